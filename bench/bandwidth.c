@@ -1,0 +1,306 @@
+/* bandwidth.c: `hydrocl bench bandwidth`, STREAM-style copy (a = b: 2 n sizeof(REAL) bytes) and triad
+ * (a = b + s c: 3 n sizeof(REAL) bytes) over a sweep of array sizes in float and double. Every launch is timed
+ * by its OpenCL event; the best of at least five launches (and 0.2 s) is the reported rate, the median beside it.
+ * Results are checked on sampled elements, so a broken kernel cannot report a rate. */
+#include "bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "clerror.h"
+#include "log.h"
+#include "program.h"
+
+enum { BYTES_PER_ACCESS = 16, WORK_GROUP = 256, MIN_REPS = 5, MAX_REPS = 200, SAMPLES = 64 };
+static const double MIN_SECONDS = 0.2;
+static const double TRIAD_SCALAR = 3.0;
+
+typedef struct {
+  Precision precision;
+  int vec; /* REALs per work-item access */
+  cl_program program;
+  cl_kernel copy, triad, pattern;
+} BandwidthKernels;
+
+typedef struct {
+  double best, median;
+  int reps;
+} Timing;
+
+static void kernels_destroy(BandwidthKernels *k) {
+  if (k->copy) {
+    clReleaseKernel(k->copy);
+  }
+  if (k->triad) {
+    clReleaseKernel(k->triad);
+  }
+  if (k->pattern) {
+    clReleaseKernel(k->pattern);
+  }
+  if (k->program) {
+    clReleaseProgram(k->program);
+  }
+  memset(k, 0, sizeof *k);
+}
+
+static HclStatus kernels_create(Runtime *rt, Precision precision, BandwidthKernels *k) {
+  HclStatus status = HCL_OK;
+  char defines[32];
+  memset(k, 0, sizeof *k);
+  k->precision = precision;
+  k->vec = BYTES_PER_ACCESS / (int)precision_bytes(precision);
+  snprintf(defines, sizeof defines, "-DVEC=%d", k->vec);
+  KernelConfig config = {.precision = precision, .wg_x = WORK_GROUP, .wg_y = 1, .defines = defines};
+  TRY(program_build(rt, "bandwidth", &config, &k->program));
+  TRY(program_kernel(k->program, "copy", &k->copy));
+  TRY(program_kernel(k->program, "triad", &k->triad));
+  TRY(program_kernel(k->program, "pattern", &k->pattern));
+cleanup:
+  if (status != HCL_OK) {
+    kernels_destroy(k);
+  }
+  return status;
+}
+
+static size_t round_up(size_t n, size_t multiple) {
+  return (n + multiple - 1) / multiple * multiple;
+}
+
+static size_t work_group(const Runtime *rt) {
+  size_t max = runtime_device(rt)->max_work_group_size;
+  return max < WORK_GROUP ? max : WORK_GROUP;
+}
+
+/* x[i] = i mod modulus, exact in float for the moduli used here. */
+static HclStatus fill_pattern(Runtime *rt, const BandwidthKernels *k, cl_mem x, size_t n, cl_uint modulus) {
+  HclStatus status = HCL_OK;
+  cl_ulong count = n;
+  size_t local = work_group(rt);
+  size_t global = round_up(n, local);
+  TRY_CL(clSetKernelArg(k->pattern, 0, sizeof x, &x));
+  TRY_CL(clSetKernelArg(k->pattern, 1, sizeof count, &count));
+  TRY_CL(clSetKernelArg(k->pattern, 2, sizeof modulus, &modulus));
+  TRY(runtime_launch(rt, k->pattern, 1, &global, &local, (double)n * (double)precision_bytes(k->precision), NULL));
+cleanup:
+  return status;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Launches kernel (arguments already set) until MIN_REPS and MIN_SECONDS are reached; event times only. */
+static HclStatus time_launches(Runtime *rt, cl_kernel kernel, size_t global, double bytes, Timing *timing) {
+  HclStatus status = HCL_OK;
+  double seconds[MAX_REPS];
+  double total = 0.0;
+  cl_event event = NULL;
+  size_t local = work_group(rt);
+  int reps = 0;
+  TRY(runtime_launch(rt, kernel, 1, &global, &local, bytes, NULL)); /* warm-up: first-touch, clocks */
+  while (reps < MAX_REPS && (reps < MIN_REPS || total < MIN_SECONDS)) {
+    TRY(runtime_launch(rt, kernel, 1, &global, &local, bytes, &event));
+    TRY_CL(clWaitForEvents(1, &event));
+    TRY(runtime_event_seconds(event, &seconds[reps]));
+    clReleaseEvent(event);
+    event = NULL;
+    total += seconds[reps++];
+  }
+  qsort(seconds, (size_t)reps, sizeof seconds[0], compare_doubles);
+  timing->best = seconds[0];
+  timing->median = seconds[reps / 2];
+  timing->reps = reps;
+cleanup:
+  if (event) {
+    clReleaseEvent(event);
+  }
+  return status;
+}
+
+/* Reads SAMPLES spread elements of x and compares them exactly with expected(i): the values are small integers,
+ * exact in float and double, so any difference is a wrong kernel, not rounding. */
+static HclStatus check_samples(Runtime *rt, cl_mem x, Precision precision, size_t n, double (*expected)(size_t),
+                               const char *what) {
+  HclStatus status = HCL_OK;
+  size_t bytes = precision_bytes(precision);
+  for (int s = 0; s < SAMPLES; s++) {
+    size_t i = s == SAMPLES - 1 ? n - 1 : (size_t)s * (n / SAMPLES);
+    union {
+      float f;
+      double d;
+    } value;
+    TRY_CL(clEnqueueReadBuffer(runtime_queue(rt), x, CL_TRUE, i * bytes, bytes, &value, 0, NULL, NULL));
+    double got = precision == PRECISION_DOUBLE ? value.d : (double)value.f;
+    REQUIRE(got == expected(i), HCL_EINTERNAL, "bandwidth %s kernel wrote %g at index %zu, expected %g (device '%s')",
+            what, got, i, expected(i), runtime_device(rt)->device_name);
+  }
+cleanup:
+  return status;
+}
+
+static double expected_copy(size_t i) {
+  return (double)(i % 1000);
+}
+
+static double expected_triad(size_t i) {
+  return (double)(i % 1000) + TRIAD_SCALAR * (double)(i % 7);
+}
+
+typedef struct {
+  cl_mem a, b, c;
+} Arrays;
+
+static void arrays_release(Arrays *arrays) {
+  cl_mem *all[] = {&arrays->a, &arrays->b, &arrays->c};
+  for (int i = 0; i < 3; i++) {
+    if (*all[i]) {
+      clReleaseMemObject(*all[i]);
+      *all[i] = NULL;
+    }
+  }
+}
+
+static HclStatus arrays_create(Runtime *rt, size_t bytes, Arrays *arrays) {
+  HclStatus status = HCL_OK;
+  const DeviceInfo *dev = runtime_device(rt);
+  memset(arrays, 0, sizeof *arrays);
+  REQUIRE(3 * (unsigned long long)bytes <= dev->global_mem_bytes, HCL_EUSAGE,
+          "--size asks for three arrays of %zu bytes, more than the %llu bytes of global memory of '%s'", bytes,
+          (unsigned long long)dev->global_mem_bytes, dev->device_name);
+  TRY(runtime_buffer(rt, bytes, "bandwidth array a", &arrays->a));
+  TRY(runtime_buffer(rt, bytes, "bandwidth array b", &arrays->b));
+  TRY(runtime_buffer(rt, bytes, "bandwidth array c", &arrays->c));
+cleanup:
+  if (status != HCL_OK) {
+    arrays_release(arrays);
+  }
+  return status;
+}
+
+/* Times copy b -> a and, when triad is not NULL, triad a = b + s c on n elements; checks each result. */
+static HclStatus measure(Runtime *rt, const BandwidthKernels *k, size_t n, Timing *copy, Timing *triad) {
+  HclStatus status = HCL_OK;
+  Arrays arrays;
+  size_t real_bytes = precision_bytes(k->precision);
+  cl_ulong nvec = n / (size_t)k->vec;
+  size_t global = round_up(nvec, work_group(rt));
+  double scalar_d = TRIAD_SCALAR;
+  float scalar_f = (float)TRIAD_SCALAR;
+  TRY(arrays_create(rt, n * real_bytes, &arrays));
+  TRY(fill_pattern(rt, k, arrays.b, n, 1000));
+  TRY(fill_pattern(rt, k, arrays.c, n, 7));
+  TRY_CL(clSetKernelArg(k->copy, 0, sizeof(cl_mem), &arrays.a));
+  TRY_CL(clSetKernelArg(k->copy, 1, sizeof(cl_mem), &arrays.b));
+  TRY_CL(clSetKernelArg(k->copy, 2, sizeof nvec, &nvec));
+  TRY(time_launches(rt, k->copy, global, 2.0 * (double)(n * real_bytes), copy));
+  TRY(check_samples(rt, arrays.a, k->precision, n, expected_copy, "copy"));
+  if (!triad) {
+    goto cleanup;
+  }
+  TRY_CL(clSetKernelArg(k->triad, 0, sizeof(cl_mem), &arrays.a));
+  TRY_CL(clSetKernelArg(k->triad, 1, sizeof(cl_mem), &arrays.b));
+  TRY_CL(clSetKernelArg(k->triad, 2, sizeof(cl_mem), &arrays.c));
+  if (k->precision == PRECISION_DOUBLE) {
+    TRY_CL(clSetKernelArg(k->triad, 3, sizeof scalar_d, &scalar_d));
+  } else {
+    TRY_CL(clSetKernelArg(k->triad, 3, sizeof scalar_f, &scalar_f));
+  }
+  TRY_CL(clSetKernelArg(k->triad, 4, sizeof nvec, &nvec));
+  TRY(time_launches(rt, k->triad, global, 3.0 * (double)(n * real_bytes), triad));
+  TRY(check_samples(rt, arrays.a, k->precision, n, expected_triad, "triad"));
+cleanup:
+  arrays_release(&arrays);
+  return status;
+}
+
+/* The default sweep: 2^16 .. 2^28 elements (2^26 on CPUs, where larger arrays only cost time), keeping the three
+ * arrays within half of global memory and each within the largest allocation. Returns the count. */
+static int default_sizes(const DeviceInfo *dev, Precision precision, size_t sizes[], int capacity) {
+  static const int log2_sizes[] = {16, 20, 24, 26, 28};
+  int count = 0;
+  for (size_t i = 0; i < sizeof log2_sizes / sizeof log2_sizes[0] && count < capacity; i++) {
+    size_t n = (size_t)1 << log2_sizes[i];
+    unsigned long long bytes = n * precision_bytes(precision);
+    if ((dev->type == DEVICE_TYPE_CPU && log2_sizes[i] > 26) || 3 * bytes > dev->global_mem_bytes / 2 ||
+        bytes > dev->max_alloc_bytes) {
+      continue;
+    }
+    sizes[count++] = n;
+  }
+  return count;
+}
+
+static void print_result(const BenchRequest *request, const char *name, Precision precision, size_t n,
+                         double bytes, const Timing *t, double copy_gbs) {
+  JsonObject j;
+  double gbs = bytes / t->best * 1e-9;
+  bench_json_begin(&j, request, "bandwidth", name, precision);
+  json_integer(&j, "size", (long long)n);
+  json_number(&j, "bytes", bytes);
+  json_integer(&j, "reps", t->reps);
+  json_number(&j, "seconds", t->best);
+  json_number(&j, "seconds_median", t->median);
+  json_number(&j, "gbs", gbs);
+  json_number(&j, "gbs_median", bytes / t->median * 1e-9);
+  json_number(&j, "fraction_of_copy", gbs / copy_gbs);
+  json_print(&j, request->out);
+}
+
+static HclStatus sweep(const BenchRequest *request, Precision precision) {
+  HclStatus status = HCL_OK;
+  BandwidthKernels k = {0};
+  size_t sizes[8];
+  int nsizes = 0;
+  const DeviceInfo *dev = runtime_device(request->rt);
+  TRY(kernels_create(request->rt, precision, &k));
+  if (request->size > 0) {
+    sizes[nsizes++] = round_up(request->size, (size_t)k.vec);
+  } else {
+    nsizes = default_sizes(dev, precision, sizes, 8);
+  }
+  for (int s = 0; s < nsizes; s++) {
+    Timing copy, triad;
+    size_t real_bytes = precision_bytes(precision);
+    TRY(measure(request->rt, &k, sizes[s], &copy, &triad));
+    double copy_gbs = 2.0 * (double)(sizes[s] * real_bytes) / copy.best * 1e-9;
+    print_result(request, "copy", precision, sizes[s], 2.0 * (double)(sizes[s] * real_bytes), &copy, copy_gbs);
+    print_result(request, "triad", precision, sizes[s], 3.0 * (double)(sizes[s] * real_bytes), &triad, copy_gbs);
+  }
+cleanup:
+  kernels_destroy(&k);
+  return status;
+}
+
+HclStatus bench_bandwidth(const BenchRequest *request) {
+  HclStatus status = HCL_OK;
+  const DeviceInfo *dev = runtime_device(request->rt);
+  if (request->precision_given) {
+    TRY(sweep(request, request->precision));
+    goto cleanup;
+  }
+  TRY(sweep(request, PRECISION_SINGLE));
+  if (dev->fp64) {
+    TRY(sweep(request, PRECISION_DOUBLE));
+  } else {
+    log_info("bandwidth: '%s' has no fp64; double skipped", dev->device_name);
+  }
+cleanup:
+  return status;
+}
+
+HclStatus bench_copy_rate(Runtime *rt, Precision precision, double *gbs) {
+  HclStatus status = HCL_OK;
+  BandwidthKernels k = {0};
+  size_t sizes[8];
+  Timing copy;
+  int nsizes = default_sizes(runtime_device(rt), precision, sizes, 8);
+  REQUIRE(nsizes > 0, HCL_ENODEVICE, "device '%s' is too small for the copy benchmark",
+          runtime_device(rt)->device_name);
+  TRY(kernels_create(rt, precision, &k));
+  TRY(measure(rt, &k, sizes[nsizes - 1], &copy, NULL));
+  *gbs = 2.0 * (double)(sizes[nsizes - 1] * precision_bytes(precision)) / copy.best * 1e-9;
+cleanup:
+  kernels_destroy(&k);
+  return status;
+}

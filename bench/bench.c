@@ -1,0 +1,46 @@
+/* bench.c: the benchmark registry and the fields common to every benchmark's JSON lines. */
+#include "bench.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "par.h"
+
+static const BenchEntry benchmarks[] = {
+    {"bandwidth", "copy and triad rates for several sizes in float and double (the yardstick of all others)",
+     "elements per array", bench_bandwidth},
+};
+
+const BenchEntry *bench_find(const char *name) {
+  for (size_t i = 0; i < sizeof benchmarks / sizeof benchmarks[0]; i++) {
+    if (strcmp(benchmarks[i].name, name) == 0) {
+      return &benchmarks[i];
+    }
+  }
+  return NULL;
+}
+
+void bench_print_list(FILE *out) {
+  for (size_t i = 0; i < sizeof benchmarks / sizeof benchmarks[0]; i++) {
+    fprintf(out, "%-12s %s (--size: %s)\n", benchmarks[i].name, benchmarks[i].summary, benchmarks[i].size_meaning);
+  }
+}
+
+void bench_json_begin(JsonObject *j, const BenchRequest *request, const char *bench, const char *name,
+                      Precision precision) {
+  const DeviceInfo *dev = runtime_device(request->rt);
+  char device_id[32], date[32];
+  time_t now = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+  snprintf(device_id, sizeof device_id, "%d:%d", dev->platform_index, dev->device_index);
+  json_begin(j);
+  json_string(j, "bench", bench);
+  json_string(j, "name", name);
+  json_integer(j, "rank", par_rank());
+  json_string(j, "device", dev->device_name);
+  json_string(j, "device_id", device_id);
+  json_string(j, "vendor", device_vendor_name(dev->vendor));
+  json_string(j, "driver", dev->driver_version);
+  json_string(j, "precision", precision_name(precision));
+  json_string(j, "date", date);
+}

@@ -1,0 +1,46 @@
+/* bench.h: the benchmarks users run as `hydrocl bench NAME`. Each prints one JSON object per result on stdout
+ * and reports its effective bandwidth as a fraction of the copy rate measured on the same device in the same
+ * run (bench_copy_rate), so ratios hold on noisy shared machines. Sources and README in bench/. */
+#ifndef HYDROCL_BENCH_H
+#define HYDROCL_BENCH_H
+
+#include "json.h"
+#include "precision.h"
+#include "runtime.h"
+#include "status.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+  Runtime *rt;          /* borrowed */
+  bool precision_given; /* false: the benchmark picks (usually both float and double) */
+  Precision precision;
+  size_t size;          /* the benchmark's size parameter from --size, 0 for its default sweep */
+  FILE *out;            /* JSON lines go here */
+} BenchRequest;
+
+typedef struct {
+  const char *name;
+  const char *summary;
+  const char *size_meaning; /* what --size means for it */
+  HclStatus (*run)(const BenchRequest *request);
+} BenchEntry;
+
+const BenchEntry *bench_find(const char *name); /* NULL when unknown */
+void bench_print_list(FILE *out);
+
+/* Starts a result line with the fields every benchmark prints: bench, name, rank, device, device_id, vendor,
+ * driver, precision, date. */
+void bench_json_begin(JsonObject *j, const BenchRequest *request, const char *bench, const char *name,
+                      Precision precision);
+
+/* The copy benchmark's best rate (GB/s, read + write) on a large array in precision: the denominator of every
+ * benchmark's "fraction_of_copy". */
+HclStatus bench_copy_rate(Runtime *rt, Precision precision, double *gbs);
+
+/* The benchmarks (bench/NAME.c). */
+HclStatus bench_bandwidth(const BenchRequest *request);
+
+#endif

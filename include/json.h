@@ -1,0 +1,24 @@
+/* json.h: one JSON object per line, as the benchmarks and `hydrocl info --json` print them. */
+#ifndef HYDROCL_JSON_H
+#define HYDROCL_JSON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct {
+  char text[4096];
+  size_t length;
+  bool empty;
+} JsonObject;
+
+void json_begin(JsonObject *j);
+void json_string(JsonObject *j, const char *key, const char *value);
+void json_number(JsonObject *j, const char *key, double value); /* non-finite values become null */
+void json_integer(JsonObject *j, const char *key, long long value);
+void json_bool(JsonObject *j, const char *key, bool value);
+/* Closes the object and returns its text (borrowed from j). */
+const char *json_end(JsonObject *j);
+/* Closes the object and prints it as one line to out, flushed. */
+void json_print(JsonObject *j, FILE *out);
+
+#endif

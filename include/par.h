@@ -1,0 +1,46 @@
+/* par.h: the process layer. With MPI, one rank per device; without it (or without mpirun), one rank.
+ * Functions marked "collective" must be called by every rank of the world communicator. */
+#ifndef HYDROCL_PAR_H
+#define HYDROCL_PAR_H
+
+#include "status.h"
+
+#include <stdbool.h>
+
+#ifdef HYDROCL_HAVE_MPI
+#include <mpi.h>
+
+/* Calls an MPI function; on failure records its error string and jumps to cleanup. */
+#define TRY_MPI(call)                                                                                        \
+  do {                                                                                                       \
+    int mpi_err_ = (call);                                                                                   \
+    if (mpi_err_ != MPI_SUCCESS) {                                                                           \
+      FAIL(HCL_EMPI, "%s failed: %s", #call, par_mpi_error_string(mpi_err_));                             \
+    }                                                                                                        \
+  } while (0)
+
+const char *par_mpi_error_string(int mpi_error); /* borrowed, valid until the next call */
+MPI_Comm par_comm_world(void);
+#endif
+
+/* Starts MPI when compiled in (a lone process needs no mpirun) and finds the node-local rank through
+ * MPI_COMM_TYPE_SHARED. Collective. */
+HclStatus par_init(int *argc, char ***argv);
+void par_finalize(void);
+
+bool par_have_mpi(void);
+int par_rank(void);
+int par_size(void);
+int par_node_rank(void); /* rank among the processes on this host */
+int par_node_size(void); /* processes on this host */
+const char *par_hostname(void);
+
+/* Every rank learns the first failure (lowest failing rank) and returns it; HCL_OK when all succeeded.
+ * Collective. */
+HclStatus par_agree(HclStatus local);
+
+/* Gathers one NUL-terminated line of at most width-1 characters from every rank onto rank 0: *all_out holds
+ * par_size() rows of width bytes there (caller frees), NULL elsewhere. Collective. */
+HclStatus par_gather_lines(const char *mine, int width, char **all_out);
+
+#endif

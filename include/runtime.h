@@ -1,0 +1,50 @@
+/* runtime.h: one OpenCL context and in-order queue on the chosen device, buffers, kernel launches and the
+ * per-kernel profile (--profile). A Runtime is created once per rank and lives for the whole run. */
+#ifndef HYDROCL_RUNTIME_H
+#define HYDROCL_RUNTIME_H
+
+#include "device.h"
+#include "status.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <CL/cl.h>
+
+typedef struct Runtime Runtime;
+
+typedef struct {
+  const char *kernel_dir; /* read kernels_cl sources from this folder instead of the embedded copies; NULL: embedded */
+  bool profile;           /* time every launch through events and keep per-kernel totals */
+} RuntimeOptions;
+
+/* Creates the context and queue on dev (copied). A kernel_dir that is not a readable folder is HCL_ENOINPUT. */
+HclStatus runtime_create(const DeviceInfo *dev, const RuntimeOptions *options, Runtime **out);
+/* Releases everything; NULL-safe; sets *rt to NULL. */
+void runtime_destroy(Runtime **rt);
+
+const DeviceInfo *runtime_device(const Runtime *rt); /* borrowed */
+const char *runtime_kernel_dir(const Runtime *rt); /* NULL: embedded sources */
+cl_context runtime_context(const Runtime *rt);
+cl_command_queue runtime_queue(const Runtime *rt);
+
+/* A device buffer of bytes; what names it in messages ("eta", "bandwidth copy source"). Caller releases it
+ * with clReleaseMemObject. Sizes above the device's max allocation are refused with both numbers. */
+HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *out);
+
+/* Enqueues kernel over global (local may be NULL). bytes_moved is the DRAM traffic the launch must cause (reads +
+ * writes of its arrays), used for the effective bandwidth in the profile. If event is not NULL it receives the
+ * launch's event (caller releases); the queue always has profiling enabled, so the event carries timestamps. */
+HclStatus runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size_t *global, const size_t *local,
+                         double bytes_moved, cl_event *event);
+
+/* Waits for all queued work and folds finished launches into the profile. */
+HclStatus runtime_finish(Runtime *rt);
+
+/* Seconds between an event's start and end timestamps. */
+HclStatus runtime_event_seconds(cl_event event, double *seconds);
+
+/* Prints the per-kernel profile (calls, time, effective GB/s) to out; nothing when profiling is off. */
+HclStatus runtime_profile_report(Runtime *rt, FILE *out);
+
+#endif

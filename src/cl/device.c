@@ -1,0 +1,313 @@
+/* device.c: OpenCL device discovery, capability checks and the selection rules of device.h. */
+#include "device.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clerror.h"
+
+const char *device_vendor_name(DeviceVendor vendor) {
+  static const char *const names[] = {"NVIDIA", "AMD", "Intel", "PoCL", "other"};
+  return names[vendor];
+}
+
+const char *device_type_name(DeviceType type) {
+  static const char *const names[] = {"gpu", "cpu", "accelerator", "other"};
+  return names[type];
+}
+
+static bool contains_nocase(const char *haystack, const char *needle) {
+  size_t n = strlen(needle);
+  if (n == 0) {
+    return false;
+  }
+  for (const char *h = haystack; *h; h++) {
+    size_t i = 0;
+    while (i < n && h[i] && tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i])) {
+      i++;
+    }
+    if (i == n) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static DeviceVendor classify_vendor(const char *platform_name, const char *vendor_name) {
+  /* PoCL first: its CPU device reports the CPU maker ("AuthenticAMD", "GenuineIntel") as vendor. */
+  if (contains_nocase(platform_name, "Portable Computing Language") || contains_nocase(platform_name, "pocl")) {
+    return DEVICE_VENDOR_POCL;
+  }
+  if (contains_nocase(vendor_name, "NVIDIA") || contains_nocase(platform_name, "NVIDIA")) {
+    return DEVICE_VENDOR_NVIDIA;
+  }
+  if (contains_nocase(vendor_name, "Advanced Micro Devices") || contains_nocase(vendor_name, "AMD") ||
+      contains_nocase(platform_name, "AMD")) {
+    return DEVICE_VENDOR_AMD;
+  }
+  if (contains_nocase(vendor_name, "Intel") || contains_nocase(platform_name, "Intel")) {
+    return DEVICE_VENDOR_INTEL;
+  }
+  return DEVICE_VENDOR_OTHER;
+}
+
+static DeviceType classify_type(cl_device_type type) {
+  if (type & CL_DEVICE_TYPE_GPU) {
+    return DEVICE_TYPE_GPU;
+  }
+  if (type & CL_DEVICE_TYPE_CPU) {
+    return DEVICE_TYPE_CPU;
+  }
+  if (type & CL_DEVICE_TYPE_ACCELERATOR) {
+    return DEVICE_TYPE_ACCELERATOR;
+  }
+  return DEVICE_TYPE_OTHER;
+}
+
+static HclStatus query_device(cl_platform_id platform, cl_device_id id, DeviceInfo *d) {
+  HclStatus status = HCL_OK;
+  cl_device_type type = 0;
+  cl_ulong global_mem = 0, max_alloc = 0, local_mem = 0;
+  cl_uint units = 0, clock = 0;
+  cl_bool unified = CL_FALSE;
+  cl_device_fp_config fp64_config = 0;
+  d->platform = platform;
+  d->id = id;
+  TRY_CL(clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof d->platform_name, d->platform_name, NULL));
+  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_NAME, sizeof d->device_name, d->device_name, NULL));
+  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_VENDOR, sizeof d->vendor_name, d->vendor_name, NULL));
+  TRY_CL(clGetDeviceInfo(id, CL_DRIVER_VERSION, sizeof d->driver_version, d->driver_version, NULL));
+  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_OPENCL_C_VERSION, sizeof d->opencl_c_version, d->opencl_c_version, NULL));
+  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_TYPE, sizeof type, &type, NULL));
+  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global_mem, &global_mem, NULL));
+  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL));
+  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem, NULL));
+  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL));
+  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof clock, &clock, NULL));
+  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL));
+  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->max_work_group_size, &d->max_work_group_size,
+                         NULL));
+  /* CL_DEVICE_DOUBLE_FP_CONFIG is zero on devices without fp64 (OpenCL 1.2 section 4.2). */
+  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64_config, &fp64_config, NULL));
+  if (sscanf(d->opencl_c_version, "OpenCL C %d.%d", &d->opencl_c_major, &d->opencl_c_minor) != 2) {
+    d->opencl_c_major = 1;
+    d->opencl_c_minor = 0;
+  }
+  d->vendor = classify_vendor(d->platform_name, d->vendor_name);
+  d->type = classify_type(type);
+  d->fp64 = fp64_config != 0;
+  d->unified_memory = unified == CL_TRUE;
+  d->global_mem_bytes = global_mem;
+  d->max_alloc_bytes = max_alloc;
+  d->local_mem_bytes = local_mem;
+  d->compute_units = units;
+  d->clock_mhz = clock;
+cleanup:
+  return status;
+}
+
+static const char *const install_hint =
+    "install an OpenCL driver: 'apt-get install ocl-icd-libopencl1 pocl-opencl-icd' for the CPU, or your GPU "
+    "vendor's OpenCL ICD; check with 'clinfo -l'";
+
+HclStatus device_list(DeviceInfo **devices, int *count) {
+  HclStatus status = HCL_OK;
+  cl_platform_id *platforms = NULL;
+  cl_device_id *ids = NULL;
+  DeviceInfo *list = NULL;
+  cl_uint nplatforms = 0;
+  int total = 0;
+  *devices = NULL;
+  *count = 0;
+  cl_int err = clGetPlatformIDs(0, NULL, &nplatforms);
+  REQUIRE(err == CL_SUCCESS || err == CL_PLATFORM_NOT_FOUND_KHR, HCL_ENODEVICE,
+          "clGetPlatformIDs failed (%s); %s", cl_error_name(err), install_hint);
+  REQUIRE(nplatforms > 0, HCL_ENODEVICE, "no OpenCL platform found; %s", install_hint);
+  TRY_ALLOC(platforms, nplatforms);
+  TRY_CL(clGetPlatformIDs(nplatforms, platforms, NULL));
+  for (cl_uint p = 0; p < nplatforms; p++) {
+    cl_uint ndevices = 0;
+    err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndevices);
+    if (err == CL_DEVICE_NOT_FOUND || ndevices == 0) {
+      continue; /* a platform without devices (e.g. a driver without its hardware) is not an error */
+    }
+    TRY_CL(err);
+    DeviceInfo *grown = realloc(list, (size_t)(total + (int)ndevices) * sizeof *list);
+    REQUIRE(grown != NULL, HCL_ENOMEM, "cannot grow the device list to %d entries", total + (int)ndevices);
+    list = grown;
+    free(ids);
+    TRY_ALLOC(ids, ndevices);
+    TRY_CL(clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, ndevices, ids, NULL));
+    for (cl_uint d = 0; d < ndevices; d++) {
+      DeviceInfo *info = &list[total++];
+      memset(info, 0, sizeof *info);
+      info->platform_index = (int)p;
+      info->device_index = (int)d;
+      TRY(query_device(platforms[p], ids[d], info));
+    }
+  }
+  REQUIRE(total > 0, HCL_ENODEVICE, "%u OpenCL platform(s) but no device; %s", nplatforms, install_hint);
+  *devices = list;
+  *count = total;
+  list = NULL;
+cleanup:
+  free(platforms);
+  free(ids);
+  free(list);
+  return status;
+}
+
+static double gib(uint64_t bytes) {
+  return (double)bytes / (1024.0 * 1024.0 * 1024.0);
+}
+
+HclStatus device_check(const DeviceInfo *dev, const DeviceNeeds *needs, char *why, size_t why_size) {
+  why[0] = '\0';
+  if (dev->opencl_c_major < 1 || (dev->opencl_c_major == 1 && dev->opencl_c_minor < 2)) {
+    snprintf(why, why_size, "supports only %s, hydrocl needs OpenCL C 1.2 or later; update the driver",
+             dev->opencl_c_version);
+    return HCL_ENODEVICE;
+  }
+  if (needs->fp64 && !dev->fp64) {
+    snprintf(why, why_size, "has no fp64 (cl_khr_fp64), needed for double precision; use --precision single "
+                            "or a device with fp64");
+    return HCL_ENODEVICE;
+  }
+  if (needs->global_bytes > dev->global_mem_bytes) {
+    snprintf(why, why_size, "has %.2f GiB of global memory, the job needs %.2f GiB; use a smaller grid, more ranks, "
+                            "or a larger device", gib(dev->global_mem_bytes), gib(needs->global_bytes));
+    return HCL_ENODEVICE;
+  }
+  if (needs->alloc_bytes > dev->max_alloc_bytes) {
+    snprintf(why, why_size, "allows buffers of at most %.2f GiB (CL_DEVICE_MAX_MEM_ALLOC_SIZE), the job needs one of "
+                            "%.2f GiB; use a smaller grid or more ranks", gib(dev->max_alloc_bytes),
+             gib(needs->alloc_bytes));
+    return HCL_ENODEVICE;
+  }
+  return HCL_OK;
+}
+
+/* Preference class, lower is better: discrete GPU, integrated GPU, accelerator, PoCL CPU, other CPU, other. */
+static int preference_class(const DeviceInfo *d) {
+  switch (d->type) {
+  case DEVICE_TYPE_GPU:
+    return d->unified_memory ? 1 : 0;
+  case DEVICE_TYPE_ACCELERATOR:
+    return 2;
+  case DEVICE_TYPE_CPU:
+    return d->vendor == DEVICE_VENDOR_POCL ? 3 : 4;
+  default:
+    return 5;
+  }
+}
+
+static int compare_preference(const DeviceInfo *a, const DeviceInfo *b) {
+  int ca = preference_class(a), cb = preference_class(b);
+  if (ca != cb) {
+    return ca < cb ? -1 : 1;
+  }
+  if (a->global_mem_bytes != b->global_mem_bytes) {
+    return a->global_mem_bytes > b->global_mem_bytes ? -1 : 1;
+  }
+  if (a->compute_units != b->compute_units) {
+    return a->compute_units > b->compute_units ? -1 : 1;
+  }
+  if (a->platform_index != b->platform_index) {
+    return a->platform_index < b->platform_index ? -1 : 1;
+  }
+  return a->device_index < b->device_index ? -1 : (a->device_index > b->device_index);
+}
+
+typedef enum { MATCH_ALL, MATCH_GPU, MATCH_CPU, MATCH_INDEX, MATCH_TEXT } MatchKind;
+
+static bool matches(const DeviceInfo *d, MatchKind kind, int p, int dev_index, const char *text) {
+  switch (kind) {
+  case MATCH_ALL:
+    return true;
+  case MATCH_GPU:
+    return d->type == DEVICE_TYPE_GPU;
+  case MATCH_CPU:
+    return d->type == DEVICE_TYPE_CPU;
+  case MATCH_INDEX:
+    return d->platform_index == p && d->device_index == dev_index;
+  case MATCH_TEXT:
+    return contains_nocase(d->platform_name, text) || contains_nocase(d->device_name, text) ||
+           contains_nocase(d->vendor_name, text) || contains_nocase(device_vendor_name(d->vendor), text);
+  }
+  return false;
+}
+
+__attribute__((format(printf, 3, 4))) static void appendf(char *buf, size_t size, const char *fmt, ...) {
+  size_t used = strlen(buf);
+  if (used + 1 < size) {
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(buf + used, size - used, fmt, args);
+    va_end(args);
+  }
+}
+
+HclStatus device_select(const DeviceInfo *devices, int count, const char *selector, const DeviceNeeds *needs,
+                        int node_rank, int node_size, int *chosen, bool *shared) {
+  HclStatus status = HCL_OK;
+  int *passing = NULL;
+  char refusals[2048] = "";
+  char known[2048] = "";
+  MatchKind kind = MATCH_TEXT;
+  int p = -1, d = -1, consumed = 0, nmatched = 0, npassing = 0;
+  const char *text = selector && selector[0] ? selector : "auto";
+  *chosen = -1;
+  *shared = false;
+  if (strcmp(text, "auto") == 0) {
+    kind = MATCH_ALL;
+  } else if (strcmp(text, "gpu") == 0) {
+    kind = MATCH_GPU;
+  } else if (strcmp(text, "cpu") == 0) {
+    kind = MATCH_CPU;
+  } else if (isdigit((unsigned char)text[0])) {
+    REQUIRE(sscanf(text, "%d:%d%n", &p, &d, &consumed) == 2 && text[consumed] == '\0', HCL_EUSAGE,
+            "device '%s' is not of the form P:D (platform:device, as 'hydrocl info' prints)", text);
+    kind = MATCH_INDEX;
+  }
+  TRY_ALLOC(passing, count);
+  for (int i = 0; i < count; i++) {
+    char id[32], why[512];
+    snprintf(id, sizeof id, "%d:%d", devices[i].platform_index, devices[i].device_index);
+    appendf(known, sizeof known, "\n  %s %s", id, devices[i].device_name);
+    if (!matches(&devices[i], kind, p, d, text)) {
+      continue;
+    }
+    nmatched++;
+    if (device_check(&devices[i], needs, why, sizeof why) == HCL_OK) {
+      passing[npassing++] = i;
+    } else {
+      appendf(refusals, sizeof refusals, "\n  %s %s %s", id, devices[i].device_name, why);
+    }
+  }
+  REQUIRE(nmatched > 0, HCL_EUSAGE,
+          "no device matches --device '%s'; use auto, gpu, cpu, P:D or part of a name; the devices are:%s", text,
+          known);
+  REQUIRE(npassing > 0, HCL_ENODEVICE, "every device matching '%s' was refused:%s", text, refusals);
+  /* Order by preference (insertion sort: a machine has few devices), keep the best class only. */
+  for (int i = 1; i < npassing; i++) {
+    int key = passing[i], j = i - 1;
+    while (j >= 0 && compare_preference(&devices[key], &devices[passing[j]]) < 0) {
+      passing[j + 1] = passing[j];
+      j--;
+    }
+    passing[j + 1] = key;
+  }
+  int nbest = 1;
+  while (nbest < npassing &&
+         preference_class(&devices[passing[nbest]]) == preference_class(&devices[passing[0]])) {
+    nbest++;
+  }
+  *chosen = passing[node_rank % nbest];
+  *shared = node_size > nbest && devices[*chosen].type != DEVICE_TYPE_CPU;
+cleanup:
+  free(passing);
+  return status;
+}

@@ -1,0 +1,244 @@
+/* runtime.c: context, queue, buffers, launches and the per-kernel profile of runtime.h. */
+#include "runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "clerror.h"
+#include "log.h"
+
+enum { PROFILE_PENDING_MAX = 512, PROFILE_KERNELS_MAX = 128, KERNEL_NAME_MAX = 64 };
+
+typedef struct {
+  char name[KERNEL_NAME_MAX];
+  long calls;
+  double seconds;
+  double bytes;
+} ProfileEntry;
+
+typedef struct {
+  cl_event event;
+  int entry;
+  double bytes;
+} PendingLaunch;
+
+struct Runtime {
+  DeviceInfo device;
+  char *kernel_dir;
+  cl_context context;
+  cl_command_queue queue;
+  bool profile;
+  ProfileEntry entries[PROFILE_KERNELS_MAX];
+  int nentries;
+  PendingLaunch pending[PROFILE_PENDING_MAX];
+  int npending;
+};
+
+static void context_notify(const char *errinfo, const void *private_info, size_t cb, void *user_data) {
+  (void)private_info;
+  (void)cb;
+  (void)user_data;
+  log_warn("OpenCL: %s", errinfo);
+}
+
+HclStatus runtime_create(const DeviceInfo *dev, const RuntimeOptions *options, Runtime **out) {
+  HclStatus status = HCL_OK;
+  Runtime *rt = NULL;
+  cl_int err = CL_SUCCESS;
+  struct stat folder;
+  *out = NULL;
+  if (options->kernel_dir) {
+    REQUIRE(stat(options->kernel_dir, &folder) == 0 && S_ISDIR(folder.st_mode), HCL_ENOINPUT,
+            "kernel folder '%s' (from --kernel-dir or HYDROCL_KERNEL_DIR) is not a folder; point it at a copy of "
+            "kernels_cl/ or unset it to use the kernels built into hydrocl",
+            options->kernel_dir);
+  }
+  TRY_ALLOC(rt, 1);
+  rt->device = *dev;
+  rt->profile = options->profile;
+  if (options->kernel_dir) {
+    rt->kernel_dir = strdup(options->kernel_dir);
+    REQUIRE(rt->kernel_dir != NULL, HCL_ENOMEM, "cannot copy the kernel folder name");
+  }
+  cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform, 0};
+  rt->context = clCreateContext(properties, 1, &dev->id, context_notify, NULL, &err);
+  TRY_CL(err);
+  /* Profiling stays on for every queue: benchmarks time launches through events, and its cost is negligible. */
+  rt->queue = clCreateCommandQueue(rt->context, dev->id, CL_QUEUE_PROFILING_ENABLE, &err);
+  TRY_CL(err);
+  *out = rt;
+  rt = NULL;
+cleanup:
+  runtime_destroy(&rt);
+  return status;
+}
+
+static void release_pending(Runtime *rt) {
+  for (int i = 0; i < rt->npending; i++) {
+    clReleaseEvent(rt->pending[i].event);
+  }
+  rt->npending = 0;
+}
+
+void runtime_destroy(Runtime **rt) {
+  if (!rt || !*rt) {
+    return;
+  }
+  Runtime *r = *rt;
+  if (r->queue) {
+    clFinish(r->queue);
+  }
+  release_pending(r);
+  if (r->queue) {
+    clReleaseCommandQueue(r->queue);
+  }
+  if (r->context) {
+    clReleaseContext(r->context);
+  }
+  free(r->kernel_dir);
+  free(r);
+  *rt = NULL;
+}
+
+const DeviceInfo *runtime_device(const Runtime *rt) {
+  return &rt->device;
+}
+
+const char *runtime_kernel_dir(const Runtime *rt) {
+  return rt->kernel_dir;
+}
+
+cl_context runtime_context(const Runtime *rt) {
+  return rt->context;
+}
+
+cl_command_queue runtime_queue(const Runtime *rt) {
+  return rt->queue;
+}
+
+HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *out) {
+  HclStatus status = HCL_OK;
+  cl_int err = CL_SUCCESS;
+  *out = NULL;
+  REQUIRE(bytes <= rt->device.max_alloc_bytes, HCL_ENODEVICE,
+          "buffer '%s' needs %zu bytes but device '%s' allows at most %llu in one buffer "
+          "(CL_DEVICE_MAX_MEM_ALLOC_SIZE); use a smaller grid or more ranks",
+          what, bytes, rt->device.device_name, (unsigned long long)rt->device.max_alloc_bytes);
+  *out = clCreateBuffer(rt->context, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &err);
+  REQUIRE(err == CL_SUCCESS, err == CL_MEM_OBJECT_ALLOCATION_FAILURE ? HCL_ENODEVICE : HCL_EOPENCL,
+          "cannot create buffer '%s' of %zu bytes on '%s': %s", what, bytes, rt->device.device_name,
+          cl_error_name(err));
+cleanup:
+  return status;
+}
+
+HclStatus runtime_event_seconds(cl_event event, double *seconds) {
+  HclStatus status = HCL_OK;
+  cl_ulong start = 0, end = 0;
+  TRY_CL(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL));
+  TRY_CL(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
+  *seconds = end > start ? (double)(end - start) * 1e-9 : 0.0;
+cleanup:
+  return status;
+}
+
+static HclStatus profile_entry(Runtime *rt, cl_kernel kernel, int *entry) {
+  HclStatus status = HCL_OK;
+  char name[KERNEL_NAME_MAX] = "";
+  TRY_CL(clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL));
+  for (*entry = 0; *entry < rt->nentries; (*entry)++) {
+    if (strcmp(rt->entries[*entry].name, name) == 0) {
+      goto cleanup;
+    }
+  }
+  REQUIRE(rt->nentries < PROFILE_KERNELS_MAX, HCL_EINTERNAL, "more than %d distinct kernels to profile",
+          PROFILE_KERNELS_MAX);
+  snprintf(rt->entries[rt->nentries].name, KERNEL_NAME_MAX, "%s", name);
+  *entry = rt->nentries++;
+cleanup:
+  return status;
+}
+
+/* Waits for the pending launches and adds their times to the profile. */
+static HclStatus profile_drain(Runtime *rt) {
+  HclStatus status = HCL_OK;
+  for (int i = 0; i < rt->npending; i++) {
+    PendingLaunch *launch = &rt->pending[i];
+    double seconds = 0.0;
+    TRY_CL(clWaitForEvents(1, &launch->event));
+    TRY(runtime_event_seconds(launch->event, &seconds));
+    ProfileEntry *e = &rt->entries[launch->entry];
+    e->calls++;
+    e->seconds += seconds;
+    e->bytes += launch->bytes;
+  }
+cleanup:
+  release_pending(rt);
+  return status;
+}
+
+HclStatus runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size_t *global, const size_t *local,
+                         double bytes_moved, cl_event *event) {
+  HclStatus status = HCL_OK;
+  cl_event launched = NULL;
+  int entry = 0;
+  bool want_event = rt->profile || event;
+  TRY_CL(clEnqueueNDRangeKernel(rt->queue, kernel, dims, NULL, global, local, 0, NULL,
+                                want_event ? &launched : NULL));
+  if (rt->profile) {
+    if (rt->npending == PROFILE_PENDING_MAX) {
+      TRY(profile_drain(rt));
+    }
+    TRY(profile_entry(rt, kernel, &entry));
+    TRY_CL(clRetainEvent(launched));
+    rt->pending[rt->npending++] = (PendingLaunch){launched, entry, bytes_moved};
+  }
+  if (event) {
+    *event = launched;
+    launched = NULL;
+  }
+cleanup:
+  if (launched) {
+    clReleaseEvent(launched);
+  }
+  return status;
+}
+
+HclStatus runtime_finish(Runtime *rt) {
+  HclStatus status = HCL_OK;
+  TRY_CL(clFinish(rt->queue));
+  TRY(profile_drain(rt));
+cleanup:
+  return status;
+}
+
+static int by_time_descending(const void *a, const void *b) {
+  double ta = ((const ProfileEntry *)a)->seconds, tb = ((const ProfileEntry *)b)->seconds;
+  return (ta < tb) - (ta > tb);
+}
+
+HclStatus runtime_profile_report(Runtime *rt, FILE *out) {
+  HclStatus status = HCL_OK;
+  double total = 0.0;
+  if (!rt->profile) {
+    goto cleanup;
+  }
+  TRY(runtime_finish(rt));
+  qsort(rt->entries, (size_t)rt->nentries, sizeof rt->entries[0], by_time_descending);
+  for (int i = 0; i < rt->nentries; i++) {
+    total += rt->entries[i].seconds;
+  }
+  fprintf(out, "profile device=\"%s\" kernels=%d seconds=%.6f\n", rt->device.device_name, rt->nentries, total);
+  fprintf(out, "%-32s %10s %12s %12s %10s %7s\n", "kernel", "calls", "total_ms", "mean_us", "GB/s", "share");
+  for (int i = 0; i < rt->nentries; i++) {
+    const ProfileEntry *e = &rt->entries[i];
+    fprintf(out, "%-32s %10ld %12.3f %12.3f %10.1f %6.1f%%\n", e->name, e->calls, e->seconds * 1e3,
+            e->calls ? e->seconds * 1e6 / (double)e->calls : 0.0, e->seconds > 0 ? e->bytes / e->seconds * 1e-9 : 0.0,
+            total > 0 ? 100.0 * e->seconds / total : 0.0);
+  }
+  /* The entries were re-sorted: event indices into them must not outlive this report. */
+  rt->nentries = 0;
+cleanup:
+  return status;
+}

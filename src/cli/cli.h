@@ -1,0 +1,53 @@
+/* cli.h: the command-line front end shared by the hydrocl subcommands. */
+#ifndef HYDROCL_CLI_H
+#define HYDROCL_CLI_H
+
+#include "device.h"
+#include "precision.h"
+#include "runtime.h"
+#include "status.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Options, each a bit, so every command can refuse the ones it does not use. */
+enum {
+  OPT_DEVICE = 1 << 0,
+  OPT_KERNEL_DIR = 1 << 1,
+  OPT_PROFILE = 1 << 2,
+  OPT_JSON = 1 << 3,
+  OPT_PRECISION = 1 << 4,
+  OPT_SIZE = 1 << 5,
+  OPT_LIST = 1 << 6,
+};
+
+typedef struct {
+  const char *command;    /* "info", "bench", ... */
+  char **args;            /* positional arguments after the command (borrowed from argv) */
+  int nargs;
+  unsigned given;         /* OPT_* bits the user set on the command line */
+  const char *device;     /* --device, else HYDROCL_DEVICE, else "auto" */
+  const char *kernel_dir; /* --kernel-dir, else HYDROCL_KERNEL_DIR, else NULL (embedded) */
+  bool profile;
+  bool json;
+  bool list;
+  Precision precision; /* --precision, else the build's default */
+  size_t size;         /* --size, 0 when not given */
+  int verbosity;       /* -q: -1, default 0, -v: 1, -vv: 2 */
+} CliOptions;
+
+/* Parses argv into o. Usage errors are HCL_EUSAGE with the message to print. */
+HclStatus cli_parse(int argc, char **argv, CliOptions *o);
+void cli_print_usage(FILE *out);
+/* Refuses options that command does not use (PETSc's rule: an unused option is an error). */
+HclStatus cli_require_only(const CliOptions *o, unsigned allowed);
+
+/* Lists the devices, lets each rank take its own by node-local rank, prints the rank -> host -> device table
+ * (rank 0, when there are several ranks or with -v), warns when ranks share a GPU, and creates the runtime.
+ * All ranks agree on failure. Collective. */
+HclStatus cli_open_runtime(const CliOptions *o, const DeviceNeeds *needs, Runtime **rt);
+
+HclStatus cmd_info(const CliOptions *o);
+HclStatus cmd_bench(const CliOptions *o);
+
+#endif

@@ -1,0 +1,63 @@
+/* main.c: the hydrocl command. Maps every failure to one message and a sysexits(3) status; all ranks agree. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "log.h"
+#include "par.h"
+#include "version.h"
+
+/* Several ranks on one host must not share PoCL's kernel cache folder: concurrent builds of the same program race
+ * on it. Give each node-local rank its own unless the user chose one. */
+static void separate_pocl_caches(void) {
+  char folder[512];
+  if (par_node_size() == 1 || getenv("POCL_CACHE_DIR")) {
+    return;
+  }
+  const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+  snprintf(folder, sizeof folder, "%s/hydrocl-pocl-cache-%d-rank%d", tmp, (int)getuid(), par_node_rank());
+  setenv("POCL_CACHE_DIR", folder, 0);
+}
+
+static HclStatus dispatch(const CliOptions *o) {
+  if (strcmp(o->command, "info") == 0) {
+    return cmd_info(o);
+  }
+  if (strcmp(o->command, "bench") == 0) {
+    return cmd_bench(o);
+  }
+  if (strcmp(o->command, "version") == 0) {
+    if (par_rank() == 0) {
+      printf("hydrocl %s (%s)\n", HYDROCL_VERSION, HYDROCL_GIT);
+    }
+    return HCL_OK;
+  }
+  if (strcmp(o->command, "help") == 0) {
+    if (par_rank() == 0) {
+      cli_print_usage(stdout);
+    }
+    return HCL_OK;
+  }
+  return status_set(HCL_EUSAGE, __FILE__, __LINE__, "unknown command '%s' (see hydrocl help)", o->command);
+}
+
+int main(int argc, char **argv) {
+  CliOptions options;
+  HclStatus status = par_init(&argc, &argv);
+  if (status == HCL_OK) {
+    status = cli_parse(argc, argv, &options);
+    log_setup(status == HCL_OK ? (LogLevel)options.verbosity : LOG_INFO, par_rank(), par_size());
+  }
+  if (status == HCL_OK) {
+    separate_pocl_caches();
+    status = dispatch(&options);
+  }
+  if (status != HCL_OK) {
+    log_error("%s", status_message()[0] ? status_message() : status_summary(status));
+    log_debug("failure recorded at %s (%s)", status_origin(), status_name(status));
+  }
+  par_finalize();
+  return status_exit_code(status);
+}

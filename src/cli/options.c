@@ -1,0 +1,161 @@
+/* options.c: command-line parsing for hydrocl. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_print_usage(FILE *out) {
+  fprintf(out,
+          "usage: hydrocl [options] COMMAND [args]\n"
+          "\n"
+          "commands:\n"
+          "  info                 list every OpenCL device with the --device string that selects it\n"
+          "  bench NAME           run a benchmark (JSON lines on stdout); 'hydrocl bench --list' names them\n"
+          "  version              print the version\n"
+          "  help                 print this text\n"
+          "\n"
+          "options:\n"
+          "  -d, --device S       auto (default), gpu, cpu, P:D, or part of a platform/device name\n"
+          "                       (default from HYDROCL_DEVICE)\n"
+          "      --precision P    single or double (default: the build's -Dprecision)\n"
+          "      --kernel-dir D   read kernels_cl sources from D instead of the embedded copies\n"
+          "                       (default from HYDROCL_KERNEL_DIR)\n"
+          "      --profile        time every kernel; print calls, time and GB/s per kernel at exit\n"
+          "      --json           info: print JSON instead of a table\n"
+          "      --size N         bench: problem size (suffixes K, M, G = 2^10, 2^20, 2^30)\n"
+          "      --list           bench: list the benchmarks\n"
+          "  -q, -v, -vv          quieter, more verbose, debug\n"
+          "  -h, --help           print this text\n"
+          "\n"
+          "exit status: 0 ok, 64 usage, 65 bad input data, 66 missing input, 69 no suitable device,\n"
+          "             70 internal or kernel build failure, 71 system error, 74 I/O error\n");
+}
+
+static HclStatus parse_size(const char *text, size_t *out) {
+  HclStatus status = HCL_OK;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long value = strtoull(text, &end, 10);
+  REQUIRE(errno == 0 && end != text && text[0] != '-', HCL_EUSAGE,
+          "--size '%s' is not a positive integer (suffixes K, M, G allowed)", text);
+  unsigned shift = 0;
+  if (*end == 'K' || *end == 'k') {
+    shift = 10;
+  } else if (*end == 'M' || *end == 'm') {
+    shift = 20;
+  } else if (*end == 'G' || *end == 'g') {
+    shift = 30;
+  }
+  end += shift ? 1 : 0;
+  REQUIRE(*end == '\0' && value > 0 && value <= (~0ULL >> shift), HCL_EUSAGE,
+          "--size '%s' is not a positive integer (suffixes K, M, G allowed)", text);
+  *out = (size_t)(value << shift);
+cleanup:
+  return status;
+}
+
+HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
+  HclStatus status = HCL_OK;
+  enum { LONG_KERNEL_DIR = 256, LONG_PROFILE, LONG_JSON, LONG_PRECISION, LONG_SIZE, LONG_LIST, LONG_VERSION };
+  static const struct option long_options[] = {
+      {"device", required_argument, NULL, 'd'},
+      {"kernel-dir", required_argument, NULL, LONG_KERNEL_DIR},
+      {"profile", no_argument, NULL, LONG_PROFILE},
+      {"json", no_argument, NULL, LONG_JSON},
+      {"precision", required_argument, NULL, LONG_PRECISION},
+      {"size", required_argument, NULL, LONG_SIZE},
+      {"list", no_argument, NULL, LONG_LIST},
+      {"quiet", no_argument, NULL, 'q'},
+      {"verbose", no_argument, NULL, 'v'},
+      {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, LONG_VERSION},
+      {NULL, 0, NULL, 0},
+  };
+  memset(o, 0, sizeof *o);
+  o->device = getenv("HYDROCL_DEVICE") && getenv("HYDROCL_DEVICE")[0] ? getenv("HYDROCL_DEVICE") : "auto";
+  o->kernel_dir = getenv("HYDROCL_KERNEL_DIR") && getenv("HYDROCL_KERNEL_DIR")[0] ? getenv("HYDROCL_KERNEL_DIR")
+                                                                                    : NULL;
+  o->precision = precision_default();
+  opterr = 0;
+  optind = 1;
+  int c;
+  while ((c = getopt_long(argc, argv, ":d:qvh", long_options, NULL)) != -1) {
+    switch (c) {
+    case 'd':
+      o->device = optarg;
+      o->given |= OPT_DEVICE;
+      break;
+    case LONG_KERNEL_DIR:
+      o->kernel_dir = optarg;
+      o->given |= OPT_KERNEL_DIR;
+      break;
+    case LONG_PROFILE:
+      o->profile = true;
+      o->given |= OPT_PROFILE;
+      break;
+    case LONG_JSON:
+      o->json = true;
+      o->given |= OPT_JSON;
+      break;
+    case LONG_PRECISION:
+      TRY(precision_parse(optarg, &o->precision));
+      o->given |= OPT_PRECISION;
+      break;
+    case LONG_SIZE:
+      TRY(parse_size(optarg, &o->size));
+      o->given |= OPT_SIZE;
+      break;
+    case LONG_LIST:
+      o->list = true;
+      o->given |= OPT_LIST;
+      break;
+    case 'q':
+      o->verbosity = -1;
+      break;
+    case 'v':
+      o->verbosity = o->verbosity < 0 ? 1 : o->verbosity + 1;
+      break;
+    case 'h':
+      o->command = "help";
+      break;
+    case LONG_VERSION:
+      o->command = "version";
+      break;
+    case ':':
+      FAIL(HCL_EUSAGE, "option '%s' needs a value (see hydrocl --help)", argv[optind - 1]);
+    default:
+      FAIL(HCL_EUSAGE, "unknown option '%s' (see hydrocl --help)", argv[optind - 1]);
+    }
+  }
+  if (!o->command) {
+    REQUIRE(optind < argc, HCL_EUSAGE, "no command given (try: hydrocl info, hydrocl bench --list, hydrocl help)");
+    o->command = argv[optind++];
+  }
+  o->args = argv + optind;
+  o->nargs = argc - optind;
+cleanup:
+  return status;
+}
+
+static const char *option_name(unsigned bit) {
+  static const char *const names[] = {"--device", "--kernel-dir", "--profile", "--json",
+                                      "--precision", "--size", "--list"};
+  for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (bit == 1u << i) {
+      return names[i];
+    }
+  }
+  return "?";
+}
+
+HclStatus cli_require_only(const CliOptions *o, unsigned allowed) {
+  HclStatus status = HCL_OK;
+  unsigned unused = o->given & ~allowed;
+  REQUIRE(unused == 0, HCL_EUSAGE, "option %s has no effect on 'hydrocl %s' (see hydrocl --help)",
+          option_name(unused & -unused), o->command);
+cleanup:
+  return status;
+}

@@ -1,0 +1,148 @@
+/* par.c: MPI start-up, node-local ranks, agreement on failures, and gathering lines for rank 0's reports. */
+#include "par.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int world_rank = 0;
+static int world_size = 1;
+static int node_rank = 0;
+static int node_size = 1;
+static char hostname[256] = "localhost";
+
+#ifdef HYDROCL_HAVE_MPI
+static bool mpi_started_here = false;
+
+const char *par_mpi_error_string(int mpi_error) {
+  static char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(mpi_error, text, &length) != MPI_SUCCESS) {
+    snprintf(text, sizeof text, "MPI error %d", mpi_error);
+  }
+  return text;
+}
+
+MPI_Comm par_comm_world(void) {
+  return MPI_COMM_WORLD;
+}
+#endif
+
+HclStatus par_init(int *argc, char ***argv) {
+  HclStatus status = HCL_OK;
+  if (gethostname(hostname, sizeof hostname - 1) != 0) {
+    snprintf(hostname, sizeof hostname, "localhost");
+  }
+#ifdef HYDROCL_HAVE_MPI
+  MPI_Comm node_comm = MPI_COMM_NULL;
+  int initialized = 0;
+  TRY_MPI(MPI_Initialized(&initialized));
+  if (!initialized) {
+    TRY_MPI(MPI_Init(argc, argv));
+    mpi_started_here = true;
+  }
+  /* Failures come back as codes, never as aborts, so every rank can report and agree. */
+  TRY_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  TRY_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &world_rank));
+  TRY_MPI(MPI_Comm_size(MPI_COMM_WORLD, &world_size));
+  TRY_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world_rank, MPI_INFO_NULL, &node_comm));
+  TRY_MPI(MPI_Comm_rank(node_comm, &node_rank));
+  TRY_MPI(MPI_Comm_size(node_comm, &node_size));
+cleanup:
+  if (node_comm != MPI_COMM_NULL) {
+    MPI_Comm_free(&node_comm);
+  }
+#else
+  (void)argc;
+  (void)argv;
+#endif
+  return status;
+}
+
+void par_finalize(void) {
+#ifdef HYDROCL_HAVE_MPI
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (mpi_started_here && !finalized) {
+    MPI_Finalize();
+  }
+#endif
+}
+
+bool par_have_mpi(void) {
+#ifdef HYDROCL_HAVE_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+
+int par_rank(void) {
+  return world_rank;
+}
+
+int par_size(void) {
+  return world_size;
+}
+
+int par_node_rank(void) {
+  return node_rank;
+}
+
+int par_node_size(void) {
+  return node_size;
+}
+
+const char *par_hostname(void) {
+  return hostname;
+}
+
+HclStatus par_agree(HclStatus local) {
+#ifdef HYDROCL_HAVE_MPI
+  if (world_size == 1) {
+    return local;
+  }
+  int my_failing_rank = local == HCL_OK ? world_size : world_rank;
+  int first_failing_rank = world_size;
+  int agreed = (int)local;
+  if (MPI_Allreduce(&my_failing_rank, &first_failing_rank, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS) {
+    return status_set(HCL_EMPI, __FILE__, __LINE__, "ranks could not agree on the outcome (MPI_Allreduce)");
+  }
+  if (first_failing_rank == world_size) {
+    return HCL_OK;
+  }
+  if (MPI_Bcast(&agreed, 1, MPI_INT, first_failing_rank, MPI_COMM_WORLD) != MPI_SUCCESS) {
+    return status_set(HCL_EMPI, __FILE__, __LINE__, "ranks could not agree on the outcome (MPI_Bcast)");
+  }
+  if (local == HCL_OK) {
+    status_set((HclStatus)agreed, __FILE__, __LINE__, "stopped because rank %d failed", first_failing_rank);
+  }
+  return (HclStatus)agreed;
+#else
+  return local;
+#endif
+}
+
+HclStatus par_gather_lines(const char *mine, int width, char **all_out) {
+  HclStatus status = HCL_OK;
+  char *row = NULL;
+  char *all = NULL;
+  *all_out = NULL;
+  TRY_ALLOC(row, width);
+  snprintf(row, (size_t)width, "%s", mine);
+  if (world_rank == 0) {
+    TRY_ALLOC(all, (size_t)width * (size_t)world_size);
+  }
+#ifdef HYDROCL_HAVE_MPI
+  TRY_MPI(MPI_Gather(row, width, MPI_CHAR, all, width, MPI_CHAR, 0, MPI_COMM_WORLD));
+#else
+  memcpy(all, row, (size_t)width);
+#endif
+  *all_out = all;
+  all = NULL;
+cleanup:
+  free(row);
+  free(all);
+  return status;
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# test_cli.sh: the hydrocl command as a user meets it: device table and JSON, the bandwidth benchmark's JSON lines,
+# --profile, and each kind of bad input with its message and exit status.
+# Usage: test_cli.sh HYDROCL KERNELS_CL_DIR
+set -u
+hydrocl=$1
+kernels_cl=$2
+. "$(dirname "$0")/../tap.sh"
+json_lines_ok() { # every stdout line is a JSON object with the bench fields; prints nothing
+  printf '%s\n' "$out" | python3 -c '
+import json, sys
+rows = [json.loads(line) for line in sys.stdin if line.strip()]
+need = {"bench", "name", "device", "device_id", "precision", "size", "seconds", "gbs", "fraction_of_copy"}
+assert rows and all(need <= set(r) for r in rows), rows
+assert {r["name"] for r in rows} == {"copy", "triad"}
+assert all(r["gbs"] > 0 and r["seconds"] > 0 for r in rows)
+assert all(abs(r["fraction_of_copy"] - 1) < 1e-12 for r in rows if r["name"] == "copy")
+'
+}
+
+run_capture "$hydrocl" info
+ok "info exits 0" equals "$rc" 0
+ok "info prints the device table header" contains "$out" "max-alloc"
+ok "info marks the device auto picks" contains "$out" "* = what --device auto picks"
+
+run_capture "$hydrocl" info --json
+ok "info --json exits 0" equals "$rc" 0
+ok "info --json is a JSON list with one selected device" python3 -c '
+import json, sys
+devices = json.loads(sys.argv[1])
+assert sum(d["selected"] for d in devices) == 1
+assert all(":" in d["device"] and d["global_mem_bytes"] > 0 for d in devices)' "$out"
+first=$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["device"])')
+
+run_capture "$hydrocl" --device "$first" info
+ok "the P:D string info prints is accepted by --device" equals "$rc" 0
+
+run_capture "$hydrocl" --device no-such-device info
+ok "an unknown --device string exits 64" equals "$rc" 64
+ok "and says which string matched nothing" contains "$err" "no device matches --device 'no-such-device'"
+run_capture env HYDROCL_DEVICE=99:0 "$hydrocl" info
+ok "HYDROCL_DEVICE with a bad index exits 64" equals "$rc" 64
+
+run_capture "$hydrocl" bench bandwidth --size 64K --precision single
+ok "bench bandwidth exits 0" equals "$rc" 0
+ok "bench bandwidth prints copy and triad JSON lines" json_lines_ok
+
+run_capture "$hydrocl" bench bandwidth --size 16K --precision single --profile
+ok "--profile exits 0" equals "$rc" 0
+ok "--profile prints per-kernel time and GB/s on stderr" contains "$err" "GB/s"
+ok "--profile lists the copy kernel" contains "$err" "copy "
+
+run_capture "$hydrocl" bench --list
+ok "bench --list names the bandwidth benchmark" contains "$out" "bandwidth"
+
+run_capture "$hydrocl" --kernel-dir /nonexistent/kernels bench bandwidth --size 4K
+ok "a missing kernel folder exits 66" equals "$rc" 66
+ok "and names the folder" contains "$err" "/nonexistent/kernels"
+
+broken=$(mktemp -d)
+cp "$kernels_cl"/*.clh "$broken"/
+printf '__kernel void copy(__global float *x) { x[0] = }\n' >"$broken/bandwidth.cl"
+run_capture env HYDROCL_KERNEL_DIR="$broken" "$hydrocl" bench bandwidth --size 4K --precision single
+ok "a kernel with a syntax error exits 70" equals "$rc" 70
+ok "and prints the build log" contains "$err" "build log:"
+ok "and the option string" contains "$err" "options: -cl-std=CL1.2"
+rm -rf "$broken"
+
+run_capture "$hydrocl" bench no-such-bench
+ok "an unknown benchmark exits 64" equals "$rc" 64
+run_capture "$hydrocl" frobnicate
+ok "an unknown command exits 64" equals "$rc" 64
+run_capture "$hydrocl" info --size 3
+ok "an option the command does not use exits 64" equals "$rc" 64
+run_capture "$hydrocl" bench bandwidth --size 0
+ok "--size 0 exits 64" equals "$rc" 64
+tap_done

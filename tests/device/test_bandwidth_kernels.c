@@ -1,0 +1,167 @@
+/* test_bandwidth_kernels.c: on every OpenCL device that passes the checks (PoCL in CI, GPUs where present), builds
+ * kernels_cl/bandwidth.cl in float and (where available) double, runs pattern, copy and triad on sizes that are
+ * not multiples of the work-group, and compares every element exactly (the values are small integers, exact in
+ * both precisions). Also checks that --profile's per-kernel totals count every launch. No device is a failure. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clerror.h"
+#include "program.h"
+#include "runtime.h"
+#include "../tap.h"
+
+enum { WG = 64 };
+
+static HclStatus launch1(Runtime *rt, cl_kernel k, size_t n_items, double bytes) {
+  size_t local = WG, global = (n_items + WG - 1) / WG * WG;
+  return runtime_launch(rt, k, 1, &global, &local, bytes, NULL);
+}
+
+/* Runs the three kernels on n elements (n a multiple of vec) and checks the results on the host. */
+static HclStatus check_kernels(Runtime *rt, Precision p, size_t n, bool *exact) {
+  HclStatus status = HCL_OK;
+  cl_program program = NULL;
+  cl_kernel pattern = NULL, copy = NULL, triad = NULL;
+  cl_mem a = NULL, b = NULL, c = NULL;
+  double *host = NULL;
+  void *raw = NULL;
+  size_t bytes = precision_bytes(p);
+  int vec = 16 / (int)bytes;
+  char defines[16];
+  snprintf(defines, sizeof defines, "-DVEC=%d", vec);
+  KernelConfig config = {.precision = p, .wg_x = WG, .wg_y = 1, .defines = defines};
+  cl_ulong count = n, nvec = n / (size_t)vec;
+  cl_uint mod_b = 1000, mod_c = 7;
+  double scalar_d = 3.0;
+  float scalar_f = 3.0f;
+  TRY(program_build(rt, "bandwidth", &config, &program));
+  TRY(program_kernel(program, "pattern", &pattern));
+  TRY(program_kernel(program, "copy", &copy));
+  TRY(program_kernel(program, "triad", &triad));
+  TRY(runtime_buffer(rt, n * bytes, "a", &a));
+  TRY(runtime_buffer(rt, n * bytes, "b", &b));
+  TRY(runtime_buffer(rt, n * bytes, "c", &c));
+  TRY_CL(clSetKernelArg(pattern, 0, sizeof b, &b));
+  TRY_CL(clSetKernelArg(pattern, 1, sizeof count, &count));
+  TRY_CL(clSetKernelArg(pattern, 2, sizeof mod_b, &mod_b));
+  TRY(launch1(rt, pattern, n, (double)(n * bytes)));
+  TRY_CL(clSetKernelArg(pattern, 0, sizeof c, &c));
+  TRY_CL(clSetKernelArg(pattern, 2, sizeof mod_c, &mod_c));
+  TRY(launch1(rt, pattern, n, (double)(n * bytes)));
+  TRY_CL(clSetKernelArg(copy, 0, sizeof a, &a));
+  TRY_CL(clSetKernelArg(copy, 1, sizeof b, &b));
+  TRY_CL(clSetKernelArg(copy, 2, sizeof nvec, &nvec));
+  TRY(launch1(rt, copy, nvec, 2.0 * (double)(n * bytes)));
+  TRY_ALLOC(host, n);
+  TRY_ALLOC(raw, n * bytes);
+  TRY_CL(clEnqueueReadBuffer(runtime_queue(rt), a, CL_TRUE, 0, n * bytes, raw, 0, NULL, NULL));
+  *exact = true;
+  for (size_t i = 0; i < n; i++) {
+    double v = p == PRECISION_DOUBLE ? ((double *)raw)[i] : (double)((float *)raw)[i];
+    *exact = *exact && v == (double)(i % 1000);
+  }
+  TRY_CL(clSetKernelArg(triad, 0, sizeof a, &a));
+  TRY_CL(clSetKernelArg(triad, 1, sizeof b, &b));
+  TRY_CL(clSetKernelArg(triad, 2, sizeof c, &c));
+  if (p == PRECISION_DOUBLE) {
+    TRY_CL(clSetKernelArg(triad, 3, sizeof scalar_d, &scalar_d));
+  } else {
+    TRY_CL(clSetKernelArg(triad, 3, sizeof scalar_f, &scalar_f));
+  }
+  TRY_CL(clSetKernelArg(triad, 4, sizeof nvec, &nvec));
+  TRY(launch1(rt, triad, nvec, 3.0 * (double)(n * bytes)));
+  TRY_CL(clEnqueueReadBuffer(runtime_queue(rt), a, CL_TRUE, 0, n * bytes, raw, 0, NULL, NULL));
+  for (size_t i = 0; i < n; i++) {
+    double v = p == PRECISION_DOUBLE ? ((double *)raw)[i] : (double)((float *)raw)[i];
+    *exact = *exact && v == (double)(i % 1000) + 3.0 * (double)(i % 7);
+  }
+cleanup:
+  free(host);
+  free(raw);
+  cl_mem buffers[] = {a, b, c};
+  for (int i = 0; i < 3; i++) {
+    if (buffers[i]) {
+      clReleaseMemObject(buffers[i]);
+    }
+  }
+  cl_kernel kernels[] = {pattern, copy, triad};
+  for (int i = 0; i < 3; i++) {
+    if (kernels[i]) {
+      clReleaseKernel(kernels[i]);
+    }
+  }
+  if (program) {
+    clReleaseProgram(program);
+  }
+  return status;
+}
+
+static void test_device(const DeviceInfo *dev) {
+  Runtime *rt = NULL;
+  RuntimeOptions options = {.kernel_dir = NULL, .profile = true};
+  status_clear();
+  HclStatus s = runtime_create(dev, &options, &rt);
+  if (!TAP_OK(s == HCL_OK, "runtime on %d:%d %s: %s", dev->platform_index, dev->device_index, dev->device_name,
+              status_message())) {
+    return;
+  }
+  static const size_t sizes[] = {4, 1000, 4099 * 4};
+  int launches = 0;
+  for (int pi = 0; pi < 2; pi++) {
+    Precision p = pi ? PRECISION_DOUBLE : PRECISION_SINGLE;
+    if (p == PRECISION_DOUBLE && !dev->fp64) {
+      tap_note("%s has no fp64: double not tested", dev->device_name);
+      continue;
+    }
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+      bool exact = false;
+      status_clear();
+      s = check_kernels(rt, p, sizes[si], &exact);
+      TAP_OK(s == HCL_OK && exact, "%s: pattern, copy, triad exact in %s, n = %zu %s", dev->device_name,
+             precision_name(p), sizes[si], status_message());
+      launches += 4;
+    }
+  }
+  char *report = NULL;
+  size_t report_size = 0;
+  FILE *f = open_memstream(&report, &report_size);
+  status_clear();
+  s = runtime_profile_report(rt, f);
+  fclose(f);
+  TAP_OK(s == HCL_OK && tap_contains(report, "pattern") && tap_contains(report, "copy") &&
+             tap_contains(report, "triad") && tap_contains(report, "GB/s"),
+         "the profile lists every kernel with its bandwidth");
+  /* The pattern kernel ran twice per case; the others once: calls must add up to the launches made. */
+  long calls = 0;
+  for (char *line = strtok(report, "\n"); line; line = strtok(NULL, "\n")) {
+    char name[64];
+    long n = 0;
+    if (sscanf(line, "%63s %ld", name, &n) == 2) {
+      calls += n;
+    }
+  }
+  TAP_OK(calls == launches, "the profile counted %ld launches, %d were made", calls, launches);
+  free(report);
+  runtime_destroy(&rt);
+  TAP_OK(rt == NULL, "runtime_destroy clears the handle");
+}
+
+int main(void) {
+  DeviceInfo *devices = NULL;
+  int count = 0, tested = 0;
+  DeviceNeeds needs = {0};
+  HclStatus s = device_list(&devices, &count);
+  TAP_OK(s == HCL_OK && count > 0, "OpenCL devices found: %d %s", count, status_message());
+  for (int i = 0; i < count; i++) {
+    char why[512];
+    if (device_check(&devices[i], &needs, why, sizeof why) != HCL_OK) {
+      tap_note("skipping %s: %s", devices[i].device_name, why);
+      continue;
+    }
+    test_device(&devices[i]);
+    tested++;
+  }
+  TAP_OK(tested > 0, "at least one device was tested (%d)", tested);
+  free(devices);
+  return tap_done();
+}

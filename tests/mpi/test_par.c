@@ -1,0 +1,41 @@
+/* test_par.c: run under mpirun -n 2 or more: ranks agree on the first failure, and rank 0 gathers every rank's
+ * line. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "par.h"
+#include "../tap.h"
+
+int main(int argc, char **argv) {
+  HclStatus s = par_init(&argc, &argv);
+  int rank = par_rank(), size = par_size();
+  if (rank != 0) {
+    freopen("/dev/null", "w", stdout); /* TAP from rank 0 only */
+  }
+  TAP_OK(s == HCL_OK && size >= 2, "MPI started with %d ranks", size);
+  TAP_OK(par_node_rank() >= 0 && par_node_rank() < par_node_size(), "node-local rank %d of %d", par_node_rank(),
+         par_node_size());
+  TAP_OK(par_agree(HCL_OK) == HCL_OK, "all ranks succeeding agree on success");
+  HclStatus agreed = par_agree(rank == 1 ? HCL_EDATA : HCL_OK);
+  TAP_OK(agreed == HCL_EDATA, "a failure on rank 1 reaches every rank (%s)", status_name(agreed));
+  agreed = par_agree(rank == 0 ? HCL_ENOINPUT : (rank == 1 ? HCL_EDATA : HCL_OK));
+  TAP_OK(agreed == HCL_ENOINPUT, "the lowest failing rank's code wins (%s)", status_name(agreed));
+  char mine[32], *all = NULL;
+  snprintf(mine, sizeof mine, "rank-%d", rank);
+  TAP_OK(par_gather_lines(mine, 32, &all) == HCL_OK, "gather lines");
+  if (rank == 0) {
+    bool in_order = all != NULL;
+    for (int r = 0; r < size && in_order; r++) {
+      char want[32];
+      snprintf(want, sizeof want, "rank-%d", r);
+      in_order = strcmp(all + r * 32, want) == 0;
+    }
+    TAP_OK(in_order, "rank 0 has every rank's line in rank order");
+  } else {
+    TAP_OK(all == NULL, "other ranks get nothing");
+  }
+  free(all);
+  int status = tap_done();
+  par_finalize();
+  return status;
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# test_two_ranks.sh: hydrocl under mpirun -n 2: each rank takes a device, rank 0 prints the rank -> host -> device
+# table, both ranks benchmark; a failure on the ranks is agreed and reported without a hang.
+# Usage: test_two_ranks.sh MPIRUN HYDROCL
+set -u
+mpirun=$1
+hydrocl=$2
+. "$(dirname "$0")/../tap.sh"
+
+run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" bench bandwidth --size 64K --precision single
+ok "mpirun -n 2 bench bandwidth exits 0" equals "$rc" 0
+ok "rank 0 prints the rank table" contains "$err" "rank  host"
+ok "the table has a row for rank 1" python3 -c '
+import sys
+rows = [l.split(":", 1)[1].split() for l in sys.argv[1].splitlines() if l.startswith("hydrocl")]
+assert any(r and r[0] == "1" for r in rows), rows' "$err"
+ok "both ranks print results" python3 -c '
+import json, sys
+ranks = {json.loads(l)["rank"] for l in sys.argv[1].splitlines() if l.strip()}
+assert ranks == {0, 1}, ranks' "$out"
+
+run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" --device no-such-device bench bandwidth
+ok "a bad --device on two ranks exits 64, no hang" equals "$rc" 64
+tap_done
