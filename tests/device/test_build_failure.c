@@ -90,7 +90,6 @@ int main(int argc, char **argv) {
          "and the build log at bandwidth.cl line 3:\n%s", m);
   TAP_OK(program == NULL, "no program is returned");
 
-  unlink(path);
   snprintf(path, sizeof path, "%s/bandwidth.cl", dir);
   unlink(path);
   status_clear();
