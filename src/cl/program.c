@@ -106,11 +106,29 @@ cleanup:
   return status;
 }
 
+/* "common.clh starts at line 2, bandwidth.cl at line 23": where each piece begins in the assembled program, for
+ * compilers (NVIDIA's) that ignore #line and number the lines of the whole program. */
+static void describe_line_map(const char *source, char *buf, size_t size) {
+  int line = 1;
+  size_t used = 0;
+  buf[0] = '\0';
+  for (const char *p = source; *p && used + 1 < size; line++) {
+    char name[256];
+    if (sscanf(p, "#line 1 \"%255[^\"]\"", name) == 1) {
+      int n = snprintf(buf + used, size - used, "%s%s %s line %d", used ? ", " : "", name,
+                       used ? "at" : "starts at", line + 1);
+      used += n > 0 ? (size_t)n : 0;
+    }
+    const char *next = strchr(p, '\n');
+    p = next ? next + 1 : p + strlen(p);
+  }
+}
+
 HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *config, cl_program *program) {
   HclStatus status = HCL_OK;
   char *source = NULL;
   char *log = NULL;
-  char options[1024];
+  char options[1024], line_map[512];
   cl_program built = NULL;
   cl_int err = CL_SUCCESS;
   const DeviceInfo *dev = runtime_device(rt);
@@ -126,12 +144,13 @@ HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *
     clGetProgramBuildInfo(built, dev->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size);
     TRY_ALLOC(log, log_size + 1);
     clGetProgramBuildInfo(built, dev->id, CL_PROGRAM_BUILD_LOG, log_size, log, NULL);
+    describe_line_map(source, line_map, sizeof line_map);
     FAIL(HCL_EBUILD,
          "cannot build kernels_cl/%s.cl (%s) for device %d:%d '%s' (%s, driver %s)\n  sources: %s\n"
-         "  options: %s\n  build log:\n%s",
+         "  options: %s\n  line map: %s\n  build log:\n%s",
          component, cl_error_name(err), dev->platform_index, dev->device_index, dev->device_name,
          dev->platform_name, dev->driver_version, runtime_kernel_dir(rt) ? runtime_kernel_dir(rt) : "embedded",
-         options, log[0] ? log : "(empty)");
+         options, line_map, log[0] ? log : "(empty)");
   }
   *program = built;
   built = NULL;
