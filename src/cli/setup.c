@@ -45,7 +45,7 @@ HclStatus cli_open_runtime(const CliOptions *o, const DeviceNeeds *needs, Runtim
     TRY(print_rank_table(dev, shared));
   }
   if (shared) {
-    log_warn("%d ranks on host %s but only fewer matching GPUs: ranks share GPU %d:%d '%s'; start at most one "
+    log_warn("%d ranks on host %s and fewer matching GPUs: this rank shares GPU %d:%d '%s'; start at most one "
              "rank per GPU",
              par_node_size(), par_hostname(), dev->platform_index, dev->device_index, dev->device_name);
   }
