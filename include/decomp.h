@@ -1,0 +1,52 @@
+/* decomp.h: the 2D Cartesian split of a horizontal grid over MPI ranks. Knows nothing of fields or physics.
+ *
+ * Each of the px x py ranks owns a block of the global nx x ny points; blocks differ by at most one point per
+ * direction (the first nx mod px columns of ranks get one more). A side is periodic or closed; closed sides have
+ * no neighbour and their ghost layers are left to the models. */
+#ifndef HYDROCL_DECOMP_H
+#define HYDROCL_DECOMP_H
+
+#include "status.h"
+
+#include <stdbool.h>
+
+#ifdef HYDROCL_HAVE_MPI
+#include <mpi.h>
+#endif
+
+typedef struct {
+  int nx, ny;      /* global points */
+  int px, py;      /* process grid; 0 lets MPI_Dims_create choose */
+  bool periodic_x; /* x sides (west/east) periodic, else closed */
+  bool periodic_y; /* y sides (south/north) periodic, else closed */
+} DecompSpec;
+
+/* This rank's part. Neighbours are indexed neighbor[dy + 1][dx + 1] for dx, dy in {-1, 0, 1}: the rank owning the
+ * block at that offset (this rank itself across a periodic side with one rank in that direction), or -1 where a
+ * closed side has none. */
+typedef struct {
+  int nx, ny; /* owned points */
+  int x0, y0; /* global index of the first owned point */
+  int px, py; /* process grid */
+  int cx, cy; /* this rank's coordinates in it */
+  int rank;
+  int neighbor[3][3];
+} DecompLocal;
+
+typedef struct Decomp Decomp;
+
+/* Splits the grid over the world communicator. A grid too small for the process grid (a rank with no point) is
+ * HCL_EDATA with the numbers. Collective. */
+HclStatus decomp_create(const DecompSpec *spec, Decomp **out);
+void decomp_destroy(Decomp **decomp);
+
+const DecompSpec *decomp_spec(const Decomp *decomp); /* the global grid, with px, py filled in */
+const DecompLocal *decomp_local(const Decomp *decomp);
+/* The owned block of any rank, for gathering to rank 0. */
+void decomp_block_of(const Decomp *decomp, int rank, int *x0, int *y0, int *nx, int *ny);
+
+#ifdef HYDROCL_HAVE_MPI
+MPI_Comm decomp_comm(const Decomp *decomp); /* the Cartesian communicator; ranks as in the world */
+#endif
+
+#endif

@@ -1,0 +1,51 @@
+/* field.h: 2D and 3D arrays of one precision on the device, split as the decomposition says, with ghost layers.
+ *
+ * Layout: f[k][j][i] for k in [0, nz), j in [0, ny + 2g), i in [0, nx + 2g), x fastest; owned point (i, j) of
+ * plane k sits at ((k (ny + 2g) + j + g) (nx + 2g) + i + g). nx, ny are this rank's owned points and g the
+ * field's ghost width; the vertical is never split and has no ghosts here (models add their own planes). */
+#ifndef HYDROCL_FIELD_H
+#define HYDROCL_FIELD_H
+
+#include "decomp.h"
+#include "precision.h"
+#include "runtime.h"
+#include "status.h"
+
+#include <CL/cl.h>
+
+typedef struct {
+  const char *name;    /* for messages and output: "eta" (copied) */
+  int nz;              /* vertical points; 1 for a 2D field */
+  int ghost;           /* ghost width: at least the stencil radius of every kernel that reads the field */
+  Precision precision; /* float or double, per field (mixed precision keeps both) */
+} FieldSpec;
+
+typedef struct Field Field;
+
+/* Allocates the field (contents zero). Refused with the numbers and a hint when the buffer exceeds the device's
+ * maximum allocation, or when a rank owns fewer points than the ghost width in a split direction. Borrows rt and
+ * decomp, which must outlive the field. */
+HclStatus field_create(Runtime *rt, const Decomp *decomp, const FieldSpec *spec, Field **out);
+void field_destroy(Field **field);
+
+const char *field_name(const Field *f);
+Precision field_precision(const Field *f);
+int field_nx(const Field *f); /* owned points of this rank */
+int field_ny(const Field *f);
+int field_nz(const Field *f);
+int field_ghost(const Field *f);
+int field_pitch(const Field *f); /* nx + 2g: elements from one row to the next */
+int field_rows(const Field *f);  /* ny + 2g: rows from one plane to the next */
+size_t field_count(const Field *f); /* nz (ny + 2g)(nx + 2g): elements with ghosts */
+cl_mem field_buffer(const Field *f);
+const Decomp *field_decomp(const Field *f);
+Runtime *field_runtime(const Field *f);
+
+/* Copies between the device and a host array in double precision. The owned variants move nz ny nx values
+ * (ghosts left alone); the ghosted variants move field_count values. Blocking. */
+HclStatus field_read_owned(Field *f, double *host);
+HclStatus field_write_owned(Field *f, const double *host);
+HclStatus field_read_ghosted(Field *f, double *host);
+HclStatus field_write_ghosted(Field *f, const double *host);
+
+#endif

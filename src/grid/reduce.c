@@ -1,0 +1,170 @@
+/* reduce.c: global reductions (see reduce.h). */
+#include "reduce.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "clerror.h"
+#include "par.h"
+#include "program.h"
+
+enum { GROUP_SIZE = 256, MAX_GROUPS = 256 };
+
+typedef enum { OP_SUM, OP_MIN, OP_MAX, OP_DOT, OP_COUNT } ReduceOp;
+static const char *const kernel_names[OP_COUNT] = {"reduce_sum", "reduce_min", "reduce_max", "reduce_dot"};
+
+struct Reducer {
+  Runtime *rt;
+  const Decomp *decomp;
+  cl_program program[2]; /* by Precision */
+  cl_kernel kernel[2][OP_COUNT];
+  cl_mem partials;
+  size_t acc_bytes; /* 8 with fp64, else 4 */
+};
+
+HclStatus reducer_create(Runtime *rt, const Decomp *decomp, Reducer **out) {
+  HclStatus status = HCL_OK;
+  Reducer *r = NULL;
+  *out = NULL;
+  REQUIRE(runtime_device(rt)->max_work_group_size >= GROUP_SIZE, HCL_ENODEVICE,
+          "device '%s' runs at most %zu work-items per group; reductions need %d", runtime_device(rt)->device_name,
+          runtime_device(rt)->max_work_group_size, GROUP_SIZE);
+  TRY_ALLOC(r, 1);
+  r->rt = rt;
+  r->decomp = decomp;
+  r->acc_bytes = runtime_device(rt)->fp64 ? sizeof(double) : sizeof(float);
+  TRY(runtime_buffer(rt, MAX_GROUPS * r->acc_bytes, "reduction partials", &r->partials));
+  *out = r;
+  r = NULL;
+cleanup:
+  reducer_destroy(&r);
+  return status;
+}
+
+void reducer_destroy(Reducer **reducer) {
+  if (!reducer || !*reducer) {
+    return;
+  }
+  Reducer *r = *reducer;
+  for (int p = 0; p < 2; p++) {
+    for (int op = 0; op < OP_COUNT; op++) {
+      if (r->kernel[p][op]) {
+        clReleaseKernel(r->kernel[p][op]);
+      }
+    }
+    if (r->program[p]) {
+      clReleaseProgram(r->program[p]);
+    }
+  }
+  if (r->partials) {
+    clReleaseMemObject(r->partials);
+  }
+  free(r);
+  *reducer = NULL;
+}
+
+static HclStatus kernel_for(Reducer *r, Precision p, ReduceOp op, cl_kernel *kernel) {
+  HclStatus status = HCL_OK;
+  if (!r->program[p]) {
+    KernelConfig config = {.precision = p, .wg_x = GROUP_SIZE, .wg_y = 1};
+    TRY(program_build(r->rt, "reduce", &config, &r->program[p]));
+    for (int o = 0; o < OP_COUNT; o++) {
+      TRY(program_kernel(r->program[p], kernel_names[o], &r->kernel[p][o]));
+    }
+  }
+  *kernel = r->kernel[p][op];
+cleanup:
+  return status;
+}
+
+static double combine(ReduceOp op, double x, double y) {
+  switch (op) {
+  case OP_MIN:
+    return (isnan(x) || x <= y) ? x : y;
+  case OP_MAX:
+    return (isnan(x) || x >= y) ? x : y;
+  default:
+    return x + y;
+  }
+}
+
+static double identity(ReduceOp op) {
+  return op == OP_MIN ? INFINITY : op == OP_MAX ? -INFINITY : 0.0;
+}
+
+/* Combines one value per rank in rank order, the same on every rank. */
+static HclStatus combine_ranks(Reducer *r, ReduceOp op, double mine, double *result) {
+  HclStatus status = HCL_OK;
+  double *all = NULL;
+  int size = par_size();
+  TRY_ALLOC(all, size);
+#ifdef HYDROCL_HAVE_MPI
+  TRY_MPI(MPI_Allgather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, decomp_comm(r->decomp)));
+#else
+  (void)r;
+  all[0] = mine;
+#endif
+  *result = identity(op);
+  for (int i = 0; i < size; i++) {
+    *result = combine(op, *result, all[i]);
+  }
+cleanup:
+  free(all);
+  return status;
+}
+
+static HclStatus reduce(Reducer *r, ReduceOp op, Field *a, Field *b, double *result) {
+  HclStatus status = HCL_OK;
+  cl_kernel k = NULL;
+  void *partials = NULL;
+  Precision p = field_precision(a);
+  cl_mem buffer_a = field_buffer(a), buffer_b = field_buffer(b ? b : a);
+  cl_uint nx = (cl_uint)field_nx(a), ny = (cl_uint)field_ny(a), nz = (cl_uint)field_nz(a);
+  cl_uint ghost = (cl_uint)field_ghost(a), pitch = (cl_uint)field_pitch(a), rows = (cl_uint)field_rows(a);
+  size_t groups = (size_t)ny * nz < MAX_GROUPS ? (size_t)ny * nz : MAX_GROUPS;
+  size_t local = GROUP_SIZE, global = groups * GROUP_SIZE;
+  if (b) {
+    ASSERT(field_precision(b) == p && field_nx(b) == field_nx(a) && field_ny(b) == field_ny(a) &&
+           field_nz(b) == field_nz(a) && field_ghost(b) == field_ghost(a));
+  }
+  TRY(kernel_for(r, p, op, &k));
+  TRY_CL(clSetKernelArg(k, 0, sizeof buffer_a, &buffer_a));
+  TRY_CL(clSetKernelArg(k, 1, sizeof buffer_b, &buffer_b));
+  TRY_CL(clSetKernelArg(k, 2, sizeof nx, &nx));
+  TRY_CL(clSetKernelArg(k, 3, sizeof ny, &ny));
+  TRY_CL(clSetKernelArg(k, 4, sizeof nz, &nz));
+  TRY_CL(clSetKernelArg(k, 5, sizeof ghost, &ghost));
+  TRY_CL(clSetKernelArg(k, 6, sizeof pitch, &pitch));
+  TRY_CL(clSetKernelArg(k, 7, sizeof rows, &rows));
+  TRY_CL(clSetKernelArg(k, 8, sizeof r->partials, &r->partials));
+  double bytes = (double)nx * ny * nz * (double)precision_bytes(p) * (b ? 2.0 : 1.0);
+  TRY(runtime_launch(r->rt, k, 1, &global, &local, bytes, NULL));
+  TRY_ALLOC(partials, groups * r->acc_bytes);
+  TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->partials, CL_TRUE, 0, groups * r->acc_bytes, partials, 0, NULL,
+                             NULL));
+  double mine = identity(op);
+  for (size_t g = 0; g < groups; g++) {
+    double v = r->acc_bytes == sizeof(double) ? ((double *)partials)[g] : (double)((float *)partials)[g];
+    mine = combine(op, mine, v);
+  }
+  TRY(combine_ranks(r, op, mine, result));
+cleanup:
+  free(partials);
+  return status;
+}
+
+HclStatus reduce_sum(Reducer *r, Field *f, double *result) {
+  return reduce(r, OP_SUM, f, NULL, result);
+}
+
+HclStatus reduce_min(Reducer *r, Field *f, double *result) {
+  return reduce(r, OP_MIN, f, NULL, result);
+}
+
+HclStatus reduce_max(Reducer *r, Field *f, double *result) {
+  return reduce(r, OP_MAX, f, NULL, result);
+}
+
+HclStatus reduce_dot(Reducer *r, Field *a, Field *b, double *result) {
+  return reduce(r, OP_DOT, a, b, result);
+}
