@@ -9,6 +9,8 @@
 static const BenchEntry benchmarks[] = {
     {"bandwidth", "copy and triad rates for several sizes in float and double (the yardstick of all others)",
      "elements per array", bench_bandwidth},
+    {"halo", "one ghost-layer exchange of a size x size x 9 field, ghost width 3, over the run's ranks",
+     "points per side (default 1025)", bench_halo},
 };
 
 const BenchEntry *bench_find(const char *name) {

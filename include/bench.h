@@ -42,5 +42,6 @@ HclStatus bench_copy_rate(Runtime *rt, Precision precision, double *gbs);
 
 /* The benchmarks (bench/NAME.c). */
 HclStatus bench_bandwidth(const BenchRequest *request);
+HclStatus bench_halo(const BenchRequest *request);
 
 #endif

@@ -50,8 +50,16 @@ ok "--profile exits 0" equals "$rc" 0
 ok "--profile prints per-kernel time and GB/s on stderr" contains "$err" "GB/s"
 ok "--profile lists the copy kernel" contains "$err" "copy "
 
+run_capture "$hydrocl" bench halo --size 33 --precision single
+ok "bench halo exits 0" equals "$rc" 0
+ok "bench halo prints its bandwidth against the copy rate" python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+assert r["bench"] == "halo" and r["size"] == 33 and r["gbs"] > 0 and 0 < r["fraction_of_copy"]' "$out"
+
 run_capture "$hydrocl" bench --list
 ok "bench --list names the bandwidth benchmark" contains "$out" "bandwidth"
+ok "bench --list names the halo benchmark" contains "$out" "halo"
 
 run_capture "$hydrocl" --kernel-dir /nonexistent/kernels bench bandwidth --size 4K
 ok "a missing kernel folder exits 66" equals "$rc" 66

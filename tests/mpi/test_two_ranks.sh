@@ -19,6 +19,13 @@ import json, sys
 ranks = {json.loads(l)["rank"] for l in sys.argv[1].splitlines() if l.strip()}
 assert ranks == {0, 1}, ranks' "$out"
 
+run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" bench halo --size 65 --precision single
+ok "mpirun -n 2 bench halo exits 0" equals "$rc" 0
+ok "the halo benchmark sends messages between the two ranks" python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+assert r["ranks"] == 2 and r["message_bytes"] > 0' "$out"
+
 run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" --device no-such-device bench bandwidth
 ok "a bad --device on two ranks exits 64, no hang" equals "$rc" 64
 tap_done

@@ -1,0 +1,138 @@
+/* halo.c: `hydrocl bench halo`, one ghost-layer exchange of a 3D field of size x size x 9 points (default 1025),
+ * ghost width 3 (the sixth-order stencils of the wave model), periodic on all sides, split over the run's ranks.
+ * On one rank the exchange is the device-only periodic copy; on several it packs, stages through pinned host
+ * memory and sends over MPI; on a machine with several GPUs start one rank per GPU.
+ *
+ * Reported per exchange: wall time (begin to end, including the device work it waits for; the slowest rank's),
+ * "gbs" = 2 x ghost bytes / time (each ghost value read once where it is owned and written once where it is a
+ * ghost: the least device traffic an exchange can cause), its fraction of the copy rate measured in the same run,
+ * and "message_gbs" = the bytes this rank sends and receives over MPI / time. */
+#include "bench.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "halo.h"
+#include "par.h"
+
+enum { NZ = 9, GHOST = 3, DEFAULT_SIDE = 1025, MIN_REPS = 10, MAX_REPS = 1000 };
+static const double MIN_SECONDS = 0.2;
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The slowest rank's value (collective). */
+static double max_over_ranks(const Decomp *decomp, double mine) {
+#ifdef HYDROCL_HAVE_MPI
+  double all = mine;
+  MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, decomp_comm(decomp));
+  return all;
+#else
+  (void)decomp;
+  return mine;
+#endif
+}
+
+static void barrier(const Decomp *decomp) {
+#ifdef HYDROCL_HAVE_MPI
+  MPI_Barrier(decomp_comm(decomp));
+#else
+  (void)decomp;
+#endif
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static HclStatus time_exchanges(Halo *halo, const Decomp *decomp, Runtime *rt, double *best, double *median,
+                                int *reps) {
+  HclStatus status = HCL_OK;
+  double *times = NULL, total = 0.0;
+  int n = 0;
+  TRY_ALLOC(times, MAX_REPS);
+  for (int warm = 0; warm < 3; warm++) {
+    TRY(halo_exchange(halo));
+  }
+  TRY(runtime_finish(rt));
+  /* Every rank runs the same number of repetitions: the loop condition uses the slowest rank's times. */
+  while (n < MAX_REPS && (n < MIN_REPS || total < MIN_SECONDS)) {
+    barrier(decomp);
+    double start = now();
+    TRY(halo_exchange(halo));
+    TRY(runtime_finish(rt));
+    times[n] = max_over_ranks(decomp, now() - start);
+    total += times[n++];
+  }
+  qsort(times, (size_t)n, sizeof *times, compare_doubles);
+  *best = times[0];
+  *median = times[n / 2];
+  *reps = n;
+cleanup:
+  free(times);
+  return status;
+}
+
+static HclStatus run_one(const BenchRequest *request, Precision precision) {
+  HclStatus status = HCL_OK;
+  Decomp *decomp = NULL;
+  Field *field = NULL;
+  Halo *halo = NULL;
+  int side = request->size ? (int)request->size : DEFAULT_SIDE;
+  double copy_gbs = 0, best = 0, median = 0;
+  int reps = 0;
+  DecompSpec spec = {.nx = side, .ny = side, .periodic_x = true, .periodic_y = true};
+  FieldSpec fs = {.name = "phi", .nz = NZ, .ghost = GHOST, .precision = precision};
+  TRY(bench_copy_rate(request->rt, precision, &copy_gbs));
+  TRY(decomp_create(&spec, &decomp));
+  TRY(field_create(request->rt, decomp, &fs, &field));
+  TRY(halo_create(&field, 1, &halo));
+  TRY(time_exchanges(halo, decomp, request->rt, &best, &median, &reps));
+  const DecompLocal *l = decomp_local(decomp);
+  double ghost_points = (double)NZ * ((double)(l->nx + 2 * GHOST) * (l->ny + 2 * GHOST) - (double)l->nx * l->ny);
+  double ghost_bytes = ghost_points * (double)precision_bytes(precision);
+  double message_bytes = 2.0 * (double)halo_message_bytes(halo);
+  if (par_rank() == 0) {
+    JsonObject j;
+    bench_json_begin(&j, request, "halo", "exchange", precision);
+    json_integer(&j, "size", side);
+    json_integer(&j, "nz", NZ);
+    json_integer(&j, "ghost", GHOST);
+    json_integer(&j, "ranks", par_size());
+    json_integer(&j, "px", l->px);
+    json_integer(&j, "py", l->py);
+    json_integer(&j, "reps", reps);
+    json_number(&j, "seconds", best);
+    json_number(&j, "seconds_median", median);
+    json_number(&j, "bytes", 2.0 * ghost_bytes);
+    json_number(&j, "gbs", 2.0 * ghost_bytes / best * 1e-9);
+    json_number(&j, "fraction_of_copy", 2.0 * ghost_bytes / best * 1e-9 / copy_gbs);
+    json_number(&j, "message_bytes", message_bytes);
+    json_number(&j, "message_gbs", message_bytes / best * 1e-9);
+    json_number(&j, "copy_gbs", copy_gbs);
+    json_print(&j, request->out);
+  }
+cleanup:
+  halo_destroy(&halo);
+  field_destroy(&field);
+  decomp_destroy(&decomp);
+  return status;
+}
+
+HclStatus bench_halo(const BenchRequest *request) {
+  HclStatus status = HCL_OK;
+  if (request->precision_given) {
+    TRY(run_one(request, request->precision));
+    goto cleanup;
+  }
+  TRY(run_one(request, PRECISION_SINGLE));
+  if (runtime_device(request->rt)->fp64) {
+    TRY(run_one(request, PRECISION_DOUBLE));
+  }
+cleanup:
+  return status;
+}
