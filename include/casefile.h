@@ -1,0 +1,72 @@
+/* casefile.h: YAML case files checked against a schema table.
+ *
+ * A model describes its inputs as a table of CaseKey rows (key, type, SI unit, default, allowed range, help); the
+ * same table drives loading, `--set section.key=value` overrides, `hydrocl validate` and the commented template of
+ * `hydrocl defaults`. Keys are "section.name", written in YAML as nested mappings:
+ *
+ *   grid:
+ *     nx: 200        # grid.nx
+ *
+ * Every mistake is HCL_EDATA with "case.yml:LINE:COLUMN: what is wrong (got VALUE)": unknown keys (with the nearest
+ * valid key), wrong types, values out of range, files that do not exist, YAML syntax errors and tab indentation.
+ * A case file that cannot be opened is HCL_ENOINPUT. */
+#ifndef HYDROCL_CASEFILE_H
+#define HYDROCL_CASEFILE_H
+
+#include "status.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum {
+  CASE_INT,    /* a whole number within [min, max] */
+  CASE_REAL,   /* a number within [min, max] */
+  CASE_BOOL,   /* true or false */
+  CASE_STRING, /* any text */
+  CASE_CHOICE, /* one of the words in choices */
+  CASE_FILE,   /* a path relative to the case file's folder; the file must exist */
+} CaseType;
+
+typedef struct {
+  const char *key;          /* "grid.nx" */
+  CaseType type;
+  const char *unit;         /* SI unit ("m", "s", "m/s"); "" when dimensionless or not a number */
+  const char *default_text; /* the default as it would be written in the file; NULL when the key is required */
+  double min, max;          /* inclusive range for CASE_INT and CASE_REAL */
+  const char *choices;      /* CASE_CHOICE: "closed|periodic" */
+  const char *help;         /* one line: what the value means */
+} CaseKey;
+
+#define CASE_UNBOUNDED (-HUGE_VAL), HUGE_VAL
+
+typedef struct Case Case;
+
+/* Reads path and checks every key it names against keys[0..nkeys) (borrowed; must outlive the case). Defaults and
+ * required keys are settled by case_finish, after any case_set. */
+HclStatus case_load(const CaseKey *keys, int nkeys, const char *path, Case **out);
+/* A case of defaults only, for `hydrocl validate` of --set values alone and for tests. */
+HclStatus case_create_empty(const CaseKey *keys, int nkeys, Case **out);
+void case_destroy(Case **c);
+
+/* Applies "section.key=value", as from --set; mistakes name the --set argument. */
+HclStatus case_set(Case *c, const char *assignment);
+/* Fills defaults, refuses missing required keys, resolves and checks CASE_FILE paths. */
+HclStatus case_finish(Case *c);
+
+/* Typed values of a finished case; key must be in the schema (an unknown key is a bug and aborts). */
+int64_t case_int(const Case *c, const char *key);
+double case_real(const Case *c, const char *key);
+bool case_bool(const Case *c, const char *key);
+const char *case_string(const Case *c, const char *key); /* CASE_STRING, CASE_CHOICE; borrowed */
+const char *case_file(const Case *c, const char *key);   /* CASE_FILE resolved against the case folder; borrowed */
+/* Where key's value came from: "case.yml:12:5", "--set grid.nx=5" or "default". Borrowed. */
+const char *case_origin(const Case *c, const char *key);
+
+/* The effective case as YAML (every key, defaults included), for output metadata. Caller frees *text. */
+HclStatus case_to_yaml(const Case *c, char **text);
+/* A commented template with every key, its default, unit, range and help, for `hydrocl defaults`. */
+void case_write_template(const CaseKey *keys, int nkeys, const char *title, FILE *out);
+
+#endif

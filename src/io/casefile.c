@@ -1,0 +1,478 @@
+/* casefile.c: YAML case files (libyaml) checked against a schema table; see casefile.h. */
+#include "casefile.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <yaml.h>
+
+typedef struct {
+  bool given;
+  char *text;         /* as written, or the default */
+  char origin[320];   /* "case.yml:12:5", "--set grid.nx=5", "default" */
+  int64_t as_int;
+  double as_real;
+  bool as_bool;
+  char *resolved;     /* CASE_FILE: the path relative to the working folder */
+} CaseValue;
+
+struct Case {
+  const CaseKey *keys;
+  int nkeys;
+  char *path;   /* the case file, or "" */
+  char *folder; /* its folder, against which CASE_FILE values are resolved */
+  CaseValue *values;
+};
+
+static int key_index(const Case *c, const char *key) {
+  for (int i = 0; i < c->nkeys; i++) {
+    if (strcmp(c->keys[i].key, key) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/* Levenshtein distance, for suggesting the nearest valid key. */
+static int edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  int row[256];
+  if (lb >= 255) {
+    return 1000;
+  }
+  for (size_t j = 0; j <= lb; j++) {
+    row[j] = (int)j;
+  }
+  for (size_t i = 1; i <= la; i++) {
+    int diagonal = row[0];
+    row[0] = (int)i;
+    for (size_t j = 1; j <= lb; j++) {
+      int above = row[j];
+      int substitute = diagonal + (a[i - 1] != b[j - 1]);
+      int best = above + 1 < row[j - 1] + 1 ? above + 1 : row[j - 1] + 1;
+      row[j] = best < substitute ? best : substitute;
+      diagonal = above;
+    }
+  }
+  return row[lb];
+}
+
+static const char *nearest_key(const Case *c, const char *key) {
+  const char *best = c->keys[0].key;
+  int best_distance = edit_distance(key, best);
+  for (int i = 1; i < c->nkeys; i++) {
+    int d = edit_distance(key, c->keys[i].key);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c->keys[i].key;
+    }
+  }
+  return best;
+}
+
+/* The section of the schema nearest to name, as "grid". */
+static void nearest_section(const Case *c, const char *name, char *best, size_t size) {
+  int best_distance = 1 << 30;
+  for (int i = 0; i < c->nkeys; i++) {
+    char section[256];
+    const char *dot = strchr(c->keys[i].key, '.');
+    snprintf(section, sizeof section, "%.*s", dot ? (int)(dot - c->keys[i].key) : 0, c->keys[i].key);
+    int d = edit_distance(name, section);
+    if (d < best_distance) {
+      best_distance = d;
+      snprintf(best, size, "%s", section);
+    }
+  }
+}
+
+static const char *type_phrase(const CaseKey *k) {
+  switch (k->type) {
+  case CASE_INT:
+    return "a whole number";
+  case CASE_REAL:
+    return "a number";
+  case CASE_BOOL:
+    return "true or false";
+  case CASE_CHOICE:
+    return "one of the listed words";
+  case CASE_FILE:
+    return "a file name";
+  default:
+    return "text";
+  }
+}
+
+static bool choice_allowed(const char *choices, const char *word) {
+  size_t n = strlen(word);
+  for (const char *p = choices; *p;) {
+    const char *bar = strchr(p, '|');
+    size_t len = bar ? (size_t)(bar - p) : strlen(p);
+    if (len == n && strncmp(p, word, n) == 0) {
+      return true;
+    }
+    p += len + (bar ? 1 : 0);
+  }
+  return false;
+}
+
+/* Parses text into v as k's type and checks its range; origin prefixes every message. */
+static HclStatus parse_value(const CaseKey *k, const char *text, const char *origin, CaseValue *v) {
+  HclStatus status = HCL_OK;
+  char *end = NULL;
+  errno = 0;
+  switch (k->type) {
+  case CASE_INT:
+    v->as_int = strtoll(text, &end, 10);
+    REQUIRE(end != text && *end == '\0' && errno == 0, HCL_EDATA, "%s: %s must be a whole number (got '%s')", origin,
+            k->key, text);
+    REQUIRE((double)v->as_int >= k->min, HCL_EDATA, "%s: %s must be >= %.15g (got %s)", origin, k->key, k->min, text);
+    REQUIRE((double)v->as_int <= k->max, HCL_EDATA, "%s: %s must be <= %.15g (got %s)", origin, k->key, k->max, text);
+    v->as_real = (double)v->as_int;
+    break;
+  case CASE_REAL:
+    v->as_real = strtod(text, &end);
+    REQUIRE(end != text && *end == '\0' && errno == 0 && isfinite(v->as_real), HCL_EDATA,
+            "%s: %s must be a number%s%s (got '%s')", origin, k->key, k->unit[0] ? " in " : "", k->unit, text);
+    REQUIRE(v->as_real >= k->min, HCL_EDATA, "%s: %s must be >= %.15g (got %s)", origin, k->key, k->min, text);
+    REQUIRE(v->as_real <= k->max, HCL_EDATA, "%s: %s must be <= %.15g (got %s)", origin, k->key, k->max, text);
+    break;
+  case CASE_BOOL:
+    REQUIRE(strcmp(text, "true") == 0 || strcmp(text, "false") == 0, HCL_EDATA,
+            "%s: %s must be true or false (got '%s')", origin, k->key, text);
+    v->as_bool = strcmp(text, "true") == 0;
+    break;
+  case CASE_CHOICE:
+    REQUIRE(choice_allowed(k->choices, text), HCL_EDATA, "%s: %s must be one of %s (got '%s')", origin, k->key,
+            k->choices, text);
+    break;
+  case CASE_STRING:
+  case CASE_FILE: /* an empty file name means none */
+    break;
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus assign(Case *c, const char *key, const char *text, const char *origin) {
+  HclStatus status = HCL_OK;
+  int i = key_index(c, key);
+  REQUIRE(i >= 0, HCL_EDATA, "%s: unknown key '%s' (did you mean '%s'?)", origin, key, nearest_key(c, key));
+  CaseValue *v = &c->values[i];
+  REQUIRE(!v->given || strncmp(v->origin, "--set", 5) == 0 || strncmp(origin, "--set", 5) == 0, HCL_EDATA,
+          "%s: %s is given twice (first at %s)", origin, key, v->origin);
+  TRY(parse_value(&c->keys[i], text, origin, v));
+  free(v->text);
+  v->text = strdup(text);
+  REQUIRE(v->text != NULL, HCL_ENOMEM, "cannot copy the value of %s", key);
+  snprintf(v->origin, sizeof v->origin, "%s", origin);
+  v->given = true;
+cleanup:
+  return status;
+}
+
+static HclStatus case_alloc(const CaseKey *keys, int nkeys, const char *path, Case **out) {
+  HclStatus status = HCL_OK;
+  Case *c = NULL;
+  TRY_ALLOC(c, 1);
+  c->keys = keys;
+  c->nkeys = nkeys;
+  TRY_ALLOC(c->values, nkeys);
+  c->path = strdup(path);
+  c->folder = strdup(path);
+  REQUIRE(c->path && c->folder, HCL_ENOMEM, "cannot copy the case file name");
+  char *slash = strrchr(c->folder, '/');
+  if (slash) {
+    slash[1] = '\0';
+  } else {
+    c->folder[0] = '\0';
+  }
+  *out = c;
+  c = NULL;
+cleanup:
+  case_destroy(&c);
+  return status;
+}
+
+HclStatus case_create_empty(const CaseKey *keys, int nkeys, Case **out) {
+  return case_alloc(keys, nkeys, "", out);
+}
+
+void case_destroy(Case **c) {
+  if (!c || !*c) {
+    return;
+  }
+  for (int i = 0; (*c)->values && i < (*c)->nkeys; i++) {
+    free((*c)->values[i].text);
+    free((*c)->values[i].resolved);
+  }
+  free((*c)->values);
+  free((*c)->path);
+  free((*c)->folder);
+  free(*c);
+  *c = NULL;
+}
+
+/* YAML forbids tabs in indentation, and libyaml's message for one is obscure: find them first. */
+static HclStatus check_tabs(const char *path, FILE *f) {
+  HclStatus status = HCL_OK;
+  char line[4096];
+  int number = 0;
+  while (fgets(line, sizeof line, f)) {
+    number++;
+    for (size_t i = 0; line[i] == ' ' || line[i] == '\t'; i++) {
+      REQUIRE(line[i] != '\t', HCL_EDATA, "%s:%d:%zu: tab in the indentation; YAML indents with spaces only", path,
+              number, i + 1);
+    }
+  }
+  rewind(f);
+cleanup:
+  return status;
+}
+
+static void mark_origin(const char *path, yaml_mark_t mark, char *buf, size_t size) {
+  snprintf(buf, size, "%s:%zu:%zu", path, mark.line + 1, mark.column + 1);
+}
+
+static const char *node_kind(const yaml_node_t *node) {
+  return node->type == YAML_SEQUENCE_NODE ? "a list" : node->type == YAML_MAPPING_NODE ? "a section" : "a value";
+}
+
+/* Assigns the scalars of a mapping node, recursing into nested sections with prefix "section.". */
+static HclStatus walk_mapping(Case *c, yaml_document_t *doc, yaml_node_t *mapping, const char *prefix) {
+  HclStatus status = HCL_OK;
+  char origin[320], key[256];
+  for (yaml_node_pair_t *pair = mapping->data.mapping.pairs.start; pair < mapping->data.mapping.pairs.top; pair++) {
+    yaml_node_t *k = yaml_document_get_node(doc, pair->key);
+    yaml_node_t *v = yaml_document_get_node(doc, pair->value);
+    mark_origin(c->path, k->start_mark, origin, sizeof origin);
+    REQUIRE(k->type == YAML_SCALAR_NODE, HCL_EDATA, "%s: a key must be a plain name", origin);
+    snprintf(key, sizeof key, "%s%s", prefix, (const char *)k->data.scalar.value);
+    if (v->type == YAML_MAPPING_NODE) {
+      char section[sizeof key + 1];
+      snprintf(section, sizeof section, "%s.", key);
+      bool known = false;
+      for (int i = 0; i < c->nkeys && !known; i++) {
+        known = strncmp(c->keys[i].key, section, strlen(section)) == 0;
+      }
+      char suggestion[256] = "";
+      nearest_section(c, key, suggestion, sizeof suggestion);
+      REQUIRE(known, HCL_EDATA, "%s: unknown section '%s' (did you mean '%s'?)", origin, key, suggestion);
+      TRY(walk_mapping(c, doc, v, section));
+      continue;
+    }
+    mark_origin(c->path, v->start_mark, origin, sizeof origin);
+    int i = key_index(c, key);
+    REQUIRE(i >= 0, HCL_EDATA, "%s: unknown key '%s' (did you mean '%s'?)", origin, key, nearest_key(c, key));
+    REQUIRE(v->type == YAML_SCALAR_NODE, HCL_EDATA, "%s: %s must be %s, not %s", origin, key,
+            type_phrase(&c->keys[i]), node_kind(v));
+    TRY(assign(c, key, (const char *)v->data.scalar.value, origin));
+  }
+cleanup:
+  return status;
+}
+
+HclStatus case_load(const CaseKey *keys, int nkeys, const char *path, Case **out) {
+  HclStatus status = HCL_OK;
+  Case *c = NULL;
+  FILE *f = NULL;
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  bool parser_ready = false, doc_ready = false;
+  *out = NULL;
+  f = fopen(path, "rb");
+  REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open case file '%s': %s", path, strerror(errno));
+  TRY(case_alloc(keys, nkeys, path, &c));
+  TRY(check_tabs(path, f));
+  REQUIRE(yaml_parser_initialize(&parser), HCL_ENOMEM, "cannot start the YAML parser");
+  parser_ready = true;
+  yaml_parser_set_input_file(&parser, f);
+  if (!yaml_parser_load(&parser, &doc)) {
+    FAIL(HCL_EDATA, "%s:%zu:%zu: YAML syntax error: %s%s%s", path, parser.problem_mark.line + 1,
+         parser.problem_mark.column + 1, parser.problem ? parser.problem : "unreadable",
+         parser.context ? " " : "", parser.context ? parser.context : "");
+  }
+  doc_ready = true;
+  yaml_node_t *root = yaml_document_get_root_node(&doc);
+  if (root) { /* an empty file is a case of defaults */
+    char origin[320];
+    mark_origin(path, root->start_mark, origin, sizeof origin);
+    REQUIRE(root->type == YAML_MAPPING_NODE, HCL_EDATA, "%s: a case file is a set of sections (key: value lines)",
+            origin);
+    TRY(walk_mapping(c, &doc, root, ""));
+  }
+  *out = c;
+  c = NULL;
+cleanup:
+  if (doc_ready) {
+    yaml_document_delete(&doc);
+  }
+  if (parser_ready) {
+    yaml_parser_delete(&parser);
+  }
+  if (f) {
+    fclose(f);
+  }
+  case_destroy(&c);
+  return status;
+}
+
+HclStatus case_set(Case *c, const char *assignment) {
+  HclStatus status = HCL_OK;
+  char key[256], origin[320];
+  const char *equals = strchr(assignment, '=');
+  snprintf(origin, sizeof origin, "--set %s", assignment);
+  REQUIRE(equals != NULL && equals != assignment && (size_t)(equals - assignment) < sizeof key, HCL_EDATA,
+          "%s: expected section.key=value", origin);
+  memcpy(key, assignment, (size_t)(equals - assignment));
+  key[equals - assignment] = '\0';
+  TRY(assign(c, key, equals + 1, origin));
+cleanup:
+  return status;
+}
+
+HclStatus case_finish(Case *c) {
+  HclStatus status = HCL_OK;
+  for (int i = 0; i < c->nkeys; i++) {
+    const CaseKey *k = &c->keys[i];
+    CaseValue *v = &c->values[i];
+    if (!v->given) {
+      REQUIRE(k->default_text != NULL, HCL_EDATA, "%s: %s is required: %s", c->path[0] ? c->path : "case", k->key,
+              k->help);
+      TRY(parse_value(k, k->default_text, "default", v));
+      v->text = strdup(k->default_text);
+      REQUIRE(v->text != NULL, HCL_ENOMEM, "cannot copy a default");
+      snprintf(v->origin, sizeof v->origin, "default");
+    }
+    if (k->type == CASE_FILE && v->text[0]) {
+      struct stat info;
+      size_t n = strlen(c->folder) + strlen(v->text) + 1;
+      free(v->resolved);
+      v->resolved = malloc(n);
+      REQUIRE(v->resolved != NULL, HCL_ENOMEM, "cannot resolve %s", k->key);
+      snprintf(v->resolved, n, "%s%s", v->text[0] == '/' ? "" : c->folder, v->text);
+      REQUIRE(stat(v->resolved, &info) == 0 && S_ISREG(info.st_mode), HCL_EDATA,
+              "%s: %s names '%s', which is not a readable file (%s; paths are relative to the case file)", v->origin,
+              k->key, v->text, v->resolved);
+    }
+  }
+cleanup:
+  return status;
+}
+
+static const CaseValue *value_of(const Case *c, const char *key) {
+  int i = key_index(c, key);
+  if (i < 0 || !c->values[i].text) {
+    fprintf(stderr, "hydrocl: internal error: case key '%s' is %s (please report)\n", key,
+            i < 0 ? "not in the schema" : "read before case_finish");
+    abort();
+  }
+  return &c->values[i];
+}
+
+int64_t case_int(const Case *c, const char *key) {
+  return value_of(c, key)->as_int;
+}
+
+double case_real(const Case *c, const char *key) {
+  return value_of(c, key)->as_real;
+}
+
+bool case_bool(const Case *c, const char *key) {
+  return value_of(c, key)->as_bool;
+}
+
+const char *case_string(const Case *c, const char *key) {
+  return value_of(c, key)->text;
+}
+
+const char *case_file(const Case *c, const char *key) {
+  const CaseValue *v = value_of(c, key);
+  return v->resolved ? v->resolved : v->text;
+}
+
+const char *case_origin(const Case *c, const char *key) {
+  return value_of(c, key)->origin;
+}
+
+/* Appends printf output to a growing string. */
+__attribute__((format(printf, 3, 4))) static HclStatus grow(char **text, size_t *length, const char *fmt, ...) {
+  HclStatus status = HCL_OK;
+  va_list args;
+  va_start(args, fmt);
+  int n = vsnprintf(NULL, 0, fmt, args);
+  va_end(args);
+  char *bigger = realloc(*text, *length + (size_t)n + 1);
+  REQUIRE(bigger != NULL, HCL_ENOMEM, "cannot grow the case text");
+  va_start(args, fmt);
+  vsnprintf(bigger + *length, (size_t)n + 1, fmt, args);
+  va_end(args);
+  *text = bigger;
+  *length += (size_t)n;
+cleanup:
+  return status;
+}
+
+static size_t section_length(const char *key) {
+  const char *dot = strchr(key, '.');
+  return dot ? (size_t)(dot - key) : 0;
+}
+
+/* True when key opens a section different from the one before it. */
+static bool new_section(const CaseKey *keys, int i) {
+  size_t n = section_length(keys[i].key);
+  return i == 0 || n != section_length(keys[i - 1].key) || strncmp(keys[i].key, keys[i - 1].key, n) != 0;
+}
+
+HclStatus case_to_yaml(const Case *c, char **text) {
+  HclStatus status = HCL_OK;
+  char *out = NULL;
+  size_t length = 0;
+  *text = NULL;
+  TRY(grow(&out, &length, "%s", ""));
+  for (int i = 0; i < c->nkeys; i++) {
+    const char *key = c->keys[i].key;
+    size_t n = section_length(key);
+    if (new_section(c->keys, i)) {
+      TRY(grow(&out, &length, "%.*s:\n", (int)n, key));
+    }
+    const CaseValue *v = value_of(c, key);
+    bool quote = c->keys[i].type == CASE_STRING || c->keys[i].type == CASE_FILE;
+    TRY(grow(&out, &length, "  %s: %s%s%s\n", key + n + 1, quote ? "'" : "", v->text, quote ? "'" : ""));
+  }
+  *text = out;
+  out = NULL;
+cleanup:
+  free(out);
+  return status;
+}
+
+void case_write_template(const CaseKey *keys, int nkeys, const char *title, FILE *out) {
+  fprintf(out, "# %s\n# Every key with its default; units are SI. Remove what you do not change.\n", title);
+  for (int i = 0; i < nkeys; i++) {
+    const CaseKey *k = &keys[i];
+    size_t n = section_length(k->key);
+    if (new_section(keys, i)) {
+      fprintf(out, "%s%.*s:\n", i ? "\n" : "", (int)n, k->key);
+    }
+    fprintf(out, "  # %s", k->help);
+    if (k->unit[0]) {
+      fprintf(out, " [%s]", k->unit);
+    }
+    if ((k->type == CASE_INT || k->type == CASE_REAL) && (isfinite(k->min) || isfinite(k->max))) {
+      fprintf(out, "; range %.15g to %.15g", k->min, k->max);
+    }
+    if (k->type == CASE_CHOICE) {
+      fprintf(out, "; one of %s", k->choices);
+    }
+    fprintf(out, "\n");
+    if (k->default_text) {
+      fprintf(out, "  %s: %s\n", k->key + n + 1, k->default_text[0] ? k->default_text : "''");
+    } else {
+      fprintf(out, "  # %s: (required)\n", k->key + n + 1);
+    }
+  }
+}

@@ -1,0 +1,151 @@
+/* test_casefile.c: YAML case files against a schema: a good file with nested sections, defaults and --set
+ * overrides; every kind of mistake (unknown key or section with a suggestion, wrong type, out of range, not a
+ * choice, a list where a value belongs, a key given twice, a missing required key, a missing file, a YAML syntax
+ * error, tab indentation) gives HCL_EDATA with file:line:column; a missing case file is HCL_ENOINPUT; the template
+ * and the effective-case YAML load back as the same case. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "casefile.h"
+#include "../tap.h"
+
+static const CaseKey schema[] = {
+    {"grid.nx", CASE_INT, "", NULL, 3, 100000, NULL, "points in x"},
+    {"grid.ny", CASE_INT, "", "50", 3, 100000, NULL, "points in y"},
+    {"grid.dx", CASE_REAL, "m", "1.0", 1e-6, 1e6, NULL, "grid spacing in x"},
+    {"grid.west", CASE_CHOICE, "", "closed", CASE_UNBOUNDED, "closed|periodic|level", "west boundary"},
+    {"output.interval", CASE_REAL, "s", "60", 0, HUGE_VAL, NULL, "time between map frames"},
+    {"output.title", CASE_STRING, "", "untitled", CASE_UNBOUNDED, NULL, "title attribute"},
+    {"output.compress", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL, "deflate map variables"},
+    {"bed.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL, "bed level grid"},
+};
+enum { NKEYS = sizeof schema / sizeof schema[0] };
+
+static char folder[] = "/tmp/hydrocl-case-XXXXXX";
+
+static const char *write_case(const char *name, const char *text) {
+  static char path[512];
+  snprintf(path, sizeof path, "%s/%s", folder, name);
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+  return path;
+}
+
+/* Loads text, applies set (or NULL) and finishes; returns the status; *c is the case on success. */
+static HclStatus load(const char *text, const char *set, Case **c) {
+  status_clear();
+  *c = NULL;
+  HclStatus s = case_load(schema, NKEYS, write_case("case.yml", text), c);
+  if (s == HCL_OK && set) {
+    s = case_set(*c, set);
+  }
+  if (s == HCL_OK) {
+    s = case_finish(*c);
+  }
+  if (s != HCL_OK) {
+    case_destroy(c);
+  }
+  return s;
+}
+
+/* The mistake in text must be HCL_EDATA with a message holding every one of the parts. */
+static void mistake(const char *what, const char *text, const char *set, const char *part1, const char *part2) {
+  Case *c = NULL;
+  HclStatus s = load(text, set, &c);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), part1) && tap_contains(status_message(), part2),
+         "%s: %s", what, status_message());
+  case_destroy(&c);
+}
+
+int main(void) {
+  if (!mkdtemp(folder)) {
+    return 1;
+  }
+  write_case("bed.csv", "0,1\n");
+  Case *c = NULL;
+  HclStatus s = load("grid:\n  nx: 200\n  dx: 2.5\n  west: periodic\noutput:\n  title: 'Drop island'\n"
+                     "  compress: false\nbed:\n  file: bed.csv\n",
+                     "grid.ny=77", &c);
+  TAP_OK(s == HCL_OK, "a good case loads: %s", status_message());
+  if (c) {
+    TAP_OK(case_int(c, "grid.nx") == 200 && case_int(c, "grid.ny") == 77, "integers, one from --set");
+    TAP_OK(case_real(c, "grid.dx") == 2.5 && case_real(c, "output.interval") == 60.0, "reals, one from the default");
+    TAP_OK(strcmp(case_string(c, "grid.west"), "periodic") == 0 && !case_bool(c, "output.compress"),
+           "choices and booleans");
+    TAP_OK(strcmp(case_string(c, "output.title"), "Drop island") == 0, "quoted strings");
+    TAP_OK(tap_contains(case_file(c, "bed.file"), folder) && tap_contains(case_file(c, "bed.file"), "bed.csv"),
+           "files resolve against the case folder: %s", case_file(c, "bed.file"));
+    TAP_OK(tap_contains(case_origin(c, "grid.nx"), "case.yml:2:7") &&
+               tap_contains(case_origin(c, "grid.dx"), "case.yml:3:7") &&
+               strcmp(case_origin(c, "grid.ny"), "--set grid.ny=77") == 0 &&
+               strcmp(case_origin(c, "output.interval"), "default") == 0,
+           "origins say where each value came from: %s", case_origin(c, "grid.nx"));
+    char *yaml = NULL;
+    TAP_OK(case_to_yaml(c, &yaml) == HCL_OK && tap_contains(yaml, "grid:\n  nx: 200\n") &&
+               tap_contains(yaml, "  ny: 77\n") && tap_contains(yaml, "  interval: 60\n"),
+           "the effective case as YAML");
+    Case *again = NULL;
+    s = load(yaml ? yaml : "", NULL, &again);
+    TAP_OK(s == HCL_OK && case_int(again, "grid.ny") == 77 && strcmp(case_string(again, "output.title"),
+                                                                      "Drop island") == 0,
+           "the effective case loads back as the same case %s", status_message());
+    case_destroy(&again);
+    free(yaml);
+  }
+  case_destroy(&c);
+
+  mistake("unknown key", "grid:\n  nx: 10\n  nxx: 4\n", NULL, "case.yml:3:8: unknown key 'grid.nxx'",
+          "did you mean 'grid.nx'");
+  mistake("unknown section", "grid:\n  nx: 10\ngird:\n  ny: 4\n", NULL, "case.yml:3:1: unknown section 'gird'",
+          "did you mean 'grid'");
+  mistake("wrong type", "grid:\n  nx: ten\n", NULL, "case.yml:2:7: grid.nx must be a whole number", "(got 'ten')");
+  mistake("a fraction for an integer", "grid:\n  nx: 2.5\n", NULL, "case.yml:2:7:", "whole number");
+  mistake("out of range", "grid:\n  nx: 1\n", NULL, "case.yml:2:7: grid.nx must be >= 3", "(got 1)");
+  mistake("negative spacing", "grid:\n  nx: 10\n  dx: -1\n", NULL, "case.yml:3:7: grid.dx must be >= 1e-06",
+          "(got -1)");
+  mistake("not a choice", "grid:\n  nx: 10\n  west: open\n", NULL, "case.yml:3:9:",
+          "one of closed|periodic|level (got 'open')");
+  mistake("not a boolean", "grid:\n  nx: 10\noutput:\n  compress: yes\n", NULL, "case.yml:4:13:", "true or false");
+  mistake("a list for a value", "grid:\n  nx: [1, 2]\n", NULL, "case.yml:2:7:", "not a list");
+  mistake("a key given twice", "grid:\n  nx: 10\n  nx: 11\n", NULL, "case.yml:3:7: grid.nx is given twice",
+          "first at");
+  mistake("a missing required key", "grid:\n  ny: 10\n", NULL, "grid.nx is required", "points in x");
+  mistake("a missing file", "grid:\n  nx: 10\nbed:\n  file: nowhere.nc\n", NULL, "case.yml:4:9:",
+          "'nowhere.nc', which is not a readable file");
+  mistake("a YAML syntax error", "grid:\n  nx: 10\n  ny: [1, 2\n", NULL, "case.yml:", "YAML syntax error");
+  mistake("tab indentation", "grid:\n\tnx: 10\n", NULL, "case.yml:2:1: tab in the indentation", "spaces");
+  mistake("a bad --set key", "grid:\n  nx: 10\n", "grid.nz=4", "--set grid.nz=4: unknown key 'grid.nz'",
+          "did you mean");
+  mistake("a bad --set value", "grid:\n  nx: 10\n", "grid.dx=fast", "--set grid.dx=fast: grid.dx must be a number",
+          "in m");
+  mistake("a --set without =", "grid:\n  nx: 10\n", "grid.nx", "--set grid.nx", "section.key=value");
+
+  status_clear();
+  s = case_load(schema, NKEYS, "/nonexistent/case.yml", &c);
+  TAP_OK(s == HCL_ENOINPUT && tap_contains(status_message(), "/nonexistent/case.yml"),
+         "a missing case file is missing input: %s", status_message());
+
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
+  case_write_template(schema, NKEYS, "test model", f);
+  fclose(f);
+  TAP_OK(tap_contains(text, "# nx: (required)") && tap_contains(text, "[m]; range 1e-06 to 1000000") &&
+             tap_contains(text, "one of closed|periodic|level"),
+         "the template lists required keys, units, ranges and choices");
+  s = load(text, "grid.nx=5", &c);
+  TAP_OK(s == HCL_OK && case_int(c, "grid.ny") == 50, "the template loads as a case of defaults %s",
+         status_message());
+  case_destroy(&c);
+  free(text);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", folder);
+  if (system(cmd) != 0) {
+    tap_note("could not remove %s", folder);
+  }
+  return tap_done();
+}
