@@ -48,4 +48,8 @@ HclStatus field_write_owned(Field *f, const double *host);
 HclStatus field_read_ghosted(Field *f, double *host);
 HclStatus field_write_ghosted(Field *f, const double *host);
 
+/* Gathers the owned points of every rank into global[nz][NY][NX] (the whole grid, x fastest) on rank 0; global is
+ * ignored elsewhere and may be NULL there. Collective. */
+HclStatus field_gather(Field *f, double *global);
+
 #endif

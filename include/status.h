@@ -29,6 +29,7 @@
   X(HCL_EBUILD, 70, "kernel build failure")                                                                  \
   X(HCL_ENOMEM, 71, "out of host memory")                                                                    \
   X(HCL_EMPI, 71, "MPI error")                                                                               \
+  X(HCL_ECANTCREAT, 73, "cannot create output")                                                              \
   X(HCL_EIO, 74, "input/output error")
 
 typedef enum {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "clerror.h"
+#include "par.h"
 
 struct Field {
   char name[64];
@@ -189,5 +190,57 @@ HclStatus field_write_owned(Field *f, const double *host) {
   TRY(field_write_ghosted(f, all));
 cleanup:
   free(all);
+  return status;
+}
+
+/* Copies one rank's owned block (nz planes of ny rows of nx) into its place in the global array. */
+static void place_block(const Field *f, const double *block, int x0, int y0, int nx, int ny, double *global) {
+  const DecompSpec *g = decomp_spec(f->decomp);
+  for (int k = 0; k < f->nz; k++) {
+    for (int j = 0; j < ny; j++) {
+      memcpy(global + ((size_t)k * g->ny + (size_t)(y0 + j)) * g->nx + x0, block + ((size_t)k * ny + j) * nx,
+             (size_t)nx * sizeof *block);
+    }
+  }
+}
+
+HclStatus field_gather(Field *f, double *global) {
+  HclStatus status = HCL_OK;
+  double *mine = NULL, *all = NULL;
+  int *counts = NULL, *offsets = NULL;
+  int size = par_size(), x0, y0, nx, ny;
+  size_t count = (size_t)f->nz * f->ny * f->nx;
+  TRY_ALLOC(mine, count);
+  TRY(field_read_owned(f, mine));
+  if (size == 1) {
+    decomp_block_of(f->decomp, 0, &x0, &y0, &nx, &ny);
+    place_block(f, mine, x0, y0, nx, ny, global);
+    goto cleanup;
+  }
+#ifdef HYDROCL_HAVE_MPI
+  const DecompSpec *g = decomp_spec(f->decomp);
+  bool root = par_rank() == 0;
+  if (root) {
+    TRY_ALLOC(all, (size_t)f->nz * g->ny * g->nx);
+    TRY_ALLOC(counts, size);
+    TRY_ALLOC(offsets, size);
+    for (int r = 0, offset = 0; r < size; r++) {
+      decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
+      counts[r] = f->nz * nx * ny;
+      offsets[r] = offset;
+      offset += counts[r];
+    }
+  }
+  TRY_MPI(MPI_Gatherv(mine, (int)count, MPI_DOUBLE, all, counts, offsets, MPI_DOUBLE, 0, decomp_comm(f->decomp)));
+  for (int r = 0; root && r < size; r++) {
+    decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
+    place_block(f, all + offsets[r], x0, y0, nx, ny, global);
+  }
+#endif
+cleanup:
+  free(mine);
+  free(all);
+  free(counts);
+  free(offsets);
   return status;
 }

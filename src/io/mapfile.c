@@ -1,0 +1,208 @@
+/* mapfile.c: the CF netCDF map file (see mapfile.h). */
+#include "mapfile.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ncutil.h"
+#include "par.h"
+
+struct MapFile {
+  const Decomp *decomp;
+  char *path;
+  int ncid;
+  int time_var;
+  int *vars;
+  int nvars;
+  int frames;
+  bool double_precision;
+};
+
+#ifdef HYDROCL_HAVE_NETCDF
+static HclStatus define_axis(int ncid, const char *path, const char *name, int dim, const char *standard_name,
+                             const char *axis, int *var) {
+  HclStatus status = HCL_OK;
+  TRY_NC(nc_def_var(ncid, name, NC_DOUBLE, 1, &dim, var), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "units", "m"), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "axis", axis), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", standard_name), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "long_name", strcmp(axis, "X") == 0 ? "x coordinate of cell centre"
+                                                                      : "y coordinate of cell centre"),
+         path);
+cleanup:
+  return status;
+}
+
+static HclStatus write_axis(int ncid, const char *path, int var, double origin, double spacing, int n) {
+  HclStatus status = HCL_OK;
+  double *values = NULL;
+  TRY_ALLOC(values, n);
+  for (int i = 0; i < n; i++) {
+    values[i] = origin + i * spacing;
+  }
+  TRY_NC(nc_put_var_double(ncid, var, values), path);
+cleanup:
+  free(values);
+  return status;
+}
+
+/* Rank 0's part of map_create: the file, its dimensions, variables and attributes. */
+static HclStatus define_file(MapFile *m, const MapSpec *spec, const MapVariable *vars, int nvars) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *g = decomp_spec(m->decomp);
+  int dim_t, dim_y, dim_x, var_x, var_y;
+  REQUIRE(spec->overwrite || access(spec->path, F_OK) != 0, HCL_ECANTCREAT,
+          "output '%s' exists; pass --overwrite to replace it, or choose another output folder", spec->path);
+  int err = nc_create(spec->path, NC_NETCDF4 | NC_CLOBBER, &m->ncid);
+  REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create map file '%s': %s", spec->path, nc_strerror(err));
+  TRY_NC(nc_def_dim(m->ncid, "time", NC_UNLIMITED, &dim_t), m->path);
+  TRY_NC(nc_def_dim(m->ncid, "y", (size_t)g->ny, &dim_y), m->path);
+  TRY_NC(nc_def_dim(m->ncid, "x", (size_t)g->nx, &dim_x), m->path);
+  TRY_NC(nc_def_var(m->ncid, "time", NC_DOUBLE, 1, &dim_t, &m->time_var), m->path);
+  TRY_NC(NC_TEXT_ATT(m->ncid, m->time_var, "units", spec->time_units), m->path);
+  TRY_NC(NC_TEXT_ATT(m->ncid, m->time_var, "standard_name", "time"), m->path);
+  TRY_NC(NC_TEXT_ATT(m->ncid, m->time_var, "axis", "T"), m->path);
+  TRY_NC(NC_TEXT_ATT(m->ncid, m->time_var, "calendar", "standard"), m->path);
+  TRY(define_axis(m->ncid, m->path, "y", dim_y, "projection_y_coordinate", "Y", &var_y));
+  TRY(define_axis(m->ncid, m->path, "x", dim_x, "projection_x_coordinate", "X", &var_x));
+  int dims[3] = {dim_t, dim_y, dim_x};
+  size_t chunks[3] = {1, (size_t)g->ny, (size_t)g->nx};
+  for (int i = 0; i < nvars; i++) {
+    TRY_NC(nc_def_var(m->ncid, vars[i].name, m->double_precision ? NC_DOUBLE : NC_FLOAT, 3, dims, &m->vars[i]),
+           m->path);
+    TRY_NC(nc_def_var_chunking(m->ncid, m->vars[i], NC_CHUNKED, chunks), m->path);
+    TRY_NC(nc_def_var_deflate(m->ncid, m->vars[i], 1, 1, 1), m->path);
+    TRY_NC(NC_TEXT_ATT(m->ncid, m->vars[i], "long_name", vars[i].long_name), m->path);
+    TRY_NC(NC_TEXT_ATT(m->ncid, m->vars[i], "units", vars[i].units), m->path);
+    if (vars[i].standard_name) {
+      TRY_NC(NC_TEXT_ATT(m->ncid, m->vars[i], "standard_name", vars[i].standard_name), m->path);
+    }
+  }
+  TRY_NC(NC_TEXT_ATT(m->ncid, NC_GLOBAL, "Conventions", "CF-1.8"), m->path);
+  TRY_NC(NC_TEXT_ATT(m->ncid, NC_GLOBAL, "title", spec->title), m->path);
+  TRY_NC(NC_TEXT_ATT(m->ncid, NC_GLOBAL, "source", spec->source), m->path);
+  TRY_NC(NC_TEXT_ATT(m->ncid, NC_GLOBAL, "history", spec->history), m->path);
+  TRY_NC(NC_TEXT_ATT(m->ncid, NC_GLOBAL, "hydrocl_case", spec->case_yaml), m->path);
+  TRY_NC(nc_enddef(m->ncid), m->path);
+  TRY(write_axis(m->ncid, m->path, var_y, spec->y0, spec->dy, g->ny));
+  TRY(write_axis(m->ncid, m->path, var_x, spec->x0, spec->dx, g->nx));
+  TRY_NC(nc_sync(m->ncid), m->path);
+cleanup:
+  return status;
+}
+#endif
+
+HclStatus map_create(const Decomp *decomp, const MapSpec *spec, const MapVariable *vars, int nvars, MapFile **out) {
+  HclStatus status = HCL_OK;
+  MapFile *m = NULL;
+  HclStatus local = HCL_OK;
+  *out = NULL;
+#ifndef HYDROCL_HAVE_NETCDF
+  (void)decomp;
+  (void)vars;
+  (void)nvars;
+  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot write '%s'; install libnetcdf-dev and "
+                   "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
+       spec->path);
+#else
+  TRY_ALLOC(m, 1);
+  m->decomp = decomp;
+  m->ncid = -1;
+  m->nvars = nvars;
+  m->double_precision = spec->double_precision;
+  m->path = strdup(spec->path);
+  REQUIRE(m->path != NULL, HCL_ENOMEM, "cannot copy the map file name");
+  TRY_ALLOC(m->vars, nvars);
+  if (par_rank() == 0) {
+    local = define_file(m, spec, vars, nvars);
+  }
+  TRY(par_agree(local));
+  *out = m;
+  m = NULL;
+#endif
+cleanup:
+  map_close(&m);
+  return status;
+}
+
+HclStatus map_write(MapFile *m, double time, Field *const *fields) {
+  HclStatus status = HCL_OK;
+  HclStatus local = HCL_OK;
+  double *global = NULL;
+  float *narrow = NULL;
+#ifdef HYDROCL_HAVE_NETCDF
+  const DecompSpec *g = decomp_spec(m->decomp);
+  size_t n = (size_t)g->nx * g->ny;
+  bool root = par_rank() == 0;
+  if (root) {
+    TRY_ALLOC(global, n);
+    if (!m->double_precision) {
+      TRY_ALLOC(narrow, n);
+    }
+  }
+  for (int i = 0; i < m->nvars; i++) {
+    ASSERT(field_nz(fields[i]) == 1);
+    TRY(field_gather(fields[i], global));
+    if (!root || local != HCL_OK) {
+      continue;
+    }
+    size_t start[3] = {(size_t)m->frames, 0, 0}, count[3] = {1, (size_t)g->ny, (size_t)g->nx};
+    int err;
+    if (m->double_precision) {
+      err = nc_put_vara_double(m->ncid, m->vars[i], start, count, global);
+    } else {
+      for (size_t p = 0; p < n; p++) {
+        narrow[p] = (float)global[p];
+      }
+      err = nc_put_vara_float(m->ncid, m->vars[i], start, count, narrow);
+    }
+    if (err != NC_NOERR) {
+      local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot write frame %d of '%s': %s", m->frames, m->path,
+                         nc_strerror(err));
+    }
+  }
+  if (root && local == HCL_OK) {
+    size_t index = (size_t)m->frames;
+    int err = nc_put_var1_double(m->ncid, m->time_var, &index, &time);
+    if (err == NC_NOERR) {
+      err = nc_sync(m->ncid); /* a killed run keeps every finished frame */
+    }
+    if (err != NC_NOERR) {
+      local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot finish frame %d of '%s': %s", m->frames, m->path,
+                         nc_strerror(err));
+    }
+  }
+  TRY(par_agree(local));
+  m->frames++;
+#else
+  (void)m;
+  (void)time;
+  (void)fields;
+  (void)local;
+  FAIL(HCL_EINTERNAL, "map_write without netCDF");
+#endif
+cleanup:
+  free(global);
+  free(narrow);
+  return status;
+}
+
+int map_frames(const MapFile *m) {
+  return m->frames;
+}
+
+void map_close(MapFile **m) {
+  if (!m || !*m) {
+    return;
+  }
+#ifdef HYDROCL_HAVE_NETCDF
+  if ((*m)->ncid >= 0) {
+    nc_close((*m)->ncid);
+  }
+#endif
+  free((*m)->vars);
+  free((*m)->path);
+  free(*m);
+  *m = NULL;
+}

@@ -1,0 +1,168 @@
+/* test_mapfile.c: the CF map file on any number of ranks (meson: 1, 2 and 3): frames gathered from every rank read
+ * back exactly (float32 storage: compared with the value rounded to float), coordinates, CF attributes, chunking
+ * and compression as documented, and an existing file refused without --overwrite on every rank. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <netcdf.h>
+
+#include "mapfile.h"
+#include "../support.h"
+#include "../tap.h"
+
+enum { NX = 29, NY = 13, FRAMES = 3 };
+
+static double value(int gx, int gy, int frame, int var) {
+  return sin(0.3 * gx) * cos(0.2 * gy) + 0.5 * frame + 10.0 * var;
+}
+
+static HclStatus fill(Field *f, int frame, int var) {
+  HclStatus status = HCL_OK;
+  double *host = NULL;
+  const DecompLocal *l = decomp_local(field_decomp(f));
+  TRY_ALLOC(host, (size_t)field_nx(f) * field_ny(f));
+  for (int j = 0; j < field_ny(f); j++) {
+    for (int i = 0; i < field_nx(f); i++) {
+      host[(size_t)j * field_nx(f) + i] = value(l->x0 + i, l->y0 + j, frame, var);
+    }
+  }
+  TRY(field_write_owned(f, host));
+cleanup:
+  free(host);
+  return status;
+}
+
+static bool text_attribute_is(int ncid, int var, const char *name, const char *want) {
+  char text[4096] = "";
+  size_t length = 0;
+  if (nc_inq_attlen(ncid, var, name, &length) != NC_NOERR || length >= sizeof text ||
+      nc_get_att_text(ncid, var, name, text) != NC_NOERR) {
+    return false;
+  }
+  text[length] = '\0';
+  return strcmp(text, want) == 0;
+}
+
+/* Rank 0 reads the file back. */
+static void check_file(const char *path) {
+  int ncid = -1, dim = -1, var = -1, storage = 0, shuffle = 0, deflate = 0, level = 0;
+  size_t n = 0, chunks[3] = {0};
+  TAP_OK(nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR, "the map file opens");
+  TAP_OK(text_attribute_is(ncid, NC_GLOBAL, "Conventions", "CF-1.8") &&
+             text_attribute_is(ncid, NC_GLOBAL, "title", "test map") &&
+             text_attribute_is(ncid, NC_GLOBAL, "hydrocl_case", "grid:\n  nx: 29\n"),
+         "global attributes: Conventions, title, the effective case");
+  TAP_OK(nc_inq_dimid(ncid, "time", &dim) == NC_NOERR && nc_inq_dimlen(ncid, dim, &n) == NC_NOERR && n == FRAMES,
+         "%zu frames", n);
+  double x[NX], time[FRAMES];
+  TAP_OK(nc_inq_varid(ncid, "x", &var) == NC_NOERR && nc_get_var_double(ncid, var, x) == NC_NOERR &&
+             x[0] == 0.25 && x[NX - 1] == 0.25 + 0.5 * (NX - 1) && text_attribute_is(ncid, var, "axis", "X") &&
+             text_attribute_is(ncid, var, "units", "m") &&
+             text_attribute_is(ncid, var, "standard_name", "projection_x_coordinate"),
+         "x coordinate: values, axis, units, standard_name");
+  TAP_OK(nc_inq_varid(ncid, "time", &var) == NC_NOERR && nc_get_var_double(ncid, var, time) == NC_NOERR &&
+             time[2] == 20.0 && text_attribute_is(ncid, var, "units", "seconds since 2000-01-01 00:00:00"),
+         "time values and units");
+  TAP_OK(nc_inq_varid(ncid, "zeta", &var) == NC_NOERR &&
+             text_attribute_is(ncid, var, "standard_name", "sea_surface_height_above_geoid") &&
+             text_attribute_is(ncid, var, "units", "m"),
+         "zeta has its standard_name and units");
+  TAP_OK(nc_inq_var_chunking(ncid, var, &storage, chunks) == NC_NOERR && storage == NC_CHUNKED && chunks[0] == 1 &&
+             chunks[1] == NY && chunks[2] == NX && nc_inq_var_deflate(ncid, var, &shuffle, &deflate, &level) ==
+             NC_NOERR && shuffle && deflate,
+         "one frame per chunk, deflate with shuffle");
+  long wrong = 0;
+  for (int v = 0; v < 2; v++) {
+    float *data = calloc((size_t)FRAMES * NX * NY, sizeof *data);
+    if (!data || nc_inq_varid(ncid, v ? "flag" : "zeta", &var) != NC_NOERR ||
+        nc_get_var_float(ncid, var, data) != NC_NOERR) {
+      wrong++;
+    }
+    for (int t = 0; data && t < FRAMES; t++) {
+      for (int j = 0; j < NY; j++) {
+        for (int i = 0; i < NX; i++) {
+          wrong += data[((size_t)t * NY + j) * NX + i] != (float)value(i, j, t, v);
+        }
+      }
+    }
+    free(data);
+  }
+  TAP_OK(wrong == 0, "every value of every frame, gathered from every rank (%ld wrong)", wrong);
+  nc_close(ncid);
+}
+
+int main(int argc, char **argv) {
+  Runtime *rt = NULL;
+  Decomp *decomp = NULL;
+  Field *fields[2] = {NULL};
+  MapFile *map = NULL;
+  HclStatus s = par_init(&argc, &argv);
+  if (par_rank() != 0) {
+    freopen("/dev/null", "w", stdout);
+  }
+  char path[256] = "";
+  if (par_rank() == 0) {
+    snprintf(path, sizeof path, "/tmp/hydrocl-map-%d-%d.nc", (int)getpid(), par_size());
+  }
+#ifdef HYDROCL_HAVE_MPI
+  MPI_Bcast(path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD);
+#endif
+  DecompSpec grid = {.nx = NX, .ny = NY};
+  if (s == HCL_OK) {
+    s = test_open_runtime(false, &rt);
+  }
+  if (s == HCL_OK) {
+    s = decomp_create(&grid, &decomp);
+  }
+  for (int v = 0; v < 2 && s == HCL_OK; v++) {
+    FieldSpec fs = {.name = v ? "flag" : "zeta", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
+    s = field_create(rt, decomp, &fs, &fields[v]);
+  }
+  MapSpec spec = {.path = path, .title = "test map", .source = "hydrocl test", .history = "test_mapfile",
+                  .case_yaml = "grid:\n  nx: 29\n", .time_units = "seconds since 2000-01-01 00:00:00",
+                  .x0 = 0.25, .dx = 0.5, .y0 = 0.25, .dy = 0.5};
+  MapVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m"},
+                         {"flag", NULL, "a second variable", "1"}};
+  if (s == HCL_OK) {
+    s = map_create(decomp, &spec, vars, 2, &map);
+  }
+  for (int t = 0; t < FRAMES && s == HCL_OK; t++) {
+    s = fill(fields[0], t, 0);
+    if (s == HCL_OK) {
+      s = fill(fields[1], t, 1);
+    }
+    if (s == HCL_OK) {
+      s = map_write(map, 10.0 * t, fields);
+    }
+  }
+  TAP_OK(all_ranks(s == HCL_OK && map_frames(map) == FRAMES), "%d frames written on %d ranks %s", FRAMES,
+         par_size(), status_message());
+  map_close(&map);
+  if (par_rank() == 0) {
+    check_file(path);
+  }
+  status_clear();
+  s = map_create(decomp, &spec, vars, 2, &map);
+  /* Rank 0 owns the file and says why; the others learn that rank 0 failed. */
+  TAP_OK(all_ranks(s == HCL_ECANTCREAT && map == NULL &&
+                   (par_rank() != 0 || tap_contains(status_message(), "--overwrite"))),
+         "an existing file is refused without --overwrite: %s", status_message());
+  spec.overwrite = true;
+  status_clear();
+  s = map_create(decomp, &spec, vars, 2, &map);
+  TAP_OK(all_ranks(s == HCL_OK), "and replaced with it %s", status_message());
+  map_close(&map);
+  if (par_rank() == 0) {
+    unlink(path);
+  }
+  for (int v = 0; v < 2; v++) {
+    field_destroy(&fields[v]);
+  }
+  decomp_destroy(&decomp);
+  runtime_destroy(&rt);
+  int result = tap_done();
+  par_finalize();
+  return result;
+}
