@@ -1,0 +1,40 @@
+/* restart.h: restart files, the full model state in double precision, independent of the number of ranks and of
+ * the device: every field is gathered to its global shape, so any decomposition can read it back.
+ *
+ * A restart is FOLDER/PREFIX-STEP.nc (netCDF-4): one double variable per field (dims nz_NAME when nz > 1, y, x) and
+ * one scalar double variable per model scalar (time, dt, ...). It is written to a hidden temporary file and renamed,
+ * so a crash never leaves a half-written restart under the real name; only the newest `keep` are kept. All calls
+ * are collective over the decomposition. */
+#ifndef HYDROCL_RESTART_H
+#define HYDROCL_RESTART_H
+
+#include "decomp.h"
+#include "field.h"
+#include "status.h"
+
+#include <stdint.h>
+
+typedef struct {
+  const char *folder; /* existing folder */
+  const char *prefix; /* "restart" */
+  int keep;           /* how many restarts to keep, newest first (at least 1) */
+  const char *source; /* global attribute: version, device, precision */
+} RestartSpec;
+
+typedef struct {
+  const char *name; /* "time" */
+  double value;
+} RestartScalar;
+
+/* Writes fields[0..nfields) (by their names) and scalars at step; path_out (may be NULL) receives the file name. */
+HclStatus restart_write(const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
+                        const RestartScalar *scalars, int nscalars, char *path_out, size_t path_size);
+
+/* The newest restart in folder (by step), as a path; HCL_ENOINPUT when there is none. */
+HclStatus restart_latest(const char *folder, const char *prefix, char *path, size_t path_size);
+
+/* Reads path into fields (each rank its own block) and fills scalars[i].value by name. A restart of another grid
+ * size or without a field or scalar asked for is HCL_EDATA naming both; a missing file HCL_ENOINPUT. */
+HclStatus restart_read(const char *path, Field *const *fields, int nfields, RestartScalar *scalars, int nscalars);
+
+#endif

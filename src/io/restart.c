@@ -1,0 +1,266 @@
+/* restart.c: rank- and device-independent restart files (see restart.h). */
+#include "restart.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ncutil.h"
+#include "par.h"
+
+#ifdef HYDROCL_HAVE_NETCDF
+/* The step of a file named PREFIX-STEP.nc, or -1 when the name is not a restart of that prefix. */
+static int64_t step_of(const char *name, const char *prefix) {
+  size_t n = strlen(prefix);
+  char *end = NULL;
+  if (strncmp(name, prefix, n) != 0 || name[n] != '-') {
+    return -1;
+  }
+  long long step = strtoll(name + n + 1, &end, 10);
+  return end != name + n + 1 && strcmp(end, ".nc") == 0 && step >= 0 ? (int64_t)step : -1;
+}
+
+/* The steps of the restarts in folder, newest first. Caller frees *steps. */
+static HclStatus list_steps(const char *folder, const char *prefix, int64_t **steps, int *count) {
+  HclStatus status = HCL_OK;
+  DIR *dir = opendir(folder);
+  int64_t *list = NULL;
+  int n = 0, capacity = 0;
+  REQUIRE(dir != NULL, HCL_ENOINPUT, "cannot read folder '%s': %s", folder, strerror(errno));
+  for (struct dirent *entry = readdir(dir); entry; entry = readdir(dir)) {
+    int64_t step = step_of(entry->d_name, prefix);
+    if (step < 0) {
+      continue;
+    }
+    if (n == capacity) {
+      capacity = capacity ? 2 * capacity : 8;
+      int64_t *bigger = realloc(list, (size_t)capacity * sizeof *list);
+      REQUIRE(bigger != NULL, HCL_ENOMEM, "cannot list the restarts in '%s'", folder);
+      list = bigger;
+    }
+    int i = n++;
+    while (i > 0 && list[i - 1] < step) { /* insertion keeps newest first */
+      list[i] = list[i - 1];
+      i--;
+    }
+    list[i] = step;
+  }
+  *steps = list;
+  *count = n;
+  list = NULL;
+cleanup:
+  if (dir) {
+    closedir(dir);
+  }
+  free(list);
+  return status;
+}
+
+/* Rank 0: the netCDF file of one restart, at path. */
+static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t step, Field *const *fields,
+                            int nfields, double *const *globals, const RestartScalar *scalars, int nscalars) {
+  HclStatus status = HCL_OK;
+  int ncid = -1, dim_y, dim_x, var;
+  const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
+  int *vars = NULL;
+  TRY_ALLOC(vars, nfields + nscalars);
+  int err = nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid);
+  REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create restart '%s': %s", path, nc_strerror(err));
+  TRY_NC(nc_def_dim(ncid, "y", (size_t)g->ny, &dim_y), path);
+  TRY_NC(nc_def_dim(ncid, "x", (size_t)g->nx, &dim_x), path);
+  for (int i = 0; i < nfields; i++) {
+    int dims[3], ndims = 0;
+    if (field_nz(fields[i]) > 1) {
+      char name[96];
+      snprintf(name, sizeof name, "nz_%s", field_name(fields[i]));
+      TRY_NC(nc_def_dim(ncid, name, (size_t)field_nz(fields[i]), &dims[ndims++]), path);
+    }
+    dims[ndims++] = dim_y;
+    dims[ndims++] = dim_x;
+    TRY_NC(nc_def_var(ncid, field_name(fields[i]), NC_DOUBLE, ndims, dims, &vars[i]), path);
+  }
+  for (int i = 0; i < nscalars; i++) {
+    TRY_NC(nc_def_var(ncid, scalars[i].name, NC_DOUBLE, 0, NULL, &vars[nfields + i]), path);
+  }
+  TRY_NC(nc_def_var(ncid, "step", NC_INT64, 0, NULL, &var), path);
+  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "title", "hydrocl restart"), path);
+  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "source", spec->source), path);
+  TRY_NC(nc_enddef(ncid), path);
+  for (int i = 0; i < nfields; i++) {
+    TRY_NC(nc_put_var_double(ncid, vars[i], globals[i]), path);
+  }
+  for (int i = 0; i < nscalars; i++) {
+    TRY_NC(nc_put_var_double(ncid, vars[nfields + i], &scalars[i].value), path);
+  }
+  long long step_value = step;
+  TRY_NC(nc_put_var_longlong(ncid, var, &step_value), path);
+cleanup:
+  if (ncid >= 0) {
+    int closed = nc_close(ncid);
+    if (status == HCL_OK && closed != NC_NOERR) {
+      status = status_set(HCL_EIO, __FILE__, __LINE__, "cannot finish restart '%s': %s", path, nc_strerror(closed));
+    }
+  }
+  free(vars);
+  return status;
+}
+
+/* Rank 0: write to a hidden temporary name, rename, then remove all but the newest spec->keep. */
+static HclStatus write_and_rotate(const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
+                                  double *const *globals, const RestartScalar *scalars, int nscalars,
+                                  const char *path) {
+  HclStatus status = HCL_OK;
+  int64_t *steps = NULL;
+  int count = 0;
+  char temporary[4200], old[4200];
+  snprintf(temporary, sizeof temporary, "%s/.%s-%" PRId64 ".nc.tmp", spec->folder, spec->prefix, step);
+  status = write_file(temporary, spec, step, fields, nfields, globals, scalars, nscalars);
+  if (status != HCL_OK) {
+    unlink(temporary);
+    goto cleanup;
+  }
+  REQUIRE(rename(temporary, path) == 0, HCL_EIO, "cannot rename '%s' to '%s': %s", temporary, path,
+          strerror(errno));
+  TRY(list_steps(spec->folder, spec->prefix, &steps, &count));
+  for (int i = spec->keep; i < count; i++) {
+    snprintf(old, sizeof old, "%s/%s-%" PRId64 ".nc", spec->folder, spec->prefix, steps[i]);
+    REQUIRE(unlink(old) == 0, HCL_EIO, "cannot remove old restart '%s': %s", old, strerror(errno));
+  }
+cleanup:
+  free(steps);
+  return status;
+}
+#endif
+
+HclStatus restart_write(const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
+                        const RestartScalar *scalars, int nscalars, char *path_out, size_t path_size) {
+  HclStatus status = HCL_OK;
+  double **globals = NULL;
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s-%" PRId64 ".nc", spec->folder, spec->prefix, step);
+#ifndef HYDROCL_HAVE_NETCDF
+  (void)fields;
+  (void)nfields;
+  (void)scalars;
+  (void)nscalars;
+  (void)path_out;
+  (void)path_size;
+  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot write restart '%s'; install libnetcdf-dev "
+                   "and rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
+       path);
+#else
+  HclStatus local = HCL_OK;
+  bool root = par_rank() == 0;
+  ASSERT(nfields > 0 && spec->keep >= 1);
+  const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
+  TRY_ALLOC(globals, nfields);
+  for (int i = 0; i < nfields; i++) {
+    if (root) {
+      TRY_ALLOC(globals[i], (size_t)field_nz(fields[i]) * g->ny * g->nx);
+    }
+    TRY(field_gather(fields[i], globals[i]));
+  }
+  if (root) {
+    local = write_and_rotate(spec, step, fields, nfields, globals, scalars, nscalars, path);
+  }
+  TRY(par_agree(local));
+  if (path_out) {
+    snprintf(path_out, path_size, "%s", path);
+  }
+#endif
+cleanup:
+  for (int i = 0; globals && i < nfields; i++) {
+    free(globals[i]);
+  }
+  free(globals);
+  return status;
+}
+
+HclStatus restart_latest(const char *folder, const char *prefix, char *path, size_t path_size) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_NETCDF
+  int64_t *steps = NULL;
+  int count = 0;
+  TRY(list_steps(folder, prefix, &steps, &count));
+  REQUIRE(count > 0, HCL_ENOINPUT, "no restart %s-STEP.nc in '%s' to continue from", prefix, folder);
+  snprintf(path, path_size, "%s/%s-%" PRId64 ".nc", folder, prefix, steps[0]);
+cleanup:
+  free(steps);
+#else
+  (void)path;
+  (void)path_size;
+  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read restarts in '%s' (%s-STEP.nc)", folder,
+       prefix);
+cleanup:
+#endif
+  return status;
+}
+
+#ifdef HYDROCL_HAVE_NETCDF
+/* Every rank: its own block of each field and the scalars. */
+static HclStatus read_file(const char *path, Field *const *fields, int nfields, RestartScalar *scalars,
+                           int nscalars) {
+  HclStatus status = HCL_OK;
+  int ncid = -1, var = -1, dim = -1;
+  size_t length = 0;
+  double *block = NULL;
+  int err = nc_open(path, NC_NOWRITE, &ncid);
+  REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open restart '%s': %s", path,
+          nc_strerror(err));
+  const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
+  const char *axes[2] = {"y", "x"};
+  int want[2] = {g->ny, g->nx};
+  for (int a = 0; a < 2; a++) {
+    REQUIRE(nc_inq_dimid(ncid, axes[a], &dim) == NC_NOERR && nc_inq_dimlen(ncid, dim, &length) == NC_NOERR &&
+                length == (size_t)want[a],
+            HCL_EDATA, "restart '%s' has %zu points in %s, the case has %d; restart from a run of the same grid", path,
+            length, axes[a], want[a]);
+  }
+  for (int i = 0; i < nfields; i++) {
+    Field *f = fields[i];
+    const DecompLocal *l = decomp_local(field_decomp(f));
+    int ndims = 0;
+    REQUIRE(nc_inq_varid(ncid, field_name(f), &var) == NC_NOERR && nc_inq_varndims(ncid, var, &ndims) == NC_NOERR &&
+                ndims == (field_nz(f) > 1 ? 3 : 2),
+            HCL_EDATA, "restart '%s' has no field '%s' of %d planes", path, field_name(f), field_nz(f));
+    size_t start[3] = {0, (size_t)l->y0, (size_t)l->x0}, count[3] = {(size_t)field_nz(f), (size_t)l->ny,
+                                                                      (size_t)l->nx};
+    free(block);
+    block = NULL;
+    TRY_ALLOC(block, count[0] * count[1] * count[2]);
+    TRY_NC(nc_get_vara_double(ncid, var, ndims == 3 ? start : start + 1, ndims == 3 ? count : count + 1, block),
+           path);
+    TRY(field_write_owned(f, block));
+  }
+  for (int i = 0; i < nscalars; i++) {
+    REQUIRE(nc_inq_varid(ncid, scalars[i].name, &var) == NC_NOERR, HCL_EDATA, "restart '%s' has no value '%s'",
+            path, scalars[i].name);
+    TRY_NC(nc_get_var_double(ncid, var, &scalars[i].value), path);
+  }
+cleanup:
+  if (ncid >= 0) {
+    nc_close(ncid);
+  }
+  free(block);
+  return status;
+}
+#endif
+
+HclStatus restart_read(const char *path, Field *const *fields, int nfields, RestartScalar *scalars, int nscalars) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_NETCDF
+  TRY(par_agree(read_file(path, fields, nfields, scalars, nscalars)));
+#else
+  (void)fields;
+  (void)nfields;
+  (void)scalars;
+  (void)nscalars;
+  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read restart '%s'", path);
+#endif
+cleanup:
+  return status;
+}

@@ -1,0 +1,231 @@
+/* test_restart.c: restart files on any number of ranks (meson: 1, 2 and 4): the file holds the global fields
+ * whatever the split (checked value by value on rank 0), reads back bitwise into other decompositions of the same
+ * ranks, keeps only the newest restarts with no temporary file left, finds the latest, and refuses a restart of
+ * another grid or a missing file. */
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <netcdf.h>
+
+#include "restart.h"
+#include "../support.h"
+#include "../tap.h"
+
+enum { NX = 21, NY = 18, NZ = 3 };
+
+static double value(int gx, int gy, int k, int which) {
+  return exp(0.01 * gx) * sin(0.7 * gy + k) + which;
+}
+
+/* The value a field of precision p holds. */
+static double held(Precision p, double v) {
+  return p == PRECISION_SINGLE ? (double)(float)v : v;
+}
+
+static HclStatus make_fields(Runtime *rt, const Decomp *decomp, Field *fields[2]) {
+  HclStatus status = HCL_OK;
+  FieldSpec zeta = {.name = "zeta", .nz = 1, .ghost = 2, .precision = PRECISION_SINGLE};
+  FieldSpec phi = {.name = "phi", .nz = NZ, .ghost = 1, .precision = PRECISION_DOUBLE};
+  TRY(field_create(rt, decomp, &zeta, &fields[0]));
+  TRY(field_create(rt, decomp, &phi, &fields[1]));
+cleanup:
+  return status;
+}
+
+/* Fills (write) or checks (count wrong points of) the fields against the formula. */
+static HclStatus fill_or_check(Field *const fields[2], bool write, long *wrong) {
+  HclStatus status = HCL_OK;
+  double *host = NULL;
+  *wrong = 0;
+  for (int w = 0; w < 2; w++) {
+    Field *f = fields[w];
+    const DecompLocal *l = decomp_local(field_decomp(f));
+    size_t n = (size_t)field_nz(f) * field_ny(f) * field_nx(f);
+    free(host);
+    host = NULL;
+    TRY_ALLOC(host, n);
+    if (!write) {
+      TRY(field_read_owned(f, host));
+    }
+    for (int k = 0; k < field_nz(f); k++) {
+      for (int j = 0; j < field_ny(f); j++) {
+        for (int i = 0; i < field_nx(f); i++) {
+          double *v = &host[((size_t)k * field_ny(f) + j) * field_nx(f) + i];
+          double want = held(field_precision(f), value(l->x0 + i, l->y0 + j, k, w));
+          if (write) {
+            *v = want;
+          } else {
+            *wrong += *v != want;
+          }
+        }
+      }
+    }
+    if (write) {
+      TRY(field_write_owned(f, host));
+    }
+  }
+cleanup:
+  free(host);
+  return status;
+}
+
+static void destroy_fields(Field *fields[2]) {
+  field_destroy(&fields[0]);
+  field_destroy(&fields[1]);
+}
+
+/* Rank 0: the file holds the global arrays exactly, however they were split. */
+static long check_file_contents(const char *path) {
+  int ncid = -1, var = -1;
+  long wrong = 0;
+  double *data = calloc((size_t)NZ * NY * NX, sizeof *data);
+  if (!data || nc_open(path, NC_NOWRITE, &ncid) != NC_NOERR) {
+    free(data);
+    return -1;
+  }
+  for (int w = 0; w < 2; w++) {
+    int nz = w ? NZ : 1;
+    if (nc_inq_varid(ncid, w ? "phi" : "zeta", &var) != NC_NOERR || nc_get_var_double(ncid, var, data) != NC_NOERR) {
+      wrong++;
+      continue;
+    }
+    for (int k = 0; k < nz; k++) {
+      for (int j = 0; j < NY; j++) {
+        for (int i = 0; i < NX; i++) {
+          double want = held(w ? PRECISION_DOUBLE : PRECISION_SINGLE, value(i, j, k, w));
+          wrong += data[((size_t)k * NY + j) * NX + i] != want;
+        }
+      }
+    }
+  }
+  nc_close(ncid);
+  free(data);
+  return wrong;
+}
+
+/* Rank 0: the names in folder, space-separated, sorted. */
+static void folder_listing(const char *folder, char *out, size_t size) {
+  char names[8][256];
+  int n = 0;
+  DIR *dir = opendir(folder);
+  out[0] = '\0';
+  for (struct dirent *e = dir ? readdir(dir) : NULL; e && n < 8; e = readdir(dir)) {
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) { /* hidden temporaries count */
+      snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+    }
+  }
+  if (dir) {
+    closedir(dir);
+  }
+  qsort(names, (size_t)n, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+  for (int i = 0; i < n; i++) {
+    size_t used = strlen(out);
+    snprintf(out + used, size - used, "%s%s", i ? " " : "", names[i]);
+  }
+}
+
+int main(int argc, char **argv) {
+  Runtime *rt = NULL;
+  Decomp *decomp = NULL;
+  Field *fields[2] = {NULL};
+  HclStatus s = par_init(&argc, &argv);
+  int size = par_size();
+  if (par_rank() != 0) {
+    freopen("/dev/null", "w", stdout);
+  }
+  char folder[256] = "/tmp/hydrocl-restart-XXXXXX", latest[4200] = "", path[4200] = "";
+  if (par_rank() == 0 && !mkdtemp(folder)) {
+    folder[0] = '\0';
+  }
+#ifdef HYDROCL_HAVE_MPI
+  MPI_Bcast(folder, sizeof folder, MPI_CHAR, 0, MPI_COMM_WORLD);
+#endif
+  if (s == HCL_OK) {
+    s = test_open_runtime(true, &rt);
+  }
+  DecompSpec split = {.nx = NX, .ny = NY, .px = size, .py = 1};
+  if (s == HCL_OK) {
+    s = decomp_create(&split, &decomp);
+  }
+  if (s == HCL_OK) {
+    s = make_fields(rt, decomp, fields);
+  }
+  long wrong = 0;
+  if (s == HCL_OK) {
+    s = fill_or_check(fields, true, &wrong);
+  }
+  RestartSpec spec = {.folder = folder, .prefix = "restart", .keep = 2, .source = "test"};
+  RestartScalar scalars[2] = {{"time", 123.456789012345}, {"dt", 0.1}};
+  for (int step = 10; step <= 30 && s == HCL_OK; step += 10) {
+    s = restart_write(&spec, step, fields, 2, scalars, 2, path, sizeof path);
+  }
+  TAP_OK(all_ranks(s == HCL_OK), "three restarts written from %d x 1 ranks %s", size, status_message());
+  destroy_fields(fields);
+  decomp_destroy(&decomp);
+  if (par_rank() == 0) {
+    char listing[2048];
+    folder_listing(folder, listing, sizeof listing);
+    TAP_OK(strcmp(listing, "restart-20.nc restart-30.nc") == 0, "the newest two are kept, nothing else: '%s'",
+           listing);
+    TAP_OK(check_file_contents(path) == 0, "the file holds the global fields exactly");
+  }
+  status_clear();
+  s = restart_latest(folder, "restart", latest, sizeof latest);
+  TAP_OK(s == HCL_OK && strcmp(latest, path) == 0, "the latest restart is %s", latest);
+
+  /* Read into other splits of the same ranks: 1 x size, and 2 x size/2 where size is even. */
+  int layouts[2][2] = {{1, size}, {size % 2 == 0 ? 2 : 1, size % 2 == 0 ? size / 2 : size}};
+  for (int t = 0; t < 2; t++) {
+    DecompSpec other = {.nx = NX, .ny = NY, .px = layouts[t][0], .py = layouts[t][1]};
+    RestartScalar back[2] = {{"time", 0}, {"dt", 0}};
+    status_clear();
+    s = decomp_create(&other, &decomp);
+    if (s == HCL_OK) {
+      s = make_fields(rt, decomp, fields);
+    }
+    if (s == HCL_OK) {
+      s = restart_read(latest, fields, 2, back, 2);
+    }
+    if (s == HCL_OK) {
+      s = fill_or_check(fields, false, &wrong);
+    }
+    TAP_OK(all_ranks(s == HCL_OK && wrong == 0 && back[0].value == scalars[0].value && back[1].value == 0.1),
+           "read back bitwise into a %d x %d split (%ld wrong) %s", layouts[t][0], layouts[t][1], wrong,
+           status_message());
+    destroy_fields(fields);
+    decomp_destroy(&decomp);
+  }
+
+  DecompSpec wider = {.nx = NX + 1, .ny = NY};
+  RestartScalar none[1] = {{"time", 0}};
+  status_clear();
+  s = decomp_create(&wider, &decomp);
+  if (s == HCL_OK) {
+    s = make_fields(rt, decomp, fields);
+  }
+  if (s == HCL_OK) {
+    s = restart_read(latest, fields, 2, none, 1);
+  }
+  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), "points in x")),
+         "a restart of another grid is refused: %s", status_message());
+  status_clear();
+  snprintf(path, sizeof path, "%s/restart-99.nc", folder);
+  s = restart_read(path, fields, 2, none, 1);
+  TAP_OK(all_ranks(s == HCL_ENOINPUT), "a missing restart is missing input: %s", status_message());
+  destroy_fields(fields);
+  decomp_destroy(&decomp);
+  runtime_destroy(&rt);
+  if (par_rank() == 0) {
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", folder);
+    if (system(cmd) != 0) {
+      tap_note("could not remove %s", folder);
+    }
+  }
+  int result = tap_done();
+  par_finalize();
+  return result;
+}
