@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <signal.h>
+
 #include "par.h"
+#include "signals.h"
 #include "../tap.h"
 
 int main(int argc, char **argv) {
@@ -35,6 +38,22 @@ int main(int argc, char **argv) {
     TAP_OK(all == NULL, "other ranks get nothing");
   }
   free(all);
+
+  signals_install();
+  int caught = -1;
+  TAP_OK(signals_agree(&caught) == HCL_OK && caught == 0, "no stop request at first");
+  if (rank == size - 1) {
+    raise(SIGUSR1); /* one rank asked to stop: all must stop together */
+  }
+  TAP_OK(signals_agree(&caught) == HCL_OK && caught == SIGUSR1, "SIGUSR1 on rank %d reaches every rank", size - 1);
+  if (rank == 0) {
+    raise(SIGTERM);
+  }
+  TAP_OK(signals_agree(&caught) == HCL_OK && caught == SIGTERM && signals_caught() == (rank == 0 ? SIGTERM
+                                                                                                  : rank == size - 1
+                                                                                                        ? SIGUSR1
+                                                                                                        : 0),
+         "SIGTERM is caught, not fatal, and agreed");
   int status = tap_done();
   par_finalize();
   return status;

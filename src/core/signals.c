@@ -1,0 +1,40 @@
+/* signals.c: clean-stop requests by SIGTERM and SIGUSR1 (see signals.h). */
+#include "signals.h"
+
+#include <signal.h>
+#include <string.h>
+
+#include "par.h"
+
+static volatile sig_atomic_t caught = 0;
+
+static void record(int signal_number) {
+  caught = signal_number;
+}
+
+void signals_install(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = record;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART; /* interrupted reads and writes resume; the loop polls the flag */
+  sigaction(SIGTERM, &action, NULL);
+  sigaction(SIGUSR1, &action, NULL);
+}
+
+int signals_caught(void) {
+  return caught;
+}
+
+HclStatus signals_agree(int *signal_number) {
+  HclStatus status = HCL_OK;
+  int mine = caught;
+  *signal_number = mine;
+#ifdef HYDROCL_HAVE_MPI
+  if (par_size() > 1) {
+    TRY_MPI(MPI_Allreduce(&mine, signal_number, 1, MPI_INT, MPI_MAX, par_comm_world()));
+  }
+cleanup:
+#endif
+  return status;
+}
