@@ -18,6 +18,19 @@
 
 /* Writes a text attribute (NC_GLOBAL or a variable's). */
 #define NC_TEXT_ATT(ncid, var, name, text) nc_put_att_text((ncid), (var), (name), strlen(text), (text))
+
+#include "output.h"
+
+/* Creates spec->path as netCDF-4 in define mode; an existing file without spec->overwrite is HCL_ECANTCREAT. */
+HclStatus nc_output_create(const OutputSpec *spec, int *ncid);
+/* The global attributes every output file carries: Conventions, title, source, history, hydrocl_case, and
+ * featureType when feature_type is not NULL. */
+HclStatus nc_output_globals(int ncid, const OutputSpec *spec, const char *feature_type);
+/* The CF time coordinate variable on dimension dim. */
+HclStatus nc_output_time(int ncid, const OutputSpec *spec, int dim, int *var);
+/* A data variable of spec's storage type with its long_name, units and standard_name. */
+HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVariable *v, int ndims, const int *dims,
+                             int *var);
 #endif
 
 #endif

@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ncutil.h"
 #include "par.h"
@@ -48,42 +47,25 @@ cleanup:
 }
 
 /* Rank 0's part of map_create: the file, its dimensions, variables and attributes. */
-static HclStatus define_file(MapFile *m, const MapSpec *spec, const MapVariable *vars, int nvars) {
+static HclStatus define_file(MapFile *m, const OutputSpec *spec, const OutputVariable *vars, int nvars) {
   HclStatus status = HCL_OK;
   const DecompSpec *g = decomp_spec(m->decomp);
   int dim_t, dim_y, dim_x, var_x, var_y;
-  REQUIRE(spec->overwrite || access(spec->path, F_OK) != 0, HCL_ECANTCREAT,
-          "output '%s' exists; pass --overwrite to replace it, or choose another output folder", spec->path);
-  int err = nc_create(spec->path, NC_NETCDF4 | NC_CLOBBER, &m->ncid);
-  REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create map file '%s': %s", spec->path, nc_strerror(err));
+  TRY(nc_output_create(spec, &m->ncid));
   TRY_NC(nc_def_dim(m->ncid, "time", NC_UNLIMITED, &dim_t), m->path);
   TRY_NC(nc_def_dim(m->ncid, "y", (size_t)g->ny, &dim_y), m->path);
   TRY_NC(nc_def_dim(m->ncid, "x", (size_t)g->nx, &dim_x), m->path);
-  TRY_NC(nc_def_var(m->ncid, "time", NC_DOUBLE, 1, &dim_t, &m->time_var), m->path);
-  TRY_NC(NC_TEXT_ATT(m->ncid, m->time_var, "units", spec->time_units), m->path);
-  TRY_NC(NC_TEXT_ATT(m->ncid, m->time_var, "standard_name", "time"), m->path);
-  TRY_NC(NC_TEXT_ATT(m->ncid, m->time_var, "axis", "T"), m->path);
-  TRY_NC(NC_TEXT_ATT(m->ncid, m->time_var, "calendar", "standard"), m->path);
+  TRY(nc_output_time(m->ncid, spec, dim_t, &m->time_var));
   TRY(define_axis(m->ncid, m->path, "y", dim_y, "projection_y_coordinate", "Y", &var_y));
   TRY(define_axis(m->ncid, m->path, "x", dim_x, "projection_x_coordinate", "X", &var_x));
   int dims[3] = {dim_t, dim_y, dim_x};
   size_t chunks[3] = {1, (size_t)g->ny, (size_t)g->nx};
   for (int i = 0; i < nvars; i++) {
-    TRY_NC(nc_def_var(m->ncid, vars[i].name, m->double_precision ? NC_DOUBLE : NC_FLOAT, 3, dims, &m->vars[i]),
-           m->path);
+    TRY(nc_output_variable(m->ncid, spec, &vars[i], 3, dims, &m->vars[i]));
     TRY_NC(nc_def_var_chunking(m->ncid, m->vars[i], NC_CHUNKED, chunks), m->path);
     TRY_NC(nc_def_var_deflate(m->ncid, m->vars[i], 1, 1, 1), m->path);
-    TRY_NC(NC_TEXT_ATT(m->ncid, m->vars[i], "long_name", vars[i].long_name), m->path);
-    TRY_NC(NC_TEXT_ATT(m->ncid, m->vars[i], "units", vars[i].units), m->path);
-    if (vars[i].standard_name) {
-      TRY_NC(NC_TEXT_ATT(m->ncid, m->vars[i], "standard_name", vars[i].standard_name), m->path);
-    }
   }
-  TRY_NC(NC_TEXT_ATT(m->ncid, NC_GLOBAL, "Conventions", "CF-1.8"), m->path);
-  TRY_NC(NC_TEXT_ATT(m->ncid, NC_GLOBAL, "title", spec->title), m->path);
-  TRY_NC(NC_TEXT_ATT(m->ncid, NC_GLOBAL, "source", spec->source), m->path);
-  TRY_NC(NC_TEXT_ATT(m->ncid, NC_GLOBAL, "history", spec->history), m->path);
-  TRY_NC(NC_TEXT_ATT(m->ncid, NC_GLOBAL, "hydrocl_case", spec->case_yaml), m->path);
+  TRY(nc_output_globals(m->ncid, spec, NULL));
   TRY_NC(nc_enddef(m->ncid), m->path);
   TRY(write_axis(m->ncid, m->path, var_y, spec->y0, spec->dy, g->ny));
   TRY(write_axis(m->ncid, m->path, var_x, spec->x0, spec->dx, g->nx));
@@ -93,7 +75,7 @@ cleanup:
 }
 #endif
 
-HclStatus map_create(const Decomp *decomp, const MapSpec *spec, const MapVariable *vars, int nvars, MapFile **out) {
+HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars, MapFile **out) {
   HclStatus status = HCL_OK;
   MapFile *m = NULL;
   HclStatus local = HCL_OK;

@@ -120,10 +120,10 @@ int main(int argc, char **argv) {
     FieldSpec fs = {.name = v ? "flag" : "zeta", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
     s = field_create(rt, decomp, &fs, &fields[v]);
   }
-  MapSpec spec = {.path = path, .title = "test map", .source = "hydrocl test", .history = "test_mapfile",
+  OutputSpec spec = {.path = path, .title = "test map", .source = "hydrocl test", .history = "test_mapfile",
                   .case_yaml = "grid:\n  nx: 29\n", .time_units = "seconds since 2000-01-01 00:00:00",
                   .x0 = 0.25, .dx = 0.5, .y0 = 0.25, .dy = 0.5};
-  MapVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m"},
+  OutputVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m"},
                          {"flag", NULL, "a second variable", "1"}};
   if (s == HCL_OK) {
     s = map_create(decomp, &spec, vars, 2, &map);

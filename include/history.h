@@ -1,0 +1,35 @@
+/* history.h: the history file, time series at gauges in the CF timeSeries layout (orthogonal multidimensional
+ * arrays: station_name with cf_role timeseries_id, x and y of each station, data(station, time)).
+ *
+ * A gauge's value is the bilinear interpolation of the four grid points around it; points owned by different ranks
+ * are read on their ranks and summed on rank 0, so no ghost layer is needed. All calls are collective. */
+#ifndef HYDROCL_HISTORY_H
+#define HYDROCL_HISTORY_H
+
+#include "decomp.h"
+#include "field.h"
+#include "output.h"
+#include "status.h"
+
+enum { GAUGE_NAME_MAX = 64 };
+
+typedef struct {
+  char name[GAUGE_NAME_MAX];
+  double x, y;      /* metres, in the grid's coordinates (output.h: x of column i is x0 + i dx) */
+  char origin[320]; /* where it was defined, for messages: "gauges.csv:4" */
+} Gauge;
+
+/* Reads "name,x,y" lines (a first line "name,x,y" and lines starting with '#' are skipped). Mistakes are
+ * HCL_EDATA with file:line; a missing file HCL_ENOINPUT. Caller frees *gauges. */
+HclStatus gauges_read_csv(const char *path, Gauge **gauges, int *count);
+
+typedef struct HistoryFile HistoryFile;
+
+/* Creates the file for gauges[0..ngauges) (copied) and vars[0..nvars). A gauge outside the grid is HCL_EDATA. */
+HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges,
+                         int ngauges, const OutputVariable *vars, int nvars, HistoryFile **out);
+/* Appends the values at time of fields[i] (2D, one per variable). */
+HclStatus history_write(HistoryFile *h, double time, Field *const *fields);
+void history_close(HistoryFile **h);
+
+#endif

@@ -1,0 +1,26 @@
+/* output.h: what the map and history files share: file-level metadata and the description of a variable. */
+#ifndef HYDROCL_OUTPUT_H
+#define HYDROCL_OUTPUT_H
+
+#include <stdbool.h>
+
+typedef struct {
+  const char *path;
+  bool overwrite;          /* replace an existing file; otherwise an existing file is HCL_ECANTCREAT */
+  const char *title;       /* global attributes */
+  const char *source;      /* "hydrocl 0.1.0 (git), device, precision" */
+  const char *history;     /* the command line */
+  const char *case_yaml;   /* the effective case */
+  const char *time_units;  /* "seconds since 2000-01-01 00:00:00" */
+  double x0, dx, y0, dy;   /* x of global column i is x0 + i dx, in metres; likewise y */
+  bool double_precision;   /* store data as double instead of float32 */
+} OutputSpec;
+
+typedef struct {
+  const char *name;          /* "zeta" */
+  const char *standard_name; /* CF standard name, or NULL where CF has none */
+  const char *long_name;
+  const char *units;
+} OutputVariable;
+
+#endif

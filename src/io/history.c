@@ -1,0 +1,325 @@
+/* history.c: gauge time series in CF timeSeries form (see history.h). */
+#include "history.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clerror.h"
+#include "ncutil.h"
+#include "par.h"
+#include "program.h"
+
+/* One of the four grid points around a gauge that this rank owns, with its bilinear weight. */
+typedef struct {
+  int gauge;
+  double weight;
+  int i, j; /* owned (local) indices */
+} Corner;
+
+struct HistoryFile {
+  Runtime *rt;
+  const Decomp *decomp;
+  char *path;
+  int ncid, time_var, nvars, ngauges, frames;
+  int *vars;
+  Corner *corners;
+  int ncorners;
+  cl_program program[2]; /* by Precision */
+  cl_kernel gather[2];
+  cl_mem index, values;
+};
+
+HclStatus gauges_read_csv(const char *path, Gauge **gauges, int *count) {
+  HclStatus status = HCL_OK;
+  FILE *f = fopen(path, "r");
+  Gauge *list = NULL;
+  int n = 0, capacity = 0, number = 0;
+  char line[1024];
+  REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open gauge file '%s': %s", path, strerror(errno));
+  while (fgets(line, sizeof line, f)) {
+    number++;
+    line[strcspn(line, "\r\n")] = '\0';
+    if (line[0] == '#' || line[0] == '\0' || (number == 1 && strncmp(line, "name,", 5) == 0)) {
+      continue;
+    }
+    if (n == capacity) {
+      capacity = capacity ? 2 * capacity : 16;
+      Gauge *bigger = realloc(list, (size_t)capacity * sizeof *list);
+      REQUIRE(bigger != NULL, HCL_ENOMEM, "cannot hold %d gauges", capacity);
+      list = bigger;
+    }
+    Gauge *g = &list[n];
+    memset(g, 0, sizeof *g);
+    int consumed = 0;
+    REQUIRE(sscanf(line, " %63[^,], %lf , %lf %n", g->name, &g->x, &g->y, &consumed) == 3 &&
+                line[consumed] == '\0' && isfinite(g->x) && isfinite(g->y),
+            HCL_EDATA, "%s:%d: expected 'name,x,y' with x and y in metres (got '%s')", path, number, line);
+    snprintf(g->origin, sizeof g->origin, "%s:%d", path, number);
+    n++;
+  }
+  REQUIRE(n > 0, HCL_EDATA, "%s: no gauges (expected lines 'name,x,y')", path);
+  *gauges = list;
+  *count = n;
+  list = NULL;
+cleanup:
+  if (f) {
+    fclose(f);
+  }
+  free(list);
+  return status;
+}
+
+/* Bilinear corners of gauge g along one axis: the lower index and the weight of the upper one. */
+static HclStatus locate(const Gauge *g, double position, double origin, double spacing, int n, const char *axis,
+                        int *lower, double *upper_weight) {
+  HclStatus status = HCL_OK;
+  double f = (position - origin) / spacing;
+  double slack = 1e-9 * (n > 1 ? n - 1 : 1); /* a gauge on the last point, up to rounding, is inside */
+  REQUIRE(f >= -slack && f <= (n - 1) + slack, HCL_EDATA,
+          "%s: gauge '%s' at %s = %g m lies outside the grid, whose points span %s = %g to %g m", g->origin, g->name,
+          axis, position, axis, origin, origin + (n - 1) * spacing);
+  f = f < 0 ? 0 : f > n - 1 ? n - 1 : f;
+  *lower = n > 1 ? (int)floor(f) : 0;
+  if (*lower > n - 2 && n > 1) {
+    *lower = n - 2;
+  }
+  *upper_weight = n > 1 ? f - *lower : 0.0;
+cleanup:
+  return status;
+}
+
+static HclStatus find_corners(HistoryFile *h, const OutputSpec *spec, const Gauge *gauges) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *g = decomp_spec(h->decomp);
+  const DecompLocal *l = decomp_local(h->decomp);
+  TRY_ALLOC(h->corners, 4 * (size_t)h->ngauges);
+  for (int k = 0; k < h->ngauges; k++) {
+    int i0, j0;
+    double wx, wy;
+    TRY(locate(&gauges[k], gauges[k].x, spec->x0, spec->dx, g->nx, "x", &i0, &wx));
+    TRY(locate(&gauges[k], gauges[k].y, spec->y0, spec->dy, g->ny, "y", &j0, &wy));
+    for (int c = 0; c < 4; c++) {
+      int gi = i0 + (c & 1), gj = j0 + (c >> 1);
+      double w = ((c & 1) ? wx : 1 - wx) * ((c >> 1) ? wy : 1 - wy);
+      bool owned = gi >= l->x0 && gi < l->x0 + l->nx && gj >= l->y0 && gj < l->y0 + l->ny;
+      if (w != 0.0 && owned) {
+        h->corners[h->ncorners++] = (Corner){k, w, gi - l->x0, gj - l->y0};
+      }
+    }
+  }
+cleanup:
+  return status;
+}
+
+#ifdef HYDROCL_HAVE_NETCDF
+/* Rank 0: the file, its station variables and the data variables. */
+static HclStatus define_file(HistoryFile *h, const OutputSpec *spec, const Gauge *gauges, const OutputVariable *vars) {
+  HclStatus status = HCL_OK;
+  int dim_station, dim_strlen, dim_time, var_name, var_x, var_y;
+  char *names = NULL;
+  double *xs = NULL, *ys = NULL;
+  TRY(nc_output_create(spec, &h->ncid));
+  TRY_NC(nc_def_dim(h->ncid, "station", (size_t)h->ngauges, &dim_station), h->path);
+  TRY_NC(nc_def_dim(h->ncid, "name_strlen", GAUGE_NAME_MAX, &dim_strlen), h->path);
+  TRY_NC(nc_def_dim(h->ncid, "time", NC_UNLIMITED, &dim_time), h->path);
+  int name_dims[2] = {dim_station, dim_strlen};
+  TRY_NC(nc_def_var(h->ncid, "station_name", NC_CHAR, 2, name_dims, &var_name), h->path);
+  TRY_NC(NC_TEXT_ATT(h->ncid, var_name, "cf_role", "timeseries_id"), h->path);
+  TRY_NC(NC_TEXT_ATT(h->ncid, var_name, "long_name", "gauge name"), h->path);
+  TRY_NC(nc_def_var(h->ncid, "x", NC_DOUBLE, 1, &dim_station, &var_x), h->path);
+  TRY_NC(NC_TEXT_ATT(h->ncid, var_x, "units", "m"), h->path);
+  TRY_NC(NC_TEXT_ATT(h->ncid, var_x, "standard_name", "projection_x_coordinate"), h->path);
+  TRY_NC(nc_def_var(h->ncid, "y", NC_DOUBLE, 1, &dim_station, &var_y), h->path);
+  TRY_NC(NC_TEXT_ATT(h->ncid, var_y, "units", "m"), h->path);
+  TRY_NC(NC_TEXT_ATT(h->ncid, var_y, "standard_name", "projection_y_coordinate"), h->path);
+  TRY(nc_output_time(h->ncid, spec, dim_time, &h->time_var));
+  int dims[2] = {dim_station, dim_time};
+  for (int i = 0; i < h->nvars; i++) {
+    TRY(nc_output_variable(h->ncid, spec, &vars[i], 2, dims, &h->vars[i]));
+    TRY_NC(NC_TEXT_ATT(h->ncid, h->vars[i], "coordinates", "x y station_name"), h->path);
+  }
+  TRY(nc_output_globals(h->ncid, spec, "timeSeries"));
+  TRY_NC(nc_enddef(h->ncid), h->path);
+  TRY_ALLOC(names, (size_t)h->ngauges * GAUGE_NAME_MAX);
+  TRY_ALLOC(xs, h->ngauges);
+  TRY_ALLOC(ys, h->ngauges);
+  for (int k = 0; k < h->ngauges; k++) {
+    strncpy(names + (size_t)k * GAUGE_NAME_MAX, gauges[k].name, GAUGE_NAME_MAX);
+    xs[k] = gauges[k].x;
+    ys[k] = gauges[k].y;
+  }
+  TRY_NC(nc_put_var_text(h->ncid, var_name, names), h->path);
+  TRY_NC(nc_put_var_double(h->ncid, var_x, xs), h->path);
+  TRY_NC(nc_put_var_double(h->ncid, var_y, ys), h->path);
+  TRY_NC(nc_sync(h->ncid), h->path);
+cleanup:
+  free(names);
+  free(xs);
+  free(ys);
+  return status;
+}
+#endif
+
+HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges,
+                         int ngauges, const OutputVariable *vars, int nvars, HistoryFile **out) {
+  HclStatus status = HCL_OK;
+  HistoryFile *h = NULL;
+  *out = NULL;
+#ifndef HYDROCL_HAVE_NETCDF
+  (void)rt;
+  (void)decomp;
+  (void)gauges;
+  (void)ngauges;
+  (void)vars;
+  (void)nvars;
+  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot write '%s'; install libnetcdf-dev and "
+                   "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
+       spec->path);
+#else
+  HclStatus local = HCL_OK;
+  TRY_ALLOC(h, 1);
+  h->rt = rt;
+  h->decomp = decomp;
+  h->ncid = -1;
+  h->ngauges = ngauges;
+  h->nvars = nvars;
+  h->path = strdup(spec->path);
+  REQUIRE(h->path != NULL, HCL_ENOMEM, "cannot copy the history file name");
+  TRY_ALLOC(h->vars, nvars);
+  TRY(find_corners(h, spec, gauges)); /* every rank checks every gauge: all agree without messages */
+  if (h->ncorners > 0) {
+    TRY(runtime_buffer(rt, (size_t)h->ncorners * sizeof(cl_ulong), "gauge indices", &h->index));
+    TRY(runtime_buffer(rt, (size_t)h->ncorners * sizeof(double), "gauge values", &h->values));
+  }
+  if (par_rank() == 0) {
+    local = define_file(h, spec, gauges, vars);
+  }
+  TRY(par_agree(local));
+  *out = h;
+  h = NULL;
+#endif
+cleanup:
+  history_close(&h);
+  return status;
+}
+
+/* This rank's weighted corner values of field f, added into sums[gauge]. */
+static HclStatus sample_field(HistoryFile *h, Field *f, double *sums) {
+  HclStatus status = HCL_OK;
+  cl_ulong *index = NULL;
+  void *values = NULL;
+  Precision p = field_precision(f);
+  cl_uint n = (cl_uint)h->ncorners;
+  if (n == 0) {
+    goto cleanup;
+  }
+  if (!h->program[p]) {
+    KernelConfig config = {.precision = p, .wg_x = 1, .wg_y = 1};
+    TRY(program_build(h->rt, "sample", &config, &h->program[p]));
+    TRY(program_kernel(h->program[p], "gather_points", &h->gather[p]));
+  }
+  TRY_ALLOC(index, n);
+  for (cl_uint c = 0; c < n; c++) {
+    int g = field_ghost(f);
+    index[c] = (cl_ulong)(h->corners[c].j + g) * (cl_ulong)field_pitch(f) + (cl_ulong)(h->corners[c].i + g);
+  }
+  cl_command_queue queue = runtime_queue(h->rt);
+  cl_mem source = field_buffer(f);
+  size_t global = n;
+  TRY_CL(clEnqueueWriteBuffer(queue, h->index, CL_TRUE, 0, n * sizeof *index, index, 0, NULL, NULL));
+  TRY_CL(clSetKernelArg(h->gather[p], 0, sizeof source, &source));
+  TRY_CL(clSetKernelArg(h->gather[p], 1, sizeof h->index, &h->index));
+  TRY_CL(clSetKernelArg(h->gather[p], 2, sizeof n, &n));
+  TRY_CL(clSetKernelArg(h->gather[p], 3, sizeof h->values, &h->values));
+  TRY(runtime_launch(h->rt, h->gather[p], 1, &global, NULL, (double)n * (8.0 + 2.0 * precision_bytes(p)), NULL));
+  TRY_ALLOC(values, n * sizeof(double));
+  TRY_CL(clEnqueueReadBuffer(queue, h->values, CL_TRUE, 0, n * precision_bytes(p), values, 0, NULL, NULL));
+  for (cl_uint c = 0; c < n; c++) {
+    double v = p == PRECISION_DOUBLE ? ((double *)values)[c] : (double)((float *)values)[c];
+    sums[h->corners[c].gauge] += h->corners[c].weight * v;
+  }
+cleanup:
+  free(index);
+  free(values);
+  return status;
+}
+
+HclStatus history_write(HistoryFile *h, double time, Field *const *fields) {
+  HclStatus status = HCL_OK;
+  HclStatus local = HCL_OK;
+  double *sums = NULL, *totals = NULL;
+  TRY_ALLOC(sums, h->ngauges);
+  TRY_ALLOC(totals, h->ngauges);
+  for (int v = 0; v < h->nvars; v++) {
+    ASSERT(field_nz(fields[v]) == 1);
+    memset(sums, 0, (size_t)h->ngauges * sizeof *sums);
+    TRY(sample_field(h, fields[v], sums));
+#ifdef HYDROCL_HAVE_MPI
+    TRY_MPI(MPI_Reduce(sums, totals, h->ngauges, MPI_DOUBLE, MPI_SUM, 0, decomp_comm(h->decomp)));
+#else
+    memcpy(totals, sums, (size_t)h->ngauges * sizeof *sums);
+#endif
+#ifdef HYDROCL_HAVE_NETCDF
+    if (par_rank() == 0 && local == HCL_OK) {
+      size_t start[2] = {0, (size_t)h->frames}, count[2] = {(size_t)h->ngauges, 1};
+      int err = nc_put_vara_double(h->ncid, h->vars[v], start, count, totals);
+      if (err != NC_NOERR) {
+        local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot write to '%s': %s", h->path, nc_strerror(err));
+      }
+    }
+#endif
+  }
+#ifdef HYDROCL_HAVE_NETCDF
+  if (par_rank() == 0 && local == HCL_OK) {
+    size_t index = (size_t)h->frames;
+    int err = nc_put_var1_double(h->ncid, h->time_var, &index, &time);
+    if (err == NC_NOERR) {
+      err = nc_sync(h->ncid);
+    }
+    if (err != NC_NOERR) {
+      local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot write to '%s': %s", h->path, nc_strerror(err));
+    }
+  }
+#else
+  (void)time;
+#endif
+  TRY(par_agree(local));
+  h->frames++;
+cleanup:
+  free(sums);
+  free(totals);
+  return status;
+}
+
+void history_close(HistoryFile **h) {
+  if (!h || !*h) {
+    return;
+  }
+  HistoryFile *x = *h;
+#ifdef HYDROCL_HAVE_NETCDF
+  if (x->ncid >= 0) {
+    nc_close(x->ncid);
+  }
+#endif
+  for (int p = 0; p < 2; p++) {
+    if (x->gather[p]) {
+      clReleaseKernel(x->gather[p]);
+    }
+    if (x->program[p]) {
+      clReleaseProgram(x->program[p]);
+    }
+  }
+  if (x->index) {
+    clReleaseMemObject(x->index);
+  }
+  if (x->values) {
+    clReleaseMemObject(x->values);
+  }
+  free(x->corners);
+  free(x->vars);
+  free(x->path);
+  free(x);
+  *h = NULL;
+}
