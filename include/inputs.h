@@ -1,0 +1,20 @@
+/* inputs.h: bulk inputs named in case files: 2D grids (bed level, initial water level) from netCDF or CSV, and time
+ * series (boundary water levels, discharges) from CSV. Mistakes are HCL_EDATA with file:line or the variable and
+ * both shapes; a missing file is HCL_ENOINPUT. */
+#ifndef HYDROCL_INPUTS_H
+#define HYDROCL_INPUTS_H
+
+#include "status.h"
+
+/* Reads the global nx x ny grid into values[ny][nx] (x fastest). A ".nc" file holds variable (dims y, x; NULL
+ * takes its only 2D variable); any other file is CSV with ny lines of nx numbers, line j holding row y = j. */
+HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values);
+
+/* Reads "time,value" lines (seconds; a header line and '#' comments skipped); times strictly increasing. Caller
+ * frees *times and *values. */
+HclStatus input_read_series(const char *path, double **times, double **values, int *count);
+
+/* Linear interpolation of the series at t, held constant beyond its ends. */
+double input_series_at(const double *times, const double *values, int count, double t);
+
+#endif

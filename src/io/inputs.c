@@ -1,0 +1,195 @@
+/* inputs.c: grids and time series named in case files (see inputs.h). */
+#include "inputs.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncutil.h"
+
+static bool has_extension(const char *path, const char *extension) {
+  size_t n = strlen(path), e = strlen(extension);
+  return n > e && strcmp(path + n - e, extension) == 0;
+}
+
+/* Parses up to max comma- or space-separated numbers of line into out; returns how many, or -1 on a non-number. */
+static int parse_numbers(char *line, double *out, int max) {
+  int n = 0;
+  char *cursor = line;
+  while (*cursor) {
+    while (*cursor == ' ' || *cursor == '\t' || *cursor == ',') {
+      cursor++;
+    }
+    if (*cursor == '\0' || *cursor == '\n' || *cursor == '\r') {
+      break;
+    }
+    char *end = NULL;
+    double v = strtod(cursor, &end);
+    if (end == cursor || !isfinite(v)) {
+      return -1;
+    }
+    if (n < max) {
+      out[n] = v;
+    }
+    n++;
+    cursor = end;
+  }
+  return n;
+}
+
+static HclStatus read_csv_grid(const char *path, int nx, int ny, double *values) {
+  HclStatus status = HCL_OK;
+  FILE *f = fopen(path, "r");
+  char *line = NULL;
+  size_t capacity = 0;
+  int row = 0, number = 0;
+  REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open grid file '%s': %s", path, strerror(errno));
+  while (getline(&line, &capacity, f) > 0) {
+    number++;
+    if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line)) {
+      continue;
+    }
+    REQUIRE(row < ny, HCL_EDATA, "%s:%d: more than the %d rows of the grid (rows are y, columns x)", path, number,
+            ny);
+    int n = parse_numbers(line, values + (size_t)row * nx, nx);
+    REQUIRE(n >= 0, HCL_EDATA, "%s:%d: not a list of numbers", path, number);
+    REQUIRE(n == nx, HCL_EDATA, "%s:%d: %d values, the grid has %d points in x", path, number, n, nx);
+    row++;
+  }
+  REQUIRE(row == ny, HCL_EDATA, "%s: %d rows, the grid has %d points in y", path, row, ny);
+cleanup:
+  free(line);
+  if (f) {
+    fclose(f);
+  }
+  return status;
+}
+
+#ifdef HYDROCL_HAVE_NETCDF
+static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx, int ny, double *values) {
+  HclStatus status = HCL_OK;
+  int ncid = -1, var = -1, nvars = 0, ndims = 0, dims[NC_MAX_VAR_DIMS];
+  size_t lengths[2] = {0, 0};
+  char name[NC_MAX_NAME + 1] = "";
+  int err = nc_open(path, NC_NOWRITE, &ncid);
+  REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
+          nc_strerror(err));
+  if (variable) {
+    REQUIRE(nc_inq_varid(ncid, variable, &var) == NC_NOERR, HCL_EDATA, "%s has no variable '%s'", path, variable);
+  } else {
+    TRY_NC(nc_inq_nvars(ncid, &nvars), path);
+    for (int v = 0; v < nvars; v++) {
+      TRY_NC(nc_inq_varndims(ncid, v, &ndims), path);
+      if (ndims == 2) {
+        REQUIRE(var < 0, HCL_EDATA, "%s has several 2D variables; name one in the case", path);
+        var = v;
+      }
+    }
+    REQUIRE(var >= 0, HCL_EDATA, "%s has no 2D variable", path);
+  }
+  TRY_NC(nc_inq_varname(ncid, var, name), path);
+  TRY_NC(nc_inq_varndims(ncid, var, &ndims), path);
+  REQUIRE(ndims == 2, HCL_EDATA, "%s: variable '%s' has %d dimensions, a grid has 2 (y, x)", path, name, ndims);
+  TRY_NC(nc_inq_vardimid(ncid, var, dims), path);
+  TRY_NC(nc_inq_dimlen(ncid, dims[0], &lengths[0]), path);
+  TRY_NC(nc_inq_dimlen(ncid, dims[1], &lengths[1]), path);
+  REQUIRE(lengths[0] == (size_t)ny && lengths[1] == (size_t)nx, HCL_EDATA,
+          "%s: variable '%s' is %zu x %zu (y, x), the grid is %d x %d", path, name, lengths[0], lengths[1], ny, nx);
+  TRY_NC(nc_get_var_double(ncid, var, values), path);
+  for (size_t i = 0; i < (size_t)nx * ny; i++) {
+    REQUIRE(isfinite(values[i]), HCL_EDATA, "%s: variable '%s' has a missing or non-finite value at y=%zu, x=%zu",
+            path, name, i / (size_t)nx, i % (size_t)nx);
+  }
+cleanup:
+  if (ncid >= 0) {
+    nc_close(ncid);
+  }
+  return status;
+}
+#endif
+
+HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values) {
+  HclStatus status = HCL_OK;
+  if (has_extension(path, ".nc")) {
+#ifdef HYDROCL_HAVE_NETCDF
+    TRY(read_netcdf_grid(path, variable, nx, ny, values));
+#else
+    (void)variable;
+    FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read '%s'; give the grid as CSV", path);
+#endif
+  } else {
+    TRY(read_csv_grid(path, nx, ny, values));
+  }
+cleanup:
+  return status;
+}
+
+HclStatus input_read_series(const char *path, double **times, double **values, int *count) {
+  HclStatus status = HCL_OK;
+  FILE *f = fopen(path, "r");
+  double *t = NULL, *v = NULL;
+  int n = 0, capacity = 0, number = 0;
+  char line[1024];
+  *times = *values = NULL;
+  *count = 0;
+  REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open time series '%s': %s", path, strerror(errno));
+  while (fgets(line, sizeof line, f)) {
+    double pair[2];
+    number++;
+    if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line)) {
+      continue;
+    }
+    int parsed = parse_numbers(line, pair, 2);
+    if (parsed < 0 && n == 0 && number == 1) {
+      continue; /* a header */
+    }
+    REQUIRE(parsed == 2, HCL_EDATA, "%s:%d: expected 'time,value' in seconds and SI units", path, number);
+    REQUIRE(n == 0 || pair[0] > t[n - 1], HCL_EDATA, "%s:%d: time %g s does not follow %g s", path, number, pair[0],
+            t[n - 1]);
+    if (n == capacity) {
+      capacity = capacity ? 2 * capacity : 64;
+      double *bigger_t = realloc(t, (size_t)capacity * sizeof *t);
+      REQUIRE(bigger_t != NULL, HCL_ENOMEM, "cannot hold %d samples of '%s'", capacity, path);
+      t = bigger_t;
+      double *bigger_v = realloc(v, (size_t)capacity * sizeof *v);
+      REQUIRE(bigger_v != NULL, HCL_ENOMEM, "cannot hold %d samples of '%s'", capacity, path);
+      v = bigger_v;
+    }
+    t[n] = pair[0];
+    v[n++] = pair[1];
+  }
+  REQUIRE(n > 0, HCL_EDATA, "%s: no samples (expected lines 'time,value')", path);
+  *times = t;
+  *values = v;
+  *count = n;
+  t = v = NULL;
+cleanup:
+  if (f) {
+    fclose(f);
+  }
+  free(t);
+  free(v);
+  return status;
+}
+
+double input_series_at(const double *times, const double *values, int count, double t) {
+  if (t <= times[0]) {
+    return values[0];
+  }
+  if (t >= times[count - 1]) {
+    return values[count - 1];
+  }
+  int lo = 0, hi = count - 1;
+  while (hi - lo > 1) { /* bisection: long series stay cheap */
+    int mid = (lo + hi) / 2;
+    if (times[mid] <= t) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  double w = (t - times[lo]) / (times[hi] - times[lo]);
+  return (1.0 - w) * values[lo] + w * values[hi];
+}

@@ -1,0 +1,102 @@
+/* test_inputs.c: grids from CSV and netCDF and time series from CSV: values read exactly, wrong shapes and bad lines
+ * refused with file:line or both shapes, missing files as missing input, and linear interpolation of a series. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "inputs.h"
+#include "../tap.h"
+
+#ifdef HYDROCL_HAVE_NETCDF
+#include <netcdf.h>
+#endif
+
+static char folder[] = "/tmp/hydrocl-inputs-XXXXXX";
+
+static const char *write_file(const char *name, const char *text) {
+  static char path[512];
+  snprintf(path, sizeof path, "%s/%s", folder, name);
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+  return path;
+}
+
+static HclStatus grid(const char *path, const char *variable, int nx, int ny, double *values) {
+  status_clear();
+  return input_read_grid(path, variable, nx, ny, values);
+}
+
+int main(void) {
+  if (!mkdtemp(folder)) {
+    return 1;
+  }
+  double g[6] = {0};
+  HclStatus s = grid(write_file("bed.csv", "# bed level, m\n1, 2, 3\n4 5 6.5\n"), NULL, 3, 2, g);
+  TAP_OK(s == HCL_OK && g[0] == 1 && g[2] == 3 && g[3] == 4 && g[5] == 6.5,
+         "a CSV grid reads row by row, commas or spaces %s", status_message());
+  s = grid(write_file("short.csv", "1,2,3\n4,5\n"), NULL, 3, 2, g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "short.csv:2: 2 values, the grid has 3 points in x"),
+         "a short row: %s", status_message());
+  s = grid(write_file("rows.csv", "1,2,3\n"), NULL, 3, 2, g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "1 rows, the grid has 2 points in y"),
+         "too few rows: %s", status_message());
+  s = grid(write_file("text.csv", "1,2,x\n4,5,6\n"), NULL, 3, 2, g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "text.csv:1: not a list of numbers"), "not numbers: %s",
+         status_message());
+  s = grid("/nonexistent/bed.csv", NULL, 3, 2, g);
+  TAP_OK(s == HCL_ENOINPUT, "a missing grid file is missing input");
+
+#ifdef HYDROCL_HAVE_NETCDF
+  char path[600];
+  snprintf(path, sizeof path, "%s/bed.nc", folder);
+  int ncid, dims[2], var;
+  double want[6] = {-1, -2, -3, 0.5, 0.25, 0.125};
+  nc_create(path, NC_NETCDF4, &ncid);
+  nc_def_dim(ncid, "y", 2, &dims[0]);
+  nc_def_dim(ncid, "x", 3, &dims[1]);
+  nc_def_var(ncid, "bed", NC_DOUBLE, 2, dims, &var);
+  nc_enddef(ncid);
+  nc_put_var_double(ncid, var, want);
+  nc_close(ncid);
+  s = grid(path, NULL, 3, 2, g);
+  TAP_OK(s == HCL_OK && memcmp(g, want, sizeof want) == 0, "a netCDF grid reads exactly (its only 2D variable) %s",
+         status_message());
+  s = grid(path, "bed", 2, 3, g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "'bed' is 2 x 3 (y, x), the grid is 3 x 2"),
+         "a netCDF grid of the wrong shape: %s", status_message());
+  s = grid(path, "depth", 3, 2, g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "no variable 'depth'"), "a missing variable: %s",
+         status_message());
+#endif
+
+  double *t = NULL, *v = NULL;
+  int n = 0;
+  status_clear();
+  s = input_read_series(write_file("tide.csv", "time,level\n0,1.0\n3600, 2.0\n7200,1.5\n"), &t, &v, &n);
+  TAP_OK(s == HCL_OK && n == 3 && t[1] == 3600 && v[2] == 1.5, "a time series with a header %s", status_message());
+  if (s == HCL_OK) {
+    TAP_OK(input_series_at(t, v, n, 1800) == 1.5 && input_series_at(t, v, n, 5400) == 1.75,
+           "linear interpolation between samples");
+    TAP_OK(input_series_at(t, v, n, -10) == 1.0 && input_series_at(t, v, n, 1e9) == 1.5,
+           "held constant beyond the ends");
+  }
+  free(t);
+  free(v);
+  status_clear();
+  s = input_read_series(write_file("back.csv", "0,1\n60,2\n30,3\n"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "back.csv:3: time 30 s does not follow 60 s"),
+         "times must increase: %s", status_message());
+  status_clear();
+  s = input_read_series(write_file("one.csv", "0,1\n60\n"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "one.csv:2: expected 'time,value'"), "a short line: %s",
+         status_message());
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", folder);
+  if (system(cmd) != 0) {
+    tap_note("could not remove %s", folder);
+  }
+  return tap_done();
+}
