@@ -1,5 +1,7 @@
-/* halo.c: ghost-layer exchange (see halo.h): direct messages to all eight neighbours, so corners need no second
- * pass; box copies on the device pack and unpack; pinned host buffers stage the messages. */
+/* halo.c: ghost-layer exchange (see halo.h). Every neighbour, diagonal ones included, is sent its strips directly,
+ * so corners need no second pass. All strips for one neighbouring rank (every field, every direction in which that
+ * rank is the neighbour) travel in one message; on the device each field's strips of a message are packed and
+ * unpacked by one launch driven by a table of boxes, and the periodic copies within a rank by one more. */
 #include "halo.h"
 
 #include <stdlib.h>
@@ -9,49 +11,49 @@
 #include "par.h"
 #include "program.h"
 
-enum { NDIRECTIONS = 9 }; /* (dx, dy) in {-1, 0, 1}^2, the centre unused */
+enum { NDIRECTIONS = 8, BOX_WORDS = 8, WORK_GROUP = 64 };
+enum { BOX_FIELD, BOX_ROW, BOX_PLANE, BOX_OTHER, BOX_WIDTH, BOX_HEIGHT, BOX_PREFIX }; /* as kernels_cl/halo.cl */
 
-/* A box of a field or staging buffer, in 32-bit words (box_copy in kernels_cl/halo.cl). */
+/* The launches of one field for one message (or for the periodic copies): a table of boxes on the device. */
 typedef struct {
-  cl_ulong offset;
-  cl_uint row_pitch;
-  cl_ulong plane_pitch;
-  cl_uint width, height, depth;
-} Box;
+  cl_mem table;
+  cl_uint nboxes;
+  cl_ulong words;
+} BoxList;
 
+/* Another rank that is the neighbour in one or more directions. */
 typedef struct {
-  int dx, dy;
   int rank;
+  int ndirections;
+  int send_dx[NDIRECTIONS], send_dy[NDIRECTIONS]; /* directions towards it, by direction index */
+  int recv_dx[NDIRECTIONS], recv_dy[NDIRECTIONS]; /* ghost directions filled by it, in the order it sends them */
   size_t bytes;
-  cl_mem send_dev, recv_dev;       /* contiguous staging on the device */
-  cl_mem send_pinned, recv_pinned; /* host-allocated (pinned) buffers, mapped for the whole life of the halo */
+  BoxList *pack, *unpack; /* per field */
+  cl_mem send_dev, recv_dev;
+  cl_mem send_pinned, recv_pinned; /* host-allocated (pinned) buffers, mapped for the life of the halo */
   void *send_host, *recv_host;
-  cl_event recv_written; /* the last host-to-device copy of recv_host; must end before recv_host is reused */
+  cl_event recv_written; /* the last copy of recv_host to the device: it must end before recv_host is reused */
 #ifdef HYDROCL_HAVE_MPI
   MPI_Request send_request, recv_request;
 #endif
-} Neighbour;
+} Peer;
 
 struct Halo {
   Runtime *rt;
   const Decomp *decomp;
   Field **fields;
   int nfields;
+  int tag; /* one per halo, so several halos may be in flight at once */
   cl_program program;
-  cl_kernel box_copy;
-  Neighbour remote[NDIRECTIONS];
-  int nremote;
-  int self_dx[NDIRECTIONS], self_dy[NDIRECTIONS];
-  int nself;
+  cl_kernel pack_boxes, copy_boxes;
+  Peer peers[NDIRECTIONS];
+  int npeers;
+  BoxList *self; /* per field: ghosts copied from this rank's own owned strips */
   bool in_flight;
 };
 
-static int direction_index(int dx, int dy) {
-  return (dy + 1) * 3 + (dx + 1);
-}
-
-/* The start and extent along one axis of the owned strip sent towards d (ghost == false) or of the ghost strip
- * received from d (ghost == true), in ghosted coordinates: owned points are [g, g + n). */
+/* Start and extent along one axis of the owned strip sent towards d (ghost == false) or of the ghost strip filled
+ * from d (ghost == true), in ghosted coordinates: owned points are [g, g + n). */
 static void strip(int n, int g, int d, bool ghost, int *start, int *extent) {
   *extent = d == 0 ? n : g;
   if (d == 0) {
@@ -63,51 +65,75 @@ static void strip(int n, int g, int d, bool ghost, int *start, int *extent) {
   }
 }
 
-static Box field_box(const Field *f, int dx, int dy, bool ghost) {
+/* Writes box (field offset, pitches, width, height) of f's strip into row[BOX_WORDS]; returns its words. */
+static cl_ulong describe(const Field *f, int dx, int dy, bool ghost, cl_ulong *row) {
   int x0, y0, w, h;
-  cl_uint words = (cl_uint)(precision_bytes(field_precision(f)) / 4);
+  cl_ulong words = precision_bytes(field_precision(f)) / 4;
   strip(field_nx(f), field_ghost(f), dx, ghost, &x0, &w);
   strip(field_ny(f), field_ghost(f), dy, ghost, &y0, &h);
-  Box b;
-  b.row_pitch = (cl_uint)field_pitch(f) * words;
-  b.plane_pitch = (cl_ulong)field_rows(f) * b.row_pitch;
-  b.offset = (cl_ulong)y0 * b.row_pitch + (cl_ulong)x0 * words;
-  b.width = (cl_uint)w * words;
-  b.height = (cl_uint)h;
-  b.depth = (cl_uint)field_nz(f);
-  return b;
+  row[BOX_ROW] = (cl_ulong)field_pitch(f) * words;
+  row[BOX_PLANE] = (cl_ulong)field_rows(f) * row[BOX_ROW];
+  row[BOX_FIELD] = (cl_ulong)y0 * row[BOX_ROW] + (cl_ulong)x0 * words;
+  row[BOX_WIDTH] = (cl_ulong)w * words;
+  row[BOX_HEIGHT] = (cl_ulong)h;
+  return row[BOX_WIDTH] * row[BOX_HEIGHT] * (cl_ulong)field_nz(f);
 }
 
-/* The same box laid out contiguously at offset words of a staging buffer. */
-static Box staged(Box b, cl_ulong offset) {
-  Box s = b;
-  s.offset = offset;
-  s.row_pitch = b.width;
-  s.plane_pitch = (cl_ulong)b.width * b.height;
-  return s;
-}
-
-static cl_ulong box_words(const Box *b) {
-  return (cl_ulong)b->width * b->height * b->depth;
-}
-
-static HclStatus copy_box(Halo *h, cl_mem dst, Box d, cl_mem src, Box s) {
+/* Builds the device table of n boxes of field f in directions dx, dy. With staging (offset *staging_words, advanced),
+ * the boxes are the owned (ghost == false) or ghost strips and BOX_OTHER their staging offset; without, they are the
+ * ghost strips and BOX_OTHER the owned strip opposite. */
+static HclStatus box_list(Halo *h, const Field *f, int n, const int *dx, const int *dy, bool ghost,
+                          cl_ulong *staging_words, BoxList *list) {
   HclStatus status = HCL_OK;
-  cl_kernel k = h->box_copy;
-  size_t global[3] = {d.width, d.height, d.depth};
-  if (box_words(&d) == 0) {
+  cl_ulong table[NDIRECTIONS * BOX_WORDS] = {0};
+  cl_ulong prefix = 0;
+  for (int b = 0; b < n; b++) {
+    cl_ulong *row = table + b * BOX_WORDS;
+    cl_ulong words = describe(f, dx[b], dy[b], ghost || !staging_words, row);
+    if (staging_words) {
+      row[BOX_OTHER] = *staging_words + prefix;
+    } else {
+      cl_ulong source[BOX_WORDS];
+      describe(f, -dx[b], -dy[b], false, source);
+      row[BOX_OTHER] = source[BOX_FIELD];
+    }
+    row[BOX_PREFIX] = prefix;
+    prefix += words;
+  }
+  if (staging_words) {
+    *staging_words += prefix;
+  }
+  list->nboxes = (cl_uint)n;
+  list->words = prefix;
+  if (prefix == 0) {
+    goto cleanup; /* no ghosts (width 0): nothing to launch */
+  }
+  TRY(runtime_buffer(h->rt, (size_t)n * BOX_WORDS * sizeof(cl_ulong), "halo box table", &list->table));
+  TRY_CL(clEnqueueWriteBuffer(runtime_queue(h->rt), list->table, CL_TRUE, 0, (size_t)n * BOX_WORDS * sizeof(cl_ulong),
+                              table, 0, NULL, NULL));
+cleanup:
+  return status;
+}
+
+static HclStatus launch_boxes(Halo *h, const BoxList *list, cl_mem field, cl_mem staging, int unpack) {
+  HclStatus status = HCL_OK;
+  size_t local = WORK_GROUP, global = (size_t)(list->words + WORK_GROUP - 1) / WORK_GROUP * WORK_GROUP;
+  cl_kernel k = staging ? h->pack_boxes : h->copy_boxes;
+  int arg = 0;
+  if (list->words == 0) {
     goto cleanup;
   }
-  TRY_CL(clSetKernelArg(k, 0, sizeof dst, &dst));
-  TRY_CL(clSetKernelArg(k, 1, sizeof d.offset, &d.offset));
-  TRY_CL(clSetKernelArg(k, 2, sizeof d.row_pitch, &d.row_pitch));
-  TRY_CL(clSetKernelArg(k, 3, sizeof d.plane_pitch, &d.plane_pitch));
-  TRY_CL(clSetKernelArg(k, 4, sizeof src, &src));
-  TRY_CL(clSetKernelArg(k, 5, sizeof s.offset, &s.offset));
-  TRY_CL(clSetKernelArg(k, 6, sizeof s.row_pitch, &s.row_pitch));
-  TRY_CL(clSetKernelArg(k, 7, sizeof s.plane_pitch, &s.plane_pitch));
-  TRY_CL(clSetKernelArg(k, 8, sizeof d.width, &d.width));
-  TRY(runtime_launch(h->rt, k, 3, global, NULL, 8.0 * (double)box_words(&d), NULL));
+  if (staging) {
+    TRY_CL(clSetKernelArg(k, arg++, sizeof staging, &staging));
+  }
+  TRY_CL(clSetKernelArg(k, arg++, sizeof field, &field));
+  TRY_CL(clSetKernelArg(k, arg++, sizeof list->table, &list->table));
+  TRY_CL(clSetKernelArg(k, arg++, sizeof list->nboxes, &list->nboxes));
+  TRY_CL(clSetKernelArg(k, arg++, sizeof list->words, &list->words));
+  if (staging) {
+    TRY_CL(clSetKernelArg(k, arg++, sizeof unpack, &unpack));
+  }
+  TRY(runtime_launch(h->rt, k, 1, &global, &local, 8.0 * (double)list->words, NULL));
 cleanup:
   return status;
 }
@@ -124,20 +150,66 @@ cleanup:
   return status;
 }
 
-static HclStatus neighbour_setup(Halo *h, Neighbour *n) {
+/* The tables and buffers of one peer, whose directions are filled in. */
+static HclStatus peer_setup(Halo *h, Peer *p) {
   HclStatus status = HCL_OK;
-  n->bytes = 0;
+  cl_ulong send_words = 0, recv_words = 0;
+  TRY_ALLOC(p->pack, h->nfields);
+  TRY_ALLOC(p->unpack, h->nfields);
   for (int i = 0; i < h->nfields; i++) {
-    Box b = field_box(h->fields[i], n->dx, n->dy, false);
-    n->bytes += 4 * box_words(&b);
+    TRY(box_list(h, h->fields[i], p->ndirections, p->send_dx, p->send_dy, false, &send_words, &p->pack[i]));
+    TRY(box_list(h, h->fields[i], p->ndirections, p->recv_dx, p->recv_dy, true, &recv_words, &p->unpack[i]));
   }
-  if (n->bytes == 0) {
+  ASSERT(send_words == recv_words); /* the strips exchanged with a rank mirror each other */
+  p->bytes = 4 * (size_t)send_words;
+  if (p->bytes == 0) {
     goto cleanup;
   }
-  TRY(runtime_buffer(h->rt, n->bytes, "halo send staging", &n->send_dev));
-  TRY(runtime_buffer(h->rt, n->bytes, "halo receive staging", &n->recv_dev));
-  TRY(pinned_buffer(h->rt, n->bytes, &n->send_pinned, &n->send_host));
-  TRY(pinned_buffer(h->rt, n->bytes, &n->recv_pinned, &n->recv_host));
+  TRY(runtime_buffer(h->rt, p->bytes, "halo send staging", &p->send_dev));
+  TRY(runtime_buffer(h->rt, p->bytes, "halo receive staging", &p->recv_dev));
+  TRY(pinned_buffer(h->rt, p->bytes, &p->send_pinned, &p->send_host));
+  TRY(pinned_buffer(h->rt, p->bytes, &p->recv_pinned, &p->recv_host));
+cleanup:
+  return status;
+}
+
+/* Groups the neighbour directions by rank: directions towards a rank in index order, and the ghost directions it
+ * fills in the order it sends them (index of the opposite direction), so sender and receiver agree. */
+static HclStatus find_peers(Halo *h, int self_dx[], int self_dy[], int *nself) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(h->decomp);
+  *nself = 0;
+  for (int index = 0; index < 9; index++) {
+    int dx = index % 3 - 1, dy = index / 3 - 1;
+    int rank = l->neighbor[dy + 1][dx + 1];
+    if ((dx == 0 && dy == 0) || rank < 0) {
+      continue;
+    }
+    if (rank == l->rank) {
+      self_dx[*nself] = dx;
+      self_dy[(*nself)++] = dy;
+      continue;
+    }
+    Peer *p = NULL;
+    for (int i = 0; i < h->npeers && !p; i++) {
+      p = h->peers[i].rank == rank ? &h->peers[i] : NULL;
+    }
+    if (!p) {
+      p = &h->peers[h->npeers++];
+      p->rank = rank;
+    }
+    p->send_dx[p->ndirections] = dx;
+    p->send_dy[p->ndirections++] = dy;
+  }
+  for (int i = 0; i < h->npeers; i++) {
+    Peer *p = &h->peers[i];
+    for (int k = 0; k < p->ndirections; k++) {
+      /* The peer sends, in its index order, the directions pointing at us: the opposites of ours, reversed. */
+      p->recv_dx[k] = p->send_dx[p->ndirections - 1 - k];
+      p->recv_dy[k] = p->send_dy[p->ndirections - 1 - k];
+    }
+    ASSERT(p->ndirections <= NDIRECTIONS);
+  }
 cleanup:
   return status;
 }
@@ -145,48 +217,43 @@ cleanup:
 HclStatus halo_create(Field *const *fields, int nfields, Halo **out) {
   HclStatus status = HCL_OK;
   Halo *h = NULL;
+  static int halos_created = 0; /* the same sequence on every rank, so tags match */
+  int self_dx[NDIRECTIONS], self_dy[NDIRECTIONS], nself = 0;
   *out = NULL;
   ASSERT(nfields > 0);
-  const Decomp *decomp = field_decomp(fields[0]);
-  const DecompLocal *local = decomp_local(decomp);
   TRY_ALLOC(h, 1);
   h->rt = field_runtime(fields[0]);
-  h->decomp = decomp;
+  h->decomp = field_decomp(fields[0]);
+  h->tag = halos_created++ % 32768;
   TRY_ALLOC(h->fields, nfields);
   for (int i = 0; i < nfields; i++) {
-    ASSERT(field_decomp(fields[i]) == decomp && field_runtime(fields[i]) == h->rt);
+    ASSERT(field_decomp(fields[i]) == h->decomp && field_runtime(fields[i]) == h->rt);
     h->fields[i] = fields[i];
   }
   h->nfields = nfields;
-  KernelConfig config = {.precision = PRECISION_SINGLE, .wg_x = 1, .wg_y = 1};
+  KernelConfig config = {.precision = PRECISION_SINGLE, .wg_x = WORK_GROUP, .wg_y = 1};
   TRY(program_build(h->rt, "halo", &config, &h->program));
-  TRY(program_kernel(h->program, "box_copy", &h->box_copy));
-  for (int dy = -1; dy <= 1; dy++) {
-    for (int dx = -1; dx <= 1; dx++) {
-      int rank = local->neighbor[dy + 1][dx + 1];
-      if ((dx == 0 && dy == 0) || rank < 0) {
-        continue;
-      }
-      if (rank == local->rank) {
-        h->self_dx[h->nself] = dx;
-        h->self_dy[h->nself++] = dy;
-        continue;
-      }
-      Neighbour *n = &h->remote[h->nremote];
-      n->dx = dx;
-      n->dy = dy;
-      n->rank = rank;
-      TRY(neighbour_setup(h, n));
-      if (n->bytes > 0) { /* fields without ghosts in this direction send nothing */
-        h->nremote++;
-      }
-    }
+  TRY(program_kernel(h->program, "pack_boxes", &h->pack_boxes));
+  TRY(program_kernel(h->program, "copy_boxes", &h->copy_boxes));
+  TRY(find_peers(h, self_dx, self_dy, &nself));
+  TRY_ALLOC(h->self, nfields);
+  for (int i = 0; i < nfields; i++) {
+    TRY(box_list(h, fields[i], nself, self_dx, self_dy, true, NULL, &h->self[i]));
+  }
+  for (int i = 0; i < h->npeers; i++) {
+    TRY(peer_setup(h, &h->peers[i]));
   }
   *out = h;
   h = NULL;
 cleanup:
   halo_destroy(&h);
   return status;
+}
+
+static void release_list(BoxList *list) {
+  if (list->table) {
+    clReleaseMemObject(list->table);
+  }
 }
 
 static void release_pinned(Runtime *rt, cl_mem buffer, void *host) {
@@ -204,60 +271,47 @@ void halo_destroy(Halo **halo) {
   }
   Halo *h = *halo;
   clFinish(runtime_queue(h->rt));
-  for (int i = 0; i < h->nremote; i++) {
-    Neighbour *n = &h->remote[i];
-    if (n->recv_written) {
-      clReleaseEvent(n->recv_written);
+  for (int i = 0; i < h->npeers; i++) {
+    Peer *p = &h->peers[i];
+    if (p->recv_written) {
+      clReleaseEvent(p->recv_written);
     }
-    release_pinned(h->rt, n->send_pinned, n->send_host);
-    release_pinned(h->rt, n->recv_pinned, n->recv_host);
-    if (n->send_dev) {
-      clReleaseMemObject(n->send_dev);
+    for (int f = 0; f < h->nfields; f++) {
+      if (p->pack) {
+        release_list(&p->pack[f]);
+      }
+      if (p->unpack) {
+        release_list(&p->unpack[f]);
+      }
     }
-    if (n->recv_dev) {
-      clReleaseMemObject(n->recv_dev);
+    free(p->pack);
+    free(p->unpack);
+    release_pinned(h->rt, p->send_pinned, p->send_host);
+    release_pinned(h->rt, p->recv_pinned, p->recv_host);
+    if (p->send_dev) {
+      clReleaseMemObject(p->send_dev);
+    }
+    if (p->recv_dev) {
+      clReleaseMemObject(p->recv_dev);
     }
   }
+  for (int f = 0; h->self && f < h->nfields; f++) {
+    release_list(&h->self[f]);
+  }
   clFinish(runtime_queue(h->rt));
-  if (h->box_copy) {
-    clReleaseKernel(h->box_copy);
+  if (h->pack_boxes) {
+    clReleaseKernel(h->pack_boxes);
+  }
+  if (h->copy_boxes) {
+    clReleaseKernel(h->copy_boxes);
   }
   if (h->program) {
     clReleaseProgram(h->program);
   }
+  free(h->self);
   free(h->fields);
   free(h);
   *halo = NULL;
-}
-
-/* Packs (to_staging) or unpacks every field's strip for neighbour n, one after another in the staging buffer. */
-static HclStatus pack_all(Halo *h, const Neighbour *n, bool to_staging) {
-  HclStatus status = HCL_OK;
-  cl_ulong offset = 0;
-  for (int i = 0; i < h->nfields; i++) {
-    Field *f = h->fields[i];
-    Box owned = field_box(f, n->dx, n->dy, false);
-    Box ghost = field_box(f, n->dx, n->dy, true);
-    if (to_staging) {
-      TRY(copy_box(h, n->send_dev, staged(owned, offset), field_buffer(f), owned));
-    } else {
-      TRY(copy_box(h, field_buffer(f), ghost, n->recv_dev, staged(ghost, offset)));
-    }
-    offset += box_words(&owned);
-  }
-cleanup:
-  return status;
-}
-
-/* Across a periodic side owned by this rank alone: the ghosts towards d are its own owned strip towards -d. */
-static HclStatus copy_self(Halo *h, int dx, int dy) {
-  HclStatus status = HCL_OK;
-  for (int i = 0; i < h->nfields; i++) {
-    Field *f = h->fields[i];
-    TRY(copy_box(h, field_buffer(f), field_box(f, dx, dy, true), field_buffer(f), field_box(f, -dx, -dy, false)));
-  }
-cleanup:
-  return status;
 }
 
 HclStatus halo_begin(Halo *h) {
@@ -265,34 +319,44 @@ HclStatus halo_begin(Halo *h) {
   cl_event read_done[NDIRECTIONS] = {NULL};
   cl_command_queue queue = runtime_queue(h->rt);
   ASSERT(!h->in_flight);
-  for (int i = 0; i < h->nremote; i++) {
-    Neighbour *n = &h->remote[i];
-    if (n->recv_written) {
-      TRY_CL(clWaitForEvents(1, &n->recv_written));
-      clReleaseEvent(n->recv_written);
-      n->recv_written = NULL;
+  for (int i = 0; i < h->npeers; i++) {
+    Peer *p = &h->peers[i];
+    if (p->bytes == 0) {
+      continue;
+    }
+    if (p->recv_written) {
+      TRY_CL(clWaitForEvents(1, &p->recv_written));
+      clReleaseEvent(p->recv_written);
+      p->recv_written = NULL;
     }
 #ifdef HYDROCL_HAVE_MPI
-    /* The tag is the direction as the sender sees it: the neighbour at -d sends towards +d. */
-    TRY_MPI(MPI_Irecv(n->recv_host, (int)n->bytes, MPI_BYTE, n->rank, direction_index(-n->dx, -n->dy),
-                      decomp_comm(h->decomp), &n->recv_request));
+    TRY_MPI(MPI_Irecv(p->recv_host, (int)p->bytes, MPI_BYTE, p->rank, h->tag, decomp_comm(h->decomp),
+                      &p->recv_request));
 #endif
   }
-  for (int i = 0; i < h->nremote; i++) {
-    Neighbour *n = &h->remote[i];
-    TRY(pack_all(h, n, true));
-    TRY_CL(clEnqueueReadBuffer(queue, n->send_dev, CL_FALSE, 0, n->bytes, n->send_host, 0, NULL, &read_done[i]));
+  for (int i = 0; i < h->npeers; i++) {
+    Peer *p = &h->peers[i];
+    if (p->bytes == 0) {
+      continue;
+    }
+    for (int f = 0; f < h->nfields; f++) {
+      TRY(launch_boxes(h, &p->pack[f], field_buffer(h->fields[f]), p->send_dev, 0));
+    }
+    TRY_CL(clEnqueueReadBuffer(queue, p->send_dev, CL_FALSE, 0, p->bytes, p->send_host, 0, NULL, &read_done[i]));
   }
-  for (int i = 0; i < h->nself; i++) {
-    TRY(copy_self(h, h->self_dx[i], h->self_dy[i]));
+  for (int f = 0; f < h->nfields; f++) {
+    TRY(launch_boxes(h, &h->self[f], field_buffer(h->fields[f]), NULL, 0));
   }
   TRY_CL(clFlush(queue));
-  for (int i = 0; i < h->nremote; i++) {
-    Neighbour *n = &h->remote[i];
+  for (int i = 0; i < h->npeers; i++) {
+    Peer *p = &h->peers[i];
+    if (p->bytes == 0) {
+      continue;
+    }
     TRY_CL(clWaitForEvents(1, &read_done[i]));
 #ifdef HYDROCL_HAVE_MPI
-    TRY_MPI(MPI_Isend(n->send_host, (int)n->bytes, MPI_BYTE, n->rank, direction_index(n->dx, n->dy),
-                      decomp_comm(h->decomp), &n->send_request));
+    TRY_MPI(MPI_Isend(p->send_host, (int)p->bytes, MPI_BYTE, p->rank, h->tag, decomp_comm(h->decomp),
+                      &p->send_request));
 #endif
   }
   h->in_flight = true;
@@ -308,18 +372,25 @@ cleanup:
 HclStatus halo_end(Halo *h) {
   HclStatus status = HCL_OK;
   ASSERT(h->in_flight);
-  for (int i = 0; i < h->nremote; i++) {
-    Neighbour *n = &h->remote[i];
+  for (int i = 0; i < h->npeers; i++) {
+    Peer *p = &h->peers[i];
+    if (p->bytes == 0) {
+      continue;
+    }
 #ifdef HYDROCL_HAVE_MPI
-    TRY_MPI(MPI_Wait(&n->recv_request, MPI_STATUS_IGNORE));
+    TRY_MPI(MPI_Wait(&p->recv_request, MPI_STATUS_IGNORE));
 #endif
-    TRY_CL(clEnqueueWriteBuffer(runtime_queue(h->rt), n->recv_dev, CL_FALSE, 0, n->bytes, n->recv_host, 0, NULL,
-                                &n->recv_written));
-    TRY(pack_all(h, n, false));
+    TRY_CL(clEnqueueWriteBuffer(runtime_queue(h->rt), p->recv_dev, CL_FALSE, 0, p->bytes, p->recv_host, 0, NULL,
+                                &p->recv_written));
+    for (int f = 0; f < h->nfields; f++) {
+      TRY(launch_boxes(h, &p->unpack[f], field_buffer(h->fields[f]), p->recv_dev, 1));
+    }
   }
-  for (int i = 0; i < h->nremote; i++) {
+  for (int i = 0; i < h->npeers; i++) {
 #ifdef HYDROCL_HAVE_MPI
-    TRY_MPI(MPI_Wait(&h->remote[i].send_request, MPI_STATUS_IGNORE));
+    if (h->peers[i].bytes > 0) {
+      TRY_MPI(MPI_Wait(&h->peers[i].send_request, MPI_STATUS_IGNORE));
+    }
 #endif
   }
   h->in_flight = false;
@@ -337,8 +408,8 @@ cleanup:
 
 size_t halo_message_bytes(const Halo *h) {
   size_t total = 0;
-  for (int i = 0; i < h->nremote; i++) {
-    total += h->remote[i].bytes;
+  for (int i = 0; i < h->npeers; i++) {
+    total += h->peers[i].bytes;
   }
   return total;
 }
