@@ -71,6 +71,7 @@ cleanup:
   return status;
 }
 
+#ifdef HYDROCL_HAVE_NETCDF
 /* Bilinear corners of gauge g along one axis: the lower index and the weight of the upper one. */
 static HclStatus locate(const Gauge *g, double position, double origin, double spacing, int n, const char *axis,
                         int *lower, double *upper_weight) {
@@ -113,7 +114,6 @@ cleanup:
   return status;
 }
 
-#ifdef HYDROCL_HAVE_NETCDF
 /* Rank 0: the file, its station variables and the data variables. */
 static HclStatus define_file(HistoryFile *h, const OutputSpec *spec, const Gauge *gauges, const OutputVariable *vars) {
   HclStatus status = HCL_OK;

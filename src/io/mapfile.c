@@ -78,7 +78,6 @@ cleanup:
 HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars, MapFile **out) {
   HclStatus status = HCL_OK;
   MapFile *m = NULL;
-  HclStatus local = HCL_OK;
   *out = NULL;
 #ifndef HYDROCL_HAVE_NETCDF
   (void)decomp;
@@ -88,6 +87,7 @@ HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputV
                    "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
        spec->path);
 #else
+  HclStatus local = HCL_OK;
   TRY_ALLOC(m, 1);
   m->decomp = decomp;
   m->ncid = -1;

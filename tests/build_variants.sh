@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# build_variants.sh: the builds users make besides the default one compile without a warning: without netCDF (the
+# GPU machines here have none), without MPI (laptops), and single precision by default.
+# Usage: build_variants.sh SOURCE_ROOT
+set -u
+source_root=$1
+. "$(dirname "$0")/tap.sh"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+# Runs a command, showing its output (as TAP comments) only when it fails.
+run_quietly() {
+  local log
+  log=$("$@" 2>&1) && return 0
+  printf '%s\n' "$log" | tail -30 | sed 's/^/# /'
+  return 1
+}
+for options in "-Dnetcdf=disabled" "-Dmpi=disabled" "-Dprecision=single"; do
+  dir="$scratch/build${options//[^a-z]/-}"
+  ok "meson setup $options" run_quietly meson setup "$dir" "$source_root" $options -Dwerror=true -Dbuildtype=debug
+  ok "ninja with $options builds without a warning" run_quietly ninja -C "$dir" -j 2
+done
+tap_done
