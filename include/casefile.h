@@ -27,7 +27,16 @@ typedef enum {
   CASE_STRING, /* any text */
   CASE_CHOICE, /* one of the words in choices */
   CASE_FILE,   /* a path relative to the case file's folder; the file must exist */
+  CASE_POINTS, /* a list of named points, each {name: NAME, x: X, y: Y} in metres; may be empty */
 } CaseType;
+
+enum { NAMED_POINT_NAME_MAX = 64 };
+
+typedef struct {
+  char name[NAMED_POINT_NAME_MAX];
+  double x, y;
+  char origin[320]; /* where it was defined: "case.yml:14:7" or "gauges.csv:3" */
+} NamedPoint;
 
 typedef struct {
   const char *key;          /* "grid.nx" */
@@ -61,6 +70,8 @@ double case_real(const Case *c, const char *key);
 bool case_bool(const Case *c, const char *key);
 const char *case_string(const Case *c, const char *key); /* CASE_STRING, CASE_CHOICE; borrowed */
 const char *case_file(const Case *c, const char *key);   /* CASE_FILE resolved against the case folder; borrowed */
+/* CASE_POINTS: the points (borrowed) and their number. */
+const NamedPoint *case_points(const Case *c, const char *key, int *count);
 /* Where key's value came from: "case.yml:12:5", "--set grid.nx=5" or "default". Borrowed. */
 const char *case_origin(const Case *c, const char *key);
 

@@ -6,18 +6,15 @@
 #ifndef HYDROCL_HISTORY_H
 #define HYDROCL_HISTORY_H
 
+#include "casefile.h"
 #include "decomp.h"
 #include "field.h"
 #include "output.h"
 #include "status.h"
 
-enum { GAUGE_NAME_MAX = 64 };
-
-typedef struct {
-  char name[GAUGE_NAME_MAX];
-  double x, y;      /* metres, in the grid's coordinates (output.h: x of column i is x0 + i dx) */
-  char origin[320]; /* where it was defined, for messages: "gauges.csv:4" */
-} Gauge;
+/* A gauge: name, x, y (metres, in the grid's coordinates: x of column i is x0 + i dx, output.h) and origin. */
+typedef NamedPoint Gauge;
+enum { GAUGE_NAME_MAX = NAMED_POINT_NAME_MAX };
 
 /* Reads "name,x,y" lines (a first line "name,x,y" and lines starting with '#' are skipped). Mistakes are
  * HCL_EDATA with file:line; a missing file HCL_ENOINPUT. Caller frees *gauges. */

@@ -18,6 +18,8 @@ typedef struct {
   double as_real;
   bool as_bool;
   char *resolved;     /* CASE_FILE: the path relative to the working folder */
+  NamedPoint *points; /* CASE_POINTS */
+  int npoints;
 } CaseValue;
 
 struct Case {
@@ -101,6 +103,8 @@ static const char *type_phrase(const CaseKey *k) {
     return "one of the listed words";
   case CASE_FILE:
     return "a file name";
+  case CASE_POINTS:
+    return "a list of points {name: NAME, x: X, y: Y}";
   default:
     return "text";
   }
@@ -152,6 +156,11 @@ static HclStatus parse_value(const CaseKey *k, const char *text, const char *ori
   case CASE_STRING:
   case CASE_FILE: /* an empty file name means none */
     break;
+  case CASE_POINTS: /* as text only the empty list: points are written as YAML lists in the case file */
+    REQUIRE(text[0] == '\0' || strcmp(text, "[]") == 0, HCL_EDATA,
+            "%s: %s is a list of points {name: NAME, x: X, y: Y}; write it in the case file (got '%s')", origin,
+            k->key, text);
+    break;
   }
 cleanup:
   return status;
@@ -165,6 +174,9 @@ static HclStatus assign(Case *c, const char *key, const char *text, const char *
   REQUIRE(!v->given || strncmp(v->origin, "--set", 5) == 0 || strncmp(origin, "--set", 5) == 0, HCL_EDATA,
           "%s: %s is given twice (first at %s)", origin, key, v->origin);
   TRY(parse_value(&c->keys[i], text, origin, v));
+  free(v->points); /* a CASE_POINTS value given as text is the empty list */
+  v->points = NULL;
+  v->npoints = 0;
   free(v->text);
   v->text = strdup(text);
   REQUIRE(v->text != NULL, HCL_ENOMEM, "cannot copy the value of %s", key);
@@ -208,6 +220,7 @@ void case_destroy(Case **c) {
   for (int i = 0; (*c)->values && i < (*c)->nkeys; i++) {
     free((*c)->values[i].text);
     free((*c)->values[i].resolved);
+    free((*c)->values[i].points);
   }
   free((*c)->values);
   free((*c)->path);
@@ -241,6 +254,74 @@ static const char *node_kind(const yaml_node_t *node) {
   return node->type == YAML_SEQUENCE_NODE ? "a list" : node->type == YAML_MAPPING_NODE ? "a section" : "a value";
 }
 
+/* One {name, x, y} item of a list of points. */
+static HclStatus parse_point(Case *c, yaml_document_t *doc, yaml_node_t *item, const char *key, NamedPoint *point) {
+  HclStatus status = HCL_OK;
+  char origin[320];
+  bool has_name = false, has_x = false, has_y = false;
+  mark_origin(c->path, item->start_mark, origin, sizeof origin);
+  REQUIRE(item->type == YAML_MAPPING_NODE, HCL_EDATA, "%s: each item of %s must be {name: NAME, x: X, y: Y}",
+          origin, key);
+  snprintf(point->origin, sizeof point->origin, "%s", origin);
+  for (yaml_node_pair_t *pair = item->data.mapping.pairs.start; pair < item->data.mapping.pairs.top; pair++) {
+    yaml_node_t *k = yaml_document_get_node(doc, pair->key);
+    yaml_node_t *v = yaml_document_get_node(doc, pair->value);
+    mark_origin(c->path, v->start_mark, origin, sizeof origin);
+    REQUIRE(k->type == YAML_SCALAR_NODE && v->type == YAML_SCALAR_NODE, HCL_EDATA,
+            "%s: a point of %s has plain name, x and y values", origin, key);
+    const char *field = (const char *)k->data.scalar.value, *text = (const char *)v->data.scalar.value;
+    if (strcmp(field, "name") == 0) {
+      REQUIRE(text[0] && strlen(text) < NAMED_POINT_NAME_MAX, HCL_EDATA,
+              "%s: a point name in %s has 1 to %d characters (got '%s')", origin, key, NAMED_POINT_NAME_MAX - 1, text);
+      snprintf(point->name, sizeof point->name, "%s", text);
+      has_name = true;
+    } else if (strcmp(field, "x") == 0 || strcmp(field, "y") == 0) {
+      char *end = NULL;
+      double value = strtod(text, &end);
+      REQUIRE(end != text && *end == '\0' && isfinite(value), HCL_EDATA, "%s: %s of a point in %s must be a number "
+                                                                      "in m (got '%s')",
+              origin, field, key, text);
+      *(field[0] == 'x' ? &point->x : &point->y) = value;
+      *(field[0] == 'x' ? &has_x : &has_y) = true;
+    } else {
+      FAIL(HCL_EDATA, "%s: a point of %s has only name, x and y (got '%s')", origin, key, field);
+    }
+  }
+  REQUIRE(has_name && has_x && has_y, HCL_EDATA, "%s: a point of %s needs name, x and y", point->origin, key);
+cleanup:
+  return status;
+}
+
+/* A list of points for the CASE_POINTS key: every item checked, names unique. */
+static HclStatus assign_points(Case *c, yaml_document_t *doc, yaml_node_t *list, const char *key,
+                               const char *origin) {
+  HclStatus status = HCL_OK;
+  NamedPoint *points = NULL;
+  int n = (int)(list->data.sequence.items.top - list->data.sequence.items.start);
+  CaseValue *v = &c->values[key_index(c, key)];
+  REQUIRE(!v->given, HCL_EDATA, "%s: %s is given twice (first at %s)", origin, key, v->origin);
+  TRY_ALLOC(points, n);
+  for (int i = 0; i < n; i++) {
+    TRY(parse_point(c, doc, yaml_document_get_node(doc, list->data.sequence.items.start[i]), key, &points[i]));
+    for (int j = 0; j < i; j++) {
+      REQUIRE(strcmp(points[i].name, points[j].name) != 0, HCL_EDATA, "%s: point '%s' of %s is named twice (first "
+                                                                      "at %s)",
+              points[i].origin, points[i].name, key, points[j].origin);
+    }
+  }
+  free(v->text);
+  v->text = strdup(n ? "(list)" : "[]");
+  REQUIRE(v->text != NULL, HCL_ENOMEM, "cannot copy %s", key);
+  v->points = points;
+  v->npoints = n;
+  points = NULL;
+  snprintf(v->origin, sizeof v->origin, "%s", origin);
+  v->given = true;
+cleanup:
+  free(points);
+  return status;
+}
+
 /* Assigns the scalars of a mapping node, recursing into nested sections with prefix "section.". */
 static HclStatus walk_mapping(Case *c, yaml_document_t *doc, yaml_node_t *mapping, const char *prefix) {
   HclStatus status = HCL_OK;
@@ -267,6 +348,10 @@ static HclStatus walk_mapping(Case *c, yaml_document_t *doc, yaml_node_t *mappin
     mark_origin(c->path, v->start_mark, origin, sizeof origin);
     int i = key_index(c, key);
     REQUIRE(i >= 0, HCL_EDATA, "%s: unknown key '%s' (did you mean '%s'?)", origin, key, nearest_key(c, key));
+    if (c->keys[i].type == CASE_POINTS && v->type == YAML_SEQUENCE_NODE) {
+      TRY(assign_points(c, doc, v, key, origin));
+      continue;
+    }
     REQUIRE(v->type == YAML_SCALAR_NODE, HCL_EDATA, "%s: %s must be %s, not %s", origin, key,
             type_phrase(&c->keys[i]), node_kind(v));
     TRY(assign(c, key, (const char *)v->data.scalar.value, origin));
@@ -394,6 +479,12 @@ const char *case_file(const Case *c, const char *key) {
   return v->resolved ? v->resolved : v->text;
 }
 
+const NamedPoint *case_points(const Case *c, const char *key, int *count) {
+  const CaseValue *v = value_of(c, key);
+  *count = v->npoints;
+  return v->points;
+}
+
 const char *case_origin(const Case *c, const char *key) {
   return value_of(c, key)->origin;
 }
@@ -440,6 +531,15 @@ HclStatus case_to_yaml(const Case *c, char **text) {
       TRY(grow(&out, &length, "%.*s:\n", (int)n, key));
     }
     const CaseValue *v = value_of(c, key);
+    if (c->keys[i].type == CASE_POINTS) {
+      TRY(grow(&out, &length, "  %s: [", key + n + 1));
+      for (int p = 0; p < v->npoints; p++) {
+        TRY(grow(&out, &length, "%s{name: '%s', x: %.17g, y: %.17g}", p ? ", " : "", v->points[p].name,
+                 v->points[p].x, v->points[p].y));
+      }
+      TRY(grow(&out, &length, "]\n"));
+      continue;
+    }
     bool quote = c->keys[i].type == CASE_STRING || c->keys[i].type == CASE_FILE;
     TRY(grow(&out, &length, "  %s: %s%s%s\n", key + n + 1, quote ? "'" : "", v->text, quote ? "'" : ""));
   }

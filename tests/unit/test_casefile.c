@@ -1,7 +1,7 @@
 /* test_casefile.c: YAML case files against a schema: a good file with nested sections, defaults and --set
  * overrides; every kind of mistake (unknown key or section with a suggestion, wrong type, out of range, not a
  * choice, a list where a value belongs, a key given twice, a missing required key, a missing file, a YAML syntax
- * error, tab indentation) gives HCL_EDATA with file:line:column; a missing case file is HCL_ENOINPUT; the template
+ * error, tab indentation, malformed points) gives HCL_EDATA with file:line:column; a missing case file is HCL_ENOINPUT; the template
  * and the effective-case YAML load back as the same case. */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,7 @@ static const CaseKey schema[] = {
     {"output.title", CASE_STRING, "", "untitled", CASE_UNBOUNDED, NULL, "title attribute"},
     {"output.compress", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL, "deflate map variables"},
     {"bed.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL, "bed level grid"},
+    {"output.gauges", CASE_POINTS, "", "[]", CASE_UNBOUNDED, NULL, "gauges"},
 };
 enum { NKEYS = sizeof schema / sizeof schema[0] };
 
@@ -97,6 +98,42 @@ int main(void) {
     free(yaml);
   }
   case_destroy(&c);
+
+  s = load("grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: 100.5, y: 50}\n    - name: P2\n"
+           "      x: -3\n      y: 1e3\n",
+           NULL, &c);
+  int npoints = 0;
+  const NamedPoint *points = s == HCL_OK ? case_points(c, "output.gauges", &npoints) : NULL;
+  TAP_OK(s == HCL_OK && npoints == 2 && strcmp(points[0].name, "P1") == 0 && points[0].x == 100.5 &&
+             points[1].y == 1000 && tap_contains(points[1].origin, "case.yml:6:7"),
+         "points in flow and block style, with their origins %s", status_message());
+  if (s == HCL_OK) {
+    char *yaml = NULL;
+    Case *again = NULL;
+    TAP_OK(case_to_yaml(c, &yaml) == HCL_OK && tap_contains(yaml, "gauges: [{name: 'P1', x: 100.5, y: 50}, "),
+           "points in the effective case");
+    s = load(yaml ? yaml : "", NULL, &again);
+    int n2 = 0;
+    const NamedPoint *p2 = s == HCL_OK ? case_points(again, "output.gauges", &n2) : NULL;
+    TAP_OK(s == HCL_OK && n2 == 2 && p2[1].x == -3, "and loaded back");
+    case_destroy(&again);
+    free(yaml);
+  }
+  case_destroy(&c);
+  s = load("grid:\n  nx: 10\n", NULL, &c);
+  TAP_OK(s == HCL_OK && case_points(c, "output.gauges", &npoints) == NULL && npoints == 0,
+         "no points by default");
+  case_destroy(&c);
+  mistake("a point without y", "grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: 1}\n", NULL,
+          "case.yml:5:7: a point of output.gauges needs name, x and y", "");
+  mistake("a point with an unknown field", "grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: 1, y: 2, z: 3}\n",
+          NULL, "case.yml:5:33:", "only name, x and y (got 'z')");
+  mistake("a point named twice", "grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: 1, y: 2}\n"
+          "    - {name: P1, x: 3, y: 4}\n", NULL, "point 'P1' of output.gauges is named twice", "case.yml:5:7)");
+  mistake("a point with text for x", "grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: east, y: 2}\n",
+          NULL, "case.yml:5:21: x of a point in output.gauges must be a number", "(got 'east')");
+  mistake("a single value for points", "grid:\n  nx: 10\noutput:\n  gauges: P1\n", NULL, "case.yml:4:11:",
+          "is a list of points");
 
   mistake("unknown key", "grid:\n  nx: 10\n  nxx: 4\n", NULL, "case.yml:3:8: unknown key 'grid.nxx'",
           "did you mean 'grid.nx'");
