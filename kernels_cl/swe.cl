@@ -1,0 +1,205 @@
+/* swe.cl: the explicit Stelling & Duinmeijer scheme for the 2D shallow-water equations on a staggered C-grid
+ * (../shared/papers/swe-gpu-explicit-implicit.txt, sections 3.6, 6.1 and 8.1; Stelling & Duinmeijer 2003).
+ *
+ *   d zeta/dt + d(h u)/dx + d(h v)/dy = 0                                               continuity
+ *   du/dt + u du/dx + v du/dy + g d zeta/dx + cf u |u| / h = 0                          x momentum (y alike)
+ *
+ * zeta is the water level above the reference plane, d the depth of the bed below it, h = zeta + d the total depth.
+ * Kernels: u_step, v_step (momentum with implicit friction per point, thesis eq. 6.5), zeta_step (continuity in
+ *   flux form, so volume is conserved to rounding), wave_speed (|velocity| + sqrt(g h), for the CFL limit).
+ * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 2: second-order upwind cross terms reach two faces).
+ * Layout: every array is a[j + G][i + G] with G = STENCIL_RADIUS and row pitch `pitch`, x fastest (field.h);
+ *   zeta[j][i], depth[j][i] at cell centres; u[j][i] at the east face (i + 1/2, j) and v[j][i] at the north face
+ *   (i, j + 1/2) of cell (i, j); kfu, kfv (1 wet, 0 dry or wall) on the same faces. One work-item per owned cell. */
+
+#define G STENCIL_RADIUS
+#define AT(a, i, j) (a)[((j) + G) * pitch + (i) + G]
+
+/* The geometry and physics every kernel takes, in this order. */
+#define GRID_ARGS                                                                                             \
+  const int nx, const int ny, const int pitch, const int x0, const int y0, const int global_nx,                  \
+      const int global_ny, const int closed_x, const int closed_y
+#define PHYSICS_ARGS                                                                                          \
+  const REAL dt, const REAL dx, const REAL dy, const REAL g, const REAL dry_depth, const int friction,           \
+      const REAL friction_coefficient, const int momentum_advection
+
+enum { FRICTION_NONE = 0, FRICTION_CHEZY = 1, FRICTION_MANNING = 2 };
+
+/* Upwinded total depth at a face between cells a (west/south) and b, for a face velocity w (S&D 2003, eq. for
+ * h'): the upstream cell's depth; for w == 0 the higher water level over the shallower bed. */
+inline REAL upwind_depth(const REAL w, const REAL zeta_a, const REAL depth_a, const REAL zeta_b, const REAL depth_b) {
+  if (w > 0) {
+    return zeta_a + depth_a;
+  }
+  if (w < 0) {
+    return zeta_b + depth_b;
+  }
+  return fmax(zeta_a, zeta_b) + fmin(depth_a, depth_b);
+}
+
+/* Bed-friction coefficient cf of cf |u| / h: g / C^2 (Chezy) or g n^2 / h^(1/3) (Manning). */
+inline REAL friction_factor(const int friction, const REAL coefficient, const REAL g, const REAL h) {
+  if (friction == FRICTION_CHEZY) {
+    return g / (coefficient * coefficient);
+  }
+  if (friction == FRICTION_MANNING) {
+    return g * coefficient * coefficient / cbrt(h);
+  }
+  return 0;
+}
+
+/* Along-flow advection w dw/ds at a face from its neighbours along the flow direction (m, p) and their flags
+ * (thesis eq. 8.4): central where both are wet, one-sided where one is dry, zero where both are. */
+inline REAL along_central(const REAL w, const REAL w_m, const REAL w_p, const REAL k_m, const REAL k_p, const REAL ds) {
+  return w * (k_p * w_p - k_m * w_m + (k_m - k_p) * w) / ((1 + k_m * k_p) * ds);
+}
+
+/* Cross advection c dw/dn by second-order upwinding (thesis eqs. 8.2, 8.3): c_minus, c_plus are the transverse
+ * velocities on the lower and upper side; w_m2, w_m1, w_p1, w_p2 the faces two and one below and above, with flags. */
+inline REAL cross_upwind(const REAL w, const REAL c_minus, const REAL c_plus, const REAL w_m1, const REAL w_m2,
+                         const REAL k_m1, const REAL k_m2, const REAL w_p1, const REAL w_p2, const REAL k_p1,
+                         const REAL k_p2, const REAL dn) {
+  const REAL backward = k_m1 * ((1 + 2 * k_m2) * w - (1 + 3 * k_m2) * w_m1 + k_m2 * w_m2) / ((1 + k_m2) * dn);
+  const REAL forward = k_p1 * (-(1 + 2 * k_p2) * w + (1 + 3 * k_p2) * w_p1 - k_p2 * w_p2) / ((1 + k_p2) * dn);
+  return fmax(c_minus, (REAL)0) * backward + fmin(c_plus, (REAL)0) * forward;
+}
+
+/* Momentum-conservative along-flow advection (S&D 2003): the advecting velocity is the mean discharge at the
+ * upstream cell centre over the face depth, and the difference is first-order upwind, which gives the right
+ * propagation speed of hydraulic jumps and bores. q_m, q_c, q_p: discharges h'w at the faces m (one back), this
+ * one, p (one ahead); h_face the mean depth at this face. */
+inline REAL along_momentum(const REAL w, const REAL w_m, const REAL w_p, const REAL k_m, const REAL k_p,
+                           const REAL q_m, const REAL q_c, const REAL q_p, const REAL h_face, const REAL ds) {
+  if (h_face <= 0) {
+    return 0;
+  }
+  if (w > 0) {
+    return k_m * (q_m + q_c) / (2 * h_face) * (w - w_m) / ds;
+  }
+  if (w < 0) {
+    return k_p * (q_c + q_p) / (2 * h_face) * (w_p - w) / ds;
+  }
+  return 0;
+}
+
+/* u at the east face of cell (i, j) one step on: pressure gradient, advection, implicit friction (eq. 6.5); sets
+ * the wet flag kfu (dry below dry_depth, and at closed walls). Reads u, v, zeta at step n (v at n + 1 under the
+ * Sielecki ordering: the caller passes whichever v it wants); writes u_new and kfu. */
+__kernel void u_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                     __global const REAL *restrict u, __global const REAL *restrict v,
+                     __global const REAL *restrict kfu_old, __global REAL *restrict u_new,
+                     __global REAL *restrict kfu, GRID_ARGS, PHYSICS_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i >= nx || j >= ny) {
+    return;
+  }
+  const bool wall = closed_x && x0 + i == global_nx - 1;
+  const REAL w = AT(u, i, j);
+  const REAL za = AT(zeta, i, j), zb = AT(zeta, i + 1, j), da = AT(depth, i, j), db = AT(depth, i + 1, j);
+  const REAL h_up = upwind_depth(w, za, da, zb, db);
+  const REAL wet = (!wall && h_up > dry_depth) ? 1 : 0;
+  AT(kfu, i, j) = wet;
+  if (wet == 0) {
+    AT(u_new, i, j) = 0;
+    return;
+  }
+  /* Transverse velocity at the u point: mean of the four surrounding v faces (thesis eq. 6.8). */
+  const REAL v_south = (AT(v, i, j - 1) + AT(v, i + 1, j - 1)) / 2, v_north = (AT(v, i, j) + AT(v, i + 1, j)) / 2;
+  const REAL v_mean = (v_south + v_north) / 2;
+  REAL advection;
+  if (momentum_advection) {
+    const REAL hm = upwind_depth(AT(u, i - 1, j), AT(zeta, i - 1, j), AT(depth, i - 1, j), za, da);
+    const REAL hp = upwind_depth(AT(u, i + 1, j), zb, db, AT(zeta, i + 2, j), AT(depth, i + 2, j));
+    advection = along_momentum(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j),
+                               hm * AT(u, i - 1, j), h_up * w, hp * AT(u, i + 1, j), (za + da + zb + db) / 2, dx);
+  } else {
+    advection = along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j), dx);
+  }
+  advection += cross_upwind(w, v_south, v_north, AT(u, i, j - 1), AT(u, i, j - 2), AT(kfu_old, i, j - 1),
+                            AT(kfu_old, i, j - 2), AT(u, i, j + 1), AT(u, i, j + 2), AT(kfu_old, i, j + 1),
+                            AT(kfu_old, i, j + 2), dy);
+  const REAL h_mean = fmax((za + da + zb + db) / 2, dry_depth);
+  const REAL speed = sqrt(w * w + v_mean * v_mean);
+  const REAL cf = friction_factor(friction, friction_coefficient, g, h_mean);
+  AT(u_new, i, j) = (w - dt * (g * (zb - za) / dx + advection)) / (1 + dt * cf * speed / h_mean);
+}
+
+/* v at the north face of cell (i, j), the transpose of u_step. */
+__kernel void v_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                     __global const REAL *restrict u, __global const REAL *restrict v,
+                     __global const REAL *restrict kfv_old, __global REAL *restrict v_new,
+                     __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i >= nx || j >= ny) {
+    return;
+  }
+  const bool wall = closed_y && y0 + j == global_ny - 1;
+  const REAL w = AT(v, i, j);
+  const REAL za = AT(zeta, i, j), zb = AT(zeta, i, j + 1), da = AT(depth, i, j), db = AT(depth, i, j + 1);
+  const REAL h_up = upwind_depth(w, za, da, zb, db);
+  const REAL wet = (!wall && h_up > dry_depth) ? 1 : 0;
+  AT(kfv, i, j) = wet;
+  if (wet == 0) {
+    AT(v_new, i, j) = 0;
+    return;
+  }
+  const REAL u_west = (AT(u, i - 1, j) + AT(u, i - 1, j + 1)) / 2, u_east = (AT(u, i, j) + AT(u, i, j + 1)) / 2;
+  const REAL u_mean = (u_west + u_east) / 2;
+  REAL advection;
+  if (momentum_advection) {
+    const REAL hm = upwind_depth(AT(v, i, j - 1), AT(zeta, i, j - 1), AT(depth, i, j - 1), za, da);
+    const REAL hp = upwind_depth(AT(v, i, j + 1), zb, db, AT(zeta, i, j + 2), AT(depth, i, j + 2));
+    advection = along_momentum(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1),
+                               hm * AT(v, i, j - 1), h_up * w, hp * AT(v, i, j + 1), (za + da + zb + db) / 2, dy);
+  } else {
+    advection = along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1), dy);
+  }
+  advection += cross_upwind(w, u_west, u_east, AT(v, i - 1, j), AT(v, i - 2, j), AT(kfv_old, i - 1, j),
+                            AT(kfv_old, i - 2, j), AT(v, i + 1, j), AT(v, i + 2, j), AT(kfv_old, i + 1, j),
+                            AT(kfv_old, i + 2, j), dx);
+  const REAL h_mean = fmax((za + da + zb + db) / 2, dry_depth);
+  const REAL speed = sqrt(w * w + u_mean * u_mean);
+  const REAL cf = friction_factor(friction, friction_coefficient, g, h_mean);
+  AT(v_new, i, j) = (w - dt * (g * (zb - za) / dy + advection)) / (1 + dt * cf * speed / h_mean);
+}
+
+/* The volume flux through the east face of cell (i, j): upwinded depth (from zeta at step n) times u at n + 1.
+ * Both cells sharing a face evaluate exactly this expression, so what leaves one cell enters the other bit for bit. */
+inline REAL flux_x(__global const REAL *zeta, __global const REAL *depth, __global const REAL *u, const int i,
+                   const int j, const int pitch) {
+  const REAL w = AT(u, i, j);
+  return w == 0 ? 0 : w * upwind_depth(w, AT(zeta, i, j), AT(depth, i, j), AT(zeta, i + 1, j), AT(depth, i + 1, j));
+}
+
+inline REAL flux_y(__global const REAL *zeta, __global const REAL *depth, __global const REAL *v, const int i,
+                   const int j, const int pitch) {
+  const REAL w = AT(v, i, j);
+  return w == 0 ? 0 : w * upwind_depth(w, AT(zeta, i, j), AT(depth, i, j), AT(zeta, i, j + 1), AT(depth, i, j + 1));
+}
+
+/* Continuity in flux form (thesis eq. 6.2 with u, v at n + 1): zeta_new = zeta - dt div(h' u). */
+__kernel void zeta_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                        __global const REAL *restrict u, __global const REAL *restrict v,
+                        __global REAL *restrict zeta_new, GRID_ARGS, PHYSICS_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i >= nx || j >= ny) {
+    return;
+  }
+  const REAL divergence = (flux_x(zeta, depth, u, i, j, pitch) - flux_x(zeta, depth, u, i - 1, j, pitch)) / dx +
+                          (flux_y(zeta, depth, v, i, j, pitch) - flux_y(zeta, depth, v, i, j - 1, pitch)) / dy;
+  AT(zeta_new, i, j) = AT(zeta, i, j) - dt * divergence;
+}
+
+/* The fastest signal at cell (i, j): |u| + sqrt(g h) with cell-centred velocities; the time step of the CFL limit
+ * is cfl min(dx, dy) / max over the grid. Dry cells give 0. */
+__kernel void wave_speed(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                         __global const REAL *restrict u, __global const REAL *restrict v,
+                         __global REAL *restrict speed, GRID_ARGS, PHYSICS_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i >= nx || j >= ny) {
+    return;
+  }
+  const REAL h = fmax(AT(zeta, i, j) + AT(depth, i, j), (REAL)0);
+  const REAL uc = (AT(u, i, j) + AT(u, i - 1, j)) / 2, vc = (AT(v, i, j) + AT(v, i, j - 1)) / 2;
+  AT(speed, i, j) = h > dry_depth ? sqrt(uc * uc + vc * vc) + sqrt(g * h) : 0;
+}

@@ -1,0 +1,252 @@
+/* swe.c: state, kernels and step ordering of the explicit shallow-water solver (see swe.h and kernels_cl/swe.cl). */
+#include "swe.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clerror.h"
+#include "halo.h"
+#include "program.h"
+#include "reduce.h"
+
+enum { GHOST = 2, WG_X = 16, WG_Y = 8 };
+enum { KERNEL_U, KERNEL_V, KERNEL_ZETA, KERNEL_SPEED, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"u_step", "v_step", "zeta_step", "wave_speed"};
+
+/* Two copies of each prognostic field: one holds step n, the other receives n + 1. */
+struct Swe {
+  Runtime *rt;
+  const Decomp *decomp;
+  SweConfig config;
+  Field *zeta[2], *u[2], *v[2], *kfu[2], *kfv[2];
+  Field *depth, *speed;
+  int current; /* which copy holds the present state */
+  Halo *halo_u[2], *halo_v[2], *halo_uv[2], *halo_zeta[2], *halo_all;
+  Reducer *reducer;
+  cl_program program;
+  cl_kernel kernels[NKERNELS];
+};
+
+static HclStatus make_field(Swe *s, const char *name, Field **f) {
+  FieldSpec spec = {.name = name, .nz = 1, .ghost = GHOST, .precision = s->config.precision};
+  return field_create(s->rt, s->decomp, &spec, f);
+}
+
+static HclStatus make_halos(Swe *s) {
+  HclStatus status = HCL_OK;
+  for (int c = 0; c < 2; c++) {
+    Field *u[] = {s->u[c], s->kfu[c]}, *v[] = {s->v[c], s->kfv[c]};
+    Field *uv[] = {s->u[c], s->kfu[c], s->v[c], s->kfv[c]};
+    TRY(halo_create(u, 2, &s->halo_u[c]));
+    TRY(halo_create(v, 2, &s->halo_v[c]));
+    TRY(halo_create(uv, 4, &s->halo_uv[c]));
+    TRY(halo_create(&s->zeta[c], 1, &s->halo_zeta[c]));
+  }
+  Field *all[] = {s->zeta[0], s->u[0], s->v[0], s->kfu[0], s->kfv[0], s->depth};
+  TRY(halo_create(all, 6, &s->halo_all));
+cleanup:
+  return status;
+}
+
+HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config, Swe **out) {
+  HclStatus status = HCL_OK;
+  Swe *s = NULL;
+  *out = NULL;
+  REQUIRE(config->precision == PRECISION_SINGLE || runtime_device(rt)->fp64, HCL_ENODEVICE,
+          "device '%s' has no fp64 for a double-precision run; use --precision single",
+          runtime_device(rt)->device_name);
+  TRY_ALLOC(s, 1);
+  s->rt = rt;
+  s->decomp = decomp;
+  s->config = *config;
+  const char *names[2][5] = {{"zeta", "u", "v", "kfu", "kfv"}, {"zeta_next", "u_next", "v_next", "kfu_next",
+                                                                  "kfv_next"}};
+  for (int c = 0; c < 2; c++) {
+    TRY(make_field(s, names[c][0], &s->zeta[c]));
+    TRY(make_field(s, names[c][1], &s->u[c]));
+    TRY(make_field(s, names[c][2], &s->v[c]));
+    TRY(make_field(s, names[c][3], &s->kfu[c]));
+    TRY(make_field(s, names[c][4], &s->kfv[c]));
+  }
+  TRY(make_field(s, "depth", &s->depth));
+  TRY(make_field(s, "wave_speed", &s->speed));
+  TRY(make_halos(s));
+  TRY(reducer_create(rt, decomp, &s->reducer));
+  KernelConfig kc = {.precision = config->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y};
+  TRY(program_build(rt, "swe", &kc, &s->program));
+  for (int k = 0; k < NKERNELS; k++) {
+    TRY(program_kernel(s->program, kernel_names[k], &s->kernels[k]));
+  }
+  *out = s;
+  s = NULL;
+cleanup:
+  swe_destroy(&s);
+  return status;
+}
+
+void swe_destroy(Swe **swe) {
+  if (!swe || !*swe) {
+    return;
+  }
+  Swe *s = *swe;
+  for (int k = 0; k < NKERNELS; k++) {
+    if (s->kernels[k]) {
+      clReleaseKernel(s->kernels[k]);
+    }
+  }
+  if (s->program) {
+    clReleaseProgram(s->program);
+  }
+  reducer_destroy(&s->reducer);
+  for (int c = 0; c < 2; c++) {
+    halo_destroy(&s->halo_u[c]);
+    halo_destroy(&s->halo_v[c]);
+    halo_destroy(&s->halo_uv[c]);
+    halo_destroy(&s->halo_zeta[c]);
+    field_destroy(&s->zeta[c]);
+    field_destroy(&s->u[c]);
+    field_destroy(&s->v[c]);
+    field_destroy(&s->kfu[c]);
+    field_destroy(&s->kfv[c]);
+  }
+  halo_destroy(&s->halo_all);
+  field_destroy(&s->depth);
+  field_destroy(&s->speed);
+  free(s);
+  *swe = NULL;
+}
+
+HclStatus swe_set_state(Swe *s, const double *depth, const double *zeta, const double *u, const double *v) {
+  HclStatus status = HCL_OK;
+  double *level = NULL, *zeros = NULL, *flags = NULL;
+  size_t n = (size_t)field_nx(s->depth) * field_ny(s->depth);
+  TRY_ALLOC(level, n);
+  TRY_ALLOC(zeros, n);
+  TRY_ALLOC(flags, n);
+  for (size_t p = 0; p < n; p++) {
+    level[p] = zeta[p] + depth[p] < 0 ? -depth[p] : zeta[p]; /* below the bed: dry at the bed */
+    flags[p] = 1.0;                                          /* set properly by the first step */
+  }
+  s->current = 0;
+  TRY(field_write_owned(s->depth, depth));
+  TRY(field_write_owned(s->zeta[0], level));
+  TRY(field_write_owned(s->u[0], u ? u : zeros));
+  TRY(field_write_owned(s->v[0], v ? v : zeros));
+  TRY(field_write_owned(s->kfu[0], flags));
+  TRY(field_write_owned(s->kfv[0], flags));
+  TRY(halo_exchange(s->halo_all));
+cleanup:
+  free(level);
+  free(zeros);
+  free(flags);
+  return status;
+}
+
+/* Sets the arguments every kernel shares after its own fields: grid, then physics (kernels_cl/swe.cl). */
+static HclStatus set_common_args(Swe *s, cl_kernel k, cl_uint first, double dt) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(s->decomp);
+  const DecompSpec *g = decomp_spec(s->decomp);
+  const SweConfig *c = &s->config;
+  cl_int ints[9] = {l->nx, l->ny, field_pitch(s->depth), l->x0, l->y0, g->nx, g->ny, !g->periodic_x, !g->periodic_y};
+  double reals[5] = {dt, c->dx, c->dy, c->g, c->dry_depth};
+  cl_int friction = (cl_int)c->friction, momentum = c->advection == SWE_ADVECTION_MOMENTUM;
+  for (int i = 0; i < 9; i++) {
+    TRY_CL(clSetKernelArg(k, first++, sizeof(cl_int), &ints[i]));
+  }
+  for (int i = 0; i < 5; i++) {
+    if (c->precision == PRECISION_DOUBLE) {
+      TRY_CL(clSetKernelArg(k, first++, sizeof(double), &reals[i]));
+    } else {
+      float r = (float)reals[i];
+      TRY_CL(clSetKernelArg(k, first++, sizeof(float), &r));
+    }
+  }
+  TRY_CL(clSetKernelArg(k, first++, sizeof friction, &friction));
+  if (c->precision == PRECISION_DOUBLE) {
+    TRY_CL(clSetKernelArg(k, first++, sizeof(double), &c->friction_coefficient));
+  } else {
+    float r = (float)c->friction_coefficient;
+    TRY_CL(clSetKernelArg(k, first++, sizeof(float), &r));
+  }
+  TRY_CL(clSetKernelArg(k, first++, sizeof momentum, &momentum));
+cleanup:
+  return status;
+}
+
+/* Launches kernel k over the owned cells with fields as its leading buffer arguments. */
+static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double dt, double bytes_per_cell) {
+  HclStatus status = HCL_OK;
+  cl_kernel kernel = s->kernels[k];
+  const DecompLocal *l = decomp_local(s->decomp);
+  for (int i = 0; i < nfields; i++) {
+    cl_mem b = field_buffer(fields[i]);
+    TRY_CL(clSetKernelArg(kernel, (cl_uint)i, sizeof b, &b));
+  }
+  TRY(set_common_args(s, kernel, (cl_uint)nfields, dt));
+  size_t local[2] = {WG_X, WG_Y};
+  size_t global[2] = {(size_t)(l->nx + WG_X - 1) / WG_X * WG_X, (size_t)(l->ny + WG_Y - 1) / WG_Y * WG_Y};
+  double bytes = bytes_per_cell * (double)l->nx * l->ny * (double)precision_bytes(s->config.precision);
+  TRY(runtime_launch(s->rt, kernel, 2, global, local, bytes, NULL));
+cleanup:
+  return status;
+}
+
+HclStatus swe_step(Swe *s, double dt) {
+  HclStatus status = HCL_OK;
+  int c = s->current, n = 1 - c;
+  bool sielecki = s->config.ordering == SWE_ORDERING_SIELECKI;
+  /* Effective DRAM traffic per cell, in REALs: each kernel reads its inputs once and writes its outputs once. */
+  Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
+  TRY(launch(s, KERNEL_U, u_args, 7, dt, 7.0));
+  if (sielecki) {
+    TRY(halo_exchange(s->halo_u[n]));
+  }
+  Field *v_args[] = {s->zeta[c], s->depth, sielecki ? s->u[n] : s->u[c], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
+  TRY(launch(s, KERNEL_V, v_args, 7, dt, 7.0));
+  TRY(halo_exchange(sielecki ? s->halo_v[n] : s->halo_uv[n]));
+  Field *z_args[] = {s->zeta[c], s->depth, s->u[n], s->v[n], s->zeta[n]};
+  TRY(launch(s, KERNEL_ZETA, z_args, 5, dt, 5.0));
+  TRY(halo_exchange(s->halo_zeta[n]));
+  s->current = n;
+cleanup:
+  return status;
+}
+
+Field *swe_zeta(Swe *s) {
+  return s->zeta[s->current];
+}
+
+Field *swe_u(Swe *s) {
+  return s->u[s->current];
+}
+
+Field *swe_v(Swe *s) {
+  return s->v[s->current];
+}
+
+Field *swe_depth(Swe *s) {
+  return s->depth;
+}
+
+HclStatus swe_volume(Swe *s, double *volume) {
+  HclStatus status = HCL_OK;
+  double sum_zeta = 0, sum_depth = 0;
+  /* Dry cells hold zeta = -depth, so sum(zeta + depth) is the sum of the total depths. */
+  TRY(reduce_sum(s->reducer, s->zeta[s->current], &sum_zeta));
+  TRY(reduce_sum(s->reducer, s->depth, &sum_depth));
+  *volume = (sum_zeta + sum_depth) * s->config.dx * s->config.dy;
+cleanup:
+  return status;
+}
+
+HclStatus swe_max_wave_speed(Swe *s, double *speed) {
+  HclStatus status = HCL_OK;
+  int c = s->current;
+  Field *args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->speed};
+  TRY(launch(s, KERNEL_SPEED, args, 5, 0.0, 5.0));
+  TRY(reduce_max(s->reducer, s->speed, speed));
+cleanup:
+  return status;
+}
