@@ -11,6 +11,8 @@ static const BenchEntry benchmarks[] = {
      "elements per array", bench_bandwidth},
     {"halo", "one ghost-layer exchange of a size x size x 9 field, ghost width 3, over the run's ranks",
      "points per side (default 1025)", bench_halo},
+    {"swe", "the thesis' Table 9.1: 1000 explicit shallow-water steps of test case 1 per grid size",
+     "cells per side (default: 100 to 12292 as memory allows; 100 and 1000 on CPUs)", bench_swe},
 };
 
 const BenchEntry *bench_find(const char *name) {

@@ -1,0 +1,139 @@
+/* swe.c: `hydrocl bench swe`, the thesis' Table 9.1 sweep (../shared/papers/swe-gpu-explicit-implicit.txt, section
+ * 9.1): test case 1 (a 200 m closed basin 1 m deep, a Gaussian drop, a Gaussian island 3 cm above the water) on
+ * square grids of side 100 to 12292 cells, 1000 explicit steps each, in float and double.
+ *
+ * Reported: seconds for the steps (wall clock, everything the time loop does: kernels and halo exchanges),
+ * cell-updates per second, the effective bandwidth (the DRAM traffic a step must cause, 19 REALs per cell: u_step
+ * and v_step read 5 and write 2 arrays each, zeta_step reads 4 and writes 1) and its fraction of the copy rate
+ * measured in the same run, and the bandwidth bound on cell-updates/s (copy rate / bytes per cell). */
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "par.h"
+#include "progress.h"
+#include "swe.h"
+
+enum { STEPS = 1000, REALS_PER_CELL = 19, FIELDS = 12 };
+static const double BASIN = 200.0, GRAVITY = 9.81;
+
+static double bed(double x, double y) {
+  double r2 = (x - 140) * (x - 140) + (y - 100) * (y - 100);
+  return 1.0 - 1.03 * exp(-r2 / (2 * 15.0 * 15.0));
+}
+
+static double drop(double x, double y) {
+  double r2 = (x - 60) * (x - 60) + (y - 100) * (y - 100);
+  return 0.1 * exp(-r2 / (2 * 8.0 * 8.0));
+}
+
+static HclStatus set_case1(Swe *swe, const Decomp *decomp, double dx) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(decomp);
+  double *depth = NULL, *zeta = NULL;
+  TRY_ALLOC(depth, (size_t)l->nx * l->ny);
+  TRY_ALLOC(zeta, (size_t)l->nx * l->ny);
+  for (int j = 0; j < l->ny; j++) {
+    for (int i = 0; i < l->nx; i++) {
+      double x = (l->x0 + i + 0.5) * dx, y = (l->y0 + j + 0.5) * dx;
+      depth[(size_t)j * l->nx + i] = bed(x, y);
+      zeta[(size_t)j * l->nx + i] = drop(x, y);
+    }
+  }
+  TRY(swe_set_state(swe, depth, zeta, NULL, NULL));
+cleanup:
+  free(depth);
+  free(zeta);
+  return status;
+}
+
+static HclStatus run_side(const BenchRequest *request, Precision precision, int side, double copy_gbs) {
+  HclStatus status = HCL_OK;
+  Decomp *decomp = NULL;
+  Swe *swe = NULL;
+  double dx = BASIN / side;
+  /* The thesis' dt of 0.1 s at 2 m cells, scaled with dx: a CFL number of about 0.16. */
+  double dt = 0.05 * dx;
+  DecompSpec grid = {.nx = side, .ny = side};
+  SweConfig config = {.dx = dx, .dy = dx, .g = GRAVITY, .dry_depth = 1e-3, .advection = SWE_ADVECTION_MOMENTUM,
+                      .ordering = SWE_ORDERING_SIELECKI, .friction = SWE_FRICTION_CHEZY,
+                      .friction_coefficient = 60.0, .precision = precision};
+  TRY(decomp_create(&grid, &decomp));
+  TRY(swe_create(request->rt, decomp, &config, &swe));
+  TRY(set_case1(swe, decomp, dx));
+  TRY(swe_step(swe, dt)); /* warm-up: first launches, first touch */
+  TRY(runtime_finish(request->rt));
+  double start = progress_now();
+  for (int step = 0; step < STEPS; step++) {
+    TRY(swe_step(swe, dt));
+  }
+  TRY(runtime_finish(request->rt));
+  double seconds = progress_now() - start;
+  double cells = (double)side * side * STEPS;
+  double bytes = cells * REALS_PER_CELL * (double)precision_bytes(precision);
+  if (par_rank() == 0) {
+    JsonObject j;
+    bench_json_begin(&j, request, "swe", "test_case_1", precision);
+    json_integer(&j, "size", side);
+    json_integer(&j, "steps", STEPS);
+    json_integer(&j, "ranks", par_size());
+    json_number(&j, "seconds", seconds);
+    json_number(&j, "cell_updates_per_s", cells / seconds);
+    json_number(&j, "bytes", bytes);
+    json_number(&j, "gbs", bytes / seconds * 1e-9);
+    json_number(&j, "fraction_of_copy", bytes / seconds * 1e-9 / copy_gbs);
+    json_number(&j, "bound_cell_updates_per_s", copy_gbs * 1e9 / (REALS_PER_CELL * (double)precision_bytes(precision)));
+    json_number(&j, "copy_gbs", copy_gbs);
+    json_print(&j, request->out);
+  }
+cleanup:
+  swe_destroy(&swe);
+  decomp_destroy(&decomp);
+  return status;
+}
+
+/* Sides of the sweep: the thesis' 100 to 12292, those whose fields fit in half the device memory (CPUs stop at
+ * 1000: the sweep must finish in minutes on two cores). */
+static int sides(const DeviceInfo *dev, Precision p, int out[]) {
+  static const int all[] = {100, 1000, 2048, 4096, 8192, 12292};
+  int n = 0;
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    double bytes = (double)(all[i] + 4) * (all[i] + 4) * FIELDS * (double)precision_bytes(p);
+    if (bytes <= 0.5 * (double)dev->global_mem_bytes && (dev->type != DEVICE_TYPE_CPU || all[i] <= 1000)) {
+      out[n++] = all[i];
+    }
+  }
+  return n;
+}
+
+static HclStatus sweep(const BenchRequest *request, Precision precision) {
+  HclStatus status = HCL_OK;
+  double copy_gbs = 0;
+  int list[8], n = 0;
+  TRY(bench_copy_rate(request->rt, precision, &copy_gbs));
+  if (request->size) {
+    list[n++] = (int)request->size;
+  } else {
+    n = sides(runtime_device(request->rt), precision, list);
+  }
+  for (int i = 0; i < n; i++) {
+    TRY(run_side(request, precision, list[i], copy_gbs));
+  }
+cleanup:
+  return status;
+}
+
+HclStatus bench_swe(const BenchRequest *request) {
+  HclStatus status = HCL_OK;
+  if (request->precision_given) {
+    TRY(sweep(request, request->precision));
+    goto cleanup;
+  }
+  TRY(sweep(request, PRECISION_SINGLE));
+  if (runtime_device(request->rt)->fp64) {
+    TRY(sweep(request, PRECISION_DOUBLE));
+  }
+cleanup:
+  return status;
+}
