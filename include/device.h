@@ -2,7 +2,7 @@
  *
  * Selection strings (--device, HYDROCL_DEVICE):
  *   auto     the best GPU that passes the checks, else the PoCL CPU device (never simply platform 0 device 0)
- *   P:D      platform P, device D, as `hydrocl info` prints them
+ *   P:D      platform P, device D, as `hydrocl info` prints them (the whole string: "4090" is a name)
  *   gpu|cpu  the best device of that type
  *   TEXT     any device whose platform, device or vendor name contains TEXT, case-insensitively ("nvidia")
  * Among several matching devices, node-local rank r takes the (r mod n)-th in order of preference. */

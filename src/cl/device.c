@@ -250,6 +250,18 @@ __attribute__((format(printf, 3, 4))) static void appendf(char *buf, size_t size
   }
 }
 
+/* True when text is exactly "P:D" (digits, a colon, digits), setting p and d; anything else, "4090" or "1:0x",
+ * is part of a name. Nine digits at most keep the numbers within int. */
+static bool parse_index(const char *text, int *p, int *d) {
+  static const char digits[] = "0123456789";
+  size_t np = strspn(text, digits);
+  if (np == 0 || np > 9 || text[np] != ':') {
+    return false;
+  }
+  size_t nd = strspn(text + np + 1, digits);
+  return nd > 0 && nd <= 9 && text[np + 1 + nd] == '\0' && sscanf(text, "%d:%d", p, d) == 2;
+}
+
 HclStatus device_select(const DeviceInfo *devices, int count, const char *selector, const DeviceNeeds *needs,
                         int node_rank, int node_size, int *chosen, bool *shared) {
   HclStatus status = HCL_OK;
@@ -257,7 +269,7 @@ HclStatus device_select(const DeviceInfo *devices, int count, const char *select
   char refusals[2048] = "";
   char known[2048] = "";
   MatchKind kind = MATCH_TEXT;
-  int p = -1, d = -1, consumed = 0, nmatched = 0, npassing = 0;
+  int p = -1, d = -1, nmatched = 0, npassing = 0;
   const char *text = selector && selector[0] ? selector : "auto";
   *chosen = -1;
   *shared = false;
@@ -267,9 +279,7 @@ HclStatus device_select(const DeviceInfo *devices, int count, const char *select
     kind = MATCH_GPU;
   } else if (strcmp(text, "cpu") == 0) {
     kind = MATCH_CPU;
-  } else if (isdigit((unsigned char)text[0])) {
-    REQUIRE(sscanf(text, "%d:%d%n", &p, &d, &consumed) == 2 && text[consumed] == '\0', HCL_EUSAGE,
-            "device '%s' is not of the form P:D (platform:device, as 'hydrocl info' prints)", text);
+  } else if (parse_index(text, &p, &d)) {
     kind = MATCH_INDEX;
   }
   TRY_ALLOC(passing, count);

@@ -72,6 +72,17 @@ int main(void) {
   pick(node, 2, "3:0", none, &s);
   TAP_OK(s == HCL_EUSAGE, "an index beyond the machine is a usage error");
 
+  /* A name that starts with a digit is a name, not a malformed P:D. */
+  DeviceInfo gamer[2];
+  nvidia_node(gamer);
+  snprintf(gamer[1].device_name, sizeof gamer[1].device_name, "NVIDIA GeForce RTX 4090");
+  TAP_OK(pick(gamer, 2, "4090", none, &s) == 1 && s == HCL_OK, "'4090' matches the device name %s",
+         status_message());
+  TAP_OK(pick(gamer, 2, "0:0", none, &s) == 0, "while the whole string '0:0' is still P:D");
+  pick(gamer, 2, "1:0x", none, &s);
+  TAP_OK(s == HCL_EUSAGE && tap_contains(status_message(), "P:D"), "'1:0x' is no P:D and matches no name: %s",
+         status_message());
+
   /* Checks: fp64, memory, OpenCL C version. */
   DeviceInfo gaming[2];
   nvidia_node(gaming);
