@@ -30,7 +30,9 @@
   X(HCL_ENOMEM, 71, "out of host memory")                                                                    \
   X(HCL_EMPI, 71, "MPI error")                                                                               \
   X(HCL_ECANTCREAT, 73, "cannot create output")                                                              \
-  X(HCL_EIO, 74, "input/output error")
+  X(HCL_EIO, 74, "input/output error")                                                                       \
+  X(HCL_ESTOPPED, 75, "stopped on request after writing a restart")                                          \
+  X(HCL_EDIVERGED, 79, "the run diverged; its last good state was written")
 
 typedef enum {
 #define HCL_STATUS_ENUM(name, code, summary) name,

@@ -1,7 +1,7 @@
 /* swe.h: the explicit shallow-water solver (Stelling & Duinmeijer, staggered C-grid; kernels_cl/swe.cl) on the
  * grid layer: state on the device, one step at a time, with wetting and drying through the kfu/kfv face flags.
- * Boundaries here are closed walls or periodic sides; physics only, no I/O. Collective calls: swe_create,
- * swe_set_state, swe_step, swe_volume, swe_max_wave_speed. */
+ * Sides are closed walls, periodic, or water-level boundaries; physics only, no I/O. Collective calls: swe_create,
+ * swe_set_state, swe_step, swe_volume, swe_max_wave_speed, swe_centre_fields. */
 #ifndef HYDROCL_SWE_H
 #define HYDROCL_SWE_H
 
@@ -15,6 +15,12 @@ typedef enum { SWE_ADVECTION_ENERGY, SWE_ADVECTION_MOMENTUM } SweAdvection;
 typedef enum { SWE_ORDERING_SIELECKI, SWE_ORDERING_HANSEN } SweOrdering;
 typedef enum { SWE_FRICTION_NONE, SWE_FRICTION_CHEZY, SWE_FRICTION_MANNING } SweFriction;
 
+/* A non-periodic side: a closed wall, or a water-level boundary whose outermost column (row) of cells takes the
+ * level given by swe_set_levels, either exactly or weakly reflecting (outgoing waves leave through it; the given
+ * level is then the incoming signal around the side's reference level). Order: west, east, south, north. */
+typedef enum { SWE_SIDE_WALL, SWE_SIDE_LEVEL, SWE_SIDE_WEAK_LEVEL } SweSide;
+enum { SWE_WEST, SWE_EAST, SWE_SOUTH, SWE_NORTH, SWE_SIDES };
+
 typedef struct {
   double dx, dy;        /* grid spacing, m */
   double g;             /* gravitational acceleration, m/s^2 */
@@ -23,6 +29,8 @@ typedef struct {
   SweOrdering ordering; /* Sielecki: u, then v with the new u, then zeta; Hansen: u and v together, then zeta */
   SweFriction friction;
   double friction_coefficient; /* Chezy C (m^0.5/s) or Manning n (s/m^(1/3)) */
+  SweSide sides[SWE_SIDES];    /* ignored on periodic sides (the decomposition's flags) */
+  double reference_level[SWE_SIDES]; /* still-water level of a weakly reflecting side, m */
   Precision precision;
 } SweConfig;
 
@@ -37,8 +45,19 @@ void swe_destroy(Swe **swe);
  * Cells with zeta below the bed are set dry at the bed (h = 0). NULL u or v means at rest. */
 HclStatus swe_set_state(Swe *swe, const double *depth, const double *zeta, const double *u, const double *v);
 
+/* The levels (m) the water-level sides take at the end of the next step, west, east, south, north; unused
+ * entries are ignored. */
+void swe_set_levels(Swe *swe, const double level[SWE_SIDES]);
+
 /* Advances one step of dt seconds. */
 HclStatus swe_step(Swe *swe, double dt);
+
+/* All the state a restart needs to continue bit for bit, in a fixed order: zeta, u, v, kfu, kfv (borrowed; valid
+ * until the next step; named so). After writing their owned values (a restart), swe_sync_state fills the ghost
+ * layers. */
+enum { SWE_STATE_FIELDS = 5 };
+void swe_state_fields(Swe *swe, Field *fields[SWE_STATE_FIELDS]);
+HclStatus swe_sync_state(Swe *swe);
 
 /* The current fields (borrowed; valid until the next step): zeta, u, v, depth. */
 Field *swe_zeta(Swe *swe);
@@ -46,9 +65,20 @@ Field *swe_u(Swe *swe);
 Field *swe_v(Swe *swe);
 Field *swe_depth(Swe *swe);
 
+/* Keeps a device copy of the present state (swe_checkpoint; the first call allocates it) and returns to it
+ * (swe_rollback), so a run that diverges can still write its last good state. */
+HclStatus swe_checkpoint(Swe *swe);
+HclStatus swe_rollback(Swe *swe);
+
 /* Total water volume, sum of max(h, 0) dx dy over the grid, m^3 (collective). */
 HclStatus swe_volume(Swe *swe, double *volume);
-/* The largest |velocity| + sqrt(g h) over wet cells, m/s (collective): dt <= cfl min(dx, dy) / this. */
+/* The largest |velocity| + sqrt(g h) over wet cells, m/s (collective); NaN when the state holds a NaN. The CFL
+ * limit is dt <= cfl / (speed sqrt(1/dx^2 + 1/dy^2)). */
 HclStatus swe_max_wave_speed(Swe *swe, double *speed);
+
+/* Cell-centred output into out[0..3] (2D fields of the decomposition, ghost 0, the solver's precision): total
+ * depth h, velocities u and v averaged from the faces, wet flag (1 where h > dry_depth, else 0). Collective. */
+enum { SWE_CENTRE_FIELDS = 4 };
+HclStatus swe_centre_fields(Swe *swe, Field *out[SWE_CENTRE_FIELDS]);
 
 #endif

@@ -6,7 +6,8 @@
  *
  * zeta is the water level above the reference plane, d the depth of the bed below it, h = zeta + d the total depth.
  * Kernels: u_step, v_step (momentum with implicit friction per point, thesis eq. 6.5), zeta_step (continuity in
- *   flux form, so volume is conserved to rounding), wave_speed (|velocity| + sqrt(g h), for the CFL limit).
+ *   flux form, so volume is conserved to rounding; water-level boundaries), wave_speed (|velocity| + sqrt(g h), for
+ *   the CFL limit and the divergence guard), centre_fields (cell-centred output).
  * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 2: second-order upwind cross terms reach two faces).
  * Layout: every array is a[j + G][i + G] with G = STENCIL_RADIUS and row pitch `pitch`, x fastest (field.h);
  *   zeta[j][i], depth[j][i] at cell centres; u[j][i] at the east face (i + 1/2, j) and v[j][i] at the north face
@@ -24,6 +25,7 @@
       const REAL friction_coefficient, const int momentum_advection
 
 enum { FRICTION_NONE = 0, FRICTION_CHEZY = 1, FRICTION_MANNING = 2 };
+enum { SIDE_WALL = 0, SIDE_LEVEL = 1, SIDE_WEAK_LEVEL = 2 }; /* SweSide in swe.h */
 
 /* Upwinded total depth at a face between cells a (west/south) and b, for a face velocity w (S&D 2003, eq. for
  * h'): the upstream cell's depth; for w == 0 the higher water level over the shallower bed. */
@@ -177,21 +179,56 @@ inline REAL flux_y(__global const REAL *zeta, __global const REAL *depth, __glob
   return w == 0 ? 0 : w * upwind_depth(w, AT(zeta, i, j), AT(depth, i, j), AT(zeta, i, j + 1), AT(depth, i, j + 1));
 }
 
-/* Continuity in flux form (thesis eq. 6.2 with u, v at n + 1): zeta_new = zeta - dt div(h' u). */
+/* The level of a cell on a water-level boundary (swe.h): the prescribed level, or on a weakly reflecting side the
+ * level that lets the outgoing characteristic through while the incoming one carries the prescribed signal. With
+ * eta = zeta - reference and the face velocity u_face between the boundary cell and the interior, the linearised
+ * Riemann invariants u +- sqrt(g / h) eta give eta = 2 eta_in - sign sqrt(h / g) u_face, sign = +1 on the west and
+ * south sides (inflow is +u, +v) and -1 on the east and north sides: an outgoing wave (eta_in = 0) leaves without
+ * reflection, an incoming one (u_face = sqrt(g / h) eta_in) enters unchanged. */
+inline REAL boundary_level(const int type, const REAL level, const REAL reference, const REAL h, const REAL u_face,
+                           const REAL sign, const REAL g) {
+  if (type == SIDE_LEVEL) {
+    return level;
+  }
+  return reference + 2 * (level - reference) - sign * sqrt(h / g) * u_face;
+}
+
+/* Continuity in flux form (thesis eq. 6.2 with u, v at n + 1): zeta_new = zeta - dt div(h' u). The cells of the
+ * first and last column (row) on a water-level side take the boundary's level instead (side_type, side_level,
+ * side_reference: x west, y east, z south, w north; levels at n + 1), never below the bed. */
 __kernel void zeta_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                         __global const REAL *restrict u, __global const REAL *restrict v,
-                        __global REAL *restrict zeta_new, GRID_ARGS, PHYSICS_ARGS) {
+                        __global REAL *restrict zeta_new, GRID_ARGS, PHYSICS_ARGS, const int4 side_type,
+                        const REAL4 side_level, const REAL4 side_reference) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (i >= nx || j >= ny) {
     return;
   }
   const REAL divergence = (flux_x(zeta, depth, u, i, j, pitch) - flux_x(zeta, depth, u, i - 1, j, pitch)) / dx +
                           (flux_y(zeta, depth, v, i, j, pitch) - flux_y(zeta, depth, v, i, j - 1, pitch)) / dy;
-  AT(zeta_new, i, j) = AT(zeta, i, j) - dt * divergence;
+  REAL level = AT(zeta, i, j) - dt * divergence;
+  const int gi = x0 + i, gj = y0 + j;
+  const REAL d = AT(depth, i, j), h = fmax(AT(zeta, i, j) + d, dry_depth);
+  int type = SIDE_WALL;
+  if (gi == 0 && side_type.x != SIDE_WALL) {
+    type = side_type.x;
+    level = boundary_level(type, side_level.x, side_reference.x, h, AT(u, i, j), 1, g);
+  } else if (gi == global_nx - 1 && side_type.y != SIDE_WALL) {
+    type = side_type.y;
+    level = boundary_level(type, side_level.y, side_reference.y, h, AT(u, i - 1, j), -1, g);
+  } else if (gj == 0 && side_type.z != SIDE_WALL) {
+    type = side_type.z;
+    level = boundary_level(type, side_level.z, side_reference.z, h, AT(v, i, j), 1, g);
+  } else if (gj == global_ny - 1 && side_type.w != SIDE_WALL) {
+    type = side_type.w;
+    level = boundary_level(type, side_level.w, side_reference.w, h, AT(v, i, j - 1), -1, g);
+  }
+  AT(zeta_new, i, j) = type == SIDE_WALL ? level : fmax(level, -d);
 }
 
 /* The fastest signal at cell (i, j): |u| + sqrt(g h) with cell-centred velocities; the time step of the CFL limit
- * is cfl min(dx, dy) / max over the grid. Dry cells give 0. */
+ * is cfl / (max over the grid * sqrt(1/dx^2 + 1/dy^2)). Dry cells give 0; a NaN anywhere in the state stays NaN,
+ * so the maximum reveals a diverging run. */
 __kernel void wave_speed(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                          __global const REAL *restrict u, __global const REAL *restrict v,
                          __global REAL *restrict speed, GRID_ARGS, PHYSICS_ARGS) {
@@ -199,7 +236,26 @@ __kernel void wave_speed(__global const REAL *restrict zeta, __global const REAL
   if (i >= nx || j >= ny) {
     return;
   }
-  const REAL h = fmax(AT(zeta, i, j) + AT(depth, i, j), (REAL)0);
+  const REAL h = AT(zeta, i, j) + AT(depth, i, j);
   const REAL uc = (AT(u, i, j) + AT(u, i - 1, j)) / 2, vc = (AT(v, i, j) + AT(v, i, j - 1)) / 2;
-  AT(speed, i, j) = h > dry_depth ? sqrt(uc * uc + vc * vc) + sqrt(g * h) : 0;
+  AT(speed, i, j) = h > dry_depth ? sqrt(uc * uc + vc * vc) + sqrt(g * h) : (isnan(h) ? h : 0);
+}
+
+/* Cell-centred output: total depth h = max(zeta + d, 0), velocities u, v averaged from the two faces of the cell,
+ * and the wet flag (h above dry_depth). Output fields have no ghosts (pitch_out = nx). */
+__kernel void centre_fields(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                            __global const REAL *restrict u, __global const REAL *restrict v,
+                            __global REAL *restrict h_out, __global REAL *restrict u_out,
+                            __global REAL *restrict v_out, __global REAL *restrict wet_out, GRID_ARGS,
+                            PHYSICS_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i >= nx || j >= ny) {
+    return;
+  }
+  const REAL h = fmax(AT(zeta, i, j) + AT(depth, i, j), (REAL)0);
+  const int p = j * nx + i;
+  h_out[p] = h;
+  u_out[p] = (AT(u, i, j) + AT(u, i - 1, j)) / 2;
+  v_out[p] = (AT(v, i, j) + AT(v, i, j - 1)) / 2;
+  wet_out[p] = h > dry_depth ? 1 : 0;
 }

@@ -19,7 +19,13 @@ enum {
   OPT_PRECISION = 1 << 4,
   OPT_SIZE = 1 << 5,
   OPT_LIST = 1 << 6,
+  OPT_OUTPUT = 1 << 7,
+  OPT_OVERWRITE = 1 << 8,
+  OPT_RESTART = 1 << 9,
+  OPT_SET = 1 << 10,
 };
+
+enum { CLI_MAX_SETS = 64, CLI_COMMAND_LINE = 2048 };
 
 typedef struct {
   const char *command;    /* "info", "bench", ... */
@@ -33,7 +39,13 @@ typedef struct {
   bool list;
   Precision precision; /* --precision, else the build's default */
   size_t size;         /* --size, 0 when not given */
+  const char *output_dir;         /* -o, --output; NULL: out/CASE */
+  bool overwrite;                 /* --overwrite */
+  const char *restart;            /* --restart latest|FILE; NULL when not given */
+  const char *sets[CLI_MAX_SETS]; /* --set section.key=value, in order */
+  int nsets;
   int verbosity;       /* -q: -1, default 0, -v: 1, -vv: 2 */
+  char command_line[CLI_COMMAND_LINE]; /* argv joined by spaces (cut at the end when longer) */
 } CliOptions;
 
 /* Parses argv into o. Usage errors are HCL_EUSAGE with the message to print. */
@@ -49,5 +61,8 @@ HclStatus cli_open_runtime(const CliOptions *o, const DeviceNeeds *needs, Runtim
 
 HclStatus cmd_info(const CliOptions *o);
 HclStatus cmd_bench(const CliOptions *o);
+HclStatus cmd_run(const CliOptions *o);
+HclStatus cmd_validate(const CliOptions *o);
+HclStatus cmd_defaults(const CliOptions *o);
 
 #endif

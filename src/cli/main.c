@@ -28,6 +28,15 @@ static HclStatus dispatch(const CliOptions *o) {
   if (strcmp(o->command, "bench") == 0) {
     return cmd_bench(o);
   }
+  if (strcmp(o->command, "run") == 0) {
+    return cmd_run(o);
+  }
+  if (strcmp(o->command, "validate") == 0) {
+    return cmd_validate(o);
+  }
+  if (strcmp(o->command, "defaults") == 0) {
+    return cmd_defaults(o);
+  }
   if (strcmp(o->command, "version") == 0) {
     if (par_rank() == 0) {
       printf("hydrocl %s (%s)\n", HYDROCL_VERSION, HYDROCL_GIT);

@@ -13,6 +13,9 @@ void cli_print_usage(FILE *out) {
           "\n"
           "commands:\n"
           "  info                 list every OpenCL device with the --device string that selects it\n"
+          "  run CASE             run a case file (see cases/): map, history and restart files in -o DIR\n"
+          "  validate CASE        check a case file and print the grid, time step, memory and output sizes\n"
+          "  defaults MODEL       print a commented case template with every key (MODEL: shallow-water)\n"
           "  bench NAME           run a benchmark (JSON lines on stdout); 'hydrocl bench --list' names them\n"
           "  version              print the version\n"
           "  help                 print this text\n"
@@ -27,11 +30,17 @@ void cli_print_usage(FILE *out) {
           "      --json           info: print JSON instead of a table\n"
           "      --size N         bench: problem size (suffixes K, M, G = 2^10, 2^20, 2^30)\n"
           "      --list           bench: list the benchmarks\n"
+          "  -o, --output DIR     run: output folder (default out/CASE, CASE the case file's name)\n"
+          "      --overwrite      run: replace the output of an earlier run in that folder\n"
+          "      --restart R      run: continue from 'latest' (the newest restart in the output folder) or a file\n"
+          "      --set K=V        run, validate: override a case key, e.g. --set grid.nx=400 (repeatable)\n"
           "  -q, -v, -vv          quieter, more verbose, debug\n"
           "  -h, --help           print this text\n"
           "\n"
           "exit status: 0 ok, 64 usage, 65 bad input data, 66 missing input, 69 no suitable device,\n"
-          "             70 internal or kernel build failure, 71 system error, 74 I/O error\n");
+          "             70 internal or kernel build failure, 71 system error, 73 cannot create output,\n"
+          "             74 I/O error, 75 stopped by SIGTERM/SIGUSR1 after writing a restart,\n"
+          "             79 the run diverged (its last good state was written as a restart)\n");
 }
 
 static HclStatus parse_size(const char *text, size_t *out) {
@@ -57,9 +66,29 @@ cleanup:
   return status;
 }
 
+static void join_command_line(int argc, char **argv, char *out, size_t size) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (int i = 0; i < argc && used + 1 < size; i++) {
+    int n = snprintf(out + used, size - used, "%s%s", i ? " " : "", argv[i]);
+    used += n > 0 ? (size_t)n : 0;
+  }
+}
+
 HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
   HclStatus status = HCL_OK;
-  enum { LONG_KERNEL_DIR = 256, LONG_PROFILE, LONG_JSON, LONG_PRECISION, LONG_SIZE, LONG_LIST, LONG_VERSION };
+  enum {
+    LONG_KERNEL_DIR = 256,
+    LONG_PROFILE,
+    LONG_JSON,
+    LONG_PRECISION,
+    LONG_SIZE,
+    LONG_LIST,
+    LONG_VERSION,
+    LONG_OVERWRITE,
+    LONG_RESTART,
+    LONG_SET
+  };
   static const struct option long_options[] = {
       {"device", required_argument, NULL, 'd'},
       {"kernel-dir", required_argument, NULL, LONG_KERNEL_DIR},
@@ -68,6 +97,10 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       {"precision", required_argument, NULL, LONG_PRECISION},
       {"size", required_argument, NULL, LONG_SIZE},
       {"list", no_argument, NULL, LONG_LIST},
+      {"output", required_argument, NULL, 'o'},
+      {"overwrite", no_argument, NULL, LONG_OVERWRITE},
+      {"restart", required_argument, NULL, LONG_RESTART},
+      {"set", required_argument, NULL, LONG_SET},
       {"quiet", no_argument, NULL, 'q'},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
@@ -79,10 +112,11 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
   o->kernel_dir = getenv("HYDROCL_KERNEL_DIR") && getenv("HYDROCL_KERNEL_DIR")[0] ? getenv("HYDROCL_KERNEL_DIR")
                                                                                     : NULL;
   o->precision = precision_default();
+  join_command_line(argc, argv, o->command_line, sizeof o->command_line);
   opterr = 0;
   optind = 1;
   int c;
-  while ((c = getopt_long(argc, argv, ":d:qvh", long_options, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":d:o:qvh", long_options, NULL)) != -1) {
     switch (c) {
     case 'd':
       o->device = optarg;
@@ -112,6 +146,23 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       o->list = true;
       o->given |= OPT_LIST;
       break;
+    case 'o':
+      o->output_dir = optarg;
+      o->given |= OPT_OUTPUT;
+      break;
+    case LONG_OVERWRITE:
+      o->overwrite = true;
+      o->given |= OPT_OVERWRITE;
+      break;
+    case LONG_RESTART:
+      o->restart = optarg;
+      o->given |= OPT_RESTART;
+      break;
+    case LONG_SET:
+      REQUIRE(o->nsets < CLI_MAX_SETS, HCL_EUSAGE, "more than %d --set options", CLI_MAX_SETS);
+      o->sets[o->nsets++] = optarg;
+      o->given |= OPT_SET;
+      break;
     case 'q':
       o->verbosity = -1;
       break;
@@ -126,7 +177,10 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       break;
     case ':':
       FAIL(HCL_EUSAGE, "option '%s' needs a value (see hydrocl --help)", argv[optind - 1]);
-    default:
+    default: /* getopt names an unknown short option in optopt; a long one is the argument just read */
+      if (optopt > 0 && optopt < 256) {
+        FAIL(HCL_EUSAGE, "unknown option '-%c' (see hydrocl --help)", optopt);
+      }
       FAIL(HCL_EUSAGE, "unknown option '%s' (see hydrocl --help)", argv[optind - 1]);
     }
   }
@@ -141,8 +195,8 @@ cleanup:
 }
 
 static const char *option_name(unsigned bit) {
-  static const char *const names[] = {"--device", "--kernel-dir", "--profile", "--json",
-                                      "--precision", "--size", "--list"};
+  static const char *const names[] = {"--device", "--kernel-dir", "--profile", "--json",    "--precision", "--size",
+                                      "--list",   "--output",     "--overwrite", "--restart", "--set"};
   for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (bit == 1u << i) {
       return names[i];

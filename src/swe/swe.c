@@ -11,8 +11,8 @@
 #include "reduce.h"
 
 enum { GHOST = 2, WG_X = 16, WG_Y = 8 };
-enum { KERNEL_U, KERNEL_V, KERNEL_ZETA, KERNEL_SPEED, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"u_step", "v_step", "zeta_step", "wave_speed"};
+enum { KERNEL_U, KERNEL_V, KERNEL_ZETA, KERNEL_SPEED, KERNEL_CENTRE, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"u_step", "v_step", "zeta_step", "wave_speed", "centre_fields"};
 
 /* Two copies of each prognostic field: one holds step n, the other receives n + 1. */
 struct Swe {
@@ -21,7 +21,9 @@ struct Swe {
   SweConfig config;
   Field *zeta[2], *u[2], *v[2], *kfu[2], *kfv[2];
   Field *depth, *speed;
+  Field *good[SWE_STATE_FIELDS]; /* swe_checkpoint's copy of the state, created on first use */
   int current; /* which copy holds the present state */
+  double levels[SWE_SIDES]; /* the water-level sides' levels at the end of the next step */
   Halo *halo_u[2], *halo_v[2], *halo_uv[2], *halo_zeta[2], *halo_all;
   Reducer *reducer;
   cl_program program;
@@ -60,14 +62,12 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
   s->rt = rt;
   s->decomp = decomp;
   s->config = *config;
-  const char *names[2][5] = {{"zeta", "u", "v", "kfu", "kfv"}, {"zeta_next", "u_next", "v_next", "kfu_next",
-                                                                  "kfv_next"}};
-  for (int c = 0; c < 2; c++) {
-    TRY(make_field(s, names[c][0], &s->zeta[c]));
-    TRY(make_field(s, names[c][1], &s->u[c]));
-    TRY(make_field(s, names[c][2], &s->v[c]));
-    TRY(make_field(s, names[c][3], &s->kfu[c]));
-    TRY(make_field(s, names[c][4], &s->kfv[c]));
+  for (int c = 0; c < 2; c++) { /* both copies carry the state's names: restarts and output know them so */
+    TRY(make_field(s, "zeta", &s->zeta[c]));
+    TRY(make_field(s, "u", &s->u[c]));
+    TRY(make_field(s, "v", &s->v[c]));
+    TRY(make_field(s, "kfu", &s->kfu[c]));
+    TRY(make_field(s, "kfv", &s->kfv[c]));
   }
   TRY(make_field(s, "depth", &s->depth));
   TRY(make_field(s, "wave_speed", &s->speed));
@@ -111,10 +111,27 @@ void swe_destroy(Swe **swe) {
     field_destroy(&s->kfv[c]);
   }
   halo_destroy(&s->halo_all);
+  for (int f = 0; f < SWE_STATE_FIELDS; f++) {
+    field_destroy(&s->good[f]);
+  }
   field_destroy(&s->depth);
   field_destroy(&s->speed);
   free(s);
   *swe = NULL;
+}
+
+/* Writes the owned values of the state into copy 0 and fills every ghost layer. */
+static HclStatus write_state(Swe *s, const double *depth, const double *const state[SWE_STATE_FIELDS]) {
+  HclStatus status = HCL_OK;
+  Field *fields[SWE_STATE_FIELDS] = {s->zeta[0], s->u[0], s->v[0], s->kfu[0], s->kfv[0]};
+  s->current = 0;
+  TRY(field_write_owned(s->depth, depth));
+  for (int f = 0; f < SWE_STATE_FIELDS; f++) {
+    TRY(field_write_owned(fields[f], state[f]));
+  }
+  TRY(halo_exchange(s->halo_all));
+cleanup:
+  return status;
 }
 
 HclStatus swe_set_state(Swe *s, const double *depth, const double *zeta, const double *u, const double *v) {
@@ -128,14 +145,8 @@ HclStatus swe_set_state(Swe *s, const double *depth, const double *zeta, const d
     level[p] = zeta[p] + depth[p] < 0 ? -depth[p] : zeta[p]; /* below the bed: dry at the bed */
     flags[p] = 1.0;                                          /* set properly by the first step */
   }
-  s->current = 0;
-  TRY(field_write_owned(s->depth, depth));
-  TRY(field_write_owned(s->zeta[0], level));
-  TRY(field_write_owned(s->u[0], u ? u : zeros));
-  TRY(field_write_owned(s->v[0], v ? v : zeros));
-  TRY(field_write_owned(s->kfu[0], flags));
-  TRY(field_write_owned(s->kfv[0], flags));
-  TRY(halo_exchange(s->halo_all));
+  const double *state[SWE_STATE_FIELDS] = {level, u ? u : zeros, v ? v : zeros, flags, flags};
+  TRY(write_state(s, depth, state));
 cleanup:
   free(level);
   free(zeros);
@@ -143,8 +154,31 @@ cleanup:
   return status;
 }
 
-/* Sets the arguments every kernel shares after its own fields: grid, then physics (kernels_cl/swe.cl). */
-static HclStatus set_common_args(Swe *s, cl_kernel k, cl_uint first, double dt) {
+HclStatus swe_sync_state(Swe *s) {
+  HclStatus status = HCL_OK;
+  Field *state[SWE_STATE_FIELDS];
+  swe_state_fields(s, state);
+  Halo *halo = NULL;
+  TRY(halo_create(state, SWE_STATE_FIELDS, &halo));
+  TRY(halo_exchange(halo));
+cleanup:
+  halo_destroy(&halo);
+  return status;
+}
+
+void swe_state_fields(Swe *s, Field *fields[SWE_STATE_FIELDS]) {
+  int c = s->current;
+  Field *state[SWE_STATE_FIELDS] = {s->zeta[c], s->u[c], s->v[c], s->kfu[c], s->kfv[c]};
+  memcpy(fields, state, sizeof state);
+}
+
+void swe_set_levels(Swe *s, const double level[SWE_SIDES]) {
+  memcpy(s->levels, level, sizeof s->levels);
+}
+
+/* Sets the arguments every kernel shares after its own fields, from index first: grid, then physics
+ * (kernels_cl/swe.cl); *next receives the index after them. */
+static HclStatus set_common_args(Swe *s, cl_kernel k, cl_uint first, double dt, cl_uint *next) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(s->decomp);
   const DecompSpec *g = decomp_spec(s->decomp);
@@ -171,6 +205,36 @@ static HclStatus set_common_args(Swe *s, cl_kernel k, cl_uint first, double dt) 
     TRY_CL(clSetKernelArg(k, first++, sizeof(float), &r));
   }
   TRY_CL(clSetKernelArg(k, first++, sizeof momentum, &momentum));
+  *next = first;
+cleanup:
+  return status;
+}
+
+/* Sets zeta_step's boundary arguments after the common ones: side types, levels and reference levels. */
+static HclStatus set_boundary_args(Swe *s, cl_kernel k, cl_uint first) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *g = decomp_spec(s->decomp);
+  bool periodic[SWE_SIDES] = {g->periodic_x, g->periodic_x, g->periodic_y, g->periodic_y};
+  cl_int4 types;
+  for (int side = 0; side < SWE_SIDES; side++) {
+    types.s[side] = periodic[side] ? SWE_SIDE_WALL : (cl_int)s->config.sides[side];
+  }
+  TRY_CL(clSetKernelArg(k, first, sizeof types, &types));
+  if (s->config.precision == PRECISION_DOUBLE) {
+    cl_double4 level, reference;
+    memcpy(level.s, s->levels, sizeof level.s);
+    memcpy(reference.s, s->config.reference_level, sizeof reference.s);
+    TRY_CL(clSetKernelArg(k, first + 1, sizeof level, &level));
+    TRY_CL(clSetKernelArg(k, first + 2, sizeof reference, &reference));
+  } else {
+    cl_float4 level, reference;
+    for (int side = 0; side < SWE_SIDES; side++) {
+      level.s[side] = (float)s->levels[side];
+      reference.s[side] = (float)s->config.reference_level[side];
+    }
+    TRY_CL(clSetKernelArg(k, first + 1, sizeof level, &level));
+    TRY_CL(clSetKernelArg(k, first + 2, sizeof reference, &reference));
+  }
 cleanup:
   return status;
 }
@@ -184,7 +248,11 @@ static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double
     cl_mem b = field_buffer(fields[i]);
     TRY_CL(clSetKernelArg(kernel, (cl_uint)i, sizeof b, &b));
   }
-  TRY(set_common_args(s, kernel, (cl_uint)nfields, dt));
+  cl_uint next = 0;
+  TRY(set_common_args(s, kernel, (cl_uint)nfields, dt, &next));
+  if (k == KERNEL_ZETA) {
+    TRY(set_boundary_args(s, kernel, next));
+  }
   size_t local[2] = {WG_X, WG_Y};
   size_t global[2] = {(size_t)(l->nx + WG_X - 1) / WG_X * WG_X, (size_t)(l->ny + WG_Y - 1) / WG_Y * WG_Y};
   double bytes = bytes_per_cell * (double)l->nx * l->ny * (double)precision_bytes(s->config.precision);
@@ -247,6 +315,53 @@ HclStatus swe_max_wave_speed(Swe *s, double *speed) {
   Field *args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->speed};
   TRY(launch(s, KERNEL_SPEED, args, 5, 0.0, 5.0));
   TRY(reduce_max(s->reducer, s->speed, speed));
+cleanup:
+  return status;
+}
+
+HclStatus swe_centre_fields(Swe *s, Field *out[SWE_CENTRE_FIELDS]) {
+  HclStatus status = HCL_OK;
+  int c = s->current;
+  for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
+    ASSERT(field_ghost(out[f]) == 0 && field_precision(out[f]) == s->config.precision);
+  }
+  Field *args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], out[0], out[1], out[2], out[3]};
+  TRY(launch(s, KERNEL_CENTRE, args, 8, 0.0, 8.0));
+cleanup:
+  return status;
+}
+
+/* Copies every state field from one set to the other on the device. */
+static HclStatus copy_state(Swe *s, Field *const *from, Field *const *to) {
+  HclStatus status = HCL_OK;
+  for (int f = 0; f < SWE_STATE_FIELDS; f++) {
+    size_t bytes = field_count(from[f]) * precision_bytes(s->config.precision);
+    TRY_CL(clEnqueueCopyBuffer(runtime_queue(s->rt), field_buffer(from[f]), field_buffer(to[f]), 0, 0, bytes, 0,
+                               NULL, NULL));
+  }
+cleanup:
+  return status;
+}
+
+HclStatus swe_checkpoint(Swe *s) {
+  HclStatus status = HCL_OK;
+  static const char *const names[SWE_STATE_FIELDS] = {"zeta_good", "u_good", "v_good", "kfu_good", "kfv_good"};
+  Field *state[SWE_STATE_FIELDS];
+  for (int f = 0; f < SWE_STATE_FIELDS && !s->good[f]; f++) {
+    TRY(make_field(s, names[f], &s->good[f]));
+  }
+  swe_state_fields(s, state);
+  TRY(copy_state(s, state, s->good));
+cleanup:
+  return status;
+}
+
+HclStatus swe_rollback(Swe *s) {
+  HclStatus status = HCL_OK;
+  Field *state[SWE_STATE_FIELDS];
+  ASSERT(s->good[0] != NULL);
+  swe_state_fields(s, state);
+  TRY(copy_state(s, s->good, state));
 cleanup:
   return status;
 }

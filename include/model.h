@@ -1,0 +1,37 @@
+/* model.h: what the command line needs of a model: its name, its case-file schema, and the entry points of
+ * `hydrocl validate` and `hydrocl run`. Each model lives in its own folder under src/ and exports one Model. */
+#ifndef HYDROCL_MODEL_H
+#define HYDROCL_MODEL_H
+
+#include "casefile.h"
+#include "precision.h"
+#include "runtime.h"
+#include "status.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct {
+  const char *case_name;    /* the case file's name without folder and extension: titles, default output folder */
+  const char *output_dir;   /* where the map, history and restart files go (created when missing) */
+  bool overwrite;           /* replace the output of an earlier run */
+  const char *restart;      /* NULL: start from the case; "latest": the newest restart in output_dir; else a file */
+  const char *command_line; /* for the files' history attribute */
+  Precision precision;
+} RunRequest;
+
+typedef struct {
+  const char *name;  /* as model.name in a case file: "shallow-water" */
+  const char *title; /* one line, for the template of `hydrocl defaults` */
+  const CaseKey *keys;
+  const int *nkeys;
+  /* Checks everything a run would check, short of stepping, and prints the derived numbers (grid spacing, time
+   * step, memory against the device's, output sizes) to out on rank 0. Collective. */
+  HclStatus (*validate)(Runtime *rt, const Case *c, const RunRequest *request, FILE *out);
+  /* Runs the case to its end, writing output and restarts. Collective. */
+  HclStatus (*run)(Runtime *rt, const Case *c, const RunRequest *request);
+} Model;
+
+extern const Model swe_model;
+
+#endif

@@ -1,0 +1,67 @@
+/* swe_case.h: the shallow-water model's case-file schema and what it describes: grid, bed, initial state, physics,
+ * boundaries, time stepping and output. The schema table drives `hydrocl run`, `hydrocl validate` and
+ * `hydrocl defaults shallow-water` (casefile.h); this module turns a finished case into the solver's configuration
+ * and the initial fields of one rank's block, and holds the water-level signals of the boundaries. */
+#ifndef HYDROCL_SWE_CASE_H
+#define HYDROCL_SWE_CASE_H
+
+#include "casefile.h"
+#include "decomp.h"
+#include "swe.h"
+
+extern const CaseKey swe_case_keys[];
+extern const int swe_case_nkeys;
+
+/* The water level imposed on one side: mean + sum_k amplitude_k cos(2 pi t / period_k - phase_k), or a time series
+ * (linear interpolation) when series_count > 0. */
+enum { SWE_MAX_CONSTITUENTS = 16 };
+typedef struct {
+  double mean;
+  int nconstituents;
+  double amplitude[SWE_MAX_CONSTITUENTS], period[SWE_MAX_CONSTITUENTS], phase[SWE_MAX_CONSTITUENTS]; /* m, s, rad */
+  double *series_times, *series_levels;
+  int series_count;
+} SweLevelSignal;
+
+/* Analytic shapes of the bed (depth below the reference level, positive down) and of the initial water level. */
+typedef enum { BED_FLAT, BED_GAUSSIAN, BED_RAMP, BED_PARABOLOID, BED_FILE } BedShape;
+typedef enum { INITIAL_FLAT, INITIAL_GAUSSIAN, INITIAL_DAM, INITIAL_THACKER } InitialShape;
+typedef struct {
+  BedShape shape;
+  double depth, height, x, y, width;
+  double *values; /* BED_FILE: the global grid of depths, ny rows of nx */
+} SweBed;
+typedef struct {
+  InitialShape shape;
+  double level, height, x, y, width, level_beyond;
+} SweInitial;
+
+typedef struct {
+  DecompSpec grid;
+  double x0, y0;             /* south-west corner of the grid, m */
+  SweConfig config;
+  SweLevelSignal signals[SWE_SIDES];
+  SweBed bed;
+  SweInitial initial;
+  double t_end, dt_fixed, cfl; /* dt_fixed 0: CFL-limited */
+  int check_interval;          /* steps between CFL updates, divergence checks and checkpoints */
+} SweSetup;
+
+/* Reads and cross-checks the case (sides, signals, bed file, Thacker needs a paraboloid...). Every mistake is
+ * HCL_EDATA naming the key, its origin, the value and what is allowed. Caller frees with swe_setup_free. */
+HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setup);
+void swe_setup_free(SweSetup *setup);
+
+/* The level of side at time t (seconds since the start). */
+double swe_level_at(const SweLevelSignal *signal, double t);
+
+/* The initial state of this rank's block (owned values, ny rows of nx, x fastest): depth (positive down), zeta,
+ * and face velocities u (east faces), v (north faces). Arrays are caller-allocated. */
+void swe_initial_state(const SweSetup *setup, const Decomp *decomp, double *depth, double *zeta, double *u,
+                       double *v);
+
+/* The largest |velocity| + sqrt(g h) of the initial state over this rank's block, m/s. */
+double swe_initial_wave_speed(const SweSetup *setup, const double *depth, const double *zeta, const double *u,
+                              const double *v, size_t n);
+
+#endif

@@ -1,0 +1,138 @@
+/* cmd_run.c: `hydrocl run CASE`, `hydrocl validate CASE` and `hydrocl defaults MODEL`: from a case file to a
+ * model (model.h). The case is read and checked in full (with every --set) before a device is opened or any
+ * output is created, so a mistake costs nothing but its message. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "log.h"
+#include "model.h"
+#include "par.h"
+
+static const Model *const models[] = {&swe_model};
+enum { NMODELS = sizeof models / sizeof models[0], PATH_SIZE = 1024 };
+
+static const Model *find_model(const char *name) {
+  for (int m = 0; m < NMODELS; m++) {
+    if (strcmp(models[m]->name, name) == 0) {
+      return models[m];
+    }
+  }
+  return NULL;
+}
+
+/* Reads the case file and the --set overrides against the model's schema. Every model so far is selected by
+ * model.name in its own schema, so with one model the schema itself checks that the case is for it. */
+static HclStatus load_case(const CliOptions *o, const Model **model, Case **c) {
+  HclStatus status = HCL_OK;
+  *model = models[0];
+  TRY(case_load((*model)->keys, *(*model)->nkeys, o->args[0], c));
+  for (int s = 0; s < o->nsets; s++) {
+    TRY(case_set(*c, o->sets[s]));
+  }
+  TRY(case_finish(*c));
+cleanup:
+  return status;
+}
+
+/* The case file's name without folder and extension: "cases/drop-island.yml" gives "drop-island". */
+static void case_name_of(const char *path, char *name, size_t size) {
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  snprintf(name, size, "%s", base);
+  char *dot = strrchr(name, '.');
+  if (dot && dot != name) {
+    *dot = '\0';
+  }
+}
+
+/* Creates every missing folder of path (mkdir -p), on rank 0; all ranks agree on the outcome. */
+static HclStatus make_folders(const char *path) {
+  HclStatus local = HCL_OK;
+  char partial[PATH_SIZE];
+  if (par_rank() == 0) {
+    size_t n = strlen(path);
+    for (size_t i = 1; i <= n && local == HCL_OK; i++) {
+      if (path[i] != '/' && path[i] != '\0') {
+        continue;
+      }
+      snprintf(partial, sizeof partial, "%.*s", (int)i, path);
+      struct stat info;
+      if (mkdir(partial, 0777) != 0 && (errno != EEXIST || stat(partial, &info) != 0 || !S_ISDIR(info.st_mode))) {
+        local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot create output folder '%s': %s", partial,
+                           errno == EEXIST ? "a file of that name exists" : strerror(errno));
+      }
+    }
+  }
+  return par_agree(local);
+}
+
+static HclStatus open_case(const CliOptions *o, unsigned allowed, const Model **model, Case **c,
+                           RunRequest *request, char *case_name, char *output_dir) {
+  HclStatus status = HCL_OK;
+  TRY(cli_require_only(o, allowed));
+  REQUIRE(o->nargs == 1, HCL_EUSAGE, "'hydrocl %s' takes one case file (e.g. hydrocl %s cases/drop-island.yml)",
+          o->command, o->command);
+  TRY(load_case(o, model, c));
+  case_name_of(o->args[0], case_name, PATH_SIZE);
+  snprintf(output_dir, PATH_SIZE, "%s", o->output_dir ? o->output_dir : "out/");
+  if (!o->output_dir) {
+    strncat(output_dir, case_name, PATH_SIZE - strlen(output_dir) - 1);
+  }
+  *request = (RunRequest){.case_name = case_name, .output_dir = output_dir, .overwrite = o->overwrite,
+                          .restart = o->restart, .command_line = o->command_line, .precision = o->precision};
+cleanup:
+  return status;
+}
+
+/* Reads the case, opens the device and runs or validates it. */
+static HclStatus run_or_validate(const CliOptions *o, bool run) {
+  HclStatus status = HCL_OK;
+  const Model *model = NULL;
+  Case *c = NULL;
+  Runtime *rt = NULL;
+  RunRequest request;
+  char case_name[PATH_SIZE], output_dir[PATH_SIZE];
+  unsigned allowed = OPT_DEVICE | OPT_KERNEL_DIR | OPT_PRECISION | OPT_SET | OPT_OUTPUT;
+  if (run) {
+    allowed |= OPT_PROFILE | OPT_OVERWRITE | OPT_RESTART;
+  }
+  TRY(open_case(o, allowed, &model, &c, &request, case_name, output_dir));
+  DeviceNeeds needs = {.fp64 = o->precision == PRECISION_DOUBLE};
+  TRY(cli_open_runtime(o, &needs, &rt));
+  if (run) {
+    TRY(make_folders(output_dir));
+    TRY(model->run(rt, c, &request));
+    TRY(runtime_profile_report(rt, stderr));
+  } else {
+    TRY(model->validate(rt, c, &request, stdout));
+  }
+cleanup:
+  runtime_destroy(&rt);
+  case_destroy(&c);
+  return status;
+}
+
+HclStatus cmd_run(const CliOptions *o) {
+  return run_or_validate(o, true);
+}
+
+HclStatus cmd_validate(const CliOptions *o) {
+  return run_or_validate(o, false);
+}
+
+HclStatus cmd_defaults(const CliOptions *o) {
+  HclStatus status = HCL_OK;
+  TRY(cli_require_only(o, 0));
+  REQUIRE(o->nargs == 1, HCL_EUSAGE, "'hydrocl defaults' takes one model name (%s)", models[0]->name);
+  const Model *model = find_model(o->args[0]);
+  REQUIRE(model != NULL, HCL_EUSAGE, "unknown model '%s' (known: %s)", o->args[0], models[0]->name);
+  if (par_rank() == 0) {
+    case_write_template(model->keys, *model->nkeys, model->title, stdout);
+  }
+cleanup:
+  return status;
+}

@@ -1,0 +1,380 @@
+/* swe_case.c: the shallow-water case schema, and from a finished case to the solver's setup (see swe_case.h).
+ * Shapes follow the thesis' test cases (../shared/papers/swe-gpu-explicit-implicit.txt, section 8.2) and the
+ * analytic verification cases (Thacker 1981: planar surface in a paraboloid). */
+#include "swe_case.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inputs.h"
+
+static const double PI = 3.14159265358979323846;
+
+#define SIDE_KEYS(side)                                                                                           \
+  {"boundary." side, CASE_CHOICE, "", "wall", CASE_UNBOUNDED, "wall|periodic|level|weak-level",                   \
+   "the " side " side: a closed wall, periodic (with the opposite side), a prescribed water level, or a level "   \
+   "that lets outgoing waves leave"},                                                                             \
+      {"boundary." side "_level", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,                                        \
+       "mean water level of a level side (the still-water level of a weak-level side)"},                          \
+      {"boundary." side "_tide", CASE_STRING, "", "", CASE_UNBOUNDED, NULL,                                         \
+       "tidal constituents added to the mean: 'amplitude period phase; ...' in m, s and degrees, each "          \
+       "amplitude cos(2 pi t / period - phase)"},                                                                  \
+      {"boundary." side "_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,                                           \
+       "a CSV time series 'time,level' (s, m) used instead of mean and tide"}
+
+const CaseKey swe_case_keys[] = {
+    {"model.name", CASE_CHOICE, "", NULL, CASE_UNBOUNDED, "shallow-water", "the model this case is for"},
+    {"model.title", CASE_STRING, "", "shallow-water run", CASE_UNBOUNDED, NULL, "a title for the output files"},
+    {"grid.nx", CASE_INT, "", NULL, 3, 1000000, NULL, "cells in x"},
+    {"grid.ny", CASE_INT, "", NULL, 3, 1000000, NULL, "cells in y"},
+    {"grid.lx", CASE_REAL, "m", NULL, 1e-6, 1e9, NULL, "length of the domain in x"},
+    {"grid.ly", CASE_REAL, "m", NULL, 1e-6, 1e9, NULL, "length of the domain in y"},
+    {"grid.x0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "x of the west edge"},
+    {"grid.y0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "y of the south edge"},
+    {"grid.px", CASE_INT, "", "0", 0, 65536, NULL, "ranks in x (0: chosen from the number of ranks)"},
+    {"grid.py", CASE_INT, "", "0", 0, 65536, NULL, "ranks in y (0: chosen from the number of ranks)"},
+    {"bed.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|gaussian|ramp|paraboloid|file",
+     "flat: depth; gaussian: depth - height exp(-r^2 / (2 width^2)) around (x, y); ramp: depth - height "
+     "clamp((x - bed.x) / width, 0, 1); paraboloid: depth (1 - r^2 / width^2) around (x, y); file: bed.file"},
+    {"bed.depth", CASE_REAL, "m", "1", CASE_UNBOUNDED, NULL, "depth of the bed below the reference level (positive "
+                                                             "down)"},
+    {"bed.height", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian, ramp: how far the bed rises"},
+    {"bed.x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian, paraboloid: centre x; ramp: where the rise starts"},
+    {"bed.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian, paraboloid: centre y"},
+    {"bed.width", CASE_REAL, "m", "1", 1e-9, HUGE_VAL, NULL,
+     "gaussian: standard deviation; ramp: length of the rise; paraboloid: radius where the bed meets the reference"},
+    {"bed.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
+     "file: a netCDF (dims y, x) or CSV (ny lines of nx numbers) grid at the cell centres"},
+    {"bed.variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "file: the netCDF variable ('': its only 2D one)"},
+    {"bed.positive", CASE_CHOICE, "", "down", CASE_UNBOUNDED, "down|up",
+     "file: down when it holds depths below the reference, up when it holds bed elevations"},
+    {"initial.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|gaussian|dam|thacker",
+     "flat: level; gaussian: level + height exp(-r^2 / (2 width^2)) around (x, y); dam: level west of x, "
+     "level_beyond east of it; thacker: Thacker's planar surface of amplitude height in a paraboloid bed"},
+    {"initial.level", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "water level above the reference (cells where the "
+                                                                 "bed is higher start dry)"},
+    {"initial.height", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: height of the hump; thacker: eta"},
+    {"initial.x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre x; dam: x of the dam"},
+    {"initial.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre y"},
+    {"initial.width", CASE_REAL, "m", "1", 1e-9, HUGE_VAL, NULL, "gaussian: standard deviation"},
+    {"initial.level_beyond", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "dam: water level east of the dam"},
+    {"physics.g", CASE_REAL, "m/s^2", "9.81", 1e-3, 100, NULL, "gravitational acceleration"},
+    {"physics.dry_depth", CASE_REAL, "m", "0.001", 1e-9, 10, NULL,
+     "a face dries when its upwinded water depth falls below this, and floods again above it"},
+    {"physics.advection", CASE_CHOICE, "", "momentum", CASE_UNBOUNDED, "momentum|energy",
+     "Stelling & Duinmeijer advection: momentum-conserving (bores, jumps) or energy-head-conserving (smooth "
+     "contractions)"},
+    {"physics.ordering", CASE_CHOICE, "", "sielecki", CASE_UNBOUNDED, "sielecki|hansen",
+     "sielecki: u, then v with the new u, then zeta; hansen: u and v together, then zeta"},
+    {"physics.friction", CASE_CHOICE, "", "chezy", CASE_UNBOUNDED, "none|chezy|manning", "bed friction law"},
+    {"physics.chezy", CASE_REAL, "m^0.5/s", "65", 1, 1000, NULL, "Chezy coefficient C"},
+    {"physics.manning", CASE_REAL, "s/m^(1/3)", "0.025", 1e-4, 1, NULL, "Manning coefficient n"},
+    SIDE_KEYS("west"),
+    SIDE_KEYS("east"),
+    SIDE_KEYS("south"),
+    SIDE_KEYS("north"),
+    {"time.end", CASE_REAL, "s", NULL, 1e-9, 1e12, NULL, "simulated time at which the run ends"},
+    {"time.dt", CASE_REAL, "s", "0", 0, 1e6, NULL, "fixed time step; 0: the largest the CFL number allows"},
+    {"time.cfl", CASE_REAL, "", "0.5", 1e-3, 1, NULL,
+     "CFL number (|u| + sqrt(g h)) dt sqrt(1/dx^2 + 1/dy^2) the time step keeps below"},
+    {"time.check_interval", CASE_INT, "", "20", 1, 100000, NULL,
+     "steps between updates of the CFL time step, checks for divergence and saves of the last good state"},
+    {"output.interval", CASE_REAL, "s", "0", 0, 1e12, NULL, "time between map frames; 0: first and last only"},
+    {"output.history_interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
+     "time between gauge samples; 0: every output.interval"},
+    {"output.gauges", CASE_POINTS, "m", "[]", CASE_UNBOUNDED, NULL, "gauges: [{name: G1, x: 10, y: 20}, ...]"},
+    {"output.gauge_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL, "more gauges from a CSV 'name,x,y'"},
+    {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "store map and history data as double, not "
+                                                                     "float32"},
+    {"output.progress", CASE_REAL, "s", "5", 0.01, 1e6, NULL, "wall-clock seconds between progress lines"},
+    {"restart.interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
+     "simulated time between restart files; 0: only at the end and on SIGTERM or SIGUSR1"},
+    {"restart.keep", CASE_INT, "", "2", 1, 1000, NULL, "how many restart files to keep, newest first"},
+};
+const int swe_case_nkeys = (int)(sizeof swe_case_keys / sizeof swe_case_keys[0]);
+
+static HclStatus choice_index(const Case *c, const char *key, const char *const *words, int nwords, int *out) {
+  HclStatus status = HCL_OK;
+  const char *value = case_string(c, key);
+  for (int w = 0; w < nwords; w++) {
+    if (strcmp(value, words[w]) == 0) {
+      *out = w;
+      return HCL_OK;
+    }
+  }
+  FAIL(HCL_EINTERNAL, "%s: choice '%s' not handled (please report)", key, value);
+cleanup:
+  return status;
+}
+
+/* Parses "amplitude period phase; ..." (m, s, degrees) into signal. */
+static HclStatus parse_constituents(const Case *c, const char *key, SweLevelSignal *signal) {
+  HclStatus status = HCL_OK;
+  const char *text = case_string(c, key);
+  while (*text) {
+    double a, period, phase;
+    int used = 0;
+    while (*text == ' ' || *text == ';') {
+      text++;
+    }
+    if (!*text) {
+      break;
+    }
+    REQUIRE(sscanf(text, "%lf %lf %lf%n", &a, &period, &phase, &used) == 3, HCL_EDATA,
+            "%s: %s must be 'amplitude period phase; ...' in m, s and degrees (got '%s')", case_origin(c, key), key,
+            case_string(c, key));
+    REQUIRE(period > 0 && isfinite(a) && isfinite(phase), HCL_EDATA,
+            "%s: %s: a constituent's period must be > 0 s (got '%s')", case_origin(c, key), key,
+            case_string(c, key));
+    REQUIRE(signal->nconstituents < SWE_MAX_CONSTITUENTS, HCL_EDATA, "%s: %s has more than %d constituents",
+            case_origin(c, key), key, SWE_MAX_CONSTITUENTS);
+    signal->amplitude[signal->nconstituents] = a;
+    signal->period[signal->nconstituents] = period;
+    signal->phase[signal->nconstituents] = phase * PI / 180;
+    signal->nconstituents++;
+    text += used;
+    REQUIRE(*text == '\0' || *text == ';' || *text == ' ', HCL_EDATA,
+            "%s: %s must be 'amplitude period phase; ...' (got '%s')", case_origin(c, key), key, case_string(c, key));
+  }
+cleanup:
+  return status;
+}
+
+/* The boundaries: periodic sides must come in pairs and set the decomposition; level sides read their signal. */
+static HclStatus read_sides(const Case *c, SweSetup *setup) {
+  HclStatus status = HCL_OK;
+  static const char *const names[SWE_SIDES] = {"west", "east", "south", "north"};
+  static const char *const kinds[] = {"wall", "periodic", "level", "weak-level"};
+  int kind[SWE_SIDES];
+  char key[64];
+  for (int side = 0; side < SWE_SIDES; side++) {
+    snprintf(key, sizeof key, "boundary.%s", names[side]);
+    TRY(choice_index(c, key, kinds, 4, &kind[side]));
+  }
+  for (int axis = 0; axis < 2; axis++) {
+    int a = 2 * axis, b = a + 1;
+    REQUIRE((kind[a] == 1) == (kind[b] == 1), HCL_EDATA,
+            "%s: boundary.%s is %s but boundary.%s is %s: periodic sides come in pairs",
+            case_origin(c, kind[a] == 1 ? (axis ? "boundary.south" : "boundary.west")
+                                        : (axis ? "boundary.north" : "boundary.east")),
+            names[a], kinds[kind[a]], names[b], kinds[kind[b]]);
+  }
+  setup->grid.periodic_x = kind[SWE_WEST] == 1;
+  setup->grid.periodic_y = kind[SWE_SOUTH] == 1;
+  for (int side = 0; side < SWE_SIDES; side++) {
+    SweLevelSignal *signal = &setup->signals[side];
+    setup->config.sides[side] = kind[side] == 2 ? SWE_SIDE_LEVEL : kind[side] == 3 ? SWE_SIDE_WEAK_LEVEL
+                                                                                    : SWE_SIDE_WALL;
+    snprintf(key, sizeof key, "boundary.%s_level", names[side]);
+    signal->mean = case_real(c, key);
+    setup->config.reference_level[side] = signal->mean;
+    snprintf(key, sizeof key, "boundary.%s_tide", names[side]);
+    TRY(parse_constituents(c, key, signal));
+    snprintf(key, sizeof key, "boundary.%s_file", names[side]);
+    if (kind[side] >= 2 && case_file(c, key)[0]) {
+      TRY(input_read_series(case_file(c, key), &signal->series_times, &signal->series_levels,
+                            &signal->series_count));
+    }
+  }
+cleanup:
+  return status;
+}
+
+/* The height, centre and width of a shape in section ("bed", "initial"). */
+static void read_placement(const Case *c, const char *section, double *height, double *x, double *y, double *width) {
+  char key[64];
+  double *values[] = {height, x, y, width};
+  const char *names[] = {"height", "x", "y", "width"};
+  for (int k = 0; k < 4; k++) {
+    snprintf(key, sizeof key, "%s.%s", section, names[k]);
+    *values[k] = case_real(c, key);
+  }
+}
+
+static HclStatus read_bed(const Case *c, SweSetup *setup) {
+  HclStatus status = HCL_OK;
+  static const char *const shapes[] = {"flat", "gaussian", "ramp", "paraboloid", "file"};
+  SweBed *bed = &setup->bed;
+  int shape = 0;
+  TRY(choice_index(c, "bed.shape", shapes, 5, &shape));
+  bed->shape = (BedShape)shape;
+  bed->depth = case_real(c, "bed.depth");
+  read_placement(c, "bed", &bed->height, &bed->x, &bed->y, &bed->width);
+  if (bed->shape != BED_FILE) {
+    goto cleanup;
+  }
+  const char *path = case_file(c, "bed.file");
+  REQUIRE(path[0], HCL_EDATA, "%s: bed.shape is file but bed.file is not given", case_origin(c, "bed.shape"));
+  size_t n = (size_t)setup->grid.nx * setup->grid.ny;
+  TRY_ALLOC(bed->values, n);
+  const char *variable = case_string(c, "bed.variable");
+  TRY(input_read_grid(path, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, bed->values));
+  double sign = strcmp(case_string(c, "bed.positive"), "up") == 0 ? -1 : 1;
+  for (size_t p = 0; p < n; p++) {
+    REQUIRE(isfinite(bed->values[p]), HCL_EDATA, "%s: bed value %zu (x %zu, y %zu) is not a number", path, p,
+            p % (size_t)setup->grid.nx, p / (size_t)setup->grid.nx);
+    bed->values[p] *= sign;
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus read_initial(const Case *c, SweSetup *setup) {
+  HclStatus status = HCL_OK;
+  static const char *const shapes[] = {"flat", "gaussian", "dam", "thacker"};
+  SweInitial *in = &setup->initial;
+  int shape = 0;
+  TRY(choice_index(c, "initial.shape", shapes, 4, &shape));
+  in->shape = (InitialShape)shape;
+  in->level = case_real(c, "initial.level");
+  read_placement(c, "initial", &in->height, &in->x, &in->y, &in->width);
+  in->level_beyond = case_real(c, "initial.level_beyond");
+  REQUIRE(in->shape != INITIAL_THACKER || setup->bed.shape == BED_PARABOLOID, HCL_EDATA,
+          "%s: initial.shape thacker needs bed.shape paraboloid (got %s)", case_origin(c, "initial.shape"),
+          case_string(c, "bed.shape"));
+cleanup:
+  return status;
+}
+
+static HclStatus read_physics(const Case *c, Precision precision, SweSetup *setup) {
+  HclStatus status = HCL_OK;
+  static const char *const frictions[] = {"none", "chezy", "manning"};
+  SweConfig *config = &setup->config;
+  int friction = 0;
+  config->dx = case_real(c, "grid.lx") / (double)setup->grid.nx;
+  config->dy = case_real(c, "grid.ly") / (double)setup->grid.ny;
+  config->g = case_real(c, "physics.g");
+  config->dry_depth = case_real(c, "physics.dry_depth");
+  config->advection = strcmp(case_string(c, "physics.advection"), "energy") == 0 ? SWE_ADVECTION_ENERGY
+                                                                                 : SWE_ADVECTION_MOMENTUM;
+  config->ordering = strcmp(case_string(c, "physics.ordering"), "hansen") == 0 ? SWE_ORDERING_HANSEN
+                                                                               : SWE_ORDERING_SIELECKI;
+  TRY(choice_index(c, "physics.friction", frictions, 3, &friction));
+  config->friction = (SweFriction)friction;
+  config->friction_coefficient = friction == SWE_FRICTION_MANNING ? case_real(c, "physics.manning")
+                                                                  : case_real(c, "physics.chezy");
+  config->precision = precision;
+cleanup:
+  return status;
+}
+
+HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setup) {
+  HclStatus status = HCL_OK;
+  memset(setup, 0, sizeof *setup);
+  setup->grid.nx = (int)case_int(c, "grid.nx");
+  setup->grid.ny = (int)case_int(c, "grid.ny");
+  setup->grid.px = (int)case_int(c, "grid.px");
+  setup->grid.py = (int)case_int(c, "grid.py");
+  setup->x0 = case_real(c, "grid.x0");
+  setup->y0 = case_real(c, "grid.y0");
+  setup->t_end = case_real(c, "time.end");
+  setup->dt_fixed = case_real(c, "time.dt");
+  setup->cfl = case_real(c, "time.cfl");
+  setup->check_interval = (int)case_int(c, "time.check_interval");
+  TRY(read_physics(c, precision, setup));
+  TRY(read_sides(c, setup));
+  TRY(read_bed(c, setup));
+  TRY(read_initial(c, setup));
+cleanup:
+  return status;
+}
+
+void swe_setup_free(SweSetup *setup) {
+  for (int side = 0; side < SWE_SIDES; side++) {
+    free(setup->signals[side].series_times);
+    free(setup->signals[side].series_levels);
+  }
+  free(setup->bed.values);
+  memset(setup, 0, sizeof *setup);
+}
+
+double swe_level_at(const SweLevelSignal *signal, double t) {
+  if (signal->series_count > 0) {
+    return input_series_at(signal->series_times, signal->series_levels, signal->series_count, t);
+  }
+  double level = signal->mean;
+  for (int k = 0; k < signal->nconstituents; k++) {
+    level += signal->amplitude[k] * cos(2 * PI * t / signal->period[k] - signal->phase[k]);
+  }
+  return level;
+}
+
+static double gaussian(double x, double y, double cx, double cy, double width) {
+  double r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
+  return exp(-r2 / (2 * width * width));
+}
+
+/* Depth of the bed below the reference at (x, y), global cell (gi, gj). */
+static double bed_depth(const SweBed *bed, int nx, int gi, int gj, double x, double y) {
+  switch (bed->shape) {
+  case BED_GAUSSIAN:
+    return bed->depth - bed->height * gaussian(x, y, bed->x, bed->y, bed->width);
+  case BED_RAMP:
+    return bed->depth - bed->height * fmin(fmax((x - bed->x) / bed->width, 0), 1);
+  case BED_PARABOLOID:
+    return bed->depth * (1 - ((x - bed->x) * (x - bed->x) + (y - bed->y) * (y - bed->y)) / (bed->width * bed->width));
+  case BED_FILE:
+    return bed->values[(size_t)gj * nx + gi];
+  case BED_FLAT:
+    break;
+  }
+  return bed->depth;
+}
+
+/* Thacker's planar surface in a paraboloid (Thacker 1981; SWASHES 4.2.2) at t = 0: for a bed of depth
+ * h0 (1 - r^2 / a^2) the level is eta h0 / a^2 (2 (x - xc) - eta), u = 0, v = eta omega with
+ * omega = sqrt(2 g h0) / a; the surface then rotates about the centre with period 2 pi / omega. */
+static double thacker_level(const SweSetup *s, double x) {
+  const SweBed *bed = &s->bed;
+  double eta = s->initial.height;
+  return eta * bed->depth / (bed->width * bed->width) * (2 * (x - bed->x) - eta);
+}
+
+static double initial_level(const SweSetup *s, double x, double y) {
+  const SweInitial *in = &s->initial;
+  switch (in->shape) {
+  case INITIAL_GAUSSIAN:
+    return in->level + in->height * gaussian(x, y, in->x, in->y, in->width);
+  case INITIAL_DAM:
+    return x < in->x ? in->level : in->level_beyond;
+  case INITIAL_THACKER:
+    return thacker_level(s, x);
+  case INITIAL_FLAT:
+    break;
+  }
+  return in->level;
+}
+
+void swe_initial_state(const SweSetup *s, const Decomp *decomp, double *depth, double *zeta, double *u, double *v) {
+  const DecompLocal *l = decomp_local(decomp);
+  double dx = s->config.dx, dy = s->config.dy;
+  double thacker_v = 0;
+  if (s->initial.shape == INITIAL_THACKER) {
+    thacker_v = s->initial.height * sqrt(2 * s->config.g * s->bed.depth) / s->bed.width;
+  }
+  for (int j = 0; j < l->ny; j++) {
+    for (int i = 0; i < l->nx; i++) {
+      int gi = l->x0 + i, gj = l->y0 + j;
+      double x = s->x0 + (gi + 0.5) * dx, y = s->y0 + (gj + 0.5) * dy;
+      size_t p = (size_t)j * l->nx + i;
+      depth[p] = bed_depth(&s->bed, s->grid.nx, gi, gj, x, y);
+      zeta[p] = initial_level(s, x, y);
+      u[p] = 0;
+      v[p] = thacker_v;
+    }
+  }
+}
+
+double swe_initial_wave_speed(const SweSetup *s, const double *depth, const double *zeta, const double *u,
+                              const double *v, size_t n) {
+  double fastest = 0;
+  for (size_t p = 0; p < n; p++) {
+    double h = zeta[p] + depth[p];
+    if (h > s->config.dry_depth) {
+      fastest = fmax(fastest, sqrt(u[p] * u[p] + v[p] * v[p]) + sqrt(s->config.g * h));
+    }
+  }
+  return fastest;
+}

@@ -1,0 +1,467 @@
+/* swe_run.c: `hydrocl run` and `hydrocl validate` of a shallow-water case (model.h): the time loop around the
+ * solver (swe.h) with the CFL time step, water-level boundary signals, the divergence guard, map, history and
+ * restart output, progress lines and clean stops on SIGTERM/SIGUSR1.
+ *
+ * Determinism: the time step depends only on the simulated time, the global step number and the CFL step of the
+ * present check interval, all of which a restart stores, so a continued run repeats the steps of an uninterrupted
+ * one bit for bit. Steps shrink evenly to land exactly on output, restart and end times. */
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "history.h"
+#include "log.h"
+#include "mapfile.h"
+#include "par.h"
+#include "progress.h"
+#include "restart.h"
+#include "signals.h"
+#include "swe.h"
+#include "swe_case.h"
+#include "version.h"
+
+enum { PATH_SIZE = 1024 };
+static const char *const RESTART_PREFIX = "restart";
+
+/* Map variables: zeta from the solver, the rest from swe_centre_fields in its order. */
+static const OutputVariable map_variables[] = {
+    {"zeta", "sea_surface_height_above_reference_datum", "water level above the reference", "m"},
+    {"h", "sea_floor_depth_below_sea_surface", "total water depth", "m"},
+    {"u", "eastward_sea_water_velocity", "x velocity at cell centres", "m s-1"},
+    {"v", "northward_sea_water_velocity", "y velocity at cell centres", "m s-1"},
+    {"wet", NULL, "wet flag (1 wet, 0 dry)", "1"},
+};
+enum { MAP_VARIABLES = 5, HISTORY_VARIABLES = 4 }; /* gauges record zeta, h, u, v */
+
+typedef struct {
+  const Case *c;
+  const RunRequest *request;
+  Runtime *rt;
+  SweSetup setup;
+  Decomp *decomp;
+  Swe *swe;
+  Field *centre[SWE_CENTRE_FIELDS];
+  MapFile *map;
+  HistoryFile *history;
+  Gauge *gauges;
+  int ngauges;
+  Progress *progress;
+  double t, dt_cfl, dt; /* simulated time, the CFL step of this check interval, the last step taken */
+  int64_t step;
+  double t_good;        /* time of the last checkpoint (swe_checkpoint) */
+  int64_t step_good;
+  double map_interval, history_interval, restart_interval;
+  char source[256];
+} SweRun;
+
+/* ---- time ---------------------------------------------------------------------------------------------------- */
+
+/* The first multiple of interval after t (interval > 0); t's own multiple when t sits on one within rounding. */
+static double next_multiple(double t, double interval) {
+  return (floor(t / interval + 1e-9) + 1) * interval;
+}
+
+/* The next time anything must happen: an output, a gauge sample, a restart or the end. */
+static double next_event(const SweRun *r) {
+  double event = r->setup.t_end;
+  if (r->map_interval > 0) {
+    event = fmin(event, next_multiple(r->t, r->map_interval));
+  }
+  if (r->history_interval > 0) {
+    event = fmin(event, next_multiple(r->t, r->history_interval));
+  }
+  if (r->restart_interval > 0) {
+    event = fmin(event, next_multiple(r->t, r->restart_interval));
+  }
+  return event;
+}
+
+/* Whether t is on the grid of interval (an event of that kind falls now). */
+static bool on_interval(double t, double interval) {
+  return interval > 0 && fabs(t - interval * round(t / interval)) <= 1e-9 * fmax(interval, fabs(t));
+}
+
+/* The CFL step for the fastest signal: cfl / (speed sqrt(1/dx^2 + 1/dy^2)). */
+static double cfl_step(const SweConfig *config, double cfl, double speed) {
+  return cfl / (speed * sqrt(1 / (config->dx * config->dx) + 1 / (config->dy * config->dy)));
+}
+
+/* ---- set-up -------------------------------------------------------------------------------------------------- */
+
+static HclStatus set_initial_state(SweRun *r) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(r->decomp);
+  size_t n = (size_t)l->nx * l->ny;
+  double *depth = NULL, *zeta = NULL, *u = NULL, *v = NULL;
+  TRY_ALLOC(depth, n);
+  TRY_ALLOC(zeta, n);
+  TRY_ALLOC(u, n);
+  TRY_ALLOC(v, n);
+  swe_initial_state(&r->setup, r->decomp, depth, zeta, u, v);
+  TRY(swe_set_state(r->swe, depth, zeta, u, v));
+cleanup:
+  free(depth);
+  free(zeta);
+  free(u);
+  free(v);
+  return status;
+}
+
+/* Checks a fixed time step against the CFL limit of the starting state, with a CFL number of 1 (the stability
+ * limit of the explicit scheme), and sets the CFL step. */
+static HclStatus choose_step(SweRun *r) {
+  HclStatus status = HCL_OK;
+  double speed = 0;
+  TRY(swe_max_wave_speed(r->swe, &speed));
+  REQUIRE(isfinite(speed), HCL_EDATA, "the initial state holds a NaN or infinity (check the bed and initial keys)");
+  if (speed == 0) { /* all dry or at rest in no water: any step is stable */
+    speed = sqrt(r->setup.config.g * r->setup.config.dry_depth);
+  }
+  double limit = cfl_step(&r->setup.config, 1.0, speed);
+  REQUIRE(r->setup.dt_fixed <= limit, HCL_EDATA,
+          "%s: time.dt = %g s breaks the CFL limit of the starting state: %.4g s (fastest signal |u| + sqrt(g h) = "
+          "%.4g m/s, dx = %g m, dy = %g m); set time.dt below %.4g s or 0 for a CFL-limited step",
+          case_origin(r->c, "time.dt"), r->setup.dt_fixed, limit, speed, r->setup.config.dx, r->setup.config.dy,
+          limit);
+  r->dt_cfl = r->setup.dt_fixed > 0 ? r->setup.dt_fixed : cfl_step(&r->setup.config, r->setup.cfl, speed);
+cleanup:
+  return status;
+}
+
+/* Collects the gauges of output.gauges and output.gauge_file. */
+static HclStatus read_gauges(SweRun *r) {
+  HclStatus status = HCL_OK;
+  Gauge *from_file = NULL;
+  int nfile = 0, ncase = 0;
+  const NamedPoint *in_case = case_points(r->c, "output.gauges", &ncase);
+  const char *path = case_file(r->c, "output.gauge_file");
+  if (path[0]) {
+    TRY(gauges_read_csv(path, &from_file, &nfile));
+  }
+  TRY_ALLOC(r->gauges, ncase + nfile);
+  memcpy(r->gauges, in_case, (size_t)ncase * sizeof *in_case);
+  if (nfile > 0) {
+    memcpy(r->gauges + ncase, from_file, (size_t)nfile * sizeof *from_file);
+  }
+  r->ngauges = ncase + nfile;
+cleanup:
+  free(from_file);
+  return status;
+}
+
+static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *request, SweRun *r) {
+  HclStatus status = HCL_OK;
+  memset(r, 0, sizeof *r);
+  r->c = c;
+  r->request = request;
+  r->rt = rt;
+  TRY(swe_setup_from_case(c, request->precision, &r->setup));
+  TRY(decomp_create(&r->setup.grid, &r->decomp));
+  TRY(read_gauges(r));
+  TRY(swe_create(rt, r->decomp, &r->setup.config, &r->swe));
+  for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
+    FieldSpec spec = {.name = map_variables[f + 1].name, .nz = 1, .ghost = 0, .precision = request->precision};
+    TRY(field_create(rt, r->decomp, &spec, &r->centre[f]));
+  }
+  TRY(set_initial_state(r));
+  TRY(choose_step(r));
+  r->map_interval = case_real(c, "output.interval");
+  r->history_interval = case_real(c, "output.history_interval");
+  if (r->history_interval == 0) {
+    r->history_interval = r->map_interval;
+  }
+  r->restart_interval = case_real(c, "restart.interval");
+  snprintf(r->source, sizeof r->source, "hydrocl %s (%s), %s, %s", HYDROCL_VERSION, HYDROCL_GIT,
+           runtime_device(rt)->device_name, precision_name(request->precision));
+cleanup:
+  return status;
+}
+
+static void close_model(SweRun *r) {
+  progress_destroy(&r->progress);
+  history_close(&r->history);
+  map_close(&r->map);
+  for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
+    field_destroy(&r->centre[f]);
+  }
+  swe_destroy(&r->swe);
+  decomp_destroy(&r->decomp);
+  free(r->gauges);
+  swe_setup_free(&r->setup);
+}
+
+/* ---- restarts ------------------------------------------------------------------------------------------------ */
+
+static HclStatus write_restart(SweRun *r, double t, int64_t step) {
+  HclStatus status = HCL_OK;
+  Field *state[SWE_STATE_FIELDS];
+  char path[PATH_SIZE];
+  RestartSpec spec = {.folder = r->request->output_dir, .prefix = RESTART_PREFIX,
+                      .keep = (int)case_int(r->c, "restart.keep"), .source = r->source};
+  RestartScalar scalars[] = {{"time", t}, {"dt_cfl", r->dt_cfl}}; /* restart_write adds the step */
+  swe_state_fields(r->swe, state);
+  TRY(restart_write(&spec, step, state, SWE_STATE_FIELDS, scalars, 2, path, sizeof path));
+  log_verbose("restart written: %s (t = %g s, step %lld)", path, t, (long long)step);
+cleanup:
+  return status;
+}
+
+/* Continues from request->restart ("latest" or a file): state, time, step and CFL step. */
+static HclStatus read_restart(SweRun *r) {
+  HclStatus status = HCL_OK;
+  Field *state[SWE_STATE_FIELDS];
+  char path[PATH_SIZE];
+  RestartScalar scalars[] = {{"time", 0}, {"step", 0}, {"dt_cfl", 0}};
+  if (strcmp(r->request->restart, "latest") == 0) {
+    TRY(restart_latest(r->request->output_dir, RESTART_PREFIX, path, sizeof path));
+  } else {
+    snprintf(path, sizeof path, "%s", r->request->restart);
+  }
+  swe_state_fields(r->swe, state);
+  TRY(restart_read(path, state, SWE_STATE_FIELDS, scalars, 3));
+  TRY(swe_sync_state(r->swe));
+  r->t = scalars[0].value;
+  r->step = (int64_t)scalars[1].value;
+  r->dt_cfl = scalars[2].value;
+  REQUIRE(r->t < r->setup.t_end, HCL_EDATA, "restart '%s' is at t = %g s, at or past time.end = %g s: nothing to run",
+          path, r->t, r->setup.t_end);
+  log_info("continuing from %s at t = %g s, step %lld", path, r->t, (long long)r->step);
+cleanup:
+  return status;
+}
+
+/* ---- output -------------------------------------------------------------------------------------------------- */
+
+static HclStatus open_output(SweRun *r) {
+  HclStatus status = HCL_OK;
+  char map_path[PATH_SIZE], history_path[PATH_SIZE], *yaml = NULL;
+  const RunRequest *q = r->request;
+  const SweConfig *config = &r->setup.config;
+  snprintf(map_path, sizeof map_path, "%s/map.nc", q->output_dir);
+  snprintf(history_path, sizeof history_path, "%s/history.nc", q->output_dir);
+  TRY(case_to_yaml(r->c, &yaml));
+  OutputSpec spec = {.path = map_path, .overwrite = q->overwrite || q->restart, .title = case_string(r->c,
+                     "model.title"), .source = r->source, .history = q->command_line, .case_yaml = yaml,
+                     .time_units = "seconds since 2000-01-01 00:00:00", .x0 = r->setup.x0 + config->dx / 2,
+                     .dx = config->dx, .y0 = r->setup.y0 + config->dy / 2, .dy = config->dy,
+                     .double_precision = case_bool(r->c, "output.double")};
+  TRY(map_create(r->decomp, &spec, map_variables, MAP_VARIABLES, &r->map));
+  if (r->ngauges > 0) {
+    spec.path = history_path;
+    TRY(history_create(r->rt, r->decomp, &spec, r->gauges, r->ngauges, map_variables, HISTORY_VARIABLES,
+                       &r->history));
+  }
+cleanup:
+  free(yaml);
+  return status;
+}
+
+/* Writes what falls due at the present time: a map frame, a gauge sample (force: both, at the start and end). */
+static HclStatus write_output(SweRun *r, bool force) {
+  HclStatus status = HCL_OK;
+  bool map_due = force || on_interval(r->t, r->map_interval);
+  bool history_due = r->history && (force || on_interval(r->t, r->history_interval));
+  if (!map_due && !history_due) {
+    return HCL_OK;
+  }
+  TRY(swe_centre_fields(r->swe, r->centre));
+  Field *fields[MAP_VARIABLES] = {swe_zeta(r->swe), r->centre[0], r->centre[1], r->centre[2], r->centre[3]};
+  if (map_due) {
+    TRY(map_write(r->map, r->t, fields));
+  }
+  if (history_due) {
+    TRY(history_write(r->history, r->t, fields));
+  }
+cleanup:
+  return status;
+}
+
+/* ---- the time loop ------------------------------------------------------------------------------------------- */
+
+/* Where the state first went bad on this rank, as "x = .. m, y = .. m", or "" when it holds no NaN here. */
+static HclStatus locate_divergence(SweRun *r, char *where, size_t size) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(r->decomp);
+  size_t n = (size_t)l->nx * l->ny;
+  double *zeta = NULL;
+  where[0] = '\0';
+  TRY_ALLOC(zeta, n);
+  TRY(field_read_owned(swe_zeta(r->swe), zeta));
+  for (size_t p = 0; p < n; p++) {
+    if (!isfinite(zeta[p])) {
+      double x = r->setup.x0 + (l->x0 + (double)(p % (size_t)l->nx) + 0.5) * r->setup.config.dx;
+      double y = r->setup.y0 + (l->y0 + (double)(p / (size_t)l->nx) + 0.5) * r->setup.config.dy;
+      snprintf(where, size, " first at x = %.6g m, y = %.6g m (rank %d)", x, y, par_rank());
+      break;
+    }
+  }
+cleanup:
+  free(zeta);
+  return status;
+}
+
+/* The run diverged between the last checkpoint and now: go back to the checkpoint, write it as a restart and
+ * stop with HCL_EDIVERGED, saying when and where. */
+static HclStatus stop_diverged(SweRun *r) {
+  HclStatus status = HCL_OK;
+  char where[160];
+  TRY(locate_divergence(r, where, sizeof where));
+  if (where[0]) {
+    log_error("NaN in the water level%s", where);
+  }
+  double t_bad = r->t;
+  int64_t step_bad = r->step;
+  TRY(swe_rollback(r->swe));
+  TRY(write_restart(r, r->t_good, r->step_good));
+  FAIL(HCL_EDIVERGED,
+       "the run diverged between t = %g s (step %lld) and t = %g s (step %lld), dt = %.4g s: the state holds NaN or "
+       "infinity; the last good state (t = %g s) is in %s/%s-%lld.nc. Lower time.cfl or time.dt, or raise "
+       "physics.dry_depth",
+       r->t_good, (long long)r->step_good, t_bad, (long long)step_bad, r->dt, r->t_good, r->request->output_dir,
+       RESTART_PREFIX, (long long)r->step_good);
+cleanup:
+  return status;
+}
+
+/* Every check_interval steps: the divergence guard, the checkpoint and the CFL step. */
+static HclStatus check_state(SweRun *r) {
+  HclStatus status = HCL_OK;
+  double speed = 0;
+  TRY(swe_max_wave_speed(r->swe, &speed));
+  if (!isfinite(speed)) {
+    TRY(stop_diverged(r));
+  }
+  TRY(swe_checkpoint(r->swe));
+  r->t_good = r->t;
+  r->step_good = r->step;
+  if (r->setup.dt_fixed == 0) {
+    r->dt_cfl = cfl_step(&r->setup.config, r->setup.cfl,
+                         speed > 0 ? speed : sqrt(r->setup.config.g * r->setup.config.dry_depth));
+  }
+cleanup:
+  return status;
+}
+
+/* One step: as long as the CFL step allows, shrunk evenly so the next event falls exactly on a step. */
+static HclStatus advance(SweRun *r) {
+  HclStatus status = HCL_OK;
+  double event = next_event(r), remaining = event - r->t;
+  double steps = ceil(remaining / r->dt_cfl - 1e-9);
+  r->dt = steps <= 1 ? remaining : remaining / steps;
+  double levels[SWE_SIDES];
+  for (int side = 0; side < SWE_SIDES; side++) {
+    levels[side] = swe_level_at(&r->setup.signals[side], r->t + r->dt);
+  }
+  swe_set_levels(r->swe, levels);
+  TRY(swe_step(r->swe, r->dt));
+  r->t = steps <= 1 ? event : r->t + r->dt;
+  r->step++;
+cleanup:
+  return status;
+}
+
+/* SIGTERM or SIGUSR1 on any rank: write a restart of the present state and stop with HCL_ESTOPPED. */
+static HclStatus stop_if_asked(SweRun *r) {
+  HclStatus status = HCL_OK;
+  int signal_number = 0;
+  TRY(signals_agree(&signal_number));
+  if (signal_number) {
+    TRY(write_restart(r, r->t, r->step));
+    FAIL(HCL_ESTOPPED, "stopped by signal %d at t = %g s (step %lld); continue with --restart latest", signal_number,
+         r->t, (long long)r->step);
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus time_loop(SweRun *r) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *g = decomp_spec(r->decomp);
+  TRY(progress_create(r->t, r->setup.t_end, case_real(r->c, "output.progress"), (double)g->nx * g->ny, stderr,
+                      isatty(STDERR_FILENO), &r->progress));
+  TRY(check_state(r));
+  while (r->t < r->setup.t_end) {
+    TRY(advance(r));
+    bool end = r->t >= r->setup.t_end;
+    if (r->step % r->setup.check_interval == 0 || end) {
+      TRY(check_state(r));
+      TRY(stop_if_asked(r));
+    }
+    TRY(write_output(r, end));
+    if (on_interval(r->t, r->restart_interval) || end) {
+      TRY(write_restart(r, r->t, r->step));
+    }
+    progress_update(r->progress, progress_now(), r->t, r->dt, r->step, NULL, end);
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus swe_run(Runtime *rt, const Case *c, const RunRequest *request) {
+  HclStatus status = HCL_OK;
+  SweRun r;
+  signals_install();
+  TRY(open_model(rt, c, request, &r));
+  if (request->restart) {
+    TRY(read_restart(&r));
+  }
+  TRY(open_output(&r));
+  if (!request->restart) {
+    TRY(write_output(&r, true));
+  }
+  TRY(time_loop(&r));
+  log_info("done: t = %g s after %lld steps; output in %s", r.t, (long long)r.step, request->output_dir);
+cleanup:
+  close_model(&r);
+  return status;
+}
+
+/* ---- validate ------------------------------------------------------------------------------------------------ */
+
+/* Device memory the run needs on the largest rank: 12 solver fields, 5 for the last good state and 4 output
+ * fields, ghosts included. */
+static double bytes_per_rank(const SweRun *r) {
+  const DecompLocal *l = decomp_local(r->decomp);
+  double ghosted = (double)(l->nx + 4) * (l->ny + 4);
+  return (17 * ghosted + 4.0 * l->nx * l->ny) * (double)precision_bytes(r->request->precision);
+}
+
+static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *request, FILE *out) {
+  HclStatus status = HCL_OK;
+  SweRun r;
+  TRY(open_model(rt, c, request, &r));
+  const DecompSpec *g = decomp_spec(r.decomp);
+  const DeviceInfo *dev = runtime_device(rt);
+  double frames = 2;
+  if (r.map_interval > 0) { /* t = 0, every interval, and the end when it falls between */
+    frames = floor(r.setup.t_end / r.map_interval + 1e-9) + 1 + !on_interval(r.setup.t_end, r.map_interval);
+  }
+  double frame_bytes = (double)g->nx * g->ny * MAP_VARIABLES * (case_bool(c, "output.double") ? 8 : 4);
+  if (par_rank() == 0) {
+    fprintf(out, "case is valid: %s\n", case_string(c, "model.title"));
+    fprintf(out, "grid: %d x %d cells of %g x %g m, %d x %d ranks\n", g->nx, g->ny, r.setup.config.dx,
+            r.setup.config.dy, g->px, g->py);
+    fprintf(out, "time step: %s %.4g s (CFL %g at the start), about %.0f steps to t = %g s\n",
+            r.setup.dt_fixed > 0 ? "fixed" : "CFL-limited, at first", r.dt_cfl, r.setup.cfl,
+            ceil(r.setup.t_end / r.dt_cfl), r.setup.t_end);
+    fprintf(out, "device memory: %.3g MB per rank of %.3g MB on %s\n", bytes_per_rank(&r) / 1e6,
+            (double)dev->global_mem_bytes / 1e6, dev->device_name);
+    fprintf(out, "output: %.0f map frames, up to %.3g MB uncompressed; %d gauges; restarts of %.3g MB\n", frames,
+            frames * frame_bytes / 1e6, r.ngauges, (double)g->nx * g->ny * SWE_STATE_FIELDS * 8 / 1e6);
+  }
+cleanup:
+  close_model(&r);
+  return status;
+}
+
+const Model swe_model = {
+    .name = "shallow-water",
+    .title = "hydrocl shallow-water case (Stelling & Duinmeijer, explicit, with wetting and drying)",
+    .keys = swe_case_keys,
+    .nkeys = &swe_case_nkeys,
+    .validate = swe_validate,
+    .run = swe_run,
+};
