@@ -41,6 +41,7 @@ typedef struct {
   unsigned compute_units;
   unsigned clock_mhz;
   size_t max_work_group_size;
+  char refused[256]; /* why the device cannot be used at all (a failed query) and the fix; "" when it can */
 } DeviceInfo;
 
 /* What a job asks of a device; zero fields ask nothing. */
@@ -53,6 +54,14 @@ typedef struct {
 /* Queries every platform and device. *devices is caller-owned (free); a machine without OpenCL platforms gives
  * HCL_ENODEVICE with the packages to install. */
 HclStatus device_list(DeviceInfo **devices, int *count);
+
+/* clGetDeviceInfo's signature: device_describe asks through it, so tests can feed made-up answers and failures. */
+typedef cl_int (*DeviceInfoQuery)(cl_device_id id, cl_device_info param, size_t size, void *value, size_t *size_ret);
+
+/* Fills dev's device properties through query (clGetDeviceInfo in device_list); dev->platform_name must be set.
+ * A failing query does not stop the listing: dev->refused names it and the fix, so device_check refuses the device
+ * and the others stay usable; a failing fp64 query only means no fp64. */
+void device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *dev);
 
 /* HCL_OK when dev meets needs; otherwise HCL_ENODEVICE, with which check failed and what to do in why. */
 HclStatus device_check(const DeviceInfo *dev, const DeviceNeeds *needs, char *why, size_t why_size);

@@ -67,31 +67,50 @@ static DeviceType classify_type(cl_device_type type) {
   return DEVICE_TYPE_OTHER;
 }
 
-static HclStatus query_device(cl_platform_id platform, cl_device_id id, DeviceInfo *d) {
-  HclStatus status = HCL_OK;
+/* One property of a device: where it goes and its name for messages. */
+typedef struct {
+  cl_device_info param;
+  const char *name;
+  void *value;
+  size_t size;
+} DeviceQuery;
+
+#define DEVICE_QUERY(param, field) {(param), #param, &(field), sizeof(field)}
+
+void device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *d) {
   cl_device_type type = 0;
   cl_ulong global_mem = 0, max_alloc = 0, local_mem = 0;
   cl_uint units = 0, clock = 0;
   cl_bool unified = CL_FALSE;
   cl_device_fp_config fp64_config = 0;
-  d->platform = platform;
+  const DeviceQuery queries[] = {
+      DEVICE_QUERY(CL_DEVICE_NAME, d->device_name),
+      DEVICE_QUERY(CL_DEVICE_VENDOR, d->vendor_name),
+      DEVICE_QUERY(CL_DRIVER_VERSION, d->driver_version),
+      DEVICE_QUERY(CL_DEVICE_OPENCL_C_VERSION, d->opencl_c_version),
+      DEVICE_QUERY(CL_DEVICE_TYPE, type),
+      DEVICE_QUERY(CL_DEVICE_GLOBAL_MEM_SIZE, global_mem),
+      DEVICE_QUERY(CL_DEVICE_MAX_MEM_ALLOC_SIZE, max_alloc),
+      DEVICE_QUERY(CL_DEVICE_LOCAL_MEM_SIZE, local_mem),
+      DEVICE_QUERY(CL_DEVICE_MAX_COMPUTE_UNITS, units),
+      DEVICE_QUERY(CL_DEVICE_MAX_CLOCK_FREQUENCY, clock),
+      DEVICE_QUERY(CL_DEVICE_HOST_UNIFIED_MEMORY, unified),
+      DEVICE_QUERY(CL_DEVICE_MAX_WORK_GROUP_SIZE, d->max_work_group_size),
+  };
   d->id = id;
-  TRY_CL(clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof d->platform_name, d->platform_name, NULL));
-  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_NAME, sizeof d->device_name, d->device_name, NULL));
-  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_VENDOR, sizeof d->vendor_name, d->vendor_name, NULL));
-  TRY_CL(clGetDeviceInfo(id, CL_DRIVER_VERSION, sizeof d->driver_version, d->driver_version, NULL));
-  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_OPENCL_C_VERSION, sizeof d->opencl_c_version, d->opencl_c_version, NULL));
-  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_TYPE, sizeof type, &type, NULL));
-  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global_mem, &global_mem, NULL));
-  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL));
-  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem, NULL));
-  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL));
-  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof clock, &clock, NULL));
-  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL));
-  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->max_work_group_size, &d->max_work_group_size,
-                         NULL));
-  /* CL_DEVICE_DOUBLE_FP_CONFIG is zero on devices without fp64 (OpenCL 1.2 section 4.2). */
-  TRY_CL(clGetDeviceInfo(id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64_config, &fp64_config, NULL));
+  for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
+    cl_int err = query(id, queries[i].param, queries[i].size, queries[i].value, NULL);
+    if (err != CL_SUCCESS && !d->refused[0]) {
+      snprintf(d->refused, sizeof d->refused, "does not answer clGetDeviceInfo(%s) (%s); update or reinstall its "
+                                              "OpenCL driver, or choose another device",
+               queries[i].name, cl_error_name(err));
+    }
+  }
+  /* CL_DEVICE_DOUBLE_FP_CONFIG is zero on devices without fp64 (OpenCL 1.2 section 4.2); a driver that does not
+   * answer is taken at its word that it has none. */
+  if (query(id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64_config, &fp64_config, NULL) != CL_SUCCESS) {
+    fp64_config = 0;
+  }
   if (sscanf(d->opencl_c_version, "OpenCL C %d.%d", &d->opencl_c_major, &d->opencl_c_minor) != 2) {
     d->opencl_c_major = 1;
     d->opencl_c_minor = 0;
@@ -105,8 +124,6 @@ static HclStatus query_device(cl_platform_id platform, cl_device_id id, DeviceIn
   d->local_mem_bytes = local_mem;
   d->compute_units = units;
   d->clock_mhz = clock;
-cleanup:
-  return status;
 }
 
 static const char *const install_hint =
@@ -119,6 +136,7 @@ HclStatus device_list(DeviceInfo **devices, int *count) {
   cl_device_id *ids = NULL;
   DeviceInfo *list = NULL;
   cl_uint nplatforms = 0;
+  char platform_name[sizeof list->platform_name];
   int total = 0;
   *devices = NULL;
   *count = 0;
@@ -141,12 +159,15 @@ HclStatus device_list(DeviceInfo **devices, int *count) {
     free(ids);
     TRY_ALLOC(ids, ndevices);
     TRY_CL(clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, ndevices, ids, NULL));
+    TRY_CL(clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof platform_name, platform_name, NULL));
     for (cl_uint d = 0; d < ndevices; d++) {
       DeviceInfo *info = &list[total++];
       memset(info, 0, sizeof *info);
       info->platform_index = (int)p;
       info->device_index = (int)d;
-      TRY(query_device(platforms[p], ids[d], info));
+      info->platform = platforms[p];
+      snprintf(info->platform_name, sizeof info->platform_name, "%s", platform_name);
+      device_describe(clGetDeviceInfo, ids[d], info);
     }
   }
   REQUIRE(total > 0, HCL_ENODEVICE, "%u OpenCL platform(s) but no device; %s", nplatforms, install_hint);
@@ -166,6 +187,10 @@ static double gib(uint64_t bytes) {
 
 HclStatus device_check(const DeviceInfo *dev, const DeviceNeeds *needs, char *why, size_t why_size) {
   why[0] = '\0';
+  if (dev->refused[0]) {
+    snprintf(why, why_size, "%s", dev->refused);
+    return HCL_ENODEVICE;
+  }
   if (dev->opencl_c_major < 1 || (dev->opencl_c_major == 1 && dev->opencl_c_minor < 2)) {
     snprintf(why, why_size, "supports only %s, hydrocl needs OpenCL C 1.2 or later; update the driver",
              dev->opencl_c_version);

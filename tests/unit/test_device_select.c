@@ -1,4 +1,5 @@
-/* test_device_select.c: the --device rules on made-up machines (device_select is pure, so no OpenCL needed). */
+/* test_device_select.c: the --device rules on made-up machines (device_select is pure, so no OpenCL needed), and
+ * device_describe through a made-up clGetDeviceInfo that fails one query. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,46 @@ static void nvidia_node(DeviceInfo devs[2]) {
   devs[0] = make(0, 0, "Portable Computing Language", "cpu-sapphirerapids-Intel(R) Xeon(R)", DEVICE_VENDOR_POCL,
                  DEVICE_TYPE_CPU, 128 * GiB, true);
   devs[1] = make(1, 0, "NVIDIA CUDA", "NVIDIA H100 80GB HBM3", DEVICE_VENDOR_NVIDIA, DEVICE_TYPE_GPU, 80 * GiB, true);
+}
+
+/* A made-up GPU behind clGetDeviceInfo's signature; the property named by failing_param fails. */
+static cl_device_info failing_param;
+
+static cl_int fake_query(cl_device_id id, cl_device_info param, size_t size, void *value, size_t *size_ret) {
+  const char *text = param == CL_DEVICE_NAME               ? "Made-up GPU"
+                     : param == CL_DEVICE_VENDOR           ? "NVIDIA Corporation"
+                     : param == CL_DEVICE_OPENCL_C_VERSION ? "OpenCL C 1.2"
+                     : param == CL_DRIVER_VERSION          ? "1.0"
+                                                           : NULL;
+  cl_ulong number = param == CL_DEVICE_TYPE                 ? CL_DEVICE_TYPE_GPU
+                    : param == CL_DEVICE_GLOBAL_MEM_SIZE    ? 8 * GiB
+                    : param == CL_DEVICE_MAX_MEM_ALLOC_SIZE ? 2 * GiB
+                    : param == CL_DEVICE_DOUBLE_FP_CONFIG   ? CL_FP_FMA
+                                                            : 1;
+  (void)id;
+  (void)size_ret;
+  if (param == failing_param) {
+    return CL_OUT_OF_RESOURCES;
+  }
+  if (text) {
+    snprintf(value, size, "%s", text);
+  } else if (size == sizeof(cl_ulong)) {
+    memcpy(value, &number, size);
+  } else { /* cl_uint, cl_bool, size_t of another width: 1 */
+    memset(value, 0, size);
+    *(unsigned char *)value = 1;
+  }
+  return CL_SUCCESS;
+}
+
+/* The made-up GPU as platform 1 beside the PoCL CPU of nvidia_node, described through fake_query. */
+static void described_node(DeviceInfo devs[2], cl_device_info fail) {
+  nvidia_node(devs);
+  memset(&devs[1], 0, sizeof devs[1]);
+  devs[1].platform_index = 1;
+  snprintf(devs[1].platform_name, sizeof devs[1].platform_name, "NVIDIA CUDA");
+  failing_param = fail;
+  device_describe(fake_query, NULL, &devs[1]);
 }
 
 static int pick(const DeviceInfo *devs, int n, const char *selector, DeviceNeeds needs, HclStatus *s) {
@@ -108,6 +149,26 @@ int main(void) {
   TAP_OK(pick(old, 2, "auto", none, &s) == 0, "an OpenCL C 1.1 GPU is passed over");
   pick(old, 2, "gpu", none, &s);
   TAP_OK(s == HCL_ENODEVICE && tap_contains(status_message(), "1.2"), "and refused by name: %s", status_message());
+
+  /* A device that fails a query is listed as refused, with the query and the fix; the others stay usable. */
+  DeviceInfo described[2];
+  described_node(described, 0);
+  TAP_OK(!described[1].refused[0] && described[1].fp64 && described[1].type == DEVICE_TYPE_GPU &&
+             described[1].global_mem_bytes == 8 * GiB && strcmp(described[1].device_name, "Made-up GPU") == 0,
+         "device_describe reads every property through its query: %s", described[1].refused);
+  TAP_OK(pick(described, 2, "auto", fp64, &s) == 1, "and the described GPU is picked");
+  described_node(described, CL_DEVICE_GLOBAL_MEM_SIZE);
+  TAP_OK(tap_contains(described[1].refused, "CL_DEVICE_GLOBAL_MEM_SIZE") &&
+             tap_contains(described[1].refused, "CL_OUT_OF_RESOURCES"),
+         "a failing query refuses the device with its name and error: %s", described[1].refused);
+  TAP_OK(pick(described, 2, "auto", none, &s) == 0 && s == HCL_OK, "auto passes it over for the CPU");
+  pick(described, 2, "1:0", none, &s);
+  TAP_OK(s == HCL_ENODEVICE && tap_contains(status_message(), "CL_DEVICE_GLOBAL_MEM_SIZE"),
+         "and asking for it says why it is refused: %s", status_message());
+  described_node(described, CL_DEVICE_DOUBLE_FP_CONFIG);
+  TAP_OK(!described[1].refused[0] && !described[1].fp64, "a failing fp64 query means no fp64, not a refusal");
+  TAP_OK(pick(described, 2, "auto", none, &s) == 1 && pick(described, 2, "auto", fp64, &s) == 0,
+         "so the GPU serves single precision only");
 
   /* Preference: discrete before integrated, more memory first. */
   DeviceInfo laptop[3];
