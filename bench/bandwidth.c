@@ -4,6 +4,7 @@
  * Results are checked on sampled elements, so a broken kernel cannot report a rate. */
 #include "bench.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,13 +162,10 @@ static void arrays_release(Arrays *arrays) {
   }
 }
 
+/* The sizes given reach here checked (requested_size, default_sizes), so bytes cannot have wrapped around. */
 static HclStatus arrays_create(Runtime *rt, size_t bytes, Arrays *arrays) {
   HclStatus status = HCL_OK;
-  const DeviceInfo *dev = runtime_device(rt);
   memset(arrays, 0, sizeof *arrays);
-  REQUIRE(3 * (unsigned long long)bytes <= dev->global_mem_bytes, HCL_EUSAGE,
-          "--size asks for three arrays of %zu bytes, more than the %llu bytes of global memory of '%s'", bytes,
-          (unsigned long long)dev->global_mem_bytes, dev->device_name);
   TRY(runtime_buffer(rt, bytes, "bandwidth array a", &arrays->a));
   TRY(runtime_buffer(rt, bytes, "bandwidth array b", &arrays->b));
   TRY(runtime_buffer(rt, bytes, "bandwidth array c", &arrays->c));
@@ -231,6 +229,24 @@ static int default_sizes(const DeviceInfo *dev, Precision precision, size_t size
   return count;
 }
 
+/* --size rounded up to whole vectors, refused (HCL_EUSAGE) unless the three arrays fit in global memory and each
+ * within the largest allocation. The limit is found by division, so no product of a huge --size can wrap around. */
+static HclStatus requested_size(const BenchRequest *request, Precision precision, size_t *n) {
+  HclStatus status = HCL_OK;
+  const DeviceInfo *dev = runtime_device(request->rt);
+  uint64_t bytes = precision_bytes(precision), vec = BYTES_PER_ACCESS / bytes;
+  uint64_t by_memory = dev->global_mem_bytes / (3 * bytes), by_alloc = dev->max_alloc_bytes / bytes;
+  uint64_t limit = (by_memory < by_alloc ? by_memory : by_alloc) / vec * vec;
+  REQUIRE(request->size <= limit, HCL_EUSAGE,
+          "bench bandwidth --size %zu: '%s' holds at most %llu %s elements per array (three arrays in %llu bytes of "
+          "global memory, each at most %llu bytes); use a smaller --size",
+          request->size, dev->device_name, (unsigned long long)limit, precision_name(precision),
+          (unsigned long long)dev->global_mem_bytes, (unsigned long long)dev->max_alloc_bytes);
+  *n = round_up(request->size, (size_t)vec);
+cleanup:
+  return status;
+}
+
 static void print_result(const BenchRequest *request, const char *name, Precision precision, size_t n,
                          double bytes, const Timing *t, double copy_gbs) {
   JsonObject j;
@@ -252,13 +268,12 @@ static HclStatus sweep(const BenchRequest *request, Precision precision) {
   BandwidthKernels k = {0};
   size_t sizes[8];
   int nsizes = 0;
-  const DeviceInfo *dev = runtime_device(request->rt);
-  TRY(kernels_create(request->rt, precision, &k));
   if (request->size > 0) {
-    sizes[nsizes++] = round_up(request->size, (size_t)k.vec);
+    TRY(requested_size(request, precision, &sizes[nsizes++]));
   } else {
-    nsizes = default_sizes(dev, precision, sizes, 8);
+    nsizes = default_sizes(runtime_device(request->rt), precision, sizes, 8);
   }
+  TRY(kernels_create(request->rt, precision, &k));
   for (int s = 0; s < nsizes; s++) {
     Timing copy, triad;
     size_t real_bytes = precision_bytes(precision);

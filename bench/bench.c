@@ -10,9 +10,9 @@ static const BenchEntry benchmarks[] = {
     {"bandwidth", "copy and triad rates for several sizes in float and double (the yardstick of all others)",
      "elements per array", bench_bandwidth},
     {"halo", "one ghost-layer exchange of a size x size x 9 field, ghost width 3, over the run's ranks",
-     "points per side (default 1025)", bench_halo},
+     "points per side, 3 to 65536 (default 1025)", bench_halo},
     {"swe", "the thesis' Table 9.1: 1000 explicit shallow-water steps of test case 1 per grid size",
-     "cells per side (default: 100 to 12292 as memory allows; 100 and 1000 on CPUs)", bench_swe},
+     "cells per side, 3 to 65536 (default: 100 to 12292 as memory allows; 100 and 1000 on CPUs)", bench_swe},
 };
 
 const BenchEntry *bench_find(const char *name) {
@@ -47,4 +47,14 @@ void bench_json_begin(JsonObject *j, const BenchRequest *request, const char *be
   json_string(j, "driver", dev->driver_version);
   json_string(j, "precision", precision_name(precision));
   json_string(j, "date", date);
+}
+
+HclStatus bench_side(const BenchRequest *request, const char *bench, int *side) {
+  HclStatus status = HCL_OK;
+  REQUIRE(request->size >= BENCH_MIN_SIDE && request->size <= BENCH_MAX_SIDE, HCL_EUSAGE,
+          "bench %s --size %zu: the side of the grid must be %d to %d points", bench, request->size, BENCH_MIN_SIDE,
+          BENCH_MAX_SIDE);
+  *side = (int)request->size;
+cleanup:
+  return status;
 }

@@ -77,12 +77,11 @@ cleanup:
   return status;
 }
 
-static HclStatus run_one(const BenchRequest *request, Precision precision) {
+static HclStatus run_one(const BenchRequest *request, Precision precision, int side) {
   HclStatus status = HCL_OK;
   Decomp *decomp = NULL;
   Field *field = NULL;
   Halo *halo = NULL;
-  int side = request->size ? (int)request->size : DEFAULT_SIDE;
   double copy_gbs = 0, best = 0, median = 0;
   int reps = 0;
   DecompSpec spec = {.nx = side, .ny = side, .periodic_x = true, .periodic_y = true};
@@ -125,13 +124,17 @@ cleanup:
 
 HclStatus bench_halo(const BenchRequest *request) {
   HclStatus status = HCL_OK;
+  int side = DEFAULT_SIDE;
+  if (request->size) {
+    TRY(bench_side(request, "halo", &side));
+  }
   if (request->precision_given) {
-    TRY(run_one(request, request->precision));
+    TRY(run_one(request, request->precision, side));
     goto cleanup;
   }
-  TRY(run_one(request, PRECISION_SINGLE));
+  TRY(run_one(request, PRECISION_SINGLE, side));
   if (runtime_device(request->rt)->fp64) {
-    TRY(run_one(request, PRECISION_DOUBLE));
+    TRY(run_one(request, PRECISION_DOUBLE, side));
   }
 cleanup:
   return status;

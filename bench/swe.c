@@ -111,12 +111,12 @@ static HclStatus sweep(const BenchRequest *request, Precision precision) {
   HclStatus status = HCL_OK;
   double copy_gbs = 0;
   int list[8], n = 0;
-  TRY(bench_copy_rate(request->rt, precision, &copy_gbs));
   if (request->size) {
-    list[n++] = (int)request->size;
+    TRY(bench_side(request, "swe", &list[n++]));
   } else {
     n = sides(runtime_device(request->rt), precision, list);
   }
+  TRY(bench_copy_rate(request->rt, precision, &copy_gbs));
   for (int i = 0; i < n; i++) {
     TRY(run_side(request, precision, list[i], copy_gbs));
   }

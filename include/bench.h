@@ -36,6 +36,14 @@ void bench_print_list(FILE *out);
 void bench_json_begin(JsonObject *j, const BenchRequest *request, const char *bench, const char *name,
                       Precision precision);
 
+/* Sides of the square grids of the halo and swe benchmarks. Beyond 65536 the fields need more memory than any
+ * device has (16 GiB a float plane) and point counts leave int. */
+enum { BENCH_MIN_SIDE = 3, BENCH_MAX_SIDE = 65536 };
+
+/* The side --size asks of benchmark bench; HCL_EUSAGE naming the size and the range unless it is within
+ * [BENCH_MIN_SIDE, BENCH_MAX_SIDE]. */
+HclStatus bench_side(const BenchRequest *request, const char *bench, int *side);
+
 /* The copy benchmark's best rate (GB/s, read + write) on a large array in precision: the denominator of every
  * benchmark's "fraction_of_copy". */
 HclStatus bench_copy_rate(Runtime *rt, Precision precision, double *gbs);

@@ -90,4 +90,18 @@ run_capture "$hydrocl" info --size 3
 ok "an option the command does not use exits 64" equals "$rc" 64
 run_capture "$hydrocl" bench bandwidth --size 0
 ok "--size 0 exits 64" equals "$rc" 64
+# 2^62 floats are 2^64 bytes, which wrap to 0 in size_t: refused before any multiplication.
+run_capture timeout 60 "$hydrocl" bench bandwidth --size 4294967296G --precision single
+ok "a bandwidth --size whose bytes wrap around exits 64" equals "$rc" 64
+ok "and names the size and the limit" python3 -c '
+import sys
+assert "--size 4611686018427387904" in sys.argv[1] and "at most" in sys.argv[1], sys.argv[1]' "$err"
+# 2^32 + 3 was cut to a side of 3 by an int conversion.
+run_capture timeout 60 "$hydrocl" bench halo --size 4294967299 --precision single
+ok "a halo --size beyond int exits 64" equals "$rc" 64
+ok "and names the size and the range" contains "$err" "--size 4294967299"
+run_capture timeout 60 "$hydrocl" bench halo --size 2 --precision single
+ok "a halo --size below 3 exits 64" equals "$rc" 64
+run_capture timeout 60 "$hydrocl" bench swe --size 4294967320 --precision single
+ok "a swe --size beyond int exits 64" equals "$rc" 64
 tap_done
