@@ -10,8 +10,8 @@
  * takes its only 2D variable); any other file is CSV with ny lines of nx numbers, line j holding row y = j. */
 HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values);
 
-/* Reads "time,value" lines (seconds; a header line and '#' comments skipped); times strictly increasing. Caller
- * frees *times and *values. */
+/* Reads "time,value" lines (seconds); '#' comments and blank lines are skipped, and so is a header where the first
+ * other line is not numbers; times strictly increasing. Caller frees *times and *values. */
 HclStatus input_read_series(const char *path, double **times, double **values, int *count);
 
 /* Linear interpolation of the series at t, held constant beyond its ends. */

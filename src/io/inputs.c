@@ -132,6 +132,7 @@ HclStatus input_read_series(const char *path, double **times, double **values, i
   FILE *f = fopen(path, "r");
   double *t = NULL, *v = NULL;
   int n = 0, capacity = 0, number = 0;
+  bool first = true; /* the first line that is neither a comment nor blank: it may be a header */
   char line[1024];
   *times = *values = NULL;
   *count = 0;
@@ -143,8 +144,10 @@ HclStatus input_read_series(const char *path, double **times, double **values, i
       continue;
     }
     int parsed = parse_numbers(line, pair, 2);
-    if (parsed < 0 && n == 0 && number == 1) {
-      continue; /* a header */
+    bool header = first && parsed < 0;
+    first = false;
+    if (header) {
+      continue;
     }
     REQUIRE(parsed == 2, HCL_EDATA, "%s:%d: expected 'time,value' in seconds and SI units", path, number);
     REQUIRE(n == 0 || pair[0] > t[n - 1], HCL_EDATA, "%s:%d: time %g s does not follow %g s", path, number, pair[0],

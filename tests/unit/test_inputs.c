@@ -86,6 +86,15 @@ int main(void) {
   free(t);
   free(v);
   status_clear();
+  s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), &t, &v, &n);
+  TAP_OK(s == HCL_OK && n == 2 && v[1] == 2, "a header after comments and blank lines %s", status_message());
+  free(t);
+  free(v);
+  status_clear();
+  s = input_read_series(write_file("late.csv", "# levels\n0,1\ntime,level\n60,2\n"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "late.csv:3: expected 'time,value'"),
+         "a header after the first sample is refused: %s", status_message());
+  status_clear();
   s = input_read_series(write_file("back.csv", "0,1\n60,2\n30,3\n"), &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "back.csv:3: time 30 s does not follow 60 s"),
          "times must increase: %s", status_message());
