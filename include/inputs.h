@@ -7,7 +7,9 @@
 #include "status.h"
 
 /* Reads the global nx x ny grid into values[ny][nx] (x fastest). A ".nc" file holds variable (dims y, x; NULL
- * takes its only 2D variable); any other file is CSV with ny lines of nx numbers, line j holding row y = j. */
+ * takes its only 2D variable), unpacked by its scale_factor and add_offset; a point holding its _FillValue (or the
+ * default fill of a point never written) or a missing_value is HCL_EDATA naming the first. Any other file is CSV
+ * with ny lines of nx numbers, line j holding row y = j. */
 HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values);
 
 /* Reads "time,value" lines (seconds); '#' comments and blank lines are skipped, and so is a header where the first

@@ -69,41 +69,154 @@ cleanup:
 }
 
 #ifdef HYDROCL_HAVE_NETCDF
-static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx, int ny, double *values) {
+/* The grid variable of an open file, the one named or else its only 2D variable, checked to be ny x nx. */
+static HclStatus find_grid_variable(int ncid, const char *path, const char *variable, int nx, int ny, int *var,
+                                    char name[NC_MAX_NAME + 1]) {
   HclStatus status = HCL_OK;
-  int ncid = -1, var = -1, nvars = 0, ndims = 0, dims[NC_MAX_VAR_DIMS];
+  int nvars = 0, ndims = 0, dims[NC_MAX_VAR_DIMS];
   size_t lengths[2] = {0, 0};
-  char name[NC_MAX_NAME + 1] = "";
-  int err = nc_open(path, NC_NOWRITE, &ncid);
-  REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
-          nc_strerror(err));
+  *var = -1;
   if (variable) {
-    REQUIRE(nc_inq_varid(ncid, variable, &var) == NC_NOERR, HCL_EDATA, "%s has no variable '%s'", path, variable);
+    REQUIRE(nc_inq_varid(ncid, variable, var) == NC_NOERR, HCL_EDATA, "%s has no variable '%s'", path, variable);
   } else {
     TRY_NC(nc_inq_nvars(ncid, &nvars), path);
     for (int v = 0; v < nvars; v++) {
       TRY_NC(nc_inq_varndims(ncid, v, &ndims), path);
       if (ndims == 2) {
-        REQUIRE(var < 0, HCL_EDATA, "%s has several 2D variables; name one in the case", path);
-        var = v;
+        REQUIRE(*var < 0, HCL_EDATA, "%s has several 2D variables; name one in the case", path);
+        *var = v;
       }
     }
-    REQUIRE(var >= 0, HCL_EDATA, "%s has no 2D variable", path);
+    REQUIRE(*var >= 0, HCL_EDATA, "%s has no 2D variable", path);
   }
-  TRY_NC(nc_inq_varname(ncid, var, name), path);
-  TRY_NC(nc_inq_varndims(ncid, var, &ndims), path);
+  TRY_NC(nc_inq_varname(ncid, *var, name), path);
+  TRY_NC(nc_inq_varndims(ncid, *var, &ndims), path);
   REQUIRE(ndims == 2, HCL_EDATA, "%s: variable '%s' has %d dimensions, a grid has 2 (y, x)", path, name, ndims);
-  TRY_NC(nc_inq_vardimid(ncid, var, dims), path);
+  TRY_NC(nc_inq_vardimid(ncid, *var, dims), path);
   TRY_NC(nc_inq_dimlen(ncid, dims[0], &lengths[0]), path);
   TRY_NC(nc_inq_dimlen(ncid, dims[1], &lengths[1]), path);
   REQUIRE(lengths[0] == (size_t)ny && lengths[1] == (size_t)nx, HCL_EDATA,
           "%s: variable '%s' is %zu x %zu (y, x), the grid is %d x %d", path, name, lengths[0], lengths[1], ny, nx);
-  TRY_NC(nc_get_var_double(ncid, var, values), path);
+cleanup:
+  return status;
+}
+
+/* The raw values that mark a variable's missing points (NUG attribute conventions; CF 1.8 section 2.5.1): its
+ * _FillValue, or where it has none the type's default fill that points never written hold, and every value of
+ * missing_value. Raw: they are compared before scale_factor and add_offset apply. */
+typedef struct {
+  bool has_fill;
+  double fill;
+  double *missing; /* owned */
+  size_t nmissing;
+} MissingMarks;
+
+/* netCDF's default fill values (netcdf.h). Bytes have none: the NUG asks readers not to take a byte's default fill
+ * as missing. */
+static bool default_fill(nc_type type, double *fill) {
+  static const struct {
+    nc_type type;
+    double fill;
+  } fills[] = {
+      {NC_SHORT, NC_FILL_SHORT},          {NC_USHORT, NC_FILL_USHORT},          {NC_INT, NC_FILL_INT},
+      {NC_UINT, NC_FILL_UINT},            {NC_INT64, (double)NC_FILL_INT64},    {NC_UINT64, (double)NC_FILL_UINT64},
+      {NC_FLOAT, NC_FILL_FLOAT},          {NC_DOUBLE, NC_FILL_DOUBLE},
+  };
+  for (size_t i = 0; i < sizeof fills / sizeof fills[0]; i++) {
+    if (fills[i].type == type) {
+      *fill = fills[i].fill;
+      return true;
+    }
+  }
+  return false;
+}
+
+static HclStatus missing_marks_read(int ncid, int var, const char *path, MissingMarks *m) {
+  HclStatus status = HCL_OK;
+  nc_type type = NC_NAT;
+  int no_fill = 0;
+  memset(m, 0, sizeof *m);
+  TRY_NC(nc_inq_vartype(ncid, var, &type), path);
+  TRY_NC(nc_inq_var_fill(ncid, var, &no_fill, NULL), path);
+  if (nc_inq_att(ncid, var, "_FillValue", NULL, NULL) == NC_NOERR) {
+    TRY_NC(nc_get_att_double(ncid, var, "_FillValue", &m->fill), path);
+    m->has_fill = true;
+  } else {
+    m->has_fill = !no_fill && default_fill(type, &m->fill);
+  }
+  if (nc_inq_attlen(ncid, var, "missing_value", &m->nmissing) == NC_NOERR) {
+    TRY_ALLOC(m->missing, m->nmissing);
+    TRY_NC(nc_get_att_double(ncid, var, "missing_value", m->missing), path);
+  }
+cleanup:
+  return status;
+}
+
+/* The attribute whose value marks raw as missing, or NULL. */
+static const char *missing_mark(const MissingMarks *m, double raw) {
+  if (m->has_fill && raw == m->fill) {
+    return "_FillValue";
+  }
+  for (size_t k = 0; k < m->nmissing; k++) {
+    if (raw == m->missing[k]) {
+      return "missing_value";
+    }
+  }
+  return NULL;
+}
+
+/* Refuses a grid with a missing point, naming the first: a model needs every point of a bed or a water level. */
+static HclStatus refuse_missing(const MissingMarks *m, const double *raw, int nx, int ny, const char *path,
+                                const char *name) {
+  HclStatus status = HCL_OK;
   for (size_t i = 0; i < (size_t)nx * ny; i++) {
-    REQUIRE(isfinite(values[i]), HCL_EDATA, "%s: variable '%s' has a missing or non-finite value at y=%zu, x=%zu",
+    const char *mark = missing_mark(m, raw[i]);
+    REQUIRE(mark == NULL, HCL_EDATA,
+            "%s: variable '%s' has a missing point (%s %g) at y=%zu, x=%zu; a grid needs a value at every point: "
+            "fill the gaps (interpolate them, or give land a bed level above the water) and write the file again",
+            path, name, mark, raw[i], i / (size_t)nx, i % (size_t)nx);
+  }
+cleanup:
+  return status;
+}
+
+/* value = raw * scale_factor + add_offset, each attribute where present (CF 1.8 section 8.1). */
+static HclStatus unpack(int ncid, int var, const char *path, double *values, size_t n) {
+  HclStatus status = HCL_OK;
+  double scale = 1.0, offset = 0.0;
+  if (nc_inq_att(ncid, var, "scale_factor", NULL, NULL) == NC_NOERR) {
+    TRY_NC(nc_get_att_double(ncid, var, "scale_factor", &scale), path);
+  }
+  if (nc_inq_att(ncid, var, "add_offset", NULL, NULL) == NC_NOERR) {
+    TRY_NC(nc_get_att_double(ncid, var, "add_offset", &offset), path);
+  }
+  for (size_t i = 0; i < n; i++) {
+    values[i] = values[i] * scale + offset;
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx, int ny, double *values) {
+  HclStatus status = HCL_OK;
+  int ncid = -1, var = -1;
+  char name[NC_MAX_NAME + 1] = "";
+  MissingMarks marks = {0};
+  int err = nc_open(path, NC_NOWRITE, &ncid);
+  REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
+          nc_strerror(err));
+  TRY(find_grid_variable(ncid, path, variable, nx, ny, &var, name));
+  TRY(missing_marks_read(ncid, var, path, &marks));
+  TRY_NC(nc_get_var_double(ncid, var, values), path);
+  TRY(refuse_missing(&marks, values, nx, ny, path, name));
+  TRY(unpack(ncid, var, path, values, (size_t)nx * ny));
+  for (size_t i = 0; i < (size_t)nx * ny; i++) {
+    REQUIRE(isfinite(values[i]), HCL_EDATA,
+            "%s: variable '%s' has a non-finite value at y=%zu, x=%zu; a grid needs a finite value at every point",
             path, name, i / (size_t)nx, i % (size_t)nx);
   }
 cleanup:
+  free(marks.missing);
   if (ncid >= 0) {
     nc_close(ncid);
   }

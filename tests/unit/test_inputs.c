@@ -1,5 +1,6 @@
-/* test_inputs.c: grids from CSV and netCDF and time series from CSV: values read exactly, wrong shapes and bad lines
- * refused with file:line or both shapes, missing files as missing input, and linear interpolation of a series. */
+/* test_inputs.c: grids from CSV and netCDF and time series from CSV: values read exactly, packed netCDF values
+ * unpacked, wrong shapes, missing points and bad lines refused with file:line, both shapes or the point, missing
+ * files as missing input, headers after comments, and linear interpolation of a series. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +29,75 @@ static HclStatus grid(const char *path, const char *variable, int nx, int ny, do
   status_clear();
   return input_read_grid(path, variable, nx, ny, values);
 }
+
+#ifdef HYDROCL_HAVE_NETCDF
+/* Writes folder/name with a 2 x 3 (y, x) variable 'level' of type type, holding values unless values is NULL (then
+ * never written), with the double attributes names[i] = numbers[i]; _FillValue and missing_value in the variable's
+ * type, as CF asks. Returns the path. */
+static const char *write_level_nc(const char *name, nc_type type, const double *values, int natts,
+                                  const char *const *names, const double *numbers) {
+  static char path[512];
+  int ncid, dims[2], var;
+  snprintf(path, sizeof path, "%s/%s", folder, name);
+  nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid);
+  nc_def_dim(ncid, "y", 2, &dims[0]);
+  nc_def_dim(ncid, "x", 3, &dims[1]);
+  nc_def_var(ncid, "level", type, 2, dims, &var);
+  for (int i = 0; i < natts; i++) {
+    bool packing = strcmp(names[i], "scale_factor") == 0 || strcmp(names[i], "add_offset") == 0;
+    nc_put_att_double(ncid, var, names[i], packing ? NC_DOUBLE : type, 1, &numbers[i]);
+  }
+  nc_enddef(ncid);
+  if (values) {
+    nc_put_var_double(ncid, var, values);
+  }
+  nc_close(ncid);
+  return path;
+}
+
+/* netCDF's conventions for missing points and packed values (NUG attribute conventions, CF 1.8 sections 2.5.1 and
+ * 8.1): unpacked on reading, missing points refused with the file, the variable, the first index and the fix. */
+static void test_netcdf_conventions(void) {
+  double g[6] = {0};
+  const double packed[6] = {0, 1, 2, -4, 8, 100};
+  const char *const scale_offset[] = {"scale_factor", "add_offset"};
+  const double scale_offset_values[] = {0.25, -2.0};
+  HclStatus s = grid(write_level_nc("packed.nc", NC_SHORT, packed, 2, scale_offset, scale_offset_values), NULL, 3,
+                     2, g);
+  TAP_OK(s == HCL_OK && g[0] == -2.0 && g[1] == -1.75 && g[3] == -3.0 && g[5] == 23.0,
+         "scale_factor and add_offset unpack a short grid %s", status_message());
+
+  const double gap[6] = {1, 2, 3, 4, 5, -999};
+  const char *const fill[] = {"_FillValue"};
+  const double fill_value[] = {-999};
+  s = grid(write_level_nc("fill.nc", NC_DOUBLE, gap, 1, fill, fill_value), NULL, 3, 2, g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "fill.nc: variable 'level'") &&
+             tap_contains(status_message(), "_FillValue") && tap_contains(status_message(), "y=1, x=2") &&
+             tap_contains(status_message(), "fill the gaps"),
+         "a _FillValue point is refused with file, variable, index and fix: %s", status_message());
+
+  const double packed_gap[6] = {0, 1, -32767, 3, 4, 5};
+  const char *const packed_fill[] = {"scale_factor", "_FillValue"};
+  const double packed_fill_values[] = {0.5, -32767};
+  s = grid(write_level_nc("packed_fill.nc", NC_SHORT, packed_gap, 2, packed_fill, packed_fill_values), NULL, 3, 2,
+           g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "y=0, x=2"),
+         "a packed grid's fill is found before unpacking: %s", status_message());
+
+  const double hole[6] = {1, 1e20, 3, 4, 5, 6};
+  const char *const missing[] = {"missing_value"};
+  const double missing_value[] = {1e20};
+  s = grid(write_level_nc("missing.nc", NC_FLOAT, hole, 1, missing, missing_value), NULL, 3, 2, g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "missing_value") &&
+             tap_contains(status_message(), "y=0, x=1"),
+         "a missing_value point is refused: %s", status_message());
+
+  s = grid(write_level_nc("unwritten.nc", NC_FLOAT, NULL, 0, NULL, NULL), NULL, 3, 2, g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "_FillValue") &&
+             tap_contains(status_message(), "y=0, x=0"),
+         "points never written hold the default fill and are refused: %s", status_message());
+}
+#endif
 
 int main(void) {
   if (!mkdtemp(folder)) {
@@ -70,6 +140,7 @@ int main(void) {
   s = grid(path, "depth", 3, 2, g);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "no variable 'depth'"), "a missing variable: %s",
          status_message());
+  test_netcdf_conventions();
 #endif
 
   double *t = NULL, *v = NULL;
