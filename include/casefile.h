@@ -2,7 +2,8 @@
  *
  * A model describes its inputs as a table of CaseKey rows (key, type, SI unit, default, allowed range, help); the
  * same table drives loading, `--set section.key=value` overrides, `hydrocl validate` and the commented template of
- * `hydrocl defaults`. Keys are "section.name", written in YAML as nested mappings:
+ * `hydrocl defaults`. Keys are "section.name" (or a bare "name" at the top level), written in YAML as nested
+ * mappings:
  *
  *   grid:
  *     nx: 200        # grid.nx
@@ -75,7 +76,8 @@ const NamedPoint *case_points(const Case *c, const char *key, int *count);
 /* Where key's value came from: "case.yml:12:5", "--set grid.nx=5" or "default". Borrowed. */
 const char *case_origin(const Case *c, const char *key);
 
-/* The effective case as YAML (every key, defaults included), for output metadata. Caller frees *text. */
+/* The effective case as YAML (every key, defaults included, grouped by section whatever the order of the table,
+ * strings quoted), for output metadata; case_load reads it back as the same case. Caller frees *text. */
 HclStatus case_to_yaml(const Case *c, char **text);
 /* A commented template with every key, its default, unit, range and help, for `hydrocl defaults`. */
 void case_write_template(const CaseKey *keys, int nkeys, const char *title, FILE *out);

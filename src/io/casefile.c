@@ -507,15 +507,101 @@ cleanup:
   return status;
 }
 
+/* The length of key's section ("grid" of "grid.nx"); 0 for a key outside any section. */
 static size_t section_length(const char *key) {
   const char *dot = strchr(key, '.');
   return dot ? (size_t)(dot - key) : 0;
 }
 
-/* True when key opens a section different from the one before it. */
-static bool new_section(const CaseKey *keys, int i) {
-  size_t n = section_length(keys[i].key);
-  return i == 0 || n != section_length(keys[i - 1].key) || strncmp(keys[i].key, keys[i - 1].key, n) != 0;
+/* The key's name within its section: "nx" of "grid.nx", all of a key outside any section. */
+static const char *name_in_section(const char *key) {
+  size_t n = section_length(key);
+  return n ? key + n + 1 : key;
+}
+
+static bool same_section(const char *a, const char *b) {
+  size_t n = section_length(a);
+  return n == section_length(b) && strncmp(a, b, n) == 0;
+}
+
+/* True when no key before i is in its section: there the section is written, with all its keys. */
+static bool opens_section(const CaseKey *keys, int i) {
+  for (int j = 0; j < i; j++) {
+    if (same_section(keys[j].key, keys[i].key)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The key after i when keys are written grouped by section, the sections in the order of their first key: a YAML
+ * mapping may hold each section only once, wherever the table puts its keys. nkeys after the last. */
+static int next_grouped(const CaseKey *keys, int nkeys, int i) {
+  for (int j = i + 1; j < nkeys; j++) {
+    if (same_section(keys[j].key, keys[i].key)) {
+      return j;
+    }
+  }
+  int first = 0;
+  while (!same_section(keys[first].key, keys[i].key)) {
+    first++;
+  }
+  for (int j = first + 1; j < nkeys; j++) {
+    if (opens_section(keys, j)) {
+      return j;
+    }
+  }
+  return nkeys;
+}
+
+/* Appends text as a YAML scalar that loads back unchanged: single-quoted with ' doubled (YAML 1.2 section 7.3.2),
+ * or double-quoted with escapes where it holds line breaks or other control characters, which a single-quoted
+ * scalar would fold or cannot hold. */
+static HclStatus grow_quoted(char **out, size_t *length, const char *text) {
+  HclStatus status = HCL_OK;
+  bool single = true;
+  for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+    single = single && (*p >= 0x20 || *p == '\t') && *p != 0x7f;
+  }
+  TRY(grow(out, length, "%c", single ? '\'' : '"'));
+  for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+    if (single && *p == '\'') {
+      TRY(grow(out, length, "''"));
+    } else if (!single && (*p == '"' || *p == '\\')) {
+      TRY(grow(out, length, "\\%c", *p));
+    } else if (!single && (*p < 0x20 || *p == 0x7f)) {
+      TRY(grow(out, length, "\\x%02x", *p));
+    } else {
+      TRY(grow(out, length, "%c", *p));
+    }
+  }
+  TRY(grow(out, length, "%c", single ? '\'' : '"'));
+cleanup:
+  return status;
+}
+
+/* One "name: value" line of the effective case, indented when the key is in a section. */
+static HclStatus grow_entry(const Case *c, int i, char **out, size_t *length) {
+  HclStatus status = HCL_OK;
+  const CaseKey *k = &c->keys[i];
+  const CaseValue *v = value_of(c, k->key);
+  TRY(grow(out, length, "%s%s: ", section_length(k->key) ? "  " : "", name_in_section(k->key)));
+  if (k->type == CASE_POINTS) {
+    TRY(grow(out, length, "["));
+    for (int p = 0; p < v->npoints; p++) {
+      TRY(grow(out, length, "%s{name: ", p ? ", " : ""));
+      TRY(grow_quoted(out, length, v->points[p].name));
+      TRY(grow(out, length, ", x: %.17g, y: %.17g}", v->points[p].x, v->points[p].y));
+    }
+    TRY(grow(out, length, "]"));
+  } else if (k->type == CASE_STRING || k->type == CASE_FILE) {
+    TRY(grow_quoted(out, length, v->text));
+  } else {
+    TRY(grow(out, length, "%s", v->text)); /* checked numbers, booleans and words of the schema */
+  }
+  TRY(grow(out, length, "\n"));
+cleanup:
+  return status;
 }
 
 HclStatus case_to_yaml(const Case *c, char **text) {
@@ -524,24 +610,12 @@ HclStatus case_to_yaml(const Case *c, char **text) {
   size_t length = 0;
   *text = NULL;
   TRY(grow(&out, &length, "%s", ""));
-  for (int i = 0; i < c->nkeys; i++) {
+  for (int i = 0; i < c->nkeys; i = next_grouped(c->keys, c->nkeys, i)) {
     const char *key = c->keys[i].key;
-    size_t n = section_length(key);
-    if (new_section(c->keys, i)) {
-      TRY(grow(&out, &length, "%.*s:\n", (int)n, key));
+    if (section_length(key) && opens_section(c->keys, i)) {
+      TRY(grow(&out, &length, "%.*s:\n", (int)section_length(key), key));
     }
-    const CaseValue *v = value_of(c, key);
-    if (c->keys[i].type == CASE_POINTS) {
-      TRY(grow(&out, &length, "  %s: [", key + n + 1));
-      for (int p = 0; p < v->npoints; p++) {
-        TRY(grow(&out, &length, "%s{name: '%s', x: %.17g, y: %.17g}", p ? ", " : "", v->points[p].name,
-                 v->points[p].x, v->points[p].y));
-      }
-      TRY(grow(&out, &length, "]\n"));
-      continue;
-    }
-    bool quote = c->keys[i].type == CASE_STRING || c->keys[i].type == CASE_FILE;
-    TRY(grow(&out, &length, "  %s: %s%s%s\n", key + n + 1, quote ? "'" : "", v->text, quote ? "'" : ""));
+    TRY(grow_entry(c, i, &out, &length));
   }
   *text = out;
   out = NULL;
@@ -552,13 +626,17 @@ cleanup:
 
 void case_write_template(const CaseKey *keys, int nkeys, const char *title, FILE *out) {
   fprintf(out, "# %s\n# Every key with its default; units are SI. Remove what you do not change.\n", title);
-  for (int i = 0; i < nkeys; i++) {
+  for (int i = 0; i < nkeys; i = next_grouped(keys, nkeys, i)) {
     const CaseKey *k = &keys[i];
     size_t n = section_length(k->key);
-    if (new_section(keys, i)) {
-      fprintf(out, "%s%.*s:\n", i ? "\n" : "", (int)n, k->key);
+    const char *indent = n ? "  " : "";
+    if (opens_section(keys, i)) {
+      fprintf(out, "%s", i ? "\n" : "");
+      if (n) {
+        fprintf(out, "%.*s:\n", (int)n, k->key);
+      }
     }
-    fprintf(out, "  # %s", k->help);
+    fprintf(out, "%s# %s", indent, k->help);
     if (k->unit[0]) {
       fprintf(out, " [%s]", k->unit);
     }
@@ -570,9 +648,9 @@ void case_write_template(const CaseKey *keys, int nkeys, const char *title, FILE
     }
     fprintf(out, "\n");
     if (k->default_text) {
-      fprintf(out, "  %s: %s\n", k->key + n + 1, k->default_text[0] ? k->default_text : "''");
+      fprintf(out, "%s%s: %s\n", indent, name_in_section(k->key), k->default_text[0] ? k->default_text : "''");
     } else {
-      fprintf(out, "  # %s: (required)\n", k->key + n + 1);
+      fprintf(out, "%s# %s: (required)\n", indent, name_in_section(k->key));
     }
   }
 }

@@ -2,7 +2,8 @@
  * overrides; every kind of mistake (unknown key or section with a suggestion, wrong type, out of range, not a
  * choice, a list where a value belongs, a key given twice, a missing required key, a missing file, a YAML syntax
  * error, tab indentation, malformed points) gives HCL_EDATA with file:line:column; a missing case file is HCL_ENOINPUT; the template
- * and the effective-case YAML load back as the same case. */
+ * and the effective-case YAML load back as the same case, also with quotes and line breaks in strings, keys outside
+ * any section and sections not adjacent in the table. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +24,17 @@ static const CaseKey schema[] = {
 };
 enum { NKEYS = sizeof schema / sizeof schema[0] };
 
+/* Keys outside any section and sections that are not adjacent in the table, as a model's table may grow. */
+static const CaseKey loose_schema[] = {
+    {"title", CASE_STRING, "", "untitled", CASE_UNBOUNDED, NULL, "a title"},
+    {"grid.nx", CASE_INT, "", "10", 3, 100000, NULL, "points in x"},
+    {"output.name", CASE_STRING, "", "run", CASE_UNBOUNDED, NULL, "output name"},
+    {"grid.note", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "a note"},
+    {"output.gauges", CASE_POINTS, "", "[]", CASE_UNBOUNDED, NULL, "gauges"},
+    {"steps", CASE_INT, "", "5", 1, 100, NULL, "time steps"},
+};
+enum { NLOOSE = sizeof loose_schema / sizeof loose_schema[0] };
+
 static char folder[] = "/tmp/hydrocl-case-XXXXXX";
 
 static const char *write_case(const char *name, const char *text) {
@@ -36,11 +48,11 @@ static const char *write_case(const char *name, const char *text) {
   return path;
 }
 
-/* Loads text, applies set (or NULL) and finishes; returns the status; *c is the case on success. */
-static HclStatus load(const char *text, const char *set, Case **c) {
+/* Loads text against keys, applies set (or NULL) and finishes; returns the status; *c is the case on success. */
+static HclStatus load_with(const CaseKey *keys, int nkeys, const char *text, const char *set, Case **c) {
   status_clear();
   *c = NULL;
-  HclStatus s = case_load(schema, NKEYS, write_case("case.yml", text), c);
+  HclStatus s = case_load(keys, nkeys, write_case("case.yml", text), c);
   if (s == HCL_OK && set) {
     s = case_set(*c, set);
   }
@@ -51,6 +63,71 @@ static HclStatus load(const char *text, const char *set, Case **c) {
     case_destroy(c);
   }
   return s;
+}
+
+static HclStatus load(const char *text, const char *set, Case **c) {
+  return load_with(schema, NKEYS, text, set, c);
+}
+
+/* True when every key of keys has the same value in a and b. */
+static bool same_values(const CaseKey *keys, int nkeys, const Case *a, const Case *b) {
+  bool same = true;
+  for (int i = 0; i < nkeys; i++) {
+    const char *key = keys[i].key;
+    int na = 0, nb = 0;
+    const NamedPoint *pa = case_points(a, key, &na), *pb = case_points(b, key, &nb);
+    same = same && strcmp(case_string(a, key), case_string(b, key)) == 0 && na == nb;
+    for (int p = 0; same && p < na; p++) {
+      same = strcmp(pa[p].name, pb[p].name) == 0 && pa[p].x == pb[p].x && pa[p].y == pb[p].y;
+    }
+    if (!same) {
+      tap_note("%s differs: '%s' and '%s'", key, case_string(a, key), case_string(b, key));
+      return false;
+    }
+  }
+  return true;
+}
+
+static int occurrences(const char *text, const char *part) {
+  int n = 0;
+  for (const char *p = strstr(text, part); p; p = strstr(p + 1, part)) {
+    n++;
+  }
+  return n;
+}
+
+/* case_to_yaml must load back as the same case whatever the strings hold and however the table orders its keys;
+ * so must the template. */
+static void test_yaml_round_trip(void) {
+  Case *c = NULL, *again = NULL;
+  char *yaml = NULL;
+  HclStatus s = load_with(loose_schema, NLOOSE,
+                          "title: \"It's 'quoted'\"\nsteps: 7\ngrid:\n  note: \"two\\nlines\\tand a tab\"\n"
+                          "output:\n  name: \"a: b # c\"\n  gauges:\n    - {name: \"O'Brien\", x: 1.5, y: -2}\n",
+                          NULL, &c);
+  TAP_OK(s == HCL_OK, "a case with quotes, line breaks and loose keys loads %s", status_message());
+  if (s == HCL_OK) {
+    TAP_OK(case_to_yaml(c, &yaml) == HCL_OK, "its effective case is written");
+    s = load_with(loose_schema, NLOOSE, yaml ? yaml : "", NULL, &again);
+    bool same = s == HCL_OK && same_values(loose_schema, NLOOSE, c, again);
+    TAP_OK(same, "and loads back with the same values %s\n%s", status_message(), same || !yaml ? "" : yaml);
+    bool once = yaml && occurrences(yaml, "grid:") == 1 && occurrences(yaml, "output:") == 1;
+    TAP_OK(once, "each section is written once though the table interleaves them\n%s", once || !yaml ? "" : yaml);
+  }
+  case_destroy(&again);
+  case_destroy(&c);
+  free(yaml);
+
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
+  case_write_template(loose_schema, NLOOSE, "loose model", f);
+  fclose(f);
+  s = load_with(loose_schema, NLOOSE, text, NULL, &c);
+  bool loads = s == HCL_OK && case_int(c, "steps") == 5 && occurrences(text, "output:") == 1;
+  TAP_OK(loads, "the template of such a table loads as its defaults %s\n%s", status_message(), loads ? "" : text);
+  case_destroy(&c);
+  free(text);
 }
 
 /* The mistake in text must be HCL_EDATA with a message holding every one of the parts. */
@@ -160,6 +237,8 @@ int main(void) {
   mistake("a bad --set value", "grid:\n  nx: 10\n", "grid.dx=fast", "--set grid.dx=fast: grid.dx must be a number",
           "in m");
   mistake("a --set without =", "grid:\n  nx: 10\n", "grid.nx", "--set grid.nx", "section.key=value");
+
+  test_yaml_round_trip();
 
   status_clear();
   s = case_load(schema, NKEYS, "/nonexistent/case.yml", &c);
