@@ -21,7 +21,8 @@ assert all(abs(r["fraction_of_copy"] - 1) < 1e-12 for r in rows if r["name"] == 
 run_capture "$hydrocl" info
 ok "info exits 0" equals "$rc" 0
 ok "info prints the device table header" contains "$out" "max-alloc"
-ok "info marks the device auto picks" contains "$out" "* = what --device auto picks"
+starred=$(printf '%s\n' "$out" | sed -nE 's/^\* +([0-9]+:[0-9]+) .*/\1/p')
+ok "info stars exactly one device row" equals "$(printf '%s' "$starred" | grep -c .)" 1
 
 run_capture "$hydrocl" info --json
 ok "info --json exits 0" equals "$rc" 0
@@ -31,6 +32,8 @@ devices = json.loads(sys.argv[1])
 assert sum(d["selected"] for d in devices) == 1
 assert all(":" in d["device"] and d["global_mem_bytes"] > 0 for d in devices)' "$out"
 first=$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["device"])')
+selected=$(printf '%s' "$out" | python3 -c 'import json,sys; print(*[d["device"] for d in json.load(sys.stdin) if d["selected"]])')
+ok "the starred row is the device info --json selects" equals "$starred" "$selected"
 
 run_capture "$hydrocl" --device "$first" info
 ok "the P:D string info prints is accepted by --device" equals "$rc" 0
