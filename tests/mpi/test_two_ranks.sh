@@ -28,4 +28,21 @@ assert r["ranks"] == 2 and r["message_bytes"] > 0' "$out"
 
 run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" --device no-such-device bench bandwidth
 ok "a bad --device on two ranks exits 64, no hang" equals "$rc" 64
+
+# A failure on one rank only, through MPMD app contexts: rank 1 alone gets a device string that matches nothing
+# (HYDROCL_DEVICE), then rank 0 alone (--device). Each rank's wrapper prints the rank's exit status and exits 0, so
+# mpirun cannot abort one rank for the other's status before it reports: both must report 64, and timeout's 124
+# would mean a hang.
+report='"$@"; echo "rank $HCL_TEST_RANK exit $?"'
+bench=(bench bandwidth --size 64K --precision single)
+run_capture timeout 120 "$mpirun" -n 1 env HCL_TEST_RANK=0 sh -c "$report" sh "$hydrocl" "${bench[@]}" \
+  : -n 1 env HCL_TEST_RANK=1 HYDROCL_DEVICE=no-such-device sh -c "$report" sh "$hydrocl" "${bench[@]}"
+ok "a bad HYDROCL_DEVICE on rank 1 alone ends both ranks, no hang" equals "$rc" 0
+ok "both ranks exit with 64" eval 'contains "$out" "rank 0 exit 64" && contains "$out" "rank 1 exit 64"'
+ok "rank 0 reports rank 1's reason" contains "$err" "rank 1 failed: no device matches --device 'no-such-device'"
+run_capture timeout 120 "$mpirun" -n 1 env HCL_TEST_RANK=0 sh -c "$report" sh "$hydrocl" --device no-such-device \
+  "${bench[@]}" : -n 1 env HCL_TEST_RANK=1 sh -c "$report" sh "$hydrocl" "${bench[@]}"
+ok "a bad --device on rank 0 alone ends both ranks, no hang" equals "$rc" 0
+ok "both ranks exit with 64 again" eval 'contains "$out" "rank 0 exit 64" && contains "$out" "rank 1 exit 64"'
+
 tap_done
