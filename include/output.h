@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 
+#include "status.h"
+
 typedef struct {
   const char *path;
   bool overwrite;          /* replace an existing file; otherwise an existing file is HCL_ECANTCREAT */
@@ -22,5 +24,8 @@ typedef struct {
   const char *long_name;
   const char *units;
 } OutputVariable;
+
+/* Creates every missing folder of path (mkdir -p) on rank 0; HCL_ECANTCREAT when one cannot be made. Collective. */
+HclStatus output_make_folders(const char *path);
 
 #endif

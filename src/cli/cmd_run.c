@@ -3,11 +3,9 @@
  * output is created, so a mistake costs nothing but its message. */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "log.h"
 #include "model.h"
@@ -49,27 +47,6 @@ static void case_name_of(const char *path, char *name, size_t size) {
   }
 }
 
-/* Creates every missing folder of path (mkdir -p), on rank 0; all ranks agree on the outcome. */
-static HclStatus make_folders(const char *path) {
-  HclStatus local = HCL_OK;
-  char partial[PATH_SIZE];
-  if (par_rank() == 0) {
-    size_t n = strlen(path);
-    for (size_t i = 1; i <= n && local == HCL_OK; i++) {
-      if (path[i] != '/' && path[i] != '\0') {
-        continue;
-      }
-      snprintf(partial, sizeof partial, "%.*s", (int)i, path);
-      struct stat info;
-      if (mkdir(partial, 0777) != 0 && (errno != EEXIST || stat(partial, &info) != 0 || !S_ISDIR(info.st_mode))) {
-        local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot create output folder '%s': %s", partial,
-                           errno == EEXIST ? "a file of that name exists" : strerror(errno));
-      }
-    }
-  }
-  return par_agree(local);
-}
-
 static HclStatus open_case(const CliOptions *o, unsigned allowed, const Model **model, Case **c,
                            RunRequest *request, char *case_name, char *output_dir) {
   HclStatus status = HCL_OK;
@@ -104,7 +81,6 @@ static HclStatus run_or_validate(const CliOptions *o, bool run) {
   DeviceNeeds needs = {.fp64 = o->precision == PRECISION_DOUBLE};
   TRY(cli_open_runtime(o, &needs, &rt));
   if (run) {
-    TRY(make_folders(output_dir));
     TRY(model->run(rt, c, &request));
     TRY(runtime_profile_report(rt, stderr));
   } else {

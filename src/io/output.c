@@ -1,0 +1,29 @@
+/* output.c: what the output files share (see output.h). */
+#include "output.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "par.h"
+
+HclStatus output_make_folders(const char *path) {
+  HclStatus local = HCL_OK;
+  char partial[1024];
+  if (par_rank() == 0) {
+    size_t n = strlen(path);
+    for (size_t i = 1; i <= n && local == HCL_OK; i++) {
+      if (path[i] != '/' && path[i] != '\0') {
+        continue;
+      }
+      snprintf(partial, sizeof partial, "%.*s", (int)i, path);
+      struct stat info;
+      if (mkdir(partial, 0777) != 0 && (errno != EEXIST || stat(partial, &info) != 0 || !S_ISDIR(info.st_mode))) {
+        local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot create output folder '%s': %s", partial,
+                           errno == EEXIST ? "a file of that name is in the way" : strerror(errno));
+      }
+    }
+  }
+  return par_agree(local);
+}

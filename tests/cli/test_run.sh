@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# test_run.sh: `hydrocl run`, `validate` and `defaults` on the shallow-water model, as a user meets them: the shipped
+# cases validate; each kind of bad input exits 65 with its message and creates no output; output is not replaced
+# without --overwrite; a run stopped by SIGTERM exits 75 with a restart and a readable map file; N steps, a restart
+# and N more steps give bit for bit the fields of 2N steps; a run that diverges exits 79 and keeps its last good state.
+# Usage: test_run.sh HYDROCL SOURCE_ROOT
+set -u
+hydrocl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: the test runs in its own folder
+root=$(cd "$2" && pwd)
+ncsame="$root/tests/cli/ncsame.py"
+. "$(dirname "$0")/../tap.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+case_file="$root/cases/drop-island.yml"
+small=(--set grid.nx=40 --set grid.ny=40)
+
+# ---- the shipped cases and the template ----
+for name in drop-island tidal-flat; do
+  run_capture "$hydrocl" validate "$root/cases/$name.yml"
+  ok "validate cases/$name.yml exits 0" equals "$rc" 0
+  ok "validate prints the grid and the time step" contains "$out" "time step:"
+done
+run_capture "$hydrocl" defaults shallow-water
+ok "defaults shallow-water exits 0" equals "$rc" 0
+ok "the template names every section" python3 -c '
+import sys
+text = sys.argv[1]
+assert all(s + ":" in text for s in ["model", "grid", "bed", "initial", "physics", "boundary", "time", "output",
+                                     "restart"]), text' "$out"
+run_capture "$hydrocl" defaults no-such-model
+ok "defaults of an unknown model exits 64" equals "$rc" 64
+
+# ---- bad input: exit 65, a message naming the key, no output folder ----
+bad_input() { # DESCRIPTION EXPECTED-TEXT ARGS...
+  local description=$1 expected=$2
+  shift 2
+  run_capture "$hydrocl" run "$@" -o "$dir/bad"
+  ok "$description: exit 65" equals "$rc" 65
+  ok "$description: the message says '$expected'" contains "$err" "$expected"
+  ok "$description: no output created" test ! -e "$dir/bad"
+}
+bad_input "a fixed dt beyond the CFL limit" "breaks the CFL limit" "$case_file" "${small[@]}" --set time.dt=5
+printf '1 2 3\n4 5 6\n' >"$dir/bed.csv"
+bad_input "a bed file of the wrong shape" "bed.csv" "$case_file" "${small[@]}" --set bed.shape=file \
+  --set bed.file="$dir/bed.csv"
+bad_input "an unknown key" "did you mean" "$case_file" --set grid.nxx=3
+bad_input "a malformed tide" "amplitude period phase" "$case_file" --set boundary.west=level \
+  --set boundary.west_tide="1 two 3"
+bad_input "one periodic side" "come in pairs" "$case_file" --set boundary.west=periodic
+
+# ---- output is never replaced without --overwrite ----
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 -o "$dir/first"
+ok "a small drop-island run exits 0" equals "$rc" 0
+ok "it writes map.nc, history.nc and a restart" test -s "$dir/first/map.nc" -a -s "$dir/first/history.nc" \
+  -a -n "$(ls "$dir"/first/restart-*.nc 2>/dev/null)"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 -o "$dir/first"
+ok "running again into the same folder exits 73" equals "$rc" 73
+ok "and names --overwrite" contains "$err" "--overwrite"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 -o "$dir/first" --overwrite
+ok "with --overwrite it runs" equals "$rc" 0
+
+# ---- restart: 2 x N steps through a restart == 2N steps, bit for bit ----
+# The restart interval puts an event at t = 2 s in the uninterrupted run too, so both take the same steps.
+restart_args=("${small[@]}" --set restart.interval=2 --set output.interval=1)
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/whole"
+ok "the uninterrupted run to 4 s exits 0" equals "$rc" 0
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=2 -o "$dir/split"
+ok "the first half to 2 s exits 0" equals "$rc" 0
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/split" --restart latest
+ok "continuing with --restart latest to 4 s exits 0" equals "$rc" 0
+last_restart() { ls "$1"/restart-*.nc | sort -t- -k2 -n | tail -1; }
+ok "both end at the same step" equals "$(basename "$(last_restart "$dir/whole")")" \
+  "$(basename "$(last_restart "$dir/split")")"
+ok "zeta, u, v and the wet flags are bitwise equal" /usr/bin/python3 "$ncsame" "$(last_restart "$dir/whole")" \
+  "$(last_restart "$dir/split")" zeta u v kfu kfv time
+
+# ---- SIGTERM: exit 75, a restart and a readable map file ----
+"$hydrocl" run "$case_file" --set time.end=100000 --set output.interval=1 -o "$dir/term" -q 2>"$dir/term.err" &
+pid=$!
+# HDF5 locks a file its writer holds open; a reader that only looks must say so.
+for _ in $(seq 1 300); do # wait (up to a minute) for the second frame, so the run is well into its loop
+  [ -s "$dir/term/map.nc" ] && HDF5_USE_FILE_LOCKING=FALSE /usr/bin/python3 -c '
+import sys, netCDF4
+sys.exit(0 if len(netCDF4.Dataset(sys.argv[1]).dimensions["time"]) >= 2 else 1)' "$dir/term/map.nc" 2>/dev/null && break
+  sleep 0.1
+done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+ok "SIGTERM stops the run with exit 75" equals "$rc" 75
+ok "it says how to continue" grep -q -- "--restart latest" "$dir/term.err"
+ok "it leaves a restart and a map file that open" /usr/bin/python3 -c '
+import sys, glob, netCDF4
+restarts = glob.glob(sys.argv[1] + "/restart-*.nc")
+assert len(restarts) == 1, restarts
+netCDF4.Dataset(restarts[0])["zeta"][:]
+assert len(netCDF4.Dataset(sys.argv[1] + "/map.nc").dimensions["time"]) >= 2' "$dir/term"
+
+# ---- divergence: a boundary series with a spike of 1e200 m at t = 3 s makes the state infinite ----
+printf 'time,level\n0,0\n2.9,0\n3,1e200\n10,1e200\n' >"$dir/spike.csv"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=10 --set boundary.west=level \
+  --set boundary.west_file="$dir/spike.csv" --set time.check_interval=5 -o "$dir/diverged"
+ok "a diverging run exits 79" equals "$rc" 79
+ok "it says when" contains "$err" "diverged between t ="
+ok "it writes its last good state, from before the spike" /usr/bin/python3 -c '
+import sys, glob, netCDF4, numpy
+restarts = glob.glob(sys.argv[1] + "/restart-*.nc")
+assert len(restarts) == 1, restarts
+with netCDF4.Dataset(restarts[0]) as r:
+    assert float(r["time"][...]) < 3.0, float(r["time"][...])
+    assert numpy.all(numpy.isfinite(r["zeta"][:]))' "$dir/diverged"
+
+tap_done
