@@ -52,10 +52,10 @@ void swe_set_levels(Swe *swe, const double level[SWE_SIDES]);
 /* Advances one step of dt seconds. */
 HclStatus swe_step(Swe *swe, double dt);
 
-/* All the state a restart needs to continue bit for bit, in a fixed order: zeta, u, v (borrowed; valid until the
- * next step; named so; the wet flags follow from them). After writing their owned values (a restart),
- * swe_sync_state fills the ghost layers. */
-enum { SWE_STATE_FIELDS = 3 };
+/* All the state a restart needs to continue bit for bit, in a fixed order: zeta, u, v, kfu, kfv (borrowed; valid
+ * until the next step; named so). After writing their owned values (a restart), swe_sync_state fills the ghost
+ * layers. */
+enum { SWE_STATE_FIELDS = 5 };
 void swe_state_fields(Swe *swe, Field *fields[SWE_STATE_FIELDS]);
 HclStatus swe_sync_state(Swe *swe);
 

@@ -11,8 +11,7 @@
  * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 2: second-order upwind cross terms reach two faces).
  * Layout: every array is a[j + G][i + G] with G = STENCIL_RADIUS and row pitch `pitch`, x fastest (field.h);
  *   zeta[j][i], depth[j][i] at cell centres; u[j][i] at the east face (i + 1/2, j) and v[j][i] at the north face
- *   (i, j + 1/2) of cell (i, j); the wet flags kfu, kfv of those faces are computed where needed (wet_u, wet_v).
- *   One work-item per owned cell. */
+ *   (i, j + 1/2) of cell (i, j); kfu, kfv (1 wet, 0 dry or wall) on the same faces. One work-item per owned cell. */
 
 #define G STENCIL_RADIUS
 #define AT(a, i, j) (a)[((j) + G) * pitch + (i) + G]
@@ -85,73 +84,42 @@ inline REAL along_momentum(const REAL w, const REAL w_m, const REAL w_p, const R
   return 0;
 }
 
-/* The wet flags kfu, kfv of a face (1 wet, 0 dry; thesis section 8.1, Delft3D's kfu/kfv): 0 on a closed wall and
- * outside the domain, else whether the face's upwinded depth exceeds dry_depth. They are computed from the present
- * state wherever they are needed, as Delft3D sets them at the start of a step, so no flag array is stored. */
-inline REAL wet_u(__global const REAL *zeta, __global const REAL *depth, __global const REAL *u, const int i,
-                  const int j, const int pitch, const int gi, const int gj, const int global_nx, const int global_ny,
-                  const int closed_x, const int closed_y, const REAL dry_depth) {
-  if ((closed_x && (gi < 0 || gi >= global_nx - 1)) || (closed_y && (gj < 0 || gj >= global_ny))) {
-    return 0;
-  }
-  return upwind_depth(AT(u, i, j), AT(zeta, i, j), AT(depth, i, j), AT(zeta, i + 1, j), AT(depth, i + 1, j)) >
-                 dry_depth
-             ? 1
-             : 0;
-}
-
-inline REAL wet_v(__global const REAL *zeta, __global const REAL *depth, __global const REAL *v, const int i,
-                  const int j, const int pitch, const int gi, const int gj, const int global_nx, const int global_ny,
-                  const int closed_x, const int closed_y, const REAL dry_depth) {
-  if ((closed_y && (gj < 0 || gj >= global_ny - 1)) || (closed_x && (gi < 0 || gi >= global_nx))) {
-    return 0;
-  }
-  return upwind_depth(AT(v, i, j), AT(zeta, i, j), AT(depth, i, j), AT(zeta, i, j + 1), AT(depth, i, j + 1)) >
-                 dry_depth
-             ? 1
-             : 0;
-}
-
-#define KFU(di, dj)                                                                                            \
-  wet_u(zeta, depth, u, i + (di), j + (dj), pitch, gi + (di), gj + (dj), global_nx, global_ny, closed_x, closed_y, \
-        dry_depth)
-#define KFV(di, dj)                                                                                            \
-  wet_v(zeta, depth, v, i + (di), j + (dj), pitch, gi + (di), gj + (dj), global_nx, global_ny, closed_x, closed_y, \
-        dry_depth)
-
-/* u at the east face of cell (i, j) one step on: pressure gradient, advection, implicit friction (eq. 6.5); 0 on a
- * dry face. Reads u, v, zeta at step n (v at n + 1 under the Sielecki ordering: the caller passes whichever v it
- * wants); writes u_new. */
+/* u at the east face of cell (i, j) one step on: pressure gradient, advection, implicit friction (eq. 6.5); sets
+ * the wet flag kfu (dry below dry_depth, and at closed walls). Reads u, v, zeta at step n (v at n + 1 under the
+ * Sielecki ordering: the caller passes whichever v it wants); writes u_new and kfu. */
 __kernel void u_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
-                     __global const REAL *restrict u, __global const REAL *restrict v, __global REAL *restrict u_new,
-                     GRID_ARGS, PHYSICS_ARGS) {
+                     __global const REAL *restrict u, __global const REAL *restrict v,
+                     __global const REAL *restrict kfu_old, __global REAL *restrict u_new,
+                     __global REAL *restrict kfu, GRID_ARGS, PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (i >= nx || j >= ny) {
     return;
   }
-  const int gi = x0 + i, gj = y0 + j;
+  const bool wall = closed_x && x0 + i == global_nx - 1;
   const REAL w = AT(u, i, j);
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i + 1, j), da = AT(depth, i, j), db = AT(depth, i + 1, j);
-  if (KFU(0, 0) == 0) {
+  const REAL h_up = upwind_depth(w, za, da, zb, db);
+  const REAL wet = (!wall && h_up > dry_depth) ? 1 : 0;
+  AT(kfu, i, j) = wet;
+  if (wet == 0) {
     AT(u_new, i, j) = 0;
     return;
   }
   /* Transverse velocity at the u point: mean of the four surrounding v faces (thesis eq. 6.8). */
   const REAL v_south = (AT(v, i, j - 1) + AT(v, i + 1, j - 1)) / 2, v_north = (AT(v, i, j) + AT(v, i + 1, j)) / 2;
   const REAL v_mean = (v_south + v_north) / 2;
-  const REAL k_west = KFU(-1, 0), k_east = KFU(1, 0);
   REAL advection;
   if (momentum_advection) {
-    const REAL h_up = upwind_depth(w, za, da, zb, db);
     const REAL hm = upwind_depth(AT(u, i - 1, j), AT(zeta, i - 1, j), AT(depth, i - 1, j), za, da);
     const REAL hp = upwind_depth(AT(u, i + 1, j), zb, db, AT(zeta, i + 2, j), AT(depth, i + 2, j));
-    advection = along_momentum(w, AT(u, i - 1, j), AT(u, i + 1, j), k_west, k_east, hm * AT(u, i - 1, j), h_up * w,
-                               hp * AT(u, i + 1, j), (za + da + zb + db) / 2, dx);
+    advection = along_momentum(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j),
+                               hm * AT(u, i - 1, j), h_up * w, hp * AT(u, i + 1, j), (za + da + zb + db) / 2, dx);
   } else {
-    advection = along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), k_west, k_east, dx);
+    advection = along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j), dx);
   }
-  advection += cross_upwind(w, v_south, v_north, AT(u, i, j - 1), AT(u, i, j - 2), KFU(0, -1), KFU(0, -2),
-                            AT(u, i, j + 1), AT(u, i, j + 2), KFU(0, 1), KFU(0, 2), dy);
+  advection += cross_upwind(w, v_south, v_north, AT(u, i, j - 1), AT(u, i, j - 2), AT(kfu_old, i, j - 1),
+                            AT(kfu_old, i, j - 2), AT(u, i, j + 1), AT(u, i, j + 2), AT(kfu_old, i, j + 1),
+                            AT(kfu_old, i, j + 2), dy);
   const REAL h_mean = fmax((za + da + zb + db) / 2, dry_depth);
   const REAL speed = sqrt(w * w + v_mean * v_mean);
   const REAL cf = friction_factor(friction, friction_coefficient, g, h_mean);
@@ -160,34 +128,37 @@ __kernel void u_step(__global const REAL *restrict zeta, __global const REAL *re
 
 /* v at the north face of cell (i, j), the transpose of u_step. */
 __kernel void v_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
-                     __global const REAL *restrict u, __global const REAL *restrict v, __global REAL *restrict v_new,
-                     GRID_ARGS, PHYSICS_ARGS) {
+                     __global const REAL *restrict u, __global const REAL *restrict v,
+                     __global const REAL *restrict kfv_old, __global REAL *restrict v_new,
+                     __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (i >= nx || j >= ny) {
     return;
   }
-  const int gi = x0 + i, gj = y0 + j;
+  const bool wall = closed_y && y0 + j == global_ny - 1;
   const REAL w = AT(v, i, j);
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i, j + 1), da = AT(depth, i, j), db = AT(depth, i, j + 1);
-  if (KFV(0, 0) == 0) {
+  const REAL h_up = upwind_depth(w, za, da, zb, db);
+  const REAL wet = (!wall && h_up > dry_depth) ? 1 : 0;
+  AT(kfv, i, j) = wet;
+  if (wet == 0) {
     AT(v_new, i, j) = 0;
     return;
   }
   const REAL u_west = (AT(u, i - 1, j) + AT(u, i - 1, j + 1)) / 2, u_east = (AT(u, i, j) + AT(u, i, j + 1)) / 2;
   const REAL u_mean = (u_west + u_east) / 2;
-  const REAL k_south = KFV(0, -1), k_north = KFV(0, 1);
   REAL advection;
   if (momentum_advection) {
-    const REAL h_up = upwind_depth(w, za, da, zb, db);
     const REAL hm = upwind_depth(AT(v, i, j - 1), AT(zeta, i, j - 1), AT(depth, i, j - 1), za, da);
     const REAL hp = upwind_depth(AT(v, i, j + 1), zb, db, AT(zeta, i, j + 2), AT(depth, i, j + 2));
-    advection = along_momentum(w, AT(v, i, j - 1), AT(v, i, j + 1), k_south, k_north, hm * AT(v, i, j - 1), h_up * w,
-                               hp * AT(v, i, j + 1), (za + da + zb + db) / 2, dy);
+    advection = along_momentum(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1),
+                               hm * AT(v, i, j - 1), h_up * w, hp * AT(v, i, j + 1), (za + da + zb + db) / 2, dy);
   } else {
-    advection = along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), k_south, k_north, dy);
+    advection = along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1), dy);
   }
-  advection += cross_upwind(w, u_west, u_east, AT(v, i - 1, j), AT(v, i - 2, j), KFV(-1, 0), KFV(-2, 0),
-                            AT(v, i + 1, j), AT(v, i + 2, j), KFV(1, 0), KFV(2, 0), dx);
+  advection += cross_upwind(w, u_west, u_east, AT(v, i - 1, j), AT(v, i - 2, j), AT(kfv_old, i - 1, j),
+                            AT(kfv_old, i - 2, j), AT(v, i + 1, j), AT(v, i + 2, j), AT(kfv_old, i + 1, j),
+                            AT(kfv_old, i + 2, j), dx);
   const REAL h_mean = fmax((za + da + zb + db) / 2, dry_depth);
   const REAL speed = sqrt(w * w + u_mean * u_mean);
   const REAL cf = friction_factor(friction, friction_coefficient, g, h_mean);

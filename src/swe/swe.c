@@ -19,7 +19,7 @@ struct Swe {
   Runtime *rt;
   const Decomp *decomp;
   SweConfig config;
-  Field *zeta[2], *u[2], *v[2];
+  Field *zeta[2], *u[2], *v[2], *kfu[2], *kfv[2];
   Field *depth, *speed;
   Field *good[SWE_STATE_FIELDS]; /* swe_checkpoint's copy of the state, created on first use */
   int current; /* which copy holds the present state */
@@ -38,14 +38,15 @@ static HclStatus make_field(Swe *s, const char *name, Field **f) {
 static HclStatus make_halos(Swe *s) {
   HclStatus status = HCL_OK;
   for (int c = 0; c < 2; c++) {
-    Field *uv[] = {s->u[c], s->v[c]};
-    TRY(halo_create(&s->u[c], 1, &s->halo_u[c]));
-    TRY(halo_create(&s->v[c], 1, &s->halo_v[c]));
-    TRY(halo_create(uv, 2, &s->halo_uv[c]));
+    Field *u[] = {s->u[c], s->kfu[c]}, *v[] = {s->v[c], s->kfv[c]};
+    Field *uv[] = {s->u[c], s->kfu[c], s->v[c], s->kfv[c]};
+    TRY(halo_create(u, 2, &s->halo_u[c]));
+    TRY(halo_create(v, 2, &s->halo_v[c]));
+    TRY(halo_create(uv, 4, &s->halo_uv[c]));
     TRY(halo_create(&s->zeta[c], 1, &s->halo_zeta[c]));
   }
-  Field *all[] = {s->zeta[0], s->u[0], s->v[0], s->depth};
-  TRY(halo_create(all, 4, &s->halo_all));
+  Field *all[] = {s->zeta[0], s->u[0], s->v[0], s->kfu[0], s->kfv[0], s->depth};
+  TRY(halo_create(all, 6, &s->halo_all));
 cleanup:
   return status;
 }
@@ -65,6 +66,8 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
     TRY(make_field(s, "zeta", &s->zeta[c]));
     TRY(make_field(s, "u", &s->u[c]));
     TRY(make_field(s, "v", &s->v[c]));
+    TRY(make_field(s, "kfu", &s->kfu[c]));
+    TRY(make_field(s, "kfv", &s->kfv[c]));
   }
   TRY(make_field(s, "depth", &s->depth));
   TRY(make_field(s, "wave_speed", &s->speed));
@@ -104,6 +107,8 @@ void swe_destroy(Swe **swe) {
     field_destroy(&s->zeta[c]);
     field_destroy(&s->u[c]);
     field_destroy(&s->v[c]);
+    field_destroy(&s->kfu[c]);
+    field_destroy(&s->kfv[c]);
   }
   halo_destroy(&s->halo_all);
   for (int f = 0; f < SWE_STATE_FIELDS; f++) {
@@ -118,7 +123,7 @@ void swe_destroy(Swe **swe) {
 /* Writes the owned values of the state into copy 0 and fills every ghost layer. */
 static HclStatus write_state(Swe *s, const double *depth, const double *const state[SWE_STATE_FIELDS]) {
   HclStatus status = HCL_OK;
-  Field *fields[SWE_STATE_FIELDS] = {s->zeta[0], s->u[0], s->v[0]};
+  Field *fields[SWE_STATE_FIELDS] = {s->zeta[0], s->u[0], s->v[0], s->kfu[0], s->kfv[0]};
   s->current = 0;
   TRY(field_write_owned(s->depth, depth));
   for (int f = 0; f < SWE_STATE_FIELDS; f++) {
@@ -131,18 +136,21 @@ cleanup:
 
 HclStatus swe_set_state(Swe *s, const double *depth, const double *zeta, const double *u, const double *v) {
   HclStatus status = HCL_OK;
-  double *level = NULL, *zeros = NULL;
+  double *level = NULL, *zeros = NULL, *flags = NULL;
   size_t n = (size_t)field_nx(s->depth) * field_ny(s->depth);
   TRY_ALLOC(level, n);
   TRY_ALLOC(zeros, n);
+  TRY_ALLOC(flags, n);
   for (size_t p = 0; p < n; p++) {
     level[p] = zeta[p] + depth[p] < 0 ? -depth[p] : zeta[p]; /* below the bed: dry at the bed */
+    flags[p] = 1.0;                                          /* set properly by the first step */
   }
-  const double *state[SWE_STATE_FIELDS] = {level, u ? u : zeros, v ? v : zeros};
+  const double *state[SWE_STATE_FIELDS] = {level, u ? u : zeros, v ? v : zeros, flags, flags};
   TRY(write_state(s, depth, state));
 cleanup:
   free(level);
   free(zeros);
+  free(flags);
   return status;
 }
 
@@ -160,7 +168,7 @@ cleanup:
 
 void swe_state_fields(Swe *s, Field *fields[SWE_STATE_FIELDS]) {
   int c = s->current;
-  Field *state[SWE_STATE_FIELDS] = {s->zeta[c], s->u[c], s->v[c]};
+  Field *state[SWE_STATE_FIELDS] = {s->zeta[c], s->u[c], s->v[c], s->kfu[c], s->kfv[c]};
   memcpy(fields, state, sizeof state);
 }
 
@@ -258,13 +266,13 @@ HclStatus swe_step(Swe *s, double dt) {
   int c = s->current, n = 1 - c;
   bool sielecki = s->config.ordering == SWE_ORDERING_SIELECKI;
   /* Effective DRAM traffic per cell, in REALs: each kernel reads its inputs once and writes its outputs once. */
-  Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->u[n]};
-  TRY(launch(s, KERNEL_U, u_args, 5, dt, 5.0));
+  Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
+  TRY(launch(s, KERNEL_U, u_args, 7, dt, 7.0));
   if (sielecki) {
     TRY(halo_exchange(s->halo_u[n]));
   }
-  Field *v_args[] = {s->zeta[c], s->depth, sielecki ? s->u[n] : s->u[c], s->v[c], s->v[n]};
-  TRY(launch(s, KERNEL_V, v_args, 5, dt, 5.0));
+  Field *v_args[] = {s->zeta[c], s->depth, sielecki ? s->u[n] : s->u[c], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
+  TRY(launch(s, KERNEL_V, v_args, 7, dt, 7.0));
   TRY(halo_exchange(sielecki ? s->halo_v[n] : s->halo_uv[n]));
   Field *z_args[] = {s->zeta[c], s->depth, s->u[n], s->v[n], s->zeta[n]};
   TRY(launch(s, KERNEL_ZETA, z_args, 5, dt, 5.0));
@@ -337,7 +345,7 @@ cleanup:
 
 HclStatus swe_checkpoint(Swe *s) {
   HclStatus status = HCL_OK;
-  static const char *const names[SWE_STATE_FIELDS] = {"zeta_good", "u_good", "v_good"};
+  static const char *const names[SWE_STATE_FIELDS] = {"zeta_good", "u_good", "v_good", "kfu_good", "kfv_good"};
   Field *state[SWE_STATE_FIELDS];
   for (int f = 0; f < SWE_STATE_FIELDS && !s->good[f]; f++) {
     TRY(make_field(s, names[f], &s->good[f]));

@@ -426,12 +426,12 @@ cleanup:
 
 /* ---- validate ------------------------------------------------------------------------------------------------ */
 
-/* Device memory the run needs on the largest rank: 8 solver fields, 3 for the last good state and 4 output
+/* Device memory the run needs on the largest rank: 12 solver fields, 5 for the last good state and 4 output
  * fields, ghosts included. */
 static double bytes_per_rank(const SweRun *r) {
   const DecompLocal *l = decomp_local(r->decomp);
   double ghosted = (double)(l->nx + 4) * (l->ny + 4);
-  return (11 * ghosted + 4.0 * l->nx * l->ny) * (double)precision_bytes(r->request->precision);
+  return (17 * ghosted + 4.0 * l->nx * l->ny) * (double)precision_bytes(r->request->precision);
 }
 
 static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *request, FILE *out) {

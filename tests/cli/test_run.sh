@@ -72,8 +72,8 @@ ok "continuing with --restart latest to 4 s exits 0" equals "$rc" 0
 last_restart() { ls "$1"/restart-*.nc | sort -t- -k2 -n | tail -1; }
 ok "both end at the same step" equals "$(basename "$(last_restart "$dir/whole")")" \
   "$(basename "$(last_restart "$dir/split")")"
-ok "zeta, u and v are bitwise equal" /usr/bin/python3 "$ncsame" "$(last_restart "$dir/whole")" \
-  "$(last_restart "$dir/split")" zeta u v time
+ok "zeta, u, v and the wet flags are bitwise equal" /usr/bin/python3 "$ncsame" "$(last_restart "$dir/whole")" \
+  "$(last_restart "$dir/split")" zeta u v kfu kfv time
 
 # ---- SIGTERM: exit 75, a restart and a readable map file ----
 "$hydrocl" run "$case_file" --set time.end=100000 --set output.interval=1 -o "$dir/term" -q 2>"$dir/term.err" &

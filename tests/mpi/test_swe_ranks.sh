@@ -30,7 +30,7 @@ for name in island channel; do
   reference=$(ls "$dir/$name-1"/restart-*.nc)
   for n in 2 3 4; do
     ok "$name: $n ranks give bitwise the fields of 1 rank" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
-      "$reference" "$(ls "$dir/$name-$n"/restart-*.nc)" zeta u v time
+      "$reference" "$(ls "$dir/$name-$n"/restart-*.nc)" zeta u v kfu kfv time
   done
 done
 ok "the channel's tide moved the water (a test that cannot pass at rest)" /usr/bin/python3 -c '
