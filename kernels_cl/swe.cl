@@ -5,7 +5,8 @@
  *   du/dt + u du/dx + v du/dy + g d zeta/dx + cf u |u| / h = 0                          x momentum (y alike)
  *
  * zeta is the water level above the reference plane, d the depth of the bed below it, h = zeta + d the total depth.
- * Kernels: u_step, v_step (momentum with implicit friction per point, thesis eq. 6.5), zeta_step (continuity in
+ * Kernels: u_step, v_step (momentum with implicit friction per point, thesis eq. 6.5, Sielecki ordering), uv_step
+ *   (both at once, Hansen ordering), zeta_step (continuity in
  *   flux form, so volume is conserved to rounding; water-level boundaries), wave_speed (|velocity| + sqrt(g h), for
  *   the CFL limit and the divergence guard), centre_fields (cell-centred output).
  * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 2: second-order upwind cross terms reach two faces).
@@ -87,14 +88,10 @@ inline REAL along_momentum(const REAL w, const REAL w_m, const REAL w_p, const R
 /* u at the east face of cell (i, j) one step on: pressure gradient, advection, implicit friction (eq. 6.5); sets
  * the wet flag kfu (dry below dry_depth, and at closed walls). Reads u, v, zeta at step n (v at n + 1 under the
  * Sielecki ordering: the caller passes whichever v it wants); writes u_new and kfu. */
-__kernel void u_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
-                     __global const REAL *restrict u, __global const REAL *restrict v,
-                     __global const REAL *restrict kfu_old, __global REAL *restrict u_new,
-                     __global REAL *restrict kfu, GRID_ARGS, PHYSICS_ARGS) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (i >= nx || j >= ny) {
-    return;
-  }
+inline void u_update(const int i, const int j, __global const REAL *restrict zeta,
+                     __global const REAL *restrict depth, __global const REAL *restrict u,
+                     __global const REAL *restrict v, __global const REAL *restrict kfu_old,
+                     __global REAL *restrict u_new, __global REAL *restrict kfu, GRID_ARGS, PHYSICS_ARGS) {
   const bool wall = closed_x && x0 + i == global_nx - 1;
   const REAL w = AT(u, i, j);
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i + 1, j), da = AT(depth, i, j), db = AT(depth, i + 1, j);
@@ -126,15 +123,11 @@ __kernel void u_step(__global const REAL *restrict zeta, __global const REAL *re
   AT(u_new, i, j) = (w - dt * (g * (zb - za) / dx + advection)) / (1 + dt * cf * speed / h_mean);
 }
 
-/* v at the north face of cell (i, j), the transpose of u_step. */
-__kernel void v_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
-                     __global const REAL *restrict u, __global const REAL *restrict v,
-                     __global const REAL *restrict kfv_old, __global REAL *restrict v_new,
-                     __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (i >= nx || j >= ny) {
-    return;
-  }
+/* v at the north face of cell (i, j), the transpose of u_update. */
+inline void v_update(const int i, const int j, __global const REAL *restrict zeta,
+                     __global const REAL *restrict depth, __global const REAL *restrict u,
+                     __global const REAL *restrict v, __global const REAL *restrict kfv_old,
+                     __global REAL *restrict v_new, __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
   const bool wall = closed_y && y0 + j == global_ny - 1;
   const REAL w = AT(v, i, j);
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i, j + 1), da = AT(depth, i, j), db = AT(depth, i, j + 1);
@@ -163,6 +156,45 @@ __kernel void v_step(__global const REAL *restrict zeta, __global const REAL *re
   const REAL speed = sqrt(w * w + u_mean * u_mean);
   const REAL cf = friction_factor(friction, friction_coefficient, g, h_mean);
   AT(v_new, i, j) = (w - dt * (g * (zb - za) / dy + advection)) / (1 + dt * cf * speed / h_mean);
+}
+
+/* The names of the GRID_ARGS and PHYSICS_ARGS parameters, to pass them on. */
+#define GRID_PARAMS nx, ny, pitch, x0, y0, global_nx, global_ny, closed_x, closed_y
+#define PHYSICS_PARAMS dt, dx, dy, g, dry_depth, friction, friction_coefficient, momentum_advection
+
+/* Sielecki ordering: u first (u_step), then v with the new u (v_step). */
+__kernel void u_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                     __global const REAL *restrict u, __global const REAL *restrict v,
+                     __global const REAL *restrict kfu_old, __global REAL *restrict u_new,
+                     __global REAL *restrict kfu, GRID_ARGS, PHYSICS_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i < nx && j < ny) {
+    u_update(i, j, zeta, depth, u, v, kfu_old, u_new, kfu, GRID_PARAMS, PHYSICS_PARAMS);
+  }
+}
+
+__kernel void v_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                     __global const REAL *restrict u, __global const REAL *restrict v,
+                     __global const REAL *restrict kfv_old, __global REAL *restrict v_new,
+                     __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i < nx && j < ny) {
+    v_update(i, j, zeta, depth, u, v, kfv_old, v_new, kfv, GRID_PARAMS, PHYSICS_PARAMS);
+  }
+}
+
+/* Hansen ordering: u and v from the same old state in one pass, so the state is read once for both (thesis
+ * section 8.3.3: one synchronisation fewer per step). */
+__kernel void uv_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                      __global const REAL *restrict u, __global const REAL *restrict v,
+                      __global const REAL *restrict kfu_old, __global const REAL *restrict kfv_old,
+                      __global REAL *restrict u_new, __global REAL *restrict kfu, __global REAL *restrict v_new,
+                      __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i < nx && j < ny) {
+    u_update(i, j, zeta, depth, u, v, kfu_old, u_new, kfu, GRID_PARAMS, PHYSICS_PARAMS);
+    v_update(i, j, zeta, depth, u, v, kfv_old, v_new, kfv, GRID_PARAMS, PHYSICS_PARAMS);
+  }
 }
 
 /* The volume flux through the east face of cell (i, j): upwinded depth (from zeta at step n) times u at n + 1.

@@ -11,8 +11,9 @@
 #include "reduce.h"
 
 enum { GHOST = 2, WG_X = 16, WG_Y = 8 };
-enum { KERNEL_U, KERNEL_V, KERNEL_ZETA, KERNEL_SPEED, KERNEL_CENTRE, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"u_step", "v_step", "zeta_step", "wave_speed", "centre_fields"};
+enum { KERNEL_U, KERNEL_V, KERNEL_UV, KERNEL_ZETA, KERNEL_SPEED, KERNEL_CENTRE, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"u_step",     "v_step",     "uv_step",
+                                                   "zeta_step",  "wave_speed", "centre_fields"};
 
 /* Two copies of each prognostic field: one holds step n, the other receives n + 1. */
 struct Swe {
@@ -261,19 +262,23 @@ cleanup:
   return status;
 }
 
+/* Effective DRAM traffic per cell, in REALs: each kernel reads its inputs once and writes its outputs once. */
 HclStatus swe_step(Swe *s, double dt) {
   HclStatus status = HCL_OK;
   int c = s->current, n = 1 - c;
-  bool sielecki = s->config.ordering == SWE_ORDERING_SIELECKI;
-  /* Effective DRAM traffic per cell, in REALs: each kernel reads its inputs once and writes its outputs once. */
-  Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
-  TRY(launch(s, KERNEL_U, u_args, 7, dt, 7.0));
-  if (sielecki) {
+  if (s->config.ordering == SWE_ORDERING_SIELECKI) {
+    Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
+    TRY(launch(s, KERNEL_U, u_args, 7, dt, 7.0));
     TRY(halo_exchange(s->halo_u[n]));
+    Field *v_args[] = {s->zeta[c], s->depth, s->u[n], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
+    TRY(launch(s, KERNEL_V, v_args, 7, dt, 7.0));
+    TRY(halo_exchange(s->halo_v[n]));
+  } else {
+    Field *uv_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->kfv[c],
+                        s->u[n], s->kfu[n], s->v[n], s->kfv[n]};
+    TRY(launch(s, KERNEL_UV, uv_args, 10, dt, 10.0));
+    TRY(halo_exchange(s->halo_uv[n]));
   }
-  Field *v_args[] = {s->zeta[c], s->depth, sielecki ? s->u[n] : s->u[c], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
-  TRY(launch(s, KERNEL_V, v_args, 7, dt, 7.0));
-  TRY(halo_exchange(sielecki ? s->halo_v[n] : s->halo_uv[n]));
   Field *z_args[] = {s->zeta[c], s->depth, s->u[n], s->v[n], s->zeta[n]};
   TRY(launch(s, KERNEL_ZETA, z_args, 5, dt, 5.0));
   TRY(halo_exchange(s->halo_zeta[n]));
