@@ -35,7 +35,9 @@ int par_node_rank(void); /* rank among the processes on this host */
 int par_node_size(void); /* processes on this host */
 const char *par_hostname(void);
 
-/* Every rank learns the first failure (lowest failing rank) and returns it; HCL_OK when all succeeded.
+/* Every rank learns the first failure (lowest failing rank) and returns its status; HCL_OK when all succeeded. The
+ * other ranks record "rank R failed: <its message>". Call it after every check that can fail on some ranks only
+ * (device, memory, this rank's block) and before the next collective, so no rank waits for one that gave up.
  * Collective. */
 HclStatus par_agree(HclStatus local);
 

@@ -98,6 +98,14 @@ const char *par_hostname(void) {
   return hostname;
 }
 
+#ifdef HYDROCL_HAVE_MPI
+/* What the first failing rank tells the others: its status and its message (a long build log is cut). */
+typedef struct {
+  int code;
+  char message[4096];
+} Failure;
+#endif
+
 HclStatus par_agree(HclStatus local) {
 #ifdef HYDROCL_HAVE_MPI
   if (world_size == 1) {
@@ -105,23 +113,38 @@ HclStatus par_agree(HclStatus local) {
   }
   int my_failing_rank = local == HCL_OK ? world_size : world_rank;
   int first_failing_rank = world_size;
-  int agreed = (int)local;
+  Failure failure = {.code = (int)local};
   if (MPI_Allreduce(&my_failing_rank, &first_failing_rank, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS) {
     return status_set(HCL_EMPI, __FILE__, __LINE__, "ranks could not agree on the outcome (MPI_Allreduce)");
   }
   if (first_failing_rank == world_size) {
     return HCL_OK;
   }
-  if (MPI_Bcast(&agreed, 1, MPI_INT, first_failing_rank, MPI_COMM_WORLD) != MPI_SUCCESS) {
+  if (world_rank == first_failing_rank) {
+    snprintf(failure.message, sizeof failure.message, "%s", status_message());
+  }
+  if (MPI_Bcast(&failure, sizeof failure, MPI_BYTE, first_failing_rank, MPI_COMM_WORLD) != MPI_SUCCESS) {
     return status_set(HCL_EMPI, __FILE__, __LINE__, "ranks could not agree on the outcome (MPI_Bcast)");
   }
   if (local == HCL_OK) {
-    status_set((HclStatus)agreed, __FILE__, __LINE__, "stopped because rank %d failed", first_failing_rank);
+    status_set((HclStatus)failure.code, __FILE__, __LINE__, "rank %d failed: %s", first_failing_rank,
+               failure.message[0] ? failure.message : status_summary((HclStatus)failure.code));
   }
-  return (HclStatus)agreed;
+  return (HclStatus)failure.code;
 #else
   return local;
 #endif
+}
+
+/* The row of this rank and, on rank 0, the rows of all. */
+static HclStatus allocate_lines(int width, char **row, char **all) {
+  HclStatus status = HCL_OK;
+  TRY_ALLOC(*row, width);
+  if (world_rank == 0) {
+    TRY_ALLOC(*all, (size_t)width * (size_t)world_size);
+  }
+cleanup:
+  return status;
 }
 
 HclStatus par_gather_lines(const char *mine, int width, char **all_out) {
@@ -129,11 +152,9 @@ HclStatus par_gather_lines(const char *mine, int width, char **all_out) {
   char *row = NULL;
   char *all = NULL;
   *all_out = NULL;
-  TRY_ALLOC(row, width);
+  /* A rank that cannot allocate must not leave the others waiting in the gather. */
+  TRY(par_agree(allocate_lines(width, &row, &all)));
   snprintf(row, (size_t)width, "%s", mine);
-  if (world_rank == 0) {
-    TRY_ALLOC(all, (size_t)width * (size_t)world_size);
-  }
 #ifdef HYDROCL_HAVE_MPI
   TRY_MPI(MPI_Gather(row, width, MPI_CHAR, all, width, MPI_CHAR, 0, MPI_COMM_WORLD));
 #else

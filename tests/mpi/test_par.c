@@ -7,6 +7,7 @@
 
 #include "par.h"
 #include "signals.h"
+#include "../support.h"
 #include "../tap.h"
 
 int main(int argc, char **argv) {
@@ -23,6 +24,16 @@ int main(int argc, char **argv) {
   TAP_OK(agreed == HCL_EDATA, "a failure on rank 1 reaches every rank (%s)", status_name(agreed));
   agreed = par_agree(rank == 0 ? HCL_ENOINPUT : (rank == 1 ? HCL_EDATA : HCL_OK));
   TAP_OK(agreed == HCL_ENOINPUT, "the lowest failing rank's code wins (%s)", status_name(agreed));
+  status_clear();
+  if (rank == size - 1) {
+    status_set(HCL_EDATA, __FILE__, __LINE__, "cell %d is dry on the last rank", 42);
+  }
+  agreed = par_agree(rank == size - 1 ? HCL_EDATA : HCL_OK);
+  char want[64];
+  snprintf(want, sizeof want, "rank %d failed: cell 42 is dry", size - 1);
+  TAP_OK(all_ranks(agreed == HCL_EDATA && tap_contains(status_message(), rank == size - 1 ? "cell 42" : want)),
+         "the failing rank's message reaches every rank: %s", status_message());
+  status_clear();
   char mine[32], *all = NULL;
   snprintf(mine, sizeof mine, "rank-%d", rank);
   TAP_OK(par_gather_lines(mine, 32, &all) == HCL_OK, "gather lines");
