@@ -23,8 +23,9 @@ typedef struct {
 typedef struct Field Field;
 
 /* Allocates the field (contents zero). Refused with the numbers and a hint when the buffer exceeds the device's
- * maximum allocation, or when a rank owns fewer points than the ghost width in a split direction. Borrows rt and
- * decomp, which must outlive the field. */
+ * maximum allocation, when a rank owns fewer points than the ghost width in a split direction, or for a double
+ * field on a device without fp64 (HCL_ENODEVICE). Every rank returns the same status, even when only one failed.
+ * Borrows rt and decomp, which must outlive the field. Collective. */
 HclStatus field_create(Runtime *rt, const Decomp *decomp, const FieldSpec *spec, Field **out);
 void field_destroy(Field **field);
 
@@ -49,7 +50,8 @@ HclStatus field_read_ghosted(Field *f, double *host);
 HclStatus field_write_ghosted(Field *f, const double *host);
 
 /* Gathers the owned points of every rank into global[nz][NY][NX] (the whole grid, x fastest) on rank 0; global is
- * ignored elsewhere and may be NULL there. Collective. */
+ * ignored elsewhere and may be NULL there. One message per plane, so a plane (NX NY points) must fit an int; a
+ * larger one is HCL_EDATA. Collective. */
 HclStatus field_gather(Field *f, double *global);
 
 #endif

@@ -18,8 +18,10 @@
 
 typedef struct Halo Halo;
 
-/* Plans the exchange of fields[0..nfields) (borrowed; they must share rt and decomp and outlive the halo). */
+/* Plans the exchange of fields[0..nfields) (borrowed; they must share rt and decomp and outlive the halo). Every
+ * rank returns the same status, even when only one failed. Collective. */
 HclStatus halo_create(Field *const *fields, int nfields, Halo **out);
+/* Cancels and completes any exchange still in flight, then frees; NULL-safe. */
 void halo_destroy(Halo **halo);
 
 HclStatus halo_begin(Halo *halo);

@@ -10,7 +10,8 @@
 
 typedef struct Reducer Reducer;
 
-/* Borrows rt and decomp. Programs are built on first use per precision. */
+/* Borrows rt and decomp. Programs are built on first use per precision; a failure on any rank (a build, a launch)
+ * is returned by every rank. Collective, like every call below. */
 HclStatus reducer_create(Runtime *rt, const Decomp *decomp, Reducer **out);
 void reducer_destroy(Reducer **reducer);
 

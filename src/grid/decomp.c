@@ -45,6 +45,11 @@ HclStatus decomp_create(const DecompSpec *spec, Decomp **out) {
   REQUIRE(spec->px * spec->py == 0 || spec->px * spec->py == size, HCL_EUSAGE,
           "process grid %d x %d needs %d ranks, the run has %d (set it to 0 x 0 for automatic)", spec->px, spec->py,
           spec->px * spec->py, size);
+  /* One side given: MPI_Dims_create would fail with an MPI error where the given side does not divide the ranks. */
+  REQUIRE((spec->px == 0 || size % spec->px == 0) && (spec->py == 0 || size % spec->py == 0), HCL_EDATA,
+          "process grid px = %d, py = %d cannot split %d ranks: a given side must divide the number of ranks; run "
+          "on a multiple of it, or set it to 0 for automatic",
+          spec->px, spec->py, size);
 #ifdef HYDROCL_HAVE_MPI
   d->comm = MPI_COMM_NULL;
   TRY_MPI(MPI_Dims_create(size, 2, dims));

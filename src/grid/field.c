@@ -1,6 +1,7 @@
 /* field.c: device arrays with ghost layers (see field.h) and their host transfers. */
 #include "field.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,14 +17,20 @@ struct Field {
   cl_mem buffer;
 };
 
-HclStatus field_create(Runtime *rt, const Decomp *decomp, const FieldSpec *spec, Field **out) {
+/* This rank's part of field_create: every check here can fail on some ranks only (the block sizes and devices
+ * differ), so field_create agrees on the outcome afterwards. */
+static HclStatus create_local(Runtime *rt, const Decomp *decomp, const FieldSpec *spec, Field **out) {
   HclStatus status = HCL_OK;
   Field *f = NULL;
   const DecompLocal *local = decomp_local(decomp);
+  const DeviceInfo *dev = runtime_device(rt);
   void *zeros = NULL;
-  *out = NULL;
   REQUIRE(spec->nz >= 1 && spec->ghost >= 0, HCL_EINTERNAL, "field '%s' with nz %d, ghost %d", spec->name,
           spec->nz, spec->ghost);
+  REQUIRE(spec->precision != PRECISION_DOUBLE || dev->fp64, HCL_ENODEVICE,
+          "field '%s' is double precision but device '%s' on rank %d has no fp64; run with --precision single or "
+          "choose a device with fp64 (hydrocl info)",
+          spec->name, dev->device_name, local->rank);
   /* A neighbour's ghost layer of width g comes from g owned rows or columns of this rank. */
   bool x_neighbours = local->neighbor[1][0] >= 0 || local->neighbor[1][2] >= 0;
   bool y_neighbours = local->neighbor[0][1] >= 0 || local->neighbor[2][1] >= 0;
@@ -41,10 +48,10 @@ HclStatus field_create(Runtime *rt, const Decomp *decomp, const FieldSpec *spec,
   f->nz = spec->nz;
   f->ghost = spec->ghost;
   size_t bytes = field_count(f) * precision_bytes(f->precision);
-  REQUIRE(bytes <= runtime_device(rt)->max_alloc_bytes, HCL_ENODEVICE,
+  REQUIRE(bytes <= dev->max_alloc_bytes, HCL_ENODEVICE,
           "field '%s' needs %zu bytes on rank %d but the device allows %llu in one buffer; use more ranks or single "
           "precision",
-          f->name, bytes, local->rank, (unsigned long long)runtime_device(rt)->max_alloc_bytes);
+          f->name, bytes, local->rank, (unsigned long long)dev->max_alloc_bytes);
   TRY(runtime_buffer(rt, bytes, f->name, &f->buffer));
   /* Zero everything once, ghosts included, so unexchanged ghosts never hold garbage. */
   TRY_ALLOC(zeros, bytes);
@@ -53,6 +60,18 @@ HclStatus field_create(Runtime *rt, const Decomp *decomp, const FieldSpec *spec,
   f = NULL;
 cleanup:
   free(zeros);
+  field_destroy(&f);
+  return status;
+}
+
+HclStatus field_create(Runtime *rt, const Decomp *decomp, const FieldSpec *spec, Field **out) {
+  HclStatus status = HCL_OK;
+  Field *f = NULL;
+  *out = NULL;
+  TRY(par_agree(create_local(rt, decomp, spec, &f)));
+  *out = f;
+  f = NULL;
+cleanup:
   field_destroy(&f);
   return status;
 }
@@ -193,54 +212,93 @@ cleanup:
   return status;
 }
 
-/* Copies one rank's owned block (nz planes of ny rows of nx) into its place in the global array. */
-static void place_block(const Field *f, const double *block, int x0, int y0, int nx, int ny, double *global) {
+/* Copies one rank's owned block of one plane (ny rows of nx) into its place in a global plane. */
+static void place_block(const Field *f, const double *block, int x0, int y0, int nx, int ny, double *plane) {
   const DecompSpec *g = decomp_spec(f->decomp);
-  for (int k = 0; k < f->nz; k++) {
-    for (int j = 0; j < ny; j++) {
-      memcpy(global + ((size_t)k * g->ny + (size_t)(y0 + j)) * g->nx + x0, block + ((size_t)k * ny + j) * nx,
-             (size_t)nx * sizeof *block);
-    }
+  for (int j = 0; j < ny; j++) {
+    memcpy(plane + (size_t)(y0 + j) * g->nx + x0, block + (size_t)j * nx, (size_t)nx * sizeof *block);
   }
 }
 
-HclStatus field_gather(Field *f, double *global) {
-  HclStatus status = HCL_OK;
-  double *mine = NULL, *all = NULL;
-  int *counts = NULL, *offsets = NULL;
-  int size = par_size(), x0, y0, nx, ny;
-  size_t count = (size_t)f->nz * f->ny * f->nx;
-  TRY_ALLOC(mine, count);
-  TRY(field_read_owned(f, mine));
-  if (size == 1) {
-    decomp_block_of(f->decomp, 0, &x0, &y0, &nx, &ny);
-    place_block(f, mine, x0, y0, nx, ny, global);
-    goto cleanup;
-  }
 #ifdef HYDROCL_HAVE_MPI
+/* Rank 0's receive layout of one plane: every rank's block after the previous rank's, in rank order. */
+static HclStatus plane_layout(const Field *f, int **counts, int **offsets) {
+  HclStatus status = HCL_OK;
+  int size = par_size(), x0, y0, nx, ny;
+  TRY_ALLOC(*counts, size);
+  TRY_ALLOC(*offsets, size);
+  for (int r = 0, offset = 0; r < size; r++) {
+    decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
+    (*counts)[r] = nx * ny;
+    (*offsets)[r] = offset;
+    offset += nx * ny;
+  }
+cleanup:
+  return status;
+}
+
+/* Reads this rank's owned points and, on rank 0, prepares one plane's receive buffer and layout. */
+static HclStatus gather_setup(Field *f, double **mine, double **received, int **counts, int **offsets) {
+  HclStatus status = HCL_OK;
   const DecompSpec *g = decomp_spec(f->decomp);
-  bool root = par_rank() == 0;
-  if (root) {
-    TRY_ALLOC(all, (size_t)f->nz * g->ny * g->nx);
-    TRY_ALLOC(counts, size);
-    TRY_ALLOC(offsets, size);
-    for (int r = 0, offset = 0; r < size; r++) {
+  TRY_ALLOC(*mine, (size_t)f->nz * f->ny * f->nx);
+  TRY(field_read_owned(f, *mine));
+  if (par_rank() == 0) {
+    TRY_ALLOC(*received, (size_t)g->ny * g->nx);
+    TRY(plane_layout(f, counts, offsets));
+  }
+cleanup:
+  return status;
+}
+
+/* One message per plane keeps every MPI count within int however many planes a field has. */
+static HclStatus gather_planes(Field *f, double *global) {
+  HclStatus status = HCL_OK;
+  double *mine = NULL, *received = NULL;
+  int *counts = NULL, *offsets = NULL;
+  int x0, y0, nx, ny;
+  const DecompSpec *g = decomp_spec(f->decomp);
+  size_t plane_points = (size_t)g->nx * g->ny, owned = (size_t)f->nx * f->ny;
+  REQUIRE(plane_points <= INT_MAX, HCL_EDATA,
+          "field '%s' has %d x %d = %zu points per plane, more than one MPI message can carry (%d); gathering it to "
+          "one rank needs a smaller grid",
+          f->name, g->nx, g->ny, plane_points, INT_MAX);
+  /* Reading the device and allocating can fail on some ranks only: agree before the first gather. */
+  TRY(par_agree(gather_setup(f, &mine, &received, &counts, &offsets)));
+  for (int k = 0; k < f->nz; k++) {
+    TRY_MPI(MPI_Gatherv(mine + (size_t)k * owned, (int)owned, MPI_DOUBLE, received, counts, offsets, MPI_DOUBLE, 0,
+                        decomp_comm(f->decomp)));
+    for (int r = 0; par_rank() == 0 && r < par_size(); r++) {
       decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
-      counts[r] = f->nz * nx * ny;
-      offsets[r] = offset;
-      offset += counts[r];
+      place_block(f, received + offsets[r], x0, y0, nx, ny, global + (size_t)k * plane_points);
     }
   }
-  TRY_MPI(MPI_Gatherv(mine, (int)count, MPI_DOUBLE, all, counts, offsets, MPI_DOUBLE, 0, decomp_comm(f->decomp)));
-  for (int r = 0; root && r < size; r++) {
-    decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
-    place_block(f, all + offsets[r], x0, y0, nx, ny, global);
-  }
-#endif
 cleanup:
   free(mine);
-  free(all);
+  free(received);
   free(counts);
   free(offsets);
+  return status;
+}
+#endif
+
+HclStatus field_gather(Field *f, double *global) {
+  HclStatus status = HCL_OK;
+  double *mine = NULL;
+  int x0, y0, nx, ny;
+#ifdef HYDROCL_HAVE_MPI
+  if (par_size() > 1) {
+    return gather_planes(f, global);
+  }
+#endif
+  const DecompSpec *g = decomp_spec(f->decomp);
+  TRY_ALLOC(mine, (size_t)f->nz * f->ny * f->nx);
+  TRY(field_read_owned(f, mine));
+  decomp_block_of(f->decomp, 0, &x0, &y0, &nx, &ny);
+  for (int k = 0; k < f->nz; k++) {
+    place_block(f, mine + (size_t)k * nx * ny, x0, y0, nx, ny, global + (size_t)k * g->nx * g->ny);
+  }
+cleanup:
+  free(mine);
   return status;
 }

@@ -197,6 +197,9 @@ static HclStatus find_peers(Halo *h, int self_dx[], int self_dy[], int *nself) {
     if (!p) {
       p = &h->peers[h->npeers++];
       p->rank = rank;
+#ifdef HYDROCL_HAVE_MPI
+      p->send_request = p->recv_request = MPI_REQUEST_NULL;
+#endif
     }
     p->send_dx[p->ndirections] = dx;
     p->send_dy[p->ndirections++] = dy;
@@ -214,17 +217,17 @@ cleanup:
   return status;
 }
 
-HclStatus halo_create(Field *const *fields, int nfields, Halo **out) {
+/* This rank's part of halo_create: building the program and allocating can fail on some ranks only, so
+ * halo_create agrees on the outcome afterwards. */
+static HclStatus create_local(Field *const *fields, int nfields, int tag, Halo **out) {
   HclStatus status = HCL_OK;
   Halo *h = NULL;
-  static int halos_created = 0; /* the same sequence on every rank, so tags match */
   int self_dx[NDIRECTIONS], self_dy[NDIRECTIONS], nself = 0;
-  *out = NULL;
   ASSERT(nfields > 0);
   TRY_ALLOC(h, 1);
   h->rt = field_runtime(fields[0]);
   h->decomp = field_decomp(fields[0]);
-  h->tag = halos_created++ % 32768;
+  h->tag = tag;
   TRY_ALLOC(h->fields, nfields);
   for (int i = 0; i < nfields; i++) {
     ASSERT(field_decomp(fields[i]) == h->decomp && field_runtime(fields[i]) == h->rt);
@@ -250,6 +253,19 @@ cleanup:
   return status;
 }
 
+HclStatus halo_create(Field *const *fields, int nfields, Halo **out) {
+  HclStatus status = HCL_OK;
+  Halo *h = NULL;
+  static int halos_created = 0; /* the same sequence on every rank, so tags match */
+  *out = NULL;
+  TRY(par_agree(create_local(fields, nfields, halos_created++ % 32768, &h)));
+  *out = h;
+  h = NULL;
+cleanup:
+  halo_destroy(&h);
+  return status;
+}
+
 static void release_list(BoxList *list) {
   if (list->table) {
     clReleaseMemObject(list->table);
@@ -265,11 +281,30 @@ static void release_pinned(Runtime *rt, cl_mem buffer, void *host) {
   }
 }
 
+/* Cancels and completes every posted receive and send of this rank, so no request outlives the staging buffers it
+ * points at (a failed halo_begin or halo_end, or a halo destroyed in flight). A send already matched completes once
+ * its peer, which posts its receives first, takes it. */
+static void cancel_requests(Halo *h) {
+#ifdef HYDROCL_HAVE_MPI
+  for (int i = 0; i < h->npeers; i++) {
+    MPI_Request *requests[2] = {&h->peers[i].recv_request, &h->peers[i].send_request};
+    for (int r = 0; r < 2; r++) {
+      if (*requests[r] != MPI_REQUEST_NULL) {
+        MPI_Cancel(requests[r]);
+        MPI_Wait(requests[r], MPI_STATUS_IGNORE);
+      }
+    }
+  }
+#endif
+  h->in_flight = false;
+}
+
 void halo_destroy(Halo **halo) {
   if (!halo || !*halo) {
     return;
   }
   Halo *h = *halo;
+  cancel_requests(h);
   clFinish(runtime_queue(h->rt));
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
@@ -361,6 +396,9 @@ HclStatus halo_begin(Halo *h) {
   }
   h->in_flight = true;
 cleanup:
+  if (status != HCL_OK) {
+    cancel_requests(h);
+  }
   for (int i = 0; i < NDIRECTIONS; i++) {
     if (read_done[i]) {
       clReleaseEvent(read_done[i]);
@@ -395,6 +433,9 @@ HclStatus halo_end(Halo *h) {
   }
   h->in_flight = false;
 cleanup:
+  if (status != HCL_OK) {
+    cancel_requests(h);
+  }
   return status;
 }
 

@@ -19,13 +19,14 @@ struct Reducer {
   cl_program program[2]; /* by Precision */
   cl_kernel kernel[2][OP_COUNT];
   cl_mem partials;
-  size_t acc_bytes; /* 8 with fp64, else 4 */
+  size_t acc_bytes;  /* 8 with fp64, else 4 */
+  double *all_ranks; /* [rank][value, status]: what combine_ranks gathers */
 };
 
-HclStatus reducer_create(Runtime *rt, const Decomp *decomp, Reducer **out) {
+/* This rank's part of reducer_create: the device check and the allocations can fail on some ranks only. */
+static HclStatus create_local(Runtime *rt, const Decomp *decomp, Reducer **out) {
   HclStatus status = HCL_OK;
   Reducer *r = NULL;
-  *out = NULL;
   REQUIRE(runtime_device(rt)->max_work_group_size >= GROUP_SIZE, HCL_ENODEVICE,
           "device '%s' runs at most %zu work-items per group; reductions need %d", runtime_device(rt)->device_name,
           runtime_device(rt)->max_work_group_size, GROUP_SIZE);
@@ -33,7 +34,20 @@ HclStatus reducer_create(Runtime *rt, const Decomp *decomp, Reducer **out) {
   r->rt = rt;
   r->decomp = decomp;
   r->acc_bytes = runtime_device(rt)->fp64 ? sizeof(double) : sizeof(float);
+  TRY_ALLOC(r->all_ranks, 2 * (size_t)par_size());
   TRY(runtime_buffer(rt, MAX_GROUPS * r->acc_bytes, "reduction partials", &r->partials));
+  *out = r;
+  r = NULL;
+cleanup:
+  reducer_destroy(&r);
+  return status;
+}
+
+HclStatus reducer_create(Runtime *rt, const Decomp *decomp, Reducer **out) {
+  HclStatus status = HCL_OK;
+  Reducer *r = NULL;
+  *out = NULL;
+  TRY(par_agree(create_local(rt, decomp, &r)));
   *out = r;
   r = NULL;
 cleanup:
@@ -59,21 +73,40 @@ void reducer_destroy(Reducer **reducer) {
   if (r->partials) {
     clReleaseMemObject(r->partials);
   }
+  free(r->all_ranks);
   free(r);
   *reducer = NULL;
 }
 
+/* Builds the program of precision p on first use. The program and its kernels are cached together or not at all,
+ * so a failed build is tried again next time instead of leaving a program without some kernels. */
 static HclStatus kernel_for(Reducer *r, Precision p, ReduceOp op, cl_kernel *kernel) {
   HclStatus status = HCL_OK;
+  cl_program program = NULL;
+  cl_kernel kernels[OP_COUNT] = {NULL};
   if (!r->program[p]) {
     KernelConfig config = {.precision = p, .wg_x = GROUP_SIZE, .wg_y = 1};
-    TRY(program_build(r->rt, "reduce", &config, &r->program[p]));
+    TRY(program_build(r->rt, "reduce", &config, &program));
     for (int o = 0; o < OP_COUNT; o++) {
-      TRY(program_kernel(r->program[p], kernel_names[o], &r->kernel[p][o]));
+      TRY(program_kernel(program, kernel_names[o], &kernels[o]));
+    }
+    r->program[p] = program;
+    program = NULL;
+    for (int o = 0; o < OP_COUNT; o++) {
+      r->kernel[p][o] = kernels[o];
+      kernels[o] = NULL;
     }
   }
   *kernel = r->kernel[p][op];
 cleanup:
+  for (int o = 0; o < OP_COUNT; o++) {
+    if (kernels[o]) {
+      clReleaseKernel(kernels[o]);
+    }
+  }
+  if (program) {
+    clReleaseProgram(program);
+  }
   return status;
 }
 
@@ -92,28 +125,33 @@ static double identity(ReduceOp op) {
   return op == OP_MIN ? INFINITY : op == OP_MAX ? -INFINITY : 0.0;
 }
 
-/* Combines one value per rank in rank order, the same on every rank. */
-static HclStatus combine_ranks(Reducer *r, ReduceOp op, double mine, double *result) {
+/* Combines one value per rank in rank order, the same on every rank. Each rank's status travels with its value, so
+ * a failure on one rank (a kernel build, a launch) reaches all without a collective of its own. */
+static HclStatus combine_ranks(Reducer *r, ReduceOp op, HclStatus local, double mine, double *result) {
   HclStatus status = HCL_OK;
-  double *all = NULL;
-  int size = par_size();
-  TRY_ALLOC(all, size);
+  double *all = r->all_ranks;
+  double pair[2] = {mine, (double)local};
+  bool failed = false;
 #ifdef HYDROCL_HAVE_MPI
-  TRY_MPI(MPI_Allgather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, decomp_comm(r->decomp)));
+  TRY_MPI(MPI_Allgather(pair, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, decomp_comm(r->decomp)));
 #else
-  (void)r;
-  all[0] = mine;
+  all[0] = pair[0];
+  all[1] = pair[1];
 #endif
   *result = identity(op);
-  for (int i = 0; i < size; i++) {
-    *result = combine(op, *result, all[i]);
+  for (int i = 0; i < par_size(); i++) {
+    *result = combine(op, *result, all[2 * i]);
+    failed = failed || all[2 * i + 1] != (double)HCL_OK;
+  }
+  if (failed) {
+    TRY(par_agree(local)); /* every rank saw the failure, so every rank takes part */
   }
 cleanup:
-  free(all);
   return status;
 }
 
-static HclStatus reduce(Reducer *r, ReduceOp op, Field *a, Field *b, double *result) {
+/* This rank's partial result over its owned points. */
+static HclStatus reduce_rank(Reducer *r, ReduceOp op, Field *a, Field *b, double *mine) {
   HclStatus status = HCL_OK;
   cl_kernel k = NULL;
   void *partials = NULL;
@@ -142,15 +180,19 @@ static HclStatus reduce(Reducer *r, ReduceOp op, Field *a, Field *b, double *res
   TRY_ALLOC(partials, groups * r->acc_bytes);
   TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->partials, CL_TRUE, 0, groups * r->acc_bytes, partials, 0, NULL,
                              NULL));
-  double mine = identity(op);
   for (size_t g = 0; g < groups; g++) {
     double v = r->acc_bytes == sizeof(double) ? ((double *)partials)[g] : (double)((float *)partials)[g];
-    mine = combine(op, mine, v);
+    *mine = combine(op, *mine, v);
   }
-  TRY(combine_ranks(r, op, mine, result));
 cleanup:
   free(partials);
   return status;
+}
+
+static HclStatus reduce(Reducer *r, ReduceOp op, Field *a, Field *b, double *result) {
+  double mine = identity(op);
+  HclStatus local = reduce_rank(r, op, a, b, &mine);
+  return combine_ranks(r, op, local, mine, result);
 }
 
 HclStatus reduce_sum(Reducer *r, Field *f, double *result) {

@@ -5,6 +5,7 @@
  * change. Values encode the global index and are exact in float, so the comparison is exact. */
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "halo.h"
 #include "../support.h"
@@ -125,6 +126,122 @@ static void check(Runtime *rt, const Grid *grid, const Shape *shapes, int nshape
   decomp_destroy(&decomp);
 }
 
+/* Regression: a check failing on the last rank only (it owns 2 columns, the others 3, ghost width 3) used to let the
+ * other ranks go on into collectives and hang; every rank must now fail, the others naming the last rank. */
+static void check_one_rank_failing(Runtime *rt) {
+  Decomp *decomp = NULL;
+  Field *f = NULL;
+  int last = par_size() - 1;
+  DecompSpec spec = {.nx = 3 * par_size() - 1, .ny = 9, .px = par_size(), .py = 1};
+  FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 3, .precision = PRECISION_DOUBLE};
+  char want[64];
+  snprintf(want, sizeof want, "rank %d failed: rank %d owns 2 x 9", last, last);
+  status_clear();
+  HclStatus s = decomp_create(&spec, &decomp);
+  if (s == HCL_OK) {
+    s = field_create(rt, decomp, &fs, &f);
+  }
+  TAP_OK(all_ranks(s == HCL_EDATA && f == NULL && tap_contains(status_message(), par_rank() == last ? "ghost width 3"
+                                                                                                     : want)),
+         "a ghost width above the last rank's width fails on every rank: %s", status_message());
+  field_destroy(&f);
+  decomp_destroy(&decomp);
+}
+
+/* A double field on a device without fp64 (this device, described as lacking it) is refused with the fix. */
+static void check_no_fp64(Runtime *rt) {
+  Runtime *narrow = NULL;
+  Decomp *decomp = NULL;
+  Field *f = NULL;
+  DeviceInfo dev = *runtime_device(rt);
+  RuntimeOptions options = {0};
+  DecompSpec spec = {.nx = 12, .ny = 10};
+  FieldSpec fs = {.name = "phi", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
+  dev.fp64 = false;
+  status_clear();
+  HclStatus s = runtime_create(&dev, &options, &narrow);
+  if (s == HCL_OK) {
+    s = decomp_create(&spec, &decomp);
+  }
+  if (s == HCL_OK) {
+    s = field_create(narrow, decomp, &fs, &f);
+  }
+  TAP_OK(all_ranks(s == HCL_ENODEVICE && tap_contains(status_message(), dev.device_name) &&
+                   tap_contains(status_message(), "--precision single")),
+         "a double field on a device without fp64 is refused: %s", status_message());
+  field_destroy(&f);
+  fs.precision = PRECISION_SINGLE;
+  status_clear();
+  s = decomp ? field_create(narrow, decomp, &fs, &f) : HCL_EINTERNAL;
+  TAP_OK(all_ranks(s == HCL_OK), "a single field on it is made %s", status_message());
+  field_destroy(&f);
+  decomp_destroy(&decomp);
+  runtime_destroy(&narrow);
+}
+
+/* Regression: px (or py) not dividing the ranks was an MPI error; it is bad input naming px, py and the ranks. */
+static void check_process_grid(void) {
+  Decomp *decomp = NULL;
+  int size = par_size();
+  DecompSpec spec = {.nx = 40, .ny = 40, .px = size + 1};
+  char want[96];
+  snprintf(want, sizeof want, "px = %d, py = 0 cannot split %d ranks", size + 1, size);
+  status_clear();
+  HclStatus s = decomp_create(&spec, &decomp);
+  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), want)),
+         "a px that does not divide the ranks is bad input: %s", status_message());
+  decomp_destroy(&decomp);
+}
+
+#ifdef HYDROCL_HAVE_MPI
+/* Regression (two ranks): a halo destroyed after halo_begin left its receive posted into freed memory, where a later
+ * message landed. Rank 1 begins and destroys; rank 0 then sends on the same halo. The message must stay unreceived
+ * on rank 1, for it to find with MPI_Iprobe, instead of vanishing into a stale request. */
+static void check_destroy_in_flight(Runtime *rt) {
+  Decomp *decomp = NULL;
+  Field *f = NULL;
+  Halo *halo = NULL;
+  int found = 0;
+  DecompSpec spec = {.nx = 8, .ny = 4, .px = 2, .py = 1};
+  FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
+  status_clear();
+  HclStatus s = decomp_create(&spec, &decomp);
+  if (s == HCL_OK) {
+    s = field_create(rt, decomp, &fs, &f);
+  }
+  if (s == HCL_OK) {
+    s = halo_create(&f, 1, &halo);
+  }
+  if (all_ranks(s == HCL_OK) && par_rank() == 1) {
+    s = halo_begin(halo);
+    halo_destroy(&halo);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (s == HCL_OK && par_rank() == 0) {
+    s = halo_begin(halo); /* its send does not depend on rank 1's, which may have been cancelled */
+    halo_destroy(&halo);
+  }
+  for (int tries = 0; s == HCL_OK && par_rank() == 1 && !found && tries < 5000; tries++) {
+    MPI_Status probe;
+    MPI_Iprobe(0, MPI_ANY_TAG, decomp_comm(decomp), &found, &probe);
+    if (found) {
+      int bytes = 0;
+      MPI_Get_count(&probe, MPI_BYTE, &bytes);
+      char *drain = malloc((size_t)bytes + 1);
+      MPI_Recv(drain, bytes, MPI_BYTE, 0, probe.MPI_TAG, decomp_comm(decomp), MPI_STATUS_IGNORE);
+      free(drain);
+    } else {
+      nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+  }
+  TAP_OK(all_ranks(s == HCL_OK && (par_rank() != 1 || found)),
+         "a halo destroyed in flight leaves no receive posted %s", status_message());
+  halo_destroy(&halo);
+  field_destroy(&f);
+  decomp_destroy(&decomp);
+}
+#endif
+
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
   HclStatus s = par_init(&argc, &argv);
@@ -170,7 +287,15 @@ int main(int argc, char **argv) {
            "a ghost width above the owned width is refused: %s", status_message());
     field_destroy(&f);
     decomp_destroy(&decomp);
+    check_one_rank_failing(rt);
   }
+  check_no_fp64(rt);
+  check_process_grid();
+#ifdef HYDROCL_HAVE_MPI
+  if (par_size() == 2) {
+    check_destroy_in_flight(rt);
+  }
+#endif
   runtime_destroy(&rt);
   int result = tap_done();
   par_finalize();

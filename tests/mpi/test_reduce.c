@@ -1,14 +1,19 @@
 /* test_reduce.c: global sum, min, max and dot product on any number of ranks (meson: 1, 2 and 4) against a host
- * computation over the whole grid, in float and double fields; every rank gets the same bits; a repeated reduction
- * gives the same bits; NaN reaches min and max. */
+ * computation over the whole grid, in float and double fields, on a small grid and on one wide and tall enough for
+ * the kernel's strided loops to take several passes; every rank gets the same bits; a repeated reduction gives the
+ * same bits; NaN reaches min and max; a kernel build failing on rank 0 alone fails every rank and is retried.
+ * Usage: test_reduce KERNELS_CL_DIR */
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "reduce.h"
 #include "../support.h"
 #include "../tap.h"
 
 enum { NX = 37, NY = 23 };
+/* Wider than a work-group (256) and, with 3 planes, more rows per rank than work-groups on up to 4 ranks. */
+enum { WIDE_NX = 300, WIDE_NY = 360 };
 
 static double value(int gx, int gy, int k) {
   return sin(0.37 * gx + 1.3) * cos(0.21 * gy) + 0.1 * k + 1e-3 * gx;
@@ -80,9 +85,10 @@ static void check(Runtime *rt, Reducer *reducer, const Decomp *decomp, int nz, P
     s = reduce_sum(reducer, a, &again);
   }
   double want_sum = 0, want_min = INFINITY, want_max = -INFINITY, want_dot = 0, abs_sum = 0;
+  const DecompSpec *grid = decomp_spec(decomp);
   for (int k = 0; k < nz; k++) {
-    for (int j = 0; j < NY; j++) {
-      for (int i = 0; i < NX; i++) {
+    for (int j = 0; j < grid->ny; j++) {
+      for (int i = 0; i < grid->nx; i++) {
         double va = stored(p, value(i, j, k)), vb = stored(p, -2.0 * value(i, j, k));
         want_sum += va;
         abs_sum += fabs(va);
@@ -96,7 +102,8 @@ static void check(Runtime *rt, Reducer *reducer, const Decomp *decomp, int nz, P
    * hundred units of double rounding relative to the sum of magnitudes (fp64 devices; float accumulation on devices
    * without fp64 would need 1e-5). */
   double tol = 512 * 2.2e-16 * abs_sum;
-  const char *name = precision_name(p);
+  char name[64];
+  snprintf(name, sizeof name, "%dx%d %s", grid->nx, grid->ny, precision_name(p));
   TAP_OK(all_ranks(s == HCL_OK), "nz %d %s: reductions ran %s", nz, name, status_message());
   TAP_OK(all_ranks(fabs(sum - want_sum) <= tol), "nz %d %s: sum %.17g vs host %.17g", nz, name, sum, want_sum);
   TAP_OK(all_ranks(min == want_min && max == want_max), "nz %d %s: min %g and max %g exact", nz, name, min, max);
@@ -106,6 +113,83 @@ static void check(Runtime *rt, Reducer *reducer, const Decomp *decomp, int nz, P
   TAP_OK(all_ranks(again == sum), "nz %d %s: repeating the sum gives the same bits", nz, name);
   field_destroy(&a);
   field_destroy(&b);
+}
+
+/* The small grid's checks on a grid of nx x ny with px = 1, so every rank's rows are nx wide. */
+static void check_grid(Runtime *rt, int nx, int ny) {
+  Decomp *decomp = NULL;
+  Reducer *reducer = NULL;
+  DecompSpec spec = {.nx = nx, .ny = ny, .px = 1, .py = par_size()};
+  status_clear();
+  HclStatus s = decomp_create(&spec, &decomp);
+  if (s == HCL_OK) {
+    s = reducer_create(rt, decomp, &reducer);
+  }
+  if (TAP_OK(all_ranks(s == HCL_OK), "%dx%d set-up %s", nx, ny, status_message())) {
+    for (int p = 0; p < 2; p++) {
+      check(rt, reducer, decomp, 1, p ? PRECISION_DOUBLE : PRECISION_SINGLE);
+      check(rt, reducer, decomp, 3, p ? PRECISION_DOUBLE : PRECISION_SINGLE);
+    }
+  }
+  reducer_destroy(&reducer);
+  decomp_destroy(&decomp);
+}
+
+/* dot(a, a) of a field of rt filled by fill(a, 1). */
+static HclStatus filled_dot(Runtime *rt, Reducer *reducer, const Decomp *decomp, double *dot) {
+  HclStatus status = HCL_OK;
+  Field *a = NULL;
+  FieldSpec spec = {.name = "a", .nz = 2, .ghost = 1, .precision = PRECISION_DOUBLE};
+  TRY(field_create(rt, decomp, &spec, &a));
+  TRY(fill(a, 1.0));
+  TRY(reduce_dot(reducer, a, a, dot));
+cleanup:
+  field_destroy(&a);
+  return status;
+}
+
+/* Regression: rank 0 reads kernels from a copy whose reduce.cl lacks reduce_dot. That used to leave the other ranks
+ * waiting in the exchange, and a program without that kernel cached on rank 0. Every rank must fail, and once the
+ * kernel is back the build is retried and gives the same bits as the intact runtime. */
+static void check_failed_build(Runtime *rt, Reducer *reducer, const Decomp *decomp, const char *kernels) {
+  Runtime *own = NULL;
+  Reducer *own_reducer = NULL;
+  char folder[256], command[1024];
+  double want = 0, first = 0, again = 0;
+  snprintf(folder, sizeof folder, "/tmp/hydrocl-reduce-kernels-%d", (int)getpid());
+  snprintf(command, sizeof command,
+           "rm -rf %s && cp -r %s %s && sed -i 's/REDUCE_KERNEL(reduce_dot,/REDUCE_KERNEL(reduce_dot_gone,/' %s/reduce.cl",
+           folder, kernels, folder, folder);
+  bool copied = par_rank() != 0 || system(command) == 0;
+  RuntimeOptions options = {.kernel_dir = par_rank() == 0 ? folder : kernels};
+  status_clear();
+  HclStatus s = copied ? filled_dot(rt, reducer, decomp, &want) : HCL_EIO;
+  if (s == HCL_OK) {
+    s = runtime_create(runtime_device(rt), &options, &own);
+  }
+  if (s == HCL_OK) {
+    s = reducer_create(own, decomp, &own_reducer);
+  }
+  TAP_OK(all_ranks(s == HCL_OK), "runtimes with a broken reduce.cl on rank 0 %s", status_message());
+  status_clear();
+  s = own_reducer ? filled_dot(own, own_reducer, decomp, &first) : HCL_EINTERNAL;
+  TAP_OK(all_ranks(s == HCL_EINTERNAL && tap_contains(status_message(), "'reduce_dot' not found") &&
+                   (par_rank() == 0 || tap_contains(status_message(), "rank 0 failed"))),
+         "a kernel missing on rank 0 fails every rank: %s", status_message());
+  snprintf(command, sizeof command, "cp %s/reduce.cl %s/reduce.cl", kernels, folder);
+  copied = par_rank() != 0 || system(command) == 0;
+  status_clear();
+  s = copied && own_reducer ? filled_dot(own, own_reducer, decomp, &again) : HCL_EINTERNAL;
+  TAP_OK(all_ranks(s == HCL_OK && again == want), "with the kernel back the build is retried: %.17g vs %.17g %s",
+         again, want, status_message());
+  reducer_destroy(&own_reducer);
+  runtime_destroy(&own);
+  if (par_rank() == 0) {
+    snprintf(command, sizeof command, "rm -rf %s", folder);
+    if (system(command) != 0) {
+      tap_note("could not remove %s", folder);
+    }
+  }
 }
 
 int main(int argc, char **argv) {
@@ -126,7 +210,8 @@ int main(int argc, char **argv) {
   if (s == HCL_OK) {
     s = reducer_create(rt, decomp, &reducer);
   }
-  if (TAP_OK(all_ranks(s == HCL_OK), "set-up on %d ranks %s", par_size(), status_message())) {
+  if (TAP_OK(all_ranks(s == HCL_OK && argc == 2), "set-up on %d ranks, kernels in %s %s", par_size(),
+             argc == 2 ? argv[1] : "(missing argument)", status_message())) {
     for (int p = 0; p < 2; p++) {
       check(rt, reducer, decomp, 1, p ? PRECISION_DOUBLE : PRECISION_SINGLE);
       check(rt, reducer, decomp, 3, p ? PRECISION_DOUBLE : PRECISION_SINGLE);
@@ -137,8 +222,11 @@ int main(int argc, char **argv) {
     double *host = NULL, min = 0, max = 0;
     status_clear();
     s = field_create(rt, decomp, &fs, &f);
-    host = calloc((size_t)field_nx(f) * field_ny(f), sizeof *host);
-    if (s == HCL_OK && host) {
+    if (s == HCL_OK) {
+      host = calloc((size_t)field_nx(f) * field_ny(f), sizeof *host);
+      s = host ? HCL_OK : HCL_ENOMEM;
+    }
+    if (s == HCL_OK) {
       host[0] = par_rank() == par_size() - 1 ? NAN : 0.0;
       s = field_write_owned(f, host);
     }
@@ -151,6 +239,8 @@ int main(int argc, char **argv) {
     TAP_OK(all_ranks(s == HCL_OK && isnan(min) && isnan(max)), "a NaN anywhere reaches min and max everywhere");
     free(host);
     field_destroy(&f);
+    check_grid(rt, WIDE_NX, WIDE_NY);
+    check_failed_build(rt, reducer, decomp, argv[1]);
   }
   reducer_destroy(&reducer);
   decomp_destroy(&decomp);

@@ -45,4 +45,10 @@ run_capture timeout 120 "$mpirun" -n 1 env HCL_TEST_RANK=0 sh -c "$report" sh "$
 ok "a bad --device on rank 0 alone ends both ranks, no hang" equals "$rc" 0
 ok "both ranks exit with 64 again" eval 'contains "$out" "rank 0 exit 64" && contains "$out" "rank 1 exit 64"'
 
+# A check that fails on one rank only (rank 2 of 3 owns 2 rows, fewer than the ghost width 3) must reach the others
+# before any collective: every rank exits 65 with the reason instead of hanging.
+run_capture timeout 120 "$mpirun" -n 3 "$hydrocl" bench halo --size 8
+ok "a failure on rank 2 alone exits 65 on three ranks, no hang" equals "$rc" 65
+ok "the other ranks report rank 2's reason" contains "$err" "rank 2 failed: rank 2 owns 8 x 2 points"
+
 tap_done
