@@ -3,8 +3,9 @@
  *
  * A restart is FOLDER/PREFIX-STEP.nc (netCDF-4): one double variable per field (dims nz_NAME when nz > 1, y, x) and
  * one scalar double variable per model scalar (time, dt, ...). It is written to a hidden temporary file and renamed,
- * so a crash never leaves a half-written restart under the real name; only the newest `keep` are kept. All calls
- * are collective over the decomposition. */
+ * so a crash never leaves a half-written restart under the real name; of the restarts up to the step written, only
+ * the newest `keep` are kept (later steps, left from an earlier run, are left alone). All calls are collective over
+ * the decomposition. */
 #ifndef HYDROCL_RESTART_H
 #define HYDROCL_RESTART_H
 
@@ -34,7 +35,8 @@ HclStatus restart_write(const RestartSpec *spec, int64_t step, Field *const *fie
 HclStatus restart_latest(const char *folder, const char *prefix, char *path, size_t path_size);
 
 /* Reads path into fields (each rank its own block) and fills scalars[i].value by name. A restart of another grid
- * size or without a field or scalar asked for is HCL_EDATA naming both; a missing file HCL_ENOINPUT. */
+ * size or number of planes, without a field or scalar asked for, or holding a scalar as an array is HCL_EDATA naming
+ * both; a missing file HCL_ENOINPUT. */
 HclStatus restart_read(const char *path, Field *const *fields, int nfields, RestartScalar *scalars, int nscalars);
 
 #endif

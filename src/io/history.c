@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clerror.h"
 #include "ncutil.h"
@@ -52,6 +53,10 @@ HclStatus gauges_read_csv(const char *path, Gauge **gauges, int *count) {
     }
     Gauge *g = &list[n];
     memset(g, 0, sizeof *g);
+    const char *name = line + strspn(line, " \t");
+    int name_length = (int)strcspn(name, ",");
+    REQUIRE(name_length < GAUGE_NAME_MAX, HCL_EDATA, "%s:%d: gauge name '%.20s...' is longer than %d characters",
+            path, number, name, GAUGE_NAME_MAX - 1);
     int consumed = 0;
     REQUIRE(sscanf(line, " %63[^,], %lf , %lf %n", g->name, &g->x, &g->y, &consumed) == 3 &&
                 line[consumed] == '\0' && isfinite(g->x) && isfinite(g->y),
@@ -160,6 +165,33 @@ cleanup:
   free(ys);
   return status;
 }
+
+/* Every rank's gauge corners and device buffers. The gauge checks fail alike on every rank, the allocations on some
+ * ranks only. */
+static HclStatus create_local(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges,
+                              int ngauges, int nvars, HistoryFile **out) {
+  HclStatus status = HCL_OK;
+  HistoryFile *h = NULL;
+  TRY_ALLOC(h, 1);
+  h->rt = rt;
+  h->decomp = decomp;
+  h->ncid = -1;
+  h->ngauges = ngauges;
+  h->nvars = nvars;
+  h->path = strdup(spec->path);
+  REQUIRE(h->path != NULL, HCL_ENOMEM, "cannot copy the history file name");
+  TRY_ALLOC(h->vars, nvars);
+  TRY(find_corners(h, spec, gauges));
+  if (h->ncorners > 0) {
+    TRY(runtime_buffer(rt, (size_t)h->ncorners * sizeof(cl_ulong), "gauge indices", &h->index));
+    TRY(runtime_buffer(rt, (size_t)h->ncorners * sizeof(double), "gauge values", &h->values));
+  }
+  *out = h;
+  h = NULL;
+cleanup:
+  history_close(&h);
+  return status;
+}
 #endif
 
 HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges,
@@ -178,22 +210,8 @@ HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *sp
                    "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
        spec->path);
 #else
-  HclStatus local = HCL_OK;
-  TRY_ALLOC(h, 1);
-  h->rt = rt;
-  h->decomp = decomp;
-  h->ncid = -1;
-  h->ngauges = ngauges;
-  h->nvars = nvars;
-  h->path = strdup(spec->path);
-  REQUIRE(h->path != NULL, HCL_ENOMEM, "cannot copy the history file name");
-  TRY_ALLOC(h->vars, nvars);
-  TRY(find_corners(h, spec, gauges)); /* every rank checks every gauge: all agree without messages */
-  if (h->ncorners > 0) {
-    TRY(runtime_buffer(rt, (size_t)h->ncorners * sizeof(cl_ulong), "gauge indices", &h->index));
-    TRY(runtime_buffer(rt, (size_t)h->ncorners * sizeof(double), "gauge values", &h->values));
-  }
-  if (par_rank() == 0) {
+  HclStatus local = create_local(rt, decomp, spec, gauges, ngauges, nvars, &h);
+  if (local == HCL_OK && par_rank() == 0) {
     local = define_file(h, spec, gauges, vars);
   }
   TRY(par_agree(local));
@@ -201,7 +219,36 @@ HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *sp
   h = NULL;
 #endif
 cleanup:
+  if (h && h->ncid >= 0) {
+    unlink(h->path); /* rank 0 created the file, closed below: a partial one would block the next run */
+  }
   history_close(&h);
+  return status;
+}
+
+/* Builds the gather kernel of precision p on first use. Program and kernel are cached together or not at all, so a
+ * failed build is tried again next time instead of leaving a program without its kernel. */
+static HclStatus build_gather(HistoryFile *h, Precision p) {
+  HclStatus status = HCL_OK;
+  cl_program program = NULL;
+  cl_kernel kernel = NULL;
+  KernelConfig config = {.precision = p, .wg_x = 1, .wg_y = 1};
+  if (h->program[p]) {
+    goto cleanup;
+  }
+  TRY(program_build(h->rt, "sample", &config, &program));
+  TRY(program_kernel(program, "gather_points", &kernel));
+  h->program[p] = program;
+  h->gather[p] = kernel;
+  program = NULL;
+  kernel = NULL;
+cleanup:
+  if (kernel) {
+    clReleaseKernel(kernel);
+  }
+  if (program) {
+    clReleaseProgram(program);
+  }
   return status;
 }
 
@@ -215,11 +262,7 @@ static HclStatus sample_field(HistoryFile *h, Field *f, double *sums) {
   if (n == 0) {
     goto cleanup;
   }
-  if (!h->program[p]) {
-    KernelConfig config = {.precision = p, .wg_x = 1, .wg_y = 1};
-    TRY(program_build(h->rt, "sample", &config, &h->program[p]));
-    TRY(program_kernel(h->program[p], "gather_points", &h->gather[p]));
-  }
+  TRY(build_gather(h, p));
   TRY_ALLOC(index, n);
   for (cl_uint c = 0; c < n; c++) {
     int g = field_ghost(f);
@@ -246,41 +289,48 @@ cleanup:
   return status;
 }
 
+/* This rank's share of every gauge of every variable, sums[var][gauge], and rank 0's room for the totals. */
+static HclStatus sample_all(HistoryFile *h, Field *const *fields, double **sums, double **totals) {
+  HclStatus status = HCL_OK;
+  TRY_ALLOC(*sums, (size_t)h->nvars * h->ngauges);
+  TRY_ALLOC(*totals, (size_t)h->nvars * h->ngauges);
+  for (int v = 0; v < h->nvars; v++) {
+    ASSERT(field_nz(fields[v]) == 1);
+    TRY(sample_field(h, fields[v], *sums + (size_t)v * h->ngauges));
+  }
+cleanup:
+  return status;
+}
+
+#ifdef HYDROCL_HAVE_NETCDF
+/* Rank 0: one frame of every variable, then the time, synced so a killed run keeps it. */
+static HclStatus write_frame(HistoryFile *h, double time, const double *totals) {
+  HclStatus status = HCL_OK;
+  size_t start[2] = {0, (size_t)h->frames}, count[2] = {(size_t)h->ngauges, 1}, index = (size_t)h->frames;
+  for (int v = 0; v < h->nvars; v++) {
+    TRY_NC(nc_put_vara_double(h->ncid, h->vars[v], start, count, totals + (size_t)v * h->ngauges), h->path);
+  }
+  TRY_NC(nc_put_var1_double(h->ncid, h->time_var, &index, &time), h->path);
+  TRY_NC(nc_sync(h->ncid), h->path);
+cleanup:
+  return status;
+}
+#endif
+
 HclStatus history_write(HistoryFile *h, double time, Field *const *fields) {
   HclStatus status = HCL_OK;
   HclStatus local = HCL_OK;
   double *sums = NULL, *totals = NULL;
-  TRY_ALLOC(sums, h->ngauges);
-  TRY_ALLOC(totals, h->ngauges);
-  for (int v = 0; v < h->nvars; v++) {
-    ASSERT(field_nz(fields[v]) == 1);
-    memset(sums, 0, (size_t)h->ngauges * sizeof *sums);
-    TRY(sample_field(h, fields[v], sums));
+  /* Building the kernel, which only ranks holding a gauge point do, can fail there alone: agree before the sum. */
+  TRY(par_agree(sample_all(h, fields, &sums, &totals)));
 #ifdef HYDROCL_HAVE_MPI
-    TRY_MPI(MPI_Reduce(sums, totals, h->ngauges, MPI_DOUBLE, MPI_SUM, 0, decomp_comm(h->decomp)));
+  TRY_MPI(MPI_Reduce(sums, totals, h->nvars * h->ngauges, MPI_DOUBLE, MPI_SUM, 0, decomp_comm(h->decomp)));
 #else
-    memcpy(totals, sums, (size_t)h->ngauges * sizeof *sums);
+  memcpy(totals, sums, (size_t)h->nvars * h->ngauges * sizeof *sums);
 #endif
 #ifdef HYDROCL_HAVE_NETCDF
-    if (par_rank() == 0 && local == HCL_OK) {
-      size_t start[2] = {0, (size_t)h->frames}, count[2] = {(size_t)h->ngauges, 1};
-      int err = nc_put_vara_double(h->ncid, h->vars[v], start, count, totals);
-      if (err != NC_NOERR) {
-        local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot write to '%s': %s", h->path, nc_strerror(err));
-      }
-    }
-#endif
-  }
-#ifdef HYDROCL_HAVE_NETCDF
-  if (par_rank() == 0 && local == HCL_OK) {
-    size_t index = (size_t)h->frames;
-    int err = nc_put_var1_double(h->ncid, h->time_var, &index, &time);
-    if (err == NC_NOERR) {
-      err = nc_sync(h->ncid);
-    }
-    if (err != NC_NOERR) {
-      local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot write to '%s': %s", h->path, nc_strerror(err));
-    }
+  if (par_rank() == 0) {
+    local = write_frame(h, time, totals);
   }
 #else
   (void)time;

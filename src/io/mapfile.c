@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ncutil.h"
 #include "par.h"
@@ -73,6 +74,39 @@ static HclStatus define_file(MapFile *m, const OutputSpec *spec, const OutputVar
 cleanup:
   return status;
 }
+
+/* Every rank's copy of what map_write needs; allocation can fail on some ranks only. */
+static HclStatus create_local(const Decomp *decomp, const OutputSpec *spec, int nvars, MapFile **out) {
+  HclStatus status = HCL_OK;
+  MapFile *m = NULL;
+  TRY_ALLOC(m, 1);
+  m->decomp = decomp;
+  m->ncid = -1;
+  m->nvars = nvars;
+  m->double_precision = spec->double_precision;
+  m->path = strdup(spec->path);
+  REQUIRE(m->path != NULL, HCL_ENOMEM, "cannot copy the map file name");
+  TRY_ALLOC(m->vars, nvars);
+  *out = m;
+  m = NULL;
+cleanup:
+  map_close(&m);
+  return status;
+}
+
+/* Rank 0's buffers of one frame: the gathered field and, for float32 storage, its rounded copy. */
+static HclStatus allocate_frame(const MapFile *m, size_t n, double **global, float **narrow) {
+  HclStatus status = HCL_OK;
+  if (par_rank() != 0) {
+    goto cleanup;
+  }
+  TRY_ALLOC(*global, n);
+  if (!m->double_precision) {
+    TRY_ALLOC(*narrow, n);
+  }
+cleanup:
+  return status;
+}
 #endif
 
 HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars, MapFile **out) {
@@ -87,16 +121,8 @@ HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputV
                    "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
        spec->path);
 #else
-  HclStatus local = HCL_OK;
-  TRY_ALLOC(m, 1);
-  m->decomp = decomp;
-  m->ncid = -1;
-  m->nvars = nvars;
-  m->double_precision = spec->double_precision;
-  m->path = strdup(spec->path);
-  REQUIRE(m->path != NULL, HCL_ENOMEM, "cannot copy the map file name");
-  TRY_ALLOC(m->vars, nvars);
-  if (par_rank() == 0) {
+  HclStatus local = create_local(decomp, spec, nvars, &m);
+  if (local == HCL_OK && par_rank() == 0) {
     local = define_file(m, spec, vars, nvars);
   }
   TRY(par_agree(local));
@@ -104,6 +130,9 @@ HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputV
   m = NULL;
 #endif
 cleanup:
+  if (m && m->ncid >= 0) {
+    unlink(m->path); /* rank 0 created the file, closed below: a partial one would block the next run */
+  }
   map_close(&m);
   return status;
 }
@@ -117,12 +146,7 @@ HclStatus map_write(MapFile *m, double time, Field *const *fields) {
   const DecompSpec *g = decomp_spec(m->decomp);
   size_t n = (size_t)g->nx * g->ny;
   bool root = par_rank() == 0;
-  if (root) {
-    TRY_ALLOC(global, n);
-    if (!m->double_precision) {
-      TRY_ALLOC(narrow, n);
-    }
-  }
+  TRY(par_agree(allocate_frame(m, n, &global, &narrow)));
   for (int i = 0; i < m->nvars; i++) {
     ASSERT(field_nz(fields[i]) == 1);
     TRY(field_gather(fields[i], global));

@@ -109,7 +109,8 @@ cleanup:
   return status;
 }
 
-/* Rank 0: write to a hidden temporary name, rename, then remove all but the newest spec->keep. */
+/* Rank 0: write to a hidden temporary name, rename, then remove all but the newest spec->keep of the steps up to
+ * this one. */
 static HclStatus write_and_rotate(const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
                                   double *const *globals, const RestartScalar *scalars, int nscalars,
                                   const char *path) {
@@ -126,12 +127,29 @@ static HclStatus write_and_rotate(const RestartSpec *spec, int64_t step, Field *
   REQUIRE(rename(temporary, path) == 0, HCL_EIO, "cannot rename '%s' to '%s': %s", temporary, path,
           strerror(errno));
   TRY(list_steps(spec->folder, spec->prefix, &steps, &count));
-  for (int i = spec->keep; i < count; i++) {
+  for (int i = 0, kept = 0; i < count; i++) {
+    /* Later steps are left from an earlier, longer run: not this run's to rotate. Of the rest this step is the
+     * newest, so it is always kept. */
+    if (steps[i] > step || kept++ < spec->keep) {
+      continue;
+    }
     snprintf(old, sizeof old, "%s/%s-%" PRId64 ".nc", spec->folder, spec->prefix, steps[i]);
     REQUIRE(unlink(old) == 0, HCL_EIO, "cannot remove old restart '%s': %s", old, strerror(errno));
   }
 cleanup:
   free(steps);
+  return status;
+}
+
+/* One global array per field on rank 0; NULL rows elsewhere. */
+static HclStatus allocate_globals(Field *const *fields, int nfields, double ***globals) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
+  TRY_ALLOC(*globals, nfields);
+  for (int i = 0; i < nfields && par_rank() == 0; i++) {
+    TRY_ALLOC((*globals)[i], (size_t)field_nz(fields[i]) * g->ny * g->nx);
+  }
+cleanup:
   return status;
 }
 #endif
@@ -156,12 +174,9 @@ HclStatus restart_write(const RestartSpec *spec, int64_t step, Field *const *fie
   HclStatus local = HCL_OK;
   bool root = par_rank() == 0;
   ASSERT(nfields > 0 && spec->keep >= 1);
-  const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
-  TRY_ALLOC(globals, nfields);
+  /* Rank 0 may fail to allocate the global arrays: agree before the gathers. */
+  TRY(par_agree(allocate_globals(fields, nfields, &globals)));
   for (int i = 0; i < nfields; i++) {
-    if (root) {
-      TRY_ALLOC(globals[i], (size_t)field_nz(fields[i]) * g->ny * g->nx);
-    }
     TRY(field_gather(fields[i], globals[i]));
   }
   if (root) {
@@ -223,10 +238,16 @@ static HclStatus read_file(const char *path, Field *const *fields, int nfields, 
   for (int i = 0; i < nfields; i++) {
     Field *f = fields[i];
     const DecompLocal *l = decomp_local(field_decomp(f));
-    int ndims = 0;
+    int ndims = 0, dims[NC_MAX_VAR_DIMS];
     REQUIRE(nc_inq_varid(ncid, field_name(f), &var) == NC_NOERR && nc_inq_varndims(ncid, var, &ndims) == NC_NOERR &&
                 ndims == (field_nz(f) > 1 ? 3 : 2),
             HCL_EDATA, "restart '%s' has no field '%s' of %d planes", path, field_name(f), field_nz(f));
+    length = 1;
+    REQUIRE(ndims == 2 || (nc_inq_vardimid(ncid, var, dims) == NC_NOERR &&
+                           nc_inq_dimlen(ncid, dims[0], &length) == NC_NOERR && length == (size_t)field_nz(f)),
+            HCL_EDATA, "restart '%s' has %zu planes (nz_%s) of field '%s', the case has %d; restart from a run of the "
+            "same vertical resolution",
+            path, length, field_name(f), field_name(f), field_nz(f));
     size_t start[3] = {0, (size_t)l->y0, (size_t)l->x0}, count[3] = {(size_t)field_nz(f), (size_t)l->ny,
                                                                       (size_t)l->nx};
     free(block);
@@ -237,8 +258,11 @@ static HclStatus read_file(const char *path, Field *const *fields, int nfields, 
     TRY(field_write_owned(f, block));
   }
   for (int i = 0; i < nscalars; i++) {
+    int ndims = -1;
     REQUIRE(nc_inq_varid(ncid, scalars[i].name, &var) == NC_NOERR, HCL_EDATA, "restart '%s' has no value '%s'",
             path, scalars[i].name);
+    REQUIRE(nc_inq_varndims(ncid, var, &ndims) == NC_NOERR && ndims == 0, HCL_EDATA,
+            "restart '%s' holds '%s' as an array of %d dimensions, not as one value", path, scalars[i].name, ndims);
     TRY_NC(nc_get_var_double(ncid, var, &scalars[i].value), path);
   }
 cleanup:

@@ -1,7 +1,9 @@
 /* test_history.c: gauge time series on any number of ranks (meson: 1, 2 and 3). The fields are linear in x and y,
- * which bilinear interpolation reproduces exactly, so every gauge (inside cells, on points, on the domain edge, on
- * rank boundaries) must read the analytic value to rounding. Also: the CF timeSeries layout read back, the CSV
- * reader with its errors, and a gauge outside the grid refused with its origin. */
+ * which bilinear interpolation reproduces exactly, so every gauge (inside cells, on points, on the domain edge, and
+ * between two ranks' points, placed from the decomposition) must read the analytic value to rounding. Also: the CF
+ * timeSeries layout read back, the CSV reader with its errors, a gauge outside the grid refused with its origin, a
+ * failed set-up leaving no file, and a kernel build failing on rank 0 alone failing every rank and being retried.
+ * Usage: test_history KERNELS_CL_DIR */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +15,7 @@
 #include "../support.h"
 #include "../tap.h"
 
-enum { NX = 31, NY = 17, FRAMES = 2, NGAUGES = 5 };
+enum { NX = 31, NY = 17, FRAMES = 2, NGAUGES = 5, MAX_GAUGES = 16 };
 static const double X0 = 5.0, DX = 10.0, Y0 = 2.5, DY = 5.0;
 
 static double linear(double x, double y, int frame, int var) {
@@ -44,6 +46,132 @@ static void write_text(const char *path, const char *text) {
   }
 }
 
+static Gauge gauge_at(const char *name, int index, double x, double y) {
+  Gauge g = {.x = x, .y = y};
+  snprintf(g.name, sizeof g.name, "%s-%d", name, index);
+  snprintf(g.origin, sizeof g.origin, "test:%s-%d", name, index);
+  return g;
+}
+
+/* Appends gauges whose bilinear stencil spans two ranks: halfway between the last row (column) of one block and the
+ * first of the next, at every block boundary; where both directions are split, one more across four blocks.
+ * Returns how many it added. */
+static int add_boundary_gauges(const Decomp *decomp, Gauge *gauges, int *ngauges) {
+  const DecompSpec *g = decomp_spec(decomp);
+  int x0, y0, nx, ny, added = 0;
+  for (int cy = 1; cy < g->py && *ngauges < MAX_GAUGES; cy++) {
+    decomp_block_of(decomp, cy * g->px, &x0, &y0, &nx, &ny);
+    gauges[(*ngauges)++] = gauge_at("rows", cy, X0 + 7.3 * DX, Y0 + (y0 - 0.5) * DY);
+    added++;
+  }
+  for (int cx = 1; cx < g->px && *ngauges < MAX_GAUGES; cx++) {
+    decomp_block_of(decomp, cx, &x0, &y0, &nx, &ny);
+    gauges[(*ngauges)++] = gauge_at("columns", cx, X0 + (x0 - 0.25) * DX, Y0 + 3.6 * DY);
+    added++;
+  }
+  if (g->px > 1 && g->py > 1 && *ngauges < MAX_GAUGES) {
+    decomp_block_of(decomp, g->px + 1, &x0, &y0, &nx, &ny);
+    gauges[(*ngauges)++] = gauge_at("blocks", 4, X0 + (x0 - 0.5) * DX, Y0 + (y0 - 0.5) * DY);
+    added++;
+  }
+  return added;
+}
+
+/* Regression: a name longer than the limit was reported as a malformed line. */
+static void check_long_name(const char *csv) {
+  Gauge *gauges = NULL;
+  int ngauges = 0;
+  write_text(csv, "name,x,y\nharbour_entrance_north_pier_tide_gauge_installed_in_1987_by_the_port,1,2\n");
+  status_clear();
+  HclStatus s = gauges_read_csv(csv, &gauges, &ngauges);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), ".csv:2: gauge name 'harbour_entrance_nor...'") &&
+             tap_contains(status_message(), "is longer than 63 characters"),
+         "a gauge name over 63 characters is refused as such: %s", status_message());
+  free(gauges);
+}
+
+/* Regression: a set-up failing after the file was created left it behind, and the next run then needed
+ * --overwrite. A variable name netCDF refuses makes the definition fail after the create. */
+static void check_failed_setup_removes_file(Runtime *rt, const Decomp *decomp, OutputSpec spec, const Gauge *gauges) {
+  HistoryFile *history = NULL;
+  OutputVariable bad = {"bad/name", NULL, "a name netCDF refuses", "m"};
+  OutputVariable good = {"zeta", NULL, "water level", "m"};
+  spec.overwrite = false;
+  status_clear();
+  HclStatus s = history_create(rt, decomp, &spec, gauges, 1, &bad, 1, &history);
+  bool gone = par_rank() != 0 || access(spec.path, F_OK) != 0;
+  TAP_OK(all_ranks(s == HCL_EIO && history == NULL && gone), "a failed set-up leaves no file: %s", status_message());
+  status_clear();
+  s = history_create(rt, decomp, &spec, gauges, 1, &good, 1, &history);
+  TAP_OK(all_ranks(s == HCL_OK), "so the next one needs no --overwrite %s", status_message());
+  history_close(&history);
+  if (par_rank() == 0) {
+    unlink(spec.path);
+  }
+}
+
+/* One frame of a double field filled as variable 0 at time 0. */
+static HclStatus write_one_frame(HistoryFile *history, Field *f) {
+  HclStatus status = HCL_OK;
+  TRY(fill(f, 0, 0));
+  TRY(history_write(history, 0.0, &f));
+cleanup:
+  return status;
+}
+
+/* Regression: rank 0 reads kernels from a copy whose sample.cl lacks gather_points, and only rank 0 holds the one
+ * gauge's points. That used to leave the other ranks waiting in the sum, and a program without its kernel cached on
+ * rank 0. Every rank must fail, and once the kernel is back the build is retried. */
+static void check_failed_build(Runtime *rt, const Decomp *decomp, OutputSpec spec, const char *kernels) {
+  Runtime *own = NULL;
+  Field *f = NULL;
+  HistoryFile *history = NULL;
+  Gauge origin = gauge_at("origin", 0, X0 + 0.5 * DX, Y0 + 0.5 * DY);
+  OutputVariable var = {"zeta", NULL, "water level", "m"};
+  FieldSpec fs = {.name = "zeta", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
+  char folder[256], command[1024];
+  snprintf(folder, sizeof folder, "/tmp/hydrocl-sample-kernels-%d", (int)getpid());
+  snprintf(command, sizeof command,
+           "rm -rf %s && cp -r %s %s && sed -i 's/void gather_points(/void gather_points_gone(/' %s/sample.cl",
+           folder, kernels, folder, folder);
+  RuntimeOptions options = {.kernel_dir = par_rank() == 0 ? folder : kernels};
+  spec.overwrite = true;
+  status_clear();
+  HclStatus s = par_rank() != 0 || system(command) == 0 ? HCL_OK : HCL_EIO;
+  if (s == HCL_OK) {
+    s = runtime_create(runtime_device(rt), &options, &own);
+  }
+  if (all_ranks(s == HCL_OK)) {
+    s = field_create(own, decomp, &fs, &f);
+  }
+  if (s == HCL_OK) {
+    s = history_create(own, decomp, &spec, &origin, 1, &var, 1, &history);
+  }
+  TAP_OK(all_ranks(s == HCL_OK), "a history on a broken sample.cl on rank 0 %s", status_message());
+  status_clear();
+  s = history ? write_one_frame(history, f) : HCL_EINTERNAL;
+  TAP_OK(all_ranks(s == HCL_EINTERNAL && tap_contains(status_message(), "'gather_points' not found") &&
+                   (par_rank() == 0 || tap_contains(status_message(), "rank 0 failed"))),
+         "a kernel missing on rank 0 fails every rank: %s", status_message());
+  snprintf(command, sizeof command, "cp %s/sample.cl %s/sample.cl", kernels, folder);
+  status_clear();
+  s = par_rank() != 0 || system(command) == 0 ? HCL_OK : HCL_EIO;
+  if (history && s == HCL_OK) {
+    s = write_one_frame(history, f);
+  }
+  TAP_OK(all_ranks(s == HCL_OK), "with the kernel back the build is retried %s", status_message());
+  history_close(&history);
+  field_destroy(&f);
+  runtime_destroy(&own);
+  if (par_rank() == 0) {
+    unlink(spec.path);
+    snprintf(command, sizeof command, "rm -rf %s", folder);
+    if (system(command) != 0) {
+      tap_note("could not remove %s", folder);
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
   Decomp *decomp = NULL;
@@ -63,8 +191,7 @@ int main(int argc, char **argv) {
   MPI_Bcast(path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD);
 #endif
   snprintf(csv, sizeof csv, "%s.%d.csv", path, par_rank());
-  /* inside a cell; on a grid point; the last point (domain corner); the middle (a rank boundary when split);
-   * the first point. */
+  /* inside a cell; on a grid point; the last point (domain corner); the middle; the first point. */
   write_text(csv, "name,x,y\n# a comment\ncell,17.5,8.75\npoint,105,42.5\ncorner,305,82.5\nmiddle,155,40\n"
                   "origin,5,2.5\n");
   status_clear();
@@ -77,6 +204,15 @@ int main(int argc, char **argv) {
   }
   if (s == HCL_OK) {
     s = decomp_create(&grid, &decomp);
+  }
+  if (s == HCL_OK) {
+    Gauge *more = realloc(gauges, MAX_GAUGES * sizeof *gauges);
+    s = more ? HCL_OK : HCL_ENOMEM;
+    gauges = more ? more : gauges;
+  }
+  if (s == HCL_OK) {
+    int added = add_boundary_gauges(decomp, gauges, &ngauges);
+    TAP_OK(par_size() == 1 || added > 0, "%d gauges between the points of two ranks", added);
   }
   for (int v = 0; v < 2 && s == HCL_OK; v++) {
     FieldSpec fs = {.name = "f", .nz = 1, .ghost = v + 1, .precision = v ? PRECISION_SINGLE : PRECISION_DOUBLE};
@@ -105,9 +241,9 @@ int main(int argc, char **argv) {
 
   if (par_rank() == 0 && s == HCL_OK) {
     int ncid = -1, var = -1;
-    char names[NGAUGES][GAUGE_NAME_MAX];
+    char names[MAX_GAUGES][GAUGE_NAME_MAX];
     char feature[32] = "";
-    double values[NGAUGES][FRAMES];
+    double values[MAX_GAUGES][FRAMES];
     TAP_OK(nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR && nc_get_att_text(ncid, NC_GLOBAL, "featureType", feature) ==
                                                                 NC_NOERR && strncmp(feature, "timeSeries", 10) == 0,
            "CF featureType timeSeries");
@@ -118,7 +254,7 @@ int main(int argc, char **argv) {
       double worst = 0;
       bool read = nc_inq_varid(ncid, v ? "u" : "zeta", &var) == NC_NOERR &&
                   nc_get_var_double(ncid, var, &values[0][0]) == NC_NOERR;
-      for (int k = 0; read && k < NGAUGES; k++) {
+      for (int k = 0; read && k < ngauges; k++) {
         for (int t = 0; t < FRAMES; t++) {
           double want = linear(gauges[k].x, gauges[k].y, t, v);
           worst = fmax(worst, fabs(values[k][t] - want) / (1.0 + fabs(want)));
@@ -147,6 +283,9 @@ int main(int argc, char **argv) {
     unlink(path);
   }
 
+  check_long_name(csv);
+  check_failed_setup_removes_file(rt, decomp, spec, gauges);
+  check_failed_build(rt, decomp, spec, argc == 2 ? argv[1] : "(missing argument)");
   write_text(csv, "a,1,2\nb,3\n");
   free(gauges);
   gauges = NULL;

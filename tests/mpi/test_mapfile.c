@@ -1,6 +1,7 @@
 /* test_mapfile.c: the CF map file on any number of ranks (meson: 1, 2 and 3): frames gathered from every rank read
  * back exactly (float32 storage: compared with the value rounded to float), coordinates, CF attributes, chunking
- * and compression as documented, and an existing file refused without --overwrite on every rank. */
+ * and compression as documented, an existing file refused without --overwrite on every rank, and a failed set-up
+ * leaving no file behind. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,26 @@ static void check_file(const char *path) {
   nc_close(ncid);
 }
 
+/* Regression: a set-up failing after the file was created left it behind, and the next run then needed
+ * --overwrite. A variable name netCDF refuses makes the definition fail after the create. */
+static void check_failed_setup_removes_file(const Decomp *decomp, OutputSpec spec) {
+  MapFile *map = NULL;
+  OutputVariable bad = {"bad/name", NULL, "a name netCDF refuses", "m"};
+  OutputVariable good = {"zeta", NULL, "water level", "m"};
+  spec.overwrite = false;
+  status_clear();
+  HclStatus s = map_create(decomp, &spec, &bad, 1, &map);
+  bool gone = par_rank() != 0 || access(spec.path, F_OK) != 0;
+  TAP_OK(all_ranks(s == HCL_EIO && map == NULL && gone), "a failed set-up leaves no file: %s", status_message());
+  status_clear();
+  s = map_create(decomp, &spec, &good, 1, &map);
+  TAP_OK(all_ranks(s == HCL_OK), "so the next one needs no --overwrite %s", status_message());
+  map_close(&map);
+  if (par_rank() == 0) {
+    unlink(spec.path);
+  }
+}
+
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
   Decomp *decomp = NULL;
@@ -157,6 +178,7 @@ int main(int argc, char **argv) {
   if (par_rank() == 0) {
     unlink(path);
   }
+  check_failed_setup_removes_file(decomp, spec);
   for (int v = 0; v < 2; v++) {
     field_destroy(&fields[v]);
   }

@@ -1,11 +1,13 @@
 /* test_restart.c: restart files on any number of ranks (meson: 1, 2 and 4): the file holds the global fields
  * whatever the split (checked value by value on rank 0), reads back bitwise into other decompositions of the same
- * ranks, keeps only the newest restarts with no temporary file left, finds the latest, and refuses a restart of
- * another grid or a missing file. */
+ * ranks, keeps only the newest restarts with no temporary file left, leaves alone (and never rotates against)
+ * restarts of later steps left from an earlier run, finds the latest, and refuses a restart of another grid or
+ * number of planes, a value stored as an array, or a missing file. */
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <netcdf.h>
@@ -25,14 +27,19 @@ static double held(Precision p, double v) {
   return p == PRECISION_SINGLE ? (double)(float)v : v;
 }
 
-static HclStatus make_fields(Runtime *rt, const Decomp *decomp, Field *fields[2]) {
+/* zeta (2D, float) and phi (nz planes, double). */
+static HclStatus make_fields_of(Runtime *rt, const Decomp *decomp, int nz, Field *fields[2]) {
   HclStatus status = HCL_OK;
   FieldSpec zeta = {.name = "zeta", .nz = 1, .ghost = 2, .precision = PRECISION_SINGLE};
-  FieldSpec phi = {.name = "phi", .nz = NZ, .ghost = 1, .precision = PRECISION_DOUBLE};
+  FieldSpec phi = {.name = "phi", .nz = nz, .ghost = 1, .precision = PRECISION_DOUBLE};
   TRY(field_create(rt, decomp, &zeta, &fields[0]));
   TRY(field_create(rt, decomp, &phi, &fields[1]));
 cleanup:
   return status;
+}
+
+static HclStatus make_fields(Runtime *rt, const Decomp *decomp, Field *fields[2]) {
+  return make_fields_of(rt, decomp, NZ, fields);
 }
 
 /* Fills (write) or checks (count wrong points of) the fields against the formula. */
@@ -127,6 +134,74 @@ static void folder_listing(const char *folder, char *out, size_t size) {
   }
 }
 
+/* Regression: with restart-100.nc left from an earlier, longer run, writing step 10 with keep 1 removed the file
+ * just written (the newest by step was 100). Later steps stay untouched; rotation runs among the steps up to the
+ * one written. */
+static void check_leftover_later_step(Runtime *rt, const char *parent) {
+  Decomp *decomp = NULL;
+  Field *fields[2] = {NULL};
+  char folder[300], listing[2][2048] = {"", ""};
+  DecompSpec split = {.nx = NX, .ny = NY};
+  RestartSpec spec = {.folder = folder, .prefix = "restart", .keep = 1, .source = "test"};
+  RestartScalar scalars[1] = {{"time", 1.0}};
+  snprintf(folder, sizeof folder, "%s/leftover", parent);
+  status_clear();
+  HclStatus s = par_rank() != 0 || mkdir(folder, 0700) == 0 ? HCL_OK : HCL_EIO;
+  if (all_ranks(s == HCL_OK)) {
+    s = decomp_create(&split, &decomp);
+  }
+  if (s == HCL_OK) {
+    s = make_fields(rt, decomp, fields);
+  }
+  int64_t steps[3] = {100, 10, 20};
+  for (int i = 0; i < 3 && s == HCL_OK; i++) {
+    s = restart_write(&spec, steps[i], fields, 2, scalars, 1, NULL, 0);
+    if (i > 0 && par_rank() == 0) {
+      folder_listing(folder, listing[i - 1], sizeof listing[0]);
+    }
+  }
+  TAP_OK(all_ranks(s == HCL_OK), "restarts 100, 10, 20 written with keep 1 %s", status_message());
+  if (par_rank() == 0) {
+    TAP_OK(strcmp(listing[0], "restart-10.nc restart-100.nc") == 0,
+           "step 10 is kept next to a leftover step 100: '%s'", listing[0]);
+    TAP_OK(strcmp(listing[1], "restart-100.nc restart-20.nc") == 0, "step 20 replaces step 10 only: '%s'",
+           listing[1]);
+  }
+  destroy_fields(fields);
+  decomp_destroy(&decomp);
+}
+
+/* Regression: a restart of other planes, or with a value stored as an array, was read anyway (a netCDF error, or
+ * an array written over one double). */
+static void check_wrong_shapes(Runtime *rt, const char *path) {
+  Decomp *decomp = NULL;
+  Field *fields[2] = {NULL};
+  DecompSpec split = {.nx = NX, .ny = NY};
+  RestartScalar time[1] = {{"time", 0}}, array[1] = {{"zeta", 0}};
+  char want[96];
+  snprintf(want, sizeof want, "has %d planes (nz_phi) of field 'phi', the case has %d", NZ, NZ + 1);
+  status_clear();
+  HclStatus s = decomp_create(&split, &decomp);
+  if (s == HCL_OK) {
+    s = make_fields_of(rt, decomp, NZ + 1, fields);
+  }
+  if (s == HCL_OK) {
+    s = restart_read(path, fields, 2, time, 1);
+  }
+  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), want)),
+         "a restart of other planes is refused: %s", status_message());
+  destroy_fields(fields);
+  status_clear();
+  s = make_fields(rt, decomp, fields);
+  if (s == HCL_OK) {
+    s = restart_read(path, fields, 0, array, 1);
+  }
+  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), "holds 'zeta' as an array of 2 dimensions")),
+         "a value stored as an array is refused: %s", status_message());
+  destroy_fields(fields);
+  decomp_destroy(&decomp);
+}
+
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
   Decomp *decomp = NULL;
@@ -217,6 +292,8 @@ int main(int argc, char **argv) {
   TAP_OK(all_ranks(s == HCL_ENOINPUT), "a missing restart is missing input: %s", status_message());
   destroy_fields(fields);
   decomp_destroy(&decomp);
+  check_wrong_shapes(rt, latest);
+  check_leftover_later_step(rt, folder);
   runtime_destroy(&rt);
   if (par_rank() == 0) {
     char cmd[400];
