@@ -62,11 +62,13 @@ assert r["bench"] == "halo" and r["size"] == 33 and r["gbs"] > 0 and 0 < r["frac
 
 run_capture "$hydrocl" bench swe --size 24 --precision single
 ok "bench swe exits 0" equals "$rc" 0
-ok "bench swe reports cell-updates/s and its bandwidth bound" python3 -c '
+ok "bench swe reports both orderings with cell-updates/s and their bandwidth bound" python3 -c '
 import json, sys
-r = json.loads(sys.argv[1])
-assert r["bench"] == "swe" and r["size"] == 24 and r["steps"] == 1000
-assert 0 < r["cell_updates_per_s"] and 0 < r["fraction_of_copy"] and r["bound_cell_updates_per_s"] > 0' "$out"
+rows = [json.loads(line) for line in sys.argv[1].splitlines()]
+assert sorted(r["ordering"] for r in rows) == ["hansen", "sielecki"], rows
+for r in rows:
+    assert r["bench"] == "swe" and r["size"] == 24 and r["steps"] == 1000
+    assert 0 < r["cell_updates_per_s"] and 0 < r["fraction_of_copy"] and r["bound_cell_updates_per_s"] > 0' "$out"
 
 run_capture "$hydrocl" bench --list
 ok "bench --list names the bandwidth benchmark" contains "$out" "bandwidth"
