@@ -183,16 +183,23 @@ __kernel void v_step(__global const REAL *restrict zeta, __global const REAL *re
   }
 }
 
-/* Hansen ordering: u and v from the same old state in one pass, so the state is read once for both (thesis
- * section 8.3.3: one synchronisation fewer per step). */
+/* Hansen ordering: u and v from the same old state in one launch (thesis section 8.3.3: one synchronisation fewer
+ * per step). Work-groups alternate along y between the two: even groups update u on their rows, odd groups v on
+ * the same rows, so the pair reads the old state from DRAM once and the second finds it in cache, while each
+ * work-item keeps the registers of one update only. The launch has twice the rows of work-groups. */
 __kernel void uv_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                       __global const REAL *restrict u, __global const REAL *restrict v,
                       __global const REAL *restrict kfu_old, __global const REAL *restrict kfv_old,
                       __global REAL *restrict u_new, __global REAL *restrict kfu, __global REAL *restrict v_new,
                       __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (i < nx && j < ny) {
+  const int group = get_group_id(1);
+  const int i = get_global_id(0), j = (group / 2) * get_local_size(1) + get_local_id(1);
+  if (i >= nx || j >= ny) {
+    return;
+  }
+  if (group % 2 == 0) {
     u_update(i, j, zeta, depth, u, v, kfu_old, u_new, kfu, GRID_PARAMS, PHYSICS_PARAMS);
+  } else {
     v_update(i, j, zeta, depth, u, v, kfv_old, v_new, kfv, GRID_PARAMS, PHYSICS_PARAMS);
   }
 }
