@@ -21,8 +21,15 @@
 
 #include "output.h"
 
-/* Creates spec->path as netCDF-4 in define mode; an existing file without spec->overwrite is HCL_ECANTCREAT. */
+/* Creates spec->path as netCDF-4 in define mode; an existing file without spec->overwrite is HCL_ECANTCREAT (the
+ * check and the creation are one call: NC_NOCLOBBER). */
 HclStatus nc_output_create(const OutputSpec *spec, int *ncid);
+/* Reopens spec->path to continue it (spec->resume): checks that dimension dim_names[k] has length dim_lengths[k]
+ * and that the time variable and every variable of vars exist (HCL_EDATA naming the file and what differs), and
+ * returns their ids and the number of frames at or before spec->resume_time, where the next frame goes. */
+HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names, const size_t *dim_lengths, int ndims,
+                           const OutputVariable *vars, int nvars, int *ncid, int *time_var, int *var_ids,
+                           int *frames);
 /* The global attributes every output file carries: Conventions, title, source, history, hydrocl_case, and
  * featureType when feature_type is not NULL. */
 HclStatus nc_output_globals(int ncid, const OutputSpec *spec, const char *feature_type);

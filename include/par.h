@@ -41,6 +41,9 @@ const char *par_hostname(void);
  * Collective. */
 HclStatus par_agree(HclStatus local);
 
+/* Rank 0's *value on every rank. Collective. */
+HclStatus par_broadcast_int(int *value);
+
 /* Gathers one NUL-terminated line of at most width-1 characters from every rank onto rank 0: *all_out holds
  * par_size() rows of width bytes there (caller frees), NULL elsewhere. Collective. */
 HclStatus par_gather_lines(const char *mine, int width, char **all_out);

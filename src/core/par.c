@@ -136,6 +136,17 @@ HclStatus par_agree(HclStatus local) {
 #endif
 }
 
+HclStatus par_broadcast_int(int *value) {
+#ifdef HYDROCL_HAVE_MPI
+  if (world_size > 1 && MPI_Bcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {
+    return status_set(HCL_EMPI, __FILE__, __LINE__, "MPI_Bcast of an int from rank 0 failed");
+  }
+#else
+  (void)value;
+#endif
+  return HCL_OK;
+}
+
 /* The row of this rank and, on rank 0, the rows of all. */
 static HclStatus allocate_lines(int width, char **row, char **all) {
   HclStatus status = HCL_OK;

@@ -24,6 +24,7 @@ struct HistoryFile {
   const Decomp *decomp;
   char *path;
   int ncid, time_var, nvars, ngauges, frames;
+  bool created; /* rank 0 made the file (and removes it if the set-up fails) */
   int *vars;
   Corner *corners;
   int ncorners;
@@ -126,6 +127,7 @@ static HclStatus define_file(HistoryFile *h, const OutputSpec *spec, const Gauge
   char *names = NULL;
   double *xs = NULL, *ys = NULL;
   TRY(nc_output_create(spec, &h->ncid));
+  h->created = true;
   TRY_NC(nc_def_dim(h->ncid, "station", (size_t)h->ngauges, &dim_station), h->path);
   TRY_NC(nc_def_dim(h->ncid, "name_strlen", GAUGE_NAME_MAX, &dim_strlen), h->path);
   TRY_NC(nc_def_dim(h->ncid, "time", NC_UNLIMITED, &dim_time), h->path);
@@ -168,6 +170,16 @@ cleanup:
 
 /* Every rank's gauge corners and device buffers. The gauge checks fail alike on every rank, the allocations on some
  * ranks only. */
+/* Rank 0's part of history_create for a continued run: the existing file when there is one, else a new one. */
+static HclStatus open_file(HistoryFile *h, const OutputSpec *spec, const Gauge *gauges, const OutputVariable *vars) {
+  static const char *const dims[] = {"station"};
+  size_t lengths[] = {(size_t)h->ngauges};
+  if (!spec->resume || access(spec->path, F_OK) != 0) {
+    return define_file(h, spec, gauges, vars);
+  }
+  return nc_output_reopen(spec, dims, lengths, 1, vars, h->nvars, &h->ncid, &h->time_var, h->vars, &h->frames);
+}
+
 static HclStatus create_local(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges,
                               int ngauges, int nvars, HistoryFile **out) {
   HclStatus status = HCL_OK;
@@ -212,14 +224,15 @@ HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *sp
 #else
   HclStatus local = create_local(rt, decomp, spec, gauges, ngauges, nvars, &h);
   if (local == HCL_OK && par_rank() == 0) {
-    local = define_file(h, spec, gauges, vars);
+    local = open_file(h, spec, gauges, vars);
   }
   TRY(par_agree(local));
+  TRY(par_broadcast_int(&h->frames));
   *out = h;
   h = NULL;
 #endif
 cleanup:
-  if (h && h->ncid >= 0) {
+  if (h && h->created) {
     unlink(h->path); /* rank 0 created the file, closed below: a partial one would block the next run */
   }
   history_close(&h);

@@ -17,6 +17,7 @@ struct MapFile {
   int nvars;
   int frames;
   bool double_precision;
+  bool created; /* rank 0 made the file (and removes it if the set-up fails) */
 };
 
 #ifdef HYDROCL_HAVE_NETCDF
@@ -53,6 +54,7 @@ static HclStatus define_file(MapFile *m, const OutputSpec *spec, const OutputVar
   const DecompSpec *g = decomp_spec(m->decomp);
   int dim_t, dim_y, dim_x, var_x, var_y;
   TRY(nc_output_create(spec, &m->ncid));
+  m->created = true;
   TRY_NC(nc_def_dim(m->ncid, "time", NC_UNLIMITED, &dim_t), m->path);
   TRY_NC(nc_def_dim(m->ncid, "y", (size_t)g->ny, &dim_y), m->path);
   TRY_NC(nc_def_dim(m->ncid, "x", (size_t)g->nx, &dim_x), m->path);
@@ -73,6 +75,17 @@ static HclStatus define_file(MapFile *m, const OutputSpec *spec, const OutputVar
   TRY_NC(nc_sync(m->ncid), m->path);
 cleanup:
   return status;
+}
+
+/* Rank 0's part of map_create for a continued run: the existing file when there is one, else a new one. */
+static HclStatus open_file(MapFile *m, const OutputSpec *spec, const OutputVariable *vars, int nvars) {
+  const DecompSpec *g = decomp_spec(m->decomp);
+  static const char *const dims[] = {"y", "x"};
+  size_t lengths[] = {(size_t)g->ny, (size_t)g->nx};
+  if (!spec->resume || access(spec->path, F_OK) != 0) {
+    return define_file(m, spec, vars, nvars);
+  }
+  return nc_output_reopen(spec, dims, lengths, 2, vars, nvars, &m->ncid, &m->time_var, m->vars, &m->frames);
 }
 
 /* Every rank's copy of what map_write needs; allocation can fail on some ranks only. */
@@ -123,14 +136,15 @@ HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputV
 #else
   HclStatus local = create_local(decomp, spec, nvars, &m);
   if (local == HCL_OK && par_rank() == 0) {
-    local = define_file(m, spec, vars, nvars);
+    local = open_file(m, spec, vars, nvars);
   }
   TRY(par_agree(local));
+  TRY(par_broadcast_int(&m->frames));
   *out = m;
   m = NULL;
 #endif
 cleanup:
-  if (m && m->ncid >= 0) {
+  if (m && m->created) {
     unlink(m->path); /* rank 0 created the file, closed below: a partial one would block the next run */
   }
   map_close(&m);

@@ -2,15 +2,61 @@
 #include "ncutil.h"
 
 #ifdef HYDROCL_HAVE_NETCDF
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 HclStatus nc_output_create(const OutputSpec *spec, int *ncid) {
   HclStatus status = HCL_OK;
-  REQUIRE(spec->overwrite || access(spec->path, F_OK) != 0, HCL_ECANTCREAT,
+  int err = nc_create(spec->path, NC_NETCDF4 | (spec->overwrite ? NC_CLOBBER : NC_NOCLOBBER), ncid);
+  REQUIRE(err != NC_EEXIST, HCL_ECANTCREAT,
           "output '%s' exists; pass --overwrite to replace it, or choose another output folder", spec->path);
-  int err = nc_create(spec->path, NC_NETCDF4 | NC_CLOBBER, ncid);
   REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create '%s': %s", spec->path, nc_strerror(err));
+cleanup:
+  return status;
+}
+
+/* The number of leading entries of the time variable at or before t (within rounding). */
+static HclStatus frames_until(int ncid, const char *path, int time_var, double t, int *frames) {
+  HclStatus status = HCL_OK;
+  int dim;
+  size_t count = 0;
+  double *times = NULL;
+  TRY_NC(nc_inq_vardimid(ncid, time_var, &dim), path);
+  TRY_NC(nc_inq_dimlen(ncid, dim, &count), path);
+  TRY_ALLOC(times, count);
+  if (count > 0) {
+    TRY_NC(nc_get_var_double(ncid, time_var, times), path);
+  }
+  *frames = 0;
+  while ((size_t)*frames < count && times[*frames] <= t + 1e-9 * (1 + fabs(t))) {
+    (*frames)++;
+  }
+cleanup:
+  free(times);
+  return status;
+}
+
+HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names, const size_t *dim_lengths, int ndims,
+                           const OutputVariable *vars, int nvars, int *ncid, int *time_var, int *var_ids,
+                           int *frames) {
+  HclStatus status = HCL_OK;
+  TRY_NC(nc_open(spec->path, NC_WRITE, ncid), spec->path);
+  for (int d = 0; d < ndims; d++) {
+    int dim;
+    size_t length = 0;
+    REQUIRE(nc_inq_dimid(*ncid, dim_names[d], &dim) == NC_NOERR &&
+                nc_inq_dimlen(*ncid, dim, &length) == NC_NOERR && length == dim_lengths[d],
+            HCL_EDATA, "cannot continue '%s': its dimension %s is %zu, this run's is %zu (another case? use a new "
+            "output folder or --overwrite)", spec->path, dim_names[d], length, dim_lengths[d]);
+  }
+  REQUIRE(nc_inq_varid(*ncid, "time", time_var) == NC_NOERR, HCL_EDATA, "cannot continue '%s': it has no time",
+          spec->path);
+  for (int v = 0; v < nvars; v++) {
+    REQUIRE(nc_inq_varid(*ncid, vars[v].name, &var_ids[v]) == NC_NOERR, HCL_EDATA,
+            "cannot continue '%s': it has no variable '%s'", spec->path, vars[v].name);
+  }
+  TRY(frames_until(*ncid, spec->path, *time_var, spec->resume_time, frames));
 cleanup:
   return status;
 }

@@ -244,11 +244,12 @@ static HclStatus open_output(SweRun *r) {
   snprintf(history_path, sizeof history_path, "%s/history.nc", q->output_dir);
   TRY(case_to_yaml(r->c, &yaml));
   TRY(output_make_folders(q->output_dir));
-  OutputSpec spec = {.path = map_path, .overwrite = q->overwrite || q->restart, .title = case_string(r->c,
-                     "model.title"), .source = r->source, .history = q->command_line, .case_yaml = yaml,
+  OutputSpec spec = {.path = map_path, .overwrite = q->overwrite, .title = case_string(r->c, "model.title"),
+                     .source = r->source, .history = q->command_line, .case_yaml = yaml,
                      .time_units = "seconds since 2000-01-01 00:00:00", .x0 = r->setup.x0 + config->dx / 2,
                      .dx = config->dx, .y0 = r->setup.y0 + config->dy / 2, .dy = config->dy,
-                     .double_precision = case_bool(r->c, "output.double")};
+                     .double_precision = case_bool(r->c, "output.double"), .resume = q->restart != NULL,
+                     .resume_time = r->t};
   TRY(map_create(r->decomp, &spec, map_variables, MAP_VARIABLES, &r->map));
   if (r->ngauges > 0) {
     spec.path = history_path;

@@ -60,20 +60,32 @@ ok "and names --overwrite" contains "$err" "--overwrite"
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 -o "$dir/first" --overwrite
 ok "with --overwrite it runs" equals "$rc" 0
 
-# ---- restart: 2 x N steps through a restart == 2N steps, bit for bit ----
-# The restart interval puts an event at t = 2 s in the uninterrupted run too, so both take the same steps.
+# ---- restart: 2 x N steps through a restart == 2N steps, bit for bit, output files included ----
+# The restart interval puts an event at t = 2 s in the uninterrupted run too, so both take the same steps. The
+# first part runs on to 3 s and is continued from its restart at 2 s, as after a crash: the continued run must
+# overwrite the map and gauge frames after 2 s, not append to them.
 restart_args=("${small[@]}" --set restart.interval=2 --set output.interval=1)
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/whole"
 ok "the uninterrupted run to 4 s exits 0" equals "$rc" 0
-run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=2 -o "$dir/split"
-ok "the first half to 2 s exits 0" equals "$rc" 0
-run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/split" --restart latest
-ok "continuing with --restart latest to 4 s exits 0" equals "$rc" 0
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=3 -o "$dir/split"
+ok "the first part to 3 s exits 0" equals "$rc" 0
+first_restart=$(ls "$dir"/split/restart-*.nc | sort -t- -k2 -n | head -1)
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/split" \
+  --restart "$first_restart"
+ok "continuing from the restart at 2 s to 4 s exits 0" equals "$rc" 0
 last_restart() { ls "$1"/restart-*.nc | sort -t- -k2 -n | tail -1; }
 ok "both end at the same step" equals "$(basename "$(last_restart "$dir/whole")")" \
   "$(basename "$(last_restart "$dir/split")")"
 ok "zeta, u, v and the wet flags are bitwise equal" /usr/bin/python3 "$ncsame" "$(last_restart "$dir/whole")" \
   "$(last_restart "$dir/split")" zeta u v kfu kfv time
+ok "the continued map file holds every frame of the uninterrupted one, bit for bit" /usr/bin/python3 "$ncsame" \
+  "$dir/whole/map.nc" "$dir/split/map.nc" time zeta h u v wet
+ok "so does the history file" /usr/bin/python3 "$ncsame" "$dir/whole/history.nc" "$dir/split/history.nc" \
+  time zeta h u v
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set grid.nx=50 --set time.end=6 -o "$dir/split" \
+  --restart latest
+ok "continuing with another grid exits 65" equals "$rc" 65
+ok "and leaves the map file as it was" /usr/bin/python3 "$ncsame" "$dir/whole/map.nc" "$dir/split/map.nc" time zeta
 
 # ---- SIGTERM: exit 75, a restart and a readable map file ----
 "$hydrocl" run "$case_file" --set time.end=100000 --set output.interval=1 -o "$dir/term" -q 2>"$dir/term.err" &
