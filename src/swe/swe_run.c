@@ -400,7 +400,9 @@ static HclStatus time_loop(SweRun *r) {
     if (restart_due) {
       TRY(write_restart(r, r->t, r->step));
     }
-    progress_update(r->progress, progress_now(), r->t, r->dt, r->step, NULL, end);
+    if (log_level() >= LOG_INFO) { /* -q: no progress lines */
+      progress_update(r->progress, progress_now(), r->t, r->dt, r->step, NULL, end);
+    }
   }
 cleanup:
   return status;
