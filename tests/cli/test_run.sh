@@ -49,6 +49,18 @@ bad_input "a malformed tide" "amplitude period phase" "$case_file" --set boundar
   --set boundary.west_tide="1 two 3"
 bad_input "one periodic side" "come in pairs" "$case_file" --set boundary.west=periodic
 
+# Mistakes in the case file itself: file:line:column in the message. Each variant edits one line of drop-island.
+case_variant() { # NAME SED-EXPRESSION: a copy of drop-island.yml with one edit, in $dir
+  sed "$2" "$case_file" >"$dir/$1.yml"
+  echo "$dir/$1.yml"
+}
+bad_input "a value of the wrong type" "wrong-type.yml:9:7" "$(case_variant wrong-type 's/^  nx: 200/  nx: many/')"
+bad_input "a value out of range" "out-of-range.yml:9:7: grid.nx must be >= 3 (got 1)" \
+  "$(case_variant out-of-range 's/^  nx: 200/  nx: 1/')"
+bad_input "a YAML syntax error" "syntax.yml:" "$(case_variant syntax 's/^  nx: 200/  nx: [200/')"
+bad_input "tab indentation" "tab.yml:9:1" "$(case_variant tab 's/^  nx: 200/\tnx: 200/')"
+bad_input "a missing bed file" "not a readable file" "$case_file" --set bed.shape=file --set bed.file=no-such.csv
+
 # ---- output is never replaced without --overwrite ----
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 -o "$dir/first"
 ok "a small drop-island run exits 0" equals "$rc" 0
