@@ -51,36 +51,44 @@ inline REAL friction_factor(const int friction, const REAL coefficient, const RE
   return 0;
 }
 
+/* 1 / (1 + k) for a flag k of 0 or 1, without a division (the kernels are bound by instructions as much as by
+ * memory, and an IEEE division costs tens of them). */
+inline REAL one_over_one_plus(const REAL k) {
+  return k > 0 ? (REAL)0.5 : (REAL)1;
+}
+
 /* Along-flow advection w dw/ds at a face from its neighbours along the flow direction (m, p) and their flags
- * (thesis eq. 8.4): central where both are wet, one-sided where one is dry, zero where both are. */
-inline REAL along_central(const REAL w, const REAL w_m, const REAL w_p, const REAL k_m, const REAL k_p, const REAL ds) {
-  return w * (k_p * w_p - k_m * w_m + (k_m - k_p) * w) / ((1 + k_m * k_p) * ds);
+ * (thesis eq. 8.4): central where both are wet, one-sided where one is dry, zero where both are. rds = 1 / ds. */
+inline REAL along_central(const REAL w, const REAL w_m, const REAL w_p, const REAL k_m, const REAL k_p,
+                          const REAL rds) {
+  return w * (k_p * w_p - k_m * w_m + (k_m - k_p) * w) * one_over_one_plus(k_m * k_p) * rds;
 }
 
 /* Cross advection c dw/dn by second-order upwinding (thesis eqs. 8.2, 8.3): c_minus, c_plus are the transverse
- * velocities on the lower and upper side; w_m2, w_m1, w_p1, w_p2 the faces two and one below and above, with flags. */
+ * velocities on the lower and upper side; w_m2, w_m1, w_p1, w_p2 the faces two and one below and above, with flags;
+ * rdn = 1 / dn. */
 inline REAL cross_upwind(const REAL w, const REAL c_minus, const REAL c_plus, const REAL w_m1, const REAL w_m2,
                          const REAL k_m1, const REAL k_m2, const REAL w_p1, const REAL w_p2, const REAL k_p1,
-                         const REAL k_p2, const REAL dn) {
-  const REAL backward = k_m1 * ((1 + 2 * k_m2) * w - (1 + 3 * k_m2) * w_m1 + k_m2 * w_m2) / ((1 + k_m2) * dn);
-  const REAL forward = k_p1 * (-(1 + 2 * k_p2) * w + (1 + 3 * k_p2) * w_p1 - k_p2 * w_p2) / ((1 + k_p2) * dn);
+                         const REAL k_p2, const REAL rdn) {
+  const REAL backward = k_m1 * ((1 + 2 * k_m2) * w - (1 + 3 * k_m2) * w_m1 + k_m2 * w_m2) * one_over_one_plus(k_m2) * rdn;
+  const REAL forward = k_p1 * (-(1 + 2 * k_p2) * w + (1 + 3 * k_p2) * w_p1 - k_p2 * w_p2) * one_over_one_plus(k_p2) * rdn;
   return fmax(c_minus, (REAL)0) * backward + fmin(c_plus, (REAL)0) * forward;
 }
 
 /* Momentum-conservative along-flow advection (S&D 2003): the advecting velocity is the mean discharge at the
  * upstream cell centre over the face depth, and the difference is first-order upwind, which gives the right
  * propagation speed of hydraulic jumps and bores. q_m, q_c, q_p: discharges h'w at the faces m (one back), this
- * one, p (one ahead); h_face the mean depth at this face. */
+ * one, p (one ahead); h_face the mean depth at this face; rds = 1 / ds. */
 inline REAL along_momentum(const REAL w, const REAL w_m, const REAL w_p, const REAL k_m, const REAL k_p,
-                           const REAL q_m, const REAL q_c, const REAL q_p, const REAL h_face, const REAL ds) {
+                           const REAL q_m, const REAL q_c, const REAL q_p, const REAL h_face, const REAL rds) {
   if (h_face <= 0) {
     return 0;
   }
   if (w > 0) {
-    return k_m * (q_m + q_c) / (2 * h_face) * (w - w_m) / ds;
+    return k_m * (q_m + q_c) / (2 * h_face) * (w - w_m) * rds;
   }
   if (w < 0) {
-    return k_p * (q_c + q_p) / (2 * h_face) * (w_p - w) / ds;
+    return k_p * (q_c + q_p) / (2 * h_face) * (w_p - w) * rds;
   }
   return 0;
 }
@@ -93,6 +101,7 @@ inline void u_update(const int i, const int j, __global const REAL *restrict zet
                      __global const REAL *restrict v, __global const REAL *restrict kfu_old,
                      __global REAL *restrict u_new, __global REAL *restrict kfu, GRID_ARGS, PHYSICS_ARGS) {
   const bool wall = closed_x && x0 + i == global_nx - 1;
+  const REAL rdx = 1 / dx, rdy = 1 / dy;
   const REAL w = AT(u, i, j);
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i + 1, j), da = AT(depth, i, j), db = AT(depth, i + 1, j);
   const REAL h_up = upwind_depth(w, za, da, zb, db);
@@ -110,17 +119,17 @@ inline void u_update(const int i, const int j, __global const REAL *restrict zet
     const REAL hm = upwind_depth(AT(u, i - 1, j), AT(zeta, i - 1, j), AT(depth, i - 1, j), za, da);
     const REAL hp = upwind_depth(AT(u, i + 1, j), zb, db, AT(zeta, i + 2, j), AT(depth, i + 2, j));
     advection = along_momentum(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j),
-                               hm * AT(u, i - 1, j), h_up * w, hp * AT(u, i + 1, j), (za + da + zb + db) / 2, dx);
+                               hm * AT(u, i - 1, j), h_up * w, hp * AT(u, i + 1, j), (za + da + zb + db) / 2, rdx);
   } else {
-    advection = along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j), dx);
+    advection = along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j), rdx);
   }
   advection += cross_upwind(w, v_south, v_north, AT(u, i, j - 1), AT(u, i, j - 2), AT(kfu_old, i, j - 1),
                             AT(kfu_old, i, j - 2), AT(u, i, j + 1), AT(u, i, j + 2), AT(kfu_old, i, j + 1),
-                            AT(kfu_old, i, j + 2), dy);
+                            AT(kfu_old, i, j + 2), rdy);
   const REAL h_mean = fmax((za + da + zb + db) / 2, dry_depth);
   const REAL speed = sqrt(w * w + v_mean * v_mean);
   const REAL cf = friction_factor(friction, friction_coefficient, g, h_mean);
-  AT(u_new, i, j) = (w - dt * (g * (zb - za) / dx + advection)) / (1 + dt * cf * speed / h_mean);
+  AT(u_new, i, j) = (w - dt * (g * (zb - za) * rdx + advection)) * h_mean / (h_mean + dt * cf * speed);
 }
 
 /* v at the north face of cell (i, j), the transpose of u_update. */
@@ -129,6 +138,7 @@ inline void v_update(const int i, const int j, __global const REAL *restrict zet
                      __global const REAL *restrict v, __global const REAL *restrict kfv_old,
                      __global REAL *restrict v_new, __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
   const bool wall = closed_y && y0 + j == global_ny - 1;
+  const REAL rdx = 1 / dx, rdy = 1 / dy;
   const REAL w = AT(v, i, j);
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i, j + 1), da = AT(depth, i, j), db = AT(depth, i, j + 1);
   const REAL h_up = upwind_depth(w, za, da, zb, db);
@@ -145,17 +155,17 @@ inline void v_update(const int i, const int j, __global const REAL *restrict zet
     const REAL hm = upwind_depth(AT(v, i, j - 1), AT(zeta, i, j - 1), AT(depth, i, j - 1), za, da);
     const REAL hp = upwind_depth(AT(v, i, j + 1), zb, db, AT(zeta, i, j + 2), AT(depth, i, j + 2));
     advection = along_momentum(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1),
-                               hm * AT(v, i, j - 1), h_up * w, hp * AT(v, i, j + 1), (za + da + zb + db) / 2, dy);
+                               hm * AT(v, i, j - 1), h_up * w, hp * AT(v, i, j + 1), (za + da + zb + db) / 2, rdy);
   } else {
-    advection = along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1), dy);
+    advection = along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1), rdy);
   }
   advection += cross_upwind(w, u_west, u_east, AT(v, i - 1, j), AT(v, i - 2, j), AT(kfv_old, i - 1, j),
                             AT(kfv_old, i - 2, j), AT(v, i + 1, j), AT(v, i + 2, j), AT(kfv_old, i + 1, j),
-                            AT(kfv_old, i + 2, j), dx);
+                            AT(kfv_old, i + 2, j), rdx);
   const REAL h_mean = fmax((za + da + zb + db) / 2, dry_depth);
   const REAL speed = sqrt(w * w + u_mean * u_mean);
   const REAL cf = friction_factor(friction, friction_coefficient, g, h_mean);
-  AT(v_new, i, j) = (w - dt * (g * (zb - za) / dy + advection)) / (1 + dt * cf * speed / h_mean);
+  AT(v_new, i, j) = (w - dt * (g * (zb - za) * rdy + advection)) * h_mean / (h_mean + dt * cf * speed);
 }
 
 /* The names of the GRID_ARGS and PHYSICS_ARGS parameters, to pass them on. */
