@@ -34,6 +34,13 @@ HclStatus restart_write(const RestartSpec *spec, int64_t step, Field *const *fie
 /* The newest restart in folder (by step), as a path; HCL_ENOINPUT when there is none. */
 HclStatus restart_latest(const char *folder, const char *prefix, char *path, size_t path_size);
 
+/* How many restarts of prefix folder holds (0 when the folder does not exist). */
+HclStatus restart_count(const char *folder, const char *prefix, int *count);
+
+/* Removes the restarts of prefix in folder with a step above step (all of them for step -1): those of the run a
+ * continued run replaces from step on, or of a run --overwrite replaces. Rank 0 removes; collective. */
+HclStatus restart_discard_after(const char *folder, const char *prefix, int64_t step);
+
 /* Reads path into fields (each rank its own block) and fills scalars[i].value by name. A restart of another grid
  * size or number of planes, without a field or scalar asked for, or holding a scalar as an array is HCL_EDATA naming
  * both; a missing file HCL_ENOINPUT. */

@@ -216,6 +216,55 @@ cleanup:
 }
 
 #ifdef HYDROCL_HAVE_NETCDF
+/* Rank 0's part of restart_discard_after. */
+static HclStatus discard_after(const char *folder, const char *prefix, int64_t step) {
+  HclStatus status = HCL_OK;
+  int64_t *steps = NULL;
+  int count = 0;
+  char path[4200];
+  TRY(list_steps(folder, prefix, &steps, &count));
+  for (int i = 0; i < count && steps[i] > step; i++) {
+    snprintf(path, sizeof path, "%s/%s-%" PRId64 ".nc", folder, prefix, steps[i]);
+    REQUIRE(unlink(path) == 0, HCL_EIO, "cannot remove restart '%s': %s", path, strerror(errno));
+  }
+cleanup:
+  free(steps);
+  return status;
+}
+#endif
+
+HclStatus restart_discard_after(const char *folder, const char *prefix, int64_t step) {
+  HclStatus local = HCL_OK;
+#ifdef HYDROCL_HAVE_NETCDF
+  if (par_rank() == 0) {
+    local = discard_after(folder, prefix, step);
+  }
+#else
+  (void)folder;
+  (void)prefix;
+  (void)step;
+#endif
+  return par_agree(local);
+}
+
+HclStatus restart_count(const char *folder, const char *prefix, int *count) {
+  HclStatus status = HCL_OK;
+  *count = 0;
+#ifdef HYDROCL_HAVE_NETCDF
+  int64_t *steps = NULL;
+  if (access(folder, F_OK) == 0) {
+    TRY(list_steps(folder, prefix, &steps, count));
+  }
+cleanup:
+  free(steps);
+#else
+  (void)folder;
+  (void)prefix;
+#endif
+  return status;
+}
+
+#ifdef HYDROCL_HAVE_NETCDF
 /* Every rank: its own block of each field and the scalars. */
 static HclStatus read_file(const char *path, Field *const *fields, int nfields, RestartScalar *scalars,
                            int nscalars) {

@@ -235,6 +235,24 @@ cleanup:
 
 /* ---- output -------------------------------------------------------------------------------------------------- */
 
+/* The restarts in the output folder that this run replaces: those after the step it continues from, or all of
+ * them with --overwrite; a fresh run into a folder that holds restarts, without --overwrite, is refused. */
+static HclStatus claim_restarts(SweRun *r) {
+  HclStatus status = HCL_OK;
+  const RunRequest *q = r->request;
+  int count = 0;
+  if (q->restart || q->overwrite) {
+    TRY(restart_discard_after(q->output_dir, RESTART_PREFIX, q->restart ? r->step : -1));
+    goto cleanup;
+  }
+  TRY(par_agree(restart_count(q->output_dir, RESTART_PREFIX, &count)));
+  REQUIRE(count == 0, HCL_ECANTCREAT,
+          "output folder '%s' holds restarts of an earlier run; pass --overwrite to replace that run, "
+          "--restart latest to continue it, or choose another output folder", q->output_dir);
+cleanup:
+  return status;
+}
+
 static HclStatus open_output(SweRun *r) {
   HclStatus status = HCL_OK;
   char map_path[PATH_SIZE], history_path[PATH_SIZE], *yaml = NULL;
@@ -244,6 +262,7 @@ static HclStatus open_output(SweRun *r) {
   snprintf(history_path, sizeof history_path, "%s/history.nc", q->output_dir);
   TRY(case_to_yaml(r->c, &yaml));
   TRY(output_make_folders(q->output_dir));
+  TRY(claim_restarts(r));
   OutputSpec spec = {.path = map_path, .overwrite = q->overwrite, .title = case_string(r->c, "model.title"),
                      .source = r->source, .history = q->command_line, .case_yaml = yaml,
                      .time_units = "seconds since 2000-01-01 00:00:00", .x0 = r->setup.x0 + config->dx / 2,
