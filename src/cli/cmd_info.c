@@ -26,6 +26,9 @@ static void print_table(const DeviceInfo *devices, int count, int chosen, const 
     printf("%c %-7s %-5s %-7s %-40.40s %6.1f GiB %6.1f GiB %5u %5s %-9s %s\n", i == chosen ? '*' : ' ', id,
            device_type_name(d->type), device_vendor_name(d->vendor), d->device_name, gib(d->global_mem_bytes),
            gib(d->max_alloc_bytes), d->compute_units, d->fp64 ? "yes" : "no", cversion, d->driver_version);
+    if (d->refused[0]) {
+      printf("          refused: %s\n", d->refused);
+    }
   }
   printf("* = what --device %s picks for %s precision; platforms:", o->device, precision_name(o->precision));
   int last_platform = -1;
@@ -60,6 +63,7 @@ static void print_json(const DeviceInfo *devices, int count, int chosen) {
     json_bool(&j, "unified_memory", d->unified_memory);
     json_string(&j, "opencl_c_version", d->opencl_c_version);
     json_string(&j, "driver_version", d->driver_version);
+    json_string(&j, "refused", d->refused);
     json_bool(&j, "selected", i == chosen);
     printf("%s%s\n", json_end(&j), i + 1 < count ? "," : "");
   }
