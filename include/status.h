@@ -85,4 +85,12 @@ int status_exit_code(HclStatus code);       /* sysexits(3) value, 0 for HCL_OK *
     REQUIRE((ptr) != NULL, HCL_ENOMEM, "cannot allocate %zu bytes for %s", count_ * sizeof *(ptr), #ptr);  \
   } while (0)
 
+/* Checked allocation of bytes zeroed bytes for an untyped buffer (void *: sizeof *ptr would be no C). */
+#define TRY_ALLOC_BYTES(ptr, bytes)                                                                          \
+  do {                                                                                                       \
+    size_t bytes_ = (size_t)(bytes);                                                                         \
+    (ptr) = calloc(bytes_ ? bytes_ : 1, 1);                                                                  \
+    REQUIRE((ptr) != NULL, HCL_ENOMEM, "cannot allocate %zu bytes for %s", bytes_, #ptr);                  \
+  } while (0)
+
 #endif

@@ -156,7 +156,7 @@ HclStatus field_read_ghosted(Field *f, double *host) {
   HclStatus status = HCL_OK;
   void *raw = NULL;
   size_t n = field_count(f), bytes = n * precision_bytes(f->precision);
-  TRY_ALLOC(raw, bytes);
+  TRY_ALLOC_BYTES(raw, bytes);
   TRY_CL(clEnqueueReadBuffer(runtime_queue(f->rt), f->buffer, CL_TRUE, 0, bytes, raw, 0, NULL, NULL));
   to_double(f->precision, raw, host, n);
 cleanup:
@@ -168,7 +168,7 @@ HclStatus field_write_ghosted(Field *f, const double *host) {
   HclStatus status = HCL_OK;
   void *raw = NULL;
   size_t n = field_count(f), bytes = n * precision_bytes(f->precision);
-  TRY_ALLOC(raw, bytes);
+  TRY_ALLOC_BYTES(raw, bytes);
   from_double(f->precision, host, raw, n);
   TRY_CL(clEnqueueWriteBuffer(runtime_queue(f->rt), f->buffer, CL_TRUE, 0, bytes, raw, 0, NULL, NULL));
 cleanup:
