@@ -104,27 +104,30 @@ ok "a fresh run into a folder holding restarts of another run exits 73" equals "
 ok "and says what to do" contains "$err" "--restart latest to continue it"
 
 
-# ---- SIGTERM: exit 75, a restart and a readable map file ----
-"$hydrocl" run "$case_file" --set time.end=100000 --set output.interval=1 -o "$dir/term" -q 2>"$dir/term.err" &
-pid=$!
-# HDF5 locks a file its writer holds open; a reader that only looks must say so.
-for _ in $(seq 1 300); do # wait (up to a minute) for the second frame, so the run is well into its loop
-  [ -s "$dir/term/map.nc" ] && HDF5_USE_FILE_LOCKING=FALSE /usr/bin/python3 -c '
+# ---- SIGTERM and SIGUSR1: exit 75, a restart and a readable map file ----
+for signal in TERM USR1; do
+  out_dir="$dir/stop-$signal"
+  "$hydrocl" run "$case_file" --set time.end=100000 --set output.interval=1 -o "$out_dir" -q 2>"$out_dir.err" &
+  pid=$!
+  # HDF5 locks a file its writer holds open; a reader that only looks must say so.
+  for _ in $(seq 1 300); do # wait (up to a minute) for the second frame, so the run is well into its loop
+    [ -s "$out_dir/map.nc" ] && HDF5_USE_FILE_LOCKING=FALSE /usr/bin/python3 -c '
 import sys, netCDF4
-sys.exit(0 if len(netCDF4.Dataset(sys.argv[1]).dimensions["time"]) >= 2 else 1)' "$dir/term/map.nc" 2>/dev/null && break
-  sleep 0.1
-done
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-ok "SIGTERM stops the run with exit 75" equals "$rc" 75
-ok "it says how to continue" grep -q -- "--restart latest" "$dir/term.err"
-ok "it leaves a restart and a map file that open" /usr/bin/python3 -c '
+sys.exit(0 if len(netCDF4.Dataset(sys.argv[1]).dimensions["time"]) >= 2 else 1)' "$out_dir/map.nc" 2>/dev/null && break
+    sleep 0.1
+  done
+  kill -"$signal" "$pid"
+  wait "$pid"
+  rc=$?
+  ok "SIG$signal stops the run with exit 75" equals "$rc" 75
+  ok "it says how to continue" grep -q -- "--restart latest" "$out_dir.err"
+  ok "it leaves a restart and a map file that open" /usr/bin/python3 -c '
 import sys, glob, netCDF4
 restarts = glob.glob(sys.argv[1] + "/restart-*.nc")
 assert len(restarts) == 1, restarts
 netCDF4.Dataset(restarts[0])["zeta"][:]
-assert len(netCDF4.Dataset(sys.argv[1] + "/map.nc").dimensions["time"]) >= 2' "$dir/term"
+assert len(netCDF4.Dataset(sys.argv[1] + "/map.nc").dimensions["time"]) >= 2' "$out_dir"
+done
 
 # ---- divergence: a boundary series with a spike of 1e200 m at t = 3 s makes the state infinite ----
 printf 'time,level\n0,0\n2.9,0\n3,1e200\n10,1e200\n' >"$dir/spike.csv"
