@@ -649,6 +649,8 @@ void case_write_template(const CaseKey *keys, int nkeys, const char *title, FILE
     fprintf(out, "\n");
     if (k->default_text) {
       fprintf(out, "%s%s: %s\n", indent, name_in_section(k->key), k->default_text[0] ? k->default_text : "''");
+    } else if (k->type == CASE_CHOICE && !strchr(k->choices, '|')) { /* required, with one possible value */
+      fprintf(out, "%s%s: %s\n", indent, name_in_section(k->key), k->choices);
     } else {
       fprintf(out, "%s# %s: (required)\n", indent, name_in_section(k->key));
     }

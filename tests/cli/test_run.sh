@@ -28,6 +28,10 @@ import sys
 text = sys.argv[1]
 assert all(s + ":" in text for s in ["model", "grid", "bed", "initial", "physics", "boundary", "time", "output",
                                      "restart"]), text' "$out"
+printf '%s\n' "$out" >"$dir/template.yml"
+run_capture "$hydrocl" validate "$dir/template.yml" --set grid.nx=20 --set grid.ny=10 --set grid.lx=100 \
+  --set grid.ly=50 --set time.end=10
+ok "the template is a case: with its required keys set, it validates" equals "$rc" 0
 run_capture "$hydrocl" defaults no-such-model
 ok "defaults of an unknown model exits 64" equals "$rc" 64
 
