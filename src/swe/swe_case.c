@@ -17,7 +17,8 @@ static const double PI = 3.14159265358979323846;
    "the " side " side: a closed wall, periodic (with the opposite side), a prescribed water level, or a level "   \
    "that lets outgoing waves leave"},                                                                             \
       {"boundary." side "_level", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,                                        \
-       "mean water level of a level side (the still-water level of a weak-level side)"},                          \
+       "mean water level of a level side; on a weak-level side (required there) the still-water level the "      \
+       "incoming signal (mean + tide, or the file) is measured from"},                                           \
       {"boundary." side "_tide", CASE_STRING, "", "", CASE_UNBOUNDED, NULL,                                         \
        "tidal constituents added to the mean: 'amplitude period phase; ...' in m, s and degrees, each "          \
        "amplitude cos(2 pi t / period - phase)"},                                                                  \
@@ -142,6 +143,41 @@ cleanup:
   return status;
 }
 
+static bool given(const Case *c, const char *key) {
+  return strcmp(case_origin(c, key), "default") != 0;
+}
+
+/* Whether a side's signal key holds something other than its default (a template writes the defaults out). */
+static bool set_apart_from_default(const Case *c, const char *key) {
+  const char *suffix = strrchr(key, '_');
+  return strcmp(suffix, "_level") == 0 ? case_real(c, key) != 0
+                                         : (strcmp(suffix, "_file") == 0 ? case_file(c, key) : case_string(c, key))[0];
+}
+
+/* The signal keys of a side must fit its kind: none set on a wall or periodic side, not both a file and a tide,
+ * and a weak-level side states its still-water level (the incoming signal is measured from it). */
+static HclStatus check_side_keys(const Case *c, const char *side, const char *kind) {
+  HclStatus status = HCL_OK;
+  char level[64], tide[64], file[64];
+  snprintf(level, sizeof level, "boundary.%s_level", side);
+  snprintf(tide, sizeof tide, "boundary.%s_tide", side);
+  snprintf(file, sizeof file, "boundary.%s_file", side);
+  bool is_level = strcmp(kind, "level") == 0 || strcmp(kind, "weak-level") == 0;
+  const char *stray = set_apart_from_default(c, level)  ? level
+                      : set_apart_from_default(c, tide) ? tide
+                      : set_apart_from_default(c, file) ? file
+                                                        : NULL;
+  REQUIRE(is_level || stray == NULL, HCL_EDATA, "%s: %s is given but boundary.%s is %s (set boundary.%s: level)",
+          stray ? case_origin(c, stray) : "", stray ? stray : "", side, kind, side);
+  REQUIRE(!(set_apart_from_default(c, tide) && set_apart_from_default(c, file)), HCL_EDATA,
+          "%s: %s and %s are both given; a side takes its level from one of them", case_origin(c, file), tide, file);
+  REQUIRE(strcmp(kind, "weak-level") != 0 || given(c, level), HCL_EDATA,
+          "boundary.%s is weak-level but %s is not given: set it to the still-water level the incoming signal is "
+          "measured from", side, level);
+cleanup:
+  return status;
+}
+
 /* The boundaries: periodic sides must come in pairs and set the decomposition; level sides read their signal. */
 static HclStatus read_sides(const Case *c, SweSetup *setup) {
   HclStatus status = HCL_OK;
@@ -163,6 +199,9 @@ static HclStatus read_sides(const Case *c, SweSetup *setup) {
   }
   setup->grid.periodic_x = kind[SWE_WEST] == 1;
   setup->grid.periodic_y = kind[SWE_SOUTH] == 1;
+  for (int side = 0; side < SWE_SIDES; side++) {
+    TRY(check_side_keys(c, names[side], kinds[kind[side]]));
+  }
   for (int side = 0; side < SWE_SIDES; side++) {
     SweLevelSignal *signal = &setup->signals[side];
     setup->config.sides[side] = kind[side] == 2 ? SWE_SIDE_LEVEL : kind[side] == 3 ? SWE_SIDE_WEAK_LEVEL
@@ -231,6 +270,10 @@ static HclStatus read_initial(const Case *c, SweSetup *setup) {
   in->level = case_real(c, "initial.level");
   read_placement(c, "initial", &in->height, &in->x, &in->y, &in->width);
   in->level_beyond = case_real(c, "initial.level_beyond");
+  double x_end = setup->x0 + case_real(c, "grid.lx");
+  REQUIRE(in->shape != INITIAL_DAM || (in->x > setup->x0 && in->x < x_end), HCL_EDATA,
+          "%s: initial.x = %g m puts the dam outside the domain (%g to %g m)", case_origin(c, "initial.x"), in->x,
+          setup->x0, x_end);
   REQUIRE(in->shape != INITIAL_THACKER || setup->bed.shape == BED_PARABOLOID, HCL_EDATA,
           "%s: initial.shape thacker needs bed.shape paraboloid (got %s)", case_origin(c, "initial.shape"),
           case_string(c, "bed.shape"));

@@ -36,6 +36,13 @@ static const OutputVariable map_variables[] = {
 };
 enum { MAP_VARIABLES = 5, HISTORY_VARIABLES = 4 }; /* gauges record zeta, h, u, v */
 
+/* Events every `interval` seconds of simulated time (0: none), counted by their index, so that the k-th falls at
+ * exactly k * interval however long the run: the loop lands on it, and due() compares without tolerance. */
+typedef struct {
+  double interval;
+  int64_t next; /* index of the first event after the present time */
+} Schedule;
+
 typedef struct {
   const Case *c;
   const RunRequest *request;
@@ -53,35 +60,40 @@ typedef struct {
   int64_t step;
   double t_good;        /* time of the last checkpoint (swe_checkpoint) */
   int64_t step_good;
-  double map_interval, history_interval, restart_interval;
+  Schedule map_events, history_events, restart_events;
   char source[256];
 } SweRun;
 
 /* ---- time ---------------------------------------------------------------------------------------------------- */
 
-/* The first multiple of interval after t (interval > 0); t's own multiple when t sits on one within rounding. */
-static double next_multiple(double t, double interval) {
-  return (floor(t / interval + 1e-9) + 1) * interval;
+static double schedule_time(const Schedule *e) {
+  return e->interval > 0 ? (double)e->next * e->interval : HUGE_VAL;
+}
+
+/* Starts counting after t (a run's start, or the time a restart was written at). */
+static void schedule_start(Schedule *e, double interval, double t) {
+  e->interval = interval;
+  e->next = interval > 0 ? (int64_t)floor(t / interval) : 0;
+  while (interval > 0 && schedule_time(e) <= t) {
+    e->next++;
+  }
+}
+
+/* Whether an event falls at t; if so, moves on to the next one. */
+static bool schedule_due(Schedule *e, double t) {
+  if (!(t >= schedule_time(e))) {
+    return false;
+  }
+  while (schedule_time(e) <= t) {
+    e->next++;
+  }
+  return true;
 }
 
 /* The next time anything must happen: an output, a gauge sample, a restart or the end. */
 static double next_event(const SweRun *r) {
-  double event = r->setup.t_end;
-  if (r->map_interval > 0) {
-    event = fmin(event, next_multiple(r->t, r->map_interval));
-  }
-  if (r->history_interval > 0) {
-    event = fmin(event, next_multiple(r->t, r->history_interval));
-  }
-  if (r->restart_interval > 0) {
-    event = fmin(event, next_multiple(r->t, r->restart_interval));
-  }
-  return event;
-}
-
-/* Whether t is on the grid of interval (an event of that kind falls now). */
-static bool on_interval(double t, double interval) {
-  return interval > 0 && fabs(t - interval * round(t / interval)) <= 1e-9 * fmax(interval, fabs(t));
+  double event = fmin(r->setup.t_end, schedule_time(&r->map_events));
+  return fmin(event, fmin(schedule_time(&r->history_events), schedule_time(&r->restart_events)));
 }
 
 /* The CFL step for the fastest signal: cfl / (speed sqrt(1/dx^2 + 1/dy^2)). */
@@ -110,9 +122,10 @@ cleanup:
   return status;
 }
 
-/* Checks a fixed time step against the CFL limit of the starting state, with a CFL number of 1 (the stability
- * limit of the explicit scheme), and sets the CFL step. */
-static HclStatus choose_step(SweRun *r) {
+/* Checks a fixed time step against the CFL limit of the present state, with a CFL number of 1 (the stability
+ * limit of the explicit scheme), and sets the step: the fixed one, or the CFL step unless keep_cfl_step (a
+ * continued run keeps the restart's, so that it repeats the steps of an uninterrupted run). */
+static HclStatus choose_step(SweRun *r, bool keep_cfl_step) {
   HclStatus status = HCL_OK;
   double speed = 0;
   TRY(swe_max_wave_speed(r->swe, &speed));
@@ -126,7 +139,11 @@ static HclStatus choose_step(SweRun *r) {
           "%.4g m/s, dx = %g m, dy = %g m); set time.dt below %.4g s or 0 for a CFL-limited step",
           case_origin(r->c, "time.dt"), r->setup.dt_fixed, limit, speed, r->setup.config.dx, r->setup.config.dy,
           limit);
-  r->dt_cfl = r->setup.dt_fixed > 0 ? r->setup.dt_fixed : cfl_step(&r->setup.config, r->setup.cfl, speed);
+  if (r->setup.dt_fixed > 0) {
+    r->dt_cfl = r->setup.dt_fixed;
+  } else if (!keep_cfl_step) {
+    r->dt_cfl = cfl_step(&r->setup.config, r->setup.cfl, speed);
+  }
 cleanup:
   return status;
 }
@@ -167,13 +184,13 @@ static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *reques
     TRY(field_create(rt, r->decomp, &spec, &r->centre[f]));
   }
   TRY(set_initial_state(r));
-  TRY(choose_step(r));
-  r->map_interval = case_real(c, "output.interval");
-  r->history_interval = case_real(c, "output.history_interval");
-  if (r->history_interval == 0) {
-    r->history_interval = r->map_interval;
+  double history_interval = case_real(c, "output.history_interval");
+  if (history_interval == 0) {
+    history_interval = case_real(c, "output.interval");
   }
-  r->restart_interval = case_real(c, "restart.interval");
+  schedule_start(&r->map_events, case_real(c, "output.interval"), 0);
+  schedule_start(&r->history_events, r->ngauges > 0 ? history_interval : 0, 0); /* no gauges: no samples */
+  schedule_start(&r->restart_events, case_real(c, "restart.interval"), 0);
   snprintf(r->source, sizeof r->source, "hydrocl %s (%s), %s, %s", HYDROCL_VERSION, HYDROCL_GIT,
            runtime_device(rt)->device_name, precision_name(request->precision));
 cleanup:
@@ -226,6 +243,9 @@ static HclStatus read_restart(SweRun *r) {
   r->t = scalars[0].value;
   r->step = (int64_t)scalars[1].value;
   r->dt_cfl = scalars[2].value;
+  schedule_start(&r->map_events, r->map_events.interval, r->t);
+  schedule_start(&r->history_events, r->history_events.interval, r->t);
+  schedule_start(&r->restart_events, r->restart_events.interval, r->t);
   REQUIRE(r->t < r->setup.t_end, HCL_EDATA, "restart '%s' is at t = %g s, at or past time.end = %g s: nothing to run",
           path, r->t, r->setup.t_end);
   log_info("continuing from %s at t = %g s, step %lld", path, r->t, (long long)r->step);
@@ -280,11 +300,10 @@ cleanup:
   return status;
 }
 
-/* Writes what falls due at the present time: a map frame, a gauge sample (force: both, at the start and end). */
-static HclStatus write_output(SweRun *r, bool force) {
+/* Writes a map frame and a gauge sample (when there are gauges) of the present state, as asked. */
+static HclStatus write_output(SweRun *r, bool map_due, bool history_due) {
   HclStatus status = HCL_OK;
-  bool map_due = force || on_interval(r->t, r->map_interval);
-  bool history_due = r->history && (force || on_interval(r->t, r->history_interval));
+  history_due = history_due && r->history;
   if (!map_due && !history_due) {
     return HCL_OK;
   }
@@ -374,6 +393,7 @@ static HclStatus advance(SweRun *r) {
   double event = next_event(r), remaining = event - r->t;
   double steps = ceil(remaining / r->dt_cfl - 1e-9);
   r->dt = steps <= 1 ? remaining : remaining / steps;
+  ASSERT(r->dt > 0); /* events lie strictly after t (schedule_start, schedule_due) */
   double levels[SWE_SIDES];
   for (int side = 0; side < SWE_SIDES; side++) {
     levels[side] = swe_level_at(&r->setup.signals[side], r->t + r->dt);
@@ -386,13 +406,16 @@ cleanup:
   return status;
 }
 
-/* SIGTERM or SIGUSR1 on any rank: write a restart of the present state and stop with HCL_ESTOPPED. */
-static HclStatus stop_if_asked(SweRun *r) {
+/* SIGTERM or SIGUSR1 on any rank: write a restart of the present state (unless one was just written) and stop
+ * with HCL_ESTOPPED. Called after everything due at this step was written, so a continued run misses nothing. */
+static HclStatus stop_if_asked(SweRun *r, bool restart_written) {
   HclStatus status = HCL_OK;
   int signal_number = 0;
   TRY(signals_agree(&signal_number));
   if (signal_number) {
-    TRY(write_restart(r, r->t, r->step));
+    if (!restart_written) {
+      TRY(write_restart(r, r->t, r->step));
+    }
     FAIL(HCL_ESTOPPED, "stopped by signal %d at t = %g s (step %lld); continue with --restart latest", signal_number,
          r->t, (long long)r->step);
   }
@@ -409,15 +432,19 @@ static HclStatus time_loop(SweRun *r) {
   while (r->t < r->setup.t_end) {
     TRY(advance(r));
     bool end = r->t >= r->setup.t_end;
-    bool restart_due = end || on_interval(r->t, r->restart_interval);
-    bool write_due = restart_due || on_interval(r->t, r->map_interval) || on_interval(r->t, r->history_interval);
-    if (r->step % r->setup.check_interval == 0 || write_due) {
+    bool map_due = schedule_due(&r->map_events, r->t) || end;
+    bool history_due = schedule_due(&r->history_events, r->t) || end;
+    bool restart_due = schedule_due(&r->restart_events, r->t) || end;
+    bool checked = r->step % r->setup.check_interval == 0 || map_due || history_due || restart_due;
+    if (checked) { /* before anything is written: never write a diverged state */
       TRY(check_state(r));
-      TRY(stop_if_asked(r));
     }
-    TRY(write_output(r, end));
+    TRY(write_output(r, map_due, history_due));
     if (restart_due) {
       TRY(write_restart(r, r->t, r->step));
+    }
+    if (checked && !end) { /* at the end the run finishes normally */
+      TRY(stop_if_asked(r, restart_due));
     }
     if (log_level() >= LOG_INFO) { /* -q: no progress lines */
       progress_update(r->progress, progress_now(), r->t, r->dt, r->step, NULL, end);
@@ -435,9 +462,10 @@ static HclStatus swe_run(Runtime *rt, const Case *c, const RunRequest *request) 
   if (request->restart) {
     TRY(read_restart(&r));
   }
+  TRY(choose_step(&r, request->restart != NULL));
   TRY(open_output(&r));
   if (!request->restart) {
-    TRY(write_output(&r, true));
+    TRY(write_output(&r, true, true));
   }
   TRY(time_loop(&r));
   log_info("done: t = %g s after %lld steps; output in %s", r.t, (long long)r.step, request->output_dir);
@@ -460,12 +488,14 @@ static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *requ
   HclStatus status = HCL_OK;
   SweRun r;
   TRY(open_model(rt, c, request, &r));
+  TRY(choose_step(&r, false));
   const DecompSpec *g = decomp_spec(r.decomp);
   const DeviceInfo *dev = runtime_device(rt);
-  double frames = 2;
-  if (r.map_interval > 0) { /* t = 0, every interval, and the end when it falls between */
-    frames = floor(r.setup.t_end / r.map_interval + 1e-9) + 1 + !on_interval(r.setup.t_end, r.map_interval);
+  double frames = 1; /* t = 0, every interval up to the end, and the end */
+  for (Schedule e = r.map_events; schedule_time(&e) < r.setup.t_end; e.next++) {
+    frames++;
   }
+  frames++;
   double frame_bytes = (double)g->nx * g->ny * MAP_VARIABLES * (case_bool(c, "output.double") ? 8 : 4);
   if (par_rank() == 0) {
     fprintf(out, "case is valid: %s\n", case_string(c, "model.title"));

@@ -52,6 +52,10 @@ bad_input "an unknown key" "did you mean" "$case_file" --set grid.nxx=3
 bad_input "a malformed tide" "amplitude period phase" "$case_file" --set boundary.west=level \
   --set boundary.west_tide="1 two 3"
 bad_input "one periodic side" "come in pairs" "$case_file" --set boundary.west=periodic
+bad_input "a tide on a wall" "is given but boundary.west is wall" "$case_file" --set boundary.west_tide="1 100 0"
+bad_input "a weak-level side without its still-water level" "east_level is not given" "$case_file" \
+  --set boundary.east=weak-level
+bad_input "a dam outside the domain" "outside the domain" "$case_file" --set initial.shape=dam --set initial.x=500
 
 # Mistakes in the case file itself: file:line:column in the message. Each variant edits one line of drop-island.
 case_variant() { # NAME SED-EXPRESSION: a copy of drop-island.yml with one edit, in $dir

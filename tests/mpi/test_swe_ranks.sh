@@ -17,7 +17,7 @@ island=(--set grid.nx=46 --set grid.ny=38 --set time.end=6 --set output.interval
 channel=(--set grid.nx=40 --set grid.ny=30 --set grid.lx=400 --set grid.ly=300 --set bed.shape=ramp
   --set bed.depth=3 --set bed.height=4 --set bed.x=50 --set bed.width=300 --set initial.shape=flat
   --set initial.level=0 --set boundary.west=periodic --set boundary.east=periodic --set boundary.south=level
-  --set boundary.south_tide="0.5 60 0" --set boundary.north=weak-level --set time.end=20 --set output.interval=0
+  --set boundary.south_tide="0.5 60 0" --set boundary.north=weak-level --set boundary.north_level=0 --set time.end=20 --set output.interval=0
   --set output.gauges=[])
 
 for name in island channel; do
