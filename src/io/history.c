@@ -12,9 +12,11 @@
 #include "par.h"
 #include "program.h"
 
-/* One of the four grid points around a gauge that this rank owns, with its bilinear weight. */
+/* One of the four grid points around a gauge that this rank owns, with its bilinear weight. slot = 4 gauge + which
+ * corner (0..3): every slot is owned by one rank, so the sum over ranks of the slots is exact and rank 0 adds a
+ * gauge's four corners in one order, whatever the decomposition (bitwise the same gauges on any number of ranks). */
 typedef struct {
-  int gauge;
+  int slot;
   double weight;
   int i, j; /* owned (local) indices */
 } Corner;
@@ -112,7 +114,7 @@ static HclStatus find_corners(HistoryFile *h, const OutputSpec *spec, const Gaug
       double w = ((c & 1) ? wx : 1 - wx) * ((c >> 1) ? wy : 1 - wy);
       bool owned = gi >= l->x0 && gi < l->x0 + l->nx && gj >= l->y0 && gj < l->y0 + l->ny;
       if (w != 0.0 && owned) {
-        h->corners[h->ncorners++] = (Corner){k, w, gi - l->x0, gj - l->y0};
+        h->corners[h->ncorners++] = (Corner){4 * k + c, w, gi - l->x0, gj - l->y0};
       }
     }
   }
@@ -265,8 +267,8 @@ cleanup:
   return status;
 }
 
-/* This rank's weighted corner values of field f, added into sums[gauge]. */
-static HclStatus sample_field(HistoryFile *h, Field *f, double *sums) {
+/* This rank's weighted corner values of field f, into slots[corner slot]. */
+static HclStatus sample_field(HistoryFile *h, Field *f, double *slots) {
   HclStatus status = HCL_OK;
   cl_ulong *index = NULL;
   void *values = NULL;
@@ -294,7 +296,7 @@ static HclStatus sample_field(HistoryFile *h, Field *f, double *sums) {
   TRY_CL(clEnqueueReadBuffer(queue, h->values, CL_TRUE, 0, n * precision_bytes(p), values, 0, NULL, NULL));
   for (cl_uint c = 0; c < n; c++) {
     double v = p == PRECISION_DOUBLE ? ((double *)values)[c] : (double)((float *)values)[c];
-    sums[h->corners[c].gauge] += h->corners[c].weight * v;
+    slots[h->corners[c].slot] = h->corners[c].weight * v;
   }
 cleanup:
   free(index);
@@ -302,14 +304,16 @@ cleanup:
   return status;
 }
 
-/* This rank's share of every gauge of every variable, sums[var][gauge], and rank 0's room for the totals. */
-static HclStatus sample_all(HistoryFile *h, Field *const *fields, double **sums, double **totals) {
+/* This rank's corner slots of every gauge of every variable, slots[var][4 gauge + corner], and rank 0's room for
+ * the slots of all ranks. */
+static HclStatus sample_all(HistoryFile *h, Field *const *fields, double **slots, double **all_slots) {
   HclStatus status = HCL_OK;
-  TRY_ALLOC(*sums, (size_t)h->nvars * h->ngauges);
-  TRY_ALLOC(*totals, (size_t)h->nvars * h->ngauges);
+  size_t per_variable = 4 * (size_t)h->ngauges;
+  TRY_ALLOC(*slots, (size_t)h->nvars * per_variable);
+  TRY_ALLOC(*all_slots, (size_t)h->nvars * per_variable);
   for (int v = 0; v < h->nvars; v++) {
     ASSERT(field_nz(fields[v]) == 1);
-    TRY(sample_field(h, fields[v], *sums + (size_t)v * h->ngauges));
+    TRY(sample_field(h, fields[v], *slots + (size_t)v * per_variable));
   }
 cleanup:
   return status;
@@ -330,20 +334,31 @@ cleanup:
 }
 #endif
 
+/* Rank 0: each gauge's value from its four corner slots, added in corner order; totals[var][gauge]. */
+static void add_corners(const HistoryFile *h, const double *all_slots, double *totals) {
+  for (size_t k = 0; k < (size_t)h->nvars * h->ngauges; k++) {
+    const double *corner = all_slots + 4 * k;
+    totals[k] = ((corner[0] + corner[1]) + corner[2]) + corner[3];
+  }
+}
+
 HclStatus history_write(HistoryFile *h, double time, Field *const *fields) {
   HclStatus status = HCL_OK;
   HclStatus local = HCL_OK;
-  double *sums = NULL, *totals = NULL;
+  double *slots = NULL, *all_slots = NULL;
+  int count = 4 * h->nvars * h->ngauges;
   /* Building the kernel, which only ranks holding a gauge point do, can fail there alone: agree before the sum. */
-  TRY(par_agree(sample_all(h, fields, &sums, &totals)));
+  TRY(par_agree(sample_all(h, fields, &slots, &all_slots)));
 #ifdef HYDROCL_HAVE_MPI
-  TRY_MPI(MPI_Reduce(sums, totals, h->nvars * h->ngauges, MPI_DOUBLE, MPI_SUM, 0, decomp_comm(h->decomp)));
+  TRY_MPI(MPI_Reduce(slots, all_slots, count, MPI_DOUBLE, MPI_SUM, 0, decomp_comm(h->decomp)));
 #else
-  memcpy(totals, sums, (size_t)h->nvars * h->ngauges * sizeof *sums);
+  memcpy(all_slots, slots, (size_t)count * sizeof *slots);
 #endif
+  /* Every slot has one owner: the others add zeros, exactly. The totals reuse the front of slots. */
+  add_corners(h, all_slots, slots);
 #ifdef HYDROCL_HAVE_NETCDF
   if (par_rank() == 0) {
-    local = write_frame(h, time, totals);
+    local = write_frame(h, time, slots);
   }
 #else
   (void)time;
@@ -351,8 +366,8 @@ HclStatus history_write(HistoryFile *h, double time, Field *const *fields) {
   TRY(par_agree(local));
   h->frames++;
 cleanup:
-  free(sums);
-  free(totals);
+  free(slots);
+  free(all_slots);
   return status;
 }
 
