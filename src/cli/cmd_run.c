@@ -53,6 +53,9 @@ static HclStatus open_case(const CliOptions *o, unsigned allowed, const Model **
   TRY(cli_require_only(o, allowed));
   REQUIRE(o->nargs == 1, HCL_EUSAGE, "'hydrocl %s' takes one case file (e.g. hydrocl %s cases/drop-island.yml)",
           o->command, o->command);
+  REQUIRE(!o->output_dir || o->output_dir[0], HCL_EUSAGE, "-o needs a folder name (got '')");
+  REQUIRE(!o->output_dir || strlen(o->output_dir) < PATH_SIZE - 64, HCL_EUSAGE,
+          "-o '%.40s...' is longer than %d characters", o->output_dir, PATH_SIZE - 64);
   TRY(load_case(o, model, c));
   case_name_of(o->args[0], case_name, PATH_SIZE);
   snprintf(output_dir, PATH_SIZE, "%s", o->output_dir ? o->output_dir : "out/");

@@ -107,11 +107,12 @@ static HclStatus set_initial_state(SweRun *r) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(r->decomp);
   size_t n = (size_t)l->nx * l->ny;
-  double *depth = NULL, *zeta = NULL, *u = NULL, *v = NULL;
-  TRY_ALLOC(depth, n);
-  TRY_ALLOC(zeta, n);
-  TRY_ALLOC(u, n);
-  TRY_ALLOC(v, n);
+  double *depth = malloc(n * sizeof *depth), *zeta = malloc(n * sizeof *zeta), *u = malloc(n * sizeof *u),
+         *v = malloc(n * sizeof *v);
+  bool allocated = depth && zeta && u && v; /* agreed before the collective swe_set_state */
+  TRY(par_agree(allocated ? HCL_OK
+                          : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot allocate the initial state of %zu "
+                                                                       "cells", n)));
   swe_initial_state(&r->setup, r->decomp, depth, zeta, u, v);
   TRY(swe_set_state(r->swe, depth, zeta, u, v));
 cleanup:
@@ -148,6 +149,23 @@ cleanup:
   return status;
 }
 
+/* Every gauge must lie within the cell centres, where bilinear interpolation has four points (history.h); checked
+ * here too, so that `validate` finds it and a run fails before it creates any file. */
+static HclStatus check_gauges(const SweRun *r) {
+  HclStatus status = HCL_OK;
+  const SweConfig *config = &r->setup.config;
+  double x_first = r->setup.x0 + config->dx / 2, x_last = x_first + (r->setup.grid.nx - 1) * config->dx;
+  double y_first = r->setup.y0 + config->dy / 2, y_last = y_first + (r->setup.grid.ny - 1) * config->dy;
+  for (int k = 0; k < r->ngauges; k++) {
+    const Gauge *g = &r->gauges[k];
+    REQUIRE(g->x >= x_first && g->x <= x_last && g->y >= y_first && g->y <= y_last, HCL_EDATA,
+            "%s: gauge '%s' at (%g, %g) m lies outside the cell centres, x %g to %g m, y %g to %g m", g->origin,
+            g->name, g->x, g->y, x_first, x_last, y_first, y_last);
+  }
+cleanup:
+  return status;
+}
+
 /* Collects the gauges of output.gauges and output.gauge_file. */
 static HclStatus read_gauges(SweRun *r) {
   HclStatus status = HCL_OK;
@@ -164,6 +182,7 @@ static HclStatus read_gauges(SweRun *r) {
     memcpy(r->gauges + ncase, from_file, (size_t)nfile * sizeof *from_file);
   }
   r->ngauges = ncase + nfile;
+  TRY(check_gauges(r));
 cleanup:
   free(from_file);
   return status;
@@ -233,7 +252,7 @@ static HclStatus read_restart(SweRun *r) {
   char path[PATH_SIZE];
   RestartScalar scalars[] = {{"time", 0}, {"step", 0}, {"dt_cfl", 0}};
   if (strcmp(r->request->restart, "latest") == 0) {
-    TRY(restart_latest(r->request->output_dir, RESTART_PREFIX, path, sizeof path));
+    TRY(par_agree(restart_latest(r->request->output_dir, RESTART_PREFIX, path, sizeof path)));
   } else {
     snprintf(path, sizeof path, "%s", r->request->restart);
   }
@@ -265,10 +284,13 @@ static HclStatus claim_restarts(SweRun *r) {
     TRY(restart_discard_after(q->output_dir, RESTART_PREFIX, q->restart ? r->step : -1));
     goto cleanup;
   }
-  TRY(par_agree(restart_count(q->output_dir, RESTART_PREFIX, &count)));
-  REQUIRE(count == 0, HCL_ECANTCREAT,
-          "output folder '%s' holds restarts of an earlier run; pass --overwrite to replace that run, "
-          "--restart latest to continue it, or choose another output folder", q->output_dir);
+  HclStatus local = restart_count(q->output_dir, RESTART_PREFIX, &count);
+  if (local == HCL_OK && count > 0) {
+    local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
+                       "output folder '%s' holds restarts of an earlier run; pass --overwrite to replace that run, "
+                       "--restart latest to continue it, or choose another output folder", q->output_dir);
+  }
+  TRY(par_agree(local));
 cleanup:
   return status;
 }
@@ -296,6 +318,12 @@ static HclStatus open_output(SweRun *r) {
                        &r->history));
   }
 cleanup:
+  if (status != HCL_OK && r->map && !q->restart) { /* a fresh run leaves no half-made output behind */
+    map_close(&r->map);
+    if (par_rank() == 0) {
+      unlink(map_path);
+    }
+  }
   free(yaml);
   return status;
 }
@@ -321,14 +349,16 @@ cleanup:
 
 /* ---- the time loop ------------------------------------------------------------------------------------------- */
 
-/* Logs where the water level went bad on this rank: its first NaN, else its largest level if absurd. */
-static HclStatus locate_divergence(SweRun *r) {
-  HclStatus status = HCL_OK;
+/* Logs where the water level went bad on this rank: its first NaN, else its largest level if absurd. Best
+ * effort: it never fails, so every rank goes on to write the last good state. */
+static void locate_divergence(SweRun *r) {
   const DecompLocal *l = decomp_local(r->decomp);
   size_t n = (size_t)l->nx * l->ny, worst = 0;
-  double *zeta = NULL;
-  TRY_ALLOC(zeta, n);
-  TRY(field_read_owned(swe_zeta(r->swe), zeta));
+  double *zeta = malloc(n * sizeof *zeta);
+  if (!zeta || field_read_owned(swe_zeta(r->swe), zeta) != HCL_OK) {
+    free(zeta);
+    return;
+  }
   for (size_t p = 0; p < n && isfinite(zeta[worst]); p++) {
     if (!isfinite(zeta[p]) || fabs(zeta[p]) > fabs(zeta[worst])) {
       worst = p;
@@ -339,16 +369,14 @@ static HclStatus locate_divergence(SweRun *r) {
     double y = r->setup.y0 + (l->y0 + (double)(worst / (size_t)l->nx) + 0.5) * r->setup.config.dy;
     log_error("water level %g m at x = %.6g m, y = %.6g m", zeta[worst], x, y);
   }
-cleanup:
   free(zeta);
-  return status;
 }
 
 /* The run diverged between the last checkpoint and now: go back to the checkpoint, write it as a restart and
  * stop with HCL_EDIVERGED, saying when and where. */
 static HclStatus stop_diverged(SweRun *r, double speed) {
   HclStatus status = HCL_OK;
-  TRY(locate_divergence(r));
+  locate_divergence(r);
   double t_bad = r->t;
   int64_t step_bad = r->step;
   TRY(swe_rollback(r->swe));

@@ -56,6 +56,13 @@ bad_input "a tide on a wall" "is given but boundary.west is wall" "$case_file" -
 bad_input "a weak-level side without its still-water level" "east_level is not given" "$case_file" \
   --set boundary.east=weak-level
 bad_input "a dam outside the domain" "outside the domain" "$case_file" --set initial.shape=dam --set initial.x=500
+printf 'name,x,y\nfar,500,10\n' >"$dir/far.csv"
+bad_input "a gauge outside the grid" "lies outside the cell centres" "$case_file" \
+  --set output.gauge_file="$dir/far.csv"
+run_capture "$hydrocl" validate "$case_file" --set output.gauge_file="$dir/far.csv"
+ok "validate finds the gauge outside the grid too" equals "$rc" 65
+run_capture "$hydrocl" run "$case_file" -o ""
+ok "an empty -o exits 64" equals "$rc" 64
 
 # Mistakes in the case file itself: file:line:column in the message. Each variant edits one line of drop-island.
 case_variant() { # NAME SED-EXPRESSION: a copy of drop-island.yml with one edit, in $dir
