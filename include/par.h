@@ -41,6 +41,9 @@ const char *par_hostname(void);
  * Collective. */
 HclStatus par_agree(HclStatus local);
 
+/* The largest *value over the ranks, on every rank. Collective. */
+HclStatus par_max_double(double *value);
+
 /* Rank 0's *value on every rank. Collective. */
 HclStatus par_broadcast_int(int *value);
 

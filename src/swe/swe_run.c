@@ -58,6 +58,7 @@ typedef struct {
   Progress *progress;
   double t, dt_cfl, dt; /* simulated time, the CFL step of this check interval, the last step taken */
   int64_t step;
+  double max_depth;     /* of the bed below the reference, over the grid: how deep a level boundary can fill */
   double t_good;        /* time of the last checkpoint (swe_checkpoint) */
   int64_t step_good;
   Schedule map_events, history_events, restart_events;
@@ -96,6 +97,20 @@ static double next_event(const SweRun *r) {
   return fmin(event, fmin(schedule_time(&r->history_events), schedule_time(&r->restart_events)));
 }
 
+/* A floor for the CFL speed from the level boundaries at time t: the long-wave speed sqrt(g h) of their level over
+ * the deepest bed, so that a grid that starts dry (no wet cell to measure) still takes steps the incoming water
+ * can live with until the next check measures it. */
+static double boundary_speed(const SweRun *r, double t) {
+  double fastest = 0;
+  for (int side = 0; side < SWE_SIDES; side++) {
+    double h = swe_level_at(&r->setup.signals[side], t) + r->max_depth;
+    if (r->setup.config.sides[side] != SWE_SIDE_WALL && h > 0) {
+      fastest = fmax(fastest, sqrt(r->setup.config.g * h));
+    }
+  }
+  return fastest;
+}
+
 /* The CFL step for the fastest signal: cfl / (speed sqrt(1/dx^2 + 1/dy^2)). */
 static double cfl_step(const SweConfig *config, double cfl, double speed) {
   return cfl / (speed * sqrt(1 / (config->dx * config->dx) + 1 / (config->dy * config->dy)));
@@ -115,6 +130,11 @@ static HclStatus set_initial_state(SweRun *r) {
                                                                        "cells", n)));
   swe_initial_state(&r->setup, r->decomp, depth, zeta, u, v);
   TRY(swe_set_state(r->swe, depth, zeta, u, v));
+  r->max_depth = -HUGE_VAL;
+  for (size_t p = 0; p < n; p++) {
+    r->max_depth = fmax(r->max_depth, depth[p]);
+  }
+  TRY(par_max_double(&r->max_depth));
 cleanup:
   free(depth);
   free(zeta);
@@ -131,6 +151,7 @@ static HclStatus choose_step(SweRun *r, bool keep_cfl_step) {
   double speed = 0;
   TRY(swe_max_wave_speed(r->swe, &speed));
   REQUIRE(isfinite(speed), HCL_EDATA, "the initial state holds a NaN or infinity (check the bed and initial keys)");
+  speed = fmax(speed, boundary_speed(r, r->t));
   if (speed == 0) { /* all dry or at rest in no water: any step is stable */
     speed = sqrt(r->setup.config.g * r->setup.config.dry_depth);
   }
@@ -409,7 +430,7 @@ static HclStatus check_state(SweRun *r) {
   r->step_good = r->step;
   if (r->setup.dt_fixed == 0) {
     r->dt_cfl = cfl_step(&r->setup.config, r->setup.cfl,
-                         speed > 0 ? speed : sqrt(r->setup.config.g * r->setup.config.dry_depth));
+                         fmax(fmax(speed, boundary_speed(r, r->t)), sqrt(r->setup.config.g * r->setup.config.dry_depth)));
   }
 cleanup:
   return status;

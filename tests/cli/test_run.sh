@@ -144,6 +144,21 @@ netCDF4.Dataset(restarts[0])["zeta"][:]
 assert len(netCDF4.Dataset(sys.argv[1] + "/map.nc").dimensions["time"]) >= 2' "$out_dir"
 done
 
+# ---- a basin that starts dry, flooded from a level boundary ----
+# No wet cell measures a wave speed at the start, so the first steps must come from the boundary's level over the
+# deepest bed (sqrt(g (3 m + 0 m)) here); a step from the dry depth alone (about 15 s) blew this run up to 1e10 m.
+# The deepest water of a stable run stands at the boundary, 3 m over the bed at 0 m (2.87 m there at 600 s); the
+# bore runs up the ramp and spills thinly onto the flat. 3.3 m leaves room for the front's overshoot, while a
+# blown-up run goes far beyond it.
+run_capture "$hydrocl" run "$root/cases/tidal-flat.yml" "${small[@]}" --set initial.level=-1 \
+  --set boundary.west_tide="0 1 0" --set time.end=600 --set output.interval=60 -o "$dir/flooding"
+ok "a dry basin flooded from a 3 m level runs to the end" equals "$rc" 0
+ok "the flood stays below 3.3 m and reaches the middle of the basin" /usr/bin/python3 -c '
+import sys, netCDF4, numpy
+h = netCDF4.Dataset(sys.argv[1] + "/map.nc")["h"][:]
+assert numpy.all(numpy.isfinite(h)) and h.max() < 3.3, h.max()
+assert h[-1, 20, 20] > 0.01, h[-1, 20, 20]' "$dir/flooding"
+
 # ---- divergence: a boundary series with a spike of 1e200 m at t = 3 s makes the state infinite ----
 printf 'time,level\n0,0\n2.9,0\n3,1e200\n10,1e200\n' >"$dir/spike.csv"
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=10 --set boundary.west=level \
