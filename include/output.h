@@ -27,6 +27,7 @@ typedef struct {
   const char *standard_name; /* CF standard name, or NULL where CF has none */
   const char *long_name;
   const char *units;
+  const char *flag_meanings; /* "dry wet" for a flag taking the values 0, 1, ...; NULL for a measured quantity */
 } OutputVariable;
 
 /* Creates every missing folder of path (mkdir -p) on rank 0; HCL_ECANTCREAT when one cannot be made. Collective. */

@@ -145,8 +145,13 @@ static HclStatus define_file(HistoryFile *h, const OutputSpec *spec, const Gauge
   TRY_NC(NC_TEXT_ATT(h->ncid, var_y, "standard_name", "projection_y_coordinate"), h->path);
   TRY(nc_output_time(h->ncid, spec, dim_time, &h->time_var));
   int dims[2] = {dim_station, dim_time};
+  /* Chunks of every station over many samples (up to 16384 values, 64 KiB in float32): one sample per chunk, the
+   * library's default for an unlimited dimension, makes a long series thousands of tiny chunks, slow to read. */
+  size_t samples_per_chunk = h->ngauges >= 16384 ? 1 : 16384 / (size_t)h->ngauges;
+  size_t chunks[2] = {(size_t)h->ngauges, samples_per_chunk > 1024 ? 1024 : samples_per_chunk};
   for (int i = 0; i < h->nvars; i++) {
     TRY(nc_output_variable(h->ncid, spec, &vars[i], 2, dims, &h->vars[i]));
+    TRY_NC(nc_def_var_chunking(h->ncid, h->vars[i], NC_CHUNKED, chunks), h->path);
     TRY_NC(NC_TEXT_ATT(h->ncid, h->vars[i], "coordinates", "x y station_name"), h->path);
   }
   TRY(nc_output_globals(h->ncid, spec, "timeSeries"));

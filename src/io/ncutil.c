@@ -95,6 +95,18 @@ HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVaria
   if (v->standard_name) {
     TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", v->standard_name), spec->path);
   }
+  if (v->flag_meanings) { /* CF section 3.5: flag_values, one per word of flag_meanings, counting from 0 */
+    float values[8];
+    int nflags = 0;
+    for (const char *c = v->flag_meanings; *c && nflags < 8; nflags++) {
+      values[nflags] = (float)nflags;
+      c += strcspn(c, " ");
+      c += strspn(c, " ");
+    }
+    TRY_NC(nc_put_att_float(ncid, *var, "flag_values", spec->double_precision ? NC_DOUBLE : NC_FLOAT, (size_t)nflags,
+                            values), spec->path);
+    TRY_NC(NC_TEXT_ATT(ncid, *var, "flag_meanings", v->flag_meanings), spec->path);
+  }
 cleanup:
   return status;
 }

@@ -7,6 +7,7 @@
  * one bit for bit. Steps shrink evenly to land exactly on output, restart and end times. */
 #include "model.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,13 +27,14 @@
 enum { PATH_SIZE = 1024 };
 static const char *const RESTART_PREFIX = "restart";
 
-/* Map variables: zeta from the solver, the rest from swe_centre_fields in its order. */
+/* Map variables: zeta from the solver, the rest from swe_centre_fields in its order. CF standard names: the level
+ * of a river, lake or sea over an arbitrary datum; velocities along the grid axes, which need not point east. */
 static const OutputVariable map_variables[] = {
-    {"zeta", "sea_surface_height_above_reference_datum", "water level above the reference", "m"},
-    {"h", "sea_floor_depth_below_sea_surface", "total water depth", "m"},
-    {"u", "eastward_sea_water_velocity", "x velocity at cell centres", "m s-1"},
-    {"v", "northward_sea_water_velocity", "y velocity at cell centres", "m s-1"},
-    {"wet", NULL, "wet flag (1 wet, 0 dry)", "1"},
+    {"zeta", "water_surface_height_above_reference_datum", "water level above the reference", "m", NULL},
+    {"h", "sea_floor_depth_below_sea_surface", "total water depth", "m", NULL},
+    {"u", "sea_water_x_velocity", "x velocity at cell centres", "m s-1", NULL},
+    {"v", "sea_water_y_velocity", "y velocity at cell centres", "m s-1", NULL},
+    {"wet", NULL, "wet flag (1 wet, 0 dry)", "1", "dry wet"},
 };
 enum { MAP_VARIABLES = 5, HISTORY_VARIABLES = 4 }; /* gauges record zeta, h, u, v */
 
@@ -316,6 +318,22 @@ cleanup:
   return status;
 }
 
+/* A fresh run without gauges writes no history file, so one already in the folder belongs to an earlier run: it goes
+ * with --overwrite, and is refused without it like any other output. Collective. */
+static HclStatus remove_stale_history(const char *history_path, bool overwrite) {
+  HclStatus local = HCL_OK;
+  if (par_rank() == 0 && access(history_path, F_OK) == 0) {
+    if (!overwrite) {
+      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "'%s' exists; pass --overwrite to replace it",
+                         history_path);
+    } else if (unlink(history_path) != 0) {
+      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot remove the earlier run's '%s': %s",
+                         history_path, strerror(errno));
+    }
+  }
+  return par_agree(local);
+}
+
 static HclStatus open_output(SweRun *r) {
   HclStatus status = HCL_OK;
   char map_path[PATH_SIZE], history_path[PATH_SIZE], *yaml = NULL;
@@ -337,6 +355,8 @@ static HclStatus open_output(SweRun *r) {
     spec.path = history_path;
     TRY(history_create(r->rt, r->decomp, &spec, r->gauges, r->ngauges, map_variables, HISTORY_VARIABLES,
                        &r->history));
+  } else if (!q->restart) {
+    TRY(remove_stale_history(history_path, q->overwrite));
   }
 cleanup:
   if (status != HCL_OK && r->map && !q->restart) { /* a fresh run leaves no half-made output behind */

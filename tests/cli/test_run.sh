@@ -81,11 +81,38 @@ run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 -o "$dir/
 ok "a small drop-island run exits 0" equals "$rc" 0
 ok "it writes map.nc, history.nc and a restart" test -s "$dir/first/map.nc" -a -s "$dir/first/history.nc" \
   -a -n "$(ls "$dir"/first/restart-*.nc 2>/dev/null)"
+ok "the files carry their CF metadata" /usr/bin/python3 -c '
+import sys, netCDF4
+with netCDF4.Dataset(sys.argv[1] + "/map.nc") as m:
+    assert m.Conventions == "CF-1.8" and m.title.startswith("drop and island"), m.Conventions
+    assert m.source.startswith("hydrocl ") and m.source.endswith((", float", ", double")), m.source
+    assert " run " in m.history and "grid.nx=40" in m.history, m.history
+    assert "nx: 40" in m.hydrocl_case, m.hydrocl_case
+    names = {v: getattr(m[v], "standard_name", None) for v in ["zeta", "h", "u", "v", "x", "y", "time"]}
+    assert names == {"zeta": "water_surface_height_above_reference_datum", "h": "sea_floor_depth_below_sea_surface",
+                     "u": "sea_water_x_velocity", "v": "sea_water_y_velocity", "x": "projection_x_coordinate",
+                     "y": "projection_y_coordinate", "time": "time"}, names
+    assert m["x"].axis == "X" and m["x"].units == "m" and m["time"].units.startswith("seconds since"), m["x"]
+    assert list(m["wet"].flag_values) == [0, 1] and m["wet"].flag_meanings == "dry wet", m["wet"]
+    assert m["zeta"].dtype == "float32" and m["zeta"].chunking() == [1, 40, 40], m["zeta"]
+    assert m["zeta"].filters()["zlib"] and m["zeta"].filters()["shuffle"], m["zeta"].filters()
+with netCDF4.Dataset(sys.argv[1] + "/history.nc") as h:
+    assert h.featureType == "timeSeries" and h["station_name"].cf_role == "timeseries_id", h
+    assert h["zeta"].coordinates == "x y station_name" and h["zeta"].dimensions == ("station", "time"), h["zeta"]
+    assert h["zeta"].chunking()[1] > 100, h["zeta"].chunking()' "$dir/first"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 --set output.double=true -o "$dir/double"
+ok "output.double stores the map and the gauges as double" /usr/bin/python3 -c '
+import sys, netCDF4
+assert netCDF4.Dataset(sys.argv[1] + "/map.nc")["u"].dtype == "float64"
+assert netCDF4.Dataset(sys.argv[1] + "/history.nc")["u"].dtype == "float64"' "$dir/double"
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 -o "$dir/first"
 ok "running again into the same folder exits 73" equals "$rc" 73
 ok "and names --overwrite" contains "$err" "--overwrite"
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 -o "$dir/first" --overwrite
 ok "with --overwrite it runs" equals "$rc" 0
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 --set output.gauges=[] -o "$dir/first" --overwrite
+ok "with --overwrite a run without gauges runs too" equals "$rc" 0
+ok "and takes away the earlier run's gauge file" test ! -e "$dir/first/history.nc"
 
 # ---- restart: 2 x N steps through a restart == 2N steps, bit for bit, output files included ----
 # The restart interval puts an event at t = 2 s in the uninterrupted run too, so both take the same steps. The
