@@ -120,38 +120,57 @@ static double cfl_step(const SweConfig *config, double cfl, double speed) {
 
 /* ---- set-up -------------------------------------------------------------------------------------------------- */
 
-static HclStatus set_initial_state(SweRun *r) {
+/* The initial state of this rank's block on the host (swe_initial_state). */
+typedef struct {
+  size_t n;
+  double *depth, *zeta, *u, *v;
+} HostState;
+
+static void host_state_free(HostState *h) {
+  free(h->depth);
+  free(h->zeta);
+  free(h->u);
+  free(h->v);
+}
+
+/* Fills *h and sets r->max_depth, the deepest bed over all ranks. Collective. */
+static HclStatus host_initial_state(SweRun *r, HostState *h) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(r->decomp);
-  size_t n = (size_t)l->nx * l->ny;
-  double *depth = malloc(n * sizeof *depth), *zeta = malloc(n * sizeof *zeta), *u = malloc(n * sizeof *u),
-         *v = malloc(n * sizeof *v);
-  bool allocated = depth && zeta && u && v; /* agreed before the collective swe_set_state */
+  h->n = (size_t)l->nx * l->ny;
+  h->depth = malloc(h->n * sizeof *h->depth);
+  h->zeta = malloc(h->n * sizeof *h->zeta);
+  h->u = malloc(h->n * sizeof *h->u);
+  h->v = malloc(h->n * sizeof *h->v);
+  bool allocated = h->depth && h->zeta && h->u && h->v; /* agreed before anything collective */
   TRY(par_agree(allocated ? HCL_OK
                           : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot allocate the initial state of %zu "
-                                                                       "cells", n)));
-  swe_initial_state(&r->setup, r->decomp, depth, zeta, u, v);
-  TRY(swe_set_state(r->swe, depth, zeta, u, v));
+                                                                       "cells", h->n)));
+  swe_initial_state(&r->setup, r->decomp, h->depth, h->zeta, h->u, h->v);
   r->max_depth = -HUGE_VAL;
-  for (size_t p = 0; p < n; p++) {
-    r->max_depth = fmax(r->max_depth, depth[p]);
+  for (size_t p = 0; p < h->n; p++) {
+    r->max_depth = fmax(r->max_depth, h->depth[p]);
   }
   TRY(par_max_double(&r->max_depth));
 cleanup:
-  free(depth);
-  free(zeta);
-  free(u);
-  free(v);
+  return status;
+}
+
+static HclStatus set_initial_state(SweRun *r) {
+  HclStatus status = HCL_OK;
+  HostState h = {0};
+  TRY(host_initial_state(r, &h));
+  TRY(swe_set_state(r->swe, h.depth, h.zeta, h.u, h.v));
+cleanup:
+  host_state_free(&h);
   return status;
 }
 
 /* Checks a fixed time step against the CFL limit of the present state, with a CFL number of 1 (the stability
  * limit of the explicit scheme), and sets the step: the fixed one, or the CFL step unless keep_cfl_step (a
  * continued run keeps the restart's, so that it repeats the steps of an uninterrupted run). */
-static HclStatus choose_step(SweRun *r, bool keep_cfl_step) {
+static HclStatus choose_step_for(SweRun *r, double speed, bool keep_cfl_step) {
   HclStatus status = HCL_OK;
-  double speed = 0;
-  TRY(swe_max_wave_speed(r->swe, &speed));
   REQUIRE(isfinite(speed), HCL_EDATA, "the initial state holds a NaN or infinity (check the bed and initial keys)");
   speed = fmax(speed, boundary_speed(r, r->t));
   if (speed == 0) { /* all dry or at rest in no water: any step is stable */
@@ -168,6 +187,16 @@ static HclStatus choose_step(SweRun *r, bool keep_cfl_step) {
   } else if (!keep_cfl_step) {
     r->dt_cfl = cfl_step(&r->setup.config, r->setup.cfl, speed);
   }
+cleanup:
+  return status;
+}
+
+/* choose_step_for the fastest signal of the state on the device. */
+static HclStatus choose_step(SweRun *r, bool keep_cfl_step) {
+  HclStatus status = HCL_OK;
+  double speed = 0;
+  TRY(swe_max_wave_speed(r->swe, &speed));
+  TRY(choose_step_for(r, speed, keep_cfl_step));
 cleanup:
   return status;
 }
@@ -211,7 +240,38 @@ cleanup:
   return status;
 }
 
-static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *request, SweRun *r) {
+/* The device memory the run needs on this rank: 12 solver fields, 5 for the last good state and 4 output fields,
+ * ghosts included; and the largest of them, a ghosted field (field.h). */
+static double bytes_per_rank(const SweRun *r, double *largest_field) {
+  const DecompLocal *l = decomp_local(r->decomp);
+  double ghosted = (double)(l->nx + 4) * (l->ny + 4), bytes = (double)precision_bytes(r->request->precision);
+  *largest_field = ghosted * bytes;
+  return (17 * ghosted + 4.0 * l->nx * l->ny) * bytes;
+}
+
+/* Refuses a grid too large for the device before anything is allocated: the whole state against the device's
+ * memory and the largest field against its largest buffer. Collective. */
+static HclStatus check_device_memory(const SweRun *r) {
+  HclStatus local = HCL_OK;
+  const DeviceInfo *dev = runtime_device(r->rt);
+  const DecompLocal *l = decomp_local(r->decomp);
+  double largest_field, needed = bytes_per_rank(r, &largest_field);
+  const char *hint = "use more ranks (grid.px, grid.py), --precision single or a coarser grid";
+  if (needed > (double)dev->global_mem_bytes) {
+    local = status_set(HCL_ENODEVICE, __FILE__, __LINE__,
+                       "rank %d's %d x %d cells need %.4g MB of device memory but '%s' has %.4g MB; %s", l->rank,
+                       l->nx, l->ny, needed / 1e6, dev->device_name, (double)dev->global_mem_bytes / 1e6, hint);
+  } else if (largest_field > (double)dev->max_alloc_bytes) {
+    local = status_set(HCL_ENODEVICE, __FILE__, __LINE__,
+                       "rank %d's %d x %d cells make fields of %.4g MB but '%s' allows %.4g MB in one buffer; %s",
+                       l->rank, l->nx, l->ny, largest_field / 1e6, dev->device_name,
+                       (double)dev->max_alloc_bytes / 1e6, hint);
+  }
+  return par_agree(local);
+}
+
+/* The host side of a run: the case's set-up, the decomposition, the gauges, and the memory check. */
+static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *request, SweRun *r) {
   HclStatus status = HCL_OK;
   memset(r, 0, sizeof *r);
   r->c = c;
@@ -220,6 +280,16 @@ static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *reques
   TRY(swe_setup_from_case(c, request->precision, &r->setup));
   TRY(decomp_create(&r->setup.grid, &r->decomp));
   TRY(read_gauges(r));
+  TRY(check_device_memory(r));
+  snprintf(r->source, sizeof r->source, "hydrocl %s (%s), %s, %s", HYDROCL_VERSION, HYDROCL_GIT,
+           runtime_device(rt)->device_name, precision_name(request->precision));
+cleanup:
+  return status;
+}
+
+static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *request, SweRun *r) {
+  HclStatus status = HCL_OK;
+  TRY(open_setup(rt, c, request, r));
   TRY(swe_create(rt, r->decomp, &r->setup.config, &r->swe));
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
     FieldSpec spec = {.name = map_variables[f + 1].name, .nz = 1, .ghost = 0, .precision = request->precision};
@@ -233,8 +303,6 @@ static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *reques
   schedule_start(&r->map_events, case_real(c, "output.interval"), 0);
   schedule_start(&r->history_events, r->ngauges > 0 ? history_interval : 0, 0); /* no gauges: no samples */
   schedule_start(&r->restart_events, case_real(c, "restart.interval"), 0);
-  snprintf(r->source, sizeof r->source, "hydrocl %s (%s), %s, %s", HYDROCL_VERSION, HYDROCL_GIT,
-           runtime_device(rt)->device_name, precision_name(request->precision));
 cleanup:
   return status;
 }
@@ -545,19 +613,15 @@ cleanup:
 
 /* ---- validate ------------------------------------------------------------------------------------------------ */
 
-/* Device memory the run needs on the largest rank: 12 solver fields, 5 for the last good state and 4 output
- * fields, ghosts included. */
-static double bytes_per_rank(const SweRun *r) {
-  const DecompLocal *l = decomp_local(r->decomp);
-  double ghosted = (double)(l->nx + 4) * (l->ny + 4);
-  return (17 * ghosted + 4.0 * l->nx * l->ny) * (double)precision_bytes(r->request->precision);
-}
-
 static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *request, FILE *out) {
   HclStatus status = HCL_OK;
   SweRun r;
-  TRY(open_model(rt, c, request, &r));
-  TRY(choose_step(&r, false));
+  HostState initial = {0};
+  TRY(open_setup(rt, c, request, &r)); /* the host side only: validate allocates nothing on the device */
+  TRY(host_initial_state(&r, &initial));
+  double speed = swe_initial_wave_speed(&r.setup, initial.depth, initial.zeta, initial.u, initial.v, initial.n);
+  TRY(par_max_double(&speed));
+  TRY(choose_step_for(&r, speed, false));
   const DecompSpec *g = decomp_spec(r.decomp);
   const DeviceInfo *dev = runtime_device(rt);
   double frames = 1; /* t = 0, every interval up to the end, and the end */
@@ -573,12 +637,14 @@ static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *requ
     fprintf(out, "time step: %s %.4g s (CFL %g at the start), about %.0f steps to t = %g s\n",
             r.setup.dt_fixed > 0 ? "fixed" : "CFL-limited, at first", r.dt_cfl, r.setup.cfl,
             ceil(r.setup.t_end / r.dt_cfl), r.setup.t_end);
-    fprintf(out, "device memory: %.3g MB per rank of %.3g MB on %s\n", bytes_per_rank(&r) / 1e6,
+    double largest_field;
+    fprintf(out, "device memory: %.3g MB per rank of %.3g MB on %s\n", bytes_per_rank(&r, &largest_field) / 1e6,
             (double)dev->global_mem_bytes / 1e6, dev->device_name);
     fprintf(out, "output: %.0f map frames, up to %.3g MB uncompressed; %d gauges; restarts of %.3g MB\n", frames,
             frames * frame_bytes / 1e6, r.ngauges, (double)g->nx * g->ny * SWE_STATE_FIELDS * 8 / 1e6);
   }
 cleanup:
+  host_state_free(&initial);
   close_model(&r);
   return status;
 }

@@ -61,6 +61,15 @@ bad_input "a gauge outside the grid" "lies outside the cell centres" "$case_file
   --set output.gauge_file="$dir/far.csv"
 run_capture "$hydrocl" validate "$case_file" --set output.gauge_file="$dir/far.csv"
 ok "validate finds the gauge outside the grid too" equals "$rc" 65
+# 60000^2 cells need some 600 GB of device memory, more than any device of today: refused before any allocation.
+huge=(--set grid.nx=60000 --set grid.ny=60000)
+run_capture "$hydrocl" validate "$case_file" "${huge[@]}"
+ok "validate of a grid larger than the device exits 69" equals "$rc" 69
+ok "and gives the memory needed, the memory there and what to do" python3 -c '
+import re, sys
+assert re.search(r"need [0-9.e+]+ MB of device memory but .* has [0-9.e+]+ MB; use more ranks", sys.argv[1])' "$err"
+run_capture "$hydrocl" run "$case_file" "${huge[@]}" -o "$dir/huge"
+ok "run of it exits 69 too, with no output" test "$rc" = 69 -a ! -e "$dir/huge"
 run_capture "$hydrocl" run "$case_file" -o ""
 ok "an empty -o exits 64" equals "$rc" 64
 

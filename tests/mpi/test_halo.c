@@ -179,6 +179,33 @@ static void check_no_fp64(Runtime *rt) {
   runtime_destroy(&narrow);
 }
 
+/* A field larger than the device's largest buffer (this device, described as allowing 4096 bytes) is refused with
+ * the bytes requested, the bytes allowed and the fix. */
+static void check_max_allocation(Runtime *rt) {
+  Runtime *narrow = NULL;
+  Decomp *decomp = NULL;
+  Field *f = NULL;
+  DeviceInfo dev = *runtime_device(rt);
+  RuntimeOptions options = {0};
+  DecompSpec spec = {.nx = 100, .ny = 100}; /* at least 50 x 25 cells, 5 kB in float, on each of up to 4 ranks */
+  FieldSpec fs = {.name = "phi", .nz = 1, .ghost = 1, .precision = PRECISION_SINGLE};
+  dev.max_alloc_bytes = 4096;
+  status_clear();
+  HclStatus s = runtime_create(&dev, &options, &narrow);
+  if (s == HCL_OK) {
+    s = decomp_create(&spec, &decomp);
+  }
+  if (s == HCL_OK) {
+    s = field_create(narrow, decomp, &fs, &f);
+  }
+  TAP_OK(all_ranks(s == HCL_ENODEVICE && tap_contains(status_message(), "allows 4096 in one buffer") &&
+                   tap_contains(status_message(), "use more ranks")),
+         "a field beyond the largest buffer is refused: %s", status_message());
+  field_destroy(&f);
+  decomp_destroy(&decomp);
+  runtime_destroy(&narrow);
+}
+
 /* Regression: px (or py) not dividing the ranks was an MPI error; it is bad input naming px, py and the ranks. */
 static void check_process_grid(void) {
   Decomp *decomp = NULL;
@@ -290,6 +317,7 @@ int main(int argc, char **argv) {
     check_one_rank_failing(rt);
   }
   check_no_fp64(rt);
+  check_max_allocation(rt);
   check_process_grid();
 #ifdef HYDROCL_HAVE_MPI
   if (par_size() == 2) {
