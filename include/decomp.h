@@ -16,7 +16,7 @@
 
 typedef struct {
   int nx, ny;      /* global points */
-  int px, py;      /* process grid; 0 lets MPI_Dims_create choose */
+  int px, py;      /* process grid; 0: chosen for the shortest halo on this grid, see decomp.c */
   bool periodic_x; /* x sides (west/east) periodic, else closed */
   bool periodic_y; /* y sides (south/north) periodic, else closed */
 } DecompSpec;

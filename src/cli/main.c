@@ -52,6 +52,18 @@ static HclStatus dispatch(const CliOptions *o) {
   return status_set(HCL_EUSAGE, __FILE__, __LINE__, "unknown command '%s' (see hydrocl help)", o->command);
 }
 
+/* The ranks agree on every failure and rank 0 holds its message (par_agree), so rank 0 says it once; the others say
+ * it with -vv, for a failure that was not agreed. */
+static void report_failure(HclStatus status) {
+  const char *message = status_message()[0] ? status_message() : status_summary(status);
+  if (par_rank() == 0) {
+    log_error("%s", message);
+  } else {
+    log_debug("%s", message);
+  }
+  log_debug("failure recorded at %s (%s)", status_origin(), status_name(status));
+}
+
 int main(int argc, char **argv) {
   CliOptions options;
   HclStatus status = par_init(&argc, &argv);
@@ -64,8 +76,7 @@ int main(int argc, char **argv) {
     status = dispatch(&options);
   }
   if (status != HCL_OK) {
-    log_error("%s", status_message()[0] ? status_message() : status_summary(status));
-    log_debug("failure recorded at %s (%s)", status_origin(), status_name(status));
+    report_failure(status);
   }
   par_finalize();
   return status_exit_code(status);

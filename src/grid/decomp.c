@@ -32,6 +32,30 @@ static int rank_of(const DecompSpec *s, int cx, int cy) {
   return cy * s->px + cx;
 }
 
+/* The process grid for size ranks over nx x ny points when px or py (or both) is 0: of the splits px * py = size that
+ * keep the given side and leave every rank a point in each direction, the one whose largest block has the shortest
+ * perimeter (ceil(nx / px) + ceil(ny / py), the halo it exchanges), and among equals the one with more ranks in y
+ * (rows, the contiguous direction, stay whole). Plain MPI_Dims_create ignores the grid's shape: it splits 400 x 4
+ * points over 3 ranks as 1 x 3, where a rank cannot own a row. False when no split fits. */
+static bool choose_process_grid(int nx, int ny, int size, int *px, int *py) {
+  int best_px = 0, best_perimeter = 0;
+  for (int cx = 1; cx <= size; cx++) {
+    int cy = size / cx;
+    bool fits = cx * cy == size && (*px == 0 || cx == *px) && (*py == 0 || cy == *py) && cx <= nx && cy <= ny;
+    int perimeter = (nx + cx - 1) / cx + (ny + cy - 1) / cy;
+    if (fits && (best_px == 0 || perimeter < best_perimeter)) { /* cx rising: the first of equals has most in y */
+      best_px = cx;
+      best_perimeter = perimeter;
+    }
+  }
+  if (best_px == 0) {
+    return false;
+  }
+  *px = best_px;
+  *py = size / best_px;
+  return true;
+}
+
 HclStatus decomp_create(const DecompSpec *spec, Decomp **out) {
   HclStatus status = HCL_OK;
   Decomp *d = NULL;
@@ -40,28 +64,22 @@ HclStatus decomp_create(const DecompSpec *spec, Decomp **out) {
   REQUIRE(spec->nx >= 1 && spec->ny >= 1, HCL_EDATA, "grid of %d x %d points is empty", spec->nx, spec->ny);
   TRY_ALLOC(d, 1);
   d->spec = *spec;
-  int dims[2] = {spec->py, spec->px}; /* MPI order: slowest (y) first */
+#ifdef HYDROCL_HAVE_MPI
+  d->comm = MPI_COMM_NULL; /* before any failure: decomp_destroy frees a communicator that is not null */
+#endif
   REQUIRE(spec->px >= 0 && spec->py >= 0, HCL_EDATA, "process grid %d x %d has a negative side", spec->px, spec->py);
   REQUIRE(spec->px * spec->py == 0 || spec->px * spec->py == size, HCL_EUSAGE,
           "process grid %d x %d needs %d ranks, the run has %d (set it to 0 x 0 for automatic)", spec->px, spec->py,
           spec->px * spec->py, size);
-  /* One side given: MPI_Dims_create would fail with an MPI error where the given side does not divide the ranks. */
   REQUIRE((spec->px == 0 || size % spec->px == 0) && (spec->py == 0 || size % spec->py == 0), HCL_EDATA,
           "process grid px = %d, py = %d cannot split %d ranks: a given side must divide the number of ranks; run "
           "on a multiple of it, or set it to 0 for automatic",
           spec->px, spec->py, size);
-#ifdef HYDROCL_HAVE_MPI
-  d->comm = MPI_COMM_NULL;
-  TRY_MPI(MPI_Dims_create(size, 2, dims));
-#else
-  dims[0] = dims[1] = 1;
-#endif
-  d->spec.py = dims[0];
-  d->spec.px = dims[1];
-  REQUIRE(d->spec.px <= spec->nx && d->spec.py <= spec->ny, HCL_EDATA,
-          "grid of %d x %d points cannot be split over %d x %d ranks: every rank needs at least one point; use "
-          "fewer ranks",
-          spec->nx, spec->ny, d->spec.px, d->spec.py);
+  REQUIRE(choose_process_grid(spec->nx, spec->ny, size, &d->spec.px, &d->spec.py), HCL_EDATA,
+          "grid of %d x %d points cannot be split over %d ranks%s: every rank needs at least one point in each "
+          "direction; use fewer ranks",
+          spec->nx, spec->ny, size, spec->px || spec->py ? " with the process grid given" : "");
+  int dims[2] = {d->spec.py, d->spec.px}; /* MPI order: slowest (y) first */
 #ifdef HYDROCL_HAVE_MPI
   int periods[2] = {spec->periodic_y, spec->periodic_x};
   int coords[2];

@@ -270,6 +270,18 @@ static HclStatus check_device_memory(const SweRun *r) {
   return par_agree(local);
 }
 
+/* decomp_create, with a process grid it refuses traced to the case's grid.px and grid.py. */
+static HclStatus create_decomp(SweRun *r) {
+  HclStatus status = decomp_create(&r->setup.grid, &r->decomp);
+  if (status == HCL_EDATA || status == HCL_EUSAGE) {
+    char why[512];
+    snprintf(why, sizeof why, "%s", status_message());
+    status_clear();
+    status = status_set(status, __FILE__, __LINE__, "%s: grid.px, grid.py: %s", case_origin(r->c, "grid.px"), why);
+  }
+  return status;
+}
+
 /* The host side of a run: the case's set-up, the decomposition, the gauges, and the memory check. */
 static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *request, SweRun *r) {
   HclStatus status = HCL_OK;
@@ -278,7 +290,7 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   r->request = request;
   r->rt = rt;
   TRY(swe_setup_from_case(c, request->precision, &r->setup));
-  TRY(decomp_create(&r->setup.grid, &r->decomp));
+  TRY(create_decomp(r));
   TRY(read_gauges(r));
   TRY(check_device_memory(r));
   snprintf(r->source, sizeof r->source, "hydrocl %s (%s), %s, %s", HYDROCL_VERSION, HYDROCL_GIT,

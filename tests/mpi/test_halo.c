@@ -218,6 +218,22 @@ static void check_process_grid(void) {
   TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), want)),
          "a px that does not divide the ranks is bad input: %s", status_message());
   decomp_destroy(&decomp);
+  /* Automatic: the split with the shortest halo for the grid's shape. A 400 x 4 strip goes into columns of ranks
+   * (MPI_Dims_create's 1 x 4 would leave ranks without a row at 4 ranks, and a 100-point halo at 2); a square goes
+   * into rows (equal halos: more ranks in y) until 2 x 2 is shorter. */
+  const int square_px[5] = {0, 1, 1, 1, 2}, square_py[5] = {0, 1, 2, 3, 2};
+  DecompSpec grids[2] = {{.nx = 400, .ny = 4}, {.nx = 40, .ny = 40}};
+  int px[2] = {0, 0}, py[2] = {0, 0};
+  for (int k = 0; k < 2; k++) {
+    if (decomp_create(&grids[k], &decomp) == HCL_OK) {
+      px[k] = decomp_spec(decomp)->px;
+      py[k] = decomp_spec(decomp)->py;
+    }
+    decomp_destroy(&decomp);
+  }
+  TAP_OK(all_ranks(size <= 4 && px[0] == size && py[0] == 1 && px[1] == square_px[size] && py[1] == square_py[size]),
+         "automatic process grids: %d x %d on the 400 x 4 strip, %d x %d on the 40 x 40 square", px[0], py[0], px[1],
+         py[1]);
 }
 
 #ifdef HYDROCL_HAVE_MPI

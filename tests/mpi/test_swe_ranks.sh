@@ -41,4 +41,8 @@ ok "the channel's tide moved the water (a test that cannot pass at rest)" /usr/b
 import sys, glob, netCDF4, numpy
 with netCDF4.Dataset(glob.glob(sys.argv[1] + "/restart-*.nc")[0]) as r:
     assert numpy.max(numpy.abs(r["v"][:])) > 1e-3, numpy.max(numpy.abs(r["v"][:]))' "$dir/channel-1"
+run_capture "$mpirun" -n 2 "$hydrocl" validate "$root/cases/drop-island.yml" --set grid.px=3
+ok "a process grid that cannot split 2 ranks is refused" equals "$rc" 65
+ok "the message names where grid.px was set" contains "$err" "--set grid.px=3: grid.px, grid.py: process grid px = 3"
+ok "and comes once, from rank 0" equals "$(grep -c "cannot split" <<<"$err")" 1
 tap_done
