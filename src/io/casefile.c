@@ -345,9 +345,9 @@ static HclStatus walk_mapping(Case *c, yaml_document_t *doc, yaml_node_t *mappin
       TRY(walk_mapping(c, doc, v, section));
       continue;
     }
-    mark_origin(c->path, v->start_mark, origin, sizeof origin);
     int i = key_index(c, key);
     REQUIRE(i >= 0, HCL_EDATA, "%s: unknown key '%s' (did you mean '%s'?)", origin, key, nearest_key(c, key));
+    mark_origin(c->path, v->start_mark, origin, sizeof origin); /* a bad value is pointed at itself */
     if (c->keys[i].type == CASE_POINTS && v->type == YAML_SEQUENCE_NODE) {
       TRY(assign_points(c, doc, v, key, origin));
       continue;

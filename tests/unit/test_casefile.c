@@ -212,7 +212,7 @@ int main(void) {
   mistake("a single value for points", "grid:\n  nx: 10\noutput:\n  gauges: P1\n", NULL, "case.yml:4:11:",
           "is a list of points");
 
-  mistake("unknown key", "grid:\n  nx: 10\n  nxx: 4\n", NULL, "case.yml:3:8: unknown key 'grid.nxx'",
+  mistake("unknown key", "grid:\n  nx: 10\n  nxx: 4\n", NULL, "case.yml:3:3: unknown key 'grid.nxx'",
           "did you mean 'grid.nx'");
   mistake("unknown section", "grid:\n  nx: 10\ngird:\n  ny: 4\n", NULL, "case.yml:3:1: unknown section 'gird'",
           "did you mean 'grid'");
