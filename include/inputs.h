@@ -1,6 +1,6 @@
 /* inputs.h: bulk inputs named in case files: 2D grids (bed level, initial water level) from netCDF or CSV, and time
- * series (boundary water levels, discharges) from CSV. Mistakes are HCL_EDATA with file:line or the variable and
- * both shapes; a missing file is HCL_ENOINPUT. */
+ * series (boundary water levels, discharges) from netCDF or CSV. Mistakes are HCL_EDATA with file:line or the
+ * variable and both shapes; a missing file is HCL_ENOINPUT. */
 #ifndef HYDROCL_INPUTS_H
 #define HYDROCL_INPUTS_H
 
@@ -12,8 +12,11 @@
  * with ny lines of nx numbers, line j holding row y = j. */
 HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values);
 
-/* Reads "time,value" lines (seconds); '#' comments and blank lines are skipped, and so is a header where the first
- * other line is not numbers; times strictly increasing. Caller frees *times and *values. */
+/* Reads a time series, times in seconds strictly increasing. A ".nc" file holds one 1D data variable over a
+ * dimension whose coordinate variable gives the times, in "seconds" (minutes, hours, days), alone or "since
+ * 2000-01-01 00:00:00", the run's t = 0 (CF 1.8 section 4.4); packed values are unpacked and a missing sample is
+ * refused, as for grids. Any other file is CSV, "time,value" lines in seconds; '#' comments and blank lines are
+ * skipped, and so is a header where the first other line is not numbers. Caller frees *times and *values. */
 HclStatus input_read_series(const char *path, double **times, double **values, int *count);
 
 /* Linear interpolation of the series at t, held constant beyond its ends. */

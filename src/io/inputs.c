@@ -2,6 +2,7 @@
 #include "inputs.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -222,6 +223,120 @@ cleanup:
   }
   return status;
 }
+
+/* Seconds per unit of a CF time coordinate's units: "s", "seconds", "minutes", "hours" or "days", alone or "since"
+ * the model's own reference (output.h: 2000-01-01 00:00:00, the run's t = 0); 0 for any other units. */
+static double seconds_per_unit(const char *units) {
+  static const struct {
+    const char *name;
+    double seconds;
+  } known[] = {{"s", 1}, {"seconds", 1}, {"minutes", 60}, {"hours", 3600}, {"days", 86400}};
+  static const char *const REFERENCE[] = {"", " since 2000-01-01 00:00:00", " since 2000-01-01"};
+  for (size_t u = 0; u < sizeof known / sizeof known[0]; u++) {
+    size_t length = strlen(known[u].name);
+    for (size_t r = 0; r < sizeof REFERENCE / sizeof REFERENCE[0]; r++) {
+      if (strncmp(units, known[u].name, length) == 0 && strcmp(units + length, REFERENCE[r]) == 0) {
+        return known[u].seconds;
+      }
+    }
+  }
+  return 0;
+}
+
+/* The series variable of an open file: its only 1D variable that is not a coordinate variable; *time_var is the
+ * coordinate variable of its dimension and *n the length. */
+static HclStatus find_series_variables(int ncid, const char *path, int *var, int *time_var, size_t *n) {
+  HclStatus status = HCL_OK;
+  int nvars = 0, ndims = 0, dim = -1;
+  char name[NC_MAX_NAME + 1], dim_name[NC_MAX_NAME + 1];
+  *var = -1;
+  TRY_NC(nc_inq_nvars(ncid, &nvars), path);
+  for (int v = 0; v < nvars; v++) {
+    TRY_NC(nc_inq_varndims(ncid, v, &ndims), path);
+    if (ndims != 1) {
+      continue;
+    }
+    TRY_NC(nc_inq_vardimid(ncid, v, &dim), path);
+    TRY_NC(nc_inq_varname(ncid, v, name), path);
+    TRY_NC(nc_inq_dimname(ncid, dim, dim_name), path);
+    if (strcmp(name, dim_name) != 0) {
+      REQUIRE(*var < 0, HCL_EDATA, "%s has several 1D data variables; a time series file holds one", path);
+      *var = v;
+    }
+  }
+  REQUIRE(*var >= 0, HCL_EDATA, "%s has no 1D data variable (a series 'level(time)' with a coordinate 'time(time)')",
+          path);
+  TRY_NC(nc_inq_vardimid(ncid, *var, &dim), path);
+  TRY_NC(nc_inq_dimname(ncid, dim, dim_name), path);
+  TRY_NC(nc_inq_dimlen(ncid, dim, n), path);
+  REQUIRE(nc_inq_varid(ncid, dim_name, time_var) == NC_NOERR, HCL_EDATA,
+          "%s: dimension '%s' of the series has no coordinate variable '%s' holding the times", path, dim_name,
+          dim_name);
+  REQUIRE(*n > 0, HCL_EDATA, "%s: no samples", path);
+cleanup:
+  return status;
+}
+
+/* Times in seconds from the coordinate variable's units (seconds_per_unit), strictly increasing. */
+static HclStatus read_series_times(int ncid, int time_var, const char *path, double *times, size_t n) {
+  HclStatus status = HCL_OK;
+  char units[NC_MAX_NAME + 1] = "";
+  size_t length = 0;
+  REQUIRE(nc_inq_attlen(ncid, time_var, "units", &length) == NC_NOERR && length < sizeof units, HCL_EDATA,
+          "%s: the time coordinate has no units; give 'seconds' (or minutes, hours, days)", path);
+  TRY_NC(nc_get_att_text(ncid, time_var, "units", units), path);
+  double scale = seconds_per_unit(units);
+  REQUIRE(scale > 0, HCL_EDATA,
+          "%s: time units '%s': hydrocl counts time from the start of the run; use 'seconds' (or minutes, hours, "
+          "days), alone or 'since 2000-01-01 00:00:00'",
+          path, units);
+  TRY_NC(nc_get_var_double(ncid, time_var, times), path);
+  for (size_t k = 0; k < n; k++) {
+    times[k] *= scale;
+    REQUIRE(isfinite(times[k]) && (k == 0 || times[k] > times[k - 1]), HCL_EDATA,
+            "%s: time %g s at index %zu does not follow %g s", path, times[k], k, k > 0 ? times[k - 1] : -INFINITY);
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus read_netcdf_series(const char *path, double **times, double **values, int *count) {
+  HclStatus status = HCL_OK;
+  int ncid = -1, var = -1, time_var = -1;
+  size_t n = 0;
+  char name[NC_MAX_NAME + 1] = "";
+  MissingMarks marks = {0};
+  double *t = NULL, *v = NULL;
+  int err = nc_open(path, NC_NOWRITE, &ncid);
+  REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open time series '%s': %s", path,
+          nc_strerror(err));
+  TRY(find_series_variables(ncid, path, &var, &time_var, &n));
+  REQUIRE(n <= INT_MAX, HCL_EDATA, "%s: %zu samples, more than hydrocl takes", path, n);
+  TRY_NC(nc_inq_varname(ncid, var, name), path);
+  TRY_ALLOC(t, n);
+  TRY_ALLOC(v, n);
+  TRY(read_series_times(ncid, time_var, path, t, n));
+  TRY(missing_marks_read(ncid, var, path, &marks));
+  TRY_NC(nc_get_var_double(ncid, var, v), path);
+  for (size_t k = 0; k < n; k++) {
+    const char *mark = missing_mark(&marks, v[k]);
+    REQUIRE(mark == NULL, HCL_EDATA, "%s: '%s' is missing (%s) at t = %g s; a series needs every sample", path, name,
+            mark, t[k]);
+  }
+  TRY(unpack(ncid, var, path, v, n));
+  *times = t;
+  *values = v;
+  *count = (int)n;
+  t = v = NULL;
+cleanup:
+  free(t);
+  free(v);
+  free(marks.missing);
+  if (ncid >= 0) {
+    nc_close(ncid);
+  }
+  return status;
+}
 #endif
 
 HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values) {
@@ -240,7 +355,7 @@ cleanup:
   return status;
 }
 
-HclStatus input_read_series(const char *path, double **times, double **values, int *count) {
+static HclStatus read_csv_series(const char *path, double **times, double **values, int *count) {
   HclStatus status = HCL_OK;
   FILE *f = fopen(path, "r");
   double *t = NULL, *v = NULL;
@@ -288,6 +403,23 @@ cleanup:
   }
   free(t);
   free(v);
+  return status;
+}
+
+HclStatus input_read_series(const char *path, double **times, double **values, int *count) {
+  HclStatus status = HCL_OK;
+  *times = *values = NULL;
+  *count = 0;
+  if (has_extension(path, ".nc")) {
+#ifdef HYDROCL_HAVE_NETCDF
+    TRY(read_netcdf_series(path, times, values, count));
+#else
+    FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read '%s'; give the series as CSV", path);
+#endif
+  } else {
+    TRY(read_csv_series(path, times, values, count));
+  }
+cleanup:
   return status;
 }
 

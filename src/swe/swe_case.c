@@ -23,7 +23,7 @@ static const double PI = 3.14159265358979323846;
        "tidal constituents added to the mean: 'amplitude period phase; ...' in m, s and degrees, each "          \
        "amplitude cos(2 pi t / period - phase)"},                                                                  \
       {"boundary." side "_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,                                           \
-       "a CSV time series 'time,level' (s, m) used instead of mean and tide"}
+       "a time series used instead of mean and tide: CSV 'time,level' (s, m), or netCDF level(time)"}
 
 const CaseKey swe_case_keys[] = {
     {"model.name", CASE_CHOICE, "", NULL, CASE_UNBOUNDED, "shallow-water", "the model this case is for"},

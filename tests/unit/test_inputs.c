@@ -1,4 +1,4 @@
-/* test_inputs.c: grids from CSV and netCDF and time series from CSV: values read exactly, packed netCDF values
+/* test_inputs.c: grids and time series from CSV and netCDF: values read exactly, packed netCDF values
  * unpacked, wrong shapes, missing points and bad lines refused with file:line, both shapes or the point, missing
  * files as missing input, headers after comments, and linear interpolation of a series. */
 #include <stdlib.h>
@@ -53,6 +53,64 @@ static const char *write_level_nc(const char *name, nc_type type, const double *
   }
   nc_close(ncid);
   return path;
+}
+
+/* Writes folder/name with a series 'level(time)' of n samples and its coordinate 'time(time)' in units (NULL: none);
+ * a missing_value of -999 on level. Returns the path. */
+static const char *write_series_nc(const char *name, const char *units, const double *times, const double *levels,
+                                   size_t n) {
+  static char path[512];
+  int ncid, dim, time_var, level_var;
+  double missing = -999;
+  snprintf(path, sizeof path, "%s/%s", folder, name);
+  nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid);
+  nc_def_dim(ncid, "time", n, &dim);
+  nc_def_var(ncid, "time", NC_DOUBLE, 1, &dim, &time_var);
+  if (units) {
+    nc_put_att_text(ncid, time_var, "units", strlen(units), units);
+  }
+  nc_def_var(ncid, "level", NC_DOUBLE, 1, &dim, &level_var);
+  nc_put_att_double(ncid, level_var, "missing_value", NC_DOUBLE, 1, &missing);
+  nc_enddef(ncid);
+  nc_put_var_double(ncid, time_var, times);
+  nc_put_var_double(ncid, level_var, levels);
+  nc_close(ncid);
+  return path;
+}
+
+static HclStatus series(const char *path, double **t, double **v, int *n) {
+  status_clear();
+  free(*t);
+  free(*v);
+  *t = *v = NULL;
+  return input_read_series(path, t, v, n);
+}
+
+/* A time series from netCDF: the times of its coordinate variable in seconds, whatever the unit; other references,
+ * missing units, decreasing times and missing samples refused. */
+static void test_netcdf_series(void) {
+  const double hours[3] = {0, 0.5, 2}, levels[3] = {1, 2.5, -0.25}, back[3] = {0, 2, 1}, gap[3] = {1, -999, 2};
+  double *t = NULL, *v = NULL;
+  int n = 0;
+  HclStatus s = series(write_series_nc("tide.nc", "hours", hours, levels, 3), &t, &v, &n);
+  TAP_OK(s == HCL_OK && n == 3 && t[1] == 1800 && t[2] == 7200 && v[1] == 2.5 && v[2] == -0.25,
+         "a netCDF series reads its times in hours as seconds %s", status_message());
+  s = series(write_series_nc("since.nc", "seconds since 2000-01-01 00:00:00", hours, levels, 3), &t, &v, &n);
+  TAP_OK(s == HCL_OK && n == 3 && t[1] == 0.5, "seconds since the model's reference %s", status_message());
+  s = series(write_series_nc("epoch.nc", "days since 1970-01-01", hours, levels, 3), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "time units 'days since 1970-01-01'"),
+         "another reference time is refused: %s", status_message());
+  s = series(write_series_nc("bare.nc", NULL, hours, levels, 3), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "has no units"), "times without units: %s",
+         status_message());
+  s = series(write_series_nc("back.nc", "s", back, levels, 3), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "time 1 s at index 2 does not follow 2 s"),
+         "decreasing times: %s", status_message());
+  s = series(write_series_nc("gap.nc", "s", hours, gap, 3), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "'level' is missing (missing_value) at t = 0.5 s"),
+         "a missing sample: %s", status_message());
+  free(t);
+  free(v);
 }
 
 /* netCDF's conventions for missing points and packed values (NUG attribute conventions, CF 1.8 sections 2.5.1 and
@@ -141,6 +199,7 @@ int main(void) {
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "no variable 'depth'"), "a missing variable: %s",
          status_message());
   test_netcdf_conventions();
+  test_netcdf_series();
 #endif
 
   double *t = NULL, *v = NULL;
