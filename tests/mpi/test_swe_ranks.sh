@@ -13,12 +13,15 @@ root=$(cd "$3" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-island=(--set grid.nx=46 --set grid.ny=38 --set time.end=6 --set output.interval=0 --set output.history_interval=1)
+island=(--set grid.nx=46 --set grid.ny=38 --set time.end=6 --set output.interval=0 --set output.history_interval=1
+  --set restart.interval=3)
 channel=(--set grid.nx=40 --set grid.ny=30 --set grid.lx=400 --set grid.ly=300 --set bed.shape=ramp
   --set bed.depth=3 --set bed.height=4 --set bed.x=50 --set bed.width=300 --set initial.shape=flat
   --set initial.level=0 --set boundary.west=periodic --set boundary.east=periodic --set boundary.south=level
   --set boundary.south_tide="0.5 60 0" --set boundary.north=weak-level --set boundary.north_level=0 --set time.end=20 --set output.interval=0
-  --set output.gauges=[])
+  --set output.gauges=[] --set restart.interval=0)
+
+last_restart() { ls "$1"/restart-*.nc | sort -t- -k2 -n | tail -1; }
 
 for name in island channel; do
   eval "args=(\"\${$name[@]}\")"
@@ -27,12 +30,21 @@ for name in island channel; do
       -o "$dir/$name-$n" -q
     ok "$name on $n ranks exits 0" equals "$rc" 0
   done
-  reference=$(ls "$dir/$name-1"/restart-*.nc)
+  reference=$(last_restart "$dir/$name-1")
   for n in 2 3 4; do
     ok "$name: $n ranks give bitwise the fields of 1 rank" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
-      "$reference" "$(ls "$dir/$name-$n"/restart-*.nc)" zeta u v kfu kfv time
+      "$reference" "$(last_restart "$dir/$name-$n")" zeta u v kfu kfv time
   done
 done
+# A restart is independent of the number of ranks: the island's first half on 2 ranks, continued on 3.
+run_capture timeout 600 "$mpirun" -n 2 "$hydrocl" run "$root/cases/drop-island.yml" "${island[@]}" --set time.end=3 \
+  -o "$dir/island-switch" -q
+ok "the island's first half on 2 ranks exits 0" equals "$rc" 0
+run_capture timeout 600 "$mpirun" -n 3 "$hydrocl" run "$root/cases/drop-island.yml" "${island[@]}" \
+  -o "$dir/island-switch" -q --restart latest
+ok "its second half on 3 ranks exits 0" equals "$rc" 0
+ok "and ends with bitwise the fields of 1 rank throughout" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
+  "$(last_restart "$dir/island-1")" "$(last_restart "$dir/island-switch")" zeta u v kfu kfv time
 for n in 2 3 4; do # the gauges' bilinear corners fall on different ranks as the split changes
   ok "island: the gauges on $n ranks are bitwise those of 1 rank" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
     "$dir/island-1/history.nc" "$dir/island-$n/history.nc" time zeta h u v
