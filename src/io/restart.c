@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,8 +110,22 @@ cleanup:
   return status;
 }
 
-/* Rank 0: write to a hidden temporary name, rename, then remove all but the newest spec->keep of the steps up to
- * this one. */
+/* Flushes path (a file, or a folder's entries) to the disk: the data of a restart must be there before its rename
+ * is, or a crash of the machine could leave the new name on an empty file; older restarts go only after that. */
+static HclStatus flush_to_disk(const char *path) {
+  HclStatus status = HCL_OK;
+  int fd = open(path, O_RDONLY);
+  REQUIRE(fd >= 0, HCL_EIO, "cannot open '%s' to flush it: %s", path, strerror(errno));
+  int flushed = fsync(fd);
+  int error = errno;
+  close(fd);
+  REQUIRE(flushed == 0 || error == EINVAL, HCL_EIO, "cannot flush '%s' to the disk: %s", path, strerror(error));
+cleanup:
+  return status;
+}
+
+/* Rank 0: write to a hidden temporary name, flush it, rename, flush the folder, then remove all but the newest
+ * spec->keep of the steps up to this one. */
 static HclStatus write_and_rotate(const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
                                   double *const *globals, const RestartScalar *scalars, int nscalars,
                                   const char *path) {
@@ -120,12 +135,16 @@ static HclStatus write_and_rotate(const RestartSpec *spec, int64_t step, Field *
   char temporary[4200], old[4200];
   snprintf(temporary, sizeof temporary, "%s/.%s-%" PRId64 ".nc.tmp", spec->folder, spec->prefix, step);
   status = write_file(temporary, spec, step, fields, nfields, globals, scalars, nscalars);
+  if (status == HCL_OK) {
+    status = flush_to_disk(temporary);
+  }
   if (status != HCL_OK) {
     unlink(temporary);
     goto cleanup;
   }
   REQUIRE(rename(temporary, path) == 0, HCL_EIO, "cannot rename '%s' to '%s': %s", temporary, path,
           strerror(errno));
+  TRY(flush_to_disk(spec->folder)); /* EINVAL: a file system that cannot flush a folder has nothing to flush */
   TRY(list_steps(spec->folder, spec->prefix, &steps, &count));
   for (int i = 0, kept = 0; i < count; i++) {
     /* Later steps are left from an earlier, longer run: not this run's to rotate. Of the rest this step is the
