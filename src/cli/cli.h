@@ -45,7 +45,7 @@ typedef struct {
   const char *sets[CLI_MAX_SETS]; /* --set section.key=value, in order */
   int nsets;
   int verbosity;       /* -q: -1, default 0, -v: 1, -vv: 2 */
-  char command_line[CLI_COMMAND_LINE]; /* argv joined by spaces (cut at the end when longer) */
+  char command_line[CLI_COMMAND_LINE]; /* "UTC time: argv", quoted for a shell (cut at the end when longer) */
 } CliOptions;
 
 /* Parses argv into o. Usage errors are HCL_EUSAGE with the message to print. */

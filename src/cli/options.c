@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void cli_print_usage(FILE *out) {
   fprintf(out,
@@ -66,12 +68,26 @@ cleanup:
   return status;
 }
 
+/* The history attribute's line (CF 1.8 section 2.6.2): "2026-11-23T10:00:00Z: hydrocl run case.yml ...", the
+ * command as a shell would take it again, arguments holding spaces or quotes in single quotes; cut at size. */
 static void join_command_line(int argc, char **argv, char *out, size_t size) {
   size_t used = 0;
-  out[0] = '\0';
+  time_t now = time(NULL);
+  struct tm utc;
+  gmtime_r(&now, &utc);
+  used = strftime(out, size, "%Y-%m-%dT%H:%M:%SZ:", &utc);
   for (int i = 0; i < argc && used + 1 < size; i++) {
-    int n = snprintf(out + used, size - used, "%s%s", i ? " " : "", argv[i]);
+    bool plain = argv[i][0] != '\0' && strpbrk(argv[i], " \t'\"\\$`*?[]{}();&|<>#~") == NULL;
+    int n = snprintf(out + used, size - used, plain ? " %s" : " '", argv[i]);
     used += n > 0 ? (size_t)n : 0;
+    for (const char *c = argv[i]; !plain && *c && used + 5 < size; c++) { /* ' becomes '\'' */
+      n = snprintf(out + used, size - used, *c == '\'' ? "'\\''" : "%c", *c);
+      used += n > 0 ? (size_t)n : 0;
+    }
+    if (!plain && used + 1 < size) {
+      out[used++] = '\'';
+      out[used] = '\0';
+    }
   }
 }
 
