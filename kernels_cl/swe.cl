@@ -6,10 +6,14 @@
  *
  * zeta is the water level above the reference plane, d the depth of the bed below it, h = zeta + d the total depth.
  * Kernels: u_step, v_step (momentum with implicit friction per point, thesis eq. 6.5, Sielecki ordering), uv_step
- *   (both at once, Hansen ordering), zeta_step (continuity in
- *   flux form, so volume is conserved to rounding; water-level boundaries), wave_speed (|velocity| + sqrt(g h), for
+ *   (both at once, Hansen ordering), zeta_step (continuity in flux form, so volume is conserved to rounding),
+ *   zeta_boundary (the water-level sides), wave_speed (|velocity| + sqrt(g h), for
  *   the CFL limit and the divergence guard), centre_fields (cell-centred output).
- * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 2: second-order upwind cross terms reach two faces).
+ * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 2: second-order upwind cross terms reach two faces),
+ *   FRICTION (FRICTION_NONE, FRICTION_CHEZY, FRICTION_MANNING) and MOMENTUM_ADVECTION (1: momentum-conserving, 0:
+ *   energy-head) from the case, fixed for a run: the kernels carry no code for the other choices.
+ * Branch-free: every update computes its value whatever the flags and selects at the end (a ? b : c on values
+ *   computed on both sides), so a CPU compiler vectorizes across work-items (PoCL), and GPU warps never diverge.
  * Layout: every array is a[j + G][i + G] with G = STENCIL_RADIUS and row pitch `pitch`, x fastest (field.h);
  *   zeta[j][i], depth[j][i] at cell centres; u[j][i] at the east face (i + 1/2, j) and v[j][i] at the north face
  *   (i, j + 1/2) of cell (i, j); kfu, kfv (1 wet, 0 dry or wall) on the same faces. One work-item per owned cell. */
@@ -22,44 +26,41 @@
   const int nx, const int ny, const int pitch, const int x0, const int y0, const int global_nx,                  \
       const int global_ny, const int closed_x, const int closed_y
 #define PHYSICS_ARGS                                                                                          \
-  const REAL dt, const REAL dx, const REAL dy, const REAL g, const REAL dry_depth, const int friction,           \
-      const REAL friction_coefficient, const int momentum_advection
+  const REAL dt, const REAL dx, const REAL dy, const REAL g, const REAL dry_depth, const REAL friction_coefficient
 
-enum { FRICTION_NONE = 0, FRICTION_CHEZY = 1, FRICTION_MANNING = 2 };
+#define FRICTION_NONE 0 /* SweFriction in swe.h */
+#define FRICTION_CHEZY 1
+#define FRICTION_MANNING 2
 enum { SIDE_WALL = 0, SIDE_LEVEL = 1, SIDE_WEAK_LEVEL = 2 }; /* SweSide in swe.h */
 
 /* Upwinded total depth at a face between cells a (west/south) and b, for a face velocity w (S&D 2003, eq. for
  * h'): the upstream cell's depth; for w == 0 the higher water level over the shallower bed. */
-inline REAL upwind_depth(const REAL w, const REAL zeta_a, const REAL depth_a, const REAL zeta_b, const REAL depth_b) {
-  if (w > 0) {
-    return zeta_a + depth_a;
-  }
-  if (w < 0) {
-    return zeta_b + depth_b;
-  }
-  return fmax(zeta_a, zeta_b) + fmin(depth_a, depth_b);
+INLINE REAL upwind_depth(const REAL w, const REAL zeta_a, const REAL depth_a, const REAL zeta_b, const REAL depth_b) {
+  /* Plain selects, not fmax and fmin: a NaN needs no care here, it spoils the depths of its own cell anyway. */
+  const REAL still = (zeta_a > zeta_b ? zeta_a : zeta_b) + (depth_a < depth_b ? depth_a : depth_b);
+  return w > 0 ? zeta_a + depth_a : (w < 0 ? zeta_b + depth_b : still);
 }
 
 /* Bed-friction coefficient cf of cf |u| / h: g / C^2 (Chezy) or g n^2 / h^(1/3) (Manning). */
-inline REAL friction_factor(const int friction, const REAL coefficient, const REAL g, const REAL h) {
-  if (friction == FRICTION_CHEZY) {
-    return g / (coefficient * coefficient);
-  }
-  if (friction == FRICTION_MANNING) {
-    return g * coefficient * coefficient / cbrt(h);
-  }
+INLINE REAL friction_factor(const REAL coefficient, const REAL g, const REAL h) {
+#if FRICTION == FRICTION_CHEZY
+  return g / (coefficient * coefficient);
+#elif FRICTION == FRICTION_MANNING
+  return g * coefficient * coefficient / cbrt(h);
+#else
   return 0;
+#endif
 }
 
 /* 1 / (1 + k) for a flag k of 0 or 1, without a division (the kernels are bound by instructions as much as by
  * memory, and an IEEE division costs tens of them). */
-inline REAL one_over_one_plus(const REAL k) {
+INLINE REAL one_over_one_plus(const REAL k) {
   return k > 0 ? (REAL)0.5 : (REAL)1;
 }
 
 /* Along-flow advection w dw/ds at a face from its neighbours along the flow direction (m, p) and their flags
  * (thesis eq. 8.4): central where both are wet, one-sided where one is dry, zero where both are. rds = 1 / ds. */
-inline REAL along_central(const REAL w, const REAL w_m, const REAL w_p, const REAL k_m, const REAL k_p,
+INLINE REAL along_central(const REAL w, const REAL w_m, const REAL w_p, const REAL k_m, const REAL k_p,
                           const REAL rds) {
   return w * (k_p * w_p - k_m * w_m + (k_m - k_p) * w) * one_over_one_plus(k_m * k_p) * rds;
 }
@@ -67,7 +68,7 @@ inline REAL along_central(const REAL w, const REAL w_m, const REAL w_p, const RE
 /* Cross advection c dw/dn by second-order upwinding (thesis eqs. 8.2, 8.3): c_minus, c_plus are the transverse
  * velocities on the lower and upper side; w_m2, w_m1, w_p1, w_p2 the faces two and one below and above, with flags;
  * rdn = 1 / dn. */
-inline REAL cross_upwind(const REAL w, const REAL c_minus, const REAL c_plus, const REAL w_m1, const REAL w_m2,
+INLINE REAL cross_upwind(const REAL w, const REAL c_minus, const REAL c_plus, const REAL w_m1, const REAL w_m2,
                          const REAL k_m1, const REAL k_m2, const REAL w_p1, const REAL w_p2, const REAL k_p1,
                          const REAL k_p2, const REAL rdn) {
   const REAL backward = k_m1 * ((1 + 2 * k_m2) * w - (1 + 3 * k_m2) * w_m1 + k_m2 * w_m2) * one_over_one_plus(k_m2) * rdn;
@@ -79,24 +80,19 @@ inline REAL cross_upwind(const REAL w, const REAL c_minus, const REAL c_plus, co
  * upstream cell centre over the face depth, and the difference is first-order upwind, which gives the right
  * propagation speed of hydraulic jumps and bores. q_m, q_c, q_p: discharges h'w at the faces m (one back), this
  * one, p (one ahead); h_face the mean depth at this face; rds = 1 / ds. */
-inline REAL along_momentum(const REAL w, const REAL w_m, const REAL w_p, const REAL k_m, const REAL k_p,
+INLINE REAL along_momentum(const REAL w, const REAL w_m, const REAL w_p, const REAL k_m, const REAL k_p,
                            const REAL q_m, const REAL q_c, const REAL q_p, const REAL h_face, const REAL rds) {
-  if (h_face <= 0) {
-    return 0;
-  }
-  if (w > 0) {
-    return k_m * (q_m + q_c) / (2 * h_face) * (w - w_m) * rds;
-  }
-  if (w < 0) {
-    return k_p * (q_c + q_p) / (2 * h_face) * (w_p - w) * rds;
-  }
-  return 0;
+  const bool forward = w > 0;
+  const REAL discharge = forward ? k_m * (q_m + q_c) : k_p * (q_c + q_p);
+  const REAL difference = forward ? w - w_m : w_p - w;
+  const REAL advection = discharge / (2 * h_face) * difference * rds;
+  return h_face > 0 && w != 0 ? advection : 0;
 }
 
 /* u at the east face of cell (i, j) one step on: pressure gradient, advection, implicit friction (eq. 6.5); sets
  * the wet flag kfu (dry below dry_depth, and at closed walls). Reads u, v, zeta at step n (v at n + 1 under the
  * Sielecki ordering: the caller passes whichever v it wants); writes u_new and kfu. */
-inline void u_update(const int i, const int j, __global const REAL *restrict zeta,
+INLINE void u_update(const int i, const int j, __global const REAL *restrict zeta,
                      __global const REAL *restrict depth, __global const REAL *restrict u,
                      __global const REAL *restrict v, __global const REAL *restrict kfu_old,
                      __global REAL *restrict u_new, __global REAL *restrict kfu, GRID_ARGS, PHYSICS_ARGS) {
@@ -106,34 +102,30 @@ inline void u_update(const int i, const int j, __global const REAL *restrict zet
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i + 1, j), da = AT(depth, i, j), db = AT(depth, i + 1, j);
   const REAL h_up = upwind_depth(w, za, da, zb, db);
   const REAL wet = (!wall && h_up > dry_depth) ? 1 : 0;
-  AT(kfu, i, j) = wet;
-  if (wet == 0) {
-    AT(u_new, i, j) = 0;
-    return;
-  }
   /* Transverse velocity at the u point: mean of the four surrounding v faces (thesis eq. 6.8). */
   const REAL v_south = (AT(v, i, j - 1) + AT(v, i + 1, j - 1)) / 2, v_north = (AT(v, i, j) + AT(v, i + 1, j)) / 2;
   const REAL v_mean = (v_south + v_north) / 2;
-  REAL advection;
-  if (momentum_advection) {
-    const REAL hm = upwind_depth(AT(u, i - 1, j), AT(zeta, i - 1, j), AT(depth, i - 1, j), za, da);
-    const REAL hp = upwind_depth(AT(u, i + 1, j), zb, db, AT(zeta, i + 2, j), AT(depth, i + 2, j));
-    advection = along_momentum(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j),
-                               hm * AT(u, i - 1, j), h_up * w, hp * AT(u, i + 1, j), (za + da + zb + db) / 2, rdx);
-  } else {
-    advection = along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j), rdx);
-  }
+#if MOMENTUM_ADVECTION
+  const REAL hm = upwind_depth(AT(u, i - 1, j), AT(zeta, i - 1, j), AT(depth, i - 1, j), za, da);
+  const REAL hp = upwind_depth(AT(u, i + 1, j), zb, db, AT(zeta, i + 2, j), AT(depth, i + 2, j));
+  REAL advection = along_momentum(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j),
+                                  hm * AT(u, i - 1, j), h_up * w, hp * AT(u, i + 1, j), (za + da + zb + db) / 2, rdx);
+#else
+  REAL advection = along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j), rdx);
+#endif
   advection += cross_upwind(w, v_south, v_north, AT(u, i, j - 1), AT(u, i, j - 2), AT(kfu_old, i, j - 1),
                             AT(kfu_old, i, j - 2), AT(u, i, j + 1), AT(u, i, j + 2), AT(kfu_old, i, j + 1),
                             AT(kfu_old, i, j + 2), rdy);
   const REAL h_mean = fmax((za + da + zb + db) / 2, dry_depth);
   const REAL speed = sqrt(w * w + v_mean * v_mean);
-  const REAL cf = friction_factor(friction, friction_coefficient, g, h_mean);
-  AT(u_new, i, j) = (w - dt * (g * (zb - za) * rdx + advection)) * h_mean / (h_mean + dt * cf * speed);
+  const REAL cf = friction_factor(friction_coefficient, g, h_mean);
+  const REAL updated = (w - dt * (g * (zb - za) * rdx + advection)) * h_mean / (h_mean + dt * cf * speed);
+  AT(kfu, i, j) = wet;
+  AT(u_new, i, j) = wet > 0 ? updated : 0;
 }
 
 /* v at the north face of cell (i, j), the transpose of u_update. */
-inline void v_update(const int i, const int j, __global const REAL *restrict zeta,
+INLINE void v_update(const int i, const int j, __global const REAL *restrict zeta,
                      __global const REAL *restrict depth, __global const REAL *restrict u,
                      __global const REAL *restrict v, __global const REAL *restrict kfv_old,
                      __global REAL *restrict v_new, __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
@@ -143,34 +135,30 @@ inline void v_update(const int i, const int j, __global const REAL *restrict zet
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i, j + 1), da = AT(depth, i, j), db = AT(depth, i, j + 1);
   const REAL h_up = upwind_depth(w, za, da, zb, db);
   const REAL wet = (!wall && h_up > dry_depth) ? 1 : 0;
-  AT(kfv, i, j) = wet;
-  if (wet == 0) {
-    AT(v_new, i, j) = 0;
-    return;
-  }
   const REAL u_west = (AT(u, i - 1, j) + AT(u, i - 1, j + 1)) / 2, u_east = (AT(u, i, j) + AT(u, i, j + 1)) / 2;
   const REAL u_mean = (u_west + u_east) / 2;
-  REAL advection;
-  if (momentum_advection) {
-    const REAL hm = upwind_depth(AT(v, i, j - 1), AT(zeta, i, j - 1), AT(depth, i, j - 1), za, da);
-    const REAL hp = upwind_depth(AT(v, i, j + 1), zb, db, AT(zeta, i, j + 2), AT(depth, i, j + 2));
-    advection = along_momentum(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1),
-                               hm * AT(v, i, j - 1), h_up * w, hp * AT(v, i, j + 1), (za + da + zb + db) / 2, rdy);
-  } else {
-    advection = along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1), rdy);
-  }
+#if MOMENTUM_ADVECTION
+  const REAL hm = upwind_depth(AT(v, i, j - 1), AT(zeta, i, j - 1), AT(depth, i, j - 1), za, da);
+  const REAL hp = upwind_depth(AT(v, i, j + 1), zb, db, AT(zeta, i, j + 2), AT(depth, i, j + 2));
+  REAL advection = along_momentum(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1),
+                                  hm * AT(v, i, j - 1), h_up * w, hp * AT(v, i, j + 1), (za + da + zb + db) / 2, rdy);
+#else
+  REAL advection = along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1), rdy);
+#endif
   advection += cross_upwind(w, u_west, u_east, AT(v, i - 1, j), AT(v, i - 2, j), AT(kfv_old, i - 1, j),
                             AT(kfv_old, i - 2, j), AT(v, i + 1, j), AT(v, i + 2, j), AT(kfv_old, i + 1, j),
                             AT(kfv_old, i + 2, j), rdx);
   const REAL h_mean = fmax((za + da + zb + db) / 2, dry_depth);
   const REAL speed = sqrt(w * w + u_mean * u_mean);
-  const REAL cf = friction_factor(friction, friction_coefficient, g, h_mean);
-  AT(v_new, i, j) = (w - dt * (g * (zb - za) * rdy + advection)) * h_mean / (h_mean + dt * cf * speed);
+  const REAL cf = friction_factor(friction_coefficient, g, h_mean);
+  const REAL updated = (w - dt * (g * (zb - za) * rdy + advection)) * h_mean / (h_mean + dt * cf * speed);
+  AT(kfv, i, j) = wet;
+  AT(v_new, i, j) = wet > 0 ? updated : 0;
 }
 
 /* The names of the GRID_ARGS and PHYSICS_ARGS parameters, to pass them on. */
 #define GRID_PARAMS nx, ny, pitch, x0, y0, global_nx, global_ny, closed_x, closed_y
-#define PHYSICS_PARAMS dt, dx, dy, g, dry_depth, friction, friction_coefficient, momentum_advection
+#define PHYSICS_PARAMS dt, dx, dy, g, dry_depth, friction_coefficient
 
 /* Sielecki ordering: u first (u_step), then v with the new u (v_step). */
 __kernel void u_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
@@ -214,65 +202,72 @@ __kernel void uv_step(__global const REAL *restrict zeta, __global const REAL *r
   }
 }
 
-/* The volume flux through the east face of cell (i, j): upwinded depth (from zeta at step n) times u at n + 1.
- * Both cells sharing a face evaluate exactly this expression, so what leaves one cell enters the other bit for bit. */
-inline REAL flux_x(__global const REAL *zeta, __global const REAL *depth, __global const REAL *u, const int i,
-                   const int j, const int pitch) {
-  const REAL w = AT(u, i, j);
-  return w == 0 ? 0 : w * upwind_depth(w, AT(zeta, i, j), AT(depth, i, j), AT(zeta, i + 1, j), AT(depth, i + 1, j));
+/* The volume flux through a face with velocity w (at n + 1) between cells of total depths h_a (west/south) and h_b
+ * (at n): w times the upwinded depth, the upstream cell's (at w == 0 the flux is 0 whatever depth upwind_depth
+ * would give). Both cells sharing a face evaluate exactly this expression, so what leaves one cell enters the other
+ * bit for bit. */
+INLINE REAL face_flux(const REAL w, const REAL h_a, const REAL h_b) {
+  return w * (w > 0 ? h_a : h_b);
 }
 
-inline REAL flux_y(__global const REAL *zeta, __global const REAL *depth, __global const REAL *v, const int i,
-                   const int j, const int pitch) {
-  const REAL w = AT(v, i, j);
-  return w == 0 ? 0 : w * upwind_depth(w, AT(zeta, i, j), AT(depth, i, j), AT(zeta, i, j + 1), AT(depth, i, j + 1));
-}
-
-/* The level of a cell on a water-level boundary (swe.h): the prescribed level, or on a weakly reflecting side the
- * level that lets the outgoing characteristic through while the incoming one carries the prescribed signal. With
- * eta = zeta - reference and the face velocity u_face between the boundary cell and the interior, the linearised
- * Riemann invariants u +- sqrt(g / h) eta give eta = 2 eta_in - sign sqrt(h / g) u_face, sign = +1 on the west and
- * south sides (inflow is +u, +v) and -1 on the east and north sides: an outgoing wave (eta_in = 0) leaves without
- * reflection, an incoming one (u_face = sqrt(g / h) eta_in) enters unchanged. */
-inline REAL boundary_level(const int type, const REAL level, const REAL reference, const REAL h, const REAL u_face,
-                           const REAL sign, const REAL g) {
-  if (type == SIDE_LEVEL) {
-    return level;
-  }
-  return reference + 2 * (level - reference) - sign * sqrt(h / g) * u_face;
-}
-
-/* Continuity in flux form (thesis eq. 6.2 with u, v at n + 1): zeta_new = zeta - dt div(h' u). The cells of the
- * first and last column (row) on a water-level side take the boundary's level instead (side_type, side_level,
- * side_reference: x west, y east, z south, w north; levels at n + 1), never below the bed. */
+/* Continuity in flux form (thesis eq. 6.2 with u, v at n + 1): zeta_new = zeta - dt div(h' u), on every cell;
+ * zeta_boundary then replaces the cells of water-level sides. */
 __kernel void zeta_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                         __global const REAL *restrict u, __global const REAL *restrict v,
-                        __global REAL *restrict zeta_new, GRID_ARGS, PHYSICS_ARGS, const int4 side_type,
-                        const REAL4 side_level, const REAL4 side_reference) {
+                        __global REAL *restrict zeta_new, GRID_ARGS, PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (i >= nx || j >= ny) {
     return;
   }
-  const REAL divergence = (flux_x(zeta, depth, u, i, j, pitch) - flux_x(zeta, depth, u, i - 1, j, pitch)) / dx +
-                          (flux_y(zeta, depth, v, i, j, pitch) - flux_y(zeta, depth, v, i, j - 1, pitch)) / dy;
-  REAL level = AT(zeta, i, j) - dt * divergence;
-  const int gi = x0 + i, gj = y0 + j;
-  const REAL d = AT(depth, i, j), h = fmax(AT(zeta, i, j) + d, dry_depth);
-  int type = SIDE_WALL;
-  if (gi == 0 && side_type.x != SIDE_WALL) {
-    type = side_type.x;
-    level = boundary_level(type, side_level.x, side_reference.x, h, AT(u, i, j), 1, g);
-  } else if (gi == global_nx - 1 && side_type.y != SIDE_WALL) {
-    type = side_type.y;
-    level = boundary_level(type, side_level.y, side_reference.y, h, AT(u, i - 1, j), -1, g);
-  } else if (gj == 0 && side_type.z != SIDE_WALL) {
-    type = side_type.z;
-    level = boundary_level(type, side_level.z, side_reference.z, h, AT(v, i, j), 1, g);
-  } else if (gj == global_ny - 1 && side_type.w != SIDE_WALL) {
-    type = side_type.w;
-    level = boundary_level(type, side_level.w, side_reference.w, h, AT(v, i, j - 1), -1, g);
+  const REAL z = AT(zeta, i, j);
+  const REAL h = z + AT(depth, i, j);
+  const REAL h_west = AT(zeta, i - 1, j) + AT(depth, i - 1, j), h_east = AT(zeta, i + 1, j) + AT(depth, i + 1, j);
+  const REAL h_south = AT(zeta, i, j - 1) + AT(depth, i, j - 1), h_north = AT(zeta, i, j + 1) + AT(depth, i, j + 1);
+  const REAL rdx = 1 / dx, rdy = 1 / dy;
+  const REAL divergence = (face_flux(AT(u, i, j), h, h_east) - face_flux(AT(u, i - 1, j), h_west, h)) * rdx +
+                          (face_flux(AT(v, i, j), h, h_north) - face_flux(AT(v, i, j - 1), h_south, h)) * rdy;
+  AT(zeta_new, i, j) = z - dt * divergence;
+}
+
+/* The cells of the first and last column (row) of the grid on a water-level side (side_type, side_level,
+ * side_reference: x west, y east, z south, w north; levels at n + 1) take the boundary's level, never below the bed:
+ * the prescribed level, or on a weakly reflecting side the level that lets the outgoing characteristic through
+ * while the incoming one carries the prescribed signal. With eta = zeta - reference and the face velocity u_face
+ * between the boundary cell and the interior, the linearised Riemann invariants u +- sqrt(g / h) eta give
+ * eta = 2 eta_in - sign sqrt(h / g) u_face, sign = +1 on the west and south sides (inflow is +u, +v) and -1 on the
+ * east and north sides: an outgoing wave (eta_in = 0) leaves without reflection, an incoming one
+ * (u_face = sqrt(g / h) eta_in) enters unchanged. A corner cell takes the first of west, east, south, north that is
+ * a level side. One work-item per cell of this rank's edge (1D: the south row, the north row, then the west and the
+ * east columns between them); launched after zeta_step, only when a side is a level side. */
+__kernel void zeta_boundary(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                            __global const REAL *restrict u, __global const REAL *restrict v,
+                            __global REAL *restrict zeta_new, GRID_ARGS, PHYSICS_ARGS, const int4 side_type,
+                            const REAL4 side_level, const REAL4 side_reference) {
+  const int k = get_global_id(0);
+  const int rows = ny > 1 ? 2 : 1, columns = nx > 1 ? 2 : 1, inner_rows = max(ny - 2, 0); /* each cell once */
+  if (k >= rows * nx + columns * inner_rows) {
+    return;
   }
-  AT(zeta_new, i, j) = type == SIDE_WALL ? level : fmax(level, -d);
+  const int c = k - rows * nx; /* the index among the column cells */
+  const int i = c < 0 ? k % nx : (c < inner_rows ? 0 : nx - 1);
+  const int j = c < 0 ? (k < nx ? 0 : ny - 1) : 1 + c % inner_rows;
+  const int gi = x0 + i, gj = y0 + j;
+  const bool west = gi == 0 && side_type.x != SIDE_WALL;
+  const bool east = !west && gi == global_nx - 1 && side_type.y != SIDE_WALL;
+  const bool south = !west && !east && gj == 0 && side_type.z != SIDE_WALL;
+  const bool north = !west && !east && !south && gj == global_ny - 1 && side_type.w != SIDE_WALL;
+  if (!(west || east || south || north)) {
+    return;
+  }
+  const int type = west ? side_type.x : (east ? side_type.y : (south ? side_type.z : side_type.w));
+  const REAL level = west ? side_level.x : (east ? side_level.y : (south ? side_level.z : side_level.w));
+  const REAL reference =
+      west ? side_reference.x : (east ? side_reference.y : (south ? side_reference.z : side_reference.w));
+  const REAL u_face = west ? AT(u, i, j) : (east ? AT(u, i - 1, j) : (south ? AT(v, i, j) : AT(v, i, j - 1)));
+  const REAL sign = west || south ? 1 : -1;
+  const REAL d = AT(depth, i, j), h = fmax(AT(zeta, i, j) + d, dry_depth);
+  const REAL weak = reference + 2 * (level - reference) - sign * sqrt(h / g) * u_face;
+  AT(zeta_new, i, j) = fmax(type == SIDE_LEVEL ? level : weak, -d);
 }
 
 /* The fastest signal at cell (i, j): |u| + sqrt(g h) with cell-centred velocities; the time step of the CFL limit

@@ -11,9 +11,9 @@
 #include "reduce.h"
 
 enum { GHOST = 2, WG_X = 32, WG_Y = 4 }; /* 32 x 4: fastest of 16x8, 32x2, 32x4, 32x8, 64x2 on an H100 */
-enum { KERNEL_U, KERNEL_V, KERNEL_UV, KERNEL_ZETA, KERNEL_SPEED, KERNEL_CENTRE, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"u_step",     "v_step",     "uv_step",
-                                                   "zeta_step",  "wave_speed", "centre_fields"};
+enum { KERNEL_U, KERNEL_V, KERNEL_UV, KERNEL_ZETA, KERNEL_BOUNDARY, KERNEL_SPEED, KERNEL_CENTRE, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"u_step",        "v_step",     "uv_step",      "zeta_step",
+                                                   "zeta_boundary", "wave_speed", "centre_fields"};
 
 /* Two copies of each prognostic field: one holds step n, the other receives n + 1. */
 struct Swe {
@@ -24,6 +24,7 @@ struct Swe {
   Field *depth, *speed;
   Field *good[SWE_STATE_FIELDS]; /* swe_checkpoint's copy of the state, created on first use */
   int current; /* which copy holds the present state */
+  bool has_level_sides; /* a side on which zeta_boundary sets the level */
   double levels[SWE_SIDES]; /* the water-level sides' levels at the end of the next step */
   Halo *halo_u[2], *halo_v[2], *halo_uv[2], *halo_zeta[2], *halo_all;
   Reducer *reducer;
@@ -70,11 +71,19 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
     TRY(make_field(s, "kfu", &s->kfu[c]));
     TRY(make_field(s, "kfv", &s->kfv[c]));
   }
+  for (int side = 0; side < SWE_SIDES; side++) {
+    s->has_level_sides = s->has_level_sides || config->sides[side] == SWE_SIDE_LEVEL ||
+                         config->sides[side] == SWE_SIDE_WEAK_LEVEL;
+  }
   TRY(make_field(s, "depth", &s->depth));
   TRY(make_field(s, "wave_speed", &s->speed));
   TRY(make_halos(s));
   TRY(reducer_create(rt, decomp, &s->reducer));
-  KernelConfig kc = {.precision = config->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y};
+  char physics[64]; /* the kernels are built for the case's friction law and advection form (kernels_cl/swe.cl) */
+  snprintf(physics, sizeof physics, "-DFRICTION=%d -DMOMENTUM_ADVECTION=%d", (int)config->friction,
+           config->advection == SWE_ADVECTION_MOMENTUM);
+  KernelConfig kc = {.precision = config->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y,
+                     .defines = physics};
   TRY(program_build(rt, "swe", &kc, &s->program));
   for (int k = 0; k < NKERNELS; k++) {
     TRY(program_kernel(s->program, kernel_names[k], &s->kernels[k]));
@@ -186,7 +195,6 @@ static HclStatus set_common_args(Swe *s, cl_kernel k, cl_uint first, double dt, 
   const SweConfig *c = &s->config;
   cl_int ints[9] = {l->nx, l->ny, field_pitch(s->depth), l->x0, l->y0, g->nx, g->ny, !g->periodic_x, !g->periodic_y};
   double reals[5] = {dt, c->dx, c->dy, c->g, c->dry_depth};
-  cl_int friction = (cl_int)c->friction, momentum = c->advection == SWE_ADVECTION_MOMENTUM;
   for (int i = 0; i < 9; i++) {
     TRY_CL(clSetKernelArg(k, first++, sizeof(cl_int), &ints[i]));
   }
@@ -198,14 +206,12 @@ static HclStatus set_common_args(Swe *s, cl_kernel k, cl_uint first, double dt, 
       TRY_CL(clSetKernelArg(k, first++, sizeof(float), &r));
     }
   }
-  TRY_CL(clSetKernelArg(k, first++, sizeof friction, &friction));
   if (c->precision == PRECISION_DOUBLE) {
     TRY_CL(clSetKernelArg(k, first++, sizeof(double), &c->friction_coefficient));
   } else {
     float r = (float)c->friction_coefficient;
     TRY_CL(clSetKernelArg(k, first++, sizeof(float), &r));
   }
-  TRY_CL(clSetKernelArg(k, first++, sizeof momentum, &momentum));
   *next = first;
 cleanup:
   return status;
@@ -251,8 +257,11 @@ static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double
   }
   cl_uint next = 0;
   TRY(set_common_args(s, kernel, (cl_uint)nfields, dt, &next));
-  if (k == KERNEL_ZETA) {
+  if (k == KERNEL_BOUNDARY) { /* 1D over the edge cells, few: the driver chooses the work-groups */
     TRY(set_boundary_args(s, kernel, next));
+    size_t edge[1] = {2 * (size_t)l->nx + 2 * (size_t)l->ny};
+    TRY(runtime_launch(s->rt, kernel, 1, edge, NULL, 0.0, NULL));
+    goto cleanup;
   }
   size_t local[2] = {WG_X, WG_Y};
   size_t rows_of_groups = k == KERNEL_UV ? 2 : 1; /* uv_step: u and v groups alternate along y */
@@ -283,6 +292,9 @@ HclStatus swe_step(Swe *s, double dt) {
   }
   Field *z_args[] = {s->zeta[c], s->depth, s->u[n], s->v[n], s->zeta[n]};
   TRY(launch(s, KERNEL_ZETA, z_args, 5, dt, 5.0));
+  if (s->has_level_sides) {
+    TRY(launch(s, KERNEL_BOUNDARY, z_args, 5, dt, 0.0));
+  }
   TRY(halo_exchange(s->halo_zeta[n]));
   s->current = n;
 cleanup:
