@@ -11,7 +11,8 @@
  *   the CFL limit and the divergence guard), centre_fields (cell-centred output).
  * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 2: second-order upwind cross terms reach two faces),
  *   FRICTION (FRICTION_NONE, FRICTION_CHEZY, FRICTION_MANNING) and MOMENTUM_ADVECTION (1: momentum-conserving, 0:
- *   energy-head) from the case, fixed for a run: the kernels carry no code for the other choices.
+ *   energy-head) from the case, fixed for a run: the kernels carry no code for the other choices; EXACT_GRID
+ *   (see OUTSIDE).
  * Branch-free: every update computes its value whatever the flags and selects at the end (a ? b : c on values
  *   computed on both sides), so a CPU compiler vectorizes across work-items (PoCL), and GPU warps never diverge.
  * Layout: every array is a[j + G][i + G] with G = STENCIL_RADIUS and row pitch `pitch`, x fastest (field.h);
@@ -19,6 +20,15 @@
  *   (i, j + 1/2) of cell (i, j); kfu, kfv (1 wet, 0 dry or wall) on the same faces. One work-item per owned cell. */
 
 #define G STENCIL_RADIUS
+
+/* Work-items beyond the owned cells. On CPUs the launch covers the owned cells exactly (EXACT_GRID, swe.c) and
+ * there are none: a guard would make the vectorizer mask every load of the kernel (PoCL: u_step 1.6x slower). On
+ * GPUs the launch is padded to whole work-groups. */
+#if EXACT_GRID
+#define OUTSIDE(i, j) false
+#else
+#define OUTSIDE(i, j) ((i) >= nx || (j) >= ny)
+#endif
 #define AT(a, i, j) (a)[((j) + G) * pitch + (i) + G]
 
 /* The geometry and physics every kernel takes, in this order. */
@@ -79,14 +89,24 @@ INLINE REAL cross_upwind(const REAL w, const REAL c_minus, const REAL c_plus, co
 /* Momentum-conservative along-flow advection (S&D 2003): the advecting velocity is the mean discharge at the
  * upstream cell centre over the face depth, and the difference is first-order upwind, which gives the right
  * propagation speed of hydraulic jumps and bores. q_m, q_c, q_p: discharges h'w at the faces m (one back), this
- * one, p (one ahead); h_face the mean depth at this face; rds = 1 / ds. */
-INLINE REAL along_momentum(const REAL w, const REAL w_m, const REAL w_p, const REAL k_m, const REAL k_p,
-                           const REAL q_m, const REAL q_c, const REAL q_p, const REAL h_face, const REAL rds) {
+ * one, p (one ahead); rds = 1 / ds. Returns the advection times 2 h_face, h_face the mean depth at this face:
+ * momentum_update divides, once for the whole update. */
+INLINE REAL along_momentum_times_2h(const REAL w, const REAL w_m, const REAL w_p, const REAL k_m, const REAL k_p,
+                                    const REAL q_m, const REAL q_c, const REAL q_p, const REAL rds) {
   const bool forward = w > 0;
   const REAL discharge = forward ? k_m * (q_m + q_c) : k_p * (q_c + q_p);
   const REAL difference = forward ? w - w_m : w_p - w;
-  const REAL advection = discharge / (2 * h_face) * difference * rds;
-  return h_face > 0 && w != 0 ? advection : 0;
+  return w != 0 ? discharge * difference * rds : 0;
+}
+
+/* A face velocity w one step on (thesis eq. 6.5, friction implicit per point):
+ *   w_new = (w - dt (g dzeta/ds + along + cross)) h / (h + dt cf |u|),
+ * slope = g dzeta/ds, along = along_scaled / scale (scale 2 h_face for the momentum-conservative form, 1 for the
+ * energy-head form), h = h_mean, friction = cf |u|: multiplied out so that the update divides once (a division
+ * costs a CPU as much as the rest of the update together). */
+INLINE REAL momentum_update(const REAL w, const REAL slope, const REAL along_scaled, const REAL scale,
+                            const REAL cross, const REAL h_mean, const REAL friction, const REAL dt) {
+  return ((w - dt * (slope + cross)) * scale - dt * along_scaled) * h_mean / (scale * (h_mean + dt * friction));
 }
 
 /* u at the east face of cell (i, j) one step on: pressure gradient, advection, implicit friction (eq. 6.5); sets
@@ -105,21 +125,24 @@ INLINE void u_update(const int i, const int j, __global const REAL *restrict zet
   /* Transverse velocity at the u point: mean of the four surrounding v faces (thesis eq. 6.8). */
   const REAL v_south = (AT(v, i, j - 1) + AT(v, i + 1, j - 1)) / 2, v_north = (AT(v, i, j) + AT(v, i + 1, j)) / 2;
   const REAL v_mean = (v_south + v_north) / 2;
+  const REAL h_face = (za + da + zb + db) / 2, h_mean = fmax(h_face, dry_depth);
 #if MOMENTUM_ADVECTION
   const REAL hm = upwind_depth(AT(u, i - 1, j), AT(zeta, i - 1, j), AT(depth, i - 1, j), za, da);
   const REAL hp = upwind_depth(AT(u, i + 1, j), zb, db, AT(zeta, i + 2, j), AT(depth, i + 2, j));
-  REAL advection = along_momentum(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j),
-                                  hm * AT(u, i - 1, j), h_up * w, hp * AT(u, i + 1, j), (za + da + zb + db) / 2, rdx);
+  const REAL along = along_momentum_times_2h(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j),
+                                             AT(kfu_old, i + 1, j), hm * AT(u, i - 1, j), h_up * w,
+                                             hp * AT(u, i + 1, j), rdx);
+  const REAL scale = h_face > 0 ? 2 * h_face : 1, along_scaled = h_face > 0 ? along : 0;
 #else
-  REAL advection = along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j), rdx);
+  const REAL along_scaled = along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j),
+                                          AT(kfu_old, i + 1, j), rdx);
+  const REAL scale = 1;
 #endif
-  advection += cross_upwind(w, v_south, v_north, AT(u, i, j - 1), AT(u, i, j - 2), AT(kfu_old, i, j - 1),
-                            AT(kfu_old, i, j - 2), AT(u, i, j + 1), AT(u, i, j + 2), AT(kfu_old, i, j + 1),
-                            AT(kfu_old, i, j + 2), rdy);
-  const REAL h_mean = fmax((za + da + zb + db) / 2, dry_depth);
-  const REAL speed = sqrt(w * w + v_mean * v_mean);
-  const REAL cf = friction_factor(friction_coefficient, g, h_mean);
-  const REAL updated = (w - dt * (g * (zb - za) * rdx + advection)) * h_mean / (h_mean + dt * cf * speed);
+  const REAL cross = cross_upwind(w, v_south, v_north, AT(u, i, j - 1), AT(u, i, j - 2), AT(kfu_old, i, j - 1),
+                                  AT(kfu_old, i, j - 2), AT(u, i, j + 1), AT(u, i, j + 2), AT(kfu_old, i, j + 1),
+                                  AT(kfu_old, i, j + 2), rdy);
+  const REAL friction = friction_factor(friction_coefficient, g, h_mean) * sqrt(w * w + v_mean * v_mean);
+  const REAL updated = momentum_update(w, g * (zb - za) * rdx, along_scaled, scale, cross, h_mean, friction, dt);
   AT(kfu, i, j) = wet;
   AT(u_new, i, j) = wet > 0 ? updated : 0;
 }
@@ -137,21 +160,24 @@ INLINE void v_update(const int i, const int j, __global const REAL *restrict zet
   const REAL wet = (!wall && h_up > dry_depth) ? 1 : 0;
   const REAL u_west = (AT(u, i - 1, j) + AT(u, i - 1, j + 1)) / 2, u_east = (AT(u, i, j) + AT(u, i, j + 1)) / 2;
   const REAL u_mean = (u_west + u_east) / 2;
+  const REAL h_face = (za + da + zb + db) / 2, h_mean = fmax(h_face, dry_depth);
 #if MOMENTUM_ADVECTION
   const REAL hm = upwind_depth(AT(v, i, j - 1), AT(zeta, i, j - 1), AT(depth, i, j - 1), za, da);
   const REAL hp = upwind_depth(AT(v, i, j + 1), zb, db, AT(zeta, i, j + 2), AT(depth, i, j + 2));
-  REAL advection = along_momentum(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1),
-                                  hm * AT(v, i, j - 1), h_up * w, hp * AT(v, i, j + 1), (za + da + zb + db) / 2, rdy);
+  const REAL along = along_momentum_times_2h(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1),
+                                             AT(kfv_old, i, j + 1), hm * AT(v, i, j - 1), h_up * w,
+                                             hp * AT(v, i, j + 1), rdy);
+  const REAL scale = h_face > 0 ? 2 * h_face : 1, along_scaled = h_face > 0 ? along : 0;
 #else
-  REAL advection = along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1), rdy);
+  const REAL along_scaled = along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1),
+                                          AT(kfv_old, i, j + 1), rdy);
+  const REAL scale = 1;
 #endif
-  advection += cross_upwind(w, u_west, u_east, AT(v, i - 1, j), AT(v, i - 2, j), AT(kfv_old, i - 1, j),
-                            AT(kfv_old, i - 2, j), AT(v, i + 1, j), AT(v, i + 2, j), AT(kfv_old, i + 1, j),
-                            AT(kfv_old, i + 2, j), rdx);
-  const REAL h_mean = fmax((za + da + zb + db) / 2, dry_depth);
-  const REAL speed = sqrt(w * w + u_mean * u_mean);
-  const REAL cf = friction_factor(friction_coefficient, g, h_mean);
-  const REAL updated = (w - dt * (g * (zb - za) * rdy + advection)) * h_mean / (h_mean + dt * cf * speed);
+  const REAL cross = cross_upwind(w, u_west, u_east, AT(v, i - 1, j), AT(v, i - 2, j), AT(kfv_old, i - 1, j),
+                                  AT(kfv_old, i - 2, j), AT(v, i + 1, j), AT(v, i + 2, j), AT(kfv_old, i + 1, j),
+                                  AT(kfv_old, i + 2, j), rdx);
+  const REAL friction = friction_factor(friction_coefficient, g, h_mean) * sqrt(w * w + u_mean * u_mean);
+  const REAL updated = momentum_update(w, g * (zb - za) * rdy, along_scaled, scale, cross, h_mean, friction, dt);
   AT(kfv, i, j) = wet;
   AT(v_new, i, j) = wet > 0 ? updated : 0;
 }
@@ -166,7 +192,7 @@ __kernel void u_step(__global const REAL *restrict zeta, __global const REAL *re
                      __global const REAL *restrict kfu_old, __global REAL *restrict u_new,
                      __global REAL *restrict kfu, GRID_ARGS, PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (i < nx && j < ny) {
+  if (!OUTSIDE(i, j)) {
     u_update(i, j, zeta, depth, u, v, kfu_old, u_new, kfu, GRID_PARAMS, PHYSICS_PARAMS);
   }
 }
@@ -176,7 +202,7 @@ __kernel void v_step(__global const REAL *restrict zeta, __global const REAL *re
                      __global const REAL *restrict kfv_old, __global REAL *restrict v_new,
                      __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (i < nx && j < ny) {
+  if (!OUTSIDE(i, j)) {
     v_update(i, j, zeta, depth, u, v, kfv_old, v_new, kfv, GRID_PARAMS, PHYSICS_PARAMS);
   }
 }
@@ -192,7 +218,7 @@ __kernel void uv_step(__global const REAL *restrict zeta, __global const REAL *r
                       __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
   const int group = get_group_id(1);
   const int i = get_global_id(0), j = (group / 2) * get_local_size(1) + get_local_id(1);
-  if (i >= nx || j >= ny) {
+  if (OUTSIDE(i, j)) {
     return;
   }
   if (group % 2 == 0) {
@@ -216,7 +242,7 @@ __kernel void zeta_step(__global const REAL *restrict zeta, __global const REAL 
                         __global const REAL *restrict u, __global const REAL *restrict v,
                         __global REAL *restrict zeta_new, GRID_ARGS, PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (i >= nx || j >= ny) {
+  if (OUTSIDE(i, j)) {
     return;
   }
   const REAL z = AT(zeta, i, j);
@@ -277,7 +303,7 @@ __kernel void wave_speed(__global const REAL *restrict zeta, __global const REAL
                          __global const REAL *restrict u, __global const REAL *restrict v,
                          __global REAL *restrict speed, GRID_ARGS, PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (i >= nx || j >= ny) {
+  if (OUTSIDE(i, j)) {
     return;
   }
   const REAL h = AT(zeta, i, j) + AT(depth, i, j);
@@ -293,7 +319,7 @@ __kernel void centre_fields(__global const REAL *restrict zeta, __global const R
                             __global REAL *restrict v_out, __global REAL *restrict wet_out, GRID_ARGS,
                             PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (i >= nx || j >= ny) {
+  if (OUTSIDE(i, j)) {
     return;
   }
   const REAL h = fmax(AT(zeta, i, j) + AT(depth, i, j), (REAL)0);

@@ -25,6 +25,7 @@ struct Swe {
   Field *good[SWE_STATE_FIELDS]; /* swe_checkpoint's copy of the state, created on first use */
   int current; /* which copy holds the present state */
   bool has_level_sides; /* a side on which zeta_boundary sets the level */
+  bool exact_grid;      /* a CPU: launches cover the owned cells exactly (EXACT_GRID in kernels_cl/swe.cl) */
   double levels[SWE_SIDES]; /* the water-level sides' levels at the end of the next step */
   Halo *halo_u[2], *halo_v[2], *halo_uv[2], *halo_zeta[2], *halo_all;
   Reducer *reducer;
@@ -79,9 +80,10 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
   TRY(make_field(s, "wave_speed", &s->speed));
   TRY(make_halos(s));
   TRY(reducer_create(rt, decomp, &s->reducer));
-  char physics[64]; /* the kernels are built for the case's friction law and advection form (kernels_cl/swe.cl) */
-  snprintf(physics, sizeof physics, "-DFRICTION=%d -DMOMENTUM_ADVECTION=%d", (int)config->friction,
-           config->advection == SWE_ADVECTION_MOMENTUM);
+  s->exact_grid = runtime_device(rt)->type == DEVICE_TYPE_CPU;
+  char physics[96]; /* the kernels are built for the case's friction law and advection form (kernels_cl/swe.cl) */
+  snprintf(physics, sizeof physics, "-DFRICTION=%d -DMOMENTUM_ADVECTION=%d -DEXACT_GRID=%d", (int)config->friction,
+           config->advection == SWE_ADVECTION_MOMENTUM, s->exact_grid);
   KernelConfig kc = {.precision = config->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y,
                      .defines = physics};
   TRY(program_build(rt, "swe", &kc, &s->program));
@@ -246,6 +248,16 @@ cleanup:
   return status;
 }
 
+/* The largest divisor of n that is at most limit. */
+static size_t largest_divisor_up_to(size_t n, size_t limit) {
+  for (size_t d = n < limit ? n : limit; d > 1; d--) {
+    if (n % d == 0) {
+      return d;
+    }
+  }
+  return 1;
+}
+
 /* Launches kernel k over the owned cells with fields as its leading buffer arguments. */
 static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double dt, double bytes_per_cell) {
   HclStatus status = HCL_OK;
@@ -263,10 +275,16 @@ static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double
     TRY(runtime_launch(s->rt, kernel, 1, edge, NULL, 0.0, NULL));
     goto cleanup;
   }
-  size_t local[2] = {WG_X, WG_Y};
   size_t rows_of_groups = k == KERNEL_UV ? 2 : 1; /* uv_step: u and v groups alternate along y */
+  size_t local[2] = {WG_X, WG_Y};
   size_t global[2] = {(size_t)(l->nx + WG_X - 1) / WG_X * WG_X,
                       rows_of_groups * ((size_t)(l->ny + WG_Y - 1) / WG_Y * WG_Y)};
+  if (s->exact_grid) { /* rows of the owned cells: work-groups of the largest divisor of nx up to 512 */
+    local[0] = largest_divisor_up_to((size_t)l->nx, 512);
+    local[1] = 1;
+    global[0] = (size_t)l->nx;
+    global[1] = rows_of_groups * (size_t)l->ny;
+  }
   double bytes = bytes_per_cell * (double)l->nx * l->ny * (double)precision_bytes(s->config.precision);
   TRY(runtime_launch(s->rt, kernel, 2, global, local, bytes, NULL));
 cleanup:
