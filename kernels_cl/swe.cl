@@ -77,13 +77,14 @@ INLINE REAL along_central(const REAL w, const REAL w_m, const REAL w_p, const RE
 
 /* Cross advection c dw/dn by second-order upwinding (thesis eqs. 8.2, 8.3): c_minus, c_plus are the transverse
  * velocities on the lower and upper side; w_m2, w_m1, w_p1, w_p2 the faces two and one below and above, with flags;
- * rdn = 1 / dn. */
+ * rdn = 1 / dn. The upwind difference is second order (3 w - 4 w_1 + w_2) / 2 where both upstream faces are wet,
+ * first order where only the nearer one is, and zero where that one is dry. */
 INLINE REAL cross_upwind(const REAL w, const REAL c_minus, const REAL c_plus, const REAL w_m1, const REAL w_m2,
                          const REAL k_m1, const REAL k_m2, const REAL w_p1, const REAL w_p2, const REAL k_p1,
                          const REAL k_p2, const REAL rdn) {
-  const REAL backward = k_m1 * ((1 + 2 * k_m2) * w - (1 + 3 * k_m2) * w_m1 + k_m2 * w_m2) * one_over_one_plus(k_m2) * rdn;
-  const REAL forward = k_p1 * (-(1 + 2 * k_p2) * w + (1 + 3 * k_p2) * w_p1 - k_p2 * w_p2) * one_over_one_plus(k_p2) * rdn;
-  return fmax(c_minus, (REAL)0) * backward + fmin(c_plus, (REAL)0) * forward;
+  const REAL backward = k_m2 > 0 ? (3 * w - 4 * w_m1 + w_m2) / 2 : w - w_m1;
+  const REAL forward = k_p2 > 0 ? (-3 * w + 4 * w_p1 - w_p2) / 2 : w_p1 - w;
+  return (fmax(c_minus, (REAL)0) * k_m1 * backward + fmin(c_plus, (REAL)0) * k_p1 * forward) * rdn;
 }
 
 /* Momentum-conservative along-flow advection (S&D 2003): the advecting velocity is the mean discharge at the
