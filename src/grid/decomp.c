@@ -79,8 +79,8 @@ HclStatus decomp_create(const DecompSpec *spec, Decomp **out) {
           "grid of %d x %d points cannot be split over %d ranks%s: every rank needs at least one point in each "
           "direction; use fewer ranks",
           spec->nx, spec->ny, size, spec->px || spec->py ? " with the process grid given" : "");
-  int dims[2] = {d->spec.py, d->spec.px}; /* MPI order: slowest (y) first */
 #ifdef HYDROCL_HAVE_MPI
+  int dims[2] = {d->spec.py, d->spec.px}; /* MPI order: slowest (y) first */
   int periods[2] = {spec->periodic_y, spec->periodic_x};
   int coords[2];
   /* No reordering: rank r is the same process in the world and here, so device and log tables agree. */
