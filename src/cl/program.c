@@ -11,7 +11,7 @@
 #include "log.h"
 
 void program_options(const DeviceInfo *dev, const KernelConfig *config, char *buf, size_t size) {
-  /* No -cl-fast-relaxed-math: the models' tolerances assume IEEE arithmetic (see DEVELOPERS.md). Float denormals
+  /* No -cl-fast-relaxed-math: the models' tolerances assume IEEE arithmetic (README, Benchmarks; common.clh). Float denormals
    * (below 1.2e-38: the tail of a Gaussian hump, a velocity decaying at rest) are flushed to zero: they mean nothing
    * physically, and Intel CPUs take ~100 cycles on each (PoCL on a Xeon: test case 1 in float 7x slower than in
    * double). Double is untouched. */
