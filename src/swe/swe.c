@@ -279,8 +279,9 @@ static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double
   size_t local[2] = {WG_X, WG_Y};
   size_t global[2] = {(size_t)(l->nx + WG_X - 1) / WG_X * WG_X,
                       rows_of_groups * ((size_t)(l->ny + WG_Y - 1) / WG_Y * WG_Y)};
-  if (s->exact_grid) { /* rows of the owned cells: work-groups of the largest divisor of nx up to 512 */
-    local[0] = largest_divisor_up_to((size_t)l->nx, 512);
+  if (s->exact_grid) { /* rows of the owned cells: work-groups of the largest divisor of nx the device allows, a
+                          whole row where it can (a prime nx beyond it runs one cell per work-group, slowly) */
+    local[0] = largest_divisor_up_to((size_t)l->nx, runtime_device(s->rt)->max_work_group_size);
     local[1] = 1;
     global[0] = (size_t)l->nx;
     global[1] = rows_of_groups * (size_t)l->ny;
