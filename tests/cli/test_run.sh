@@ -16,8 +16,9 @@ case_file="$root/cases/drop-island.yml"
 small=(--set grid.nx=40 --set grid.ny=40)
 
 # ---- the shipped cases and the template ----
-for name in drop-island tidal-flat; do
-  run_capture "$hydrocl" validate "$root/cases/$name.yml"
+for case_path in "$root"/cases/*.yml; do
+  name=$(basename "$case_path" .yml)
+  run_capture "$hydrocl" validate "$case_path"
   ok "validate cases/$name.yml exits 0" equals "$rc" 0
   ok "validate prints the grid and the time step" contains "$out" "time step:"
 done
