@@ -70,9 +70,11 @@ bool progress_update(Progress *p, double wall, double t, double dt, int64_t step
   double sim_rate = elapsed > 0 ? (t - p->t_start) / elapsed : 0.0;
   char eta[32];
   format_duration(sim_rate > 0 ? (p->t_end - t) / sim_rate : NAN, eta, sizeof eta);
-  fprintf(p->out, "%sprogress t=%.6g s (%.1f%%) dt=%.6g s steps=%lld steps/s=%.4g cell-updates/s=%.4g eta=%s%s%s%s",
+  /* On a terminal the line is rewritten in place: carriage return, the line, then ESC [K to erase what a longer
+   * line before it left to its right. */
+  fprintf(p->out, "%sprogress t=%.6g s (%.1f%%) dt=%.6g s steps=%lld steps/s=%.4g cell-updates/s=%.4g eta=%s%s%s%s%s",
           p->terminal ? "\r" : "", t, 100.0 * fraction, dt, (long long)steps, steps_per_second,
-          steps_per_second * p->cells, eta, extra ? " " : "", extra ? extra : "",
+          steps_per_second * p->cells, eta, extra ? " " : "", extra ? extra : "", p->terminal ? "\033[K" : "",
           p->terminal && !final ? "" : "\n");
   fflush(p->out);
   return true;

@@ -63,17 +63,52 @@ static int edit_distance(const char *a, const char *b) {
   return row[lb];
 }
 
-static const char *nearest_key(const Case *c, const char *key) {
-  const char *best = c->keys[0].key;
-  int best_distance = edit_distance(key, best);
+/* How far key is from the schema's candidate: the least of the edit distances between the whole keys, between their
+ * names within the section (plus one for the section that differs: time.chezy is physics.chezy misplaced), and
+ * between key's name and the candidate with its dot as an underscore (output.restart_interval: restart.interval). */
+static int key_distance(const char *key, const char *candidate) {
+  const char *dot = strchr(key, '.'), *candidate_dot = strchr(candidate, '.');
+  const char *name = dot ? dot + 1 : key, *candidate_name = candidate_dot ? candidate_dot + 1 : candidate;
+  char flat[256];
+  snprintf(flat, sizeof flat, "%s", candidate);
+  for (char *c = flat; *c; c++) {
+    *c = *c == '.' ? '_' : *c;
+  }
+  bool same_section = dot && candidate_dot && dot - key == candidate_dot - candidate &&
+                      strncmp(key, candidate, (size_t)(dot - key)) == 0;
+  int whole = edit_distance(key, candidate);
+  int by_name = edit_distance(name, candidate_name) + (same_section ? 0 : 1);
+  int flattened = edit_distance(name, flat) + 1;
+  return whole < by_name ? (whole < flattened ? whole : flattened) : (by_name < flattened ? by_name : flattened);
+}
+
+/* " (did you mean 'grid.nx'?)" for the schema key nearest to key, or a pointer to the template when none is near
+ * (within half the length of key's name, at least 2 edits). */
+static void suggest_key(const Case *c, const char *key, char *out, size_t size) {
+  const char *best = c->keys[0].key, *dot = strchr(key, '.');
+  int best_distance = key_distance(key, best);
   for (int i = 1; i < c->nkeys; i++) {
-    int d = edit_distance(key, c->keys[i].key);
+    int d = key_distance(key, c->keys[i].key);
     if (d < best_distance) {
       best_distance = d;
       best = c->keys[i].key;
     }
   }
-  return best;
+  int near = (int)strlen(dot ? dot + 1 : key) / 2;
+  if (best_distance <= (near > 2 ? near : 2)) {
+    snprintf(out, size, " (did you mean '%s'?)", best);
+  } else { /* the schema's model.name holds the model's one name */
+    int model = key_index(c, "model.name");
+    snprintf(out, size, "; 'hydrocl defaults %s' lists the keys",
+             model >= 0 && c->keys[model].choices ? c->keys[model].choices : "MODEL");
+  }
+}
+
+/* HCL_EDATA for a key the schema lacks, with the nearest one. */
+static HclStatus refuse_unknown_key(const Case *c, const char *key, const char *origin) {
+  char hint[320];
+  suggest_key(c, key, hint, sizeof hint);
+  return status_set(HCL_EDATA, __FILE__, __LINE__, "%s: unknown key '%s'%s", origin, key, hint);
 }
 
 /* The section of the schema nearest to name, as "grid". */
@@ -131,8 +166,10 @@ static HclStatus parse_value(const CaseKey *k, const char *text, const char *ori
   switch (k->type) {
   case CASE_INT:
     v->as_int = strtoll(text, &end, 10);
-    REQUIRE(end != text && *end == '\0' && errno == 0, HCL_EDATA, "%s: %s must be a whole number (got '%s')", origin,
-            k->key, text);
+    REQUIRE(end != text && *end == '\0', HCL_EDATA, "%s: %s must be a whole number (got '%s')", origin, k->key,
+            text);
+    REQUIRE(errno == 0, HCL_EDATA, "%s: %s must be from %.15g to %.15g (got %s)", origin, k->key, k->min, k->max,
+            text);
     REQUIRE((double)v->as_int >= k->min, HCL_EDATA, "%s: %s must be >= %.15g (got %s)", origin, k->key, k->min, text);
     REQUIRE((double)v->as_int <= k->max, HCL_EDATA, "%s: %s must be <= %.15g (got %s)", origin, k->key, k->max, text);
     v->as_real = (double)v->as_int;
@@ -169,7 +206,9 @@ cleanup:
 static HclStatus assign(Case *c, const char *key, const char *text, const char *origin) {
   HclStatus status = HCL_OK;
   int i = key_index(c, key);
-  REQUIRE(i >= 0, HCL_EDATA, "%s: unknown key '%s' (did you mean '%s'?)", origin, key, nearest_key(c, key));
+  if (i < 0) {
+    TRY(refuse_unknown_key(c, key, origin));
+  }
   CaseValue *v = &c->values[i];
   REQUIRE(!v->given || strncmp(v->origin, "--set", 5) == 0 || strncmp(origin, "--set", 5) == 0, HCL_EDATA,
           "%s: %s is given twice (first at %s)", origin, key, v->origin);
@@ -332,13 +371,16 @@ static HclStatus walk_mapping(Case *c, yaml_document_t *doc, yaml_node_t *mappin
     mark_origin(c->path, k->start_mark, origin, sizeof origin);
     REQUIRE(k->type == YAML_SCALAR_NODE, HCL_EDATA, "%s: a key must be a plain name", origin);
     snprintf(key, sizeof key, "%s%s", prefix, (const char *)k->data.scalar.value);
+    char section[sizeof key + 1];
+    snprintf(section, sizeof section, "%s.", key);
+    bool known = false;
+    for (int i = 0; i < c->nkeys && !known; i++) {
+      known = strncmp(c->keys[i].key, section, strlen(section)) == 0;
+    }
+    REQUIRE(v->type == YAML_MAPPING_NODE || !known, HCL_EDATA,
+            "%s: '%s' is a section: its keys go on the lines below it, indented ('%s:' then '  key: value')", origin,
+            key, key);
     if (v->type == YAML_MAPPING_NODE) {
-      char section[sizeof key + 1];
-      snprintf(section, sizeof section, "%s.", key);
-      bool known = false;
-      for (int i = 0; i < c->nkeys && !known; i++) {
-        known = strncmp(c->keys[i].key, section, strlen(section)) == 0;
-      }
       char suggestion[256] = "";
       nearest_section(c, key, suggestion, sizeof suggestion);
       REQUIRE(known, HCL_EDATA, "%s: unknown section '%s' (did you mean '%s'?)", origin, key, suggestion);
@@ -346,7 +388,9 @@ static HclStatus walk_mapping(Case *c, yaml_document_t *doc, yaml_node_t *mappin
       continue;
     }
     int i = key_index(c, key);
-    REQUIRE(i >= 0, HCL_EDATA, "%s: unknown key '%s' (did you mean '%s'?)", origin, key, nearest_key(c, key));
+    if (i < 0) {
+    TRY(refuse_unknown_key(c, key, origin));
+  }
     mark_origin(c->path, v->start_mark, origin, sizeof origin); /* a bad value is pointed at itself */
     if (c->keys[i].type == CASE_POINTS && v->type == YAML_SEQUENCE_NODE) {
       TRY(assign_points(c, doc, v, key, origin));

@@ -282,7 +282,8 @@ static HclStatus create_decomp(SweRun *r) {
   return status;
 }
 
-/* The host side of a run: the case's set-up, the decomposition, the gauges, and the memory check. */
+/* The host side of a run: the case's set-up, the decomposition, the gauges, the memory check and the output
+ * schedules. */
 static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *request, SweRun *r) {
   HclStatus status = HCL_OK;
   memset(r, 0, sizeof *r);
@@ -293,6 +294,13 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   TRY(create_decomp(r));
   TRY(read_gauges(r));
   TRY(check_device_memory(r));
+  double history_interval = case_real(c, "output.history_interval");
+  if (history_interval == 0) {
+    history_interval = case_real(c, "output.interval");
+  }
+  schedule_start(&r->map_events, case_real(c, "output.interval"), 0);
+  schedule_start(&r->history_events, r->ngauges > 0 ? history_interval : 0, 0); /* no gauges: no samples */
+  schedule_start(&r->restart_events, case_real(c, "restart.interval"), 0);
   snprintf(r->source, sizeof r->source, "hydrocl %s (%s), %s, %s", HYDROCL_VERSION, HYDROCL_GIT,
            runtime_device(rt)->device_name, precision_name(request->precision));
 cleanup:
@@ -308,13 +316,6 @@ static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *reques
     TRY(field_create(rt, r->decomp, &spec, &r->centre[f]));
   }
   TRY(set_initial_state(r));
-  double history_interval = case_real(c, "output.history_interval");
-  if (history_interval == 0) {
-    history_interval = case_real(c, "output.interval");
-  }
-  schedule_start(&r->map_events, case_real(c, "output.interval"), 0);
-  schedule_start(&r->history_events, r->ngauges > 0 ? history_interval : 0, 0); /* no gauges: no samples */
-  schedule_start(&r->restart_events, case_real(c, "restart.interval"), 0);
 cleanup:
   return status;
 }

@@ -22,6 +22,8 @@ for case_path in "$root"/cases/*.yml; do
   ok "validate cases/$name.yml exits 0" equals "$rc" 0
   ok "validate prints the grid and the time step" contains "$out" "time step:"
 done
+run_capture "$hydrocl" validate "$case_file"
+ok "validate counts the map frames: t = 0, every 2 s to 60 s and the end" contains "$out" "output: 31 map frames"
 run_capture "$hydrocl" defaults shallow-water
 ok "defaults shallow-water exits 0" equals "$rc" 0
 ok "the template names every section" python3 -c '

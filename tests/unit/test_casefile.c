@@ -237,6 +237,15 @@ int main(void) {
   mistake("a bad --set value", "grid:\n  nx: 10\n", "grid.dx=fast", "--set grid.dx=fast: grid.dx must be a number",
           "in m");
   mistake("a --set without =", "grid:\n  nx: 10\n", "grid.nx", "--set grid.nx", "section.key=value");
+  mistake("a key in the wrong section", "grid:\n  nx: 10\noutput:\n  dx: 4\n", NULL, "unknown key 'output.dx'",
+          "did you mean 'grid.dx'?");
+  mistake("a section's key written with an underscore", "grid:\n  nx: 10\n", "output.grid_west=open",
+          "unknown key 'output.grid_west'", "did you mean 'grid.west'?");
+  mistake("a key near nothing", "grid:\n  nx: 10\n  resolution: 3\n", NULL, "unknown key 'grid.resolution'",
+          "lists the keys");
+  mistake("a whole number beyond any range", "grid:\n  nx: 99999999999999999999\n", NULL, "grid.nx must be from",
+          "(got 99999999999999999999)");
+  mistake("a section given a value", "grid: 5\n", NULL, "case.yml:1:1: 'grid' is a section", "indented");
 
   test_yaml_round_trip();
 

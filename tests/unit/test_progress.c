@@ -1,6 +1,7 @@
 /* test_progress.c: progress lines: none before the interval has passed, key=value fields with the right rates and
  * ETA from a made-up clock, '\r'-rewritten lines on a terminal and whole lines otherwise, and a final line always. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "progress.h"
 #include "../tap.h"
@@ -34,6 +35,7 @@ int main(void) {
   progress_update(p, 2.0, 5.0, 1.0, 5, NULL, false);
   fflush(out);
   TAP_OK(text[0] == '\r' && text[size - 1] != '\n', "on a terminal the line is rewritten in place: '%s'", text + 1);
+  TAP_OK(size > 3 && strcmp(text + size - 3, "\033[K") == 0, "erasing what a longer line before it left");
   progress_update(p, 3.0, 10.0, 1.0, 10, NULL, true);
   fflush(out);
   TAP_OK(text[size - 1] == '\n' && tap_contains(text, "(100.0%)") && tap_contains(text, "eta=0:00:00"),
