@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "inputs.h"
+#include "log.h"
+#include "par.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -77,7 +79,8 @@ const CaseKey swe_case_keys[] = {
     SIDE_KEYS("south"),
     SIDE_KEYS("north"),
     {"time.end", CASE_REAL, "s", NULL, 1e-9, 1e12, NULL, "simulated time at which the run ends"},
-    {"time.dt", CASE_REAL, "s", "0", 0, 1e6, NULL, "fixed time step; 0: the largest the CFL number allows"},
+    {"time.dt", CASE_REAL, "s", "0", 0, 1e6, NULL, "fixed time step, shortened evenly where needed so that steps land on output and restart times; 0: the "
+     "largest the CFL number allows"},
     {"time.cfl", CASE_REAL, "", "0.5", 1e-3, 1, NULL,
      "CFL number (|u| + sqrt(g h)) dt sqrt(1/dx^2 + 1/dy^2) the time step keeps below"},
     {"time.check_interval", CASE_INT, "", "20", 1, 100000, NULL,
@@ -171,11 +174,26 @@ static HclStatus check_side_keys(const Case *c, const char *side, const char *ki
           stray ? case_origin(c, stray) : "", stray ? stray : "", side, kind, side);
   REQUIRE(!(set_apart_from_default(c, tide) && set_apart_from_default(c, file)), HCL_EDATA,
           "%s: %s and %s are both given; a side takes its level from one of them", case_origin(c, file), tide, file);
+  REQUIRE(strcmp(kind, "level") != 0 || !(set_apart_from_default(c, level) && set_apart_from_default(c, file)),
+          HCL_EDATA, "%s: %s and %s are both given; on a level side the file holds the whole level (add the mean to "
+          "its values, or use %s with a tide)", case_origin(c, file), level, file, level);
   REQUIRE(strcmp(kind, "weak-level") != 0 || given(c, level), HCL_EDATA,
           "boundary.%s is weak-level but %s is not given: set it to the still-water level the incoming signal is "
           "measured from", side, level);
 cleanup:
   return status;
+}
+
+/* A series that starts after t = 0 or ends before time.end is held at its first or last level there: allowed (a
+ * spin-up, a quiet end), but more often a file that does not cover the run, so rank 0 says so. */
+static void warn_short_series(const Case *c, const char *key, const SweLevelSignal *signal) {
+  double first = signal->series_times[0], last = signal->series_times[signal->series_count - 1];
+  double t_end = case_real(c, "time.end");
+  if (par_rank() == 0 && (first > 0 || last < t_end)) {
+    log_warn("%s: the series of %s covers %g s to %g s of a run from 0 s to %g s; its %s level is held beyond that",
+             case_origin(c, key), case_file(c, key), first, last, t_end,
+             first > 0 && last < t_end ? "first and last" : (first > 0 ? "first" : "last"));
+  }
 }
 
 /* The boundaries: periodic sides must come in pairs and set the decomposition; level sides read their signal. */
@@ -215,6 +233,7 @@ static HclStatus read_sides(const Case *c, SweSetup *setup) {
     if (kind[side] >= 2 && case_file(c, key)[0]) {
       TRY(input_read_series(case_file(c, key), &signal->series_times, &signal->series_levels,
                             &signal->series_count));
+      warn_short_series(c, key, signal);
     }
   }
 cleanup:

@@ -56,6 +56,12 @@ bad_input "a malformed tide" "amplitude period phase" "$case_file" --set boundar
   --set boundary.west_tide="1 two 3"
 bad_input "one periodic side" "come in pairs" "$case_file" --set boundary.west=periodic
 bad_input "a tide on a wall" "is given but boundary.west is wall" "$case_file" --set boundary.west_tide="1 100 0"
+printf 'time,level\n0,0\n20,0.1\n' >"$dir/short.csv"
+bad_input "a level side given both a mean level and a series" "the file holds the whole level" "$case_file" \
+  --set boundary.west=level --set boundary.west_file="$dir/short.csv" --set boundary.west_level=1
+run_capture "$hydrocl" validate "$case_file" --set boundary.west=level --set boundary.west_file="$dir/short.csv"
+ok "a series that ends before time.end validates with a warning" test "$rc" = 0 -a -n \
+  "$(grep "covers 0 s to 20 s of a run from 0 s to 60 s; its last level is held" <<<"$err")"
 bad_input "a weak-level side without its still-water level" "east_level is not given" "$case_file" \
   --set boundary.east=weak-level
 bad_input "a dam outside the domain" "outside the domain" "$case_file" --set initial.shape=dam --set initial.x=500
