@@ -322,6 +322,61 @@ cleanup:
   return status;
 }
 
+/* Keys that only some choices of another key use: given a value other than their default under another choice
+ * they do nothing, which rank 0 says (a warning, not a refusal: switching bed.shape with --set leaves the old
+ * shape's keys in the file). */
+static const struct {
+  const char *key, *chooser, *choices; /* key is used when chooser is one of choices ("a|b") */
+} CHOICE_KEYS[] = {
+    {"physics.chezy", "physics.friction", "chezy"},
+    {"physics.manning", "physics.friction", "manning"},
+    {"bed.height", "bed.shape", "gaussian|ramp"},
+    {"bed.x", "bed.shape", "gaussian|ramp|paraboloid"},
+    {"bed.y", "bed.shape", "gaussian|paraboloid"},
+    {"bed.width", "bed.shape", "gaussian|ramp|paraboloid"},
+    {"bed.file", "bed.shape", "file"},
+    {"bed.variable", "bed.shape", "file"},
+    {"initial.height", "initial.shape", "gaussian|thacker"},
+    {"initial.x", "initial.shape", "gaussian|dam"},
+    {"initial.y", "initial.shape", "gaussian"},
+    {"initial.width", "initial.shape", "gaussian"},
+    {"initial.level_beyond", "initial.shape", "dam"},
+};
+
+/* Whether key (a real, file or string key of the table) holds something other than its default. */
+static bool differs_from_default(const Case *c, const char *key) {
+  for (int i = 0; i < swe_case_nkeys; i++) {
+    const CaseKey *k = &swe_case_keys[i];
+    if (strcmp(k->key, key) == 0) {
+      return k->type == CASE_REAL   ? case_real(c, key) != strtod(k->default_text, NULL)
+             : k->type == CASE_FILE ? case_file(c, key)[0] != '\0'
+                                    : strcmp(case_string(c, key), k->default_text) != 0;
+    }
+  }
+  return false;
+}
+
+/* Whether the '|'-separated list choices holds value. */
+static bool among(const char *value, const char *choices) {
+  size_t n = strlen(value);
+  for (const char *c = choices; c; c = strchr(c, '|') ? strchr(c, '|') + 1 : NULL) {
+    if (strncmp(c, value, n) == 0 && (c[n] == '|' || c[n] == '\0')) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static void warn_unused_keys(const Case *c) {
+  for (size_t i = 0; par_rank() == 0 && i < sizeof CHOICE_KEYS / sizeof CHOICE_KEYS[0]; i++) {
+    const char *choice = case_string(c, CHOICE_KEYS[i].chooser);
+    if (!among(choice, CHOICE_KEYS[i].choices) && differs_from_default(c, CHOICE_KEYS[i].key)) {
+      log_warn("%s: %s is given but %s is %s, which does not use it (it is for %s)", case_origin(c, CHOICE_KEYS[i].key),
+               CHOICE_KEYS[i].key, CHOICE_KEYS[i].chooser, choice, CHOICE_KEYS[i].choices);
+    }
+  }
+}
+
 HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setup) {
   HclStatus status = HCL_OK;
   memset(setup, 0, sizeof *setup);
@@ -339,6 +394,7 @@ HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setu
   TRY(read_sides(c, setup));
   TRY(read_bed(c, setup));
   TRY(read_initial(c, setup));
+  warn_unused_keys(c);
 cleanup:
   return status;
 }

@@ -62,6 +62,13 @@ bad_input "a level side given both a mean level and a series" "the file holds th
 run_capture "$hydrocl" validate "$case_file" --set boundary.west=level --set boundary.west_file="$dir/short.csv"
 ok "a series that ends before time.end validates with a warning" test "$rc" = 0 -a -n \
   "$(grep "covers 0 s to 20 s of a run from 0 s to 60 s; its last level is held" <<<"$err")"
+run_capture "$hydrocl" validate "$case_file" --set bed.shape=flat
+ok "a key the chosen shape does not use validates with a warning naming it" test "$rc" = 0 -a -n \
+  "$(grep "bed.height is given but bed.shape is flat, which does not use it" <<<"$err")"
+for case_path in "$root"/cases/*.yml; do
+  run_capture "$hydrocl" validate "$case_path"
+  ok "$(basename "$case_path") has no key its choices do not use" equals "$(grep -c warning <<<"$err")" 0
+done
 bad_input "a weak-level side without its still-water level" "east_level is not given" "$case_file" \
   --set boundary.east=weak-level
 bad_input "a dam outside the domain" "outside the domain" "$case_file" --set initial.shape=dam --set initial.x=500
