@@ -37,6 +37,28 @@ cleanup:
   return status;
 }
 
+/* CF 1.8 section 2.6.2: a program that changes a file appends its line to the global history attribute. */
+static HclStatus append_history(int ncid, const OutputSpec *spec) {
+  HclStatus status = HCL_OK;
+  size_t length = 0;
+  char *text = NULL;
+  if (nc_inq_attlen(ncid, NC_GLOBAL, "history", &length) != NC_NOERR) {
+    length = 0;
+  }
+  TRY_ALLOC(text, length + strlen(spec->history) + 2);
+  if (length > 0) {
+    TRY_NC(nc_get_att_text(ncid, NC_GLOBAL, "history", text), spec->path);
+    text[length++] = '\n';
+  }
+  strcpy(text + length, spec->history);
+  TRY_NC(nc_redef(ncid), spec->path);
+  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "history", text), spec->path);
+  TRY_NC(nc_enddef(ncid), spec->path);
+cleanup:
+  free(text);
+  return status;
+}
+
 HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names, const size_t *dim_lengths, int ndims,
                            const OutputVariable *vars, int nvars, int *ncid, int *time_var, int *var_ids,
                            int *frames) {
@@ -57,6 +79,7 @@ HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names,
             "cannot continue '%s': it has no variable '%s'", spec->path, vars[v].name);
   }
   TRY(frames_until(*ncid, spec->path, *time_var, spec->resume_time, frames));
+  TRY(append_history(*ncid, spec));
 cleanup:
   return status;
 }

@@ -161,6 +161,11 @@ ok "the continued map file holds every frame of the uninterrupted one, bit for b
   "$dir/whole/map.nc" "$dir/split/map.nc" time zeta h u v wet
 ok "so does the history file" /usr/bin/python3 "$ncsame" "$dir/whole/history.nc" "$dir/split/history.nc" \
   time zeta h u v
+ok "both files' history attribute holds the first command and then the continuing one" /usr/bin/python3 -c '
+import sys, netCDF4
+for name in ("map.nc", "history.nc"):
+    lines = netCDF4.Dataset(sys.argv[1] + "/" + name).history.split("\n")
+    assert len(lines) == 2 and "time.end=3" in lines[0] and "--restart" in lines[1], lines' "$dir/split"
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set grid.nx=50 --set time.end=6 -o "$dir/split" \
   --restart latest
 ok "continuing with another grid exits 65" equals "$rc" 65
