@@ -4,6 +4,8 @@
 #ifndef HYDROCL_INPUTS_H
 #define HYDROCL_INPUTS_H
 
+#include <stdbool.h>
+
 #include "status.h"
 
 /* Reads the global nx x ny grid into values[ny][nx] (x fastest). A ".nc" file holds variable (dims y, x; NULL
@@ -12,12 +14,19 @@
  * with ny lines of nx numbers, line j holding row y = j. */
 HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values);
 
-/* Reads a time series, times in seconds strictly increasing. A ".nc" file holds one 1D data variable over a
- * dimension whose coordinate variable gives the times, in "seconds" (minutes, hours, days), alone or "since
- * 2000-01-01 00:00:00", the run's t = 0 (CF 1.8 section 4.4); packed values are unpacked and a missing sample is
- * refused, as for grids. Any other file is CSV, "time,value" lines in seconds; '#' comments and blank lines are
- * skipped, and so is a header where the first other line is not numbers. Caller frees *times and *values. */
-HclStatus input_read_series(const char *path, double **times, double **values, int *count);
+/* Reads a time series; times in seconds of the run (0 at its start), strictly increasing. start is the run's start
+ * in seconds since 1970-01-01 UTC (input_parse_date). A ".nc" file holds one 1D data variable over a dimension
+ * whose coordinate variable gives the times in seconds, minutes, hours or days (CF 1.8 section 4.4): alone, they
+ * count from the run's start; "since DATE", from that date, so a measured series with its own dates lines up with
+ * the run. Packed values are unpacked and a missing sample is refused, as for grids. Any other file is CSV,
+ * "time,value" lines in seconds from the run's start; '#' comments and blank lines are skipped, and so is a header
+ * where the first other line is not numbers. Caller frees *times and *values. */
+HclStatus input_read_series(const char *path, double start, double **times, double **values, int *count);
+
+/* Parses "YYYY-MM-DD", "YYYY-MM-DD hh:mm" or "YYYY-MM-DD hh:mm:ss" (a 'T' for the space and a trailing "Z" or
+ * " UTC" allowed), UTC in the proleptic Gregorian calendar (CF's standard calendar for modern dates), into seconds
+ * since 1970-01-01 00:00:00. False for anything else. */
+bool input_parse_date(const char *text, double *seconds);
 
 /* Linear interpolation of the series at t, held constant beyond its ends. */
 double input_series_at(const double *times, const double *values, int count, double t);

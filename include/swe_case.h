@@ -44,6 +44,8 @@ typedef struct {
   SweBed bed;
   SweInitial initial;
   double t_end, dt_fixed, cfl; /* dt_fixed 0: CFL-limited */
+  double start;                /* the calendar time of t = 0, seconds since 1970-01-01 UTC (time.start) */
+  char time_units[64];         /* "seconds since 2000-01-01 00:00:00": output times */
   int check_interval;          /* steps between CFL updates, divergence checks and checkpoints */
 } SweSetup;
 

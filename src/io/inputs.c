@@ -224,20 +224,19 @@ cleanup:
   return status;
 }
 
-/* Seconds per unit of a CF time coordinate's units: "s", "seconds", "minutes", "hours" or "days", alone or "since"
- * the model's own reference (output.h: 2000-01-01 00:00:00, the run's t = 0); 0 for any other units. */
-static double seconds_per_unit(const char *units) {
+/* Seconds per unit of a CF time coordinate's units, "s", "seconds", "minutes", "hours" or "days", before an
+ * optional " since DATE" (its text in *since, "" without one); 0 for any other unit. */
+static double seconds_per_unit(const char *units, const char **since) {
   static const struct {
     const char *name;
     double seconds;
-  } known[] = {{"s", 1}, {"seconds", 1}, {"minutes", 60}, {"hours", 3600}, {"days", 86400}};
-  static const char *const REFERENCE[] = {"", " since 2000-01-01 00:00:00", " since 2000-01-01"};
+  } known[] = {{"seconds", 1}, {"minutes", 60}, {"hours", 3600}, {"days", 86400}, {"s", 1}};
   for (size_t u = 0; u < sizeof known / sizeof known[0]; u++) {
     size_t length = strlen(known[u].name);
-    for (size_t r = 0; r < sizeof REFERENCE / sizeof REFERENCE[0]; r++) {
-      if (strncmp(units, known[u].name, length) == 0 && strcmp(units + length, REFERENCE[r]) == 0) {
-        return known[u].seconds;
-      }
+    if (strncmp(units, known[u].name, length) == 0 && (units[length] == '\0' || units[length] == ' ')) {
+      const char *rest = units + length;
+      *since = strncmp(rest, " since ", 7) == 0 ? rest + 7 : rest;
+      return rest[0] == '\0' || rest != *since ? known[u].seconds : 0;
     }
   }
   return 0;
@@ -277,22 +276,31 @@ cleanup:
   return status;
 }
 
-/* Times in seconds from the coordinate variable's units (seconds_per_unit), strictly increasing. */
-static HclStatus read_series_times(int ncid, int time_var, const char *path, double *times, size_t n) {
+/* Times in seconds of the run (t = 0 at start, in seconds since 1970 UTC) from the coordinate variable's units
+ * (seconds_per_unit): a unit alone counts from the run's start, a unit since a date from that date. Strictly
+ * increasing. */
+static HclStatus read_series_times(int ncid, int time_var, const char *path, double start, double *times, size_t n) {
   HclStatus status = HCL_OK;
   char units[NC_MAX_NAME + 1] = "";
   size_t length = 0;
   REQUIRE(nc_inq_attlen(ncid, time_var, "units", &length) == NC_NOERR && length < sizeof units, HCL_EDATA,
           "%s: the time coordinate has no units; give 'seconds' (or minutes, hours, days)", path);
   TRY_NC(nc_get_att_text(ncid, time_var, "units", units), path);
-  double scale = seconds_per_unit(units);
+  const char *since = "";
+  double scale = seconds_per_unit(units, &since), offset = 0;
   REQUIRE(scale > 0, HCL_EDATA,
-          "%s: time units '%s': hydrocl counts time from the start of the run; use 'seconds' (or minutes, hours, "
-          "days), alone or 'since 2000-01-01 00:00:00'",
+          "%s: time units '%s': use seconds, minutes, hours or days, alone (from the start of the run) or 'since' a "
+          "date, as 'hours since 2023-06-01 00:00:00'",
           path, units);
+  if (since[0]) {
+    REQUIRE(input_parse_date(since, &offset), HCL_EDATA,
+            "%s: time units '%s': the date must be 'YYYY-MM-DD', 'YYYY-MM-DD hh:mm' or 'YYYY-MM-DD hh:mm:ss' (UTC)",
+            path, units);
+    offset -= start;
+  }
   TRY_NC(nc_get_var_double(ncid, time_var, times), path);
   for (size_t k = 0; k < n; k++) {
-    times[k] *= scale;
+    times[k] = times[k] * scale + offset;
     REQUIRE(isfinite(times[k]) && (k == 0 || times[k] > times[k - 1]), HCL_EDATA,
             "%s: time %g s at index %zu does not follow %g s", path, times[k], k, k > 0 ? times[k - 1] : -INFINITY);
   }
@@ -300,7 +308,7 @@ cleanup:
   return status;
 }
 
-static HclStatus read_netcdf_series(const char *path, double **times, double **values, int *count) {
+static HclStatus read_netcdf_series(const char *path, double start, double **times, double **values, int *count) {
   HclStatus status = HCL_OK;
   int ncid = -1, var = -1, time_var = -1;
   size_t n = 0;
@@ -315,7 +323,7 @@ static HclStatus read_netcdf_series(const char *path, double **times, double **v
   TRY_NC(nc_inq_varname(ncid, var, name), path);
   TRY_ALLOC(t, n);
   TRY_ALLOC(v, n);
-  TRY(read_series_times(ncid, time_var, path, t, n));
+  TRY(read_series_times(ncid, time_var, path, start, t, n));
   TRY(missing_marks_read(ncid, var, path, &marks));
   TRY_NC(nc_get_var_double(ncid, var, v), path);
   for (size_t k = 0; k < n; k++) {
@@ -406,14 +414,15 @@ cleanup:
   return status;
 }
 
-HclStatus input_read_series(const char *path, double **times, double **values, int *count) {
+HclStatus input_read_series(const char *path, double start, double **times, double **values, int *count) {
   HclStatus status = HCL_OK;
   *times = *values = NULL;
   *count = 0;
   if (has_extension(path, ".nc")) {
 #ifdef HYDROCL_HAVE_NETCDF
-    TRY(read_netcdf_series(path, times, values, count));
+    TRY(read_netcdf_series(path, start, times, values, count));
 #else
+    (void)start;
     FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read '%s'; give the series as CSV", path);
 #endif
   } else {
@@ -441,4 +450,44 @@ double input_series_at(const double *times, const double *values, int count, dou
   }
   double w = (t - times[lo]) / (times[hi] - times[lo]);
   return (1.0 - w) * values[lo] + w * values[hi];
+}
+
+/* Days from 1970-01-01 to year-month-day in the proleptic Gregorian calendar (H. Hinnant's days_from_civil). */
+static long days_from_civil(long year, long month, long day) {
+  year -= month <= 2;
+  long era = (year >= 0 ? year : year - 399) / 400;
+  long year_of_era = year - era * 400;
+  long day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  long day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  return era * 146097 + day_of_era - 719468;
+}
+
+bool input_parse_date(const char *text, double *seconds) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, consumed = 0;
+  double second = 0;
+  if (sscanf(text, "%4d-%2d-%2d%n", &year, &month, &day, &consumed) != 3) {
+    return false;
+  }
+  const char *rest = text + consumed;
+  if (*rest == ' ' || *rest == 'T') {
+    int more = 0;
+    if (sscanf(rest + 1, "%2d:%2d%n", &hour, &minute, &more) != 2) {
+      return false;
+    }
+    rest += 1 + more;
+    if (*rest == ':') {
+      char *end = NULL;
+      second = strtod(rest + 1, &end);
+      rest = end;
+    }
+  }
+  rest += strcmp(rest, "Z") == 0 ? 1 : (strcmp(rest, " UTC") == 0 ? 4 : 0);
+  /* A real day: before the first of the next month (no 31 June, no 29 February 2023). */
+  bool real_day = month >= 1 && month <= 12 && day >= 1 &&
+                  days_from_civil(year, month, day) < days_from_civil(year + (month == 12), month % 12 + 1, 1);
+  if (*rest != '\0' || !real_day || hour > 23 || minute > 59 || second < 0 || second >= 61) {
+    return false;
+  }
+  *seconds = (double)days_from_civil(year, month, day) * 86400.0 + hour * 3600.0 + minute * 60.0 + second;
+  return true;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "inputs.h"
 #include "log.h"
@@ -79,6 +80,9 @@ const CaseKey swe_case_keys[] = {
     SIDE_KEYS("south"),
     SIDE_KEYS("north"),
     {"time.end", CASE_REAL, "s", NULL, 1e-9, 1e12, NULL, "simulated time at which the run ends"},
+    {"time.start", CASE_STRING, "", "2000-01-01 00:00:00", CASE_UNBOUNDED, NULL,
+     "calendar time (UTC) of t = 0, 'YYYY-MM-DD hh:mm:ss': the output's time units count from it, and a netCDF "
+     "series dated 'since' a date is placed by it"},
     {"time.dt", CASE_REAL, "s", "0", 0, 1e6, NULL, "fixed time step, shortened evenly where needed so that steps land on output and restart times; 0: the "
      "largest the CFL number allows"},
     {"time.cfl", CASE_REAL, "", "0.5", 1e-3, 1, NULL,
@@ -231,7 +235,7 @@ static HclStatus read_sides(const Case *c, SweSetup *setup) {
     TRY(parse_constituents(c, key, signal));
     snprintf(key, sizeof key, "boundary.%s_file", names[side]);
     if (kind[side] >= 2 && case_file(c, key)[0]) {
-      TRY(input_read_series(case_file(c, key), &signal->series_times, &signal->series_levels,
+      TRY(input_read_series(case_file(c, key), setup->start, &signal->series_times, &signal->series_levels,
                             &signal->series_count));
       warn_short_series(c, key, signal);
     }
@@ -377,6 +381,24 @@ static void warn_unused_keys(const Case *c) {
   }
 }
 
+/* time.start: the calendar time of t = 0, and the output's time units written from it in one form. */
+static HclStatus read_start(const Case *c, SweSetup *setup) {
+  HclStatus status = HCL_OK;
+  const char *text = case_string(c, "time.start");
+  REQUIRE(input_parse_date(text, &setup->start), HCL_EDATA,
+          "%s: time.start must be a date and time in UTC, 'YYYY-MM-DD hh:mm:ss' (or 'YYYY-MM-DD', 'YYYY-MM-DD "
+          "hh:mm') (got '%s')",
+          case_origin(c, "time.start"), text);
+  time_t whole = (time_t)floor(setup->start);
+  struct tm utc;
+  gmtime_r(&whole, &utc);
+  strftime(setup->time_units, sizeof setup->time_units, "seconds since %Y-%m-%d %H:%M:%S", &utc);
+  REQUIRE(setup->start == (double)whole, HCL_EDATA, "%s: time.start must be a whole second (got '%s')",
+          case_origin(c, "time.start"), text);
+cleanup:
+  return status;
+}
+
 HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setup) {
   HclStatus status = HCL_OK;
   memset(setup, 0, sizeof *setup);
@@ -387,6 +409,7 @@ HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setu
   setup->x0 = case_real(c, "grid.x0");
   setup->y0 = case_real(c, "grid.y0");
   setup->t_end = case_real(c, "time.end");
+  TRY(read_start(c, setup));
   setup->dt_fixed = case_real(c, "time.dt");
   setup->cfl = case_real(c, "time.cfl");
   setup->check_interval = (int)case_int(c, "time.check_interval");

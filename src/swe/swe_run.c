@@ -427,7 +427,7 @@ static HclStatus open_output(SweRun *r) {
   TRY(claim_restarts(r));
   OutputSpec spec = {.path = map_path, .overwrite = q->overwrite, .title = case_string(r->c, "model.title"),
                      .source = r->source, .history = q->command_line, .case_yaml = yaml,
-                     .time_units = "seconds since 2000-01-01 00:00:00", .x0 = r->setup.x0 + config->dx / 2,
+                     .time_units = r->setup.time_units, .x0 = r->setup.x0 + config->dx / 2,
                      .dx = config->dx, .y0 = r->setup.y0 + config->dy / 2, .dy = config->dy,
                      .double_precision = case_bool(r->c, "output.double"), .resume = q->restart != NULL,
                      .resume_time = r->t};

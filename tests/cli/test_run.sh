@@ -101,6 +101,25 @@ bad_input "a YAML syntax error" "syntax.yml:" "$(case_variant syntax 's/^  nx: 2
 bad_input "tab indentation" "tab.yml:9:1" "$(case_variant tab 's/^  nx: 200/\tnx: 200/')"
 bad_input "a missing bed file" "not a readable file" "$case_file" --set bed.shape=file --set bed.file=no-such.csv
 
+# ---- time.start: the output's time units, and a dated netCDF series placed by it ----
+/usr/bin/python3 -c '
+import sys, netCDF4
+with netCDF4.Dataset(sys.argv[1], "w") as f:
+    f.createDimension("time", 4)
+    t = f.createVariable("time", "f8", ("time",))
+    t.units = "hours since 2023-06-01 00:00:00"
+    t[:] = [0, 1, 1.001, 10]
+    f.createVariable("level", "f8", ("time",))[:] = [0, 0, 0.5, 0.5]' "$dir/dated.nc"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 --set time.start="2023-06-01 02:00:00" \
+  --set boundary.west=level --set boundary.west_file="$dir/dated.nc" -o "$dir/dated"
+ok "a run starting at 2 h of a dated series runs" equals "$rc" 0
+ok "its times count from time.start, and the west side holds the series' level at 2 h, 0.5 m" /usr/bin/python3 -c '
+import sys, netCDF4
+m = netCDF4.Dataset(sys.argv[1] + "/map.nc")
+assert m["time"].units == "seconds since 2023-06-01 02:00:00", m["time"].units
+assert abs(float(m["zeta"][-1, 20, 0]) - 0.5) < 1e-6, float(m["zeta"][-1, 20, 0])' "$dir/dated"
+bad_input "a time.start that is no date" "time.start must be a date" "$case_file" --set time.start=yesterday
+
 # ---- output is never replaced without --overwrite ----
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 -o "$dir/first"
 ok "a small drop-island run exits 0" equals "$rc" 0

@@ -1,6 +1,7 @@
 /* test_inputs.c: grids and time series from CSV and netCDF: values read exactly, packed netCDF values
  * unpacked, wrong shapes, missing points and bad lines refused with file:line, both shapes or the point, missing
  * files as missing input, headers after comments, and linear interpolation of a series. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #endif
 
 static char folder[] = "/tmp/hydrocl-inputs-XXXXXX";
+static const double START = 946684800.0; /* the run's t = 0: 2000-01-01 00:00:00 UTC, seconds since 1970 */
 
 static const char *write_file(const char *name, const char *text) {
   static char path[512];
@@ -28,6 +30,32 @@ static const char *write_file(const char *name, const char *text) {
 static HclStatus grid(const char *path, const char *variable, int nx, int ny, double *values) {
   status_clear();
   return input_read_grid(path, variable, nx, ny, values);
+}
+
+/* Dates against values from Python's datetime (calendar.timegm). */
+static void test_dates(void) {
+  const struct {
+    const char *text;
+    double seconds;
+  } good[] = {{"1970-01-01", 0},
+              {"2000-01-01 00:00:00", 946684800},
+              {"2024-02-29T12:30:15Z", 1709209815},
+              {"1969-12-31 23:59", -60},
+              {"2023-06-01 06:00:00 UTC", 1685599200}};
+  bool all = true;
+  for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
+    double seconds = NAN;
+    all = all && input_parse_date(good[k].text, &seconds) && seconds == good[k].seconds;
+  }
+  TAP_OK(all, "dates parse to their seconds since 1970 (leap days, before 1970, 'T', 'Z', ' UTC')");
+  const char *const bad[] = {"2023-02-29", "2023-06-31", "2023-13-01", "2023-06-01 24:00", "01/06/2023", "2023-06-01x",
+                             ""};
+  bool none = true;
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    double seconds = 0;
+    none = none && !input_parse_date(bad[k], &seconds);
+  }
+  TAP_OK(none, "days that do not exist and other forms are refused");
 }
 
 #ifdef HYDROCL_HAVE_NETCDF
@@ -83,7 +111,7 @@ static HclStatus series(const char *path, double **t, double **v, int *n) {
   free(*t);
   free(*v);
   *t = *v = NULL;
-  return input_read_series(path, t, v, n);
+  return input_read_series(path, START, t, v, n);
 }
 
 /* A time series from netCDF: the times of its coordinate variable in seconds, whatever the unit; other references,
@@ -97,9 +125,18 @@ static void test_netcdf_series(void) {
          "a netCDF series reads its times in hours as seconds %s", status_message());
   s = series(write_series_nc("since.nc", "seconds since 2000-01-01 00:00:00", hours, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_OK && n == 3 && t[1] == 0.5, "seconds since the model's reference %s", status_message());
-  s = series(write_series_nc("epoch.nc", "days since 1970-01-01", hours, levels, 3), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "time units 'days since 1970-01-01'"),
-         "another reference time is refused: %s", status_message());
+  s = series(write_series_nc("dated.nc", "hours since 2000-01-01 06:00", hours, levels, 3), &t, &v, &n);
+  TAP_OK(s == HCL_OK && n == 3 && t[0] == 21600 && t[2] == 28800,
+         "a series dated since another time lines up with the run's start (6 h later: +21600 s) %s",
+         status_message());
+  s = series(write_series_nc("epoch.nc", "days since 1999-12-31", hours, levels, 3), &t, &v, &n);
+  TAP_OK(s == HCL_OK && t[0] == -86400 && t[1] == -43200, "one that starts before it, too %s", status_message());
+  s = series(write_series_nc("baddate.nc", "hours since yesterday", hours, levels, 3), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "the date must be 'YYYY-MM-DD'"),
+         "an unreadable date is refused: %s", status_message());
+  s = series(write_series_nc("fortnights.nc", "fortnights", hours, levels, 3), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "use seconds, minutes, hours or days"),
+         "an unknown unit is refused: %s", status_message());
   s = series(write_series_nc("bare.nc", NULL, hours, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "has no units"), "times without units: %s",
          status_message());
@@ -201,11 +238,12 @@ int main(void) {
   test_netcdf_conventions();
   test_netcdf_series();
 #endif
+  test_dates();
 
   double *t = NULL, *v = NULL;
   int n = 0;
   status_clear();
-  s = input_read_series(write_file("tide.csv", "time,level\n0,1.0\n3600, 2.0\n7200,1.5\n"), &t, &v, &n);
+  s = input_read_series(write_file("tide.csv", "time,level\n0,1.0\n3600, 2.0\n7200,1.5\n"), START, &t, &v, &n);
   TAP_OK(s == HCL_OK && n == 3 && t[1] == 3600 && v[2] == 1.5, "a time series with a header %s", status_message());
   if (s == HCL_OK) {
     TAP_OK(input_series_at(t, v, n, 1800) == 1.5 && input_series_at(t, v, n, 5400) == 1.75,
@@ -216,20 +254,20 @@ int main(void) {
   free(t);
   free(v);
   status_clear();
-  s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), &t, &v, &n);
+  s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), START, &t, &v, &n);
   TAP_OK(s == HCL_OK && n == 2 && v[1] == 2, "a header after comments and blank lines %s", status_message());
   free(t);
   free(v);
   status_clear();
-  s = input_read_series(write_file("late.csv", "# levels\n0,1\ntime,level\n60,2\n"), &t, &v, &n);
+  s = input_read_series(write_file("late.csv", "# levels\n0,1\ntime,level\n60,2\n"), START, &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "late.csv:3: expected 'time,value'"),
          "a header after the first sample is refused: %s", status_message());
   status_clear();
-  s = input_read_series(write_file("back.csv", "0,1\n60,2\n30,3\n"), &t, &v, &n);
+  s = input_read_series(write_file("back.csv", "0,1\n60,2\n30,3\n"), START, &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "back.csv:3: time 30 s does not follow 60 s"),
          "times must increase: %s", status_message());
   status_clear();
-  s = input_read_series(write_file("one.csv", "0,1\n60\n"), &t, &v, &n);
+  s = input_read_series(write_file("one.csv", "0,1\n60\n"), START, &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "one.csv:2: expected 'time,value'"), "a short line: %s",
          status_message());
   char cmd[600];
