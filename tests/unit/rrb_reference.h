@@ -1,0 +1,57 @@
+/* rrb_reference.h: a plain-C reference of the repeated red-black (RRB) incomplete factorization of a 5-point SPD
+ * matrix and of PCG with it (../shared/papers/rrb-pcg-gpu.txt, section 3; Brand 1992), in double precision on the
+ * host. It fixes the algorithm, level by level, that the device solver of issue 6 implements, and is the oracle its
+ * tests compare with.
+ *
+ * The matrix: on an nx x ny grid, row p = j nx + i; centre c[p], coupling east[p] with p + 1 (0 in the last column)
+ * and north[p] with p + nx (0 in the last row); symmetric by construction.
+ *
+ * One RRB level of a grid with a straight 5-point stencil: (A) eliminate the black nodes ((i + j) odd; no two are
+ * neighbours), which leaves a 9-point stencil on the red nodes: the diagonal neighbours (i +- 1, j +- 1) are kept
+ * as a rotated 5-point stencil and the fill to the straight ones at distance 2 is lumped, row sums kept, onto the
+ * two nodes between (rrb_reference.c, lump_rotated, says why not into the centre); (B) eliminate the red nodes
+ * with i odd (r1), which leaves on the red nodes with i and j even (r2) a straight 5-point stencil at distance 2
+ * plus diagonal fill, lumped likewise. The r2 nodes, (i / 2, j / 2), are
+ * the next level's grid. The last level (at most final_nodes nodes, or level max_levels) is factorized exactly
+ * (dense Cholesky). M = L D L^T with L unit lower triangular, L(n, p) = a(n, p) / d_p for each eliminated p; a
+ * pivot d_p <= 0 means the matrix (or its lumped approximation) is not positive definite. */
+#ifndef HYDROCL_RRB_REFERENCE_H
+#define HYDROCL_RRB_REFERENCE_H
+
+#include <stdbool.h>
+
+typedef struct {
+  int nx, ny;
+  double *c, *east, *north; /* nx * ny each, owned */
+} Stencil5;
+
+typedef struct RrbLevel RrbLevel;
+
+typedef struct {
+  int nx, ny;       /* the first level's grid */
+  int nlevels;      /* levels with eliminations, before the exact last one */
+  RrbLevel *levels; /* nlevels of them */
+  int final_nx, final_ny, final_stride;
+  double *final_cholesky; /* dense lower Cholesky factor of the last level, (final_nx final_ny)^2 */
+} RrbFactor;
+
+/* A stencil of nx x ny zeros; false when out of memory. */
+bool stencil_alloc(int nx, int ny, Stencil5 *s);
+void stencil_free(Stencil5 *s);
+/* y = S x. */
+void stencil_apply(const Stencil5 *s, const double *x, double *y);
+
+/* Factorizes s: eliminations level by level while a level has more than final_nodes (>= 1) nodes and fewer than
+ * max_levels levels are made (max_levels 1: the whole matrix exactly), then the exact last level. False, with *why
+ * set, when a pivot is not positive; rrb_free cleans up either way. */
+bool rrb_factor(const Stencil5 *s, int max_levels, int final_nodes, RrbFactor *f, const char **why);
+void rrb_free(RrbFactor *f);
+/* z = M^-1 r: forward substitution level by level, the pivots, backward substitution. */
+void rrb_apply(const RrbFactor *f, const double *r, double *z);
+
+/* PCG (the paper's Algorithm 1) for S x = b from the x given, preconditioned by f (NULL: plain CG), until
+ * ||r||_M^-1 <= tolerance ||r0||_M^-1 (the paper's criterion; the 2-norm for plain CG) or max_iterations.
+ * Returns the iterations taken. */
+int rrb_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, double tolerance, int max_iterations);
+
+#endif
