@@ -1,0 +1,46 @@
+/* pcg.h: preconditioned conjugate gradients on the device for a symmetric positive definite 5-point system on the
+ * distributed grid (../shared/papers/rrb-pcg-gpu.txt, Algorithm 1): the solver of the semi-implicit models, into
+ * which the RRB preconditioner plugs beside the plain and Jacobi ones.
+ *
+ * The model assembles the matrix on the device into three fields of ghost width 1 (pcg_matrix): the centre c, the
+ * coupling east of each point with its east neighbour (0 on the grid's last column) and north with its north
+ * neighbour (0 on the last row); Dirichlet and Neumann rows are the model's to fold in. pcg_set_matrix is called
+ * after every assembly. A solve starts from the x it is given (warm start) and stops when the 2-norm of the residual
+ * b - S x falls to tolerance times that of b (from x = 0, the paper's ||r_i|| / ||r_0||; from a good x, fewer
+ * iterations). Dot products go through the reduction layer and the operand's ghosts
+ * through the halo layer, so a solve on several ranks is the same solve. Every call is collective. */
+#ifndef HYDROCL_PCG_H
+#define HYDROCL_PCG_H
+
+#include <stdbool.h>
+
+#include "decomp.h"
+#include "field.h"
+#include "runtime.h"
+#include "status.h"
+
+typedef enum { PCG_PLAIN, PCG_JACOBI } PcgPreconditioner;
+
+typedef struct {
+  int iterations;
+  double initial_residual, final_residual; /* 2-norms of b - S x */
+  bool converged;                          /* final <= tolerance ||b|| within the iterations allowed */
+} PcgResult;
+
+typedef struct Pcg Pcg;
+
+/* Borrows rt and decomp. */
+HclStatus pcg_create(Runtime *rt, const Decomp *decomp, Precision precision, PcgPreconditioner preconditioner,
+                     Pcg **out);
+void pcg_destroy(Pcg **pcg);
+
+/* The matrix fields for the model's assembly kernel: centre, east, north (borrowed). */
+void pcg_matrix(Pcg *pcg, Field *fields[3]);
+/* After assembly: exchanges the couplings' ghosts; a centre that is not positive (no SPD matrix has one) is
+ * HCL_EDATA with the smallest centre. */
+HclStatus pcg_set_matrix(Pcg *pcg);
+
+/* Solves S x = b from the x given; b and x are fields of this precision with ghost width 1. */
+HclStatus pcg_solve(Pcg *pcg, Field *b, Field *x, double tolerance, int max_iterations, PcgResult *result);
+
+#endif

@@ -1,0 +1,211 @@
+/* test_pcg.c: conjugate gradients on the device (pcg.h) on any number of ranks (meson: 1, 2 and 4), in double,
+ * against the host reference (tests/unit/rrb_reference.h): the paper's model problem takes the iterations of the
+ * host's CG and reaches its discrete solution, O(h^2) from the exact one; a random variable-coefficient system with
+ * islands of zero-flux faces reaches the host's direct solution with plain CG and, in fewer iterations, with Jacobi;
+ * a warm start from the solution takes no iteration; a matrix with a non-positive centre is refused.
+ * Usage: test_pcg KERNELS_CL_DIR */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcg.h"
+#include "../support.h"
+#include "../tap.h"
+#include "../unit/rrb_reference.h"
+
+enum { N = 63, RX = 29, RY = 23 };
+
+/* The paper's model problem on N x N interior nodes of the unit square: rows scaled by h^2, centre 4, couplings -1
+ * (0 towards the boundary, where u = 0), b = h^2 f for u = x (x - 1) y (y - 1) e^{xy}. */
+static void model_problem(Stencil5 *s, double *b) {
+  double h = 1.0 / (N + 1);
+  for (int j = 0; j < N; j++) {
+    for (int i = 0; i < N; i++) {
+      int p = j * N + i;
+      double x = (i + 1) * h, y = (j + 1) * h, e = exp(x * y), big_x = x * (x - 1), big_y = y * (y - 1);
+      double uxx = e * big_y * (2 + 2 * y * (2 * x - 1) + y * y * big_x);
+      double uyy = e * big_x * (2 + 2 * x * (2 * y - 1) + x * x * big_y);
+      b[p] = -(uxx + uyy) * h * h;
+      s->c[p] = 4;
+      s->east[p] = i + 1 < N ? -1 : 0;
+      s->north[p] = j + 1 < N ? -1 : 0;
+    }
+  }
+}
+
+/* A random SPD system: couplings in [-1, -0.05], centres their magnitudes plus a margin varying over three decades
+ * (where Jacobi pays), every seventh point cut off from its east and north neighbours. */
+static void random_system(Stencil5 *s, double *b) {
+  unsigned long long state = 12345;
+  int n = s->nx * s->ny;
+  for (int p = 0; p < n; p++) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u1 = (double)(state >> 11) / 9007199254740992.0;
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u2 = (double)(state >> 11) / 9007199254740992.0;
+    bool cut = p % 7 == 3;
+    s->east[p] = p % s->nx + 1 < s->nx && !cut ? -(0.05 + 0.95 * u1) : 0;
+    s->north[p] = p + s->nx < n && !cut ? -(0.05 + 0.95 * u2) : 0;
+    b[p] = u1 - u2;
+  }
+  for (int p = 0; p < n; p++) {
+    double sum = -s->east[p] - s->north[p] - (p % s->nx > 0 ? s->east[p - 1] : 0) - (p >= s->nx ? s->north[p - s->nx] : 0);
+    s->c[p] = sum + pow(10.0, -3.0 + 3.0 * (p % 11) / 10.0);
+  }
+}
+
+/* Copies this rank's block of the global array into f. */
+static HclStatus write_block(Field *f, const double *global, int global_nx) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(field_decomp(f));
+  double *block = NULL;
+  TRY_ALLOC(block, (size_t)l->nx * l->ny);
+  for (int j = 0; j < l->ny; j++) {
+    for (int i = 0; i < l->nx; i++) {
+      block[j * l->nx + i] = global[(size_t)(l->y0 + j) * global_nx + l->x0 + i];
+    }
+  }
+  TRY(field_write_owned(f, block));
+cleanup:
+  free(block);
+  return status;
+}
+
+/* Sets up the device system S x = b from the host's, x = 0, and solves it; *x_global receives the solution. */
+static HclStatus device_solve(Runtime *rt, const Stencil5 *s, const double *b, PcgPreconditioner pre,
+                              double tolerance, double *x_global, PcgResult *result, PcgResult *warm) {
+  HclStatus status = HCL_OK;
+  Decomp *decomp = NULL;
+  Pcg *pcg = NULL;
+  Field *bf = NULL, *xf = NULL, *matrix[3];
+  DecompSpec spec = {.nx = s->nx, .ny = s->ny};
+  FieldSpec fs = {.name = "b", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
+  TRY(decomp_create(&spec, &decomp));
+  TRY(pcg_create(rt, decomp, PRECISION_DOUBLE, pre, &pcg));
+  TRY(field_create(rt, decomp, &fs, &bf));
+  fs.name = "x";
+  TRY(field_create(rt, decomp, &fs, &xf));
+  pcg_matrix(pcg, matrix);
+  TRY(write_block(matrix[0], s->c, s->nx));
+  TRY(write_block(matrix[1], s->east, s->nx));
+  TRY(write_block(matrix[2], s->north, s->nx));
+  TRY(write_block(bf, b, s->nx));
+  TRY(pcg_set_matrix(pcg));
+  TRY(pcg_solve(pcg, bf, xf, tolerance, 10000, result));
+  TRY(field_gather(xf, x_global));
+  if (warm) {
+    TRY(pcg_solve(pcg, bf, xf, tolerance, 10000, warm));
+  }
+cleanup:
+  field_destroy(&xf);
+  field_destroy(&bf);
+  pcg_destroy(&pcg);
+  decomp_destroy(&decomp);
+  return status;
+}
+
+/* A check on the gathered solution, which only rank 0 holds (field_gather). */
+static bool on_rank0(bool pass) {
+  return par_rank() != 0 || pass;
+}
+
+static double relative_difference(const double *a, const double *b, size_t n) {
+  double worst = 0, scale = 0;
+  for (size_t k = 0; k < n; k++) {
+    worst = fmax(worst, fabs(a[k] - b[k]));
+    scale = fmax(scale, fabs(b[k]));
+  }
+  return worst / scale;
+}
+
+/* Plain CG on the model problem: the host's iterations (the dot products are summed in another order, so one more
+ * or fewer may be taken at the threshold) and the host's solution to 1e-9 (both stop at 1e-10). */
+static void check_model_problem(Runtime *rt) {
+  Stencil5 s;
+  stencil_alloc(N, N, &s);
+  double *b = malloc(N * N * sizeof *b), *host = calloc(N * N, sizeof *host), *device = calloc(N * N, sizeof *device);
+  model_problem(&s, b);
+  int host_iterations = rrb_pcg(&s, NULL, b, host, 1e-10, 10000);
+  PcgResult result, warm;
+  status_clear();
+  HclStatus st = device_solve(rt, &s, b, PCG_PLAIN, 1e-10, device, &result, &warm);
+  double h = 1.0 / (N + 1), error = 0;
+  for (int j = 0; j < N; j++) {
+    for (int i = 0; i < N; i++) {
+      double x = (i + 1) * h, y = (j + 1) * h;
+      error = fmax(error, fabs(device[j * N + i] - x * (x - 1) * y * (y - 1) * exp(x * y)));
+    }
+  }
+  double difference = relative_difference(device, host, N * N);
+  TAP_OK(all_ranks(st == HCL_OK && result.converged && abs(result.iterations - host_iterations) <= 1 &&
+                   on_rank0(difference < 1e-9)),
+         "model problem %d^2, plain CG: %d iterations (host %d), %.2e from the host's solution %s", N,
+         result.iterations, host_iterations, difference, status_message());
+  /* The host's solution is 3.4e-6 from the exact one at this h (tests/unit/test_rrb_reference.c): O(h^2). */
+  TAP_OK(all_ranks(st == HCL_OK && on_rank0(error < 4e-6)), "and %.2e from the exact solution", error);
+  TAP_OK(all_ranks(st == HCL_OK && warm.iterations == 0 && warm.converged),
+         "a warm start from the solution takes %d iterations", warm.iterations);
+  stencil_free(&s);
+  free(b);
+  free(host);
+  free(device);
+}
+
+/* A random system against the host's direct solution (Cholesky), plain and Jacobi. */
+static void check_random_system(Runtime *rt) {
+  Stencil5 s;
+  RrbFactor exact;
+  const char *why = "";
+  stencil_alloc(RX, RY, &s);
+  double *b = malloc(RX * RY * sizeof *b), *direct = calloc(RX * RY, sizeof *direct),
+         *device = calloc(RX * RY, sizeof *device);
+  random_system(&s, b);
+  bool factored = rrb_factor(&s, 1, 1, &exact, &why);
+  if (factored) {
+    rrb_apply(&exact, b, direct);
+  }
+  int iterations[2] = {-1, -1};
+  for (int k = 0; k < 2; k++) {
+    PcgResult result;
+    status_clear();
+    HclStatus st = device_solve(rt, &s, b, k ? PCG_JACOBI : PCG_PLAIN, 1e-12, device, &result, NULL);
+    double difference = relative_difference(device, direct, RX * RY);
+    iterations[k] = result.iterations;
+    /* Stopped at 1e-12 of ||b||; the centres' margins down to 1e-3 leave a condition number below 1e5: 1e-7. */
+    TAP_OK(all_ranks(factored && st == HCL_OK && result.converged && on_rank0(difference < 1e-7)),
+           "random %d x %d system with islands, %s: %d iterations, %.2e from the direct solution %s", RX, RY,
+           k ? "Jacobi" : "plain CG", result.iterations, difference, status_message());
+  }
+  TAP_OK(all_ranks(iterations[1] < iterations[0]), "Jacobi takes fewer iterations (%d) than plain CG (%d)",
+         iterations[1], iterations[0]);
+  s.c[5 * RX + 7] = -0.5;
+  PcgResult result;
+  status_clear();
+  HclStatus st = device_solve(rt, &s, b, PCG_PLAIN, 1e-12, device, &result, NULL);
+  TAP_OK(all_ranks(st == HCL_EDATA), "a negative centre is refused: %s", status_message());
+  if (factored) {
+    rrb_free(&exact);
+  }
+  stencil_free(&s);
+  free(b);
+  free(direct);
+  free(device);
+}
+
+int main(int argc, char **argv) {
+  Runtime *rt = NULL;
+  HclStatus s = par_init(&argc, &argv);
+  if (par_rank() != 0) {
+    freopen("/dev/null", "w", stdout);
+  }
+  if (s == HCL_OK) {
+    s = test_open_runtime(true, &rt);
+  }
+  if (TAP_OK(all_ranks(s == HCL_OK && argc == 2), "set-up on %d ranks %s", par_size(), status_message())) {
+    check_model_problem(rt);
+    check_random_system(rt);
+  }
+  runtime_destroy(&rt);
+  par_finalize();
+  return tap_done();
+}
