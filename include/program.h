@@ -38,4 +38,11 @@ HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *
 /* Creates kernel name from program. Caller releases *kernel. */
 HclStatus program_kernel(cl_program program, const char *name, cl_kernel *kernel);
 
+/* Builds component and creates its kernels names[0..count) into kernels (program_build, program_kernel). Release
+ * with program_release, also after a failure. */
+HclStatus program_build_kernels(Runtime *rt, const char *component, const KernelConfig *config,
+                                const char *const *names, int count, cl_program *program, cl_kernel *kernels);
+/* Releases kernels[0..count) and *program where made, and clears them. */
+void program_release(cl_program *program, cl_kernel *kernels, int count);
+
 #endif

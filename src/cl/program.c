@@ -174,3 +174,27 @@ HclStatus program_kernel(cl_program program, const char *name, cl_kernel *kernel
 cleanup:
   return status;
 }
+
+HclStatus program_build_kernels(Runtime *rt, const char *component, const KernelConfig *config,
+                                const char *const *names, int count, cl_program *program, cl_kernel *kernels) {
+  HclStatus status = HCL_OK;
+  TRY(program_build(rt, component, config, program));
+  for (int k = 0; k < count; k++) {
+    TRY(program_kernel(*program, names[k], &kernels[k]));
+  }
+cleanup:
+  return status;
+}
+
+void program_release(cl_program *program, cl_kernel *kernels, int count) {
+  for (int k = 0; k < count; k++) {
+    if (kernels[k]) {
+      clReleaseKernel(kernels[k]);
+      kernels[k] = NULL;
+    }
+  }
+  if (*program) {
+    clReleaseProgram(*program);
+    *program = NULL;
+  }
+}

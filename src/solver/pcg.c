@@ -58,10 +58,7 @@ HclStatus pcg_create(Runtime *rt, const Decomp *decomp, Precision precision, Pcg
   TRY(halo_create(&s->p, 1, &s->p_halo));
   TRY(reducer_create(rt, decomp, &s->reducer));
   KernelConfig config = {.precision = precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y};
-  TRY(program_build(rt, "pcg", &config, &s->program));
-  for (int k = 0; k < NKERNELS; k++) {
-    TRY(program_kernel(s->program, kernel_names[k], &s->kernels[k]));
-  }
+  TRY(program_build_kernels(rt, "pcg", &config, kernel_names, NKERNELS, &s->program, s->kernels));
   *out = s;
   s = NULL;
 cleanup:
@@ -74,14 +71,7 @@ void pcg_destroy(Pcg **pcg) {
     return;
   }
   Pcg *s = *pcg;
-  for (int k = 0; k < NKERNELS; k++) {
-    if (s->kernels[k]) {
-      clReleaseKernel(s->kernels[k]);
-    }
-  }
-  if (s->program) {
-    clReleaseProgram(s->program);
-  }
+  program_release(&s->program, s->kernels, NKERNELS);
   reducer_destroy(&s->reducer);
   halo_destroy(&s->p_halo);
   halo_destroy(&s->x_halo);

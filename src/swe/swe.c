@@ -86,10 +86,7 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
            config->advection == SWE_ADVECTION_MOMENTUM, s->exact_grid);
   KernelConfig kc = {.precision = config->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y,
                      .defines = physics};
-  TRY(program_build(rt, "swe", &kc, &s->program));
-  for (int k = 0; k < NKERNELS; k++) {
-    TRY(program_kernel(s->program, kernel_names[k], &s->kernels[k]));
-  }
+  TRY(program_build_kernels(rt, "swe", &kc, kernel_names, NKERNELS, &s->program, s->kernels));
   *out = s;
   s = NULL;
 cleanup:
@@ -102,14 +99,7 @@ void swe_destroy(Swe **swe) {
     return;
   }
   Swe *s = *swe;
-  for (int k = 0; k < NKERNELS; k++) {
-    if (s->kernels[k]) {
-      clReleaseKernel(s->kernels[k]);
-    }
-  }
-  if (s->program) {
-    clReleaseProgram(s->program);
-  }
+  program_release(&s->program, s->kernels, NKERNELS);
   reducer_destroy(&s->reducer);
   for (int c = 0; c < 2; c++) {
     halo_destroy(&s->halo_u[c]);
