@@ -23,6 +23,9 @@ enum {
   OPT_OVERWRITE = 1 << 8,
   OPT_RESTART = 1 << 9,
   OPT_SET = 1 << 10,
+  OPT_N = 1 << 11,
+  OPT_PRECONDITIONER = 1 << 12,
+  OPT_TOLERANCE = 1 << 13,
 };
 
 enum { CLI_MAX_SETS = 64, CLI_COMMAND_LINE = 2048 };
@@ -44,6 +47,9 @@ typedef struct {
   const char *restart;            /* --restart latest|FILE; NULL when not given */
   const char *sets[CLI_MAX_SETS]; /* --set section.key=value, in order */
   int nsets;
+  int n;                      /* --n: interior points per side of solve-poisson's grid; 0 when not given */
+  const char *preconditioner; /* --preconditioner, "plain" when not given */
+  double tolerance;           /* --tolerance, 1e-5 when not given */
   int verbosity;       /* -q: -1, default 0, -v: 1, -vv: 2 */
   char command_line[CLI_COMMAND_LINE]; /* "UTC time: argv", quoted for a shell (cut at the end when longer) */
 } CliOptions;
@@ -64,5 +70,6 @@ HclStatus cmd_bench(const CliOptions *o);
 HclStatus cmd_run(const CliOptions *o);
 HclStatus cmd_validate(const CliOptions *o);
 HclStatus cmd_defaults(const CliOptions *o);
+HclStatus cmd_solve_poisson(const CliOptions *o);
 
 #endif

@@ -37,6 +37,9 @@ static HclStatus dispatch(const CliOptions *o) {
   if (strcmp(o->command, "defaults") == 0) {
     return cmd_defaults(o);
   }
+  if (strcmp(o->command, "solve-poisson") == 0) {
+    return cmd_solve_poisson(o);
+  }
   if (strcmp(o->command, "version") == 0) {
     if (par_rank() == 0) {
       printf("hydrocl %s (%s)\n", HYDROCL_VERSION, HYDROCL_GIT);

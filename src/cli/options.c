@@ -19,6 +19,8 @@ void cli_print_usage(FILE *out) {
           "  validate CASE        check a case file and print the grid, time step, memory and output sizes\n"
           "  defaults MODEL       print a commented case template with every key (MODEL: shallow-water)\n"
           "  bench NAME           run a benchmark (JSON lines on stdout); 'hydrocl bench --list' names them\n"
+          "  solve-poisson        solve the RRB paper's model problem, -Laplace u = f on the unit square, and print\n"
+          "                       iterations, residuals and the error against the exact solution\n"
           "  version              print the version\n"
           "  help                 print this text\n"
           "\n"
@@ -36,6 +38,10 @@ void cli_print_usage(FILE *out) {
           "      --overwrite      run: replace the output of an earlier run in that folder\n"
           "      --restart R      run: continue from 'latest' (the newest restart in the output folder) or a file\n"
           "      --set K=V        run, validate: override a case key, e.g. --set grid.nx=400 (repeatable)\n"
+          "      --n N            solve-poisson: N x N interior points (required)\n"
+          "      --preconditioner P\n"
+          "                       solve-poisson: plain (default) or jacobi\n"
+          "      --tolerance T    solve-poisson: stop at ||r|| <= T ||b|| (default 1e-5)\n"
           "  -q, -v, -vv          quieter, more verbose, debug\n"
           "  -h, --help           print this text\n"
           "\n"
@@ -103,7 +109,10 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
     LONG_VERSION,
     LONG_OVERWRITE,
     LONG_RESTART,
-    LONG_SET
+    LONG_SET,
+    LONG_N,
+    LONG_PRECONDITIONER,
+    LONG_TOLERANCE
   };
   static const struct option long_options[] = {
       {"device", required_argument, NULL, 'd'},
@@ -117,6 +126,9 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       {"overwrite", no_argument, NULL, LONG_OVERWRITE},
       {"restart", required_argument, NULL, LONG_RESTART},
       {"set", required_argument, NULL, LONG_SET},
+      {"n", required_argument, NULL, LONG_N},
+      {"preconditioner", required_argument, NULL, LONG_PRECONDITIONER},
+      {"tolerance", required_argument, NULL, LONG_TOLERANCE},
       {"quiet", no_argument, NULL, 'q'},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
@@ -128,6 +140,8 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
   o->kernel_dir = getenv("HYDROCL_KERNEL_DIR") && getenv("HYDROCL_KERNEL_DIR")[0] ? getenv("HYDROCL_KERNEL_DIR")
                                                                                     : NULL;
   o->precision = precision_default();
+  o->preconditioner = "plain";
+  o->tolerance = 1e-5;
   join_command_line(argc, argv, o->command_line, sizeof o->command_line);
   opterr = 0;
   optind = 1;
@@ -179,6 +193,30 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       o->sets[o->nsets++] = optarg;
       o->given |= OPT_SET;
       break;
+    case LONG_N: {
+      char *end = NULL;
+      errno = 0;
+      long value = strtol(optarg, &end, 10);
+      REQUIRE(errno == 0 && end != optarg && *end == '\0' && value >= 1 && value <= 100000, HCL_EUSAGE,
+              "--n '%s' must be a whole number of interior points from 1 to 100000", optarg);
+      o->n = (int)value;
+      o->given |= OPT_N;
+      break;
+    }
+    case LONG_PRECONDITIONER:
+      REQUIRE(strcmp(optarg, "plain") == 0 || strcmp(optarg, "jacobi") == 0, HCL_EUSAGE,
+              "--preconditioner '%s': use plain or jacobi", optarg);
+      o->preconditioner = optarg;
+      o->given |= OPT_PRECONDITIONER;
+      break;
+    case LONG_TOLERANCE: {
+      char *end = NULL;
+      o->tolerance = strtod(optarg, &end);
+      REQUIRE(end != optarg && *end == '\0' && o->tolerance > 0 && o->tolerance < 1, HCL_EUSAGE,
+              "--tolerance '%s' must be a number between 0 and 1 (a relative residual)", optarg);
+      o->given |= OPT_TOLERANCE;
+      break;
+    }
     case 'q':
       o->verbosity = -1;
       break;
@@ -211,8 +249,9 @@ cleanup:
 }
 
 static const char *option_name(unsigned bit) {
-  static const char *const names[] = {"--device", "--kernel-dir", "--profile", "--json",    "--precision", "--size",
-                                      "--list",   "--output",     "--overwrite", "--restart", "--set"};
+  static const char *const names[] = {"--device",  "--kernel-dir", "--profile", "--json",           "--precision",
+                                      "--size",    "--list",       "--output",  "--overwrite",      "--restart",
+                                      "--set",     "--n",          "--preconditioner", "--tolerance"};
   for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (bit == 1u << i) {
       return names[i];

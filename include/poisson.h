@@ -1,0 +1,15 @@
+/* poisson.h: the model problem of ../shared/papers/rrb-pcg-gpu.txt (section 3.3, after Brand's model problem 2):
+ * -Laplace u = f on the unit square, u = 0 on its boundary, u = x (x - 1) y (y - 1) e^{xy}, on N x N interior
+ * points of spacing h = 1 / (N + 1), the 5-point stencil with its rows scaled by h^2 (centre 4, couplings -1,
+ * none towards the boundary). Used by `hydrocl solve-poisson` and the solver tests. */
+#ifndef HYDROCL_POISSON_H
+#define HYDROCL_POISSON_H
+
+/* The exact solution at (x, y). */
+double poisson_exact(double x, double y);
+
+/* The block of interior points (x0 .. x0 + nx - 1, y0 .. y0 + ny - 1) of the N x N grid: centre, east and north
+ * couplings and right-hand side h^2 f, each nx * ny, x fastest. */
+void poisson_block(int n, int x0, int y0, int nx, int ny, double *centre, double *east, double *north, double *rhs);
+
+#endif
