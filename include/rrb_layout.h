@@ -42,4 +42,15 @@ HclStatus rrb_layout_create(int nx, int ny, int max_levels, int final_nodes, Rrb
 /* Where point (i, j) of the first level is stored. */
 size_t rrb_layout_index(const RrbLayout *layout, int i, int j);
 
+#include "field.h"
+
+/* The device side: copies between a 2D field (this rank's block, which the layout must describe) and a buffer in
+ * the layout (layout->count REALs of the field's precision), by the kernels of kernels_cl/rrb.cl. */
+typedef struct RrbPermute RrbPermute;
+
+HclStatus rrb_permute_create(Runtime *rt, const RrbLayout *layout, Precision precision, RrbPermute **out);
+void rrb_permute_destroy(RrbPermute **permute);
+HclStatus rrb_to_layout(RrbPermute *permute, Field *natural, cl_mem layout);
+HclStatus rrb_from_layout(RrbPermute *permute, cl_mem layout, Field *natural);
+
 #endif

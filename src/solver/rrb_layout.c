@@ -1,7 +1,11 @@
 /* rrb_layout.c: the r1/r2/b1/b2 storage of the RRB solver (see rrb_layout.h). */
 #include "rrb_layout.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "clerror.h"
+#include "program.h"
 
 HclStatus rrb_layout_create(int nx, int ny, int max_levels, int final_nodes, RrbLayout *layout) {
   HclStatus status = HCL_OK;
@@ -48,4 +52,70 @@ size_t rrb_layout_index(const RrbLayout *layout, int i, int j) {
     j /= 2;
   }
   return layout->final_offset + (size_t)j * layout->final_nx + (size_t)i;
+}
+
+enum { PERMUTE_TO, PERMUTE_FROM, PERMUTE_KERNELS, WG_X = 32, WG_Y = 4 };
+static const char *const permute_names[PERMUTE_KERNELS] = {"to_layout", "from_layout"};
+
+struct RrbPermute {
+  Runtime *rt;
+  RrbLayout layout;
+  Precision precision;
+  cl_program program;
+  cl_kernel kernels[PERMUTE_KERNELS];
+};
+
+HclStatus rrb_permute_create(Runtime *rt, const RrbLayout *layout, Precision precision, RrbPermute **out) {
+  HclStatus status = HCL_OK;
+  RrbPermute *p = NULL;
+  *out = NULL;
+  TRY_ALLOC(p, 1);
+  p->rt = rt;
+  p->layout = *layout;
+  p->precision = precision;
+  KernelConfig config = {.precision = precision, .wg_x = WG_X, .wg_y = WG_Y};
+  TRY(program_build_kernels(rt, "rrb", &config, permute_names, PERMUTE_KERNELS, &p->program, p->kernels));
+  *out = p;
+  p = NULL;
+cleanup:
+  rrb_permute_destroy(&p);
+  return status;
+}
+
+void rrb_permute_destroy(RrbPermute **permute) {
+  if (!permute || !*permute) {
+    return;
+  }
+  program_release(&(*permute)->program, (*permute)->kernels, PERMUTE_KERNELS);
+  free(*permute);
+  *permute = NULL;
+}
+
+/* Launches one of the two kernels: source and destination buffers, then the block's shape. */
+static HclStatus launch_permute(RrbPermute *p, int k, cl_mem from, cl_mem to, Field *natural) {
+  HclStatus status = HCL_OK;
+  cl_kernel kernel = p->kernels[k];
+  int nx = p->layout.nlevels > 0 ? p->layout.levels[0].nx : p->layout.final_nx;
+  int ny = p->layout.nlevels > 0 ? p->layout.levels[0].ny : p->layout.final_ny;
+  ASSERT(field_nx(natural) == nx && field_ny(natural) == ny && field_nz(natural) == 1 &&
+         field_precision(natural) == p->precision);
+  cl_int ints[5] = {nx, ny, field_ghost(natural), field_pitch(natural), p->layout.nlevels};
+  TRY_CL(clSetKernelArg(kernel, 0, sizeof from, &from));
+  TRY_CL(clSetKernelArg(kernel, 1, sizeof to, &to));
+  for (int a = 0; a < 5; a++) {
+    TRY_CL(clSetKernelArg(kernel, (cl_uint)(2 + a), sizeof ints[a], &ints[a]));
+  }
+  size_t local[2] = {WG_X, WG_Y};
+  size_t global[2] = {(size_t)(nx + WG_X - 1) / WG_X * WG_X, (size_t)(ny + WG_Y - 1) / WG_Y * WG_Y};
+  TRY(runtime_launch(p->rt, kernel, 2, global, local, 2.0 * nx * ny * precision_bytes(p->precision), NULL));
+cleanup:
+  return status;
+}
+
+HclStatus rrb_to_layout(RrbPermute *permute, Field *natural, cl_mem layout) {
+  return launch_permute(permute, PERMUTE_TO, field_buffer(natural), layout, natural);
+}
+
+HclStatus rrb_from_layout(RrbPermute *permute, cl_mem layout, Field *natural) {
+  return launch_permute(permute, PERMUTE_FROM, layout, field_buffer(natural), natural);
 }
