@@ -22,8 +22,6 @@ struct Pcg {
   Field *centre, *east, *north; /* the matrix */
   Field *r, *z, *p, *q;         /* residual, preconditioned residual (r itself when plain), direction, S p */
   Halo *couplings_halo, *p_halo;
-  Field *x_field; /* the solution field of the last solve, and the halo of its ghosts */
-  Halo *x_halo;
   Reducer *reducer;
   cl_program program;
   cl_kernel kernels[NKERNELS];
@@ -74,7 +72,6 @@ void pcg_destroy(Pcg **pcg) {
   program_release(&s->program, s->kernels, NKERNELS);
   reducer_destroy(&s->reducer);
   halo_destroy(&s->p_halo);
-  halo_destroy(&s->x_halo);
   halo_destroy(&s->couplings_halo);
   Field **fields[] = {&s->centre, &s->east, &s->north, &s->r, &s->z, &s->p, &s->q};
   for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
@@ -153,15 +150,11 @@ cleanup:
   return status;
 }
 
-/* The halo of x's ghosts, made once for each field a model solves into. */
-static HclStatus solution_halo(Pcg *s, Field *x) {
+/* dst = src, ghosts included (fields of one shape). */
+static HclStatus copy_field(Pcg *s, Field *src, Field *dst) {
   HclStatus status = HCL_OK;
-  if (x != s->x_field) {
-    halo_destroy(&s->x_halo);
-    s->x_field = NULL;
-    TRY(halo_create(&x, 1, &s->x_halo));
-    s->x_field = x;
-  }
+  size_t bytes = field_count(dst) * precision_bytes(s->precision);
+  TRY_CL(clEnqueueCopyBuffer(runtime_queue(s->rt), field_buffer(src), field_buffer(dst), 0, 0, bytes, 0, NULL, NULL));
 cleanup:
   return status;
 }
@@ -171,17 +164,17 @@ HclStatus pcg_solve(Pcg *s, Field *b, Field *x, double tolerance, int max_iterat
   double rho = 0, rr = 0, bb = 0;
   Field *z = s->z ? s->z : s->r;
   *result = (PcgResult){0};
-  ASSERT(field_precision(b) == s->precision && field_precision(x) == s->precision && field_ghost(x) == GHOST);
-  TRY(solution_halo(s, x));
-  TRY(apply_matrix(s, x, s->x_halo, s->q)); /* r = b - S x */
+  ASSERT(field_precision(b) == s->precision && field_precision(x) == s->precision && field_ghost(x) == GHOST &&
+         field_decomp(x) == s->decomp && field_decomp(b) == s->decomp && field_nz(x) == 1);
+  TRY(copy_field(s, x, s->p)); /* r = b - S x, through p and its halo (x needs none of its own) */
+  TRY(apply_matrix(s, s->p, s->p_halo, s->q));
   Field *residual_args[] = {b, s->q, s->r};
   TRY(launch(s, KERNEL_RESIDUAL, residual_args, 3, NULL));
   TRY(reduce_dot(s->reducer, s->r, s->r, &rr));
   TRY(reduce_dot(s->reducer, b, b, &bb));
   result->initial_residual = result->final_residual = sqrt(rr);
   TRY(precondition(s, &rho));
-  size_t bytes = field_count(s->p) * precision_bytes(s->precision); /* p = z */
-  TRY_CL(clEnqueueCopyBuffer(runtime_queue(s->rt), field_buffer(z), field_buffer(s->p), 0, 0, bytes, 0, NULL, NULL));
+  TRY(copy_field(s, z, s->p));
   double target = tolerance * sqrt(bb);
   while (result->final_residual > target && result->iterations < max_iterations) {
     double pq = 0;
