@@ -40,7 +40,8 @@ void pcg_matrix(Pcg *pcg, Field *fields[3]);
  * HCL_EDATA with the smallest centre. */
 HclStatus pcg_set_matrix(Pcg *pcg);
 
-/* Solves S x = b from the x given; b and x are fields of this precision with ghost width 1. */
+/* Solves S x = b from the x given; b and x are fields of this precision with ghost width 1 on the solver's
+ * decomposition. */
 HclStatus pcg_solve(Pcg *pcg, Field *b, Field *x, double tolerance, int max_iterations, PcgResult *result);
 
 #endif
