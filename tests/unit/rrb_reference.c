@@ -447,3 +447,85 @@ int rrb_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, d
   free(q);
   return iterations;
 }
+
+void rrb_level_rotated(const RrbFactor *f, int k, const Stencil5 **straight, const double **centre,
+                       const double **ne, const double **nw) {
+  bool in = k >= 0 && k < f->nlevels;
+  *straight = in ? &f->levels[k].straight : NULL;
+  *centre = in ? f->levels[k].rc : NULL;
+  *ne = in ? f->levels[k].ne : NULL;
+  *nw = in ? f->levels[k].nw : NULL;
+}
+
+/* The straight stencil with 0 outside the grid. */
+static bool inside(const Stencil5 *s, int i, int j) {
+  return i >= 0 && i < s->nx && j >= 0 && j < s->ny;
+}
+static double centre_at(const Stencil5 *s, int i, int j) {
+  return inside(s, i, j) ? s->c[j * s->nx + i] : 1; /* never divided by outside: guarded below */
+}
+static double east_at(const Stencil5 *s, int i, int j) {
+  return inside(s, i, j) ? s->east[j * s->nx + i] : 0;
+}
+static double north_at(const Stencil5 *s, int i, int j) {
+  return inside(s, i, j) ? s->north[j * s->nx + i] : 0;
+}
+
+/* The fill between red points (i, j) and (i + 2, j) through the black point between (0 without a pair), and
+ * between (i, j) and (i, j + 2). */
+static double fill_x(const Stencil5 *s, int i, int j) {
+  return inside(s, i, j) && inside(s, i + 2, j) ? -east_at(s, i, j) * east_at(s, i + 1, j) / centre_at(s, i + 1, j)
+                                                 : 0;
+}
+static double fill_y(const Stencil5 *s, int i, int j) {
+  return inside(s, i, j) && inside(s, i, j + 2) ? -north_at(s, i, j) * north_at(s, i, j + 1) / centre_at(s, i, j + 1)
+                                                 : 0;
+}
+
+/* a^2 / d for the black neighbour (bi, bj) coupled to the red point by a (0 outside). */
+static double exact_diagonal_fill(const Stencil5 *s, int bi, int bj, double a) {
+  return inside(s, bi, bj) ? a * a / centre_at(s, bi, bj) : 0;
+}
+
+void rrb_gather_step_a(const Stencil5 *s, int i, int j, double *centre, double *ne, double *nw) {
+  /* The exact Schur complement: centre, and the diagonal couplings through the two black points between. */
+  double c = centre_at(s, i, j);
+  c -= exact_diagonal_fill(s, i + 1, j, east_at(s, i, j)) + exact_diagonal_fill(s, i - 1, j, east_at(s, i - 1, j)) +
+       exact_diagonal_fill(s, i, j + 1, north_at(s, i, j)) + exact_diagonal_fill(s, i, j - 1, north_at(s, i, j - 1));
+  double to_ne = 0, to_nw = 0;
+  if (inside(s, i + 1, j + 1)) {
+    to_ne = -(east_at(s, i, j) * north_at(s, i + 1, j) / centre_at(s, i + 1, j) +
+              north_at(s, i, j) * east_at(s, i, j + 1) / centre_at(s, i, j + 1));
+  }
+  if (inside(s, i - 1, j + 1)) {
+    to_nw = -(east_at(s, i - 1, j) * north_at(s, i - 1, j) / centre_at(s, i - 1, j) +
+              north_at(s, i, j) * east_at(s, i - 1, j + 1) / centre_at(s, i, j + 1));
+  }
+  /* Lumping (lump_rotated), seen from this point. As an end of a pair at distance 2, half the fill for each point
+   * between that is outside the grid; as the point between two, minus the fill; and half the fill on the couplings
+   * to the pair's ends. */
+  const struct {
+    double fill;
+    int between[2][2]; /* the pair's two points between, relative to this one */
+  } ends[4] = {
+      {fill_x(s, i, j), {{1, 1}, {1, -1}}},       /* this point, and (i + 2, j) */
+      {fill_x(s, i - 2, j), {{-1, 1}, {-1, -1}}}, /* (i - 2, j), and this point */
+      {fill_y(s, i, j), {{1, 1}, {-1, 1}}},       /* this point, and (i, j + 2) */
+      {fill_y(s, i, j - 2), {{1, -1}, {-1, -1}}}, /* (i, j - 2), and this point */
+  };
+  for (int e = 0; e < 4; e++) {
+    for (int m = 0; m < 2; m++) {
+      c += inside(s, i + ends[e].between[m][0], j + ends[e].between[m][1]) ? 0 : ends[e].fill / 2;
+    }
+  }
+  c -= fill_x(s, i - 1, j - 1) + fill_x(s, i - 1, j + 1) + fill_y(s, i - 1, j - 1) + fill_y(s, i + 1, j - 1);
+  if (inside(s, i + 1, j + 1)) {
+    to_ne += (fill_x(s, i, j) + fill_y(s, i, j) + fill_x(s, i - 1, j + 1) + fill_y(s, i + 1, j - 1)) / 2;
+  }
+  if (inside(s, i - 1, j + 1)) {
+    to_nw += (fill_x(s, i - 2, j) + fill_x(s, i - 1, j + 1) + fill_y(s, i, j) + fill_y(s, i - 1, j - 1)) / 2;
+  }
+  *centre = c;
+  *ne = to_ne;
+  *nw = to_nw;
+}

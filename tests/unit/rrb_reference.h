@@ -49,6 +49,15 @@ void rrb_free(RrbFactor *f);
 /* z = M^-1 r: forward substitution level by level, the pivots, backward substitution. */
 void rrb_apply(const RrbFactor *f, const double *r, double *z);
 
+/* Step A of one level in gather form, as a device kernel computes it, one red point (i, j) at a time from the
+ * level's straight stencil s alone: the centre, the coupling to (i + 1, j + 1) and to (i - 1, j + 1) after the black
+ * points' elimination and the lumping (0 where that neighbour is outside the grid). The factorization computes the
+ * same by scattering each black point's fill; test_rrb_reference compares the two. */
+void rrb_gather_step_a(const Stencil5 *s, int i, int j, double *centre, double *ne, double *nw);
+/* The rotated stencil that rrb_factor's step A made on level k (borrowed; NULL beyond the levels). */
+void rrb_level_rotated(const RrbFactor *f, int k, const Stencil5 **straight, const double **centre,
+                       const double **ne, const double **nw);
+
 /* PCG (the paper's Algorithm 1) for S x = b from the x given, preconditioned by f (NULL: plain CG), until
  * ||r||_M^-1 <= tolerance ||r0||_M^-1 (the paper's criterion; the 2-norm for plain CG) or max_iterations.
  * Returns the iterations taken. */

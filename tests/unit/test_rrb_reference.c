@@ -129,6 +129,42 @@ static void factor_properties(void) {
   stencil_free(&s);
 }
 
+/* Step A in gather form (what a device kernel computes per red point) against the factorization's scatter, on every
+ * level of random systems of several shapes: the same sums in another order, so equal to 1e-12 of the largest
+ * centre. */
+static void gather_form(void) {
+  const int shapes[][2] = {{1, 9}, {9, 1}, {2, 2}, {13, 9}, {31, 17}, {64, 64}};
+  for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+    Stencil5 s;
+    RrbFactor f;
+    const char *why = "";
+    stencil_alloc(shapes[k][0], shapes[k][1], &s);
+    random_stencil(&s, 1, 0.3, 0.05, k % 2 == 1, 40 + k);
+    bool ok = rrb_factor(&s, 99, 1, &f, &why);
+    double worst = 0, scale = 0;
+    int points = 0;
+    for (int level = 0; ok && level < f.nlevels; level++) {
+      const Stencil5 *straight;
+      const double *centre, *ne, *nw;
+      rrb_level_rotated(&f, level, &straight, &centre, &ne, &nw);
+      for (int j = 0; j < straight->ny; j++) {
+        for (int i = j % 2; i < straight->nx; i += 2) {
+          int p = j * straight->nx + i;
+          double c, to_ne, to_nw;
+          rrb_gather_step_a(straight, i, j, &c, &to_ne, &to_nw);
+          worst = fmax(worst, fmax(fabs(c - centre[p]), fmax(fabs(to_ne - ne[p]), fabs(to_nw - nw[p]))));
+          scale = fmax(scale, fabs(centre[p]));
+          points++;
+        }
+      }
+    }
+    TAP_OK(ok && worst <= 1e-12 * scale, "%d x %d%s: step A gathered at %d red points of %d levels is step A "
+           "scattered (%.1e of %.1e)", s.nx, s.ny, k % 2 ? ", islands" : "", points, f.nlevels, worst, scale);
+    rrb_free(&f);
+    stencil_free(&s);
+  }
+}
+
 /* PCG against the direct solution (RRB-1, exact) of random systems of many shapes. */
 static void random_systems(void) {
   const struct {
@@ -234,6 +270,7 @@ static void poisson(void) {
 
 int main(void) {
   factor_properties();
+  gather_form();
   random_systems();
   poisson();
   return tap_done();
