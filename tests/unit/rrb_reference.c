@@ -529,3 +529,67 @@ void rrb_gather_step_a(const Stencil5 *s, int i, int j, double *centre, double *
   *ne = to_ne;
   *nw = to_nw;
 }
+
+/* A level's rotated stencil after step A, with 0 outside the grid. */
+typedef struct {
+  int nx, ny;
+  const double *centre, *ne, *nw;
+} Rotated;
+
+static bool rotated_inside(const Rotated *r, int i, int j) {
+  return i >= 0 && i < r->nx && j >= 0 && j < r->ny;
+}
+static double rotated_at(const Rotated *r, const double *a, int i, int j) {
+  return rotated_inside(r, i, j) ? a[j * r->nx + i] : 0;
+}
+
+/* The diagonal fill between red points (i, j) and (i + 2, j + 2) through the r1 point between (0 without a pair),
+ * and between (i, j) and (i - 2, j + 2). Level coordinates. */
+static double fill_ne(const Rotated *r, int i, int j) {
+  return rotated_inside(r, i, j) && rotated_inside(r, i + 2, j + 2)
+             ? -rotated_at(r, r->ne, i, j) * rotated_at(r, r->ne, i + 1, j + 1) / rotated_at(r, r->centre, i + 1, j + 1)
+             : 0;
+}
+static double fill_nw(const Rotated *r, int i, int j) {
+  return rotated_inside(r, i, j) && rotated_inside(r, i - 2, j + 2)
+             ? -rotated_at(r, r->nw, i, j) * rotated_at(r, r->nw, i - 1, j + 1) / rotated_at(r, r->centre, i - 1, j + 1)
+             : 0;
+}
+
+/* rot(p, q) / d_q * rot(q, t) through the r1 point q, 0 when q is outside. */
+static double through(const Rotated *r, int qi, int qj, double to_q, double from_q) {
+  return rotated_inside(r, qi, qj) ? to_q * from_q / rotated_at(r, r->centre, qi, qj) : 0;
+}
+
+void rrb_gather_step_b(int nx, int ny, const double *centre, const double *ne, const double *nw, int ni, int nj,
+                       double *next_centre, double *next_east, double *next_north) {
+  const Rotated r = {nx, ny, centre, ne, nw};
+  int i = 2 * ni, j = 2 * nj;
+  /* The couplings of (i, j) with its four r1 neighbours. */
+  double to_ne = rotated_at(&r, ne, i, j), to_nw = rotated_at(&r, nw, i, j);
+  double to_se = rotated_at(&r, nw, i + 1, j - 1), to_sw = rotated_at(&r, ne, i - 1, j - 1);
+  double c = rotated_at(&r, centre, i, j) - through(&r, i + 1, j + 1, to_ne, to_ne) -
+             through(&r, i - 1, j + 1, to_nw, to_nw) - through(&r, i + 1, j - 1, to_se, to_se) -
+             through(&r, i - 1, j - 1, to_sw, to_sw);
+  double east = 0, north = 0;
+  if (rotated_inside(&r, i + 2, j)) { /* through (i + 1, j + 1) and (i + 1, j - 1) */
+    east = -(through(&r, i + 1, j + 1, to_ne, rotated_at(&r, nw, i + 2, j)) +
+             through(&r, i + 1, j - 1, to_se, rotated_at(&r, ne, i + 1, j - 1)));
+  }
+  if (rotated_inside(&r, i, j + 2)) { /* through (i + 1, j + 1) and (i - 1, j + 1) */
+    north = -(through(&r, i + 1, j + 1, to_ne, rotated_at(&r, nw, i + 1, j + 1)) +
+              through(&r, i - 1, j + 1, to_nw, rotated_at(&r, ne, i - 1, j + 1)));
+  }
+  /* Lumping (lump_straight), seen from this point: minus the fill of each diagonal pair it lies between, and half
+   * the fill on its couplings to the ends of such pairs and along the pairs it ends. */
+  c -= fill_ne(&r, i - 2, j) + fill_ne(&r, i, j - 2) + fill_nw(&r, i + 2, j) + fill_nw(&r, i, j - 2);
+  if (rotated_inside(&r, i + 2, j)) {
+    east += (fill_ne(&r, i, j) + fill_ne(&r, i, j - 2) + fill_nw(&r, i + 2, j - 2) + fill_nw(&r, i + 2, j)) / 2;
+  }
+  if (rotated_inside(&r, i, j + 2)) {
+    north += (fill_ne(&r, i, j) + fill_ne(&r, i - 2, j) + fill_nw(&r, i, j) + fill_nw(&r, i + 2, j)) / 2;
+  }
+  *next_centre = c;
+  *next_east = east;
+  *next_north = north;
+}

@@ -54,6 +54,11 @@ void rrb_apply(const RrbFactor *f, const double *r, double *z);
  * points' elimination and the lumping (0 where that neighbour is outside the grid). The factorization computes the
  * same by scattering each black point's fill; test_rrb_reference compares the two. */
 void rrb_gather_step_a(const Stencil5 *s, int i, int j, double *centre, double *ne, double *nw);
+/* Step B in gather form: the next level's straight stencil at its point (ni, nj) (the level's red point
+ * (2 ni, 2 nj)) from the level's rotated stencil alone (nx x ny, centre, ne, nw as step A left them): centre, east
+ * and north couplings (0 where that neighbour is outside the next grid). */
+void rrb_gather_step_b(int nx, int ny, const double *centre, const double *ne, const double *nw, int ni, int nj,
+                       double *next_centre, double *next_east, double *next_north);
 /* The rotated stencil that rrb_factor's step A made on level k (borrowed; NULL beyond the levels). */
 void rrb_level_rotated(const RrbFactor *f, int k, const Stencil5 **straight, const double **centre,
                        const double **ne, const double **nw);

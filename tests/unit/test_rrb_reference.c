@@ -129,9 +129,9 @@ static void factor_properties(void) {
   stencil_free(&s);
 }
 
-/* Step A in gather form (what a device kernel computes per red point) against the factorization's scatter, on every
- * level of random systems of several shapes: the same sums in another order, so equal to 1e-12 of the largest
- * centre. */
+/* Steps A and B in gather form (what device kernels compute per point) against the factorization's scatter, on
+ * every level of random systems of several shapes (step B up to the last level, whose stencil is not kept): the
+ * same sums in another order, so equal to 1e-12 of the largest centre. */
 static void gather_form(void) {
   const int shapes[][2] = {{1, 9}, {9, 1}, {2, 2}, {13, 9}, {31, 17}, {64, 64}};
   for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
@@ -157,9 +157,21 @@ static void gather_form(void) {
           points++;
         }
       }
+      const Stencil5 *next; /* the next level's straight stencil, as step B scattered it */
+      const double *next_rotated[3];
+      rrb_level_rotated(&f, level + 1, &next, &next_rotated[0], &next_rotated[1], &next_rotated[2]);
+      for (int nj = 0; next && nj < next->ny; nj++) {
+        for (int ni = 0; ni < next->nx; ni++) {
+          int q = nj * next->nx + ni;
+          double c, east, north;
+          rrb_gather_step_b(straight->nx, straight->ny, centre, ne, nw, ni, nj, &c, &east, &north);
+          worst = fmax(worst, fmax(fabs(c - next->c[q]), fmax(fabs(east - next->east[q]), fabs(north - next->north[q]))));
+          points++;
+        }
+      }
     }
-    TAP_OK(ok && worst <= 1e-12 * scale, "%d x %d%s: step A gathered at %d red points of %d levels is step A "
-           "scattered (%.1e of %.1e)", s.nx, s.ny, k % 2 ? ", islands" : "", points, f.nlevels, worst, scale);
+    TAP_OK(ok && worst <= 1e-12 * scale, "%d x %d%s: steps A and B gathered at %d points of %d levels are steps A "
+           "and B scattered (%.1e of %.1e)", s.nx, s.ny, k % 2 ? ", islands" : "", points, f.nlevels, worst, scale);
     rrb_free(&f);
     stencil_free(&s);
   }
