@@ -35,6 +35,15 @@ HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *ou
 /* Enqueues kernel over global (local may be NULL). bytes_moved is the DRAM traffic the launch must cause (reads +
  * writes of its arrays), used for the effective bandwidth in the profile. If event is not NULL it receives the
  * launch's event (caller releases); the queue always has profiling enabled, so the event carries timestamps. */
+/* 1 where 2D kernels over a block of cells launch exactly over its nx x ny cells (CPUs: kernels built with
+ * -DEXACT_GRID=1 have no bounds guard, which would make PoCL mask every load), 0 where the launch is padded to whole
+ * work-groups of the tuned shape (GPUs). */
+int runtime_exact_grid(const DeviceInfo *dev);
+/* The launch shape of a 2D kernel over nx x ny cells with work-groups of wg_x x wg_y on GPUs, repeated
+ * rows_of_groups times along y: padded to whole work-groups there; on CPUs exactly the cells, in work-groups of a
+ * whole row (the largest divisor of nx the device allows) by one. */
+void runtime_grid_shape(const Runtime *rt, int nx, int ny, int wg_x, int wg_y, int rows_of_groups, size_t global[2],
+                        size_t local[2]);
 HclStatus runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size_t *global, const size_t *local,
                          double bytes_moved, cl_event *event);
 

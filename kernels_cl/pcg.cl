@@ -16,7 +16,7 @@ __kernel void apply_stencil(__global const REAL *restrict c, __global const REAL
                             __global const REAL *restrict north, __global const REAL *restrict x,
                             __global REAL *restrict y, OWNED_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (i >= nx || j >= ny) {
+  if (OUTSIDE(i, j)) {
     return;
   }
   AT(y, i, j) = AT(c, i, j) * AT(x, i, j) + AT(east, i, j) * AT(x, i + 1, j) + AT(east, i - 1, j) * AT(x, i - 1, j) +
@@ -27,7 +27,7 @@ __kernel void apply_stencil(__global const REAL *restrict c, __global const REAL
 __kernel void residual(__global const REAL *restrict b, __global const REAL *restrict y, __global REAL *restrict r,
                        OWNED_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (i < nx && j < ny) {
+  if (!OUTSIDE(i, j)) {
     AT(r, i, j) = AT(b, i, j) - AT(y, i, j);
   }
 }
@@ -37,7 +37,7 @@ __kernel void update_solution(__global REAL *restrict x, __global const REAL *re
                               __global REAL *restrict r, __global const REAL *restrict q, const REAL alpha,
                               OWNED_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (i < nx && j < ny) {
+  if (!OUTSIDE(i, j)) {
     AT(x, i, j) += alpha * AT(p, i, j);
     AT(r, i, j) -= alpha * AT(q, i, j);
   }
@@ -47,7 +47,7 @@ __kernel void update_solution(__global REAL *restrict x, __global const REAL *re
 __kernel void jacobi(__global const REAL *restrict r, __global const REAL *restrict c, __global REAL *restrict z,
                      OWNED_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (i < nx && j < ny) {
+  if (!OUTSIDE(i, j)) {
     AT(z, i, j) = AT(r, i, j) / AT(c, i, j);
   }
 }
@@ -56,7 +56,7 @@ __kernel void jacobi(__global const REAL *restrict r, __global const REAL *restr
 __kernel void update_direction(__global const REAL *restrict z, __global REAL *restrict p, const REAL beta,
                                OWNED_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (i < nx && j < ny) {
+  if (!OUTSIDE(i, j)) {
     AT(p, i, j) = AT(z, i, j) + beta * AT(p, i, j);
   }
 }

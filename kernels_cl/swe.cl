@@ -11,8 +11,7 @@
  *   the CFL limit and the divergence guard), centre_fields (cell-centred output).
  * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 2: second-order upwind cross terms reach two faces),
  *   FRICTION (FRICTION_NONE, FRICTION_CHEZY, FRICTION_MANNING) and MOMENTUM_ADVECTION (1: momentum-conserving, 0:
- *   energy-head) from the case, fixed for a run: the kernels carry no code for the other choices; EXACT_GRID
- *   (see OUTSIDE).
+ *   energy-head) from the case, fixed for a run: the kernels carry no code for the other choices.
  * Branch-free: every update computes its value whatever the flags and selects at the end (a ? b : c on values
  *   computed on both sides), so a CPU compiler vectorizes across work-items (PoCL), and GPU warps never diverge.
  * Layout: every array is a[j + G][i + G] with G = STENCIL_RADIUS and row pitch `pitch`, x fastest (field.h);
@@ -21,14 +20,6 @@
 
 #define G STENCIL_RADIUS
 
-/* Work-items beyond the owned cells. On CPUs the launch covers the owned cells exactly (EXACT_GRID, swe.c) and
- * there are none: a guard would make the vectorizer mask every load of the kernel (PoCL: u_step 1.6x slower). On
- * GPUs the launch is padded to whole work-groups. */
-#if EXACT_GRID
-#define OUTSIDE(i, j) false
-#else
-#define OUTSIDE(i, j) ((i) >= nx || (j) >= ny)
-#endif
 #define AT(a, i, j) (a)[((j) + G) * pitch + (i) + G]
 
 /* The geometry and physics every kernel takes, in this order. */

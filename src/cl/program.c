@@ -16,10 +16,10 @@ void program_options(const DeviceInfo *dev, const KernelConfig *config, char *bu
    * physically, and Intel CPUs take ~100 cycles on each (PoCL on a Xeon: test case 1 in float 7x slower than in
    * double). Double is untouched. */
   snprintf(buf, size, "-cl-std=CL1.2 -cl-denorms-are-zero -DREAL=%s -DREAL_IS_DOUBLE=%d -DHCL_FP64=%d -DSTENCIL_RADIUS=%d -DWG_X=%d "
-                      "-DWG_Y=%d%s%s",
+                      "-DWG_Y=%d -DEXACT_GRID=%d%s%s",
            precision_name(config->precision), config->precision == PRECISION_DOUBLE, dev->fp64 ? 1 : 0, config->stencil_radius,
-           config->wg_x > 0 ? config->wg_x : 1, config->wg_y > 0 ? config->wg_y : 1, config->defines ? " " : "",
-           config->defines ? config->defines : "");
+           config->wg_x > 0 ? config->wg_x : 1, config->wg_y > 0 ? config->wg_y : 1, runtime_exact_grid(dev),
+           config->defines ? " " : "", config->defines ? config->defines : "");
 }
 
 static bool has_suffix(const char *name, const char *suffix) {

@@ -242,3 +242,32 @@ HclStatus runtime_profile_report(Runtime *rt, FILE *out) {
 cleanup:
   return status;
 }
+
+int runtime_exact_grid(const DeviceInfo *dev) {
+  return dev->type == DEVICE_TYPE_CPU;
+}
+
+/* The largest divisor of n that is at most limit. */
+static size_t largest_divisor_up_to(size_t n, size_t limit) {
+  for (size_t d = n < limit ? n : limit; d > 1; d--) {
+    if (n % d == 0) {
+      return d;
+    }
+  }
+  return 1;
+}
+
+void runtime_grid_shape(const Runtime *rt, int nx, int ny, int wg_x, int wg_y, int rows_of_groups, size_t global[2],
+                        size_t local[2]) {
+  if (runtime_exact_grid(runtime_device(rt))) { /* a prime nx beyond the device's limit: one cell per group, slowly */
+    local[0] = largest_divisor_up_to((size_t)nx, runtime_device(rt)->max_work_group_size);
+    local[1] = 1;
+    global[0] = (size_t)nx;
+    global[1] = (size_t)rows_of_groups * (size_t)ny;
+    return;
+  }
+  local[0] = (size_t)wg_x;
+  local[1] = (size_t)wg_y;
+  global[0] = ((size_t)nx + (size_t)wg_x - 1) / (size_t)wg_x * (size_t)wg_x;
+  global[1] = (size_t)rows_of_groups * (((size_t)ny + (size_t)wg_y - 1) / (size_t)wg_y * (size_t)wg_y);
+}

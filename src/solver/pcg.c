@@ -120,8 +120,8 @@ static HclStatus launch(Pcg *s, int k, Field *const *fields, int nfields, const 
   for (int g = 0; g < 3; g++) {
     TRY_CL(clSetKernelArg(kernel, arg++, sizeof grid[g], &grid[g]));
   }
-  size_t local[2] = {WG_X, WG_Y};
-  size_t global[2] = {(size_t)(l->nx + WG_X - 1) / WG_X * WG_X, (size_t)(l->ny + WG_Y - 1) / WG_Y * WG_Y};
+  size_t global[2], local[2];
+  runtime_grid_shape(s->rt, l->nx, l->ny, WG_X, WG_Y, 1, global, local);
   double bytes = (double)(nfields + 1) * l->nx * l->ny * precision_bytes(s->precision);
   TRY(runtime_launch(s->rt, kernel, 2, global, local, bytes, NULL));
 cleanup:

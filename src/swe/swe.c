@@ -80,10 +80,10 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
   TRY(make_field(s, "wave_speed", &s->speed));
   TRY(make_halos(s));
   TRY(reducer_create(rt, decomp, &s->reducer));
-  s->exact_grid = runtime_device(rt)->type == DEVICE_TYPE_CPU;
-  char physics[96]; /* the kernels are built for the case's friction law and advection form (kernels_cl/swe.cl) */
-  snprintf(physics, sizeof physics, "-DFRICTION=%d -DMOMENTUM_ADVECTION=%d -DEXACT_GRID=%d", (int)config->friction,
-           config->advection == SWE_ADVECTION_MOMENTUM, s->exact_grid);
+  s->exact_grid = runtime_exact_grid(runtime_device(rt));
+  char physics[64]; /* the kernels are built for the case's friction law and advection form (kernels_cl/swe.cl) */
+  snprintf(physics, sizeof physics, "-DFRICTION=%d -DMOMENTUM_ADVECTION=%d", (int)config->friction,
+           config->advection == SWE_ADVECTION_MOMENTUM);
   KernelConfig kc = {.precision = config->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y,
                      .defines = physics};
   TRY(program_build_kernels(rt, "swe", &kc, kernel_names, NKERNELS, &s->program, s->kernels));
@@ -238,16 +238,6 @@ cleanup:
   return status;
 }
 
-/* The largest divisor of n that is at most limit. */
-static size_t largest_divisor_up_to(size_t n, size_t limit) {
-  for (size_t d = n < limit ? n : limit; d > 1; d--) {
-    if (n % d == 0) {
-      return d;
-    }
-  }
-  return 1;
-}
-
 /* Launches kernel k over the owned cells with fields as its leading buffer arguments. */
 static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double dt, double bytes_per_cell) {
   HclStatus status = HCL_OK;
@@ -265,17 +255,8 @@ static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double
     TRY(runtime_launch(s->rt, kernel, 1, edge, NULL, 0.0, NULL));
     goto cleanup;
   }
-  size_t rows_of_groups = k == KERNEL_UV ? 2 : 1; /* uv_step: u and v groups alternate along y */
-  size_t local[2] = {WG_X, WG_Y};
-  size_t global[2] = {(size_t)(l->nx + WG_X - 1) / WG_X * WG_X,
-                      rows_of_groups * ((size_t)(l->ny + WG_Y - 1) / WG_Y * WG_Y)};
-  if (s->exact_grid) { /* rows of the owned cells: work-groups of the largest divisor of nx the device allows, a
-                          whole row where it can (a prime nx beyond it runs one cell per work-group, slowly) */
-    local[0] = largest_divisor_up_to((size_t)l->nx, runtime_device(s->rt)->max_work_group_size);
-    local[1] = 1;
-    global[0] = (size_t)l->nx;
-    global[1] = rows_of_groups * (size_t)l->ny;
-  }
+  size_t global[2], local[2]; /* uv_step: u and v groups alternate along y, twice the rows of groups */
+  runtime_grid_shape(s->rt, l->nx, l->ny, WG_X, WG_Y, k == KERNEL_UV ? 2 : 1, global, local);
   double bytes = bytes_per_cell * (double)l->nx * l->ny * (double)precision_bytes(s->config.precision);
   TRY(runtime_launch(s->rt, kernel, 2, global, local, bytes, NULL));
 cleanup:
