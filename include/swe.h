@@ -38,6 +38,9 @@ typedef struct Swe Swe;
 
 /* Borrows rt and decomp (whose periodic flags give the periodic sides; other sides are closed walls). */
 HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config, Swe **out);
+/* The device memory swe_create and swe_checkpoint take on a block of nx x ny cells, in bytes, and *largest_field
+ * the largest of their buffers: for refusing a grid before anything is allocated. */
+double swe_device_bytes(int nx, int ny, Precision precision, double *largest_field);
 void swe_destroy(Swe **swe);
 
 /* Sets the state from this rank's owned values (host arrays of ny rows of nx, x fastest): depth of the bed below

@@ -32,7 +32,7 @@ INLINE ulong layout_index(int i, int j, int nx, int ny, const int nlevels) {
 __kernel void to_layout(__global const REAL *restrict natural, __global REAL *restrict layout, const int nx,
                         const int ny, const int ghost, const int pitch, const int nlevels) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (i < nx && j < ny) {
+  if (!OUTSIDE(i, j)) {
     layout[layout_index(i, j, nx, ny, nlevels)] = natural[(j + ghost) * pitch + i + ghost];
   }
 }
@@ -41,7 +41,7 @@ __kernel void to_layout(__global const REAL *restrict natural, __global REAL *re
 __kernel void from_layout(__global const REAL *restrict layout, __global REAL *restrict natural, const int nx,
                           const int ny, const int ghost, const int pitch, const int nlevels) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (i < nx && j < ny) {
+  if (!OUTSIDE(i, j)) {
     natural[(j + ghost) * pitch + i + ghost] = layout[layout_index(i, j, nx, ny, nlevels)];
   }
 }

@@ -105,8 +105,8 @@ static HclStatus launch_permute(RrbPermute *p, int k, cl_mem from, cl_mem to, Fi
   for (int a = 0; a < 5; a++) {
     TRY_CL(clSetKernelArg(kernel, (cl_uint)(2 + a), sizeof ints[a], &ints[a]));
   }
-  size_t local[2] = {WG_X, WG_Y};
-  size_t global[2] = {(size_t)(nx + WG_X - 1) / WG_X * WG_X, (size_t)(ny + WG_Y - 1) / WG_Y * WG_Y};
+  size_t global[2], local[2];
+  runtime_grid_shape(p->rt, nx, ny, WG_X, WG_Y, 1, global, local);
   TRY(runtime_launch(p->rt, kernel, 2, global, local, 2.0 * nx * ny * precision_bytes(p->precision), NULL));
 cleanup:
   return status;

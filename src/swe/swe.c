@@ -25,13 +25,21 @@ struct Swe {
   Field *good[SWE_STATE_FIELDS]; /* swe_checkpoint's copy of the state, created on first use */
   int current; /* which copy holds the present state */
   bool has_level_sides; /* a side on which zeta_boundary sets the level */
-  bool exact_grid;      /* a CPU: launches cover the owned cells exactly (EXACT_GRID in kernels_cl/swe.cl) */
   double levels[SWE_SIDES]; /* the water-level sides' levels at the end of the next step */
   Halo *halo_u[2], *halo_v[2], *halo_uv[2], *halo_zeta[2], *halo_all;
   Reducer *reducer;
   cl_program program;
   cl_kernel kernels[NKERNELS];
 };
+
+/* The fields swe_create makes: zeta, u, v, kfu, kfv twice, depth and the wave speed, and swe_checkpoint's copy of
+ * the state; all with GHOST layers. */
+enum { SOLVER_FIELDS = 2 * 5 + 2 + SWE_STATE_FIELDS };
+
+double swe_device_bytes(int nx, int ny, Precision precision, double *largest_field) {
+  *largest_field = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST) * (double)precision_bytes(precision);
+  return SOLVER_FIELDS * *largest_field;
+}
 
 static HclStatus make_field(Swe *s, const char *name, Field **f) {
   FieldSpec spec = {.name = name, .nz = 1, .ghost = GHOST, .precision = s->config.precision};
@@ -80,7 +88,6 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
   TRY(make_field(s, "wave_speed", &s->speed));
   TRY(make_halos(s));
   TRY(reducer_create(rt, decomp, &s->reducer));
-  s->exact_grid = runtime_exact_grid(runtime_device(rt));
   char physics[64]; /* the kernels are built for the case's friction law and advection form (kernels_cl/swe.cl) */
   snprintf(physics, sizeof physics, "-DFRICTION=%d -DMOMENTUM_ADVECTION=%d", (int)config->friction,
            config->advection == SWE_ADVECTION_MOMENTUM);
@@ -274,7 +281,7 @@ HclStatus swe_step(Swe *s, double dt) {
     Field *v_args[] = {s->zeta[c], s->depth, s->u[n], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
     TRY(launch(s, KERNEL_V, v_args, 7, dt, 7.0));
     TRY(halo_exchange(s->halo_v[n]));
-  } else if (s->exact_grid) { /* Hansen on a CPU: u and v from the old state in two launches; uv_step's interleaved
+  } else if (runtime_exact_grid(runtime_device(s->rt))) { /* Hansen on a CPU: u and v from the old state in two launches; uv_step's interleaved
                                   work-groups are a GPU cache layout, 5-10% slower under PoCL */
     Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
     TRY(launch(s, KERNEL_U, u_args, 7, dt, 7.0));

@@ -113,6 +113,13 @@ static double boundary_speed(const SweRun *r, double t) {
   return fastest;
 }
 
+/* The speed the CFL step is taken for: the fastest signal measured in the wet cells, at least that of the level
+ * boundaries, and where the grid is all dry or at rest in no water (any step is stable) that of the dry depth. A
+ * wet cell's speed is never below the dry depth's (it has more water), so the last floor changes nothing else. */
+static double signal_speed(const SweRun *r, double measured) {
+  return fmax(fmax(measured, boundary_speed(r, r->t)), sqrt(r->setup.config.g * r->setup.config.dry_depth));
+}
+
 /* The CFL step for the fastest signal: cfl / (speed sqrt(1/dx^2 + 1/dy^2)). */
 static double cfl_step(const SweConfig *config, double cfl, double speed) {
   return cfl / (speed * sqrt(1 / (config->dx * config->dx) + 1 / (config->dy * config->dy)));
@@ -172,10 +179,7 @@ cleanup:
 static HclStatus choose_step_for(SweRun *r, double speed, bool keep_cfl_step) {
   HclStatus status = HCL_OK;
   REQUIRE(isfinite(speed), HCL_EDATA, "the initial state holds a NaN or infinity (check the bed and initial keys)");
-  speed = fmax(speed, boundary_speed(r, r->t));
-  if (speed == 0) { /* all dry or at rest in no water: any step is stable */
-    speed = sqrt(r->setup.config.g * r->setup.config.dry_depth);
-  }
+  speed = signal_speed(r, speed);
   double limit = cfl_step(&r->setup.config, 1.0, speed);
   REQUIRE(r->setup.dt_fixed <= limit, HCL_EDATA,
           "%s: time.dt = %g s breaks the CFL limit of the starting state: %.4g s (fastest signal |u| + sqrt(g h) = "
@@ -240,13 +244,12 @@ cleanup:
   return status;
 }
 
-/* The device memory the run needs on this rank: 12 solver fields, 5 for the last good state and 4 output fields,
- * ghosts included; and the largest of them, a ghosted field (field.h). */
+/* The device memory the run needs on this rank: the solver's (swe_device_bytes) and the output's cell-centred
+ * fields, which have no ghosts; and the largest field. */
 static double bytes_per_rank(const SweRun *r, double *largest_field) {
   const DecompLocal *l = decomp_local(r->decomp);
-  double ghosted = (double)(l->nx + 4) * (l->ny + 4), bytes = (double)precision_bytes(r->request->precision);
-  *largest_field = ghosted * bytes;
-  return (17 * ghosted + 4.0 * l->nx * l->ny) * bytes;
+  return swe_device_bytes(l->nx, l->ny, r->request->precision, largest_field) +
+         (double)SWE_CENTRE_FIELDS * l->nx * l->ny * (double)precision_bytes(r->request->precision);
 }
 
 /* Refuses a grid too large for the device before anything is allocated: the whole state against the device's
@@ -530,8 +533,7 @@ static HclStatus check_state(SweRun *r) {
   r->t_good = r->t;
   r->step_good = r->step;
   if (r->setup.dt_fixed == 0) {
-    r->dt_cfl = cfl_step(&r->setup.config, r->setup.cfl,
-                         fmax(fmax(speed, boundary_speed(r, r->t)), sqrt(r->setup.config.g * r->setup.config.dry_depth)));
+    r->dt_cfl = cfl_step(&r->setup.config, r->setup.cfl, signal_speed(r, speed));
   }
 cleanup:
   return status;

@@ -148,24 +148,32 @@ static void check_one_rank_failing(Runtime *rt) {
   decomp_destroy(&decomp);
 }
 
+/* Creates a runtime on dev (this device, described otherwise), a decomposition of spec and field fs on them; the
+ * status of the first step that fails, or of the field. The caller destroys what was made. */
+static HclStatus field_on(const DeviceInfo *dev, const DecompSpec *spec, const FieldSpec *fs, Runtime **narrow,
+                          Decomp **decomp, Field **f) {
+  RuntimeOptions options = {0};
+  status_clear();
+  HclStatus s = runtime_create(dev, &options, narrow);
+  if (s == HCL_OK) {
+    s = decomp_create(spec, decomp);
+  }
+  if (s == HCL_OK) {
+    s = field_create(*narrow, *decomp, fs, f);
+  }
+  return s;
+}
+
 /* A double field on a device without fp64 (this device, described as lacking it) is refused with the fix. */
 static void check_no_fp64(Runtime *rt) {
   Runtime *narrow = NULL;
   Decomp *decomp = NULL;
   Field *f = NULL;
   DeviceInfo dev = *runtime_device(rt);
-  RuntimeOptions options = {0};
   DecompSpec spec = {.nx = 12, .ny = 10};
   FieldSpec fs = {.name = "phi", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
   dev.fp64 = false;
-  status_clear();
-  HclStatus s = runtime_create(&dev, &options, &narrow);
-  if (s == HCL_OK) {
-    s = decomp_create(&spec, &decomp);
-  }
-  if (s == HCL_OK) {
-    s = field_create(narrow, decomp, &fs, &f);
-  }
+  HclStatus s = field_on(&dev, &spec, &fs, &narrow, &decomp, &f);
   TAP_OK(all_ranks(s == HCL_ENODEVICE && tap_contains(status_message(), dev.device_name) &&
                    tap_contains(status_message(), "--precision single")),
          "a double field on a device without fp64 is refused: %s", status_message());
@@ -186,18 +194,10 @@ static void check_max_allocation(Runtime *rt) {
   Decomp *decomp = NULL;
   Field *f = NULL;
   DeviceInfo dev = *runtime_device(rt);
-  RuntimeOptions options = {0};
   DecompSpec spec = {.nx = 100, .ny = 100}; /* at least 50 x 25 cells, 5 kB in float, on each of up to 4 ranks */
   FieldSpec fs = {.name = "phi", .nz = 1, .ghost = 1, .precision = PRECISION_SINGLE};
   dev.max_alloc_bytes = 4096;
-  status_clear();
-  HclStatus s = runtime_create(&dev, &options, &narrow);
-  if (s == HCL_OK) {
-    s = decomp_create(&spec, &decomp);
-  }
-  if (s == HCL_OK) {
-    s = field_create(narrow, decomp, &fs, &f);
-  }
+  HclStatus s = field_on(&dev, &spec, &fs, &narrow, &decomp, &f);
   TAP_OK(all_ranks(s == HCL_ENODEVICE && tap_contains(status_message(), "allows 4096 in one buffer") &&
                    tap_contains(status_message(), "use more ranks")),
          "a field beyond the largest buffer is refused: %s", status_message());
