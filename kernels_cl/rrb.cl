@@ -45,3 +45,574 @@ __kernel void from_layout(__global const REAL *restrict layout, __global REAL *r
     natural[(j + ghost) * pitch + i + ghost] = layout[layout_index(i, j, nx, ny, nlevels)];
   }
 }
+
+/* ---- The RRB factorization and preconditioner (src/solver/rrb.c; rrb-pcg-gpu.txt sections 3.1, 3.2 and 4).
+ *
+ * Level k of the factorization has an nx x ny grid; node (i, j) is black when i + j is odd, r1 when i and j are odd,
+ * r2 when both are even: the r2 nodes are level k + 1's grid, node (i / 2, j / 2). A vector is stored in the
+ * r1/r2/b1/b2 layout (rrb_layout.h), described to the kernels by the table `lt` of LT_FIELDS uints per level:
+ * the offsets of its b1, b2 and r1 groups, the offset of the next level, nx and ny; entry `levels` is the last level
+ * (its offset in LT_B1, stored row-major). Every node is stored once, on the level where it is eliminated.
+ *
+ * The factor M = L D L^T is stored in FACTOR_PLANES planes of `count` REALs, at each eliminated node's own place:
+ *   black node b:  1 / d_b, and l = a(b, n) / d_b towards its west, east, south and north neighbours n;
+ *   r1 node p:     1 / d_p, and l = rot(p, n) / d_p towards its (i -+ 1, j - 1) and (i -+ 1, j + 1) neighbours;
+ *   the last node: 1 / d (the last level has one node: RRB to the end).
+ * Forward substitution L x = r is x_n -= l(p -> n) x_p for each eliminated p, level by level; the diagonal and
+ * backward substitution L^T z = D^-1 x is z_p = x_p / d_p - sum_n l(p -> n) z_n, in reverse. The same l serve both.
+ *
+ * The first Schur complement S1 = D_r - S_rb D_b^-1 S_br of level 0 (a 9-point stencil on its red nodes, on which
+ * CG runs; section 3) is stored exactly in SCHUR_PLANES planes at the red nodes' places: the centre and the
+ * couplings to (i + 1, j + 1), (i - 1, j + 1), (i + 2, j) and (i, j + 2), each stored once, at the lower node. */
+
+#define LT_FIELDS 6
+#define LT_B1 0
+#define LT_B2 1
+#define LT_R1 2
+#define LT_NEXT 3
+#define LT_NX 4
+#define LT_NY 5
+
+#define FACTOR_PLANES 5
+#define F_INVD 0
+#define F_W 1 /* black: l towards (i - 1, j); r1: towards (i - 1, j - 1) */
+#define F_E 2 /* black: (i + 1, j); r1: (i + 1, j - 1) */
+#define F_S 3 /* black: (i, j - 1); r1: (i - 1, j + 1) */
+#define F_N 4 /* black: (i, j + 1); r1: (i + 1, j + 1) */
+
+#define SCHUR_PLANES 5
+#define S_C 0
+#define S_NE 1
+#define S_NW 2
+#define S_E2 3
+#define S_N2 4
+
+#define PLANE(a, plane, at) (a)[(ulong)(plane) * count + (at)]
+
+typedef struct {
+  int nx, ny;
+  uint b1, b2, r1;
+} Level;
+
+INLINE Level level_of(__constant const uint *lt, const int k) {
+  Level l;
+  l.b1 = lt[LT_FIELDS * k + LT_B1];
+  l.b2 = lt[LT_FIELDS * k + LT_B2];
+  l.r1 = lt[LT_FIELDS * k + LT_R1];
+  l.nx = (int)lt[LT_FIELDS * k + LT_NX];
+  l.ny = (int)lt[LT_FIELDS * k + LT_NY];
+  return l;
+}
+
+/* Places of a level's nodes of known colour: b1 (i odd, j even), b2 (i even, j odd), r1 (both odd). */
+INLINE uint b1_at(const Level l, const int i, const int j) {
+  return l.b1 + (uint)(j >> 1) * (uint)(l.nx >> 1) + (uint)(i >> 1);
+}
+INLINE uint b2_at(const Level l, const int i, const int j) {
+  return l.b2 + (uint)(j >> 1) * (uint)((l.nx + 1) >> 1) + (uint)(i >> 1);
+}
+INLINE uint r1_at(const Level l, const int i, const int j) {
+  return l.r1 + (uint)(j >> 1) * (uint)(l.nx >> 1) + (uint)(i >> 1);
+}
+INLINE uint black_at(const Level l, const int i, const int j) {
+  return (i & 1) ? b1_at(l, i, j) : b2_at(l, i, j);
+}
+
+/* The place of any node (i, j) of level k: it is eliminated on level k + t, t the number of trailing zero bits
+ * common to i and j (an r2 node moves down a level per common factor 2), or it is on the last level. */
+INLINE uint node_at(__constant const uint *lt, const int levels, const int k, int i, int j) {
+  const uint both = (uint)(i | j);
+  const int common = both == 0 ? levels : (int)(31 - clz(both & (~both + 1u)));
+  const int down = min(common, levels - k);
+  const Level l = level_of(lt, k + down);
+  i >>= down;
+  j >>= down;
+  if (k + down == levels) {
+    return l.b1 + (uint)j * (uint)l.nx + (uint)i;
+  }
+  return (i & 1) ? ((j & 1) ? r1_at(l, i, j) : b1_at(l, i, j)) : b2_at(l, i, j);
+}
+
+/* ---- Setup: one level's straight 5-point stencil (c, e, n; natural order, (i, j) at base + j pitch + i, 0
+ * outside) gives its rotated stencil on the red nodes (step A: black nodes eliminated, the straight fill at distance
+ * 2 lumped onto the two nodes between), which gives the next level's straight stencil (step B: r1 nodes eliminated,
+ * the diagonal fill lumped likewise). Both in gather form: one node's new coefficients from the old stencil alone,
+ * as tests/unit/rrb_reference.c (rrb_gather_step_a, rrb_gather_step_b) computes them on the host. */
+
+typedef struct {
+  __global const REAL *c, *e, *n;
+  ulong base;
+  int pitch, nx, ny;
+} Straight;
+
+INLINE bool inside(const int i, const int j, const int nx, const int ny) {
+  return i >= 0 && i < nx && j >= 0 && j < ny;
+}
+INLINE REAL st_c(const Straight s, const int i, const int j) {
+  return inside(i, j, s.nx, s.ny) ? s.c[s.base + (ulong)j * s.pitch + i] : (REAL)1;
+}
+INLINE REAL st_e(const Straight s, const int i, const int j) {
+  return inside(i, j, s.nx, s.ny) && i + 1 < s.nx ? s.e[s.base + (ulong)j * s.pitch + i] : (REAL)0;
+}
+INLINE REAL st_n(const Straight s, const int i, const int j) {
+  return inside(i, j, s.nx, s.ny) && j + 1 < s.ny ? s.n[s.base + (ulong)j * s.pitch + i] : (REAL)0;
+}
+
+/* The fill between red nodes (i, j) and (i + 2, j) through the black node between (0 without the pair), and between
+ * (i, j) and (i, j + 2). */
+INLINE REAL fill_x(const Straight s, const int i, const int j) {
+  return inside(i, j, s.nx, s.ny) && inside(i + 2, j, s.nx, s.ny) ? -st_e(s, i, j) * st_e(s, i + 1, j) / st_c(s, i + 1, j)
+                                                                 : (REAL)0;
+}
+INLINE REAL fill_y(const Straight s, const int i, const int j) {
+  return inside(i, j, s.nx, s.ny) && inside(i, j + 2, s.nx, s.ny) ? -st_n(s, i, j) * st_n(s, i, j + 1) / st_c(s, i, j + 1)
+                                                                 : (REAL)0;
+}
+
+/* a^2 / d for the black neighbour (bi, bj) coupled by a (0 outside). */
+INLINE REAL diagonal_fill(const Straight s, const int bi, const int bj, const REAL a) {
+  return inside(bi, bj, s.nx, s.ny) ? a * a / st_c(s, bi, bj) : (REAL)0;
+}
+
+/* The exact Schur complement at red node (i, j) (centre, couplings to (i + 1, j + 1) and (i - 1, j + 1) through
+ * the black nodes between), before any lumping. */
+INLINE REAL schur_centre(const Straight s, const int i, const int j) {
+  return st_c(s, i, j) - (diagonal_fill(s, i + 1, j, st_e(s, i, j)) + diagonal_fill(s, i - 1, j, st_e(s, i - 1, j)) +
+                          diagonal_fill(s, i, j + 1, st_n(s, i, j)) + diagonal_fill(s, i, j - 1, st_n(s, i, j - 1)));
+}
+INLINE REAL schur_ne(const Straight s, const int i, const int j) {
+  return inside(i + 1, j + 1, s.nx, s.ny) ? -(st_e(s, i, j) * st_n(s, i + 1, j) / st_c(s, i + 1, j) +
+                                              st_n(s, i, j) * st_e(s, i, j + 1) / st_c(s, i, j + 1))
+                                          : (REAL)0;
+}
+INLINE REAL schur_nw(const Straight s, const int i, const int j) {
+  return inside(i - 1, j + 1, s.nx, s.ny) ? -(st_e(s, i - 1, j) * st_n(s, i - 1, j) / st_c(s, i - 1, j) +
+                                              st_n(s, i, j) * st_e(s, i - 1, j + 1) / st_c(s, i, j + 1))
+                                          : (REAL)0;
+}
+
+/* Step A at red node (i, j): the exact Schur complement, then the lumping of the straight fill at distance 2 seen
+ * from this node: as an end of a pair, half the fill for each node between the pair that is outside the grid; as a
+ * node between two, minus the fill; half the fill on its couplings to the ends of such pairs. */
+INLINE void step_a(const Straight s, const int i, const int j, REAL *centre, REAL *ne, REAL *nw) {
+  REAL c = schur_centre(s, i, j), to_ne = schur_ne(s, i, j), to_nw = schur_nw(s, i, j);
+  const REAL ends[4] = {fill_x(s, i, j), fill_x(s, i - 2, j), fill_y(s, i, j), fill_y(s, i, j - 2)};
+  const int between[4][4] = {{1, 1, 1, -1}, {-1, 1, -1, -1}, {1, 1, -1, 1}, {1, -1, -1, -1}};
+  for (int e = 0; e < 4; e++) {
+    for (int m = 0; m < 2; m++) {
+      c += inside(i + between[e][2 * m], j + between[e][2 * m + 1], s.nx, s.ny) ? (REAL)0 : ends[e] / 2;
+    }
+  }
+  c -= fill_x(s, i - 1, j - 1) + fill_x(s, i - 1, j + 1) + fill_y(s, i - 1, j - 1) + fill_y(s, i + 1, j - 1);
+  if (inside(i + 1, j + 1, s.nx, s.ny)) {
+    to_ne += (fill_x(s, i, j) + fill_y(s, i, j) + fill_x(s, i - 1, j + 1) + fill_y(s, i + 1, j - 1)) / 2;
+  }
+  if (inside(i - 1, j + 1, s.nx, s.ny)) {
+    to_nw += (fill_x(s, i - 2, j) + fill_x(s, i - 1, j + 1) + fill_y(s, i, j) + fill_y(s, i - 1, j - 1)) / 2;
+  }
+  *centre = c;
+  *ne = to_ne;
+  *nw = to_nw;
+}
+
+/* A level's rotated stencil after step A: natural order, pitch nx, meaningful at red nodes, 0 outside. */
+typedef struct {
+  __global const REAL *c, *ne, *nw;
+  int nx, ny;
+} Rotated;
+
+INLINE REAL rot(const Rotated r, __global const REAL *a, const int i, const int j) {
+  return inside(i, j, r.nx, r.ny) ? a[(ulong)j * r.nx + i] : (REAL)0;
+}
+/* The diagonal fill between red nodes (i, j) and (i + 2, j + 2) through the r1 node between, and between (i, j) and
+ * (i - 2, j + 2) (0 without the pair). */
+INLINE REAL fill_ne(const Rotated r, const int i, const int j) {
+  return inside(i, j, r.nx, r.ny) && inside(i + 2, j + 2, r.nx, r.ny)
+             ? -rot(r, r.ne, i, j) * rot(r, r.ne, i + 1, j + 1) / rot(r, r.c, i + 1, j + 1)
+             : (REAL)0;
+}
+INLINE REAL fill_nw(const Rotated r, const int i, const int j) {
+  return inside(i, j, r.nx, r.ny) && inside(i - 2, j + 2, r.nx, r.ny)
+             ? -rot(r, r.nw, i, j) * rot(r, r.nw, i - 1, j + 1) / rot(r, r.c, i - 1, j + 1)
+             : (REAL)0;
+}
+/* to_q / d_q * from_q through the r1 node q (0 when q is outside). */
+INLINE REAL through(const Rotated r, const int qi, const int qj, const REAL to_q, const REAL from_q) {
+  return inside(qi, qj, r.nx, r.ny) ? to_q * from_q / rot(r, r.c, qi, qj) : (REAL)0;
+}
+
+/* Step B at r2 node (i, j) = next-level node (i / 2, j / 2): its straight stencil there. */
+INLINE void step_b(const Rotated r, const int i, const int j, REAL *centre, REAL *east, REAL *north) {
+  const REAL to_ne = rot(r, r.ne, i, j), to_nw = rot(r, r.nw, i, j);
+  const REAL to_se = rot(r, r.nw, i + 1, j - 1), to_sw = rot(r, r.ne, i - 1, j - 1);
+  REAL c = rot(r, r.c, i, j) - through(r, i + 1, j + 1, to_ne, to_ne) - through(r, i - 1, j + 1, to_nw, to_nw) -
+           through(r, i + 1, j - 1, to_se, to_se) - through(r, i - 1, j - 1, to_sw, to_sw);
+  REAL e = 0, n = 0;
+  if (inside(i + 2, j, r.nx, r.ny)) {
+    e = -(through(r, i + 1, j + 1, to_ne, rot(r, r.nw, i + 2, j)) + through(r, i + 1, j - 1, to_se, rot(r, r.ne, i + 1, j - 1)));
+    e += (fill_ne(r, i, j) + fill_ne(r, i, j - 2) + fill_nw(r, i + 2, j - 2) + fill_nw(r, i + 2, j)) / 2;
+  }
+  if (inside(i, j + 2, r.nx, r.ny)) {
+    n = -(through(r, i + 1, j + 1, to_ne, rot(r, r.nw, i + 1, j + 1)) + through(r, i - 1, j + 1, to_nw, rot(r, r.ne, i - 1, j + 1)));
+    n += (fill_ne(r, i, j) + fill_ne(r, i - 2, j) + fill_nw(r, i, j) + fill_nw(r, i + 2, j)) / 2;
+  }
+  c -= fill_ne(r, i - 2, j) + fill_ne(r, i, j - 2) + fill_nw(r, i + 2, j) + fill_nw(r, i, j - 2);
+  *centre = c;
+  *east = e;
+  *north = n;
+}
+
+/* A pivot that is not positive (or NaN) marks the level in *failed (the smallest such level wins). */
+INLINE REAL inverse_pivot(const REAL d, const int k, volatile __global int *failed) {
+  if (!(d > 0)) {
+    atomic_min(failed, k);
+  }
+  return (REAL)1 / d;
+}
+
+#define SETUP_ARGS __constant const uint *lt, const int levels, const uint count, __global REAL *factor, \
+                   volatile __global int *failed
+
+/* Step A on level k over its nx x ny nodes: black nodes store their pivot and l; red nodes their rotated stencil
+ * (rot_*, natural order); with `schur`, red nodes of level 0 also store the exact S1. */
+__kernel void setup_a(__global const REAL *c, __global const REAL *e, __global const REAL *n, const ulong base,
+                      const int pitch, const int k, __global REAL *rot_c, __global REAL *rot_ne,
+                      __global REAL *rot_nw, __global REAL *schur, const int with_schur, SETUP_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  const Level l = level_of(lt, k);
+  const int nx = l.nx, ny = l.ny;
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const Straight s = {c, e, n, base, pitch, nx, ny};
+  if ((i + j) & 1) {
+    const uint at = black_at(l, i, j);
+    const REAL inv = inverse_pivot(st_c(s, i, j), k, failed);
+    PLANE(factor, F_INVD, at) = inv;
+    PLANE(factor, F_W, at) = st_e(s, i - 1, j) * inv;
+    PLANE(factor, F_E, at) = st_e(s, i, j) * inv;
+    PLANE(factor, F_S, at) = st_n(s, i, j - 1) * inv;
+    PLANE(factor, F_N, at) = st_n(s, i, j) * inv;
+    return;
+  }
+  REAL centre, ne, nw;
+  step_a(s, i, j, &centre, &ne, &nw);
+  const ulong p = (ulong)j * nx + i;
+  rot_c[p] = centre;
+  rot_ne[p] = ne;
+  rot_nw[p] = nw;
+  if (with_schur) {
+    const uint at = node_at(lt, levels, 0, i, j);
+    PLANE(schur, S_C, at) = schur_centre(s, i, j);
+    PLANE(schur, S_NE, at) = schur_ne(s, i, j);
+    PLANE(schur, S_NW, at) = schur_nw(s, i, j);
+    PLANE(schur, S_E2, at) = fill_x(s, i, j);
+    PLANE(schur, S_N2, at) = fill_y(s, i, j);
+  }
+}
+
+/* Step B on level k over its cells (ceil(nx / 2) x ceil(ny / 2)): the r1 node (2a + 1, 2b + 1) stores its pivot
+ * and l; the r2 node (2a, 2b) gives the next level's straight stencil at (a, b) (natural order, pitch ceil(nx / 2)). */
+__kernel void setup_b(__global const REAL *rot_c, __global const REAL *rot_ne, __global const REAL *rot_nw,
+                      const int k, __global REAL *next_c, __global REAL *next_e, __global REAL *next_n, SETUP_ARGS) {
+  const int a = get_global_id(0), b = get_global_id(1);
+  const Level l = level_of(lt, k);
+  const int nx = (l.nx + 1) / 2, ny = (l.ny + 1) / 2;
+  if (OUTSIDE(a, b)) {
+    return;
+  }
+  const Rotated r = {rot_c, rot_ne, rot_nw, l.nx, l.ny};
+  REAL centre, east, north;
+  step_b(r, 2 * a, 2 * b, &centre, &east, &north);
+  const ulong p = (ulong)b * nx + a;
+  next_c[p] = centre;
+  next_e[p] = east;
+  next_n[p] = north;
+  const int i = 2 * a + 1, j = 2 * b + 1;
+  if (i < l.nx && j < l.ny) {
+    const uint at = r1_at(l, i, j);
+    const REAL inv = inverse_pivot(rot(r, r.c, i, j), k, failed);
+    PLANE(factor, F_INVD, at) = inv;
+    PLANE(factor, F_W, at) = rot(r, r.ne, i - 1, j - 1) * inv;
+    PLANE(factor, F_E, at) = rot(r, r.nw, i + 1, j - 1) * inv;
+    PLANE(factor, F_S, at) = rot(r, r.nw, i, j) * inv;
+    PLANE(factor, F_N, at) = rot(r, r.ne, i, j) * inv;
+  }
+}
+
+/* The last level (one node): its pivot. With `schur` and no level before it (a 1 x 1 grid), S1 is that node. */
+__kernel void setup_last(__global const REAL *c, const ulong base, __global REAL *schur, const int with_schur,
+                         SETUP_ARGS) {
+  const Level l = level_of(lt, levels);
+  if (get_global_id(0) == 0) {
+    PLANE(factor, F_INVD, l.b1) = inverse_pivot(c[base], levels, failed);
+    if (with_schur) {
+      PLANE(schur, S_C, l.b1) = c[base];
+      PLANE(schur, S_NE, l.b1) = PLANE(schur, S_NW, l.b1) = PLANE(schur, S_E2, l.b1) = PLANE(schur, S_N2, l.b1) = 0;
+    }
+  }
+}
+
+/* ---- Applying M^-1 (section 3.2): forward substitution level by level, the pivots, backward substitution, on a
+ * vector in the layout. Each stage is a function of one node, launched one work-item per node by its kernel on large
+ * levels and looped over by one work-group (apply_coarse) on the small ones. `src` holds the vector before the
+ * stage and `dst` receives it (the same buffer except where level 0 reads the residual and writes z). */
+
+#define APPLY_ARGS __constant const uint *lt, const int levels, const uint count, __global const REAL *factor
+
+/* sum over the black neighbours n of red node (i, j) of l(n -> (i, j)) x_n. */
+INLINE REAL from_black(const Level l, __global const REAL *factor, const uint count, __global const REAL *x,
+                       const int i, const int j) {
+  REAL sum = 0;
+  if (i > 0) {
+    const uint w = black_at(l, i - 1, j);
+    sum += PLANE(factor, F_E, w) * x[w];
+  }
+  if (i + 1 < l.nx) {
+    const uint e = black_at(l, i + 1, j);
+    sum += PLANE(factor, F_W, e) * x[e];
+  }
+  if (j > 0) {
+    const uint s = black_at(l, i, j - 1);
+    sum += PLANE(factor, F_N, s) * x[s];
+  }
+  if (j + 1 < l.ny) {
+    const uint n = black_at(l, i, j + 1);
+    sum += PLANE(factor, F_S, n) * x[n];
+  }
+  return sum;
+}
+
+/* sum over the r1 neighbours p of r2 node (i, j) of l(p -> (i, j)) x_p. */
+INLINE REAL from_r1(const Level l, __global const REAL *factor, const uint count, __global const REAL *x, const int i,
+                    const int j) {
+  REAL sum = 0;
+  if (i > 0 && j > 0) {
+    const uint sw = r1_at(l, i - 1, j - 1);
+    sum += PLANE(factor, F_N, sw) * x[sw];
+  }
+  if (i + 1 < l.nx && j > 0) {
+    const uint se = r1_at(l, i + 1, j - 1);
+    sum += PLANE(factor, F_S, se) * x[se];
+  }
+  if (i > 0 && j + 1 < l.ny) {
+    const uint nw = r1_at(l, i - 1, j + 1);
+    sum += PLANE(factor, F_E, nw) * x[nw];
+  }
+  if (i + 1 < l.nx && j + 1 < l.ny) {
+    const uint ne = r1_at(l, i + 1, j + 1);
+    sum += PLANE(factor, F_W, ne) * x[ne];
+  }
+  return sum;
+}
+
+#define TERMS_BLACK 1
+#define TERMS_R1 2
+
+/* Forward, r1 node (i, j) of level k: x -= the black nodes' contributions. */
+INLINE void forward_r1(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k, const int i,
+                       const int j) {
+  const Level l = level_of(lt, k);
+  const uint at = r1_at(l, i, j);
+  dst[at] = src[at] - from_black(l, factor, count, src, i, j);
+}
+
+/* Forward, r2 node (i, j) of level k: x -= the black nodes' contributions and the r1 nodes' (after forward_r1),
+ * as `terms` says. */
+INLINE void forward_r2(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k, const int terms,
+                       const int i, const int j) {
+  const Level l = level_of(lt, k);
+  const uint at = node_at(lt, levels, k, i, j);
+  REAL sum = (terms & TERMS_BLACK) ? from_black(l, factor, count, src, i, j) : (REAL)0;
+  sum += (terms & TERMS_R1) ? from_r1(l, factor, count, src, i, j) : (REAL)0;
+  dst[at] = src[at] - sum;
+}
+
+/* Backward, r1 node (i, j) of level k: z = x / d - sum of l z over its r2 neighbours (done). */
+INLINE void backward_r1(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k, const int i,
+                        const int j) {
+  const Level l = level_of(lt, k);
+  const uint at = r1_at(l, i, j);
+  REAL sum = PLANE(factor, F_W, at) * dst[node_at(lt, levels, k, i - 1, j - 1)];
+  if (i + 1 < l.nx) {
+    sum += PLANE(factor, F_E, at) * dst[node_at(lt, levels, k, i + 1, j - 1)];
+  }
+  if (j + 1 < l.ny) {
+    sum += PLANE(factor, F_S, at) * dst[node_at(lt, levels, k, i - 1, j + 1)];
+  }
+  if (i + 1 < l.nx && j + 1 < l.ny) {
+    sum += PLANE(factor, F_N, at) * dst[node_at(lt, levels, k, i + 1, j + 1)];
+  }
+  dst[at] = PLANE(factor, F_INVD, at) * src[at] - sum;
+}
+
+/* Backward, black node (i, j) of level k: z = x / d - sum of l z over its red neighbours (done). */
+INLINE void backward_black(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k, const int i,
+                           const int j) {
+  const Level l = level_of(lt, k);
+  const uint at = black_at(l, i, j);
+  REAL sum = 0;
+  if (i > 0) {
+    sum += PLANE(factor, F_W, at) * dst[node_at(lt, levels, k, i - 1, j)];
+  }
+  if (i + 1 < l.nx) {
+    sum += PLANE(factor, F_E, at) * dst[node_at(lt, levels, k, i + 1, j)];
+  }
+  if (j > 0) {
+    sum += PLANE(factor, F_S, at) * dst[node_at(lt, levels, k, i, j - 1)];
+  }
+  if (j + 1 < l.ny) {
+    sum += PLANE(factor, F_N, at) * dst[node_at(lt, levels, k, i, j + 1)];
+  }
+  dst[at] = PLANE(factor, F_INVD, at) * src[at] - sum;
+}
+
+/* The stage kernels, one work-item per node: r1 nodes over the (nx / 2) x (ny / 2) r1 grid, r2 nodes over the
+ * ceil(nx / 2) x ceil(ny / 2) cells, black nodes over ceil(nx / 2) x ny (row j's black nodes, i = 2u + 1 - j % 2). */
+__kernel void forward_r1_level(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k) {
+  const int u = get_global_id(0), v = get_global_id(1);
+  const Level l = level_of(lt, k);
+  const int nx = l.nx / 2, ny = l.ny / 2;
+  if (!OUTSIDE(u, v)) {
+    forward_r1(lt, levels, count, factor, src, dst, k, 2 * u + 1, 2 * v + 1);
+  }
+}
+
+__kernel void forward_r2_level(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k,
+                               const int terms) {
+  const int u = get_global_id(0), v = get_global_id(1);
+  const Level l = level_of(lt, k);
+  const int nx = (l.nx + 1) / 2, ny = (l.ny + 1) / 2;
+  if (!OUTSIDE(u, v)) {
+    forward_r2(lt, levels, count, factor, src, dst, k, terms, 2 * u, 2 * v);
+  }
+}
+
+__kernel void backward_r1_level(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k) {
+  const int u = get_global_id(0), v = get_global_id(1);
+  const Level l = level_of(lt, k);
+  const int nx = l.nx / 2, ny = l.ny / 2;
+  if (!OUTSIDE(u, v)) {
+    backward_r1(lt, levels, count, factor, src, dst, k, 2 * u + 1, 2 * v + 1);
+  }
+}
+
+__kernel void backward_black_level(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k) {
+  const int u = get_global_id(0), j = get_global_id(1);
+  const Level l = level_of(lt, k);
+  const int nx = (l.nx + 1) / 2, ny = l.ny;
+  const int i = 2 * u + 1 - (j & 1);
+  if (!OUTSIDE(u, j) && i < l.nx) {
+    backward_black(lt, levels, count, factor, src, dst, k, i, j);
+  }
+}
+
+/* Levels first_level .. the last, forward and back, in place on x, by one work-group: the small levels would
+ * otherwise cost a launch per stage and leave the device idle (the paper does its last six levels so). */
+__kernel void apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level) {
+  const int lid = get_local_id(0), size = get_local_size(0);
+  for (int k = first_level; k < levels; k++) {
+    const Level l = level_of(lt, k);
+    const int r1x = l.nx / 2, r1y = l.ny / 2, cx = (l.nx + 1) / 2, cy = (l.ny + 1) / 2;
+    for (int t = lid; t < r1x * r1y; t += size) {
+      forward_r1(lt, levels, count, factor, x, x, k, 2 * (t % r1x) + 1, 2 * (t / r1x) + 1);
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (int t = lid; t < cx * cy; t += size) {
+      forward_r2(lt, levels, count, factor, x, x, k, TERMS_BLACK | TERMS_R1, 2 * (t % cx), 2 * (t / cx));
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    const uint last = level_of(lt, levels).b1;
+    x[last] *= PLANE(factor, F_INVD, last);
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  for (int k = levels - 1; k >= first_level; k--) {
+    const Level l = level_of(lt, k);
+    const int r1x = l.nx / 2, r1y = l.ny / 2, cx = (l.nx + 1) / 2;
+    for (int t = lid; t < r1x * r1y; t += size) {
+      backward_r1(lt, levels, count, factor, x, x, k, 2 * (t % r1x) + 1, 2 * (t / r1x) + 1);
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (int t = lid; t < cx * l.ny; t += size) {
+      const int j = t / cx, i = 2 * (t % cx) + 1 - (j & 1);
+      if (i < l.nx) {
+        backward_black(lt, levels, count, factor, x, x, k, i, j);
+      }
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+}
+
+/* ---- CG on the first Schur complement (section 3): its vectors are the red nodes of level 0, the places from
+ * `first` (level 0's r1 offset) to `count`. */
+
+/* The level-0 coordinates of the red node stored at place `at`. */
+INLINE int2 node_of(__constant const uint *lt, const int levels, const uint at) {
+  int m = 0;
+  while (m < levels && at >= lt[LT_FIELDS * m + LT_NEXT]) {
+    m++;
+  }
+  const Level l = level_of(lt, m);
+  uint i, j;
+  if (m == levels) {
+    i = (at - l.b1) % (uint)l.nx;
+    j = (at - l.b1) / (uint)l.nx;
+  } else if (at >= l.r1) {
+    const uint w = (uint)l.nx >> 1;
+    i = 2 * ((at - l.r1) % w) + 1;
+    j = 2 * ((at - l.r1) / w) + 1;
+  } else if (at >= l.b2) {
+    const uint w = ((uint)l.nx + 1) >> 1;
+    i = 2 * ((at - l.b2) % w);
+    j = 2 * ((at - l.b2) / w) + 1;
+  } else {
+    const uint w = (uint)l.nx >> 1;
+    i = 2 * ((at - l.b1) % w) + 1;
+    j = 2 * ((at - l.b1) / w);
+  }
+  return (int2)((int)(i << m), (int)(j << m));
+}
+
+/* q = S1 p over the red nodes, one work-item per place from `first`. */
+__kernel void schur_apply(__constant const uint *lt, const int levels, const uint count, const uint first,
+                          __global const REAL *schur, __global const REAL *p, __global REAL *q) {
+  const uint at = first + (uint)get_global_id(0);
+  if (at >= count) {
+    return;
+  }
+  const int2 node = node_of(lt, levels, at);
+  const int i = node.x, j = node.y;
+  const Level l = level_of(lt, 0);
+  REAL sum = PLANE(schur, S_C, at) * p[at];
+  if (i + 1 < l.nx && j + 1 < l.ny) {
+    sum += PLANE(schur, S_NE, at) * p[node_at(lt, levels, 0, i + 1, j + 1)];
+  }
+  if (i > 0 && j > 0) {
+    const uint n = node_at(lt, levels, 0, i - 1, j - 1);
+    sum += PLANE(schur, S_NE, n) * p[n];
+  }
+  if (i > 0 && j + 1 < l.ny) {
+    sum += PLANE(schur, S_NW, at) * p[node_at(lt, levels, 0, i - 1, j + 1)];
+  }
+  if (i + 1 < l.nx && j > 0) {
+    const uint n = node_at(lt, levels, 0, i + 1, j - 1);
+    sum += PLANE(schur, S_NW, n) * p[n];
+  }
+  if (i + 2 < l.nx) {
+    sum += PLANE(schur, S_E2, at) * p[node_at(lt, levels, 0, i + 2, j)];
+  }
+  if (i >= 2) {
+    const uint n = node_at(lt, levels, 0, i - 2, j);
+    sum += PLANE(schur, S_E2, n) * p[n];
+  }
+  if (j + 2 < l.ny) {
+    sum += PLANE(schur, S_N2, at) * p[node_at(lt, levels, 0, i, j + 2)];
+  }
+  if (j >= 2) {
+    const uint n = node_at(lt, levels, 0, i, j - 2);
+    sum += PLANE(schur, S_N2, n) * p[n];
+  }
+  q[at] = sum;
+}

@@ -113,7 +113,7 @@ static void check_model_problem(Runtime *rt) {
   stencil_alloc(N, N, &s);
   double *b = malloc(N * N * sizeof *b), *host = calloc(N * N, sizeof *host), *device = calloc(N * N, sizeof *device);
   model_problem(&s, b);
-  int host_iterations = rrb_pcg(&s, NULL, b, host, 1e-10, 10000);
+  int host_iterations = reference_pcg(&s, NULL, b, host, 1e-10, 10000);
   PcgResult result, warm;
   status_clear();
   HclStatus st = device_solve(rt, &s, b, PCG_PLAIN, 1e-10, device, &result, &warm);
@@ -148,9 +148,9 @@ static void check_random_system(Runtime *rt) {
   double *b = malloc(RX * RY * sizeof *b), *direct = calloc(RX * RY, sizeof *direct),
          *device = calloc(RX * RY, sizeof *device);
   random_system(&s, b);
-  bool factored = rrb_factor(&s, 1, 1, &exact, &why);
+  bool factored = reference_factor(&s, 1, 1, &exact, &why);
   if (factored) {
-    rrb_apply(&exact, b, direct);
+    reference_apply(&exact, b, direct);
   }
   int iterations[2] = {-1, -1};
   for (int k = 0; k < 2; k++) {
@@ -172,7 +172,7 @@ static void check_random_system(Runtime *rt) {
   HclStatus st = device_solve(rt, &s, b, PCG_PLAIN, 1e-12, device, &result, NULL);
   TAP_OK(all_ranks(st == HCL_EDATA), "a negative centre is refused: %s", status_message());
   if (factored) {
-    rrb_free(&exact);
+    reference_free(&exact);
   }
   stencil_free(&s);
   free(b);

@@ -266,7 +266,7 @@ static bool cholesky(const Stencil5 *s, double *l, const char **why) {
   return true;
 }
 
-bool rrb_factor(const Stencil5 *s, int max_levels, int final_nodes, RrbFactor *f, const char **why) {
+bool reference_factor(const Stencil5 *s, int max_levels, int final_nodes, RrbFactor *f, const char **why) {
   memset(f, 0, sizeof *f);
   f->nx = s->nx;
   f->ny = s->ny;
@@ -305,7 +305,7 @@ bool rrb_factor(const Stencil5 *s, int max_levels, int final_nodes, RrbFactor *f
   return ok;
 }
 
-void rrb_free(RrbFactor *f) {
+void reference_free(RrbFactor *f) {
   for (int k = 0; k < f->nlevels; k++) {
     stencil_free(&f->levels[k].straight);
     free(f->levels[k].rc);
@@ -322,7 +322,7 @@ static int global_index(const RrbFactor *f, int nx, int stride, int p) {
   return (p / nx) * stride * f->nx + (p % nx) * stride;
 }
 
-void rrb_apply(const RrbFactor *f, const double *r, double *z) {
+void reference_apply(const RrbFactor *f, const double *r, double *z) {
   size_t n = (size_t)f->nx * f->ny;
   double *x = malloc(n * sizeof *x);
   memcpy(x, r, n * sizeof *x);
@@ -406,7 +406,7 @@ static double dot(const double *a, const double *b, size_t n) {
   return sum;
 }
 
-int rrb_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, double tolerance, int max_iterations) {
+int reference_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, double tolerance, int max_iterations) {
   size_t n = (size_t)s->nx * s->ny;
   double *r = malloc(n * sizeof *r), *z = malloc(n * sizeof *z), *p = malloc(n * sizeof *p),
          *q = malloc(n * sizeof *q);
@@ -415,7 +415,7 @@ int rrb_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, d
     r[k] = b[k] - q[k];
   }
   if (f) {
-    rrb_apply(f, r, z);
+    reference_apply(f, r, z);
   } else {
     memcpy(z, r, n * sizeof *z);
   }
@@ -430,7 +430,7 @@ int rrb_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, d
       r[k] -= alpha * q[k];
     }
     if (f) {
-      rrb_apply(f, r, z);
+      reference_apply(f, r, z);
     } else {
       memcpy(z, r, n * sizeof *z);
     }
@@ -448,7 +448,7 @@ int rrb_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, d
   return iterations;
 }
 
-void rrb_level_rotated(const RrbFactor *f, int k, const Stencil5 **straight, const double **centre,
+void reference_level_rotated(const RrbFactor *f, int k, const Stencil5 **straight, const double **centre,
                        const double **ne, const double **nw) {
   bool in = k >= 0 && k < f->nlevels;
   *straight = in ? &f->levels[k].straight : NULL;
@@ -487,7 +487,7 @@ static double exact_diagonal_fill(const Stencil5 *s, int bi, int bj, double a) {
   return inside(s, bi, bj) ? a * a / centre_at(s, bi, bj) : 0;
 }
 
-void rrb_gather_step_a(const Stencil5 *s, int i, int j, double *centre, double *ne, double *nw) {
+void reference_gather_step_a(const Stencil5 *s, int i, int j, double *centre, double *ne, double *nw) {
   /* The exact Schur complement: centre, and the diagonal couplings through the two black points between. */
   double c = centre_at(s, i, j);
   c -= exact_diagonal_fill(s, i + 1, j, east_at(s, i, j)) + exact_diagonal_fill(s, i - 1, j, east_at(s, i - 1, j)) +
@@ -561,7 +561,7 @@ static double through(const Rotated *r, int qi, int qj, double to_q, double from
   return rotated_inside(r, qi, qj) ? to_q * from_q / rotated_at(r, r->centre, qi, qj) : 0;
 }
 
-void rrb_gather_step_b(int nx, int ny, const double *centre, const double *ne, const double *nw, int ni, int nj,
+void reference_gather_step_b(int nx, int ny, const double *centre, const double *ne, const double *nw, int ni, int nj,
                        double *next_centre, double *next_east, double *next_north) {
   const Rotated r = {nx, ny, centre, ne, nw};
   int i = 2 * ni, j = 2 * nj;

@@ -43,29 +43,29 @@ void stencil_apply(const Stencil5 *s, const double *x, double *y);
 
 /* Factorizes s: eliminations level by level while a level has more than final_nodes (>= 1) nodes and fewer than
  * max_levels levels are made (max_levels 1: the whole matrix exactly), then the exact last level. False, with *why
- * set, when a pivot is not positive; rrb_free cleans up either way. */
-bool rrb_factor(const Stencil5 *s, int max_levels, int final_nodes, RrbFactor *f, const char **why);
-void rrb_free(RrbFactor *f);
+ * set, when a pivot is not positive; reference_free cleans up either way. */
+bool reference_factor(const Stencil5 *s, int max_levels, int final_nodes, RrbFactor *f, const char **why);
+void reference_free(RrbFactor *f);
 /* z = M^-1 r: forward substitution level by level, the pivots, backward substitution. */
-void rrb_apply(const RrbFactor *f, const double *r, double *z);
+void reference_apply(const RrbFactor *f, const double *r, double *z);
 
 /* Step A of one level in gather form, as a device kernel computes it, one red point (i, j) at a time from the
  * level's straight stencil s alone: the centre, the coupling to (i + 1, j + 1) and to (i - 1, j + 1) after the black
  * points' elimination and the lumping (0 where that neighbour is outside the grid). The factorization computes the
  * same by scattering each black point's fill; test_rrb_reference compares the two. */
-void rrb_gather_step_a(const Stencil5 *s, int i, int j, double *centre, double *ne, double *nw);
+void reference_gather_step_a(const Stencil5 *s, int i, int j, double *centre, double *ne, double *nw);
 /* Step B in gather form: the next level's straight stencil at its point (ni, nj) (the level's red point
  * (2 ni, 2 nj)) from the level's rotated stencil alone (nx x ny, centre, ne, nw as step A left them): centre, east
  * and north couplings (0 where that neighbour is outside the next grid). */
-void rrb_gather_step_b(int nx, int ny, const double *centre, const double *ne, const double *nw, int ni, int nj,
+void reference_gather_step_b(int nx, int ny, const double *centre, const double *ne, const double *nw, int ni, int nj,
                        double *next_centre, double *next_east, double *next_north);
-/* The rotated stencil that rrb_factor's step A made on level k (borrowed; NULL beyond the levels). */
-void rrb_level_rotated(const RrbFactor *f, int k, const Stencil5 **straight, const double **centre,
+/* The rotated stencil that reference_factor's step A made on level k (borrowed; NULL beyond the levels). */
+void reference_level_rotated(const RrbFactor *f, int k, const Stencil5 **straight, const double **centre,
                        const double **ne, const double **nw);
 
 /* PCG (the paper's Algorithm 1) for S x = b from the x given, preconditioned by f (NULL: plain CG), until
  * ||r||_M^-1 <= tolerance ||r0||_M^-1 (the paper's criterion; the 2-norm for plain CG) or max_iterations.
  * Returns the iterations taken. */
-int rrb_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, double tolerance, int max_iterations);
+int reference_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, double tolerance, int max_iterations);
 
 #endif

@@ -42,7 +42,7 @@ static void check_grid(int nx, int ny, int max_levels, int final_nodes) {
     stencil.east[p] = (int)(p % nx) + 1 < nx ? -1 : 0;
     stencil.north[p] = p + nx < n ? -1 : 0;
   }
-  bool factored = rrb_factor(&stencil, max_levels, final_nodes, &factor, &why);
+  bool factored = reference_factor(&stencil, max_levels, final_nodes, &factor, &why);
   bool same_levels = factored && factor.nlevels == layout.nlevels && factor.final_nx == layout.final_nx &&
                      factor.final_ny == layout.final_ny;
   TAP_OK(bijective && unit_stride && red_tail && same_levels,
@@ -50,7 +50,7 @@ static void check_grid(int nx, int ny, int max_levels, int final_nodes) {
          "stride %s, reds a tail %s, as the reference %s",
          nx, ny, max_levels, final_nodes, layout.nlevels, layout.final_nx, layout.final_ny, bijective ? "yes" : "NO",
          unit_stride ? "yes" : "NO", red_tail ? "yes" : "NO", same_levels ? "yes" : "NO");
-  rrb_free(&factor);
+  reference_free(&factor);
   stencil_free(&stencil);
   free(used);
 }

@@ -53,8 +53,8 @@ static void check_spd(const Stencil5 *s, const RrbFactor *f, const char *what) {
     x[k] = uniform(&seed) - 0.5;
     y[k] = uniform(&seed) - 0.5;
   }
-  rrb_apply(f, x, mx);
-  rrb_apply(f, y, my);
+  reference_apply(f, x, mx);
+  reference_apply(f, y, my);
   double xmy = 0, ymx = 0, xmx = 0, scale = 0;
   for (size_t k = 0; k < n; k++) {
     xmy += x[k] * my[k];
@@ -80,7 +80,7 @@ static double exactness(const Stencil5 *s, const RrbFactor *f) {
     x[k] = uniform(&seed) - 0.5;
   }
   stencil_apply(s, x, sx);
-  rrb_apply(f, sx, back);
+  reference_apply(f, sx, back);
   double error = max_abs_difference(x, back, n);
   free(x);
   free(sx);
@@ -94,38 +94,38 @@ static void factor_properties(void) {
   const char *why = "";
   stencil_alloc(2, 2, &s);
   random_stencil(&s, 1, 1, 0.1, false, 1);
-  bool ok = rrb_factor(&s, 99, 1, &f, &why);
+  bool ok = reference_factor(&s, 99, 1, &f, &why);
   /* A 2 x 2 grid: the black nodes' fill joins the two red nodes diagonally, nothing at distance 2 to lump, and the
    * last red node is the exact last level. Rounding only: 1e-12 for these O(1) entries. */
   TAP_OK(ok && f.nlevels == 1 && exactness(&s, &f) < 1e-12, "2 x 2: one RRB level and M = S (%.2e) %s",
          ok ? exactness(&s, &f) : -1.0, ok ? "" : why);
-  rrb_free(&f);
+  reference_free(&f);
   stencil_free(&s);
 
   stencil_alloc(13, 9, &s);
   random_stencil(&s, 1, 1, 0.1, false, 2);
-  ok = rrb_factor(&s, 1, 1, &f, &why);
+  ok = reference_factor(&s, 1, 1, &f, &why);
   TAP_OK(ok && f.nlevels == 0 && exactness(&s, &f) < 1e-10, "RRB-1 (the whole matrix by Cholesky): M = S (%.2e)",
          ok ? exactness(&s, &f) : -1.0);
-  rrb_free(&f);
-  ok = rrb_factor(&s, 99, 1, &f, &why);
+  reference_free(&f);
+  ok = reference_factor(&s, 99, 1, &f, &why);
   TAP_OK(ok && f.nlevels >= 3 && exactness(&s, &f) > 1e-6,
          "13 x 9 to one node: %d levels, lumped, so M differs from S (%.2e)", f.nlevels, exactness(&s, &f));
   check_spd(&s, &f, "13 x 9");
-  rrb_free(&f);
+  reference_free(&f);
   stencil_free(&s);
 
   stencil_alloc(31, 17, &s);
   random_stencil(&s, 1, 1e-3, 1e-3, true, 3);
-  ok = rrb_factor(&s, 99, 4, &f, &why);
+  ok = reference_factor(&s, 99, 4, &f, &why);
   check_spd(&s, &f, "31 x 17, anisotropic 1000:1, islands, barely dominant");
-  rrb_free(&f);
+  reference_free(&f);
 
   random_stencil(&s, 1, 1, 0.1, false, 4);
   s.c[5 * 31 + 7] = -1.0;
-  ok = rrb_factor(&s, 99, 4, &f, &why);
+  ok = reference_factor(&s, 99, 4, &f, &why);
   TAP_OK(!ok && strstr(why, "not positive definite") != NULL, "a negative centre is refused in the setup: %s", why);
-  rrb_free(&f);
+  reference_free(&f);
   stencil_free(&s);
 }
 
@@ -140,18 +140,18 @@ static void gather_form(void) {
     const char *why = "";
     stencil_alloc(shapes[k][0], shapes[k][1], &s);
     random_stencil(&s, 1, 0.3, 0.05, k % 2 == 1, 40 + k);
-    bool ok = rrb_factor(&s, 99, 1, &f, &why);
+    bool ok = reference_factor(&s, 99, 1, &f, &why);
     double worst = 0, scale = 0;
     int points = 0;
     for (int level = 0; ok && level < f.nlevels; level++) {
       const Stencil5 *straight;
       const double *centre, *ne, *nw;
-      rrb_level_rotated(&f, level, &straight, &centre, &ne, &nw);
+      reference_level_rotated(&f, level, &straight, &centre, &ne, &nw);
       for (int j = 0; j < straight->ny; j++) {
         for (int i = j % 2; i < straight->nx; i += 2) {
           int p = j * straight->nx + i;
           double c, to_ne, to_nw;
-          rrb_gather_step_a(straight, i, j, &c, &to_ne, &to_nw);
+          reference_gather_step_a(straight, i, j, &c, &to_ne, &to_nw);
           worst = fmax(worst, fmax(fabs(c - centre[p]), fmax(fabs(to_ne - ne[p]), fabs(to_nw - nw[p]))));
           scale = fmax(scale, fabs(centre[p]));
           points++;
@@ -159,12 +159,12 @@ static void gather_form(void) {
       }
       const Stencil5 *next; /* the next level's straight stencil, as step B scattered it */
       const double *next_rotated[3];
-      rrb_level_rotated(&f, level + 1, &next, &next_rotated[0], &next_rotated[1], &next_rotated[2]);
+      reference_level_rotated(&f, level + 1, &next, &next_rotated[0], &next_rotated[1], &next_rotated[2]);
       for (int nj = 0; next && nj < next->ny; nj++) {
         for (int ni = 0; ni < next->nx; ni++) {
           int q = nj * next->nx + ni;
           double c, east, north;
-          rrb_gather_step_b(straight->nx, straight->ny, centre, ne, nw, ni, nj, &c, &east, &north);
+          reference_gather_step_b(straight->nx, straight->ny, centre, ne, nw, ni, nj, &c, &east, &north);
           worst = fmax(worst, fmax(fabs(c - next->c[q]), fmax(fabs(east - next->east[q]), fabs(north - next->north[q]))));
           points++;
         }
@@ -172,7 +172,7 @@ static void gather_form(void) {
     }
     TAP_OK(ok && worst <= 1e-12 * scale, "%d x %d%s: steps A and B gathered at %d points of %d levels are steps A "
            "and B scattered (%.1e of %.1e)", s.nx, s.ny, k % 2 ? ", islands" : "", points, f.nlevels, worst, scale);
-    rrb_free(&f);
+    reference_free(&f);
     stencil_free(&s);
   }
 }
@@ -198,10 +198,10 @@ static void random_systems(void) {
     for (size_t p = 0; p < n; p++) {
       b[p] = uniform(&seed) - 0.5;
     }
-    bool ok = rrb_factor(&s, 99, 1, &rrb, &why) && rrb_factor(&s, 1, 1, &exact, &why);
-    int iterations = ok ? rrb_pcg(&s, &rrb, b, x, 1e-12, 5000) : -1;
+    bool ok = reference_factor(&s, 99, 1, &rrb, &why) && reference_factor(&s, 1, 1, &exact, &why);
+    int iterations = ok ? reference_pcg(&s, &rrb, b, x, 1e-12, 5000) : -1;
     if (ok) {
-      rrb_apply(&exact, b, direct);
+      reference_apply(&exact, b, direct);
     }
     /* Stopped at 1e-12 in the M^-1-norm: the solution to about 1e-12 of its own size times the condition the
      * margin leaves (at most 1e4 here): 1e-7 relative. */
@@ -213,8 +213,8 @@ static void random_systems(void) {
     TAP_OK(ok && error < 1e-7 && iterations < 5000, "%d x %d (anisotropy %g:%g%s): PCG in %d iterations, %.2e from "
            "the direct solution %s", s.nx, s.ny, cases[k].ax, cases[k].ay, cases[k].islands ? ", islands" : "",
            iterations, error, ok ? "" : why);
-    rrb_free(&rrb);
-    rrb_free(&exact);
+    reference_free(&rrb);
+    reference_free(&exact);
     stencil_free(&s);
     free(b);
     free(x);
@@ -233,11 +233,11 @@ static double model_problem(int n, bool preconditioned, int *iterations) {
   stencil_alloc(n, n, &s);
   double *b = malloc((size_t)n * n * sizeof *b), *x = calloc((size_t)n * n, sizeof *x);
   poisson_block(n, 0, 0, n, n, s.c, s.east, s.north, b);
-  bool ok = !preconditioned || rrb_factor(&s, 99, 1, &f, &why);
-  *iterations = ok ? rrb_pcg(&s, preconditioned ? &f : NULL, b, x, 1e-5, 10000) : -1;
+  bool ok = !preconditioned || reference_factor(&s, 99, 1, &f, &why);
+  *iterations = ok ? reference_pcg(&s, preconditioned ? &f : NULL, b, x, 1e-5, 10000) : -1;
   double *again = calloc((size_t)n * n, sizeof *again);
   if (ok) {
-    rrb_pcg(&s, preconditioned ? &f : NULL, b, again, 1e-10, 10000);
+    reference_pcg(&s, preconditioned ? &f : NULL, b, again, 1e-10, 10000);
   }
   double error = 0;
   for (int j = 0; j < n; j++) {
@@ -247,7 +247,7 @@ static double model_problem(int n, bool preconditioned, int *iterations) {
     }
   }
   if (preconditioned && ok) {
-    rrb_free(&f);
+    reference_free(&f);
   }
   stencil_free(&s);
   free(b);

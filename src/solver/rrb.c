@@ -1,0 +1,363 @@
+/* rrb.c: the RRB factorization and preconditioner on the device (see rrb.h; kernels in kernels_cl/rrb.cl). */
+#include "rrb.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+#include "clerror.h"
+#include "program.h"
+
+/* Planes and table fields as kernels_cl/rrb.cl has them. */
+enum { FACTOR_PLANES = 5, SCHUR_PLANES = 5, LT_FIELDS = 6, TERMS_BLACK = 1, TERMS_R1 = 2 };
+/* Levels of at most COARSE_NODES nodes are applied by one work-group of COARSE_GROUP work-items in one launch. */
+enum { WG_X = 32, WG_Y = 4, WG_1D = 128, COARSE_NODES = 4096, COARSE_GROUP = 256 };
+
+enum {
+  K_SETUP_A,
+  K_SETUP_B,
+  K_SETUP_LAST,
+  K_FORWARD_R1,
+  K_FORWARD_R2,
+  K_BACKWARD_R1,
+  K_BACKWARD_BLACK,
+  K_COARSE,
+  K_SCHUR,
+  NKERNELS
+};
+static const char *const kernel_names[NKERNELS] = {
+    "setup_a",           "setup_b",           "setup_last",    "forward_r1_level", "forward_r2_level",
+    "backward_r1_level", "backward_black_level", "apply_coarse", "schur_apply"};
+
+struct Rrb {
+  Runtime *rt;
+  Precision precision;
+  RrbLayout layout;
+  int coarse_level; /* the first level applied by apply_coarse */
+  cl_mem table;     /* the layout for the kernels: LT_FIELDS uints per level and the last level */
+  cl_mem factor;    /* FACTOR_PLANES planes of count REALs */
+  cl_mem schur;     /* SCHUR_PLANES planes */
+  cl_mem straight[3], rotated[3]; /* setup scratch: a level's straight stencil (from level 1 on) and rotated one */
+  cl_mem failed;    /* the first level with a pivot that is not positive, INT_MAX when none */
+  cl_program program;
+  cl_kernel kernels[NKERNELS];
+};
+
+static size_t real_bytes(const Rrb *r) {
+  return precision_bytes(r->precision);
+}
+
+/* The table of rrb.cl: per level the b1, b2, r1 offsets, the next level's offset, nx, ny; then the last level. */
+static HclStatus upload_table(Rrb *r) {
+  HclStatus status = HCL_OK;
+  const RrbLayout *l = &r->layout;
+  size_t n = (size_t)LT_FIELDS * (l->nlevels + 1);
+  cl_uint *table = NULL;
+  TRY_ALLOC(table, n);
+  for (int k = 0; k < l->nlevels; k++) {
+    const RrbLevelLayout *v = &l->levels[k];
+    cl_uint *t = table + (size_t)LT_FIELDS * k;
+    size_t next = k + 1 < l->nlevels ? l->levels[k + 1].offset[RRB_B1] : l->final_offset;
+    t[0] = (cl_uint)v->offset[RRB_B1];
+    t[1] = (cl_uint)v->offset[RRB_B2];
+    t[2] = (cl_uint)v->offset[RRB_R1];
+    t[3] = (cl_uint)next;
+    t[4] = (cl_uint)v->nx;
+    t[5] = (cl_uint)v->ny;
+  }
+  cl_uint *last = table + (size_t)LT_FIELDS * l->nlevels;
+  last[0] = (cl_uint)l->final_offset;
+  last[1] = last[2] = last[3] = (cl_uint)l->count;
+  last[4] = (cl_uint)l->final_nx;
+  last[5] = (cl_uint)l->final_ny;
+  TRY(runtime_buffer(r->rt, n * sizeof *table, "RRB layout table", &r->table));
+  TRY_CL(clEnqueueWriteBuffer(runtime_queue(r->rt), r->table, CL_TRUE, 0, n * sizeof *table, table, 0, NULL, NULL));
+cleanup:
+  free(table);
+  return status;
+}
+
+HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, Rrb **out) {
+  HclStatus status = HCL_OK;
+  Rrb *r = NULL;
+  *out = NULL;
+  TRY_ALLOC(r, 1);
+  r->rt = rt;
+  r->precision = precision;
+  TRY(rrb_layout_create(nx, ny, RRB_MAX_LEVELS, 1, &r->layout));
+  REQUIRE(r->layout.count < UINT32_MAX, HCL_EDATA,
+          "an RRB block of %d x %d points is beyond the solver's 2^32 places per rank: split the grid over more "
+          "ranks", nx, ny);
+  r->coarse_level = r->layout.nlevels;
+  while (r->coarse_level > 1 &&
+         (long)r->layout.levels[r->coarse_level - 1].nx * r->layout.levels[r->coarse_level - 1].ny <= COARSE_NODES) {
+    r->coarse_level--;
+  }
+  size_t count = r->layout.count, bytes = real_bytes(r);
+  size_t next = r->layout.nlevels > 0 ? (size_t)((nx + 1) / 2) * ((ny + 1) / 2) : 1;
+  TRY(upload_table(r));
+  TRY(runtime_buffer(rt, FACTOR_PLANES * count * bytes, "RRB factor", &r->factor));
+  TRY(runtime_buffer(rt, SCHUR_PLANES * count * bytes, "RRB Schur complement", &r->schur));
+  for (int a = 0; a < 3; a++) {
+    TRY(runtime_buffer(rt, next * bytes, "RRB setup straight stencil", &r->straight[a]));
+    TRY(runtime_buffer(rt, count * bytes, "RRB setup rotated stencil", &r->rotated[a]));
+  }
+  TRY(runtime_buffer(rt, sizeof(cl_int), "RRB pivot check", &r->failed));
+  KernelConfig config = {.precision = precision, .wg_x = WG_X, .wg_y = WG_Y};
+  TRY(program_build_kernels(rt, "rrb", &config, kernel_names, NKERNELS, &r->program, r->kernels));
+  *out = r;
+  r = NULL;
+cleanup:
+  rrb_destroy(&r);
+  return status;
+}
+
+void rrb_destroy(Rrb **rrb) {
+  if (!rrb || !*rrb) {
+    return;
+  }
+  Rrb *r = *rrb;
+  program_release(&r->program, r->kernels, NKERNELS);
+  cl_mem *buffers[] = {&r->table,       &r->factor,      &r->schur,      &r->failed,     &r->straight[0],
+                       &r->straight[1], &r->straight[2], &r->rotated[0], &r->rotated[1], &r->rotated[2]};
+  for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; b++) {
+    if (*buffers[b]) {
+      clReleaseMemObject(*buffers[b]);
+    }
+  }
+  free(r);
+  *rrb = NULL;
+}
+
+const RrbLayout *rrb_layout(const Rrb *rrb) {
+  return &rrb->layout;
+}
+
+size_t rrb_red_first(const Rrb *rrb) {
+  return rrb->layout.nlevels > 0 ? rrb->layout.levels[0].offset[RRB_R1] : rrb->layout.final_offset;
+}
+
+/* Kernel arguments in order: set_mem, set_int, set_ulong append one; `arg` counts. */
+typedef struct {
+  cl_kernel kernel;
+  cl_uint arg;
+  cl_int err;
+} Args;
+
+static void set_bytes(Args *a, size_t size, const void *value) {
+  if (a->err == CL_SUCCESS) {
+    a->err = clSetKernelArg(a->kernel, a->arg, size, value);
+  }
+  a->arg++;
+}
+static void set_mem(Args *a, cl_mem m) {
+  set_bytes(a, sizeof m, &m);
+}
+static void set_int(Args *a, int v) {
+  cl_int value = v;
+  set_bytes(a, sizeof value, &value);
+}
+static void set_uint(Args *a, size_t v) {
+  cl_uint value = (cl_uint)v;
+  set_bytes(a, sizeof value, &value);
+}
+static void set_ulong(Args *a, size_t v) {
+  cl_ulong value = v;
+  set_bytes(a, sizeof value, &value);
+}
+
+/* The leading arguments of the kernels: table, levels, count. */
+static Args begin(Rrb *r, int k) {
+  Args a = {r->kernels[k], 0, CL_SUCCESS};
+  set_mem(&a, r->table);
+  set_int(&a, r->layout.nlevels);
+  set_uint(&a, r->layout.count);
+  return a;
+}
+
+/* Launches a 2D kernel over nx x ny work-items (nothing when empty); bytes: its DRAM traffic, for the profile. */
+static HclStatus launch_2d(Rrb *r, Args *a, int nx, int ny, double bytes) {
+  HclStatus status = HCL_OK;
+  TRY_CL(a->err);
+  if (nx > 0 && ny > 0) {
+    size_t global[2], local[2];
+    runtime_grid_shape(r->rt, nx, ny, WG_X, WG_Y, 1, global, local);
+    TRY(runtime_launch(r->rt, a->kernel, 2, global, local, bytes, NULL));
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus launch_1d(Rrb *r, Args *a, size_t n, size_t group, double bytes) {
+  HclStatus status = HCL_OK;
+  TRY_CL(a->err);
+  size_t global = (n + group - 1) / group * group;
+  TRY(runtime_launch(r->rt, a->kernel, 1, &global, &group, bytes, NULL));
+cleanup:
+  return status;
+}
+
+static const RrbLevelLayout *level(const Rrb *r, int k) {
+  return &r->layout.levels[k];
+}
+
+/* Step A of level k from its straight stencil (the model's fields on level 0, the scratch after). */
+static HclStatus setup_level_a(Rrb *r, int k, Field *const matrix[3]) {
+  const RrbLevelLayout *l = level(r, k);
+  Args a = {r->kernels[K_SETUP_A], 0, CL_SUCCESS};
+  for (int f = 0; f < 3; f++) {
+    set_mem(&a, k == 0 ? field_buffer(matrix[f]) : r->straight[f]);
+  }
+  int ghost = k == 0 ? field_ghost(matrix[0]) : 0, pitch = k == 0 ? field_pitch(matrix[0]) : l->nx;
+  set_ulong(&a, (size_t)ghost * pitch + ghost);
+  set_int(&a, pitch);
+  set_int(&a, k);
+  for (int f = 0; f < 3; f++) {
+    set_mem(&a, r->rotated[f]);
+  }
+  set_mem(&a, r->schur);
+  set_int(&a, k == 0);
+  set_mem(&a, r->table);
+  set_int(&a, r->layout.nlevels);
+  set_uint(&a, r->layout.count);
+  set_mem(&a, r->factor);
+  set_mem(&a, r->failed);
+  double bytes = (double)l->nx * l->ny * real_bytes(r) * (3 + 3 + (k == 0 ? 2.5 : 0));
+  return launch_2d(r, &a, l->nx, l->ny, bytes);
+}
+
+/* Step B of level k: the r1 pivots and the next level's straight stencil. */
+static HclStatus setup_level_b(Rrb *r, int k) {
+  const RrbLevelLayout *l = level(r, k);
+  Args a = {r->kernels[K_SETUP_B], 0, CL_SUCCESS};
+  for (int f = 0; f < 3; f++) {
+    set_mem(&a, r->rotated[f]);
+  }
+  set_int(&a, k);
+  for (int f = 0; f < 3; f++) {
+    set_mem(&a, r->straight[f]);
+  }
+  set_mem(&a, r->table);
+  set_int(&a, r->layout.nlevels);
+  set_uint(&a, r->layout.count);
+  set_mem(&a, r->factor);
+  set_mem(&a, r->failed);
+  int cx = (l->nx + 1) / 2, cy = (l->ny + 1) / 2;
+  double bytes = (double)l->nx * l->ny * real_bytes(r) * (1.5 + 0.75 + 1.25);
+  return launch_2d(r, &a, cx, cy, bytes);
+}
+
+HclStatus rrb_setup(Rrb *r, Field *centre, Field *east, Field *north) {
+  HclStatus status = HCL_OK;
+  Field *const matrix[3] = {centre, east, north};
+  const RrbLayout *l = &r->layout;
+  int nx = l->nlevels > 0 ? l->levels[0].nx : l->final_nx, ny = l->nlevels > 0 ? l->levels[0].ny : l->final_ny;
+  cl_int none = INT_MAX, failed = INT_MAX;
+  for (int f = 0; f < 3; f++) {
+    ASSERT(field_nx(matrix[f]) == nx && field_ny(matrix[f]) == ny && field_nz(matrix[f]) == 1 &&
+           field_precision(matrix[f]) == r->precision);
+  }
+  TRY_CL(clEnqueueWriteBuffer(runtime_queue(r->rt), r->failed, CL_FALSE, 0, sizeof none, &none, 0, NULL, NULL));
+  for (int k = 0; k < l->nlevels; k++) {
+    TRY(setup_level_a(r, k, matrix));
+    TRY(setup_level_b(r, k));
+  }
+  Args a = {r->kernels[K_SETUP_LAST], 0, CL_SUCCESS};
+  set_mem(&a, l->nlevels > 0 ? r->straight[0] : field_buffer(centre));
+  set_ulong(&a, l->nlevels > 0 ? 0 : (size_t)field_ghost(centre) * field_pitch(centre) + field_ghost(centre));
+  set_mem(&a, r->schur);
+  set_int(&a, l->nlevels == 0);
+  set_mem(&a, r->table);
+  set_int(&a, l->nlevels);
+  set_uint(&a, l->count);
+  set_mem(&a, r->factor);
+  set_mem(&a, r->failed);
+  TRY(launch_1d(r, &a, 1, 1, 0));
+  TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->failed, CL_TRUE, 0, sizeof failed, &failed, 0, NULL, NULL));
+  REQUIRE(failed == INT_MAX, HCL_EDATA,
+          "the RRB factorization met a pivot that is not positive on level %d of %d: the matrix is not symmetric "
+          "positive definite%s", failed + 1, l->nlevels + 1,
+          failed == 0 ? " (a centre coefficient, or the first Schur complement's)" : " (or not diagonally dominant "
+          "enough for the lumped factorization)");
+cleanup:
+  return status;
+}
+
+/* One stage kernel of level k: src, dst, k, then the extra int argument when extra >= 0. */
+static HclStatus stage(Rrb *r, int kernel, int k, cl_mem src, cl_mem dst, int extra, int nx, int ny,
+                       double values_per_item) {
+  Args a = begin(r, kernel);
+  set_mem(&a, r->factor);
+  set_mem(&a, src);
+  set_mem(&a, dst);
+  set_int(&a, k);
+  if (extra >= 0) {
+    set_int(&a, extra);
+  }
+  return launch_2d(r, &a, nx, ny, values_per_item * nx * ny * real_bytes(r));
+}
+
+HclStatus rrb_apply(Rrb *r, cl_mem res, cl_mem z) {
+  HclStatus status = HCL_OK;
+  const RrbLayout *l = &r->layout;
+  int coarse = r->coarse_level;
+  if (l->nlevels == 0) { /* one node: z = r / d */
+    TRY_CL(clEnqueueCopyBuffer(runtime_queue(r->rt), res, z, 0, 0, real_bytes(r), 0, NULL, NULL));
+  } else {
+    const RrbLevelLayout *l0 = level(r, 0);
+    TRY(stage(r, K_FORWARD_R2, 0, res, z, TERMS_R1, (l0->nx + 1) / 2, (l0->ny + 1) / 2, 2 + 4 * 1.25));
+  }
+  for (int k = 1; k < coarse; k++) {
+    const RrbLevelLayout *v = level(r, k);
+    TRY(stage(r, K_FORWARD_R1, k, z, z, -1, v->nx / 2, v->ny / 2, 2 + 2 * 5));
+    TRY(stage(r, K_FORWARD_R2, k, z, z, TERMS_BLACK | TERMS_R1, (v->nx + 1) / 2, (v->ny + 1) / 2, 2 + 4 * 2.5));
+  }
+  Args a = begin(r, K_COARSE);
+  set_mem(&a, r->factor);
+  set_mem(&a, z);
+  set_int(&a, coarse);
+  size_t group = runtime_device(r->rt)->max_work_group_size < COARSE_GROUP ? runtime_device(r->rt)->max_work_group_size
+                                                                           : COARSE_GROUP;
+  TRY(launch_1d(r, &a, group, group, 0));
+  for (int k = coarse - 1; k >= 1; k--) {
+    const RrbLevelLayout *v = level(r, k);
+    TRY(stage(r, K_BACKWARD_R1, k, z, z, -1, v->nx / 2, v->ny / 2, 2 + 5 + 4));
+    TRY(stage(r, K_BACKWARD_BLACK, k, z, z, -1, (v->nx + 1) / 2, v->ny, 2 + 5 + 2));
+  }
+  if (l->nlevels > 0) {
+    const RrbLevelLayout *l0 = level(r, 0);
+    TRY(stage(r, K_BACKWARD_R1, 0, res, z, -1, l0->nx / 2, l0->ny / 2, 2 + 5 + 4));
+  }
+cleanup:
+  return status;
+}
+
+HclStatus rrb_schur_apply(Rrb *r, cl_mem p, cl_mem q) {
+  size_t first = rrb_red_first(r), reds = r->layout.count - first;
+  Args a = begin(r, K_SCHUR);
+  set_uint(&a, first);
+  set_mem(&a, r->schur);
+  set_mem(&a, p);
+  set_mem(&a, q);
+  return launch_1d(r, &a, reds, WG_1D, (double)reds * (SCHUR_PLANES + 2) * real_bytes(r));
+}
+
+HclStatus rrb_schur_rhs(Rrb *r, cl_mem b, cl_mem res) {
+  HclStatus status = HCL_OK;
+  if (r->layout.nlevels == 0) {
+    TRY_CL(clEnqueueCopyBuffer(runtime_queue(r->rt), b, res, 0, 0, real_bytes(r), 0, NULL, NULL));
+  } else {
+    const RrbLevelLayout *l0 = level(r, 0);
+    TRY(stage(r, K_FORWARD_R1, 0, b, res, -1, l0->nx / 2, l0->ny / 2, 2 + 2 * 5));
+    TRY(stage(r, K_FORWARD_R2, 0, b, res, TERMS_BLACK, (l0->nx + 1) / 2, (l0->ny + 1) / 2, 2 + 2 * 5));
+  }
+cleanup:
+  return status;
+}
+
+HclStatus rrb_recover_black(Rrb *r, cl_mem b, cl_mem x) {
+  if (r->layout.nlevels == 0) {
+    return HCL_OK;
+  }
+  const RrbLevelLayout *l0 = level(r, 0);
+  return stage(r, K_BACKWARD_BLACK, 0, b, x, -1, (l0->nx + 1) / 2, l0->ny, 2 + 5 + 2);
+}
