@@ -20,5 +20,8 @@ HclStatus reduce_min(Reducer *r, Field *f, double *result);
 HclStatus reduce_max(Reducer *r, Field *f, double *result);
 /* sum of a b over owned points; a and b of one shape and precision. */
 HclStatus reduce_dot(Reducer *r, Field *a, Field *b, double *result);
+/* sum of a[k] b[k] over the places first <= k < end (< 2^32) of two buffers of precision p (solver vectors that are
+ * not fields, such as the RRB layout's). */
+HclStatus reduce_dot_range(Reducer *r, Precision p, cl_mem a, cl_mem b, size_t first, size_t end, double *result);
 
 #endif

@@ -5,7 +5,8 @@
  *
  * e_p couples p with its east neighbour E and n_p with its north neighbour N; the couplings with the west and south
  * neighbours are those neighbours' own e and n (symmetry), read from ghost cells at rank boundaries and zero outside
- * the grid. Kernels: apply_stencil, residual, update_solution, jacobi, update_direction. Macros: REAL (common.clh).
+ * the grid. Kernels: apply_stencil, residual, update_solution, jacobi, update_direction; subtract_range,
+ * update_solution_range, update_direction_range (1D, over places of plain buffers). Macros: REAL (common.clh).
  * Layout: a[j + 1][i + 1] with row pitch `pitch` (every field has ghost width 1); one work-item per owned point. */
 
 #define AT(a, i, j) (a)[((j) + 1) * pitch + (i) + 1]
@@ -59,4 +60,34 @@ __kernel void update_direction(__global const REAL *restrict z, __global REAL *r
   if (!OUTSIDE(i, j)) {
     AT(p, i, j) = AT(z, i, j) + beta * AT(p, i, j);
   }
+}
+
+/* The same updates over the places [first, end) of plain buffers: CG on the RRB solver's red nodes (rrb.h). */
+#define RANGE_ARGS const uint first, const uint end
+#define RANGE_PLACE                                                                                                  \
+  const uint k = first + (uint)get_global_id(0);                                                                     \
+  if (k >= end) {                                                                                                    \
+    return;                                                                                                          \
+  }
+
+/* r -= q. */
+__kernel void subtract_range(__global REAL *restrict r, __global const REAL *restrict q, RANGE_ARGS) {
+  RANGE_PLACE
+  r[k] -= q[k];
+}
+
+/* x += alpha p, r -= alpha q. */
+__kernel void update_solution_range(__global REAL *restrict x, __global const REAL *restrict p,
+                                    __global REAL *restrict r, __global const REAL *restrict q, const REAL alpha,
+                                    RANGE_ARGS) {
+  RANGE_PLACE
+  x[k] += alpha * p[k];
+  r[k] -= alpha * q[k];
+}
+
+/* p = z + beta p. */
+__kernel void update_direction_range(__global const REAL *restrict z, __global REAL *restrict p, const REAL beta,
+                                     RANGE_ARGS) {
+  RANGE_PLACE
+  p[k] = z[k] + beta * p[k];
 }

@@ -4,7 +4,8 @@
  * Accumulation is in ACC (double where the device has fp64) whatever REAL is. min and max propagate NaN, so a
  * stability check built on them sees a NaN anywhere.
  *
- * Kernels: reduce_sum(a, b, ...), reduce_min, reduce_max, reduce_dot (b is read by reduce_dot only)
+ * Kernels: reduce_sum(a, b, ...), reduce_min, reduce_max, reduce_dot (b is read by reduce_dot only); reduce_dot_range
+ * over the places [first, end) of two plain buffers, each group over its own chunk of them.
  * Macros: REAL, ACC (common.clh), WG_X (the work-group size, a power of two)
  * Layout: a[k][j][i] with ghosts, as field.h: owned row (j, k) starts at ((k rows + j + ghost) pitch + ghost). */
 
@@ -44,3 +45,26 @@ REDUCE_KERNEL(reduce_sum, (ACC)0, COMBINE_SUM, LOAD_ONE)
 REDUCE_KERNEL(reduce_min, (ACC)INFINITY, COMBINE_MIN, LOAD_ONE)
 REDUCE_KERNEL(reduce_max, (ACC)(-INFINITY), COMBINE_MAX, LOAD_ONE)
 REDUCE_KERNEL(reduce_dot, (ACC)0, COMBINE_SUM, LOAD_PRODUCT)
+
+__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot_range(
+    __global const REAL *restrict a, __global const REAL *restrict b, const uint first, const uint end,
+    const uint chunk, __global ACC *restrict partials) {
+  __local ACC scratch[WG_X];
+  const uint lid = get_local_id(0);
+  const uint start = first + get_group_id(0) * chunk, stop = min(start + chunk, end);
+  ACC acc = 0;
+  for (uint x = start + lid; x < stop; x += WG_X) {
+    acc += LOAD_PRODUCT(x);
+  }
+  scratch[lid] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = WG_X / 2; s > 0; s >>= 1) {
+    if (lid < s) {
+      scratch[lid] += scratch[lid + s];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    partials[get_group_id(0)] = scratch[0];
+  }
+}

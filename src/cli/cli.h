@@ -26,6 +26,7 @@ enum {
   OPT_N = 1 << 11,
   OPT_PRECONDITIONER = 1 << 12,
   OPT_TOLERANCE = 1 << 13,
+  OPT_NORM = 1 << 14,
 };
 
 enum { CLI_MAX_SETS = 64, CLI_COMMAND_LINE = 2048 };
@@ -48,8 +49,9 @@ typedef struct {
   const char *sets[CLI_MAX_SETS]; /* --set section.key=value, in order */
   int nsets;
   int n;                      /* --n: interior points per side of solve-poisson's grid; 0 when not given */
-  const char *preconditioner; /* --preconditioner, "plain" when not given */
+  const char *preconditioner; /* --preconditioner, "rrb" when not given */
   double tolerance;           /* --tolerance, 1e-5 when not given */
+  const char *norm;           /* --norm: "2" (default) or "m", the residual norm the tolerance applies to */
   int verbosity;       /* -q: -1, default 0, -v: 1, -vv: 2 */
   char command_line[CLI_COMMAND_LINE]; /* "UTC time: argv", quoted for a shell (cut at the end when longer) */
 } CliOptions;

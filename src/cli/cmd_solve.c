@@ -1,4 +1,4 @@
-/* cmd_solve.c: `hydrocl solve-poisson --n N [--preconditioner P] [--tolerance T]`: the RRB paper's model problem
+/* cmd_solve.c: `hydrocl solve-poisson --n N [--preconditioner rrb|jacobi|plain] [--tolerance T]`: the RRB paper's model problem
  * (poisson.h) solved on the device from x = 0 (pcg.h), with the iterations, residuals, time and error against the
  * exact solution printed. The check a user runs on a new machine, and the solver's benchmark problem. */
 #include "cli.h"
@@ -58,15 +58,18 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
   Field *rhs = NULL, *x = NULL, *matrix[3];
   double *solution = NULL;
   TRY(cli_require_only(o, OPT_DEVICE | OPT_KERNEL_DIR | OPT_PROFILE | OPT_PRECISION | OPT_N | OPT_PRECONDITIONER |
-                              OPT_TOLERANCE));
+                              OPT_TOLERANCE | OPT_NORM));
   REQUIRE(o->nargs == 0, HCL_EUSAGE, "'hydrocl solve-poisson' takes no arguments, only options (--n N)");
   REQUIRE(o->n > 0, HCL_EUSAGE, "'hydrocl solve-poisson' needs --n N, the interior points per side");
   DeviceNeeds needs = {.fp64 = o->precision == PRECISION_DOUBLE};
   TRY(cli_open_runtime(o, &needs, &rt));
   DecompSpec spec = {.nx = o->n, .ny = o->n};
   TRY(decomp_create(&spec, &decomp));
-  PcgPreconditioner preconditioner = strcmp(o->preconditioner, "jacobi") == 0 ? PCG_JACOBI : PCG_PLAIN;
+  PcgPreconditioner preconditioner = strcmp(o->preconditioner, "rrb") == 0      ? PCG_RRB
+                                     : strcmp(o->preconditioner, "jacobi") == 0 ? PCG_JACOBI
+                                                                                : PCG_PLAIN;
   TRY(pcg_create(rt, decomp, o->precision, preconditioner, &pcg));
+  pcg_set_norm(pcg, strcmp(o->norm, "m") == 0 ? PCG_NORM_M : PCG_NORM_2);
   FieldSpec fs = {.name = "rhs", .nz = 1, .ghost = 1, .precision = o->precision};
   TRY(field_create(rt, decomp, &fs, &rhs));
   fs.name = "solution";

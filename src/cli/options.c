@@ -40,8 +40,10 @@ void cli_print_usage(FILE *out) {
           "      --set K=V        run, validate: override a case key, e.g. --set grid.nx=400 (repeatable)\n"
           "      --n N            solve-poisson: N x N interior points (required)\n"
           "      --preconditioner P\n"
-          "                       solve-poisson: plain (default) or jacobi\n"
+          "                       solve-poisson: rrb (default), jacobi or plain (none)\n"
           "      --tolerance T    solve-poisson: stop at ||r|| <= T ||b|| (default 1e-5)\n"
+          "      --norm N         solve-poisson: 2 (default: ||r||_2 <= T ||b||_2) or m (the paper's criterion:\n"
+          "                       ||r||_M^-1 <= T ||r0||_M^-1, M the preconditioner)\n"
           "  -q, -v, -vv          quieter, more verbose, debug\n"
           "  -h, --help           print this text\n"
           "\n"
@@ -112,7 +114,8 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
     LONG_SET,
     LONG_N,
     LONG_PRECONDITIONER,
-    LONG_TOLERANCE
+    LONG_TOLERANCE,
+    LONG_NORM
   };
   static const struct option long_options[] = {
       {"device", required_argument, NULL, 'd'},
@@ -129,6 +132,7 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       {"n", required_argument, NULL, LONG_N},
       {"preconditioner", required_argument, NULL, LONG_PRECONDITIONER},
       {"tolerance", required_argument, NULL, LONG_TOLERANCE},
+      {"norm", required_argument, NULL, LONG_NORM},
       {"quiet", no_argument, NULL, 'q'},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
@@ -140,8 +144,9 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
   o->kernel_dir = getenv("HYDROCL_KERNEL_DIR") && getenv("HYDROCL_KERNEL_DIR")[0] ? getenv("HYDROCL_KERNEL_DIR")
                                                                                     : NULL;
   o->precision = precision_default();
-  o->preconditioner = "plain";
+  o->preconditioner = "rrb";
   o->tolerance = 1e-5;
+  o->norm = "2";
   join_command_line(argc, argv, o->command_line, sizeof o->command_line);
   opterr = 0;
   optind = 1;
@@ -204,8 +209,8 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       break;
     }
     case LONG_PRECONDITIONER:
-      REQUIRE(strcmp(optarg, "plain") == 0 || strcmp(optarg, "jacobi") == 0, HCL_EUSAGE,
-              "--preconditioner '%s': use plain or jacobi", optarg);
+      REQUIRE(strcmp(optarg, "rrb") == 0 || strcmp(optarg, "jacobi") == 0 || strcmp(optarg, "plain") == 0,
+              HCL_EUSAGE, "--preconditioner '%s': use rrb, jacobi or plain", optarg);
       o->preconditioner = optarg;
       o->given |= OPT_PRECONDITIONER;
       break;
@@ -217,6 +222,13 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       o->given |= OPT_TOLERANCE;
       break;
     }
+    case LONG_NORM:
+      REQUIRE(strcmp(optarg, "2") == 0 || strcmp(optarg, "m") == 0, HCL_EUSAGE,
+              "--norm '%s': use 2 (the residual's 2-norm against ||b||) or m (its M^-1-norm against the first)",
+              optarg);
+      o->norm = optarg;
+      o->given |= OPT_NORM;
+      break;
     case 'q':
       o->verbosity = -1;
       break;
@@ -251,7 +263,8 @@ cleanup:
 static const char *option_name(unsigned bit) {
   static const char *const names[] = {"--device",  "--kernel-dir", "--profile", "--json",           "--precision",
                                       "--size",    "--list",       "--output",  "--overwrite",      "--restart",
-                                      "--set",     "--n",          "--preconditioner", "--tolerance"};
+                                      "--set",     "--n",          "--preconditioner", "--tolerance",
+                                      "--norm"};
   for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (bit == 1u << i) {
       return names[i];

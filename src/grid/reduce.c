@@ -10,8 +10,9 @@
 
 enum { GROUP_SIZE = 256, MAX_GROUPS = 256 };
 
-typedef enum { OP_SUM, OP_MIN, OP_MAX, OP_DOT, OP_COUNT } ReduceOp;
-static const char *const kernel_names[OP_COUNT] = {"reduce_sum", "reduce_min", "reduce_max", "reduce_dot"};
+typedef enum { OP_SUM, OP_MIN, OP_MAX, OP_DOT, OP_DOT_RANGE, OP_COUNT } ReduceOp;
+static const char *const kernel_names[OP_COUNT] = {"reduce_sum", "reduce_min", "reduce_max", "reduce_dot",
+                                                   "reduce_dot_range"};
 
 struct Reducer {
   Runtime *rt;
@@ -150,11 +151,26 @@ cleanup:
   return status;
 }
 
+/* Reads the first `groups` partials and combines them in group order into *mine. */
+static HclStatus combine_partials(Reducer *r, ReduceOp op, size_t groups, double *mine) {
+  HclStatus status = HCL_OK;
+  void *partials = NULL;
+  TRY_ALLOC_BYTES(partials, groups * r->acc_bytes);
+  TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->partials, CL_TRUE, 0, groups * r->acc_bytes, partials, 0, NULL,
+                             NULL));
+  for (size_t g = 0; g < groups; g++) {
+    double v = r->acc_bytes == sizeof(double) ? ((double *)partials)[g] : (double)((float *)partials)[g];
+    *mine = combine(op, *mine, v);
+  }
+cleanup:
+  free(partials);
+  return status;
+}
+
 /* This rank's partial result over its owned points. */
 static HclStatus reduce_rank(Reducer *r, ReduceOp op, Field *a, Field *b, double *mine) {
   HclStatus status = HCL_OK;
   cl_kernel k = NULL;
-  void *partials = NULL;
   Precision p = field_precision(a);
   cl_mem buffer_a = field_buffer(a), buffer_b = field_buffer(b ? b : a);
   cl_uint nx = (cl_uint)field_nx(a), ny = (cl_uint)field_ny(a), nz = (cl_uint)field_nz(a);
@@ -177,15 +193,8 @@ static HclStatus reduce_rank(Reducer *r, ReduceOp op, Field *a, Field *b, double
   TRY_CL(clSetKernelArg(k, 8, sizeof r->partials, &r->partials));
   double bytes = (double)nx * ny * nz * (double)precision_bytes(p) * (b ? 2.0 : 1.0);
   TRY(runtime_launch(r->rt, k, 1, &global, &local, bytes, NULL));
-  TRY_ALLOC(partials, groups * r->acc_bytes);
-  TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->partials, CL_TRUE, 0, groups * r->acc_bytes, partials, 0, NULL,
-                             NULL));
-  for (size_t g = 0; g < groups; g++) {
-    double v = r->acc_bytes == sizeof(double) ? ((double *)partials)[g] : (double)((float *)partials)[g];
-    *mine = combine(op, *mine, v);
-  }
+  TRY(combine_partials(r, op, groups, mine));
 cleanup:
-  free(partials);
   return status;
 }
 
@@ -209,4 +218,35 @@ HclStatus reduce_max(Reducer *r, Field *f, double *result) {
 
 HclStatus reduce_dot(Reducer *r, Field *a, Field *b, double *result) {
   return reduce(r, OP_DOT, a, b, result);
+}
+
+/* This rank's dot product over places [first, end) of two buffers: up to MAX_GROUPS chunks of whole work-groups. */
+static HclStatus dot_range_rank(Reducer *r, Precision p, cl_mem a, cl_mem b, size_t first, size_t end, double *mine) {
+  HclStatus status = HCL_OK;
+  cl_kernel k = NULL;
+  size_t n = end > first ? end - first : 0;
+  size_t chunk = (n + MAX_GROUPS - 1) / MAX_GROUPS;
+  chunk = chunk < GROUP_SIZE ? GROUP_SIZE : (chunk + GROUP_SIZE - 1) / GROUP_SIZE * GROUP_SIZE;
+  size_t groups = n == 0 ? 0 : (n + chunk - 1) / chunk, local = GROUP_SIZE, global = groups * GROUP_SIZE;
+  if (groups == 0) {
+    return HCL_OK;
+  }
+  cl_uint args[3] = {(cl_uint)first, (cl_uint)end, (cl_uint)chunk};
+  TRY(kernel_for(r, p, OP_DOT_RANGE, &k));
+  TRY_CL(clSetKernelArg(k, 0, sizeof a, &a));
+  TRY_CL(clSetKernelArg(k, 1, sizeof b, &b));
+  for (int i = 0; i < 3; i++) {
+    TRY_CL(clSetKernelArg(k, (cl_uint)(2 + i), sizeof args[i], &args[i]));
+  }
+  TRY_CL(clSetKernelArg(k, 5, sizeof r->partials, &r->partials));
+  TRY(runtime_launch(r->rt, k, 1, &global, &local, 2.0 * (double)n * (double)precision_bytes(p), NULL));
+  TRY(combine_partials(r, OP_DOT, groups, mine));
+cleanup:
+  return status;
+}
+
+HclStatus reduce_dot_range(Reducer *r, Precision p, cl_mem a, cl_mem b, size_t first, size_t end, double *result) {
+  double mine = 0;
+  HclStatus local = dot_range_rank(r, p, a, b, first, end, &mine);
+  return combine_ranks(r, OP_DOT, local, mine, result);
 }

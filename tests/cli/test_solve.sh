@@ -1,19 +1,33 @@
 #!/usr/bin/env bash
 # test_solve.sh: `hydrocl solve-poisson`, the RRB paper's model problem, as a user runs it: it converges, the error
 # against the exact solution falls as h^2, plain CG takes the iterations of the host reference CG (71 at 31^2, 144
-# at 63^2: tests/unit/test_rrb_reference.c), and usage mistakes exit 64 with a message.
+# at 63^2: tests/unit/test_rrb_reference.c), RRB (the default) those of the host reference's RRB-PCG with the
+# paper's M-norm criterion (9 and 10, the same test), and usage mistakes exit 64 with a message.
 # Usage: test_solve.sh HYDROCL
 set -u
 hydrocl=$1
 . "$(dirname "$0")/../tap.sh"
 
 declare -A errors iterations
+declare -A rrb_iterations rrb_errors
 for n in 31 63; do
-  run_capture "$hydrocl" solve-poisson --n "$n" --precision double
-  ok "solve-poisson --n $n exits 0" equals "$rc" 0
+  run_capture "$hydrocl" solve-poisson --n "$n" --precision double --preconditioner plain
+  ok "solve-poisson --n $n --preconditioner plain exits 0" equals "$rc" 0
   errors[$n]=$(sed -n 's/^error: max \([^,]*\),.*/\1/p' <<<"$out")
   iterations[$n]=$(sed -n 's/^iterations: \([0-9]*\) (converged)$/\1/p' <<<"$out")
+  run_capture "$hydrocl" solve-poisson --n "$n" --precision double
+  ok "solve-poisson --n $n (RRB) exits 0" equals "$rc" 0
+  rrb_errors[$n]=$(sed -n 's/^error: max \([^,]*\),.*/\1/p' <<<"$out")
+  run_capture "$hydrocl" solve-poisson --n "$n" --precision double --norm m
+  ok "solve-poisson --n $n --norm m exits 0" equals "$rc" 0
+  rrb_iterations[$n]=$(sed -n 's/^iterations: \([0-9]*\) (converged)$/\1/p' <<<"$out")
 done
+# h from 1/32 to 1/64: a second-order error falls by 4 (3.99 measured); 3.5 leaves room for the O(h^4) rest.
+ok "RRB's error falls as h^2 (${rrb_errors[31]} -> ${rrb_errors[63]})" python3 -c '
+import sys
+assert float(sys.argv[1]) / float(sys.argv[2]) > 3.5' "${rrb_errors[31]}" "${rrb_errors[63]}"
+ok "RRB takes the host reference's iterations (9 and 10; got ${rrb_iterations[31]} and ${rrb_iterations[63]})" \
+  test "${rrb_iterations[31]}" = 9 -a "${rrb_iterations[63]}" = 10
 ok "plain CG takes the host reference's iterations (71 and 144; got ${iterations[31]} and ${iterations[63]})" \
   test "${iterations[31]}" = 71 -a "${iterations[63]}" = 144
 # h from 1/32 to 1/64: a second-order error falls by 4 (3.99 measured); 3.5 leaves room for the O(h^4) rest.
@@ -26,7 +40,9 @@ ok "Jacobi converges too" test "$rc" = 0 -a -n "$(grep '(converged)' <<<"$out")"
 run_capture "$hydrocl" solve-poisson
 ok "without --n: exit 64" test "$rc" = 64 -a -n "$(grep -- "needs --n N" <<<"$err")"
 run_capture "$hydrocl" solve-poisson --n 31 --preconditioner ilu
-ok "an unknown preconditioner: exit 64, naming the choices" test "$rc" = 64 -a -n "$(grep "plain or jacobi" <<<"$err")"
+ok "an unknown preconditioner: exit 64, naming the choices" test "$rc" = 64 -a -n "$(grep "rrb, jacobi or plain" <<<"$err")"
+run_capture "$hydrocl" solve-poisson --n 31 --norm 1
+ok "an unknown norm: exit 64, naming the choices" test "$rc" = 64 -a -n "$(grep "use 2 .* or m" <<<"$err")"
 run_capture "$hydrocl" solve-poisson --n 0
 ok "--n 0: exit 64" equals "$rc" 64
 tap_done
