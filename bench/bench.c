@@ -13,6 +13,8 @@ static const BenchEntry benchmarks[] = {
      "points per side, 3 to 65536 (default 1025)", bench_halo},
     {"swe", "the thesis' Table 9.1: 1000 explicit shallow-water steps of test case 1 per grid size",
      "cells per side, 3 to 65536 (default: 100 to 12292 as memory allows; 100 and 1000 on CPUs)", bench_swe},
+    {"rrb", "the RRB solver on the paper's model problem: its Tables 2 and 3, the setup and the time to solution",
+     "interior points per side, 3 to 65536 (default 1024, 2048, 4096; 1024 and 2048 on CPUs)", bench_rrb},
 };
 
 const BenchEntry *bench_find(const char *name) {

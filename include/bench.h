@@ -52,5 +52,6 @@ HclStatus bench_copy_rate(Runtime *rt, Precision precision, double *gbs);
 HclStatus bench_bandwidth(const BenchRequest *request);
 HclStatus bench_halo(const BenchRequest *request);
 HclStatus bench_swe(const BenchRequest *request);
+HclStatus bench_rrb(const BenchRequest *request);
 
 #endif

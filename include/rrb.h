@@ -42,4 +42,10 @@ HclStatus rrb_schur_rhs(Rrb *rrb, cl_mem b, cl_mem r);
 /* x_b = D_b^-1 (b_b - S_br x_r) on the black nodes: the rest of the solution once the red nodes are known. */
 HclStatus rrb_recover_black(Rrb *rrb, cl_mem b, cl_mem x);
 
+/* The first level whose stages run in one work-group (apply_coarse): every level from it on is small. */
+int rrb_coarse_level(const Rrb *rrb);
+/* rrb_apply with each kernel waited for and its time (event timestamps) added to level_seconds[level]; the levels
+ * from rrb_coarse_level on are counted at that level. For the benchmark's Table 3. */
+HclStatus rrb_apply_timed(Rrb *rrb, cl_mem r, cl_mem z, double level_seconds[RRB_MAX_LEVELS + 1]);
+
 #endif

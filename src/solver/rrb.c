@@ -38,6 +38,7 @@ struct Rrb {
   cl_mem schur;     /* SCHUR_PLANES planes */
   cl_mem straight[3], rotated[3]; /* setup scratch: a level's straight stencil (from level 1 on) and rotated one */
   cl_mem failed;    /* the first level with a pivot that is not positive, INT_MAX when none */
+  double *level_seconds; /* while rrb_apply_timed runs: its kernels' seconds per level, else NULL */
   cl_program program;
   cl_kernel kernels[NKERNELS];
 };
@@ -174,26 +175,43 @@ static Args begin(Rrb *r, int k) {
   return a;
 }
 
-/* Launches a 2D kernel over nx x ny work-items (nothing when empty); bytes: its DRAM traffic, for the profile. */
-static HclStatus launch_2d(Rrb *r, Args *a, int nx, int ny, double bytes) {
+/* Launches kernel a over global (local) work-items; bytes: its DRAM traffic, for the profile. While
+ * rrb_apply_timed runs, waits for it and adds its time to level k's. */
+static HclStatus launch(Rrb *r, Args *a, cl_uint dims, const size_t *global, const size_t *local, double bytes,
+                        int k) {
+  HclStatus status = HCL_OK;
+  cl_event event = NULL;
+  double seconds = 0;
+  TRY_CL(a->err);
+  TRY(runtime_launch(r->rt, a->kernel, dims, global, local, bytes, r->level_seconds ? &event : NULL));
+  if (event) {
+    TRY_CL(clWaitForEvents(1, &event));
+    TRY(runtime_event_seconds(event, &seconds));
+    r->level_seconds[k] += seconds;
+  }
+cleanup:
+  if (event) {
+    clReleaseEvent(event);
+  }
+  return status;
+}
+
+/* A 2D kernel of level k over nx x ny work-items (nothing when empty). */
+static HclStatus launch_2d(Rrb *r, Args *a, int nx, int ny, double bytes, int k) {
   HclStatus status = HCL_OK;
   TRY_CL(a->err);
   if (nx > 0 && ny > 0) {
     size_t global[2], local[2];
     runtime_grid_shape(r->rt, nx, ny, WG_X, WG_Y, 1, global, local);
-    TRY(runtime_launch(r->rt, a->kernel, 2, global, local, bytes, NULL));
+    TRY(launch(r, a, 2, global, local, bytes, k));
   }
 cleanup:
   return status;
 }
 
-static HclStatus launch_1d(Rrb *r, Args *a, size_t n, size_t group, double bytes) {
-  HclStatus status = HCL_OK;
-  TRY_CL(a->err);
+static HclStatus launch_1d(Rrb *r, Args *a, size_t n, size_t group, double bytes, int k) {
   size_t global = (n + group - 1) / group * group;
-  TRY(runtime_launch(r->rt, a->kernel, 1, &global, &group, bytes, NULL));
-cleanup:
-  return status;
+  return launch(r, a, 1, &global, &group, bytes, k);
 }
 
 static const RrbLevelLayout *level(const Rrb *r, int k) {
@@ -222,7 +240,7 @@ static HclStatus setup_level_a(Rrb *r, int k, Field *const matrix[3]) {
   set_mem(&a, r->factor);
   set_mem(&a, r->failed);
   double bytes = (double)l->nx * l->ny * real_bytes(r) * (3 + 3 + (k == 0 ? 2.5 : 0));
-  return launch_2d(r, &a, l->nx, l->ny, bytes);
+  return launch_2d(r, &a, l->nx, l->ny, bytes, k);
 }
 
 /* Step B of level k: the r1 pivots and the next level's straight stencil. */
@@ -243,7 +261,7 @@ static HclStatus setup_level_b(Rrb *r, int k) {
   set_mem(&a, r->failed);
   int cx = (l->nx + 1) / 2, cy = (l->ny + 1) / 2;
   double bytes = (double)l->nx * l->ny * real_bytes(r) * (1.5 + 0.75 + 1.25);
-  return launch_2d(r, &a, cx, cy, bytes);
+  return launch_2d(r, &a, cx, cy, bytes, k);
 }
 
 HclStatus rrb_setup(Rrb *r, Field *centre, Field *east, Field *north) {
@@ -271,7 +289,7 @@ HclStatus rrb_setup(Rrb *r, Field *centre, Field *east, Field *north) {
   set_uint(&a, l->count);
   set_mem(&a, r->factor);
   set_mem(&a, r->failed);
-  TRY(launch_1d(r, &a, 1, 1, 0));
+  TRY(launch_1d(r, &a, 1, 1, 0, l->nlevels));
   TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->failed, CL_TRUE, 0, sizeof failed, &failed, 0, NULL, NULL));
   REQUIRE(failed == INT_MAX, HCL_EDATA,
           "the RRB factorization met a pivot that is not positive on level %d of %d: the matrix is not symmetric "
@@ -293,7 +311,7 @@ static HclStatus stage(Rrb *r, int kernel, int k, cl_mem src, cl_mem dst, int ex
   if (extra >= 0) {
     set_int(&a, extra);
   }
-  return launch_2d(r, &a, nx, ny, values_per_item * nx * ny * real_bytes(r));
+  return launch_2d(r, &a, nx, ny, values_per_item * nx * ny * real_bytes(r), k);
 }
 
 HclStatus rrb_apply(Rrb *r, cl_mem res, cl_mem z) {
@@ -317,7 +335,7 @@ HclStatus rrb_apply(Rrb *r, cl_mem res, cl_mem z) {
   set_int(&a, coarse);
   size_t group = runtime_device(r->rt)->max_work_group_size < COARSE_GROUP ? runtime_device(r->rt)->max_work_group_size
                                                                            : COARSE_GROUP;
-  TRY(launch_1d(r, &a, group, group, 0));
+  TRY(launch_1d(r, &a, group, group, 0, coarse));
   for (int k = coarse - 1; k >= 1; k--) {
     const RrbLevelLayout *v = level(r, k);
     TRY(stage(r, K_BACKWARD_R1, k, z, z, -1, v->nx / 2, v->ny / 2, 2 + 5 + 4));
@@ -338,7 +356,7 @@ HclStatus rrb_schur_apply(Rrb *r, cl_mem p, cl_mem q) {
   set_mem(&a, r->schur);
   set_mem(&a, p);
   set_mem(&a, q);
-  return launch_1d(r, &a, reds, WG_1D, (double)reds * (SCHUR_PLANES + 2) * real_bytes(r));
+  return launch_1d(r, &a, reds, WG_1D, (double)reds * (SCHUR_PLANES + 2) * real_bytes(r), 0);
 }
 
 HclStatus rrb_schur_rhs(Rrb *r, cl_mem b, cl_mem res) {
@@ -360,4 +378,18 @@ HclStatus rrb_recover_black(Rrb *r, cl_mem b, cl_mem x) {
   }
   const RrbLevelLayout *l0 = level(r, 0);
   return stage(r, K_BACKWARD_BLACK, 0, b, x, -1, (l0->nx + 1) / 2, l0->ny, 2 + 5 + 2);
+}
+
+int rrb_coarse_level(const Rrb *rrb) {
+  return rrb->coarse_level;
+}
+
+HclStatus rrb_apply_timed(Rrb *rrb, cl_mem r, cl_mem z, double level_seconds[RRB_MAX_LEVELS + 1]) {
+  for (int k = 0; k <= RRB_MAX_LEVELS; k++) {
+    level_seconds[k] = 0;
+  }
+  rrb->level_seconds = level_seconds;
+  HclStatus status = rrb_apply(rrb, r, z);
+  rrb->level_seconds = NULL;
+  return status;
 }
