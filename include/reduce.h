@@ -23,5 +23,8 @@ HclStatus reduce_dot(Reducer *r, Field *a, Field *b, double *result);
 /* sum of a[k] b[k] over the places first <= k < end (< 2^32) of two buffers of precision p (solver vectors that are
  * not fields, such as the RRB layout's). */
 HclStatus reduce_dot_range(Reducer *r, Precision p, cl_mem a, cl_mem b, size_t first, size_t end, double *result);
+/* Both a b and a c over those places in one pass (CG's <r, z> and <r, r>): result[0], result[1]. */
+HclStatus reduce_dot2_range(Reducer *r, Precision p, cl_mem a, cl_mem b, cl_mem c, size_t first, size_t end,
+                            double result[2]);
 
 #endif

@@ -5,7 +5,8 @@
  * stability check built on them sees a NaN anywhere.
  *
  * Kernels: reduce_sum(a, b, ...), reduce_min, reduce_max, reduce_dot (b is read by reduce_dot only); reduce_dot_range
- * over the places [first, end) of two plain buffers, each group over its own chunk of them.
+ * over the places [first, end) of two plain buffers, each group over its own chunk of them, and reduce_dot2_range,
+ * a b and a c in one pass (partials interleaved).
  * Macros: REAL, ACC (common.clh), WG_X (the work-group size, a power of two)
  * Layout: a[k][j][i] with ghosts, as field.h: owned row (j, k) starts at ((k rows + j + ghost) pitch + ghost). */
 
@@ -66,5 +67,33 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot_range
   }
   if (lid == 0) {
     partials[get_group_id(0)] = scratch[0];
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot2_range(
+    __global const REAL *restrict a, __global const REAL *restrict b, __global const REAL *restrict c,
+    const uint first, const uint end, const uint chunk, __global ACC *restrict partials) {
+  __local ACC scratch_b[WG_X], scratch_c[WG_X];
+  const uint lid = get_local_id(0);
+  const uint start = first + get_group_id(0) * chunk, stop = min(start + chunk, end);
+  ACC acc_b = 0, acc_c = 0;
+  for (uint x = start + lid; x < stop; x += WG_X) {
+    const ACC ax = (ACC)a[x];
+    acc_b += ax * (ACC)b[x];
+    acc_c += ax * (ACC)c[x];
+  }
+  scratch_b[lid] = acc_b;
+  scratch_c[lid] = acc_c;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = WG_X / 2; s > 0; s >>= 1) {
+    if (lid < s) {
+      scratch_b[lid] += scratch_b[lid + s];
+      scratch_c[lid] += scratch_c[lid + s];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    partials[2 * get_group_id(0)] = scratch_b[0];
+    partials[2 * get_group_id(0) + 1] = scratch_c[0];
   }
 }

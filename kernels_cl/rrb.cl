@@ -50,7 +50,9 @@ __kernel void from_layout(__global const REAL *restrict layout, __global REAL *r
  *
  * Level k of the factorization has an nx x ny grid; node (i, j) is black when i + j is odd, r1 when i and j are odd,
  * r2 when both are even: the r2 nodes are level k + 1's grid, node (i / 2, j / 2). A vector is stored in the
- * r1/r2/b1/b2 layout (rrb_layout.h), described to the kernels by the table `lt` of LT_FIELDS uints per level:
+ * r1/r2/b1/b2 layout (rrb_layout.h), described to the kernels by the table `lt` of LT_FIELDS uints per level (in
+ * global memory, not __constant: neighbouring work-items read different levels' entries, which constant memory
+ * serializes):
  * the offsets of its b1, b2 and r1 groups, the offset of the next level, nx and ny; entry `levels` is the last level
  * (its offset in LT_B1, stored row-major). Every node is stored once, on the level where it is eliminated.
  *
@@ -94,7 +96,7 @@ typedef struct {
   uint b1, b2, r1;
 } Level;
 
-INLINE Level level_of(__constant const uint *lt, const int k) {
+INLINE Level level_of(__global const uint *restrict lt, const int k) {
   Level l;
   l.b1 = lt[LT_FIELDS * k + LT_B1];
   l.b2 = lt[LT_FIELDS * k + LT_B2];
@@ -120,7 +122,7 @@ INLINE uint black_at(const Level l, const int i, const int j) {
 
 /* The place of any node (i, j) of level k: it is eliminated on level k + t, t the number of trailing zero bits
  * common to i and j (an r2 node moves down a level per common factor 2), or it is on the last level. */
-INLINE uint node_at(__constant const uint *lt, const int levels, const int k, int i, int j) {
+INLINE uint node_at(__global const uint *restrict lt, const int levels, const int k, int i, int j) {
   const uint both = (uint)(i | j);
   const int common = both == 0 ? levels : (int)(31 - clz(both & (~both + 1u)));
   const int down = min(common, levels - k);
@@ -270,7 +272,7 @@ INLINE REAL inverse_pivot(const REAL d, const int k, volatile __global int *fail
   return (REAL)1 / d;
 }
 
-#define SETUP_ARGS __constant const uint *lt, const int levels, const uint count, __global REAL *factor, \
+#define SETUP_ARGS __global const uint *restrict lt, const int levels, const uint count, __global REAL *factor, \
                    volatile __global int *failed
 
 /* Step A on level k over its nx x ny nodes: black nodes store their pivot and l; red nodes their rotated stencil
@@ -358,7 +360,7 @@ __kernel void setup_last(__global const REAL *c, const ulong base, __global REAL
  * levels and looped over by one work-group (apply_coarse) on the small ones. `src` holds the vector before the
  * stage and `dst` receives it (the same buffer except where level 0 reads the residual and writes z). */
 
-#define APPLY_ARGS __constant const uint *lt, const int levels, const uint count, __global const REAL *factor
+#define APPLY_ARGS __global const uint *restrict lt, const int levels, const uint count, __global const REAL *factor
 
 /* sum over the black neighbours n of red node (i, j) of l(n -> (i, j)) x_n. */
 INLINE REAL from_black(const Level l, __global const REAL *factor, const uint count, __global const REAL *x,
@@ -546,44 +548,11 @@ __kernel void apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level) 
 }
 
 /* ---- CG on the first Schur complement (section 3): its vectors are the red nodes of level 0, the places from
- * `first` (level 0's r1 offset) to `count`. */
+ * level 0's r1 offset on. */
 
-/* The level-0 coordinates of the red node stored at place `at`. */
-INLINE int2 node_of(__constant const uint *lt, const int levels, const uint at) {
-  int m = 0;
-  while (m < levels && at >= lt[LT_FIELDS * m + LT_NEXT]) {
-    m++;
-  }
-  const Level l = level_of(lt, m);
-  uint i, j;
-  if (m == levels) {
-    i = (at - l.b1) % (uint)l.nx;
-    j = (at - l.b1) / (uint)l.nx;
-  } else if (at >= l.r1) {
-    const uint w = (uint)l.nx >> 1;
-    i = 2 * ((at - l.r1) % w) + 1;
-    j = 2 * ((at - l.r1) / w) + 1;
-  } else if (at >= l.b2) {
-    const uint w = ((uint)l.nx + 1) >> 1;
-    i = 2 * ((at - l.b2) % w);
-    j = 2 * ((at - l.b2) / w) + 1;
-  } else {
-    const uint w = (uint)l.nx >> 1;
-    i = 2 * ((at - l.b1) % w) + 1;
-    j = 2 * ((at - l.b1) / w);
-  }
-  return (int2)((int)(i << m), (int)(j << m));
-}
-
-/* q = S1 p over the red nodes, one work-item per place from `first`. */
-__kernel void schur_apply(__constant const uint *lt, const int levels, const uint count, const uint first,
-                          __global const REAL *schur, __global const REAL *p, __global REAL *q) {
-  const uint at = first + (uint)get_global_id(0);
-  if (at >= count) {
-    return;
-  }
-  const int2 node = node_of(lt, levels, at);
-  const int i = node.x, j = node.y;
+/* q = S1 p at red node (i, j) of level 0, stored at `at`. */
+INLINE void schur_at(__global const uint *restrict lt, const int levels, const uint count, __global const REAL *schur,
+                     __global const REAL *p, __global REAL *q, const int i, const int j, const uint at) {
   const Level l = level_of(lt, 0);
   REAL sum = PLANE(schur, S_C, at) * p[at];
   if (i + 1 < l.nx && j + 1 < l.ny) {
@@ -615,4 +584,18 @@ __kernel void schur_apply(__constant const uint *lt, const int levels, const uin
     sum += PLANE(schur, S_N2, n) * p[n];
   }
   q[at] = sum;
+}
+
+/* q = S1 p over the red nodes: r1 nodes (odd = 1) over the (nx / 2) x (ny / 2) r1 grid, r2 nodes (odd = 0) over
+ * the ceil(nx / 2) x ceil(ny / 2) cells (on a 1 x 1 grid, its one node). */
+__kernel void schur_apply(__global const uint *restrict lt, const int levels, const uint count,
+                          __global const REAL *schur, __global const REAL *p, __global REAL *q, const int odd) {
+  const int u = get_global_id(0), v = get_global_id(1);
+  const Level l = level_of(lt, 0);
+  const int nx = odd ? l.nx / 2 : (l.nx + 1) / 2, ny = odd ? l.ny / 2 : (l.ny + 1) / 2;
+  if (OUTSIDE(u, v)) {
+    return;
+  }
+  const int i = 2 * u + odd, j = 2 * v + odd;
+  schur_at(lt, levels, count, schur, p, q, i, j, odd ? r1_at(l, i, j) : node_at(lt, levels, 0, i, j));
 }

@@ -10,9 +10,9 @@
 
 enum { GROUP_SIZE = 256, MAX_GROUPS = 256 };
 
-typedef enum { OP_SUM, OP_MIN, OP_MAX, OP_DOT, OP_DOT_RANGE, OP_COUNT } ReduceOp;
-static const char *const kernel_names[OP_COUNT] = {"reduce_sum", "reduce_min", "reduce_max", "reduce_dot",
-                                                   "reduce_dot_range"};
+typedef enum { OP_SUM, OP_MIN, OP_MAX, OP_DOT, OP_DOT_RANGE, OP_DOT2_RANGE, OP_COUNT } ReduceOp;
+static const char *const kernel_names[OP_COUNT] = {"reduce_sum", "reduce_min",       "reduce_max",
+                                                   "reduce_dot", "reduce_dot_range", "reduce_dot2_range"};
 
 struct Reducer {
   Runtime *rt;
@@ -36,7 +36,7 @@ static HclStatus create_local(Runtime *rt, const Decomp *decomp, Reducer **out) 
   r->decomp = decomp;
   r->acc_bytes = runtime_device(rt)->fp64 ? sizeof(double) : sizeof(float);
   TRY_ALLOC(r->all_ranks, 2 * (size_t)par_size());
-  TRY(runtime_buffer(rt, MAX_GROUPS * r->acc_bytes, "reduction partials", &r->partials));
+  TRY(runtime_buffer(rt, 2 * MAX_GROUPS * r->acc_bytes, "reduction partials", &r->partials));
   *out = r;
   r = NULL;
 cleanup:
@@ -151,16 +151,18 @@ cleanup:
   return status;
 }
 
-/* Reads the first `groups` partials and combines them in group order into *mine. */
-static HclStatus combine_partials(Reducer *r, ReduceOp op, size_t groups, double *mine) {
+/* Reads the partials of `groups` groups, `values` interleaved per group, and combines each value's in group order
+ * into mine[0 .. values). */
+static HclStatus combine_partials(Reducer *r, ReduceOp op, size_t groups, int values, double *mine) {
   HclStatus status = HCL_OK;
   void *partials = NULL;
-  TRY_ALLOC_BYTES(partials, groups * r->acc_bytes);
-  TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->partials, CL_TRUE, 0, groups * r->acc_bytes, partials, 0, NULL,
+  size_t n = groups * (size_t)values;
+  TRY_ALLOC_BYTES(partials, n * r->acc_bytes);
+  TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->partials, CL_TRUE, 0, n * r->acc_bytes, partials, 0, NULL,
                              NULL));
-  for (size_t g = 0; g < groups; g++) {
-    double v = r->acc_bytes == sizeof(double) ? ((double *)partials)[g] : (double)((float *)partials)[g];
-    *mine = combine(op, *mine, v);
+  for (size_t k = 0; k < n; k++) {
+    double v = r->acc_bytes == sizeof(double) ? ((double *)partials)[k] : (double)((float *)partials)[k];
+    mine[k % (size_t)values] = combine(op, mine[k % (size_t)values], v);
   }
 cleanup:
   free(partials);
@@ -193,7 +195,7 @@ static HclStatus reduce_rank(Reducer *r, ReduceOp op, Field *a, Field *b, double
   TRY_CL(clSetKernelArg(k, 8, sizeof r->partials, &r->partials));
   double bytes = (double)nx * ny * nz * (double)precision_bytes(p) * (b ? 2.0 : 1.0);
   TRY(runtime_launch(r->rt, k, 1, &global, &local, bytes, NULL));
-  TRY(combine_partials(r, op, groups, mine));
+  TRY(combine_partials(r, op, groups, 1, mine));
 cleanup:
   return status;
 }
@@ -220,33 +222,49 @@ HclStatus reduce_dot(Reducer *r, Field *a, Field *b, double *result) {
   return reduce(r, OP_DOT, a, b, result);
 }
 
-/* This rank's dot product over places [first, end) of two buffers: up to MAX_GROUPS chunks of whole work-groups. */
-static HclStatus dot_range_rank(Reducer *r, Precision p, cl_mem a, cl_mem b, size_t first, size_t end, double *mine) {
+/* This rank's dot products of a with b and (when c is not NULL) with c over places [first, end): up to MAX_GROUPS
+ * chunks of whole work-groups. */
+static HclStatus dot_range_rank(Reducer *r, Precision p, cl_mem a, cl_mem b, cl_mem c, size_t first, size_t end,
+                                double mine[2]) {
   HclStatus status = HCL_OK;
   cl_kernel k = NULL;
   size_t n = end > first ? end - first : 0;
   size_t chunk = (n + MAX_GROUPS - 1) / MAX_GROUPS;
   chunk = chunk < GROUP_SIZE ? GROUP_SIZE : (chunk + GROUP_SIZE - 1) / GROUP_SIZE * GROUP_SIZE;
   size_t groups = n == 0 ? 0 : (n + chunk - 1) / chunk, local = GROUP_SIZE, global = groups * GROUP_SIZE;
-  if (groups == 0) {
-    return HCL_OK;
-  }
   cl_uint args[3] = {(cl_uint)first, (cl_uint)end, (cl_uint)chunk};
-  TRY(kernel_for(r, p, OP_DOT_RANGE, &k));
-  TRY_CL(clSetKernelArg(k, 0, sizeof a, &a));
-  TRY_CL(clSetKernelArg(k, 1, sizeof b, &b));
-  for (int i = 0; i < 3; i++) {
-    TRY_CL(clSetKernelArg(k, (cl_uint)(2 + i), sizeof args[i], &args[i]));
+  cl_mem buffers[3] = {a, b, c};
+  int nbuffers = c ? 3 : 2;
+  if (groups == 0) {
+    goto cleanup;
   }
-  TRY_CL(clSetKernelArg(k, 5, sizeof r->partials, &r->partials));
-  TRY(runtime_launch(r->rt, k, 1, &global, &local, 2.0 * (double)n * (double)precision_bytes(p), NULL));
-  TRY(combine_partials(r, OP_DOT, groups, mine));
+  TRY(kernel_for(r, p, c ? OP_DOT2_RANGE : OP_DOT_RANGE, &k));
+  for (int i = 0; i < nbuffers; i++) {
+    TRY_CL(clSetKernelArg(k, (cl_uint)i, sizeof buffers[i], &buffers[i]));
+  }
+  for (int i = 0; i < 3; i++) {
+    TRY_CL(clSetKernelArg(k, (cl_uint)(nbuffers + i), sizeof args[i], &args[i]));
+  }
+  TRY_CL(clSetKernelArg(k, (cl_uint)(nbuffers + 3), sizeof r->partials, &r->partials));
+  TRY(runtime_launch(r->rt, k, 1, &global, &local, nbuffers * (double)n * (double)precision_bytes(p), NULL));
+  TRY(combine_partials(r, OP_DOT, groups, c ? 2 : 1, mine));
 cleanup:
   return status;
 }
 
 HclStatus reduce_dot_range(Reducer *r, Precision p, cl_mem a, cl_mem b, size_t first, size_t end, double *result) {
-  double mine = 0;
-  HclStatus local = dot_range_rank(r, p, a, b, first, end, &mine);
-  return combine_ranks(r, OP_DOT, local, mine, result);
+  double mine[2] = {0, 0};
+  HclStatus local = dot_range_rank(r, p, a, b, NULL, first, end, mine);
+  return combine_ranks(r, OP_DOT, local, mine[0], result);
+}
+
+HclStatus reduce_dot2_range(Reducer *r, Precision p, cl_mem a, cl_mem b, cl_mem c, size_t first, size_t end,
+                            double result[2]) {
+  HclStatus status = HCL_OK;
+  double mine[2] = {0, 0};
+  HclStatus local = dot_range_rank(r, p, a, b, c, first, end, mine);
+  TRY(combine_ranks(r, OP_DOT, local, mine[0], &result[0]));
+  TRY(combine_ranks(r, OP_DOT, local, mine[1], &result[1]));
+cleanup:
+  return status;
 }

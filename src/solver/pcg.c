@@ -309,14 +309,15 @@ static HclStatus dot_layout(Pcg *s, int a, int b, double *result) {
                           rrb_layout(s->rrb)->count, result);
 }
 
-/* z = M1^-1 r, rho = <r, z>, and rr = <r, r> where the 2-norm is the criterion. */
+/* z = M1^-1 r, rho = <r, z> and rr = <r, r> (in one pass). */
 static HclStatus precondition_layout(Pcg *s, double *rho, double *rr) {
   HclStatus status = HCL_OK;
+  double dots[2];
   TRY(rrb_apply(s->rrb, s->layout[L_R], s->layout[L_Z]));
-  TRY(dot_layout(s, L_R, L_Z, rho));
-  if (s->norm == PCG_NORM_2) {
-    TRY(dot_layout(s, L_R, L_R, rr));
-  }
+  TRY(reduce_dot2_range(s->reducer, s->precision, s->layout[L_R], s->layout[L_Z], s->layout[L_R],
+                        rrb_red_first(s->rrb), rrb_layout(s->rrb)->count, dots));
+  *rho = dots[0];
+  *rr = dots[1];
 cleanup:
   return status;
 }

@@ -10,7 +10,7 @@
 /* Planes and table fields as kernels_cl/rrb.cl has them. */
 enum { FACTOR_PLANES = 5, SCHUR_PLANES = 5, LT_FIELDS = 6, TERMS_BLACK = 1, TERMS_R1 = 2 };
 /* Levels of at most COARSE_NODES nodes are applied by one work-group of COARSE_GROUP work-items in one launch. */
-enum { WG_X = 32, WG_Y = 4, WG_1D = 128, COARSE_NODES = 4096, COARSE_GROUP = 256 };
+enum { WG_X = 32, WG_Y = 4, COARSE_NODES = 4096, COARSE_GROUP = 1024 };
 
 enum {
   K_SETUP_A,
@@ -349,14 +349,24 @@ cleanup:
   return status;
 }
 
-HclStatus rrb_schur_apply(Rrb *r, cl_mem p, cl_mem q) {
-  size_t first = rrb_red_first(r), reds = r->layout.count - first;
+/* S1 p over the r1 nodes (odd) or the r2 nodes of level 0 (on a 1 x 1 grid, its one node). */
+static HclStatus schur_half(Rrb *r, cl_mem p, cl_mem q, int odd) {
+  int nx = r->layout.nlevels > 0 ? level(r, 0)->nx : 1, ny = r->layout.nlevels > 0 ? level(r, 0)->ny : 1;
+  int hx = odd ? nx / 2 : (nx + 1) / 2, hy = odd ? ny / 2 : (ny + 1) / 2;
   Args a = begin(r, K_SCHUR);
-  set_uint(&a, first);
   set_mem(&a, r->schur);
   set_mem(&a, p);
   set_mem(&a, q);
-  return launch_1d(r, &a, reds, WG_1D, (double)reds * (SCHUR_PLANES + 2) * real_bytes(r), 0);
+  set_int(&a, odd);
+  return launch_2d(r, &a, hx, hy, (double)hx * hy * (SCHUR_PLANES + 2) * real_bytes(r), 0);
+}
+
+HclStatus rrb_schur_apply(Rrb *r, cl_mem p, cl_mem q) {
+  HclStatus status = HCL_OK;
+  TRY(schur_half(r, p, q, 1));
+  TRY(schur_half(r, p, q, 0));
+cleanup:
+  return status;
 }
 
 HclStatus rrb_schur_rhs(Rrb *r, cl_mem b, cl_mem res) {
