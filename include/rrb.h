@@ -33,6 +33,15 @@ size_t rrb_red_first(const Rrb *rrb); /* the place of level 0's first red node *
  * pivot that is not positive, in S or in its lumped approximation, is HCL_EDATA naming the level. */
 HclStatus rrb_setup(Rrb *rrb, Field *centre, Field *east, Field *north);
 
+/* The same from a matrix in natural order anywhere on the device: coefficient a of point (i, j) at
+ * coefficients[a][base + j pitch + i] (centre, east, north). */
+typedef struct {
+  cl_mem coefficients[3];
+  size_t base;
+  int pitch;
+} RrbMatrix;
+HclStatus rrb_setup_matrix(Rrb *rrb, const RrbMatrix *matrix);
+
 /* z = M1^-1 r on the red nodes (r is left as it was; z's black places are not touched). */
 HclStatus rrb_apply(Rrb *rrb, cl_mem r, cl_mem z);
 /* q = S1 p on the red nodes. */
@@ -41,6 +50,10 @@ HclStatus rrb_schur_apply(Rrb *rrb, cl_mem p, cl_mem q);
 HclStatus rrb_schur_rhs(Rrb *rrb, cl_mem b, cl_mem r);
 /* x_b = D_b^-1 (b_b - S_br x_r) on the black nodes: the rest of the solution once the red nodes are known. */
 HclStatus rrb_recover_black(Rrb *rrb, cl_mem b, cl_mem x);
+
+/* z = M^-1 r for the whole system, M = L D L^T with level 0's black nodes eliminated exactly: S1's right-hand
+ * side, M1^-1 on the red nodes, the black nodes back (r's red places are overwritten). */
+HclStatus rrb_apply_full(Rrb *rrb, cl_mem r, cl_mem z);
 
 /* The first level whose stages run in one work-group (apply_coarse): every level from it on is small. */
 int rrb_coarse_level(const Rrb *rrb);

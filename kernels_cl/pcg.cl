@@ -91,3 +91,15 @@ __kernel void update_direction_range(__global const REAL *restrict z, __global R
   RANGE_PLACE
   p[k] = z[k] + beta * p[k];
 }
+
+/* x += r / c at the black points ((i + j + parity) odd; parity: that of the block's first point's global indices):
+ * with r = b - S x, the black rows are then satisfied exactly (no two black points are neighbours). CG from such an
+ * x with the RRB preconditioner of the whole system keeps them so, and is the CG on the first Schur complement that
+ * one rank runs. */
+__kernel void satisfy_black(__global REAL *restrict x, __global const REAL *restrict r,
+                            __global const REAL *restrict c, OWNED_ARGS, const int parity) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (!OUTSIDE(i, j) && ((i + j + parity) & 1)) {
+    AT(x, i, j) += AT(r, i, j) / AT(c, i, j);
+  }
+}

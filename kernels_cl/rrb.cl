@@ -141,39 +141,50 @@ INLINE uint node_at(__global const uint *restrict lt, const int levels, const in
  * the diagonal fill lumped likewise). Both in gather form: one node's new coefficients from the old stencil alone,
  * as tests/unit/rrb_reference.c (rrb_gather_step_a, rrb_gather_step_b) computes them on the host. */
 
+/* Where a level's node (i, j) is kept in a natural-order array: base + j pitch + i step (step 1 in one rank's
+ * scratch; 2^k in the distributed levels, which keep level k in the first level's array); nx x ny is the level's
+ * whole grid, outside which nothing is read. */
+typedef struct {
+  long base, pitch;
+  int step, nx, ny;
+} Place;
+
+INLINE long place(const Place g, const int i, const int j) {
+  return g.base + (long)j * g.pitch + (long)i * g.step;
+}
+
 typedef struct {
   __global const REAL *c, *e, *n;
-  ulong base;
-  int pitch, nx, ny;
+  Place at;
 } Straight;
 
 INLINE bool inside(const int i, const int j, const int nx, const int ny) {
   return i >= 0 && i < nx && j >= 0 && j < ny;
 }
 INLINE REAL st_c(const Straight s, const int i, const int j) {
-  return inside(i, j, s.nx, s.ny) ? s.c[s.base + (ulong)j * s.pitch + i] : (REAL)1;
+  return inside(i, j, s.at.nx, s.at.ny) ? s.c[place(s.at, i, j)] : (REAL)1;
 }
 INLINE REAL st_e(const Straight s, const int i, const int j) {
-  return inside(i, j, s.nx, s.ny) && i + 1 < s.nx ? s.e[s.base + (ulong)j * s.pitch + i] : (REAL)0;
+  return inside(i, j, s.at.nx, s.at.ny) && i + 1 < s.at.nx ? s.e[place(s.at, i, j)] : (REAL)0;
 }
 INLINE REAL st_n(const Straight s, const int i, const int j) {
-  return inside(i, j, s.nx, s.ny) && j + 1 < s.ny ? s.n[s.base + (ulong)j * s.pitch + i] : (REAL)0;
+  return inside(i, j, s.at.nx, s.at.ny) && j + 1 < s.at.ny ? s.n[place(s.at, i, j)] : (REAL)0;
 }
 
 /* The fill between red nodes (i, j) and (i + 2, j) through the black node between (0 without the pair), and between
  * (i, j) and (i, j + 2). */
 INLINE REAL fill_x(const Straight s, const int i, const int j) {
-  return inside(i, j, s.nx, s.ny) && inside(i + 2, j, s.nx, s.ny) ? -st_e(s, i, j) * st_e(s, i + 1, j) / st_c(s, i + 1, j)
+  return inside(i, j, s.at.nx, s.at.ny) && inside(i + 2, j, s.at.nx, s.at.ny) ? -st_e(s, i, j) * st_e(s, i + 1, j) / st_c(s, i + 1, j)
                                                                  : (REAL)0;
 }
 INLINE REAL fill_y(const Straight s, const int i, const int j) {
-  return inside(i, j, s.nx, s.ny) && inside(i, j + 2, s.nx, s.ny) ? -st_n(s, i, j) * st_n(s, i, j + 1) / st_c(s, i, j + 1)
+  return inside(i, j, s.at.nx, s.at.ny) && inside(i, j + 2, s.at.nx, s.at.ny) ? -st_n(s, i, j) * st_n(s, i, j + 1) / st_c(s, i, j + 1)
                                                                  : (REAL)0;
 }
 
 /* a^2 / d for the black neighbour (bi, bj) coupled by a (0 outside). */
 INLINE REAL diagonal_fill(const Straight s, const int bi, const int bj, const REAL a) {
-  return inside(bi, bj, s.nx, s.ny) ? a * a / st_c(s, bi, bj) : (REAL)0;
+  return inside(bi, bj, s.at.nx, s.at.ny) ? a * a / st_c(s, bi, bj) : (REAL)0;
 }
 
 /* The exact Schur complement at red node (i, j) (centre, couplings to (i + 1, j + 1) and (i - 1, j + 1) through
@@ -183,12 +194,12 @@ INLINE REAL schur_centre(const Straight s, const int i, const int j) {
                           diagonal_fill(s, i, j + 1, st_n(s, i, j)) + diagonal_fill(s, i, j - 1, st_n(s, i, j - 1)));
 }
 INLINE REAL schur_ne(const Straight s, const int i, const int j) {
-  return inside(i + 1, j + 1, s.nx, s.ny) ? -(st_e(s, i, j) * st_n(s, i + 1, j) / st_c(s, i + 1, j) +
+  return inside(i + 1, j + 1, s.at.nx, s.at.ny) ? -(st_e(s, i, j) * st_n(s, i + 1, j) / st_c(s, i + 1, j) +
                                               st_n(s, i, j) * st_e(s, i, j + 1) / st_c(s, i, j + 1))
                                           : (REAL)0;
 }
 INLINE REAL schur_nw(const Straight s, const int i, const int j) {
-  return inside(i - 1, j + 1, s.nx, s.ny) ? -(st_e(s, i - 1, j) * st_n(s, i - 1, j) / st_c(s, i - 1, j) +
+  return inside(i - 1, j + 1, s.at.nx, s.at.ny) ? -(st_e(s, i - 1, j) * st_n(s, i - 1, j) / st_c(s, i - 1, j) +
                                               st_n(s, i, j) * st_e(s, i - 1, j + 1) / st_c(s, i, j + 1))
                                           : (REAL)0;
 }
@@ -202,14 +213,14 @@ INLINE void step_a(const Straight s, const int i, const int j, REAL *centre, REA
   const int between[4][4] = {{1, 1, 1, -1}, {-1, 1, -1, -1}, {1, 1, -1, 1}, {1, -1, -1, -1}};
   for (int e = 0; e < 4; e++) {
     for (int m = 0; m < 2; m++) {
-      c += inside(i + between[e][2 * m], j + between[e][2 * m + 1], s.nx, s.ny) ? (REAL)0 : ends[e] / 2;
+      c += inside(i + between[e][2 * m], j + between[e][2 * m + 1], s.at.nx, s.at.ny) ? (REAL)0 : ends[e] / 2;
     }
   }
   c -= fill_x(s, i - 1, j - 1) + fill_x(s, i - 1, j + 1) + fill_y(s, i - 1, j - 1) + fill_y(s, i + 1, j - 1);
-  if (inside(i + 1, j + 1, s.nx, s.ny)) {
+  if (inside(i + 1, j + 1, s.at.nx, s.at.ny)) {
     to_ne += (fill_x(s, i, j) + fill_y(s, i, j) + fill_x(s, i - 1, j + 1) + fill_y(s, i + 1, j - 1)) / 2;
   }
-  if (inside(i - 1, j + 1, s.nx, s.ny)) {
+  if (inside(i - 1, j + 1, s.at.nx, s.at.ny)) {
     to_nw += (fill_x(s, i - 2, j) + fill_x(s, i - 1, j + 1) + fill_y(s, i, j) + fill_y(s, i - 1, j - 1)) / 2;
   }
   *centre = c;
@@ -220,27 +231,27 @@ INLINE void step_a(const Straight s, const int i, const int j, REAL *centre, REA
 /* A level's rotated stencil after step A: natural order, pitch nx, meaningful at red nodes, 0 outside. */
 typedef struct {
   __global const REAL *c, *ne, *nw;
-  int nx, ny;
+  Place at;
 } Rotated;
 
 INLINE REAL rot(const Rotated r, __global const REAL *a, const int i, const int j) {
-  return inside(i, j, r.nx, r.ny) ? a[(ulong)j * r.nx + i] : (REAL)0;
+  return inside(i, j, r.at.nx, r.at.ny) ? a[place(r.at, i, j)] : (REAL)0;
 }
 /* The diagonal fill between red nodes (i, j) and (i + 2, j + 2) through the r1 node between, and between (i, j) and
  * (i - 2, j + 2) (0 without the pair). */
 INLINE REAL fill_ne(const Rotated r, const int i, const int j) {
-  return inside(i, j, r.nx, r.ny) && inside(i + 2, j + 2, r.nx, r.ny)
+  return inside(i, j, r.at.nx, r.at.ny) && inside(i + 2, j + 2, r.at.nx, r.at.ny)
              ? -rot(r, r.ne, i, j) * rot(r, r.ne, i + 1, j + 1) / rot(r, r.c, i + 1, j + 1)
              : (REAL)0;
 }
 INLINE REAL fill_nw(const Rotated r, const int i, const int j) {
-  return inside(i, j, r.nx, r.ny) && inside(i - 2, j + 2, r.nx, r.ny)
+  return inside(i, j, r.at.nx, r.at.ny) && inside(i - 2, j + 2, r.at.nx, r.at.ny)
              ? -rot(r, r.nw, i, j) * rot(r, r.nw, i - 1, j + 1) / rot(r, r.c, i - 1, j + 1)
              : (REAL)0;
 }
 /* to_q / d_q * from_q through the r1 node q (0 when q is outside). */
 INLINE REAL through(const Rotated r, const int qi, const int qj, const REAL to_q, const REAL from_q) {
-  return inside(qi, qj, r.nx, r.ny) ? to_q * from_q / rot(r, r.c, qi, qj) : (REAL)0;
+  return inside(qi, qj, r.at.nx, r.at.ny) ? to_q * from_q / rot(r, r.c, qi, qj) : (REAL)0;
 }
 
 /* Step B at r2 node (i, j) = next-level node (i / 2, j / 2): its straight stencil there. */
@@ -250,11 +261,11 @@ INLINE void step_b(const Rotated r, const int i, const int j, REAL *centre, REAL
   REAL c = rot(r, r.c, i, j) - through(r, i + 1, j + 1, to_ne, to_ne) - through(r, i - 1, j + 1, to_nw, to_nw) -
            through(r, i + 1, j - 1, to_se, to_se) - through(r, i - 1, j - 1, to_sw, to_sw);
   REAL e = 0, n = 0;
-  if (inside(i + 2, j, r.nx, r.ny)) {
+  if (inside(i + 2, j, r.at.nx, r.at.ny)) {
     e = -(through(r, i + 1, j + 1, to_ne, rot(r, r.nw, i + 2, j)) + through(r, i + 1, j - 1, to_se, rot(r, r.ne, i + 1, j - 1)));
     e += (fill_ne(r, i, j) + fill_ne(r, i, j - 2) + fill_nw(r, i + 2, j - 2) + fill_nw(r, i + 2, j)) / 2;
   }
-  if (inside(i, j + 2, r.nx, r.ny)) {
+  if (inside(i, j + 2, r.at.nx, r.at.ny)) {
     n = -(through(r, i + 1, j + 1, to_ne, rot(r, r.nw, i + 1, j + 1)) + through(r, i - 1, j + 1, to_nw, rot(r, r.ne, i - 1, j + 1)));
     n += (fill_ne(r, i, j) + fill_ne(r, i - 2, j) + fill_nw(r, i, j) + fill_nw(r, i + 2, j)) / 2;
   }
@@ -277,7 +288,7 @@ INLINE REAL inverse_pivot(const REAL d, const int k, volatile __global int *fail
 
 /* Step A on level k over its nx x ny nodes: black nodes store their pivot and l; red nodes their rotated stencil
  * (rot_*, natural order); with `schur`, red nodes of level 0 also store the exact S1. */
-__kernel void setup_a(__global const REAL *c, __global const REAL *e, __global const REAL *n, const ulong base,
+__kernel void setup_a(__global const REAL *c, __global const REAL *e, __global const REAL *n, const long base,
                       const int pitch, const int k, __global REAL *rot_c, __global REAL *rot_ne,
                       __global REAL *rot_nw, __global REAL *schur, const int with_schur, SETUP_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
@@ -286,7 +297,7 @@ __kernel void setup_a(__global const REAL *c, __global const REAL *e, __global c
   if (OUTSIDE(i, j)) {
     return;
   }
-  const Straight s = {c, e, n, base, pitch, nx, ny};
+  const Straight s = {c, e, n, {base, pitch, 1, nx, ny}};
   if ((i + j) & 1) {
     const uint at = black_at(l, i, j);
     const REAL inv = inverse_pivot(st_c(s, i, j), k, failed);
@@ -323,7 +334,7 @@ __kernel void setup_b(__global const REAL *rot_c, __global const REAL *rot_ne, _
   if (OUTSIDE(a, b)) {
     return;
   }
-  const Rotated r = {rot_c, rot_ne, rot_nw, l.nx, l.ny};
+  const Rotated r = {rot_c, rot_ne, rot_nw, {0, l.nx, 1, l.nx, l.ny}};
   REAL centre, east, north;
   step_b(r, 2 * a, 2 * b, &centre, &east, &north);
   const ulong p = (ulong)b * nx + a;
@@ -598,4 +609,138 @@ __kernel void schur_apply(__global const uint *restrict lt, const int levels, co
   }
   const int i = 2 * u + odd, j = 2 * v + odd;
   schur_at(lt, levels, count, schur, p, q, i, j, odd ? r1_at(l, i, j) : node_at(lt, levels, 0, i, j));
+}
+
+/* ---- The distributed levels (src/solver/rrb_dist.c): the same factorization and substitutions on a rank's block
+ * of the first level's grid, in natural order with ghost layers. Level k's node (i, j) is the first level's point
+ * (i 2^k, j 2^k), kept in place in the first level's arrays (Place: step 2^k); its neighbours on other ranks are in
+ * the ghost layers, exchanged before each stage. A kernel runs one work-item per level-k node (i0 + u, j0 + v) of
+ * the nx x ny nodes it is given and acts on the nodes of one class, the others idle. The factor is five arrays:
+ * 1 / d and l towards west, east, south, north (black nodes) or the four diagonals (r1 nodes), as FACTOR_PLANES. */
+
+#define LEVEL_ARGS const long base, const long pitch, const int step, const int gnx, const int gny, const int i0, \
+                   const int j0, const int nx, const int ny
+#define FACTOR_ARGS __global REAL *f_invd, __global REAL *f_w, __global REAL *f_e, __global REAL *f_s, \
+                    __global REAL *f_n
+#define LEVEL_NODE                                  \
+  const int u = get_global_id(0), v = get_global_id(1); \
+  if (OUTSIDE(u, v)) {                              \
+    return;                                         \
+  }                                                 \
+  const Place at = {base, pitch, step, gnx, gny};   \
+  const int i = i0 + u, j = j0 + v;                 \
+  const long p = place(at, i, j)
+
+/* dst = src over an nx x ny block of points, each array with its own offset and pitch. */
+__kernel void dist_copy(__global const REAL *restrict src, const long src_base, const int src_pitch,
+                        __global REAL *restrict dst, const long dst_base, const int dst_pitch, const int nx,
+                        const int ny) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (!OUTSIDE(i, j)) {
+    dst[dst_base + (long)j * dst_pitch + i] = src[src_base + (long)j * src_pitch + i];
+  }
+}
+
+/* Step A of level k: black nodes store their pivot and l, red nodes their rotated stencil (as setup_a). */
+__kernel void dist_setup_a(__global const REAL *c, __global const REAL *e, __global const REAL *n,
+                           __global REAL *rot_c, __global REAL *rot_ne, __global REAL *rot_nw, FACTOR_ARGS,
+                           LEVEL_ARGS, const int k, volatile __global int *failed) {
+  LEVEL_NODE;
+  const Straight s = {c, e, n, at};
+  if ((i + j) & 1) {
+    const REAL inv = inverse_pivot(st_c(s, i, j), k, failed);
+    f_invd[p] = inv;
+    f_w[p] = st_e(s, i - 1, j) * inv;
+    f_e[p] = st_e(s, i, j) * inv;
+    f_s[p] = st_n(s, i, j - 1) * inv;
+    f_n[p] = st_n(s, i, j) * inv;
+    return;
+  }
+  REAL centre, ne, nw;
+  step_a(s, i, j, &centre, &ne, &nw);
+  rot_c[p] = centre;
+  rot_ne[p] = ne;
+  rot_nw[p] = nw;
+}
+
+/* Step B of level k: r1 nodes store their pivot and l, r2 nodes the next level's straight stencil (as setup_b). */
+__kernel void dist_setup_b(__global const REAL *rot_c, __global const REAL *rot_ne, __global const REAL *rot_nw,
+                           __global REAL *c, __global REAL *e, __global REAL *n, FACTOR_ARGS, LEVEL_ARGS, const int k,
+                           volatile __global int *failed) {
+  LEVEL_NODE;
+  const Rotated r = {rot_c, rot_ne, rot_nw, at};
+  if (!(i & 1) && !(j & 1)) {
+    REAL centre, east, north;
+    step_b(r, i, j, &centre, &east, &north);
+    c[p] = centre;
+    e[p] = east;
+    n[p] = north;
+  } else if ((i & 1) && (j & 1)) {
+    const REAL inv = inverse_pivot(rot(r, r.c, i, j), k, failed);
+    f_invd[p] = inv;
+    f_w[p] = rot(r, r.ne, i - 1, j - 1) * inv;
+    f_e[p] = rot(r, r.nw, i + 1, j - 1) * inv;
+    f_s[p] = rot(r, r.nw, i, j) * inv;
+    f_n[p] = rot(r, r.ne, i, j) * inv;
+  }
+}
+
+/* f(n) x(n) at node (ni, nj) of the level (0 outside its grid): a neighbour's l towards this node times its value,
+ * or this node's l towards the neighbour times the neighbour's value. */
+INLINE REAL term(const Place at, __global const REAL *f, __global const REAL *x, const int ni, const int nj) {
+  return inside(ni, nj, at.nx, at.ny) ? f[place(at, ni, nj)] * x[place(at, ni, nj)] : (REAL)0;
+}
+INLINE REAL times(const Place at, const REAL l, __global const REAL *x, const int ni, const int nj) {
+  return inside(ni, nj, at.nx, at.ny) ? l * x[place(at, ni, nj)] : (REAL)0;
+}
+
+/* Forward, level k, red nodes: x -= l(b -> node) x_b over the black neighbours b. */
+__kernel void dist_forward_red(__global REAL *x, FACTOR_ARGS, LEVEL_ARGS) {
+  LEVEL_NODE;
+  if (!((i + j) & 1)) {
+    x[p] -= term(at, f_e, x, i - 1, j) + term(at, f_w, x, i + 1, j) + term(at, f_n, x, i, j - 1) +
+            term(at, f_s, x, i, j + 1);
+  }
+}
+
+/* Forward, level k, r2 nodes: x -= l(q -> node) x_q over the diagonal r1 neighbours q. */
+__kernel void dist_forward_r2(__global REAL *x, FACTOR_ARGS, LEVEL_ARGS) {
+  LEVEL_NODE;
+  if (!(i & 1) && !(j & 1)) {
+    x[p] -= term(at, f_n, x, i - 1, j - 1) + term(at, f_s, x, i + 1, j - 1) + term(at, f_e, x, i - 1, j + 1) +
+            term(at, f_w, x, i + 1, j + 1);
+  }
+}
+
+/* Backward, level k, r1 nodes: z = x / d - sum of l z over the diagonal r2 neighbours (done). */
+__kernel void dist_backward_r1(__global REAL *x, FACTOR_ARGS, LEVEL_ARGS) {
+  LEVEL_NODE;
+  if ((i & 1) && (j & 1)) {
+    x[p] = f_invd[p] * x[p] - (times(at, f_w[p], x, i - 1, j - 1) + times(at, f_e[p], x, i + 1, j - 1) +
+                               times(at, f_s[p], x, i - 1, j + 1) + times(at, f_n[p], x, i + 1, j + 1));
+  }
+}
+
+/* Backward, level k, black nodes: z = x / d - sum of l z over the red neighbours (done). */
+__kernel void dist_backward_black(__global REAL *x, FACTOR_ARGS, LEVEL_ARGS) {
+  LEVEL_NODE;
+  if ((i + j) & 1) {
+    x[p] = f_invd[p] * x[p] - (times(at, f_w[p], x, i - 1, j) + times(at, f_e[p], x, i + 1, j) +
+                               times(at, f_s[p], x, i, j - 1) + times(at, f_n[p], x, i, j + 1));
+  }
+}
+
+/* The coarse level's nodes of this rank's block, packed row by row (nx per row), for the gather. */
+__kernel void dist_pack(__global const REAL *restrict x, __global REAL *restrict packed, LEVEL_ARGS) {
+  LEVEL_NODE;
+  packed[(long)v * nx + u] = x[p];
+}
+
+/* x = the coarse level's solution (its whole grid, natural order) at the nodes given that are in the grid: the
+ * block's and its ghost layers'. */
+__kernel void dist_unpack(__global REAL *restrict x, __global const REAL *restrict coarse, LEVEL_ARGS) {
+  LEVEL_NODE;
+  if (inside(i, j, gnx, gny)) {
+    x[p] = coarse[(long)j * gnx + i];
+  }
 }

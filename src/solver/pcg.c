@@ -9,6 +9,7 @@
 #include "program.h"
 #include "reduce.h"
 #include "rrb.h"
+#include "rrb_dist.h"
 
 enum { GHOST = 1, WG_X = 32, WG_Y = 4, WG_1D = 256 };
 enum {
@@ -20,11 +21,12 @@ enum {
   KERNEL_SUBTRACT_RANGE,
   KERNEL_SOLUTION_RANGE,
   KERNEL_DIRECTION_RANGE,
+  KERNEL_SATISFY_BLACK,
   NKERNELS
 };
 static const char *const kernel_names[NKERNELS] = {
     "apply_stencil",  "residual",         "update_solution",      "jacobi", "update_direction",
-    "subtract_range", "update_solution_range", "update_direction_range"};
+    "subtract_range", "update_solution_range", "update_direction_range", "satisfy_black"};
 
 /* The RRB solver's vectors in its layout (rrb.h): CG runs on the red places [first, count). */
 enum { L_B, L_X, L_R, L_Z, L_P, L_Q, L_VECTORS };
@@ -39,7 +41,8 @@ struct Pcg {
   Field *r, *z, *p, *q;         /* residual, preconditioned residual (r itself when plain), direction, S p */
   Halo *couplings_halo, *p_halo;
   Reducer *reducer;
-  Rrb *rrb; /* with PCG_RRB: the factorization, the copies to and from its layout, and its vectors */
+  Rrb *rrb; /* with PCG_RRB on one rank: the factorization, the copies to and from its layout, and its vectors */
+  RrbDist *rrb_dist; /* with PCG_RRB on several ranks */
   RrbPermute *permute;
   cl_mem layout[L_VECTORS];
   cl_program program;
@@ -51,18 +54,23 @@ static HclStatus make_field(Pcg *s, const char *name, Field **f) {
   return field_create(s->rt, s->decomp, &spec, f);
 }
 
-/* The RRB factorization of this rank's block, its layout copies and vectors. */
+/* With one rank, the RRB factorization of its block, its layout copies and vectors; with several, the distributed
+ * one (rrb_dist.h), and satisfy_black told the parity of this rank's first point. */
 static HclStatus create_rrb(Pcg *s) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(s->decomp);
-  REQUIRE(l->px * l->py == 1, HCL_EUSAGE,
-          "the RRB preconditioner runs on one rank so far (this run has %d); use the Jacobi preconditioner on "
-          "several ranks", l->px * l->py);
-  TRY(rrb_create(s->rt, l->nx, l->ny, s->precision, &s->rrb));
-  TRY(rrb_permute_create(s->rt, rrb_layout(s->rrb), s->precision, &s->permute));
-  size_t bytes = rrb_layout(s->rrb)->count * precision_bytes(s->precision);
-  for (int v = 0; v < L_VECTORS; v++) {
-    TRY(runtime_buffer(s->rt, bytes, "RRB solver vector", &s->layout[v]));
+  if (l->px * l->py > 1) {
+    cl_int parity = (l->x0 + l->y0) & 1;
+    TRY_CL(clSetKernelArg(s->kernels[KERNEL_SATISFY_BLACK], 6, sizeof parity, &parity));
+    TRY(make_field(s, "preconditioned", &s->z));
+    TRY(rrb_dist_create(s->rt, s->decomp, s->precision, RRB_DIST_COARSE_NODES, &s->rrb_dist));
+  } else {
+    TRY(rrb_create(s->rt, l->nx, l->ny, s->precision, &s->rrb));
+    TRY(rrb_permute_create(s->rt, rrb_layout(s->rrb), s->precision, &s->permute));
+    size_t bytes = rrb_layout(s->rrb)->count * precision_bytes(s->precision);
+    for (int v = 0; v < L_VECTORS; v++) {
+      TRY(runtime_buffer(s->rt, bytes, "RRB solver vector", &s->layout[v]));
+    }
   }
 cleanup:
   return status;
@@ -116,6 +124,7 @@ void pcg_destroy(Pcg **pcg) {
   }
   rrb_permute_destroy(&s->permute);
   rrb_destroy(&s->rrb);
+  rrb_dist_destroy(&s->rrb_dist);
   program_release(&s->program, s->kernels, NKERNELS);
   reducer_destroy(&s->reducer);
   halo_destroy(&s->p_halo);
@@ -148,6 +157,9 @@ HclStatus pcg_set_matrix(Pcg *pcg) {
           smallest);
   if (pcg->rrb) {
     TRY(rrb_setup(pcg->rrb, pcg->centre, pcg->east, pcg->north));
+  }
+  if (pcg->rrb_dist) {
+    TRY(rrb_dist_setup(pcg->rrb_dist, pcg->centre, pcg->east, pcg->north));
   }
 cleanup:
   return status;
@@ -228,6 +240,9 @@ static HclStatus precondition(Pcg *s, double *rho) {
   if (s->preconditioner == PCG_JACOBI) {
     Field *args[] = {s->r, s->centre, s->z};
     TRY(launch(s, KERNEL_JACOBI, args, 3, NULL));
+  }
+  if (s->rrb_dist) {
+    TRY(rrb_dist_apply(s->rrb_dist, s->r, s->z));
   }
   TRY(reduce_dot(s->reducer, s->r, s->z ? s->z : s->r, rho));
 cleanup:
@@ -374,6 +389,11 @@ HclStatus pcg_solve(Pcg *s, Field *b, Field *x, double tolerance, int max_iterat
   if (s->rrb) {
     TRY(solve_schur(s, b, x, sqrt(bb), tolerance, max_iterations, result));
   } else {
+    if (s->rrb_dist) { /* CG on the whole system as the Schur complement's (satisfy_black) */
+      Field *args[] = {x, s->r, s->centre};
+      TRY(launch(s, KERNEL_SATISFY_BLACK, args, 3, NULL));
+      TRY(residual(s, b, x, &rr));
+    }
     TRY(solve_natural(s, x, rr, sqrt(bb), tolerance, max_iterations, result));
   }
   TRY(residual(s, b, x, &rr));

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "clerror.h"
+#include "kernel_args.h"
 #include "program.h"
 
 /* Planes and table fields as kernels_cl/rrb.cl has them. */
@@ -137,47 +138,18 @@ size_t rrb_red_first(const Rrb *rrb) {
   return rrb->layout.nlevels > 0 ? rrb->layout.levels[0].offset[RRB_R1] : rrb->layout.final_offset;
 }
 
-/* Kernel arguments in order: set_mem, set_int, set_ulong append one; `arg` counts. */
-typedef struct {
-  cl_kernel kernel;
-  cl_uint arg;
-  cl_int err;
-} Args;
-
-static void set_bytes(Args *a, size_t size, const void *value) {
-  if (a->err == CL_SUCCESS) {
-    a->err = clSetKernelArg(a->kernel, a->arg, size, value);
-  }
-  a->arg++;
-}
-static void set_mem(Args *a, cl_mem m) {
-  set_bytes(a, sizeof m, &m);
-}
-static void set_int(Args *a, int v) {
-  cl_int value = v;
-  set_bytes(a, sizeof value, &value);
-}
-static void set_uint(Args *a, size_t v) {
-  cl_uint value = (cl_uint)v;
-  set_bytes(a, sizeof value, &value);
-}
-static void set_ulong(Args *a, size_t v) {
-  cl_ulong value = v;
-  set_bytes(a, sizeof value, &value);
-}
-
 /* The leading arguments of the kernels: table, levels, count. */
-static Args begin(Rrb *r, int k) {
-  Args a = {r->kernels[k], 0, CL_SUCCESS};
-  set_mem(&a, r->table);
-  set_int(&a, r->layout.nlevels);
-  set_uint(&a, r->layout.count);
+static KernelArgs begin(Rrb *r, int k) {
+  KernelArgs a = kernel_args(r->kernels[k]);
+  arg_mem(&a, r->table);
+  arg_int(&a, r->layout.nlevels);
+  arg_uint(&a, r->layout.count);
   return a;
 }
 
 /* Launches kernel a over global (local) work-items; bytes: its DRAM traffic, for the profile. While
  * rrb_apply_timed runs, waits for it and adds its time to level k's. */
-static HclStatus launch(Rrb *r, Args *a, cl_uint dims, const size_t *global, const size_t *local, double bytes,
+static HclStatus launch(Rrb *r, KernelArgs *a, cl_uint dims, const size_t *global, const size_t *local, double bytes,
                         int k) {
   HclStatus status = HCL_OK;
   cl_event event = NULL;
@@ -197,7 +169,7 @@ cleanup:
 }
 
 /* A 2D kernel of level k over nx x ny work-items (nothing when empty). */
-static HclStatus launch_2d(Rrb *r, Args *a, int nx, int ny, double bytes, int k) {
+static HclStatus launch_2d(Rrb *r, KernelArgs *a, int nx, int ny, double bytes, int k) {
   HclStatus status = HCL_OK;
   TRY_CL(a->err);
   if (nx > 0 && ny > 0) {
@@ -209,7 +181,7 @@ cleanup:
   return status;
 }
 
-static HclStatus launch_1d(Rrb *r, Args *a, size_t n, size_t group, double bytes, int k) {
+static HclStatus launch_1d(Rrb *r, KernelArgs *a, size_t n, size_t group, double bytes, int k) {
   size_t global = (n + group - 1) / group * group;
   return launch(r, a, 1, &global, &group, bytes, k);
 }
@@ -218,27 +190,26 @@ static const RrbLevelLayout *level(const Rrb *r, int k) {
   return &r->layout.levels[k];
 }
 
-/* Step A of level k from its straight stencil (the model's fields on level 0, the scratch after). */
-static HclStatus setup_level_a(Rrb *r, int k, Field *const matrix[3]) {
+/* Step A of level k from its straight stencil (the matrix on level 0, the scratch after). */
+static HclStatus setup_level_a(Rrb *r, int k, const RrbMatrix *matrix) {
   const RrbLevelLayout *l = level(r, k);
-  Args a = {r->kernels[K_SETUP_A], 0, CL_SUCCESS};
+  KernelArgs a = kernel_args(r->kernels[K_SETUP_A]);
   for (int f = 0; f < 3; f++) {
-    set_mem(&a, k == 0 ? field_buffer(matrix[f]) : r->straight[f]);
+    arg_mem(&a, k == 0 ? matrix->coefficients[f] : r->straight[f]);
   }
-  int ghost = k == 0 ? field_ghost(matrix[0]) : 0, pitch = k == 0 ? field_pitch(matrix[0]) : l->nx;
-  set_ulong(&a, (size_t)ghost * pitch + ghost);
-  set_int(&a, pitch);
-  set_int(&a, k);
+  arg_long(&a, k == 0 ? (long)matrix->base : 0);
+  arg_int(&a, k == 0 ? matrix->pitch : l->nx);
+  arg_int(&a, k);
   for (int f = 0; f < 3; f++) {
-    set_mem(&a, r->rotated[f]);
+    arg_mem(&a, r->rotated[f]);
   }
-  set_mem(&a, r->schur);
-  set_int(&a, k == 0);
-  set_mem(&a, r->table);
-  set_int(&a, r->layout.nlevels);
-  set_uint(&a, r->layout.count);
-  set_mem(&a, r->factor);
-  set_mem(&a, r->failed);
+  arg_mem(&a, r->schur);
+  arg_int(&a, k == 0);
+  arg_mem(&a, r->table);
+  arg_int(&a, r->layout.nlevels);
+  arg_uint(&a, r->layout.count);
+  arg_mem(&a, r->factor);
+  arg_mem(&a, r->failed);
   double bytes = (double)l->nx * l->ny * real_bytes(r) * (3 + 3 + (k == 0 ? 2.5 : 0));
   return launch_2d(r, &a, l->nx, l->ny, bytes, k);
 }
@@ -246,19 +217,19 @@ static HclStatus setup_level_a(Rrb *r, int k, Field *const matrix[3]) {
 /* Step B of level k: the r1 pivots and the next level's straight stencil. */
 static HclStatus setup_level_b(Rrb *r, int k) {
   const RrbLevelLayout *l = level(r, k);
-  Args a = {r->kernels[K_SETUP_B], 0, CL_SUCCESS};
+  KernelArgs a = kernel_args(r->kernels[K_SETUP_B]);
   for (int f = 0; f < 3; f++) {
-    set_mem(&a, r->rotated[f]);
+    arg_mem(&a, r->rotated[f]);
   }
-  set_int(&a, k);
+  arg_int(&a, k);
   for (int f = 0; f < 3; f++) {
-    set_mem(&a, r->straight[f]);
+    arg_mem(&a, r->straight[f]);
   }
-  set_mem(&a, r->table);
-  set_int(&a, r->layout.nlevels);
-  set_uint(&a, r->layout.count);
-  set_mem(&a, r->factor);
-  set_mem(&a, r->failed);
+  arg_mem(&a, r->table);
+  arg_int(&a, r->layout.nlevels);
+  arg_uint(&a, r->layout.count);
+  arg_mem(&a, r->factor);
+  arg_mem(&a, r->failed);
   int cx = (l->nx + 1) / 2, cy = (l->ny + 1) / 2;
   double bytes = (double)l->nx * l->ny * real_bytes(r) * (1.5 + 0.75 + 1.25);
   return launch_2d(r, &a, cx, cy, bytes, k);
@@ -266,29 +237,41 @@ static HclStatus setup_level_b(Rrb *r, int k) {
 
 HclStatus rrb_setup(Rrb *r, Field *centre, Field *east, Field *north) {
   HclStatus status = HCL_OK;
-  Field *const matrix[3] = {centre, east, north};
+  Field *const fields[3] = {centre, east, north};
   const RrbLayout *l = &r->layout;
   int nx = l->nlevels > 0 ? l->levels[0].nx : l->final_nx, ny = l->nlevels > 0 ? l->levels[0].ny : l->final_ny;
-  cl_int none = INT_MAX, failed = INT_MAX;
+  RrbMatrix matrix = {.base = (size_t)field_ghost(centre) * field_pitch(centre) + field_ghost(centre),
+                      .pitch = field_pitch(centre)};
   for (int f = 0; f < 3; f++) {
-    ASSERT(field_nx(matrix[f]) == nx && field_ny(matrix[f]) == ny && field_nz(matrix[f]) == 1 &&
-           field_precision(matrix[f]) == r->precision);
+    ASSERT(field_nx(fields[f]) == nx && field_ny(fields[f]) == ny && field_nz(fields[f]) == 1 &&
+           field_precision(fields[f]) == r->precision && field_pitch(fields[f]) == matrix.pitch &&
+           field_ghost(fields[f]) == field_ghost(centre));
+    matrix.coefficients[f] = field_buffer(fields[f]);
   }
+  TRY(rrb_setup_matrix(r, &matrix));
+cleanup:
+  return status;
+}
+
+HclStatus rrb_setup_matrix(Rrb *r, const RrbMatrix *matrix) {
+  HclStatus status = HCL_OK;
+  const RrbLayout *l = &r->layout;
+  cl_int none = INT_MAX, failed = INT_MAX;
   TRY_CL(clEnqueueWriteBuffer(runtime_queue(r->rt), r->failed, CL_FALSE, 0, sizeof none, &none, 0, NULL, NULL));
   for (int k = 0; k < l->nlevels; k++) {
     TRY(setup_level_a(r, k, matrix));
     TRY(setup_level_b(r, k));
   }
-  Args a = {r->kernels[K_SETUP_LAST], 0, CL_SUCCESS};
-  set_mem(&a, l->nlevels > 0 ? r->straight[0] : field_buffer(centre));
-  set_ulong(&a, l->nlevels > 0 ? 0 : (size_t)field_ghost(centre) * field_pitch(centre) + field_ghost(centre));
-  set_mem(&a, r->schur);
-  set_int(&a, l->nlevels == 0);
-  set_mem(&a, r->table);
-  set_int(&a, l->nlevels);
-  set_uint(&a, l->count);
-  set_mem(&a, r->factor);
-  set_mem(&a, r->failed);
+  KernelArgs a = kernel_args(r->kernels[K_SETUP_LAST]);
+  arg_mem(&a, l->nlevels > 0 ? r->straight[0] : matrix->coefficients[0]);
+  arg_ulong(&a, l->nlevels > 0 ? 0 : matrix->base);
+  arg_mem(&a, r->schur);
+  arg_int(&a, l->nlevels == 0);
+  arg_mem(&a, r->table);
+  arg_int(&a, l->nlevels);
+  arg_uint(&a, l->count);
+  arg_mem(&a, r->factor);
+  arg_mem(&a, r->failed);
   TRY(launch_1d(r, &a, 1, 1, 0, l->nlevels));
   TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->failed, CL_TRUE, 0, sizeof failed, &failed, 0, NULL, NULL));
   REQUIRE(failed == INT_MAX, HCL_EDATA,
@@ -303,13 +286,13 @@ cleanup:
 /* One stage kernel of level k: src, dst, k, then the extra int argument when extra >= 0. */
 static HclStatus stage(Rrb *r, int kernel, int k, cl_mem src, cl_mem dst, int extra, int nx, int ny,
                        double values_per_item) {
-  Args a = begin(r, kernel);
-  set_mem(&a, r->factor);
-  set_mem(&a, src);
-  set_mem(&a, dst);
-  set_int(&a, k);
+  KernelArgs a = begin(r, kernel);
+  arg_mem(&a, r->factor);
+  arg_mem(&a, src);
+  arg_mem(&a, dst);
+  arg_int(&a, k);
   if (extra >= 0) {
-    set_int(&a, extra);
+    arg_int(&a, extra);
   }
   return launch_2d(r, &a, nx, ny, values_per_item * nx * ny * real_bytes(r), k);
 }
@@ -329,10 +312,10 @@ HclStatus rrb_apply(Rrb *r, cl_mem res, cl_mem z) {
     TRY(stage(r, K_FORWARD_R1, k, z, z, -1, v->nx / 2, v->ny / 2, 2 + 2 * 5));
     TRY(stage(r, K_FORWARD_R2, k, z, z, TERMS_BLACK | TERMS_R1, (v->nx + 1) / 2, (v->ny + 1) / 2, 2 + 4 * 2.5));
   }
-  Args a = begin(r, K_COARSE);
-  set_mem(&a, r->factor);
-  set_mem(&a, z);
-  set_int(&a, coarse);
+  KernelArgs a = begin(r, K_COARSE);
+  arg_mem(&a, r->factor);
+  arg_mem(&a, z);
+  arg_int(&a, coarse);
   size_t group = runtime_device(r->rt)->max_work_group_size < COARSE_GROUP ? runtime_device(r->rt)->max_work_group_size
                                                                            : COARSE_GROUP;
   TRY(launch_1d(r, &a, group, group, 0, coarse));
@@ -353,11 +336,11 @@ cleanup:
 static HclStatus schur_half(Rrb *r, cl_mem p, cl_mem q, int odd) {
   int nx = r->layout.nlevels > 0 ? level(r, 0)->nx : 1, ny = r->layout.nlevels > 0 ? level(r, 0)->ny : 1;
   int hx = odd ? nx / 2 : (nx + 1) / 2, hy = odd ? ny / 2 : (ny + 1) / 2;
-  Args a = begin(r, K_SCHUR);
-  set_mem(&a, r->schur);
-  set_mem(&a, p);
-  set_mem(&a, q);
-  set_int(&a, odd);
+  KernelArgs a = begin(r, K_SCHUR);
+  arg_mem(&a, r->schur);
+  arg_mem(&a, p);
+  arg_mem(&a, q);
+  arg_int(&a, odd);
   return launch_2d(r, &a, hx, hy, (double)hx * hy * (SCHUR_PLANES + 2) * real_bytes(r), 0);
 }
 
@@ -371,9 +354,9 @@ cleanup:
 
 HclStatus rrb_schur_rhs(Rrb *r, cl_mem b, cl_mem res) {
   HclStatus status = HCL_OK;
-  if (r->layout.nlevels == 0) {
+  if (r->layout.nlevels == 0 && b != res) {
     TRY_CL(clEnqueueCopyBuffer(runtime_queue(r->rt), b, res, 0, 0, real_bytes(r), 0, NULL, NULL));
-  } else {
+  } else if (r->layout.nlevels > 0) {
     const RrbLevelLayout *l0 = level(r, 0);
     TRY(stage(r, K_FORWARD_R1, 0, b, res, -1, l0->nx / 2, l0->ny / 2, 2 + 2 * 5));
     TRY(stage(r, K_FORWARD_R2, 0, b, res, TERMS_BLACK, (l0->nx + 1) / 2, (l0->ny + 1) / 2, 2 + 2 * 5));
@@ -388,6 +371,15 @@ HclStatus rrb_recover_black(Rrb *r, cl_mem b, cl_mem x) {
   }
   const RrbLevelLayout *l0 = level(r, 0);
   return stage(r, K_BACKWARD_BLACK, 0, b, x, -1, (l0->nx + 1) / 2, l0->ny, 2 + 5 + 2);
+}
+
+HclStatus rrb_apply_full(Rrb *r, cl_mem res, cl_mem z) {
+  HclStatus status = HCL_OK;
+  TRY(rrb_schur_rhs(r, res, res));
+  TRY(rrb_apply(r, res, z));
+  TRY(rrb_recover_black(r, res, z));
+cleanup:
+  return status;
 }
 
 int rrb_coarse_level(const Rrb *rrb) {

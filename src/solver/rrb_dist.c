@@ -1,0 +1,482 @@
+/* rrb_dist.c: the RRB preconditioner on several ranks (see rrb_dist.h; kernels dist_* in kernels_cl/rrb.cl). */
+#include "rrb_dist.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clerror.h"
+#include "halo.h"
+#include "kernel_args.h"
+#include "par.h"
+#include "program.h"
+#include "rrb.h"
+
+enum { WG_X = 32, WG_Y = 4, FACTOR_PLANES = 5 };
+
+enum {
+  K_COPY,
+  K_SETUP_A,
+  K_SETUP_B,
+  K_FORWARD_RED,
+  K_FORWARD_R2,
+  K_BACKWARD_R1,
+  K_BACKWARD_BLACK,
+  K_PACK,
+  K_UNPACK,
+  NKERNELS
+};
+static const char *const kernel_names[NKERNELS] = {
+    "dist_copy",        "dist_setup_a",        "dist_setup_b", "dist_forward_red", "dist_forward_r2",
+    "dist_backward_r1", "dist_backward_black", "dist_pack",    "dist_unpack"};
+
+/* Level k's nodes i0 .. i0 + ni - 1 by j0 .. j0 + nj - 1 (global level indices) in a kernel's launch. */
+typedef struct {
+  int k, i0, j0, ni, nj;
+} Nodes;
+
+/* The coarse level: its whole grid on every rank, solved by the one-rank solver. */
+typedef struct {
+  int nx, ny;
+  Nodes own;               /* this rank's nodes of it */
+  Nodes seen;              /* the nodes of its block and ghost layers */
+  int *recv_bytes, *displs; /* per rank, for MPI_Allgatherv: its nodes' bytes and where they land */
+  size_t *place;           /* per rank's node, in gathered order: its place in the layout of the coarse solver */
+  size_t *natural;         /* the same: its index in the coarse grid's natural order */
+  unsigned char *packed, *gathered, *layout, *solution; /* host: own nodes, all, in layout order, natural order */
+  cl_mem packed_dev, in_dev, z_dev, solution_dev, matrix_dev[3];
+  Rrb *solver;
+} Coarse;
+
+struct RrbDist {
+  Runtime *rt;
+  const Decomp *decomp;
+  Precision precision;
+  int levels, ghost;
+  Field *straight[3], *rotated[3], *factor[FACTOR_PLANES], *work;
+  Halo *straight_halo, *rotated_halo, *factor_halo, *work_halo;
+  Coarse coarse;
+  cl_mem failed;
+  cl_program program;
+  cl_kernel kernels[NKERNELS];
+};
+
+static size_t real_bytes(const RrbDist *r) {
+  return precision_bytes(r->precision);
+}
+
+/* ceil(a / b) for b > 0 and any a. */
+static int ceil_div(int a, int b) {
+  return a >= 0 ? (a + b - 1) / b : -((-a) / b);
+}
+
+/* The points of [lo, hi) of the first level that are nodes of a level with the given step: first, count. */
+static void nodes_in(int lo, int hi, int step, int *first, int *count) {
+  *first = ceil_div(lo, step);
+  *count = ceil_div(hi, step) - *first;
+}
+
+/* The level-k nodes of an owned block x0 .. x0 + nx - 1 (by y), widened by `margin` points each side within the
+ * global grid. */
+static Nodes block_nodes(const RrbDist *r, int k, int x0, int y0, int nx, int ny, int margin) {
+  const DecompSpec *g = decomp_spec(r->decomp);
+  Nodes n = {.k = k};
+  int lo_x = x0 - margin < 0 ? 0 : x0 - margin, hi_x = x0 + nx + margin > g->nx ? g->nx : x0 + nx + margin;
+  int lo_y = y0 - margin < 0 ? 0 : y0 - margin, hi_y = y0 + ny + margin > g->ny ? g->ny : y0 + ny + margin;
+  nodes_in(lo_x, hi_x, 1 << k, &n.i0, &n.ni);
+  nodes_in(lo_y, hi_y, 1 << k, &n.j0, &n.nj);
+  return n;
+}
+
+static Nodes own_nodes(const RrbDist *r, int k) {
+  const DecompLocal *l = decomp_local(r->decomp);
+  return block_nodes(r, k, l->x0, l->y0, l->nx, l->ny, 0);
+}
+
+/* Appends the LEVEL_ARGS of rrb.cl for nodes n: where level n.k keeps node (i, j) in the work fields, the level's
+ * global grid, the nodes. */
+static void arg_level(const RrbDist *r, KernelArgs *a, Nodes n) {
+  const DecompSpec *g = decomp_spec(r->decomp);
+  const DecompLocal *l = decomp_local(r->decomp);
+  long pitch = field_pitch(r->work), step = 1L << n.k;
+  arg_long(a, (long)r->ghost * pitch + r->ghost - (long)l->y0 * pitch - l->x0);
+  arg_long(a, step * pitch);
+  arg_int(a, (int)step);
+  arg_int(a, ceil_div(g->nx, (int)step));
+  arg_int(a, ceil_div(g->ny, (int)step));
+  arg_int(a, n.i0);
+  arg_int(a, n.j0);
+  arg_int(a, n.ni);
+  arg_int(a, n.nj);
+}
+
+static void arg_factor(const RrbDist *r, KernelArgs *a) {
+  for (int f = 0; f < FACTOR_PLANES; f++) {
+    arg_mem(a, field_buffer(r->factor[f]));
+  }
+}
+
+static HclStatus launch(RrbDist *r, KernelArgs *a, Nodes n, double values_per_node) {
+  HclStatus status = HCL_OK;
+  TRY_CL(a->err);
+  if (n.ni > 0 && n.nj > 0) {
+    size_t global[2], local[2];
+    runtime_grid_shape(r->rt, n.ni, n.nj, WG_X, WG_Y, 1, global, local);
+    TRY(runtime_launch(r->rt, a->kernel, 2, global, local, values_per_node * n.ni * n.nj * real_bytes(r), NULL));
+  }
+cleanup:
+  return status;
+}
+
+/* dst = src over the owned points (fields of this decomposition and precision, any ghost widths). */
+static HclStatus copy_owned(RrbDist *r, Field *src, Field *dst) {
+  const DecompLocal *l = decomp_local(r->decomp);
+  KernelArgs a = kernel_args(r->kernels[K_COPY]);
+  arg_mem(&a, field_buffer(src));
+  arg_long(&a, (long)field_ghost(src) * field_pitch(src) + field_ghost(src));
+  arg_int(&a, field_pitch(src));
+  arg_mem(&a, field_buffer(dst));
+  arg_long(&a, (long)field_ghost(dst) * field_pitch(dst) + field_ghost(dst));
+  arg_int(&a, field_pitch(dst));
+  arg_int(&a, l->nx);
+  arg_int(&a, l->ny);
+  return launch(r, &a, (Nodes){.ni = l->nx, .nj = l->ny}, 2);
+}
+
+/* ---- Creation */
+
+static HclStatus make_field(RrbDist *r, const char *name, Field **f) {
+  FieldSpec spec = {.name = name, .nz = 1, .ghost = r->ghost, .precision = r->precision};
+  return field_create(r->rt, r->decomp, &spec, f);
+}
+
+/* K: levels are distributed while the remaining grid has more than coarse_nodes nodes and every block is at least
+ * 2^K points wide in a split direction (the ghost width: two nodes of level K - 1, the reach of setup's steps). */
+static int distributed_levels(const Decomp *decomp, int coarse_nodes) {
+  const DecompSpec *g = decomp_spec(decomp);
+  int narrowest = INT_MAX;
+  if (g->px > 1 || g->periodic_x) {
+    narrowest = g->nx / g->px;
+  }
+  if ((g->py > 1 || g->periodic_y) && g->ny / g->py < narrowest) {
+    narrowest = g->ny / g->py;
+  }
+  int k = 0;
+  while ((double)ceil_div(g->nx, 1 << k) * ceil_div(g->ny, 1 << k) > coarse_nodes && k < 30 &&
+         (narrowest == INT_MAX || (2L << k) <= narrowest)) {
+    k++;
+  }
+  return k;
+}
+
+/* The coarse level's bookkeeping: every rank's nodes, their places, the host and device buffers, the solver. */
+static HclStatus create_coarse(RrbDist *r) {
+  HclStatus status = HCL_OK;
+  Coarse *c = &r->coarse;
+  const DecompSpec *g = decomp_spec(r->decomp);
+  int step = 1 << r->levels, ranks = par_size();
+  c->nx = ceil_div(g->nx, step);
+  c->ny = ceil_div(g->ny, step);
+  c->own = own_nodes(r, r->levels);
+  const DecompLocal *l = decomp_local(r->decomp);
+  c->seen = block_nodes(r, r->levels, l->x0, l->y0, l->nx, l->ny, r->ghost);
+  size_t count = (size_t)c->nx * c->ny, bytes = real_bytes(r);
+  REQUIRE(count * bytes < INT_MAX, HCL_EDATA, "the RRB coarse level of %d x %d nodes is too large to gather",
+          c->nx, c->ny);
+  TRY(rrb_create(r->rt, c->nx, c->ny, r->precision, &c->solver));
+  TRY_ALLOC(c->recv_bytes, ranks);
+  TRY_ALLOC(c->displs, ranks);
+  TRY_ALLOC(c->place, count);
+  TRY_ALLOC(c->natural, count);
+  size_t at = 0;
+  for (int q = 0; q < ranks; q++) {
+    int x0, y0, nx, ny;
+    decomp_block_of(r->decomp, q, &x0, &y0, &nx, &ny);
+    Nodes n = block_nodes(r, r->levels, x0, y0, nx, ny, 0);
+    c->displs[q] = (int)(at * bytes);
+    for (int j = n.j0; j < n.j0 + n.nj; j++) {
+      for (int i = n.i0; i < n.i0 + n.ni; i++, at++) {
+        c->place[at] = rrb_layout_index(rrb_layout(c->solver), i, j);
+        c->natural[at] = (size_t)j * c->nx + i;
+      }
+    }
+    c->recv_bytes[q] = (int)(at * bytes) - c->displs[q];
+  }
+  ASSERT(at == count);
+  TRY_ALLOC(c->packed, (size_t)c->own.ni * c->own.nj * bytes + 1);
+  TRY_ALLOC(c->gathered, count * bytes);
+  TRY_ALLOC(c->layout, count * bytes);
+  TRY_ALLOC(c->solution, count * bytes);
+  TRY(runtime_buffer(r->rt, (size_t)c->own.ni * c->own.nj * bytes + bytes, "RRB coarse block", &c->packed_dev));
+  TRY(runtime_buffer(r->rt, count * bytes, "RRB coarse right-hand side", &c->in_dev));
+  TRY(runtime_buffer(r->rt, count * bytes, "RRB coarse solution", &c->z_dev));
+  TRY(runtime_buffer(r->rt, count * bytes, "RRB coarse solution, natural order", &c->solution_dev));
+  for (int f = 0; f < 3; f++) {
+    TRY(runtime_buffer(r->rt, count * bytes, "RRB coarse matrix", &c->matrix_dev[f]));
+  }
+cleanup:
+  return status;
+}
+
+static void destroy_coarse(Coarse *c) {
+  cl_mem buffers[] = {c->packed_dev, c->in_dev, c->z_dev, c->solution_dev, c->matrix_dev[0], c->matrix_dev[1],
+                      c->matrix_dev[2]};
+  for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; b++) {
+    if (buffers[b]) {
+      clReleaseMemObject(buffers[b]);
+    }
+  }
+  rrb_destroy(&c->solver);
+  free(c->recv_bytes);
+  free(c->displs);
+  free(c->place);
+  free(c->natural);
+  free(c->packed);
+  free(c->gathered);
+  free(c->layout);
+  free(c->solution);
+}
+
+/* The fields and their halos; every rank returns the same status (field_create, halo_create agree). */
+static HclStatus create_fields(RrbDist *r) {
+  HclStatus status = HCL_OK;
+  static const char *const straight[3] = {"RRB straight centre", "RRB straight east", "RRB straight north"};
+  static const char *const rotated[3] = {"RRB rotated centre", "RRB rotated ne", "RRB rotated nw"};
+  for (int f = 0; f < 3; f++) {
+    TRY(make_field(r, straight[f], &r->straight[f]));
+    TRY(make_field(r, rotated[f], &r->rotated[f]));
+  }
+  for (int f = 0; f < FACTOR_PLANES; f++) {
+    TRY(make_field(r, "RRB factor", &r->factor[f]));
+  }
+  TRY(make_field(r, "RRB work", &r->work));
+  TRY(halo_create(r->straight, 3, &r->straight_halo));
+  TRY(halo_create(r->rotated, 3, &r->rotated_halo));
+  TRY(halo_create(r->factor, FACTOR_PLANES, &r->factor_halo));
+  TRY(halo_create(&r->work, 1, &r->work_halo));
+cleanup:
+  return status;
+}
+
+HclStatus rrb_dist_create(Runtime *rt, const Decomp *decomp, Precision precision, int coarse_nodes, RrbDist **out) {
+  HclStatus status = HCL_OK;
+  RrbDist *r = NULL;
+  *out = NULL;
+  TRY_ALLOC(r, 1);
+  r->rt = rt;
+  r->decomp = decomp;
+  r->precision = precision;
+  r->levels = distributed_levels(decomp, coarse_nodes > 0 ? coarse_nodes : 1);
+  r->ghost = 1 << r->levels;
+  TRY(create_fields(r));
+  TRY(par_agree(create_coarse(r)));
+  TRY(par_agree(runtime_buffer(rt, sizeof(cl_int), "RRB pivot check", &r->failed)));
+  KernelConfig config = {.precision = precision, .wg_x = WG_X, .wg_y = WG_Y};
+  TRY(par_agree(program_build_kernels(rt, "rrb", &config, kernel_names, NKERNELS, &r->program, r->kernels)));
+  *out = r;
+  r = NULL;
+cleanup:
+  rrb_dist_destroy(&r);
+  return status;
+}
+
+void rrb_dist_destroy(RrbDist **rrb) {
+  if (!rrb || !*rrb) {
+    return;
+  }
+  RrbDist *r = *rrb;
+  program_release(&r->program, r->kernels, NKERNELS);
+  if (r->failed) {
+    clReleaseMemObject(r->failed);
+  }
+  destroy_coarse(&r->coarse);
+  Halo **halos[] = {&r->straight_halo, &r->rotated_halo, &r->factor_halo, &r->work_halo};
+  for (size_t h = 0; h < sizeof halos / sizeof halos[0]; h++) {
+    halo_destroy(halos[h]);
+  }
+  for (int f = 0; f < 3; f++) {
+    field_destroy(&r->straight[f]);
+    field_destroy(&r->rotated[f]);
+  }
+  for (int f = 0; f < FACTOR_PLANES; f++) {
+    field_destroy(&r->factor[f]);
+  }
+  field_destroy(&r->work);
+  free(r);
+  *rrb = NULL;
+}
+
+int rrb_dist_levels(const RrbDist *rrb) {
+  return rrb->levels;
+}
+
+/* ---- The coarse level */
+
+/* Every rank's level-K values of field f into c->gathered (every rank's nodes, in rank order). Collective. */
+static HclStatus gather_coarse(RrbDist *r, Field *f) {
+  HclStatus status = HCL_OK;
+  Coarse *c = &r->coarse;
+  size_t own_bytes = (size_t)c->own.ni * c->own.nj * real_bytes(r);
+  KernelArgs a = kernel_args(r->kernels[K_PACK]);
+  arg_mem(&a, field_buffer(f));
+  arg_mem(&a, c->packed_dev);
+  arg_level(r, &a, c->own);
+  TRY(launch(r, &a, c->own, 2));
+  if (own_bytes > 0) {
+    TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), c->packed_dev, CL_TRUE, 0, own_bytes, c->packed, 0, NULL,
+                               NULL));
+  }
+#ifdef HYDROCL_HAVE_MPI
+  TRY_MPI(MPI_Allgatherv(c->packed, (int)own_bytes, MPI_BYTE, c->gathered, c->recv_bytes, c->displs, MPI_BYTE,
+                         decomp_comm(r->decomp)));
+#else
+  memcpy(c->gathered, c->packed, own_bytes);
+#endif
+cleanup:
+  return status;
+}
+
+/* c->gathered rearranged by index[] (the layout's places or natural order) into dst. */
+static void rearrange(const RrbDist *r, const size_t *index, unsigned char *dst) {
+  const Coarse *c = &r->coarse;
+  size_t bytes = real_bytes(r), count = (size_t)c->nx * c->ny;
+  for (size_t n = 0; n < count; n++) {
+    memcpy(dst + index[n] * bytes, c->gathered + n * bytes, bytes);
+  }
+}
+
+/* The coarse level's matrix from every rank's level-K stencil, factorized on every rank. */
+static HclStatus setup_coarse(RrbDist *r) {
+  HclStatus status = HCL_OK;
+  Coarse *c = &r->coarse;
+  size_t bytes = (size_t)c->nx * c->ny * real_bytes(r);
+  RrbMatrix matrix = {.base = 0, .pitch = c->nx};
+  for (int f = 0; f < 3; f++) {
+    TRY(gather_coarse(r, r->straight[f]));
+    rearrange(r, c->natural, c->solution);
+    TRY_CL(clEnqueueWriteBuffer(runtime_queue(r->rt), c->matrix_dev[f], CL_TRUE, 0, bytes, c->solution, 0, NULL,
+                                NULL));
+    matrix.coefficients[f] = c->matrix_dev[f];
+  }
+  TRY(rrb_setup_matrix(c->solver, &matrix));
+cleanup:
+  return status;
+}
+
+/* The coarse level of the work field solved exactly as the one-rank solver does, its values put back at the
+ * nodes of this block and its ghost layers. */
+static HclStatus solve_coarse(RrbDist *r) {
+  HclStatus status = HCL_OK;
+  Coarse *c = &r->coarse;
+  cl_command_queue queue = runtime_queue(r->rt);
+  size_t count = (size_t)c->nx * c->ny, bytes = count * real_bytes(r);
+  TRY(gather_coarse(r, r->work));
+  rearrange(r, c->place, c->layout);
+  TRY_CL(clEnqueueWriteBuffer(queue, c->in_dev, CL_FALSE, 0, bytes, c->layout, 0, NULL, NULL));
+  TRY(rrb_apply_full(c->solver, c->in_dev, c->z_dev));
+  TRY_CL(clEnqueueReadBuffer(queue, c->z_dev, CL_TRUE, 0, bytes, c->layout, 0, NULL, NULL));
+  size_t size = real_bytes(r);
+  for (size_t n = 0; n < count; n++) {
+    memcpy(c->solution + c->natural[n] * size, c->layout + c->place[n] * size, size);
+  }
+  TRY_CL(clEnqueueWriteBuffer(queue, c->solution_dev, CL_FALSE, 0, bytes, c->solution, 0, NULL, NULL));
+  KernelArgs a = kernel_args(r->kernels[K_UNPACK]);
+  arg_mem(&a, field_buffer(r->work));
+  arg_mem(&a, c->solution_dev);
+  arg_level(r, &a, c->seen);
+  TRY(launch(r, &a, c->seen, 2));
+  /* The host buffers are reused by the next application: the non-blocking writes must have read them. */
+  TRY_CL(clFinish(queue));
+cleanup:
+  return status;
+}
+
+/* ---- Setup and application */
+
+/* A setup step of level k (K_SETUP_A: straight -> rotated and the black nodes' factor; K_SETUP_B: rotated ->
+ * straight of level k + 1 and the r1 nodes' factor) over this rank's nodes. */
+static HclStatus setup_step(RrbDist *r, int kernel, int k) {
+  Field **from = kernel == K_SETUP_A ? r->straight : r->rotated, **to = kernel == K_SETUP_A ? r->rotated : r->straight;
+  KernelArgs a = kernel_args(r->kernels[kernel]);
+  for (int f = 0; f < 3; f++) {
+    arg_mem(&a, field_buffer(from[f]));
+  }
+  for (int f = 0; f < 3; f++) {
+    arg_mem(&a, field_buffer(to[f]));
+  }
+  arg_factor(r, &a);
+  Nodes n = own_nodes(r, k);
+  arg_level(r, &a, n);
+  arg_int(&a, k);
+  arg_mem(&a, r->failed);
+  return launch(r, &a, n, 3 * 9 + 3 + 2.5);
+}
+
+/* The first level that met a pivot that is not positive on any rank, INT_MAX when none. Collective. */
+static HclStatus first_failed_level(RrbDist *r, int *level) {
+  HclStatus status = HCL_OK;
+  cl_int failed = INT_MAX;
+  TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->failed, CL_TRUE, 0, sizeof failed, &failed, 0, NULL, NULL));
+  double lowest = -(double)failed;
+  TRY(par_max_double(&lowest));
+  *level = (int)-lowest;
+cleanup:
+  return status;
+}
+
+HclStatus rrb_dist_setup(RrbDist *r, Field *centre, Field *east, Field *north) {
+  HclStatus status = HCL_OK;
+  Field *matrix[3] = {centre, east, north};
+  cl_int none = INT_MAX;
+  int failed = INT_MAX;
+  TRY_CL(clEnqueueWriteBuffer(runtime_queue(r->rt), r->failed, CL_FALSE, 0, sizeof none, &none, 0, NULL, NULL));
+  for (int f = 0; f < 3; f++) {
+    TRY(copy_owned(r, matrix[f], r->straight[f]));
+  }
+  for (int k = 0; k < r->levels; k++) {
+    TRY(halo_exchange(r->straight_halo));
+    TRY(setup_step(r, K_SETUP_A, k));
+    TRY(halo_exchange(r->rotated_halo));
+    TRY(setup_step(r, K_SETUP_B, k));
+  }
+  TRY(halo_exchange(r->factor_halo));
+  TRY(first_failed_level(r, &failed));
+  REQUIRE(failed == INT_MAX, HCL_EDATA,
+          "the RRB factorization met a pivot that is not positive on level %d: the matrix is not symmetric positive "
+          "definite%s", failed + 1, failed == 0 ? "" : " (or not diagonally dominant enough for the lumped "
+          "factorization)");
+  TRY(setup_coarse(r));
+cleanup:
+  return status;
+}
+
+/* One substitution stage of level k on the work field, its ghosts exchanged first. */
+static HclStatus stage(RrbDist *r, int kernel, int k) {
+  HclStatus status = HCL_OK;
+  TRY(halo_exchange(r->work_halo));
+  KernelArgs a = kernel_args(r->kernels[kernel]);
+  arg_mem(&a, field_buffer(r->work));
+  arg_factor(r, &a);
+  Nodes n = own_nodes(r, k);
+  arg_level(r, &a, n);
+  TRY(launch(r, &a, n, 2 + 5 * 2.5));
+cleanup:
+  return status;
+}
+
+HclStatus rrb_dist_apply(RrbDist *r, Field *res, Field *z) {
+  HclStatus status = HCL_OK;
+  TRY(copy_owned(r, res, r->work));
+  for (int k = 0; k < r->levels; k++) {
+    TRY(stage(r, K_FORWARD_RED, k));
+    TRY(stage(r, K_FORWARD_R2, k));
+  }
+  TRY(solve_coarse(r));
+  for (int k = r->levels - 1; k >= 0; k--) {
+    TRY(stage(r, K_BACKWARD_R1, k));
+    TRY(stage(r, K_BACKWARD_BLACK, k));
+  }
+  TRY(copy_owned(r, r->work, z));
+cleanup:
+  return status;
+}

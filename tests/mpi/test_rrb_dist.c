@@ -1,0 +1,166 @@
+/* test_rrb_dist.c: the RRB preconditioner on several ranks (rrb_dist.h; meson: 1, 2 and 4 ranks) is the host
+ * reference's M = L D L^T (tests/unit/rrb_reference.h) of the whole grid: z = M^-1 r on random vectors, in double,
+ * with as many levels distributed as the blocks allow and with the default split, on the model problem, a random
+ * system with islands of zero-flux rows and a 1000:1 anisotropic one, odd sizes; a matrix whose lumped
+ * factorization meets a negative pivot is refused on every rank.
+ * Usage: test_rrb_dist KERNELS_CL_DIR */
+#include <math.h>
+#include <stdlib.h>
+
+#include "poisson.h"
+#include "rrb_dist.h"
+#include "../support.h"
+#include "../tap.h"
+#include "../unit/rrb_reference.h"
+
+static unsigned long long state = 2024;
+
+static double uniform(void) {
+  state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(state >> 11) / 9007199254740992.0;
+}
+
+/* Couplings in [-1, -0.05], every fifth point cut off from its east and north neighbours (an island edge), the
+ * north ones scaled by `north`; centres their magnitudes plus a margin over three decades. */
+static void random_system(Stencil5 *s, double north) {
+  int n = s->nx * s->ny;
+  for (int p = 0; p < n; p++) {
+    bool cut = p % 5 == 2;
+    s->east[p] = p % s->nx + 1 < s->nx && !cut ? -(0.05 + 0.95 * uniform()) : 0;
+    s->north[p] = p + s->nx < n && !cut ? -north * (0.05 + 0.95 * uniform()) : 0;
+  }
+  for (int p = 0; p < n; p++) {
+    double sum = -s->east[p] - s->north[p] - (p % s->nx > 0 ? s->east[p - 1] : 0) - (p >= s->nx ? s->north[p - s->nx] : 0);
+    s->c[p] = sum + pow(10.0, -3.0 + 3.0 * (p % 11) / 10.0);
+  }
+}
+
+/* This rank's block of a global array into f, or f's blocks gathered into a global array (on rank 0). */
+static HclStatus write_block(Field *f, const double *global, int global_nx) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(field_decomp(f));
+  double *block = NULL;
+  TRY_ALLOC(block, (size_t)l->nx * l->ny);
+  for (int j = 0; j < l->ny; j++) {
+    for (int i = 0; i < l->nx; i++) {
+      block[j * l->nx + i] = global[(size_t)(l->y0 + j) * global_nx + l->x0 + i];
+    }
+  }
+  TRY(field_write_owned(f, block));
+cleanup:
+  free(block);
+  return status;
+}
+
+/* z = M^-1 r on the device for the system s, coarse_nodes as rrb_dist_create has it; *levels: K. */
+static HclStatus device_apply(Runtime *rt, const Stencil5 *s, int coarse_nodes, const double *r, double *z,
+                              int *levels) {
+  HclStatus status = HCL_OK;
+  Decomp *decomp = NULL;
+  RrbDist *rrb = NULL;
+  Field *fields[5] = {NULL};
+  const double *values[4] = {s->c, s->east, s->north, r};
+  const char *names[5] = {"centre", "east", "north", "r", "z"};
+  DecompSpec spec = {.nx = s->nx, .ny = s->ny};
+  TRY(decomp_create(&spec, &decomp));
+  for (int f = 0; f < 5; f++) {
+    FieldSpec fs = {.name = names[f], .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
+    TRY(field_create(rt, decomp, &fs, &fields[f]));
+    if (f < 4) {
+      TRY(write_block(fields[f], values[f], s->nx));
+    }
+  }
+  TRY(rrb_dist_create(rt, decomp, PRECISION_DOUBLE, coarse_nodes, &rrb));
+  *levels = rrb_dist_levels(rrb);
+  TRY(rrb_dist_setup(rrb, fields[0], fields[1], fields[2]));
+  TRY(rrb_dist_apply(rrb, fields[3], fields[4]));
+  TRY(field_gather(fields[4], z));
+cleanup:
+  rrb_dist_destroy(&rrb);
+  for (int f = 0; f < 5; f++) {
+    field_destroy(&fields[f]);
+  }
+  decomp_destroy(&decomp);
+  return status;
+}
+
+/* M^-1 r on the device against the host reference's, for a few random r and two splits of the levels. */
+static void check_system(Runtime *rt, const Stencil5 *s, const char *what) {
+  RrbFactor factor;
+  const char *why = "";
+  size_t n = (size_t)s->nx * s->ny;
+  double *r = malloc(n * sizeof *r), *host = malloc(n * sizeof *host), *device = calloc(n, sizeof *device);
+  bool factored = reference_factor(s, 99, 1, &factor, &why);
+  const int coarse_nodes[2] = {1, RRB_DIST_COARSE_NODES};
+  for (int split = 0; split < 2; split++) {
+    for (int p = 0; p < (int)n; p++) {
+      r[p] = uniform() - 0.5;
+    }
+    if (factored) {
+      reference_apply(&factor, r, host);
+    }
+    int levels = -1;
+    status_clear();
+    HclStatus st = device_apply(rt, s, coarse_nodes[split], r, device, &levels);
+    double worst = 0, scale = 0;
+    for (size_t p = 0; p < n; p++) {
+      worst = fmax(worst, fabs(device[p] - host[p]));
+      scale = fmax(scale, fabs(host[p]));
+    }
+    /* The same operations in another order (the pivots' inverses, the Schur complement's terms): rounding, grown
+     * by the factor's condition (the centres' margins down to 1e-3): 1e-10 of the largest value. */
+    bool close = par_rank() != 0 || worst <= 1e-10 * scale;
+    TAP_OK(all_ranks(factored && st == HCL_OK && close),
+           "%s %d x %d, %d ranks, %d levels distributed: M^-1 r %.1e from the host's (of %.1e) %s", what, s->nx,
+           s->ny, par_size(), levels, worst, scale, status_message());
+  }
+  if (factored) {
+    reference_free(&factor);
+  }
+  free(r);
+  free(host);
+  free(device);
+}
+
+int main(int argc, char **argv) {
+  Runtime *rt = NULL;
+  HclStatus s = par_init(&argc, &argv);
+  if (par_rank() != 0) {
+    freopen("/dev/null", "w", stdout);
+  }
+  if (s == HCL_OK) {
+    s = test_open_runtime(true, &rt);
+  }
+  if (TAP_OK(all_ranks(s == HCL_OK && argc == 2), "set-up on %d ranks %s", par_size(), status_message())) {
+    Stencil5 st;
+    stencil_alloc(64, 64, &st);
+    double *b = malloc(64 * 64 * sizeof *b);
+    poisson_block(64, 0, 0, 64, 64, st.c, st.east, st.north, b);
+    check_system(rt, &st, "model problem");
+    free(b);
+    stencil_free(&st);
+    const int sizes[3][2] = {{37, 29}, {61, 64}, {8, 53}};
+    for (int k = 0; k < 3; k++) {
+      stencil_alloc(sizes[k][0], sizes[k][1], &st);
+      random_system(&st, k == 1 ? 1e-3 : 1);
+      check_system(rt, &st, k == 1 ? "random, 1000:1 anisotropic" : "random with islands");
+      stencil_free(&st);
+    }
+    /* A coupling larger than its centre: the first level's Schur complement has a negative pivot. */
+    stencil_alloc(16, 16, &st);
+    random_system(&st, 1);
+    st.east[5 * 16 + 6] = -4 * st.c[5 * 16 + 6];
+    double *r = calloc(256, sizeof *r), *z = calloc(256, sizeof *z);
+    int levels = 0;
+    status_clear();
+    s = device_apply(rt, &st, 1, r, z, &levels);
+    TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), "pivot that is not positive")),
+           "a matrix that is not positive definite is refused: %s", status_message());
+    free(r);
+    free(z);
+    stencil_free(&st);
+  }
+  runtime_destroy(&rt);
+  par_finalize();
+  return tap_done();
+}
