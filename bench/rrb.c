@@ -298,7 +298,7 @@ cleanup:
 
 HclStatus bench_rrb(const BenchRequest *request) {
   HclStatus status = HCL_OK;
-  REQUIRE(par_size() == 1, HCL_EUSAGE, "bench rrb runs on one rank (the RRB preconditioner does so far)");
+  REQUIRE(par_size() == 1, HCL_EUSAGE, "bench rrb times one rank's kernels; on several ranks time 'hydrocl solve-poisson' under mpirun");
   if (request->precision_given) {
     TRY(sweep(request, request->precision));
     goto cleanup;

@@ -4,8 +4,9 @@
  *
  * With RRB, CG runs as the paper's section 3 does on the first Schur complement S1 (the red nodes of a red-black
  * colouring, half the unknowns) with M1 from the RRB factorization, and the black nodes follow exactly at the end;
- * the residual of S1's system is the full system's residual (its black rows are then satisfied exactly). RRB runs
- * on one rank so far.
+ * the residual of S1's system is the full system's residual (its black rows are then satisfied exactly). On several
+ * ranks the same M is applied to the whole system by the distributed RRB (rrb_dist.h), CG starting from the black
+ * rows satisfied, which is the same CG: the iterations do not depend on the number of ranks.
  *
  * The model assembles the matrix on the device into three fields of ghost width 1 (pcg_matrix): the centre c, the
  * coupling east of each point with its east neighbour (0 on the grid's last column) and north with its north
@@ -37,7 +38,7 @@ typedef struct {
 
 typedef struct Pcg Pcg;
 
-/* Borrows rt and decomp. PCG_RRB on more than one rank is HCL_EUSAGE. */
+/* Borrows rt and decomp. */
 HclStatus pcg_create(Runtime *rt, const Decomp *decomp, Precision precision, PcgPreconditioner preconditioner,
                      Pcg **out);
 /* The stopping criterion (PCG_NORM_2 unless set). */

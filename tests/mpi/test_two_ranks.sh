@@ -26,6 +26,14 @@ import json, sys
 r = json.loads(sys.argv[1])
 assert r["ranks"] == 2 and r["message_bytes"] > 0' "$out"
 
+# The RRB-preconditioned solve on two ranks (255^2 has more nodes than the gathered coarse grid's 16384, so one level
+# is distributed) takes the one-rank iterations: the preconditioner is the same M (rrb_dist.h).
+run_capture timeout 300 "$hydrocl" solve-poisson --n 255 --norm m
+one_rank=$(grep '^iterations' <<<"$out")
+run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" solve-poisson --n 255 --norm m
+ok "solve-poisson with RRB on two ranks exits 0" equals "$rc" 0
+ok "and takes the one rank's iterations ($one_rank)" equals "$(grep '^iterations' <<<"$out")" "$one_rank"
+
 run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" --device no-such-device bench bandwidth
 ok "a bad --device on two ranks exits 64, no hang" equals "$rc" 64
 
