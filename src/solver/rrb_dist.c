@@ -450,31 +450,33 @@ cleanup:
   return status;
 }
 
-/* One substitution stage of level k on the work field, its ghosts exchanged first. */
-static HclStatus stage(RrbDist *r, int kernel, int k) {
-  HclStatus status = HCL_OK;
-  TRY(halo_exchange(r->work_halo));
+/* One substitution stage of level k on the work field over this rank's nodes, widened by `margin` points. */
+static HclStatus stage(RrbDist *r, int kernel, int k, int margin) {
+  const DecompLocal *l = decomp_local(r->decomp);
   KernelArgs a = kernel_args(r->kernels[kernel]);
   arg_mem(&a, field_buffer(r->work));
   arg_factor(r, &a);
-  Nodes n = own_nodes(r, k);
+  Nodes n = block_nodes(r, k, l->x0, l->y0, l->nx, l->ny, margin);
   arg_level(r, &a, n);
-  TRY(launch(r, &a, n, 2 + 5 * 2.5));
-cleanup:
-  return status;
+  return launch(r, &a, n, 2 + 5 * 2.5);
 }
 
+/* Forward and backward, one ghost exchange per level each way: the first stage of a level also runs on the nodes
+ * one level-k step outside the block (from the ghosts, which reach two steps), so the second finds its neighbours'
+ * new values without a second exchange. */
 HclStatus rrb_dist_apply(RrbDist *r, Field *res, Field *z) {
   HclStatus status = HCL_OK;
   TRY(copy_owned(r, res, r->work));
   for (int k = 0; k < r->levels; k++) {
-    TRY(stage(r, K_FORWARD_RED, k));
-    TRY(stage(r, K_FORWARD_R2, k));
+    TRY(halo_exchange(r->work_halo));
+    TRY(stage(r, K_FORWARD_RED, k, 1 << k));
+    TRY(stage(r, K_FORWARD_R2, k, 0));
   }
   TRY(solve_coarse(r));
   for (int k = r->levels - 1; k >= 0; k--) {
-    TRY(stage(r, K_BACKWARD_R1, k));
-    TRY(stage(r, K_BACKWARD_BLACK, k));
+    TRY(halo_exchange(r->work_halo));
+    TRY(stage(r, K_BACKWARD_R1, k, 1 << k));
+    TRY(stage(r, K_BACKWARD_BLACK, k, 0));
   }
   TRY(copy_owned(r, r->work, z));
 cleanup:
