@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "field.h"
 #include "par.h"
 #include "runtime.h"
 
@@ -22,6 +23,23 @@ static inline HclStatus test_open_runtime(bool need_fp64, Runtime **rt) {
   TRY(runtime_create(&devices[chosen], &options, rt));
 cleanup:
   free(devices);
+  return status;
+}
+
+/* Copies this rank's block of the global array (global_nx wide, x fastest) into the owned points of f. */
+static inline HclStatus test_write_block(Field *f, const double *global, int global_nx) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(field_decomp(f));
+  double *block = NULL;
+  TRY_ALLOC(block, (size_t)l->nx * l->ny);
+  for (int j = 0; j < l->ny; j++) {
+    for (int i = 0; i < l->nx; i++) {
+      block[j * l->nx + i] = global[(size_t)(l->y0 + j) * global_nx + l->x0 + i];
+    }
+  }
+  TRY(field_write_owned(f, block));
+cleanup:
+  free(block);
   return status;
 }
 

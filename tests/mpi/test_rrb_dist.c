@@ -35,23 +35,6 @@ static void random_system(Stencil5 *s, double north) {
   }
 }
 
-/* This rank's block of a global array into f, or f's blocks gathered into a global array (on rank 0). */
-static HclStatus write_block(Field *f, const double *global, int global_nx) {
-  HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(field_decomp(f));
-  double *block = NULL;
-  TRY_ALLOC(block, (size_t)l->nx * l->ny);
-  for (int j = 0; j < l->ny; j++) {
-    for (int i = 0; i < l->nx; i++) {
-      block[j * l->nx + i] = global[(size_t)(l->y0 + j) * global_nx + l->x0 + i];
-    }
-  }
-  TRY(field_write_owned(f, block));
-cleanup:
-  free(block);
-  return status;
-}
-
 /* z = M^-1 r on the device for the system s, coarse_nodes as rrb_dist_create has it; *levels: K. */
 static HclStatus device_apply(Runtime *rt, const Stencil5 *s, int coarse_nodes, const double *r, double *z,
                               int *levels) {
@@ -67,7 +50,7 @@ static HclStatus device_apply(Runtime *rt, const Stencil5 *s, int coarse_nodes, 
     FieldSpec fs = {.name = names[f], .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
     TRY(field_create(rt, decomp, &fs, &fields[f]));
     if (f < 4) {
-      TRY(write_block(fields[f], values[f], s->nx));
+      TRY(test_write_block(fields[f], values[f], s->nx));
     }
   }
   TRY(rrb_dist_create(rt, decomp, PRECISION_DOUBLE, coarse_nodes, &rrb));
