@@ -62,7 +62,7 @@ static HclStatus problem_open(const BenchRequest *request, Precision precision, 
     TRY(field_create(rt, pr->decomp, &fs, field));
     TRY(field_write_owned(*field, values + (size_t)f * count));
   }
-  TRY(rrb_create(rt, n, n, precision, &pr->rrb));
+  TRY(rrb_create(rt, n, n, precision, RRB_DEPTH_DEFAULT, &pr->rrb));
   TRY(rrb_permute_create(rt, rrb_layout(pr->rrb), precision, &pr->permute));
   TRY(reducer_create(rt, pr->decomp, &pr->reducer));
   size_t bytes = rrb_layout(pr->rrb)->count * precision_bytes(precision);
@@ -226,7 +226,8 @@ static HclStatus solve(Problem *pr) {
   Pcg *pcg = NULL;
   Field *x = NULL, *matrix[3];
   FieldSpec fs = {.name = "solution", .nz = 1, .ghost = 1, .precision = pr->precision};
-  TRY(pcg_create(rt, pr->decomp, pr->precision, PCG_RRB, &pcg));
+  PcgOptions options = {.preconditioner = PCG_RRB, .rrb = RRB_DEPTH_DEFAULT};
+  TRY(pcg_create(rt, pr->decomp, pr->precision, &options, &pcg));
   TRY(field_create(rt, pr->decomp, &fs, &x));
   pcg_matrix(pcg, matrix);
   for (int f = 0; f < 3; f++) {

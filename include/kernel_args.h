@@ -40,9 +40,9 @@ static inline void arg_long(KernelArgs *a, long v) {
   cl_long value = v;
   arg_bytes(a, sizeof value, &value);
 }
-static inline void arg_ulong(KernelArgs *a, size_t v) {
-  cl_ulong value = v;
-  arg_bytes(a, sizeof value, &value);
+/* A __local buffer of this many bytes. */
+static inline void arg_local(KernelArgs *a, size_t bytes) {
+  arg_bytes(a, bytes, NULL);
 }
 
 #endif

@@ -24,6 +24,7 @@
 
 #include "decomp.h"
 #include "field.h"
+#include "rrb.h"
 #include "runtime.h"
 #include "status.h"
 
@@ -36,11 +37,15 @@ typedef struct {
   bool converged;                          /* the criterion was met within the iterations allowed */
 } PcgResult;
 
+typedef struct {
+  PcgPreconditioner preconditioner;
+  RrbDepth rrb; /* with PCG_RRB: how deep the factorization goes (RRB_DEPTH_DEFAULT unless chosen) */
+} PcgOptions;
+
 typedef struct Pcg Pcg;
 
-/* Borrows rt and decomp. */
-HclStatus pcg_create(Runtime *rt, const Decomp *decomp, Precision precision, PcgPreconditioner preconditioner,
-                     Pcg **out);
+/* Borrows rt and decomp. A depth out of range, or one whose exact level would be too big, is HCL_EDATA. */
+HclStatus pcg_create(Runtime *rt, const Decomp *decomp, Precision precision, const PcgOptions *options, Pcg **out);
 /* The stopping criterion (PCG_NORM_2 unless set). */
 void pcg_set_norm(Pcg *pcg, PcgNorm norm);
 void pcg_destroy(Pcg **pcg);

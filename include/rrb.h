@@ -6,7 +6,8 @@
  * The system S x = b splits by the red-black colouring of level 0 into black rows, solved exactly once the red
  * nodes are known, and the first Schur complement S1 x_r = b_r - S_rb D_b^-1 b_b on the red nodes: the vectors of
  * CG are half as long (section 3). M1 = L D L^T approximates S1: the r1 nodes of level 0 eliminated, then on every
- * further level the black and the r1 nodes, the fill lumped back to 5-point stencils, down to one node.
+ * further level the black and the r1 nodes, the fill lumped back to 5-point stencils, down to the last level, which
+ * is factorized exactly (the paper's RRB-k, section 2: its dense inverse, applied by one work-group).
  *
  * Vectors here are device buffers in the layout (rrb_layout(...)->count REALs); the red nodes are the places from
  * rrb_red_first to count. One rank's block; calls are not collective. */
@@ -20,9 +21,26 @@
 
 typedef struct Rrb Rrb;
 
-/* For an nx x ny grid in precision; borrows rt. Builds the kernels and allocates the factor (FACTOR_PLANES + 5
- * planes of the layout) and the setup's scratch. */
-HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, Rrb **out);
+/* How deep the factorization goes (RRB-k). Level 0 is always eliminated (CG runs on its Schur complement; a 1 x 1
+ * grid has none), then further levels while the remaining grid has more than exact_nodes nodes and, with levels > 0,
+ * until levels - 1 are eliminated (the paper's k: level k is the exact one). The last level, at most RRB_EXACT_MAX
+ * nodes, is factorized exactly. Each level of lumping costs about one CG iteration on the model problem
+ * (bench/README.md): a bigger exact level converges in fewer iterations and takes longer to set up and apply. */
+enum { RRB_EXACT_MAX = 1024, RRB_EXACT_DEFAULT = 256 };
+typedef struct {
+  int levels;      /* k >= 2, or 0: no limit */
+  int exact_nodes; /* 1 .. RRB_EXACT_MAX */
+} RrbDepth;
+#define RRB_DEPTH_DEFAULT ((RrbDepth){.levels = 0, .exact_nodes = RRB_EXACT_DEFAULT})
+
+/* The levels with eliminations that depth makes on an nx x ny grid, whatever the size of the last level;
+ * HCL_EDATA when depth is out of range or the last level would be bigger than RRB_EXACT_MAX (naming the fewest
+ * levels that would do). */
+HclStatus rrb_depth_levels(int nx, int ny, RrbDepth depth, int *eliminated);
+
+/* For an nx x ny grid in precision, as deep as depth says; borrows rt. Builds the kernels and allocates the factor
+ * (FACTOR_PLANES + 5 planes of the layout), the last level's inverse and the setup's scratch. */
+HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth depth, Rrb **out);
 void rrb_destroy(Rrb **rrb);
 
 const RrbLayout *rrb_layout(const Rrb *rrb);

@@ -19,15 +19,19 @@
 
 #include "decomp.h"
 #include "field.h"
+#include "rrb.h"
 #include "runtime.h"
 #include "status.h"
 
 typedef struct RrbDist RrbDist;
 
-/* Levels are distributed while the remaining grid has more than coarse_nodes nodes (RRB_DIST_COARSE_NODES: the
- * default) and the blocks are wide enough. Borrows rt and decomp. */
+/* The factorization of rrb_create's depth on the whole grid. Levels are distributed while the remaining grid has
+ * more than coarse_nodes nodes (RRB_DIST_COARSE_NODES: the default) and the blocks are wide enough, and the coarse
+ * solver has a level left to eliminate before its exact one (so the factorization is the one-rank one). Borrows rt
+ * and decomp. */
 enum { RRB_DIST_COARSE_NODES = 16384 };
-HclStatus rrb_dist_create(Runtime *rt, const Decomp *decomp, Precision precision, int coarse_nodes, RrbDist **out);
+HclStatus rrb_dist_create(Runtime *rt, const Decomp *decomp, Precision precision, RrbDepth depth, int coarse_nodes,
+                          RrbDist **out);
 void rrb_dist_destroy(RrbDist **rrb);
 
 int rrb_dist_levels(const RrbDist *rrb); /* K: the distributed levels */

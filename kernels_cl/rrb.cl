@@ -59,7 +59,8 @@ __kernel void from_layout(__global const REAL *restrict layout, __global REAL *r
  * The factor M = L D L^T is stored in FACTOR_PLANES planes of `count` REALs, at each eliminated node's own place:
  *   black node b:  1 / d_b, and l = a(b, n) / d_b towards its west, east, south and north neighbours n;
  *   r1 node p:     1 / d_p, and l = rot(p, n) / d_p towards its (i -+ 1, j - 1) and (i -+ 1, j + 1) neighbours;
- *   the last node: 1 / d (the last level has one node: RRB to the end).
+ * The last level (m nodes, stored row-major) is factorized exactly: its inverse, an m x m matrix, is kept apart
+ * (the paper's RRB-k; setup_exact).
  * Forward substitution L x = r is x_n -= l(p -> n) x_p for each eliminated p, level by level; the diagonal and
  * backward substitution L^T z = D^-1 x is z_p = x_p / d_p - sum_n l(p -> n) z_n, in reverse. The same l serve both.
  *
@@ -353,17 +354,122 @@ __kernel void setup_b(__global const REAL *rot_c, __global const REAL *rot_ne, _
   }
 }
 
-/* The last level (one node): its pivot. With `schur` and no level before it (a 1 x 1 grid), S1 is that node. */
-__kernel void setup_last(__global const REAL *c, const ulong base, __global REAL *schur, const int with_schur,
-                         SETUP_ARGS) {
-  const Level l = level_of(lt, levels);
-  if (get_global_id(0) == 0) {
-    PLANE(factor, F_INVD, l.b1) = inverse_pivot(c[base], levels, failed);
-    if (with_schur) {
-      PLANE(schur, S_C, l.b1) = c[base];
-      PLANE(schur, S_NE, l.b1) = PLANE(schur, S_NW, l.b1) = PLANE(schur, S_E2, l.b1) = PLANE(schur, S_N2, l.b1) = 0;
+/* ---- The exact last level (the paper's RRB-k, section 2): a straight 5-point stencil on fx x fy nodes, whose
+ * inverse A^-1 is formed once per setup and applied as a dense product. Its nodes are numbered along the shorter
+ * side (row by row when fx <= fy, column by column otherwise), which makes A a band matrix of half-bandwidth
+ * min(fx, fy) = bw. setup_exact factorizes A = L D L^T in the band (band plane d holds A(r, r - d), then L's), and
+ * A^-1's column q is L^-T D^-1 L^-1 e_q, one work-item per column. */
+
+/* The band order of last-level node (i, j), and back. */
+INLINE int exact_order(const int i, const int j, const int fx, const int fy) {
+  return fx <= fy ? j * fx + i : i * fy + j;
+}
+INLINE int exact_row_major(const int r, const int fx, const int fy) {
+  return fx <= fy ? r : (r % fy) * fx + r / fy;
+}
+
+#define BAND(d, r) band[(ulong)(d) * m + (r)]
+#define INVERSE(r, q) inverse[(ulong)(r) * m + (q)]
+
+/* A = L D L^T in the band, right-looking: step t removes column t from the rows below it within bw. */
+INLINE void exact_factor(__global REAL *band, const int m, const int bw, const int levels,
+                         volatile __global int *failed) {
+  const int lid = get_local_id(0), size = get_local_size(0);
+  for (int t = 0; t < m; t++) {
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    const REAL d = BAND(0, t);
+    if (lid == 0 && !(d > 0)) {
+      atomic_min(failed, levels);
+    }
+    const int w = min(bw, m - 1 - t);
+    for (int u = lid; u < w * w; u += size) {
+      const int io = u / w + 1, jo = u % w + 1; /* A(t + io, t + jo) -= A(t + io, t) A(t + jo, t) / d */
+      if (jo <= io) {
+        BAND(io - jo, t + io) -= BAND(io, t + io) * BAND(jo, t + jo) / d;
+      }
     }
   }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  for (int u = lid; u < bw * m; u += size) {
+    const int d = u / m + 1, r = u % m;
+    if (r >= d) {
+      BAND(d, r) /= BAND(0, r - d);
+    }
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+}
+
+/* Column q of A^-1 (symmetric: also its row): forward L y = e_q, y /= D, backward L^T x = y. Every work-item walks
+ * the same rows, so L's entries are read once for all. */
+INLINE void exact_inverse_column(__global const REAL *band, __global REAL *inverse, const int m, const int bw,
+                                 const int q) {
+  for (int r = 0; r < m; r++) {
+    REAL y = r == q ? (REAL)1 : (REAL)0;
+    for (int d = 1; d <= min(bw, r); d++) {
+      y -= BAND(d, r) * INVERSE(r - d, q);
+    }
+    INVERSE(r, q) = y;
+  }
+  for (int r = m - 1; r >= 0; r--) {
+    REAL x = INVERSE(r, q) / BAND(0, r);
+    for (int d = 1; d <= min(bw, m - 1 - r); d++) {
+      x -= BAND(d, r + d) * INVERSE(r + d, q);
+    }
+    INVERSE(r, q) = x;
+  }
+}
+
+/* The last level's inverse from its straight stencil (c, e, n at base + j pitch + i), by one work-group; a pivot
+ * that is not positive marks level `levels` failed. With `schur` and no level before it (a 1 x 1 grid), S1 is that
+ * node. */
+__kernel void setup_exact(__global const REAL *c, __global const REAL *e, __global const REAL *n, const long base,
+                          const int pitch, __global REAL *schur, const int with_schur, __global REAL *band,
+                          const int bw, __global REAL *inverse, SETUP_ARGS) {
+  const int lid = get_local_id(0), size = get_local_size(0);
+  const Level l = level_of(lt, levels);
+  const int fx = l.nx, fy = l.ny, m = fx * fy;
+  const int dx = exact_order(1, 0, fx, fy), dy = exact_order(0, 1, fx, fy); /* the band offsets of west, south */
+  for (int u = lid; u < (bw + 1) * m; u += size) {
+    band[u] = 0;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  for (int p = lid; p < m; p += size) {
+    const int i = p % fx, j = p / fx, r = exact_order(i, j, fx, fy);
+    const long at = base + (long)j * pitch + i;
+    BAND(0, r) = c[at];
+    if (i > 0) {
+      BAND(dx, r) = e[at - 1];
+    }
+    if (j > 0) {
+      BAND(dy, r) = n[at - pitch];
+    }
+  }
+  exact_factor(band, m, bw, levels, failed);
+  for (int q = lid; q < m; q += size) {
+    exact_inverse_column(band, inverse, m, bw, q);
+  }
+  if (with_schur && lid == 0) {
+    PLANE(schur, S_C, l.b1) = c[base];
+    PLANE(schur, S_NE, l.b1) = PLANE(schur, S_NW, l.b1) = PLANE(schur, S_E2, l.b1) = PLANE(schur, S_N2, l.b1) = 0;
+  }
+}
+
+/* x = A^-1 x on the last level, by the work-group (rhs: m REALs of local memory). */
+INLINE void exact_apply(__global REAL *x, const Level l, __global const REAL *inverse, __local REAL *rhs) {
+  const int lid = get_local_id(0), size = get_local_size(0);
+  const int fx = l.nx, fy = l.ny, m = fx * fy;
+  for (int p = lid; p < m; p += size) {
+    rhs[exact_order(p % fx, p / fx, fx, fy)] = x[l.b1 + p];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int r = lid; r < m; r += size) {
+    REAL sum = 0;
+    for (int q = 0; q < m; q++) {
+      sum += INVERSE(q, r) * rhs[q];
+    }
+    x[l.b1 + exact_row_major(r, fx, fy)] = sum;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
 }
 
 /* ---- Applying M^-1 (section 3.2): forward substitution level by level, the pivots, backward substitution, on a
@@ -522,7 +628,8 @@ __kernel void backward_black_level(APPLY_ARGS, __global const REAL *src, __globa
 
 /* Levels first_level .. the last, forward and back, in place on x, by one work-group: the small levels would
  * otherwise cost a launch per stage and leave the device idle (the paper does its last six levels so). */
-__kernel void apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level) {
+__kernel void apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level, __global const REAL *inverse,
+                           __local REAL *rhs) {
   const int lid = get_local_id(0), size = get_local_size(0);
   for (int k = first_level; k < levels; k++) {
     const Level l = level_of(lt, k);
@@ -536,11 +643,7 @@ __kernel void apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level) 
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
   }
-  if (lid == 0) {
-    const uint last = level_of(lt, levels).b1;
-    x[last] *= PLANE(factor, F_INVD, last);
-  }
-  barrier(CLK_GLOBAL_MEM_FENCE);
+  exact_apply(x, level_of(lt, levels), inverse, rhs);
   for (int k = levels - 1; k >= first_level; k--) {
     const Level l = level_of(lt, k);
     const int r1x = l.nx / 2, r1y = l.ny / 2, cx = (l.nx + 1) / 2;

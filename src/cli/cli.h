@@ -27,6 +27,8 @@ enum {
   OPT_PRECONDITIONER = 1 << 12,
   OPT_TOLERANCE = 1 << 13,
   OPT_NORM = 1 << 14,
+  OPT_RRB_LEVELS = 1 << 15,
+  OPT_RRB_EXACT = 1 << 16,
 };
 
 enum { CLI_MAX_SETS = 64, CLI_COMMAND_LINE = 2048 };
@@ -52,6 +54,8 @@ typedef struct {
   const char *preconditioner; /* --preconditioner, "rrb" when not given */
   double tolerance;           /* --tolerance, 1e-5 when not given */
   const char *norm;           /* --norm: "2" (default) or "m", the residual norm the tolerance applies to */
+  int rrb_levels;             /* --rrb-levels: the RRB-k of the preconditioner, 0 (default): no limit */
+  int rrb_exact;              /* --rrb-exact: its exact last level's most nodes (default RRB_EXACT_DEFAULT) */
   int verbosity;       /* -q: -1, default 0, -v: 1, -vv: 2 */
   char command_line[CLI_COMMAND_LINE]; /* "UTC time: argv", quoted for a shell (cut at the end when longer) */
 } CliOptions;

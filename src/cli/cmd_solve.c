@@ -1,4 +1,5 @@
-/* cmd_solve.c: `hydrocl solve-poisson --n N [--preconditioner rrb|jacobi|plain] [--tolerance T]`: the RRB paper's model problem
+/* cmd_solve.c: `hydrocl solve-poisson --n N [--preconditioner rrb|jacobi|plain] [--tolerance T] [--rrb-levels K]
+ * [--rrb-exact N]`: the RRB paper's model problem
  * (poisson.h) solved on the device from x = 0 (pcg.h), with the iterations, residuals, time and error against the
  * exact solution printed. The check a user runs on a new machine, and the solver's benchmark problem. */
 #include "cli.h"
@@ -72,17 +73,18 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
   Field *rhs = NULL, *x = NULL, *matrix[3];
   double *solution = NULL;
   TRY(cli_require_only(o, OPT_DEVICE | OPT_KERNEL_DIR | OPT_PROFILE | OPT_PRECISION | OPT_N | OPT_PRECONDITIONER |
-                              OPT_TOLERANCE | OPT_NORM));
+                              OPT_TOLERANCE | OPT_NORM | OPT_RRB_LEVELS | OPT_RRB_EXACT));
   REQUIRE(o->nargs == 0, HCL_EUSAGE, "'hydrocl solve-poisson' takes no arguments, only options (--n N)");
   REQUIRE(o->n > 0, HCL_EUSAGE, "'hydrocl solve-poisson' needs --n N, the interior points per side");
   DeviceNeeds needs = {.fp64 = o->precision == PRECISION_DOUBLE};
   TRY(cli_open_runtime(o, &needs, &rt));
   DecompSpec spec = {.nx = o->n, .ny = o->n};
   TRY(decomp_create(&spec, &decomp));
-  PcgPreconditioner preconditioner = strcmp(o->preconditioner, "rrb") == 0      ? PCG_RRB
-                                     : strcmp(o->preconditioner, "jacobi") == 0 ? PCG_JACOBI
-                                                                                : PCG_PLAIN;
-  TRY(pcg_create(rt, decomp, o->precision, preconditioner, &pcg));
+  PcgOptions options = {.preconditioner = strcmp(o->preconditioner, "rrb") == 0      ? PCG_RRB
+                                          : strcmp(o->preconditioner, "jacobi") == 0 ? PCG_JACOBI
+                                                                                     : PCG_PLAIN,
+                        .rrb = {.levels = o->rrb_levels, .exact_nodes = o->rrb_exact}};
+  TRY(pcg_create(rt, decomp, o->precision, &options, &pcg));
   pcg_set_norm(pcg, strcmp(o->norm, "m") == 0 ? PCG_NORM_M : PCG_NORM_2);
   FieldSpec fs = {.name = "rhs", .nz = 1, .ghost = 1, .precision = o->precision};
   TRY(field_create(rt, decomp, &fs, &rhs));
@@ -108,6 +110,15 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
            "(h = %.6g), %s, %s CG, %d rank%s\n",
            o->n, o->n, 1.0 / (o->n + 1), precision_name(o->precision), o->preconditioner, par_size(),
            par_size() > 1 ? "s" : "");
+    if (options.preconditioner == PCG_RRB) {
+      int eliminated = 0, side = o->n;
+      TRY(rrb_depth_levels(o->n, o->n, options.rrb, &eliminated));
+      for (int e = 0; e < eliminated; e++) {
+        side = (side + 1) / 2;
+      }
+      printf("preconditioner: RRB-%d, the last level of %d x %d nodes factorized exactly\n", eliminated + 1, side,
+             side);
+    }
     printf("iterations: %d (%s)\n", result.iterations, result.converged ? "converged" : "NOT converged");
     printf("residual: initial %.6e, final %.6e, final / initial %.3e (stopped at %.3g of %s)\n",
            result.initial_residual, result.final_residual, result.final_residual / result.initial_residual,

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "rrb.h"
+
 void cli_print_usage(FILE *out) {
   fprintf(out,
           "usage: hydrocl [options] COMMAND [args]\n"
@@ -44,6 +46,10 @@ void cli_print_usage(FILE *out) {
           "      --tolerance T    solve-poisson: stop at ||r|| <= T ||b|| (default 1e-5)\n"
           "      --norm N         solve-poisson: 2 (default: ||r||_2 <= T ||b||_2) or m (the paper's criterion:\n"
           "                       ||r||_M^-1 <= T ||r0||_M^-1, M the preconditioner)\n"
+          "      --rrb-levels K   solve-poisson: RRB-K, level K factorized exactly (default 0: as deep as\n"
+          "                       --rrb-exact asks)\n"
+          "      --rrb-exact N    solve-poisson: eliminate levels until at most N nodes are left, then factorize\n"
+          "                       exactly (1 to 1024, default 256)\n"
           "  -q, -v, -vv          quieter, more verbose, debug\n"
           "  -h, --help           print this text\n"
           "\n"
@@ -51,6 +57,19 @@ void cli_print_usage(FILE *out) {
           "             70 internal or kernel build failure, 71 system error, 73 cannot create output,\n"
           "             74 I/O error, 75 stopped by SIGTERM/SIGUSR1 after writing a restart,\n"
           "             79 the run diverged (its last good state was written as a restart)\n");
+}
+
+/* A whole number from lo to hi for option (what it counts, for the message). */
+static HclStatus parse_whole(const char *text, long lo, long hi, const char *option, const char *what, int *out) {
+  HclStatus status = HCL_OK;
+  char *end = NULL;
+  errno = 0;
+  long value = strtol(text, &end, 10);
+  REQUIRE(errno == 0 && end != text && *end == '\0' && value >= lo && value <= hi, HCL_EUSAGE,
+          "%s '%s' must be a whole number of %s from %ld to %ld", option, text, what, lo, hi);
+  *out = (int)value;
+cleanup:
+  return status;
 }
 
 static HclStatus parse_size(const char *text, size_t *out) {
@@ -115,7 +134,9 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
     LONG_N,
     LONG_PRECONDITIONER,
     LONG_TOLERANCE,
-    LONG_NORM
+    LONG_NORM,
+    LONG_RRB_LEVELS,
+    LONG_RRB_EXACT
   };
   static const struct option long_options[] = {
       {"device", required_argument, NULL, 'd'},
@@ -133,6 +154,8 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       {"preconditioner", required_argument, NULL, LONG_PRECONDITIONER},
       {"tolerance", required_argument, NULL, LONG_TOLERANCE},
       {"norm", required_argument, NULL, LONG_NORM},
+      {"rrb-levels", required_argument, NULL, LONG_RRB_LEVELS},
+      {"rrb-exact", required_argument, NULL, LONG_RRB_EXACT},
       {"quiet", no_argument, NULL, 'q'},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
@@ -147,6 +170,7 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
   o->preconditioner = "rrb";
   o->tolerance = 1e-5;
   o->norm = "2";
+  o->rrb_exact = RRB_EXACT_DEFAULT;
   join_command_line(argc, argv, o->command_line, sizeof o->command_line);
   opterr = 0;
   optind = 1;
@@ -198,16 +222,21 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       o->sets[o->nsets++] = optarg;
       o->given |= OPT_SET;
       break;
-    case LONG_N: {
-      char *end = NULL;
-      errno = 0;
-      long value = strtol(optarg, &end, 10);
-      REQUIRE(errno == 0 && end != optarg && *end == '\0' && value >= 1 && value <= 100000, HCL_EUSAGE,
-              "--n '%s' must be a whole number of interior points from 1 to 100000", optarg);
-      o->n = (int)value;
+    case LONG_N:
+      TRY(parse_whole(optarg, 1, 100000, "--n", "interior points", &o->n));
       o->given |= OPT_N;
       break;
-    }
+    case LONG_RRB_LEVELS:
+      TRY(parse_whole(optarg, 0, RRB_MAX_LEVELS, "--rrb-levels", "levels (0: no limit, else 2 or more)",
+                      &o->rrb_levels));
+      REQUIRE(o->rrb_levels != 1, HCL_EUSAGE,
+              "--rrb-levels 1: level 1 is always eliminated (CG runs on its Schur complement); use 2 or more, or 0");
+      o->given |= OPT_RRB_LEVELS;
+      break;
+    case LONG_RRB_EXACT:
+      TRY(parse_whole(optarg, 1, RRB_EXACT_MAX, "--rrb-exact", "nodes", &o->rrb_exact));
+      o->given |= OPT_RRB_EXACT;
+      break;
     case LONG_PRECONDITIONER:
       REQUIRE(strcmp(optarg, "rrb") == 0 || strcmp(optarg, "jacobi") == 0 || strcmp(optarg, "plain") == 0,
               HCL_EUSAGE, "--preconditioner '%s': use rrb, jacobi or plain", optarg);
@@ -264,7 +293,7 @@ static const char *option_name(unsigned bit) {
   static const char *const names[] = {"--device",  "--kernel-dir", "--profile", "--json",           "--precision",
                                       "--size",    "--list",       "--output",  "--overwrite",      "--restart",
                                       "--set",     "--n",          "--preconditioner", "--tolerance",
-                                      "--norm"};
+                                      "--norm",    "--rrb-levels", "--rrb-exact"};
   for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (bit == 1u << i) {
       return names[i];

@@ -36,6 +36,7 @@ struct Pcg {
   const Decomp *decomp;
   Precision precision;
   PcgPreconditioner preconditioner;
+  RrbDepth depth;
   PcgNorm norm;
   Field *centre, *east, *north; /* the matrix */
   Field *r, *z, *p, *q;         /* residual, preconditioned residual (r itself when plain), direction, S p */
@@ -63,9 +64,9 @@ static HclStatus create_rrb(Pcg *s) {
     cl_int parity = (l->x0 + l->y0) & 1;
     TRY_CL(clSetKernelArg(s->kernels[KERNEL_SATISFY_BLACK], 6, sizeof parity, &parity));
     TRY(make_field(s, "preconditioned", &s->z));
-    TRY(rrb_dist_create(s->rt, s->decomp, s->precision, RRB_DIST_COARSE_NODES, &s->rrb_dist));
+    TRY(rrb_dist_create(s->rt, s->decomp, s->precision, s->depth, RRB_DIST_COARSE_NODES, &s->rrb_dist));
   } else {
-    TRY(rrb_create(s->rt, l->nx, l->ny, s->precision, &s->rrb));
+    TRY(rrb_create(s->rt, l->nx, l->ny, s->precision, s->depth, &s->rrb));
     TRY(rrb_permute_create(s->rt, rrb_layout(s->rrb), s->precision, &s->permute));
     size_t bytes = rrb_layout(s->rrb)->count * precision_bytes(s->precision);
     for (int v = 0; v < L_VECTORS; v++) {
@@ -76,8 +77,7 @@ cleanup:
   return status;
 }
 
-HclStatus pcg_create(Runtime *rt, const Decomp *decomp, Precision precision, PcgPreconditioner preconditioner,
-                     Pcg **out) {
+HclStatus pcg_create(Runtime *rt, const Decomp *decomp, Precision precision, const PcgOptions *options, Pcg **out) {
   HclStatus status = HCL_OK;
   Pcg *s = NULL;
   *out = NULL;
@@ -85,7 +85,8 @@ HclStatus pcg_create(Runtime *rt, const Decomp *decomp, Precision precision, Pcg
   s->rt = rt;
   s->decomp = decomp;
   s->precision = precision;
-  s->preconditioner = preconditioner;
+  s->preconditioner = options->preconditioner;
+  s->depth = options->rrb;
   s->norm = PCG_NORM_2;
   TRY(make_field(s, "centre", &s->centre));
   TRY(make_field(s, "east", &s->east));
@@ -93,7 +94,7 @@ HclStatus pcg_create(Runtime *rt, const Decomp *decomp, Precision precision, Pcg
   TRY(make_field(s, "residual", &s->r));
   TRY(make_field(s, "direction", &s->p));
   TRY(make_field(s, "product", &s->q));
-  if (preconditioner == PCG_JACOBI) {
+  if (s->preconditioner == PCG_JACOBI) {
     TRY(make_field(s, "preconditioned", &s->z));
   }
   Field *couplings[] = {s->east, s->north};
@@ -102,7 +103,7 @@ HclStatus pcg_create(Runtime *rt, const Decomp *decomp, Precision precision, Pcg
   TRY(reducer_create(rt, decomp, &s->reducer));
   KernelConfig config = {.precision = precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y};
   TRY(program_build_kernels(rt, "pcg", &config, kernel_names, NKERNELS, &s->program, s->kernels));
-  if (preconditioner == PCG_RRB) {
+  if (s->preconditioner == PCG_RRB) {
     TRY(create_rrb(s));
   }
   *out = s;

@@ -16,7 +16,7 @@ enum { WG_X = 32, WG_Y = 4, COARSE_NODES = 4096, COARSE_GROUP = 1024 };
 enum {
   K_SETUP_A,
   K_SETUP_B,
-  K_SETUP_LAST,
+  K_SETUP_EXACT,
   K_FORWARD_R1,
   K_FORWARD_R2,
   K_BACKWARD_R1,
@@ -26,7 +26,7 @@ enum {
   NKERNELS
 };
 static const char *const kernel_names[NKERNELS] = {
-    "setup_a",           "setup_b",           "setup_last",    "forward_r1_level", "forward_r2_level",
+    "setup_a",           "setup_b",           "setup_exact",    "forward_r1_level", "forward_r2_level",
     "backward_r1_level", "backward_black_level", "apply_coarse", "schur_apply"};
 
 struct Rrb {
@@ -38,6 +38,9 @@ struct Rrb {
   cl_mem factor;    /* FACTOR_PLANES planes of count REALs */
   cl_mem schur;     /* SCHUR_PLANES planes */
   cl_mem straight[3], rotated[3]; /* setup scratch: a level's straight stencil (from level 1 on) and rotated one */
+  cl_mem exact;     /* the last level's inverse: m x m REALs, in the band order of rrb.cl's exact_order */
+  cl_mem band;      /* setup scratch: the last level's L D L^T, band planes of m REALs */
+  int exact_band;   /* its half-bandwidth */
   cl_mem failed;    /* the first level with a pivot that is not positive, INT_MAX when none */
   double *level_seconds; /* while rrb_apply_timed runs: its kernels' seconds per level, else NULL */
   cl_program program;
@@ -78,14 +81,47 @@ cleanup:
   return status;
 }
 
-HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, Rrb **out) {
+/* Nodes of level e of an nx x ny grid: ceil(nx / 2^e) x ceil(ny / 2^e). */
+static long level_nodes(int nx, int ny, int e) {
+  long step = 1L << e;
+  return ((nx + step - 1) / step) * ((ny + step - 1) / step);
+}
+
+HclStatus rrb_depth_levels(int nx, int ny, RrbDepth depth, int *eliminated) {
+  HclStatus status = HCL_OK;
+  REQUIRE(depth.levels == 0 || depth.levels >= 2, HCL_EDATA,
+          "RRB levels %d: allowed are 2 or more (level 1 is eliminated for the Schur complement), or 0 for as many "
+          "as the exact level's size asks", depth.levels);
+  REQUIRE(depth.exact_nodes >= 1 && depth.exact_nodes <= RRB_EXACT_MAX, HCL_EDATA,
+          "RRB exact level of %d nodes: allowed are 1 to %d", depth.exact_nodes, RRB_EXACT_MAX);
+  int e = 0;
+  while (level_nodes(nx, ny, e) > 1 && (e == 0 || level_nodes(nx, ny, e) > depth.exact_nodes) &&
+         (depth.levels == 0 || e + 1 < depth.levels)) {
+    e++;
+  }
+  int fewest = e;
+  while (level_nodes(nx, ny, fewest) > RRB_EXACT_MAX) {
+    fewest++;
+  }
+  REQUIRE(fewest == e, HCL_EDATA,
+          "RRB-%d on a %d x %d grid leaves a last level of %ld nodes, more than the %d that its exact factorization "
+          "takes: ask for at least %d levels (or 0: as many as the exact level's size asks)", depth.levels, nx, ny,
+          level_nodes(nx, ny, e), RRB_EXACT_MAX, fewest + 1);
+  *eliminated = e;
+cleanup:
+  return status;
+}
+
+HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth depth, Rrb **out) {
   HclStatus status = HCL_OK;
   Rrb *r = NULL;
+  int eliminated = 0;
   *out = NULL;
+  TRY(rrb_depth_levels(nx, ny, depth, &eliminated));
   TRY_ALLOC(r, 1);
   r->rt = rt;
   r->precision = precision;
-  TRY(rrb_layout_create(nx, ny, RRB_MAX_LEVELS, 1, &r->layout));
+  TRY(rrb_layout_create(nx, ny, eliminated + 1, 1, &r->layout));
   REQUIRE(r->layout.count < UINT32_MAX, HCL_EDATA,
           "an RRB block of %d x %d points is beyond the solver's 2^32 places per rank: split the grid over more "
           "ranks", nx, ny);
@@ -96,8 +132,12 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, Rrb **out
   }
   size_t count = r->layout.count, bytes = real_bytes(r);
   size_t next = r->layout.nlevels > 0 ? (size_t)((nx + 1) / 2) * ((ny + 1) / 2) : 1;
+  size_t exact = (size_t)r->layout.final_nx * r->layout.final_ny;
+  r->exact_band = r->layout.final_nx < r->layout.final_ny ? r->layout.final_nx : r->layout.final_ny;
   TRY(upload_table(r));
   TRY(runtime_buffer(rt, FACTOR_PLANES * count * bytes, "RRB factor", &r->factor));
+  TRY(runtime_buffer(rt, exact * exact * bytes, "RRB exact level's inverse", &r->exact));
+  TRY(runtime_buffer(rt, (size_t)(r->exact_band + 1) * exact * bytes, "RRB exact level's factor", &r->band));
   TRY(runtime_buffer(rt, SCHUR_PLANES * count * bytes, "RRB Schur complement", &r->schur));
   for (int a = 0; a < 3; a++) {
     TRY(runtime_buffer(rt, next * bytes, "RRB setup straight stencil", &r->straight[a]));
@@ -119,8 +159,9 @@ void rrb_destroy(Rrb **rrb) {
   }
   Rrb *r = *rrb;
   program_release(&r->program, r->kernels, NKERNELS);
-  cl_mem *buffers[] = {&r->table,       &r->factor,      &r->schur,      &r->failed,     &r->straight[0],
-                       &r->straight[1], &r->straight[2], &r->rotated[0], &r->rotated[1], &r->rotated[2]};
+  cl_mem *buffers[] = {&r->table,      &r->factor,     &r->schur,       &r->exact,       &r->band,
+                       &r->failed,     &r->straight[0], &r->straight[1], &r->straight[2], &r->rotated[0],
+                       &r->rotated[1], &r->rotated[2]};
   for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; b++) {
     if (*buffers[b]) {
       clReleaseMemObject(*buffers[b]);
@@ -184,6 +225,12 @@ cleanup:
 static HclStatus launch_1d(Rrb *r, KernelArgs *a, size_t n, size_t group, double bytes, int k) {
   size_t global = (n + group - 1) / group * group;
   return launch(r, a, 1, &global, &group, bytes, k);
+}
+
+/* One work-group of the coarse kernels' size, for a kernel of the last levels. */
+static HclStatus launch_group(Rrb *r, KernelArgs *a, double bytes, int k) {
+  size_t most = runtime_device(r->rt)->max_work_group_size, group = most < COARSE_GROUP ? most : COARSE_GROUP;
+  return launch_1d(r, a, group, group, bytes, k);
 }
 
 static const RrbLevelLayout *level(const Rrb *r, int k) {
@@ -262,17 +309,23 @@ HclStatus rrb_setup_matrix(Rrb *r, const RrbMatrix *matrix) {
     TRY(setup_level_a(r, k, matrix));
     TRY(setup_level_b(r, k));
   }
-  KernelArgs a = kernel_args(r->kernels[K_SETUP_LAST]);
-  arg_mem(&a, l->nlevels > 0 ? r->straight[0] : matrix->coefficients[0]);
-  arg_ulong(&a, l->nlevels > 0 ? 0 : matrix->base);
+  KernelArgs a = kernel_args(r->kernels[K_SETUP_EXACT]);
+  for (int f = 0; f < 3; f++) {
+    arg_mem(&a, l->nlevels > 0 ? r->straight[f] : matrix->coefficients[f]);
+  }
+  arg_long(&a, l->nlevels > 0 ? 0 : (long)matrix->base);
+  arg_int(&a, l->nlevels > 0 ? l->final_nx : matrix->pitch);
   arg_mem(&a, r->schur);
   arg_int(&a, l->nlevels == 0);
+  arg_mem(&a, r->band);
+  arg_int(&a, r->exact_band);
+  arg_mem(&a, r->exact);
   arg_mem(&a, r->table);
   arg_int(&a, l->nlevels);
   arg_uint(&a, l->count);
   arg_mem(&a, r->factor);
   arg_mem(&a, r->failed);
-  TRY(launch_1d(r, &a, 1, 1, 0, l->nlevels));
+  TRY(launch_group(r, &a, 0, l->nlevels));
   TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->failed, CL_TRUE, 0, sizeof failed, &failed, 0, NULL, NULL));
   REQUIRE(failed == INT_MAX, HCL_EDATA,
           "the RRB factorization met a pivot that is not positive on level %d of %d: the matrix is not symmetric "
@@ -301,8 +354,8 @@ HclStatus rrb_apply(Rrb *r, cl_mem res, cl_mem z) {
   HclStatus status = HCL_OK;
   const RrbLayout *l = &r->layout;
   int coarse = r->coarse_level;
-  if (l->nlevels == 0) { /* one node: z = r / d */
-    TRY_CL(clEnqueueCopyBuffer(runtime_queue(r->rt), res, z, 0, 0, real_bytes(r), 0, NULL, NULL));
+  if (l->nlevels == 0) { /* a 1 x 1 grid: its one node, by apply_coarse's exact level */
+    TRY_CL(clEnqueueCopyBuffer(runtime_queue(r->rt), res, z, 0, 0, l->count * real_bytes(r), 0, NULL, NULL));
   } else {
     const RrbLevelLayout *l0 = level(r, 0);
     TRY(stage(r, K_FORWARD_R2, 0, res, z, TERMS_R1, (l0->nx + 1) / 2, (l0->ny + 1) / 2, 2 + 4 * 1.25));
@@ -316,9 +369,9 @@ HclStatus rrb_apply(Rrb *r, cl_mem res, cl_mem z) {
   arg_mem(&a, r->factor);
   arg_mem(&a, z);
   arg_int(&a, coarse);
-  size_t group = runtime_device(r->rt)->max_work_group_size < COARSE_GROUP ? runtime_device(r->rt)->max_work_group_size
-                                                                           : COARSE_GROUP;
-  TRY(launch_1d(r, &a, group, group, 0, coarse));
+  arg_mem(&a, r->exact);
+  arg_local(&a, (size_t)l->final_nx * l->final_ny * real_bytes(r));
+  TRY(launch_group(r, &a, 0, coarse));
   for (int k = coarse - 1; k >= 1; k--) {
     const RrbLevelLayout *v = level(r, k);
     TRY(stage(r, K_BACKWARD_R1, k, z, z, -1, v->nx / 2, v->ny / 2, 2 + 5 + 4));

@@ -150,9 +150,11 @@ static HclStatus make_field(RrbDist *r, const char *name, Field **f) {
   return field_create(r->rt, r->decomp, &spec, f);
 }
 
-/* K: levels are distributed while the remaining grid has more than coarse_nodes nodes and every block is at least
- * 2^K points wide in a split direction (the ghost width: two nodes of level K - 1, the reach of setup's steps). */
-static int distributed_levels(const Decomp *decomp, int coarse_nodes) {
+/* K: levels are distributed while the remaining grid has more than coarse_nodes nodes, every block is at least
+ * 2^K points wide in a split direction (the ghost width: two nodes of level K - 1, the reach of setup's steps), and
+ * level K is one that the one-rank factorization would eliminate, not its exact one: more than exact_nodes nodes
+ * and, with a chosen number of levels, at most levels - 2 (the coarse solver eliminates its first level). */
+static int distributed_levels(const Decomp *decomp, RrbDepth depth, int coarse_nodes) {
   const DecompSpec *g = decomp_spec(decomp);
   int narrowest = INT_MAX;
   if (g->px > 1 || g->periodic_x) {
@@ -163,14 +165,15 @@ static int distributed_levels(const Decomp *decomp, int coarse_nodes) {
   }
   int k = 0;
   while ((double)ceil_div(g->nx, 1 << k) * ceil_div(g->ny, 1 << k) > coarse_nodes && k < 30 &&
-         (narrowest == INT_MAX || (2L << k) <= narrowest)) {
+         (double)ceil_div(g->nx, 2 << k) * ceil_div(g->ny, 2 << k) > depth.exact_nodes &&
+         (depth.levels == 0 || k + 2 < depth.levels) && (narrowest == INT_MAX || (2L << k) <= narrowest)) {
     k++;
   }
   return k;
 }
 
 /* The coarse level's bookkeeping: every rank's nodes, their places, the host and device buffers, the solver. */
-static HclStatus create_coarse(RrbDist *r) {
+static HclStatus create_coarse(RrbDist *r, RrbDepth depth) {
   HclStatus status = HCL_OK;
   Coarse *c = &r->coarse;
   const DecompSpec *g = decomp_spec(r->decomp);
@@ -183,7 +186,8 @@ static HclStatus create_coarse(RrbDist *r) {
   size_t count = (size_t)c->nx * c->ny, bytes = real_bytes(r);
   REQUIRE(count * bytes < INT_MAX, HCL_EDATA, "the RRB coarse level of %d x %d nodes is too large to gather",
           c->nx, c->ny);
-  TRY(rrb_create(r->rt, c->nx, c->ny, r->precision, &c->solver));
+  RrbDepth rest = {.levels = depth.levels > 0 ? depth.levels - r->levels : 0, .exact_nodes = depth.exact_nodes};
+  TRY(rrb_create(r->rt, c->nx, c->ny, r->precision, rest, &c->solver));
   TRY_ALLOC(c->recv_bytes, ranks);
   TRY_ALLOC(c->displs, ranks);
   TRY_ALLOC(c->place, count);
@@ -258,18 +262,21 @@ cleanup:
   return status;
 }
 
-HclStatus rrb_dist_create(Runtime *rt, const Decomp *decomp, Precision precision, int coarse_nodes, RrbDist **out) {
+HclStatus rrb_dist_create(Runtime *rt, const Decomp *decomp, Precision precision, RrbDepth depth, int coarse_nodes,
+                          RrbDist **out) {
   HclStatus status = HCL_OK;
   RrbDist *r = NULL;
+  int eliminated;
   *out = NULL;
+  TRY(rrb_depth_levels(decomp_spec(decomp)->nx, decomp_spec(decomp)->ny, depth, &eliminated));
   TRY_ALLOC(r, 1);
   r->rt = rt;
   r->decomp = decomp;
   r->precision = precision;
-  r->levels = distributed_levels(decomp, coarse_nodes > 0 ? coarse_nodes : 1);
+  r->levels = distributed_levels(decomp, depth, coarse_nodes > 0 ? coarse_nodes : 1);
   r->ghost = 1 << r->levels;
   TRY(create_fields(r));
-  TRY(par_agree(create_coarse(r)));
+  TRY(par_agree(create_coarse(r, depth)));
   TRY(par_agree(runtime_buffer(rt, sizeof(cl_int), "RRB pivot check", &r->failed)));
   KernelConfig config = {.precision = precision, .wg_x = WG_X, .wg_y = WG_Y};
   TRY(par_agree(program_build_kernels(rt, "rrb", &config, kernel_names, NKERNELS, &r->program, r->kernels)));

@@ -2,14 +2,15 @@
 # test_solve.sh: `hydrocl solve-poisson`, the RRB paper's model problem, as a user runs it: it converges, the error
 # against the exact solution falls as h^2, plain CG takes the iterations of the host reference CG (71 at 31^2, 144
 # at 63^2: tests/unit/test_rrb_reference.c), RRB (the default) those of the host reference's RRB-PCG with the
-# paper's M-norm criterion (9 and 10, the same test), and usage mistakes exit 64 with a message.
+# paper's M-norm criterion (the same test: 6 and 7 with the default exact last level of 16 x 16 nodes, 9 and 10 with
+# RRB to one node), and usage mistakes exit 64 with a message.
 # Usage: test_solve.sh HYDROCL
 set -u
 hydrocl=$1
 . "$(dirname "$0")/../tap.sh"
 
 declare -A errors iterations
-declare -A rrb_iterations rrb_errors
+declare -A rrb_iterations rrb_deep_iterations rrb_errors
 for n in 31 63; do
   run_capture "$hydrocl" solve-poisson --n "$n" --precision double --preconditioner plain
   ok "solve-poisson --n $n --preconditioner plain exits 0" equals "$rc" 0
@@ -21,13 +22,18 @@ for n in 31 63; do
   run_capture "$hydrocl" solve-poisson --n "$n" --precision double --norm m
   ok "solve-poisson --n $n --norm m exits 0" equals "$rc" 0
   rrb_iterations[$n]=$(sed -n 's/^iterations: \([0-9]*\) (converged)$/\1/p' <<<"$out")
+  run_capture "$hydrocl" solve-poisson --n "$n" --precision double --norm m --rrb-exact 1
+  ok "solve-poisson --n $n --norm m --rrb-exact 1 exits 0" equals "$rc" 0
+  rrb_deep_iterations[$n]=$(sed -n 's/^iterations: \([0-9]*\) (converged)$/\1/p' <<<"$out")
 done
 # h from 1/32 to 1/64: a second-order error falls by 4 (3.99 measured); 3.5 leaves room for the O(h^4) rest.
 ok "RRB's error falls as h^2 (${rrb_errors[31]} -> ${rrb_errors[63]})" python3 -c '
 import sys
 assert float(sys.argv[1]) / float(sys.argv[2]) > 3.5' "${rrb_errors[31]}" "${rrb_errors[63]}"
-ok "RRB takes the host reference's iterations (9 and 10; got ${rrb_iterations[31]} and ${rrb_iterations[63]})" \
-  test "${rrb_iterations[31]}" = 9 -a "${rrb_iterations[63]}" = 10
+ok "RRB takes the host reference's iterations (6 and 7; got ${rrb_iterations[31]} and ${rrb_iterations[63]})" \
+  test "${rrb_iterations[31]}" = 6 -a "${rrb_iterations[63]}" = 7
+ok "RRB to one node takes the host's (9 and 10; got ${rrb_deep_iterations[31]} and ${rrb_deep_iterations[63]})" \
+  test "${rrb_deep_iterations[31]}" = 9 -a "${rrb_deep_iterations[63]}" = 10
 ok "plain CG takes the host reference's iterations (71 and 144; got ${iterations[31]} and ${iterations[63]})" \
   test "${iterations[31]}" = 71 -a "${iterations[63]}" = 144
 # h from 1/32 to 1/64: a second-order error falls by 4 (3.99 measured); 3.5 leaves room for the O(h^4) rest.
@@ -45,4 +51,14 @@ run_capture "$hydrocl" solve-poisson --n 31 --norm 1
 ok "an unknown norm: exit 64, naming the choices" test "$rc" = 64 -a -n "$(grep "use 2 .* or m" <<<"$err")"
 run_capture "$hydrocl" solve-poisson --n 0
 ok "--n 0: exit 64" equals "$rc" 64
+run_capture "$hydrocl" solve-poisson --n 63 --precision double --rrb-levels 3
+ok "--rrb-levels 3 on 63^2: RRB-3, its last level of 16 x 16 nodes exact" \
+  test "$rc" = 0 -a -n "$(grep "^preconditioner: RRB-3, the last level of 16 x 16 nodes" <<<"$out")"
+run_capture "$hydrocl" solve-poisson --n 63 --rrb-levels 1
+ok "--rrb-levels 1: exit 64, use 2 or more" test "$rc" = 64 -a -n "$(grep "use 2 or more" <<<"$err")"
+run_capture "$hydrocl" solve-poisson --n 63 --rrb-exact 2000
+ok "--rrb-exact 2000: exit 64, naming the range" test "$rc" = 64 -a -n "$(grep "from 1 to 1024" <<<"$err")"
+run_capture "$hydrocl" solve-poisson --n 255 --rrb-levels 2
+ok "--rrb-levels 2 on 255^2 (a last level of 128^2 nodes): exit 65, naming the fewest levels" \
+  test "$rc" = 65 -a -n "$(grep "ask for at least 4 levels" <<<"$err")"
 tap_done

@@ -57,7 +57,7 @@ typedef struct {
   double tolerance;   /* relative agreement with the host, per precision */
 } Device;
 
-static HclStatus device_open(Runtime *rt, const Stencil5 *s, Precision precision, Device *d) {
+static HclStatus device_open(Runtime *rt, const Stencil5 *s, Precision precision, RrbDepth depth, Device *d) {
   HclStatus status = HCL_OK;
   memset(d, 0, sizeof *d);
   d->rt = rt;
@@ -74,7 +74,7 @@ static HclStatus device_open(Runtime *rt, const Stencil5 *s, Precision precision
     TRY(field_create(rt, d->decomp, &fs, &d->matrix[f]));
     TRY(field_write_owned(d->matrix[f], values[f]));
   }
-  TRY(rrb_create(rt, s->nx, s->ny, precision, &d->rrb));
+  TRY(rrb_create(rt, s->nx, s->ny, precision, depth, &d->rrb));
   d->layout = rrb_layout(d->rrb);
   TRY(runtime_buffer(rt, d->layout->count * precision_bytes(precision), "a", &d->a));
   TRY(runtime_buffer(rt, d->layout->count * precision_bytes(precision), "b", &d->b));
@@ -164,8 +164,9 @@ static void host_schur(const Stencil5 *s, const double *p, double *q) {
   free(y);
 }
 
-/* The preconditioner, the Schur operator and the level-0 steps on one system, against the host. */
-static void check_system(Runtime *rt, const Stencil5 *s, Precision precision, const char *what) {
+/* The preconditioner, the Schur operator and the level-0 steps on one system, against the host's factorization of
+ * the same depth. */
+static void check_system(Runtime *rt, const Stencil5 *s, Precision precision, RrbDepth depth, const char *what) {
   size_t n = (size_t)s->nx * s->ny;
   double *r = calloc(n, sizeof *r), *host = calloc(n, sizeof *host), *got = calloc(n, sizeof *got),
          *r2 = calloc(n, sizeof *r2), *got2 = calloc(n, sizeof *got2);
@@ -177,9 +178,11 @@ static void check_system(Runtime *rt, const Stencil5 *s, Precision precision, co
     r[k] = is_red(s, k) ? uniform(&seed) - 0.5 : 0;
     r2[k] = is_red(s, k) ? uniform(&seed) - 0.5 : 0;
   }
-  bool host_ok = reference_factor(s, 99, 1, &f, &why);
+  int eliminated = 0;
   status_clear();
-  HclStatus st = device_open(rt, s, precision, &d);
+  HclStatus st = rrb_depth_levels(s->nx, s->ny, depth, &eliminated);
+  bool host_ok = st == HCL_OK && reference_factor(s, eliminated + 1, 1, &f, &why);
+  st = st == HCL_OK ? device_open(rt, s, precision, depth, &d) : st;
   st = st == HCL_OK ? rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
   if (!TAP_OK(host_ok && st == HCL_OK, "%s, %s: set up (%d levels) %s %s", what, precision_name(precision),
               d.layout ? d.layout->nlevels : -1, host_ok ? "" : why, status_message())) {
@@ -263,7 +266,7 @@ static void check_exact(Runtime *rt) {
   random_stencil(&s, 1, 1, 0.1, false, 11);
   double p[4] = {0.3, 0, 0, -0.7}, back[4] = {0};
   status_clear();
-  HclStatus st = device_open(rt, &s, PRECISION_DOUBLE, &d);
+  HclStatus st = device_open(rt, &s, PRECISION_DOUBLE, RRB_DEPTH_DEFAULT, &d);
   st = st == HCL_OK ? rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
   st = st == HCL_OK ? transfer(&d, d.a, p, true) : st;
   st = st == HCL_OK ? rrb_schur_apply(d.rrb, d.a, d.b) : st;
@@ -285,7 +288,7 @@ static void check_refusals(Runtime *rt) {
   random_stencil(&s, 1, 1, 0.1, false, 12);
   s.c[3 * 9 + 4] = -1; /* i + j = 7: black */
   status_clear();
-  HclStatus st = device_open(rt, &s, PRECISION_DOUBLE, &d);
+  HclStatus st = device_open(rt, &s, PRECISION_DOUBLE, RRB_DEPTH_DEFAULT, &d);
   st = st == HCL_OK ? rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
   TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "level 1 of") &&
              tap_contains(status_message(), "not symmetric positive definite"),
@@ -294,12 +297,30 @@ static void check_refusals(Runtime *rt) {
   random_stencil(&s, 1, 1, 0.1, false, 13);
   s.c[3 * 9 + 3] = 0.5; /* red, centre below its couplings' pull through the black nodes */
   status_clear();
-  st = device_open(rt, &s, PRECISION_DOUBLE, &d);
+  st = device_open(rt, &s, PRECISION_DOUBLE, RRB_DEPTH_DEFAULT, &d);
   st = st == HCL_OK ? rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
   TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "pivot that is not positive"),
          "an indefinite Schur complement is refused: %s", status_message());
   device_close(&d);
   stencil_free(&s);
+}
+
+/* Depths out of range, and a chosen level that leaves too big an exact level, are refused before any device work. */
+static void check_depth_refusals(Runtime *rt) {
+  const RrbDepth bad[] = {{.levels = 1, .exact_nodes = RRB_EXACT_DEFAULT},
+                          {.levels = 0, .exact_nodes = 0},
+                          {.levels = 0, .exact_nodes = RRB_EXACT_MAX + 1},
+                          {.levels = 2, .exact_nodes = RRB_EXACT_DEFAULT}};
+  const char *const expect[] = {"allowed are 2 or more", "allowed are 1 to 1024", "allowed are 1 to 1024",
+                                "ask for at least 3 levels"};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    Rrb *rrb = NULL;
+    status_clear();
+    HclStatus st = rrb_create(rt, 127, 127, PRECISION_DOUBLE, bad[k], &rrb);
+    TAP_OK(st == HCL_EDATA && rrb == NULL && tap_contains(status_message(), expect[k]),
+           "RRB levels %d, exact level %d on 127 x 127 refused: %s", bad[k].levels, bad[k].exact_nodes,
+           status_message());
+  }
 }
 
 int main(void) {
@@ -308,29 +329,42 @@ int main(void) {
   s = s == HCL_OK ? test_open_runtime(true, &rt) : s;
   if (TAP_OK(s == HCL_OK, "a device with fp64 %s", status_message())) {
     const int shapes[][2] = {{1, 1}, {2, 2}, {1, 17}, {17, 1}, {13, 9}, {31, 29}, {64, 64}, {97, 89}, {200, 3}};
+    /* The default; RRB to one node; a chosen RRB-3; the largest exact level (its band and inverse code paths are
+     * the same for every size; the last levels' shapes cover both numberings: row by row when nx <= ny). */
+    const RrbDepth depths[] = {RRB_DEPTH_DEFAULT, {.levels = 0, .exact_nodes = 1},
+                               {.levels = 3, .exact_nodes = RRB_EXACT_DEFAULT}, {.levels = 0, .exact_nodes = RRB_EXACT_MAX}};
+    const char *const depth_names[] = {"default depth", "to one node", "RRB-3", "exact level up to 1024 nodes"};
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
       Stencil5 st;
       char what[96];
       stencil_alloc(shapes[k][0], shapes[k][1], &st);
       random_stencil(&st, 1, 1, 0.1, false, 100 + k);
-      snprintf(what, sizeof what, "%d x %d random", shapes[k][0], shapes[k][1]);
-      check_system(rt, &st, PRECISION_DOUBLE, what);
-      check_system(rt, &st, PRECISION_SINGLE, what);
+      for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
+        snprintf(what, sizeof what, "%d x %d random, %s", shapes[k][0], shapes[k][1], depth_names[d]);
+        check_system(rt, &st, PRECISION_DOUBLE, depths[d], what);
+      }
+      snprintf(what, sizeof what, "%d x %d random, %s", shapes[k][0], shapes[k][1], depth_names[0]);
+      check_system(rt, &st, PRECISION_SINGLE, depths[0], what);
       random_stencil(&st, 1, 1e-3, 1e-3, true, 200 + k);
-      snprintf(what, sizeof what, "%d x %d anisotropic 1000:1 with islands", shapes[k][0], shapes[k][1]);
-      check_system(rt, &st, PRECISION_DOUBLE, what);
+      for (size_t d = 0; d < 2; d++) {
+        snprintf(what, sizeof what, "%d x %d anisotropic 1000:1 with islands, %s", shapes[k][0], shapes[k][1],
+                 depth_names[d]);
+        check_system(rt, &st, PRECISION_DOUBLE, depths[d], what);
+      }
       stencil_free(&st);
     }
     Stencil5 model;
     stencil_alloc(127, 127, &model);
     double *rhs = calloc(127 * 127, sizeof *rhs);
     poisson_block(127, 0, 0, 127, 127, model.c, model.east, model.north, rhs);
-    check_system(rt, &model, PRECISION_DOUBLE, "model problem 127^2");
-    check_system(rt, &model, PRECISION_SINGLE, "model problem 127^2");
+    check_system(rt, &model, PRECISION_DOUBLE, depths[0], "model problem 127^2");
+    check_system(rt, &model, PRECISION_SINGLE, depths[0], "model problem 127^2");
+    check_system(rt, &model, PRECISION_SINGLE, depths[3], "model problem 127^2, exact level up to 1024 nodes");
     free(rhs);
     stencil_free(&model);
     check_exact(rt);
     check_refusals(rt);
+    check_depth_refusals(rt);
   }
   runtime_destroy(&rt);
   par_finalize();

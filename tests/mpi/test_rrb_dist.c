@@ -35,9 +35,9 @@ static void random_system(Stencil5 *s, double north) {
   }
 }
 
-/* z = M^-1 r on the device for the system s, coarse_nodes as rrb_dist_create has it; *levels: K. */
-static HclStatus device_apply(Runtime *rt, const Stencil5 *s, int coarse_nodes, const double *r, double *z,
-                              int *levels) {
+/* z = M^-1 r on the device for the system s, depth and coarse_nodes as rrb_dist_create has them; *levels: K. */
+static HclStatus device_apply(Runtime *rt, const Stencil5 *s, RrbDepth depth, int coarse_nodes, const double *r,
+                              double *z, int *levels) {
   HclStatus status = HCL_OK;
   Decomp *decomp = NULL;
   RrbDist *rrb = NULL;
@@ -53,7 +53,7 @@ static HclStatus device_apply(Runtime *rt, const Stencil5 *s, int coarse_nodes, 
       TRY(test_write_block(fields[f], values[f], s->nx));
     }
   }
-  TRY(rrb_dist_create(rt, decomp, PRECISION_DOUBLE, coarse_nodes, &rrb));
+  TRY(rrb_dist_create(rt, decomp, PRECISION_DOUBLE, depth, coarse_nodes, &rrb));
   *levels = rrb_dist_levels(rrb);
   TRY(rrb_dist_setup(rrb, fields[0], fields[1], fields[2]));
   TRY(rrb_dist_apply(rrb, fields[3], fields[4]));
@@ -67,13 +67,16 @@ cleanup:
   return status;
 }
 
-/* M^-1 r on the device against the host reference's, for a few random r and two splits of the levels. */
-static void check_system(Runtime *rt, const Stencil5 *s, const char *what) {
+/* M^-1 r on the device against the host reference's (of the same depth), for a few random r and two splits of the
+ * levels. */
+static void check_system(Runtime *rt, const Stencil5 *s, RrbDepth depth, const char *what) {
   RrbFactor factor;
   const char *why = "";
   size_t n = (size_t)s->nx * s->ny;
   double *r = malloc(n * sizeof *r), *host = malloc(n * sizeof *host), *device = calloc(n, sizeof *device);
-  bool factored = reference_factor(s, 99, 1, &factor, &why);
+  int eliminated = 0;
+  bool factored = rrb_depth_levels(s->nx, s->ny, depth, &eliminated) == HCL_OK &&
+                  reference_factor(s, eliminated + 1, 1, &factor, &why);
   const int coarse_nodes[2] = {1, RRB_DIST_COARSE_NODES};
   for (int split = 0; split < 2; split++) {
     for (int p = 0; p < (int)n; p++) {
@@ -84,7 +87,7 @@ static void check_system(Runtime *rt, const Stencil5 *s, const char *what) {
     }
     int levels = -1;
     status_clear();
-    HclStatus st = device_apply(rt, s, coarse_nodes[split], r, device, &levels);
+    HclStatus st = device_apply(rt, s, depth, coarse_nodes[split], r, device, &levels);
     double worst = 0, scale = 0;
     for (size_t p = 0; p < n; p++) {
       worst = fmax(worst, fabs(device[p] - host[p]));
@@ -94,8 +97,8 @@ static void check_system(Runtime *rt, const Stencil5 *s, const char *what) {
      * by the factor's condition (the centres' margins down to 1e-3): 1e-10 of the largest value. */
     bool close = par_rank() != 0 || worst <= 1e-10 * scale;
     TAP_OK(all_ranks(factored && st == HCL_OK && close),
-           "%s %d x %d, %d ranks, %d levels distributed: M^-1 r %.1e from the host's (of %.1e) %s", what, s->nx,
-           s->ny, par_size(), levels, worst, scale, status_message());
+           "%s %d x %d, RRB-%d, %d ranks, %d levels distributed: M^-1 r %.1e from the host's (of %.1e) %s", what,
+           s->nx, s->ny, eliminated + 1, par_size(), levels, worst, scale, status_message());
   }
   if (factored) {
     reference_free(&factor);
@@ -119,14 +122,16 @@ int main(int argc, char **argv) {
     stencil_alloc(64, 64, &st);
     double *b = malloc(64 * 64 * sizeof *b);
     poisson_block(64, 0, 0, 64, 64, st.c, st.east, st.north, b);
-    check_system(rt, &st, "model problem");
+    check_system(rt, &st, RRB_DEPTH_DEFAULT, "model problem");
+    check_system(rt, &st, (RrbDepth){.levels = 0, .exact_nodes = 1}, "model problem, to one node");
+    check_system(rt, &st, (RrbDepth){.levels = 3, .exact_nodes = RRB_EXACT_DEFAULT}, "model problem, chosen");
     free(b);
     stencil_free(&st);
     const int sizes[3][2] = {{37, 29}, {61, 64}, {8, 53}};
     for (int k = 0; k < 3; k++) {
       stencil_alloc(sizes[k][0], sizes[k][1], &st);
       random_system(&st, k == 1 ? 1e-3 : 1);
-      check_system(rt, &st, k == 1 ? "random, 1000:1 anisotropic" : "random with islands");
+      check_system(rt, &st, RRB_DEPTH_DEFAULT, k == 1 ? "random, 1000:1 anisotropic" : "random with islands");
       stencil_free(&st);
     }
     /* A coupling larger than its centre: the first level's Schur complement has a negative pivot. */
@@ -136,7 +141,7 @@ int main(int argc, char **argv) {
     double *r = calloc(256, sizeof *r), *z = calloc(256, sizeof *z);
     int levels = 0;
     status_clear();
-    s = device_apply(rt, &st, 1, r, z, &levels);
+    s = device_apply(rt, &st, RRB_DEPTH_DEFAULT, 1, r, z, &levels);
     TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), "pivot that is not positive")),
            "a matrix that is not positive definite is refused: %s", status_message());
     free(r);
