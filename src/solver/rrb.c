@@ -51,6 +51,14 @@ static size_t real_bytes(const Rrb *r) {
   return precision_bytes(r->precision);
 }
 
+/* setup_exact's local memory: the last level's stencil (3 m REALs) and the factorization's window. */
+static size_t exact_stencil_bytes(const Rrb *r) {
+  return 3 * (size_t)r->layout.final_nx * r->layout.final_ny * real_bytes(r);
+}
+static size_t exact_window_bytes(const Rrb *r) {
+  return (size_t)(r->exact_band + 2) * (r->exact_band + 1) * real_bytes(r);
+}
+
 /* The table of rrb.cl: per level the b1, b2, r1 offsets, the next level's offset, nx, ny; then the last level. */
 static HclStatus upload_table(Rrb *r) {
   HclStatus status = HCL_OK;
@@ -134,6 +142,11 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth 
   size_t next = r->layout.nlevels > 0 ? (size_t)((nx + 1) / 2) * ((ny + 1) / 2) : 1;
   size_t exact = (size_t)r->layout.final_nx * r->layout.final_ny;
   r->exact_band = r->layout.final_nx < r->layout.final_ny ? r->layout.final_nx : r->layout.final_ny;
+  size_t local_bytes = exact_stencil_bytes(r) + exact_window_bytes(r);
+  REQUIRE(local_bytes <= runtime_device(rt)->local_mem_bytes, HCL_EDATA,
+          "the RRB exact level of %d x %d nodes needs %zu bytes of local memory to set up, more than the %llu of "
+          "this device: choose a smaller exact level", r->layout.final_nx, r->layout.final_ny, local_bytes,
+          (unsigned long long)runtime_device(rt)->local_mem_bytes);
   TRY(upload_table(r));
   TRY(runtime_buffer(rt, FACTOR_PLANES * count * bytes, "RRB factor", &r->factor));
   TRY(runtime_buffer(rt, exact * exact * bytes, "RRB exact level's inverse", &r->exact));
@@ -320,6 +333,8 @@ HclStatus rrb_setup_matrix(Rrb *r, const RrbMatrix *matrix) {
   arg_mem(&a, r->band);
   arg_int(&a, r->exact_band);
   arg_mem(&a, r->exact);
+  arg_local(&a, exact_stencil_bytes(r));
+  arg_local(&a, exact_window_bytes(r));
   arg_mem(&a, r->table);
   arg_int(&a, l->nlevels);
   arg_uint(&a, l->count);
