@@ -26,7 +26,7 @@ typedef struct Rrb Rrb;
  * until levels - 1 are eliminated (the paper's k: level k is the exact one). The last level, at most RRB_EXACT_MAX
  * nodes, is factorized exactly. Each level of lumping costs about one CG iteration on the model problem
  * (bench/README.md): a bigger exact level converges in fewer iterations and takes longer to set up and apply. */
-enum { RRB_EXACT_MAX = 1024, RRB_EXACT_DEFAULT = 256 };
+enum { RRB_EXACT_MAX = 256, RRB_EXACT_DEFAULT = 256 };
 typedef struct {
   int levels;      /* k >= 2, or 0: no limit */
   int exact_nodes; /* 1 .. RRB_EXACT_MAX */

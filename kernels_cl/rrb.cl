@@ -357,9 +357,11 @@ __kernel void setup_b(__global const REAL *rot_c, __global const REAL *rot_ne, _
 /* ---- The exact last level (the paper's RRB-k, section 2): a straight 5-point stencil on fx x fy nodes, whose
  * inverse A^-1 is formed once per setup and applied as a dense product. Its nodes are numbered along the shorter
  * side (row by row when fx <= fy, column by column otherwise), which makes A a band matrix of half-bandwidth
- * bw = min(fx, fy) <= EXACT_BAND_MAX (the last level has at most RRB_EXACT_MAX = 1024 nodes: rrb.h). setup_exact
- * factorizes A = L D L^T in the band, then forms A^-1's column q = L^-T D^-1 L^-1 e_q, one work-item per column. */
-#define EXACT_BAND_MAX 32
+ * bw = min(fx, fy) <= EXACT_BAND_MAX (the last level has at most RRB_EXACT_MAX = 256 nodes: rrb.h). setup_exact
+ * factorizes A = L D L^T in its band, in local memory, then forms A^-1's column q = L^-T D^-1 L^-1 e_q, one
+ * work-item per column. */
+#define EXACT_BAND_MAX 16
+#define EXACT_AHEAD 4
 
 /* The band order of last-level node (i, j), and back. */
 INLINE int exact_order(const int i, const int j, const int fx, const int fy) {
@@ -369,33 +371,17 @@ INLINE int exact_row_major(const int r, const int fx, const int fy) {
   return fx <= fy ? r : (r % fy) * fx + r / fy;
 }
 
-#define BAND(d, r) band[(ulong)(d) * m + (r)]
+/* band plane d, row r: A(r, r - d), then L(r, r - d) (D on plane 0); 0 where r - d < 0. */
+#define BAND(d, r) band[(d) * m + (r)]
 #define INVERSE(r, q) inverse[(ulong)(r) * m + (q)]
-/* Row r of the factorization's window: bw + 2 rows (r - 1 .. r + bw at step r), bw + 1 diagonals each. */
-#define WINDOW(r, d) window[((r) % (bw + 2)) * (bw + 1) + (d)]
 
-/* A(r, r - d) before the factorization, from the stencil in band order: centre, west and south couplings (the west
- * and south offsets dx and dy coincide on a one-row grid, where one of the two is 0). */
-INLINE REAL exact_entry(__local const REAL *stencil, const int m, const int dx, const int dy, const int r,
-                        const int d) {
-  if (r >= m) {
-    return 0;
-  }
-  return d == 0 ? stencil[r] : (d == dx ? stencil[m + r] : (REAL)0) + (d == dy ? stencil[2 * m + r] : (REAL)0);
-}
-
-/* A = L D L^T, right-looking, in local memory: step t removes column t from rows t + 1 .. t + bw, writes out the
- * finished row t - 1 (plane d: L(r, r - d) D(r - d), D on plane 0) and takes in row t + bw + 1 in its place. One
- * barrier a step: the m steps are the sequential part. Then L's entries are divided by D in the band. */
-INLINE void exact_factor(__local const REAL *stencil, __local REAL *window, __global REAL *band, const int m,
-                         const int bw, const int dx, const int dy, const int levels, volatile __global int *failed) {
+/* A = L D L^T, right-looking: step t removes column t from rows t + 1 .. t + bw (one barrier a step: the m steps are
+ * the sequential part), then L's entries are divided by D. */
+INLINE void exact_factor(__local REAL *band, const int m, const int bw, const int levels,
+                         volatile __global int *failed) {
   const int lid = get_local_id(0), size = get_local_size(0);
-  for (int u = lid; u < (bw + 2) * (bw + 1); u += size) {
-    window[u] = exact_entry(stencil, m, dx, dy, u / (bw + 1), u % (bw + 1));
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
   for (int t = 0; t < m; t++) {
-    const REAL d = WINDOW(t, 0);
+    const REAL d = BAND(0, t);
     if (lid == 0 && !(d > 0)) {
       atomic_min(failed, levels);
     }
@@ -404,32 +390,28 @@ INLINE void exact_factor(__local const REAL *stencil, __local REAL *window, __gl
     for (int u = lid; u < w * w; u += size) {
       const int io = u / w + 1, jo = u % w + 1; /* A(t + io, t + jo) -= A(t + io, t) A(t + jo, t) / d */
       if (jo <= io) {
-        WINDOW(t + io, io - jo) -= WINDOW(t + io, io) * WINDOW(t + jo, jo) * inverse_d;
+        BAND(io - jo, t + io) -= BAND(io, t + io) * BAND(jo, t + jo) * inverse_d;
       }
-    }
-    for (int u = lid; t > 0 && u <= bw; u += size) {
-      BAND(u, t - 1) = WINDOW(t - 1, u);
-      WINDOW(t - 1, u) = exact_entry(stencil, m, dx, dy, t + bw + 1, u);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  for (int u = lid; u <= bw; u += size) {
-    BAND(u, m - 1) = WINDOW(m - 1, u);
-  }
-  barrier(CLK_GLOBAL_MEM_FENCE);
   for (int u = lid; u < bw * m; u += size) {
     const int d = u / m + 1, r = u % m;
-    BAND(d, r) = r >= d ? BAND(d, r) / BAND(0, r - d) : (REAL)0;
+    if (r >= d) {
+      BAND(d, r) /= BAND(0, r - d);
+    }
   }
-  barrier(CLK_GLOBAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 /* Column q of A^-1 (symmetric: also its row): forward L y = e_q from row q (y is 0 above), y /= D, backward
- * L^T x = y. The last bw values of the sweep are kept in registers (recent[d - 1]: d rows back), so each row costs
- * bw multiply-adds on values at hand and one read of the forward sweep's result, fetched a row ahead. */
-INLINE void exact_inverse_column(__global const REAL *band, __global REAL *inverse, const int m, const int bw,
+ * L^T x = y. The last bw values of the sweep are kept in registers (recent[d - 1]: d rows back), and the forward
+ * sweep's results are fetched EXACT_AHEAD rows ahead of the backward one, so a row costs bw multiply-adds on values
+ * at hand. */
+INLINE void exact_inverse_column(__local const REAL *band, __global REAL *inverse, const int m, const int bw,
                                  const int q) {
-  REAL recent[EXACT_BAND_MAX];
+  REAL recent[EXACT_BAND_MAX], ahead[EXACT_AHEAD];
+#pragma unroll
   for (int d = 0; d < EXACT_BAND_MAX; d++) {
     recent[d] = 0;
   }
@@ -446,13 +428,21 @@ INLINE void exact_inverse_column(__global const REAL *band, __global REAL *inver
     recent[0] = y;
     INVERSE(r, q) = y;
   }
+#pragma unroll
   for (int d = 0; d < EXACT_BAND_MAX; d++) {
     recent[d] = 0;
   }
-  REAL ahead = INVERSE(m - 1, q);
+#pragma unroll
+  for (int a = 0; a < EXACT_AHEAD; a++) {
+    ahead[a] = m - 1 - a >= q ? INVERSE(m - 1 - a, q) : (REAL)0;
+  }
   for (int r = m - 1; r >= 0; r--) {
-    REAL x = r >= q ? ahead / BAND(0, r) : (REAL)0;
-    ahead = r > q ? INVERSE(r - 1, q) : (REAL)0;
+    REAL x = ahead[0] / BAND(0, r);
+#pragma unroll
+    for (int a = 0; a < EXACT_AHEAD - 1; a++) {
+      ahead[a] = ahead[a + 1];
+    }
+    ahead[EXACT_AHEAD - 1] = r - EXACT_AHEAD >= q ? INVERSE(r - EXACT_AHEAD, q) : (REAL)0;
 #pragma unroll
     for (int d = 0; d < EXACT_BAND_MAX; d++) {
       x -= (d < bw && r + d + 1 < m ? BAND(d + 1, r + d + 1) : (REAL)0) * recent[d];
@@ -466,26 +456,33 @@ INLINE void exact_inverse_column(__global const REAL *band, __global REAL *inver
   }
 }
 
-/* The last level's inverse from its straight stencil (c, e, n at base + j pitch + i), by one work-group (stencil:
- * 3 m REALs, window: (bw + 2) (bw + 1) REALs of local memory); a pivot that is not positive marks level `levels`
- * failed. With `schur` and no level before it (a 1 x 1 grid), S1 is that node. */
+/* The last level's inverse from its straight stencil (c, e, n at base + j pitch + i), by one work-group (band:
+ * (bw + 1) m REALs of local memory); a pivot that is not positive marks level `levels` failed. With `schur` and no
+ * level before it (a 1 x 1 grid), S1 is that node. */
 __kernel void setup_exact(__global const REAL *c, __global const REAL *e, __global const REAL *n, const long base,
-                          const int pitch, __global REAL *schur, const int with_schur, __global REAL *band,
-                          const int bw, __global REAL *inverse, __local REAL *stencil, __local REAL *window,
-                          SETUP_ARGS) {
+                          const int pitch, __global REAL *schur, const int with_schur, const int bw,
+                          __global REAL *inverse, __local REAL *band, SETUP_ARGS) {
   const int lid = get_local_id(0), size = get_local_size(0);
   const Level l = level_of(lt, levels);
   const int fx = l.nx, fy = l.ny, m = fx * fy;
   const int dx = exact_order(1, 0, fx, fy), dy = exact_order(0, 1, fx, fy); /* the band offsets of west, south */
-  for (int p = lid; p < m; p += size) {
-    const int i = p % fx, j = p / fx, r = exact_order(i, j, fx, fy);
-    const long at = base + (long)j * pitch + i;
-    stencil[r] = c[at];
-    stencil[m + r] = i > 0 ? e[at - 1] : (REAL)0;
-    stencil[2 * m + r] = j > 0 ? n[at - pitch] : (REAL)0;
+  for (int u = lid; u < (bw + 1) * m; u += size) {
+    band[u] = 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  exact_factor(stencil, window, band, m, bw, dx, dy, levels, failed);
+  for (int p = lid; p < m; p += size) { /* dx and dy coincide on a one-row grid, where one coupling is absent */
+    const int i = p % fx, j = p / fx, r = exact_order(i, j, fx, fy);
+    const long at = base + (long)j * pitch + i;
+    BAND(0, r) = c[at];
+    if (i > 0) {
+      BAND(dx, r) = e[at - 1];
+    }
+    if (j > 0) {
+      BAND(dy, r) = n[at - pitch];
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  exact_factor(band, m, bw, levels, failed);
   for (int q = lid; q < m; q += size) {
     exact_inverse_column(band, inverse, m, bw, q);
   }
@@ -495,18 +492,33 @@ __kernel void setup_exact(__global const REAL *c, __global const REAL *e, __glob
   }
 }
 
-/* x = A^-1 x on the last level, by the work-group (rhs: m REALs of local memory). */
-INLINE void exact_apply(__global REAL *x, const Level l, __global const REAL *inverse, __local REAL *rhs) {
+/* x = A^-1 x on the last level, by the work-group: each of its `size / m` parts of the work-items sums its share
+ * of every row's products (local memory: rhs, m REALs; partial, size REALs). */
+INLINE void exact_apply(__global REAL *x, const Level l, __global const REAL *inverse, __local REAL *rhs,
+                        __local REAL *partial) {
   const int lid = get_local_id(0), size = get_local_size(0);
-  const int fx = l.nx, fy = l.ny, m = fx * fy;
+  const int fx = l.nx, fy = l.ny, m = fx * fy, parts = max(size / m, 1);
   for (int p = lid; p < m; p += size) {
     rhs[exact_order(p % fx, p / fx, fx, fy)] = x[l.b1 + p];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int r = lid; r < m; r += size) {
+  const int part = lid / m, share = (m + parts - 1) / parts;
+  for (int r = lid % m; part < parts && r < m; r += size) {
     REAL sum = 0;
-    for (int q = 0; q < m; q++) {
+    for (int q = part * share; q < min(m, (part + 1) * share); q++) {
       sum += INVERSE(q, r) * rhs[q];
+    }
+    if (parts == 1) {
+      x[l.b1 + exact_row_major(r, fx, fy)] = sum;
+    } else {
+      partial[lid] = sum;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int r = lid; parts > 1 && r < m; r += size) {
+    REAL sum = 0;
+    for (int a = 0; a < parts; a++) {
+      sum += partial[a * m + r];
     }
     x[l.b1 + exact_row_major(r, fx, fy)] = sum;
   }
@@ -670,7 +682,7 @@ __kernel void backward_black_level(APPLY_ARGS, __global const REAL *src, __globa
 /* Levels first_level .. the last, forward and back, in place on x, by one work-group: the small levels would
  * otherwise cost a launch per stage and leave the device idle (the paper does its last six levels so). */
 __kernel void apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level, __global const REAL *inverse,
-                           __local REAL *rhs) {
+                           __local REAL *rhs, __local REAL *partial) {
   const int lid = get_local_id(0), size = get_local_size(0);
   for (int k = first_level; k < levels; k++) {
     const Level l = level_of(lt, k);
@@ -684,7 +696,7 @@ __kernel void apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level, 
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
   }
-  exact_apply(x, level_of(lt, levels), inverse, rhs);
+  exact_apply(x, level_of(lt, levels), inverse, rhs, partial);
   for (int k = levels - 1; k >= first_level; k--) {
     const Level l = level_of(lt, k);
     const int r1x = l.nx / 2, r1y = l.ny / 2, cx = (l.nx + 1) / 2;

@@ -49,7 +49,7 @@ void cli_print_usage(FILE *out) {
           "      --rrb-levels K   solve-poisson: RRB-K, level K factorized exactly (default 0: as deep as\n"
           "                       --rrb-exact asks)\n"
           "      --rrb-exact N    solve-poisson: eliminate levels until at most N nodes are left, then factorize\n"
-          "                       exactly (1 to 1024, default 256)\n"
+          "                       exactly (1 to 256, default 256)\n"
           "  -q, -v, -vv          quieter, more verbose, debug\n"
           "  -h, --help           print this text\n"
           "\n"

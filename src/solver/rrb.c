@@ -39,8 +39,8 @@ struct Rrb {
   cl_mem schur;     /* SCHUR_PLANES planes */
   cl_mem straight[3], rotated[3]; /* setup scratch: a level's straight stencil (from level 1 on) and rotated one */
   cl_mem exact;     /* the last level's inverse: m x m REALs, in the band order of rrb.cl's exact_order */
-  cl_mem band;      /* setup scratch: the last level's L D L^T, band planes of m REALs */
-  int exact_band;   /* its half-bandwidth */
+  int exact_band;   /* the last level's half-bandwidth in the band order */
+  size_t group;     /* the work-items of the one-work-group kernels (apply_coarse, setup_exact) */
   cl_mem failed;    /* the first level with a pivot that is not positive, INT_MAX when none */
   double *level_seconds; /* while rrb_apply_timed runs: its kernels' seconds per level, else NULL */
   cl_program program;
@@ -51,12 +51,32 @@ static size_t real_bytes(const Rrb *r) {
   return precision_bytes(r->precision);
 }
 
-/* setup_exact's local memory: the last level's stencil (3 m REALs) and the factorization's window. */
-static size_t exact_stencil_bytes(const Rrb *r) {
-  return 3 * (size_t)r->layout.final_nx * r->layout.final_ny * real_bytes(r);
+/* Local memory: setup_exact's band of the last level, (bw + 1) m REALs; apply_coarse's right-hand side of the last
+ * level and partial sums, m + group REALs. */
+static size_t exact_nodes(const Rrb *r) {
+  return (size_t)r->layout.final_nx * r->layout.final_ny;
 }
-static size_t exact_window_bytes(const Rrb *r) {
-  return (size_t)(r->exact_band + 2) * (r->exact_band + 1) * real_bytes(r);
+static size_t exact_band_bytes(const Rrb *r) {
+  return (size_t)(r->exact_band + 1) * exact_nodes(r) * real_bytes(r);
+}
+static size_t coarse_local_bytes(const Rrb *r) {
+  return (exact_nodes(r) + r->group) * real_bytes(r);
+}
+
+/* The work-group of the one-work-group kernels: up to COARSE_GROUP work-items, as many as both kernels take on
+ * this device (their registers may allow fewer than the device's largest group). */
+static HclStatus choose_group(Rrb *r) {
+  HclStatus status = HCL_OK;
+  r->group = COARSE_GROUP;
+  const int kernels[] = {K_COARSE, K_SETUP_EXACT};
+  for (int k = 0; k < 2; k++) {
+    size_t most = 0;
+    TRY_CL(clGetKernelWorkGroupInfo(r->kernels[kernels[k]], runtime_device(r->rt)->id, CL_KERNEL_WORK_GROUP_SIZE,
+                                    sizeof most, &most, NULL));
+    r->group = most < r->group ? most : r->group;
+  }
+cleanup:
+  return status;
 }
 
 /* The table of rrb.cl: per level the b1, b2, r1 offsets, the next level's offset, nx, ny; then the last level. */
@@ -140,17 +160,11 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth 
   }
   size_t count = r->layout.count, bytes = real_bytes(r);
   size_t next = r->layout.nlevels > 0 ? (size_t)((nx + 1) / 2) * ((ny + 1) / 2) : 1;
-  size_t exact = (size_t)r->layout.final_nx * r->layout.final_ny;
+  size_t exact = exact_nodes(r);
   r->exact_band = r->layout.final_nx < r->layout.final_ny ? r->layout.final_nx : r->layout.final_ny;
-  size_t local_bytes = exact_stencil_bytes(r) + exact_window_bytes(r);
-  REQUIRE(local_bytes <= runtime_device(rt)->local_mem_bytes, HCL_EDATA,
-          "the RRB exact level of %d x %d nodes needs %zu bytes of local memory to set up, more than the %llu of "
-          "this device: choose a smaller exact level", r->layout.final_nx, r->layout.final_ny, local_bytes,
-          (unsigned long long)runtime_device(rt)->local_mem_bytes);
   TRY(upload_table(r));
   TRY(runtime_buffer(rt, FACTOR_PLANES * count * bytes, "RRB factor", &r->factor));
   TRY(runtime_buffer(rt, exact * exact * bytes, "RRB exact level's inverse", &r->exact));
-  TRY(runtime_buffer(rt, (size_t)(r->exact_band + 1) * exact * bytes, "RRB exact level's factor", &r->band));
   TRY(runtime_buffer(rt, SCHUR_PLANES * count * bytes, "RRB Schur complement", &r->schur));
   for (int a = 0; a < 3; a++) {
     TRY(runtime_buffer(rt, next * bytes, "RRB setup straight stencil", &r->straight[a]));
@@ -159,6 +173,12 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth 
   TRY(runtime_buffer(rt, sizeof(cl_int), "RRB pivot check", &r->failed));
   KernelConfig config = {.precision = precision, .wg_x = WG_X, .wg_y = WG_Y};
   TRY(program_build_kernels(rt, "rrb", &config, kernel_names, NKERNELS, &r->program, r->kernels));
+  TRY(choose_group(r));
+  size_t local_bytes = exact_band_bytes(r) > coarse_local_bytes(r) ? exact_band_bytes(r) : coarse_local_bytes(r);
+  REQUIRE(local_bytes <= runtime_device(rt)->local_mem_bytes, HCL_EDATA,
+          "the RRB exact level of %d x %d nodes needs %zu bytes of local memory, more than the %llu of this device: "
+          "choose a smaller exact level", r->layout.final_nx, r->layout.final_ny, local_bytes,
+          (unsigned long long)runtime_device(rt)->local_mem_bytes);
   *out = r;
   r = NULL;
 cleanup:
@@ -172,9 +192,9 @@ void rrb_destroy(Rrb **rrb) {
   }
   Rrb *r = *rrb;
   program_release(&r->program, r->kernels, NKERNELS);
-  cl_mem *buffers[] = {&r->table,      &r->factor,     &r->schur,       &r->exact,       &r->band,
-                       &r->failed,     &r->straight[0], &r->straight[1], &r->straight[2], &r->rotated[0],
-                       &r->rotated[1], &r->rotated[2]};
+  cl_mem *buffers[] = {&r->table,       &r->factor,      &r->schur,      &r->exact,      &r->failed,
+                       &r->straight[0], &r->straight[1], &r->straight[2], &r->rotated[0], &r->rotated[1],
+                       &r->rotated[2]};
   for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; b++) {
     if (*buffers[b]) {
       clReleaseMemObject(*buffers[b]);
@@ -240,10 +260,9 @@ static HclStatus launch_1d(Rrb *r, KernelArgs *a, size_t n, size_t group, double
   return launch(r, a, 1, &global, &group, bytes, k);
 }
 
-/* One work-group of the coarse kernels' size, for a kernel of the last levels. */
+/* One work-group, for a kernel of the last levels. */
 static HclStatus launch_group(Rrb *r, KernelArgs *a, double bytes, int k) {
-  size_t most = runtime_device(r->rt)->max_work_group_size, group = most < COARSE_GROUP ? most : COARSE_GROUP;
-  return launch_1d(r, a, group, group, bytes, k);
+  return launch_1d(r, a, r->group, r->group, bytes, k);
 }
 
 static const RrbLevelLayout *level(const Rrb *r, int k) {
@@ -330,11 +349,9 @@ HclStatus rrb_setup_matrix(Rrb *r, const RrbMatrix *matrix) {
   arg_int(&a, l->nlevels > 0 ? l->final_nx : matrix->pitch);
   arg_mem(&a, r->schur);
   arg_int(&a, l->nlevels == 0);
-  arg_mem(&a, r->band);
   arg_int(&a, r->exact_band);
   arg_mem(&a, r->exact);
-  arg_local(&a, exact_stencil_bytes(r));
-  arg_local(&a, exact_window_bytes(r));
+  arg_local(&a, exact_band_bytes(r));
   arg_mem(&a, r->table);
   arg_int(&a, l->nlevels);
   arg_uint(&a, l->count);
@@ -385,7 +402,8 @@ HclStatus rrb_apply(Rrb *r, cl_mem res, cl_mem z) {
   arg_mem(&a, z);
   arg_int(&a, coarse);
   arg_mem(&a, r->exact);
-  arg_local(&a, (size_t)l->final_nx * l->final_ny * real_bytes(r));
+  arg_local(&a, exact_nodes(r) * real_bytes(r));
+  arg_local(&a, r->group * real_bytes(r));
   TRY(launch_group(r, &a, 0, coarse));
   for (int k = coarse - 1; k >= 1; k--) {
     const RrbLevelLayout *v = level(r, k);

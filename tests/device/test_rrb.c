@@ -172,7 +172,7 @@ static void check_system(Runtime *rt, const Stencil5 *s, Precision precision, Rr
          *r2 = calloc(n, sizeof *r2), *got2 = calloc(n, sizeof *got2);
   RrbFactor f = {0};
   const char *why = "";
-  Device d;
+  Device d = {0};
   unsigned long long seed = 7;
   for (size_t k = 0; k < n; k++) {
     r[k] = is_red(s, k) ? uniform(&seed) - 0.5 : 0;
@@ -311,8 +311,8 @@ static void check_depth_refusals(Runtime *rt) {
                           {.levels = 0, .exact_nodes = 0},
                           {.levels = 0, .exact_nodes = RRB_EXACT_MAX + 1},
                           {.levels = 2, .exact_nodes = RRB_EXACT_DEFAULT}};
-  const char *const expect[] = {"allowed are 2 or more", "allowed are 1 to 1024", "allowed are 1 to 1024",
-                                "ask for at least 3 levels"};
+  const char *const expect[] = {"allowed are 2 or more", "allowed are 1 to 256", "allowed are 1 to 256",
+                                "ask for at least 4 levels"};
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     Rrb *rrb = NULL;
     status_clear();
@@ -329,11 +329,12 @@ int main(void) {
   s = s == HCL_OK ? test_open_runtime(true, &rt) : s;
   if (TAP_OK(s == HCL_OK, "a device with fp64 %s", status_message())) {
     const int shapes[][2] = {{1, 1}, {2, 2}, {1, 17}, {17, 1}, {13, 9}, {31, 29}, {64, 64}, {97, 89}, {200, 3}};
-    /* The default; RRB to one node; a chosen RRB-3; the largest exact level (its band and inverse code paths are
-     * the same for every size; the last levels' shapes cover both numberings: row by row when nx <= ny). */
+    /* The default (the largest exact level); RRB to one node; a chosen RRB-4 (the level count binds); a small exact
+     * level. The last levels' shapes cover both numberings of the exact level (row by row when nx <= ny) and
+     * bandwidths 1 to 16. */
     const RrbDepth depths[] = {RRB_DEPTH_DEFAULT, {.levels = 0, .exact_nodes = 1},
-                               {.levels = 3, .exact_nodes = RRB_EXACT_DEFAULT}, {.levels = 0, .exact_nodes = RRB_EXACT_MAX}};
-    const char *const depth_names[] = {"default depth", "to one node", "RRB-3", "exact level up to 1024 nodes"};
+                               {.levels = 4, .exact_nodes = 1}, {.levels = 0, .exact_nodes = 16}};
+    const char *const depth_names[] = {"default depth", "to one node", "RRB-4", "exact level up to 16 nodes"};
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
       Stencil5 st;
       char what[96];
@@ -359,7 +360,7 @@ int main(void) {
     poisson_block(127, 0, 0, 127, 127, model.c, model.east, model.north, rhs);
     check_system(rt, &model, PRECISION_DOUBLE, depths[0], "model problem 127^2");
     check_system(rt, &model, PRECISION_SINGLE, depths[0], "model problem 127^2");
-    check_system(rt, &model, PRECISION_SINGLE, depths[3], "model problem 127^2, exact level up to 1024 nodes");
+    check_system(rt, &model, PRECISION_SINGLE, depths[3], "model problem 127^2, exact level up to 16 nodes");
     free(rhs);
     stencil_free(&model);
     check_exact(rt);
