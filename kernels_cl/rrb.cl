@@ -358,10 +358,12 @@ __kernel void setup_b(__global const REAL *rot_c, __global const REAL *rot_ne, _
  * inverse A^-1 is formed once per setup and applied as a dense product. Its nodes are numbered along the shorter
  * side (row by row when fx <= fy, column by column otherwise), which makes A a band matrix of half-bandwidth
  * bw = min(fx, fy) <= EXACT_BAND_MAX (the last level has at most RRB_EXACT_MAX = 256 nodes: rrb.h). setup_exact
- * factorizes A = L D L^T in its band, in local memory, then forms A^-1's column q = L^-T D^-1 L^-1 e_q, one
- * work-item per column. */
+ * factorizes A = L D L^T in its band, in local memory, and sweeps Z = D^-1/2 L^-1 column by column (one
+ * work-item per column; Z is lower triangular); exact_product forms A^-1 = Z^T Z, one work-item per entry. */
 #define EXACT_BAND_MAX 16
-#define EXACT_AHEAD 4
+#define BAND_STRIDE (EXACT_BAND_MAX + 1)
+#define REAL8 HCL_CAT(REAL, 8)
+#define REAL16 HCL_CAT(REAL, 16)
 
 /* The band order of last-level node (i, j), and back. */
 INLINE int exact_order(const int i, const int j, const int fx, const int fy) {
@@ -371,9 +373,17 @@ INLINE int exact_row_major(const int r, const int fx, const int fy) {
   return fx <= fy ? r : (r % fy) * fx + r / fy;
 }
 
-/* band plane d, row r: A(r, r - d), then L(r, r - d) (D on plane 0); 0 where r - d < 0. */
-#define BAND(d, r) band[(d) * m + (r)]
-#define INVERSE(r, q) inverse[(ulong)(r) * m + (q)]
+/* Row r of the band, entry d: A(r, r - d), then L(r, r - d) (D at d = 0); 0 where r - d < 0 or d > bw, so a row's
+ * entries 1 .. EXACT_BAND_MAX are one vector. */
+#define BAND(d, r) band[(r) * BAND_STRIDE + (d)]
+#define MATRIX(a, r, q) (a)[(ulong)(r) * m + (q)]
+
+INLINE REAL sum16(const REAL16 v) {
+  const REAL8 a = v.lo + v.hi;
+  const REAL4 b = a.lo + a.hi;
+  const REAL2 c = b.lo + b.hi;
+  return c.x + c.y;
+}
 
 /* A = L D L^T, right-looking: step t removes column t from rows t + 1 .. t + bw (one barrier a step: the m steps are
  * the sequential part), then L's entries are divided by D. */
@@ -381,92 +391,50 @@ INLINE void exact_factor(__local REAL *band, const int m, const int bw, const in
                          volatile __global int *failed) {
   const int lid = get_local_id(0), size = get_local_size(0);
   for (int t = 0; t < m; t++) {
-    const REAL d = BAND(0, t);
-    if (lid == 0 && !(d > 0)) {
+    const REAL inverse_d = 1 / BAND(0, t);
+    if (lid == 0 && !(BAND(0, t) > 0)) {
       atomic_min(failed, levels);
     }
-    const REAL inverse_d = 1 / d;
     const int w = min(bw, m - 1 - t);
-    for (int u = lid; u < w * w; u += size) {
-      const int io = u / w + 1, jo = u % w + 1; /* A(t + io, t + jo) -= A(t + io, t) A(t + jo, t) / d */
-      if (jo <= io) {
+    for (int u = lid; u < EXACT_BAND_MAX * EXACT_BAND_MAX; u += size) {
+      const int io = u / EXACT_BAND_MAX + 1, jo = u % EXACT_BAND_MAX + 1;
+      if (jo <= io && io <= w) { /* A(t + io, t + jo) -= A(t + io, t) A(t + jo, t) / d */
         BAND(io - jo, t + io) -= BAND(io, t + io) * BAND(jo, t + jo) * inverse_d;
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  for (int u = lid; u < bw * m; u += size) {
-    const int d = u / m + 1, r = u % m;
-    if (r >= d) {
+  for (int u = lid; u < m * EXACT_BAND_MAX; u += size) {
+    const int r = u / EXACT_BAND_MAX, d = u % EXACT_BAND_MAX + 1;
+    if (d <= bw && r >= d) {
       BAND(d, r) /= BAND(0, r - d);
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Column q of A^-1 (symmetric: also its row): forward L y = e_q from row q (y is 0 above), y /= D, backward
- * L^T x = y. The last bw values of the sweep are kept in registers (recent[d - 1]: d rows back), and the forward
- * sweep's results are fetched EXACT_AHEAD rows ahead of the backward one, so a row costs bw multiply-adds on values
- * at hand. */
-INLINE void exact_inverse_column(__local const REAL *band, __global REAL *inverse, const int m, const int bw,
-                                 const int q) {
-  REAL recent[EXACT_BAND_MAX], ahead[EXACT_AHEAD];
-#pragma unroll
-  for (int d = 0; d < EXACT_BAND_MAX; d++) {
-    recent[d] = 0;
-  }
+/* Column q of Z = D^-1/2 L^-1: forward L y = e_q from row q (y is 0 above), the last EXACT_BAND_MAX values of y in
+ * a vector register (recent.s0: the row before). */
+INLINE void exact_sweep(__local const REAL *band, __global REAL *z, const int m, const int q) {
+  REAL16 recent = (REAL16)0;
   for (int r = q; r < m; r++) {
-    REAL y = r == q ? (REAL)1 : (REAL)0;
-#pragma unroll
-    for (int d = 0; d < EXACT_BAND_MAX; d++) {
-      y -= (d < bw ? BAND(d + 1, r) : (REAL)0) * recent[d];
-    }
-#pragma unroll
-    for (int d = EXACT_BAND_MAX - 1; d > 0; d--) {
-      recent[d] = recent[d - 1];
-    }
-    recent[0] = y;
-    INVERSE(r, q) = y;
-  }
-#pragma unroll
-  for (int d = 0; d < EXACT_BAND_MAX; d++) {
-    recent[d] = 0;
-  }
-#pragma unroll
-  for (int a = 0; a < EXACT_AHEAD; a++) {
-    ahead[a] = m - 1 - a >= q ? INVERSE(m - 1 - a, q) : (REAL)0;
-  }
-  for (int r = m - 1; r >= 0; r--) {
-    REAL x = ahead[0] / BAND(0, r);
-#pragma unroll
-    for (int a = 0; a < EXACT_AHEAD - 1; a++) {
-      ahead[a] = ahead[a + 1];
-    }
-    ahead[EXACT_AHEAD - 1] = r - EXACT_AHEAD >= q ? INVERSE(r - EXACT_AHEAD, q) : (REAL)0;
-#pragma unroll
-    for (int d = 0; d < EXACT_BAND_MAX; d++) {
-      x -= (d < bw && r + d + 1 < m ? BAND(d + 1, r + d + 1) : (REAL)0) * recent[d];
-    }
-#pragma unroll
-    for (int d = EXACT_BAND_MAX - 1; d > 0; d--) {
-      recent[d] = recent[d - 1];
-    }
-    recent[0] = x;
-    INVERSE(r, q) = x;
+    const REAL y = (r == q ? (REAL)1 : (REAL)0) - sum16(vload16(0, band + r * BAND_STRIDE + 1) * recent);
+    recent = (REAL16)(y, recent.s012, recent.s3456, recent.s789a, recent.sbcde);
+    MATRIX(z, r, q) = y / sqrt(BAND(0, r));
   }
 }
 
-/* The last level's inverse from its straight stencil (c, e, n at base + j pitch + i), by one work-group (band:
- * (bw + 1) m REALs of local memory); a pivot that is not positive marks level `levels` failed. With `schur` and no
- * level before it (a 1 x 1 grid), S1 is that node. */
+/* Z of the last level from its straight stencil (c, e, n at base + j pitch + i), by one work-group (band:
+ * m BAND_STRIDE REALs of local memory); a pivot that is not positive marks level `levels` failed. With `schur` and
+ * no level before it (a 1 x 1 grid), S1 is that node. */
 __kernel void setup_exact(__global const REAL *c, __global const REAL *e, __global const REAL *n, const long base,
                           const int pitch, __global REAL *schur, const int with_schur, const int bw,
-                          __global REAL *inverse, __local REAL *band, SETUP_ARGS) {
+                          __global REAL *z, __local REAL *band, SETUP_ARGS) {
   const int lid = get_local_id(0), size = get_local_size(0);
   const Level l = level_of(lt, levels);
   const int fx = l.nx, fy = l.ny, m = fx * fy;
   const int dx = exact_order(1, 0, fx, fy), dy = exact_order(0, 1, fx, fy); /* the band offsets of west, south */
-  for (int u = lid; u < (bw + 1) * m; u += size) {
+  for (int u = lid; u < m * BAND_STRIDE; u += size) {
     band[u] = 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -484,12 +452,25 @@ __kernel void setup_exact(__global const REAL *c, __global const REAL *e, __glob
   barrier(CLK_LOCAL_MEM_FENCE);
   exact_factor(band, m, bw, levels, failed);
   for (int q = lid; q < m; q += size) {
-    exact_inverse_column(band, inverse, m, bw, q);
+    exact_sweep(band, z, m, q);
   }
   if (with_schur && lid == 0) {
     PLANE(schur, S_C, l.b1) = c[base];
     PLANE(schur, S_NE, l.b1) = PLANE(schur, S_NW, l.b1) = PLANE(schur, S_E2, l.b1) = PLANE(schur, S_N2, l.b1) = 0;
   }
+}
+
+/* A^-1(i, j) = sum over k >= max(i, j) of Z(k, i) Z(k, j), one work-item per entry of the m x m matrix. */
+__kernel void exact_product(__global const REAL *z, __global REAL *inverse, const int m) {
+  const int j = get_global_id(0), i = get_global_id(1);
+  if (i >= m || j >= m) {
+    return;
+  }
+  REAL sum = 0;
+  for (int k = max(i, j); k < m; k++) {
+    sum += MATRIX(z, k, i) * MATRIX(z, k, j);
+  }
+  MATRIX(inverse, i, j) = sum;
 }
 
 /* x = A^-1 x on the last level, by the work-group: each of its `size / m` parts of the work-items sums its share
@@ -506,7 +487,7 @@ INLINE void exact_apply(__global REAL *x, const Level l, __global const REAL *in
   for (int r = lid % m; part < parts && r < m; r += size) {
     REAL sum = 0;
     for (int q = part * share; q < min(m, (part + 1) * share); q++) {
-      sum += INVERSE(q, r) * rhs[q];
+      sum += MATRIX(inverse, q, r) * rhs[q];
     }
     if (parts == 1) {
       x[l.b1 + exact_row_major(r, fx, fy)] = sum;

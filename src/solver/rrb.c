@@ -12,11 +12,14 @@
 enum { FACTOR_PLANES = 5, SCHUR_PLANES = 5, LT_FIELDS = 6, TERMS_BLACK = 1, TERMS_R1 = 2 };
 /* Levels of at most COARSE_NODES nodes are applied by one work-group of COARSE_GROUP work-items in one launch. */
 enum { WG_X = 32, WG_Y = 4, COARSE_NODES = 4096, COARSE_GROUP = 1024 };
+/* The exact level's widest band, as rrb.cl has it: 16 for 256 nodes. */
+enum { EXACT_BAND_MAX = 16 };
 
 enum {
   K_SETUP_A,
   K_SETUP_B,
   K_SETUP_EXACT,
+  K_EXACT_PRODUCT,
   K_FORWARD_R1,
   K_FORWARD_R2,
   K_BACKWARD_R1,
@@ -26,7 +29,7 @@ enum {
   NKERNELS
 };
 static const char *const kernel_names[NKERNELS] = {
-    "setup_a",           "setup_b",           "setup_exact",    "forward_r1_level", "forward_r2_level",
+    "setup_a",           "setup_b",           "setup_exact",   "exact_product",    "forward_r1_level", "forward_r2_level",
     "backward_r1_level", "backward_black_level", "apply_coarse", "schur_apply"};
 
 struct Rrb {
@@ -39,8 +42,9 @@ struct Rrb {
   cl_mem schur;     /* SCHUR_PLANES planes */
   cl_mem straight[3], rotated[3]; /* setup scratch: a level's straight stencil (from level 1 on) and rotated one */
   cl_mem exact;     /* the last level's inverse: m x m REALs, in the band order of rrb.cl's exact_order */
+  cl_mem exact_factor; /* setup scratch: Z = D^-1/2 L^-1 of the last level, m x m REALs */
   int exact_band;   /* the last level's half-bandwidth in the band order */
-  size_t group;     /* the work-items of the one-work-group kernels (apply_coarse, setup_exact) */
+  size_t group[NKERNELS]; /* the work-items of the one-work-group kernels (apply_coarse, setup_exact) */
   cl_mem failed;    /* the first level with a pivot that is not positive, INT_MAX when none */
   double *level_seconds; /* while rrb_apply_timed runs: its kernels' seconds per level, else NULL */
   cl_program program;
@@ -51,29 +55,28 @@ static size_t real_bytes(const Rrb *r) {
   return precision_bytes(r->precision);
 }
 
-/* Local memory: setup_exact's band of the last level, (bw + 1) m REALs; apply_coarse's right-hand side of the last
- * level and partial sums, m + group REALs. */
+/* Local memory: setup_exact's band of the last level, m (EXACT_BAND_MAX + 1) REALs; apply_coarse's right-hand side
+ * of the last level and partial sums, m + group REALs. */
 static size_t exact_nodes(const Rrb *r) {
   return (size_t)r->layout.final_nx * r->layout.final_ny;
 }
 static size_t exact_band_bytes(const Rrb *r) {
-  return (size_t)(r->exact_band + 1) * exact_nodes(r) * real_bytes(r);
+  return (size_t)(EXACT_BAND_MAX + 1) * exact_nodes(r) * real_bytes(r);
 }
 static size_t coarse_local_bytes(const Rrb *r) {
-  return (exact_nodes(r) + r->group) * real_bytes(r);
+  return (exact_nodes(r) + r->group[K_COARSE]) * real_bytes(r);
 }
 
-/* The work-group of the one-work-group kernels: up to COARSE_GROUP work-items, as many as both kernels take on
- * this device (their registers may allow fewer than the device's largest group). */
-static HclStatus choose_group(Rrb *r) {
+/* The work-groups of the one-work-group kernels: up to COARSE_GROUP work-items, as many as each takes on this
+ * device (its registers may allow fewer than the device's largest group). */
+static HclStatus choose_groups(Rrb *r) {
   HclStatus status = HCL_OK;
-  r->group = COARSE_GROUP;
   const int kernels[] = {K_COARSE, K_SETUP_EXACT};
   for (int k = 0; k < 2; k++) {
     size_t most = 0;
     TRY_CL(clGetKernelWorkGroupInfo(r->kernels[kernels[k]], runtime_device(r->rt)->id, CL_KERNEL_WORK_GROUP_SIZE,
                                     sizeof most, &most, NULL));
-    r->group = most < r->group ? most : r->group;
+    r->group[kernels[k]] = most < COARSE_GROUP ? most : COARSE_GROUP;
   }
 cleanup:
   return status;
@@ -162,9 +165,11 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth 
   size_t next = r->layout.nlevels > 0 ? (size_t)((nx + 1) / 2) * ((ny + 1) / 2) : 1;
   size_t exact = exact_nodes(r);
   r->exact_band = r->layout.final_nx < r->layout.final_ny ? r->layout.final_nx : r->layout.final_ny;
+  ASSERT(r->exact_band <= EXACT_BAND_MAX); /* min(fx, fy)^2 <= RRB_EXACT_MAX */
   TRY(upload_table(r));
   TRY(runtime_buffer(rt, FACTOR_PLANES * count * bytes, "RRB factor", &r->factor));
   TRY(runtime_buffer(rt, exact * exact * bytes, "RRB exact level's inverse", &r->exact));
+  TRY(runtime_buffer(rt, exact * exact * bytes, "RRB exact level's factor", &r->exact_factor));
   TRY(runtime_buffer(rt, SCHUR_PLANES * count * bytes, "RRB Schur complement", &r->schur));
   for (int a = 0; a < 3; a++) {
     TRY(runtime_buffer(rt, next * bytes, "RRB setup straight stencil", &r->straight[a]));
@@ -173,7 +178,7 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth 
   TRY(runtime_buffer(rt, sizeof(cl_int), "RRB pivot check", &r->failed));
   KernelConfig config = {.precision = precision, .wg_x = WG_X, .wg_y = WG_Y};
   TRY(program_build_kernels(rt, "rrb", &config, kernel_names, NKERNELS, &r->program, r->kernels));
-  TRY(choose_group(r));
+  TRY(choose_groups(r));
   size_t local_bytes = exact_band_bytes(r) > coarse_local_bytes(r) ? exact_band_bytes(r) : coarse_local_bytes(r);
   REQUIRE(local_bytes <= runtime_device(rt)->local_mem_bytes, HCL_EDATA,
           "the RRB exact level of %d x %d nodes needs %zu bytes of local memory, more than the %llu of this device: "
@@ -192,9 +197,9 @@ void rrb_destroy(Rrb **rrb) {
   }
   Rrb *r = *rrb;
   program_release(&r->program, r->kernels, NKERNELS);
-  cl_mem *buffers[] = {&r->table,       &r->factor,      &r->schur,      &r->exact,      &r->failed,
-                       &r->straight[0], &r->straight[1], &r->straight[2], &r->rotated[0], &r->rotated[1],
-                       &r->rotated[2]};
+  cl_mem *buffers[] = {&r->table,       &r->factor,       &r->schur,        &r->exact,       &r->exact_factor,
+                       &r->failed,      &r->straight[0],  &r->straight[1],  &r->straight[2], &r->rotated[0],
+                       &r->rotated[1],  &r->rotated[2]};
   for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; b++) {
     if (*buffers[b]) {
       clReleaseMemObject(*buffers[b]);
@@ -260,9 +265,9 @@ static HclStatus launch_1d(Rrb *r, KernelArgs *a, size_t n, size_t group, double
   return launch(r, a, 1, &global, &group, bytes, k);
 }
 
-/* One work-group, for a kernel of the last levels. */
-static HclStatus launch_group(Rrb *r, KernelArgs *a, double bytes, int k) {
-  return launch_1d(r, a, r->group, r->group, bytes, k);
+/* One work-group of kernel, a kernel of the last levels. */
+static HclStatus launch_group(Rrb *r, KernelArgs *a, int kernel, int k) {
+  return launch_1d(r, a, r->group[kernel], r->group[kernel], 0, k);
 }
 
 static const RrbLevelLayout *level(const Rrb *r, int k) {
@@ -350,14 +355,19 @@ HclStatus rrb_setup_matrix(Rrb *r, const RrbMatrix *matrix) {
   arg_mem(&a, r->schur);
   arg_int(&a, l->nlevels == 0);
   arg_int(&a, r->exact_band);
-  arg_mem(&a, r->exact);
+  arg_mem(&a, r->exact_factor);
   arg_local(&a, exact_band_bytes(r));
   arg_mem(&a, r->table);
   arg_int(&a, l->nlevels);
   arg_uint(&a, l->count);
   arg_mem(&a, r->factor);
   arg_mem(&a, r->failed);
-  TRY(launch_group(r, &a, 0, l->nlevels));
+  TRY(launch_group(r, &a, K_SETUP_EXACT, l->nlevels));
+  KernelArgs p = kernel_args(r->kernels[K_EXACT_PRODUCT]);
+  arg_mem(&p, r->exact_factor);
+  arg_mem(&p, r->exact);
+  arg_int(&p, (int)exact_nodes(r));
+  TRY(launch_2d(r, &p, (int)exact_nodes(r), (int)exact_nodes(r), 0, l->nlevels));
   TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->failed, CL_TRUE, 0, sizeof failed, &failed, 0, NULL, NULL));
   REQUIRE(failed == INT_MAX, HCL_EDATA,
           "the RRB factorization met a pivot that is not positive on level %d of %d: the matrix is not symmetric "
@@ -403,8 +413,8 @@ HclStatus rrb_apply(Rrb *r, cl_mem res, cl_mem z) {
   arg_int(&a, coarse);
   arg_mem(&a, r->exact);
   arg_local(&a, exact_nodes(r) * real_bytes(r));
-  arg_local(&a, r->group * real_bytes(r));
-  TRY(launch_group(r, &a, 0, coarse));
+  arg_local(&a, r->group[K_COARSE] * real_bytes(r));
+  TRY(launch_group(r, &a, K_COARSE, coarse));
   for (int k = coarse - 1; k >= 1; k--) {
     const RrbLevelLayout *v = level(r, k);
     TRY(stage(r, K_BACKWARD_R1, k, z, z, -1, v->nx / 2, v->ny / 2, 2 + 5 + 4));
