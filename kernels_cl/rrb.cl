@@ -473,33 +473,18 @@ __kernel void exact_product(__global const REAL *z, __global REAL *inverse, cons
   MATRIX(inverse, i, j) = sum;
 }
 
-/* x = A^-1 x on the last level, by the work-group: each of its `size / m` parts of the work-items sums its share
- * of every row's products (local memory: rhs, m REALs; partial, size REALs). */
-INLINE void exact_apply(__global REAL *x, const Level l, __global const REAL *inverse, __local REAL *rhs,
-                        __local REAL *partial) {
+/* x = A^-1 x on the last level, by the work-group (rhs: m REALs of local memory). */
+INLINE void exact_apply(__global REAL *x, const Level l, __global const REAL *inverse, __local REAL *rhs) {
   const int lid = get_local_id(0), size = get_local_size(0);
-  const int fx = l.nx, fy = l.ny, m = fx * fy, parts = max(size / m, 1);
+  const int fx = l.nx, fy = l.ny, m = fx * fy;
   for (int p = lid; p < m; p += size) {
     rhs[exact_order(p % fx, p / fx, fx, fy)] = x[l.b1 + p];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  const int part = lid / m, share = (m + parts - 1) / parts;
-  for (int r = lid % m; part < parts && r < m; r += size) {
+  for (int r = lid; r < m; r += size) {
     REAL sum = 0;
-    for (int q = part * share; q < min(m, (part + 1) * share); q++) {
+    for (int q = 0; q < m; q++) {
       sum += MATRIX(inverse, q, r) * rhs[q];
-    }
-    if (parts == 1) {
-      x[l.b1 + exact_row_major(r, fx, fy)] = sum;
-    } else {
-      partial[lid] = sum;
-    }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int r = lid; parts > 1 && r < m; r += size) {
-    REAL sum = 0;
-    for (int a = 0; a < parts; a++) {
-      sum += partial[a * m + r];
     }
     x[l.b1 + exact_row_major(r, fx, fy)] = sum;
   }
@@ -663,7 +648,7 @@ __kernel void backward_black_level(APPLY_ARGS, __global const REAL *src, __globa
 /* Levels first_level .. the last, forward and back, in place on x, by one work-group: the small levels would
  * otherwise cost a launch per stage and leave the device idle (the paper does its last six levels so). */
 __kernel void apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level, __global const REAL *inverse,
-                           __local REAL *rhs, __local REAL *partial) {
+                           __local REAL *rhs) {
   const int lid = get_local_id(0), size = get_local_size(0);
   for (int k = first_level; k < levels; k++) {
     const Level l = level_of(lt, k);
@@ -677,7 +662,7 @@ __kernel void apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level, 
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
   }
-  exact_apply(x, level_of(lt, levels), inverse, rhs, partial);
+  exact_apply(x, level_of(lt, levels), inverse, rhs);
   for (int k = levels - 1; k >= first_level; k--) {
     const Level l = level_of(lt, k);
     const int r1x = l.nx / 2, r1y = l.ny / 2, cx = (l.nx + 1) / 2;

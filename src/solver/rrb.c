@@ -56,7 +56,7 @@ static size_t real_bytes(const Rrb *r) {
 }
 
 /* Local memory: setup_exact's band of the last level, m (EXACT_BAND_MAX + 1) REALs; apply_coarse's right-hand side
- * of the last level and partial sums, m + group REALs. */
+ * of the last level, m REALs. */
 static size_t exact_nodes(const Rrb *r) {
   return (size_t)r->layout.final_nx * r->layout.final_ny;
 }
@@ -64,7 +64,7 @@ static size_t exact_band_bytes(const Rrb *r) {
   return (size_t)(EXACT_BAND_MAX + 1) * exact_nodes(r) * real_bytes(r);
 }
 static size_t coarse_local_bytes(const Rrb *r) {
-  return (exact_nodes(r) + r->group[K_COARSE]) * real_bytes(r);
+  return exact_nodes(r) * real_bytes(r);
 }
 
 /* The work-groups of the one-work-group kernels: up to COARSE_GROUP work-items, as many as each takes on this
@@ -413,7 +413,6 @@ HclStatus rrb_apply(Rrb *r, cl_mem res, cl_mem z) {
   arg_int(&a, coarse);
   arg_mem(&a, r->exact);
   arg_local(&a, exact_nodes(r) * real_bytes(r));
-  arg_local(&a, r->group[K_COARSE] * real_bytes(r));
   TRY(launch_group(r, &a, K_COARSE, coarse));
   for (int k = coarse - 1; k >= 1; k--) {
     const RrbLevelLayout *v = level(r, k);
