@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "clerror.h"
-#include "log.h"
 #include "program.h"
 
 enum { BYTES_PER_ACCESS = 16, WORK_GROUP = 256, MIN_REPS = 5, MAX_REPS = 200, SAMPLES = 64 };
@@ -288,20 +287,7 @@ cleanup:
 }
 
 HclStatus bench_bandwidth(const BenchRequest *request) {
-  HclStatus status = HCL_OK;
-  const DeviceInfo *dev = runtime_device(request->rt);
-  if (request->precision_given) {
-    TRY(sweep(request, request->precision));
-    goto cleanup;
-  }
-  TRY(sweep(request, PRECISION_SINGLE));
-  if (dev->fp64) {
-    TRY(sweep(request, PRECISION_DOUBLE));
-  } else {
-    log_info("bandwidth: '%s' has no fp64; double skipped", dev->device_name);
-  }
-cleanup:
-  return status;
+  return bench_each_precision(request, "bandwidth", sweep);
 }
 
 HclStatus bench_copy_rate(Runtime *rt, Precision precision, double *gbs) {

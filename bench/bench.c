@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "log.h"
 #include "par.h"
 
 static const BenchEntry benchmarks[] = {
@@ -49,6 +50,23 @@ void bench_json_begin(JsonObject *j, const BenchRequest *request, const char *be
   json_string(j, "driver", dev->driver_version);
   json_string(j, "precision", precision_name(precision));
   json_string(j, "date", date);
+}
+
+HclStatus bench_each_precision(const BenchRequest *request, const char *bench, BenchPrecisionRun run) {
+  HclStatus status = HCL_OK;
+  const DeviceInfo *dev = runtime_device(request->rt);
+  if (request->precision_given) {
+    TRY(run(request, request->precision));
+    goto cleanup;
+  }
+  TRY(run(request, PRECISION_SINGLE));
+  if (dev->fp64) {
+    TRY(run(request, PRECISION_DOUBLE));
+  } else {
+    log_info("%s: '%s' has no fp64; double skipped", bench, dev->device_name);
+  }
+cleanup:
+  return status;
 }
 
 HclStatus bench_side(const BenchRequest *request, const char *bench, int *side) {

@@ -122,20 +122,18 @@ cleanup:
   return status;
 }
 
-HclStatus bench_halo(const BenchRequest *request) {
+/* One precision at the side --size asks (DEFAULT_SIDE without it). */
+static HclStatus run_precision(const BenchRequest *request, Precision precision) {
   HclStatus status = HCL_OK;
   int side = DEFAULT_SIDE;
   if (request->size) {
     TRY(bench_side(request, "halo", &side));
   }
-  if (request->precision_given) {
-    TRY(run_one(request, request->precision, side));
-    goto cleanup;
-  }
-  TRY(run_one(request, PRECISION_SINGLE, side));
-  if (runtime_device(request->rt)->fp64) {
-    TRY(run_one(request, PRECISION_DOUBLE, side));
-  }
+  TRY(run_one(request, precision, side));
 cleanup:
   return status;
+}
+
+HclStatus bench_halo(const BenchRequest *request) {
+  return bench_each_precision(request, "halo", run_precision);
 }

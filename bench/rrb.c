@@ -300,14 +300,7 @@ cleanup:
 HclStatus bench_rrb(const BenchRequest *request) {
   HclStatus status = HCL_OK;
   REQUIRE(par_size() == 1, HCL_EUSAGE, "bench rrb times one rank's kernels; on several ranks time 'hydrocl solve-poisson' under mpirun");
-  if (request->precision_given) {
-    TRY(sweep(request, request->precision));
-    goto cleanup;
-  }
-  TRY(sweep(request, PRECISION_SINGLE));
-  if (runtime_device(request->rt)->fp64) {
-    TRY(sweep(request, PRECISION_DOUBLE));
-  }
+  TRY(bench_each_precision(request, "rrb", sweep));
 cleanup:
   return status;
 }

@@ -131,15 +131,5 @@ cleanup:
 }
 
 HclStatus bench_swe(const BenchRequest *request) {
-  HclStatus status = HCL_OK;
-  if (request->precision_given) {
-    TRY(sweep(request, request->precision));
-    goto cleanup;
-  }
-  TRY(sweep(request, PRECISION_SINGLE));
-  if (runtime_device(request->rt)->fp64) {
-    TRY(sweep(request, PRECISION_DOUBLE));
-  }
-cleanup:
-  return status;
+  return bench_each_precision(request, "swe", sweep);
 }

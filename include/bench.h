@@ -44,6 +44,11 @@ enum { BENCH_MIN_SIDE = 3, BENCH_MAX_SIDE = 65536 };
  * [BENCH_MIN_SIDE, BENCH_MAX_SIDE]. */
 HclStatus bench_side(const BenchRequest *request, const char *bench, int *side);
 
+/* Runs run for the precision asked, or else for float and then double where the device has fp64 (the log says
+ * when double is skipped): every benchmark's precision sweep. */
+typedef HclStatus (*BenchPrecisionRun)(const BenchRequest *request, Precision precision);
+HclStatus bench_each_precision(const BenchRequest *request, const char *bench, BenchPrecisionRun run);
+
 /* The copy benchmark's best rate (GB/s, read + write) on a large array in precision: the denominator of every
  * benchmark's "fraction_of_copy". */
 HclStatus bench_copy_rate(Runtime *rt, Precision precision, double *gbs);
