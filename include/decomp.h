@@ -1,8 +1,9 @@
 /* decomp.h: the 2D Cartesian split of a horizontal grid over MPI ranks. Knows nothing of fields or physics.
  *
  * Each of the px x py ranks owns a block of the global nx x ny points; blocks differ by at most one point per
- * direction (the first nx mod px columns of ranks get one more). A side is periodic or closed; closed sides have
- * no neighbour and their ghost layers are left to the models. */
+ * direction (the first nx mod px columns of ranks get one more), except on the coarse grids of multigrid, whose
+ * blocks follow the fine grid's (decomp_create_coarse). A side is periodic or closed; closed sides have no
+ * neighbour and their ghost layers are left to the models. */
 #ifndef HYDROCL_DECOMP_H
 #define HYDROCL_DECOMP_H
 
@@ -44,6 +45,13 @@ const DecompSpec *decomp_spec(const Decomp *decomp); /* the global grid, with px
 const DecompLocal *decomp_local(const Decomp *decomp);
 /* The owned block of any rank, for gathering to rank 0. */
 void decomp_block_of(const Decomp *decomp, int rank, int *x0, int *y0, int *nx, int *ny);
+
+/* The grid of every other point in the directions halved (point I is the fine grid's 2 I), on the same process grid,
+ * each rank owning the coarse points of its fine block: grid transfers between the two never cross a rank boundary
+ * by more than one point. Halving needs nx odd on a closed side (the end points stay) and even on a periodic one,
+ * and leaves every rank a point: decomp_can_coarsen says whether it does. Collective. */
+bool decomp_can_coarsen(const Decomp *fine, bool halve_x, bool halve_y);
+HclStatus decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out);
 
 #ifdef HYDROCL_HAVE_MPI
 MPI_Comm decomp_comm(const Decomp *decomp); /* the Cartesian communicator; ranks as in the world */

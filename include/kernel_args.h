@@ -9,6 +9,8 @@
 #include <CL/cl.h>
 #include <stddef.h>
 
+#include "precision.h"
+
 
 typedef struct {
   cl_kernel kernel;
@@ -39,6 +41,19 @@ static inline void arg_uint(KernelArgs *a, size_t v) {
 static inline void arg_long(KernelArgs *a, long v) {
   cl_long value = v;
   arg_bytes(a, sizeof value, &value);
+}
+static inline void arg_ulong(KernelArgs *a, size_t v) {
+  cl_ulong value = v;
+  arg_bytes(a, sizeof value, &value);
+}
+/* A REAL scalar of a program built for precision p. */
+static inline void arg_real(KernelArgs *a, Precision p, double v) {
+  if (p == PRECISION_DOUBLE) {
+    arg_bytes(a, sizeof v, &v);
+  } else {
+    float single = (float)v;
+    arg_bytes(a, sizeof single, &single);
+  }
 }
 /* A __local buffer of this many bytes. */
 static inline void arg_local(KernelArgs *a, size_t bytes) {

@@ -32,6 +32,7 @@
   X(HCL_ECANTCREAT, 73, "cannot create output")                                                              \
   X(HCL_EIO, 74, "input/output error")                                                                       \
   X(HCL_ESTOPPED, 75, "stopped on request after writing a restart")                                          \
+  X(HCL_ENOTCONVERGED, 78, "an iterative solver did not converge with the settings given")                   \
   X(HCL_EDIVERGED, 79, "the run diverged; its last good state was written")
 
 typedef enum {

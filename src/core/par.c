@@ -148,6 +148,18 @@ HclStatus par_max_double(double *value) {
   return HCL_OK;
 }
 
+HclStatus par_sum_double(double *value) {
+#ifdef HYDROCL_HAVE_MPI
+  double mine = *value;
+  if (world_size > 1 && MPI_Allreduce(&mine, value, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) {
+    return status_set(HCL_EMPI, __FILE__, __LINE__, "MPI_Allreduce of a sum failed");
+  }
+#else
+  (void)value;
+#endif
+  return HCL_OK;
+}
+
 HclStatus par_broadcast_int(int *value) {
 #ifdef HYDROCL_HAVE_MPI
   if (world_size > 1 && MPI_Bcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {

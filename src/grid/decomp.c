@@ -8,16 +8,18 @@
 struct Decomp {
   DecompSpec spec;
   DecompLocal local;
+  int *x_start, *y_start; /* px + 1 and py + 1 entries: the first global point of each column and row of ranks */
 #ifdef HYDROCL_HAVE_MPI
   MPI_Comm comm;
 #endif
 };
 
-/* The block of coordinate c among p ranks over n points: the first n mod p blocks get one extra point. */
-static void block(int n, int p, int c, int *start, int *count) {
+/* The first point of each of p blocks over n points, start[p] = n: the first n mod p blocks get one extra point. */
+static void even_blocks(int n, int p, int *start) {
   int base = n / p, extra = n % p;
-  *count = base + (c < extra ? 1 : 0);
-  *start = c * base + (c < extra ? c : extra);
+  for (int c = 0; c <= p; c++) {
+    start[c] = c * base + (c < extra ? c : extra);
+  }
 }
 
 static int wrap(int c, int p, bool periodic) {
@@ -56,6 +58,25 @@ static bool choose_process_grid(int nx, int ny, int size, int *px, int *py) {
   return true;
 }
 
+/* This rank's block and neighbours from the process-grid coordinates and the block starts. */
+static void fill_local(Decomp *d) {
+  DecompLocal *l = &d->local;
+  l->rank = par_rank();
+  l->px = d->spec.px;
+  l->py = d->spec.py;
+  l->x0 = d->x_start[l->cx];
+  l->nx = d->x_start[l->cx + 1] - l->x0;
+  l->y0 = d->y_start[l->cy];
+  l->ny = d->y_start[l->cy + 1] - l->y0;
+  for (int dy = -1; dy <= 1; dy++) {
+    for (int dx = -1; dx <= 1; dx++) {
+      int nx_c = wrap(l->cx + dx, l->px, d->spec.periodic_x);
+      int ny_c = wrap(l->cy + dy, l->py, d->spec.periodic_y);
+      l->neighbor[dy + 1][dx + 1] = nx_c < 0 || ny_c < 0 ? -1 : rank_of(&d->spec, nx_c, ny_c);
+    }
+  }
+}
+
 HclStatus decomp_create(const DecompSpec *spec, Decomp **out) {
   HclStatus status = HCL_OK;
   Decomp *d = NULL;
@@ -89,19 +110,11 @@ HclStatus decomp_create(const DecompSpec *spec, Decomp **out) {
   d->local.cy = coords[0];
   d->local.cx = coords[1];
 #endif
-  DecompLocal *l = &d->local;
-  l->rank = par_rank();
-  l->px = d->spec.px;
-  l->py = d->spec.py;
-  block(spec->nx, l->px, l->cx, &l->x0, &l->nx);
-  block(spec->ny, l->py, l->cy, &l->y0, &l->ny);
-  for (int dy = -1; dy <= 1; dy++) {
-    for (int dx = -1; dx <= 1; dx++) {
-      int nx_c = wrap(l->cx + dx, l->px, spec->periodic_x);
-      int ny_c = wrap(l->cy + dy, l->py, spec->periodic_y);
-      l->neighbor[dy + 1][dx + 1] = nx_c < 0 || ny_c < 0 ? -1 : rank_of(&d->spec, nx_c, ny_c);
-    }
-  }
+  TRY_ALLOC(d->x_start, d->spec.px + 1);
+  TRY_ALLOC(d->y_start, d->spec.py + 1);
+  even_blocks(spec->nx, d->spec.px, d->x_start);
+  even_blocks(spec->ny, d->spec.py, d->y_start);
+  fill_local(d);
   *out = d;
   d = NULL;
 cleanup:
@@ -118,6 +131,8 @@ void decomp_destroy(Decomp **decomp) {
     MPI_Comm_free(&(*decomp)->comm);
   }
 #endif
+  free((*decomp)->x_start);
+  free((*decomp)->y_start);
   free(*decomp);
   *decomp = NULL;
 }
@@ -131,9 +146,65 @@ const DecompLocal *decomp_local(const Decomp *decomp) {
 }
 
 void decomp_block_of(const Decomp *decomp, int rank, int *x0, int *y0, int *nx, int *ny) {
-  const DecompSpec *s = &decomp->spec;
-  block(s->nx, s->px, rank % s->px, x0, nx);
-  block(s->ny, s->py, rank / s->px, y0, ny);
+  int cx = rank % decomp->spec.px, cy = rank / decomp->spec.px;
+  *x0 = decomp->x_start[cx];
+  *nx = decomp->x_start[cx + 1] - *x0;
+  *y0 = decomp->y_start[cy];
+  *ny = decomp->y_start[cy + 1] - *y0;
+}
+
+/* Point I of the coarse grid is point 2 I of the fine one: a closed side keeps its end points (n odd, (n + 1) / 2
+ * points), a periodic one has n even and n / 2 points; either way ceil(n / 2). A block keeps its even points. */
+static int coarse_start(int fine_start, bool halve) {
+  return halve ? (fine_start + 1) / 2 : fine_start;
+}
+
+bool decomp_can_coarsen(const Decomp *fine, bool halve_x, bool halve_y) {
+  const DecompSpec *s = &fine->spec;
+  if ((halve_x && s->nx % 2 != (s->periodic_x ? 0 : 1)) || (halve_y && s->ny % 2 != (s->periodic_y ? 0 : 1))) {
+    return false;
+  }
+  for (int c = 0; c < s->px; c++) {
+    if (coarse_start(fine->x_start[c + 1], halve_x) <= coarse_start(fine->x_start[c], halve_x)) {
+      return false;
+    }
+  }
+  for (int c = 0; c < s->py; c++) {
+    if (coarse_start(fine->y_start[c + 1], halve_y) <= coarse_start(fine->y_start[c], halve_y)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+HclStatus decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out) {
+  HclStatus status = HCL_OK;
+  Decomp *d = NULL;
+  *out = NULL;
+  ASSERT(decomp_can_coarsen(fine, halve_x, halve_y));
+  TRY_ALLOC(d, 1);
+  d->spec = fine->spec;
+  d->local = fine->local;
+#ifdef HYDROCL_HAVE_MPI
+  d->comm = MPI_COMM_NULL;
+  TRY_MPI(MPI_Comm_dup(fine->comm, &d->comm));
+#endif
+  TRY_ALLOC(d->x_start, d->spec.px + 1);
+  TRY_ALLOC(d->y_start, d->spec.py + 1);
+  for (int c = 0; c <= d->spec.px; c++) {
+    d->x_start[c] = coarse_start(fine->x_start[c], halve_x);
+  }
+  for (int c = 0; c <= d->spec.py; c++) {
+    d->y_start[c] = coarse_start(fine->y_start[c], halve_y);
+  }
+  d->spec.nx = d->x_start[d->spec.px];
+  d->spec.ny = d->y_start[d->spec.py];
+  fill_local(d);
+  *out = d;
+  d = NULL;
+cleanup:
+  decomp_destroy(&d);
+  return status;
 }
 
 #ifdef HYDROCL_HAVE_MPI

@@ -39,10 +39,20 @@ cleanup:
   return status;
 }
 
+/* The weights of the n-node stencil from x[first] at x[i], into slots from slot of the stored stencil. */
+static HclStatus put_stencil(const double *x, int i, int first, int nodes, int slot, FdStencils *s) {
+  HclStatus status = HCL_OK;
+  double weights[3 * (FD_WIDTH_MAX + 1)];
+  TRY(fd_weights(x[i], x + first, nodes, 2, weights));
+  memcpy(s->d1 + (size_t)i * s->width + slot, weights + nodes, sizeof *weights * nodes);
+  memcpy(s->d2 + (size_t)i * s->width + slot, weights + 2 * nodes, sizeof *weights * nodes);
+cleanup:
+  return status;
+}
+
 HclStatus fd_stencils_create(const double *x, int n, int order, FdStencils *out) {
   HclStatus status = HCL_OK;
-  FdStencils s = {.n = n, .order = order, .width = order + 1};
-  double weights[3 * FD_WIDTH_MAX];
+  FdStencils s = {.n = n, .order = order, .width = order + 2};
   memset(out, 0, sizeof *out);
   REQUIRE(order == 2 || order == 4 || order == 6 || order == 8, HCL_EDATA,
           "finite-difference order %d: allowed are 2, 4, 6 and 8", order);
@@ -58,12 +68,15 @@ HclStatus fd_stencils_create(const double *x, int n, int order, FdStencils *out)
   int half = order / 2;
   for (int i = 0; i < n; i++) {
     int first = i - half;
-    first = first < 0 ? 0 : first;
-    first = first + s.width > n ? n - s.width : first;
-    s.first[i] = first;
-    TRY(fd_weights(x[i], x + first, s.width, 2, weights));
-    memcpy(s.d1 + (size_t)i * s.width, weights + s.width, sizeof *weights * s.width);
-    memcpy(s.d2 + (size_t)i * s.width, weights + 2 * s.width, sizeof *weights * s.width);
+    if (first >= 0 && first + order < n) { /* centred, order + 1 nodes; the zero slot after them, or before */
+      int pad_before = first + s.width > n;
+      s.first[i] = first - pad_before;
+      TRY(put_stencil(x, i, first, order + 1, pad_before, &s));
+    } else { /* shifted inside, order + 2 nodes */
+      first = first < 0 ? 0 : n - s.width;
+      s.first[i] = first;
+      TRY(put_stencil(x, i, first, s.width, 0, &s));
+    }
   }
   *out = s;
   s = (FdStencils){0};

@@ -1,0 +1,105 @@
+/* laplace.h: the sigma-transformed Laplace problem of fully nonlinear potential flow, solved on the device
+ * (../shared/papers/fnpf-gpu-model.txt sections 2 to 4, fnpf-multigpu-scalability.txt sections 2 to 5,
+ * fnpf-mixed-precision.txt): given the free surface elevation eta, the surface potential phi and the still-water
+ * depth h, the potential Phi in the fluid and the vertical velocity w at the surface.
+ *
+ * Grid: the horizontal nx x ny points of the decomposition (spacing dx, dy; a closed side is a no-flux wall, a
+ * periodic side periodic, decomp.h), nz points in sigma = (z + h) / (eta + h) from 0 (bottom) to 1 (surface),
+ * uniform or clustered towards the surface, and one ghost plane below the bottom for the kinematic bottom
+ * condition. 3D fields are [nz + 1][ny + 2g][nx + 2g]: plane 0 the ghost below the bottom, plane k + 1 the point
+ * sigma_k. A direction of one point (a 2D flume) has no derivative along it.
+ *
+ * The operator (fnpf-gpu-model eq. 4, coefficients eq. 5), matrix-free with finite differences of order 2 to 8
+ * (fd.h) and the coefficients formed from eta and h on the fly:
+ *   sigma = 1:      Phi = phi                                                                     (4a)
+ *   0 <= sigma < 1: Phi_xx + Phi_yy + lap(sigma) Phi_s + 2 grad(sigma) . grad(Phi_s)
+ *                     + (|grad(sigma)|^2 + (1/d)^2) Phi_ss = f                                       (4b)
+ *   sigma = 0:      (1/d + grad(h) . grad(sigma)) Phi_s + grad(h) . grad(Phi) = f_b     (the bottom, ghost row)
+ * with d = eta + h, f = f_b = 0 unless a source is set (laplace_set_source, for manufactured solutions). Walls are
+ * planes of symmetry: Phi, eta and h are mirrored into the ghost layers (mirror.h), so the normal flux through
+ * them is zero to every order (and so is the normal slope of h at a wall).
+ *
+ * The solver: defect correction (fnpf-gpu-model Algorithm 1) Phi += M^-1 (b - A Phi) until the residual's RMS falls
+ * to rtol times that of b (phi and the sources) plus atol, where M^-1 is one multigrid V-cycle on the second-order
+ * linearized operator (eta = 0, mg.h); or GMRES(m) right-preconditioned by the same V-cycle. Precision: double,
+ * single, or mixed (fnpf-mixed-precision: the outer iteration in double, the V-cycle in float). Every call is
+ * collective over the decomposition; ghosts are exchanged before every operator application, so the residual
+ * history on any number of ranks is the one-rank history to rounding. */
+#ifndef HYDROCL_LAPLACE_H
+#define HYDROCL_LAPLACE_H
+
+#include <stdbool.h>
+
+#include "decomp.h"
+#include "field.h"
+#include "runtime.h"
+#include "status.h"
+
+typedef enum { LAPLACE_DOUBLE, LAPLACE_SINGLE, LAPLACE_MIXED } LaplacePrecision;
+typedef enum { LAPLACE_DEFECT_CORRECTION, LAPLACE_GMRES } LaplaceMethod;
+typedef enum { LAPLACE_SIGMA_UNIFORM, LAPLACE_SIGMA_COSINE } LaplaceSigma;
+
+enum { LAPLACE_LEVELS_MAX = -1, LAPLACE_HISTORY_MAX = 1000 };
+
+typedef struct {
+  double dx, dy;          /* horizontal spacing [m] */
+  int nz;                 /* points in sigma, >= 3 and > order */
+  LaplaceSigma sigma;     /* uniform, or sigma_k = sin(pi k / (2 (nz - 1))): clustered towards the surface */
+  int order;              /* of the finite differences: 2, 4, 6 or 8; the ghost width is order / 2 */
+  LaplacePrecision precision;
+  LaplaceMethod method;
+  int gmres_restart;      /* m of GMRES(m) */
+  double rtol, atol;      /* stop at rms(r) <= rtol rms(b) + atol */
+  int max_iterations;
+  int levels;             /* K, the multigrid restrictions; LAPLACE_LEVELS_MAX: while the grid stays >= 5 x 5 x 3 */
+  int pre_sweeps, post_sweeps, coarse_sweeps; /* zebra-line Gauss-Seidel sweeps (one red and one black half each) */
+} LaplaceConfig;
+
+/* The defaults: 6th order, 9 uniform sigma points, mixed precision, defect correction to rtol 1e-6, atol 1e-10,
+ * 100 iterations, K max, V(1,1) with 4 coarse sweeps, GMRES(10) when chosen. dx, dy to be set. */
+LaplaceConfig laplace_config_default(void);
+
+typedef struct {
+  int iterations;                         /* preconditioner applications */
+  double rms_b;                           /* of the right-hand side: phi at the surface and the sources */
+  double history[LAPLACE_HISTORY_MAX + 1]; /* rms of the residual before iteration k, k = 0 .. iterations */
+  bool converged;
+} LaplaceResult;
+
+typedef struct Laplace Laplace;
+
+/* Sets up the solver for depth h (this rank's owned points, x fastest) on decomp: the stencils, the fields, the
+ * multigrid levels and their line factorizations. Bad settings (nz < 3 or not above the order, an order not offered, a
+ * grid too small for the stencils, a depth <= 0, a device without fp64 for double or mixed) are HCL_EDATA or
+ * HCL_ENODEVICE, naming the key and the value. Borrows rt and decomp. Collective. */
+HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig *config, const double *h,
+                         Laplace **out);
+void laplace_destroy(Laplace **laplace);
+
+/* Solves for Phi given eta and phi: 2D fields (nz 1) of the outer precision (float when single, else double) on
+ * decomp, with any ghost width (read on owned points only). Starts from the Phi left by the previous solve (zero at
+ * first; laplace_set_potential replaces it), and computes w. A solve that does not converge within max_iterations is
+ * HCL_ENOTCONVERGED with the residual history and what to change; a non-positive water column d = eta + h is
+ * HCL_EDATA. Collective. */
+HclStatus laplace_solve(Laplace *laplace, Field *eta, Field *phi, LaplaceResult *result);
+
+/* The residual b - A Phi of the current Phi with the surface set from phi, into laplace_residual (tests: the
+ * operator's truncation error). */
+HclStatus laplace_compute_residual(Laplace *laplace, Field *eta, Field *phi);
+
+/* Sources f and f_b: host array of this rank's owned points of all nz + 1 planes (plane 0 f_b, plane k + 1 f at
+ * sigma_k; the top plane is ignored), or NULL for none. */
+HclStatus laplace_set_source(Laplace *laplace, const double *source);
+/* Replaces Phi (owned points of the nz + 1 planes; the top plane is overwritten by phi at the next solve). */
+HclStatus laplace_set_potential(Laplace *laplace, const double *potential);
+
+Field *laplace_potential(Laplace *laplace); /* Phi, [nz + 1] planes, outer precision (borrowed) */
+Field *laplace_residual(Laplace *laplace);  /* the last residual, V-cycle precision (borrowed) */
+Field *laplace_w(Laplace *laplace);         /* w = Phi_s / d at the surface (fnpf-gpu-model eq. 6), 2D (borrowed) */
+const double *laplace_sigma(const Laplace *laplace); /* the nz sigma points */
+int laplace_levels(const Laplace *laplace); /* multigrid levels used (K + 1) */
+/* One line per multigrid level: "level 0: 65 x 65 x 9" ...; caller frees. */
+HclStatus laplace_describe_levels(const Laplace *laplace, char **text);
+double laplace_device_bytes(const Laplace *laplace); /* device memory held, all fields and levels */
+
+#endif

@@ -1,0 +1,53 @@
+/* mg.h: the multigrid preconditioner of the potential-flow Laplace solver (laplace.h; fnpf-gpu-model.txt section 4,
+ * fnpf-multigpu-scalability.txt section 5): one V-cycle on the second-order discretization of the linearized
+ * sigma-transformed operator (eta = 0, so it depends on the depth h only and is set up once), smoothed by zebra-line
+ * Gauss-Seidel: the columns coloured red-black in the horizontal, each vertical line (the ghost below the bottom
+ * included) solved exactly by the modified Thomas algorithm (eqs. 11-14), its factors computed at setup.
+ *
+ * Levels: semi-coarsening (fnpf-multigpu-scalability 5.1): the horizontal directions whose spacing is below the
+ * vertical one (mean depth / (nz - 1)) are halved while any is; then every direction that can be. A direction can be
+ * halved while it keeps at least 5 points (3 in sigma) and its point count allows (odd between walls, even when
+ * periodic; nz odd). Each coarse level lives on decomp_create_coarse's decomposition of the finer one; coarsening
+ * also stops where a rank would be left without a point (the only way the number of ranks changes the cycle; see
+ * README). Restriction is full weighting, prolongation linear interpolation (in sigma at the actual spacing); the
+ * coarsest level gets coarse_sweeps sweeps from zero.
+ *
+ * All fields have ghost width 1 and nz + 1 planes as in laplace.h. Every call is collective. */
+#ifndef HYDROCL_MG_H
+#define HYDROCL_MG_H
+
+#include "decomp.h"
+#include "field.h"
+#include "mirror.h"
+#include "runtime.h"
+#include "status.h"
+
+typedef struct {
+  double dx, dy;        /* spacing of the finest level [m] */
+  int nz;               /* sigma points of the finest level */
+  const double *sigma;  /* nz points from 0 to 1 (borrowed during mg_create) */
+  double depth_scale;   /* mean depth [m]: the vertical spacing for the semi-coarsening choice */
+  Precision precision;  /* of every level */
+  int levels;           /* restrictions K; -1: as many as the grid allows */
+  int pre_sweeps, post_sweeps, coarse_sweeps;
+} MgSpec;
+
+typedef struct Mg Mg;
+
+/* Sets up the levels for depth h (this rank's owned points of the finest level, x fastest): the coarse grids,
+ * their depth by injection, the column coefficients and the factorized line systems. More levels asked for than
+ * the grid allows is HCL_EDATA with the most it allows. Borrows rt, decomp and mirror. */
+HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgSpec *spec, const double *h, Mg **out);
+void mg_destroy(Mg **mg);
+
+Field *mg_rhs(Mg *mg);        /* the finest level's right-hand side: the caller writes the defect here */
+Field *mg_correction(Mg *mg); /* the finest level's V-cycle result */
+
+/* correction = one V-cycle applied to rhs, from a zero correction. */
+HclStatus mg_vcycle(Mg *mg);
+
+int mg_levels(const Mg *mg);
+void mg_level_shape(const Mg *mg, int level, int *nx, int *ny, int *nz); /* global points of a level */
+double mg_device_bytes(const Mg *mg);
+
+#endif

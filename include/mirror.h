@@ -1,0 +1,25 @@
+/* mirror.h: ghost layers on the closed sides of the global grid filled by mirror symmetry about the boundary point,
+ * f(-m) = f(m): the no-flux walls of the potential-flow solver (a wall is a plane of symmetry, so the normal
+ * derivative of every mirrored field vanishes there to any order of the stencils). Ghosts towards other ranks and
+ * across periodic sides are the halo's (halo.h): exchange first, then mirror, and the corners come out right.
+ *
+ * A closed direction needs at least ghost + 1 points globally, or exactly one point (a flume in x alone: the ghosts
+ * repeat it, and every centred derivative across it is zero). */
+#ifndef HYDROCL_MIRROR_H
+#define HYDROCL_MIRROR_H
+
+#include "field.h"
+#include "runtime.h"
+#include "status.h"
+
+typedef struct Mirror Mirror;
+
+/* Builds the kernels once; borrows rt. */
+HclStatus mirror_create(Runtime *rt, Mirror **out);
+void mirror_destroy(Mirror **mirror);
+
+/* Fills f's ghost layers on this rank's closed sides (all planes); nothing on a rank with none. A closed direction
+ * shorter than the ghost width is HCL_EDATA. */
+HclStatus mirror_fill(Mirror *mirror, Field *f);
+
+#endif

@@ -1,0 +1,223 @@
+/* laplace.cl: the high-order sigma-transformed Laplace operator of the potential-flow solver (src/laplace/laplace.c;
+ * fnpf-gpu-model.txt eqs. 4-8): the column coefficients from eta and h, the residual b - A Phi, the defect
+ * correction's update, the surface velocity w, and the vector operations of GMRES.
+ *
+ * Kernels: columns, residual_high, residual_outer, to_vcycle, combine, update, copy_plane, surface_w
+ * Macros: REAL (the outer precision: Phi, eta, h), VREAL (the V-cycle's: the residual and the correction written
+ *   for and read from it), RADIUS (order / 2, the ghost width of the REAL fields), WIDTH (order + 1: the centred
+ *   horizontal stencils), VWIDTH (order + 2: the sigma stencils, fd.h), common.clh
+ * Layout: REAL fields f[p][j][i] with ghost RADIUS: rows of pitch, planes of `plane`, owned (i, j) at
+ *   (j + RADIUS) pitch + i + RADIUS; Phi's plane 0 is the ghost below the bottom, plane k + 1 sigma_k, plane nz the
+ *   surface. VREAL fields have ghost 1 (rpitch, rplane). col holds COL_PLANES 2D planes (COL_* below).
+ *   horizontal: d1x, d2x, d1y, d2y, WIDTH weights each, scaled by the spacing (zero along a direction of one point).
+ *   vertical: per node p = 0 .. nz, VSTRIDE values: the stencil's first node, VWIDTH weights of d/dsigma, VWIDTH
+ *   of d2/dsigma2, sigma (fd.h: centred, shifted inside near the ends). */
+
+#define VSTRIDE (2 * VWIDTH + 2)
+#define COL_INV_D 0 /* 1/d, d = eta + h */
+#define COL_AX 1    /* grad(sigma) = a + sigma b (eq. 5a): a = grad(h) / d */
+#define COL_AY 2
+#define COL_BX 3 /* b = -grad(d) / d */
+#define COL_BY 4
+#define COL_C 5 /* lap(sigma) = c + sigma e (eq. 5b) */
+#define COL_E 6
+#define COL_HX 7
+#define COL_HY 8
+#define COL_PLANES 9
+
+#define AT(f, p, j, i) f[(ulong)(p) * plane + (ulong)((j) + RADIUS) * pitch + (i) + RADIUS]
+#define AT_V(f, p, j, i) f[(ulong)(p) * rplane + (ulong)((j) + 1) * rpitch + (i) + 1]
+
+/* sum_m w[m] f(i - RADIUS + m) along x (step 1) or y (step pitch), at element index at of the centre. */
+INLINE REAL along(__global const REAL *f, const ulong at, const long step, __constant const REAL *w) {
+  REAL sum = 0;
+  for (int m = 0; m < WIDTH; m++) {
+    sum += w[m] * f[at + (m - RADIUS) * step];
+  }
+  return sum;
+}
+
+/* The coefficients of eq. 5 from eta and h (2D, ghosts filled): with D = grad(d), lap(d) = lap(h) + lap(eta),
+ *   grad(sigma) = grad(h)/d - sigma D/d,
+ *   lap(sigma) = lap(h)/d - 2 grad(h).D/d^2 + sigma (2 |D|^2/d^2 - lap(d)/d)      (eq. 5b, rearranged in sigma).
+ * depth receives d for the check that the water column is positive. */
+__kernel void columns(__global REAL *col, __global REAL *depth, __global const REAL *eta, __global const REAL *h,
+                      const int nx, const int ny, const int pitch, const ulong plane,
+                      __constant const REAL *horizontal) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  __constant const REAL *d1x = horizontal, *d2x = d1x + WIDTH, *d1y = d2x + WIDTH, *d2y = d1y + WIDTH;
+  const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
+  const REAL hx = along(h, at, 1, d1x), hy = along(h, at, pitch, d1y);
+  const REAL lap_h = along(h, at, 1, d2x) + along(h, at, pitch, d2y);
+  const REAL dx_ = hx + along(eta, at, 1, d1x), dy_ = hy + along(eta, at, pitch, d1y);
+  const REAL lap_d = lap_h + along(eta, at, 1, d2x) + along(eta, at, pitch, d2y);
+  const REAL d = h[at] + eta[at], inv_d = 1 / d;
+  depth[at] = d;
+  AT(col, COL_INV_D, j, i) = inv_d;
+  AT(col, COL_AX, j, i) = hx * inv_d;
+  AT(col, COL_AY, j, i) = hy * inv_d;
+  AT(col, COL_BX, j, i) = -dx_ * inv_d;
+  AT(col, COL_BY, j, i) = -dy_ * inv_d;
+  AT(col, COL_C, j, i) = lap_h * inv_d - 2 * (hx * dx_ + hy * dy_) * inv_d * inv_d;
+  AT(col, COL_E, j, i) = 2 * (dx_ * dx_ + dy_ * dy_) * inv_d * inv_d - lap_d * inv_d;
+  AT(col, COL_HX, j, i) = hx;
+  AT(col, COL_HY, j, i) = hy;
+}
+
+/* sum_n w[n] Phi(first + n) down the column at element index at (plane 0). */
+INLINE REAL down(__global const REAL *phi, const ulong at, const ulong plane, const int first,
+                 __constant const REAL *w) {
+  REAL sum = 0;
+  for (int n = 0; n < VWIDTH; n++) {
+    sum += w[n] * phi[at + (ulong)(first + n) * plane];
+  }
+  return sum;
+}
+
+/* The mixed derivative: sum_m wh[m] sum_n wv[n] Phi(i + (m - RADIUS) step, first + n)  (fnpf-gpu-model eq. 8). */
+INLINE REAL mixed(__global const REAL *phi, const ulong at, const long step, const ulong plane, const int first,
+                  __constant const REAL *wh, __constant const REAL *wv) {
+  REAL sum = 0;
+  for (int m = 0; m < WIDTH; m++) {
+    if (wh[m] != 0) {
+      sum += wh[m] * down(phi, at + (m - RADIUS) * step, plane, first, wv);
+    }
+  }
+  return sum;
+}
+
+typedef struct {
+  REAL inv_d, ax, ay, bx, by, c, e, hx, hy;
+} Coefficients;
+
+INLINE Coefficients load_coefficients(__global const REAL *col, const ulong at, const ulong plane) {
+  Coefficients k;
+  k.inv_d = col[COL_INV_D * plane + at];
+  k.ax = col[COL_AX * plane + at];
+  k.ay = col[COL_AY * plane + at];
+  k.bx = col[COL_BX * plane + at];
+  k.by = col[COL_BY * plane + at];
+  k.c = col[COL_C * plane + at];
+  k.e = col[COL_E * plane + at];
+  k.hx = col[COL_HX * plane + at];
+  k.hy = col[COL_HY * plane + at];
+  return k;
+}
+
+/* (A Phi) in row p of the column at element index at (plane 0): the bottom condition in the ghost row (p = 0),
+ * eq. 4b at sigma_{p-1} for p = 1 .. nz - 1. Phi's ghosts must be filled. */
+INLINE REAL apply_row(__global const REAL *phi, const ulong at, const int pitch, const ulong plane, const int p,
+                      const Coefficients k, __constant const REAL *horizontal, __constant const REAL *vertical) {
+  __constant const REAL *d1x = horizontal, *d2x = d1x + WIDTH, *d1y = d2x + WIDTH, *d2y = d1y + WIDTH;
+  if (p == 0) { /* (1/d + grad(h).grad(sigma)) Phi_s + grad(h).grad(Phi) at sigma = 0 (node 1): grad(sigma) = a */
+    __constant const REAL *v = vertical + VSTRIDE;
+    const REAL phi_s = down(phi, at, plane, (int)v[0], v + 1);
+    const REAL phi_x = along(phi, at + plane, 1, d1x), phi_y = along(phi, at + plane, pitch, d1y);
+    return (k.inv_d + k.hx * k.ax + k.hy * k.ay) * phi_s + k.hx * phi_x + k.hy * phi_y;
+  }
+  __constant const REAL *v = vertical + p * VSTRIDE;
+  const int first = (int)v[0];
+  __constant const REAL *w1 = v + 1, *w2 = v + 1 + VWIDTH;
+  const REAL sigma = v[1 + 2 * VWIDTH];
+  const REAL sx = k.ax + sigma * k.bx, sy = k.ay + sigma * k.by, lap_sigma = k.c + sigma * k.e;
+  const ulong here = at + (ulong)p * plane;
+  const REAL lap_h = along(phi, here, 1, d2x) + along(phi, here, pitch, d2y);
+  const REAL phi_s = down(phi, at, plane, first, w1), phi_ss = down(phi, at, plane, first, w2);
+  const REAL phi_xs = mixed(phi, at, 1, plane, first, d1x, w1), phi_ys = mixed(phi, at, pitch, plane, first, d1y, w1);
+  return lap_h + lap_sigma * phi_s + 2 * (sx * phi_xs + sy * phi_ys) + (sx * sx + sy * sy + k.inv_d * k.inv_d) * phi_ss;
+}
+
+/* res = b - A Phi on every row, 0 in the Dirichlet row (p = nz), in the V-cycle's precision and layout: the defect
+ * of Algorithm 1 line 4. b is the source where has_source (plane 0 f_b, plane p f), else 0. */
+__kernel void residual_high(__global VREAL *res, __global const REAL *phi, __global const REAL *col,
+                            __global const REAL *source, const int has_source, const int nx, const int ny,
+                            const int pitch, const ulong plane, const int nz, const int rpitch, const ulong rplane,
+                            __constant const REAL *horizontal, __constant const REAL *vertical) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
+  const Coefficients k = load_coefficients(col, at, plane);
+  for (int p = 0; p < nz; p++) {
+    const REAL b = has_source ? source[at + p * plane] : 0;
+    AT_V(res, p, j, i) = (VREAL)(b - apply_row(phi, at, pitch, plane, p, k, horizontal, vertical));
+  }
+  AT_V(res, nz, j, i) = 0;
+}
+
+/* The same in the outer precision and Phi's layout (GMRES's vectors). */
+__kernel void residual_outer(__global REAL *res, __global const REAL *phi, __global const REAL *col,
+                             __global const REAL *source, const int has_source, const int nx, const int ny,
+                             const int pitch, const ulong plane, const int nz, __constant const REAL *horizontal,
+                             __constant const REAL *vertical) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
+  const Coefficients k = load_coefficients(col, at, plane);
+  for (int p = 0; p < nz; p++) {
+    const REAL b = has_source ? source[at + p * plane] : 0;
+    res[at + p * plane] = b - apply_row(phi, at, pitch, plane, p, k, horizontal, vertical);
+  }
+  res[at + nz * plane] = 0;
+}
+
+/* The V-cycle's right-hand side from a vector of Phi's layout (GMRES: z = M^-1 v). */
+__kernel void to_vcycle(__global VREAL *res, __global const REAL *x, const int nx, const int ny, const int pitch,
+                        const ulong plane, const int nz, const int rpitch, const ulong rplane) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  for (int p = 0; p <= nz; p++) {
+    AT_V(res, p, j, i) = (VREAL)AT(x, p, j, i);
+  }
+}
+
+/* y = a x + b y over whole buffers of n elements (GMRES; ghosts too, harmlessly). */
+__kernel void combine(__global REAL *y, const REAL b, __global const REAL *x, const REAL a, const ulong n) {
+  const ulong k = get_global_id(0);
+  if (k < n) {
+    y[k] = a * x[k] + b * y[k];
+  }
+}
+
+/* Phi += delta below the surface (the defect correction, Algorithm 1 line 6; GMRES's Phi += M^-1 V y). */
+__kernel void update(__global REAL *phi, __global const VREAL *delta, const int nx, const int ny, const int pitch,
+                     const ulong plane, const int nz, const int rpitch, const ulong rplane) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  for (int p = 0; p < nz; p++) {
+    AT(phi, p, j, i) += (REAL)AT_V(delta, p, j, i);
+  }
+}
+
+/* dst plane dst_p (this file's layout) = src plane 0 of a 2D field of the same precision with ghost src_ghost. */
+__kernel void copy_plane(__global REAL *dst, const int dst_p, __global const REAL *src, const int src_pitch,
+                         const int src_ghost, const int nx, const int ny, const int pitch, const ulong plane) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  AT(dst, dst_p, j, i) = src[(ulong)(j + src_ghost) * src_pitch + i + src_ghost];
+}
+
+/* w = Phi_s / d at the surface (eq. 6: w = sigma_z Phi_s, sigma_z = 1/d). */
+__kernel void surface_w(__global REAL *w, __global const REAL *phi, __global const REAL *col, const int nx,
+                        const int ny, const int pitch, const ulong plane, const int nz,
+                        __constant const REAL *vertical) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  __constant const REAL *v = vertical + nz * VSTRIDE;
+  const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
+  w[at] = col[COL_INV_D * plane + at] * down(phi, at, plane, (int)v[0], v + 1);
+}

@@ -1,0 +1,272 @@
+/* multigrid.cl: the multigrid preconditioner of the potential-flow Laplace solver (src/laplace/mg.c): the
+ * second-order discretization of the linearized sigma-transformed Laplace operator (eta = 0, so d = h;
+ * fnpf-gpu-model.txt section 4), zebra-line Gauss-Seidel with the modified Thomas algorithm (eqs. 11-14),
+ * full-weighting restriction and linear prolongation.
+ *
+ * Kernels: level_columns, line_factors, smooth, residual_low, restrict_residual, prolong_add
+ * Macros: REAL (the V-cycle's precision), common.clh
+ * Layout: 3D fields f[p][j][i], p = 0 the ghost plane below the bottom, p = k + 1 sigma_k (k = 0 .. nz - 1, the
+ *   surface p = nz), rows of pitch elements, planes of `plane` elements, owned (i, j) at (j + 1) pitch + i + 1
+ *   (ghost width 1). col holds four 2D planes per column: 1/h, h_x, h_y, lap(h). factors holds three planes of nz
+ *   per column, indexed by p = 0 .. nz - 1: 1/pivot, c', g (FACTOR_* below). vertical holds VERT_STRIDE values per
+ *   node p: the 3-point weights of d/dsigma and d2/dsigma2 on nodes p - 1, p, p + 1, and sigma.
+ *
+ * The linearized operator at eta = 0 (laplace.h, fnpf-gpu-model eq. 5 with d = h): with s = 1 - sigma,
+ *   sigma_x = s h_x / h, lap(sigma) = s (lap(h) / h - 2 |grad h|^2 / h^2), and in row p >= 1
+ *   (M u)_p = u_xx + u_yy + lap(sigma) u_s + 2 (sigma_x u_xs + sigma_y u_ys) + (|grad sigma|^2 + 1 / h^2) u_ss,
+ *   and in the ghost row (the bottom condition) (M u)_0 = (1 + |grad h|^2) / h u_s + h_x u_x + h_y u_y at sigma = 0;
+ *   centred differences everywhere. u is 0 at the surface (a correction to Dirichlet data). */
+
+#define VERT_STRIDE 8 /* w1[3], w2[3], sigma, unused */
+#define FACTOR_PIVOT 0
+#define FACTOR_UPPER 1 /* c'_t; in the bottom row t = m: e_m / pivot_m */
+#define FACTOR_LOWER 2 /* g_t = a_t / pivot_t (a_m - e_m c'_{m-2} for the bottom row) */
+
+#define AT(f, p, j, i) f[(ulong)(p) * plane + (ulong)((j) + 1) * pitch + (i) + 1]
+
+typedef struct {
+  REAL inv_h, hx, hy, lap_h;
+} Column;
+
+INLINE Column load_column(__global const REAL *col, const int i, const int j, const int pitch, const ulong plane) {
+  Column c;
+  c.inv_h = AT(col, 0, j, i);
+  c.hx = AT(col, 1, j, i);
+  c.hy = AT(col, 2, j, i);
+  c.lap_h = AT(col, 3, j, i);
+  return c;
+}
+
+/* The coefficients of row p >= 1 at sigma: lap(sigma) and |grad sigma|^2 + 1/h^2, and 2 grad(sigma). */
+typedef struct {
+  REAL lap_sigma, square, two_sx, two_sy;
+} Row;
+
+INLINE Row row_at(const Column c, const REAL sigma) {
+  const REAL s = 1 - sigma, sx = s * c.hx * c.inv_h, sy = s * c.hy * c.inv_h;
+  Row r;
+  r.lap_sigma = s * (c.lap_h * c.inv_h - 2 * (c.hx * c.hx + c.hy * c.hy) * c.inv_h * c.inv_h);
+  r.square = sx * sx + sy * sy + c.inv_h * c.inv_h;
+  r.two_sx = 2 * sx;
+  r.two_sy = 2 * sy;
+  return r;
+}
+
+/* The bottom condition's factor of u_s: 1/h + grad(h) . grad(sigma) at sigma = 0. */
+INLINE REAL bottom_factor(const Column c) {
+  return (1 + c.hx * c.hx + c.hy * c.hy) * c.inv_h;
+}
+
+/* The coupling of row p to the neighbouring columns: what moves to the right-hand side of the line solve. */
+INLINE REAL neighbours(__global const REAL *u, const int i, const int j, const int p, const int pitch,
+                       const ulong plane, const Column c, __constant const REAL *vertical, const REAL idx2,
+                       const REAL idy2, const REAL i2dx, const REAL i2dy) {
+  if (p == 0) { /* h_x u_x + h_y u_y at sigma = 0 (node 1) */
+    return c.hx * i2dx * (AT(u, 1, j, i + 1) - AT(u, 1, j, i - 1)) +
+           c.hy * i2dy * (AT(u, 1, j + 1, i) - AT(u, 1, j - 1, i));
+  }
+  __constant const REAL *v = vertical + p * VERT_STRIDE;
+  const Row r = row_at(c, v[6]);
+  REAL xs = 0, ys = 0;
+  for (int q = 0; q < 3; q++) {
+    xs += v[q] * (AT(u, p - 1 + q, j, i + 1) - AT(u, p - 1 + q, j, i - 1));
+    ys += v[q] * (AT(u, p - 1 + q, j + 1, i) - AT(u, p - 1 + q, j - 1, i));
+  }
+  return (AT(u, p, j, i + 1) + AT(u, p, j, i - 1)) * idx2 + (AT(u, p, j + 1, i) + AT(u, p, j - 1, i)) * idy2 +
+         r.two_sx * i2dx * xs + r.two_sy * i2dy * ys;
+}
+
+/* The own-column part of row p: the line system's row. */
+INLINE REAL own_column(__global const REAL *u, const int i, const int j, const int p, const int pitch,
+                       const ulong plane, const Column c, __constant const REAL *vertical, const REAL idx2,
+                       const REAL idy2) {
+  if (p == 0) {
+    __constant const REAL *v = vertical + VERT_STRIDE; /* d/dsigma at node 1 */
+    return bottom_factor(c) * (v[0] * AT(u, 0, j, i) + v[1] * AT(u, 1, j, i) + v[2] * AT(u, 2, j, i));
+  }
+  __constant const REAL *v = vertical + p * VERT_STRIDE;
+  const Row r = row_at(c, v[6]);
+  REAL sum = -2 * (idx2 + idy2) * AT(u, p, j, i);
+  for (int q = 0; q < 3; q++) {
+    sum += (r.lap_sigma * v[q] + r.square * v[3 + q]) * AT(u, p - 1 + q, j, i);
+  }
+  return sum;
+}
+
+/* col from the level's depth h (ghosts filled): 1/h, h_x, h_y, lap(h) by centred differences. */
+__kernel void level_columns(__global REAL *col, __global const REAL *h, const int nx, const int ny, const int pitch,
+                            const ulong plane, const REAL idx2, const REAL idy2, const REAL i2dx, const REAL i2dy) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const ulong p2 = 0; /* h is 2D: plane 0 */
+  const REAL hc = AT(h, p2, j, i), he = AT(h, p2, j, i + 1), hw = AT(h, p2, j, i - 1);
+  const REAL hn = AT(h, p2, j + 1, i), hs = AT(h, p2, j - 1, i);
+  AT(col, 0, j, i) = 1 / hc;
+  AT(col, 1, j, i) = (he - hw) * i2dx;
+  AT(col, 2, j, i) = (hn - hs) * i2dy;
+  AT(col, 3, j, i) = (he - 2 * hc + hw) * idx2 + (hn - 2 * hc + hs) * idy2;
+}
+
+/* The line system of each column, numbered from the top as in fnpf-gpu-model eq. 11 (x_t at node p = nz - t,
+ * t = 1 .. m = nz; the surface is known), factorized once by eqs. 12 and 13: pivots, c' and the multipliers of the
+ * forward sweep, in ACC precision. Row m (the ghost row) carries e_m on x_{m-2}. */
+__kernel void line_factors(__global REAL *factors, __global const REAL *col, const int nx, const int ny,
+                           const int pitch, const ulong plane, const int nz, __constant const REAL *vertical,
+                           const REAL idx2, const REAL idy2) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const Column c = load_column(col, i, j, pitch, plane);
+  ACC upper_prev = 0, upper_prev2 = 0; /* c'_{t-1}, c'_{t-2} */
+  for (int t = 1; t < nz; t++) {
+    const int p = nz - t;
+    __constant const REAL *v = vertical + p * VERT_STRIDE;
+    const Row r = row_at(c, v[6]);
+    const ACC b = -2 * (idx2 + idy2) + r.lap_sigma * v[1] + r.square * v[4];
+    const ACC a = t == 1 ? 0 : r.lap_sigma * v[2] + r.square * v[5]; /* on x_{t-1}, node p + 1 */
+    const ACC cc = r.lap_sigma * v[0] + r.square * v[3];              /* on x_{t+1}, node p - 1 */
+    const ACC inv_pivot = 1 / (b - upper_prev * a);
+    AT(factors, FACTOR_PIVOT * nz + p, j, i) = (REAL)inv_pivot;
+    AT(factors, FACTOR_UPPER * nz + p, j, i) = (REAL)(cc * inv_pivot);
+    AT(factors, FACTOR_LOWER * nz + p, j, i) = (REAL)(a * inv_pivot);
+    upper_prev2 = upper_prev;
+    upper_prev = cc * inv_pivot;
+  }
+  __constant const REAL *v = vertical + VERT_STRIDE; /* row m: the bottom condition, d/dsigma at node 1 */
+  const ACC f = bottom_factor(c), b = f * v[0], a = f * v[1], e = f * v[2];
+  const ACC a_mod = a - e * upper_prev2; /* eq. 13, i = m */
+  const ACC inv_pivot = 1 / (b - upper_prev * a_mod);
+  AT(factors, FACTOR_PIVOT * nz, j, i) = (REAL)inv_pivot;
+  AT(factors, FACTOR_UPPER * nz, j, i) = (REAL)(e * inv_pivot);
+  AT(factors, FACTOR_LOWER * nz, j, i) = (REAL)(a_mod * inv_pivot);
+}
+
+/* One half-sweep of zebra-line Gauss-Seidel: every column of one colour ((x0 + i + y0 + j) % 2 == colour, global,
+ * so the sweep is the same on any number of ranks) solved exactly for its line with the other colour's columns as
+ * they are. Forward elimination (eq. 13) writes d' into u, back substitution (eq. 14) overwrites it. Launched over
+ * ((nx + 1) / 2, ny). */
+__kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const REAL *col,
+                     __global const REAL *factors, const int nx, const int ny, const int pitch, const ulong plane,
+                     const int nz, const int x0, const int y0, const int colour, __constant const REAL *vertical,
+                     const REAL idx2, const REAL idy2, const REAL i2dx, const REAL i2dy) {
+  const int j = get_global_id(1), i = 2 * (int)get_global_id(0) + ((x0 + y0 + j + colour) & 1);
+  if (i >= nx || j >= ny) {
+    return;
+  }
+  const Column c = load_column(col, i, j, pitch, plane);
+  REAL d1 = 0, d2 = 0; /* d'_{t-1}, d'_{t-2} */
+  for (int t = 1; t <= nz; t++) {
+    const int p = nz - t;
+    const REAL d = AT(rhs, p, j, i) - neighbours(u, i, j, p, pitch, plane, c, vertical, idx2, idy2, i2dx, i2dy);
+    const REAL pivot = AT(factors, FACTOR_PIVOT * nz + p, j, i), lower = AT(factors, FACTOR_LOWER * nz + p, j, i);
+    REAL dp = d * pivot - lower * d1;
+    if (t == nz) {
+      dp -= AT(factors, FACTOR_UPPER * nz, j, i) * d2;
+    }
+    AT(u, p, j, i) = dp;
+    d2 = d1;
+    d1 = dp;
+  }
+  REAL below = d1; /* x_m */
+  for (int p = 1; p < nz; p++) {
+    below = AT(u, p, j, i) - AT(factors, FACTOR_UPPER * nz + p, j, i) * below;
+    AT(u, p, j, i) = below;
+  }
+}
+
+/* res = rhs - M u on every row (0 at the surface). */
+__kernel void residual_low(__global REAL *res, __global const REAL *u, __global const REAL *rhs,
+                           __global const REAL *col, const int nx, const int ny, const int pitch, const ulong plane,
+                           const int nz, __constant const REAL *vertical, const REAL idx2, const REAL idy2,
+                           const REAL i2dx, const REAL i2dy) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const Column c = load_column(col, i, j, pitch, plane);
+  for (int p = 0; p < nz; p++) {
+    AT(res, p, j, i) = AT(rhs, p, j, i) - own_column(u, i, j, p, pitch, plane, c, vertical, idx2, idy2) -
+                       neighbours(u, i, j, p, pitch, plane, c, vertical, idx2, idy2, i2dx, i2dy);
+  }
+  AT(res, nz, j, i) = 0;
+}
+
+/* Full weighting: coarse rhs at (I, J, P) from the fine residual (ghosts filled) around fine point (fx I + off_x,
+ * fy J + off_y) in local indices, weights 1/4 1/2 1/4 in a halved direction and 1 in a kept one; vertically from
+ * transfer[4 P ..]: the fine centre node and three weights (mg.c: the bottom condition's row is injected, the
+ * bottom row weighs the row above it only). Launched over the coarse owned points. */
+__kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine, const int nx, const int ny,
+                                const int pitch, const ulong plane, const int nz, const int fine_pitch,
+                                const ulong fine_plane, const int fx, const int fy, const int off_x, const int off_y,
+                                __constant const REAL *transfer) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const REAL halved[3] = {0.25f, 0.5f, 0.25f}, kept[3] = {0, 1, 0};
+  const int fi = fx * i + off_x, fj = fy * j + off_y;
+  for (int p = 0; p <= nz; p++) {
+    __constant const REAL *t = transfer + 4 * p;
+    const int centre = (int)t[0];
+    REAL sum = 0;
+    for (int q = 0; q < 3; q++) {
+      if (t[1 + q] == 0) {
+        continue;
+      }
+      REAL plane_sum = 0;
+      for (int b = 0; b < 3; b++) {
+        const REAL wy = fy == 2 ? halved[b] : kept[b];
+        for (int a = 0; a < 3; a++) {
+          const REAL wx = fx == 2 ? halved[a] : kept[a];
+          if (wx * wy != 0) {
+            plane_sum += wx * wy *
+                         fine[(ulong)(centre - 1 + q) * fine_plane + (ulong)(fj + b) * fine_pitch + fi + a];
+          }
+        }
+      }
+      sum += t[1 + q] * plane_sum;
+    }
+    AT(coarse, p, j, i) = sum;
+  }
+}
+
+/* Linear interpolation of the coarse correction (ghosts filled) added to the fine one at every fine node below the
+ * surface: horizontally from the coarse points around global fine index (even: the one coarse point; odd: the two
+ * either side), vertically from transfer[2 p ..]: the coarse node below and the weight of the one above. Launched
+ * over the fine owned points. */
+__kernel void prolong_add(__global REAL *fine, __global const REAL *coarse, const int nx, const int ny,
+                          const int pitch, const ulong plane, const int nz, const int coarse_pitch,
+                          const ulong coarse_plane, const int fx, const int fy, const int x0, const int y0,
+                          const int coarse_x0, const int coarse_y0, __constant const REAL *transfer) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const int gi = x0 + i, gj = y0 + j;
+  /* the coarse points to the west/south (local, ghost -1 allowed) and the weight of the next one */
+  const int ci = (fx == 2 ? gi / 2 : gi) - coarse_x0, cj = (fy == 2 ? gj / 2 : gj) - coarse_y0;
+  const REAL wx = fx == 2 && (gi & 1) ? 0.5f : 0, wy = fy == 2 && (gj & 1) ? 0.5f : 0;
+  for (int p = 0; p < nz; p++) {
+    __constant const REAL *t = transfer + 2 * p;
+    const int below = (int)t[0];
+    const REAL wz = t[1];
+    REAL sum = 0;
+    for (int c = 0; c < 2; c++) {
+      const REAL weight_z = c ? wz : 1 - wz;
+      if (weight_z == 0) {
+        continue;
+      }
+      const ulong base = (ulong)(below + c) * coarse_plane;
+      const ulong row0 = base + (ulong)(cj + 1) * coarse_pitch + ci + 1, row1 = row0 + coarse_pitch;
+      REAL v = (1 - wx) * coarse[row0] + (wx != 0 ? wx * coarse[row0 + 1] : 0);
+      if (wy != 0) {
+        v = (1 - wy) * v + wy * ((1 - wx) * coarse[row1] + (wx != 0 ? wx * coarse[row1 + 1] : 0));
+      }
+      sum += weight_z * v;
+    }
+    AT(fine, p, j, i) += sum;
+  }
+}

@@ -1,0 +1,552 @@
+/* mg.c: levels, setup and V-cycle of the potential-flow multigrid preconditioner (see mg.h and
+ * kernels_cl/multigrid.cl). */
+#include "mg.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "clerror.h"
+#include "fd.h"
+#include "halo.h"
+#include "kernel_args.h"
+#include "program.h"
+
+enum { GHOST = 1, WG_X = 32, WG_Y = 4, MG_LEVELS_MAX = 32, MIN_HORIZONTAL = 5, MIN_VERTICAL = 3 };
+enum { VERT_STRIDE = 8, RESTRICT_STRIDE = 4, PROLONG_STRIDE = 2 }; /* as in multigrid.cl */
+enum { K_COLUMNS, K_FACTORS, K_SMOOTH, K_RESIDUAL, K_RESTRICT, K_PROLONG, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"level_columns", "line_factors",      "smooth",
+                                                   "residual_low",  "restrict_residual", "prolong_add"};
+
+typedef struct {
+  const Decomp *decomp; /* level 0: the caller's; coarser levels: own_decomp */
+  Decomp *own_decomp;
+  int nx, ny, nz;       /* global points */
+  int fx, fy, fz;       /* 2 in the directions this level halved the finer one's, else 1 (level 0: 1) */
+  double dx, dy;
+  double *sigma;        /* nz points */
+  Field *u, *rhs, *res; /* correction, right-hand side, residual: nz + 1 planes */
+  Field *factors;       /* 3 nz planes: the line systems' factors (multigrid.cl) */
+  Field *col;           /* 4 planes: 1/h, h_x, h_y, lap(h) */
+  Halo *u_halo, *res_halo;
+  cl_mem vertical;      /* VERT_STRIDE per node p = 0 .. nz: sigma weights and sigma */
+  cl_mem restriction;   /* levels >= 1: RESTRICT_STRIDE per node P = 0 .. nz: fine centre node, three weights */
+  cl_mem prolongation;  /* levels >= 1: PROLONG_STRIDE per finer node: the coarse node below, the upper's weight */
+} Level;
+
+struct Mg {
+  Runtime *rt;
+  Mirror *mirror;
+  MgSpec spec;
+  int nlevels;
+  Level level[MG_LEVELS_MAX];
+  cl_program program;
+  cl_kernel kernels[NKERNELS];
+};
+
+/* ---- the levels ---- */
+
+static bool can_halve(int n, bool periodic, int min_points) {
+  int coarse = periodic ? n / 2 : (n + 1) / 2;
+  return n > 1 && n % 2 == (periodic ? 0 : 1) && coarse >= min_points;
+}
+
+/* The directions the level below fine halves (mg.h): the horizontal ones finer than the vertical spacing while any
+ * is, else every one that can be. False when none can. */
+static bool choose_halving(const Level *fine, const MgSpec *spec, const DecompSpec *g, bool halve[3]) {
+  bool can_x = can_halve(fine->nx, g->periodic_x, MIN_HORIZONTAL);
+  bool can_y = can_halve(fine->ny, g->periodic_y, MIN_HORIZONTAL);
+  bool can_z = can_halve(fine->nz, false, MIN_VERTICAL);
+  double dz = spec->depth_scale / (fine->nz - 1);
+  bool finer_x = can_x && fine->dx < dz, finer_y = can_y && fine->dy < dz;
+  halve[0] = finer_x || finer_y ? finer_x : can_x;
+  halve[1] = finer_x || finer_y ? finer_y : can_y;
+  halve[2] = finer_x || finer_y ? false : can_z;
+  return (halve[0] || halve[1] || halve[2]) && decomp_can_coarsen(fine->decomp, halve[0], halve[1]);
+}
+
+/* Level l + 1's sizes from level l's and the halving. */
+static HclStatus describe_coarse(Mg *m, int l, const bool halve[3]) {
+  HclStatus status = HCL_OK;
+  const Level *f = &m->level[l];
+  Level *c = &m->level[l + 1];
+  c->fx = halve[0] ? 2 : 1;
+  c->fy = halve[1] ? 2 : 1;
+  c->fz = halve[2] ? 2 : 1;
+  TRY(decomp_create_coarse(f->decomp, halve[0], halve[1], &c->own_decomp));
+  c->decomp = c->own_decomp;
+  c->nx = decomp_spec(c->decomp)->nx;
+  c->ny = decomp_spec(c->decomp)->ny;
+  c->nz = halve[2] ? (f->nz + 1) / 2 : f->nz;
+  c->dx = f->dx * c->fx;
+  c->dy = f->dy * c->fy;
+  TRY_ALLOC(c->sigma, c->nz);
+  for (int k = 0; k < c->nz; k++) {
+    c->sigma[k] = f->sigma[k * c->fz];
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus plan_levels(Mg *m, const Decomp *decomp) {
+  HclStatus status = HCL_OK;
+  const MgSpec *s = &m->spec;
+  const DecompSpec *g = decomp_spec(decomp);
+  Level *top = &m->level[0];
+  top->decomp = decomp;
+  top->nx = g->nx;
+  top->ny = g->ny;
+  top->nz = s->nz;
+  top->fx = top->fy = top->fz = 1;
+  top->dx = s->dx;
+  top->dy = s->dy;
+  TRY_ALLOC(top->sigma, s->nz);
+  for (int k = 0; k < s->nz; k++) {
+    top->sigma[k] = s->sigma[k];
+  }
+  m->nlevels = 1;
+  bool halve[3];
+  while (m->nlevels < MG_LEVELS_MAX && (s->levels < 0 || m->nlevels <= s->levels) &&
+         choose_halving(&m->level[m->nlevels - 1], s, g, halve)) {
+    TRY(describe_coarse(m, m->nlevels - 1, halve));
+    m->nlevels++;
+  }
+  REQUIRE(s->levels < 0 || m->nlevels == s->levels + 1, HCL_EDATA,
+          "mg.levels = %d restrictions, but a %d x %d x %d grid on %d x %d ranks allows at most %d (each halving "
+          "keeps at least %d x %d x %d points, odd counts between walls, even periodic, one point per rank); ask for "
+          "fewer, or -1 for the most",
+          s->levels, g->nx, g->ny, s->nz, g->px, g->py, m->nlevels - 1, MIN_HORIZONTAL, MIN_HORIZONTAL, MIN_VERTICAL);
+cleanup:
+  return status;
+}
+
+/* ---- constant tables ---- */
+
+static HclStatus upload(Mg *m, const double *values, size_t n, const char *what, cl_mem *out) {
+  HclStatus status = HCL_OK;
+  void *host = NULL;
+  size_t bytes = n * precision_bytes(m->spec.precision);
+  TRY_ALLOC_BYTES(host, bytes);
+  for (size_t k = 0; k < n; k++) {
+    if (m->spec.precision == PRECISION_DOUBLE) {
+      ((double *)host)[k] = values[k];
+    } else {
+      ((float *)host)[k] = (float)values[k];
+    }
+  }
+  TRY(runtime_buffer(m->rt, bytes, what, out));
+  TRY_CL(clEnqueueWriteBuffer(runtime_queue(m->rt), *out, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
+cleanup:
+  free(host);
+  return status;
+}
+
+/* sigma at the nz + 1 nodes of a level: the ghost below the bottom mirrors the first point above it. */
+static double node_sigma(const Level *L, int p) {
+  return p == 0 ? -L->sigma[1] : L->sigma[p - 1];
+}
+
+/* The 3-point weights of d/dsigma and d2/dsigma2 at every node between the ghost and the surface (fd_weights on
+ * the actual spacing), and sigma. */
+static HclStatus make_vertical(Mg *m, Level *L) {
+  HclStatus status = HCL_OK;
+  double *table = NULL, w[9];
+  TRY_ALLOC(table, (size_t)(L->nz + 1) * VERT_STRIDE);
+  for (int p = 0; p <= L->nz; p++) {
+    double *v = table + p * VERT_STRIDE;
+    v[6] = node_sigma(L, p);
+    if (p >= 1 && p < L->nz) {
+      double nodes[3] = {node_sigma(L, p - 1), node_sigma(L, p), node_sigma(L, p + 1)};
+      TRY(fd_weights(nodes[1], nodes, 3, 2, w));
+      for (int q = 0; q < 3; q++) {
+        v[q] = w[3 + q];
+        v[3 + q] = w[6 + q];
+      }
+    }
+  }
+  TRY(upload(m, table, (size_t)(L->nz + 1) * VERT_STRIDE, "multigrid sigma weights", &L->vertical));
+cleanup:
+  free(table);
+  return status;
+}
+
+/* The vertical transfers between level c and the finer level f. Restriction, per coarse node P: full weighting
+ * 1/4 1/2 1/4 about fine node 2P - 1; the bottom condition's row (P = 0) injected; the bottom row (P = 1) weighs
+ * itself and the row above only, as if mirrored (the row below is the other equation); the surface none. Without
+ * vertical halving, injection. Prolongation, per fine node p: linear in sigma between the coarse nodes around it
+ * (the fine ghost lies between the coarse ghost and the bottom). */
+static HclStatus make_transfers(Mg *m, const Level *f, Level *c) {
+  HclStatus status = HCL_OK;
+  double *restriction = NULL, *prolongation = NULL;
+  TRY_ALLOC(restriction, (size_t)(c->nz + 1) * RESTRICT_STRIDE);
+  TRY_ALLOC(prolongation, (size_t)(f->nz + 1) * PROLONG_STRIDE);
+  for (int P = 0; P < c->nz; P++) {
+    double *r = restriction + P * RESTRICT_STRIDE;
+    if (c->fz == 1 || P == 0) {
+      r[0] = P;
+      r[2] = 1;
+    } else if (P == 1) {
+      r[0] = 1;
+      r[2] = r[3] = 0.5;
+    } else {
+      r[0] = 2 * P - 1;
+      r[1] = r[3] = 0.25;
+      r[2] = 0.5;
+    }
+  }
+  restriction[c->nz * RESTRICT_STRIDE] = f->nz; /* the surface: zero weights */
+  for (int p = 0; p <= f->nz; p++) {
+    double *t = prolongation + p * PROLONG_STRIDE, s = node_sigma(f, p);
+    int below = c->fz == 1 ? p : 0;
+    while (c->fz == 2 && below + 1 < c->nz && node_sigma(c, below + 1) <= s) {
+      below++;
+    }
+    t[0] = below;
+    t[1] = c->fz == 1 || p == f->nz ? 0
+                                    : (s - node_sigma(c, below)) / (node_sigma(c, below + 1) - node_sigma(c, below));
+  }
+  TRY(upload(m, restriction, (size_t)(c->nz + 1) * RESTRICT_STRIDE, "multigrid restriction weights",
+             &c->restriction));
+  TRY(upload(m, prolongation, (size_t)(f->nz + 1) * PROLONG_STRIDE, "multigrid prolongation weights",
+             &c->prolongation));
+cleanup:
+  free(restriction);
+  free(prolongation);
+  return status;
+}
+
+/* ---- launches ---- */
+
+static HclStatus launch(Mg *m, int k, KernelArgs *a, int nx, int ny, double bytes) {
+  HclStatus status = HCL_OK;
+  size_t global[2], local[2];
+  TRY_CL(a->err);
+  runtime_grid_shape(m->rt, nx, ny, WG_X, WG_Y, 1, global, local);
+  TRY(runtime_launch(m->rt, m->kernels[k], 2, global, local, bytes, NULL));
+cleanup:
+  return status;
+}
+
+/* nx, ny, pitch, plane of a level's fields (all share them). */
+static void arg_shape(KernelArgs *a, const Level *L) {
+  arg_int(a, decomp_local(L->decomp)->nx);
+  arg_int(a, decomp_local(L->decomp)->ny);
+  arg_int(a, field_pitch(L->u));
+  arg_ulong(a, (size_t)field_pitch(L->u) * field_rows(L->u));
+}
+
+/* The horizontal difference scalars 1/dx^2, 1/dy^2, 1/(2 dx), 1/(2 dy); zero along a direction of one point. */
+static void arg_spacing(KernelArgs *a, const Mg *m, const Level *L, bool halves) {
+  double idx = L->nx > 1 ? 1 / L->dx : 0, idy = L->ny > 1 ? 1 / L->dy : 0;
+  Precision p = m->spec.precision;
+  arg_real(a, p, idx * idx);
+  arg_real(a, p, idy * idy);
+  if (halves) {
+    arg_real(a, p, 0.5 * idx);
+    arg_real(a, p, 0.5 * idy);
+  }
+}
+
+static double level_points(const Level *L) {
+  return (double)decomp_local(L->decomp)->nx * decomp_local(L->decomp)->ny;
+}
+
+static double real_bytes(const Mg *m) {
+  return (double)precision_bytes(m->spec.precision);
+}
+
+static HclStatus sync(Mg *m, Halo *halo, Field *f) {
+  HclStatus status = HCL_OK;
+  TRY(halo_exchange(halo));
+  TRY(mirror_fill(m->mirror, f));
+cleanup:
+  return status;
+}
+
+static HclStatus zero(Mg *m, Field *f) {
+  HclStatus status = HCL_OK;
+  cl_uint pattern = 0;
+  TRY_CL(clEnqueueFillBuffer(runtime_queue(m->rt), field_buffer(f), &pattern, sizeof pattern, 0,
+                             field_count(f) * precision_bytes(field_precision(f)), 0, NULL, NULL));
+cleanup:
+  return status;
+}
+
+/* ---- setup ---- */
+
+static HclStatus make_field(Mg *m, const Level *L, const char *name, int planes, Field **out) {
+  FieldSpec spec = {.name = name, .nz = planes, .ghost = GHOST, .precision = m->spec.precision};
+  return field_create(m->rt, L->decomp, &spec, out);
+}
+
+/* The depth of level l (owned points) from level l - 1's by injection: coarse point I is fine point 2 I, which the
+ * same rank owns (decomp_create_coarse). */
+static HclStatus inject_depth(const Level *f, const Level *c, const double *fine, double **coarse) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *lf = decomp_local(f->decomp), *lc = decomp_local(c->decomp);
+  int off_x = c->fx * lc->x0 - lf->x0, off_y = c->fy * lc->y0 - lf->y0;
+  TRY_ALLOC(*coarse, (size_t)lc->nx * lc->ny);
+  for (int j = 0; j < lc->ny; j++) {
+    for (int i = 0; i < lc->nx; i++) {
+      int fi = c->fx * i + off_x, fj = c->fy * j + off_y;
+      ASSERT(fi >= 0 && fi < lf->nx && fj >= 0 && fj < lf->ny);
+      (*coarse)[(size_t)j * lc->nx + i] = fine[(size_t)fj * lf->nx + fi];
+    }
+  }
+cleanup:
+  return status;
+}
+
+/* Column coefficients and line factors of level L from its depth h (owned points). */
+static HclStatus setup_level(Mg *m, Level *L, const double *h) {
+  HclStatus status = HCL_OK;
+  Field *depth = NULL;
+  Halo *depth_halo = NULL;
+  TRY(make_field(m, L, "mg_correction", L->nz + 1, &L->u));
+  TRY(make_field(m, L, "mg_rhs", L->nz + 1, &L->rhs));
+  TRY(make_field(m, L, "mg_residual", L->nz + 1, &L->res));
+  TRY(make_field(m, L, "mg_line_factors", 3 * L->nz, &L->factors));
+  TRY(make_field(m, L, "mg_columns", 4, &L->col));
+  TRY(make_field(m, L, "mg_depth", 1, &depth));
+  TRY(halo_create(&L->u, 1, &L->u_halo));
+  TRY(halo_create(&L->res, 1, &L->res_halo));
+  TRY(halo_create(&depth, 1, &depth_halo));
+  TRY(make_vertical(m, L));
+  TRY(field_write_owned(depth, h));
+  TRY(sync(m, depth_halo, depth));
+  KernelArgs a = kernel_args(m->kernels[K_COLUMNS]);
+  arg_mem(&a, field_buffer(L->col));
+  arg_mem(&a, field_buffer(depth));
+  arg_shape(&a, L);
+  arg_spacing(&a, m, L, true);
+  TRY(launch(m, K_COLUMNS, &a, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny, 5 * level_points(L) * real_bytes(m)));
+  a = kernel_args(m->kernels[K_FACTORS]);
+  arg_mem(&a, field_buffer(L->factors));
+  arg_mem(&a, field_buffer(L->col));
+  arg_shape(&a, L);
+  arg_int(&a, L->nz);
+  arg_mem(&a, L->vertical);
+  arg_spacing(&a, m, L, false);
+  TRY(launch(m, K_FACTORS, &a, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny,
+             (4 + 3.0 * L->nz) * level_points(L) * real_bytes(m)));
+  TRY(runtime_finish(m->rt)); /* the depth field goes */
+cleanup:
+  halo_destroy(&depth_halo);
+  field_destroy(&depth);
+  return status;
+}
+
+HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgSpec *spec, const double *h, Mg **out) {
+  HclStatus status = HCL_OK;
+  Mg *m = NULL;
+  double *depth[2] = {NULL, NULL};
+  *out = NULL;
+  TRY_ALLOC(m, 1);
+  m->rt = rt;
+  m->mirror = mirror;
+  m->spec = *spec;
+  TRY(plan_levels(m, decomp));
+  m->spec.sigma = NULL; /* borrowed for the setup only: the levels keep copies */
+  KernelConfig config = {.precision = spec->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y};
+  TRY(program_build_kernels(rt, "multigrid", &config, kernel_names, NKERNELS, &m->program, m->kernels));
+  const double *level_depth = h;
+  for (int l = 0; l < m->nlevels; l++) {
+    if (l > 0) {
+      free(depth[l % 2]);
+      depth[l % 2] = NULL;
+      TRY(inject_depth(&m->level[l - 1], &m->level[l], level_depth, &depth[l % 2]));
+      level_depth = depth[l % 2];
+      TRY(make_transfers(m, &m->level[l - 1], &m->level[l]));
+    }
+    TRY(setup_level(m, &m->level[l], level_depth));
+  }
+  *out = m;
+  m = NULL;
+cleanup:
+  free(depth[0]);
+  free(depth[1]);
+  mg_destroy(&m);
+  return status;
+}
+
+void mg_destroy(Mg **mg) {
+  if (!mg || !*mg) {
+    return;
+  }
+  Mg *m = *mg;
+  program_release(&m->program, m->kernels, NKERNELS);
+  for (int l = 0; l < MG_LEVELS_MAX; l++) {
+    Level *L = &m->level[l];
+    halo_destroy(&L->u_halo);
+    halo_destroy(&L->res_halo);
+    field_destroy(&L->u);
+    field_destroy(&L->rhs);
+    field_destroy(&L->res);
+    field_destroy(&L->factors);
+    field_destroy(&L->col);
+    if (L->vertical) {
+      clReleaseMemObject(L->vertical);
+    }
+    if (L->restriction) {
+      clReleaseMemObject(L->restriction);
+    }
+    if (L->prolongation) {
+      clReleaseMemObject(L->prolongation);
+    }
+    free(L->sigma);
+    decomp_destroy(&L->own_decomp);
+  }
+  free(m);
+  *mg = NULL;
+}
+
+/* ---- the V-cycle ---- */
+
+/* One zebra sweep: the red columns, then the black, each with the other colour's ghosts fresh. */
+static HclStatus sweep(Mg *m, Level *L) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(L->decomp);
+  for (int colour = 0; colour < 2; colour++) {
+    TRY(sync(m, L->u_halo, L->u));
+    KernelArgs a = kernel_args(m->kernels[K_SMOOTH]);
+    arg_mem(&a, field_buffer(L->u));
+    arg_mem(&a, field_buffer(L->rhs));
+    arg_mem(&a, field_buffer(L->col));
+    arg_mem(&a, field_buffer(L->factors));
+    arg_shape(&a, L);
+    arg_int(&a, L->nz);
+    arg_int(&a, l->x0);
+    arg_int(&a, l->y0);
+    arg_int(&a, colour);
+    arg_mem(&a, L->vertical);
+    arg_spacing(&a, m, L, true);
+    /* half the columns: their rhs, three factors, u written twice; the neighbours' u */
+    TRY(launch(m, K_SMOOTH, &a, (l->nx + 1) / 2, l->ny, 3.5 * L->nz * level_points(L) * real_bytes(m)));
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus residual(Mg *m, Level *L) {
+  HclStatus status = HCL_OK;
+  TRY(sync(m, L->u_halo, L->u));
+  KernelArgs a = kernel_args(m->kernels[K_RESIDUAL]);
+  arg_mem(&a, field_buffer(L->res));
+  arg_mem(&a, field_buffer(L->u));
+  arg_mem(&a, field_buffer(L->rhs));
+  arg_mem(&a, field_buffer(L->col));
+  arg_shape(&a, L);
+  arg_int(&a, L->nz);
+  arg_mem(&a, L->vertical);
+  arg_spacing(&a, m, L, true);
+  TRY(launch(m, K_RESIDUAL, &a, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny,
+             3.0 * (L->nz + 1) * level_points(L) * real_bytes(m)));
+cleanup:
+  return status;
+}
+
+/* rhs of c = restricted residual of f. */
+static HclStatus restrict_to(Mg *m, Level *f, Level *c) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *lf = decomp_local(f->decomp), *lc = decomp_local(c->decomp);
+  TRY(sync(m, f->res_halo, f->res));
+  KernelArgs a = kernel_args(m->kernels[K_RESTRICT]);
+  arg_mem(&a, field_buffer(c->rhs));
+  arg_mem(&a, field_buffer(f->res));
+  arg_shape(&a, c);
+  arg_int(&a, c->nz);
+  arg_int(&a, field_pitch(f->res));
+  arg_ulong(&a, (size_t)field_pitch(f->res) * field_rows(f->res));
+  arg_int(&a, c->fx);
+  arg_int(&a, c->fy);
+  arg_int(&a, c->fx * lc->x0 - lf->x0);
+  arg_int(&a, c->fy * lc->y0 - lf->y0);
+  arg_mem(&a, c->restriction);
+  TRY(launch(m, K_RESTRICT, &a, lc->nx, lc->ny,
+             ((f->nz + 1) * level_points(f) + (c->nz + 1) * level_points(c)) * real_bytes(m)));
+cleanup:
+  return status;
+}
+
+/* u of f += interpolated u of c. */
+static HclStatus prolong_to(Mg *m, Level *c, Level *f) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *lf = decomp_local(f->decomp), *lc = decomp_local(c->decomp);
+  TRY(sync(m, c->u_halo, c->u));
+  KernelArgs a = kernel_args(m->kernels[K_PROLONG]);
+  arg_mem(&a, field_buffer(f->u));
+  arg_mem(&a, field_buffer(c->u));
+  arg_shape(&a, f);
+  arg_int(&a, f->nz);
+  arg_int(&a, field_pitch(c->u));
+  arg_ulong(&a, (size_t)field_pitch(c->u) * field_rows(c->u));
+  arg_int(&a, c->fx);
+  arg_int(&a, c->fy);
+  arg_int(&a, lf->x0);
+  arg_int(&a, lf->y0);
+  arg_int(&a, lc->x0);
+  arg_int(&a, lc->y0);
+  arg_mem(&a, c->prolongation);
+  TRY(launch(m, K_PROLONG, &a, lf->nx, lf->ny,
+             (2.0 * (f->nz + 1) * level_points(f) + (c->nz + 1) * level_points(c)) * real_bytes(m)));
+cleanup:
+  return status;
+}
+
+static HclStatus cycle(Mg *m, int l) {
+  HclStatus status = HCL_OK;
+  Level *L = &m->level[l];
+  TRY(zero(m, L->u));
+  if (l == m->nlevels - 1) {
+    for (int s = 0; s < m->spec.coarse_sweeps; s++) {
+      TRY(sweep(m, L));
+    }
+    goto cleanup;
+  }
+  for (int s = 0; s < m->spec.pre_sweeps; s++) {
+    TRY(sweep(m, L));
+  }
+  TRY(residual(m, L));
+  TRY(restrict_to(m, L, &m->level[l + 1]));
+  TRY(cycle(m, l + 1));
+  TRY(prolong_to(m, &m->level[l + 1], L));
+  for (int s = 0; s < m->spec.post_sweeps; s++) {
+    TRY(sweep(m, L));
+  }
+cleanup:
+  return status;
+}
+
+HclStatus mg_vcycle(Mg *m) {
+  return cycle(m, 0);
+}
+
+Field *mg_rhs(Mg *m) {
+  return m->level[0].rhs;
+}
+
+Field *mg_correction(Mg *m) {
+  return m->level[0].u;
+}
+
+int mg_levels(const Mg *m) {
+  return m->nlevels;
+}
+
+void mg_level_shape(const Mg *m, int level, int *nx, int *ny, int *nz) {
+  *nx = m->level[level].nx;
+  *ny = m->level[level].ny;
+  *nz = m->level[level].nz;
+}
+
+double mg_device_bytes(const Mg *m) {
+  double bytes = 0;
+  for (int l = 0; l < m->nlevels; l++) {
+    const Level *L = &m->level[l];
+    Field *fields[] = {L->u, L->rhs, L->res, L->factors, L->col};
+    for (int f = 0; f < 5; f++) {
+      bytes += (double)field_count(fields[f]) * precision_bytes(field_precision(fields[f]));
+    }
+  }
+  return bytes;
+}
