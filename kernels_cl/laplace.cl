@@ -188,14 +188,14 @@ __kernel void combine(__global REAL *y, const REAL b, __global const REAL *x, co
 }
 
 /* Phi += delta below the surface (the defect correction, Algorithm 1 line 6; GMRES's Phi += M^-1 V y). */
-__kernel void update(__global REAL *phi, __global const VREAL *delta, const int nx, const int ny, const int pitch,
-                     const ulong plane, const int nz, const int rpitch, const ulong rplane) {
+__kernel void update(__global REAL *phi, __global const VREAL *delta, const REAL weight, const int nx, const int ny,
+                     const int pitch, const ulong plane, const int nz, const int rpitch, const ulong rplane) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
   for (int p = 0; p < nz; p++) {
-    AT(phi, p, j, i) += (REAL)AT_V(delta, p, j, i);
+    AT(phi, p, j, i) += weight * (REAL)AT_V(delta, p, j, i);
   }
 }
 

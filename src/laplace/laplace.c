@@ -21,8 +21,8 @@ static const double PI = 3.14159265358979323846;
 
 enum { WG_X = 32, WG_Y = 4, COL_PLANES = 9, GMRES_RESTART_MAX = 100 };
 enum { K_COLUMNS, K_RESIDUAL, K_RESIDUAL_OUTER, K_TO_VCYCLE, K_COMBINE, K_UPDATE, K_COPY_PLANE, K_SURFACE_W, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"columns",   "residual_high", "residual_outer", "to_vcycle",
-                                                   "combine",   "update",        "copy_plane",     "surface_w"};
+static const char *const kernel_names[NKERNELS] = {"columns", "residual_high", "residual_outer",
+                                                   "to_vcycle", "combine", "update", "copy_plane", "surface_w"};
 
 struct Laplace {
   Runtime *rt;
@@ -428,13 +428,14 @@ cleanup:
   return status;
 }
 
-/* x += the V-cycle's correction below the surface. */
-static HclStatus add_correction(Laplace *L, Field *x) {
+/* x += weight times the V-cycle's correction below the surface. */
+static HclStatus add_correction(Laplace *L, Field *x, double weight) {
   HclStatus status = HCL_OK;
   Field *delta = mg_correction(L->mg);
   KernelArgs a = kernel_args(L->kernels[K_UPDATE]);
   arg_mem(&a, field_buffer(x));
   arg_mem(&a, field_buffer(delta));
+  arg_real(&a, L->outer, weight);
   arg_shape(&a, L);
   arg_int(&a, L->config.nz);
   arg_vshape(&a, delta);
@@ -457,7 +458,7 @@ static HclStatus defect_correction(Laplace *L, double target, LaplaceResult *res
       break;
     }
     TRY(mg_vcycle(L->mg));
-    TRY(add_correction(L, L->phi3));
+    TRY(add_correction(L, L->phi3, 1));
   }
   result->iterations = k;
   result->converged = result->history[k] <= target;
@@ -504,7 +505,7 @@ static HclStatus precondition(Laplace *L, Field *x, Field *z) {
              (L->config.nz + 1) * column_points(L) * (outer_bytes(L) + (double)precision_bytes(L->inner))));
   TRY(mg_vcycle(L->mg));
   TRY(zero(L, z));
-  TRY(add_correction(L, z));
+  TRY(add_correction(L, z, 1));
 cleanup:
   return status;
 }
