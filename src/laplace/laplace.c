@@ -613,8 +613,8 @@ static HclStatus not_converged(const Laplace *L, const LaplaceResult *r, double 
   }
   return status_set(HCL_ENOTCONVERGED, __FILE__, __LINE__,
                     "the Laplace solve did not converge: rms residual%s after %d iterations, target %.3g (rtol %g x "
-                    "rms(b) %.3g + atol %g). Try more multigrid levels (mg.levels, now %d of the grid's levels), more "
-                    "sweeps, %s, or a larger laplace.max_iterations",
+                    "rms(b) %.3g + atol %g). Try more multigrid restrictions (mg.levels: %d now), more sweeps, %s, or a "
+                    "larger laplace.max_iterations",
                     history, r->iterations, target, L->config.rtol, r->rms_b, L->config.atol,
                     mg_levels(L->mg) - 1,
                     L->config.method == LAPLACE_GMRES ? "a longer GMRES restart" : "laplace.method gmres");

@@ -6,7 +6,7 @@
  * - linear waves over a flat bottom: w against k tanh(kh) phi for kh from 0.1 to 2 pi, the error falling with nz;
  * - multigrid quality: iterations to rtol 1e-6 from zero for a Gaussian hump at one aspect ratio from 65^2 x 9 to
  *   513^2 x 9 stay within one of each other;
- * - bad input: nz, order, depth, a dry column at solve time, a solve that does not converge. */
+ * - bad input: nz, order, restrictions, depth, a dry column at solve time, a solve that does not converge. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +251,60 @@ static void variants(Runtime *rt) {
   }
 }
 
+/* Largest |w / (k tanh(kh) phi) - 1| of a solve where |phi| is at least half its largest value. */
+static HclStatus dispersion_error(Runtime *rt, double kh, int nz, LaplaceSigma sigma, double *error) {
+  HclStatus status = HCL_OK;
+  Setup s;
+  LaplaceResult result;
+  double *w = NULL;
+  /* flat bottom h = 1, eta = 0: phi = cosh(k (z + 1)) cos(k x), one wavelength over 32 spacings of a flume */
+  LaplaceProblem p = {.nx = 33, .ny = 1, .lx = 2 * LP_PI / kh, .ly = 1, .h0 = 1, .waves = 2};
+  LaplaceConfig c = precise(6, nz);
+  c.sigma = sigma;
+  TRY(setup(rt, &p, c, false, &s));
+  TRY(laplace_solve(s.laplace, s.eta, s.phi, &result));
+  TRY_ALLOC(w, p.nx);
+  TRY(field_read_owned(laplace_w(s.laplace), w));
+  double largest = 0;
+  for (int i = 0; i < p.nx; i++) {
+    largest = fmax(largest, fabs(s.phi_host[i]));
+  }
+  *error = 0;
+  for (int i = 0; i < p.nx; i++) {
+    if (fabs(s.phi_host[i]) >= 0.5 * largest) {
+      *error = fmax(*error, fabs(w[i] / (kh * tanh(kh) * s.phi_host[i]) - 1));
+    }
+  }
+cleanup:
+  free(w);
+  setup_free(&s);
+  return status;
+}
+
+/* Linear waves over a flat bottom (the linear dispersion relation w = k tanh(kh) phi at the surface), sixth order,
+ * kh from 0.1 to 2 pi: below 2% at nz = 9 (fnpf-gpu-model section 3: "less than two percent in wave dispersion" for
+ * nz near 10), and falling as nz grows from 7 to 9 to 17 until the horizontal discretization's floor (32 points per
+ * wavelength at sixth order: (k dx)^6 / 560 = 1e-7 of k^2) takes over; cosine-clustered sigma reported beside. */
+static void linear_waves(Runtime *rt) {
+  const double khs[] = {0.1, 0.5, 1, 2, LP_PI, 2 * LP_PI};
+  const int nzs[] = {7, 9, 17};
+  for (size_t w = 0; w < sizeof khs / sizeof *khs; w++) {
+    double error[3], clustered = 0;
+    HclStatus st = HCL_OK;
+    for (int n = 0; n < 3 && st == HCL_OK; n++) {
+      st = dispersion_error(rt, khs[w], nzs[n], LAPLACE_SIGMA_UNIFORM, &error[n]);
+    }
+    if (st == HCL_OK) {
+      st = dispersion_error(rt, khs[w], 9, LAPLACE_SIGMA_COSINE, &clustered);
+    }
+    bool falling = (error[1] < error[0] || error[0] < 1e-6) && (error[2] < error[1] || error[1] < 1e-6);
+    TAP_OK(st == HCL_OK && error[1] < 0.02 && falling,
+           "kh = %.2f: w against k tanh(kh) phi off by %.2e, %.2e, %.2e at nz = 7, 9, 17 (%.2e clustered at 9) %s",
+           khs[w], error[0], error[1], error[2], clustered, status_message());
+    status_clear();
+  }
+}
+
 /* The Gaussian hump of fnpf-multigpu-scalability section 5.3 (kappa = 0.05, rho = 0.15, h = 1) at the centre of a
  * closed basin of n x n points, spacing dx; phi the same hump scaled by 0.3 (a potential of the wave it starts). */
 static HclStatus hump_solve(Runtime *rt, int n, int nz, double dx, LaplaceConfig c, LaplaceResult *result) {
@@ -298,17 +352,91 @@ cleanup:
   return status;
 }
 
+/* Grid independence: iterations to rtol 1e-6 from Phi = 0 for the hump at dx = dz = 0.125 (aspect ratio 1), sixth
+ * order, mixed precision, the default V(1,1) with K max, on 65^2 .. 513^2 x 9 (the basin grows with the grid, as in
+ * the paper's Table 4): all within one of each other. */
 static void multigrid_quality(Runtime *rt) {
-  const int sizes[] = {65, 129, 257};
-  for (int r = 0; r < 3; r++) {
+  enum { SIZES = 4 };
+  const int sizes[SIZES] = {65, 129, 257, 513};
+  int iterations[SIZES], fewest = 1 << 30, most = 0;
+  HclStatus st = HCL_OK;
+  for (int r = 0; r < SIZES && st == HCL_OK; r++) {
     LaplaceConfig c = laplace_config_default();
-    c.precision = LAPLACE_DOUBLE;
     c.atol = 0;
     LaplaceResult result;
-    HclStatus st = hump_solve(rt, sizes[r], 9, 0.125, c, &result);
-    tap_note("%d: %s %d iterations, %s", sizes[r], status_name(st), result.iterations, status_message());
-    status_clear();
+    st = hump_solve(rt, sizes[r], 9, 0.125, c, &result);
+    iterations[r] = result.iterations;
+    fewest = iterations[r] < fewest ? iterations[r] : fewest;
+    most = iterations[r] > most ? iterations[r] : most;
   }
+  TAP_OK(st == HCL_OK && most - fewest <= 1,
+         "multigrid: %d, %d, %d, %d iterations to 1e-6 at 65^2, 129^2, 257^2, 513^2 x 9 %s", iterations[0],
+         iterations[1], iterations[2], iterations[3], status_message());
+  status_clear();
+}
+
+/* Bad input: each refused with its own message naming the key or the place. */
+static void refusals(Runtime *rt) {
+  LaplaceProblem p = manufactured(17, false);
+  struct {
+    const char *what;
+    int nz, order, levels;
+    HclStatus want;
+    const char *says;
+  } cases[] = {{"nz = 2", 2, 2, -1, HCL_EDATA, "laplace.nz = 2"},
+               {"nz = 6 at order 6", 6, 6, -1, HCL_EDATA, "more than the order"},
+               {"order 5", 9, 5, -1, HCL_EDATA, "allowed are 2, 4, 6 and 8"},
+               {"9 restrictions", 9, 6, 9, HCL_EDATA, "allows at most 2"}};
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    Setup s;
+    LaplaceConfig c = precise(cases[k].order, cases[k].nz);
+    c.levels = cases[k].levels;
+    HclStatus st = setup(rt, &p, c, false, &s);
+    TAP_OK(st == cases[k].want && tap_contains(status_message(), cases[k].says), "%s refused: %s", cases[k].what,
+           status_message());
+    status_clear();
+    setup_free(&s);
+  }
+  /* a dry point in h */
+  Decomp *decomp = NULL;
+  Laplace *laplace = NULL;
+  DecompSpec spec = {.nx = 17, .ny = 17};
+  double h[17 * 17];
+  for (int k = 0; k < 17 * 17; k++) {
+    h[k] = k == 5 * 17 + 3 ? 0 : 1;
+  }
+  LaplaceConfig c = precise(6, 9);
+  c.dx = c.dy = 0.1;
+  HclStatus st = decomp_create(&spec, &decomp);
+  if (st == HCL_OK) {
+    st = laplace_create(rt, decomp, &c, h, &laplace);
+  }
+  TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "(3, 5)"), "a depth of 0 refused: %s", status_message());
+  status_clear();
+  laplace_destroy(&laplace);
+  decomp_destroy(&decomp);
+  /* a surface below the bottom at solve time, and too few iterations */
+  Setup s;
+  st = setup(rt, &p, precise(6, 9), true, &s);
+  LaplaceResult result;
+  if (st == HCL_OK) {
+    s.eta_host[40] = -2;
+    st = field_write_owned(s.eta, s.eta_host);
+  }
+  st = st == HCL_OK ? laplace_solve(s.laplace, s.eta, s.phi, &result) : st;
+  TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "eta + h"), "a dry column at solve time refused: %s",
+         status_message());
+  status_clear();
+  setup_free(&s);
+  c = precise(6, 9);
+  c.max_iterations = 3;
+  st = setup(rt, &p, c, true, &s);
+  st = st == HCL_OK ? laplace_solve(s.laplace, s.eta, s.phi, &result) : st;
+  TAP_OK(st == HCL_ENOTCONVERGED && tap_contains(status_message(), "after 3 iterations") &&
+             tap_contains(status_message(), "mg.levels") && result.iterations == 3 && !result.converged,
+         "a solve short of iterations: %s", status_message());
+  status_clear();
+  setup_free(&s);
 }
 
 int main(void) {
@@ -322,7 +450,9 @@ int main(void) {
   }
   periodic(rt);
   variants(rt);
+  linear_waves(rt);
   multigrid_quality(rt);
+  refusals(rt);
   runtime_destroy(&rt);
   par_finalize();
   return tap_done();
