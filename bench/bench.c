@@ -16,6 +16,8 @@ static const BenchEntry benchmarks[] = {
      "cells per side, 3 to 65536 (default: 100 to 12292 as memory allows; 100 and 1000 on CPUs)", bench_swe},
     {"rrb", "the RRB solver on the paper's model problem: its Tables 2 and 3, the setup and the time to solution",
      "interior points per side, 3 to 65536 (default 1024, 2048, 4096; 1024 and 2048 on CPUs)", bench_rrb},
+    {"laplace", "the potential-flow Laplace solver: its iteration's breakdown, the K sweep and iterations per aspect",
+     "horizontal points per side of an N x N x 9 basin (default 129 to 2049; 129 and 257 on CPUs)", bench_laplace},
 };
 
 const BenchEntry *bench_find(const char *name) {

@@ -58,5 +58,6 @@ HclStatus bench_bandwidth(const BenchRequest *request);
 HclStatus bench_halo(const BenchRequest *request);
 HclStatus bench_swe(const BenchRequest *request);
 HclStatus bench_rrb(const BenchRequest *request);
+HclStatus bench_laplace(const BenchRequest *request);
 
 #endif

@@ -53,6 +53,13 @@ HclStatus runtime_finish(Runtime *rt);
 /* Seconds between an event's start and end timestamps. */
 HclStatus runtime_event_seconds(cl_event event, double *seconds);
 
+/* Benchmarks' access to the profile: turn it on or off, forget what it holds (after waiting for the queue), and
+ * the kernel time and counted bytes of one kernel (0 when it has not run) or of all kernels since the last clear. */
+void runtime_set_profile(Runtime *rt, bool on);
+HclStatus runtime_profile_clear(Runtime *rt);
+HclStatus runtime_profile_seconds(Runtime *rt, const char *kernel, double *seconds, double *bytes);
+HclStatus runtime_profile_total(Runtime *rt, double *seconds);
+
 /* Prints the per-kernel profile (calls, time, effective GB/s) to out; nothing when profiling is off. */
 HclStatus runtime_profile_report(Runtime *rt, FILE *out);
 

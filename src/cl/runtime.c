@@ -154,6 +154,7 @@ static HclStatus profile_entry(Runtime *rt, cl_kernel kernel, int *entry) {
   }
   REQUIRE(rt->nentries < PROFILE_KERNELS_MAX, HCL_EINTERNAL, "more than %d distinct kernels to profile",
           PROFILE_KERNELS_MAX);
+  rt->entries[rt->nentries] = (ProfileEntry){0};
   snprintf(rt->entries[rt->nentries].name, KERNEL_NAME_MAX, "%s", name);
   *entry = rt->nentries++;
 cleanup:
@@ -209,6 +210,43 @@ HclStatus runtime_finish(Runtime *rt) {
   HclStatus status = HCL_OK;
   TRY_CL(clFinish(rt->queue));
   TRY(profile_drain(rt));
+cleanup:
+  return status;
+}
+
+void runtime_set_profile(Runtime *rt, bool on) {
+  rt->profile = on;
+}
+
+HclStatus runtime_profile_clear(Runtime *rt) {
+  HclStatus status = HCL_OK;
+  TRY(runtime_finish(rt));
+  rt->nentries = 0;
+cleanup:
+  return status;
+}
+
+HclStatus runtime_profile_seconds(Runtime *rt, const char *kernel, double *seconds, double *bytes) {
+  HclStatus status = HCL_OK;
+  TRY(runtime_finish(rt));
+  *seconds = *bytes = 0;
+  for (int i = 0; i < rt->nentries; i++) {
+    if (strcmp(rt->entries[i].name, kernel) == 0) {
+      *seconds = rt->entries[i].seconds;
+      *bytes = rt->entries[i].bytes;
+    }
+  }
+cleanup:
+  return status;
+}
+
+HclStatus runtime_profile_total(Runtime *rt, double *seconds) {
+  HclStatus status = HCL_OK;
+  TRY(runtime_finish(rt));
+  *seconds = 0;
+  for (int i = 0; i < rt->nentries; i++) {
+    *seconds += rt->entries[i].seconds;
+  }
 cleanup:
   return status;
 }

@@ -1,0 +1,270 @@
+/* laplace.c: `hydrocl bench laplace`, the potential-flow Laplace solver's benchmark (laplace.h;
+ * ../shared/papers/fnpf-multigpu-scalability.txt section 5) on the Gaussian hump of its section 5.3 (kappa = 0.05,
+ * rho = 0.15, h = 1, phi the hump times 0.3) in a closed basin of N x N x 9 points, sixth order, V(2,2) with four
+ * coarsest sweeps as in the paper's Table 2:
+ * - "breakdown": one defect-correction iteration split into high-order residual, low-order residual, relaxation,
+ *   restriction, prolongation and other (the paper's Table 2; kernel times from event timestamps, per iteration),
+ *   the iteration's wall time, bytes of device memory per degree of freedom, and the high-order residual's
+ *   effective bandwidth against the copy rate of the same run; for double, mixed and single precision;
+ * - "k_sweep": the iteration's wall time for K = 1, 3, 5 and max restrictions (the paper's Table 3), mixed;
+ * - "iterations": defect-correction iterations from Phi = 0 to rtol 1e-6 for aspect ratios dz/dx 0.5, 1, 2, 4 and
+ *   K = 1, 3, 5, max at 257^2 x 9, mixed (GPUs only: sixteen solves).
+ * Sizes 129, 257, 513, 1025, 2049 on GPUs (129 and 257 on CPUs); --size N for one. Minimal traffic of the
+ * high-order residual: Phi read, the residual written, nine column coefficients, per point. */
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "laplace.h"
+#include "log.h"
+
+enum { NZ = 9, TIMED_ITERATIONS = 10 };
+static const double SPACING = 0.125; /* dx = dz = h / (nz - 1): aspect ratio 1 */
+
+typedef struct {
+  Decomp *decomp;
+  Laplace *laplace;
+  Field *eta, *phi;
+  int n;
+} Hump;
+
+static void hump_close(Hump *h) {
+  laplace_destroy(&h->laplace);
+  field_destroy(&h->eta);
+  field_destroy(&h->phi);
+  decomp_destroy(&h->decomp);
+}
+
+static HclStatus hump_open(Runtime *rt, int n, double dx, const LaplaceConfig *config, Hump *hump) {
+  HclStatus status = HCL_OK;
+  double *h = NULL, *eta = NULL, *phi = NULL;
+  *hump = (Hump){.n = n};
+  DecompSpec spec = {.nx = n, .ny = n};
+  TRY(decomp_create(&spec, &hump->decomp));
+  const DecompLocal *l = decomp_local(hump->decomp);
+  size_t count = (size_t)l->nx * l->ny;
+  TRY_ALLOC(h, count);
+  TRY_ALLOC(eta, count);
+  TRY_ALLOC(phi, count);
+  double centre = 0.5 * (n - 1) * dx;
+  for (int j = 0; j < l->ny; j++) {
+    for (int i = 0; i < l->nx; i++) {
+      double x = (l->x0 + i) * dx - centre, y = (l->y0 + j) * dx - centre;
+      size_t at = (size_t)j * l->nx + i;
+      h[at] = 1;
+      eta[at] = 0.05 * exp(-(x * x + y * y) / (2 * 0.15 * 0.15));
+      phi[at] = 0.3 * eta[at];
+    }
+  }
+  LaplaceConfig c = *config;
+  c.dx = c.dy = dx;
+  TRY(laplace_create(rt, hump->decomp, &c, h, &hump->laplace));
+  FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 0,
+                  .precision = c.precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE};
+  TRY(field_create(rt, hump->decomp, &fs, &hump->eta));
+  fs.name = "phi";
+  TRY(field_create(rt, hump->decomp, &fs, &hump->phi));
+  TRY(field_write_owned(hump->eta, eta));
+  TRY(field_write_owned(hump->phi, phi));
+cleanup:
+  free(h);
+  free(eta);
+  free(phi);
+  return status;
+}
+
+static double wall_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Exactly `iterations` defect-correction iterations (a tolerance never met; the not-converged report is expected). */
+static HclStatus iterate(Hump *h, int iterations) {
+  LaplaceResult result;
+  HclStatus status = laplace_solve(h->laplace, h->eta, h->phi, &result);
+  if (status == HCL_ENOTCONVERGED && result.iterations == iterations) {
+    status_clear();
+    status = HCL_OK;
+  }
+  return status;
+}
+
+static LaplaceConfig timing_config(LaplacePrecision precision, int levels) {
+  LaplaceConfig c = laplace_config_default();
+  c.nz = NZ;
+  c.precision = precision;
+  c.levels = levels;
+  c.pre_sweeps = c.post_sweeps = 2;
+  c.rtol = 0;
+  c.atol = 1e-300;
+  c.max_iterations = TIMED_ITERATIONS;
+  return c;
+}
+
+static const char *mode_name(LaplacePrecision p) {
+  return p == LAPLACE_DOUBLE ? "double" : p == LAPLACE_MIXED ? "mixed" : "single";
+}
+
+/* Wall time per iteration after a warm-up solve (kernel builds, first launches). */
+static HclStatus time_iteration(Runtime *rt, Hump *h, double *seconds) {
+  HclStatus status = HCL_OK;
+  TRY(iterate(h, TIMED_ITERATIONS));
+  TRY(runtime_finish(rt));
+  double start = wall_seconds();
+  TRY(iterate(h, TIMED_ITERATIONS));
+  TRY(runtime_finish(rt));
+  *seconds = (wall_seconds() - start) / TIMED_ITERATIONS;
+cleanup:
+  return status;
+}
+
+static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision precision, double copy_gbs) {
+  HclStatus status = HCL_OK;
+  Runtime *rt = request->rt;
+  Hump h = {0};
+  static const char *const parts[] = {"residual_high", "residual_low", "smooth", "restrict_residual", "prolong_add"};
+  static const char *const keys[] = {"residual_high_ms", "residual_low_ms", "relaxation_ms", "restriction_ms",
+                                     "prolongation_ms"};
+  double part_seconds[5], total = 0, bytes[5], iteration = 0;
+  LaplaceConfig c = timing_config(precision, LAPLACE_LEVELS_MAX);
+  TRY(hump_open(rt, n, SPACING, &c, &h));
+  TRY(time_iteration(rt, &h, &iteration));
+  runtime_set_profile(rt, true);
+  TRY(runtime_profile_clear(rt));
+  TRY(iterate(&h, TIMED_ITERATIONS));
+  TRY(runtime_profile_total(rt, &total));
+  for (int p = 0; p < 5; p++) {
+    TRY(runtime_profile_seconds(rt, parts[p], &part_seconds[p], &bytes[p]));
+  }
+  runtime_set_profile(rt, false);
+  TRY(runtime_profile_clear(rt));
+  double dof = (double)n * n * NZ, other = total;
+  JsonObject j;
+  bench_json_begin(&j, request, "laplace", "breakdown", precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE);
+  json_string(&j, "mode", mode_name(precision));
+  json_integer(&j, "n", n);
+  json_integer(&j, "nz", NZ);
+  json_integer(&j, "levels", laplace_levels(h.laplace));
+  json_number(&j, "iteration_ms", iteration * 1e3);
+  for (int p = 0; p < 5; p++) {
+    json_number(&j, keys[p], part_seconds[p] / TIMED_ITERATIONS * 1e3);
+    other -= part_seconds[p];
+  }
+  json_number(&j, "other_ms", other / TIMED_ITERATIONS * 1e3);
+  json_number(&j, "kernel_ms", total / TIMED_ITERATIONS * 1e3);
+  json_number(&j, "bytes_per_dof", laplace_device_bytes(h.laplace) / dof);
+  double gbs = part_seconds[0] > 0 ? bytes[0] / part_seconds[0] * 1e-9 : 0;
+  json_number(&j, "residual_high_gbs", gbs);
+  json_number(&j, "copy_gbs", copy_gbs);
+  json_number(&j, "fraction_of_copy", gbs / copy_gbs);
+  json_print(&j, request->out);
+cleanup:
+  runtime_set_profile(rt, false);
+  hump_close(&h);
+  return status;
+}
+
+static HclStatus k_sweep(const BenchRequest *request, int n) {
+  HclStatus status = HCL_OK;
+  const int levels[] = {1, 3, 5, LAPLACE_LEVELS_MAX};
+  for (int k = 0; k < 4; k++) {
+    Hump h = {0};
+    double iteration = 0;
+    LaplaceConfig c = timing_config(LAPLACE_MIXED, levels[k]);
+    status = hump_open(request->rt, n, SPACING, &c, &h);
+    if (status == HCL_OK) {
+      status = time_iteration(request->rt, &h, &iteration);
+    }
+    if (status == HCL_OK) {
+      JsonObject j;
+      bench_json_begin(&j, request, "laplace", "k_sweep", PRECISION_DOUBLE);
+      json_string(&j, "mode", "mixed");
+      json_integer(&j, "n", n);
+      json_integer(&j, "k", laplace_levels(h.laplace) - 1);
+      json_number(&j, "iteration_ms", iteration * 1e3);
+      json_print(&j, request->out);
+    }
+    hump_close(&h);
+    TRY(status);
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus iteration_table(const BenchRequest *request) {
+  HclStatus status = HCL_OK;
+  const double aspects[] = {0.5, 1, 2, 4};
+  const int levels[] = {1, 3, 5, LAPLACE_LEVELS_MAX};
+  for (int a = 0; a < 4; a++) {
+    for (int k = 0; k < 4; k++) {
+      Hump h = {0};
+      LaplaceResult result;
+      LaplaceConfig c = laplace_config_default();
+      c.nz = NZ;
+      c.levels = levels[k];
+      c.atol = 0;
+      c.max_iterations = 200;
+      status = hump_open(request->rt, 257, SPACING / aspects[a], &c, &h);
+      if (status == HCL_OK) {
+        status = laplace_solve(h.laplace, h.eta, h.phi, &result);
+      }
+      if (status == HCL_OK) {
+        JsonObject j;
+        bench_json_begin(&j, request, "laplace", "iterations", PRECISION_DOUBLE);
+        json_string(&j, "mode", "mixed");
+        json_integer(&j, "n", 257);
+        json_number(&j, "aspect_dz_dx", aspects[a]);
+        json_integer(&j, "k", laplace_levels(h.laplace) - 1);
+        json_integer(&j, "iterations", result.iterations);
+        json_print(&j, request->out);
+      }
+      hump_close(&h);
+      TRY(status);
+    }
+  }
+cleanup:
+  return status;
+}
+
+HclStatus bench_laplace(const BenchRequest *request) {
+  HclStatus status = HCL_OK;
+  const DeviceInfo *dev = runtime_device(request->rt);
+  bool gpu = dev->type != DEVICE_TYPE_CPU;
+  const int gpu_sizes[] = {129, 257, 513, 1025, 2049}, cpu_sizes[] = {129, 257};
+  int side = 0, nsizes = gpu ? 5 : 2;
+  const int *sizes = gpu ? gpu_sizes : cpu_sizes;
+  if (request->size) {
+    TRY(bench_side(request, "laplace", &side));
+    sizes = &side;
+    nsizes = 1;
+  }
+  LaplacePrecision modes[3] = {LAPLACE_MIXED, LAPLACE_DOUBLE, LAPLACE_SINGLE};
+  int nmodes = dev->fp64 ? 3 : 1;
+  if (request->precision_given) {
+    modes[0] = request->precision == PRECISION_DOUBLE ? LAPLACE_DOUBLE : LAPLACE_SINGLE;
+    nmodes = 1;
+  }
+  if (!dev->fp64) {
+    modes[0] = LAPLACE_SINGLE;
+    log_info("bench laplace: device without fp64: single precision only");
+  }
+  double copy_gbs = 0;
+  TRY(bench_copy_rate(request->rt, PRECISION_DOUBLE, &copy_gbs));
+  for (int s = 0; s < nsizes; s++) {
+    for (int m = 0; m < nmodes; m++) {
+      TRY(breakdown(request, sizes[s], modes[m], copy_gbs));
+    }
+  }
+  if (!request->size && dev->fp64) {
+    TRY(k_sweep(request, 257));
+    if (gpu) {
+      TRY(k_sweep(request, 1025));
+      TRY(iteration_table(request));
+    }
+  }
+cleanup:
+  return status;
+}
