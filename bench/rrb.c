@@ -241,10 +241,7 @@ static HclStatus solve(Problem *pr) {
     double best = INFINITY;
     pcg_set_norm(pcg, (PcgNorm)norm);
     for (int r = 0; r < 1 + MIN_REPEATS; r++) { /* the first solve warms up */
-      TRY(clEnqueueFillBuffer(runtime_queue(rt), field_buffer(x), &(double){0}, 1, 0,
-                              field_count(x) * precision_bytes(pr->precision), 0, NULL, NULL) == CL_SUCCESS
-              ? HCL_OK
-              : HCL_EOPENCL);
+      TRY(field_zero(x));
       TRY(runtime_finish(rt));
       double start = progress_now();
       TRY(pcg_solve(pcg, pr->rhs, x, 1e-5, 1000, &result));

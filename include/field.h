@@ -49,6 +49,9 @@ HclStatus field_write_owned(Field *f, const double *host);
 HclStatus field_read_ghosted(Field *f, double *host);
 HclStatus field_write_ghosted(Field *f, const double *host);
 
+/* Sets every element, ghosts included, to zero (enqueued, not waited for). */
+HclStatus field_zero(Field *f);
+
 /* Gathers the owned points of every rank into global[nz][NY][NX] (the whole grid, x fastest) on rank 0; global is
  * ignored elsewhere and may be NULL there. One message per plane, so a plane (NX NY points) must fit an int; a
  * larger one is HCL_EDATA. Collective. */

@@ -9,6 +9,7 @@
 #define HYDROCL_MIRROR_H
 
 #include "field.h"
+#include "halo.h"
 #include "runtime.h"
 #include "status.h"
 
@@ -21,5 +22,9 @@ void mirror_destroy(Mirror **mirror);
 /* Fills f's ghost layers on this rank's closed sides (all planes); nothing on a rank with none. A closed direction
  * shorter than the ghost width is HCL_EDATA. */
 HclStatus mirror_fill(Mirror *mirror, Field *f);
+
+/* The ghosts of f made valid everywhere: halo_exchange(halo) (halo.h: other ranks, periodic sides), then
+ * mirror_fill. Collective. */
+HclStatus mirror_exchange(Mirror *mirror, Halo *halo, Field *f);
 
 #endif

@@ -4,6 +4,7 @@
 #define HYDROCL_RUNTIME_H
 
 #include "device.h"
+#include "precision.h"
 #include "status.h"
 
 #include <stdbool.h>
@@ -31,6 +32,11 @@ cl_command_queue runtime_queue(const Runtime *rt);
 /* A device buffer of bytes; what names it in messages ("eta", "bandwidth copy source"). Caller releases it
  * with clReleaseMemObject. Sizes above the device's max allocation are refused with both numbers. */
 HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *out);
+
+/* A read-only device table of n values given in double, stored in precision p (a kernel's constant weights); what
+ * names it in messages. Blocking. Caller releases *out. */
+HclStatus runtime_upload_reals(Runtime *rt, Precision p, const double *values, size_t n, const char *what,
+                               cl_mem *out);
 
 /* Enqueues kernel over global (local may be NULL). bytes_moved is the DRAM traffic the launch must cause (reads +
  * writes of its arrays), used for the effective bandwidth in the profile. If event is not NULL it receives the

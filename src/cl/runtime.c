@@ -179,6 +179,27 @@ cleanup:
   return status;
 }
 
+HclStatus runtime_upload_reals(Runtime *rt, Precision p, const double *values, size_t n, const char *what,
+                               cl_mem *out) {
+  HclStatus status = HCL_OK;
+  void *host = NULL;
+  size_t bytes = n * precision_bytes(p);
+  *out = NULL;
+  TRY_ALLOC_BYTES(host, bytes);
+  for (size_t k = 0; k < n; k++) {
+    if (p == PRECISION_DOUBLE) {
+      ((double *)host)[k] = values[k];
+    } else {
+      ((float *)host)[k] = (float)values[k];
+    }
+  }
+  TRY(runtime_buffer(rt, bytes, what, out));
+  TRY_CL(clEnqueueWriteBuffer(rt->queue, *out, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
+cleanup:
+  free(host);
+  return status;
+}
+
 HclStatus runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size_t *global, const size_t *local,
                          double bytes_moved, cl_event *event) {
   HclStatus status = HCL_OK;

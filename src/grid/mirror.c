@@ -97,3 +97,11 @@ HclStatus mirror_fill(Mirror *m, Field *f) {
 cleanup:
   return status;
 }
+
+HclStatus mirror_exchange(Mirror *m, Halo *halo, Field *f) {
+  HclStatus status = HCL_OK;
+  TRY(halo_exchange(halo));
+  TRY(mirror_fill(m, f));
+cleanup:
+  return status;
+}

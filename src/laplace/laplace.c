@@ -121,25 +121,6 @@ static void make_sigma(const LaplaceConfig *c, double *sigma) {
   sigma[c->nz - 1] = 1;
 }
 
-static HclStatus upload(Laplace *L, const double *values, size_t n, const char *what, cl_mem *out) {
-  HclStatus status = HCL_OK;
-  void *host = NULL;
-  size_t bytes = n * precision_bytes(L->outer);
-  TRY_ALLOC_BYTES(host, bytes);
-  for (size_t k = 0; k < n; k++) {
-    if (L->outer == PRECISION_DOUBLE) {
-      ((double *)host)[k] = values[k];
-    } else {
-      ((float *)host)[k] = (float)values[k];
-    }
-  }
-  TRY(runtime_buffer(L->rt, bytes, what, out));
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(L->rt), *out, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
-cleanup:
-  free(host);
-  return status;
-}
-
 /* The centred horizontal weights d1x, d2x, d1y, d2y on the uniform spacing (zero along a direction of one point:
  * nothing varies along it), and per sigma node the stencil of fd_stencils on the nz + 1 nodes with the ghost. */
 static HclStatus make_stencils(Laplace *L) {
@@ -175,8 +156,8 @@ static HclStatus make_stencils(Laplace *L) {
     memcpy(v + 1 + vw, s.d2 + (size_t)p * vw, sizeof *v * vw);
     v[1 + 2 * vw] = se[p];
   }
-  TRY(upload(L, horizontal, 4 * (size_t)w, "Laplace horizontal stencils", &L->horizontal));
-  TRY(upload(L, vertical, (size_t)nodes * stride, "Laplace sigma stencils", &L->vertical));
+  TRY(runtime_upload_reals(L->rt, L->outer, horizontal, 4 * (size_t)w, "Laplace horizontal stencils", &L->horizontal));
+  TRY(runtime_upload_reals(L->rt, L->outer, vertical, (size_t)nodes * stride, "Laplace sigma stencils", &L->vertical));
 cleanup:
   fd_stencils_free(&s);
   free(horizontal);
@@ -189,14 +170,6 @@ cleanup:
 static HclStatus make_field(Laplace *L, const char *name, int planes, Field **out) {
   FieldSpec spec = {.name = name, .nz = planes, .ghost = L->radius, .precision = L->outer};
   return field_create(L->rt, L->decomp, &spec, out);
-}
-
-static HclStatus sync(Laplace *L, Halo *halo, Field *f) {
-  HclStatus status = HCL_OK;
-  TRY(halo_exchange(halo));
-  TRY(mirror_fill(L->mirror, f));
-cleanup:
-  return status;
 }
 
 static HclStatus make_fields(Laplace *L, const double *h) {
@@ -212,7 +185,7 @@ static HclStatus make_fields(Laplace *L, const double *h) {
   TRY(halo_create(&L->eta, 1, &L->eta_halo));
   TRY(halo_create(&L->h, 1, &h_halo));
   TRY(field_write_owned(L->h, h));
-  TRY(sync(L, h_halo, L->h));
+  TRY(mirror_exchange(L->mirror, h_halo, L->h));
   if (L->config.method == LAPLACE_GMRES) {
     int vectors = L->config.gmres_restart + 2; /* v_0 .. v_m, and z */
     TRY_ALLOC(L->krylov, vectors);
@@ -364,7 +337,7 @@ static HclStatus prepare(Laplace *L, Field *eta, Field *phi) {
   arg_int(&a, field_ghost(eta));
   arg_shape(&a, L);
   TRY(launch(L, K_COPY_PLANE, &a, 2 * column_points(L) * outer_bytes(L)));
-  TRY(sync(L, L->eta_halo, L->eta));
+  TRY(mirror_exchange(L->mirror, L->eta_halo, L->eta));
   a = kernel_args(L->kernels[K_COLUMNS]);
   arg_mem(&a, field_buffer(L->col));
   arg_mem(&a, field_buffer(L->depth));
@@ -395,7 +368,7 @@ cleanup:
  * right-hand side, or into out (Phi's layout) when out is not NULL. */
 static HclStatus residual(Laplace *L, Field *x, Halo *x_halo, bool with_source, Field *out) {
   HclStatus status = HCL_OK;
-  TRY(sync(L, x_halo, x));
+  TRY(mirror_exchange(L->mirror, x_halo, x));
   Field *res = out ? out : mg_rhs(L->mg);
   KernelArgs a = kernel_args(L->kernels[out ? K_RESIDUAL_OUTER : K_RESIDUAL]);
   arg_mem(&a, field_buffer(res));
@@ -482,15 +455,6 @@ cleanup:
   return status;
 }
 
-static HclStatus zero(Laplace *L, Field *f) {
-  HclStatus status = HCL_OK;
-  cl_uint pattern = 0;
-  TRY_CL(clEnqueueFillBuffer(runtime_queue(L->rt), field_buffer(f), &pattern, sizeof pattern, 0,
-                             field_count(f) * precision_bytes(field_precision(f)), 0, NULL, NULL));
-cleanup:
-  return status;
-}
-
 /* z = M^-1 x: x into the V-cycle's right-hand side, one V-cycle, z = 0 + the correction. */
 static HclStatus precondition(Laplace *L, Field *x, Field *z) {
   HclStatus status = HCL_OK;
@@ -504,7 +468,7 @@ static HclStatus precondition(Laplace *L, Field *x, Field *z) {
   TRY(launch(L, K_TO_VCYCLE, &a,
              (L->config.nz + 1) * column_points(L) * (outer_bytes(L) + (double)precision_bytes(L->inner))));
   TRY(mg_vcycle(L->mg));
-  TRY(zero(L, z));
+  TRY(field_zero(z));
   TRY(add_correction(L, z, 1));
 cleanup:
   return status;

@@ -122,25 +122,6 @@ cleanup:
 
 /* ---- constant tables ---- */
 
-static HclStatus upload(Mg *m, const double *values, size_t n, const char *what, cl_mem *out) {
-  HclStatus status = HCL_OK;
-  void *host = NULL;
-  size_t bytes = n * precision_bytes(m->spec.precision);
-  TRY_ALLOC_BYTES(host, bytes);
-  for (size_t k = 0; k < n; k++) {
-    if (m->spec.precision == PRECISION_DOUBLE) {
-      ((double *)host)[k] = values[k];
-    } else {
-      ((float *)host)[k] = (float)values[k];
-    }
-  }
-  TRY(runtime_buffer(m->rt, bytes, what, out));
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(m->rt), *out, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
-cleanup:
-  free(host);
-  return status;
-}
-
 /* sigma at the nz + 1 nodes of a level: the ghost below the bottom mirrors the first point above it. */
 static double node_sigma(const Level *L, int p) {
   return p == 0 ? -L->sigma[1] : L->sigma[p - 1];
@@ -164,7 +145,7 @@ static HclStatus make_vertical(Mg *m, Level *L) {
       }
     }
   }
-  TRY(upload(m, table, (size_t)(L->nz + 1) * VERT_STRIDE, "multigrid sigma weights", &L->vertical));
+  TRY(runtime_upload_reals(m->rt, m->spec.precision, table, (size_t)(L->nz + 1) * VERT_STRIDE, "multigrid sigma weights", &L->vertical));
 cleanup:
   free(table);
   return status;
@@ -205,9 +186,9 @@ static HclStatus make_transfers(Mg *m, const Level *f, Level *c) {
     t[1] = c->fz == 1 || p == f->nz ? 0
                                     : (s - node_sigma(c, below)) / (node_sigma(c, below + 1) - node_sigma(c, below));
   }
-  TRY(upload(m, restriction, (size_t)(c->nz + 1) * RESTRICT_STRIDE, "multigrid restriction weights",
+  TRY(runtime_upload_reals(m->rt, m->spec.precision, restriction, (size_t)(c->nz + 1) * RESTRICT_STRIDE, "multigrid restriction weights",
              &c->restriction));
-  TRY(upload(m, prolongation, (size_t)(f->nz + 1) * PROLONG_STRIDE, "multigrid prolongation weights",
+  TRY(runtime_upload_reals(m->rt, m->spec.precision, prolongation, (size_t)(f->nz + 1) * PROLONG_STRIDE, "multigrid prolongation weights",
              &c->prolongation));
 cleanup:
   free(restriction);
@@ -255,23 +236,6 @@ static double real_bytes(const Mg *m) {
   return (double)precision_bytes(m->spec.precision);
 }
 
-static HclStatus sync(Mg *m, Halo *halo, Field *f) {
-  HclStatus status = HCL_OK;
-  TRY(halo_exchange(halo));
-  TRY(mirror_fill(m->mirror, f));
-cleanup:
-  return status;
-}
-
-static HclStatus zero(Mg *m, Field *f) {
-  HclStatus status = HCL_OK;
-  cl_uint pattern = 0;
-  TRY_CL(clEnqueueFillBuffer(runtime_queue(m->rt), field_buffer(f), &pattern, sizeof pattern, 0,
-                             field_count(f) * precision_bytes(field_precision(f)), 0, NULL, NULL));
-cleanup:
-  return status;
-}
-
 /* ---- setup ---- */
 
 static HclStatus make_field(Mg *m, const Level *L, const char *name, int planes, Field **out) {
@@ -313,7 +277,7 @@ static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   TRY(halo_create(&depth, 1, &depth_halo));
   TRY(make_vertical(m, L));
   TRY(field_write_owned(depth, h));
-  TRY(sync(m, depth_halo, depth));
+  TRY(mirror_exchange(m->mirror, depth_halo, depth));
   KernelArgs a = kernel_args(m->kernels[K_COLUMNS]);
   arg_mem(&a, field_buffer(L->col));
   arg_mem(&a, field_buffer(depth));
@@ -407,7 +371,7 @@ static HclStatus sweep(Mg *m, Level *L) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(L->decomp);
   for (int colour = 0; colour < 2; colour++) {
-    TRY(sync(m, L->u_halo, L->u));
+    TRY(mirror_exchange(m->mirror, L->u_halo, L->u));
     KernelArgs a = kernel_args(m->kernels[K_SMOOTH]);
     arg_mem(&a, field_buffer(L->u));
     arg_mem(&a, field_buffer(L->rhs));
@@ -429,7 +393,7 @@ cleanup:
 
 static HclStatus residual(Mg *m, Level *L) {
   HclStatus status = HCL_OK;
-  TRY(sync(m, L->u_halo, L->u));
+  TRY(mirror_exchange(m->mirror, L->u_halo, L->u));
   KernelArgs a = kernel_args(m->kernels[K_RESIDUAL]);
   arg_mem(&a, field_buffer(L->res));
   arg_mem(&a, field_buffer(L->u));
@@ -449,7 +413,7 @@ cleanup:
 static HclStatus restrict_to(Mg *m, Level *f, Level *c) {
   HclStatus status = HCL_OK;
   const DecompLocal *lf = decomp_local(f->decomp), *lc = decomp_local(c->decomp);
-  TRY(sync(m, f->res_halo, f->res));
+  TRY(mirror_exchange(m->mirror, f->res_halo, f->res));
   KernelArgs a = kernel_args(m->kernels[K_RESTRICT]);
   arg_mem(&a, field_buffer(c->rhs));
   arg_mem(&a, field_buffer(f->res));
@@ -472,7 +436,7 @@ cleanup:
 static HclStatus prolong_to(Mg *m, Level *c, Level *f) {
   HclStatus status = HCL_OK;
   const DecompLocal *lf = decomp_local(f->decomp), *lc = decomp_local(c->decomp);
-  TRY(sync(m, c->u_halo, c->u));
+  TRY(mirror_exchange(m->mirror, c->u_halo, c->u));
   KernelArgs a = kernel_args(m->kernels[K_PROLONG]);
   arg_mem(&a, field_buffer(f->u));
   arg_mem(&a, field_buffer(c->u));
@@ -496,7 +460,7 @@ cleanup:
 static HclStatus cycle(Mg *m, int l) {
   HclStatus status = HCL_OK;
   Level *L = &m->level[l];
-  TRY(zero(m, L->u));
+  TRY(field_zero(L->u));
   if (l == m->nlevels - 1) {
     for (int s = 0; s < m->spec.coarse_sweeps; s++) {
       TRY(sweep(m, L));
