@@ -2,7 +2,10 @@
  * fnpf-multigpu-scalability.txt section 5): one V-cycle on the second-order discretization of the linearized
  * sigma-transformed operator (eta = 0, so it depends on the depth h only and is set up once), smoothed by zebra-line
  * Gauss-Seidel: the columns coloured red-black in the horizontal, each vertical line (the ghost below the bottom
- * included) solved exactly by the modified Thomas algorithm (eqs. 11-14), its factors computed at setup.
+ * included) solved exactly by the modified Thomas algorithm (eqs. 11-14). The line factors are formed inside the
+ * sweep from four stored coefficients per column (1/h, grad h, lap h) rather than stored per row: the sweep is
+ * bound by memory traffic, and the 3 nz factors per column would double it (and the memory per unknown). Closed
+ * sides are read as mirror images inside the kernels (mirror_sides), so the cycle fills no ghost layers there.
  *
  * Levels: semi-coarsening (fnpf-multigpu-scalability 5.1): the horizontal directions whose spacing is below the
  * vertical one (mean depth / (nz - 1)) are halved while any is; then every direction that can be. A direction can be
@@ -35,7 +38,7 @@ typedef struct {
 typedef struct Mg Mg;
 
 /* Sets up the levels for depth h (this rank's owned points of the finest level, x fastest): the coarse grids,
- * their depth by injection, the column coefficients and the factorized line systems. More levels asked for than
+ * their depth by injection and the column coefficients. More levels asked for than
  * the grid allows is HCL_EDATA with the most it allows. Borrows rt, decomp and mirror. */
 HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgSpec *spec, const double *h, Mg **out);
 void mg_destroy(Mg **mg);

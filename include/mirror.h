@@ -15,6 +15,19 @@
 
 typedef struct Mirror Mirror;
 
+/* The closed sides of this rank as bits (kernels that read across them instead of filling ghosts use the same
+ * values): a wall is not periodic and lies at the global grid's edge; SINGLE marks a closed direction of one
+ * point. */
+enum {
+  MIRROR_WEST = 1,
+  MIRROR_EAST = 2,
+  MIRROR_SOUTH = 4,
+  MIRROR_NORTH = 8,
+  MIRROR_SINGLE_X = 16,
+  MIRROR_SINGLE_Y = 32
+};
+int mirror_sides(const Decomp *decomp);
+
 /* Builds the kernels once; borrows rt. */
 HclStatus mirror_create(Runtime *rt, Mirror **out);
 void mirror_destroy(Mirror **mirror);

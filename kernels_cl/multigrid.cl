@@ -3,13 +3,15 @@
  * fnpf-gpu-model.txt section 4), zebra-line Gauss-Seidel with the modified Thomas algorithm (eqs. 11-14),
  * full-weighting restriction and linear prolongation.
  *
- * Kernels: level_columns, line_factors, smooth, residual_low, restrict_residual, prolong_add
- * Macros: REAL (the V-cycle's precision), common.clh
+ * Kernels: level_columns, smooth, residual_low, restrict_residual, prolong_add
+ * Macros: REAL (the V-cycle's precision), NZ_MAX (the finest level's nz), common.clh
  * Layout: 3D fields f[p][j][i], p = 0 the ghost plane below the bottom, p = k + 1 sigma_k (k = 0 .. nz - 1, the
  *   surface p = nz), rows of pitch elements, planes of `plane` elements, owned (i, j) at (j + 1) pitch + i + 1
- *   (ghost width 1). col holds four 2D planes per column: 1/h, h_x, h_y, lap(h). factors holds three planes of nz
- *   per column, indexed by p = 0 .. nz - 1: 1/pivot, c', g (FACTOR_* below). vertical holds VERT_STRIDE values per
- *   node p: the 3-point weights of d/dsigma and d2/dsigma2 on nodes p - 1, p, p + 1, and sigma.
+ *   (ghost width 1). col holds four 2D planes per column: 1/h, h_x, h_y, lap(h). vertical holds VERT_STRIDE values
+ *   per node p: the 3-point weights of d/dsigma and d2/dsigma2 on nodes p - 1, p, p + 1, and sigma.
+ * Closed sides: `walls` holds mirror.h's MIRROR_* bits of this rank's sides; the kernels read across them the mirror
+ *   image (f(-1) = f(1), f(n) = f(n - 2); one point: itself), so the V-cycle fills no ghosts there; ghosts towards
+ *   other ranks and across periodic sides come from the halo.
  *
  * The linearized operator at eta = 0 (laplace.h, fnpf-gpu-model eq. 5 with d = h): with s = 1 - sigma,
  *   sigma_x = s h_x / h, lap(sigma) = s (lap(h) / h - 2 |grad h|^2 / h^2), and in row p >= 1
@@ -18,11 +20,43 @@
  *   centred differences everywhere. u is 0 at the surface (a correction to Dirichlet data). */
 
 #define VERT_STRIDE 8 /* w1[3], w2[3], sigma, unused */
-#define FACTOR_PIVOT 0
-#define FACTOR_UPPER 1 /* c'_t; in the bottom row t = m: e_m / pivot_m */
-#define FACTOR_LOWER 2 /* g_t = a_t / pivot_t (a_m - e_m c'_{m-2} for the bottom row) */
+#define MIRROR_WEST 1  /* as mirror.h */
+#define MIRROR_EAST 2
+#define MIRROR_SOUTH 4
+#define MIRROR_NORTH 8
+#define MIRROR_SINGLE_X 16
+#define MIRROR_SINGLE_Y 32
 
 #define AT(f, p, j, i) f[(ulong)(p) * plane + (ulong)((j) + 1) * pitch + (i) + 1]
+
+/* The local index read for index i in [-1, n] along a direction of n local points: i itself, or across a closed
+ * side its mirror image. */
+INLINE int mirrored(const int i, const int n, const int walls, const int low, const int high, const int single) {
+  if (walls & single) {
+    return 0;
+  }
+  if (i < 0 && (walls & low)) {
+    return -i;
+  }
+  if (i >= n && (walls & high)) {
+    return 2 * (n - 1) - i;
+  }
+  return i;
+}
+
+/* The four neighbouring columns of (i, j), mirrored across closed sides. */
+typedef struct {
+  int w, e, s, n;
+} Around;
+
+INLINE Around around(const int i, const int j, const int nx, const int ny, const int walls) {
+  Around a;
+  a.w = mirrored(i - 1, nx, walls, MIRROR_WEST, MIRROR_EAST, MIRROR_SINGLE_X);
+  a.e = mirrored(i + 1, nx, walls, MIRROR_WEST, MIRROR_EAST, MIRROR_SINGLE_X);
+  a.s = mirrored(j - 1, ny, walls, MIRROR_SOUTH, MIRROR_NORTH, MIRROR_SINGLE_Y);
+  a.n = mirrored(j + 1, ny, walls, MIRROR_SOUTH, MIRROR_NORTH, MIRROR_SINGLE_Y);
+  return a;
+}
 
 typedef struct {
   REAL inv_h, hx, hy, lap_h;
@@ -57,22 +91,21 @@ INLINE REAL bottom_factor(const Column c) {
   return (1 + c.hx * c.hx + c.hy * c.hy) * c.inv_h;
 }
 
-/* The coupling of row p to the neighbouring columns: what moves to the right-hand side of the line solve. */
-INLINE REAL neighbours(__global const REAL *u, const int i, const int j, const int p, const int pitch,
-                       const ulong plane, const Column c, __constant const REAL *vertical, const REAL idx2,
-                       const REAL idy2, const REAL i2dx, const REAL i2dy) {
+/* The coupling of row p to the neighbouring columns a: what moves to the right-hand side of the line solve. */
+INLINE REAL neighbours(__global const REAL *u, const int i, const int j, const Around a, const int p,
+                       const int pitch, const ulong plane, const Column c, __constant const REAL *vertical,
+                       const REAL idx2, const REAL idy2, const REAL i2dx, const REAL i2dy) {
   if (p == 0) { /* h_x u_x + h_y u_y at sigma = 0 (node 1) */
-    return c.hx * i2dx * (AT(u, 1, j, i + 1) - AT(u, 1, j, i - 1)) +
-           c.hy * i2dy * (AT(u, 1, j + 1, i) - AT(u, 1, j - 1, i));
+    return c.hx * i2dx * (AT(u, 1, j, a.e) - AT(u, 1, j, a.w)) + c.hy * i2dy * (AT(u, 1, a.n, i) - AT(u, 1, a.s, i));
   }
   __constant const REAL *v = vertical + p * VERT_STRIDE;
   const Row r = row_at(c, v[6]);
   REAL xs = 0, ys = 0;
   for (int q = 0; q < 3; q++) {
-    xs += v[q] * (AT(u, p - 1 + q, j, i + 1) - AT(u, p - 1 + q, j, i - 1));
-    ys += v[q] * (AT(u, p - 1 + q, j + 1, i) - AT(u, p - 1 + q, j - 1, i));
+    xs += v[q] * (AT(u, p - 1 + q, j, a.e) - AT(u, p - 1 + q, j, a.w));
+    ys += v[q] * (AT(u, p - 1 + q, a.n, i) - AT(u, p - 1 + q, a.s, i));
   }
-  return (AT(u, p, j, i + 1) + AT(u, p, j, i - 1)) * idx2 + (AT(u, p, j + 1, i) + AT(u, p, j - 1, i)) * idy2 +
+  return (AT(u, p, j, a.e) + AT(u, p, j, a.w)) * idx2 + (AT(u, p, a.n, i) + AT(u, p, a.s, i)) * idy2 +
          r.two_sx * i2dx * xs + r.two_sy * i2dy * ys;
 }
 
@@ -109,70 +142,57 @@ __kernel void level_columns(__global REAL *col, __global const REAL *h, const in
   AT(col, 3, j, i) = (he - 2 * hc + hw) * idx2 + (hn - 2 * hc + hs) * idy2;
 }
 
-/* The line system of each column, numbered from the top as in fnpf-gpu-model eq. 11 (x_t at node p = nz - t,
- * t = 1 .. m = nz; the surface is known), factorized once by eqs. 12 and 13: pivots, c' and the multipliers of the
- * forward sweep, in ACC precision. Row m (the ghost row) carries e_m on x_{m-2}. */
-__kernel void line_factors(__global REAL *factors, __global const REAL *col, const int nx, const int ny,
-                           const int pitch, const ulong plane, const int nz, __constant const REAL *vertical,
-                           const REAL idx2, const REAL idy2) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (OUTSIDE(i, j)) {
-    return;
-  }
-  const Column c = load_column(col, i, j, pitch, plane);
-  ACC upper_prev = 0, upper_prev2 = 0; /* c'_{t-1}, c'_{t-2} */
-  for (int t = 1; t < nz; t++) {
-    const int p = nz - t;
-    __constant const REAL *v = vertical + p * VERT_STRIDE;
-    const Row r = row_at(c, v[6]);
-    const ACC b = -2 * (idx2 + idy2) + r.lap_sigma * v[1] + r.square * v[4];
-    const ACC a = t == 1 ? 0 : r.lap_sigma * v[2] + r.square * v[5]; /* on x_{t-1}, node p + 1 */
-    const ACC cc = r.lap_sigma * v[0] + r.square * v[3];              /* on x_{t+1}, node p - 1 */
-    const ACC inv_pivot = 1 / (b - upper_prev * a);
-    AT(factors, FACTOR_PIVOT * nz + p, j, i) = (REAL)inv_pivot;
-    AT(factors, FACTOR_UPPER * nz + p, j, i) = (REAL)(cc * inv_pivot);
-    AT(factors, FACTOR_LOWER * nz + p, j, i) = (REAL)(a * inv_pivot);
-    upper_prev2 = upper_prev;
-    upper_prev = cc * inv_pivot;
-  }
-  __constant const REAL *v = vertical + VERT_STRIDE; /* row m: the bottom condition, d/dsigma at node 1 */
-  const ACC f = bottom_factor(c), b = f * v[0], a = f * v[1], e = f * v[2];
-  const ACC a_mod = a - e * upper_prev2; /* eq. 13, i = m */
-  const ACC inv_pivot = 1 / (b - upper_prev * a_mod);
-  AT(factors, FACTOR_PIVOT * nz, j, i) = (REAL)inv_pivot;
-  AT(factors, FACTOR_UPPER * nz, j, i) = (REAL)(e * inv_pivot);
-  AT(factors, FACTOR_LOWER * nz, j, i) = (REAL)(a_mod * inv_pivot);
-}
-
 /* One half-sweep of zebra-line Gauss-Seidel: every column of one colour ((x0 + i + y0 + j) % 2 == colour, global,
  * so the sweep is the same on any number of ranks) solved exactly for its line with the other colour's columns as
- * they are. Forward elimination (eq. 13) writes d' into u, back substitution (eq. 14) overwrites it. Launched over
+ * they are (zero_guess: as if all were zero, the first half-sweep of a V-cycle level, which then needs no zeroing:
+ * a column's own values are written before they are read).
+ *
+ * The line system, numbered from the top as in fnpf-gpu-model eq. 11: x_t at node p = nz - t, t = 1 .. m = nz (the
+ * surface is known); row t < m has a_t on x_{t-1}, b_t on x_t, c_t on x_{t+1}; row m (the bottom condition on the
+ * ghost) has e_m on x_{m-2}, a_m on x_{m-1}, b_m on x_m. Forward elimination (eqs. 12, 13) with
+ * c'_t = c_t / (b_t - c'_{t-1} a_t), d'_t = (d_t - a_t d'_{t-1}) / (b_t - c'_{t-1} a_t), a_m' = a_m - e_m c'_{m-2} and
+ * d_m' = d_m - e_m d'_{m-2} in the last row; back substitution (eq. 14) x_t = d'_t - c'_t x_{t+1}. The factors are
+ * formed here from the column's four coefficients rather than stored: a few operations per row against three
+ * values per row read from memory (the sweep is bandwidth-bound). d' goes into u, c' into registers. Launched over
  * ((nx + 1) / 2, ny). */
-__kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const REAL *col,
-                     __global const REAL *factors, const int nx, const int ny, const int pitch, const ulong plane,
-                     const int nz, const int x0, const int y0, const int colour, __constant const REAL *vertical,
+__kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx,
+                     const int ny, const int pitch, const ulong plane, const int nz, const int x0, const int y0,
+                     const int colour, const int walls, const int zero_guess, __constant const REAL *vertical,
                      const REAL idx2, const REAL idy2, const REAL i2dx, const REAL i2dy) {
   const int j = get_global_id(1), i = 2 * (int)get_global_id(0) + ((x0 + y0 + j + colour) & 1);
   if (i >= nx || j >= ny) {
     return;
   }
   const Column c = load_column(col, i, j, pitch, plane);
-  REAL d1 = 0, d2 = 0; /* d'_{t-1}, d'_{t-2} */
-  for (int t = 1; t <= nz; t++) {
+  const Around a = around(i, j, nx, ny, walls);
+  REAL upper[NZ_MAX]; /* c'_t at node p = nz - t */
+  REAL d1 = 0, d2 = 0, upper1 = 0, upper2 = 0; /* d'_{t-1}, d'_{t-2}, c'_{t-1}, c'_{t-2} */
+  for (int t = 1; t < nz; t++) {
     const int p = nz - t;
-    const REAL d = AT(rhs, p, j, i) - neighbours(u, i, j, p, pitch, plane, c, vertical, idx2, idy2, i2dx, i2dy);
-    const REAL pivot = AT(factors, FACTOR_PIVOT * nz + p, j, i), lower = AT(factors, FACTOR_LOWER * nz + p, j, i);
-    REAL dp = d * pivot - lower * d1;
-    if (t == nz) {
-      dp -= AT(factors, FACTOR_UPPER * nz, j, i) * d2;
-    }
+    __constant const REAL *v = vertical + p * VERT_STRIDE;
+    const Row r = row_at(c, v[6]);
+    const REAL at = t == 1 ? 0 : r.lap_sigma * v[2] + r.square * v[5]; /* on node p + 1 */
+    const REAL bt = -2 * (idx2 + idy2) + r.lap_sigma * v[1] + r.square * v[4];
+    const REAL ct = r.lap_sigma * v[0] + r.square * v[3]; /* on node p - 1 */
+    const REAL d = AT(rhs, p, j, i) -
+                   (zero_guess ? 0 : neighbours(u, i, j, a, p, pitch, plane, c, vertical, idx2, idy2, i2dx, i2dy));
+    const REAL inv_pivot = 1 / (bt - upper1 * at);
+    const REAL dp = (d - at * d1) * inv_pivot;
     AT(u, p, j, i) = dp;
+    upper[p] = ct * inv_pivot;
+    upper2 = upper1;
+    upper1 = upper[p];
     d2 = d1;
     d1 = dp;
   }
-  REAL below = d1; /* x_m */
+  __constant const REAL *v = vertical + VERT_STRIDE; /* row m: the bottom condition, d/dsigma at node 1 */
+  const REAL f = bottom_factor(c), bm = f * v[0], em = f * v[2], am = f * v[1] - em * upper2;
+  const REAL dm = AT(rhs, 0, j, i) -
+                  (zero_guess ? 0 : neighbours(u, i, j, a, 0, pitch, plane, c, vertical, idx2, idy2, i2dx, i2dy));
+  REAL below = (dm - em * d2 - am * d1) / (bm - upper1 * am); /* x_m */
+  AT(u, 0, j, i) = below;
   for (int p = 1; p < nz; p++) {
-    below = AT(u, p, j, i) - AT(factors, FACTOR_UPPER * nz + p, j, i) * below;
+    below = AT(u, p, j, i) - upper[p] * below;
     AT(u, p, j, i) = below;
   }
 }
@@ -180,27 +200,30 @@ __kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const 
 /* res = rhs - M u on every row (0 at the surface). */
 __kernel void residual_low(__global REAL *res, __global const REAL *u, __global const REAL *rhs,
                            __global const REAL *col, const int nx, const int ny, const int pitch, const ulong plane,
-                           const int nz, __constant const REAL *vertical, const REAL idx2, const REAL idy2,
-                           const REAL i2dx, const REAL i2dy) {
+                           const int nz, const int walls, __constant const REAL *vertical, const REAL idx2,
+                           const REAL idy2, const REAL i2dx, const REAL i2dy) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
   const Column c = load_column(col, i, j, pitch, plane);
+  const Around a = around(i, j, nx, ny, walls);
   for (int p = 0; p < nz; p++) {
     AT(res, p, j, i) = AT(rhs, p, j, i) - own_column(u, i, j, p, pitch, plane, c, vertical, idx2, idy2) -
-                       neighbours(u, i, j, p, pitch, plane, c, vertical, idx2, idy2, i2dx, i2dy);
+                       neighbours(u, i, j, a, p, pitch, plane, c, vertical, idx2, idy2, i2dx, i2dy);
   }
   AT(res, nz, j, i) = 0;
 }
 
-/* Full weighting: coarse rhs at (I, J, P) from the fine residual (ghosts filled) around fine point (fx I + off_x,
- * fy J + off_y) in local indices, weights 1/4 1/2 1/4 in a halved direction and 1 in a kept one; vertically from
- * transfer[4 P ..]: the fine centre node and three weights (mg.c: the bottom condition's row is injected, the
- * bottom row weighs the row above it only). Launched over the coarse owned points. */
+/* Full weighting: coarse rhs at (I, J, P) from the fine residual around fine point (fx I + off_x, fy J + off_y) in
+ * local indices (fine_nx x fine_ny owned, mirrored across the fine level's closed sides fine_walls, halo ghosts
+ * elsewhere), weights 1/4 1/2 1/4 in a halved direction and 1 in a kept one; vertically from transfer[4 P ..]: the
+ * fine centre node and three weights (mg.c: the bottom condition's row is injected, the bottom row weighs the row
+ * above it only). Launched over the coarse owned points. */
 __kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine, const int nx, const int ny,
-                                const int pitch, const ulong plane, const int nz, const int fine_pitch,
-                                const ulong fine_plane, const int fx, const int fy, const int off_x, const int off_y,
+                                const int pitch, const ulong plane, const int nz, const int fine_nx,
+                                const int fine_ny, const int fine_walls, const int fine_pitch, const ulong fine_plane,
+                                const int fx, const int fy, const int off_x, const int off_y,
                                 __constant const REAL *transfer) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
@@ -208,6 +231,11 @@ __kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine
   }
   const REAL halved[3] = {0.25f, 0.5f, 0.25f}, kept[3] = {0, 1, 0};
   const int fi = fx * i + off_x, fj = fy * j + off_y;
+  int columns[3], rows[3]; /* the fine points read at offsets -1, 0, 1 (ghost offset included) */
+  for (int b = 0; b < 3; b++) {
+    columns[b] = mirrored(fi - 1 + b, fine_nx, fine_walls, MIRROR_WEST, MIRROR_EAST, MIRROR_SINGLE_X) + 1;
+    rows[b] = mirrored(fj - 1 + b, fine_ny, fine_walls, MIRROR_SOUTH, MIRROR_NORTH, MIRROR_SINGLE_Y) + 1;
+  }
   for (int p = 0; p <= nz; p++) {
     __constant const REAL *t = transfer + 4 * p;
     const int centre = (int)t[0];
@@ -222,8 +250,7 @@ __kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine
         for (int a = 0; a < 3; a++) {
           const REAL wx = fx == 2 ? halved[a] : kept[a];
           if (wx * wy != 0) {
-            plane_sum += wx * wy *
-                         fine[(ulong)(centre - 1 + q) * fine_plane + (ulong)(fj + b) * fine_pitch + fi + a];
+            plane_sum += wx * wy * fine[(ulong)(centre - 1 + q) * fine_plane + (ulong)rows[b] * fine_pitch + columns[a]];
           }
         }
       }
@@ -233,7 +260,7 @@ __kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine
   }
 }
 
-/* Linear interpolation of the coarse correction (ghosts filled) added to the fine one at every fine node below the
+/* Linear interpolation of the coarse correction (halo ghosts filled; it never reads across a closed side) added to the fine one at every fine node below the
  * surface: horizontally from the coarse points around global fine index (even: the one coarse point; odd: the two
  * either side), vertically from transfer[2 p ..]: the coarse node below and the weight of the one above. Launched
  * over the fine owned points. */

@@ -52,14 +52,28 @@ cleanup:
   return status;
 }
 
-HclStatus mirror_fill(Mirror *m, Field *f) {
-  HclStatus status = HCL_OK;
-  const Decomp *decomp = field_decomp(f);
+int mirror_sides(const Decomp *decomp) {
   const DecompSpec *s = decomp_spec(decomp);
   const DecompLocal *l = decomp_local(decomp);
-  int g = field_ghost(f), words = (int)(precision_bytes(field_precision(f)) / 4);
-  int west = !s->periodic_x && l->cx == 0, east = !s->periodic_x && l->cx == l->px - 1;
-  int south = !s->periodic_y && l->cy == 0, north = !s->periodic_y && l->cy == l->py - 1;
+  int sides = 0;
+  if (!s->periodic_x) {
+    sides |= (l->cx == 0 ? MIRROR_WEST : 0) | (l->cx == l->px - 1 ? MIRROR_EAST : 0) |
+             (s->nx == 1 ? MIRROR_SINGLE_X : 0);
+  }
+  if (!s->periodic_y) {
+    sides |= (l->cy == 0 ? MIRROR_SOUTH : 0) | (l->cy == l->py - 1 ? MIRROR_NORTH : 0) |
+             (s->ny == 1 ? MIRROR_SINGLE_Y : 0);
+  }
+  return sides;
+}
+
+HclStatus mirror_fill(Mirror *m, Field *f) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *s = decomp_spec(field_decomp(f));
+  const DecompLocal *l = decomp_local(field_decomp(f));
+  int g = field_ghost(f), words = (int)(precision_bytes(field_precision(f)) / 4), sides = mirror_sides(field_decomp(f));
+  int west = (sides & MIRROR_WEST) != 0, east = (sides & MIRROR_EAST) != 0;
+  int south = (sides & MIRROR_SOUTH) != 0, north = (sides & MIRROR_NORTH) != 0;
   if (g == 0) {
     goto cleanup;
   }

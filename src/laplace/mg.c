@@ -14,9 +14,9 @@
 
 enum { GHOST = 1, WG_X = 32, WG_Y = 4, MG_LEVELS_MAX = 32, MIN_HORIZONTAL = 5, MIN_VERTICAL = 3 };
 enum { VERT_STRIDE = 8, RESTRICT_STRIDE = 4, PROLONG_STRIDE = 2 }; /* as in multigrid.cl */
-enum { K_COLUMNS, K_FACTORS, K_SMOOTH, K_RESIDUAL, K_RESTRICT, K_PROLONG, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"level_columns", "line_factors",      "smooth",
-                                                   "residual_low",  "restrict_residual", "prolong_add"};
+enum { K_COLUMNS, K_SMOOTH, K_RESIDUAL, K_RESTRICT, K_PROLONG, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"level_columns", "smooth", "residual_low", "restrict_residual",
+                                                   "prolong_add"};
 
 typedef struct {
   const Decomp *decomp; /* level 0: the caller's; coarser levels: own_decomp */
@@ -26,8 +26,8 @@ typedef struct {
   double dx, dy;
   double *sigma;        /* nz points */
   Field *u, *rhs, *res; /* correction, right-hand side, residual: nz + 1 planes */
-  Field *factors;       /* 3 nz planes: the line systems' factors (multigrid.cl) */
   Field *col;           /* 4 planes: 1/h, h_x, h_y, lap(h) */
+  int walls;            /* mirror_sides of the level's decomposition */
   Halo *u_halo, *res_halo;
   cl_mem vertical;      /* VERT_STRIDE per node p = 0 .. nz: sigma weights and sigma */
   cl_mem restriction;   /* levels >= 1: RESTRICT_STRIDE per node P = 0 .. nz: fine centre node, three weights */
@@ -261,7 +261,7 @@ cleanup:
   return status;
 }
 
-/* Column coefficients and line factors of level L from its depth h (owned points). */
+/* Column coefficients of level L from its depth h (owned points). */
 static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   HclStatus status = HCL_OK;
   Field *depth = NULL;
@@ -269,13 +269,13 @@ static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   TRY(make_field(m, L, "mg_correction", L->nz + 1, &L->u));
   TRY(make_field(m, L, "mg_rhs", L->nz + 1, &L->rhs));
   TRY(make_field(m, L, "mg_residual", L->nz + 1, &L->res));
-  TRY(make_field(m, L, "mg_line_factors", 3 * L->nz, &L->factors));
   TRY(make_field(m, L, "mg_columns", 4, &L->col));
   TRY(make_field(m, L, "mg_depth", 1, &depth));
   TRY(halo_create(&L->u, 1, &L->u_halo));
   TRY(halo_create(&L->res, 1, &L->res_halo));
   TRY(halo_create(&depth, 1, &depth_halo));
   TRY(make_vertical(m, L));
+  L->walls = mirror_sides(L->decomp);
   TRY(field_write_owned(depth, h));
   TRY(mirror_exchange(m->mirror, depth_halo, depth));
   KernelArgs a = kernel_args(m->kernels[K_COLUMNS]);
@@ -284,15 +284,6 @@ static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   arg_shape(&a, L);
   arg_spacing(&a, m, L, true);
   TRY(launch(m, K_COLUMNS, &a, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny, 5 * level_points(L) * real_bytes(m)));
-  a = kernel_args(m->kernels[K_FACTORS]);
-  arg_mem(&a, field_buffer(L->factors));
-  arg_mem(&a, field_buffer(L->col));
-  arg_shape(&a, L);
-  arg_int(&a, L->nz);
-  arg_mem(&a, L->vertical);
-  arg_spacing(&a, m, L, false);
-  TRY(launch(m, K_FACTORS, &a, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny,
-             (4 + 3.0 * L->nz) * level_points(L) * real_bytes(m)));
   TRY(runtime_finish(m->rt)); /* the depth field goes */
 cleanup:
   halo_destroy(&depth_halo);
@@ -311,7 +302,10 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
   m->spec = *spec;
   TRY(plan_levels(m, decomp));
   m->spec.sigma = NULL; /* borrowed for the setup only: the levels keep copies */
-  KernelConfig config = {.precision = spec->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y};
+  char defines[32];
+  snprintf(defines, sizeof defines, "-DNZ_MAX=%d", m->level[0].nz);
+  KernelConfig config = {.precision = spec->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y,
+                         .defines = defines};
   TRY(program_build_kernels(rt, "multigrid", &config, kernel_names, NKERNELS, &m->program, m->kernels));
   const double *level_depth = h;
   for (int l = 0; l < m->nlevels; l++) {
@@ -346,7 +340,6 @@ void mg_destroy(Mg **mg) {
     field_destroy(&L->u);
     field_destroy(&L->rhs);
     field_destroy(&L->res);
-    field_destroy(&L->factors);
     field_destroy(&L->col);
     if (L->vertical) {
       clReleaseMemObject(L->vertical);
@@ -366,26 +359,30 @@ void mg_destroy(Mg **mg) {
 
 /* ---- the V-cycle ---- */
 
-/* One zebra sweep: the red columns, then the black, each with the other colour's ghosts fresh. */
-static HclStatus sweep(Mg *m, Level *L) {
+/* One zebra sweep: the red columns, then the black, each with the other colour's ghosts fresh (closed sides need
+ * none: the kernels mirror). zero_guess: u is taken as zero before it (the first sweep of a level's visit). */
+static HclStatus sweep(Mg *m, Level *L, bool zero_guess) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(L->decomp);
   for (int colour = 0; colour < 2; colour++) {
-    TRY(mirror_exchange(m->mirror, L->u_halo, L->u));
+    if (!zero_guess || colour == 1) {
+      TRY(halo_exchange(L->u_halo));
+    }
     KernelArgs a = kernel_args(m->kernels[K_SMOOTH]);
     arg_mem(&a, field_buffer(L->u));
     arg_mem(&a, field_buffer(L->rhs));
     arg_mem(&a, field_buffer(L->col));
-    arg_mem(&a, field_buffer(L->factors));
     arg_shape(&a, L);
     arg_int(&a, L->nz);
     arg_int(&a, l->x0);
     arg_int(&a, l->y0);
     arg_int(&a, colour);
+    arg_int(&a, L->walls);
+    arg_int(&a, zero_guess && colour == 0);
     arg_mem(&a, L->vertical);
     arg_spacing(&a, m, L, true);
-    /* half the columns: their rhs, three factors, u written twice; the neighbours' u */
-    TRY(launch(m, K_SMOOTH, &a, (l->nx + 1) / 2, l->ny, 3.5 * L->nz * level_points(L) * real_bytes(m)));
+    /* half the columns: their rhs and 4 coefficients, u written twice and read once; the neighbours' u */
+    TRY(launch(m, K_SMOOTH, &a, (l->nx + 1) / 2, l->ny, (2.5 * L->nz + 2) * level_points(L) * real_bytes(m)));
   }
 cleanup:
   return status;
@@ -393,7 +390,7 @@ cleanup:
 
 static HclStatus residual(Mg *m, Level *L) {
   HclStatus status = HCL_OK;
-  TRY(mirror_exchange(m->mirror, L->u_halo, L->u));
+  TRY(halo_exchange(L->u_halo));
   KernelArgs a = kernel_args(m->kernels[K_RESIDUAL]);
   arg_mem(&a, field_buffer(L->res));
   arg_mem(&a, field_buffer(L->u));
@@ -401,6 +398,7 @@ static HclStatus residual(Mg *m, Level *L) {
   arg_mem(&a, field_buffer(L->col));
   arg_shape(&a, L);
   arg_int(&a, L->nz);
+  arg_int(&a, L->walls);
   arg_mem(&a, L->vertical);
   arg_spacing(&a, m, L, true);
   TRY(launch(m, K_RESIDUAL, &a, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny,
@@ -413,12 +411,15 @@ cleanup:
 static HclStatus restrict_to(Mg *m, Level *f, Level *c) {
   HclStatus status = HCL_OK;
   const DecompLocal *lf = decomp_local(f->decomp), *lc = decomp_local(c->decomp);
-  TRY(mirror_exchange(m->mirror, f->res_halo, f->res));
+  TRY(halo_exchange(f->res_halo));
   KernelArgs a = kernel_args(m->kernels[K_RESTRICT]);
   arg_mem(&a, field_buffer(c->rhs));
   arg_mem(&a, field_buffer(f->res));
   arg_shape(&a, c);
   arg_int(&a, c->nz);
+  arg_int(&a, lf->nx);
+  arg_int(&a, lf->ny);
+  arg_int(&a, f->walls);
   arg_int(&a, field_pitch(f->res));
   arg_ulong(&a, (size_t)field_pitch(f->res) * field_rows(f->res));
   arg_int(&a, c->fx);
@@ -436,7 +437,7 @@ cleanup:
 static HclStatus prolong_to(Mg *m, Level *c, Level *f) {
   HclStatus status = HCL_OK;
   const DecompLocal *lf = decomp_local(f->decomp), *lc = decomp_local(c->decomp);
-  TRY(mirror_exchange(m->mirror, c->u_halo, c->u));
+  TRY(halo_exchange(c->u_halo));
   KernelArgs a = kernel_args(m->kernels[K_PROLONG]);
   arg_mem(&a, field_buffer(f->u));
   arg_mem(&a, field_buffer(c->u));
@@ -457,25 +458,28 @@ cleanup:
   return status;
 }
 
+/* The V-cycle from level l down, for the correction u = 0 + ... of level l (no zeroing where a sweep comes first). */
 static HclStatus cycle(Mg *m, int l) {
   HclStatus status = HCL_OK;
   Level *L = &m->level[l];
-  TRY(field_zero(L->u));
   if (l == m->nlevels - 1) {
     for (int s = 0; s < m->spec.coarse_sweeps; s++) {
-      TRY(sweep(m, L));
+      TRY(sweep(m, L, s == 0));
     }
     goto cleanup;
   }
+  if (m->spec.pre_sweeps == 0) {
+    TRY(field_zero(L->u));
+  }
   for (int s = 0; s < m->spec.pre_sweeps; s++) {
-    TRY(sweep(m, L));
+    TRY(sweep(m, L, s == 0));
   }
   TRY(residual(m, L));
   TRY(restrict_to(m, L, &m->level[l + 1]));
   TRY(cycle(m, l + 1));
   TRY(prolong_to(m, &m->level[l + 1], L));
   for (int s = 0; s < m->spec.post_sweeps; s++) {
-    TRY(sweep(m, L));
+    TRY(sweep(m, L, false));
   }
 cleanup:
   return status;
@@ -507,8 +511,8 @@ double mg_device_bytes(const Mg *m) {
   double bytes = 0;
   for (int l = 0; l < m->nlevels; l++) {
     const Level *L = &m->level[l];
-    Field *fields[] = {L->u, L->rhs, L->res, L->factors, L->col};
-    for (int f = 0; f < 5; f++) {
+    Field *fields[] = {L->u, L->rhs, L->res, L->col};
+    for (int f = 0; f < 4; f++) {
       bytes += (double)field_count(fields[f]) * precision_bytes(field_precision(fields[f]));
     }
   }
