@@ -39,11 +39,11 @@ typedef enum { LAPLACE_DOUBLE, LAPLACE_SINGLE, LAPLACE_MIXED } LaplacePrecision;
 typedef enum { LAPLACE_DEFECT_CORRECTION, LAPLACE_GMRES } LaplaceMethod;
 typedef enum { LAPLACE_SIGMA_UNIFORM, LAPLACE_SIGMA_COSINE } LaplaceSigma;
 
-enum { LAPLACE_LEVELS_MAX = -1, LAPLACE_HISTORY_MAX = 1000 };
+enum { LAPLACE_LEVELS_MAX = -1, LAPLACE_HISTORY_MAX = 1000, LAPLACE_NZ_MAX = 129 };
 
 typedef struct {
   double dx, dy;          /* horizontal spacing [m] */
-  int nz;                 /* points in sigma, >= 3 and > order */
+  int nz;                 /* points in sigma, >= 3, > order, <= LAPLACE_NZ_MAX */
   LaplaceSigma sigma;     /* uniform, or sigma_k = sin(pi k / (2 (nz - 1))): clustered towards the surface */
   int order;              /* of the finite differences: 2, 4, 6 or 8; the ghost width is order / 2 */
   LaplacePrecision precision;

@@ -24,8 +24,9 @@ typedef struct {
   const char *defines; /* further "-DNAME=value" options of the component, or NULL */
 } KernelConfig;
 
-/* The one place that turns precision, device and config into a build option string. */
-void program_options(const DeviceInfo *dev, const KernelConfig *config, char *buf, size_t size);
+/* The one place that turns precision, device and config into a build option string; returns its length (the
+ * string is cut at size - 1). */
+size_t program_options(const DeviceInfo *dev, const KernelConfig *config, char *buf, size_t size);
 
 /* The full source text of component ("bandwidth" for kernels_cl/bandwidth.cl). Caller frees *text. A component
  * missing from kernel_dir (or from the embedded set) is HCL_ENOINPUT. */

@@ -5,15 +5,27 @@
  * Kernels: columns, residual_high, residual_outer, to_vcycle, combine, update, copy_plane, surface_w
  * Macros: REAL (the outer precision: Phi, eta, h), VREAL (the V-cycle's: the residual and the correction written
  *   for and read from it), RADIUS (order / 2, the ghost width of the REAL fields), WIDTH (order + 1: the centred
- *   horizontal stencils), VWIDTH (order + 2: the sigma stencils, fd.h), common.clh
+ *   horizontal stencils), VWIDTH (order + 2: the sigma stencils, fd.h), NZ (sigma points), VFIRST (the first node
+ *   of each of the NZ + 1 nodes' sigma stencils, comma-separated: fd_stencils), common.clh
  * Layout: REAL fields f[p][j][i] with ghost RADIUS: rows of pitch, planes of `plane`, owned (i, j) at
  *   (j + RADIUS) pitch + i + RADIUS; Phi's plane 0 is the ghost below the bottom, plane k + 1 sigma_k, plane nz the
  *   surface. VREAL fields have ghost 1 (rpitch, rplane). col holds COL_PLANES 2D planes (COL_* below).
  *   horizontal: d1x, d2x, d1y, d2y, WIDTH weights each, scaled by the spacing (zero along a direction of one point).
- *   vertical: per node p = 0 .. nz, VSTRIDE values: the stencil's first node, VWIDTH weights of d/dsigma, VWIDTH
- *   of d2/dsigma2, sigma (fd.h: centred, shifted inside near the ends). */
+ *   vertical: per node p = 0 .. nz, VSTRIDE values: VWIDTH weights of d/dsigma, VWIDTH of d2/dsigma2 on the nodes
+ *   from vertical_first[p], sigma (fd.h: centred, shifted inside near the ends). */
 
-#define VSTRIDE (2 * VWIDTH + 2)
+#define VSTRIDE (2 * VWIDTH + 1)
+#define NP (NZ + 1) /* planes: the ghost below the bottom, the nz sigma nodes */
+
+__constant int vertical_first[NP] = {VFIRST};
+
+/* The loops over a column's planes are unrolled, so that Line's indices are constants and its values stay in
+ * registers, up to 17 sigma points; a taller column would spill them anyway and takes minutes to compile unrolled. */
+#if NZ <= 17
+#define UNROLL_PLANES _Pragma("unroll")
+#else
+#define UNROLL_PLANES _Pragma("unroll 1")
+#endif
 #define COL_INV_D 0 /* 1/d, d = eta + h */
 #define COL_AX 1    /* grad(sigma) = a + sigma b (eq. 5a): a = grad(h) / d */
 #define COL_AY 2
@@ -77,18 +89,6 @@ INLINE REAL down(__global const REAL *phi, const ulong at, const ulong plane, co
   return sum;
 }
 
-/* The mixed derivative: sum_m wh[m] sum_n wv[n] Phi(i + (m - RADIUS) step, first + n)  (fnpf-gpu-model eq. 8). */
-INLINE REAL mixed(__global const REAL *phi, const ulong at, const long step, const ulong plane, const int first,
-                  __constant const REAL *wh, __constant const REAL *wv) {
-  REAL sum = 0;
-  for (int m = 0; m < WIDTH; m++) {
-    if (wh[m] != 0) {
-      sum += wh[m] * down(phi, at + (m - RADIUS) * step, plane, first, wv);
-    }
-  }
-  return sum;
-}
-
 typedef struct {
   REAL inv_d, ax, ay, bx, by, c, e, hx, hy;
 } Coefficients;
@@ -107,64 +107,118 @@ INLINE Coefficients load_coefficients(__global const REAL *col, const ulong at, 
   return k;
 }
 
-/* (A Phi) in row p of the column at element index at (plane 0): the bottom condition in the ghost row (p = 0),
- * eq. 4b at sigma_{p-1} for p = 1 .. nz - 1. Phi's ghosts must be filled. */
-INLINE REAL apply_row(__global const REAL *phi, const ulong at, const int pitch, const ulong plane, const int p,
-                      const Coefficients k, __constant const REAL *horizontal, __constant const REAL *vertical) {
-  __constant const REAL *d1x = horizontal, *d2x = d1x + WIDTH, *d1y = d2x + WIDTH, *d2y = d1y + WIDTH;
-  if (p == 0) { /* (1/d + grad(h).grad(sigma)) Phi_s + grad(h).grad(Phi) at sigma = 0 (node 1): grad(sigma) = a */
-    __constant const REAL *v = vertical + VSTRIDE;
-    const REAL phi_s = down(phi, at, plane, (int)v[0], v + 1);
-    const REAL phi_x = along(phi, at + plane, 1, d1x), phi_y = along(phi, at + plane, pitch, d1y);
-    return (k.inv_d + k.hx * k.ax + k.hy * k.ay) * phi_s + k.hx * phi_x + k.hy * phi_y;
+/* A column's NP values, read once for all the rows that use them (in registers: UNROLL_PLANES). */
+typedef struct {
+  REAL at[NP];
+} Line;
+
+INLINE Line load_line(__global const REAL *f, const ulong at, const ulong plane) {
+  Line l;
+UNROLL_PLANES
+  for (int p = 0; p < NP; p++) {
+    l.at[p] = f[at + (ulong)p * plane];
   }
-  __constant const REAL *v = vertical + p * VSTRIDE;
-  const int first = (int)v[0];
-  __constant const REAL *w1 = v + 1, *w2 = v + 1 + VWIDTH;
-  const REAL sigma = v[1 + 2 * VWIDTH];
-  const REAL sx = k.ax + sigma * k.bx, sy = k.ay + sigma * k.by, lap_sigma = k.c + sigma * k.e;
-  const ulong here = at + (ulong)p * plane;
-  const REAL lap_h = along(phi, here, 1, d2x) + along(phi, here, pitch, d2y);
-  const REAL phi_s = down(phi, at, plane, first, w1), phi_ss = down(phi, at, plane, first, w2);
-  const REAL phi_xs = mixed(phi, at, 1, plane, first, d1x, w1), phi_ys = mixed(phi, at, pitch, plane, first, d1y, w1);
-  return lap_h + lap_sigma * phi_s + 2 * (sx * phi_xs + sy * phi_ys) + (sx * sx + sy * sy + k.inv_d * k.inv_d) * phi_ss;
+  return l;
+}
+
+/* sum_n w[n] l(first + n), the sigma stencil of node p */
+INLINE REAL line_down(const Line *l, const int p, __constant const REAL *w) {
+  REAL sum = 0;
+#pragma unroll
+  for (int n = 0; n < VWIDTH; n++) {
+    sum += w[n] * l->at[vertical_first[p] + n];
+  }
+  return sum;
+}
+
+/* One horizontal neighbour column c (stencil weights w1 of d/dx, w2 of d2/dx2, or in y) added to every row: the
+ * second horizontal derivative (lap), and the mixed derivative d/dx d/dsigma through c's sigma derivative (eq. 8;
+ * in row 0, the bottom condition's d/dx at node 1). */
+INLINE void add_neighbour(const Line *c, const REAL w1, const REAL w2, __constant const REAL *vertical,
+                          REAL *lap, REAL *mixed) {
+  mixed[0] += w1 * c->at[1];
+UNROLL_PLANES
+  for (int p = 1; p < NZ; p++) {
+    lap[p] += w2 * c->at[p];
+    if (w1 != 0) {
+      mixed[p] += w1 * line_down(c, p, vertical + p * VSTRIDE);
+    }
+  }
+}
+
+/* (A Phi) in rows p = 0 .. nz - 1 of the column at element index at (plane 0), into ap: the bottom condition in the
+ * ghost row (p = 0), eq. 4b at sigma_{p-1} for p >= 1. Phi's ghosts must be filled. Each of the 4 RADIUS + 1
+ * columns of the stencil is read once. */
+INLINE void apply_column(__global const REAL *phi, const ulong at, const int pitch, const ulong plane,
+                         const Coefficients k, __constant const REAL *horizontal, __constant const REAL *vertical,
+                         REAL *ap) {
+  __constant const REAL *d1x = horizontal, *d2x = d1x + WIDTH, *d1y = d2x + WIDTH, *d2y = d1y + WIDTH;
+  REAL lap[NZ], phi_xs[NZ], phi_ys[NZ]; /* row 0: phi_x, phi_y at node 1 */
+UNROLL_PLANES
+  for (int p = 0; p < NZ; p++) {
+    lap[p] = phi_xs[p] = phi_ys[p] = 0;
+  }
+#pragma unroll
+  for (int m = 0; m < WIDTH; m++) {
+    const Line cx = load_line(phi, at + (long)(m - RADIUS), plane);
+    add_neighbour(&cx, d1x[m], d2x[m], vertical, lap, phi_xs);
+    const Line cy = load_line(phi, at + (long)(m - RADIUS) * pitch, plane);
+    add_neighbour(&cy, d1y[m], d2y[m], vertical, lap, phi_ys);
+  }
+  const Line o = load_line(phi, at, plane);
+  /* row 0: (1/d + grad(h).grad(sigma)) Phi_s + grad(h).grad(Phi) at sigma = 0 (node 1), grad(sigma) = a */
+  ap[0] = (k.inv_d + k.hx * k.ax + k.hy * k.ay) * line_down(&o, 1, vertical + VSTRIDE) + k.hx * phi_xs[0] +
+          k.hy * phi_ys[0];
+UNROLL_PLANES
+  for (int p = 1; p < NZ; p++) {
+    __constant const REAL *v = vertical + p * VSTRIDE;
+    const REAL sigma = v[2 * VWIDTH];
+    const REAL sx = k.ax + sigma * k.bx, sy = k.ay + sigma * k.by, lap_sigma = k.c + sigma * k.e;
+    const REAL phi_s = line_down(&o, p, v), phi_ss = line_down(&o, p, v + VWIDTH);
+    ap[p] = lap[p] + lap_sigma * phi_s + 2 * (sx * phi_xs[p] + sy * phi_ys[p]) +
+            (sx * sx + sy * sy + k.inv_d * k.inv_d) * phi_ss;
+  }
 }
 
 /* res = b - A Phi on every row, 0 in the Dirichlet row (p = nz), in the V-cycle's precision and layout: the defect
  * of Algorithm 1 line 4. b is the source where has_source (plane 0 f_b, plane p f), else 0. */
 __kernel void residual_high(__global VREAL *res, __global const REAL *phi, __global const REAL *col,
                             __global const REAL *source, const int has_source, const int nx, const int ny,
-                            const int pitch, const ulong plane, const int nz, const int rpitch, const ulong rplane,
+                            const int pitch, const ulong plane, const int rpitch, const ulong rplane,
                             __constant const REAL *horizontal, __constant const REAL *vertical) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
   const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
-  const Coefficients k = load_coefficients(col, at, plane);
-  for (int p = 0; p < nz; p++) {
+  REAL ap[NZ];
+  apply_column(phi, at, pitch, plane, load_coefficients(col, at, plane), horizontal, vertical, ap);
+UNROLL_PLANES
+  for (int p = 0; p < NZ; p++) {
     const REAL b = has_source ? source[at + p * plane] : 0;
-    AT_V(res, p, j, i) = (VREAL)(b - apply_row(phi, at, pitch, plane, p, k, horizontal, vertical));
+    AT_V(res, p, j, i) = (VREAL)(b - ap[p]);
   }
-  AT_V(res, nz, j, i) = 0;
+  AT_V(res, NZ, j, i) = 0;
 }
 
 /* The same in the outer precision and Phi's layout (GMRES's vectors). */
 __kernel void residual_outer(__global REAL *res, __global const REAL *phi, __global const REAL *col,
                              __global const REAL *source, const int has_source, const int nx, const int ny,
-                             const int pitch, const ulong plane, const int nz, __constant const REAL *horizontal,
+                             const int pitch, const ulong plane, __constant const REAL *horizontal,
                              __constant const REAL *vertical) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
   const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
-  const Coefficients k = load_coefficients(col, at, plane);
-  for (int p = 0; p < nz; p++) {
+  REAL ap[NZ];
+  apply_column(phi, at, pitch, plane, load_coefficients(col, at, plane), horizontal, vertical, ap);
+UNROLL_PLANES
+  for (int p = 0; p < NZ; p++) {
     const REAL b = has_source ? source[at + p * plane] : 0;
-    res[at + p * plane] = b - apply_row(phi, at, pitch, plane, p, k, horizontal, vertical);
+    res[at + p * plane] = b - ap[p];
   }
-  res[at + nz * plane] = 0;
+  res[at + NZ * plane] = 0;
 }
 
 /* The V-cycle's right-hand side from a vector of Phi's layout (GMRES: z = M^-1 v). */
@@ -217,7 +271,6 @@ __kernel void surface_w(__global REAL *w, __global const REAL *phi, __global con
   if (OUTSIDE(i, j)) {
     return;
   }
-  __constant const REAL *v = vertical + nz * VSTRIDE;
   const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
-  w[at] = col[COL_INV_D * plane + at] * down(phi, at, plane, (int)v[0], v + 1);
+  w[at] = col[COL_INV_D * plane + at] * down(phi, at, plane, vertical_first[nz], vertical + nz * VSTRIDE);
 }

@@ -91,37 +91,61 @@ INLINE REAL bottom_factor(const Column c) {
   return (1 + c.hx * c.hx + c.hy * c.hy) * c.inv_h;
 }
 
-/* The coupling of row p to the neighbouring columns a: what moves to the right-hand side of the line solve. */
-INLINE REAL neighbours(__global const REAL *u, const int i, const int j, const Around a, const int p,
-                       const int pitch, const ulong plane, const Column c, __constant const REAL *vertical,
-                       const REAL idx2, const REAL idy2, const REAL i2dx, const REAL i2dy) {
+/* A column's values on planes 0 .. nz, loaded once for all the rows that use them. Up to 17 sigma points the plane
+ * loops are unrolled to NZ_MAX and guarded by nz, so the indices are constants and the values stay in registers; a
+ * taller column would spill them anyway and takes minutes to compile unrolled. */
+#if NZ_MAX <= 17
+#define UNROLL_PLANES _Pragma("unroll")
+#else
+#define UNROLL_PLANES _Pragma("unroll 1")
+#endif
+
+typedef struct {
+  REAL at[NZ_MAX + 1];
+} Line;
+
+INLINE Line load_line(__global const REAL *u, const int i, const int j, const int pitch, const ulong plane,
+                      const int nz, const bool zero) {
+  Line l;
+UNROLL_PLANES
+  for (int p = 0; p <= NZ_MAX; p++) {
+    l.at[p] = p <= nz && !zero ? AT(u, p, j, i) : 0;
+  }
+  return l;
+}
+
+/* The coupling of row p to the neighbouring columns (w, e, s, n): what moves to the right-hand side of the line
+ * solve. */
+INLINE REAL neighbours(const Line *w, const Line *e, const Line *s, const Line *n, const int p, const Column c,
+                       __constant const REAL *vertical, const REAL idx2, const REAL idy2, const REAL i2dx,
+                       const REAL i2dy) {
   if (p == 0) { /* h_x u_x + h_y u_y at sigma = 0 (node 1) */
-    return c.hx * i2dx * (AT(u, 1, j, a.e) - AT(u, 1, j, a.w)) + c.hy * i2dy * (AT(u, 1, a.n, i) - AT(u, 1, a.s, i));
+    return c.hx * i2dx * (e->at[1] - w->at[1]) + c.hy * i2dy * (n->at[1] - s->at[1]);
   }
   __constant const REAL *v = vertical + p * VERT_STRIDE;
   const Row r = row_at(c, v[6]);
   REAL xs = 0, ys = 0;
+#pragma unroll
   for (int q = 0; q < 3; q++) {
-    xs += v[q] * (AT(u, p - 1 + q, j, a.e) - AT(u, p - 1 + q, j, a.w));
-    ys += v[q] * (AT(u, p - 1 + q, a.n, i) - AT(u, p - 1 + q, a.s, i));
+    xs += v[q] * (e->at[p - 1 + q] - w->at[p - 1 + q]);
+    ys += v[q] * (n->at[p - 1 + q] - s->at[p - 1 + q]);
   }
-  return (AT(u, p, j, a.e) + AT(u, p, j, a.w)) * idx2 + (AT(u, p, a.n, i) + AT(u, p, a.s, i)) * idy2 +
-         r.two_sx * i2dx * xs + r.two_sy * i2dy * ys;
+  return (e->at[p] + w->at[p]) * idx2 + (n->at[p] + s->at[p]) * idy2 + r.two_sx * i2dx * xs + r.two_sy * i2dy * ys;
 }
 
 /* The own-column part of row p: the line system's row. */
-INLINE REAL own_column(__global const REAL *u, const int i, const int j, const int p, const int pitch,
-                       const ulong plane, const Column c, __constant const REAL *vertical, const REAL idx2,
+INLINE REAL own_column(const Line *o, const int p, const Column c, __constant const REAL *vertical, const REAL idx2,
                        const REAL idy2) {
   if (p == 0) {
     __constant const REAL *v = vertical + VERT_STRIDE; /* d/dsigma at node 1 */
-    return bottom_factor(c) * (v[0] * AT(u, 0, j, i) + v[1] * AT(u, 1, j, i) + v[2] * AT(u, 2, j, i));
+    return bottom_factor(c) * (v[0] * o->at[0] + v[1] * o->at[1] + v[2] * o->at[2]);
   }
   __constant const REAL *v = vertical + p * VERT_STRIDE;
   const Row r = row_at(c, v[6]);
-  REAL sum = -2 * (idx2 + idy2) * AT(u, p, j, i);
+  REAL sum = -2 * (idx2 + idy2) * o->at[p];
+#pragma unroll
   for (int q = 0; q < 3; q++) {
-    sum += (r.lap_sigma * v[q] + r.square * v[3 + q]) * AT(u, p - 1 + q, j, i);
+    sum += (r.lap_sigma * v[q] + r.square * v[3 + q]) * o->at[p - 1 + q];
   }
   return sum;
 }
@@ -153,8 +177,8 @@ __kernel void level_columns(__global REAL *col, __global const REAL *h, const in
  * c'_t = c_t / (b_t - c'_{t-1} a_t), d'_t = (d_t - a_t d'_{t-1}) / (b_t - c'_{t-1} a_t), a_m' = a_m - e_m c'_{m-2} and
  * d_m' = d_m - e_m d'_{m-2} in the last row; back substitution (eq. 14) x_t = d'_t - c'_t x_{t+1}. The factors are
  * formed here from the column's four coefficients rather than stored: a few operations per row against three
- * values per row read from memory (the sweep is bandwidth-bound). d' goes into u, c' into registers. Launched over
- * ((nx + 1) / 2, ny). */
+ * values per row read from memory (the sweep is bandwidth-bound). The four neighbouring columns, c' and d' are
+ * held in registers (Line); u is written once. Launched over ((nx + 1) / 2, ny). */
 __kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx,
                      const int ny, const int pitch, const ulong plane, const int nz, const int x0, const int y0,
                      const int colour, const int walls, const int zero_guess, __constant const REAL *vertical,
@@ -165,35 +189,39 @@ __kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const 
   }
   const Column c = load_column(col, i, j, pitch, plane);
   const Around a = around(i, j, nx, ny, walls);
-  REAL upper[NZ_MAX]; /* c'_t at node p = nz - t */
+  const Line w = load_line(u, a.w, j, pitch, plane, nz, zero_guess), e = load_line(u, a.e, j, pitch, plane, nz, zero_guess);
+  const Line s = load_line(u, i, a.s, pitch, plane, nz, zero_guess), n = load_line(u, i, a.n, pitch, plane, nz, zero_guess);
+  REAL upper[NZ_MAX], dprime[NZ_MAX];          /* c'_t and d'_t at node p = nz - t */
   REAL d1 = 0, d2 = 0, upper1 = 0, upper2 = 0; /* d'_{t-1}, d'_{t-2}, c'_{t-1}, c'_{t-2} */
-  for (int t = 1; t < nz; t++) {
-    const int p = nz - t;
-    __constant const REAL *v = vertical + p * VERT_STRIDE;
-    const Row r = row_at(c, v[6]);
-    const REAL at = t == 1 ? 0 : r.lap_sigma * v[2] + r.square * v[5]; /* on node p + 1 */
-    const REAL bt = -2 * (idx2 + idy2) + r.lap_sigma * v[1] + r.square * v[4];
-    const REAL ct = r.lap_sigma * v[0] + r.square * v[3]; /* on node p - 1 */
-    const REAL d = AT(rhs, p, j, i) -
-                   (zero_guess ? 0 : neighbours(u, i, j, a, p, pitch, plane, c, vertical, idx2, idy2, i2dx, i2dy));
-    const REAL inv_pivot = 1 / (bt - upper1 * at);
-    const REAL dp = (d - at * d1) * inv_pivot;
-    AT(u, p, j, i) = dp;
-    upper[p] = ct * inv_pivot;
-    upper2 = upper1;
-    upper1 = upper[p];
-    d2 = d1;
-    d1 = dp;
+UNROLL_PLANES
+  for (int p = NZ_MAX - 1; p >= 1; p--) {
+    if (p < nz) {
+      __constant const REAL *v = vertical + p * VERT_STRIDE;
+      const Row r = row_at(c, v[6]);
+      const REAL at = p == nz - 1 ? 0 : r.lap_sigma * v[2] + r.square * v[5]; /* on node p + 1 */
+      const REAL bt = -2 * (idx2 + idy2) + r.lap_sigma * v[1] + r.square * v[4];
+      const REAL ct = r.lap_sigma * v[0] + r.square * v[3]; /* on node p - 1 */
+      const REAL d = AT(rhs, p, j, i) - neighbours(&w, &e, &s, &n, p, c, vertical, idx2, idy2, i2dx, i2dy);
+      const REAL inv_pivot = 1 / (bt - upper1 * at);
+      dprime[p] = (d - at * d1) * inv_pivot;
+      upper[p] = ct * inv_pivot;
+      upper2 = upper1;
+      upper1 = upper[p];
+      d2 = d1;
+      d1 = dprime[p];
+    }
   }
   __constant const REAL *v = vertical + VERT_STRIDE; /* row m: the bottom condition, d/dsigma at node 1 */
   const REAL f = bottom_factor(c), bm = f * v[0], em = f * v[2], am = f * v[1] - em * upper2;
-  const REAL dm = AT(rhs, 0, j, i) -
-                  (zero_guess ? 0 : neighbours(u, i, j, a, 0, pitch, plane, c, vertical, idx2, idy2, i2dx, i2dy));
+  const REAL dm = AT(rhs, 0, j, i) - neighbours(&w, &e, &s, &n, 0, c, vertical, idx2, idy2, i2dx, i2dy);
   REAL below = (dm - em * d2 - am * d1) / (bm - upper1 * am); /* x_m */
   AT(u, 0, j, i) = below;
-  for (int p = 1; p < nz; p++) {
-    below = AT(u, p, j, i) - upper[p] * below;
-    AT(u, p, j, i) = below;
+UNROLL_PLANES
+  for (int p = 1; p < NZ_MAX; p++) {
+    if (p < nz) {
+      below = dprime[p] - upper[p] * below;
+      AT(u, p, j, i) = below;
+    }
   }
 }
 
@@ -208,9 +236,15 @@ __kernel void residual_low(__global REAL *res, __global const REAL *u, __global 
   }
   const Column c = load_column(col, i, j, pitch, plane);
   const Around a = around(i, j, nx, ny, walls);
-  for (int p = 0; p < nz; p++) {
-    AT(res, p, j, i) = AT(rhs, p, j, i) - own_column(u, i, j, p, pitch, plane, c, vertical, idx2, idy2) -
-                       neighbours(u, i, j, a, p, pitch, plane, c, vertical, idx2, idy2, i2dx, i2dy);
+  const Line o = load_line(u, i, j, pitch, plane, nz, false);
+  const Line w = load_line(u, a.w, j, pitch, plane, nz, false), e = load_line(u, a.e, j, pitch, plane, nz, false);
+  const Line s = load_line(u, i, a.s, pitch, plane, nz, false), n = load_line(u, i, a.n, pitch, plane, nz, false);
+UNROLL_PLANES
+  for (int p = 0; p < NZ_MAX; p++) {
+    if (p < nz) {
+      AT(res, p, j, i) = AT(rhs, p, j, i) - own_column(&o, p, c, vertical, idx2, idy2) -
+                         neighbours(&w, &e, &s, &n, p, c, vertical, idx2, idy2, i2dx, i2dy);
+    }
   }
   AT(res, nz, j, i) = 0;
 }

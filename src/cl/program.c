@@ -10,16 +10,17 @@
 #include "embedded_kernels.h"
 #include "log.h"
 
-void program_options(const DeviceInfo *dev, const KernelConfig *config, char *buf, size_t size) {
+size_t program_options(const DeviceInfo *dev, const KernelConfig *config, char *buf, size_t size) {
   /* No -cl-fast-relaxed-math: the models' tolerances assume IEEE arithmetic (README, Benchmarks; common.clh). Float denormals
    * (below 1.2e-38: the tail of a Gaussian hump, a velocity decaying at rest) are flushed to zero: they mean nothing
    * physically, and Intel CPUs take ~100 cycles on each (PoCL on a Xeon: test case 1 in float 7x slower than in
    * double). Double is untouched. */
-  snprintf(buf, size, "-cl-std=CL1.2 -cl-denorms-are-zero -DREAL=%s -DREAL_IS_DOUBLE=%d -DHCL_FP64=%d -DSTENCIL_RADIUS=%d -DWG_X=%d "
+  int length = snprintf(buf, size, "-cl-std=CL1.2 -cl-denorms-are-zero -DREAL=%s -DREAL_IS_DOUBLE=%d -DHCL_FP64=%d -DSTENCIL_RADIUS=%d -DWG_X=%d "
                       "-DWG_Y=%d -DEXACT_GRID=%d%s%s",
            precision_name(config->precision), config->precision == PRECISION_DOUBLE, dev->fp64 ? 1 : 0, config->stencil_radius,
            config->wg_x > 0 ? config->wg_x : 1, config->wg_y > 0 ? config->wg_y : 1, runtime_exact_grid(dev),
            config->defines ? " " : "", config->defines ? config->defines : "");
+  return length < 0 ? 0 : (size_t)length;
 }
 
 static bool has_suffix(const char *name, const char *suffix) {
@@ -131,14 +132,14 @@ HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *
   HclStatus status = HCL_OK;
   char *source = NULL;
   char *log = NULL;
-  char options[1024], line_map[512];
+  char options[4096], line_map[512];
   cl_program built = NULL;
   cl_int err = CL_SUCCESS;
   const DeviceInfo *dev = runtime_device(rt);
   size_t log_size = 0;
   *program = NULL;
   TRY(program_source(runtime_kernel_dir(rt), component, &source));
-  program_options(dev, config, options, sizeof options);
+  ASSERT(program_options(dev, config, options, sizeof options) < sizeof options);
   built = clCreateProgramWithSource(runtime_context(rt), 1, (const char **)&source, NULL, &err);
   TRY_CL(err);
   log_debug("building %s.cl for %d:%d with '%s'", component, dev->platform_index, dev->device_index, options);

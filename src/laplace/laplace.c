@@ -72,6 +72,8 @@ static HclStatus check_config(const LaplaceConfig *c, const DecompSpec *g, const
           "laplace.nz = %d: the vertical needs at least 3 points and more than the order (%d), so that its "
           "order + 2 point stencils fit with the ghost below the bottom",
           c->nz, c->order);
+  REQUIRE(c->nz <= LAPLACE_NZ_MAX, HCL_EDATA,
+          "laplace.nz = %d: at most %d sigma points (the kernels hold a column in registers)", c->nz, LAPLACE_NZ_MAX);
   REQUIRE(c->dx > 0 && c->dy > 0 && isfinite(c->dx) && isfinite(c->dy), HCL_EDATA,
           "laplace.dx = %g, dy = %g: the spacing must be positive", c->dx, c->dy);
   REQUIRE((g->nx == 1 || g->nx > c->order) && (g->ny == 1 || g->ny > c->order), HCL_EDATA,
@@ -122,11 +124,12 @@ static void make_sigma(const LaplaceConfig *c, double *sigma) {
 }
 
 /* The centred horizontal weights d1x, d2x, d1y, d2y on the uniform spacing (zero along a direction of one point:
- * nothing varies along it), and per sigma node the stencil of fd_stencils on the nz + 1 nodes with the ghost. */
-static HclStatus make_stencils(Laplace *L) {
+ * nothing varies along it), and per sigma node the stencil of fd_stencils on the nz + 1 nodes with the ghost: its
+ * weights on the device, its first node into first (nz + 1 values, for the kernels' build). */
+static HclStatus make_stencils(Laplace *L, int *first) {
   HclStatus status = HCL_OK;
   const DecompSpec *g = decomp_spec(L->decomp);
-  int nodes = L->config.nz + 1, w = L->width, vw = L->width + 1, stride = 2 * vw + 2;
+  int nodes = L->config.nz + 1, w = L->width, vw = L->width + 1, stride = 2 * vw + 1;
   double *horizontal = NULL, *vertical = NULL, *offsets = NULL, *se = NULL, weights[3 * FD_WIDTH_MAX];
   FdStencils s = {0};
   TRY_ALLOC(horizontal, 4 * w);
@@ -151,10 +154,10 @@ static HclStatus make_stencils(Laplace *L) {
   TRY_ALLOC(vertical, (size_t)nodes * stride);
   for (int p = 0; p < nodes; p++) {
     double *v = vertical + (size_t)p * stride;
-    v[0] = s.first[p];
-    memcpy(v + 1, s.d1 + (size_t)p * vw, sizeof *v * vw);
-    memcpy(v + 1 + vw, s.d2 + (size_t)p * vw, sizeof *v * vw);
-    v[1 + 2 * vw] = se[p];
+    first[p] = s.first[p];
+    memcpy(v, s.d1 + (size_t)p * vw, sizeof *v * vw);
+    memcpy(v + vw, s.d2 + (size_t)p * vw, sizeof *v * vw);
+    v[2 * vw] = se[p];
   }
   TRY(runtime_upload_reals(L->rt, L->outer, horizontal, 4 * (size_t)w, "Laplace horizontal stencils", &L->horizontal));
   TRY(runtime_upload_reals(L->rt, L->outer, vertical, (size_t)nodes * stride, "Laplace sigma stencils", &L->vertical));
@@ -200,19 +203,28 @@ cleanup:
   return status;
 }
 
-static HclStatus build(Laplace *L) {
-  char defines[128];
-  snprintf(defines, sizeof defines, "-DVREAL=%s -DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d", precision_name(L->inner),
-           L->radius, L->width, L->width + 1);
+/* The kernels for this solver's precisions, order, nz and sigma stencils (first: their first nodes). */
+static HclStatus build(Laplace *L, const int *first) {
+  HclStatus status = HCL_OK;
+  char defines[2048];
+  int at = snprintf(defines, sizeof defines, "-DVREAL=%s -DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d -DVFIRST=",
+                    precision_name(L->inner), L->radius, L->width, L->width + 1, L->config.nz);
+  for (int p = 0; p <= L->config.nz && at < (int)sizeof defines; p++) {
+    at += snprintf(defines + at, sizeof defines - at, "%s%d", p ? "," : "", first[p]);
+  }
+  ASSERT(at < (int)sizeof defines);
   KernelConfig config = {.precision = L->outer, .stencil_radius = L->radius, .wg_x = WG_X, .wg_y = WG_Y,
                          .defines = defines};
-  return program_build_kernels(L->rt, "laplace", &config, kernel_names, NKERNELS, &L->program, L->kernels);
+  TRY(program_build_kernels(L->rt, "laplace", &config, kernel_names, NKERNELS, &L->program, L->kernels));
+cleanup:
+  return status;
 }
 
 HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig *config, const double *h,
                          Laplace **out) {
   HclStatus status = HCL_OK;
   Laplace *L = NULL;
+  int *first = NULL;
   const DecompSpec *g = decomp_spec(decomp);
   *out = NULL;
   TRY(check_config(config, g, runtime_device(rt)));
@@ -230,8 +242,9 @@ HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig 
   make_sigma(config, L->sigma);
   TRY(mirror_create(rt, &L->mirror));
   TRY(reducer_create(rt, decomp, &L->reducer));
-  TRY(build(L));
-  TRY(make_stencils(L));
+  TRY_ALLOC(first, config->nz + 1);
+  TRY(make_stencils(L, first));
+  TRY(build(L, first));
   TRY(make_fields(L, h));
   double depth_sum = 0;
   TRY(reduce_sum(L->reducer, L->h, &depth_sum));
@@ -243,6 +256,7 @@ HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig 
   *out = L;
   L = NULL;
 cleanup:
+  free(first);
   laplace_destroy(&L);
   return status;
 }
@@ -377,7 +391,6 @@ static HclStatus residual(Laplace *L, Field *x, Halo *x_halo, bool with_source, 
   arg_mem(&a, field_buffer(L->source && with_source ? L->source : x));
   arg_int(&a, L->source && with_source);
   arg_shape(&a, L);
-  arg_int(&a, L->config.nz);
   if (!out) {
     arg_vshape(&a, res);
   }
