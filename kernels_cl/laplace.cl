@@ -131,51 +131,43 @@ INLINE REAL line_down(const Line *l, const int p, __constant const REAL *w) {
   return sum;
 }
 
-/* One horizontal neighbour column c (stencil weights w1 of d/dx, w2 of d2/dx2, or in y) added to every row: the
- * second horizontal derivative (lap), and the mixed derivative d/dx d/dsigma through c's sigma derivative (eq. 8;
- * in row 0, the bottom condition's d/dx at node 1). */
-INLINE void add_neighbour(const Line *c, const REAL w1, const REAL w2, __constant const REAL *vertical,
-                          REAL *lap, REAL *mixed) {
-  mixed[0] += w1 * c->at[1];
-UNROLL_PLANES
-  for (int p = 1; p < NZ; p++) {
-    lap[p] += w2 * c->at[p];
-    if (w1 != 0) {
-      mixed[p] += w1 * line_down(c, p, vertical + p * VSTRIDE);
-    }
-  }
-}
-
 /* (A Phi) in rows p = 0 .. nz - 1 of the column at element index at (plane 0), into ap: the bottom condition in the
- * ghost row (p = 0), eq. 4b at sigma_{p-1} for p >= 1. Phi's ghosts must be filled. Each of the 4 RADIUS + 1
- * columns of the stencil is read once. */
+ * ghost row (p = 0), eq. 4b at sigma_{p-1} for p >= 1. Phi's ghosts must be filled. The horizontal stencils are
+ * summed first, plane by plane, as each of the 4 RADIUS + 1 columns is read once (Phi_x, Phi_y, Phi_xx + Phi_yy on
+ * every plane); the mixed derivatives (eq. 8) are then the sigma stencils of Phi_x and Phi_y, which commute with
+ * the horizontal ones. */
 INLINE void apply_column(__global const REAL *phi, const ulong at, const int pitch, const ulong plane,
                          const Coefficients k, __constant const REAL *horizontal, __constant const REAL *vertical,
                          REAL *ap) {
   __constant const REAL *d1x = horizontal, *d2x = d1x + WIDTH, *d1y = d2x + WIDTH, *d2y = d1y + WIDTH;
-  REAL lap[NZ], phi_xs[NZ], phi_ys[NZ]; /* row 0: phi_x, phi_y at node 1 */
+  Line phi_x, phi_y, lap;
 UNROLL_PLANES
-  for (int p = 0; p < NZ; p++) {
-    lap[p] = phi_xs[p] = phi_ys[p] = 0;
+  for (int q = 0; q < NP; q++) {
+    phi_x.at[q] = phi_y.at[q] = lap.at[q] = 0;
   }
 #pragma unroll
   for (int m = 0; m < WIDTH; m++) {
-    const Line cx = load_line(phi, at + (long)(m - RADIUS), plane);
-    add_neighbour(&cx, d1x[m], d2x[m], vertical, lap, phi_xs);
-    const Line cy = load_line(phi, at + (long)(m - RADIUS) * pitch, plane);
-    add_neighbour(&cy, d1y[m], d2y[m], vertical, lap, phi_ys);
+    const ulong west = at + (long)(m - RADIUS), south = at + (long)(m - RADIUS) * pitch;
+UNROLL_PLANES
+    for (int q = 0; q < NP; q++) {
+      const REAL fx = phi[west + (ulong)q * plane], fy = phi[south + (ulong)q * plane];
+      phi_x.at[q] += d1x[m] * fx;
+      phi_y.at[q] += d1y[m] * fy;
+      lap.at[q] += d2x[m] * fx + d2y[m] * fy;
+    }
   }
   const Line o = load_line(phi, at, plane);
   /* row 0: (1/d + grad(h).grad(sigma)) Phi_s + grad(h).grad(Phi) at sigma = 0 (node 1), grad(sigma) = a */
-  ap[0] = (k.inv_d + k.hx * k.ax + k.hy * k.ay) * line_down(&o, 1, vertical + VSTRIDE) + k.hx * phi_xs[0] +
-          k.hy * phi_ys[0];
+  ap[0] = (k.inv_d + k.hx * k.ax + k.hy * k.ay) * line_down(&o, 1, vertical + VSTRIDE) + k.hx * phi_x.at[1] +
+          k.hy * phi_y.at[1];
 UNROLL_PLANES
   for (int p = 1; p < NZ; p++) {
     __constant const REAL *v = vertical + p * VSTRIDE;
     const REAL sigma = v[2 * VWIDTH];
     const REAL sx = k.ax + sigma * k.bx, sy = k.ay + sigma * k.by, lap_sigma = k.c + sigma * k.e;
     const REAL phi_s = line_down(&o, p, v), phi_ss = line_down(&o, p, v + VWIDTH);
-    ap[p] = lap[p] + lap_sigma * phi_s + 2 * (sx * phi_xs[p] + sy * phi_ys[p]) +
+    const REAL phi_xs = line_down(&phi_x, p, v), phi_ys = line_down(&phi_y, p, v);
+    ap[p] = lap.at[p] + lap_sigma * phi_s + 2 * (sx * phi_xs + sy * phi_ys) +
             (sx * sx + sy * sy + k.inv_d * k.inv_d) * phi_ss;
   }
 }
