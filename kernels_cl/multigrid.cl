@@ -3,7 +3,7 @@
  * fnpf-gpu-model.txt section 4), zebra-line Gauss-Seidel with the modified Thomas algorithm (eqs. 11-14),
  * full-weighting restriction and linear prolongation.
  *
- * Kernels: level_columns, smooth, residual_low, restrict_residual, prolong_add
+ * Kernels: level_columns, smooth, smooth_level, residual_low, restrict_residual, prolong_add
  * Macros: REAL (the V-cycle's precision), NZ_MAX (the finest level's nz), common.clh
  * Layout: 3D fields f[p][j][i], p = 0 the ghost plane below the bottom, p = k + 1 sigma_k (k = 0 .. nz - 1, the
  *   surface p = nz), rows of pitch elements, planes of `plane` elements, owned (i, j) at (j + 1) pitch + i + 1
@@ -166,10 +166,9 @@ __kernel void level_columns(__global REAL *col, __global const REAL *h, const in
   AT(col, 3, j, i) = (he - 2 * hc + hw) * idx2 + (hn - 2 * hc + hs) * idy2;
 }
 
-/* One half-sweep of zebra-line Gauss-Seidel: every column of one colour ((x0 + i + y0 + j) % 2 == colour, global,
- * so the sweep is the same on any number of ranks) solved exactly for its line with the other colour's columns as
- * they are (zero_guess: as if all were zero, the first half-sweep of a V-cycle level, which then needs no zeroing:
- * a column's own values are written before they are read).
+/* Zebra-line Gauss-Seidel: the line of column (i, j) solved exactly with the other colour's columns as they are
+ * (zero: as if all were zero, the first half-sweep of a V-cycle level, which then needs no zeroing: a column's own
+ * values are written before they are read).
  *
  * The line system, numbered from the top as in fnpf-gpu-model eq. 11: x_t at node p = nz - t, t = 1 .. m = nz (the
  * surface is known); row t < m has a_t on x_{t-1}, b_t on x_t, c_t on x_{t+1}; row m (the bottom condition on the
@@ -178,19 +177,15 @@ __kernel void level_columns(__global REAL *col, __global const REAL *h, const in
  * d_m' = d_m - e_m d'_{m-2} in the last row; back substitution (eq. 14) x_t = d'_t - c'_t x_{t+1}. The factors are
  * formed here from the column's four coefficients rather than stored: a few operations per row against three
  * values per row read from memory (the sweep is bandwidth-bound). The four neighbouring columns, c' and d' are
- * held in registers (Line); u is written once. Launched over ((nx + 1) / 2, ny). */
-__kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx,
-                     const int ny, const int pitch, const ulong plane, const int nz, const int x0, const int y0,
-                     const int colour, const int walls, const int zero_guess, __constant const REAL *vertical,
-                     const REAL idx2, const REAL idy2, const REAL i2dx, const REAL i2dy) {
-  const int j = get_global_id(1), i = 2 * (int)get_global_id(0) + ((x0 + y0 + j + colour) & 1);
-  if (i >= nx || j >= ny) {
-    return;
-  }
+ * held in registers (Line); u is written once. */
+INLINE void solve_line(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int i, const int j,
+                       const int nx, const int ny, const int pitch, const ulong plane, const int nz, const int walls,
+                       const bool zero, __constant const REAL *vertical, const REAL idx2, const REAL idy2,
+                       const REAL i2dx, const REAL i2dy) {
   const Column c = load_column(col, i, j, pitch, plane);
   const Around a = around(i, j, nx, ny, walls);
-  const Line w = load_line(u, a.w, j, pitch, plane, nz, zero_guess), e = load_line(u, a.e, j, pitch, plane, nz, zero_guess);
-  const Line s = load_line(u, i, a.s, pitch, plane, nz, zero_guess), n = load_line(u, i, a.n, pitch, plane, nz, zero_guess);
+  const Line w = load_line(u, a.w, j, pitch, plane, nz, zero), e = load_line(u, a.e, j, pitch, plane, nz, zero);
+  const Line s = load_line(u, i, a.s, pitch, plane, nz, zero), n = load_line(u, i, a.n, pitch, plane, nz, zero);
   REAL upper[NZ_MAX], dprime[NZ_MAX];          /* c'_t and d'_t at node p = nz - t */
   REAL d1 = 0, d2 = 0, upper1 = 0, upper2 = 0; /* d'_{t-1}, d'_{t-2}, c'_{t-1}, c'_{t-2} */
 UNROLL_PLANES
@@ -221,6 +216,41 @@ UNROLL_PLANES
     if (p < nz) {
       below = dprime[p] - upper[p] * below;
       AT(u, p, j, i) = below;
+    }
+  }
+}
+
+/* One half-sweep: every column of one colour ((x0 + i + y0 + j) % 2 == colour, global, so the sweep is the same on
+ * any number of ranks). Launched over ((nx + 1) / 2, ny). */
+__kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx,
+                     const int ny, const int pitch, const ulong plane, const int nz, const int x0, const int y0,
+                     const int colour, const int walls, const int zero_guess, __constant const REAL *vertical,
+                     const REAL idx2, const REAL idy2, const REAL i2dx, const REAL i2dy) {
+  const int j = get_global_id(1), i = 2 * (int)get_global_id(0) + ((x0 + y0 + j + colour) & 1);
+  if (i >= nx || j >= ny) {
+    return;
+  }
+  solve_line(u, rhs, col, i, j, nx, ny, pitch, plane, nz, walls, zero_guess, vertical, idx2, idy2, i2dx, i2dy);
+}
+
+/* `sweeps` zebra sweeps of a level on one rank without periodic sides, in one launch of one work-group (a coarse
+ * level, where launches would cost more than the work): the work-items stride over each colour's columns and meet
+ * at a barrier, which makes the global writes of the half-sweep visible to the whole group, before the next. */
+__kernel void smooth_level(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx,
+                           const int ny, const int pitch, const ulong plane, const int nz, const int sweeps,
+                           const int walls, const int zero_guess, __constant const REAL *vertical, const REAL idx2,
+                           const REAL idy2, const REAL i2dx, const REAL i2dy) {
+  const int per_row = (nx + 1) / 2; /* columns of one colour in a row, at most */
+  for (int sweep = 0; sweep < sweeps; sweep++) {
+    for (int colour = 0; colour < 2; colour++) {
+      const bool zero = zero_guess && sweep == 0 && colour == 0;
+      for (int k = get_local_id(0); k < per_row * ny; k += get_local_size(0)) {
+        const int j = k / per_row, i = 2 * (k % per_row) + ((j + colour) & 1);
+        if (i < nx) {
+          solve_line(u, rhs, col, i, j, nx, ny, pitch, plane, nz, walls, zero, vertical, idx2, idy2, i2dx, i2dy);
+        }
+      }
+      barrier(CLK_GLOBAL_MEM_FENCE);
     }
   }
 }

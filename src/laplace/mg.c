@@ -14,9 +14,11 @@
 
 enum { GHOST = 1, WG_X = 32, WG_Y = 4, MG_LEVELS_MAX = 32, MIN_HORIZONTAL = 5, MIN_VERTICAL = 3 };
 enum { VERT_STRIDE = 8, RESTRICT_STRIDE = 4, PROLONG_STRIDE = 2 }; /* as in multigrid.cl */
-enum { K_COLUMNS, K_SMOOTH, K_RESIDUAL, K_RESTRICT, K_PROLONG, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"level_columns", "smooth", "residual_low", "restrict_residual",
-                                                   "prolong_add"};
+/* A level whose columns one work-group covers in one pass per colour is smoothed in one launch (smooth_level). */
+enum { GROUP_MAX = 512 };
+enum { K_COLUMNS, K_SMOOTH, K_SMOOTH_LEVEL, K_RESIDUAL, K_RESTRICT, K_PROLONG, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"level_columns", "smooth",           "smooth_level",
+                                                   "residual_low",  "restrict_residual", "prolong_add"};
 
 typedef struct {
   const Decomp *decomp; /* level 0: the caller's; coarser levels: own_decomp */
@@ -28,6 +30,7 @@ typedef struct {
   Field *u, *rhs, *res; /* correction, right-hand side, residual: nz + 1 planes */
   Field *col;           /* 4 planes: 1/h, h_x, h_y, lap(h) */
   int walls;            /* mirror_sides of the level's decomposition */
+  bool one_group;       /* smoothed by smooth_level: one rank, no periodic side, at most 2 group columns */
   Halo *u_halo, *res_halo;
   cl_mem vertical;      /* VERT_STRIDE per node p = 0 .. nz: sigma weights and sigma */
   cl_mem restriction;   /* levels >= 1: RESTRICT_STRIDE per node P = 0 .. nz: fine centre node, three weights */
@@ -42,6 +45,7 @@ struct Mg {
   Level level[MG_LEVELS_MAX];
   cl_program program;
   cl_kernel kernels[NKERNELS];
+  size_t group;         /* smooth_level's work-group size */
 };
 
 /* ---- the levels ---- */
@@ -276,6 +280,9 @@ static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   TRY(halo_create(&depth, 1, &depth_halo));
   TRY(make_vertical(m, L));
   L->walls = mirror_sides(L->decomp);
+  const DecompSpec *g = decomp_spec(L->decomp);
+  const DecompLocal *l = decomp_local(L->decomp);
+  L->one_group = l->px * l->py == 1 && !g->periodic_x && !g->periodic_y && level_points(L) <= 2.0 * m->group;
   TRY(field_write_owned(depth, h));
   TRY(mirror_exchange(m->mirror, depth_halo, depth));
   KernelArgs a = kernel_args(m->kernels[K_COLUMNS]);
@@ -307,6 +314,9 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
   KernelConfig config = {.precision = spec->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y,
                          .defines = defines};
   TRY(program_build_kernels(rt, "multigrid", &config, kernel_names, NKERNELS, &m->program, m->kernels));
+  TRY_CL(clGetKernelWorkGroupInfo(m->kernels[K_SMOOTH_LEVEL], runtime_device(rt)->id, CL_KERNEL_WORK_GROUP_SIZE,
+                                  sizeof m->group, &m->group, NULL));
+  m->group = m->group < GROUP_MAX ? m->group : GROUP_MAX; /* as many as its registers allow, up to GROUP_MAX */
   const double *level_depth = h;
   for (int l = 0; l < m->nlevels; l++) {
     if (l > 0) {
@@ -458,29 +468,53 @@ cleanup:
   return status;
 }
 
+/* count sweeps of level L, the first from zero when zero_guess: in one launch on a one_group level. */
+static HclStatus sweeps(Mg *m, Level *L, int count, bool zero_guess) {
+  HclStatus status = HCL_OK;
+  if (count == 0) {
+    goto cleanup;
+  }
+  if (!L->one_group) {
+    for (int s = 0; s < count; s++) {
+      TRY(sweep(m, L, zero_guess && s == 0));
+    }
+    goto cleanup;
+  }
+  KernelArgs a = kernel_args(m->kernels[K_SMOOTH_LEVEL]);
+  arg_mem(&a, field_buffer(L->u));
+  arg_mem(&a, field_buffer(L->rhs));
+  arg_mem(&a, field_buffer(L->col));
+  arg_shape(&a, L);
+  arg_int(&a, L->nz);
+  arg_int(&a, count);
+  arg_int(&a, L->walls);
+  arg_int(&a, zero_guess);
+  arg_mem(&a, L->vertical);
+  arg_spacing(&a, m, L, true);
+  TRY_CL(a.err);
+  TRY(runtime_launch(m->rt, m->kernels[K_SMOOTH_LEVEL], 1, &m->group, &m->group,
+                     count * (2.5 * L->nz + 2) * 2 * level_points(L) * real_bytes(m), NULL));
+cleanup:
+  return status;
+}
+
 /* The V-cycle from level l down, for the correction u = 0 + ... of level l (no zeroing where a sweep comes first). */
 static HclStatus cycle(Mg *m, int l) {
   HclStatus status = HCL_OK;
   Level *L = &m->level[l];
   if (l == m->nlevels - 1) {
-    for (int s = 0; s < m->spec.coarse_sweeps; s++) {
-      TRY(sweep(m, L, s == 0));
-    }
+    TRY(sweeps(m, L, m->spec.coarse_sweeps, true));
     goto cleanup;
   }
   if (m->spec.pre_sweeps == 0) {
     TRY(field_zero(L->u));
   }
-  for (int s = 0; s < m->spec.pre_sweeps; s++) {
-    TRY(sweep(m, L, s == 0));
-  }
+  TRY(sweeps(m, L, m->spec.pre_sweeps, true));
   TRY(residual(m, L));
   TRY(restrict_to(m, L, &m->level[l + 1]));
   TRY(cycle(m, l + 1));
   TRY(prolong_to(m, &m->level[l + 1], L));
-  for (int s = 0; s < m->spec.post_sweeps; s++) {
-    TRY(sweep(m, L, false));
-  }
+  TRY(sweeps(m, L, m->spec.post_sweeps, false));
 cleanup:
   return status;
 }
