@@ -135,7 +135,12 @@ static HclStatus solve_from_zero(Runtime *rt, int n, LaplacePrecision precision,
   TRY(hump_open(rt, n, SPACING, &c, &h));
   TRY(runtime_finish(rt));
   double start = wall_seconds();
-  TRY(laplace_solve(h.laplace, h.eta, h.phi, result));
+  status = laplace_solve(h.laplace, h.eta, h.phi, result);
+  if (status == HCL_ENOTCONVERGED) { /* a result: reported with its residual reduction */
+    status_clear();
+    status = HCL_OK;
+  }
+  TRY(status);
   TRY(runtime_finish(rt));
   *seconds = wall_seconds() - start;
 cleanup:
@@ -196,6 +201,7 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
   json_number(&j, "copy_gbs", copy_gbs);
   json_number(&j, "fraction_of_copy", gbs / copy_gbs);
   json_integer(&j, "solve_iterations", solve.iterations);
+  json_bool(&j, "solve_converged", solve.converged);
   json_number(&j, "solve_residual_reduction", solve.history[solve.iterations] / solve.history[0]);
   json_number(&j, "solve_ms", solve_seconds * 1e3);
   json_print(&j, request->out);

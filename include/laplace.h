@@ -69,7 +69,7 @@ typedef struct {
 typedef struct Laplace Laplace;
 
 /* Sets up the solver for depth h (this rank's owned points, x fastest) on decomp: the stencils, the fields, the
- * multigrid levels. Bad settings (nz < 3 or not above the order, an order not offered, a
+ * multigrid levels. Bad settings (nz < 3, not above the order or above LAPLACE_NZ_MAX, an order not offered, a
  * grid too small for the stencils, a depth <= 0, a device without fp64 for double or mixed) are HCL_EDATA or
  * HCL_ENODEVICE, naming the key and the value. Borrows rt and decomp. Collective. */
 HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig *config, const double *h,

@@ -107,7 +107,8 @@ INLINE Coefficients load_coefficients(__global const REAL *col, const ulong at, 
   return k;
 }
 
-/* A column's NP values, read once for all the rows that use them (in registers: UNROLL_PLANES). */
+/* A column's NP values, read once for all the rows that use them (in registers up to 17 sigma points:
+ * UNROLL_PLANES). */
 typedef struct {
   REAL at[NP];
 } Line;

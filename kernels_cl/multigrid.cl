@@ -4,7 +4,8 @@
  * full-weighting restriction and linear prolongation.
  *
  * Kernels: level_columns, smooth, smooth_level, residual_low, restrict_residual, prolong_add
- * Macros: REAL (the V-cycle's precision), NZ_MAX (the finest level's nz), common.clh
+ * Macros: REAL (the V-cycle's precision), NZ_MAX (the finest level's nz), MIRROR_* (mirror.h's side bits),
+ *   common.clh
  * Layout: 3D fields f[p][j][i], p = 0 the ghost plane below the bottom, p = k + 1 sigma_k (k = 0 .. nz - 1, the
  *   surface p = nz), rows of pitch elements, planes of `plane` elements, owned (i, j) at (j + 1) pitch + i + 1
  *   (ghost width 1). col holds four 2D planes per column: 1/h, h_x, h_y, lap(h). vertical holds VERT_STRIDE values
@@ -20,12 +21,6 @@
  *   centred differences everywhere. u is 0 at the surface (a correction to Dirichlet data). */
 
 #define VERT_STRIDE 8 /* w1[3], w2[3], sigma, unused */
-#define MIRROR_WEST 1  /* as mirror.h */
-#define MIRROR_EAST 2
-#define MIRROR_SOUTH 4
-#define MIRROR_NORTH 8
-#define MIRROR_SINGLE_X 16
-#define MIRROR_SINGLE_Y 32
 
 #define AT(f, p, j, i) f[(ulong)(p) * plane + (ulong)((j) + 1) * pitch + (i) + 1]
 
@@ -91,9 +86,10 @@ INLINE REAL bottom_factor(const Column c) {
   return (1 + c.hx * c.hx + c.hy * c.hy) * c.inv_h;
 }
 
-/* A column's values on planes 0 .. nz, loaded once for all the rows that use them. Up to 17 sigma points the plane
- * loops are unrolled to NZ_MAX and guarded by nz, so the indices are constants and the values stay in registers; a
- * taller column would spill them anyway and takes minutes to compile unrolled. */
+/* A column's values on planes 0 .. nz, loaded once for all the rows that use them (zero: all taken as 0, for a first
+ * half-sweep, or across a direction of one point, whose weights are 0 and whose values need not be read). Up to 17
+ * sigma points the plane loops are unrolled to NZ_MAX and guarded by nz, so the indices are constants and the values
+ * stay in registers; a taller column would spill them anyway and takes minutes to compile unrolled. */
 #if NZ_MAX <= 17
 #define UNROLL_PLANES _Pragma("unroll")
 #else
@@ -109,7 +105,7 @@ INLINE Line load_line(__global const REAL *u, const int i, const int j, const in
   Line l;
 UNROLL_PLANES
   for (int p = 0; p <= NZ_MAX; p++) {
-    l.at[p] = p <= nz && !zero ? AT(u, p, j, i) : 0;
+    l.at[p] = p < nz && !zero ? AT(u, p, j, i) : 0; /* u (a correction) is 0 at the surface, p = nz */
   }
   return l;
 }
@@ -176,16 +172,18 @@ __kernel void level_columns(__global REAL *col, __global const REAL *h, const in
  * c'_t = c_t / (b_t - c'_{t-1} a_t), d'_t = (d_t - a_t d'_{t-1}) / (b_t - c'_{t-1} a_t), a_m' = a_m - e_m c'_{m-2} and
  * d_m' = d_m - e_m d'_{m-2} in the last row; back substitution (eq. 14) x_t = d'_t - c'_t x_{t+1}. The factors are
  * formed here from the column's four coefficients rather than stored: a few operations per row against three
- * values per row read from memory (the sweep is bandwidth-bound). The four neighbouring columns, c' and d' are
- * held in registers (Line); u is written once. */
+ * values per row read from memory (the sweep is bandwidth-bound). They are formed in the V-cycle's precision: the
+ * line systems are diagonally dominant, and float pivots are as good as the float preconditioner they serve. The
+ * four neighbouring columns, c' and d' are held in registers (Line); u is written once. */
 INLINE void solve_line(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int i, const int j,
                        const int nx, const int ny, const int pitch, const ulong plane, const int nz, const int walls,
                        const bool zero, __constant const REAL *vertical, const REAL idx2, const REAL idy2,
                        const REAL i2dx, const REAL i2dy) {
   const Column c = load_column(col, i, j, pitch, plane);
   const Around a = around(i, j, nx, ny, walls);
-  const Line w = load_line(u, a.w, j, pitch, plane, nz, zero), e = load_line(u, a.e, j, pitch, plane, nz, zero);
-  const Line s = load_line(u, i, a.s, pitch, plane, nz, zero), n = load_line(u, i, a.n, pitch, plane, nz, zero);
+  const bool flat_x = zero || (walls & MIRROR_SINGLE_X), flat_y = zero || (walls & MIRROR_SINGLE_Y);
+  const Line w = load_line(u, a.w, j, pitch, plane, nz, flat_x), e = load_line(u, a.e, j, pitch, plane, nz, flat_x);
+  const Line s = load_line(u, i, a.s, pitch, plane, nz, flat_y), n = load_line(u, i, a.n, pitch, plane, nz, flat_y);
   REAL upper[NZ_MAX], dprime[NZ_MAX];          /* c'_t and d'_t at node p = nz - t */
   REAL d1 = 0, d2 = 0, upper1 = 0, upper2 = 0; /* d'_{t-1}, d'_{t-2}, c'_{t-1}, c'_{t-2} */
 UNROLL_PLANES
@@ -240,7 +238,7 @@ __kernel void smooth_level(__global REAL *u, __global const REAL *rhs, __global 
                            const int ny, const int pitch, const ulong plane, const int nz, const int sweeps,
                            const int walls, const int zero_guess, __constant const REAL *vertical, const REAL idx2,
                            const REAL idy2, const REAL i2dx, const REAL i2dy) {
-  const int per_row = (nx + 1) / 2; /* columns of one colour in a row, at most */
+  const int per_row = (nx + 1) / 2; /* columns of one colour in a row, at most; one rank: x0 = y0 = 0 */
   for (int sweep = 0; sweep < sweeps; sweep++) {
     for (int colour = 0; colour < 2; colour++) {
       const bool zero = zero_guess && sweep == 0 && colour == 0;
@@ -267,8 +265,9 @@ __kernel void residual_low(__global REAL *res, __global const REAL *u, __global 
   const Column c = load_column(col, i, j, pitch, plane);
   const Around a = around(i, j, nx, ny, walls);
   const Line o = load_line(u, i, j, pitch, plane, nz, false);
-  const Line w = load_line(u, a.w, j, pitch, plane, nz, false), e = load_line(u, a.e, j, pitch, plane, nz, false);
-  const Line s = load_line(u, i, a.s, pitch, plane, nz, false), n = load_line(u, i, a.n, pitch, plane, nz, false);
+  const bool flat_x = walls & MIRROR_SINGLE_X, flat_y = walls & MIRROR_SINGLE_Y;
+  const Line w = load_line(u, a.w, j, pitch, plane, nz, flat_x), e = load_line(u, a.e, j, pitch, plane, nz, flat_x);
+  const Line s = load_line(u, i, a.s, pitch, plane, nz, flat_y), n = load_line(u, i, a.n, pitch, plane, nz, flat_y);
 UNROLL_PLANES
   for (int p = 0; p < NZ_MAX; p++) {
     if (p < nz) {
@@ -314,7 +313,8 @@ __kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine
         for (int a = 0; a < 3; a++) {
           const REAL wx = fx == 2 ? halved[a] : kept[a];
           if (wx * wy != 0) {
-            plane_sum += wx * wy * fine[(ulong)(centre - 1 + q) * fine_plane + (ulong)rows[b] * fine_pitch + columns[a]];
+            const ulong at = (ulong)(centre - 1 + q) * fine_plane + (ulong)rows[b] * fine_pitch + columns[a];
+            plane_sum += wx * wy * fine[at];
           }
         }
       }
@@ -324,10 +324,10 @@ __kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine
   }
 }
 
-/* Linear interpolation of the coarse correction (halo ghosts filled; it never reads across a closed side) added to the fine one at every fine node below the
- * surface: horizontally from the coarse points around global fine index (even: the one coarse point; odd: the two
- * either side), vertically from transfer[2 p ..]: the coarse node below and the weight of the one above. Launched
- * over the fine owned points. */
+/* Linear interpolation of the coarse correction (halo ghosts filled; it never reads across a closed side) added to
+ * the fine one at every fine node below the surface: horizontally from the coarse points around global fine index
+ * (even: the one coarse point; odd: the two either side), vertically from transfer[2 p ..]: the coarse node below
+ * and the weight of the one above. Launched over the fine owned points. */
 __kernel void prolong_add(__global REAL *fine, __global const REAL *coarse, const int nx, const int ny,
                           const int pitch, const ulong plane, const int nz, const int coarse_pitch,
                           const ulong coarse_plane, const int fx, const int fy, const int x0, const int y0,

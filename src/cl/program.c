@@ -139,7 +139,10 @@ HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *
   size_t log_size = 0;
   *program = NULL;
   TRY(program_source(runtime_kernel_dir(rt), component, &source));
-  ASSERT(program_options(dev, config, options, sizeof options) < sizeof options);
+  size_t length = program_options(dev, config, options, sizeof options);
+  REQUIRE(length > 0 && length < sizeof options, HCL_EINTERNAL,
+          "the build options of %s.cl take %zu characters, more than the %zu allowed (please report)", component,
+          length, sizeof options);
   built = clCreateProgramWithSource(runtime_context(rt), 1, (const char **)&source, NULL, &err);
   TRY_CL(err);
   log_debug("building %s.cl for %d:%d with '%s'", component, dev->platform_index, dev->device_index, options);

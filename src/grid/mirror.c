@@ -71,7 +71,8 @@ HclStatus mirror_fill(Mirror *m, Field *f) {
   HclStatus status = HCL_OK;
   const DecompSpec *s = decomp_spec(field_decomp(f));
   const DecompLocal *l = decomp_local(field_decomp(f));
-  int g = field_ghost(f), words = (int)(precision_bytes(field_precision(f)) / 4), sides = mirror_sides(field_decomp(f));
+  int g = field_ghost(f), words = (int)(precision_bytes(field_precision(f)) / 4);
+  int sides = mirror_sides(field_decomp(f));
   int west = (sides & MIRROR_WEST) != 0, east = (sides & MIRROR_EAST) != 0;
   int south = (sides & MIRROR_SOUTH) != 0, north = (sides & MIRROR_NORTH) != 0;
   if (g == 0) {
@@ -87,7 +88,7 @@ HclStatus mirror_fill(Mirror *m, Field *f) {
     arg_int(&a, field_pitch(f));
     arg_int(&a, west);
     arg_int(&a, east);
-    arg_int(&a, s->nx == 1);
+    arg_int(&a, (sides & MIRROR_SINGLE_X) != 0);
     TRY_CL(a.err);
     size_t global[3] = {(size_t)g, (size_t)field_rows(f), (size_t)field_nz(f)};
     TRY(runtime_launch(m->rt, m->kernels[KERNEL_X], 3, global, NULL, 0, NULL));
@@ -103,7 +104,7 @@ HclStatus mirror_fill(Mirror *m, Field *f) {
     arg_int(&a, field_rows(f));
     arg_int(&a, south);
     arg_int(&a, north);
-    arg_int(&a, s->ny == 1);
+    arg_int(&a, (sides & MIRROR_SINGLE_Y) != 0);
     TRY_CL(a.err);
     size_t global[3] = {(size_t)field_pitch(f), (size_t)g, (size_t)field_nz(f)};
     TRY(runtime_launch(m->rt, m->kernels[KERNEL_Y], 3, global, NULL, 0, NULL));

@@ -73,7 +73,7 @@ static HclStatus check_config(const LaplaceConfig *c, const DecompSpec *g, const
           "order + 2 point stencils fit with the ghost below the bottom",
           c->nz, c->order);
   REQUIRE(c->nz <= LAPLACE_NZ_MAX, HCL_EDATA,
-          "laplace.nz = %d: at most %d sigma points (the kernels hold a column in registers)", c->nz, LAPLACE_NZ_MAX);
+          "laplace.nz = %d: at most %d sigma points (the kernels hold a column in private arrays)", c->nz, LAPLACE_NZ_MAX);
   REQUIRE(c->dx > 0 && c->dy > 0 && isfinite(c->dx) && isfinite(c->dy), HCL_EDATA,
           "laplace.dx = %g, dy = %g: the spacing must be positive", c->dx, c->dy);
   REQUIRE((g->nx == 1 || g->nx > c->order) && (g->ny == 1 || g->ny > c->order), HCL_EDATA,

@@ -14,7 +14,8 @@
 
 enum { GHOST = 1, WG_X = 32, WG_Y = 4, MG_LEVELS_MAX = 32, MIN_HORIZONTAL = 5, MIN_VERTICAL = 3 };
 enum { VERT_STRIDE = 8, RESTRICT_STRIDE = 4, PROLONG_STRIDE = 2 }; /* as in multigrid.cl */
-/* A level whose columns one work-group covers in one pass per colour is smoothed in one launch (smooth_level). */
+/* A level of at most 2 GROUP_MAX columns (about one pass of a work-group per colour) is smoothed in one launch of
+ * one work-group (smooth_level). */
 enum { GROUP_MAX = 512 };
 enum { K_COLUMNS, K_SMOOTH, K_SMOOTH_LEVEL, K_RESIDUAL, K_RESTRICT, K_PROLONG, NKERNELS };
 static const char *const kernel_names[NKERNELS] = {"level_columns", "smooth",           "smooth_level",
@@ -30,7 +31,9 @@ typedef struct {
   Field *u, *rhs, *res; /* correction, right-hand side, residual: nz + 1 planes */
   Field *col;           /* 4 planes: 1/h, h_x, h_y, lap(h) */
   int walls;            /* mirror_sides of the level's decomposition */
-  bool one_group;       /* smoothed by smooth_level: one rank, no periodic side, at most 2 group columns */
+  bool one_group;       /* smoothed by smooth_level: one rank, no periodic side, at most 2 x group columns */
+  bool zero_start;      /* a visit's first half-sweep may take u as zero: no colour meets itself across a periodic
+                         * side (an odd periodic count would read the last visit's values there) */
   Halo *u_halo, *res_halo;
   cl_mem vertical;      /* VERT_STRIDE per node p = 0 .. nz: sigma weights and sigma */
   cl_mem restriction;   /* levels >= 1: RESTRICT_STRIDE per node P = 0 .. nz: fine centre node, three weights */
@@ -283,6 +286,7 @@ static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   const DecompSpec *g = decomp_spec(L->decomp);
   const DecompLocal *l = decomp_local(L->decomp);
   L->one_group = l->px * l->py == 1 && !g->periodic_x && !g->periodic_y && level_points(L) <= 2.0 * m->group;
+  L->zero_start = !(g->periodic_x && L->nx % 2) && !(g->periodic_y && L->ny % 2);
   TRY(field_write_owned(depth, h));
   TRY(mirror_exchange(m->mirror, depth_halo, depth));
   KernelArgs a = kernel_args(m->kernels[K_COLUMNS]);
@@ -303,14 +307,18 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
   Mg *m = NULL;
   double *depth[2] = {NULL, NULL};
   *out = NULL;
+  ASSERT(spec->coarse_sweeps >= 1 && spec->pre_sweeps >= 0 && spec->post_sweeps >= 0);
   TRY_ALLOC(m, 1);
   m->rt = rt;
   m->mirror = mirror;
   m->spec = *spec;
   TRY(plan_levels(m, decomp));
   m->spec.sigma = NULL; /* borrowed for the setup only: the levels keep copies */
-  char defines[32];
-  snprintf(defines, sizeof defines, "-DNZ_MAX=%d", m->level[0].nz);
+  char defines[160];
+  snprintf(defines, sizeof defines,
+           "-DNZ_MAX=%d -DMIRROR_WEST=%d -DMIRROR_EAST=%d -DMIRROR_SOUTH=%d -DMIRROR_NORTH=%d -DMIRROR_SINGLE_X=%d "
+           "-DMIRROR_SINGLE_Y=%d",
+           m->level[0].nz, MIRROR_WEST, MIRROR_EAST, MIRROR_SOUTH, MIRROR_NORTH, MIRROR_SINGLE_X, MIRROR_SINGLE_Y);
   KernelConfig config = {.precision = spec->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y,
                          .defines = defines};
   TRY(program_build_kernels(rt, "multigrid", &config, kernel_names, NKERNELS, &m->program, m->kernels));
@@ -391,8 +399,8 @@ static HclStatus sweep(Mg *m, Level *L, bool zero_guess) {
     arg_int(&a, zero_guess && colour == 0);
     arg_mem(&a, L->vertical);
     arg_spacing(&a, m, L, true);
-    /* half the columns: their rhs and 4 coefficients, u written twice and read once; the neighbours' u */
-    TRY(launch(m, K_SMOOTH, &a, (l->nx + 1) / 2, l->ny, (2.5 * L->nz + 2) * level_points(L) * real_bytes(m)));
+    /* half the columns: their rhs, 4 coefficients and u written once (the neighbours' u is the other half's) */
+    TRY(launch(m, K_SMOOTH, &a, (l->nx + 1) / 2, l->ny, (L->nz + 2.0) * level_points(L) * real_bytes(m)));
   }
 cleanup:
   return status;
@@ -493,7 +501,7 @@ static HclStatus sweeps(Mg *m, Level *L, int count, bool zero_guess) {
   arg_spacing(&a, m, L, true);
   TRY_CL(a.err);
   TRY(runtime_launch(m->rt, m->kernels[K_SMOOTH_LEVEL], 1, &m->group, &m->group,
-                     count * (2.5 * L->nz + 2) * 2 * level_points(L) * real_bytes(m), NULL));
+                     count * 2 * (L->nz + 2.0) * level_points(L) * real_bytes(m), NULL));
 cleanup:
   return status;
 }
@@ -502,14 +510,15 @@ cleanup:
 static HclStatus cycle(Mg *m, int l) {
   HclStatus status = HCL_OK;
   Level *L = &m->level[l];
-  if (l == m->nlevels - 1) {
-    TRY(sweeps(m, L, m->spec.coarse_sweeps, true));
-    goto cleanup;
-  }
-  if (m->spec.pre_sweeps == 0) {
+  int first = l == m->nlevels - 1 ? m->spec.coarse_sweeps : m->spec.pre_sweeps;
+  if (first == 0 || !L->zero_start) {
     TRY(field_zero(L->u));
   }
-  TRY(sweeps(m, L, m->spec.pre_sweeps, true));
+  if (l == m->nlevels - 1) {
+    TRY(sweeps(m, L, first, L->zero_start));
+    goto cleanup;
+  }
+  TRY(sweeps(m, L, first, L->zero_start));
   TRY(residual(m, L));
   TRY(restrict_to(m, L, &m->level[l + 1]));
   TRY(cycle(m, l + 1));

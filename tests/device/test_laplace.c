@@ -386,6 +386,7 @@ static void refusals(Runtime *rt) {
   } cases[] = {{"nz = 2", 2, 2, -1, HCL_EDATA, "laplace.nz = 2"},
                {"nz = 6 at order 6", 6, 6, -1, HCL_EDATA, "more than the order"},
                {"order 5", 9, 5, -1, HCL_EDATA, "allowed are 2, 4, 6 and 8"},
+               {"nz = 130", 130, 6, -1, HCL_EDATA, "at most 129 sigma points"},
                {"9 restrictions", 9, 6, 9, HCL_EDATA, "allows at most 2"}};
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
     Setup s;
