@@ -173,8 +173,20 @@ UNROLL_PLANES
   }
 }
 
+/* b - A Phi in rows 0 .. nz - 1 of the column at element index at, into r; b is the source where has_source (plane
+ * 0 f_b, plane p f), else 0. */
+INLINE void column_defect(__global const REAL *phi, __global const REAL *col, __global const REAL *source,
+                          const int has_source, const ulong at, const int pitch, const ulong plane,
+                          __constant const REAL *horizontal, __constant const REAL *vertical, REAL *r) {
+  apply_column(phi, at, pitch, plane, load_coefficients(col, at, plane), horizontal, vertical, r);
+UNROLL_PLANES
+  for (int p = 0; p < NZ; p++) {
+    r[p] = (has_source ? source[at + p * plane] : 0) - r[p];
+  }
+}
+
 /* res = b - A Phi on every row, 0 in the Dirichlet row (p = nz), in the V-cycle's precision and layout: the defect
- * of Algorithm 1 line 4. b is the source where has_source (plane 0 f_b, plane p f), else 0. */
+ * of Algorithm 1 line 4. */
 __kernel void residual_high(__global VREAL *res, __global const REAL *phi, __global const REAL *col,
                             __global const REAL *source, const int has_source, const int nx, const int ny,
                             const int pitch, const ulong plane, const int rpitch, const ulong rplane,
@@ -184,12 +196,11 @@ __kernel void residual_high(__global VREAL *res, __global const REAL *phi, __glo
     return;
   }
   const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
-  REAL ap[NZ];
-  apply_column(phi, at, pitch, plane, load_coefficients(col, at, plane), horizontal, vertical, ap);
+  REAL r[NZ];
+  column_defect(phi, col, source, has_source, at, pitch, plane, horizontal, vertical, r);
 UNROLL_PLANES
   for (int p = 0; p < NZ; p++) {
-    const REAL b = has_source ? source[at + p * plane] : 0;
-    AT_V(res, p, j, i) = (VREAL)(b - ap[p]);
+    AT_V(res, p, j, i) = (VREAL)r[p];
   }
   AT_V(res, NZ, j, i) = 0;
 }
@@ -204,12 +215,11 @@ __kernel void residual_outer(__global REAL *res, __global const REAL *phi, __glo
     return;
   }
   const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
-  REAL ap[NZ];
-  apply_column(phi, at, pitch, plane, load_coefficients(col, at, plane), horizontal, vertical, ap);
+  REAL r[NZ];
+  column_defect(phi, col, source, has_source, at, pitch, plane, horizontal, vertical, r);
 UNROLL_PLANES
   for (int p = 0; p < NZ; p++) {
-    const REAL b = has_source ? source[at + p * plane] : 0;
-    res[at + p * plane] = b - ap[p];
+    res[at + p * plane] = r[p];
   }
   res[at + NZ * plane] = 0;
 }
