@@ -1,0 +1,153 @@
+/* wave.h: the fully nonlinear potential-flow wave model on the device (OceanWave3D: ../shared/papers/
+ * fnpf-gpu-model.txt sections 2 and 3, fnpf-multigpu-scalability.txt): the free surface elevation eta and the
+ * surface potential phi on the horizontal grid, advanced in time by the Zakharov-form surface conditions
+ *   eta_t = -grad(eta) . grad(phi) + w (1 + |grad(eta)|^2)                                            (1a)
+ *   phi_t = -g eta - (|grad(phi)|^2 - w^2 (1 + |grad(eta)|^2)) / 2                                    (1b)
+ * with w, the vertical velocity at the surface, from the sigma-transformed Laplace problem (laplace.h) and the
+ * horizontal gradients from the same centred finite differences of the chosen order. The linear option keeps
+ * eta_t = w, phi_t = -g eta with w from the Laplace problem on the still-water domain (eta = 0 in the operator).
+ *
+ * Time stepping: the classical four-stage, fourth-order Runge-Kutta scheme (ERK4), one Laplace solve per stage.
+ * Each solve starts from a guess extrapolated in time (Lagrange) through the solutions at the last distinct stage
+ * times (config.extrapolation of them), which keeps the defect-correction iterations per solve low.
+ *
+ * Generation and absorption: relaxation zones (boxes ramping along x or y) blend the state after every step,
+ *   eta = G eta + (1 - G) eta_target,   phi = G phi + (1 - G) phi_target,
+ * with the weight G(xi) from 0 at the zone's outer edge (xi = 1: the target) to 1 at its inner edge (xi = 0: the
+ * model), exponential G = 1 - (exp(xi^p) - 1) / (e - 1) (p = 3.5 by default) or the cubic G = 1 - 3 xi^2 + 2 xi^3.
+ * A generation zone's target is the incident wave times the start-up ramp r(t) = (1 - cos(pi t / T_ramp)) / 2 for
+ * t < T_ramp; an absorption zone's is rest: eta = 0 and phi the uniform potential r(t) A t of the incident wave
+ * (waves.h: A, zero but for stream-function waves), so that absorbing adds no spurious gradient of phi.
+ *
+ * Grid: the decomposition's nx x ny points, point (i, j) at (x0 + i dx, y0 + j dy); closed sides are walls
+ * (mirror symmetry, no normal flux), periodic sides periodic; a direction of one point is a 2D flume. State fields
+ * are of the Laplace solver's outer precision (double, or float when laplace.precision is single). */
+#ifndef HYDROCL_WAVE_H
+#define HYDROCL_WAVE_H
+
+#include <stdbool.h>
+
+#include "decomp.h"
+#include "field.h"
+#include "laplace.h"
+#include "runtime.h"
+#include "status.h"
+#include "waves.h"
+
+enum { WAVE_ZONES_MAX = 16, WAVE_EXTRAPOLATION_MAX = 3, WAVE_INCIDENT_MODES_MAX = 128 };
+
+typedef enum { WAVE_NONLINEAR, WAVE_LINEAR } WaveEquations;
+typedef enum { WAVE_ZONE_GENERATE, WAVE_ZONE_ABSORB } WaveZoneKind;
+typedef enum { WAVE_SHAPE_EXPONENTIAL, WAVE_SHAPE_POLYNOMIAL } WaveZoneShape;
+/* The direction in which a zone hands over to the model: the weight rises from 0 at the far edge to 1 at the edge
+ * this way (a generation zone on the west side of a tank hands over towards +x). */
+typedef enum { WAVE_INWARD_PLUS_X, WAVE_INWARD_MINUS_X, WAVE_INWARD_PLUS_Y, WAVE_INWARD_MINUS_Y } WaveZoneInward;
+
+typedef struct {
+  WaveZoneKind kind;
+  double x0, x1, y0, y1; /* the box [m] in the grid's coordinates, x0 < x1, y0 < y1; points on its edges belong */
+  WaveZoneInward inward;
+  WaveZoneShape shape;
+  double power; /* p of the exponential shape */
+} WaveZone;
+
+typedef struct {
+  LaplaceConfig laplace; /* dx, dy and the solver; the model's stencils are of laplace.order */
+  double g;              /* [m/s^2] */
+  double x0, y0;         /* the coordinates of grid point (0, 0) [m] */
+  WaveEquations equations;
+  int extrapolation;     /* solutions the initial guess is extrapolated through: 0 (the last solve's Phi as it is)
+                            to WAVE_EXTRAPOLATION_MAX; each costs one field of nz + 1 planes */
+  double ramp_time;      /* T_ramp [s]; 0: the incident wave is there in full from t = 0 */
+  int nzones;
+  WaveZone zones[WAVE_ZONES_MAX];
+} WaveConfig;
+
+/* g = 9.81, nonlinear, quadratic extrapolation (3), no ramp, no zones, the Laplace solver's defaults; dx, dy to
+ * be set. */
+WaveConfig wave_config_default(void);
+
+/* An incident wave as the device evaluates it: a sum of components
+ *   eta = r(t) sum_n E_n cos(psi_n),   phi = r(t) (U_x x + U_y y + A t + sum_n P_n sin(psi_n)),
+ *   psi_n = kx_n x + ky_n y - omega_n t + epsilon_n.
+ * A regular wave (waves.h) of N modes travelling towards `direction` is its N harmonics for eta and the sine
+ * series of its surface potential (sampled and transformed on the host; up to WAVE_INCIDENT_MODES_MAX terms), its
+ * mean current U = c_E (cos, sin)(direction) and rate A; an irregular sea is its components (linear: P = g a /
+ * omega, U = A = 0). x is measured from x_origin: the regular wave's crest passes x_origin at t = 0. */
+typedef struct {
+  int components;
+  double *kx, *ky, *omega, *phase, *eta_amplitude, *phi_amplitude; /* [components] */
+  double current_x, current_y, potential_rate;                     /* U_x, U_y [m/s], A [m^2/s^2] */
+} WaveIncident;
+
+HclStatus wave_incident_regular(const RegularWave *wave, double direction, double x_origin, WaveIncident *out);
+HclStatus wave_incident_irregular(const IrregularWave *wave, WaveIncident *out);
+void wave_incident_free(WaveIncident *incident); /* NULL-safe */
+/* The incident wave at (x, y, t) without the ramp, on the host (what the device evaluates, in double). */
+double wave_incident_eta(const WaveIncident *incident, double x, double y, double t);
+double wave_incident_phi(const WaveIncident *incident, double x, double y, double t);
+
+/* The largest stable step of ERK4 for the linearized surface conditions on this grid: the eigenvalues are
+ * +-i omega(k) with omega^2 = g k tanh(k h), at most at the grid's shortest wave, k = pi sqrt(1/dx^2 + 1/dy^2)
+ * (directions of one point left out), and ERK4 is stable on the imaginary axis up to |dt lambda| = 2 sqrt(2).
+ * (Centred finite differences of order 2 to 8 resolve k below that, so the bound holds for the discrete scheme.) */
+double wave_step_limit(const WaveConfig *config, const DecompSpec *grid, double deepest);
+
+typedef struct Wave Wave;
+
+/* Sets up the model over depth h (this rank's owned points, x fastest, > 0) on decomp: the Laplace solver, the
+ * state, the relaxation weights. Bad settings are HCL_EDATA naming the key and the value (a zone outside the
+ * domain or empty, an extrapolation out of range, g <= 0), and whatever laplace_create refuses. State starts at
+ * rest at t = 0. Borrows rt and decomp. Collective. */
+HclStatus wave_create(Runtime *rt, const Decomp *decomp, const WaveConfig *config, const double *h, Wave **out);
+void wave_destroy(Wave **wave);
+
+/* The incident wave of the generation zones (copied); NULL: none (generation zones then relax towards rest). */
+HclStatus wave_set_incident(Wave *wave, const WaveIncident *incident);
+
+/* Sets the state at time t from this rank's owned points (x fastest); forgets the extrapolation history. */
+HclStatus wave_set_state(Wave *wave, double t, const double *eta, const double *phi);
+
+typedef struct {
+  int solves;             /* Laplace solves in the step: 4 */
+  int iterations;         /* defect-correction iterations (preconditioner applications), summed over the solves */
+  double solve_seconds;   /* wall time in the Laplace solves (profiled runs: device time), and the rest: */
+  double rates_seconds;   /* the surface conditions and the stage updates */
+  double relax_seconds;   /* the relaxation zones */
+} WaveStepStats;
+
+/* One ERK4 step of dt, then the relaxation at t + dt. A Laplace solve that fails (not converged, or a water
+ * column that vanishes: the run has gone unstable) is returned as it is, with the state of the step's start kept
+ * (wave_state_good). Collective. With timing, stats' seconds are measured (the queue is waited for after each
+ * part); else they are 0 and the step is enqueued without waiting but for the solver's own reductions. */
+HclStatus wave_step(Wave *wave, double dt, bool timing, WaveStepStats *stats);
+
+double wave_time(const Wave *wave);
+Field *wave_eta(Wave *wave); /* the state (borrowed; owned points valid) */
+Field *wave_phi(Wave *wave);
+Laplace *wave_laplace(Wave *wave); /* the solver: Phi of the last solve, w, sigma (borrowed) */
+
+/* The stability guard: HCL_EDIVERGED when eta or phi is not finite or |eta| exceeds `factor` times the local
+ * still-water depth somewhere, naming the time, the first such point (global indices and coordinates) and its
+ * values. One reduction on the device; the host reads the state only to say where. Collective. */
+HclStatus wave_check(Wave *wave, double factor);
+
+/* Volume of the surface elevation, the integral of eta over the grid [m^3] by the trapezoidal rule between walls
+ * (half a cell at a wall point; whole cells across periodic sides; 1 m across a direction of one point), which
+ * integrates the cosine modes of a basin exactly. Collective. */
+HclStatus wave_volume(Wave *wave, double *volume);
+/* Energy per unit density [m^5/s^2]: potential g/2 of the integral of eta^2, and kinetic 1/2 of the integral of
+ * Phi's normal derivative times Phi over the surface, of phi eta_t / 2 (Green's theorem: the walls and the bed carry
+ * no flux), with eta_t from (1a) at the present state (one Laplace solve); the same quadrature. Collective. */
+HclStatus wave_energy(Wave *wave, double *potential, double *kinetic);
+
+/* The velocity (u, v, w) at the nz sigma nodes of some columns of this rank: columns[c] the owned (i, j) of column
+ * c, out [ncolumns][nz][4]: z, u, v, w at each node, bottom to surface, from the last solve's Phi:
+ *   u = Phi_x + sigma_x Phi_s,  v = Phi_y + sigma_y Phi_s,  w = Phi_s / d,  z = sigma d - h,
+ * after a Laplace solve for the present state (which the next step's first solve starts from). Collective (the
+ * solve); ncolumns may be 0 on ranks with no column to report. */
+HclStatus wave_column_velocities(Wave *wave, int ncolumns, const int *columns, double *out);
+
+double wave_device_bytes(const Wave *wave);
+
+#endif

