@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# test_wave_ranks.sh: the wave model's final state (wave_final.c: uneven bed, generation and absorption zones, 6
+# ERK4 steps of 4 solves) on 2 and 4 ranks (mixed; double on 4) equals the one-rank state within 1e-13 of its largest value, with the
+# same number of solver iterations (ghosts are exchanged before every stencil, so only the order of the global sums
+# differs: last bits), in double and in mixed precision; and mixed precision agrees with double to the solver
+# tolerance: at rtol 1e-6 the two differ by no more than twice what double itself moves between rtol 1e-6 and 1e-8
+# (the error the tolerance admits).
+# Usage: test_wave_ranks.sh MPIRUN WAVE_FINAL
+set -u
+mpirun=$1
+driver=$2
+. "$(dirname "$0")/../tap.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# largest |A - B| over the eta lines of two outputs, and the largest |A|
+difference() {
+  paste "$1" "$2" | awk '$1 != "iterations" { d = $1 - $2; if (d < 0) d = -d; if (d > m) m = d;
+    a = $1 < 0 ? -$1 : $1; if (a > big) big = a } END { printf "%.3e %.3e\n", m, big }'
+}
+# within A B FACTOR: max |A - B| <= FACTOR max |A|, and the same iterations
+within() {
+  read -r d big < <(difference "$1" "$2")
+  echo "# max difference $d, largest eta $big"
+  awk -v d="$d" -v big="$big" -v f="$3" 'BEGIN { exit !(d <= f * big) }' && [ "$(tail -1 "$1")" = "$(tail -1 "$2")" ]
+}
+
+run() { # PRECISION RTOL RANKS -> $dir/PRECISION-RTOL-RANKS
+  export POCL_CACHE_DIR="$dir/cache-$3"
+  run_capture timeout 600 "$mpirun" -n "$3" "$driver" "$1" "$2"
+  ok "$1 at rtol $2 on $3 ranks runs" equals "$rc" 0
+  printf '%s\n' "$out" >"$dir/$1-$2-$3"
+}
+
+for precision in double mixed; do
+  ranks="2 4"
+  [ "$precision" = double ] && ranks=4
+  for n in 1 $ranks; do
+    run "$precision" 1e-8 "$n"
+  done
+  for n in $ranks; do
+    ok "$precision: $n ranks give the one-rank state ($(tail -1 "$dir/$precision-1e-8-1"))" \
+      within "$dir/$precision-1e-8-1" "$dir/$precision-1e-8-$n" 1e-13
+  done
+done
+run double 1e-6 1
+run mixed 1e-6 1
+read -r admitted big < <(difference "$dir/double-1e-6-1" "$dir/double-1e-8-1")
+read -r mixed_gap big < <(difference "$dir/mixed-1e-6-1" "$dir/double-1e-6-1")
+ok "mixed agrees with double to the solver tolerance: $mixed_gap against $admitted admitted at rtol 1e-6" \
+  awk -v m="$mixed_gap" -v a="$admitted" 'BEGIN { exit !(m <= 2 * a + 1e-16) }'
+tap_done
