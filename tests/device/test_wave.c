@@ -2,8 +2,8 @@
  * - a linear standing wave cos(kx x) cos(ky y) in a closed 3D basin: the discrete frequency (from one solve) against
  *   the dispersion relation, eta against the analytic solution over 5 periods, volume conserved;
  * - the nonlinear model at small amplitude against the same solution, energy nearly constant;
- * - the incident-wave forms (host) against waves.h, and relaxation towards an incident wave;
- * - bad input: zones, extrapolation; the stability guard. */
+ * - the incident-wave forms (host) against waves.h, and relaxation: a zone's outer edge takes the target exactly;
+ * - bad input: zones, extrapolation, g; the stability guard names the point. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +166,186 @@ static void standing(Runtime *rt, WaveEquations equations, double A) {
   basin_free(&b);
 }
 
+/* The device's form of a stream-function wave (harmonics of eta, sine series of the surface potential) and of an
+ * irregular sea against waves.h's own evaluation, on the host, at points over two wavelengths and a period. */
+static void incident_forms(void) {
+  RegularWaveSpec spec = waves_regular_spec_default();
+  spec.depth = 1;
+  spec.height = 0.1;
+  spec.period = 2;
+  RegularWave regular;
+  WaveIncident form = {0};
+  double worst_eta = 0, worst_phi = 0;
+  HclStatus st = waves_solve_stream(&spec, &regular);
+  if (st == HCL_OK) {
+    st = wave_incident_regular(&regular, 0, 0.3, &form);
+  }
+  for (int n = 0; st == HCL_OK && n < 200; n++) {
+    double x = 0.3 + n * 2 * regular.length / 200, t = n * regular.period / 200;
+    worst_eta = fmax(worst_eta, fabs(wave_incident_eta(&form, x, 0.7, t) - waves_eta(&regular, x - 0.3, t)));
+    worst_phi = fmax(worst_phi, fabs(wave_incident_phi(&form, x, 0.7, t) - waves_phi(&regular, x - 0.3, t) -
+                                     regular.current_euler * 0.3));
+  }
+  /* The same Fourier series summed in another order (eta), and the surface potential's sine series from 256
+   * samples of a function whose coefficients fall below 1e-13 of the largest within the 127 kept: rounding. */
+  double phi_scale = regular.B[1];
+  TAP_OK(st == HCL_OK && worst_eta < 1e-13 * spec.height && worst_phi < 1e-11 * phi_scale,
+         "stream-function wave as device components (%d): eta within %.1e m, phi within %.1e m^2/s of waves.h %s",
+         form.components, worst_eta, worst_phi, status_message());
+  status_clear();
+  wave_incident_free(&form);
+  IrregularWaveSpec sea = waves_irregular_spec_default();
+  sea.depth = 20;
+  sea.hs = 2;
+  sea.tp = 8;
+  sea.direction = 0.4;
+  IrregularWave irregular = {0};
+  worst_eta = worst_phi = 0;
+  st = waves_irregular_create(&sea, &irregular);
+  if (st == HCL_OK) {
+    st = wave_incident_irregular(&irregular, &form);
+  }
+  for (int n = 0; st == HCL_OK && n < 50; n++) {
+    double x = 7.0 * n, y = 3.0 * n, t = 0.9 * n;
+    worst_eta = fmax(worst_eta, fabs(wave_incident_eta(&form, x, y, t) - waves_irregular_eta(&irregular, x, y, t)));
+    worst_phi = fmax(worst_phi, fabs(wave_incident_phi(&form, x, y, t) - waves_irregular_phi(&irregular, x, y, t)));
+  }
+  TAP_OK(st == HCL_OK && worst_eta < 1e-12 && worst_phi < 1e-11,
+         "irregular sea as device components: eta within %.1e m, phi within %.1e m^2/s %s", worst_eta, worst_phi,
+         status_message());
+  status_clear();
+  wave_incident_free(&form);
+  waves_irregular_free(&irregular);
+}
+
+/* A flume (ny = 1) with a generation zone at the west and an absorption zone at the east, both with the cubic
+ * weight, whose outer edges hold weight 0: after one step eta and phi there are the targets, the incident wave at
+ * t = dt (times the ramp) and rest (eta 0, phi the ramp times A t), to rounding. */
+static void relaxation_edges(Runtime *rt) {
+  WaveConfig c = wave_config_default();
+  c.laplace.dx = c.laplace.dy = 0.05;
+  c.laplace.precision = LAPLACE_DOUBLE;
+  c.ramp_time = 1;
+  c.nzones = 2;
+  c.zones[0] = (WaveZone){.kind = WAVE_ZONE_GENERATE, .x0 = 0, .x1 = 0.5, .inward = WAVE_INWARD_PLUS_X,
+                          .shape = WAVE_SHAPE_POLYNOMIAL};
+  c.zones[1] = (WaveZone){.kind = WAVE_ZONE_ABSORB, .x0 = 1.5, .x1 = 2, .inward = WAVE_INWARD_MINUS_X,
+                          .shape = WAVE_SHAPE_EXPONENTIAL, .power = 3.5};
+  RegularWaveSpec spec = waves_regular_spec_default();
+  spec.depth = 0.5;
+  spec.height = 0.05;
+  spec.length = 1;
+  RegularWave regular;
+  WaveIncident form = {0};
+  Basin b;
+  double dt = 0.02, ramp = 0.5 * (1 - cos(PI * dt / c.ramp_time));
+  double eta_west = NAN, phi_west = NAN, phi_east = NAN, eta_east = NAN;
+  HclStatus st = waves_solve_stream(&spec, &regular);
+  if (st == HCL_OK) {
+    st = wave_incident_regular(&regular, 0, 0, &form);
+  }
+  if (st == HCL_OK) {
+    st = basin_create(rt, 41, 1, 0.5, &c, &b);
+  }
+  if (st == HCL_OK) {
+    memset(b.eta, 0, sizeof *b.eta * b.n);
+    memset(b.phi, 0, sizeof *b.phi * b.n);
+    st = wave_set_state(b.wave, 0, b.eta, b.phi);
+  }
+  if (st == HCL_OK) {
+    st = wave_set_incident(b.wave, &form);
+  }
+  if (st == HCL_OK) {
+    st = wave_step(b.wave, dt, false, NULL);
+  }
+  if (st == HCL_OK && (st = field_read_owned(wave_eta(b.wave), b.eta)) == HCL_OK) {
+    st = field_read_owned(wave_phi(b.wave), b.phi);
+  }
+  if (st == HCL_OK) {
+    eta_west = b.eta[0] - ramp * wave_incident_eta(&form, 0, 0, dt);
+    phi_west = b.phi[0] - ramp * wave_incident_phi(&form, 0, 0, dt);
+    eta_east = b.eta[40];
+    phi_east = b.phi[40] - ramp * form.potential_rate * dt;
+  }
+  TAP_OK(st == HCL_OK && fabs(eta_west) < 1e-15 && fabs(phi_west) < 1e-15 && fabs(eta_east) < 1e-15 &&
+             fabs(phi_east) < 1e-15,
+         "relaxation: the generation zone's outer edge holds the incident wave (off by %.1e m, %.1e m^2/s), the "
+         "absorption zone's rest (%.1e m, %.1e m^2/s) %s",
+         eta_west, phi_west, eta_east, phi_east, status_message());
+  status_clear();
+  wave_incident_free(&form);
+  basin_free(&b);
+}
+
+/* Bad settings refused by wave_create with the key and the value. */
+static void refusals(Runtime *rt) {
+  struct {
+    const char *what, *says;
+    WaveZone zone;
+    int extrapolation;
+    double g;
+  } cases[] = {
+      {"a zone beyond the east wall", "outside the domain",
+       {.kind = WAVE_ZONE_ABSORB, .x0 = 1.5, .x1 = 2.5, .y0 = 0, .y1 = 1, .inward = WAVE_INWARD_MINUS_X,
+        .shape = WAVE_SHAPE_POLYNOMIAL}, 3, 9.81},
+      {"a zone empty along its ramp", "empty along its ramp",
+       {.kind = WAVE_ZONE_GENERATE, .x0 = 0, .x1 = 1, .y0 = 0.5, .y1 = 0.5, .inward = WAVE_INWARD_PLUS_Y,
+        .shape = WAVE_SHAPE_POLYNOMIAL}, 3, 9.81},
+      {"an exponential zone of power 0", "power = 0",
+       {.kind = WAVE_ZONE_GENERATE, .x0 = 0, .x1 = 0.5, .y0 = 0, .y1 = 1, .inward = WAVE_INWARD_PLUS_X,
+        .shape = WAVE_SHAPE_EXPONENTIAL}, 3, 9.81},
+      {"extrapolation 4", "time.extrapolation = 4", {.x1 = 1, .y1 = 1}, 4, 9.81},
+      {"g = 0", "physics.g = 0", {.x1 = 1, .y1 = 1}, 3, 0},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    WaveConfig c = wave_config_default();
+    c.laplace.dx = c.laplace.dy = 1.0 / 16;
+    c.nzones = 1;
+    c.zones[0] = cases[k].zone;
+    c.extrapolation = cases[k].extrapolation;
+    c.g = cases[k].g;
+    Basin b;
+    HclStatus st = basin_create(rt, 33, 17, 0.5, &c, &b);
+    TAP_OK(st == HCL_EDATA && tap_contains(status_message(), cases[k].says), "%s refused: %s", cases[k].what,
+           status_message());
+    status_clear();
+    basin_free(&b);
+  }
+}
+
+/* The guard: a NaN in phi, and an eta above the depth, stop with the time and the point. */
+static void guard(Runtime *rt) {
+  WaveConfig c = wave_config_default();
+  c.laplace.dx = c.laplace.dy = 1.0 / 16;
+  Basin b;
+  HclStatus st = basin_create(rt, 33, 17, 0.5, &c, &b);
+  if (st == HCL_OK) {
+    memset(b.eta, 0, sizeof *b.eta * b.n);
+    memset(b.phi, 0, sizeof *b.phi * b.n);
+    b.phi[5 * 33 + 7] = NAN;
+    st = wave_set_state(b.wave, 1.25, b.eta, b.phi);
+  }
+  if (st == HCL_OK) {
+    st = wave_check(b.wave, 1);
+  }
+  TAP_OK(st == HCL_EDIVERGED && tap_contains(status_message(), "t = 1.25 s") &&
+             tap_contains(status_message(), "point (7, 5)"),
+         "a NaN in phi stops the run: %s", status_message());
+  status_clear();
+  if (b.wave) {
+    b.phi[5 * 33 + 7] = 0;
+    b.eta[16 * 33 + 32] = 0.6;
+    st = wave_set_state(b.wave, 2, b.eta, b.phi);
+    if (st == HCL_OK) {
+      st = wave_check(b.wave, 1);
+    }
+  }
+  TAP_OK(st == HCL_EDIVERGED && tap_contains(status_message(), "point (32, 16)"),
+         "eta of 0.6 m over 0.5 m of water stops the run: %s", status_message());
+  status_clear();
+  basin_free(&b);
+}
+
 int main(void) {
   Runtime *rt = NULL;
   if (par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
@@ -174,6 +354,10 @@ int main(void) {
   }
   standing(rt, WAVE_LINEAR, 1e-3);
   standing(rt, WAVE_NONLINEAR, 1e-4);
+  incident_forms();
+  relaxation_edges(rt);
+  refusals(rt);
+  guard(rt);
   runtime_destroy(&rt);
   par_finalize();
   return tap_done();
