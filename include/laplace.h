@@ -20,7 +20,9 @@
  * them is zero to every order (and so is the normal slope of h at a wall).
  *
  * The solver: defect correction (fnpf-gpu-model Algorithm 1) Phi += M^-1 (b - A Phi) until the residual's RMS falls
- * to rtol times that of b (phi and the sources) plus atol, where M^-1 is one multigrid V-cycle on the second-order
+ * to rtol times that of b plus atol (multigpu-scalability eq. 14), where b is the right-hand side of the rows below
+ * the surface once the surface values phi are moved over, with the sources (eq. 9: b "accounts for in-homogenous
+ * boundary conditions"; the residual's units, so that rtol means the same at any spacing), where M^-1 is one multigrid V-cycle on the second-order
  * linearized operator (eta = 0, mg.h); or GMRES(m) right-preconditioned by the same V-cycle. Precision: double,
  * single, or mixed (fnpf-mixed-precision: the outer iteration in double, the V-cycle in float). Every call is
  * collective over the decomposition; ghosts are exchanged before every operator application, so the residual
@@ -61,7 +63,7 @@ LaplaceConfig laplace_config_default(void);
 
 typedef struct {
   int iterations;                         /* preconditioner applications */
-  double rms_b;                           /* of the right-hand side: phi at the surface and the sources */
+  double rms_b;                           /* of b: the surface values' image below the surface and the sources */
   double history[LAPLACE_HISTORY_MAX + 1]; /* rms of the residual before iteration k, k = 0 .. iterations */
   bool converged;
 } LaplaceResult;

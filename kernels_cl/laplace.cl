@@ -133,13 +133,14 @@ INLINE REAL line_down(const Line *l, const int p, __constant const REAL *w) {
 }
 
 /* (A Phi) in rows p = 0 .. nz - 1 of the column at element index at (plane 0), into ap: the bottom condition in the
- * ghost row (p = 0), eq. 4b at sigma_{p-1} for p >= 1. Phi's ghosts must be filled. The horizontal stencils are
+ * ghost row (p = 0), eq. 4b at sigma_{p-1} for p >= 1, with Phi taken as zero below plane first_plane (0: all of
+ * it; NZ: the surface values alone, whose image moved to the right-hand side is b). Phi's ghosts must be filled. The horizontal stencils are
  * summed first, plane by plane, as each of the 4 RADIUS + 1 columns is read once (Phi_x, Phi_y, Phi_xx + Phi_yy on
  * every plane); the mixed derivatives (eq. 8) are then the sigma stencils of Phi_x and Phi_y, which commute with
  * the horizontal ones. */
 INLINE void apply_column(__global const REAL *phi, const ulong at, const int pitch, const ulong plane,
-                         const Coefficients k, __constant const REAL *horizontal, __constant const REAL *vertical,
-                         REAL *ap) {
+                         const int first_plane, const Coefficients k, __constant const REAL *horizontal,
+                         __constant const REAL *vertical, REAL *ap) {
   __constant const REAL *d1x = horizontal, *d2x = d1x + WIDTH, *d1y = d2x + WIDTH, *d2y = d1y + WIDTH;
   Line phi_x, phi_y, lap;
 UNROLL_PLANES
@@ -151,13 +152,18 @@ UNROLL_PLANES
     const ulong west = at + (long)(m - RADIUS), south = at + (long)(m - RADIUS) * pitch;
 UNROLL_PLANES
     for (int q = 0; q < NP; q++) {
-      const REAL fx = phi[west + (ulong)q * plane], fy = phi[south + (ulong)q * plane];
+      const REAL fx = q < first_plane ? 0 : phi[west + (ulong)q * plane];
+      const REAL fy = q < first_plane ? 0 : phi[south + (ulong)q * plane];
       phi_x.at[q] += d1x[m] * fx;
       phi_y.at[q] += d1y[m] * fy;
       lap.at[q] += d2x[m] * fx + d2y[m] * fy;
     }
   }
-  const Line o = load_line(phi, at, plane);
+  Line o = load_line(phi, at, plane);
+UNROLL_PLANES
+  for (int q = 0; q < NP; q++) {
+    o.at[q] = q < first_plane ? 0 : o.at[q];
+  }
   /* row 0: (1/d + grad(h).grad(sigma)) Phi_s + grad(h).grad(Phi) at sigma = 0 (node 1), grad(sigma) = a */
   ap[0] = (k.inv_d + k.hx * k.ax + k.hy * k.ay) * line_down(&o, 1, vertical + VSTRIDE) + k.hx * phi_x.at[1] +
           k.hy * phi_y.at[1];
@@ -173,31 +179,38 @@ UNROLL_PLANES
   }
 }
 
-/* b - A Phi in rows 0 .. nz - 1 of the column at element index at, into r; b is the source where has_source (plane
- * 0 f_b, plane p f), else 0. */
+/* f - A Phi in rows 0 .. nz - 1 of the column at element index at, into r (Phi zero below first_plane); f is the
+ * source where has_source (plane 0 f_b, plane p f), else 0. */
 INLINE void column_defect(__global const REAL *phi, __global const REAL *col, __global const REAL *source,
                           const int has_source, const ulong at, const int pitch, const ulong plane,
-                          __constant const REAL *horizontal, __constant const REAL *vertical, REAL *r) {
-  apply_column(phi, at, pitch, plane, load_coefficients(col, at, plane), horizontal, vertical, r);
+                          const int first_plane, __constant const REAL *horizontal, __constant const REAL *vertical,
+                          REAL *r) {
+  apply_column(phi, at, pitch, plane, first_plane, load_coefficients(col, at, plane), horizontal, vertical, r);
 UNROLL_PLANES
   for (int p = 0; p < NZ; p++) {
     r[p] = (has_source ? source[at + p * plane] : 0) - r[p];
   }
 }
 
-/* res = b - A Phi on every row, 0 in the Dirichlet row (p = nz), in the V-cycle's precision and layout: the defect
- * of Algorithm 1 line 4. */
+/* res = f - A Phi on every row, 0 in the Dirichlet row (p = nz), in the V-cycle's precision and layout: the defect
+ * of Algorithm 1 line 4 (first_plane 0), or b, the right-hand side of the rows below the surface once the surface
+ * values are moved over (first_plane NZ: fnpf-gpu-model eq. 9's b, "accounting for in-homogenous boundary
+ * conditions"). */
 __kernel void residual_high(__global VREAL *res, __global const REAL *phi, __global const REAL *col,
                             __global const REAL *source, const int has_source, const int nx, const int ny,
-                            const int pitch, const ulong plane, const int rpitch, const ulong rplane,
-                            __constant const REAL *horizontal, __constant const REAL *vertical) {
+                            const int pitch, const ulong plane, const int first_plane, const int rpitch,
+                            const ulong rplane, __constant const REAL *horizontal, __constant const REAL *vertical) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
   const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
   REAL r[NZ];
-  column_defect(phi, col, source, has_source, at, pitch, plane, horizontal, vertical, r);
+  if (first_plane == 0) { /* two inlined copies: the defect's loads stay unconditional */
+    column_defect(phi, col, source, has_source, at, pitch, plane, 0, horizontal, vertical, r);
+  } else {
+    column_defect(phi, col, source, has_source, at, pitch, plane, NZ, horizontal, vertical, r);
+  }
 UNROLL_PLANES
   for (int p = 0; p < NZ; p++) {
     AT_V(res, p, j, i) = (VREAL)r[p];
@@ -216,7 +229,7 @@ __kernel void residual_outer(__global REAL *res, __global const REAL *phi, __glo
   }
   const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
   REAL r[NZ];
-  column_defect(phi, col, source, has_source, at, pitch, plane, horizontal, vertical, r);
+  column_defect(phi, col, source, has_source, at, pitch, plane, 0, horizontal, vertical, r);
 UNROLL_PLANES
   for (int p = 0; p < NZ; p++) {
     res[at + p * plane] = r[p];

@@ -35,7 +35,6 @@ struct Laplace {
   Field *phi3;            /* Phi: nz + 1 planes */
   Field *eta, *h, *depth, *col, *w; /* 2D: eta and h with mirrored ghosts, d = eta + h, coefficients, w */
   Field *source;          /* NULL until laplace_set_source */
-  double source_squares;  /* sum of the sources squared */
   Field **krylov;         /* GMRES: restart + 1 vectors of Phi's layout, then z */
   Halo *phi3_halo, *eta_halo, **krylov_halo;
   Mirror *mirror;
@@ -378,9 +377,10 @@ cleanup:
   return status;
 }
 
-/* The residual b - A x of x (Phi's layout; ghosts exchanged here), with or without the sources: into the V-cycle's
- * right-hand side, or into out (Phi's layout) when out is not NULL. */
-static HclStatus residual(Laplace *L, Field *x, Halo *x_halo, bool with_source, Field *out) {
+/* The residual f - A x of x (Phi's layout; ghosts exchanged here), with or without the sources: into the V-cycle's
+ * right-hand side, or into out (Phi's layout) when out is not NULL. surface_only takes x as zero below the surface:
+ * the residual is then b, the right-hand side of the system below the surface (into the V-cycle's field). */
+static HclStatus residual(Laplace *L, Field *x, Halo *x_halo, bool with_source, bool surface_only, Field *out) {
   HclStatus status = HCL_OK;
   TRY(mirror_exchange(L->mirror, x_halo, x));
   Field *res = out ? out : mg_rhs(L->mg);
@@ -392,6 +392,7 @@ static HclStatus residual(Laplace *L, Field *x, Halo *x_halo, bool with_source, 
   arg_int(&a, L->source && with_source);
   arg_shape(&a, L);
   if (!out) {
+    arg_int(&a, surface_only ? L->config.nz : 0);
     arg_vshape(&a, res);
   }
   arg_mem(&a, L->horizontal);
@@ -438,7 +439,7 @@ static HclStatus defect_correction(Laplace *L, double target, LaplaceResult *res
   HclStatus status = HCL_OK;
   int k = 0;
   for (;; k++) {
-    TRY(residual(L, L->phi3, L->phi3_halo, true, NULL));
+    TRY(residual(L, L->phi3, L->phi3_halo, true, false, NULL));
     TRY(rms(L, mg_rhs(L->mg), &result->history[k]));
     if (result->history[k] <= target || !isfinite(result->history[k]) || k == L->config.max_iterations) {
       break;
@@ -510,7 +511,7 @@ static HclStatus gmres(Laplace *L, double target, LaplaceResult *result) {
   TRY_ALLOC(y, m);
 #define H(i, j) hess[(size_t)(i) * m + (j)]
   for (;;) {
-    TRY(residual(L, L->phi3, L->phi3_halo, true, v[0]));
+    TRY(residual(L, L->phi3, L->phi3_halo, true, false, v[0]));
     double beta = 0;
     TRY(rms(L, v[0], &beta));
     result->history[k] = beta;
@@ -523,7 +524,7 @@ static HclStatus gmres(Laplace *L, double target, LaplaceResult *result) {
     int j = 0;
     for (; j < m && k < L->config.max_iterations; j++) {
       TRY(precondition(L, v[j], z));
-      TRY(residual(L, z, L->krylov_halo[m + 1], false, v[j + 1])); /* v_{j+1} = -A M^-1 v_j */
+      TRY(residual(L, z, L->krylov_halo[m + 1], false, false, v[j + 1])); /* v_{j+1} = -A M^-1 v_j */
       for (int i = 0; i <= j; i++) {
         TRY(reduce_dot(L->reducer, v[j + 1], v[i], &H(i, j)));
         TRY(combine(L, v[j + 1], 1, v[i], -H(i, j)));
@@ -601,9 +602,8 @@ HclStatus laplace_solve(Laplace *L, Field *eta, Field *phi, LaplaceResult *resul
   HclStatus status = HCL_OK;
   memset(result, 0, sizeof *result);
   TRY(prepare(L, eta, phi));
-  double phi_squares = 0;
-  TRY(reduce_dot(L->reducer, phi, phi, &phi_squares));
-  result->rms_b = sqrt((phi_squares + L->source_squares) / L->rows);
+  TRY(residual(L, L->phi3, L->phi3_halo, true, true, NULL));
+  TRY(rms(L, mg_rhs(L->mg), &result->rms_b));
   double target = L->config.rtol * result->rms_b + L->config.atol;
   if (L->config.method == LAPLACE_GMRES) {
     TRY(gmres(L, target, result));
@@ -629,7 +629,7 @@ cleanup:
 HclStatus laplace_compute_residual(Laplace *L, Field *eta, Field *phi) {
   HclStatus status = HCL_OK;
   TRY(prepare(L, eta, phi));
-  TRY(residual(L, L->phi3, L->phi3_halo, true, NULL));
+  TRY(residual(L, L->phi3, L->phi3_halo, true, false, NULL));
 cleanup:
   return status;
 }
@@ -640,20 +640,13 @@ HclStatus laplace_set_source(Laplace *L, const double *source) {
   const DecompLocal *l = decomp_local(L->decomp);
   size_t plane = (size_t)l->nx * l->ny, n = plane * (L->config.nz + 1);
   field_destroy(&L->source);
-  L->source_squares = 0;
   if (!source) {
     goto cleanup;
   }
   TRY_ALLOC(owned, n);
   memcpy(owned, source, sizeof *owned * (n - plane)); /* the top plane stays zero */
-  double squares = 0;
-  for (size_t k = 0; k < n; k++) {
-    squares += owned[k] * owned[k];
-  }
   TRY(make_field(L, "laplace_source", L->config.nz + 1, &L->source));
   TRY(field_write_owned(L->source, owned));
-  L->source_squares = squares;
-  TRY(par_sum_double(&L->source_squares));
 cleanup:
   free(owned);
   return status;

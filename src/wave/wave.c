@@ -52,8 +52,9 @@ struct Wave {
 };
 
 WaveConfig wave_config_default(void) {
-  return (WaveConfig){.laplace = laplace_config_default(), .g = 9.81, .equations = WAVE_NONLINEAR,
-                      .extrapolation = 3};
+  WaveConfig c = {.laplace = laplace_config_default(), .g = 9.81, .equations = WAVE_NONLINEAR, .extrapolation = 2};
+  c.laplace.rtol = 1e-5;
+  return c;
 }
 
 double wave_step_limit(const WaveConfig *c, const DecompSpec *grid, double deepest) {

@@ -155,9 +155,15 @@ static void standing(Runtime *rt, WaveEquations equations, double A) {
          "%s standing wave: eta within %.2e of A after %d periods (allowed %.2e), %.2f iterations per solve %s",
          name, r.worst, periods, allowed, r.solves ? (double)r.iterations / r.solves : 0, status_message());
   status_clear();
-  /* The mode integrates to zero under the trapezoidal rule; each solve leaves a residual of rtol 1e-8. */
-  TAP_OK(st == HCL_OK && r.volume_drift < 1e-7, "%s standing wave: volume stays within %.2e of A x area",
-         name, r.volume_drift);
+  /* The mode integrates to zero under the trapezoidal rule, and on a flat bed between walls every cosine mode is an
+   * eigenvector of the linear scheme, so the linear run keeps the volume to rounding (the solver's error holds no
+   * mean but through the V-cycle's rounding: 3e-12 measured). The nonlinear terms' discrete sums are not exactly
+   * conservative, and the solver's error (rtol 1e-5 of b) enters them: 1.2e-7 measured, 4e-9 at rtol 1e-6 and 1e-8
+   * alike (the floor of the discretization); allowed a tenth of rtol. */
+  double volume_allowed = equations == WAVE_LINEAR ? 1e-10 : 0.1 * c.laplace.rtol;
+  TAP_OK(st == HCL_OK && r.volume_drift < volume_allowed,
+         "%s standing wave: volume stays within %.2e of A x area (allowed %.0e)", name, r.volume_drift,
+         volume_allowed);
   /* ERK4 damps the mode by (omega dt)^6 / 144 per step, the energy twice that: 1.3e-4 over the 160 steps; the
    * nonlinear terms exchange energy at second order in k A. Allowed 1.5 times the scheme's loss. */
   double loss = 2 * periods * per_period * pow(z, 6) / 144;
