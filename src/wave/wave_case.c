@@ -381,10 +381,14 @@ static HclStatus read_zones(const Case *c, WaveSetup *s) {
   const char *cursor = case_string(c, key);
   WaveConfig *config = &s->config;
   while (*cursor) {
+    cursor += strspn(cursor, " \t");
     size_t length = strcspn(cursor, ";");
     snprintf(text, sizeof text, "%.*s", (int)(length < sizeof text ? length : sizeof text - 1), cursor);
     cursor += length + (cursor[length] == ';');
-    if (strspn(text, " \t") == strlen(text)) {
+    for (size_t n = strlen(text); n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t'); n--) {
+      text[n - 1] = '\0';
+    }
+    if (!text[0]) {
       continue;
     }
     REQUIRE(config->nzones < WAVE_ZONES_MAX, HCL_EDATA, "%s: %s holds more than %d zones", case_origin(c, key), key,
@@ -430,25 +434,14 @@ static double incident_depth(const Case *c, const WaveSetup *s) {
 }
 
 /* A refusal of waves.h, which names its settings wave.*, said with the case's keys (waves.*) and the origin of
- * the key that chose the wave. */
-static HclStatus explain_wave(const Case *c, HclStatus status) {
-  char message[1024], renamed[1200];
-  size_t used = 0;
-  snprintf(message, sizeof message, "%s", status_message());
+ * key, the wave's height. */
+static HclStatus explain_wave(const Case *c, HclStatus status, const char *key) {
+  static const char *const from[] = {"wave."}, *const to[] = {"waves."};
+  char message[1200];
+  run_rename_keys(from, to, 1, message, sizeof message);
   status_clear();
-  for (const char *p = message; *p && used + 8 < sizeof renamed;) {
-    bool key = strncmp(p, "wave.", 5) == 0 && (p == message || p[-1] == ' ' || p[-1] == '(');
-    if (key) {
-      memcpy(renamed + used, "waves.", 6);
-      used += 6;
-      p += 5;
-    } else {
-      renamed[used++] = *p++;
-    }
-  }
-  renamed[used] = '\0';
-  return status_set(status, __FILE__, __LINE__, "%s: waves.incident = %s: %s", case_origin(c, "waves.incident"),
-                    case_string(c, "waves.incident"), renamed);
+  return status_set(status, __FILE__, __LINE__, "%s: waves.incident = %s: %s", case_origin(c, key),
+                    case_string(c, "waves.incident"), message);
 }
 
 static HclStatus solve_regular(const Case *c, WaveSetup *s) {
@@ -465,7 +458,7 @@ static HclStatus solve_regular(const Case *c, WaveSetup *s) {
   status = s->incident_kind == WAVE_INCIDENT_STREAM ? waves_solve_stream(&spec, &s->regular)
                                                     : waves_solve_linear(&spec, &s->regular);
   if (status != HCL_OK) {
-    status = explain_wave(c, status);
+    status = explain_wave(c, status, "waves.height");
     goto cleanup;
   }
   TRY(wave_incident_regular(&s->regular, case_real(c, "waves.direction") * PI / 180, case_real(c, "waves.x_origin"),
@@ -493,7 +486,7 @@ static HclStatus solve_irregular(const Case *c, WaveSetup *s) {
     status = waves_solve_dispersion(spec.g, spec.depth, spec.tp, 0, &k);
   }
   if (status != HCL_OK) {
-    status = explain_wave(c, status);
+    status = explain_wave(c, status, "waves.hs");
     goto cleanup;
   }
   TRY(wave_incident_irregular(&s->irregular, &s->incident));

@@ -428,20 +428,22 @@ cleanup:
 
 /* ---- the time loop ------------------------------------------------------------------------------------------- */
 
-/* The run failed between the last good state and now (the guard, or a Laplace solve that failed: a water column
- * that vanished, or no convergence): go back to the last good state, write it as a restart and stop with `code`,
- * the failure's message followed by when it was good and where it is. */
-static HclStatus stop_failed(WaveRun *r, HclStatus code) {
+/* The run failed by t_bad (step step_bad): the guard, or a Laplace solve that failed (a water column that vanished,
+ * or no convergence). Goes back to the last good state, writes it as a restart and stops with `code`: the failure's
+ * message in the case's keys (laplace.h names its settings laplace.* and mg.*), then when the state was last good
+ * and where it is. */
+static HclStatus stop_failed(WaveRun *r, HclStatus code, double t_bad, int64_t step_bad) {
+  static const char *const from[] = {"laplace.", "mg."}, *const to[] = {"solver.", "solver."};
   HclStatus status = HCL_OK;
-  char why[1024];
-  snprintf(why, sizeof why, "%s", status_message());
+  char why[1200];
+  run_rename_keys(from, to, 2, why, sizeof why);
   status_clear();
   TRY(wave_set_state(r->wave, r->t_good, r->eta, r->phi));
   TRY(write_restart(r, r->t_good, r->step_good));
   FAIL(code,
        "%s. The run was good at t = %g s (step %lld) and failed by t = %g s (step %lld), dt = %.4g s; that last good "
        "state is in %s/%s-%lld.nc",
-       why, r->t_good, (long long)r->step_good, r->tl.t, (long long)r->tl.step, r->dt, r->request->output_dir,
+       why, r->t_good, (long long)r->step_good, t_bad, (long long)step_bad, r->dt, r->request->output_dir,
        RESTART_PREFIX, (long long)r->step_good);
 cleanup:
   return status;
@@ -454,7 +456,7 @@ static HclStatus check_state(void *model) {
   WaveRun *r = model;
   HclStatus guard = wave_check(r->wave, r->setup.guard_factor);
   if (guard == HCL_EDIVERGED) {
-    TRY(stop_failed(r, HCL_EDIVERGED));
+    TRY(stop_failed(r, HCL_EDIVERGED, r->tl.t, r->tl.step));
   }
   TRY(guard);
   TRY(field_read_owned(wave_eta(r->wave), r->eta));
@@ -477,7 +479,7 @@ static HclStatus advance(void *model, Timeline *tl, double *dt, TimelineDue *due
   ASSERT(r->dt > 0); /* events lie strictly after t (schedule_start, schedule_due) */
   HclStatus stepped = wave_step(r->wave, r->dt, false, &stats);
   if (stepped == HCL_EDATA || stepped == HCL_ENOTCONVERGED) {
-    TRY(stop_failed(r, stepped == HCL_EDATA ? HCL_EDIVERGED : stepped));
+    TRY(stop_failed(r, stepped == HCL_EDATA ? HCL_EDIVERGED : stepped, t_next, tl->step + 1));
   }
   TRY(stepped);
   r->iterations += stats.iterations;
