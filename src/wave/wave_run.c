@@ -319,7 +319,7 @@ static HclStatus open_output(WaveRun *r) {
   OutputSpec spec = {.path = map_path, .overwrite = q->overwrite, .title = case_string(r->c, "model.title"),
                      .source = r->source, .history = q->command_line, .case_yaml = yaml,
                      .time_units = s->time_units, .x0 = s->config.x0, .dx = s->config.laplace.dx,
-                     .y0 = s->config.y0, .dy = s->config.laplace.dy,
+                     .y0 = s->config.y0, .dy = s->config.laplace.dy, .points = "grid point",
                      .double_precision = case_bool(r->c, "output.double"), .resume = q->restart != NULL,
                      .resume_time = r->tl.t};
   TRY(map_create(r->decomp, &spec, map_variables, MAP_VARIABLES, &r->map));

@@ -11,6 +11,7 @@ set -u
 hydrocl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: the test runs in its own folder
 root=$(cd "$2" && pwd)
 . "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/run_checks.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
@@ -56,14 +57,6 @@ ok "and its zones" contains "$out" "relaxation zone 2: absorption, x 16.5 to 22.
 ok "validate writes nothing" test ! -e "$dir/out"
 
 # ---- refusals: exit 65 before any device work, the key in the message, no output folder ----
-bad_input() { # DESCRIPTION EXPECTED-TEXT ARGS...
-  local description=$1 expected=$2
-  shift 2
-  run_capture "$hydrocl" run "$@" -o "$dir/bad"
-  ok "$description: exit 65" equals "$rc" 65
-  ok "$description: the message says '$expected'" contains "$err" "$expected"
-  ok "$description: no output created" test ! -e "$dir/bad"
-}
 bad_input "a stream-function wave past breaking" \
   "--set waves.height=0.5: waves.incident = stream: waves.height = 0.5 m is past the breaking limit" "$tank" \
   --set waves.height=0.5
@@ -145,12 +138,7 @@ run_capture "$hydrocl" run "$standing" "${long[@]}" -o "$dir/whole" -q
 ok "the uninterrupted run of 64 steps exits 0" equals "$rc" 0
 "$hydrocl" run "$standing" "${long[@]}" -o "$dir/split" -q 2>"$dir/split.err" &
 pid=$!
-for _ in $(seq 1 600); do # wait (up to a minute) for the second frame, so the run is well into its loop
-  [ -s "$dir/split/map.nc" ] && HDF5_USE_FILE_LOCKING=FALSE $py -c '
-import sys, netCDF4
-sys.exit(0 if len(netCDF4.Dataset(sys.argv[1]).dimensions["time"]) >= 2 else 1)' "$dir/split/map.nc" 2>/dev/null && break
-  sleep 0.1
-done
+wait_for_frames "$dir/split/map.nc"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
