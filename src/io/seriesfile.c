@@ -135,7 +135,6 @@ static HclStatus write_sample(SeriesFile *s, double time, const double *profiles
 cleanup:
   return status;
 }
-#endif
 
 static HclStatus create_local(const OutputSpec *spec, const SeriesLayout *layout, SeriesFile **out) {
   HclStatus status = HCL_OK;
@@ -155,6 +154,7 @@ cleanup:
   series_close(&s);
   return status;
 }
+#endif
 
 HclStatus series_create(const OutputSpec *spec, const SeriesLayout *layout, SeriesFile **out) {
   HclStatus status = HCL_OK;
