@@ -19,7 +19,12 @@ extern const int wave_case_nkeys;
  * (x, y), or a grid from a file. */
 typedef enum { WAVE_BED_FLAT, WAVE_BED_BAR, WAVE_BED_WHALIN, WAVE_BED_FILE } WaveBedShape;
 typedef enum { WAVE_INITIAL_STILL, WAVE_INITIAL_STANDING, WAVE_INITIAL_GAUSSIAN, WAVE_INITIAL_WAVE } WaveInitialShape;
-typedef enum { WAVE_INCIDENT_NONE, WAVE_INCIDENT_STREAM, WAVE_INCIDENT_LINEAR, WAVE_INCIDENT_IRREGULAR } WaveIncidentKind;
+typedef enum {
+  WAVE_INCIDENT_NONE,
+  WAVE_INCIDENT_STREAM,
+  WAVE_INCIDENT_LINEAR,
+  WAVE_INCIDENT_IRREGULAR
+} WaveIncidentKind;
 
 typedef struct {
   WaveBedShape shape;
@@ -53,9 +58,10 @@ typedef struct {
 } WaveSetup;
 
 /* Reads and cross-checks the case: the grid against the stencils, the zones against the domain, the bed, the
- * incident wave (solved here: a stream-function wave past breaking is refused). precision: --precision when given (single: the whole solver in float, double: in double), else
- * NULL for the case's solver.precision. Every mistake is HCL_EDATA naming the key, its origin, the value and what is
- * allowed. Caller frees with wave_setup_free (also after a failure). */
+ * incident wave (solved here: a stream-function wave past breaking is refused). precision: --precision when given
+ * (single: the whole solver in float, double: in double), else NULL for the case's solver.precision. Every
+ * mistake is HCL_EDATA naming the key, its origin, the value and what is allowed. Caller frees with wave_setup_free
+ * (also after a failure). */
 HclStatus wave_setup_from_case(const Case *c, const Precision *precision, WaveSetup *setup);
 void wave_setup_free(WaveSetup *setup);
 

@@ -20,7 +20,8 @@ struct SeriesFile {
 /* station_name, x and y of the stations, on the dimensions station and name_strlen. */
 static HclStatus define_stations(SeriesFile *s, int dim_station, int dim_strlen, int var[3]) {
   HclStatus status = HCL_OK;
-  static const char *const axes[] = {"x", "y"}, *const names[] = {"projection_x_coordinate", "projection_y_coordinate"};
+  static const char *const axes[] = {"x", "y"};
+  static const char *const names[] = {"projection_x_coordinate", "projection_y_coordinate"};
   int name_dims[2] = {dim_station, dim_strlen};
   TRY_NC(nc_def_var(s->ncid, "station_name", NC_CHAR, 2, name_dims, &var[0]), s->path);
   TRY_NC(NC_TEXT_ATT(s->ncid, var[0], "cf_role", "timeseries_id"), s->path);
@@ -55,7 +56,8 @@ cleanup:
 }
 
 /* The profile variables on (station, time, node): z the vertical coordinate, the others located by it. */
-static HclStatus define_profiles(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout, const int dims[3]) {
+static HclStatus define_profiles(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout,
+                                 const int dims[3]) {
   HclStatus status = HCL_OK;
   size_t samples = 16384 / ((size_t)s->nstations * s->nodes) + 1;
   size_t chunks[3] = {(size_t)s->nstations, samples > 1024 ? 1024 : samples, (size_t)s->nodes};

@@ -29,7 +29,8 @@ const CaseKey wave_case_keys[] = {
     {"grid.x0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "x of the first point (the west wall)"},
     {"grid.y0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "y of the first point (the south wall)"},
     {"grid.periodic_x", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "periodic in x instead of walls west and east"},
-    {"grid.periodic_y", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "periodic in y instead of walls south and north"},
+    {"grid.periodic_y", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
+     "periodic in y instead of walls south and north"},
     {"grid.px", CASE_INT, "", "0", 0, 65536, NULL, "ranks in x (0: chosen from the number of ranks)"},
     {"grid.py", CASE_INT, "", "0", 0, 65536, NULL, "ranks in y (0: chosen from the number of ranks)"},
     {"solver.nz", CASE_INT, "", "9", 3, LAPLACE_NZ_MAX, NULL,
@@ -111,10 +112,10 @@ const CaseKey wave_case_keys[] = {
      "the incident wave rises as (1 - cos(pi t / ramp_time)) / 2 over this time from t = 0 (0: in full at once)"},
     {"relaxation.zones", CASE_STRING, "", "", CASE_UNBOUNDED, NULL,
      "relaxation zones, 'KIND AXIS FROM TO INWARD [ACROSS FROM TO] [SHAPE [POWER]]; ...': KIND generate (towards "
-     "the incident wave) or absorb (towards rest); the weight ramps along AXIS (x or y) from FROM to TO [m] and hands "
-     "over to the model towards INWARD (+x, -x, +y or -y, along AXIS); the zone spans the whole domain across "
-     "unless ACROSS (the other axis) FROM TO [m] is given; SHAPE exponential (POWER, default 3.5) or polynomial. "
-     "E.g. 'generate x 0 3 +x; absorb x 27 35 -x'"},
+     "the incident wave) or absorb (towards rest); the weight ramps along AXIS (x or y) from FROM to TO [m] and "
+     "hands over to the model towards INWARD (+x, -x, +y or -y, along AXIS); the zone spans the whole domain "
+     "across unless ACROSS (the other axis) FROM TO [m] is given; SHAPE exponential (POWER, default 3.5) or "
+     "polynomial. E.g. 'generate x 0 3 +x; absorb x 27 35 -x'"},
     {"time.end", CASE_REAL, "s", NULL, 1e-9, 1e12, NULL, "simulated time at which the run ends"},
     {"time.start", CASE_STRING, "", "2000-01-01 00:00:00", CASE_UNBOUNDED, NULL,
      "calendar time (UTC) of t = 0, 'YYYY-MM-DD hh:mm:ss': the output's time units count from it"},

@@ -166,8 +166,8 @@ static HclStatus choose_step(WaveRun *r) {
   double c = courant_speed(r), dx = least_spacing(s);
   if (s->dt_fixed > 0) {
     REQUIRE(s->dt_fixed <= r->step_limit, HCL_EDATA,
-            "%s: time.dt = %g s is above the stability limit of ERK4 on this grid, %.4g s (the shortest wave the grid "
-            "holds, 2 spacings long, in %g m of water); allowed 0 < time.dt <= %.4g s, or 0 for a step from "
+            "%s: time.dt = %g s is above the stability limit of ERK4 on this grid, %.4g s (the shortest wave the "
+            "grid holds, 2 spacings long, in %g m of water); allowed 0 < time.dt <= %.4g s, or 0 for a step from "
             "time.courant",
             case_origin(r->c, "time.dt"), s->dt_fixed, r->step_limit, r->deepest, r->step_limit);
     r->dt_max = s->dt_fixed;
