@@ -11,9 +11,13 @@
 
 #include "casefile.h"
 #include "decomp.h"
+#include "history.h"
+#include "mapfile.h"
 #include "model.h"
+#include "restart.h"
 #include "runtime.h"
 #include "schedule.h"
+#include "seriesfile.h"
 #include "status.h"
 
 /* The calendar time of t = 0 from the case's key ('YYYY-MM-DD hh:mm:ss' UTC, a whole second) as seconds since
@@ -66,6 +70,41 @@ HclStatus run_claim_restarts(const RunRequest *request, const char *prefix, int6
 /* A fresh run that writes no file at path: one already there belongs to an earlier run; it goes with --overwrite
  * and is HCL_ECANTCREAT without it. Nothing for a continued run. Collective. */
 HclStatus run_remove_stale(const RunRequest *request, const char *path);
+
+/* A run's output files in the output folder: map.nc, history.nc (with gauges) and a series file (seriesfile.h) for
+ * a model that writes one. */
+typedef struct {
+  MapFile *map;
+  HistoryFile *history;
+  SeriesFile *series;
+} RunFiles;
+
+/* What goes into them: map.nc holds variables[0..nmap), history.nc the first nhistory of them at the gauges, the
+ * series file series_name ("kinematics.nc"; NULL: none) the layout series. All borrowed during the call. */
+typedef struct {
+  const OutputVariable *variables;
+  int nmap, nhistory;
+  const Gauge *gauges;
+  int ngauges;
+  const char *series_name;
+  const SeriesLayout *series;
+} RunOutputs;
+
+/* Opens a run's output: makes the folder, claims its restarts of prefix (run_claim_restarts, after tl's step),
+ * creates the files, or for a continued run reopens them from tl's time on, and for a fresh run without gauges takes
+ * away an earlier run's history.nc (run_remove_stale). base: the files' title, source, time units, coordinates and
+ * storage; path, overwrite, history, the case and resuming are set here. A fresh run that fails leaves none of the
+ * files this call made. Collective. */
+HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const RunRequest *request,
+                         const char *prefix, const Timeline *tl, const OutputSpec *base, const RunOutputs *outputs,
+                         RunFiles *files);
+void run_close_files(RunFiles *files);
+
+/* Writes a restart PREFIX-STEP.nc of fields and scalars (scalars[0] the time) into the output folder, keeping the
+ * newest restart.keep. source: the files' source attribute. Collective. */
+HclStatus run_write_restart(const Case *c, const RunRequest *request, const char *prefix, const char *source,
+                            int64_t step, Field *const *fields, int nfields, const RestartScalar *scalars,
+                            int nscalars);
 
 /* The restart a continued run reads (request->restart): the newest of prefix in the output folder for "latest",
  * else the file named. Collective. */

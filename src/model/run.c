@@ -9,13 +9,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "history.h"
 #include "inputs.h"
 #include "log.h"
 #include "par.h"
 #include "progress.h"
 #include "restart.h"
 #include "signals.h"
+
+enum { RUN_PATH_SIZE = 1100 }; /* the output folder (-o, checked to be below 960 characters) and a file name */
 
 HclStatus run_time_units(const Case *c, const char *key, double *start, char *units, size_t size) {
   HclStatus status = HCL_OK;
@@ -176,6 +177,90 @@ HclStatus run_remove_stale(const RunRequest *q, const char *path) {
     }
   }
   return par_agree(local);
+}
+
+/* "FOLDER/NAME" into path. */
+static void output_path(const RunRequest *q, const char *name, char *path, size_t size) {
+  snprintf(path, size, "%s/%s", q->output_dir, name);
+}
+
+/* Creates (or reopens) the files of outputs with spec (its path set here). */
+static HclStatus create_files(Runtime *rt, const Decomp *decomp, const RunRequest *q, OutputSpec *spec,
+                              const RunOutputs *outputs, RunFiles *files) {
+  HclStatus status = HCL_OK;
+  char path[RUN_PATH_SIZE];
+  output_path(q, "map.nc", path, sizeof path);
+  spec->path = path;
+  TRY(map_create(decomp, spec, outputs->variables, outputs->nmap, &files->map));
+  output_path(q, "history.nc", path, sizeof path);
+  if (outputs->ngauges > 0) {
+    TRY(history_create(rt, decomp, spec, outputs->gauges, outputs->ngauges, outputs->variables, outputs->nhistory,
+                       &files->history));
+  } else {
+    TRY(run_remove_stale(q, path));
+  }
+  if (outputs->series_name) {
+    output_path(q, outputs->series_name, path, sizeof path);
+    TRY(series_create(spec, outputs->series, &files->series));
+  }
+cleanup:
+  return status;
+}
+
+/* A fresh run's failed set-up: closes the files and removes those it made (series_create removes its own). */
+static void remove_made_files(const RunRequest *q, RunFiles *files) {
+  char path[RUN_PATH_SIZE];
+  bool made_map = files->map != NULL, made_history = files->history != NULL;
+  run_close_files(files);
+  if (par_rank() == 0 && made_map) {
+    output_path(q, "map.nc", path, sizeof path);
+    unlink(path);
+  }
+  if (par_rank() == 0 && made_history) {
+    output_path(q, "history.nc", path, sizeof path);
+    unlink(path);
+  }
+}
+
+HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const RunRequest *q, const char *prefix,
+                         const Timeline *tl, const OutputSpec *base, const RunOutputs *outputs, RunFiles *files) {
+  HclStatus status = HCL_OK;
+  char *yaml = NULL;
+  OutputSpec spec = *base;
+  TRY(case_to_yaml(c, &yaml));
+  TRY(output_make_folders(q->output_dir));
+  TRY(run_claim_restarts(q, prefix, tl->step));
+  spec.overwrite = q->overwrite;
+  spec.history = q->command_line;
+  spec.case_yaml = yaml;
+  spec.resume = q->restart != NULL;
+  spec.resume_time = tl->t;
+  status = create_files(rt, decomp, q, &spec, outputs, files);
+  if (status != HCL_OK && !q->restart) { /* a fresh run leaves no half-made output behind */
+    remove_made_files(q, files);
+  }
+cleanup:
+  free(yaml);
+  return status;
+}
+
+void run_close_files(RunFiles *files) {
+  series_close(&files->series);
+  history_close(&files->history);
+  map_close(&files->map);
+}
+
+HclStatus run_write_restart(const Case *c, const RunRequest *q, const char *prefix, const char *source,
+                            int64_t step, Field *const *fields, int nfields, const RestartScalar *scalars,
+                            int nscalars) {
+  HclStatus status = HCL_OK;
+  char path[RUN_PATH_SIZE];
+  RestartSpec spec = {.folder = q->output_dir, .prefix = prefix, .keep = (int)case_int(c, "restart.keep"),
+                      .source = source};
+  TRY(restart_write(&spec, step, fields, nfields, scalars, nscalars, path, sizeof path));
+  log_verbose("restart written: %s (t = %g s, step %lld)", path, scalars[0].value, (long long)step);
+cleanup:
+  return status;
 }
 
 HclStatus run_restart_path(const RunRequest *q, const char *prefix, char *path, size_t size) {

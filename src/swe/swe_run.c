@@ -10,7 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "history.h"
 #include "log.h"
@@ -46,8 +45,7 @@ typedef struct {
   Decomp *decomp;
   Swe *swe;
   Field *centre[SWE_CENTRE_FIELDS];
-  MapFile *map;
-  HistoryFile *history;
+  RunFiles files;
   Gauge *gauges;
   int ngauges;
   Timeline tl;          /* simulated time, step, output events */
@@ -232,8 +230,7 @@ cleanup:
 }
 
 static void close_model(SweRun *r) {
-  history_close(&r->history);
-  map_close(&r->map);
+  run_close_files(&r->files);
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
     field_destroy(&r->centre[f]);
   }
@@ -249,13 +246,9 @@ static HclStatus write_restart(void *model, double t, int64_t step) {
   HclStatus status = HCL_OK;
   SweRun *r = model;
   Field *state[SWE_STATE_FIELDS];
-  char path[PATH_SIZE];
-  RestartSpec spec = {.folder = r->request->output_dir, .prefix = RESTART_PREFIX,
-                      .keep = (int)case_int(r->c, "restart.keep"), .source = r->source};
   RestartScalar scalars[] = {{"time", t}, {"dt_cfl", r->dt_cfl}}; /* restart_write adds the step */
   swe_state_fields(r->swe, state);
-  TRY(restart_write(&spec, step, state, SWE_STATE_FIELDS, scalars, 2, path, sizeof path));
-  log_verbose("restart written: %s (t = %g s, step %lld)", path, t, (long long)step);
+  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, r->source, step, state, SWE_STATE_FIELDS, scalars, 2));
 cleanup:
   return status;
 }
@@ -279,55 +272,31 @@ cleanup:
 /* ---- output -------------------------------------------------------------------------------------------------- */
 
 static HclStatus open_output(SweRun *r) {
-  HclStatus status = HCL_OK;
-  char map_path[PATH_SIZE], history_path[PATH_SIZE], *yaml = NULL;
-  const RunRequest *q = r->request;
   const SweConfig *config = &r->setup.config;
-  snprintf(map_path, sizeof map_path, "%s/map.nc", q->output_dir);
-  snprintf(history_path, sizeof history_path, "%s/history.nc", q->output_dir);
-  TRY(case_to_yaml(r->c, &yaml));
-  TRY(output_make_folders(q->output_dir));
-  TRY(run_claim_restarts(q, RESTART_PREFIX, r->tl.step));
-  OutputSpec spec = {.path = map_path, .overwrite = q->overwrite, .title = case_string(r->c, "model.title"),
-                     .source = r->source, .history = q->command_line, .case_yaml = yaml,
-                     .time_units = r->setup.time_units, .x0 = r->setup.x0 + config->dx / 2,
-                     .dx = config->dx, .y0 = r->setup.y0 + config->dy / 2, .dy = config->dy,
-                     .double_precision = case_bool(r->c, "output.double"), .resume = q->restart != NULL,
-                     .resume_time = r->tl.t};
-  TRY(map_create(r->decomp, &spec, map_variables, MAP_VARIABLES, &r->map));
-  if (r->ngauges > 0) {
-    spec.path = history_path;
-    TRY(history_create(r->rt, r->decomp, &spec, r->gauges, r->ngauges, map_variables, HISTORY_VARIABLES,
-                       &r->history));
-  } else {
-    TRY(run_remove_stale(q, history_path));
-  }
-cleanup:
-  if (status != HCL_OK && r->map && !q->restart) { /* a fresh run leaves no half-made output behind */
-    map_close(&r->map);
-    if (par_rank() == 0) {
-      unlink(map_path);
-    }
-  }
-  free(yaml);
-  return status;
+  OutputSpec base = {.title = case_string(r->c, "model.title"), .source = r->source,
+                     .time_units = r->setup.time_units, .x0 = r->setup.x0 + config->dx / 2, .dx = config->dx,
+                     .y0 = r->setup.y0 + config->dy / 2, .dy = config->dy,
+                     .double_precision = case_bool(r->c, "output.double")};
+  RunOutputs outputs = {.variables = map_variables, .nmap = MAP_VARIABLES, .nhistory = HISTORY_VARIABLES,
+                        .gauges = r->gauges, .ngauges = r->ngauges};
+  return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
 }
 
 /* Writes a map frame and a gauge sample (when there are gauges) of the present state, as asked. */
 static HclStatus write_output(void *model, bool map_due, bool history_due) {
   HclStatus status = HCL_OK;
   SweRun *r = model;
-  history_due = history_due && r->history;
+  history_due = history_due && r->files.history;
   if (!map_due && !history_due) {
     return HCL_OK;
   }
   TRY(swe_centre_fields(r->swe, r->centre));
   Field *fields[MAP_VARIABLES] = {swe_zeta(r->swe), r->centre[0], r->centre[1], r->centre[2], r->centre[3]};
   if (map_due) {
-    TRY(map_write(r->map, r->tl.t, fields));
+    TRY(map_write(r->files.map, r->tl.t, fields));
   }
   if (history_due) {
-    TRY(history_write(r->history, r->tl.t, fields));
+    TRY(history_write(r->files.history, r->tl.t, fields));
   }
 cleanup:
   return status;

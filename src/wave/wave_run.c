@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "history.h"
 #include "log.h"
@@ -60,9 +59,7 @@ typedef struct {
   WaveSetup setup;
   Decomp *decomp;
   Wave *wave;
-  MapFile *map;
-  HistoryFile *history;
-  SeriesFile *series;
+  RunFiles files;
   Gauge *gauges;
   int ngauges;
   NamedPoint *lines;  /* kinematics lines, moved to their grid points */
@@ -249,9 +246,7 @@ cleanup:
 }
 
 static void close_model(WaveRun *r) {
-  series_close(&r->series);
-  history_close(&r->history);
-  map_close(&r->map);
+  run_close_files(&r->files);
   wave_destroy(&r->wave);
   decomp_destroy(&r->decomp);
   free(r->gauges);
@@ -268,13 +263,9 @@ static void close_model(WaveRun *r) {
 static HclStatus write_restart(void *model, double t, int64_t step) {
   HclStatus status = HCL_OK;
   WaveRun *r = model;
-  char path[PATH_SIZE];
-  RestartSpec spec = {.folder = r->request->output_dir, .prefix = RESTART_PREFIX,
-                      .keep = (int)case_int(r->c, "restart.keep"), .source = r->source};
   RestartScalar scalars[] = {{"time", t}}; /* restart_write adds the step */
   Field *state[] = {wave_eta(r->wave), wave_phi(r->wave)};
-  TRY(restart_write(&spec, step, state, 2, scalars, 1, path, sizeof path));
-  log_verbose("restart written: %s (t = %g s, step %lld)", path, t, (long long)step);
+  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, r->source, step, state, 2, scalars, 1));
 cleanup:
   return status;
 }
@@ -297,55 +288,20 @@ cleanup:
 
 /* ---- output -------------------------------------------------------------------------------------------------- */
 
-static HclStatus open_series(WaveRun *r, OutputSpec *spec) {
-  SeriesLayout layout = {.stations = r->lines, .nstations = r->nlines, .nodes = r->setup.config.laplace.nz,
+static HclStatus open_output(WaveRun *r) {
+  const WaveSetup *s = &r->setup;
+  OutputSpec base = {.title = case_string(r->c, "model.title"), .source = r->source, .time_units = s->time_units,
+                     .x0 = s->config.x0, .dx = s->config.laplace.dx, .y0 = s->config.y0,
+                     .dy = s->config.laplace.dy, .points = "grid point",
+                     .double_precision = case_bool(r->c, "output.double")};
+  SeriesLayout series = {.stations = r->lines, .nstations = r->nlines, .nodes = s->config.laplace.nz,
                          .profiles = profile_variables, .nprofiles = PROFILE_VARIABLES,
                          .scalars = scalar_variables,
                          .nscalars = case_bool(r->c, "output.energy") ? SCALAR_VARIABLES : 1};
-  return series_create(spec, &layout, &r->series);
-}
-
-static HclStatus open_output(WaveRun *r) {
-  HclStatus status = HCL_OK;
-  char map_path[PATH_SIZE], history_path[PATH_SIZE], series_path[PATH_SIZE], *yaml = NULL;
-  const RunRequest *q = r->request;
-  const WaveSetup *s = &r->setup;
-  snprintf(map_path, sizeof map_path, "%s/map.nc", q->output_dir);
-  snprintf(history_path, sizeof history_path, "%s/history.nc", q->output_dir);
-  snprintf(series_path, sizeof series_path, "%s/kinematics.nc", q->output_dir);
-  TRY(case_to_yaml(r->c, &yaml));
-  TRY(output_make_folders(q->output_dir));
-  TRY(run_claim_restarts(q, RESTART_PREFIX, r->tl.step));
-  OutputSpec spec = {.path = map_path, .overwrite = q->overwrite, .title = case_string(r->c, "model.title"),
-                     .source = r->source, .history = q->command_line, .case_yaml = yaml,
-                     .time_units = s->time_units, .x0 = s->config.x0, .dx = s->config.laplace.dx,
-                     .y0 = s->config.y0, .dy = s->config.laplace.dy, .points = "grid point",
-                     .double_precision = case_bool(r->c, "output.double"), .resume = q->restart != NULL,
-                     .resume_time = r->tl.t};
-  TRY(map_create(r->decomp, &spec, map_variables, MAP_VARIABLES, &r->map));
-  if (r->ngauges > 0) {
-    spec.path = history_path;
-    TRY(history_create(r->rt, r->decomp, &spec, r->gauges, r->ngauges, map_variables, HISTORY_VARIABLES,
-                       &r->history));
-  } else {
-    TRY(run_remove_stale(q, history_path));
-  }
-  spec.path = series_path;
-  TRY(open_series(r, &spec));
-cleanup:
-  if (status != HCL_OK && !q->restart) { /* a fresh run leaves no half-made output behind */
-    bool made_map = r->map != NULL, made_history = r->history != NULL;
-    map_close(&r->map);
-    history_close(&r->history);
-    if (par_rank() == 0 && made_map) {
-      unlink(map_path);
-    }
-    if (par_rank() == 0 && made_history) {
-      unlink(history_path);
-    }
-  }
-  free(yaml);
-  return status;
+  RunOutputs outputs = {.variables = map_variables, .nmap = MAP_VARIABLES, .nhistory = HISTORY_VARIABLES,
+                        .gauges = r->gauges, .ngauges = r->ngauges, .series_name = "kinematics.nc",
+                        .series = &series};
+  return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
 }
 
 /* z, u, v, w at the sigma points of every kinematics line, gathered from the ranks that own them:
@@ -401,7 +357,7 @@ static HclStatus write_series(WaveRun *r) {
       }
     }
   }
-  TRY(series_write(r->series, r->tl.t, profiles, scalars));
+  TRY(series_write(r->files.series, r->tl.t, profiles, scalars));
 cleanup:
   free(values);
   free(profiles);
@@ -414,10 +370,10 @@ static HclStatus write_output(void *model, bool map_due, bool history_due) {
   WaveRun *r = model;
   Field *fields[MAP_VARIABLES] = {wave_eta(r->wave), wave_phi(r->wave)};
   if (map_due) {
-    TRY(map_write(r->map, r->tl.t, fields));
+    TRY(map_write(r->files.map, r->tl.t, fields));
   }
-  if (history_due && r->history) {
-    TRY(history_write(r->history, r->tl.t, fields));
+  if (history_due && r->files.history) {
+    TRY(history_write(r->files.history, r->tl.t, fields));
   }
   if (history_due) {
     TRY(write_series(r));
