@@ -76,6 +76,18 @@ const NamedPoint *case_points(const Case *c, const char *key, int *count);
 /* Where key's value came from: "case.yml:12:5", "--set grid.nx=5" or "default". Borrowed. */
 const char *case_origin(const Case *c, const char *key);
 
+/* The position of a CASE_CHOICE key's value among its choices: 0, 1, 2 for "a|b|c". */
+int case_choice(const Case *c, const char *key);
+/* Whether key holds its schema default: a number equal to it, no file, or the same text. */
+bool case_at_default(const Case *c, const char *key);
+/* Whether the '|'-separated list choices ("closed|periodic") holds word. */
+bool case_word_among(const char *word, const char *choices);
+
+/* The text of key ("section.name") in the case file at path, without a schema, so that a caller can choose the
+ * schema by it (model.name): "" when the file does not set it, and where it stands ("case.yml:3:9") in origin.
+ * HCL_ENOINPUT when the file cannot be opened, HCL_EDATA for a YAML syntax error (file:line:column). */
+HclStatus case_peek(const char *path, const char *key, char *value, size_t size, char *origin, size_t origin_size);
+
 /* The effective case as YAML (every key, defaults included, grouped by section whatever the order of the table,
  * strings quoted), for output metadata; case_load reads it back as the same case. Caller frees *text. */
 HclStatus case_to_yaml(const Case *c, char **text);

@@ -18,6 +18,7 @@ typedef struct {
   const char *restart;      /* NULL: start from the case; "latest": the newest restart in output_dir; else a file */
   const char *command_line; /* for the files' history attribute */
   Precision precision;
+  bool precision_given;     /* --precision was given (a model with its own precision key lets it override) */
 } RunRequest;
 
 typedef struct {
@@ -30,8 +31,11 @@ typedef struct {
   HclStatus (*validate)(Runtime *rt, const Case *c, const RunRequest *request, FILE *out);
   /* Runs the case to its end, writing output and restarts. Collective. */
   HclStatus (*run)(Runtime *rt, const Case *c, const RunRequest *request);
+  /* Whether the run needs a device with fp64; NULL: when request->precision is double. */
+  bool (*needs_fp64)(const Case *c, const RunRequest *request);
 } Model;
 
 extern const Model swe_model;
+extern const Model wave_model;
 
 #endif

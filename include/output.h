@@ -15,6 +15,7 @@ typedef struct {
   const char *case_yaml;   /* the effective case */
   const char *time_units;  /* "seconds since 2000-01-01 00:00:00" */
   double x0, dx, y0, dy;   /* x of global column i is x0 + i dx, in metres; likewise y */
+  const char *points;      /* what the coordinates locate, for their long_name; NULL: "cell centre" */
   bool double_precision;   /* store data as double instead of float32 */
   bool resume;             /* a continued run: reopen an existing file of the same grid and variables instead of
                               creating one; frames after resume_time (from a run that went on past the restart it

@@ -47,6 +47,9 @@ HclStatus par_max_double(double *value);
 /* The sum of *value over the ranks, on every rank (order fixed by MPI for a given run). Collective. */
 HclStatus par_sum_double(double *value);
 
+/* The element-wise sums of values[0..count) over the ranks, on every rank. Collective. */
+HclStatus par_sum_doubles(double *values, int count);
+
 /* Rank 0's *value on every rank. Collective. */
 HclStatus par_broadcast_int(int *value);
 

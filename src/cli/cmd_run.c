@@ -11,7 +11,7 @@
 #include "model.h"
 #include "par.h"
 
-static const Model *const models[] = {&swe_model};
+static const Model *const models[] = {&swe_model, &wave_model};
 enum { NMODELS = sizeof models / sizeof models[0], PATH_SIZE = 1024 };
 
 static const Model *find_model(const char *name) {
@@ -23,11 +23,41 @@ static const Model *find_model(const char *name) {
   return NULL;
 }
 
-/* Reads the case file and the --set overrides against the model's schema. Every model so far is selected by
- * model.name in its own schema, so with one model the schema itself checks that the case is for it. */
+/* "shallow-water, potential-flow": the models' names, for messages. */
+static const char *model_names(void) {
+  static char names[256];
+  names[0] = '\0';
+  for (int m = 0; m < NMODELS; m++) {
+    strncat(names, m ? ", " : "", sizeof names - strlen(names) - 1);
+    strncat(names, models[m]->name, sizeof names - strlen(names) - 1);
+  }
+  return names;
+}
+
+/* The model of the case: its model.name, as the file or the last --set model.name=... says, read before the case is
+ * checked against that model's schema. */
+static HclStatus choose_model(const CliOptions *o, const Model **model) {
+  HclStatus status = HCL_OK;
+  char name[128], origin[320];
+  TRY(case_peek(o->args[0], "model.name", name, sizeof name, origin, sizeof origin));
+  for (int s = 0; s < o->nsets; s++) {
+    if (strncmp(o->sets[s], "model.name=", 11) == 0) {
+      snprintf(name, sizeof name, "%s", o->sets[s] + 11);
+      snprintf(origin, sizeof origin, "--set %s", o->sets[s]);
+    }
+  }
+  REQUIRE(name[0], HCL_EDATA, "%s: model.name is required: the model the case is for (%s)", o->args[0],
+          model_names());
+  *model = find_model(name);
+  REQUIRE(*model != NULL, HCL_EDATA, "%s: model.name must be one of %s (got '%s')", origin, model_names(), name);
+cleanup:
+  return status;
+}
+
+/* Reads the case file and the --set overrides against the schema of its model. */
 static HclStatus load_case(const CliOptions *o, const Model **model, Case **c) {
   HclStatus status = HCL_OK;
-  *model = models[0];
+  TRY(choose_model(o, model));
   TRY(case_load((*model)->keys, *(*model)->nkeys, o->args[0], c));
   for (int s = 0; s < o->nsets; s++) {
     TRY(case_set(*c, o->sets[s]));
@@ -63,7 +93,8 @@ static HclStatus open_case(const CliOptions *o, unsigned allowed, const Model **
     strncat(output_dir, case_name, PATH_SIZE - strlen(output_dir) - 1);
   }
   *request = (RunRequest){.case_name = case_name, .output_dir = output_dir, .overwrite = o->overwrite,
-                          .restart = o->restart, .command_line = o->command_line, .precision = o->precision};
+                          .restart = o->restart, .command_line = o->command_line, .precision = o->precision,
+                          .precision_given = (o->given & OPT_PRECISION) != 0};
 cleanup:
   return status;
 }
@@ -81,7 +112,8 @@ static HclStatus run_or_validate(const CliOptions *o, bool run) {
     allowed |= OPT_PROFILE | OPT_OVERWRITE | OPT_RESTART;
   }
   TRY(open_case(o, allowed, &model, &c, &request, case_name, output_dir));
-  DeviceNeeds needs = {.fp64 = o->precision == PRECISION_DOUBLE};
+  DeviceNeeds needs = {.fp64 = model->needs_fp64 ? model->needs_fp64(c, &request)
+                                                 : request.precision == PRECISION_DOUBLE};
   TRY(cli_open_runtime(o, &needs, &rt));
   if (run) {
     TRY(model->run(rt, c, &request));
@@ -106,9 +138,9 @@ HclStatus cmd_validate(const CliOptions *o) {
 HclStatus cmd_defaults(const CliOptions *o) {
   HclStatus status = HCL_OK;
   TRY(cli_require_only(o, 0));
-  REQUIRE(o->nargs == 1, HCL_EUSAGE, "'hydrocl defaults' takes one model name (%s)", models[0]->name);
+  REQUIRE(o->nargs == 1, HCL_EUSAGE, "'hydrocl defaults' takes one model name (%s)", model_names());
   const Model *model = find_model(o->args[0]);
-  REQUIRE(model != NULL, HCL_EUSAGE, "unknown model '%s' (known: %s)", o->args[0], models[0]->name);
+  REQUIRE(model != NULL, HCL_EUSAGE, "unknown model '%s' (known: %s)", o->args[0], model_names());
   if (par_rank() == 0) {
     case_write_template(model->keys, *model->nkeys, model->title, stdout);
   }

@@ -160,6 +160,18 @@ HclStatus par_sum_double(double *value) {
   return HCL_OK;
 }
 
+HclStatus par_sum_doubles(double *values, int count) {
+#ifdef HYDROCL_HAVE_MPI
+  if (world_size > 1 && MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) {
+    return status_set(HCL_EMPI, __FILE__, __LINE__, "MPI_Allreduce of %d sums failed", count);
+  }
+#else
+  (void)values;
+  (void)count;
+#endif
+  return HCL_OK;
+}
+
 HclStatus par_broadcast_int(int *value) {
 #ifdef HYDROCL_HAVE_MPI
   if (world_size > 1 && MPI_Bcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {

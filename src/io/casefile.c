@@ -145,7 +145,7 @@ static const char *type_phrase(const CaseKey *k) {
   }
 }
 
-static bool choice_allowed(const char *choices, const char *word) {
+bool case_word_among(const char *word, const char *choices) {
   size_t n = strlen(word);
   for (const char *p = choices; *p;) {
     const char *bar = strchr(p, '|');
@@ -187,7 +187,7 @@ static HclStatus parse_value(const CaseKey *k, const char *text, const char *ori
     v->as_bool = strcmp(text, "true") == 0;
     break;
   case CASE_CHOICE:
-    REQUIRE(choice_allowed(k->choices, text), HCL_EDATA, "%s: %s must be one of %s (got '%s')", origin, k->key,
+    REQUIRE(case_word_among(text, k->choices), HCL_EDATA, "%s: %s must be one of %s (got '%s')", origin, k->key,
             k->choices, text);
     break;
   case CASE_STRING:
@@ -404,48 +404,104 @@ cleanup:
   return status;
 }
 
+/* A YAML file read into a document (libyaml), what case_load and case_peek start from. */
+typedef struct {
+  FILE *f;
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  bool parser_ready, doc_ready;
+} YamlFile;
+
+static void yaml_file_close(YamlFile *y) {
+  if (y->doc_ready) {
+    yaml_document_delete(&y->doc);
+  }
+  if (y->parser_ready) {
+    yaml_parser_delete(&y->parser);
+  }
+  if (y->f) {
+    fclose(y->f);
+  }
+  memset(y, 0, sizeof *y);
+}
+
+/* Opens and parses path; its root node (NULL for an empty file) is a mapping. */
+static HclStatus yaml_file_open(const char *path, YamlFile *y, yaml_node_t **root) {
+  HclStatus status = HCL_OK;
+  memset(y, 0, sizeof *y);
+  y->f = fopen(path, "rb");
+  REQUIRE(y->f != NULL, HCL_ENOINPUT, "cannot open case file '%s': %s", path, strerror(errno));
+  TRY(check_tabs(path, y->f));
+  REQUIRE(yaml_parser_initialize(&y->parser), HCL_ENOMEM, "cannot start the YAML parser");
+  y->parser_ready = true;
+  yaml_parser_set_input_file(&y->parser, y->f);
+  if (!yaml_parser_load(&y->parser, &y->doc)) {
+    FAIL(HCL_EDATA, "%s:%zu:%zu: YAML syntax error: %s%s%s", path, y->parser.problem_mark.line + 1,
+         y->parser.problem_mark.column + 1, y->parser.problem ? y->parser.problem : "unreadable",
+         y->parser.context ? " " : "", y->parser.context ? y->parser.context : "");
+  }
+  y->doc_ready = true;
+  *root = yaml_document_get_root_node(&y->doc);
+  if (*root) {
+    char origin[320];
+    mark_origin(path, (*root)->start_mark, origin, sizeof origin);
+    REQUIRE((*root)->type == YAML_MAPPING_NODE, HCL_EDATA, "%s: a case file is a set of sections (key: value lines)",
+            origin);
+  }
+cleanup:
+  return status;
+}
+
 HclStatus case_load(const CaseKey *keys, int nkeys, const char *path, Case **out) {
   HclStatus status = HCL_OK;
   Case *c = NULL;
-  FILE *f = NULL;
-  yaml_parser_t parser;
-  yaml_document_t doc;
-  bool parser_ready = false, doc_ready = false;
+  YamlFile y = {0};
+  yaml_node_t *root = NULL;
   *out = NULL;
-  f = fopen(path, "rb");
-  REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open case file '%s': %s", path, strerror(errno));
+  TRY(yaml_file_open(path, &y, &root));
   TRY(case_alloc(keys, nkeys, path, &c));
-  TRY(check_tabs(path, f));
-  REQUIRE(yaml_parser_initialize(&parser), HCL_ENOMEM, "cannot start the YAML parser");
-  parser_ready = true;
-  yaml_parser_set_input_file(&parser, f);
-  if (!yaml_parser_load(&parser, &doc)) {
-    FAIL(HCL_EDATA, "%s:%zu:%zu: YAML syntax error: %s%s%s", path, parser.problem_mark.line + 1,
-         parser.problem_mark.column + 1, parser.problem ? parser.problem : "unreadable",
-         parser.context ? " " : "", parser.context ? parser.context : "");
-  }
-  doc_ready = true;
-  yaml_node_t *root = yaml_document_get_root_node(&doc);
   if (root) { /* an empty file is a case of defaults */
-    char origin[320];
-    mark_origin(path, root->start_mark, origin, sizeof origin);
-    REQUIRE(root->type == YAML_MAPPING_NODE, HCL_EDATA, "%s: a case file is a set of sections (key: value lines)",
-            origin);
-    TRY(walk_mapping(c, &doc, root, ""));
+    TRY(walk_mapping(c, &y.doc, root, ""));
   }
   *out = c;
   c = NULL;
 cleanup:
-  if (doc_ready) {
-    yaml_document_delete(&doc);
-  }
-  if (parser_ready) {
-    yaml_parser_delete(&parser);
-  }
-  if (f) {
-    fclose(f);
-  }
+  yaml_file_close(&y);
   case_destroy(&c);
+  return status;
+}
+
+/* The value node of name in a mapping node, or NULL. */
+static yaml_node_t *mapping_value(yaml_document_t *doc, yaml_node_t *mapping, const char *name, size_t length) {
+  for (yaml_node_pair_t *pair = mapping->data.mapping.pairs.start; pair < mapping->data.mapping.pairs.top; pair++) {
+    yaml_node_t *k = yaml_document_get_node(doc, pair->key);
+    if (k->type == YAML_SCALAR_NODE && k->data.scalar.length == length &&
+        strncmp((const char *)k->data.scalar.value, name, length) == 0) {
+      return yaml_document_get_node(doc, pair->value);
+    }
+  }
+  return NULL;
+}
+
+HclStatus case_peek(const char *path, const char *key, char *value, size_t size, char *origin, size_t origin_size) {
+  HclStatus status = HCL_OK;
+  YamlFile y = {0};
+  yaml_node_t *node = NULL;
+  value[0] = origin[0] = '\0';
+  TRY(yaml_file_open(path, &y, &node));
+  for (const char *name = key; node && name;) {
+    const char *dot = strchr(name, '.');
+    node = node->type == YAML_MAPPING_NODE ? mapping_value(&y.doc, node, name, dot ? (size_t)(dot - name)
+                                                                                   : strlen(name))
+                                           : NULL;
+    name = dot ? dot + 1 : NULL;
+  }
+  if (node && node->type == YAML_SCALAR_NODE) {
+    snprintf(value, size, "%s", (const char *)node->data.scalar.value);
+    mark_origin(path, node->start_mark, origin, origin_size);
+  }
+cleanup:
+  yaml_file_close(&y);
   return status;
 }
 
@@ -531,6 +587,27 @@ const NamedPoint *case_points(const Case *c, const char *key, int *count) {
 
 const char *case_origin(const Case *c, const char *key) {
   return value_of(c, key)->origin;
+}
+
+int case_choice(const Case *c, const char *key) {
+  const CaseValue *v = value_of(c, key);
+  const char *p = c->keys[key_index(c, key)].choices;
+  int index = 0;
+  for (size_t n = strlen(v->text); strncmp(p, v->text, n) != 0 || (p[n] != '|' && p[n] != '\0'); index++) {
+    p = strchr(p, '|') + 1; /* the value is one of the choices (parse_value) */
+  }
+  return index;
+}
+
+bool case_at_default(const Case *c, const char *key) {
+  const CaseValue *v = value_of(c, key); /* aborts for a key outside the schema */
+  const CaseKey *k = &c->keys[key_index(c, key)];
+  if (!k->default_text) {
+    return false;
+  }
+  return k->type == CASE_REAL   ? v->as_real == strtod(k->default_text, NULL)
+         : k->type == CASE_FILE ? v->text[0] == '\0'
+                                : strcmp(v->text, k->default_text) == 0;
 }
 
 /* Appends printf output to a growing string. */

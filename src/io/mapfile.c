@@ -1,6 +1,7 @@
 /* mapfile.c: the CF netCDF map file (see mapfile.h). */
 #include "mapfile.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,16 +22,17 @@ struct MapFile {
 };
 
 #ifdef HYDROCL_HAVE_NETCDF
-static HclStatus define_axis(int ncid, const char *path, const char *name, int dim, const char *standard_name,
+static HclStatus define_axis(int ncid, const OutputSpec *spec, const char *name, int dim, const char *standard_name,
                              const char *axis, int *var) {
   HclStatus status = HCL_OK;
+  const char *path = spec->path;
+  char long_name[128];
+  snprintf(long_name, sizeof long_name, "%s coordinate of %s", name, spec->points ? spec->points : "cell centre");
   TRY_NC(nc_def_var(ncid, name, NC_DOUBLE, 1, &dim, var), path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "units", "m"), path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "axis", axis), path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", standard_name), path);
-  TRY_NC(NC_TEXT_ATT(ncid, *var, "long_name", strcmp(axis, "X") == 0 ? "x coordinate of cell centre"
-                                                                      : "y coordinate of cell centre"),
-         path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "long_name", long_name), path);
 cleanup:
   return status;
 }
@@ -59,8 +61,8 @@ static HclStatus define_file(MapFile *m, const OutputSpec *spec, const OutputVar
   TRY_NC(nc_def_dim(m->ncid, "y", (size_t)g->ny, &dim_y), m->path);
   TRY_NC(nc_def_dim(m->ncid, "x", (size_t)g->nx, &dim_x), m->path);
   TRY(nc_output_time(m->ncid, spec, dim_t, &m->time_var));
-  TRY(define_axis(m->ncid, m->path, "y", dim_y, "projection_y_coordinate", "Y", &var_y));
-  TRY(define_axis(m->ncid, m->path, "x", dim_x, "projection_x_coordinate", "X", &var_x));
+  TRY(define_axis(m->ncid, spec, "y", dim_y, "projection_y_coordinate", "Y", &var_y));
+  TRY(define_axis(m->ncid, spec, "x", dim_x, "projection_x_coordinate", "X", &var_x));
   int dims[3] = {dim_t, dim_y, dim_x};
   size_t chunks[3] = {1, (size_t)g->ny, (size_t)g->nx};
   for (int i = 0; i < nvars; i++) {

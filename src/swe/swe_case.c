@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "inputs.h"
 #include "log.h"
 #include "par.h"
+#include "run.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -267,18 +267,7 @@ static HclStatus read_bed(const Case *c, SweSetup *setup) {
   if (bed->shape != BED_FILE) {
     goto cleanup;
   }
-  const char *path = case_file(c, "bed.file");
-  REQUIRE(path[0], HCL_EDATA, "%s: bed.shape is file but bed.file is not given", case_origin(c, "bed.shape"));
-  size_t n = (size_t)setup->grid.nx * setup->grid.ny;
-  TRY_ALLOC(bed->values, n);
-  const char *variable = case_string(c, "bed.variable");
-  TRY(input_read_grid(path, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, bed->values));
-  double sign = strcmp(case_string(c, "bed.positive"), "up") == 0 ? -1 : 1;
-  for (size_t p = 0; p < n; p++) {
-    REQUIRE(isfinite(bed->values[p]), HCL_EDATA, "%s: bed value %zu (x %zu, y %zu) is not a number", path, p,
-            p % (size_t)setup->grid.nx, p / (size_t)setup->grid.nx);
-    bed->values[p] *= sign;
-  }
+  TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &bed->values));
 cleanup:
   return status;
 }
@@ -329,9 +318,7 @@ cleanup:
 /* Keys that only some choices of another key use: given a value other than their default under another choice
  * they do nothing, which rank 0 says (a warning, not a refusal: switching bed.shape with --set leaves the old
  * shape's keys in the file). */
-static const struct {
-  const char *key, *chooser, *choices; /* key is used when chooser is one of choices ("a|b") */
-} CHOICE_KEYS[] = {
+static const RunKeyUse CHOICE_KEYS[] = {
     {"physics.chezy", "physics.friction", "chezy"},
     {"physics.manning", "physics.friction", "manning"},
     {"bed.height", "bed.shape", "gaussian|ramp"},
@@ -347,58 +334,6 @@ static const struct {
     {"initial.level_beyond", "initial.shape", "dam"},
 };
 
-/* Whether key (a real, file or string key of the table) holds something other than its default. */
-static bool differs_from_default(const Case *c, const char *key) {
-  for (int i = 0; i < swe_case_nkeys; i++) {
-    const CaseKey *k = &swe_case_keys[i];
-    if (strcmp(k->key, key) == 0) {
-      return k->type == CASE_REAL   ? case_real(c, key) != strtod(k->default_text, NULL)
-             : k->type == CASE_FILE ? case_file(c, key)[0] != '\0'
-                                    : strcmp(case_string(c, key), k->default_text) != 0;
-    }
-  }
-  return false;
-}
-
-/* Whether the '|'-separated list choices holds value. */
-static bool among(const char *value, const char *choices) {
-  size_t n = strlen(value);
-  for (const char *c = choices; c; c = strchr(c, '|') ? strchr(c, '|') + 1 : NULL) {
-    if (strncmp(c, value, n) == 0 && (c[n] == '|' || c[n] == '\0')) {
-      return true;
-    }
-  }
-  return false;
-}
-
-static void warn_unused_keys(const Case *c) {
-  for (size_t i = 0; par_rank() == 0 && i < sizeof CHOICE_KEYS / sizeof CHOICE_KEYS[0]; i++) {
-    const char *choice = case_string(c, CHOICE_KEYS[i].chooser);
-    if (!among(choice, CHOICE_KEYS[i].choices) && differs_from_default(c, CHOICE_KEYS[i].key)) {
-      log_warn("%s: %s is given but %s is %s, which does not use it (it is for %s)", case_origin(c, CHOICE_KEYS[i].key),
-               CHOICE_KEYS[i].key, CHOICE_KEYS[i].chooser, choice, CHOICE_KEYS[i].choices);
-    }
-  }
-}
-
-/* time.start: the calendar time of t = 0, and the output's time units written from it in one form. */
-static HclStatus read_start(const Case *c, SweSetup *setup) {
-  HclStatus status = HCL_OK;
-  const char *text = case_string(c, "time.start");
-  REQUIRE(input_parse_date(text, &setup->start), HCL_EDATA,
-          "%s: time.start must be a date and time in UTC, 'YYYY-MM-DD hh:mm:ss' (or 'YYYY-MM-DD', 'YYYY-MM-DD "
-          "hh:mm') (got '%s')",
-          case_origin(c, "time.start"), text);
-  time_t whole = (time_t)floor(setup->start);
-  struct tm utc;
-  gmtime_r(&whole, &utc);
-  strftime(setup->time_units, sizeof setup->time_units, "seconds since %Y-%m-%d %H:%M:%S", &utc);
-  REQUIRE(setup->start == (double)whole, HCL_EDATA, "%s: time.start must be a whole second (got '%s')",
-          case_origin(c, "time.start"), text);
-cleanup:
-  return status;
-}
-
 HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setup) {
   HclStatus status = HCL_OK;
   memset(setup, 0, sizeof *setup);
@@ -409,7 +344,7 @@ HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setu
   setup->x0 = case_real(c, "grid.x0");
   setup->y0 = case_real(c, "grid.y0");
   setup->t_end = case_real(c, "time.end");
-  TRY(read_start(c, setup));
+  TRY(run_time_units(c, "time.start", &setup->start, setup->time_units, sizeof setup->time_units));
   setup->dt_fixed = case_real(c, "time.dt");
   setup->cfl = case_real(c, "time.cfl");
   setup->check_interval = (int)case_int(c, "time.check_interval");
@@ -417,7 +352,7 @@ HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setu
   TRY(read_sides(c, setup));
   TRY(read_bed(c, setup));
   TRY(read_initial(c, setup));
-  warn_unused_keys(c);
+  run_warn_unused_keys(c, CHOICE_KEYS, (int)(sizeof CHOICE_KEYS / sizeof CHOICE_KEYS[0]));
 cleanup:
   return status;
 }

@@ -7,18 +7,17 @@
  * one bit for bit. Steps shrink evenly to land exactly on output, restart and end times. */
 #include "model.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "history.h"
 #include "log.h"
 #include "mapfile.h"
 #include "par.h"
-#include "progress.h"
 #include "restart.h"
+#include "run.h"
+#include "schedule.h"
 #include "signals.h"
 #include "swe.h"
 #include "swe_case.h"
@@ -38,13 +37,6 @@ static const OutputVariable map_variables[] = {
 };
 enum { MAP_VARIABLES = 5, HISTORY_VARIABLES = 4 }; /* gauges record zeta, h, u, v */
 
-/* Events every `interval` seconds of simulated time (0: none), counted by their index, so that the k-th falls at
- * exactly k * interval however long the run: the loop lands on it, and due() compares without tolerance. */
-typedef struct {
-  double interval;
-  int64_t next; /* index of the first event after the present time */
-} Schedule;
-
 typedef struct {
   const Case *c;
   const RunRequest *request;
@@ -53,51 +45,18 @@ typedef struct {
   Decomp *decomp;
   Swe *swe;
   Field *centre[SWE_CENTRE_FIELDS];
-  MapFile *map;
-  HistoryFile *history;
+  RunFiles files;
   Gauge *gauges;
   int ngauges;
-  Progress *progress;
-  double t, dt_cfl, dt; /* simulated time, the CFL step of this check interval, the last step taken */
-  int64_t step;
+  Timeline tl;          /* simulated time, step, output events */
+  double dt_cfl, dt;    /* the CFL step of this check interval, the last step taken */
   double max_depth;     /* of the bed below the reference, over the grid: how deep a level boundary can fill */
   double t_good;        /* time of the last checkpoint (swe_checkpoint) */
   int64_t step_good;
-  Schedule map_events, history_events, restart_events;
   char source[256];
 } SweRun;
 
 /* ---- time ---------------------------------------------------------------------------------------------------- */
-
-static double schedule_time(const Schedule *e) {
-  return e->interval > 0 ? (double)e->next * e->interval : HUGE_VAL;
-}
-
-/* Starts counting after t (a run's start, or the time a restart was written at). */
-static void schedule_start(Schedule *e, double interval, double t) {
-  e->interval = interval;
-  e->next = interval > 0 ? (int64_t)floor(t / interval) : 0;
-  while (interval > 0 && schedule_time(e) <= t) {
-    e->next++;
-  }
-}
-
-/* Whether an event falls at t; if so, moves on to the next one. */
-static bool schedule_due(Schedule *e, double t) {
-  if (!(t >= schedule_time(e))) {
-    return false;
-  }
-  while (schedule_time(e) <= t) {
-    e->next++;
-  }
-  return true;
-}
-
-/* The next time anything must happen: an output, a gauge sample, a restart or the end. */
-static double next_event(const SweRun *r) {
-  double event = fmin(r->setup.t_end, schedule_time(&r->map_events));
-  return fmin(event, fmin(schedule_time(&r->history_events), schedule_time(&r->restart_events)));
-}
 
 /* A floor for the CFL speed from the level boundaries at time t: the long-wave speed sqrt(g h) of their level over
  * the deepest bed, so that a grid that starts dry (no wet cell to measure) still takes steps the incoming water
@@ -117,7 +76,7 @@ static double boundary_speed(const SweRun *r, double t) {
  * boundaries, and where the grid is all dry or at rest in no water (any step is stable) that of the dry depth. A
  * wet cell's speed is never below the dry depth's (it has more water), so the last floor changes nothing else. */
 static double signal_speed(const SweRun *r, double measured) {
-  return fmax(fmax(measured, boundary_speed(r, r->t)), sqrt(r->setup.config.g * r->setup.config.dry_depth));
+  return fmax(fmax(measured, boundary_speed(r, r->tl.t)), sqrt(r->setup.config.g * r->setup.config.dry_depth));
 }
 
 /* The CFL step for the fastest signal: cfl / (speed sqrt(1/dx^2 + 1/dy^2)). */
@@ -205,42 +164,17 @@ cleanup:
   return status;
 }
 
-/* Every gauge must lie within the cell centres, where bilinear interpolation has four points (history.h); checked
- * here too, so that `validate` finds it and a run fails before it creates any file. */
-static HclStatus check_gauges(const SweRun *r) {
+/* Collects the gauges of output.gauges and output.gauge_file. Every gauge must lie within the cell centres, where
+ * bilinear interpolation has four points (history.h); checked here too, so that `validate` finds it and a run fails
+ * before it creates any file. */
+static HclStatus read_gauges(SweRun *r) {
   HclStatus status = HCL_OK;
   const SweConfig *config = &r->setup.config;
   double x_first = r->setup.x0 + config->dx / 2, x_last = x_first + (r->setup.grid.nx - 1) * config->dx;
   double y_first = r->setup.y0 + config->dy / 2, y_last = y_first + (r->setup.grid.ny - 1) * config->dy;
-  for (int k = 0; k < r->ngauges; k++) {
-    const Gauge *g = &r->gauges[k];
-    REQUIRE(g->x >= x_first && g->x <= x_last && g->y >= y_first && g->y <= y_last, HCL_EDATA,
-            "%s: gauge '%s' at (%g, %g) m lies outside the cell centres, x %g to %g m, y %g to %g m", g->origin,
-            g->name, g->x, g->y, x_first, x_last, y_first, y_last);
-  }
+  TRY(run_read_points(r->c, "output.gauges", "output.gauge_file", &r->gauges, &r->ngauges));
+  TRY(run_check_points(r->gauges, r->ngauges, "gauge", "the cell centres", x_first, x_last, y_first, y_last));
 cleanup:
-  return status;
-}
-
-/* Collects the gauges of output.gauges and output.gauge_file. */
-static HclStatus read_gauges(SweRun *r) {
-  HclStatus status = HCL_OK;
-  Gauge *from_file = NULL;
-  int nfile = 0, ncase = 0;
-  const NamedPoint *in_case = case_points(r->c, "output.gauges", &ncase);
-  const char *path = case_file(r->c, "output.gauge_file");
-  if (path[0]) {
-    TRY(gauges_read_csv(path, &from_file, &nfile));
-  }
-  TRY_ALLOC(r->gauges, ncase + nfile);
-  memcpy(r->gauges, in_case, (size_t)ncase * sizeof *in_case);
-  if (nfile > 0) {
-    memcpy(r->gauges + ncase, from_file, (size_t)nfile * sizeof *from_file);
-  }
-  r->ngauges = ncase + nfile;
-  TRY(check_gauges(r));
-cleanup:
-  free(from_file);
   return status;
 }
 
@@ -252,37 +186,10 @@ static double bytes_per_rank(const SweRun *r, double *largest_field) {
          (double)SWE_CENTRE_FIELDS * l->nx * l->ny * (double)precision_bytes(r->request->precision);
 }
 
-/* Refuses a grid too large for the device before anything is allocated: the whole state against the device's
- * memory and the largest field against its largest buffer. Collective. */
+/* Refuses a grid too large for the device before anything is allocated. Collective. */
 static HclStatus check_device_memory(const SweRun *r) {
-  HclStatus local = HCL_OK;
-  const DeviceInfo *dev = runtime_device(r->rt);
-  const DecompLocal *l = decomp_local(r->decomp);
   double largest_field, needed = bytes_per_rank(r, &largest_field);
-  const char *hint = "use more ranks (grid.px, grid.py), --precision single or a coarser grid";
-  if (needed > (double)dev->global_mem_bytes) {
-    local = status_set(HCL_ENODEVICE, __FILE__, __LINE__,
-                       "rank %d's %d x %d cells need %.4g MB of device memory but '%s' has %.4g MB; %s", l->rank,
-                       l->nx, l->ny, needed / 1e6, dev->device_name, (double)dev->global_mem_bytes / 1e6, hint);
-  } else if (largest_field > (double)dev->max_alloc_bytes) {
-    local = status_set(HCL_ENODEVICE, __FILE__, __LINE__,
-                       "rank %d's %d x %d cells make fields of %.4g MB but '%s' allows %.4g MB in one buffer; %s",
-                       l->rank, l->nx, l->ny, largest_field / 1e6, dev->device_name,
-                       (double)dev->max_alloc_bytes / 1e6, hint);
-  }
-  return par_agree(local);
-}
-
-/* decomp_create, with a process grid it refuses traced to the case's grid.px and grid.py. */
-static HclStatus create_decomp(SweRun *r) {
-  HclStatus status = decomp_create(&r->setup.grid, &r->decomp);
-  if (status == HCL_EDATA || status == HCL_EUSAGE) {
-    char why[512];
-    snprintf(why, sizeof why, "%s", status_message());
-    status_clear();
-    status = status_set(status, __FILE__, __LINE__, "%s: grid.px, grid.py: %s", case_origin(r->c, "grid.px"), why);
-  }
-  return status;
+  return run_check_device_memory(r->rt, r->decomp, needed, largest_field, "cells");
 }
 
 /* The host side of a run: the case's set-up, the decomposition, the gauges, the memory check and the output
@@ -294,16 +201,15 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   r->request = request;
   r->rt = rt;
   TRY(swe_setup_from_case(c, request->precision, &r->setup));
-  TRY(create_decomp(r));
+  TRY(run_create_decomp(c, &r->setup.grid, &r->decomp));
   TRY(read_gauges(r));
   TRY(check_device_memory(r));
   double history_interval = case_real(c, "output.history_interval");
   if (history_interval == 0) {
     history_interval = case_real(c, "output.interval");
   }
-  schedule_start(&r->map_events, case_real(c, "output.interval"), 0);
-  schedule_start(&r->history_events, r->ngauges > 0 ? history_interval : 0, 0); /* no gauges: no samples */
-  schedule_start(&r->restart_events, case_real(c, "restart.interval"), 0);
+  timeline_start(&r->tl, r->setup.t_end, case_real(c, "output.interval"), r->ngauges > 0 ? history_interval : 0,
+                 case_real(c, "restart.interval"), 0, 0); /* no gauges: no samples */
   snprintf(r->source, sizeof r->source, "hydrocl %s (%s), %s, %s", HYDROCL_VERSION, HYDROCL_GIT,
            runtime_device(rt)->device_name, precision_name(request->precision));
 cleanup:
@@ -324,9 +230,7 @@ cleanup:
 }
 
 static void close_model(SweRun *r) {
-  progress_destroy(&r->progress);
-  history_close(&r->history);
-  map_close(&r->map);
+  run_close_files(&r->files);
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
     field_destroy(&r->centre[f]);
   }
@@ -338,16 +242,13 @@ static void close_model(SweRun *r) {
 
 /* ---- restarts ------------------------------------------------------------------------------------------------ */
 
-static HclStatus write_restart(SweRun *r, double t, int64_t step) {
+static HclStatus write_restart(void *model, double t, int64_t step) {
   HclStatus status = HCL_OK;
+  SweRun *r = model;
   Field *state[SWE_STATE_FIELDS];
-  char path[PATH_SIZE];
-  RestartSpec spec = {.folder = r->request->output_dir, .prefix = RESTART_PREFIX,
-                      .keep = (int)case_int(r->c, "restart.keep"), .source = r->source};
   RestartScalar scalars[] = {{"time", t}, {"dt_cfl", r->dt_cfl}}; /* restart_write adds the step */
   swe_state_fields(r->swe, state);
-  TRY(restart_write(&spec, step, state, SWE_STATE_FIELDS, scalars, 2, path, sizeof path));
-  log_verbose("restart written: %s (t = %g s, step %lld)", path, t, (long long)step);
+  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, r->source, step, state, SWE_STATE_FIELDS, scalars, 2));
 cleanup:
   return status;
 }
@@ -358,115 +259,44 @@ static HclStatus read_restart(SweRun *r) {
   Field *state[SWE_STATE_FIELDS];
   char path[PATH_SIZE];
   RestartScalar scalars[] = {{"time", 0}, {"step", 0}, {"dt_cfl", 0}};
-  if (strcmp(r->request->restart, "latest") == 0) {
-    TRY(par_agree(restart_latest(r->request->output_dir, RESTART_PREFIX, path, sizeof path)));
-  } else {
-    snprintf(path, sizeof path, "%s", r->request->restart);
-  }
+  TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
   swe_state_fields(r->swe, state);
   TRY(restart_read(path, state, SWE_STATE_FIELDS, scalars, 3));
   TRY(swe_sync_state(r->swe));
-  r->t = scalars[0].value;
-  r->step = (int64_t)scalars[1].value;
   r->dt_cfl = scalars[2].value;
-  schedule_start(&r->map_events, r->map_events.interval, r->t);
-  schedule_start(&r->history_events, r->history_events.interval, r->t);
-  schedule_start(&r->restart_events, r->restart_events.interval, r->t);
-  REQUIRE(r->t < r->setup.t_end, HCL_EDATA, "restart '%s' is at t = %g s, at or past time.end = %g s: nothing to run",
-          path, r->t, r->setup.t_end);
-  log_info("continuing from %s at t = %g s, step %lld", path, r->t, (long long)r->step);
+  TRY(run_resume(&r->tl, path, scalars[0].value, (int64_t)scalars[1].value));
 cleanup:
   return status;
 }
 
 /* ---- output -------------------------------------------------------------------------------------------------- */
 
-/* The restarts in the output folder that this run replaces: those after the step it continues from, or all of
- * them with --overwrite; a fresh run into a folder that holds restarts, without --overwrite, is refused. */
-static HclStatus claim_restarts(SweRun *r) {
-  HclStatus status = HCL_OK;
-  const RunRequest *q = r->request;
-  int count = 0;
-  if (q->restart || q->overwrite) {
-    TRY(restart_discard_after(q->output_dir, RESTART_PREFIX, q->restart ? r->step : -1));
-    goto cleanup;
-  }
-  HclStatus local = restart_count(q->output_dir, RESTART_PREFIX, &count);
-  if (local == HCL_OK && count > 0) {
-    local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
-                       "output folder '%s' holds restarts of an earlier run; pass --overwrite to replace that run, "
-                       "--restart latest to continue it, or choose another output folder", q->output_dir);
-  }
-  TRY(par_agree(local));
-cleanup:
-  return status;
-}
-
-/* A fresh run without gauges writes no history file, so one already in the folder belongs to an earlier run: it goes
- * with --overwrite, and is refused without it like any other output. Collective. */
-static HclStatus remove_stale_history(const char *history_path, bool overwrite) {
-  HclStatus local = HCL_OK;
-  if (par_rank() == 0 && access(history_path, F_OK) == 0) {
-    if (!overwrite) {
-      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "'%s' exists; pass --overwrite to replace it",
-                         history_path);
-    } else if (unlink(history_path) != 0) {
-      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot remove the earlier run's '%s': %s",
-                         history_path, strerror(errno));
-    }
-  }
-  return par_agree(local);
-}
-
 static HclStatus open_output(SweRun *r) {
-  HclStatus status = HCL_OK;
-  char map_path[PATH_SIZE], history_path[PATH_SIZE], *yaml = NULL;
-  const RunRequest *q = r->request;
   const SweConfig *config = &r->setup.config;
-  snprintf(map_path, sizeof map_path, "%s/map.nc", q->output_dir);
-  snprintf(history_path, sizeof history_path, "%s/history.nc", q->output_dir);
-  TRY(case_to_yaml(r->c, &yaml));
-  TRY(output_make_folders(q->output_dir));
-  TRY(claim_restarts(r));
-  OutputSpec spec = {.path = map_path, .overwrite = q->overwrite, .title = case_string(r->c, "model.title"),
-                     .source = r->source, .history = q->command_line, .case_yaml = yaml,
-                     .time_units = r->setup.time_units, .x0 = r->setup.x0 + config->dx / 2,
-                     .dx = config->dx, .y0 = r->setup.y0 + config->dy / 2, .dy = config->dy,
-                     .double_precision = case_bool(r->c, "output.double"), .resume = q->restart != NULL,
-                     .resume_time = r->t};
-  TRY(map_create(r->decomp, &spec, map_variables, MAP_VARIABLES, &r->map));
-  if (r->ngauges > 0) {
-    spec.path = history_path;
-    TRY(history_create(r->rt, r->decomp, &spec, r->gauges, r->ngauges, map_variables, HISTORY_VARIABLES,
-                       &r->history));
-  } else if (!q->restart) {
-    TRY(remove_stale_history(history_path, q->overwrite));
-  }
-cleanup:
-  if (status != HCL_OK && r->map && !q->restart) { /* a fresh run leaves no half-made output behind */
-    map_close(&r->map);
-    if (par_rank() == 0) {
-      unlink(map_path);
-    }
-  }
-  free(yaml);
-  return status;
+  OutputSpec base = {.title = case_string(r->c, "model.title"), .source = r->source,
+                     .time_units = r->setup.time_units, .x0 = r->setup.x0 + config->dx / 2, .dx = config->dx,
+                     .y0 = r->setup.y0 + config->dy / 2, .dy = config->dy,
+                     .double_precision = case_bool(r->c, "output.double")};
+  RunOutputs outputs = {.variables = map_variables, .nmap = MAP_VARIABLES, .nhistory = HISTORY_VARIABLES,
+                        .gauges = r->gauges, .ngauges = r->ngauges};
+  return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
 }
 
 /* Writes a map frame and a gauge sample (when there are gauges) of the present state, as asked. */
-static HclStatus write_output(SweRun *r, bool map_due, bool history_due) {
+static HclStatus write_output(void *model, bool map_due, bool history_due) {
   HclStatus status = HCL_OK;
-  history_due = history_due && r->history;
+  SweRun *r = model;
+  history_due = history_due && r->files.history;
   if (!map_due && !history_due) {
     return HCL_OK;
   }
   TRY(swe_centre_fields(r->swe, r->centre));
   Field *fields[MAP_VARIABLES] = {swe_zeta(r->swe), r->centre[0], r->centre[1], r->centre[2], r->centre[3]};
   if (map_due) {
-    TRY(map_write(r->map, r->t, fields));
+    TRY(map_write(r->files.map, r->tl.t, fields));
   }
   if (history_due) {
-    TRY(history_write(r->history, r->t, fields));
+    TRY(history_write(r->files.history, r->tl.t, fields));
   }
 cleanup:
   return status;
@@ -502,8 +332,8 @@ static void locate_divergence(SweRun *r) {
 static HclStatus stop_diverged(SweRun *r, double speed) {
   HclStatus status = HCL_OK;
   locate_divergence(r);
-  double t_bad = r->t;
-  int64_t step_bad = r->step;
+  double t_bad = r->tl.t;
+  int64_t step_bad = r->tl.step;
   TRY(swe_rollback(r->swe));
   TRY(write_restart(r, r->t_good, r->step_good));
   FAIL(HCL_EDIVERGED,
@@ -522,16 +352,17 @@ static const double DIVERGED_SPEED = 1e5;
 
 /* Every check_interval steps and before anything is written: the divergence guard, the checkpoint and the CFL
  * step. */
-static HclStatus check_state(SweRun *r) {
+static HclStatus check_state(void *model) {
   HclStatus status = HCL_OK;
+  SweRun *r = model;
   double speed = 0;
   TRY(swe_max_wave_speed(r->swe, &speed));
   if (!(speed <= DIVERGED_SPEED)) { /* NaN compares false */
     TRY(stop_diverged(r, speed));
   }
   TRY(swe_checkpoint(r->swe));
-  r->t_good = r->t;
-  r->step_good = r->step;
+  r->t_good = r->tl.t;
+  r->step_good = r->tl.step;
   if (r->setup.dt_fixed == 0) {
     r->dt_cfl = cfl_step(&r->setup.config, r->setup.cfl, signal_speed(r, speed));
   }
@@ -540,70 +371,29 @@ cleanup:
 }
 
 /* One step: as long as the CFL step allows, shrunk evenly so the next event falls exactly on a step. */
-static HclStatus advance(SweRun *r) {
+static HclStatus advance(void *model, Timeline *tl, double *dt, TimelineDue *due) {
   HclStatus status = HCL_OK;
-  double event = next_event(r), remaining = event - r->t;
-  double steps = ceil(remaining / r->dt_cfl - 1e-9);
-  r->dt = steps <= 1 ? remaining : remaining / steps;
+  SweRun *r = model;
+  double t_next;
+  *dt = r->dt = timeline_step(tl, r->dt_cfl, &t_next);
   ASSERT(r->dt > 0); /* events lie strictly after t (schedule_start, schedule_due) */
   double levels[SWE_SIDES];
   for (int side = 0; side < SWE_SIDES; side++) {
-    levels[side] = swe_level_at(&r->setup.signals[side], r->t + r->dt);
+    levels[side] = swe_level_at(&r->setup.signals[side], tl->t + r->dt);
   }
   swe_set_levels(r->swe, levels);
   TRY(swe_step(r->swe, r->dt));
-  r->t = steps <= 1 ? event : r->t + r->dt;
-  r->step++;
-cleanup:
-  return status;
-}
-
-/* SIGTERM or SIGUSR1 on any rank: write a restart of the present state (unless one was just written) and stop
- * with HCL_ESTOPPED. Called after everything due at this step was written, so a continued run misses nothing. */
-static HclStatus stop_if_asked(SweRun *r, bool restart_written) {
-  HclStatus status = HCL_OK;
-  int signal_number = 0;
-  TRY(signals_agree(&signal_number));
-  if (signal_number) {
-    if (!restart_written) {
-      TRY(write_restart(r, r->t, r->step));
-    }
-    FAIL(HCL_ESTOPPED, "stopped by signal %d at t = %g s (step %lld); continue with --restart latest", signal_number,
-         r->t, (long long)r->step);
-  }
+  *due = timeline_advance(tl, t_next);
 cleanup:
   return status;
 }
 
 static HclStatus time_loop(SweRun *r) {
-  HclStatus status = HCL_OK;
+  static const RunSteps steps = {.advance = advance, .check = check_state, .write = write_output,
+                                 .write_restart = write_restart};
   const DecompSpec *g = decomp_spec(r->decomp);
-  TRY(progress_create(r->t, r->setup.t_end, case_real(r->c, "output.progress"), (double)g->nx * g->ny, stderr,
-                      isatty(STDERR_FILENO), &r->progress));
-  TRY(check_state(r));
-  while (r->t < r->setup.t_end) {
-    TRY(advance(r));
-    bool end = r->t >= r->setup.t_end;
-    bool map_due = schedule_due(&r->map_events, r->t) || end;
-    bool history_due = schedule_due(&r->history_events, r->t) || end;
-    bool restart_due = schedule_due(&r->restart_events, r->t) || end;
-    bool checked = r->step % r->setup.check_interval == 0 || map_due || history_due || restart_due;
-    if (checked) { /* before anything is written: never write a diverged state */
-      TRY(check_state(r));
-    }
-    TRY(write_output(r, map_due, history_due));
-    if (restart_due) {
-      TRY(write_restart(r, r->t, r->step));
-    }
-    if (checked && !end) { /* at the end the run finishes normally */
-      TRY(stop_if_asked(r, restart_due));
-    }
-    if (log_level() >= LOG_INFO) { /* -q: no progress lines */
-      progress_update(r->progress, progress_now(), r->t, r->dt, r->step, NULL, end);
-    }
-  }
-cleanup:
-  return status;
+  return run_time_loop(&steps, r, &r->tl, r->setup.check_interval, (double)g->nx * g->ny,
+                       case_real(r->c, "output.progress"));
 }
 
 static HclStatus swe_run(Runtime *rt, const Case *c, const RunRequest *request) {
@@ -620,7 +410,7 @@ static HclStatus swe_run(Runtime *rt, const Case *c, const RunRequest *request) 
     TRY(write_output(&r, true, true));
   }
   TRY(time_loop(&r));
-  log_info("done: t = %g s after %lld steps; output in %s", r.t, (long long)r.step, request->output_dir);
+  log_info("done: t = %g s after %lld steps; output in %s", r.tl.t, (long long)r.tl.step, request->output_dir);
 cleanup:
   close_model(&r);
   return status;
@@ -639,11 +429,7 @@ static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *requ
   TRY(choose_step_for(&r, speed, false));
   const DecompSpec *g = decomp_spec(r.decomp);
   const DeviceInfo *dev = runtime_device(rt);
-  double frames = 1; /* t = 0, every interval up to the end, and the end */
-  for (Schedule e = r.map_events; schedule_time(&e) < r.setup.t_end; e.next++) {
-    frames++;
-  }
-  frames++;
+  double frames = 1 + (double)schedule_count_until(&r.tl.map, r.setup.t_end); /* t = 0, the events, the end */
   double frame_bytes = (double)g->nx * g->ny * MAP_VARIABLES * (case_bool(c, "output.double") ? 8 : 4);
   if (par_rank() == 0) {
     fprintf(out, "case is valid: %s\n", case_string(c, "model.title"));

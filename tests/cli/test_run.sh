@@ -9,6 +9,7 @@ hydrocl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: the test run
 root=$(cd "$2" && pwd)
 ncsame="$root/tests/cli/ncsame.py"
 . "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/run_checks.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
@@ -39,14 +40,6 @@ run_capture "$hydrocl" defaults no-such-model
 ok "defaults of an unknown model exits 64" equals "$rc" 64
 
 # ---- bad input: exit 65, a message naming the key, no output folder ----
-bad_input() { # DESCRIPTION EXPECTED-TEXT ARGS...
-  local description=$1 expected=$2
-  shift 2
-  run_capture "$hydrocl" run "$@" -o "$dir/bad"
-  ok "$description: exit 65" equals "$rc" 65
-  ok "$description: the message says '$expected'" contains "$err" "$expected"
-  ok "$description: no output created" test ! -e "$dir/bad"
-}
 bad_input "a fixed dt beyond the CFL limit" "breaks the CFL limit" "$case_file" "${small[@]}" --set time.dt=5
 printf '1 2 3\n4 5 6\n' >"$dir/bed.csv"
 bad_input "a bed file of the wrong shape" "bed.csv" "$case_file" "${small[@]}" --set bed.shape=file \
@@ -200,13 +193,7 @@ for signal in TERM USR1; do
   out_dir="$dir/stop-$signal"
   "$hydrocl" run "$case_file" --set time.end=100000 --set output.interval=1 -o "$out_dir" -q 2>"$out_dir.err" &
   pid=$!
-  # HDF5 locks a file its writer holds open; a reader that only looks must say so.
-  for _ in $(seq 1 300); do # wait (up to a minute) for the second frame, so the run is well into its loop
-    [ -s "$out_dir/map.nc" ] && HDF5_USE_FILE_LOCKING=FALSE /usr/bin/python3 -c '
-import sys, netCDF4
-sys.exit(0 if len(netCDF4.Dataset(sys.argv[1]).dimensions["time"]) >= 2 else 1)' "$out_dir/map.nc" 2>/dev/null && break
-    sleep 0.1
-  done
+  wait_for_frames "$out_dir/map.nc"
   kill -"$signal" "$pid"
   wait "$pid"
   rc=$?

@@ -1,0 +1,132 @@
+/* run.h: what every model's `hydrocl run` and `hydrocl validate` share besides the timeline (schedule.h): the
+ * output's time units from time.start, named points of a case (gauges, kinematics lines) and their check against
+ * the grid, the decomposition with its mistakes traced to grid.px and grid.py, the device-memory check made before
+ * anything is allocated, the output folder's claims (an earlier run's restarts and files), and the stop that
+ * SIGTERM or SIGUSR1 asks for. Models call these from their run and validate (swe_run.c, wave_run.c). */
+#ifndef HYDROCL_RUN_H
+#define HYDROCL_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "casefile.h"
+#include "decomp.h"
+#include "history.h"
+#include "mapfile.h"
+#include "model.h"
+#include "restart.h"
+#include "runtime.h"
+#include "schedule.h"
+#include "seriesfile.h"
+#include "status.h"
+
+/* The calendar time of t = 0 from the case's key ('YYYY-MM-DD hh:mm:ss' UTC, a whole second) as seconds since
+ * 1970-01-01 UTC, and the output's time units "seconds since ..." written from it. HCL_EDATA naming the key. */
+HclStatus run_time_units(const Case *c, const char *key, double *start, char *units, size_t size);
+
+/* A key that only some choices of another key use: key is used when chooser is one of choices ("a|b"). */
+typedef struct {
+  const char *key, *chooser, *choices;
+} RunKeyUse;
+
+/* Given a value other than its default under another choice such a key does nothing, which rank 0 says (a warning,
+ * not a refusal: switching a shape with --set leaves the old shape's keys in the file). */
+void run_warn_unused_keys(const Case *c, const RunKeyUse *uses, int count);
+
+/* The depths (positive down) of bed.file (bed.variable, bed.positive; inputs.h), a grid of nx x ny values, when
+ * bed.shape is file. HCL_EDATA naming the key when bed.file is not given, the value that is not a number. Caller
+ * frees *values. */
+HclStatus run_read_bed_file(const Case *c, int nx, int ny, double **values);
+
+/* The points of points_key and, when file_key is not NULL and names a file, of that CSV 'name,x,y'
+ * (gauges_read_csv). Caller frees *points. */
+HclStatus run_read_points(const Case *c, const char *points_key, const char *file_key, NamedPoint **points,
+                          int *count);
+
+/* Every point within [x_first, x_last] x [y_first, y_last]: HCL_EDATA naming the point's origin, what it is
+ * ("gauge"), the box and what the box is ("the cell centres"). */
+HclStatus run_check_points(const NamedPoint *points, int count, const char *what, const char *box, double x_first,
+                           double x_last, double y_first, double y_last);
+
+/* The message of the status just recorded (status_message), with the names a library module gives its settings
+ * replaced by the case's keys: every word starting with from[k] (after a space, '(' or the start) starts with to[k]
+ * instead ("wave.height" becomes "waves.height" for "wave." and "waves."). Into out, cut at size. */
+void run_rename_keys(const char *const *from, const char *const *to, int count, char *out, size_t size);
+
+/* decomp_create, with a process grid it refuses traced to the case's grid.px and grid.py. Collective. */
+HclStatus run_create_decomp(const Case *c, const DecompSpec *spec, Decomp **out);
+
+/* Refuses (HCL_ENODEVICE, on every rank) a block that needs more device memory than the device has, or a field
+ * larger than its largest buffer, with the sizes and what to do; `points` names the grid's unit ("cells").
+ * Collective. */
+HclStatus run_check_device_memory(Runtime *rt, const Decomp *decomp, double needed, double largest_field,
+                                  const char *points);
+
+/* The restarts of prefix in the output folder that this run replaces: those after `step` for a continued run
+ * (request->restart), all of them with --overwrite; a fresh run into a folder that holds restarts, without
+ * --overwrite, is HCL_ECANTCREAT. Collective. */
+HclStatus run_claim_restarts(const RunRequest *request, const char *prefix, int64_t step);
+
+/* A fresh run that writes no file at path: one already there belongs to an earlier run; it goes with --overwrite
+ * and is HCL_ECANTCREAT without it. Nothing for a continued run. Collective. */
+HclStatus run_remove_stale(const RunRequest *request, const char *path);
+
+/* A run's output files in the output folder: map.nc, history.nc (with gauges) and a series file (seriesfile.h) for
+ * a model that writes one. */
+typedef struct {
+  MapFile *map;
+  HistoryFile *history;
+  SeriesFile *series;
+} RunFiles;
+
+/* What goes into them: map.nc holds variables[0..nmap), history.nc the first nhistory of them at the gauges, the
+ * series file series_name ("kinematics.nc"; NULL: none) the layout series. All borrowed during the call. */
+typedef struct {
+  const OutputVariable *variables;
+  int nmap, nhistory;
+  const Gauge *gauges;
+  int ngauges;
+  const char *series_name;
+  const SeriesLayout *series;
+} RunOutputs;
+
+/* Opens a run's output: makes the folder, claims its restarts of prefix (run_claim_restarts, after tl's step),
+ * creates the files, or for a continued run reopens them from tl's time on, and for a fresh run without gauges takes
+ * away an earlier run's history.nc (run_remove_stale). base: the files' title, source, time units, coordinates and
+ * storage; path, overwrite, history, the case and resuming are set here. A fresh run that fails leaves none of the
+ * files this call made. Collective. */
+HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const RunRequest *request,
+                         const char *prefix, const Timeline *tl, const OutputSpec *base, const RunOutputs *outputs,
+                         RunFiles *files);
+void run_close_files(RunFiles *files);
+
+/* Writes a restart PREFIX-STEP.nc of fields and scalars (scalars[0] the time) into the output folder, keeping the
+ * newest restart.keep. source: the files' source attribute. Collective. */
+HclStatus run_write_restart(const Case *c, const RunRequest *request, const char *prefix, const char *source,
+                            int64_t step, Field *const *fields, int nfields, const RestartScalar *scalars,
+                            int nscalars);
+
+/* The restart a continued run reads (request->restart): the newest of prefix in the output folder for "latest",
+ * else the file named. Collective. */
+HclStatus run_restart_path(const RunRequest *request, const char *prefix, char *path, size_t size);
+/* Restarts the timeline's events after (t, step), read from the restart at path; HCL_EDATA when that is at or past
+ * the end. */
+HclStatus run_resume(Timeline *tl, const char *path, double t, int64_t step);
+
+/* What a model gives the time loop both models share; model is the model's own run state. All collective. */
+typedef struct {
+  HclStatus (*advance)(void *model, Timeline *tl, double *dt, TimelineDue *due); /* one step, along tl */
+  HclStatus (*check)(void *model);  /* the divergence guard and the save of the last good state */
+  HclStatus (*write)(void *model, bool map_due, bool history_due);
+  HclStatus (*write_restart)(void *model, double t, int64_t step);
+  void (*describe)(void *model, char *extra, size_t size); /* more key=value fields of a progress line, or NULL */
+} RunSteps;
+
+/* Steps along tl to its end: every check_interval steps and before anything is written the check (a diverged state
+ * is never written), then the map frame, samples and restart due at the step, then a stop with HCL_ESTOPPED when
+ * SIGTERM or SIGUSR1 reached any rank (after writing a restart, unless one was just written); progress lines
+ * every progress_every wall-clock seconds (progress.h; not with -q), cells being the points a step updates. */
+HclStatus run_time_loop(const RunSteps *steps, void *model, Timeline *tl, int check_interval, double cells,
+                        double progress_every);
+
+#endif

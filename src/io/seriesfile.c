@@ -1,0 +1,220 @@
+/* seriesfile.c: host-computed profiles at stations and scalar series in a CF file (see seriesfile.h). */
+#include "seriesfile.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ncutil.h"
+#include "par.h"
+
+struct SeriesFile {
+  char *path;
+  int ncid, time_var, frames;
+  int nstations, nodes, nprofiles, nscalars;
+  int *vars; /* profiles, then scalars */
+  bool created;
+};
+
+#ifdef HYDROCL_HAVE_NETCDF
+/* station_name, x and y of the stations, on the dimensions station and name_strlen. */
+static HclStatus define_stations(SeriesFile *s, int dim_station, int dim_strlen, int var[3]) {
+  HclStatus status = HCL_OK;
+  static const char *const axes[] = {"x", "y"};
+  static const char *const names[] = {"projection_x_coordinate", "projection_y_coordinate"};
+  int name_dims[2] = {dim_station, dim_strlen};
+  TRY_NC(nc_def_var(s->ncid, "station_name", NC_CHAR, 2, name_dims, &var[0]), s->path);
+  TRY_NC(NC_TEXT_ATT(s->ncid, var[0], "cf_role", "timeseries_id"), s->path);
+  TRY_NC(NC_TEXT_ATT(s->ncid, var[0], "long_name", "station name"), s->path);
+  for (int a = 0; a < 2; a++) {
+    TRY_NC(nc_def_var(s->ncid, axes[a], NC_DOUBLE, 1, &dim_station, &var[1 + a]), s->path);
+    TRY_NC(NC_TEXT_ATT(s->ncid, var[1 + a], "units", "m"), s->path);
+    TRY_NC(NC_TEXT_ATT(s->ncid, var[1 + a], "standard_name", names[a]), s->path);
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus write_stations(const SeriesFile *s, const NamedPoint *stations, const int var[3]) {
+  HclStatus status = HCL_OK;
+  char *names = NULL;
+  double *xy = NULL;
+  TRY_ALLOC(names, (size_t)s->nstations * NAMED_POINT_NAME_MAX);
+  TRY_ALLOC(xy, 2 * (size_t)s->nstations);
+  for (int k = 0; k < s->nstations; k++) {
+    strncpy(names + (size_t)k * NAMED_POINT_NAME_MAX, stations[k].name, NAMED_POINT_NAME_MAX);
+    xy[k] = stations[k].x;
+    xy[s->nstations + k] = stations[k].y;
+  }
+  TRY_NC(nc_put_var_text(s->ncid, var[0], names), s->path);
+  TRY_NC(nc_put_var_double(s->ncid, var[1], xy), s->path);
+  TRY_NC(nc_put_var_double(s->ncid, var[2], xy + s->nstations), s->path);
+cleanup:
+  free(names);
+  free(xy);
+  return status;
+}
+
+/* The profile variables on (station, time, node): z the vertical coordinate, the others located by it. */
+static HclStatus define_profiles(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout,
+                                 const int dims[3]) {
+  HclStatus status = HCL_OK;
+  size_t samples = 16384 / ((size_t)s->nstations * s->nodes) + 1;
+  size_t chunks[3] = {(size_t)s->nstations, samples > 1024 ? 1024 : samples, (size_t)s->nodes};
+  for (int v = 0; v < s->nprofiles; v++) {
+    TRY(nc_output_variable(s->ncid, spec, &layout->profiles[v], 3, dims, &s->vars[v]));
+    TRY_NC(nc_def_var_chunking(s->ncid, s->vars[v], NC_CHUNKED, chunks), s->path);
+    TRY_NC(NC_TEXT_ATT(s->ncid, s->vars[v], "coordinates", v == 0 ? "x y station_name" : "z x y station_name"),
+           s->path);
+  }
+  TRY_NC(NC_TEXT_ATT(s->ncid, s->vars[0], "positive", "up"), s->path);
+  TRY_NC(NC_TEXT_ATT(s->ncid, s->vars[0], "axis", "Z"), s->path);
+cleanup:
+  return status;
+}
+
+/* Rank 0: the file, its dimensions, variables and attributes. */
+static HclStatus define_file(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout) {
+  HclStatus status = HCL_OK;
+  int dim_time, dim_station, dim_strlen, dim_node, station_vars[3];
+  TRY(nc_output_create(spec, &s->ncid));
+  s->created = true;
+  TRY_NC(nc_def_dim(s->ncid, "time", NC_UNLIMITED, &dim_time), s->path);
+  TRY(nc_output_time(s->ncid, spec, dim_time, &s->time_var));
+  if (s->nstations > 0) {
+    TRY_NC(nc_def_dim(s->ncid, "station", (size_t)s->nstations, &dim_station), s->path);
+    TRY_NC(nc_def_dim(s->ncid, "name_strlen", NAMED_POINT_NAME_MAX, &dim_strlen), s->path);
+    TRY_NC(nc_def_dim(s->ncid, "node", (size_t)s->nodes, &dim_node), s->path);
+    TRY(define_stations(s, dim_station, dim_strlen, station_vars));
+    TRY(define_profiles(s, spec, layout, (int[]){dim_station, dim_time, dim_node}));
+  }
+  for (int v = 0; v < s->nscalars; v++) {
+    TRY(nc_output_variable(s->ncid, spec, &layout->scalars[v], 1, &dim_time, &s->vars[s->nprofiles + v]));
+  }
+  TRY(nc_output_globals(s->ncid, spec, s->nstations > 0 ? "timeSeriesProfile" : NULL));
+  TRY_NC(nc_enddef(s->ncid), s->path);
+  if (s->nstations > 0) {
+    TRY(write_stations(s, layout->stations, station_vars));
+  }
+  TRY_NC(nc_sync(s->ncid), s->path);
+cleanup:
+  return status;
+}
+
+/* Rank 0's part of series_create: a new file, or the existing one of a continued run. */
+static HclStatus open_file(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout) {
+  HclStatus status = HCL_OK;
+  static const char *const dims[] = {"station", "node"};
+  size_t lengths[] = {(size_t)s->nstations, (size_t)s->nodes};
+  OutputVariable *vars = NULL;
+  if (!spec->resume || access(spec->path, F_OK) != 0) {
+    TRY(define_file(s, spec, layout));
+    goto cleanup;
+  }
+  TRY_ALLOC(vars, s->nprofiles + s->nscalars + 1);
+  memcpy(vars, layout->profiles, sizeof *vars * s->nprofiles);
+  memcpy(vars + s->nprofiles, layout->scalars, sizeof *vars * s->nscalars);
+  TRY(nc_output_reopen(spec, dims, lengths, s->nstations > 0 ? 2 : 0, vars, s->nprofiles + s->nscalars, &s->ncid,
+                       &s->time_var, s->vars, &s->frames));
+cleanup:
+  free(vars);
+  return status;
+}
+
+static HclStatus write_sample(SeriesFile *s, double time, const double *profiles, const double *scalars) {
+  HclStatus status = HCL_OK;
+  size_t start[3] = {0, (size_t)s->frames, 0}, count[3] = {(size_t)s->nstations, 1, (size_t)s->nodes};
+  size_t index = (size_t)s->frames;
+  for (int v = 0; v < s->nprofiles; v++) {
+    TRY_NC(nc_put_vara_double(s->ncid, s->vars[v], start, count, profiles + (size_t)v * s->nstations * s->nodes),
+           s->path);
+  }
+  for (int v = 0; v < s->nscalars; v++) {
+    TRY_NC(nc_put_var1_double(s->ncid, s->vars[s->nprofiles + v], &index, &scalars[v]), s->path);
+  }
+  TRY_NC(nc_put_var1_double(s->ncid, s->time_var, &index, &time), s->path);
+  TRY_NC(nc_sync(s->ncid), s->path);
+cleanup:
+  return status;
+}
+
+static HclStatus create_local(const OutputSpec *spec, const SeriesLayout *layout, SeriesFile **out) {
+  HclStatus status = HCL_OK;
+  SeriesFile *s = NULL;
+  TRY_ALLOC(s, 1);
+  s->ncid = -1;
+  s->nstations = layout->nstations;
+  s->nodes = layout->nodes;
+  s->nprofiles = layout->nstations > 0 ? layout->nprofiles : 0;
+  s->nscalars = layout->nscalars;
+  s->path = strdup(spec->path);
+  REQUIRE(s->path != NULL, HCL_ENOMEM, "cannot copy the series file name");
+  TRY_ALLOC(s->vars, s->nprofiles + s->nscalars + 1);
+  *out = s;
+  s = NULL;
+cleanup:
+  series_close(&s);
+  return status;
+}
+#endif
+
+HclStatus series_create(const OutputSpec *spec, const SeriesLayout *layout, SeriesFile **out) {
+  HclStatus status = HCL_OK;
+  SeriesFile *s = NULL;
+  *out = NULL;
+#ifndef HYDROCL_HAVE_NETCDF
+  (void)layout;
+  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot write '%s'; install libnetcdf-dev and "
+                   "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
+       spec->path);
+#else
+  HclStatus local = create_local(spec, layout, &s);
+  if (local == HCL_OK && par_rank() == 0) {
+    local = open_file(s, spec, layout);
+  }
+  TRY(par_agree(local));
+  TRY(par_broadcast_int(&s->frames));
+  *out = s;
+  s = NULL;
+#endif
+cleanup:
+  if (s && s->created) {
+    unlink(s->path); /* rank 0 created the file, closed below: a partial one would block the next run */
+  }
+  series_close(&s);
+  return status;
+}
+
+HclStatus series_write(SeriesFile *s, double time, const double *profiles, const double *scalars) {
+  HclStatus local = HCL_OK;
+#ifdef HYDROCL_HAVE_NETCDF
+  if (par_rank() == 0) {
+    local = write_sample(s, time, profiles, scalars);
+  }
+#else
+  (void)time;
+  (void)profiles;
+  (void)scalars;
+  local = status_set(HCL_EINTERNAL, __FILE__, __LINE__, "series_write without netCDF");
+#endif
+  HclStatus status = par_agree(local);
+  if (status == HCL_OK) {
+    s->frames++;
+  }
+  return status;
+}
+
+void series_close(SeriesFile **s) {
+  if (!s || !*s) {
+    return;
+  }
+#ifdef HYDROCL_HAVE_NETCDF
+  if ((*s)->ncid >= 0) {
+    nc_close((*s)->ncid);
+  }
+#endif
+  free((*s)->vars);
+  free((*s)->path);
+  free(*s);
+  *s = NULL;
+}

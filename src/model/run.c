@@ -1,0 +1,333 @@
+/* run.c: what the models' run and validate share (see run.h). */
+#include "run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "inputs.h"
+#include "log.h"
+#include "par.h"
+#include "progress.h"
+#include "restart.h"
+#include "signals.h"
+
+enum { RUN_PATH_SIZE = 1100 }; /* the output folder (-o, checked to be below 960 characters) and a file name */
+
+HclStatus run_time_units(const Case *c, const char *key, double *start, char *units, size_t size) {
+  HclStatus status = HCL_OK;
+  const char *text = case_string(c, key);
+  REQUIRE(input_parse_date(text, start), HCL_EDATA,
+          "%s: %s must be a date and time in UTC, 'YYYY-MM-DD hh:mm:ss' (or 'YYYY-MM-DD', 'YYYY-MM-DD hh:mm') (got "
+          "'%s')",
+          case_origin(c, key), key, text);
+  time_t whole = (time_t)floor(*start);
+  struct tm utc;
+  gmtime_r(&whole, &utc);
+  strftime(units, size, "seconds since %Y-%m-%d %H:%M:%S", &utc);
+  REQUIRE(*start == (double)whole, HCL_EDATA, "%s: %s must be a whole second (got '%s')", case_origin(c, key), key,
+          text);
+cleanup:
+  return status;
+}
+
+void run_warn_unused_keys(const Case *c, const RunKeyUse *uses, int count) {
+  for (int i = 0; par_rank() == 0 && i < count; i++) {
+    const char *choice = case_string(c, uses[i].chooser);
+    if (!case_word_among(choice, uses[i].choices) && !case_at_default(c, uses[i].key)) {
+      log_warn("%s: %s is given but %s is %s, which does not use it (it is for %s)", case_origin(c, uses[i].key),
+               uses[i].key, uses[i].chooser, choice, uses[i].choices);
+    }
+  }
+}
+
+HclStatus run_read_bed_file(const Case *c, int nx, int ny, double **values) {
+  HclStatus status = HCL_OK;
+  const char *path = case_file(c, "bed.file");
+  const char *variable = case_string(c, "bed.variable");
+  size_t n = (size_t)nx * ny;
+  REQUIRE(path[0], HCL_EDATA, "%s: bed.shape is file but bed.file is not given", case_origin(c, "bed.shape"));
+  TRY_ALLOC(*values, n);
+  TRY(input_read_grid(path, variable[0] ? variable : NULL, nx, ny, *values));
+  double sign = strcmp(case_string(c, "bed.positive"), "up") == 0 ? -1 : 1;
+  for (size_t p = 0; p < n; p++) {
+    REQUIRE(isfinite((*values)[p]), HCL_EDATA, "%s: bed value %zu (x %zu, y %zu) is not a number", path, p,
+            p % (size_t)nx, p / (size_t)nx);
+    (*values)[p] *= sign;
+  }
+cleanup:
+  return status;
+}
+
+HclStatus run_read_points(const Case *c, const char *points_key, const char *file_key, NamedPoint **points,
+                          int *count) {
+  HclStatus status = HCL_OK;
+  NamedPoint *from_file = NULL;
+  int nfile = 0, ncase = 0;
+  const NamedPoint *in_case = case_points(c, points_key, &ncase);
+  const char *path = file_key ? case_file(c, file_key) : "";
+  *points = NULL;
+  *count = 0;
+  if (path[0]) {
+    TRY(gauges_read_csv(path, &from_file, &nfile));
+  }
+  TRY_ALLOC(*points, ncase + nfile + 1); /* + 1: never a request for nothing */
+  memcpy(*points, in_case, (size_t)ncase * sizeof *in_case);
+  if (nfile > 0) {
+    memcpy(*points + ncase, from_file, (size_t)nfile * sizeof *from_file);
+  }
+  *count = ncase + nfile;
+cleanup:
+  free(from_file);
+  return status;
+}
+
+HclStatus run_check_points(const NamedPoint *points, int count, const char *what, const char *box, double x_first,
+                           double x_last, double y_first, double y_last) {
+  HclStatus status = HCL_OK;
+  for (int k = 0; k < count; k++) {
+    const NamedPoint *p = &points[k];
+    REQUIRE(p->x >= x_first && p->x <= x_last && p->y >= y_first && p->y <= y_last, HCL_EDATA,
+            "%s: %s '%s' at (%g, %g) m lies outside %s, x %g to %g m, y %g to %g m", p->origin, what, p->name, p->x,
+            p->y, box, x_first, x_last, y_first, y_last);
+  }
+cleanup:
+  return status;
+}
+
+void run_rename_keys(const char *const *from, const char *const *to, int count, char *out, size_t size) {
+  const char *message = status_message();
+  size_t used = 0;
+  for (const char *p = message; *p && used + 1 < size;) {
+    bool word_start = p == message || p[-1] == ' ' || p[-1] == '(';
+    int k = 0;
+    while (k < count && !(word_start && strncmp(p, from[k], strlen(from[k])) == 0)) {
+      k++;
+    }
+    if (k < count) {
+      used += (size_t)snprintf(out + used, size - used, "%s", to[k]);
+      p += strlen(from[k]);
+    } else {
+      out[used++] = *p++;
+    }
+  }
+  out[used < size ? used : size - 1] = '\0';
+}
+
+HclStatus run_create_decomp(const Case *c, const DecompSpec *spec, Decomp **out) {
+  HclStatus status = decomp_create(spec, out);
+  if (status == HCL_EDATA || status == HCL_EUSAGE) {
+    char why[512];
+    snprintf(why, sizeof why, "%s", status_message());
+    status_clear();
+    status = status_set(status, __FILE__, __LINE__, "%s: grid.px, grid.py: %s", case_origin(c, "grid.px"), why);
+  }
+  return status;
+}
+
+HclStatus run_check_device_memory(Runtime *rt, const Decomp *decomp, double needed, double largest_field,
+                                  const char *points) {
+  HclStatus local = HCL_OK;
+  const DeviceInfo *dev = runtime_device(rt);
+  const DecompLocal *l = decomp_local(decomp);
+  const char *hint = "use more ranks (grid.px, grid.py), --precision single or a coarser grid";
+  if (needed > (double)dev->global_mem_bytes) {
+    local = status_set(HCL_ENODEVICE, __FILE__, __LINE__,
+                       "rank %d's %d x %d %s need %.4g MB of device memory but '%s' has %.4g MB; %s", l->rank, l->nx,
+                       l->ny, points, needed / 1e6, dev->device_name, (double)dev->global_mem_bytes / 1e6, hint);
+  } else if (largest_field > (double)dev->max_alloc_bytes) {
+    local = status_set(HCL_ENODEVICE, __FILE__, __LINE__,
+                       "rank %d's %d x %d %s make fields of %.4g MB but '%s' allows %.4g MB in one buffer; %s",
+                       l->rank, l->nx, l->ny, points, largest_field / 1e6, dev->device_name,
+                       (double)dev->max_alloc_bytes / 1e6, hint);
+  }
+  return par_agree(local);
+}
+
+HclStatus run_claim_restarts(const RunRequest *q, const char *prefix, int64_t step) {
+  HclStatus status = HCL_OK;
+  int count = 0;
+  if (q->restart || q->overwrite) {
+    TRY(restart_discard_after(q->output_dir, prefix, q->restart ? step : -1));
+    goto cleanup;
+  }
+  HclStatus local = restart_count(q->output_dir, prefix, &count);
+  if (local == HCL_OK && count > 0) {
+    local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
+                       "output folder '%s' holds restarts of an earlier run; pass --overwrite to replace that run, "
+                       "--restart latest to continue it, or choose another output folder", q->output_dir);
+  }
+  TRY(par_agree(local));
+cleanup:
+  return status;
+}
+
+HclStatus run_remove_stale(const RunRequest *q, const char *path) {
+  HclStatus local = HCL_OK;
+  if (!q->restart && par_rank() == 0 && access(path, F_OK) == 0) {
+    if (!q->overwrite) {
+      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "'%s' exists; pass --overwrite to replace it", path);
+    } else if (unlink(path) != 0) {
+      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot remove the earlier run's '%s': %s", path,
+                         strerror(errno));
+    }
+  }
+  return par_agree(local);
+}
+
+/* "FOLDER/NAME" into path. */
+static void output_path(const RunRequest *q, const char *name, char *path, size_t size) {
+  snprintf(path, size, "%s/%s", q->output_dir, name);
+}
+
+/* Creates (or reopens) the files of outputs with spec (its path set here). */
+static HclStatus create_files(Runtime *rt, const Decomp *decomp, const RunRequest *q, OutputSpec *spec,
+                              const RunOutputs *outputs, RunFiles *files) {
+  HclStatus status = HCL_OK;
+  char path[RUN_PATH_SIZE];
+  output_path(q, "map.nc", path, sizeof path);
+  spec->path = path;
+  TRY(map_create(decomp, spec, outputs->variables, outputs->nmap, &files->map));
+  output_path(q, "history.nc", path, sizeof path);
+  if (outputs->ngauges > 0) {
+    TRY(history_create(rt, decomp, spec, outputs->gauges, outputs->ngauges, outputs->variables, outputs->nhistory,
+                       &files->history));
+  } else {
+    TRY(run_remove_stale(q, path));
+  }
+  if (outputs->series_name) {
+    output_path(q, outputs->series_name, path, sizeof path);
+    TRY(series_create(spec, outputs->series, &files->series));
+  }
+cleanup:
+  return status;
+}
+
+/* A fresh run's failed set-up: closes the files and removes those it made (series_create removes its own). */
+static void remove_made_files(const RunRequest *q, RunFiles *files) {
+  char path[RUN_PATH_SIZE];
+  bool made_map = files->map != NULL, made_history = files->history != NULL;
+  run_close_files(files);
+  if (par_rank() == 0 && made_map) {
+    output_path(q, "map.nc", path, sizeof path);
+    unlink(path);
+  }
+  if (par_rank() == 0 && made_history) {
+    output_path(q, "history.nc", path, sizeof path);
+    unlink(path);
+  }
+}
+
+HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const RunRequest *q, const char *prefix,
+                         const Timeline *tl, const OutputSpec *base, const RunOutputs *outputs, RunFiles *files) {
+  HclStatus status = HCL_OK;
+  char *yaml = NULL;
+  OutputSpec spec = *base;
+  TRY(case_to_yaml(c, &yaml));
+  TRY(output_make_folders(q->output_dir));
+  TRY(run_claim_restarts(q, prefix, tl->step));
+  spec.overwrite = q->overwrite;
+  spec.history = q->command_line;
+  spec.case_yaml = yaml;
+  spec.resume = q->restart != NULL;
+  spec.resume_time = tl->t;
+  status = create_files(rt, decomp, q, &spec, outputs, files);
+  if (status != HCL_OK && !q->restart) { /* a fresh run leaves no half-made output behind */
+    remove_made_files(q, files);
+  }
+cleanup:
+  free(yaml);
+  return status;
+}
+
+void run_close_files(RunFiles *files) {
+  series_close(&files->series);
+  history_close(&files->history);
+  map_close(&files->map);
+}
+
+HclStatus run_write_restart(const Case *c, const RunRequest *q, const char *prefix, const char *source,
+                            int64_t step, Field *const *fields, int nfields, const RestartScalar *scalars,
+                            int nscalars) {
+  HclStatus status = HCL_OK;
+  char path[RUN_PATH_SIZE];
+  RestartSpec spec = {.folder = q->output_dir, .prefix = prefix, .keep = (int)case_int(c, "restart.keep"),
+                      .source = source};
+  TRY(restart_write(&spec, step, fields, nfields, scalars, nscalars, path, sizeof path));
+  log_verbose("restart written: %s (t = %g s, step %lld)", path, scalars[0].value, (long long)step);
+cleanup:
+  return status;
+}
+
+HclStatus run_restart_path(const RunRequest *q, const char *prefix, char *path, size_t size) {
+  if (strcmp(q->restart, "latest") == 0) {
+    return par_agree(restart_latest(q->output_dir, prefix, path, size));
+  }
+  snprintf(path, size, "%s", q->restart);
+  return HCL_OK;
+}
+
+HclStatus run_resume(Timeline *tl, const char *path, double t, int64_t step) {
+  HclStatus status = HCL_OK;
+  timeline_start(tl, tl->t_end, tl->map.interval, tl->history.interval, tl->restart.interval, t, step);
+  REQUIRE(tl->t < tl->t_end, HCL_EDATA, "restart '%s' is at t = %g s, at or past time.end = %g s: nothing to run",
+          path, tl->t, tl->t_end);
+  log_info("continuing from %s at t = %g s, step %lld", path, tl->t, (long long)tl->step);
+cleanup:
+  return status;
+}
+
+/* SIGTERM or SIGUSR1 on any rank: a restart of the present state (unless one was just written), then HCL_ESTOPPED.
+ * Called after everything due at the step was written, so a continued run misses nothing. */
+static HclStatus stop_if_asked(const RunSteps *steps, void *model, const Timeline *tl, bool restart_written) {
+  HclStatus status = HCL_OK;
+  int signal_number = 0;
+  TRY(signals_agree(&signal_number));
+  if (signal_number) {
+    if (!restart_written) {
+      TRY(steps->write_restart(model, tl->t, tl->step));
+    }
+    FAIL(HCL_ESTOPPED, "stopped by signal %d at t = %g s (step %lld); continue with --restart latest", signal_number,
+         tl->t, (long long)tl->step);
+  }
+cleanup:
+  return status;
+}
+
+HclStatus run_time_loop(const RunSteps *steps, void *model, Timeline *tl, int check_interval, double cells,
+                        double progress_every) {
+  HclStatus status = HCL_OK;
+  Progress *progress = NULL;
+  char extra[128] = "";
+  TRY(progress_create(tl->t, tl->t_end, progress_every, cells, stderr, isatty(STDERR_FILENO), &progress));
+  TRY(steps->check(model));
+  while (tl->t < tl->t_end) {
+    TimelineDue due = {0};
+    double dt = 0;
+    TRY(steps->advance(model, tl, &dt, &due));
+    bool checked = tl->step % check_interval == 0 || due.map || due.history || due.restart;
+    if (checked) { /* before anything is written: never write a diverged state */
+      TRY(steps->check(model));
+    }
+    TRY(steps->write(model, due.map, due.history));
+    if (due.restart) {
+      TRY(steps->write_restart(model, tl->t, tl->step));
+    }
+    if (checked && !due.end) { /* at the end the run finishes normally */
+      TRY(stop_if_asked(steps, model, tl, due.restart));
+    }
+    if (log_level() >= LOG_INFO) { /* -q: no progress lines */
+      if (steps->describe) {
+        steps->describe(model, extra, sizeof extra);
+      }
+      progress_update(progress, progress_now(), tl->t, dt, tl->step, extra[0] ? extra : NULL, due.end);
+    }
+  }
+cleanup:
+  progress_destroy(&progress);
+  return status;
+}

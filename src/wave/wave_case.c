@@ -1,0 +1,678 @@
+/* wave_case.c: the potential-flow case schema, and from a finished case to the model's setup (see wave_case.h).
+ * The model is OceanWave3D's (../shared/papers/fnpf-gpu-model.txt sections 2 and 3); the shapes are the papers'
+ * and the issue's validation cases: a linear standing wave in a closed basin, the Gaussian hump of
+ * fnpf-multigpu-scalability.txt section 5.3 (eq. 16), the submerged bar and Whalin's shoal (wave_shapes.h). */
+#include "wave_case.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "par.h"
+#include "run.h"
+#include "wave_shapes.h"
+
+static const double PI = 3.14159265358979323846;
+
+const CaseKey wave_case_keys[] = {
+    {"model.name", CASE_CHOICE, "", NULL, CASE_UNBOUNDED, "potential-flow", "the model this case is for"},
+    {"model.title", CASE_STRING, "", "potential-flow run", CASE_UNBOUNDED, NULL, "a title for the output files"},
+    {"grid.nx", CASE_INT, "", NULL, 1, 1000000, NULL,
+     "points in x (1: no variation along x); between walls the first and last points lie on them"},
+    {"grid.ny", CASE_INT, "", NULL, 1, 1000000, NULL, "points in y (1: a 2D flume in x and z)"},
+    {"grid.lx", CASE_REAL, "m", NULL, 1e-6, 1e9, NULL,
+     "length of the domain in x: from the first point to the last (dx = lx / (nx - 1)); when periodic, the period "
+     "(dx = lx / nx)"},
+    {"grid.ly", CASE_REAL, "m", "0", 0, 1e9, NULL, "length of the domain in y, as grid.lx (not used when ny is 1)"},
+    {"grid.x0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "x of the first point (the west wall)"},
+    {"grid.y0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "y of the first point (the south wall)"},
+    {"grid.periodic_x", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "periodic in x instead of walls west and east"},
+    {"grid.periodic_y", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
+     "periodic in y instead of walls south and north"},
+    {"grid.px", CASE_INT, "", "0", 0, 65536, NULL, "ranks in x (0: chosen from the number of ranks)"},
+    {"grid.py", CASE_INT, "", "0", 0, 65536, NULL, "ranks in y (0: chosen from the number of ranks)"},
+    {"solver.nz", CASE_INT, "", "9", 3, LAPLACE_NZ_MAX, NULL,
+     "points in the vertical (sigma) of the Laplace problem, more than solver.order"},
+    {"solver.order", CASE_INT, "", "6", 2, 8, NULL, "order of the finite differences: 2, 4, 6 or 8"},
+    {"solver.sigma", CASE_CHOICE, "", "uniform", CASE_UNBOUNDED, "uniform|cosine",
+     "sigma points evenly spaced, or clustered towards the surface (sigma_k = sin(pi k / (2 (nz - 1))))"},
+    {"solver.precision", CASE_CHOICE, "", "mixed", CASE_UNBOUNDED, "mixed|double|single",
+     "mixed: the solve in double, its multigrid preconditioner in float; --precision single or double overrides"},
+    {"solver.method", CASE_CHOICE, "", "dc", CASE_UNBOUNDED, "dc|gmres",
+     "defect correction or GMRES(solver.gmres_restart), each preconditioned by one multigrid V-cycle"},
+    {"solver.gmres_restart", CASE_INT, "", "10", 1, 100, NULL, "gmres: the Krylov vectors before a restart"},
+    {"solver.rtol", CASE_REAL, "", "1e-6", 0, 1, NULL, "a solve stops at rms(residual) <= rtol rms(b) + atol"},
+    {"solver.atol", CASE_REAL, "m^2/s", "1e-10", 0, 1e6, NULL, "the absolute part of the stopping test"},
+    {"solver.max_iterations", CASE_INT, "", "100", 1, LAPLACE_HISTORY_MAX, NULL,
+     "iterations of a solve before the run stops (exit 78) with its residual history"},
+    {"solver.levels", CASE_INT, "", "-1", -1, 30, NULL,
+     "multigrid restrictions (-1: while the grid keeps 5 x 5 x 3 points)"},
+    {"solver.pre_sweeps", CASE_INT, "", "1", 0, 100, NULL, "zebra-line Gauss-Seidel sweeps before a restriction"},
+    {"solver.post_sweeps", CASE_INT, "", "1", 0, 100, NULL, "sweeps after a prolongation"},
+    {"solver.coarse_sweeps", CASE_INT, "", "4", 1, 1000, NULL, "sweeps on the coarsest grid"},
+    {"physics.g", CASE_REAL, "m/s^2", "9.81", 1e-3, 100, NULL, "gravitational acceleration"},
+    {"physics.equations", CASE_CHOICE, "", "nonlinear", CASE_UNBOUNDED, "nonlinear|linear",
+     "the fully nonlinear surface conditions (fnpf-gpu-model eqs. 1a, 1b), or their linearization on the still "
+     "water (eta_t = w, phi_t = -g eta)"},
+    {"bed.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|bar|whalin|file",
+     "flat: depth; bar: Beji and Battjes' submerged bar; whalin: Whalin's shoal (both with their origin at bed.x, "
+     "bed.y); file: bed.file"},
+    {"bed.depth", CASE_REAL, "m", "1", 1e-6, 1e5, NULL, "flat: the still-water depth"},
+    {"bed.x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,
+     "bar: x of its wave paddle (the bar's slope starts 6 m beyond); whalin: x of the basin's start (the shoal "
+     "rises from 10.67 m beyond on the centreline)"},
+    {"bed.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,
+     "whalin: y of the basin's side wall (its centreline lies 3.048 m beyond)"},
+    {"bed.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
+     "file: a netCDF (dims y, x) or CSV (ny lines of nx numbers) grid of the still-water depth at the grid points"},
+    {"bed.variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "file: the netCDF variable ('': its only 2D one)"},
+    {"bed.positive", CASE_CHOICE, "", "down", CASE_UNBOUNDED, "down|up",
+     "file: down when it holds depths below the still water, up when it holds bed elevations"},
+    {"initial.shape", CASE_CHOICE, "", "still", CASE_UNBOUNDED, "still|standing|gaussian|wave",
+     "still: eta = phi = 0; standing: eta = amplitude cos(kx (x - x0)) cos(ky (y - y0)), phi = 0, with mx and my "
+     "half-wavelengths across the basin; gaussian: eta = height exp(-r^2 / (2 width^2)) around (x, y), phi = 0; "
+     "wave: the incident wave everywhere"},
+    {"initial.amplitude", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "standing: A"},
+    {"initial.mx", CASE_INT, "", "1", 0, 1000000, NULL,
+     "standing: half-wavelengths along x between the walls, kx = mx pi / lx (periodic: wavelengths, 2 mx pi / lx)"},
+    {"initial.my", CASE_INT, "", "0", 0, 1000000, NULL, "standing: the same along y"},
+    {"initial.height", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: the hump's height (kappa)"},
+    {"initial.x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre x"},
+    {"initial.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre y (not used in a flume: a ridge)"},
+    {"initial.width", CASE_REAL, "m", "1", 1e-9, HUGE_VAL, NULL, "gaussian: the standard deviation (rho)"},
+    {"waves.incident", CASE_CHOICE, "", "none", CASE_UNBOUNDED, "none|stream|linear|irregular",
+     "the wave the generation zones make: none (they relax towards rest), a stream-function (Rienecker and Fenton) "
+     "or linear regular wave, or an irregular sea"},
+    {"waves.height", CASE_REAL, "m", "0", 0, 1e4, NULL, "stream, linear: H, crest to trough"},
+    {"waves.period", CASE_REAL, "s", "0", 0, 1e5, NULL, "stream, linear: T (0: from waves.length)"},
+    {"waves.length", CASE_REAL, "m", "0", 0, 1e7, NULL, "stream, linear: L (0: from waves.period)"},
+    {"waves.criterion", CASE_CHOICE, "", "eulerian", CASE_UNBOUNDED, "eulerian|stokes",
+     "stream: which mean current waves.current is, the Eulerian c_E or the mass-transport c_S"},
+    {"waves.current", CASE_REAL, "m/s", "0", -1e3, 1e3, NULL, "stream, linear: the mean current, along the wave"},
+    {"waves.modes", CASE_INT, "", "20", WAVES_MODES_MIN, WAVES_MODES_MAX, NULL,
+     "stream: Fourier modes of the stream-function solution"},
+    {"waves.direction", CASE_REAL, "deg", "0", -360, 360, NULL,
+     "direction the waves travel towards, counter-clockwise from +x"},
+    {"waves.x_origin", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,
+     "stream, linear: where a crest passes at t = 0 (along the direction of travel)"},
+    {"waves.depth", CASE_REAL, "m", "0", 0, 1e5, NULL,
+     "the depth the incident wave is computed for (0: the still-water depth in the middle of the first generation "
+     "zone, or the deepest point without one)"},
+    {"waves.hs", CASE_REAL, "m", "0", 0, 1e3, NULL, "irregular: the significant wave height Hs = 4 sqrt(m0)"},
+    {"waves.tp", CASE_REAL, "s", "0", 0, 1e4, NULL, "irregular: the peak period"},
+    {"waves.spectrum", CASE_CHOICE, "", "jonswap", CASE_UNBOUNDED, "jonswap|pm",
+     "irregular: JONSWAP or Pierson-Moskowitz"},
+    {"waves.gamma", CASE_REAL, "", "3.3", 1, 10, NULL, "irregular, jonswap: the peak enhancement factor"},
+    {"waves.components", CASE_INT, "", "200", 1, WAVES_COMPONENTS_MAX, NULL,
+     "irregular: components over 0.5 to 4 times the peak frequency"},
+    {"waves.seed", CASE_INT, "", "1", 0, 9.2e18, NULL, "irregular: the seed of the random phases"},
+    {"waves.ramp_time", CASE_REAL, "s", "0", 0, 1e9, NULL,
+     "the incident wave rises as (1 - cos(pi t / ramp_time)) / 2 over this time from t = 0 (0: in full at once)"},
+    {"relaxation.zones", CASE_STRING, "", "", CASE_UNBOUNDED, NULL,
+     "relaxation zones, 'KIND AXIS FROM TO INWARD [ACROSS FROM TO] [SHAPE [POWER]]; ...': KIND generate (towards "
+     "the incident wave) or absorb (towards rest); the weight ramps along AXIS (x or y) from FROM to TO [m] and "
+     "hands over to the model towards INWARD (+x, -x, +y or -y, along AXIS); the zone spans the whole domain "
+     "across unless ACROSS (the other axis) FROM TO [m] is given; SHAPE exponential (POWER, default 3.5) or "
+     "polynomial. E.g. 'generate x 0 3 +x; absorb x 27 35 -x'"},
+    {"time.end", CASE_REAL, "s", NULL, 1e-9, 1e12, NULL, "simulated time at which the run ends"},
+    {"time.start", CASE_STRING, "", "2000-01-01 00:00:00", CASE_UNBOUNDED, NULL,
+     "calendar time (UTC) of t = 0, 'YYYY-MM-DD hh:mm:ss': the output's time units count from it"},
+    {"time.dt", CASE_REAL, "s", "0", 0, 1e6, NULL,
+     "fixed time step, shortened evenly where needed so that steps land on output and restart times; at most the "
+     "ERK4 stability limit; 0: from time.courant"},
+    {"time.courant", CASE_REAL, "", "0.5", 1e-3, 10, NULL,
+     "Courant number Cr = c dt / min(dx, dy) of the step when time.dt is 0, c the incident wave's celerity (an "
+     "irregular sea's at its peak period) or sqrt(g h) of the deepest water without one"},
+    {"time.check_interval", CASE_INT, "", "10", 1, 100000, NULL,
+     "steps between stability checks and saves of the last good state"},
+    {"time.extrapolation", CASE_INT, "", "3", 1, WAVE_EXTRAPOLATION_MAX, NULL,
+     "earlier solutions each solve's first guess is extrapolated in time from (1: the last one as it is)"},
+    {"time.guard_factor", CASE_REAL, "", "1", 1e-6, 1e6, NULL,
+     "the run stops as diverged (exit 79) where |eta| exceeds this times the still-water depth, or eta or phi is "
+     "not a number"},
+    {"output.interval", CASE_REAL, "s", "0", 0, 1e12, NULL, "time between map frames; 0: first and last only"},
+    {"output.history_interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
+     "time between samples of the gauges, the kinematics and the volume and energy; 0: every output.interval"},
+    {"output.gauges", CASE_POINTS, "m", "[]", CASE_UNBOUNDED, NULL,
+     "eta gauges: [{name: G1, x: 10, y: 0}, ...] (interpolated between the grid points)"},
+    {"output.gauge_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL, "more gauges from a CSV 'name,x,y'"},
+    {"output.kinematics", CASE_POINTS, "m", "[]", CASE_UNBOUNDED, NULL,
+     "vertical lines for z, u, v, w at the sigma points: [{name: K1, x: 10, y: 0}, ...] (each at the nearest grid "
+     "point)"},
+    {"output.energy", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL,
+     "record the energy with the volume at every sample (one Laplace solve each)"},
+    {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "store output data as double, not float32"},
+    {"output.progress", CASE_REAL, "s", "5", 0.01, 1e6, NULL, "wall-clock seconds between progress lines"},
+    {"restart.interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
+     "simulated time between restart files; 0: only at the end and on SIGTERM or SIGUSR1"},
+    {"restart.keep", CASE_INT, "", "2", 1, 1000, NULL, "how many restart files to keep, newest first"},
+};
+const int wave_case_nkeys = (int)(sizeof wave_case_keys / sizeof wave_case_keys[0]);
+
+/* ---- grid and solver ---- */
+
+/* The spacing along one direction of n points over length: between walls the end points lie on them. */
+static double spacing(int n, double length, bool periodic) {
+  return n == 1 ? 0 : periodic ? length / n : length / (n - 1);
+}
+
+static HclStatus read_grid(const Case *c, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  DecompSpec *g = &s->grid;
+  g->nx = (int)case_int(c, "grid.nx");
+  g->ny = (int)case_int(c, "grid.ny");
+  g->px = (int)case_int(c, "grid.px");
+  g->py = (int)case_int(c, "grid.py");
+  g->periodic_x = case_bool(c, "grid.periodic_x");
+  g->periodic_y = case_bool(c, "grid.periodic_y");
+  REQUIRE(g->nx > 1 || g->ny > 1, HCL_EDATA, "%s: grid.nx and grid.ny are both 1: a wave needs a direction to travel",
+          case_origin(c, "grid.nx"));
+  REQUIRE(g->ny == 1 || case_real(c, "grid.ly") > 0, HCL_EDATA, "%s: grid.ly must be > 0 when grid.ny = %d > 1",
+          case_origin(c, "grid.ly"), g->ny);
+  REQUIRE(!(g->periodic_x && g->nx == 1) && !(g->periodic_y && g->ny == 1), HCL_EDATA,
+          "%s: a direction of one point cannot be periodic (grid.periodic_x %s with nx %d, periodic_y %s with ny %d)",
+          case_origin(c, g->periodic_x && g->nx == 1 ? "grid.periodic_x" : "grid.periodic_y"),
+          g->periodic_x ? "true" : "false", g->nx, g->periodic_y ? "true" : "false", g->ny);
+  double dx = spacing(g->nx, case_real(c, "grid.lx"), g->periodic_x);
+  double dy = spacing(g->ny, case_real(c, "grid.ly"), g->periodic_y);
+  s->config.laplace.dx = dx > 0 ? dx : dy; /* a direction of one point takes no differences: any spacing */
+  s->config.laplace.dy = dy > 0 ? dy : dx;
+  s->config.x0 = case_real(c, "grid.x0");
+  s->config.y0 = case_real(c, "grid.y0");
+cleanup:
+  return status;
+}
+
+/* The stencils' needs, checked here with the case's keys (laplace_create checks them again, by its own names). */
+static HclStatus check_stencils(const Case *c, const WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  const LaplaceConfig *l = &s->config.laplace;
+  REQUIRE(l->order % 2 == 0, HCL_EDATA, "%s: solver.order = %d: allowed are 2, 4, 6 and 8",
+          case_origin(c, "solver.order"), l->order);
+  REQUIRE(l->nz > l->order, HCL_EDATA,
+          "%s: solver.nz = %d: the vertical needs more points than solver.order (%d), so that its order + 2 point "
+          "stencils fit with the ghost below the bottom",
+          case_origin(c, "solver.nz"), l->nz, l->order);
+  for (int axis = 0; axis < 2; axis++) {
+    int n = axis ? s->grid.ny : s->grid.nx;
+    const char *key = axis ? "grid.ny" : "grid.nx";
+    REQUIRE(n == 1 || n > l->order, HCL_EDATA,
+            "%s: %s = %d is too few points for solver.order %d stencils: 1 (no variation along it) or at least %d",
+            case_origin(c, key), key, n, l->order, l->order + 1);
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus read_solver(const Case *c, const Precision *precision, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  static const LaplacePrecision precisions[] = {LAPLACE_MIXED, LAPLACE_DOUBLE, LAPLACE_SINGLE};
+  LaplaceConfig *l = &s->config.laplace;
+  l->nz = (int)case_int(c, "solver.nz");
+  l->order = (int)case_int(c, "solver.order");
+  l->sigma = case_choice(c, "solver.sigma") == 0 ? LAPLACE_SIGMA_UNIFORM : LAPLACE_SIGMA_COSINE;
+  l->precision = precisions[case_choice(c, "solver.precision")];
+  if (precision) {
+    l->precision = *precision == PRECISION_SINGLE ? LAPLACE_SINGLE : LAPLACE_DOUBLE;
+  }
+  l->method = case_choice(c, "solver.method") == 0 ? LAPLACE_DEFECT_CORRECTION : LAPLACE_GMRES;
+  l->gmres_restart = (int)case_int(c, "solver.gmres_restart");
+  l->rtol = case_real(c, "solver.rtol");
+  l->atol = case_real(c, "solver.atol");
+  REQUIRE(l->rtol + l->atol > 0, HCL_EDATA, "%s: solver.rtol and solver.atol are both 0: a solve would never stop",
+          case_origin(c, "solver.rtol"));
+  l->max_iterations = (int)case_int(c, "solver.max_iterations");
+  l->levels = (int)case_int(c, "solver.levels");
+  l->pre_sweeps = (int)case_int(c, "solver.pre_sweeps");
+  l->post_sweeps = (int)case_int(c, "solver.post_sweeps");
+  l->coarse_sweeps = (int)case_int(c, "solver.coarse_sweeps");
+  REQUIRE(l->pre_sweeps + l->post_sweeps >= 1, HCL_EDATA,
+          "%s: solver.pre_sweeps and solver.post_sweeps are both 0: the V-cycle needs a smoothing sweep",
+          case_origin(c, "solver.pre_sweeps"));
+  TRY(check_stencils(c, s));
+cleanup:
+  return status;
+}
+
+/* ---- bed ---- */
+
+/* The x and y of global point (gi, gj). */
+static double point_x(const WaveSetup *s, int gi) {
+  return s->config.x0 + gi * s->config.laplace.dx;
+}
+
+static double point_y(const WaveSetup *s, int gj) {
+  return s->config.y0 + gj * s->config.laplace.dy;
+}
+
+double wave_setup_depth(const WaveSetup *s, int gi, int gj) {
+  const WaveBed *bed = &s->bed;
+  switch (bed->shape) {
+  case WAVE_BED_BAR:
+    return wave_bar_depth(point_x(s, gi) - bed->x);
+  case WAVE_BED_WHALIN:
+    return wave_whalin_depth(point_x(s, gi) - bed->x, point_y(s, gj) - bed->y);
+  case WAVE_BED_FILE:
+    return bed->values[(size_t)gj * s->grid.nx + gi];
+  case WAVE_BED_FLAT:
+    break;
+  }
+  return bed->depth;
+}
+
+static HclStatus read_bed(const Case *c, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  WaveBed *bed = &s->bed;
+  bed->shape = (WaveBedShape)case_choice(c, "bed.shape");
+  bed->depth = case_real(c, "bed.depth");
+  bed->x = case_real(c, "bed.x");
+  bed->y = case_real(c, "bed.y");
+  if (bed->shape == WAVE_BED_FILE) {
+    TRY(run_read_bed_file(c, s->grid.nx, s->grid.ny, &bed->values));
+  }
+cleanup:
+  return status;
+}
+
+/* ---- relaxation zones ---- */
+
+/* Reads "FROM TO" after *text into lo, hi; false when they are not two numbers. */
+static bool read_range(const char **text, double *lo, double *hi) {
+  int used = 0;
+  if (sscanf(*text, " %lf %lf%n", lo, hi, &used) != 2 || !isfinite(*lo) || !isfinite(*hi)) {
+    return false;
+  }
+  *text += used;
+  return true;
+}
+
+/* The next word of *text (at most size - 1 characters) into word; "" at the end. */
+static void read_word(const char **text, char *word, size_t size) {
+  int used = 0;
+  word[0] = '\0';
+  char format[16];
+  snprintf(format, sizeof format, " %%%zus%%n", size - 1);
+  if (sscanf(*text, format, word, &used) == 1) {
+    *text += used;
+  }
+}
+
+/* The optional "ACROSS FROM TO" and "SHAPE [POWER]" after a zone's direction. */
+static bool read_zone_options(const char *text, char axis, WaveZone *z) {
+  char word[32];
+  read_word(&text, word, sizeof word);
+  if ((word[0] == 'x' || word[0] == 'y') && word[1] == '\0') {
+    double *lo = word[0] == 'x' ? &z->x0 : &z->y0, *hi = word[0] == 'x' ? &z->x1 : &z->y1;
+    if (word[0] == axis || !read_range(&text, lo, hi)) {
+      return false;
+    }
+    read_word(&text, word, sizeof word);
+  }
+  if (strcmp(word, "polynomial") == 0) {
+    z->shape = WAVE_SHAPE_POLYNOMIAL;
+    read_word(&text, word, sizeof word);
+  } else if (strcmp(word, "exponential") == 0) {
+    int used = 0;
+    if (sscanf(text, " %lf%n", &z->power, &used) == 1) {
+      text += used;
+    }
+    read_word(&text, word, sizeof word);
+  }
+  return word[0] == '\0';
+}
+
+/* One zone, "KIND AXIS FROM TO INWARD [ACROSS FROM TO] [SHAPE [POWER]]"; across defaults to the whole domain. */
+static bool parse_zone(const char *text, const WaveSetup *s, WaveZone *z) {
+  static const char *const inwards[] = {"+x", "-x", "+y", "-y"};
+  char kind[32], axis[32], inward[32];
+  double lo, hi;
+  read_word(&text, kind, sizeof kind);
+  read_word(&text, axis, sizeof axis);
+  if (strcmp(kind, "generate") != 0 && strcmp(kind, "absorb") != 0) {
+    return false;
+  }
+  if ((strcmp(axis, "x") != 0 && strcmp(axis, "y") != 0) || !read_range(&text, &lo, &hi)) {
+    return false;
+  }
+  read_word(&text, inward, sizeof inward);
+  *z = (WaveZone){.kind = kind[0] == 'g' ? WAVE_ZONE_GENERATE : WAVE_ZONE_ABSORB, .shape = WAVE_SHAPE_EXPONENTIAL,
+                  .power = 3.5, .x0 = s->config.x0, .y0 = s->config.y0,
+                  .x1 = point_x(s, s->grid.nx - 1), .y1 = point_y(s, s->grid.ny - 1)};
+  int direction = -1;
+  for (int d = 0; d < 4; d++) {
+    direction = strcmp(inward, inwards[d]) == 0 ? d : direction;
+  }
+  if (direction < 0 || inward[1] != axis[0]) {
+    return false;
+  }
+  z->inward = (WaveZoneInward)direction;
+  *(axis[0] == 'x' ? &z->x0 : &z->y0) = lo;
+  *(axis[0] == 'x' ? &z->x1 : &z->y1) = hi;
+  return read_zone_options(text, axis[0], z);
+}
+
+/* A zone's box against the domain (half a spacing of slack, as wave_create allows) and its ramp not empty. */
+static HclStatus check_zone(const Case *c, const WaveSetup *s, int n, const char *text, const WaveZone *z) {
+  HclStatus status = HCL_OK;
+  const char *key = "relaxation.zones";
+  double X0 = s->config.x0, X1 = point_x(s, s->grid.nx - 1), Y0 = s->config.y0, Y1 = point_y(s, s->grid.ny - 1);
+  double sx = 0.5 * s->config.laplace.dx, sy = 0.5 * s->config.laplace.dy;
+  bool along_x = z->inward == WAVE_INWARD_PLUS_X || z->inward == WAVE_INWARD_MINUS_X;
+  REQUIRE(along_x ? z->x1 > z->x0 && z->y1 >= z->y0 : z->y1 > z->y0 && z->x1 >= z->x0, HCL_EDATA,
+          "%s: %s: zone %d ('%s') is empty: FROM must lie below TO (x %g to %g m, y %g to %g m)",
+          case_origin(c, key), key, n, text, z->x0, z->x1, z->y0, z->y1);
+  REQUIRE(z->x0 >= X0 - sx && z->x1 <= X1 + sx && z->y0 >= Y0 - sy && z->y1 <= Y1 + sy, HCL_EDATA,
+          "%s: %s: zone %d ('%s') covers x %g to %g m, y %g to %g m, outside the domain's grid points, x %g to %g m, "
+          "y %g to %g m",
+          case_origin(c, key), key, n, text, z->x0, z->x1, z->y0, z->y1, X0, X1, Y0, Y1);
+  REQUIRE(z->shape == WAVE_SHAPE_POLYNOMIAL || (z->power > 0 && z->power <= 100), HCL_EDATA,
+          "%s: %s: zone %d ('%s'): the exponential shape's power must be > 0 and at most 100 (got %g; OceanWave3D "
+          "uses 3.5)",
+          case_origin(c, key), key, n, text, z->power);
+cleanup:
+  return status;
+}
+
+static HclStatus read_zones(const Case *c, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  const char *key = "relaxation.zones";
+  char text[512];
+  const char *cursor = case_string(c, key);
+  WaveConfig *config = &s->config;
+  while (*cursor) {
+    cursor += strspn(cursor, " \t");
+    size_t length = strcspn(cursor, ";");
+    snprintf(text, sizeof text, "%.*s", (int)(length < sizeof text ? length : sizeof text - 1), cursor);
+    cursor += length + (cursor[length] == ';');
+    for (size_t n = strlen(text); n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t'); n--) {
+      text[n - 1] = '\0';
+    }
+    if (!text[0]) {
+      continue;
+    }
+    REQUIRE(config->nzones < WAVE_ZONES_MAX, HCL_EDATA, "%s: %s holds more than %d zones", case_origin(c, key), key,
+            WAVE_ZONES_MAX);
+    WaveZone *z = &config->zones[config->nzones];
+    REQUIRE(parse_zone(text, s, z), HCL_EDATA,
+            "%s: %s: zone %d ('%s') must read 'generate|absorb x|y FROM TO +x|-x|+y|-y [x|y FROM TO] "
+            "[exponential [POWER]|polynomial]', the direction along the axis and the extent across on the other "
+            "(e.g. 'generate x 0 3 +x')",
+            case_origin(c, key), key, config->nzones + 1, text);
+    TRY(check_zone(c, s, config->nzones + 1, text, z));
+    config->nzones++;
+  }
+cleanup:
+  return status;
+}
+
+/* ---- incident waves ---- */
+
+/* The depth the incident wave is computed for: waves.depth, else at the grid point nearest the middle of the first
+ * generation zone, else the deepest point. */
+static double incident_depth(const Case *c, const WaveSetup *s) {
+  if (case_real(c, "waves.depth") > 0) {
+    return case_real(c, "waves.depth");
+  }
+  for (int n = 0; n < s->config.nzones; n++) {
+    const WaveZone *z = &s->config.zones[n];
+    if (z->kind == WAVE_ZONE_GENERATE) {
+      int gi = (int)lround((0.5 * (z->x0 + z->x1) - s->config.x0) / s->config.laplace.dx);
+      int gj = (int)lround((0.5 * (z->y0 + z->y1) - s->config.y0) / s->config.laplace.dy);
+      gi = gi < 0 ? 0 : gi >= s->grid.nx ? s->grid.nx - 1 : gi;
+      gj = gj < 0 ? 0 : gj >= s->grid.ny ? s->grid.ny - 1 : gj;
+      return wave_setup_depth(s, gi, gj);
+    }
+  }
+  double deepest = 0;
+  for (int gj = 0; gj < s->grid.ny; gj++) {
+    for (int gi = 0; gi < s->grid.nx; gi++) {
+      deepest = fmax(deepest, wave_setup_depth(s, gi, gj));
+    }
+  }
+  return deepest;
+}
+
+/* A refusal of waves.h, which names its settings wave.*, said with the case's keys (waves.*) and the origin of
+ * key, the wave's height. */
+static HclStatus explain_wave(const Case *c, HclStatus status, const char *key) {
+  static const char *const from[] = {"wave."}, *const to[] = {"waves."};
+  char message[1200];
+  run_rename_keys(from, to, 1, message, sizeof message);
+  status_clear();
+  return status_set(status, __FILE__, __LINE__, "%s: waves.incident = %s: %s", case_origin(c, key),
+                    case_string(c, "waves.incident"), message);
+}
+
+static HclStatus solve_regular(const Case *c, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  RegularWaveSpec spec = waves_regular_spec_default();
+  spec.g = s->config.g;
+  spec.depth = s->incident_depth;
+  spec.height = case_real(c, "waves.height");
+  spec.period = case_real(c, "waves.period");
+  spec.length = case_real(c, "waves.length");
+  spec.criterion = case_choice(c, "waves.criterion") == 0 ? WAVES_CURRENT_EULERIAN : WAVES_CURRENT_STOKES;
+  spec.current = case_real(c, "waves.current");
+  spec.modes = (int)case_int(c, "waves.modes");
+  status = s->incident_kind == WAVE_INCIDENT_STREAM ? waves_solve_stream(&spec, &s->regular)
+                                                    : waves_solve_linear(&spec, &s->regular);
+  if (status != HCL_OK) {
+    status = explain_wave(c, status, "waves.height");
+    goto cleanup;
+  }
+  TRY(wave_incident_regular(&s->regular, case_real(c, "waves.direction") * PI / 180, case_real(c, "waves.x_origin"),
+                            &s->incident));
+  s->celerity = s->regular.celerity;
+cleanup:
+  return status;
+}
+
+static HclStatus solve_irregular(const Case *c, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  IrregularWaveSpec spec = waves_irregular_spec_default();
+  spec.spectrum = case_choice(c, "waves.spectrum") == 0 ? WAVES_JONSWAP : WAVES_PIERSON_MOSKOWITZ;
+  spec.g = s->config.g;
+  spec.depth = s->incident_depth;
+  spec.hs = case_real(c, "waves.hs");
+  spec.tp = case_real(c, "waves.tp");
+  spec.gamma = case_real(c, "waves.gamma");
+  spec.direction = case_real(c, "waves.direction") * PI / 180;
+  spec.components = (int)case_int(c, "waves.components");
+  spec.seed = (uint64_t)case_int(c, "waves.seed");
+  double k = 0;
+  status = waves_irregular_create(&spec, &s->irregular);
+  if (status == HCL_OK) {
+    status = waves_solve_dispersion(spec.g, spec.depth, spec.tp, 0, &k);
+  }
+  if (status != HCL_OK) {
+    status = explain_wave(c, status, "waves.hs");
+    goto cleanup;
+  }
+  TRY(wave_incident_irregular(&s->irregular, &s->incident));
+  s->celerity = 2 * PI / spec.tp / k;
+cleanup:
+  return status;
+}
+
+static HclStatus read_incident(const Case *c, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  s->incident_kind = (WaveIncidentKind)case_choice(c, "waves.incident");
+  s->config.ramp_time = case_real(c, "waves.ramp_time");
+  if (s->incident_kind == WAVE_INCIDENT_NONE) {
+    goto cleanup;
+  }
+  s->incident_depth = incident_depth(c, s);
+  if (s->incident_kind == WAVE_INCIDENT_IRREGULAR) {
+    TRY(solve_irregular(c, s));
+  } else {
+    TRY(solve_regular(c, s));
+  }
+  bool generates = false;
+  for (int n = 0; n < s->config.nzones; n++) {
+    generates = generates || s->config.zones[n].kind == WAVE_ZONE_GENERATE;
+  }
+  if (!generates && par_rank() == 0 && case_choice(c, "initial.shape") != WAVE_INITIAL_WAVE) {
+    log_warn("%s: waves.incident is %s but relaxation.zones has no generation zone and initial.shape is not wave: "
+             "the incident wave is not used",
+             case_origin(c, "waves.incident"), case_string(c, "waves.incident"));
+  }
+cleanup:
+  return status;
+}
+
+/* ---- initial state ---- */
+
+static HclStatus read_initial(const Case *c, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  WaveInitial *in = &s->initial;
+  in->shape = (WaveInitialShape)case_choice(c, "initial.shape");
+  in->amplitude = case_real(c, "initial.amplitude");
+  in->mx = (int)case_int(c, "initial.mx");
+  in->my = (int)case_int(c, "initial.my");
+  in->height = case_real(c, "initial.height");
+  in->x = case_real(c, "initial.x");
+  in->y = case_real(c, "initial.y");
+  in->width = case_real(c, "initial.width");
+  if (in->shape == WAVE_INITIAL_STANDING) {
+    REQUIRE(s->grid.nx > 1 || in->mx == 0, HCL_EDATA, "%s: initial.mx = %d but grid.nx is 1: nothing varies along x",
+            case_origin(c, "initial.mx"), in->mx);
+    REQUIRE(s->grid.ny > 1 || in->my == 0, HCL_EDATA, "%s: initial.my = %d but grid.ny is 1: nothing varies along y",
+            case_origin(c, "initial.my"), in->my);
+  }
+  REQUIRE(in->shape != WAVE_INITIAL_WAVE || s->incident_kind != WAVE_INCIDENT_NONE, HCL_EDATA,
+          "%s: initial.shape is wave but waves.incident is none: choose the wave", case_origin(c, "initial.shape"));
+  REQUIRE(in->shape != WAVE_INITIAL_WAVE || s->config.ramp_time == 0, HCL_EDATA,
+          "%s: initial.shape is wave, in full from t = 0, but waves.ramp_time = %g s would fade it in: set it to 0",
+          case_origin(c, "waves.ramp_time"), s->config.ramp_time);
+cleanup:
+  return status;
+}
+
+/* The wavenumber of a standing mode of m half-wavelengths (between walls) or wavelengths (periodic) over n points
+ * of spacing d. */
+static double standing_k(int m, int n, double d, bool periodic) {
+  return n == 1 ? 0 : periodic ? 2 * PI * m / (n * d) : PI * m / ((n - 1) * d);
+}
+
+/* eta and phi of the initial state at global point (gi, gj). */
+static void initial_point(const WaveSetup *s, int gi, int gj, double *eta, double *phi) {
+  const WaveInitial *in = &s->initial;
+  double x = point_x(s, gi), y = point_y(s, gj), dx = x - in->x, dy = s->grid.ny == 1 ? 0 : y - in->y;
+  *eta = *phi = 0;
+  switch (in->shape) {
+  case WAVE_INITIAL_STANDING:
+    *eta = in->amplitude *
+           cos(standing_k(in->mx, s->grid.nx, s->config.laplace.dx, s->grid.periodic_x) * (x - s->config.x0)) *
+           cos(standing_k(in->my, s->grid.ny, s->config.laplace.dy, s->grid.periodic_y) * (y - s->config.y0));
+    break;
+  case WAVE_INITIAL_GAUSSIAN: /* fnpf-multigpu-scalability eq. 16 */
+    *eta = in->height * exp(-(dx * dx + dy * dy) / (2 * in->width * in->width));
+    break;
+  case WAVE_INITIAL_WAVE:
+    *eta = wave_incident_eta(&s->incident, x, y, 0);
+    *phi = wave_incident_phi(&s->incident, x, y, 0);
+    break;
+  case WAVE_INITIAL_STILL:
+    break;
+  }
+}
+
+void wave_initial_state(const WaveSetup *s, const Decomp *decomp, double *h, double *eta, double *phi) {
+  const DecompLocal *l = decomp_local(decomp);
+  for (int j = 0; j < l->ny; j++) {
+    for (int i = 0; i < l->nx; i++) {
+      size_t p = (size_t)j * l->nx + i;
+      h[p] = wave_setup_depth(s, l->x0 + i, l->y0 + j);
+      initial_point(s, l->x0 + i, l->y0 + j, &eta[p], &phi[p]);
+    }
+  }
+}
+
+HclStatus wave_check_initial(const Case *c, const WaveSetup *s, const Decomp *decomp, const double *h,
+                             const double *eta) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(decomp);
+  for (int j = 0; j < l->ny; j++) {
+    for (int i = 0; i < l->nx; i++) {
+      size_t p = (size_t)j * l->nx + i;
+      double x = point_x(s, l->x0 + i), y = point_y(s, l->y0 + j);
+      REQUIRE(h[p] > 0 && isfinite(h[p]), HCL_EDATA,
+              "%s: the still-water depth is %g m at point (%d, %d), x = %g m, y = %g m: the potential-flow model "
+              "needs water everywhere (h > 0)",
+              case_origin(c, "bed.shape"), h[p], l->x0 + i, l->y0 + j, x, y);
+      REQUIRE(fabs(eta[p]) <= s->guard_factor * h[p] && eta[p] > -h[p], HCL_EDATA,
+              "%s: initial.shape %s puts eta = %g m at x = %g m, y = %g m, where the depth is %g m: allowed |eta| <= "
+              "time.guard_factor (%g) times the depth, and above the bed",
+              case_origin(c, "initial.shape"), case_string(c, "initial.shape"), eta[p], x, y, h[p], s->guard_factor);
+    }
+  }
+cleanup:
+  return status;
+}
+
+/* Keys that only some choices of another key use (run.h). */
+static const RunKeyUse CHOICE_KEYS[] = {
+    {"bed.depth", "bed.shape", "flat"},
+    {"bed.x", "bed.shape", "bar|whalin"},
+    {"bed.y", "bed.shape", "whalin"},
+    {"bed.file", "bed.shape", "file"},
+    {"bed.variable", "bed.shape", "file"},
+    {"initial.amplitude", "initial.shape", "standing"},
+    {"initial.mx", "initial.shape", "standing"},
+    {"initial.my", "initial.shape", "standing"},
+    {"initial.height", "initial.shape", "gaussian"},
+    {"initial.x", "initial.shape", "gaussian"},
+    {"initial.y", "initial.shape", "gaussian"},
+    {"initial.width", "initial.shape", "gaussian"},
+    {"waves.height", "waves.incident", "stream|linear"},
+    {"waves.period", "waves.incident", "stream|linear"},
+    {"waves.length", "waves.incident", "stream|linear"},
+    {"waves.criterion", "waves.incident", "stream"},
+    {"waves.current", "waves.incident", "stream|linear"},
+    {"waves.modes", "waves.incident", "stream"},
+    {"waves.x_origin", "waves.incident", "stream|linear"},
+    {"waves.hs", "waves.incident", "irregular"},
+    {"waves.tp", "waves.incident", "irregular"},
+    {"waves.spectrum", "waves.incident", "irregular"},
+    {"waves.gamma", "waves.incident", "irregular"},
+    {"waves.components", "waves.incident", "irregular"},
+    {"waves.seed", "waves.incident", "irregular"},
+    {"solver.gmres_restart", "solver.method", "gmres"},
+};
+
+static void read_time(const Case *c, WaveSetup *s) {
+  s->t_end = case_real(c, "time.end");
+  s->dt_fixed = case_real(c, "time.dt");
+  s->courant = case_real(c, "time.courant");
+  s->check_interval = (int)case_int(c, "time.check_interval");
+  s->guard_factor = case_real(c, "time.guard_factor");
+  s->config.extrapolation = (int)case_int(c, "time.extrapolation");
+}
+
+HclStatus wave_setup_from_case(const Case *c, const Precision *precision, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  memset(s, 0, sizeof *s);
+  s->config = wave_config_default();
+  s->config.g = case_real(c, "physics.g");
+  s->config.equations = case_choice(c, "physics.equations") == 0 ? WAVE_NONLINEAR : WAVE_LINEAR;
+  read_time(c, s);
+  TRY(run_time_units(c, "time.start", &s->start, s->time_units, sizeof s->time_units));
+  TRY(read_grid(c, s));
+  TRY(read_solver(c, precision, s));
+  TRY(read_bed(c, s));
+  TRY(read_zones(c, s));
+  TRY(read_incident(c, s));
+  TRY(read_initial(c, s));
+  run_warn_unused_keys(c, CHOICE_KEYS, (int)(sizeof CHOICE_KEYS / sizeof CHOICE_KEYS[0]));
+cleanup:
+  return status;
+}
+
+void wave_setup_free(WaveSetup *s) {
+  free(s->bed.values);
+  waves_irregular_free(&s->irregular);
+  wave_incident_free(&s->incident);
+  memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,572 @@
+/* wave_run.c: `hydrocl run` and `hydrocl validate` of a potential-flow case (model.h): the time loop around the
+ * wave model (wave.h; OceanWave3D, ../shared/papers/fnpf-gpu-model.txt sections 2 and 3) with its time step from a
+ * Courant number or fixed below the ERK4 stability limit, the stability guard with the last good state kept on the
+ * host, map, gauge, kinematics and restart output, progress lines with the iterations per Laplace solve, and clean
+ * stops on SIGTERM/SIGUSR1.
+ *
+ * A continued run restarts from eta, phi, the time and the step; the first guesses of its Laplace solves start
+ * afresh (wave_set_state), so it agrees with an uninterrupted run to the solver's tolerance, not bit for bit. */
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "log.h"
+#include "mapfile.h"
+#include "par.h"
+#include "restart.h"
+#include "run.h"
+#include "schedule.h"
+#include "seriesfile.h"
+#include "signals.h"
+#include "version.h"
+#include "wave.h"
+#include "wave_case.h"
+
+enum { PATH_SIZE = 1024 };
+static const char *const RESTART_PREFIX = "restart";
+
+/* Map variables, eta and phi (the state); gauges record eta. eta is the free surface's height above the still
+ * water level, the reference datum of the model. */
+static const OutputVariable map_variables[] = {
+    {"eta", "water_surface_height_above_reference_datum", "free-surface elevation above the still water level", "m",
+     NULL},
+    {"phi", NULL, "velocity potential at the free surface", "m2 s-1", NULL},
+};
+enum { MAP_VARIABLES = 2, HISTORY_VARIABLES = 1 };
+
+/* The kinematics lines' profiles (wave_column_velocities: z, u, v, w at the sigma points) and the scalars of every
+ * sample. */
+static const OutputVariable profile_variables[] = {
+    {"z", NULL, "height of the sigma point above the still water level", "m", NULL},
+    {"u", "sea_water_x_velocity", "x velocity", "m s-1", NULL},
+    {"v", "sea_water_y_velocity", "y velocity", "m s-1", NULL},
+    {"w", "upward_sea_water_velocity", "vertical velocity", "m s-1", NULL},
+};
+static const OutputVariable scalar_variables[] = {
+    {"volume", NULL, "integral of eta over the domain (per metre of width in a flume)", "m3", NULL},
+    {"potential_energy", NULL, "g/2 times the integral of eta^2 (energy per unit density)", "m5 s-2", NULL},
+    {"kinetic_energy", NULL, "1/2 the integral of phi eta_t (energy per unit density)", "m5 s-2", NULL},
+};
+enum { PROFILE_VARIABLES = 4, SCALAR_VARIABLES = 3 };
+
+typedef struct {
+  const Case *c;
+  const RunRequest *request;
+  Runtime *rt;
+  WaveSetup setup;
+  Decomp *decomp;
+  Wave *wave;
+  RunFiles files;
+  Gauge *gauges;
+  int ngauges;
+  NamedPoint *lines;  /* kinematics lines, moved to their grid points */
+  int *line_points;   /* [nlines][2]: their global (i, j) */
+  int nlines;
+  Timeline tl;
+  double dt_max, dt;  /* the step the case asks for, the last step taken */
+  double step_limit;  /* ERK4's stability limit (wave_step_limit) */
+  double deepest;     /* the deepest still water [m] */
+  size_t n;           /* this rank's points */
+  double *h, *eta, *phi; /* the initial state, then the last good state (host) */
+  double t_good;
+  int64_t step_good;
+  int64_t iterations, solves; /* Laplace iterations and solves of the steps so far */
+  char source[256];
+} WaveRun;
+
+/* ---- set-up -------------------------------------------------------------------------------------------------- */
+
+static double last_x(const WaveSetup *s) {
+  return s->config.x0 + (s->grid.nx - 1) * s->config.laplace.dx;
+}
+
+static double last_y(const WaveSetup *s) {
+  return s->config.y0 + (s->grid.ny - 1) * s->config.laplace.dy;
+}
+
+/* The gauges of output.gauges and output.gauge_file, within the grid points (bilinear interpolation, history.h). */
+static HclStatus read_gauges(WaveRun *r) {
+  HclStatus status = HCL_OK;
+  const WaveSetup *s = &r->setup;
+  TRY(run_read_points(r->c, "output.gauges", "output.gauge_file", &r->gauges, &r->ngauges));
+  TRY(run_check_points(r->gauges, r->ngauges, "gauge", "the grid points", s->config.x0, last_x(s), s->config.y0,
+                       last_y(s)));
+cleanup:
+  return status;
+}
+
+/* The kinematics lines of output.kinematics, each moved to the nearest grid point: the model's velocities live on
+ * its columns. */
+static HclStatus read_lines(WaveRun *r) {
+  HclStatus status = HCL_OK;
+  const WaveSetup *s = &r->setup;
+  TRY(run_read_points(r->c, "output.kinematics", NULL, &r->lines, &r->nlines));
+  TRY(run_check_points(r->lines, r->nlines, "kinematics line", "the grid points", s->config.x0, last_x(s),
+                       s->config.y0, last_y(s)));
+  TRY_ALLOC(r->line_points, 2 * (size_t)r->nlines + 1);
+  for (int k = 0; k < r->nlines; k++) {
+    int gi = (int)lround((r->lines[k].x - s->config.x0) / s->config.laplace.dx);
+    int gj = s->grid.ny == 1 ? 0 : (int)lround((r->lines[k].y - s->config.y0) / s->config.laplace.dy);
+    r->line_points[2 * k] = gi;
+    r->line_points[2 * k + 1] = gj;
+    r->lines[k].x = s->config.x0 + gi * s->config.laplace.dx;
+    r->lines[k].y = s->config.y0 + gj * s->config.laplace.dy;
+  }
+cleanup:
+  return status;
+}
+
+/* This rank's initial state on the host, checked against the guard, and the deepest still water of all ranks.
+ * Collective. */
+static HclStatus host_initial_state(WaveRun *r) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(r->decomp);
+  r->n = (size_t)l->nx * l->ny;
+  r->h = malloc(r->n * sizeof *r->h);
+  r->eta = malloc(r->n * sizeof *r->eta);
+  r->phi = malloc(r->n * sizeof *r->phi);
+  bool allocated = r->h && r->eta && r->phi; /* agreed before anything collective */
+  TRY(par_agree(allocated ? HCL_OK
+                          : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot allocate the initial state of %zu "
+                                                                       "points", r->n)));
+  wave_initial_state(&r->setup, r->decomp, r->h, r->eta, r->phi);
+  TRY(par_agree(wave_check_initial(r->c, &r->setup, r->decomp, r->h, r->eta)));
+  r->deepest = 0;
+  for (size_t p = 0; p < r->n; p++) {
+    r->deepest = fmax(r->deepest, r->h[p]);
+  }
+  TRY(par_max_double(&r->deepest));
+cleanup:
+  return status;
+}
+
+/* The speed of the Courant number: the incident wave's celerity, or the long-wave speed of the deepest water. */
+static double courant_speed(const WaveRun *r) {
+  return r->setup.celerity > 0 ? r->setup.celerity : sqrt(r->setup.config.g * r->deepest);
+}
+
+/* The smaller spacing of the directions that vary. */
+static double least_spacing(const WaveSetup *s) {
+  double dx = s->grid.nx > 1 ? s->config.laplace.dx : HUGE_VAL, dy = s->grid.ny > 1 ? s->config.laplace.dy : HUGE_VAL;
+  return fmin(dx, dy);
+}
+
+/* The step: time.dt, or from the Courant number, Cr = c dt / min(dx, dy); either at most ERK4's stability limit for
+ * the linearized surface conditions on this grid (wave_step_limit), else refused. */
+static HclStatus choose_step(WaveRun *r) {
+  HclStatus status = HCL_OK;
+  const WaveSetup *s = &r->setup;
+  r->step_limit = wave_step_limit(&s->config, &s->grid, r->deepest);
+  double c = courant_speed(r), dx = least_spacing(s);
+  if (s->dt_fixed > 0) {
+    REQUIRE(s->dt_fixed <= r->step_limit, HCL_EDATA,
+            "%s: time.dt = %g s is above the stability limit of ERK4 on this grid, %.4g s (the shortest wave the "
+            "grid holds, 2 spacings long, in %g m of water); allowed 0 < time.dt <= %.4g s, or 0 for a step from "
+            "time.courant",
+            case_origin(r->c, "time.dt"), s->dt_fixed, r->step_limit, r->deepest, r->step_limit);
+    r->dt_max = s->dt_fixed;
+  } else {
+    r->dt_max = s->courant * dx / c;
+    REQUIRE(r->dt_max <= r->step_limit, HCL_EDATA,
+            "%s: time.courant = %g gives dt = %.4g s (c = %.4g m/s, spacing %g m), above the stability limit of ERK4 "
+            "on this grid, %.4g s; allowed time.courant <= %.4g",
+            case_origin(r->c, "time.courant"), s->courant, r->dt_max, c, dx, r->step_limit,
+            r->step_limit * c / dx);
+  }
+cleanup:
+  return status;
+}
+
+/* The device memory of this rank's block, estimated before anything is allocated: the Laplace solver at its bytes
+ * per unknown (README: 39 in mixed precision, 57 in double, 29 in single, all levels and work fields) and the
+ * model's own fields: 14 planes of the state, its stages and its point fields (15 for the linear equations), and the
+ * solutions the first guess is extrapolated from. *largest: the 3D potential. */
+static double device_bytes(const WaveRun *r, double *largest) {
+  const WaveConfig *c = &r->setup.config;
+  const DecompLocal *l = decomp_local(r->decomp);
+  int ghost = c->laplace.order / 2;
+  double plane = (double)(l->nx + 2 * ghost) * (l->ny + 2 * ghost);
+  double per_unknown = c->laplace.precision == LAPLACE_DOUBLE ? 57 : c->laplace.precision == LAPLACE_SINGLE ? 29 : 39;
+  double real = c->laplace.precision == LAPLACE_SINGLE ? 4 : 8;
+  double planes = (c->equations == WAVE_LINEAR ? 15 : 14) +
+                  (c->extrapolation > 1 ? c->extrapolation * (c->laplace.nz + 1.0) : 0);
+  *largest = (c->laplace.nz + 1.0) * plane * real;
+  return per_unknown * l->nx * l->ny * c->laplace.nz + planes * plane * real;
+}
+
+static HclStatus check_device_memory(const WaveRun *r) {
+  double largest, needed = device_bytes(r, &largest);
+  return run_check_device_memory(r->rt, r->decomp, needed, largest, "points");
+}
+
+static const char *precision_word(LaplacePrecision p) {
+  return p == LAPLACE_MIXED ? "mixed" : p == LAPLACE_DOUBLE ? "double" : "single";
+}
+
+/* The host side of a run: the case's set-up, the decomposition, the points, the initial state, the step, the memory
+ * check and the timeline. Nothing on the device. */
+static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *request, WaveRun *r) {
+  HclStatus status = HCL_OK;
+  memset(r, 0, sizeof *r);
+  r->c = c;
+  r->request = request;
+  r->rt = rt;
+  TRY(wave_setup_from_case(c, request->precision_given ? &request->precision : NULL, &r->setup));
+  TRY(run_create_decomp(c, &r->setup.grid, &r->decomp));
+  TRY(read_gauges(r));
+  TRY(read_lines(r));
+  TRY(host_initial_state(r));
+  TRY(choose_step(r));
+  TRY(check_device_memory(r));
+  double history_interval = case_real(c, "output.history_interval");
+  timeline_start(&r->tl, r->setup.t_end, case_real(c, "output.interval"),
+                 history_interval > 0 ? history_interval : case_real(c, "output.interval"),
+                 case_real(c, "restart.interval"), 0, 0);
+  snprintf(r->source, sizeof r->source, "hydrocl %s (%s), %s, %s", HYDROCL_VERSION, HYDROCL_GIT,
+           runtime_device(rt)->device_name, precision_word(r->setup.config.laplace.precision));
+cleanup:
+  return status;
+}
+
+static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *request, WaveRun *r) {
+  HclStatus status = HCL_OK;
+  TRY(open_setup(rt, c, request, r));
+  TRY(wave_create(rt, r->decomp, &r->setup.config, r->h, &r->wave));
+  log_verbose("device memory: %.4g MB on rank 0 (estimated %.4g MB)", wave_device_bytes(r->wave) / 1e6,
+              device_bytes(r, &(double){0}) / 1e6);
+  if (r->setup.incident.components > 0) {
+    TRY(wave_set_incident(r->wave, &r->setup.incident));
+  }
+  TRY(wave_set_state(r->wave, 0, r->eta, r->phi));
+cleanup:
+  return status;
+}
+
+static void close_model(WaveRun *r) {
+  run_close_files(&r->files);
+  wave_destroy(&r->wave);
+  decomp_destroy(&r->decomp);
+  free(r->gauges);
+  free(r->lines);
+  free(r->line_points);
+  free(r->h);
+  free(r->eta);
+  free(r->phi);
+  wave_setup_free(&r->setup);
+}
+
+/* ---- restarts ------------------------------------------------------------------------------------------------ */
+
+static HclStatus write_restart(void *model, double t, int64_t step) {
+  HclStatus status = HCL_OK;
+  WaveRun *r = model;
+  RestartScalar scalars[] = {{"time", t}}; /* restart_write adds the step */
+  Field *state[] = {wave_eta(r->wave), wave_phi(r->wave)};
+  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, r->source, step, state, 2, scalars, 1));
+cleanup:
+  return status;
+}
+
+/* Continues from request->restart ("latest" or a file): eta, phi, the time and the step. */
+static HclStatus read_restart(WaveRun *r) {
+  HclStatus status = HCL_OK;
+  char path[PATH_SIZE];
+  RestartScalar scalars[] = {{"time", 0}, {"step", 0}};
+  Field *state[] = {wave_eta(r->wave), wave_phi(r->wave)};
+  TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
+  TRY(restart_read(path, state, 2, scalars, 2));
+  TRY(field_read_owned(state[0], r->eta));
+  TRY(field_read_owned(state[1], r->phi));
+  TRY(wave_set_state(r->wave, scalars[0].value, r->eta, r->phi));
+  TRY(run_resume(&r->tl, path, scalars[0].value, (int64_t)scalars[1].value));
+cleanup:
+  return status;
+}
+
+/* ---- output -------------------------------------------------------------------------------------------------- */
+
+static HclStatus open_output(WaveRun *r) {
+  const WaveSetup *s = &r->setup;
+  OutputSpec base = {.title = case_string(r->c, "model.title"), .source = r->source, .time_units = s->time_units,
+                     .x0 = s->config.x0, .dx = s->config.laplace.dx, .y0 = s->config.y0,
+                     .dy = s->config.laplace.dy, .points = "grid point",
+                     .double_precision = case_bool(r->c, "output.double")};
+  SeriesLayout series = {.stations = r->lines, .nstations = r->nlines, .nodes = s->config.laplace.nz,
+                         .profiles = profile_variables, .nprofiles = PROFILE_VARIABLES,
+                         .scalars = scalar_variables,
+                         .nscalars = case_bool(r->c, "output.energy") ? SCALAR_VARIABLES : 1};
+  RunOutputs outputs = {.variables = map_variables, .nmap = MAP_VARIABLES, .nhistory = HISTORY_VARIABLES,
+                        .gauges = r->gauges, .ngauges = r->ngauges, .series_name = "kinematics.nc",
+                        .series = &series};
+  return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
+}
+
+/* z, u, v, w at the sigma points of every kinematics line, gathered from the ranks that own them:
+ * values[line][node][4]. Collective (one Laplace solve for the present state). */
+static HclStatus line_velocities(WaveRun *r, double *values) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(r->decomp);
+  int nz = r->setup.config.laplace.nz, ncolumns = 0, *columns = NULL, *owner = NULL;
+  double *mine = NULL;
+  TRY_ALLOC(columns, 2 * (size_t)r->nlines + 1);
+  TRY_ALLOC(owner, (size_t)r->nlines + 1);
+  TRY_ALLOC(mine, (size_t)r->nlines * nz * 4 + 1);
+  for (int k = 0; k < r->nlines; k++) {
+    int i = r->line_points[2 * k] - l->x0, j = r->line_points[2 * k + 1] - l->y0;
+    if (i >= 0 && i < l->nx && j >= 0 && j < l->ny) {
+      columns[2 * ncolumns] = i;
+      columns[2 * ncolumns + 1] = j;
+      owner[ncolumns++] = k;
+    }
+  }
+  TRY(wave_column_velocities(r->wave, ncolumns, columns, mine));
+  memset(values, 0, sizeof *values * (size_t)r->nlines * nz * 4);
+  for (int c = 0; c < ncolumns; c++) { /* each line has one owner: the sum over the ranks is exact */
+    memcpy(values + (size_t)owner[c] * nz * 4, mine + (size_t)c * nz * 4, sizeof *values * nz * 4);
+  }
+  TRY(par_sum_doubles(values, r->nlines * nz * 4));
+cleanup:
+  free(columns);
+  free(owner);
+  free(mine);
+  return status;
+}
+
+/* One sample of kinematics.nc: the lines' profiles [z, u, v, w][line][node], the volume and the energy. */
+static HclStatus write_series(WaveRun *r) {
+  HclStatus status = HCL_OK;
+  int nz = r->setup.config.laplace.nz;
+  size_t per_line = (size_t)nz * 4;
+  double scalars[SCALAR_VARIABLES] = {0}, *values = NULL, *profiles = NULL;
+  TRY(wave_volume(r->wave, &scalars[0]));
+  if (case_bool(r->c, "output.energy")) {
+    TRY(wave_energy(r->wave, &scalars[1], &scalars[2]));
+  }
+  TRY_ALLOC(values, per_line * r->nlines + 1);
+  TRY_ALLOC(profiles, per_line * r->nlines + 1);
+  if (r->nlines > 0) {
+    TRY(line_velocities(r, values));
+  }
+  for (int k = 0; k < r->nlines; k++) {
+    for (int node = 0; node < nz; node++) {
+      for (int v = 0; v < PROFILE_VARIABLES; v++) {
+        profiles[((size_t)v * r->nlines + k) * nz + node] = values[k * per_line + (size_t)node * 4 + v];
+      }
+    }
+  }
+  TRY(series_write(r->files.series, r->tl.t, profiles, scalars));
+cleanup:
+  free(values);
+  free(profiles);
+  return status;
+}
+
+/* Writes a map frame and a sample (gauges, kinematics, volume and energy) of the present state, as asked. */
+static HclStatus write_output(void *model, bool map_due, bool history_due) {
+  HclStatus status = HCL_OK;
+  WaveRun *r = model;
+  Field *fields[MAP_VARIABLES] = {wave_eta(r->wave), wave_phi(r->wave)};
+  if (map_due) {
+    TRY(map_write(r->files.map, r->tl.t, fields));
+  }
+  if (history_due && r->files.history) {
+    TRY(history_write(r->files.history, r->tl.t, fields));
+  }
+  if (history_due) {
+    TRY(write_series(r));
+  }
+cleanup:
+  return status;
+}
+
+/* ---- the time loop ------------------------------------------------------------------------------------------- */
+
+/* The run failed by t_bad (step step_bad): the guard, or a Laplace solve that failed (a water column that vanished,
+ * or no convergence). Goes back to the last good state, writes it as a restart and stops with `code`: the failure's
+ * message in the case's keys (laplace.h names its settings laplace.* and mg.*), then when the state was last good
+ * and where it is. */
+static HclStatus stop_failed(WaveRun *r, HclStatus code, double t_bad, int64_t step_bad) {
+  static const char *const from[] = {"laplace.", "mg."}, *const to[] = {"solver.", "solver."};
+  HclStatus status = HCL_OK;
+  char why[1200];
+  run_rename_keys(from, to, 2, why, sizeof why);
+  status_clear();
+  TRY(wave_set_state(r->wave, r->t_good, r->eta, r->phi));
+  TRY(write_restart(r, r->t_good, r->step_good));
+  FAIL(code,
+       "%s. The run was good at t = %g s (step %lld) and failed by t = %g s (step %lld), dt = %.4g s; that last good "
+       "state is in %s/%s-%lld.nc",
+       why, r->t_good, (long long)r->step_good, t_bad, (long long)step_bad, r->dt, r->request->output_dir,
+       RESTART_PREFIX, (long long)r->step_good);
+cleanup:
+  return status;
+}
+
+/* Every check_interval steps and before anything is written: the guard (wave_check), and the state as the last
+ * good one. */
+static HclStatus check_state(void *model) {
+  HclStatus status = HCL_OK;
+  WaveRun *r = model;
+  HclStatus guard = wave_check(r->wave, r->setup.guard_factor);
+  if (guard == HCL_EDIVERGED) {
+    TRY(stop_failed(r, HCL_EDIVERGED, r->tl.t, r->tl.step));
+  }
+  TRY(guard);
+  TRY(field_read_owned(wave_eta(r->wave), r->eta));
+  TRY(field_read_owned(wave_phi(r->wave), r->phi));
+  r->t_good = r->tl.t;
+  r->step_good = r->tl.step;
+cleanup:
+  return status;
+}
+
+/* One step: as long as the case asks, shrunk evenly so the next event falls exactly on a step. A Laplace solve that
+ * fails on a water column that vanished means the run blew up (exit 79); one that does not converge keeps its own
+ * status (exit 78). Either way the last good state is written. */
+static HclStatus advance(void *model, Timeline *tl, double *dt, TimelineDue *due) {
+  HclStatus status = HCL_OK;
+  WaveRun *r = model;
+  double t_next;
+  WaveStepStats stats = {0};
+  *dt = r->dt = timeline_step(tl, r->dt_max, &t_next);
+  ASSERT(r->dt > 0); /* events lie strictly after t (schedule_start, schedule_due) */
+  HclStatus stepped = wave_step(r->wave, r->dt, false, &stats);
+  if (stepped == HCL_EDATA || stepped == HCL_ENOTCONVERGED) {
+    TRY(stop_failed(r, stepped == HCL_EDATA ? HCL_EDIVERGED : stepped, t_next, tl->step + 1));
+  }
+  TRY(stepped);
+  r->iterations += stats.iterations;
+  r->solves += stats.solves;
+  *due = timeline_advance(tl, t_next);
+cleanup:
+  return status;
+}
+
+/* The progress line's mean defect-correction iterations per Laplace solve, over the run so far. */
+static void describe(void *model, char *extra, size_t size) {
+  const WaveRun *r = model;
+  snprintf(extra, size, "iters=%.2f", r->solves > 0 ? (double)r->iterations / r->solves : 0.0);
+}
+
+static HclStatus time_loop(WaveRun *r) {
+  static const RunSteps steps = {.advance = advance, .check = check_state, .write = write_output,
+                                 .write_restart = write_restart, .describe = describe};
+  const DecompSpec *g = decomp_spec(r->decomp);
+  return run_time_loop(&steps, r, &r->tl, r->setup.check_interval, (double)g->nx * g->ny,
+                       case_real(r->c, "output.progress"));
+}
+
+static HclStatus wave_run(Runtime *rt, const Case *c, const RunRequest *request) {
+  HclStatus status = HCL_OK;
+  WaveRun r;
+  signals_install();
+  TRY(open_model(rt, c, request, &r));
+  if (request->restart) {
+    TRY(read_restart(&r));
+  }
+  TRY(open_output(&r));
+  if (!request->restart) {
+    TRY(write_output(&r, true, true));
+  }
+  TRY(time_loop(&r));
+  log_info("done: t = %g s after %lld steps; output in %s", r.tl.t, (long long)r.tl.step, request->output_dir);
+cleanup:
+  close_model(&r);
+  return status;
+}
+
+/* ---- validate ------------------------------------------------------------------------------------------------ */
+
+static void print_grid(const WaveRun *r, FILE *out) {
+  const WaveSetup *s = &r->setup;
+  const DecompSpec *g = decomp_spec(r->decomp);
+  const LaplaceConfig *l = &s->config.laplace;
+  fprintf(out, "grid: %d x %d points of %g x %g m, x %g to %g m, y %g to %g m%s, depth up to %g m; %d x %d ranks\n",
+          g->nx, g->ny, l->dx, l->dy, s->config.x0, last_x(s), s->config.y0, last_y(s),
+          g->ny == 1 ? " (a flume)" : "", r->deepest, g->px, g->py);
+  fprintf(out, "solver: %d %s sigma points, order %d, %s precision, %s to rtol %g, atol %g; %s equations\n", l->nz,
+          l->sigma == LAPLACE_SIGMA_UNIFORM ? "uniform" : "cosine", l->order, precision_word(l->precision),
+          l->method == LAPLACE_GMRES ? "GMRES" : "defect correction", l->rtol, l->atol,
+          s->config.equations == WAVE_LINEAR ? "linear" : "nonlinear");
+}
+
+static void print_waves(const WaveRun *r, FILE *out) {
+  const WaveSetup *s = &r->setup;
+  const RegularWave *w = &s->regular;
+  if (s->incident_kind == WAVE_INCIDENT_STREAM || s->incident_kind == WAVE_INCIDENT_LINEAR) {
+    fprintf(out,
+            "incident wave: %s, H = %g m, T = %.4g s in h = %g m: k = %.5g 1/m, L = %.5g m, c = %.5g m/s, kh = %.3g, "
+            "H / H_max = %.3g\n",
+            s->incident_kind == WAVE_INCIDENT_STREAM ? "stream function" : "linear", w->height, w->period, w->depth,
+            w->k, w->length, w->celerity, w->k * w->depth, w->height / waves_breaking_height(w->depth, w->length));
+  } else if (s->incident_kind == WAVE_INCIDENT_IRREGULAR) {
+    fprintf(out, "incident wave: irregular, Hs = %g m, Tp = %g s in h = %g m, %d components; c at Tp = %.5g m/s\n",
+            case_real(r->c, "waves.hs"), case_real(r->c, "waves.tp"), s->incident_depth, s->irregular.components,
+            s->celerity);
+  } else {
+    fprintf(out, "incident wave: none\n");
+  }
+  for (int n = 0; n < s->config.nzones; n++) {
+    const WaveZone *z = &s->config.zones[n];
+    static const char *const inward[] = {"+x", "-x", "+y", "-y"};
+    fprintf(out, "relaxation zone %d: %s, x %g to %g m, y %g to %g m, towards %s\n", n + 1,
+            z->kind == WAVE_ZONE_GENERATE ? "generation" : "absorption", z->x0, z->x1, z->y0, z->y1,
+            inward[z->inward]);
+  }
+}
+
+static void print_time_and_output(const WaveRun *r, FILE *out) {
+  const WaveSetup *s = &r->setup;
+  const DecompSpec *g = decomp_spec(r->decomp);
+  const DeviceInfo *dev = runtime_device(r->rt);
+  double largest, frames = 1 + (double)schedule_count_until(&r->tl.map, s->t_end);
+  double frame_bytes = (double)g->nx * g->ny * MAP_VARIABLES * (case_bool(r->c, "output.double") ? 8 : 4);
+  double c = courant_speed(r);
+  fprintf(out, "time step: %s %.4g s (Courant number %.3g for c = %.4g m/s; ERK4 stability limit %.4g s), about %.0f "
+               "steps to t = %g s\n",
+          s->dt_fixed > 0 ? "fixed" : "from time.courant,", r->dt_max, c * r->dt_max / least_spacing(s), c,
+          r->step_limit, ceil(s->t_end / r->dt_max - 1e-9), s->t_end);
+  fprintf(out, "device memory: about %.3g MB per rank of %.3g MB on %s\n", device_bytes(r, &largest) / 1e6,
+          (double)dev->global_mem_bytes / 1e6, dev->device_name);
+  fprintf(out, "output: %.0f map frames, up to %.3g MB uncompressed; %d gauges; %d kinematics lines; restarts of "
+               "%.3g MB\n",
+          frames, frames * frame_bytes / 1e6, r->ngauges, r->nlines, (double)g->nx * g->ny * 2 * 8 / 1e6);
+  for (int k = 0; k < r->nlines; k++) {
+    fprintf(out, "kinematics line '%s' at the grid point x = %g m, y = %g m\n", r->lines[k].name, r->lines[k].x,
+            r->lines[k].y);
+  }
+}
+
+static HclStatus wave_validate(Runtime *rt, const Case *c, const RunRequest *request, FILE *out) {
+  HclStatus status = HCL_OK;
+  WaveRun r;
+  TRY(open_setup(rt, c, request, &r)); /* the host side only: validate allocates nothing on the device */
+  if (par_rank() == 0) {
+    fprintf(out, "case is valid: %s\n", case_string(c, "model.title"));
+    print_grid(&r, out);
+    print_waves(&r, out);
+    print_time_and_output(&r, out);
+  }
+cleanup:
+  close_model(&r);
+  return status;
+}
+
+/* Mixed and double precision solve in double. */
+static bool wave_needs_fp64(const Case *c, const RunRequest *request) {
+  return request->precision_given ? request->precision == PRECISION_DOUBLE
+                                  : strcmp(case_string(c, "solver.precision"), "single") != 0;
+}
+
+const Model wave_model = {
+    .name = "potential-flow",
+    .title = "hydrocl potential-flow case (fully nonlinear potential-flow waves, OceanWave3D's method)",
+    .keys = wave_case_keys,
+    .nkeys = &wave_case_nkeys,
+    .validate = wave_validate,
+    .run = wave_run,
+    .needs_fp64 = wave_needs_fp64,
+};

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# test_wave_run.sh: `hydrocl run`, `validate` and `defaults` on the potential-flow wave model, as a user meets them:
+# the template; the model chosen by model.name; a small standing wave and a small stream-function flume run with
+# their map, gauge and kinematics files (the standing wave against its linear solution, volume and energy kept); each
+# refusal named in the issue (a wave past breaking, a relaxation zone outside the domain, a fixed dt above ERK4's
+# stability limit) exits 65 with the key in its message and creates nothing; a run whose guard trips exits 79 with
+# its last good state as a restart; a run stopped by SIGTERM (exit 75) and continued with --restart latest ends with
+# the eta of an uninterrupted run, to the Laplace solver's tolerance.
+# Usage: test_wave_run.sh HYDROCL SOURCE_ROOT
+set -u
+hydrocl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: the test runs in its own folder
+root=$(cd "$2" && pwd)
+. "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/run_checks.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+py=/usr/bin/python3
+standing="$root/cases/standing-wave.yml"
+tank="$root/cases/stream-tank.yml"
+# The standing wave on 17 x 9 points (8 a wavelength along x), in steps of T/32 as shipped, output in double; 8 steps.
+dt=0.0300934
+small_standing=(--set grid.nx=17 --set grid.ny=9 --set output.double=true)
+# The flume on 81 points (10 a wavelength), steps of T/20 (Courant number 0.5), the wave fading in over one period.
+small_tank=(--set grid.nx=81 --set time.dt=0.075 --set waves.ramp_time=1.5 --set time.end=4.5)
+
+# ---- the template and the choice of model ----
+run_capture "$hydrocl" defaults potential-flow
+ok "defaults potential-flow exits 0" equals "$rc" 0
+ok "the template names every section" $py -c '
+import sys
+text = sys.argv[1]
+sections = ["model", "grid", "solver", "physics", "bed", "initial", "waves", "relaxation", "time", "output", "restart"]
+assert all("\n" + s + ":" in text for s in sections), text' "$out"
+printf '%s\n' "$out" >"$dir/template.yml"
+run_capture "$hydrocl" validate "$dir/template.yml" --set grid.nx=33 --set grid.ny=1 --set grid.lx=4 --set time.end=1
+ok "the template is a case: with its required keys set, it validates" equals "$rc" 0
+sed 's/^  name: potential-flow/  name: potential-flux/' "$standing" >"$dir/unknown-model.yml"
+run_capture "$hydrocl" validate "$dir/unknown-model.yml"
+ok "an unknown model.name exits 65" equals "$rc" 65
+ok "and lists the models, with the line" contains "$err" \
+  "unknown-model.yml:7:9: model.name must be one of shallow-water, potential-flow (got 'potential-flux')"
+sed '/^  name: potential-flow/d' "$standing" >"$dir/no-model.yml"
+run_capture "$hydrocl" validate "$dir/no-model.yml"
+ok "a case without model.name exits 65 saying it is required" test "$rc" = 65 -a -n "$(grep "model.name is required" <<<"$err")"
+run_capture "$hydrocl" validate "$standing" --set physics.chezy=50
+ok "a key of the other model is an unknown key" test "$rc" = 65 -a -n "$(grep "unknown key 'physics.chezy'" <<<"$err")"
+
+# ---- validate ----
+run_capture "$hydrocl" validate "$standing"
+ok "validate standing-wave.yml prints the step and ERK4's limit" contains "$out" \
+  "time step: fixed 0.03009 s (Courant number 1.07 for c = 2.215 m/s; ERK4 stability limit 0.1071 s)"
+run_capture "$hydrocl" validate "$tank"
+ok "validate stream-tank.yml prints the incident wave's k, L and c" contains "$out" \
+  "k = 2.2106 1/m, L = 2.8423 m, c = 1.8949 m/s"
+ok "and its zones" contains "$out" "relaxation zone 2: absorption, x 16.5 to 22.5 m, y 0 to 0 m, towards -x"
+ok "validate writes nothing" test ! -e "$dir/out"
+
+# ---- refusals: exit 65 before any device work, the key in the message, no output folder ----
+bad_input "a stream-function wave past breaking" \
+  "--set waves.height=0.5: waves.incident = stream: waves.height = 0.5 m is past the breaking limit" "$tank" \
+  --set waves.height=0.5
+bad_input "a relaxation zone outside the domain" \
+  "relaxation.zones: zone 2 ('absorb x 16.5 30 -x') covers x 16.5 to 30 m, y 0 to 0 m, outside the domain's grid points, x 0 to 22.5 m" \
+  "$tank" --set "relaxation.zones=generate x 0 3 +x; absorb x 16.5 30 -x"
+bad_input "a fixed dt above the stability limit" \
+  "time.dt = 0.2 s is above the stability limit of ERK4 on this grid, 0.1911 s" "$tank" --set time.dt=0.2
+bad_input "a Courant number above the stability limit" "time.courant = 5 gives dt" "$tank" --set time.dt=0 \
+  --set time.courant=5
+bad_input "a zone that does not parse" "must read 'generate|absorb x|y FROM TO" "$tank" \
+  --set "relaxation.zones=generate x 0 3 -y"
+bad_input "an initial hump beyond the guard" "allowed |eta| <= time.guard_factor" "$standing" \
+  --set initial.shape=gaussian --set initial.height=0.6
+
+# ---- a small standing wave: the files, eta against the linear solution, volume and energy ----
+run_capture "$hydrocl" run "$standing" "${small_standing[@]}" --set time.end=$($py -c "print(8 * $dt)") \
+  -o "$dir/standing"
+ok "a small standing wave runs" equals "$rc" 0
+ok "it writes map.nc, history.nc, kinematics.nc and a restart" test -s "$dir/standing/map.nc" -a \
+  -s "$dir/standing/history.nc" -a -s "$dir/standing/kinematics.nc" -a -n "$(ls "$dir"/standing/restart-8.nc)"
+ok "the progress lines give the iterations per solve" contains "$err" "iters="
+ok "map: eta and phi at t = 0, 4 dt and 8 dt; gauges: eta every step, A cos(omega t) within 1e-3 A" $py -c '
+import sys, netCDF4, numpy
+m = netCDF4.Dataset(sys.argv[1] + "/map.nc")
+assert m["eta"].dimensions == ("time", "y", "x") and m["phi"].units == "m2 s-1", m["eta"]
+assert m["eta"].standard_name == "water_surface_height_above_reference_datum", m["eta"].standard_name
+assert m["eta"].shape == (3, 9, 17) and m["x"][-1] == 2 and m["y"][-1] == 1, (m["eta"].shape, m["x"][:])
+h = netCDF4.Dataset(sys.argv[1] + "/history.nc")
+t, eta = h["time"][:], h["eta"][:]
+omega = (9.81 * numpy.pi * 2**0.5 * numpy.tanh(numpy.pi * 2**0.5 * 0.5)) ** 0.5
+assert len(t) == 9 and abs(t[-1] - 8 * float(sys.argv[2])) < 1e-12, t
+err = numpy.abs(eta[0] - 0.01 * numpy.cos(omega * t)).max()
+assert err < 1e-5, err' "$dir/standing" "$dt"
+ok "kinematics.nc: CF profiles on the sigma points, volume conserved, energy within 1e-4" $py -c '
+import sys, netCDF4, numpy
+k = netCDF4.Dataset(sys.argv[1] + "/kinematics.nc")
+assert k.featureType == "timeSeriesProfile" and k["station_name"].cf_role == "timeseries_id", k
+assert k["w"].dimensions == ("station", "time", "node") and k["w"].coordinates == "z x y station_name", k["w"]
+assert k["z"].positive == "up" and k["z"].axis == "Z" and k["u"].standard_name == "sea_water_x_velocity", k["z"]
+z = k["z"][0, -1, :]
+assert abs(z[0] + 0.5) < 1e-12 and abs(z[-1]) < 1e-12 and numpy.all(numpy.diff(z) > 0), z  # linear: to z = 0
+assert numpy.abs(k["volume"][:]).max() < 1e-12, k["volume"][:]
+energy = k["potential_energy"][:] + k["kinetic_energy"][:]
+assert abs(energy[-1] / energy[0] - 1) < 1e-4, energy' "$dir/standing"
+
+# ---- a small stream-function flume: the wave arrives at the first gauge with its height ----
+run_capture "$hydrocl" run "$tank" "${small_tank[@]}" -o "$dir/tank"
+ok "a small stream-function flume runs" equals "$rc" 0
+ok "the wave reaches the gauge at 5 m, rising towards its crest of H / 2; the line under 8 m follows the surface" $py -c '
+import sys, netCDF4, numpy
+h = netCDF4.Dataset(sys.argv[1] + "/history.nc")
+crest = h["eta"][0, :].max()
+assert 0.015 < crest < 0.04, crest
+k = netCDF4.Dataset(sys.argv[1] + "/kinematics.nc")
+assert abs(k["x"][0] - 7.875) < 1e-12 and k["z"].shape == (1, len(k["time"]), 9), (k["x"][:], k["z"].shape)
+z = k["z"][0, -1, :]
+assert abs(z[0] + 0.5) < 1e-12 and z[-1] != 0 and abs(z[-1]) < 0.04, z  # nonlinear: the top node at eta
+assert numpy.all(numpy.isfinite(k["u"][:])) and abs(k["volume"][-1]) < 0.05, k["volume"][:]' "$dir/tank"
+
+# ---- divergence: a guard below the wave's crest trips as the wave rises; the last good state is written ----
+run_capture "$hydrocl" run "$tank" "${small_tank[@]}" --set time.guard_factor=0.04 --set time.check_interval=4 \
+  -o "$dir/diverged"
+ok "a run whose guard trips exits 79" equals "$rc" 79
+ok "it says where and when" contains "$err" "the wave model went unstable at t = "
+ok "and where the last good state went" contains "$err" "that last good state is in $dir/diverged/restart-"
+ok "that restart holds a good state from before the trip" $py -c '
+import sys, glob, netCDF4, numpy
+restarts = glob.glob(sys.argv[1] + "/restart-*.nc")
+assert len(restarts) == 1, restarts
+with netCDF4.Dataset(restarts[0]) as r:
+    eta = r["eta"][:]
+    assert 0 < float(r["time"][...]) < 4.5 and numpy.all(numpy.isfinite(eta)), float(r["time"][...])
+    assert numpy.abs(eta).max() <= 0.04 * 0.5, numpy.abs(eta).max()' "$dir/diverged"
+
+# ---- SIGTERM, then --restart latest: the same final eta as an uninterrupted run ----
+long=("${small_standing[@]}" --set time.end=$($py -c "print(64 * $dt)") --set output.interval=$($py -c "print(4 * $dt)"))
+run_capture "$hydrocl" run "$standing" "${long[@]}" -o "$dir/whole" -q
+ok "the uninterrupted run of 64 steps exits 0" equals "$rc" 0
+"$hydrocl" run "$standing" "${long[@]}" -o "$dir/split" -q 2>"$dir/split.err" &
+pid=$!
+wait_for_frames "$dir/split/map.nc"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+ok "SIGTERM stops the run with exit 75" equals "$rc" 75
+ok "it says how to continue" grep -q -- "--restart latest" "$dir/split.err"
+run_capture "$hydrocl" run "$standing" "${long[@]}" -o "$dir/split" --restart latest
+ok "--restart latest continues it to the end" test "$rc" = 0 -a -n "$(grep "continuing from" <<<"$err")"
+ok "both maps hold the same frames, and the last eta agrees to the solver's tolerance" $py -c '
+import sys, netCDF4, numpy
+whole, split = (netCDF4.Dataset(sys.argv[i] + "/map.nc") for i in (1, 2))
+assert numpy.array_equal(whole["time"][:], split["time"][:]), (whole["time"][:], split["time"][:])
+difference = numpy.abs(whole["eta"][-1] - split["eta"][-1]).max()
+assert difference < 1e-6 * 0.01, difference' "$dir/whole" "$dir/split"
+
+tap_done
