@@ -18,6 +18,10 @@ static const BenchEntry benchmarks[] = {
      "interior points per side, 3 to 65536 (default 1024, 2048, 4096; 1024 and 2048 on CPUs)", bench_rrb},
     {"laplace", "the potential-flow Laplace solver: its iteration's breakdown, the K sweep and iterations per aspect",
      "horizontal points per side of an N x N x 9 basin (default 129 to 2049; 129 and 257 on CPUs)", bench_laplace},
+    {"wave", "the wave model's time step: solve, rates, relaxation, output, iterations, real-time ratio, bandwidth",
+     "horizontal points per side of an N x N x 9 tank (default 129 to 1025; 129 and 257 on CPUs)", bench_wave},
+    {"wave-table4", "the paper's Table 4: iterations per Laplace solve of the evolving Gaussian hump, per K and aspect",
+     "horizontal points per side of the N x N x 9 basin, at least 129 (default 257)", bench_wave_table4},
 };
 
 const BenchEntry *bench_find(const char *name) {

@@ -15,67 +15,14 @@
  * high-order residual: Phi read, the residual written, nine column coefficients, per point. */
 #include "bench.h"
 
-#include <math.h>
-#include <stdlib.h>
 #include <time.h>
 
 #include "laplace.h"
 #include "log.h"
+#include "wave_hump.h"
 
 enum { NZ = 9, TIMED_ITERATIONS = 10 };
 static const double SPACING = 0.125; /* dx = dz = h / (nz - 1): aspect ratio 1 */
-
-typedef struct {
-  Decomp *decomp;
-  Laplace *laplace;
-  Field *eta, *phi;
-  int n;
-} Hump;
-
-static void hump_close(Hump *h) {
-  laplace_destroy(&h->laplace);
-  field_destroy(&h->eta);
-  field_destroy(&h->phi);
-  decomp_destroy(&h->decomp);
-}
-
-static HclStatus hump_open(Runtime *rt, int n, double dx, const LaplaceConfig *config, Hump *hump) {
-  HclStatus status = HCL_OK;
-  double *h = NULL, *eta = NULL, *phi = NULL;
-  *hump = (Hump){.n = n};
-  DecompSpec spec = {.nx = n, .ny = n};
-  TRY(decomp_create(&spec, &hump->decomp));
-  const DecompLocal *l = decomp_local(hump->decomp);
-  size_t count = (size_t)l->nx * l->ny;
-  TRY_ALLOC(h, count);
-  TRY_ALLOC(eta, count);
-  TRY_ALLOC(phi, count);
-  double centre = 0.5 * (n - 1) * dx;
-  for (int j = 0; j < l->ny; j++) {
-    for (int i = 0; i < l->nx; i++) {
-      double x = (l->x0 + i) * dx - centre, y = (l->y0 + j) * dx - centre;
-      size_t at = (size_t)j * l->nx + i;
-      h[at] = 1;
-      eta[at] = 0.05 * exp(-(x * x + y * y) / (2 * 0.15 * 0.15));
-      phi[at] = 0.3 * eta[at];
-    }
-  }
-  LaplaceConfig c = *config;
-  c.dx = c.dy = dx;
-  TRY(laplace_create(rt, hump->decomp, &c, h, &hump->laplace));
-  FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 0,
-                  .precision = c.precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE};
-  TRY(field_create(rt, hump->decomp, &fs, &hump->eta));
-  fs.name = "phi";
-  TRY(field_create(rt, hump->decomp, &fs, &hump->phi));
-  TRY(field_write_owned(hump->eta, eta));
-  TRY(field_write_owned(hump->phi, phi));
-cleanup:
-  free(h);
-  free(eta);
-  free(phi);
-  return status;
-}
 
 static double wall_seconds(void) {
   struct timespec t;
@@ -84,7 +31,7 @@ static double wall_seconds(void) {
 }
 
 /* Exactly `iterations` defect-correction iterations (a tolerance never met; the not-converged report is expected). */
-static HclStatus iterate(Hump *h, int iterations) {
+static HclStatus iterate(WaveHumpSolver *h, int iterations) {
   LaplaceResult result;
   HclStatus status = laplace_solve(h->laplace, h->eta, h->phi, &result);
   if (status == HCL_ENOTCONVERGED && result.iterations == iterations) {
@@ -111,7 +58,7 @@ static const char *mode_name(LaplacePrecision p) {
 }
 
 /* Wall time per iteration after a warm-up solve (kernel builds, first launches). */
-static HclStatus time_iteration(Runtime *rt, Hump *h, double *seconds) {
+static HclStatus time_iteration(Runtime *rt, WaveHumpSolver *h, double *seconds) {
   HclStatus status = HCL_OK;
   TRY(iterate(h, TIMED_ITERATIONS));
   TRY(runtime_finish(rt));
@@ -128,12 +75,12 @@ cleanup:
 static HclStatus solve_from_zero(Runtime *rt, int n, LaplacePrecision precision, LaplaceResult *result,
                                  double *seconds) {
   HclStatus status = HCL_OK;
-  Hump h = {0};
+  WaveHumpSolver h = {0};
   LaplaceConfig c = timing_config(precision, LAPLACE_LEVELS_MAX);
   c.rtol = precision == LAPLACE_SINGLE ? 1e-5 : 1e-6;
   c.atol = 0;
   c.max_iterations = 100;
-  TRY(hump_open(rt, n, SPACING, &c, &h));
+  TRY(wave_hump_solver_open(rt, n, SPACING, &c, &h));
   TRY(runtime_finish(rt));
   double start = wall_seconds();
   status = laplace_solve(h.laplace, h.eta, h.phi, result);
@@ -145,14 +92,14 @@ static HclStatus solve_from_zero(Runtime *rt, int n, LaplacePrecision precision,
   TRY(runtime_finish(rt));
   *seconds = wall_seconds() - start;
 cleanup:
-  hump_close(&h);
+  wave_hump_solver_close(&h);
   return status;
 }
 
 static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision precision, double copy_gbs) {
   HclStatus status = HCL_OK;
   Runtime *rt = request->rt;
-  Hump h = {0};
+  WaveHumpSolver h = {0};
   /* the paper's columns and the kernels in each (relaxation: zebra half-sweeps, and whole coarse-level sweeps) */
   static const char *const parts[][2] = {{"residual_high"}, {"residual_low"}, {"smooth", "smooth_level"},
                                          {"restrict_residual"}, {"prolong_add"}};
@@ -160,12 +107,12 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
                                      "prolongation_ms"};
   double part_seconds[5] = {0}, total = 0, bytes[5] = {0}, iteration = 0;
   LaplaceConfig c = timing_config(precision, LAPLACE_LEVELS_MAX);
-  TRY(hump_open(rt, n, SPACING, &c, &h));
+  TRY(wave_hump_solver_open(rt, n, SPACING, &c, &h));
   TRY(time_iteration(rt, &h, &iteration));
   runtime_set_profile(rt, true);
   TRY(runtime_profile_clear(rt));
   TRY(iterate(&h, TIMED_ITERATIONS));
-  TRY(runtime_profile_total(rt, &total));
+  TRY(runtime_profile_total(rt, &total, NULL));
   for (int p = 0; p < 5; p++) {
     for (int k = 0; k < 2 && parts[p][k]; k++) {
       double seconds = 0, moved = 0;
@@ -178,7 +125,7 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
   TRY(runtime_profile_clear(rt));
   double device_bytes = laplace_device_bytes(h.laplace);
   int levels = laplace_levels(h.laplace);
-  hump_close(&h); /* before the solve's own solver: the largest sizes fit once */
+  wave_hump_solver_close(&h); /* before the solve's own solver: the largest sizes fit once */
   LaplaceResult solve;
   double solve_seconds = 0;
   TRY(solve_from_zero(rt, n, precision, &solve, &solve_seconds));
@@ -208,7 +155,7 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
   json_print(&j, request->out);
 cleanup:
   runtime_set_profile(rt, false);
-  hump_close(&h);
+  wave_hump_solver_close(&h);
   return status;
 }
 
@@ -216,10 +163,10 @@ static HclStatus k_sweep(const BenchRequest *request, int n) {
   HclStatus status = HCL_OK;
   const int levels[] = {1, 3, 5, LAPLACE_LEVELS_MAX};
   for (int k = 0; k < 4; k++) {
-    Hump h = {0};
+    WaveHumpSolver h = {0};
     double iteration = 0;
     LaplaceConfig c = timing_config(LAPLACE_MIXED, levels[k]);
-    status = hump_open(request->rt, n, SPACING, &c, &h);
+    status = wave_hump_solver_open(request->rt, n, SPACING, &c, &h);
     if (status == HCL_OK) {
       status = time_iteration(request->rt, &h, &iteration);
     }
@@ -232,7 +179,7 @@ static HclStatus k_sweep(const BenchRequest *request, int n) {
       json_number(&j, "iteration_ms", iteration * 1e3);
       json_print(&j, request->out);
     }
-    hump_close(&h);
+    wave_hump_solver_close(&h);
     TRY(status);
   }
 cleanup:
@@ -245,14 +192,14 @@ static HclStatus iteration_table(const BenchRequest *request) {
   const int levels[] = {1, 3, 5, LAPLACE_LEVELS_MAX};
   for (int a = 0; a < 4; a++) {
     for (int k = 0; k < 4; k++) {
-      Hump h = {0};
+      WaveHumpSolver h = {0};
       LaplaceResult result;
       LaplaceConfig c = laplace_config_default();
       c.nz = NZ;
       c.levels = levels[k];
       c.atol = 0;
       c.max_iterations = 200;
-      status = hump_open(request->rt, 257, SPACING / aspects[a], &c, &h);
+      status = wave_hump_solver_open(request->rt, 257, SPACING / aspects[a], &c, &h);
       if (status == HCL_OK) {
         status = laplace_solve(h.laplace, h.eta, h.phi, &result);
         if (status == HCL_ENOTCONVERGED) { /* a K too small for the aspect ratio: a result of the table */
@@ -271,7 +218,7 @@ static HclStatus iteration_table(const BenchRequest *request) {
         json_bool(&j, "converged", result.converged);
         json_print(&j, request->out);
       }
-      hump_close(&h);
+      wave_hump_solver_close(&h);
       TRY(status);
     }
   }

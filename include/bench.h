@@ -59,5 +59,7 @@ HclStatus bench_halo(const BenchRequest *request);
 HclStatus bench_swe(const BenchRequest *request);
 HclStatus bench_rrb(const BenchRequest *request);
 HclStatus bench_laplace(const BenchRequest *request);
+HclStatus bench_wave(const BenchRequest *request);
+HclStatus bench_wave_table4(const BenchRequest *request);
 
 #endif

@@ -57,6 +57,11 @@ typedef struct {
   int pre_sweeps, post_sweeps, coarse_sweeps; /* zebra-line Gauss-Seidel sweeps (one red and one black half each) */
 } LaplaceConfig;
 
+/* The absolute tolerance of this solver's RMS criterion that equals atol_2 on the 2-norm of the residual over the
+ * nx x ny x (nz + 1) unknowns (fnpf-multigpu-scalability eq. 14 reads ||r|| <= rtol ||b|| + atol in the 2-norm;
+ * rtol means the same in both norms): atol_2 / sqrt(nx ny (nz + 1)). */
+double laplace_rms_atol(double atol_2, int nx, int ny, int nz);
+
 /* The defaults: 6th order, 9 uniform sigma points, mixed precision, defect correction to rtol 1e-6, atol 1e-10,
  * 100 iterations, K max, V(1,1) with 4 coarse sweeps, GMRES(10) when chosen. dx, dy to be set. */
 LaplaceConfig laplace_config_default(void);

@@ -64,7 +64,7 @@ HclStatus runtime_event_seconds(cl_event event, double *seconds);
 void runtime_set_profile(Runtime *rt, bool on);
 HclStatus runtime_profile_clear(Runtime *rt);
 HclStatus runtime_profile_seconds(Runtime *rt, const char *kernel, double *seconds, double *bytes);
-HclStatus runtime_profile_total(Runtime *rt, double *seconds);
+HclStatus runtime_profile_total(Runtime *rt, double *seconds, double *bytes); /* bytes may be NULL */
 
 /* Prints the per-kernel profile (calls, time, effective GB/s) to out; nothing when profiling is off. */
 HclStatus runtime_profile_report(Runtime *rt, FILE *out);

@@ -261,12 +261,17 @@ cleanup:
   return status;
 }
 
-HclStatus runtime_profile_total(Runtime *rt, double *seconds) {
+HclStatus runtime_profile_total(Runtime *rt, double *seconds, double *bytes) {
   HclStatus status = HCL_OK;
   TRY(runtime_finish(rt));
+  double moved = 0;
   *seconds = 0;
   for (int i = 0; i < rt->nentries; i++) {
     *seconds += rt->entries[i].seconds;
+    moved += rt->entries[i].bytes;
+  }
+  if (bytes) {
+    *bytes = moved;
   }
 cleanup:
   return status;

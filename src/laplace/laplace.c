@@ -45,6 +45,10 @@ struct Laplace {
   cl_kernel kernels[NKERNELS];
 };
 
+double laplace_rms_atol(double atol_2, int nx, int ny, int nz) {
+  return atol_2 / sqrt((double)nx * ny * (nz + 1));
+}
+
 LaplaceConfig laplace_config_default(void) {
   return (LaplaceConfig){.nz = 9,
                          .sigma = LAPLACE_SIGMA_UNIFORM,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "laplace.h"
+#include "wave_hump.h"
 #include "../laplace_problem.h"
 #include "../support.h"
 #include "../tap.h"
@@ -306,50 +307,16 @@ static void linear_waves(Runtime *rt) {
   }
 }
 
-/* The Gaussian hump of fnpf-multigpu-scalability section 5.3 (kappa = 0.05, rho = 0.15, h = 1) at the centre of a
- * closed basin of n x n points, spacing dx; phi the same hump scaled by 0.3 (a potential of the wave it starts). */
+/* The Gaussian hump of fnpf-multigpu-scalability section 5.3 (wave_hump.h) in a closed basin of n x n x nz points,
+ * spacing dx, solved once from Phi = 0. */
 static HclStatus hump_solve(Runtime *rt, int n, int nz, double dx, LaplaceConfig c, LaplaceResult *result) {
   HclStatus status = HCL_OK;
-  Decomp *decomp = NULL;
-  Laplace *laplace = NULL;
-  Field *eta = NULL, *phi = NULL;
-  double *h = NULL, *eta_host = NULL, *phi_host = NULL;
-  DecompSpec spec = {.nx = n, .ny = n};
-  TRY(decomp_create(&spec, &decomp));
-  const DecompLocal *l = decomp_local(decomp);
-  size_t plane = (size_t)l->nx * l->ny;
-  TRY_ALLOC(h, plane);
-  TRY_ALLOC(eta_host, plane);
-  TRY_ALLOC(phi_host, plane);
-  double centre = 0.5 * (n - 1) * dx;
-  for (int j = 0; j < l->ny; j++) {
-    for (int i = 0; i < l->nx; i++) {
-      double x = (l->x0 + i) * dx - centre, y = (l->y0 + j) * dx - centre;
-      size_t at = (size_t)j * l->nx + i;
-      h[at] = 1;
-      eta_host[at] = 0.05 * exp(-(x * x + y * y) / (2 * 0.15 * 0.15));
-      phi_host[at] = 0.3 * eta_host[at];
-    }
-  }
+  WaveHumpSolver s = {0};
   c.nz = nz;
-  c.dx = c.dy = dx;
-  TRY(laplace_create(rt, decomp, &c, h, &laplace));
-  Precision outer = c.precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE;
-  FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 0, .precision = outer};
-  TRY(field_create(rt, decomp, &fs, &eta));
-  fs.name = "phi";
-  TRY(field_create(rt, decomp, &fs, &phi));
-  TRY(field_write_owned(eta, eta_host));
-  TRY(field_write_owned(phi, phi_host));
-  TRY(laplace_solve(laplace, eta, phi, result));
+  TRY(wave_hump_solver_open(rt, n, dx, &c, &s));
+  TRY(laplace_solve(s.laplace, s.eta, s.phi, result));
 cleanup:
-  laplace_destroy(&laplace);
-  field_destroy(&eta);
-  field_destroy(&phi);
-  decomp_destroy(&decomp);
-  free(h);
-  free(eta_host);
-  free(phi_host);
+  wave_hump_solver_close(&s);
   return status;
 }
 
