@@ -10,8 +10,9 @@
  * period (Courant number c dt / dx = 0.5, the papers' choice), the Laplace solver's defaults.
  *
  * 1. Periodic domain, two wavelengths, 20 periods from the exact wave: it must keep its form, moving at its
- * speed. The bound is computed: the discrete model's linear phase speed error (one Laplace solve gives the
- * grid's frequency of cos(k x)) accumulated over the run, plus the same again for the nonlinear terms.
+ * speed. The error is a phase lag growing with time, from the discretization of the nonlinear terms (the
+ * grid's linear frequency error, from one Laplace solve, is below 1e-6); the speed is held to 1e-4 of the
+ * exact one (measured: 5.6e-5, converging with the grid and the step).
  * 2. The tank: a generation zone over the first two wavelengths (x = 0 to 2 L, relaxing towards the incident
  * wave), the working region from 2 L to 5 L, an absorption zone over the last two (5 L to 7 L, relaxing
  * towards rest), exponential weights (p = 3.5), a start-up ramp of two periods; 141 points. The wave with no
@@ -20,17 +21,22 @@
  * c, crosses the working region in under 4) the last 4 are analysed: harmonic amplitudes (harmonics.h)
  * against the stream function's E_n; the measured wave, phase-aligned on its first harmonic, against the
  * stream function's eta; its height; the reflection (incident and reflected first harmonics separated along
- * the working region); the volume. (A generation zone of one wavelength sends a first harmonic 1.2% too high
- * into the working region, measured with the linear model; two send it within 0.2%.)
+ * the working region); the volume. Two wavelengths of generation zone: see (a) below.
  * 3. The tank with the linear model and the linear wave: there the incident wave solves the discrete
  * equations but for the grid's dispersion, and the tolerances are tight.
  *
- * What the tank does not do as well as the model: relaxation-zone generation of the nonlinear wave leaves a
- * spatial modulation along the working region. Measured along a tank with 8 wavelengths of working region:
- * the first harmonic between 0.97 and 1.02 E_1, the second between 0.89 and 1.08 E_2, the third between 0.67
- * and 1.33 E_3, on a length scale of about a wavelength; the same at 30 points per wavelength, with a ramp of
- * 5 periods and with c_E = 0, about half at H = 0.2 H_max. The periodic run shows the model itself keeps the
- * wave to 2e-3 H; the tank's tolerances below are set by this modulation, named where used. */
+ * What the tank does not do as well as the model. (a) The first harmonic that reaches the working region
+ * depends on the generation zone's length: with the linear model and wave, 1.2% too high for one wavelength,
+ * within 0.2% for two; with the nonlinear wave (incident amplitude separated from the reflected along the
+ * working region) +0.1%, -1.5%, -2.4%, -3.5% for 1, 1.5, 2, 3 wavelengths (c_S = 0), +0.8% and -1.4% for 1
+ * and 3 (c_E = 0). In a periodic domain a generation zone of two wavelengths leaves the exact wave as it is
+ * (to 1e-3 H over 6 periods): the zone acts on what the tank adds to the wave (its set-down, the long wave
+ * sloshing between the zones, the return current), not on the wave. (b) A spatial modulation along the
+ * working region: measured along a tank with 8 wavelengths of working region, the first harmonic between 0.97
+ * and 1.02 of its mean, the second between 0.89 and 1.08 E_2, the third between 0.67 and 1.33 E_3, on a scale
+ * of about a wavelength; the same at 30 points per wavelength, with a ramp of 5 periods and with c_E = 0,
+ * about half at H = 0.2 H_max. The tank's tolerances below are set by (a) and (b), named where used; the
+ * periodic run holds the model itself to 2e-3 H. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,11 +191,11 @@ static void check_flume(const Flume *f) {
   const char *name = f->linear ? "linear" : "stream-function";
   report(f);
   /* Harmonic amplitudes. The linear model with the linear wave: the grid's dispersion shifts the phase only
-   * (6th order at 20 points per wavelength: 2e-6 in k; the sigma grid's error, from the periodic run's solve,
-   * 1e-5), ERK4 damps by (omega dt)^6 / 144 = 1e-7 per step; what remains is the reflection standing against
-   * the wave (under 1%, asserted below) and the zone's transmission: 1.5% allowed. The nonlinear wave: the
-   * modulation the generation leaves (the file's header): 5%, 12% and 35% of E_1, E_2, E_3. */
-  const double allowed[2][4] = {{0, 0.05, 0.12, 0.35}, {0, 0.015, 0, 0}};
+   * (the grid's linear frequency error, from the periodic run's solve, is 7e-7), ERK4 damps by (omega dt)^6 /
+   * 144 = 1e-7 per step; what remains is the reflection standing against the wave (under 1%, asserted below)
+   * and the zone's transmission: 1.5% allowed. The nonlinear wave: the generation's deficit and modulation
+   * (the file's header: (a) up to 3.5%, (b) 2.5% of E_1): 6%; (b) for E_2 and E_3: 12% and 35%. */
+  const double allowed[2][4] = {{0, 0.06, 0.12, 0.35}, {0, 0.015, 0, 0}};
   const double *tol = allowed[f->linear];
   for (int g = 0; g < GAUGES; g++) {
     bool pass = true;
@@ -202,9 +208,9 @@ static void check_flume(const Flume *f) {
            name, g + 1, (2.5 + g) * w->length, f->fitted[g][1], f->fitted[g][2], f->fitted[g][3], w->E[1],
            w->modes > 1 ? w->E[2] : 0, w->modes > 2 ? w->E[3] : 0, 100 * tol[1], 100 * tol[2], 100 * tol[3]);
     /* The form: the measured wave against the design one, aligned on the first harmonic. Linear: the
-     * amplitude's 1.5% and the phase of the higher harmonics (none): 2% of H. Nonlinear: the harmonics'
-     * allowances add up to 0.05 E_1 + 0.12 E_2 + 0.35 E_3 = 0.04 H; the phases of the bound harmonics follow
-     * the first (the periodic run), and the modulation rarely reaches all three at once: 5% of H allowed. */
+     * amplitude's 1.5% and no higher harmonics: 2% of H. Nonlinear: the harmonics' allowances add up to 0.06
+     * E_1 + 0.12 E_2 + 0.35 E_3 = 0.044 H, the phases of the bound harmonics follow the first (the periodic
+     * run): 5% of H. */
     double form = f->linear ? 0.02 : 0.05;
     TAP_OK(
         f->shape_error[g] < form,
