@@ -12,11 +12,9 @@
 static int tap_count = 0;
 static int tap_failures = 0;
 
-/* Reports one assertion; todo (not NULL) marks a known failure with TAP's TODO directive and its reason: reported,
- * not counted as a failure (meson shows it as an expected failure, or as an unexpected pass once it holds). A
- * multi-line description keeps its first line; the rest become TAP comments. */
-__attribute__((format(printf, 5, 6))) static bool tap_report(bool pass, const char *todo, const char *file, int line,
-                                                              const char *fmt, ...) {
+/* Reports one assertion. A multi-line description keeps its first line; the rest become TAP comments. */
+__attribute__((format(printf, 4, 5))) static bool tap_ok(bool pass, const char *file, int line, const char *fmt,
+                                                          ...) {
   char text[16384];
   va_list args;
   va_start(args, fmt);
@@ -27,9 +25,7 @@ __attribute__((format(printf, 5, 6))) static bool tap_report(bool pass, const ch
     *rest++ = '\0';
   }
   printf("%sok %d - %s", pass ? "" : "not ", ++tap_count, text);
-  if (todo) {
-    printf(" # TODO %s", todo);
-  } else if (!pass) {
+  if (!pass) {
     printf(" # at %s:%d", file, line);
     tap_failures++;
   }
@@ -46,8 +42,7 @@ __attribute__((format(printf, 5, 6))) static bool tap_report(bool pass, const ch
   return pass;
 }
 
-#define TAP_OK(cond, ...) tap_report((cond), NULL, __FILE__, __LINE__, __VA_ARGS__)
-#define TAP_TODO(cond, reason, ...) tap_report((cond), (reason), __FILE__, __LINE__, __VA_ARGS__)
+#define TAP_OK(cond, ...) tap_ok((cond), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Prints a diagnostic line (shown by meson on failure). */
 __attribute__((format(printf, 1, 2), unused)) static void tap_note(const char *fmt, ...) {
