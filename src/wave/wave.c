@@ -52,9 +52,8 @@ struct Wave {
 };
 
 WaveConfig wave_config_default(void) {
-  WaveConfig c = {.laplace = laplace_config_default(), .g = 9.81, .equations = WAVE_NONLINEAR, .extrapolation = 2};
-  c.laplace.rtol = 1e-5;
-  return c;
+  return (WaveConfig){.laplace = laplace_config_default(), .g = 9.81, .equations = WAVE_NONLINEAR,
+                      .extrapolation = 2};
 }
 
 double wave_step_limit(const WaveConfig *c, const DecompSpec *grid, double deepest) {

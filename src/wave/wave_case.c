@@ -43,7 +43,7 @@ const CaseKey wave_case_keys[] = {
     {"solver.method", CASE_CHOICE, "", "dc", CASE_UNBOUNDED, "dc|gmres",
      "defect correction or GMRES(solver.gmres_restart), each preconditioned by one multigrid V-cycle"},
     {"solver.gmres_restart", CASE_INT, "", "10", 1, 100, NULL, "gmres: the Krylov vectors before a restart"},
-    {"solver.rtol", CASE_REAL, "", "1e-5", 0, 1, NULL,
+    {"solver.rtol", CASE_REAL, "", "1e-6", 0, 1, NULL,
      "a solve stops at rms(residual) <= rtol rms(b) + atol, b the image of the surface values in the rows below"},
     {"solver.atol", CASE_REAL, "m^2/s", "1e-10", 0, 1e6, NULL, "the absolute part of the stopping test"},
     {"solver.max_iterations", CASE_INT, "", "100", 1, LAPLACE_HISTORY_MAX, NULL,

@@ -158,8 +158,8 @@ static void standing(Runtime *rt, WaveEquations equations, double A) {
   /* The mode integrates to zero under the trapezoidal rule, and on a flat bed between walls every cosine mode is an
    * eigenvector of the linear scheme, so the linear run keeps the volume to rounding (the solver's error holds no
    * mean but through the V-cycle's rounding: 3e-12 measured). The nonlinear terms' discrete sums are not exactly
-   * conservative, and the solver's error (rtol 1e-5 of b) enters them: 1.2e-7 measured, 4e-9 at rtol 1e-6 and 1e-8
-   * alike (the floor of the discretization); allowed a tenth of rtol. */
+   * conservative, and the solver's error enters them: 3.7e-8 measured at the default rtol 1e-6, 1.2e-7 at 1e-5;
+   * allowed a tenth of rtol. */
   double volume_allowed = equations == WAVE_LINEAR ? 1e-10 : 0.1 * c.laplace.rtol;
   TAP_OK(st == HCL_OK && r.volume_drift < volume_allowed,
          "%s standing wave: volume stays within %.2e of A x area (allowed %.0e)", name, r.volume_drift,
