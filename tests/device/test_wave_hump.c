@@ -6,11 +6,11 @@
  * bench wave-table4`).
  *
  * Size and length: the paper's counts are the same from 257^2 to 1025^2 (its criterion is on the 2-norm, which
- * does not change as the basin grows with the grid); ours at 65^2 agree with 129^2 to a few percent. K = 5 needs
+ * does not change as the basin grows with the grid); ours at 65^2 agree with 129^2 to 1 to 4% over 100 steps. K = 5 needs
  * 129 points per side; the paper's K = 5 equals its K max in every row. The test runs STEPS steps where the bench
  * runs 100: the averages fall slowly with time (the scheme damps the grid-scale waves the hump sheds, and those
- * are what the second-order preconditioner handles worst), so the short run's averages are a little above the long
- * one's (0.1 to 0.5 at 65^2) and the test errs on the strict side. */
+ * are what the second-order preconditioner handles worst), so the short run's averages are above the long one's
+ * (by 0.4 to 0.9 at 65^2 with K max) and the test errs on the strict side. */
 #include <stdlib.h>
 
 #include "wave_hump.h"
@@ -23,9 +23,10 @@ enum { N = 65, STEPS = 16 };
  * counts do not depend on the device beyond rounding). K = 1 at fine aspect ratios: two levels whose coarse level
  * gets only four relaxations, a poor preconditioner for the smooth error, converge at 0.9 to 0.97 per iteration.
  * dsigma/dx <= 1: the solves from the extrapolated guesses need 6 to 8 iterations to a relative 1e-4, with factors
- * per iteration of 0.35, 0.1, 0.15, 0.25, 0.3, 0.35, 0.4 (the sixth-order operator against the second-order
- * preconditioner on the grid-scale waves); a time step half as long (Courant number 0.25) brings dsigma/dx = 1 to
- * 4.9, linear extrapolation of the guess to 5.8, fourth order to 5.1 (bench/README.md). */
+ * per iteration of about 0.35, 0.1, 0.15, 0.25, 0.3, 0.35, 0.4 (the sixth-order operator against the second-order
+ * preconditioner on the grid-scale waves). A shorter time step, linear instead of quadratic extrapolation of the
+ * guess and fourth order each lower the counts (bench/README.md, section wave), but none brings dsigma/dx = 0.5
+ * within one of the paper. */
 static const struct {
   int levels;
   double aspect;
