@@ -22,7 +22,6 @@
  * 3, 5 and max: the average iterations per solve over HUMP_STEPS steps beside the paper's. */
 #include "bench.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 #include "log.h"
@@ -31,7 +30,10 @@
 #include "wave.h"
 #include "wave_hump.h"
 
-enum { NZ = 9, ORDER = 6, WARM_STEPS = 2, STEPS = 32, POINTS_PER_WAVELENGTH = 16 };
+/* STEPS: one wave period. MIN_SIZE: the tank holds a generation zone of one wavelength, an absorption zone of two
+ * and one wavelength between. */
+enum { NZ = 9, ORDER = 6, WARM_STEPS = 2, STEPS_PER_PERIOD = 32, STEPS = STEPS_PER_PERIOD };
+enum { POINTS_PER_WAVELENGTH = 16, MIN_SIZE = 4 * POINTS_PER_WAVELENGTH + 1 };
 static const double PERIOD = 2, DEPTH = 1, HEIGHT = 0.05;
 
 /* The tank: its model, the incident wave, host arrays of the owned points for the state and for output. */
@@ -82,7 +84,7 @@ static HclStatus tank_open(Runtime *rt, int n, LaplacePrecision precision, Tank 
   spec.depth = DEPTH;
   spec.height = HEIGHT;
   spec.period = PERIOD;
-  *t = (Tank){.dt = PERIOD / 32};
+  *t = (Tank){.dt = PERIOD / STEPS_PER_PERIOD};
   TRY(waves_solve_linear(&spec, &linear));
   TRY(wave_incident_regular(&linear, 0, 0, &t->incident));
   t->dx = linear.length / POINTS_PER_WAVELENGTH;
@@ -165,9 +167,9 @@ static HclStatus step_bytes(Runtime *rt, Tank *t, double *bytes) {
   TRY(runtime_profile_clear(rt));
   TRY(wave_step(t->wave, t->dt, false, &stats));
   TRY(runtime_profile_total(rt, &seconds, bytes));
+  TRY(runtime_profile_clear(rt));
 cleanup:
   runtime_set_profile(rt, false);
-  runtime_profile_clear(rt);
   return status;
 }
 
@@ -181,7 +183,7 @@ static void print_step(const BenchRequest *request, int n, LaplacePrecision prec
   double gbs = f->bytes / f->step * 1e-9;
   bench_json_begin(&j, request, "wave", "step", precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE);
   json_string(&j, "mode", mode_name(precision));
-  json_integer(&j, "n", n);
+  json_integer(&j, "size", n);
   json_integer(&j, "nz", NZ);
   json_integer(&j, "order", ORDER);
   json_integer(&j, "levels", laplace_levels(wave_laplace(t->wave)));
@@ -193,6 +195,7 @@ static void print_step(const BenchRequest *request, int n, LaplacePrecision prec
   json_number(&j, "relax_ms", f->relax * 1e3);
   json_number(&j, "output_ms", f->output * 1e3);
   json_number(&j, "step_ms", f->step * 1e3);
+  json_number(&j, "seconds", f->step);
   json_number(&j, "iterations_per_solve", (double)f->iterations / f->solves);
   json_number(&j, "steps_per_s", 1 / f->step);
   json_number(&j, "real_time_ratio", t->dt / f->step);
@@ -235,6 +238,9 @@ HclStatus bench_wave(const BenchRequest *request) {
   const int *sizes = dev->type == DEVICE_TYPE_CPU ? cpu_sizes : gpu_sizes;
   if (request->size) {
     TRY(bench_side(request, "wave", &side));
+    REQUIRE(side >= MIN_SIZE, HCL_EUSAGE, "bench wave --size %d: the tank needs at least %d points per side (%d per "
+            "wavelength, four wavelengths: the generation and absorption zones and the region between)", side,
+            MIN_SIZE, POINTS_PER_WAVELENGTH);
     sizes = &side;
     nsizes = 1;
   }
@@ -256,8 +262,9 @@ cleanup:
 
 /* ---- wave-table4 ---- */
 
-/* The paper ran each entry until its average stopped changing in the first three digits; HUMP_STEPS is a fixed
- * count past which the average moves by less than 0.005 from one step to the next in every entry (last_change). */
+/* The paper ran each entry until its average stopped changing in the first three digits; after HUMP_STEPS steps
+ * the average moves by less than 0.005 per step, 0.013 where it is above 10 (K = 1 at fine aspect ratios): below
+ * its third digit in every entry (last_change; bench/README.md). */
 enum { HUMP_STEPS = 100, HUMP_DEFAULT_SIZE = 257, HUMP_MIN_SIZE = 129 };
 
 static void print_hump(const BenchRequest *request, int n, const WaveHumpPaperEntry *paper,
@@ -266,7 +273,7 @@ static void print_hump(const BenchRequest *request, int n, const WaveHumpPaperEn
   bench_json_begin(&j, request, "wave-table4", "hump", PRECISION_DOUBLE);
   json_string(&j, "mode", "mixed");
   json_string(&j, "criterion", criterion == WAVE_HUMP_TWO_NORM ? "two_norm" : "rms");
-  json_integer(&j, "n", n);
+  json_integer(&j, "size", n);
   json_integer(&j, "nz", c->laplace.nz);
   json_number(&j, "aspect", paper->aspect);
   json_integer(&j, "k", paper->levels); /* -1: as many as the grid allows */
@@ -280,6 +287,7 @@ static void print_hump(const BenchRequest *request, int n, const WaveHumpPaperEn
   json_number(&j, "iterations", a->iterations);
   json_number(&j, "last_change", a->last_change);
   json_number(&j, "solve_ms", a->solve_seconds * 1e3);
+  json_number(&j, "seconds", a->solve_seconds);
   json_number(&j, "paper_iterations", paper->iterations);
   if (par_rank() == 0) {
     json_print(&j, request->out);
@@ -289,8 +297,9 @@ static void print_hump(const BenchRequest *request, int n, const WaveHumpPaperEn
 HclStatus bench_wave_table4(const BenchRequest *request) {
   HclStatus status = HCL_OK;
   int n = HUMP_DEFAULT_SIZE;
-  REQUIRE(runtime_device(request->rt)->fp64, HCL_ENODEVICE,
-          "bench wave-table4 runs in mixed precision: device '%s' has no fp64", runtime_device(request->rt)->device_name);
+  const DeviceInfo *dev = runtime_device(request->rt);
+  REQUIRE(dev->fp64, HCL_ENODEVICE, "bench wave-table4 runs in mixed precision: device '%s' has no fp64",
+          dev->device_name);
   REQUIRE(!request->precision_given, HCL_EUSAGE, "bench wave-table4 runs in mixed precision only (no --precision)");
   if (request->size) {
     TRY(bench_side(request, "wave-table4", &n));

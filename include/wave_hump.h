@@ -30,10 +30,6 @@ enum { WAVE_HUMP_TABLE4_ROWS = 16 };
 /* eta of eq. 16 at (x, y) from the hump's centre [m]. */
 double wave_hump_eta(double x, double y);
 
-/* Host values at this rank's owned points (x fastest) of an n x n basin of spacing dx split by decomp: the depth,
- * eta and phi = phi_scale eta. The caller frees the three arrays (NULL after a failure). */
-HclStatus wave_hump_fill(const Decomp *decomp, double dx, double phi_scale, double **h, double **eta, double **phi);
-
 /* The Laplace solver on the hump, with its inputs on the device; nothing solved yet. */
 typedef struct {
   Decomp *decomp;

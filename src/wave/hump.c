@@ -19,7 +19,9 @@ double wave_hump_eta(double x, double y) {
   return WAVE_HUMP_KAPPA * exp(-(x * x + y * y) / (2 * WAVE_HUMP_RHO * WAVE_HUMP_RHO));
 }
 
-HclStatus wave_hump_fill(const Decomp *decomp, double dx, double phi_scale, double **h, double **eta, double **phi) {
+/* Host values at this rank's owned points (x fastest) of the basin split by decomp, spacing dx: the depth, eta and
+ * phi = phi_scale eta. The caller frees the three arrays (NULL after a failure). */
+static HclStatus fill(const Decomp *decomp, double dx, double phi_scale, double **h, double **eta, double **phi) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(decomp);
   const DecompSpec *g = decomp_spec(decomp);
@@ -47,12 +49,12 @@ cleanup:
   return status;
 }
 
-/* The n x n basin's decomposition and this rank's host values (wave_hump_fill); the caller frees both. */
+/* The n x n basin's decomposition and this rank's host values (fill); the caller frees both. */
 static HclStatus basin(int n, double dx, double phi_scale, Decomp **decomp, double **h, double **eta, double **phi) {
   HclStatus status = HCL_OK;
   DecompSpec spec = {.nx = n, .ny = n};
   TRY(decomp_create(&spec, decomp));
-  TRY(wave_hump_fill(*decomp, dx, phi_scale, h, eta, phi));
+  TRY(fill(*decomp, dx, phi_scale, h, eta, phi));
 cleanup:
   return status;
 }

@@ -70,9 +70,26 @@ for r in rows:
     assert r["bench"] == "swe" and r["size"] == 24 and r["steps"] == 1000
     assert 0 < r["cell_updates_per_s"] and 0 < r["fraction_of_copy"] and r["bound_cell_updates_per_s"] > 0' "$out"
 
+run_capture "$hydrocl" bench wave --size 65 --precision single
+ok "bench wave exits 0" equals "$rc" 0
+ok "bench wave splits the step and reports its real-time ratio and bandwidth" python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+assert r["bench"] == "wave" and r["size"] == 65 and r["mode"] == "single" and r["dt"] == 0.0625, r
+assert all(r[k] > 0 for k in ("solve_ms", "rates_ms", "relax_ms", "output_ms", "step_ms", "iterations_per_solve"))
+assert abs(r["real_time_ratio"] - r["dt"] / r["seconds"]) < 1e-9 * r["real_time_ratio"]
+assert r["gbs"] > 0 and 0 < r["fraction_of_copy"]' "$out"
+run_capture timeout 60 "$hydrocl" bench wave --size 33 --precision single
+ok "a wave tank below 65 points per side exits 64" equals "$rc" 64
+ok "and says what the tank needs" contains "$err" "at least 65 points per side"
+run_capture timeout 60 "$hydrocl" bench wave-table4 --size 65
+ok "a wave-table4 basin below 129 points per side exits 64" equals "$rc" 64
+ok "and says why" contains "$err" "K = 5 needs at least 129"
+
 run_capture "$hydrocl" bench --list
 ok "bench --list names the bandwidth benchmark" contains "$out" "bandwidth"
 ok "bench --list names the halo benchmark" contains "$out" "halo"
+ok "bench --list names the wave benchmarks" contains "$out" "wave-table4"
 
 run_capture "$hydrocl" --kernel-dir /nonexistent/kernels bench bandwidth --size 4K
 ok "a missing kernel folder exits 66" equals "$rc" 66
