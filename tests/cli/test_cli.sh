@@ -77,7 +77,8 @@ import json, sys
 r = json.loads(sys.argv[1])
 assert r["bench"] == "wave" and r["size"] == 65 and r["mode"] == "single" and r["dt"] == 0.0625, r
 assert all(r[k] > 0 for k in ("solve_ms", "rates_ms", "relax_ms", "output_ms", "step_ms", "iterations_per_solve"))
-assert abs(r["real_time_ratio"] - r["dt"] / r["seconds"]) < 1e-9 * r["real_time_ratio"]
+# JSON numbers carry 9 significant digits: the ratio and seconds each round by up to 5e-9
+assert abs(r["real_time_ratio"] - r["dt"] / r["seconds"]) < 1e-7 * r["real_time_ratio"]
 assert r["gbs"] > 0 and 0 < r["fraction_of_copy"]' "$out"
 run_capture timeout 60 "$hydrocl" bench wave --size 33 --precision single
 ok "a wave tank below 65 points per side exits 64" equals "$rc" 64
