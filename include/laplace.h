@@ -104,6 +104,11 @@ Field *laplace_potential(Laplace *laplace); /* Phi, [nz + 1] planes, outer preci
 Field *laplace_residual(Laplace *laplace);  /* the last residual, V-cycle precision (borrowed) */
 Field *laplace_w(Laplace *laplace);         /* w = Phi_s / d at the surface (fnpf-gpu-model eq. 6), 2D (borrowed) */
 const double *laplace_sigma(const Laplace *laplace); /* the nz sigma points */
+/* The sigma stencils (fd.h) of the nz + 1 nodes (node 0 the ghost below the bottom, node k + 1 sigma_k), on the
+ * device in the outer precision: per node order + 2 weights of d/dsigma, order + 2 of d2/dsigma2 on the nodes from
+ * laplace_sigma_stencil_first's, then the node's sigma (the ghost's: -sigma_1). Borrowed. */
+cl_mem laplace_sigma_stencils(const Laplace *laplace);
+const int *laplace_sigma_stencil_first(const Laplace *laplace); /* nz + 1 values */
 int laplace_levels(const Laplace *laplace); /* multigrid levels used (K + 1) */
 /* One line per multigrid level: "level 0: 65 x 65 x 9" ...; caller frees. */
 HclStatus laplace_describe_levels(const Laplace *laplace, char **text);

@@ -4,12 +4,15 @@
  * Kernels: stage, rates, relax, guard, column_velocity, lagrange
  * Macros: REAL (the state's precision), RADIUS (order / 2: the ghost width of every field here), WIDTH (order + 1,
  *   the centred stencils), LINEAR (1: the linear surface conditions), VWIDTH (order + 2: the sigma stencils, fd.h),
- *   NZ (sigma points), common.clh
+ *   NZ (sigma points), VFIRST (the first node of each of the NZ + 1 nodes' sigma stencils), common.clh
  * Layout: 2D fields f[j][i] with ghost RADIUS, rows of pitch: owned (i, j) at (j + RADIUS) pitch + i + RADIUS; Phi
  *   (laplace.h) has NZ + 1 such planes of `plane` elements, plane 0 the ghost below the bottom. d1: the centred
  *   first-derivative weights along x, then along y, scaled by the spacing (zero along a direction of one point). */
 
 #define AT(j, i) ((ulong)((j) + RADIUS) * pitch + (i) + RADIUS)
+#define VSTRIDE (2 * VWIDTH + 1) /* a node's sigma stencils in laplace_sigma_stencils: d1, d2, sigma */
+
+__constant int vertical_first[NZ + 1] = {VFIRST};
 
 /* sum_m w[m] f(centre + (m - RADIUS) step): the centred first derivative along x (step 1) or y (step pitch). */
 INLINE REAL along(__global const REAL *f, const ulong at, const long step, __constant const REAL *w) {
@@ -127,12 +130,13 @@ __kernel void guard(__global REAL *out, __global const REAL *eta, __global const
 
 /* u, v, w and z at the NZ sigma nodes of the listed columns (cols: i, j pairs), from Phi and the eta the solve used
  * (ghosts filled), h (ghosts mirrored): u = Phi_x + sigma_x Phi_s, v likewise, w = Phi_s / d, z = sigma d - h, with
- * sigma_x = ((1 - sigma) h_x - sigma eta_x) / d (eq. 5a). vertical: per node p = 0 .. NZ (p = 0 the ghost), VWIDTH
- * first-derivative weights on the nodes from first[p], then sigma at the node. out: [column][NZ][4]. */
+ * sigma_x = ((1 - sigma) h_x - sigma eta_x) / d (eq. 5a). vertical: the Laplace solver's sigma stencils (VSTRIDE
+ * per node p = 0 .. NZ, p = 0 the ghost: d/dsigma on the nodes from vertical_first[p], d2/dsigma2, sigma). out:
+ * [column][NZ][4]. */
 __kernel void column_velocity(__global REAL *out, __global const int *cols, const int ncolumns,
                               __global const REAL *Phi, __global const REAL *eta, __global const REAL *h,
                               const int pitch, const ulong plane, __constant const REAL *d1,
-                              __global const REAL *vertical, __global const int *first) {
+                              __global const REAL *vertical) {
   const int c = get_global_id(0), k = get_global_id(1);
   if (c >= ncolumns || k >= NZ) {
     return;
@@ -143,11 +147,11 @@ __kernel void column_velocity(__global REAL *out, __global const int *cols, cons
   const REAL hx = along(h, at, 1, d1x), hy = along(h, at, pitch, d1y);
   const REAL ex = along(eta, at, 1, d1x), ey = along(eta, at, pitch, d1y);
   const int p = k + 1;
-  __global const REAL *v = vertical + p * (VWIDTH + 1);
-  const REAL sigma = v[VWIDTH];
+  __global const REAL *v = vertical + p * VSTRIDE;
+  const REAL sigma = v[2 * VWIDTH];
   REAL phi_s = 0;
   for (int m = 0; m < VWIDTH; m++) {
-    phi_s += v[m] * Phi[(first[p] + m) * plane + at];
+    phi_s += v[m] * Phi[(vertical_first[p] + m) * plane + at];
   }
   const REAL sx = ((1 - sigma) * hx - sigma * ex) / d, sy = ((1 - sigma) * hy - sigma * ey) / d;
   __global REAL *o = out + 4 * ((ulong)c * NZ + k);

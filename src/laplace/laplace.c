@@ -41,6 +41,7 @@ struct Laplace {
   Mg *mg;
   Reducer *reducer;
   cl_mem horizontal, vertical; /* the stencils (laplace.cl) */
+  int *vertical_first;         /* the first node of each of the nz + 1 nodes' sigma stencils */
   cl_program program;
   cl_kernel kernels[NKERNELS];
 };
@@ -227,7 +228,6 @@ HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig 
                          Laplace **out) {
   HclStatus status = HCL_OK;
   Laplace *L = NULL;
-  int *first = NULL;
   const DecompSpec *g = decomp_spec(decomp);
   *out = NULL;
   TRY(check_config(config, g, runtime_device(rt)));
@@ -245,9 +245,9 @@ HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig 
   make_sigma(config, L->sigma);
   TRY(mirror_create(rt, &L->mirror));
   TRY(reducer_create(rt, decomp, &L->reducer));
-  TRY_ALLOC(first, config->nz + 1);
-  TRY(make_stencils(L, first));
-  TRY(build(L, first));
+  TRY_ALLOC(L->vertical_first, config->nz + 1);
+  TRY(make_stencils(L, L->vertical_first));
+  TRY(build(L, L->vertical_first));
   TRY(make_fields(L, h));
   double depth_sum = 0;
   TRY(reduce_sum(L->reducer, L->h, &depth_sum));
@@ -259,7 +259,6 @@ HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig 
   *out = L;
   L = NULL;
 cleanup:
-  free(first);
   laplace_destroy(&L);
   return status;
 }
@@ -294,6 +293,7 @@ void laplace_destroy(Laplace **laplace) {
   reducer_destroy(&L->reducer);
   mirror_destroy(&L->mirror);
   free(L->sigma);
+  free(L->vertical_first);
   free(L);
   *laplace = NULL;
 }
@@ -381,12 +381,15 @@ cleanup:
   return status;
 }
 
-/* The residual f - A x of x (Phi's layout; ghosts exchanged here), with or without the sources: into the V-cycle's
- * right-hand side, or into out (Phi's layout) when out is not NULL. surface_only takes x as zero below the surface:
+/* The residual f - A x of x (Phi's layout; ghosts exchanged here through x_halo, or NULL where they are valid
+ * already), with or without the sources: into the V-cycle's right-hand side, or into out (Phi's layout) when out is
+ * not NULL. surface_only takes x as zero below the surface:
  * the residual is then b, the right-hand side of the system below the surface (into the V-cycle's field). */
 static HclStatus residual(Laplace *L, Field *x, Halo *x_halo, bool with_source, bool surface_only, Field *out) {
   HclStatus status = HCL_OK;
-  TRY(mirror_exchange(L->mirror, x_halo, x));
+  if (x_halo) {
+    TRY(mirror_exchange(L->mirror, x_halo, x));
+  }
   Field *res = out ? out : mg_rhs(L->mg);
   KernelArgs a = kernel_args(L->kernels[out ? K_RESIDUAL_OUTER : K_RESIDUAL]);
   arg_mem(&a, field_buffer(res));
@@ -443,7 +446,7 @@ static HclStatus defect_correction(Laplace *L, double target, LaplaceResult *res
   HclStatus status = HCL_OK;
   int k = 0;
   for (;; k++) {
-    TRY(residual(L, L->phi3, L->phi3_halo, true, false, NULL));
+    TRY(residual(L, L->phi3, k ? L->phi3_halo : NULL, true, false, NULL)); /* b's residual exchanged Phi */
     TRY(rms(L, mg_rhs(L->mg), &result->history[k]));
     if (result->history[k] <= target || !isfinite(result->history[k]) || k == L->config.max_iterations) {
       break;
@@ -515,7 +518,7 @@ static HclStatus gmres(Laplace *L, double target, LaplaceResult *result) {
   TRY_ALLOC(y, m);
 #define H(i, j) hess[(size_t)(i) * m + (j)]
   for (;;) {
-    TRY(residual(L, L->phi3, L->phi3_halo, true, false, v[0]));
+    TRY(residual(L, L->phi3, k ? L->phi3_halo : NULL, true, false, v[0])); /* b's residual exchanged Phi */
     double beta = 0;
     TRY(rms(L, v[0], &beta));
     result->history[k] = beta;
@@ -674,6 +677,14 @@ Field *laplace_w(Laplace *L) {
 
 const double *laplace_sigma(const Laplace *L) {
   return L->sigma;
+}
+
+cl_mem laplace_sigma_stencils(const Laplace *L) {
+  return L->vertical;
+}
+
+const int *laplace_sigma_stencil_first(const Laplace *L) {
+  return L->vertical_first;
 }
 
 int laplace_levels(const Laplace *L) {

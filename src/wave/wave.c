@@ -40,7 +40,7 @@ struct Wave {
   Field *scratch[2];
   Mirror *mirror;
   Reducer *reducer;
-  cl_mem d1, components, vertical, first;
+  cl_mem d1, components;
   int ncomponents;
   double current_x, current_y, potential_rate; /* of the incident wave */
   Field *history[WAVE_EXTRAPOLATION_MAX];      /* Phi at history_time[m], newest at `newest` */
@@ -204,16 +204,12 @@ static void pair_destroy(Pair *p) {
   field_destroy(&p->phi);
 }
 
-/* The centred first-derivative weights along x and y, scaled (zero along a direction of one point); the sigma
- * first-derivative stencils of the Laplace solver's nodes (fd_stencils on the ghost node and sigma) for the column
- * velocities. */
+/* The centred first-derivative weights along x and y, scaled (zero along a direction of one point). */
 static HclStatus make_stencils(Wave *W) {
   HclStatus status = HCL_OK;
   const DecompSpec *g = decomp_spec(W->decomp);
-  int w = W->width, nz = W->config.laplace.nz, nodes = nz + 1, vw = W->config.laplace.order + 2;
-  double d1[2 * FD_WIDTH_MAX], offsets[FD_WIDTH_MAX], weights[2 * FD_WIDTH_MAX], *se = NULL, *vertical = NULL;
-  int *first = NULL;
-  FdStencils s = {0};
+  int w = W->width;
+  double d1[2 * FD_WIDTH_MAX], offsets[FD_WIDTH_MAX], weights[2 * FD_WIDTH_MAX];
   for (int m = 0; m < w; m++) {
     offsets[m] = m - W->radius;
   }
@@ -223,45 +219,28 @@ static HclStatus make_stencils(Wave *W) {
     d1[w + m] = g->ny > 1 ? weights[w + m] / W->config.laplace.dy : 0;
   }
   TRY(runtime_upload_reals(W->rt, W->precision, d1, 2 * (size_t)w, "wave derivative weights", &W->d1));
-  const double *sigma = laplace_sigma(W->laplace);
-  TRY_ALLOC(se, nodes);
-  se[0] = -sigma[1];
-  memcpy(se + 1, sigma, sizeof *se * nz);
-  TRY(fd_stencils_create(se, nodes, W->config.laplace.order, &s));
-  TRY_ALLOC(vertical, (size_t)nodes * (vw + 1));
-  TRY_ALLOC(first, nodes);
-  for (int p = 0; p < nodes; p++) {
-    memcpy(vertical + (size_t)p * (vw + 1), s.d1 + (size_t)p * vw, sizeof *vertical * vw);
-    vertical[(size_t)p * (vw + 1) + vw] = se[p];
-    first[p] = s.first[p];
-  }
-  TRY(runtime_upload_reals(W->rt, W->precision, vertical, (size_t)nodes * (vw + 1), "wave sigma stencils",
-                           &W->vertical));
-  TRY(runtime_buffer(W->rt, sizeof(cl_int) * nodes, "wave sigma stencil nodes", &W->first));
-  cl_int *nodes_first = NULL;
-  TRY_ALLOC(nodes_first, nodes);
-  for (int p = 0; p < nodes; p++) {
-    nodes_first[p] = first[p];
-  }
-  cl_int err = clEnqueueWriteBuffer(runtime_queue(W->rt), W->first, CL_TRUE, 0, sizeof(cl_int) * nodes,
-                                    nodes_first, 0, NULL, NULL);
-  free(nodes_first);
-  TRY_CL(err);
 cleanup:
-  fd_stencils_free(&s);
-  free(se);
-  free(vertical);
-  free(first);
   return status;
 }
 
+/* The kernels for the model's precision, order and equations; the column velocities read the Laplace solver's own
+ * sigma stencils (laplace_sigma_stencils), whose first nodes are a build constant as in laplace.cl. */
 static HclStatus build(Wave *W) {
-  char defines[256];
-  snprintf(defines, sizeof defines, "-DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d -DLINEAR=%d", W->radius, W->width,
-           W->config.laplace.order + 2, W->config.laplace.nz, W->config.equations == WAVE_LINEAR);
+  HclStatus status = HCL_OK;
+  char defines[2048];
+  const int *first = laplace_sigma_stencil_first(W->laplace);
+  int at = snprintf(defines, sizeof defines, "-DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d -DLINEAR=%d -DVFIRST=",
+                    W->radius, W->width, W->config.laplace.order + 2, W->config.laplace.nz,
+                    W->config.equations == WAVE_LINEAR);
+  for (int p = 0; p <= W->config.laplace.nz && at < (int)sizeof defines; p++) {
+    at += snprintf(defines + at, sizeof defines - at, "%s%d", p ? "," : "", first[p]);
+  }
+  ASSERT(at < (int)sizeof defines);
   KernelConfig config = {.precision = W->precision, .stencil_radius = W->radius, .wg_x = WG_X, .wg_y = WG_Y,
                          .defines = defines};
-  return program_build_kernels(W->rt, "wave", &config, kernel_names, NKERNELS, &W->program, W->kernels);
+  TRY(program_build_kernels(W->rt, "wave", &config, kernel_names, NKERNELS, &W->program, W->kernels));
+cleanup:
+  return status;
 }
 
 static HclStatus make_fields(Wave *W, const double *h) {
@@ -333,7 +312,7 @@ void wave_destroy(Wave **wave) {
   for (int m = 0; m < WAVE_EXTRAPOLATION_MAX; m++) {
     field_destroy(&W->history[m]);
   }
-  cl_mem buffers[] = {W->d1, W->components, W->vertical, W->first};
+  cl_mem buffers[] = {W->d1, W->components};
   for (size_t b = 0; b < sizeof buffers / sizeof *buffers; b++) {
     if (buffers[b]) {
       clReleaseMemObject(buffers[b]);
@@ -730,8 +709,7 @@ HclStatus wave_column_velocities(Wave *W, int ncolumns, const int *columns, doub
   arg_int(&a, field_pitch(phi3));
   arg_ulong(&a, (size_t)field_pitch(phi3) * field_rows(phi3));
   arg_mem(&a, W->d1);
-  arg_mem(&a, W->vertical);
-  arg_mem(&a, W->first);
+  arg_mem(&a, laplace_sigma_stencils(W->laplace));
   TRY_CL(a.err);
   size_t global[2] = {(size_t)ncolumns, (size_t)nz};
   TRY(runtime_launch(W->rt, W->kernels[K_COLUMN_VELOCITY], 2, global, NULL, (double)bytes, NULL));
