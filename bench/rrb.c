@@ -63,9 +63,9 @@ static HclStatus problem_open(const BenchRequest *request, Precision precision, 
     TRY(field_write_owned(*field, values + (size_t)f * count));
   }
   TRY(rrb_create(rt, n, n, precision, RRB_DEPTH_DEFAULT, &pr->rrb));
-  TRY(rrb_permute_create(rt, rrb_layout(pr->rrb), precision, &pr->permute));
+  TRY(rrb_permute_create(rt, rrb_vector_layout(pr->rrb), precision, &pr->permute));
   TRY(reducer_create(rt, pr->decomp, &pr->reducer));
-  size_t bytes = rrb_layout(pr->rrb)->count * precision_bytes(precision);
+  size_t bytes = rrb_vector_layout(pr->rrb)->count * precision_bytes(precision);
   TRY(runtime_buffer(rt, bytes, "bench rrb a", &pr->a));
   TRY(runtime_buffer(rt, bytes, "bench rrb b", &pr->b));
   TRY(rrb_setup(pr->rrb, pr->matrix[0], pr->matrix[1], pr->matrix[2]));
@@ -109,7 +109,7 @@ static HclStatus run_once(Problem *pr, Operation op) {
     TRY(rrb_schur_apply(pr->rrb, pr->a, pr->b));
     break;
   case OP_UPDATE: {
-    cl_uint first = (cl_uint)rrb_red_first(pr->rrb), end = (cl_uint)rrb_layout(pr->rrb)->count;
+    cl_uint first = (cl_uint)rrb_red_first(pr->rrb), end = (cl_uint)rrb_vector_layout(pr->rrb)->count;
     double beta = 0.5;
     float beta_single = 0.5f;
     size_t local = 256, global = (end - first + local - 1) / local * local;
@@ -126,7 +126,7 @@ static HclStatus run_once(Problem *pr, Operation op) {
     break;
   }
   case OP_DOT:
-    TRY(reduce_dot_range(pr->reducer, pr->precision, pr->a, pr->b, rrb_red_first(pr->rrb), rrb_layout(pr->rrb)->count,
+    TRY(reduce_dot_range(pr->reducer, pr->precision, pr->a, pr->b, rrb_red_first(pr->rrb), rrb_vector_layout(pr->rrb)->count,
                          &dot));
     break;
   case OP_PRECONDITIONER:
@@ -163,13 +163,13 @@ cleanup:
 static void begin_line(JsonObject *j, const Problem *pr, const char *name) {
   bench_json_begin(j, pr->request, "rrb", name, pr->precision);
   json_integer(j, "size", pr->n);
-  json_integer(j, "levels", rrb_layout(pr->rrb)->nlevels + 1);
+  json_integer(j, "levels", rrb_factor_layout(pr->rrb)->nlevels + 1);
 }
 
 /* Table 2 and the setup. */
 static HclStatus operations(Problem *pr) {
   HclStatus status = HCL_OK;
-  double reds = (double)(rrb_layout(pr->rrb)->count - rrb_red_first(pr->rrb));
+  double reds = (double)(rrb_vector_layout(pr->rrb)->count - rrb_red_first(pr->rrb));
   for (int op = OP_MATVEC; op <= OP_SETUP; op++) {
     double seconds = 0;
     TRY(time_operation(pr, (Operation)op, &seconds));
@@ -193,7 +193,7 @@ cleanup:
 static HclStatus levels(Problem *pr) {
   HclStatus status = HCL_OK;
   double total[RRB_MAX_LEVELS + 1] = {0}, once[RRB_MAX_LEVELS + 1], sum = 0;
-  const RrbLayout *l = rrb_layout(pr->rrb);
+  const RrbLayout *l = rrb_factor_layout(pr->rrb);
   int coarse = rrb_coarse_level(pr->rrb);
   for (int r = 0; r < MIN_REPEATS; r++) {
     TRY(rrb_apply_timed(pr->rrb, pr->a, pr->b, once));

@@ -9,8 +9,11 @@
  * further level the black and the r1 nodes, the fill lumped back to 5-point stencils, down to the last level, which
  * is factorized exactly (the paper's RRB-k, section 2: its dense inverse, applied by one work-group).
  *
- * Vectors here are device buffers in the layout (rrb_layout(...)->count REALs); the red nodes are the places from
- * rrb_red_first to count. One rank's block; calls are not collective. */
+ * Vectors here are device buffers in the vector layout (rrb_vector_layout(...)->count REALs): level 0's b1, b2 and r1
+ * groups, then level 1's grid row-major (the layout of rrb_layout.h with one level), so CG's vectors, the red nodes
+ * from rrb_red_first to count, are two plain arrays and the Schur complement's product reads them with unit stride.
+ * The factor and the preconditioner's own work vector keep the recursive layout from level 1 on
+ * (rrb_factor_layout), which each level reads with unit stride. One rank's block; calls are not collective. */
 #ifndef HYDROCL_RRB_H
 #define HYDROCL_RRB_H
 
@@ -43,7 +46,8 @@ HclStatus rrb_depth_levels(int nx, int ny, RrbDepth depth, int *eliminated);
 HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth depth, Rrb **out);
 void rrb_destroy(Rrb **rrb);
 
-const RrbLayout *rrb_layout(const Rrb *rrb);
+const RrbLayout *rrb_vector_layout(const Rrb *rrb); /* of the vectors the calls below take */
+const RrbLayout *rrb_factor_layout(const Rrb *rrb); /* of the factorization: its levels and the last one */
 size_t rrb_red_first(const Rrb *rrb); /* the place of level 0's first red node */
 
 /* Factorizes the matrix given by the natural fields centre, east and north (ghosted, of the grid and precision;

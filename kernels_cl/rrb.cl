@@ -65,7 +65,8 @@ __kernel void from_layout(__global const REAL *restrict layout, __global REAL *r
  * backward substitution L^T z = D^-1 x is z_p = x_p / d_p - sum_n l(p -> n) z_n, in reverse. The same l serve both.
  *
  * The first Schur complement S1 = D_r - S_rb D_b^-1 S_br of level 0 (a 9-point stencil on its red nodes, on which
- * CG runs; section 3) is stored exactly in SCHUR_PLANES planes at the red nodes' places: the centre and the
+ * CG runs; section 3) is stored exactly in SCHUR_PLANES planes at the red nodes' places in the vector layout (below):
+ * the centre and the
  * couplings to (i + 1, j + 1), (i - 1, j + 1), (i + 2, j) and (i, j + 2), each stored once, at the lower node. */
 
 #define LT_FIELDS 6
@@ -134,6 +135,32 @@ INLINE uint node_at(__global const uint *restrict lt, const int levels, const in
     return l.b1 + (uint)j * (uint)l.nx + (uint)i;
   }
   return (i & 1) ? ((j & 1) ? r1_at(l, i, j) : b1_at(l, i, j)) : b2_at(l, i, j);
+}
+
+/* The vectors of CG and of the preconditioner's interface are in the vector layout (rrb.h): level 0's b1, b2 and r1
+ * groups as above, then level 1's grid row-major where the recursive layout starts level 1 (table entry 1), so the
+ * red nodes of level 0 are two plain arrays. Only the preconditioner's work vector, from level 1 on, and the factor
+ * are in the recursive layout. Level 0's red node (i, j) in the vector layout: */
+typedef struct {
+  uint r1, r1_pitch; /* level 0's r1 group: (i / 2, j / 2) for i, j odd */
+  uint r2, r2_pitch; /* level 1's grid row-major: (i / 2, j / 2) for i, j even */
+} Reds;
+
+INLINE Reds reds_of(__global const uint *restrict lt, const int levels) {
+  Reds r = {0, 0, 0, 0};
+  if (levels > 0) { /* else a 1 x 1 grid: its one node at 0 */
+    const Level l0 = level_of(lt, 0);
+    r.r1 = l0.r1;
+    r.r1_pitch = (uint)(l0.nx >> 1);
+    r.r2 = lt[LT_FIELDS + LT_B1];
+    r.r2_pitch = lt[LT_FIELDS + LT_NX];
+  }
+  return r;
+}
+
+INLINE uint red0_at(const Reds r, const int i, const int j) {
+  return (i & 1) ? r.r1 + (uint)(j >> 1) * r.r1_pitch + (uint)(i >> 1)
+                 : r.r2 + (uint)(j >> 1) * r.r2_pitch + (uint)(i >> 1);
 }
 
 /* ---- Setup: one level's straight 5-point stencil (c, e, n; natural order, (i, j) at base + j pitch + i, 0
@@ -316,7 +343,7 @@ __kernel void setup_a(__global const REAL *c, __global const REAL *e, __global c
   rot_ne[p] = ne;
   rot_nw[p] = nw;
   if (with_schur) {
-    const uint at = node_at(lt, levels, 0, i, j);
+    const uint at = red0_at(reds_of(lt, levels), i, j);
     PLANE(schur, S_C, at) = schur_centre(s, i, j);
     PLANE(schur, S_NE, at) = schur_ne(s, i, j);
     PLANE(schur, S_NW, at) = schur_nw(s, i, j);
@@ -473,18 +500,31 @@ __kernel void exact_product(__global const REAL *z, __global REAL *inverse, cons
   MATRIX(inverse, i, j) = sum;
 }
 
-/* x = A^-1 x on the last level, by the work-group (rhs: m REALs of local memory). */
-INLINE void exact_apply(__global REAL *x, const Level l, __global const REAL *inverse, __local REAL *rhs) {
+/* x = A^-1 x on the last level, by the work-group. Each of the size / m parts of the group (at least one) sums its
+ * slice of every row's product, which spreads the m^2 loads of A^-1 over all the work-items (local memory: the m
+ * REALs of the right-hand side, then max(size, m) partial sums). */
+INLINE void exact_apply(__global REAL *x, const Level l, __global const REAL *inverse, __local REAL *scratch) {
   const int lid = get_local_id(0), size = get_local_size(0);
   const int fx = l.nx, fy = l.ny, m = fx * fy;
+  const int parts = max(size / m, 1), slice = (m + parts - 1) / parts;
+  __local REAL *rhs = scratch, *partial = scratch + m;
   for (int p = lid; p < m; p += size) {
     rhs[exact_order(p % fx, p / fx, fx, fy)] = x[l.b1 + p];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
+  for (int t = lid; t < m * parts; t += size) {
+    const int r = t % m, first = t / m * slice, end = min(first + slice, m);
+    REAL sum = 0;
+    for (int q = first; q < end; q++) {
+      sum += MATRIX(inverse, q, r) * rhs[q];
+    }
+    partial[t] = sum;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
   for (int r = lid; r < m; r += size) {
     REAL sum = 0;
-    for (int q = 0; q < m; q++) {
-      sum += MATRIX(inverse, q, r) * rhs[q];
+    for (int part = 0; part < parts; part++) {
+      sum += partial[part * m + r];
     }
     x[l.b1 + exact_row_major(r, fx, fy)] = sum;
   }
@@ -546,6 +586,13 @@ INLINE REAL from_r1(const Level l, __global const REAL *factor, const uint count
 
 #define TERMS_BLACK 1
 #define TERMS_R1 2
+#define TO_WORK 4 /* level 0: write the r2 nodes into the work vector (the recursive layout) */
+
+/* The place of red node (i, j) of level k: on level 0 in the vector layout (the caller's vectors), below in the
+ * recursive one (the work vector). */
+INLINE uint red_at(__global const uint *restrict lt, const int levels, const int k, const int i, const int j) {
+  return k == 0 ? red0_at(reds_of(lt, levels), i, j) : node_at(lt, levels, k, i, j);
+}
 
 /* Forward, r1 node (i, j) of level k: x -= the black nodes' contributions. */
 INLINE void forward_r1(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k, const int i,
@@ -556,51 +603,53 @@ INLINE void forward_r1(APPLY_ARGS, __global const REAL *src, __global REAL *dst,
 }
 
 /* Forward, r2 node (i, j) of level k: x -= the black nodes' contributions and the r1 nodes' (after forward_r1),
- * as `terms` says. */
+ * as `terms` says; on level 0 from the vector layout to itself or (TO_WORK) to the work vector. */
 INLINE void forward_r2(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k, const int terms,
                        const int i, const int j) {
   const Level l = level_of(lt, k);
-  const uint at = node_at(lt, levels, k, i, j);
+  const uint from = red_at(lt, levels, k, i, j);
+  const uint to = (terms & TO_WORK) ? node_at(lt, levels, k, i, j) : from;
   REAL sum = (terms & TERMS_BLACK) ? from_black(l, factor, count, src, i, j) : (REAL)0;
   sum += (terms & TERMS_R1) ? from_r1(l, factor, count, src, i, j) : (REAL)0;
-  dst[at] = src[at] - sum;
+  dst[to] = src[from] - sum;
 }
 
-/* Backward, r1 node (i, j) of level k: z = x / d - sum of l z over its r2 neighbours (done). */
-INLINE void backward_r1(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k, const int i,
-                        const int j) {
+/* Backward, r1 node (i, j) of level k: z = x / d - sum of l z over its r2 neighbours (done, in the work vector). */
+INLINE void backward_r1(APPLY_ARGS, __global const REAL *src, __global const REAL *done, __global REAL *dst,
+                        const int k, const int i, const int j) {
   const Level l = level_of(lt, k);
   const uint at = r1_at(l, i, j);
-  REAL sum = PLANE(factor, F_W, at) * dst[node_at(lt, levels, k, i - 1, j - 1)];
+  REAL sum = PLANE(factor, F_W, at) * done[node_at(lt, levels, k, i - 1, j - 1)];
   if (i + 1 < l.nx) {
-    sum += PLANE(factor, F_E, at) * dst[node_at(lt, levels, k, i + 1, j - 1)];
+    sum += PLANE(factor, F_E, at) * done[node_at(lt, levels, k, i + 1, j - 1)];
   }
   if (j + 1 < l.ny) {
-    sum += PLANE(factor, F_S, at) * dst[node_at(lt, levels, k, i - 1, j + 1)];
+    sum += PLANE(factor, F_S, at) * done[node_at(lt, levels, k, i - 1, j + 1)];
   }
   if (i + 1 < l.nx && j + 1 < l.ny) {
-    sum += PLANE(factor, F_N, at) * dst[node_at(lt, levels, k, i + 1, j + 1)];
+    sum += PLANE(factor, F_N, at) * done[node_at(lt, levels, k, i + 1, j + 1)];
   }
   dst[at] = PLANE(factor, F_INVD, at) * src[at] - sum;
 }
 
-/* Backward, black node (i, j) of level k: z = x / d - sum of l z over its red neighbours (done). */
+/* Backward, black node (i, j) of level k: z = x / d - sum of l z over its red neighbours (done; on level 0 in the
+ * vector layout). */
 INLINE void backward_black(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k, const int i,
                            const int j) {
   const Level l = level_of(lt, k);
   const uint at = black_at(l, i, j);
   REAL sum = 0;
   if (i > 0) {
-    sum += PLANE(factor, F_W, at) * dst[node_at(lt, levels, k, i - 1, j)];
+    sum += PLANE(factor, F_W, at) * dst[red_at(lt, levels, k, i - 1, j)];
   }
   if (i + 1 < l.nx) {
-    sum += PLANE(factor, F_E, at) * dst[node_at(lt, levels, k, i + 1, j)];
+    sum += PLANE(factor, F_E, at) * dst[red_at(lt, levels, k, i + 1, j)];
   }
   if (j > 0) {
-    sum += PLANE(factor, F_S, at) * dst[node_at(lt, levels, k, i, j - 1)];
+    sum += PLANE(factor, F_S, at) * dst[red_at(lt, levels, k, i, j - 1)];
   }
   if (j + 1 < l.ny) {
-    sum += PLANE(factor, F_N, at) * dst[node_at(lt, levels, k, i, j + 1)];
+    sum += PLANE(factor, F_N, at) * dst[red_at(lt, levels, k, i, j + 1)];
   }
   dst[at] = PLANE(factor, F_INVD, at) * src[at] - sum;
 }
@@ -631,7 +680,7 @@ __kernel void backward_r1_level(APPLY_ARGS, __global const REAL *src, __global R
   const Level l = level_of(lt, k);
   const int nx = l.nx / 2, ny = l.ny / 2;
   if (!OUTSIDE(u, v)) {
-    backward_r1(lt, levels, count, factor, src, dst, k, 2 * u + 1, 2 * v + 1);
+    backward_r1(lt, levels, count, factor, src, dst, dst, k, 2 * u + 1, 2 * v + 1);
   }
 }
 
@@ -645,10 +694,31 @@ __kernel void backward_black_level(APPLY_ARGS, __global const REAL *src, __globa
   }
 }
 
-/* Levels first_level .. the last, forward and back, in place on x, by one work-group: the small levels would
+/* Level 0's backward stage, out of the work vector: over level 0's cells, r1 node (2u + 1, 2v + 1) gets
+ * z = r / d - sum of l z over its r2 neighbours (in work) and r2 node (2u, 2v) its value in work; r and z in the
+ * vector layout. */
+__kernel void backward_first(APPLY_ARGS, __global const REAL *r, __global const REAL *work, __global REAL *z) {
+  const int u = get_global_id(0), v = get_global_id(1);
+  const Level l = level_of(lt, 0);
+  const int nx = (l.nx + 1) / 2, ny = (l.ny + 1) / 2;
+  if (OUTSIDE(u, v)) {
+    return;
+  }
+  const int i = 2 * u, j = 2 * v;
+  z[red0_at(reds_of(lt, levels), i, j)] = work[node_at(lt, levels, 0, i, j)];
+  if (i + 1 < l.nx && j + 1 < l.ny) {
+    backward_r1(lt, levels, count, factor, r, work, z, 0, i + 1, j + 1);
+  }
+}
+
+/* Levels first_level .. the last, forward and back, in place on x, by one work-group of COARSE_GROUP work-items
+ * (rrb.c sets it from the device; the other users of this file do not launch this kernel): the small levels would
  * otherwise cost a launch per stage and leave the device idle (the paper does its last six levels so). */
-__kernel void apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level, __global const REAL *inverse,
-                           __local REAL *rhs) {
+#ifndef COARSE_GROUP
+#define COARSE_GROUP 1
+#endif
+__kernel __attribute__((reqd_work_group_size(COARSE_GROUP, 1, 1))) void apply_coarse(
+    APPLY_ARGS, __global REAL *x, const int first_level, __global const REAL *inverse, __local REAL *scratch) {
   const int lid = get_local_id(0), size = get_local_size(0);
   for (int k = first_level; k < levels; k++) {
     const Level l = level_of(lt, k);
@@ -662,12 +732,12 @@ __kernel void apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level, 
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
   }
-  exact_apply(x, level_of(lt, levels), inverse, rhs);
+  exact_apply(x, level_of(lt, levels), inverse, scratch);
   for (int k = levels - 1; k >= first_level; k--) {
     const Level l = level_of(lt, k);
     const int r1x = l.nx / 2, r1y = l.ny / 2, cx = (l.nx + 1) / 2;
     for (int t = lid; t < r1x * r1y; t += size) {
-      backward_r1(lt, levels, count, factor, x, x, k, 2 * (t % r1x) + 1, 2 * (t / r1x) + 1);
+      backward_r1(lt, levels, count, factor, x, x, x, k, 2 * (t % r1x) + 1, 2 * (t / r1x) + 1);
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (int t = lid; t < cx * l.ny; t += size) {
@@ -683,54 +753,56 @@ __kernel void apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level, 
 /* ---- CG on the first Schur complement (section 3): its vectors are the red nodes of level 0, the places from
  * level 0's r1 offset on. */
 
-/* q = S1 p at red node (i, j) of level 0, stored at `at`. */
-INLINE void schur_at(__global const uint *restrict lt, const int levels, const uint count, __global const REAL *schur,
-                     __global const REAL *p, __global REAL *q, const int i, const int j, const uint at) {
-  const Level l = level_of(lt, 0);
+/* q = S1 p at red node (i, j) of level 0 (every place in the vector layout: two plain arrays). */
+INLINE void schur_at(const Level l, const Reds reds, const uint count, __global const REAL *schur,
+                     __global const REAL *p, __global REAL *q, const int i, const int j) {
+  const uint at = red0_at(reds, i, j);
   REAL sum = PLANE(schur, S_C, at) * p[at];
   if (i + 1 < l.nx && j + 1 < l.ny) {
-    sum += PLANE(schur, S_NE, at) * p[node_at(lt, levels, 0, i + 1, j + 1)];
+    sum += PLANE(schur, S_NE, at) * p[red0_at(reds, i + 1, j + 1)];
   }
   if (i > 0 && j > 0) {
-    const uint n = node_at(lt, levels, 0, i - 1, j - 1);
+    const uint n = red0_at(reds, i - 1, j - 1);
     sum += PLANE(schur, S_NE, n) * p[n];
   }
   if (i > 0 && j + 1 < l.ny) {
-    sum += PLANE(schur, S_NW, at) * p[node_at(lt, levels, 0, i - 1, j + 1)];
+    sum += PLANE(schur, S_NW, at) * p[red0_at(reds, i - 1, j + 1)];
   }
   if (i + 1 < l.nx && j > 0) {
-    const uint n = node_at(lt, levels, 0, i + 1, j - 1);
+    const uint n = red0_at(reds, i + 1, j - 1);
     sum += PLANE(schur, S_NW, n) * p[n];
   }
   if (i + 2 < l.nx) {
-    sum += PLANE(schur, S_E2, at) * p[node_at(lt, levels, 0, i + 2, j)];
+    sum += PLANE(schur, S_E2, at) * p[red0_at(reds, i + 2, j)];
   }
   if (i >= 2) {
-    const uint n = node_at(lt, levels, 0, i - 2, j);
+    const uint n = red0_at(reds, i - 2, j);
     sum += PLANE(schur, S_E2, n) * p[n];
   }
   if (j + 2 < l.ny) {
-    sum += PLANE(schur, S_N2, at) * p[node_at(lt, levels, 0, i, j + 2)];
+    sum += PLANE(schur, S_N2, at) * p[red0_at(reds, i, j + 2)];
   }
   if (j >= 2) {
-    const uint n = node_at(lt, levels, 0, i, j - 2);
+    const uint n = red0_at(reds, i, j - 2);
     sum += PLANE(schur, S_N2, n) * p[n];
   }
   q[at] = sum;
 }
 
-/* q = S1 p over the red nodes: r1 nodes (odd = 1) over the (nx / 2) x (ny / 2) r1 grid, r2 nodes (odd = 0) over
- * the ceil(nx / 2) x ceil(ny / 2) cells (on a 1 x 1 grid, its one node). */
+/* q = S1 p over level 0's cells: r2 node (2u, 2v) and r1 node (2u + 1, 2v + 1) (on a 1 x 1 grid, its one node). */
 __kernel void schur_apply(__global const uint *restrict lt, const int levels, const uint count,
-                          __global const REAL *schur, __global const REAL *p, __global REAL *q, const int odd) {
+                          __global const REAL *schur, __global const REAL *p, __global REAL *q) {
   const int u = get_global_id(0), v = get_global_id(1);
   const Level l = level_of(lt, 0);
-  const int nx = odd ? l.nx / 2 : (l.nx + 1) / 2, ny = odd ? l.ny / 2 : (l.ny + 1) / 2;
+  const int nx = (l.nx + 1) / 2, ny = (l.ny + 1) / 2;
   if (OUTSIDE(u, v)) {
     return;
   }
-  const int i = 2 * u + odd, j = 2 * v + odd;
-  schur_at(lt, levels, count, schur, p, q, i, j, odd ? r1_at(l, i, j) : node_at(lt, levels, 0, i, j));
+  const Reds reds = reds_of(lt, levels);
+  schur_at(l, reds, count, schur, p, q, 2 * u, 2 * v);
+  if (2 * u + 1 < l.nx && 2 * v + 1 < l.ny) {
+    schur_at(l, reds, count, schur, p, q, 2 * u + 1, 2 * v + 1);
+  }
 }
 
 /* ---- The distributed levels (src/solver/rrb_dist.c): the same factorization and substitutions on a rank's block

@@ -67,8 +67,8 @@ static HclStatus create_rrb(Pcg *s) {
     TRY(rrb_dist_create(s->rt, s->decomp, s->precision, s->depth, RRB_DIST_COARSE_NODES, &s->rrb_dist));
   } else {
     TRY(rrb_create(s->rt, l->nx, l->ny, s->precision, s->depth, &s->rrb));
-    TRY(rrb_permute_create(s->rt, rrb_layout(s->rrb), s->precision, &s->permute));
-    size_t bytes = rrb_layout(s->rrb)->count * precision_bytes(s->precision);
+    TRY(rrb_permute_create(s->rt, rrb_vector_layout(s->rrb), s->precision, &s->permute));
+    size_t bytes = rrb_vector_layout(s->rrb)->count * precision_bytes(s->precision);
     for (int v = 0; v < L_VECTORS; v++) {
       TRY(runtime_buffer(s->rt, bytes, "RRB solver vector", &s->layout[v]));
     }
@@ -209,7 +209,7 @@ cleanup:
 static HclStatus launch_range(Pcg *s, int k, const int *vectors, int nvectors, const double *scalar) {
   HclStatus status = HCL_OK;
   cl_kernel kernel = s->kernels[k];
-  cl_uint arg = 0, first = (cl_uint)rrb_red_first(s->rrb), end = (cl_uint)rrb_layout(s->rrb)->count;
+  cl_uint arg = 0, first = (cl_uint)rrb_red_first(s->rrb), end = (cl_uint)rrb_vector_layout(s->rrb)->count;
   for (int v = 0; v < nvectors; v++) {
     TRY_CL(clSetKernelArg(kernel, arg++, sizeof(cl_mem), &s->layout[vectors[v]]));
   }
@@ -322,7 +322,7 @@ cleanup:
 
 static HclStatus dot_layout(Pcg *s, int a, int b, double *result) {
   return reduce_dot_range(s->reducer, s->precision, s->layout[a], s->layout[b], rrb_red_first(s->rrb),
-                          rrb_layout(s->rrb)->count, result);
+                          rrb_vector_layout(s->rrb)->count, result);
 }
 
 /* z = M1^-1 r, rho = <r, z> and rr = <r, r> (in one pass). */
@@ -331,7 +331,7 @@ static HclStatus precondition_layout(Pcg *s, double *rho, double *rr) {
   double dots[2];
   TRY(rrb_apply(s->rrb, s->layout[L_R], s->layout[L_Z]));
   TRY(reduce_dot2_range(s->reducer, s->precision, s->layout[L_R], s->layout[L_Z], s->layout[L_R],
-                        rrb_red_first(s->rrb), rrb_layout(s->rrb)->count, dots));
+                        rrb_red_first(s->rrb), rrb_vector_layout(s->rrb)->count, dots));
   *rho = dots[0];
   *rr = dots[1];
 cleanup:
@@ -345,7 +345,7 @@ static HclStatus solve_schur(Pcg *s, Field *b, Field *x, double norm_b, double t
   HclStatus status = HCL_OK;
   double rho = 0, rr = 0;
   size_t first = rrb_red_first(s->rrb), bytes = precision_bytes(s->precision);
-  size_t reds = rrb_layout(s->rrb)->count - first;
+  size_t reds = rrb_vector_layout(s->rrb)->count - first;
   TRY(rrb_to_layout(s->permute, b, s->layout[L_B]));
   TRY(rrb_to_layout(s->permute, x, s->layout[L_X]));
   TRY(rrb_schur_rhs(s->rrb, s->layout[L_B], s->layout[L_R]));

@@ -2,6 +2,7 @@
 #include "rrb.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "clerror.h"
@@ -9,8 +10,9 @@
 #include "program.h"
 
 /* Planes and table fields as kernels_cl/rrb.cl has them. */
-enum { FACTOR_PLANES = 5, SCHUR_PLANES = 5, LT_FIELDS = 6, TERMS_BLACK = 1, TERMS_R1 = 2 };
-/* Levels of at most COARSE_NODES nodes are applied by one work-group of COARSE_GROUP work-items in one launch. */
+enum { FACTOR_PLANES = 5, SCHUR_PLANES = 5, LT_FIELDS = 6, TERMS_BLACK = 1, TERMS_R1 = 2, TO_WORK = 4 };
+/* Levels of at most COARSE_NODES nodes are applied by one work-group of up to COARSE_GROUP work-items in one
+ * launch (apply_coarse, built for that size: its registers must allow it). */
 enum { WG_X = 32, WG_Y = 4, COARSE_NODES = 4096, COARSE_GROUP = 1024 };
 /* The exact level's widest band, as rrb.cl has it: 16 for 256 nodes. */
 enum { EXACT_BAND_MAX = 16 };
@@ -24,22 +26,25 @@ enum {
   K_FORWARD_R2,
   K_BACKWARD_R1,
   K_BACKWARD_BLACK,
+  K_BACKWARD_FIRST,
   K_COARSE,
   K_SCHUR,
   NKERNELS
 };
 static const char *const kernel_names[NKERNELS] = {
     "setup_a",           "setup_b",           "setup_exact",   "exact_product",    "forward_r1_level", "forward_r2_level",
-    "backward_r1_level", "backward_black_level", "apply_coarse", "schur_apply"};
+    "backward_r1_level", "backward_black_level", "backward_first", "apply_coarse", "schur_apply"};
 
 struct Rrb {
   Runtime *rt;
   Precision precision;
-  RrbLayout layout;
+  RrbLayout layout;  /* the factor's recursive layout */
+  RrbLayout vectors; /* the callers' vectors: level 0's groups, then level 1's grid row-major (rrb.h) */
   int coarse_level; /* the first level applied by apply_coarse */
   cl_mem table;     /* the layout for the kernels: LT_FIELDS uints per level and the last level */
   cl_mem factor;    /* FACTOR_PLANES planes of count REALs */
-  cl_mem schur;     /* SCHUR_PLANES planes */
+  cl_mem schur;     /* SCHUR_PLANES planes, in the vector layout */
+  cl_mem work;      /* the preconditioner's vector from level 1 on, in the recursive layout */
   cl_mem straight[3], rotated[3]; /* setup scratch: a level's straight stencil (from level 1 on) and rotated one */
   cl_mem exact;     /* the last level's inverse: m x m REALs, in the band order of rrb.cl's exact_order */
   cl_mem exact_factor; /* setup scratch: Z = D^-1/2 L^-1 of the last level, m x m REALs */
@@ -56,7 +61,7 @@ static size_t real_bytes(const Rrb *r) {
 }
 
 /* Local memory: setup_exact's band of the last level, m (EXACT_BAND_MAX + 1) REALs; apply_coarse's right-hand side
- * of the last level, m REALs. */
+ * of the last level and its partial sums, m + max(group, m) REALs. */
 static size_t exact_nodes(const Rrb *r) {
   return (size_t)r->layout.final_nx * r->layout.final_ny;
 }
@@ -64,20 +69,18 @@ static size_t exact_band_bytes(const Rrb *r) {
   return (size_t)(EXACT_BAND_MAX + 1) * exact_nodes(r) * real_bytes(r);
 }
 static size_t coarse_local_bytes(const Rrb *r) {
-  return exact_nodes(r) * real_bytes(r);
+  size_t m = exact_nodes(r), group = r->group[K_COARSE];
+  return (m + (group > m ? group : m)) * real_bytes(r);
 }
 
-/* The work-groups of the one-work-group kernels: up to COARSE_GROUP work-items, as many as each takes on this
- * device (its registers may allow fewer than the device's largest group). */
-static HclStatus choose_groups(Rrb *r) {
+/* setup_exact's work-group: up to COARSE_GROUP work-items, as many as it takes on this device (its registers may
+ * allow fewer than the device's largest group). apply_coarse's is fixed when it is built. */
+static HclStatus choose_setup_group(Rrb *r) {
   HclStatus status = HCL_OK;
-  const int kernels[] = {K_COARSE, K_SETUP_EXACT};
-  for (int k = 0; k < 2; k++) {
-    size_t most = 0;
-    TRY_CL(clGetKernelWorkGroupInfo(r->kernels[kernels[k]], runtime_device(r->rt)->id, CL_KERNEL_WORK_GROUP_SIZE,
-                                    sizeof most, &most, NULL));
-    r->group[kernels[k]] = most < COARSE_GROUP ? most : COARSE_GROUP;
-  }
+  size_t most = 0;
+  TRY_CL(clGetKernelWorkGroupInfo(r->kernels[K_SETUP_EXACT], runtime_device(r->rt)->id, CL_KERNEL_WORK_GROUP_SIZE,
+                                  sizeof most, &most, NULL));
+  r->group[K_SETUP_EXACT] = most < COARSE_GROUP ? most : COARSE_GROUP;
 cleanup:
   return status;
 }
@@ -153,6 +156,7 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth 
   r->rt = rt;
   r->precision = precision;
   TRY(rrb_layout_create(nx, ny, eliminated + 1, 1, &r->layout));
+  TRY(rrb_layout_create(nx, ny, eliminated > 0 ? 2 : 1, 1, &r->vectors));
   REQUIRE(r->layout.count < UINT32_MAX, HCL_EDATA,
           "an RRB block of %d x %d points is beyond the solver's 2^32 places per rank: split the grid over more "
           "ranks", nx, ny);
@@ -171,14 +175,19 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth 
   TRY(runtime_buffer(rt, exact * exact * bytes, "RRB exact level's inverse", &r->exact));
   TRY(runtime_buffer(rt, exact * exact * bytes, "RRB exact level's factor", &r->exact_factor));
   TRY(runtime_buffer(rt, SCHUR_PLANES * count * bytes, "RRB Schur complement", &r->schur));
+  TRY(runtime_buffer(rt, count * bytes, "RRB preconditioner's work vector", &r->work));
   for (int a = 0; a < 3; a++) {
     TRY(runtime_buffer(rt, next * bytes, "RRB setup straight stencil", &r->straight[a]));
     TRY(runtime_buffer(rt, count * bytes, "RRB setup rotated stencil", &r->rotated[a]));
   }
   TRY(runtime_buffer(rt, sizeof(cl_int), "RRB pivot check", &r->failed));
-  KernelConfig config = {.precision = precision, .wg_x = WG_X, .wg_y = WG_Y};
+  size_t largest = runtime_device(rt)->max_work_group_size;
+  r->group[K_COARSE] = largest < COARSE_GROUP ? largest : COARSE_GROUP;
+  char defines[64];
+  snprintf(defines, sizeof defines, "-DCOARSE_GROUP=%zu", r->group[K_COARSE]);
+  KernelConfig config = {.precision = precision, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
   TRY(program_build_kernels(rt, "rrb", &config, kernel_names, NKERNELS, &r->program, r->kernels));
-  TRY(choose_groups(r));
+  TRY(choose_setup_group(r));
   size_t local_bytes = exact_band_bytes(r) > coarse_local_bytes(r) ? exact_band_bytes(r) : coarse_local_bytes(r);
   REQUIRE(local_bytes <= runtime_device(rt)->local_mem_bytes, HCL_EDATA,
           "the RRB exact level of %d x %d nodes needs %zu bytes of local memory, more than the %llu of this device: "
@@ -199,7 +208,7 @@ void rrb_destroy(Rrb **rrb) {
   program_release(&r->program, r->kernels, NKERNELS);
   cl_mem *buffers[] = {&r->table,       &r->factor,       &r->schur,        &r->exact,       &r->exact_factor,
                        &r->failed,      &r->straight[0],  &r->straight[1],  &r->straight[2], &r->rotated[0],
-                       &r->rotated[1],  &r->rotated[2]};
+                       &r->rotated[1],  &r->rotated[2],  &r->work};
   for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; b++) {
     if (*buffers[b]) {
       clReleaseMemObject(*buffers[b]);
@@ -209,7 +218,11 @@ void rrb_destroy(Rrb **rrb) {
   *rrb = NULL;
 }
 
-const RrbLayout *rrb_layout(const Rrb *rrb) {
+const RrbLayout *rrb_vector_layout(const Rrb *rrb) {
+  return &rrb->vectors;
+}
+
+const RrbLayout *rrb_factor_layout(const Rrb *rrb) {
   return &rrb->layout;
 }
 
@@ -392,59 +405,65 @@ static HclStatus stage(Rrb *r, int kernel, int k, cl_mem src, cl_mem dst, int ex
   return launch_2d(r, &a, nx, ny, values_per_item * nx * ny * real_bytes(r), k);
 }
 
+/* Level 0's backward stage: z from r and the work vector (backward_first). */
+static HclStatus backward_first(Rrb *r, cl_mem res, cl_mem z) {
+  const RrbLevelLayout *l0 = level(r, 0);
+  KernelArgs a = begin(r, K_BACKWARD_FIRST);
+  arg_mem(&a, r->factor);
+  arg_mem(&a, res);
+  arg_mem(&a, r->work);
+  arg_mem(&a, z);
+  int cx = (l0->nx + 1) / 2, cy = (l0->ny + 1) / 2;
+  return launch_2d(r, &a, cx, cy, (double)cx * cy * (2 + 5 + 4) * real_bytes(r), 0);
+}
+
 HclStatus rrb_apply(Rrb *r, cl_mem res, cl_mem z) {
   HclStatus status = HCL_OK;
   const RrbLayout *l = &r->layout;
   int coarse = r->coarse_level;
   if (l->nlevels == 0) { /* a 1 x 1 grid: its one node, by apply_coarse's exact level */
-    TRY_CL(clEnqueueCopyBuffer(runtime_queue(r->rt), res, z, 0, 0, l->count * real_bytes(r), 0, NULL, NULL));
+    TRY_CL(clEnqueueCopyBuffer(runtime_queue(r->rt), res, r->work, 0, 0, real_bytes(r), 0, NULL, NULL));
   } else {
     const RrbLevelLayout *l0 = level(r, 0);
-    TRY(stage(r, K_FORWARD_R2, 0, res, z, TERMS_R1, (l0->nx + 1) / 2, (l0->ny + 1) / 2, 2 + 4 * 1.25));
+    TRY(stage(r, K_FORWARD_R2, 0, res, r->work, TERMS_R1 | TO_WORK, (l0->nx + 1) / 2, (l0->ny + 1) / 2,
+              2 + 4 * 1.25));
   }
   for (int k = 1; k < coarse; k++) {
     const RrbLevelLayout *v = level(r, k);
-    TRY(stage(r, K_FORWARD_R1, k, z, z, -1, v->nx / 2, v->ny / 2, 2 + 2 * 5));
-    TRY(stage(r, K_FORWARD_R2, k, z, z, TERMS_BLACK | TERMS_R1, (v->nx + 1) / 2, (v->ny + 1) / 2, 2 + 4 * 2.5));
+    TRY(stage(r, K_FORWARD_R1, k, r->work, r->work, -1, v->nx / 2, v->ny / 2, 2 + 2 * 5));
+    TRY(stage(r, K_FORWARD_R2, k, r->work, r->work, TERMS_BLACK | TERMS_R1, (v->nx + 1) / 2, (v->ny + 1) / 2,
+              2 + 4 * 2.5));
   }
   KernelArgs a = begin(r, K_COARSE);
   arg_mem(&a, r->factor);
-  arg_mem(&a, z);
+  arg_mem(&a, r->work);
   arg_int(&a, coarse);
   arg_mem(&a, r->exact);
-  arg_local(&a, exact_nodes(r) * real_bytes(r));
+  arg_local(&a, coarse_local_bytes(r));
   TRY(launch_group(r, &a, K_COARSE, coarse));
   for (int k = coarse - 1; k >= 1; k--) {
     const RrbLevelLayout *v = level(r, k);
-    TRY(stage(r, K_BACKWARD_R1, k, z, z, -1, v->nx / 2, v->ny / 2, 2 + 5 + 4));
-    TRY(stage(r, K_BACKWARD_BLACK, k, z, z, -1, (v->nx + 1) / 2, v->ny, 2 + 5 + 2));
+    TRY(stage(r, K_BACKWARD_R1, k, r->work, r->work, -1, v->nx / 2, v->ny / 2, 2 + 5 + 4));
+    TRY(stage(r, K_BACKWARD_BLACK, k, r->work, r->work, -1, (v->nx + 1) / 2, v->ny, 2 + 5 + 2));
   }
   if (l->nlevels > 0) {
-    const RrbLevelLayout *l0 = level(r, 0);
-    TRY(stage(r, K_BACKWARD_R1, 0, res, z, -1, l0->nx / 2, l0->ny / 2, 2 + 5 + 4));
+    TRY(backward_first(r, res, z));
+  } else {
+    TRY_CL(clEnqueueCopyBuffer(runtime_queue(r->rt), r->work, z, 0, 0, real_bytes(r), 0, NULL, NULL));
   }
 cleanup:
   return status;
 }
 
-/* S1 p over the r1 nodes (odd) or the r2 nodes of level 0 (on a 1 x 1 grid, its one node). */
-static HclStatus schur_half(Rrb *r, cl_mem p, cl_mem q, int odd) {
+HclStatus rrb_schur_apply(Rrb *r, cl_mem p, cl_mem q) {
   int nx = r->layout.nlevels > 0 ? level(r, 0)->nx : 1, ny = r->layout.nlevels > 0 ? level(r, 0)->ny : 1;
-  int hx = odd ? nx / 2 : (nx + 1) / 2, hy = odd ? ny / 2 : (ny + 1) / 2;
+  int cx = (nx + 1) / 2, cy = (ny + 1) / 2;
+  double reds = (double)(r->layout.count - rrb_red_first(r));
   KernelArgs a = begin(r, K_SCHUR);
   arg_mem(&a, r->schur);
   arg_mem(&a, p);
   arg_mem(&a, q);
-  arg_int(&a, odd);
-  return launch_2d(r, &a, hx, hy, (double)hx * hy * (SCHUR_PLANES + 2) * real_bytes(r), 0);
-}
-
-HclStatus rrb_schur_apply(Rrb *r, cl_mem p, cl_mem q) {
-  HclStatus status = HCL_OK;
-  TRY(schur_half(r, p, q, 1));
-  TRY(schur_half(r, p, q, 0));
-cleanup:
-  return status;
+  return launch_2d(r, &a, cx, cy, reds * (SCHUR_PLANES + 2) * real_bytes(r), 0);
 }
 
 HclStatus rrb_schur_rhs(Rrb *r, cl_mem b, cl_mem res) {

@@ -200,7 +200,7 @@ static HclStatus create_coarse(RrbDist *r, RrbDepth depth) {
     c->displs[q] = (int)(at * bytes);
     for (int j = n.j0; j < n.j0 + n.nj; j++) {
       for (int i = n.i0; i < n.i0 + n.ni; i++, at++) {
-        c->place[at] = rrb_layout_index(rrb_layout(c->solver), i, j);
+        c->place[at] = rrb_layout_index(rrb_vector_layout(c->solver), i, j);
         c->natural[at] = (size_t)j * c->nx + i;
       }
     }

@@ -52,7 +52,7 @@ typedef struct {
   Decomp *decomp;
   Field *matrix[3];
   Rrb *rrb;
-  cl_mem a, b;        /* two vectors in the layout */
+  cl_mem a, b;        /* two vectors in the vector layout */
   const RrbLayout *layout;
   double tolerance;   /* relative agreement with the host, per precision */
 } Device;
@@ -75,7 +75,7 @@ static HclStatus device_open(Runtime *rt, const Stencil5 *s, Precision precision
     TRY(field_write_owned(d->matrix[f], values[f]));
   }
   TRY(rrb_create(rt, s->nx, s->ny, precision, depth, &d->rrb));
-  d->layout = rrb_layout(d->rrb);
+  d->layout = rrb_vector_layout(d->rrb);
   TRY(runtime_buffer(rt, d->layout->count * precision_bytes(precision), "a", &d->a));
   TRY(runtime_buffer(rt, d->layout->count * precision_bytes(precision), "b", &d->b));
 cleanup:
@@ -185,7 +185,7 @@ static void check_system(Runtime *rt, const Stencil5 *s, Precision precision, Rr
   st = st == HCL_OK ? device_open(rt, s, precision, depth, &d) : st;
   st = st == HCL_OK ? rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
   if (!TAP_OK(host_ok && st == HCL_OK, "%s, %s: set up (%d levels) %s %s", what, precision_name(precision),
-              d.layout ? d.layout->nlevels : -1, host_ok ? "" : why, status_message())) {
+              d.rrb ? rrb_factor_layout(d.rrb)->nlevels : -1, host_ok ? "" : why, status_message())) {
     goto done;
   }
   /* M1^-1 */
