@@ -536,7 +536,8 @@ INLINE void exact_apply(__global REAL *x, const Level l, __global const REAL *in
  * levels and looped over by one work-group (apply_coarse) on the small ones. `src` holds the vector before the
  * stage and `dst` receives it (the same buffer except where level 0 reads the residual and writes z). */
 
-#define APPLY_ARGS __global const uint *restrict lt, const int levels, const uint count, __global const REAL *factor
+#define APPLY_ARGS __global const uint *restrict lt, const int levels, const uint count, \
+                   __global const REAL *restrict factor
 
 /* sum over the black neighbours n of red node (i, j) of l(n -> (i, j)) x_n. */
 INLINE REAL from_black(const Level l, __global const REAL *factor, const uint count, __global const REAL *x,
@@ -754,8 +755,8 @@ __kernel __attribute__((reqd_work_group_size(COARSE_GROUP, 1, 1))) void apply_co
  * level 0's r1 offset on. */
 
 /* q = S1 p at red node (i, j) of level 0 (every place in the vector layout: two plain arrays). */
-INLINE void schur_at(const Level l, const Reds reds, const uint count, __global const REAL *schur,
-                     __global const REAL *p, __global REAL *q, const int i, const int j) {
+INLINE void schur_at(const Level l, const Reds reds, const uint count, __global const REAL *restrict schur,
+                     __global const REAL *restrict p, __global REAL *restrict q, const int i, const int j) {
   const uint at = red0_at(reds, i, j);
   REAL sum = PLANE(schur, S_C, at) * p[at];
   if (i + 1 < l.nx && j + 1 < l.ny) {
@@ -791,7 +792,8 @@ INLINE void schur_at(const Level l, const Reds reds, const uint count, __global 
 
 /* q = S1 p over level 0's cells: r2 node (2u, 2v) and r1 node (2u + 1, 2v + 1) (on a 1 x 1 grid, its one node). */
 __kernel void schur_apply(__global const uint *restrict lt, const int levels, const uint count,
-                          __global const REAL *schur, __global const REAL *p, __global REAL *q) {
+                          __global const REAL *restrict schur, __global const REAL *restrict p,
+                          __global REAL *restrict q) {
   const int u = get_global_id(0), v = get_global_id(1);
   const Level l = level_of(lt, 0);
   const int nx = (l.nx + 1) / 2, ny = (l.ny + 1) / 2;
