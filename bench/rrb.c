@@ -40,7 +40,6 @@ typedef struct {
   RrbPermute *permute;
   Reducer *reducer;
   cl_mem a, b;
-  cl_mem state;       /* CG's scalars for the vector update (pcg.cl): zero, so beta = 0 */
   cl_program program; /* pcg.cl, for the vector update */
   cl_kernel update;
 } Problem;
@@ -69,9 +68,6 @@ static HclStatus problem_open(const BenchRequest *request, Precision precision, 
   size_t bytes = rrb_vector_layout(pr->rrb)->count * precision_bytes(precision);
   TRY(runtime_buffer(rt, bytes, "bench rrb a", &pr->a));
   TRY(runtime_buffer(rt, bytes, "bench rrb b", &pr->b));
-  const double zeros[8] = {0}; /* pcg.cl's state: 8 values of at most 8 bytes */
-  TRY(runtime_buffer(rt, sizeof zeros, "bench rrb state", &pr->state));
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(rt), pr->state, CL_TRUE, 0, sizeof zeros, zeros, 0, NULL, NULL));
   TRY(rrb_setup(pr->rrb, pr->matrix[0], pr->matrix[1], pr->matrix[2]));
   TRY(rrb_to_layout(pr->permute, pr->rhs, pr->a));
   TRY(rrb_to_layout(pr->permute, pr->rhs, pr->b));
@@ -90,9 +86,6 @@ static void problem_close(Problem *pr) {
   }
   if (pr->b) {
     clReleaseMemObject(pr->b);
-  }
-  if (pr->state) {
-    clReleaseMemObject(pr->state);
   }
   reducer_destroy(&pr->reducer);
   rrb_permute_destroy(&pr->permute);
@@ -117,10 +110,16 @@ static HclStatus run_once(Problem *pr, Operation op) {
     break;
   case OP_UPDATE: {
     cl_uint first = (cl_uint)rrb_red_first(pr->rrb), end = (cl_uint)rrb_vector_layout(pr->rrb)->count;
+    double beta = 0.5;
+    float beta_single = 0.5f;
     size_t local = 256, global = (end - first + local - 1) / local * local;
     TRY_CL(clSetKernelArg(pr->update, 0, sizeof pr->a, &pr->a));
     TRY_CL(clSetKernelArg(pr->update, 1, sizeof pr->b, &pr->b));
-    TRY_CL(clSetKernelArg(pr->update, 2, sizeof pr->state, &pr->state));
+    if (pr->precision == PRECISION_DOUBLE) {
+      TRY_CL(clSetKernelArg(pr->update, 2, sizeof beta, &beta));
+    } else {
+      TRY_CL(clSetKernelArg(pr->update, 2, sizeof beta_single, &beta_single));
+    }
     TRY_CL(clSetKernelArg(pr->update, 3, sizeof first, &first));
     TRY_CL(clSetKernelArg(pr->update, 4, sizeof end, &end));
     TRY(runtime_launch(pr->request->rt, pr->update, 1, &global, &local, 0, NULL));

@@ -26,11 +26,5 @@ HclStatus reduce_dot_range(Reducer *r, Precision p, cl_mem a, cl_mem b, size_t f
 /* Both a b and a c over those places in one pass (CG's <r, z> and <r, r>): result[0], result[1]. */
 HclStatus reduce_dot2_range(Reducer *r, Precision p, cl_mem a, cl_mem b, cl_mem c, size_t first, size_t end,
                             double result[2]);
-/* The device half of the two above, for one rank that combines the partials on the device (CG's scalars): launches
- * the partial sums of a b (and a c when c is not NULL) and says where they are: *groups partials (a b, then a c,
- * interleaved per group) in *partials, in the accumulation type (double where the device has fp64, else float),
- * valid until the reducer's next call. Not collective. */
-HclStatus reduce_dot_range_partials(Reducer *r, Precision p, cl_mem a, cl_mem b, cl_mem c, size_t first, size_t end,
-                                    cl_mem *partials, size_t *groups);
 
 #endif

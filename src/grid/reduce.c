@@ -222,23 +222,22 @@ HclStatus reduce_dot(Reducer *r, Field *a, Field *b, double *result) {
   return reduce(r, OP_DOT, a, b, result);
 }
 
-HclStatus reduce_dot_range_partials(Reducer *r, Precision p, cl_mem a, cl_mem b, cl_mem c, size_t first, size_t end,
-                                    cl_mem *partials, size_t *groups) {
+/* This rank's dot products of a with b and (when c is not NULL) with c over places [first, end): up to MAX_GROUPS
+ * chunks of whole work-groups. */
+static HclStatus dot_range_rank(Reducer *r, Precision p, cl_mem a, cl_mem b, cl_mem c, size_t first, size_t end,
+                                double mine[2]) {
   HclStatus status = HCL_OK;
   cl_kernel k = NULL;
   size_t n = end > first ? end - first : 0;
   size_t chunk = (n + MAX_GROUPS - 1) / MAX_GROUPS;
   chunk = chunk < GROUP_SIZE ? GROUP_SIZE : (chunk + GROUP_SIZE - 1) / GROUP_SIZE * GROUP_SIZE;
-  size_t local = GROUP_SIZE;
+  size_t groups = n == 0 ? 0 : (n + chunk - 1) / chunk, local = GROUP_SIZE, global = groups * GROUP_SIZE;
   cl_uint args[3] = {(cl_uint)first, (cl_uint)end, (cl_uint)chunk};
   cl_mem buffers[3] = {a, b, c};
   int nbuffers = c ? 3 : 2;
-  *partials = r->partials;
-  *groups = n == 0 ? 0 : (n + chunk - 1) / chunk;
-  if (*groups == 0) {
+  if (groups == 0) {
     goto cleanup;
   }
-  size_t global = *groups * GROUP_SIZE;
   TRY(kernel_for(r, p, c ? OP_DOT2_RANGE : OP_DOT_RANGE, &k));
   for (int i = 0; i < nbuffers; i++) {
     TRY_CL(clSetKernelArg(k, (cl_uint)i, sizeof buffers[i], &buffers[i]));
@@ -248,20 +247,7 @@ HclStatus reduce_dot_range_partials(Reducer *r, Precision p, cl_mem a, cl_mem b,
   }
   TRY_CL(clSetKernelArg(k, (cl_uint)(nbuffers + 3), sizeof r->partials, &r->partials));
   TRY(runtime_launch(r->rt, k, 1, &global, &local, nbuffers * (double)n * (double)precision_bytes(p), NULL));
-cleanup:
-  return status;
-}
-
-/* This rank's dot products of a with b and (when c is not NULL) with c over places [first, end). */
-static HclStatus dot_range_rank(Reducer *r, Precision p, cl_mem a, cl_mem b, cl_mem c, size_t first, size_t end,
-                                double mine[2]) {
-  HclStatus status = HCL_OK;
-  cl_mem partials = NULL;
-  size_t groups = 0;
-  TRY(reduce_dot_range_partials(r, p, a, b, c, first, end, &partials, &groups));
-  if (groups > 0) {
-    TRY(combine_partials(r, OP_DOT, groups, c ? 2 : 1, mine));
-  }
+  TRY(combine_partials(r, OP_DOT, groups, c ? 2 : 1, mine));
 cleanup:
   return status;
 }

@@ -22,18 +22,11 @@ enum {
   KERNEL_SOLUTION_RANGE,
   KERNEL_DIRECTION_RANGE,
   KERNEL_SATISFY_BLACK,
-  KERNEL_ALPHA,
-  KERNEL_BETA,
   NKERNELS
 };
 static const char *const kernel_names[NKERNELS] = {
     "apply_stencil",  "residual",         "update_solution",      "jacobi", "update_direction",
-    "subtract_range", "update_solution_range", "update_direction_range", "satisfy_black", "cg_alpha", "cg_beta"};
-
-/* CG's scalars on the device (solve_schur): the fields of the state and the reasons to stop, as pcg.cl has them. */
-enum { SCALAR_GROUP = 256 };
-enum { ST_RHO, ST_RR, ST_ALPHA, ST_BETA, ST_TARGET, ST_ITERATIONS, ST_DONE, ST_PQ, ST_FIELDS };
-enum { DONE_MET = 1, DONE_LIMIT = 2, DONE_CURVATURE = 3 };
+    "subtract_range", "update_solution_range", "update_direction_range", "satisfy_black"};
 
 /* The RRB solver's vectors in its layout (rrb.h): CG runs on the red places [first, count). */
 enum { L_B, L_X, L_R, L_Z, L_P, L_Q, L_VECTORS };
@@ -53,9 +46,6 @@ struct Pcg {
   RrbDist *rrb_dist; /* with PCG_RRB on several ranks */
   RrbPermute *permute;
   cl_mem layout[L_VECTORS];
-  cl_mem state;                               /* with rrb: CG's scalars, ST_FIELDS values of acc_bytes */
-  size_t acc_bytes;                           /* 8 where the device has fp64, else 4 (pcg.cl's ACC) */
-  unsigned char state_host[2][ST_FIELDS * 8]; /* the state as read back, two reads in flight */
   cl_program program;
   cl_kernel kernels[NKERNELS];
 };
@@ -82,8 +72,6 @@ static HclStatus create_rrb(Pcg *s) {
     for (int v = 0; v < L_VECTORS; v++) {
       TRY(runtime_buffer(s->rt, bytes, "RRB solver vector", &s->layout[v]));
     }
-    s->acc_bytes = runtime_device(s->rt)->fp64 ? sizeof(double) : sizeof(float);
-    TRY(runtime_buffer(s->rt, ST_FIELDS * s->acc_bytes, "CG scalars", &s->state));
   }
 cleanup:
   return status;
@@ -134,9 +122,6 @@ void pcg_destroy(Pcg **pcg) {
     if (s->layout[v]) {
       clReleaseMemObject(s->layout[v]);
     }
-  }
-  if (s->state) {
-    clReleaseMemObject(s->state);
   }
   rrb_permute_destroy(&s->permute);
   rrb_destroy(&s->rrb);
@@ -220,17 +205,16 @@ cleanup:
   return status;
 }
 
-/* The same for a range kernel over the red places of the RRB layout: buffers, then the state (with_state), then
- * the range. */
-static HclStatus launch_range(Pcg *s, int k, const int *vectors, int nvectors, bool with_state) {
+/* The same for a range kernel over the red places of the RRB layout: buffers, then the scalar, then the range. */
+static HclStatus launch_range(Pcg *s, int k, const int *vectors, int nvectors, const double *scalar) {
   HclStatus status = HCL_OK;
   cl_kernel kernel = s->kernels[k];
   cl_uint arg = 0, first = (cl_uint)rrb_red_first(s->rrb), end = (cl_uint)rrb_vector_layout(s->rrb)->count;
   for (int v = 0; v < nvectors; v++) {
     TRY_CL(clSetKernelArg(kernel, arg++, sizeof(cl_mem), &s->layout[vectors[v]]));
   }
-  if (with_state) {
-    TRY_CL(clSetKernelArg(kernel, arg++, sizeof s->state, &s->state));
+  if (scalar) {
+    TRY(set_real(s, kernel, arg++, *scalar));
   }
   TRY_CL(clSetKernelArg(kernel, arg++, sizeof first, &first));
   TRY_CL(clSetKernelArg(kernel, arg++, sizeof end, &end));
@@ -336,147 +320,58 @@ cleanup:
   return status;
 }
 
-/* One of the scalar kernels (cg_alpha, cg_beta) over the partial sums of the dot product of vectors a and b (and
- * a and c when c >= 0), with cg_beta's int arguments after the state. */
-static HclStatus scalar_step(Pcg *s, int k, int a, int b, int c, const cl_int *ints, int nints) {
-  HclStatus status = HCL_OK;
-  cl_mem partials = NULL;
-  size_t groups = 0, local = SCALAR_GROUP;
-  TRY(reduce_dot_range_partials(s->reducer, s->precision, s->layout[a], s->layout[b], c >= 0 ? s->layout[c] : NULL,
-                                rrb_red_first(s->rrb), rrb_vector_layout(s->rrb)->count, &partials, &groups));
-  cl_uint group_count = (cl_uint)groups;
-  cl_kernel kernel = s->kernels[k];
-  TRY_CL(clSetKernelArg(kernel, 0, sizeof partials, &partials));
-  TRY_CL(clSetKernelArg(kernel, 1, sizeof group_count, &group_count));
-  TRY_CL(clSetKernelArg(kernel, 2, sizeof s->state, &s->state));
-  for (int i = 0; i < nints; i++) {
-    TRY_CL(clSetKernelArg(kernel, (cl_uint)(3 + i), sizeof ints[i], &ints[i]));
-  }
-  TRY(runtime_launch(s->rt, kernel, 1, &local, &local, 0, NULL));
-cleanup:
-  return status;
+static HclStatus dot_layout(Pcg *s, int a, int b, double *result) {
+  return reduce_dot_range(s->reducer, s->precision, s->layout[a], s->layout[b], rrb_red_first(s->rrb),
+                          rrb_vector_layout(s->rrb)->count, result);
 }
 
-/* z = M1^-1 r, then rho = <r, z>, rr = <r, r>, beta and the stopping test on the device (first: the start). */
-static HclStatus precondition_layout(Pcg *s, int max_iterations, bool first) {
+/* z = M1^-1 r, rho = <r, z> and rr = <r, r> (in one pass). */
+static HclStatus precondition_layout(Pcg *s, double *rho, double *rr) {
   HclStatus status = HCL_OK;
-  const cl_int ints[3] = {s->norm == PCG_NORM_M, max_iterations, first};
+  double dots[2];
   TRY(rrb_apply(s->rrb, s->layout[L_R], s->layout[L_Z]));
-  TRY(scalar_step(s, KERNEL_BETA, L_R, L_Z, L_R, ints, 3));
+  TRY(reduce_dot2_range(s->reducer, s->precision, s->layout[L_R], s->layout[L_Z], s->layout[L_R],
+                        rrb_red_first(s->rrb), rrb_vector_layout(s->rrb)->count, dots));
+  *rho = dots[0];
+  *rr = dots[1];
 cleanup:
   return status;
 }
 
-/* One iteration of CG on S1, queued: q = S1 p, alpha, x and r, z and beta, p (Algorithm 1). */
-static HclStatus iterate(Pcg *s, int max_iterations) {
-  HclStatus status = HCL_OK;
-  const int update_args[] = {L_X, L_P, L_R, L_Q}, direction_args[] = {L_Z, L_P};
-  TRY(rrb_schur_apply(s->rrb, s->layout[L_P], s->layout[L_Q]));
-  TRY(scalar_step(s, KERNEL_ALPHA, L_P, L_Q, -1, NULL, 0));
-  TRY(launch_range(s, KERNEL_SOLUTION_RANGE, update_args, 4, true));
-  TRY(precondition_layout(s, max_iterations, false));
-  TRY(launch_range(s, KERNEL_DIRECTION_RANGE, direction_args, 2, true));
-cleanup:
-  return status;
-}
-
-static double state_value(const Pcg *s, const unsigned char *state, int field) {
-  return s->acc_bytes == sizeof(double) ? ((const double *)state)[field] : ((const float *)state)[field];
-}
-
-/* The state's first values: the squared threshold (relative to the first rho with the M-norm: cg_beta multiplies
- * it in), nothing done. */
-static HclStatus start_state(Pcg *s, double norm_b, double tolerance) {
-  HclStatus status = HCL_OK;
-  double values[ST_FIELDS] = {0};
-  float singles[ST_FIELDS];
-  values[ST_TARGET] = tolerance * tolerance * (s->norm == PCG_NORM_M ? 1 : norm_b * norm_b);
-  for (int f = 0; f < ST_FIELDS; f++) {
-    singles[f] = (float)values[f];
-  }
-  const void *host = s->acc_bytes == sizeof(double) ? (const void *)values : (const void *)singles;
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(s->rt), s->state, CL_TRUE, 0, ST_FIELDS * s->acc_bytes, host, 0, NULL,
-                              NULL));
-cleanup:
-  return status;
-}
-
-/* Queues a read of the state into slot `slot` of state_host. */
-static HclStatus read_state(Pcg *s, int slot, cl_event *event) {
-  HclStatus status = HCL_OK;
-  TRY_CL(clEnqueueReadBuffer(runtime_queue(s->rt), s->state, CL_FALSE, 0, ST_FIELDS * s->acc_bytes,
-                             s->state_host[slot], 0, NULL, event));
-cleanup:
-  return status;
-}
-
-/* Waits for a queued read and releases it. */
-static HclStatus wait_read(cl_event *event) {
-  HclStatus status = HCL_OK;
-  if (*event) {
-    cl_int err = clWaitForEvents(1, event);
-    clReleaseEvent(*event);
-    *event = NULL;
-    TRY_CL(err);
-  }
-cleanup:
-  return status;
-}
-
-/* Queues iterations until the state read back says done: each iteration's read is waited for only after the next
- * iteration is queued, so the device never waits for the host; the one queued past the end changes nothing
- * (alpha 0). Returns the slot of state_host that holds the final state. */
-static HclStatus iterate_until_done(Pcg *s, int max_iterations, int *final_slot) {
-  HclStatus status = HCL_OK;
-  cl_event reads[2] = {NULL, NULL};
-  *final_slot = -1;
-  TRY(read_state(s, 0, &reads[0]));
-  for (int k = 1; *final_slot < 0; k++) {
-    if (k <= max_iterations) {
-      TRY(iterate(s, max_iterations));
-      TRY(read_state(s, k % 2, &reads[k % 2]));
-    }
-    TRY(wait_read(&reads[(k - 1) % 2]));
-    if (state_value(s, s->state_host[(k - 1) % 2], ST_DONE) != 0) {
-      *final_slot = (k - 1) % 2;
-    }
-    ASSERT(*final_slot >= 0 || k <= max_iterations); /* cg_beta stops at max_iterations */
-  }
-cleanup:
-  for (int r = 0; r < 2; r++) {
-    HclStatus waited = wait_read(&reads[r]);
-    status = status == HCL_OK ? waited : status;
-  }
-  return status;
-}
-
-/* CG on the first Schur complement, preconditioned by RRB (the paper's section 3), with its scalars on the device:
- * b and x to the layout, the Schur system's right-hand side, CG on the red places, the black nodes from the red,
- * x back. */
+/* CG on the first Schur complement, preconditioned by RRB (the paper's section 3): b and x to the layout, the
+ * Schur system's right-hand side, CG on the red places, the black nodes from the red, x back. */
 static HclStatus solve_schur(Pcg *s, Field *b, Field *x, double norm_b, double tolerance, int max_iterations,
                              PcgResult *result) {
   HclStatus status = HCL_OK;
-  int slot = 0;
+  double rho = 0, rr = 0;
   size_t first = rrb_red_first(s->rrb), bytes = precision_bytes(s->precision);
   size_t reds = rrb_vector_layout(s->rrb)->count - first;
-  const int subtract_args[] = {L_R, L_Q};
   TRY(rrb_to_layout(s->permute, b, s->layout[L_B]));
   TRY(rrb_to_layout(s->permute, x, s->layout[L_X]));
   TRY(rrb_schur_rhs(s->rrb, s->layout[L_B], s->layout[L_R]));
   TRY(rrb_schur_apply(s->rrb, s->layout[L_X], s->layout[L_Q]));
-  TRY(launch_range(s, KERNEL_SUBTRACT_RANGE, subtract_args, 2, false));
-  TRY(start_state(s, norm_b, tolerance));
-  TRY(precondition_layout(s, max_iterations, true));
+  const int subtract_args[] = {L_R, L_Q};
+  TRY(launch_range(s, KERNEL_SUBTRACT_RANGE, subtract_args, 2, NULL));
+  TRY(precondition_layout(s, &rho, &rr));
   TRY_CL(clEnqueueCopyBuffer(runtime_queue(s->rt), s->layout[L_Z], s->layout[L_P], first * bytes, first * bytes,
                              reds * bytes, 0, NULL, NULL));
-  TRY(iterate_until_done(s, max_iterations, &slot));
-  const unsigned char *state = s->state_host[slot];
-  result->iterations = (int)state_value(s, state, ST_ITERATIONS);
-  if (state_value(s, state, ST_DONE) == DONE_CURVATURE) {
-    TRY(check_curvature(state_value(s, state, ST_PQ), result->iterations + 1));
+  double target = tolerance * (s->norm == PCG_NORM_M ? sqrt(rho) : norm_b);
+  while (criterion(s, rr, rho) > target && result->iterations < max_iterations) {
+    double pq = 0, rho_next = 0;
+    TRY(rrb_schur_apply(s->rrb, s->layout[L_P], s->layout[L_Q]));
+    TRY(dot_layout(s, L_P, L_Q, &pq));
+    TRY(check_curvature(pq, result->iterations + 1));
+    double alpha = rho / pq;
+    const int update_args[] = {L_X, L_P, L_R, L_Q};
+    TRY(launch_range(s, KERNEL_SOLUTION_RANGE, update_args, 4, &alpha));
+    TRY(precondition_layout(s, &rho_next, &rr));
+    double beta = rho_next / rho;
+    const int direction_args[] = {L_Z, L_P};
+    TRY(launch_range(s, KERNEL_DIRECTION_RANGE, direction_args, 2, &beta));
+    rho = rho_next;
+    result->iterations++;
   }
-  double criterion = state_value(s, state, s->norm == PCG_NORM_M ? ST_RHO : ST_RR);
-  result->converged = criterion <= state_value(s, state, ST_TARGET);
+  result->converged = criterion(s, rr, rho) <= target;
   TRY(rrb_recover_black(s->rrb, s->layout[L_B], s->layout[L_X]));
   TRY(rrb_from_layout(s->permute, s->layout[L_X], x));
 cleanup:
