@@ -534,7 +534,11 @@ INLINE void exact_apply(__global REAL *x, const Level l, __global const REAL *in
 /* ---- Applying M^-1 (section 3.2): forward substitution level by level, the pivots, backward substitution, on a
  * vector in the layout. Each stage is a function of one node, launched one work-item per node by its kernel on large
  * levels and looped over by one work-group (apply_coarse) on the small ones. `src` holds the vector before the
- * stage and `dst` receives it (the same buffer except where level 0 reads the residual and writes z). */
+ * stage and `dst` receives it (the same buffer except on level 0, which reads the residual and writes z).
+ * The forward values of the r1 nodes, x_p - sum of l x_b over p's black neighbours b, are not stored: the r2 nodes
+ * that need them and the r1 node's own backward stage compute them again (forward_value). So a level's forward
+ * substitution is one stage, which writes only its r2 nodes while the others read their neighbours: the launches,
+ * not the loads, bound the small levels. */
 
 #define APPLY_ARGS __global const uint *restrict lt, const int levels, const uint count, \
                    __global const REAL *restrict factor
@@ -563,24 +567,29 @@ INLINE REAL from_black(const Level l, __global const REAL *factor, const uint co
 }
 
 /* sum over the r1 neighbours p of r2 node (i, j) of l(p -> (i, j)) x_p. */
-INLINE REAL from_r1(const Level l, __global const REAL *factor, const uint count, __global const REAL *x, const int i,
-                    const int j) {
+/* The forward value of r1 node (i, j) of level k: x less its black neighbours' contributions (none on level 0, whose
+ * black nodes the Schur complement took exactly). */
+INLINE REAL forward_value(const Level l, __global const REAL *factor, const uint count, __global const REAL *x,
+                          const int k, const int i, const int j) {
+  const REAL value = x[r1_at(l, i, j)];
+  return k == 0 ? value : value - from_black(l, factor, count, x, i, j);
+}
+
+/* sum over the r1 neighbours p of r2 node (i, j) of l(p -> (i, j)) times p's forward value. */
+INLINE REAL from_r1(const Level l, __global const REAL *factor, const uint count, __global const REAL *x,
+                    const int k, const int i, const int j) {
   REAL sum = 0;
   if (i > 0 && j > 0) {
-    const uint sw = r1_at(l, i - 1, j - 1);
-    sum += PLANE(factor, F_N, sw) * x[sw];
+    sum += PLANE(factor, F_N, r1_at(l, i - 1, j - 1)) * forward_value(l, factor, count, x, k, i - 1, j - 1);
   }
   if (i + 1 < l.nx && j > 0) {
-    const uint se = r1_at(l, i + 1, j - 1);
-    sum += PLANE(factor, F_S, se) * x[se];
+    sum += PLANE(factor, F_S, r1_at(l, i + 1, j - 1)) * forward_value(l, factor, count, x, k, i + 1, j - 1);
   }
   if (i > 0 && j + 1 < l.ny) {
-    const uint nw = r1_at(l, i - 1, j + 1);
-    sum += PLANE(factor, F_E, nw) * x[nw];
+    sum += PLANE(factor, F_E, r1_at(l, i - 1, j + 1)) * forward_value(l, factor, count, x, k, i - 1, j + 1);
   }
   if (i + 1 < l.nx && j + 1 < l.ny) {
-    const uint ne = r1_at(l, i + 1, j + 1);
-    sum += PLANE(factor, F_W, ne) * x[ne];
+    sum += PLANE(factor, F_W, r1_at(l, i + 1, j + 1)) * forward_value(l, factor, count, x, k, i + 1, j + 1);
   }
   return sum;
 }
@@ -595,7 +604,8 @@ INLINE uint red_at(__global const uint *restrict lt, const int levels, const int
   return k == 0 ? red0_at(reds_of(lt, levels), i, j) : node_at(lt, levels, k, i, j);
 }
 
-/* Forward, r1 node (i, j) of level k: x -= the black nodes' contributions. */
+/* Forward, r1 node (i, j) of level k: x -= the black nodes' contributions (stored: the Schur complement's
+ * right-hand side on level 0). */
 INLINE void forward_r1(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k, const int i,
                        const int j) {
   const Level l = level_of(lt, k);
@@ -603,7 +613,7 @@ INLINE void forward_r1(APPLY_ARGS, __global const REAL *src, __global REAL *dst,
   dst[at] = src[at] - from_black(l, factor, count, src, i, j);
 }
 
-/* Forward, r2 node (i, j) of level k: x -= the black nodes' contributions and the r1 nodes' (after forward_r1),
+/* Forward, r2 node (i, j) of level k: x -= the black nodes' contributions and the r1 nodes' (their forward values),
  * as `terms` says; on level 0 from the vector layout to itself or (TO_WORK) to the work vector. */
 INLINE void forward_r2(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k, const int terms,
                        const int i, const int j) {
@@ -611,11 +621,12 @@ INLINE void forward_r2(APPLY_ARGS, __global const REAL *src, __global REAL *dst,
   const uint from = red_at(lt, levels, k, i, j);
   const uint to = (terms & TO_WORK) ? node_at(lt, levels, k, i, j) : from;
   REAL sum = (terms & TERMS_BLACK) ? from_black(l, factor, count, src, i, j) : (REAL)0;
-  sum += (terms & TERMS_R1) ? from_r1(l, factor, count, src, i, j) : (REAL)0;
+  sum += (terms & TERMS_R1) ? from_r1(l, factor, count, src, k, i, j) : (REAL)0;
   dst[to] = src[from] - sum;
 }
 
-/* Backward, r1 node (i, j) of level k: z = x / d - sum of l z over its r2 neighbours (done, in the work vector). */
+/* Backward, r1 node (i, j) of level k: z = (its forward value) / d - sum of l z over its r2 neighbours (done, in the
+ * work vector), before its black neighbours change. */
 INLINE void backward_r1(APPLY_ARGS, __global const REAL *src, __global const REAL *done, __global REAL *dst,
                         const int k, const int i, const int j) {
   const Level l = level_of(lt, k);
@@ -630,7 +641,7 @@ INLINE void backward_r1(APPLY_ARGS, __global const REAL *src, __global const REA
   if (i + 1 < l.nx && j + 1 < l.ny) {
     sum += PLANE(factor, F_N, at) * done[node_at(lt, levels, k, i + 1, j + 1)];
   }
-  dst[at] = PLANE(factor, F_INVD, at) * src[at] - sum;
+  dst[at] = PLANE(factor, F_INVD, at) * forward_value(l, factor, count, src, k, i, j) - sum;
 }
 
 /* Backward, black node (i, j) of level k: z = x / d - sum of l z over its red neighbours (done; on level 0 in the
@@ -723,11 +734,7 @@ __kernel __attribute__((reqd_work_group_size(COARSE_GROUP, 1, 1))) void apply_co
   const int lid = get_local_id(0), size = get_local_size(0);
   for (int k = first_level; k < levels; k++) {
     const Level l = level_of(lt, k);
-    const int r1x = l.nx / 2, r1y = l.ny / 2, cx = (l.nx + 1) / 2, cy = (l.ny + 1) / 2;
-    for (int t = lid; t < r1x * r1y; t += size) {
-      forward_r1(lt, levels, count, factor, x, x, k, 2 * (t % r1x) + 1, 2 * (t / r1x) + 1);
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE);
+    const int cx = (l.nx + 1) / 2, cy = (l.ny + 1) / 2;
     for (int t = lid; t < cx * cy; t += size) {
       forward_r2(lt, levels, count, factor, x, x, k, TERMS_BLACK | TERMS_R1, 2 * (t % cx), 2 * (t / cx));
     }

@@ -430,9 +430,8 @@ HclStatus rrb_apply(Rrb *r, cl_mem res, cl_mem z) {
   }
   for (int k = 1; k < coarse; k++) {
     const RrbLevelLayout *v = level(r, k);
-    TRY(stage(r, K_FORWARD_R1, k, r->work, r->work, -1, v->nx / 2, v->ny / 2, 2 + 2 * 5));
     TRY(stage(r, K_FORWARD_R2, k, r->work, r->work, TERMS_BLACK | TERMS_R1, (v->nx + 1) / 2, (v->ny + 1) / 2,
-              2 + 4 * 2.5));
+              4 + 4 * 2.5));
   }
   KernelArgs a = begin(r, K_COARSE);
   arg_mem(&a, r->factor);
