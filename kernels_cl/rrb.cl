@@ -761,79 +761,57 @@ __kernel __attribute__((reqd_work_group_size(COARSE_GROUP, 1, 1))) void apply_co
 /* ---- CG on the first Schur complement (section 3): its vectors are the red nodes of level 0, the places from
  * level 0's r1 offset on. */
 
-/* One colour's red nodes of level 0 as a plane of the vector layout (R1: the r1 nodes, (nx / 2) x (ny / 2); R2: the r2
- * nodes, ceil(nx / 2) x ceil(ny / 2)), and the tile of it a work-group reads: its cells and one more on every side
- * (tw x th), 0 outside the plane, which makes every coupling to a node outside the grid vanish. */
-typedef struct {
-  uint base, pitch;
-  int nx, ny;
-} Plane;
-
-INLINE void load_tile(__local REAL *tile, __global const REAL *restrict a, const Plane plane, const int u0,
-                      const int v0, const int tw, const int th) {
-  const int lid = get_local_id(1) * get_local_size(0) + get_local_id(0);
-  const int size = get_local_size(0) * get_local_size(1);
-  for (int t = lid; t < tw * th; t += size) {
-    const int u = u0 - 1 + t % tw, v = v0 - 1 + t / tw;
-    const bool inside = u >= 0 && u < plane.nx && v >= 0 && v < plane.ny;
-    tile[t] = inside ? a[plane.base + (uint)v * plane.pitch + (uint)u] : (REAL)0;
+/* q = S1 p at red node (i, j) of level 0 (every place in the vector layout: two plain arrays). */
+INLINE void schur_at(const Level l, const Reds reds, const uint count, __global const REAL *restrict schur,
+                     __global const REAL *restrict p, __global REAL *restrict q, const int i, const int j) {
+  const uint at = red0_at(reds, i, j);
+  REAL sum = PLANE(schur, S_C, at) * p[at];
+  if (i + 1 < l.nx && j + 1 < l.ny) {
+    sum += PLANE(schur, S_NE, at) * p[red0_at(reds, i + 1, j + 1)];
   }
+  if (i > 0 && j > 0) {
+    const uint n = red0_at(reds, i - 1, j - 1);
+    sum += PLANE(schur, S_NE, n) * p[n];
+  }
+  if (i > 0 && j + 1 < l.ny) {
+    sum += PLANE(schur, S_NW, at) * p[red0_at(reds, i - 1, j + 1)];
+  }
+  if (i + 1 < l.nx && j > 0) {
+    const uint n = red0_at(reds, i + 1, j - 1);
+    sum += PLANE(schur, S_NW, n) * p[n];
+  }
+  if (i + 2 < l.nx) {
+    sum += PLANE(schur, S_E2, at) * p[red0_at(reds, i + 2, j)];
+  }
+  if (i >= 2) {
+    const uint n = red0_at(reds, i - 2, j);
+    sum += PLANE(schur, S_E2, n) * p[n];
+  }
+  if (j + 2 < l.ny) {
+    sum += PLANE(schur, S_N2, at) * p[red0_at(reds, i, j + 2)];
+  }
+  if (j >= 2) {
+    const uint n = red0_at(reds, i, j - 2);
+    sum += PLANE(schur, S_N2, n) * p[n];
+  }
+  q[at] = sum;
 }
 
-/* The tiles of schur_apply: p on both planes and the couplings a node reads from its neighbours (each coupling is
- * stored once, at the lower node). */
-#define T_P1 0
-#define T_P2 1
-#define T_NE1 2
-#define T_NW1 3
-#define T_E21 4
-#define T_N21 5
-#define T_NW2 6
-#define T_E22 7
-#define T_N22 8
-#define SCHUR_TILES 9
-
-/* q = S1 p over level 0's cells, cell (u, v) holding r2 node (2u, 2v) and r1 node (2u + 1, 2v + 1): the work-group
- * first loads what its cells read into tiles (local memory: SCHUR_TILES (wx + 2) (wy + 2) REALs for a wx x wy
- * group), so every value is loaded once instead of by each of its neighbours. The r2 node couples to its four
- * diagonal r1 neighbours and the r2 nodes at distance 2; the r1 node likewise (section 3's 9-point S1). */
+/* q = S1 p over level 0's cells: r2 node (2u, 2v) and r1 node (2u + 1, 2v + 1) (on a 1 x 1 grid, its one node). */
 __kernel void schur_apply(__global const uint *restrict lt, const int levels, const uint count,
                           __global const REAL *restrict schur, __global const REAL *restrict p,
-                          __global REAL *restrict q, __local REAL *tiles) {
-  const Level l = level_of(lt, 0);
-  const Reds reds = reds_of(lt, levels);
-  const Plane r1 = {reds.r1, reds.r1_pitch, l.nx / 2, l.ny / 2};
-  const Plane r2 = {reds.r2, reds.r2_pitch, (l.nx + 1) / 2, (l.ny + 1) / 2};
-  const int tw = get_local_size(0) + 2, th = get_local_size(1) + 2, ts = tw * th;
-  const int u0 = get_group_id(0) * get_local_size(0), v0 = get_group_id(1) * get_local_size(1);
-  load_tile(tiles + T_P1 * ts, p, r1, u0, v0, tw, th);
-  load_tile(tiles + T_P2 * ts, p, r2, u0, v0, tw, th);
-  load_tile(tiles + T_NE1 * ts, schur + S_NE * count, r1, u0, v0, tw, th);
-  load_tile(tiles + T_NW1 * ts, schur + S_NW * count, r1, u0, v0, tw, th);
-  load_tile(tiles + T_E21 * ts, schur + S_E2 * count, r1, u0, v0, tw, th);
-  load_tile(tiles + T_N21 * ts, schur + S_N2 * count, r1, u0, v0, tw, th);
-  load_tile(tiles + T_NW2 * ts, schur + S_NW * count, r2, u0, v0, tw, th);
-  load_tile(tiles + T_E22 * ts, schur + S_E2 * count, r2, u0, v0, tw, th);
-  load_tile(tiles + T_N22 * ts, schur + S_N2 * count, r2, u0, v0, tw, th);
-  barrier(CLK_LOCAL_MEM_FENCE);
+                          __global REAL *restrict q) {
   const int u = get_global_id(0), v = get_global_id(1);
-  if (u >= r2.nx || v >= r2.ny) {
+  const Level l = level_of(lt, 0);
+  const int nx = (l.nx + 1) / 2, ny = (l.ny + 1) / 2;
+  if (OUTSIDE(u, v)) {
     return;
   }
-  const int centre = (get_local_id(1) + 1) * tw + get_local_id(0) + 1;
-#define T(tile, du, dv) tiles[(tile) * ts + centre + (dv) * tw + (du)]
-  const uint at2 = r2.base + (uint)v * r2.pitch + (uint)u;
-  const REAL ne2 = PLANE(schur, S_NE, at2);
-  q[at2] = PLANE(schur, S_C, at2) * T(T_P2, 0, 0) + ne2 * T(T_P1, 0, 0) + T(T_NE1, -1, -1) * T(T_P1, -1, -1) +
-           T(T_NW2, 0, 0) * T(T_P1, -1, 0) + T(T_NW1, 0, -1) * T(T_P1, 0, -1) + T(T_E22, 0, 0) * T(T_P2, 1, 0) +
-           T(T_E22, -1, 0) * T(T_P2, -1, 0) + T(T_N22, 0, 0) * T(T_P2, 0, 1) + T(T_N22, 0, -1) * T(T_P2, 0, -1);
-  if (u < r1.nx && v < r1.ny) {
-    const uint at1 = r1.base + (uint)v * r1.pitch + (uint)u;
-    q[at1] = PLANE(schur, S_C, at1) * T(T_P1, 0, 0) + T(T_NE1, 0, 0) * T(T_P2, 1, 1) + ne2 * T(T_P2, 0, 0) +
-             T(T_NW1, 0, 0) * T(T_P2, 0, 1) + T(T_NW2, 1, 0) * T(T_P2, 1, 0) + T(T_E21, 0, 0) * T(T_P1, 1, 0) +
-             T(T_E21, -1, 0) * T(T_P1, -1, 0) + T(T_N21, 0, 0) * T(T_P1, 0, 1) + T(T_N21, 0, -1) * T(T_P1, 0, -1);
+  const Reds reds = reds_of(lt, levels);
+  schur_at(l, reds, count, schur, p, q, 2 * u, 2 * v);
+  if (2 * u + 1 < l.nx && 2 * v + 1 < l.ny) {
+    schur_at(l, reds, count, schur, p, q, 2 * u + 1, 2 * v + 1);
   }
-#undef T
 }
 
 /* ---- The distributed levels (src/solver/rrb_dist.c): the same factorization and substitutions on a rank's block

@@ -10,8 +10,7 @@
 #include "program.h"
 
 /* Planes and table fields as kernels_cl/rrb.cl has them. */
-enum { FACTOR_PLANES = 5, SCHUR_PLANES = 5, SCHUR_TILES = 9, LT_FIELDS = 6, TERMS_BLACK = 1, TERMS_R1 = 2,
-       TO_WORK = 4 };
+enum { FACTOR_PLANES = 5, SCHUR_PLANES = 5, LT_FIELDS = 6, TERMS_BLACK = 1, TERMS_R1 = 2, TO_WORK = 4 };
 /* Levels of at most COARSE_NODES nodes are applied by one work-group of up to COARSE_GROUP work-items in one
  * launch (apply_coarse, built for that size: its registers must allow it). */
 enum { WG_X = 32, WG_Y = 4, COARSE_NODES = 4096, COARSE_GROUP = 1024 };
@@ -456,20 +455,14 @@ cleanup:
 }
 
 HclStatus rrb_schur_apply(Rrb *r, cl_mem p, cl_mem q) {
-  HclStatus status = HCL_OK;
   int nx = r->layout.nlevels > 0 ? level(r, 0)->nx : 1, ny = r->layout.nlevels > 0 ? level(r, 0)->ny : 1;
-  size_t global[2], local[2];
-  runtime_grid_shape(r->rt, (nx + 1) / 2, (ny + 1) / 2, WG_X, WG_Y, 1, global, local);
+  int cx = (nx + 1) / 2, cy = (ny + 1) / 2;
   double reds = (double)(r->layout.count - rrb_red_first(r));
   KernelArgs a = begin(r, K_SCHUR);
   arg_mem(&a, r->schur);
   arg_mem(&a, p);
   arg_mem(&a, q);
-  arg_local(&a, SCHUR_TILES * (local[0] + 2) * (local[1] + 2) * real_bytes(r));
-  TRY_CL(a.err);
-  TRY(launch(r, &a, 2, global, local, reds * (SCHUR_PLANES + 2) * real_bytes(r), 0));
-cleanup:
-  return status;
+  return launch_2d(r, &a, cx, cy, reds * (SCHUR_PLANES + 2) * real_bytes(r), 0);
 }
 
 HclStatus rrb_schur_rhs(Rrb *r, cl_mem b, cl_mem res) {
