@@ -65,9 +65,9 @@ __kernel void from_layout(__global const REAL *restrict layout, __global REAL *r
  * backward substitution L^T z = D^-1 x is z_p = x_p / d_p - sum_n l(p -> n) z_n, in reverse. The same l serve both.
  *
  * The first Schur complement S1 = D_r - S_rb D_b^-1 S_br of level 0 (a 9-point stencil on its red nodes, on which
- * CG runs; section 3) is stored exactly in SCHUR_PLANES planes at the red nodes' places in the vector layout (below):
- * the centre and the
- * couplings to (i + 1, j + 1), (i - 1, j + 1), (i + 2, j) and (i, j + 2), each stored once, at the lower node. */
+ * CG runs; section 3) is stored exactly in SCHUR_PLANES planes at the red nodes' places in the vector layout
+ * (below): the centre and the couplings to (i + 1, j + 1), (i - 1, j + 1), (i + 2, j) and (i, j + 2), each stored
+ * once, at the lower node. */
 
 #define LT_FIELDS 6
 #define LT_B1 0
