@@ -8,7 +8,11 @@
 #include "par.h"
 #include "program.h"
 
-enum { GROUP_SIZE = 256, MAX_GROUPS = 256 };
+/* Work-group shape: on GPUs many groups of 256, to fill the device; on CPUs a few small groups, as the launch's cost
+ * there is per group (PoCL runs each group as a loop over its work-items, a barrier a pass: 256 groups of 256 took
+ * 245 us for a 30k-point field on 2 cores, 8 groups of 64 took 26 us). The shape is fixed per device, so results
+ * stay bitwise repeatable on one device. */
+enum { GPU_GROUP_SIZE = 256, GPU_MAX_GROUPS = 256, CPU_GROUP_SIZE = 64, CPU_GROUPS_PER_UNIT = 4 };
 
 typedef enum { OP_SUM, OP_MIN, OP_MAX, OP_DOT, OP_DOT_RANGE, OP_DOT2_RANGE, OP_COUNT } ReduceOp;
 static const char *const kernel_names[OP_COUNT] = {"reduce_sum", "reduce_min",       "reduce_max",
@@ -20,6 +24,8 @@ struct Reducer {
   cl_program program[2]; /* by Precision */
   cl_kernel kernel[2][OP_COUNT];
   cl_mem partials;
+  size_t group_size; /* work-items per group */
+  size_t max_groups;
   size_t acc_bytes;  /* 8 with fp64, else 4 */
   double *all_ranks; /* [rank][value, status]: what combine_ranks gathers */
 };
@@ -28,15 +34,24 @@ struct Reducer {
 static HclStatus create_local(Runtime *rt, const Decomp *decomp, Reducer **out) {
   HclStatus status = HCL_OK;
   Reducer *r = NULL;
-  REQUIRE(runtime_device(rt)->max_work_group_size >= GROUP_SIZE, HCL_ENODEVICE,
-          "device '%s' runs at most %zu work-items per group; reductions need %d", runtime_device(rt)->device_name,
-          runtime_device(rt)->max_work_group_size, GROUP_SIZE);
+  const DeviceInfo *dev = runtime_device(rt);
+  bool cpu = dev->type == DEVICE_TYPE_CPU;
+  size_t group_size = cpu ? CPU_GROUP_SIZE : GPU_GROUP_SIZE;
+  REQUIRE(dev->max_work_group_size >= group_size, HCL_ENODEVICE,
+          "device '%s' runs at most %zu work-items per group; reductions need %zu", dev->device_name,
+          dev->max_work_group_size, group_size);
   TRY_ALLOC(r, 1);
   r->rt = rt;
   r->decomp = decomp;
-  r->acc_bytes = runtime_device(rt)->fp64 ? sizeof(double) : sizeof(float);
+  r->group_size = group_size;
+  r->max_groups = GPU_MAX_GROUPS;
+  if (cpu) {
+    size_t units = dev->compute_units ? dev->compute_units : 1;
+    r->max_groups = units * CPU_GROUPS_PER_UNIT < GPU_MAX_GROUPS ? units * CPU_GROUPS_PER_UNIT : GPU_MAX_GROUPS;
+  }
+  r->acc_bytes = dev->fp64 ? sizeof(double) : sizeof(float);
   TRY_ALLOC(r->all_ranks, 2 * (size_t)par_size());
-  TRY(runtime_buffer(rt, 2 * MAX_GROUPS * r->acc_bytes, "reduction partials", &r->partials));
+  TRY(runtime_buffer(rt, 2 * r->max_groups * r->acc_bytes, "reduction partials", &r->partials));
   *out = r;
   r = NULL;
 cleanup:
@@ -86,7 +101,7 @@ static HclStatus kernel_for(Reducer *r, Precision p, ReduceOp op, cl_kernel *ker
   cl_program program = NULL;
   cl_kernel kernels[OP_COUNT] = {NULL};
   if (!r->program[p]) {
-    KernelConfig config = {.precision = p, .wg_x = GROUP_SIZE, .wg_y = 1};
+    KernelConfig config = {.precision = p, .wg_x = (int)r->group_size, .wg_y = 1};
     TRY(program_build(r->rt, "reduce", &config, &program));
     for (int o = 0; o < OP_COUNT; o++) {
       TRY(program_kernel(program, kernel_names[o], &kernels[o]));
@@ -177,8 +192,8 @@ static HclStatus reduce_rank(Reducer *r, ReduceOp op, Field *a, Field *b, double
   cl_mem buffer_a = field_buffer(a), buffer_b = field_buffer(b ? b : a);
   cl_uint nx = (cl_uint)field_nx(a), ny = (cl_uint)field_ny(a), nz = (cl_uint)field_nz(a);
   cl_uint ghost = (cl_uint)field_ghost(a), pitch = (cl_uint)field_pitch(a), rows = (cl_uint)field_rows(a);
-  size_t groups = (size_t)ny * nz < MAX_GROUPS ? (size_t)ny * nz : MAX_GROUPS;
-  size_t local = GROUP_SIZE, global = groups * GROUP_SIZE;
+  size_t groups = (size_t)ny * nz < r->max_groups ? (size_t)ny * nz : r->max_groups;
+  size_t local = r->group_size, global = groups * local;
   if (b) {
     ASSERT(field_precision(b) == p && field_nx(b) == field_nx(a) && field_ny(b) == field_ny(a) &&
            field_nz(b) == field_nz(a) && field_ghost(b) == field_ghost(a));
@@ -222,16 +237,16 @@ HclStatus reduce_dot(Reducer *r, Field *a, Field *b, double *result) {
   return reduce(r, OP_DOT, a, b, result);
 }
 
-/* This rank's dot products of a with b and (when c is not NULL) with c over places [first, end): up to MAX_GROUPS
+/* This rank's dot products of a with b and (when c is not NULL) with c over places [first, end): up to max_groups
  * chunks of whole work-groups. */
 static HclStatus dot_range_rank(Reducer *r, Precision p, cl_mem a, cl_mem b, cl_mem c, size_t first, size_t end,
                                 double mine[2]) {
   HclStatus status = HCL_OK;
   cl_kernel k = NULL;
   size_t n = end > first ? end - first : 0;
-  size_t chunk = (n + MAX_GROUPS - 1) / MAX_GROUPS;
-  chunk = chunk < GROUP_SIZE ? GROUP_SIZE : (chunk + GROUP_SIZE - 1) / GROUP_SIZE * GROUP_SIZE;
-  size_t groups = n == 0 ? 0 : (n + chunk - 1) / chunk, local = GROUP_SIZE, global = groups * GROUP_SIZE;
+  size_t local = r->group_size, chunk = (n + r->max_groups - 1) / r->max_groups;
+  chunk = chunk < local ? local : (chunk + local - 1) / local * local;
+  size_t groups = n == 0 ? 0 : (n + chunk - 1) / chunk, global = groups * local;
   cl_uint args[3] = {(cl_uint)first, (cl_uint)end, (cl_uint)chunk};
   cl_mem buffers[3] = {a, b, c};
   int nbuffers = c ? 3 : 2;
