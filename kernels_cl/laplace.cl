@@ -239,12 +239,13 @@ UNROLL_PLANES
 
 /* The V-cycle's right-hand side from a vector of Phi's layout (GMRES: z = M^-1 v). */
 __kernel void to_vcycle(__global VREAL *res, __global const REAL *x, const int nx, const int ny, const int pitch,
-                        const ulong plane, const int nz, const int rpitch, const ulong rplane) {
+                        const ulong plane, const int rpitch, const ulong rplane) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
-  for (int p = 0; p <= nz; p++) {
+UNROLL_PLANES
+  for (int p = 0; p <= NZ; p++) {
     AT_V(res, p, j, i) = (VREAL)AT(x, p, j, i);
   }
 }
@@ -259,12 +260,13 @@ __kernel void combine(__global REAL *y, const REAL b, __global const REAL *x, co
 
 /* Phi += delta below the surface (the defect correction, Algorithm 1 line 6; GMRES's Phi += M^-1 V y). */
 __kernel void update(__global REAL *phi, __global const VREAL *delta, const REAL weight, const int nx, const int ny,
-                     const int pitch, const ulong plane, const int nz, const int rpitch, const ulong rplane) {
+                     const int pitch, const ulong plane, const int rpitch, const ulong rplane) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
-  for (int p = 0; p < nz; p++) {
+UNROLL_PLANES /* with the plane loop unrolled, PoCL vectorizes across work-items */
+  for (int p = 0; p < NZ; p++) {
     AT(phi, p, j, i) += weight * (REAL)AT_V(delta, p, j, i);
   }
 }

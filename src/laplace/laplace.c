@@ -431,7 +431,6 @@ static HclStatus add_correction(Laplace *L, Field *x, double weight) {
   arg_mem(&a, field_buffer(delta));
   arg_real(&a, L->outer, weight);
   arg_shape(&a, L);
-  arg_int(&a, L->config.nz);
   arg_vshape(&a, delta);
   TRY(launch(L, K_UPDATE, &a,
              L->config.nz * column_points(L) * (2 * outer_bytes(L) + (double)precision_bytes(L->inner))));
@@ -484,7 +483,6 @@ static HclStatus precondition(Laplace *L, Field *x, Field *z) {
   arg_mem(&a, field_buffer(rhs));
   arg_mem(&a, field_buffer(x));
   arg_shape(&a, L);
-  arg_int(&a, L->config.nz);
   arg_vshape(&a, rhs);
   TRY(launch(L, K_TO_VCYCLE, &a,
              (L->config.nz + 1) * column_points(L) * (outer_bytes(L) + (double)precision_bytes(L->inner))));
