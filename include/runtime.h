@@ -29,7 +29,7 @@ const char *runtime_kernel_dir(const Runtime *rt); /* NULL: embedded sources */
 cl_context runtime_context(const Runtime *rt);
 cl_command_queue runtime_queue(const Runtime *rt);
 
-/* A device buffer of bytes; what names it in messages ("eta", "bandwidth copy source"). Caller releases it
+/* A device buffer of bytes, zeroed; what names it in messages ("eta", "bandwidth copy source"). Caller releases it
  * with clReleaseMemObject. Sizes above the device's max allocation are refused with both numbers. */
 HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *out);
 
