@@ -129,8 +129,9 @@ HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *ou
   REQUIRE(err == CL_SUCCESS, err == CL_MEM_OBJECT_ALLOCATION_FAILURE ? HCL_ENODEVICE : HCL_EOPENCL,
           "cannot create buffer '%s' of %zu bytes on '%s': %s", what, bytes, rt->device.device_name,
           cl_error_name(err));
-  /* Zeroed, so that no kernel meets what the memory held before: PoCL's vectorized kernels load places whose values
-   * they then discard, and denormals left there made the RRB preconditioner three times slower. */
+  /* Zeroed, so that every buffer is defined and written through before its first use: PoCL's vectorized kernels
+   * also load places whose values they discard, and reading memory that had never been written made the RRB
+   * preconditioner three times slower on PoCL (whatever the values written: bench/README.md, rrb). */
   const cl_uchar zero = 0;
   err = clEnqueueFillBuffer(rt->queue, buffer, &zero, sizeof zero, 0, bytes ? bytes : 1, 0, NULL, NULL);
   if (err != CL_SUCCESS) {
