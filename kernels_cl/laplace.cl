@@ -265,7 +265,7 @@ __kernel void update(__global REAL *phi, __global const VREAL *delta, const REAL
   if (OUTSIDE(i, j)) {
     return;
   }
-UNROLL_PLANES /* with the plane loop unrolled, PoCL vectorizes across work-items */
+UNROLL_PLANES /* unrolled (up to 17 planes), PoCL vectorizes across work-items */
   for (int p = 0; p < NZ; p++) {
     AT(phi, p, j, i) += weight * (REAL)AT_V(delta, p, j, i);
   }

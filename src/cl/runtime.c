@@ -137,7 +137,8 @@ HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *ou
   if (err != CL_SUCCESS) {
     clReleaseMemObject(buffer);
   }
-  TRY_CL(err);
+  REQUIRE(err == CL_SUCCESS, HCL_EOPENCL, "cannot zero buffer '%s' of %zu bytes on '%s': %s", what, bytes,
+          rt->device.device_name, cl_error_name(err));
   *out = buffer;
 cleanup:
   return status;

@@ -24,7 +24,6 @@ static HclStatus create_local(Runtime *rt, const Decomp *decomp, const FieldSpec
   Field *f = NULL;
   const DecompLocal *local = decomp_local(decomp);
   const DeviceInfo *dev = runtime_device(rt);
-  void *zeros = NULL;
   REQUIRE(spec->nz >= 1 && spec->ghost >= 0, HCL_EINTERNAL, "field '%s' with nz %d, ghost %d", spec->name,
           spec->nz, spec->ghost);
   REQUIRE(spec->precision != PRECISION_DOUBLE || dev->fp64, HCL_ENODEVICE,
@@ -52,14 +51,10 @@ static HclStatus create_local(Runtime *rt, const Decomp *decomp, const FieldSpec
           "field '%s' needs %zu bytes on rank %d but the device allows %llu in one buffer; use more ranks or single "
           "precision",
           f->name, bytes, local->rank, (unsigned long long)dev->max_alloc_bytes);
-  TRY(runtime_buffer(rt, bytes, f->name, &f->buffer));
-  /* Zero everything once, ghosts included, so unexchanged ghosts never hold garbage. */
-  TRY_ALLOC(zeros, bytes);
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(rt), f->buffer, CL_TRUE, 0, bytes, zeros, 0, NULL, NULL));
+  TRY(runtime_buffer(rt, bytes, f->name, &f->buffer)); /* zeroed, ghosts included: unexchanged ghosts hold 0 */
   *out = f;
   f = NULL;
 cleanup:
-  free(zeros);
   field_destroy(&f);
   return status;
 }

@@ -10,8 +10,8 @@
 
 /* Work-group shape: on GPUs many groups of 256, to fill the device; on CPUs a few small groups, as the launch's cost
  * there is per group (PoCL runs each group as a loop over its work-items, a barrier a pass: 256 groups of 256 took
- * 245 us for a 30k-point field on 2 cores, 8 groups of 64 took 26 us). The shape is fixed per device, so results
- * stay bitwise repeatable on one device. */
+ * 245 us for a 30k-point field on 2 cores, 8 groups of 64 took 26 us). The shape follows from the device's type and
+ * compute units alone, so results stay bitwise repeatable on one device. */
 enum { GPU_GROUP_SIZE = 256, GPU_MAX_GROUPS = 256, CPU_GROUP_SIZE = 64, CPU_GROUPS_PER_UNIT = 4 };
 
 typedef enum { OP_SUM, OP_MIN, OP_MAX, OP_DOT, OP_DOT_RANGE, OP_DOT2_RANGE, OP_COUNT } ReduceOp;
@@ -25,7 +25,7 @@ struct Reducer {
   cl_kernel kernel[2][OP_COUNT];
   cl_mem partials;
   size_t group_size; /* work-items per group */
-  size_t max_groups;
+  size_t max_groups; /* groups of a launch at most (and partials per value) */
   size_t acc_bytes;  /* 8 with fp64, else 4 */
   double *all_ranks; /* [rank][value, status]: what combine_ranks gathers */
 };
@@ -35,7 +35,7 @@ static HclStatus create_local(Runtime *rt, const Decomp *decomp, Reducer **out) 
   HclStatus status = HCL_OK;
   Reducer *r = NULL;
   const DeviceInfo *dev = runtime_device(rt);
-  bool cpu = dev->type == DEVICE_TYPE_CPU;
+  const bool cpu = dev->type == DEVICE_TYPE_CPU;
   size_t group_size = cpu ? CPU_GROUP_SIZE : GPU_GROUP_SIZE;
   REQUIRE(dev->max_work_group_size >= group_size, HCL_ENODEVICE,
           "device '%s' runs at most %zu work-items per group; reductions need %zu", dev->device_name,

@@ -1,7 +1,8 @@
 /* test_bandwidth_kernels.c: on every OpenCL device that passes the checks (PoCL in CI, GPUs where present), builds
  * kernels_cl/bandwidth.cl in float and (where available) double, runs pattern, copy and triad on sizes that are
  * not multiples of the work-group, and compares every element exactly (the values are small integers, exact in
- * both precisions). Also checks that --profile's per-kernel totals count every launch. No device is a failure. */
+ * both precisions). Also checks that --profile's per-kernel totals count every launch and that a new buffer reads
+ * zero. No device is a failure. */
 #include <stdlib.h>
 #include <string.h>
 

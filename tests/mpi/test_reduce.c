@@ -12,7 +12,8 @@
 #include "../tap.h"
 
 enum { NX = 37, NY = 23 };
-/* Wider than a work-group (256) and, with 3 planes, more rows per rank than work-groups on up to 4 ranks. */
+/* Wider than a work-group (256 on GPUs, 64 on CPUs) and, with 3 planes, more rows per rank than work-groups on up to
+ * 4 ranks. */
 enum { WIDE_NX = 300, WIDE_NY = 360 };
 
 static double value(int gx, int gy, int k) {
