@@ -20,9 +20,21 @@
 static const double PI = 3.14159265358979323846;
 
 enum { WG_X = 32, WG_Y = 4, COL_PLANES = 9, GMRES_RESTART_MAX = 100 };
-enum { K_COLUMNS, K_RESIDUAL, K_RESIDUAL_OUTER, K_TO_VCYCLE, K_COMBINE, K_UPDATE, K_COPY_PLANE, K_SURFACE_W, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"columns", "residual_high", "residual_outer",
-                                                   "to_vcycle", "combine", "update", "copy_plane", "surface_w"};
+enum {
+  K_COLUMNS,
+  K_RESIDUAL,
+  K_RESIDUAL_SURFACE,
+  K_RESIDUAL_OUTER,
+  K_TO_VCYCLE,
+  K_COMBINE,
+  K_UPDATE,
+  K_COPY_PLANE,
+  K_SURFACE_W,
+  NKERNELS
+};
+static const char *const kernel_names[NKERNELS] = {"columns",   "residual_high", "residual_surface",
+                                                   "residual_outer", "to_vcycle", "combine",
+                                                   "update",    "copy_plane",    "surface_w"};
 
 struct Laplace {
   Runtime *rt;
@@ -391,7 +403,8 @@ static HclStatus residual(Laplace *L, Field *x, Halo *x_halo, bool with_source, 
     TRY(mirror_exchange(L->mirror, x_halo, x));
   }
   Field *res = out ? out : mg_rhs(L->mg);
-  KernelArgs a = kernel_args(L->kernels[out ? K_RESIDUAL_OUTER : K_RESIDUAL]);
+  int k = out ? K_RESIDUAL_OUTER : surface_only ? K_RESIDUAL_SURFACE : K_RESIDUAL;
+  KernelArgs a = kernel_args(L->kernels[k]);
   arg_mem(&a, field_buffer(res));
   arg_mem(&a, field_buffer(x));
   arg_mem(&a, field_buffer(L->col));
@@ -399,13 +412,12 @@ static HclStatus residual(Laplace *L, Field *x, Halo *x_halo, bool with_source, 
   arg_int(&a, L->source && with_source);
   arg_shape(&a, L);
   if (!out) {
-    arg_int(&a, surface_only ? L->config.nz : 0);
     arg_vshape(&a, res);
   }
   arg_mem(&a, L->horizontal);
   arg_mem(&a, L->vertical);
   double planes = L->config.nz + 1;
-  TRY(launch(L, out ? K_RESIDUAL_OUTER : K_RESIDUAL, &a,
+  TRY(launch(L, k, &a,
              planes * column_points(L) * (outer_bytes(L) + (double)precision_bytes(field_precision(res))) +
                  COL_PLANES * column_points(L) * outer_bytes(L)));
 cleanup:
