@@ -117,6 +117,8 @@ cl_command_queue runtime_queue(const Runtime *rt) {
   return rt->queue;
 }
 
+enum { FILL_PATTERN = 128 }; /* bytes: the largest fill pattern of OpenCL 1.2 */
+
 HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *out) {
   HclStatus status = HCL_OK;
   cl_int err = CL_SUCCESS;
@@ -131,9 +133,15 @@ HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *ou
           cl_error_name(err));
   /* Zeroed, so that every buffer is defined and written through before its first use: PoCL's vectorized kernels
    * also load places whose values they discard, and reading memory that had never been written made the RRB
-   * preconditioner three times slower on PoCL (whatever the values written: bench/README.md, rrb). */
-  const cl_uchar zero = 0;
-  err = clEnqueueFillBuffer(rt->queue, buffer, &zero, sizeof zero, 0, bytes ? bytes : 1, 0, NULL, NULL);
+   * preconditioner three times slower on PoCL (whatever the values written: bench/README.md, rrb). The bulk is
+   * filled with the largest pattern OpenCL allows and the tail byte by byte: NVIDIA's driver (580) never finished
+   * a 1-byte fill of 2 GiB, which counts 2^31 patterns. */
+  static const cl_uchar zeros[FILL_PATTERN] = {0};
+  size_t size = bytes ? bytes : 1, bulk = size / FILL_PATTERN * FILL_PATTERN;
+  err = bulk ? clEnqueueFillBuffer(rt->queue, buffer, zeros, FILL_PATTERN, 0, bulk, 0, NULL, NULL) : CL_SUCCESS;
+  if (err == CL_SUCCESS && bulk < size) {
+    err = clEnqueueFillBuffer(rt->queue, buffer, zeros, 1, bulk, size - bulk, 0, NULL, NULL);
+  }
   if (err != CL_SUCCESS) {
     clReleaseMemObject(buffer);
   }
