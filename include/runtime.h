@@ -32,6 +32,8 @@ cl_command_queue runtime_queue(const Runtime *rt);
 /* A device buffer of bytes, zeroed; what names it in messages ("eta", "bandwidth copy source"). Caller releases it
  * with clReleaseMemObject. Sizes above the device's max allocation are refused with both numbers. */
 HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *out);
+/* Enqueues zeroing the first bytes of buffer (any size: large ones in patterns few enough for every driver). */
+HclStatus runtime_zero(Runtime *rt, cl_mem buffer, size_t bytes);
 
 /* A read-only device table of n values given in double, stored in precision p (a kernel's constant weights); what
  * names it in messages. Blocking. Caller releases *out. */

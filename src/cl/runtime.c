@@ -119,6 +119,25 @@ cl_command_queue runtime_queue(const Runtime *rt) {
 
 enum { FILL_PATTERN = 128 }; /* bytes: the largest fill pattern of OpenCL 1.2 */
 
+/* The bulk is filled with the largest pattern OpenCL allows and the tail byte by byte: NVIDIA's driver (580) never
+ * finished a 1-byte fill of 2 GiB, which counts 2^31 patterns. */
+static cl_int fill_zero(Runtime *rt, cl_mem buffer, size_t bytes) {
+  static const cl_uchar zeros[FILL_PATTERN] = {0};
+  size_t bulk = bytes / FILL_PATTERN * FILL_PATTERN;
+  cl_int err = bulk ? clEnqueueFillBuffer(rt->queue, buffer, zeros, FILL_PATTERN, 0, bulk, 0, NULL, NULL) : CL_SUCCESS;
+  if (err == CL_SUCCESS && bulk < bytes) {
+    err = clEnqueueFillBuffer(rt->queue, buffer, zeros, 1, bulk, bytes - bulk, 0, NULL, NULL);
+  }
+  return err;
+}
+
+HclStatus runtime_zero(Runtime *rt, cl_mem buffer, size_t bytes) {
+  HclStatus status = HCL_OK;
+  TRY_CL(fill_zero(rt, buffer, bytes));
+cleanup:
+  return status;
+}
+
 HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *out) {
   HclStatus status = HCL_OK;
   cl_int err = CL_SUCCESS;
@@ -133,15 +152,8 @@ HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *ou
           cl_error_name(err));
   /* Zeroed, so that every buffer is defined and written through before its first use: PoCL's vectorized kernels
    * also load places whose values they discard, and reading memory that had never been written made the RRB
-   * preconditioner three times slower on PoCL (whatever the values written: bench/README.md, rrb). The bulk is
-   * filled with the largest pattern OpenCL allows and the tail byte by byte: NVIDIA's driver (580) never finished
-   * a 1-byte fill of 2 GiB, which counts 2^31 patterns. */
-  static const cl_uchar zeros[FILL_PATTERN] = {0};
-  size_t size = bytes ? bytes : 1, bulk = size / FILL_PATTERN * FILL_PATTERN;
-  err = bulk ? clEnqueueFillBuffer(rt->queue, buffer, zeros, FILL_PATTERN, 0, bulk, 0, NULL, NULL) : CL_SUCCESS;
-  if (err == CL_SUCCESS && bulk < size) {
-    err = clEnqueueFillBuffer(rt->queue, buffer, zeros, 1, bulk, size - bulk, 0, NULL, NULL);
-  }
+   * preconditioner three times slower on PoCL (whatever the values written: bench/README.md, rrb). */
+  err = fill_zero(rt, buffer, bytes ? bytes : 1);
   if (err != CL_SUCCESS) {
     clReleaseMemObject(buffer);
   }

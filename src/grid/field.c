@@ -298,11 +298,6 @@ cleanup:
   return status;
 }
 
-HclStatus field_zero(Field *f) {
-  HclStatus status = HCL_OK;
-  cl_uint pattern = 0; /* zero bits are 0.0 in float and double */
-  TRY_CL(clEnqueueFillBuffer(runtime_queue(f->rt), f->buffer, &pattern, sizeof pattern, 0,
-                             field_count(f) * precision_bytes(f->precision), 0, NULL, NULL));
-cleanup:
-  return status;
+HclStatus field_zero(Field *f) { /* zero bits are 0.0 in float and double */
+  return runtime_zero(f->rt, f->buffer, field_count(f) * precision_bytes(f->precision));
 }
