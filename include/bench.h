@@ -55,6 +55,7 @@ HclStatus bench_copy_rate(Runtime *rt, Precision precision, double *gbs);
 
 /* The benchmarks (bench/NAME.c). */
 HclStatus bench_bandwidth(const BenchRequest *request);
+HclStatus bench_launch(const BenchRequest *request);
 HclStatus bench_halo(const BenchRequest *request);
 HclStatus bench_swe(const BenchRequest *request);
 HclStatus bench_rrb(const BenchRequest *request);

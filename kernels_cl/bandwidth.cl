@@ -1,7 +1,7 @@
 /* bandwidth.cl: the STREAM-style copy and triad kernels of `hydrocl bench bandwidth` (bench/bandwidth.c). Their
  * rates are the yardstick every other benchmark's effective bandwidth is divided by.
  *
- * Kernels: copy(dst, src, nvec), triad(a, b, c, scalar, nvec), pattern(x, n, modulus)
+ * Kernels: copy(dst, src, nvec), triad(a, b, c, scalar, nvec), pattern(x, n, modulus), bump(x, n)
  * Macros: VEC (REALs per access, so each work-item moves 16 bytes: 4 in float, 2 in double)
  * Layout: flat arrays of n REALs, n a multiple of VEC, read as n/VEC vectors; one vector per work-item. */
 #define REALV HCL_CAT(REAL, VEC)
@@ -28,5 +28,13 @@ __kernel void pattern(__global REAL *restrict x, const ulong n, const uint modul
   const size_t i = get_global_id(0);
   if (i < n) {
     x[i] = (REAL)(i % modulus);
+  }
+}
+
+/* x[i] += 1: `hydrocl bench launch`'s kernel (bench/launch.c), small enough that its launch is all it costs. */
+__kernel void bump(__global REAL *restrict x, const ulong n) {
+  const size_t i = get_global_id(0);
+  if (i < n) {
+    x[i] += (REAL)1;
   }
 }
