@@ -16,7 +16,6 @@
  * launches made when each line is done, so a launch that did not run cannot report a time. */
 #include "bench.h"
 
-#include <math.h>
 
 #include "clerror.h"
 #include "program.h"
