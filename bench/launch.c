@@ -1,7 +1,7 @@
 /* launch.c: `hydrocl bench launch`, what the host and the device take per kernel launch and per read-back, apart
  * from any work: the floor under an iteration built of many small dependent kernels, such as RRB-CG's (bench/README
  * "rrb"). A kernel that adds 1 to each of `size` REALs (default 65536: a launch's own cost dwarfs its work) runs
- * back to back on the in-order queue, every launch after the last. Lines (`name`), each in seconds:
+ * back to back on the in-order queue, each launch after the previous one. Lines (`name`), each in seconds:
  *   enqueue    host time per clEnqueueNDRangeKernel, timed over a batch before it is waited for
  *   chain      time per launch from the batch's first enqueue to its last launch's end: the host's pace or the
  *              device's, whichever is slower
@@ -9,66 +9,50 @@
  *              it)
  *   rrb_cg_iteration  time per pattern of RRB-CG's iteration at 2048^2 (src/solver/pcg.c, solve_schur): the
  *              product, <p, q> and its read-back, the updates of x and r, the preconditioner's 15 launches
- *              (rrb_apply: three a level above the coarse ones, which take one), <r, z> with <r, r> and its
- *              read-back, the direction: 20 launches and 2 read-backs. 12 of them (the M-norm solve's iterations)
- *              are the least a solve can take on the device, however fast its kernels.
- * Launch times are a latency, not a rate: the lines carry no bandwidth. Every element must equal the number of
- * launches made when each line is done, so a launch that did not run cannot report a time. */
+ *              (rrb_apply: two on level 0, three on each of levels 1 to 4, one for the coarse levels), <r, z> with
+ *              <r, r> and its read-back, the direction: 20 launches and 2 read-backs. 12 of them (the M-norm solve's
+ *              iterations) are the least a solve can take on the device, however fast its kernels.
+ * Launch times are a latency, not a rate: the lines carry no bandwidth. Every launch adds 1 to the first and the
+ * last element, and each read-back and each line's end checks them against the launches made, so a launch that did
+ * not run cannot report a time. --profile asks each launch for an event, which the enqueue time then includes. */
 #include "bench.h"
-
 
 #include "clerror.h"
 #include "program.h"
 #include "progress.h"
 
-enum { DEFAULT_SIZE = 65536, MAX_SIZE = 1 << 26, BATCH = 1000, WORK_GROUP = 256 };
+enum { DEFAULT_SIZE = 65536, MAX_SIZE = 1 << 26, BATCH = 1000, WORK_GROUP = 256, BYTES_PER_VECTOR = 16 };
 enum { CG_LAUNCHES = 20, CG_READ_BACKS = 2, CG_ITERATIONS = 100 };
 
 typedef struct {
   const BenchRequest *request;
   Precision precision;
   size_t n;
+  size_t local; /* work-items per group: WORK_GROUP or the device's most */
   cl_mem x;
   cl_program program;
   cl_kernel bump;
-  double launches; /* made so far: what every element must hold */
+  double launches; /* made so far: what the first and last elements must hold */
 } Launcher;
 
 static HclStatus launch_once(Launcher *l) {
-  size_t local = WORK_GROUP, global = (l->n + local - 1) / local * local;
+  size_t global = (l->n + l->local - 1) / l->local * l->local;
   l->launches += 1;
-  return runtime_launch(l->request->rt, l->bump, 1, &global, &local, 0, NULL);
+  return runtime_launch(l->request->rt, l->bump, 1, &global, &l->local, 0, NULL);
 }
 
-/* A blocking read of x[0], as a dot product's partial sums are read. */
-static HclStatus read_first(Launcher *l, double *value) {
+/* A blocking read of x[index], which must count every launch made (exact: integers below 2^24 in float). */
+static HclStatus check_element(Launcher *l, size_t index, const char *line) {
   HclStatus status = HCL_OK;
+  size_t bytes = precision_bytes(l->precision);
   union {
     float f;
     double d;
   } v;
-  TRY_CL(clEnqueueReadBuffer(runtime_queue(l->request->rt), l->x, CL_TRUE, 0, precision_bytes(l->precision), &v, 0,
-                             NULL, NULL));
-  *value = l->precision == PRECISION_DOUBLE ? v.d : (double)v.f;
-cleanup:
-  return status;
-}
-
-/* x[0] and x[n - 1] must both count every launch (exact: integers below 2^24 in float). */
-static HclStatus check(Launcher *l, const char *line) {
-  HclStatus status = HCL_OK;
-  size_t bytes = precision_bytes(l->precision);
-  for (int end = 0; end < 2; end++) {
-    union {
-      float f;
-      double d;
-    } v;
-    TRY_CL(clEnqueueReadBuffer(runtime_queue(l->request->rt), l->x, CL_TRUE, end ? (l->n - 1) * bytes : 0, bytes,
-                               &v, 0, NULL, NULL));
-    double got = l->precision == PRECISION_DOUBLE ? v.d : (double)v.f;
-    REQUIRE(got == l->launches, HCL_EINTERNAL, "bench launch %s: an element holds %g after %.0f launches (device "
-            "'%s')", line, got, l->launches, runtime_device(l->request->rt)->device_name);
-  }
+  TRY_CL(clEnqueueReadBuffer(runtime_queue(l->request->rt), l->x, CL_TRUE, index * bytes, bytes, &v, 0, NULL, NULL));
+  double got = l->precision == PRECISION_DOUBLE ? v.d : (double)v.f;
+  REQUIRE(got == l->launches, HCL_EINTERNAL, "bench launch %s: element %zu holds %g after %.0f launches (device "
+          "'%s')", line, index, got, l->launches, runtime_device(l->request->rt)->device_name);
 cleanup:
   return status;
 }
@@ -76,7 +60,8 @@ cleanup:
 static HclStatus print_line(Launcher *l, const char *name, double seconds, int launches, int read_backs) {
   HclStatus status = HCL_OK;
   JsonObject j;
-  TRY(check(l, name));
+  TRY(check_element(l, 0, name));
+  TRY(check_element(l, l->n - 1, name));
   bench_json_begin(&j, l->request, "launch", name, l->precision);
   json_integer(&j, "size", (long long)l->n);
   json_number(&j, "seconds", seconds);
@@ -106,12 +91,11 @@ cleanup:
 
 static HclStatus time_read_back(Launcher *l) {
   HclStatus status = HCL_OK;
-  double value = 0;
   TRY(runtime_finish(l->request->rt));
   double start = progress_now();
   for (int b = 0; b < BATCH; b++) {
     TRY(launch_once(l));
-    TRY(read_first(l, &value));
+    TRY(check_element(l, 0, "read_back"));
   }
   TRY(print_line(l, "read_back", (progress_now() - start) / BATCH, 1, 1));
 cleanup:
@@ -121,14 +105,13 @@ cleanup:
 /* RRB-CG's iteration at 2048^2: its launches, a read-back after the second and after the nineteenth. */
 static HclStatus time_cg_iteration(Launcher *l) {
   HclStatus status = HCL_OK;
-  double value = 0;
   TRY(runtime_finish(l->request->rt));
   double start = progress_now();
   for (int it = 0; it < CG_ITERATIONS; it++) {
     for (int k = 0; k < CG_LAUNCHES; k++) {
       TRY(launch_once(l));
       if (k == 1 || k == CG_LAUNCHES - 2) {
-        TRY(read_first(l, &value));
+        TRY(check_element(l, 0, "rrb_cg_iteration"));
       }
     }
   }
@@ -139,12 +122,14 @@ cleanup:
 
 static HclStatus run_precision(const BenchRequest *request, Precision precision) {
   HclStatus status = HCL_OK;
-  Launcher l = {.request = request, .precision = precision, .n = request->size ? request->size : DEFAULT_SIZE};
+  size_t most = runtime_device(request->rt)->max_work_group_size;
+  Launcher l = {.request = request, .precision = precision, .n = request->size ? request->size : DEFAULT_SIZE,
+                .local = most < WORK_GROUP ? most : WORK_GROUP};
   cl_ulong n = l.n;
-  REQUIRE(l.n >= 1 && l.n <= MAX_SIZE, HCL_EUSAGE, "bench launch --size %zu: the kernel's REALs must be 1 to %d",
-          l.n, MAX_SIZE);
-  KernelConfig config = {.precision = precision, .wg_x = WORK_GROUP, .wg_y = 1,
-                         .defines = precision == PRECISION_DOUBLE ? "-DVEC=2" : "-DVEC=4"}; /* bandwidth.cl's */
+  char defines[32]; /* bandwidth.cl's copy and triad need VEC, REALs per 16-byte vector, to compile */
+  REQUIRE(l.n <= MAX_SIZE, HCL_EUSAGE, "bench launch --size %zu: the kernel's REALs must be 1 to %d", l.n, MAX_SIZE);
+  snprintf(defines, sizeof defines, "-DVEC=%d", BYTES_PER_VECTOR / (int)precision_bytes(precision));
+  KernelConfig config = {.precision = precision, .wg_x = (int)l.local, .wg_y = 1, .defines = defines};
   TRY(program_build(request->rt, "bandwidth", &config, &l.program));
   TRY(program_kernel(l.program, "bump", &l.bump));
   TRY(runtime_buffer(request->rt, l.n * precision_bytes(precision), "bench launch array", &l.x));

@@ -3,7 +3,8 @@
  *
  * Kernels: copy(dst, src, nvec), triad(a, b, c, scalar, nvec), pattern(x, n, modulus), bump(x, n)
  * Macros: VEC (REALs per access, so each work-item moves 16 bytes: 4 in float, 2 in double)
- * Layout: flat arrays of n REALs, n a multiple of VEC, read as n/VEC vectors; one vector per work-item. */
+ * Layout: flat arrays of n REALs, n a multiple of VEC, read as n/VEC vectors; one vector per work-item (bump: one
+ * REAL per work-item, any n). */
 #define REALV HCL_CAT(REAL, VEC)
 
 /* dst = src: 2 n sizeof(REAL) bytes of traffic. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test_cli.sh: the hydrocl command as a user meets it: device table and JSON, the bandwidth benchmark's JSON lines,
-# --profile, and each kind of bad input with its message and exit status.
+# test_cli.sh: the hydrocl command as a user meets it: device table and JSON, the bandwidth and launch benchmarks'
+# JSON lines, --profile, and each kind of bad input with its message and exit status.
 # Usage: test_cli.sh HYDROCL KERNELS_CL_DIR
 set -u
 hydrocl=$1
@@ -52,6 +52,17 @@ run_capture "$hydrocl" bench bandwidth --size 16K --precision single --profile
 ok "--profile exits 0" equals "$rc" 0
 ok "--profile prints per-kernel time and GB/s on stderr" contains "$err" "GB/s"
 ok "--profile lists the copy kernel" contains "$err" "copy "
+
+run_capture "$hydrocl" bench launch --size 1K --precision single
+ok "bench launch exits 0" equals "$rc" 0
+ok "bench launch times a launch, a read-back and RRB-CG's launch pattern" python3 -c '
+import json, sys
+lines = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert [r["name"] for r in lines] == ["enqueue", "chain", "read_back", "rrb_cg_iteration"], lines
+assert [(r["launches"], r["read_backs"]) for r in lines] == [(1, 0), (1, 0), (1, 1), (20, 2)], lines
+assert all(r["bench"] == "launch" and r["size"] == 1024 and r["seconds"] > 0 for r in lines), lines' "$out"
+run_capture "$hydrocl" bench launch --size 100M
+ok "bench launch refuses a size beyond 2^26 with exit 64" equals "$rc" 64
 
 run_capture "$hydrocl" bench halo --size 33 --precision single
 ok "bench halo exits 0" equals "$rc" 0
