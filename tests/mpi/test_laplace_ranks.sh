@@ -12,6 +12,9 @@ mpirun=$1
 driver=$2
 . "$(dirname "$0")/../tap.sh"
 dir=$(mktemp -d)
+# Each rank its own PoCL kernel cache, under the folder given as $0: ranks building the same program at once race
+# on a shared one (a build failing with an empty log).
+per_rank_cache='POCL_CACHE_DIR="$0/rank${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" exec "$@"'
 trap 'rm -rf "$dir"' EXIT
 
 # same_history A B SCALE: equal lengths, every value within 1e-12 of itself (SCALE each) or of the first (first)
@@ -25,8 +28,7 @@ for method in dc gmres; do
   scale=each
   [ "$method" = gmres ] && scale=first
   for n in 1 2 4; do
-    export POCL_CACHE_DIR="$dir/cache-$n"
-    run_capture timeout 600 "$mpirun" -n "$n" "$driver" "$method"
+    run_capture timeout 600 "$mpirun" -n "$n" sh -c "$per_rank_cache" "$dir/cache-$n" "$driver" "$method"
     ok "$method on $n ranks converges" equals "$rc" 0
     printf '%s\n' "$out" >"$dir/$method-$n"
   done

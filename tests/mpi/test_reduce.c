@@ -1,7 +1,9 @@
 /* test_reduce.c: global sum, min, max and dot product on any number of ranks (meson: 1, 2 and 4) against a host
  * computation over the whole grid, in float and double fields, on a small grid and on one wide and tall enough for
  * the kernel's strided loops to take several passes; every rank gets the same bits; a repeated reduction gives the
- * same bits; NaN reaches min and max; a kernel build failing on rank 0 alone fails every rank and is retried.
+ * same bits; NaN reaches min and max; a kernel build failing on rank 0 alone fails every rank and is retried. The
+ * dot products over ranges of plain buffers (reduce_dot_range, reduce_dot2_range) over ranges whose start, length and
+ * end fall anywhere against the work-groups, the chunks and CPUs' runs of four, exactly against a host sum.
  * Usage: test_reduce KERNELS_CL_DIR */
 #include <math.h>
 #include <stdlib.h>
@@ -193,6 +195,60 @@ static void check_failed_build(Runtime *rt, Reducer *reducer, const Decomp *deco
   }
 }
 
+/* Small integers, so products and their sums are exact in float and double: the device's sums must equal the
+ * host's to the bit, whatever their order. */
+static double range_value(int which, size_t k) {
+  return (double)((int)((k * (2 + (size_t)which) + 3 * (size_t)which) % 5) - 2);
+}
+
+/* reduce_dot_range(a, b) and reduce_dot2_range(a, b, c) over [first, end) of buffers of `end` REALs, the same on every
+ * rank, against par_size() times the host's sums. */
+static void check_range(Runtime *rt, Reducer *reducer, Precision p, size_t first, size_t end) {
+  HclStatus s = HCL_OK;
+  cl_mem buffers[3] = {NULL, NULL, NULL};
+  size_t bytes = precision_bytes(p);
+  void *host = malloc(end * bytes);
+  double expect[2] = {0, 0}, one = 0, two[2] = {0, 0};
+  s = host ? HCL_OK : HCL_ENOMEM;
+  for (int which = 0; which < 3 && s == HCL_OK; which++) {
+    for (size_t k = 0; k < end; k++) {
+      double v = range_value(which, k);
+      if (p == PRECISION_DOUBLE) {
+        ((double *)host)[k] = v;
+      } else {
+        ((float *)host)[k] = (float)v;
+      }
+    }
+    s = runtime_buffer(rt, end * bytes, "test range", &buffers[which]);
+    if (s == HCL_OK && clEnqueueWriteBuffer(runtime_queue(rt), buffers[which], CL_TRUE, 0, end * bytes, host, 0,
+                                            NULL, NULL) != CL_SUCCESS) {
+      s = HCL_EOPENCL;
+    }
+  }
+  for (size_t k = first; k < end; k++) {
+    expect[0] += range_value(0, k) * range_value(1, k);
+    expect[1] += range_value(0, k) * range_value(2, k);
+  }
+  if (s == HCL_OK) {
+    s = reduce_dot_range(reducer, p, buffers[0], buffers[1], first, end, &one);
+  }
+  if (s == HCL_OK) {
+    s = reduce_dot2_range(reducer, p, buffers[0], buffers[1], buffers[2], first, end, two);
+  }
+  double ranks = (double)par_size();
+  TAP_OK(all_ranks(s == HCL_OK && one == ranks * expect[0] && two[0] == ranks * expect[0] &&
+                   two[1] == ranks * expect[1]),
+         "range dot products over [%zu, %zu) in %s: %g, %g and %g, expected %g and %g %s", first, end,
+         precision_name(p), one, two[0], two[1], ranks * expect[0], ranks * expect[1], status_message());
+  for (int which = 0; which < 3; which++) {
+    if (buffers[which]) {
+      clReleaseMemObject(buffers[which]);
+    }
+  }
+  free(host);
+  status_clear();
+}
+
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
   Decomp *decomp = NULL;
@@ -241,6 +297,15 @@ int main(int argc, char **argv) {
     free(host);
     field_destroy(&f);
     check_grid(rt, WIDE_NX, WIDE_NY);
+    /* Empty, one place, starts and ends off every multiple (4, 64, 256, the chunks), and long enough for many
+     * chunks and runs; the last: RRB's 2048^2 red places, where the first starts past the black ones. */
+    const size_t ranges[][2] = {{5, 5},     {0, 1},        {3, 4},           {1, 70},
+                                {7, 4103},  {13, 100003},  {0, 262144},      {1048576, 3145728}};
+    for (int p = 0; p < 2; p++) {
+      for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+        check_range(rt, reducer, p ? PRECISION_DOUBLE : PRECISION_SINGLE, ranges[r][0], ranges[r][1]);
+      }
+    }
     check_failed_build(rt, reducer, decomp, argv[1]);
   }
   reducer_destroy(&reducer);

@@ -11,6 +11,9 @@ mpirun=$1
 driver=$2
 . "$(dirname "$0")/../tap.sh"
 dir=$(mktemp -d)
+# Each rank its own PoCL kernel cache, under the folder given as $0: ranks building the same program at once race
+# on a shared one (a build failing with an empty log).
+per_rank_cache='POCL_CACHE_DIR="$0/rank${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" exec "$@"'
 points=$((33 * 25 + 1)) # wave_final's grid, and its iterations line
 trap 'rm -rf "$dir"' EXIT
 
@@ -32,8 +35,7 @@ within() {
 }
 
 run() { # PRECISION RTOL RANKS -> $dir/PRECISION-RTOL-RANKS
-  export POCL_CACHE_DIR="$dir/cache-$3"
-  run_capture timeout 600 "$mpirun" -n "$3" "$driver" "$1" "$2"
+  run_capture timeout 600 "$mpirun" -n "$3" sh -c "$per_rank_cache" "$dir/cache-$3" "$driver" "$1" "$2"
   ok "$1 at rtol $2 on $3 ranks runs" equals "$rc" 0
   printf '%s\n' "$out" >"$dir/$1-$2-$3"
 }
