@@ -22,7 +22,7 @@
 #include "progress.h"
 
 enum { DEFAULT_SIZE = 65536, MAX_SIZE = 1 << 26, BATCH = 1000, WORK_GROUP = 256, BYTES_PER_VECTOR = 16 };
-enum { CG_LAUNCHES = 20, CG_READ_BACKS = 2, CG_ITERATIONS = 100 };
+enum { CG_LAUNCHES = 20, CG_ITERATIONS = 100, MOST_READ_BACKS = 2 }; /* MOST_READ_BACKS: in one pattern */
 
 typedef struct {
   const BenchRequest *request;
@@ -89,33 +89,38 @@ cleanup:
   return status;
 }
 
-static HclStatus time_read_back(Launcher *l) {
-  HclStatus status = HCL_OK;
-  TRY(runtime_finish(l->request->rt));
-  double start = progress_now();
-  for (int b = 0; b < BATCH; b++) {
-    TRY(launch_once(l));
-    TRY(check_element(l, 0, "read_back"));
-  }
-  TRY(print_line(l, "read_back", (progress_now() - start) / BATCH, 1, 1));
-cleanup:
-  return status;
-}
+/* A launch pattern: `launches` launches, a blocking read-back after each one that read_after names (-1: none). */
+typedef struct {
+  const char *name;
+  int launches;
+  int read_after[MOST_READ_BACKS];
+  int repeats;
+} Pattern;
 
+static const Pattern READ_BACK = {"read_back", 1, {0, -1}, BATCH};
 /* RRB-CG's iteration at 2048^2: its launches, a read-back after the second and after the nineteenth. */
-static HclStatus time_cg_iteration(Launcher *l) {
+static const Pattern RRB_CG_ITERATION = {"rrb_cg_iteration", CG_LAUNCHES, {1, CG_LAUNCHES - 2}, CG_ITERATIONS};
+
+/* Seconds per pass of the pattern, averaged over its repeats. */
+static HclStatus time_pattern(Launcher *l, const Pattern *pattern) {
   HclStatus status = HCL_OK;
+  int read_backs = 0;
+  for (int r = 0; r < MOST_READ_BACKS; r++) {
+    read_backs += pattern->read_after[r] >= 0;
+  }
   TRY(runtime_finish(l->request->rt));
   double start = progress_now();
-  for (int it = 0; it < CG_ITERATIONS; it++) {
-    for (int k = 0; k < CG_LAUNCHES; k++) {
+  for (int pass = 0; pass < pattern->repeats; pass++) {
+    for (int k = 0; k < pattern->launches; k++) {
       TRY(launch_once(l));
-      if (k == 1 || k == CG_LAUNCHES - 2) {
-        TRY(check_element(l, 0, "rrb_cg_iteration"));
+      for (int r = 0; r < MOST_READ_BACKS; r++) {
+        if (pattern->read_after[r] == k) {
+          TRY(check_element(l, 0, pattern->name));
+        }
       }
     }
   }
-  TRY(print_line(l, "rrb_cg_iteration", (progress_now() - start) / CG_ITERATIONS, CG_LAUNCHES, CG_READ_BACKS));
+  TRY(print_line(l, pattern->name, (progress_now() - start) / pattern->repeats, pattern->launches, read_backs));
 cleanup:
   return status;
 }
@@ -139,8 +144,8 @@ static HclStatus run_precision(const BenchRequest *request, Precision precision)
     TRY(launch_once(&l));
   }
   TRY(time_batch(&l));
-  TRY(time_read_back(&l));
-  TRY(time_cg_iteration(&l));
+  TRY(time_pattern(&l, &READ_BACK));
+  TRY(time_pattern(&l, &RRB_CG_ITERATION));
 cleanup:
   if (l.x) {
     clReleaseMemObject(l.x);

@@ -206,24 +206,14 @@ static double range_value(int which, size_t k) {
 static void check_range(Runtime *rt, Reducer *reducer, Precision p, size_t first, size_t end) {
   HclStatus s = HCL_OK;
   cl_mem buffers[3] = {NULL, NULL, NULL};
-  size_t bytes = precision_bytes(p);
-  void *host = malloc(end * bytes);
+  double *values = malloc(end * sizeof *values);
   double expect[2] = {0, 0}, one = 0, two[2] = {0, 0};
-  s = host ? HCL_OK : HCL_ENOMEM;
+  s = values ? HCL_OK : HCL_ENOMEM;
   for (int which = 0; which < 3 && s == HCL_OK; which++) {
     for (size_t k = 0; k < end; k++) {
-      double v = range_value(which, k);
-      if (p == PRECISION_DOUBLE) {
-        ((double *)host)[k] = v;
-      } else {
-        ((float *)host)[k] = (float)v;
-      }
+      values[k] = range_value(which, k);
     }
-    s = runtime_buffer(rt, end * bytes, "test range", &buffers[which]);
-    if (s == HCL_OK && clEnqueueWriteBuffer(runtime_queue(rt), buffers[which], CL_TRUE, 0, end * bytes, host, 0,
-                                            NULL, NULL) != CL_SUCCESS) {
-      s = HCL_EOPENCL;
-    }
+    s = runtime_upload_reals(rt, p, values, end, "test range", &buffers[which]);
   }
   for (size_t k = first; k < end; k++) {
     expect[0] += range_value(0, k) * range_value(1, k);
@@ -245,7 +235,7 @@ static void check_range(Runtime *rt, Reducer *reducer, Precision p, size_t first
       clReleaseMemObject(buffers[which]);
     }
   }
-  free(host);
+  free(values);
   status_clear();
 }
 
