@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "clerror.h"
+#include "kernel.h"
 #include "program.h"
 
 enum { BYTES_PER_ACCESS = 16, WORK_GROUP = 256, MIN_REPS = 5, MAX_REPS = 200, SAMPLES = 64 };
@@ -74,13 +75,11 @@ static size_t work_group(const Runtime *rt) {
 /* x[i] = i mod modulus, exact in float for the moduli used here. */
 static HclStatus fill_pattern(Runtime *rt, const BandwidthKernels *k, cl_mem x, size_t n, cl_uint modulus) {
   HclStatus status = HCL_OK;
-  cl_ulong count = n;
-  size_t local = work_group(rt);
-  size_t global = round_up(n, local);
-  TRY_CL(clSetKernelArg(k->pattern, 0, sizeof x, &x));
-  TRY_CL(clSetKernelArg(k->pattern, 1, sizeof count, &count));
-  TRY_CL(clSetKernelArg(k->pattern, 2, sizeof modulus, &modulus));
-  TRY(runtime_launch(rt, k->pattern, 1, &global, &local, (double)n * (double)precision_bytes(k->precision), NULL));
+  KernelArgs a = kernel_args(k->pattern);
+  arg_mem(&a, x);
+  arg_ulong(&a, n);
+  arg_uint(&a, modulus);
+  TRY(kernel_launch(rt, &a, kernel_range(n, work_group(rt)), (double)n * (double)precision_bytes(k->precision)));
 cleanup:
   return status;
 }
@@ -90,17 +89,17 @@ static int compare_doubles(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Launches kernel (arguments already set) until MIN_REPS and MIN_SECONDS are reached; event times only. */
-static HclStatus time_launches(Runtime *rt, cl_kernel kernel, size_t global, double bytes, Timing *timing) {
+/* Launches a over n work-items until MIN_REPS and MIN_SECONDS are reached; event times only. */
+static HclStatus time_launches(Runtime *rt, const KernelArgs *a, size_t n, double bytes, Timing *timing) {
   HclStatus status = HCL_OK;
   double seconds[MAX_REPS];
   double total = 0.0;
   cl_event event = NULL;
-  size_t local = work_group(rt);
+  KernelShape shape = kernel_range(n, work_group(rt));
   int reps = 0;
-  TRY(runtime_launch(rt, kernel, 1, &global, &local, bytes, NULL)); /* warm-up: first-touch, clocks */
+  TRY(kernel_launch(rt, a, shape, bytes)); /* warm-up: first-touch, clocks */
   while (reps < MAX_REPS && (reps < MIN_REPS || total < MIN_SECONDS)) {
-    TRY(runtime_launch(rt, kernel, 1, &global, &local, bytes, &event));
+    TRY(kernel_launch_timed(rt, a, shape, bytes, &event));
     TRY_CL(clWaitForEvents(1, &event));
     TRY(runtime_event_seconds(event, &seconds[reps]));
     clReleaseEvent(event);
@@ -180,31 +179,26 @@ static HclStatus measure(Runtime *rt, const BandwidthKernels *k, size_t n, Timin
   HclStatus status = HCL_OK;
   Arrays arrays;
   size_t real_bytes = precision_bytes(k->precision);
-  cl_ulong nvec = n / (size_t)k->vec;
-  size_t global = round_up(nvec, work_group(rt));
-  double scalar_d = TRIAD_SCALAR;
-  float scalar_f = (float)TRIAD_SCALAR;
+  size_t nvec = n / (size_t)k->vec;
   TRY(arrays_create(rt, n * real_bytes, &arrays));
   TRY(fill_pattern(rt, k, arrays.b, n, 1000));
   TRY(fill_pattern(rt, k, arrays.c, n, 7));
-  TRY_CL(clSetKernelArg(k->copy, 0, sizeof(cl_mem), &arrays.a));
-  TRY_CL(clSetKernelArg(k->copy, 1, sizeof(cl_mem), &arrays.b));
-  TRY_CL(clSetKernelArg(k->copy, 2, sizeof nvec, &nvec));
-  TRY(time_launches(rt, k->copy, global, 2.0 * (double)(n * real_bytes), copy));
+  KernelArgs a = kernel_args(k->copy);
+  arg_mem(&a, arrays.a);
+  arg_mem(&a, arrays.b);
+  arg_ulong(&a, nvec);
+  TRY(time_launches(rt, &a, nvec, 2.0 * (double)(n * real_bytes), copy));
   TRY(check_samples(rt, arrays.a, k->precision, n, expected_copy, "copy"));
   if (!triad) {
     goto cleanup;
   }
-  TRY_CL(clSetKernelArg(k->triad, 0, sizeof(cl_mem), &arrays.a));
-  TRY_CL(clSetKernelArg(k->triad, 1, sizeof(cl_mem), &arrays.b));
-  TRY_CL(clSetKernelArg(k->triad, 2, sizeof(cl_mem), &arrays.c));
-  if (k->precision == PRECISION_DOUBLE) {
-    TRY_CL(clSetKernelArg(k->triad, 3, sizeof scalar_d, &scalar_d));
-  } else {
-    TRY_CL(clSetKernelArg(k->triad, 3, sizeof scalar_f, &scalar_f));
-  }
-  TRY_CL(clSetKernelArg(k->triad, 4, sizeof nvec, &nvec));
-  TRY(time_launches(rt, k->triad, global, 3.0 * (double)(n * real_bytes), triad));
+  a = kernel_args(k->triad);
+  arg_mem(&a, arrays.a);
+  arg_mem(&a, arrays.b);
+  arg_mem(&a, arrays.c);
+  arg_real(&a, k->precision, TRIAD_SCALAR);
+  arg_ulong(&a, nvec);
+  TRY(time_launches(rt, &a, nvec, 3.0 * (double)(n * real_bytes), triad));
   TRY(check_samples(rt, arrays.a, k->precision, n, expected_triad, "triad"));
 cleanup:
   arrays_release(&arrays);

@@ -18,6 +18,7 @@
 #include "bench.h"
 
 #include "clerror.h"
+#include "kernel.h"
 #include "program.h"
 #include "progress.h"
 
@@ -32,13 +33,14 @@ typedef struct {
   cl_mem x;
   cl_program program;
   cl_kernel bump;
+  KernelArgs args; /* bump's, set once */
   double launches; /* made so far: what the first and last elements must hold */
 } Launcher;
 
+/* One launch of bump, its arguments set once before the first (as a solver's loop sets a few scalars at most). */
 static HclStatus launch_once(Launcher *l) {
-  size_t global = (l->n + l->local - 1) / l->local * l->local;
   l->launches += 1;
-  return runtime_launch(l->request->rt, l->bump, 1, &global, &l->local, 0, NULL);
+  return kernel_launch(l->request->rt, &l->args, kernel_range(l->n, l->local), 0);
 }
 
 /* A blocking read of x[index], which must count every launch made (exact: integers below 2^24 in float). */
@@ -130,7 +132,6 @@ static HclStatus run_precision(const BenchRequest *request, Precision precision)
   size_t most = runtime_device(request->rt)->max_work_group_size;
   Launcher l = {.request = request, .precision = precision, .n = request->size ? request->size : DEFAULT_SIZE,
                 .local = most < WORK_GROUP ? most : WORK_GROUP};
-  cl_ulong n = l.n;
   char defines[32]; /* bandwidth.cl's copy and triad need VEC, REALs per 16-byte vector, to compile */
   REQUIRE(l.n <= MAX_SIZE, HCL_EUSAGE, "bench launch --size %zu: the kernel's REALs must be 1 to %d", l.n, MAX_SIZE);
   snprintf(defines, sizeof defines, "-DVEC=%d", BYTES_PER_VECTOR / (int)precision_bytes(precision));
@@ -138,8 +139,9 @@ static HclStatus run_precision(const BenchRequest *request, Precision precision)
   TRY(program_build(request->rt, "bandwidth", &config, &l.program));
   TRY(program_kernel(l.program, "bump", &l.bump));
   TRY(runtime_buffer(request->rt, l.n * precision_bytes(precision), "bench launch array", &l.x));
-  TRY_CL(clSetKernelArg(l.bump, 0, sizeof l.x, &l.x));
-  TRY_CL(clSetKernelArg(l.bump, 1, sizeof n, &n));
+  l.args = kernel_args(l.bump);
+  arg_mem(&l.args, l.x);
+  arg_ulong(&l.args, l.n);
   for (int warm = 0; warm < 10; warm++) { /* the first launches also load the kernel and wake the clocks */
     TRY(launch_once(&l));
   }

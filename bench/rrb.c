@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "clerror.h"
+#include "kernel.h"
 #include "par.h"
 #include "pcg.h"
 #include "poisson.h"
@@ -109,25 +110,19 @@ static HclStatus run_once(Problem *pr, Operation op) {
     TRY(rrb_schur_apply(pr->rrb, pr->a, pr->b));
     break;
   case OP_UPDATE: {
-    cl_uint first = (cl_uint)rrb_red_first(pr->rrb), end = (cl_uint)rrb_vector_layout(pr->rrb)->count;
-    double beta = 0.5;
-    float beta_single = 0.5f;
-    size_t local = 256, global = (end - first + local - 1) / local * local;
-    TRY_CL(clSetKernelArg(pr->update, 0, sizeof pr->a, &pr->a));
-    TRY_CL(clSetKernelArg(pr->update, 1, sizeof pr->b, &pr->b));
-    if (pr->precision == PRECISION_DOUBLE) {
-      TRY_CL(clSetKernelArg(pr->update, 2, sizeof beta, &beta));
-    } else {
-      TRY_CL(clSetKernelArg(pr->update, 2, sizeof beta_single, &beta_single));
-    }
-    TRY_CL(clSetKernelArg(pr->update, 3, sizeof first, &first));
-    TRY_CL(clSetKernelArg(pr->update, 4, sizeof end, &end));
-    TRY(runtime_launch(pr->request->rt, pr->update, 1, &global, &local, 0, NULL));
+    size_t first = rrb_red_first(pr->rrb), end = rrb_vector_layout(pr->rrb)->count;
+    KernelArgs a = kernel_args(pr->update);
+    arg_mem(&a, pr->a);
+    arg_mem(&a, pr->b);
+    arg_real(&a, pr->precision, 0.5);
+    arg_uint(&a, first);
+    arg_uint(&a, end);
+    TRY(kernel_launch(pr->request->rt, &a, kernel_range(end - first, 256), 0));
     break;
   }
   case OP_DOT:
-    TRY(reduce_dot_range(pr->reducer, pr->precision, pr->a, pr->b, rrb_red_first(pr->rrb), rrb_vector_layout(pr->rrb)->count,
-                         &dot));
+    TRY(reduce_dot(pr->reducer, span_range(pr->a, pr->precision, rrb_red_first(pr->rrb), rrb_vector_layout(pr->rrb)->count),
+                   span_range(pr->b, pr->precision, rrb_red_first(pr->rrb), rrb_vector_layout(pr->rrb)->count), &dot));
     break;
   case OP_PRECONDITIONER:
     TRY(rrb_apply(pr->rrb, pr->a, pr->b));

@@ -42,6 +42,19 @@ cl_mem field_buffer(const Field *f);
 const Decomp *field_decomp(const Field *f);
 Runtime *field_runtime(const Field *f);
 
+/* Places of a device buffer of one precision that a reduction or a vector operation reads: nz planes of ny rows of
+ * nx places, place (i, j, k) at base + k plane + j pitch + i. A field's owned points are one (field_span); a plain
+ * range [first, end) of a buffer is one of a single row (span_range). */
+typedef struct {
+  cl_mem buffer;
+  Precision precision;
+  size_t base, nx, ny, nz, pitch, plane;
+} Span;
+
+Span field_span(const Field *f);
+Span span_range(cl_mem buffer, Precision precision, size_t first, size_t end);
+size_t span_count(const Span *s); /* nx ny nz */
+
 /* Copies between the device and a host array in double precision. The owned variants move nz ny nx values
  * (ghosts left alone); the ghosted variants move field_count values. Blocking. */
 HclStatus field_read_owned(Field *f, double *host);

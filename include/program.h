@@ -32,8 +32,9 @@ size_t program_options(const DeviceInfo *dev, const KernelConfig *config, char *
  * missing from kernel_dir (or from the embedded set) is HCL_ENOINPUT. */
 HclStatus program_source(const char *kernel_dir, const char *component, char **text);
 
-/* Builds component for rt's device with config. A failed build is HCL_EBUILD with the device, the option string
- * and the build log in the message. Caller releases *program. */
+/* Builds component for rt's device with config, or takes the program the runtime's cache holds for the same source
+ * and options (runtime.h). A failed build is HCL_EBUILD with the device, the option string and the build log in the
+ * message; it is not cached, so a later call tries again. Caller releases *program. */
 HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *config, cl_program *program);
 
 /* Creates kernel name from program. Caller releases *kernel. */

@@ -29,6 +29,16 @@ const char *runtime_kernel_dir(const Runtime *rt); /* NULL: embedded sources */
 cl_context runtime_context(const Runtime *rt);
 cl_command_queue runtime_queue(const Runtime *rt);
 
+/* The program cache (program.h builds through it): every program built on this runtime is kept, with the source
+ * text and the option string it was built from, until the runtime is destroyed, so that identical programs (halo.cl
+ * for every field set, reduce.cl for every reducer, a multigrid level's kernels) are built once per run.
+ * runtime_find_program returns the program built from exactly this source with exactly these options, retained once
+ * more for the caller (who releases it), or NULL; runtime_keep_program retains program for later finds. */
+cl_program runtime_find_program(Runtime *rt, const char *source, const char *options);
+HclStatus runtime_keep_program(Runtime *rt, const char *source, const char *options, cl_program program);
+/* Programs built, and builds saved by the cache, since the runtime's creation. */
+void runtime_program_counts(const Runtime *rt, long *built, long *reused);
+
 /* A device buffer of bytes, zeroed; what names it in messages ("eta", "bandwidth copy source"). Caller releases it
  * with clReleaseMemObject. Sizes above the device's max allocation are refused with both numbers. */
 HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *out);

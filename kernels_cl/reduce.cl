@@ -1,14 +1,15 @@
-/* reduce.cl: partial reductions over the owned points of a field (src/grid/reduce.c): sum, min, max and the dot
- * product of two fields. Each work-group walks whole rows in a fixed order and reduces them in a fixed tree, so one
- * device and one decomposition give bitwise-repeatable results; the host then combines the partials in group order.
- * Accumulation is in ACC (double where the device has fp64) whatever REAL is. min and max propagate NaN, so a
- * stability check built on them sees a NaN anywhere.
+/* reduce.cl: partial reductions over the places of spans (field.h's Span; src/grid/reduce.c): sum, min, max, the
+ * dot product of two spans and the two dot products a.b and a.c in one pass. Over spans of several rows each
+ * work-group walks whole rows in a fixed order; over a span of one row (a plain range) each group takes its own
+ * chunk of it. Each group reduces in a fixed tree, so one device and one decomposition give bitwise-repeatable
+ * results; the host then combines the partials in group order. Accumulation is in ACC (double where the device has
+ * fp64) whatever REAL is. min and max propagate NaN, so a stability check built on them sees a NaN anywhere.
  *
- * Kernels: reduce_sum(a, b, ...), reduce_min, reduce_max, reduce_dot (b is read by reduce_dot only); reduce_dot_range
- * over the places [first, end) of two plain buffers, each group over its own chunk of them, and reduce_dot2_range,
- * a b and a c in one pass (partials interleaved).
+ * Kernels: over rows reduce_sum(a, b, ...), reduce_min, reduce_max, reduce_dot (b is read by reduce_dot only),
+ *   reduce_dot2 (a b and a c, partials interleaved); over one row's chunks reduce_dot_range, reduce_dot2_range.
  * Macros: REAL, ACC (common.clh), WG_X (the work-group size, a power of two)
- * Layout: a[k][j][i] with ghosts, as field.h: owned row (j, k) starts at ((k rows + j + ghost) pitch + ghost). */
+ * Layout: a span's row r (plane r / ny, row r % ny) starts at base + (r / ny) plane + (r % ny) pitch; a range's
+ *   places are [first, end). */
 
 #define COMBINE_SUM(x, y) ((x) + (y))
 #define COMBINE_MIN(x, y) ((isnan(x) || (x) <= (y)) ? (x) : (y))
@@ -44,15 +45,18 @@
   }
 #endif
 
+#define SPAN_ARGS const uint nx, const uint ny, const uint nz, const ulong base, const uint pitch, const ulong plane
+#define ROW_START(r) (base + (ulong)((r) / ny) * plane + (ulong)((r) % ny) * pitch)
+
 #define REDUCE_KERNEL(NAME, IDENTITY, COMBINE, LOAD)                                                          \
   __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void NAME(                                     \
-      __global const REAL *restrict a, __global const REAL *restrict b, const uint nx, const uint ny,          \
-      const uint nz, const uint ghost, const uint pitch, const uint rows, __global ACC *restrict partials) {   \
+      __global const REAL *restrict a, __global const REAL *restrict b, SPAN_ARGS,                            \
+      __global ACC *restrict partials) {                                                                      \
     __local ACC scratch[WG_X];                                                                                \
     const uint lid = get_local_id(0);                                                                         \
     ACC acc = (IDENTITY);                                                                                     \
     for (uint r = get_group_id(0); r < ny * nz; r += get_num_groups(0)) {                                     \
-      const ulong start = ((ulong)(r / ny) * rows + r % ny + ghost) * pitch + ghost;                          \
+      const ulong start = ROW_START(r);                                                                       \
       ROW_COMBINE(acc, IDENTITY, COMBINE, LOAD, start, nx)                                                    \
     }                                                                                                         \
     scratch[lid] = acc;                                                                                       \
@@ -72,6 +76,36 @@ REDUCE_KERNEL(reduce_sum, (ACC)0, COMBINE_SUM, LOAD_ONE)
 REDUCE_KERNEL(reduce_min, (ACC)INFINITY, COMBINE_MIN, LOAD_ONE)
 REDUCE_KERNEL(reduce_max, (ACC)(-INFINITY), COMBINE_MAX, LOAD_ONE)
 REDUCE_KERNEL(reduce_dot, (ACC)0, COMBINE_SUM, LOAD_PRODUCT)
+
+/* a b and a c over rows, each summed exactly as reduce_dot sums it (the second pass over a row reads it from cache):
+ * CG's <r, z> and <r, r>. */
+#define LOAD_AC(i) ((ACC)a[i] * (ACC)c[i])
+__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot2(
+    __global const REAL *restrict a, __global const REAL *restrict b, __global const REAL *restrict c, SPAN_ARGS,
+    __global ACC *restrict partials) {
+  __local ACC scratch_b[WG_X], scratch_c[WG_X];
+  const uint lid = get_local_id(0);
+  ACC acc_b = 0, acc_c = 0;
+  for (uint r = get_group_id(0); r < ny * nz; r += get_num_groups(0)) {
+    const ulong start = ROW_START(r);
+    ROW_COMBINE(acc_b, (ACC)0, COMBINE_SUM, LOAD_PRODUCT, start, nx)
+    ROW_COMBINE(acc_c, (ACC)0, COMBINE_SUM, LOAD_AC, start, nx)
+  }
+  scratch_b[lid] = acc_b;
+  scratch_c[lid] = acc_c;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = WG_X / 2; s > 0; s >>= 1) {
+    if (lid < s) {
+      scratch_b[lid] += scratch_b[lid + s];
+      scratch_c[lid] += scratch_c[lid + s];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    partials[2 * get_group_id(0)] = scratch_b[0];
+    partials[2 * get_group_id(0) + 1] = scratch_c[0];
+  }
+}
 
 /* The range kernels' work-items: on GPUs each takes every WG_X-th place of its group's chunk, so neighbouring
  * work-items read neighbouring places. On CPUs (EXACT_GRID) each sums a contiguous run of the chunk, four places at a

@@ -143,6 +143,11 @@ HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *
   REQUIRE(length > 0 && length < sizeof options, HCL_EINTERNAL,
           "the build options of %s.cl take %zu characters, more than the %zu allowed (please report)", component,
           length, sizeof options);
+  *program = runtime_find_program(rt, source, options);
+  if (*program) {
+    log_debug("reusing %s.cl for %d:%d built with '%s'", component, dev->platform_index, dev->device_index, options);
+    goto cleanup;
+  }
   built = clCreateProgramWithSource(runtime_context(rt), 1, (const char **)&source, NULL, &err);
   TRY_CL(err);
   log_debug("building %s.cl for %d:%d with '%s'", component, dev->platform_index, dev->device_index, options);
@@ -159,6 +164,7 @@ HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *
          dev->platform_name, dev->driver_version, runtime_kernel_dir(rt) ? runtime_kernel_dir(rt) : "embedded",
          options, line_map, log[0] ? log : "(empty)");
   }
+  TRY(runtime_keep_program(rt, source, options, built));
   *program = built;
   built = NULL;
 cleanup:

@@ -23,6 +23,13 @@ typedef struct {
   double bytes;
 } PendingLaunch;
 
+/* A built program and what it was built from: the whole source text and the whole option string. */
+typedef struct {
+  char *source;
+  char *options;
+  cl_program program;
+} CachedProgram;
+
 struct Runtime {
   DeviceInfo device;
   char *kernel_dir;
@@ -33,6 +40,9 @@ struct Runtime {
   int nentries;
   PendingLaunch pending[PROFILE_PENDING_MAX];
   int npending;
+  CachedProgram *programs; /* the program cache: every program built on this runtime, for its whole life */
+  int nprograms, programs_capacity;
+  long programs_reused;
 };
 
 static void context_notify(const char *errinfo, const void *private_info, size_t cb, void *user_data) {
@@ -90,6 +100,12 @@ void runtime_destroy(Runtime **rt) {
     clFinish(r->queue);
   }
   release_pending(r);
+  for (int i = 0; i < r->nprograms; i++) {
+    clReleaseProgram(r->programs[i].program);
+    free(r->programs[i].source);
+    free(r->programs[i].options);
+  }
+  free(r->programs);
   if (r->queue) {
     clReleaseCommandQueue(r->queue);
   }
@@ -115,6 +131,44 @@ cl_context runtime_context(const Runtime *rt) {
 
 cl_command_queue runtime_queue(const Runtime *rt) {
   return rt->queue;
+}
+
+cl_program runtime_find_program(Runtime *rt, const char *source, const char *options) {
+  for (int i = 0; i < rt->nprograms; i++) {
+    const CachedProgram *c = &rt->programs[i];
+    if (strcmp(c->options, options) == 0 && strcmp(c->source, source) == 0 &&
+        clRetainProgram(c->program) == CL_SUCCESS) {
+      rt->programs_reused++;
+      return c->program;
+    }
+  }
+  return NULL;
+}
+
+HclStatus runtime_keep_program(Runtime *rt, const char *source, const char *options, cl_program program) {
+  HclStatus status = HCL_OK;
+  if (rt->nprograms == rt->programs_capacity) {
+    int capacity = rt->programs_capacity ? 2 * rt->programs_capacity : 16;
+    CachedProgram *grown = realloc(rt->programs, sizeof *grown * (size_t)capacity);
+    REQUIRE(grown != NULL, HCL_ENOMEM, "cannot grow the program cache to %d programs", capacity);
+    rt->programs = grown;
+    rt->programs_capacity = capacity;
+  }
+  CachedProgram c = {strdup(source), strdup(options), program};
+  if (!c.source || !c.options) {
+    free(c.source);
+    free(c.options);
+    FAIL(HCL_ENOMEM, "cannot copy a program's source and options into the program cache");
+  }
+  TRY_CL(clRetainProgram(program));
+  rt->programs[rt->nprograms++] = c;
+cleanup:
+  return status;
+}
+
+void runtime_program_counts(const Runtime *rt, long *built, long *reused) {
+  *built = rt->nprograms;
+  *reused = rt->programs_reused;
 }
 
 enum { FILL_PATTERN = 128 }; /* bytes: the largest fill pattern of OpenCL 1.2 */

@@ -301,3 +301,20 @@ cleanup:
 HclStatus field_zero(Field *f) { /* zero bits are 0.0 in float and double */
   return runtime_zero(f->rt, f->buffer, field_count(f) * precision_bytes(f->precision));
 }
+
+Span field_span(const Field *f) {
+  size_t pitch = (size_t)field_pitch(f), g = (size_t)field_ghost(f);
+  return (Span){.buffer = field_buffer(f), .precision = field_precision(f), .base = g * pitch + g,
+                .nx = (size_t)field_nx(f), .ny = (size_t)field_ny(f), .nz = (size_t)field_nz(f), .pitch = pitch,
+                .plane = pitch * (size_t)field_rows(f)};
+}
+
+Span span_range(cl_mem buffer, Precision precision, size_t first, size_t end) {
+  size_t n = end > first ? end - first : 0;
+  return (Span){.buffer = buffer, .precision = precision, .base = first, .nx = n, .ny = 1, .nz = 1, .pitch = n,
+                .plane = n};
+}
+
+size_t span_count(const Span *s) {
+  return s->nx * s->ny * s->nz;
+}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "clerror.h"
+#include "kernel.h"
 #include "par.h"
 #include "program.h"
 
@@ -116,26 +117,18 @@ cleanup:
 }
 
 static HclStatus launch_boxes(Halo *h, const BoxList *list, cl_mem field, cl_mem staging, int unpack) {
-  HclStatus status = HCL_OK;
-  size_t local = WORK_GROUP, global = (size_t)(list->words + WORK_GROUP - 1) / WORK_GROUP * WORK_GROUP;
-  cl_kernel k = staging ? h->pack_boxes : h->copy_boxes;
-  int arg = 0;
-  if (list->words == 0) {
-    goto cleanup;
-  }
+  KernelArgs a = kernel_args(staging ? h->pack_boxes : h->copy_boxes);
   if (staging) {
-    TRY_CL(clSetKernelArg(k, arg++, sizeof staging, &staging));
+    arg_mem(&a, staging);
   }
-  TRY_CL(clSetKernelArg(k, arg++, sizeof field, &field));
-  TRY_CL(clSetKernelArg(k, arg++, sizeof list->table, &list->table));
-  TRY_CL(clSetKernelArg(k, arg++, sizeof list->nboxes, &list->nboxes));
-  TRY_CL(clSetKernelArg(k, arg++, sizeof list->words, &list->words));
+  arg_mem(&a, field);
+  arg_mem(&a, list->table);
+  arg_uint(&a, list->nboxes);
+  arg_ulong(&a, list->words);
   if (staging) {
-    TRY_CL(clSetKernelArg(k, arg++, sizeof unpack, &unpack));
+    arg_int(&a, unpack);
   }
-  TRY(runtime_launch(h->rt, k, 1, &global, &local, 8.0 * (double)list->words, NULL));
-cleanup:
-  return status;
+  return kernel_launch(h->rt, &a, kernel_range(list->words, WORK_GROUP), 8.0 * (double)list->words);
 }
 
 static HclStatus pinned_buffer(Runtime *rt, size_t bytes, cl_mem *buffer, void **host) {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "clerror.h"
-#include "kernel_args.h"
+#include "kernel.h"
 #include "program.h"
 
 enum { KERNEL_X, KERNEL_Y, NKERNELS };
@@ -89,9 +89,7 @@ HclStatus mirror_fill(Mirror *m, Field *f) {
     arg_int(&a, west);
     arg_int(&a, east);
     arg_int(&a, (sides & MIRROR_SINGLE_X) != 0);
-    TRY_CL(a.err);
-    size_t global[3] = {(size_t)g, (size_t)field_rows(f), (size_t)field_nz(f)};
-    TRY(runtime_launch(m->rt, m->kernels[KERNEL_X], 3, global, NULL, 0, NULL));
+    TRY(kernel_launch(m->rt, &a, kernel_box(3, (size_t)g, (size_t)field_rows(f), (size_t)field_nz(f)), 0));
   }
   if (south || north) {
     TRY(check_length(f, s->ny, 'y'));
@@ -105,9 +103,7 @@ HclStatus mirror_fill(Mirror *m, Field *f) {
     arg_int(&a, south);
     arg_int(&a, north);
     arg_int(&a, (sides & MIRROR_SINGLE_Y) != 0);
-    TRY_CL(a.err);
-    size_t global[3] = {(size_t)field_pitch(f), (size_t)g, (size_t)field_nz(f)};
-    TRY(runtime_launch(m->rt, m->kernels[KERNEL_Y], 3, global, NULL, 0, NULL));
+    TRY(kernel_launch(m->rt, &a, kernel_box(3, (size_t)field_pitch(f), (size_t)g, (size_t)field_nz(f)), 0));
   }
 cleanup:
   return status;

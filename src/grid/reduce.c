@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "clerror.h"
+#include "kernel.h"
 #include "par.h"
 #include "program.h"
 
@@ -14,9 +15,10 @@
  * compute units alone, so results stay bitwise repeatable on one device. */
 enum { GPU_GROUP_SIZE = 256, GPU_MAX_GROUPS = 256, CPU_GROUP_SIZE = 64, CPU_GROUPS_PER_UNIT = 4 };
 
-typedef enum { OP_SUM, OP_MIN, OP_MAX, OP_DOT, OP_DOT_RANGE, OP_DOT2_RANGE, OP_COUNT } ReduceOp;
-static const char *const kernel_names[OP_COUNT] = {"reduce_sum", "reduce_min",       "reduce_max",
-                                                   "reduce_dot", "reduce_dot_range", "reduce_dot2_range"};
+typedef enum { OP_SUM, OP_MIN, OP_MAX, OP_DOT, OP_DOT2, OP_DOT_RANGE, OP_DOT2_RANGE, OP_COUNT } ReduceOp;
+static const char *const kernel_names[OP_COUNT] = {"reduce_sum",  "reduce_min",       "reduce_max",
+                                                   "reduce_dot",  "reduce_dot2",      "reduce_dot_range",
+                                                   "reduce_dot2_range"};
 
 struct Reducer {
   Runtime *rt;
@@ -184,102 +186,102 @@ cleanup:
   return status;
 }
 
-/* This rank's partial result over its owned points. */
-static HclStatus reduce_rank(Reducer *r, ReduceOp op, Field *a, Field *b, double *mine) {
+static bool same_shape(const Span *a, const Span *b) {
+  return a->precision == b->precision && a->nx == b->nx && a->ny == b->ny && a->nz == b->nz &&
+         (a->ny * a->nz == 1 || (a->pitch == b->pitch && a->plane == b->plane && a->base == b->base));
+}
+
+/* This rank's partial results over spans of several rows: values (1 or 2) reductions of a with spans[0 .. values)
+ * (or of a alone for sum, min, max), each work-group over every groups-th row. */
+static HclStatus reduce_rows(Reducer *r, ReduceOp op, const Span *a, const Span *with, int values, double *mine) {
   HclStatus status = HCL_OK;
   cl_kernel k = NULL;
-  Precision p = field_precision(a);
-  cl_mem buffer_a = field_buffer(a), buffer_b = field_buffer(b ? b : a);
-  cl_uint nx = (cl_uint)field_nx(a), ny = (cl_uint)field_ny(a), nz = (cl_uint)field_nz(a);
-  cl_uint ghost = (cl_uint)field_ghost(a), pitch = (cl_uint)field_pitch(a), rows = (cl_uint)field_rows(a);
-  size_t groups = (size_t)ny * nz < r->max_groups ? (size_t)ny * nz : r->max_groups;
-  size_t local = r->group_size, global = groups * local;
-  if (b) {
-    ASSERT(field_precision(b) == p && field_nx(b) == field_nx(a) && field_ny(b) == field_ny(a) &&
-           field_nz(b) == field_nz(a) && field_ghost(b) == field_ghost(a));
+  size_t rows = a->ny * a->nz, groups = rows < r->max_groups ? rows : r->max_groups;
+  TRY(kernel_for(r, a->precision, op, &k));
+  KernelArgs args = kernel_args(k);
+  arg_mem(&args, a->buffer);
+  for (int v = 0; v < values; v++) {
+    arg_mem(&args, with ? with[v].buffer : a->buffer);
   }
-  TRY(kernel_for(r, p, op, &k));
-  TRY_CL(clSetKernelArg(k, 0, sizeof buffer_a, &buffer_a));
-  TRY_CL(clSetKernelArg(k, 1, sizeof buffer_b, &buffer_b));
-  TRY_CL(clSetKernelArg(k, 2, sizeof nx, &nx));
-  TRY_CL(clSetKernelArg(k, 3, sizeof ny, &ny));
-  TRY_CL(clSetKernelArg(k, 4, sizeof nz, &nz));
-  TRY_CL(clSetKernelArg(k, 5, sizeof ghost, &ghost));
-  TRY_CL(clSetKernelArg(k, 6, sizeof pitch, &pitch));
-  TRY_CL(clSetKernelArg(k, 7, sizeof rows, &rows));
-  TRY_CL(clSetKernelArg(k, 8, sizeof r->partials, &r->partials));
-  double bytes = (double)nx * ny * nz * (double)precision_bytes(p) * (b ? 2.0 : 1.0);
-  TRY(runtime_launch(r->rt, k, 1, &global, &local, bytes, NULL));
-  TRY(combine_partials(r, op, groups, 1, mine));
+  arg_uint(&args, a->nx);
+  arg_uint(&args, a->ny);
+  arg_uint(&args, a->nz);
+  arg_ulong(&args, a->base);
+  arg_uint(&args, a->pitch);
+  arg_ulong(&args, a->plane);
+  arg_mem(&args, r->partials);
+  double bytes = (double)span_count(a) * (double)precision_bytes(a->precision) * (with ? 1.0 + values : 1.0);
+  TRY(kernel_launch(r->rt, &args, kernel_groups(groups, r->group_size), bytes));
+  TRY(combine_partials(r, op, groups, values, mine));
 cleanup:
   return status;
 }
 
-static HclStatus reduce(Reducer *r, ReduceOp op, Field *a, Field *b, double *result) {
-  double mine = identity(op);
-  HclStatus local = reduce_rank(r, op, a, b, &mine);
-  return combine_ranks(r, op, local, mine, result);
-}
-
-HclStatus reduce_sum(Reducer *r, Field *f, double *result) {
-  return reduce(r, OP_SUM, f, NULL, result);
-}
-
-HclStatus reduce_min(Reducer *r, Field *f, double *result) {
-  return reduce(r, OP_MIN, f, NULL, result);
-}
-
-HclStatus reduce_max(Reducer *r, Field *f, double *result) {
-  return reduce(r, OP_MAX, f, NULL, result);
-}
-
-HclStatus reduce_dot(Reducer *r, Field *a, Field *b, double *result) {
-  return reduce(r, OP_DOT, a, b, result);
-}
-
-/* This rank's dot products of a with b and (when c is not NULL) with c over places [first, end): up to max_groups
- * chunks of whole work-groups. */
-static HclStatus dot_range_rank(Reducer *r, Precision p, cl_mem a, cl_mem b, cl_mem c, size_t first, size_t end,
-                                double mine[2]) {
+/* The same over a span of one row (a plain range): up to max_groups chunks of whole work-groups. */
+static HclStatus reduce_range(Reducer *r, const Span *a, const Span *with, int values, double *mine) {
   HclStatus status = HCL_OK;
   cl_kernel k = NULL;
-  size_t n = end > first ? end - first : 0;
-  size_t local = r->group_size, chunk = (n + r->max_groups - 1) / r->max_groups;
+  size_t n = a->nx, local = r->group_size, chunk = (n + r->max_groups - 1) / r->max_groups;
   chunk = chunk < local ? local : (chunk + local - 1) / local * local;
-  size_t groups = n == 0 ? 0 : (n + chunk - 1) / chunk, global = groups * local;
-  cl_uint args[3] = {(cl_uint)first, (cl_uint)end, (cl_uint)chunk};
-  cl_mem buffers[3] = {a, b, c};
-  int nbuffers = c ? 3 : 2;
+  size_t groups = n == 0 ? 0 : (n + chunk - 1) / chunk;
   if (groups == 0) {
     goto cleanup;
   }
-  TRY(kernel_for(r, p, c ? OP_DOT2_RANGE : OP_DOT_RANGE, &k));
-  for (int i = 0; i < nbuffers; i++) {
-    TRY_CL(clSetKernelArg(k, (cl_uint)i, sizeof buffers[i], &buffers[i]));
+  TRY(kernel_for(r, a->precision, values == 2 ? OP_DOT2_RANGE : OP_DOT_RANGE, &k));
+  KernelArgs args = kernel_args(k);
+  arg_mem(&args, a->buffer);
+  for (int v = 0; v < values; v++) {
+    ASSERT(with[v].base == a->base);
+    arg_mem(&args, with[v].buffer);
   }
-  for (int i = 0; i < 3; i++) {
-    TRY_CL(clSetKernelArg(k, (cl_uint)(nbuffers + i), sizeof args[i], &args[i]));
-  }
-  TRY_CL(clSetKernelArg(k, (cl_uint)(nbuffers + 3), sizeof r->partials, &r->partials));
-  TRY(runtime_launch(r->rt, k, 1, &global, &local, nbuffers * (double)n * (double)precision_bytes(p), NULL));
-  TRY(combine_partials(r, OP_DOT, groups, c ? 2 : 1, mine));
+  arg_uint(&args, a->base);
+  arg_uint(&args, a->base + n);
+  arg_uint(&args, chunk);
+  arg_mem(&args, r->partials);
+  TRY(kernel_launch(r->rt, &args, kernel_groups(groups, local), (1.0 + values) * (double)n *
+                                                                   (double)precision_bytes(a->precision)));
+  TRY(combine_partials(r, OP_DOT, groups, values, mine));
 cleanup:
   return status;
 }
 
-HclStatus reduce_dot_range(Reducer *r, Precision p, cl_mem a, cl_mem b, size_t first, size_t end, double *result) {
-  double mine[2] = {0, 0};
-  HclStatus local = dot_range_rank(r, p, a, b, NULL, first, end, mine);
-  return combine_ranks(r, OP_DOT, local, mine[0], result);
-}
-
-HclStatus reduce_dot2_range(Reducer *r, Precision p, cl_mem a, cl_mem b, cl_mem c, size_t first, size_t end,
-                            double result[2]) {
-  HclStatus status = HCL_OK;
-  double mine[2] = {0, 0};
-  HclStatus local = dot_range_rank(r, p, a, b, c, first, end, mine);
-  TRY(combine_ranks(r, OP_DOT, local, mine[0], &result[0]));
-  TRY(combine_ranks(r, OP_DOT, local, mine[1], &result[1]));
+/* This rank's values (identity where it has no places), then every rank's combined in rank order. */
+static HclStatus reduce(Reducer *r, ReduceOp op, const Span *a, const Span *with, int values, double *result) {
+  HclStatus status = HCL_OK, local = HCL_OK;
+  double mine[2] = {identity(op), identity(op)};
+  for (int v = 0; v < values && with; v++) {
+    if (!same_shape(a, &with[v])) {
+      local = status_set(HCL_EINTERNAL, __FILE__, __LINE__, "a reduction of spans of different shapes (please report)");
+    }
+  }
+  if (local == HCL_OK && span_count(a) > 0) {
+    bool range = with && a->ny * a->nz == 1 && a->nx + a->base <= UINT32_MAX;
+    local = range ? reduce_range(r, a, with, values, mine) : reduce_rows(r, op, a, with, values, mine);
+  }
+  for (int v = 0; v < values; v++) {
+    TRY(combine_ranks(r, op, local, mine[v], &result[v]));
+  }
 cleanup:
   return status;
+}
+
+HclStatus reduce_sum(Reducer *r, Span a, double *result) {
+  return reduce(r, OP_SUM, &a, NULL, 1, result);
+}
+
+HclStatus reduce_min(Reducer *r, Span a, double *result) {
+  return reduce(r, OP_MIN, &a, NULL, 1, result);
+}
+
+HclStatus reduce_max(Reducer *r, Span a, double *result) {
+  return reduce(r, OP_MAX, &a, NULL, 1, result);
+}
+
+HclStatus reduce_dot(Reducer *r, Span a, Span b, double *result) {
+  return reduce(r, OP_DOT, &a, &b, 1, result);
+}
+
+HclStatus reduce_dot2(Reducer *r, Span a, Span b, Span c, double result[2]) {
+  Span with[2] = {b, c};
+  return reduce(r, OP_DOT2, &a, with, 2, result);
 }

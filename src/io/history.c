@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "clerror.h"
+#include "kernel.h"
 #include "ncutil.h"
 #include "par.h"
 #include "program.h"
@@ -289,14 +290,13 @@ static HclStatus sample_field(HistoryFile *h, Field *f, double *slots) {
     index[c] = (cl_ulong)(h->corners[c].j + g) * (cl_ulong)field_pitch(f) + (cl_ulong)(h->corners[c].i + g);
   }
   cl_command_queue queue = runtime_queue(h->rt);
-  cl_mem source = field_buffer(f);
-  size_t global = n;
   TRY_CL(clEnqueueWriteBuffer(queue, h->index, CL_TRUE, 0, n * sizeof *index, index, 0, NULL, NULL));
-  TRY_CL(clSetKernelArg(h->gather[p], 0, sizeof source, &source));
-  TRY_CL(clSetKernelArg(h->gather[p], 1, sizeof h->index, &h->index));
-  TRY_CL(clSetKernelArg(h->gather[p], 2, sizeof n, &n));
-  TRY_CL(clSetKernelArg(h->gather[p], 3, sizeof h->values, &h->values));
-  TRY(runtime_launch(h->rt, h->gather[p], 1, &global, NULL, (double)n * (8.0 + 2.0 * precision_bytes(p)), NULL));
+  KernelArgs a = kernel_args(h->gather[p]);
+  arg_mem(&a, field_buffer(f));
+  arg_mem(&a, h->index);
+  arg_uint(&a, n);
+  arg_mem(&a, h->values);
+  TRY(kernel_launch(h->rt, &a, kernel_box(1, n, 1, 1), (double)n * (8.0 + 2.0 * precision_bytes(p))));
   TRY_ALLOC(values, n * sizeof(double));
   TRY_CL(clEnqueueReadBuffer(queue, h->values, CL_TRUE, 0, n * precision_bytes(p), values, 0, NULL, NULL));
   for (cl_uint c = 0; c < n; c++) {

@@ -10,7 +10,7 @@
 #include "clerror.h"
 #include "fd.h"
 #include "halo.h"
-#include "kernel_args.h"
+#include "kernel.h"
 #include "mg.h"
 #include "mirror.h"
 #include "par.h"
@@ -262,7 +262,7 @@ HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig 
   TRY(build(L, L->vertical_first));
   TRY(make_fields(L, h));
   double depth_sum = 0;
-  TRY(reduce_sum(L->reducer, L->h, &depth_sum));
+  TRY(reduce_sum(L->reducer, field_span(L->h), &depth_sum));
   MgSpec mg = {.dx = config->dx, .dy = config->dy, .nz = config->nz, .sigma = L->sigma,
                .depth_scale = depth_sum / ((double)g->nx * g->ny), .precision = L->inner, .levels = config->levels,
                .pre_sweeps = config->pre_sweeps, .post_sweeps = config->post_sweeps,
@@ -312,15 +312,10 @@ void laplace_destroy(Laplace **laplace) {
 
 /* ---- launches ---- */
 
-static HclStatus launch(Laplace *L, int k, KernelArgs *a, double bytes) {
-  HclStatus status = HCL_OK;
-  size_t global[2], local[2];
+/* The launch shape of a kernel over the owned columns. */
+static KernelShape owned_grid(const Laplace *L) {
   const DecompLocal *l = decomp_local(L->decomp);
-  TRY_CL(a->err);
-  runtime_grid_shape(L->rt, l->nx, l->ny, WG_X, WG_Y, 1, global, local);
-  TRY(runtime_launch(L->rt, L->kernels[k], 2, global, local, bytes, NULL));
-cleanup:
-  return status;
+  return kernel_grid(L->rt, l->nx, l->ny, WG_X, WG_Y);
 }
 
 static void arg_shape(KernelArgs *a, const Laplace *L) {
@@ -365,7 +360,7 @@ static HclStatus prepare(Laplace *L, Field *eta, Field *phi) {
   arg_int(&a, field_pitch(eta));
   arg_int(&a, field_ghost(eta));
   arg_shape(&a, L);
-  TRY(launch(L, K_COPY_PLANE, &a, 2 * column_points(L) * outer_bytes(L)));
+  TRY(kernel_launch(L->rt, &a, owned_grid(L), 2 * column_points(L) * outer_bytes(L)));
   TRY(mirror_exchange(L->mirror, L->eta_halo, L->eta));
   a = kernel_args(L->kernels[K_COLUMNS]);
   arg_mem(&a, field_buffer(L->col));
@@ -374,9 +369,9 @@ static HclStatus prepare(Laplace *L, Field *eta, Field *phi) {
   arg_mem(&a, field_buffer(L->h));
   arg_shape(&a, L);
   arg_mem(&a, L->horizontal);
-  TRY(launch(L, K_COLUMNS, &a, (2 + 1 + COL_PLANES) * column_points(L) * outer_bytes(L)));
+  TRY(kernel_launch(L->rt, &a, owned_grid(L), (2 + 1 + COL_PLANES) * column_points(L) * outer_bytes(L)));
   double shallowest = 0;
-  TRY(reduce_min(L->reducer, L->depth, &shallowest));
+  TRY(reduce_min(L->reducer, field_span(L->depth), &shallowest));
   REQUIRE(shallowest > 0, HCL_EDATA,
           "the water column eta + h falls to %g: the free surface reached the bottom (or eta is not finite), which "
           "the potential-flow solver cannot represent",
@@ -388,7 +383,7 @@ static HclStatus prepare(Laplace *L, Field *eta, Field *phi) {
   arg_int(&a, field_pitch(phi));
   arg_int(&a, field_ghost(phi));
   arg_shape(&a, L);
-  TRY(launch(L, K_COPY_PLANE, &a, 2 * column_points(L) * outer_bytes(L)));
+  TRY(kernel_launch(L->rt, &a, owned_grid(L), 2 * column_points(L) * outer_bytes(L)));
 cleanup:
   return status;
 }
@@ -417,7 +412,7 @@ static HclStatus residual(Laplace *L, Field *x, Halo *x_halo, bool with_source, 
   arg_mem(&a, L->horizontal);
   arg_mem(&a, L->vertical);
   double planes = L->config.nz + 1;
-  TRY(launch(L, k, &a,
+  TRY(kernel_launch(L->rt, &a, owned_grid(L),
              planes * column_points(L) * (outer_bytes(L) + (double)precision_bytes(field_precision(res))) +
                  COL_PLANES * column_points(L) * outer_bytes(L)));
 cleanup:
@@ -428,7 +423,7 @@ cleanup:
 static HclStatus rms(Laplace *L, Field *f, double *out) {
   HclStatus status = HCL_OK;
   double squares = 0;
-  TRY(reduce_dot(L->reducer, f, f, &squares));
+  TRY(reduce_dot(L->reducer, field_span(f), field_span(f), &squares));
   *out = sqrt(squares / L->rows);
 cleanup:
   return status;
@@ -444,7 +439,7 @@ static HclStatus add_correction(Laplace *L, Field *x, double weight) {
   arg_real(&a, L->outer, weight);
   arg_shape(&a, L);
   arg_vshape(&a, delta);
-  TRY(launch(L, K_UPDATE, &a,
+  TRY(kernel_launch(L->rt, &a, owned_grid(L),
              L->config.nz * column_points(L) * (2 * outer_bytes(L) + (double)precision_bytes(L->inner))));
 cleanup:
   return status;
@@ -481,8 +476,7 @@ static HclStatus combine(Laplace *L, Field *y, double b, Field *x, double a) {
   arg_mem(&args, field_buffer(x));
   arg_real(&args, L->outer, a);
   arg_ulong(&args, n);
-  TRY_CL(args.err);
-  TRY(runtime_launch(L->rt, L->kernels[K_COMBINE], 1, &global, NULL, 3.0 * n * outer_bytes(L), NULL));
+  TRY(kernel_launch(L->rt, &args, kernel_box(1, global, 1, 1), 3.0 * n * outer_bytes(L)));
 cleanup:
   return status;
 }
@@ -496,7 +490,7 @@ static HclStatus precondition(Laplace *L, Field *x, Field *z) {
   arg_mem(&a, field_buffer(x));
   arg_shape(&a, L);
   arg_vshape(&a, rhs);
-  TRY(launch(L, K_TO_VCYCLE, &a,
+  TRY(kernel_launch(L->rt, &a, owned_grid(L),
              (L->config.nz + 1) * column_points(L) * (outer_bytes(L) + (double)precision_bytes(L->inner))));
   TRY(mg_vcycle(L->mg));
   TRY(field_zero(z));
@@ -543,11 +537,11 @@ static HclStatus gmres(Laplace *L, double target, LaplaceResult *result) {
       TRY(precondition(L, v[j], z));
       TRY(residual(L, z, L->krylov_halo[m + 1], false, false, v[j + 1])); /* v_{j+1} = -A M^-1 v_j */
       for (int i = 0; i <= j; i++) {
-        TRY(reduce_dot(L->reducer, v[j + 1], v[i], &H(i, j)));
+        TRY(reduce_dot(L->reducer, field_span(v[j + 1]), field_span(v[i]), &H(i, j)));
         TRY(combine(L, v[j + 1], 1, v[i], -H(i, j)));
       }
       double norm = 0;
-      TRY(reduce_dot(L->reducer, v[j + 1], v[j + 1], &norm));
+      TRY(reduce_dot(L->reducer, field_span(v[j + 1]), field_span(v[j + 1]), &norm));
       H(j + 1, j) = sqrt(norm);
       if (H(j + 1, j) > 0) {
         TRY(combine(L, v[j + 1], 1 / H(j + 1, j), v[j + 1], 0));
@@ -638,7 +632,7 @@ HclStatus laplace_solve(Laplace *L, Field *eta, Field *phi, LaplaceResult *resul
   arg_shape(&a, L);
   arg_int(&a, L->config.nz);
   arg_mem(&a, L->vertical);
-  TRY(launch(L, K_SURFACE_W, &a, (L->width + 2) * column_points(L) * outer_bytes(L)));
+  TRY(kernel_launch(L->rt, &a, owned_grid(L), (L->width + 2) * column_points(L) * outer_bytes(L)));
 cleanup:
   return status;
 }

@@ -9,7 +9,7 @@
 #include "clerror.h"
 #include "fd.h"
 #include "halo.h"
-#include "kernel_args.h"
+#include "kernel.h"
 #include "program.h"
 
 enum { GHOST = 1, WG_X = 32, WG_Y = 4, MG_LEVELS_MAX = 32, MIN_HORIZONTAL = 5, MIN_VERTICAL = 3 };
@@ -205,14 +205,9 @@ cleanup:
 
 /* ---- launches ---- */
 
-static HclStatus launch(Mg *m, int k, KernelArgs *a, int nx, int ny, double bytes) {
-  HclStatus status = HCL_OK;
-  size_t global[2], local[2];
-  TRY_CL(a->err);
-  runtime_grid_shape(m->rt, nx, ny, WG_X, WG_Y, 1, global, local);
-  TRY(runtime_launch(m->rt, m->kernels[k], 2, global, local, bytes, NULL));
-cleanup:
-  return status;
+/* The launch shape of a kernel over nx x ny columns. */
+static KernelShape columns(const Mg *m, int nx, int ny) {
+  return kernel_grid(m->rt, nx, ny, WG_X, WG_Y);
 }
 
 /* nx, ny, pitch, plane of a level's fields (all share them). */
@@ -294,7 +289,7 @@ static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   arg_mem(&a, field_buffer(depth));
   arg_shape(&a, L);
   arg_spacing(&a, m, L, true);
-  TRY(launch(m, K_COLUMNS, &a, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny, 5 * level_points(L) * real_bytes(m)));
+  TRY(kernel_launch(m->rt, &a, columns(m, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny), 5 * level_points(L) * real_bytes(m)));
   TRY(runtime_finish(m->rt)); /* the depth field goes */
 cleanup:
   halo_destroy(&depth_halo);
@@ -400,7 +395,7 @@ static HclStatus sweep(Mg *m, Level *L, bool zero_guess) {
     arg_mem(&a, L->vertical);
     arg_spacing(&a, m, L, true);
     /* half the columns: their rhs, 4 coefficients and u written once (the neighbours' u is the other half's) */
-    TRY(launch(m, K_SMOOTH, &a, (l->nx + 1) / 2, l->ny, (L->nz + 2.0) * level_points(L) * real_bytes(m)));
+    TRY(kernel_launch(m->rt, &a, columns(m, (l->nx + 1) / 2, l->ny), (L->nz + 2.0) * level_points(L) * real_bytes(m)));
   }
 cleanup:
   return status;
@@ -419,7 +414,7 @@ static HclStatus residual(Mg *m, Level *L) {
   arg_int(&a, L->walls);
   arg_mem(&a, L->vertical);
   arg_spacing(&a, m, L, true);
-  TRY(launch(m, K_RESIDUAL, &a, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny,
+  TRY(kernel_launch(m->rt, &a, columns(m, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny),
              3.0 * (L->nz + 1) * level_points(L) * real_bytes(m)));
 cleanup:
   return status;
@@ -445,7 +440,7 @@ static HclStatus restrict_to(Mg *m, Level *f, Level *c) {
   arg_int(&a, c->fx * lc->x0 - lf->x0);
   arg_int(&a, c->fy * lc->y0 - lf->y0);
   arg_mem(&a, c->restriction);
-  TRY(launch(m, K_RESTRICT, &a, lc->nx, lc->ny,
+  TRY(kernel_launch(m->rt, &a, columns(m, lc->nx, lc->ny),
              ((f->nz + 1) * level_points(f) + (c->nz + 1) * level_points(c)) * real_bytes(m)));
 cleanup:
   return status;
@@ -470,7 +465,7 @@ static HclStatus prolong_to(Mg *m, Level *c, Level *f) {
   arg_int(&a, lc->x0);
   arg_int(&a, lc->y0);
   arg_mem(&a, c->prolongation);
-  TRY(launch(m, K_PROLONG, &a, lf->nx, lf->ny,
+  TRY(kernel_launch(m->rt, &a, columns(m, lf->nx, lf->ny),
              (2.0 * (f->nz + 1) * level_points(f) + (c->nz + 1) * level_points(c)) * real_bytes(m)));
 cleanup:
   return status;
@@ -499,9 +494,8 @@ static HclStatus sweeps(Mg *m, Level *L, int count, bool zero_guess) {
   arg_int(&a, zero_guess);
   arg_mem(&a, L->vertical);
   arg_spacing(&a, m, L, true);
-  TRY_CL(a.err);
-  TRY(runtime_launch(m->rt, m->kernels[K_SMOOTH_LEVEL], 1, &m->group, &m->group,
-                     count * 2 * (L->nz + 2.0) * level_points(L) * real_bytes(m), NULL));
+  TRY(kernel_launch(m->rt, &a, kernel_groups(1, m->group),
+                    count * 2 * (L->nz + 2.0) * level_points(L) * real_bytes(m)));
 cleanup:
   return status;
 }

@@ -152,7 +152,7 @@ HclStatus pcg_set_matrix(Pcg *pcg) {
   HclStatus status = HCL_OK;
   double smallest = 0;
   TRY(halo_exchange(pcg->couplings_halo));
-  TRY(reduce_min(pcg->reducer, pcg->centre, &smallest));
+  TRY(reduce_min(pcg->reducer, field_span(pcg->centre), &smallest));
   REQUIRE(smallest > 0, HCL_EDATA,
           "the matrix has a centre coefficient of %g: a symmetric positive definite matrix has every one positive",
           smallest);
@@ -245,7 +245,7 @@ static HclStatus precondition(Pcg *s, double *rho) {
   if (s->rrb_dist) {
     TRY(rrb_dist_apply(s->rrb_dist, s->r, s->z));
   }
-  TRY(reduce_dot(s->reducer, s->r, s->z ? s->z : s->r, rho));
+  TRY(reduce_dot(s->reducer, field_span(s->r), field_span(s->z ? s->z : s->r), rho));
 cleanup:
   return status;
 }
@@ -266,7 +266,7 @@ static HclStatus residual(Pcg *s, Field *b, Field *x, double *rr) {
   TRY(apply_matrix(s, s->p, s->p_halo, s->q));
   Field *residual_args[] = {b, s->q, s->r};
   TRY(launch(s, KERNEL_RESIDUAL, residual_args, 3, NULL));
-  TRY(reduce_dot(s->reducer, s->r, s->r, rr));
+  TRY(reduce_dot(s->reducer, field_span(s->r), field_span(s->r), rr));
 cleanup:
   return status;
 }
@@ -297,7 +297,7 @@ static HclStatus solve_natural(Pcg *s, Field *x, double rr, double norm_b, doubl
   while (criterion(s, rr, rho) > target && result->iterations < max_iterations) {
     double pq = 0;
     TRY(apply_matrix(s, s->p, s->p_halo, s->q));
-    TRY(reduce_dot(s->reducer, s->p, s->q, &pq));
+    TRY(reduce_dot(s->reducer, field_span(s->p), field_span(s->q), &pq));
     TRY(check_curvature(pq, result->iterations + 1));
     double alpha = rho / pq;
     Field *update_args[] = {x, s->p, s->r, s->q};
@@ -305,7 +305,7 @@ static HclStatus solve_natural(Pcg *s, Field *x, double rr, double norm_b, doubl
     double rho_next = 0;
     TRY(precondition(s, &rho_next));
     if (s->z) {
-      TRY(reduce_dot(s->reducer, s->r, s->r, &rr));
+      TRY(reduce_dot(s->reducer, field_span(s->r), field_span(s->r), &rr));
     } else {
       rr = rho_next;
     }
@@ -321,8 +321,9 @@ cleanup:
 }
 
 static HclStatus dot_layout(Pcg *s, int a, int b, double *result) {
-  return reduce_dot_range(s->reducer, s->precision, s->layout[a], s->layout[b], rrb_red_first(s->rrb),
-                          rrb_vector_layout(s->rrb)->count, result);
+  size_t first = rrb_red_first(s->rrb), end = rrb_vector_layout(s->rrb)->count;
+  return reduce_dot(s->reducer, span_range(s->layout[a], s->precision, first, end),
+                    span_range(s->layout[b], s->precision, first, end), result);
 }
 
 /* z = M1^-1 r, rho = <r, z> and rr = <r, r> (in one pass). */
@@ -330,8 +331,10 @@ static HclStatus precondition_layout(Pcg *s, double *rho, double *rr) {
   HclStatus status = HCL_OK;
   double dots[2];
   TRY(rrb_apply(s->rrb, s->layout[L_R], s->layout[L_Z]));
-  TRY(reduce_dot2_range(s->reducer, s->precision, s->layout[L_R], s->layout[L_Z], s->layout[L_R],
-                        rrb_red_first(s->rrb), rrb_vector_layout(s->rrb)->count, dots));
+  size_t first = rrb_red_first(s->rrb), end = rrb_vector_layout(s->rrb)->count;
+  TRY(reduce_dot2(s->reducer, span_range(s->layout[L_R], s->precision, first, end),
+                  span_range(s->layout[L_Z], s->precision, first, end),
+                  span_range(s->layout[L_R], s->precision, first, end), dots));
   *rho = dots[0];
   *rr = dots[1];
 cleanup:
@@ -385,7 +388,7 @@ HclStatus pcg_solve(Pcg *s, Field *b, Field *x, double tolerance, int max_iterat
   ASSERT(field_precision(b) == s->precision && field_precision(x) == s->precision && field_ghost(x) == GHOST &&
          field_decomp(x) == s->decomp && field_decomp(b) == s->decomp && field_nz(x) == 1);
   TRY(residual(s, b, x, &rr));
-  TRY(reduce_dot(s->reducer, b, b, &bb));
+  TRY(reduce_dot(s->reducer, field_span(b), field_span(b), &bb));
   result->initial_residual = sqrt(rr);
   if (s->rrb) {
     TRY(solve_schur(s, b, x, sqrt(bb), tolerance, max_iterations, result));

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "clerror.h"
-#include "kernel_args.h"
+#include "kernel.h"
 #include "program.h"
 
 /* Planes and table fields as kernels_cl/rrb.cl has them. */
@@ -239,15 +239,13 @@ static KernelArgs begin(Rrb *r, int k) {
   return a;
 }
 
-/* Launches kernel a over global (local) work-items; bytes: its DRAM traffic, for the profile. While
- * rrb_apply_timed runs, waits for it and adds its time to level k's. */
-static HclStatus launch(Rrb *r, KernelArgs *a, cl_uint dims, const size_t *global, const size_t *local, double bytes,
-                        int k) {
+/* Launches a over shape; bytes: its DRAM traffic, for the profile. While rrb_apply_timed runs, waits for it and adds
+ * its time to level k's. */
+static HclStatus launch(Rrb *r, const KernelArgs *a, KernelShape shape, double bytes, int k) {
   HclStatus status = HCL_OK;
   cl_event event = NULL;
   double seconds = 0;
-  TRY_CL(a->err);
-  TRY(runtime_launch(r->rt, a->kernel, dims, global, local, bytes, r->level_seconds ? &event : NULL));
+  TRY(kernel_launch_timed(r->rt, a, shape, bytes, r->level_seconds ? &event : NULL));
   if (event) {
     TRY_CL(clWaitForEvents(1, &event));
     TRY(runtime_event_seconds(event, &seconds));
@@ -262,25 +260,12 @@ cleanup:
 
 /* A 2D kernel of level k over nx x ny work-items (nothing when empty). */
 static HclStatus launch_2d(Rrb *r, KernelArgs *a, int nx, int ny, double bytes, int k) {
-  HclStatus status = HCL_OK;
-  TRY_CL(a->err);
-  if (nx > 0 && ny > 0) {
-    size_t global[2], local[2];
-    runtime_grid_shape(r->rt, nx, ny, WG_X, WG_Y, 1, global, local);
-    TRY(launch(r, a, 2, global, local, bytes, k));
-  }
-cleanup:
-  return status;
-}
-
-static HclStatus launch_1d(Rrb *r, KernelArgs *a, size_t n, size_t group, double bytes, int k) {
-  size_t global = (n + group - 1) / group * group;
-  return launch(r, a, 1, &global, &group, bytes, k);
+  return launch(r, a, kernel_grid(r->rt, nx, ny, WG_X, WG_Y), bytes, k);
 }
 
 /* One work-group of kernel, a kernel of the last levels. */
 static HclStatus launch_group(Rrb *r, KernelArgs *a, int kernel, int k) {
-  return launch_1d(r, a, r->group[kernel], r->group[kernel], 0, k);
+  return launch(r, a, kernel_groups(1, r->group[kernel]), 0, k);
 }
 
 static const RrbLevelLayout *level(const Rrb *r, int k) {

@@ -7,7 +7,7 @@
 
 #include "clerror.h"
 #include "halo.h"
-#include "kernel_args.h"
+#include "kernel.h"
 #include "par.h"
 #include "program.h"
 #include "rrb.h"
@@ -116,16 +116,10 @@ static void arg_factor(const RrbDist *r, KernelArgs *a) {
   }
 }
 
+/* A kernel over the nodes n (nothing when there are none). */
 static HclStatus launch(RrbDist *r, KernelArgs *a, Nodes n, double values_per_node) {
-  HclStatus status = HCL_OK;
-  TRY_CL(a->err);
-  if (n.ni > 0 && n.nj > 0) {
-    size_t global[2], local[2];
-    runtime_grid_shape(r->rt, n.ni, n.nj, WG_X, WG_Y, 1, global, local);
-    TRY(runtime_launch(r->rt, a->kernel, 2, global, local, values_per_node * n.ni * n.nj * real_bytes(r), NULL));
-  }
-cleanup:
-  return status;
+  return kernel_launch(r->rt, a, kernel_grid(r->rt, n.ni, n.nj, WG_X, WG_Y),
+                       values_per_node * n.ni * n.nj * real_bytes(r));
 }
 
 /* dst = src over the owned points (fields of this decomposition and precision, any ghost widths). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "clerror.h"
+#include "kernel.h"
 #include "program.h"
 
 HclStatus rrb_layout_create(int nx, int ny, int max_levels, int final_nodes, RrbLayout *layout) {
@@ -94,20 +95,20 @@ void rrb_permute_destroy(RrbPermute **permute) {
 /* Launches one of the two kernels: source and destination buffers, then the block's shape. */
 static HclStatus launch_permute(RrbPermute *p, int k, cl_mem from, cl_mem to, Field *natural) {
   HclStatus status = HCL_OK;
-  cl_kernel kernel = p->kernels[k];
   int nx = p->layout.nlevels > 0 ? p->layout.levels[0].nx : p->layout.final_nx;
   int ny = p->layout.nlevels > 0 ? p->layout.levels[0].ny : p->layout.final_ny;
   ASSERT(field_nx(natural) == nx && field_ny(natural) == ny && field_nz(natural) == 1 &&
          field_precision(natural) == p->precision);
-  cl_int ints[5] = {nx, ny, field_ghost(natural), field_pitch(natural), p->layout.nlevels};
-  TRY_CL(clSetKernelArg(kernel, 0, sizeof from, &from));
-  TRY_CL(clSetKernelArg(kernel, 1, sizeof to, &to));
-  for (int a = 0; a < 5; a++) {
-    TRY_CL(clSetKernelArg(kernel, (cl_uint)(2 + a), sizeof ints[a], &ints[a]));
-  }
-  size_t global[2], local[2];
-  runtime_grid_shape(p->rt, nx, ny, WG_X, WG_Y, 1, global, local);
-  TRY(runtime_launch(p->rt, kernel, 2, global, local, 2.0 * nx * ny * precision_bytes(p->precision), NULL));
+  KernelArgs a = kernel_args(p->kernels[k]);
+  arg_mem(&a, from);
+  arg_mem(&a, to);
+  arg_int(&a, nx);
+  arg_int(&a, ny);
+  arg_int(&a, field_ghost(natural));
+  arg_int(&a, field_pitch(natural));
+  arg_int(&a, p->layout.nlevels);
+  TRY(kernel_launch(p->rt, &a, kernel_grid(p->rt, nx, ny, WG_X, WG_Y),
+                    2.0 * nx * ny * precision_bytes(p->precision)));
 cleanup:
   return status;
 }

@@ -7,6 +7,7 @@
 
 #include "clerror.h"
 #include "halo.h"
+#include "kernel.h"
 #include "program.h"
 #include "reduce.h"
 
@@ -185,89 +186,63 @@ void swe_set_levels(Swe *s, const double level[SWE_SIDES]) {
   memcpy(s->levels, level, sizeof s->levels);
 }
 
-/* Sets the arguments every kernel shares after its own fields, from index first: grid, then physics
- * (kernels_cl/swe.cl); *next receives the index after them. */
-static HclStatus set_common_args(Swe *s, cl_kernel k, cl_uint first, double dt, cl_uint *next) {
-  HclStatus status = HCL_OK;
+/* The arguments every kernel shares after its own fields: grid, then physics (kernels_cl/swe.cl). */
+static void arg_common(Swe *s, KernelArgs *a, double dt) {
   const DecompLocal *l = decomp_local(s->decomp);
   const DecompSpec *g = decomp_spec(s->decomp);
   const SweConfig *c = &s->config;
-  cl_int ints[9] = {l->nx, l->ny, field_pitch(s->depth), l->x0, l->y0, g->nx, g->ny, !g->periodic_x, !g->periodic_y};
-  double reals[5] = {dt, c->dx, c->dy, c->g, c->dry_depth};
+  int ints[9] = {l->nx, l->ny, field_pitch(s->depth), l->x0, l->y0, g->nx, g->ny, !g->periodic_x, !g->periodic_y};
+  double reals[6] = {dt, c->dx, c->dy, c->g, c->dry_depth, c->friction_coefficient};
   for (int i = 0; i < 9; i++) {
-    TRY_CL(clSetKernelArg(k, first++, sizeof(cl_int), &ints[i]));
+    arg_int(a, ints[i]);
   }
-  for (int i = 0; i < 5; i++) {
-    if (c->precision == PRECISION_DOUBLE) {
-      TRY_CL(clSetKernelArg(k, first++, sizeof(double), &reals[i]));
-    } else {
-      float r = (float)reals[i];
-      TRY_CL(clSetKernelArg(k, first++, sizeof(float), &r));
-    }
+  for (int i = 0; i < 6; i++) {
+    arg_real(a, c->precision, reals[i]);
   }
-  if (c->precision == PRECISION_DOUBLE) {
-    TRY_CL(clSetKernelArg(k, first++, sizeof(double), &c->friction_coefficient));
-  } else {
-    float r = (float)c->friction_coefficient;
-    TRY_CL(clSetKernelArg(k, first++, sizeof(float), &r));
-  }
-  *next = first;
-cleanup:
-  return status;
 }
 
-/* Sets zeta_step's boundary arguments after the common ones: side types, levels and reference levels. */
-static HclStatus set_boundary_args(Swe *s, cl_kernel k, cl_uint first) {
-  HclStatus status = HCL_OK;
+/* zeta_step's boundary arguments after the common ones: side types, levels and reference levels. */
+static void arg_boundary(Swe *s, KernelArgs *a) {
   const DecompSpec *g = decomp_spec(s->decomp);
   bool periodic[SWE_SIDES] = {g->periodic_x, g->periodic_x, g->periodic_y, g->periodic_y};
   cl_int4 types;
   for (int side = 0; side < SWE_SIDES; side++) {
     types.s[side] = periodic[side] ? SWE_SIDE_WALL : (cl_int)s->config.sides[side];
   }
-  TRY_CL(clSetKernelArg(k, first, sizeof types, &types));
+  arg_bytes(a, sizeof types, &types);
   if (s->config.precision == PRECISION_DOUBLE) {
     cl_double4 level, reference;
     memcpy(level.s, s->levels, sizeof level.s);
     memcpy(reference.s, s->config.reference_level, sizeof reference.s);
-    TRY_CL(clSetKernelArg(k, first + 1, sizeof level, &level));
-    TRY_CL(clSetKernelArg(k, first + 2, sizeof reference, &reference));
+    arg_bytes(a, sizeof level, &level);
+    arg_bytes(a, sizeof reference, &reference);
   } else {
     cl_float4 level, reference;
     for (int side = 0; side < SWE_SIDES; side++) {
       level.s[side] = (float)s->levels[side];
       reference.s[side] = (float)s->config.reference_level[side];
     }
-    TRY_CL(clSetKernelArg(k, first + 1, sizeof level, &level));
-    TRY_CL(clSetKernelArg(k, first + 2, sizeof reference, &reference));
+    arg_bytes(a, sizeof level, &level);
+    arg_bytes(a, sizeof reference, &reference);
   }
-cleanup:
-  return status;
 }
 
 /* Launches kernel k over the owned cells with fields as its leading buffer arguments. */
 static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double dt, double bytes_per_cell) {
-  HclStatus status = HCL_OK;
-  cl_kernel kernel = s->kernels[k];
   const DecompLocal *l = decomp_local(s->decomp);
+  KernelArgs a = kernel_args(s->kernels[k]);
   for (int i = 0; i < nfields; i++) {
-    cl_mem b = field_buffer(fields[i]);
-    TRY_CL(clSetKernelArg(kernel, (cl_uint)i, sizeof b, &b));
+    arg_mem(&a, field_buffer(fields[i]));
   }
-  cl_uint next = 0;
-  TRY(set_common_args(s, kernel, (cl_uint)nfields, dt, &next));
+  arg_common(s, &a, dt);
   if (k == KERNEL_BOUNDARY) { /* 1D over the edge cells, few: the driver chooses the work-groups */
-    TRY(set_boundary_args(s, kernel, next));
-    size_t edge[1] = {2 * (size_t)l->nx + 2 * (size_t)l->ny};
-    TRY(runtime_launch(s->rt, kernel, 1, edge, NULL, 0.0, NULL));
-    goto cleanup;
+    arg_boundary(s, &a);
+    return kernel_launch(s->rt, &a, kernel_box(1, 2 * (size_t)l->nx + 2 * (size_t)l->ny, 1, 1), 0.0);
   }
-  size_t global[2], local[2]; /* uv_step: u and v groups alternate along y, twice the rows of groups */
-  runtime_grid_shape(s->rt, l->nx, l->ny, WG_X, WG_Y, k == KERNEL_UV ? 2 : 1, global, local);
+  /* uv_step: u and v groups alternate along y, twice the rows of groups */
+  KernelShape shape = kernel_grid_rows(s->rt, l->nx, l->ny, WG_X, WG_Y, k == KERNEL_UV ? 2 : 1);
   double bytes = bytes_per_cell * (double)l->nx * l->ny * (double)precision_bytes(s->config.precision);
-  TRY(runtime_launch(s->rt, kernel, 2, global, local, bytes, NULL));
-cleanup:
-  return status;
+  return kernel_launch(s->rt, &a, shape, bytes);
 }
 
 /* Effective DRAM traffic per cell, in REALs: each kernel reads its inputs once and writes its outputs once. */
@@ -325,8 +300,8 @@ HclStatus swe_volume(Swe *s, double *volume) {
   HclStatus status = HCL_OK;
   double sum_zeta = 0, sum_depth = 0;
   /* Dry cells hold zeta = -depth, so sum(zeta + depth) is the sum of the total depths. */
-  TRY(reduce_sum(s->reducer, s->zeta[s->current], &sum_zeta));
-  TRY(reduce_sum(s->reducer, s->depth, &sum_depth));
+  TRY(reduce_sum(s->reducer, field_span(s->zeta[s->current]), &sum_zeta));
+  TRY(reduce_sum(s->reducer, field_span(s->depth), &sum_depth));
   *volume = (sum_zeta + sum_depth) * s->config.dx * s->config.dy;
 cleanup:
   return status;
@@ -337,7 +312,7 @@ HclStatus swe_max_wave_speed(Swe *s, double *speed) {
   int c = s->current;
   Field *args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->speed};
   TRY(launch(s, KERNEL_SPEED, args, 5, 0.0, 5.0));
-  TRY(reduce_max(s->reducer, s->speed, speed));
+  TRY(reduce_max(s->reducer, field_span(s->speed), speed));
 cleanup:
   return status;
 }

@@ -9,7 +9,7 @@
 #include "clerror.h"
 #include "fd.h"
 #include "halo.h"
-#include "kernel_args.h"
+#include "kernel.h"
 #include "mirror.h"
 #include "program.h"
 #include "progress.h"
@@ -372,15 +372,10 @@ cleanup:
 
 /* ---- launches ---- */
 
-static HclStatus launch(Wave *W, int k, KernelArgs *a, double bytes) {
-  HclStatus status = HCL_OK;
-  size_t global[2], local[2];
+/* The launch shape of a kernel over the owned points. */
+static KernelShape owned_grid(const Wave *W) {
   const DecompLocal *l = decomp_local(W->decomp);
-  TRY_CL(a->err);
-  runtime_grid_shape(W->rt, l->nx, l->ny, WG_X, WG_Y, 1, global, local);
-  TRY(runtime_launch(W->rt, W->kernels[k], 2, global, local, bytes, NULL));
-cleanup:
-  return status;
+  return kernel_grid(W->rt, l->nx, l->ny, WG_X, WG_Y);
 }
 
 static double points(const Wave *W) {
@@ -461,8 +456,7 @@ static HclStatus extrapolate(Wave *W, double t) {
   }
   arg_int(&a, n);
   arg_ulong(&a, count);
-  TRY_CL(a.err);
-  TRY(runtime_launch(W->rt, W->kernels[K_LAGRANGE], 1, &global, NULL, (n + 1.0) * count * real_bytes(W), NULL));
+  TRY(kernel_launch(W->rt, &a, kernel_box(1, global, 1, 1), (n + 1.0) * count * real_bytes(W)));
 cleanup:
   return status;
 }
@@ -499,7 +493,7 @@ static HclStatus stage(Wave *W, Pair *in, Pair *next, double g, double b_dt, dou
   arg_int(&a, kind);
   arg_mem(&a, W->d1);
   double reads = W->config.equations == WAVE_LINEAR ? 2 : 2 + 2 * W->width; /* the stage state and w */
-  return launch(W, K_STAGE, &a, points(W) * real_bytes(W) * (reads + (kind == 2 ? 4 : kind == 1 ? 8 : 6)));
+  return kernel_launch(W->rt, &a, owned_grid(W), points(W) * real_bytes(W) * (reads + (kind == 2 ? 4 : kind == 1 ? 8 : 6)));
 }
 
 /* (1 - cos(pi t / T_ramp)) / 2 while t < T_ramp, then 1. */
@@ -528,7 +522,7 @@ static HclStatus relax(Wave *W) {
   arg_real(&a, W->precision, W->current_x);
   arg_real(&a, W->precision, W->current_y);
   arg_real(&a, W->precision, W->potential_rate);
-  return launch(W, K_RELAX, &a, points(W) * real_bytes(W));
+  return kernel_launch(W->rt, &a, owned_grid(W), points(W) * real_bytes(W));
 }
 
 /* Seconds since *since, after waiting for the queue when timing; moves *since on. */
@@ -628,9 +622,9 @@ HclStatus wave_check(Wave *W, double factor) {
   arg_mem(&a, field_buffer(W->y.phi));
   arg_mem(&a, field_buffer(W->h));
   arg_shape(&a, W);
-  TRY(launch(W, K_GUARD, &a, 4 * points(W) * real_bytes(W)));
+  TRY(kernel_launch(W->rt, &a, owned_grid(W), 4 * points(W) * real_bytes(W)));
   double largest = 0;
-  TRY(reduce_max(W->reducer, W->scratch[0], &largest));
+  TRY(reduce_max(W->reducer, field_span(W->scratch[0]), &largest));
   if (largest <= factor) {
     goto cleanup;
   }
@@ -646,7 +640,7 @@ cleanup:
 }
 
 HclStatus wave_volume(Wave *W, double *volume) {
-  return reduce_dot(W->reducer, W->y.eta, W->area, volume);
+  return reduce_dot(W->reducer, field_span(W->y.eta), field_span(W->area), volume);
 }
 
 /* Solves for the present state (the next step's first solve then starts from its solution). */
@@ -669,10 +663,10 @@ HclStatus wave_energy(Wave *W, double *potential, double *kinetic) {
   arg_shape(&a, W);
   arg_real(&a, W->precision, W->config.g);
   arg_mem(&a, W->d1);
-  TRY(launch(W, K_RATES, &a, (5 + 2 * W->width) * points(W) * real_bytes(W)));
+  TRY(kernel_launch(W->rt, &a, owned_grid(W), (5 + 2 * W->width) * points(W) * real_bytes(W)));
   double eta_squares = 0, flux = 0;
-  TRY(reduce_dot(W->reducer, W->y.eta, W->scratch[1], &eta_squares));
-  TRY(reduce_dot(W->reducer, W->y.phi, W->scratch[0], &flux));
+  TRY(reduce_dot(W->reducer, field_span(W->y.eta), field_span(W->scratch[1]), &eta_squares));
+  TRY(reduce_dot(W->reducer, field_span(W->y.phi), field_span(W->scratch[0]), &flux));
   *potential = 0.5 * W->config.g * eta_squares;
   *kinetic = 0.5 * flux;
 cleanup:
@@ -710,9 +704,7 @@ HclStatus wave_column_velocities(Wave *W, int ncolumns, const int *columns, doub
   arg_ulong(&a, (size_t)field_pitch(phi3) * field_rows(phi3));
   arg_mem(&a, W->d1);
   arg_mem(&a, laplace_sigma_stencils(W->laplace));
-  TRY_CL(a.err);
-  size_t global[2] = {(size_t)ncolumns, (size_t)nz};
-  TRY(runtime_launch(W->rt, W->kernels[K_COLUMN_VELOCITY], 2, global, NULL, (double)bytes, NULL));
+  TRY(kernel_launch(W->rt, &a, kernel_box(2, (size_t)ncolumns, (size_t)nz, 1), (double)bytes));
   if (precision_bytes(W->precision) == sizeof(double)) {
     TRY_CL(clEnqueueReadBuffer(q, values, CL_TRUE, 0, bytes, out, 0, NULL, NULL));
   } else {

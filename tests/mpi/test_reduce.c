@@ -1,9 +1,9 @@
 /* test_reduce.c: global sum, min, max and dot product on any number of ranks (meson: 1, 2 and 4) against a host
  * computation over the whole grid, in float and double fields, on a small grid and on one wide and tall enough for
  * the kernel's strided loops to take several passes; every rank gets the same bits; a repeated reduction gives the
- * same bits; NaN reaches min and max; a kernel build failing on rank 0 alone fails every rank and is retried. The
- * dot products over ranges of plain buffers (reduce_dot_range, reduce_dot2_range) over ranges whose start, length and
- * end fall anywhere against the work-groups, the chunks and CPUs' runs of four, exactly against a host sum.
+ * same bits; the fused two dot products (reduce_dot2) equal two reduce_dot calls to the bit; NaN reaches min and max;
+ * a kernel build failing on rank 0 alone fails every rank and is retried. The dot products over ranges of plain
+ * buffers (span_range) over ranges whose start, length and end fall anywhere against the work-groups, the chunks and CPUs' runs of four, exactly against a host sum.
  * Usage: test_reduce KERNELS_CL_DIR */
 #include <math.h>
 #include <stdlib.h>
@@ -59,7 +59,7 @@ static bool same_on_all_ranks(double x) {
 
 static void check(Runtime *rt, Reducer *reducer, const Decomp *decomp, int nz, Precision p) {
   Field *a = NULL, *b = NULL;
-  double sum = 0, min = 0, max = 0, dot = 0, again = 0;
+  double sum = 0, min = 0, max = 0, dot = 0, again = 0, aa = 0, fused[2] = {0, 0};
   FieldSpec spec = {.name = "a", .nz = nz, .ghost = 2, .precision = p};
   status_clear();
   HclStatus s = field_create(rt, decomp, &spec, &a);
@@ -73,19 +73,25 @@ static void check(Runtime *rt, Reducer *reducer, const Decomp *decomp, int nz, P
     s = fill(b, -2.0);
   }
   if (s == HCL_OK) {
-    s = reduce_sum(reducer, a, &sum);
+    s = reduce_sum(reducer, field_span(a), &sum);
   }
   if (s == HCL_OK) {
-    s = reduce_min(reducer, a, &min);
+    s = reduce_min(reducer, field_span(a), &min);
   }
   if (s == HCL_OK) {
-    s = reduce_max(reducer, a, &max);
+    s = reduce_max(reducer, field_span(a), &max);
   }
   if (s == HCL_OK) {
-    s = reduce_dot(reducer, a, b, &dot);
+    s = reduce_dot(reducer, field_span(a), field_span(b), &dot);
   }
   if (s == HCL_OK) {
-    s = reduce_sum(reducer, a, &again);
+    s = reduce_sum(reducer, field_span(a), &again);
+  }
+  if (s == HCL_OK) {
+    s = reduce_dot(reducer, field_span(a), field_span(a), &aa);
+  }
+  if (s == HCL_OK) {
+    s = reduce_dot2(reducer, field_span(a), field_span(b), field_span(a), fused);
   }
   double want_sum = 0, want_min = INFINITY, want_max = -INFINITY, want_dot = 0, abs_sum = 0;
   const DecompSpec *grid = decomp_spec(decomp);
@@ -114,6 +120,9 @@ static void check(Runtime *rt, Reducer *reducer, const Decomp *decomp, int nz, P
          want_dot);
   TAP_OK(same_on_all_ranks(sum) && same_on_all_ranks(dot), "nz %d %s: every rank has the same bits", nz, name);
   TAP_OK(all_ranks(again == sum), "nz %d %s: repeating the sum gives the same bits", nz, name);
+  TAP_OK(all_ranks(fused[0] == dot && fused[1] == aa),
+         "nz %d %s: the fused a.b and a.a are reduce_dot's to the bit (%.17g %.17g against %.17g %.17g)", nz, name,
+         fused[0], fused[1], dot, aa);
   field_destroy(&a);
   field_destroy(&b);
 }
@@ -145,7 +154,7 @@ static HclStatus filled_dot(Runtime *rt, Reducer *reducer, const Decomp *decomp,
   FieldSpec spec = {.name = "a", .nz = 2, .ghost = 1, .precision = PRECISION_DOUBLE};
   TRY(field_create(rt, decomp, &spec, &a));
   TRY(fill(a, 1.0));
-  TRY(reduce_dot(reducer, a, a, dot));
+  TRY(reduce_dot(reducer, field_span(a), field_span(a), dot));
 cleanup:
   field_destroy(&a);
   return status;
@@ -201,7 +210,7 @@ static double range_value(int which, size_t k) {
   return (double)((int)((k * (2 + (size_t)which) + 3 * (size_t)which) % 5) - 2);
 }
 
-/* reduce_dot_range(a, b) and reduce_dot2_range(a, b, c) over [first, end) of buffers of `end` REALs, the same on every
+/* reduce_dot(a, b) and reduce_dot2(a, b, c) over the ranges [first, end) of buffers of `end` REALs, the same on every
  * rank, against par_size() times the host's sums. */
 static void check_range(Runtime *rt, Reducer *reducer, Precision p, size_t first, size_t end) {
   HclStatus s = HCL_OK;
@@ -220,10 +229,11 @@ static void check_range(Runtime *rt, Reducer *reducer, Precision p, size_t first
     expect[1] += range_value(0, k) * range_value(2, k);
   }
   if (s == HCL_OK) {
-    s = reduce_dot_range(reducer, p, buffers[0], buffers[1], first, end, &one);
+    s = reduce_dot(reducer, span_range(buffers[0], p, first, end), span_range(buffers[1], p, first, end), &one);
   }
   if (s == HCL_OK) {
-    s = reduce_dot2_range(reducer, p, buffers[0], buffers[1], buffers[2], first, end, two);
+    s = reduce_dot2(reducer, span_range(buffers[0], p, first, end), span_range(buffers[1], p, first, end),
+                    span_range(buffers[2], p, first, end), two);
   }
   double ranks = (double)par_size();
   TAP_OK(all_ranks(s == HCL_OK && one == ranks * expect[0] && two[0] == ranks * expect[0] &&
@@ -278,10 +288,10 @@ int main(int argc, char **argv) {
       s = field_write_owned(f, host);
     }
     if (s == HCL_OK) {
-      s = reduce_min(reducer, f, &min);
+      s = reduce_min(reducer, field_span(f), &min);
     }
     if (s == HCL_OK) {
-      s = reduce_max(reducer, f, &max);
+      s = reduce_max(reducer, field_span(f), &max);
     }
     TAP_OK(all_ranks(s == HCL_OK && isnan(min) && isnan(max)), "a NaN anywhere reaches min and max everywhere");
     free(host);

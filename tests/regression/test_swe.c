@@ -100,16 +100,16 @@ static void lake_at_rest(Runtime *rt, Precision p, SweAdvection a, SweOrdering o
     s = reducer_create(rt, m.decomp, &r);
   }
   if (s == HCL_OK) {
-    s = reduce_max(r, swe_u(m.swe), &max_u);
+    s = reduce_max(r, field_span(swe_u(m.swe)), &max_u);
   }
   if (s == HCL_OK) {
-    s = reduce_min(r, swe_u(m.swe), &min_u);
+    s = reduce_min(r, field_span(swe_u(m.swe)), &min_u);
   }
   if (s == HCL_OK) {
-    s = reduce_max(r, swe_v(m.swe), &max_v);
+    s = reduce_max(r, field_span(swe_v(m.swe)), &max_v);
   }
   if (s == HCL_OK) {
-    s = reduce_min(r, swe_v(m.swe), &min_v);
+    s = reduce_min(r, field_span(swe_v(m.swe)), &min_v);
   }
   if (s == HCL_OK) {
     s = field_read_owned(swe_zeta(m.swe), after);
@@ -163,10 +163,10 @@ static void drop_island_volume(Runtime *rt, SweOrdering o) {
     s = swe_volume(m.swe, &v1);
   }
   if (s == HCL_OK) {
-    s = reduce_max(r, swe_u(m.swe), &max_u);
+    s = reduce_max(r, field_span(swe_u(m.swe)), &max_u);
   }
   if (s == HCL_OK) {
-    s = reduce_min(r, swe_v(m.swe), &min_v);
+    s = reduce_min(r, field_span(swe_v(m.swe)), &min_v);
   }
   /* The drop spreads: by 40 s its ring has crossed the basin, so the flow is far from rest everywhere. */
   TAP_OK(all_ranks(s == HCL_OK && max_u > 1e-3 && min_v < -1e-3), "the drop moves the water (max u %.3g, min v %.3g "

@@ -1,0 +1,59 @@
+/* kernel.c: launch shapes and the one launch of kernel.h. */
+#include "kernel.h"
+
+#include "clerror.h"
+
+KernelShape kernel_grid_rows(const Runtime *rt, int nx, int ny, int wg_x, int wg_y, int rows_of_groups) {
+  KernelShape s = {.dims = 2, .has_local = true};
+  runtime_grid_shape(rt, nx, ny, wg_x, wg_y, rows_of_groups, s.global, s.local);
+  return s;
+}
+
+KernelShape kernel_grid(const Runtime *rt, int nx, int ny, int wg_x, int wg_y) {
+  return kernel_grid_rows(rt, nx, ny, wg_x, wg_y, 1);
+}
+
+KernelShape kernel_range(size_t n, size_t group) {
+  return (KernelShape){.dims = 1, .global = {(n + group - 1) / group * group}, .local = {group}, .has_local = true};
+}
+
+KernelShape kernel_groups(size_t groups, size_t group) {
+  return (KernelShape){.dims = 1, .global = {groups * group}, .local = {group}, .has_local = true};
+}
+
+KernelShape kernel_box(cl_uint dims, size_t x, size_t y, size_t z) {
+  return (KernelShape){.dims = dims, .global = {x, y, z}, .has_local = false};
+}
+
+static bool empty(const KernelShape *s) {
+  for (cl_uint d = 0; d < s->dims; d++) {
+    if (s->global[d] == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+HclStatus kernel_launch_timed(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved,
+                              cl_event *event) {
+  HclStatus status = HCL_OK;
+  if (a->err != CL_SUCCESS) {
+    char name[128] = "?";
+    clGetKernelInfo(a->kernel, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+    FAIL(HCL_EOPENCL, "cannot set argument %u of kernel '%s': %s", a->err_arg, name, cl_error_name(a->err));
+  }
+  if (event) {
+    *event = NULL;
+  }
+  if (empty(&shape)) {
+    goto cleanup;
+  }
+  TRY(runtime_launch(rt, a->kernel, shape.dims, shape.global, shape.has_local ? shape.local : NULL, bytes_moved,
+                     event));
+cleanup:
+  return status;
+}
+
+HclStatus kernel_launch(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved) {
+  return kernel_launch_timed(rt, a, shape, bytes_moved, NULL);
+}
