@@ -53,6 +53,25 @@ typedef struct {
 
 typedef struct Case Case;
 
+/* A schema assembled from the key tables of several modules: the model's own, and each embedded module's (a Krylov
+ * solver, a preconditioner, the Laplace solver) under the prefix the model gives it ("solver."), so that the
+ * module reads and checks its own keys wherever it is embedded and a model may embed several. */
+typedef struct CaseSchema CaseSchema;
+
+enum { CASE_KEY_MAX = 128 }; /* a key's length, prefix included, with its NUL */
+
+HclStatus case_schema_create(CaseSchema **out);
+void case_schema_destroy(CaseSchema **schema);
+/* Appends keys[0 .. n) with prefix ("" for none) before each key (copied: a module may build its rows on the
+ * stack). A key already in the schema is HCL_EINTERNAL. */
+HclStatus case_schema_add(CaseSchema *schema, const char *prefix, const CaseKey *keys, int n);
+/* The rows so far (borrowed: valid until the next add or the destroy) and their number. */
+const CaseKey *case_schema_keys(const CaseSchema *schema);
+int case_schema_count(const CaseSchema *schema);
+
+/* prefix and name joined into buf ("solver." and "rtol": "solver.rtol"); returns buf. */
+const char *case_key(char buf[CASE_KEY_MAX], const char *prefix, const char *name);
+
 /* Reads path and checks every key it names against keys[0..nkeys) (borrowed; must outlive the case). Defaults and
  * required keys are settled by case_finish, after any case_set. */
 HclStatus case_load(const CaseKey *keys, int nkeys, const char *path, Case **out);

@@ -29,6 +29,7 @@ enum {
   OPT_NORM = 1 << 14,
   OPT_RRB_LEVELS = 1 << 15,
   OPT_RRB_EXACT = 1 << 16,
+  OPT_METHOD = 1 << 17,
 };
 
 enum { CLI_MAX_SETS = 64, CLI_COMMAND_LINE = 2048 };
@@ -51,7 +52,8 @@ typedef struct {
   const char *sets[CLI_MAX_SETS]; /* --set section.key=value, in order */
   int nsets;
   int n;                      /* --n: interior points per side of solve-poisson's grid; 0 when not given */
-  const char *preconditioner; /* --preconditioner, "rrb" when not given */
+  const char *method;         /* --method: "cg" (default), "gmres" or "dc" */
+  const char *preconditioner; /* --preconditioner: "rrb" (default), "jacobi" or "none" */
   double tolerance;           /* --tolerance, 1e-5 when not given */
   const char *norm;           /* --norm: "2" (default) or "m", the residual norm the tolerance applies to */
   int rrb_levels;             /* --rrb-levels: the RRB-k of the preconditioner, 0 (default): no limit */

@@ -43,8 +43,9 @@ void cli_print_usage(FILE *out) {
           "      --restart R      run: continue from 'latest' (the newest restart in the output folder) or a file\n"
           "      --set K=V        run, validate: override a case key, e.g. --set grid.nx=400 (repeatable)\n"
           "      --n N            solve-poisson: N x N interior points (required)\n"
+          "      --method M       solve-poisson: cg (default), gmres or dc (defect correction)\n"
           "      --preconditioner P\n"
-          "                       solve-poisson: rrb (default), jacobi or plain (none)\n"
+          "                       solve-poisson: rrb (default), jacobi or none (plain is none)\n"
           "      --tolerance T    solve-poisson: stop at ||r|| <= T ||b|| (default 1e-5)\n"
           "      --norm N         solve-poisson: 2 (default: ||r||_2 <= T ||b||_2) or m (the paper's criterion:\n"
           "                       ||r||_M^-1 <= T ||r0||_M^-1, M the preconditioner)\n"
@@ -138,7 +139,8 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
     LONG_TOLERANCE,
     LONG_NORM,
     LONG_RRB_LEVELS,
-    LONG_RRB_EXACT
+    LONG_RRB_EXACT,
+    LONG_METHOD
   };
   static const struct option long_options[] = {
       {"device", required_argument, NULL, 'd'},
@@ -153,6 +155,7 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       {"restart", required_argument, NULL, LONG_RESTART},
       {"set", required_argument, NULL, LONG_SET},
       {"n", required_argument, NULL, LONG_N},
+      {"method", required_argument, NULL, LONG_METHOD},
       {"preconditioner", required_argument, NULL, LONG_PRECONDITIONER},
       {"tolerance", required_argument, NULL, LONG_TOLERANCE},
       {"norm", required_argument, NULL, LONG_NORM},
@@ -169,6 +172,7 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
   o->kernel_dir = getenv("HYDROCL_KERNEL_DIR") && getenv("HYDROCL_KERNEL_DIR")[0] ? getenv("HYDROCL_KERNEL_DIR")
                                                                                     : NULL;
   o->precision = precision_default();
+  o->method = "cg";
   o->preconditioner = "rrb";
   o->tolerance = 1e-5;
   o->norm = "2";
@@ -240,10 +244,17 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       o->given |= OPT_RRB_EXACT;
       break;
     case LONG_PRECONDITIONER:
-      REQUIRE(strcmp(optarg, "rrb") == 0 || strcmp(optarg, "jacobi") == 0 || strcmp(optarg, "plain") == 0,
-              HCL_EUSAGE, "--preconditioner '%s': use rrb, jacobi or plain", optarg);
-      o->preconditioner = optarg;
+      REQUIRE(strcmp(optarg, "rrb") == 0 || strcmp(optarg, "jacobi") == 0 || strcmp(optarg, "none") == 0 ||
+                  strcmp(optarg, "plain") == 0,
+              HCL_EUSAGE, "--preconditioner '%s': use rrb, jacobi or none (plain)", optarg);
+      o->preconditioner = strcmp(optarg, "plain") == 0 ? "none" : optarg;
       o->given |= OPT_PRECONDITIONER;
+      break;
+    case LONG_METHOD:
+      REQUIRE(strcmp(optarg, "cg") == 0 || strcmp(optarg, "gmres") == 0 || strcmp(optarg, "dc") == 0, HCL_EUSAGE,
+              "--method '%s': use cg, gmres or dc", optarg);
+      o->method = optarg;
+      o->given |= OPT_METHOD;
       break;
     case LONG_TOLERANCE: {
       char *end = NULL;
@@ -295,7 +306,7 @@ static const char *option_name(unsigned bit) {
   static const char *const names[] = {"--device",  "--kernel-dir", "--profile", "--json",           "--precision",
                                       "--size",    "--list",       "--output",  "--overwrite",      "--restart",
                                       "--set",     "--n",          "--preconditioner", "--tolerance",
-                                      "--norm",    "--rrb-levels", "--rrb-exact"};
+                                      "--norm",    "--rrb-levels", "--rrb-exact", "--method"};
   for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (bit == 1u << i) {
       return names[i];

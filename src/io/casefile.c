@@ -777,3 +777,83 @@ void case_write_template(const CaseKey *keys, int nkeys, const char *title, FILE
     }
   }
 }
+
+/* ---- schemas assembled from modules' tables ---- */
+
+struct CaseSchema {
+  CaseKey *keys; /* key and default_text owned */
+  int count, capacity;
+};
+
+HclStatus case_schema_create(CaseSchema **out) {
+  HclStatus status = HCL_OK;
+  CaseSchema *s = NULL;
+  TRY_ALLOC(s, 1);
+  *out = s;
+cleanup:
+  return status;
+}
+
+void case_schema_destroy(CaseSchema **schema) {
+  if (!schema || !*schema) {
+    return;
+  }
+  CaseSchema *s = *schema;
+  for (int i = 0; i < s->count; i++) {
+    free((char *)s->keys[i].key);
+    free((char *)s->keys[i].default_text);
+  }
+  free(s->keys);
+  free(s);
+  *schema = NULL;
+}
+
+const char *case_key(char buf[CASE_KEY_MAX], const char *prefix, const char *name) {
+  snprintf(buf, CASE_KEY_MAX, "%s%s", prefix, name);
+  return buf;
+}
+
+static bool schema_has(const CaseSchema *s, const char *key) {
+  for (int i = 0; i < s->count; i++) {
+    if (strcmp(s->keys[i].key, key) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+HclStatus case_schema_add(CaseSchema *s, const char *prefix, const CaseKey *keys, int n) {
+  HclStatus status = HCL_OK;
+  char key[CASE_KEY_MAX];
+  if (s->count + n > s->capacity) {
+    int capacity = s->count + n + 32;
+    CaseKey *grown = realloc(s->keys, sizeof *grown * (size_t)capacity);
+    REQUIRE(grown != NULL, HCL_ENOMEM, "cannot grow a case schema to %d keys", capacity);
+    s->keys = grown;
+    s->capacity = capacity;
+  }
+  for (int i = 0; i < n; i++) {
+    case_key(key, prefix, keys[i].key);
+    REQUIRE(strlen(prefix) + strlen(keys[i].key) < CASE_KEY_MAX && !schema_has(s, key), HCL_EINTERNAL,
+            "case key '%s' is too long or given twice in one schema (please report)", key);
+    CaseKey row = keys[i];
+    row.key = strdup(key);
+    row.default_text = keys[i].default_text ? strdup(keys[i].default_text) : NULL;
+    if (!row.key || (keys[i].default_text && !row.default_text)) {
+      free((char *)row.key);
+      free((char *)row.default_text);
+      FAIL(HCL_ENOMEM, "cannot copy case key '%s'", key);
+    }
+    s->keys[s->count++] = row;
+  }
+cleanup:
+  return status;
+}
+
+const CaseKey *case_schema_keys(const CaseSchema *schema) {
+  return schema->keys;
+}
+
+int case_schema_count(const CaseSchema *schema) {
+  return schema->count;
+}

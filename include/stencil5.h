@@ -1,0 +1,40 @@
+/* stencil5.h: the 5-point symmetric variable-coefficient operator on the distributed grid (hypre's StructMatrix
+ * role; kernels_cl/stencil5.cl): (S x)_p = c_p x_p + e_p x_E + e_W x_W + n_p x_N + n_S x_S, the system of the
+ * semi-implicit models, solved by CG with the RRB preconditioner (rrb_precond.h), Jacobi or none (precond.h).
+ *
+ * The model assembles the matrix on the device into three fields of ghost width 1 (stencil5_fields): the centre c,
+ * the coupling east of each point with its east neighbour (0 on the grid's last column) and north with its north
+ * neighbour (0 on the last row); Dirichlet and Neumann rows are the model's to fold in. operator_setup after every
+ * assembly exchanges the couplings' ghosts and refuses a centre that is not positive (no SPD matrix has one; HCL_EDATA
+ * with the smallest). Its vectors are 2D fields of ghost width 1 in its precision (operator_space). Every call is
+ * collective. */
+#ifndef HYDROCL_STENCIL5_H
+#define HYDROCL_STENCIL5_H
+
+#include "casefile.h"
+#include "decomp.h"
+#include "field.h"
+#include "operator.h"
+#include "precond.h"
+#include "runtime.h"
+#include "status.h"
+
+/* Borrows rt and decomp. */
+HclStatus stencil5_create(Runtime *rt, const Decomp *decomp, Precision precision, Operator **out);
+
+/* The matrix fields of a 5-point operator, centre, east and north (borrowed, for the model's assembly); HCL_EDATA
+ * naming the operator when op is not one (a preconditioner that needs the stencil's coefficients). */
+HclStatus stencil5_fields(Operator *op, Field *fields[3]);
+Runtime *stencil5_runtime(Operator *op);
+const Decomp *stencil5_decomp(Operator *op);
+
+/* x += r / c at the points (i, j) with i + j odd (global indices: the black points of the red-black colouring):
+ * with r = b - S x, the black rows are then satisfied exactly (rrb_precond.h). */
+HclStatus stencil5_black_jacobi(Operator *op, Vec *x, Vec *r);
+
+/* The preconditioners of a 5-point operator as a case file chooses them: the key `preconditioner` (rrb, jacobi or
+ * none) and RRB's depth (rrb_levels, rrb_exact) under prefix, with rrb as the default. */
+HclStatus stencil5_add_precond_keys(CaseSchema *schema, const char *prefix);
+HclStatus stencil5_precond_from_case(const Case *c, const char *prefix, Precond **out);
+
+#endif

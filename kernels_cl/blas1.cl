@@ -1,0 +1,72 @@
+/* blas1.cl: the vector updates of the solvers' vectors (src/solver/vec.c, include/vec.h). Each operation is written
+ * once, as the statement on one place k of its vectors, and instantiated twice: NAME_grid over the owned points of
+ * fields (a 2D launch over nx x ny points, each work-item down the nz planes) and NAME_range over the places
+ * [first, end) of plain buffers (a padded 1D launch). The dot products are reductions (reduce.cl).
+ *
+ * Kernels (_grid and _range each): set (y = value), scale (y = a y), axpy (y += a x), aypx (y = x + b y),
+ *   axpby (y = a x + b y), waxpby (w = a x + b y), axpy_pair (y += a x and v += b u, CG's x += alpha p,
+ *   r -= alpha q), divide (z = x / y, the Jacobi preconditioner); across two layouts and precisions (grid only):
+ *   convert_copy (y = x), convert_axpy (y += a x), x of type XREAL.
+ * Macros: REAL (the vectors written, and the scalars), XREAL (the vector read by the convert_ kernels; REAL unless
+ *   given), common.clh
+ * Layout: a grid vector's place (i, j, k) at base + k plane + j pitch + i (field.h's Span: owned points of a field,
+ *   x fastest); a range vector's places first .. end - 1. Every vector of a grid kernel shares the layout, except
+ *   the convert_ kernels' x, which has its own (xbase, xpitch, xplane). */
+
+#ifndef XREAL
+#define XREAL REAL
+#endif
+
+#define UNPAREN(...) __VA_ARGS__
+#define GRID_ARGS const int nx, const int ny, const int nz, const ulong base, const int pitch, const ulong plane
+#define RANGE_ARGS const uint first, const uint end
+
+/* One definition, two kernels: PARAMS the parenthesized vector and scalar parameters, BODY the statement on place k. */
+#define BLAS1(NAME, PARAMS, BODY)                                                                                    \
+  __kernel void NAME##_grid(UNPAREN PARAMS, GRID_ARGS) {                                                                     \
+    const int i = get_global_id(0), j = get_global_id(1);                                                            \
+    if (OUTSIDE(i, j)) {                                                                                             \
+      return;                                                                                                        \
+    }                                                                                                                \
+    for (int p = 0; p < nz; p++) {                                                                                   \
+      const ulong k = base + (ulong)p * plane + (ulong)j * pitch + (ulong)i;                                         \
+      BODY;                                                                                                          \
+    }                                                                                                                \
+  }                                                                                                                  \
+  __kernel void NAME##_range(UNPAREN PARAMS, RANGE_ARGS) {                                                                   \
+    const uint k = first + (uint)get_global_id(0);                                                                   \
+    if (k < end) {                                                                                                   \
+      BODY;                                                                                                          \
+    }                                                                                                                \
+  }
+
+#define OUT(v) __global REAL *restrict v
+#define IN(v) __global const REAL *restrict v
+
+BLAS1(set, (OUT(y), const REAL value), y[k] = value)
+BLAS1(scale, (OUT(y), const REAL a), y[k] = a * y[k])
+BLAS1(axpy, (OUT(y), IN(x), const REAL a), y[k] += a * x[k])
+BLAS1(aypx, (OUT(y), IN(x), const REAL b), y[k] = x[k] + b * y[k])
+BLAS1(axpby, (OUT(y), IN(x), const REAL a, const REAL b), y[k] = a * x[k] + b * y[k])
+BLAS1(waxpby, (OUT(w), IN(x), IN(y), const REAL a, const REAL b), w[k] = a * x[k] + b * y[k])
+BLAS1(axpy_pair, (OUT(y), IN(x), OUT(v), IN(u), const REAL a, const REAL b),
+      y[k] += a * x[k];
+      v[k] += b * u[k])
+BLAS1(divide, (OUT(z), IN(x), IN(y)), z[k] = x[k] / y[k])
+
+/* Across layouts and precisions: y (REAL, the grid layout) from x (XREAL, its own layout). */
+#define CONVERT(NAME, PARAMS, BODY)                                                                                  \
+  __kernel void NAME(UNPAREN PARAMS, GRID_ARGS, const ulong xbase, const int xpitch, const ulong xplane) {                   \
+    const int i = get_global_id(0), j = get_global_id(1);                                                            \
+    if (OUTSIDE(i, j)) {                                                                                             \
+      return;                                                                                                        \
+    }                                                                                                                \
+    for (int p = 0; p < nz; p++) {                                                                                   \
+      const ulong k = base + (ulong)p * plane + (ulong)j * pitch + (ulong)i;                                         \
+      const REAL xk = (REAL)x[xbase + (ulong)p * xplane + (ulong)j * xpitch + (ulong)i];                             \
+      BODY;                                                                                                          \
+    }                                                                                                                \
+  }
+
+CONVERT(convert_copy, (OUT(y), __global const XREAL *restrict x), y[k] = xk)
+CONVERT(convert_axpy, (OUT(y), __global const XREAL *restrict x, const REAL a), y[k] += a * xk)

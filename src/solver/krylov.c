@@ -1,0 +1,599 @@
+/* krylov.c: CG, GMRES(m) and defect correction over the operator, preconditioner and vector interfaces (see
+ * krylov.h). */
+#include "krylov.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { HISTORY_SHOWN_FIRST = 12, HISTORY_SHOWN_LAST = 4, MESSAGE_HISTORY = 1024 };
+
+static const char *const METHOD_NAMES[] = {"cg", "gmres", "dc"};
+static const char *const NORM_NAMES[] = {"2", "rms", "m"};
+
+/* The work vectors of one space (the system's, which a presolve may replace): CG's r, z, p, q; GMRES's basis
+ * v[0 .. m] and z; defect correction's r and z. */
+typedef struct {
+  VecSpace *space;
+  Vec *r, *z, *p, *q;
+  Vec **basis; /* GMRES: restart + 1 */
+  int nbasis;
+} Work;
+
+struct Krylov {
+  KrylovOptions options;
+  Operator *op; /* borrowed */
+  Precond *pc;  /* owned; NULL: none */
+  Work system;  /* of the space iterated on */
+  Work full;    /* of the operator's space: the right-hand side's measure and the true residual (r, q) */
+  double *history;
+  double *hess, *cs, *sn, *g, *y; /* GMRES's least-squares problem */
+  double count;                   /* the whole system's length: the RMS measure's n */
+};
+
+KrylovOptions krylov_options_default(void) {
+  return (KrylovOptions){.method = KRYLOV_CG,
+                         .restart = 10,
+                         .rtol = 1e-8,
+                         .atol = 0,
+                         .max_iterations = 1000,
+                         .norm = KRYLOV_NORM_2,
+                         .prefix = "solver."};
+}
+
+const char *krylov_method_name(KrylovMethod method) {
+  return METHOD_NAMES[method];
+}
+
+/* ---- options and case keys ---- */
+
+static HclStatus check_options(const KrylovOptions *o, const char *origin) {
+  HclStatus status = HCL_OK;
+  const char *at = origin ? origin : "", *colon = origin ? ": " : "";
+  REQUIRE(o->rtol >= 0 && o->atol >= 0 && o->rtol + o->atol > 0 && isfinite(o->rtol) && isfinite(o->atol), HCL_EDATA,
+          "%s%s%srtol = %g and %satol = %g: both >= 0 and not both 0 (a solve would never stop)", at, colon,
+          o->prefix, o->rtol, o->prefix, o->atol);
+  REQUIRE(o->max_iterations >= 1, HCL_EDATA, "%s%s%smax_iterations = %d: at least 1", at, colon, o->prefix,
+          o->max_iterations);
+  REQUIRE(o->method != KRYLOV_GMRES || (o->restart >= 1 && o->restart <= KRYLOV_RESTART_MAX), HCL_EDATA,
+          "%s%s%sgmres_restart = %d: allowed 1 to %d", at, colon, o->prefix, o->restart, KRYLOV_RESTART_MAX);
+cleanup:
+  return status;
+}
+
+HclStatus krylov_add_keys(CaseSchema *schema, const char *prefix, const KrylovOptions *d) {
+  char restart[16], rtol[32], atol[32], iterations[16];
+  snprintf(restart, sizeof restart, "%d", d->restart);
+  snprintf(rtol, sizeof rtol, "%g", d->rtol);
+  snprintf(atol, sizeof atol, "%g", d->atol);
+  snprintf(iterations, sizeof iterations, "%d", d->max_iterations);
+  const CaseKey keys[] = {
+      {"method", CASE_CHOICE, "", METHOD_NAMES[d->method], CASE_UNBOUNDED, "cg|gmres|dc",
+       "the Krylov method: cg (symmetric positive definite systems), gmres (GMRES(gmres_restart), right-"
+       "preconditioned) or dc (defect correction, x += M^-1 (b - A x))"},
+      {"gmres_restart", CASE_INT, "", restart, 1, KRYLOV_RESTART_MAX, NULL,
+       "gmres: the Krylov vectors before a restart"},
+      {"rtol", CASE_REAL, "", rtol, 0, 1, NULL,
+       "stop when the residual's measure falls to rtol times that of the right-hand side, plus atol"},
+      {"atol", CASE_REAL, "", atol, 0, 1e6, NULL, "the absolute part of the stopping test, in the residual's units"},
+      {"max_iterations", CASE_INT, "", iterations, 1, 1e6, NULL,
+       "preconditioner applications before a solve counts as not converged"},
+      {"norm", CASE_CHOICE, "", NORM_NAMES[d->norm], CASE_UNBOUNDED, "2|rms|m",
+       "the residual's measure: its 2-norm, its rms over the unknowns, or (cg) sqrt(r^T M^-1 r) relative to its "
+       "first value"},
+  };
+  return case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0]));
+}
+
+HclStatus krylov_options_from_case(const Case *c, const char *prefix, KrylovOptions *out) {
+  HclStatus status = HCL_OK;
+  char key[CASE_KEY_MAX];
+  KrylovOptions o = krylov_options_default();
+  o.prefix = prefix;
+  o.method = (KrylovMethod)case_choice(c, case_key(key, prefix, "method"));
+  o.restart = (int)case_int(c, case_key(key, prefix, "gmres_restart"));
+  o.rtol = case_real(c, case_key(key, prefix, "rtol"));
+  o.atol = case_real(c, case_key(key, prefix, "atol"));
+  o.max_iterations = (int)case_int(c, case_key(key, prefix, "max_iterations"));
+  o.norm = (KrylovNorm)case_choice(c, case_key(key, prefix, "norm"));
+  TRY(check_options(&o, case_origin(c, case_key(key, prefix, o.rtol + o.atol > 0 ? "method" : "rtol"))));
+  *out = o;
+cleanup:
+  return status;
+}
+
+HclStatus krylov_check(const KrylovOptions *o, const char *origin, const char *operator_name,
+                       bool operator_symmetric, const char *precond_name, bool precond_symmetric) {
+  HclStatus status = HCL_OK;
+  const char *at = origin ? origin : "", *colon = origin ? ": " : "";
+  REQUIRE(o->method != KRYLOV_CG || operator_symmetric, HCL_EDATA,
+          "%s%s%smethod = cg: conjugate gradients need a symmetric positive definite operator, and %s is not "
+          "symmetric; use %smethod gmres or dc",
+          at, colon, o->prefix, operator_name, o->prefix);
+  REQUIRE(o->method != KRYLOV_CG || precond_symmetric, HCL_EDATA,
+          "%s%s%smethod = cg: conjugate gradients need a symmetric preconditioner, and %s is not; use %smethod "
+          "gmres or dc, or a symmetric preconditioner",
+          at, colon, o->prefix, precond_name, o->prefix);
+  REQUIRE(o->norm != KRYLOV_NORM_M || o->method == KRYLOV_CG, HCL_EDATA,
+          "%s%s%snorm = m: the preconditioned norm is CG's (it comes with its <r, M^-1 r>); with %smethod %s use "
+          "%snorm 2 or rms",
+          at, colon, o->prefix, o->prefix, METHOD_NAMES[o->method], o->prefix);
+cleanup:
+  return status;
+}
+
+/* ---- life cycle ---- */
+
+static void work_free(Work *w) {
+  Vec **vectors[] = {&w->r, &w->z, &w->p, &w->q};
+  for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
+    vec_destroy(vectors[v]);
+  }
+  for (int v = 0; v < w->nbasis; v++) {
+    vec_destroy(&w->basis[v]);
+  }
+  free(w->basis);
+  memset(w, 0, sizeof *w);
+}
+
+HclStatus krylov_create(const KrylovOptions *options, Krylov **out) {
+  HclStatus status = HCL_OK;
+  Krylov *ks = NULL;
+  *out = NULL;
+  TRY(check_options(options, NULL));
+  TRY_ALLOC(ks, 1);
+  ks->options = *options;
+  int m = options->restart;
+  TRY_ALLOC(ks->history, (size_t)options->max_iterations + 1);
+  TRY_ALLOC(ks->hess, (size_t)(m + 1) * m);
+  TRY_ALLOC(ks->cs, m);
+  TRY_ALLOC(ks->sn, m);
+  TRY_ALLOC(ks->g, m + 1);
+  TRY_ALLOC(ks->y, m);
+  *out = ks;
+  ks = NULL;
+cleanup:
+  krylov_destroy(&ks);
+  return status;
+}
+
+void krylov_destroy(Krylov **krylov) {
+  if (!krylov || !*krylov) {
+    return;
+  }
+  Krylov *ks = *krylov;
+  work_free(&ks->system);
+  work_free(&ks->full);
+  precond_destroy(&ks->pc);
+  free(ks->history);
+  free(ks->hess);
+  free(ks->cs);
+  free(ks->sn);
+  free(ks->g);
+  free(ks->y);
+  free(ks);
+  *krylov = NULL;
+}
+
+HclStatus krylov_set_tolerances(Krylov *ks, double rtol, double atol, int max_iterations) {
+  HclStatus status = HCL_OK;
+  KrylovOptions o = ks->options;
+  o.rtol = rtol;
+  o.atol = atol;
+  o.max_iterations = max_iterations;
+  TRY(check_options(&o, NULL));
+  if (max_iterations > ks->options.max_iterations) {
+    double *grown = realloc(ks->history, sizeof *grown * ((size_t)max_iterations + 1));
+    REQUIRE(grown != NULL, HCL_ENOMEM, "cannot grow a solver's history to %d iterations", max_iterations);
+    ks->history = grown;
+  }
+  ks->options = o;
+cleanup:
+  return status;
+}
+
+void krylov_set_operator(Krylov *ks, Operator *op) {
+  ks->op = op;
+}
+
+void krylov_set_precond(Krylov *ks, Precond *pc) {
+  if (pc != ks->pc) {
+    precond_destroy(&ks->pc);
+  }
+  ks->pc = pc;
+}
+
+Operator *krylov_operator(const Krylov *ks) {
+  return ks->op;
+}
+
+Precond *krylov_precond(const Krylov *ks) {
+  return ks->pc;
+}
+
+const KrylovOptions *krylov_options(const Krylov *ks) {
+  return &ks->options;
+}
+
+/* Work on space (the space iterated on, or the whole system's): forgets the vectors of another space. */
+static void work_on(Work *w, VecSpace *space) {
+  if (w->space != space) {
+    work_free(w);
+    w->space = space;
+  }
+}
+
+/* The vector in slot, made on first use: each method makes only the vectors it uses. */
+static HclStatus work_vec(Work *w, Vec **slot, const char *name, Vec **out) {
+  HclStatus status = HCL_OK;
+  if (!*slot) {
+    TRY(vec_create(w->space, name, slot));
+  }
+  *out = *slot;
+cleanup:
+  return status;
+}
+
+/* A vector the operator's residual may use as scratch: none where it computes its residual itself. */
+static HclStatus residual_work(Work *w, Operator *op, Vec **out) {
+  *out = NULL;
+  return operator_ops(op)->residual ? HCL_OK : work_vec(w, &w->q, "solver product", out);
+}
+
+/* GMRES's basis v[0 .. restart]. */
+static HclStatus work_basis(Work *w, int restart) {
+  HclStatus status = HCL_OK;
+  if (w->basis) {
+    goto cleanup;
+  }
+  TRY_ALLOC(w->basis, restart + 1);
+  w->nbasis = restart + 1;
+  for (int v = 0; v <= restart; v++) {
+    TRY(vec_create(w->space, "solver Krylov vector", &w->basis[v]));
+  }
+cleanup:
+  return status;
+}
+
+HclStatus krylov_setup(Krylov *ks) {
+  HclStatus status = HCL_OK;
+  ASSERT(ks->op != NULL);
+  if (!ks->pc) {
+    TRY(precond_none(&ks->pc));
+  }
+  TRY(krylov_check(&ks->options, NULL, operator_name(ks->op), operator_symmetric(ks->op), precond_name(ks->pc),
+                   precond_symmetric(ks->pc)));
+  TRY(operator_setup(ks->op));
+  TRY(precond_setup(ks->pc, ks->op));
+  ks->count = vspace_global_count(operator_space(ks->op));
+cleanup:
+  return status;
+}
+
+/* ---- stopping ---- */
+
+/* The measure of a residual from its squares (and with the preconditioned norm, from rho = <r, M^-1 r>). */
+static double measure(const Krylov *ks, double squares, double rho) {
+  switch (ks->options.norm) {
+  case KRYLOV_NORM_M:
+    return sqrt(rho);
+  case KRYLOV_NORM_RMS:
+    return sqrt(squares / ks->count);
+  default:
+    return sqrt(squares);
+  }
+}
+
+static HclStatus squares_of(Vec *v, double *squares) {
+  return vec_dot(v, v, squares);
+}
+
+/* The message of a solve that did not converge: the history, and what to change in the case's keys. */
+static HclStatus not_converged(const Krylov *ks, const KrylovResult *r) {
+  const KrylovOptions *o = &ks->options;
+  char history[MESSAGE_HISTORY] = "", hint[512];
+  size_t used = 0;
+  for (int k = 0; k <= r->iterations && used + 16 < sizeof history; k++) {
+    if (k == HISTORY_SHOWN_FIRST && r->iterations > HISTORY_SHOWN_FIRST + HISTORY_SHOWN_LAST) {
+      used += (size_t)snprintf(history + used, sizeof history - used, " ...");
+      k = r->iterations - HISTORY_SHOWN_LAST;
+    }
+    used += (size_t)snprintf(history + used, sizeof history - used, " %.3g", r->history[k]);
+  }
+  precond_hint(ks->pc, hint, sizeof hint);
+  const char *method_hint = o->method == KRYLOV_GMRES ? "a longer %sgmres_restart, "
+                            : o->method == KRYLOV_DC  ? "%smethod gmres, "
+                                                      : "";
+  char method_text[128];
+  snprintf(method_text, sizeof method_text, method_hint, o->prefix);
+  return status_set(HCL_ENOTCONVERGED, __FILE__, __LINE__,
+                    "the solve of %s (%s, preconditioner %s) did not converge: %s residual%s after %d iterations, "
+                    "target %.3g (%srtol %g x %.3g + %satol %g). Try %s%s%sor a larger %smax_iterations",
+                    operator_name(ks->op), METHOD_NAMES[o->method], precond_name(ks->pc),
+                    o->norm == KRYLOV_NORM_RMS ? "rms" : o->norm == KRYLOV_NORM_M ? "preconditioned" : "2-norm",
+                    history, r->iterations, r->target, o->prefix, o->rtol, r->reference, o->prefix, o->atol, hint,
+                    hint[0] ? ", " : "", method_text, o->prefix);
+}
+
+/* ---- the methods, on the system a presolve left (its b, x, operator and preconditioner) ---- */
+
+static bool identity(const KrylovSystem *s) {
+  return !s->pc || precond_is_identity(s->pc);
+}
+
+/* z = M^-1 r, and rho = <r, z>, rr = <r, r> in one pass (z is r itself without a preconditioner). */
+static HclStatus cg_precondition(const KrylovSystem *s, Vec *r, Vec *z, double *rho, double *rr) {
+  HclStatus status = HCL_OK;
+  if (identity(s)) {
+    TRY(vec_dot(r, r, rr));
+    *rho = *rr;
+    goto cleanup;
+  }
+  double dots[2];
+  TRY(precond_apply(s->pc, r, z));
+  TRY(vec_dot2(r, z, r, dots));
+  *rho = dots[0];
+  *rr = dots[1];
+cleanup:
+  return status;
+}
+
+/* Conjugate gradients, ../shared/papers/rrb-pcg-gpu.txt Algorithm 1. */
+static HclStatus cg(Krylov *ks, const KrylovSystem *s, KrylovResult *result) {
+  HclStatus status = HCL_OK;
+  Work *w = &ks->system;
+  double rho = 0, rr = 0;
+  Vec *r = NULL, *z = NULL, *p = NULL, *q = NULL;
+  TRY(work_vec(w, &w->r, "solver residual", &r));
+  TRY(work_vec(w, &w->p, "solver direction", &p));
+  TRY(work_vec(w, &w->q, "solver product", &q));
+  z = r;
+  if (!identity(s)) {
+    TRY(work_vec(w, &w->z, "solver preconditioned residual", &z));
+  }
+  TRY(operator_residual(s->op, s->b, s->x, r, q));
+  TRY(cg_precondition(s, r, z, &rho, &rr));
+  TRY(vec_copy(p, z));
+  if (ks->options.norm == KRYLOV_NORM_M) {
+    result->reference = sqrt(rho);
+    result->target = ks->options.rtol * result->reference + ks->options.atol;
+  }
+  int k = 0;
+  ks->history[0] = measure(ks, rr, rho);
+  while (ks->history[k] > result->target && k < ks->options.max_iterations) {
+    double pq = 0, rho_next = 0;
+    TRY(operator_apply(s->op, p, q));
+    TRY(vec_dot(p, q, &pq));
+    REQUIRE(pq > 0, HCL_EDATA,
+            "conjugate gradients met p^T A p = %g at iteration %d: %s is not positive definite (or the "
+            "preconditioner is not)",
+            pq, k + 1, operator_name(s->op));
+    double alpha = rho / pq;
+    TRY(vec_axpy_pair(s->x, alpha, p, r, -alpha, q)); /* x += alpha p, r -= alpha q */
+    TRY(cg_precondition(s, r, z, &rho_next, &rr));
+    TRY(vec_aypx(p, rho_next / rho, z)); /* p = z + beta p */
+    rho = rho_next;
+    ks->history[++k] = measure(ks, rr, rho);
+  }
+  result->iterations = k;
+cleanup:
+  return status;
+}
+
+/* Givens rotation (c, s) that zeroes b in (a, b). */
+static void givens(double a, double b, double *c, double *s) {
+  double r = hypot(a, b);
+  *c = r > 0 ? a / r : 1;
+  *s = r > 0 ? b / r : 0;
+}
+
+/* The measure of a residual from its 2-norm (GMRES's least-squares residual). */
+static double measure_norm(const Krylov *ks, double norm) {
+  return ks->options.norm == KRYLOV_NORM_RMS ? norm / sqrt(ks->count) : norm;
+}
+
+/* GMRES's Hessenberg matrix, (m + 1) x m, rotated into upper triangular form as the steps go. */
+#define H(i, j) ks->hess[(size_t)(i) * ks->options.restart + (j)]
+
+/* One cycle's Arnoldi steps from v[0] = r / beta, after *k iterations; the steps made into *steps. Stops at the
+ * restart, at the target or when the Krylov space is exhausted (a zero pivot). */
+static HclStatus arnoldi(Krylov *ks, const KrylovSystem *s, double beta, double target, int *k, int *steps) {
+  HclStatus status = HCL_OK;
+  int m = ks->options.restart, j = 0;
+  Vec **v = ks->system.basis, *z = ks->system.z;
+  double *g = ks->g, *cs = ks->cs, *sn = ks->sn;
+  memset(g, 0, sizeof *g * (size_t)(m + 1));
+  g[0] = beta;
+  while (j < m && *k < ks->options.max_iterations) {
+    TRY(precond_apply(s->pc, v[j], z));
+    TRY(operator_apply(s->op, z, v[j + 1])); /* v_{j+1} = A M^-1 v_j, orthogonalized (modified Gram-Schmidt) */
+    for (int i = 0; i <= j; i++) {
+      TRY(vec_dot(v[j + 1], v[i], &H(i, j)));
+      TRY(vec_axpy(v[j + 1], -H(i, j), v[i]));
+    }
+    TRY(vec_norm(v[j + 1], &H(j + 1, j)));
+    if (H(j + 1, j) > 0) {
+      TRY(vec_scale(v[j + 1], 1 / H(j + 1, j)));
+    }
+    for (int i = 0; i < j; i++) { /* the earlier rotations on column j */
+      double top = cs[i] * H(i, j) + sn[i] * H(i + 1, j);
+      H(i + 1, j) = -sn[i] * H(i, j) + cs[i] * H(i + 1, j);
+      H(i, j) = top;
+    }
+    givens(H(j, j), H(j + 1, j), &cs[j], &sn[j]);
+    H(j, j) = cs[j] * H(j, j) + sn[j] * H(j + 1, j);
+    H(j + 1, j) = 0;
+    g[j + 1] = -sn[j] * g[j];
+    g[j] = cs[j] * g[j];
+    ks->history[++*k] = measure_norm(ks, fabs(g[j + 1]));
+    j++;
+    if (ks->history[*k] <= target || H(j - 1, j - 1) == 0) {
+      break;
+    }
+  }
+cleanup:
+  *steps = j;
+  return status;
+}
+
+/* x += M^-1 V y, y from the rotated Hessenberg system of the cycle's steps (back substitution). */
+static HclStatus gmres_update(Krylov *ks, const KrylovSystem *s, int steps) {
+  HclStatus status = HCL_OK;
+  Vec **v = ks->system.basis, *z = ks->system.z;
+  double *y = ks->y;
+  for (int i = steps - 1; i >= 0; i--) {
+    double sum = ks->g[i];
+    for (int c = i + 1; c < steps; c++) {
+      sum -= H(i, c) * y[c];
+    }
+    y[i] = H(i, i) != 0 ? sum / H(i, i) : 0;
+  }
+  if (steps == 0) {
+    goto cleanup;
+  }
+  TRY(vec_scale(v[0], y[0])); /* u = V y, in v[0] */
+  for (int i = 1; i < steps; i++) {
+    TRY(vec_axpy(v[0], y[i], v[i]));
+  }
+  TRY(precond_apply(s->pc, v[0], z));
+  TRY(vec_axpy(s->x, 1, z));
+cleanup:
+  return status;
+}
+#undef H
+
+/* GMRES(m), right-preconditioned: Saad's Algorithm 9.5, the true residual at every restart. */
+static HclStatus gmres(Krylov *ks, const KrylovSystem *s, KrylovResult *result) {
+  HclStatus status = HCL_OK;
+  Work *w = &ks->system;
+  Vec *z = NULL, *work = NULL;
+  TRY(work_basis(w, ks->options.restart));
+  TRY(work_vec(w, &w->z, "solver preconditioned vector", &z));
+  TRY(residual_work(w, s->op, &work));
+  Vec *r = w->basis[0];
+  int k = 0;
+  for (;;) {
+    double squares = 0, beta = 0;
+    TRY(operator_residual(s->op, s->b, s->x, r, work));
+    TRY(squares_of(r, &squares));
+    beta = sqrt(squares);
+    ks->history[k] = measure(ks, squares, 0);
+    if (ks->history[k] <= result->target || !isfinite(ks->history[k]) || k >= ks->options.max_iterations) {
+      break;
+    }
+    int steps = 0;
+    TRY(vec_scale(r, 1 / beta));
+    TRY(arnoldi(ks, s, beta, result->target, &k, &steps));
+    TRY(gmres_update(ks, s, steps));
+  }
+  result->iterations = k;
+cleanup:
+  return status;
+}
+
+/* Defect correction, fnpf-gpu-model Algorithm 1: r = b - A x; stop on the target; x += M^-1 r. The residual goes
+ * straight into the preconditioner's input and the correction comes from its output where it has them (the
+ * V-cycle's, in its own precision). */
+static HclStatus defect_correction(Krylov *ks, const KrylovSystem *s, KrylovResult *result) {
+  HclStatus status = HCL_OK;
+  Work *w = &ks->system;
+  Vec *r = s->pc ? precond_input(s->pc) : NULL, *z = s->pc ? precond_output(s->pc) : NULL, *work = NULL;
+  if (!r) {
+    TRY(work_vec(w, &w->r, "solver residual", &r));
+  }
+  if (!z && !identity(s)) {
+    TRY(work_vec(w, &w->z, "solver correction", &z));
+  }
+  TRY(residual_work(w, s->op, &work));
+  int k = 0;
+  for (;; k++) {
+    double squares = 0;
+    TRY(operator_residual(s->op, s->b, s->x, r, work));
+    TRY(squares_of(r, &squares));
+    ks->history[k] = measure(ks, squares, 0);
+    if (ks->history[k] <= result->target || !isfinite(ks->history[k]) || k == ks->options.max_iterations) {
+      break;
+    }
+    if (identity(s)) {
+      TRY(vec_axpy(s->x, 1, r));
+      continue;
+    }
+    TRY(precond_apply(s->pc, r, z));
+    TRY(vec_space(z) == vec_space(s->x) ? vec_axpy(s->x, 1, z) : vec_axpy_convert(s->x, 1, z));
+  }
+  result->iterations = k;
+cleanup:
+  return status;
+}
+
+/* ---- the solve ---- */
+
+/* The reference of the relative tolerance: the measure of b, or of the operator's own right-hand side (computed where
+ * defect correction will compute its residuals, so that both are in the same precision). */
+static HclStatus reference(Krylov *ks, Vec *b, KrylovResult *result) {
+  HclStatus status = HCL_OK;
+  double squares = 0;
+  if (ks->options.norm == KRYLOV_NORM_M) {
+    goto cleanup; /* the first preconditioned residual's, found by CG */
+  }
+  if (b) {
+    TRY(squares_of(b, &squares));
+  } else {
+    Vec *r = precond_input(ks->pc);
+    if (!r) {
+      TRY(work_vec(&ks->full, &ks->full.r, "solver right-hand side", &r));
+    }
+    TRY(operator_rhs(ks->op, r));
+    TRY(squares_of(r, &squares));
+  }
+  result->reference = measure(ks, squares, 0);
+  result->target = ks->options.rtol * result->reference + ks->options.atol;
+cleanup:
+  return status;
+}
+
+HclStatus krylov_solve(Krylov *ks, Vec *b, Vec *x, KrylovResult *result) {
+  HclStatus status = HCL_OK;
+  const KrylovOptions *o = &ks->options;
+  memset(result, 0, sizeof *result);
+  result->history = ks->history;
+  ASSERT(ks->op != NULL && ks->pc != NULL); /* krylov_setup first */
+  REQUIRE(b || operator_has_rhs(ks->op), HCL_EINTERNAL, "a solve of %s without a right-hand side (please report)",
+          operator_name(ks->op));
+  work_on(&ks->full, operator_space(ks->op));
+  TRY(reference(ks, b, result));
+  KrylovSystem system = {ks->op, ks->pc, b, x};
+  TRY(precond_presolve(ks->pc, &system));
+  work_on(&ks->system, operator_space(system.op));
+  switch (o->method) {
+  case KRYLOV_CG:
+    TRY(cg(ks, &system, result));
+    break;
+  case KRYLOV_GMRES:
+    TRY(gmres(ks, &system, result));
+    break;
+  case KRYLOV_DC:
+    TRY(defect_correction(ks, &system, result));
+    break;
+  }
+  result->converged = ks->history[result->iterations] <= result->target;
+  TRY(precond_postsolve(ks->pc, b, x));
+  if (!result->converged) {
+    status = not_converged(ks, result);
+  }
+cleanup:
+  return status;
+}
+
+HclStatus krylov_true_residual(Krylov *ks, Vec *b, Vec *x, double *norm) {
+  HclStatus status = HCL_OK;
+  Vec *r = NULL, *work = NULL;
+  work_on(&ks->full, operator_space(ks->op));
+  TRY(work_vec(&ks->full, &ks->full.r, "solver residual of the whole system", &r));
+  TRY(residual_work(&ks->full, ks->op, &work));
+  TRY(operator_residual(ks->op, b, x, r, work));
+  TRY(vec_norm(r, norm));
+cleanup:
+  return status;
+}

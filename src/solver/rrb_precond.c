@@ -1,0 +1,181 @@
+/* rrb_precond.c: the RRB preconditioner of a 5-point operator (see rrb_precond.h): on one rank the Schur complement
+ * system it hands the Krylov method, on several the distributed factorization. */
+#include "rrb_precond.h"
+
+#include <stdlib.h>
+
+#include "clerror.h"
+#include "rrb_dist.h"
+#include "stencil5.h"
+
+/* The RRB layout's vectors of the one-rank path: b and x moved there, and the Schur system's right-hand side. */
+enum { L_B, L_X, L_B1, L_VECTORS };
+
+typedef struct {
+  RrbDepth depth;
+  /* one rank */
+  Rrb *rrb;
+  RrbPermute *permute;
+  VecSpace *red; /* the red places [rrb_red_first, count) of the layout */
+  cl_mem layout[L_VECTORS];
+  Vec *b1, *x1;
+  Operator *schur; /* S1 on the red places */
+  Precond *m1;     /* M1 ~ S1 */
+  /* several ranks */
+  RrbDist *dist;
+  Operator *op;    /* the 5-point operator it was set up with (borrowed) */
+  Vec *residual;   /* of the whole system, for presolve */
+} RrbPc;
+
+static void destroy(void *ctx) {
+  RrbPc *p = ctx;
+  if (!p) {
+    return;
+  }
+  vec_destroy(&p->b1);
+  vec_destroy(&p->x1);
+  vec_destroy(&p->residual);
+  precond_destroy(&p->m1);
+  operator_destroy(&p->schur);
+  for (int v = 0; v < L_VECTORS; v++) {
+    if (p->layout[v]) {
+      clReleaseMemObject(p->layout[v]);
+    }
+  }
+  vspace_destroy(&p->red);
+  rrb_permute_destroy(&p->permute);
+  rrb_destroy(&p->rrb);
+  rrb_dist_destroy(&p->dist);
+  free(p);
+}
+
+/* ---- S1 and M1 on the red places ---- */
+
+static HclStatus schur_apply(void *ctx, Vec *x, Vec *y) {
+  return rrb_schur_apply(ctx, vec_buffer(x), vec_buffer(y));
+}
+
+static const OperatorOps SCHUR_OPS = {.name = "the first Schur complement of RRB", .apply = schur_apply};
+
+static HclStatus m1_apply(void *ctx, Vec *r, Vec *z) {
+  return rrb_apply(ctx, vec_buffer(r), vec_buffer(z));
+}
+
+static const PrecondOps M1_OPS = {.name = "rrb", .apply = m1_apply};
+
+/* ---- set-up ---- */
+
+/* The one-rank factorization of the operator's block, its layout copies, the red places' vectors, S1 and M1. */
+static HclStatus create_one_rank(RrbPc *p, Operator *op) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(stencil5_decomp(op));
+  Runtime *rt = stencil5_runtime(op);
+  Precision precision = vspace_precision(operator_space(op));
+  TRY(rrb_create(rt, l->nx, l->ny, precision, p->depth, &p->rrb));
+  const RrbLayout *layout = rrb_vector_layout(p->rrb);
+  TRY(rrb_permute_create(rt, layout, precision, &p->permute));
+  TRY(vspace_create_range(rt, stencil5_decomp(op), precision, layout->count, rrb_red_first(p->rrb), layout->count,
+                          &p->red));
+  for (int v = 0; v < L_VECTORS; v++) {
+    TRY(runtime_buffer(rt, layout->count * precision_bytes(precision), "RRB layout vector", &p->layout[v]));
+  }
+  TRY(vec_wrap_buffer(p->red, p->layout[L_B1], &p->b1));
+  TRY(vec_wrap_buffer(p->red, p->layout[L_X], &p->x1));
+  TRY(operator_create(&SCHUR_OPS, p->rrb, p->red, true, &p->schur));
+  TRY(precond_create(&M1_OPS, p->rrb, true, &p->m1));
+cleanup:
+  return status;
+}
+
+static HclStatus create_distributed(RrbPc *p, Operator *op) {
+  HclStatus status = HCL_OK;
+  Precision precision = vspace_precision(operator_space(op));
+  TRY(rrb_dist_create(stencil5_runtime(op), stencil5_decomp(op), precision, p->depth, RRB_DIST_COARSE_NODES,
+                      &p->dist));
+  TRY(vec_create(operator_space(op), "RRB presolve residual", &p->residual));
+cleanup:
+  return status;
+}
+
+static HclStatus setup(void *ctx, Operator *op) {
+  HclStatus status = HCL_OK;
+  RrbPc *p = ctx;
+  Field *matrix[3];
+  TRY(stencil5_fields(op, matrix));
+  if (!p->rrb && !p->dist) {
+    const DecompLocal *l = decomp_local(stencil5_decomp(op));
+    TRY(l->px * l->py > 1 ? create_distributed(p, op) : create_one_rank(p, op));
+  }
+  p->op = op;
+  if (p->rrb) {
+    TRY(rrb_setup(p->rrb, matrix[0], matrix[1], matrix[2]));
+  } else {
+    TRY(rrb_dist_setup(p->dist, matrix[0], matrix[1], matrix[2]));
+  }
+cleanup:
+  return status;
+}
+
+/* ---- the solve ---- */
+
+/* Several ranks: z = M^-1 r for the whole system. */
+static HclStatus apply(void *ctx, Vec *r, Vec *z) {
+  HclStatus status = HCL_OK;
+  RrbPc *p = ctx;
+  ASSERT(p->dist != NULL); /* one rank iterates on the Schur complement, with M1 */
+  TRY(rrb_dist_apply(p->dist, vec_field(r), vec_field(z)));
+  vec_touch(z);
+cleanup:
+  return status;
+}
+
+static HclStatus presolve(void *ctx, KrylovSystem *system) {
+  HclStatus status = HCL_OK;
+  RrbPc *p = ctx;
+  if (p->dist) { /* the black rows satisfied: CG on the whole system is then the Schur complement's */
+    TRY(operator_residual(system->op, system->b, system->x, p->residual, NULL));
+    TRY(stencil5_black_jacobi(system->op, system->x, p->residual));
+    goto cleanup;
+  }
+  TRY(rrb_to_layout(p->permute, vec_field(system->b), p->layout[L_B]));
+  TRY(rrb_to_layout(p->permute, vec_field(system->x), p->layout[L_X]));
+  TRY(rrb_schur_rhs(p->rrb, p->layout[L_B], p->layout[L_B1]));
+  *system = (KrylovSystem){p->schur, p->m1, p->b1, p->x1};
+cleanup:
+  return status;
+}
+
+static HclStatus postsolve(void *ctx, Vec *b, Vec *x) {
+  HclStatus status = HCL_OK;
+  RrbPc *p = ctx;
+  (void)b;
+  if (p->rrb) { /* the black nodes from the red, exactly, and x back */
+    TRY(rrb_recover_black(p->rrb, p->layout[L_B], p->layout[L_X]));
+    TRY(rrb_from_layout(p->permute, p->layout[L_X], vec_field(x)));
+    vec_touch(x);
+  }
+cleanup:
+  return status;
+}
+
+static const PrecondOps OPS = {.name = "rrb",
+                               .setup = setup,
+                               .apply = apply,
+                               .presolve = presolve,
+                               .postsolve = postsolve,
+                               .destroy = destroy};
+
+HclStatus rrb_precond_create(RrbDepth depth, Precond **out) {
+  HclStatus status = HCL_OK;
+  RrbPc *p = NULL;
+  *out = NULL;
+  TRY_ALLOC(p, 1);
+  p->depth = depth;
+  TRY(precond_create(&OPS, p, true, out));
+cleanup:
+  return status;
+}
+
+Rrb *rrb_precond_factor(Precond *pc) {
+  return precond_ops(pc) == &OPS ? ((RrbPc *)precond_context(pc))->rrb : NULL;
+}

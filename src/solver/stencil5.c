@@ -1,0 +1,211 @@
+/* stencil5.c: the 5-point symmetric operator (see stencil5.h; kernels in kernels_cl/stencil5.cl). */
+#include "stencil5.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+#include "program.h"
+#include "rrb_precond.h"
+
+enum { GHOST = 1, WG_X = 32, WG_Y = 4 };
+enum { K_APPLY, K_RESIDUAL, K_BLACK_JACOBI, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"apply_stencil", "residual_stencil", "black_jacobi"};
+
+typedef struct {
+  Runtime *rt;
+  const Decomp *decomp;
+  Precision precision;
+  VecSpace *space;
+  Field *centre, *east, *north;
+  Vec *centre_vec; /* the diagonal */
+  Halo *couplings_halo;
+  cl_program program;
+  cl_kernel kernels[NKERNELS];
+} Stencil5;
+
+static void destroy(void *ctx) {
+  Stencil5 *s = ctx;
+  if (!s) {
+    return;
+  }
+  program_release(&s->program, s->kernels, NKERNELS);
+  vec_destroy(&s->centre_vec);
+  halo_destroy(&s->couplings_halo);
+  field_destroy(&s->centre);
+  field_destroy(&s->east);
+  field_destroy(&s->north);
+  vspace_destroy(&s->space);
+  free(s);
+}
+
+static HclStatus setup(void *ctx) {
+  HclStatus status = HCL_OK;
+  Stencil5 *s = ctx;
+  double smallest = 0;
+  TRY(halo_exchange(s->couplings_halo));
+  TRY(reduce_min(vspace_reducer(s->space), field_span(s->centre), &smallest));
+  REQUIRE(smallest > 0, HCL_EDATA,
+          "the matrix has a centre coefficient of %g: a symmetric positive definite matrix has every one positive",
+          smallest);
+cleanup:
+  return status;
+}
+
+/* Kernel k over the owned points: the matrix, then buffers, then the block's shape. */
+static HclStatus launch(Stencil5 *s, int k, Vec *const *vectors, int nvectors) {
+  const DecompLocal *l = decomp_local(s->decomp);
+  KernelArgs a = kernel_args(s->kernels[k]);
+  arg_mem(&a, field_buffer(s->centre));
+  arg_mem(&a, field_buffer(s->east));
+  arg_mem(&a, field_buffer(s->north));
+  for (int v = 0; v < nvectors; v++) {
+    arg_mem(&a, vec_buffer(vectors[v]));
+  }
+  arg_int(&a, l->nx);
+  arg_int(&a, l->ny);
+  arg_int(&a, field_pitch(s->centre));
+  double bytes = (3.0 + nvectors) * l->nx * l->ny * precision_bytes(s->precision);
+  return kernel_launch(s->rt, &a, kernel_grid(s->rt, l->nx, l->ny, WG_X, WG_Y), bytes);
+}
+
+static HclStatus apply(void *ctx, Vec *x, Vec *y) {
+  HclStatus status = HCL_OK;
+  TRY(vec_ghosts(x));
+  TRY(launch(ctx, K_APPLY, (Vec *[]){x, y}, 2));
+  vec_touch(y);
+cleanup:
+  return status;
+}
+
+static HclStatus residual(void *ctx, Vec *b, Vec *x, Vec *r) {
+  HclStatus status = HCL_OK;
+  ASSERT(b != NULL);
+  TRY(vec_ghosts(x));
+  TRY(launch(ctx, K_RESIDUAL, (Vec *[]){x, b, r}, 3));
+  vec_touch(r);
+cleanup:
+  return status;
+}
+
+static HclStatus diagonal(void *ctx, Vec *d) {
+  Stencil5 *s = ctx;
+  return vec_copy(d, s->centre_vec);
+}
+
+static const OperatorOps OPS = {.name = "the 5-point stencil",
+                                .setup = setup,
+                                .apply = apply,
+                                .residual = residual,
+                                .diagonal = diagonal,
+                                .destroy = destroy};
+
+static HclStatus make_field(Stencil5 *s, const char *name, Field **f) {
+  FieldSpec spec = {.name = name, .nz = 1, .ghost = GHOST, .precision = s->precision};
+  return field_create(s->rt, s->decomp, &spec, f);
+}
+
+HclStatus stencil5_create(Runtime *rt, const Decomp *decomp, Precision precision, Operator **out) {
+  HclStatus status = HCL_OK;
+  Stencil5 *s = NULL;
+  *out = NULL;
+  TRY_ALLOC(s, 1);
+  s->rt = rt;
+  s->decomp = decomp;
+  s->precision = precision;
+  FieldSpec spec = {.nz = 1, .ghost = GHOST, .precision = precision};
+  TRY(vspace_create_fields(rt, decomp, &spec, &s->space));
+  TRY(make_field(s, "centre", &s->centre));
+  TRY(make_field(s, "east", &s->east));
+  TRY(make_field(s, "north", &s->north));
+  TRY(vec_wrap_field(s->space, s->centre, &s->centre_vec));
+  Field *couplings[] = {s->east, s->north};
+  TRY(halo_create(couplings, 2, &s->couplings_halo));
+  KernelConfig config = {.precision = precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y};
+  TRY(program_build_kernels(rt, "stencil5", &config, kernel_names, NKERNELS, &s->program, s->kernels));
+  TRY(operator_create(&OPS, s, s->space, true, out));
+  s = NULL; /* the operator owns it */
+cleanup:
+  destroy(s);
+  return status;
+}
+
+/* The context of a 5-point operator, or NULL. */
+static Stencil5 *stencil_of(Operator *op) {
+  return operator_ops(op) == &OPS ? operator_context(op) : NULL;
+}
+
+HclStatus stencil5_fields(Operator *op, Field *fields[3]) {
+  HclStatus status = HCL_OK;
+  Stencil5 *s = stencil_of(op);
+  REQUIRE(s != NULL, HCL_EDATA, "%s is not a 5-point stencil operator, whose coefficients this needs",
+          operator_name(op));
+  fields[0] = s->centre;
+  fields[1] = s->east;
+  fields[2] = s->north;
+cleanup:
+  return status;
+}
+
+Runtime *stencil5_runtime(Operator *op) {
+  return stencil_of(op)->rt;
+}
+
+const Decomp *stencil5_decomp(Operator *op) {
+  return stencil_of(op)->decomp;
+}
+
+HclStatus stencil5_black_jacobi(Operator *op, Vec *x, Vec *r) {
+  Stencil5 *s = stencil_of(op);
+  const DecompLocal *l = decomp_local(s->decomp);
+  KernelArgs a = kernel_args(s->kernels[K_BLACK_JACOBI]);
+  arg_mem(&a, vec_buffer(x));
+  arg_mem(&a, vec_buffer(r));
+  arg_mem(&a, field_buffer(s->centre));
+  arg_int(&a, l->nx);
+  arg_int(&a, l->ny);
+  arg_int(&a, field_pitch(s->centre));
+  arg_int(&a, (l->x0 + l->y0) & 1);
+  vec_touch(x);
+  return kernel_launch(s->rt, &a, kernel_grid(s->rt, l->nx, l->ny, WG_X, WG_Y),
+                       4.0 * l->nx * l->ny * precision_bytes(s->precision));
+}
+
+/* ---- the preconditioners of a 5-point operator, from a case ---- */
+
+enum { PRECOND_RRB, PRECOND_JACOBI, PRECOND_NONE };
+
+HclStatus stencil5_add_precond_keys(CaseSchema *schema, const char *prefix) {
+  char exact[16];
+  snprintf(exact, sizeof exact, "%d", RRB_EXACT_DEFAULT);
+  const CaseKey keys[] = {
+      {"preconditioner", CASE_CHOICE, "", "rrb", CASE_UNBOUNDED, "rrb|jacobi|none",
+       "rrb (repeated red-black incomplete factorization), jacobi (the diagonal) or none"},
+      {"rrb_levels", CASE_INT, "", "0", 0, RRB_MAX_LEVELS, NULL,
+       "rrb: RRB-k, level k factorized exactly; 0: as deep as rrb_exact asks"},
+      {"rrb_exact", CASE_INT, "", exact, 1, RRB_EXACT_MAX, NULL,
+       "rrb: eliminate levels until at most this many nodes are left, then factorize exactly"},
+  };
+  return case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0]));
+}
+
+HclStatus stencil5_precond_from_case(const Case *c, const char *prefix, Precond **out) {
+  HclStatus status = HCL_OK;
+  char key[CASE_KEY_MAX];
+  *out = NULL;
+  switch (case_choice(c, case_key(key, prefix, "preconditioner"))) {
+  case PRECOND_RRB: {
+    RrbDepth depth = {.levels = (int)case_int(c, case_key(key, prefix, "rrb_levels"))};
+    depth.exact_nodes = (int)case_int(c, case_key(key, prefix, "rrb_exact"));
+    TRY(rrb_precond_create(depth, out));
+    break;
+  }
+  case PRECOND_JACOBI:
+    TRY(precond_jacobi(out));
+    break;
+  default:
+    TRY(precond_none(out));
+  }
+cleanup:
+  return status;
+}
