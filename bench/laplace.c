@@ -45,11 +45,11 @@ static LaplaceConfig timing_config(LaplacePrecision precision, int levels) {
   LaplaceConfig c = laplace_config_default();
   c.nz = NZ;
   c.precision = precision;
-  c.levels = levels;
-  c.pre_sweeps = c.post_sweeps = 2;
-  c.rtol = 0;
-  c.atol = 1e-300;
-  c.max_iterations = TIMED_ITERATIONS;
+  c.mg.levels = levels;
+  c.mg.pre_sweeps = c.mg.post_sweeps = 2;
+  c.krylov.rtol = 0;
+  c.krylov.atol = 1e-300;
+  c.krylov.max_iterations = TIMED_ITERATIONS;
   return c;
 }
 
@@ -76,10 +76,10 @@ static HclStatus solve_from_zero(Runtime *rt, int n, LaplacePrecision precision,
                                  double *seconds) {
   HclStatus status = HCL_OK;
   WaveHumpSolver h = {0};
-  LaplaceConfig c = timing_config(precision, LAPLACE_LEVELS_MAX);
-  c.rtol = precision == LAPLACE_SINGLE ? 1e-5 : 1e-6;
-  c.atol = 0;
-  c.max_iterations = 100;
+  LaplaceConfig c = timing_config(precision, MG_LEVELS_MOST);
+  c.krylov.rtol = precision == LAPLACE_SINGLE ? 1e-5 : 1e-6;
+  c.krylov.atol = 0;
+  c.krylov.max_iterations = 100;
   TRY(wave_hump_solver_open(rt, n, SPACING, &c, &h));
   TRY(runtime_finish(rt));
   double start = wall_seconds();
@@ -106,7 +106,7 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
   static const char *const keys[] = {"residual_high_ms", "residual_low_ms", "relaxation_ms", "restriction_ms",
                                      "prolongation_ms"};
   double part_seconds[5] = {0}, total = 0, bytes[5] = {0}, iteration = 0;
-  LaplaceConfig c = timing_config(precision, LAPLACE_LEVELS_MAX);
+  LaplaceConfig c = timing_config(precision, MG_LEVELS_MOST);
   TRY(wave_hump_solver_open(rt, n, SPACING, &c, &h));
   TRY(time_iteration(rt, &h, &iteration));
   runtime_set_profile(rt, true);
@@ -161,7 +161,7 @@ cleanup:
 
 static HclStatus k_sweep(const BenchRequest *request, int n) {
   HclStatus status = HCL_OK;
-  const int levels[] = {1, 3, 5, LAPLACE_LEVELS_MAX};
+  const int levels[] = {1, 3, 5, MG_LEVELS_MOST};
   for (int k = 0; k < 4; k++) {
     WaveHumpSolver h = {0};
     double iteration = 0;
@@ -189,16 +189,16 @@ cleanup:
 static HclStatus iteration_table(const BenchRequest *request) {
   HclStatus status = HCL_OK;
   const double aspects[] = {0.5, 1, 2, 4};
-  const int levels[] = {1, 3, 5, LAPLACE_LEVELS_MAX};
+  const int levels[] = {1, 3, 5, MG_LEVELS_MOST};
   for (int a = 0; a < 4; a++) {
     for (int k = 0; k < 4; k++) {
       WaveHumpSolver h = {0};
       LaplaceResult result;
       LaplaceConfig c = laplace_config_default();
       c.nz = NZ;
-      c.levels = levels[k];
-      c.atol = 0;
-      c.max_iterations = 200;
+      c.mg.levels = levels[k];
+      c.krylov.atol = 0;
+      c.krylov.max_iterations = 200;
       status = wave_hump_solver_open(request->rt, 257, SPACING / aspects[a], &c, &h);
       if (status == HCL_OK) {
         status = laplace_solve(h.laplace, h.eta, h.phi, &result);

@@ -66,8 +66,8 @@ static WaveConfig tank_config(int n, LaplacePrecision precision, double length, 
   c.laplace.order = ORDER;
   c.laplace.precision = precision;
   /* Table 4's tolerances, in every precision (single's rounding floor is about 1e-6 of rms(b), test_laplace). */
-  c.laplace.rtol = 1e-4;
-  c.laplace.atol = laplace_rms_atol(1e-5, n, n, NZ);
+  c.laplace.krylov.rtol = 1e-4;
+  c.laplace.krylov.atol = laplace_rms_atol(1e-5, n, n, NZ);
   double side = (n - 1) * dx;
   c.nzones = 2;
   c.zones[0] = zone(WAVE_ZONE_GENERATE, 0, length, side, WAVE_INWARD_PLUS_X);

@@ -69,6 +69,9 @@ HclStatus case_schema_add(CaseSchema *schema, const char *prefix, const CaseKey 
 const CaseKey *case_schema_keys(const CaseSchema *schema);
 int case_schema_count(const CaseSchema *schema);
 
+/* The case takes ownership of schema (the one whose keys it was loaded with) and frees it with itself. */
+void case_adopt_schema(Case *c, CaseSchema *schema);
+
 /* prefix and name joined into buf ("solver." and "rtol": "solver.rtol"); returns buf. */
 const char *case_key(char buf[CASE_KEY_MAX], const char *prefix, const char *name);
 

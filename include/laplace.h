@@ -19,29 +19,38 @@
  * planes of symmetry: Phi, eta and h are mirrored into the ghost layers (mirror.h), so the normal flux through
  * them is zero to every order (and so is the normal slope of h at a wall).
  *
- * The solver: defect correction (fnpf-gpu-model Algorithm 1) Phi += M^-1 (b - A Phi) until the residual's RMS falls
- * to rtol times that of b plus atol (multigpu-scalability eq. 14), where b is the right-hand side of the rows below
- * the surface once the surface values phi are moved over, with the sources (eq. 9: b "accounts for in-homogenous
- * boundary conditions"; the residual's units, so that rtol means the same at any spacing), where M^-1 is one multigrid V-cycle on the second-order
- * linearized operator (eta = 0, mg.h); or GMRES(m) right-preconditioned by the same V-cycle. Precision: double,
- * single, or mixed (fnpf-mixed-precision: the outer iteration in double, the V-cycle in float). Every call is
+ * The solver: the operator above (operator.h: an operator with its own right-hand side, not symmetric) solved by a
+ * Krylov method of krylov.h, defect correction by default (fnpf-gpu-model Algorithm 1: Phi += M^-1 (b - A Phi)) or
+ * GMRES(m), until the residual's RMS falls to rtol times that of b plus atol (multigpu-scalability eq. 14), where b is
+ * the right-hand side of the rows below the surface once the surface values phi are moved over, with the sources (eq.
+ * 9: b "accounts for in-homogenous boundary conditions"; the residual's units, so that rtol means the same at any
+ * spacing). M^-1 is one multigrid V-cycle on the second-order linearized operator (eta = 0; mg.h's preconditioner),
+ * or none. CG does not apply (the operator is not symmetric) and is refused naming the methods that do. Precision:
+ * double, single, or mixed (fnpf-mixed-precision: the outer iteration in double, the V-cycle in float). Every call is
  * collective over the decomposition; ghosts are exchanged before every operator application, so the residual
- * history on any number of ranks is the one-rank history to rounding. */
+ * history on any number of ranks is the one-rank history to rounding.
+ *
+ * Keys: the solver's settings are a case file's keys under a prefix the model chooses ("solver." in the wave model;
+ * "laplace." when set through this API, as its messages then name them): nz, order, sigma, precision, preconditioner,
+ * the V-cycle's (mg.h) and the Krylov method's (krylov.h). */
 #ifndef HYDROCL_LAPLACE_H
 #define HYDROCL_LAPLACE_H
 
 #include <stdbool.h>
 
+#include "casefile.h"
 #include "decomp.h"
 #include "field.h"
+#include "krylov.h"
+#include "mg.h"
 #include "runtime.h"
 #include "status.h"
 
-typedef enum { LAPLACE_DOUBLE, LAPLACE_SINGLE, LAPLACE_MIXED } LaplacePrecision;
-typedef enum { LAPLACE_DEFECT_CORRECTION, LAPLACE_GMRES } LaplaceMethod;
+typedef enum { LAPLACE_MIXED, LAPLACE_DOUBLE, LAPLACE_SINGLE } LaplacePrecision; /* the order of the case's choices */
 typedef enum { LAPLACE_SIGMA_UNIFORM, LAPLACE_SIGMA_COSINE } LaplaceSigma;
+typedef enum { LAPLACE_MG, LAPLACE_NO_PRECONDITIONER } LaplacePreconditioner;
 
-enum { LAPLACE_LEVELS_MAX = -1, LAPLACE_HISTORY_MAX = 1000, LAPLACE_NZ_MAX = 129 };
+enum { LAPLACE_NZ_MAX = 129 };
 
 typedef struct {
   double dx, dy;          /* horizontal spacing [m] */
@@ -49,36 +58,44 @@ typedef struct {
   LaplaceSigma sigma;     /* uniform, or sigma_k = sin(pi k / (2 (nz - 1))): clustered towards the surface */
   int order;              /* of the finite differences: 2, 4, 6 or 8; the ghost width is order / 2 */
   LaplacePrecision precision;
-  LaplaceMethod method;
-  int gmres_restart;      /* m of GMRES(m) */
-  double rtol, atol;      /* stop at rms(r) <= rtol rms(b) + atol */
-  int max_iterations;
-  int levels;             /* K, the multigrid restrictions; LAPLACE_LEVELS_MAX: while the grid stays >= 5 x 5 x 3 */
-  int pre_sweeps, post_sweeps, coarse_sweeps; /* zebra-line Gauss-Seidel sweeps (one red and one black half each) */
+  LaplacePreconditioner preconditioner;
+  MgOptions mg;           /* the V-cycle: K (MG_LEVELS_MOST: while the grid stays >= 5 x 5 x 3), the sweeps */
+  KrylovOptions krylov;   /* the method and its stopping rule: rms(r) <= rtol rms(b) + atol */
+  const char *prefix;     /* of the keys that set these, for messages (static; krylov.prefix is the same) */
 } LaplaceConfig;
+
+/* The keys of the solver under prefix, with defaults' values: nz, order, sigma, precision, preconditioner (mg|none),
+ * mg.h's and krylov.h's. */
+HclStatus laplace_add_keys(CaseSchema *schema, const char *prefix, const LaplaceConfig *defaults);
+/* The config a finished case sets under prefix (dx, dy left as they are), precision overriding its precision key
+ * when not NULL (single: single, double: double), checked with laplace_check (grid nx x ny points), the case's
+ * lines in the messages. */
+HclStatus laplace_config_from_case(const Case *c, const char *prefix, const Precision *precision, int nx, int ny,
+                                   LaplaceConfig *config);
+/* Everything of config that needs no device: the order, nz against it and the grid of nx x ny points, the spacing,
+ * the V-cycle's options and whether the method applies to the operator (CG does not): HCL_EDATA naming the key under
+ * config->prefix, after where c (NULL: none) set it. */
+HclStatus laplace_check(const LaplaceConfig *config, int nx, int ny, const Case *c);
 
 /* The absolute tolerance of this solver's RMS criterion that equals atol_2 on the 2-norm of the residual over the
  * nx x ny x (nz + 1) unknowns (fnpf-multigpu-scalability eq. 14 reads ||r|| <= rtol ||b|| + atol in the 2-norm;
  * rtol means the same in both norms): atol_2 / sqrt(nx ny (nz + 1)). */
 double laplace_rms_atol(double atol_2, int nx, int ny, int nz);
 
-/* The defaults: 6th order, 9 uniform sigma points, mixed precision, defect correction to rtol 1e-6, atol 1e-10,
- * 100 iterations, K max, V(1,1) with 4 coarse sweeps, GMRES(10) when chosen. dx, dy to be set. */
+/* The defaults: 6th order, 9 uniform sigma points, mixed precision, the V-cycle with K max, V(1,1) and 4 coarse
+ * sweeps, defect correction to rtol 1e-6, atol 1e-10 in the rms norm, 100 iterations, GMRES(10) when chosen, the
+ * prefix "laplace.". dx, dy to be set. */
 LaplaceConfig laplace_config_default(void);
 
-typedef struct {
-  int iterations;                         /* preconditioner applications */
-  double rms_b;                           /* of b: the surface values' image below the surface and the sources */
-  double history[LAPLACE_HISTORY_MAX + 1]; /* rms of the residual before iteration k, k = 0 .. iterations */
-  bool converged;
-} LaplaceResult;
+/* A solve's outcome (krylov.h): iterations (preconditioner applications), reference (rms of b: the surface values'
+ * image below the surface and the sources), history (rms of the residual before iteration k), converged. */
+typedef KrylovResult LaplaceResult;
 
 typedef struct Laplace Laplace;
 
 /* Sets up the solver for depth h (this rank's owned points, x fastest) on decomp: the stencils, the fields, the
- * multigrid levels. Bad settings (nz < 3, not above the order or above LAPLACE_NZ_MAX, an order not offered, a
- * grid too small for the stencils, a depth <= 0, a device without fp64 for double or mixed) are HCL_EDATA or
- * HCL_ENODEVICE, naming the key and the value. Borrows rt and decomp. Collective. */
+ * multigrid levels, the Krylov method. Bad settings (laplace_check's, a depth <= 0, a device without fp64 for double
+ * or mixed) are HCL_EDATA or HCL_ENODEVICE, naming the key and the value. Borrows rt and decomp. Collective. */
 HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig *config, const double *h,
                          Laplace **out);
 void laplace_destroy(Laplace **laplace);
@@ -86,8 +103,8 @@ void laplace_destroy(Laplace **laplace);
 /* Solves for Phi given eta and phi: 2D fields (nz 1) of the outer precision (float when single, else double) on
  * decomp, with any ghost width (read on owned points only). Starts from the Phi left by the previous solve (zero at
  * first; laplace_set_potential replaces it), and computes w. A solve that does not converge within max_iterations is
- * HCL_ENOTCONVERGED with the residual history and what to change; a non-positive water column d = eta + h is
- * HCL_EDATA. Collective. */
+ * HCL_ENOTCONVERGED with the residual history and what to change (krylov.h); a non-positive water column d = eta + h
+ * is HCL_EDATA. The result's history is borrowed until the next solve. Collective. */
 HclStatus laplace_solve(Laplace *laplace, Field *eta, Field *phi, LaplaceResult *result);
 
 /* The residual b - A Phi of the current Phi with the surface set from phi, into laplace_residual (tests: the
@@ -101,7 +118,7 @@ HclStatus laplace_set_source(Laplace *laplace, const double *source);
 HclStatus laplace_set_potential(Laplace *laplace, const double *potential);
 
 Field *laplace_potential(Laplace *laplace); /* Phi, [nz + 1] planes, outer precision (borrowed) */
-Field *laplace_residual(Laplace *laplace);  /* the last residual, V-cycle precision (borrowed) */
+Field *laplace_residual(Laplace *laplace);  /* the last residual: the V-cycle's precision and layout (borrowed) */
 Field *laplace_w(Laplace *laplace);         /* w = Phi_s / d at the surface (fnpf-gpu-model eq. 6), 2D (borrowed) */
 const double *laplace_sigma(const Laplace *laplace); /* the nz sigma points */
 /* The sigma stencils (fd.h) of the nz + 1 nodes (node 0 the ghost below the bottom, node k + 1 sigma_k), on the
@@ -109,8 +126,8 @@ const double *laplace_sigma(const Laplace *laplace); /* the nz sigma points */
  * laplace_sigma_stencil_first's, then the node's sigma (the ghost's: -sigma_1). Borrowed. */
 cl_mem laplace_sigma_stencils(const Laplace *laplace);
 const int *laplace_sigma_stencil_first(const Laplace *laplace); /* nz + 1 values */
-int laplace_levels(const Laplace *laplace); /* multigrid levels used (K + 1) */
-/* One line per multigrid level: "level 0: 65 x 65 x 9" ...; caller frees. */
+int laplace_levels(const Laplace *laplace); /* multigrid levels used (K + 1); 0 without the V-cycle */
+/* One line per multigrid level: "level 0: 65 x 65 x 9" ... ("no multigrid" without it); caller frees. */
 HclStatus laplace_describe_levels(const Laplace *laplace, char **text);
 double laplace_device_bytes(const Laplace *laplace); /* device memory held, all fields and levels */
 

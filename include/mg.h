@@ -19,11 +19,31 @@
 #ifndef HYDROCL_MG_H
 #define HYDROCL_MG_H
 
+#include "casefile.h"
 #include "decomp.h"
 #include "field.h"
 #include "mirror.h"
+#include "precond.h"
 #include "runtime.h"
 #include "status.h"
+
+enum { MG_LEVELS_MOST = -1 };
+
+/* What a user sets of the V-cycle. */
+typedef struct {
+  int levels; /* restrictions K; MG_LEVELS_MOST: as many as the grid allows */
+  int pre_sweeps, post_sweeps, coarse_sweeps; /* zebra-line Gauss-Seidel sweeps (one red and one black half each) */
+} MgOptions;
+
+/* K as many as the grid allows, V(1,1), 4 coarse sweeps. */
+MgOptions mg_options_default(void);
+/* The case-file keys levels, pre_sweeps, post_sweeps, coarse_sweeps under prefix ("solver."), with defaults. */
+HclStatus mg_add_keys(CaseSchema *schema, const char *prefix, const MgOptions *defaults);
+/* The options a finished case sets under prefix; checked as mg_check_options checks them, naming the case's line. */
+HclStatus mg_options_from_case(const Case *c, const char *prefix, MgOptions *out);
+/* None negative, pre + post >= 1, coarse >= 1, levels >= -1: HCL_EDATA naming prefix's keys, after origin
+ * ("case.yml:12:5", or NULL). */
+HclStatus mg_check_options(const MgOptions *o, const char *prefix, const char *origin);
 
 typedef struct {
   double dx, dy;        /* spacing of the finest level [m] */
@@ -31,8 +51,8 @@ typedef struct {
   const double *sigma;  /* nz points from 0 to 1 (borrowed during mg_create) */
   double depth_scale;   /* mean depth [m]: the vertical spacing for the semi-coarsening choice */
   Precision precision;  /* of every level */
-  int levels;           /* restrictions K; -1: as many as the grid allows */
-  int pre_sweeps, post_sweeps, coarse_sweeps;
+  MgOptions options;
+  const char *prefix;   /* of the keys that set options, for messages (static) */
 } MgSpec;
 
 typedef struct Mg Mg;
@@ -48,6 +68,15 @@ Field *mg_correction(Mg *mg); /* the finest level's V-cycle result */
 
 /* correction = one V-cycle applied to rhs, from a zero correction. */
 HclStatus mg_vcycle(Mg *mg);
+
+/* The V-cycle as a preconditioner (precond.h) of an operator on fields of nz + 1 planes on the finest level's
+ * decomposition: it takes ownership of mg. Its input and output are the finest level's right-hand side and correction
+ * (mg_rhs, mg_correction, in the V-cycle's precision, ghost width 1): a residual written there is preconditioned
+ * without a copy; any other vector is converted in and out. Symmetric it is not (Gauss-Seidel sweeps in one order),
+ * so it serves GMRES and defect correction. Collective. */
+HclStatus mg_precond_create(Mg *mg, Precond **out);
+/* The hierarchy of a multigrid preconditioner (borrowed), NULL for another preconditioner. */
+Mg *mg_precond_hierarchy(Precond *pc);
 
 int mg_levels(const Mg *mg);
 void mg_level_shape(const Mg *mg, int level, int *nx, int *ny, int *nz); /* global points of a level */

@@ -24,8 +24,7 @@ typedef struct {
 typedef struct {
   const char *name;  /* as model.name in a case file: "shallow-water" */
   const char *title; /* one line, for the template of `hydrocl defaults` */
-  const CaseKey *keys;
-  const int *nkeys;
+  HclStatus (*schema)(CaseSchema *schema); /* adds its case-file keys, and its modules' */
   /* Checks everything a run would check, short of stepping, and prints the derived numbers (grid spacing, time
    * step, memory against the device's, output sizes) to out on rank 0. Collective. */
   HclStatus (*validate)(Runtime *rt, const Case *c, const RunRequest *request, FILE *out);

@@ -48,11 +48,6 @@ HclStatus run_read_points(const Case *c, const char *points_key, const char *fil
 HclStatus run_check_points(const NamedPoint *points, int count, const char *what, const char *box, double x_first,
                            double x_last, double y_first, double y_last);
 
-/* The message of the status just recorded (status_message), with the names a library module gives its settings
- * replaced by the case's keys: every word starting with from[k] (after a space, '(' or the start) starts with to[k]
- * instead ("wave.height" becomes "waves.height" for "wave." and "waves."). Into out, cut at size. */
-void run_rename_keys(const char *const *from, const char *const *to, int count, char *out, size_t size);
-
 /* decomp_create, with a process grid it refuses traced to the case's grid.px and grid.py. Collective. */
 HclStatus run_create_decomp(const Case *c, const DecompSpec *spec, Decomp **out);
 

@@ -9,8 +9,8 @@
 #include "decomp.h"
 #include "swe.h"
 
-extern const CaseKey swe_case_keys[];
-extern const int swe_case_nkeys;
+/* The model's keys. */
+HclStatus swe_case_schema(CaseSchema *schema);
 
 /* The water level imposed on one side: mean + sum_k amplitude_k cos(2 pi t / period_k - phase_k), or a time series
  * (linear interpolation) when series_count > 0. */

@@ -12,8 +12,8 @@
 #include "wave.h"
 #include "waves.h"
 
-extern const CaseKey wave_case_keys[];
-extern const int wave_case_nkeys;
+/* The model's keys, and the Laplace solver's under solver. (laplace_add_keys). */
+HclStatus wave_case_schema(CaseSchema *schema);
 
 /* The still-water depth: flat, the submerged bar or Whalin's shoal (wave_shapes.h) placed with their origin at
  * (x, y), or a grid from a file. */

@@ -1,15 +1,15 @@
 /* laplace.cl: the high-order sigma-transformed Laplace operator of the potential-flow solver (src/laplace/laplace.c;
- * fnpf-gpu-model.txt eqs. 4-8): the column coefficients from eta and h, the residual b - A Phi, the defect
- * correction's update, the surface velocity w, and the vector operations of GMRES.
+ * fnpf-gpu-model.txt eqs. 4-8): the column coefficients from eta and h, the defect f - A Phi and the product A Phi,
+ * and the surface velocity w. The vector updates of the Krylov methods are blas1.cl's.
  *
- * Kernels: columns, residual_high, residual_surface, residual_outer, to_vcycle, combine, update, copy_plane, surface_w
- * Macros: REAL (the outer precision: Phi, eta, h), VREAL (the V-cycle's: the residual and the correction written
- *   for and read from it), RADIUS (order / 2, the ghost width of the REAL fields), WIDTH (order + 1: the centred
- *   horizontal stencils), VWIDTH (order + 2: the sigma stencils, fd.h), NZ (sigma points), VFIRST (the first node
+ * Kernels: columns; defect_v, defect_o (f - A Phi), surface_v, surface_o (the right-hand side b), apply_o (A Phi);
+ *   copy_plane, surface_w
+ * Macros: REAL (the outer precision: Phi, eta, h), VREAL (the V-cycle's: the _v kernels write in it), RADIUS
+ *   (order / 2, the ghost width of the REAL fields), WIDTH (order + 1: the centred horizontal stencils), VWIDTH (order + 2: the sigma stencils, fd.h), NZ (sigma points), VFIRST (the first node
  *   of each of the NZ + 1 nodes' sigma stencils, comma-separated: fd_stencils), common.clh
  * Layout: REAL fields f[p][j][i] with ghost RADIUS: rows of pitch, planes of `plane`, owned (i, j) at
  *   (j + RADIUS) pitch + i + RADIUS; Phi's plane 0 is the ghost below the bottom, plane k + 1 sigma_k, plane nz the
- *   surface. VREAL fields have ghost 1 (rpitch, rplane). col holds COL_PLANES 2D planes (COL_* below).
+ *   surface. The defect kernels write any layout (obase, opitch, oplane). col holds COL_PLANES 2D planes (COL_* below).
  *   horizontal: d1x, d2x, d1y, d2y, WIDTH weights each, scaled by the spacing (zero along a direction of one point).
  *   vertical: per node p = 0 .. nz, VSTRIDE values: VWIDTH weights of d/dsigma, VWIDTH of d2/dsigma2 on the nodes
  *   from vertical_first[p], sigma (fd.h: centred, shifted inside near the ends). */
@@ -38,7 +38,6 @@ __constant int vertical_first[NP] = {VFIRST};
 #define COL_PLANES 9
 
 #define AT(f, p, j, i) f[(ulong)(p) * plane + (ulong)((j) + RADIUS) * pitch + (i) + RADIUS]
-#define AT_V(f, p, j, i) f[(ulong)(p) * rplane + (ulong)((j) + 1) * rpitch + (i) + 1]
 
 /* sum_m w[m] f(i - RADIUS + m) along x (step 1) or y (step pitch), at element index at of the centre. */
 INLINE REAL along(__global const REAL *f, const ulong at, const long step, __constant const REAL *w) {
@@ -192,86 +191,38 @@ UNROLL_PLANES
   }
 }
 
-/* res = f - A Phi on every row, 0 in the Dirichlet row (p = nz), in the V-cycle's precision and layout, Phi taken as
- * zero below first_plane (a constant in each kernel below, so that no branch divides the work-items: PoCL then
- * vectorizes across them, 2.5 times faster on a CPU). */
-#define DEFECT_KERNEL(NAME, FIRST_PLANE)                                                                             \
-  __kernel void NAME(__global VREAL *res, __global const REAL *phi, __global const REAL *col,                         \
+/* res = SIGN (f - A Phi) on every row, 0 in the Dirichlet row (p = nz), into any layout of type OUT (the V-cycle's
+ * precision or Phi's: res's owned point (i, j) of plane p at obase + p oplane + j opitch + i, field.h's Span), Phi
+ * taken as zero below first_plane (a constant in each kernel below, so that no branch divides the work-items: PoCL
+ * then vectorizes across them, 2.5 times faster on a CPU). */
+#define DEFECT_KERNEL(NAME, FIRST_PLANE, OUT, SIGN)                                                                  \
+  __kernel void NAME(__global OUT *res, __global const REAL *phi, __global const REAL *col,                           \
                      __global const REAL *source, const int has_source, const int nx, const int ny, const int pitch,  \
-                     const ulong plane, const int rpitch, const ulong rplane, __constant const REAL *horizontal,      \
-                     __constant const REAL *vertical) {                                                              \
+                     const ulong plane, const ulong obase, const int opitch, const ulong oplane,                      \
+                     __constant const REAL *horizontal, __constant const REAL *vertical) {                           \
     const int i = get_global_id(0), j = get_global_id(1);                                                            \
     if (OUTSIDE(i, j)) {                                                                                              \
       return;                                                                                                         \
     }                                                                                                                 \
-    const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;                                                        \
+    const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS, out = obase + (ulong)j * opitch + i;                  \
     REAL r[NZ];                                                                                                       \
     column_defect(phi, col, source, has_source, at, pitch, plane, FIRST_PLANE, horizontal, vertical, r);            \
     UNROLL_PLANES                                                                                                     \
     for (int p = 0; p < NZ; p++) {                                                                                    \
-      AT_V(res, p, j, i) = (VREAL)r[p];                                                                               \
+      res[out + p * oplane] = (OUT)(SIGN r[p]);                                                                       \
     }                                                                                                                 \
-    AT_V(res, NZ, j, i) = 0;                                                                                          \
+    res[out + NZ * oplane] = 0;                                                                                       \
   }
 
-/* The defect of Algorithm 1 line 4. */
-DEFECT_KERNEL(residual_high, 0)
+/* The defect of Algorithm 1 line 4, in the V-cycle's precision (defect correction) and in Phi's (GMRES). */
+DEFECT_KERNEL(defect_v, 0, VREAL, +)
+DEFECT_KERNEL(defect_o, 0, REAL, +)
 /* b, the right-hand side of the rows below the surface once the surface values are moved over (fnpf-gpu-model eq.
  * 9's b, "accounting for in-homogenous boundary conditions"): the defect of the surface values alone. */
-DEFECT_KERNEL(residual_surface, NZ)
-
-/* The same in the outer precision and Phi's layout (GMRES's vectors). */
-__kernel void residual_outer(__global REAL *res, __global const REAL *phi, __global const REAL *col,
-                             __global const REAL *source, const int has_source, const int nx, const int ny,
-                             const int pitch, const ulong plane, __constant const REAL *horizontal,
-                             __constant const REAL *vertical) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (OUTSIDE(i, j)) {
-    return;
-  }
-  const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
-  REAL r[NZ];
-  column_defect(phi, col, source, has_source, at, pitch, plane, 0, horizontal, vertical, r);
-UNROLL_PLANES
-  for (int p = 0; p < NZ; p++) {
-    res[at + p * plane] = r[p];
-  }
-  res[at + NZ * plane] = 0;
-}
-
-/* The V-cycle's right-hand side from a vector of Phi's layout (GMRES: z = M^-1 v). */
-__kernel void to_vcycle(__global VREAL *res, __global const REAL *x, const int nx, const int ny, const int pitch,
-                        const ulong plane, const int rpitch, const ulong rplane) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (OUTSIDE(i, j)) {
-    return;
-  }
-UNROLL_PLANES
-  for (int p = 0; p <= NZ; p++) {
-    AT_V(res, p, j, i) = (VREAL)AT(x, p, j, i);
-  }
-}
-
-/* y = a x + b y over whole buffers of n elements (GMRES; ghosts too, harmlessly). */
-__kernel void combine(__global REAL *y, const REAL b, __global const REAL *x, const REAL a, const ulong n) {
-  const ulong k = get_global_id(0);
-  if (k < n) {
-    y[k] = a * x[k] + b * y[k];
-  }
-}
-
-/* Phi += delta below the surface (the defect correction, Algorithm 1 line 6; GMRES's Phi += M^-1 V y). */
-__kernel void update(__global REAL *phi, __global const VREAL *delta, const REAL weight, const int nx, const int ny,
-                     const int pitch, const ulong plane, const int rpitch, const ulong rplane) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (OUTSIDE(i, j)) {
-    return;
-  }
-UNROLL_PLANES /* unrolled (up to 17 planes), PoCL vectorizes across work-items */
-  for (int p = 0; p < NZ; p++) {
-    AT(phi, p, j, i) += weight * (REAL)AT_V(delta, p, j, i);
-  }
-}
+DEFECT_KERNEL(surface_v, NZ, VREAL, +)
+DEFECT_KERNEL(surface_o, NZ, REAL, +)
+/* A Phi, no source: the operator's product (GMRES's Arnoldi vectors). */
+DEFECT_KERNEL(apply_o, 0, REAL, -)
 
 /* dst plane dst_p (this file's layout) = src plane 0 of a 2D field of the same precision with ghost src_ghost. */
 __kernel void copy_plane(__global REAL *dst, const int dst_p, __global const REAL *src, const int src_pitch,

@@ -54,16 +54,22 @@ cleanup:
   return status;
 }
 
-/* Reads the case file and the --set overrides against the schema of its model. */
+/* Reads the case file and the --set overrides against the schema of its model, which the case keeps. */
 static HclStatus load_case(const CliOptions *o, const Model **model, Case **c) {
   HclStatus status = HCL_OK;
+  CaseSchema *schema = NULL;
   TRY(choose_model(o, model));
-  TRY(case_load((*model)->keys, *(*model)->nkeys, o->args[0], c));
+  TRY(case_schema_create(&schema));
+  TRY((*model)->schema(schema));
+  TRY(case_load(case_schema_keys(schema), case_schema_count(schema), o->args[0], c));
+  case_adopt_schema(*c, schema);
+  schema = NULL;
   for (int s = 0; s < o->nsets; s++) {
     TRY(case_set(*c, o->sets[s]));
   }
   TRY(case_finish(*c));
 cleanup:
+  case_schema_destroy(&schema);
   return status;
 }
 
@@ -139,11 +145,15 @@ HclStatus cmd_defaults(const CliOptions *o) {
   HclStatus status = HCL_OK;
   TRY(cli_require_only(o, 0));
   REQUIRE(o->nargs == 1, HCL_EUSAGE, "'hydrocl defaults' takes one model name (%s)", model_names());
+  CaseSchema *schema = NULL;
   const Model *model = find_model(o->args[0]);
   REQUIRE(model != NULL, HCL_EUSAGE, "unknown model '%s' (known: %s)", o->args[0], model_names());
+  TRY(case_schema_create(&schema));
+  TRY(model->schema(schema));
   if (par_rank() == 0) {
-    case_write_template(model->keys, *model->nkeys, model->title, stdout);
+    case_write_template(case_schema_keys(schema), case_schema_count(schema), model->title, stdout);
   }
 cleanup:
+  case_schema_destroy(&schema);
   return status;
 }

@@ -23,6 +23,7 @@ typedef struct {
 } CaseValue;
 
 struct Case {
+  CaseSchema *schema; /* owned where adopted: the keys' table */
   const CaseKey *keys;
   int nkeys;
   char *path;   /* the case file, or "" */
@@ -264,8 +265,13 @@ void case_destroy(Case **c) {
   free((*c)->values);
   free((*c)->path);
   free((*c)->folder);
+  case_schema_destroy(&(*c)->schema);
   free(*c);
   *c = NULL;
+}
+
+void case_adopt_schema(Case *c, CaseSchema *schema) {
+  c->schema = schema;
 }
 
 /* YAML forbids tabs in indentation, and libyaml's message for one is obscure: find them first. */

@@ -1,5 +1,5 @@
-/* laplace.c: set-up, operator and outer iterations of the potential-flow Laplace solver (see laplace.h,
- * kernels_cl/laplace.cl; the preconditioner is mg.h). */
+/* laplace.c: set-up and operator of the potential-flow Laplace solver (see laplace.h, kernels_cl/laplace.cl); the
+ * preconditioner is mg.h's V-cycle, the iterations krylov.h's. */
 #include "laplace.h"
 
 #include <math.h>
@@ -19,22 +19,20 @@
 
 static const double PI = 3.14159265358979323846;
 
-enum { WG_X = 32, WG_Y = 4, COL_PLANES = 9, GMRES_RESTART_MAX = 100 };
+enum { WG_X = 32, WG_Y = 4, COL_PLANES = 9 };
 enum {
   K_COLUMNS,
-  K_RESIDUAL,
-  K_RESIDUAL_SURFACE,
-  K_RESIDUAL_OUTER,
-  K_TO_VCYCLE,
-  K_COMBINE,
-  K_UPDATE,
+  K_DEFECT_V,
+  K_DEFECT_O,
+  K_SURFACE_V,
+  K_SURFACE_O,
+  K_APPLY_O,
   K_COPY_PLANE,
   K_SURFACE_W,
   NKERNELS
 };
-static const char *const kernel_names[NKERNELS] = {"columns",   "residual_high", "residual_surface",
-                                                   "residual_outer", "to_vcycle", "combine",
-                                                   "update",    "copy_plane",    "surface_w"};
+static const char *const kernel_names[NKERNELS] = {"columns",   "defect_v", "defect_o",   "surface_v",
+                                                   "surface_o", "apply_o",  "copy_plane", "surface_w"};
 
 struct Laplace {
   Runtime *rt;
@@ -43,15 +41,17 @@ struct Laplace {
   Precision outer, inner; /* Phi and the operator; the V-cycle */
   int radius, width;      /* order / 2 (the ghost width), order + 1 (the centred stencils) */
   double *sigma;          /* nz points */
-  double rows;            /* nx ny (nz + 1): the unknowns, Dirichlet rows included */
   Field *phi3;            /* Phi: nz + 1 planes */
   Field *eta, *h, *depth, *col, *w; /* 2D: eta and h with mirrored ghosts, d = eta + h, coefficients, w */
   Field *source;          /* NULL until laplace_set_source */
-  Field **krylov;         /* GMRES: restart + 1 vectors of Phi's layout, then z */
-  Halo *phi3_halo, *eta_halo, **krylov_halo;
+  Halo *eta_halo;
   Mirror *mirror;
-  Mg *mg;
-  Reducer *reducer;
+  VecSpace *space;        /* Phi's layout: the operator's vectors, their ghosts mirrored across walls */
+  Vec *phi;               /* Phi as a vector */
+  Vec *residual;          /* laplace_compute_residual's: the V-cycle's input, or Phi's layout without one */
+  Operator *op;           /* the sigma-transformed operator, with its own right-hand side */
+  Krylov *krylov;         /* owns the preconditioner, which owns the levels */
+  Mg *mg;                 /* the levels (borrowed from the preconditioner), NULL without it */
   cl_mem horizontal, vertical; /* the stencils (laplace.cl) */
   int *vertical_first;         /* the first node of each of the nz + 1 nodes' sigma stencils */
   cl_program program;
@@ -63,57 +63,125 @@ double laplace_rms_atol(double atol_2, int nx, int ny, int nz) {
 }
 
 LaplaceConfig laplace_config_default(void) {
+  KrylovOptions krylov = krylov_options_default();
+  krylov.method = KRYLOV_DC;
+  krylov.rtol = 1e-6;
+  krylov.atol = 1e-10;
+  krylov.max_iterations = 100;
+  krylov.norm = KRYLOV_NORM_RMS;
+  krylov.prefix = "laplace.";
   return (LaplaceConfig){.nz = 9,
                          .sigma = LAPLACE_SIGMA_UNIFORM,
                          .order = 6,
                          .precision = LAPLACE_MIXED,
-                         .method = LAPLACE_DEFECT_CORRECTION,
-                         .gmres_restart = 10,
-                         .rtol = 1e-6,
-                         .atol = 1e-10,
-                         .max_iterations = 100,
-                         .levels = LAPLACE_LEVELS_MAX,
-                         .pre_sweeps = 1,
-                         .post_sweeps = 1,
-                         .coarse_sweeps = 4};
+                         .preconditioner = LAPLACE_MG,
+                         .mg = mg_options_default(),
+                         .krylov = krylov,
+                         .prefix = "laplace."};
 }
 
-/* ---- set-up ---- */
+/* ---- keys and checks ---- */
 
-static HclStatus check_config(const LaplaceConfig *c, const DecompSpec *g, const DeviceInfo *dev) {
+static const char *const PRECISION_NAMES = "mixed|double|single";
+static const char *const SIGMA_NAMES = "uniform|cosine";
+static const char *const PRECONDITIONER_NAMES = "mg|none";
+
+/* The word at position index of a '|'-separated list, into buf. */
+static const char *choice_word(const char *choices, int index, char *buf, size_t size) {
+  const char *p = choices;
+  for (int k = 0; k < index; k++) {
+    p = strchr(p, '|') + 1;
+  }
+  size_t n = strcspn(p, "|");
+  snprintf(buf, size, "%.*s", (int)n, p);
+  return buf;
+}
+
+HclStatus laplace_add_keys(CaseSchema *schema, const char *prefix, const LaplaceConfig *d) {
   HclStatus status = HCL_OK;
-  REQUIRE(c->order == 2 || c->order == 4 || c->order == 6 || c->order == 8, HCL_EDATA,
-          "laplace.order = %d: allowed are 2, 4, 6 and 8", c->order);
-  REQUIRE(c->nz >= 3 && c->nz > c->order, HCL_EDATA,
-          "laplace.nz = %d: the vertical needs at least 3 points and more than the order (%d), so that its "
-          "order + 2 point stencils fit with the ghost below the bottom",
-          c->nz, c->order);
-  REQUIRE(c->nz <= LAPLACE_NZ_MAX, HCL_EDATA,
-          "laplace.nz = %d: at most %d sigma points (the kernels hold a column in private arrays)", c->nz, LAPLACE_NZ_MAX);
-  REQUIRE(c->dx > 0 && c->dy > 0 && isfinite(c->dx) && isfinite(c->dy), HCL_EDATA,
-          "laplace.dx = %g, dy = %g: the spacing must be positive", c->dx, c->dy);
-  REQUIRE((g->nx == 1 || g->nx > c->order) && (g->ny == 1 || g->ny > c->order), HCL_EDATA,
-          "a %d x %d grid is too small for order-%d stencils: each direction needs one point (a flume) or at least "
-          "%d",
-          g->nx, g->ny, c->order, c->order + 1);
-  REQUIRE(c->rtol >= 0 && c->atol >= 0 && c->rtol + c->atol > 0, HCL_EDATA,
-          "laplace.rtol = %g, atol = %g: both >= 0 and not both 0", c->rtol, c->atol);
-  REQUIRE(c->max_iterations >= 1 && c->max_iterations <= LAPLACE_HISTORY_MAX, HCL_EDATA,
-          "laplace.max_iterations = %d: allowed 1 to %d", c->max_iterations, LAPLACE_HISTORY_MAX);
-  REQUIRE(c->pre_sweeps >= 0 && c->post_sweeps >= 0 && c->pre_sweeps + c->post_sweeps >= 1 && c->coarse_sweeps >= 1,
-          HCL_EDATA, "mg sweeps pre = %d, post = %d, coarse = %d: none negative, pre + post >= 1, coarse >= 1",
-          c->pre_sweeps, c->post_sweeps, c->coarse_sweeps);
-  REQUIRE(c->levels >= -1, HCL_EDATA, "mg.levels = %d: a number of restrictions >= 0, or -1 for the most",
-          c->levels);
-  REQUIRE(c->method == LAPLACE_DEFECT_CORRECTION ||
-              (c->gmres_restart >= 1 && c->gmres_restart <= GMRES_RESTART_MAX),
-          HCL_EDATA, "laplace.gmres_restart = %d: allowed 1 to %d", c->gmres_restart, GMRES_RESTART_MAX);
-  REQUIRE(c->precision == LAPLACE_SINGLE || dev->fp64, HCL_ENODEVICE,
-          "device '%s' has no fp64 for the %s Laplace solver; use laplace.precision single", dev->device_name,
-          c->precision == LAPLACE_DOUBLE ? "double" : "mixed");
+  char nz[16], order[16], precision[16], sigma[16], preconditioner[16];
+  snprintf(nz, sizeof nz, "%d", d->nz);
+  snprintf(order, sizeof order, "%d", d->order);
+  const CaseKey keys[] = {
+      {"nz", CASE_INT, "", nz, 3, LAPLACE_NZ_MAX, NULL,
+       "points in the vertical (sigma) of the Laplace problem, more than the order"},
+      {"order", CASE_INT, "", order, 2, 8, NULL, "order of the finite differences: 2, 4, 6 or 8"},
+      {"sigma", CASE_CHOICE, "", choice_word(SIGMA_NAMES, (int)d->sigma, sigma, sizeof sigma), CASE_UNBOUNDED,
+       SIGMA_NAMES, "the sigma points: uniform, or cosine (clustered towards the surface)"},
+      {"precision", CASE_CHOICE, "", choice_word(PRECISION_NAMES, (int)d->precision, precision, sizeof precision),
+       CASE_UNBOUNDED, PRECISION_NAMES,
+       "mixed: the iteration in double, the multigrid preconditioner in float; --precision overrides"},
+      {"preconditioner", CASE_CHOICE, "",
+       choice_word(PRECONDITIONER_NAMES, (int)d->preconditioner, preconditioner, sizeof preconditioner),
+       CASE_UNBOUNDED, PRECONDITIONER_NAMES, "mg (one multigrid V-cycle on the linearized operator) or none"},
+  };
+  TRY(case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0])));
+  TRY(mg_add_keys(schema, prefix, &d->mg));
+  TRY(krylov_add_keys(schema, prefix, &d->krylov));
 cleanup:
   return status;
 }
+
+/* The start of a message about key prefix + name: where c set it ("case.yml:12:5: "), or nothing without a case. */
+static const char *where(const Case *c, const char *prefix, const char *name, char *buf, size_t size) {
+  char key[CASE_KEY_MAX];
+  buf[0] = '\0';
+  if (c) {
+    snprintf(buf, size, "%s: ", case_origin(c, case_key(key, prefix, name)));
+  }
+  return buf;
+}
+
+HclStatus laplace_check(const LaplaceConfig *c, int nx, int ny, const Case *cs) {
+  HclStatus status = HCL_OK;
+  const char *p = c->prefix;
+  char at[400], key[CASE_KEY_MAX];
+  REQUIRE(c->order == 2 || c->order == 4 || c->order == 6 || c->order == 8, HCL_EDATA,
+          "%s%sorder = %d: allowed are 2, 4, 6 and 8", where(cs, p, "order", at, sizeof at), p, c->order);
+  REQUIRE(c->nz >= 3 && c->nz > c->order && c->nz <= LAPLACE_NZ_MAX, HCL_EDATA,
+          "%s%snz = %d: the vertical needs at least 3 points and more than %sorder (%d), so that its order + 2 point "
+          "stencils fit with the ghost below the bottom, and at most %d (the kernels hold a column in private "
+          "arrays)",
+          where(cs, p, "nz", at, sizeof at), p, c->nz, p, c->order, LAPLACE_NZ_MAX);
+  REQUIRE(c->dx > 0 && c->dy > 0 && isfinite(c->dx) && isfinite(c->dy), HCL_EDATA,
+          "the spacing dx = %g, dy = %g must be positive", c->dx, c->dy);
+  for (int axis = 0; axis < 2; axis++) {
+    int n = axis ? ny : nx;
+    REQUIRE(n == 1 || n > c->order, HCL_EDATA,
+            "%sa %d x %d grid is too small for %sorder %d stencils: each direction needs one point (a flume) or at "
+            "least %d",
+            where(cs, p, "order", at, sizeof at), nx, ny, p, c->order, c->order + 1);
+  }
+  TRY(mg_check_options(&c->mg, p, cs ? case_origin(cs, case_key(key, p, "pre_sweeps")) : NULL));
+  TRY(krylov_check(&c->krylov, cs ? case_origin(cs, case_key(key, p, "method")) : NULL,
+                   "the sigma-transformed Laplace operator", false,
+                   c->preconditioner == LAPLACE_MG ? "the multigrid V-cycle" : "none",
+                   c->preconditioner != LAPLACE_MG));
+cleanup:
+  return status;
+}
+
+HclStatus laplace_config_from_case(const Case *c, const char *prefix, const Precision *precision, int nx, int ny,
+                                   LaplaceConfig *config) {
+  HclStatus status = HCL_OK;
+  char key[CASE_KEY_MAX];
+  config->prefix = prefix;
+  config->nz = (int)case_int(c, case_key(key, prefix, "nz"));
+  config->order = (int)case_int(c, case_key(key, prefix, "order"));
+  config->sigma = (LaplaceSigma)case_choice(c, case_key(key, prefix, "sigma"));
+  config->precision = (LaplacePrecision)case_choice(c, case_key(key, prefix, "precision"));
+  if (precision) {
+    config->precision = *precision == PRECISION_SINGLE ? LAPLACE_SINGLE : LAPLACE_DOUBLE;
+  }
+  config->preconditioner = (LaplacePreconditioner)case_choice(c, case_key(key, prefix, "preconditioner"));
+  TRY(mg_options_from_case(c, prefix, &config->mg));
+  TRY(krylov_options_from_case(c, prefix, &config->krylov));
+  TRY(laplace_check(config, nx, ny, c));
+cleanup:
+  return status;
+}
+
+/* ---- set-up ---- */
 
 /* A positive, finite depth at every owned point; every rank learns the first failure. */
 static HclStatus check_depth(const Decomp *decomp, const double *h) {
@@ -200,20 +268,10 @@ static HclStatus make_fields(Laplace *L, const double *h) {
   TRY(make_field(L, "laplace_depth", 1, &L->depth));
   TRY(make_field(L, "laplace_columns", COL_PLANES, &L->col));
   TRY(make_field(L, "w", 1, &L->w));
-  TRY(halo_create(&L->phi3, 1, &L->phi3_halo));
   TRY(halo_create(&L->eta, 1, &L->eta_halo));
   TRY(halo_create(&L->h, 1, &h_halo));
   TRY(field_write_owned(L->h, h));
   TRY(mirror_exchange(L->mirror, h_halo, L->h));
-  if (L->config.method == LAPLACE_GMRES) {
-    int vectors = L->config.gmres_restart + 2; /* v_0 .. v_m, and z */
-    TRY_ALLOC(L->krylov, vectors);
-    TRY_ALLOC(L->krylov_halo, vectors);
-    for (int v = 0; v < vectors; v++) {
-      TRY(make_field(L, "gmres_vector", L->config.nz + 1, &L->krylov[v]));
-      TRY(halo_create(&L->krylov[v], 1, &L->krylov_halo[v]));
-    }
-  }
 cleanup:
   halo_destroy(&h_halo);
   return status;
@@ -236,13 +294,68 @@ cleanup:
   return status;
 }
 
+/* Phi's ghosts: exchanged, then mirrored across walls (VecGhostFill). */
+static HclStatus fill_ghosts(void *mirror, Field *field, Halo *halo) {
+  return mirror_exchange(mirror, halo, field);
+}
+
+static const OperatorOps OPERATOR_OPS; /* the sigma-transformed operator, below */
+
+/* The V-cycle on the linearized operator for depth h (owned points), as the preconditioner. */
+static HclStatus make_multigrid(Laplace *L, const double *h, Precond **pc) {
+  HclStatus status = HCL_OK;
+  Mg *mg = NULL;
+  const DecompSpec *g = decomp_spec(L->decomp);
+  double depth_sum = 0;
+  TRY(reduce_sum(vspace_reducer(L->space), field_span(L->h), &depth_sum));
+  MgSpec spec = {.dx = L->config.dx, .dy = L->config.dy, .nz = L->config.nz, .sigma = L->sigma,
+                 .depth_scale = depth_sum / ((double)g->nx * g->ny), .precision = L->inner, .options = L->config.mg,
+                 .prefix = L->config.prefix};
+  TRY(mg_create(L->rt, L->decomp, L->mirror, &spec, h, &mg));
+  L->mg = mg;
+  TRY(mg_precond_create(mg, pc));
+cleanup:
+  if (status != HCL_OK) {
+    L->mg = NULL;
+  }
+  return status;
+}
+
+/* The operator on Phi's layout and the Krylov method with its preconditioner. */
+static HclStatus make_solver(Laplace *L, const double *h) {
+  HclStatus status = HCL_OK;
+  Precond *pc = NULL;
+  FieldSpec spec = {.nz = L->config.nz + 1, .ghost = L->radius, .precision = L->outer};
+  TRY(vspace_create_fields(L->rt, L->decomp, &spec, &L->space));
+  vspace_set_ghost_fill(L->space, fill_ghosts, L->mirror);
+  TRY(vec_wrap_field(L->space, L->phi3, &L->phi));
+  TRY(operator_create(&OPERATOR_OPS, L, L->space, false, &L->op));
+  KrylovOptions options = L->config.krylov;
+  options.prefix = L->config.prefix;
+  TRY(krylov_create(&options, &L->krylov));
+  if (L->config.preconditioner == LAPLACE_MG) {
+    TRY(make_multigrid(L, h, &pc));
+  } else {
+    TRY(precond_none(&pc));
+  }
+  krylov_set_precond(L->krylov, pc);
+  krylov_set_operator(L->krylov, L->op);
+  TRY(krylov_setup(L->krylov));
+cleanup:
+  return status;
+}
+
 HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig *config, const double *h,
                          Laplace **out) {
   HclStatus status = HCL_OK;
   Laplace *L = NULL;
   const DecompSpec *g = decomp_spec(decomp);
+  const DeviceInfo *dev = runtime_device(rt);
   *out = NULL;
-  TRY(check_config(config, g, runtime_device(rt)));
+  TRY(laplace_check(config, g->nx, g->ny, NULL));
+  REQUIRE(config->precision == LAPLACE_SINGLE || dev->fp64, HCL_ENODEVICE,
+          "device '%s' has no fp64 for the %s Laplace solver; use %sprecision single", dev->device_name,
+          config->precision == LAPLACE_DOUBLE ? "double" : "mixed", config->prefix);
   TRY(check_depth(decomp, h));
   TRY_ALLOC(L, 1);
   L->rt = rt;
@@ -252,22 +365,14 @@ HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig 
   L->inner = config->precision == LAPLACE_DOUBLE ? PRECISION_DOUBLE : PRECISION_SINGLE;
   L->radius = config->order / 2;
   L->width = config->order + 1;
-  L->rows = (double)g->nx * g->ny * (config->nz + 1);
   TRY_ALLOC(L->sigma, config->nz);
   make_sigma(config, L->sigma);
   TRY(mirror_create(rt, &L->mirror));
-  TRY(reducer_create(rt, decomp, &L->reducer));
   TRY_ALLOC(L->vertical_first, config->nz + 1);
   TRY(make_stencils(L, L->vertical_first));
   TRY(build(L, L->vertical_first));
   TRY(make_fields(L, h));
-  double depth_sum = 0;
-  TRY(reduce_sum(L->reducer, field_span(L->h), &depth_sum));
-  MgSpec mg = {.dx = config->dx, .dy = config->dy, .nz = config->nz, .sigma = L->sigma,
-               .depth_scale = depth_sum / ((double)g->nx * g->ny), .precision = L->inner, .levels = config->levels,
-               .pre_sweeps = config->pre_sweeps, .post_sweeps = config->post_sweeps,
-               .coarse_sweeps = config->coarse_sweeps};
-  TRY(mg_create(rt, decomp, L->mirror, &mg, h, &L->mg));
+  TRY(make_solver(L, h));
   *out = L;
   L = NULL;
 cleanup:
@@ -280,16 +385,11 @@ void laplace_destroy(Laplace **laplace) {
     return;
   }
   Laplace *L = *laplace;
-  if (L->krylov) {
-    for (int v = 0; v < L->config.gmres_restart + 2; v++) {
-      halo_destroy(&L->krylov_halo[v]);
-      field_destroy(&L->krylov[v]);
-    }
-  }
-  free(L->krylov);
-  free(L->krylov_halo);
-  mg_destroy(&L->mg);
-  halo_destroy(&L->phi3_halo);
+  krylov_destroy(&L->krylov); /* the preconditioner and the levels with it */
+  operator_destroy(&L->op);
+  vec_destroy(&L->phi);
+  vec_destroy(&L->residual);
+  vspace_destroy(&L->space);
   halo_destroy(&L->eta_halo);
   Field *fields[] = {L->phi3, L->eta, L->h, L->depth, L->col, L->w, L->source};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
@@ -302,7 +402,6 @@ void laplace_destroy(Laplace **laplace) {
     clReleaseMemObject(L->vertical);
   }
   program_release(&L->program, L->kernels, NKERNELS);
-  reducer_destroy(&L->reducer);
   mirror_destroy(&L->mirror);
   free(L->sigma);
   free(L->vertical_first);
@@ -325,12 +424,6 @@ static void arg_shape(KernelArgs *a, const Laplace *L) {
   arg_ulong(a, (size_t)field_pitch(L->phi3) * field_rows(L->phi3));
 }
 
-/* pitch and plane of a V-cycle field */
-static void arg_vshape(KernelArgs *a, Field *f) {
-  arg_int(a, field_pitch(f));
-  arg_ulong(a, (size_t)field_pitch(f) * field_rows(f));
-}
-
 static double column_points(const Laplace *L) {
   return (double)decomp_local(L->decomp)->nx * decomp_local(L->decomp)->ny;
 }
@@ -348,21 +441,26 @@ cleanup:
   return status;
 }
 
+/* dst plane dst_plane (Phi's layout) = a 2D field of the outer precision. */
+static HclStatus copy_plane(Laplace *L, Field *dst, int dst_plane, Field *src) {
+  KernelArgs a = kernel_args(L->kernels[K_COPY_PLANE]);
+  arg_mem(&a, field_buffer(dst));
+  arg_int(&a, dst_plane);
+  arg_mem(&a, field_buffer(src));
+  arg_int(&a, field_pitch(src));
+  arg_int(&a, field_ghost(src));
+  arg_shape(&a, L);
+  return kernel_launch(L->rt, &a, owned_grid(L), 2 * column_points(L) * outer_bytes(L));
+}
+
 /* The coefficients of eq. 5 from eta, and Phi's surface plane from phi. */
 static HclStatus prepare(Laplace *L, Field *eta, Field *phi) {
   HclStatus status = HCL_OK;
   TRY(check_input(L, eta, "eta"));
   TRY(check_input(L, phi, "phi"));
-  KernelArgs a = kernel_args(L->kernels[K_COPY_PLANE]);
-  arg_mem(&a, field_buffer(L->eta));
-  arg_int(&a, 0);
-  arg_mem(&a, field_buffer(eta));
-  arg_int(&a, field_pitch(eta));
-  arg_int(&a, field_ghost(eta));
-  arg_shape(&a, L);
-  TRY(kernel_launch(L->rt, &a, owned_grid(L), 2 * column_points(L) * outer_bytes(L)));
+  TRY(copy_plane(L, L->eta, 0, eta));
   TRY(mirror_exchange(L->mirror, L->eta_halo, L->eta));
-  a = kernel_args(L->kernels[K_COLUMNS]);
+  KernelArgs a = kernel_args(L->kernels[K_COLUMNS]);
   arg_mem(&a, field_buffer(L->col));
   arg_mem(&a, field_buffer(L->depth));
   arg_mem(&a, field_buffer(L->eta));
@@ -371,260 +469,84 @@ static HclStatus prepare(Laplace *L, Field *eta, Field *phi) {
   arg_mem(&a, L->horizontal);
   TRY(kernel_launch(L->rt, &a, owned_grid(L), (2 + 1 + COL_PLANES) * column_points(L) * outer_bytes(L)));
   double shallowest = 0;
-  TRY(reduce_min(L->reducer, field_span(L->depth), &shallowest));
+  TRY(reduce_min(vspace_reducer(L->space), field_span(L->depth), &shallowest));
   REQUIRE(shallowest > 0, HCL_EDATA,
           "the water column eta + h falls to %g: the free surface reached the bottom (or eta is not finite), which "
           "the potential-flow solver cannot represent",
           shallowest);
-  a = kernel_args(L->kernels[K_COPY_PLANE]);
-  arg_mem(&a, field_buffer(L->phi3));
-  arg_int(&a, L->config.nz);
-  arg_mem(&a, field_buffer(phi));
-  arg_int(&a, field_pitch(phi));
-  arg_int(&a, field_ghost(phi));
-  arg_shape(&a, L);
-  TRY(kernel_launch(L->rt, &a, owned_grid(L), 2 * column_points(L) * outer_bytes(L)));
+  TRY(copy_plane(L, L->phi3, L->config.nz, phi));
+  vec_touch(L->phi);
 cleanup:
   return status;
 }
 
-/* The residual f - A x of x (Phi's layout; ghosts exchanged here through x_halo, or NULL where they are valid
- * already), with or without the sources: into the V-cycle's right-hand side, or into out (Phi's layout) when out is
- * not NULL. surface_only takes x as zero below the surface:
- * the residual is then b, the right-hand side of the system below the surface (into the V-cycle's field). */
-static HclStatus residual(Laplace *L, Field *x, Halo *x_halo, bool with_source, bool surface_only, Field *out) {
+/* ---- the operator (operator.h) ---- */
+
+/* One of the column kernels on x (Phi's layout; its ghosts exchanged here unless current) into out, any layout of
+ * the outer precision (kernel k_outer) or the V-cycle's (k_inner): the defect f - A x with or without the sources,
+ * the right-hand side b (x taken as zero below the surface) or the product A x. */
+static HclStatus column_kernel(Laplace *L, int k_outer, int k_inner, Vec *x, bool with_source, Vec *out) {
   HclStatus status = HCL_OK;
-  if (x_halo) {
-    TRY(mirror_exchange(L->mirror, x_halo, x));
-  }
-  Field *res = out ? out : mg_rhs(L->mg);
-  int k = out ? K_RESIDUAL_OUTER : surface_only ? K_RESIDUAL_SURFACE : K_RESIDUAL;
-  KernelArgs a = kernel_args(L->kernels[k]);
-  arg_mem(&a, field_buffer(res));
-  arg_mem(&a, field_buffer(x));
+  TRY(vec_ghosts(x));
+  Span o = vec_span(out);
+  ASSERT(o.nz == (size_t)L->config.nz + 1 && o.nx == (size_t)decomp_local(L->decomp)->nx);
+  KernelArgs a = kernel_args(L->kernels[o.precision == L->outer ? k_outer : k_inner]);
+  arg_mem(&a, o.buffer);
+  arg_mem(&a, vec_buffer(x));
   arg_mem(&a, field_buffer(L->col));
-  arg_mem(&a, field_buffer(L->source && with_source ? L->source : x));
+  arg_mem(&a, field_buffer(L->source && with_source ? L->source : L->phi3));
   arg_int(&a, L->source && with_source);
   arg_shape(&a, L);
-  if (!out) {
-    arg_vshape(&a, res);
-  }
+  arg_ulong(&a, o.base);
+  arg_int(&a, (int)o.pitch);
+  arg_ulong(&a, o.plane);
   arg_mem(&a, L->horizontal);
   arg_mem(&a, L->vertical);
   double planes = L->config.nz + 1;
   TRY(kernel_launch(L->rt, &a, owned_grid(L),
-             planes * column_points(L) * (outer_bytes(L) + (double)precision_bytes(field_precision(res))) +
-                 COL_PLANES * column_points(L) * outer_bytes(L)));
+                    planes * column_points(L) * (outer_bytes(L) + (double)precision_bytes(o.precision)) +
+                        COL_PLANES * column_points(L) * outer_bytes(L)));
+  vec_touch(out);
 cleanup:
   return status;
 }
 
-/* rms over all rows of a field of residuals */
-static HclStatus rms(Laplace *L, Field *f, double *out) {
+/* y = A x (x's surface plane zero: a correction). */
+static HclStatus op_apply(void *ctx, Vec *x, Vec *y) {
   HclStatus status = HCL_OK;
-  double squares = 0;
-  TRY(reduce_dot(L->reducer, field_span(f), field_span(f), &squares));
-  *out = sqrt(squares / L->rows);
+  Laplace *L = ctx;
+  REQUIRE(vec_span(y).precision == L->outer, HCL_EINTERNAL, "the Laplace operator's product goes to Phi's precision");
+  TRY(column_kernel(L, K_APPLY_O, K_APPLY_O, x, false, y));
 cleanup:
   return status;
 }
 
-/* x += weight times the V-cycle's correction below the surface. */
-static HclStatus add_correction(Laplace *L, Field *x, double weight) {
+/* r = b - A x, b the operator's own: the surface values and the sources. */
+static HclStatus op_residual(void *ctx, Vec *b, Vec *x, Vec *r) {
   HclStatus status = HCL_OK;
-  Field *delta = mg_correction(L->mg);
-  KernelArgs a = kernel_args(L->kernels[K_UPDATE]);
-  arg_mem(&a, field_buffer(x));
-  arg_mem(&a, field_buffer(delta));
-  arg_real(&a, L->outer, weight);
-  arg_shape(&a, L);
-  arg_vshape(&a, delta);
-  TRY(kernel_launch(L->rt, &a, owned_grid(L),
-             L->config.nz * column_points(L) * (2 * outer_bytes(L) + (double)precision_bytes(L->inner))));
+  ASSERT(b == NULL);
+  TRY(column_kernel(ctx, K_DEFECT_O, K_DEFECT_V, x, true, r));
 cleanup:
   return status;
 }
 
-/* ---- the outer iterations ---- */
-
-/* Algorithm 1 of fnpf-gpu-model: r = b - A Phi; stop on rms(r) <= target; Phi += V-cycle(r). */
-static HclStatus defect_correction(Laplace *L, double target, LaplaceResult *result) {
-  HclStatus status = HCL_OK;
-  int k = 0;
-  for (;; k++) {
-    TRY(residual(L, L->phi3, k ? L->phi3_halo : NULL, true, false, NULL)); /* b's residual exchanged Phi */
-    TRY(rms(L, mg_rhs(L->mg), &result->history[k]));
-    if (result->history[k] <= target || !isfinite(result->history[k]) || k == L->config.max_iterations) {
-      break;
-    }
-    TRY(mg_vcycle(L->mg));
-    TRY(add_correction(L, L->phi3, 1));
-  }
-  result->iterations = k;
-  result->converged = result->history[k] <= target;
-cleanup:
-  return status;
+/* r = b, from the surface values in Phi's top plane and the sources. */
+static HclStatus op_rhs(void *ctx, Vec *r) {
+  Laplace *L = ctx;
+  return column_kernel(L, K_SURFACE_O, K_SURFACE_V, L->phi, true, r);
 }
 
-/* y = a x + b y over whole fields of Phi's layout. */
-static HclStatus combine(Laplace *L, Field *y, double b, Field *x, double a) {
-  HclStatus status = HCL_OK;
-  size_t n = field_count(y), global = (n + 255) / 256 * 256;
-  KernelArgs args = kernel_args(L->kernels[K_COMBINE]);
-  arg_mem(&args, field_buffer(y));
-  arg_real(&args, L->outer, b);
-  arg_mem(&args, field_buffer(x));
-  arg_real(&args, L->outer, a);
-  arg_ulong(&args, n);
-  TRY(kernel_launch(L->rt, &args, kernel_box(1, global, 1, 1), 3.0 * n * outer_bytes(L)));
-cleanup:
-  return status;
-}
+static const OperatorOps OPERATOR_OPS = {.name = "the sigma-transformed Laplace operator",
+                                         .apply = op_apply,
+                                         .residual = op_residual,
+                                         .rhs = op_rhs};
 
-/* z = M^-1 x: x into the V-cycle's right-hand side, one V-cycle, z = 0 + the correction. */
-static HclStatus precondition(Laplace *L, Field *x, Field *z) {
-  HclStatus status = HCL_OK;
-  Field *rhs = mg_rhs(L->mg);
-  KernelArgs a = kernel_args(L->kernels[K_TO_VCYCLE]);
-  arg_mem(&a, field_buffer(rhs));
-  arg_mem(&a, field_buffer(x));
-  arg_shape(&a, L);
-  arg_vshape(&a, rhs);
-  TRY(kernel_launch(L->rt, &a, owned_grid(L),
-             (L->config.nz + 1) * column_points(L) * (outer_bytes(L) + (double)precision_bytes(L->inner))));
-  TRY(mg_vcycle(L->mg));
-  TRY(field_zero(z));
-  TRY(add_correction(L, z, 1));
-cleanup:
-  return status;
-}
-
-/* Givens rotation (c, s) that zeroes b in (a, b). */
-static void givens(double a, double b, double *c, double *s) {
-  double r = hypot(a, b);
-  *c = r > 0 ? a / r : 1;
-  *s = r > 0 ? b / r : 0;
-}
-
-/* GMRES(m) right-preconditioned by the V-cycle (Saad, Iterative Methods for Sparse Linear Systems, Algorithm 9.5),
- * on -A (whose Krylov vectors are residual_outer's output as it is: -A z with no source), modified Gram-Schmidt,
- * restarted every m steps; Phi += M^-1 V y once per cycle. history[k] is the rms residual the least-squares problem
- * gives after k preconditioner applications, checked against the true residual at every restart. */
-static HclStatus gmres(Laplace *L, double target, LaplaceResult *result) {
-  HclStatus status = HCL_OK;
-  int m = L->config.gmres_restart, k = 0;
-  Field **v = L->krylov, *z = L->krylov[m + 1];
-  double *hess = NULL, *cs = NULL, *sn = NULL, *g = NULL, *y = NULL;
-  TRY_ALLOC(hess, (size_t)(m + 1) * m);
-  TRY_ALLOC(cs, m);
-  TRY_ALLOC(sn, m);
-  TRY_ALLOC(g, m + 1);
-  TRY_ALLOC(y, m);
-#define H(i, j) hess[(size_t)(i) * m + (j)]
-  for (;;) {
-    TRY(residual(L, L->phi3, k ? L->phi3_halo : NULL, true, false, v[0])); /* b's residual exchanged Phi */
-    double beta = 0;
-    TRY(rms(L, v[0], &beta));
-    result->history[k] = beta;
-    if (beta <= target || !isfinite(beta) || k >= L->config.max_iterations) {
-      break;
-    }
-    TRY(combine(L, v[0], -1 / (beta * sqrt(L->rows)), v[0], 0)); /* v0 = -r / ||r||: the rhs of -A */
-    memset(g, 0, sizeof *g * (m + 1));
-    g[0] = beta * sqrt(L->rows);
-    int j = 0;
-    for (; j < m && k < L->config.max_iterations; j++) {
-      TRY(precondition(L, v[j], z));
-      TRY(residual(L, z, L->krylov_halo[m + 1], false, false, v[j + 1])); /* v_{j+1} = -A M^-1 v_j */
-      for (int i = 0; i <= j; i++) {
-        TRY(reduce_dot(L->reducer, field_span(v[j + 1]), field_span(v[i]), &H(i, j)));
-        TRY(combine(L, v[j + 1], 1, v[i], -H(i, j)));
-      }
-      double norm = 0;
-      TRY(reduce_dot(L->reducer, field_span(v[j + 1]), field_span(v[j + 1]), &norm));
-      H(j + 1, j) = sqrt(norm);
-      if (H(j + 1, j) > 0) {
-        TRY(combine(L, v[j + 1], 1 / H(j + 1, j), v[j + 1], 0));
-      }
-      for (int i = 0; i < j; i++) { /* the earlier rotations on column j */
-        double top = cs[i] * H(i, j) + sn[i] * H(i + 1, j);
-        H(i + 1, j) = -sn[i] * H(i, j) + cs[i] * H(i + 1, j);
-        H(i, j) = top;
-      }
-      givens(H(j, j), H(j + 1, j), &cs[j], &sn[j]);
-      H(j, j) = cs[j] * H(j, j) + sn[j] * H(j + 1, j);
-      H(j + 1, j) = 0;
-      g[j + 1] = -sn[j] * g[j];
-      g[j] = cs[j] * g[j];
-      k++;
-      result->history[k] = fabs(g[j + 1]) / sqrt(L->rows);
-      if (result->history[k] <= target || H(j, j) == 0) {
-        j++;
-        break;
-      }
-    }
-    for (int i = j - 1; i >= 0; i--) { /* back substitution of the rotated Hessenberg system */
-      double sum = g[i];
-      for (int c = i + 1; c < j; c++) {
-        sum -= H(i, c) * y[c];
-      }
-      y[i] = H(i, i) != 0 ? sum / H(i, i) : 0;
-    }
-    TRY(combine(L, v[0], y[0], v[0], 0)); /* u = V y, in v0 */
-    for (int i = 1; i < j; i++) {
-      TRY(combine(L, v[0], 1, v[i], y[i]));
-    }
-    TRY(precondition(L, v[0], z)); /* Phi += M^-1 u */
-    TRY(combine(L, L->phi3, 1, z, 1));
-  }
-#undef H
-  result->iterations = k;
-  result->converged = result->history[k] <= target;
-cleanup:
-  free(hess);
-  free(cs);
-  free(sn);
-  free(g);
-  free(y);
-  return status;
-}
-
-/* The message of a solve that did not converge: the history and what to change. */
-static HclStatus not_converged(const Laplace *L, const LaplaceResult *r, double target) {
-  char history[1024] = "";
-  size_t used = 0;
-  for (int k = 0; k <= r->iterations && used + 16 < sizeof history; k++) {
-    if (k == 12 && r->iterations > 16) { /* the first twelve, then the last four */
-      used += (size_t)snprintf(history + used, sizeof history - used, " ...");
-      k = r->iterations - 4;
-    }
-    used += (size_t)snprintf(history + used, sizeof history - used, " %.3g", r->history[k]);
-  }
-  return status_set(HCL_ENOTCONVERGED, __FILE__, __LINE__,
-                    "the Laplace solve did not converge: rms residual%s after %d iterations, target %.3g (rtol %g x "
-                    "rms(b) %.3g + atol %g). Try more multigrid restrictions (mg.levels: %d now), more sweeps, %s, or a "
-                    "larger laplace.max_iterations",
-                    history, r->iterations, target, L->config.rtol, r->rms_b, L->config.atol,
-                    mg_levels(L->mg) - 1,
-                    L->config.method == LAPLACE_GMRES ? "a longer GMRES restart" : "laplace.method gmres");
-}
+/* ---- solves ---- */
 
 HclStatus laplace_solve(Laplace *L, Field *eta, Field *phi, LaplaceResult *result) {
   HclStatus status = HCL_OK;
-  memset(result, 0, sizeof *result);
   TRY(prepare(L, eta, phi));
-  TRY(residual(L, L->phi3, L->phi3_halo, true, true, NULL));
-  TRY(rms(L, mg_rhs(L->mg), &result->rms_b));
-  double target = L->config.rtol * result->rms_b + L->config.atol;
-  if (L->config.method == LAPLACE_GMRES) {
-    TRY(gmres(L, target, result));
-  } else {
-    TRY(defect_correction(L, target, result));
-  }
-  if (!result->converged) {
-    status = not_converged(L, result, target);
-    goto cleanup;
-  }
+  TRY(krylov_solve(L->krylov, NULL, L->phi, result));
   KernelArgs a = kernel_args(L->kernels[K_SURFACE_W]);
   arg_mem(&a, field_buffer(L->w));
   arg_mem(&a, field_buffer(L->phi3));
@@ -637,10 +559,26 @@ cleanup:
   return status;
 }
 
+/* Where laplace_compute_residual writes: the V-cycle's input, or a vector of Phi's layout without the V-cycle. */
+static HclStatus residual_vector(Laplace *L, Vec **out) {
+  HclStatus status = HCL_OK;
+  *out = precond_input(krylov_precond(L->krylov));
+  if (!*out) {
+    if (!L->residual) {
+      TRY(vec_create(L->space, "laplace_residual", &L->residual));
+    }
+    *out = L->residual;
+  }
+cleanup:
+  return status;
+}
+
 HclStatus laplace_compute_residual(Laplace *L, Field *eta, Field *phi) {
   HclStatus status = HCL_OK;
+  Vec *r = NULL;
   TRY(prepare(L, eta, phi));
-  TRY(residual(L, L->phi3, L->phi3_halo, true, false, NULL));
+  TRY(residual_vector(L, &r));
+  TRY(op_residual(L, NULL, L->phi, r));
 cleanup:
   return status;
 }
@@ -664,6 +602,7 @@ cleanup:
 }
 
 HclStatus laplace_set_potential(Laplace *L, const double *potential) {
+  vec_touch(L->phi);
   return field_write_owned(L->phi3, potential);
 }
 
@@ -672,7 +611,8 @@ Field *laplace_potential(Laplace *L) {
 }
 
 Field *laplace_residual(Laplace *L) {
-  return mg_rhs(L->mg);
+  Vec *r = precond_input(krylov_precond(L->krylov));
+  return r ? vec_field(r) : L->residual ? vec_field(L->residual) : NULL;
 }
 
 Field *laplace_w(Laplace *L) {
@@ -692,14 +632,15 @@ const int *laplace_sigma_stencil_first(const Laplace *L) {
 }
 
 int laplace_levels(const Laplace *L) {
-  return mg_levels(L->mg);
+  return L->mg ? mg_levels(L->mg) : 0;
 }
 
 HclStatus laplace_describe_levels(const Laplace *L, char **text) {
   HclStatus status = HCL_OK;
-  int n = mg_levels(L->mg);
-  TRY_ALLOC(*text, (size_t)n * 64 + 1);
-  size_t used = 0;
+  int n = laplace_levels(L);
+  TRY_ALLOC(*text, (size_t)n * 64 + 16);
+  snprintf(*text, 16, "%s", n ? "" : "no multigrid\n");
+  size_t used = strlen(*text);
   for (int l = 0; l < n; l++) {
     int nx, ny, nz;
     mg_level_shape(L->mg, l, &nx, &ny, &nz);
@@ -709,18 +650,22 @@ cleanup:
   return status;
 }
 
+/* The Krylov method's own vectors of Phi's layout: GMRES's basis and z; defect correction's residual and correction
+ * and the right-hand side's only without the V-cycle, whose own it uses (krylov.c). */
+static int krylov_vectors(const LaplaceConfig *c) {
+  if (c->krylov.method == KRYLOV_GMRES) {
+    return c->krylov.restart + 2 + (c->preconditioner == LAPLACE_MG ? 0 : 1);
+  }
+  return c->preconditioner == LAPLACE_MG ? 0 : 2;
+}
+
 double laplace_device_bytes(const Laplace *L) {
-  double bytes = mg_device_bytes(L->mg);
+  double bytes = L->mg ? mg_device_bytes(L->mg) : 0;
   Field *fields[] = {L->phi3, L->eta, L->h, L->depth, L->col, L->w, L->source};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
     if (fields[f]) {
       bytes += (double)field_count(fields[f]) * precision_bytes(field_precision(fields[f]));
     }
   }
-  if (L->krylov) {
-    for (int v = 0; v < L->config.gmres_restart + 2; v++) {
-      bytes += (double)field_count(L->krylov[v]) * precision_bytes(L->outer);
-    }
-  }
-  return bytes;
+  return bytes + krylov_vectors(&L->config) * (double)field_count(L->phi3) * outer_bytes(L);
 }

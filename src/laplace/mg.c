@@ -113,16 +113,16 @@ static HclStatus plan_levels(Mg *m, const Decomp *decomp) {
   }
   m->nlevels = 1;
   bool halve[3];
-  while (m->nlevels < MG_LEVELS_MAX && (s->levels < 0 || m->nlevels <= s->levels) &&
+  while (m->nlevels < MG_LEVELS_MAX && (s->options.levels < 0 || m->nlevels <= s->options.levels) &&
          choose_halving(&m->level[m->nlevels - 1], s, g, halve)) {
     TRY(describe_coarse(m, m->nlevels - 1, halve));
     m->nlevels++;
   }
-  REQUIRE(s->levels < 0 || m->nlevels == s->levels + 1, HCL_EDATA,
-          "mg.levels = %d restrictions, but a %d x %d x %d grid on %d x %d ranks allows at most %d (each halving "
+  REQUIRE(s->options.levels < 0 || m->nlevels == s->options.levels + 1, HCL_EDATA,
+          "%slevels = %d restrictions, but a %d x %d x %d grid on %d x %d ranks allows at most %d (each halving "
           "keeps at least %d x %d x %d points, odd counts between walls, even periodic, one point per rank); ask for "
           "fewer, or -1 for the most",
-          s->levels, g->nx, g->ny, s->nz, g->px, g->py, m->nlevels - 1, MIN_HORIZONTAL, MIN_HORIZONTAL, MIN_VERTICAL);
+          s->prefix, s->options.levels, g->nx, g->ny, s->nz, g->px, g->py, m->nlevels - 1, MIN_HORIZONTAL, MIN_HORIZONTAL, MIN_VERTICAL);
 cleanup:
   return status;
 }
@@ -302,7 +302,7 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
   Mg *m = NULL;
   double *depth[2] = {NULL, NULL};
   *out = NULL;
-  ASSERT(spec->coarse_sweeps >= 1 && spec->pre_sweeps >= 0 && spec->post_sweeps >= 0);
+  TRY(mg_check_options(&spec->options, spec->prefix, NULL));
   TRY_ALLOC(m, 1);
   m->rt = rt;
   m->mirror = mirror;
@@ -504,7 +504,7 @@ cleanup:
 static HclStatus cycle(Mg *m, int l) {
   HclStatus status = HCL_OK;
   Level *L = &m->level[l];
-  int first = l == m->nlevels - 1 ? m->spec.coarse_sweeps : m->spec.pre_sweeps;
+  int first = l == m->nlevels - 1 ? m->spec.options.coarse_sweeps : m->spec.options.pre_sweeps;
   if (first == 0 || !L->zero_start) {
     TRY(field_zero(L->u));
   }
@@ -517,7 +517,7 @@ static HclStatus cycle(Mg *m, int l) {
   TRY(restrict_to(m, L, &m->level[l + 1]));
   TRY(cycle(m, l + 1));
   TRY(prolong_to(m, &m->level[l + 1], L));
-  TRY(sweeps(m, L, m->spec.post_sweeps, false));
+  TRY(sweeps(m, L, m->spec.options.post_sweeps, false));
 cleanup:
   return status;
 }
@@ -554,4 +554,131 @@ double mg_device_bytes(const Mg *m) {
     }
   }
   return bytes;
+}
+
+/* ---- options and case keys ---- */
+
+MgOptions mg_options_default(void) {
+  return (MgOptions){.levels = MG_LEVELS_MOST, .pre_sweeps = 1, .post_sweeps = 1, .coarse_sweeps = 4};
+}
+
+HclStatus mg_check_options(const MgOptions *o, const char *prefix, const char *origin) {
+  HclStatus status = HCL_OK;
+  const char *at = origin ? origin : "", *colon = origin ? ": " : "";
+  REQUIRE(o->pre_sweeps >= 0 && o->post_sweeps >= 0 && o->pre_sweeps + o->post_sweeps >= 1, HCL_EDATA,
+          "%s%s%spre_sweeps = %d and %spost_sweeps = %d: none negative, and the V-cycle needs a smoothing sweep",
+          at, colon, prefix, o->pre_sweeps, prefix, o->post_sweeps);
+  REQUIRE(o->coarse_sweeps >= 1, HCL_EDATA, "%s%s%scoarse_sweeps = %d: at least 1", at, colon, prefix,
+          o->coarse_sweeps);
+  REQUIRE(o->levels >= MG_LEVELS_MOST, HCL_EDATA,
+          "%s%s%slevels = %d: a number of restrictions >= 0, or -1 for the most", at, colon, prefix, o->levels);
+cleanup:
+  return status;
+}
+
+HclStatus mg_add_keys(CaseSchema *schema, const char *prefix, const MgOptions *d) {
+  char levels[16], pre[16], post[16], coarse[16];
+  snprintf(levels, sizeof levels, "%d", d->levels);
+  snprintf(pre, sizeof pre, "%d", d->pre_sweeps);
+  snprintf(post, sizeof post, "%d", d->post_sweeps);
+  snprintf(coarse, sizeof coarse, "%d", d->coarse_sweeps);
+  const CaseKey keys[] = {
+      {"levels", CASE_INT, "", levels, -1, MG_LEVELS_MAX - 1, NULL,
+       "mg: multigrid restrictions; -1: as many as the grid allows"},
+      {"pre_sweeps", CASE_INT, "", pre, 0, 100, NULL, "mg: zebra-line Gauss-Seidel sweeps before a restriction"},
+      {"post_sweeps", CASE_INT, "", post, 0, 100, NULL, "mg: sweeps after a prolongation"},
+      {"coarse_sweeps", CASE_INT, "", coarse, 1, 1000, NULL, "mg: sweeps on the coarsest grid"},
+  };
+  return case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0]));
+}
+
+HclStatus mg_options_from_case(const Case *c, const char *prefix, MgOptions *out) {
+  char key[CASE_KEY_MAX];
+  out->levels = (int)case_int(c, case_key(key, prefix, "levels"));
+  out->pre_sweeps = (int)case_int(c, case_key(key, prefix, "pre_sweeps"));
+  out->post_sweeps = (int)case_int(c, case_key(key, prefix, "post_sweeps"));
+  out->coarse_sweeps = (int)case_int(c, case_key(key, prefix, "coarse_sweeps"));
+  return mg_check_options(out, prefix, case_origin(c, key));
+}
+
+/* ---- the V-cycle as a preconditioner ---- */
+
+typedef struct {
+  Mg *mg;
+  VecSpace *space; /* the finest level's fields */
+  Vec *rhs, *correction;
+} MgPc;
+
+static void pc_destroy(void *ctx) {
+  MgPc *p = ctx;
+  if (!p) {
+    return;
+  }
+  vec_destroy(&p->rhs);
+  vec_destroy(&p->correction);
+  vspace_destroy(&p->space);
+  mg_destroy(&p->mg);
+  free(p);
+}
+
+/* z = one V-cycle applied to r, from a zero correction (r and z converted where they are not the cycle's own). */
+static HclStatus pc_apply(void *ctx, Vec *r, Vec *z) {
+  HclStatus status = HCL_OK;
+  MgPc *p = ctx;
+  if (r != p->rhs) {
+    TRY(vec_convert(p->rhs, r));
+  }
+  TRY(mg_vcycle(p->mg));
+  vec_touch(p->correction);
+  if (z != p->correction) {
+    TRY(vec_convert(z, p->correction));
+  }
+cleanup:
+  return status;
+}
+
+static Vec *pc_input(void *ctx) {
+  return ((MgPc *)ctx)->rhs;
+}
+
+static Vec *pc_output(void *ctx) {
+  return ((MgPc *)ctx)->correction;
+}
+
+static void pc_hint(void *ctx, char *text, size_t size) {
+  const MgPc *p = ctx;
+  snprintf(text, size, "more multigrid restrictions (%slevels: %d now), more sweeps", p->mg->spec.prefix,
+           p->mg->nlevels - 1);
+}
+
+static const PrecondOps MG_OPS = {.name = "mg",
+                                  .apply = pc_apply,
+                                  .input = pc_input,
+                                  .output = pc_output,
+                                  .hint = pc_hint,
+                                  .destroy = pc_destroy};
+
+HclStatus mg_precond_create(Mg *mg, Precond **out) {
+  HclStatus status = HCL_OK;
+  MgPc *p = NULL;
+  *out = NULL;
+  TRY_ALLOC(p, 1);
+  p->mg = mg;
+  mg = NULL;
+  Field *rhs = mg_rhs(p->mg);
+  FieldSpec spec = {.nz = field_nz(rhs), .ghost = field_ghost(rhs), .precision = field_precision(rhs)};
+  TRY(vspace_create_fields(p->mg->rt, field_decomp(rhs), &spec, &p->space));
+  TRY(vec_wrap_field(p->space, rhs, &p->rhs));
+  TRY(vec_wrap_field(p->space, mg_correction(p->mg), &p->correction));
+  MgPc *owned = p; /* precond_create takes it, also when it fails */
+  p = NULL;
+  TRY(precond_create(&MG_OPS, owned, false, out));
+cleanup:
+  mg_destroy(&mg);
+  pc_destroy(p);
+  return status;
+}
+
+Mg *mg_precond_hierarchy(Precond *pc) {
+  return precond_ops(pc) == &MG_OPS ? ((MgPc *)precond_context(pc))->mg : NULL;
 }

@@ -99,25 +99,6 @@ cleanup:
   return status;
 }
 
-void run_rename_keys(const char *const *from, const char *const *to, int count, char *out, size_t size) {
-  const char *message = status_message();
-  size_t used = 0;
-  for (const char *p = message; *p && used + 1 < size;) {
-    bool word_start = p == message || p[-1] == ' ' || p[-1] == '(';
-    int k = 0;
-    while (k < count && !(word_start && strncmp(p, from[k], strlen(from[k])) == 0)) {
-      k++;
-    }
-    if (k < count) {
-      used += (size_t)snprintf(out + used, size - used, "%s", to[k]);
-      p += strlen(from[k]);
-    } else {
-      out[used++] = *p++;
-    }
-  }
-  out[used < size ? used : size - 1] = '\0';
-}
-
 HclStatus run_create_decomp(const Case *c, const DecompSpec *spec, Decomp **out) {
   HclStatus status = decomp_create(spec, out);
   if (status == HCL_EDATA || status == HCL_EUSAGE) {

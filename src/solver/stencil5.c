@@ -123,8 +123,9 @@ HclStatus stencil5_create(Runtime *rt, const Decomp *decomp, Precision precision
   TRY(halo_create(couplings, 2, &s->couplings_halo));
   KernelConfig config = {.precision = precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y};
   TRY(program_build_kernels(rt, "stencil5", &config, kernel_names, NKERNELS, &s->program, s->kernels));
-  TRY(operator_create(&OPS, s, s->space, true, out));
-  s = NULL; /* the operator owns it */
+  Stencil5 *owned = s; /* operator_create takes it, also when it fails */
+  s = NULL;
+  TRY(operator_create(&OPS, owned, owned->space, true, out));
 cleanup:
   destroy(s);
   return status;

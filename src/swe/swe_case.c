@@ -28,7 +28,7 @@ static const double PI = 3.14159265358979323846;
       {"boundary." side "_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,                                           \
        "a time series used instead of mean and tide: CSV 'time,level' (s, m), or netCDF level(time)"}
 
-const CaseKey swe_case_keys[] = {
+static const CaseKey swe_case_keys[] = {
     {"model.name", CASE_CHOICE, "", NULL, CASE_UNBOUNDED, "shallow-water", "the model this case is for"},
     {"model.title", CASE_STRING, "", "shallow-water run", CASE_UNBOUNDED, NULL, "a title for the output files"},
     {"grid.nx", CASE_INT, "", NULL, 3, 1000000, NULL, "cells in x"},
@@ -101,7 +101,9 @@ const CaseKey swe_case_keys[] = {
      "simulated time between restart files; 0: only at the end and on SIGTERM or SIGUSR1"},
     {"restart.keep", CASE_INT, "", "2", 1, 1000, NULL, "how many restart files to keep, newest first"},
 };
-const int swe_case_nkeys = (int)(sizeof swe_case_keys / sizeof swe_case_keys[0]);
+HclStatus swe_case_schema(CaseSchema *schema) {
+  return case_schema_add(schema, "", swe_case_keys, (int)(sizeof swe_case_keys / sizeof swe_case_keys[0]));
+}
 
 static HclStatus choice_index(const Case *c, const char *key, const char *const *words, int nwords, int *out) {
   HclStatus status = HCL_OK;

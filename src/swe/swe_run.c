@@ -453,8 +453,7 @@ cleanup:
 const Model swe_model = {
     .name = "shallow-water",
     .title = "hydrocl shallow-water case (Stelling & Duinmeijer, explicit, with wetting and drying)",
-    .keys = swe_case_keys,
-    .nkeys = &swe_case_nkeys,
+    .schema = swe_case_schema,
     .validate = swe_validate,
     .run = swe_run,
 };

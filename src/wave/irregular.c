@@ -64,19 +64,19 @@ static double spectral_density(const IrregularWaveSpec *spec, double normalisati
 static HclStatus check_spec(const IrregularWaveSpec *spec) {
   HclStatus status = HCL_OK;
   REQUIRE(spec->spectrum == WAVES_JONSWAP || spec->spectrum == WAVES_PIERSON_MOSKOWITZ, HCL_EDATA,
-          "wave.spectrum = %d: allowed JONSWAP or Pierson-Moskowitz", (int)spec->spectrum);
-  REQUIRE(spec->g > 0 && isfinite(spec->g), HCL_EDATA, "wave.g = %g m/s^2: must be > 0", spec->g);
-  REQUIRE(spec->depth > 0 && isfinite(spec->depth), HCL_EDATA, "wave.depth = %g m: must be > 0", spec->depth);
-  REQUIRE(spec->hs > 0 && isfinite(spec->hs), HCL_EDATA, "wave.hs = %g m: must be > 0", spec->hs);
-  REQUIRE(spec->tp > 0 && isfinite(spec->tp), HCL_EDATA, "wave.tp = %g s: must be > 0", spec->tp);
+          "waves.spectrum = %d: allowed JONSWAP or Pierson-Moskowitz", (int)spec->spectrum);
+  REQUIRE(spec->g > 0 && isfinite(spec->g), HCL_EDATA, "waves.g = %g m/s^2: must be > 0", spec->g);
+  REQUIRE(spec->depth > 0 && isfinite(spec->depth), HCL_EDATA, "waves.depth = %g m: must be > 0", spec->depth);
+  REQUIRE(spec->hs > 0 && isfinite(spec->hs), HCL_EDATA, "waves.hs = %g m: must be > 0", spec->hs);
+  REQUIRE(spec->tp > 0 && isfinite(spec->tp), HCL_EDATA, "waves.tp = %g s: must be > 0", spec->tp);
   REQUIRE(spec->spectrum != WAVES_JONSWAP || (spec->gamma >= 1 && spec->gamma <= 10), HCL_EDATA,
-          "wave.gamma = %g: allowed 1 to 10", spec->gamma);
-  REQUIRE(isfinite(spec->direction), HCL_EDATA, "wave.direction = %g rad: must be finite", spec->direction);
+          "waves.gamma = %g: allowed 1 to 10", spec->gamma);
+  REQUIRE(isfinite(spec->direction), HCL_EDATA, "waves.direction = %g rad: must be finite", spec->direction);
   REQUIRE(spec->components >= 1 && spec->components <= WAVES_COMPONENTS_MAX, HCL_EDATA,
-          "wave.components = %d: allowed 1 to %d", spec->components, WAVES_COMPONENTS_MAX);
+          "waves.components = %d: allowed 1 to %d", spec->components, WAVES_COMPONENTS_MAX);
   bool band = spec->band_low > 0 && spec->band_low < 1 && spec->band_high > 1 && isfinite(spec->band_high);
   REQUIRE(band, HCL_EDATA,
-          "wave.band_low = %g, wave.band_high = %g (multiples of the peak frequency): allowed 0 < band_low < "
+          "waves.band_low = %g, waves.band_high = %g (multiples of the peak frequency): allowed 0 < band_low < "
           "1 < band_high",
           spec->band_low, spec->band_high);
 cleanup:

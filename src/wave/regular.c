@@ -20,13 +20,13 @@ static double intrinsic_frequency(double g, double depth, double k, double *grou
  * to the smaller root of f, or finds f' >= 0 with f > 0 where f has no root (the wave is blocked). */
 HclStatus waves_solve_dispersion(double g, double depth, double period, double current, double *k) {
   HclStatus status = HCL_OK;
-  REQUIRE(g > 0 && isfinite(g), HCL_EDATA, "wave.g = %g m/s^2: must be > 0", g);
-  REQUIRE(depth > 0 && isfinite(depth), HCL_EDATA, "wave.depth = %g m: must be > 0", depth);
-  REQUIRE(period > 0 && isfinite(period), HCL_EDATA, "wave.period = %g s: must be > 0", period);
-  REQUIRE(isfinite(current), HCL_EDATA, "wave.current = %g m/s: must be finite", current);
+  REQUIRE(g > 0 && isfinite(g), HCL_EDATA, "waves.g = %g m/s^2: must be > 0", g);
+  REQUIRE(depth > 0 && isfinite(depth), HCL_EDATA, "waves.depth = %g m: must be > 0", depth);
+  REQUIRE(period > 0 && isfinite(period), HCL_EDATA, "waves.period = %g s: must be > 0", period);
+  REQUIRE(isfinite(current), HCL_EDATA, "waves.current = %g m/s: must be finite", current);
   double omega = 2 * PI / period, long_wave_speed = sqrt(g * depth);
   REQUIRE(current + long_wave_speed > 0, HCL_EDATA,
-          "wave.current = %g m/s: an opposing current faster than sqrt(g h) = %g m/s blocks every wave "
+          "waves.current = %g m/s: an opposing current faster than sqrt(g h) = %g m/s blocks every wave "
           "(allowed: > %g m/s)",
           current, long_wave_speed, -long_wave_speed);
   double kk = omega / (current + long_wave_speed);
@@ -34,7 +34,7 @@ HclStatus waves_solve_dispersion(double g, double depth, double period, double c
     double group_velocity, f = omega - kk * current - intrinsic_frequency(g, depth, kk, &group_velocity);
     double slope = -current - group_velocity;
     REQUIRE(slope < 0, HCL_EDATA,
-            "wave.period = %g s is blocked by the opposing current wave.current = %g m/s in depth %g m: the "
+            "waves.period = %g s is blocked by the opposing current waves.current = %g m/s in depth %g m: the "
             "group velocity %g m/s cannot overcome it (a longer period or a weaker current passes)",
             period, current, depth, group_velocity);
     double step = -f / slope;
@@ -45,7 +45,7 @@ HclStatus waves_solve_dispersion(double g, double depth, double period, double c
     }
   }
   FAIL(HCL_ENOTCONVERGED,
-       "the dispersion relation for wave.period = %g s, depth %g m, current %g m/s did not converge in 100 "
+       "the dispersion relation for waves.period = %g s, depth %g m, current %g m/s did not converge in 100 "
        "Newton iterations (please report)",
        period, depth, current);
 cleanup:

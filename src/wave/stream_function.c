@@ -28,16 +28,16 @@ RegularWaveSpec waves_regular_spec_default(void) {
 
 static HclStatus check_spec(const RegularWaveSpec *spec) {
   HclStatus status = HCL_OK;
-  REQUIRE(spec->g > 0 && isfinite(spec->g), HCL_EDATA, "wave.g = %g m/s^2: must be > 0", spec->g);
-  REQUIRE(spec->depth > 0 && isfinite(spec->depth), HCL_EDATA, "wave.depth = %g m: must be > 0", spec->depth);
-  REQUIRE(spec->height > 0 && isfinite(spec->height), HCL_EDATA, "wave.height = %g m: must be > 0",
+  REQUIRE(spec->g > 0 && isfinite(spec->g), HCL_EDATA, "waves.g = %g m/s^2: must be > 0", spec->g);
+  REQUIRE(spec->depth > 0 && isfinite(spec->depth), HCL_EDATA, "waves.depth = %g m: must be > 0", spec->depth);
+  REQUIRE(spec->height > 0 && isfinite(spec->height), HCL_EDATA, "waves.height = %g m: must be > 0",
           spec->height);
   bool one_given = (spec->period > 0) != (spec->length > 0) && spec->period >= 0 && spec->length >= 0 &&
                    isfinite(spec->period) && isfinite(spec->length);
   REQUIRE(one_given, HCL_EDATA,
-          "wave.period = %g s, wave.length = %g m: give one of them > 0 and the other 0", spec->period,
+          "waves.period = %g s, waves.length = %g m: give one of them > 0 and the other 0", spec->period,
           spec->length);
-  REQUIRE(isfinite(spec->current), HCL_EDATA, "wave.current = %g m/s: must be finite", spec->current);
+  REQUIRE(isfinite(spec->current), HCL_EDATA, "waves.current = %g m/s: must be finite", spec->current);
 cleanup:
   return status;
 }
@@ -48,12 +48,12 @@ static HclStatus check_breaking(const RegularWaveSpec *spec, double height, doub
   double highest = waves_breaking_height(spec->depth, length);
   if (spec->length > 0) {
     REQUIRE(height <= highest, HCL_EDATA,
-            "wave.height = %g m is past the breaking limit H_max = %g m of a wave %g m long in depth %g m "
+            "waves.height = %g m is past the breaking limit H_max = %g m of a wave %g m long in depth %g m "
             "(Fenton 1990, eq. 32; allowed 0 < H <= H_max)",
             spec->height, highest, length, spec->depth);
   }
   REQUIRE(height <= highest, HCL_EDATA,
-          "wave.height = %g m is past the breaking limit for wave.period = %g s in depth %g m: at H = %g m "
+          "waves.height = %g m is past the breaking limit for waves.period = %g s in depth %g m: at H = %g m "
           "the wave is %g m long, and the highest wave of that length is H_max = %g m (Fenton 1990, eq. 32; "
           "allowed 0 < H <= H_max of the wave's length)",
           spec->height, spec->period, spec->depth, height, length, highest);
@@ -385,16 +385,16 @@ static const double CONDITIONING_LIMIT = 30;
 static HclStatus check_solver_settings(const RegularWaveSpec *spec, double k) {
   HclStatus status = HCL_OK;
   REQUIRE(spec->modes >= WAVES_MODES_MIN && spec->modes <= WAVES_MODES_MAX, HCL_EDATA,
-          "wave.modes = %d: allowed %d to %d", spec->modes, WAVES_MODES_MIN, WAVES_MODES_MAX);
+          "waves.modes = %d: allowed %d to %d", spec->modes, WAVES_MODES_MIN, WAVES_MODES_MAX);
   double exponent = spec->modes * k * spec->height;
   REQUIRE(exponent <= CONDITIONING_LIMIT, HCL_EDATA,
-          "wave.modes = %d is too many for a wave this steep: N k H = %.1f > %.0f makes the stream-function "
+          "waves.modes = %d is too many for a wave this steep: N k H = %.1f > %.0f makes the stream-function "
           "equations singular in double precision (allowed here: %d to %d)",
           spec->modes, exponent, CONDITIONING_LIMIT, WAVES_MODES_MIN,
           (int)(CONDITIONING_LIMIT / (k * spec->height)));
   REQUIRE(spec->height_steps >= 0 && spec->height_steps <= WAVES_STEPS_MAX, HCL_EDATA,
-          "wave.height_steps = %d: allowed 0 (automatic) to %d", spec->height_steps, WAVES_STEPS_MAX);
-  REQUIRE(spec->max_iterations >= 1, HCL_EDATA, "wave.max_iterations = %d: must be >= 1",
+          "waves.height_steps = %d: allowed 0 (automatic) to %d", spec->height_steps, WAVES_STEPS_MAX);
+  REQUIRE(spec->max_iterations >= 1, HCL_EDATA, "waves.max_iterations = %d: must be >= 1",
           spec->max_iterations);
 cleanup:
   return status;
@@ -426,7 +426,7 @@ static HclStatus refuse_unsolved(const RegularWaveSpec *spec, double linear_rati
                                  int step, int steps, double height, double residual, int iterations) {
   HclStatus status = HCL_OK;
   char given[64];
-  snprintf(given, sizeof given, spec->period > 0 ? "wave.period = %g s" : "wave.length = %g m",
+  snprintf(given, sizeof given, spec->period > 0 ? "waves.period = %g s" : "waves.length = %g m",
            spec->period > 0 ? spec->period : spec->length);
   double estimate = linear_ratio; /* nothing solved yet */
   if (solved[1].height > 0) {
@@ -434,16 +434,16 @@ static HclStatus refuse_unsolved(const RegularWaveSpec *spec, double linear_rati
     estimate = solved[1].ratio + slope * (spec->height - solved[1].height);
   }
   REQUIRE(spec->length > 0 || estimate <= 1, HCL_EDATA,
-          "wave.height = %g m is past the breaking limit for wave.period = %g s in depth %g m: H / H_max "
+          "waves.height = %g m is past the breaking limit for waves.period = %g s in depth %g m: H / H_max "
           "(Fenton 1990, eq. 32, of the wave's length) extrapolates to %.3f at this height from %.3f at H = "
           "%g m, the highest solved (allowed H / H_max <= 1)",
           spec->height, spec->period, spec->depth, estimate, solved[1].ratio, solved[1].height);
   FAIL(HCL_ENOTCONVERGED,
-       "the stream-function wave (wave.height = %g m, depth %g m, %s, wave.modes = %d) did not converge at "
+       "the stream-function wave (waves.height = %g m, depth %g m, %s, waves.modes = %d) did not converge at "
        "height step %d of %d (H = %g m): largest residual %.3e after %d Newton iterations (tolerance %.0e) "
-       "at H / H_max about %.3f; more wave.height_steps or wave.max_iterations may help%s",
+       "at H / H_max about %.3f; more waves.height_steps or waves.max_iterations may help%s",
        spec->height, spec->depth, given, spec->modes, step, steps, height, residual, iterations, TOLERANCE,
-       estimate, estimate > 0.95 ? ", and this near the highest wave more wave.modes" : "");
+       estimate, estimate > 0.95 ? ", and this near the highest wave more waves.modes" : "");
 cleanup:
   return status;
 }

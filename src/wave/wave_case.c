@@ -16,7 +16,7 @@
 
 static const double PI = 3.14159265358979323846;
 
-const CaseKey wave_case_keys[] = {
+static const CaseKey wave_case_keys[] = {
     {"model.name", CASE_CHOICE, "", NULL, CASE_UNBOUNDED, "potential-flow", "the model this case is for"},
     {"model.title", CASE_STRING, "", "potential-flow run", CASE_UNBOUNDED, NULL, "a title for the output files"},
     {"grid.nx", CASE_INT, "", NULL, 1, 1000000, NULL,
@@ -33,26 +33,6 @@ const CaseKey wave_case_keys[] = {
      "periodic in y instead of walls south and north"},
     {"grid.px", CASE_INT, "", "0", 0, 65536, NULL, "ranks in x (0: chosen from the number of ranks)"},
     {"grid.py", CASE_INT, "", "0", 0, 65536, NULL, "ranks in y (0: chosen from the number of ranks)"},
-    {"solver.nz", CASE_INT, "", "9", 3, LAPLACE_NZ_MAX, NULL,
-     "points in the vertical (sigma) of the Laplace problem, more than solver.order"},
-    {"solver.order", CASE_INT, "", "6", 2, 8, NULL, "order of the finite differences: 2, 4, 6 or 8"},
-    {"solver.sigma", CASE_CHOICE, "", "uniform", CASE_UNBOUNDED, "uniform|cosine",
-     "sigma points evenly spaced, or clustered towards the surface (sigma_k = sin(pi k / (2 (nz - 1))))"},
-    {"solver.precision", CASE_CHOICE, "", "mixed", CASE_UNBOUNDED, "mixed|double|single",
-     "mixed: the solve in double, its multigrid preconditioner in float; --precision single or double overrides"},
-    {"solver.method", CASE_CHOICE, "", "dc", CASE_UNBOUNDED, "dc|gmres",
-     "defect correction or GMRES(solver.gmres_restart), each preconditioned by one multigrid V-cycle"},
-    {"solver.gmres_restart", CASE_INT, "", "10", 1, 100, NULL, "gmres: the Krylov vectors before a restart"},
-    {"solver.rtol", CASE_REAL, "", "1e-6", 0, 1, NULL,
-     "a solve stops at rms(residual) <= rtol rms(b) + atol, b the image of the surface values in the rows below"},
-    {"solver.atol", CASE_REAL, "m^2/s", "1e-10", 0, 1e6, NULL, "the absolute part of the stopping test"},
-    {"solver.max_iterations", CASE_INT, "", "100", 1, LAPLACE_HISTORY_MAX, NULL,
-     "iterations of a solve before the run stops (exit 78) with its residual history"},
-    {"solver.levels", CASE_INT, "", "-1", -1, 30, NULL,
-     "multigrid restrictions (-1: while the grid keeps 5 x 5 x 3 points)"},
-    {"solver.pre_sweeps", CASE_INT, "", "1", 0, 100, NULL, "zebra-line Gauss-Seidel sweeps before a restriction"},
-    {"solver.post_sweeps", CASE_INT, "", "1", 0, 100, NULL, "sweeps after a prolongation"},
-    {"solver.coarse_sweeps", CASE_INT, "", "4", 1, 1000, NULL, "sweeps on the coarsest grid"},
     {"physics.g", CASE_REAL, "m/s^2", "9.81", 1e-3, 100, NULL, "gravitational acceleration"},
     {"physics.equations", CASE_CHOICE, "", "nonlinear", CASE_UNBOUNDED, "nonlinear|linear",
      "the fully nonlinear surface conditions (fnpf-gpu-model eqs. 1a, 1b), or their linearization on the still "
@@ -150,7 +130,17 @@ const CaseKey wave_case_keys[] = {
      "simulated time between restart files; 0: only at the end and on SIGTERM or SIGUSR1"},
     {"restart.keep", CASE_INT, "", "2", 1, 1000, NULL, "how many restart files to keep, newest first"},
 };
-const int wave_case_nkeys = (int)(sizeof wave_case_keys / sizeof wave_case_keys[0]);
+static const int wave_case_nkeys = (int)(sizeof wave_case_keys / sizeof wave_case_keys[0]);
+
+HclStatus wave_case_schema(CaseSchema *schema) {
+  HclStatus status = HCL_OK;
+  LaplaceConfig defaults = laplace_config_default();
+  defaults.prefix = defaults.krylov.prefix = "solver.";
+  TRY(case_schema_add(schema, "", wave_case_keys, wave_case_nkeys));
+  TRY(laplace_add_keys(schema, "solver.", &defaults));
+cleanup:
+  return status;
+}
 
 /* ---- grid and solver ---- */
 
@@ -186,55 +176,9 @@ cleanup:
   return status;
 }
 
-/* The stencils' needs, checked here with the case's keys (laplace_create checks them again, by its own names). */
-static HclStatus check_stencils(const Case *c, const WaveSetup *s) {
-  HclStatus status = HCL_OK;
-  const LaplaceConfig *l = &s->config.laplace;
-  REQUIRE(l->order % 2 == 0, HCL_EDATA, "%s: solver.order = %d: allowed are 2, 4, 6 and 8",
-          case_origin(c, "solver.order"), l->order);
-  REQUIRE(l->nz > l->order, HCL_EDATA,
-          "%s: solver.nz = %d: the vertical needs more points than solver.order (%d), so that its order + 2 point "
-          "stencils fit with the ghost below the bottom",
-          case_origin(c, "solver.nz"), l->nz, l->order);
-  for (int axis = 0; axis < 2; axis++) {
-    int n = axis ? s->grid.ny : s->grid.nx;
-    const char *key = axis ? "grid.ny" : "grid.nx";
-    REQUIRE(n == 1 || n > l->order, HCL_EDATA,
-            "%s: %s = %d is too few points for solver.order %d stencils: 1 (no variation along it) or at least %d",
-            case_origin(c, key), key, n, l->order, l->order + 1);
-  }
-cleanup:
-  return status;
-}
-
+/* The Laplace solver's keys under solver.: its module reads and checks them (laplace.h). */
 static HclStatus read_solver(const Case *c, const Precision *precision, WaveSetup *s) {
-  HclStatus status = HCL_OK;
-  static const LaplacePrecision precisions[] = {LAPLACE_MIXED, LAPLACE_DOUBLE, LAPLACE_SINGLE};
-  LaplaceConfig *l = &s->config.laplace;
-  l->nz = (int)case_int(c, "solver.nz");
-  l->order = (int)case_int(c, "solver.order");
-  l->sigma = case_choice(c, "solver.sigma") == 0 ? LAPLACE_SIGMA_UNIFORM : LAPLACE_SIGMA_COSINE;
-  l->precision = precisions[case_choice(c, "solver.precision")];
-  if (precision) {
-    l->precision = *precision == PRECISION_SINGLE ? LAPLACE_SINGLE : LAPLACE_DOUBLE;
-  }
-  l->method = case_choice(c, "solver.method") == 0 ? LAPLACE_DEFECT_CORRECTION : LAPLACE_GMRES;
-  l->gmres_restart = (int)case_int(c, "solver.gmres_restart");
-  l->rtol = case_real(c, "solver.rtol");
-  l->atol = case_real(c, "solver.atol");
-  REQUIRE(l->rtol + l->atol > 0, HCL_EDATA, "%s: solver.rtol and solver.atol are both 0: a solve would never stop",
-          case_origin(c, "solver.rtol"));
-  l->max_iterations = (int)case_int(c, "solver.max_iterations");
-  l->levels = (int)case_int(c, "solver.levels");
-  l->pre_sweeps = (int)case_int(c, "solver.pre_sweeps");
-  l->post_sweeps = (int)case_int(c, "solver.post_sweeps");
-  l->coarse_sweeps = (int)case_int(c, "solver.coarse_sweeps");
-  REQUIRE(l->pre_sweeps + l->post_sweeps >= 1, HCL_EDATA,
-          "%s: solver.pre_sweeps and solver.post_sweeps are both 0: the V-cycle needs a smoothing sweep",
-          case_origin(c, "solver.pre_sweeps"));
-  TRY(check_stencils(c, s));
-cleanup:
-  return status;
+  return laplace_config_from_case(c, "solver.", precision, s->grid.nx, s->grid.ny, &s->config.laplace);
 }
 
 /* ---- bed ---- */
@@ -435,12 +379,11 @@ static double incident_depth(const Case *c, const WaveSetup *s) {
   return deepest;
 }
 
-/* A refusal of waves.h, which names its settings wave.*, said with the case's keys (waves.*) and the origin of
- * key, the wave's height. */
+/* A refusal of waves.h (which names its settings as the case's keys, waves.*), with the origin of key, the wave's
+ * height. */
 static HclStatus explain_wave(const Case *c, HclStatus status, const char *key) {
-  static const char *const from[] = {"wave."}, *const to[] = {"waves."};
   char message[1200];
-  run_rename_keys(from, to, 1, message, sizeof message);
+  snprintf(message, sizeof message, "%s", status_message());
   status_clear();
   return status_set(status, __FILE__, __LINE__, "%s: waves.incident = %s: %s", case_origin(c, key),
                     case_string(c, "waves.incident"), message);

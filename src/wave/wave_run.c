@@ -386,13 +386,12 @@ cleanup:
 
 /* The run failed by t_bad (step step_bad): the guard, or a Laplace solve that failed (a water column that vanished,
  * or no convergence). Goes back to the last good state, writes it as a restart and stops with `code`: the failure's
- * message in the case's keys (laplace.h names its settings laplace.* and mg.*), then when the state was last good
- * and where it is. */
+ * message (the solver names its keys as the case does, solver.*), then when the state was last good and where it
+ * is. */
 static HclStatus stop_failed(WaveRun *r, HclStatus code, double t_bad, int64_t step_bad) {
-  static const char *const from[] = {"laplace.", "mg."}, *const to[] = {"solver.", "solver."};
   HclStatus status = HCL_OK;
   char why[1200];
-  run_rename_keys(from, to, 2, why, sizeof why);
+  snprintf(why, sizeof why, "%s", status_message());
   status_clear();
   TRY(wave_set_state(r->wave, r->t_good, r->eta, r->phi));
   TRY(write_restart(r, r->t_good, r->step_good));
@@ -480,6 +479,13 @@ cleanup:
 
 /* ---- validate ------------------------------------------------------------------------------------------------ */
 
+/* "(10)" of GMRES(10). */
+static const char *restart_text(const LaplaceConfig *l) {
+  static char text[16];
+  snprintf(text, sizeof text, "(%d)", l->krylov.restart);
+  return text;
+}
+
 static void print_grid(const WaveRun *r, FILE *out) {
   const WaveSetup *s = &r->setup;
   const DecompSpec *g = decomp_spec(r->decomp);
@@ -487,9 +493,13 @@ static void print_grid(const WaveRun *r, FILE *out) {
   fprintf(out, "grid: %d x %d points of %g x %g m, x %g to %g m, y %g to %g m%s, depth up to %g m; %d x %d ranks\n",
           g->nx, g->ny, l->dx, l->dy, s->config.x0, last_x(s), s->config.y0, last_y(s),
           g->ny == 1 ? " (a flume)" : "", r->deepest, g->px, g->py);
-  fprintf(out, "solver: %d %s sigma points, order %d, %s precision, %s to rtol %g, atol %g; %s equations\n", l->nz,
-          l->sigma == LAPLACE_SIGMA_UNIFORM ? "uniform" : "cosine", l->order, precision_word(l->precision),
-          l->method == LAPLACE_GMRES ? "GMRES" : "defect correction", l->rtol, l->atol,
+  fprintf(out, "solver: %d %s sigma points, order %d, %s precision, %s%s, preconditioner %s, to rtol %g, atol %g (%s "
+               "norm); %s equations\n",
+          l->nz, l->sigma == LAPLACE_SIGMA_UNIFORM ? "uniform" : "cosine", l->order, precision_word(l->precision),
+          l->krylov.method == KRYLOV_GMRES ? "GMRES" : l->krylov.method == KRYLOV_DC ? "defect correction" : "CG",
+          l->krylov.method == KRYLOV_GMRES ? restart_text(l) : "",
+          l->preconditioner == LAPLACE_MG ? "one multigrid V-cycle" : "none", l->krylov.rtol, l->krylov.atol,
+          l->krylov.norm == KRYLOV_NORM_RMS ? "rms" : l->krylov.norm == KRYLOV_NORM_2 ? "2-" : "preconditioned",
           s->config.equations == WAVE_LINEAR ? "linear" : "nonlinear");
 }
 
@@ -564,8 +574,7 @@ static bool wave_needs_fp64(const Case *c, const RunRequest *request) {
 const Model wave_model = {
     .name = "potential-flow",
     .title = "hydrocl potential-flow case (fully nonlinear potential-flow waves, OceanWave3D's method)",
-    .keys = wave_case_keys,
-    .nkeys = &wave_case_nkeys,
+    .schema = wave_case_schema,
     .validate = wave_validate,
     .run = wave_run,
     .needs_fp64 = wave_needs_fp64,

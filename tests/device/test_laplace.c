@@ -159,8 +159,8 @@ static LaplaceConfig precise(int order, int nz) {
   c.order = order;
   c.nz = nz;
   c.precision = LAPLACE_DOUBLE;
-  c.rtol = 1e-11;
-  c.atol = 0;
+  c.krylov.rtol = 1e-11;
+  c.krylov.atol = 0;
   return c;
 }
 
@@ -228,12 +228,12 @@ static void variants(Runtime *rt) {
   struct {
     const char *name;
     LaplacePrecision precision;
-    LaplaceMethod method;
+    KrylovMethod method;
     double rtol, tolerance;
-  } cases[] = {{"mixed", LAPLACE_MIXED, LAPLACE_DEFECT_CORRECTION, 1e-11, 1e-8},
-               {"GMRES(10) in double", LAPLACE_DOUBLE, LAPLACE_GMRES, 1e-11, 1e-8},
-               {"GMRES(10) mixed", LAPLACE_MIXED, LAPLACE_GMRES, 1e-11, 1e-8},
-               {"single", LAPLACE_SINGLE, LAPLACE_DEFECT_CORRECTION, 5e-6, 1e-3}};
+  } cases[] = {{"mixed", LAPLACE_MIXED, KRYLOV_DC, 1e-11, 1e-8},
+               {"GMRES(10) in double", LAPLACE_DOUBLE, KRYLOV_GMRES, 1e-11, 1e-8},
+               {"GMRES(10) mixed", LAPLACE_MIXED, KRYLOV_GMRES, 1e-11, 1e-8},
+               {"single", LAPLACE_SINGLE, KRYLOV_DC, 5e-6, 1e-3}};
   double reference, error;
   int iterations;
   HclStatus st = solve_error(rt, &p, precise(6, 33), &reference, &iterations);
@@ -241,8 +241,8 @@ static void variants(Runtime *rt) {
   for (size_t v = 0; v < sizeof cases / sizeof *cases; v++) {
     LaplaceConfig c = precise(6, 33);
     c.precision = cases[v].precision;
-    c.method = cases[v].method;
-    c.rtol = cases[v].rtol;
+    c.krylov.method = cases[v].method;
+    c.krylov.rtol = cases[v].rtol;
     if (st == HCL_OK) {
       st = solve_error(rt, &p, c, &error, &iterations);
     }
@@ -330,7 +330,7 @@ static void multigrid_quality(Runtime *rt) {
   HclStatus st = HCL_OK;
   for (int r = 0; r < SIZES && st == HCL_OK; r++) {
     LaplaceConfig c = laplace_config_default();
-    c.atol = 0;
+    c.krylov.atol = 0;
     LaplaceResult result;
     st = hump_solve(rt, sizes[r], 9, 0.125, c, &result);
     iterations[r] = result.iterations;
@@ -359,7 +359,7 @@ static void refusals(Runtime *rt) {
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
     Setup s;
     LaplaceConfig c = precise(cases[k].order, cases[k].nz);
-    c.levels = cases[k].levels;
+    c.mg.levels = cases[k].levels;
     HclStatus st = setup(rt, &p, c, false, &s);
     TAP_OK(st == cases[k].want && tap_contains(status_message(), cases[k].says), "%s refused: %s", cases[k].what,
            status_message());
@@ -398,11 +398,11 @@ static void refusals(Runtime *rt) {
   status_clear();
   setup_free(&s);
   c = precise(6, 9);
-  c.max_iterations = 3;
+  c.krylov.max_iterations = 3;
   st = setup(rt, &p, c, true, &s);
   st = st == HCL_OK ? laplace_solve(s.laplace, s.eta, s.phi, &result) : st;
   TAP_OK(st == HCL_ENOTCONVERGED && tap_contains(status_message(), "after 3 iterations") &&
-             tap_contains(status_message(), "mg.levels") && result.iterations == 3 && !result.converged,
+             tap_contains(status_message(), "laplace.levels") && result.iterations == 3 && !result.converged,
          "a solve short of iterations: %s", status_message());
   status_clear();
   setup_free(&s);

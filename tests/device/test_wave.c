@@ -160,7 +160,7 @@ static void standing(Runtime *rt, WaveEquations equations, double A) {
    * mean but through the V-cycle's rounding: 3e-12 measured). The nonlinear terms' discrete sums are not exactly
    * conservative, and the solver's error enters them: 3.7e-8 measured at the default rtol 1e-6, 1.2e-7 at 1e-5;
    * allowed a tenth of rtol. */
-  double volume_allowed = equations == WAVE_LINEAR ? 1e-10 : 0.1 * c.laplace.rtol;
+  double volume_allowed = equations == WAVE_LINEAR ? 1e-10 : 0.1 * c.laplace.krylov.rtol;
   TAP_OK(st == HCL_OK && r.volume_drift < volume_allowed,
          "%s standing wave: volume stays within %.2e of A x area (allowed %.0e)", name, r.volume_drift,
          volume_allowed);

@@ -26,7 +26,7 @@ static void entry(Runtime *rt, const WaveHumpPaperEntry *paper) {
   WaveHumpAverage a = {0};
   HclStatus st = wave_hump_average(rt, N, &c, STEPS, &a);
   char k[16];
-  snprintf(k, sizeof k, paper->levels == LAPLACE_LEVELS_MAX ? "max (%d)" : "%d", a.levels - 1);
+  snprintf(k, sizeof k, paper->levels == MG_LEVELS_MOST ? "max (%d)" : "%d", a.levels - 1);
   /* The criterion: at most one iteration per solve above the paper's average. */
   bool pass = st == HCL_OK && a.iterations <= paper->iterations + 1;
   TAP_OK(pass, "K = %s, dsigma/dx = %g: %.2f iterations per solve over %d solves, the paper's %.2f + 1 %s", k,

@@ -28,9 +28,9 @@ int main(int argc, char **argv) {
   c.dx = lp_dx(&p);
   c.dy = lp_dy(&p);
   c.precision = LAPLACE_DOUBLE;
-  c.rtol = 1e-10;
-  c.atol = 0;
-  c.method = argc > 1 && strcmp(argv[1], "gmres") == 0 ? LAPLACE_GMRES : LAPLACE_DEFECT_CORRECTION;
+  c.krylov.rtol = 1e-10;
+  c.krylov.atol = 0;
+  c.krylov.method = argc > 1 && strcmp(argv[1], "gmres") == 0 ? KRYLOV_GMRES : KRYLOV_DC;
   size_t plane = (size_t)l->nx * l->ny;
   TRY_ALLOC(h, plane);
   TRY_ALLOC(eta_host, plane);

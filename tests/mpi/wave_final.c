@@ -57,8 +57,8 @@ int main(int argc, char **argv) {
   WaveConfig c = wave_config_default();
   c.laplace.dx = c.laplace.dy = 1.0 / 16;
   c.laplace.precision = strcmp(argv[1], "double") == 0 ? LAPLACE_DOUBLE : LAPLACE_MIXED;
-  c.laplace.rtol = atof(argv[2]);
-  c.laplace.atol = 0;
+  c.laplace.krylov.rtol = atof(argv[2]);
+  c.laplace.krylov.atol = 0;
   c.ramp_time = 0.5;
   c.nzones = 2;
   c.zones[0] = (WaveZone){.kind = WAVE_ZONE_GENERATE, .x0 = 0, .x1 = 0.5, .y0 = 0, .y1 = 1.5,

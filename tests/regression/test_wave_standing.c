@@ -103,7 +103,7 @@ static HclStatus run_standing(Runtime *rt, double ka, Standing *r) {
   spec.config = wave_config_default();
   spec.config.laplace.dx = spec.config.laplace.dy = L / POINTS_PER_WAVELENGTH;
   spec.config.laplace.sigma = LAPLACE_SIGMA_COSINE;
-  spec.config.laplace.rtol = 1e-7; /* the solver's error below the vertical truncation the volume check measures */
+  spec.config.laplace.krylov.rtol = 1e-7; /* the solver's error below the vertical truncation the volume check measures */
   TRY(tank_create(rt, &spec, 0, NULL, &t));
   TRY(tank_discrete_frequency(&t, k, &r->omega_d));
   int nx = spec.nx, steps = PERIODS * STEPS_PER_PERIOD + 3;
