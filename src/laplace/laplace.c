@@ -139,9 +139,9 @@ HclStatus laplace_check(const LaplaceConfig *c, int nx, int ny, const Case *cs) 
   REQUIRE(c->order == 2 || c->order == 4 || c->order == 6 || c->order == 8, HCL_EDATA,
           "%s%sorder = %d: allowed are 2, 4, 6 and 8", where(cs, p, "order", at, sizeof at), p, c->order);
   REQUIRE(c->nz >= 3 && c->nz > c->order && c->nz <= LAPLACE_NZ_MAX, HCL_EDATA,
-          "%s%snz = %d: the vertical needs at least 3 points and more than %sorder (%d), so that its order + 2 point "
-          "stencils fit with the ghost below the bottom, and at most %d (the kernels hold a column in private "
-          "arrays)",
+          "%s%snz = %d: the vertical needs at least 3 points, more than the order (%sorder %d) so that its order + 2 "
+          "point stencils fit with the ghost below the bottom, and at most %d sigma points (the kernels hold a column "
+          "in private arrays)",
           where(cs, p, "nz", at, sizeof at), p, c->nz, p, c->order, LAPLACE_NZ_MAX);
   REQUIRE(c->dx > 0 && c->dy > 0 && isfinite(c->dx) && isfinite(c->dy), HCL_EDATA,
           "the spacing dx = %g, dy = %g must be positive", c->dx, c->dy);

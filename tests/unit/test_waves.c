@@ -312,16 +312,16 @@ static void longer_than_linear(void) {
 static void regular_refusals(void) {
   RegularWave wave;
   RegularWaveSpec spec = regular(0, 1, 5, 0);
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "wave.depth = 0", "depth 0");
+  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.depth = 0", "depth 0");
   spec = regular(10, -1, 5, 0);
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "wave.height = -1", "height -1");
+  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.height = -1", "height -1");
   spec = regular(10, 1, 5, 40);
   expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "give one of them", "both period and length");
   spec = regular(10, 1, 0, 0);
   expect_refusal(waves_solve_linear(&spec, &wave), HCL_EDATA, "give one of them",
                  "neither period nor length");
   spec = regular(10, 1, -5, 0);
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "wave.period = -5", "period -5");
+  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.period = -5", "period -5");
   spec = regular(10, 1, 5, 0);
   spec.modes = WAVES_MODES_MAX + 1;
   expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "allowed 4 to 64", "65 modes");
@@ -333,7 +333,7 @@ static void regular_refusals(void) {
                  "64 modes, k H = 0.75");
   spec = regular(10, 1, 5, 0);
   spec.height_steps = WAVES_STEPS_MAX + 1;
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "wave.height_steps = 101", "101 height steps");
+  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.height_steps = 101", "101 height steps");
   spec = regular(10, 1, 5, 0);
   spec.current = -6;
   expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "blocked", "T = 5 s against a 6 m/s current");
@@ -344,7 +344,7 @@ static void regular_refusals(void) {
   expect_refusal(waves_solve_linear(&spec, &wave), HCL_EDATA, "past the breaking limit",
                  "linear, H = 1.02 H_max");
   spec = regular(1, 0.26, 3 / sqrt(G), 0); /* the H/d = 0.2 case above is 86% of the highest: 0.26 is 108% */
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "past the breaking limit for wave.period",
+  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "past the breaking limit for waves.period",
                  "H/d = 0.26, T sqrt(g/d) = 3");
   spec = regular(1, 0.2, 3 / sqrt(G), 0);
   spec.max_iterations = 1;
@@ -479,18 +479,18 @@ static void irregular_refusals(void) {
   IrregularWave wave = {0};
   IrregularWaveSpec spec = sea(WAVES_JONSWAP, 3.3, 100, 0.5, 4);
   spec.hs = 0;
-  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "wave.hs = 0", "Hs 0");
+  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.hs = 0", "Hs 0");
   spec = sea(WAVES_JONSWAP, 0.5, 100, 0.5, 4);
-  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "wave.gamma = 0.5: allowed 1 to 10",
+  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.gamma = 0.5: allowed 1 to 10",
                  "gamma 0.5");
   spec = sea(WAVES_JONSWAP, 3.3, 0, 0.5, 4);
-  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "wave.components = 0", "no components");
+  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.components = 0", "no components");
   spec = sea(WAVES_PIERSON_MOSKOWITZ, 1, 100, 1.2, 4);
   expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "0 < band_low < 1 < band_high",
                  "band above f_p");
   spec = sea(WAVES_PIERSON_MOSKOWITZ, 1, 100, 0.5, 4);
   spec.tp = -1;
-  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "wave.tp = -1", "Tp -1");
+  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.tp = -1", "Tp -1");
   TAP_OK(wave.omega == NULL && wave.amplitude == NULL, "a refused sea holds nothing to free");
 }
 
