@@ -24,32 +24,13 @@ static double now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The slowest rank's value (collective). */
-static double max_over_ranks(const Decomp *decomp, double mine) {
-#ifdef HYDROCL_HAVE_MPI
-  double all = mine;
-  MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, decomp_comm(decomp));
-  return all;
-#else
-  (void)decomp;
-  return mine;
-#endif
-}
-
-static void barrier(const Decomp *decomp) {
-#ifdef HYDROCL_HAVE_MPI
-  MPI_Barrier(decomp_comm(decomp));
-#else
-  (void)decomp;
-#endif
-}
 
 static int compare_doubles(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
-static HclStatus time_exchanges(Halo *halo, const Decomp *decomp, Runtime *rt, double *best, double *median,
+static HclStatus time_exchanges(Halo *halo, Runtime *rt, double *best, double *median,
                                 int *reps) {
   HclStatus status = HCL_OK;
   double *times = NULL, total = 0.0;
@@ -61,11 +42,12 @@ static HclStatus time_exchanges(Halo *halo, const Decomp *decomp, Runtime *rt, d
   TRY(runtime_finish(rt));
   /* Every rank runs the same number of repetitions: the loop condition uses the slowest rank's times. */
   while (n < MAX_REPS && (n < MIN_REPS || total < MIN_SECONDS)) {
-    barrier(decomp);
+    TRY(par_barrier());
     double start = now();
     TRY(halo_exchange(halo));
     TRY(runtime_finish(rt));
-    times[n] = max_over_ranks(decomp, now() - start);
+    times[n] = now() - start;
+    TRY(par_max_double(&times[n])); /* the slowest rank's */
     total += times[n++];
   }
   qsort(times, (size_t)n, sizeof *times, compare_doubles);
@@ -90,7 +72,7 @@ static HclStatus run_one(const BenchRequest *request, Precision precision, int s
   TRY(decomp_create(&spec, &decomp));
   TRY(field_create(request->rt, decomp, &fs, &field));
   TRY(halo_create(&field, 1, &halo));
-  TRY(time_exchanges(halo, decomp, request->rt, &best, &median, &reps));
+  TRY(time_exchanges(halo, request->rt, &best, &median, &reps));
   const DecompLocal *l = decomp_local(decomp);
   double ghost_points = (double)NZ * ((double)(l->nx + 2 * GHOST) * (l->ny + 2 * GHOST) - (double)l->nx * l->ny);
   double ghost_bytes = ghost_points * (double)precision_bytes(precision);

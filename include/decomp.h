@@ -7,13 +7,11 @@
 #ifndef HYDROCL_DECOMP_H
 #define HYDROCL_DECOMP_H
 
+#include "par.h"
 #include "status.h"
 
 #include <stdbool.h>
 
-#ifdef HYDROCL_HAVE_MPI
-#include <mpi.h>
-#endif
 
 typedef struct {
   int nx, ny;      /* global points */
@@ -53,8 +51,6 @@ void decomp_block_of(const Decomp *decomp, int rank, int *x0, int *y0, int *nx, 
 bool decomp_can_coarsen(const Decomp *fine, bool halve_x, bool halve_y);
 HclStatus decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out);
 
-#ifdef HYDROCL_HAVE_MPI
-MPI_Comm decomp_comm(const Decomp *decomp); /* the Cartesian communicator; ranks as in the world */
-#endif
+const ParComm *decomp_comm(const Decomp *decomp); /* the process grid's communicator; ranks as in the world */
 
 #endif

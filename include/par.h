@@ -7,6 +7,9 @@
 
 #include <stdbool.h>
 
+/* A communicator over the world's ranks, in the world's order: a decomposition's process grid (decomp.h). */
+typedef struct ParComm ParComm;
+
 #ifdef HYDROCL_HAVE_MPI
 #include <mpi.h>
 
@@ -21,6 +24,7 @@
 
 const char *par_mpi_error_string(int mpi_error); /* borrowed, valid until the next call */
 MPI_Comm par_comm_world(void);
+MPI_Comm par_comm_mpi(const ParComm *comm); /* the MPI communicator under comm (tests that probe messages) */
 #endif
 
 /* Starts MPI when compiled in (a lone process needs no mpirun) and finds the node-local rank through
@@ -52,6 +56,35 @@ HclStatus par_sum_doubles(double *values, int count);
 
 /* Rank 0's *value on every rank. Collective. */
 HclStatus par_broadcast_int(int *value);
+
+/* The largest *value over the ranks, on every rank. Collective. */
+HclStatus par_max_int(int *value);
+HclStatus par_barrier(void);
+
+/* The Cartesian grid of px x py ranks (rank = cy px + cx), periodic as given; this rank's coordinates. Collective. */
+HclStatus par_comm_create_grid(int px, int py, bool periodic_x, bool periodic_y, ParComm **out, int *cx, int *cy);
+HclStatus par_comm_dup(const ParComm *comm, ParComm **out); /* Collective. */
+void par_comm_destroy(ParComm **comm);
+
+/* Collectives over comm (collective over its ranks; byte counts and displacements per rank as MPI's): every rank's
+ * bytes to every rank in rank order; of differing sizes; doubles to rank 0; sums of doubles on rank 0. */
+HclStatus par_allgather(const ParComm *comm, const void *mine, int bytes, void *all);
+HclStatus par_allgatherv(const ParComm *comm, const void *mine, int bytes, void *all, const int *counts,
+                         const int *displs);
+HclStatus par_gatherv_doubles(const ParComm *comm, const double *mine, int count, double *all, const int *counts,
+                              const int *displs);
+HclStatus par_reduce_sum_doubles(const ParComm *comm, const double *values, double *sums, int count);
+
+/* Messages of bytes between two ranks of comm, without blocking: a request is created once and used for one
+ * message at a time; par_wait completes it (nothing when none is in flight), par_cancel abandons it, destroy cancels
+ * one in flight. */
+typedef struct ParRequest ParRequest;
+HclStatus par_request_create(ParRequest **out);
+void par_request_destroy(ParRequest **req);
+HclStatus par_isend(const ParComm *comm, const void *buf, int bytes, int rank, int tag, ParRequest *req);
+HclStatus par_irecv(const ParComm *comm, void *buf, int bytes, int rank, int tag, ParRequest *req);
+HclStatus par_wait(ParRequest *req);
+void par_cancel(ParRequest *req);
 
 /* Gathers one NUL-terminated line of at most width-1 characters from every rank onto rank 0: *all_out holds
  * par_size() rows of width bytes there (caller frees), NULL elsewhere. Collective. */

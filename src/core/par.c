@@ -214,3 +214,252 @@ cleanup:
   free(all);
   return status;
 }
+
+/* ---- communicators and messages: the only MPI calls outside start-up ---- */
+
+struct ParComm {
+#ifdef HYDROCL_HAVE_MPI
+  MPI_Comm comm;
+#else
+  int unused;
+#endif
+};
+
+struct ParRequest {
+#ifdef HYDROCL_HAVE_MPI
+  MPI_Request request;
+#else
+  int unused;
+#endif
+};
+
+static HclStatus comm_alloc(ParComm **out) {
+  HclStatus status = HCL_OK;
+  TRY_ALLOC(*out, 1);
+#ifdef HYDROCL_HAVE_MPI
+  (*out)->comm = MPI_COMM_NULL;
+#endif
+cleanup:
+  return status;
+}
+
+HclStatus par_comm_create_grid(int px, int py, bool periodic_x, bool periodic_y, ParComm **out, int *cx, int *cy) {
+  HclStatus status = HCL_OK;
+  ParComm *c = NULL;
+  *out = NULL;
+  *cx = *cy = 0;
+  TRY(comm_alloc(&c));
+#ifdef HYDROCL_HAVE_MPI
+  int dims[2] = {py, px}; /* MPI order: slowest (y) first */
+  int periods[2] = {periodic_y, periodic_x};
+  int coords[2];
+  /* No reordering: rank r is the same process in the world and here, so device and log tables agree. */
+  TRY_MPI(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &c->comm));
+  TRY_MPI(MPI_Cart_coords(c->comm, world_rank, 2, coords));
+  *cy = coords[0];
+  *cx = coords[1];
+#else
+  (void)px;
+  (void)py;
+  (void)periodic_x;
+  (void)periodic_y;
+#endif
+  *out = c;
+  c = NULL;
+cleanup:
+  par_comm_destroy(&c);
+  return status;
+}
+
+HclStatus par_comm_dup(const ParComm *comm, ParComm **out) {
+  HclStatus status = HCL_OK;
+  ParComm *c = NULL;
+  *out = NULL;
+  TRY(comm_alloc(&c));
+#ifdef HYDROCL_HAVE_MPI
+  TRY_MPI(MPI_Comm_dup(comm->comm, &c->comm));
+#else
+  (void)comm;
+#endif
+  *out = c;
+  c = NULL;
+cleanup:
+  par_comm_destroy(&c);
+  return status;
+}
+
+void par_comm_destroy(ParComm **comm) {
+  if (!comm || !*comm) {
+    return;
+  }
+#ifdef HYDROCL_HAVE_MPI
+  if ((*comm)->comm != MPI_COMM_NULL) {
+    MPI_Comm_free(&(*comm)->comm);
+  }
+#endif
+  free(*comm);
+  *comm = NULL;
+}
+
+HclStatus par_allgather(const ParComm *comm, const void *mine, int bytes, void *all) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_MPI
+  TRY_MPI(MPI_Allgather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, comm->comm));
+#else
+  (void)comm;
+  memcpy(all, mine, (size_t)bytes);
+  goto cleanup;
+#endif
+cleanup:
+  return status;
+}
+
+HclStatus par_allgatherv(const ParComm *comm, const void *mine, int bytes, void *all, const int *counts,
+                         const int *displs) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_MPI
+  TRY_MPI(MPI_Allgatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, comm->comm));
+#else
+  (void)comm;
+  (void)counts;
+  memcpy((char *)all + displs[0], mine, (size_t)bytes);
+  goto cleanup;
+#endif
+cleanup:
+  return status;
+}
+
+HclStatus par_gatherv_doubles(const ParComm *comm, const double *mine, int count, double *all, const int *counts,
+                              const int *displs) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_MPI
+  TRY_MPI(MPI_Gatherv(mine, count, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, comm->comm));
+#else
+  (void)comm;
+  (void)counts;
+  memcpy(all + displs[0], mine, sizeof *mine * (size_t)count);
+  goto cleanup;
+#endif
+cleanup:
+  return status;
+}
+
+HclStatus par_reduce_sum_doubles(const ParComm *comm, const double *values, double *sums, int count) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_MPI
+  TRY_MPI(MPI_Reduce(values, sums, count, MPI_DOUBLE, MPI_SUM, 0, comm->comm));
+#else
+  (void)comm;
+  memcpy(sums, values, sizeof *values * (size_t)count);
+  goto cleanup;
+#endif
+cleanup:
+  return status;
+}
+
+HclStatus par_max_int(int *value) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_MPI
+  int mine = *value;
+  if (world_size > 1) {
+    TRY_MPI(MPI_Allreduce(&mine, value, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+  }
+#else
+  (void)value;
+  goto cleanup;
+#endif
+cleanup:
+  return status;
+}
+
+HclStatus par_barrier(void) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_MPI
+  TRY_MPI(MPI_Barrier(MPI_COMM_WORLD));
+#else
+  goto cleanup;
+#endif
+cleanup:
+  return status;
+}
+
+HclStatus par_request_create(ParRequest **out) {
+  HclStatus status = HCL_OK;
+  TRY_ALLOC(*out, 1);
+#ifdef HYDROCL_HAVE_MPI
+  (*out)->request = MPI_REQUEST_NULL;
+#endif
+cleanup:
+  return status;
+}
+
+void par_cancel(ParRequest *req) {
+#ifdef HYDROCL_HAVE_MPI
+  if (req && req->request != MPI_REQUEST_NULL) {
+    MPI_Cancel(&req->request);
+    MPI_Wait(&req->request, MPI_STATUS_IGNORE);
+  }
+#else
+  (void)req;
+#endif
+}
+
+void par_request_destroy(ParRequest **req) {
+  if (!req || !*req) {
+    return;
+  }
+  par_cancel(*req);
+  free(*req);
+  *req = NULL;
+}
+
+/* Without MPI there is one rank and no other to exchange messages with: a message is an internal error. */
+#ifndef HYDROCL_HAVE_MPI
+static HclStatus no_messages(void) {
+  return status_set(HCL_EINTERNAL, __FILE__, __LINE__, "a message between ranks in a build without MPI (please report)");
+}
+#endif
+
+HclStatus par_isend(const ParComm *comm, const void *buf, int bytes, int rank, int tag, ParRequest *req) {
+#ifdef HYDROCL_HAVE_MPI
+  HclStatus status = HCL_OK;
+  TRY_MPI(MPI_Isend(buf, bytes, MPI_BYTE, rank, tag, comm->comm, &req->request));
+cleanup:
+  return status;
+#else
+  (void)comm, (void)buf, (void)bytes, (void)rank, (void)tag, (void)req;
+  return no_messages();
+#endif
+}
+
+HclStatus par_irecv(const ParComm *comm, void *buf, int bytes, int rank, int tag, ParRequest *req) {
+#ifdef HYDROCL_HAVE_MPI
+  HclStatus status = HCL_OK;
+  TRY_MPI(MPI_Irecv(buf, bytes, MPI_BYTE, rank, tag, comm->comm, &req->request));
+cleanup:
+  return status;
+#else
+  (void)comm, (void)buf, (void)bytes, (void)rank, (void)tag, (void)req;
+  return no_messages();
+#endif
+}
+
+HclStatus par_wait(ParRequest *req) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_MPI
+  if (req->request != MPI_REQUEST_NULL) {
+    TRY_MPI(MPI_Wait(&req->request, MPI_STATUS_IGNORE));
+  }
+#else
+  (void)req;
+  goto cleanup;
+#endif
+cleanup:
+  return status;
+}
+
+#ifdef HYDROCL_HAVE_MPI
+MPI_Comm par_comm_mpi(const ParComm *comm) {
+  return comm->comm;
+}
+#endif

@@ -30,11 +30,7 @@ HclStatus signals_agree(int *signal_number) {
   HclStatus status = HCL_OK;
   int mine = caught;
   *signal_number = mine;
-#ifdef HYDROCL_HAVE_MPI
-  if (par_size() > 1) {
-    TRY_MPI(MPI_Allreduce(&mine, signal_number, 1, MPI_INT, MPI_MAX, par_comm_world()));
-  }
+  TRY(par_max_int(signal_number));
 cleanup:
-#endif
   return status;
 }

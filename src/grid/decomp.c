@@ -1,4 +1,4 @@
-/* decomp.c: block decomposition over an MPI Cartesian process grid (see decomp.h). */
+/* decomp.c: block decomposition over a Cartesian process grid (see decomp.h; the communicator is par.h's). */
 #include "decomp.h"
 
 #include <stdlib.h>
@@ -9,9 +9,7 @@ struct Decomp {
   DecompSpec spec;
   DecompLocal local;
   int *x_start, *y_start; /* px + 1 and py + 1 entries: the first global point of each column and row of ranks */
-#ifdef HYDROCL_HAVE_MPI
-  MPI_Comm comm;
-#endif
+  ParComm *comm;          /* the process grid (par.h) */
 };
 
 /* The first point of each of p blocks over n points, start[p] = n: the first n mod p blocks get one extra point. */
@@ -85,9 +83,6 @@ HclStatus decomp_create(const DecompSpec *spec, Decomp **out) {
   REQUIRE(spec->nx >= 1 && spec->ny >= 1, HCL_EDATA, "grid of %d x %d points is empty", spec->nx, spec->ny);
   TRY_ALLOC(d, 1);
   d->spec = *spec;
-#ifdef HYDROCL_HAVE_MPI
-  d->comm = MPI_COMM_NULL; /* before any failure: decomp_destroy frees a communicator that is not null */
-#endif
   REQUIRE(spec->px >= 0 && spec->py >= 0, HCL_EDATA, "process grid %d x %d has a negative side", spec->px, spec->py);
   REQUIRE(spec->px * spec->py == 0 || spec->px * spec->py == size, HCL_EUSAGE,
           "process grid %d x %d needs %d ranks, the run has %d (set it to 0 x 0 for automatic)", spec->px, spec->py,
@@ -100,16 +95,8 @@ HclStatus decomp_create(const DecompSpec *spec, Decomp **out) {
           "grid of %d x %d points cannot be split over %d ranks%s: every rank needs at least one point in each "
           "direction; use fewer ranks",
           spec->nx, spec->ny, size, spec->px || spec->py ? " with the process grid given" : "");
-#ifdef HYDROCL_HAVE_MPI
-  int dims[2] = {d->spec.py, d->spec.px}; /* MPI order: slowest (y) first */
-  int periods[2] = {spec->periodic_y, spec->periodic_x};
-  int coords[2];
-  /* No reordering: rank r is the same process in the world and here, so device and log tables agree. */
-  TRY_MPI(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &d->comm));
-  TRY_MPI(MPI_Cart_coords(d->comm, par_rank(), 2, coords));
-  d->local.cy = coords[0];
-  d->local.cx = coords[1];
-#endif
+  TRY(par_comm_create_grid(d->spec.px, d->spec.py, spec->periodic_x, spec->periodic_y, &d->comm, &d->local.cx,
+                           &d->local.cy));
   TRY_ALLOC(d->x_start, d->spec.px + 1);
   TRY_ALLOC(d->y_start, d->spec.py + 1);
   even_blocks(spec->nx, d->spec.px, d->x_start);
@@ -126,11 +113,7 @@ void decomp_destroy(Decomp **decomp) {
   if (!decomp || !*decomp) {
     return;
   }
-#ifdef HYDROCL_HAVE_MPI
-  if ((*decomp)->comm != MPI_COMM_NULL) {
-    MPI_Comm_free(&(*decomp)->comm);
-  }
-#endif
+  par_comm_destroy(&(*decomp)->comm);
   free((*decomp)->x_start);
   free((*decomp)->y_start);
   free(*decomp);
@@ -185,10 +168,7 @@ HclStatus decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, D
   TRY_ALLOC(d, 1);
   d->spec = fine->spec;
   d->local = fine->local;
-#ifdef HYDROCL_HAVE_MPI
-  d->comm = MPI_COMM_NULL;
-  TRY_MPI(MPI_Comm_dup(fine->comm, &d->comm));
-#endif
+  TRY(par_comm_dup(fine->comm, &d->comm));
   TRY_ALLOC(d->x_start, d->spec.px + 1);
   TRY_ALLOC(d->y_start, d->spec.py + 1);
   for (int c = 0; c <= d->spec.px; c++) {
@@ -207,8 +187,6 @@ cleanup:
   return status;
 }
 
-#ifdef HYDROCL_HAVE_MPI
-MPI_Comm decomp_comm(const Decomp *decomp) {
+const ParComm *decomp_comm(const Decomp *decomp) {
   return decomp->comm;
 }
-#endif

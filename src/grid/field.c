@@ -215,7 +215,6 @@ static void place_block(const Field *f, const double *block, int x0, int y0, int
   }
 }
 
-#ifdef HYDROCL_HAVE_MPI
 /* Rank 0's receive layout of one plane: every rank's block after the previous rank's, in rank order. */
 static HclStatus plane_layout(const Field *f, int **counts, int **offsets) {
   HclStatus status = HCL_OK;
@@ -261,8 +260,8 @@ static HclStatus gather_planes(Field *f, double *global) {
   /* Reading the device and allocating can fail on some ranks only: agree before the first gather. */
   TRY(par_agree(gather_setup(f, &mine, &received, &counts, &offsets)));
   for (int k = 0; k < f->nz; k++) {
-    TRY_MPI(MPI_Gatherv(mine + (size_t)k * owned, (int)owned, MPI_DOUBLE, received, counts, offsets, MPI_DOUBLE, 0,
-                        decomp_comm(f->decomp)));
+    TRY(par_gatherv_doubles(decomp_comm(f->decomp), mine + (size_t)k * owned, (int)owned, received, counts,
+                            offsets));
     for (int r = 0; par_rank() == 0 && r < par_size(); r++) {
       decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
       place_block(f, received + offsets[r], x0, y0, nx, ny, global + (size_t)k * plane_points);
@@ -275,17 +274,14 @@ cleanup:
   free(offsets);
   return status;
 }
-#endif
 
 HclStatus field_gather(Field *f, double *global) {
   HclStatus status = HCL_OK;
   double *mine = NULL;
   int x0, y0, nx, ny;
-#ifdef HYDROCL_HAVE_MPI
   if (par_size() > 1) {
     return gather_planes(f, global);
   }
-#endif
   const DecompSpec *g = decomp_spec(f->decomp);
   TRY_ALLOC(mine, (size_t)f->nz * f->ny * f->nx);
   TRY(field_read_owned(f, mine));

@@ -34,9 +34,7 @@ typedef struct {
   cl_mem send_pinned, recv_pinned; /* host-allocated (pinned) buffers, mapped for the life of the halo */
   void *send_host, *recv_host;
   cl_event recv_written; /* the last copy of recv_host to the device: it must end before recv_host is reused */
-#ifdef HYDROCL_HAVE_MPI
-  MPI_Request send_request, recv_request;
-#endif
+  ParRequest *send_request, *recv_request;
 } Peer;
 
 struct Halo {
@@ -190,9 +188,8 @@ static HclStatus find_peers(Halo *h, int self_dx[], int self_dy[], int *nself) {
     if (!p) {
       p = &h->peers[h->npeers++];
       p->rank = rank;
-#ifdef HYDROCL_HAVE_MPI
-      p->send_request = p->recv_request = MPI_REQUEST_NULL;
-#endif
+      TRY(par_request_create(&p->send_request));
+      TRY(par_request_create(&p->recv_request));
     }
     p->send_dx[p->ndirections] = dx;
     p->send_dy[p->ndirections++] = dy;
@@ -278,17 +275,10 @@ static void release_pinned(Runtime *rt, cl_mem buffer, void *host) {
  * points at (a failed halo_begin or halo_end, or a halo destroyed in flight). A send already matched completes once
  * its peer, which posts its receives first, takes it. */
 static void cancel_requests(Halo *h) {
-#ifdef HYDROCL_HAVE_MPI
   for (int i = 0; i < h->npeers; i++) {
-    MPI_Request *requests[2] = {&h->peers[i].recv_request, &h->peers[i].send_request};
-    for (int r = 0; r < 2; r++) {
-      if (*requests[r] != MPI_REQUEST_NULL) {
-        MPI_Cancel(requests[r]);
-        MPI_Wait(requests[r], MPI_STATUS_IGNORE);
-      }
-    }
+    par_cancel(h->peers[i].recv_request);
+    par_cancel(h->peers[i].send_request);
   }
-#endif
   h->in_flight = false;
 }
 
@@ -314,6 +304,8 @@ void halo_destroy(Halo **halo) {
     }
     free(p->pack);
     free(p->unpack);
+    par_request_destroy(&p->send_request);
+    par_request_destroy(&p->recv_request);
     release_pinned(h->rt, p->send_pinned, p->send_host);
     release_pinned(h->rt, p->recv_pinned, p->recv_host);
     if (p->send_dev) {
@@ -357,10 +349,7 @@ HclStatus halo_begin(Halo *h) {
       clReleaseEvent(p->recv_written);
       p->recv_written = NULL;
     }
-#ifdef HYDROCL_HAVE_MPI
-    TRY_MPI(MPI_Irecv(p->recv_host, (int)p->bytes, MPI_BYTE, p->rank, h->tag, decomp_comm(h->decomp),
-                      &p->recv_request));
-#endif
+    TRY(par_irecv(decomp_comm(h->decomp), p->recv_host, (int)p->bytes, p->rank, h->tag, p->recv_request));
   }
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
@@ -382,10 +371,7 @@ HclStatus halo_begin(Halo *h) {
       continue;
     }
     TRY_CL(clWaitForEvents(1, &read_done[i]));
-#ifdef HYDROCL_HAVE_MPI
-    TRY_MPI(MPI_Isend(p->send_host, (int)p->bytes, MPI_BYTE, p->rank, h->tag, decomp_comm(h->decomp),
-                      &p->send_request));
-#endif
+    TRY(par_isend(decomp_comm(h->decomp), p->send_host, (int)p->bytes, p->rank, h->tag, p->send_request));
   }
   h->in_flight = true;
 cleanup:
@@ -408,9 +394,7 @@ HclStatus halo_end(Halo *h) {
     if (p->bytes == 0) {
       continue;
     }
-#ifdef HYDROCL_HAVE_MPI
-    TRY_MPI(MPI_Wait(&p->recv_request, MPI_STATUS_IGNORE));
-#endif
+    TRY(par_wait(p->recv_request));
     TRY_CL(clEnqueueWriteBuffer(runtime_queue(h->rt), p->recv_dev, CL_FALSE, 0, p->bytes, p->recv_host, 0, NULL,
                                 &p->recv_written));
     for (int f = 0; f < h->nfields; f++) {
@@ -418,11 +402,7 @@ HclStatus halo_end(Halo *h) {
     }
   }
   for (int i = 0; i < h->npeers; i++) {
-#ifdef HYDROCL_HAVE_MPI
-    if (h->peers[i].bytes > 0) {
-      TRY_MPI(MPI_Wait(&h->peers[i].send_request, MPI_STATUS_IGNORE));
-    }
-#endif
+    TRY(par_wait(h->peers[i].send_request));
   }
   h->in_flight = false;
 cleanup:

@@ -150,12 +150,7 @@ static HclStatus combine_ranks(Reducer *r, ReduceOp op, HclStatus local, double 
   double *all = r->all_ranks;
   double pair[2] = {mine, (double)local};
   bool failed = false;
-#ifdef HYDROCL_HAVE_MPI
-  TRY_MPI(MPI_Allgather(pair, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, decomp_comm(r->decomp)));
-#else
-  all[0] = pair[0];
-  all[1] = pair[1];
-#endif
+  TRY(par_allgather(decomp_comm(r->decomp), pair, (int)sizeof pair, all));
   *result = identity(op);
   for (int i = 0; i < par_size(); i++) {
     *result = combine(op, *result, all[2 * i]);

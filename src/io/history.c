@@ -354,11 +354,7 @@ HclStatus history_write(HistoryFile *h, double time, Field *const *fields) {
   int count = 4 * h->nvars * h->ngauges;
   /* Building the kernel, which only ranks holding a gauge point do, can fail there alone: agree before the sum. */
   TRY(par_agree(sample_all(h, fields, &slots, &all_slots)));
-#ifdef HYDROCL_HAVE_MPI
-  TRY_MPI(MPI_Reduce(slots, all_slots, count, MPI_DOUBLE, MPI_SUM, 0, decomp_comm(h->decomp)));
-#else
-  memcpy(all_slots, slots, (size_t)count * sizeof *slots);
-#endif
+  TRY(par_reduce_sum_doubles(decomp_comm(h->decomp), slots, all_slots, count));
   /* Every slot has one owner: the others add zeros, exactly. The totals reuse the front of slots. */
   add_corners(h, all_slots, slots);
 #ifdef HYDROCL_HAVE_NETCDF

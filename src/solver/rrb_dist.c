@@ -327,12 +327,7 @@ static HclStatus gather_coarse(RrbDist *r, Field *f) {
     TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), c->packed_dev, CL_TRUE, 0, own_bytes, c->packed, 0, NULL,
                                NULL));
   }
-#ifdef HYDROCL_HAVE_MPI
-  TRY_MPI(MPI_Allgatherv(c->packed, (int)own_bytes, MPI_BYTE, c->gathered, c->recv_bytes, c->displs, MPI_BYTE,
-                         decomp_comm(r->decomp)));
-#else
-  memcpy(c->gathered, c->packed, own_bytes);
-#endif
+  TRY(par_allgatherv(decomp_comm(r->decomp), c->packed, (int)own_bytes, c->gathered, c->recv_bytes, c->displs));
 cleanup:
   return status;
 }

@@ -266,12 +266,12 @@ static void check_destroy_in_flight(Runtime *rt) {
   }
   for (int tries = 0; s == HCL_OK && par_rank() == 1 && !found && tries < 5000; tries++) {
     MPI_Status probe;
-    MPI_Iprobe(0, MPI_ANY_TAG, decomp_comm(decomp), &found, &probe);
+    MPI_Iprobe(0, MPI_ANY_TAG, par_comm_mpi(decomp_comm(decomp)), &found, &probe);
     if (found) {
       int bytes = 0;
       MPI_Get_count(&probe, MPI_BYTE, &bytes);
       char *drain = malloc((size_t)bytes + 1);
-      MPI_Recv(drain, bytes, MPI_BYTE, 0, probe.MPI_TAG, decomp_comm(decomp), MPI_STATUS_IGNORE);
+      MPI_Recv(drain, bytes, MPI_BYTE, 0, probe.MPI_TAG, par_comm_mpi(decomp_comm(decomp)), MPI_STATUS_IGNORE);
       free(drain);
     } else {
       nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
