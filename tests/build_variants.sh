@@ -4,7 +4,7 @@
 # Usage: build_variants.sh SOURCE_ROOT
 set -u
 source_root=$1
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/support/tap.sh"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # Runs a command, showing its output (as TAP comments) only when it fails.

@@ -302,18 +302,19 @@ static HclStatus not_converged(const Krylov *ks, const KrylovResult *r) {
     used += (size_t)snprintf(history + used, sizeof history - used, " %.3g", r->history[k]);
   }
   precond_hint(ks->pc, hint, sizeof hint);
-  const char *method_hint = o->method == KRYLOV_GMRES ? "a longer %sgmres_restart, "
-                            : o->method == KRYLOV_DC  ? "%smethod gmres, "
-                                                      : "";
-  char method_text[128];
-  snprintf(method_text, sizeof method_text, method_hint, o->prefix);
+  char method_hint[128] = "";
+  if (o->method == KRYLOV_GMRES) {
+    snprintf(method_hint, sizeof method_hint, "a longer %sgmres_restart, ", o->prefix);
+  } else if (o->method == KRYLOV_DC) {
+    snprintf(method_hint, sizeof method_hint, "%smethod gmres, ", o->prefix);
+  }
   return status_set(HCL_ENOTCONVERGED, __FILE__, __LINE__,
                     "the solve of %s (%s, preconditioner %s) did not converge: %s residual%s after %d iterations, "
-                    "target %.3g (%srtol %g x %.3g + %satol %g). Try %s%s%sor a larger %smax_iterations",
+                    "target %.3g (%srtol %g x %.3g + %satol %g). Try %s%s%sa larger %smax_iterations",
                     operator_name(ks->op), METHOD_NAMES[o->method], precond_name(ks->pc),
                     o->norm == KRYLOV_NORM_RMS ? "rms" : o->norm == KRYLOV_NORM_M ? "preconditioned" : "2-norm",
                     history, r->iterations, r->target, o->prefix, o->rtol, r->reference, o->prefix, o->atol, hint,
-                    hint[0] ? ", " : "", method_text, o->prefix);
+                    hint[0] ? ", " : "", method_hint, o->prefix);
 }
 
 /* ---- the methods, on the system a presolve left (its b, x, operator and preconditioner) ---- */

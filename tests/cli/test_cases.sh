@@ -7,7 +7,7 @@
 set -u
 hydrocl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$2" && pwd)
-. "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/../support/tap.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 

@@ -5,7 +5,7 @@
 set -u
 hydrocl=$1
 kernels_cl=$2
-. "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/../support/tap.sh"
 json_lines_ok() { # every stdout line is a JSON object with the bench fields; prints nothing
   printf '%s\n' "$out" | python3 -c '
 import json, sys

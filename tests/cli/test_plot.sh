@@ -5,7 +5,7 @@
 set -u
 writer=$1
 plot=$2
-. "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/../support/tap.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 

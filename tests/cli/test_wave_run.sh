@@ -10,7 +10,7 @@
 set -u
 hydrocl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: the test runs in its own folder
 root=$(cd "$2" && pwd)
-. "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/../support/tap.sh"
 . "$(dirname "$0")/run_checks.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

@@ -7,7 +7,7 @@
 
 #include "history.h"
 #include "mapfile.h"
-#include "../support.h"
+#include "../support/support.h"
 
 enum { NX = 20, NY = 12, FRAMES = 5 };
 

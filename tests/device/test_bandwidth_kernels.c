@@ -9,7 +9,7 @@
 #include "clerror.h"
 #include "program.h"
 #include "runtime.h"
-#include "../tap.h"
+#include "../support/tap.h"
 
 enum { WG = 64 };
 

@@ -8,7 +8,7 @@
 
 #include "program.h"
 #include "runtime.h"
-#include "../tap.h"
+#include "../support/tap.h"
 
 static void write_file(const char *dir, const char *name, const char *text) {
   char path[1024];

@@ -1,5 +1,5 @@
 /* test_laplace.c: the potential-flow Laplace solver (laplace.h) on the test device, in double unless said:
- * - a manufactured solution (tests/laplace_problem.h) on a non-flat surface over a non-flat bottom, between walls:
+ * - a manufactured solution (tests/support/laplace_problem.h) on a non-flat surface over a non-flat bottom, between walls:
  *   the operator's truncation error and the solved Phi converge at orders 2, 4 and 6 (least-squares slope over four
  *   resolutions at least the order minus 0.2); the same problem periodic, and in mixed, single and GMRES, reaches
  *   the discretization error;
@@ -13,113 +13,10 @@
 
 #include "laplace.h"
 #include "wave_hump.h"
-#include "../laplace_problem.h"
-#include "../support.h"
-#include "../tap.h"
-
-typedef struct {
-  Decomp *decomp;
-  Laplace *laplace;
-  Field *eta, *phi;
-  double *h, *eta_host, *phi_host, *exact, *source; /* owned points; exact and source nz + 1 planes */
-  int nz;
-} Setup;
-
-static void setup_free(Setup *s) {
-  laplace_destroy(&s->laplace);
-  field_destroy(&s->eta);
-  field_destroy(&s->phi);
-  decomp_destroy(&s->decomp);
-  free(s->h);
-  free(s->eta_host);
-  free(s->phi_host);
-  free(s->exact);
-  free(s->source);
-  memset(s, 0, sizeof *s);
-}
-
-/* The solver for problem p with config c (dx, dy filled in here), eta and phi written, the bottom source set. */
-static HclStatus setup(Runtime *rt, const LaplaceProblem *p, LaplaceConfig c, bool with_source, Setup *s) {
-  HclStatus status = HCL_OK;
-  memset(s, 0, sizeof *s);
-  DecompSpec spec = {.nx = p->nx, .ny = p->ny, .periodic_x = p->periodic, .periodic_y = p->periodic};
-  TRY(decomp_create(&spec, &s->decomp));
-  const DecompLocal *l = decomp_local(s->decomp);
-  size_t plane = (size_t)l->nx * l->ny;
-  s->nz = c.nz;
-  c.dx = lp_dx(p);
-  c.dy = lp_dy(p);
-  TRY_ALLOC(s->h, plane);
-  TRY_ALLOC(s->eta_host, plane);
-  TRY_ALLOC(s->phi_host, plane);
-  TRY_ALLOC(s->exact, plane * (c.nz + 1));
-  TRY_ALLOC(s->source, plane * (c.nz + 1));
-  lp_fill(p, (double[]){0, 1}, 1, l->x0, l->y0, l->nx, l->ny, s->h, NULL, NULL, NULL, NULL);
-  TRY(laplace_create(rt, s->decomp, &c, s->h, &s->laplace));
-  lp_fill(p, laplace_sigma(s->laplace), c.nz, l->x0, l->y0, l->nx, l->ny, NULL, s->eta_host, s->phi_host, s->exact,
-          s->source);
-  Precision outer = c.precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE;
-  FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 0, .precision = outer};
-  TRY(field_create(rt, s->decomp, &fs, &s->eta));
-  fs.name = "phi";
-  TRY(field_create(rt, s->decomp, &fs, &s->phi));
-  TRY(field_write_owned(s->eta, s->eta_host));
-  TRY(field_write_owned(s->phi, s->phi_host));
-  if (with_source) {
-    TRY(laplace_set_source(s->laplace, s->source));
-  }
-cleanup:
-  return status;
-}
-
-/* Largest |Phi - exact| over the nodes from sigma_0 to the surface, and largest |exact| there. */
-static HclStatus solution_error(Setup *s, double *error) {
-  HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(s->decomp);
-  size_t plane = (size_t)l->nx * l->ny, n = plane * (s->nz + 1);
-  double *got = NULL;
-  TRY_ALLOC(got, n);
-  TRY(field_read_owned(laplace_potential(s->laplace), got));
-  *error = 0;
-  for (size_t k = plane; k < n; k++) {
-    *error = fmax(*error, fabs(got[k] - s->exact[k]));
-  }
-cleanup:
-  free(got);
-  return status;
-}
-
-/* Largest |b - A Phi_exact| over all rows. */
-static HclStatus truncation_error(Setup *s, double *error) {
-  HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(s->decomp);
-  size_t n = (size_t)l->nx * l->ny * (s->nz + 1);
-  double *res = NULL;
-  TRY_ALLOC(res, n);
-  TRY(laplace_set_potential(s->laplace, s->exact));
-  TRY(laplace_compute_residual(s->laplace, s->eta, s->phi));
-  TRY(field_read_owned(laplace_residual(s->laplace), res));
-  *error = 0;
-  for (size_t k = 0; k < n; k++) {
-    *error = fmax(*error, fabs(res[k]));
-  }
-cleanup:
-  free(res);
-  return status;
-}
-
-/* Least-squares slope of log(error) against log(h). */
-static double fitted_order(const double *h, const double *error, int n) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (int k = 0; k < n; k++) {
-    double x = log(h[k]), y = log(error[k]);
-    sx += x;
-    sy += y;
-    sxx += x * x;
-    sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
+#include "../support/laplace_problem.h"
+#include "../support/fit.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 /* The manufactured problem on n x n x n grids: a surface of 5% of the depth, a bottom varying by 10%, half a
  * wavelength of each over the 2 m between walls (k h0 = 2.2; a whole one when periodic). */
@@ -131,24 +28,24 @@ static LaplaceProblem manufactured(int n, bool periodic) {
 /* Solves problem p from Phi = 0 with config c; the largest error of Phi and the iterations. */
 static HclStatus solve_error(Runtime *rt, const LaplaceProblem *p, LaplaceConfig c, double *error, int *iterations) {
   HclStatus status = HCL_OK;
-  Setup s;
+  LpSetup s;
   LaplaceResult result;
-  TRY(setup(rt, p, c, true, &s));
+  TRY(lp_setup(rt, p, c, true, &s));
   TRY(laplace_solve(s.laplace, s.eta, s.phi, &result));
   *iterations = result.iterations;
-  TRY(solution_error(&s, error));
+  TRY(lp_solution_error(&s, error));
 cleanup:
-  setup_free(&s);
+  lp_setup_free(&s);
   return status;
 }
 
 static HclStatus operator_error(Runtime *rt, const LaplaceProblem *p, LaplaceConfig c, double *error) {
   HclStatus status = HCL_OK;
-  Setup s;
-  TRY(setup(rt, p, c, true, &s));
-  TRY(truncation_error(&s, error));
+  LpSetup s;
+  TRY(lp_setup(rt, p, c, true, &s));
+  TRY(lp_truncation_error(&s, error));
 cleanup:
-  setup_free(&s);
+  lp_setup_free(&s);
   return status;
 }
 
@@ -191,8 +88,8 @@ static void convergence(Runtime *rt, int order) {
     status_clear();
     return;
   }
-  double slope_truncation = fitted_order(h_truncation, truncation, LEVELS);
-  double slope_error = fitted_order(h_solve, error, LEVELS);
+  double slope_truncation = test_fitted_order(h_truncation, truncation, LEVELS);
+  double slope_error = test_fitted_order(h_solve, error, LEVELS);
   TAP_OK(slope_truncation >= order - 0.2, "order %d: the truncation error falls at order %.2f (%.2e at 129^3)",
          order, slope_truncation, truncation[LEVELS - 1]);
   TAP_OK(slope_error >= order - 0.2, "order %d: the solved Phi converges at order %.2f (error %.2e at 65^3)", order,
@@ -211,7 +108,7 @@ static void periodic(Runtime *rt) {
     h[r] = lp_dx(&p);
     st = solve_error(rt, &p, precise(4, sizes[r] + 1), &error[r], &iterations);
   }
-  double slope = st == HCL_OK ? fitted_order(h, error, LEVELS) : 0;
+  double slope = st == HCL_OK ? test_fitted_order(h, error, LEVELS) : 0;
   TAP_OK(st == HCL_OK && slope >= 3.8, "periodic sides, order 4: Phi converges at order %.2f (error %.2e at 64^2) %s",
          slope, error[LEVELS - 1], status_message());
   status_clear();
@@ -256,14 +153,14 @@ static void variants(Runtime *rt) {
 /* Largest |w / (k tanh(kh) phi) - 1| of a solve where |phi| is at least half its largest value. */
 static HclStatus dispersion_error(Runtime *rt, double kh, int nz, LaplaceSigma sigma, double *error) {
   HclStatus status = HCL_OK;
-  Setup s;
+  LpSetup s;
   LaplaceResult result;
   double *w = NULL;
   /* flat bottom h = 1, eta = 0: phi = cosh(k (z + 1)) cos(k x), one wavelength over 32 spacings of a flume */
   LaplaceProblem p = {.nx = 33, .ny = 1, .lx = 2 * LP_PI / kh, .ly = 1, .h0 = 1, .waves = 2};
   LaplaceConfig c = precise(6, nz);
   c.sigma = sigma;
-  TRY(setup(rt, &p, c, false, &s));
+  TRY(lp_setup(rt, &p, c, false, &s));
   TRY(laplace_solve(s.laplace, s.eta, s.phi, &result));
   TRY_ALLOC(w, p.nx);
   TRY(field_read_owned(laplace_w(s.laplace), w));
@@ -279,7 +176,7 @@ static HclStatus dispersion_error(Runtime *rt, double kh, int nz, LaplaceSigma s
   }
 cleanup:
   free(w);
-  setup_free(&s);
+  lp_setup_free(&s);
   return status;
 }
 
@@ -357,14 +254,14 @@ static void refusals(Runtime *rt) {
                {"nz = 130", 130, 6, -1, HCL_EDATA, "at most 129 sigma points"},
                {"9 restrictions", 9, 6, 9, HCL_EDATA, "allows at most 2"}};
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-    Setup s;
+    LpSetup s;
     LaplaceConfig c = precise(cases[k].order, cases[k].nz);
     c.mg.levels = cases[k].levels;
-    HclStatus st = setup(rt, &p, c, false, &s);
+    HclStatus st = lp_setup(rt, &p, c, false, &s);
     TAP_OK(st == cases[k].want && tap_contains(status_message(), cases[k].says), "%s refused: %s", cases[k].what,
            status_message());
     status_clear();
-    setup_free(&s);
+    lp_setup_free(&s);
   }
   /* a dry point in h */
   Decomp *decomp = NULL;
@@ -385,8 +282,8 @@ static void refusals(Runtime *rt) {
   laplace_destroy(&laplace);
   decomp_destroy(&decomp);
   /* a surface below the bottom at solve time, and too few iterations */
-  Setup s;
-  st = setup(rt, &p, precise(6, 9), true, &s);
+  LpSetup s;
+  st = lp_setup(rt, &p, precise(6, 9), true, &s);
   LaplaceResult result;
   if (st == HCL_OK) {
     s.eta_host[40] = -2;
@@ -396,16 +293,16 @@ static void refusals(Runtime *rt) {
   TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "eta + h"), "a dry column at solve time refused: %s",
          status_message());
   status_clear();
-  setup_free(&s);
+  lp_setup_free(&s);
   c = precise(6, 9);
   c.krylov.max_iterations = 3;
-  st = setup(rt, &p, c, true, &s);
+  st = lp_setup(rt, &p, c, true, &s);
   st = st == HCL_OK ? laplace_solve(s.laplace, s.eta, s.phi, &result) : st;
   TAP_OK(st == HCL_ENOTCONVERGED && tap_contains(status_message(), "after 3 iterations") &&
              tap_contains(status_message(), "laplace.levels") && result.iterations == 3 && !result.converged,
          "a solve short of iterations: %s", status_message());
   status_clear();
-  setup_free(&s);
+  lp_setup_free(&s);
 }
 
 int main(void) {

@@ -1,5 +1,5 @@
 /* test_rrb.c: the RRB factorization and preconditioner on the device (rrb.h) against the host reference
- * (tests/unit/rrb_reference.h), on grids of every kind of shape (1 x 1, 1 x N, N x 1, 2 x 2, odd, prime, square
+ * (tests/support/rrb_reference.h), on grids of every kind of shape (1 x 1, 1 x N, N x 1, 2 x 2, odd, prime, square
  * powers of two) with random variable-coefficient systems (isotropic; 1000:1 anisotropic with islands of zero-flux
  * faces) and the paper's model problem, in double and in float:
  * - M1^-1 r (the preconditioner on the red nodes of level 0) equals the red part of the host's M^-1 applied to r
@@ -15,30 +15,9 @@
 #include "poisson.h"
 #include "rrb.h"
 #include "clerror.h"
-#include "../support.h"
-#include "../tap.h"
-#include "../unit/rrb_reference.h"
-
-static double uniform(unsigned long long *state) {
-  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return (double)(*state >> 11) / 9007199254740992.0;
-}
-
-/* Random diagonally dominant SPD stencil (as test_rrb_reference's): couplings -(0.05 .. 1.05) times ax, ay; centre
- * their magnitudes plus a margin; with islands every seventh node cut off from its east and north neighbours. */
-static void random_stencil(Stencil5 *s, double ax, double ay, double margin, bool islands, unsigned long long seed) {
-  for (int p = 0; p < s->nx * s->ny; p++) {
-    bool cut = islands && p % 7 == 3;
-    s->east[p] = p % s->nx + 1 < s->nx && !cut ? -ax * (0.05 + uniform(&seed)) : 0;
-    s->north[p] = p + s->nx < s->nx * s->ny && !cut ? -ay * (0.05 + uniform(&seed)) : 0;
-  }
-  for (int p = 0; p < s->nx * s->ny; p++) {
-    double sum = -s->east[p] - s->north[p];
-    sum -= p % s->nx > 0 ? s->east[p - 1] : 0;
-    sum -= p >= s->nx ? s->north[p - s->nx] : 0;
-    s->c[p] = sum + margin * (0.01 + uniform(&seed));
-  }
-}
+#include "../support/support.h"
+#include "../support/tap.h"
+#include "../support/rrb_reference.h"
 
 static bool is_red(const Stencil5 *s, size_t p) {
   return (p % (size_t)s->nx + p / (size_t)s->nx) % 2 == 0;
@@ -175,8 +154,8 @@ static void check_system(Runtime *rt, const Stencil5 *s, Precision precision, Rr
   Device d = {0};
   unsigned long long seed = 7;
   for (size_t k = 0; k < n; k++) {
-    r[k] = is_red(s, k) ? uniform(&seed) - 0.5 : 0;
-    r2[k] = is_red(s, k) ? uniform(&seed) - 0.5 : 0;
+    r[k] = is_red(s, k) ? test_uniform(&seed) - 0.5 : 0;
+    r2[k] = is_red(s, k) ? test_uniform(&seed) - 0.5 : 0;
   }
   int eliminated = 0;
   status_clear();
@@ -220,7 +199,7 @@ static void check_system(Runtime *rt, const Stencil5 *s, Precision precision, Rr
   TAP_OK(st == HCL_OK && e <= d.tolerance, "%s, %s: S1 p as the host's (%.2e)", what, precision_name(precision), e);
   /* The Schur right-hand side b_r - S_rb D_b^-1 b_b, and x_b = D_b^-1 (b_b - S_br x_r), for a full b. */
   for (size_t k = 0; k < n; k++) {
-    r2[k] = uniform(&seed) - 0.5;
+    r2[k] = test_uniform(&seed) - 0.5;
   }
   for (size_t k = 0; k < n; k++) {
     double black_sum = 0;
@@ -263,7 +242,7 @@ static void check_exact(Runtime *rt) {
   Stencil5 s;
   Device d;
   stencil_alloc(2, 2, &s);
-  random_stencil(&s, 1, 1, 0.1, false, 11);
+  test_islands_stencil(&s, 1, 1, 0.1, false, 11);
   double p[4] = {0.3, 0, 0, -0.7}, back[4] = {0};
   status_clear();
   HclStatus st = device_open(rt, &s, PRECISION_DOUBLE, RRB_DEPTH_DEFAULT, &d);
@@ -285,7 +264,7 @@ static void check_refusals(Runtime *rt) {
   Stencil5 s;
   Device d;
   stencil_alloc(9, 7, &s);
-  random_stencil(&s, 1, 1, 0.1, false, 12);
+  test_islands_stencil(&s, 1, 1, 0.1, false, 12);
   s.c[3 * 9 + 4] = -1; /* i + j = 7: black */
   status_clear();
   HclStatus st = device_open(rt, &s, PRECISION_DOUBLE, RRB_DEPTH_DEFAULT, &d);
@@ -294,7 +273,7 @@ static void check_refusals(Runtime *rt) {
              tap_contains(status_message(), "not symmetric positive definite"),
          "a negative centre is refused: %s", status_message());
   device_close(&d);
-  random_stencil(&s, 1, 1, 0.1, false, 13);
+  test_islands_stencil(&s, 1, 1, 0.1, false, 13);
   s.c[3 * 9 + 3] = 0.5; /* red, centre below its couplings' pull through the black nodes */
   status_clear();
   st = device_open(rt, &s, PRECISION_DOUBLE, RRB_DEPTH_DEFAULT, &d);
@@ -339,14 +318,14 @@ int main(void) {
       Stencil5 st;
       char what[96];
       stencil_alloc(shapes[k][0], shapes[k][1], &st);
-      random_stencil(&st, 1, 1, 0.1, false, 100 + k);
+      test_islands_stencil(&st, 1, 1, 0.1, false, 100 + k);
       for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
         snprintf(what, sizeof what, "%d x %d random, %s", shapes[k][0], shapes[k][1], depth_names[d]);
         check_system(rt, &st, PRECISION_DOUBLE, depths[d], what);
       }
       snprintf(what, sizeof what, "%d x %d random, %s", shapes[k][0], shapes[k][1], depth_names[0]);
       check_system(rt, &st, PRECISION_SINGLE, depths[0], what);
-      random_stencil(&st, 1, 1e-3, 1e-3, true, 200 + k);
+      test_islands_stencil(&st, 1, 1e-3, 1e-3, true, 200 + k);
       for (size_t d = 0; d < 2; d++) {
         snprintf(what, sizeof what, "%d x %d anisotropic 1000:1 with islands, %s", shapes[k][0], shapes[k][1],
                  depth_names[d]);

@@ -5,8 +5,8 @@
 
 #include "par.h"
 #include "rrb_layout.h"
-#include "../support.h"
-#include "../tap.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 /* A value per point that float holds exactly. */
 static double value(int i, int j) {

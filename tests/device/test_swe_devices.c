@@ -12,7 +12,7 @@
 #include "par.h"
 #include "runtime.h"
 #include "swe.h"
-#include "../tap.h"
+#include "../support/tap.h"
 
 enum { N = 80, STEPS = 300 };
 static const double BASIN = 200.0, DT = 0.1;

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "wave.h"
-#include "../support.h"
-#include "../tap.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 #define PI 3.14159265358979323846
 

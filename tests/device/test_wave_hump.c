@@ -16,8 +16,8 @@
 #include <stdlib.h>
 
 #include "wave_hump.h"
-#include "../support.h"
-#include "../tap.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 enum { N = 65, STEPS = 16 };
 

@@ -8,8 +8,8 @@
 #include <time.h>
 
 #include "halo.h"
-#include "../support.h"
-#include "../tap.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 static const double SENTINEL = -7.0;
 
@@ -287,13 +287,7 @@ static void check_destroy_in_flight(Runtime *rt) {
 
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
-  HclStatus s = par_init(&argc, &argv);
-  if (par_rank() != 0) {
-    freopen("/dev/null", "w", stdout);
-  }
-  if (s == HCL_OK) {
-    s = test_open_runtime(true, &rt);
-  }
+  HclStatus s = test_start_runtime(&argc, &argv, true, &rt);
   if (!TAP_OK(all_ranks(s == HCL_OK), "runtime on every rank %s", status_message())) {
     par_finalize();
     return tap_done();

@@ -10,8 +10,8 @@
 #include <netcdf.h>
 
 #include "mapfile.h"
-#include "../support.h"
-#include "../tap.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 enum { NX = 29, NY = 13, FRAMES = 3 };
 
@@ -119,10 +119,7 @@ int main(int argc, char **argv) {
   Decomp *decomp = NULL;
   Field *fields[2] = {NULL};
   MapFile *map = NULL;
-  HclStatus s = par_init(&argc, &argv);
-  if (par_rank() != 0) {
-    freopen("/dev/null", "w", stdout);
-  }
+  HclStatus s = test_start(&argc, &argv, NULL, NULL);
   char path[256] = "";
   if (par_rank() == 0) {
     snprintf(path, sizeof path, "/tmp/hydrocl-map-%d-%d.nc", (int)getpid(), par_size());

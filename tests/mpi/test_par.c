@@ -7,15 +7,12 @@
 
 #include "par.h"
 #include "signals.h"
-#include "../support.h"
-#include "../tap.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 int main(int argc, char **argv) {
-  HclStatus s = par_init(&argc, &argv);
+  HclStatus s = test_start(&argc, &argv, NULL, NULL);
   int rank = par_rank(), size = par_size();
-  if (rank != 0) {
-    freopen("/dev/null", "w", stdout); /* TAP from rank 0 only */
-  }
   TAP_OK(s == HCL_OK && size >= 2, "MPI started with %d ranks", size);
   TAP_OK(par_node_rank() >= 0 && par_node_rank() < par_node_size(), "node-local rank %d of %d", par_node_rank(),
          par_node_size());

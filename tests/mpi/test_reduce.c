@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "reduce.h"
-#include "../support.h"
-#include "../tap.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 enum { NX = 37, NY = 23 };
 /* Wider than a work-group (256 on GPUs, 64 on CPUs) and, with 3 planes, more rows per rank than work-groups on up to
@@ -253,14 +253,8 @@ int main(int argc, char **argv) {
   Runtime *rt = NULL;
   Decomp *decomp = NULL;
   Reducer *reducer = NULL;
-  HclStatus s = par_init(&argc, &argv);
-  if (par_rank() != 0) {
-    freopen("/dev/null", "w", stdout);
-  }
+  HclStatus s = test_start_runtime(&argc, &argv, true, &rt);
   DecompSpec spec = {.nx = NX, .ny = NY};
-  if (s == HCL_OK) {
-    s = test_open_runtime(true, &rt);
-  }
   if (s == HCL_OK) {
     s = decomp_create(&spec, &decomp);
   }

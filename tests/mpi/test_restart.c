@@ -13,8 +13,8 @@
 #include <netcdf.h>
 
 #include "restart.h"
-#include "../support.h"
-#include "../tap.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 enum { NX = 21, NY = 18, NZ = 3 };
 
@@ -206,11 +206,8 @@ int main(int argc, char **argv) {
   Runtime *rt = NULL;
   Decomp *decomp = NULL;
   Field *fields[2] = {NULL};
-  HclStatus s = par_init(&argc, &argv);
+  HclStatus s = test_start(&argc, &argv, NULL, NULL);
   int size = par_size();
-  if (par_rank() != 0) {
-    freopen("/dev/null", "w", stdout);
-  }
   char folder[256] = "/tmp/hydrocl-restart-XXXXXX", latest[4200] = "", path[4200] = "";
   if (par_rank() == 0 && !mkdtemp(folder)) {
     folder[0] = '\0';

@@ -1,5 +1,5 @@
 /* test_rrb_dist.c: the RRB preconditioner on several ranks (rrb_dist.h; meson: 1, 2 and 4 ranks) is the host
- * reference's M = L D L^T (tests/unit/rrb_reference.h) of the whole grid: z = M^-1 r on random vectors, in double,
+ * reference's M = L D L^T (tests/support/rrb_reference.h) of the whole grid: z = M^-1 r on random vectors, in double,
  * with as many levels distributed as the blocks allow and with the default split, on the model problem, a random
  * system with islands of zero-flux rows and a 1000:1 anisotropic one, odd sizes; a matrix whose lumped
  * factorization meets a negative pivot is refused on every rank.
@@ -9,30 +9,17 @@
 
 #include "poisson.h"
 #include "rrb_dist.h"
-#include "../support.h"
-#include "../tap.h"
-#include "../unit/rrb_reference.h"
+#include "../support/support.h"
+#include "../support/tap.h"
+#include "../support/rrb_reference.h"
 
 static unsigned long long state = 2024;
-
-static double uniform(void) {
-  state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return (double)(state >> 11) / 9007199254740992.0;
-}
 
 /* Couplings in [-1, -0.05], every fifth point cut off from its east and north neighbours (an island edge), the
  * north ones scaled by `north`; centres their magnitudes plus a margin over three decades. */
 static void random_system(Stencil5 *s, double north) {
-  int n = s->nx * s->ny;
-  for (int p = 0; p < n; p++) {
-    bool cut = p % 5 == 2;
-    s->east[p] = p % s->nx + 1 < s->nx && !cut ? -(0.05 + 0.95 * uniform()) : 0;
-    s->north[p] = p + s->nx < n && !cut ? -north * (0.05 + 0.95 * uniform()) : 0;
-  }
-  for (int p = 0; p < n; p++) {
-    double sum = -s->east[p] - s->north[p] - (p % s->nx > 0 ? s->east[p - 1] : 0) - (p >= s->nx ? s->north[p - s->nx] : 0);
-    s->c[p] = sum + pow(10.0, -3.0 + 3.0 * (p % 11) / 10.0);
-  }
+  RandomStencil shape = {.ax = 1, .ay = north, .spread = 0.95, .cut_every = 5, .cut_at = 2};
+  test_random_stencil(s, &shape, &state);
 }
 
 /* z = M^-1 r on the device for the system s, depth and coarse_nodes as rrb_dist_create has them; *levels: K. */
@@ -80,7 +67,7 @@ static void check_system(Runtime *rt, const Stencil5 *s, RrbDepth depth, const c
   const int coarse_nodes[2] = {1, RRB_DIST_COARSE_NODES};
   for (int split = 0; split < 2; split++) {
     for (int p = 0; p < (int)n; p++) {
-      r[p] = uniform() - 0.5;
+      r[p] = test_uniform(&state) - 0.5;
     }
     if (factored) {
       reference_apply(&factor, r, host);
@@ -110,13 +97,7 @@ static void check_system(Runtime *rt, const Stencil5 *s, RrbDepth depth, const c
 
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
-  HclStatus s = par_init(&argc, &argv);
-  if (par_rank() != 0) {
-    freopen("/dev/null", "w", stdout);
-  }
-  if (s == HCL_OK) {
-    s = test_open_runtime(true, &rt);
-  }
+  HclStatus s = test_start_runtime(&argc, &argv, true, &rt);
   if (TAP_OK(all_ranks(s == HCL_OK && argc == 2), "set-up on %d ranks %s", par_size(), status_message())) {
     Stencil5 st;
     stencil_alloc(64, 64, &st);

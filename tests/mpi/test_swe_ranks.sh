@@ -9,7 +9,7 @@ set -u
 mpirun=$1
 hydrocl=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 root=$(cd "$3" && pwd)
-. "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/../support/tap.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 

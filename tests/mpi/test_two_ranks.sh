@@ -5,7 +5,7 @@
 set -u
 mpirun=$1
 hydrocl=$2
-. "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/../support/tap.sh"
 
 run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" bench bandwidth --size 64K --precision single
 ok "mpirun -n 2 bench bandwidth exits 0" equals "$rc" 0

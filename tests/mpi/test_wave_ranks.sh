@@ -9,7 +9,7 @@
 set -u
 mpirun=$1
 driver=$2
-. "$(dirname "$0")/../tap.sh"
+. "$(dirname "$0")/../support/tap.sh"
 dir=$(mktemp -d)
 # Each rank its own PoCL kernel cache, under the folder given as $0: ranks building the same program at once race
 # on a shared one (a build failing with an empty log).

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "wave.h"
-#include "../support.h"
+#include "../support/support.h"
 
 enum { NX = 33, NY = 25, STEPS = 6 };
 

@@ -11,8 +11,8 @@
 
 #include "reduce.h"
 #include "swe.h"
-#include "../support.h"
-#include "../tap.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 static const double GRAVITY = 9.81;
 
@@ -237,13 +237,7 @@ static double ritter_error(Runtime *rt, int nx, HclStatus *s) {
 
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
-  HclStatus s = par_init(&argc, &argv);
-  if (par_rank() != 0) {
-    freopen("/dev/null", "w", stdout);
-  }
-  if (s == HCL_OK) {
-    s = test_open_runtime(true, &rt);
-  }
+  HclStatus s = test_start_runtime(&argc, &argv, true, &rt);
   if (!TAP_OK(all_ranks(s == HCL_OK), "runtime %s", status_message())) {
     par_finalize();
     return tap_done();

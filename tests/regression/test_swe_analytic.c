@@ -17,8 +17,9 @@
 #include <string.h>
 
 #include "swe.h"
-#include "../support.h"
-#include "../tap.h"
+#include "../support/fit.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 static const double GRAVITY = 9.81;
 static const double PI = 3.14159265358979323846;
@@ -105,19 +106,6 @@ static SweConfig frictionless(double dry_depth) {
  * frictionless run never loses. */
 static double velocity_time(double dt) {
   return -dt / 2;
-}
-
-/* The least-squares slope of log(error) against log(dx): the observed order of convergence. */
-static double fitted_order(const double *dx, const double *error, int n) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (int k = 0; k < n; k++) {
-    double x = log(dx[k]), y = log(error[k]);
-    sx += x;
-    sy += y;
-    sxx += x * x;
-    sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
 /* ---- Stoker's dam break on a wet bed (SWASHES 4.1.1) ---- */
@@ -602,7 +590,7 @@ static void linear_tide(Runtime *rt) {
      * at k dx = 0.12). Ask for that within 20%, and below 5% on every grid, against 1 for the wall. */
     open_bound = open_bound && open[g] < 1.2 * kdx / 4 * (1 - courant) && open[g] < 0.05;
   }
-  double order = fitted_order(dx, amp_error, GRIDS);
+  double order = test_fitted_order(dx, amp_error, GRIDS);
   TAP_OK(st == HCL_OK && amp_bound && order > 1.8,
          "linear tide: amplitude at four stations second order (errors %.2e, %.2e, %.2e, %.2e a < 0.5 (k "
          "dx)^2 a; "

@@ -34,8 +34,8 @@
 
 #include "wave_shapes.h"
 #include "wave_tank.h"
-#include "../support.h"
-#include "../tap.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 #define PI 3.14159265358979323846
 

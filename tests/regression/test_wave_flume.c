@@ -42,8 +42,8 @@
 #include <string.h>
 
 #include "wave_tank.h"
-#include "../support.h"
-#include "../tap.h"
+#include "../support/support.h"
+#include "../support/tap.h"
 
 #define PI 3.14159265358979323846
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "casefile.h"
-#include "../tap.h"
+#include "../support/tap.h"
 
 static const CaseKey schema[] = {
     {"grid.nx", CASE_INT, "", NULL, 3, 100000, NULL, "points in x"},

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "device.h"
-#include "../tap.h"
+#include "../support/tap.h"
 
 static const uint64_t GiB = 1024ULL * 1024 * 1024;
 

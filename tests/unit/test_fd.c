@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "fd.h"
-#include "../tap.h"
+#include "../support/tap.h"
 
 /* x_i on [0, 1] for n points: uniform, or clustered towards 1 as sigma grids are towards the surface, by the
  * smooth map x = (1 - e^-u) / (1 - e^-1) (the spacing shrinks by e = 2.7 from end to end). */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "harmonics.h"
-#include "../tap.h"
+#include "../support/tap.h"
 
 #define PI 3.14159265358979323846
 

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "inputs.h"
-#include "../tap.h"
+#include "../support/tap.h"
 
 #ifdef HYDROCL_HAVE_NETCDF
 #include <netcdf.h>

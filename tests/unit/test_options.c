@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "json.h"
 #include "program.h"
-#include "../tap.h"
+#include "../support/tap.h"
 
 static HclStatus parse(CliOptions *o, int argc, const char **argv) {
   status_clear();

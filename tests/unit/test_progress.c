@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "progress.h"
-#include "../tap.h"
+#include "../support/tap.h"
 
 int main(void) {
   char *text = NULL;

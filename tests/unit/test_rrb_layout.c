@@ -1,14 +1,14 @@
 /* test_rrb_layout.c: the r1/r2/b1/b2 storage (rrb_layout.h) on grids of many shapes: every point has its own place
  * and every place is used; each group is read with unit stride (x neighbours two apart on the grid are one apart in
  * memory); the first level's red points, where CG runs, are one contiguous tail; the levels are those the host
- * reference factorization makes (tests/unit/rrb_reference.h), and a 1024^2 grid taken down to one point has the
+ * reference factorization makes (tests/support/rrb_reference.h), and a 1024^2 grid taken down to one point has the
  * paper's 11 levels (kmax = 1 + log2(1024), its equation 6). Bad limits are refused. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "rrb_layout.h"
-#include "rrb_reference.h"
-#include "../tap.h"
+#include "../support/rrb_reference.h"
+#include "../support/tap.h"
 
 /* Every check of one grid and its limits; reports one line. */
 static void check_grid(int nx, int ny, int max_levels, int final_nodes) {

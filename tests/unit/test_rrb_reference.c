@@ -9,31 +9,8 @@
 #include <string.h>
 
 #include "poisson.h"
-#include "rrb_reference.h"
-#include "../tap.h"
-
-/* A reproducible uniform number in [0, 1) (a 64-bit LCG: tests must not depend on the C library's rand). */
-static double uniform(unsigned long long *state) {
-  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return (double)(*state >> 11) / 9007199254740992.0;
-}
-
-/* A random diagonally dominant SPD stencil: couplings -a in (0, 1] times anisotropy in x (ax) and y (ay), centre
- * the sum of their magnitudes plus a margin in (0, margin]; with islands, every seventh node is cut off from its
- * east and north neighbours (zero-flux faces). */
-static void random_stencil(Stencil5 *s, double ax, double ay, double margin, bool islands, unsigned long long seed) {
-  for (int p = 0; p < s->nx * s->ny; p++) {
-    bool cut = islands && p % 7 == 3;
-    s->east[p] = p % s->nx + 1 < s->nx && !cut ? -ax * (0.05 + uniform(&seed)) : 0;
-    s->north[p] = p + s->nx < s->nx * s->ny && !cut ? -ay * (0.05 + uniform(&seed)) : 0;
-  }
-  for (int p = 0; p < s->nx * s->ny; p++) {
-    double sum = -s->east[p] - s->north[p];
-    sum -= p % s->nx > 0 ? s->east[p - 1] : 0;
-    sum -= p >= s->nx ? s->north[p - s->nx] : 0;
-    s->c[p] = sum + margin * (0.01 + uniform(&seed));
-  }
-}
+#include "../support/rrb_reference.h"
+#include "../support/tap.h"
 
 static double max_abs_difference(const double *a, const double *b, size_t n) {
   double worst = 0;
@@ -50,8 +27,8 @@ static void check_spd(const Stencil5 *s, const RrbFactor *f, const char *what) {
          *my = calloc(n, sizeof *my);
   unsigned long long seed = 99;
   for (size_t k = 0; k < n; k++) {
-    x[k] = uniform(&seed) - 0.5;
-    y[k] = uniform(&seed) - 0.5;
+    x[k] = test_uniform(&seed) - 0.5;
+    y[k] = test_uniform(&seed) - 0.5;
   }
   reference_apply(f, x, mx);
   reference_apply(f, y, my);
@@ -77,7 +54,7 @@ static double exactness(const Stencil5 *s, const RrbFactor *f) {
   double *x = calloc(n, sizeof *x), *sx = calloc(n, sizeof *sx), *back = calloc(n, sizeof *back);
   unsigned long long seed = 5;
   for (size_t k = 0; k < n; k++) {
-    x[k] = uniform(&seed) - 0.5;
+    x[k] = test_uniform(&seed) - 0.5;
   }
   stencil_apply(s, x, sx);
   reference_apply(f, sx, back);
@@ -93,7 +70,7 @@ static void factor_properties(void) {
   RrbFactor f;
   const char *why = "";
   stencil_alloc(2, 2, &s);
-  random_stencil(&s, 1, 1, 0.1, false, 1);
+  test_islands_stencil(&s, 1, 1, 0.1, false, 1);
   bool ok = reference_factor(&s, 99, 1, &f, &why);
   /* A 2 x 2 grid: the black nodes' fill joins the two red nodes diagonally, nothing at distance 2 to lump, and the
    * last red node is the exact last level. Rounding only: 1e-12 for these O(1) entries. */
@@ -103,7 +80,7 @@ static void factor_properties(void) {
   stencil_free(&s);
 
   stencil_alloc(13, 9, &s);
-  random_stencil(&s, 1, 1, 0.1, false, 2);
+  test_islands_stencil(&s, 1, 1, 0.1, false, 2);
   ok = reference_factor(&s, 1, 1, &f, &why);
   TAP_OK(ok && f.nlevels == 0 && exactness(&s, &f) < 1e-10, "RRB-1 (the whole matrix by Cholesky): M = S (%.2e)",
          ok ? exactness(&s, &f) : -1.0);
@@ -116,12 +93,12 @@ static void factor_properties(void) {
   stencil_free(&s);
 
   stencil_alloc(31, 17, &s);
-  random_stencil(&s, 1, 1e-3, 1e-3, true, 3);
+  test_islands_stencil(&s, 1, 1e-3, 1e-3, true, 3);
   ok = reference_factor(&s, 99, 4, &f, &why);
   check_spd(&s, &f, "31 x 17, anisotropic 1000:1, islands, barely dominant");
   reference_free(&f);
 
-  random_stencil(&s, 1, 1, 0.1, false, 4);
+  test_islands_stencil(&s, 1, 1, 0.1, false, 4);
   s.c[5 * 31 + 7] = -1.0;
   ok = reference_factor(&s, 99, 4, &f, &why);
   TAP_OK(!ok && strstr(why, "not positive definite") != NULL, "a negative centre is refused in the setup: %s", why);
@@ -139,7 +116,7 @@ static void gather_form(void) {
     RrbFactor f;
     const char *why = "";
     stencil_alloc(shapes[k][0], shapes[k][1], &s);
-    random_stencil(&s, 1, 0.3, 0.05, k % 2 == 1, 40 + k);
+    test_islands_stencil(&s, 1, 0.3, 0.05, k % 2 == 1, 40 + k);
     bool ok = reference_factor(&s, 99, 1, &f, &why);
     double worst = 0, scale = 0;
     int points = 0;
@@ -191,12 +168,12 @@ static void random_systems(void) {
     RrbFactor rrb, exact;
     const char *why = "";
     stencil_alloc(cases[k].nx, cases[k].ny, &s);
-    random_stencil(&s, cases[k].ax, cases[k].ay, cases[k].margin, cases[k].islands, 10 + k);
+    test_islands_stencil(&s, cases[k].ax, cases[k].ay, cases[k].margin, cases[k].islands, 10 + k);
     size_t n = (size_t)s.nx * s.ny;
     double *b = malloc(n * sizeof *b), *x = calloc(n, sizeof *x), *direct = malloc(n * sizeof *direct);
     unsigned long long seed = 77 + k;
     for (size_t p = 0; p < n; p++) {
-      b[p] = uniform(&seed) - 0.5;
+      b[p] = test_uniform(&seed) - 0.5;
     }
     bool ok = reference_factor(&s, 99, 1, &rrb, &why) && reference_factor(&s, 1, 1, &exact, &why);
     int iterations = ok ? reference_pcg(&s, &rrb, b, x, 1e-12, 5000) : -1;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "status.h"
-#include "../tap.h"
+#include "../support/tap.h"
 
 static int cleanups = 0;
 

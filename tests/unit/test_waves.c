@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "waves.h"
-#include "../tap.h"
+#include "../support/tap.h"
 
 #define PI 3.14159265358979323846
 #define G 9.81

@@ -3,6 +3,7 @@
 #ifndef HYDROCL_TEST_SUPPORT_H
 #define HYDROCL_TEST_SUPPORT_H
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "field.h"
@@ -23,6 +24,28 @@ static inline HclStatus test_open_runtime(bool need_fp64, Runtime **rt) {
   TRY(runtime_create(&devices[chosen], &options, rt));
 cleanup:
   free(devices);
+  return status;
+}
+
+/* The start of an MPI test: MPI (par_init), rank 0 alone writing to stdout (TAP), and the devices (caller frees;
+ * NULL devices: none wanted). Collective. */
+static inline HclStatus test_start(int *argc, char ***argv, DeviceInfo **devices, int *count) {
+  HclStatus status = par_init(argc, argv);
+  if (par_rank() != 0) {
+    (void)!freopen("/dev/null", "w", stdout);
+  }
+  if (status == HCL_OK && devices) {
+    status = par_agree(device_list(devices, count));
+  }
+  return status;
+}
+
+/* test_start with the runtime a test should use (test_open_runtime), agreed over the ranks. Collective. */
+static inline HclStatus test_start_runtime(int *argc, char ***argv, bool need_fp64, Runtime **rt) {
+  HclStatus status = test_start(argc, argv, NULL, NULL);
+  if (status == HCL_OK) {
+    status = par_agree(test_open_runtime(need_fp64, rt));
+  }
   return status;
 }
 

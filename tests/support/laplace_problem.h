@@ -13,6 +13,10 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "laplace.h"
 
 #define LP_PI 3.14159265358979323846
 
@@ -89,6 +93,100 @@ static inline void lp_fill(const LaplaceProblem *p, const double *sigma, int nz,
       }
     }
   }
+}
+
+
+/* ---- the solver on a problem (laplace.h) ---- */
+
+typedef struct {
+  Decomp *decomp;
+  Laplace *laplace;
+  Field *eta, *phi;
+  double *h, *eta_host, *phi_host, *exact, *source; /* owned points; exact and source nz + 1 planes */
+  int nz;
+} LpSetup;
+
+static inline void lp_setup_free(LpSetup *s) {
+  laplace_destroy(&s->laplace);
+  field_destroy(&s->eta);
+  field_destroy(&s->phi);
+  decomp_destroy(&s->decomp);
+  free(s->h);
+  free(s->eta_host);
+  free(s->phi_host);
+  free(s->exact);
+  free(s->source);
+  memset(s, 0, sizeof *s);
+}
+
+/* The solver for problem p with config c (dx, dy filled in here), eta and phi written, the bottom source set. */
+static inline HclStatus lp_setup(Runtime *rt, const LaplaceProblem *p, LaplaceConfig c, bool with_source, LpSetup *s) {
+  HclStatus status = HCL_OK;
+  memset(s, 0, sizeof *s);
+  DecompSpec spec = {.nx = p->nx, .ny = p->ny, .periodic_x = p->periodic, .periodic_y = p->periodic};
+  TRY(decomp_create(&spec, &s->decomp));
+  const DecompLocal *l = decomp_local(s->decomp);
+  size_t plane = (size_t)l->nx * l->ny;
+  s->nz = c.nz;
+  c.dx = lp_dx(p);
+  c.dy = lp_dy(p);
+  TRY_ALLOC(s->h, plane);
+  TRY_ALLOC(s->eta_host, plane);
+  TRY_ALLOC(s->phi_host, plane);
+  TRY_ALLOC(s->exact, plane * (c.nz + 1));
+  TRY_ALLOC(s->source, plane * (c.nz + 1));
+  lp_fill(p, (double[]){0, 1}, 1, l->x0, l->y0, l->nx, l->ny, s->h, NULL, NULL, NULL, NULL);
+  TRY(laplace_create(rt, s->decomp, &c, s->h, &s->laplace));
+  lp_fill(p, laplace_sigma(s->laplace), c.nz, l->x0, l->y0, l->nx, l->ny, NULL, s->eta_host, s->phi_host, s->exact,
+          s->source);
+  Precision outer = c.precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE;
+  FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 0, .precision = outer};
+  TRY(field_create(rt, s->decomp, &fs, &s->eta));
+  fs.name = "phi";
+  TRY(field_create(rt, s->decomp, &fs, &s->phi));
+  TRY(field_write_owned(s->eta, s->eta_host));
+  TRY(field_write_owned(s->phi, s->phi_host));
+  if (with_source) {
+    TRY(laplace_set_source(s->laplace, s->source));
+  }
+cleanup:
+  return status;
+}
+
+/* Largest |Phi - exact| over the nodes from sigma_0 to the surface, and largest |exact| there. */
+static inline HclStatus lp_solution_error(LpSetup *s, double *error) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(s->decomp);
+  size_t plane = (size_t)l->nx * l->ny, n = plane * (s->nz + 1);
+  double *got = NULL;
+  TRY_ALLOC(got, n);
+  TRY(field_read_owned(laplace_potential(s->laplace), got));
+  *error = 0;
+  for (size_t k = plane; k < n; k++) {
+    *error = fmax(*error, fabs(got[k] - s->exact[k]));
+  }
+cleanup:
+  free(got);
+  return status;
+}
+
+/* Largest |b - A Phi_exact| over all rows. */
+static inline HclStatus lp_truncation_error(LpSetup *s, double *error) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(s->decomp);
+  size_t n = (size_t)l->nx * l->ny * (s->nz + 1);
+  double *res = NULL;
+  TRY_ALLOC(res, n);
+  TRY(laplace_set_potential(s->laplace, s->exact));
+  TRY(laplace_compute_residual(s->laplace, s->eta, s->phi));
+  TRY(field_read_owned(laplace_residual(s->laplace), res));
+  *error = 0;
+  for (size_t k = 0; k < n; k++) {
+    *error = fmax(*error, fabs(res[k]));
+  }
+cleanup:
+  free(res);
+  return status;
 }
 
 #endif

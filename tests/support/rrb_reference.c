@@ -593,3 +593,29 @@ void reference_gather_step_b(int nx, int ny, const double *centre, const double 
   *next_east = east;
   *next_north = north;
 }
+
+double test_uniform(unsigned long long *state) {
+  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(*state >> 11) / 9007199254740992.0;
+}
+
+void test_random_stencil(Stencil5 *s, const RandomStencil *shape, unsigned long long *state) {
+  int n = s->nx * s->ny;
+  for (int p = 0; p < n; p++) {
+    bool cut = shape->cut_every > 0 && p % shape->cut_every == shape->cut_at;
+    s->east[p] = p % s->nx + 1 < s->nx && !cut ? -shape->ax * (0.05 + shape->spread * test_uniform(state)) : 0;
+    s->north[p] = p + s->nx < n && !cut ? -shape->ay * (0.05 + shape->spread * test_uniform(state)) : 0;
+  }
+  for (int p = 0; p < n; p++) {
+    double sum = -s->east[p] - s->north[p];
+    sum -= p % s->nx > 0 ? s->east[p - 1] : 0;
+    sum -= p >= s->nx ? s->north[p - s->nx] : 0;
+    s->c[p] = sum + (shape->margin > 0 ? shape->margin * (0.01 + test_uniform(state))
+                                       : pow(10.0, -3.0 + 3.0 * (p % 11) / 10.0));
+  }
+}
+
+void test_islands_stencil(Stencil5 *s, double ax, double ay, double margin, bool islands, unsigned long long seed) {
+  RandomStencil shape = {.ax = ax, .ay = ay, .spread = 1, .cut_every = islands ? 7 : 0, .cut_at = 3, .margin = margin};
+  test_random_stencil(s, &shape, &seed);
+}

@@ -35,6 +35,23 @@ typedef struct {
   double *final_cholesky; /* dense lower Cholesky factor of the last level, (final_nx final_ny)^2 */
 } RrbFactor;
 
+/* A reproducible uniform number in [0, 1) (a 64-bit LCG: tests must not depend on the C library's rand). */
+double test_uniform(unsigned long long *state);
+
+/* The random diagonally dominant SPD stencils of the solver tests: couplings -(0.05 + spread u) times ax along x and
+ * ay along y (u uniform in [0, 1)); with cut_every > 0, every cut_every-th node (from cut_at) cut off from its east and
+ * north neighbours (islands of zero-flux faces); centres the magnitudes of their couplings plus margin (0.01 + u), or
+ * with margin 0 a margin that varies over three decades, 10^(-3 + 3 (p mod 11) / 10) (where Jacobi pays). */
+typedef struct {
+  double ax, ay, spread;
+  int cut_every, cut_at;
+  double margin;
+} RandomStencil;
+void test_random_stencil(Stencil5 *s, const RandomStencil *shape, unsigned long long *state);
+/* The reference's and the device factorization's test systems: spread 1, with islands every seventh node from the
+ * fourth, margin > 0, from seed. */
+void test_islands_stencil(Stencil5 *s, double ax, double ay, double margin, bool islands, unsigned long long seed);
+
 /* A stencil of nx x ny zeros; false when out of memory. */
 bool stencil_alloc(int nx, int ny, Stencil5 *s);
 void stencil_free(Stencil5 *s);

@@ -1,0 +1,395 @@
+/* test_solvers.c: the conformance test of the solver layer (krylov.h over operator.h, precond.h and vec.h): every
+ * Krylov method with every preconditioner that applies, on every device with fp64, on any number of ranks (meson: 1,
+ * 2 and 4), each against a host reference:
+ * - the RRB paper's model problem (poisson.h, 63^2): plain CG takes the iterations of the host's CG, RRB-CG with the
+ *   paper's M-norm criterion those of the host's RRB-PCG (tests/support/rrb_reference.h; on one rank CG runs on the
+ *   first Schur complement, on several on the whole system from its black rows satisfied: the same CG), and every
+ *   method with every preconditioner reaches the host's discrete solution, O(h^2) from the exact one;
+ * - random SPD variable-coefficient 5-point systems with islands of zero-flux faces, isotropic and 1000:1
+ *   anisotropic: every pair reaches the host's direct (Cholesky) solution, and CG takes fewer iterations with Jacobi
+ *   than with none and fewer with RRB than with Jacobi;
+ * - the sigma-transformed Laplace operator of the potential-flow solver (laplace.h) on its manufactured problem
+ *   (tests/support/laplace_problem.h): defect correction and GMRES with the multigrid V-cycle reach the same
+ *   potential, within the discretization's error of the exact one (unpreconditioned GMRES stagnates there: the
+ *   V-cycle is what applies); CG is refused naming the methods that apply;
+ * - a warm start from the solution takes no iteration, a non-positive centre is refused, and a solve short of
+ *   iterations is HCL_ENOTCONVERGED naming the keys to change.
+ * Defect correction applies where the preconditioned iteration contracts, the spectrum of M^-1 A inside (0, 2): with
+ * RRB on the model problem (41 iterations to 1e-10) and the V-cycle on the Laplace problem, not with none (I - A
+ * diverges), nor Jacobi (its contraction 1 - O(h^2) takes ten thousand iterations at 63^2), nor RRB on the 1000:1
+ * anisotropic random system (it diverges).
+ * Usage: test_solvers KERNELS_CL_DIR */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "krylov.h"
+#include "laplace.h"
+#include "poisson.h"
+#include "rrb_precond.h"
+#include "stencil5.h"
+#include "../support/laplace_problem.h"
+#include "../support/rrb_reference.h"
+#include "../support/support.h"
+#include "../support/tap.h"
+
+enum { N = 63, RX = 29, RY = 23, MAX_ITERATIONS = 10000 };
+
+typedef enum { PC_NONE, PC_JACOBI, PC_RRB, PCS } PcKind;
+static const char *const PC_NAMES[PCS] = {"none", "jacobi", "rrb"};
+static const KrylovMethod METHODS[] = {KRYLOV_CG, KRYLOV_GMRES, KRYLOV_DC};
+
+/* Whether a method applies with a preconditioner to an SPD 5-point system (see the header); defect correction with
+ * RRB only where it contracts (random: false, the anisotropic systems' M^-1 S reaches past 2). */
+static bool applies(KrylovMethod method, PcKind pc, bool contracts) {
+  return method != KRYLOV_DC || (pc == PC_RRB && contracts);
+}
+
+/* A system on the device: the 5-point operator with the host stencil's coefficients, b and x (zero). */
+typedef struct {
+  Decomp *decomp;
+  Operator *op;
+  Field *bf, *xf;
+  Vec *b, *x;
+} System;
+
+static void system_free(System *s) {
+  vec_destroy(&s->b);
+  vec_destroy(&s->x);
+  field_destroy(&s->bf);
+  field_destroy(&s->xf);
+  operator_destroy(&s->op);
+  decomp_destroy(&s->decomp);
+}
+
+static HclStatus system_create(Runtime *rt, const Stencil5 *st, const double *b, System *s) {
+  HclStatus status = HCL_OK;
+  Field *matrix[3];
+  DecompSpec spec = {.nx = st->nx, .ny = st->ny};
+  FieldSpec fs = {.name = "b", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
+  memset(s, 0, sizeof *s);
+  TRY(decomp_create(&spec, &s->decomp));
+  TRY(stencil5_create(rt, s->decomp, PRECISION_DOUBLE, &s->op));
+  TRY(field_create(rt, s->decomp, &fs, &s->bf));
+  fs.name = "x";
+  TRY(field_create(rt, s->decomp, &fs, &s->xf));
+  TRY(vec_wrap_field(operator_space(s->op), s->bf, &s->b));
+  TRY(vec_wrap_field(operator_space(s->op), s->xf, &s->x));
+  TRY(stencil5_fields(s->op, matrix));
+  TRY(test_write_block(matrix[0], st->c, st->nx));
+  TRY(test_write_block(matrix[1], st->east, st->nx));
+  TRY(test_write_block(matrix[2], st->north, st->nx));
+  TRY(test_write_block(s->bf, b, st->nx));
+cleanup:
+  return status;
+}
+
+typedef struct {
+  int iterations;
+  bool converged;
+} Outcome;
+
+/* The method with the preconditioner, set up on the system's operator. */
+static HclStatus make_solver(System *s, KrylovMethod method, PcKind pc, KrylovNorm norm, double rtol, Krylov **out) {
+  HclStatus status = HCL_OK;
+  Precond *p = NULL;
+  KrylovOptions options = krylov_options_default();
+  options.method = method;
+  options.norm = norm;
+  options.rtol = rtol;
+  options.max_iterations = MAX_ITERATIONS;
+  options.restart = 30;
+  TRY(pc == PC_RRB ? rrb_precond_create(RRB_DEPTH_DEFAULT, &p) : pc == PC_JACOBI ? precond_jacobi(&p)
+                                                                                 : precond_none(&p));
+  TRY(krylov_create(&options, out));
+  krylov_set_precond(*out, p);
+  p = NULL;
+  krylov_set_operator(*out, s->op);
+  TRY(krylov_setup(*out));
+cleanup:
+  precond_destroy(&p);
+  return status;
+}
+
+/* Solves from x = 0; *x_global (rank 0) the solution; warm: a second solve from it. */
+static HclStatus solve(System *s, KrylovMethod method, PcKind pc, KrylovNorm norm, double rtol, double *x_global,
+                       Outcome *result, Outcome *warm) {
+  HclStatus status = HCL_OK;
+  Krylov *ks = NULL;
+  KrylovResult r;
+  TRY(vec_set(s->x, 0));
+  TRY(make_solver(s, method, pc, norm, rtol, &ks));
+  TRY(krylov_solve(ks, s->b, s->x, &r));
+  *result = (Outcome){r.iterations, r.converged};
+  TRY(field_gather(s->xf, x_global));
+  if (warm) {
+    TRY(krylov_solve(ks, s->b, s->x, &r));
+    *warm = (Outcome){r.iterations, r.converged};
+  }
+cleanup:
+  krylov_destroy(&ks);
+  return status;
+}
+
+/* A check on the gathered solution, which only rank 0 holds (field_gather). */
+static bool on_rank0(bool pass) {
+  return par_rank() != 0 || pass;
+}
+
+static double relative_difference(const double *a, const double *b, size_t n) {
+  double worst = 0, scale = 0;
+  for (size_t k = 0; k < n; k++) {
+    worst = fmax(worst, fabs(a[k] - b[k]));
+    scale = fmax(scale, fabs(b[k]));
+  }
+  return worst / scale;
+}
+
+/* ---- the model problem ---- */
+
+/* Every method with every preconditioner that applies, to 1e-10 of ||b||, against the host CG's solution (to 1e-10):
+ * 1e-8 (the condition number of the model problem at 63^2 is 1.6e3, and each stops at 1e-10). Plain CG takes the
+ * host's iterations (the dot products are summed in another order: one more or fewer may be taken at the threshold);
+ * RRB-CG in the M-norm the host reference PCG's. */
+static void model_problem(Runtime *rt) {
+  Stencil5 st;
+  RrbFactor factor;
+  const char *why = "";
+  System s;
+  stencil_alloc(N, N, &st);
+  double *b = malloc(N * N * sizeof *b), *host = calloc(N * N, sizeof *host), *pcg_host = calloc(N * N, sizeof *host),
+         *device = calloc(N * N, sizeof *device);
+  poisson_block(N, 0, 0, N, N, st.c, st.east, st.north, b);
+  int host_cg = reference_pcg(&st, NULL, b, host, 1e-10, MAX_ITERATIONS), eliminated = 0;
+  bool factored = rrb_depth_levels(N, N, RRB_DEPTH_DEFAULT, &eliminated) == HCL_OK &&
+                  reference_factor(&st, eliminated + 1, 1, &factor, &why);
+  int host_rrb = factored ? reference_pcg(&st, &factor, b, pcg_host, 1e-10, 1000) : -1;
+  status_clear();
+  HclStatus made = system_create(rt, &st, b, &s);
+  TAP_OK(all_ranks(made == HCL_OK && factored), "model problem %d^2 on the device %s", N, status_message());
+  for (size_t m = 0; made == HCL_OK && m < sizeof METHODS / sizeof METHODS[0]; m++) {
+    for (int pc = 0; pc < PCS; pc++) {
+      if (!applies(METHODS[m], (PcKind)pc, true)) {
+        continue;
+      }
+      Outcome result = {0};
+      status_clear();
+      HclStatus st_ = solve(&s, METHODS[m], (PcKind)pc, KRYLOV_NORM_2, 1e-10, device, &result, NULL);
+      double difference = relative_difference(device, host, N * N);
+      bool count_ok = !(METHODS[m] == KRYLOV_CG && pc == PC_NONE) || abs(result.iterations - host_cg) <= 1;
+      TAP_OK(all_ranks(st_ == HCL_OK && result.converged && count_ok && on_rank0(difference < 1e-8)),
+             "model problem, %s with %s: %d iterations%s, %.2e from the host's solution %s",
+             krylov_method_name(METHODS[m]), PC_NAMES[pc], result.iterations,
+             METHODS[m] == KRYLOV_CG && pc == PC_NONE ? " (the host's CG: see the count)" : "", difference,
+             status_message());
+    }
+  }
+  Outcome rrb = {0}, warm = {0};
+  status_clear();
+  HclStatus st_ = made == HCL_OK ? solve(&s, KRYLOV_CG, PC_RRB, KRYLOV_NORM_M, 1e-10, device, &rrb, NULL) : made;
+  TAP_OK(all_ranks(st_ == HCL_OK && abs(rrb.iterations - host_rrb) <= 1 && on_rank0(
+                       relative_difference(device, pcg_host, N * N) < 1e-9)),
+         "RRB-CG in the M-norm, %d ranks: %d iterations (the host's RRB-PCG %d) %s", par_size(), rrb.iterations,
+         host_rrb, status_message());
+  /* The host's solution is 3.4e-6 from the exact one at this h (tests/unit/test_rrb_reference.c): O(h^2). */
+  double h = 1.0 / (N + 1), error = 0;
+  for (int j = 0; j < N; j++) {
+    for (int i = 0; i < N; i++) {
+      error = fmax(error, fabs(device[j * N + i] - poisson_exact((i + 1) * h, (j + 1) * h)));
+    }
+  }
+  TAP_OK(all_ranks(st_ == HCL_OK && on_rank0(error < 4e-6)), "and %.2e from the exact solution", error);
+  /* The M-norm criterion is relative to the first residual, so a warm start gains nothing by it: the 2-norm. */
+  for (int pc = 0; made == HCL_OK && pc < PCS; pc++) {
+    status_clear();
+    st_ = solve(&s, KRYLOV_CG, (PcKind)pc, KRYLOV_NORM_2, 1e-10, device, &rrb, &warm);
+    TAP_OK(all_ranks(st_ == HCL_OK && warm.iterations == 0 && warm.converged),
+           "CG with %s: a warm start from the solution takes %d iterations %s", PC_NAMES[pc], warm.iterations,
+           status_message());
+  }
+  system_free(&s);
+  if (factored) {
+    reference_free(&factor);
+  }
+  stencil_free(&st);
+  free(b);
+  free(host);
+  free(pcg_host);
+  free(device);
+}
+
+/* ---- random systems ---- */
+
+/* Every pair on a random system with islands (couplings in [-1, -0.05], margins over three decades), isotropic and
+ * 1000:1 anisotropic, to 1e-12 of ||b|| against the direct solution: the margins down to 1e-3 leave a condition
+ * number below 1e5, so 1e-7. */
+static void random_systems(Runtime *rt) {
+  Stencil5 st;
+  RrbFactor exact;
+  const char *why = "";
+  stencil_alloc(RX, RY, &st);
+  double *b = malloc(RX * RY * sizeof *b), *direct = calloc(RX * RY, sizeof *direct),
+         *device = calloc(RX * RY, sizeof *device);
+  for (int anisotropic = 0; anisotropic < 2; anisotropic++) {
+    unsigned long long seed = 12345;
+    RandomStencil shape = {.ax = 1, .ay = anisotropic ? 1e-3 : 1, .spread = 0.95, .cut_every = 7, .cut_at = 3};
+    test_random_stencil(&st, &shape, &seed);
+    for (int p = 0; p < RX * RY; p++) {
+      b[p] = test_uniform(&seed) - 0.5;
+    }
+    bool factored = reference_factor(&st, 1, 1, &exact, &why);
+    if (factored) {
+      reference_apply(&exact, b, direct);
+      reference_free(&exact);
+    }
+    System s;
+    status_clear();
+    HclStatus made = system_create(rt, &st, b, &s);
+    int cg_iterations[PCS] = {0};
+    for (size_t m = 0; made == HCL_OK && m < sizeof METHODS / sizeof METHODS[0]; m++) {
+      for (int pc = 0; pc < PCS; pc++) {
+        if (!applies(METHODS[m], (PcKind)pc, false)) {
+          continue;
+        }
+        Outcome result = {0};
+        status_clear();
+        HclStatus st_ = solve(&s, METHODS[m], (PcKind)pc, KRYLOV_NORM_2, 1e-12, device, &result, NULL);
+        double difference = relative_difference(device, direct, RX * RY);
+        if (METHODS[m] == KRYLOV_CG) {
+          cg_iterations[pc] = result.iterations;
+        }
+        TAP_OK(all_ranks(factored && st_ == HCL_OK && result.converged && on_rank0(difference < 1e-7)),
+               "random %d x %d system with islands%s, %s with %s: %d iterations, %.2e from the direct solution %s",
+               RX, RY, anisotropic ? ", 1000:1 anisotropic" : "", krylov_method_name(METHODS[m]), PC_NAMES[pc],
+               result.iterations, difference, status_message());
+      }
+    }
+    TAP_OK(all_ranks(made == HCL_OK && cg_iterations[PC_RRB] < cg_iterations[PC_JACOBI] &&
+                     cg_iterations[PC_JACOBI] < cg_iterations[PC_NONE]),
+           "CG's iterations%s: RRB %d < Jacobi %d < none %d", anisotropic ? " (anisotropic)" : "",
+           cg_iterations[PC_RRB], cg_iterations[PC_JACOBI], cg_iterations[PC_NONE]);
+    system_free(&s);
+  }
+  /* A negative centre: no SPD matrix has one. */
+  st.c[5 * RX + 7] = -0.5;
+  System s;
+  Outcome result;
+  status_clear();
+  HclStatus st_ = system_create(rt, &st, b, &s);
+  st_ = st_ == HCL_OK ? solve(&s, KRYLOV_CG, PC_NONE, KRYLOV_NORM_2, 1e-12, device, &result, NULL) : st_;
+  TAP_OK(all_ranks(st_ == HCL_EDATA && tap_contains(status_message(), "centre coefficient")),
+         "a negative centre is refused: %s", status_message());
+  /* Too few iterations: not converged, with the keys to change. */
+  status_clear();
+  system_free(&s);
+  st.c[5 * RX + 7] = 4;
+  Krylov *ks = NULL;
+  KrylovResult r;
+  st_ = system_create(rt, &st, b, &s);
+  st_ = st_ == HCL_OK ? make_solver(&s, KRYLOV_CG, PC_NONE, KRYLOV_NORM_2, 1e-12, &ks) : st_;
+  st_ = st_ == HCL_OK ? krylov_set_tolerances(ks, 1e-12, 0, 3) : st_;
+  st_ = st_ == HCL_OK ? krylov_solve(ks, s.b, s.x, &r) : st_;
+  TAP_OK(all_ranks(st_ == HCL_ENOTCONVERGED && r.iterations == 3 && !r.converged &&
+                   tap_contains(status_message(), "after 3 iterations") &&
+                   tap_contains(status_message(), "solver.max_iterations")),
+         "a solve short of iterations: %s", status_message());
+  status_clear();
+  krylov_destroy(&ks);
+  system_free(&s);
+  stencil_free(&st);
+  free(b);
+  free(direct);
+  free(device);
+}
+
+/* ---- the sigma-transformed Laplace operator ---- */
+
+/* Phi of the manufactured problem (33 x 25 x 9 between walls, sixth order, double) by method with or without the
+ * V-cycle, into phi (this rank's owned points, nz + 1 planes); *error the largest difference from the exact potential
+ * over the nodes from sigma_0 up, over the ranks. */
+static HclStatus laplace_solve_with(Runtime *rt, KrylovMethod method, LaplacePreconditioner pc, double *phi,
+                                    double *error, int *iterations) {
+  HclStatus status = HCL_OK;
+  LaplaceProblem p = {.nx = 33, .ny = 25, .lx = 2, .ly = 1.5, .h0 = 1, .a_h = 0.1, .a_eta = 0.05, .waves = 1};
+  LpSetup setup = {0};
+  LaplaceResult result;
+  LaplaceConfig c = laplace_config_default();
+  c.precision = LAPLACE_DOUBLE;
+  c.preconditioner = pc;
+  c.krylov.method = method;
+  c.krylov.restart = 30;
+  c.krylov.rtol = 1e-10;
+  c.krylov.atol = 0;
+  c.krylov.max_iterations = 500;
+  TRY(lp_setup(rt, &p, c, true, &setup));
+  TRY(laplace_solve(setup.laplace, setup.eta, setup.phi, &result));
+  *iterations = result.iterations;
+  TRY(field_read_owned(laplace_potential(setup.laplace), phi));
+  TRY(lp_solution_error(&setup, error));
+  TRY(par_max_double(error));
+cleanup:
+  lp_setup_free(&setup);
+  return status;
+}
+
+/* DC and GMRES with the V-cycle, to 1e-10 of rms(b): the same Phi to 1e-8 of its size (the
+ * solves' own error, the operator's condition number times 1e-10, is far below the discretization's), each within
+ * the sixth-order discretization error of the exact potential at this resolution (test_laplace: 2e-4 at 33 points
+ * per direction, bounded here by 1e-3). CG is refused, naming the methods that apply. */
+static void laplace_operator(Runtime *rt) {
+  struct {
+    KrylovMethod method;
+    LaplacePreconditioner pc;
+    const char *name;
+  } cases[] = {{KRYLOV_DC, LAPLACE_MG, "defect correction with the V-cycle"},
+               {KRYLOV_GMRES, LAPLACE_MG, "GMRES with the V-cycle"}};
+  enum { CASES = 2, COUNT = 33 * 25 * 10 };
+  double *phi[CASES];
+  for (int k = 0; k < CASES; k++) {
+    phi[k] = calloc(COUNT, sizeof *phi[k]);
+    double error = 0;
+    int iterations = 0;
+    status_clear();
+    HclStatus st = laplace_solve_with(rt, cases[k].method, cases[k].pc, phi[k], &error, &iterations);
+    double difference = k ? relative_difference(phi[k], phi[0], COUNT) : 0;
+    TAP_OK(all_ranks(st == HCL_OK && error < 1e-3 && difference < 1e-8),
+           "sigma-Laplace, %s: %d iterations, %.2e from the exact potential, %.2e from defect correction's %s",
+           cases[k].name, iterations, error, difference, status_message());
+  }
+  double error = 0;
+  int iterations = 0;
+  status_clear();
+  HclStatus st = laplace_solve_with(rt, KRYLOV_CG, LAPLACE_MG, phi[0], &error, &iterations);
+  TAP_OK(all_ranks(st == HCL_EDATA && tap_contains(status_message(), "laplace.method = cg") &&
+                   tap_contains(status_message(), "gmres or dc")),
+         "CG on the sigma-Laplace operator is refused: %s", status_message());
+  status_clear();
+  for (int k = 0; k < CASES; k++) {
+    free(phi[k]);
+  }
+}
+
+int main(int argc, char **argv) {
+  DeviceInfo *devices = NULL;
+  int count = 0;
+  HclStatus s = test_start(&argc, &argv, &devices, &count);
+  for (int d = 0; s == HCL_OK && d < count; d++) {
+    Runtime *rt = NULL;
+    if (!devices[d].fp64) {
+      continue;
+    }
+    status_clear();
+    HclStatus made = par_agree(runtime_create(&devices[d], &(RuntimeOptions){0}, &rt));
+    if (TAP_OK(all_ranks(made == HCL_OK), "device '%s' on %d ranks %s", devices[d].device_name, par_size(),
+               status_message())) {
+      model_problem(rt);
+      random_systems(rt);
+      laplace_operator(rt);
+    }
+    runtime_destroy(&rt);
+  }
+  TAP_OK(s == HCL_OK, "devices listed %s", status_message());
+  free(devices);
+  par_finalize();
+  return tap_done();
+}
