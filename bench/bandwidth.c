@@ -240,8 +240,8 @@ cleanup:
   return status;
 }
 
-static void print_result(const BenchRequest *request, const char *name, Precision precision, size_t n,
-                         double bytes, const Timing *t, double copy_gbs) {
+static void print_result(const BenchRequest *request, const char *name, Precision precision, size_t n, double bytes,
+                         const Timing *t, double copy_gbs) {
   JsonObject j;
   double gbs = bytes / t->best * 1e-9;
   bench_json_begin(&j, request, "bandwidth", name, precision);

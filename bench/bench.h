@@ -17,8 +17,8 @@ typedef struct {
   Runtime *rt;          /* borrowed */
   bool precision_given; /* false: the benchmark picks (usually both float and double) */
   Precision precision;
-  size_t size;          /* the benchmark's size parameter from --size, 0 for its default sweep */
-  FILE *out;            /* JSON lines go here */
+  size_t size; /* the benchmark's size parameter from --size, 0 for its default sweep */
+  FILE *out;   /* JSON lines go here */
 } BenchRequest;
 
 typedef struct {

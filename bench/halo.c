@@ -24,14 +24,12 @@ static double now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-
 static int compare_doubles(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
-static HclStatus time_exchanges(Halo *halo, Runtime *rt, double *best, double *median,
-                                int *reps) {
+static HclStatus time_exchanges(Halo *halo, Runtime *rt, double *best, double *median, int *reps) {
   HclStatus status = HCL_OK;
   double *times = NULL, total = 0.0;
   int n = 0;

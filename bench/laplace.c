@@ -101,8 +101,8 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
   Runtime *rt = request->rt;
   WaveHumpSolver h = {0};
   /* the paper's columns and the kernels in each (relaxation: zebra half-sweeps, and whole coarse-level sweeps) */
-  static const char *const parts[][2] = {{"residual_high"}, {"residual_low"}, {"smooth", "smooth_level"},
-                                         {"restrict_residual"}, {"prolong_add"}};
+  static const char *const parts[][2] = {
+      {"residual_high"}, {"residual_low"}, {"smooth", "smooth_level"}, {"restrict_residual"}, {"prolong_add"}};
   static const char *const keys[] = {"residual_high_ms", "residual_low_ms", "relaxation_ms", "restriction_ms",
                                      "prolongation_ms"};
   double part_seconds[5] = {0}, total = 0, bytes[5] = {0}, iteration = 0;
@@ -131,7 +131,8 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
   TRY(solve_from_zero(rt, n, precision, &solve, &solve_seconds));
   double dof = (double)n * n * NZ, other = total;
   JsonObject j;
-  bench_json_begin(&j, request, "laplace", "breakdown", precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE);
+  bench_json_begin(&j, request, "laplace", "breakdown",
+                   precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE);
   json_string(&j, "mode", mode_name(precision));
   json_integer(&j, "n", n);
   json_integer(&j, "nz", NZ);

@@ -53,8 +53,10 @@ static HclStatus check_element(Launcher *l, size_t index, const char *line) {
   } v;
   TRY_CL(clEnqueueReadBuffer(runtime_queue(l->request->rt), l->x, CL_TRUE, index * bytes, bytes, &v, 0, NULL, NULL));
   double got = l->precision == PRECISION_DOUBLE ? v.d : (double)v.f;
-  REQUIRE(got == l->launches, HCL_EINTERNAL, "bench launch %s: element %zu holds %g after %.0f launches (device "
-          "'%s')", line, index, got, l->launches, runtime_device(l->request->rt)->device_name);
+  REQUIRE(got == l->launches, HCL_EINTERNAL,
+          "bench launch %s: element %zu holds %g after %.0f launches (device "
+          "'%s')",
+          line, index, got, l->launches, runtime_device(l->request->rt)->device_name);
 cleanup:
   return status;
 }
@@ -130,7 +132,9 @@ cleanup:
 static HclStatus run_precision(const BenchRequest *request, Precision precision) {
   HclStatus status = HCL_OK;
   size_t most = runtime_device(request->rt)->max_work_group_size;
-  Launcher l = {.request = request, .precision = precision, .n = request->size ? request->size : DEFAULT_SIZE,
+  Launcher l = {.request = request,
+                .precision = precision,
+                .n = request->size ? request->size : DEFAULT_SIZE,
                 .local = most < WORK_GROUP ? most : WORK_GROUP};
   char defines[32]; /* bandwidth.cl's copy and triad need VEC, REALs per 16-byte vector, to compile */
   REQUIRE(l.n <= MAX_SIZE, HCL_EUSAGE, "bench launch --size %zu: the kernel's REALs must be 1 to %d", l.n, MAX_SIZE);

@@ -237,8 +237,8 @@ static HclStatus solve(Problem *pr) {
   TRY(stencil5_fields(op, matrix));
   for (int f = 0; f < 3; f++) {
     size_t bytes = field_count(pr->matrix[f]) * precision_bytes(pr->precision);
-    TRY_CL(clEnqueueCopyBuffer(runtime_queue(rt), field_buffer(pr->matrix[f]), field_buffer(matrix[f]), 0, 0, bytes,
-                               0, NULL, NULL));
+    TRY_CL(clEnqueueCopyBuffer(runtime_queue(rt), field_buffer(pr->matrix[f]), field_buffer(matrix[f]), 0, 0, bytes, 0,
+                               NULL, NULL));
   }
   TRY(vec_wrap_field(operator_space(op), pr->rhs, &b));
   TRY(vec_create(operator_space(op), "solution", &x));
@@ -309,7 +309,8 @@ cleanup:
 
 HclStatus bench_rrb(const BenchRequest *request) {
   HclStatus status = HCL_OK;
-  REQUIRE(par_size() == 1, HCL_EUSAGE, "bench rrb times one rank's kernels; on several ranks time 'hydrocl solve-poisson' under mpirun");
+  REQUIRE(par_size() == 1, HCL_EUSAGE,
+          "bench rrb times one rank's kernels; on several ranks time 'hydrocl solve-poisson' under mpirun");
   TRY(bench_each_precision(request, "rrb", sweep));
 cleanup:
   return status;

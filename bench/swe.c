@@ -59,9 +59,15 @@ static HclStatus run_side(const BenchRequest *request, Precision precision, SweO
   /* The thesis' dt of 0.1 s at 2 m cells, scaled with dx: a CFL number of about 0.16. */
   double dt = 0.05 * dx;
   DecompSpec grid = {.nx = side, .ny = side};
-  SweConfig config = {.dx = dx, .dy = dx, .g = GRAVITY, .dry_depth = 1e-3, .advection = SWE_ADVECTION_MOMENTUM,
-                      .ordering = ordering, .friction = SWE_FRICTION_CHEZY,
-                      .friction_coefficient = 60.0, .precision = precision};
+  SweConfig config = {.dx = dx,
+                      .dy = dx,
+                      .g = GRAVITY,
+                      .dry_depth = 1e-3,
+                      .advection = SWE_ADVECTION_MOMENTUM,
+                      .ordering = ordering,
+                      .friction = SWE_FRICTION_CHEZY,
+                      .friction_coefficient = 60.0,
+                      .precision = precision};
   TRY(decomp_create(&grid, &decomp));
   TRY(swe_create(request->rt, decomp, &config, &swe));
   TRY(set_case1(swe, decomp, dx));

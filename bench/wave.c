@@ -55,8 +55,14 @@ static void tank_close(Tank *t) {
 }
 
 static WaveZone zone(WaveZoneKind kind, double x0, double x1, double width, WaveZoneInward inward) {
-  return (WaveZone){.kind = kind, .x0 = x0, .x1 = x1, .y0 = 0, .y1 = width, .inward = inward,
-                    .shape = WAVE_SHAPE_EXPONENTIAL, .power = 3.5};
+  return (WaveZone){.kind = kind,
+                    .x0 = x0,
+                    .x1 = x1,
+                    .y0 = 0,
+                    .y1 = width,
+                    .inward = inward,
+                    .shape = WAVE_SHAPE_EXPONENTIAL,
+                    .power = 3.5};
 }
 
 static WaveConfig tank_config(int n, LaplacePrecision precision, double length, double dx) {
@@ -238,9 +244,10 @@ HclStatus bench_wave(const BenchRequest *request) {
   const int *sizes = dev->type == DEVICE_TYPE_CPU ? cpu_sizes : gpu_sizes;
   if (request->size) {
     TRY(bench_side(request, "wave", &side));
-    REQUIRE(side >= MIN_SIZE, HCL_EUSAGE, "bench wave --size %d: the tank needs at least %d points per side (%d per "
-            "wavelength, four wavelengths: the generation and absorption zones and the region between)", side,
-            MIN_SIZE, POINTS_PER_WAVELENGTH);
+    REQUIRE(side >= MIN_SIZE, HCL_EUSAGE,
+            "bench wave --size %d: the tank needs at least %d points per side (%d per "
+            "wavelength, four wavelengths: the generation and absorption zones and the region between)",
+            side, MIN_SIZE, POINTS_PER_WAVELENGTH);
     sizes = &side;
     nsizes = 1;
   }
@@ -267,8 +274,8 @@ cleanup:
  * its third digit in every entry (last_change; bench/README.md). */
 enum { HUMP_STEPS = 100, HUMP_DEFAULT_SIZE = 257, HUMP_MIN_SIZE = 129 };
 
-static void print_hump(const BenchRequest *request, int n, const WaveHumpPaperEntry *paper,
-                       WaveHumpCriterion criterion, const WaveConfig *c, const WaveHumpAverage *a, bool converged) {
+static void print_hump(const BenchRequest *request, int n, const WaveHumpPaperEntry *paper, WaveHumpCriterion criterion,
+                       const WaveConfig *c, const WaveHumpAverage *a, bool converged) {
   JsonObject j;
   bench_json_begin(&j, request, "wave-table4", "hump", PRECISION_DOUBLE);
   json_string(&j, "mode", "mixed");

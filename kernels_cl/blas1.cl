@@ -22,22 +22,22 @@
 #define RANGE_ARGS const uint first, const uint end
 
 /* One definition, two kernels: PARAMS the parenthesized vector and scalar parameters, BODY the statement on place k. */
-#define BLAS1(NAME, PARAMS, BODY)                                                                                    \
-  __kernel void NAME##_grid(UNPAREN PARAMS, GRID_ARGS) {                                                                     \
-    const int i = get_global_id(0), j = get_global_id(1);                                                            \
-    if (OUTSIDE(i, j)) {                                                                                             \
-      return;                                                                                                        \
-    }                                                                                                                \
-    for (int p = 0; p < nz; p++) {                                                                                   \
-      const ulong k = base + (ulong)p * plane + (ulong)j * pitch + (ulong)i;                                         \
-      BODY;                                                                                                          \
-    }                                                                                                                \
-  }                                                                                                                  \
-  __kernel void NAME##_range(UNPAREN PARAMS, RANGE_ARGS) {                                                                   \
-    const uint k = first + (uint)get_global_id(0);                                                                   \
-    if (k < end) {                                                                                                   \
-      BODY;                                                                                                          \
-    }                                                                                                                \
+#define BLAS1(NAME, PARAMS, BODY)                                                                                      \
+  __kernel void NAME##_grid(UNPAREN PARAMS, GRID_ARGS) {                                                               \
+    const int i = get_global_id(0), j = get_global_id(1);                                                              \
+    if (OUTSIDE(i, j)) {                                                                                               \
+      return;                                                                                                          \
+    }                                                                                                                  \
+    for (int p = 0; p < nz; p++) {                                                                                     \
+      const ulong k = base + (ulong)p * plane + (ulong)j * pitch + (ulong)i;                                           \
+      BODY;                                                                                                            \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  __kernel void NAME##_range(UNPAREN PARAMS, RANGE_ARGS) {                                                             \
+    const uint k = first + (uint)get_global_id(0);                                                                     \
+    if (k < end) {                                                                                                     \
+      BODY;                                                                                                            \
+    }                                                                                                                  \
   }
 
 #define OUT(v) __global REAL *restrict v
@@ -49,23 +49,21 @@ BLAS1(axpy, (OUT(y), IN(x), const REAL a), y[k] += a * x[k])
 BLAS1(aypx, (OUT(y), IN(x), const REAL b), y[k] = x[k] + b * y[k])
 BLAS1(axpby, (OUT(y), IN(x), const REAL a, const REAL b), y[k] = a * x[k] + b * y[k])
 BLAS1(waxpby, (OUT(w), IN(x), IN(y), const REAL a, const REAL b), w[k] = a * x[k] + b * y[k])
-BLAS1(axpy_pair, (OUT(y), IN(x), OUT(v), IN(u), const REAL a, const REAL b),
-      y[k] += a * x[k];
-      v[k] += b * u[k])
+BLAS1(axpy_pair, (OUT(y), IN(x), OUT(v), IN(u), const REAL a, const REAL b), y[k] += a * x[k]; v[k] += b * u[k])
 BLAS1(divide, (OUT(z), IN(x), IN(y)), z[k] = x[k] / y[k])
 
 /* Across layouts and precisions: y (REAL, the grid layout) from x (XREAL, its own layout). */
-#define CONVERT(NAME, PARAMS, BODY)                                                                                  \
-  __kernel void NAME(UNPAREN PARAMS, GRID_ARGS, const ulong xbase, const int xpitch, const ulong xplane) {                   \
-    const int i = get_global_id(0), j = get_global_id(1);                                                            \
-    if (OUTSIDE(i, j)) {                                                                                             \
-      return;                                                                                                        \
-    }                                                                                                                \
-    for (int p = 0; p < nz; p++) {                                                                                   \
-      const ulong k = base + (ulong)p * plane + (ulong)j * pitch + (ulong)i;                                         \
-      const REAL xk = (REAL)x[xbase + (ulong)p * xplane + (ulong)j * xpitch + (ulong)i];                             \
-      BODY;                                                                                                          \
-    }                                                                                                                \
+#define CONVERT(NAME, PARAMS, BODY)                                                                                    \
+  __kernel void NAME(UNPAREN PARAMS, GRID_ARGS, const ulong xbase, const int xpitch, const ulong xplane) {             \
+    const int i = get_global_id(0), j = get_global_id(1);                                                              \
+    if (OUTSIDE(i, j)) {                                                                                               \
+      return;                                                                                                          \
+    }                                                                                                                  \
+    for (int p = 0; p < nz; p++) {                                                                                     \
+      const ulong k = base + (ulong)p * plane + (ulong)j * pitch + (ulong)i;                                           \
+      const REAL xk = (REAL)x[xbase + (ulong)p * xplane + (ulong)j * xpitch + (ulong)i];                               \
+      BODY;                                                                                                            \
+    }                                                                                                                  \
   }
 
 CONVERT(convert_copy, (OUT(y), __global const XREAL *restrict x), y[k] = xk)

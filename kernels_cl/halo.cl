@@ -8,13 +8,13 @@
  *   width words of the field f[k][j][i] (x fastest, field.h), at field_offset + z plane + y row + x; in staging it
  *   is contiguous from staging_offset; box b's words are the flat range [prefix_b, prefix_b + size_b) of the launch. */
 #define BOX_WORDS 8
-#define BOX_FIELD 0   /* pack: offset of the box in the field; copy: offset of the destination (ghost) box */
-#define BOX_ROW 1     /* words from one row of the field to the next */
-#define BOX_PLANE 2   /* words from one plane of the field to the next */
-#define BOX_OTHER 3   /* pack: offset in staging; copy: offset of the source (owned) box in the field */
+#define BOX_FIELD 0 /* pack: offset of the box in the field; copy: offset of the destination (ghost) box */
+#define BOX_ROW 1   /* words from one row of the field to the next */
+#define BOX_PLANE 2 /* words from one plane of the field to the next */
+#define BOX_OTHER 3 /* pack: offset in staging; copy: offset of the source (owned) box in the field */
 #define BOX_WIDTH 4
 #define BOX_HEIGHT 5
-#define BOX_PREFIX 6  /* words of the boxes before this one */
+#define BOX_PREFIX 6 /* words of the boxes before this one */
 
 /* The box holding flat word w, and w's offset within it. Tables are short (at most eight boxes): a linear scan. */
 inline uint find_box(__global const ulong *table, const uint nboxes, const ulong w) {

@@ -37,7 +37,7 @@ __constant int vertical_first[NP] = {VFIRST};
 #define COL_HY 8
 #define COL_PLANES 9
 
-#define AT(f, p, j, i) f[(ulong)(p) * plane + (ulong)((j) + RADIUS) * pitch + (i) + RADIUS]
+#define AT(f, p, j, i) f[(ulong)(p)*plane + (ulong)((j) + RADIUS) * pitch + (i) + RADIUS]
 
 /* sum_m w[m] f(i - RADIUS + m) along x (step 1) or y (step pitch), at element index at of the centre. */
 INLINE REAL along(__global const REAL *f, const ulong at, const long step, __constant const REAL *w) {
@@ -114,7 +114,7 @@ typedef struct {
 
 INLINE Line load_line(__global const REAL *f, const ulong at, const ulong plane) {
   Line l;
-UNROLL_PLANES
+  UNROLL_PLANES
   for (int p = 0; p < NP; p++) {
     l.at[p] = f[at + (ulong)p * plane];
   }
@@ -142,14 +142,14 @@ INLINE void apply_column(__global const REAL *phi, const ulong at, const int pit
                          __constant const REAL *vertical, REAL *ap) {
   __constant const REAL *d1x = horizontal, *d2x = d1x + WIDTH, *d1y = d2x + WIDTH, *d2y = d1y + WIDTH;
   Line phi_x, phi_y, lap;
-UNROLL_PLANES
+  UNROLL_PLANES
   for (int q = 0; q < NP; q++) {
     phi_x.at[q] = phi_y.at[q] = lap.at[q] = 0;
   }
 #pragma unroll
   for (int m = 0; m < WIDTH; m++) {
     const ulong west = at + (long)(m - RADIUS), south = at + (long)(m - RADIUS) * pitch;
-UNROLL_PLANES
+    UNROLL_PLANES
     for (int q = 0; q < NP; q++) {
       const REAL fx = q < first_plane ? 0 : phi[west + (ulong)q * plane];
       const REAL fy = q < first_plane ? 0 : phi[south + (ulong)q * plane];
@@ -159,14 +159,14 @@ UNROLL_PLANES
     }
   }
   Line o = load_line(phi, at, plane);
-UNROLL_PLANES
+  UNROLL_PLANES
   for (int q = 0; q < NP; q++) {
     o.at[q] = q < first_plane ? 0 : o.at[q];
   }
   /* row 0: (1/d + grad(h).grad(sigma)) Phi_s + grad(h).grad(Phi) at sigma = 0 (node 1), grad(sigma) = a */
   ap[0] = (k.inv_d + k.hx * k.ax + k.hy * k.ay) * line_down(&o, 1, vertical + VSTRIDE) + k.hx * phi_x.at[1] +
           k.hy * phi_y.at[1];
-UNROLL_PLANES
+  UNROLL_PLANES
   for (int p = 1; p < NZ; p++) {
     __constant const REAL *v = vertical + p * VSTRIDE;
     const REAL sigma = v[2 * VWIDTH];
@@ -185,7 +185,7 @@ INLINE void column_defect(__global const REAL *phi, __global const REAL *col, __
                           const int first_plane, __constant const REAL *horizontal, __constant const REAL *vertical,
                           REAL *r) {
   apply_column(phi, at, pitch, plane, first_plane, load_coefficients(col, at, plane), horizontal, vertical, r);
-UNROLL_PLANES
+  UNROLL_PLANES
   for (int p = 0; p < NZ; p++) {
     r[p] = (has_source ? source[at + p * plane] : 0) - r[p];
   }
@@ -195,23 +195,23 @@ UNROLL_PLANES
  * precision or Phi's: res's owned point (i, j) of plane p at obase + p oplane + j opitch + i, field.h's Span), Phi
  * taken as zero below first_plane (a constant in each kernel below, so that no branch divides the work-items: PoCL
  * then vectorizes across them, 2.5 times faster on a CPU). */
-#define DEFECT_KERNEL(NAME, FIRST_PLANE, OUT, SIGN)                                                                  \
-  __kernel void NAME(__global OUT *res, __global const REAL *phi, __global const REAL *col,                           \
-                     __global const REAL *source, const int has_source, const int nx, const int ny, const int pitch,  \
-                     const ulong plane, const ulong obase, const int opitch, const ulong oplane,                      \
-                     __constant const REAL *horizontal, __constant const REAL *vertical) {                           \
-    const int i = get_global_id(0), j = get_global_id(1);                                                            \
-    if (OUTSIDE(i, j)) {                                                                                              \
-      return;                                                                                                         \
-    }                                                                                                                 \
-    const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS, out = obase + (ulong)j * opitch + i;                  \
-    REAL r[NZ];                                                                                                       \
-    column_defect(phi, col, source, has_source, at, pitch, plane, FIRST_PLANE, horizontal, vertical, r);            \
-    UNROLL_PLANES                                                                                                     \
-    for (int p = 0; p < NZ; p++) {                                                                                    \
-      res[out + p * oplane] = (OUT)(SIGN r[p]);                                                                       \
-    }                                                                                                                 \
-    res[out + NZ * oplane] = 0;                                                                                       \
+#define DEFECT_KERNEL(NAME, FIRST_PLANE, OUT, SIGN)                                                                    \
+  __kernel void NAME(__global OUT *res, __global const REAL *phi, __global const REAL *col,                            \
+                     __global const REAL *source, const int has_source, const int nx, const int ny, const int pitch,   \
+                     const ulong plane, const ulong obase, const int opitch, const ulong oplane,                       \
+                     __constant const REAL *horizontal, __constant const REAL *vertical) {                             \
+    const int i = get_global_id(0), j = get_global_id(1);                                                              \
+    if (OUTSIDE(i, j)) {                                                                                               \
+      return;                                                                                                          \
+    }                                                                                                                  \
+    const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS, out = obase + (ulong)j * opitch + i;                    \
+    REAL r[NZ];                                                                                                        \
+    column_defect(phi, col, source, has_source, at, pitch, plane, FIRST_PLANE, horizontal, vertical, r);               \
+    UNROLL_PLANES                                                                                                      \
+    for (int p = 0; p < NZ; p++) {                                                                                     \
+      res[out + p * oplane] = (OUT)(SIGN r[p]);                                                                        \
+    }                                                                                                                  \
+    res[out + NZ * oplane] = 0;                                                                                        \
   }
 
 /* The defect of Algorithm 1 line 4, in the V-cycle's precision (defect correction) and in Phi's (GMRES). */

@@ -22,7 +22,7 @@
 
 #define VERT_STRIDE 8 /* w1[3], w2[3], sigma, unused */
 
-#define AT(f, p, j, i) f[(ulong)(p) * plane + (ulong)((j) + 1) * pitch + (i) + 1]
+#define AT(f, p, j, i) f[(ulong)(p)*plane + (ulong)((j) + 1) * pitch + (i) + 1]
 
 /* The local index read for index i in [-1, n] along a direction of n local points: i itself, or across a closed
  * side its mirror image. */
@@ -103,7 +103,7 @@ typedef struct {
 INLINE Line load_line(__global const REAL *u, const int i, const int j, const int pitch, const ulong plane,
                       const int nz, const bool zero) {
   Line l;
-UNROLL_PLANES
+  UNROLL_PLANES
   for (int p = 0; p <= NZ_MAX; p++) {
     l.at[p] = p < nz && !zero ? AT(u, p, j, i) : 0; /* u (a correction) is 0 at the surface, p = nz */
   }
@@ -186,7 +186,7 @@ INLINE void solve_line(__global REAL *u, __global const REAL *rhs, __global cons
   const Line s = load_line(u, i, a.s, pitch, plane, nz, flat_y), n = load_line(u, i, a.n, pitch, plane, nz, flat_y);
   REAL upper[NZ_MAX], dprime[NZ_MAX];          /* c'_t and d'_t at node p = nz - t */
   REAL d1 = 0, d2 = 0, upper1 = 0, upper2 = 0; /* d'_{t-1}, d'_{t-2}, c'_{t-1}, c'_{t-2} */
-UNROLL_PLANES
+  UNROLL_PLANES
   for (int p = NZ_MAX - 1; p >= 1; p--) {
     if (p < nz) {
       __constant const REAL *v = vertical + p * VERT_STRIDE;
@@ -209,7 +209,7 @@ UNROLL_PLANES
   const REAL dm = AT(rhs, 0, j, i) - neighbours(&w, &e, &s, &n, 0, c, vertical, idx2, idy2, i2dx, i2dy);
   REAL below = (dm - em * d2 - am * d1) / (bm - upper1 * am); /* x_m */
   AT(u, 0, j, i) = below;
-UNROLL_PLANES
+  UNROLL_PLANES
   for (int p = 1; p < NZ_MAX; p++) {
     if (p < nz) {
       below = dprime[p] - upper[p] * below;
@@ -220,10 +220,10 @@ UNROLL_PLANES
 
 /* One half-sweep: every column of one colour ((x0 + i + y0 + j) % 2 == colour, global, so the sweep is the same on
  * any number of ranks). Launched over ((nx + 1) / 2, ny). */
-__kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx,
-                     const int ny, const int pitch, const ulong plane, const int nz, const int x0, const int y0,
-                     const int colour, const int walls, const int zero_guess, __constant const REAL *vertical,
-                     const REAL idx2, const REAL idy2, const REAL i2dx, const REAL i2dy) {
+__kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx, const int ny,
+                     const int pitch, const ulong plane, const int nz, const int x0, const int y0, const int colour,
+                     const int walls, const int zero_guess, __constant const REAL *vertical, const REAL idx2,
+                     const REAL idy2, const REAL i2dx, const REAL i2dy) {
   const int j = get_global_id(1), i = 2 * (int)get_global_id(0) + ((x0 + y0 + j + colour) & 1);
   if (i >= nx || j >= ny) {
     return;
@@ -268,7 +268,7 @@ __kernel void residual_low(__global REAL *res, __global const REAL *u, __global 
   const bool flat_x = walls & MIRROR_SINGLE_X, flat_y = walls & MIRROR_SINGLE_Y;
   const Line w = load_line(u, a.w, j, pitch, plane, nz, flat_x), e = load_line(u, a.e, j, pitch, plane, nz, flat_x);
   const Line s = load_line(u, i, a.s, pitch, plane, nz, flat_y), n = load_line(u, i, a.n, pitch, plane, nz, flat_y);
-UNROLL_PLANES
+  UNROLL_PLANES
   for (int p = 0; p < NZ_MAX; p++) {
     if (p < nz) {
       AT(res, p, j, i) = AT(rhs, p, j, i) - own_column(&o, p, c, vertical, idx2, idy2) -
@@ -284,10 +284,9 @@ UNROLL_PLANES
  * fine centre node and three weights (mg.c: the bottom condition's row is injected, the bottom row weighs the row
  * above it only). Launched over the coarse owned points. */
 __kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine, const int nx, const int ny,
-                                const int pitch, const ulong plane, const int nz, const int fine_nx,
-                                const int fine_ny, const int fine_walls, const int fine_pitch, const ulong fine_plane,
-                                const int fx, const int fy, const int off_x, const int off_y,
-                                __constant const REAL *transfer) {
+                                const int pitch, const ulong plane, const int nz, const int fine_nx, const int fine_ny,
+                                const int fine_walls, const int fine_pitch, const ulong fine_plane, const int fx,
+                                const int fy, const int off_x, const int off_y, __constant const REAL *transfer) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
@@ -328,10 +327,10 @@ __kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine
  * the fine one at every fine node below the surface: horizontally from the coarse points around global fine index
  * (even: the one coarse point; odd: the two either side), vertically from transfer[2 p ..]: the coarse node below
  * and the weight of the one above. Launched over the fine owned points. */
-__kernel void prolong_add(__global REAL *fine, __global const REAL *coarse, const int nx, const int ny,
-                          const int pitch, const ulong plane, const int nz, const int coarse_pitch,
-                          const ulong coarse_plane, const int fx, const int fy, const int x0, const int y0,
-                          const int coarse_x0, const int coarse_y0, __constant const REAL *transfer) {
+__kernel void prolong_add(__global REAL *fine, __global const REAL *coarse, const int nx, const int ny, const int pitch,
+                          const ulong plane, const int nz, const int coarse_pitch, const ulong coarse_plane,
+                          const int fx, const int fy, const int x0, const int y0, const int coarse_x0,
+                          const int coarse_y0, __constant const REAL *transfer) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;

@@ -23,53 +23,52 @@
  * end of its own loop, and a work-item striding alone over its group's rows used one value of each cache line it read
  * (a dot product of two 4096^2 fields took 25 ms on 2 cores; 5.5 ms in runs). */
 #if EXACT_GRID
-#define ROW_COMBINE(acc, IDENTITY, COMBINE, LOAD, start, nx)                                                  \
-  {                                                                                                           \
-    const uint run_ = ((nx) + WG_X - 1) / WG_X, from_ = min(lid * run_, (nx)), to_ = min(from_ + run_, (nx));    \
-    ACC part_[4] = {(acc), (IDENTITY), (IDENTITY), (IDENTITY)};                                               \
-    uint x_ = from_;                                                                                          \
-    for (; x_ + 4 <= to_; x_ += 4) {                                                                          \
-      for (int k_ = 0; k_ < 4; k_++) {                                                                        \
-        part_[k_] = COMBINE(part_[k_], LOAD((start) + x_ + k_));                                              \
-      }                                                                                                       \
-    }                                                                                                         \
-    for (; x_ < to_; x_++) {                                                                                  \
-      part_[0] = COMBINE(part_[0], LOAD((start) + x_));                                                       \
-    }                                                                                                         \
-    acc = COMBINE(COMBINE(part_[0], part_[1]), COMBINE(part_[2], part_[3]));                                  \
+#define ROW_COMBINE(acc, IDENTITY, COMBINE, LOAD, start, nx)                                                           \
+  {                                                                                                                    \
+    const uint run_ = ((nx) + WG_X - 1) / WG_X, from_ = min(lid * run_, (nx)), to_ = min(from_ + run_, (nx));          \
+    ACC part_[4] = {(acc), (IDENTITY), (IDENTITY), (IDENTITY)};                                                        \
+    uint x_ = from_;                                                                                                   \
+    for (; x_ + 4 <= to_; x_ += 4) {                                                                                   \
+      for (int k_ = 0; k_ < 4; k_++) {                                                                                 \
+        part_[k_] = COMBINE(part_[k_], LOAD((start) + x_ + k_));                                                       \
+      }                                                                                                                \
+    }                                                                                                                  \
+    for (; x_ < to_; x_++) {                                                                                           \
+      part_[0] = COMBINE(part_[0], LOAD((start) + x_));                                                                \
+    }                                                                                                                  \
+    acc = COMBINE(COMBINE(part_[0], part_[1]), COMBINE(part_[2], part_[3]));                                           \
   }
 #else
-#define ROW_COMBINE(acc, IDENTITY, COMBINE, LOAD, start, nx)                                                  \
-  for (uint x_ = lid; x_ < (nx); x_ += WG_X) {                                                                \
-    acc = COMBINE(acc, LOAD((start) + x_));                                                                   \
+#define ROW_COMBINE(acc, IDENTITY, COMBINE, LOAD, start, nx)                                                           \
+  for (uint x_ = lid; x_ < (nx); x_ += WG_X) {                                                                         \
+    acc = COMBINE(acc, LOAD((start) + x_));                                                                            \
   }
 #endif
 
 #define SPAN_ARGS const uint nx, const uint ny, const uint nz, const ulong base, const uint pitch, const ulong plane
 #define ROW_START(r) (base + (ulong)((r) / ny) * plane + (ulong)((r) % ny) * pitch)
 
-#define REDUCE_KERNEL(NAME, IDENTITY, COMBINE, LOAD)                                                          \
-  __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void NAME(                                     \
-      __global const REAL *restrict a, __global const REAL *restrict b, SPAN_ARGS,                            \
-      __global ACC *restrict partials) {                                                                      \
-    __local ACC scratch[WG_X];                                                                                \
-    const uint lid = get_local_id(0);                                                                         \
-    ACC acc = (IDENTITY);                                                                                     \
-    for (uint r = get_group_id(0); r < ny * nz; r += get_num_groups(0)) {                                     \
-      const ulong start = ROW_START(r);                                                                       \
-      ROW_COMBINE(acc, IDENTITY, COMBINE, LOAD, start, nx)                                                    \
-    }                                                                                                         \
-    scratch[lid] = acc;                                                                                       \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                             \
-    for (uint s = WG_X / 2; s > 0; s >>= 1) {                                                                 \
-      if (lid < s) {                                                                                          \
-        scratch[lid] = COMBINE(scratch[lid], scratch[lid + s]);                                               \
-      }                                                                                                       \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
-    }                                                                                                         \
-    if (lid == 0) {                                                                                           \
-      partials[get_group_id(0)] = scratch[0];                                                                 \
-    }                                                                                                         \
+#define REDUCE_KERNEL(NAME, IDENTITY, COMBINE, LOAD)                                                                   \
+  __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void NAME(                                                \
+      __global const REAL *restrict a, __global const REAL *restrict b, SPAN_ARGS, __global ACC *restrict partials) {  \
+    __local ACC scratch[WG_X];                                                                                         \
+    const uint lid = get_local_id(0);                                                                                  \
+    ACC acc = (IDENTITY);                                                                                              \
+    for (uint r = get_group_id(0); r < ny * nz; r += get_num_groups(0)) {                                              \
+      const ulong start = ROW_START(r);                                                                                \
+      ROW_COMBINE(acc, IDENTITY, COMBINE, LOAD, start, nx)                                                             \
+    }                                                                                                                  \
+    scratch[lid] = acc;                                                                                                \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                                      \
+    for (uint s = WG_X / 2; s > 0; s >>= 1) {                                                                          \
+      if (lid < s) {                                                                                                   \
+        scratch[lid] = COMBINE(scratch[lid], scratch[lid + s]);                                                        \
+      }                                                                                                                \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                                                    \
+    }                                                                                                                  \
+    if (lid == 0) {                                                                                                    \
+      partials[get_group_id(0)] = scratch[0];                                                                          \
+    }                                                                                                                  \
   }
 
 REDUCE_KERNEL(reduce_sum, (ACC)0, COMBINE_SUM, LOAD_ONE)
@@ -80,9 +79,10 @@ REDUCE_KERNEL(reduce_dot, (ACC)0, COMBINE_SUM, LOAD_PRODUCT)
 /* a b and a c over rows, each summed exactly as reduce_dot sums it (the second pass over a row reads it from cache):
  * CG's <r, z> and <r, r>. */
 #define LOAD_AC(i) ((ACC)a[i] * (ACC)c[i])
-__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot2(
-    __global const REAL *restrict a, __global const REAL *restrict b, __global const REAL *restrict c, SPAN_ARGS,
-    __global ACC *restrict partials) {
+__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot2(__global const REAL *restrict a,
+                                                                            __global const REAL *restrict b,
+                                                                            __global const REAL *restrict c, SPAN_ARGS,
+                                                                            __global ACC *restrict partials) {
   __local ACC scratch_b[WG_X], scratch_c[WG_X];
   const uint lid = get_local_id(0);
   ACC acc_b = 0, acc_c = 0;
@@ -120,9 +120,9 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot2(
 #define RUN_LENGTH(start, stop) (((stop) - (start) + WG_X * 4 - 1) / (WG_X * 4) * 4)
 #endif
 
-__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot_range(
-    __global const REAL *restrict a, __global const REAL *restrict b, const uint first, const uint end,
-    const uint chunk, __global ACC *restrict partials) {
+__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void
+reduce_dot_range(__global const REAL *restrict a, __global const REAL *restrict b, const uint first, const uint end,
+                 const uint chunk, __global ACC *restrict partials) {
   __local ACC scratch[WG_X];
   const uint lid = get_local_id(0);
   const uint start = first + get_group_id(0) * chunk, stop = min(start + chunk, end);
@@ -156,9 +156,9 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot_range
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot2_range(
-    __global const REAL *restrict a, __global const REAL *restrict b, __global const REAL *restrict c,
-    const uint first, const uint end, const uint chunk, __global ACC *restrict partials) {
+__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void
+reduce_dot2_range(__global const REAL *restrict a, __global const REAL *restrict b, __global const REAL *restrict c,
+                  const uint first, const uint end, const uint chunk, __global ACC *restrict partials) {
   __local ACC scratch_b[WG_X], scratch_c[WG_X];
   const uint lid = get_local_id(0);
   const uint start = first + get_group_id(0) * chunk, stop = min(start + chunk, end);

@@ -91,7 +91,7 @@ __kernel void from_layout(__global const REAL *restrict layout, __global REAL *r
 #define S_E2 3
 #define S_N2 4
 
-#define PLANE(a, plane, at) (a)[(ulong)(plane) * count + (at)]
+#define PLANE(a, plane, at) (a)[(ulong)(plane)*count + (at)]
 
 typedef struct {
   int nx, ny;
@@ -202,12 +202,14 @@ INLINE REAL st_n(const Straight s, const int i, const int j) {
 /* The fill between red nodes (i, j) and (i + 2, j) through the black node between (0 without the pair), and between
  * (i, j) and (i, j + 2). */
 INLINE REAL fill_x(const Straight s, const int i, const int j) {
-  return inside(i, j, s.at.nx, s.at.ny) && inside(i + 2, j, s.at.nx, s.at.ny) ? -st_e(s, i, j) * st_e(s, i + 1, j) / st_c(s, i + 1, j)
-                                                                 : (REAL)0;
+  return inside(i, j, s.at.nx, s.at.ny) && inside(i + 2, j, s.at.nx, s.at.ny)
+             ? -st_e(s, i, j) * st_e(s, i + 1, j) / st_c(s, i + 1, j)
+             : (REAL)0;
 }
 INLINE REAL fill_y(const Straight s, const int i, const int j) {
-  return inside(i, j, s.at.nx, s.at.ny) && inside(i, j + 2, s.at.nx, s.at.ny) ? -st_n(s, i, j) * st_n(s, i, j + 1) / st_c(s, i, j + 1)
-                                                                 : (REAL)0;
+  return inside(i, j, s.at.nx, s.at.ny) && inside(i, j + 2, s.at.nx, s.at.ny)
+             ? -st_n(s, i, j) * st_n(s, i, j + 1) / st_c(s, i, j + 1)
+             : (REAL)0;
 }
 
 /* a^2 / d for the black neighbour (bi, bj) coupled by a (0 outside). */
@@ -223,13 +225,13 @@ INLINE REAL schur_centre(const Straight s, const int i, const int j) {
 }
 INLINE REAL schur_ne(const Straight s, const int i, const int j) {
   return inside(i + 1, j + 1, s.at.nx, s.at.ny) ? -(st_e(s, i, j) * st_n(s, i + 1, j) / st_c(s, i + 1, j) +
-                                              st_n(s, i, j) * st_e(s, i, j + 1) / st_c(s, i, j + 1))
-                                          : (REAL)0;
+                                                    st_n(s, i, j) * st_e(s, i, j + 1) / st_c(s, i, j + 1))
+                                                : (REAL)0;
 }
 INLINE REAL schur_nw(const Straight s, const int i, const int j) {
   return inside(i - 1, j + 1, s.at.nx, s.at.ny) ? -(st_e(s, i - 1, j) * st_n(s, i - 1, j) / st_c(s, i - 1, j) +
-                                              st_n(s, i, j) * st_e(s, i - 1, j + 1) / st_c(s, i, j + 1))
-                                          : (REAL)0;
+                                                    st_n(s, i, j) * st_e(s, i - 1, j + 1) / st_c(s, i, j + 1))
+                                                : (REAL)0;
 }
 
 /* Step A at red node (i, j): the exact Schur complement, then the lumping of the straight fill at distance 2 seen
@@ -290,11 +292,13 @@ INLINE void step_b(const Rotated r, const int i, const int j, REAL *centre, REAL
            through(r, i + 1, j - 1, to_se, to_se) - through(r, i - 1, j - 1, to_sw, to_sw);
   REAL e = 0, n = 0;
   if (inside(i + 2, j, r.at.nx, r.at.ny)) {
-    e = -(through(r, i + 1, j + 1, to_ne, rot(r, r.nw, i + 2, j)) + through(r, i + 1, j - 1, to_se, rot(r, r.ne, i + 1, j - 1)));
+    e = -(through(r, i + 1, j + 1, to_ne, rot(r, r.nw, i + 2, j)) +
+          through(r, i + 1, j - 1, to_se, rot(r, r.ne, i + 1, j - 1)));
     e += (fill_ne(r, i, j) + fill_ne(r, i, j - 2) + fill_nw(r, i + 2, j - 2) + fill_nw(r, i + 2, j)) / 2;
   }
   if (inside(i, j + 2, r.at.nx, r.at.ny)) {
-    n = -(through(r, i + 1, j + 1, to_ne, rot(r, r.nw, i + 1, j + 1)) + through(r, i - 1, j + 1, to_nw, rot(r, r.ne, i - 1, j + 1)));
+    n = -(through(r, i + 1, j + 1, to_ne, rot(r, r.nw, i + 1, j + 1)) +
+          through(r, i - 1, j + 1, to_nw, rot(r, r.ne, i - 1, j + 1)));
     n += (fill_ne(r, i, j) + fill_ne(r, i - 2, j) + fill_nw(r, i, j) + fill_nw(r, i + 2, j)) / 2;
   }
   c -= fill_ne(r, i - 2, j) + fill_ne(r, i, j - 2) + fill_nw(r, i + 2, j) + fill_nw(r, i, j - 2);
@@ -311,14 +315,15 @@ INLINE REAL inverse_pivot(const REAL d, const int k, volatile __global int *fail
   return (REAL)1 / d;
 }
 
-#define SETUP_ARGS __global const uint *restrict lt, const int levels, const uint count, __global REAL *factor, \
-                   volatile __global int *failed
+#define SETUP_ARGS                                                                                                     \
+  __global const uint *restrict lt, const int levels, const uint count, __global REAL *factor,                         \
+      volatile __global int *failed
 
 /* Step A on level k over its nx x ny nodes: black nodes store their pivot and l; red nodes their rotated stencil
  * (rot_*, natural order); with `schur`, red nodes of level 0 also store the exact S1. */
 __kernel void setup_a(__global const REAL *c, __global const REAL *e, __global const REAL *n, const long base,
-                      const int pitch, const int k, __global REAL *rot_c, __global REAL *rot_ne,
-                      __global REAL *rot_nw, __global REAL *schur, const int with_schur, SETUP_ARGS) {
+                      const int pitch, const int k, __global REAL *rot_c, __global REAL *rot_ne, __global REAL *rot_nw,
+                      __global REAL *schur, const int with_schur, SETUP_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   const Level l = level_of(lt, k);
   const int nx = l.nx, ny = l.ny;
@@ -354,8 +359,8 @@ __kernel void setup_a(__global const REAL *c, __global const REAL *e, __global c
 
 /* Step B on level k over its cells (ceil(nx / 2) x ceil(ny / 2)): the r1 node (2a + 1, 2b + 1) stores its pivot
  * and l; the r2 node (2a, 2b) gives the next level's straight stencil at (a, b) (natural order, pitch ceil(nx / 2)). */
-__kernel void setup_b(__global const REAL *rot_c, __global const REAL *rot_ne, __global const REAL *rot_nw,
-                      const int k, __global REAL *next_c, __global REAL *next_e, __global REAL *next_n, SETUP_ARGS) {
+__kernel void setup_b(__global const REAL *rot_c, __global const REAL *rot_ne, __global const REAL *rot_nw, const int k,
+                      __global REAL *next_c, __global REAL *next_e, __global REAL *next_n, SETUP_ARGS) {
   const int a = get_global_id(0), b = get_global_id(1);
   const Level l = level_of(lt, k);
   const int nx = (l.nx + 1) / 2, ny = (l.ny + 1) / 2;
@@ -402,8 +407,8 @@ INLINE int exact_row_major(const int r, const int fx, const int fy) {
 
 /* Row r of the band, entry d: A(r, r - d), then L(r, r - d) (D at d = 0); 0 where r - d < 0 or d > bw, so a row's
  * entries 1 .. EXACT_BAND_MAX are one vector. */
-#define BAND(d, r) band[(r) * BAND_STRIDE + (d)]
-#define MATRIX(a, r, q) (a)[(ulong)(r) * m + (q)]
+#define BAND(d, r) band[(r)*BAND_STRIDE + (d)]
+#define MATRIX(a, r, q) (a)[(ulong)(r)*m + (q)]
 
 INLINE REAL sum16(const REAL16 v) {
   const REAL8 a = v.lo + v.hi;
@@ -455,8 +460,8 @@ INLINE void exact_sweep(__local const REAL *band, __global REAL *z, const int m,
  * m BAND_STRIDE REALs of local memory); a pivot that is not positive marks level `levels` failed. With `schur` and
  * no level before it (a 1 x 1 grid), S1 is that node. */
 __kernel void setup_exact(__global const REAL *c, __global const REAL *e, __global const REAL *n, const long base,
-                          const int pitch, __global REAL *schur, const int with_schur, const int bw,
-                          __global REAL *z, __local REAL *band, SETUP_ARGS) {
+                          const int pitch, __global REAL *schur, const int with_schur, const int bw, __global REAL *z,
+                          __local REAL *band, SETUP_ARGS) {
   const int lid = get_local_id(0), size = get_local_size(0);
   const Level l = level_of(lt, levels);
   const int fx = l.nx, fy = l.ny, m = fx * fy;
@@ -540,8 +545,8 @@ INLINE void exact_apply(__global REAL *x, const Level l, __global const REAL *in
  * substitution is one stage, which writes only its r2 nodes while the others read their neighbours: the launches,
  * not the loads, bound the small levels. */
 
-#define APPLY_ARGS __global const uint *restrict lt, const int levels, const uint count, \
-                   __global const REAL *restrict factor
+#define APPLY_ARGS                                                                                                     \
+  __global const uint *restrict lt, const int levels, const uint count, __global const REAL *restrict factor
 
 /* sum over the black neighbours n of red node (i, j) of l(n -> (i, j)) x_n. */
 INLINE REAL from_black(const Level l, __global const REAL *factor, const uint count, __global const REAL *x,
@@ -576,8 +581,8 @@ INLINE REAL forward_value(const Level l, __global const REAL *factor, const uint
 }
 
 /* sum over the r1 neighbours p of r2 node (i, j) of l(p -> (i, j)) times p's forward value. */
-INLINE REAL from_r1(const Level l, __global const REAL *factor, const uint count, __global const REAL *x,
-                    const int k, const int i, const int j) {
+INLINE REAL from_r1(const Level l, __global const REAL *factor, const uint count, __global const REAL *x, const int k,
+                    const int i, const int j) {
   REAL sum = 0;
   if (i > 0 && j > 0) {
     sum += PLANE(factor, F_N, r1_at(l, i - 1, j - 1)) * forward_value(l, factor, count, x, k, i - 1, j - 1);
@@ -677,8 +682,7 @@ __kernel void forward_r1_level(APPLY_ARGS, __global const REAL *src, __global RE
   }
 }
 
-__kernel void forward_r2_level(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k,
-                               const int terms) {
+__kernel void forward_r2_level(APPLY_ARGS, __global const REAL *src, __global REAL *dst, const int k, const int terms) {
   const int u = get_global_id(0), v = get_global_id(1);
   const Level l = level_of(lt, k);
   const int nx = (l.nx + 1) / 2, ny = (l.ny + 1) / 2;
@@ -729,8 +733,8 @@ __kernel void backward_first(APPLY_ARGS, __global const REAL *r, __global const 
 #ifndef COARSE_GROUP
 #define COARSE_GROUP 1
 #endif
-__kernel __attribute__((reqd_work_group_size(COARSE_GROUP, 1, 1))) void apply_coarse(
-    APPLY_ARGS, __global REAL *x, const int first_level, __global const REAL *inverse, __local REAL *scratch) {
+__kernel __attribute__((reqd_work_group_size(COARSE_GROUP, 1, 1))) void
+apply_coarse(APPLY_ARGS, __global REAL *x, const int first_level, __global const REAL *inverse, __local REAL *scratch) {
   const int lid = get_local_id(0), size = get_local_size(0);
   for (int k = first_level; k < levels; k++) {
     const Level l = level_of(lt, k);
@@ -821,17 +825,18 @@ __kernel void schur_apply(__global const uint *restrict lt, const int levels, co
  * the nx x ny nodes it is given and acts on the nodes of one class, the others idle. The factor is five arrays:
  * 1 / d and l towards west, east, south, north (black nodes) or the four diagonals (r1 nodes), as FACTOR_PLANES. */
 
-#define LEVEL_ARGS const long base, const long pitch, const int step, const int gnx, const int gny, const int i0, \
-                   const int j0, const int nx, const int ny
-#define FACTOR_ARGS __global REAL *f_invd, __global REAL *f_w, __global REAL *f_e, __global REAL *f_s, \
-                    __global REAL *f_n
-#define LEVEL_NODE                                  \
-  const int u = get_global_id(0), v = get_global_id(1); \
-  if (OUTSIDE(u, v)) {                              \
-    return;                                         \
-  }                                                 \
-  const Place at = {base, pitch, step, gnx, gny};   \
-  const int i = i0 + u, j = j0 + v;                 \
+#define LEVEL_ARGS                                                                                                     \
+  const long base, const long pitch, const int step, const int gnx, const int gny, const int i0, const int j0,         \
+      const int nx, const int ny
+#define FACTOR_ARGS                                                                                                    \
+  __global REAL *f_invd, __global REAL *f_w, __global REAL *f_e, __global REAL *f_s, __global REAL *f_n
+#define LEVEL_NODE                                                                                                     \
+  const int u = get_global_id(0), v = get_global_id(1);                                                                \
+  if (OUTSIDE(u, v)) {                                                                                                 \
+    return;                                                                                                            \
+  }                                                                                                                    \
+  const Place at = {base, pitch, step, gnx, gny};                                                                      \
+  const int i = i0 + u, j = j0 + v;                                                                                    \
   const long p = place(at, i, j)
 
 /* dst = src over an nx x ny block of points, each array with its own offset and pitch. */
@@ -845,9 +850,9 @@ __kernel void dist_copy(__global const REAL *restrict src, const long src_base, 
 }
 
 /* Step A of level k: black nodes store their pivot and l, red nodes their rotated stencil (as setup_a). */
-__kernel void dist_setup_a(__global const REAL *c, __global const REAL *e, __global const REAL *n,
-                           __global REAL *rot_c, __global REAL *rot_ne, __global REAL *rot_nw, FACTOR_ARGS,
-                           LEVEL_ARGS, const int k, volatile __global int *failed) {
+__kernel void dist_setup_a(__global const REAL *c, __global const REAL *e, __global const REAL *n, __global REAL *rot_c,
+                           __global REAL *rot_ne, __global REAL *rot_nw, FACTOR_ARGS, LEVEL_ARGS, const int k,
+                           volatile __global int *failed) {
   LEVEL_NODE;
   const Straight s = {c, e, n, at};
   if ((i + j) & 1) {

@@ -43,8 +43,8 @@ __kernel void residual_stencil(__global const REAL *restrict c, __global const R
  * with r = b - S x, the black rows are then satisfied exactly (no two black points are neighbours). CG from such an
  * x with the RRB preconditioner of the whole system keeps them so, and is the CG on the first Schur complement that
  * one rank runs (rrb_precond.c). */
-__kernel void black_jacobi(__global REAL *restrict x, __global const REAL *restrict r,
-                           __global const REAL *restrict c, OWNED_ARGS, const int parity) {
+__kernel void black_jacobi(__global REAL *restrict x, __global const REAL *restrict r, __global const REAL *restrict c,
+                           OWNED_ARGS, const int parity) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (!OUTSIDE(i, j) && ((i + j + parity) & 1)) {
     AT(x, i, j) += AT(r, i, j) / AT(c, i, j);

@@ -23,10 +23,10 @@
 #define AT(a, i, j) (a)[((j) + G) * pitch + (i) + G]
 
 /* The geometry and physics every kernel takes, in this order. */
-#define GRID_ARGS                                                                                             \
-  const int nx, const int ny, const int pitch, const int x0, const int y0, const int global_nx,                  \
-      const int global_ny, const int closed_x, const int closed_y
-#define PHYSICS_ARGS                                                                                          \
+#define GRID_ARGS                                                                                                      \
+  const int nx, const int ny, const int pitch, const int x0, const int y0, const int global_nx, const int global_ny,   \
+      const int closed_x, const int closed_y
+#define PHYSICS_ARGS                                                                                                   \
   const REAL dt, const REAL dx, const REAL dy, const REAL g, const REAL dry_depth, const REAL friction_coefficient
 
 #define FRICTION_NONE 0 /* SweFriction in swe.h */
@@ -96,18 +96,18 @@ INLINE REAL along_momentum_times_2h(const REAL w, const REAL w_m, const REAL w_p
  * slope = g dzeta/ds, along = along_scaled / scale (scale 2 h_face for the momentum-conservative form, 1 for the
  * energy-head form), h = h_mean, friction = cf |u|: multiplied out so that the update divides once (a division
  * costs a CPU as much as the rest of the update together). */
-INLINE REAL momentum_update(const REAL w, const REAL slope, const REAL along_scaled, const REAL scale,
-                            const REAL cross, const REAL h_mean, const REAL friction, const REAL dt) {
+INLINE REAL momentum_update(const REAL w, const REAL slope, const REAL along_scaled, const REAL scale, const REAL cross,
+                            const REAL h_mean, const REAL friction, const REAL dt) {
   return ((w - dt * (slope + cross)) * scale - dt * along_scaled) * h_mean / (scale * (h_mean + dt * friction));
 }
 
 /* u at the east face of cell (i, j) one step on: pressure gradient, advection, implicit friction (eq. 6.5); sets
  * the wet flag kfu (dry below dry_depth, and at closed walls). Reads u, v, zeta at step n (v at n + 1 under the
  * Sielecki ordering: the caller passes whichever v it wants); writes u_new and kfu. */
-INLINE void u_update(const int i, const int j, __global const REAL *restrict zeta,
-                     __global const REAL *restrict depth, __global const REAL *restrict u,
-                     __global const REAL *restrict v, __global const REAL *restrict kfu_old,
-                     __global REAL *restrict u_new, __global REAL *restrict kfu, GRID_ARGS, PHYSICS_ARGS) {
+INLINE void u_update(const int i, const int j, __global const REAL *restrict zeta, __global const REAL *restrict depth,
+                     __global const REAL *restrict u, __global const REAL *restrict v,
+                     __global const REAL *restrict kfu_old, __global REAL *restrict u_new, __global REAL *restrict kfu,
+                     GRID_ARGS, PHYSICS_ARGS) {
   const bool wall = closed_x && x0 + i == global_nx - 1;
   const REAL rdx = 1 / dx, rdy = 1 / dy;
   const REAL w = AT(u, i, j);
@@ -121,18 +121,18 @@ INLINE void u_update(const int i, const int j, __global const REAL *restrict zet
 #if MOMENTUM_ADVECTION
   const REAL hm = upwind_depth(AT(u, i - 1, j), AT(zeta, i - 1, j), AT(depth, i - 1, j), za, da);
   const REAL hp = upwind_depth(AT(u, i + 1, j), zb, db, AT(zeta, i + 2, j), AT(depth, i + 2, j));
-  const REAL along = along_momentum_times_2h(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j),
-                                             AT(kfu_old, i + 1, j), hm * AT(u, i - 1, j), h_up * w,
-                                             hp * AT(u, i + 1, j), rdx);
+  const REAL along =
+      along_momentum_times_2h(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j),
+                              hm * AT(u, i - 1, j), h_up * w, hp * AT(u, i + 1, j), rdx);
   const REAL scale = h_face > 0 ? 2 * h_face : 1, along_scaled = h_face > 0 ? along : 0;
 #else
-  const REAL along_scaled = along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j),
-                                          AT(kfu_old, i + 1, j), rdx);
+  const REAL along_scaled =
+      along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j), rdx);
   const REAL scale = 1;
 #endif
-  const REAL cross = cross_upwind(w, v_south, v_north, AT(u, i, j - 1), AT(u, i, j - 2), AT(kfu_old, i, j - 1),
-                                  AT(kfu_old, i, j - 2), AT(u, i, j + 1), AT(u, i, j + 2), AT(kfu_old, i, j + 1),
-                                  AT(kfu_old, i, j + 2), rdy);
+  const REAL cross =
+      cross_upwind(w, v_south, v_north, AT(u, i, j - 1), AT(u, i, j - 2), AT(kfu_old, i, j - 1), AT(kfu_old, i, j - 2),
+                   AT(u, i, j + 1), AT(u, i, j + 2), AT(kfu_old, i, j + 1), AT(kfu_old, i, j + 2), rdy);
   const REAL friction = friction_factor(friction_coefficient, g, h_mean) * sqrt(w * w + v_mean * v_mean);
   const REAL updated = momentum_update(w, g * (zb - za) * rdx, along_scaled, scale, cross, h_mean, friction, dt);
   AT(kfu, i, j) = wet;
@@ -140,10 +140,10 @@ INLINE void u_update(const int i, const int j, __global const REAL *restrict zet
 }
 
 /* v at the north face of cell (i, j), the transpose of u_update. */
-INLINE void v_update(const int i, const int j, __global const REAL *restrict zeta,
-                     __global const REAL *restrict depth, __global const REAL *restrict u,
-                     __global const REAL *restrict v, __global const REAL *restrict kfv_old,
-                     __global REAL *restrict v_new, __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
+INLINE void v_update(const int i, const int j, __global const REAL *restrict zeta, __global const REAL *restrict depth,
+                     __global const REAL *restrict u, __global const REAL *restrict v,
+                     __global const REAL *restrict kfv_old, __global REAL *restrict v_new, __global REAL *restrict kfv,
+                     GRID_ARGS, PHYSICS_ARGS) {
   const bool wall = closed_y && y0 + j == global_ny - 1;
   const REAL rdx = 1 / dx, rdy = 1 / dy;
   const REAL w = AT(v, i, j);
@@ -156,18 +156,18 @@ INLINE void v_update(const int i, const int j, __global const REAL *restrict zet
 #if MOMENTUM_ADVECTION
   const REAL hm = upwind_depth(AT(v, i, j - 1), AT(zeta, i, j - 1), AT(depth, i, j - 1), za, da);
   const REAL hp = upwind_depth(AT(v, i, j + 1), zb, db, AT(zeta, i, j + 2), AT(depth, i, j + 2));
-  const REAL along = along_momentum_times_2h(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1),
-                                             AT(kfv_old, i, j + 1), hm * AT(v, i, j - 1), h_up * w,
-                                             hp * AT(v, i, j + 1), rdy);
+  const REAL along =
+      along_momentum_times_2h(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1),
+                              hm * AT(v, i, j - 1), h_up * w, hp * AT(v, i, j + 1), rdy);
   const REAL scale = h_face > 0 ? 2 * h_face : 1, along_scaled = h_face > 0 ? along : 0;
 #else
-  const REAL along_scaled = along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1),
-                                          AT(kfv_old, i, j + 1), rdy);
+  const REAL along_scaled =
+      along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1), rdy);
   const REAL scale = 1;
 #endif
-  const REAL cross = cross_upwind(w, u_west, u_east, AT(v, i - 1, j), AT(v, i - 2, j), AT(kfv_old, i - 1, j),
-                                  AT(kfv_old, i - 2, j), AT(v, i + 1, j), AT(v, i + 2, j), AT(kfv_old, i + 1, j),
-                                  AT(kfv_old, i + 2, j), rdx);
+  const REAL cross =
+      cross_upwind(w, u_west, u_east, AT(v, i - 1, j), AT(v, i - 2, j), AT(kfv_old, i - 1, j), AT(kfv_old, i - 2, j),
+                   AT(v, i + 1, j), AT(v, i + 2, j), AT(kfv_old, i + 1, j), AT(kfv_old, i + 2, j), rdx);
   const REAL friction = friction_factor(friction_coefficient, g, h_mean) * sqrt(w * w + u_mean * u_mean);
   const REAL updated = momentum_update(w, g * (zb - za) * rdy, along_scaled, scale, cross, h_mean, friction, dt);
   AT(kfv, i, j) = wet;
@@ -181,8 +181,8 @@ INLINE void v_update(const int i, const int j, __global const REAL *restrict zet
 /* Sielecki ordering: u first (u_step), then v with the new u (v_step). */
 __kernel void u_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                      __global const REAL *restrict u, __global const REAL *restrict v,
-                     __global const REAL *restrict kfu_old, __global REAL *restrict u_new,
-                     __global REAL *restrict kfu, GRID_ARGS, PHYSICS_ARGS) {
+                     __global const REAL *restrict kfu_old, __global REAL *restrict u_new, __global REAL *restrict kfu,
+                     GRID_ARGS, PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (!OUTSIDE(i, j)) {
     u_update(i, j, zeta, depth, u, v, kfu_old, u_new, kfu, GRID_PARAMS, PHYSICS_PARAMS);
@@ -191,8 +191,8 @@ __kernel void u_step(__global const REAL *restrict zeta, __global const REAL *re
 
 __kernel void v_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                      __global const REAL *restrict u, __global const REAL *restrict v,
-                     __global const REAL *restrict kfv_old, __global REAL *restrict v_new,
-                     __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
+                     __global const REAL *restrict kfv_old, __global REAL *restrict v_new, __global REAL *restrict kfv,
+                     GRID_ARGS, PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (!OUTSIDE(i, j)) {
     v_update(i, j, zeta, depth, u, v, kfv_old, v_new, kfv, GRID_PARAMS, PHYSICS_PARAMS);
@@ -307,9 +307,8 @@ __kernel void wave_speed(__global const REAL *restrict zeta, __global const REAL
  * and the wet flag (h above dry_depth). Output fields have no ghosts (pitch_out = nx). */
 __kernel void centre_fields(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                             __global const REAL *restrict u, __global const REAL *restrict v,
-                            __global REAL *restrict h_out, __global REAL *restrict u_out,
-                            __global REAL *restrict v_out, __global REAL *restrict wet_out, GRID_ARGS,
-                            PHYSICS_ARGS) {
+                            __global REAL *restrict h_out, __global REAL *restrict u_out, __global REAL *restrict v_out,
+                            __global REAL *restrict wet_out, GRID_ARGS, PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;

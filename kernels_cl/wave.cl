@@ -45,10 +45,10 @@ INLINE void surface_rates(__global const REAL *eta, __global const REAL *phi, co
  *   kind 2 (the last):         y = acc + b_dt k.
  * The first stage's state is y itself (eta, phi alias y_eta, y_phi; y is only written by the last stage, whose
  * state is another buffer). */
-__kernel void stage(__global const REAL *eta, __global const REAL *phi, __global const REAL *w,
-                    __global REAL *y_eta, __global REAL *y_phi, __global REAL *acc_eta, __global REAL *acc_phi,
-                    __global REAL *next_eta, __global REAL *next_phi, const int nx, const int ny, const int pitch,
-                    const REAL g, const REAL b_dt, const REAL a_dt, const int kind, __constant const REAL *d1) {
+__kernel void stage(__global const REAL *eta, __global const REAL *phi, __global const REAL *w, __global REAL *y_eta,
+                    __global REAL *y_phi, __global REAL *acc_eta, __global REAL *acc_phi, __global REAL *next_eta,
+                    __global REAL *next_phi, const int nx, const int ny, const int pitch, const REAL g, const REAL b_dt,
+                    const REAL a_dt, const int kind, __constant const REAL *d1) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
@@ -118,8 +118,8 @@ __kernel void relax(__global REAL *y_eta, __global REAL *y_phi, __global const R
 }
 
 /* out = |eta| / h, NaN where eta or phi is not finite (0 * inf and 0 * NaN are NaN): the guard's measure. */
-__kernel void guard(__global REAL *out, __global const REAL *eta, __global const REAL *phi,
-                    __global const REAL *h, const int nx, const int ny, const int pitch) {
+__kernel void guard(__global REAL *out, __global const REAL *eta, __global const REAL *phi, __global const REAL *h,
+                    const int nx, const int ny, const int pitch) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;

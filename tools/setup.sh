@@ -3,7 +3,7 @@
 # Works on Debian 12 and Ubuntu 24.04; nothing is vendored or downloaded at build time.
 
 hydrocl_packages="gcc meson ninja-build pkg-config python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
-  clinfo libopenmpi-dev openmpi-bin libnetcdf-dev libyaml-dev python3-netcdf4 python3-matplotlib"
+  clinfo libopenmpi-dev openmpi-bin libnetcdf-dev libyaml-dev python3-netcdf4 python3-matplotlib clang-format"
 
 hydrocl_install_missing() {
   local missing="" p

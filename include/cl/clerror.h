@@ -11,12 +11,12 @@
 const char *cl_error_name(cl_int code); /* "CL_OUT_OF_RESOURCES"; static storage */
 
 /* Calls an OpenCL function; on failure records the call and the error's name and jumps to cleanup. */
-#define TRY_CL(call)                                                                                         \
-  do {                                                                                                       \
-    cl_int cl_err_ = (call);                                                                                 \
-    if (cl_err_ != CL_SUCCESS) {                                                                             \
-      FAIL(HCL_EOPENCL, "OpenCL call failed with %s: %s", cl_error_name(cl_err_), #call);                  \
-    }                                                                                                        \
+#define TRY_CL(call)                                                                                                   \
+  do {                                                                                                                 \
+    cl_int cl_err_ = (call);                                                                                           \
+    if (cl_err_ != CL_SUCCESS) {                                                                                       \
+      FAIL(HCL_EOPENCL, "OpenCL call failed with %s: %s", cl_error_name(cl_err_), #call);                              \
+    }                                                                                                                  \
   } while (0)
 
 #endif

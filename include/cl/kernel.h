@@ -93,7 +93,6 @@ KernelShape kernel_box(cl_uint dims, size_t x, size_t y, size_t z);
  * cause, for the profile's effective bandwidth (runtime.h). */
 HclStatus kernel_launch(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved);
 /* The same, returning the launch's event (caller releases) for timing it. */
-HclStatus kernel_launch_timed(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved,
-                              cl_event *event);
+HclStatus kernel_launch_timed(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved, cl_event *event);
 
 #endif

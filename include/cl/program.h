@@ -18,8 +18,8 @@
 /* The compile-time parameters of a program: only what enables unrolling; grid extents are kernel arguments. */
 typedef struct {
   Precision precision; /* REAL; a run may build one component in several precisions (mixed precision) */
-  int stencil_radius; /* STENCIL_RADIUS, 0 when the component has no stencil */
-  int wg_x;           /* WG_X, WG_Y: the work-group shape the host launches with */
+  int stencil_radius;  /* STENCIL_RADIUS, 0 when the component has no stencil */
+  int wg_x;            /* WG_X, WG_Y: the work-group shape the host launches with */
   int wg_y;
   const char *defines; /* further "-DNAME=value" options of the component, or NULL */
 } KernelConfig;

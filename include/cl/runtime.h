@@ -25,7 +25,7 @@ HclStatus runtime_create(const DeviceInfo *dev, const RuntimeOptions *options, R
 void runtime_destroy(Runtime **rt);
 
 const DeviceInfo *runtime_device(const Runtime *rt); /* borrowed */
-const char *runtime_kernel_dir(const Runtime *rt); /* NULL: embedded sources */
+const char *runtime_kernel_dir(const Runtime *rt);   /* NULL: embedded sources */
 cl_context runtime_context(const Runtime *rt);
 cl_command_queue runtime_queue(const Runtime *rt);
 
@@ -47,8 +47,7 @@ HclStatus runtime_zero(Runtime *rt, cl_mem buffer, size_t bytes);
 
 /* A read-only device table of n values given in double, stored in precision p (a kernel's constant weights); what
  * names it in messages. Blocking. Caller releases *out. */
-HclStatus runtime_upload_reals(Runtime *rt, Precision p, const double *values, size_t n, const char *what,
-                               cl_mem *out);
+HclStatus runtime_upload_reals(Runtime *rt, Precision p, const double *values, size_t n, const char *what, cl_mem *out);
 
 /* Enqueues kernel over global (local may be NULL). bytes_moved is the DRAM traffic the launch must cause (reads +
  * writes of its arrays), used for the effective bandwidth in the profile. If event is not NULL it receives the

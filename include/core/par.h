@@ -14,12 +14,12 @@ typedef struct ParComm ParComm;
 #include <mpi.h>
 
 /* Calls an MPI function; on failure records its error string and jumps to cleanup. */
-#define TRY_MPI(call)                                                                                        \
-  do {                                                                                                       \
-    int mpi_err_ = (call);                                                                                   \
-    if (mpi_err_ != MPI_SUCCESS) {                                                                           \
-      FAIL(HCL_EMPI, "%s failed: %s", #call, par_mpi_error_string(mpi_err_));                             \
-    }                                                                                                        \
+#define TRY_MPI(call)                                                                                                  \
+  do {                                                                                                                 \
+    int mpi_err_ = (call);                                                                                             \
+    if (mpi_err_ != MPI_SUCCESS) {                                                                                     \
+      FAIL(HCL_EMPI, "%s failed: %s", #call, par_mpi_error_string(mpi_err_));                                          \
+    }                                                                                                                  \
   } while (0)
 
 const char *par_mpi_error_string(int mpi_error); /* borrowed, valid until the next call */

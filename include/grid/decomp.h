@@ -12,7 +12,6 @@
 
 #include <stdbool.h>
 
-
 typedef struct {
   int nx, ny;      /* global points */
   int px, py;      /* process grid; 0: chosen for the shortest halo on this grid, see decomp.c */

@@ -35,8 +35,8 @@ int field_nx(const Field *f); /* owned points of this rank */
 int field_ny(const Field *f);
 int field_nz(const Field *f);
 int field_ghost(const Field *f);
-int field_pitch(const Field *f); /* nx + 2g: elements from one row to the next */
-int field_rows(const Field *f);  /* ny + 2g: rows from one plane to the next */
+int field_pitch(const Field *f);    /* nx + 2g: elements from one row to the next */
+int field_rows(const Field *f);     /* ny + 2g: rows from one plane to the next */
 size_t field_count(const Field *f); /* nz (ny + 2g)(nx + 2g): elements with ghosts */
 cl_mem field_buffer(const Field *f);
 const Decomp *field_decomp(const Field *f);

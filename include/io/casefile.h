@@ -40,7 +40,7 @@ typedef struct {
 } NamedPoint;
 
 typedef struct {
-  const char *key;          /* "grid.nx" */
+  const char *key; /* "grid.nx" */
   CaseType type;
   const char *unit;         /* SI unit ("m", "s", "m/s"); "" when dimensionless or not a number */
   const char *default_text; /* the default as it would be written in the file; NULL when the key is required */

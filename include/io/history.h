@@ -24,8 +24,8 @@ typedef struct HistoryFile HistoryFile;
 
 /* Creates the file for gauges[0..ngauges) (copied) and vars[0..nvars). A gauge outside the grid is HCL_EDATA. A
  * failure on any rank removes the file again, so it never blocks the next run. */
-HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges,
-                         int ngauges, const OutputVariable *vars, int nvars, HistoryFile **out);
+HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges, int ngauges,
+                         const OutputVariable *vars, int nvars, HistoryFile **out);
 /* Appends the values at time of fields[i] (2D, one per variable). */
 HclStatus history_write(HistoryFile *h, double time, Field *const *fields);
 void history_close(HistoryFile **h);

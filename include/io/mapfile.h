@@ -16,7 +16,8 @@ typedef struct MapFile MapFile;
 
 /* Creates the file with vars[0..nvars) (borrowed only during the call). A failure on any rank removes the file
  * again, so it never blocks the next run. */
-HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars, MapFile **out);
+HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars,
+                     MapFile **out);
 /* Appends one frame at time (seconds since the reference): fields[i] holds vars[i] (2D fields). */
 HclStatus map_write(MapFile *m, double time, Field *const *fields);
 int map_frames(const MapFile *m);

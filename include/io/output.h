@@ -8,16 +8,16 @@
 
 typedef struct {
   const char *path;
-  bool overwrite;          /* replace an existing file; otherwise an existing file is HCL_ECANTCREAT */
-  const char *title;       /* global attributes */
-  const char *source;      /* "hydrocl 0.1.0 (git), device, precision" */
-  const char *history;     /* the command line */
-  const char *case_yaml;   /* the effective case */
-  const char *time_units;  /* "seconds since 2000-01-01 00:00:00" */
-  double x0, dx, y0, dy;   /* x of global column i is x0 + i dx, in metres; likewise y */
-  const char *points;      /* what the coordinates locate, for their long_name; NULL: "cell centre" */
-  bool double_precision;   /* store data as double instead of float32 */
-  bool resume;             /* a continued run: reopen an existing file of the same grid and variables instead of
+  bool overwrite;         /* replace an existing file; otherwise an existing file is HCL_ECANTCREAT */
+  const char *title;      /* global attributes */
+  const char *source;     /* "hydrocl 0.1.0 (git), device, precision" */
+  const char *history;    /* the command line */
+  const char *case_yaml;  /* the effective case */
+  const char *time_units; /* "seconds since 2000-01-01 00:00:00" */
+  double x0, dx, y0, dy;  /* x of global column i is x0 + i dx, in metres; likewise y */
+  const char *points;     /* what the coordinates locate, for their long_name; NULL: "cell centre" */
+  bool double_precision;  /* store data as double instead of float32 */
+  bool resume;            /* a continued run: reopen an existing file of the same grid and variables instead of
                               creating one; frames after resume_time (from a run that went on past the restart it
                               continues from) are overwritten */
   double resume_time;

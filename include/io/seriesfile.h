@@ -14,8 +14,8 @@
 typedef struct {
   const NamedPoint *stations; /* name, x, y of each station (copied); may be none */
   int nstations;
-  int nodes;                       /* points of each profile */
-  const OutputVariable *profiles;  /* profiles[0] is z, the nodes' height (positive up, axis Z) */
+  int nodes;                      /* points of each profile */
+  const OutputVariable *profiles; /* profiles[0] is z, the nodes' height (positive up, axis Z) */
   int nprofiles;
   const OutputVariable *scalars;
   int nscalars;

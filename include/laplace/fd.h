@@ -24,9 +24,9 @@ HclStatus fd_weights(double z, const double *x, int n, int max_derivative, doubl
  * point i's stencil is the width = order + 2 points from first[i]; d1 and d2 hold their weights, width per point
  * (a centred stencil has a zero weight at one end). */
 typedef struct {
-  int n, order, width;   /* width = order + 2 */
-  int *first;            /* n */
-  double *d1, *d2;       /* n * width */
+  int n, order, width; /* width = order + 2 */
+  int *first;          /* n */
+  double *d1, *d2;     /* n * width */
 } FdStencils;
 
 /* HCL_EDATA for an order not offered, a grid too short for it, or nodes not strictly increasing (naming what). */

@@ -53,15 +53,15 @@ typedef enum { LAPLACE_MG, LAPLACE_NO_PRECONDITIONER } LaplacePreconditioner;
 enum { LAPLACE_NZ_MAX = 129 };
 
 typedef struct {
-  double dx, dy;          /* horizontal spacing [m] */
-  int nz;                 /* points in sigma, >= 3, > order, <= LAPLACE_NZ_MAX */
-  LaplaceSigma sigma;     /* uniform, or sigma_k = sin(pi k / (2 (nz - 1))): clustered towards the surface */
-  int order;              /* of the finite differences: 2, 4, 6 or 8; the ghost width is order / 2 */
+  double dx, dy;      /* horizontal spacing [m] */
+  int nz;             /* points in sigma, >= 3, > order, <= LAPLACE_NZ_MAX */
+  LaplaceSigma sigma; /* uniform, or sigma_k = sin(pi k / (2 (nz - 1))): clustered towards the surface */
+  int order;          /* of the finite differences: 2, 4, 6 or 8; the ghost width is order / 2 */
   LaplacePrecision precision;
   LaplacePreconditioner preconditioner;
-  MgOptions mg;           /* the V-cycle: K (MG_LEVELS_MOST: while the grid stays >= 5 x 5 x 3), the sweeps */
-  KrylovOptions krylov;   /* the method and its stopping rule: rms(r) <= rtol rms(b) + atol */
-  const char *prefix;     /* of the keys that set these, for messages (static; krylov.prefix is the same) */
+  MgOptions mg;         /* the V-cycle: K (MG_LEVELS_MOST: while the grid stays >= 5 x 5 x 3), the sweeps */
+  KrylovOptions krylov; /* the method and its stopping rule: rms(r) <= rtol rms(b) + atol */
+  const char *prefix;   /* of the keys that set these, for messages (static; krylov.prefix is the same) */
 } LaplaceConfig;
 
 /* The keys of the solver under prefix, with defaults' values: nz, order, sigma, precision, preconditioner (mg|none),

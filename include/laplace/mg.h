@@ -31,7 +31,7 @@ enum { MG_LEVELS_MOST = -1 };
 
 /* What a user sets of the V-cycle. */
 typedef struct {
-  int levels; /* restrictions K; MG_LEVELS_MOST: as many as the grid allows */
+  int levels;                                 /* restrictions K; MG_LEVELS_MOST: as many as the grid allows */
   int pre_sweeps, post_sweeps, coarse_sweeps; /* zebra-line Gauss-Seidel sweeps (one red and one black half each) */
 } MgOptions;
 
@@ -46,13 +46,13 @@ HclStatus mg_options_from_case(const Case *c, const char *prefix, MgOptions *out
 HclStatus mg_check_options(const MgOptions *o, const char *prefix, const char *origin);
 
 typedef struct {
-  double dx, dy;        /* spacing of the finest level [m] */
-  int nz;               /* sigma points of the finest level */
-  const double *sigma;  /* nz points from 0 to 1 (borrowed during mg_create) */
-  double depth_scale;   /* mean depth [m]: the vertical spacing for the semi-coarsening choice */
-  Precision precision;  /* of every level */
+  double dx, dy;       /* spacing of the finest level [m] */
+  int nz;              /* sigma points of the finest level */
+  const double *sigma; /* nz points from 0 to 1 (borrowed during mg_create) */
+  double depth_scale;  /* mean depth [m]: the vertical spacing for the semi-coarsening choice */
+  Precision precision; /* of every level */
   MgOptions options;
-  const char *prefix;   /* of the keys that set options, for messages (static) */
+  const char *prefix; /* of the keys that set options, for messages (static) */
 } MgSpec;
 
 typedef struct Mg Mg;

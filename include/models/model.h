@@ -18,12 +18,12 @@ typedef struct {
   const char *restart;      /* NULL: start from the case; "latest": the newest restart in output_dir; else a file */
   const char *command_line; /* for the files' history attribute */
   Precision precision;
-  bool precision_given;     /* --precision was given (a model with its own precision key lets it override) */
+  bool precision_given; /* --precision was given (a model with its own precision key lets it override) */
 } RunRequest;
 
 typedef struct {
-  const char *name;  /* as model.name in a case file: "shallow-water" */
-  const char *title; /* one line, for the template of `hydrocl defaults` */
+  const char *name;                        /* as model.name in a case file: "shallow-water" */
+  const char *title;                       /* one line, for the template of `hydrocl defaults` */
   HclStatus (*schema)(CaseSchema *schema); /* adds its case-file keys, and its modules' */
   /* Checks everything a run would check, short of stepping, and prints the derived numbers (grid spacing, time
    * step, memory against the device's, output sizes) to out on rank 0. Collective. */

@@ -22,14 +22,14 @@ typedef enum { SWE_SIDE_WALL, SWE_SIDE_LEVEL, SWE_SIDE_WEAK_LEVEL } SweSide;
 enum { SWE_WEST, SWE_EAST, SWE_SOUTH, SWE_NORTH, SWE_SIDES };
 
 typedef struct {
-  double dx, dy;        /* grid spacing, m */
-  double g;             /* gravitational acceleration, m/s^2 */
-  double dry_depth;     /* a face is dry below this upwinded total depth, m */
+  double dx, dy;    /* grid spacing, m */
+  double g;         /* gravitational acceleration, m/s^2 */
+  double dry_depth; /* a face is dry below this upwinded total depth, m */
   SweAdvection advection;
   SweOrdering ordering; /* Sielecki: u, then v with the new u, then zeta; Hansen: u and v together, then zeta */
   SweFriction friction;
-  double friction_coefficient; /* Chezy C (m^0.5/s) or Manning n (s/m^(1/3)) */
-  SweSide sides[SWE_SIDES];    /* ignored on periodic sides (the decomposition's flags) */
+  double friction_coefficient;       /* Chezy C (m^0.5/s) or Manning n (s/m^(1/3)) */
+  SweSide sides[SWE_SIDES];          /* ignored on periodic sides (the decomposition's flags) */
   double reference_level[SWE_SIDES]; /* still-water level of a weakly reflecting side, m */
   Precision precision;
 } SweConfig;

@@ -56,9 +56,9 @@ typedef struct {
   double g;              /* [m/s^2] */
   double x0, y0;         /* the coordinates of grid point (0, 0) [m] */
   WaveEquations equations;
-  int extrapolation;     /* solutions the initial guess is extrapolated through: 0 (the last solve's Phi as it is)
+  int extrapolation; /* solutions the initial guess is extrapolated through: 0 (the last solve's Phi as it is)
                             to WAVE_EXTRAPOLATION_MAX; each costs one field of nz + 1 planes */
-  double ramp_time;      /* T_ramp [s]; 0: the incident wave is there in full from t = 0 */
+  double ramp_time;  /* T_ramp [s]; 0: the incident wave is there in full from t = 0 */
   int nzones;
   WaveZone zones[WAVE_ZONES_MAX];
 } WaveConfig;
@@ -113,11 +113,11 @@ HclStatus wave_set_incident(Wave *wave, const WaveIncident *incident);
 HclStatus wave_set_state(Wave *wave, double t, const double *eta, const double *phi);
 
 typedef struct {
-  int solves;             /* Laplace solves in the step: 4 */
-  int iterations;         /* defect-correction iterations (preconditioner applications), summed over the solves */
-  double solve_seconds;   /* wall time in the Laplace solves (profiled runs: device time), and the rest: */
-  double rates_seconds;   /* the surface conditions and the stage updates */
-  double relax_seconds;   /* the relaxation zones */
+  int solves;           /* Laplace solves in the step: 4 */
+  int iterations;       /* defect-correction iterations (preconditioner applications), summed over the solves */
+  double solve_seconds; /* wall time in the Laplace solves (profiled runs: device time), and the rest: */
+  double rates_seconds; /* the surface conditions and the stage updates */
+  double relax_seconds; /* the relaxation zones */
 } WaveStepStats;
 
 /* One ERK4 step of dt, then the relaxation at t + dt. A Laplace solve that fails (not converged, or a water

@@ -20,9 +20,9 @@
 #include "status.h"
 #include "wave.h"
 
-#define WAVE_HUMP_KAPPA 0.05 /* [m] */
-#define WAVE_HUMP_RHO 0.15   /* [m] */
-#define WAVE_HUMP_DEPTH 1.0  /* [m] */
+#define WAVE_HUMP_KAPPA 0.05     /* [m] */
+#define WAVE_HUMP_RHO 0.15       /* [m] */
+#define WAVE_HUMP_DEPTH 1.0      /* [m] */
 #define WAVE_HUMP_SOLVER_PHI 0.3 /* [m/s] */
 
 enum { WAVE_HUMP_TABLE4_ROWS = 16 };

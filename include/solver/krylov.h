@@ -53,11 +53,11 @@ HclStatus krylov_add_keys(CaseSchema *schema, const char *prefix, const KrylovOp
 HclStatus krylov_options_from_case(const Case *c, const char *prefix, KrylovOptions *out);
 
 typedef struct {
-  int iterations;         /* preconditioner applications (CG, defect correction) or Arnoldi steps (GMRES) */
+  int iterations; /* preconditioner applications (CG, defect correction) or Arnoldi steps (GMRES) */
   bool converged;
-  double reference;       /* the measure the relative tolerance multiplies */
-  double target;          /* rtol reference + atol */
-  const double *history;  /* iterations + 1 measures; borrowed from the solver until its next solve */
+  double reference;      /* the measure the relative tolerance multiplies */
+  double target;         /* rtol reference + atol */
+  const double *history; /* iterations + 1 measures; borrowed from the solver until its next solve */
 } KrylovResult;
 
 typedef struct Krylov Krylov;

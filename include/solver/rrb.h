@@ -48,7 +48,7 @@ void rrb_destroy(Rrb **rrb);
 
 const RrbLayout *rrb_vector_layout(const Rrb *rrb); /* of the vectors the calls below take */
 const RrbLayout *rrb_factor_layout(const Rrb *rrb); /* of the factorization: its levels and the last one */
-size_t rrb_red_first(const Rrb *rrb); /* the place of level 0's first red node */
+size_t rrb_red_first(const Rrb *rrb);               /* the place of level 0's first red node */
 
 /* Factorizes the matrix given by the natural fields centre, east and north (ghosted, of the grid and precision;
  * east 0 on the last column and north on the last row): the Schur complement S1 exactly and M1 level by level. A

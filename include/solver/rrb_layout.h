@@ -16,22 +16,22 @@
 
 #include "status.h"
 
-enum { RRB_MAX_LEVELS = 40, RRB_GROUPS = 3 };      /* 2^40 points per side are beyond any grid */
-enum { RRB_B1 = 0, RRB_B2 = 1, RRB_R1 = 2 };        /* the eliminated groups of a level, in storage order */
+enum { RRB_MAX_LEVELS = 40, RRB_GROUPS = 3 }; /* 2^40 points per side are beyond any grid */
+enum { RRB_B1 = 0, RRB_B2 = 1, RRB_R1 = 2 };  /* the eliminated groups of a level, in storage order */
 
 typedef struct {
-  int nx, ny;                    /* the level's grid */
-  int group_nx[RRB_GROUPS];      /* each group's array: group_nx x group_ny, at offset[] */
+  int nx, ny;               /* the level's grid */
+  int group_nx[RRB_GROUPS]; /* each group's array: group_nx x group_ny, at offset[] */
   int group_ny[RRB_GROUPS];
   size_t offset[RRB_GROUPS];
 } RrbLevelLayout;
 
 typedef struct {
-  int nlevels;                   /* levels with eliminations */
+  int nlevels; /* levels with eliminations */
   RrbLevelLayout levels[RRB_MAX_LEVELS];
-  int final_nx, final_ny;        /* the last level, stored row-major at final_offset */
+  int final_nx, final_ny; /* the last level, stored row-major at final_offset */
   size_t final_offset;
-  size_t count;                  /* nx ny: every point once */
+  size_t count; /* nx ny: every point once */
 } RrbLayout;
 
 /* The layout of an nx x ny grid whose levels are eliminated while a level has more than final_nodes (>= 1) points

@@ -67,12 +67,12 @@ HclStatus vec_ghosts(Vec *v);
 void vec_touch(Vec *v);
 
 /* Updates, on the owned places (a, b scalars; y the vector written). */
-HclStatus vec_set(Vec *y, double value);                         /* y = value */
-HclStatus vec_copy(Vec *y, Vec *x);                              /* y = x */
-HclStatus vec_scale(Vec *y, double a);                           /* y = a y */
-HclStatus vec_axpy(Vec *y, double a, Vec *x);                    /* y += a x */
-HclStatus vec_aypx(Vec *y, double b, Vec *x);                    /* y = x + b y */
-HclStatus vec_axpby(Vec *y, double a, Vec *x, double b);         /* y = a x + b y */
+HclStatus vec_set(Vec *y, double value);                          /* y = value */
+HclStatus vec_copy(Vec *y, Vec *x);                               /* y = x */
+HclStatus vec_scale(Vec *y, double a);                            /* y = a y */
+HclStatus vec_axpy(Vec *y, double a, Vec *x);                     /* y += a x */
+HclStatus vec_aypx(Vec *y, double b, Vec *x);                     /* y = x + b y */
+HclStatus vec_axpby(Vec *y, double a, Vec *x, double b);          /* y = a x + b y */
 HclStatus vec_waxpby(Vec *w, double a, Vec *x, double b, Vec *y); /* w = a x + b y */
 /* y += a x and v += b u in one pass (CG: x += alpha p, r -= alpha q). */
 HclStatus vec_axpy_pair(Vec *y, double a, Vec *x, Vec *v, double b, Vec *u);

@@ -5,8 +5,8 @@
 
 const char *cl_error_name(cl_int code) {
   switch (code) {
-#define NAME(c)                                                                                              \
-  case c:                                                                                                    \
+#define NAME(c)                                                                                                        \
+  case c:                                                                                                              \
     return #c;
     NAME(CL_SUCCESS)
     NAME(CL_DEVICE_NOT_FOUND)

@@ -75,7 +75,8 @@ typedef struct {
   size_t size;
 } DeviceQuery;
 
-#define DEVICE_QUERY(param, field) {(param), #param, &(field), sizeof(field)}
+#define DEVICE_QUERY(param, field)                                                                                     \
+  { (param), #param, &(field), sizeof(field) }
 
 void device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *d) {
   cl_device_type type = 0;
@@ -101,8 +102,9 @@ void device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *d) {
   for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
     cl_int err = query(id, queries[i].param, queries[i].size, queries[i].value, NULL);
     if (err != CL_SUCCESS && !d->refused[0]) {
-      snprintf(d->refused, sizeof d->refused, "does not answer clGetDeviceInfo(%s) (%s); update or reinstall its "
-                                              "OpenCL driver, or choose another device",
+      snprintf(d->refused, sizeof d->refused,
+               "does not answer clGetDeviceInfo(%s) (%s); update or reinstall its "
+               "OpenCL driver, or choose another device",
                queries[i].name, cl_error_name(err));
     }
   }
@@ -141,8 +143,8 @@ HclStatus device_list(DeviceInfo **devices, int *count) {
   *devices = NULL;
   *count = 0;
   cl_int err = clGetPlatformIDs(0, NULL, &nplatforms);
-  REQUIRE(err == CL_SUCCESS || err == CL_PLATFORM_NOT_FOUND_KHR, HCL_ENODEVICE,
-          "clGetPlatformIDs failed (%s); %s", cl_error_name(err), install_hint);
+  REQUIRE(err == CL_SUCCESS || err == CL_PLATFORM_NOT_FOUND_KHR, HCL_ENODEVICE, "clGetPlatformIDs failed (%s); %s",
+          cl_error_name(err), install_hint);
   REQUIRE(nplatforms > 0, HCL_ENODEVICE, "no OpenCL platform found; %s", install_hint);
   TRY_ALLOC(platforms, nplatforms);
   TRY_CL(clGetPlatformIDs(nplatforms, platforms, NULL));
@@ -197,19 +199,23 @@ HclStatus device_check(const DeviceInfo *dev, const DeviceNeeds *needs, char *wh
     return HCL_ENODEVICE;
   }
   if (needs->fp64 && !dev->fp64) {
-    snprintf(why, why_size, "has no fp64 (cl_khr_fp64), needed for double precision; use --precision single "
-                            "or a device with fp64");
+    snprintf(why, why_size,
+             "has no fp64 (cl_khr_fp64), needed for double precision; use --precision single "
+             "or a device with fp64");
     return HCL_ENODEVICE;
   }
   if (needs->global_bytes > dev->global_mem_bytes) {
-    snprintf(why, why_size, "has %.2f GiB of global memory, the job needs %.2f GiB; use a smaller grid, more ranks, "
-                            "or a larger device", gib(dev->global_mem_bytes), gib(needs->global_bytes));
+    snprintf(why, why_size,
+             "has %.2f GiB of global memory, the job needs %.2f GiB; use a smaller grid, more ranks, "
+             "or a larger device",
+             gib(dev->global_mem_bytes), gib(needs->global_bytes));
     return HCL_ENODEVICE;
   }
   if (needs->alloc_bytes > dev->max_alloc_bytes) {
-    snprintf(why, why_size, "allows buffers of at most %.2f GiB (CL_DEVICE_MAX_MEM_ALLOC_SIZE), the job needs one of "
-                            "%.2f GiB; use a smaller grid or more ranks", gib(dev->max_alloc_bytes),
-             gib(needs->alloc_bytes));
+    snprintf(why, why_size,
+             "allows buffers of at most %.2f GiB (CL_DEVICE_MAX_MEM_ALLOC_SIZE), the job needs one of "
+             "%.2f GiB; use a smaller grid or more ranks",
+             gib(dev->max_alloc_bytes), gib(needs->alloc_bytes));
     return HCL_ENODEVICE;
   }
   return HCL_OK;
@@ -336,8 +342,7 @@ HclStatus device_select(const DeviceInfo *devices, int count, const char *select
     passing[j + 1] = key;
   }
   int nbest = 1;
-  while (nbest < npassing &&
-         preference_class(&devices[passing[nbest]]) == preference_class(&devices[passing[0]])) {
+  while (nbest < npassing && preference_class(&devices[passing[nbest]]) == preference_class(&devices[passing[0]])) {
     nbest++;
   }
   *chosen = passing[node_rank % nbest];

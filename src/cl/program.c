@@ -15,11 +15,13 @@ size_t program_options(const DeviceInfo *dev, const KernelConfig *config, char *
    * (below 1.2e-38: the tail of a Gaussian hump, a velocity decaying at rest) are flushed to zero: they mean nothing
    * physically, and Intel CPUs take ~100 cycles on each (PoCL on a Xeon: test case 1 in float 7x slower than in
    * double). Double is untouched. */
-  int length = snprintf(buf, size, "-cl-std=CL1.2 -cl-denorms-are-zero -DREAL=%s -DREAL_IS_DOUBLE=%d -DHCL_FP64=%d -DSTENCIL_RADIUS=%d -DWG_X=%d "
-                      "-DWG_Y=%d -DEXACT_GRID=%d%s%s",
-           precision_name(config->precision), config->precision == PRECISION_DOUBLE, dev->fp64 ? 1 : 0, config->stencil_radius,
-           config->wg_x > 0 ? config->wg_x : 1, config->wg_y > 0 ? config->wg_y : 1, runtime_exact_grid(dev),
-           config->defines ? " " : "", config->defines ? config->defines : "");
+  int length = snprintf(
+      buf, size,
+      "-cl-std=CL1.2 -cl-denorms-are-zero -DREAL=%s -DREAL_IS_DOUBLE=%d -DHCL_FP64=%d -DSTENCIL_RADIUS=%d -DWG_X=%d "
+      "-DWG_Y=%d -DEXACT_GRID=%d%s%s",
+      precision_name(config->precision), config->precision == PRECISION_DOUBLE, dev->fp64 ? 1 : 0,
+      config->stencil_radius, config->wg_x > 0 ? config->wg_x : 1, config->wg_y > 0 ? config->wg_y : 1,
+      runtime_exact_grid(dev), config->defines ? " " : "", config->defines ? config->defines : "");
   return length < 0 ? 0 : (size_t)length;
 }
 
@@ -47,8 +49,9 @@ static HclStatus read_piece(const char *kernel_dir, const char *file, char **tex
   }
   snprintf(path, sizeof path, "%s/%s", kernel_dir, file);
   f = fopen(path, "rb");
-  REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open kernel source '%s': %s (kernel folder from --kernel-dir or "
-                                   "HYDROCL_KERNEL_DIR; it must hold every file of kernels_cl/)",
+  REQUIRE(f != NULL, HCL_ENOINPUT,
+          "cannot open kernel source '%s': %s (kernel folder from --kernel-dir or "
+          "HYDROCL_KERNEL_DIR; it must hold every file of kernels_cl/)",
           path, strerror(errno));
   REQUIRE(fseek(f, 0, SEEK_END) == 0, HCL_EIO, "cannot seek in '%s'", path);
   long length = ftell(f);
@@ -119,8 +122,8 @@ static void describe_line_map(const char *source, char *buf, size_t size) {
   for (const char *p = source; *p && used + 1 < size; line++) {
     char name[256];
     if (sscanf(p, "#line 1 \"%255[^\"]\"", name) == 1) {
-      int n = snprintf(buf + used, size - used, "%s%s %s line %d", used ? ", " : "", name,
-                       used ? "at" : "starts at", line + 1);
+      int n = snprintf(buf + used, size - used, "%s%s %s line %d", used ? ", " : "", name, used ? "at" : "starts at",
+                       line + 1);
       used += n > 0 ? (size_t)n : 0;
     }
     const char *next = strchr(p, '\n');
@@ -160,9 +163,9 @@ HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *
     FAIL(HCL_EBUILD,
          "cannot build kernels_cl/%s.cl (%s) for device %d:%d '%s' (%s, driver %s)\n  sources: %s\n"
          "  options: %s\n  line map: %s\n  build log:\n%s",
-         component, cl_error_name(err), dev->platform_index, dev->device_index, dev->device_name,
-         dev->platform_name, dev->driver_version, runtime_kernel_dir(rt) ? runtime_kernel_dir(rt) : "embedded",
-         options, line_map, log[0] ? log : "(empty)");
+         component, cl_error_name(err), dev->platform_index, dev->device_index, dev->device_name, dev->platform_name,
+         dev->driver_version, runtime_kernel_dir(rt) ? runtime_kernel_dir(rt) : "embedded", options, line_map,
+         log[0] ? log : "(empty)");
   }
   TRY(runtime_keep_program(rt, source, options, built));
   *program = built;

@@ -291,8 +291,7 @@ HclStatus runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size
   cl_event launched = NULL;
   int entry = 0;
   bool want_event = rt->profile || event;
-  TRY_CL(clEnqueueNDRangeKernel(rt->queue, kernel, dims, NULL, global, local, 0, NULL,
-                                want_event ? &launched : NULL));
+  TRY_CL(clEnqueueNDRangeKernel(rt->queue, kernel, dims, NULL, global, local, 0, NULL, want_event ? &launched : NULL));
   if (rt->profile) {
     if (rt->npending == PROFILE_PENDING_MAX) {
       TRY(profile_drain(rt));

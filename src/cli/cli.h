@@ -35,8 +35,8 @@ enum {
 enum { CLI_MAX_SETS = 64, CLI_COMMAND_LINE = 2048 };
 
 typedef struct {
-  const char *command;    /* "info", "bench", ... */
-  char **args;            /* positional arguments after the command (borrowed from argv) */
+  const char *command; /* "info", "bench", ... */
+  char **args;         /* positional arguments after the command (borrowed from argv) */
   int nargs;
   unsigned given;         /* OPT_* bits the user set on the command line */
   const char *device;     /* --device, else HYDROCL_DEVICE, else "auto" */
@@ -44,21 +44,21 @@ typedef struct {
   bool profile;
   bool json;
   bool list;
-  Precision precision; /* --precision, else the build's default */
-  size_t size;         /* --size, 0 when not given */
+  Precision precision;            /* --precision, else the build's default */
+  size_t size;                    /* --size, 0 when not given */
   const char *output_dir;         /* -o, --output; NULL: out/CASE */
   bool overwrite;                 /* --overwrite */
   const char *restart;            /* --restart latest|FILE; NULL when not given */
   const char *sets[CLI_MAX_SETS]; /* --set section.key=value, in order */
   int nsets;
-  int n;                      /* --n: interior points per side of solve-poisson's grid; 0 when not given */
-  const char *method;         /* --method: "cg" (default), "gmres" or "dc" */
-  const char *preconditioner; /* --preconditioner: "rrb" (default), "jacobi" or "none" */
-  double tolerance;           /* --tolerance, 1e-5 when not given */
-  const char *norm;           /* --norm: "2" (default) or "m", the residual norm the tolerance applies to */
-  int rrb_levels;             /* --rrb-levels: the RRB-k of the preconditioner, 0 (default): no limit */
-  int rrb_exact;              /* --rrb-exact: its exact last level's most nodes (default RRB_EXACT_DEFAULT) */
-  int verbosity;       /* -q: -1, default 0, -v: 1, -vv: 2 */
+  int n;                               /* --n: interior points per side of solve-poisson's grid; 0 when not given */
+  const char *method;                  /* --method: "cg" (default), "gmres" or "dc" */
+  const char *preconditioner;          /* --preconditioner: "rrb" (default), "jacobi" or "none" */
+  double tolerance;                    /* --tolerance, 1e-5 when not given */
+  const char *norm;                    /* --norm: "2" (default) or "m", the residual norm the tolerance applies to */
+  int rrb_levels;                      /* --rrb-levels: the RRB-k of the preconditioner, 0 (default): no limit */
+  int rrb_exact;                       /* --rrb-exact: its exact last level's most nodes (default RRB_EXACT_DEFAULT) */
+  int verbosity;                       /* -q: -1, default 0, -v: 1, -vv: 2 */
   char command_line[CLI_COMMAND_LINE]; /* "UTC time: argv", quoted for a shell (cut at the end when longer) */
 } CliOptions;
 

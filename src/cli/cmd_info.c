@@ -80,8 +80,8 @@ HclStatus cmd_info(const CliOptions *o) {
   TRY(cli_require_only(o, OPT_DEVICE | OPT_JSON | OPT_PRECISION));
   REQUIRE(o->nargs == 0, HCL_EUSAGE, "'hydrocl info' takes no arguments (got '%s')", o->args[0]);
   TRY(device_list(&devices, &count));
-  HclStatus selected = device_select(devices, count, o->device, &needs, par_node_rank(), par_node_size(), &chosen,
-                                     &shared);
+  HclStatus selected =
+      device_select(devices, count, o->device, &needs, par_node_rank(), par_node_size(), &chosen, &shared);
   if (par_rank() == 0) {
     if (o->json) {
       print_json(devices, count, chosen);

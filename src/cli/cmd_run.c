@@ -46,8 +46,7 @@ static HclStatus choose_model(const CliOptions *o, const Model **model) {
       snprintf(origin, sizeof origin, "--set %s", o->sets[s]);
     }
   }
-  REQUIRE(name[0], HCL_EDATA, "%s: model.name is required: the model the case is for (%s)", o->args[0],
-          model_names());
+  REQUIRE(name[0], HCL_EDATA, "%s: model.name is required: the model the case is for (%s)", o->args[0], model_names());
   *model = find_model(name);
   REQUIRE(*model != NULL, HCL_EDATA, "%s: model.name must be one of %s (got '%s')", origin, model_names(), name);
 cleanup:
@@ -83,8 +82,8 @@ static void case_name_of(const char *path, char *name, size_t size) {
   }
 }
 
-static HclStatus open_case(const CliOptions *o, unsigned allowed, const Model **model, Case **c,
-                           RunRequest *request, char *case_name, char *output_dir) {
+static HclStatus open_case(const CliOptions *o, unsigned allowed, const Model **model, Case **c, RunRequest *request,
+                           char *case_name, char *output_dir) {
   HclStatus status = HCL_OK;
   TRY(cli_require_only(o, allowed));
   REQUIRE(o->nargs == 1, HCL_EUSAGE, "'hydrocl %s' takes one case file (e.g. hydrocl %s cases/drop-island.yml)",
@@ -98,8 +97,12 @@ static HclStatus open_case(const CliOptions *o, unsigned allowed, const Model **
   if (!o->output_dir) {
     strncat(output_dir, case_name, PATH_SIZE - strlen(output_dir) - 1);
   }
-  *request = (RunRequest){.case_name = case_name, .output_dir = output_dir, .overwrite = o->overwrite,
-                          .restart = o->restart, .command_line = o->command_line, .precision = o->precision,
+  *request = (RunRequest){.case_name = case_name,
+                          .output_dir = output_dir,
+                          .overwrite = o->overwrite,
+                          .restart = o->restart,
+                          .command_line = o->command_line,
+                          .precision = o->precision,
                           .precision_given = (o->given & OPT_PRECISION) != 0};
 cleanup:
   return status;
@@ -118,8 +121,8 @@ static HclStatus run_or_validate(const CliOptions *o, bool run) {
     allowed |= OPT_PROFILE | OPT_OVERWRITE | OPT_RESTART;
   }
   TRY(open_case(o, allowed, &model, &c, &request, case_name, output_dir));
-  DeviceNeeds needs = {.fp64 = model->needs_fp64 ? model->needs_fp64(c, &request)
-                                                 : request.precision == PRECISION_DOUBLE};
+  DeviceNeeds needs = {.fp64 =
+                           model->needs_fp64 ? model->needs_fp64(c, &request) : request.precision == PRECISION_DOUBLE};
   TRY(cli_open_runtime(o, &needs, &rt));
   if (run) {
     TRY(model->run(rt, c, &request));

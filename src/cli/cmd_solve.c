@@ -59,8 +59,9 @@ static HclStatus make_solver(const CliOptions *o, int max_iterations, Krylov **o
   HclStatus status = HCL_OK;
   Precond *pc = NULL;
   KrylovOptions options = krylov_options_default();
-  options.method = strcmp(o->method, "gmres") == 0 ? KRYLOV_GMRES : strcmp(o->method, "dc") == 0 ? KRYLOV_DC
-                                                                                                  : KRYLOV_CG;
+  options.method = strcmp(o->method, "gmres") == 0 ? KRYLOV_GMRES
+                   : strcmp(o->method, "dc") == 0  ? KRYLOV_DC
+                                                   : KRYLOV_CG;
   options.norm = strcmp(o->norm, "m") == 0 ? KRYLOV_NORM_M : KRYLOV_NORM_2;
   options.rtol = o->tolerance;
   options.max_iterations = max_iterations;
@@ -152,12 +153,13 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
     printf("model problem: -Laplace u = f on the unit square, u = x(x-1)y(y-1)exp(xy), %d x %d interior points "
            "(h = %.6g), %s, %s %s, %d rank%s\n",
            o->n, o->n, 1.0 / (o->n + 1), precision_name(o->precision), o->preconditioner,
-           strcmp(o->method, "cg") == 0 ? "CG" : strcmp(o->method, "gmres") == 0 ? "GMRES" : "defect correction",
+           strcmp(o->method, "cg") == 0      ? "CG"
+           : strcmp(o->method, "gmres") == 0 ? "GMRES"
+                                             : "defect correction",
            par_size(), par_size() > 1 ? "s" : "");
     if (strcmp(o->preconditioner, "rrb") == 0) {
       int eliminated = 0, side = o->n;
-      TRY(rrb_depth_levels(o->n, o->n, (RrbDepth){.levels = o->rrb_levels, .exact_nodes = o->rrb_exact},
-                           &eliminated));
+      TRY(rrb_depth_levels(o->n, o->n, (RrbDepth){.levels = o->rrb_levels, .exact_nodes = o->rrb_exact}, &eliminated));
       for (int e = 0; e < eliminated; e++) {
         side = (side + 1) / 2;
       }

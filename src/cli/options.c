@@ -169,8 +169,7 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
   };
   memset(o, 0, sizeof *o);
   o->device = getenv("HYDROCL_DEVICE") && getenv("HYDROCL_DEVICE")[0] ? getenv("HYDROCL_DEVICE") : "auto";
-  o->kernel_dir = getenv("HYDROCL_KERNEL_DIR") && getenv("HYDROCL_KERNEL_DIR")[0] ? getenv("HYDROCL_KERNEL_DIR")
-                                                                                    : NULL;
+  o->kernel_dir = getenv("HYDROCL_KERNEL_DIR") && getenv("HYDROCL_KERNEL_DIR")[0] ? getenv("HYDROCL_KERNEL_DIR") : NULL;
   o->precision = precision_default();
   o->method = "cg";
   o->preconditioner = "rrb";
@@ -303,10 +302,10 @@ cleanup:
 }
 
 static const char *option_name(unsigned bit) {
-  static const char *const names[] = {"--device",  "--kernel-dir", "--profile", "--json",           "--precision",
-                                      "--size",    "--list",       "--output",  "--overwrite",      "--restart",
-                                      "--set",     "--n",          "--preconditioner", "--tolerance",
-                                      "--norm",    "--rrb-levels", "--rrb-exact", "--method"};
+  static const char *const names[] = {"--device",     "--kernel-dir", "--profile",        "--json",      "--precision",
+                                      "--size",       "--list",       "--output",         "--overwrite", "--restart",
+                                      "--set",        "--n",          "--preconditioner", "--tolerance", "--norm",
+                                      "--rrb-levels", "--rrb-exact",  "--method"};
   for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (bit == 1u << i) {
       return names[i];

@@ -29,15 +29,15 @@ static void emit(const char *tag, const char *fmt, va_list args) {
   fflush(stderr);
 }
 
-#define LOG_FUNCTION(fname, tag, shown)                                                                       \
-  void fname(const char *fmt, ...) {                                                                         \
-    if (!(shown)) {                                                                                          \
-      return;                                                                                                \
-    }                                                                                                        \
-    va_list args;                                                                                            \
-    va_start(args, fmt);                                                                                     \
-    emit(tag, fmt, args);                                                                                    \
-    va_end(args);                                                                                            \
+#define LOG_FUNCTION(fname, tag, shown)                                                                                \
+  void fname(const char *fmt, ...) {                                                                                   \
+    if (!(shown)) {                                                                                                    \
+      return;                                                                                                          \
+    }                                                                                                                  \
+    va_list args;                                                                                                      \
+    va_start(args, fmt);                                                                                               \
+    emit(tag, fmt, args);                                                                                              \
+    va_end(args);                                                                                                      \
   }
 
 LOG_FUNCTION(log_error, "error: ", 1)

@@ -162,7 +162,8 @@ HclStatus par_sum_double(double *value) {
 
 HclStatus par_sum_doubles(double *values, int count) {
 #ifdef HYDROCL_HAVE_MPI
-  if (world_size > 1 && MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) {
+  if (world_size > 1 &&
+      MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) {
     return status_set(HCL_EMPI, __FILE__, __LINE__, "MPI_Allreduce of %d sums failed", count);
   }
 #else
@@ -416,7 +417,8 @@ void par_request_destroy(ParRequest **req) {
 /* Without MPI there is one rank and no other to exchange messages with: a message is an internal error. */
 #ifndef HYDROCL_HAVE_MPI
 static HclStatus no_messages(void) {
-  return status_set(HCL_EINTERNAL, __FILE__, __LINE__, "a message between ranks in a build without MPI (please report)");
+  return status_set(HCL_EINTERNAL, __FILE__, __LINE__,
+                    "a message between ranks in a build without MPI (please report)");
 }
 #endif
 

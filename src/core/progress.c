@@ -21,8 +21,7 @@ HclStatus progress_create(double t_start, double t_end, double every, double cel
   HclStatus status = HCL_OK;
   Progress *q = NULL;
   TRY_ALLOC(q, 1);
-  *q = (Progress){.t_start = t_start, .t_end = t_end, .every = every, .cells = cells, .out = out,
-                  .terminal = terminal};
+  *q = (Progress){.t_start = t_start, .t_end = t_end, .every = every, .cells = cells, .out = out, .terminal = terminal};
   *p = q;
 cleanup:
   return status;

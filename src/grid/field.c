@@ -24,8 +24,8 @@ static HclStatus create_local(Runtime *rt, const Decomp *decomp, const FieldSpec
   Field *f = NULL;
   const DecompLocal *local = decomp_local(decomp);
   const DeviceInfo *dev = runtime_device(rt);
-  REQUIRE(spec->nz >= 1 && spec->ghost >= 0, HCL_EINTERNAL, "field '%s' with nz %d, ghost %d", spec->name,
-          spec->nz, spec->ghost);
+  REQUIRE(spec->nz >= 1 && spec->ghost >= 0, HCL_EINTERNAL, "field '%s' with nz %d, ghost %d", spec->name, spec->nz,
+          spec->ghost);
   REQUIRE(spec->precision != PRECISION_DOUBLE || dev->fp64, HCL_ENODEVICE,
           "field '%s' is double precision but device '%s' on rank %d has no fp64; run with --precision single or "
           "choose a device with fp64 (hydrocl info)",
@@ -260,8 +260,7 @@ static HclStatus gather_planes(Field *f, double *global) {
   /* Reading the device and allocating can fail on some ranks only: agree before the first gather. */
   TRY(par_agree(gather_setup(f, &mine, &received, &counts, &offsets)));
   for (int k = 0; k < f->nz; k++) {
-    TRY(par_gatherv_doubles(decomp_comm(f->decomp), mine + (size_t)k * owned, (int)owned, received, counts,
-                            offsets));
+    TRY(par_gatherv_doubles(decomp_comm(f->decomp), mine + (size_t)k * owned, (int)owned, received, counts, offsets));
     for (int r = 0; par_rank() == 0 && r < par_size(); r++) {
       decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
       place_block(f, received + offsets[r], x0, y0, nx, ny, global + (size_t)k * plane_points);
@@ -300,15 +299,20 @@ HclStatus field_zero(Field *f) { /* zero bits are 0.0 in float and double */
 
 Span field_span(const Field *f) {
   size_t pitch = (size_t)field_pitch(f), g = (size_t)field_ghost(f);
-  return (Span){.buffer = field_buffer(f), .precision = field_precision(f), .base = g * pitch + g,
-                .nx = (size_t)field_nx(f), .ny = (size_t)field_ny(f), .nz = (size_t)field_nz(f), .pitch = pitch,
+  return (Span){.buffer = field_buffer(f),
+                .precision = field_precision(f),
+                .base = g * pitch + g,
+                .nx = (size_t)field_nx(f),
+                .ny = (size_t)field_ny(f),
+                .nz = (size_t)field_nz(f),
+                .pitch = pitch,
                 .plane = pitch * (size_t)field_rows(f)};
 }
 
 Span span_range(cl_mem buffer, Precision precision, size_t first, size_t end) {
   size_t n = end > first ? end - first : 0;
-  return (Span){.buffer = buffer, .precision = precision, .base = first, .nx = n, .ny = 1, .nz = 1, .pitch = n,
-                .plane = n};
+  return (Span){
+      .buffer = buffer, .precision = precision, .base = first, .nx = n, .ny = 1, .nz = 1, .pitch = n, .plane = n};
 }
 
 size_t span_count(const Span *s) {

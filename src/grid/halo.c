@@ -134,8 +134,8 @@ static HclStatus pinned_buffer(Runtime *rt, size_t bytes, cl_mem *buffer, void *
   cl_int err = CL_SUCCESS;
   *buffer = clCreateBuffer(runtime_context(rt), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
   TRY_CL(err);
-  *host = clEnqueueMapBuffer(runtime_queue(rt), *buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL,
-                             NULL, &err);
+  *host = clEnqueueMapBuffer(runtime_queue(rt), *buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL,
+                             &err);
   TRY_CL(err);
 cleanup:
   return status;

@@ -57,12 +57,12 @@ int mirror_sides(const Decomp *decomp) {
   const DecompLocal *l = decomp_local(decomp);
   int sides = 0;
   if (!s->periodic_x) {
-    sides |= (l->cx == 0 ? MIRROR_WEST : 0) | (l->cx == l->px - 1 ? MIRROR_EAST : 0) |
-             (s->nx == 1 ? MIRROR_SINGLE_X : 0);
+    sides |=
+        (l->cx == 0 ? MIRROR_WEST : 0) | (l->cx == l->px - 1 ? MIRROR_EAST : 0) | (s->nx == 1 ? MIRROR_SINGLE_X : 0);
   }
   if (!s->periodic_y) {
-    sides |= (l->cy == 0 ? MIRROR_SOUTH : 0) | (l->cy == l->py - 1 ? MIRROR_NORTH : 0) |
-             (s->ny == 1 ? MIRROR_SINGLE_Y : 0);
+    sides |=
+        (l->cy == 0 ? MIRROR_SOUTH : 0) | (l->cy == l->py - 1 ? MIRROR_NORTH : 0) | (s->ny == 1 ? MIRROR_SINGLE_Y : 0);
   }
   return sides;
 }

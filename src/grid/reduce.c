@@ -16,9 +16,8 @@
 enum { GPU_GROUP_SIZE = 256, GPU_MAX_GROUPS = 256, CPU_GROUP_SIZE = 64, CPU_GROUPS_PER_UNIT = 4 };
 
 typedef enum { OP_SUM, OP_MIN, OP_MAX, OP_DOT, OP_DOT2, OP_DOT_RANGE, OP_DOT2_RANGE, OP_COUNT } ReduceOp;
-static const char *const kernel_names[OP_COUNT] = {"reduce_sum",  "reduce_min",       "reduce_max",
-                                                   "reduce_dot",  "reduce_dot2",      "reduce_dot_range",
-                                                   "reduce_dot2_range"};
+static const char *const kernel_names[OP_COUNT] = {"reduce_sum",  "reduce_min",       "reduce_max",       "reduce_dot",
+                                                   "reduce_dot2", "reduce_dot_range", "reduce_dot2_range"};
 
 struct Reducer {
   Runtime *rt;
@@ -170,8 +169,7 @@ static HclStatus combine_partials(Reducer *r, ReduceOp op, size_t groups, int va
   void *partials = NULL;
   size_t n = groups * (size_t)values;
   TRY_ALLOC_BYTES(partials, n * r->acc_bytes);
-  TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->partials, CL_TRUE, 0, n * r->acc_bytes, partials, 0, NULL,
-                             NULL));
+  TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->partials, CL_TRUE, 0, n * r->acc_bytes, partials, 0, NULL, NULL));
   for (size_t k = 0; k < n; k++) {
     double v = r->acc_bytes == sizeof(double) ? ((double *)partials)[k] : (double)((float *)partials)[k];
     mine[k % (size_t)values] = combine(op, mine[k % (size_t)values], v);
@@ -233,8 +231,8 @@ static HclStatus reduce_range(Reducer *r, const Span *a, const Span *with, int v
   arg_uint(&args, a->base + n);
   arg_uint(&args, chunk);
   arg_mem(&args, r->partials);
-  TRY(kernel_launch(r->rt, &args, kernel_groups(groups, local), (1.0 + values) * (double)n *
-                                                                   (double)precision_bytes(a->precision)));
+  TRY(kernel_launch(r->rt, &args, kernel_groups(groups, local),
+                    (1.0 + values) * (double)n * (double)precision_bytes(a->precision)));
   TRY(combine_partials(r, OP_DOT, groups, values, mine));
 cleanup:
   return status;

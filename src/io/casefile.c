@@ -12,8 +12,8 @@
 
 typedef struct {
   bool given;
-  char *text;         /* as written, or the default */
-  char origin[320];   /* "case.yml:12:5", "--set grid.nx=5", "default" */
+  char *text;       /* as written, or the default */
+  char origin[320]; /* "case.yml:12:5", "--set grid.nx=5", "default" */
   int64_t as_int;
   double as_real;
   bool as_bool;
@@ -167,10 +167,8 @@ static HclStatus parse_value(const CaseKey *k, const char *text, const char *ori
   switch (k->type) {
   case CASE_INT:
     v->as_int = strtoll(text, &end, 10);
-    REQUIRE(end != text && *end == '\0', HCL_EDATA, "%s: %s must be a whole number (got '%s')", origin, k->key,
-            text);
-    REQUIRE(errno == 0, HCL_EDATA, "%s: %s must be from %.15g to %.15g (got %s)", origin, k->key, k->min, k->max,
-            text);
+    REQUIRE(end != text && *end == '\0', HCL_EDATA, "%s: %s must be a whole number (got '%s')", origin, k->key, text);
+    REQUIRE(errno == 0, HCL_EDATA, "%s: %s must be from %.15g to %.15g (got %s)", origin, k->key, k->min, k->max, text);
     REQUIRE((double)v->as_int >= k->min, HCL_EDATA, "%s: %s must be >= %.15g (got %s)", origin, k->key, k->min, text);
     REQUIRE((double)v->as_int <= k->max, HCL_EDATA, "%s: %s must be <= %.15g (got %s)", origin, k->key, k->max, text);
     v->as_real = (double)v->as_int;
@@ -196,8 +194,8 @@ static HclStatus parse_value(const CaseKey *k, const char *text, const char *ori
     break;
   case CASE_POINTS: /* as text only the empty list: points are written as YAML lists in the case file */
     REQUIRE(text[0] == '\0' || strcmp(text, "[]") == 0, HCL_EDATA,
-            "%s: %s is a list of points {name: NAME, x: X, y: Y}; write it in the case file (got '%s')", origin,
-            k->key, text);
+            "%s: %s is a list of points {name: NAME, x: X, y: Y}; write it in the case file (got '%s')", origin, k->key,
+            text);
     break;
   }
 cleanup:
@@ -305,8 +303,8 @@ static HclStatus parse_point(Case *c, yaml_document_t *doc, yaml_node_t *item, c
   char origin[320];
   bool has_name = false, has_x = false, has_y = false;
   mark_origin(c->path, item->start_mark, origin, sizeof origin);
-  REQUIRE(item->type == YAML_MAPPING_NODE, HCL_EDATA, "%s: each item of %s must be {name: NAME, x: X, y: Y}",
-          origin, key);
+  REQUIRE(item->type == YAML_MAPPING_NODE, HCL_EDATA, "%s: each item of %s must be {name: NAME, x: X, y: Y}", origin,
+          key);
   snprintf(point->origin, sizeof point->origin, "%s", origin);
   for (yaml_node_pair_t *pair = item->data.mapping.pairs.start; pair < item->data.mapping.pairs.top; pair++) {
     yaml_node_t *k = yaml_document_get_node(doc, pair->key);
@@ -323,8 +321,9 @@ static HclStatus parse_point(Case *c, yaml_document_t *doc, yaml_node_t *item, c
     } else if (strcmp(field, "x") == 0 || strcmp(field, "y") == 0) {
       char *end = NULL;
       double value = strtod(text, &end);
-      REQUIRE(end != text && *end == '\0' && isfinite(value), HCL_EDATA, "%s: %s of a point in %s must be a number "
-                                                                      "in m (got '%s')",
+      REQUIRE(end != text && *end == '\0' && isfinite(value), HCL_EDATA,
+              "%s: %s of a point in %s must be a number "
+              "in m (got '%s')",
               origin, field, key, text);
       *(field[0] == 'x' ? &point->x : &point->y) = value;
       *(field[0] == 'x' ? &has_x : &has_y) = true;
@@ -338,8 +337,7 @@ cleanup:
 }
 
 /* A list of points for the CASE_POINTS key: every item checked, names unique. */
-static HclStatus assign_points(Case *c, yaml_document_t *doc, yaml_node_t *list, const char *key,
-                               const char *origin) {
+static HclStatus assign_points(Case *c, yaml_document_t *doc, yaml_node_t *list, const char *key, const char *origin) {
   HclStatus status = HCL_OK;
   NamedPoint *points = NULL;
   int n = (int)(list->data.sequence.items.top - list->data.sequence.items.start);
@@ -349,8 +347,9 @@ static HclStatus assign_points(Case *c, yaml_document_t *doc, yaml_node_t *list,
   for (int i = 0; i < n; i++) {
     TRY(parse_point(c, doc, yaml_document_get_node(doc, list->data.sequence.items.start[i]), key, &points[i]));
     for (int j = 0; j < i; j++) {
-      REQUIRE(strcmp(points[i].name, points[j].name) != 0, HCL_EDATA, "%s: point '%s' of %s is named twice (first "
-                                                                      "at %s)",
+      REQUIRE(strcmp(points[i].name, points[j].name) != 0, HCL_EDATA,
+              "%s: point '%s' of %s is named twice (first "
+              "at %s)",
               points[i].origin, points[i].name, key, points[j].origin);
     }
   }
@@ -395,15 +394,15 @@ static HclStatus walk_mapping(Case *c, yaml_document_t *doc, yaml_node_t *mappin
     }
     int i = key_index(c, key);
     if (i < 0) {
-    TRY(refuse_unknown_key(c, key, origin));
-  }
+      TRY(refuse_unknown_key(c, key, origin));
+    }
     mark_origin(c->path, v->start_mark, origin, sizeof origin); /* a bad value is pointed at itself */
     if (c->keys[i].type == CASE_POINTS && v->type == YAML_SEQUENCE_NODE) {
       TRY(assign_points(c, doc, v, key, origin));
       continue;
     }
-    REQUIRE(v->type == YAML_SCALAR_NODE, HCL_EDATA, "%s: %s must be %s, not %s", origin, key,
-            type_phrase(&c->keys[i]), node_kind(v));
+    REQUIRE(v->type == YAML_SCALAR_NODE, HCL_EDATA, "%s: %s must be %s, not %s", origin, key, type_phrase(&c->keys[i]),
+            node_kind(v));
     TRY(assign(c, key, (const char *)v->data.scalar.value, origin));
   }
 cleanup:
@@ -497,9 +496,9 @@ HclStatus case_peek(const char *path, const char *key, char *value, size_t size,
   TRY(yaml_file_open(path, &y, &node));
   for (const char *name = key; node && name;) {
     const char *dot = strchr(name, '.');
-    node = node->type == YAML_MAPPING_NODE ? mapping_value(&y.doc, node, name, dot ? (size_t)(dot - name)
-                                                                                   : strlen(name))
-                                           : NULL;
+    node = node->type == YAML_MAPPING_NODE
+               ? mapping_value(&y.doc, node, name, dot ? (size_t)(dot - name) : strlen(name))
+               : NULL;
     name = dot ? dot + 1 : NULL;
   }
   if (node && node->type == YAML_SCALAR_NODE) {

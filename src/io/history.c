@@ -59,11 +59,11 @@ HclStatus gauges_read_csv(const char *path, Gauge **gauges, int *count) {
     memset(g, 0, sizeof *g);
     const char *name = line + strspn(line, " \t");
     int name_length = (int)strcspn(name, ",");
-    REQUIRE(name_length < GAUGE_NAME_MAX, HCL_EDATA, "%s:%d: gauge name '%.20s...' is longer than %d characters",
-            path, number, name, GAUGE_NAME_MAX - 1);
+    REQUIRE(name_length < GAUGE_NAME_MAX, HCL_EDATA, "%s:%d: gauge name '%.20s...' is longer than %d characters", path,
+            number, name, GAUGE_NAME_MAX - 1);
     int consumed = 0;
-    REQUIRE(sscanf(line, " %63[^,], %lf , %lf %n", g->name, &g->x, &g->y, &consumed) == 3 &&
-                line[consumed] == '\0' && isfinite(g->x) && isfinite(g->y),
+    REQUIRE(sscanf(line, " %63[^,], %lf , %lf %n", g->name, &g->x, &g->y, &consumed) == 3 && line[consumed] == '\0' &&
+                isfinite(g->x) && isfinite(g->y),
             HCL_EDATA, "%s:%d: expected 'name,x,y' with x and y in metres (got '%s')", path, number, line);
     snprintf(g->origin, sizeof g->origin, "%s:%d", path, number);
     n++;
@@ -214,8 +214,8 @@ cleanup:
 }
 #endif
 
-HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges,
-                         int ngauges, const OutputVariable *vars, int nvars, HistoryFile **out) {
+HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges, int ngauges,
+                         const OutputVariable *vars, int nvars, HistoryFile **out) {
   HclStatus status = HCL_OK;
   HistoryFile *h = NULL;
   *out = NULL;
@@ -226,8 +226,9 @@ HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *sp
   (void)ngauges;
   (void)vars;
   (void)nvars;
-  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot write '%s'; install libnetcdf-dev and "
-                   "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
+  FAIL(HCL_EUSAGE,
+       "this hydrocl was built without netCDF, so it cannot write '%s'; install libnetcdf-dev and "
+       "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
        spec->path);
 #else
   HclStatus local = create_local(rt, decomp, spec, gauges, ngauges, nvars, &h);

@@ -53,8 +53,7 @@ static HclStatus read_csv_grid(const char *path, int nx, int ny, double *values)
     if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line)) {
       continue;
     }
-    REQUIRE(row < ny, HCL_EDATA, "%s:%d: more than the %d rows of the grid (rows are y, columns x)", path, number,
-            ny);
+    REQUIRE(row < ny, HCL_EDATA, "%s:%d: more than the %d rows of the grid (rows are y, columns x)", path, number, ny);
     int n = parse_numbers(line, values + (size_t)row * nx, nx);
     REQUIRE(n >= 0, HCL_EDATA, "%s:%d: not a list of numbers", path, number);
     REQUIRE(n == nx, HCL_EDATA, "%s:%d: %d values, the grid has %d points in x", path, number, n, nx);
@@ -119,9 +118,9 @@ static bool default_fill(nc_type type, double *fill) {
     nc_type type;
     double fill;
   } fills[] = {
-      {NC_SHORT, NC_FILL_SHORT},          {NC_USHORT, NC_FILL_USHORT},          {NC_INT, NC_FILL_INT},
-      {NC_UINT, NC_FILL_UINT},            {NC_INT64, (double)NC_FILL_INT64},    {NC_UINT64, (double)NC_FILL_UINT64},
-      {NC_FLOAT, NC_FILL_FLOAT},          {NC_DOUBLE, NC_FILL_DOUBLE},
+      {NC_SHORT, NC_FILL_SHORT}, {NC_USHORT, NC_FILL_USHORT},       {NC_INT, NC_FILL_INT},
+      {NC_UINT, NC_FILL_UINT},   {NC_INT64, (double)NC_FILL_INT64}, {NC_UINT64, (double)NC_FILL_UINT64},
+      {NC_FLOAT, NC_FILL_FLOAT}, {NC_DOUBLE, NC_FILL_DOUBLE},
   };
   for (size_t i = 0; i < sizeof fills / sizeof fills[0]; i++) {
     if (fills[i].type == type) {

@@ -124,7 +124,8 @@ cleanup:
 }
 #endif
 
-HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars, MapFile **out) {
+HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars,
+                     MapFile **out) {
   HclStatus status = HCL_OK;
   MapFile *m = NULL;
   *out = NULL;
@@ -132,8 +133,9 @@ HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputV
   (void)decomp;
   (void)vars;
   (void)nvars;
-  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot write '%s'; install libnetcdf-dev and "
-                   "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
+  FAIL(HCL_EUSAGE,
+       "this hydrocl was built without netCDF, so it cannot write '%s'; install libnetcdf-dev and "
+       "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
        spec->path);
 #else
   HclStatus local = create_local(decomp, spec, nvars, &m);

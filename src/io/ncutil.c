@@ -60,17 +60,18 @@ cleanup:
 }
 
 HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names, const size_t *dim_lengths, int ndims,
-                           const OutputVariable *vars, int nvars, int *ncid, int *time_var, int *var_ids,
-                           int *frames) {
+                           const OutputVariable *vars, int nvars, int *ncid, int *time_var, int *var_ids, int *frames) {
   HclStatus status = HCL_OK;
   TRY_NC(nc_open(spec->path, NC_WRITE, ncid), spec->path);
   for (int d = 0; d < ndims; d++) {
     int dim;
     size_t length = 0;
-    REQUIRE(nc_inq_dimid(*ncid, dim_names[d], &dim) == NC_NOERR &&
-                nc_inq_dimlen(*ncid, dim, &length) == NC_NOERR && length == dim_lengths[d],
-            HCL_EDATA, "cannot continue '%s': its dimension %s is %zu, this run's is %zu (another case? use a new "
-            "output folder or --overwrite)", spec->path, dim_names[d], length, dim_lengths[d]);
+    REQUIRE(nc_inq_dimid(*ncid, dim_names[d], &dim) == NC_NOERR && nc_inq_dimlen(*ncid, dim, &length) == NC_NOERR &&
+                length == dim_lengths[d],
+            HCL_EDATA,
+            "cannot continue '%s': its dimension %s is %zu, this run's is %zu (another case? use a new "
+            "output folder or --overwrite)",
+            spec->path, dim_names[d], length, dim_lengths[d]);
   }
   REQUIRE(nc_inq_varid(*ncid, "time", time_var) == NC_NOERR, HCL_EDATA, "cannot continue '%s': it has no time",
           spec->path);
@@ -127,7 +128,8 @@ HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVaria
       c += strspn(c, " ");
     }
     TRY_NC(nc_put_att_float(ncid, *var, "flag_values", spec->double_precision ? NC_DOUBLE : NC_FLOAT, (size_t)nflags,
-                            values), spec->path);
+                            values),
+           spec->path);
     TRY_NC(NC_TEXT_ATT(ncid, *var, "flag_meanings", v->flag_meanings), spec->path);
   }
 cleanup:

@@ -8,12 +8,12 @@
 #include "status.h"
 
 /* Calls a netCDF function; on failure records the call, the file and netCDF's message, and jumps to cleanup. */
-#define TRY_NC(call, path)                                                                                   \
-  do {                                                                                                       \
-    int nc_err_ = (call);                                                                                    \
-    if (nc_err_ != NC_NOERR) {                                                                               \
-      FAIL(HCL_EIO, "netCDF error on '%s': %s (%s)", (path), nc_strerror(nc_err_), #call);                  \
-    }                                                                                                        \
+#define TRY_NC(call, path)                                                                                             \
+  do {                                                                                                                 \
+    int nc_err_ = (call);                                                                                              \
+    if (nc_err_ != NC_NOERR) {                                                                                         \
+      FAIL(HCL_EIO, "netCDF error on '%s': %s (%s)", (path), nc_strerror(nc_err_), #call);                             \
+    }                                                                                                                  \
   } while (0)
 
 /* Writes a text attribute (NC_GLOBAL or a variable's). */
@@ -28,8 +28,7 @@ HclStatus nc_output_create(const OutputSpec *spec, int *ncid);
  * and that the time variable and every variable of vars exist (HCL_EDATA naming the file and what differs), and
  * returns their ids and the number of frames at or before spec->resume_time, where the next frame goes. */
 HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names, const size_t *dim_lengths, int ndims,
-                           const OutputVariable *vars, int nvars, int *ncid, int *time_var, int *var_ids,
-                           int *frames);
+                           const OutputVariable *vars, int nvars, int *ncid, int *time_var, int *var_ids, int *frames);
 /* The global attributes every output file carries: Conventions, title, source, history, hydrocl_case, and
  * featureType when feature_type is not NULL. */
 HclStatus nc_output_globals(int ncid, const OutputSpec *spec, const char *feature_type);

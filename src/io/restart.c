@@ -62,8 +62,8 @@ cleanup:
 }
 
 /* Rank 0: the netCDF file of one restart, at path. */
-static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t step, Field *const *fields,
-                            int nfields, double *const *globals, const RestartScalar *scalars, int nscalars) {
+static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
+                            double *const *globals, const RestartScalar *scalars, int nscalars) {
   HclStatus status = HCL_OK;
   int ncid = -1, dim_y, dim_x, var;
   const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
@@ -142,8 +142,7 @@ static HclStatus write_and_rotate(const RestartSpec *spec, int64_t step, Field *
     unlink(temporary);
     goto cleanup;
   }
-  REQUIRE(rename(temporary, path) == 0, HCL_EIO, "cannot rename '%s' to '%s': %s", temporary, path,
-          strerror(errno));
+  REQUIRE(rename(temporary, path) == 0, HCL_EIO, "cannot rename '%s' to '%s': %s", temporary, path, strerror(errno));
   TRY(flush_to_disk(spec->folder)); /* EINVAL: a file system that cannot flush a folder has nothing to flush */
   TRY(list_steps(spec->folder, spec->prefix, &steps, &count));
   for (int i = 0, kept = 0; i < count; i++) {
@@ -186,8 +185,9 @@ HclStatus restart_write(const RestartSpec *spec, int64_t step, Field *const *fie
   (void)nscalars;
   (void)path_out;
   (void)path_size;
-  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot write restart '%s'; install libnetcdf-dev "
-                   "and rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
+  FAIL(HCL_EUSAGE,
+       "this hydrocl was built without netCDF, so it cannot write restart '%s'; install libnetcdf-dev "
+       "and rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
        path);
 #else
   HclStatus local = HCL_OK;
@@ -285,8 +285,7 @@ cleanup:
 
 #ifdef HYDROCL_HAVE_NETCDF
 /* Every rank: its own block of each field and the scalars. */
-static HclStatus read_file(const char *path, Field *const *fields, int nfields, RestartScalar *scalars,
-                           int nscalars) {
+static HclStatus read_file(const char *path, Field *const *fields, int nfields, RestartScalar *scalars, int nscalars) {
   HclStatus status = HCL_OK;
   int ncid = -1, var = -1, dim = -1;
   size_t length = 0;
@@ -313,22 +312,21 @@ static HclStatus read_file(const char *path, Field *const *fields, int nfields, 
     length = 1;
     REQUIRE(ndims == 2 || (nc_inq_vardimid(ncid, var, dims) == NC_NOERR &&
                            nc_inq_dimlen(ncid, dims[0], &length) == NC_NOERR && length == (size_t)field_nz(f)),
-            HCL_EDATA, "restart '%s' has %zu planes (nz_%s) of field '%s', the case has %d; restart from a run of the "
+            HCL_EDATA,
+            "restart '%s' has %zu planes (nz_%s) of field '%s', the case has %d; restart from a run of the "
             "same vertical resolution",
             path, length, field_name(f), field_name(f), field_nz(f));
-    size_t start[3] = {0, (size_t)l->y0, (size_t)l->x0}, count[3] = {(size_t)field_nz(f), (size_t)l->ny,
-                                                                      (size_t)l->nx};
+    size_t start[3] = {0, (size_t)l->y0, (size_t)l->x0}, count[3] = {(size_t)field_nz(f), (size_t)l->ny, (size_t)l->nx};
     free(block);
     block = NULL;
     TRY_ALLOC(block, count[0] * count[1] * count[2]);
-    TRY_NC(nc_get_vara_double(ncid, var, ndims == 3 ? start : start + 1, ndims == 3 ? count : count + 1, block),
-           path);
+    TRY_NC(nc_get_vara_double(ncid, var, ndims == 3 ? start : start + 1, ndims == 3 ? count : count + 1, block), path);
     TRY(field_write_owned(f, block));
   }
   for (int i = 0; i < nscalars; i++) {
     int ndims = -1;
-    REQUIRE(nc_inq_varid(ncid, scalars[i].name, &var) == NC_NOERR, HCL_EDATA, "restart '%s' has no value '%s'",
-            path, scalars[i].name);
+    REQUIRE(nc_inq_varid(ncid, scalars[i].name, &var) == NC_NOERR, HCL_EDATA, "restart '%s' has no value '%s'", path,
+            scalars[i].name);
     REQUIRE(nc_inq_varndims(ncid, var, &ndims) == NC_NOERR && ndims == 0, HCL_EDATA,
             "restart '%s' holds '%s' as an array of %d dimensions, not as one value", path, scalars[i].name, ndims);
     TRY_NC(nc_get_var_double(ncid, var, &scalars[i].value), path);

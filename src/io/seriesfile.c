@@ -56,8 +56,7 @@ cleanup:
 }
 
 /* The profile variables on (station, time, node): z the vertical coordinate, the others located by it. */
-static HclStatus define_profiles(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout,
-                                 const int dims[3]) {
+static HclStatus define_profiles(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout, const int dims[3]) {
   HclStatus status = HCL_OK;
   size_t samples = 16384 / ((size_t)s->nstations * s->nodes) + 1;
   size_t chunks[3] = {(size_t)s->nstations, samples > 1024 ? 1024 : samples, (size_t)s->nodes};
@@ -164,8 +163,9 @@ HclStatus series_create(const OutputSpec *spec, const SeriesLayout *layout, Seri
   *out = NULL;
 #ifndef HYDROCL_HAVE_NETCDF
   (void)layout;
-  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot write '%s'; install libnetcdf-dev and "
-                   "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
+  FAIL(HCL_EUSAGE,
+       "this hydrocl was built without netCDF, so it cannot write '%s'; install libnetcdf-dev and "
+       "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
        spec->path);
 #else
   HclStatus local = create_local(spec, layout, &s);

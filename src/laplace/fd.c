@@ -9,8 +9,10 @@
 HclStatus fd_weights(double z, const double *x, int n, int max_derivative, double *weights) {
   HclStatus status = HCL_OK;
   int m = max_derivative, stride = n;
-  REQUIRE(n >= 1 && m >= 0, HCL_EDATA, "finite-difference weights need at least one node (got %d) and a derivative "
-          ">= 0 (got %d)", n, m);
+  REQUIRE(n >= 1 && m >= 0, HCL_EDATA,
+          "finite-difference weights need at least one node (got %d) and a derivative "
+          ">= 0 (got %d)",
+          n, m);
   memset(weights, 0, sizeof *weights * (size_t)(m + 1) * n);
   double c1 = 1, c4 = x[0] - z;
   weights[0] = 1;
@@ -24,7 +26,8 @@ HclStatus fd_weights(double z, const double *x, int n, int max_derivative, doubl
       c2 *= c3;
       if (j == i - 1) {
         for (int k = top; k >= 1; k--) {
-          weights[k * stride + i] = c1 * (k * weights[(k - 1) * stride + i - 1] - c5 * weights[k * stride + i - 1]) / c2;
+          weights[k * stride + i] =
+              c1 * (k * weights[(k - 1) * stride + i - 1] - c5 * weights[k * stride + i - 1]) / c2;
         }
         weights[i] = -c1 * c5 * weights[i - 1] / c2;
       }

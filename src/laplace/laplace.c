@@ -20,17 +20,7 @@
 static const double PI = 3.14159265358979323846;
 
 enum { WG_X = 32, WG_Y = 4, COL_PLANES = 9 };
-enum {
-  K_COLUMNS,
-  K_DEFECT_V,
-  K_DEFECT_O,
-  K_SURFACE_V,
-  K_SURFACE_O,
-  K_APPLY_O,
-  K_COPY_PLANE,
-  K_SURFACE_W,
-  NKERNELS
-};
+enum { K_COLUMNS, K_DEFECT_V, K_DEFECT_O, K_SURFACE_V, K_SURFACE_O, K_APPLY_O, K_COPY_PLANE, K_SURFACE_W, NKERNELS };
 static const char *const kernel_names[NKERNELS] = {"columns",   "defect_v", "defect_o",   "surface_v",
                                                    "surface_o", "apply_o",  "copy_plane", "surface_w"};
 
@@ -38,20 +28,20 @@ struct Laplace {
   Runtime *rt;
   const Decomp *decomp;
   LaplaceConfig config;
-  Precision outer, inner; /* Phi and the operator; the V-cycle */
-  int radius, width;      /* order / 2 (the ghost width), order + 1 (the centred stencils) */
-  double *sigma;          /* nz points */
-  Field *phi3;            /* Phi: nz + 1 planes */
+  Precision outer, inner;           /* Phi and the operator; the V-cycle */
+  int radius, width;                /* order / 2 (the ghost width), order + 1 (the centred stencils) */
+  double *sigma;                    /* nz points */
+  Field *phi3;                      /* Phi: nz + 1 planes */
   Field *eta, *h, *depth, *col, *w; /* 2D: eta and h with mirrored ghosts, d = eta + h, coefficients, w */
-  Field *source;          /* NULL until laplace_set_source */
+  Field *source;                    /* NULL until laplace_set_source */
   Halo *eta_halo;
   Mirror *mirror;
-  VecSpace *space;        /* Phi's layout: the operator's vectors, their ghosts mirrored across walls */
-  Vec *phi;               /* Phi as a vector */
-  Vec *residual;          /* laplace_compute_residual's: the V-cycle's input, or Phi's layout without one */
-  Operator *op;           /* the sigma-transformed operator, with its own right-hand side */
-  Krylov *krylov;         /* owns the preconditioner, which owns the levels */
-  Mg *mg;                 /* the levels (borrowed from the preconditioner), NULL without it */
+  VecSpace *space;             /* Phi's layout: the operator's vectors, their ghosts mirrored across walls */
+  Vec *phi;                    /* Phi as a vector */
+  Vec *residual;               /* laplace_compute_residual's: the V-cycle's input, or Phi's layout without one */
+  Operator *op;                /* the sigma-transformed operator, with its own right-hand side */
+  Krylov *krylov;              /* owns the preconditioner, which owns the levels */
+  Mg *mg;                      /* the levels (borrowed from the preconditioner), NULL without it */
   cl_mem horizontal, vertical; /* the stencils (laplace.cl) */
   int *vertical_first;         /* the first node of each of the nz + 1 nodes' sigma stencils */
   cl_program program;
@@ -112,8 +102,8 @@ HclStatus laplace_add_keys(CaseSchema *schema, const char *prefix, const Laplace
        CASE_UNBOUNDED, PRECISION_NAMES,
        "mixed: the iteration in double, the multigrid preconditioner in float; --precision overrides"},
       {"preconditioner", CASE_CHOICE, "",
-       choice_word(PRECONDITIONER_NAMES, (int)d->preconditioner, preconditioner, sizeof preconditioner),
-       CASE_UNBOUNDED, PRECONDITIONER_NAMES, "mg (one multigrid V-cycle on the linearized operator) or none"},
+       choice_word(PRECONDITIONER_NAMES, (int)d->preconditioner, preconditioner, sizeof preconditioner), CASE_UNBOUNDED,
+       PRECONDITIONER_NAMES, "mg (one multigrid V-cycle on the linearized operator) or none"},
   };
   TRY(case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0])));
   TRY(mg_add_keys(schema, prefix, &d->mg));
@@ -153,10 +143,9 @@ HclStatus laplace_check(const LaplaceConfig *c, int nx, int ny, const Case *cs) 
             where(cs, p, "order", at, sizeof at), nx, ny, p, c->order, c->order + 1);
   }
   TRY(mg_check_options(&c->mg, p, cs ? case_origin(cs, case_key(key, p, "pre_sweeps")) : NULL));
-  TRY(krylov_check(&c->krylov, cs ? case_origin(cs, case_key(key, p, "method")) : NULL,
-                   "the sigma-transformed Laplace operator", false,
-                   c->preconditioner == LAPLACE_MG ? "the multigrid V-cycle" : "none",
-                   c->preconditioner != LAPLACE_MG));
+  TRY(krylov_check(
+      &c->krylov, cs ? case_origin(cs, case_key(key, p, "method")) : NULL, "the sigma-transformed Laplace operator",
+      false, c->preconditioner == LAPLACE_MG ? "the multigrid V-cycle" : "none", c->preconditioner != LAPLACE_MG));
 cleanup:
   return status;
 }
@@ -281,14 +270,15 @@ cleanup:
 static HclStatus build(Laplace *L, const int *first) {
   HclStatus status = HCL_OK;
   char defines[2048];
-  int at = snprintf(defines, sizeof defines, "-DVREAL=%s -DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d -DVFIRST=",
-                    precision_name(L->inner), L->radius, L->width, L->width + 1, L->config.nz);
+  int at = snprintf(defines, sizeof defines,
+                    "-DVREAL=%s -DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d -DVFIRST=", precision_name(L->inner),
+                    L->radius, L->width, L->width + 1, L->config.nz);
   for (int p = 0; p <= L->config.nz && at < (int)sizeof defines; p++) {
     at += snprintf(defines + at, sizeof defines - at, "%s%d", p ? "," : "", first[p]);
   }
   ASSERT(at < (int)sizeof defines);
-  KernelConfig config = {.precision = L->outer, .stencil_radius = L->radius, .wg_x = WG_X, .wg_y = WG_Y,
-                         .defines = defines};
+  KernelConfig config = {
+      .precision = L->outer, .stencil_radius = L->radius, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
   TRY(program_build_kernels(L->rt, "laplace", &config, kernel_names, NKERNELS, &L->program, L->kernels));
 cleanup:
   return status;
@@ -308,8 +298,13 @@ static HclStatus make_multigrid(Laplace *L, const double *h, Precond **pc) {
   const DecompSpec *g = decomp_spec(L->decomp);
   double depth_sum = 0;
   TRY(reduce_sum(vspace_reducer(L->space), field_span(L->h), &depth_sum));
-  MgSpec spec = {.dx = L->config.dx, .dy = L->config.dy, .nz = L->config.nz, .sigma = L->sigma,
-                 .depth_scale = depth_sum / ((double)g->nx * g->ny), .precision = L->inner, .options = L->config.mg,
+  MgSpec spec = {.dx = L->config.dx,
+                 .dy = L->config.dy,
+                 .nz = L->config.nz,
+                 .sigma = L->sigma,
+                 .depth_scale = depth_sum / ((double)g->nx * g->ny),
+                 .precision = L->inner,
+                 .options = L->config.mg,
                  .prefix = L->config.prefix};
   TRY(mg_create(L->rt, L->decomp, L->mirror, &spec, h, &mg));
   L->mg = mg;
@@ -536,10 +531,8 @@ static HclStatus op_rhs(void *ctx, Vec *r) {
   return column_kernel(L, K_SURFACE_O, K_SURFACE_V, L->phi, true, r);
 }
 
-static const OperatorOps OPERATOR_OPS = {.name = "the sigma-transformed Laplace operator",
-                                         .apply = op_apply,
-                                         .residual = op_residual,
-                                         .rhs = op_rhs};
+static const OperatorOps OPERATOR_OPS = {
+    .name = "the sigma-transformed Laplace operator", .apply = op_apply, .residual = op_residual, .rhs = op_rhs};
 
 /* ---- solves ---- */
 

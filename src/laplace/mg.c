@@ -18,14 +18,14 @@ enum { VERT_STRIDE = 8, RESTRICT_STRIDE = 4, PROLONG_STRIDE = 2 }; /* as in mult
  * one work-group (smooth_level). */
 enum { GROUP_MAX = 512 };
 enum { K_COLUMNS, K_SMOOTH, K_SMOOTH_LEVEL, K_RESIDUAL, K_RESTRICT, K_PROLONG, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"level_columns", "smooth",           "smooth_level",
-                                                   "residual_low",  "restrict_residual", "prolong_add"};
+static const char *const kernel_names[NKERNELS] = {"level_columns",     "smooth",     "smooth_level", "residual_low",
+                                                   "restrict_residual", "prolong_add"};
 
 typedef struct {
   const Decomp *decomp; /* level 0: the caller's; coarser levels: own_decomp */
   Decomp *own_decomp;
-  int nx, ny, nz;       /* global points */
-  int fx, fy, fz;       /* 2 in the directions this level halved the finer one's, else 1 (level 0: 1) */
+  int nx, ny, nz; /* global points */
+  int fx, fy, fz; /* 2 in the directions this level halved the finer one's, else 1 (level 0: 1) */
   double dx, dy;
   double *sigma;        /* nz points */
   Field *u, *rhs, *res; /* correction, right-hand side, residual: nz + 1 planes */
@@ -35,9 +35,9 @@ typedef struct {
   bool zero_start;      /* a visit's first half-sweep may take u as zero: no colour meets itself across a periodic
                          * side (an odd periodic count would read the last visit's values there) */
   Halo *u_halo, *res_halo;
-  cl_mem vertical;      /* VERT_STRIDE per node p = 0 .. nz: sigma weights and sigma */
-  cl_mem restriction;   /* levels >= 1: RESTRICT_STRIDE per node P = 0 .. nz: fine centre node, three weights */
-  cl_mem prolongation;  /* levels >= 1: PROLONG_STRIDE per finer node: the coarse node below, the upper's weight */
+  cl_mem vertical;     /* VERT_STRIDE per node p = 0 .. nz: sigma weights and sigma */
+  cl_mem restriction;  /* levels >= 1: RESTRICT_STRIDE per node P = 0 .. nz: fine centre node, three weights */
+  cl_mem prolongation; /* levels >= 1: PROLONG_STRIDE per finer node: the coarse node below, the upper's weight */
 } Level;
 
 struct Mg {
@@ -48,7 +48,7 @@ struct Mg {
   Level level[MG_LEVELS_MAX];
   cl_program program;
   cl_kernel kernels[NKERNELS];
-  size_t group;         /* smooth_level's work-group size */
+  size_t group; /* smooth_level's work-group size */
 };
 
 /* ---- the levels ---- */
@@ -122,7 +122,8 @@ static HclStatus plan_levels(Mg *m, const Decomp *decomp) {
           "%slevels = %d restrictions, but a %d x %d x %d grid on %d x %d ranks allows at most %d (each halving "
           "keeps at least %d x %d x %d points, odd counts between walls, even periodic, one point per rank); ask for "
           "fewer, or -1 for the most",
-          s->prefix, s->options.levels, g->nx, g->ny, s->nz, g->px, g->py, m->nlevels - 1, MIN_HORIZONTAL, MIN_HORIZONTAL, MIN_VERTICAL);
+          s->prefix, s->options.levels, g->nx, g->ny, s->nz, g->px, g->py, m->nlevels - 1, MIN_HORIZONTAL,
+          MIN_HORIZONTAL, MIN_VERTICAL);
 cleanup:
   return status;
 }
@@ -152,7 +153,8 @@ static HclStatus make_vertical(Mg *m, Level *L) {
       }
     }
   }
-  TRY(runtime_upload_reals(m->rt, m->spec.precision, table, (size_t)(L->nz + 1) * VERT_STRIDE, "multigrid sigma weights", &L->vertical));
+  TRY(runtime_upload_reals(m->rt, m->spec.precision, table, (size_t)(L->nz + 1) * VERT_STRIDE,
+                           "multigrid sigma weights", &L->vertical));
 cleanup:
   free(table);
   return status;
@@ -190,13 +192,13 @@ static HclStatus make_transfers(Mg *m, const Level *f, Level *c) {
       below++;
     }
     t[0] = below;
-    t[1] = c->fz == 1 || p == f->nz ? 0
-                                    : (s - node_sigma(c, below)) / (node_sigma(c, below + 1) - node_sigma(c, below));
+    t[1] =
+        c->fz == 1 || p == f->nz ? 0 : (s - node_sigma(c, below)) / (node_sigma(c, below + 1) - node_sigma(c, below));
   }
-  TRY(runtime_upload_reals(m->rt, m->spec.precision, restriction, (size_t)(c->nz + 1) * RESTRICT_STRIDE, "multigrid restriction weights",
-             &c->restriction));
-  TRY(runtime_upload_reals(m->rt, m->spec.precision, prolongation, (size_t)(f->nz + 1) * PROLONG_STRIDE, "multigrid prolongation weights",
-             &c->prolongation));
+  TRY(runtime_upload_reals(m->rt, m->spec.precision, restriction, (size_t)(c->nz + 1) * RESTRICT_STRIDE,
+                           "multigrid restriction weights", &c->restriction));
+  TRY(runtime_upload_reals(m->rt, m->spec.precision, prolongation, (size_t)(f->nz + 1) * PROLONG_STRIDE,
+                           "multigrid prolongation weights", &c->prolongation));
 cleanup:
   free(restriction);
   free(prolongation);
@@ -289,7 +291,8 @@ static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   arg_mem(&a, field_buffer(depth));
   arg_shape(&a, L);
   arg_spacing(&a, m, L, true);
-  TRY(kernel_launch(m->rt, &a, columns(m, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny), 5 * level_points(L) * real_bytes(m)));
+  TRY(kernel_launch(m->rt, &a, columns(m, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny),
+                    5 * level_points(L) * real_bytes(m)));
   TRY(runtime_finish(m->rt)); /* the depth field goes */
 cleanup:
   halo_destroy(&depth_halo);
@@ -314,8 +317,8 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
            "-DNZ_MAX=%d -DMIRROR_WEST=%d -DMIRROR_EAST=%d -DMIRROR_SOUTH=%d -DMIRROR_NORTH=%d -DMIRROR_SINGLE_X=%d "
            "-DMIRROR_SINGLE_Y=%d",
            m->level[0].nz, MIRROR_WEST, MIRROR_EAST, MIRROR_SOUTH, MIRROR_NORTH, MIRROR_SINGLE_X, MIRROR_SINGLE_Y);
-  KernelConfig config = {.precision = spec->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y,
-                         .defines = defines};
+  KernelConfig config = {
+      .precision = spec->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
   TRY(program_build_kernels(rt, "multigrid", &config, kernel_names, NKERNELS, &m->program, m->kernels));
   TRY_CL(clGetKernelWorkGroupInfo(m->kernels[K_SMOOTH_LEVEL], runtime_device(rt)->id, CL_KERNEL_WORK_GROUP_SIZE,
                                   sizeof m->group, &m->group, NULL));
@@ -415,7 +418,7 @@ static HclStatus residual(Mg *m, Level *L) {
   arg_mem(&a, L->vertical);
   arg_spacing(&a, m, L, true);
   TRY(kernel_launch(m->rt, &a, columns(m, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny),
-             3.0 * (L->nz + 1) * level_points(L) * real_bytes(m)));
+                    3.0 * (L->nz + 1) * level_points(L) * real_bytes(m)));
 cleanup:
   return status;
 }
@@ -441,7 +444,7 @@ static HclStatus restrict_to(Mg *m, Level *f, Level *c) {
   arg_int(&a, c->fy * lc->y0 - lf->y0);
   arg_mem(&a, c->restriction);
   TRY(kernel_launch(m->rt, &a, columns(m, lc->nx, lc->ny),
-             ((f->nz + 1) * level_points(f) + (c->nz + 1) * level_points(c)) * real_bytes(m)));
+                    ((f->nz + 1) * level_points(f) + (c->nz + 1) * level_points(c)) * real_bytes(m)));
 cleanup:
   return status;
 }
@@ -466,7 +469,7 @@ static HclStatus prolong_to(Mg *m, Level *c, Level *f) {
   arg_int(&a, lc->y0);
   arg_mem(&a, c->prolongation);
   TRY(kernel_launch(m->rt, &a, columns(m, lf->nx, lf->ny),
-             (2.0 * (f->nz + 1) * level_points(f) + (c->nz + 1) * level_points(c)) * real_bytes(m)));
+                    (2.0 * (f->nz + 1) * level_points(f) + (c->nz + 1) * level_points(c)) * real_bytes(m)));
 cleanup:
   return status;
 }
@@ -566,8 +569,8 @@ HclStatus mg_check_options(const MgOptions *o, const char *prefix, const char *o
   HclStatus status = HCL_OK;
   const char *at = origin ? origin : "", *colon = origin ? ": " : "";
   REQUIRE(o->pre_sweeps >= 0 && o->post_sweeps >= 0 && o->pre_sweeps + o->post_sweeps >= 1, HCL_EDATA,
-          "%s%s%spre_sweeps = %d and %spost_sweeps = %d: none negative, and the V-cycle needs a smoothing sweep",
-          at, colon, prefix, o->pre_sweeps, prefix, o->post_sweeps);
+          "%s%s%spre_sweeps = %d and %spost_sweeps = %d: none negative, and the V-cycle needs a smoothing sweep", at,
+          colon, prefix, o->pre_sweeps, prefix, o->post_sweeps);
   REQUIRE(o->coarse_sweeps >= 1, HCL_EDATA, "%s%s%scoarse_sweeps = %d: at least 1", at, colon, prefix,
           o->coarse_sweeps);
   REQUIRE(o->levels >= MG_LEVELS_MOST, HCL_EDATA,
@@ -651,12 +654,8 @@ static void pc_hint(void *ctx, char *text, size_t size) {
            p->mg->nlevels - 1);
 }
 
-static const PrecondOps MG_OPS = {.name = "mg",
-                                  .apply = pc_apply,
-                                  .input = pc_input,
-                                  .output = pc_output,
-                                  .hint = pc_hint,
-                                  .destroy = pc_destroy};
+static const PrecondOps MG_OPS = {
+    .name = "mg", .apply = pc_apply, .input = pc_input, .output = pc_output, .hint = pc_hint, .destroy = pc_destroy};
 
 HclStatus mg_precond_create(Mg *mg, Precond **out) {
   HclStatus status = HCL_OK;

@@ -122,9 +122,9 @@ HclStatus run_check_device_memory(Runtime *rt, const Decomp *decomp, double need
                        l->ny, points, needed / 1e6, dev->device_name, (double)dev->global_mem_bytes / 1e6, hint);
   } else if (largest_field > (double)dev->max_alloc_bytes) {
     local = status_set(HCL_ENODEVICE, __FILE__, __LINE__,
-                       "rank %d's %d x %d %s make fields of %.4g MB but '%s' allows %.4g MB in one buffer; %s",
-                       l->rank, l->nx, l->ny, points, largest_field / 1e6, dev->device_name,
-                       (double)dev->max_alloc_bytes / 1e6, hint);
+                       "rank %d's %d x %d %s make fields of %.4g MB but '%s' allows %.4g MB in one buffer; %s", l->rank,
+                       l->nx, l->ny, points, largest_field / 1e6, dev->device_name, (double)dev->max_alloc_bytes / 1e6,
+                       hint);
   }
   return par_agree(local);
 }
@@ -140,7 +140,8 @@ HclStatus run_claim_restarts(const RunRequest *q, const char *prefix, int64_t st
   if (local == HCL_OK && count > 0) {
     local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
                        "output folder '%s' holds restarts of an earlier run; pass --overwrite to replace that run, "
-                       "--restart latest to continue it, or choose another output folder", q->output_dir);
+                       "--restart latest to continue it, or choose another output folder",
+                       q->output_dir);
   }
   TRY(par_agree(local));
 cleanup:
@@ -231,13 +232,12 @@ void run_close_files(RunFiles *files) {
   map_close(&files->map);
 }
 
-HclStatus run_write_restart(const Case *c, const RunRequest *q, const char *prefix, const char *source,
-                            int64_t step, Field *const *fields, int nfields, const RestartScalar *scalars,
-                            int nscalars) {
+HclStatus run_write_restart(const Case *c, const RunRequest *q, const char *prefix, const char *source, int64_t step,
+                            Field *const *fields, int nfields, const RestartScalar *scalars, int nscalars) {
   HclStatus status = HCL_OK;
   char path[RUN_PATH_SIZE];
-  RestartSpec spec = {.folder = q->output_dir, .prefix = prefix, .keep = (int)case_int(c, "restart.keep"),
-                      .source = source};
+  RestartSpec spec = {
+      .folder = q->output_dir, .prefix = prefix, .keep = (int)case_int(c, "restart.keep"), .source = source};
   TRY(restart_write(&spec, step, fields, nfields, scalars, nscalars, path, sizeof path));
   log_verbose("restart written: %s (t = %g s, step %lld)", path, scalars[0].value, (long long)step);
 cleanup:
@@ -255,8 +255,8 @@ HclStatus run_restart_path(const RunRequest *q, const char *prefix, char *path, 
 HclStatus run_resume(Timeline *tl, const char *path, double t, int64_t step) {
   HclStatus status = HCL_OK;
   timeline_start(tl, tl->t_end, tl->map.interval, tl->history.interval, tl->restart.interval, t, step);
-  REQUIRE(tl->t < tl->t_end, HCL_EDATA, "restart '%s' is at t = %g s, at or past time.end = %g s: nothing to run",
-          path, tl->t, tl->t_end);
+  REQUIRE(tl->t < tl->t_end, HCL_EDATA, "restart '%s' is at t = %g s, at or past time.end = %g s: nothing to run", path,
+          tl->t, tl->t_end);
   log_info("continuing from %s at t = %g s, step %lld", path, tl->t, (long long)tl->step);
 cleanup:
   return status;

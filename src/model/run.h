@@ -40,8 +40,7 @@ HclStatus run_read_bed_file(const Case *c, int nx, int ny, double **values);
 
 /* The points of points_key and, when file_key is not NULL and names a file, of that CSV 'name,x,y'
  * (gauges_read_csv). Caller frees *points. */
-HclStatus run_read_points(const Case *c, const char *points_key, const char *file_key, NamedPoint **points,
-                          int *count);
+HclStatus run_read_points(const Case *c, const char *points_key, const char *file_key, NamedPoint **points, int *count);
 
 /* Every point within [x_first, x_last] x [y_first, y_last]: HCL_EDATA naming the point's origin, what it is
  * ("gauge"), the box and what the box is ("the cell centres"). */
@@ -111,7 +110,7 @@ HclStatus run_resume(Timeline *tl, const char *path, double t, int64_t step);
 /* What a model gives the time loop both models share; model is the model's own run state. All collective. */
 typedef struct {
   HclStatus (*advance)(void *model, Timeline *tl, double *dt, TimelineDue *due); /* one step, along tl */
-  HclStatus (*check)(void *model);  /* the divergence guard and the save of the last good state */
+  HclStatus (*check)(void *model); /* the divergence guard and the save of the last good state */
   HclStatus (*write)(void *model, bool map_due, bool history_due);
   HclStatus (*write_restart)(void *model, double t, int64_t step);
   void (*describe)(void *model, char *extra, size_t size); /* more key=value fields of a progress line, or NULL */

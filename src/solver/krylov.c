@@ -52,8 +52,8 @@ static HclStatus check_options(const KrylovOptions *o, const char *origin) {
   HclStatus status = HCL_OK;
   const char *at = origin ? origin : "", *colon = origin ? ": " : "";
   REQUIRE(o->rtol >= 0 && o->atol >= 0 && o->rtol + o->atol > 0 && isfinite(o->rtol) && isfinite(o->atol), HCL_EDATA,
-          "%s%s%srtol = %g and %satol = %g: both >= 0 and not both 0 (a solve would never stop)", at, colon,
-          o->prefix, o->rtol, o->prefix, o->atol);
+          "%s%s%srtol = %g and %satol = %g: both >= 0 and not both 0 (a solve would never stop)", at, colon, o->prefix,
+          o->rtol, o->prefix, o->atol);
   REQUIRE(o->max_iterations >= 1, HCL_EDATA, "%s%s%smax_iterations = %d: at least 1", at, colon, o->prefix,
           o->max_iterations);
   REQUIRE(o->method != KRYLOV_GMRES || (o->restart >= 1 && o->restart <= KRYLOV_RESTART_MAX), HCL_EDATA,
@@ -103,8 +103,8 @@ cleanup:
   return status;
 }
 
-HclStatus krylov_check(const KrylovOptions *o, const char *origin, const char *operator_name,
-                       bool operator_symmetric, const char *precond_name, bool precond_symmetric) {
+HclStatus krylov_check(const KrylovOptions *o, const char *origin, const char *operator_name, bool operator_symmetric,
+                       const char *precond_name, bool precond_symmetric) {
   HclStatus status = HCL_OK;
   const char *at = origin ? origin : "", *colon = origin ? ": " : "";
   REQUIRE(o->method != KRYLOV_CG || operator_symmetric, HCL_EDATA,
@@ -312,7 +312,9 @@ static HclStatus not_converged(const Krylov *ks, const KrylovResult *r) {
                     "the solve of %s (%s, preconditioner %s) did not converge: %s residual%s after %d iterations, "
                     "target %.3g (%srtol %g x %.3g + %satol %g). Try %s%s%sa larger %smax_iterations",
                     operator_name(ks->op), METHOD_NAMES[o->method], precond_name(ks->pc),
-                    o->norm == KRYLOV_NORM_RMS ? "rms" : o->norm == KRYLOV_NORM_M ? "preconditioned" : "2-norm",
+                    o->norm == KRYLOV_NORM_RMS ? "rms"
+                    : o->norm == KRYLOV_NORM_M ? "preconditioned"
+                                               : "2-norm",
                     history, r->iterations, r->target, o->prefix, o->rtol, r->reference, o->prefix, o->atol, hint,
                     hint[0] ? ", " : "", method_hint, o->prefix);
 }
@@ -395,7 +397,7 @@ static double measure_norm(const Krylov *ks, double norm) {
 }
 
 /* GMRES's Hessenberg matrix, (m + 1) x m, rotated into upper triangular form as the steps go. */
-#define H(i, j) ks->hess[(size_t)(i) * ks->options.restart + (j)]
+#define H(i, j) ks->hess[(size_t)(i)*ks->options.restart + (j)]
 
 /* One cycle's Arnoldi steps from v[0] = r / beta, after *k iterations; the steps made into *steps. Stops at the
  * restart, at the target or when the Krylov space is exhausted (a zero pivot). */

@@ -32,26 +32,27 @@ enum {
   NKERNELS
 };
 static const char *const kernel_names[NKERNELS] = {
-    "setup_a",           "setup_b",           "setup_exact",   "exact_product",    "forward_r1_level", "forward_r2_level",
-    "backward_r1_level", "backward_black_level", "backward_first", "apply_coarse", "schur_apply"};
+    "setup_a",          "setup_b",          "setup_exact",       "exact_product",
+    "forward_r1_level", "forward_r2_level", "backward_r1_level", "backward_black_level",
+    "backward_first",   "apply_coarse",     "schur_apply"};
 
 struct Rrb {
   Runtime *rt;
   Precision precision;
-  RrbLayout layout;  /* the factor's recursive layout */
-  RrbLayout vectors; /* the callers' vectors: level 0's groups, then level 1's grid row-major (rrb.h) */
-  int coarse_level; /* the first level applied by apply_coarse */
-  cl_mem table;     /* the layout for the kernels: LT_FIELDS uints per level and the last level */
-  cl_mem factor;    /* FACTOR_PLANES planes of count REALs */
-  cl_mem schur;     /* SCHUR_PLANES planes, in the vector layout */
-  cl_mem work;      /* the preconditioner's vector from level 1 on, in the recursive layout */
+  RrbLayout layout;               /* the factor's recursive layout */
+  RrbLayout vectors;              /* the callers' vectors: level 0's groups, then level 1's grid row-major (rrb.h) */
+  int coarse_level;               /* the first level applied by apply_coarse */
+  cl_mem table;                   /* the layout for the kernels: LT_FIELDS uints per level and the last level */
+  cl_mem factor;                  /* FACTOR_PLANES planes of count REALs */
+  cl_mem schur;                   /* SCHUR_PLANES planes, in the vector layout */
+  cl_mem work;                    /* the preconditioner's vector from level 1 on, in the recursive layout */
   cl_mem straight[3], rotated[3]; /* setup scratch: a level's straight stencil (from level 1 on) and rotated one */
-  cl_mem exact;     /* the last level's inverse: m x m REALs, in the band order of rrb.cl's exact_order */
-  cl_mem exact_factor; /* setup scratch: Z = D^-1/2 L^-1 of the last level, m x m REALs */
-  int exact_band;   /* the last level's half-bandwidth in the band order */
-  size_t group[NKERNELS]; /* the work-items of the one-work-group kernels (apply_coarse, setup_exact) */
-  cl_mem failed;    /* the first level with a pivot that is not positive, INT_MAX when none */
-  double *level_seconds; /* while rrb_apply_timed runs: its kernels' seconds per level, else NULL */
+  cl_mem exact;                   /* the last level's inverse: m x m REALs, in the band order of rrb.cl's exact_order */
+  cl_mem exact_factor;            /* setup scratch: Z = D^-1/2 L^-1 of the last level, m x m REALs */
+  int exact_band;                 /* the last level's half-bandwidth in the band order */
+  size_t group[NKERNELS];         /* the work-items of the one-work-group kernels (apply_coarse, setup_exact) */
+  cl_mem failed;                  /* the first level with a pivot that is not positive, INT_MAX when none */
+  double *level_seconds;          /* while rrb_apply_timed runs: its kernels' seconds per level, else NULL */
   cl_program program;
   cl_kernel kernels[NKERNELS];
 };
@@ -125,7 +126,8 @@ HclStatus rrb_depth_levels(int nx, int ny, RrbDepth depth, int *eliminated) {
   HclStatus status = HCL_OK;
   REQUIRE(depth.levels == 0 || depth.levels >= 2, HCL_EDATA,
           "RRB levels %d: allowed are 2 or more (level 1 is eliminated for the Schur complement), or 0 for as many "
-          "as the exact level's size asks", depth.levels);
+          "as the exact level's size asks",
+          depth.levels);
   REQUIRE(depth.exact_nodes >= 1 && depth.exact_nodes <= RRB_EXACT_MAX, HCL_EDATA,
           "RRB exact level of %d nodes: allowed are 1 to %d", depth.exact_nodes, RRB_EXACT_MAX);
   int e = 0;
@@ -139,8 +141,8 @@ HclStatus rrb_depth_levels(int nx, int ny, RrbDepth depth, int *eliminated) {
   }
   REQUIRE(fewest == e, HCL_EDATA,
           "RRB-%d on a %d x %d grid leaves a last level of %ld nodes, more than the %d that its exact factorization "
-          "takes: ask for at least %d levels (or 0: as many as the exact level's size asks)", depth.levels, nx, ny,
-          level_nodes(nx, ny, e), RRB_EXACT_MAX, fewest + 1);
+          "takes: ask for at least %d levels (or 0: as many as the exact level's size asks)",
+          depth.levels, nx, ny, level_nodes(nx, ny, e), RRB_EXACT_MAX, fewest + 1);
   *eliminated = e;
 cleanup:
   return status;
@@ -159,7 +161,8 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth 
   TRY(rrb_layout_create(nx, ny, eliminated > 0 ? 2 : 1, 1, &r->vectors));
   REQUIRE(r->layout.count < UINT32_MAX, HCL_EDATA,
           "an RRB block of %d x %d points is beyond the solver's 2^32 places per rank: split the grid over more "
-          "ranks", nx, ny);
+          "ranks",
+          nx, ny);
   r->coarse_level = r->layout.nlevels;
   while (r->coarse_level > 1 &&
          (long)r->layout.levels[r->coarse_level - 1].nx * r->layout.levels[r->coarse_level - 1].ny <= COARSE_NODES) {
@@ -191,8 +194,8 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth 
   size_t local_bytes = exact_band_bytes(r) > coarse_local_bytes(r) ? exact_band_bytes(r) : coarse_local_bytes(r);
   REQUIRE(local_bytes <= runtime_device(rt)->local_mem_bytes, HCL_EDATA,
           "the RRB exact level of %d x %d nodes needs %zu bytes of local memory, more than the %llu of this device: "
-          "choose a smaller exact level", r->layout.final_nx, r->layout.final_ny, local_bytes,
-          (unsigned long long)runtime_device(rt)->local_mem_bytes);
+          "choose a smaller exact level",
+          r->layout.final_nx, r->layout.final_ny, local_bytes, (unsigned long long)runtime_device(rt)->local_mem_bytes);
   *out = r;
   r = NULL;
 cleanup:
@@ -206,9 +209,9 @@ void rrb_destroy(Rrb **rrb) {
   }
   Rrb *r = *rrb;
   program_release(&r->program, r->kernels, NKERNELS);
-  cl_mem *buffers[] = {&r->table,       &r->factor,       &r->schur,        &r->exact,       &r->exact_factor,
-                       &r->failed,      &r->straight[0],  &r->straight[1],  &r->straight[2], &r->rotated[0],
-                       &r->rotated[1],  &r->rotated[2],  &r->work};
+  cl_mem *buffers[] = {&r->table,      &r->factor,      &r->schur,       &r->exact,       &r->exact_factor,
+                       &r->failed,     &r->straight[0], &r->straight[1], &r->straight[2], &r->rotated[0],
+                       &r->rotated[1], &r->rotated[2],  &r->work};
   for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; b++) {
     if (*buffers[b]) {
       clReleaseMemObject(*buffers[b]);
@@ -369,9 +372,11 @@ HclStatus rrb_setup_matrix(Rrb *r, const RrbMatrix *matrix) {
   TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->failed, CL_TRUE, 0, sizeof failed, &failed, 0, NULL, NULL));
   REQUIRE(failed == INT_MAX, HCL_EDATA,
           "the RRB factorization met a pivot that is not positive on level %d of %d: the matrix is not symmetric "
-          "positive definite%s", failed + 1, l->nlevels + 1,
-          failed == 0 ? " (a centre coefficient, or the first Schur complement's)" : " (or not diagonally dominant "
-          "enough for the lumped factorization)");
+          "positive definite%s",
+          failed + 1, l->nlevels + 1,
+          failed == 0 ? " (a centre coefficient, or the first Schur complement's)"
+                      : " (or not diagonally dominant "
+                        "enough for the lumped factorization)");
 cleanup:
   return status;
 }
@@ -410,8 +415,7 @@ HclStatus rrb_apply(Rrb *r, cl_mem res, cl_mem z) {
     TRY_CL(clEnqueueCopyBuffer(runtime_queue(r->rt), res, r->work, 0, 0, real_bytes(r), 0, NULL, NULL));
   } else {
     const RrbLevelLayout *l0 = level(r, 0);
-    TRY(stage(r, K_FORWARD_R2, 0, res, r->work, TERMS_R1 | TO_WORK, (l0->nx + 1) / 2, (l0->ny + 1) / 2,
-              2 + 4 * 1.25));
+    TRY(stage(r, K_FORWARD_R2, 0, res, r->work, TERMS_R1 | TO_WORK, (l0->nx + 1) / 2, (l0->ny + 1) / 2, 2 + 4 * 1.25));
   }
   for (int k = 1; k < coarse; k++) {
     const RrbLevelLayout *v = level(r, k);

@@ -26,9 +26,9 @@ enum {
   K_UNPACK,
   NKERNELS
 };
-static const char *const kernel_names[NKERNELS] = {
-    "dist_copy",        "dist_setup_a",        "dist_setup_b", "dist_forward_red", "dist_forward_r2",
-    "dist_backward_r1", "dist_backward_black", "dist_pack",    "dist_unpack"};
+static const char *const kernel_names[NKERNELS] = {"dist_copy",           "dist_setup_a",    "dist_setup_b",
+                                                   "dist_forward_red",    "dist_forward_r2", "dist_backward_r1",
+                                                   "dist_backward_black", "dist_pack",       "dist_unpack"};
 
 /* Level k's nodes i0 .. i0 + ni - 1 by j0 .. j0 + nj - 1 (global level indices) in a kernel's launch. */
 typedef struct {
@@ -38,11 +38,11 @@ typedef struct {
 /* The coarse level: its whole grid on every rank, solved by the one-rank solver. */
 typedef struct {
   int nx, ny;
-  Nodes own;               /* this rank's nodes of it */
-  Nodes seen;              /* the nodes of its block and ghost layers */
+  Nodes own;                /* this rank's nodes of it */
+  Nodes seen;               /* the nodes of its block and ghost layers */
   int *recv_bytes, *displs; /* per rank, for MPI_Allgatherv: its nodes' bytes and where they land */
-  size_t *place;           /* per rank's node, in gathered order: its place in the layout of the coarse solver */
-  size_t *natural;         /* the same: its index in the coarse grid's natural order */
+  size_t *place;            /* per rank's node, in gathered order: its place in the layout of the coarse solver */
+  size_t *natural;          /* the same: its index in the coarse grid's natural order */
   unsigned char *packed, *gathered, *layout, *solution; /* host: own nodes, all, in layout order, natural order */
   cl_mem packed_dev, in_dev, z_dev, solution_dev, matrix_dev[3];
   Rrb *solver;
@@ -178,8 +178,8 @@ static HclStatus create_coarse(RrbDist *r, RrbDepth depth) {
   const DecompLocal *l = decomp_local(r->decomp);
   c->seen = block_nodes(r, r->levels, l->x0, l->y0, l->nx, l->ny, r->ghost);
   size_t count = (size_t)c->nx * c->ny, bytes = real_bytes(r);
-  REQUIRE(count * bytes < INT_MAX, HCL_EDATA, "the RRB coarse level of %d x %d nodes is too large to gather",
-          c->nx, c->ny);
+  REQUIRE(count * bytes < INT_MAX, HCL_EDATA, "the RRB coarse level of %d x %d nodes is too large to gather", c->nx,
+          c->ny);
   RrbDepth rest = {.levels = depth.levels > 0 ? depth.levels - r->levels : 0, .exact_nodes = depth.exact_nodes};
   TRY(rrb_create(r->rt, c->nx, c->ny, r->precision, rest, &c->solver));
   TRY_ALLOC(c->recv_bytes, ranks);
@@ -217,8 +217,8 @@ cleanup:
 }
 
 static void destroy_coarse(Coarse *c) {
-  cl_mem buffers[] = {c->packed_dev, c->in_dev, c->z_dev, c->solution_dev, c->matrix_dev[0], c->matrix_dev[1],
-                      c->matrix_dev[2]};
+  cl_mem buffers[] = {c->packed_dev,    c->in_dev,        c->z_dev,        c->solution_dev,
+                      c->matrix_dev[0], c->matrix_dev[1], c->matrix_dev[2]};
   for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; b++) {
     if (buffers[b]) {
       clReleaseMemObject(buffers[b]);
@@ -324,8 +324,7 @@ static HclStatus gather_coarse(RrbDist *r, Field *f) {
   arg_level(r, &a, c->own);
   TRY(launch(r, &a, c->own, 2));
   if (own_bytes > 0) {
-    TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), c->packed_dev, CL_TRUE, 0, own_bytes, c->packed, 0, NULL,
-                               NULL));
+    TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), c->packed_dev, CL_TRUE, 0, own_bytes, c->packed, 0, NULL, NULL));
   }
   TRY(par_allgatherv(decomp_comm(r->decomp), c->packed, (int)own_bytes, c->gathered, c->recv_bytes, c->displs));
 cleanup:
@@ -350,8 +349,7 @@ static HclStatus setup_coarse(RrbDist *r) {
   for (int f = 0; f < 3; f++) {
     TRY(gather_coarse(r, r->straight[f]));
     rearrange(r, c->natural, c->solution);
-    TRY_CL(clEnqueueWriteBuffer(runtime_queue(r->rt), c->matrix_dev[f], CL_TRUE, 0, bytes, c->solution, 0, NULL,
-                                NULL));
+    TRY_CL(clEnqueueWriteBuffer(runtime_queue(r->rt), c->matrix_dev[f], CL_TRUE, 0, bytes, c->solution, 0, NULL, NULL));
     matrix.coefficients[f] = c->matrix_dev[f];
   }
   TRY(rrb_setup_matrix(c->solver, &matrix));
@@ -439,8 +437,11 @@ HclStatus rrb_dist_setup(RrbDist *r, Field *centre, Field *east, Field *north) {
   TRY(first_failed_level(r, &failed));
   REQUIRE(failed == INT_MAX, HCL_EDATA,
           "the RRB factorization met a pivot that is not positive on level %d: the matrix is not symmetric positive "
-          "definite%s", failed + 1, failed == 0 ? "" : " (or not diagonally dominant enough for the lumped "
-          "factorization)");
+          "definite%s",
+          failed + 1,
+          failed == 0 ? ""
+                      : " (or not diagonally dominant enough for the lumped "
+                        "factorization)");
   TRY(setup_coarse(r));
 cleanup:
   return status;

@@ -107,8 +107,7 @@ static HclStatus launch_permute(RrbPermute *p, int k, cl_mem from, cl_mem to, Fi
   arg_int(&a, field_ghost(natural));
   arg_int(&a, field_pitch(natural));
   arg_int(&a, p->layout.nlevels);
-  TRY(kernel_launch(p->rt, &a, kernel_grid(p->rt, nx, ny, WG_X, WG_Y),
-                    2.0 * nx * ny * precision_bytes(p->precision)));
+  TRY(kernel_launch(p->rt, &a, kernel_grid(p->rt, nx, ny, WG_X, WG_Y), 2.0 * nx * ny * precision_bytes(p->precision)));
 cleanup:
   return status;
 }

@@ -23,8 +23,8 @@ typedef struct {
   Precond *m1;     /* M1 ~ S1 */
   /* several ranks */
   RrbDist *dist;
-  Operator *op;    /* the 5-point operator it was set up with (borrowed) */
-  Vec *residual;   /* of the whole system, for presolve */
+  Operator *op;  /* the 5-point operator it was set up with (borrowed) */
+  Vec *residual; /* of the whole system, for presolve */
 } RrbPc;
 
 static void destroy(void *ctx) {
@@ -90,8 +90,7 @@ cleanup:
 static HclStatus create_distributed(RrbPc *p, Operator *op) {
   HclStatus status = HCL_OK;
   Precision precision = vspace_precision(operator_space(op));
-  TRY(rrb_dist_create(stencil5_runtime(op), stencil5_decomp(op), precision, p->depth, RRB_DIST_COARSE_NODES,
-                      &p->dist));
+  TRY(rrb_dist_create(stencil5_runtime(op), stencil5_decomp(op), precision, p->depth, RRB_DIST_COARSE_NODES, &p->dist));
   TRY(vec_create(operator_space(op), "RRB presolve residual", &p->residual));
 cleanup:
   return status;
@@ -158,12 +157,8 @@ cleanup:
   return status;
 }
 
-static const PrecondOps OPS = {.name = "rrb",
-                               .setup = setup,
-                               .apply = apply,
-                               .presolve = presolve,
-                               .postsolve = postsolve,
-                               .destroy = destroy};
+static const PrecondOps OPS = {
+    .name = "rrb", .setup = setup, .apply = apply, .presolve = presolve, .postsolve = postsolve, .destroy = destroy};
 
 HclStatus rrb_precond_create(RrbDepth depth, Precond **out) {
   HclStatus status = HCL_OK;

@@ -24,8 +24,8 @@ struct VecSpace {
   Runtime *rt;
   const Decomp *decomp;
   bool range;
-  FieldSpec spec;  /* fields: the shape (name unused) */
-  size_t count;    /* ranges: the buffers' length in values */
+  FieldSpec spec; /* fields: the shape (name unused) */
+  size_t count;   /* ranges: the buffers' length in values */
   size_t first, end;
   Precision precision;
   double global_count;
@@ -40,11 +40,11 @@ struct VecSpace {
 
 struct Vec {
   VecSpace *space;
-  Field *field;   /* field vectors */
+  Field *field; /* field vectors */
   bool owns_field;
-  Halo *halo;     /* made at the first vec_ghosts */
+  Halo *halo; /* made at the first vec_ghosts */
   bool ghosts_current;
-  cl_mem buffer;  /* range vectors */
+  cl_mem buffer; /* range vectors */
   bool owns_buffer;
 };
 
@@ -281,8 +281,8 @@ static HclStatus launch(Op op, Vec *const *vectors, int nvectors, const double *
     vectors[2]->ghosts_current = false;
   }
   Span span = vec_span(vectors[0]);
-  double bytes = (double)(op_reads[op] + op_writes[op]) * (double)span_count(&span) *
-                 (double)precision_bytes(s->precision);
+  double bytes =
+      (double)(op_reads[op] + op_writes[op]) * (double)span_count(&span) * (double)precision_bytes(s->precision);
   if (s->range) {
     arg_uint(&a, s->first);
     arg_uint(&a, s->end);
@@ -334,8 +334,8 @@ HclStatus vec_copy(Vec *y, Vec *x) {
     length = field_count(y->field) * bytes;
   }
   if (length > 0) {
-    TRY_CL(clEnqueueCopyBuffer(runtime_queue(s->rt), vec_buffer(x), vec_buffer(y), offset, offset, length, 0, NULL,
-                               NULL));
+    TRY_CL(
+        clEnqueueCopyBuffer(runtime_queue(s->rt), vec_buffer(x), vec_buffer(y), offset, offset, length, 0, NULL, NULL));
   }
   y->ghosts_current = x->ghosts_current;
 cleanup:
@@ -377,8 +377,8 @@ static HclStatus convert_kernel(VecSpace *s, Precision p, int which, cl_kernel *
     char defines[32];
     snprintf(defines, sizeof defines, "-DXREAL=%s", precision_name(p));
     KernelConfig config = {.precision = s->precision, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
-    HclStatus built = program_build_kernels(s->rt, "blas1", &config, convert_names, CONVERTS,
-                                            &s->convert_program[p], s->convert_kernels[p]);
+    HclStatus built = program_build_kernels(s->rt, "blas1", &config, convert_names, CONVERTS, &s->convert_program[p],
+                                            s->convert_kernels[p]);
     if (built != HCL_OK) {
       program_release(&s->convert_program[p], s->convert_kernels[p], CONVERTS);
       TRY(built);

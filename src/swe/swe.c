@@ -24,9 +24,9 @@ struct Swe {
   Field *zeta[2], *u[2], *v[2], *kfu[2], *kfv[2];
   Field *depth, *speed;
   Field *good[SWE_STATE_FIELDS]; /* swe_checkpoint's copy of the state, created on first use */
-  int current; /* which copy holds the present state */
-  bool has_level_sides; /* a side on which zeta_boundary sets the level */
-  double levels[SWE_SIDES]; /* the water-level sides' levels at the end of the next step */
+  int current;                   /* which copy holds the present state */
+  bool has_level_sides;          /* a side on which zeta_boundary sets the level */
+  double levels[SWE_SIDES];      /* the water-level sides' levels at the end of the next step */
   Halo *halo_u[2], *halo_v[2], *halo_uv[2], *halo_zeta[2], *halo_all;
   Reducer *reducer;
   cl_program program;
@@ -82,8 +82,8 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
     TRY(make_field(s, "kfv", &s->kfv[c]));
   }
   for (int side = 0; side < SWE_SIDES; side++) {
-    s->has_level_sides = s->has_level_sides || config->sides[side] == SWE_SIDE_LEVEL ||
-                         config->sides[side] == SWE_SIDE_WEAK_LEVEL;
+    s->has_level_sides =
+        s->has_level_sides || config->sides[side] == SWE_SIDE_LEVEL || config->sides[side] == SWE_SIDE_WEAK_LEVEL;
   }
   TRY(make_field(s, "depth", &s->depth));
   TRY(make_field(s, "wave_speed", &s->speed));
@@ -92,8 +92,8 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
   char physics[64]; /* the kernels are built for the case's friction law and advection form (kernels_cl/swe.cl) */
   snprintf(physics, sizeof physics, "-DFRICTION=%d -DMOMENTUM_ADVECTION=%d", (int)config->friction,
            config->advection == SWE_ADVECTION_MOMENTUM);
-  KernelConfig kc = {.precision = config->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y,
-                     .defines = physics};
+  KernelConfig kc = {
+      .precision = config->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y, .defines = physics};
   TRY(program_build_kernels(rt, "swe", &kc, kernel_names, NKERNELS, &s->program, s->kernels));
   *out = s;
   s = NULL;
@@ -256,7 +256,8 @@ HclStatus swe_step(Swe *s, double dt) {
     Field *v_args[] = {s->zeta[c], s->depth, s->u[n], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
     TRY(launch(s, KERNEL_V, v_args, 7, dt, 7.0));
     TRY(halo_exchange(s->halo_v[n]));
-  } else if (runtime_exact_grid(runtime_device(s->rt))) { /* Hansen on a CPU: u and v from the old state in two launches; uv_step's interleaved
+  } else if (runtime_exact_grid(runtime_device(
+                 s->rt))) { /* Hansen on a CPU: u and v from the old state in two launches; uv_step's interleaved
                                   work-groups are a GPU cache layout, 5-10% slower under PoCL */
     Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
     TRY(launch(s, KERNEL_U, u_args, 7, dt, 7.0));
@@ -264,8 +265,8 @@ HclStatus swe_step(Swe *s, double dt) {
     TRY(launch(s, KERNEL_V, v_args, 7, dt, 7.0));
     TRY(halo_exchange(s->halo_uv[n]));
   } else {
-    Field *uv_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->kfv[c],
-                        s->u[n], s->kfu[n], s->v[n], s->kfv[n]};
+    Field *uv_args[] = {s->zeta[c], s->depth, s->u[c],   s->v[c], s->kfu[c],
+                        s->kfv[c],  s->u[n],  s->kfu[n], s->v[n], s->kfv[n]};
     TRY(launch(s, KERNEL_UV, uv_args, 10, dt, 10.0));
     TRY(halo_exchange(s->halo_uv[n]));
   }
@@ -334,8 +335,8 @@ static HclStatus copy_state(Swe *s, Field *const *from, Field *const *to) {
   HclStatus status = HCL_OK;
   for (int f = 0; f < SWE_STATE_FIELDS; f++) {
     size_t bytes = field_count(from[f]) * precision_bytes(s->config.precision);
-    TRY_CL(clEnqueueCopyBuffer(runtime_queue(s->rt), field_buffer(from[f]), field_buffer(to[f]), 0, 0, bytes, 0,
-                               NULL, NULL));
+    TRY_CL(clEnqueueCopyBuffer(runtime_queue(s->rt), field_buffer(from[f]), field_buffer(to[f]), 0, 0, bytes, 0, NULL,
+                               NULL));
   }
 cleanup:
   return status;

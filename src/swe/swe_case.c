@@ -15,18 +15,35 @@
 
 static const double PI = 3.14159265358979323846;
 
-#define SIDE_KEYS(side)                                                                                           \
-  {"boundary." side, CASE_CHOICE, "", "wall", CASE_UNBOUNDED, "wall|periodic|level|weak-level",                   \
-   "the " side " side: a closed wall, periodic (with the opposite side), a prescribed water level, or a level "   \
-   "that lets outgoing waves leave"},                                                                             \
-      {"boundary." side "_level", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,                                        \
-       "mean water level of a level side; on a weak-level side (required there) the still-water level the "      \
-       "incoming signal (mean + tide, or the file) is measured from"},                                           \
-      {"boundary." side "_tide", CASE_STRING, "", "", CASE_UNBOUNDED, NULL,                                         \
-       "tidal constituents added to the mean: 'amplitude period phase; ...' in m, s and degrees, each "          \
-       "amplitude cos(2 pi t / period - phase)"},                                                                  \
-      {"boundary." side "_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,                                           \
-       "a time series used instead of mean and tide: CSV 'time,level' (s, m), or netCDF level(time)"}
+#define SIDE_KEYS(side)                                                                                                \
+  {"boundary." side,                                                                                                   \
+   CASE_CHOICE,                                                                                                        \
+   "",                                                                                                                 \
+   "wall",                                                                                                             \
+   CASE_UNBOUNDED,                                                                                                     \
+   "wall|periodic|level|weak-level",                                                                                   \
+   "the " side " side: a closed wall, periodic (with the opposite side), a prescribed water level, or a level "        \
+   "that lets outgoing waves leave"},                                                                                  \
+      {"boundary." side "_level",                                                                                      \
+       CASE_REAL,                                                                                                      \
+       "m",                                                                                                            \
+       "0",                                                                                                            \
+       CASE_UNBOUNDED,                                                                                                 \
+       NULL,                                                                                                           \
+       "mean water level of a level side; on a weak-level side (required there) the still-water level the "            \
+       "incoming signal (mean + tide, or the file) is measured from"},                                                 \
+      {"boundary." side "_tide",                                                                                       \
+       CASE_STRING,                                                                                                    \
+       "",                                                                                                             \
+       "",                                                                                                             \
+       CASE_UNBOUNDED,                                                                                                 \
+       NULL,                                                                                                           \
+       "tidal constituents added to the mean: 'amplitude period phase; ...' in m, s and degrees, each "                \
+       "amplitude cos(2 pi t / period - phase)"},                                                                      \
+  {                                                                                                                    \
+    "boundary." side "_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,                                                 \
+        "a time series used instead of mean and tide: CSV 'time,level' (s, m), or netCDF level(time)"                  \
+  }
 
 static const CaseKey swe_case_keys[] = {
     {"model.name", CASE_CHOICE, "", NULL, CASE_UNBOUNDED, "shallow-water", "the model this case is for"},
@@ -42,8 +59,9 @@ static const CaseKey swe_case_keys[] = {
     {"bed.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|gaussian|ramp|paraboloid|file",
      "flat: depth; gaussian: depth - height exp(-r^2 / (2 width^2)) around (x, y); ramp: depth - height "
      "clamp((x - bed.x) / width, 0, 1); paraboloid: depth (1 - r^2 / width^2) around (x, y); file: bed.file"},
-    {"bed.depth", CASE_REAL, "m", "1", CASE_UNBOUNDED, NULL, "depth of the bed below the reference level (positive "
-                                                             "down)"},
+    {"bed.depth", CASE_REAL, "m", "1", CASE_UNBOUNDED, NULL,
+     "depth of the bed below the reference level (positive "
+     "down)"},
     {"bed.height", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian, ramp: how far the bed rises"},
     {"bed.x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian, paraboloid: centre x; ramp: where the rise starts"},
     {"bed.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian, paraboloid: centre y"},
@@ -57,8 +75,9 @@ static const CaseKey swe_case_keys[] = {
     {"initial.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|gaussian|dam|thacker",
      "flat: level; gaussian: level + height exp(-r^2 / (2 width^2)) around (x, y); dam: level west of x, "
      "level_beyond east of it; thacker: Thacker's planar surface of amplitude height in a paraboloid bed"},
-    {"initial.level", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "water level above the reference (cells where the "
-                                                                 "bed is higher start dry)"},
+    {"initial.level", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,
+     "water level above the reference (cells where the "
+     "bed is higher start dry)"},
     {"initial.height", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: height of the hump; thacker: eta"},
     {"initial.x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre x; dam: x of the dam"},
     {"initial.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre y"},
@@ -83,7 +102,8 @@ static const CaseKey swe_case_keys[] = {
     {"time.start", CASE_STRING, "", "2000-01-01 00:00:00", CASE_UNBOUNDED, NULL,
      "calendar time (UTC) of t = 0, 'YYYY-MM-DD hh:mm:ss': the output's time units count from it, and a netCDF "
      "series dated 'since' a date is placed by it"},
-    {"time.dt", CASE_REAL, "s", "0", 0, 1e6, NULL, "fixed time step, shortened evenly where needed so that steps land on output and restart times; 0: the "
+    {"time.dt", CASE_REAL, "s", "0", 0, 1e6, NULL,
+     "fixed time step, shortened evenly where needed so that steps land on output and restart times; 0: the "
      "largest the CFL number allows"},
     {"time.cfl", CASE_REAL, "", "0.5", 1e-3, 1, NULL,
      "CFL number (|u| + sqrt(g h)) dt sqrt(1/dx^2 + 1/dy^2) the time step keeps below"},
@@ -94,8 +114,9 @@ static const CaseKey swe_case_keys[] = {
      "time between gauge samples; 0: every output.interval"},
     {"output.gauges", CASE_POINTS, "m", "[]", CASE_UNBOUNDED, NULL, "gauges: [{name: G1, x: 10, y: 20}, ...]"},
     {"output.gauge_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL, "more gauges from a CSV 'name,x,y'"},
-    {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "store map and history data as double, not "
-                                                                     "float32"},
+    {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
+     "store map and history data as double, not "
+     "float32"},
     {"output.progress", CASE_REAL, "s", "5", 0.01, 1e6, NULL, "wall-clock seconds between progress lines"},
     {"restart.interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
      "simulated time between restart files; 0: only at the end and on SIGTERM or SIGUSR1"},
@@ -136,8 +157,7 @@ static HclStatus parse_constituents(const Case *c, const char *key, SweLevelSign
             "%s: %s must be 'amplitude period phase; ...' in m, s and degrees (got '%s')", case_origin(c, key), key,
             case_string(c, key));
     REQUIRE(period > 0 && isfinite(a) && isfinite(phase), HCL_EDATA,
-            "%s: %s: a constituent's period must be > 0 s (got '%s')", case_origin(c, key), key,
-            case_string(c, key));
+            "%s: %s: a constituent's period must be > 0 s (got '%s')", case_origin(c, key), key, case_string(c, key));
     REQUIRE(signal->nconstituents < SWE_MAX_CONSTITUENTS, HCL_EDATA, "%s: %s has more than %d constituents",
             case_origin(c, key), key, SWE_MAX_CONSTITUENTS);
     signal->amplitude[signal->nconstituents] = a;
@@ -160,7 +180,7 @@ static bool given(const Case *c, const char *key) {
 static bool set_apart_from_default(const Case *c, const char *key) {
   const char *suffix = strrchr(key, '_');
   return strcmp(suffix, "_level") == 0 ? case_real(c, key) != 0
-                                         : (strcmp(suffix, "_file") == 0 ? case_file(c, key) : case_string(c, key))[0];
+                                       : (strcmp(suffix, "_file") == 0 ? case_file(c, key) : case_string(c, key))[0];
 }
 
 /* The signal keys of a side must fit its kind: none set on a wall or periodic side, not both a file and a tide,
@@ -181,11 +201,14 @@ static HclStatus check_side_keys(const Case *c, const char *side, const char *ki
   REQUIRE(!(set_apart_from_default(c, tide) && set_apart_from_default(c, file)), HCL_EDATA,
           "%s: %s and %s are both given; a side takes its level from one of them", case_origin(c, file), tide, file);
   REQUIRE(strcmp(kind, "level") != 0 || !(set_apart_from_default(c, level) && set_apart_from_default(c, file)),
-          HCL_EDATA, "%s: %s and %s are both given; on a level side the file holds the whole level (add the mean to "
-          "its values, or use %s with a tide)", case_origin(c, file), level, file, level);
+          HCL_EDATA,
+          "%s: %s and %s are both given; on a level side the file holds the whole level (add the mean to "
+          "its values, or use %s with a tide)",
+          case_origin(c, file), level, file, level);
   REQUIRE(strcmp(kind, "weak-level") != 0 || given(c, level), HCL_EDATA,
           "boundary.%s is weak-level but %s is not given: set it to the still-water level the incoming signal is "
-          "measured from", side, level);
+          "measured from",
+          side, level);
 cleanup:
   return status;
 }
@@ -228,8 +251,9 @@ static HclStatus read_sides(const Case *c, SweSetup *setup) {
   }
   for (int side = 0; side < SWE_SIDES; side++) {
     SweLevelSignal *signal = &setup->signals[side];
-    setup->config.sides[side] = kind[side] == 2 ? SWE_SIDE_LEVEL : kind[side] == 3 ? SWE_SIDE_WEAK_LEVEL
-                                                                                    : SWE_SIDE_WALL;
+    setup->config.sides[side] = kind[side] == 2   ? SWE_SIDE_LEVEL
+                                : kind[side] == 3 ? SWE_SIDE_WEAK_LEVEL
+                                                  : SWE_SIDE_WALL;
     snprintf(key, sizeof key, "boundary.%s_level", names[side]);
     signal->mean = case_real(c, key);
     setup->config.reference_level[side] = signal->mean;
@@ -304,14 +328,14 @@ static HclStatus read_physics(const Case *c, Precision precision, SweSetup *setu
   config->dy = case_real(c, "grid.ly") / (double)setup->grid.ny;
   config->g = case_real(c, "physics.g");
   config->dry_depth = case_real(c, "physics.dry_depth");
-  config->advection = strcmp(case_string(c, "physics.advection"), "energy") == 0 ? SWE_ADVECTION_ENERGY
-                                                                                 : SWE_ADVECTION_MOMENTUM;
-  config->ordering = strcmp(case_string(c, "physics.ordering"), "hansen") == 0 ? SWE_ORDERING_HANSEN
-                                                                               : SWE_ORDERING_SIELECKI;
+  config->advection =
+      strcmp(case_string(c, "physics.advection"), "energy") == 0 ? SWE_ADVECTION_ENERGY : SWE_ADVECTION_MOMENTUM;
+  config->ordering =
+      strcmp(case_string(c, "physics.ordering"), "hansen") == 0 ? SWE_ORDERING_HANSEN : SWE_ORDERING_SIELECKI;
   TRY(choice_index(c, "physics.friction", frictions, 3, &friction));
   config->friction = (SweFriction)friction;
-  config->friction_coefficient = friction == SWE_FRICTION_MANNING ? case_real(c, "physics.manning")
-                                                                  : case_real(c, "physics.chezy");
+  config->friction_coefficient =
+      friction == SWE_FRICTION_MANNING ? case_real(c, "physics.manning") : case_real(c, "physics.chezy");
   config->precision = precision;
 cleanup:
   return status;

@@ -38,7 +38,7 @@ typedef struct {
 
 typedef struct {
   DecompSpec grid;
-  double x0, y0;             /* south-west corner of the grid, m */
+  double x0, y0; /* south-west corner of the grid, m */
   SweConfig config;
   SweLevelSignal signals[SWE_SIDES];
   SweBed bed;
@@ -59,8 +59,7 @@ double swe_level_at(const SweLevelSignal *signal, double t);
 
 /* The initial state of this rank's block (owned values, ny rows of nx, x fastest): depth (positive down), zeta,
  * and face velocities u (east faces), v (north faces). Arrays are caller-allocated. */
-void swe_initial_state(const SweSetup *setup, const Decomp *decomp, double *depth, double *zeta, double *u,
-                       double *v);
+void swe_initial_state(const SweSetup *setup, const Decomp *decomp, double *depth, double *zeta, double *u, double *v);
 
 /* The largest |velocity| + sqrt(g h) of the initial state over this rank's block, m/s. */
 double swe_initial_wave_speed(const SweSetup *setup, const double *depth, const double *zeta, const double *u,

@@ -48,10 +48,10 @@ typedef struct {
   RunFiles files;
   Gauge *gauges;
   int ngauges;
-  Timeline tl;          /* simulated time, step, output events */
-  double dt_cfl, dt;    /* the CFL step of this check interval, the last step taken */
-  double max_depth;     /* of the bed below the reference, over the grid: how deep a level boundary can fill */
-  double t_good;        /* time of the last checkpoint (swe_checkpoint) */
+  Timeline tl;       /* simulated time, step, output events */
+  double dt_cfl, dt; /* the CFL step of this check interval, the last step taken */
+  double max_depth;  /* of the bed below the reference, over the grid: how deep a level boundary can fill */
+  double t_good;     /* time of the last checkpoint (swe_checkpoint) */
   int64_t step_good;
   char source[256];
 } SweRun;
@@ -110,8 +110,10 @@ static HclStatus host_initial_state(SweRun *r, HostState *h) {
   h->v = malloc(h->n * sizeof *h->v);
   bool allocated = h->depth && h->zeta && h->u && h->v; /* agreed before anything collective */
   TRY(par_agree(allocated ? HCL_OK
-                          : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot allocate the initial state of %zu "
-                                                                       "cells", h->n)));
+                          : status_set(HCL_ENOMEM, __FILE__, __LINE__,
+                                       "cannot allocate the initial state of %zu "
+                                       "cells",
+                                       h->n)));
   swe_initial_state(&r->setup, r->decomp, h->depth, h->zeta, h->u, h->v);
   r->max_depth = -HUGE_VAL;
   for (size_t p = 0; p < h->n; p++) {
@@ -143,8 +145,7 @@ static HclStatus choose_step_for(SweRun *r, double speed, bool keep_cfl_step) {
   REQUIRE(r->setup.dt_fixed <= limit, HCL_EDATA,
           "%s: time.dt = %g s breaks the CFL limit of the starting state: %.4g s (fastest signal |u| + sqrt(g h) = "
           "%.4g m/s, dx = %g m, dy = %g m); set time.dt below %.4g s or 0 for a CFL-limited step",
-          case_origin(r->c, "time.dt"), r->setup.dt_fixed, limit, speed, r->setup.config.dx, r->setup.config.dy,
-          limit);
+          case_origin(r->c, "time.dt"), r->setup.dt_fixed, limit, speed, r->setup.config.dx, r->setup.config.dy, limit);
   if (r->setup.dt_fixed > 0) {
     r->dt_cfl = r->setup.dt_fixed;
   } else if (!keep_cfl_step) {
@@ -273,12 +274,19 @@ cleanup:
 
 static HclStatus open_output(SweRun *r) {
   const SweConfig *config = &r->setup.config;
-  OutputSpec base = {.title = case_string(r->c, "model.title"), .source = r->source,
-                     .time_units = r->setup.time_units, .x0 = r->setup.x0 + config->dx / 2, .dx = config->dx,
-                     .y0 = r->setup.y0 + config->dy / 2, .dy = config->dy,
+  OutputSpec base = {.title = case_string(r->c, "model.title"),
+                     .source = r->source,
+                     .time_units = r->setup.time_units,
+                     .x0 = r->setup.x0 + config->dx / 2,
+                     .dx = config->dx,
+                     .y0 = r->setup.y0 + config->dy / 2,
+                     .dy = config->dy,
                      .double_precision = case_bool(r->c, "output.double")};
-  RunOutputs outputs = {.variables = map_variables, .nmap = MAP_VARIABLES, .nhistory = HISTORY_VARIABLES,
-                        .gauges = r->gauges, .ngauges = r->ngauges};
+  RunOutputs outputs = {.variables = map_variables,
+                        .nmap = MAP_VARIABLES,
+                        .nhistory = HISTORY_VARIABLES,
+                        .gauges = r->gauges,
+                        .ngauges = r->ngauges};
   return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
 }
 
@@ -340,8 +348,8 @@ static HclStatus stop_diverged(SweRun *r, double speed) {
        "the run diverged between t = %g s (step %lld) and t = %g s (step %lld), dt = %.4g s: the fastest signal "
        "|u| + sqrt(g h) is %g m/s; the last good state (t = %g s) is in %s/%s-%lld.nc. Check the boundary data, "
        "lower time.cfl or time.dt, or raise physics.dry_depth",
-       r->t_good, (long long)r->step_good, t_bad, (long long)step_bad, r->dt, speed, r->t_good,
-       r->request->output_dir, RESTART_PREFIX, (long long)r->step_good);
+       r->t_good, (long long)r->step_good, t_bad, (long long)step_bad, r->dt, speed, r->t_good, r->request->output_dir,
+       RESTART_PREFIX, (long long)r->step_good);
 cleanup:
   return status;
 }
@@ -389,8 +397,8 @@ cleanup:
 }
 
 static HclStatus time_loop(SweRun *r) {
-  static const RunSteps steps = {.advance = advance, .check = check_state, .write = write_output,
-                                 .write_restart = write_restart};
+  static const RunSteps steps = {
+      .advance = advance, .check = check_state, .write = write_output, .write_restart = write_restart};
   const DecompSpec *g = decomp_spec(r->decomp);
   return run_time_loop(&steps, r, &r->tl, r->setup.check_interval, (double)g->nx * g->ny,
                        case_real(r->c, "output.progress"));

@@ -29,20 +29,18 @@ static void regressors(double omega, int harmonics, double t, double *x) {
   }
 }
 
-HclStatus harmonics_fit(const double *t, const double *y, int n, double omega, int harmonics,
-                        Harmonics *out) {
+HclStatus harmonics_fit(const double *t, const double *y, int n, double omega, int harmonics, Harmonics *out) {
   HclStatus status = HCL_OK;
   double R[COLUMNS_MAX][COLUMNS_MAX], z[COLUMNS_MAX], x[COLUMNS_MAX], c[COLUMNS_MAX];
   memset(out, 0, sizeof *out);
   REQUIRE(omega > 0 && isfinite(omega), HCL_EDATA, "harmonic analysis: omega = %g rad/s: must be > 0", omega);
-  REQUIRE(harmonics >= 1 && harmonics <= HARMONICS_MAX, HCL_EDATA,
-          "harmonic analysis: %d harmonics: allowed 1 to %d", harmonics, HARMONICS_MAX);
+  REQUIRE(harmonics >= 1 && harmonics <= HARMONICS_MAX, HCL_EDATA, "harmonic analysis: %d harmonics: allowed 1 to %d",
+          harmonics, HARMONICS_MAX);
   int m = 2 * harmonics + 1;
-  REQUIRE(
-      n >= m, HCL_EDATA,
-      "harmonic analysis: %d samples for %d harmonics: the fit has %d coefficients (mean, cosine and sine "
-      "of each); give a longer record",
-      n, harmonics, m);
+  REQUIRE(n >= m, HCL_EDATA,
+          "harmonic analysis: %d samples for %d harmonics: the fit has %d coefficients (mean, cosine and sine "
+          "of each); give a longer record",
+          n, harmonics, m);
   memset(R, 0, sizeof R);
   memset(z, 0, sizeof z);
   double rss = 0;
@@ -71,12 +69,11 @@ HclStatus harmonics_fit(const double *t, const double *y, int n, double omega, i
    * that is a column the samples do not tell from the others. */
   double scale = sqrt(0.5 * n);
   for (int j = 0; j < m; j++) {
-    REQUIRE(
-        fabs(R[j][j]) > 1e-8 * scale, HCL_EDATA,
-        "harmonic analysis: the %d samples do not determine harmonic %d of omega = %g rad/s (the fit's "
-        "matrix is rank deficient): sample at least %d times per period, at distinct phases, or fit fewer "
-        "harmonics",
-        n, (j + 1) / 2, omega, m);
+    REQUIRE(fabs(R[j][j]) > 1e-8 * scale, HCL_EDATA,
+            "harmonic analysis: the %d samples do not determine harmonic %d of omega = %g rad/s (the fit's "
+            "matrix is rank deficient): sample at least %d times per period, at distinct phases, or fit fewer "
+            "harmonics",
+            n, (j + 1) / 2, omega, m);
   }
   for (int j = m - 1; j >= 0; j--) {
     double sum = z[j];

@@ -9,9 +9,9 @@
 
 /* fnpf-multigpu-scalability Table 4, the 257^2 x 9 column ("Avg. Iter."), row by row. */
 const WaveHumpPaperEntry WAVE_HUMP_TABLE4[WAVE_HUMP_TABLE4_ROWS] = {
-    {1, 4, 19.30}, {3, 4, 7.26}, {5, 4, 5.75}, {MG_LEVELS_MOST, 4, 5.75},
-    {1, 2, 10.95}, {3, 2, 6.54}, {5, 2, 6.44}, {MG_LEVELS_MOST, 2, 6.44},
-    {1, 1, 6.34},  {3, 1, 4.12}, {5, 1, 4.08}, {MG_LEVELS_MOST, 1, 4.08},
+    {1, 4, 19.30},  {3, 4, 7.26},   {5, 4, 5.75},   {MG_LEVELS_MOST, 4, 5.75},
+    {1, 2, 10.95},  {3, 2, 6.54},   {5, 2, 6.44},   {MG_LEVELS_MOST, 2, 6.44},
+    {1, 1, 6.34},   {3, 1, 4.12},   {5, 1, 4.08},   {MG_LEVELS_MOST, 1, 4.08},
     {1, 0.5, 4.73}, {3, 0.5, 4.12}, {5, 0.5, 4.12}, {MG_LEVELS_MOST, 0.5, 4.12},
 };
 
@@ -77,7 +77,9 @@ HclStatus wave_hump_solver_open(Runtime *rt, int n, double dx, const LaplaceConf
   LaplaceConfig c = *config;
   c.dx = c.dy = dx;
   TRY(laplace_create(rt, out->decomp, &c, h, &out->laplace));
-  FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 0,
+  FieldSpec fs = {.name = "eta",
+                  .nz = 1,
+                  .ghost = 0,
                   .precision = c.precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE};
   TRY(field_create(rt, out->decomp, &fs, &out->eta));
   fs.name = "phi";

@@ -133,8 +133,8 @@ double waves_irregular_eta(const IrregularWave *wave, double x, double y, double
 double waves_irregular_phi(const IrregularWave *wave, double x, double y, double t) {
   double along = x * cos(wave->direction) + y * sin(wave->direction), phi = 0;
   for (int i = 0; i < wave->components; i++) {
-    phi += wave->g * wave->amplitude[i] / wave->omega[i] *
-           sin(wave->k[i] * along - wave->omega[i] * t + wave->phase[i]);
+    phi +=
+        wave->g * wave->amplitude[i] / wave->omega[i] * sin(wave->k[i] * along - wave->omega[i] * t + wave->phase[i]);
   }
   return phi;
 }

@@ -30,13 +30,11 @@ static HclStatus check_spec(const RegularWaveSpec *spec) {
   HclStatus status = HCL_OK;
   REQUIRE(spec->g > 0 && isfinite(spec->g), HCL_EDATA, "waves.g = %g m/s^2: must be > 0", spec->g);
   REQUIRE(spec->depth > 0 && isfinite(spec->depth), HCL_EDATA, "waves.depth = %g m: must be > 0", spec->depth);
-  REQUIRE(spec->height > 0 && isfinite(spec->height), HCL_EDATA, "waves.height = %g m: must be > 0",
-          spec->height);
+  REQUIRE(spec->height > 0 && isfinite(spec->height), HCL_EDATA, "waves.height = %g m: must be > 0", spec->height);
   bool one_given = (spec->period > 0) != (spec->length > 0) && spec->period >= 0 && spec->length >= 0 &&
                    isfinite(spec->period) && isfinite(spec->length);
-  REQUIRE(one_given, HCL_EDATA,
-          "waves.period = %g s, waves.length = %g m: give one of them > 0 and the other 0", spec->period,
-          spec->length);
+  REQUIRE(one_given, HCL_EDATA, "waves.period = %g s, waves.length = %g m: give one of them > 0 and the other 0",
+          spec->period, spec->length);
   REQUIRE(isfinite(spec->current), HCL_EDATA, "waves.current = %g m/s: must be finite", spec->current);
 cleanup:
   return status;
@@ -64,8 +62,7 @@ cleanup:
 /* The linear wave of spec, without the breaking check (waves.h: linear waves). */
 static HclStatus linear_wave(const RegularWaveSpec *spec, RegularWave *out) {
   HclStatus status = HCL_OK;
-  RegularWave wave = {
-      .kind = WAVES_LINEAR, .modes = 1, .g = spec->g, .depth = spec->depth, .height = spec->height};
+  RegularWave wave = {.kind = WAVES_LINEAR, .modes = 1, .g = spec->g, .depth = spec->depth, .height = spec->height};
   TRY(check_spec(spec));
   if (spec->period > 0) {
     TRY(waves_solve_dispersion(spec->g, spec->depth, spec->period, spec->current, &wave.k));
@@ -137,8 +134,7 @@ static Problem problem_new(const RegularWaveSpec *spec, double scale) {
  *   dU/deta_m = sum (j k)^2 B_j S_j cos(j m pi / N),   dW/deta_m = sum (j k)^2 B_j C_j sin(j m pi / N).
  * Analytic, because the conditioning grows like e^{N k H} and a difference quotient's error (1e-8 for j = 40)
  * times it stalls Newton's method. */
-static void surface_conditions(const Problem *p, const double *z, int m, double *f, double *kin_row,
-                               double *dyn_row) {
+static void surface_conditions(const Problem *p, const double *z, int m, double *f, double *kin_row, double *dyn_row) {
   int n = p->modes;
   double k = z[0], eta = z[p->eta + m], ubar = z[p->ubar], h = p->depth, y = eta + h;
   double kin = -ubar * eta - z[p->q], u = -ubar, w = 0, u_eta = 0, w_eta = 0, kin_k = 0, u_k = 0, w_k = 0;
@@ -295,8 +291,7 @@ typedef struct {
  * is halved until the residual's 2-norm falls (the Newton direction descends it, so some fraction does unless
  * rounding rules): a full step overshoots from the linear start of long waves in shallow water (Ursell
  * numbers in the hundreds). */
-static bool newton(const Problem *p, double *z, int max_iterations, Work *work, int *iterations,
-                   double *residual) {
+static bool newton(const Problem *p, double *z, int max_iterations, Work *work, int *iterations, double *residual) {
   int n = p->unknowns;
   for (int iteration = 0;; iteration++) {
     equations(p, z, work->f, work->jacobian);
@@ -333,8 +328,7 @@ static bool newton(const Problem *p, double *z, int max_iterations, Work *work, 
 
 /* The linear wave of height `height` (dimensionless, 0 for the still state, which solves the equations
  * exactly at H = 0): eta_m = H/2 cos(m pi / N), B_1 = Ubar H/2 / tanh(k h), q = 0, r = Ubar^2 / 2. */
-static void linear_state(const Problem *p, const RegularWave *linear, double scale, double height,
-                         double *z) {
+static void linear_state(const Problem *p, const RegularWave *linear, double scale, double height, double *z) {
   int n = p->modes;
   double speed = sqrt(linear->g * scale), k = linear->k * scale, c = linear->celerity / speed;
   double ubar = c - linear->current_euler / speed;
@@ -390,12 +384,10 @@ static HclStatus check_solver_settings(const RegularWaveSpec *spec, double k) {
   REQUIRE(exponent <= CONDITIONING_LIMIT, HCL_EDATA,
           "waves.modes = %d is too many for a wave this steep: N k H = %.1f > %.0f makes the stream-function "
           "equations singular in double precision (allowed here: %d to %d)",
-          spec->modes, exponent, CONDITIONING_LIMIT, WAVES_MODES_MIN,
-          (int)(CONDITIONING_LIMIT / (k * spec->height)));
+          spec->modes, exponent, CONDITIONING_LIMIT, WAVES_MODES_MIN, (int)(CONDITIONING_LIMIT / (k * spec->height)));
   REQUIRE(spec->height_steps >= 0 && spec->height_steps <= WAVES_STEPS_MAX, HCL_EDATA,
           "waves.height_steps = %d: allowed 0 (automatic) to %d", spec->height_steps, WAVES_STEPS_MAX);
-  REQUIRE(spec->max_iterations >= 1, HCL_EDATA, "waves.max_iterations = %d: must be >= 1",
-          spec->max_iterations);
+  REQUIRE(spec->max_iterations >= 1, HCL_EDATA, "waves.max_iterations = %d: must be >= 1", spec->max_iterations);
 cleanup:
   return status;
 }
@@ -422,8 +414,8 @@ typedef struct {
  * asked is unknown; but H / H_max grows smoothly with H, so its extrapolation from the last two solved steps
  * tells whether the height asked is past the limit (Newton's method fails short of the limit, near it: 98% of
  * it with N = 20). */
-static HclStatus refuse_unsolved(const RegularWaveSpec *spec, double linear_ratio, const Solved solved[2],
-                                 int step, int steps, double height, double residual, int iterations) {
+static HclStatus refuse_unsolved(const RegularWaveSpec *spec, double linear_ratio, const Solved solved[2], int step,
+                                 int steps, double height, double residual, int iterations) {
   HclStatus status = HCL_OK;
   char given[64];
   snprintf(given, sizeof given, spec->period > 0 ? "waves.period = %g s" : "waves.length = %g m",
@@ -442,8 +434,8 @@ static HclStatus refuse_unsolved(const RegularWaveSpec *spec, double linear_rati
        "the stream-function wave (waves.height = %g m, depth %g m, %s, waves.modes = %d) did not converge at "
        "height step %d of %d (H = %g m): largest residual %.3e after %d Newton iterations (tolerance %.0e) "
        "at H / H_max about %.3f; more waves.height_steps or waves.max_iterations may help%s",
-       spec->height, spec->depth, given, spec->modes, step, steps, height, residual, iterations, TOLERANCE,
-       estimate, estimate > 0.95 ? ", and this near the highest wave more waves.modes" : "");
+       spec->height, spec->depth, given, spec->modes, step, steps, height, residual, iterations, TOLERANCE, estimate,
+       estimate > 0.95 ? ", and this near the highest wave more waves.modes" : "");
 cleanup:
   return status;
 }

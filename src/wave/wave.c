@@ -19,8 +19,7 @@
 
 enum { WG_X = 32, WG_Y = 4 };
 enum { K_STAGE, K_RATES, K_RELAX, K_GUARD, K_COLUMN_VELOCITY, K_LAGRANGE, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"stage", "rates", "relax", "guard", "column_velocity",
-                                                   "lagrange"};
+static const char *const kernel_names[NKERNELS] = {"stage", "rates", "relax", "guard", "column_velocity", "lagrange"};
 
 /* A 2D pair of fields (eta, phi) with one halo for both: the state, the two alternating stage states, the sums. */
 typedef struct {
@@ -36,7 +35,7 @@ struct Wave {
   int radius, width;
   Laplace *laplace;
   Pair y, stage[2], acc;
-  Field *h, *still, *weight, *generate, *area;   /* h mirrored; still: eta = 0 for the linear operator */
+  Field *h, *still, *weight, *generate, *area; /* h mirrored; still: eta = 0 for the linear operator */
   Field *scratch[2];
   Mirror *mirror;
   Reducer *reducer;
@@ -52,8 +51,7 @@ struct Wave {
 };
 
 WaveConfig wave_config_default(void) {
-  return (WaveConfig){.laplace = laplace_config_default(), .g = 9.81, .equations = WAVE_NONLINEAR,
-                      .extrapolation = 2};
+  return (WaveConfig){.laplace = laplace_config_default(), .g = 9.81, .equations = WAVE_NONLINEAR, .extrapolation = 2};
 }
 
 double wave_step_limit(const WaveConfig *c, const DecompSpec *grid, double deepest) {
@@ -101,10 +99,8 @@ static HclStatus check_config(const WaveConfig *c, const DecompSpec *g) {
           "time.extrapolation = %d: the initial guess of a solve extrapolates through 1 (the last solution) to %d "
           "earlier solutions",
           c->extrapolation, WAVE_EXTRAPOLATION_MAX);
-  REQUIRE(c->ramp_time >= 0 && isfinite(c->ramp_time), HCL_EDATA, "waves.ramp_time = %g s: must be >= 0",
-          c->ramp_time);
-  REQUIRE(isfinite(c->x0) && isfinite(c->y0), HCL_EDATA, "grid.x0 = %g, grid.y0 = %g: must be finite", c->x0,
-          c->y0);
+  REQUIRE(c->ramp_time >= 0 && isfinite(c->ramp_time), HCL_EDATA, "waves.ramp_time = %g s: must be >= 0", c->ramp_time);
+  REQUIRE(isfinite(c->x0) && isfinite(c->y0), HCL_EDATA, "grid.x0 = %g, grid.y0 = %g: must be finite", c->x0, c->y0);
   TRY(check_zones(c, g));
 cleanup:
   return status;
@@ -170,8 +166,8 @@ static HclStatus make_point_fields(Wave *W) {
       }
       weight[(size_t)j * l->nx + i] = G;
       generate[(size_t)j * l->nx + i] = incident;
-      area[(size_t)j * l->nx + i] = cell(l->x0 + i, g->nx, c->laplace.dx, g->periodic_x) *
-                                    cell(l->y0 + j, g->ny, c->laplace.dy, g->periodic_y);
+      area[(size_t)j * l->nx + i] =
+          cell(l->x0 + i, g->nx, c->laplace.dx, g->periodic_x) * cell(l->y0 + j, g->ny, c->laplace.dy, g->periodic_y);
     }
   }
   TRY(field_write_owned(W->weight, weight));
@@ -229,15 +225,15 @@ static HclStatus build(Wave *W) {
   HclStatus status = HCL_OK;
   char defines[2048];
   const int *first = laplace_sigma_stencil_first(W->laplace);
-  int at = snprintf(defines, sizeof defines, "-DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d -DLINEAR=%d -DVFIRST=",
-                    W->radius, W->width, W->config.laplace.order + 2, W->config.laplace.nz,
-                    W->config.equations == WAVE_LINEAR);
+  int at =
+      snprintf(defines, sizeof defines, "-DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d -DLINEAR=%d -DVFIRST=", W->radius,
+               W->width, W->config.laplace.order + 2, W->config.laplace.nz, W->config.equations == WAVE_LINEAR);
   for (int p = 0; p <= W->config.laplace.nz && at < (int)sizeof defines; p++) {
     at += snprintf(defines + at, sizeof defines - at, "%s%d", p ? "," : "", first[p]);
   }
   ASSERT(at < (int)sizeof defines);
-  KernelConfig config = {.precision = W->precision, .stencil_radius = W->radius, .wg_x = WG_X, .wg_y = WG_Y,
-                         .defines = defines};
+  KernelConfig config = {
+      .precision = W->precision, .stencil_radius = W->radius, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
   TRY(program_build_kernels(W->rt, "wave", &config, kernel_names, NKERNELS, &W->program, W->kernels));
 cleanup:
   return status;
@@ -418,8 +414,8 @@ static HclStatus remember(Wave *W, double t) {
   W->history_time[W->newest] = t;
   Field *phi3 = laplace_potential(W->laplace);
   size_t bytes = field_count(phi3) * precision_bytes(W->precision);
-  TRY_CL(clEnqueueCopyBuffer(runtime_queue(W->rt), field_buffer(phi3), field_buffer(W->history[W->newest]), 0, 0,
-                             bytes, 0, NULL, NULL));
+  TRY_CL(clEnqueueCopyBuffer(runtime_queue(W->rt), field_buffer(phi3), field_buffer(W->history[W->newest]), 0, 0, bytes,
+                             0, NULL, NULL));
 cleanup:
   return status;
 }
@@ -493,7 +489,11 @@ static HclStatus stage(Wave *W, Pair *in, Pair *next, double g, double b_dt, dou
   arg_int(&a, kind);
   arg_mem(&a, W->d1);
   double reads = W->config.equations == WAVE_LINEAR ? 2 : 2 + 2 * W->width; /* the stage state and w */
-  return kernel_launch(W->rt, &a, owned_grid(W), points(W) * real_bytes(W) * (reads + (kind == 2 ? 4 : kind == 1 ? 8 : 6)));
+  return kernel_launch(W->rt, &a, owned_grid(W),
+                       points(W) * real_bytes(W) *
+                           (reads + (kind == 2   ? 4
+                                     : kind == 1 ? 8
+                                                 : 6)));
 }
 
 /* (1 - cos(pi t / T_ramp)) / 2 while t < T_ramp, then 1. */
@@ -602,8 +602,7 @@ static HclStatus find_bad_point(Wave *W, double factor, char *where, size_t size
     if (!isfinite(eta[p]) || !isfinite(phi[p]) || fabs(eta[p]) > factor * h[p]) {
       int i = l->x0 + (int)(p % l->nx), j = l->y0 + (int)(p / l->nx);
       snprintf(where, size, "at point (%d, %d), x = %g m, y = %g m: eta = %g m, phi = %g m^2/s, depth %g m", i, j,
-               W->config.x0 + i * W->config.laplace.dx, W->config.y0 + j * W->config.laplace.dy, eta[p], phi[p],
-               h[p]);
+               W->config.x0 + i * W->config.laplace.dx, W->config.y0 + j * W->config.laplace.dy, eta[p], phi[p], h[p]);
       break;
     }
   }
@@ -730,10 +729,10 @@ cleanup:
 
 double wave_device_bytes(const Wave *W) {
   double bytes = laplace_device_bytes(W->laplace);
-  Field *fields[] = {W->y.eta,   W->y.phi, W->stage[0].eta, W->stage[0].phi, W->stage[1].eta, W->stage[1].phi,
-                     W->acc.eta, W->acc.phi, W->h, W->still, W->weight, W->generate, W->area, W->scratch[0],
-                     W->scratch[1],
-                     W->history[0], W->history[1], W->history[2]};
+  Field *fields[] = {
+      W->y.eta,      W->y.phi,      W->stage[0].eta, W->stage[0].phi, W->stage[1].eta, W->stage[1].phi, W->acc.eta,
+      W->acc.phi,    W->h,          W->still,        W->weight,       W->generate,     W->area,         W->scratch[0],
+      W->scratch[1], W->history[0], W->history[1],   W->history[2]};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
     if (fields[f]) {
       bytes += (double)field_count(fields[f]) * precision_bytes(field_precision(fields[f]));

@@ -29,8 +29,7 @@ static const CaseKey wave_case_keys[] = {
     {"grid.x0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "x of the first point (the west wall)"},
     {"grid.y0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "y of the first point (the south wall)"},
     {"grid.periodic_x", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "periodic in x instead of walls west and east"},
-    {"grid.periodic_y", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
-     "periodic in y instead of walls south and north"},
+    {"grid.periodic_y", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "periodic in y instead of walls south and north"},
     {"grid.px", CASE_INT, "", "0", 0, 65536, NULL, "ranks in x (0: chosen from the number of ranks)"},
     {"grid.py", CASE_INT, "", "0", 0, 65536, NULL, "ranks in y (0: chosen from the number of ranks)"},
     {"physics.g", CASE_REAL, "m/s^2", "9.81", 1e-3, 100, NULL, "gravitational acceleration"},
@@ -282,9 +281,13 @@ static bool parse_zone(const char *text, const WaveSetup *s, WaveZone *z) {
     return false;
   }
   read_word(&text, inward, sizeof inward);
-  *z = (WaveZone){.kind = kind[0] == 'g' ? WAVE_ZONE_GENERATE : WAVE_ZONE_ABSORB, .shape = WAVE_SHAPE_EXPONENTIAL,
-                  .power = 3.5, .x0 = s->config.x0, .y0 = s->config.y0,
-                  .x1 = point_x(s, s->grid.nx - 1), .y1 = point_y(s, s->grid.ny - 1)};
+  *z = (WaveZone){.kind = kind[0] == 'g' ? WAVE_ZONE_GENERATE : WAVE_ZONE_ABSORB,
+                  .shape = WAVE_SHAPE_EXPONENTIAL,
+                  .power = 3.5,
+                  .x0 = s->config.x0,
+                  .y0 = s->config.y0,
+                  .x1 = point_x(s, s->grid.nx - 1),
+                  .y1 = point_y(s, s->grid.ny - 1)};
   int direction = -1;
   for (int d = 0; d < 4; d++) {
     direction = strcmp(inward, inwards[d]) == 0 ? d : direction;
@@ -306,8 +309,8 @@ static HclStatus check_zone(const Case *c, const WaveSetup *s, int n, const char
   double sx = 0.5 * s->config.laplace.dx, sy = 0.5 * s->config.laplace.dy;
   bool along_x = z->inward == WAVE_INWARD_PLUS_X || z->inward == WAVE_INWARD_MINUS_X;
   REQUIRE(along_x ? z->x1 > z->x0 && z->y1 >= z->y0 : z->y1 > z->y0 && z->x1 >= z->x0, HCL_EDATA,
-          "%s: %s: zone %d ('%s') is empty: FROM must lie below TO (x %g to %g m, y %g to %g m)",
-          case_origin(c, key), key, n, text, z->x0, z->x1, z->y0, z->y1);
+          "%s: %s: zone %d ('%s') is empty: FROM must lie below TO (x %g to %g m, y %g to %g m)", case_origin(c, key),
+          key, n, text, z->x0, z->x1, z->y0, z->y1);
   REQUIRE(z->x0 >= X0 - sx && z->x1 <= X1 + sx && z->y0 >= Y0 - sy && z->y1 <= Y1 + sy, HCL_EDATA,
           "%s: %s: zone %d ('%s') covers x %g to %g m, y %g to %g m, outside the domain's grid points, x %g to %g m, "
           "y %g to %g m",

@@ -62,14 +62,14 @@ typedef struct {
   RunFiles files;
   Gauge *gauges;
   int ngauges;
-  NamedPoint *lines;  /* kinematics lines, moved to their grid points */
-  int *line_points;   /* [nlines][2]: their global (i, j) */
+  NamedPoint *lines; /* kinematics lines, moved to their grid points */
+  int *line_points;  /* [nlines][2]: their global (i, j) */
   int nlines;
   Timeline tl;
-  double dt_max, dt;  /* the step the case asks for, the last step taken */
-  double step_limit;  /* ERK4's stability limit (wave_step_limit) */
-  double deepest;     /* the deepest still water [m] */
-  size_t n;           /* this rank's points */
+  double dt_max, dt;     /* the step the case asks for, the last step taken */
+  double step_limit;     /* ERK4's stability limit (wave_step_limit) */
+  double deepest;        /* the deepest still water [m] */
+  size_t n;              /* this rank's points */
   double *h, *eta, *phi; /* the initial state, then the last good state (host) */
   double t_good;
   int64_t step_good;
@@ -104,8 +104,8 @@ static HclStatus read_lines(WaveRun *r) {
   HclStatus status = HCL_OK;
   const WaveSetup *s = &r->setup;
   TRY(run_read_points(r->c, "output.kinematics", NULL, &r->lines, &r->nlines));
-  TRY(run_check_points(r->lines, r->nlines, "kinematics line", "the grid points", s->config.x0, last_x(s),
-                       s->config.y0, last_y(s)));
+  TRY(run_check_points(r->lines, r->nlines, "kinematics line", "the grid points", s->config.x0, last_x(s), s->config.y0,
+                       last_y(s)));
   TRY_ALLOC(r->line_points, 2 * (size_t)r->nlines + 1);
   for (int k = 0; k < r->nlines; k++) {
     int gi = (int)lround((r->lines[k].x - s->config.x0) / s->config.laplace.dx);
@@ -130,8 +130,10 @@ static HclStatus host_initial_state(WaveRun *r) {
   r->phi = malloc(r->n * sizeof *r->phi);
   bool allocated = r->h && r->eta && r->phi; /* agreed before anything collective */
   TRY(par_agree(allocated ? HCL_OK
-                          : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot allocate the initial state of %zu "
-                                                                       "points", r->n)));
+                          : status_set(HCL_ENOMEM, __FILE__, __LINE__,
+                                       "cannot allocate the initial state of %zu "
+                                       "points",
+                                       r->n)));
   wave_initial_state(&r->setup, r->decomp, r->h, r->eta, r->phi);
   TRY(par_agree(wave_check_initial(r->c, &r->setup, r->decomp, r->h, r->eta)));
   r->deepest = 0;
@@ -173,8 +175,7 @@ static HclStatus choose_step(WaveRun *r) {
     REQUIRE(r->dt_max <= r->step_limit, HCL_EDATA,
             "%s: time.courant = %g gives dt = %.4g s (c = %.4g m/s, spacing %g m), above the stability limit of ERK4 "
             "on this grid, %.4g s; allowed time.courant <= %.4g",
-            case_origin(r->c, "time.courant"), s->courant, r->dt_max, c, dx, r->step_limit,
-            r->step_limit * c / dx);
+            case_origin(r->c, "time.courant"), s->courant, r->dt_max, c, dx, r->step_limit, r->step_limit * c / dx);
   }
 cleanup:
   return status;
@@ -191,8 +192,8 @@ static double device_bytes(const WaveRun *r, double *largest) {
   double plane = (double)(l->nx + 2 * ghost) * (l->ny + 2 * ghost);
   double per_unknown = c->laplace.precision == LAPLACE_DOUBLE ? 57 : c->laplace.precision == LAPLACE_SINGLE ? 29 : 39;
   double real = c->laplace.precision == LAPLACE_SINGLE ? 4 : 8;
-  double planes = (c->equations == WAVE_LINEAR ? 15 : 14) +
-                  (c->extrapolation > 1 ? c->extrapolation * (c->laplace.nz + 1.0) : 0);
+  double planes =
+      (c->equations == WAVE_LINEAR ? 15 : 14) + (c->extrapolation > 1 ? c->extrapolation * (c->laplace.nz + 1.0) : 0);
   *largest = (c->laplace.nz + 1.0) * plane * real;
   return per_unknown * l->nx * l->ny * c->laplace.nz + planes * plane * real;
 }
@@ -290,16 +291,28 @@ cleanup:
 
 static HclStatus open_output(WaveRun *r) {
   const WaveSetup *s = &r->setup;
-  OutputSpec base = {.title = case_string(r->c, "model.title"), .source = r->source, .time_units = s->time_units,
-                     .x0 = s->config.x0, .dx = s->config.laplace.dx, .y0 = s->config.y0,
-                     .dy = s->config.laplace.dy, .points = "grid point",
+  OutputSpec base = {.title = case_string(r->c, "model.title"),
+                     .source = r->source,
+                     .time_units = s->time_units,
+                     .x0 = s->config.x0,
+                     .dx = s->config.laplace.dx,
+                     .y0 = s->config.y0,
+                     .dy = s->config.laplace.dy,
+                     .points = "grid point",
                      .double_precision = case_bool(r->c, "output.double")};
-  SeriesLayout series = {.stations = r->lines, .nstations = r->nlines, .nodes = s->config.laplace.nz,
-                         .profiles = profile_variables, .nprofiles = PROFILE_VARIABLES,
+  SeriesLayout series = {.stations = r->lines,
+                         .nstations = r->nlines,
+                         .nodes = s->config.laplace.nz,
+                         .profiles = profile_variables,
+                         .nprofiles = PROFILE_VARIABLES,
                          .scalars = scalar_variables,
                          .nscalars = case_bool(r->c, "output.energy") ? SCALAR_VARIABLES : 1};
-  RunOutputs outputs = {.variables = map_variables, .nmap = MAP_VARIABLES, .nhistory = HISTORY_VARIABLES,
-                        .gauges = r->gauges, .ngauges = r->ngauges, .series_name = "kinematics.nc",
+  RunOutputs outputs = {.variables = map_variables,
+                        .nmap = MAP_VARIABLES,
+                        .nhistory = HISTORY_VARIABLES,
+                        .gauges = r->gauges,
+                        .ngauges = r->ngauges,
+                        .series_name = "kinematics.nc",
                         .series = &series};
   return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
 }
@@ -451,8 +464,11 @@ static void describe(void *model, char *extra, size_t size) {
 }
 
 static HclStatus time_loop(WaveRun *r) {
-  static const RunSteps steps = {.advance = advance, .check = check_state, .write = write_output,
-                                 .write_restart = write_restart, .describe = describe};
+  static const RunSteps steps = {.advance = advance,
+                                 .check = check_state,
+                                 .write = write_output,
+                                 .write_restart = write_restart,
+                                 .describe = describe};
   const DecompSpec *g = decomp_spec(r->decomp);
   return run_time_loop(&steps, r, &r->tl, r->setup.check_interval, (double)g->nx * g->ny,
                        case_real(r->c, "output.progress"));
@@ -491,15 +507,20 @@ static void print_grid(const WaveRun *r, FILE *out) {
   const DecompSpec *g = decomp_spec(r->decomp);
   const LaplaceConfig *l = &s->config.laplace;
   fprintf(out, "grid: %d x %d points of %g x %g m, x %g to %g m, y %g to %g m%s, depth up to %g m; %d x %d ranks\n",
-          g->nx, g->ny, l->dx, l->dy, s->config.x0, last_x(s), s->config.y0, last_y(s),
-          g->ny == 1 ? " (a flume)" : "", r->deepest, g->px, g->py);
-  fprintf(out, "solver: %d %s sigma points, order %d, %s precision, %s%s, preconditioner %s, to rtol %g, atol %g (%s "
-               "norm); %s equations\n",
+          g->nx, g->ny, l->dx, l->dy, s->config.x0, last_x(s), s->config.y0, last_y(s), g->ny == 1 ? " (a flume)" : "",
+          r->deepest, g->px, g->py);
+  fprintf(out,
+          "solver: %d %s sigma points, order %d, %s precision, %s%s, preconditioner %s, to rtol %g, atol %g (%s "
+          "norm); %s equations\n",
           l->nz, l->sigma == LAPLACE_SIGMA_UNIFORM ? "uniform" : "cosine", l->order, precision_word(l->precision),
-          l->krylov.method == KRYLOV_GMRES ? "GMRES" : l->krylov.method == KRYLOV_DC ? "defect correction" : "CG",
+          l->krylov.method == KRYLOV_GMRES ? "GMRES"
+          : l->krylov.method == KRYLOV_DC  ? "defect correction"
+                                           : "CG",
           l->krylov.method == KRYLOV_GMRES ? restart_text(l) : "",
           l->preconditioner == LAPLACE_MG ? "one multigrid V-cycle" : "none", l->krylov.rtol, l->krylov.atol,
-          l->krylov.norm == KRYLOV_NORM_RMS ? "rms" : l->krylov.norm == KRYLOV_NORM_2 ? "2-" : "preconditioned",
+          l->krylov.norm == KRYLOV_NORM_RMS ? "rms"
+          : l->krylov.norm == KRYLOV_NORM_2 ? "2-"
+                                            : "preconditioned",
           s->config.equations == WAVE_LINEAR ? "linear" : "nonlinear");
 }
 
@@ -523,8 +544,7 @@ static void print_waves(const WaveRun *r, FILE *out) {
     const WaveZone *z = &s->config.zones[n];
     static const char *const inward[] = {"+x", "-x", "+y", "-y"};
     fprintf(out, "relaxation zone %d: %s, x %g to %g m, y %g to %g m, towards %s\n", n + 1,
-            z->kind == WAVE_ZONE_GENERATE ? "generation" : "absorption", z->x0, z->x1, z->y0, z->y1,
-            inward[z->inward]);
+            z->kind == WAVE_ZONE_GENERATE ? "generation" : "absorption", z->x0, z->x1, z->y0, z->y1, inward[z->inward]);
   }
 }
 
@@ -535,14 +555,16 @@ static void print_time_and_output(const WaveRun *r, FILE *out) {
   double largest, frames = 1 + (double)schedule_count_until(&r->tl.map, s->t_end);
   double frame_bytes = (double)g->nx * g->ny * MAP_VARIABLES * (case_bool(r->c, "output.double") ? 8 : 4);
   double c = courant_speed(r);
-  fprintf(out, "time step: %s %.4g s (Courant number %.3g for c = %.4g m/s; ERK4 stability limit %.4g s), about %.0f "
-               "steps to t = %g s\n",
+  fprintf(out,
+          "time step: %s %.4g s (Courant number %.3g for c = %.4g m/s; ERK4 stability limit %.4g s), about %.0f "
+          "steps to t = %g s\n",
           s->dt_fixed > 0 ? "fixed" : "from time.courant,", r->dt_max, c * r->dt_max / least_spacing(s), c,
           r->step_limit, ceil(s->t_end / r->dt_max - 1e-9), s->t_end);
   fprintf(out, "device memory: about %.3g MB per rank of %.3g MB on %s\n", device_bytes(r, &largest) / 1e6,
           (double)dev->global_mem_bytes / 1e6, dev->device_name);
-  fprintf(out, "output: %.0f map frames, up to %.3g MB uncompressed; %d gauges; %d kinematics lines; restarts of "
-               "%.3g MB\n",
+  fprintf(out,
+          "output: %.0f map frames, up to %.3g MB uncompressed; %d gauges; %d kinematics lines; restarts of "
+          "%.3g MB\n",
           frames, frames * frame_bytes / 1e6, r->ngauges, r->nlines, (double)g->nx * g->ny * 2 * 8 / 1e6);
   for (int k = 0; k < r->nlines; k++) {
     fprintf(out, "kinematics line '%s' at the grid point x = %g m, y = %g m\n", r->lines[k].name, r->lines[k].x,

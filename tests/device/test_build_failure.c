@@ -48,8 +48,8 @@ int main(int argc, char **argv) {
   Runtime *rt = NULL;
   cl_program program = NULL;
   KernelConfig config = {.precision = PRECISION_SINGLE, .wg_x = 64, .wg_y = 1, .defines = "-DVEC=4"};
-  TAP_OK(device_list(&devices, &count) == HCL_OK && device_select(devices, count, "auto", &needs, 0, 1, &chosen,
-                                                                   &shared) == HCL_OK,
+  TAP_OK(device_list(&devices, &count) == HCL_OK &&
+             device_select(devices, count, "auto", &needs, 0, 1, &chosen, &shared) == HCL_OK,
          "a device: %s", status_message());
   if (chosen < 0) {
     return tap_done();

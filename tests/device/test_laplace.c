@@ -21,8 +21,15 @@
 /* The manufactured problem on n x n x n grids: a surface of 5% of the depth, a bottom varying by 10%, half a
  * wavelength of each over the 2 m between walls (k h0 = 2.2; a whole one when periodic). */
 static LaplaceProblem manufactured(int n, bool periodic) {
-  return (LaplaceProblem){.nx = n, .ny = n, .periodic = periodic, .lx = 2, .ly = 2, .h0 = 1, .a_h = 0.1,
-                          .a_eta = 0.05, .waves = periodic ? 2 : 1};
+  return (LaplaceProblem){.nx = n,
+                          .ny = n,
+                          .periodic = periodic,
+                          .lx = 2,
+                          .ly = 2,
+                          .h0 = 1,
+                          .a_h = 0.1,
+                          .a_eta = 0.05,
+                          .waves = periodic ? 2 : 1};
 }
 
 /* Solves problem p from Phi = 0 with config c; the largest error of Phi and the iterations. */
@@ -79,8 +86,8 @@ static void convergence(Runtime *rt, int order) {
       st = solve_error(rt, &p, precise(order, solve_sizes[r]), &error[r], &iterations[r]);
     }
     if (st == HCL_OK) {
-      tap_note("order %d: truncation %.3e at %d^3; solution error %.3e at %d^3 (%d iterations)", order,
-               truncation[r], truncation_sizes[r], error[r], solve_sizes[r], iterations[r]);
+      tap_note("order %d: truncation %.3e at %d^3; solution error %.3e at %d^3 (%d iterations)", order, truncation[r],
+               truncation_sizes[r], error[r], solve_sizes[r], iterations[r]);
     }
   }
   if (st != HCL_OK) {
@@ -90,8 +97,8 @@ static void convergence(Runtime *rt, int order) {
   }
   double slope_truncation = test_fitted_order(h_truncation, truncation, LEVELS);
   double slope_error = test_fitted_order(h_solve, error, LEVELS);
-  TAP_OK(slope_truncation >= order - 0.2, "order %d: the truncation error falls at order %.2f (%.2e at 129^3)",
-         order, slope_truncation, truncation[LEVELS - 1]);
+  TAP_OK(slope_truncation >= order - 0.2, "order %d: the truncation error falls at order %.2f (%.2e at 129^3)", order,
+         slope_truncation, truncation[LEVELS - 1]);
   TAP_OK(slope_error >= order - 0.2, "order %d: the solved Phi converges at order %.2f (error %.2e at 65^3)", order,
          slope_error, error[LEVELS - 1]);
 }

@@ -31,9 +31,9 @@ typedef struct {
   Decomp *decomp;
   Field *matrix[3];
   Rrb *rrb;
-  cl_mem a, b;        /* two vectors in the vector layout */
+  cl_mem a, b; /* two vectors in the vector layout */
   const RrbLayout *layout;
-  double tolerance;   /* relative agreement with the host, per precision */
+  double tolerance; /* relative agreement with the host, per precision */
 } Device;
 
 static HclStatus device_open(Runtime *rt, const Stencil5 *s, Precision precision, RrbDepth depth, Device *d) {
@@ -311,8 +311,10 @@ int main(void) {
     /* The default (the largest exact level); RRB to one node; a chosen RRB-4 (the level count binds); a small exact
      * level. The last levels' shapes cover both numberings of the exact level (row by row when nx <= ny) and
      * bandwidths 1 to 16. */
-    const RrbDepth depths[] = {RRB_DEPTH_DEFAULT, {.levels = 0, .exact_nodes = 1},
-                               {.levels = 4, .exact_nodes = 1}, {.levels = 0, .exact_nodes = 16}};
+    const RrbDepth depths[] = {RRB_DEPTH_DEFAULT,
+                               {.levels = 0, .exact_nodes = 1},
+                               {.levels = 4, .exact_nodes = 1},
+                               {.levels = 0, .exact_nodes = 16}};
     const char *const depth_names[] = {"default depth", "to one node", "RRB-4", "exact level up to 16 nodes"};
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
       Stencil5 st;

@@ -39,7 +39,8 @@ static void check(Runtime *rt, int nx, int ny, int final_nodes, Precision precis
   s = s == HCL_OK ? field_write_owned(field, natural) : s;
   s = s == HCL_OK ? rrb_to_layout(permute, field, buffer) : s;
   stored = malloc(bytes);
-  if (s == HCL_OK && clEnqueueReadBuffer(runtime_queue(rt), buffer, CL_TRUE, 0, bytes, stored, 0, NULL, NULL) != CL_SUCCESS) {
+  if (s == HCL_OK &&
+      clEnqueueReadBuffer(runtime_queue(rt), buffer, CL_TRUE, 0, bytes, stored, 0, NULL, NULL) != CL_SUCCESS) {
     s = HCL_EOPENCL;
   }
   bool placed = s == HCL_OK;

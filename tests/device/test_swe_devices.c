@@ -37,9 +37,15 @@ static HclStatus run_case(const DeviceInfo *dev, Precision p, double *zeta) {
   double dx = BASIN / N;
   RuntimeOptions options = {0};
   DecompSpec grid = {.nx = N, .ny = N};
-  SweConfig config = {.dx = dx, .dy = dx, .g = 9.81, .dry_depth = 1e-3, .advection = SWE_ADVECTION_MOMENTUM,
-                      .ordering = SWE_ORDERING_SIELECKI, .friction = SWE_FRICTION_CHEZY,
-                      .friction_coefficient = 60.0, .precision = p};
+  SweConfig config = {.dx = dx,
+                      .dy = dx,
+                      .g = 9.81,
+                      .dry_depth = 1e-3,
+                      .advection = SWE_ADVECTION_MOMENTUM,
+                      .ordering = SWE_ORDERING_SIELECKI,
+                      .friction = SWE_FRICTION_CHEZY,
+                      .friction_coefficient = 60.0,
+                      .precision = p};
   TRY(runtime_create(dev, &options, &rt));
   TRY(decomp_create(&grid, &decomp));
   TRY(swe_create(rt, decomp, &config, &swe));
@@ -111,8 +117,8 @@ int main(void) {
        * flipped wet/dry flag would make millimetres. In float, division and sqrt may be 2.5 and 3 ulp off, and the
        * drift is that of the float-double gap above: the same 1e-4 m. */
       double gap = max_difference(reference[k], zeta[k]);
-      TAP_OK(k ? gap == 0 : gap < 1e-4, "%s agrees with the first device in %s to %.2e m (%s)",
-             devices[i].device_name, k ? "double" : "float", gap, k ? "bit for bit" : "< 1e-4 m");
+      TAP_OK(k ? gap == 0 : gap < 1e-4, "%s agrees with the first device in %s to %.2e m (%s)", devices[i].device_name,
+             k ? "double" : "float", gap, k ? "bit for bit" : "< 1e-4 m");
     }
     if (tested == 0) {
       memcpy(reference[0], zeta[0], N * N * sizeof(double));

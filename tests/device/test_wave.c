@@ -78,7 +78,7 @@ cleanup:
 }
 
 typedef struct {
-  double worst;       /* max |eta - exact| over the samples, relative to the amplitude */
+  double worst;        /* max |eta - exact| over the samples, relative to the amplitude */
   double volume_drift; /* max |volume| over the run relative to amplitude times the basin's area */
   double energy_drift; /* |E(end) / E(0) - 1| */
   int iterations, solves;
@@ -86,8 +86,8 @@ typedef struct {
 
 /* Runs the standing wave eta = A cos(kx x) cos(ky y) cos(omega t) (phi = -(g A / omega) ... sin(omega t)) for
  * `periods` periods at `per_period` steps each, sampling eta every period against the solution at omega. */
-static HclStatus run_standing(Basin *b, const WaveConfig *c, double kx, double ky, double A, double omega,
-                              int periods, int per_period, double area, StandingResult *r) {
+static HclStatus run_standing(Basin *b, const WaveConfig *c, double kx, double ky, double A, double omega, int periods,
+                              int per_period, double area, StandingResult *r) {
   HclStatus status = HCL_OK;
   memset(r, 0, sizeof *r);
   double dt = 2 * PI / omega / per_period, e0 = 0, p0 = 0, k0 = 0;
@@ -138,8 +138,10 @@ static void standing(Runtime *rt, WaveEquations equations, double A) {
   }
   /* Sixth-order differences at 22.6 points per wavelength and 9 sigma points at kh = 2.2: the discrete operator's
    * eigenvalue is within 1e-4 of k tanh(kh) (test_laplace measures the same operator's error on linear waves). */
-  TAP_OK(st == HCL_OK && fabs(omega_d / omega - 1) < 1e-4, "%s standing wave: discrete frequency %.8f, dispersion "
-         "relation %.8f rad/s %s", name, omega_d, omega, status_message());
+  TAP_OK(st == HCL_OK && fabs(omega_d / omega - 1) < 1e-4,
+         "%s standing wave: discrete frequency %.8f, dispersion "
+         "relation %.8f rad/s %s",
+         name, omega_d, omega, status_message());
   status_clear();
   StandingResult r = {0};
   const int periods = 5, per_period = 32;
@@ -152,8 +154,8 @@ static void standing(Runtime *rt, WaveEquations equations, double A) {
   double z = 2 * PI / per_period, phase = periods * per_period * pow(z, 5) / 120;
   double allowed = 2 * phase + (equations == WAVE_LINEAR ? 0 : 10 * k * A);
   TAP_OK(st == HCL_OK && r.worst < allowed,
-         "%s standing wave: eta within %.2e of A after %d periods (allowed %.2e), %.2f iterations per solve %s",
-         name, r.worst, periods, allowed, r.solves ? (double)r.iterations / r.solves : 0, status_message());
+         "%s standing wave: eta within %.2e of A after %d periods (allowed %.2e), %.2f iterations per solve %s", name,
+         r.worst, periods, allowed, r.solves ? (double)r.iterations / r.solves : 0, status_message());
   status_clear();
   /* The mode integrates to zero under the trapezoidal rule, and on a flat bed between walls every cosine mode is an
    * eigenvector of the linear scheme, so the linear run keeps the volume to rounding (the solver's error holds no
@@ -162,13 +164,14 @@ static void standing(Runtime *rt, WaveEquations equations, double A) {
    * allowed a tenth of rtol. */
   double volume_allowed = equations == WAVE_LINEAR ? 1e-10 : 0.1 * c.laplace.krylov.rtol;
   TAP_OK(st == HCL_OK && r.volume_drift < volume_allowed,
-         "%s standing wave: volume stays within %.2e of A x area (allowed %.0e)", name, r.volume_drift,
-         volume_allowed);
+         "%s standing wave: volume stays within %.2e of A x area (allowed %.0e)", name, r.volume_drift, volume_allowed);
   /* ERK4 damps the mode by (omega dt)^6 / 144 per step, the energy twice that: 1.3e-4 over the 160 steps; the
    * nonlinear terms exchange energy at second order in k A. Allowed 1.5 times the scheme's loss. */
   double loss = 2 * periods * per_period * pow(z, 6) / 144;
-  TAP_OK(st == HCL_OK && r.energy_drift < 1.5 * loss, "%s standing wave: energy drift %.3e over %d periods (ERK4's "
-         "damping %.3e)", name, r.energy_drift, periods, loss);
+  TAP_OK(st == HCL_OK && r.energy_drift < 1.5 * loss,
+         "%s standing wave: energy drift %.3e over %d periods (ERK4's "
+         "damping %.3e)",
+         name, r.energy_drift, periods, loss);
   basin_free(&b);
 }
 
@@ -233,10 +236,14 @@ static void relaxation_edges(Runtime *rt) {
   c.laplace.precision = LAPLACE_DOUBLE;
   c.ramp_time = 1;
   c.nzones = 2;
-  c.zones[0] = (WaveZone){.kind = WAVE_ZONE_GENERATE, .x0 = 0, .x1 = 0.5, .inward = WAVE_INWARD_PLUS_X,
-                          .shape = WAVE_SHAPE_POLYNOMIAL};
-  c.zones[1] = (WaveZone){.kind = WAVE_ZONE_ABSORB, .x0 = 1.5, .x1 = 2, .inward = WAVE_INWARD_MINUS_X,
-                          .shape = WAVE_SHAPE_EXPONENTIAL, .power = 3.5};
+  c.zones[0] = (WaveZone){
+      .kind = WAVE_ZONE_GENERATE, .x0 = 0, .x1 = 0.5, .inward = WAVE_INWARD_PLUS_X, .shape = WAVE_SHAPE_POLYNOMIAL};
+  c.zones[1] = (WaveZone){.kind = WAVE_ZONE_ABSORB,
+                          .x0 = 1.5,
+                          .x1 = 2,
+                          .inward = WAVE_INWARD_MINUS_X,
+                          .shape = WAVE_SHAPE_EXPONENTIAL,
+                          .power = 3.5};
   RegularWaveSpec spec = waves_regular_spec_default();
   spec.depth = 0.5;
   spec.height = 0.05;
@@ -291,15 +298,39 @@ static void refusals(Runtime *rt) {
     int extrapolation;
     double g;
   } cases[] = {
-      {"a zone beyond the east wall", "outside the domain",
-       {.kind = WAVE_ZONE_ABSORB, .x0 = 1.5, .x1 = 2.5, .y0 = 0, .y1 = 1, .inward = WAVE_INWARD_MINUS_X,
-        .shape = WAVE_SHAPE_POLYNOMIAL}, 3, 9.81},
-      {"a zone empty along its ramp", "empty along its ramp",
-       {.kind = WAVE_ZONE_GENERATE, .x0 = 0, .x1 = 1, .y0 = 0.5, .y1 = 0.5, .inward = WAVE_INWARD_PLUS_Y,
-        .shape = WAVE_SHAPE_POLYNOMIAL}, 3, 9.81},
-      {"an exponential zone of power 0", "power = 0",
-       {.kind = WAVE_ZONE_GENERATE, .x0 = 0, .x1 = 0.5, .y0 = 0, .y1 = 1, .inward = WAVE_INWARD_PLUS_X,
-        .shape = WAVE_SHAPE_EXPONENTIAL}, 3, 9.81},
+      {"a zone beyond the east wall",
+       "outside the domain",
+       {.kind = WAVE_ZONE_ABSORB,
+        .x0 = 1.5,
+        .x1 = 2.5,
+        .y0 = 0,
+        .y1 = 1,
+        .inward = WAVE_INWARD_MINUS_X,
+        .shape = WAVE_SHAPE_POLYNOMIAL},
+       3,
+       9.81},
+      {"a zone empty along its ramp",
+       "empty along its ramp",
+       {.kind = WAVE_ZONE_GENERATE,
+        .x0 = 0,
+        .x1 = 1,
+        .y0 = 0.5,
+        .y1 = 0.5,
+        .inward = WAVE_INWARD_PLUS_Y,
+        .shape = WAVE_SHAPE_POLYNOMIAL},
+       3,
+       9.81},
+      {"an exponential zone of power 0",
+       "power = 0",
+       {.kind = WAVE_ZONE_GENERATE,
+        .x0 = 0,
+        .x1 = 0.5,
+        .y0 = 0,
+        .y1 = 1,
+        .inward = WAVE_INWARD_PLUS_X,
+        .shape = WAVE_SHAPE_EXPONENTIAL},
+       3,
+       9.81},
       {"extrapolation 4", "time.extrapolation = 4", {.x1 = 1, .y1 = 1}, 4, 9.81},
       {"g = 0", "physics.g = 0", {.x1 = 1, .y1 = 1}, 3, 0},
   };

@@ -86,9 +86,9 @@ static void check(Runtime *rt, const Grid *grid, const Shape *shapes, int nshape
   Halo *halo = NULL;
   long wrong_total = 0;
   char label[160];
-  int used = snprintf(label, sizeof label, "%dx%d %s%s ranks %d%s:", grid->nx, grid->ny,
-                      grid->periodic_x ? "periodic-x " : "", grid->periodic_y ? "periodic-y" : "", par_size(),
-                      split ? " begin/end" : "");
+  int used =
+      snprintf(label, sizeof label, "%dx%d %s%s ranks %d%s:", grid->nx, grid->ny, grid->periodic_x ? "periodic-x " : "",
+               grid->periodic_y ? "periodic-y" : "", par_size(), split ? " begin/end" : "");
   for (int s = 0; s < nshapes; s++) {
     used += snprintf(label + used, sizeof label - (size_t)used, " [nz %d g %d %s]", shapes[s].nz, shapes[s].ghost,
                      precision_name(shapes[s].precision));
@@ -117,8 +117,8 @@ static void check(Runtime *rt, const Grid *grid, const Shape *shapes, int nshape
     s = count_wrong(fields[i], grid, i, &wrong);
     wrong_total += wrong;
   }
-  TAP_OK(all_ranks(s == HCL_OK && wrong_total == 0), "%s every ghost and owned point right (%ld wrong here) %s",
-         label, wrong_total, status_message());
+  TAP_OK(all_ranks(s == HCL_OK && wrong_total == 0), "%s every ghost and owned point right (%ld wrong here) %s", label,
+         wrong_total, status_message());
   halo_destroy(&halo);
   for (int i = 0; i < nshapes; i++) {
     field_destroy(&fields[i]);
@@ -141,8 +141,8 @@ static void check_one_rank_failing(Runtime *rt) {
   if (s == HCL_OK) {
     s = field_create(rt, decomp, &fs, &f);
   }
-  TAP_OK(all_ranks(s == HCL_EDATA && f == NULL && tap_contains(status_message(), par_rank() == last ? "ghost width 3"
-                                                                                                     : want)),
+  TAP_OK(all_ranks(s == HCL_EDATA && f == NULL &&
+                   tap_contains(status_message(), par_rank() == last ? "ghost width 3" : want)),
          "a ghost width above the last rank's width fails on every rank: %s", status_message());
   field_destroy(&f);
   decomp_destroy(&decomp);
@@ -277,8 +277,8 @@ static void check_destroy_in_flight(Runtime *rt) {
       nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
     }
   }
-  TAP_OK(all_ranks(s == HCL_OK && (par_rank() != 1 || found)),
-         "a halo destroyed in flight leaves no receive posted %s", status_message());
+  TAP_OK(all_ranks(s == HCL_OK && (par_rank() != 1 || found)), "a halo destroyed in flight leaves no receive posted %s",
+         status_message());
   halo_destroy(&halo);
   field_destroy(&f);
   decomp_destroy(&decomp);

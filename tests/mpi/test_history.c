@@ -132,8 +132,8 @@ static void check_failed_build(Runtime *rt, const Decomp *decomp, OutputSpec spe
   char folder[256], command[1024];
   snprintf(folder, sizeof folder, "/tmp/hydrocl-sample-kernels-%d", (int)getpid());
   snprintf(command, sizeof command,
-           "rm -rf %s && cp -r %s %s && sed -i 's/void gather_points(/void gather_points_gone(/' %s/sample.cl",
-           folder, kernels, folder, folder);
+           "rm -rf %s && cp -r %s %s && sed -i 's/void gather_points(/void gather_points_gone(/' %s/sample.cl", folder,
+           kernels, folder, folder);
   RuntimeOptions options = {.kernel_dir = par_rank() == 0 ? folder : kernels};
   spec.overwrite = true;
   status_clear();
@@ -215,9 +215,17 @@ int main(int argc, char **argv) {
     FieldSpec fs = {.name = "f", .nz = 1, .ghost = v + 1, .precision = v ? PRECISION_SINGLE : PRECISION_DOUBLE};
     s = field_create(rt, decomp, &fs, &fields[v]);
   }
-  OutputSpec spec = {.path = path, .title = "gauges", .source = "test", .history = "test_history",
-                     .case_yaml = "", .time_units = "seconds since 2000-01-01 00:00:00",
-                     .x0 = X0, .dx = DX, .y0 = Y0, .dy = DY, .double_precision = true};
+  OutputSpec spec = {.path = path,
+                     .title = "gauges",
+                     .source = "test",
+                     .history = "test_history",
+                     .case_yaml = "",
+                     .time_units = "seconds since 2000-01-01 00:00:00",
+                     .x0 = X0,
+                     .dx = DX,
+                     .y0 = Y0,
+                     .dy = DY,
+                     .double_precision = true};
   OutputVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL},
                             {"u", NULL, "velocity in x", "m s-1", NULL}};
   if (s == HCL_OK) {
@@ -241,11 +249,12 @@ int main(int argc, char **argv) {
     char names[MAX_GAUGES][GAUGE_NAME_MAX];
     char feature[32] = "";
     double values[MAX_GAUGES][FRAMES];
-    TAP_OK(nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR && nc_get_att_text(ncid, NC_GLOBAL, "featureType", feature) ==
-                                                                NC_NOERR && strncmp(feature, "timeSeries", 10) == 0,
+    TAP_OK(nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR &&
+               nc_get_att_text(ncid, NC_GLOBAL, "featureType", feature) == NC_NOERR &&
+               strncmp(feature, "timeSeries", 10) == 0,
            "CF featureType timeSeries");
-    TAP_OK(nc_inq_varid(ncid, "station_name", &var) == NC_NOERR && nc_get_var_text(ncid, var, &names[0][0]) ==
-                                                                        NC_NOERR && strcmp(names[2], "corner") == 0,
+    TAP_OK(nc_inq_varid(ncid, "station_name", &var) == NC_NOERR &&
+               nc_get_var_text(ncid, var, &names[0][0]) == NC_NOERR && strcmp(names[2], "corner") == 0,
            "station names");
     for (int v = 0; v < 2; v++) {
       double worst = 0;

@@ -58,8 +58,8 @@ static void check_file(const char *path) {
   TAP_OK(nc_inq_dimid(ncid, "time", &dim) == NC_NOERR && nc_inq_dimlen(ncid, dim, &n) == NC_NOERR && n == FRAMES,
          "%zu frames", n);
   double x[NX], time[FRAMES];
-  TAP_OK(nc_inq_varid(ncid, "x", &var) == NC_NOERR && nc_get_var_double(ncid, var, x) == NC_NOERR &&
-             x[0] == 0.25 && x[NX - 1] == 0.25 + 0.5 * (NX - 1) && text_attribute_is(ncid, var, "axis", "X") &&
+  TAP_OK(nc_inq_varid(ncid, "x", &var) == NC_NOERR && nc_get_var_double(ncid, var, x) == NC_NOERR && x[0] == 0.25 &&
+             x[NX - 1] == 0.25 + 0.5 * (NX - 1) && text_attribute_is(ncid, var, "axis", "X") &&
              text_attribute_is(ncid, var, "units", "m") &&
              text_attribute_is(ncid, var, "standard_name", "projection_x_coordinate"),
          "x coordinate: values, axis, units, standard_name");
@@ -71,8 +71,8 @@ static void check_file(const char *path) {
              text_attribute_is(ncid, var, "units", "m"),
          "zeta has its standard_name and units");
   TAP_OK(nc_inq_var_chunking(ncid, var, &storage, chunks) == NC_NOERR && storage == NC_CHUNKED && chunks[0] == 1 &&
-             chunks[1] == NY && chunks[2] == NX && nc_inq_var_deflate(ncid, var, &shuffle, &deflate, &level) ==
-             NC_NOERR && shuffle && deflate,
+             chunks[1] == NY && chunks[2] == NX &&
+             nc_inq_var_deflate(ncid, var, &shuffle, &deflate, &level) == NC_NOERR && shuffle && deflate,
          "one frame per chunk, deflate with shuffle");
   long wrong = 0;
   for (int v = 0; v < 2; v++) {
@@ -138,11 +138,18 @@ int main(int argc, char **argv) {
     FieldSpec fs = {.name = v ? "flag" : "zeta", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
     s = field_create(rt, decomp, &fs, &fields[v]);
   }
-  OutputSpec spec = {.path = path, .title = "test map", .source = "hydrocl test", .history = "test_mapfile",
-                  .case_yaml = "grid:\n  nx: 29\n", .time_units = "seconds since 2000-01-01 00:00:00",
-                  .x0 = 0.25, .dx = 0.5, .y0 = 0.25, .dy = 0.5};
+  OutputSpec spec = {.path = path,
+                     .title = "test map",
+                     .source = "hydrocl test",
+                     .history = "test_mapfile",
+                     .case_yaml = "grid:\n  nx: 29\n",
+                     .time_units = "seconds since 2000-01-01 00:00:00",
+                     .x0 = 0.25,
+                     .dx = 0.5,
+                     .y0 = 0.25,
+                     .dy = 0.5};
   OutputVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL},
-                         {"flag", NULL, "a second variable", "1", NULL}};
+                            {"flag", NULL, "a second variable", "1", NULL}};
   if (s == HCL_OK) {
     s = map_create(decomp, &spec, vars, 2, &map);
   }
@@ -155,8 +162,8 @@ int main(int argc, char **argv) {
       s = map_write(map, 10.0 * t, fields);
     }
   }
-  TAP_OK(all_ranks(s == HCL_OK && map_frames(map) == FRAMES), "%d frames written on %d ranks %s", FRAMES,
-         par_size(), status_message());
+  TAP_OK(all_ranks(s == HCL_OK && map_frames(map) == FRAMES), "%d frames written on %d ranks %s", FRAMES, par_size(),
+         status_message());
   map_close(&map);
   if (par_rank() == 0) {
     check_file(path);

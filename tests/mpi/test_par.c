@@ -57,10 +57,10 @@ int main(int argc, char **argv) {
   if (rank == 0) {
     raise(SIGTERM);
   }
-  TAP_OK(signals_agree(&caught) == HCL_OK && caught == SIGTERM && signals_caught() == (rank == 0 ? SIGTERM
-                                                                                                  : rank == size - 1
-                                                                                                        ? SIGUSR1
-                                                                                                        : 0),
+  TAP_OK(signals_agree(&caught) == HCL_OK && caught == SIGTERM &&
+             signals_caught() == (rank == 0          ? SIGTERM
+                                  : rank == size - 1 ? SIGUSR1
+                                                     : 0),
          "SIGTERM is caught, not fatal, and agreed");
   int status = tap_done();
   par_finalize();

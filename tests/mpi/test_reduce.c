@@ -169,9 +169,10 @@ static void check_failed_build(Runtime *rt, Reducer *reducer, const Decomp *deco
   char folder[256], command[1024];
   double want = 0, first = 0, again = 0;
   snprintf(folder, sizeof folder, "/tmp/hydrocl-reduce-kernels-%d", (int)getpid());
-  snprintf(command, sizeof command,
-           "rm -rf %s && cp -r %s %s && sed -i 's/REDUCE_KERNEL(reduce_dot,/REDUCE_KERNEL(reduce_dot_gone,/' %s/reduce.cl",
-           folder, kernels, folder, folder);
+  snprintf(
+      command, sizeof command,
+      "rm -rf %s && cp -r %s %s && sed -i 's/REDUCE_KERNEL(reduce_dot,/REDUCE_KERNEL(reduce_dot_gone,/' %s/reduce.cl",
+      folder, kernels, folder, folder);
   bool copied = par_rank() != 0 || system(command) == 0;
   RuntimeOptions options = {.kernel_dir = par_rank() == 0 ? folder : kernels};
   status_clear();
@@ -192,8 +193,8 @@ static void check_failed_build(Runtime *rt, Reducer *reducer, const Decomp *deco
   copied = par_rank() != 0 || system(command) == 0;
   status_clear();
   s = copied && own_reducer ? filled_dot(own, own_reducer, decomp, &again) : HCL_EINTERNAL;
-  TAP_OK(all_ranks(s == HCL_OK && again == want), "with the kernel back the build is retried: %.17g vs %.17g %s",
-         again, want, status_message());
+  TAP_OK(all_ranks(s == HCL_OK && again == want), "with the kernel back the build is retried: %.17g vs %.17g %s", again,
+         want, status_message());
   reducer_destroy(&own_reducer);
   runtime_destroy(&own);
   if (par_rank() == 0) {
@@ -236,10 +237,10 @@ static void check_range(Runtime *rt, Reducer *reducer, Precision p, size_t first
                     span_range(buffers[2], p, first, end), two);
   }
   double ranks = (double)par_size();
-  TAP_OK(all_ranks(s == HCL_OK && one == ranks * expect[0] && two[0] == ranks * expect[0] &&
-                   two[1] == ranks * expect[1]),
-         "range dot products over [%zu, %zu) in %s: %g, %g and %g, expected %g and %g %s", first, end,
-         precision_name(p), one, two[0], two[1], ranks * expect[0], ranks * expect[1], status_message());
+  TAP_OK(
+      all_ranks(s == HCL_OK && one == ranks * expect[0] && two[0] == ranks * expect[0] && two[1] == ranks * expect[1]),
+      "range dot products over [%zu, %zu) in %s: %g, %g and %g, expected %g and %g %s", first, end, precision_name(p),
+      one, two[0], two[1], ranks * expect[0], ranks * expect[1], status_message());
   for (int which = 0; which < 3; which++) {
     if (buffers[which]) {
       clReleaseMemObject(buffers[which]);
@@ -293,8 +294,8 @@ int main(int argc, char **argv) {
     check_grid(rt, WIDE_NX, WIDE_NY);
     /* Empty, one place, starts and ends off every multiple (4, 64, 256, the chunks), and long enough for many
      * chunks and runs; the last: RRB's 2048^2 red places, where the first starts past the black ones. */
-    const size_t ranges[][2] = {{5, 5},     {0, 1},        {3, 4},           {1, 70},
-                                {7, 4103},  {13, 100003},  {0, 262144},      {1048576, 3145728}};
+    const size_t ranges[][2] = {{5, 5},    {0, 1},       {3, 4},      {1, 70},
+                                {7, 4103}, {13, 100003}, {0, 262144}, {1048576, 3145728}};
     for (int p = 0; p < 2; p++) {
       for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
         check_range(rt, reducer, p ? PRECISION_DOUBLE : PRECISION_SINGLE, ranges[r][0], ranges[r][1]);

@@ -162,10 +162,9 @@ static void check_leftover_later_step(Runtime *rt, const char *parent) {
   }
   TAP_OK(all_ranks(s == HCL_OK), "restarts 100, 10, 20 written with keep 1 %s", status_message());
   if (par_rank() == 0) {
-    TAP_OK(strcmp(listing[0], "restart-10.nc restart-100.nc") == 0,
-           "step 10 is kept next to a leftover step 100: '%s'", listing[0]);
-    TAP_OK(strcmp(listing[1], "restart-100.nc restart-20.nc") == 0, "step 20 replaces step 10 only: '%s'",
-           listing[1]);
+    TAP_OK(strcmp(listing[0], "restart-10.nc restart-100.nc") == 0, "step 10 is kept next to a leftover step 100: '%s'",
+           listing[0]);
+    TAP_OK(strcmp(listing[1], "restart-100.nc restart-20.nc") == 0, "step 20 replaces step 10 only: '%s'", listing[1]);
   }
   destroy_fields(fields);
   decomp_destroy(&decomp);
@@ -188,8 +187,8 @@ static void check_wrong_shapes(Runtime *rt, const char *path) {
   if (s == HCL_OK) {
     s = restart_read(path, fields, 2, time, 1);
   }
-  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), want)),
-         "a restart of other planes is refused: %s", status_message());
+  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), want)), "a restart of other planes is refused: %s",
+         status_message());
   destroy_fields(fields);
   status_clear();
   s = make_fields(rt, decomp, fields);
@@ -240,8 +239,7 @@ int main(int argc, char **argv) {
   if (par_rank() == 0) {
     char listing[2048];
     folder_listing(folder, listing, sizeof listing);
-    TAP_OK(strcmp(listing, "restart-20.nc restart-30.nc") == 0, "the newest two are kept, nothing else: '%s'",
-           listing);
+    TAP_OK(strcmp(listing, "restart-20.nc restart-30.nc") == 0, "the newest two are kept, nothing else: '%s'", listing);
     TAP_OK(check_file_contents(path) == 0, "the file holds the global fields exactly");
   }
   status_clear();

@@ -84,8 +84,8 @@ static void check_system(Runtime *rt, const Stencil5 *s, RrbDepth depth, const c
      * by the factor's condition (the centres' margins down to 1e-3): 1e-10 of the largest value. */
     bool close = par_rank() != 0 || worst <= 1e-10 * scale;
     TAP_OK(all_ranks(factored && st == HCL_OK && close),
-           "%s %d x %d, RRB-%d, %d ranks, %d levels distributed: M^-1 r %.1e from the host's (of %.1e) %s", what,
-           s->nx, s->ny, eliminated + 1, par_size(), levels, worst, scale, status_message());
+           "%s %d x %d, RRB-%d, %d ranks, %d levels distributed: M^-1 r %.1e from the host's (of %.1e) %s", what, s->nx,
+           s->ny, eliminated + 1, par_size(), levels, worst, scale, status_message());
   }
   if (factored) {
     reference_free(&factor);

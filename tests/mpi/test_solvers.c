@@ -99,8 +99,9 @@ static HclStatus make_solver(System *s, KrylovMethod method, PcKind pc, KrylovNo
   options.rtol = rtol;
   options.max_iterations = MAX_ITERATIONS;
   options.restart = 30;
-  TRY(pc == PC_RRB ? rrb_precond_create(RRB_DEPTH_DEFAULT, &p) : pc == PC_JACOBI ? precond_jacobi(&p)
-                                                                                 : precond_none(&p));
+  TRY(pc == PC_RRB      ? rrb_precond_create(RRB_DEPTH_DEFAULT, &p)
+      : pc == PC_JACOBI ? precond_jacobi(&p)
+                        : precond_none(&p));
   TRY(krylov_create(&options, out));
   krylov_set_precond(*out, p);
   p = NULL;
@@ -187,8 +188,8 @@ static void model_problem(Runtime *rt) {
   Outcome rrb = {0}, warm = {0};
   status_clear();
   HclStatus st_ = made == HCL_OK ? solve(&s, KRYLOV_CG, PC_RRB, KRYLOV_NORM_M, 1e-10, device, &rrb, NULL) : made;
-  TAP_OK(all_ranks(st_ == HCL_OK && abs(rrb.iterations - host_rrb) <= 1 && on_rank0(
-                       relative_difference(device, pcg_host, N * N) < 1e-9)),
+  TAP_OK(all_ranks(st_ == HCL_OK && abs(rrb.iterations - host_rrb) <= 1 &&
+                   on_rank0(relative_difference(device, pcg_host, N * N) < 1e-9)),
          "RRB-CG in the M-norm, %d ranks: %d iterations (the host's RRB-PCG %d) %s", par_size(), rrb.iterations,
          host_rrb, status_message());
   /* The host's solution is 3.4e-6 from the exact one at this h (tests/unit/test_rrb_reference.c): O(h^2). */
@@ -259,8 +260,8 @@ static void random_systems(Runtime *rt) {
           cg_iterations[pc] = result.iterations;
         }
         TAP_OK(all_ranks(factored && st_ == HCL_OK && result.converged && on_rank0(difference < 1e-7)),
-               "random %d x %d system with islands%s, %s with %s: %d iterations, %.2e from the direct solution %s",
-               RX, RY, anisotropic ? ", 1000:1 anisotropic" : "", krylov_method_name(METHODS[m]), PC_NAMES[pc],
+               "random %d x %d system with islands%s, %s with %s: %d iterations, %.2e from the direct solution %s", RX,
+               RY, anisotropic ? ", 1000:1 anisotropic" : "", krylov_method_name(METHODS[m]), PC_NAMES[pc],
                result.iterations, difference, status_message());
       }
     }

@@ -61,10 +61,21 @@ int main(int argc, char **argv) {
   c.laplace.krylov.atol = 0;
   c.ramp_time = 0.5;
   c.nzones = 2;
-  c.zones[0] = (WaveZone){.kind = WAVE_ZONE_GENERATE, .x0 = 0, .x1 = 0.5, .y0 = 0, .y1 = 1.5,
-                          .inward = WAVE_INWARD_PLUS_X, .shape = WAVE_SHAPE_EXPONENTIAL, .power = 3.5};
-  c.zones[1] = (WaveZone){.kind = WAVE_ZONE_ABSORB, .x0 = 1.5, .x1 = 2, .y0 = 0, .y1 = 1.5,
-                          .inward = WAVE_INWARD_MINUS_X, .shape = WAVE_SHAPE_POLYNOMIAL};
+  c.zones[0] = (WaveZone){.kind = WAVE_ZONE_GENERATE,
+                          .x0 = 0,
+                          .x1 = 0.5,
+                          .y0 = 0,
+                          .y1 = 1.5,
+                          .inward = WAVE_INWARD_PLUS_X,
+                          .shape = WAVE_SHAPE_EXPONENTIAL,
+                          .power = 3.5};
+  c.zones[1] = (WaveZone){.kind = WAVE_ZONE_ABSORB,
+                          .x0 = 1.5,
+                          .x1 = 2,
+                          .y0 = 0,
+                          .y1 = 1.5,
+                          .inward = WAVE_INWARD_MINUS_X,
+                          .shape = WAVE_SHAPE_POLYNOMIAL};
   size_t n = (size_t)l->nx * l->ny;
   TRY_ALLOC(h, n);
   TRY_ALLOC(eta, n);

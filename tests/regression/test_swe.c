@@ -32,8 +32,8 @@ static void model_free(Model *m) {
 
 /* Creates a model of nx x ny cells; bed(x, y) gives the depth below the reference, level(x, y) the initial water
  * level, at cell centres. */
-static HclStatus model_create(Runtime *rt, int nx, int ny, double dx, SweConfig config,
-                              double (*bed)(double, double), double (*level)(double, double), Model *m) {
+static HclStatus model_create(Runtime *rt, int nx, int ny, double dx, SweConfig config, double (*bed)(double, double),
+                              double (*level)(double, double), Model *m) {
   HclStatus status = HCL_OK;
   DecompSpec grid = {.nx = nx, .ny = ny};
   memset(m, 0, sizeof *m);
@@ -75,8 +75,13 @@ static double drop(double x, double y) {
 }
 
 static SweConfig config_for(Precision p, SweAdvection a, SweOrdering o) {
-  SweConfig c = {.g = GRAVITY, .dry_depth = 1e-3, .advection = a, .ordering = o, .friction = SWE_FRICTION_CHEZY,
-                 .friction_coefficient = 60.0, .precision = p};
+  SweConfig c = {.g = GRAVITY,
+                 .dry_depth = 1e-3,
+                 .advection = a,
+                 .ordering = o,
+                 .friction = SWE_FRICTION_CHEZY,
+                 .friction_coefficient = 60.0,
+                 .precision = p};
   return c;
 }
 
@@ -132,8 +137,8 @@ static void drop_island_volume(Runtime *rt, SweOrdering o) {
   Reducer *r = NULL;
   Field *h = NULL;
   status_clear();
-  HclStatus s = model_create(rt, 80, 80, 2.5, config_for(PRECISION_DOUBLE, SWE_ADVECTION_ENERGY, o), basin_bed,
-                             drop, &m);
+  HclStatus s =
+      model_create(rt, 80, 80, 2.5, config_for(PRECISION_DOUBLE, SWE_ADVECTION_ENERGY, o), basin_bed, drop, &m);
   if (s == HCL_OK) {
     s = swe_volume(m.swe, &v0);
   }
@@ -169,8 +174,9 @@ static void drop_island_volume(Runtime *rt, SweOrdering o) {
     s = reduce_min(r, field_span(swe_v(m.swe)), &min_v);
   }
   /* The drop spreads: by 40 s its ring has crossed the basin, so the flow is far from rest everywhere. */
-  TAP_OK(all_ranks(s == HCL_OK && max_u > 1e-3 && min_v < -1e-3), "the drop moves the water (max u %.3g, min v %.3g "
-                                                                   "m/s)",
+  TAP_OK(all_ranks(s == HCL_OK && max_u > 1e-3 && min_v < -1e-3),
+         "the drop moves the water (max u %.3g, min v %.3g "
+         "m/s)",
          max_u, min_v);
   /* Flux form: every face flux leaves one cell and enters its neighbour bit for bit, so only the rounding of the
    * zeta updates (one per cell per step, ~1e-16 relative) and of the sum remain: far below 1e-12 after 400 steps. */
@@ -264,8 +270,8 @@ int main(int argc, char **argv) {
      * 1.4 or more per halving of dx, and is below 2% of the dam's h0 L / 2 on the finest grid. */
     TAP_OK(ran && errors[1] < errors[0] / 1.4 && errors[2] < errors[1] / 1.4 &&
                errors[2] < 0.02 * RITTER_H0 * RITTER_LENGTH / 2,
-           "Ritter dam break converges to the analytic depth (L1 %.3g, %.3g, %.3g) %s", errors[0], errors[1],
-           errors[2], status_message());
+           "Ritter dam break converges to the analytic depth (L1 %.3g, %.3g, %.3g) %s", errors[0], errors[1], errors[2],
+           status_message());
   }
   runtime_destroy(&rt);
   int result = tap_done();

@@ -48,8 +48,8 @@ static void sim_free(Sim *sim) {
 }
 
 /* nx x ny square cells of side dx, sides as config says, the initial state from init(ctx, ...). */
-static HclStatus sim_create(Runtime *rt, int nx, int ny, double dx, SweConfig config, InitFn init,
-                            const void *ctx, Sim *sim) {
+static HclStatus sim_create(Runtime *rt, int nx, int ny, double dx, SweConfig config, InitFn init, const void *ctx,
+                            Sim *sim) {
   HclStatus status = HCL_OK;
   DecompSpec grid = {.nx = nx, .ny = ny};
   memset(sim, 0, sizeof *sim);
@@ -175,8 +175,7 @@ typedef struct {
 
 /* Runs to t_end with the time step of Courant number courant on the fastest exact signal, u_m + c_m behind
  * the shock (or c_left in the still water; the flow is 1D, v = 0). */
-static HclStatus stoker_run(Runtime *rt, const Stoker *s, int nx, double courant, double t_end,
-                            StokerResult *r) {
+static HclStatus stoker_run(Runtime *rt, const Stoker *s, int nx, double courant, double t_end, StokerResult *r) {
   HclStatus status = HCL_OK;
   Sim sim = {0};
   double dx = s->length / nx;
@@ -221,20 +220,18 @@ static void stoker_dam_break(Runtime *rt) {
   double cm2 = GRAVITY * s.h_m, ghr = GRAVITY * s.h_right, ghl = GRAVITY * s.h_left;
   double residual = -8 * ghr * cm2 * pow(sqrt(ghl) - sqrt(cm2), 2) + (cm2 - ghr) * (cm2 - ghr) * (cm2 + ghr);
   TAP_OK(fabs(residual) < 1e-10 * ghl * ghl * ghl && s.h_m > s.h_right && s.h_m < s.h_left,
-         "Stoker reference: h_m %.10f m, u_m %.10f m/s, shock %.10f m/s (SWASHES residual %.1e)", s.h_m,
-         s.u_m, s.shock, residual);
+         "Stoker reference: h_m %.10f m, u_m %.10f m/s, shock %.10f m/s (SWASHES residual %.1e)", s.h_m, s.u_m, s.shock,
+         residual);
   status_clear();
   for (int k = 0; k < GRIDS && st == HCL_OK; k++) {
     st = stoker_run(rt, &s, sizes[k], courant[k], t_end, &refined[k]);
     if (st == HCL_OK) {
       st = stoker_run(rt, &s, sizes[k], 0.5, t_end, &fixed[k]);
     }
-    tap_note(
-        "Stoker dam break, %d cells (dx %.4g m): Courant %.2f: L1 depth error %.4e m^2 (%.3f%% of the "
-        "change), middle depth %.5f m; Courant 0.5: L1 %.4e m^2 (%.3f%%), middle depth %.5f m (exact %.5f m)",
-        sizes[k], s.length / sizes[k], courant[k], refined[k].error,
-        100 * refined[k].error / refined[k].reference, refined[k].middle, fixed[k].error,
-        100 * fixed[k].error / fixed[k].reference, fixed[k].middle, s.h_m);
+    tap_note("Stoker dam break, %d cells (dx %.4g m): Courant %.2f: L1 depth error %.4e m^2 (%.3f%% of the "
+             "change), middle depth %.5f m; Courant 0.5: L1 %.4e m^2 (%.3f%%), middle depth %.5f m (exact %.5f m)",
+             sizes[k], s.length / sizes[k], courant[k], refined[k].error, 100 * refined[k].error / refined[k].reference,
+             refined[k].middle, fixed[k].error, 100 * fixed[k].error / fixed[k].reference, fixed[k].middle, s.h_m);
   }
   /* The explicit scheme's momentum balance across the bore is off by O(Courant number), not O(dx): the
    * advection takes the discharge h'^n u^n where the continuity step moves h'^n u^{n+1} (S&D conserve
@@ -261,8 +258,8 @@ static void stoker_dam_break(Runtime *rt) {
   for (int k = 0; k < GRIDS; k++) {
     near = near && fabs(fixed[k].middle - s.h_m) < 0.05 * s.h_m;
   }
-  TAP_OK(near, "Stoker at Courant 0.5: middle depth %.4f, %.4f, %.4f, %.4f m within 5%% of h_m %.4f m",
-         fixed[0].middle, fixed[1].middle, fixed[2].middle, fixed[3].middle, s.h_m);
+  TAP_OK(near, "Stoker at Courant 0.5: middle depth %.4f, %.4f, %.4f, %.4f m within 5%% of h_m %.4f m", fixed[0].middle,
+         fixed[1].middle, fixed[2].middle, fixed[3].middle, s.h_m);
 }
 
 /* ---- Thacker's planar surface in a paraboloid (Thacker 1981; SWASHES 4.2.2) ---- */
@@ -282,8 +279,7 @@ static double thacker_depth_of_bed(const Thacker *th, double x, double y) {
 
 static double thacker_level(const Thacker *th, double x, double y, double t) {
   double wt = th->omega * t;
-  return th->eta * th->h0 / (th->a * th->a) *
-         (2 * (x - th->xc) * cos(wt) + 2 * (y - th->yc) * sin(wt) - th->eta);
+  return th->eta * th->h0 / (th->a * th->a) * (2 * (x - th->xc) * cos(wt) + 2 * (y - th->yc) * sin(wt) - th->eta);
 }
 
 static double thacker_water(const Thacker *th, double x, double y, double t) {
@@ -384,11 +380,10 @@ static void thacker_planar(Runtime *rt) {
   status_clear();
   for (int k = 0; k < GRIDS && st == HCL_OK; k++) {
     st = thacker_run(rt, &th, length, sizes[k], &r[k]);
-    tap_note(
-        "Thacker planar surface, %d x %d cells (dx %.4g m), one period: depth L1 %.4e (relative), velocity "
-        "%.4e (of eta w; speed kept %.4f), volume drift %.2e, smallest depth %.3g m",
-        sizes[k], sizes[k], length / sizes[k], r[k].depth_error, r[k].speed_error, r[k].kept, r[k].drift,
-        r[k].min_depth);
+    tap_note("Thacker planar surface, %d x %d cells (dx %.4g m), one period: depth L1 %.4e (relative), velocity "
+             "%.4e (of eta w; speed kept %.4f), volume drift %.2e, smallest depth %.3g m",
+             sizes[k], sizes[k], length / sizes[k], r[k].depth_error, r[k].speed_error, r[k].kept, r[k].drift,
+             r[k].min_depth);
   }
   /* The solution is smooth inside the disc, but the shore moves across the cells: a face floods or dries
    * whole (S&D's kfu/kfv), so the shoreline is a staircase of O(dx) whose motion loses energy at first order
@@ -404,11 +399,11 @@ static void thacker_planar(Runtime *rt) {
     speed_falls = speed_falls && r[k].speed_error < r[k - 1].speed_error / 1.4;
   }
   TAP_OK(depth_falls && r[GRIDS - 1].depth_error < 0.04,
-         "Thacker depth converges (relative L1 %.3e, %.3e, %.3e, %.3e) %s", r[0].depth_error,
-         r[1].depth_error, r[2].depth_error, r[3].depth_error, status_message());
+         "Thacker depth converges (relative L1 %.3e, %.3e, %.3e, %.3e) %s", r[0].depth_error, r[1].depth_error,
+         r[2].depth_error, r[3].depth_error, status_message());
   TAP_OK(speed_falls && r[GRIDS - 1].speed_error < 0.04,
-         "Thacker velocity converges (mean error %.3e, %.3e, %.3e, %.3e of eta w)", r[0].speed_error,
-         r[1].speed_error, r[2].speed_error, r[3].speed_error);
+         "Thacker velocity converges (mean error %.3e, %.3e, %.3e, %.3e of eta w)", r[0].speed_error, r[1].speed_error,
+         r[2].speed_error, r[3].speed_error);
   bool conserved = ran, positive = ran;
   for (int k = 0; k < GRIDS; k++) {
     conserved = conserved && r[k].drift < 1e-12;
@@ -418,8 +413,8 @@ static void thacker_planar(Runtime *rt) {
   TAP_OK(conserved, "Thacker volume conserved to rounding (drift %.1e, %.1e, %.1e, %.1e < 1e-12)", r[0].drift,
          r[1].drift, r[2].drift, r[3].drift);
   /* Upwinded depths at CFL 0.5 never take more than a cell holds; rounding may leave -1e-17 at a dry cell. */
-  TAP_OK(positive, "Thacker: no negative depth (smallest %.2e, %.2e, %.2e, %.2e m)", r[0].min_depth,
-         r[1].min_depth, r[2].min_depth, r[3].min_depth);
+  TAP_OK(positive, "Thacker: no negative depth (smallest %.2e, %.2e, %.2e, %.2e m)", r[0].min_depth, r[1].min_depth,
+         r[2].min_depth, r[3].min_depth);
 }
 
 /* ---- a linear tide in a channel ---- */
@@ -470,9 +465,9 @@ static double tide_init(const void *ctx, InitWhat what, double x, double y) {
   case INIT_ZETA:
     return td->open_east ? td->amplitude * cos(kx) : tide_standing_amplitude(td, td->k_d, x);
   case INIT_U:
-    return td->open_east ? gain * td->amplitude * cos(wt - kx)
-                         : -gain * tide_standing_amplitude(td, td->k_d, td->length) *
-                               sin(td->k_d * (td->length - x)) * sin(wt);
+    return td->open_east
+               ? gain * td->amplitude * cos(wt - kx)
+               : -gain * tide_standing_amplitude(td, td->k_d, td->length) * sin(td->k_d * (td->length - x)) * sin(wt);
   case INIT_V:
     break;
   }
@@ -573,10 +568,9 @@ static void linear_tide(Runtime *rt) {
       open[g] = tide_reflection(&td, z);
     }
     double kdx = td.k * td.dx, courant = sqrt(GRAVITY * td.depth) * td.dt / td.dx;
-    tap_note(
-        "linear tide, %d cells (k dx %.3f): amplitude error %.3e a, phase error %.3e rad; reflection at the "
-        "east end: wall %.5f, weakly reflecting side %.5f",
-        td.nx, kdx, amp_error[g], phase_error[g], wall[g], open[g]);
+    tap_note("linear tide, %d cells (k dx %.3f): amplitude error %.3e a, phase error %.3e rad; reflection at the "
+             "east end: wall %.5f, weakly reflecting side %.5f",
+             td.nx, kdx, amp_error[g], phase_error[g], wall[g], open[g]);
     /* The scheme's wavenumber is k_d = k (1 + (k dx)^2 (1 - C^2) / 24), C = c dt / dx = 0.35; the wall
      * amplitude a / cos(k (L - dx/2)) then moves by L tan(k L) (k_d - k) of itself, 0.31 (k dx)^2 a: ask for
      * 0.5 (k dx)^2 a. */
@@ -596,14 +590,12 @@ static void linear_tide(Runtime *rt) {
          "dx)^2 a; "
          "fitted order %.2f) %s",
          amp_error[0], amp_error[1], amp_error[2], amp_error[3], order, status_message());
-  TAP_OK(st == HCL_OK && phase_bound,
-         "linear tide: phase at four stations (errors %.1e, %.1e, %.1e, %.1e rad)", phase_error[0],
-         phase_error[1], phase_error[2], phase_error[3]);
-  TAP_OK(st == HCL_OK && wall_bound, "the wall reflects the tide fully (%.5f, %.5f, %.5f, %.5f)", wall[0],
-         wall[1], wall[2], wall[3]);
-  TAP_OK(st == HCL_OK && open_bound,
-         "the weakly reflecting side lets the tide out (reflection %.4f, %.4f, %.4f, %.4f)", open[0], open[1],
-         open[2], open[3]);
+  TAP_OK(st == HCL_OK && phase_bound, "linear tide: phase at four stations (errors %.1e, %.1e, %.1e, %.1e rad)",
+         phase_error[0], phase_error[1], phase_error[2], phase_error[3]);
+  TAP_OK(st == HCL_OK && wall_bound, "the wall reflects the tide fully (%.5f, %.5f, %.5f, %.5f)", wall[0], wall[1],
+         wall[2], wall[3]);
+  TAP_OK(st == HCL_OK && open_bound, "the weakly reflecting side lets the tide out (reflection %.4f, %.4f, %.4f, %.4f)",
+         open[0], open[1], open[2], open[3]);
   free(amplitude);
   free(z);
 }

@@ -86,10 +86,8 @@ int main(void) {
     }
     st = tank_run(&t, dt, STEPS_PER_PERIOD, 1);
   }
-  TAP_OK(st == HCL_OK,
-         "submerged bar: %d points, %d periods at %d steps, %.2f iterations per solve, %.1f s %s", ts.nx,
-         PERIODS, STEPS_PER_PERIOD, t.solves ? (double)t.iterations / t.solves : 0, t.seconds,
-         status_message());
+  TAP_OK(st == HCL_OK, "submerged bar: %d points, %d periods at %d steps, %.2f iterations per solve, %.1f s %s", ts.nx,
+         PERIODS, STEPS_PER_PERIOD, t.solves ? (double)t.iterations / t.solves : 0, t.seconds, status_message());
   status_clear();
   Harmonics fits[WAVE_BAR_NGAUGES];
   for (int g = 0; g < WAVE_BAR_NGAUGES && st == HCL_OK; g++) {
@@ -109,9 +107,9 @@ int main(void) {
   tap_note("    x      h      A1        A2        A3        A4      A2/A1  A3/A1   mean      rms residual");
   for (int g = 0; g < WAVE_BAR_NGAUGES; g++) {
     const Harmonics *f = &fits[g];
-    tap_note("%5.1f  %5.3f  %.6f  %.6f  %.6f  %.6f  %.3f  %.3f  %+.1e  %.1e", gauges[g].x,
-             wave_bar_depth(gauges[g].x), f->amplitude[1], f->amplitude[2], f->amplitude[3], f->amplitude[4],
-             f->amplitude[2] / f->amplitude[1], f->amplitude[3] / f->amplitude[1], f->mean, f->rms_residual);
+    tap_note("%5.1f  %5.3f  %.6f  %.6f  %.6f  %.6f  %.3f  %.3f  %+.1e  %.1e", gauges[g].x, wave_bar_depth(gauges[g].x),
+             f->amplitude[1], f->amplitude[2], f->amplitude[3], f->amplitude[4], f->amplitude[2] / f->amplitude[1],
+             f->amplitude[3] / f->amplitude[1], f->mean, f->rms_residual);
   }
   const Harmonics *at4 = &fits[0];
   /* The bar reflects a few per cent (long-wave reflection off its slopes); the generation zone absorbs it. */
@@ -129,8 +127,7 @@ int main(void) {
          "submerged bar, x = 4 m: A_1 = %.5f m (incident E_1 = %.5f m, within R + 1%%), A_2 / A_1 = %.3f (< "
          "0.1), "
          "A_3 / A_1 = %.3f (< 0.02)",
-         at4->amplitude[1], w.E[1], at4->amplitude[2] / at4->amplitude[1],
-         at4->amplitude[3] / at4->amplitude[1]);
+         at4->amplitude[1], w.E[1], at4->amplitude[2] / at4->amplitude[1], at4->amplitude[3] / at4->amplitude[1]);
   /* Shoaling onto the bar, x = 10.5 m (h = 0.175 m): linear theory conserves the energy flux, A c_g = const,
    * so A_1 = E_1 sqrt(c_g(0.4) / c_g(h)); the reflection (R) and the energy passed to the harmonics (A_2^2 /
    * A_1^2 = 3% of it there) move it by a few per cent: 6% allowed. */
@@ -142,18 +139,15 @@ int main(void) {
   /* Generated over the bar: the second harmonic grows from 6% of the first at x = 4 m to over half of it on
    * the crest's lee end (x = 14.5 m), the third from 0.2% to over a fifth; behind the bar (x >= 17.3 m) both
    * stay large, released as free waves (half the first harmonic and a fifth asserted). */
-  bool grown =
-      fits[4].amplitude[2] > 0.5 * fits[4].amplitude[1] && fits[4].amplitude[3] > 0.2 * fits[4].amplitude[1];
-  TAP_OK(grown,
-         "submerged bar, x = 14.5 m (on the crest): A_2 / A_1 = %.3f (> 0.5), A_3 / A_1 = %.3f (> 0.2)",
+  bool grown = fits[4].amplitude[2] > 0.5 * fits[4].amplitude[1] && fits[4].amplitude[3] > 0.2 * fits[4].amplitude[1];
+  TAP_OK(grown, "submerged bar, x = 14.5 m (on the crest): A_2 / A_1 = %.3f (> 0.5), A_3 / A_1 = %.3f (> 0.2)",
          fits[4].amplitude[2] / fits[4].amplitude[1], fits[4].amplitude[3] / fits[4].amplitude[1]);
   for (int g = 6; g < WAVE_BAR_NGAUGES; g++) {
     const Harmonics *f = &fits[g];
-    TAP_OK(
-        f->amplitude[2] > 0.5 * f->amplitude[1] && f->amplitude[3] > 0.2 * f->amplitude[1],
-        "submerged bar, x = %.1f m (behind the bar): A_2 / A_1 = %.3f (> 0.5), A_3 / A_1 = %.3f (> 0.2): the "
-        "higher harmonics released",
-        gauges[g].x, f->amplitude[2] / f->amplitude[1], f->amplitude[3] / f->amplitude[1]);
+    TAP_OK(f->amplitude[2] > 0.5 * f->amplitude[1] && f->amplitude[3] > 0.2 * f->amplitude[1],
+           "submerged bar, x = %.1f m (behind the bar): A_2 / A_1 = %.3f (> 0.5), A_3 / A_1 = %.3f (> 0.2): the "
+           "higher harmonics released",
+           gauges[g].x, f->amplitude[2] / f->amplitude[1], f->amplitude[3] / f->amplitude[1]);
   }
   /* Energy flux behind the bar (x = 19 and 21 m, h = 0.4 m): sum over the harmonics of g A_n^2 / 2 c_g(n
    * omega), each a free wave at its own group velocity, against the incident flux (the stream-function wave's
@@ -168,14 +162,12 @@ int main(void) {
   for (int g = 7; g < WAVE_BAR_NGAUGES; g++) {
     double flux = 0;
     for (int n = 1; n <= HARMONICS; n++) {
-      flux +=
-          0.5 * w.g * fits[g].amplitude[n] * fits[g].amplitude[n] * tank_group_velocity(w.g, 0.4, n * omega);
+      flux += 0.5 * w.g * fits[g].amplitude[n] * fits[g].amplitude[n] * tank_group_velocity(w.g, 0.4, n * omega);
     }
-    TAP_OK(
-        tap_close(flux, expected, 0.1, 0),
-        "submerged bar, x = %.1f m: energy flux of the harmonics %.4e m^3/s^3, incident less reflected %.4e "
-        "(ratio %.3f)",
-        gauges[g].x, flux, expected, flux / expected);
+    TAP_OK(tap_close(flux, expected, 0.1, 0),
+           "submerged bar, x = %.1f m: energy flux of the harmonics %.4e m^3/s^3, incident less reflected %.4e "
+           "(ratio %.3f)",
+           gauges[g].x, flux, expected, flux / expected);
   }
 done:
   tank_free(&t);

@@ -64,13 +64,13 @@ typedef struct {
   double fitted[GAUGES][HARMONICS + 1]; /* harmonic amplitudes at the gauges */
   double shape_error[GAUGES];           /* max over a period |fit(t) - eta_SF(t - tau)| / H */
   double height[GAUGES];                /* crest to trough of the fitted wave */
-  double raw_height[GAUGES][2]; /* min and max over the analysed periods of max - min in each period */
-  double mean[GAUGES];          /* the fit's mean level */
-  double incident, reflected;   /* first harmonic, along the working region */
-  double volume_max;            /* max |V| over the run [m^3 per m] */
-  double period_mean_max;       /* max over the periods of |mean V over the period| */
-  double period_mean[32];       /* mean V over each period */
-  double tank_length, setdown;  /* [m] */
+  double raw_height[GAUGES][2];         /* min and max over the analysed periods of max - min in each period */
+  double mean[GAUGES];                  /* the fit's mean level */
+  double incident, reflected;           /* first harmonic, along the working region */
+  double volume_max;                    /* max |V| over the run [m^3 per m] */
+  double period_mean_max;               /* max over the periods of |mean V over the period| */
+  double period_mean[32];               /* mean V over each period */
+  double tank_length, setdown;          /* [m] */
   double iterations, seconds;
 } Flume;
 
@@ -177,12 +177,11 @@ static void report(const Flume *f) {
   const RegularWave *w = &f->wave;
   const char *name = f->linear ? "linear" : "stream-function";
   for (int g = 0; g < GAUGES; g++) {
-    tap_note(
-        "%s, gauge x = %.2f m: A_1..A_4 = %.5f %.5f %.5f %.5f m (design %.5f %.5f %.5f %.5f), mean %+.2e m, "
-        "height %.4f m (design %.4f), period heights %.4f to %.4f m",
-        name, (2.5 + g) * w->length, f->fitted[g][1], f->fitted[g][2], f->fitted[g][3], f->fitted[g][4],
-        w->E[1], w->modes > 1 ? w->E[2] : 0, w->modes > 2 ? w->E[3] : 0, w->modes > 3 ? w->E[4] : 0,
-        f->mean[g], f->height[g], w->height, f->raw_height[g][0], f->raw_height[g][1]);
+    tap_note("%s, gauge x = %.2f m: A_1..A_4 = %.5f %.5f %.5f %.5f m (design %.5f %.5f %.5f %.5f), mean %+.2e m, "
+             "height %.4f m (design %.4f), period heights %.4f to %.4f m",
+             name, (2.5 + g) * w->length, f->fitted[g][1], f->fitted[g][2], f->fitted[g][3], f->fitted[g][4], w->E[1],
+             w->modes > 1 ? w->E[2] : 0, w->modes > 2 ? w->E[3] : 0, w->modes > 3 ? w->E[4] : 0, f->mean[g],
+             f->height[g], w->height, f->raw_height[g][0], f->raw_height[g][1]);
   }
 }
 
@@ -212,14 +211,13 @@ static void check_flume(const Flume *f) {
      * E_1 + 0.12 E_2 + 0.35 E_3 = 0.044 H, the phases of the bound harmonics follow the first (the periodic
      * run): 5% of H. */
     double form = f->linear ? 0.02 : 0.05;
-    TAP_OK(
-        f->shape_error[g] < form,
-        "%s wave keeps its form at gauge %d: max |eta - eta_design| = %.2e H over a period (allowed %.2f H)",
-        name, g + 1, f->shape_error[g], form);
+    TAP_OK(f->shape_error[g] < form,
+           "%s wave keeps its form at gauge %d: max |eta - eta_design| = %.2e H over a period (allowed %.2f H)", name,
+           g + 1, f->shape_error[g], form);
     /* The height of the fitted wave: of the first harmonic's accuracy. */
     TAP_OK(tap_close(f->height[g], w->height, tol[1], 0),
-           "%s wave height at gauge %d: %.4f m, design %.4f m (%+.2f%%, allowed %.1f%%)", name, g + 1,
-           f->height[g], w->height, 100 * (f->height[g] / w->height - 1), 100 * tol[1]);
+           "%s wave height at gauge %d: %.4f m, design %.4f m (%+.2f%%, allowed %.1f%%)", name, g + 1, f->height[g],
+           w->height, 100 * (f->height[g] / w->height - 1), 100 * tol[1]);
     /* Each period's crest-to-trough in the record itself: the fitted wave plus what is not periodic, the long
      * wave of the start-up (below), a few millimetres over a period: 1% more. */
     TAP_OK(f->raw_height[g][0] > (1 - tol[1] - 0.01) * w->height &&
@@ -255,13 +253,10 @@ static void check_flume(const Flume *f) {
   for (int p = f->periods - f->analysed; p < f->periods; p++) {
     late = fmax(late, fabs(f->period_mean[p]));
   }
-  TAP_OK(
-      f->volume_max < 1.05 * oscillation + (f->linear ? 0 : slow) &&
-          (f->linear ? late : f->period_mean_max) < slow,
-      "%s wave: volume of eta within %.3f m^3/m (E_1 / k = %.3f, set-down %.2e m x tank length = %.3f); each "
-      "period's mean within %.4f m^3/m, over the analysed periods %.4f (allowed %.4f)",
-      name, f->volume_max, oscillation, f->setdown, f->setdown * f->tank_length, f->period_mean_max, late,
-      slow);
+  TAP_OK(f->volume_max < 1.05 * oscillation + (f->linear ? 0 : slow) && (f->linear ? late : f->period_mean_max) < slow,
+         "%s wave: volume of eta within %.3f m^3/m (E_1 / k = %.3f, set-down %.2e m x tank length = %.3f); each "
+         "period's mean within %.4f m^3/m, over the analysed periods %.4f (allowed %.4f)",
+         name, f->volume_max, oscillation, f->setdown, f->setdown * f->tank_length, f->period_mean_max, late, slow);
 }
 
 /* 1. The stream-function wave (c_E = 0: its potential is periodic) over two wavelengths of a periodic domain,

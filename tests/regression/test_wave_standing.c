@@ -103,7 +103,8 @@ static HclStatus run_standing(Runtime *rt, double ka, Standing *r) {
   spec.config = wave_config_default();
   spec.config.laplace.dx = spec.config.laplace.dy = L / POINTS_PER_WAVELENGTH;
   spec.config.laplace.sigma = LAPLACE_SIGMA_COSINE;
-  spec.config.laplace.krylov.rtol = 1e-7; /* the solver's error below the vertical truncation the volume check measures */
+  spec.config.laplace.krylov.rtol =
+      1e-7; /* the solver's error below the vertical truncation the volume check measures */
   TRY(tank_create(rt, &spec, 0, NULL, &t));
   TRY(tank_discrete_frequency(&t, k, &r->omega_d));
   int nx = spec.nx, steps = PERIODS * STEPS_PER_PERIOD + 3;
@@ -163,10 +164,9 @@ static HclStatus run_standing(Runtime *rt, double ka, Standing *r) {
     snn += (double)r->crests * r->crests;
     snt += r->crests * tm;
     if (used < sizeof r->returns) {
-      used +=
-          (size_t)snprintf(r->returns + used, sizeof r->returns - used,
-                           "\n  return %d at t = %.5f s (%.5f s after the last): max |eta - eta_0| = %.2e a",
-                           r->crests, tm, tm - last, worst);
+      used += (size_t)snprintf(r->returns + used, sizeof r->returns - used,
+                               "\n  return %d at t = %.5f s (%.5f s after the last): max |eta - eta_0| = %.2e a",
+                               r->crests, tm, tm - last, worst);
     }
     last = tm;
   }
@@ -194,16 +194,15 @@ int main(void) {
     HclStatus st = run_standing(rt, steepness[q], r);
     double ka = r->ka;
     TAP_OK(st == HCL_OK && r->crests == PERIODS,
-           "standing wave k a = %.2f: %d periods, %.2f iterations per solve, %.1f s %s%s", ka, r->crests,
-           r->iterations, r->seconds, status_message(), r->returns);
+           "standing wave k a = %.2f: %d periods, %.2f iterations per solve, %.1f s %s%s", ka, r->crests, r->iterations,
+           r->seconds, status_message(), r->returns);
     status_clear();
     /* Each return is to eta_0 within the third-order terms the initial condition leaves out: measured about
      * (k a)^2 a (0.039 a at k a = 0.2); 1.5 (k a)^2 a allowed. */
-    TAP_OK(
-        st == HCL_OK && r->worst_shape < 1.5 * ka * ka,
-        "standing wave k a = %.2f returns to its initial shape after each period: max |eta - eta_0| = %.2e a "
-        "(allowed 1.5 (k a)^2 = %.2e); the crest at the wall within %.2e a",
-        ka, r->worst_shape, 1.5 * ka * ka, r->worst_crest);
+    TAP_OK(st == HCL_OK && r->worst_shape < 1.5 * ka * ka,
+           "standing wave k a = %.2f returns to its initial shape after each period: max |eta - eta_0| = %.2e a "
+           "(allowed 1.5 (k a)^2 = %.2e); the crest at the wall within %.2e a",
+           ka, r->worst_shape, 1.5 * ka * ka, r->worst_crest);
     /* The frequency: the O((k a)^4) term (13/256 (k a)^4 in omega for Penney and Price's expansion, 8e-5 at k
      * a = 0.2) and the scatter of the return times (the free third-order oscillation shifts each by up to
      * 0.5% of a period, averaged over 8 by the fit) are both below a tenth of the (k a)^2 / 8 shift; 10%
@@ -221,14 +220,14 @@ int main(void) {
      * truncation; unchanged at 64 points per wavelength or a solver tolerance of 1e-9). 1.5e-3 k a allowed.
      */
     TAP_OK(st == HCL_OK && r->volume_drift < 1.5e-3 * ka,
-           "standing wave k a = %.2f: volume within %.2e of a L (allowed 1.5e-3 k a = %.1e)", ka,
-           r->volume_drift, 1.5e-3 * ka);
+           "standing wave k a = %.2f: volume within %.2e of a L (allowed 1.5e-3 k a = %.1e)", ka, r->volume_drift,
+           1.5e-3 * ka);
     /* ERK4 damps each mode by (omega dt)^6 / 144 per step, the energy by twice that: 2.0e-4 over the run; 1.5
      * times that allowed (the nonlinear terms exchange energy between the harmonics, they do not lose it). */
     double z = 2 * PI / STEPS_PER_PERIOD, loss = 2 * (PERIODS * STEPS_PER_PERIOD + 3) * pow(z, 6) / 144;
     TAP_OK(st == HCL_OK && r->energy_drift < 1.5 * loss,
-           "standing wave k a = %.2f: energy drift %.2e over %d periods (ERK4's damping %.2e)", ka,
-           r->energy_drift, PERIODS, loss);
+           "standing wave k a = %.2f: energy drift %.2e over %d periods (ERK4's damping %.2e)", ka, r->energy_drift,
+           PERIODS, loss);
   }
   /* The deviation is the initial condition's truncation: it scales as (k a)^2, 4 between the two steepnesses;
    * the beat of the free oscillation over 8 periods makes the maxima uncertain by some 25%: 3 to 6 allowed.

@@ -118,8 +118,8 @@ int main(void) {
   for (int i = 0; i < NX; i++) {
     double x = tank_x(&t, i);
     if (x >= next - 1e-9) {
-      tap_note("%6.2f  %.4f  %.6f  %.6f  %.6f  %.3f  %.3f", x, wave_whalin_depth(x, CENTRE), A[i][1], A[i][2],
-               A[i][3], A[i][1] / w.E[1], A[i][2] / w.E[1]);
+      tap_note("%6.2f  %.4f  %.6f  %.6f  %.6f  %.3f  %.3f", x, wave_whalin_depth(x, CENTRE), A[i][1], A[i][2], A[i][3],
+               A[i][1] / w.E[1], A[i][2] / w.E[1]);
       next += 1;
     }
   }

@@ -56,8 +56,7 @@ double tank_y(const Tank *t, int j) {
   return t->spec.config.y0 + j * t->spec.config.laplace.dy;
 }
 
-void tank_flume_zones(WaveConfig *c, double gen0, double gen1, double abs0, double abs1, double y0,
-                      double y1) {
+void tank_flume_zones(WaveConfig *c, double gen0, double gen1, double abs0, double abs1, double y0, double y1) {
   c->nzones = 2;
   c->zones[0] = (WaveZone){.kind = WAVE_ZONE_GENERATE,
                            .x0 = gen0,
@@ -205,8 +204,8 @@ HclStatus tank_harmonics(const Tank *t, int g, double omega, double periods, int
   HclStatus status = HCL_OK;
   double *series = NULL;
   int first = harmonics_window(t->times, t->nsamples, omega, periods);
-  REQUIRE(first >= 0, HCL_EDATA, "gauge %d: the record of %d samples is shorter than %g periods", g,
-          t->nsamples, periods);
+  REQUIRE(first >= 0, HCL_EDATA, "gauge %d: the record of %d samples is shorter than %g periods", g, t->nsamples,
+          periods);
   series = tank_series(t, g);
   REQUIRE(series, HCL_ENOMEM, "a gauge series of %d samples", t->nsamples);
   TRY(harmonics_fit(t->times + first, series + first, t->nsamples - first, omega, harmonics, fit));
@@ -219,8 +218,8 @@ void tank_keep_row(Tank *t, int j) {
   t->row = j;
   t->row_first = t->nsamples > 0 ? t->nsamples - 1 : 0;
   free(t->rows);
-  t->rows = malloc(sizeof *t->rows * (size_t)(t->capacity > t->row_first ? t->capacity - t->row_first : 1) *
-                   t->spec.nx);
+  t->rows =
+      malloc(sizeof *t->rows * (size_t)(t->capacity > t->row_first ? t->capacity - t->row_first : 1) * t->spec.nx);
   if (t->rows && t->nsamples > 0) { /* the last sample's eta is still in the host array */
     memcpy(t->rows, t->eta + (size_t)j * t->spec.nx, sizeof *t->rows * t->spec.nx);
   }
@@ -292,8 +291,8 @@ HclStatus tank_reflection(const Tank *t, double x0, double x1, double omega, int
     }
     points++;
   }
-  REQUIRE(points >= 4, HCL_EDATA, "the reflection analysis between x = %g and %g m has %d points: 4 needed",
-          x0, x1, points);
+  REQUIRE(points >= 4, HCL_EDATA, "the reflection analysis between x = %g and %g m has %d points: 4 needed", x0, x1,
+          points);
   solve_small(A, b, 4, c);
   *incident = hypot(c[0], c[1]);
   *reflected = hypot(c[2], c[3]);

@@ -52,8 +52,7 @@ double tank_y(const Tank *tank, int j);
 
 /* The two zones of a flume along x, across y0 .. y1: generation over gen0 .. gen1 handing over towards +x,
  * absorption over abs0 .. abs1 towards -x; exponential weights, p = 3.5 (OceanWave3D's). */
-void tank_flume_zones(WaveConfig *config, double gen0, double gen1, double abs0, double abs1, double y0,
-                      double y1);
+void tank_flume_zones(WaveConfig *config, double gen0, double gen1, double abs0, double abs1, double y0, double y1);
 
 /* The generation zones' incident wave: the regular wave towards +x, its crest at x = 0 at t = 0. */
 HclStatus tank_set_regular(Tank *tank, const RegularWave *wave);
@@ -76,8 +75,7 @@ HclStatus tank_sample(Tank *tank);
 HclStatus tank_run(Tank *tank, double dt, int steps, int sample_every);
 
 /* The harmonic analysis of gauge g's record over its last `periods` periods of 2 pi / omega. */
-HclStatus tank_harmonics(const Tank *tank, int g, double omega, double periods, int harmonics,
-                         Harmonics *fit);
+HclStatus tank_harmonics(const Tank *tank, int g, double omega, double periods, int harmonics, Harmonics *fit);
 
 /* Gauge g's record as an array (caller frees; NULL when out of memory). */
 double *tank_series(const Tank *tank, int g);
@@ -90,8 +88,8 @@ void tank_keep_row(Tank *tank, int j);
  * between x0 and x1, over the last `periods` periods: harmonic n's complex amplitude C(x) = a_n + i b_n at
  * each point (harmonics.h: eta_n = Re(C e^{-i n omega t})) fitted by least squares as I e^{i kn x} + R e^{-i
  * kn x}. */
-HclStatus tank_reflection(const Tank *tank, double x0, double x1, double omega, int n, double kn,
-                          double periods, double *incident, double *reflected);
+HclStatus tank_reflection(const Tank *tank, double x0, double x1, double omega, int n, double kn, double periods,
+                          double *incident, double *reflected);
 
 /* Linear wave theory: the group velocity of angular frequency omega in depth h (k from
  * waves_solve_dispersion). */

@@ -95,7 +95,6 @@ static inline void lp_fill(const LaplaceProblem *p, const double *sigma, int nz,
   }
 }
 
-
 /* ---- the solver on a problem (laplace.h) ---- */
 
 typedef struct {

@@ -406,10 +406,10 @@ static double dot(const double *a, const double *b, size_t n) {
   return sum;
 }
 
-int reference_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, double tolerance, int max_iterations) {
+int reference_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, double tolerance,
+                  int max_iterations) {
   size_t n = (size_t)s->nx * s->ny;
-  double *r = malloc(n * sizeof *r), *z = malloc(n * sizeof *z), *p = malloc(n * sizeof *p),
-         *q = malloc(n * sizeof *q);
+  double *r = malloc(n * sizeof *r), *z = malloc(n * sizeof *z), *p = malloc(n * sizeof *p), *q = malloc(n * sizeof *q);
   stencil_apply(s, x, q);
   for (size_t k = 0; k < n; k++) {
     r[k] = b[k] - q[k];
@@ -449,7 +449,7 @@ int reference_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double
 }
 
 void reference_level_rotated(const RrbFactor *f, int k, const Stencil5 **straight, const double **centre,
-                       const double **ne, const double **nw) {
+                             const double **ne, const double **nw) {
   bool in = k >= 0 && k < f->nlevels;
   *straight = in ? &f->levels[k].straight : NULL;
   *centre = in ? f->levels[k].rc : NULL;
@@ -474,12 +474,11 @@ static double north_at(const Stencil5 *s, int i, int j) {
 /* The fill between red points (i, j) and (i + 2, j) through the black point between (0 without a pair), and
  * between (i, j) and (i, j + 2). */
 static double fill_x(const Stencil5 *s, int i, int j) {
-  return inside(s, i, j) && inside(s, i + 2, j) ? -east_at(s, i, j) * east_at(s, i + 1, j) / centre_at(s, i + 1, j)
-                                                 : 0;
+  return inside(s, i, j) && inside(s, i + 2, j) ? -east_at(s, i, j) * east_at(s, i + 1, j) / centre_at(s, i + 1, j) : 0;
 }
 static double fill_y(const Stencil5 *s, int i, int j) {
   return inside(s, i, j) && inside(s, i, j + 2) ? -north_at(s, i, j) * north_at(s, i, j + 1) / centre_at(s, i, j + 1)
-                                                 : 0;
+                                                : 0;
 }
 
 /* a^2 / d for the black neighbour (bi, bj) coupled to the red point by a (0 outside). */
@@ -562,7 +561,7 @@ static double through(const Rotated *r, int qi, int qj, double to_q, double from
 }
 
 void reference_gather_step_b(int nx, int ny, const double *centre, const double *ne, const double *nw, int ni, int nj,
-                       double *next_centre, double *next_east, double *next_north) {
+                             double *next_centre, double *next_east, double *next_north) {
   const Rotated r = {nx, ny, centre, ne, nw};
   int i = 2 * ni, j = 2 * nj;
   /* The couplings of (i, j) with its four r1 neighbours. */

@@ -75,14 +75,15 @@ void reference_gather_step_a(const Stencil5 *s, int i, int j, double *centre, do
  * (2 ni, 2 nj)) from the level's rotated stencil alone (nx x ny, centre, ne, nw as step A left them): centre, east
  * and north couplings (0 where that neighbour is outside the next grid). */
 void reference_gather_step_b(int nx, int ny, const double *centre, const double *ne, const double *nw, int ni, int nj,
-                       double *next_centre, double *next_east, double *next_north);
+                             double *next_centre, double *next_east, double *next_north);
 /* The rotated stencil that reference_factor's step A made on level k (borrowed; NULL beyond the levels). */
 void reference_level_rotated(const RrbFactor *f, int k, const Stencil5 **straight, const double **centre,
-                       const double **ne, const double **nw);
+                             const double **ne, const double **nw);
 
 /* PCG (the paper's Algorithm 1) for S x = b from the x given, preconditioned by f (NULL: plain CG), until
  * ||r||_M^-1 <= tolerance ||r0||_M^-1 (the paper's criterion; the 2-norm for plain CG) or max_iterations.
  * Returns the iterations taken. */
-int reference_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, double tolerance, int max_iterations);
+int reference_pcg(const Stencil5 *s, const RrbFactor *f, const double *b, double *x, double tolerance,
+                  int max_iterations);
 
 #endif

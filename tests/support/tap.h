@@ -13,8 +13,7 @@ static int tap_count = 0;
 static int tap_failures = 0;
 
 /* Reports one assertion. A multi-line description keeps its first line; the rest become TAP comments. */
-__attribute__((format(printf, 4, 5))) static bool tap_ok(bool pass, const char *file, int line, const char *fmt,
-                                                          ...) {
+__attribute__((format(printf, 4, 5))) static bool tap_ok(bool pass, const char *file, int line, const char *fmt, ...) {
   char text[16384];
   va_list args;
   va_start(args, fmt);

@@ -134,8 +134,8 @@ static void test_yaml_round_trip(void) {
 static void mistake(const char *what, const char *text, const char *set, const char *part1, const char *part2) {
   Case *c = NULL;
   HclStatus s = load(text, set, &c);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), part1) && tap_contains(status_message(), part2),
-         "%s: %s", what, status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), part1) && tap_contains(status_message(), part2), "%s: %s",
+         what, status_message());
   case_destroy(&c);
 }
 
@@ -168,8 +168,8 @@ int main(void) {
            "the effective case as YAML");
     Case *again = NULL;
     s = load(yaml ? yaml : "", NULL, &again);
-    TAP_OK(s == HCL_OK && case_int(again, "grid.ny") == 77 && strcmp(case_string(again, "output.title"),
-                                                                      "Drop island") == 0,
+    TAP_OK(s == HCL_OK && case_int(again, "grid.ny") == 77 &&
+               strcmp(case_string(again, "output.title"), "Drop island") == 0,
            "the effective case loads back as the same case %s", status_message());
     case_destroy(&again);
     free(yaml);
@@ -198,19 +198,20 @@ int main(void) {
   }
   case_destroy(&c);
   s = load("grid:\n  nx: 10\n", NULL, &c);
-  TAP_OK(s == HCL_OK && case_points(c, "output.gauges", &npoints) == NULL && npoints == 0,
-         "no points by default");
+  TAP_OK(s == HCL_OK && case_points(c, "output.gauges", &npoints) == NULL && npoints == 0, "no points by default");
   case_destroy(&c);
   mistake("a point without y", "grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: 1}\n", NULL,
           "case.yml:5:7: a point of output.gauges needs name, x and y", "");
   mistake("a point with an unknown field", "grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: 1, y: 2, z: 3}\n",
           NULL, "case.yml:5:33:", "only name, x and y (got 'z')");
-  mistake("a point named twice", "grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: 1, y: 2}\n"
-          "    - {name: P1, x: 3, y: 4}\n", NULL, "point 'P1' of output.gauges is named twice", "case.yml:5:7)");
-  mistake("a point with text for x", "grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: east, y: 2}\n",
-          NULL, "case.yml:5:21: x of a point in output.gauges must be a number", "(got 'east')");
-  mistake("a single value for points", "grid:\n  nx: 10\noutput:\n  gauges: P1\n", NULL, "case.yml:4:11:",
-          "is a list of points");
+  mistake("a point named twice",
+          "grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: 1, y: 2}\n"
+          "    - {name: P1, x: 3, y: 4}\n",
+          NULL, "point 'P1' of output.gauges is named twice", "case.yml:5:7)");
+  mistake("a point with text for x", "grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: east, y: 2}\n", NULL,
+          "case.yml:5:21: x of a point in output.gauges must be a number", "(got 'east')");
+  mistake("a single value for points", "grid:\n  nx: 10\noutput:\n  gauges: P1\n", NULL,
+          "case.yml:4:11:", "is a list of points");
 
   mistake("unknown key", "grid:\n  nx: 10\n  nxx: 4\n", NULL, "case.yml:3:3: unknown key 'grid.nxx'",
           "did you mean 'grid.nx'");
@@ -221,15 +222,14 @@ int main(void) {
   mistake("out of range", "grid:\n  nx: 1\n", NULL, "case.yml:2:7: grid.nx must be >= 3", "(got 1)");
   mistake("negative spacing", "grid:\n  nx: 10\n  dx: -1\n", NULL, "case.yml:3:7: grid.dx must be >= 1e-06",
           "(got -1)");
-  mistake("not a choice", "grid:\n  nx: 10\n  west: open\n", NULL, "case.yml:3:9:",
-          "one of closed|periodic|level (got 'open')");
+  mistake("not a choice", "grid:\n  nx: 10\n  west: open\n", NULL,
+          "case.yml:3:9:", "one of closed|periodic|level (got 'open')");
   mistake("not a boolean", "grid:\n  nx: 10\noutput:\n  compress: yes\n", NULL, "case.yml:4:13:", "true or false");
   mistake("a list for a value", "grid:\n  nx: [1, 2]\n", NULL, "case.yml:2:7:", "not a list");
-  mistake("a key given twice", "grid:\n  nx: 10\n  nx: 11\n", NULL, "case.yml:3:7: grid.nx is given twice",
-          "first at");
+  mistake("a key given twice", "grid:\n  nx: 10\n  nx: 11\n", NULL, "case.yml:3:7: grid.nx is given twice", "first at");
   mistake("a missing required key", "grid:\n  ny: 10\n", NULL, "grid.nx is required", "points in x");
-  mistake("a missing file", "grid:\n  nx: 10\nbed:\n  file: nowhere.nc\n", NULL, "case.yml:4:9:",
-          "'nowhere.nc', which is not a readable file");
+  mistake("a missing file", "grid:\n  nx: 10\nbed:\n  file: nowhere.nc\n", NULL,
+          "case.yml:4:9:", "'nowhere.nc', which is not a readable file");
   mistake("a YAML syntax error", "grid:\n  nx: 10\n  ny: [1, 2\n", NULL, "case.yml:", "YAML syntax error");
   mistake("tab indentation", "grid:\n\tnx: 10\n", NULL, "case.yml:2:1: tab in the indentation", "spaces");
   mistake("a bad --set key", "grid:\n  nx: 10\n", "grid.nz=4", "--set grid.nz=4: unknown key 'grid.nz'",
@@ -263,8 +263,7 @@ int main(void) {
              tap_contains(text, "one of closed|periodic|level"),
          "the template lists required keys, units, ranges and choices");
   s = load(text, "grid.nx=5", &c);
-  TAP_OK(s == HCL_OK && case_int(c, "grid.ny") == 50, "the template loads as a case of defaults %s",
-         status_message());
+  TAP_OK(s == HCL_OK && case_int(c, "grid.ny") == 50, "the template loads as a case of defaults %s", status_message());
   case_destroy(&c);
   free(text);
   char cmd[600];

@@ -16,9 +16,10 @@ static DeviceInfo make(int p, int d, const char *platform, const char *name, Dev
   dev.device_index = d;
   snprintf(dev.platform_name, sizeof dev.platform_name, "%s", platform);
   snprintf(dev.device_name, sizeof dev.device_name, "%s", name);
-  snprintf(dev.vendor_name, sizeof dev.vendor_name, "%s", vendor == DEVICE_VENDOR_NVIDIA ? "NVIDIA Corporation"
-                                                           : vendor == DEVICE_VENDOR_AMD ? "Advanced Micro Devices, Inc."
-                                                                                         : "AuthenticAMD");
+  snprintf(dev.vendor_name, sizeof dev.vendor_name, "%s",
+           vendor == DEVICE_VENDOR_NVIDIA ? "NVIDIA Corporation"
+           : vendor == DEVICE_VENDOR_AMD  ? "Advanced Micro Devices, Inc."
+                                          : "AuthenticAMD");
   snprintf(dev.opencl_c_version, sizeof dev.opencl_c_version, "OpenCL C 1.2");
   dev.opencl_c_major = 1;
   dev.opencl_c_minor = 2;
@@ -117,8 +118,7 @@ int main(void) {
   DeviceInfo gamer[2];
   nvidia_node(gamer);
   snprintf(gamer[1].device_name, sizeof gamer[1].device_name, "NVIDIA GeForce RTX 4090");
-  TAP_OK(pick(gamer, 2, "4090", none, &s) == 1 && s == HCL_OK, "'4090' matches the device name %s",
-         status_message());
+  TAP_OK(pick(gamer, 2, "4090", none, &s) == 1 && s == HCL_OK, "'4090' matches the device name %s", status_message());
   TAP_OK(pick(gamer, 2, "0:0", none, &s) == 0, "while the whole string '0:0' is still P:D");
   pick(gamer, 2, "1:0x", none, &s);
   TAP_OK(s == HCL_EUSAGE && tap_contains(status_message(), "P:D"), "'1:0x' is no P:D and matches no name: %s",
@@ -172,11 +172,11 @@ int main(void) {
 
   /* Preference: discrete before integrated, more memory first. */
   DeviceInfo laptop[3];
-  laptop[0] = make(0, 0, "Intel(R) OpenCL Graphics", "Intel Iris Xe", DEVICE_VENDOR_INTEL, DEVICE_TYPE_GPU, 8 * GiB,
-                   false);
+  laptop[0] =
+      make(0, 0, "Intel(R) OpenCL Graphics", "Intel Iris Xe", DEVICE_VENDOR_INTEL, DEVICE_TYPE_GPU, 8 * GiB, false);
   laptop[0].unified_memory = true;
-  laptop[1] = make(1, 0, "AMD Accelerated Parallel Processing", "gfx1100", DEVICE_VENDOR_AMD, DEVICE_TYPE_GPU,
-                   4 * GiB, true);
+  laptop[1] =
+      make(1, 0, "AMD Accelerated Parallel Processing", "gfx1100", DEVICE_VENDOR_AMD, DEVICE_TYPE_GPU, 4 * GiB, true);
   laptop[2] = make(2, 0, "Portable Computing Language", "cpu", DEVICE_VENDOR_POCL, DEVICE_TYPE_CPU, 16 * GiB, true);
   TAP_OK(pick(laptop, 3, "auto", none, &s) == 1, "a discrete GPU beats an integrated one with more memory");
   TAP_OK(pick(laptop, 3, "amd", none, &s) == 1, "'amd' matches AMD's platform");
@@ -185,8 +185,8 @@ int main(void) {
   DeviceInfo two_gpu[3];
   two_gpu[0] = node[0];
   two_gpu[1] = node[1];
-  two_gpu[2] = make(1, 1, "NVIDIA CUDA", "NVIDIA H100 80GB HBM3", DEVICE_VENDOR_NVIDIA, DEVICE_TYPE_GPU, 80 * GiB,
-                    true);
+  two_gpu[2] =
+      make(1, 1, "NVIDIA CUDA", "NVIDIA H100 80GB HBM3", DEVICE_VENDOR_NVIDIA, DEVICE_TYPE_GPU, 80 * GiB, true);
   int chosen[3];
   bool shared[3];
   for (int r = 0; r < 3; r++) {

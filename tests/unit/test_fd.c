@@ -28,7 +28,8 @@ static void classic_formulas(void) {
          "3 points: f' = (f1 - f-1) / 2, f'' = f-1 - 2 f0 + f1 (%g %g %g; %g %g %g)", w3[3], w3[4], w3[5], w3[6], w3[7],
          w3[8]);
   st = fd_weights(0, x5, 5, 2, w5);
-  const double d1[5] = {1.0 / 12, -2.0 / 3, 0, 2.0 / 3, -1.0 / 12}, d2[5] = {-1.0 / 12, 4.0 / 3, -2.5, 4.0 / 3, -1.0 / 12};
+  const double d1[5] = {1.0 / 12, -2.0 / 3, 0, 2.0 / 3, -1.0 / 12},
+               d2[5] = {-1.0 / 12, 4.0 / 3, -2.5, 4.0 / 3, -1.0 / 12};
   double worst = 0;
   for (int j = 0; j < 5; j++) {
     worst = fmax(worst, fmax(fabs(w5[5 + j] - d1[j]), fabs(w5[10 + j] - d2[j])));
@@ -65,8 +66,10 @@ static void polynomials(int order, bool stretched) {
       worst = fmax(worst, fmax(fabs(got1 - want1) / (size1 + 1e-300), fabs(got2 - want2) / (size2 + 1e-300)));
     }
   }
-  TAP_OK(st == HCL_OK && worst < 1e-11, "order %d, %s grid: f' and f'' of every polynomial of degree <= %d exact at "
-         "every point (%.1e of the terms)", order, stretched ? "stretched" : "uniform", order, worst);
+  TAP_OK(st == HCL_OK && worst < 1e-11,
+         "order %d, %s grid: f' and f'' of every polynomial of degree <= %d exact at "
+         "every point (%.1e of the terms)",
+         order, stretched ? "stretched" : "uniform", order, worst);
   fd_stencils_free(&s);
 }
 
@@ -118,8 +121,8 @@ static void convergence(int order) {
   TAP_OK(slope[0] >= order - slack && slope[1] >= order - slack && slope[2] >= order - slack &&
              slope[3] >= order - slack,
          "order %d, uniform grid: error slopes f' %.2f, f'' %.2f centred, %.2f, %.2f off-centre (errors %.1e, %.1e at "
-         "257 points)", order, slope[0], slope[1], slope[2], slope[3],
-         interior[1][0], interior[1][1]);
+         "257 points)",
+         order, slope[0], slope[1], slope[2], slope[3], interior[1][0], interior[1][1]);
 }
 
 static void refusals(void) {

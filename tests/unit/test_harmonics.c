@@ -66,8 +66,8 @@ static void whole_periods(void) {
   HclStatus st = harmonics_fit(t, y, n, OMEGA, 4, &fit);
   double phase_error, worst = worst_error(&fit, 4, &phase_error);
   TAP_OK(st == HCL_OK && worst < 1e-14 && phase_error < 1e-11 && fit.rms_residual < 1e-15,
-         "whole periods: amplitudes within %.1e m, phases within %.1e rad, residual %.1e %s", worst,
-         phase_error, fit.rms_residual, status_message());
+         "whole periods: amplitudes within %.1e m, phases within %.1e rad, residual %.1e %s", worst, phase_error,
+         fit.rms_residual, status_message());
   double eval_error = 0;
   for (int k = 0; k < n; k += 7) {
     eval_error = fmax(eval_error, fabs(harmonics_eval(&fit, t[k]) - y[k]));
@@ -88,8 +88,8 @@ static void partial_record(void) {
   HclStatus st = harmonics_fit(t, y, n, OMEGA, 4, &fit);
   double phase_error, worst = worst_error(&fit, 4, &phase_error);
   TAP_OK(st == HCL_OK && worst < 1e-13 && phase_error < 1e-10,
-         "5.37 periods, %d uneven samples: amplitudes within %.1e m, phases within %.1e rad %s", n, worst,
-         phase_error, status_message());
+         "5.37 periods, %d uneven samples: amplitudes within %.1e m, phases within %.1e rad %s", n, worst, phase_error,
+         status_message());
 }
 
 /* A fourth harmonic in the record, three fitted, whole periods of equidistant samples: the fourth is
@@ -136,8 +136,7 @@ static void noise(void) {
          sigma, worst, se, fit.rms_residual, rms_expected, status_message());
   /* The first harmonic's phase: standard error se / A_1 = 8.9e-3 rad. */
   double d = fabs(remainder(fit.phase[1] - PHASE[1], 2 * PI));
-  TAP_OK(d < 5 * se / AMPLITUDE[1],
-         "noise: the first harmonic's phase within %.2e rad (5 standard errors %.2e)", d,
+  TAP_OK(d < 5 * se / AMPLITUDE[1], "noise: the first harmonic's phase within %.2e rad (5 standard errors %.2e)", d,
          5 * se / AMPLITUDE[1]);
 }
 
@@ -148,8 +147,7 @@ static void window(void) {
     t[n++] = 0.7 + k * 2.01 / 40;
   }
   int first = harmonics_window(t, n, OMEGA, 3);
-  TAP_OK(first == n - 1 - 3 * 40, "the last 3 whole periods start at sample %d (expected %d)", first,
-         n - 1 - 3 * 40);
+  TAP_OK(first == n - 1 - 3 * 40, "the last 3 whole periods start at sample %d (expected %d)", first, n - 1 - 3 * 40);
   TAP_OK(harmonics_window(t, n, OMEGA, 11) == -1 && harmonics_window(t, n, OMEGA, (n - 1) / 40.0) == 0,
          "a window longer than the record: -1; as long as it: 0");
 }

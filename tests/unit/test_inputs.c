@@ -48,8 +48,8 @@ static void test_dates(void) {
     all = all && input_parse_date(good[k].text, &seconds) && seconds == good[k].seconds;
   }
   TAP_OK(all, "dates parse to their seconds since 1970 (leap days, before 1970, 'T', 'Z', ' UTC')");
-  const char *const bad[] = {"2023-02-29", "2023-06-31", "2023-13-01", "2023-06-01 24:00", "01/06/2023", "2023-06-01x",
-                             ""};
+  const char *const bad[] = {
+      "2023-02-29", "2023-06-31", "2023-13-01", "2023-06-01 24:00", "01/06/2023", "2023-06-01x", ""};
   bool none = true;
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     double seconds = 0;
@@ -127,8 +127,7 @@ static void test_netcdf_series(void) {
   TAP_OK(s == HCL_OK && n == 3 && t[1] == 0.5, "seconds since the model's reference %s", status_message());
   s = series(write_series_nc("dated.nc", "hours since 2000-01-01 06:00", hours, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_OK && n == 3 && t[0] == 21600 && t[2] == 28800,
-         "a series dated since another time lines up with the run's start (6 h later: +21600 s) %s",
-         status_message());
+         "a series dated since another time lines up with the run's start (6 h later: +21600 s) %s", status_message());
   s = series(write_series_nc("epoch.nc", "days since 1999-12-31", hours, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_OK && t[0] == -86400 && t[1] == -43200, "one that starts before it, too %s", status_message());
   s = series(write_series_nc("baddate.nc", "hours since yesterday", hours, levels, 3), &t, &v, &n);
@@ -138,8 +137,7 @@ static void test_netcdf_series(void) {
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "use seconds, minutes, hours or days"),
          "an unknown unit is refused: %s", status_message());
   s = series(write_series_nc("bare.nc", NULL, hours, levels, 3), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "has no units"), "times without units: %s",
-         status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "has no units"), "times without units: %s", status_message());
   s = series(write_series_nc("back.nc", "s", back, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "time 1 s at index 2 does not follow 2 s"),
          "decreasing times: %s", status_message());
@@ -157,8 +155,8 @@ static void test_netcdf_conventions(void) {
   const double packed[6] = {0, 1, 2, -4, 8, 100};
   const char *const scale_offset[] = {"scale_factor", "add_offset"};
   const double scale_offset_values[] = {0.25, -2.0};
-  HclStatus s = grid(write_level_nc("packed.nc", NC_SHORT, packed, 2, scale_offset, scale_offset_values), NULL, 3,
-                     2, g);
+  HclStatus s =
+      grid(write_level_nc("packed.nc", NC_SHORT, packed, 2, scale_offset, scale_offset_values), NULL, 3, 2, g);
   TAP_OK(s == HCL_OK && g[0] == -2.0 && g[1] == -1.75 && g[3] == -3.0 && g[5] == 23.0,
          "scale_factor and add_offset unpack a short grid %s", status_message());
 
@@ -174,8 +172,7 @@ static void test_netcdf_conventions(void) {
   const double packed_gap[6] = {0, 1, -32767, 3, 4, 5};
   const char *const packed_fill[] = {"scale_factor", "_FillValue"};
   const double packed_fill_values[] = {0.5, -32767};
-  s = grid(write_level_nc("packed_fill.nc", NC_SHORT, packed_gap, 2, packed_fill, packed_fill_values), NULL, 3, 2,
-           g);
+  s = grid(write_level_nc("packed_fill.nc", NC_SHORT, packed_gap, 2, packed_fill, packed_fill_values), NULL, 3, 2, g);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "y=0, x=2"),
          "a packed grid's fill is found before unpacking: %s", status_message());
 
@@ -188,8 +185,7 @@ static void test_netcdf_conventions(void) {
          "a missing_value point is refused: %s", status_message());
 
   s = grid(write_level_nc("unwritten.nc", NC_FLOAT, NULL, 0, NULL, NULL), NULL, 3, 2, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "_FillValue") &&
-             tap_contains(status_message(), "y=0, x=0"),
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "_FillValue") && tap_contains(status_message(), "y=0, x=0"),
          "points never written hold the default fill and are refused: %s", status_message());
 }
 #endif
@@ -206,8 +202,8 @@ int main(void) {
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "short.csv:2: 2 values, the grid has 3 points in x"),
          "a short row: %s", status_message());
   s = grid(write_file("rows.csv", "1,2,3\n"), NULL, 3, 2, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "1 rows, the grid has 2 points in y"),
-         "too few rows: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "1 rows, the grid has 2 points in y"), "too few rows: %s",
+         status_message());
   s = grid(write_file("text.csv", "1,2,x\n4,5,6\n"), NULL, 3, 2, g);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "text.csv:1: not a list of numbers"), "not numbers: %s",
          status_message());
@@ -254,7 +250,8 @@ int main(void) {
   free(t);
   free(v);
   status_clear();
-  s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), START, &t, &v,
+                        &n);
   TAP_OK(s == HCL_OK && n == 2 && v[1] == 2, "a header after comments and blank lines %s", status_message());
   free(t);
   free(v);

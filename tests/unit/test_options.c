@@ -17,8 +17,8 @@ int main(void) {
   memset(&dev, 0, sizeof dev);
   dev.fp64 = true;
   char options[512];
-  KernelConfig config = {.precision = PRECISION_DOUBLE, .stencil_radius = 3, .wg_x = 32, .wg_y = 8,
-                         .defines = "-DVEC=2"};
+  KernelConfig config = {
+      .precision = PRECISION_DOUBLE, .stencil_radius = 3, .wg_x = 32, .wg_y = 8, .defines = "-DVEC=2"};
   program_options(&dev, &config, options, sizeof options);
   TAP_OK(tap_contains(options, "-DREAL=double") && tap_contains(options, "-DREAL_IS_DOUBLE=1"),
          "double precision reaches the kernels: %s", options);

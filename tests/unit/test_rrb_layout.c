@@ -56,7 +56,7 @@ static void check_grid(int nx, int ny, int max_levels, int final_nodes) {
 }
 
 int main(void) {
-  const int shapes[][4] = {{1, 1, 99, 1},  {1, 37, 99, 1},   {37, 1, 99, 1},   {2, 2, 99, 1},   {13, 9, 99, 1},
+  const int shapes[][4] = {{1, 1, 99, 1},   {1, 37, 99, 1},   {37, 1, 99, 1},   {2, 2, 99, 1},  {13, 9, 99, 1},
                            {64, 64, 99, 1}, {97, 89, 99, 16}, {1000, 3, 99, 1}, {31, 17, 3, 1}, {8, 8, 1, 1}};
   for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
     check_grid(shapes[k][0], shapes[k][1], shapes[k][2], shapes[k][3]);
@@ -67,8 +67,7 @@ int main(void) {
          "1024 x 1024 down to one point: %d levels with the last (the paper's kmax = 11)", layout.nlevels + 1);
   status_clear();
   s = rrb_layout_create(0, 5, 99, 1, &layout);
-  TAP_OK(s == HCL_EDATA && strstr(status_message(), "0 x 5") != NULL, "an empty grid is refused: %s",
-         status_message());
+  TAP_OK(s == HCL_EDATA && strstr(status_message(), "0 x 5") != NULL, "an empty grid is refused: %s", status_message());
   status_clear();
   s = rrb_layout_create(5, 5, 99, 0, &layout);
   TAP_OK(s == HCL_EDATA, "final_nodes 0 is refused: %s", status_message());

@@ -23,8 +23,7 @@ static double max_abs_difference(const double *a, const double *b, size_t n) {
 /* x^T M^-1 y = y^T M^-1 x to rounding and x^T M^-1 x > 0, on random vectors. */
 static void check_spd(const Stencil5 *s, const RrbFactor *f, const char *what) {
   size_t n = (size_t)s->nx * s->ny;
-  double *x = calloc(n, sizeof *x), *y = calloc(n, sizeof *y), *mx = calloc(n, sizeof *mx),
-         *my = calloc(n, sizeof *my);
+  double *x = calloc(n, sizeof *x), *y = calloc(n, sizeof *y), *mx = calloc(n, sizeof *mx), *my = calloc(n, sizeof *my);
   unsigned long long seed = 99;
   for (size_t k = 0; k < n; k++) {
     x[k] = test_uniform(&seed) - 0.5;
@@ -142,13 +141,16 @@ static void gather_form(void) {
           int q = nj * next->nx + ni;
           double c, east, north;
           reference_gather_step_b(straight->nx, straight->ny, centre, ne, nw, ni, nj, &c, &east, &north);
-          worst = fmax(worst, fmax(fabs(c - next->c[q]), fmax(fabs(east - next->east[q]), fabs(north - next->north[q]))));
+          worst =
+              fmax(worst, fmax(fabs(c - next->c[q]), fmax(fabs(east - next->east[q]), fabs(north - next->north[q]))));
           points++;
         }
       }
     }
-    TAP_OK(ok && worst <= 1e-12 * scale, "%d x %d%s: steps A and B gathered at %d points of %d levels are steps A "
-           "and B scattered (%.1e of %.1e)", s.nx, s.ny, k % 2 ? ", islands" : "", points, f.nlevels, worst, scale);
+    TAP_OK(ok && worst <= 1e-12 * scale,
+           "%d x %d%s: steps A and B gathered at %d points of %d levels are steps A "
+           "and B scattered (%.1e of %.1e)",
+           s.nx, s.ny, k % 2 ? ", islands" : "", points, f.nlevels, worst, scale);
     reference_free(&f);
     stencil_free(&s);
   }
@@ -160,8 +162,8 @@ static void random_systems(void) {
     int nx, ny;
     double ax, ay, margin;
     bool islands;
-  } cases[] = {{1, 1, 1, 1, 1, false},      {1, 37, 1, 1, 0.01, false},  {37, 1, 1, 1, 0.01, false},
-               {2, 3, 1, 1, 0.1, false},     {17, 13, 1, 1, 1e-3, false}, {31, 29, 1e-3, 1, 1e-4, false},
+  } cases[] = {{1, 1, 1, 1, 1, false},        {1, 37, 1, 1, 0.01, false},  {37, 1, 1, 1, 0.01, false},
+               {2, 3, 1, 1, 0.1, false},      {17, 13, 1, 1, 1e-3, false}, {31, 29, 1e-3, 1, 1e-4, false},
                {29, 31, 1, 1e-2, 1e-4, true}, {64, 64, 1, 1, 1e-4, true}};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     Stencil5 s;
@@ -187,9 +189,10 @@ static void random_systems(void) {
       scale = fmax(scale, fabs(direct[p]));
     }
     double error = ok ? max_abs_difference(x, direct, n) / scale : -1;
-    TAP_OK(ok && error < 1e-7 && iterations < 5000, "%d x %d (anisotropy %g:%g%s): PCG in %d iterations, %.2e from "
-           "the direct solution %s", s.nx, s.ny, cases[k].ax, cases[k].ay, cases[k].islands ? ", islands" : "",
-           iterations, error, ok ? "" : why);
+    TAP_OK(ok && error < 1e-7 && iterations < 5000,
+           "%d x %d (anisotropy %g:%g%s): PCG in %d iterations, %.2e from "
+           "the direct solution %s",
+           s.nx, s.ny, cases[k].ax, cases[k].ay, cases[k].islands ? ", islands" : "", iterations, error, ok ? "" : why);
     reference_free(&rrb);
     reference_free(&exact);
     stencil_free(&s);

@@ -43,8 +43,7 @@ static void small_waves_are_linear(void) {
     RegularWave stream, linear;
     st = st ? st : waves_solve_stream(&spec, &stream);
     st = st ? st : waves_solve_linear(&spec, &linear);
-    TAP_OK(st == HCL_OK && tap_close(stream.k, k_linear, 1e-6, 0) &&
-               tap_close(stream.celerity, celerity, 1e-6, 0),
+    TAP_OK(st == HCL_OK && tap_close(stream.k, k_linear, 1e-6, 0) && tap_close(stream.celerity, celerity, 1e-6, 0),
            "H/L = 1e-4, %s given: k and c of the stream function are linear theory's (relative %.1e, %.1e)",
            given_period ? "T" : "L", fabs(stream.k / k_linear - 1), fabs(stream.celerity / celerity - 1));
     double a = spec.height / 2, omega = 2 * PI / 3, worst = 0;
@@ -55,8 +54,7 @@ static void small_waves_are_linear(void) {
       double deviations[5] = {(waves_eta(&stream, x, t) - waves_eta(&linear, x, t)) / a,
                               (waves_phi(&stream, x, t) - waves_phi(&linear, x, t)) / (G * a / omega),
                               (us - ul) / (a * omega / tanh(k_linear * 2)), (ws - wl) / (a * omega),
-                              (waves_pressure(&stream, x, z, t) - waves_pressure(&linear, x, z, t)) /
-                                  (G * a)};
+                              (waves_pressure(&stream, x, z, t) - waves_pressure(&linear, x, z, t)) / (G * a)};
       for (int q = 0; q < 5; q++) {
         worst = fmax(worst, fabs(deviations[q]));
       }
@@ -115,8 +113,8 @@ static void stokes_wave_speed(void) {
     HclStatus st = waves_solve_stream(&spec, &wave);
     double t = tanh(k * h), s = 1 / cosh(2 * k * h), scale = sqrt(G / k);
     double c0 = sqrt(t), c2 = c0 * (2 + 7 * s * s) / (4 * (1 - s) * (1 - s));
-    double c4 = c0 * (4 + 32 * s - 116 * s * s - 400 * pow(s, 3) - 71 * pow(s, 4) + 146 * pow(s, 5)) /
-                (32 * pow(1 - s, 5));
+    double c4 =
+        c0 * (4 + 32 * s - 116 * s * s - 400 * pow(s, 3) - 71 * pow(s, 4) + 146 * pow(s, 5)) / (32 * pow(1 - s, 5));
     double third = sqrt(G / k * t * (1 + eps * eps * (9 - 10 * t * t + 9 * pow(t, 4)) / (8 * pow(t, 4))));
     double gap = scale * pow(eps, 4) * (c4 + c2 * c2 / (2 * c0));
     double fifth = scale * (c0 + eps * eps * c2 + pow(eps, 4) * c4);
@@ -163,13 +161,11 @@ static void surface_conditions_between_nodes(void) {
     dynamic = fmax(dynamic, fabs(bernoulli - wave.bernoulli));
   }
   /* The cosine interpolant passes through the nodes: crest (node 0) to trough (node N) is H to rounding. */
-  double crest = wave.celerity * t,
-         height = waves_eta(&wave, crest, t) - waves_eta(&wave, crest + length / 2, t);
-  TAP_OK(st == HCL_OK && tap_close(height, spec.height, 1e-13, 0), "crest to trough: %.15f m (H = %.15f m)",
-         height, spec.height);
+  double crest = wave.celerity * t, height = waves_eta(&wave, crest, t) - waves_eta(&wave, crest + length / 2, t);
+  TAP_OK(st == HCL_OK && tap_close(height, spec.height, 1e-13, 0), "crest to trough: %.15f m (H = %.15f m)", height,
+         spec.height);
   double flux_scale = wave.celerity * spec.height, energy_scale = G * spec.height;
-  TAP_OK(st == HCL_OK && kinematic < 1e-8 * flux_scale && flux < 1e-8 * flux_scale &&
-             dynamic < 1e-8 * energy_scale,
+  TAP_OK(st == HCL_OK && kinematic < 1e-8 * flux_scale && flux < 1e-8 * flux_scale && dynamic < 1e-8 * energy_scale,
          "H = 0.5 H_max, k h = 1.05, N = 20, between the collocation points: psi + Q %.1e, flux + Q %.1e (of "
          "c H), Bernoulli - R %.1e (of g H); E_N / E_1 = %.1e",
          kinematic / flux_scale, flux / flux_scale, dynamic / energy_scale, wave.E[spec.modes] / wave.E[1]);
@@ -232,12 +228,10 @@ static const double fenton_input[2][3] = {{0.3, 0, 8}, {0.2, 3, 0}}; /* H/d, T s
 /* c, T, L, R, Q, c_S */
 static const double fenton_integral[2][6] = {{0.9395, 8.5153, 8.0000, 1.4446, 0.9279, 0.0116},
                                              {0.5509, 3.0000, 1.6526, 1.1517, 0.5424, 0.0085}};
-static const double fenton_b[2][5] = {
-    {1.3372527e-01, 1.5944230e-02, 1.5073329e-03, 5.7889960e-05, -1.0718677e-05},
-    {3.3379590e-01, 1.0903272e-02, 1.4006866e-03, 2.3988462e-04, 4.6076374e-05}};
-static const double fenton_e[2][5] = {
-    {1.1060569e-01, 2.7800975e-02, 6.6573116e-03, 1.7363711e-03, 4.9366487e-04},
-    {3.4415007e-01, 7.7124456e-02, 2.7655267e-02, 1.2081391e-02, 5.8781740e-03}};
+static const double fenton_b[2][5] = {{1.3372527e-01, 1.5944230e-02, 1.5073329e-03, 5.7889960e-05, -1.0718677e-05},
+                                      {3.3379590e-01, 1.0903272e-02, 1.4006866e-03, 2.3988462e-04, 4.6076374e-05}};
+static const double fenton_e[2][5] = {{1.1060569e-01, 2.7800975e-02, 6.6573116e-03, 1.7363711e-03, 4.9366487e-04},
+                                      {3.4415007e-01, 7.7124456e-02, 2.7655267e-02, 1.2081391e-02, 5.8781740e-03}};
 
 static void fenton_program(void) {
   for (int i = 0; i < 2; i++) {
@@ -245,8 +239,7 @@ static void fenton_program(void) {
     spec.g = 1;
     RegularWave wave;
     HclStatus st = waves_solve_stream(&spec, &wave);
-    double got[6] = {wave.celerity,  wave.period,      wave.length,
-                     wave.bernoulli, wave.volume_flux, wave.current_stokes};
+    double got[6] = {wave.celerity, wave.period, wave.length, wave.bernoulli, wave.volume_flux, wave.current_stokes};
     double worst = 0, worst_series = 0;
     for (int q = 0; q < 6; q++) {
       worst = fmax(worst, fabs(got[q] - fenton_integral[i][q]));
@@ -258,21 +251,18 @@ static void fenton_program(void) {
     TAP_OK(st == HCL_OK && worst <= 5e-5 && worst_series <= 5e-9 && wave.residual <= 1e-12,
            "Fenton's program, H/d = %.1f, %s: c, T, L, R, Q, c_S to %.1e (printed to 1e-4), B_1..5 and "
            "E_1..5 to %.1e (c = %.6f, T = %.6f, L = %.6f; %d Newton iterations, residual %.1e)",
-           fenton_input[i][0], i ? "T sqrt(g/d) = 3" : "L/d = 8", worst, worst_series, wave.celerity,
-           wave.period, wave.length, wave.iterations, wave.residual);
+           fenton_input[i][0], i ? "T sqrt(g/d) = 3" : "L/d = 8", worst, worst_series, wave.celerity, wave.period,
+           wave.length, wave.iterations, wave.residual);
     /* The second case's E_20 k is printed as 5.7813292e-06, whole; we store it halved (the interpolant). */
     if (i == 1) {
       double last = 2 * wave.E[20] * wave.k;
-      TAP_OK(
-          st == HCL_OK && fabs(last - 5.7813292e-06) < 5e-14,
-          "Fenton's program, T sqrt(g/d) = 3: the last coefficient, 2 E_20 k = %.7e (printed 5.7813292e-06)",
-          last);
+      TAP_OK(st == HCL_OK && fabs(last - 5.7813292e-06) < 5e-14,
+             "Fenton's program, T sqrt(g/d) = 3: the last coefficient, 2 E_20 k = %.7e (printed 5.7813292e-06)", last);
     }
   }
   /* Fenton's output also prints the highest wave of the length (eq. 32) to 3 decimals; L/d = 9.7556 is from
    * his program's output in erdc/proteus, nonlinearWaves/Solution.res. */
-  TAP_OK(fabs(waves_breaking_height(1, 8) - 0.678) < 5e-4 &&
-             fabs(waves_breaking_height(1, 1.6526) - 0.234) < 5e-4 &&
+  TAP_OK(fabs(waves_breaking_height(1, 8) - 0.678) < 5e-4 && fabs(waves_breaking_height(1, 1.6526) - 0.234) < 5e-4 &&
              fabs(waves_breaking_height(1, 9.7556) - 0.707) < 5e-4,
          "the highest wave H_max/d of L/d = 8, 1.6526, 9.7556: %.4f, %.4f, %.4f (Fenton's program: 0.678, "
          "0.234, 0.707)",
@@ -295,8 +285,7 @@ static void longer_than_linear(void) {
     longer = longer && st == HCL_OK && wave.length > previous;
     previous = wave.length;
   }
-  TAP_OK(longer,
-         "T = 8 s, h = 20 m: L = %.3f m (linear), then %.3f, %.3f, %.3f, %.3f m for H = 1.5, 3, 4.5, 6 m",
+  TAP_OK(longer, "T = 8 s, h = 20 m: L = %.3f m (linear), then %.3f, %.3f, %.3f, %.3f m for H = 1.5, 3, 4.5, 6 m",
          linear.length, lengths[0], lengths[1], lengths[2], lengths[3]);
   spec = regular(200, 1, 5, 0);
   st = waves_solve_linear(&spec, &linear);
@@ -305,8 +294,8 @@ static void longer_than_linear(void) {
   double eps = wave.k * spec.height / 2, predicted = 1 + eps * eps + pow(eps, 4) / 2;
   double stretch = wave.length / linear.length;
   TAP_OK(st == HCL_OK && fabs(stretch - predicted) < 1e-6,
-         "T = 5 s in deep water (k h = %.0f), H/L = 0.02: L / L_linear = %.8f, Stokes %.8f", wave.k * 200,
-         stretch, predicted);
+         "T = 5 s in deep water (k h = %.0f), H/L = 0.02: L / L_linear = %.8f, Stokes %.8f", wave.k * 200, stretch,
+         predicted);
 }
 
 static void regular_refusals(void) {
@@ -318,8 +307,7 @@ static void regular_refusals(void) {
   spec = regular(10, 1, 5, 40);
   expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "give one of them", "both period and length");
   spec = regular(10, 1, 0, 0);
-  expect_refusal(waves_solve_linear(&spec, &wave), HCL_EDATA, "give one of them",
-                 "neither period nor length");
+  expect_refusal(waves_solve_linear(&spec, &wave), HCL_EDATA, "give one of them", "neither period nor length");
   spec = regular(10, 1, -5, 0);
   expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.period = -5", "period -5");
   spec = regular(10, 1, 5, 0);
@@ -329,8 +317,7 @@ static void regular_refusals(void) {
   expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "allowed 4 to 64", "3 modes");
   spec = regular(50, 6, 0, 50); /* deep and steep: N k H = 48 */
   spec.modes = 64;
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "too many for a wave this steep",
-                 "64 modes, k H = 0.75");
+  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "too many for a wave this steep", "64 modes, k H = 0.75");
   spec = regular(10, 1, 5, 0);
   spec.height_steps = WAVES_STEPS_MAX + 1;
   expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.height_steps = 101", "101 height steps");
@@ -341,15 +328,13 @@ static void regular_refusals(void) {
   spec = regular(10, 1.02 * waves_breaking_height(10, 50), 0, 50);
   expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "past the breaking limit H_max",
                  "H = 1.02 H_max, L given");
-  expect_refusal(waves_solve_linear(&spec, &wave), HCL_EDATA, "past the breaking limit",
-                 "linear, H = 1.02 H_max");
+  expect_refusal(waves_solve_linear(&spec, &wave), HCL_EDATA, "past the breaking limit", "linear, H = 1.02 H_max");
   spec = regular(1, 0.26, 3 / sqrt(G), 0); /* the H/d = 0.2 case above is 86% of the highest: 0.26 is 108% */
   expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "past the breaking limit for waves.period",
                  "H/d = 0.26, T sqrt(g/d) = 3");
   spec = regular(1, 0.2, 3 / sqrt(G), 0);
   spec.max_iterations = 1;
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_ENOTCONVERGED, "largest residual",
-                 "one Newton iteration");
+  expect_refusal(waves_solve_stream(&spec, &wave), HCL_ENOTCONVERGED, "largest residual", "one Newton iteration");
 }
 
 /* Hs = 4 sqrt(m0) of the discretised spectrum, m0 = sum a_i^2 / 2 (waves.h). */
@@ -469,8 +454,8 @@ static void irregular_surface(void) {
     direction = fmax(direction, fabs(eta - waves_irregular_eta(&along_x, along, 0, at_t)));
   }
   TAP_OK(st == HCL_OK && condition < 1e-8 && direction < 1e-12,
-         "irregular sea, Hs = 2 m: eta = -phi_t / g to %.1e m, travelling towards theta = 0.6 to %.1e m",
-         condition, direction);
+         "irregular sea, Hs = 2 m: eta = -phi_t / g to %.1e m, travelling towards theta = 0.6 to %.1e m", condition,
+         direction);
   waves_irregular_free(&wave);
   waves_irregular_free(&along_x);
 }
@@ -481,13 +466,11 @@ static void irregular_refusals(void) {
   spec.hs = 0;
   expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.hs = 0", "Hs 0");
   spec = sea(WAVES_JONSWAP, 0.5, 100, 0.5, 4);
-  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.gamma = 0.5: allowed 1 to 10",
-                 "gamma 0.5");
+  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.gamma = 0.5: allowed 1 to 10", "gamma 0.5");
   spec = sea(WAVES_JONSWAP, 3.3, 0, 0.5, 4);
   expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.components = 0", "no components");
   spec = sea(WAVES_PIERSON_MOSKOWITZ, 1, 100, 1.2, 4);
-  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "0 < band_low < 1 < band_high",
-                 "band above f_p");
+  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "0 < band_low < 1 < band_high", "band above f_p");
   spec = sea(WAVES_PIERSON_MOSKOWITZ, 1, 100, 0.5, 4);
   spec.tp = -1;
   expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.tp = -1", "Tp -1");
