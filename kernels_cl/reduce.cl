@@ -45,6 +45,41 @@
   }
 #endif
 
+/* The group's tree reduction, in a fixed order (bitwise repeatable): work-item 0 writes the sum of every work-item's
+ * value to out[0]; group_sum2 the same for two values at once, to out[0] and out[1]. */
+INLINE void group_sum(__local ACC *scratch, const ACC value, __global ACC *out) {
+  const uint lid = get_local_id(0);
+  scratch[lid] = value;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = WG_X / 2; s > 0; s >>= 1) {
+    if (lid < s) {
+      scratch[lid] += scratch[lid + s];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    out[0] = scratch[0];
+  }
+}
+
+INLINE void group_sum2(__local ACC *scratch_b, __local ACC *scratch_c, const ACC b, const ACC c, __global ACC *out) {
+  const uint lid = get_local_id(0);
+  scratch_b[lid] = b;
+  scratch_c[lid] = c;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = WG_X / 2; s > 0; s >>= 1) {
+    if (lid < s) {
+      scratch_b[lid] += scratch_b[lid + s];
+      scratch_c[lid] += scratch_c[lid + s];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    out[0] = scratch_b[0];
+    out[1] = scratch_c[0];
+  }
+}
+
 #define SPAN_ARGS const uint nx, const uint ny, const uint nz, const ulong base, const uint pitch, const ulong plane
 #define ROW_START(r) (base + (ulong)((r) / ny) * plane + (ulong)((r) % ny) * pitch)
 
@@ -91,20 +126,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot2(__gl
     ROW_COMBINE(acc_b, (ACC)0, COMBINE_SUM, LOAD_PRODUCT, start, nx)
     ROW_COMBINE(acc_c, (ACC)0, COMBINE_SUM, LOAD_AC, start, nx)
   }
-  scratch_b[lid] = acc_b;
-  scratch_c[lid] = acc_c;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint s = WG_X / 2; s > 0; s >>= 1) {
-    if (lid < s) {
-      scratch_b[lid] += scratch_b[lid + s];
-      scratch_c[lid] += scratch_c[lid + s];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0) {
-    partials[2 * get_group_id(0)] = scratch_b[0];
-    partials[2 * get_group_id(0) + 1] = scratch_c[0];
-  }
+  group_sum2(scratch_b, scratch_c, acc_b, acc_c, partials + 2 * get_group_id(0));
 }
 
 /* The range kernels' work-items: on GPUs each takes every WG_X-th place of its group's chunk, so neighbouring
@@ -143,17 +165,7 @@ reduce_dot_range(__global const REAL *restrict a, __global const REAL *restrict 
     acc += LOAD_PRODUCT(x);
   }
 #endif
-  scratch[lid] = acc;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint s = WG_X / 2; s > 0; s >>= 1) {
-    if (lid < s) {
-      scratch[lid] += scratch[lid + s];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0) {
-    partials[get_group_id(0)] = scratch[0];
-  }
+  group_sum(scratch, acc, partials + get_group_id(0));
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void
@@ -186,18 +198,5 @@ reduce_dot2_range(__global const REAL *restrict a, __global const REAL *restrict
     acc_c += ax * (ACC)c[x];
   }
 #endif
-  scratch_b[lid] = acc_b;
-  scratch_c[lid] = acc_c;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint s = WG_X / 2; s > 0; s >>= 1) {
-    if (lid < s) {
-      scratch_b[lid] += scratch_b[lid + s];
-      scratch_c[lid] += scratch_c[lid + s];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0) {
-    partials[2 * get_group_id(0)] = scratch_b[0];
-    partials[2 * get_group_id(0) + 1] = scratch_c[0];
-  }
+  group_sum2(scratch_b, scratch_c, acc_b, acc_c, partials + 2 * get_group_id(0));
 }

@@ -1,8 +1,20 @@
-/* rrb.cl: kernels of the RRB solver (src/solver/rrb_layout.c, issue 6): between a field's natural order and the
- * r1/r2/b1/b2 storage (rrb_layout.h), whose place for a point is computed here as rrb_layout_index does on the
- * host: down the levels while the point is an r2 point, then its group's array (or the last level's).
- * Kernels: to_layout, from_layout. Macros: REAL (common.clh). One work-item per point of the nx x ny block; the
- * natural field has ghost width `ghost` and row pitch `pitch`. */
+/* rrb.cl: kernels of the repeated red-black (RRB) solver (src/solver/rrb_layout.c, rrb.c, rrb_dist.c;
+ * ../shared/papers/rrb-pcg-gpu.txt sections 2 to 4): the r1/r2/b1/b2 storage (rrb_layout.h), whose place for a point
+ * is computed here as rrb_layout_index does on the host (down the levels while the point is an r2 point, then its
+ * group's array, or the last level's), the factorization, its application, the first Schur complement, and the same
+ * on a rank's block of the distributed levels.
+ *
+ * Kernels:
+ *   layout        to_layout, from_layout (one work-item per point of the nx x ny block; the natural field has ghost
+ *                 width `ghost` and row pitch `pitch`)
+ *   factorization setup_a, setup_b (one level's elimination), setup_exact, exact_product (the exact last level)
+ *   application   forward_r1_level, forward_r2_level, backward_r1_level, backward_black_level, backward_first (z =
+ *                 M^-1 r level by level), apply_coarse (every level from the coarse one in one work-group)
+ *   Schur         schur_apply (q = S1 p on the red nodes)
+ *   distributed   dist_copy, dist_setup_a, dist_setup_b, dist_forward_red, dist_forward_r2, dist_backward_r1,
+ *                 dist_backward_black, dist_pack, dist_unpack
+ * Macros: REAL (common.clh), COARSE_GROUP (apply_coarse's work-group), and the layout tables' strides below.
+ * Layout: each section's comment below says its arrays'. */
 
 INLINE ulong layout_index(int i, int j, int nx, int ny, const int nlevels) {
   ulong offset = 0;

@@ -1,7 +1,7 @@
 /* wave.cl: the surface conditions and time stepping of the potential-flow wave model (src/wave/wave.c;
  * fnpf-gpu-model.txt eqs. 1a, 1b), the relaxation zones, the stability guard and the column velocities.
  *
- * Kernels: stage, rates, relax, guard, column_velocity, lagrange
+ * Kernels: stage, energy_integrands, relax, guard, column_velocity, lagrange
  * Macros: REAL (the state's precision), RADIUS (order / 2: the ghost width of every field here), WIDTH (order + 1,
  *   the centred stencils), LINEAR (1: the linear surface conditions), VWIDTH (order + 2: the sigma stencils, fd.h),
  *   NZ (sigma points), VFIRST (the first node of each of the NZ + 1 nodes' sigma stencils), common.clh
@@ -69,9 +69,9 @@ __kernel void stage(__global const REAL *eta, __global const REAL *phi, __global
 }
 
 /* The energy's integrands times each point's area: area eta_t (eq. 1a or its linear form) and area eta. */
-__kernel void rates(__global REAL *area_eta_t, __global REAL *area_eta, __global const REAL *area,
-                    __global const REAL *eta, __global const REAL *phi, __global const REAL *w, const int nx,
-                    const int ny, const int pitch, const REAL g, __constant const REAL *d1) {
+__kernel void energy_integrands(__global REAL *area_eta_t, __global REAL *area_eta, __global const REAL *area,
+                                __global const REAL *eta, __global const REAL *phi, __global const REAL *w,
+                                const int nx, const int ny, const int pitch, const REAL g, __constant const REAL *d1) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;

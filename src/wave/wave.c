@@ -18,8 +18,9 @@
 #define PI 3.14159265358979323846
 
 enum { WG_X = 32, WG_Y = 4 };
-enum { K_STAGE, K_RATES, K_RELAX, K_GUARD, K_COLUMN_VELOCITY, K_LAGRANGE, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"stage", "rates", "relax", "guard", "column_velocity", "lagrange"};
+enum { K_STAGE, K_ENERGY_INTEGRANDS, K_RELAX, K_GUARD, K_COLUMN_VELOCITY, K_LAGRANGE, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"stage", "energy_integrands", "relax",
+                                                   "guard", "column_velocity",   "lagrange"};
 
 /* A 2D pair of fields (eta, phi) with one halo for both: the state, the two alternating stage states, the sums. */
 typedef struct {
@@ -652,7 +653,7 @@ HclStatus wave_energy(Wave *W, double *potential, double *kinetic) {
   HclStatus status = HCL_OK;
   TRY(solve_present(W));
   TRY(exchange(W, &W->y));
-  KernelArgs a = kernel_args(W->kernels[K_RATES]);
+  KernelArgs a = kernel_args(W->kernels[K_ENERGY_INTEGRANDS]);
   arg_mem(&a, field_buffer(W->scratch[0]));
   arg_mem(&a, field_buffer(W->scratch[1]));
   arg_mem(&a, field_buffer(W->area));
