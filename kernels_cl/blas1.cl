@@ -17,13 +17,14 @@
 #define XREAL REAL
 #endif
 
-#define UNPAREN(...) __VA_ARGS__
+#define COMMA , /* separates parameters inside one macro argument (OpenCL C has no variadic macros) */
 #define GRID_ARGS const int nx, const int ny, const int nz, const ulong base, const int pitch, const ulong plane
 #define RANGE_ARGS const uint first, const uint end
 
-/* One definition, two kernels: PARAMS the parenthesized vector and scalar parameters, BODY the statement on place k. */
+/* One definition, two kernels: PARAMS the vector and scalar parameters (separated by COMMA), BODY the statement on
+ * place k. */
 #define BLAS1(NAME, PARAMS, BODY)                                                                                      \
-  __kernel void NAME##_grid(UNPAREN PARAMS, GRID_ARGS) {                                                               \
+  __kernel void NAME##_grid(PARAMS, GRID_ARGS) {                                                                       \
     const int i = get_global_id(0), j = get_global_id(1);                                                              \
     if (OUTSIDE(i, j)) {                                                                                               \
       return;                                                                                                          \
@@ -33,7 +34,7 @@
       BODY;                                                                                                            \
     }                                                                                                                  \
   }                                                                                                                    \
-  __kernel void NAME##_range(UNPAREN PARAMS, RANGE_ARGS) {                                                             \
+  __kernel void NAME##_range(PARAMS, RANGE_ARGS) {                                                                     \
     const uint k = first + (uint)get_global_id(0);                                                                     \
     if (k < end) {                                                                                                     \
       BODY;                                                                                                            \
@@ -43,18 +44,19 @@
 #define OUT(v) __global REAL *restrict v
 #define IN(v) __global const REAL *restrict v
 
-BLAS1(set, (OUT(y), const REAL value), y[k] = value)
-BLAS1(scale, (OUT(y), const REAL a), y[k] = a * y[k])
-BLAS1(axpy, (OUT(y), IN(x), const REAL a), y[k] += a * x[k])
-BLAS1(aypx, (OUT(y), IN(x), const REAL b), y[k] = x[k] + b * y[k])
-BLAS1(axpby, (OUT(y), IN(x), const REAL a, const REAL b), y[k] = a * x[k] + b * y[k])
-BLAS1(waxpby, (OUT(w), IN(x), IN(y), const REAL a, const REAL b), w[k] = a * x[k] + b * y[k])
-BLAS1(axpy_pair, (OUT(y), IN(x), OUT(v), IN(u), const REAL a, const REAL b), y[k] += a * x[k]; v[k] += b * u[k])
-BLAS1(divide, (OUT(z), IN(x), IN(y)), z[k] = x[k] / y[k])
+BLAS1(set, OUT(y) COMMA const REAL value, y[k] = value)
+BLAS1(scale, OUT(y) COMMA const REAL a, y[k] = a * y[k])
+BLAS1(axpy, OUT(y) COMMA IN(x) COMMA const REAL a, y[k] += a * x[k])
+BLAS1(aypx, OUT(y) COMMA IN(x) COMMA const REAL b, y[k] = x[k] + b * y[k])
+BLAS1(axpby, OUT(y) COMMA IN(x) COMMA const REAL a COMMA const REAL b, y[k] = a * x[k] + b * y[k])
+BLAS1(waxpby, OUT(w) COMMA IN(x) COMMA IN(y) COMMA const REAL a COMMA const REAL b, w[k] = a * x[k] + b * y[k])
+BLAS1(axpy_pair, OUT(y) COMMA IN(x) COMMA OUT(v) COMMA IN(u) COMMA const REAL a COMMA const REAL b, y[k] += a * x[k];
+      v[k] += b * u[k])
+BLAS1(divide, OUT(z) COMMA IN(x) COMMA IN(y), z[k] = x[k] / y[k])
 
 /* Across layouts and precisions: y (REAL, the grid layout) from x (XREAL, its own layout). */
 #define CONVERT(NAME, PARAMS, BODY)                                                                                    \
-  __kernel void NAME(UNPAREN PARAMS, GRID_ARGS, const ulong xbase, const int xpitch, const ulong xplane) {             \
+  __kernel void NAME(PARAMS, GRID_ARGS, const ulong xbase, const int xpitch, const ulong xplane) {                     \
     const int i = get_global_id(0), j = get_global_id(1);                                                              \
     if (OUTSIDE(i, j)) {                                                                                               \
       return;                                                                                                          \
@@ -66,5 +68,5 @@ BLAS1(divide, (OUT(z), IN(x), IN(y)), z[k] = x[k] / y[k])
     }                                                                                                                  \
   }
 
-CONVERT(convert_copy, (OUT(y), __global const XREAL *restrict x), y[k] = xk)
-CONVERT(convert_axpy, (OUT(y), __global const XREAL *restrict x, const REAL a), y[k] += a * xk)
+CONVERT(convert_copy, OUT(y) COMMA __global const XREAL *restrict x, y[k] = xk)
+CONVERT(convert_axpy, OUT(y) COMMA __global const XREAL *restrict x COMMA const REAL a, y[k] += a * xk)
