@@ -102,7 +102,7 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
   WaveHumpSolver h = {0};
   /* the paper's columns and the kernels in each (relaxation: zebra half-sweeps, and whole coarse-level sweeps) */
   static const char *const parts[][2] = {
-      {"residual_high"}, {"residual_low"}, {"smooth", "smooth_level"}, {"restrict_residual"}, {"prolong_add"}};
+      {"defect_v", "defect_o"}, {"residual_low"}, {"smooth", "smooth_level"}, {"restrict_residual"}, {"prolong_add"}};
   static const char *const keys[] = {"residual_high_ms", "residual_low_ms", "relaxation_ms", "restriction_ms",
                                      "prolongation_ms"};
   double part_seconds[5] = {0}, total = 0, bytes[5] = {0}, iteration = 0;

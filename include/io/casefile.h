@@ -72,6 +72,11 @@ int case_schema_count(const CaseSchema *schema);
 /* The case takes ownership of schema (the one whose keys it was loaded with) and frees it with itself. */
 void case_adopt_schema(Case *c, CaseSchema *schema);
 
+enum { CASE_WHERE_MAX = 400 };
+/* The start of a module's message about its key prefix + name: where c set it ("case.yml:12:5: ", "--set
+ * solver.rtol=0: ", "default: "), or "" without a case (settings made through the C API). Into buf; returns it. */
+const char *case_where(const Case *c, const char *prefix, const char *name, char buf[CASE_WHERE_MAX]);
+
 /* prefix and name joined into buf ("solver." and "rtol": "solver.rtol"); returns buf. */
 const char *case_key(char buf[CASE_KEY_MAX], const char *prefix, const char *name);
 

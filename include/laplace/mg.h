@@ -41,9 +41,9 @@ MgOptions mg_options_default(void);
 HclStatus mg_add_keys(CaseSchema *schema, const char *prefix, const MgOptions *defaults);
 /* The options a finished case sets under prefix; checked as mg_check_options checks them, naming the case's line. */
 HclStatus mg_options_from_case(const Case *c, const char *prefix, MgOptions *out);
-/* None negative, pre + post >= 1, coarse >= 1, levels >= -1: HCL_EDATA naming prefix's keys, after origin
- * ("case.yml:12:5", or NULL). */
-HclStatus mg_check_options(const MgOptions *o, const char *prefix, const char *origin);
+/* None negative, pre + post >= 1, coarse >= 1, levels >= -1: HCL_EDATA naming prefix's keys, after where c (NULL:
+ * none) set them. */
+HclStatus mg_check_options(const MgOptions *o, const char *prefix, const Case *c);
 
 typedef struct {
   double dx, dy;       /* spacing of the finest level [m] */

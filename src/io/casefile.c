@@ -818,6 +818,15 @@ const char *case_key(char buf[CASE_KEY_MAX], const char *prefix, const char *nam
   return buf;
 }
 
+const char *case_where(const Case *c, const char *prefix, const char *name, char buf[CASE_WHERE_MAX]) {
+  char key[CASE_KEY_MAX];
+  buf[0] = '\0';
+  if (c) {
+    snprintf(buf, CASE_WHERE_MAX, "%s: ", case_origin(c, case_key(key, prefix, name)));
+  }
+  return buf;
+}
+
 static bool schema_has(const CaseSchema *s, const char *key) {
   for (int i = 0; i < s->count; i++) {
     if (strcmp(s->keys[i].key, key) == 0) {

@@ -112,27 +112,17 @@ cleanup:
   return status;
 }
 
-/* The start of a message about key prefix + name: where c set it ("case.yml:12:5: "), or nothing without a case. */
-static const char *where(const Case *c, const char *prefix, const char *name, char *buf, size_t size) {
-  char key[CASE_KEY_MAX];
-  buf[0] = '\0';
-  if (c) {
-    snprintf(buf, size, "%s: ", case_origin(c, case_key(key, prefix, name)));
-  }
-  return buf;
-}
-
 HclStatus laplace_check(const LaplaceConfig *c, int nx, int ny, const Case *cs) {
   HclStatus status = HCL_OK;
   const char *p = c->prefix;
-  char at[400], key[CASE_KEY_MAX];
+  char at[CASE_WHERE_MAX];
   REQUIRE(c->order == 2 || c->order == 4 || c->order == 6 || c->order == 8, HCL_EDATA,
-          "%s%sorder = %d: allowed are 2, 4, 6 and 8", where(cs, p, "order", at, sizeof at), p, c->order);
+          "%s%sorder = %d: allowed are 2, 4, 6 and 8", case_where(cs, p, "order", at), p, c->order);
   REQUIRE(c->nz >= 3 && c->nz > c->order && c->nz <= LAPLACE_NZ_MAX, HCL_EDATA,
           "%s%snz = %d: the vertical needs at least 3 points, more than the order (%sorder %d) so that its order + 2 "
           "point stencils fit with the ghost below the bottom, and at most %d sigma points (the kernels hold a column "
           "in private arrays)",
-          where(cs, p, "nz", at, sizeof at), p, c->nz, p, c->order, LAPLACE_NZ_MAX);
+          case_where(cs, p, "nz", at), p, c->nz, p, c->order, LAPLACE_NZ_MAX);
   REQUIRE(c->dx > 0 && c->dy > 0 && isfinite(c->dx) && isfinite(c->dy), HCL_EDATA,
           "the spacing dx = %g, dy = %g must be positive", c->dx, c->dy);
   for (int axis = 0; axis < 2; axis++) {
@@ -140,12 +130,12 @@ HclStatus laplace_check(const LaplaceConfig *c, int nx, int ny, const Case *cs) 
     REQUIRE(n == 1 || n > c->order, HCL_EDATA,
             "%sa %d x %d grid is too small for %sorder %d stencils: each direction needs one point (a flume) or at "
             "least %d",
-            where(cs, p, "order", at, sizeof at), nx, ny, p, c->order, c->order + 1);
+            case_where(cs, p, "order", at), nx, ny, p, c->order, c->order + 1);
   }
-  TRY(mg_check_options(&c->mg, p, cs ? case_origin(cs, case_key(key, p, "pre_sweeps")) : NULL));
-  TRY(krylov_check(
-      &c->krylov, cs ? case_origin(cs, case_key(key, p, "method")) : NULL, "the sigma-transformed Laplace operator",
-      false, c->preconditioner == LAPLACE_MG ? "the multigrid V-cycle" : "none", c->preconditioner != LAPLACE_MG));
+  TRY(mg_check_options(&c->mg, p, cs));
+  TRY(krylov_check(&c->krylov, cs, "the sigma-transformed Laplace operator", false,
+                   c->preconditioner == LAPLACE_MG ? "the multigrid V-cycle" : "none",
+                   c->preconditioner != LAPLACE_MG));
 cleanup:
   return status;
 }

@@ -565,16 +565,16 @@ MgOptions mg_options_default(void) {
   return (MgOptions){.levels = MG_LEVELS_MOST, .pre_sweeps = 1, .post_sweeps = 1, .coarse_sweeps = 4};
 }
 
-HclStatus mg_check_options(const MgOptions *o, const char *prefix, const char *origin) {
+HclStatus mg_check_options(const MgOptions *o, const char *prefix, const Case *c) {
   HclStatus status = HCL_OK;
-  const char *at = origin ? origin : "", *colon = origin ? ": " : "";
+  char at[CASE_WHERE_MAX];
   REQUIRE(o->pre_sweeps >= 0 && o->post_sweeps >= 0 && o->pre_sweeps + o->post_sweeps >= 1, HCL_EDATA,
-          "%s%s%spre_sweeps = %d and %spost_sweeps = %d: none negative, and the V-cycle needs a smoothing sweep", at,
-          colon, prefix, o->pre_sweeps, prefix, o->post_sweeps);
-  REQUIRE(o->coarse_sweeps >= 1, HCL_EDATA, "%s%s%scoarse_sweeps = %d: at least 1", at, colon, prefix,
-          o->coarse_sweeps);
-  REQUIRE(o->levels >= MG_LEVELS_MOST, HCL_EDATA,
-          "%s%s%slevels = %d: a number of restrictions >= 0, or -1 for the most", at, colon, prefix, o->levels);
+          "%s%spre_sweeps = %d and %spost_sweeps = %d: none negative, and the V-cycle needs a smoothing sweep",
+          case_where(c, prefix, "pre_sweeps", at), prefix, o->pre_sweeps, prefix, o->post_sweeps);
+  REQUIRE(o->coarse_sweeps >= 1, HCL_EDATA, "%s%scoarse_sweeps = %d: at least 1",
+          case_where(c, prefix, "coarse_sweeps", at), prefix, o->coarse_sweeps);
+  REQUIRE(o->levels >= MG_LEVELS_MOST, HCL_EDATA, "%s%slevels = %d: a number of restrictions >= 0, or -1 for the most",
+          case_where(c, prefix, "levels", at), prefix, o->levels);
 cleanup:
   return status;
 }
@@ -601,7 +601,7 @@ HclStatus mg_options_from_case(const Case *c, const char *prefix, MgOptions *out
   out->pre_sweeps = (int)case_int(c, case_key(key, prefix, "pre_sweeps"));
   out->post_sweeps = (int)case_int(c, case_key(key, prefix, "post_sweeps"));
   out->coarse_sweeps = (int)case_int(c, case_key(key, prefix, "coarse_sweeps"));
-  return mg_check_options(out, prefix, case_origin(c, key));
+  return mg_check_options(out, prefix, c);
 }
 
 /* ---- the V-cycle as a preconditioner ---- */

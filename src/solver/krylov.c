@@ -48,16 +48,18 @@ const char *krylov_method_name(KrylovMethod method) {
 
 /* ---- options and case keys ---- */
 
-static HclStatus check_options(const KrylovOptions *o, const char *origin) {
+/* The ranges of the options, the keys named after where c (NULL: none) set them. */
+static HclStatus check_options(const KrylovOptions *o, const Case *c) {
   HclStatus status = HCL_OK;
-  const char *at = origin ? origin : "", *colon = origin ? ": " : "";
+  char at[CASE_WHERE_MAX];
   REQUIRE(o->rtol >= 0 && o->atol >= 0 && o->rtol + o->atol > 0 && isfinite(o->rtol) && isfinite(o->atol), HCL_EDATA,
-          "%s%s%srtol = %g and %satol = %g: both >= 0 and not both 0 (a solve would never stop)", at, colon, o->prefix,
-          o->rtol, o->prefix, o->atol);
-  REQUIRE(o->max_iterations >= 1, HCL_EDATA, "%s%s%smax_iterations = %d: at least 1", at, colon, o->prefix,
-          o->max_iterations);
+          "%s%srtol = %g and %satol = %g: both >= 0 and not both 0 (a solve would never stop)",
+          case_where(c, o->prefix, "rtol", at), o->prefix, o->rtol, o->prefix, o->atol);
+  REQUIRE(o->max_iterations >= 1, HCL_EDATA, "%s%smax_iterations = %d: at least 1",
+          case_where(c, o->prefix, "max_iterations", at), o->prefix, o->max_iterations);
   REQUIRE(o->method != KRYLOV_GMRES || (o->restart >= 1 && o->restart <= KRYLOV_RESTART_MAX), HCL_EDATA,
-          "%s%s%sgmres_restart = %d: allowed 1 to %d", at, colon, o->prefix, o->restart, KRYLOV_RESTART_MAX);
+          "%s%sgmres_restart = %d: allowed 1 to %d", case_where(c, o->prefix, "gmres_restart", at), o->prefix,
+          o->restart, KRYLOV_RESTART_MAX);
 cleanup:
   return status;
 }
@@ -97,28 +99,28 @@ HclStatus krylov_options_from_case(const Case *c, const char *prefix, KrylovOpti
   o.atol = case_real(c, case_key(key, prefix, "atol"));
   o.max_iterations = (int)case_int(c, case_key(key, prefix, "max_iterations"));
   o.norm = (KrylovNorm)case_choice(c, case_key(key, prefix, "norm"));
-  TRY(check_options(&o, case_origin(c, case_key(key, prefix, o.rtol + o.atol > 0 ? "method" : "rtol"))));
+  TRY(check_options(&o, c));
   *out = o;
 cleanup:
   return status;
 }
 
-HclStatus krylov_check(const KrylovOptions *o, const char *origin, const char *operator_name, bool operator_symmetric,
+HclStatus krylov_check(const KrylovOptions *o, const Case *c, const char *operator_name, bool operator_symmetric,
                        const char *precond_name, bool precond_symmetric) {
   HclStatus status = HCL_OK;
-  const char *at = origin ? origin : "", *colon = origin ? ": " : "";
+  char at[CASE_WHERE_MAX];
   REQUIRE(o->method != KRYLOV_CG || operator_symmetric, HCL_EDATA,
-          "%s%s%smethod = cg: conjugate gradients need a symmetric positive definite operator, and %s is not "
+          "%s%smethod = cg: conjugate gradients need a symmetric positive definite operator, and %s is not "
           "symmetric; use %smethod gmres or dc",
-          at, colon, o->prefix, operator_name, o->prefix);
+          case_where(c, o->prefix, "method", at), o->prefix, operator_name, o->prefix);
   REQUIRE(o->method != KRYLOV_CG || precond_symmetric, HCL_EDATA,
-          "%s%s%smethod = cg: conjugate gradients need a symmetric preconditioner, and %s is not; use %smethod "
+          "%s%smethod = cg: conjugate gradients need a symmetric preconditioner, and %s is not; use %smethod "
           "gmres or dc, or a symmetric preconditioner",
-          at, colon, o->prefix, precond_name, o->prefix);
+          case_where(c, o->prefix, "method", at), o->prefix, precond_name, o->prefix);
   REQUIRE(o->norm != KRYLOV_NORM_M || o->method == KRYLOV_CG, HCL_EDATA,
-          "%s%s%snorm = m: the preconditioned norm is CG's (it comes with its <r, M^-1 r>); with %smethod %s use "
+          "%s%snorm = m: the preconditioned norm is CG's (it comes with its <r, M^-1 r>); with %smethod %s use "
           "%snorm 2 or rms",
-          at, colon, o->prefix, o->prefix, METHOD_NAMES[o->method], o->prefix);
+          case_where(c, o->prefix, "norm", at), o->prefix, o->prefix, METHOD_NAMES[o->method], o->prefix);
 cleanup:
   return status;
 }
