@@ -151,7 +151,7 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
   json_number(&j, "fraction_of_copy", gbs / copy_gbs);
   json_integer(&j, "solve_iterations", solve.iterations);
   json_bool(&j, "solve_converged", solve.converged);
-  json_number(&j, "solve_residual_reduction", solve.history[solve.iterations] / solve.history[0]);
+  json_number(&j, "solve_residual_reduction", solve.last / solve.first);
   json_number(&j, "solve_ms", solve_seconds * 1e3);
   json_print(&j, request->out);
 cleanup:

@@ -57,7 +57,8 @@ typedef struct {
   bool converged;
   double reference;      /* the measure the relative tolerance multiplies */
   double target;         /* rtol reference + atol */
-  const double *history; /* iterations + 1 measures; borrowed from the solver until its next solve */
+  double first, last;    /* history[0] and history[iterations], kept here beyond the solver's life */
+  const double *history; /* iterations + 1 measures; borrowed from the solver until its next solve or its end */
 } KrylovResult;
 
 typedef struct Krylov Krylov;

@@ -582,7 +582,9 @@ HclStatus krylov_solve(Krylov *ks, Vec *b, Vec *x, KrylovResult *result) {
     TRY(defect_correction(ks, &system, result));
     break;
   }
-  result->converged = ks->history[result->iterations] <= result->target;
+  result->first = ks->history[0];
+  result->last = ks->history[result->iterations];
+  result->converged = result->last <= result->target;
   TRY(precond_postsolve(ks->pc, b, x));
   if (!result->converged) {
     status = not_converged(ks, result);
