@@ -21,18 +21,22 @@
 #define GRID_ARGS const int nx, const int ny, const int nz, const ulong base, const int pitch, const ulong plane
 #define RANGE_ARGS const uint first, const uint end
 
+/* A grid kernel's work: work-item (i, j) down the nz planes, k the place in the grid layout of plane p. */
+#define FOR_GRID_PLACES(BODY)                                                                                          \
+  const int i = get_global_id(0), j = get_global_id(1);                                                                \
+  if (OUTSIDE(i, j)) {                                                                                                 \
+    return;                                                                                                            \
+  }                                                                                                                    \
+  for (int p = 0; p < nz; p++) {                                                                                       \
+    const ulong k = base + (ulong)p * plane + (ulong)j * pitch + (ulong)i;                                             \
+    BODY;                                                                                                              \
+  }
+
 /* One definition, two kernels: PARAMS the vector and scalar parameters (separated by COMMA), BODY the statement on
  * place k. */
 #define BLAS1(NAME, PARAMS, BODY)                                                                                      \
   __kernel void NAME##_grid(PARAMS, GRID_ARGS) {                                                                       \
-    const int i = get_global_id(0), j = get_global_id(1);                                                              \
-    if (OUTSIDE(i, j)) {                                                                                               \
-      return;                                                                                                          \
-    }                                                                                                                  \
-    for (int p = 0; p < nz; p++) {                                                                                     \
-      const ulong k = base + (ulong)p * plane + (ulong)j * pitch + (ulong)i;                                           \
-      BODY;                                                                                                            \
-    }                                                                                                                  \
+    FOR_GRID_PLACES(BODY);                                                                                             \
   }                                                                                                                    \
   __kernel void NAME##_range(PARAMS, RANGE_ARGS) {                                                                     \
     const uint k = first + (uint)get_global_id(0);                                                                     \
@@ -57,15 +61,7 @@ BLAS1(divide, OUT(z) COMMA IN(x) COMMA IN(y), z[k] = x[k] / y[k])
 /* Across layouts and precisions: y (REAL, the grid layout) from x (XREAL, its own layout). */
 #define CONVERT(NAME, PARAMS, BODY)                                                                                    \
   __kernel void NAME(PARAMS, GRID_ARGS, const ulong xbase, const int xpitch, const ulong xplane) {                     \
-    const int i = get_global_id(0), j = get_global_id(1);                                                              \
-    if (OUTSIDE(i, j)) {                                                                                               \
-      return;                                                                                                          \
-    }                                                                                                                  \
-    for (int p = 0; p < nz; p++) {                                                                                     \
-      const ulong k = base + (ulong)p * plane + (ulong)j * pitch + (ulong)i;                                           \
-      const REAL xk = (REAL)x[xbase + (ulong)p * xplane + (ulong)j * xpitch + (ulong)i];                               \
-      BODY;                                                                                                            \
-    }                                                                                                                  \
+    FOR_GRID_PLACES(const REAL xk = (REAL)x[xbase + (ulong)p * xplane + (ulong)j * xpitch + (ulong)i]; BODY);          \
   }
 
 CONVERT(convert_copy, OUT(y) COMMA __global const XREAL *restrict x, y[k] = xk)
