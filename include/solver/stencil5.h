@@ -11,7 +11,6 @@
 #ifndef HYDROCL_STENCIL5_H
 #define HYDROCL_STENCIL5_H
 
-#include "casefile.h"
 #include "decomp.h"
 #include "field.h"
 #include "operator.h"
@@ -31,10 +30,5 @@ const Decomp *stencil5_decomp(Operator *op);
 /* x += r / c at the points (i, j) with i + j odd (global indices: the black points of the red-black colouring):
  * with r = b - S x, the black rows are then satisfied exactly (rrb_precond.h). */
 HclStatus stencil5_black_jacobi(Operator *op, Vec *x, Vec *r);
-
-/* The preconditioners of a 5-point operator as a case file chooses them: the key `preconditioner` (rrb, jacobi or
- * none) and RRB's depth (rrb_levels, rrb_exact) under prefix, with rrb as the default. */
-HclStatus stencil5_add_precond_keys(CaseSchema *schema, const char *prefix);
-HclStatus stencil5_precond_from_case(const Case *c, const char *prefix, Precond **out);
 
 #endif

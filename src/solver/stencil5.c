@@ -6,7 +6,6 @@
 
 #include "kernel.h"
 #include "program.h"
-#include "rrb_precond.h"
 
 enum { GHOST = 1, WG_X = 32, WG_Y = 4 };
 enum { K_APPLY, K_RESIDUAL, K_BLACK_JACOBI, NKERNELS };
@@ -170,43 +169,4 @@ HclStatus stencil5_black_jacobi(Operator *op, Vec *x, Vec *r) {
   vec_touch(x);
   return kernel_launch(s->rt, &a, kernel_grid(s->rt, l->nx, l->ny, WG_X, WG_Y),
                        4.0 * l->nx * l->ny * precision_bytes(s->precision));
-}
-
-/* ---- the preconditioners of a 5-point operator, from a case ---- */
-
-enum { PRECOND_RRB, PRECOND_JACOBI, PRECOND_NONE };
-
-HclStatus stencil5_add_precond_keys(CaseSchema *schema, const char *prefix) {
-  char exact[16];
-  snprintf(exact, sizeof exact, "%d", RRB_EXACT_DEFAULT);
-  const CaseKey keys[] = {
-      {"preconditioner", CASE_CHOICE, "", "rrb", CASE_UNBOUNDED, "rrb|jacobi|none",
-       "rrb (repeated red-black incomplete factorization), jacobi (the diagonal) or none"},
-      {"rrb_levels", CASE_INT, "", "0", 0, RRB_MAX_LEVELS, NULL,
-       "rrb: RRB-k, level k factorized exactly; 0: as deep as rrb_exact asks"},
-      {"rrb_exact", CASE_INT, "", exact, 1, RRB_EXACT_MAX, NULL,
-       "rrb: eliminate levels until at most this many nodes are left, then factorize exactly"},
-  };
-  return case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0]));
-}
-
-HclStatus stencil5_precond_from_case(const Case *c, const char *prefix, Precond **out) {
-  HclStatus status = HCL_OK;
-  char key[CASE_KEY_MAX];
-  *out = NULL;
-  switch (case_choice(c, case_key(key, prefix, "preconditioner"))) {
-  case PRECOND_RRB: {
-    RrbDepth depth = {.levels = (int)case_int(c, case_key(key, prefix, "rrb_levels"))};
-    depth.exact_nodes = (int)case_int(c, case_key(key, prefix, "rrb_exact"));
-    TRY(rrb_precond_create(depth, out));
-    break;
-  }
-  case PRECOND_JACOBI:
-    TRY(precond_jacobi(out));
-    break;
-  default:
-    TRY(precond_none(out));
-  }
-cleanup:
-  return status;
 }

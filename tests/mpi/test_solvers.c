@@ -12,8 +12,10 @@
  *   (tests/support/laplace_problem.h): defect correction and GMRES with the multigrid V-cycle reach the same
  *   potential, within the discretization's error of the exact one (unpreconditioned GMRES stagnates there: the
  *   V-cycle is what applies); CG is refused naming the methods that apply;
- * - a warm start from the solution takes no iteration, a non-positive centre is refused, and a solve short of
- *   iterations is HCL_ENOTCONVERGED naming the keys to change.
+ * - two solvers read from one case file, each under its own prefix, get the method and the preconditioner their keys
+ *   say and reach the model problem's solution;
+ * - a warm start from the solution takes no iteration, a non-positive centre is refused, a stopping rule that never
+ *   stops is refused naming its key, and a solve short of iterations is HCL_ENOTCONVERGED naming the keys to change.
  * Defect correction applies where the preconditioned iteration contracts, the spectrum of M^-1 A inside (0, 2): with
  * RRB on the model problem (41 iterations to 1e-10) and the V-cycle on the Laplace problem, not with none (I - A
  * diverges), nor Jacobi (its contraction 1 - O(h^2) takes ten thousand iterations at 63^2), nor RRB on the 1000:1
@@ -28,6 +30,7 @@
 #include "poisson.h"
 #include "rrb_precond.h"
 #include "stencil5.h"
+#include "stencil5_precond.h"
 #include "../support/laplace_problem.h"
 #include "../support/rrb_reference.h"
 #include "../support/support.h"
@@ -303,6 +306,92 @@ static void random_systems(Runtime *rt) {
   free(device);
 }
 
+/* ---- solvers from a case file ---- */
+
+/* A case of two 5-point solvers, each under its own prefix (a model embedding several), set by assignments. */
+static HclStatus two_solver_case(const char *const *sets, int nsets, CaseSchema **schema, Case **c) {
+  HclStatus status = HCL_OK;
+  const char *const prefixes[] = {"pressure.", "wave."};
+  KrylovOptions defaults = krylov_options_default();
+  TRY(case_schema_create(schema));
+  for (int k = 0; k < 2; k++) {
+    TRY(krylov_add_keys(*schema, prefixes[k], &defaults));
+    TRY(stencil5_add_precond_keys(*schema, prefixes[k]));
+  }
+  TRY(case_create_empty(case_schema_keys(*schema), case_schema_count(*schema), c));
+  for (int s = 0; s < nsets; s++) {
+    TRY(case_set(*c, sets[s]));
+  }
+  TRY(case_finish(*c));
+cleanup:
+  return status;
+}
+
+/* Each solver reads its own keys: CG with Jacobi and GMRES with RRB from one case reach the model problem's solution
+ * to 1e-8 (both stop at 1e-10 of ||b||; the condition number is 1.6e3); a stopping rule that never stops is refused
+ * naming the key as the case set it. */
+static void solvers_from_case(Runtime *rt) {
+  static const char *const sets[] = {"pressure.preconditioner=jacobi", "pressure.rtol=1e-10", "wave.method=gmres",
+                                     "wave.rtol=1e-10"};
+  const char *const prefixes[] = {"pressure.", "wave."};
+  CaseSchema *schema = NULL;
+  Case *c = NULL;
+  Stencil5 st;
+  System s;
+  stencil_alloc(N, N, &st);
+  double *b = malloc(N * N * sizeof *b), *host = calloc(N * N, sizeof *host), *device = calloc(N * N, sizeof *device);
+  poisson_block(N, 0, 0, N, N, st.c, st.east, st.north, b);
+  reference_pcg(&st, NULL, b, host, 1e-10, MAX_ITERATIONS);
+  status_clear();
+  HclStatus made = two_solver_case(sets, 4, &schema, &c);
+  made = made == HCL_OK ? system_create(rt, &st, b, &s) : made;
+  for (int k = 0; k < 2 && made == HCL_OK; k++) {
+    Krylov *ks = NULL;
+    Precond *pc = NULL;
+    KrylovOptions options;
+    KrylovResult r = {0};
+    status_clear();
+    HclStatus st_ = krylov_options_from_case(c, prefixes[k], &options);
+    st_ = st_ == HCL_OK ? stencil5_precond_from_case(c, prefixes[k], &pc) : st_;
+    st_ = st_ == HCL_OK ? krylov_create(&options, &ks) : st_;
+    const char *pc_name = pc ? precond_name(pc) : "";
+    if (ks) {
+      krylov_set_precond(ks, pc);
+      pc = NULL;
+      krylov_set_operator(ks, s.op);
+    }
+    st_ = st_ == HCL_OK ? vec_set(s.x, 0) : st_;
+    st_ = st_ == HCL_OK ? krylov_setup(ks) : st_;
+    st_ = st_ == HCL_OK ? krylov_solve(ks, s.b, s.x, &r) : st_;
+    st_ = st_ == HCL_OK ? field_gather(s.xf, device) : st_;
+    double difference = relative_difference(device, host, N * N);
+    TAP_OK(all_ranks(st_ == HCL_OK && r.converged && options.method == (k ? KRYLOV_GMRES : KRYLOV_CG) &&
+                     strcmp(pc_name, k ? "rrb" : "jacobi") == 0 && on_rank0(difference < 1e-8)),
+           "from the case's %s keys: %s with %s, %d iterations, %.2e from the host's solution %s", prefixes[k],
+           krylov_method_name(options.method), pc_name, r.iterations, difference, status_message());
+    precond_destroy(&pc);
+    krylov_destroy(&ks);
+  }
+  system_free(&s);
+  case_destroy(&c);
+  case_schema_destroy(&schema);
+  static const char *const never[] = {"wave.rtol=0", "wave.atol=0"};
+  KrylovOptions options;
+  status_clear();
+  HclStatus st_ = two_solver_case(never, 2, &schema, &c);
+  st_ = st_ == HCL_OK ? krylov_options_from_case(c, "wave.", &options) : st_;
+  TAP_OK(all_ranks(st_ == HCL_EDATA &&
+                   tap_contains(status_message(), "--set wave.rtol=0: wave.rtol = 0 and wave.atol = 0")),
+         "a stopping rule that never stops is refused: %s", status_message());
+  status_clear();
+  case_destroy(&c);
+  case_schema_destroy(&schema);
+  stencil_free(&st);
+  free(b);
+  free(host);
+  free(device);
+}
+
 /* ---- the sigma-transformed Laplace operator ---- */
 
 /* Phi of the manufactured problem (33 x 25 x 9 between walls, sixth order, double) by method with or without the
@@ -385,6 +474,7 @@ int main(int argc, char **argv) {
                status_message())) {
       model_problem(rt);
       random_systems(rt);
+      solvers_from_case(rt);
       laplace_operator(rt);
     }
     runtime_destroy(&rt);

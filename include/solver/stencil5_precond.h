@@ -1,0 +1,16 @@
+/* stencil5_precond.h: the preconditioners of a 5-point operator (stencil5.h) as a case file chooses them, under a
+ * prefix of the model's choosing (a model may embed several solvers, each under its own): the key `preconditioner`
+ * (rrb, jacobi or none; rrb by default) and RRB's depth (rrb_levels, rrb_exact), beside krylov.h's keys. */
+#ifndef HYDROCL_STENCIL5_PRECOND_H
+#define HYDROCL_STENCIL5_PRECOND_H
+
+#include "casefile.h"
+#include "precond.h"
+#include "status.h"
+
+HclStatus stencil5_add_precond_keys(CaseSchema *schema, const char *prefix);
+/* The preconditioner a finished case chooses under prefix (the caller owns it; RRB's depth is checked when it is set
+ * up, rrb.h). */
+HclStatus stencil5_precond_from_case(const Case *c, const char *prefix, Precond **out);
+
+#endif

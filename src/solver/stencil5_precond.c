@@ -1,0 +1,44 @@
+/* stencil5_precond.c: the preconditioners of a 5-point operator as a case file chooses them (see
+ * stencil5_precond.h). */
+#include "stencil5_precond.h"
+
+#include <stdio.h>
+
+#include "rrb_precond.h"
+
+enum { PRECOND_RRB, PRECOND_JACOBI, PRECOND_NONE };
+
+HclStatus stencil5_add_precond_keys(CaseSchema *schema, const char *prefix) {
+  char exact[16];
+  snprintf(exact, sizeof exact, "%d", RRB_EXACT_DEFAULT);
+  const CaseKey keys[] = {
+      {"preconditioner", CASE_CHOICE, "", "rrb", CASE_UNBOUNDED, "rrb|jacobi|none",
+       "rrb (repeated red-black incomplete factorization), jacobi (the diagonal) or none"},
+      {"rrb_levels", CASE_INT, "", "0", 0, RRB_MAX_LEVELS, NULL,
+       "rrb: RRB-k, level k factorized exactly; 0: as deep as rrb_exact asks"},
+      {"rrb_exact", CASE_INT, "", exact, 1, RRB_EXACT_MAX, NULL,
+       "rrb: eliminate levels until at most this many nodes are left, then factorize exactly"},
+  };
+  return case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0]));
+}
+
+HclStatus stencil5_precond_from_case(const Case *c, const char *prefix, Precond **out) {
+  HclStatus status = HCL_OK;
+  char key[CASE_KEY_MAX];
+  *out = NULL;
+  switch (case_choice(c, case_key(key, prefix, "preconditioner"))) {
+  case PRECOND_RRB: {
+    RrbDepth depth = {.levels = (int)case_int(c, case_key(key, prefix, "rrb_levels"))};
+    depth.exact_nodes = (int)case_int(c, case_key(key, prefix, "rrb_exact"));
+    TRY(rrb_precond_create(depth, out));
+    break;
+  }
+  case PRECOND_JACOBI:
+    TRY(precond_jacobi(out));
+    break;
+  default:
+    TRY(precond_none(out));
+  }
+cleanup:
+  return status;
+}
