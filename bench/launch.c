@@ -53,9 +53,7 @@ static HclStatus check_element(Launcher *l, size_t index, const char *line) {
   } v;
   TRY_CL(clEnqueueReadBuffer(runtime_queue(l->request->rt), l->x, CL_TRUE, index * bytes, bytes, &v, 0, NULL, NULL));
   double got = l->precision == PRECISION_DOUBLE ? v.d : (double)v.f;
-  REQUIRE(got == l->launches, HCL_EINTERNAL,
-          "bench launch %s: element %zu holds %g after %.0f launches (device "
-          "'%s')",
+  REQUIRE(got == l->launches, HCL_EINTERNAL, "bench launch %s: element %zu holds %g after %.0f launches (device '%s')",
           line, index, got, l->launches, runtime_device(l->request->rt)->device_name);
 cleanup:
   return status;

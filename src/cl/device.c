@@ -200,8 +200,7 @@ HclStatus device_check(const DeviceInfo *dev, const DeviceNeeds *needs, char *wh
   }
   if (needs->fp64 && !dev->fp64) {
     snprintf(why, why_size,
-             "has no fp64 (cl_khr_fp64), needed for double precision; use --precision single "
-             "or a device with fp64");
+             "has no fp64 (cl_khr_fp64), needed for double precision; use --precision single or a device with fp64");
     return HCL_ENODEVICE;
   }
   if (needs->global_bytes > dev->global_mem_bytes) {

@@ -322,9 +322,7 @@ static HclStatus parse_point(Case *c, yaml_document_t *doc, yaml_node_t *item, c
       char *end = NULL;
       double value = strtod(text, &end);
       REQUIRE(end != text && *end == '\0' && isfinite(value), HCL_EDATA,
-              "%s: %s of a point in %s must be a number "
-              "in m (got '%s')",
-              origin, field, key, text);
+              "%s: %s of a point in %s must be a number in m (got '%s')", origin, field, key, text);
       *(field[0] == 'x' ? &point->x : &point->y) = value;
       *(field[0] == 'x' ? &has_x : &has_y) = true;
     } else {
@@ -348,9 +346,8 @@ static HclStatus assign_points(Case *c, yaml_document_t *doc, yaml_node_t *list,
     TRY(parse_point(c, doc, yaml_document_get_node(doc, list->data.sequence.items.start[i]), key, &points[i]));
     for (int j = 0; j < i; j++) {
       REQUIRE(strcmp(points[i].name, points[j].name) != 0, HCL_EDATA,
-              "%s: point '%s' of %s is named twice (first "
-              "at %s)",
-              points[i].origin, points[i].name, key, points[j].origin);
+              "%s: point '%s' of %s is named twice (first at %s)", points[i].origin, points[i].name, key,
+              points[j].origin);
     }
   }
   free(v->text);

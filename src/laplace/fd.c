@@ -10,9 +10,7 @@ HclStatus fd_weights(double z, const double *x, int n, int max_derivative, doubl
   HclStatus status = HCL_OK;
   int m = max_derivative, stride = n;
   REQUIRE(n >= 1 && m >= 0, HCL_EDATA,
-          "finite-difference weights need at least one node (got %d) and a derivative "
-          ">= 0 (got %d)",
-          n, m);
+          "finite-difference weights need at least one node (got %d) and a derivative >= 0 (got %d)", n, m);
   memset(weights, 0, sizeof *weights * (size_t)(m + 1) * n);
   double c1 = 1, c4 = x[0] - z;
   weights[0] = 1;

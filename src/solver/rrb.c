@@ -160,8 +160,7 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth 
   TRY(rrb_layout_create(nx, ny, eliminated + 1, 1, &r->layout));
   TRY(rrb_layout_create(nx, ny, eliminated > 0 ? 2 : 1, 1, &r->vectors));
   REQUIRE(r->layout.count < UINT32_MAX, HCL_EDATA,
-          "an RRB block of %d x %d points is beyond the solver's 2^32 places per rank: split the grid over more "
-          "ranks",
+          "an RRB block of %d x %d points is beyond the solver's 2^32 places per rank: split the grid over more ranks",
           nx, ny);
   r->coarse_level = r->layout.nlevels;
   while (r->coarse_level > 1 &&
@@ -375,8 +374,7 @@ HclStatus rrb_setup_matrix(Rrb *r, const RrbMatrix *matrix) {
           "positive definite%s",
           failed + 1, l->nlevels + 1,
           failed == 0 ? " (a centre coefficient, or the first Schur complement's)"
-                      : " (or not diagonally dominant "
-                        "enough for the lumped factorization)");
+                      : " (or not diagonally dominant enough for the lumped factorization)");
 cleanup:
   return status;
 }

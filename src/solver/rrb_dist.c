@@ -438,10 +438,7 @@ HclStatus rrb_dist_setup(RrbDist *r, Field *centre, Field *east, Field *north) {
   REQUIRE(failed == INT_MAX, HCL_EDATA,
           "the RRB factorization met a pivot that is not positive on level %d: the matrix is not symmetric positive "
           "definite%s",
-          failed + 1,
-          failed == 0 ? ""
-                      : " (or not diagonally dominant enough for the lumped "
-                        "factorization)");
+          failed + 1, failed == 0 ? "" : " (or not diagonally dominant enough for the lumped factorization)");
   TRY(setup_coarse(r));
 cleanup:
   return status;

@@ -60,8 +60,7 @@ static const CaseKey swe_case_keys[] = {
      "flat: depth; gaussian: depth - height exp(-r^2 / (2 width^2)) around (x, y); ramp: depth - height "
      "clamp((x - bed.x) / width, 0, 1); paraboloid: depth (1 - r^2 / width^2) around (x, y); file: bed.file"},
     {"bed.depth", CASE_REAL, "m", "1", CASE_UNBOUNDED, NULL,
-     "depth of the bed below the reference level (positive "
-     "down)"},
+     "depth of the bed below the reference level (positive down)"},
     {"bed.height", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian, ramp: how far the bed rises"},
     {"bed.x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian, paraboloid: centre x; ramp: where the rise starts"},
     {"bed.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian, paraboloid: centre y"},
@@ -76,8 +75,7 @@ static const CaseKey swe_case_keys[] = {
      "flat: level; gaussian: level + height exp(-r^2 / (2 width^2)) around (x, y); dam: level west of x, "
      "level_beyond east of it; thacker: Thacker's planar surface of amplitude height in a paraboloid bed"},
     {"initial.level", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,
-     "water level above the reference (cells where the "
-     "bed is higher start dry)"},
+     "water level above the reference (cells where the bed is higher start dry)"},
     {"initial.height", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: height of the hump; thacker: eta"},
     {"initial.x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre x; dam: x of the dam"},
     {"initial.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre y"},
@@ -115,8 +113,7 @@ static const CaseKey swe_case_keys[] = {
     {"output.gauges", CASE_POINTS, "m", "[]", CASE_UNBOUNDED, NULL, "gauges: [{name: G1, x: 10, y: 20}, ...]"},
     {"output.gauge_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL, "more gauges from a CSV 'name,x,y'"},
     {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
-     "store map and history data as double, not "
-     "float32"},
+     "store map and history data as double, not float32"},
     {"output.progress", CASE_REAL, "s", "5", 0.01, 1e6, NULL, "wall-clock seconds between progress lines"},
     {"restart.interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
      "simulated time between restart files; 0: only at the end and on SIGTERM or SIGUSR1"},

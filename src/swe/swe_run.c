@@ -109,11 +109,9 @@ static HclStatus host_initial_state(SweRun *r, HostState *h) {
   h->u = malloc(h->n * sizeof *h->u);
   h->v = malloc(h->n * sizeof *h->v);
   bool allocated = h->depth && h->zeta && h->u && h->v; /* agreed before anything collective */
-  TRY(par_agree(allocated ? HCL_OK
-                          : status_set(HCL_ENOMEM, __FILE__, __LINE__,
-                                       "cannot allocate the initial state of %zu "
-                                       "cells",
-                                       h->n)));
+  TRY(par_agree(
+      allocated ? HCL_OK
+                : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot allocate the initial state of %zu cells", h->n)));
   swe_initial_state(&r->setup, r->decomp, h->depth, h->zeta, h->u, h->v);
   r->max_depth = -HUGE_VAL;
   for (size_t p = 0; p < h->n; p++) {

@@ -129,11 +129,9 @@ static HclStatus host_initial_state(WaveRun *r) {
   r->eta = malloc(r->n * sizeof *r->eta);
   r->phi = malloc(r->n * sizeof *r->phi);
   bool allocated = r->h && r->eta && r->phi; /* agreed before anything collective */
-  TRY(par_agree(allocated ? HCL_OK
-                          : status_set(HCL_ENOMEM, __FILE__, __LINE__,
-                                       "cannot allocate the initial state of %zu "
-                                       "points",
-                                       r->n)));
+  TRY(par_agree(
+      allocated ? HCL_OK
+                : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot allocate the initial state of %zu points", r->n)));
   wave_initial_state(&r->setup, r->decomp, r->h, r->eta, r->phi);
   TRY(par_agree(wave_check_initial(r->c, &r->setup, r->decomp, r->h, r->eta)));
   r->deepest = 0;
@@ -563,8 +561,7 @@ static void print_time_and_output(const WaveRun *r, FILE *out) {
   fprintf(out, "device memory: about %.3g MB per rank of %.3g MB on %s\n", device_bytes(r, &largest) / 1e6,
           (double)dev->global_mem_bytes / 1e6, dev->device_name);
   fprintf(out,
-          "output: %.0f map frames, up to %.3g MB uncompressed; %d gauges; %d kinematics lines; restarts of "
-          "%.3g MB\n",
+          "output: %.0f map frames, up to %.3g MB uncompressed; %d gauges; %d kinematics lines; restarts of %.3g MB\n",
           frames, frames * frame_bytes / 1e6, r->ngauges, r->nlines, (double)g->nx * g->ny * 2 * 8 / 1e6);
   for (int k = 0; k < r->nlines; k++) {
     fprintf(out, "kinematics line '%s' at the grid point x = %g m, y = %g m\n", r->lines[k].name, r->lines[k].x,

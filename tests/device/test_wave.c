@@ -139,9 +139,8 @@ static void standing(Runtime *rt, WaveEquations equations, double A) {
   /* Sixth-order differences at 22.6 points per wavelength and 9 sigma points at kh = 2.2: the discrete operator's
    * eigenvalue is within 1e-4 of k tanh(kh) (test_laplace measures the same operator's error on linear waves). */
   TAP_OK(st == HCL_OK && fabs(omega_d / omega - 1) < 1e-4,
-         "%s standing wave: discrete frequency %.8f, dispersion "
-         "relation %.8f rad/s %s",
-         name, omega_d, omega, status_message());
+         "%s standing wave: discrete frequency %.8f, dispersion relation %.8f rad/s %s", name, omega_d, omega,
+         status_message());
   status_clear();
   StandingResult r = {0};
   const int periods = 5, per_period = 32;
@@ -169,9 +168,8 @@ static void standing(Runtime *rt, WaveEquations equations, double A) {
    * nonlinear terms exchange energy at second order in k A. Allowed 1.5 times the scheme's loss. */
   double loss = 2 * periods * per_period * pow(z, 6) / 144;
   TAP_OK(st == HCL_OK && r.energy_drift < 1.5 * loss,
-         "%s standing wave: energy drift %.3e over %d periods (ERK4's "
-         "damping %.3e)",
-         name, r.energy_drift, periods, loss);
+         "%s standing wave: energy drift %.3e over %d periods (ERK4's damping %.3e)", name, r.energy_drift, periods,
+         loss);
   basin_free(&b);
 }
 

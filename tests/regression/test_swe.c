@@ -175,9 +175,7 @@ static void drop_island_volume(Runtime *rt, SweOrdering o) {
   }
   /* The drop spreads: by 40 s its ring has crossed the basin, so the flow is far from rest everywhere. */
   TAP_OK(all_ranks(s == HCL_OK && max_u > 1e-3 && min_v < -1e-3),
-         "the drop moves the water (max u %.3g, min v %.3g "
-         "m/s)",
-         max_u, min_v);
+         "the drop moves the water (max u %.3g, min v %.3g m/s)", max_u, min_v);
   /* Flux form: every face flux leaves one cell and enters its neighbour bit for bit, so only the rounding of the
    * zeta updates (one per cell per step, ~1e-16 relative) and of the sum remain: far below 1e-12 after 400 steps. */
   double drift = fabs(v1 - v0) / v0;

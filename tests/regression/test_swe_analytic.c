@@ -248,8 +248,7 @@ static void stoker_dam_break(Runtime *rt) {
     falls = falls && refined[k].error < refined[k - 1].error / 1.6;
   }
   TAP_OK(falls && refined[GRIDS - 1].error < 0.01 * refined[GRIDS - 1].reference,
-         "Stoker dam break converges as dx and the Courant number fall (L1 %.3e, %.3e, %.3e, %.3e m^2; order "
-         "%.2f) %s",
+         "Stoker dam break converges as dx and the Courant number fall (L1 %.3e, %.3e, %.3e, %.3e m^2; order %.2f) %s",
          refined[0].error, refined[1].error, refined[2].error, refined[3].error,
          log(refined[0].error / refined[GRIDS - 1].error) / log(8.0), status_message());
   /* At the default Courant number 0.5 the middle state is what the O(Courant) defect above leaves: within 5%
@@ -586,8 +585,7 @@ static void linear_tide(Runtime *rt) {
   }
   double order = test_fitted_order(dx, amp_error, GRIDS);
   TAP_OK(st == HCL_OK && amp_bound && order > 1.8,
-         "linear tide: amplitude at four stations second order (errors %.2e, %.2e, %.2e, %.2e a < 0.5 (k "
-         "dx)^2 a; "
+         "linear tide: amplitude at four stations second order (errors %.2e, %.2e, %.2e, %.2e a < 0.5 (k dx)^2 a; "
          "fitted order %.2f) %s",
          amp_error[0], amp_error[1], amp_error[2], amp_error[3], order, status_message());
   TAP_OK(st == HCL_OK && phase_bound, "linear tide: phase at four stations (errors %.1e, %.1e, %.1e, %.1e rad)",

@@ -114,9 +114,7 @@ int main(void) {
   const Harmonics *at4 = &fits[0];
   /* The bar reflects a few per cent (long-wave reflection off its slopes); the generation zone absorbs it. */
   double R = reflected1 / incident1;
-  TAP_OK(R < 0.05,
-         "submerged bar: reflection coefficient %.4f seaward of the bar (incident %.5f m, reflected "
-         "%.5f m)",
+  TAP_OK(R < 0.05, "submerged bar: reflection coefficient %.4f seaward of the bar (incident %.5f m, reflected %.5f m)",
          R, incident1, reflected1);
   /* x = 4 m: the incident wave, E_1, with the reflected wave standing against it (|A_1 / E_1 - 1| <= R),
    * 1% more for the grid and the generation; its second harmonic the bound one, E_2 / E_1 = 0.055, plus the
@@ -124,8 +122,7 @@ int main(void) {
    */
   TAP_OK(fabs(at4->amplitude[1] / w.E[1] - 1) < R + 0.01 && at4->amplitude[2] < 0.1 * at4->amplitude[1] &&
              at4->amplitude[3] < 0.02 * at4->amplitude[1],
-         "submerged bar, x = 4 m: A_1 = %.5f m (incident E_1 = %.5f m, within R + 1%%), A_2 / A_1 = %.3f (< "
-         "0.1), "
+         "submerged bar, x = 4 m: A_1 = %.5f m (incident E_1 = %.5f m, within R + 1%%), A_2 / A_1 = %.3f (< 0.1), "
          "A_3 / A_1 = %.3f (< 0.02)",
          at4->amplitude[1], w.E[1], at4->amplitude[2] / at4->amplitude[1], at4->amplitude[3] / at4->amplitude[1]);
   /* Shoaling onto the bar, x = 10.5 m (h = 0.175 m): linear theory conserves the energy flux, A c_g = const,

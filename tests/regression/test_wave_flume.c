@@ -222,8 +222,7 @@ static void check_flume(const Flume *f) {
      * wave of the start-up (below), a few millimetres over a period: 1% more. */
     TAP_OK(f->raw_height[g][0] > (1 - tol[1] - 0.01) * w->height &&
                f->raw_height[g][1] < (1 + tol[1] + 0.01) * w->height,
-           "%s wave, gauge %d: each of the last %d periods' crest to trough %.4f to %.4f m (allowed "
-           "%.1f%% off H)",
+           "%s wave, gauge %d: each of the last %d periods' crest to trough %.4f to %.4f m (allowed %.1f%% off H)",
            name, g + 1, f->analysed, f->raw_height[g][0], f->raw_height[g][1], 100 * (tol[1] + 0.01));
   }
   /* The absorption zone over two wavelengths: exponential zones of that length reflect about 1%
@@ -298,8 +297,7 @@ cleanup:;
    * Allowed: a speed within 1e-4 of the exact one (the measured lag is 5.6e-5). */
   double allowed = 0.5 * 2 * PI * periods * 1e-4 + drift;
   TAP_OK(status == HCL_OK && worst < allowed,
-         "stream-function wave, periodic domain: after %d periods max |eta - eta_SF| = %.2e H (allowed %.2e "
-         "H: the "
+         "stream-function wave, periodic domain: after %d periods max |eta - eta_SF| = %.2e H (allowed %.2e H: the "
          "grid's linear frequency error %.1e), %.1f s %s",
          periods, worst, allowed, drift, t.seconds, status_message());
   status_clear();

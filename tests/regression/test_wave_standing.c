@@ -209,8 +209,7 @@ int main(void) {
      * allowed. */
     double expected = -ka * ka / 8;
     TAP_OK(st == HCL_OK && fabs(r->shift - expected) < 0.1 * fabs(expected),
-           "standing wave k a = %.2f: omega / omega_d - 1 = %.5f, third-order theory -(k a)^2 / 8 = %.5f "
-           "(omega_d "
+           "standing wave k a = %.2f: omega / omega_d - 1 = %.5f, third-order theory -(k a)^2 / 8 = %.5f (omega_d "
            "= %.5f rad/s, linear theory %.5f)",
            ka, r->shift, expected, r->omega_d, sqrt(9.81 * 2 * PI));
     /* A closed basin: the continuous equations conserve volume exactly (the surface's net flux is the walls'
@@ -235,8 +234,7 @@ int main(void) {
    * a at both (a ratio of 1), one of its second-order terms a ratio of 2. */
   double ratio = runs[0].worst_shape / runs[1].worst_shape;
   TAP_OK(ratio > 3 && ratio < 6,
-         "the deviation from eta_0 scales as (k a)^2: %.2e a at k a = 0.2, %.2e a at 0.1, ratio %.2f (4 "
-         "expected)",
+         "the deviation from eta_0 scales as (k a)^2: %.2e a at k a = 0.2, %.2e a at 0.1, ratio %.2f (4 expected)",
          runs[0].worst_shape, runs[1].worst_shape, ratio);
   runtime_destroy(&rt);
   par_finalize();

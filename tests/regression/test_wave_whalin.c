@@ -79,14 +79,11 @@ int main(void) {
     }
   }
   TAP_OK(st == HCL_OK,
-         "Whalin's shoal: %d x %d x %d points, %d periods at %d steps, %.2f iterations per solve, "
-         "%.1f s %s",
-         NX, NY, NZ, PERIODS, STEPS_PER_PERIOD, t.solves ? (double)t.iterations / t.solves : 0, t.seconds,
-         status_message());
+         "Whalin's shoal: %d x %d x %d points, %d periods at %d steps, %.2f iterations per solve, %.1f s %s", NX, NY,
+         NZ, PERIODS, STEPS_PER_PERIOD, t.solves ? (double)t.iterations / t.solves : 0, t.seconds, status_message());
   status_clear();
   int steps = PERIODS * STEPS_PER_PERIOD;
-  tap_note("wall time %.3f s per step (with the gauge and centreline reads); the issue's 1283 steps would "
-           "take %.0f s "
+  tap_note("wall time %.3f s per step (with the gauge and centreline reads); the issue's 1283 steps would take %.0f s "
            "(target: under 60 s on a 2-core CPU through PoCL)",
            t.seconds / steps, 1283 * t.seconds / steps);
   if (st != HCL_OK) {
@@ -145,16 +142,14 @@ int main(void) {
     }
   }
   TAP_OK(lo > 0.96 * w.E[1] && hi < 1.04 * w.E[1],
-         "Whalin's shoal: the incident first harmonic before the shoal %.5f to %.5f m, E_1 = %.5f m (within "
-         "4%%)",
-         lo, hi, w.E[1]);
+         "Whalin's shoal: the incident first harmonic before the shoal %.5f to %.5f m, E_1 = %.5f m (within 4%%)", lo,
+         hi, w.E[1]);
   /* Focusing: shoaling alone (energy flux A^2 c_g conserved along a ray, no convergence) from 0.4572 m onto
    * the 0.1524 m shelf amplifies by sqrt(c_g(deep) / c_g(shelf)) = 1.22; the shoal's refraction converges the
    * rays on the centreline: the first harmonic there is asserted to reach 1.15 times that at least. */
   double shoaling = sqrt(tank_group_velocity(w.g, 0.4572, omega) / tank_group_velocity(w.g, 0.1524, omega));
   TAP_OK(a1_max > 1.15 * shoaling * w.E[1],
-         "Whalin's shoal: the first harmonic focuses on the centreline to %.5f m = %.2f E_1 at x = %.1f m "
-         "(shoaling "
+         "Whalin's shoal: the first harmonic focuses on the centreline to %.5f m = %.2f E_1 at x = %.1f m (shoaling "
          "alone %.2f E_1)",
          a1_max, a1_max / w.E[1], x1_max, shoaling);
   /* The convergence draws the energy from the sides: behind the shoal the first harmonic at the side wall is
@@ -166,8 +161,7 @@ int main(void) {
   st = st ? st : tank_harmonics(&t, 3, omega, ANALYSED, HARMONICS, &centre21);
   TAP_OK(st == HCL_OK && wall17.amplitude[1] < 0.8 * centre17.amplitude[1] &&
              wall21.amplitude[1] < 0.8 * centre21.amplitude[1],
-         "Whalin's shoal: the first harmonic at the side wall %.5f, %.5f m against the centreline's %.5f, "
-         "%.5f m "
+         "Whalin's shoal: the first harmonic at the side wall %.5f, %.5f m against the centreline's %.5f, %.5f m "
          "(x = 17, 21 m; below 0.8 of it)",
          wall17.amplitude[1], wall21.amplitude[1], centre17.amplitude[1], centre21.amplitude[1]);
   /* The second harmonic grows on the shelf from the incident bound one (E_2 = 0.03 E_1) to over half of E_1
@@ -182,8 +176,7 @@ int main(void) {
     }
   }
   TAP_OK(a2_max > 0.5 * w.E[1] && a2_late < 0.5 * a2_max,
-         "Whalin's shoal: the second harmonic grows to %.5f m = %.2f E_1 at x = %.1f m (incident %.5f m) and "
-         "falls "
+         "Whalin's shoal: the second harmonic grows to %.5f m = %.2f E_1 at x = %.1f m (incident %.5f m) and falls "
          "back to %.5f m before the absorber",
          a2_max, a2_max / w.E[1], x2_max, w.E[2], a2_late);
 done:

@@ -67,8 +67,7 @@ static void polynomials(int order, bool stretched) {
     }
   }
   TAP_OK(st == HCL_OK && worst < 1e-11,
-         "order %d, %s grid: f' and f'' of every polynomial of degree <= %d exact at "
-         "every point (%.1e of the terms)",
+         "order %d, %s grid: f' and f'' of every polynomial of degree <= %d exact at every point (%.1e of the terms)",
          order, stretched ? "stretched" : "uniform", order, worst);
   fd_stencils_free(&s);
 }

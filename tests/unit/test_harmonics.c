@@ -130,8 +130,7 @@ static void noise(void) {
   }
   double rms_expected = sigma * sqrt(1 - 9.0 / n);
   TAP_OK(st == HCL_OK && worst < 5 && tap_close(fit.rms_residual, rms_expected, 5 / sqrt(2.0 * n), 0),
-         "noise of sigma %.3f m: the largest error %.2f standard errors (%.1e m each), residual %.5f m "
-         "(expected "
+         "noise of sigma %.3f m: the largest error %.2f standard errors (%.1e m each), residual %.5f m (expected "
          "%.5f) %s",
          sigma, worst, se, fit.rms_residual, rms_expected, status_message());
   /* The first harmonic's phase: standard error se / A_1 = 8.9e-3 rad. */

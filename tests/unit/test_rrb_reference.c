@@ -148,8 +148,7 @@ static void gather_form(void) {
       }
     }
     TAP_OK(ok && worst <= 1e-12 * scale,
-           "%d x %d%s: steps A and B gathered at %d points of %d levels are steps A "
-           "and B scattered (%.1e of %.1e)",
+           "%d x %d%s: steps A and B gathered at %d points of %d levels are steps A and B scattered (%.1e of %.1e)",
            s.nx, s.ny, k % 2 ? ", islands" : "", points, f.nlevels, worst, scale);
     reference_free(&f);
     stencil_free(&s);
@@ -190,9 +189,8 @@ static void random_systems(void) {
     }
     double error = ok ? max_abs_difference(x, direct, n) / scale : -1;
     TAP_OK(ok && error < 1e-7 && iterations < 5000,
-           "%d x %d (anisotropy %g:%g%s): PCG in %d iterations, %.2e from "
-           "the direct solution %s",
-           s.nx, s.ny, cases[k].ax, cases[k].ay, cases[k].islands ? ", islands" : "", iterations, error, ok ? "" : why);
+           "%d x %d (anisotropy %g:%g%s): PCG in %d iterations, %.2e from the direct solution %s", s.nx, s.ny,
+           cases[k].ax, cases[k].ay, cases[k].islands ? ", islands" : "", iterations, error, ok ? "" : why);
     reference_free(&rrb);
     reference_free(&exact);
     stencil_free(&s);
