@@ -637,7 +637,7 @@ cleanup:
  * and the right-hand side's only without the V-cycle, whose own it uses (krylov.c). */
 static int krylov_vectors(const LaplaceConfig *c) {
   if (c->krylov.method == KRYLOV_GMRES) {
-    return c->krylov.restart + 2 + (c->preconditioner == LAPLACE_MG ? 0 : 1);
+    return c->krylov.restart + 2; /* the basis, and z (with the V-cycle) or b (without: M^-1 v is v itself) */
   }
   return c->preconditioner == LAPLACE_MG ? 0 : 2;
 }

@@ -327,6 +327,12 @@ static bool identity(const KrylovSystem *s) {
   return !s->pc || precond_is_identity(s->pc);
 }
 
+/* M^-1 r into *out: z, or r itself without a preconditioner (no copy). */
+static HclStatus precondition(const KrylovSystem *s, Vec *r, Vec *z, Vec **out) {
+  *out = identity(s) ? r : z;
+  return identity(s) ? HCL_OK : precond_apply(s->pc, r, z);
+}
+
 /* z = M^-1 r, and rho = <r, z>, rr = <r, r> in one pass (z is r itself without a preconditioner). */
 static HclStatus cg_precondition(const KrylovSystem *s, Vec *r, Vec *z, double *rho, double *rr) {
   HclStatus status = HCL_OK;
@@ -411,8 +417,9 @@ static HclStatus arnoldi(Krylov *ks, const KrylovSystem *s, double beta, double 
   memset(g, 0, sizeof *g * (size_t)(m + 1));
   g[0] = beta;
   while (j < m && *k < ks->options.max_iterations) {
-    TRY(precond_apply(s->pc, v[j], z));
-    TRY(operator_apply(s->op, z, v[j + 1])); /* v_{j+1} = A M^-1 v_j, orthogonalized (modified Gram-Schmidt) */
+    Vec *mv = NULL;
+    TRY(precondition(s, v[j], z, &mv));
+    TRY(operator_apply(s->op, mv, v[j + 1])); /* v_{j+1} = A M^-1 v_j, orthogonalized (modified Gram-Schmidt) */
     for (int i = 0; i <= j; i++) {
       TRY(vec_dot(v[j + 1], v[i], &H(i, j)));
       TRY(vec_axpy(v[j + 1], -H(i, j), v[i]));
@@ -461,8 +468,9 @@ static HclStatus gmres_update(Krylov *ks, const KrylovSystem *s, int steps) {
   for (int i = 1; i < steps; i++) {
     TRY(vec_axpy(v[0], y[i], v[i]));
   }
-  TRY(precond_apply(s->pc, v[0], z));
-  TRY(vec_axpy(s->x, 1, z));
+  Vec *mu = NULL;
+  TRY(precondition(s, v[0], z, &mu));
+  TRY(vec_axpy(s->x, 1, mu));
 cleanup:
   return status;
 }
@@ -474,7 +482,9 @@ static HclStatus gmres(Krylov *ks, const KrylovSystem *s, KrylovResult *result) 
   Work *w = &ks->system;
   Vec *z = NULL, *work = NULL;
   TRY(work_basis(w, ks->options.restart));
-  TRY(work_vec(w, &w->z, "solver preconditioned vector", &z));
+  if (!identity(s)) {
+    TRY(work_vec(w, &w->z, "solver preconditioned vector", &z));
+  }
   TRY(residual_work(w, s->op, &work));
   Vec *r = w->basis[0];
   int k = 0;
