@@ -493,13 +493,6 @@ cleanup:
 
 /* ---- validate ------------------------------------------------------------------------------------------------ */
 
-/* "(10)" of GMRES(10). */
-static const char *restart_text(const LaplaceConfig *l) {
-  static char text[16];
-  snprintf(text, sizeof text, "(%d)", l->krylov.restart);
-  return text;
-}
-
 static void print_grid(const WaveRun *r, FILE *out) {
   const WaveSetup *s = &r->setup;
   const DecompSpec *g = decomp_spec(r->decomp);
@@ -507,15 +500,15 @@ static void print_grid(const WaveRun *r, FILE *out) {
   fprintf(out, "grid: %d x %d points of %g x %g m, x %g to %g m, y %g to %g m%s, depth up to %g m; %d x %d ranks\n",
           g->nx, g->ny, l->dx, l->dy, s->config.x0, last_x(s), s->config.y0, last_y(s), g->ny == 1 ? " (a flume)" : "",
           r->deepest, g->px, g->py);
+  char method[32] = "defect correction";
+  if (l->krylov.method == KRYLOV_GMRES) {
+    snprintf(method, sizeof method, "GMRES(%d)", l->krylov.restart);
+  }
   fprintf(out,
-          "solver: %d %s sigma points, order %d, %s precision, %s%s, preconditioner %s, to rtol %g, atol %g (%s "
-          "norm); %s equations\n",
+          "solver: %d %s sigma points, order %d, %s precision, %s, preconditioner %s, to rtol %g, atol %g (%s norm); "
+          "%s equations\n",
           l->nz, l->sigma == LAPLACE_SIGMA_UNIFORM ? "uniform" : "cosine", l->order, precision_word(l->precision),
-          l->krylov.method == KRYLOV_GMRES ? "GMRES"
-          : l->krylov.method == KRYLOV_DC  ? "defect correction"
-                                           : "CG",
-          l->krylov.method == KRYLOV_GMRES ? restart_text(l) : "",
-          l->preconditioner == LAPLACE_MG ? "one multigrid V-cycle" : "none", l->krylov.rtol, l->krylov.atol,
+          method, l->preconditioner == LAPLACE_MG ? "one multigrid V-cycle" : "none", l->krylov.rtol, l->krylov.atol,
           l->krylov.norm == KRYLOV_NORM_RMS ? "rms"
           : l->krylov.norm == KRYLOV_NORM_2 ? "2-"
                                             : "preconditioned",
