@@ -1,5 +1,6 @@
-/* swe.cl: the explicit Stelling & Duinmeijer scheme for the 2D shallow-water equations on a staggered C-grid
- * (../shared/papers/swe-gpu-explicit-implicit.txt, sections 3.6, 6.1 and 8.1; Stelling & Duinmeijer 2003).
+/* swe.cl: the Stelling & Duinmeijer scheme for the 2D shallow-water equations on a staggered C-grid, explicit and
+ * semi-implicit (../shared/papers/swe-gpu-explicit-implicit.txt, sections 3.6, 6.1, 6.4 and 8.1; Stelling &
+ * Duinmeijer 2003).
  *
  *   d zeta/dt + d(h u)/dx + d(h v)/dy = 0                                               continuity
  *   du/dt + u du/dx + v du/dy + g d zeta/dx + cf u |u| / h = 0                          x momentum (y alike)
@@ -8,7 +9,8 @@
  * Kernels: u_step, v_step (momentum with implicit friction per point, thesis eq. 6.5, Sielecki ordering), uv_step
  *   (both at once, Hansen ordering), zeta_step (continuity in flux form, so volume is conserved to rounding),
  *   zeta_boundary (the water-level sides), wave_speed (|velocity| + sqrt(g h), for
- *   the CFL limit and the divergence guard), centre_fields (cell-centred output).
+ *   the CFL limit and the divergence guard), centre_fields (cell-centred output); the implicit scheme's face_predict,
+ *   level_assemble, level_update and dry_negative_faces (the last section).
  * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 2: second-order upwind cross terms reach two faces),
  *   FRICTION (FRICTION_NONE, FRICTION_CHEZY, FRICTION_MANNING) and MOMENTUM_ADVECTION (1: momentum-conserving, 0:
  *   energy-head) from the case, fixed for a run: the kernels carry no code for the other choices.
@@ -101,82 +103,113 @@ INLINE REAL momentum_update(const REAL w, const REAL slope, const REAL along_sca
   return ((w - dt * (slope + cross)) * scale - dt * along_scaled) * h_mean / (scale * (h_mean + dt * friction));
 }
 
-/* u at the east face of cell (i, j) one step on: pressure gradient, advection, implicit friction (eq. 6.5); sets
- * the wet flag kfu (dry below dry_depth, and at closed walls). Reads u, v, zeta at step n (v at n + 1 under the
- * Sielecki ordering: the caller passes whichever v it wants); writes u_new and kfu. */
-INLINE void u_update(const int i, const int j, __global const REAL *restrict zeta, __global const REAL *restrict depth,
-                     __global const REAL *restrict u, __global const REAL *restrict v,
-                     __global const REAL *restrict kfu_old, __global REAL *restrict u_new, __global REAL *restrict kfu,
-                     GRID_ARGS, PHYSICS_ARGS) {
+/* The names of the GRID_ARGS and PHYSICS_ARGS parameters, to pass them on. */
+#define GRID_PARAMS nx, ny, pitch, x0, y0, global_nx, global_ny, closed_x, closed_y
+#define PHYSICS_PARAMS dt, dx, dy, g, dry_depth, friction_coefficient
+
+/* What the momentum equation at a face takes from the state at step n, all but the level gradient at n + 1 (thesis
+ * eq. 6.5; eq. 6.23 for the implicit scheme): the wet flag (dry below dry_depth, and at closed walls), the upwinded
+ * total depth h_up (the continuity flux's depth), the friction depth h_mean and factor cf |velocity|, the advection
+ * (along_scaled / scale + cross) and the level gradient at n, slope = g dzeta/ds. */
+typedef struct {
+  REAL w, wet, h_up, h_mean, friction, along_scaled, scale, cross, slope;
+} FaceTerms;
+
+/* The terms at the east face of cell (i, j). Reads u, v, zeta at step n (v at n + 1 under the Sielecki ordering:
+ * the caller passes whichever v it wants) and the wet flags of step n. */
+INLINE FaceTerms u_terms(const int i, const int j, __global const REAL *restrict zeta,
+                         __global const REAL *restrict depth, __global const REAL *restrict u,
+                         __global const REAL *restrict v, __global const REAL *restrict kfu_old, GRID_ARGS,
+                         PHYSICS_ARGS) {
+  FaceTerms t;
   const bool wall = closed_x && x0 + i == global_nx - 1;
   const REAL rdx = 1 / dx, rdy = 1 / dy;
-  const REAL w = AT(u, i, j);
+  const REAL w = t.w = AT(u, i, j);
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i + 1, j), da = AT(depth, i, j), db = AT(depth, i + 1, j);
-  const REAL h_up = upwind_depth(w, za, da, zb, db);
-  const REAL wet = (!wall && h_up > dry_depth) ? 1 : 0;
+  const REAL h_up = t.h_up = upwind_depth(w, za, da, zb, db);
+  t.wet = (!wall && h_up > dry_depth) ? 1 : 0;
   /* Transverse velocity at the u point: mean of the four surrounding v faces (thesis eq. 6.8). */
   const REAL v_south = (AT(v, i, j - 1) + AT(v, i + 1, j - 1)) / 2, v_north = (AT(v, i, j) + AT(v, i + 1, j)) / 2;
   const REAL v_mean = (v_south + v_north) / 2;
-  const REAL h_face = (za + da + zb + db) / 2, h_mean = fmax(h_face, dry_depth);
+  const REAL h_face = (za + da + zb + db) / 2, h_mean = t.h_mean = fmax(h_face, dry_depth);
 #if MOMENTUM_ADVECTION
   const REAL hm = upwind_depth(AT(u, i - 1, j), AT(zeta, i - 1, j), AT(depth, i - 1, j), za, da);
   const REAL hp = upwind_depth(AT(u, i + 1, j), zb, db, AT(zeta, i + 2, j), AT(depth, i + 2, j));
   const REAL along =
       along_momentum_times_2h(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j),
                               hm * AT(u, i - 1, j), h_up * w, hp * AT(u, i + 1, j), rdx);
-  const REAL scale = h_face > 0 ? 2 * h_face : 1, along_scaled = h_face > 0 ? along : 0;
+  t.scale = h_face > 0 ? 2 * h_face : 1;
+  t.along_scaled = h_face > 0 ? along : 0;
 #else
-  const REAL along_scaled =
+  t.along_scaled =
       along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j), rdx);
-  const REAL scale = 1;
+  t.scale = 1;
 #endif
-  const REAL cross =
+  t.cross =
       cross_upwind(w, v_south, v_north, AT(u, i, j - 1), AT(u, i, j - 2), AT(kfu_old, i, j - 1), AT(kfu_old, i, j - 2),
                    AT(u, i, j + 1), AT(u, i, j + 2), AT(kfu_old, i, j + 1), AT(kfu_old, i, j + 2), rdy);
-  const REAL friction = friction_factor(friction_coefficient, g, h_mean) * sqrt(w * w + v_mean * v_mean);
-  const REAL updated = momentum_update(w, g * (zb - za) * rdx, along_scaled, scale, cross, h_mean, friction, dt);
-  AT(kfu, i, j) = wet;
-  AT(u_new, i, j) = wet > 0 ? updated : 0;
+  t.friction = friction_factor(friction_coefficient, g, h_mean) * sqrt(w * w + v_mean * v_mean);
+  t.slope = g * (zb - za) * rdx;
+  return t;
 }
 
-/* v at the north face of cell (i, j), the transpose of u_update. */
-INLINE void v_update(const int i, const int j, __global const REAL *restrict zeta, __global const REAL *restrict depth,
-                     __global const REAL *restrict u, __global const REAL *restrict v,
-                     __global const REAL *restrict kfv_old, __global REAL *restrict v_new, __global REAL *restrict kfv,
-                     GRID_ARGS, PHYSICS_ARGS) {
+/* The terms at the north face of cell (i, j), the transpose of u_terms. */
+INLINE FaceTerms v_terms(const int i, const int j, __global const REAL *restrict zeta,
+                         __global const REAL *restrict depth, __global const REAL *restrict u,
+                         __global const REAL *restrict v, __global const REAL *restrict kfv_old, GRID_ARGS,
+                         PHYSICS_ARGS) {
+  FaceTerms t;
   const bool wall = closed_y && y0 + j == global_ny - 1;
   const REAL rdx = 1 / dx, rdy = 1 / dy;
-  const REAL w = AT(v, i, j);
+  const REAL w = t.w = AT(v, i, j);
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i, j + 1), da = AT(depth, i, j), db = AT(depth, i, j + 1);
-  const REAL h_up = upwind_depth(w, za, da, zb, db);
-  const REAL wet = (!wall && h_up > dry_depth) ? 1 : 0;
+  const REAL h_up = t.h_up = upwind_depth(w, za, da, zb, db);
+  t.wet = (!wall && h_up > dry_depth) ? 1 : 0;
   const REAL u_west = (AT(u, i - 1, j) + AT(u, i - 1, j + 1)) / 2, u_east = (AT(u, i, j) + AT(u, i, j + 1)) / 2;
   const REAL u_mean = (u_west + u_east) / 2;
-  const REAL h_face = (za + da + zb + db) / 2, h_mean = fmax(h_face, dry_depth);
+  const REAL h_face = (za + da + zb + db) / 2, h_mean = t.h_mean = fmax(h_face, dry_depth);
 #if MOMENTUM_ADVECTION
   const REAL hm = upwind_depth(AT(v, i, j - 1), AT(zeta, i, j - 1), AT(depth, i, j - 1), za, da);
   const REAL hp = upwind_depth(AT(v, i, j + 1), zb, db, AT(zeta, i, j + 2), AT(depth, i, j + 2));
   const REAL along =
       along_momentum_times_2h(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1),
                               hm * AT(v, i, j - 1), h_up * w, hp * AT(v, i, j + 1), rdy);
-  const REAL scale = h_face > 0 ? 2 * h_face : 1, along_scaled = h_face > 0 ? along : 0;
+  t.scale = h_face > 0 ? 2 * h_face : 1;
+  t.along_scaled = h_face > 0 ? along : 0;
 #else
-  const REAL along_scaled =
+  t.along_scaled =
       along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1), rdy);
-  const REAL scale = 1;
+  t.scale = 1;
 #endif
-  const REAL cross =
+  t.cross =
       cross_upwind(w, u_west, u_east, AT(v, i - 1, j), AT(v, i - 2, j), AT(kfv_old, i - 1, j), AT(kfv_old, i - 2, j),
                    AT(v, i + 1, j), AT(v, i + 2, j), AT(kfv_old, i + 1, j), AT(kfv_old, i + 2, j), rdx);
-  const REAL friction = friction_factor(friction_coefficient, g, h_mean) * sqrt(w * w + u_mean * u_mean);
-  const REAL updated = momentum_update(w, g * (zb - za) * rdy, along_scaled, scale, cross, h_mean, friction, dt);
-  AT(kfv, i, j) = wet;
-  AT(v_new, i, j) = wet > 0 ? updated : 0;
+  t.friction = friction_factor(friction_coefficient, g, h_mean) * sqrt(w * w + u_mean * u_mean);
+  t.slope = g * (zb - za) * rdy;
+  return t;
 }
 
-/* The names of the GRID_ARGS and PHYSICS_ARGS parameters, to pass them on. */
-#define GRID_PARAMS nx, ny, pitch, x0, y0, global_nx, global_ny, closed_x, closed_y
-#define PHYSICS_PARAMS dt, dx, dy, g, dry_depth, friction_coefficient
+/* u at the east face of cell (i, j) one step on, explicit (eq. 6.5), and its wet flag. */
+INLINE void u_update(const int i, const int j, __global const REAL *restrict zeta, __global const REAL *restrict depth,
+                     __global const REAL *restrict u, __global const REAL *restrict v,
+                     __global const REAL *restrict kfu_old, __global REAL *restrict u_new, __global REAL *restrict kfu,
+                     GRID_ARGS, PHYSICS_ARGS) {
+  const FaceTerms t = u_terms(i, j, zeta, depth, u, v, kfu_old, GRID_PARAMS, PHYSICS_PARAMS);
+  const REAL updated = momentum_update(t.w, t.slope, t.along_scaled, t.scale, t.cross, t.h_mean, t.friction, dt);
+  AT(kfu, i, j) = t.wet;
+  AT(u_new, i, j) = t.wet > 0 ? updated : 0;
+}
+
+/* v at the north face of cell (i, j) one step on, the transpose of u_update. */
+INLINE void v_update(const int i, const int j, __global const REAL *restrict zeta, __global const REAL *restrict depth,
+                     __global const REAL *restrict u, __global const REAL *restrict v,
+                     __global const REAL *restrict kfv_old, __global REAL *restrict v_new, __global REAL *restrict kfv,
+                     GRID_ARGS, PHYSICS_ARGS) {
+  const FaceTerms t = v_terms(i, j, zeta, depth, u, v, kfv_old, GRID_PARAMS, PHYSICS_PARAMS);
+  const REAL updated = momentum_update(t.w, t.slope, t.along_scaled, t.scale, t.cross, t.h_mean, t.friction, dt);
+  AT(kfv, i, j) = t.wet;
+  AT(v_new, i, j) = t.wet > 0 ? updated : 0;
+}
 
 /* Sielecki ordering: u first (u_step), then v with the new u (v_step). */
 __kernel void u_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
@@ -247,16 +280,52 @@ __kernel void zeta_step(__global const REAL *restrict zeta, __global const REAL 
   AT(zeta_new, i, j) = z - dt * divergence;
 }
 
-/* The cells of the first and last column (row) of the grid on a water-level side (side_type, side_level,
- * side_reference: x west, y east, z south, w north; levels at n + 1) take the boundary's level, never below the bed:
- * the prescribed level, or on a weakly reflecting side the level that lets the outgoing characteristic through
- * while the incoming one carries the prescribed signal. With eta = zeta - reference and the face velocity u_face
- * between the boundary cell and the interior, the linearised Riemann invariants u +- sqrt(g / h) eta give
+/* A component of a 4-vector by index: x west, y east, z south, w north. */
+INLINE int side_int(const int4 v, const int side) {
+  return side == 0 ? v.x : (side == 1 ? v.y : (side == 2 ? v.z : v.w));
+}
+INLINE REAL side_real(const REAL4 v, const int side) {
+  return side == 0 ? v.x : (side == 1 ? v.y : (side == 2 ? v.z : v.w));
+}
+
+/* The water-level side that cell (gi, gj) of the global grid belongs to (0 west, 1 east, 2 south, 3 north), or -1:
+ * the cells of the first and last column (row) of the grid on a side that is not a wall (side_type: x west, y east,
+ * z south, w north). A corner cell takes the first of west, east, south, north that is a level side; a cell
+ * outside the grid belongs to none. */
+INLINE int level_side(const int gi, const int gj, const int global_nx, const int global_ny, const int4 side_type) {
+  const bool inside = gi >= 0 && gi < global_nx && gj >= 0 && gj < global_ny;
+  return !inside                                             ? -1
+         : (gi == 0 && side_type.x != SIDE_WALL)             ? 0
+         : (gi == global_nx - 1 && side_type.y != SIDE_WALL) ? 1
+         : (gj == 0 && side_type.z != SIDE_WALL)             ? 2
+         : (gj == global_ny - 1 && side_type.w != SIDE_WALL) ? 3
+                                                             : -1;
+}
+
+/* The level a cell of water-level side `side` takes at n + 1 (side_level: the levels at n + 1), never below the bed:
+ * the prescribed level, or on a weakly reflecting side the level that lets the outgoing characteristic through while
+ * the incoming one carries the prescribed signal. With eta = zeta - reference and the face velocity u_face between
+ * the boundary cell and the interior, the linearised Riemann invariants u +- sqrt(g / h) eta give
  * eta = 2 eta_in - sign sqrt(h / g) u_face, sign = +1 on the west and south sides (inflow is +u, +v) and -1 on the
  * east and north sides: an outgoing wave (eta_in = 0) leaves without reflection, an incoming one
- * (u_face = sqrt(g / h) eta_in) enters unchanged. A corner cell takes the first of west, east, south, north that is
- * a level side. One work-item per cell of this rank's edge (1D: the south row, the north row, then the west and the
- * east columns between them); launched after zeta_step, only when a side is a level side. */
+ * (u_face = sqrt(g / h) eta_in) enters unchanged. zeta and d are the cell's level (at n) and bed depth. */
+INLINE REAL side_value(const int side, const REAL zeta, const REAL d, const REAL u_face, const REAL g,
+                       const REAL dry_depth, const int4 side_type, const REAL4 side_level, const REAL4 side_reference) {
+  const REAL level = side_real(side_level, side), reference = side_real(side_reference, side);
+  const REAL sign = side == 0 || side == 2 ? 1 : -1;
+  const REAL h = fmax(zeta + d, dry_depth);
+  const REAL weak = reference + 2 * (level - reference) - sign * sqrt(h / g) * u_face;
+  return fmax(side_int(side_type, side) == SIDE_LEVEL ? level : weak, -d);
+}
+
+/* The velocity at the face between a water-level side's cell (i, j) and the interior. */
+#define SIDE_FACE(side, u, v, i, j)                                                                                    \
+  ((side) == 0 ? AT(u, i, j) : ((side) == 1 ? AT(u, (i)-1, j) : ((side) == 2 ? AT(v, i, j) : AT(v, i, (j)-1))))
+
+/* The cells of the first and last column (row) of the grid on a water-level side take the side's level at n + 1
+ * (side_value with u, v at n + 1, zeta at n). One work-item per cell of this rank's edge (1D: the south row, the
+ * north row, then the west and the east columns between them); launched after zeta_step, only when a side is a level
+ * side. */
 __kernel void zeta_boundary(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                             __global const REAL *restrict u, __global const REAL *restrict v,
                             __global REAL *restrict zeta_new, GRID_ARGS, PHYSICS_ARGS, const int4 side_type,
@@ -269,38 +338,29 @@ __kernel void zeta_boundary(__global const REAL *restrict zeta, __global const R
   const int c = k - rows * nx; /* the index among the column cells */
   const int i = c < 0 ? k % nx : (c < inner_rows ? 0 : nx - 1);
   const int j = c < 0 ? (k < nx ? 0 : ny - 1) : 1 + c % inner_rows;
-  const int gi = x0 + i, gj = y0 + j;
-  const bool west = gi == 0 && side_type.x != SIDE_WALL;
-  const bool east = !west && gi == global_nx - 1 && side_type.y != SIDE_WALL;
-  const bool south = !west && !east && gj == 0 && side_type.z != SIDE_WALL;
-  const bool north = !west && !east && !south && gj == global_ny - 1 && side_type.w != SIDE_WALL;
-  if (!(west || east || south || north)) {
+  const int side = level_side(x0 + i, y0 + j, global_nx, global_ny, side_type);
+  if (side < 0) {
     return;
   }
-  const int type = west ? side_type.x : (east ? side_type.y : (south ? side_type.z : side_type.w));
-  const REAL level = west ? side_level.x : (east ? side_level.y : (south ? side_level.z : side_level.w));
-  const REAL reference =
-      west ? side_reference.x : (east ? side_reference.y : (south ? side_reference.z : side_reference.w));
-  const REAL u_face = west ? AT(u, i, j) : (east ? AT(u, i - 1, j) : (south ? AT(v, i, j) : AT(v, i, j - 1)));
-  const REAL sign = west || south ? 1 : -1;
-  const REAL d = AT(depth, i, j), h = fmax(AT(zeta, i, j) + d, dry_depth);
-  const REAL weak = reference + 2 * (level - reference) - sign * sqrt(h / g) * u_face;
-  AT(zeta_new, i, j) = fmax(type == SIDE_LEVEL ? level : weak, -d);
+  AT(zeta_new, i, j) = side_value(side, AT(zeta, i, j), AT(depth, i, j), SIDE_FACE(side, u, v, i, j), g, dry_depth,
+                                  side_type, side_level, side_reference);
 }
 
-/* The fastest signal at cell (i, j): |u| + sqrt(g h) with cell-centred velocities; the time step of the CFL limit
- * is cfl / (max over the grid * sqrt(1/dx^2 + 1/dy^2)). Dry cells give 0; a NaN anywhere in the state stays NaN,
- * so the maximum reveals a diverging run. */
+/* The fastest signal at cell (i, j): |u| + sqrt(g h) with cell-centred velocities, or |u| alone without the
+ * gravity waves (with_waves 0: the implicit scheme's advective limit); the time step of the CFL limit is
+ * cfl / (max over the grid * sqrt(1/dx^2 + 1/dy^2)). Dry cells give 0; a NaN anywhere in the state stays NaN, so the
+ * maximum reveals a diverging run. */
 __kernel void wave_speed(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                          __global const REAL *restrict u, __global const REAL *restrict v,
-                         __global REAL *restrict speed, GRID_ARGS, PHYSICS_ARGS) {
+                         __global REAL *restrict speed, GRID_ARGS, PHYSICS_ARGS, const int with_waves) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
   const REAL h = AT(zeta, i, j) + AT(depth, i, j);
   const REAL uc = (AT(u, i, j) + AT(u, i - 1, j)) / 2, vc = (AT(v, i, j) + AT(v, i, j - 1)) / 2;
-  AT(speed, i, j) = h > dry_depth ? sqrt(uc * uc + vc * vc) + sqrt(g * h) : (isnan(h) ? h : 0);
+  const REAL waves = with_waves ? sqrt(g * h) : 0;
+  AT(speed, i, j) = h > dry_depth ? sqrt(uc * uc + vc * vc) + waves : (isnan(h) ? h : 0);
 }
 
 /* Cell-centred output: total depth h = max(zeta + d, 0), velocities u, v averaged from the two faces of the cell,
@@ -319,4 +379,186 @@ __kernel void centre_fields(__global const REAL *restrict zeta, __global const R
   u_out[p] = (AT(u, i, j) + AT(u, i - 1, j)) / 2;
   v_out[p] = (AT(v, i, j) + AT(v, i, j - 1)) / 2;
   wet_out[p] = h > dry_depth ? 1 : 0;
+}
+
+/* ---- the implicit scheme (thesis section 6.4 with theta as in 6.4.1; Stelling & Duinmeijer 2003) ----------------
+ *
+ * The level gradient in the momentum equations and the velocities in the continuity equation are taken at
+ * theta n + 1 + (1 - theta) n, advection explicit, friction implicit per face. At each face (a, b the cells west
+ * and east of it, or south and north)
+ *   u^{n+1} = p - r (zeta^{n+1}_b - zeta^{n+1}_a),  p = B (u^n - dt (advection + (1 - theta) g dzeta^n/ds)),
+ *   r = B theta g dt / ds,  B = h_mean / (h_mean + dt cf |u^n|)                                      (eq. 6.24)
+ * and the flux F = h (theta u^{n+1} + (1 - theta) u^n) with h the face's upwinded depth at n. Substituting into
+ * zeta^{n+1} = zeta^n - dt div F gives the pentadiagonal system of eqs. 6.27-6.29,
+ *   (1 + sum a) zeta_c - sum a zeta_nb = zeta^n - dt div(h (theta p + (1 - theta) u^n)),  a = theta dt / ds h r,
+ * symmetric and diagonally dominant: positive definite. The unknown solved for is the step's change
+ * delta = zeta^{n+1} - zeta^n (the same matrix; the right-hand side b - A zeta^n formed term by term,
+ *   b' = -dt div(h (theta p + (1 - theta) u^n)) - sum a (zeta^n_c - zeta^n_nb)),
+ * so that its rounding is that of the change, not of the level, and the first guess delta = 0 is the last level:
+ * at rest b' is 0 exactly and the solve ends at once. A dry face has h = r = p = 0 and drops out; a cell with all
+ * faces dry is an identity row. A cell of a water-level side is a Dirichlet row (its level, side_value with u^n),
+ * eliminated from its neighbours' rows so that the matrix stays symmetric. After the solve, level_update takes the
+ * face velocities from the solved levels and the new levels from the fluxes in flux form, so that volume is
+ * conserved to rounding whatever the solver's tolerance. The matrix fields (stencil5.h) have one ghost layer and
+ * their own row pitch, spitch. */
+
+#define AT1(a, i, j) (a)[((j) + 1) * spitch + (i) + 1]
+
+/* The predictor p, the response r and the flux depth h of a face from its terms (zero on a dry face), and its wet
+ * flag. g_rds = g / ds. */
+INLINE void write_predictor(const FaceTerms t, const REAL g_rds, const REAL theta, const REAL dt,
+                            __global REAL *restrict p, __global REAL *restrict r, __global REAL *restrict h,
+                            __global REAL *restrict kf) {
+  const REAL predicted =
+      momentum_update(t.w, (1 - theta) * t.slope, t.along_scaled, t.scale, t.cross, t.h_mean, t.friction, dt);
+  const REAL response = theta * dt * g_rds * t.h_mean / (t.h_mean + dt * t.friction);
+  *kf = t.wet;
+  *p = t.wet > 0 ? predicted : 0;
+  *r = t.wet > 0 ? response : 0;
+  *h = t.wet > 0 ? t.h_up : 0;
+}
+
+/* The predictors of the east and north faces of cell (i, j), both from the state at n. */
+__kernel void face_predict(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                           __global const REAL *restrict u, __global const REAL *restrict v,
+                           __global const REAL *restrict kfu_old, __global const REAL *restrict kfv_old,
+                           __global REAL *restrict kfu, __global REAL *restrict kfv, __global REAL *restrict pu,
+                           __global REAL *restrict pv, __global REAL *restrict ru, __global REAL *restrict rv,
+                           __global REAL *restrict hu, __global REAL *restrict hv, GRID_ARGS, PHYSICS_ARGS,
+                           const REAL theta) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const FaceTerms tu = u_terms(i, j, zeta, depth, u, v, kfu_old, GRID_PARAMS, PHYSICS_PARAMS);
+  write_predictor(tu, g / dx, theta, dt, &AT(pu, i, j), &AT(ru, i, j), &AT(hu, i, j), &AT(kfu, i, j));
+  const FaceTerms tv = v_terms(i, j, zeta, depth, u, v, kfv_old, GRID_PARAMS, PHYSICS_PARAMS);
+  write_predictor(tv, g / dy, theta, dt, &AT(pv, i, j), &AT(rv, i, j), &AT(hv, i, j), &AT(kfv, i, j));
+}
+
+/* The flux predictor h (theta p + (1 - theta) w^n) of a face. */
+INLINE REAL flux_predictor(const REAL h, const REAL p, const REAL w, const REAL theta) {
+  return h * (theta * p + (1 - theta) * w);
+}
+
+/* The level of the water-level cell (i, j) of side `side` at n + 1, or 0 where side < 0. */
+#define SIDE_VALUE(side, i, j)                                                                                         \
+  ((side) < 0 ? 0                                                                                                      \
+              : side_value(side, AT(zeta, i, j), AT(depth, i, j), SIDE_FACE(side, u, v, i, j), g, dry_depth,           \
+                           side_type, side_level, side_reference))
+
+/* Row (i, j) of the level system for the change delta: centre, the east and north couplings (0 where either cell is
+ * a Dirichlet row), the right-hand side b', and the first guess 0 (a Dirichlet row: its change). */
+__kernel void level_assemble(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                             __global const REAL *restrict u, __global const REAL *restrict v,
+                             __global const REAL *restrict pu, __global const REAL *restrict pv,
+                             __global const REAL *restrict ru, __global const REAL *restrict rv,
+                             __global const REAL *restrict hu, __global const REAL *restrict hv,
+                             __global REAL *restrict centre, __global REAL *restrict east,
+                             __global REAL *restrict north, __global REAL *restrict rhs, __global REAL *restrict x,
+                             GRID_ARGS, PHYSICS_ARGS, const REAL theta, const int spitch, const int4 side_type,
+                             const REAL4 side_level, const REAL4 side_reference) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const int gi = x0 + i, gj = y0 + j;
+  const int side = level_side(gi, gj, global_nx, global_ny, side_type);
+  const REAL z = AT(zeta, i, j);
+  if (side >= 0) {
+    const REAL change = SIDE_VALUE(side, i, j) - z;
+    AT1(centre, i, j) = 1;
+    AT1(east, i, j) = 0;
+    AT1(north, i, j) = 0;
+    AT1(rhs, i, j) = change;
+    AT1(x, i, j) = change;
+    return;
+  }
+  const REAL kx = theta * dt / dx, ky = theta * dt / dy;
+  const REAL a_east = kx * AT(hu, i, j) * AT(ru, i, j), a_west = kx * AT(hu, i - 1, j) * AT(ru, i - 1, j);
+  const REAL a_north = ky * AT(hv, i, j) * AT(rv, i, j), a_south = ky * AT(hv, i, j - 1) * AT(rv, i, j - 1);
+  const REAL divergence = (flux_predictor(AT(hu, i, j), AT(pu, i, j), AT(u, i, j), theta) -
+                           flux_predictor(AT(hu, i - 1, j), AT(pu, i - 1, j), AT(u, i - 1, j), theta)) /
+                              dx +
+                          (flux_predictor(AT(hv, i, j), AT(pv, i, j), AT(v, i, j), theta) -
+                           flux_predictor(AT(hv, i, j - 1), AT(pv, i, j - 1), AT(v, i, j - 1), theta)) /
+                              dy;
+  const REAL z_east = AT(zeta, i + 1, j), z_west = AT(zeta, i - 1, j);
+  const REAL z_north = AT(zeta, i, j + 1), z_south = AT(zeta, i, j - 1);
+  const REAL spread = a_east * (z - z_east) + a_west * (z - z_west) + a_north * (z - z_north) +
+                      a_south * (z - z_south); /* A zeta^n - zeta^n */
+  const int s_east = level_side(gi + 1, gj, global_nx, global_ny, side_type);
+  const int s_west = level_side(gi - 1, gj, global_nx, global_ny, side_type);
+  const int s_north = level_side(gi, gj + 1, global_nx, global_ny, side_type);
+  const int s_south = level_side(gi, gj - 1, global_nx, global_ny, side_type);
+  const REAL known = (s_east >= 0 ? a_east * (SIDE_VALUE(s_east, i + 1, j) - z_east) : 0) +
+                     (s_west >= 0 ? a_west * (SIDE_VALUE(s_west, i - 1, j) - z_west) : 0) +
+                     (s_north >= 0 ? a_north * (SIDE_VALUE(s_north, i, j + 1) - z_north) : 0) +
+                     (s_south >= 0 ? a_south * (SIDE_VALUE(s_south, i, j - 1) - z_south) : 0);
+  AT1(centre, i, j) = 1 + a_east + a_west + a_north + a_south;
+  AT1(east, i, j) = s_east >= 0 ? 0 : -a_east;
+  AT1(north, i, j) = s_north >= 0 ? 0 : -a_north;
+  AT1(rhs, i, j) = known - dt * divergence - spread;
+  AT1(x, i, j) = 0;
+}
+
+/* A face's velocity at n + 1 from the levels of its cells a and b at n and their changes (eq. 6.30), and its flux.
+ * Both cells of a face evaluate exactly these expressions, so what leaves one enters the other bit for bit. */
+INLINE REAL face_velocity(const REAL p, const REAL r, const REAL z_a, const REAL z_b, const REAL d_a, const REAL d_b) {
+  return p - r * ((z_b - z_a) + (d_b - d_a));
+}
+INLINE REAL theta_flux(const REAL h, const REAL w_new, const REAL w_old, const REAL theta) {
+  return h * (theta * w_new + (1 - theta) * w_old);
+}
+
+/* The state at n + 1 from the solved changes x: the east and north face velocities, the level in flux form (a
+ * water-level cell takes its Dirichlet value), and the total depth h_new for the check that none is negative. */
+__kernel void
+level_update(__global const REAL *restrict zeta, __global const REAL *restrict depth, __global const REAL *restrict u,
+             __global const REAL *restrict v, __global const REAL *restrict pu, __global const REAL *restrict pv,
+             __global const REAL *restrict ru, __global const REAL *restrict rv, __global const REAL *restrict hu,
+             __global const REAL *restrict hv, __global const REAL *restrict x, __global REAL *restrict u_new,
+             __global REAL *restrict v_new, __global REAL *restrict zeta_new, __global REAL *restrict h_new, GRID_ARGS,
+             PHYSICS_ARGS, const REAL theta, const int spitch, const int4 side_type) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const REAL z = AT(zeta, i, j), xc = AT1(x, i, j);
+  const REAL u_east = face_velocity(AT(pu, i, j), AT(ru, i, j), z, AT(zeta, i + 1, j), xc, AT1(x, i + 1, j));
+  const REAL u_west = face_velocity(AT(pu, i - 1, j), AT(ru, i - 1, j), AT(zeta, i - 1, j), z, AT1(x, i - 1, j), xc);
+  const REAL v_north = face_velocity(AT(pv, i, j), AT(rv, i, j), z, AT(zeta, i, j + 1), xc, AT1(x, i, j + 1));
+  const REAL v_south = face_velocity(AT(pv, i, j - 1), AT(rv, i, j - 1), AT(zeta, i, j - 1), z, AT1(x, i, j - 1), xc);
+  const REAL divergence = (theta_flux(AT(hu, i, j), u_east, AT(u, i, j), theta) -
+                           theta_flux(AT(hu, i - 1, j), u_west, AT(u, i - 1, j), theta)) /
+                              dx +
+                          (theta_flux(AT(hv, i, j), v_north, AT(v, i, j), theta) -
+                           theta_flux(AT(hv, i, j - 1), v_south, AT(v, i, j - 1), theta)) /
+                              dy;
+  const bool fixed = level_side(x0 + i, y0 + j, global_nx, global_ny, side_type) >= 0;
+  const REAL level = fixed ? z + xc : z - dt * divergence;
+  AT(u_new, i, j) = u_east;
+  AT(v_new, i, j) = v_north;
+  AT(zeta_new, i, j) = level;
+  AT(h_new, i, j) = level + AT(depth, i, j);
+}
+
+/* Drying within a step (Delft3D-FLOW's check): where a cell's new depth came out negative, its four faces are set dry
+ * for this step (flag, predictor, response and depth 0) and the step is solved again; the cell then keeps its level
+ * and volume. Each work-item takes the east and north faces of its cell (h_new's ghosts exchanged). */
+__kernel void dry_negative_faces(__global const REAL *restrict h_new, __global REAL *restrict kfu,
+                                 __global REAL *restrict kfv, __global REAL *restrict pu, __global REAL *restrict pv,
+                                 __global REAL *restrict ru, __global REAL *restrict rv, __global REAL *restrict hu,
+                                 __global REAL *restrict hv, GRID_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const bool negative = AT(h_new, i, j) < 0;
+  if (negative || AT(h_new, i + 1, j) < 0) {
+    AT(kfu, i, j) = AT(pu, i, j) = AT(ru, i, j) = AT(hu, i, j) = 0;
+  }
+  if (negative || AT(h_new, i, j + 1) < 0) {
+    AT(kfv, i, j) = AT(pv, i, j) = AT(rv, i, j) = AT(hv, i, j) = 0;
+  }
 }

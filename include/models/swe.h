@@ -1,12 +1,16 @@
-/* swe.h: the explicit shallow-water solver (Stelling & Duinmeijer, staggered C-grid; kernels_cl/swe.cl) on the
- * grid layer: state on the device, one step at a time, with wetting and drying through the kfu/kfv face flags.
- * Sides are closed walls, periodic, or water-level boundaries; physics only, no I/O. Collective calls: swe_create,
+/* swe.h: the shallow-water solver (Stelling & Duinmeijer, staggered C-grid; kernels_cl/swe.cl) on the grid layer:
+ * state on the device, one step at a time, with wetting and drying through the kfu/kfv face flags. Two schemes on
+ * the same grid and state: explicit (bound by the gravity-wave CFL limit), and semi-implicit, the level gradient and
+ * the continuity fluxes taken at theta, a symmetric positive definite 5-point system for the new levels solved each
+ * step by CG with the RRB preconditioner (stencil5.h, krylov.h, rrb_precond.h; thesis section 6.4). Sides are closed
+ * walls, periodic (explicit only), or water-level boundaries; physics only, no I/O. Collective calls: swe_create,
  * swe_set_state, swe_step, swe_volume, swe_max_wave_speed, swe_centre_fields. */
 #ifndef HYDROCL_SWE_H
 #define HYDROCL_SWE_H
 
 #include "decomp.h"
 #include "field.h"
+#include "krylov.h"
 #include "precision.h"
 #include "runtime.h"
 #include "status.h"
@@ -14,6 +18,7 @@
 typedef enum { SWE_ADVECTION_ENERGY, SWE_ADVECTION_MOMENTUM } SweAdvection;
 typedef enum { SWE_ORDERING_SIELECKI, SWE_ORDERING_HANSEN } SweOrdering;
 typedef enum { SWE_FRICTION_NONE, SWE_FRICTION_CHEZY, SWE_FRICTION_MANNING } SweFriction;
+typedef enum { SWE_SCHEME_EXPLICIT, SWE_SCHEME_IMPLICIT } SweScheme;
 
 /* A non-periodic side: a closed wall, or a water-level boundary whose outermost column (row) of cells takes the
  * level given by swe_set_levels, either exactly or weakly reflecting (outgoing waves leave through it; the given
@@ -26,21 +31,32 @@ typedef struct {
   double g;         /* gravitational acceleration, m/s^2 */
   double dry_depth; /* a face is dry below this upwinded total depth, m */
   SweAdvection advection;
-  SweOrdering ordering; /* Sielecki: u, then v with the new u, then zeta; Hansen: u and v together, then zeta */
+  SweOrdering ordering; /* explicit: Sielecki: u, then v with the new u, then zeta; Hansen: u and v together, then
+                           zeta (the implicit scheme predicts u and v together) */
   SweFriction friction;
   double friction_coefficient;       /* Chezy C (m^0.5/s) or Manning n (s/m^(1/3)) */
   SweSide sides[SWE_SIDES];          /* ignored on periodic sides (the decomposition's flags) */
   double reference_level[SWE_SIDES]; /* still-water level of a weakly reflecting side, m */
   Precision precision;
+  SweScheme scheme;
+  double theta;         /* implicit: the weight of n + 1 in the level gradient and the fluxes, 0.5 .. 1 */
+  KrylovOptions krylov; /* implicit: the level system's CG (method CG; the preconditioner: swe_set_preconditioner) */
 } SweConfig;
 
 typedef struct Swe Swe;
 
-/* Borrows rt and decomp (whose periodic flags give the periodic sides; other sides are closed walls). */
+/* Borrows rt and decomp (whose periodic flags give the periodic sides; other sides are closed walls). The implicit
+ * scheme refuses periodic sides and a theta outside 0.5 .. 1 (HCL_EDATA), and starts with the RRB preconditioner of
+ * the default depth. */
 HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config, Swe **out);
-/* The device memory swe_create and swe_checkpoint take on a block of nx x ny cells, in bytes, and *largest_field
- * the largest of their buffers: for refusing a grid before anything is allocated. */
-double swe_device_bytes(int nx, int ny, Precision precision, double *largest_field);
+/* The implicit scheme's preconditioner for the level system (owned from here on): rrb (the default), jacobi or
+ * none (precond.h, rrb_precond.h). */
+HclStatus swe_set_preconditioner(Swe *swe, Precond *pc);
+/* The device memory swe_create and swe_checkpoint take on a block of nx x ny cells of scheme, in bytes, and
+ * *largest_field the largest of their buffers: for refusing a grid before anything is allocated. The implicit
+ * scheme's adds the face predictors, the matrix, the RRB factorization and CG's vectors, estimated (RRB's level
+ * sizes rounded up; tests/regression/test_swe_implicit checks the estimate against the buffers made). */
+double swe_device_bytes(int nx, int ny, Precision precision, SweScheme scheme, double *largest_field);
 void swe_destroy(Swe **swe);
 
 /* Sets the state from this rank's owned values (host arrays of ny rows of nx, x fastest): depth of the bed below
@@ -52,8 +68,17 @@ HclStatus swe_set_state(Swe *swe, const double *depth, const double *zeta, const
  * entries are ignored. */
 void swe_set_levels(Swe *swe, const double level[SWE_SIDES]);
 
-/* Advances one step of dt seconds. */
+/* Advances one step of dt seconds. The implicit scheme returns HCL_ENOTCONVERGED with CG's history when the level
+ * system is not solved, and HCL_EDIVERGED when a depth stays negative after every face around it was dried. */
 HclStatus swe_step(Swe *swe, double dt);
+
+/* What the last implicit step's level solves took: solves (1, or more where drying made it solve again), CG
+ * iterations over them, and the last solve's result (history borrowed until the next step). */
+typedef struct {
+  int solves, iterations;
+  KrylovResult last;
+} SweSolveStats;
+SweSolveStats swe_solve_stats(const Swe *swe);
 
 /* All the state a restart needs to continue bit for bit, in a fixed order: zeta, u, v, kfu, kfv (borrowed; valid
  * until the next step; named so). After writing their owned values (a restart), swe_sync_state fills the ghost
@@ -78,6 +103,9 @@ HclStatus swe_volume(Swe *swe, double *volume);
 /* The largest |velocity| + sqrt(g h) over wet cells, m/s (collective); NaN when the state holds a NaN. The CFL
  * limit is dt <= cfl / (speed sqrt(1/dx^2 + 1/dy^2)). */
 HclStatus swe_max_wave_speed(Swe *swe, double *speed);
+/* The largest |velocity| over wet cells, m/s (collective; NaN as above): the implicit scheme's advective limit is
+ * dt <= 1 / (speed sqrt(1/dx^2 + 1/dy^2)). */
+HclStatus swe_max_flow_speed(Swe *swe, double *speed);
 
 /* Cell-centred output into out[0..3] (2D fields of the decomposition, ghost 0, the solver's precision): total
  * depth h, velocities u and v averaged from the faces, wet flag (1 where h > dry_depth, else 0). Collective. */

@@ -10,11 +10,13 @@
 #include "kernel.h"
 #include "program.h"
 #include "reduce.h"
+#include "swe_implicit.h"
 
 enum { GHOST = 2, WG_X = 32, WG_Y = 4 }; /* 32 x 4: fastest of 16x8, 32x2, 32x4, 32x8, 64x2 on an H100 */
-enum { KERNEL_U, KERNEL_V, KERNEL_UV, KERNEL_ZETA, KERNEL_BOUNDARY, KERNEL_SPEED, KERNEL_CENTRE, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"u_step",        "v_step",     "uv_step",      "zeta_step",
-                                                   "zeta_boundary", "wave_speed", "centre_fields"};
+enum { KERNEL_U, KERNEL_V, KERNEL_UV, KERNEL_ZETA, KERNEL_BOUNDARY, KERNEL_SPEED, KERNEL_CENTRE, EXPLICIT_KERNELS };
+enum { NKERNELS = EXPLICIT_KERNELS + SWE_IMPLICIT_KERNELS }; /* the implicit scheme's follow (swe_implicit.h) */
+static const char *const explicit_kernel_names[EXPLICIT_KERNELS] = {
+    "u_step", "v_step", "uv_step", "zeta_step", "zeta_boundary", "wave_speed", "centre_fields"};
 
 /* Two copies of each prognostic field: one holds step n, the other receives n + 1. */
 struct Swe {
@@ -29,6 +31,7 @@ struct Swe {
   double levels[SWE_SIDES];      /* the water-level sides' levels at the end of the next step */
   Halo *halo_u[2], *halo_v[2], *halo_uv[2], *halo_zeta[2], *halo_all;
   Reducer *reducer;
+  SweImplicit *implicit; /* the implicit scheme's step, NULL for the explicit scheme */
   cl_program program;
   cl_kernel kernels[NKERNELS];
 };
@@ -37,9 +40,10 @@ struct Swe {
  * the state; all with GHOST layers. */
 enum { SOLVER_FIELDS = 2 * 5 + 2 + SWE_STATE_FIELDS };
 
-double swe_device_bytes(int nx, int ny, Precision precision, double *largest_field) {
+double swe_device_bytes(int nx, int ny, Precision precision, SweScheme scheme, double *largest_field) {
   *largest_field = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST) * (double)precision_bytes(precision);
-  return SOLVER_FIELDS * *largest_field;
+  double implicit = scheme == SWE_SCHEME_IMPLICIT ? swe_implicit_bytes(nx, ny, precision) : 0;
+  return SOLVER_FIELDS * *largest_field + implicit;
 }
 
 static HclStatus make_field(Swe *s, const char *name, Field **f) {
@@ -94,7 +98,18 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
            config->advection == SWE_ADVECTION_MOMENTUM);
   KernelConfig kc = {
       .precision = config->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y, .defines = physics};
-  TRY(program_build_kernels(rt, "swe", &kc, kernel_names, NKERNELS, &s->program, s->kernels));
+  const char *names[NKERNELS];
+  memcpy(names, explicit_kernel_names, sizeof explicit_kernel_names);
+  memcpy(names + EXPLICIT_KERNELS, swe_implicit_kernel_names, sizeof swe_implicit_kernel_names);
+  bool implicit = config->scheme == SWE_SCHEME_IMPLICIT;
+  TRY(program_build_kernels(rt, "swe", &kc, names, implicit ? NKERNELS : EXPLICIT_KERNELS, &s->program, s->kernels));
+  if (implicit) {
+    SweState state[2];
+    for (int c = 0; c < 2; c++) {
+      state[c] = (SweState){s->zeta[c], s->u[c], s->v[c], s->kfu[c], s->kfv[c]};
+    }
+    TRY(swe_implicit_create(rt, decomp, config, state, s->depth, s->kernels + EXPLICIT_KERNELS, &s->implicit));
+  }
   *out = s;
   s = NULL;
 cleanup:
@@ -107,6 +122,7 @@ void swe_destroy(Swe **swe) {
     return;
   }
   Swe *s = *swe;
+  swe_implicit_destroy(&s->implicit);
   program_release(&s->program, s->kernels, NKERNELS);
   reducer_destroy(&s->reducer);
   for (int c = 0; c < 2; c++) {
@@ -186,12 +202,10 @@ void swe_set_levels(Swe *s, const double level[SWE_SIDES]) {
   memcpy(s->levels, level, sizeof s->levels);
 }
 
-/* The arguments every kernel shares after its own fields: grid, then physics (kernels_cl/swe.cl). */
-static void arg_common(Swe *s, KernelArgs *a, double dt) {
-  const DecompLocal *l = decomp_local(s->decomp);
-  const DecompSpec *g = decomp_spec(s->decomp);
-  const SweConfig *c = &s->config;
-  int ints[9] = {l->nx, l->ny, field_pitch(s->depth), l->x0, l->y0, g->nx, g->ny, !g->periodic_x, !g->periodic_y};
+void swe_arg_common(KernelArgs *a, const Decomp *decomp, const SweConfig *c, int pitch, double dt) {
+  const DecompLocal *l = decomp_local(decomp);
+  const DecompSpec *g = decomp_spec(decomp);
+  int ints[9] = {l->nx, l->ny, pitch, l->x0, l->y0, g->nx, g->ny, !g->periodic_x, !g->periodic_y};
   double reals[6] = {dt, c->dx, c->dy, c->g, c->dry_depth, c->friction_coefficient};
   for (int i = 0; i < 9; i++) {
     arg_int(a, ints[i]);
@@ -201,42 +215,50 @@ static void arg_common(Swe *s, KernelArgs *a, double dt) {
   }
 }
 
-/* zeta_step's boundary arguments after the common ones: side types, levels and reference levels. */
-static void arg_boundary(Swe *s, KernelArgs *a) {
-  const DecompSpec *g = decomp_spec(s->decomp);
+void swe_arg_sides(KernelArgs *a, const Decomp *decomp, const SweConfig *config, const double levels[SWE_SIDES],
+                   bool with_values) {
+  const DecompSpec *g = decomp_spec(decomp);
   bool periodic[SWE_SIDES] = {g->periodic_x, g->periodic_x, g->periodic_y, g->periodic_y};
   cl_int4 types;
   for (int side = 0; side < SWE_SIDES; side++) {
-    types.s[side] = periodic[side] ? SWE_SIDE_WALL : (cl_int)s->config.sides[side];
+    types.s[side] = periodic[side] ? SWE_SIDE_WALL : (cl_int)config->sides[side];
   }
   arg_bytes(a, sizeof types, &types);
-  if (s->config.precision == PRECISION_DOUBLE) {
+  if (!with_values) {
+    return;
+  }
+  if (config->precision == PRECISION_DOUBLE) {
     cl_double4 level, reference;
-    memcpy(level.s, s->levels, sizeof level.s);
-    memcpy(reference.s, s->config.reference_level, sizeof reference.s);
+    memcpy(level.s, levels, sizeof level.s);
+    memcpy(reference.s, config->reference_level, sizeof reference.s);
     arg_bytes(a, sizeof level, &level);
     arg_bytes(a, sizeof reference, &reference);
   } else {
     cl_float4 level, reference;
     for (int side = 0; side < SWE_SIDES; side++) {
-      level.s[side] = (float)s->levels[side];
-      reference.s[side] = (float)s->config.reference_level[side];
+      level.s[side] = (float)levels[side];
+      reference.s[side] = (float)config->reference_level[side];
     }
     arg_bytes(a, sizeof level, &level);
     arg_bytes(a, sizeof reference, &reference);
   }
 }
 
-/* Launches kernel k over the owned cells with fields as its leading buffer arguments. */
-static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double dt, double bytes_per_cell) {
+/* Launches kernel k over the owned cells with fields as its leading buffer arguments (and wave_speed's with_waves
+ * after the common ones). */
+static HclStatus launch_speed(Swe *s, int k, Field *const *fields, int nfields, double dt, double bytes_per_cell,
+                              bool with_waves) {
   const DecompLocal *l = decomp_local(s->decomp);
   KernelArgs a = kernel_args(s->kernels[k]);
   for (int i = 0; i < nfields; i++) {
     arg_mem(&a, field_buffer(fields[i]));
   }
-  arg_common(s, &a, dt);
+  swe_arg_common(&a, s->decomp, &s->config, field_pitch(s->depth), dt);
+  if (k == KERNEL_SPEED) {
+    arg_int(&a, with_waves);
+  }
   if (k == KERNEL_BOUNDARY) { /* 1D over the edge cells, few: the driver chooses the work-groups */
-    arg_boundary(s, &a);
+    swe_arg_sides(&a, s->decomp, &s->config, s->levels, true);
     return kernel_launch(s->rt, &a, kernel_box(1, 2 * (size_t)l->nx + 2 * (size_t)l->ny, 1, 1), 0.0);
   }
   /* uv_step: u and v groups alternate along y, twice the rows of groups */
@@ -245,10 +267,19 @@ static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double
   return kernel_launch(s->rt, &a, shape, bytes);
 }
 
+static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double dt, double bytes_per_cell) {
+  return launch_speed(s, k, fields, nfields, dt, bytes_per_cell, false);
+}
+
 /* Effective DRAM traffic per cell, in REALs: each kernel reads its inputs once and writes its outputs once. */
 HclStatus swe_step(Swe *s, double dt) {
   HclStatus status = HCL_OK;
   int c = s->current, n = 1 - c;
+  if (s->implicit) {
+    TRY(swe_implicit_step(s->implicit, c, dt, s->levels));
+    s->current = n;
+    goto cleanup;
+  }
   if (s->config.ordering == SWE_ORDERING_SIELECKI) {
     Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
     TRY(launch(s, KERNEL_U, u_args, 7, dt, 7.0));
@@ -308,14 +339,37 @@ cleanup:
   return status;
 }
 
-HclStatus swe_max_wave_speed(Swe *s, double *speed) {
+/* The largest |velocity| (+ sqrt(g h) with waves) over the wet cells. */
+static HclStatus max_speed(Swe *s, bool with_waves, double *speed) {
   HclStatus status = HCL_OK;
   int c = s->current;
   Field *args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->speed};
-  TRY(launch(s, KERNEL_SPEED, args, 5, 0.0, 5.0));
+  TRY(launch_speed(s, KERNEL_SPEED, args, 5, 0.0, 5.0, with_waves));
   TRY(reduce_max(s->reducer, field_span(s->speed), speed));
 cleanup:
   return status;
+}
+
+HclStatus swe_max_wave_speed(Swe *s, double *speed) {
+  return max_speed(s, true, speed);
+}
+
+HclStatus swe_max_flow_speed(Swe *s, double *speed) {
+  return max_speed(s, false, speed);
+}
+
+HclStatus swe_set_preconditioner(Swe *s, Precond *pc) {
+  HclStatus status = HCL_OK;
+  REQUIRE(s->implicit != NULL, HCL_EINTERNAL, "the explicit scheme has no level system to precondition");
+  TRY(swe_implicit_set_precond(s->implicit, pc));
+  pc = NULL;
+cleanup:
+  precond_destroy(&pc);
+  return status;
+}
+
+SweSolveStats swe_solve_stats(const Swe *s) {
+  return s->implicit ? swe_implicit_stats(s->implicit) : (SweSolveStats){0};
 }
 
 HclStatus swe_centre_fields(Swe *s, Field *out[SWE_CENTRE_FIELDS]) {

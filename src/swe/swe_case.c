@@ -12,6 +12,7 @@
 #include "log.h"
 #include "par.h"
 #include "run.h"
+#include "stencil5_precond.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -103,8 +104,19 @@ static const CaseKey swe_case_keys[] = {
     {"time.dt", CASE_REAL, "s", "0", 0, 1e6, NULL,
      "fixed time step, shortened evenly where needed so that steps land on output and restart times; 0: the "
      "largest the CFL number allows"},
+    {"time.scheme", CASE_CHOICE, "", "explicit", CASE_UNBOUNDED, "explicit|implicit",
+     "explicit: every term at step n, the step bound by the gravity-wave CFL limit; implicit: the level gradient "
+     "and the continuity fluxes at theta, a 5-point system for the levels solved each step (solver.*), the step "
+     "bound by the flow speed only"},
+    {"time.theta", CASE_REAL, "", "0.55", 0.5, 1, NULL,
+     "implicit: the weight of the new level in the momentum and continuity equations (0.5: second order in time "
+     "and no damping; 1: first order, most damping)"},
     {"time.cfl", CASE_REAL, "", "0.5", 1e-3, 1, NULL,
-     "CFL number (|u| + sqrt(g h)) dt sqrt(1/dx^2 + 1/dy^2) the time step keeps below"},
+     "CFL number the time step keeps below: explicit (|u| + sqrt(g h)) dt sqrt(1/dx^2 + 1/dy^2); implicit the "
+     "advective |u| dt sqrt(1/dx^2 + 1/dy^2)"},
+    {"time.wave_cfl", CASE_REAL, "", "10", 0.01, 1e4, NULL,
+     "implicit, with time.dt 0: the gravity-wave Courant number sqrt(g h) dt sqrt(1/dx^2 + 1/dy^2) the step "
+     "keeps below as well (accuracy, not stability: Delft3D-FLOW's practice is up to 10)"},
     {"time.check_interval", CASE_INT, "", "20", 1, 100000, NULL,
      "steps between updates of the CFL time step, checks for divergence and saves of the last good state"},
     {"output.interval", CASE_REAL, "s", "0", 0, 1e12, NULL, "time between map frames; 0: first and last only"},
@@ -119,8 +131,26 @@ static const CaseKey swe_case_keys[] = {
      "simulated time between restart files; 0: only at the end and on SIGTERM or SIGUSR1"},
     {"restart.keep", CASE_INT, "", "2", 1, 1000, NULL, "how many restart files to keep, newest first"},
 };
+/* The implicit scheme's level solver by default: CG with RRB (stencil5_precond.h), stopping when the preconditioned
+ * residual norm of the step's level change has fallen by rtol (the RRB paper's criterion, section 3.3; the first
+ * residual is the change's, so the test is relative to what the step does). */
+static KrylovOptions level_solver_defaults(void) {
+  KrylovOptions o = krylov_options_default();
+  o.norm = KRYLOV_NORM_M;
+  o.rtol = 1e-5;
+  o.atol = 0;
+  o.max_iterations = 200;
+  return o;
+}
+
 HclStatus swe_case_schema(CaseSchema *schema) {
-  return case_schema_add(schema, "", swe_case_keys, (int)(sizeof swe_case_keys / sizeof swe_case_keys[0]));
+  HclStatus status = HCL_OK;
+  KrylovOptions defaults = level_solver_defaults();
+  TRY(case_schema_add(schema, "", swe_case_keys, (int)(sizeof swe_case_keys / sizeof swe_case_keys[0])));
+  TRY(krylov_add_keys(schema, SWE_SOLVER_PREFIX, &defaults));
+  TRY(stencil5_add_precond_keys(schema, SWE_SOLVER_PREFIX));
+cleanup:
+  return status;
 }
 
 static HclStatus choice_index(const Case *c, const char *key, const char *const *words, int nwords, int *out) {
@@ -334,6 +364,12 @@ static HclStatus read_physics(const Case *c, Precision precision, SweSetup *setu
   config->friction_coefficient =
       friction == SWE_FRICTION_MANNING ? case_real(c, "physics.manning") : case_real(c, "physics.chezy");
   config->precision = precision;
+  config->scheme = strcmp(case_string(c, "time.scheme"), "implicit") == 0 ? SWE_SCHEME_IMPLICIT : SWE_SCHEME_EXPLICIT;
+  config->theta = case_real(c, "time.theta");
+  TRY(krylov_options_from_case(c, SWE_SOLVER_PREFIX, &config->krylov));
+  REQUIRE(config->scheme == SWE_SCHEME_EXPLICIT || config->krylov.method == KRYLOV_CG, HCL_EDATA,
+          "%s: %smethod = %s: the level system is symmetric positive definite and solved by CG (set it to cg)",
+          case_origin(c, SWE_SOLVER_PREFIX "method"), SWE_SOLVER_PREFIX, krylov_method_name(config->krylov.method));
 cleanup:
   return status;
 }
@@ -355,6 +391,17 @@ static const RunKeyUse CHOICE_KEYS[] = {
     {"initial.y", "initial.shape", "gaussian"},
     {"initial.width", "initial.shape", "gaussian"},
     {"initial.level_beyond", "initial.shape", "dam"},
+    {"time.theta", "time.scheme", "implicit"},
+    {"time.wave_cfl", "time.scheme", "implicit"},
+    {"physics.ordering", "time.scheme", "explicit"},
+    {SWE_SOLVER_PREFIX "method", "time.scheme", "implicit"},
+    {SWE_SOLVER_PREFIX "rtol", "time.scheme", "implicit"},
+    {SWE_SOLVER_PREFIX "atol", "time.scheme", "implicit"},
+    {SWE_SOLVER_PREFIX "max_iterations", "time.scheme", "implicit"},
+    {SWE_SOLVER_PREFIX "norm", "time.scheme", "implicit"},
+    {SWE_SOLVER_PREFIX "preconditioner", "time.scheme", "implicit"},
+    {SWE_SOLVER_PREFIX "rrb_levels", "time.scheme", "implicit"},
+    {SWE_SOLVER_PREFIX "rrb_exact", "time.scheme", "implicit"},
 };
 
 HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setup) {
@@ -370,6 +417,7 @@ HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setu
   TRY(run_time_units(c, "time.start", &setup->start, setup->time_units, sizeof setup->time_units));
   setup->dt_fixed = case_real(c, "time.dt");
   setup->cfl = case_real(c, "time.cfl");
+  setup->wave_cfl = case_real(c, "time.wave_cfl");
   setup->check_interval = (int)case_int(c, "time.check_interval");
   TRY(read_physics(c, precision, setup));
   TRY(read_sides(c, setup));
@@ -466,13 +514,13 @@ void swe_initial_state(const SweSetup *s, const Decomp *decomp, double *depth, d
   }
 }
 
-double swe_initial_wave_speed(const SweSetup *s, const double *depth, const double *zeta, const double *u,
-                              const double *v, size_t n) {
+double swe_initial_speed(const SweSetup *s, const double *depth, const double *zeta, const double *u, const double *v,
+                         size_t n, bool with_waves) {
   double fastest = 0;
   for (size_t p = 0; p < n; p++) {
     double h = zeta[p] + depth[p];
     if (h > s->config.dry_depth) {
-      fastest = fmax(fastest, sqrt(u[p] * u[p] + v[p] * v[p]) + sqrt(s->config.g * h));
+      fastest = fmax(fastest, sqrt(u[p] * u[p] + v[p] * v[p]) + (with_waves ? sqrt(s->config.g * h) : 0));
     }
   }
   return fastest;

@@ -9,7 +9,8 @@
 #include "decomp.h"
 #include "swe.h"
 
-/* The model's keys. */
+/* The model's keys, the implicit scheme's level solver's under this prefix (krylov.h, stencil5_precond.h). */
+#define SWE_SOLVER_PREFIX "solver."
 HclStatus swe_case_schema(CaseSchema *schema);
 
 /* The water level imposed on one side: mean + sum_k amplitude_k cos(2 pi t / period_k - phase_k), or a time series
@@ -43,7 +44,8 @@ typedef struct {
   SweLevelSignal signals[SWE_SIDES];
   SweBed bed;
   SweInitial initial;
-  double t_end, dt_fixed, cfl; /* dt_fixed 0: CFL-limited */
+  double t_end, dt_fixed, cfl; /* dt_fixed 0: CFL-limited (implicit: cfl on the advective speed) */
+  double wave_cfl;             /* implicit, CFL-limited: the gravity-wave Courant number's bound */
   double start;                /* the calendar time of t = 0, seconds since 1970-01-01 UTC (time.start) */
   char time_units[64];         /* "seconds since 2000-01-01 00:00:00": output times */
   int check_interval;          /* steps between CFL updates, divergence checks and checkpoints */
@@ -61,8 +63,9 @@ double swe_level_at(const SweLevelSignal *signal, double t);
  * and face velocities u (east faces), v (north faces). Arrays are caller-allocated. */
 void swe_initial_state(const SweSetup *setup, const Decomp *decomp, double *depth, double *zeta, double *u, double *v);
 
-/* The largest |velocity| + sqrt(g h) of the initial state over this rank's block, m/s. */
-double swe_initial_wave_speed(const SweSetup *setup, const double *depth, const double *zeta, const double *u,
-                              const double *v, size_t n);
+/* The largest |velocity| + sqrt(g h) (with_waves) or |velocity| of the initial state's wet cells over this rank's
+ * block, m/s. */
+double swe_initial_speed(const SweSetup *setup, const double *depth, const double *zeta, const double *u,
+                         const double *v, size_t n, bool with_waves);
 
 #endif

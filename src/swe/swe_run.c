@@ -19,6 +19,7 @@
 #include "run.h"
 #include "schedule.h"
 #include "signals.h"
+#include "stencil5_precond.h"
 #include "swe.h"
 #include "swe_case.h"
 #include "version.h"
@@ -53,6 +54,7 @@ typedef struct {
   double max_depth;  /* of the bed below the reference, over the grid: how deep a level boundary can fill */
   double t_good;     /* time of the last checkpoint (swe_checkpoint) */
   int64_t step_good;
+  int64_t solves, iterations; /* the implicit scheme's level solves and CG iterations so far */
   char source[256];
 } SweRun;
 
@@ -132,33 +134,66 @@ cleanup:
   return status;
 }
 
-/* Checks a fixed time step against the CFL limit of the present state, with a CFL number of 1 (the stability
- * limit of the explicit scheme), and sets the step: the fixed one, or the CFL step unless keep_cfl_step (a
- * continued run keeps the restart's, so that it repeats the steps of an uninterrupted run). */
-static HclStatus choose_step_for(SweRun *r, double speed, bool keep_cfl_step) {
+/* The speeds a state's time step is chosen for: the fastest signal |u| + sqrt(g h) and flow |u| over the wet cells. */
+typedef struct {
+  double wave, flow;
+} Speeds;
+
+static bool implicit_scheme(const SweRun *r) {
+  return r->setup.config.scheme == SWE_SCHEME_IMPLICIT;
+}
+
+/* The CFL-limited step: explicit, cfl on the fastest signal; implicit, cfl on the flow and wave_cfl on the signal. */
+static double cfl_limited_step(const SweRun *r, Speeds speeds) {
+  const SweSetup *s = &r->setup;
+  double wave_step = cfl_step(&s->config, implicit_scheme(r) ? s->wave_cfl : s->cfl, signal_speed(r, speeds.wave));
+  return implicit_scheme(r) ? fmin(wave_step, cfl_step(&s->config, s->cfl, speeds.flow)) : wave_step;
+}
+
+/* Checks a fixed time step against the stability limit of the present state, at a Courant number of 1: the CFL
+ * limit of the explicit scheme, the advective limit of the implicit one. Sets the step: the fixed one, or the
+ * CFL-limited one unless keep_cfl_step (a continued run keeps the restart's, so that it repeats the steps of an
+ * uninterrupted run). */
+static HclStatus choose_step_for(SweRun *r, Speeds speeds, bool keep_cfl_step) {
   HclStatus status = HCL_OK;
-  REQUIRE(isfinite(speed), HCL_EDATA, "the initial state holds a NaN or infinity (check the bed and initial keys)");
-  speed = signal_speed(r, speed);
-  double limit = cfl_step(&r->setup.config, 1.0, speed);
+  const SweConfig *config = &r->setup.config;
+  REQUIRE(isfinite(speeds.wave), HCL_EDATA,
+          "the initial state holds a NaN or infinity (check the bed and initial keys)");
+  bool implicit = implicit_scheme(r);
+  double speed = implicit ? speeds.flow : signal_speed(r, speeds.wave);
+  double limit = cfl_step(config, 1.0, speed);
   REQUIRE(r->setup.dt_fixed <= limit, HCL_EDATA,
-          "%s: time.dt = %g s breaks the CFL limit of the starting state: %.4g s (fastest signal |u| + sqrt(g h) = "
-          "%.4g m/s, dx = %g m, dy = %g m); set time.dt below %.4g s or 0 for a CFL-limited step",
-          case_origin(r->c, "time.dt"), r->setup.dt_fixed, limit, speed, r->setup.config.dx, r->setup.config.dy, limit);
+          "%s: time.dt = %g s breaks the %s limit of the starting state: %.4g s (%s = %.4g m/s, dx = %g m, dy = %g "
+          "m); set time.dt below %.4g s or 0 for a CFL-limited step",
+          case_origin(r->c, "time.dt"), r->setup.dt_fixed, implicit ? "advective" : "CFL", limit,
+          implicit ? "fastest flow |u|" : "fastest signal |u| + sqrt(g h)", speed, config->dx, config->dy, limit);
   if (r->setup.dt_fixed > 0) {
     r->dt_cfl = r->setup.dt_fixed;
   } else if (!keep_cfl_step) {
-    r->dt_cfl = cfl_step(&r->setup.config, r->setup.cfl, speed);
+    r->dt_cfl = cfl_limited_step(r, speeds);
   }
 cleanup:
   return status;
 }
 
-/* choose_step_for the fastest signal of the state on the device. */
+/* The speeds of the state on the device (the flow speed only for the implicit scheme). */
+static HclStatus measure_speeds(SweRun *r, Speeds *speeds) {
+  HclStatus status = HCL_OK;
+  speeds->flow = 0;
+  TRY(swe_max_wave_speed(r->swe, &speeds->wave));
+  if (implicit_scheme(r)) {
+    TRY(swe_max_flow_speed(r->swe, &speeds->flow));
+  }
+cleanup:
+  return status;
+}
+
+/* choose_step_for the speeds of the state on the device. */
 static HclStatus choose_step(SweRun *r, bool keep_cfl_step) {
   HclStatus status = HCL_OK;
-  double speed = 0;
-  TRY(swe_max_wave_speed(r->swe, &speed));
-  TRY(choose_step_for(r, speed, keep_cfl_step));
+  Speeds speeds;
+  TRY(measure_speeds(r, &speeds));
+  TRY(choose_step_for(r, speeds, keep_cfl_step));
 cleanup:
   return status;
 }
@@ -181,7 +216,7 @@ cleanup:
  * fields, which have no ghosts; and the largest field. */
 static double bytes_per_rank(const SweRun *r, double *largest_field) {
   const DecompLocal *l = decomp_local(r->decomp);
-  return swe_device_bytes(l->nx, l->ny, r->request->precision, largest_field) +
+  return swe_device_bytes(l->nx, l->ny, r->request->precision, r->setup.config.scheme, largest_field) +
          (double)SWE_CENTRE_FIELDS * l->nx * l->ny * (double)precision_bytes(r->request->precision);
 }
 
@@ -219,6 +254,11 @@ static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *reques
   HclStatus status = HCL_OK;
   TRY(open_setup(rt, c, request, r));
   TRY(swe_create(rt, r->decomp, &r->setup.config, &r->swe));
+  if (implicit_scheme(r)) {
+    Precond *pc = NULL;
+    TRY(stencil5_precond_from_case(c, SWE_SOLVER_PREFIX, &pc));
+    TRY(swe_set_preconditioner(r->swe, pc));
+  }
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
     FieldSpec spec = {.name = map_variables[f + 1].name, .nz = 1, .ghost = 0, .precision = request->precision};
     TRY(field_create(rt, r->decomp, &spec, &r->centre[f]));
@@ -361,16 +401,16 @@ static const double DIVERGED_SPEED = 1e5;
 static HclStatus check_state(void *model) {
   HclStatus status = HCL_OK;
   SweRun *r = model;
-  double speed = 0;
-  TRY(swe_max_wave_speed(r->swe, &speed));
-  if (!(speed <= DIVERGED_SPEED)) { /* NaN compares false */
-    TRY(stop_diverged(r, speed));
+  Speeds speeds;
+  TRY(measure_speeds(r, &speeds));
+  if (!(speeds.wave <= DIVERGED_SPEED)) { /* NaN compares false */
+    TRY(stop_diverged(r, speeds.wave));
   }
   TRY(swe_checkpoint(r->swe));
   r->t_good = r->tl.t;
   r->step_good = r->tl.step;
   if (r->setup.dt_fixed == 0) {
-    r->dt_cfl = cfl_step(&r->setup.config, r->setup.cfl, signal_speed(r, speed));
+    r->dt_cfl = cfl_limited_step(r, speeds);
   }
 cleanup:
   return status;
@@ -389,14 +429,34 @@ static HclStatus advance(void *model, Timeline *tl, double *dt, TimelineDue *due
   }
   swe_set_levels(r->swe, levels);
   TRY(swe_step(r->swe, r->dt));
+  SweSolveStats stats = swe_solve_stats(r->swe);
+  r->solves += stats.solves;
+  r->iterations += stats.iterations;
   *due = timeline_advance(tl, t_next);
 cleanup:
   return status;
 }
 
+/* The implicit scheme's progress: CG iterations per step, and level solves per step where drying made some steps
+ * solve again, over the run so far. */
+static void describe(void *model, char *extra, size_t size) {
+  const SweRun *r = model;
+  int64_t steps = r->tl.step > 0 ? r->tl.step : 1;
+  if (!implicit_scheme(r)) {
+    extra[0] = '\0';
+  } else if (r->solves > steps) {
+    snprintf(extra, size, "cg=%.2f solves=%.3f", (double)r->iterations / (double)steps, (double)r->solves / steps);
+  } else {
+    snprintf(extra, size, "cg=%.2f", (double)r->iterations / (double)steps);
+  }
+}
+
 static HclStatus time_loop(SweRun *r) {
-  static const RunSteps steps = {
-      .advance = advance, .check = check_state, .write = write_output, .write_restart = write_restart};
+  static const RunSteps steps = {.advance = advance,
+                                 .check = check_state,
+                                 .write = write_output,
+                                 .write_restart = write_restart,
+                                 .describe = describe};
   const DecompSpec *g = decomp_spec(r->decomp);
   return run_time_loop(&steps, r, &r->tl, r->setup.check_interval, (double)g->nx * g->ny,
                        case_real(r->c, "output.progress"));
@@ -430,9 +490,12 @@ static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *requ
   HostState initial = {0};
   TRY(open_setup(rt, c, request, &r)); /* the host side only: validate allocates nothing on the device */
   TRY(host_initial_state(&r, &initial));
-  double speed = swe_initial_wave_speed(&r.setup, initial.depth, initial.zeta, initial.u, initial.v, initial.n);
-  TRY(par_max_double(&speed));
-  TRY(choose_step_for(&r, speed, false));
+  Speeds speeds = {
+      .wave = swe_initial_speed(&r.setup, initial.depth, initial.zeta, initial.u, initial.v, initial.n, true),
+      .flow = swe_initial_speed(&r.setup, initial.depth, initial.zeta, initial.u, initial.v, initial.n, false)};
+  TRY(par_max_double(&speeds.wave));
+  TRY(par_max_double(&speeds.flow));
+  TRY(choose_step_for(&r, speeds, false));
   const DecompSpec *g = decomp_spec(r.decomp);
   const DeviceInfo *dev = runtime_device(rt);
   double frames = 1 + (double)schedule_count_until(&r.tl.map, r.setup.t_end); /* t = 0, the events, the end */
@@ -444,9 +507,18 @@ static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *requ
     fprintf(out, "time step: %s %.4g s (CFL %g at the start), about %.0f steps to t = %g s\n",
             r.setup.dt_fixed > 0 ? "fixed" : "CFL-limited, at first", r.dt_cfl, r.setup.cfl,
             ceil(r.setup.t_end / r.dt_cfl), r.setup.t_end);
-    double largest_field;
-    fprintf(out, "device memory: %.3g MB per rank of %.3g MB on %s\n", bytes_per_rank(&r, &largest_field) / 1e6,
-            (double)dev->global_mem_bytes / 1e6, dev->device_name);
+    if (implicit_scheme(&r)) {
+      double courant = r.dt_cfl * signal_speed(&r, speeds.wave) /
+                       cfl_step(&r.setup.config, 1.0, 1.0); /* the step over the explicit CFL limit */
+      fprintf(out,
+              "scheme: implicit, theta %g, level system by CG + %s; gravity-wave Courant number %.3g at the "
+              "start (the explicit scheme's limit: 1)\n",
+              r.setup.config.theta, case_string(c, SWE_SOLVER_PREFIX "preconditioner"), courant);
+    }
+    double largest_field, bytes = bytes_per_rank(&r, &largest_field);
+    const DecompLocal *l = decomp_local(r.decomp);
+    fprintf(out, "device memory: %.3g MB per rank of %.3g MB on %s (%.0f bytes per cell)\n", bytes / 1e6,
+            (double)dev->global_mem_bytes / 1e6, dev->device_name, bytes / ((double)l->nx * l->ny));
     fprintf(out, "output: %.0f map frames, up to %.3g MB uncompressed; %d gauges; restarts of %.3g MB\n", frames,
             frames * frame_bytes / 1e6, r.ngauges, (double)g->nx * g->ny * SWE_STATE_FIELDS * 8 / 1e6);
   }
