@@ -549,7 +549,7 @@ level_update(__global const REAL *restrict zeta, __global const REAL *restrict d
 __kernel void dry_negative_faces(__global const REAL *restrict h_new, __global REAL *restrict kfu,
                                  __global REAL *restrict kfv, __global REAL *restrict pu, __global REAL *restrict pv,
                                  __global REAL *restrict ru, __global REAL *restrict rv, __global REAL *restrict hu,
-                                 __global REAL *restrict hv, GRID_ARGS) {
+                                 __global REAL *restrict hv, GRID_ARGS, PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;

@@ -87,7 +87,7 @@ static HclStatus make_field(SweImplicit *s, const char *name, int ghost, Field *
 
 static HclStatus make_fields(SweImplicit *s) {
   HclStatus status = HCL_OK;
-  static const char *const names[FACE_FIELDS] = {"u_predictor", "v_predictor", "u_response",
+  static const char *const names[FACE_FIELDS] = {"u_predictor", "v_predictor",  "u_response",
                                                  "v_response",  "u_flux_depth", "v_flux_depth"};
   for (int f = 0; f < FACE_FIELDS; f++) {
     TRY(make_field(s, names[f], GHOST, &s->faces[f]));
@@ -202,9 +202,8 @@ static void arg_scheme(Launch *l, double dt, bool with_pitch) {
 
 /* face_predict: reads 6 fields (zeta, depth, u, v, kfu, kfv) and writes 8. */
 static HclStatus predict(SweImplicit *s, const SweState *now, const SweState *next, double dt) {
-  Field *fields[] = {now->zeta,   s->depth,     now->u,       now->v,       now->kfu,
-                     now->kfv,    next->kfu,    next->kfv,    s->faces[PU], s->faces[PV],
-                     s->faces[RU], s->faces[RV], s->faces[HU], s->faces[HV]};
+  Field *fields[] = {now->zeta, s->depth,     now->u,       now->v,       now->kfu,     now->kfv,     next->kfu,
+                     next->kfv, s->faces[PU], s->faces[PV], s->faces[RU], s->faces[RV], s->faces[HU], s->faces[HV]};
   Launch l = launch_begin(s, SWE_K_PREDICT, fields, 14);
   arg_scheme(&l, dt, false);
   return launch_end(&l, 14);
@@ -213,9 +212,9 @@ static HclStatus predict(SweImplicit *s, const SweState *now, const SweState *ne
 /* level_assemble: reads 10 fields, writes the matrix, the right-hand side and the guess. */
 static HclStatus assemble(SweImplicit *s, const SweState *now, double dt, const double levels[SWE_SIDES]) {
   HclStatus status = HCL_OK;
-  Field *fields[] = {now->zeta,    s->depth,     now->u,       now->v,       s->faces[PU], s->faces[PV],
-                     s->faces[RU], s->faces[RV], s->faces[HU], s->faces[HV], s->matrix[0], s->matrix[1],
-                     s->matrix[2], s->rhs,       s->x};
+  Field *fields[] = {now->zeta,    s->depth,     now->u,       now->v,       s->faces[PU],
+                     s->faces[PV], s->faces[RU], s->faces[RV], s->faces[HU], s->faces[HV],
+                     s->matrix[0], s->matrix[1], s->matrix[2], s->rhs,       s->x};
   Launch l = launch_begin(s, SWE_K_ASSEMBLE, fields, 15);
   arg_scheme(&l, dt, true);
   swe_arg_sides(&l.a, s->decomp, &s->config, levels, true);

@@ -1,0 +1,474 @@
+/* test_swe_implicit.c: the semi-implicit shallow-water scheme (swe.h, time.scheme implicit; kernels_cl/swe.cl's last
+ * section; thesis section 6.4 of ../shared/papers/swe-gpu-explicit-implicit.txt) against what must hold exactly, the
+ * explicit scheme and analytic solutions, in double precision unless said, on one rank (host-side error sums):
+ * - lake at rest with a dry island at a gravity-wave Courant number of 20, float and double: exactly still;
+ * - the thesis' test case 1 at steps 10, 50 and 100 times the explicit one: volume conserved to rounding, no
+ *   negative depth, the level close to the explicit run's;
+ * - a linear tide in a channel closed at the east end (a water-level side, a standing wave) at Courant numbers 1, 5
+ *   and 20: the amplitude at the closed end against the analytic one;
+ * - Thacker's planar surface in a paraboloid (wetting and drying) at Courant 1;
+ * - convergence in time on a smooth standing wave: second order at theta = 0.5, first at theta = 1. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swe.h"
+#include "../support/support.h"
+#include "../support/tap.h"
+
+static const double GRAVITY = 9.81;
+static const double PI = 3.14159265358979323846;
+
+/* ---- a model with its host copies ---- */
+
+/* The initial state at a point: bed depth and level at a cell centre, u at an east face, v at a north face. */
+typedef enum { AT_DEPTH, AT_LEVEL, AT_U, AT_V } Quantity;
+typedef double (*StateFn)(const void *ctx, Quantity q, double x, double y);
+
+typedef struct {
+  Decomp *decomp;
+  Swe *swe;
+  int nx, ny;
+  double dx;
+  double *depth, *zeta; /* owned cells, x fastest; zeta as of the last read */
+} Model;
+
+static void model_free(Model *m) {
+  swe_destroy(&m->swe);
+  decomp_destroy(&m->decomp);
+  free(m->depth);
+  free(m->zeta);
+  memset(m, 0, sizeof *m);
+}
+
+static HclStatus model_create(Runtime *rt, int nx, int ny, double dx, SweConfig config, StateFn state, const void *ctx,
+                              Model *m) {
+  HclStatus status = HCL_OK;
+  double *u = NULL, *v = NULL;
+  DecompSpec grid = {.nx = nx, .ny = ny};
+  memset(m, 0, sizeof *m);
+  m->nx = nx;
+  m->ny = ny;
+  m->dx = config.dx = config.dy = dx;
+  size_t n = (size_t)nx * ny;
+  TRY(decomp_create(&grid, &m->decomp));
+  TRY_ALLOC(m->depth, n);
+  TRY_ALLOC(m->zeta, n);
+  TRY_ALLOC(u, n);
+  TRY_ALLOC(v, n);
+  for (int j = 0; j < ny; j++) {
+    for (int i = 0; i < nx; i++) {
+      double x = (i + 0.5) * dx, y = (j + 0.5) * dx;
+      size_t p = (size_t)j * nx + i;
+      m->depth[p] = state(ctx, AT_DEPTH, x, y);
+      m->zeta[p] = state(ctx, AT_LEVEL, x, y);
+      u[p] = state(ctx, AT_U, x + dx / 2, y);
+      v[p] = state(ctx, AT_V, x, y + dx / 2);
+    }
+  }
+  TRY(swe_create(rt, m->decomp, &config, &m->swe));
+  TRY(swe_set_state(m->swe, m->depth, m->zeta, u, v));
+cleanup:
+  free(u);
+  free(v);
+  return status;
+}
+
+/* steps steps of dt, the water-level sides at levels(t) when given. */
+static HclStatus model_run(Model *m, int steps, double dt, void (*levels)(const void *ctx, double t, double *out),
+                           const void *ctx) {
+  HclStatus status = HCL_OK;
+  for (int k = 0; k < steps; k++) {
+    if (levels) {
+      double level[SWE_SIDES] = {0};
+      levels(ctx, (k + 1) * dt, level);
+      swe_set_levels(m->swe, level);
+    }
+    TRY(swe_step(m->swe, dt));
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus model_read(Model *m) {
+  return field_read_owned(swe_zeta(m->swe), m->zeta);
+}
+
+/* The implicit scheme, frictionless unless changed, momentum-conservative advection, CG + RRB to a relative
+ * M-norm of 1e-10 (the level change solved far below any error measured here). */
+static SweConfig implicit_config(Precision precision, double theta) {
+  SweConfig c = {.g = GRAVITY,
+                 .dry_depth = 1e-4,
+                 .advection = SWE_ADVECTION_MOMENTUM,
+                 .ordering = SWE_ORDERING_HANSEN,
+                 .friction = SWE_FRICTION_NONE,
+                 .precision = precision,
+                 .scheme = SWE_SCHEME_IMPLICIT,
+                 .theta = theta,
+                 .krylov = krylov_options_default()};
+  c.krylov.norm = KRYLOV_NORM_M;
+  c.krylov.rtol = precision == PRECISION_DOUBLE ? 1e-10 : 1e-5;
+  c.krylov.max_iterations = 500;
+  return c;
+}
+
+/* The time step of gravity-wave Courant number courant: c dt sqrt(1/dx^2 + 1/dy^2) = courant. */
+static double courant_step(double courant, double speed, double dx) {
+  return courant * dx / (speed * sqrt(2.0));
+}
+
+/* ---- lake at rest ---- */
+
+/* A 200 m basin 1 m deep with a Gaussian island 3 cm above the water (the thesis' test case 1), and its drop. */
+typedef struct {
+  double drop;
+} Basin;
+
+static double basin(const void *ctx, Quantity q, double x, double y) {
+  const Basin *b = ctx;
+  double island = (x - 140) * (x - 140) + (y - 100) * (y - 100), drop = (x - 60) * (x - 60) + (y - 100) * (y - 100);
+  switch (q) {
+  case AT_DEPTH:
+    return 1.0 - 1.03 * exp(-island / (2 * 15.0 * 15.0));
+  case AT_LEVEL:
+    return b->drop * exp(-drop / (2 * 8.0 * 8.0));
+  default:
+    return 0;
+  }
+}
+
+static void lake_at_rest(Runtime *rt, Precision precision) {
+  Model m;
+  Basin still = {0};
+  double *before = NULL, *u = NULL;
+  int nx = 40;
+  SweConfig c = implicit_config(precision, 0.55);
+  c.friction = SWE_FRICTION_CHEZY;
+  c.friction_coefficient = 60;
+  double dt = courant_step(20, sqrt(GRAVITY), 200.0 / nx);
+  status_clear();
+  HclStatus s = model_create(rt, nx, nx, 200.0 / nx, c, basin, &still, &m);
+  size_t n = (size_t)nx * nx;
+  before = calloc(n, sizeof *before);
+  u = calloc(n, sizeof *u);
+  if (s == HCL_OK) {
+    s = field_read_owned(swe_zeta(m.swe), before);
+  }
+  if (s == HCL_OK) {
+    s = model_run(&m, 50, dt, NULL, NULL);
+  }
+  if (s == HCL_OK) {
+    s = model_read(&m);
+  }
+  double largest_u = 0;
+  for (int f = 0; f < 2 && s == HCL_OK; f++) {
+    s = field_read_owned(f == 0 ? swe_u(m.swe) : swe_v(m.swe), u);
+    for (size_t p = 0; p < n; p++) {
+      largest_u = fmax(largest_u, fabs(u[p]));
+    }
+  }
+  SweSolveStats stats = swe_solve_stats(m.swe);
+  /* At rest the level system's right-hand side is 0 exactly (the change's form: no level times (1 + sum a) minus
+   * its neighbours to round), and so is every predictor, also at the island's shore, where the faces are dry. */
+  TAP_OK(s == HCL_OK && largest_u == 0 && memcmp(before, m.zeta, n * sizeof *before) == 0 && stats.iterations == 0,
+         "lake at rest with a dry island, %s, Courant 20: u, v exactly 0, the level unchanged after 50 steps, %d CG "
+         "iterations in the last step %s",
+         precision_name(precision), stats.iterations, status_message());
+  free(before);
+  free(u);
+  model_free(&m);
+}
+
+/* ---- the thesis' test case 1 against the explicit scheme ---- */
+
+/* The smallest depth and the level of the model's state. */
+static double smallest_depth(const Model *m) {
+  double smallest = INFINITY;
+  for (size_t p = 0; p < (size_t)m->nx * m->ny; p++) {
+    smallest = fmin(smallest, m->zeta[p] + m->depth[p]);
+  }
+  return smallest;
+}
+
+static void drop_and_island(Runtime *rt) {
+  Basin drop = {0.1};
+  int nx = 100;
+  double dx = 200.0 / nx, t_end = 20.0;
+  double dt_explicit = 0.05 * dx; /* the thesis' 0.1 s at 2 m cells, Courant about 0.23 */
+  SweConfig explicit_c = implicit_config(PRECISION_DOUBLE, 0.55);
+  explicit_c.scheme = SWE_SCHEME_EXPLICIT;
+  explicit_c.friction = SWE_FRICTION_CHEZY;
+  explicit_c.friction_coefficient = 60;
+  Model reference;
+  status_clear();
+  HclStatus s = model_create(rt, nx, nx, dx, explicit_c, basin, &drop, &reference);
+  if (s == HCL_OK) {
+    s = model_run(&reference, (int)lround(t_end / dt_explicit), dt_explicit, NULL, NULL);
+  }
+  if (s == HCL_OK) {
+    s = model_read(&reference);
+  }
+  TAP_OK(s == HCL_OK, "test case 1, explicit reference to t = %g s %s", t_end, status_message());
+  static const int ratios[] = {10, 50, 100};
+  for (int k = 0; k < 3 && s == HCL_OK; k++) {
+    Model m;
+    SweConfig c = explicit_c;
+    c.scheme = SWE_SCHEME_IMPLICIT;
+    double dt = ratios[k] * dt_explicit, v0 = 0, v1 = 0, smallest = INFINITY;
+    int steps = (int)lround(t_end / dt), iterations = 0;
+    s = model_create(rt, nx, nx, dx, c, basin, &drop, &m);
+    if (s == HCL_OK) {
+      s = swe_volume(m.swe, &v0);
+    }
+    for (int step = 0; step < steps && s == HCL_OK; step++) {
+      s = model_run(&m, 1, dt, NULL, NULL);
+      iterations += swe_solve_stats(m.swe).iterations;
+      if (s == HCL_OK) {
+        s = model_read(&m);
+      }
+      smallest = fmin(smallest, smallest_depth(&m));
+    }
+    if (s == HCL_OK) {
+      s = swe_volume(m.swe, &v1);
+    }
+    double largest = 0, rms = 0, peak = 0;
+    for (size_t p = 0; p < (size_t)nx * nx; p++) {
+      double d = m.zeta[p] - reference.zeta[p];
+      largest = fmax(largest, fabs(d));
+      rms += d * d;
+      peak = fmax(peak, fabs(reference.zeta[p]));
+    }
+    rms = sqrt(rms / ((double)nx * nx));
+    tap_note("test case 1 at %d x the explicit step (%d steps, %.2f CG iterations a step): level against the "
+             "explicit run at t = %g s: largest difference %.3e m, rms %.3e m (the explicit waves' largest %.3e m)",
+             ratios[k], steps, (double)iterations / steps, t_end, largest, rms, peak);
+    /* Volume: every face flux leaves one cell and enters the next bit for bit (flux form), whatever CG's
+     * tolerance; only the rounding of each cell's update remains. */
+    double drift = fabs(v1 - v0) / v0;
+    TAP_OK(s == HCL_OK && drift < 1e-12, "test case 1 at %d x: volume drifts by %.2e relative (< 1e-12) %s",
+           ratios[k], drift, status_message());
+    TAP_OK(s == HCL_OK && smallest >= -1e-12, "test case 1 at %d x: no negative depth (smallest %.3g m)", ratios[k],
+           smallest);
+    /* Close to the explicit run: the theta scheme damps and slows the short waves of the ring as the step grows
+     * (at 100 x the step is 10 s, the ring's period about 5 s), so the bound widens with the ratio: the rms
+     * difference stays within a quarter of the waves' height at 10 x and within their height at 50 and 100 x. */
+    double bound = ratios[k] == 10 ? 0.25 * peak : peak;
+    TAP_OK(s == HCL_OK && rms < bound, "test case 1 at %d x: rms difference %.3e m below %.3e m", ratios[k], rms,
+           bound);
+    model_free(&m);
+  }
+  model_free(&reference);
+}
+
+/* ---- a linear tide in a closed channel ---- */
+
+/* 5 km, 10 m deep, closed at the east end, a tide a sin(w t) of period 1 h held at the west end's cells (centre
+ * x_b = dx / 2): the standing wave zeta = a A(x) sin(w t), A(x) = cos(k (L - x)) / cos(k (L - x_b)), k = w / c,
+ * u = a w sin(k (L - x)) / (H k cos(k (L - x_b))) cos(w t) (continuity with u = 0 at the wall). The run starts
+ * on it, so that no free oscillation of the channel is excited beyond the discretisation's own. */
+typedef struct {
+  double amplitude, omega, length, depth;
+} Tide;
+
+static double tide_state(const void *ctx, Quantity q, double x, double y) {
+  const Tide *td = ctx;
+  double k = td->omega / sqrt(GRAVITY * td->depth), boundary = cos(k * (td->length - 25.0));
+  (void)y;
+  switch (q) {
+  case AT_DEPTH:
+    return td->depth;
+  case AT_U:
+    return td->amplitude * td->omega * sin(k * (td->length - x)) / (td->depth * k * boundary);
+  default:
+    return 0;
+  }
+}
+
+static void tide_levels(const void *ctx, double t, double *level) {
+  const Tide *td = ctx;
+  level[SWE_WEST] = td->amplitude * sin(td->omega * t);
+}
+
+static void linear_tide(Runtime *rt) {
+  Tide td = {.amplitude = 0.01, .omega = 2 * PI / 3600, .length = 5000, .depth = 10};
+  int nx = 100; /* dx = 50 m: the boundary cells' centre at 25 m (tide_state) */
+  double dx = td.length / nx, c = sqrt(GRAVITY * td.depth), k = td.omega / c;
+  double exact = 1 / cos(k * (td.length - dx / 2)); /* closed-end amplitude over the boundary's */
+  static const double courants[] = {1, 5, 20};
+  for (int n = 0; n < 3; n++) {
+    Model m;
+    SweConfig cfg = implicit_config(PRECISION_DOUBLE, 0.5);
+    cfg.sides[SWE_WEST] = SWE_SIDE_LEVEL;
+    double period = 2 * PI / td.omega;
+    int per_period = (int)ceil(period / courant_step(courants[n], c, dx));
+    double dt = period / per_period, sine = 0, cosine = 0;
+    status_clear();
+    HclStatus s = model_create(rt, nx, 3, dx, cfg, tide_state, &td, &m);
+    /* The closed end's harmonic at w over three periods: a free oscillation of the channel (its quarter-wave
+     * period 4 L / c = 2020 s) projects onto it by a few percent of its own size at most. */
+    for (int step = 1; step <= 3 * per_period && s == HCL_OK; step++) {
+      double level[SWE_SIDES] = {0};
+      tide_levels(&td, step * dt, level);
+      swe_set_levels(m.swe, level);
+      s = swe_step(m.swe, dt);
+      if (s == HCL_OK) {
+        s = model_read(&m);
+      }
+      double t = step * dt, closed_end = m.zeta[(size_t)nx + nx - 1];
+      sine += closed_end * sin(td.omega * t) * 2 / (3 * per_period);
+      cosine += closed_end * cos(td.omega * t) * 2 / (3 * per_period);
+    }
+    double ratio = hypot(sine, cosine) / td.amplitude, phase = atan2(cosine, sine);
+    tap_note("linear tide at Courant %g (%d steps a period): closed-end amplitude %.4f a (analytic %.4f a), phase "
+             "%.4f rad (analytic 0)",
+             courants[n], per_period, ratio, exact, phase);
+    /* theta = 0.5 neither damps nor amplifies; its phase error in time, (w dt)^2 / 12 (0.13% at Courant 20, 51
+     * steps a period), and the grid's, (k dx)^2 / 24 (1e-6), shift the channel's resonance (1 / cos(k L), 1.56
+     * here) by about as much: within 0.5% and 0.005 rad. */
+    TAP_OK(s == HCL_OK && fabs(ratio - exact) < 0.005 * exact && fabs(phase) < 0.005,
+           "linear tide at Courant %g: closed-end amplitude and phase within 0.5%% and 0.005 rad of the analytic %s",
+           courants[n], status_message());
+    model_free(&m);
+  }
+}
+
+/* ---- Thacker's planar surface (wetting and drying) ---- */
+
+/* Bed h0 (1 - r^2 / a^2) around the centre of a square of side 4 a; the level
+ * eta h0 / a^2 (2 (x - xc) cos w t + 2 (y - yc) sin w t - eta), u = -eta w sin w t, v = eta w cos w t,
+ * w = sqrt(2 g h0) / a (Thacker 1981; SWASHES 4.2.2). */
+typedef struct {
+  double a, h0, eta, omega, t;
+} Thacker;
+
+static double thacker_state(const void *ctx, Quantity q, double x, double y) {
+  const Thacker *th = ctx;
+  double xc = x - 2 * th->a, yc = y - 2 * th->a, wt = th->omega * th->t;
+  double bed = th->h0 * (1 - (xc * xc + yc * yc) / (th->a * th->a));
+  double level = th->eta * th->h0 / (th->a * th->a) * (2 * xc * cos(wt) + 2 * yc * sin(wt) - th->eta);
+  switch (q) {
+  case AT_DEPTH:
+    return bed;
+  case AT_LEVEL:
+    return fmax(level, -bed);
+  case AT_U:
+    return -th->eta * th->omega * sin(wt);
+  default:
+    return th->eta * th->omega * cos(wt);
+  }
+}
+
+/* L1 error of the depth after one period, relative to the exact water volume. */
+static double thacker_error(Runtime *rt, double courant, HclStatus *s) {
+  Model m;
+  Thacker th = {.a = 1, .h0 = 0.1, .eta = 0.5};
+  th.omega = sqrt(2 * GRAVITY * th.h0) / th.a;
+  int n = 100;
+  double dx = 4 * th.a / n, period = 2 * PI / th.omega;
+  double speed = sqrt(GRAVITY * th.h0) + th.eta * th.omega; /* the explicit CFL number's |u| + c */
+  int steps = (int)ceil(period / courant_step(courant, speed, dx));
+  SweConfig c = implicit_config(PRECISION_DOUBLE, 0.5);
+  c.dry_depth = 1e-5;
+  double error = 0, water = 0;
+  *s = model_create(rt, n, n, dx, c, thacker_state, &th, &m);
+  if (*s == HCL_OK) {
+    *s = model_run(&m, steps, period / steps, NULL, NULL);
+  }
+  if (*s == HCL_OK) {
+    *s = model_read(&m);
+  }
+  th.t = period;
+  for (int j = 0; j < n && *s == HCL_OK; j++) {
+    for (int i = 0; i < n; i++) {
+      double x = (i + 0.5) * dx, y = (j + 0.5) * dx;
+      double exact = thacker_state(&th, AT_LEVEL, x, y) + thacker_state(&th, AT_DEPTH, x, y);
+      size_t p = (size_t)j * n + i;
+      error += fabs(m.zeta[p] + m.depth[p] - exact);
+      water += exact;
+    }
+  }
+  model_free(&m);
+  return error / water;
+}
+
+static void thacker(Runtime *rt) {
+  /* |u| = eta w = 0.7 m/s against c = 1 m/s: the advective Courant number is 0.41 of the explicit one, so the
+   * advective limit would let the implicit step reach 2.4 times the explicit limit. Measured 2026-11-25: 6.5% at
+   * Courant 1, against the explicit scheme's 2.5% at 0.5 on this grid (test_swe_analytic); at 1.5 the drying
+   * check does not settle at the moving shore (a known limit, README): Courant 1 is tested, bounded at 8%. */
+  HclStatus s = HCL_OK;
+  status_clear();
+  double error = thacker_error(rt, 1.0, &s);
+  tap_note("Thacker planar surface at Courant 1, one period: depth L1 %.4e of the volume", error);
+  TAP_OK(s == HCL_OK && error < 0.08, "Thacker at Courant 1: depth error %.3g below 0.08 %s", error,
+         status_message());
+}
+
+/* ---- convergence in time ---- */
+
+/* A closed basin 1000 m long, 10 m deep, holding its first standing mode of 1 mm (linear: advection and the
+ * depth's variation are 1e-4 of the rest). */
+static double standing_state(const void *ctx, Quantity q, double x, double y) {
+  (void)ctx;
+  (void)y;
+  return q == AT_DEPTH ? 10 : (q == AT_LEVEL ? 1e-3 * cos(PI * x / 1000) : 0);
+}
+
+/* The level after 100 s at steps dt_k = dt_0 / 2^k, against a run at dt_0 / 64; the error ratios. */
+static void time_convergence(Runtime *rt, double theta, double order) {
+  int nx = 50, refinements = 3, fine = 64;
+  double dx = 1000.0 / nx, t_end = 100, dt0 = 5; /* Courant 5 at the coarsest */
+  double *reference = NULL, errors[3] = {0};
+  HclStatus s = HCL_OK;
+  status_clear();
+  reference = calloc((size_t)nx * 3, sizeof *reference);
+  for (int k = -1; k < refinements && s == HCL_OK; k++) {
+    Model m;
+    int per = k < 0 ? fine : 1 << k;
+    s = model_create(rt, nx, 3, dx, implicit_config(PRECISION_DOUBLE, theta), standing_state, NULL, &m);
+    if (s == HCL_OK) {
+      s = model_run(&m, (int)lround(t_end / dt0) * per, dt0 / per, NULL, NULL);
+    }
+    if (s == HCL_OK) {
+      s = model_read(&m);
+    }
+    for (int p = 0; p < nx && s == HCL_OK; p++) {
+      if (k < 0) {
+        reference[p] = m.zeta[p];
+      } else {
+        errors[k] = fmax(errors[k], fabs(m.zeta[p] - reference[p]));
+      }
+    }
+    model_free(&m);
+  }
+  double r1 = errors[0] / errors[1], r2 = errors[1] / errors[2];
+  tap_note("theta %g: level errors at dt 5, 2.5, 1.25 s against dt 5/64: %.3e, %.3e, %.3e m (ratios %.2f, %.2f)",
+           theta, errors[0], errors[1], errors[2], r1, r2);
+  /* Order p halves the error 2^p times per halving of dt; the reference's own error (1/8 of the finest's step)
+   * lowers the last ratio a little: within 25% of 2^p. */
+  double expected = pow(2, order);
+  TAP_OK(s == HCL_OK && fabs(r1 - expected) < 0.25 * expected && fabs(r2 - expected) < 0.25 * expected,
+         "theta %g: order %g in time (error ratios %.2f, %.2f, expected %.0f) %s", theta, order, r1, r2, expected,
+         status_message());
+  free(reference);
+}
+
+int main(int argc, char **argv) {
+  Runtime *rt = NULL;
+  HclStatus s = test_start_runtime(&argc, &argv, true, &rt);
+  if (!TAP_OK(s == HCL_OK, "runtime %s", status_message())) {
+    par_finalize();
+    return tap_done();
+  }
+  lake_at_rest(rt, PRECISION_SINGLE);
+  lake_at_rest(rt, PRECISION_DOUBLE);
+  drop_and_island(rt);
+  linear_tide(rt);
+  thacker(rt);
+  time_convergence(rt, 0.5, 2);
+  time_convergence(rt, 1.0, 1);
+  runtime_destroy(&rt);
+  int result = tap_done();
+  par_finalize();
+  return result;
+}
