@@ -236,4 +236,30 @@ with netCDF4.Dataset(restarts[0]) as r:
     assert float(r["time"][...]) < 3.0, float(r["time"][...])
     assert numpy.all(numpy.isfinite(r["zeta"][:]))' "$dir/diverged"
 
+# ---- the implicit scheme (time.scheme: implicit) ----
+# Every shallow-water case runs with it, for a few steps at its default CFL-limited step (advective cfl 0.5 and
+# gravity-wave Courant number up to time.wave_cfl = 10).
+for case_path in "$root"/cases/*.yml; do
+  name=$(basename "$case_path" .yml)
+  grep -q "name: shallow-water" "$case_path" || continue
+  run_capture "$hydrocl" run "$case_path" --set time.scheme=implicit --set output.interval=0 \
+    --set output.history_interval=0 --set time.check_interval=2 --set time.end=0.02 -o "$dir/implicit-$name" -q
+  ok "cases/$name.yml runs with the implicit scheme" equals "$rc" 0
+done
+run_capture "$hydrocl" validate "$case_file" --set time.scheme=implicit --set time.dt=1
+ok "validate of an implicit case states its scheme and Courant number" contains "$out" \
+  "scheme: implicit, theta 0.55, level system by CG + rrb; gravity-wave Courant number 4.64"
+ok "and its memory per cell" python3 -c 'import re, sys; sys.exit(not re.search(r"\((\d+) bytes per cell\)", sys.argv[1]))' \
+  "$out"
+bad_input "periodic sides with the implicit scheme" "the implicit scheme has no periodic sides" "$case_file" \
+  "${small[@]}" --set time.scheme=implicit --set boundary.west=periodic --set boundary.east=periodic
+bad_input "a method other than CG for the level system" "solver.method = gmres" "$case_file" "${small[@]}" \
+  --set time.scheme=implicit --set solver.method=gmres
+bad_input "an implicit step beyond the advective limit" "breaks the advective limit of the starting state: 0.02524 s" \
+  "$root/cases/thacker.yml" --set time.scheme=implicit --set time.dt=0.5
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.scheme=implicit --set time.dt=1 \
+  --set solver.max_iterations=1 --set solver.rtol=1e-12 -o "$dir/not-converged"
+ok "a level system that does not converge exits 78" equals "$rc" 78
+ok "naming the solver's keys and its residual history" contains "$err" "solver."
+
 tap_done
