@@ -8,6 +8,7 @@
 #include "precision.h"
 #include "runtime.h"
 #include "status.h"
+#include "swe.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,6 +59,10 @@ HclStatus bench_bandwidth(const BenchRequest *request);
 HclStatus bench_launch(const BenchRequest *request);
 HclStatus bench_halo(const BenchRequest *request);
 HclStatus bench_swe(const BenchRequest *request);
+/* The thesis' test case 1 (section 8.2) as the state of swe on its decomposition, cells of dx: a 200 m basin 1 m
+ * deep, a Gaussian island 3 cm above the water, a Gaussian drop of 10 cm (bench/swe.c). */
+HclStatus bench_swe_case1(Swe *swe, const Decomp *decomp, double dx);
+HclStatus bench_swe_implicit(const BenchRequest *request);
 HclStatus bench_rrb(const BenchRequest *request);
 HclStatus bench_laplace(const BenchRequest *request);
 HclStatus bench_wave(const BenchRequest *request);

@@ -30,7 +30,7 @@ static double drop(double x, double y) {
   return 0.1 * exp(-r2 / (2 * 8.0 * 8.0));
 }
 
-static HclStatus set_case1(Swe *swe, const Decomp *decomp, double dx) {
+HclStatus bench_swe_case1(Swe *swe, const Decomp *decomp, double dx) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(decomp);
   double *depth = NULL, *zeta = NULL;
@@ -70,7 +70,7 @@ static HclStatus run_side(const BenchRequest *request, Precision precision, SweO
                       .precision = precision};
   TRY(decomp_create(&grid, &decomp));
   TRY(swe_create(request->rt, decomp, &config, &swe));
-  TRY(set_case1(swe, decomp, dx));
+  TRY(bench_swe_case1(swe, decomp, dx));
   TRY(swe_step(swe, dt)); /* warm-up: first launches, first touch */
   TRY(runtime_finish(request->rt));
   double start = progress_now();

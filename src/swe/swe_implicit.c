@@ -25,7 +25,7 @@ enum { FACE_FIELDS = 6 };                /* pu, pv, ru, rv, hu, hv */
 
 /* A step that dries cells solves again; each pass dries every face around the cells that went negative, so few are
  * ever needed. Beyond this many the state is broken. */
-enum { MAX_SOLVES = 16 };
+enum { MAX_SOLVES = 32 };
 
 struct SweImplicit {
   Runtime *rt;

@@ -11,6 +11,7 @@
 
 #include "reduce.h"
 #include "swe.h"
+#include "../support/dam_break.h"
 #include "../support/support.h"
 #include "../support/tap.h"
 
@@ -200,17 +201,6 @@ static double ritter_level(double x, double y) {
   (void)y;
   return x < RITTER_LENGTH / 2 ? RITTER_H0 : 0.0;
 }
-static double ritter_exact(double x, double t) {
-  double c0 = sqrt(GRAVITY * RITTER_H0), s = (x - RITTER_LENGTH / 2) / t;
-  if (s <= -c0) {
-    return RITTER_H0;
-  }
-  if (s >= 2 * c0) {
-    return 0.0;
-  }
-  return (2 * c0 - s) * (2 * c0 - s) / (9 * GRAVITY);
-}
-
 static double ritter_error(Runtime *rt, int nx, HclStatus *s) {
   Model m;
   double dx = RITTER_LENGTH / nx, t_end = 4.0, error = 0;
@@ -232,7 +222,7 @@ static double ritter_error(Runtime *rt, int nx, HclStatus *s) {
   const DecompLocal *l = decomp_local(m.decomp);
   for (int i = 0; *s == HCL_OK && i < l->nx; i++) { /* L1 error of the depth along the first owned row */
     double x = (l->x0 + i + 0.5) * dx;
-    error += fabs(zeta[i] - ritter_exact(x, t_end)) * dx;
+    error += fabs(zeta[i] - ritter_depth(RITTER_H0, RITTER_LENGTH / 2, x, t_end)) * dx;
   }
   free(zeta);
   model_free(&m);

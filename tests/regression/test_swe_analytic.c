@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "swe.h"
+#include "../support/dam_break.h"
 #include "../support/fit.h"
 #include "../support/support.h"
 #include "../support/tap.h"
@@ -109,53 +110,6 @@ static double velocity_time(double dt) {
 }
 
 /* ---- Stoker's dam break on a wet bed (SWASHES 4.1.1) ---- */
-
-/* h_left held at x < x_dam over h_right, flat bed, at rest; the exact state: still h_left up to the
- * rarefaction head x_dam - c_left t, the rarefaction h = (2 c_left - (x - x_dam) / t)^2 / (9 g) down to h_m,
- * the constant state h_m, u_m up to the shock x_dam + shock t, then h_right. */
-typedef struct {
-  double h_left, h_right, x_dam, length;
-  double h_m, u_m, shock; /* from stoker_solve */
-} Stoker;
-
-/* The middle state: the rarefaction's Riemann invariant u_m = 2 (c_left - c_m) equals the velocity behind a
- * shock into h_right, u_m = (h_m - h_right) sqrt(g (h_m + h_right) / (2 h_m h_right)) (mass and momentum jump
- * conditions); Newton on their difference, kept inside the bracket (h_right, h_left) by bisection. */
-static void stoker_solve(Stoker *s) {
-  double lo = s->h_right, hi = s->h_left, h = (lo + hi) / 2;
-  for (int it = 0; it < 100; it++) {
-    double c = sqrt(GRAVITY * h), root = sqrt(GRAVITY * (h + s->h_right) / (2 * h * s->h_right));
-    double f = 2 * (sqrt(GRAVITY * s->h_left) - c) - (h - s->h_right) * root;
-    /* d/dh of (h - h_right) root, with d root / dh = -g / (4 root h^2) */
-    double df = -GRAVITY / c - (root - (h - s->h_right) * GRAVITY / (4 * root * h * h));
-    if (f > 0) { /* f falls with h: the root is above */
-      lo = h;
-    } else {
-      hi = h;
-    }
-    double next = h - f / df;
-    next = next > lo && next < hi ? next : (lo + hi) / 2;
-    if (fabs(next - h) < 1e-15 * h) {
-      h = next;
-      break;
-    }
-    h = next;
-  }
-  s->h_m = h;
-  s->u_m = 2 * (sqrt(GRAVITY * s->h_left) - sqrt(GRAVITY * h));
-  s->shock = h * s->u_m / (h - s->h_right); /* mass conservation across the moving jump */
-}
-
-static double stoker_depth(const Stoker *s, double x, double t) {
-  double c_left = sqrt(GRAVITY * s->h_left), xi = (x - s->x_dam) / t;
-  if (xi <= -c_left) {
-    return s->h_left;
-  }
-  if (xi <= s->u_m - sqrt(GRAVITY * s->h_m)) {
-    return (2 * c_left - xi) * (2 * c_left - xi) / (9 * GRAVITY);
-  }
-  return xi <= s->shock ? s->h_m : s->h_right;
-}
 
 /* The bed lies h_right below the reference, so the still water east of the dam is at zeta = 0. */
 static double stoker_init(const void *ctx, InitWhat what, double x, double y) {

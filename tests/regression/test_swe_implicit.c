@@ -6,13 +6,15 @@
  *   negative depth, the level close to the explicit run's;
  * - a linear tide in a channel closed at the east end (a water-level side, a standing wave) at Courant numbers 1, 5
  *   and 20: the amplitude at the closed end against the analytic one;
- * - Thacker's planar surface in a paraboloid (wetting and drying) at Courant 1;
+ * - Thacker's planar surface in a paraboloid (wetting and drying), Ritter's dam break on a dry bed and Stoker's on
+ *   a wet one, at the Courant numbers the advective limit allows (their flows are as fast as their waves);
  * - convergence in time on a smooth standing wave: second order at theta = 0.5, first at theta = 1. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "swe.h"
+#include "../support/dam_break.h"
 #include "../support/support.h"
 #include "../support/tap.h"
 
@@ -245,8 +247,8 @@ static void drop_and_island(Runtime *rt) {
     /* Volume: every face flux leaves one cell and enters the next bit for bit (flux form), whatever CG's
      * tolerance; only the rounding of each cell's update remains. */
     double drift = fabs(v1 - v0) / v0;
-    TAP_OK(s == HCL_OK && drift < 1e-12, "test case 1 at %d x: volume drifts by %.2e relative (< 1e-12) %s",
-           ratios[k], drift, status_message());
+    TAP_OK(s == HCL_OK && drift < 1e-12, "test case 1 at %d x: volume drifts by %.2e relative (< 1e-12) %s", ratios[k],
+           drift, status_message());
     TAP_OK(s == HCL_OK && smallest >= -1e-12, "test case 1 at %d x: no negative depth (smallest %.3g m)", ratios[k],
            smallest);
     /* Close to the explicit run: the theta scheme damps and slows the short waves of the ring as the step grows
@@ -392,16 +394,80 @@ static double thacker_error(Runtime *rt, double courant, HclStatus *s) {
 }
 
 static void thacker(Runtime *rt) {
-  /* |u| = eta w = 0.7 m/s against c = 1 m/s: the advective Courant number is 0.41 of the explicit one, so the
-   * advective limit would let the implicit step reach 2.4 times the explicit limit. Measured 2026-11-25: 6.5% at
-   * Courant 1, against the explicit scheme's 2.5% at 0.5 on this grid (test_swe_analytic); at 1.5 the drying
-   * check does not settle at the moving shore (a known limit, README): Courant 1 is tested, bounded at 8%. */
+  /* |u| = eta w = 0.7 m/s against c = 1 m/s: the advective Courant number is 0.41 of the explicit one. Measured
+   * 2026-11-25 on this grid (100 cells a side): 4.9%, 5.2%, 5.6% and 6.5% at Courant 0.25, 0.5, 0.75 and 1, as the
+   * explicit scheme's 6.3% at 80 cells and 3.8% at 160 (test_swe_analytic); at 1.25 (advective Courant 0.51) 27%
+   * and at 1.5 63%: the explicit advection's accuracy limit (README). Courant 1 is tested, bounded at 8%. */
   HclStatus s = HCL_OK;
   status_clear();
   double error = thacker_error(rt, 1.0, &s);
   tap_note("Thacker planar surface at Courant 1, one period: depth L1 %.4e of the volume", error);
-  TAP_OK(s == HCL_OK && error < 0.08, "Thacker at Courant 1: depth error %.3g below 0.08 %s", error,
-         status_message());
+  TAP_OK(s == HCL_OK && error < 0.08, "Thacker at Courant 1: depth error %.3g below 0.08 %s", error, status_message());
+}
+
+/* ---- dam breaks ---- */
+
+/* A dam at x_dam holds h_left over a flat bed lying h_right below the reference (h_right 0: dry), at rest. */
+static double dam_state(const void *ctx, Quantity q, double x, double y) {
+  const Stoker *s = ctx;
+  (void)y;
+  if (q == AT_DEPTH) {
+    return s->h_right;
+  }
+  return q == AT_LEVEL && x < s->x_dam ? s->h_left - s->h_right : 0.0;
+}
+
+/* The L1 error of the depth along the first row at t_end, m^2, at the step of gravity-wave Courant number courant
+ * on the fastest exact signal (2D measure, as the explicit scheme's CFL number). */
+static double dam_error(Runtime *rt, const Stoker *s, double t_end, double courant, HclStatus *status) {
+  Model m;
+  int nx = 400;
+  double dx = s->length / nx, error = 0;
+  bool dry = s->h_right == 0;
+  double speed = dry ? 2 * sqrt(GRAVITY * s->h_left) : fmax(s->u_m + sqrt(GRAVITY * s->h_m), sqrt(GRAVITY * s->h_left));
+  int steps = (int)ceil(t_end / courant_step(courant, speed, dx));
+  SweConfig c = implicit_config(PRECISION_DOUBLE, 0.55);
+  c.dry_depth = 1e-6;
+  *status = model_create(rt, nx, 4, dx, c, dam_state, s, &m);
+  if (*status == HCL_OK) {
+    *status = model_run(&m, steps, t_end / steps, NULL, NULL);
+  }
+  if (*status == HCL_OK) {
+    *status = model_read(&m);
+  }
+  for (int i = 0; i < nx && *status == HCL_OK; i++) {
+    double x = (i + 0.5) * dx, h = m.zeta[i] + m.depth[i];
+    double exact = dry ? ritter_depth(s->h_left, s->x_dam, x, t_end) : stoker_depth(s, x, t_end);
+    error += fabs(h - exact) * dx;
+  }
+  model_free(&m);
+  return error;
+}
+
+static void dam_breaks(Runtime *rt) {
+  /* 100 m, the dam in the middle, h_left 1 m; Stoker over 0.1 m (u_m = 2.2 m/s behind the shock, c_m 1.9 m/s),
+   * Ritter over a dry bed (the front runs at 2 c0 = 6.3 m/s). The flow is as fast as the waves: the advective
+   * limit caps the gravity-wave Courant number near 2, accuracy near 1. */
+  Stoker stoker = {.h_left = 1.0, .h_right = 0.1, .x_dam = 50.0, .length = 100.0};
+  Stoker ritter = {.h_left = 1.0, .h_right = 0.0, .x_dam = 50.0, .length = 100.0};
+  stoker_solve(&stoker);
+  static const double courants[] = {0.5, 1};
+  for (int k = 0; k < 2; k++) {
+    HclStatus s = HCL_OK;
+    status_clear();
+    double e_stoker = dam_error(rt, &stoker, 8.0, courants[k], &s);
+    double e_ritter = s == HCL_OK ? dam_error(rt, &ritter, 4.0, courants[k], &s) : NAN;
+    tap_note("dam breaks at Courant %g, 400 cells: L1 depth error Stoker %.4e m^2, Ritter %.4e m^2", courants[k],
+             e_stoker, e_ritter);
+    /* The explicit scheme's at 400 cells and Courant 0.5: Stoker 0.72 m^2 (test_swe_analytic); measured here
+     * 2026-11-25: Stoker 0.67 and Ritter 0.35 m^2 at Courant 0.5, 1.62 and 0.81 at 1, where the advective Courant
+     * number behind Stoker's shock reaches 0.55 and the explicit advection's error grows (as in Thacker). Bounds:
+     * 2% of the dam's water (h0 L / 2 = 50 m^2) at 0.5, 5% at 1. */
+    double bound = courants[k] < 1 ? 1.0 : 2.5;
+    TAP_OK(s == HCL_OK && e_stoker < bound && e_ritter < bound,
+           "dam breaks at Courant %g: L1 depth errors %.3g (Stoker), %.3g (Ritter) below %g m^2 %s", courants[k],
+           e_stoker, e_ritter, bound, status_message());
+  }
 }
 
 /* ---- convergence in time ---- */
@@ -442,8 +508,8 @@ static void time_convergence(Runtime *rt, double theta, double order) {
     model_free(&m);
   }
   double r1 = errors[0] / errors[1], r2 = errors[1] / errors[2];
-  tap_note("theta %g: level errors at dt 5, 2.5, 1.25 s against dt 5/64: %.3e, %.3e, %.3e m (ratios %.2f, %.2f)",
-           theta, errors[0], errors[1], errors[2], r1, r2);
+  tap_note("theta %g: level errors at dt 5, 2.5, 1.25 s against dt 5/64: %.3e, %.3e, %.3e m (ratios %.2f, %.2f)", theta,
+           errors[0], errors[1], errors[2], r1, r2);
   /* Order p halves the error 2^p times per halving of dt; the reference's own error (1/8 of the finest's step)
    * lowers the last ratio a little: within 25% of 2^p. */
   double expected = pow(2, order);
@@ -465,6 +531,7 @@ int main(int argc, char **argv) {
   drop_and_island(rt);
   linear_tide(rt);
   thacker(rt);
+  dam_breaks(rt);
   time_convergence(rt, 0.5, 2);
   time_convergence(rt, 1.0, 1);
   runtime_destroy(&rt);
