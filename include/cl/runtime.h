@@ -42,6 +42,9 @@ void runtime_program_counts(const Runtime *rt, long *built, long *reused);
 /* A device buffer of bytes, zeroed; what names it in messages ("eta", "bandwidth copy source"). Caller releases it
  * with clReleaseMemObject. Sizes above the device's max allocation are refused with both numbers. */
 HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *out);
+/* The bytes of every buffer runtime_buffer made since the runtime's creation (released ones included): what a
+ * component takes, as the difference around its creation. */
+double runtime_buffer_bytes(const Runtime *rt);
 /* Enqueues zeroing the first bytes of buffer (any size: large ones in patterns few enough for every driver). */
 HclStatus runtime_zero(Runtime *rt, cl_mem buffer, size_t bytes);
 

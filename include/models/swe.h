@@ -54,8 +54,8 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
 HclStatus swe_set_preconditioner(Swe *swe, Precond *pc);
 /* The device memory swe_create and swe_checkpoint take on a block of nx x ny cells of scheme, in bytes, and
  * *largest_field the largest of their buffers: for refusing a grid before anything is allocated. The implicit
- * scheme's adds the face predictors, the matrix, the RRB factorization and CG's vectors (counted from the buffers
- * rrb.c, rrb_precond.c and krylov.c make; the exact level's few nodes left out). */
+ * scheme's adds the face predictors, the matrix, the RRB factorization of the default depth and CG's vectors
+ * (counted from the buffers rrb.c, rrb_precond.c and krylov.c make; test_swe_implicit checks the sum). */
 double swe_device_bytes(int nx, int ny, Precision precision, SweScheme scheme, double *largest_field);
 void swe_destroy(Swe **swe);
 

@@ -43,6 +43,7 @@ struct Runtime {
   CachedProgram *programs; /* the program cache: every program built on this runtime, for its whole life */
   int nprograms, programs_capacity;
   long programs_reused;
+  double buffer_bytes; /* made by runtime_buffer so far (runtime_buffer_bytes) */
 };
 
 static void context_notify(const char *errinfo, const void *private_info, size_t cb, void *user_data) {
@@ -213,9 +214,14 @@ HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *ou
   }
   REQUIRE(err == CL_SUCCESS, HCL_EOPENCL, "cannot zero buffer '%s' of %zu bytes on '%s': %s", what, bytes,
           rt->device.device_name, cl_error_name(err));
+  rt->buffer_bytes += (double)bytes;
   *out = buffer;
 cleanup:
   return status;
+}
+
+double runtime_buffer_bytes(const Runtime *rt) {
+  return rt->buffer_bytes;
 }
 
 HclStatus runtime_event_seconds(cl_event event, double *seconds) {

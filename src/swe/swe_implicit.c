@@ -9,6 +9,7 @@
  * from the assembly (Delft3D-FLOW's drying check): volume is never clipped away. */
 #include "swe_implicit.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "halo.h"
@@ -47,13 +48,16 @@ struct SweImplicit {
 enum { PU, PV, RU, RV, HU, HV };
 
 /* Planes of nx ny REALs beside the ghosted fields: RRB's factor, Schur complement, work vector and setup stencils
- * (rrb.c: 5 + 5 + 1 + 2 + 2 half), its preconditioner's three layout vectors (rrb_precond.c) and CG's four. */
-static const double RRB_CG_PLANES = 5 + 5 + 1 + 2 + 1 + 3 + 4;
+ * (rrb.c: 5 + 5 + 1 + 3 rotated + 3 straight of a quarter), its preconditioner's three layout vectors
+ * (rrb_precond.c) and CG's four; and the exact level's inverse and factor, each as many REALs as the square of its
+ * nodes (at most the default depth's RRB_EXACT_DEFAULT). */
+static const double RRB_CG_PLANES = 5 + 5 + 1 + 3 + 0.75 + 3 + 4;
 
 double swe_implicit_bytes(int nx, int ny, Precision precision) {
   double ghost2 = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST), ghost1 = (double)(nx + 2) * (ny + 2);
-  double planes = (FACE_FIELDS + 1) * ghost2 + 5 * ghost1 + RRB_CG_PLANES * (double)nx * ny;
-  return planes * (double)precision_bytes(precision);
+  double exact = fmin((double)nx * ny, RRB_EXACT_DEFAULT);
+  double reals = (FACE_FIELDS + 1) * ghost2 + 5 * ghost1 + RRB_CG_PLANES * (double)nx * ny + 2 * exact * exact;
+  return reals * (double)precision_bytes(precision);
 }
 
 void swe_implicit_destroy(SweImplicit **implicit) {
