@@ -80,7 +80,7 @@ static HclStatus model_open(const Bench *b, int side, SweScheme scheme, Model *m
   config.krylov.norm = KRYLOV_NORM_M;
   config.krylov.rtol = 1e-5;
   config.krylov.atol = 0;
-  config.krylov.max_iterations = 500;
+  config.krylov.max_iterations = 200;
   TRY(decomp_create(&grid, &m->decomp));
   TRY(swe_create(b->request->rt, m->decomp, &config, &m->swe));
   TRY(bench_swe_case1(m->swe, m->decomp, m->dx));
@@ -179,6 +179,12 @@ static HclStatus step_time(const Bench *b, int side) {
   json_number(&j, "explicit_gbs", explicit_gbs);
   json_number(&j, "explicit_fraction_of_copy", explicit_gbs / b->copy_gbs);
   json_number(&j, "implicit_over_explicit", implicit.seconds / explicit_seconds);
+  double largest; /* the device memory of each scheme per cell (swe_device_bytes: what `validate` reports) */
+  double cells = (double)side * side;
+  json_number(&j, "device_bytes_per_cell",
+              swe_device_bytes(side, side, b->precision, SWE_SCHEME_IMPLICIT, &largest) / cells);
+  json_number(&j, "explicit_device_bytes_per_cell",
+              swe_device_bytes(side, side, b->precision, SWE_SCHEME_EXPLICIT, &largest) / cells);
   end_line(&j, b);
 cleanup:
   return status;
