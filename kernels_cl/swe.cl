@@ -447,6 +447,48 @@ INLINE REAL flux_predictor(const REAL h, const REAL p, const REAL w, const REAL 
               : side_value(side, AT(zeta, i, j), AT(depth, i, j), SIDE_FACE(side, u, v, i, j), g, dry_depth,           \
                            side_type, side_level, side_reference))
 
+/* Whether the neighbour of an interior cell on side s_nb (-1: none) is a Dirichlet row: a level side's cell, or a
+ * weakly reflecting side's whose normal face (the one they share, of flux depth h_shared) is dry. */
+INLINE bool dirichlet_neighbour(const int s_nb, const REAL h_shared, const int4 side_type) {
+  return s_nb >= 0 && !(side_int(side_type, s_nb) == SIDE_WEAK_LEVEL && h_shared > 0);
+}
+
+/* Row (i, j) of a cell on water-level side `side`. A weakly reflecting side's cell whose normal face is wet and whose
+ * interior neighbour is not itself a side's cell takes its radiation condition at n + 1, zeta_b = R - s k u_face with
+ * R = reference + 2 (level - reference), k = sqrt(h / g) and u_face = p - r (zeta_int - zeta_b) (west, south; east
+ * and north the transpose): (1 + k r) zeta_b - k r zeta_int = R - s k p. Scaled by q = a / (k r) = theta dt / ds h / k
+ * the row is (q + a) zeta_b - a zeta_int = q (R - s k p), whose coupling matches the interior row's: symmetric, and
+ * solved with the interior, so that no step lags the outgoing wave. Every other side cell is a Dirichlet row, its
+ * level side_value with u^n. The side cells' couplings along the side are 0. */
+INLINE void side_row(const int i, const int j, const int side, __global const REAL *restrict zeta,
+                     __global const REAL *restrict depth, __global const REAL *restrict u,
+                     __global const REAL *restrict v, __global const REAL *restrict pu,
+                     __global const REAL *restrict pv, __global const REAL *restrict ru,
+                     __global const REAL *restrict rv, __global const REAL *restrict hu,
+                     __global const REAL *restrict hv, __global REAL *restrict centre, __global REAL *restrict east,
+                     __global REAL *restrict north, __global REAL *restrict rhs, __global REAL *restrict x, GRID_ARGS,
+                     PHYSICS_ARGS, const REAL theta, const int spitch, const int4 side_type, const REAL4 side_level,
+                     const REAL4 side_reference) {
+  const int di = side == 0 ? 1 : (side == 1 ? -1 : 0), dj = side == 2 ? 1 : (side == 3 ? -1 : 0);
+  const int fi = side == 1 ? i - 1 : i, fj = side == 3 ? j - 1 : j; /* the normal face */
+  const bool along_x = side < 2;
+  const REAL h = along_x ? AT(hu, fi, fj) : AT(hv, fi, fj), r = along_x ? AT(ru, fi, fj) : AT(rv, fi, fj);
+  const REAL p = along_x ? AT(pu, fi, fj) : AT(pv, fi, fj);
+  const REAL z = AT(zeta, i, j), z_inside = AT(zeta, i + di, j + dj);
+  const bool radiating = side_int(side_type, side) == SIDE_WEAK_LEVEL && h > 0 &&
+                         level_side(x0 + i + di, y0 + j + dj, global_nx, global_ny, side_type) < 0;
+  const REAL reference = side_real(side_reference, side);
+  const REAL incoming = reference + 2 * (side_real(side_level, side) - reference);
+  const REAL sign = side == 0 || side == 2 ? 1 : -1, k = sqrt(fmax(z + AT(depth, i, j), dry_depth) / g);
+  const REAL step = theta * dt / (along_x ? dx : dy), a = step * h * r, q = step * h / k;
+  const REAL change = radiating ? q * (incoming - sign * k * p - z) + a * (z_inside - z) : SIDE_VALUE(side, i, j) - z;
+  AT1(centre, i, j) = radiating ? q + a : 1;
+  AT1(east, i, j) = radiating && side == 0 ? -a : 0;
+  AT1(north, i, j) = radiating && side == 2 ? -a : 0;
+  AT1(rhs, i, j) = change;
+  AT1(x, i, j) = radiating ? 0 : change;
+}
+
 /* Row (i, j) of the level system for the change delta: centre, the east and north couplings (0 where either cell is
  * a Dirichlet row), the right-hand side b', and the first guess 0 (a Dirichlet row: its change). */
 __kernel void level_assemble(__global const REAL *restrict zeta, __global const REAL *restrict depth,
@@ -464,16 +506,12 @@ __kernel void level_assemble(__global const REAL *restrict zeta, __global const 
   }
   const int gi = x0 + i, gj = y0 + j;
   const int side = level_side(gi, gj, global_nx, global_ny, side_type);
-  const REAL z = AT(zeta, i, j);
   if (side >= 0) {
-    const REAL change = SIDE_VALUE(side, i, j) - z;
-    AT1(centre, i, j) = 1;
-    AT1(east, i, j) = 0;
-    AT1(north, i, j) = 0;
-    AT1(rhs, i, j) = change;
-    AT1(x, i, j) = change;
+    side_row(i, j, side, zeta, depth, u, v, pu, pv, ru, rv, hu, hv, centre, east, north, rhs, x, GRID_PARAMS,
+             PHYSICS_PARAMS, theta, spitch, side_type, side_level, side_reference);
     return;
   }
+  const REAL z = AT(zeta, i, j);
   const REAL kx = theta * dt / dx, ky = theta * dt / dy;
   const REAL a_east = kx * AT(hu, i, j) * AT(ru, i, j), a_west = kx * AT(hu, i - 1, j) * AT(ru, i - 1, j);
   const REAL a_north = ky * AT(hv, i, j) * AT(rv, i, j), a_south = ky * AT(hv, i, j - 1) * AT(rv, i, j - 1);
@@ -491,13 +529,17 @@ __kernel void level_assemble(__global const REAL *restrict zeta, __global const 
   const int s_west = level_side(gi - 1, gj, global_nx, global_ny, side_type);
   const int s_north = level_side(gi, gj + 1, global_nx, global_ny, side_type);
   const int s_south = level_side(gi, gj - 1, global_nx, global_ny, side_type);
-  const REAL known = (s_east >= 0 ? a_east * (SIDE_VALUE(s_east, i + 1, j) - z_east) : 0) +
-                     (s_west >= 0 ? a_west * (SIDE_VALUE(s_west, i - 1, j) - z_west) : 0) +
-                     (s_north >= 0 ? a_north * (SIDE_VALUE(s_north, i, j + 1) - z_north) : 0) +
-                     (s_south >= 0 ? a_south * (SIDE_VALUE(s_south, i, j - 1) - z_south) : 0);
+  const bool d_east = dirichlet_neighbour(s_east, AT(hu, i, j), side_type);
+  const bool d_west = dirichlet_neighbour(s_west, AT(hu, i - 1, j), side_type);
+  const bool d_north = dirichlet_neighbour(s_north, AT(hv, i, j), side_type);
+  const bool d_south = dirichlet_neighbour(s_south, AT(hv, i, j - 1), side_type);
+  const REAL known = (d_east ? a_east * (SIDE_VALUE(s_east, i + 1, j) - z_east) : 0) +
+                     (d_west ? a_west * (SIDE_VALUE(s_west, i - 1, j) - z_west) : 0) +
+                     (d_north ? a_north * (SIDE_VALUE(s_north, i, j + 1) - z_north) : 0) +
+                     (d_south ? a_south * (SIDE_VALUE(s_south, i, j - 1) - z_south) : 0);
   AT1(centre, i, j) = 1 + a_east + a_west + a_north + a_south;
-  AT1(east, i, j) = s_east >= 0 ? 0 : -a_east;
-  AT1(north, i, j) = s_north >= 0 ? 0 : -a_north;
+  AT1(east, i, j) = d_east ? 0 : -a_east;
+  AT1(north, i, j) = d_north ? 0 : -a_north;
   AT1(rhs, i, j) = known - dt * divergence - spread;
   AT1(x, i, j) = 0;
 }
@@ -512,7 +554,7 @@ INLINE REAL theta_flux(const REAL h, const REAL w_new, const REAL w_old, const R
 }
 
 /* The state at n + 1 from the solved changes x: the east and north face velocities, the level in flux form (a
- * water-level cell takes its Dirichlet value), and the total depth h_new for the check that none is negative. */
+ * water-level side's cell takes its row's), and the total depth h_new for the check that none is negative. */
 __kernel void
 level_update(__global const REAL *restrict zeta, __global const REAL *restrict depth, __global const REAL *restrict u,
              __global const REAL *restrict v, __global const REAL *restrict pu, __global const REAL *restrict pv,
@@ -535,8 +577,10 @@ level_update(__global const REAL *restrict zeta, __global const REAL *restrict d
                           (theta_flux(AT(hv, i, j), v_north, AT(v, i, j), theta) -
                            theta_flux(AT(hv, i, j - 1), v_south, AT(v, i, j - 1), theta)) /
                               dy;
+  /* A side's cell takes its row's level, never below the bed (a Dirichlet value is at least -d, which z + x may miss
+   * by rounding; the open side's level is the boundary condition's, not a balance of fluxes). */
   const bool fixed = level_side(x0 + i, y0 + j, global_nx, global_ny, side_type) >= 0;
-  const REAL level = fixed ? z + xc : z - dt * divergence;
+  const REAL level = fixed ? fmax(z + xc, -AT(depth, i, j)) : z - dt * divergence;
   AT(u_new, i, j) = u_east;
   AT(v_new, i, j) = v_north;
   AT(zeta_new, i, j) = level;
