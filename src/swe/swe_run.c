@@ -392,6 +392,23 @@ cleanup:
   return status;
 }
 
+/* The implicit step failed (its level system did not converge, or drying did not settle) between the last
+ * checkpoint and now: the solver's message is logged, the checkpoint is written as a restart, and the run stops with
+ * the solver's status, saying where the last good state is. */
+static HclStatus stop_failed_step(SweRun *r, HclStatus failed) {
+  HclStatus status = HCL_OK;
+  log_error("%s", status_message());
+  status_clear();
+  TRY(swe_rollback(r->swe));
+  TRY(write_restart(r, r->t_good, r->step_good));
+  FAIL(failed,
+       "the step from t = %g s (step %lld, dt = %.4g s) failed; the last good state (t = %g s) is in %s/%s-%lld.nc",
+       r->tl.t, (long long)r->tl.step, r->dt, r->t_good, r->request->output_dir, RESTART_PREFIX,
+       (long long)r->step_good);
+cleanup:
+  return status;
+}
+
 /* No shallow-water signal comes near this speed (sqrt(g h) is 330 m/s over 11 km of ocean): a state that holds
  * one has blown up, even while its numbers are still finite. */
 static const double DIVERGED_SPEED = 1e5;
@@ -428,7 +445,11 @@ static HclStatus advance(void *model, Timeline *tl, double *dt, TimelineDue *due
     levels[side] = swe_level_at(&r->setup.signals[side], tl->t + r->dt);
   }
   swe_set_levels(r->swe, levels);
-  TRY(swe_step(r->swe, r->dt));
+  HclStatus stepped = swe_step(r->swe, r->dt);
+  if (stepped == HCL_ENOTCONVERGED || stepped == HCL_EDIVERGED) {
+    TRY(stop_failed_step(r, stepped));
+  }
+  TRY(stepped);
   SweSolveStats stats = swe_solve_stats(r->swe);
   r->solves += stats.solves;
   r->iterations += stats.iterations;

@@ -260,6 +260,8 @@ bad_input "an implicit step beyond the advective limit" "breaks the advective li
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.scheme=implicit --set time.dt=1 \
   --set solver.max_iterations=1 --set solver.rtol=1e-12 -o "$dir/not-converged"
 ok "a level system that does not converge exits 78" equals "$rc" 78
-ok "naming the solver's keys and its residual history" contains "$err" "solver."
+ok "naming the solver's keys and its residual history" contains "$err" "Try a larger solver.max_iterations"
+ok "and where the last good state is" contains "$err" "the last good state (t = 0 s) is in $dir/not-converged/restart-0.nc"
+ok "which is there" test -s "$dir/not-converged/restart-0.nc"
 
 tap_done
