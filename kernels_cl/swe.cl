@@ -441,7 +441,8 @@ INLINE REAL flux_predictor(const REAL h, const REAL p, const REAL w, const REAL 
   return h * (theta * p + (1 - theta) * w);
 }
 
-/* The level of the water-level cell (i, j) of side `side` at n + 1, or 0 where side < 0. */
+/* The level of the water-level cell (i, j) of side `side` at n + 1, or 0 where side < 0 (side_value of the state at
+ * n: it takes zeta, depth, u, v, g, dry_depth, side_type, side_level and side_reference from where it is used). */
 #define SIDE_VALUE(side, i, j)                                                                                         \
   ((side) < 0 ? 0                                                                                                      \
               : side_value(side, AT(zeta, i, j), AT(depth, i, j), SIDE_FACE(side, u, v, i, j), g, dry_depth,           \
@@ -451,6 +452,23 @@ INLINE REAL flux_predictor(const REAL h, const REAL p, const REAL w, const REAL 
  * weakly reflecting side's whose normal face (the one they share, of flux depth h_shared) is dry. */
 INLINE bool dirichlet_neighbour(const int s_nb, const REAL h_shared, const int4 side_type) {
   return s_nb >= 0 && !(side_int(side_type, s_nb) == SIDE_WEAK_LEVEL && h_shared > 0);
+}
+
+/* The normal face of a cell on water-level side `side` (its face towards the interior, whose flux depth is h_face),
+ * and whether the cell takes its radiation condition with the level system (side_row): a weakly reflecting side's
+ * cell whose normal face is wet and whose interior neighbour (gi + di, gj + dj) is not itself a side's cell. */
+INLINE int side_di(const int side) {
+  return side == 0 ? 1 : (side == 1 ? -1 : 0);
+}
+INLINE int side_dj(const int side) {
+  return side == 2 ? 1 : (side == 3 ? -1 : 0);
+}
+#define NORMAL_FACE(a_u, a_v, side, i, j)                                                                              \
+  ((side) < 2 ? AT(a_u, (side) == 1 ? (i)-1 : (i), j) : AT(a_v, i, (side) == 3 ? (j)-1 : (j)))
+INLINE bool radiating_cell(const int side, const int gi, const int gj, const REAL h_face, const int global_nx,
+                           const int global_ny, const int4 side_type) {
+  return side_int(side_type, side) == SIDE_WEAK_LEVEL && h_face > 0 &&
+         level_side(gi + side_di(side), gj + side_dj(side), global_nx, global_ny, side_type) < 0;
 }
 
 /* Row (i, j) of a cell on water-level side `side`. A weakly reflecting side's cell whose normal face is wet and whose
@@ -469,14 +487,11 @@ INLINE void side_row(const int i, const int j, const int side, __global const RE
                      __global REAL *restrict north, __global REAL *restrict rhs, __global REAL *restrict x, GRID_ARGS,
                      PHYSICS_ARGS, const REAL theta, const int spitch, const int4 side_type, const REAL4 side_level,
                      const REAL4 side_reference) {
-  const int di = side == 0 ? 1 : (side == 1 ? -1 : 0), dj = side == 2 ? 1 : (side == 3 ? -1 : 0);
-  const int fi = side == 1 ? i - 1 : i, fj = side == 3 ? j - 1 : j; /* the normal face */
   const bool along_x = side < 2;
-  const REAL h = along_x ? AT(hu, fi, fj) : AT(hv, fi, fj), r = along_x ? AT(ru, fi, fj) : AT(rv, fi, fj);
-  const REAL p = along_x ? AT(pu, fi, fj) : AT(pv, fi, fj);
-  const REAL z = AT(zeta, i, j), z_inside = AT(zeta, i + di, j + dj);
-  const bool radiating = side_int(side_type, side) == SIDE_WEAK_LEVEL && h > 0 &&
-                         level_side(x0 + i + di, y0 + j + dj, global_nx, global_ny, side_type) < 0;
+  const REAL h = NORMAL_FACE(hu, hv, side, i, j), r = NORMAL_FACE(ru, rv, side, i, j);
+  const REAL p = NORMAL_FACE(pu, pv, side, i, j);
+  const REAL z = AT(zeta, i, j), z_inside = AT(zeta, i + side_di(side), j + side_dj(side));
+  const bool radiating = radiating_cell(side, x0 + i, y0 + j, h, global_nx, global_ny, side_type);
   const REAL reference = side_real(side_reference, side);
   const REAL incoming = reference + 2 * (side_real(side_level, side) - reference);
   const REAL sign = side == 0 || side == 2 ? 1 : -1, k = sqrt(fmax(z + AT(depth, i, j), dry_depth) / g);
@@ -553,15 +568,19 @@ INLINE REAL theta_flux(const REAL h, const REAL w_new, const REAL w_old, const R
   return h * (theta * w_new + (1 - theta) * w_old);
 }
 
-/* The state at n + 1 from the solved changes x: the east and north face velocities, the level in flux form (a
- * water-level side's cell takes its row's), and the total depth h_new for the check that none is negative. */
-__kernel void
-level_update(__global const REAL *restrict zeta, __global const REAL *restrict depth, __global const REAL *restrict u,
-             __global const REAL *restrict v, __global const REAL *restrict pu, __global const REAL *restrict pv,
-             __global const REAL *restrict ru, __global const REAL *restrict rv, __global const REAL *restrict hu,
-             __global const REAL *restrict hv, __global const REAL *restrict x, __global REAL *restrict u_new,
-             __global REAL *restrict v_new, __global REAL *restrict zeta_new, __global REAL *restrict h_new, GRID_ARGS,
-             PHYSICS_ARGS, const REAL theta, const int spitch, const int4 side_type) {
+/* The state at n + 1 from the solved changes x: the east and north face velocities, the level in flux form, and the
+ * total depth h_new for the check that none is negative. A side's cell takes its row's level: a radiating one's as
+ * solved, a Dirichlet one's its value exactly (CG leaves a decoupled row exact only to its tolerance: the RRB
+ * preconditioner's levels couple what A does not), never below the bed. */
+__kernel void level_update(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                           __global const REAL *restrict u, __global const REAL *restrict v,
+                           __global const REAL *restrict pu, __global const REAL *restrict pv,
+                           __global const REAL *restrict ru, __global const REAL *restrict rv,
+                           __global const REAL *restrict hu, __global const REAL *restrict hv,
+                           __global const REAL *restrict x, __global REAL *restrict u_new,
+                           __global REAL *restrict v_new, __global REAL *restrict zeta_new,
+                           __global REAL *restrict h_new, GRID_ARGS, PHYSICS_ARGS, const REAL theta, const int spitch,
+                           const int4 side_type, const REAL4 side_level, const REAL4 side_reference) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
@@ -577,19 +596,21 @@ level_update(__global const REAL *restrict zeta, __global const REAL *restrict d
                           (theta_flux(AT(hv, i, j), v_north, AT(v, i, j), theta) -
                            theta_flux(AT(hv, i, j - 1), v_south, AT(v, i, j - 1), theta)) /
                               dy;
-  /* A side's cell takes its row's level, never below the bed (a Dirichlet value is at least -d, which z + x may miss
-   * by rounding; the open side's level is the boundary condition's, not a balance of fluxes). */
-  const bool fixed = level_side(x0 + i, y0 + j, global_nx, global_ny, side_type) >= 0;
-  const REAL level = fixed ? fmax(z + xc, -AT(depth, i, j)) : z - dt * divergence;
+  const int side = level_side(x0 + i, y0 + j, global_nx, global_ny, side_type);
+  const bool radiating = side >= 0 && radiating_cell(side, x0 + i, y0 + j, NORMAL_FACE(hu, hv, side, i, j), global_nx,
+                                                     global_ny, side_type);
+  const REAL d = AT(depth, i, j);
+  const REAL level = side < 0 ? z - dt * divergence : (radiating ? fmax(z + xc, -d) : SIDE_VALUE(side, i, j));
   AT(u_new, i, j) = u_east;
   AT(v_new, i, j) = v_north;
   AT(zeta_new, i, j) = level;
-  AT(h_new, i, j) = level + AT(depth, i, j);
+  AT(h_new, i, j) = level + d;
 }
 
 /* Drying within a step (Delft3D-FLOW's check): where a cell's new depth came out negative, its four faces are set dry
  * for this step (flag, predictor, response and depth 0) and the step is solved again; the cell then keeps its level
- * and volume. Each work-item takes the east and north faces of its cell (h_new's ghosts exchanged). */
+ * and volume. Each work-item takes the east and north faces of its cell (h_new's ghosts exchanged). PHYSICS_ARGS:
+ * unused, the arguments every kernel here takes. */
 __kernel void dry_negative_faces(__global const REAL *restrict h_new, __global REAL *restrict kfu,
                                  __global REAL *restrict kfv, __global REAL *restrict pu, __global REAL *restrict pv,
                                  __global REAL *restrict ru, __global REAL *restrict rv, __global REAL *restrict hu,

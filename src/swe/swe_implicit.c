@@ -1,9 +1,9 @@
 /* swe_implicit.c: the semi-implicit shallow-water step (see swe_implicit.h; the scheme's equations head the last
  * section of kernels_cl/swe.cl). One step:
  *   face_predict      u and v predictors, responses and flux depths from the state at n, the wet flags;
- *   level_assemble    the level system's matrix and right-hand side, the first guess zeta^n;
- *   CG                warm-started from zeta^n (the water-level cells start at their values), the preconditioner
- *                     set up on each new matrix;
+ *   level_assemble    the system for the step's change of level: matrix, right-hand side, the first guess 0 (the
+ *                     last level; a Dirichlet row starts at its change);
+ *   CG                from there, the preconditioner set up on each new matrix;
  *   level_update      the velocities from the solved levels, the levels in flux form, the new depths;
  * and where a depth came out negative, dry_negative_faces dries the faces around it and the step is solved again
  * from the assembly (Delft3D-FLOW's drying check): volume is never clipped away. */
@@ -230,7 +230,8 @@ cleanup:
 }
 
 /* level_update: reads 11 fields, writes 4. */
-static HclStatus update(SweImplicit *s, const SweState *now, const SweState *next, double dt) {
+static HclStatus update(SweImplicit *s, const SweState *now, const SweState *next, double dt,
+                        const double levels[SWE_SIDES]) {
   HclStatus status = HCL_OK;
   TRY(vec_ghosts(s->x_vec));
   Field *fields[] = {now->zeta,    s->depth,     now->u,       now->v,       s->faces[PU],
@@ -238,7 +239,7 @@ static HclStatus update(SweImplicit *s, const SweState *now, const SweState *nex
                      s->x,         next->u,      next->v,      next->zeta,   s->h_new};
   Launch l = launch_begin(s, SWE_K_UPDATE, fields, 15);
   arg_scheme(&l, dt, true);
-  swe_arg_sides(&l.a, s->decomp, &s->config, NULL, false);
+  swe_arg_sides(&l.a, s->decomp, &s->config, levels, true);
   TRY(launch_end(&l, 15));
 cleanup:
   return status;
@@ -272,7 +273,7 @@ static HclStatus solve_and_update(SweImplicit *s, const SweState *now, const Swe
   s->stats.solves++;
   s->stats.iterations += result.iterations;
   s->stats.last = result;
-  TRY(update(s, now, next, dt));
+  TRY(update(s, now, next, dt, levels));
   TRY(reduce_min(s->reducer, field_span(s->h_new), &shallowest));
   *negative = shallowest < 0;
 cleanup:

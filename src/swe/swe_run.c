@@ -54,7 +54,8 @@ typedef struct {
   double max_depth;  /* of the bed below the reference, over the grid: how deep a level boundary can fill */
   double t_good;     /* time of the last checkpoint (swe_checkpoint) */
   int64_t step_good;
-  int64_t solves, iterations; /* the implicit scheme's level solves and CG iterations so far */
+  int64_t solves, iterations; /* the implicit scheme's level solves and CG iterations in this process */
+  int64_t first_step;         /* the step this process started from (a continued run's restart step) */
   char source[256];
 } SweRun;
 
@@ -459,10 +460,10 @@ cleanup:
 }
 
 /* The implicit scheme's progress: CG iterations per step, and level solves per step where drying made some steps
- * solve again, over the run so far. */
+ * solve again, over the steps this process took. */
 static void describe(void *model, char *extra, size_t size) {
   const SweRun *r = model;
-  int64_t steps = r->tl.step > 0 ? r->tl.step : 1;
+  int64_t steps = r->tl.step > r->first_step ? r->tl.step - r->first_step : 1;
   if (!implicit_scheme(r)) {
     extra[0] = '\0';
   } else if (r->solves > steps) {
@@ -490,6 +491,7 @@ static HclStatus swe_run(Runtime *rt, const Case *c, const RunRequest *request) 
   TRY(open_model(rt, c, request, &r));
   if (request->restart) {
     TRY(read_restart(&r));
+    r.first_step = r.tl.step;
   }
   TRY(choose_step(&r, request->restart != NULL));
   TRY(open_output(&r));

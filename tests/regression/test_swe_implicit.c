@@ -170,7 +170,7 @@ static void lake_at_rest(Runtime *rt, Precision precision) {
       largest_u = fmax(largest_u, fabs(u[p]));
     }
   }
-  SweSolveStats stats = swe_solve_stats(m.swe);
+  SweSolveStats stats = s == HCL_OK ? swe_solve_stats(m.swe) : (SweSolveStats){0};
   /* At rest the level system's right-hand side is 0 exactly (the change's form: no level times (1 + sum a) minus
    * its neighbours to round), and so is every predictor, also at the island's shore, where the faces are dry. */
   TAP_OK(s == HCL_OK && largest_u == 0 && memcmp(before, m.zeta, n * sizeof *before) == 0 && stats.iterations == 0,
@@ -234,30 +234,38 @@ static void drop_and_island(Runtime *rt) {
     if (s == HCL_OK) {
       s = swe_volume(m.swe, &v1);
     }
-    double largest = 0, rms = 0, peak = 0;
+    double largest = 0, rms = 0, waves = 0, highest = 0;
     for (size_t p = 0; p < (size_t)nx * nx; p++) {
       double d = m.zeta[p] - reference.zeta[p];
       largest = fmax(largest, fabs(d));
       rms += d * d;
-      peak = fmax(peak, fabs(reference.zeta[p]));
+      waves += reference.zeta[p] * reference.zeta[p];
+      highest = m.zeta[p] + m.depth[p] > 1e-3 ? fmax(highest, fabs(m.zeta[p])) : highest; /* wet cells */
     }
     rms = sqrt(rms / ((double)nx * nx));
+    waves = sqrt(waves / ((double)nx * nx));
     tap_note("test case 1 at %d x the explicit step (%d steps, %.2f CG iterations a step): level against the "
-             "explicit run at t = %g s: largest difference %.3e m, rms %.3e m (the explicit waves' largest %.3e m)",
-             ratios[k], steps, (double)iterations / steps, t_end, largest, rms, peak);
+             "explicit run at t = %g s: largest difference %.3e m, rms %.3e m (the explicit waves' rms %.3e m)",
+             ratios[k], steps, (double)iterations / steps, t_end, largest, rms, waves);
     /* Volume: every face flux leaves one cell and enters the next bit for bit (flux form), whatever CG's
      * tolerance; only the rounding of each cell's update remains. */
     double drift = fabs(v1 - v0) / v0;
     TAP_OK(s == HCL_OK && drift < 1e-12, "test case 1 at %d x: volume drifts by %.2e relative (< 1e-12) %s", ratios[k],
            drift, status_message());
-    TAP_OK(s == HCL_OK && smallest >= -1e-12, "test case 1 at %d x: no negative depth (smallest %.3g m)", ratios[k],
+    /* The step is solved again until no depth is negative: 0 exactly is the least. */
+    TAP_OK(s == HCL_OK && smallest >= 0, "test case 1 at %d x: no negative depth (smallest %.3g m)", ratios[k],
            smallest);
-    /* Close to the explicit run: the theta scheme damps and slows the short waves of the ring as the step grows
-     * (at 100 x the step is 10 s, the ring's period about 5 s), so the bound widens with the ratio: the rms
-     * difference stays within a quarter of the waves' height at 10 x and within their height at 50 and 100 x. */
-    double bound = ratios[k] == 10 ? 0.25 * peak : peak;
-    TAP_OK(s == HCL_OK && rms < bound, "test case 1 at %d x: rms difference %.3e m below %.3e m", ratios[k], rms,
-           bound);
+    /* Stable: no wet cell's level beyond the drop's 0.1 m. */
+    TAP_OK(s == HCL_OK && highest < 0.1, "test case 1 at %d x: stable (largest wet |level| %.3g m)", ratios[k],
+           highest);
+    /* Close to the explicit run where the step still resolves the ring of waves: at 10 x (1 s against its period of
+     * about 5 s) the rms difference is measured at 22% of the waves' rms; bound 30%. At 50 and 100 x (5 and 10 s)
+     * the step does not resolve them: the theta scheme damps and delays them, and the difference (measured 95% and
+     * 112% of the waves' rms) is reported, not bounded. */
+    if (ratios[k] == 10) {
+      TAP_OK(s == HCL_OK && rms < 0.3 * waves,
+             "test case 1 at 10 x: rms difference %.3e m below 30%% of the waves' %.3e m", rms, waves);
+    }
     model_free(&m);
   }
   model_free(&reference);
@@ -304,7 +312,7 @@ static void linear_tide(Runtime *rt) {
     cfg.sides[SWE_WEST] = SWE_SIDE_LEVEL;
     double period = 2 * PI / td.omega;
     int per_period = (int)ceil(period / courant_step(courants[n], c, dx));
-    double dt = period / per_period, sine = 0, cosine = 0;
+    double dt = period / per_period, sine = 0, cosine = 0, boundary_miss = 0;
     status_clear();
     HclStatus s = model_create(rt, nx, 3, dx, cfg, tide_state, &td, &m);
     /* The closed end's harmonic at w over three periods: a free oscillation of the channel (its quarter-wave
@@ -318,6 +326,7 @@ static void linear_tide(Runtime *rt) {
         s = model_read(&m);
       }
       double t = step * dt, closed_end = m.zeta[(size_t)nx + nx - 1];
+      boundary_miss = fmax(boundary_miss, fabs(m.zeta[nx] - level[SWE_WEST]));
       sine += closed_end * sin(td.omega * t) * 2 / (3 * per_period);
       cosine += closed_end * cos(td.omega * t) * 2 / (3 * per_period);
     }
@@ -328,6 +337,9 @@ static void linear_tide(Runtime *rt) {
     /* theta = 0.5 neither damps nor amplifies; its phase error in time, (w dt)^2 / 12 (0.13% at Courant 20, 51
      * steps a period), and the grid's, (k dx)^2 / 24 (1e-6), shift the channel's resonance (1 / cos(k L), 1.56
      * here) by about as much: within 0.5% and 0.005 rad. */
+    /* A Dirichlet row's level is its value exactly (level_update takes it from the side, not from CG). */
+    TAP_OK(s == HCL_OK && boundary_miss == 0,
+           "linear tide at Courant %g: the west cells hold the tide exactly (%.3g m off)", courants[n], boundary_miss);
     TAP_OK(s == HCL_OK && fabs(ratio - exact) < 0.005 * exact && fabs(phase) < 0.005,
            "linear tide at Courant %g: closed-end amplitude and phase within 0.5%% and 0.005 rad of the analytic %s",
            courants[n], status_message());
