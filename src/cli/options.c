@@ -59,6 +59,7 @@ void cli_print_usage(FILE *out) {
           "exit status: 0 ok, 64 usage, 65 bad input data, 66 missing input, 69 no suitable device,\n"
           "             70 internal or kernel build failure, 71 system error, 73 cannot create output,\n"
           "             74 I/O error, 75 stopped by SIGTERM/SIGUSR1 after writing a restart,\n"
+          "             78 an iterative solver did not converge (a run's last good state was written as a restart),\n"
           "             79 the run diverged (its last good state was written as a restart)\n");
 }
 

@@ -69,6 +69,52 @@ cleanup:
 }
 
 #ifdef HYDROCL_HAVE_NETCDF
+static bool numeric_type(nc_type type) {
+  return type >= NC_BYTE && type <= NC_UINT64 && type != NC_CHAR;
+}
+
+/* Refuses a variable that does not hold numbers (char, string, compound...): what it is, named, before any read. */
+static HclStatus require_numeric_variable(int ncid, int var, const char *path, const char *role) {
+  HclStatus status = HCL_OK;
+  nc_type type = NC_NAT;
+  char name[NC_MAX_NAME + 1] = "";
+  TRY_NC(nc_inq_varname(ncid, var, name), path);
+  TRY_NC(nc_inq_vartype(ncid, var, &type), path);
+  REQUIRE(numeric_type(type), HCL_EDATA, "%s: variable '%s' (%s) holds %s, not numbers", path, name, role,
+          type == NC_CHAR || type == NC_STRING ? "text" : "values of a user-defined type");
+cleanup:
+  return status;
+}
+
+/* Refuses a present attribute named `attribute` of var that is not one number (CF: scale_factor, add_offset and
+ * _FillValue are one number each; missing_value one or more). */
+static HclStatus require_numeric_attribute(int ncid, int var, const char *path, const char *attribute, bool several) {
+  HclStatus status = HCL_OK;
+  nc_type type = NC_NAT;
+  size_t length = 0;
+  char name[NC_MAX_NAME + 1] = "";
+  if (nc_inq_att(ncid, var, attribute, &type, &length) != NC_NOERR) {
+    goto cleanup;
+  }
+  TRY_NC(nc_inq_varname(ncid, var, name), path);
+  REQUIRE(numeric_type(type) && length >= 1 && (several || length == 1), HCL_EDATA,
+          "%s: attribute %s of '%s' must be %s (it holds %zu %s)", path, attribute, name,
+          several ? "numbers" : "one number", length, numeric_type(type) ? "numbers" : "characters or strings");
+cleanup:
+  return status;
+}
+
+/* The numeric attributes the readers use (scale_factor, add_offset, _FillValue, missing_value), checked. */
+static HclStatus require_numeric_attributes(int ncid, int var, const char *path) {
+  HclStatus status = HCL_OK;
+  TRY(require_numeric_attribute(ncid, var, path, "scale_factor", false));
+  TRY(require_numeric_attribute(ncid, var, path, "add_offset", false));
+  TRY(require_numeric_attribute(ncid, var, path, "_FillValue", false));
+  TRY(require_numeric_attribute(ncid, var, path, "missing_value", true));
+cleanup:
+  return status;
+}
+
 /* The grid variable of an open file, the one named or else its only 2D variable, checked to be ny x nx. */
 static HclStatus find_grid_variable(int ncid, const char *path, const char *variable, int nx, int ny, int *var,
                                     char name[NC_MAX_NAME + 1]) {
@@ -97,6 +143,8 @@ static HclStatus find_grid_variable(int ncid, const char *path, const char *vari
   TRY_NC(nc_inq_dimlen(ncid, dims[1], &lengths[1]), path);
   REQUIRE(lengths[0] == (size_t)ny && lengths[1] == (size_t)nx, HCL_EDATA,
           "%s: variable '%s' is %zu x %zu (y, x), the grid is %d x %d", path, name, lengths[0], lengths[1], ny, nx);
+  TRY(require_numeric_variable(ncid, *var, path, "the grid"));
+  TRY(require_numeric_attributes(ncid, *var, path));
 cleanup:
   return status;
 }
@@ -270,7 +318,20 @@ static HclStatus find_series_variables(int ncid, const char *path, int *var, int
   REQUIRE(nc_inq_varid(ncid, dim_name, time_var) == NC_NOERR, HCL_EDATA,
           "%s: dimension '%s' of the series has no coordinate variable '%s' holding the times", path, dim_name,
           dim_name);
+  int time_dims = 0, time_dim = -1;
+  TRY_NC(nc_inq_varndims(ncid, *time_var, &time_dims), path);
+  REQUIRE(time_dims == 1, HCL_EDATA,
+          "%s: the time coordinate '%s' has %d dimensions; a series' times are one per sample, '%s(%s)' (bounds "
+          "belong in a variable of their own)",
+          path, dim_name, time_dims, dim_name, dim_name);
+  TRY_NC(nc_inq_vardimid(ncid, *time_var, &time_dim), path);
+  REQUIRE(time_dim == dim, HCL_EDATA, "%s: the time coordinate '%s' does not run along the series' dimension", path,
+          dim_name);
   REQUIRE(*n > 0, HCL_EDATA, "%s: no samples", path);
+  TRY(require_numeric_variable(ncid, *var, path, "the series"));
+  TRY(require_numeric_variable(ncid, *time_var, path, "the times"));
+  TRY(require_numeric_attributes(ncid, *var, path));
+  TRY(require_numeric_attributes(ncid, *time_var, path));
 cleanup:
   return status;
 }
@@ -282,8 +343,13 @@ static HclStatus read_series_times(int ncid, int time_var, const char *path, dou
   HclStatus status = HCL_OK;
   char units[NC_MAX_NAME + 1] = "";
   size_t length = 0;
-  REQUIRE(nc_inq_attlen(ncid, time_var, "units", &length) == NC_NOERR && length < sizeof units, HCL_EDATA,
+  nc_type type = NC_NAT;
+  REQUIRE(nc_inq_att(ncid, time_var, "units", &type, &length) == NC_NOERR, HCL_EDATA,
           "%s: the time coordinate has no units; give 'seconds' (or minutes, hours, days)", path);
+  REQUIRE(type == NC_CHAR && length < sizeof units, HCL_EDATA,
+          "%s: the time coordinate's units must be text of at most %zu characters, as 'seconds' or 'hours since "
+          "2023-06-01 00:00:00'",
+          path, sizeof units - 1);
   TRY_NC(nc_get_att_text(ncid, time_var, "units", units), path);
   const char *since = "";
   double scale = seconds_per_unit(units, &since), offset = 0;
@@ -331,6 +397,10 @@ static HclStatus read_netcdf_series(const char *path, double start, double **tim
             mark, t[k]);
   }
   TRY(unpack(ncid, var, path, v, n));
+  for (size_t k = 0; k < n; k++) {
+    REQUIRE(isfinite(v[k]), HCL_EDATA, "%s: '%s' is %g at t = %g s; a series needs finite samples", path, name, v[k],
+            t[k]);
+  }
   *times = t;
   *values = v;
   *count = (int)n;
@@ -362,42 +432,84 @@ cleanup:
   return status;
 }
 
+/* The fields of a CSV line, separated by commas, spaces or tabs: how many there are, and how many of them read whole
+ * as a number (finite or not: "nan" is a number where one belongs, refused later as not finite); the first two
+ * numbers' values in out. */
+static void scan_fields(const char *line, int *fields, int *numbers, double out[2]) {
+  *fields = *numbers = 0;
+  const char *cursor = line;
+  for (;;) {
+    cursor += strspn(cursor, " \t,");
+    size_t length = strcspn(cursor, " \t,\r\n");
+    if (length == 0) {
+      break;
+    }
+    char *end = NULL;
+    double value = strtod(cursor, &end);
+    if (end == cursor + length) {
+      if (*numbers < 2) {
+        out[*numbers] = value;
+      }
+      (*numbers)++;
+    }
+    (*fields)++;
+    cursor += length;
+  }
+}
+
+static HclStatus append_sample(double **t, double **v, int *n, int *capacity, double time, double value,
+                               const char *path) {
+  HclStatus status = HCL_OK;
+  if (*n == *capacity) {
+    int larger = *capacity ? 2 * *capacity : 64;
+    double *bigger_t = realloc(*t, (size_t)larger * sizeof **t);
+    REQUIRE(bigger_t != NULL, HCL_ENOMEM, "cannot hold %d samples of '%s'", larger, path);
+    *t = bigger_t;
+    double *bigger_v = realloc(*v, (size_t)larger * sizeof **v);
+    REQUIRE(bigger_v != NULL, HCL_ENOMEM, "cannot hold %d samples of '%s'", larger, path);
+    *v = bigger_v;
+    *capacity = larger;
+  }
+  (*t)[*n] = time;
+  (*v)[(*n)++] = value;
+cleanup:
+  return status;
+}
+
+/* A CSV series 'time,value' (s, SI units), lines of any length. Comments (#) and blank lines are skipped; the first
+ * other line is a header when none of its fields is a number (a row with a number where one belongs is data, and a
+ * malformed one is refused with its line). */
 static HclStatus read_csv_series(const char *path, double **times, double **values, int *count) {
   HclStatus status = HCL_OK;
   FILE *f = fopen(path, "r");
   double *t = NULL, *v = NULL;
   int n = 0, capacity = 0, number = 0;
   bool first = true; /* the first line that is neither a comment nor blank: it may be a header */
-  char line[1024];
+  char *line = NULL;
+  size_t line_capacity = 0;
   *times = *values = NULL;
   *count = 0;
   REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open time series '%s': %s", path, strerror(errno));
-  while (fgets(line, sizeof line, f)) {
+  while (getline(&line, &line_capacity, f) > 0) {
     double pair[2];
+    int fields = 0, numbers = 0;
     number++;
     if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line)) {
       continue;
     }
-    int parsed = parse_numbers(line, pair, 2);
-    bool header = first && parsed < 0;
+    scan_fields(line, &fields, &numbers, pair);
+    bool header = first && numbers == 0;
     first = false;
     if (header) {
       continue;
     }
-    REQUIRE(parsed == 2, HCL_EDATA, "%s:%d: expected 'time,value' in seconds and SI units", path, number);
+    REQUIRE(fields == 2 && numbers == 2, HCL_EDATA, "%s:%d: expected 'time,value' in seconds and SI units", path,
+            number);
+    REQUIRE(isfinite(pair[0]) && isfinite(pair[1]), HCL_EDATA, "%s:%d: time %g s, value %g: both must be finite", path,
+            number, pair[0], pair[1]);
     REQUIRE(n == 0 || pair[0] > t[n - 1], HCL_EDATA, "%s:%d: time %g s does not follow %g s", path, number, pair[0],
             t[n - 1]);
-    if (n == capacity) {
-      capacity = capacity ? 2 * capacity : 64;
-      double *bigger_t = realloc(t, (size_t)capacity * sizeof *t);
-      REQUIRE(bigger_t != NULL, HCL_ENOMEM, "cannot hold %d samples of '%s'", capacity, path);
-      t = bigger_t;
-      double *bigger_v = realloc(v, (size_t)capacity * sizeof *v);
-      REQUIRE(bigger_v != NULL, HCL_ENOMEM, "cannot hold %d samples of '%s'", capacity, path);
-      v = bigger_v;
-    }
-    t[n] = pair[0];
-    v[n++] = pair[1];
+    TRY(append_sample(&t, &v, &n, &capacity, pair[0], pair[1], path));
   }
   REQUIRE(n > 0, HCL_EDATA, "%s: no samples (expected lines 'time,value')", path);
   *times = t;
@@ -408,6 +520,7 @@ cleanup:
   if (f) {
     fclose(f);
   }
+  free(line);
   free(t);
   free(v);
   return status;

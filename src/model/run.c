@@ -63,6 +63,31 @@ cleanup:
   return status;
 }
 
+/* Orders points by name, and points of one name as they were listed. */
+static int by_name(const void *a, const void *b) {
+  const NamedPoint *p = *(const NamedPoint *const *)a, *q = *(const NamedPoint *const *)b;
+  int order = strcmp(p->name, q->name);
+  return order ? order : (p < q ? -1 : (p > q ? 1 : 0));
+}
+
+/* Refuses two points of one name, whichever lists they came from: output names the stations by them. */
+static HclStatus refuse_duplicate_names(const NamedPoint *points, int count, const char *what) {
+  HclStatus status = HCL_OK;
+  const NamedPoint **sorted = NULL;
+  TRY_ALLOC(sorted, count + 1);
+  for (int k = 0; k < count; k++) {
+    sorted[k] = &points[k];
+  }
+  qsort(sorted, (size_t)count, sizeof *sorted, by_name);
+  for (int k = 1; k < count; k++) {
+    REQUIRE(strcmp(sorted[k]->name, sorted[k - 1]->name) != 0, HCL_EDATA, "%s: %s '%s' is named twice (first at %s)",
+            sorted[k]->origin, what, sorted[k]->name, sorted[k - 1]->origin);
+  }
+cleanup:
+  free(sorted);
+  return status;
+}
+
 HclStatus run_read_points(const Case *c, const char *points_key, const char *file_key, NamedPoint **points,
                           int *count) {
   HclStatus status = HCL_OK;
@@ -81,6 +106,7 @@ HclStatus run_read_points(const Case *c, const char *points_key, const char *fil
     memcpy(*points + ncase, from_file, (size_t)nfile * sizeof *from_file);
   }
   *count = ncase + nfile;
+  TRY(refuse_duplicate_names(*points, *count, "point"));
 cleanup:
   free(from_file);
   return status;

@@ -138,4 +138,11 @@ run_capture timeout 60 "$hydrocl" bench halo --size 2 --precision single
 ok "a halo --size below 3 exits 64" equals "$rc" 64
 run_capture timeout 60 "$hydrocl" bench swe --size 4294967320 --precision single
 ok "a swe --size beyond int exits 64" equals "$rc" 64
+run_capture "$hydrocl" help
+codes=$(grep -o 'X(HCL_[A-Z]*, [0-9]*' "$kernels_cl/../include/core/status.h" | awk '{print $2}' | sort -u)
+missing=""
+for code in $codes; do
+  grep -qw "$code" <<<"$out" || missing="$missing $code"
+done
+ok "help lists every exit status include/core/status.h has (missing:${missing:- none})" test -z "$missing"
 tap_done

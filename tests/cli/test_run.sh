@@ -70,6 +70,12 @@ bad_input "a gauge outside the grid" "lies outside the cell centres" "$case_file
   --set output.gauge_file="$dir/far.csv"
 run_capture "$hydrocl" validate "$case_file" --set output.gauge_file="$dir/far.csv"
 ok "validate finds the gauge outside the grid too" equals "$rc" 65
+printf 'name,x,y\nA,50,50\nB,60,60\nA,70,70\n' >"$dir/twice.csv" # issue 27, 10
+bad_input "two gauges of one name in a gauge file" "twice.csv:4: point 'A' is named twice (first at" "$case_file" \
+  --set output.gauge_file="$dir/twice.csv"
+printf 'name,x,y\ndrop-centre,50,50\n' >"$dir/again.csv"
+bad_input "a gauge file naming a gauge of the case again" "point 'drop-centre' is named twice" "$case_file" \
+  --set output.gauge_file="$dir/again.csv"
 # 60000^2 cells need some 600 GB of device memory, more than any device of today: refused before any allocation.
 huge=(--set grid.nx=60000 --set grid.ny=60000)
 run_capture "$hydrocl" validate "$case_file" "${huge[@]}"

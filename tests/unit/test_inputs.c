@@ -144,6 +144,82 @@ static void test_netcdf_series(void) {
   s = series(write_series_nc("gap.nc", "s", hours, gap, 3), &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "'level' is missing (missing_value) at t = 0.5 s"),
          "a missing sample: %s", status_message());
+  const double nan[3] = {1, NAN, 2}, inf[3] = {1, 2, INFINITY};
+  s = series(write_series_nc("nan.nc", "s", hours, nan, 3), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "'level' is nan at t = 0.5 s; a series needs finite"),
+         "a NaN sample (issue 27, 3): %s", status_message());
+  s = series(write_series_nc("inf.nc", "s", hours, inf, 3), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "'level' is inf at t = 2 s"), "an infinite one: %s",
+         status_message());
+  free(t);
+  free(v);
+}
+
+/* Writes folder/name: a series 'level(time)' of 4 samples whose coordinate is the bounds-style 'time(time, nv)' (CF
+ * cell bounds in the coordinate itself). */
+static const char *write_bounds_time_nc(const char *name) {
+  static char path[512];
+  int ncid, dims[2], time_var, level_var;
+  const double times[8] = {0, 1, 1, 2, 2, 3, 3, 4}, levels[4] = {0, 1, 2, 3};
+  snprintf(path, sizeof path, "%s/%s", folder, name);
+  nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid);
+  nc_def_dim(ncid, "time", 4, &dims[0]);
+  nc_def_dim(ncid, "nv", 2, &dims[1]);
+  nc_def_var(ncid, "time", NC_DOUBLE, 2, dims, &time_var);
+  nc_put_att_text(ncid, time_var, "units", 1, "s");
+  nc_def_var(ncid, "level", NC_DOUBLE, 1, dims, &level_var);
+  nc_enddef(ncid);
+  nc_put_var_double(ncid, time_var, times);
+  nc_put_var_double(ncid, level_var, levels);
+  nc_close(ncid);
+  return path;
+}
+
+/* Writes folder/name: the series of write_series_nc in seconds with one thing wrong: what = "text" (level is a char
+ * variable), "scale" (a text scale_factor), "units" (numeric units). */
+static const char *write_wrong_type_nc(const char *name, const char *what) {
+  static char path[512];
+  int ncid, dim, time_var, level_var;
+  const double times[2] = {0, 1}, levels[2] = {1, 2}, numeric_units = 1;
+  snprintf(path, sizeof path, "%s/%s", folder, name);
+  nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid);
+  nc_def_dim(ncid, "time", 2, &dim);
+  nc_def_var(ncid, "time", NC_DOUBLE, 1, &dim, &time_var);
+  if (strcmp(what, "units") == 0) {
+    nc_put_att_double(ncid, time_var, "units", NC_DOUBLE, 1, &numeric_units);
+  } else {
+    nc_put_att_text(ncid, time_var, "units", 1, "s");
+  }
+  nc_def_var(ncid, "level", strcmp(what, "text") == 0 ? NC_CHAR : NC_DOUBLE, 1, &dim, &level_var);
+  if (strcmp(what, "scale") == 0) {
+    nc_put_att_text(ncid, level_var, "scale_factor", 3, "0.1");
+  }
+  nc_enddef(ncid);
+  nc_put_var_double(ncid, time_var, times);
+  if (strcmp(what, "text") != 0) {
+    nc_put_var_double(ncid, level_var, levels);
+  }
+  nc_close(ncid);
+  return path;
+}
+
+/* Inputs that are not what a series is (issue 27, 1 and 12): refused with the variable and what was expected, before
+ * anything is read into a buffer of the wrong size. */
+static void test_netcdf_shapes_and_types(void) {
+  double *t = NULL, *v = NULL;
+  int n = 0;
+  HclStatus s = series(write_bounds_time_nc("bounds.nc"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "the time coordinate 'time' has 2 dimensions"),
+         "a 2D time coordinate is refused, not overflowed: %s", status_message());
+  s = series(write_wrong_type_nc("text.nc", "text"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "variable 'level' (the series) holds text, not numbers"),
+         "a char series: %s", status_message());
+  s = series(write_wrong_type_nc("scale.nc", "scale"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "attribute scale_factor of 'level' must be one number"),
+         "a text scale_factor: %s", status_message());
+  s = series(write_wrong_type_nc("units.nc", "units"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "the time coordinate's units must be text"),
+         "numeric units: %s", status_message());
   free(t);
   free(v);
 }
@@ -233,6 +309,7 @@ int main(void) {
          status_message());
   test_netcdf_conventions();
   test_netcdf_series();
+  test_netcdf_shapes_and_types();
 #endif
   test_dates();
 
@@ -267,6 +344,26 @@ int main(void) {
   s = input_read_series(write_file("one.csv", "0,1\n60\n"), START, &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "one.csv:2: expected 'time,value'"), "a short line: %s",
          status_message());
+  status_clear(); /* issue 27, 9: a malformed first row is data, not a header */
+  s = input_read_series(write_file("malformed.csv", "0,abc\n60,2\n"), START, &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "malformed.csv:1: expected 'time,value'"),
+         "a malformed first row without a header is refused, not skipped: %s", status_message());
+  status_clear(); /* issue 27, 3 */
+  s = input_read_series(write_file("nan.csv", "time,level\n0,1\n60,nan\n"), START, &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "nan.csv:3: time 60 s, value nan: both must be finite"),
+         "a NaN sample: %s", status_message());
+  char *long_comment = malloc(5000); /* issue 27, 8: lines of any length, the line numbers right after them */
+  memset(long_comment, 'x', 4998);
+  long_comment[0] = '#';
+  long_comment[4998] = '\n';
+  long_comment[4999] = '\0';
+  char text[5100];
+  snprintf(text, sizeof text, "%s0,1\n60\n", long_comment);
+  free(long_comment);
+  status_clear();
+  s = input_read_series(write_file("long.csv", text), START, &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "long.csv:3: expected 'time,value'"),
+         "a 5000-character comment line counts as one line: %s", status_message());
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf %s", folder);
   if (system(cmd) != 0) {
