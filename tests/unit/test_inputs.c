@@ -235,6 +235,9 @@ static void test_netcdf_conventions(void) {
       grid(write_level_nc("packed.nc", NC_SHORT, packed, 2, scale_offset, scale_offset_values), NULL, 3, 2, g);
   TAP_OK(s == HCL_OK && g[0] == -2.0 && g[1] == -1.75 && g[3] == -3.0 && g[5] == 23.0,
          "scale_factor and add_offset unpack a short grid %s", status_message());
+  s = grid(write_level_nc("chars.nc", NC_CHAR, NULL, 0, NULL, NULL), NULL, 3, 2, g); /* issue 27, 12 */
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "variable 'level' (the grid) holds text, not numbers"),
+         "a char grid is bad input, named: %s", status_message());
 
   const double gap[6] = {1, 2, 3, 4, 5, -999};
   const char *const fill[] = {"_FillValue"};
