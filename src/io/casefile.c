@@ -273,19 +273,83 @@ void case_adopt_schema(Case *c, CaseSchema *schema) {
 }
 
 /* YAML forbids tabs in indentation, and libyaml's message for one is obscure: find them first. */
-static HclStatus check_tabs(const char *path, FILE *f) {
+/* Refuses a tab in a line's indentation (YAML indents with spaces only), naming its line and column; lines of any
+ * length. */
+static HclStatus check_tabs(const char *path, const char *text, size_t length) {
   HclStatus status = HCL_OK;
-  char line[4096];
-  int number = 0;
-  while (fgets(line, sizeof line, f)) {
-    number++;
-    for (size_t i = 0; line[i] == ' ' || line[i] == '\t'; i++) {
-      REQUIRE(line[i] != '\t', HCL_EDATA, "%s:%d:%zu: tab in the indentation; YAML indents with spaces only", path,
+  int number = 1;
+  for (size_t at = 0; at < length;) {
+    size_t i = 0;
+    for (; at + i < length && (text[at + i] == ' ' || text[at + i] == '\t'); i++) {
+      REQUIRE(text[at + i] != '\t', HCL_EDATA, "%s:%d:%zu: tab in the indentation; YAML indents with spaces only", path,
               number, i + 1);
     }
+    const char *newline = memchr(text + at, '\n', length - at);
+    at = newline ? (size_t)(newline - text) + 1 : length;
+    number++;
   }
-  rewind(f);
 cleanup:
+  return status;
+}
+
+/* A case file is read whole, every time it is opened; one that is not a regular file (a pipe, /dev/stdin, a
+ * process substitution) is read once and kept for the process: `run` and `validate` look at the case more than once
+ * (case_peek, then case_load), and a pipe can be read only once. A case file is text of a few kB; more than
+ * CASE_FILE_MAX bytes, or a NUL byte, is not one. */
+enum { CASE_FILE_MAX = 16 << 20 };
+static struct {
+  char *path, *text;
+  size_t length;
+} case_text;
+
+static HclStatus read_case_text(const char *path, const char **text, size_t *length) {
+  HclStatus status = HCL_OK;
+  struct stat info;
+  FILE *f = NULL;
+  char *buffer = NULL, *copy = NULL;
+  size_t used = 0, capacity = 0;
+  REQUIRE(stat(path, &info) == 0, HCL_ENOINPUT, "cannot open case file '%s': %s", path, strerror(errno));
+  REQUIRE(!S_ISDIR(info.st_mode), HCL_ENOINPUT, "'%s' is a folder, not a case file", path);
+  if (!S_ISREG(info.st_mode) && case_text.path && strcmp(case_text.path, path) == 0) {
+    goto found;
+  }
+  f = fopen(path, "rb");
+  REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open case file '%s': %s", path, strerror(errno));
+  for (;;) {
+    if (used == capacity) {
+      REQUIRE(capacity < CASE_FILE_MAX, HCL_EDATA, "%s: larger than %d MiB; a case file is text of a few kB", path,
+              CASE_FILE_MAX >> 20);
+      capacity = capacity ? 2 * capacity : 65536;
+      char *bigger = realloc(buffer, capacity + 1);
+      REQUIRE(bigger != NULL, HCL_ENOMEM, "cannot hold case file '%s'", path);
+      buffer = bigger;
+    }
+    size_t got = fread(buffer + used, 1, capacity - used, f);
+    REQUIRE(memchr(buffer + used, '\0', got) == NULL, HCL_EDATA, "%s: holds a NUL byte; a case file is text", path);
+    used += got;
+    if (got == 0) {
+      REQUIRE(!ferror(f), HCL_EIO, "cannot read case file '%s': %s", path, strerror(errno));
+      break;
+    }
+  }
+  buffer[used] = '\0';
+  copy = strdup(path);
+  REQUIRE(copy != NULL, HCL_ENOMEM, "cannot hold case file '%s'", path);
+  free(case_text.path);
+  free(case_text.text);
+  case_text.path = copy;
+  case_text.text = buffer;
+  case_text.length = used;
+  copy = buffer = NULL;
+found:
+  *text = case_text.text;
+  *length = case_text.length;
+cleanup:
+  if (f) {
+    fclose(f);
+  }
+  free(buffer);
+  free(copy);
   return status;
 }
 
@@ -408,7 +472,6 @@ cleanup:
 
 /* A YAML file read into a document (libyaml), what case_load and case_peek start from. */
 typedef struct {
-  FILE *f;
   yaml_parser_t parser;
   yaml_document_t doc;
   bool parser_ready, doc_ready;
@@ -421,28 +484,45 @@ static void yaml_file_close(YamlFile *y) {
   if (y->parser_ready) {
     yaml_parser_delete(&y->parser);
   }
-  if (y->f) {
-    fclose(y->f);
-  }
   memset(y, 0, sizeof *y);
 }
 
-/* Opens and parses path; its root node (NULL for an empty file) is a mapping. */
+/* Refuses a second YAML document in the file (after `---`): a case file is one. */
+static HclStatus refuse_second_document(const char *path, yaml_parser_t *parser) {
+  HclStatus status = HCL_OK;
+  yaml_document_t next;
+  bool loaded = yaml_parser_load(parser, &next);
+  REQUIRE(loaded, HCL_EDATA, "%s:%zu:%zu: YAML syntax error after the first document: %s", path,
+          parser->problem_mark.line + 1, parser->problem_mark.column + 1,
+          parser->problem ? parser->problem : "unreadable");
+  yaml_node_t *root = yaml_document_get_root_node(&next);
+  size_t line = root ? root->start_mark.line + 1 : 0;
+  yaml_document_delete(&next);
+  REQUIRE(root == NULL, HCL_EDATA,
+          "%s:%zu: a second YAML document (after '---'); a case file is one document: join them or remove one", path,
+          line);
+cleanup:
+  return status;
+}
+
+/* Reads (read_case_text) and parses path; its root node (NULL for an empty file) is a mapping. */
 static HclStatus yaml_file_open(const char *path, YamlFile *y, yaml_node_t **root) {
   HclStatus status = HCL_OK;
+  const char *text = NULL;
+  size_t length = 0;
   memset(y, 0, sizeof *y);
-  y->f = fopen(path, "rb");
-  REQUIRE(y->f != NULL, HCL_ENOINPUT, "cannot open case file '%s': %s", path, strerror(errno));
-  TRY(check_tabs(path, y->f));
+  TRY(read_case_text(path, &text, &length));
+  TRY(check_tabs(path, text, length));
   REQUIRE(yaml_parser_initialize(&y->parser), HCL_ENOMEM, "cannot start the YAML parser");
   y->parser_ready = true;
-  yaml_parser_set_input_file(&y->parser, y->f);
+  yaml_parser_set_input_string(&y->parser, (const unsigned char *)text, length);
   if (!yaml_parser_load(&y->parser, &y->doc)) {
     FAIL(HCL_EDATA, "%s:%zu:%zu: YAML syntax error: %s%s%s", path, y->parser.problem_mark.line + 1,
          y->parser.problem_mark.column + 1, y->parser.problem ? y->parser.problem : "unreadable",
          y->parser.context ? " " : "", y->parser.context ? y->parser.context : "");
   }
   y->doc_ready = true;
+  TRY(refuse_second_document(path, &y->parser));
   *root = yaml_document_get_root_node(&y->doc);
   if (*root) {
     char origin[320];

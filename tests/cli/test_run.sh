@@ -25,6 +25,10 @@ for case_path in "$root"/cases/*.yml; do
 done
 run_capture "$hydrocl" validate "$case_file"
 ok "validate counts the map frames: t = 0, every 2 s to 60 s and the end" contains "$out" "output: 31 map frames"
+run_capture "$hydrocl" validate <(cat "$case_file") # issue 27, 13: a pipe is read once
+ok "a case file given through a pipe validates" equals "$rc" 0
+run_capture "$hydrocl" validate "$root/cases"
+ok "a folder given as the case file exits 66" equals "$rc" 66
 run_capture "$hydrocl" defaults shallow-water
 ok "defaults shallow-water exits 0" equals "$rc" 0
 ok "the template names every section" python3 -c '

@@ -130,6 +130,30 @@ static void test_yaml_round_trip(void) {
   free(text);
 }
 
+/* What a case file can be given as (issue 27, 7, 8 and 13): a long line whose tab is not indentation loads; a folder
+ * is missing input; /dev/zero is refused at once as not text. */
+static void test_case_file_kinds(void) {
+  Case *c = NULL;
+  char *text = malloc(6000);
+  int n = snprintf(text, 6000, "output:\n  title: \"");
+  memset(text + n, 'x', 5000);
+  snprintf(text + n + 5000, 6000 - (size_t)n - 5000, "\tend\"\ngrid:\n  nx: 10\n");
+  HclStatus s = load(text, NULL, &c);
+  TAP_OK(s == HCL_OK && c && case_int(c, "grid.nx") == 10 && strlen(case_string(c, "output.title")) == 5004,
+         "a 5000-character title holding a tab loads %s", status_message());
+  case_destroy(&c);
+  free(text);
+  status_clear();
+  s = case_load(schema, NKEYS, folder, &c);
+  TAP_OK(s == HCL_ENOINPUT && tap_contains(status_message(), "is a folder, not a case file"), "a folder: %s",
+         status_message());
+  status_clear();
+  s = case_load(schema, NKEYS, "/dev/zero", &c);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "/dev/zero: holds a NUL byte"), "/dev/zero: %s",
+         status_message());
+  case_destroy(&c);
+}
+
 /* The mistake in text must be HCL_EDATA with a message holding every one of the parts. */
 static void mistake(const char *what, const char *text, const char *set, const char *part1, const char *part2) {
   Case *c = NULL;
@@ -246,6 +270,10 @@ int main(void) {
   mistake("a whole number beyond any range", "grid:\n  nx: 99999999999999999999\n", NULL, "grid.nx must be from",
           "(got 99999999999999999999)");
   mistake("a section given a value", "grid: 5\n", NULL, "case.yml:1:1: 'grid' is a section", "indented");
+  /* issue 27, 11: a second document is refused, not ignored */
+  mistake("a second YAML document", "grid:\n  nx: 10\n---\ngrid:\n  nx: 20\n", NULL,
+          "case.yml:4: a second YAML document", "join them or remove one");
+  test_case_file_kinds();
 
   test_yaml_round_trip();
 
