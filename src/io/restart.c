@@ -1,6 +1,8 @@
 /* restart.c: rank- and device-independent restart files (see restart.h). */
 #include "restart.h"
 
+#include <math.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -321,6 +323,13 @@ static HclStatus read_file(const char *path, Field *const *fields, int nfields, 
     block = NULL;
     TRY_ALLOC(block, count[0] * count[1] * count[2]);
     TRY_NC(nc_get_vara_double(ncid, var, ndims == 3 ? start : start + 1, ndims == 3 ? count : count + 1, block), path);
+    for (size_t p = 0; p < count[0] * count[1] * count[2]; p++) {
+      REQUIRE(isfinite(block[p]), HCL_EDATA,
+              "restart '%s': field '%s' holds %g (plane %zu, y %zu, x %zu); a state to "
+              "continue from is finite",
+              path, field_name(f), block[p], p / (count[1] * count[2]), (size_t)l->y0 + p / count[2] % count[1],
+              (size_t)l->x0 + p % count[2]);
+    }
     TRY(field_write_owned(f, block));
   }
   for (int i = 0; i < nscalars; i++) {
@@ -330,6 +339,7 @@ static HclStatus read_file(const char *path, Field *const *fields, int nfields, 
     REQUIRE(nc_inq_varndims(ncid, var, &ndims) == NC_NOERR && ndims == 0, HCL_EDATA,
             "restart '%s' holds '%s' as an array of %d dimensions, not as one value", path, scalars[i].name, ndims);
     TRY_NC(nc_get_var_double(ncid, var, &scalars[i].value), path);
+    REQUIRE(isfinite(scalars[i].value), HCL_EDATA, "restart '%s': '%s' is %g", path, scalars[i].name, scalars[i].value);
   }
 cleanup:
   if (ncid >= 0) {

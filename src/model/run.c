@@ -280,6 +280,9 @@ HclStatus run_restart_path(const RunRequest *q, const char *prefix, char *path, 
 
 HclStatus run_resume(Timeline *tl, const char *path, double t, int64_t step) {
   HclStatus status = HCL_OK;
+  REQUIRE(t >= 0 && step >= 0, HCL_EDATA,
+          "restart '%s' is at t = %g s, step %lld: a run continues from a time and a step of 0 or more", path, t,
+          (long long)step);
   timeline_start(tl, tl->t_end, tl->map.interval, tl->history.interval, tl->restart.interval, t, step);
   REQUIRE(tl->t < tl->t_end, HCL_EDATA, "restart '%s' is at t = %g s, at or past time.end = %g s: nothing to run", path,
           tl->t, tl->t_end);

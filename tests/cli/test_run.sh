@@ -192,6 +192,26 @@ run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set grid.nx=50 --
   --restart latest
 ok "continuing with another grid exits 65" equals "$rc" 65
 ok "and leaves the map file as it was" /usr/bin/python3 "$ncsame" "$dir/whole/map.nc" "$dir/split/map.nc" time zeta
+# Restarts whose contents cannot be continued from (issue 27, 14): refused with what is wrong.
+tamper() { # NAME VARIABLE VALUE: a copy of the first restart with VARIABLE's first value set to VALUE, in $dir/NAME
+  mkdir -p "$dir/$1" && cp "$first_restart" "$dir/$1/"
+  /usr/bin/python3 -c '
+import sys, glob, netCDF4
+with netCDF4.Dataset(glob.glob(sys.argv[1] + "/restart-*.nc")[0], "a") as r:
+    v = r[sys.argv[2]]
+    if v.ndim == 0:
+        v.assignValue(float(sys.argv[3]))
+    else:
+        v[(0,) * v.ndim] = float(sys.argv[3])' "$dir/$1" "$2" "$3"
+}
+tamper past time -1e15
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/past" --restart latest
+ok "a restart at t = -1e15 s exits 65" equals "$rc" 65
+ok "saying why" contains "$err" "is at t = -1e+15 s, step 4: a run continues from a time and a step of 0 or more"
+tamper nan zeta nan
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/nan" --restart latest
+ok "a restart holding a NaN exits 65" equals "$rc" 65
+ok "naming the field and the point" contains "$err" "field 'zeta' holds nan (plane 0, y 0, x 0)"
 mkdir -p "$dir/stale" && cp "$(last_restart "$dir/whole")" "$dir/stale/"
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/stale"
 ok "a fresh run into a folder holding restarts of another run exits 73" equals "$rc" 73
