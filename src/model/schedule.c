@@ -26,12 +26,19 @@ bool schedule_due(Schedule *e, double t) {
 }
 
 int64_t schedule_count_until(const Schedule *e, double t_end) {
-  int64_t count = 0;
-  Schedule s = *e;
-  for (; schedule_time(&s) < t_end; s.next++) {
-    count++;
+  if (!(e->interval > 0) || !(schedule_time(e) < t_end)) {
+    return 1;
   }
-  return count + 1;
+  /* The first event at or after t_end, k interval >= t_end, found arithmetically (a run of 1e12 s with frames every
+   * second is counted at once) and settled against schedule_time's own rounding. */
+  Schedule last = {.interval = e->interval, .next = (int64_t)ceil(t_end / e->interval)};
+  while (last.next > e->next && schedule_time(&(Schedule){.interval = e->interval, .next = last.next - 1}) >= t_end) {
+    last.next--;
+  }
+  while (schedule_time(&last) < t_end) {
+    last.next++;
+  }
+  return last.next - e->next + 1;
 }
 
 double schedule_step(double t, double event, double dt_max, double *t_next) {

@@ -25,6 +25,12 @@ for case_path in "$root"/cases/*.yml; do
 done
 run_capture "$hydrocl" validate "$case_file"
 ok "validate counts the map frames: t = 0, every 2 s to 60 s and the end" contains "$out" "output: 31 map frames"
+run_capture "$hydrocl" validate "$case_file" --set output.interval=7 --set time.end=63
+ok "every 7 s to 63 s: t = 0, 7 to 56 s and the end, itself an event" contains "$out" "output: 10 map frames"
+run_capture "$hydrocl" validate "$case_file" --set output.interval=0.1 --set time.end=0.3
+ok "every 0.1 s to 0.3 s (0.1 x 3 rounds above 0.3): 4 frames" contains "$out" "output: 4 map frames"
+run_capture timeout 20 "$hydrocl" validate "$case_file" --set output.interval=1 --set time.end=1e12 # issue 27, 6
+ok "a trillion frames are counted, not stepped through" contains "$out" "output: 1000000000001 map frames"
 run_capture "$hydrocl" validate <(cat "$case_file") # issue 27, 13: a pipe is read once
 ok "a case file given through a pipe validates" equals "$rc" 0
 run_capture "$hydrocl" validate "$root/cases"
