@@ -290,7 +290,11 @@ bool reference_factor(const Stencil5 *s, int max_levels, int final_nodes, RrbFac
     f->levels = grown;
     RrbLevel *l = &f->levels[f->nlevels++];
     *l = (RrbLevel){.nx = current.nx, .ny = current.ny, .stride = stride, .straight = current};
-    if (!eliminate_black(l, why) || !eliminate_r1(l, &current, why)) {
+    if (!eliminate_black(l, why)) {
+      return false; /* current is the level's now: reference_free frees it */
+    }
+    if (!eliminate_r1(l, &current, why)) {
+      stencil_free(&current); /* the next level's, owned by no level yet */
       return false;
     }
     stride *= 2;
