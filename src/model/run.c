@@ -2,7 +2,9 @@
 #include "run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +17,6 @@
 #include "progress.h"
 #include "restart.h"
 #include "signals.h"
-
-enum { RUN_PATH_SIZE = 1100 }; /* the output folder (-o, checked to be below 960 characters) and a file name */
 
 HclStatus run_time_units(const Case *c, const char *key, double *start, char *units, size_t size) {
   HclStatus status = HCL_OK;
@@ -230,6 +230,84 @@ static void remove_made_files(const RunRequest *q, RunFiles *files) {
   }
 }
 
+/* The lock's text: "HOST PID\n". */
+static void lock_text(char *text, size_t size) {
+  char host[256] = "";
+  if (gethostname(host, sizeof host - 1) != 0) {
+    snprintf(host, sizeof host, "unknown");
+  }
+  snprintf(text, size, "%s %ld\n", host, (long)getpid());
+}
+
+/* Makes the lock file exclusively; false with errno when it cannot (EEXIST: another holds it). */
+static bool make_lock(const char *path) {
+  char text[320];
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) {
+    return false;
+  }
+  lock_text(text, sizeof text);
+  bool written = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+  close(fd);
+  if (!written) {
+    unlink(path);
+  }
+  return written;
+}
+
+/* Whether the lock at path was left by a process of this host that is gone (a run killed with SIGKILL). */
+static bool lock_is_stale(const char *path, char *owner, size_t size) {
+  char host[256] = "", this_host[256] = "";
+  long pid = 0;
+  FILE *f = fopen(path, "r");
+  snprintf(owner, size, "an unknown job");
+  if (!f) {
+    return false;
+  }
+  bool read = fscanf(f, "%255s %ld", host, &pid) == 2;
+  fclose(f);
+  if (!read) {
+    return false;
+  }
+  snprintf(owner, size, "hydrocl pid %ld on host %s", pid, host);
+  return gethostname(this_host, sizeof this_host - 1) == 0 && strcmp(host, this_host) == 0 && pid > 0 &&
+         kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Takes the output folder's lock (rank 0), taking over a stale one once. */
+static HclStatus take_lock(const RunRequest *q, RunFiles *files) {
+  HclStatus local = HCL_OK;
+  char path[RUN_PATH_SIZE], owner[320];
+  if (par_rank() == 0) {
+    output_path(q, RUN_LOCK_NAME, path, sizeof path);
+    bool taken = make_lock(path);
+    if (!taken && errno == EEXIST && lock_is_stale(path, owner, sizeof owner)) {
+      log_warn("output folder '%s': taking over the lock of %s, which is gone", q->output_dir, owner);
+      taken = unlink(path) == 0 && make_lock(path);
+    }
+    if (taken) {
+      snprintf(files->lock, sizeof files->lock, "%s", path);
+    } else if (errno == EEXIST) {
+      lock_is_stale(path, owner, sizeof owner);
+      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
+                         "output folder '%s' is in use by %s (%s); wait for it or stop it, or choose another output "
+                         "folder (remove the lock file only if that job is gone)",
+                         q->output_dir, owner, path);
+    } else {
+      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot lock output folder '%s' (%s): %s", q->output_dir,
+                         path, strerror(errno));
+    }
+  }
+  return par_agree(local);
+}
+
+static void release_lock(RunFiles *files) {
+  if (files->lock[0]) {
+    unlink(files->lock);
+    files->lock[0] = '\0';
+  }
+}
+
 HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const RunRequest *q, const char *prefix,
                          const Timeline *tl, const OutputSpec *base, const RunOutputs *outputs, RunFiles *files) {
   HclStatus status = HCL_OK;
@@ -237,6 +315,7 @@ HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const
   OutputSpec spec = *base;
   TRY(case_to_yaml(c, &yaml));
   TRY(output_make_folders(q->output_dir));
+  TRY(take_lock(q, files));
   TRY(run_claim_restarts(q, prefix, tl->step));
   spec.overwrite = q->overwrite;
   spec.history = q->command_line;
@@ -256,6 +335,7 @@ void run_close_files(RunFiles *files) {
   series_close(&files->series);
   history_close(&files->history);
   map_close(&files->map);
+  release_lock(files);
 }
 
 HclStatus run_write_restart(const Case *c, const RunRequest *q, const char *prefix, const char *source, int64_t step,

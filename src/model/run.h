@@ -67,10 +67,12 @@ HclStatus run_remove_stale(const RunRequest *request, const char *path);
 
 /* A run's output files in the output folder: map.nc, history.nc (with gauges) and a series file (seriesfile.h) for
  * a model that writes one. */
+enum { RUN_PATH_SIZE = 1100 }; /* the output folder (-o, checked to be below 960 characters) and a file name */
 typedef struct {
   MapFile *map;
   HistoryFile *history;
   SeriesFile *series;
+  char lock[RUN_PATH_SIZE]; /* the output folder's lock file this run holds (rank 0), "" when none */
 } RunFiles;
 
 /* What goes into them: map.nc holds variables[0..nmap), history.nc the first nhistory of them at the gauges, the
@@ -88,11 +90,15 @@ typedef struct {
  * creates the files, or for a continued run reopens them from tl's time on, and for a fresh run without gauges takes
  * away an earlier run's history.nc (run_remove_stale). base: the files' title, source, time units, coordinates and
  * storage; path, overwrite, history, the case and resuming are set here. A fresh run that fails leaves none of the
- * files this call made. Collective. */
+ * files this call made. Before anything in the folder is touched, the run takes its lock, RUN_LOCK_NAME: a file
+ * holding the owner's host and pid, made exclusively; a folder locked by a live job (or one on another host) is
+ * HCL_ECANTCREAT naming it, a lock left by a dead process of this host is taken over. run_close_files releases it.
+ * Collective. */
 HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const RunRequest *request,
                          const char *prefix, const Timeline *tl, const OutputSpec *base, const RunOutputs *outputs,
                          RunFiles *files);
 void run_close_files(RunFiles *files);
+#define RUN_LOCK_NAME ".hydrocl.lock"
 
 /* Writes a restart PREFIX-STEP.nc of fields and scalars (scalars[0] the time) into the output folder, keeping the
  * newest restart.keep. source: the files' source attribute. Collective. */

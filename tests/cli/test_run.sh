@@ -243,6 +243,32 @@ netCDF4.Dataset(restarts[0])["zeta"][:]
 assert len(netCDF4.Dataset(sys.argv[1] + "/map.nc").dimensions["time"]) >= 2' "$out_dir"
 done
 
+# ---- the output folder's lock (issue 27, 2) ----
+# A second run into the folder of a running one, even with --overwrite, is refused before it touches anything; the
+# first runs on undisturbed and releases the lock when it ends.
+out_dir="$dir/busy"
+"$hydrocl" run "$case_file" --set time.end=100000 --set output.interval=1 -o "$out_dir" -q 2>"$out_dir.err" &
+pid=$!
+wait_for_frames "$out_dir/map.nc"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=1 -o "$out_dir" --overwrite
+ok "a run into the folder of a running job exits 73" equals "$rc" 73
+ok "naming the job" contains "$err" "is in use by hydrocl pid $pid on host $(hostname)"
+kill -TERM "$pid"
+wait "$pid"
+ok "the running job goes on undisturbed and stops cleanly (75)" equals "$?" 75
+ok "with a map file that opens" /usr/bin/python3 -c '
+import sys, netCDF4
+assert len(netCDF4.Dataset(sys.argv[1] + "/map.nc").dimensions["time"]) >= 2' "$out_dir"
+ok "and without its lock" test ! -e "$out_dir/.hydrocl.lock"
+mkdir -p "$dir/killed" && printf '%s 999999999\n' "$(hostname)" >"$dir/killed/.hydrocl.lock"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=1 -o "$dir/killed"
+ok "a lock left by a dead process of this host is taken over" equals "$rc" 0
+ok "saying so" contains "$err" "taking over the lock of hydrocl pid 999999999 on host $(hostname), which is gone"
+mkdir -p "$dir/elsewhere" && printf 'another-host 1\n' >"$dir/elsewhere/.hydrocl.lock"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=1 -o "$dir/elsewhere"
+ok "a lock of a job on another host is respected (73)" equals "$rc" 73
+ok "and named" contains "$err" "is in use by hydrocl pid 1 on host another-host"
+
 # ---- a basin that starts dry, flooded from a level boundary ----
 # No wet cell measures a wave speed at the start, so the first steps must come from the boundary's level over the
 # deepest bed (sqrt(g (3 m + 0 m)) here); a step from the dry depth alone (about 15 s) blew this run up to 1e10 m.
