@@ -21,6 +21,7 @@ typedef struct {
                               creating one; frames after resume_time (from a run that went on past the restart it
                               continues from) are overwritten */
   double resume_time;
+  double resume_end; /* a continued run's end: a file holding frames beyond it is refused, HCL_EDATA (0: any end) */
 } OutputSpec;
 
 typedef struct {

@@ -17,7 +17,9 @@ cleanup:
 }
 
 /* The number of leading entries of the time variable at or before t (within rounding). */
-static HclStatus frames_until(int ncid, const char *path, int time_var, double t, int *frames) {
+/* How many frames of the file lie at or before t (those after it are overwritten), and the last frame's time
+ * (-HUGE_VAL without frames). */
+static HclStatus frames_until(int ncid, const char *path, int time_var, double t, int *frames, double *last) {
   HclStatus status = HCL_OK;
   int dim;
   size_t count = 0;
@@ -32,12 +34,14 @@ static HclStatus frames_until(int ncid, const char *path, int time_var, double t
   while ((size_t)*frames < count && times[*frames] <= t + 1e-9 * (1 + fabs(t))) {
     (*frames)++;
   }
+  *last = count > 0 ? times[count - 1] : -HUGE_VAL;
 cleanup:
   free(times);
   return status;
 }
 
-/* CF 1.8 section 2.6.2: a program that changes a file appends its line to the global history attribute. */
+/* CF 1.8 section 2.6.2: a program that changes a file appends its line to the global history attribute; the
+ * effective case becomes the continuing run's. */
 static HclStatus append_history(int ncid, const OutputSpec *spec) {
   HclStatus status = HCL_OK;
   size_t length = 0;
@@ -53,6 +57,7 @@ static HclStatus append_history(int ncid, const OutputSpec *spec) {
   strcpy(text + length, spec->history);
   TRY_NC(nc_redef(ncid), spec->path);
   TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "history", text), spec->path);
+  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "hydrocl_case", spec->case_yaml), spec->path); /* the continuing run's case */
   TRY_NC(nc_enddef(ncid), spec->path);
 cleanup:
   free(text);
@@ -79,7 +84,13 @@ HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names,
     REQUIRE(nc_inq_varid(*ncid, vars[v].name, &var_ids[v]) == NC_NOERR, HCL_EDATA,
             "cannot continue '%s': it has no variable '%s'", spec->path, vars[v].name);
   }
-  TRY(frames_until(*ncid, spec->path, *time_var, spec->resume_time, frames));
+  double last = 0;
+  TRY(frames_until(*ncid, spec->path, *time_var, spec->resume_time, frames, &last));
+  /* Frames beyond a shorter end would stay behind the continued run's: refused, the file untouched. */
+  REQUIRE(spec->resume_end <= 0 || last <= spec->resume_end * (1 + 1e-12), HCL_EDATA,
+          "cannot continue '%s' to t = %g s: it holds frames up to t = %g s from the run being continued; continue "
+          "to that time or beyond (time.end), or start afresh (--overwrite)",
+          spec->path, spec->resume_end, last);
   TRY(append_history(*ncid, spec));
 cleanup:
   return status;

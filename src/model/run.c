@@ -316,14 +316,20 @@ HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const
   TRY(case_to_yaml(c, &yaml));
   TRY(output_make_folders(q->output_dir));
   TRY(take_lock(q, files));
-  TRY(run_claim_restarts(q, prefix, tl->step));
   spec.overwrite = q->overwrite;
   spec.history = q->command_line;
   spec.case_yaml = yaml;
   spec.resume = q->restart != NULL;
   spec.resume_time = tl->t;
+  spec.resume_end = tl->t_end;
+  if (q->restart) { /* the files first: a continuation they refuse must not have discarded any restart */
+    TRY(create_files(rt, decomp, q, &spec, outputs, files));
+    TRY(run_claim_restarts(q, prefix, tl->step));
+    goto cleanup;
+  }
+  TRY(run_claim_restarts(q, prefix, tl->step));
   status = create_files(rt, decomp, q, &spec, outputs, files);
-  if (status != HCL_OK && !q->restart) { /* a fresh run leaves no half-made output behind */
+  if (status != HCL_OK) { /* a fresh run leaves no half-made output behind */
     remove_made_files(q, files);
   }
 cleanup:

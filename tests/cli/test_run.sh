@@ -194,6 +194,17 @@ import sys, netCDF4
 for name in ("map.nc", "history.nc"):
     lines = netCDF4.Dataset(sys.argv[1] + "/" + name).history.split("\n")
     assert len(lines) == 2 and "time.end=3" in lines[0] and "--restart" in lines[1], lines' "$dir/split"
+ok "the continued files carry the continuing run's case (time.end 4, not 3)" /usr/bin/python3 -c '
+import sys, netCDF4
+for name in ("map.nc", "history.nc"):
+    case = netCDF4.Dataset(sys.argv[1] + "/" + name).hydrocl_case
+    assert "  end: 4\n" in case, case' "$dir/split"
+# issue 27, 4: continuing to an end before the file's last frame would leave that run's frames behind
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=3 -o "$dir/split" --restart "$first_restart"
+ok "continuing to an earlier time.end than the files reach exits 65" equals "$rc" 65
+ok "saying why and what to do" contains "$err" "it holds frames up to t = 4 s from the run being continued"
+ok "and leaves the map file as it was" /usr/bin/python3 "$ncsame" "$dir/whole/map.nc" "$dir/split/map.nc" time zeta
+ok "and its restarts" equals "$(cd "$dir/whole" && ls restart-*.nc)" "$(cd "$dir/split" && ls restart-*.nc)"
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set grid.nx=50 --set time.end=6 -o "$dir/split" \
   --restart latest
 ok "continuing with another grid exits 65" equals "$rc" 65
