@@ -215,11 +215,11 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   r->rt = rt;
   TRY(wave_setup_from_case(c, request->precision_given ? &request->precision : NULL, &r->setup));
   TRY(run_create_decomp(c, &r->setup.grid, &r->decomp));
+  TRY(check_device_memory(r)); /* from the grid alone, before any field of it is made on the host */
   TRY(read_gauges(r));
   TRY(read_lines(r));
   TRY(host_initial_state(r));
   TRY(choose_step(r));
-  TRY(check_device_memory(r));
   double history_interval = case_real(c, "output.history_interval");
   timeline_start(&r->tl, r->setup.t_end, case_real(c, "output.interval"),
                  history_interval > 0 ? history_interval : case_real(c, "output.interval"),

@@ -48,6 +48,11 @@ run_capture "$hydrocl" validate "$standing" --set physics.chezy=50
 ok "a key of the other model is an unknown key" test "$rc" = 65 -a -n "$(grep "unknown key 'physics.chezy'" <<<"$err")"
 
 # ---- validate ----
+# issue 27, 5: a grid far beyond any device is refused from its size alone, before the host builds its state (10^6
+# squared points took 71 for the host's memory; 20000^2 took 75 s and 9.5 GB before a refusal)
+run_capture timeout 20 "$hydrocl" validate "$root/cases/whalin.yml" --set grid.nx=1000000 --set grid.ny=1000000
+ok "a 10^6 x 10^6 wave grid is refused at once for device memory (69)" equals "$rc" 69
+ok "with the megabytes needed" contains "$err" "1000000 x 1000000 points need"
 run_capture "$hydrocl" validate "$standing"
 ok "validate standing-wave.yml prints the step and ERK4's limit" contains "$out" \
   "time step: fixed 0.03009 s (Courant number 1.07 for c = 2.215 m/s; ERK4 stability limit 0.1071 s)"
