@@ -273,19 +273,46 @@ void case_adopt_schema(Case *c, CaseSchema *schema) {
 }
 
 /* YAML forbids tabs in indentation, and libyaml's message for one is obscure: find them first. */
-/* Refuses a tab in a line's indentation (YAML indents with spaces only), naming its line and column; lines of any
- * length. */
-static HclStatus check_tabs(const char *path, const char *text, size_t length) {
+/* A case file is at most a few levels deep (section, key, a list of points); deeper nesting is refused before the
+ * YAML parser sees it (its time grows with the square of the depth). */
+enum { CASE_DEPTH_MAX = 64, CASE_INDENT_MAX = 256 };
+
+/* Refuses a tab in a line's indentation (YAML indents with spaces only), an indentation beyond CASE_INDENT_MAX
+ * columns (block nesting) and flow brackets ([ {) nested deeper than CASE_DEPTH_MAX, naming the line; lines of any
+ * length. Brackets count outside comments and outside a quoted scalar that opens and closes on its line (a quote
+ * opens one only after a space or [ { , : or at the line's start, so an apostrophe in a plain word is no quote). */
+static HclStatus check_layout(const char *path, const char *text, size_t length) {
   HclStatus status = HCL_OK;
-  int number = 1;
+  int number = 1, depth = 0;
   for (size_t at = 0; at < length;) {
     size_t i = 0;
+    char quote = 0;
     for (; at + i < length && (text[at + i] == ' ' || text[at + i] == '\t'); i++) {
       REQUIRE(text[at + i] != '\t', HCL_EDATA, "%s:%d:%zu: tab in the indentation; YAML indents with spaces only", path,
               number, i + 1);
     }
+    REQUIRE(i <= CASE_INDENT_MAX, HCL_EDATA,
+            "%s:%d: indented %zu columns; a case file nests a few levels, at most %d "
+            "columns",
+            path, number, i, CASE_INDENT_MAX);
     const char *newline = memchr(text + at, '\n', length - at);
-    at = newline ? (size_t)(newline - text) + 1 : length;
+    size_t end = newline ? (size_t)(newline - text) : length;
+    for (size_t k = at + i; k < end; k++) {
+      char ch = text[k];
+      if (quote) {
+        quote = ch == quote ? 0 : quote;
+      } else if (ch == '#' && (k == at || text[k - 1] == ' ')) {
+        break; /* a comment runs to the end of the line */
+      } else if ((ch == '"' || ch == '\'') && (k == at + i || strchr(" [{,:", text[k - 1]))) {
+        quote = ch;
+      } else if (ch == '[' || ch == '{') {
+        REQUIRE(++depth <= CASE_DEPTH_MAX, HCL_EDATA, "%s:%d:%zu: lists or maps nested deeper than %d", path, number,
+                k - at + 1, CASE_DEPTH_MAX);
+      } else if ((ch == ']' || ch == '}') && depth > 0) {
+        depth--;
+      }
+    }
+    at = end + 1;
     number++;
   }
 cleanup:
@@ -512,7 +539,7 @@ static HclStatus yaml_file_open(const char *path, YamlFile *y, yaml_node_t **roo
   size_t length = 0;
   memset(y, 0, sizeof *y);
   TRY(read_case_text(path, &text, &length));
-  TRY(check_tabs(path, text, length));
+  TRY(check_layout(path, text, length));
   REQUIRE(yaml_parser_initialize(&y->parser), HCL_ENOMEM, "cannot start the YAML parser");
   y->parser_ready = true;
   yaml_parser_set_input_string(&y->parser, (const unsigned char *)text, length);

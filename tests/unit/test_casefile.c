@@ -143,6 +143,34 @@ static void test_case_file_kinds(void) {
          "a 5000-character title holding a tab loads %s", status_message());
   case_destroy(&c);
   free(text);
+  /* issue 27, 7: nesting beyond a case file's few levels is refused before the parser (whose time grows with the
+   * square of the depth) sees it; brackets inside a quoted title are text */
+  size_t deep = 100000;
+  text = malloc(2 * deep + 64);
+  n = snprintf(text, 64, "output:\n  gauges: ");
+  memset(text + n, '[', deep);
+  memset(text + n + deep, ']', deep);
+  text[n + 2 * deep] = '\0';
+  s = load(text, NULL, &c);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "case.yml:2:75: lists or maps nested deeper than 64"),
+         "100000 nested lists are refused at once: %s", status_message());
+  case_destroy(&c);
+  s = load(
+      "output:\n  title: \"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"\ngrid:\n  nx: 10\n",
+      NULL, &c);
+  TAP_OK(s == HCL_OK, "brackets in a quoted title are text %s", status_message());
+  case_destroy(&c);
+  free(text);
+  text = malloc(400 * 410);
+  size_t used = 0;
+  for (int k = 0; k < 400; k++) {
+    used += (size_t)snprintf(text + used, 410, "%*sa%d:\n", k, "", k);
+  }
+  s = load(text, NULL, &c);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "case.yml:258: indented 257 columns"),
+         "400 levels of block nesting are refused: %s", status_message());
+  case_destroy(&c);
+  free(text);
   status_clear();
   s = case_load(schema, NKEYS, folder, &c);
   TAP_OK(s == HCL_ENOINPUT && tap_contains(status_message(), "is a folder, not a case file"), "a folder: %s",
