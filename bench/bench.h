@@ -62,6 +62,8 @@ HclStatus bench_swe(const BenchRequest *request);
 /* The thesis' test case 1 (section 8.2) as the state of swe on its decomposition, cells of dx: a 200 m basin 1 m
  * deep, a Gaussian island 3 cm above the water, a Gaussian drop of 10 cm (bench/swe.c). */
 HclStatus bench_swe_case1(Swe *swe, const Decomp *decomp, double dx);
+/* Its physics (momentum advection, Chezy 60, dry depth 1 mm, g 9.81) on cells of dx, the explicit scheme. */
+SweConfig bench_swe_case1_config(double dx, Precision precision, SweOrdering ordering);
 HclStatus bench_swe_implicit(const BenchRequest *request);
 HclStatus bench_rrb(const BenchRequest *request);
 HclStatus bench_laplace(const BenchRequest *request);

@@ -30,6 +30,19 @@ static double drop(double x, double y) {
   return 0.1 * exp(-r2 / (2 * 8.0 * 8.0));
 }
 
+SweConfig bench_swe_case1_config(double dx, Precision precision, SweOrdering ordering) {
+  SweConfig config = {.dx = dx,
+                      .dy = dx,
+                      .g = GRAVITY,
+                      .dry_depth = 1e-3,
+                      .advection = SWE_ADVECTION_MOMENTUM,
+                      .ordering = ordering,
+                      .friction = SWE_FRICTION_CHEZY,
+                      .friction_coefficient = 60.0,
+                      .precision = precision};
+  return config;
+}
+
 HclStatus bench_swe_case1(Swe *swe, const Decomp *decomp, double dx) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(decomp);
@@ -59,15 +72,7 @@ static HclStatus run_side(const BenchRequest *request, Precision precision, SweO
   /* The thesis' dt of 0.1 s at 2 m cells, scaled with dx: a CFL number of about 0.16. */
   double dt = 0.05 * dx;
   DecompSpec grid = {.nx = side, .ny = side};
-  SweConfig config = {.dx = dx,
-                      .dy = dx,
-                      .g = GRAVITY,
-                      .dry_depth = 1e-3,
-                      .advection = SWE_ADVECTION_MOMENTUM,
-                      .ordering = ordering,
-                      .friction = SWE_FRICTION_CHEZY,
-                      .friction_coefficient = 60.0,
-                      .precision = precision};
+  SweConfig config = bench_swe_case1_config(dx, precision, ordering);
   TRY(decomp_create(&grid, &decomp));
   TRY(swe_create(request->rt, decomp, &config, &swe));
   TRY(bench_swe_case1(swe, decomp, dx));

@@ -65,22 +65,10 @@ static HclStatus model_open(const Bench *b, int side, SweScheme scheme, Model *m
   HclStatus status = HCL_OK;
   DecompSpec grid = {.nx = side, .ny = side};
   m->dx = BASIN / side;
-  SweConfig config = {.dx = m->dx,
-                      .dy = m->dx,
-                      .g = GRAVITY,
-                      .dry_depth = 1e-3,
-                      .advection = SWE_ADVECTION_MOMENTUM,
-                      .ordering = SWE_ORDERING_HANSEN,
-                      .friction = SWE_FRICTION_CHEZY,
-                      .friction_coefficient = 60.0,
-                      .precision = b->precision,
-                      .scheme = scheme,
-                      .theta = THETA,
-                      .krylov = krylov_options_default()};
-  config.krylov.norm = KRYLOV_NORM_M;
-  config.krylov.rtol = 1e-5;
-  config.krylov.atol = 0;
-  config.krylov.max_iterations = 200;
+  SweConfig config = bench_swe_case1_config(m->dx, b->precision, SWE_ORDERING_HANSEN);
+  config.scheme = scheme;
+  config.theta = THETA;
+  config.krylov = swe_krylov_defaults();
   TRY(decomp_create(&grid, &m->decomp));
   TRY(swe_create(b->request->rt, m->decomp, &config, &m->swe));
   TRY(bench_swe_case1(m->swe, m->decomp, m->dx));

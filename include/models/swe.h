@@ -49,6 +49,10 @@ typedef struct Swe Swe;
  * scheme refuses periodic sides and a theta outside 0.5 .. 1 (HCL_EDATA), and starts with the RRB preconditioner of
  * the default depth. */
 HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config, Swe **out);
+/* The implicit scheme's level solver by default (the case keys' defaults): CG stopping when the preconditioned
+ * residual norm of the step's level change has fallen by 1e-5 (the RRB paper's criterion, section 3.3; the first
+ * residual is the change's, so the test is relative to what the step does), at most 200 iterations. */
+KrylovOptions swe_krylov_defaults(void);
 /* The implicit scheme's preconditioner for the level system (owned from here on): rrb (the default), jacobi or
  * none (precond.h, rrb_precond.h). */
 HclStatus swe_set_preconditioner(Swe *swe, Precond *pc);

@@ -368,6 +368,15 @@ cleanup:
   return status;
 }
 
+KrylovOptions swe_krylov_defaults(void) {
+  KrylovOptions o = krylov_options_default();
+  o.norm = KRYLOV_NORM_M;
+  o.rtol = 1e-5;
+  o.atol = 0;
+  o.max_iterations = 200;
+  return o;
+}
+
 SweSolveStats swe_solve_stats(const Swe *s) {
   return s->implicit ? swe_implicit_stats(s->implicit) : (SweSolveStats){0};
 }

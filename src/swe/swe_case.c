@@ -131,21 +131,9 @@ static const CaseKey swe_case_keys[] = {
      "simulated time between restart files; 0: only at the end and on SIGTERM or SIGUSR1"},
     {"restart.keep", CASE_INT, "", "2", 1, 1000, NULL, "how many restart files to keep, newest first"},
 };
-/* The implicit scheme's level solver by default: CG with RRB (stencil5_precond.h), stopping when the preconditioned
- * residual norm of the step's level change has fallen by rtol (the RRB paper's criterion, section 3.3; the first
- * residual is the change's, so the test is relative to what the step does). */
-static KrylovOptions level_solver_defaults(void) {
-  KrylovOptions o = krylov_options_default();
-  o.norm = KRYLOV_NORM_M;
-  o.rtol = 1e-5;
-  o.atol = 0;
-  o.max_iterations = 200;
-  return o;
-}
-
 HclStatus swe_case_schema(CaseSchema *schema) {
   HclStatus status = HCL_OK;
-  KrylovOptions defaults = level_solver_defaults();
+  KrylovOptions defaults = swe_krylov_defaults();
   TRY(case_schema_add(schema, "", swe_case_keys, (int)(sizeof swe_case_keys / sizeof swe_case_keys[0])));
   TRY(krylov_add_keys(schema, SWE_SOLVER_PREFIX, &defaults));
   TRY(stencil5_add_precond_keys(schema, SWE_SOLVER_PREFIX));
