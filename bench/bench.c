@@ -26,6 +26,12 @@ static const BenchEntry benchmarks[] = {
      "horizontal points per side of an N x N x 9 basin (default 129 to 2049; 129 and 257 on CPUs)", bench_laplace},
     {"wave", "the wave model's time step: solve, rates, relaxation, output, iterations, real-time ratio, bandwidth",
      "horizontal points per side of an N x N x 9 tank (default 129 to 1025; 129 and 257 on CPUs)", bench_wave},
+    {"scaling",
+     "weak and strong scaling over the run's ranks (one per GPU): a defect-correction iteration, a wave step, a "
+     "shallow-water step, an RRB-CG solve",
+     "points or cells per side: per rank for weak scaling, in all for strong (default: the issue's sizes on GPUs, "
+     "129 to 2048 on CPUs)",
+     bench_scaling},
     {"wave-table4", "the paper's Table 4: iterations per Laplace solve of the evolving Gaussian hump, per K and aspect",
      "horizontal points per side of the N x N x 9 basin, at least 129 (default 257)", bench_wave_table4},
 };

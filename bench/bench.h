@@ -69,5 +69,6 @@ HclStatus bench_rrb(const BenchRequest *request);
 HclStatus bench_laplace(const BenchRequest *request);
 HclStatus bench_wave(const BenchRequest *request);
 HclStatus bench_wave_table4(const BenchRequest *request);
+HclStatus bench_scaling(const BenchRequest *request);
 
 #endif

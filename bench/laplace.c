@@ -80,7 +80,7 @@ static HclStatus solve_from_zero(Runtime *rt, int n, LaplacePrecision precision,
   c.krylov.rtol = precision == LAPLACE_SINGLE ? 1e-5 : 1e-6;
   c.krylov.atol = 0;
   c.krylov.max_iterations = 100;
-  TRY(wave_hump_solver_open(rt, n, SPACING, &c, &h));
+  TRY(wave_hump_solver_open(rt, &(DecompSpec){.nx = n, .ny = n}, SPACING, &c, &h));
   TRY(runtime_finish(rt));
   double start = wall_seconds();
   status = laplace_solve(h.laplace, h.eta, h.phi, result);
@@ -107,7 +107,7 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
                                      "prolongation_ms"};
   double part_seconds[5] = {0}, total = 0, bytes[5] = {0}, iteration = 0;
   LaplaceConfig c = timing_config(precision, MG_LEVELS_MOST);
-  TRY(wave_hump_solver_open(rt, n, SPACING, &c, &h));
+  TRY(wave_hump_solver_open(rt, &(DecompSpec){.nx = n, .ny = n}, SPACING, &c, &h));
   TRY(time_iteration(rt, &h, &iteration));
   runtime_set_profile(rt, true);
   TRY(runtime_profile_clear(rt));
@@ -167,7 +167,7 @@ static HclStatus k_sweep(const BenchRequest *request, int n) {
     WaveHumpSolver h = {0};
     double iteration = 0;
     LaplaceConfig c = timing_config(LAPLACE_MIXED, levels[k]);
-    status = wave_hump_solver_open(request->rt, n, SPACING, &c, &h);
+    status = wave_hump_solver_open(request->rt, &(DecompSpec){.nx = n, .ny = n}, SPACING, &c, &h);
     if (status == HCL_OK) {
       status = time_iteration(request->rt, &h, &iteration);
     }
@@ -200,7 +200,7 @@ static HclStatus iteration_table(const BenchRequest *request) {
       c.mg.levels = levels[k];
       c.krylov.atol = 0;
       c.krylov.max_iterations = 200;
-      status = wave_hump_solver_open(request->rt, 257, SPACING / aspects[a], &c, &h);
+      status = wave_hump_solver_open(request->rt, &(DecompSpec){.nx = 257, .ny = 257}, SPACING / aspects[a], &c, &h);
       if (status == HCL_OK) {
         status = laplace_solve(h.laplace, h.eta, h.phi, &result);
         if (status == HCL_ENOTCONVERGED) { /* a K too small for the aspect ratio: a result of the table */

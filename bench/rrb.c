@@ -55,7 +55,8 @@ static HclStatus problem_open(const BenchRequest *request, Precision precision, 
   DecompSpec spec = {.nx = n, .ny = n};
   TRY(decomp_create(&spec, &pr->decomp));
   TRY_ALLOC(values, 4 * count);
-  poisson_block(n, 0, 0, n, n, values, values + count, values + 2 * count, values + 3 * count);
+  PoissonDomain domain = poisson_domain(n, n);
+  poisson_block(&domain, 0, 0, n, n, values, values + count, values + 2 * count, values + 3 * count);
   for (int f = 0; f < 4; f++) {
     FieldSpec fs = {.name = "model problem", .nz = 1, .ghost = 1, .precision = precision};
     Field **field = f < 3 ? &pr->matrix[f] : &pr->rhs;

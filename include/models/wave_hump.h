@@ -1,7 +1,7 @@
 /* wave_hump.h: the Gaussian hump of ../shared/papers/fnpf-multigpu-scalability.txt section 5.3 (eq. 16), in one place
  * for the Laplace solver's and the wave model's tests and benchmarks: the free surface
  *   eta(x, y, 0) = kappa exp(-(x^2 + y^2) / (2 rho^2)),   kappa = 0.05 m, rho = 0.15 m,
- * with x, y from the centre of a closed basin (walls on every side) of still-water depth h = 1 m, n x n points of
+ * with x, y from the centre of a closed basin (walls on every side) of still-water depth h = 1 m, nx x ny points of
  * spacing dx in both directions. Its nominal wave is lambda = 1 m, k = 2 pi, kh = 2 pi; the paper resolves it with 4
  * to 32 points per wavelength, dx = 1/4 to 1/32 m: aspect ratios dsigma/dx = 0.5 to 4 at nz = 9 (dsigma = 1/8 of the
  * depth). The wave model starts from rest (phi = 0); the solver's own tests and benchmark give the surface the
@@ -37,9 +37,10 @@ typedef struct {
   Field *eta, *phi; /* of the solver's outer precision, no ghosts */
 } WaveHumpSolver;
 
-/* n x n points of spacing dx (config's dx and dy replaced), phi = WAVE_HUMP_SOLVER_PHI eta. On failure what was
- * made is released. Collective. */
-HclStatus wave_hump_solver_open(Runtime *rt, int n, double dx, const LaplaceConfig *config, WaveHumpSolver *out);
+/* The grid's points (its process grid too; 0 x 0 chooses) of spacing dx (config's dx and dy replaced), the hump at
+ * the basin's centre, phi = WAVE_HUMP_SOLVER_PHI eta. On failure what was made is released. Collective. */
+HclStatus wave_hump_solver_open(Runtime *rt, const DecompSpec *grid, double dx, const LaplaceConfig *config,
+                                WaveHumpSolver *out);
 void wave_hump_solver_close(WaveHumpSolver *solver); /* NULL-safe, idempotent */
 
 /* The wave model on the hump, at rest at t = 0 but for eta. */
@@ -48,9 +49,9 @@ typedef struct {
   Wave *wave;
 } WaveHumpModel;
 
-/* n x n points of spacing config->laplace.dx (dy replaced by it). On failure what was made is released.
+/* The grid's points of spacing config->laplace.dx (dy replaced by it). On failure what was made is released.
  * Collective. */
-HclStatus wave_hump_model_open(Runtime *rt, int n, const WaveConfig *config, WaveHumpModel *out);
+HclStatus wave_hump_model_open(Runtime *rt, const DecompSpec *grid, const WaveConfig *config, WaveHumpModel *out);
 void wave_hump_model_close(WaveHumpModel *model); /* NULL-safe, idempotent */
 
 /* One entry of the paper's Table 4 (its 257^2 x 9 column; the 513^2 and 1025^2 ones differ by at most 0.02). */

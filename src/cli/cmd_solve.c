@@ -18,13 +18,13 @@
 #include "stencil5.h"
 
 /* The model problem's matrix and right-hand side in this rank's block of the fields. */
-static HclStatus assemble(int n, const Decomp *decomp, Field *const matrix[3], Field *rhs) {
+static HclStatus assemble(const PoissonDomain *domain, const Decomp *decomp, Field *const matrix[3], Field *rhs) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(decomp);
   size_t count = (size_t)l->nx * l->ny;
   double *values = NULL;
   TRY_ALLOC(values, 4 * count);
-  poisson_block(n, l->x0, l->y0, l->nx, l->ny, values, values + count, values + 2 * count, values + 3 * count);
+  poisson_block(domain, l->x0, l->y0, l->nx, l->ny, values, values + count, values + 2 * count, values + 3 * count);
   for (int f = 0; f < 3; f++) {
     TRY(field_write_owned(matrix[f], values + f * count));
   }
@@ -35,12 +35,13 @@ cleanup:
 }
 
 /* Rank 0: the largest and the root-mean-square difference of the gathered solution from the exact one. */
-static void solution_error(int n, const double *x, double *max_error, double *rms_error) {
-  double h = 1.0 / (n + 1), sum = 0;
+static void solution_error(const PoissonDomain *domain, const double *x, double *max_error, double *rms_error) {
+  int n = domain->nx;
+  double h = domain->h, sum = 0;
   *max_error = 0;
   for (int j = 0; j < n; j++) {
     for (int i = 0; i < n; i++) {
-      double e = fabs(x[(size_t)j * n + i] - poisson_exact((i + 1) * h, (j + 1) * h));
+      double e = fabs(x[(size_t)j * n + i] - poisson_exact(domain, (i + 1) * h, (j + 1) * h));
       *max_error = fmax(*max_error, e);
       sum += e * e;
     }
@@ -116,6 +117,7 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
   REQUIRE(o->n > 0, HCL_EUSAGE, "'hydrocl solve-poisson' needs --n N, the interior points per side");
   DeviceNeeds needs = {.fp64 = o->precision == PRECISION_DOUBLE};
   TRY(cli_open_runtime(o, &needs, &rt));
+  PoissonDomain domain = poisson_domain(o->n, o->n);
   DecompSpec spec = {.nx = o->n, .ny = o->n};
   TRY(decomp_create(&spec, &decomp));
   TRY(stencil5_create(rt, decomp, o->precision, &op));
@@ -128,7 +130,7 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
   TRY(vec_wrap_field(operator_space(op), rhs, &b_vec));
   TRY(vec_wrap_field(operator_space(op), x, &x_vec));
   TRY(stencil5_fields(op, matrix));
-  TRY(assemble(o->n, decomp, matrix, rhs));
+  TRY(assemble(&domain, decomp, matrix, rhs));
   TRY(krylov_setup(ks));
   TRY(warm_up(ks, b_vec, x_vec));
   TRY(krylov_true_residual(ks, b_vec, x_vec, &initial));
@@ -149,7 +151,7 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
   TRY(field_gather(x, solution));
   if (par_rank() == 0) {
     double max_error = 0, rms_error = 0;
-    solution_error(o->n, solution, &max_error, &rms_error);
+    solution_error(&domain, solution, &max_error, &rms_error);
     printf("model problem: -Laplace u = f on the unit square, u = x(x-1)y(y-1)exp(xy), %d x %d interior points "
            "(h = %.6g), %s, %s %s, %d rank%s\n",
            o->n, o->n, 1.0 / (o->n + 1), precision_name(o->precision), o->preconditioner,

@@ -49,11 +49,11 @@ cleanup:
   return status;
 }
 
-/* The n x n basin's decomposition and this rank's host values (fill); the caller frees both. */
-static HclStatus basin(int n, double dx, double phi_scale, Decomp **decomp, double **h, double **eta, double **phi) {
+/* The basin's decomposition and this rank's host values (fill); the caller frees both. */
+static HclStatus basin(const DecompSpec *grid, double dx, double phi_scale, Decomp **decomp, double **h, double **eta,
+                       double **phi) {
   HclStatus status = HCL_OK;
-  DecompSpec spec = {.nx = n, .ny = n};
-  TRY(decomp_create(&spec, decomp));
+  TRY(decomp_create(grid, decomp));
   TRY(fill(*decomp, dx, phi_scale, h, eta, phi));
 cleanup:
   return status;
@@ -69,11 +69,12 @@ void wave_hump_solver_close(WaveHumpSolver *s) {
   decomp_destroy(&s->decomp);
 }
 
-HclStatus wave_hump_solver_open(Runtime *rt, int n, double dx, const LaplaceConfig *config, WaveHumpSolver *out) {
+HclStatus wave_hump_solver_open(Runtime *rt, const DecompSpec *grid, double dx, const LaplaceConfig *config,
+                                WaveHumpSolver *out) {
   HclStatus status = HCL_OK;
   double *h = NULL, *eta = NULL, *phi = NULL;
   *out = (WaveHumpSolver){0};
-  TRY(basin(n, dx, WAVE_HUMP_SOLVER_PHI, &out->decomp, &h, &eta, &phi));
+  TRY(basin(grid, dx, WAVE_HUMP_SOLVER_PHI, &out->decomp, &h, &eta, &phi));
   LaplaceConfig c = *config;
   c.dx = c.dy = dx;
   TRY(laplace_create(rt, out->decomp, &c, h, &out->laplace));
@@ -104,13 +105,13 @@ void wave_hump_model_close(WaveHumpModel *m) {
   decomp_destroy(&m->decomp);
 }
 
-HclStatus wave_hump_model_open(Runtime *rt, int n, const WaveConfig *config, WaveHumpModel *out) {
+HclStatus wave_hump_model_open(Runtime *rt, const DecompSpec *grid, const WaveConfig *config, WaveHumpModel *out) {
   HclStatus status = HCL_OK;
   double *h = NULL, *eta = NULL, *phi = NULL;
   *out = (WaveHumpModel){0};
   WaveConfig c = *config;
   c.laplace.dy = c.laplace.dx;
-  TRY(basin(n, c.laplace.dx, 0, &out->decomp, &h, &eta, &phi));
+  TRY(basin(grid, c.laplace.dx, 0, &out->decomp, &h, &eta, &phi));
   TRY(wave_create(rt, out->decomp, &c, h, &out->wave));
   TRY(wave_set_state(out->wave, 0, eta, phi));
 cleanup:
@@ -157,7 +158,7 @@ HclStatus wave_hump_average(Runtime *rt, int n, const WaveConfig *config, int st
   long iterations = 0;
   double seconds = 0, before = 0;
   *out = (WaveHumpAverage){.dt = wave_hump_time_step(config)};
-  TRY(wave_hump_model_open(rt, n, config, &m));
+  TRY(wave_hump_model_open(rt, &(DecompSpec){.nx = n, .ny = n}, config, &m));
   out->levels = laplace_levels(wave_laplace(m.wave));
   for (; out->steps < steps; out->steps++) {
     WaveStepStats stats;

@@ -217,7 +217,7 @@ static HclStatus hump_solve(Runtime *rt, int n, int nz, double dx, LaplaceConfig
   HclStatus status = HCL_OK;
   WaveHumpSolver s = {0};
   c.nz = nz;
-  TRY(wave_hump_solver_open(rt, n, dx, &c, &s));
+  TRY(wave_hump_solver_open(rt, &(DecompSpec){.nx = n, .ny = n}, dx, &c, &s));
   TRY(laplace_solve(s.laplace, s.eta, s.phi, result));
 cleanup:
   wave_hump_solver_close(&s);

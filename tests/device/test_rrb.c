@@ -338,7 +338,8 @@ int main(void) {
     Stencil5 model;
     stencil_alloc(127, 127, &model);
     double *rhs = calloc(127 * 127, sizeof *rhs);
-    poisson_block(127, 0, 0, 127, 127, model.c, model.east, model.north, rhs);
+    PoissonDomain domain = poisson_domain(127, 127);
+    poisson_block(&domain, 0, 0, 127, 127, model.c, model.east, model.north, rhs);
     check_system(rt, &model, PRECISION_DOUBLE, depths[0], "model problem 127^2");
     check_system(rt, &model, PRECISION_SINGLE, depths[0], "model problem 127^2");
     check_system(rt, &model, PRECISION_SINGLE, depths[3], "model problem 127^2, exact level up to 16 nodes");

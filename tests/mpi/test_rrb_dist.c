@@ -102,7 +102,8 @@ int main(int argc, char **argv) {
     Stencil5 st;
     stencil_alloc(64, 64, &st);
     double *b = malloc(64 * 64 * sizeof *b);
-    poisson_block(64, 0, 0, 64, 64, st.c, st.east, st.north, b);
+    PoissonDomain domain = poisson_domain(64, 64);
+    poisson_block(&domain, 0, 0, 64, 64, st.c, st.east, st.north, b);
     check_system(rt, &st, RRB_DEPTH_DEFAULT, "model problem");
     check_system(rt, &st, (RrbDepth){.levels = 0, .exact_nodes = 1}, "model problem, to one node");
     check_system(rt, &st, (RrbDepth){.levels = 3, .exact_nodes = RRB_EXACT_DEFAULT}, "model problem, chosen");

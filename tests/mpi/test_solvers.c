@@ -163,7 +163,8 @@ static void model_problem(Runtime *rt) {
   stencil_alloc(N, N, &st);
   double *b = malloc(N * N * sizeof *b), *host = calloc(N * N, sizeof *host), *pcg_host = calloc(N * N, sizeof *host),
          *device = calloc(N * N, sizeof *device);
-  poisson_block(N, 0, 0, N, N, st.c, st.east, st.north, b);
+  PoissonDomain domain = poisson_domain(N, N);
+  poisson_block(&domain, 0, 0, N, N, st.c, st.east, st.north, b);
   int host_cg = reference_pcg(&st, NULL, b, host, 1e-10, MAX_ITERATIONS), eliminated = 0;
   bool factored = rrb_depth_levels(N, N, RRB_DEPTH_DEFAULT, &eliminated) == HCL_OK &&
                   reference_factor(&st, eliminated + 1, 1, &factor, &why);
@@ -199,7 +200,7 @@ static void model_problem(Runtime *rt) {
   double h = 1.0 / (N + 1), error = 0;
   for (int j = 0; j < N; j++) {
     for (int i = 0; i < N; i++) {
-      error = fmax(error, fabs(device[j * N + i] - poisson_exact((i + 1) * h, (j + 1) * h)));
+      error = fmax(error, fabs(device[j * N + i] - poisson_exact(&domain, (i + 1) * h, (j + 1) * h)));
     }
   }
   TAP_OK(all_ranks(st_ == HCL_OK && on_rank0(error < 4e-6)), "and %.2e from the exact solution", error);
@@ -340,7 +341,8 @@ static void solvers_from_case(Runtime *rt) {
   System s;
   stencil_alloc(N, N, &st);
   double *b = malloc(N * N * sizeof *b), *host = calloc(N * N, sizeof *host), *device = calloc(N * N, sizeof *device);
-  poisson_block(N, 0, 0, N, N, st.c, st.east, st.north, b);
+  PoissonDomain domain = poisson_domain(N, N);
+  poisson_block(&domain, 0, 0, N, N, st.c, st.east, st.north, b);
   reference_pcg(&st, NULL, b, host, 1e-10, MAX_ITERATIONS);
   status_clear();
   HclStatus made = two_solver_case(sets, 4, &schema, &c);

@@ -1,0 +1,402 @@
+/* scaling.c: `hydrocl bench scaling`, the weak and strong scaling of the suite's four parallel workloads over the
+ * run's ranks, one rank per GPU (../shared/papers/fnpf-multigpu-scalability.txt section 6, Figures 6 and 7).
+ * bench/multi-gpu.sh runs it on 1, 2, 4 and 8 ranks and turns the lines into parallel efficiencies.
+ *
+ * The workloads ("part"):
+ * - dc_iteration: one defect-correction iteration of the Laplace solver (laplace.h) on the Gaussian hump
+ *   (wave_hump.h), nz = 9, dx = dz, sixth order, K = 3 restrictions (the paper's section 6), V(2,2), mixed precision
+ *   unless --precision says single or double;
+ * - wave_step: one ERK4 step of the wave model on the evolving hump (wave_hump_table4_config, K = 3, aspect 1),
+ *   four Laplace solves to rtol 1e-4, precision as dc_iteration; "iterations" is its defect-correction iterations;
+ * - swe_step: one explicit step of test case 1 (bench swe; Hansen's ordering), float unless --precision;
+ * - rrb_solve: CG with the RRB preconditioner (rrb_precond.h) on the model problem (poisson.h) from x = 0 to
+ *   ||r||_2 <= 1e-5 ||b||_2, float unless --precision; "iterations" is CG's.
+ * "weak": every rank a block of the size per rank, the process grid chosen so that the global grid doubles in x,
+ * then in y, as the paper's runs do (1 x 1, 2 x 1, 2 x 2, 4 x 2, ...); a vertex grid of n points per rank is
+ * px (n - 1) + 1 points wide. "strong": one global grid on any number of ranks (the 2049^2 x 9 basin, 3.78e7
+ * unknowns as the paper's Figure 6b, and 16384^2 shallow-water cells).
+ *
+ * Each unit is timed by every rank's wall clock between two runtime_finish calls after a barrier; "seconds" is the
+ * slowest rank's, the best of REPEATS units after one untimed (kernel builds, first touch), "seconds_median" their
+ * median. "bytes" is the traffic the kernels declare (runtime profile) in one unit summed over the ranks; "gbs" and
+ * "fraction_of_copy" set it against the time and against the sum of the ranks' copy rates of the same run. */
+#include "bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "krylov.h"
+#include "laplace.h"
+#include "log.h"
+#include "par.h"
+#include "poisson.h"
+#include "progress.h"
+#include "rrb_precond.h"
+#include "stencil5.h"
+#include "swe.h"
+#include "wave_hump.h"
+
+enum { REPEATS = 5, DC_ITERATIONS = 10, SWE_STEPS = 20, NZ = 9 };
+
+/* One workload on its grid: unit() runs one timed unit after reset() (untimed, may be NULL) has prepared it. */
+typedef struct Workload {
+  const char *part;
+  DecompSpec grid;  /* global points (cells for swe_step, interior points for rrb_solve), process grid */
+  int nz;           /* vertical points, 1 for the 2D parts */
+  int per_unit;     /* iterations or steps per timed unit: seconds are per one of them */
+  bool iterates;    /* a solve or a step of solves: its iterations are reported */
+  Precision precision;
+  const char *mode; /* the Laplace solver's precision: mixed, double or single; NULL for the others */
+  HclStatus (*reset)(struct Workload *w);
+  HclStatus (*unit)(struct Workload *w, int *iterations);
+  WaveHumpSolver solver;
+  WaveHumpModel model;
+  Decomp *decomp;
+  Swe *swe;
+  Operator *op;
+  Krylov *ks;
+  Field *rhs, *x;
+  Vec *b_vec, *x_vec;
+  double dt;
+} Workload;
+
+static void workload_close(Workload *w) {
+  wave_hump_solver_close(&w->solver);
+  wave_hump_model_close(&w->model);
+  swe_destroy(&w->swe);
+  vec_destroy(&w->b_vec);
+  vec_destroy(&w->x_vec);
+  field_destroy(&w->rhs);
+  field_destroy(&w->x);
+  krylov_destroy(&w->ks);
+  operator_destroy(&w->op);
+  decomp_destroy(&w->decomp);
+}
+
+/* Mixed unless --precision asks otherwise; w's precision (of its outer vectors) and mode follow. */
+static LaplacePrecision laplace_precision(const BenchRequest *request, Workload *w) {
+  LaplacePrecision p = !request->precision_given                  ? LAPLACE_MIXED
+                       : request->precision == PRECISION_DOUBLE ? LAPLACE_DOUBLE
+                                                                : LAPLACE_SINGLE;
+  w->precision = p == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE;
+  w->mode = p == LAPLACE_DOUBLE ? "double" : p == LAPLACE_MIXED ? "mixed" : "single";
+  return p;
+}
+
+static Precision vector_precision(const BenchRequest *request) {
+  return request->precision_given ? request->precision : PRECISION_SINGLE;
+}
+
+/* dc_iteration: DC_ITERATIONS iterations, a tolerance never met (the not-converged report is the expected end). */
+static HclStatus dc_unit(Workload *w, int *iterations) {
+  LaplaceResult result;
+  HclStatus status = laplace_solve(w->solver.laplace, w->solver.eta, w->solver.phi, &result);
+  if (status == HCL_ENOTCONVERGED && result.iterations == DC_ITERATIONS) {
+    status_clear();
+    status = HCL_OK;
+  }
+  *iterations = result.iterations;
+  return status;
+}
+
+static HclStatus dc_open(Runtime *rt, const BenchRequest *request, Workload *w) {
+  LaplaceConfig c = laplace_config_default();
+  c.nz = NZ;
+  c.precision = laplace_precision(request, w);
+  c.mg.levels = 3;
+  c.mg.pre_sweeps = c.mg.post_sweeps = 2;
+  c.krylov.rtol = 0;
+  c.krylov.atol = 1e-300;
+  c.krylov.max_iterations = DC_ITERATIONS;
+  w->per_unit = DC_ITERATIONS;
+  w->unit = dc_unit;
+  return wave_hump_solver_open(rt, &w->grid, WAVE_HUMP_DEPTH / (NZ - 1), &c, &w->solver);
+}
+
+static HclStatus wave_unit(Workload *w, int *iterations) {
+  WaveStepStats stats;
+  HclStatus status = wave_step(w->model.wave, w->dt, false, &stats);
+  *iterations = stats.iterations;
+  return status;
+}
+
+static HclStatus wave_open(Runtime *rt, const BenchRequest *request, Workload *w) {
+  WaveConfig c = wave_hump_table4_config(w->grid.nx, 1, 3, WAVE_HUMP_TWO_NORM);
+  c.laplace.precision = laplace_precision(request, w);
+  c.laplace.krylov.atol = laplace_rms_atol(1e-5, w->grid.nx, w->grid.ny, c.laplace.nz);
+  w->dt = wave_hump_time_step(&c);
+  w->per_unit = 1;
+  w->iterates = true;
+  w->unit = wave_unit;
+  return wave_hump_model_open(rt, &w->grid, &c, &w->model);
+}
+
+static HclStatus swe_unit(Workload *w, int *iterations) {
+  HclStatus status = HCL_OK;
+  for (int step = 0; step < SWE_STEPS; step++) {
+    TRY(swe_step(w->swe, w->dt));
+  }
+  *iterations = 0;
+cleanup:
+  return status;
+}
+
+static HclStatus swe_open(Runtime *rt, const BenchRequest *request, int cells_per_rank_side, Workload *w) {
+  HclStatus status = HCL_OK;
+  double dx = 200.0 / cells_per_rank_side; /* test case 1's 200 m basin per rank */
+  w->precision = vector_precision(request);
+  SweConfig config = bench_swe_case1_config(dx, w->precision, SWE_ORDERING_HANSEN);
+  w->dt = 0.05 * dx; /* bench swe's: a CFL number of about 0.16 */
+  w->per_unit = SWE_STEPS;
+  w->unit = swe_unit;
+  TRY(decomp_create(&w->grid, &w->decomp));
+  TRY(swe_create(rt, w->decomp, &config, &w->swe));
+  TRY(bench_swe_case1(w->swe, w->decomp, dx));
+cleanup:
+  return status;
+}
+
+static HclStatus rrb_reset(Workload *w) {
+  return vec_set(w->x_vec, 0);
+}
+
+static HclStatus rrb_unit(Workload *w, int *iterations) {
+  KrylovResult result;
+  HclStatus status = krylov_solve(w->ks, w->b_vec, w->x_vec, &result);
+  *iterations = result.iterations;
+  return status;
+}
+
+/* The model problem's matrix and right-hand side in this rank's block. */
+static HclStatus rrb_assemble(Workload *w) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(w->decomp);
+  PoissonDomain domain = poisson_domain(w->grid.nx, w->grid.ny);
+  size_t count = (size_t)l->nx * l->ny;
+  Field *matrix[3];
+  double *values = NULL;
+  TRY_ALLOC(values, 4 * count);
+  poisson_block(&domain, l->x0, l->y0, l->nx, l->ny, values, values + count, values + 2 * count, values + 3 * count);
+  TRY(stencil5_fields(w->op, matrix));
+  for (int f = 0; f < 3; f++) {
+    TRY(field_write_owned(matrix[f], values + f * count));
+  }
+  TRY(field_write_owned(w->rhs, values + 3 * count));
+cleanup:
+  free(values);
+  return status;
+}
+
+static HclStatus rrb_open(Runtime *rt, const BenchRequest *request, Workload *w) {
+  HclStatus status = HCL_OK;
+  Precond *pc = NULL;
+  KrylovOptions options = krylov_options_default();
+  options.method = KRYLOV_CG;
+  options.norm = KRYLOV_NORM_2;
+  options.rtol = 1e-5;
+  options.max_iterations = 10000;
+  options.prefix = "bench scaling ";
+  w->precision = vector_precision(request);
+  w->per_unit = 1;
+  w->iterates = true;
+  w->reset = rrb_reset;
+  w->unit = rrb_unit;
+  TRY(decomp_create(&w->grid, &w->decomp));
+  TRY(stencil5_create(rt, w->decomp, w->precision, &w->op));
+  TRY(rrb_precond_create(RRB_DEPTH_DEFAULT, &pc));
+  TRY(krylov_create(&options, &w->ks));
+  krylov_set_precond(w->ks, pc);
+  pc = NULL;
+  krylov_set_operator(w->ks, w->op);
+  FieldSpec fs = {.name = "rhs", .nz = 1, .ghost = 1, .precision = w->precision};
+  TRY(field_create(rt, w->decomp, &fs, &w->rhs));
+  fs.name = "solution";
+  TRY(field_create(rt, w->decomp, &fs, &w->x));
+  TRY(vec_wrap_field(operator_space(w->op), w->rhs, &w->b_vec));
+  TRY(vec_wrap_field(operator_space(w->op), w->x, &w->x_vec));
+  TRY(rrb_assemble(w));
+  TRY(krylov_setup(w->ks));
+cleanup:
+  precond_destroy(&pc);
+  return status;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* One unit on every rank from a common start; the slowest rank's seconds. */
+static HclStatus time_unit(Runtime *rt, Workload *w, int *iterations, double *seconds) {
+  HclStatus status = HCL_OK;
+  if (w->reset) {
+    TRY(w->reset(w));
+  }
+  TRY(runtime_finish(rt));
+  TRY(par_barrier());
+  double start = progress_now();
+  TRY(w->unit(w, iterations));
+  TRY(runtime_finish(rt));
+  *seconds = progress_now() - start;
+  TRY(par_max_double(seconds));
+cleanup:
+  return status;
+}
+
+/* The unit's declared kernel traffic, summed over the ranks. */
+static HclStatus unit_bytes(Runtime *rt, Workload *w, double *bytes) {
+  HclStatus status = HCL_OK;
+  int iterations = 0;
+  double seconds = 0;
+  runtime_set_profile(rt, true);
+  TRY(runtime_profile_clear(rt));
+  TRY(time_unit(rt, w, &iterations, &seconds));
+  TRY(runtime_profile_total(rt, &seconds, bytes));
+  TRY(par_sum_double(bytes));
+cleanup:
+  runtime_set_profile(rt, false);
+  if (status == HCL_OK) {
+    status = runtime_profile_clear(rt);
+  }
+  return status;
+}
+
+static const Decomp *workload_decomp(const Workload *w) {
+  return w->decomp ? w->decomp : w->solver.decomp ? w->solver.decomp : w->model.decomp;
+}
+
+/* One line: the slowest rank's seconds per iteration or step (best and median of REPEATS units, sorted). */
+static void report(const BenchRequest *request, const char *name, const Workload *w, const double seconds[REPEATS],
+                   int iterations, double bytes, double copy_gbs) {
+  const DecompSpec *g = decomp_spec(workload_decomp(w));
+  int largest_x = (g->nx + g->px - 1) / g->px, largest_y = (g->ny + g->py - 1) / g->py;
+  double best = seconds[0] / w->per_unit, per_unit_bytes = bytes / w->per_unit;
+  JsonObject j;
+  bench_json_begin(&j, request, "scaling", name, w->precision);
+  json_string(&j, "part", w->part);
+  if (w->mode) {
+    json_string(&j, "mode", w->mode);
+  }
+  json_integer(&j, "ranks", par_size());
+  json_integer(&j, "px", g->px);
+  json_integer(&j, "py", g->py);
+  json_integer(&j, "nx", g->nx);
+  json_integer(&j, "ny", g->ny);
+  json_integer(&j, "nz", w->nz);
+  json_number(&j, "unknowns", (double)g->nx * g->ny * w->nz);
+  json_number(&j, "unknowns_per_rank", (double)largest_x * largest_y * w->nz);
+  if (w->iterates) {
+    json_integer(&j, "iterations", iterations);
+  }
+  json_number(&j, "seconds", best);
+  json_number(&j, "seconds_median", seconds[REPEATS / 2] / w->per_unit);
+  json_number(&j, "bytes", per_unit_bytes);
+  json_number(&j, "gbs", per_unit_bytes / best * 1e-9);
+  json_number(&j, "fraction_of_copy", per_unit_bytes / best * 1e-9 / copy_gbs);
+  json_number(&j, "copy_gbs", copy_gbs);
+  json_print(&j, request->out);
+}
+
+/* The process grid of weak scaling on size ranks: py the largest divisor with py^2 <= size, px = size / py, so
+ * that the grid doubles in x, then in y. */
+static void weak_process_grid(int size, int *px, int *py) {
+  *py = 1;
+  for (int d = 1; d * d <= size; d++) {
+    if (size % d == 0) {
+      *py = d;
+    }
+  }
+  *px = size / *py;
+}
+
+typedef enum { PART_DC, PART_WAVE, PART_SWE, PART_RRB } Part;
+static const char *const part_names[] = {"dc_iteration", "wave_step", "swe_step", "rrb_solve"};
+
+/* One measurement: part on the global grid, opened, warmed up, timed REPEATS times, reported, closed. */
+static HclStatus measure(const BenchRequest *request, const char *name, Part part, DecompSpec grid,
+                         int swe_cells_per_rank_side, const double copy_gbs[2]) {
+  HclStatus status = HCL_OK;
+  Runtime *rt = request->rt;
+  Workload w = {.part = part_names[part], .grid = grid, .nz = part == PART_DC || part == PART_WAVE ? NZ : 1};
+  double seconds[REPEATS], bytes = 0;
+  int iterations = 0;
+  switch (part) {
+  case PART_DC:
+    TRY(dc_open(rt, request, &w));
+    break;
+  case PART_WAVE:
+    TRY(wave_open(rt, request, &w));
+    break;
+  case PART_SWE:
+    TRY(swe_open(rt, request, swe_cells_per_rank_side, &w));
+    break;
+  case PART_RRB:
+    TRY(rrb_open(rt, request, &w));
+    break;
+  }
+  TRY(time_unit(rt, &w, &iterations, &seconds[0])); /* warm-up */
+  for (int r = 0; r < REPEATS; r++) {
+    TRY(time_unit(rt, &w, &iterations, &seconds[r]));
+  }
+  qsort(seconds, REPEATS, sizeof seconds[0], compare_doubles);
+  TRY(unit_bytes(rt, &w, &bytes));
+  if (par_rank() == 0) {
+    report(request, name, &w, seconds, iterations, bytes, copy_gbs[w.precision == PRECISION_DOUBLE]);
+  }
+cleanup:
+  workload_close(&w);
+  return status;
+}
+
+/* The sizes: per rank for weak scaling, global for strong. */
+typedef struct {
+  int dc[2], ndc;  /* points per side of the nz = 9 basin (dc_iteration and wave_step), 2^k + 1 */
+  int swe;         /* cells per side */
+  int rrb;         /* interior points per side */
+  int strong_dc;   /* global points per side */
+  int strong_swe;  /* global cells per side */
+} Sizes;
+
+static HclStatus choose_sizes(const BenchRequest *request, Sizes *s) {
+  HclStatus status = HCL_OK;
+  if (request->size) {
+    int side = 0;
+    TRY(bench_side(request, "scaling", &side));
+    *s = (Sizes){.dc = {side}, .ndc = 1, .swe = side, .rrb = side, .strong_dc = side, .strong_swe = side};
+  } else if (runtime_device(request->rt)->type != DEVICE_TYPE_CPU) {
+    *s = (Sizes){.dc = {1025, 2049}, .ndc = 2, .swe = 8192, .rrb = 4096, .strong_dc = 2049, .strong_swe = 16384};
+  } else {
+    *s = (Sizes){.dc = {129}, .ndc = 1, .swe = 1024, .rrb = 512, .strong_dc = 257, .strong_swe = 2048};
+  }
+cleanup:
+  return status;
+}
+
+HclStatus bench_scaling(const BenchRequest *request) {
+  HclStatus status = HCL_OK;
+  Runtime *rt = request->rt;
+  Sizes s;
+  int px, py;
+  double copy_gbs[2] = {0}; /* float, double: the sums over the ranks */
+  TRY(choose_sizes(request, &s));
+  TRY(bench_copy_rate(rt, PRECISION_SINGLE, &copy_gbs[0]));
+  if (runtime_device(rt)->fp64) {
+    TRY(bench_copy_rate(rt, PRECISION_DOUBLE, &copy_gbs[1]));
+  }
+  TRY(par_sum_doubles(copy_gbs, 2));
+  weak_process_grid(par_size(), &px, &py);
+  for (int k = 0; k < s.ndc; k++) {
+    DecompSpec grid = {.nx = px * (s.dc[k] - 1) + 1, .ny = py * (s.dc[k] - 1) + 1, .px = px, .py = py};
+    TRY(measure(request, "weak", PART_DC, grid, 0, copy_gbs));
+    TRY(measure(request, "weak", PART_WAVE, grid, 0, copy_gbs));
+  }
+  TRY(measure(request, "weak", PART_SWE, (DecompSpec){.nx = px * s.swe, .ny = py * s.swe, .px = px, .py = py}, s.swe,
+              copy_gbs));
+  TRY(measure(request, "weak", PART_RRB, (DecompSpec){.nx = px * s.rrb, .ny = py * s.rrb, .px = px, .py = py}, 0,
+              copy_gbs));
+  TRY(measure(request, "strong", PART_DC, (DecompSpec){.nx = s.strong_dc, .ny = s.strong_dc}, 0, copy_gbs));
+  TRY(measure(request, "strong", PART_SWE, (DecompSpec){.nx = s.strong_swe, .ny = s.strong_swe}, s.strong_swe,
+              copy_gbs));
+cleanup:
+  return status;
+}
