@@ -45,8 +45,10 @@ for n in $counts; do
     continue
   fi
   echo "multi-gpu.sh: $n rank(s)" >&2
+  # Open MPI's mpirun cuts OCL_ICD_FILENAMES at its first colon: the ranks get it whole through env.
   # shellcheck disable=SC2086 # MPIRUN_ARGS is a list of words
-  ${MPIRUN:-mpirun} -n "$n" ${MPIRUN_ARGS:-} "$hydrocl" bench scaling --device "$kind" "$@" >>"$out/scaling.jsonl"
+  ${MPIRUN:-mpirun} -n "$n" ${MPIRUN_ARGS:-} env ${OCL_ICD_FILENAMES:+"OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES"} \
+    "$hydrocl" bench scaling --device "$kind" "$@" >>"$out/scaling.jsonl"
 done
 
 python3 - "$out/scaling.jsonl" <<'EOF' | tee "$out/scaling.md"
