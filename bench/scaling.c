@@ -41,10 +41,10 @@ enum { REPEATS = 5, DC_ITERATIONS = 10, SWE_STEPS = 20, NZ = 9 };
 /* One workload on its grid: unit() runs one timed unit after reset() (untimed, may be NULL) has prepared it. */
 typedef struct Workload {
   const char *part;
-  DecompSpec grid;  /* global points (cells for swe_step, interior points for rrb_solve), process grid */
-  int nz;           /* vertical points, 1 for the 2D parts */
-  int per_unit;     /* iterations or steps per timed unit: seconds are per one of them */
-  bool iterates;    /* a solve or a step of solves: its iterations are reported */
+  DecompSpec grid; /* global points (cells for swe_step, interior points for rrb_solve), process grid */
+  int nz;          /* vertical points, 1 for the 2D parts */
+  int per_unit;    /* iterations or steps per timed unit: seconds are per one of them */
+  bool iterates;   /* a solve or a step of solves: its iterations are reported */
   Precision precision;
   const char *mode; /* the Laplace solver's precision: mixed, double or single; NULL for the others */
   HclStatus (*reset)(struct Workload *w);
@@ -75,7 +75,7 @@ static void workload_close(Workload *w) {
 
 /* Mixed unless --precision asks otherwise; w's precision (of its outer vectors) and mode follow. */
 static LaplacePrecision laplace_precision(const BenchRequest *request, Workload *w) {
-  LaplacePrecision p = !request->precision_given                  ? LAPLACE_MIXED
+  LaplacePrecision p = !request->precision_given                ? LAPLACE_MIXED
                        : request->precision == PRECISION_DOUBLE ? LAPLACE_DOUBLE
                                                                 : LAPLACE_SINGLE;
   w->precision = p == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE;
@@ -350,11 +350,11 @@ cleanup:
 
 /* The sizes: per rank for weak scaling, global for strong. */
 typedef struct {
-  int dc[2], ndc;  /* points per side of the nz = 9 basin (dc_iteration and wave_step), 2^k + 1 */
-  int swe;         /* cells per side */
-  int rrb;         /* interior points per side */
-  int strong_dc;   /* global points per side */
-  int strong_swe;  /* global cells per side */
+  int dc[2], ndc; /* points per side of the nz = 9 basin (dc_iteration and wave_step), 2^k + 1 */
+  int swe;        /* cells per side */
+  int rrb;        /* interior points per side */
+  int strong_dc;  /* global points per side */
+  int strong_swe; /* global cells per side */
 } Sizes;
 
 static HclStatus choose_sizes(const BenchRequest *request, Sizes *s) {
