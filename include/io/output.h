@@ -32,6 +32,11 @@ typedef struct {
   const char *flag_meanings; /* "dry wet" for a flag taking the values 0, 1, ...; NULL for a measured quantity */
 } OutputVariable;
 
+/* Before any netCDF call: HDF5's clean-up at exit is turned off. After a write that failed (a full disk) HDF5 cannot
+ * close the file, and its clean-up at exit then crashes (HDF5 1.10); every file hydrocl writes is closed or
+ * abandoned by hydrocl itself, and each finished frame is already on disk. */
+void output_library_init(void);
+
 /* Creates every missing folder of path (mkdir -p) on rank 0; HCL_ECANTCREAT when one cannot be made. Collective. */
 HclStatus output_make_folders(const char *path);
 

@@ -15,6 +15,7 @@ typedef struct {
   const char *case_name;    /* the case file's name without folder and extension: titles, default output folder */
   const char *output_dir;   /* where the map, history and restart files go (created when missing) */
   bool overwrite;           /* replace the output of an earlier run */
+  bool force;               /* write output that may not fit the output folder's file system */
   const char *restart;      /* NULL: start from the case; "latest": the newest restart in output_dir; else a file */
   const char *command_line; /* for the files' history attribute */
   Precision precision;

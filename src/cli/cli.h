@@ -30,6 +30,7 @@ enum {
   OPT_RRB_LEVELS = 1 << 15,
   OPT_RRB_EXACT = 1 << 16,
   OPT_METHOD = 1 << 17,
+  OPT_FORCE = 1 << 18,
 };
 
 enum { CLI_MAX_SETS = 64, CLI_COMMAND_LINE = 2048 };
@@ -48,6 +49,7 @@ typedef struct {
   size_t size;                    /* --size, 0 when not given */
   const char *output_dir;         /* -o, --output; NULL: out/CASE */
   bool overwrite;                 /* --overwrite */
+  bool force;                     /* --force */
   const char *restart;            /* --restart latest|FILE; NULL when not given */
   const char *sets[CLI_MAX_SETS]; /* --set section.key=value, in order */
   int nsets;

@@ -100,6 +100,7 @@ static HclStatus open_case(const CliOptions *o, unsigned allowed, const Model **
   *request = (RunRequest){.case_name = case_name,
                           .output_dir = output_dir,
                           .overwrite = o->overwrite,
+                          .force = o->force,
                           .restart = o->restart,
                           .command_line = o->command_line,
                           .precision = o->precision,
@@ -116,7 +117,7 @@ static HclStatus run_or_validate(const CliOptions *o, bool run) {
   Runtime *rt = NULL;
   RunRequest request;
   char case_name[PATH_SIZE], output_dir[PATH_SIZE];
-  unsigned allowed = OPT_DEVICE | OPT_KERNEL_DIR | OPT_PRECISION | OPT_SET | OPT_OUTPUT;
+  unsigned allowed = OPT_DEVICE | OPT_KERNEL_DIR | OPT_PRECISION | OPT_SET | OPT_OUTPUT | OPT_FORCE;
   if (run) {
     allowed |= OPT_PROFILE | OPT_OVERWRITE | OPT_RESTART;
   }

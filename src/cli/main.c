@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "log.h"
+#include "output.h"
 #include "par.h"
 #include "version.h"
 
@@ -69,6 +70,7 @@ static void report_failure(HclStatus status) {
 
 int main(int argc, char **argv) {
   CliOptions options;
+  output_library_init();
   HclStatus status = par_init(&argc, &argv);
   if (status == HCL_OK) {
     status = cli_parse(argc, argv, &options);

@@ -40,6 +40,7 @@ void cli_print_usage(FILE *out) {
           "      --list           bench: list the benchmarks\n"
           "  -o, --output DIR     run: output folder (default out/CASE, CASE the case file's name)\n"
           "      --overwrite      run: replace the output of an earlier run in that folder\n"
+          "      --force          run, validate: go on where the output may not fit the output folder's file system\n"
           "      --restart R      run: continue from 'latest' (the newest restart in the output folder) or a file\n"
           "      --set K=V        run, validate: override a case key, e.g. --set grid.nx=400 (repeatable)\n"
           "      --n N            solve-poisson: N x N interior points (required)\n"
@@ -141,7 +142,8 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
     LONG_NORM,
     LONG_RRB_LEVELS,
     LONG_RRB_EXACT,
-    LONG_METHOD
+    LONG_METHOD,
+    LONG_FORCE
   };
   static const struct option long_options[] = {
       {"device", required_argument, NULL, 'd'},
@@ -153,6 +155,7 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       {"list", no_argument, NULL, LONG_LIST},
       {"output", required_argument, NULL, 'o'},
       {"overwrite", no_argument, NULL, LONG_OVERWRITE},
+      {"force", no_argument, NULL, LONG_FORCE},
       {"restart", required_argument, NULL, LONG_RESTART},
       {"set", required_argument, NULL, LONG_SET},
       {"n", required_argument, NULL, LONG_N},
@@ -218,6 +221,10 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
     case LONG_OVERWRITE:
       o->overwrite = true;
       o->given |= OPT_OVERWRITE;
+      break;
+    case LONG_FORCE:
+      o->force = true;
+      o->given |= OPT_FORCE;
       break;
     case LONG_RESTART:
       o->restart = optarg;
@@ -306,7 +313,7 @@ static const char *option_name(unsigned bit) {
   static const char *const names[] = {"--device",     "--kernel-dir", "--profile",        "--json",      "--precision",
                                       "--size",       "--list",       "--output",         "--overwrite", "--restart",
                                       "--set",        "--n",          "--preconditioner", "--tolerance", "--norm",
-                                      "--rrb-levels", "--rrb-exact",  "--method"};
+                                      "--rrb-levels", "--rrb-exact",  "--method",         "--force"};
   for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (bit == 1u << i) {
       return names[i];

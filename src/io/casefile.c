@@ -1,6 +1,7 @@
 /* casefile.c: YAML case files (libyaml) checked against a schema table; see casefile.h. */
 #include "casefile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -784,25 +785,58 @@ static int next_grouped(const CaseKey *keys, int nkeys, int i) {
   return nkeys;
 }
 
+/* The code point of the UTF-8 sequence at p and its length in *n; -1 (and *n = 1) for a byte that starts no valid
+ * sequence (a stray continuation byte, an overlong form, a surrogate). Stops at the NUL. */
+static long utf8_next(const unsigned char *p, int *n) {
+  static const long least[] = {0, 0, 0x80, 0x800, 0x10000};
+  int len = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+  long cp = len == 1 ? p[0] : len == 2 ? p[0] & 0x1f : len == 3 ? p[0] & 0x0f : p[0] & 0x07;
+  for (int k = 1; k < len; k++) {
+    if ((p[k] & 0xc0) != 0x80) {
+      len = 0;
+      break;
+    }
+    cp = (cp << 6) | (p[k] & 0x3f);
+  }
+  if (len == 0 || cp < least[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+    *n = 1;
+    return -1;
+  }
+  *n = len;
+  return cp;
+}
+
+/* Whether a quoted YAML scalar holds code point cp as itself: printable (YAML 1.1 section 5.1, which libyaml's reader
+ * checks: C0 and C1 controls, DEL, U+FFFE and U+FFFF are not) and no line break (a quoted scalar folds NEL, LS and
+ * PS as it folds a newline). */
+static bool printable_in_quotes(long cp) {
+  return cp == '\t' || (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff && cp != 0x2028 && cp != 0x2029) ||
+         (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+}
+
 /* Appends text as a YAML scalar that loads back unchanged: single-quoted with ' doubled (YAML 1.2 section 7.3.2),
- * or double-quoted with escapes where it holds line breaks or other control characters, which a single-quoted
- * scalar would fold or cannot hold. */
+ * or double-quoted with escapes (\xNN, \uNNNN, \UNNNNNNNN) where it holds line breaks (NEL, LS and PS too) or other
+ * characters YAML does not print, which a single-quoted scalar would fold or cannot hold. Bytes that are not UTF-8
+ * (possible from --set only: libyaml refuses them in a file) are copied; no YAML holds them. */
 static HclStatus grow_quoted(char **out, size_t *length, const char *text) {
   HclStatus status = HCL_OK;
   bool single = true;
-  for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-    single = single && (*p >= 0x20 || *p == '\t') && *p != 0x7f;
+  int n = 1;
+  for (const unsigned char *p = (const unsigned char *)text; *p; p += n) {
+    long cp = utf8_next(p, &n);
+    single = single && printable_in_quotes(cp);
   }
   TRY(grow(out, length, "%c", single ? '\'' : '"'));
-  for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+  for (const unsigned char *p = (const unsigned char *)text; *p; p += n) {
+    long cp = utf8_next(p, &n);
     if (single && *p == '\'') {
       TRY(grow(out, length, "''"));
     } else if (!single && (*p == '"' || *p == '\\')) {
       TRY(grow(out, length, "\\%c", *p));
-    } else if (!single && (*p < 0x20 || *p == 0x7f)) {
-      TRY(grow(out, length, "\\x%02x", *p));
+    } else if (!single && cp >= 0 && !printable_in_quotes(cp)) {
+      TRY(grow(out, length, cp <= 0xff ? "\\x%02lx" : cp <= 0xffff ? "\\u%04lx" : "\\U%08lx", cp));
     } else {
-      TRY(grow(out, length, "%c", *p));
+      TRY(grow(out, length, "%.*s", n, (const char *)p));
     }
   }
   TRY(grow(out, length, "%c", single ? '\'' : '"'));
@@ -825,6 +859,10 @@ static HclStatus grow_entry(const Case *c, int i, char **out, size_t *length) {
     }
     TRY(grow(out, length, "]"));
   } else if (k->type == CASE_STRING || k->type == CASE_FILE) {
+    TRY(grow_quoted(out, length, v->text));
+  } else if (isspace((unsigned char)v->text[0])) {
+    /* A number given with white space before it, which strtod and strtoll skip (a quoted " 5" or "\n5"): written
+     * raw, it would break the line; quoted, it loads back as written. */
     TRY(grow_quoted(out, length, v->text));
   } else {
     TRY(grow(out, length, "%s", v->text)); /* checked numbers, booleans and words of the schema */

@@ -28,6 +28,9 @@ struct HistoryFile {
   char *path;
   int ncid, time_var, nvars, ngauges, frames;
   bool created; /* rank 0 made the file (and removes it if the set-up fails) */
+#ifdef HYDROCL_HAVE_NETCDF
+  NcIdentity identity; /* rank 0: the file opened */
+#endif
   int *vars;
   Corner *corners;
   int ncorners;
@@ -41,10 +44,14 @@ HclStatus gauges_read_csv(const char *path, Gauge **gauges, int *count) {
   FILE *f = fopen(path, "r");
   Gauge *list = NULL;
   int n = 0, capacity = 0, number = 0;
-  char line[1024];
+  char *line = NULL; /* lines of any length: a fixed buffer split a long line into two, read as two gauges */
+  size_t line_capacity = 0;
+  ssize_t got = 0;
   REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open gauge file '%s': %s", path, strerror(errno));
-  while (fgets(line, sizeof line, f)) {
+  while ((got = getline(&line, &line_capacity, f)) > 0) {
     number++;
+    REQUIRE(memchr(line, '\0', (size_t)got) == NULL, HCL_EDATA, "%s:%d: holds a NUL byte; a gauge file is text", path,
+            number);
     line[strcspn(line, "\r\n")] = '\0';
     if (line[0] == '#' || line[0] == '\0' || (number == 1 && strncmp(line, "name,", 5) == 0)) {
       continue;
@@ -76,6 +83,7 @@ cleanup:
   if (f) {
     fclose(f);
   }
+  free(line);
   free(list);
   return status;
 }
@@ -235,6 +243,9 @@ HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *sp
   if (local == HCL_OK && par_rank() == 0) {
     local = open_file(h, spec, gauges, vars);
   }
+  if (local == HCL_OK && par_rank() == 0) {
+    local = nc_take_identity(h->path, &h->identity);
+  }
   TRY(par_agree(local));
   TRY(par_broadcast_int(&h->frames));
   *out = h;
@@ -326,15 +337,15 @@ cleanup:
 }
 
 #ifdef HYDROCL_HAVE_NETCDF
-/* Rank 0: one frame of every variable, then the time, synced so a killed run keeps it. */
+/* Rank 0: one frame of every variable, then the time (nc_finish_frame). */
 static HclStatus write_frame(HistoryFile *h, double time, const double *totals) {
   HclStatus status = HCL_OK;
   size_t start[2] = {0, (size_t)h->frames}, count[2] = {(size_t)h->ngauges, 1}, index = (size_t)h->frames;
+  TRY(nc_check_identity(h->path, &h->identity));
   for (int v = 0; v < h->nvars; v++) {
     TRY_NC(nc_put_vara_double(h->ncid, h->vars[v], start, count, totals + (size_t)v * h->ngauges), h->path);
   }
-  TRY_NC(nc_put_var1_double(h->ncid, h->time_var, &index, &time), h->path);
-  TRY_NC(nc_sync(h->ncid), h->path);
+  TRY(nc_finish_frame(h->ncid, h->path, h->time_var, index, time));
 cleanup:
   return status;
 }

@@ -1,6 +1,7 @@
 /* inputs.c: grids and time series named in case files (see inputs.h). */
 #include "inputs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -587,17 +588,18 @@ bool input_parse_date(const char *text, double *seconds) {
       return false;
     }
     rest += 1 + more;
-    if (*rest == ':') {
+    if (*rest == ':') { /* digits, as "05" or "05.5": strtod alone would take " 5", "nan" or "inf" too */
       char *end = NULL;
-      second = strtod(rest + 1, &end);
-      rest = end;
+      second = isdigit((unsigned char)rest[1]) ? strtod(rest + 1, &end) : -1;
+      rest = end ? end : rest;
     }
   }
   rest += strcmp(rest, "Z") == 0 ? 1 : (strcmp(rest, " UTC") == 0 ? 4 : 0);
   /* A real day: before the first of the next month (no 31 June, no 29 February 2023). */
   bool real_day = month >= 1 && month <= 12 && day >= 1 &&
                   days_from_civil(year, month, day) < days_from_civil(year + (month == 12), month % 12 + 1, 1);
-  if (*rest != '\0' || !real_day || hour > 23 || minute > 59 || second < 0 || second >= 61) {
+  if (*rest != '\0' || !real_day || hour < 0 || hour > 23 || minute < 0 || minute > 59 ||
+      !(second >= 0 && second < 61)) {
     return false;
   }
   *seconds = (double)days_from_civil(year, month, day) * 86400.0 + hour * 3600.0 + minute * 60.0 + second;

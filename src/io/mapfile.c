@@ -19,6 +19,10 @@ struct MapFile {
   int frames;
   bool double_precision;
   bool created; /* rank 0 made the file (and removes it if the set-up fails) */
+  bool failed;  /* a write failed: the file is closed without another flush (nc_abort) */
+#ifdef HYDROCL_HAVE_NETCDF
+  NcIdentity identity; /* rank 0: the file opened */
+#endif
 };
 
 #ifdef HYDROCL_HAVE_NETCDF
@@ -142,6 +146,9 @@ HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputV
   if (local == HCL_OK && par_rank() == 0) {
     local = open_file(m, spec, vars, nvars);
   }
+  if (local == HCL_OK && par_rank() == 0) {
+    local = nc_take_identity(m->path, &m->identity);
+  }
   TRY(par_agree(local));
   TRY(par_broadcast_int(&m->frames));
   *out = m;
@@ -165,6 +172,9 @@ HclStatus map_write(MapFile *m, double time, Field *const *fields) {
   size_t n = (size_t)g->nx * g->ny;
   bool root = par_rank() == 0;
   TRY(par_agree(allocate_frame(m, n, &global, &narrow)));
+  if (root) {
+    local = nc_check_identity(m->path, &m->identity);
+  }
   for (int i = 0; i < m->nvars; i++) {
     ASSERT(field_nz(fields[i]) == 1);
     TRY(field_gather(fields[i], global));
@@ -173,6 +183,7 @@ HclStatus map_write(MapFile *m, double time, Field *const *fields) {
     }
     size_t start[3] = {(size_t)m->frames, 0, 0}, count[3] = {1, (size_t)g->ny, (size_t)g->nx};
     int err;
+    errno = 0;
     if (m->double_precision) {
       err = nc_put_vara_double(m->ncid, m->vars[i], start, count, global);
     } else {
@@ -183,20 +194,13 @@ HclStatus map_write(MapFile *m, double time, Field *const *fields) {
     }
     if (err != NC_NOERR) {
       local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot write frame %d of '%s': %s", m->frames, m->path,
-                         nc_strerror(err));
+                         nc_reason(err, errno, m->path));
     }
   }
   if (root && local == HCL_OK) {
-    size_t index = (size_t)m->frames;
-    int err = nc_put_var1_double(m->ncid, m->time_var, &index, &time);
-    if (err == NC_NOERR) {
-      err = nc_sync(m->ncid); /* a killed run keeps every finished frame */
-    }
-    if (err != NC_NOERR) {
-      local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot finish frame %d of '%s': %s", m->frames, m->path,
-                         nc_strerror(err));
-    }
+    local = nc_finish_frame(m->ncid, m->path, m->time_var, (size_t)m->frames, time);
   }
+  m->failed = local != HCL_OK;
   TRY(par_agree(local));
   m->frames++;
 #else
@@ -222,7 +226,7 @@ void map_close(MapFile **m) {
   }
 #ifdef HYDROCL_HAVE_NETCDF
   if ((*m)->ncid >= 0) {
-    nc_close((*m)->ncid);
+    ((*m)->failed ? nc_abort : nc_close)((*m)->ncid);
   }
 #endif
   free((*m)->vars);

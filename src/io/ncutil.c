@@ -3,20 +3,74 @@
 
 #ifdef HYDROCL_HAVE_NETCDF
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
+/* Whether the file system holding path (its folder) has no block left for an unprivileged writer. */
+static bool file_system_full(const char *path) {
+  char folder[4096];
+  struct statvfs info;
+  snprintf(folder, sizeof folder, "%s", path);
+  char *slash = strrchr(folder, '/');
+  if (slash) {
+    *slash = '\0';
+  } else {
+    snprintf(folder, sizeof folder, ".");
+  }
+  return statvfs(folder[0] ? folder : "/", &info) == 0 && info.f_bavail == 0;
+}
+
+const char *nc_reason(int nc_err, int saved_errno, const char *path) {
+  if (saved_errno == ENOSPC || saved_errno == EDQUOT || (nc_err != NC_NOERR && file_system_full(path))) {
+    return saved_errno == EDQUOT ? "no space left on device (disk quota exceeded)" : "no space left on device";
+  }
+  return nc_strerror(nc_err);
+}
 
 HclStatus nc_output_create(const OutputSpec *spec, int *ncid) {
   HclStatus status = HCL_OK;
+  errno = 0;
   int err = nc_create(spec->path, NC_NETCDF4 | (spec->overwrite ? NC_CLOBBER : NC_NOCLOBBER), ncid);
   REQUIRE(err != NC_EEXIST, HCL_ECANTCREAT,
           "output '%s' exists; pass --overwrite to replace it, or choose another output folder", spec->path);
-  REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create '%s': %s", spec->path, nc_strerror(err));
+  REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create '%s': %s", spec->path, nc_reason(err, errno, spec->path));
 cleanup:
   return status;
 }
 
-/* The number of leading entries of the time variable at or before t (within rounding). */
+HclStatus nc_take_identity(const char *path, NcIdentity *id) {
+  HclStatus status = HCL_OK;
+  struct stat info;
+  REQUIRE(stat(path, &info) == 0, HCL_EIO, "cannot read what '%s' is: %s", path, strerror(errno));
+  *id = (NcIdentity){.device = info.st_dev, .inode = info.st_ino};
+cleanup:
+  return status;
+}
+
+HclStatus nc_check_identity(const char *path, const NcIdentity *id) {
+  HclStatus status = HCL_OK;
+  struct stat info;
+  bool gone = stat(path, &info) != 0;
+  REQUIRE(!gone && info.st_dev == id->device && info.st_ino == id->inode, HCL_EIO,
+          "output '%s' was %s while this run was writing it: another job or a person changed the output folder; "
+          "this run stops here and leaves that folder's files alone (its restarts so far are there)",
+          path, gone ? "removed" : "replaced by another file");
+cleanup:
+  return status;
+}
+
+HclStatus nc_finish_frame(int ncid, const char *path, int time_var, size_t index, double time) {
+  HclStatus status = HCL_OK;
+  TRY_NC(nc_sync(ncid), path);
+  TRY_NC(nc_put_var1_double(ncid, time_var, &index, &time), path);
+  TRY_NC(nc_sync(ncid), path); /* a killed run keeps every finished frame */
+cleanup:
+  return status;
+}
+
 /* How many frames of the file lie at or before t (those after it are overwritten), and the last frame's time
  * (-HUGE_VAL without frames). */
 static HclStatus frames_until(int ncid, const char *path, int time_var, double t, int *frames, double *last) {

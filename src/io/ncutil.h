@@ -3,18 +3,26 @@
 #define HYDROCL_NCUTIL_H
 
 #ifdef HYDROCL_HAVE_NETCDF
+#include <errno.h>
 #include <netcdf.h>
+#include <sys/types.h>
 
 #include "status.h"
 
-/* Calls a netCDF function; on failure records the call, the file and netCDF's message, and jumps to cleanup. */
+/* Calls a netCDF function; on failure records the call, the file and the reason (nc_reason), and jumps to cleanup. */
 #define TRY_NC(call, path)                                                                                             \
   do {                                                                                                                 \
+    errno = 0;                                                                                                         \
     int nc_err_ = (call);                                                                                              \
     if (nc_err_ != NC_NOERR) {                                                                                         \
-      FAIL(HCL_EIO, "netCDF error on '%s': %s (%s)", (path), nc_strerror(nc_err_), #call);                             \
+      FAIL(HCL_EIO, "netCDF error on '%s': %s (%s)", (path), nc_reason(nc_err_, errno, (path)), #call);                \
     }                                                                                                                  \
   } while (0)
+
+/* Why a netCDF call on path failed: "no space left on device" when the system said so (saved_errno, the errno
+ * right after the call: HDF5's own message is only "NetCDF: HDF error") or when the file system holding path has no
+ * block left for an unprivileged writer, else netCDF's message. Static text or netCDF's. */
+const char *nc_reason(int nc_err, int saved_errno, const char *path);
 
 /* Writes a text attribute (NC_GLOBAL or a variable's). */
 #define NC_TEXT_ATT(ncid, var, name, text) nc_put_att_text((ncid), (var), (name), strlen(text), (text))
@@ -29,6 +37,22 @@ HclStatus nc_output_create(const OutputSpec *spec, int *ncid);
  * returns their ids and the number of frames at or before spec->resume_time, where the next frame goes. */
 HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names, const size_t *dim_lengths, int ndims,
                            const OutputVariable *vars, int nvars, int *ncid, int *time_var, int *var_ids, int *frames);
+/* Which file a writer opened: checked before each frame, so that a file replaced or removed under a running job
+ * (by another job in the same folder, or by hand) stops the run instead of going on into a file nobody will read. */
+typedef struct {
+  dev_t device;
+  ino_t inode;
+} NcIdentity;
+
+/* The identity of the file at path now (HCL_EIO when it cannot be read). */
+HclStatus nc_take_identity(const char *path, NcIdentity *id);
+/* HCL_EIO naming path when the file there is no longer the one of id. */
+HclStatus nc_check_identity(const char *path, const NcIdentity *id);
+
+/* Ends a frame whose data are written: flushed to the file first, then its time written and flushed, so that a
+ * failure (a full disk) never leaves a frame with a time and missing data; a frame cut short keeps a time that is
+ * the fill value, which CF readers mask, and a continued run writes over it. */
+HclStatus nc_finish_frame(int ncid, const char *path, int time_var, size_t index, double time);
 /* The global attributes every output file carries: Conventions, title, source, history, hydrocl_case, and
  * featureType when feature_type is not NULL. */
 HclStatus nc_output_globals(int ncid, const OutputSpec *spec, const char *feature_type);

@@ -8,6 +8,16 @@
 
 #include "par.h"
 
+#ifdef HYDROCL_HAVE_HDF5
+#include <hdf5.h>
+#endif
+
+void output_library_init(void) {
+#ifdef HYDROCL_HAVE_HDF5
+  H5dont_atexit();
+#endif
+}
+
 HclStatus output_make_folders(const char *path) {
   HclStatus local = HCL_OK;
   char partial[1024];

@@ -71,8 +71,9 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t s
   const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
   int *vars = NULL;
   TRY_ALLOC(vars, nfields + nscalars);
+  errno = 0;
   int err = nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid);
-  REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create restart '%s': %s", path, nc_strerror(err));
+  REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create restart '%s': %s", path, nc_reason(err, errno, path));
   TRY_NC(nc_def_dim(ncid, "y", (size_t)g->ny, &dim_y), path);
   TRY_NC(nc_def_dim(ncid, "x", (size_t)g->nx, &dim_x), path);
   for (int i = 0; i < nfields; i++) {
@@ -103,9 +104,11 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t s
   TRY_NC(nc_put_var_longlong(ncid, var, &step_value), path);
 cleanup:
   if (ncid >= 0) {
+    errno = 0;
     int closed = nc_close(ncid);
     if (status == HCL_OK && closed != NC_NOERR) {
-      status = status_set(HCL_EIO, __FILE__, __LINE__, "cannot finish restart '%s': %s", path, nc_strerror(closed));
+      status = status_set(HCL_EIO, __FILE__, __LINE__, "cannot finish restart '%s': %s", path,
+                          nc_reason(closed, errno, path));
     }
   }
   free(vars);

@@ -14,6 +14,9 @@ struct SeriesFile {
   int nstations, nodes, nprofiles, nscalars;
   int *vars; /* profiles, then scalars */
   bool created;
+#ifdef HYDROCL_HAVE_NETCDF
+  NcIdentity identity; /* rank 0: the file opened */
+#endif
 };
 
 #ifdef HYDROCL_HAVE_NETCDF
@@ -111,8 +114,11 @@ static HclStatus open_file(SeriesFile *s, const OutputSpec *spec, const SeriesLa
     goto cleanup;
   }
   TRY_ALLOC(vars, s->nprofiles + s->nscalars + 1);
-  memcpy(vars, layout->profiles, sizeof *vars * s->nprofiles);
-  memcpy(vars + s->nprofiles, layout->scalars, sizeof *vars * s->nscalars);
+  /* A layout without profiles or scalars holds NULL there; memcpy from NULL is undefined even for 0 bytes. */
+  if (s->nprofiles > 0)
+    memcpy(vars, layout->profiles, sizeof *vars * s->nprofiles);
+  if (s->nscalars > 0)
+    memcpy(vars + s->nprofiles, layout->scalars, sizeof *vars * s->nscalars);
   TRY(nc_output_reopen(spec, dims, lengths, s->nstations > 0 ? 2 : 0, vars, s->nprofiles + s->nscalars, &s->ncid,
                        &s->time_var, s->vars, &s->frames));
 cleanup:
@@ -124,6 +130,7 @@ static HclStatus write_sample(SeriesFile *s, double time, const double *profiles
   HclStatus status = HCL_OK;
   size_t start[3] = {0, (size_t)s->frames, 0}, count[3] = {(size_t)s->nstations, 1, (size_t)s->nodes};
   size_t index = (size_t)s->frames;
+  TRY(nc_check_identity(s->path, &s->identity));
   for (int v = 0; v < s->nprofiles; v++) {
     TRY_NC(nc_put_vara_double(s->ncid, s->vars[v], start, count, profiles + (size_t)v * s->nstations * s->nodes),
            s->path);
@@ -131,8 +138,7 @@ static HclStatus write_sample(SeriesFile *s, double time, const double *profiles
   for (int v = 0; v < s->nscalars; v++) {
     TRY_NC(nc_put_var1_double(s->ncid, s->vars[s->nprofiles + v], &index, &scalars[v]), s->path);
   }
-  TRY_NC(nc_put_var1_double(s->ncid, s->time_var, &index, &time), s->path);
-  TRY_NC(nc_sync(s->ncid), s->path);
+  TRY(nc_finish_frame(s->ncid, s->path, s->time_var, index, time));
 cleanup:
   return status;
 }
@@ -171,6 +177,9 @@ HclStatus series_create(const OutputSpec *spec, const SeriesLayout *layout, Seri
   HclStatus local = create_local(spec, layout, &s);
   if (local == HCL_OK && par_rank() == 0) {
     local = open_file(s, spec, layout);
+  }
+  if (local == HCL_OK && par_rank() == 0) {
+    local = nc_take_identity(s->path, &s->identity);
   }
   TRY(par_agree(local));
   TRY(par_broadcast_int(&s->frames));

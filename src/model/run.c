@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -101,7 +103,9 @@ HclStatus run_read_points(const Case *c, const char *points_key, const char *fil
     TRY(gauges_read_csv(path, &from_file, &nfile));
   }
   TRY_ALLOC(*points, ncase + nfile + 1); /* + 1: never a request for nothing */
-  memcpy(*points, in_case, (size_t)ncase * sizeof *in_case);
+  if (ncase > 0) { /* a case without points has none: memcpy from NULL is undefined even for 0 bytes */
+    memcpy(*points, in_case, (size_t)ncase * sizeof *in_case);
+  }
   if (nfile > 0) {
     memcpy(*points + ncase, from_file, (size_t)nfile * sizeof *from_file);
   }
@@ -182,6 +186,88 @@ HclStatus run_remove_stale(const RunRequest *q, const char *path) {
     } else if (unlink(path) != 0) {
       local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot remove the earlier run's '%s': %s", path,
                          strerror(errno));
+    }
+  }
+  return par_agree(local);
+}
+
+RunOutputSize run_output_size(const Decomp *decomp, const Case *c, const Timeline *tl, const RunOutputs *outputs,
+                              bool double_precision, bool fresh) {
+  const DecompSpec *g = decomp_spec(decomp);
+  double points = (double)g->nx * g->ny, value = double_precision ? 8 : 4;
+  double frames = (double)schedule_count_until(&tl->map, tl->t_end) + (fresh ? 1 : 0);
+  double samples = (double)schedule_count_until(&tl->history, tl->t_end) + (fresh ? 1 : 0);
+  double restarts = fmin((double)case_int(c, "restart.keep"), (double)schedule_count_until(&tl->restart, tl->t_end));
+  RunOutputSize size = {.map = frames * points * outputs->nmap * value,
+                        .history = samples * outputs->ngauges * outputs->nhistory * value,
+                        .restarts = restarts * points * outputs->restart_fields * 8};
+  if (outputs->series_name) {
+    const SeriesLayout *l = outputs->series;
+    size.series = samples * ((double)l->nstations * l->nodes * l->nprofiles * value + l->nscalars * 8.0);
+  }
+  return size;
+}
+
+/* The bytes an unprivileged writer may still put on the file system of folder, or of its nearest existing parent
+ * (a run makes its folder); HUGE_VAL where statvfs cannot tell. */
+static double space_left(const char *folder) {
+  char path[RUN_PATH_SIZE];
+  struct statvfs info;
+  struct stat exists;
+  snprintf(path, sizeof path, "%s", folder);
+  while (stat(path, &exists) != 0 && strcmp(path, ".") != 0 && strcmp(path, "/") != 0) {
+    char *slash = strrchr(path, '/');
+    if (!slash) {
+      snprintf(path, sizeof path, ".");
+    } else {
+      slash[slash == path ? 1 : 0] = '\0'; /* "/a" goes to "/", "a/b" to "a" */
+    }
+  }
+  return statvfs(path, &info) == 0 ? (double)info.f_bavail * (double)info.f_frsize : HUGE_VAL;
+}
+
+/* bytes as "812 kB", "26.4 MB", "8.1 TB": three digits in the largest unit that keeps one before the point. */
+static const char *size_text(double bytes, char *text, size_t size) {
+  static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+  int u = 0;
+  while (u < 5 && bytes >= 1000) {
+    bytes /= 1000;
+    u++;
+  }
+  snprintf(text, size, "%.3g %s", bytes, units[u]);
+  return text;
+}
+
+HclStatus run_check_output_size(const Case *c, const RunRequest *q, const RunOutputSize *size, FILE *out) {
+  HclStatus local = HCL_OK;
+  double total = size->map + size->history + size->series + size->restarts;
+  double warn_at = case_real(c, "output.size_warning") * 1e6, left = space_left(q->output_dir);
+  char t[4][32], parts[256], series[64] = "", total_text[32], left_text[32];
+  if (size->series > 0) {
+    snprintf(series, sizeof series, ", series %s", size_text(size->series, t[2], sizeof t[2]));
+  }
+  snprintf(parts, sizeof parts, "map %s, history %s%s, restarts %s", size_text(size->map, t[0], sizeof t[0]),
+           size_text(size->history, t[1], sizeof t[1]), series, size_text(size->restarts, t[3], sizeof t[3]));
+  size_text(total, total_text, sizeof total_text);
+  size_text(left, left_text, sizeof left_text);
+  if (par_rank() == 0) {
+    if (out) {
+      fprintf(out, "output folder: '%s', up to %s written (%s) of %s free there\n", q->output_dir, total_text, parts,
+              left_text);
+    }
+    if (warn_at > 0 && total > warn_at) {
+      log_warn("the output may reach %s (%s), more than output.size_warning = %g MB (%s); fewer map frames "
+               "(output.interval) or gauge samples (output.history_interval) make it smaller",
+               total_text, parts, warn_at / 1e6, case_origin(c, "output.size_warning"));
+    }
+    if (total > left && !q->force) {
+      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
+                         "the output may reach %s (%s) but the file system of '%s' has %s free; make room, choose "
+                         "another output folder (-o) or fewer frames (output.interval), or pass --force to run anyway",
+                         total_text, parts, q->output_dir, left_text);
+    } else if (total > left) {
+      log_warn("the output may reach %s but the file system of '%s' has %s free; running on (--force)", total_text,
+               q->output_dir, left_text);
     }
   }
   return par_agree(local);
@@ -313,6 +399,8 @@ HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const
   HclStatus status = HCL_OK;
   char *yaml = NULL;
   OutputSpec spec = *base;
+  RunOutputSize size = run_output_size(decomp, c, tl, outputs, base->double_precision, !q->restart);
+  TRY(run_check_output_size(c, q, &size, NULL));
   TRY(case_to_yaml(c, &yaml));
   TRY(output_make_folders(q->output_dir));
   TRY(take_lock(q, files));

@@ -6,7 +6,9 @@
 #ifndef HYDROCL_RUN_H
 #define HYDROCL_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "casefile.h"
@@ -84,9 +86,25 @@ typedef struct {
   int ngauges;
   const char *series_name;
   const SeriesLayout *series;
+  int restart_fields; /* the fields a restart holds, in double over the whole grid */
 } RunOutputs;
 
-/* Opens a run's output: makes the folder, claims its restarts of prefix (run_claim_restarts, after tl's step),
+/* The most a run writes into its output folder from tl's time to its end, in bytes, uncompressed (netCDF's metadata
+ * aside): a map frame at every map event (and at the start of a fresh run), a sample of the history and series files
+ * at every history event, and the restart.keep newest restarts (fewer where the run writes fewer). */
+typedef struct {
+  double map, history, series, restarts;
+} RunOutputSize;
+RunOutputSize run_output_size(const Decomp *decomp, const Case *c, const Timeline *tl, const RunOutputs *outputs,
+                              bool double_precision, bool fresh);
+
+/* Warns (rank 0) where the output may exceed output.size_warning, and refuses it with HCL_ECANTCREAT where it cannot
+ * fit the space left on the file system of the output folder (or of its nearest existing parent: statvfs, what an
+ * unprivileged writer may use), unless request->force. Prints the estimate and the space to out (rank 0) when out
+ * is not NULL: what validate says. Collective. */
+HclStatus run_check_output_size(const Case *c, const RunRequest *request, const RunOutputSize *size, FILE *out);
+
+/* Opens a run's output: checks that it fits (run_check_output_size), makes the folder, claims its restarts of prefix (run_claim_restarts, after tl's step),
  * creates the files, or for a continued run reopens them from tl's time on, and for a fresh run without gauges takes
  * away an earlier run's history.nc (run_remove_stale). base: the files' title, source, time units, coordinates and
  * storage; path, overwrite, history, the case and resuming are set here. A fresh run that fails leaves none of the

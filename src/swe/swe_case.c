@@ -127,6 +127,9 @@ static const CaseKey swe_case_keys[] = {
     {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
      "store map and history data as double, not float32"},
     {"output.progress", CASE_REAL, "s", "5", 0.01, 1e6, NULL, "wall-clock seconds between progress lines"},
+    {"output.size_warning", CASE_REAL, "MB", "10000", 0, 1e12, NULL,
+     "validate and run warn where the output (map, history, series and restart files, uncompressed) may exceed this "
+     "size; 0: never. Output that cannot fit the output folder's file system is refused unless --force"},
     {"restart.interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
      "simulated time between restart files; 0: only at the end and on SIGTERM or SIGUSR1"},
     {"restart.keep", CASE_INT, "", "2", 1, 1000, NULL, "how many restart files to keep, newest first"},

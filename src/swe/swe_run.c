@@ -311,6 +311,16 @@ cleanup:
 
 /* ---- output -------------------------------------------------------------------------------------------------- */
 
+/* What the run's files hold (run_open_files), for opening them and for validate's estimate of their size. */
+static RunOutputs outputs_of(const SweRun *r) {
+  return (RunOutputs){.variables = map_variables,
+                      .nmap = MAP_VARIABLES,
+                      .nhistory = HISTORY_VARIABLES,
+                      .gauges = r->gauges,
+                      .ngauges = r->ngauges,
+                      .restart_fields = SWE_STATE_FIELDS};
+}
+
 static HclStatus open_output(SweRun *r) {
   const SweConfig *config = &r->setup.config;
   OutputSpec base = {.title = case_string(r->c, "model.title"),
@@ -321,11 +331,7 @@ static HclStatus open_output(SweRun *r) {
                      .y0 = r->setup.y0 + config->dy / 2,
                      .dy = config->dy,
                      .double_precision = case_bool(r->c, "output.double")};
-  RunOutputs outputs = {.variables = map_variables,
-                        .nmap = MAP_VARIABLES,
-                        .nhistory = HISTORY_VARIABLES,
-                        .gauges = r->gauges,
-                        .ngauges = r->ngauges};
+  RunOutputs outputs = outputs_of(r);
   return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
 }
 
@@ -522,7 +528,8 @@ static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *requ
   const DecompSpec *g = decomp_spec(r.decomp);
   const DeviceInfo *dev = runtime_device(rt);
   double frames = 1 + (double)schedule_count_until(&r.tl.map, r.setup.t_end); /* t = 0, the events, the end */
-  double frame_bytes = (double)g->nx * g->ny * MAP_VARIABLES * (case_bool(c, "output.double") ? 8 : 4);
+  RunOutputs outputs = outputs_of(&r);
+  RunOutputSize size = run_output_size(r.decomp, c, &r.tl, &outputs, case_bool(c, "output.double"), true);
   if (par_rank() == 0) {
     fprintf(out, "case is valid: %s\n", case_string(c, "model.title"));
     fprintf(out, "grid: %d x %d cells of %g x %g m, %d x %d ranks\n", g->nx, g->ny, r.setup.config.dx,
@@ -542,9 +549,10 @@ static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *requ
     const DecompLocal *l = decomp_local(r.decomp);
     fprintf(out, "device memory: %.3g MB per rank of %.3g MB on %s (%.0f bytes per cell)\n", bytes / 1e6,
             (double)dev->global_mem_bytes / 1e6, dev->device_name, bytes / ((double)l->nx * l->ny));
-    fprintf(out, "output: %.0f map frames, up to %.3g MB uncompressed; %d gauges; restarts of %.3g MB\n", frames,
-            frames * frame_bytes / 1e6, r.ngauges, (double)g->nx * g->ny * SWE_STATE_FIELDS * 8 / 1e6);
+    fprintf(out, "output: %.0f map frames of %.3g MB uncompressed; %d gauges; restarts of %.3g MB\n", frames,
+            size.map / frames / 1e6, r.ngauges, (double)g->nx * g->ny * SWE_STATE_FIELDS * 8 / 1e6);
   }
+  TRY(run_check_output_size(c, request, &size, out));
 cleanup:
   host_state_free(&initial);
   close_model(&r);

@@ -287,6 +287,26 @@ cleanup:
 
 /* ---- output -------------------------------------------------------------------------------------------------- */
 
+/* What the run's files hold (run_open_files), for opening them and for validate's estimate of their size; outputs
+ * borrows series. */
+static void outputs_of(const WaveRun *r, SeriesLayout *series, RunOutputs *outputs) {
+  *series = (SeriesLayout){.stations = r->lines,
+                           .nstations = r->nlines,
+                           .nodes = r->setup.config.laplace.nz,
+                           .profiles = profile_variables,
+                           .nprofiles = PROFILE_VARIABLES,
+                           .scalars = scalar_variables,
+                           .nscalars = case_bool(r->c, "output.energy") ? SCALAR_VARIABLES : 1};
+  *outputs = (RunOutputs){.variables = map_variables,
+                          .nmap = MAP_VARIABLES,
+                          .nhistory = HISTORY_VARIABLES,
+                          .gauges = r->gauges,
+                          .ngauges = r->ngauges,
+                          .series_name = "kinematics.nc",
+                          .series = series,
+                          .restart_fields = 2};
+}
+
 static HclStatus open_output(WaveRun *r) {
   const WaveSetup *s = &r->setup;
   OutputSpec base = {.title = case_string(r->c, "model.title"),
@@ -298,20 +318,9 @@ static HclStatus open_output(WaveRun *r) {
                      .dy = s->config.laplace.dy,
                      .points = "grid point",
                      .double_precision = case_bool(r->c, "output.double")};
-  SeriesLayout series = {.stations = r->lines,
-                         .nstations = r->nlines,
-                         .nodes = s->config.laplace.nz,
-                         .profiles = profile_variables,
-                         .nprofiles = PROFILE_VARIABLES,
-                         .scalars = scalar_variables,
-                         .nscalars = case_bool(r->c, "output.energy") ? SCALAR_VARIABLES : 1};
-  RunOutputs outputs = {.variables = map_variables,
-                        .nmap = MAP_VARIABLES,
-                        .nhistory = HISTORY_VARIABLES,
-                        .gauges = r->gauges,
-                        .ngauges = r->ngauges,
-                        .series_name = "kinematics.nc",
-                        .series = &series};
+  SeriesLayout series;
+  RunOutputs outputs;
+  outputs_of(r, &series, &outputs);
   return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
 }
 
@@ -539,12 +548,11 @@ static void print_waves(const WaveRun *r, FILE *out) {
   }
 }
 
-static void print_time_and_output(const WaveRun *r, FILE *out) {
+static void print_time_and_output(const WaveRun *r, const RunOutputSize *size, FILE *out) {
   const WaveSetup *s = &r->setup;
   const DecompSpec *g = decomp_spec(r->decomp);
   const DeviceInfo *dev = runtime_device(r->rt);
   double largest, frames = 1 + (double)schedule_count_until(&r->tl.map, s->t_end);
-  double frame_bytes = (double)g->nx * g->ny * MAP_VARIABLES * (case_bool(r->c, "output.double") ? 8 : 4);
   double c = courant_speed(r);
   fprintf(out,
           "time step: %s %.4g s (Courant number %.3g for c = %.4g m/s; ERK4 stability limit %.4g s), about %.0f "
@@ -553,9 +561,8 @@ static void print_time_and_output(const WaveRun *r, FILE *out) {
           r->step_limit, ceil(s->t_end / r->dt_max - 1e-9), s->t_end);
   fprintf(out, "device memory: about %.3g MB per rank of %.3g MB on %s\n", device_bytes(r, &largest) / 1e6,
           (double)dev->global_mem_bytes / 1e6, dev->device_name);
-  fprintf(out,
-          "output: %.0f map frames, up to %.3g MB uncompressed; %d gauges; %d kinematics lines; restarts of %.3g MB\n",
-          frames, frames * frame_bytes / 1e6, r->ngauges, r->nlines, (double)g->nx * g->ny * 2 * 8 / 1e6);
+  fprintf(out, "output: %.0f map frames of %.3g MB uncompressed; %d gauges; %d kinematics lines; restarts of %.3g MB\n",
+          frames, size->map / frames / 1e6, r->ngauges, r->nlines, (double)g->nx * g->ny * 2 * 8 / 1e6);
   for (int k = 0; k < r->nlines; k++) {
     fprintf(out, "kinematics line '%s' at the grid point x = %g m, y = %g m\n", r->lines[k].name, r->lines[k].x,
             r->lines[k].y);
@@ -565,13 +572,18 @@ static void print_time_and_output(const WaveRun *r, FILE *out) {
 static HclStatus wave_validate(Runtime *rt, const Case *c, const RunRequest *request, FILE *out) {
   HclStatus status = HCL_OK;
   WaveRun r;
+  SeriesLayout series;
+  RunOutputs outputs;
   TRY(open_setup(rt, c, request, &r)); /* the host side only: validate allocates nothing on the device */
+  outputs_of(&r, &series, &outputs);
+  RunOutputSize size = run_output_size(r.decomp, c, &r.tl, &outputs, case_bool(c, "output.double"), true);
   if (par_rank() == 0) {
     fprintf(out, "case is valid: %s\n", case_string(c, "model.title"));
     print_grid(&r, out);
     print_waves(&r, out);
-    print_time_and_output(&r, out);
+    print_time_and_output(&r, &size, out);
   }
+  TRY(run_check_output_size(c, request, &size, out));
 cleanup:
   close_model(&r);
   return status;

@@ -2,11 +2,13 @@
 # test_run.sh: `hydrocl run`, `validate` and `defaults` on the shallow-water model, as a user meets them: the shipped
 # cases validate; each kind of bad input exits 65 with its message and creates no output; output is not replaced
 # without --overwrite; a run stopped by SIGTERM exits 75 with a restart and a readable map file; N steps, a restart
-# and N more steps give bit for bit the fields of 2N steps; a run that diverges exits 79 and keeps its last good state.
-# Usage: test_run.sh HYDROCL SOURCE_ROOT
+# and N more steps give bit for bit the fields of 2N steps; a run that diverges exits 79 and keeps its last good state;
+# a full disk or an output file replaced under the run stops it with exit 74 and whole frames.
+# Usage: test_run.sh HYDROCL SOURCE_ROOT FULLFS_LIBRARY (tests/support/fullfs.c)
 set -u
 hydrocl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: the test runs in its own folder
 root=$(cd "$2" && pwd)
+fullfs=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 ncsame="$root/tests/cli/ncsame.py"
 . "$(dirname "$0")/../support/tap.sh"
 . "$(dirname "$0")/run_checks.sh"
@@ -31,6 +33,27 @@ run_capture "$hydrocl" validate "$case_file" --set output.interval=0.1 --set tim
 ok "every 0.1 s to 0.3 s (0.1 x 3 rounds above 0.3): 4 frames" contains "$out" "output: 4 map frames"
 run_capture timeout 20 "$hydrocl" validate "$case_file" --set output.interval=1 --set time.end=1e12 # issue 27, 6
 ok "a trillion frames are counted, not stepped through" contains "$out" "output: 1000000000001 map frames"
+# Issue 27, 6: output that cannot fit the output folder's file system is refused (73) unless --force, and any above
+# output.size_warning is warned of. A trillion frames of 0.8 MB are 800 PB, beyond any disk this runs on.
+ok "it is refused: 800 PB cannot fit the output folder's file system (73)" equals "$rc" 73
+ok "saying how much it needs, how much there is, and what to do" python3 -c '
+import re, sys
+assert re.search(r"the output may reach 800 PB \(map 800 PB, .*\) but the file system of .* has [0-9.]+ [kMGT]?B free; .*"
+                 r"--force", sys.argv[1]), sys.argv[1]' "$err"
+ok "and warning of output.size_warning (10 GB by default)" contains "$err" \
+  "more than output.size_warning = 10000 MB (default)"
+run_capture "$hydrocl" validate "$case_file" --set output.interval=1 --set time.end=1e12 --force
+ok "with --force it validates" equals "$rc" 0
+ok "saying it runs on" contains "$err" "running on (--force)"
+run_capture "$hydrocl" run "$case_file" --set output.interval=1 --set time.end=1e12 -o "$dir/huge"
+ok "a run of that output exits 73 before it writes anything" equals "$rc" 73
+ok "and leaves no output folder" test ! -e "$dir/huge"
+# drop-island writes 31 map frames of 200 x 200 cells x 5 variables x 4 bytes (24.8 MB), 121 gauge samples (every
+# 0.5 s to 60 s) of 3 gauges x 4 variables x 4 bytes (5808 bytes) and one restart of 5 fields in double (1.6 MB).
+run_capture "$hydrocl" validate "$case_file" --set output.size_warning=20
+ok "validate states the output's size and the space left" contains "$out" "up to 26.4 MB written (map 24.8 MB"
+ok "26.4 MB over output.size_warning = 20 MB is warned of, naming where the limit was set" contains "$err" \
+  "the output may reach 26.4 MB (map 24.8 MB, history 5.81 kB, restarts 1.6 MB), more than output.size_warning = 20 MB (--set output.size_warning=20)"
 run_capture "$hydrocl" validate <(cat "$case_file") # issue 27, 13: a pipe is read once
 ok "a case file given through a pipe validates" equals "$rc" 0
 run_capture "$hydrocl" validate "$root/cases"
@@ -236,9 +259,11 @@ ok "and says what to do" contains "$err" "--restart latest to continue it"
 
 
 # ---- SIGTERM and SIGUSR1: exit 75, a restart and a readable map file ----
+# The long runs below would write 80 GB of frames to their end (--force lets them start); each is stopped after a few.
 for signal in TERM USR1; do
   out_dir="$dir/stop-$signal"
-  "$hydrocl" run "$case_file" --set time.end=100000 --set output.interval=1 -o "$out_dir" -q 2>"$out_dir.err" &
+  "$hydrocl" run "$case_file" --set time.end=100000 --set output.interval=1 --force -o "$out_dir" -q \
+    2>"$out_dir.err" &
   pid=$!
   wait_for_frames "$out_dir/map.nc"
   kill -"$signal" "$pid"
@@ -258,7 +283,8 @@ done
 # A second run into the folder of a running one, even with --overwrite, is refused before it touches anything; the
 # first runs on undisturbed and releases the lock when it ends.
 out_dir="$dir/busy"
-"$hydrocl" run "$case_file" --set time.end=100000 --set output.interval=1 -o "$out_dir" -q 2>"$out_dir.err" &
+"$hydrocl" run "$case_file" --set time.end=100000 --set output.interval=1 --force -o "$out_dir" -q \
+  2>"$out_dir.err" &
 pid=$!
 wait_for_frames "$out_dir/map.nc"
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=1 -o "$out_dir" --overwrite
@@ -279,6 +305,53 @@ mkdir -p "$dir/elsewhere" && printf 'another-host 1\n' >"$dir/elsewhere/.hydrocl
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=1 -o "$dir/elsewhere"
 ok "a lock of a job on another host is respected (73)" equals "$rc" 73
 ok "and named" contains "$err" "is in use by hydrocl pid 1 on host another-host"
+
+# ---- a full disk (issue 27, 15) ----
+# The map file's file system fills up half-way through the run (fullfs.c fails its writes with ENOSPC past a budget
+# of half the file's full size): the run stops with exit 74 and says the disk is full and which file, releases its
+# lock, and the map file keeps whole frames only: a frame's time is written after its fields, so every frame with a
+# time holds the same fields as the same frame of a run with room, bit for bit.
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=20 --set output.interval=1 -o "$dir/roomy"
+half=$(($(stat -c %s "$dir/roomy/map.nc") / 2))
+run_capture env LD_PRELOAD="$fullfs" FULLFS_FILE=/full/map.nc FULLFS_BYTES=$half \
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+  "$hydrocl" run "$case_file" "${small[@]}" --set time.end=20 --set output.interval=1 -o "$dir/full"
+ok "a run that fills its disk exits 74" equals "$rc" 74
+ok "saying so, and naming the file" contains "$err" "netCDF error on '$dir/full/map.nc': no space left on device"
+ok "it releases its lock" test ! -e "$dir/full/.hydrocl.lock"
+ok "every frame with a time holds the fields of a run with room" /usr/bin/python3 -c '
+import sys, netCDF4, numpy
+full, roomy = (netCDF4.Dataset(sys.argv[i] + "/map.nc") for i in (1, 2))
+times = full["time"][:]
+kept = numpy.flatnonzero(~numpy.ma.getmaskarray(times))
+assert 1 <= len(kept) < len(roomy["time"]), (len(kept), len(roomy["time"]))
+assert numpy.array_equal(kept, numpy.arange(len(kept))), kept
+for name in ("zeta", "u", "v"):
+    a, b = full[name][: len(kept)], roomy[name][: len(kept)]
+    assert numpy.array_equal(numpy.ma.getmaskarray(a), numpy.ma.getmaskarray(b)), name
+    assert numpy.array_equal(a.filled(0), b.filled(0)), name' "$dir/full" "$dir/roomy"
+
+# ---- an output file replaced or removed under a running job (issue 27, 2) ----
+# The run checks before each frame that its file is still the one it created: another job or a person that swapped
+# or deleted it stops the run (74) instead of letting it write on into a file nobody can see. The timeout ends a run
+# that fails to notice (its exit would then be 75).
+for change in replaced removed; do
+  out_dir="$dir/$change"
+  timeout -s TERM 120 "$hydrocl" run "$case_file" --set time.end=100000 --set output.interval=1 --force \
+    -o "$out_dir" -q 2>"$out_dir.err" &
+  pid=$!
+  wait_for_frames "$out_dir/map.nc"
+  if [ "$change" = replaced ]; then
+    cp "$out_dir/map.nc" "$dir/copy.nc" && mv "$dir/copy.nc" "$out_dir/map.nc"
+  else
+    rm "$out_dir/map.nc"
+  fi
+  wait "$pid"
+  rc=$?
+  ok "a map file $change under the run stops it with exit 74" equals "$rc" 74
+  ok "saying what happened to which file" grep -q "output '$out_dir/map.nc' was $change" "$out_dir.err"
+  ok "and releasing its lock" test ! -e "$out_dir/.hydrocl.lock"
+done
 
 # ---- a basin that starts dry, flooded from a level boundary ----
 # No wet cell measures a wave speed at the start, so the first steps must come from the boundary's level over the

@@ -299,6 +299,19 @@ int main(int argc, char **argv) {
   s = gauges_read_csv(csv, &gauges, &ngauges);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), ".csv:2: expected 'name,x,y'"),
          "a short CSV line is refused with file:line: %s", status_message());
+  /* Issue 27, fuzz_gauges: a line longer than the reader's 1024-byte buffer was read as two lines, two gauges. */
+  char *long_line = malloc(2100);
+  if (long_line) {
+    snprintf(long_line, 2100, "name,x,y\na,1,2%2000sb,3,4\n", "");
+    write_text(csv, long_line);
+    free(long_line);
+  }
+  free(gauges);
+  gauges = NULL;
+  status_clear();
+  s = gauges_read_csv(csv, &gauges, &ngauges);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), ".csv:2: expected 'name,x,y'"),
+         "a line of 2000 characters is one line, refused as a whole: %s", status_message());
   unlink(csv);
   free(gauges);
   for (int v = 0; v < 2; v++) {

@@ -117,6 +117,26 @@ static void test_yaml_round_trip(void) {
   case_destroy(&again);
   case_destroy(&c);
   free(yaml);
+  yaml = NULL;
+
+  /* Issue 27, fuzz_casefile: a title holding NEL (U+0085) was written single-quoted, which folds it as a line break,
+   * and U+FFFE raw, which no YAML holds; a number given as "\n7" (strtoll skips the white space) was written raw and
+   * broke its line. */
+  s = load_with(loose_schema, NLOOSE,
+                "title: \"\\x85next \\u2028line \\x80\\ufffe\"\nsteps: \"\\n7\"\ngrid: {nx: ' 12'}\n"
+                "output:\n  gauges: [{name: \"\\u2029\", x: 1, y: 2}]\n",
+                NULL, &c);
+  TAP_OK(s == HCL_OK, "a case with Unicode line breaks, characters YAML does not print and spaced numbers loads %s",
+         status_message());
+  if (s == HCL_OK) {
+    s = case_to_yaml(c, &yaml);
+    s = s == HCL_OK ? load_with(loose_schema, NLOOSE, yaml, NULL, &again) : s;
+    bool same = s == HCL_OK && same_values(loose_schema, NLOOSE, c, again);
+    TAP_OK(same, "and loads back with the same values %s\n%s", status_message(), same || !yaml ? "" : yaml);
+  }
+  case_destroy(&again);
+  case_destroy(&c);
+  free(yaml);
 
   char *text = NULL;
   size_t size = 0;

@@ -56,6 +56,16 @@ static void test_dates(void) {
     none = none && !input_parse_date(bad[k], &seconds);
   }
   TAP_OK(none, "days that do not exist and other forms are refused");
+  /* Issue 27, fuzz_casefile: time.start '2000-01-01 00:00:nan' parsed to NaN seconds, and run_time_units cast NaN to
+   * time_t (undefined behaviour). */
+  const char *const not_times[] = {"2000-01-01 00:00:nan", "2000-01-01 00:00:inf", "2000-01-01 00:00: 5",
+                                   "2000-01-01 00:00:-0",  "2000-01-01 -1:00",     "2000-01-01 00:-5:00"};
+  none = true;
+  for (size_t k = 0; k < sizeof not_times / sizeof not_times[0]; k++) {
+    double seconds = 0;
+    none = none && !input_parse_date(not_times[k], &seconds);
+  }
+  TAP_OK(none, "a time whose seconds are not a number from 0 to 61, or whose hour or minute is negative, is refused");
 }
 
 #ifdef HYDROCL_HAVE_NETCDF

@@ -1,0 +1,151 @@
+/* fuzz_casefile.c: libFuzzer target of the case-file reader (casefile.h) and the models' checks of a case, as
+ * `hydrocl validate` runs them short of a device: the bytes are a case file, read by case_peek (model.name) and then
+ * against each model's schema (shallow-water, potential-flow) with case_load and case_finish; a finished case goes
+ * through the model's setup (swe_setup_from_case, wave_setup_from_case: the cross-checks, tides, relaxation zones,
+ * incident waves, the bed, series and gauge files it names) and run_read_points. A refusal is a pass. Checked besides
+ * the sanitizers: case_to_yaml of a finished case loads back as the same case (casefile.h says so; the output files
+ * keep it as hydrocl_case).
+ *
+ * The scratch folder holds small inputs a case may name (the corpus' cases do): bed.csv (4 x 3), gauges.csv and
+ * channel-tide.csv. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "casefile.h"
+#include "fuzz_support.h"
+#include "run.h"
+#include "swe_case.h"
+#include "wave_case.h"
+
+/* A model's setup from a finished case has no size limit of its own but the grid's: bed.file reads nx x ny values.
+ * Larger grids are read and checked as a case, not set up (allocating gigabytes is no finding). */
+enum { SETUP_POINTS_MAX = 1 << 22 };
+
+static HclStatus swe_setup(const Case *c) {
+  SweSetup setup;
+  HclStatus status = swe_setup_from_case(c, PRECISION_DOUBLE, &setup);
+  swe_setup_free(&setup);
+  return status;
+}
+
+static HclStatus wave_setup(const Case *c) {
+  WaveSetup setup;
+  HclStatus status = wave_setup_from_case(c, NULL, &setup);
+  wave_setup_free(&setup);
+  return status;
+}
+
+static const struct {
+  const char *name;
+  HclStatus (*schema)(CaseSchema *schema);
+  HclStatus (*setup)(const Case *c);
+} models[] = {{"shallow-water", swe_case_schema, swe_setup}, {"potential-flow", wave_case_schema, wave_setup}};
+
+/* Both finished cases hold the same value of every key. */
+static void check_same_case(const Case *a, const Case *b, const CaseKey *keys, int nkeys, const char *yaml) {
+  for (int i = 0; i < nkeys; i++) {
+    const char *key = keys[i].key;
+    bool same = true;
+    switch (keys[i].type) {
+    case CASE_INT:
+      same = case_int(a, key) == case_int(b, key);
+      break;
+    case CASE_REAL:
+      same = case_real(a, key) == case_real(b, key);
+      break;
+    case CASE_BOOL:
+      same = case_bool(a, key) == case_bool(b, key);
+      break;
+    case CASE_STRING:
+    case CASE_CHOICE:
+    case CASE_FILE:
+      same = strcmp(case_string(a, key), case_string(b, key)) == 0;
+      break;
+    case CASE_POINTS: {
+      int na = 0, nb = 0;
+      const NamedPoint *pa = case_points(a, key, &na), *pb = case_points(b, key, &nb);
+      same = na == nb;
+      for (int k = 0; same && k < na; k++) {
+        same = strcmp(pa[k].name, pb[k].name) == 0 && pa[k].x == pb[k].x && pa[k].y == pb[k].y;
+      }
+      break;
+    }
+    }
+    FUZZ_CHECK(same, "%s differs after case_to_yaml and case_load (from %s); the YAML:\n%s", key, case_origin(a, key),
+               yaml);
+  }
+}
+
+/* case_to_yaml of c, loaded and finished again, is the same case. */
+static void check_round_trip(const Case *c, const CaseKey *keys, int nkeys) {
+  char *yaml = NULL;
+  Case *again = NULL;
+  HclStatus status = case_to_yaml(c, &yaml);
+  FUZZ_CHECK(status == HCL_OK, "case_to_yaml: %s", status_message());
+  const char *path = fuzz_write("round-trip.yml", (const uint8_t *)yaml, strlen(yaml));
+  status = case_load(keys, nkeys, path, &again);
+  if (status == HCL_OK) {
+    status = case_finish(again);
+  }
+  FUZZ_CHECK(status == HCL_OK, "the case's YAML does not load back: %s\n%s", status_message(), yaml);
+  check_same_case(c, again, keys, nkeys, yaml);
+  unlink(path); /* a case that names it finds it never there: every input runs alike */
+  case_destroy(&again);
+  free(yaml);
+}
+
+static void load_as(const char *path, int m) {
+  CaseSchema *schema = NULL;
+  Case *c = NULL;
+  NamedPoint *points = NULL;
+  int npoints = 0;
+  FUZZ_CHECK(case_schema_create(&schema) == HCL_OK && models[m].schema(schema) == HCL_OK, "%s's schema: %s",
+             models[m].name, status_message());
+  const CaseKey *keys = case_schema_keys(schema);
+  int nkeys = case_schema_count(schema);
+  HclStatus status = case_load(keys, nkeys, path, &c);
+  if (status == HCL_OK) {
+    case_adopt_schema(c, schema); /* the case owns it from here; keys stay valid while it lives */
+    schema = NULL;
+    status = case_finish(c);
+  }
+  if (status == HCL_OK) {
+    check_round_trip(c, keys, nkeys);
+    if ((double)case_int(c, "grid.nx") * (double)case_int(c, "grid.ny") <= SETUP_POINTS_MAX) {
+      status = models[m].setup(c);
+    }
+  }
+  if (status == HCL_OK) {
+    status = run_read_points(c, "output.gauges", "output.gauge_file", &points, &npoints);
+  }
+  fuzz_accept(status);
+  free(points);
+  case_destroy(&c);
+  case_schema_destroy(&schema);
+}
+
+static const char bed_csv[] = "# 4 x 3 depths\n1,1,1,1\n2, 2, 2, 2\n3 3 3 3\n";
+static const char gauges_csv[] = "name,x,y\nA,1,1\nB,2.5,0.5\n";
+static const char tide_csv[] = "time,level\n0,0\n3600,0.1\n7200,0\n36000,0\n";
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  fuzz_write("bed.csv", (const uint8_t *)bed_csv, strlen(bed_csv));
+  fuzz_write("gauges.csv", (const uint8_t *)gauges_csv, strlen(gauges_csv));
+  fuzz_write("channel-tide.csv", (const uint8_t *)tide_csv, strlen(tide_csv));
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const char *path = fuzz_write("case.yml", data, size);
+  char name[128], origin[320];
+  fuzz_accept(case_peek(path, "model.name", name, sizeof name, origin, sizeof origin));
+  for (int m = 0; m < (int)(sizeof models / sizeof models[0]); m++) {
+    load_as(path, m);
+  }
+  return 0;
+}
