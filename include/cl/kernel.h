@@ -88,6 +88,11 @@ KernelShape kernel_groups(size_t groups, size_t group);
 /* A box of global work-items in dims (1 to 3) directions; the driver picks the work-group. */
 KernelShape kernel_box(cl_uint dims, size_t x, size_t y, size_t z);
 
+/* The most work-items a work-group of kernel may have on rt's device: what the kernel's registers allow
+ * (CL_KERNEL_WORK_GROUP_SIZE), within the device's largest work-group (device.h; lowered for tests by
+ * HYDROCL_LIMIT_WORK_GROUP). */
+HclStatus kernel_group_limit(const Runtime *rt, cl_kernel kernel, size_t *most);
+
 /* Enqueues the kernel of a with its arguments over shape (nothing when the shape is empty). An argument that could
  * not be set is HCL_EOPENCL naming the kernel and the argument. bytes_moved is the DRAM traffic the launch must
  * cause, for the profile's effective bandwidth (runtime.h). */

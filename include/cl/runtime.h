@@ -59,8 +59,9 @@ HclStatus runtime_upload_reals(Runtime *rt, Precision p, const double *values, s
  * -DEXACT_GRID=1 have no bounds guard, which would make PoCL mask every load), 0 where the launch is padded to whole
  * work-groups of the tuned shape (GPUs). */
 int runtime_exact_grid(const DeviceInfo *dev);
-/* The launch shape of a 2D kernel over nx x ny cells with work-groups of wg_x x wg_y on GPUs, repeated
- * rows_of_groups times along y: padded to whole work-groups there; on CPUs exactly the cells, in work-groups of a
+/* The launch shape of a 2D kernel over nx x ny cells with work-groups of wg_x x wg_y on GPUs (halved, rows first,
+ * where the device's largest work-group is smaller), repeated rows_of_groups times along y: padded to whole
+ * work-groups there; on CPUs exactly the cells, in work-groups of a
  * whole row (the largest divisor of nx the device allows) by one. */
 void runtime_grid_shape(const Runtime *rt, int nx, int ny, int wg_x, int wg_y, int rows_of_groups, size_t global[2],
                         size_t local[2]);

@@ -29,17 +29,25 @@ typedef struct Rrb Rrb;
  * until levels - 1 are eliminated (the paper's k: level k is the exact one). The last level, at most RRB_EXACT_MAX
  * nodes, is factorized exactly. Each level of lumping costs about one CG iteration on the model problem
  * (bench/README.md): a bigger exact level converges in fewer iterations and takes longer to set up and apply. */
-enum { RRB_EXACT_MAX = 256, RRB_EXACT_DEFAULT = 256 };
+enum { RRB_EXACT_MAX = 256, RRB_EXACT_AUTO = 0 };
 typedef struct {
   int levels;      /* k >= 2, or 0: no limit */
-  int exact_nodes; /* 1 .. RRB_EXACT_MAX */
+  int exact_nodes; /* 1 .. RRB_EXACT_MAX, or RRB_EXACT_AUTO: the most the device's local memory holds (rrb_exact_fit) */
 } RrbDepth;
-#define RRB_DEPTH_DEFAULT ((RrbDepth){.levels = 0, .exact_nodes = RRB_EXACT_DEFAULT})
+#define RRB_DEPTH_DEFAULT ((RrbDepth){.levels = 0, .exact_nodes = RRB_EXACT_AUTO})
 
 /* The levels with eliminations that depth makes on an nx x ny grid, whatever the size of the last level;
  * HCL_EDATA when depth is out of range or the last level would be bigger than RRB_EXACT_MAX (naming the fewest
- * levels that would do). */
+ * levels that would do). RRB_EXACT_AUTO counts as RRB_EXACT_MAX here: resolve it first (rrb_depth_on) where a
+ * device will hold the exact level. */
 HclStatus rrb_depth_levels(int nx, int ny, RrbDepth depth, int *eliminated);
+
+/* The largest exact level, at most RRB_EXACT_MAX nodes, whose setup (its band, EXACT_BAND_MAX + 1 REALs a node) and
+ * application (its right-hand side and one partial sum a work-item) fit the local memory of rt's device in
+ * precision; 1 when not even one node does (rrb_create then refuses, saying so). */
+int rrb_exact_fit(const Runtime *rt, Precision precision);
+/* depth, its RRB_EXACT_AUTO replaced by rrb_exact_fit. */
+RrbDepth rrb_depth_on(const Runtime *rt, Precision precision, RrbDepth depth);
 
 /* For an nx x ny grid in precision, as deep as depth says; borrows rt. Builds the kernels and allocates the factor
  * (FACTOR_PLANES + 5 planes of the layout), the last level's inverse and the setup's scratch. */

@@ -78,6 +78,19 @@ typedef struct {
 #define DEVICE_QUERY(param, field)                                                                                     \
   { (param), #param, &(field), sizeof(field) }
 
+/* For the tests of small devices: HYDROCL_LIMIT_LOCAL_MEM (bytes) and HYDROCL_LIMIT_WORK_GROUP (work-items) lower
+ * what the device reports, never raise it; everything that sizes itself by the device then sizes itself by these. */
+static void apply_test_limits(DeviceInfo *d) {
+  const char *local = getenv("HYDROCL_LIMIT_LOCAL_MEM"), *group = getenv("HYDROCL_LIMIT_WORK_GROUP");
+  unsigned long long limit = 0;
+  if (local && sscanf(local, "%llu", &limit) == 1 && limit > 0 && limit < d->local_mem_bytes) {
+    d->local_mem_bytes = limit;
+  }
+  if (group && sscanf(group, "%llu", &limit) == 1 && limit > 0 && limit < d->max_work_group_size) {
+    d->max_work_group_size = (size_t)limit;
+  }
+}
+
 void device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *d) {
   cl_device_type type = 0;
   cl_ulong global_mem = 0, max_alloc = 0, local_mem = 0;
@@ -126,6 +139,7 @@ void device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *d) {
   d->local_mem_bytes = local_mem;
   d->compute_units = units;
   d->clock_mhz = clock;
+  apply_test_limits(d);
 }
 
 static const char *const install_hint =

@@ -54,6 +54,15 @@ cleanup:
   return status;
 }
 
+HclStatus kernel_group_limit(const Runtime *rt, cl_kernel kernel, size_t *most) {
+  HclStatus status = HCL_OK;
+  const DeviceInfo *dev = runtime_device(rt);
+  TRY_CL(clGetKernelWorkGroupInfo(kernel, dev->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof *most, most, NULL));
+  *most = *most < dev->max_work_group_size ? *most : dev->max_work_group_size;
+cleanup:
+  return status;
+}
+
 HclStatus kernel_launch(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved) {
   return kernel_launch_timed(rt, a, shape, bytes_moved, NULL);
 }

@@ -420,6 +420,9 @@ void runtime_grid_shape(const Runtime *rt, int nx, int ny, int wg_x, int wg_y, i
     global[1] = (size_t)rows_of_groups * (size_t)ny;
     return;
   }
+  while ((size_t)wg_x * (size_t)wg_y > runtime_device(rt)->max_work_group_size && wg_x * wg_y > 1) {
+    *(wg_y > 1 ? &wg_y : &wg_x) /= 2; /* a smaller device: fewer rows first, keeping the rows' coalesced width */
+  }
   local[0] = (size_t)wg_x;
   local[1] = (size_t)wg_y;
   global[0] = ((size_t)nx + (size_t)wg_x - 1) / (size_t)wg_x * (size_t)wg_x;

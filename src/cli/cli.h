@@ -59,7 +59,7 @@ typedef struct {
   double tolerance;                    /* --tolerance, 1e-5 when not given */
   const char *norm;                    /* --norm: "2" (default) or "m", the residual norm the tolerance applies to */
   int rrb_levels;                      /* --rrb-levels: the RRB-k of the preconditioner, 0 (default): no limit */
-  int rrb_exact;                       /* --rrb-exact: its exact last level's most nodes (default RRB_EXACT_DEFAULT) */
+  int rrb_exact;                       /* --rrb-exact: its exact last level's most nodes (default RRB_EXACT_AUTO) */
   int verbosity;                       /* -q: -1, default 0, -v: 1, -vv: 2 */
   char command_line[CLI_COMMAND_LINE]; /* "UTC time: argv", quoted for a shell (cut at the end when longer) */
 } CliOptions;

@@ -161,7 +161,8 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
            par_size(), par_size() > 1 ? "s" : "");
     if (strcmp(o->preconditioner, "rrb") == 0) {
       int eliminated = 0, side = o->n;
-      TRY(rrb_depth_levels(o->n, o->n, (RrbDepth){.levels = o->rrb_levels, .exact_nodes = o->rrb_exact}, &eliminated));
+      RrbDepth depth = rrb_depth_on(rt, o->precision, (RrbDepth){.levels = o->rrb_levels, .exact_nodes = o->rrb_exact});
+      TRY(rrb_depth_levels(o->n, o->n, depth, &eliminated));
       for (int e = 0; e < eliminated; e++) {
         side = (side + 1) / 2;
       }

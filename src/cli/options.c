@@ -53,7 +53,7 @@ void cli_print_usage(FILE *out) {
           "      --rrb-levels K   solve-poisson: RRB-K, level K factorized exactly (default 0: as deep as\n"
           "                       --rrb-exact asks)\n"
           "      --rrb-exact N    solve-poisson: eliminate levels until at most N nodes are left, then factorize\n"
-          "                       exactly (1 to 256, default 256)\n"
+          "                       exactly (1 to 256; default 0: as many as the device's local memory holds)\n"
           "  -q, -v, -vv          quieter, more verbose, debug\n"
           "  -h, --help           print this text\n"
           "\n"
@@ -179,7 +179,7 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
   o->preconditioner = "rrb";
   o->tolerance = 1e-5;
   o->norm = "2";
-  o->rrb_exact = RRB_EXACT_DEFAULT;
+  o->rrb_exact = RRB_EXACT_AUTO;
   join_command_line(argc, argv, o->command_line, sizeof o->command_line);
   opterr = 0;
   optind = 1;
@@ -247,7 +247,8 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       o->given |= OPT_RRB_LEVELS;
       break;
     case LONG_RRB_EXACT:
-      TRY(parse_whole(optarg, 1, RRB_EXACT_MAX, "--rrb-exact", "nodes", &o->rrb_exact));
+      TRY(parse_whole(optarg, 0, RRB_EXACT_MAX, "--rrb-exact", "nodes (0: as many as the device holds)",
+                      &o->rrb_exact));
       o->given |= OPT_RRB_EXACT;
       break;
     case LONG_PRECONDITIONER:

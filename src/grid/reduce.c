@@ -38,9 +38,11 @@ static HclStatus create_local(Runtime *rt, const Decomp *decomp, Reducer **out) 
   const DeviceInfo *dev = runtime_device(rt);
   const bool cpu = dev->type == DEVICE_TYPE_CPU;
   size_t group_size = cpu ? CPU_GROUP_SIZE : GPU_GROUP_SIZE;
-  REQUIRE(dev->max_work_group_size >= group_size, HCL_ENODEVICE,
-          "device '%s' runs at most %zu work-items per group; reductions need %zu", dev->device_name,
-          dev->max_work_group_size, group_size);
+  while (group_size > dev->max_work_group_size) { /* a power of two: the kernels' tree sums halve it */
+    group_size /= 2;
+  }
+  REQUIRE(group_size >= 1, HCL_ENODEVICE, "device '%s' reports work-groups of %zu work-items", dev->device_name,
+          dev->max_work_group_size);
   TRY_ALLOC(r, 1);
   r->rt = rt;
   r->decomp = decomp;

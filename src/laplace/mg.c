@@ -320,8 +320,7 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
   KernelConfig config = {
       .precision = spec->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
   TRY(program_build_kernels(rt, "multigrid", &config, kernel_names, NKERNELS, &m->program, m->kernels));
-  TRY_CL(clGetKernelWorkGroupInfo(m->kernels[K_SMOOTH_LEVEL], runtime_device(rt)->id, CL_KERNEL_WORK_GROUP_SIZE,
-                                  sizeof m->group, &m->group, NULL));
+  TRY(kernel_group_limit(rt, m->kernels[K_SMOOTH_LEVEL], &m->group));
   m->group = m->group < GROUP_MAX ? m->group : GROUP_MAX; /* as many as its registers allow, up to GROUP_MAX */
   const double *level_depth = h;
   for (int l = 0; l < m->nlevels; l++) {

@@ -61,17 +61,48 @@ static size_t real_bytes(const Rrb *r) {
   return precision_bytes(r->precision);
 }
 
-/* Local memory: setup_exact's band of the last level, m (EXACT_BAND_MAX + 1) REALs; apply_coarse's right-hand side
- * of the last level and its partial sums, m + max(group, m) REALs. */
+/* Local memory of an exact level of m nodes: setup_exact's band, m (EXACT_BAND_MAX + 1) REALs, and apply_coarse's
+ * right-hand side and partial sums, m + max(group, m) REALs for its work-group of group; exact_local_bytes the
+ * larger of the two. */
+static size_t band_bytes(size_t m, size_t real) {
+  return (size_t)(EXACT_BAND_MAX + 1) * m * real;
+}
+static size_t coarse_bytes(size_t m, size_t group, size_t real) {
+  return (m + (group > m ? group : m)) * real;
+}
+static size_t exact_local_bytes(size_t m, size_t group, size_t real) {
+  size_t band = band_bytes(m, real), coarse = coarse_bytes(m, group, real);
+  return band > coarse ? band : coarse;
+}
 static size_t exact_nodes(const Rrb *r) {
   return (size_t)r->layout.final_nx * r->layout.final_ny;
 }
 static size_t exact_band_bytes(const Rrb *r) {
-  return (size_t)(EXACT_BAND_MAX + 1) * exact_nodes(r) * real_bytes(r);
+  return band_bytes(exact_nodes(r), real_bytes(r));
 }
 static size_t coarse_local_bytes(const Rrb *r) {
-  size_t m = exact_nodes(r), group = r->group[K_COARSE];
-  return (m + (group > m ? group : m)) * real_bytes(r);
+  return coarse_bytes(exact_nodes(r), r->group[K_COARSE], real_bytes(r));
+}
+/* apply_coarse's work-group: up to COARSE_GROUP work-items, as the device allows. */
+static size_t coarse_group(const Runtime *rt) {
+  size_t largest = runtime_device(rt)->max_work_group_size;
+  return largest < COARSE_GROUP ? largest : COARSE_GROUP;
+}
+
+int rrb_exact_fit(const Runtime *rt, Precision precision) {
+  int m = RRB_EXACT_MAX;
+  while (m > 1 && exact_local_bytes((size_t)m, coarse_group(rt), precision_bytes(precision)) >
+                      runtime_device(rt)->local_mem_bytes) {
+    m--;
+  }
+  return m;
+}
+
+RrbDepth rrb_depth_on(const Runtime *rt, Precision precision, RrbDepth depth) {
+  if (depth.exact_nodes == RRB_EXACT_AUTO) {
+    depth.exact_nodes = rrb_exact_fit(rt, precision);
+  }
+  return depth;
 }
 
 /* setup_exact's work-group: up to COARSE_GROUP work-items, as many as it takes on this device (its registers may
@@ -79,8 +110,7 @@ static size_t coarse_local_bytes(const Rrb *r) {
 static HclStatus choose_setup_group(Rrb *r) {
   HclStatus status = HCL_OK;
   size_t most = 0;
-  TRY_CL(clGetKernelWorkGroupInfo(r->kernels[K_SETUP_EXACT], runtime_device(r->rt)->id, CL_KERNEL_WORK_GROUP_SIZE,
-                                  sizeof most, &most, NULL));
+  TRY(kernel_group_limit(r->rt, r->kernels[K_SETUP_EXACT], &most));
   r->group[K_SETUP_EXACT] = most < COARSE_GROUP ? most : COARSE_GROUP;
 cleanup:
   return status;
@@ -128,8 +158,12 @@ HclStatus rrb_depth_levels(int nx, int ny, RrbDepth depth, int *eliminated) {
           "RRB levels %d: allowed are 2 or more (level 1 is eliminated for the Schur complement), or 0 for as many "
           "as the exact level's size asks",
           depth.levels);
-  REQUIRE(depth.exact_nodes >= 1 && depth.exact_nodes <= RRB_EXACT_MAX, HCL_EDATA,
-          "RRB exact level of %d nodes: allowed are 1 to %d", depth.exact_nodes, RRB_EXACT_MAX);
+  REQUIRE(depth.exact_nodes >= 0 && depth.exact_nodes <= RRB_EXACT_MAX, HCL_EDATA,
+          "RRB exact level of %d nodes: allowed are 1 to %d, or 0 for the most the device holds", depth.exact_nodes,
+          RRB_EXACT_MAX);
+  if (depth.exact_nodes == RRB_EXACT_AUTO) {
+    depth.exact_nodes = RRB_EXACT_MAX;
+  }
   int e = 0;
   while (level_nodes(nx, ny, e) > 1 && (e == 0 || level_nodes(nx, ny, e) > depth.exact_nodes) &&
          (depth.levels == 0 || e + 1 < depth.levels)) {
@@ -152,7 +186,9 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth 
   HclStatus status = HCL_OK;
   Rrb *r = NULL;
   int eliminated = 0;
+  const bool chosen = depth.exact_nodes != RRB_EXACT_AUTO;
   *out = NULL;
+  depth = rrb_depth_on(rt, precision, depth);
   TRY(rrb_depth_levels(nx, ny, depth, &eliminated));
   TRY_ALLOC(r, 1);
   r->rt = rt;
@@ -183,18 +219,19 @@ HclStatus rrb_create(Runtime *rt, int nx, int ny, Precision precision, RrbDepth 
     TRY(runtime_buffer(rt, count * bytes, "RRB setup rotated stencil", &r->rotated[a]));
   }
   TRY(runtime_buffer(rt, sizeof(cl_int), "RRB pivot check", &r->failed));
-  size_t largest = runtime_device(rt)->max_work_group_size;
-  r->group[K_COARSE] = largest < COARSE_GROUP ? largest : COARSE_GROUP;
+  r->group[K_COARSE] = coarse_group(rt);
   char defines[64];
   snprintf(defines, sizeof defines, "-DCOARSE_GROUP=%zu", r->group[K_COARSE]);
   KernelConfig config = {.precision = precision, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
   TRY(program_build_kernels(rt, "rrb", &config, kernel_names, NKERNELS, &r->program, r->kernels));
   TRY(choose_setup_group(r));
-  size_t local_bytes = exact_band_bytes(r) > coarse_local_bytes(r) ? exact_band_bytes(r) : coarse_local_bytes(r);
+  size_t local_bytes = exact_local_bytes(exact, r->group[K_COARSE], bytes);
   REQUIRE(local_bytes <= runtime_device(rt)->local_mem_bytes, HCL_EDATA,
           "the RRB exact level of %d x %d nodes needs %zu bytes of local memory, more than the %llu of this device: "
-          "choose a smaller exact level",
-          r->layout.final_nx, r->layout.final_ny, local_bytes, (unsigned long long)runtime_device(rt)->local_mem_bytes);
+          "%s",
+          r->layout.final_nx, r->layout.final_ny, local_bytes, (unsigned long long)runtime_device(rt)->local_mem_bytes,
+          chosen ? "choose a smaller exact level (rrb_exact, --rrb-exact), or 0 for the most this device holds"
+                 : "this device cannot hold even one node's");
   *out = r;
   r = NULL;
 cleanup:

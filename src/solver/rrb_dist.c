@@ -262,6 +262,10 @@ HclStatus rrb_dist_create(Runtime *rt, const Decomp *decomp, Precision precision
   RrbDist *r = NULL;
   int eliminated;
   *out = NULL;
+  depth = rrb_depth_on(rt, precision, depth);
+  depth.exact_nodes = -depth.exact_nodes; /* every rank the same: the smallest fit of their devices */
+  TRY(par_max_int(&depth.exact_nodes));
+  depth.exact_nodes = -depth.exact_nodes;
   TRY(rrb_depth_levels(decomp_spec(decomp)->nx, decomp_spec(decomp)->ny, depth, &eliminated));
   TRY_ALLOC(r, 1);
   r->rt = rt;

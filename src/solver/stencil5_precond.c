@@ -2,22 +2,19 @@
  * stencil5_precond.h). */
 #include "stencil5_precond.h"
 
-#include <stdio.h>
-
 #include "rrb_precond.h"
 
 enum { PRECOND_RRB, PRECOND_JACOBI, PRECOND_NONE };
 
 HclStatus stencil5_add_precond_keys(CaseSchema *schema, const char *prefix) {
-  char exact[16];
-  snprintf(exact, sizeof exact, "%d", RRB_EXACT_DEFAULT);
   const CaseKey keys[] = {
       {"preconditioner", CASE_CHOICE, "", "rrb", CASE_UNBOUNDED, "rrb|jacobi|none",
        "rrb (repeated red-black incomplete factorization), jacobi (the diagonal) or none"},
       {"rrb_levels", CASE_INT, "", "0", 0, RRB_MAX_LEVELS, NULL,
        "rrb: RRB-k, level k factorized exactly; 0: as deep as rrb_exact asks"},
-      {"rrb_exact", CASE_INT, "", exact, 1, RRB_EXACT_MAX, NULL,
-       "rrb: eliminate levels until at most this many nodes are left, then factorize exactly"},
+      {"rrb_exact", CASE_INT, "", "0", 0, RRB_EXACT_MAX, NULL,
+       "rrb: eliminate levels until at most this many nodes are left, then factorize exactly; 0: as many as the "
+       "device's local memory holds, up to 256"},
   };
   return case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0]));
 }

@@ -50,12 +50,12 @@ enum { PU, PV, RU, RV, HU, HV };
 /* Planes of nx ny REALs beside the ghosted fields: RRB's factor, Schur complement, work vector and setup stencils
  * (rrb.c: 5 + 5 + 1 + 3 rotated + 3 straight of a quarter), its preconditioner's three layout vectors
  * (rrb_precond.c) and CG's four; and the exact level's inverse and factor, each as many REALs as the square of its
- * nodes (at most the default depth's RRB_EXACT_DEFAULT). */
+ * nodes (at most the default depth's RRB_EXACT_MAX). */
 static const double RRB_CG_PLANES = 5 + 5 + 1 + 3 + 0.75 + 3 + 4;
 
 double swe_implicit_bytes(int nx, int ny, Precision precision) {
   double ghost2 = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST), ghost1 = (double)(nx + 2) * (ny + 2);
-  double exact = fmin((double)nx * ny, RRB_EXACT_DEFAULT);
+  double exact = fmin((double)nx * ny, RRB_EXACT_MAX);
   double reals = (FACE_FIELDS + 1) * ghost2 + 5 * ghost1 + RRB_CG_PLANES * (double)nx * ny + 2 * exact * exact;
   return reals * (double)precision_bytes(precision);
 }

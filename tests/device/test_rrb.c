@@ -159,6 +159,7 @@ static void check_system(Runtime *rt, const Stencil5 *s, Precision precision, Rr
   }
   int eliminated = 0;
   status_clear();
+  depth = rrb_depth_on(rt, precision, depth); /* the host factorizes to the exact level the device holds */
   HclStatus st = rrb_depth_levels(s->nx, s->ny, depth, &eliminated);
   bool host_ok = st == HCL_OK && reference_factor(s, eliminated + 1, 1, &f, &why);
   st = st == HCL_OK ? device_open(rt, s, precision, depth, &d) : st;
@@ -286,10 +287,10 @@ static void check_refusals(Runtime *rt) {
 
 /* Depths out of range, and a chosen level that leaves too big an exact level, are refused before any device work. */
 static void check_depth_refusals(Runtime *rt) {
-  const RrbDepth bad[] = {{.levels = 1, .exact_nodes = RRB_EXACT_DEFAULT},
-                          {.levels = 0, .exact_nodes = 0},
+  const RrbDepth bad[] = {{.levels = 1, .exact_nodes = RRB_EXACT_MAX},
+                          {.levels = 0, .exact_nodes = -1},
                           {.levels = 0, .exact_nodes = RRB_EXACT_MAX + 1},
-                          {.levels = 2, .exact_nodes = RRB_EXACT_DEFAULT}};
+                          {.levels = 2, .exact_nodes = RRB_EXACT_MAX}};
   const char *const expect[] = {"allowed are 2 or more", "allowed are 1 to 256", "allowed are 1 to 256",
                                 "ask for at least 4 levels"};
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {

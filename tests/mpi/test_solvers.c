@@ -166,8 +166,9 @@ static void model_problem(Runtime *rt) {
   PoissonDomain domain = poisson_domain(N, N);
   poisson_block(&domain, 0, 0, N, N, st.c, st.east, st.north, b);
   int host_cg = reference_pcg(&st, NULL, b, host, 1e-10, MAX_ITERATIONS), eliminated = 0;
-  bool factored = rrb_depth_levels(N, N, RRB_DEPTH_DEFAULT, &eliminated) == HCL_OK &&
-                  reference_factor(&st, eliminated + 1, 1, &factor, &why);
+  bool factored =
+      rrb_depth_levels(N, N, rrb_depth_on(rt, PRECISION_DOUBLE, RRB_DEPTH_DEFAULT), &eliminated) == HCL_OK &&
+      reference_factor(&st, eliminated + 1, 1, &factor, &why);
   int host_rrb = factored ? reference_pcg(&st, &factor, b, pcg_host, 1e-10, 1000) : -1;
   status_clear();
   HclStatus made = system_create(rt, &st, b, &s);
