@@ -6,6 +6,8 @@ hydrocl_packages="gcc meson ninja-build pkg-config python3 ocl-icd-opencl-dev op
   clinfo libopenmpi-dev openmpi-bin libnetcdf-dev libyaml-dev python3-netcdf4 python3-matplotlib clang-format"
 # The fuzzing harness (tools/fuzz, the suite fuzz): clang and its libFuzzer and sanitizer run-times.
 hydrocl_packages="$hydrocl_packages clang libclang-rt-dev"
+# The kernels suite: Oclgrind, the OpenCL device simulator that checks every access and every race.
+hydrocl_packages="$hydrocl_packages oclgrind"
 
 hydrocl_install_missing() {
   local missing="" p

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# test_oclgrind.sh: the kernels run under Oclgrind (an OpenCL 1.2 device simulator: every memory access checked
+# against its buffer, data races between work-items and work-groups detected), through small but complete runs of
+# one scenario each (issue 36). Any report of Oclgrind fails the scenario; so does a run that does not end with 0.
+# Oclgrind's device has 32 KB of local memory: the runs take hydrocl's defaults, which size themselves by it.
+# The scenario 'broken' is the test of the test: a copy of the kernels with an off-by-one row read (swe.cl) and a
+# missing barrier (reduce.cl) must be reported.
+# Usage: test_oclgrind.sh OCLGRIND MPIRUN HYDROCL SOURCE_ROOT SCENARIO
+set -u
+oclgrind=$1
+mpirun=$2
+hydrocl=$(cd "$(dirname "$3")" && pwd)/$(basename "$3") # absolute: the test runs in its own folder
+root=$(cd "$4" && pwd)
+scenario=$5
+. "$(dirname "$0")/../support/tap.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+cases="$root/cases"
+# HYDROCL_NO_RESTRICT: Oclgrind 21.10's LLVM does not know the intrinsic that restrict produces (common.clh).
+checked=("$oclgrind" --data-races --build-options -DHYDROCL_NO_RESTRICT)
+
+# under_oclgrind WHAT COMMAND...: runs hydrocl's COMMAND under Oclgrind; ok when it exits 0 and nothing is reported
+# (a report names its kernel on a line '<tab>Kernel: NAME').
+under_oclgrind() {
+  local what=$1 log="$dir/log-$RANDOM"
+  shift
+  "$@" >"$log" 2>&1
+  local rc=$? reports
+  reports=$(grep -c $'^\tKernel: ' "$log")
+  ok "$what: exits 0 with no report" test "$rc" = 0 -a "$reports" = 0
+  if [ "$rc" != 0 ] || [ "$reports" != 0 ]; then
+    echo "# exit $rc, $reports reports; the first lines:"
+    head -40 "$log" | sed 's/^/# /'
+  fi
+}
+
+small_swe=(--set grid.nx=16 --set grid.ny=16 --set output.interval=5 --set time.end=10 -q)
+case "$scenario" in
+rrb)
+  under_oclgrind "RRB-CG in double (the exact level of 8 x 8 nodes that 32 KB hold)" \
+    "${checked[@]}" "$hydrocl" solve-poisson --n 64 --precision double
+  under_oclgrind "RRB-CG in float" "${checked[@]}" "$hydrocl" solve-poisson --n 64 --precision single
+  under_oclgrind "RRB-GMRES and defect correction in double" bash -c '
+    "$@" solve-poisson --n 24 --precision double --method gmres && "$@" solve-poisson --n 24 --method dc' \
+    _ "${checked[@]}" "$hydrocl"
+  ;;
+swe-sielecki)
+  # The tidal flat: a tide through a level boundary floods and dries a ramp (3 m over a bed rising to 4.5 m), walls
+  # on the other sides, Chezy friction, momentum advection, gauges sampled on the device.
+  under_oclgrind "shallow water, Sielecki, wetting and drying, level and wall sides, gauges" \
+    "${checked[@]}" "$hydrocl" run "$cases/tidal-flat.yml" --set grid.nx=16 --set grid.ny=8 --set time.end=1200 \
+    --set output.interval=600 --set output.history_interval=300 -o "$dir/sielecki" -q
+  ;;
+swe-hansen)
+  under_oclgrind "shallow water, Hansen, energy advection, Manning, periodic and weak-level sides" \
+    "${checked[@]}" "$hydrocl" run "$cases/drop-island.yml" "${small_swe[@]}" --set physics.ordering=hansen \
+    --set physics.advection=energy --set physics.friction=manning --set boundary.south=periodic \
+    --set boundary.north=periodic --set boundary.west=weak-level --set boundary.west_level=1 -o "$dir/hansen"
+  ;;
+swe-implicit)
+  under_oclgrind "shallow water, the implicit scheme in double (the level system by RRB-CG)" \
+    "${checked[@]}" "$hydrocl" run "$cases/drop-island.yml" "${small_swe[@]}" --set time.scheme=implicit \
+    --precision double -o "$dir/implicit"
+  ;;
+wave)
+  # The stream-function flume: generation and absorption zones, gauges and a kinematics line; defect correction
+  # with the multigrid preconditioner at the default order (4), two steps past a short ramp.
+  under_oclgrind "the wave model: relaxation zones, gauges and kinematics, defect correction, order 4" \
+    "${checked[@]}" "$hydrocl" run "$cases/stream-tank.yml" --set grid.nx=33 --set waves.ramp_time=0.05 \
+    --set time.end=0.075 -o "$dir/wave" -q
+  ;;
+wave-orders)
+  # The flume of 33 points, one step after a ramp of 0.01 s: the Laplace operator of every other order, by GMRES.
+  for order in 2 6 8; do
+    under_oclgrind "the wave model, Laplace operator of order $order by GMRES" \
+      "${checked[@]}" "$hydrocl" run "$cases/stream-tank.yml" --set grid.nx=33 --set waves.ramp_time=0.01 \
+      --set solver.order=$order --set solver.method=gmres --set time.end=0.0375 -o "$dir/order-$order" -q
+  done
+  ;;
+halo)
+  # Two ranks side by side: the ghost exchange's pack and unpack kernels and the reductions over ranks.
+  under_oclgrind "shallow water on 2 ranks (halo exchange)" \
+    "$mpirun" -n 2 "${checked[@]}" "$hydrocl" run "$cases/drop-island.yml" "${small_swe[@]}" --set grid.px=2 \
+    --set grid.py=1 -o "$dir/halo"
+  ;;
+broken)
+  cp -r "$root/kernels_cl" "$dir/bad-read" && cp -r "$root/kernels_cl" "$dir/no-barrier"
+  # wave_speed reads v three rows up instead of one down: past the last ghost row on the top row of cells.
+  sed -i 's/AT(v, i, j) + AT(v, i, j - 1)/AT(v, i, j) + AT(v, i, j + 3)/' "$dir/bad-read/swe.cl"
+  # The reductions' tree sum without its barrier between halvings: work-items read what others still write.
+  python3 - "$dir/no-barrier/reduce.cl" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+line = "      barrier(CLK_LOCAL_MEM_FENCE);"
+start = text.index("#define REDUCE_KERNEL")
+at = text.index(line, start)
+open(path, "w").write(text[:at] + text[at:].replace(line + " " * (text.index("\n", at) - at - len(line) - 1) + "\\\n", "", 1))
+PY
+  ok "the off-by-one read was made" grep -q "AT(v, i, j + 3)" "$dir/bad-read/swe.cl"
+  ok "the barrier was taken out" test "$(grep -c "barrier" "$dir/no-barrier/reduce.cl")" -lt \
+    "$(grep -c "barrier" "$root/kernels_cl/reduce.cl")"
+  for bad in bad-read no-barrier; do
+    "${checked[@]}" "$hydrocl" run "$cases/drop-island.yml" "${small_swe[@]}" --kernel-dir "$dir/$bad" \
+      -o "$dir/out-$bad" >"$dir/$bad.log" 2>&1
+  done
+  ok "the off-by-one read is reported in wave_speed" grep -q -A1 "^Invalid read" "$dir/bad-read.log"
+  ok "naming the kernel" grep -q $'^\tKernel: wave_speed' "$dir/bad-read.log"
+  ok "the missing barrier is reported as a data race in a reduction" grep -q "data race at local memory" \
+    "$dir/no-barrier.log"
+  ;;
+*)
+  echo "unknown scenario '$scenario'" >&2
+  exit 64
+  ;;
+esac
+tap_done
