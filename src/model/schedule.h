@@ -3,7 +3,8 @@
  * the models' time loops share (swe_run.c, wave_run.c).
  *
  * An event is counted by its index, so that the k-th falls at exactly k * interval however long the run: the loop
- * lands on it, and schedule_due compares without tolerance. The step depends only on the simulated time, the next
+ * lands on it. Times that differ by rounding only (3 x 2.01 and a time.end of 6.03) are one instant: events there
+ * fall due together and at the end, with no step between them (schedule.c, same_time). The step depends only on the simulated time, the next
  * event and the longest step allowed, all of which a restart restores, so a continued run repeats the steps of an
  * uninterrupted one. */
 #ifndef HYDROCL_SCHEDULE_H

@@ -114,6 +114,17 @@ assert numpy.abs(k["volume"][:]).max() < 1e-12, k["volume"][:]
 energy = k["potential_energy"][:] + k["kinetic_energy"][:]
 assert abs(energy[-1] / energy[0] - 1) < 1e-4, energy' "$dir/standing"
 
+# ---- output times that are not binary fractions (issue 26, 7) ----
+# 3 x 0.21 = 0.6299999999999999 and time.end = 0.63 are one instant: 21 steps of 0.03 s, one frame at 0.63. A step
+# of 1e-16 s more changed the gauges of the submerged-bar case by up to 0.08 mm.
+run_capture "$hydrocl" run "$standing" "${small_standing[@]}" --set time.dt=0.03 --set output.interval=0.21 \
+  --set output.history_interval=0 --set time.end=0.63 -o "$dir/decimal" -q
+ok "a run to 0.63 s with frames every 0.21 s takes 21 steps (restart-21.nc)" test -e "$dir/decimal/restart-21.nc"
+ok "and writes frames at 0, 0.21, 0.42 and 0.63, once each" $py -c '
+import sys, netCDF4, numpy
+times = netCDF4.Dataset(sys.argv[1] + "/map.nc")["time"][:]
+assert numpy.allclose(times, [0, 0.21, 0.42, 0.63], rtol=1e-12, atol=0), times' "$dir/decimal"
+
 # ---- the Krylov method from the case file: GMRES(10) with the V-cycle gives defect correction's wave ----
 run_capture "$hydrocl" run "$standing" "${small_standing[@]}" --set time.end=$($py -c "print(8 * $dt)") \
   --set solver.method=gmres --set solver.rtol=1e-10 -o "$dir/gmres"
