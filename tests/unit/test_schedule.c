@@ -43,7 +43,8 @@ int main(void) {
   w = walk(0.63, 0.21, 0.07, 0.03);
   TAP_OK(w.steps == 27 && w.frames == 3,
          "maps every 0.21 s and samples every 0.07 s to 0.63 s: 27 steps (3 of 0.0233 s a sample), 3 frames (%lld, "
-         "%lld)", (long long)w.steps, (long long)w.frames);
+         "%lld)",
+         (long long)w.steps, (long long)w.frames);
   TAP_OK(w.shortest > 0.02, "no sliver step where the events meet (shortest %.3g s)", w.shortest);
 
   /* validate's count is what a run writes. */
