@@ -96,3 +96,16 @@ HclStatus bench_side(const BenchRequest *request, const char *bench, int *side) 
 cleanup:
   return status;
 }
+
+RuntimeCounts bench_counts_since(const Runtime *rt, RuntimeCounts before) {
+  RuntimeCounts now = runtime_counts(rt);
+  return (RuntimeCounts){.launches = now.launches - before.launches, .waits = now.waits - before.waits};
+}
+
+void bench_json_counts(JsonObject *j, const char *per, RuntimeCounts used, double units) {
+  char key[64];
+  snprintf(key, sizeof key, "launches_per_%s", per);
+  json_number(j, key, (double)used.launches / units);
+  snprintf(key, sizeof key, "waits_per_%s", per);
+  json_number(j, key, (double)used.waits / units);
+}

@@ -37,6 +37,12 @@ void bench_print_list(FILE *out);
 void bench_json_begin(JsonObject *j, const BenchRequest *request, const char *bench, const char *name,
                       Precision precision);
 
+/* The launches and waits (runtime_counts) from before to after, per unit of work (units of it, e.g. 12 iterations):
+ * "launches_per_PER" and "waits_per_PER", PER naming the unit ("iteration", "step"). What the launch floor of a
+ * solver is made of, next to its time (issue 30). */
+RuntimeCounts bench_counts_since(const Runtime *rt, RuntimeCounts before);
+void bench_json_counts(JsonObject *j, const char *per, RuntimeCounts used, double units);
+
 /* Sides of the square grids of the halo and swe benchmarks. Beyond 65536 the fields need more memory than any
  * device has (16 GiB a float plane) and point counts leave int. */
 enum { BENCH_MIN_SIDE = 3, BENCH_MAX_SIDE = 65536 };

@@ -57,13 +57,16 @@ static const char *mode_name(LaplacePrecision p) {
   return p == LAPLACE_DOUBLE ? "double" : p == LAPLACE_MIXED ? "mixed" : "single";
 }
 
-/* Wall time per iteration after a warm-up solve (kernel builds, first launches). */
-static HclStatus time_iteration(Runtime *rt, WaveHumpSolver *h, double *seconds) {
+/* Wall time per iteration after a warm-up solve (kernel builds, first launches), and the launches and waits of the
+ * timed iterations. */
+static HclStatus time_iteration(Runtime *rt, WaveHumpSolver *h, double *seconds, RuntimeCounts *used) {
   HclStatus status = HCL_OK;
   TRY(iterate(h, TIMED_ITERATIONS));
   TRY(runtime_finish(rt));
   double start = wall_seconds();
+  RuntimeCounts before = runtime_counts(rt);
   TRY(iterate(h, TIMED_ITERATIONS));
+  *used = bench_counts_since(rt, before);
   TRY(runtime_finish(rt));
   *seconds = (wall_seconds() - start) / TIMED_ITERATIONS;
 cleanup:
@@ -106,9 +109,10 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
   static const char *const keys[] = {"residual_high_ms", "residual_low_ms", "relaxation_ms", "restriction_ms",
                                      "prolongation_ms"};
   double part_seconds[5] = {0}, total = 0, bytes[5] = {0}, iteration = 0;
+  RuntimeCounts used;
   LaplaceConfig c = timing_config(precision, MG_LEVELS_MOST);
   TRY(wave_hump_solver_open(rt, &(DecompSpec){.nx = n, .ny = n}, SPACING, &c, &h));
-  TRY(time_iteration(rt, &h, &iteration));
+  TRY(time_iteration(rt, &h, &iteration, &used));
   runtime_set_profile(rt, true);
   TRY(runtime_profile_clear(rt));
   TRY(iterate(&h, TIMED_ITERATIONS));
@@ -138,6 +142,7 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
   json_integer(&j, "nz", NZ);
   json_integer(&j, "levels", levels);
   json_number(&j, "iteration_ms", iteration * 1e3);
+  bench_json_counts(&j, "iteration", used, TIMED_ITERATIONS);
   for (int p = 0; p < 5; p++) {
     json_number(&j, keys[p], part_seconds[p] / TIMED_ITERATIONS * 1e3);
     other -= part_seconds[p];
@@ -166,10 +171,11 @@ static HclStatus k_sweep(const BenchRequest *request, int n) {
   for (int k = 0; k < 4; k++) {
     WaveHumpSolver h = {0};
     double iteration = 0;
+    RuntimeCounts used = {0};
     LaplaceConfig c = timing_config(LAPLACE_MIXED, levels[k]);
     status = wave_hump_solver_open(request->rt, &(DecompSpec){.nx = n, .ny = n}, SPACING, &c, &h);
     if (status == HCL_OK) {
-      status = time_iteration(request->rt, &h, &iteration);
+      status = time_iteration(request->rt, &h, &iteration, &used);
     }
     if (status == HCL_OK) {
       JsonObject j;
@@ -178,6 +184,7 @@ static HclStatus k_sweep(const BenchRequest *request, int n) {
       json_integer(&j, "n", n);
       json_integer(&j, "k", laplace_levels(h.laplace) - 1);
       json_number(&j, "iteration_ms", iteration * 1e3);
+      bench_json_counts(&j, "iteration", used, TIMED_ITERATIONS);
       json_print(&j, request->out);
     }
     wave_hump_solver_close(&h);

@@ -84,6 +84,7 @@ static void model_close(Model *m) {
 /* What a run of steps took: mean wall seconds, level solves and CG iterations per step. */
 typedef struct {
   double seconds, solves, iterations;
+  RuntimeCounts used; /* the timed steps' launches and waits */
 } StepTiming;
 
 /* WARMUPS steps of dt from where the model is, then `steps` timed ones. */
@@ -96,12 +97,14 @@ static HclStatus time_steps(const Bench *b, Model *m, double dt, int steps, Step
   }
   TRY(runtime_finish(rt));
   double start = progress_now();
+  RuntimeCounts before = runtime_counts(rt);
   for (int step = 0; step < steps; step++) {
     TRY(swe_step(m->swe, dt));
     SweSolveStats stats = swe_solve_stats(m->swe);
     solves += stats.solves;
     iterations += stats.iterations;
   }
+  t->used = bench_counts_since(rt, before);
   TRY(runtime_finish(rt));
   t->seconds = (progress_now() - start) / steps;
   t->solves = (double)solves / steps;
@@ -159,6 +162,7 @@ static HclStatus step_time(const Bench *b, int side) {
   json_number(&j, "seconds", implicit.seconds);
   json_number(&j, "iterations_per_step", implicit.iterations);
   json_number(&j, "solves_per_step", implicit.solves);
+  bench_json_counts(&j, "step", implicit.used, STEP_TIME_STEPS);
   json_number(&j, "bytes", bytes);
   json_number(&j, "gbs", gbs);
   json_number(&j, "fraction_of_copy", gbs / b->copy_gbs);

@@ -126,6 +126,7 @@ typedef struct {
   double solve, rates, relax, output, step; /* seconds per step */
   double bytes;                             /* counted per step */
   long iterations, solves;
+  RuntimeCounts used; /* the launches and waits of free_pass's STEPS steps */
 } StepFigures;
 
 /* STEPS steps with wave_step's split, each followed by eta read to the host. */
@@ -152,12 +153,14 @@ static HclStatus free_pass(Runtime *rt, Tank *t, StepFigures *f) {
   HclStatus status = HCL_OK;
   TRY(runtime_finish(rt));
   double start = progress_now();
+  RuntimeCounts before = runtime_counts(rt);
   for (int s = 0; s < STEPS; s++) {
     WaveStepStats stats;
     TRY(wave_step(t->wave, t->dt, false, &stats));
     f->iterations += stats.iterations;
     f->solves += stats.solves;
   }
+  f->used = bench_counts_since(rt, before);
   TRY(runtime_finish(rt));
   f->step = (progress_now() - start) / STEPS;
 cleanup:
@@ -203,6 +206,7 @@ static void print_step(const BenchRequest *request, int n, LaplacePrecision prec
   json_number(&j, "step_ms", f->step * 1e3);
   json_number(&j, "seconds", f->step);
   json_number(&j, "iterations_per_solve", (double)f->iterations / f->solves);
+  bench_json_counts(&j, "step", f->used, STEPS);
   json_number(&j, "steps_per_s", 1 / f->step);
   json_number(&j, "real_time_ratio", t->dt / f->step);
   json_number(&j, "bytes_per_step", f->bytes);

@@ -68,8 +68,20 @@ void runtime_grid_shape(const Runtime *rt, int nx, int ny, int wg_x, int wg_y, i
 HclStatus runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size_t *global, const size_t *local,
                          double bytes_moved, cl_event *event);
 
-/* Waits for all queued work and folds finished launches into the profile. */
+/* Waits for all queued work and folds finished launches into the profile. Counted as a wait. */
 HclStatus runtime_finish(Runtime *rt);
+/* A blocking read of bytes at offset of buffer into host, after the work queued before it; counted as a wait. */
+HclStatus runtime_read(Runtime *rt, cl_mem buffer, size_t offset, size_t bytes, void *host);
+/* Counts a wait for the device that the caller made itself (on its own events). */
+void runtime_count_wait(Runtime *rt);
+
+/* What the host has asked of the device so far: kernel launches (runtime_launch) and waits for it (runtime_finish,
+ * runtime_read, runtime_count_wait), each a round trip the launch floor is made of. Benchmarks report them per
+ * iteration and per step (issue 30); they depend on the algorithm, not on the device. */
+typedef struct {
+  long launches, waits;
+} RuntimeCounts;
+RuntimeCounts runtime_counts(const Runtime *rt);
 
 /* Seconds between an event's start and end timestamps. */
 HclStatus runtime_event_seconds(cl_event event, double *seconds);

@@ -44,6 +44,7 @@ struct Runtime {
   int nprograms, programs_capacity;
   long programs_reused;
   double buffer_bytes; /* made by runtime_buffer so far (runtime_buffer_bytes) */
+  RuntimeCounts counts;
 };
 
 static void context_notify(const char *errinfo, const void *private_info, size_t cb, void *user_data) {
@@ -315,6 +316,7 @@ HclStatus runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size
   int entry = 0;
   bool want_event = rt->profile || event;
   TRY_CL(clEnqueueNDRangeKernel(rt->queue, kernel, dims, NULL, global, local, 0, NULL, want_event ? &launched : NULL));
+  rt->counts.launches++;
   if (rt->profile) {
     if (rt->npending == PROFILE_PENDING_MAX) {
       TRY(profile_drain(rt));
@@ -337,9 +339,26 @@ cleanup:
 HclStatus runtime_finish(Runtime *rt) {
   HclStatus status = HCL_OK;
   TRY_CL(clFinish(rt->queue));
+  rt->counts.waits++;
   TRY(profile_drain(rt));
 cleanup:
   return status;
+}
+
+HclStatus runtime_read(Runtime *rt, cl_mem buffer, size_t offset, size_t bytes, void *host) {
+  HclStatus status = HCL_OK;
+  TRY_CL(clEnqueueReadBuffer(rt->queue, buffer, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
+  rt->counts.waits++;
+cleanup:
+  return status;
+}
+
+void runtime_count_wait(Runtime *rt) {
+  rt->counts.waits++;
+}
+
+RuntimeCounts runtime_counts(const Runtime *rt) {
+  return rt->counts;
 }
 
 void runtime_set_profile(Runtime *rt, bool on) {

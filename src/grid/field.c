@@ -152,7 +152,7 @@ HclStatus field_read_ghosted(Field *f, double *host) {
   void *raw = NULL;
   size_t n = field_count(f), bytes = n * precision_bytes(f->precision);
   TRY_ALLOC_BYTES(raw, bytes);
-  TRY_CL(clEnqueueReadBuffer(runtime_queue(f->rt), f->buffer, CL_TRUE, 0, bytes, raw, 0, NULL, NULL));
+  TRY(runtime_read(f->rt, f->buffer, 0, bytes, raw));
   to_double(f->precision, raw, host, n);
 cleanup:
   free(raw);

@@ -346,6 +346,7 @@ HclStatus halo_begin(Halo *h) {
     }
     if (p->recv_written) {
       TRY_CL(clWaitForEvents(1, &p->recv_written));
+      runtime_count_wait(h->rt);
       clReleaseEvent(p->recv_written);
       p->recv_written = NULL;
     }
@@ -371,6 +372,7 @@ HclStatus halo_begin(Halo *h) {
       continue;
     }
     TRY_CL(clWaitForEvents(1, &read_done[i]));
+    runtime_count_wait(h->rt);
     TRY(par_isend(decomp_comm(h->decomp), p->send_host, (int)p->bytes, p->rank, h->tag, p->send_request));
   }
   h->in_flight = true;

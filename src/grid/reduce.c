@@ -171,7 +171,7 @@ static HclStatus combine_partials(Reducer *r, ReduceOp op, size_t groups, int va
   void *partials = NULL;
   size_t n = groups * (size_t)values;
   TRY_ALLOC_BYTES(partials, n * r->acc_bytes);
-  TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->partials, CL_TRUE, 0, n * r->acc_bytes, partials, 0, NULL, NULL));
+  TRY(runtime_read(r->rt, r->partials, 0, n * r->acc_bytes, partials));
   for (size_t k = 0; k < n; k++) {
     double v = r->acc_bytes == sizeof(double) ? ((double *)partials)[k] : (double)((float *)partials)[k];
     mine[k % (size_t)values] = combine(op, mine[k % (size_t)values], v);

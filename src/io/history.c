@@ -310,7 +310,7 @@ static HclStatus sample_field(HistoryFile *h, Field *f, double *slots) {
   arg_mem(&a, h->values);
   TRY(kernel_launch(h->rt, &a, kernel_box(1, n, 1, 1), (double)n * (8.0 + 2.0 * precision_bytes(p))));
   TRY_ALLOC(values, n * sizeof(double));
-  TRY_CL(clEnqueueReadBuffer(queue, h->values, CL_TRUE, 0, n * precision_bytes(p), values, 0, NULL, NULL));
+  TRY(runtime_read(h->rt, h->values, 0, n * precision_bytes(p), values));
   for (cl_uint c = 0; c < n; c++) {
     double v = p == PRECISION_DOUBLE ? ((double *)values)[c] : (double)((float *)values)[c];
     slots[h->corners[c].slot] = h->corners[c].weight * v;

@@ -287,6 +287,7 @@ static HclStatus launch(Rrb *r, const KernelArgs *a, KernelShape shape, double b
   TRY(kernel_launch_timed(r->rt, a, shape, bytes, r->level_seconds ? &event : NULL));
   if (event) {
     TRY_CL(clWaitForEvents(1, &event));
+    runtime_count_wait(r->rt);
     TRY(runtime_event_seconds(event, &seconds));
     r->level_seconds[k] += seconds;
   }
@@ -405,7 +406,7 @@ HclStatus rrb_setup_matrix(Rrb *r, const RrbMatrix *matrix) {
   arg_mem(&p, r->exact);
   arg_int(&p, (int)exact_nodes(r));
   TRY(launch_2d(r, &p, (int)exact_nodes(r), (int)exact_nodes(r), 0, l->nlevels));
-  TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->failed, CL_TRUE, 0, sizeof failed, &failed, 0, NULL, NULL));
+  TRY(runtime_read(r->rt, r->failed, 0, sizeof failed, &failed));
   REQUIRE(failed == INT_MAX, HCL_EDATA,
           "the RRB factorization met a pivot that is not positive on level %d of %d: the matrix is not symmetric "
           "positive definite%s",

@@ -328,7 +328,7 @@ static HclStatus gather_coarse(RrbDist *r, Field *f) {
   arg_level(r, &a, c->own);
   TRY(launch(r, &a, c->own, 2));
   if (own_bytes > 0) {
-    TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), c->packed_dev, CL_TRUE, 0, own_bytes, c->packed, 0, NULL, NULL));
+    TRY(runtime_read(r->rt, c->packed_dev, 0, own_bytes, c->packed));
   }
   TRY(par_allgatherv(decomp_comm(r->decomp), c->packed, (int)own_bytes, c->gathered, c->recv_bytes, c->displs));
 cleanup:
@@ -372,7 +372,7 @@ static HclStatus solve_coarse(RrbDist *r) {
   rearrange(r, c->place, c->layout);
   TRY_CL(clEnqueueWriteBuffer(queue, c->in_dev, CL_FALSE, 0, bytes, c->layout, 0, NULL, NULL));
   TRY(rrb_apply_full(c->solver, c->in_dev, c->z_dev));
-  TRY_CL(clEnqueueReadBuffer(queue, c->z_dev, CL_TRUE, 0, bytes, c->layout, 0, NULL, NULL));
+  TRY(runtime_read(r->rt, c->z_dev, 0, bytes, c->layout));
   size_t size = real_bytes(r);
   for (size_t n = 0; n < count; n++) {
     memcpy(c->solution + c->natural[n] * size, c->layout + c->place[n] * size, size);
@@ -384,7 +384,7 @@ static HclStatus solve_coarse(RrbDist *r) {
   arg_level(r, &a, c->seen);
   TRY(launch(r, &a, c->seen, 2));
   /* The host buffers are reused by the next application: the non-blocking writes must have read them. */
-  TRY_CL(clFinish(queue));
+  TRY(runtime_finish(r->rt));
 cleanup:
   return status;
 }
@@ -414,7 +414,7 @@ static HclStatus setup_step(RrbDist *r, int kernel, int k) {
 static HclStatus first_failed_level(RrbDist *r, int *level) {
   HclStatus status = HCL_OK;
   cl_int failed = INT_MAX;
-  TRY_CL(clEnqueueReadBuffer(runtime_queue(r->rt), r->failed, CL_TRUE, 0, sizeof failed, &failed, 0, NULL, NULL));
+  TRY(runtime_read(r->rt, r->failed, 0, sizeof failed, &failed));
   double lowest = -(double)failed;
   TRY(par_max_double(&lowest));
   *level = (int)-lowest;

@@ -706,16 +706,16 @@ HclStatus wave_column_velocities(Wave *W, int ncolumns, const int *columns, doub
   arg_mem(&a, laplace_sigma_stencils(W->laplace));
   TRY(kernel_launch(W->rt, &a, kernel_box(2, (size_t)ncolumns, (size_t)nz, 1), (double)bytes));
   if (precision_bytes(W->precision) == sizeof(double)) {
-    TRY_CL(clEnqueueReadBuffer(q, values, CL_TRUE, 0, bytes, out, 0, NULL, NULL));
+    TRY(runtime_read(W->rt, values, 0, bytes, out));
   } else {
     float *single = NULL;
     TRY_ALLOC(single, count);
-    cl_int err = clEnqueueReadBuffer(q, values, CL_TRUE, 0, bytes, single, 0, NULL, NULL);
-    for (size_t v = 0; v < count; v++) {
+    HclStatus read = runtime_read(W->rt, values, 0, bytes, single);
+    for (size_t v = 0; read == HCL_OK && v < count; v++) {
       out[v] = single[v];
     }
     free(single);
-    TRY_CL(err);
+    TRY(read);
   }
 cleanup:
   free(host_cols);

@@ -64,6 +64,16 @@ assert all(r["bench"] == "launch" and r["size"] == 1024 and r["seconds"] > 0 for
 run_capture "$hydrocl" bench launch --size 100M
 ok "bench launch refuses a size beyond 2^26 with exit 64" equals "$rc" 64
 
+run_capture "$hydrocl" bench rrb --size 64 --precision single
+ok "bench rrb exits 0" equals "$rc" 0
+# Issue 30: a solver benchmark counts its launches and waits. A CG iteration launches at least the operator, the
+# preconditioner and a vector update, and the host waits at least for the convergence check's norm now and then.
+ok "bench rrb's solves report launches and waits per iteration" python3 -c '
+import json, sys
+rows = [r for r in map(json.loads, sys.argv[1].splitlines()) if r["name"] == "solve"]
+assert len(rows) == 2, rows
+for r in rows:
+    assert r["launches_per_iteration"] >= 3 and 0 < r["waits_per_iteration"] < r["launches_per_iteration"], r' "$out"
 run_capture "$hydrocl" bench halo --size 33 --precision single
 ok "bench halo exits 0" equals "$rc" 0
 ok "bench halo prints its bandwidth against the copy rate" python3 -c '
