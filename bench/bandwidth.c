@@ -79,7 +79,7 @@ static HclStatus fill_pattern(Runtime *rt, const BandwidthKernels *k, cl_mem x, 
   arg_mem(&a, x);
   arg_ulong(&a, n);
   arg_uint(&a, modulus);
-  TRY(kernel_launch(rt, &a, kernel_range(n, work_group(rt)), (double)n * (double)precision_bytes(k->precision)));
+  TRY(kernel_launch(rt, &a, kernel_range(rt, n, work_group(rt)), (double)n * (double)precision_bytes(k->precision)));
 cleanup:
   return status;
 }
@@ -95,7 +95,7 @@ static HclStatus time_launches(Runtime *rt, const KernelArgs *a, size_t n, doubl
   double seconds[MAX_REPS];
   double total = 0.0;
   cl_event event = NULL;
-  KernelShape shape = kernel_range(n, work_group(rt));
+  KernelShape shape = kernel_range(rt, n, work_group(rt));
   int reps = 0;
   TRY(kernel_launch(rt, a, shape, bytes)); /* warm-up: first-touch, clocks */
   while (reps < MAX_REPS && (reps < MIN_REPS || total < MIN_SECONDS)) {

@@ -40,7 +40,7 @@ typedef struct {
 /* One launch of bump, its arguments set once before the first (as a solver's loop sets a few scalars at most). */
 static HclStatus launch_once(Launcher *l) {
   l->launches += 1;
-  return kernel_launch(l->request->rt, &l->args, kernel_range(l->n, l->local), 0);
+  return kernel_launch(l->request->rt, &l->args, kernel_range(l->request->rt, l->n, l->local), 0);
 }
 
 /* A blocking read of x[index], which must count every launch made (exact: integers below 2^24 in float). */

@@ -81,8 +81,9 @@ typedef struct {
  * (runtime_grid_shape); kernels built with EXACT_GRID have no bounds guard on CPUs, where the launch is exact. */
 KernelShape kernel_grid(const Runtime *rt, int nx, int ny, int wg_x, int wg_y);
 KernelShape kernel_grid_rows(const Runtime *rt, int nx, int ny, int wg_x, int wg_y, int rows_of_groups);
-/* n places in 1D work-groups of group work-items, padded to whole groups: the kernel guards its end. */
-KernelShape kernel_range(size_t n, size_t group);
+/* n places in 1D work-groups of group work-items (fewer where the device's largest group is smaller), padded to
+ * whole groups: the kernel guards its end. */
+KernelShape kernel_range(const Runtime *rt, size_t n, size_t group);
 /* groups whole work-groups of group work-items. */
 KernelShape kernel_groups(size_t groups, size_t group);
 /* A box of global work-items in dims (1 to 3) directions; the driver picks the work-group. */

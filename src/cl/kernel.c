@@ -13,7 +13,8 @@ KernelShape kernel_grid(const Runtime *rt, int nx, int ny, int wg_x, int wg_y) {
   return kernel_grid_rows(rt, nx, ny, wg_x, wg_y, 1);
 }
 
-KernelShape kernel_range(size_t n, size_t group) {
+KernelShape kernel_range(const Runtime *rt, size_t n, size_t group) {
+  group = group < runtime_device(rt)->max_work_group_size ? group : runtime_device(rt)->max_work_group_size;
   return (KernelShape){.dims = 1, .global = {(n + group - 1) / group * group}, .local = {group}, .has_local = true};
 }
 

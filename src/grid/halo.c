@@ -126,7 +126,7 @@ static HclStatus launch_boxes(Halo *h, const BoxList *list, cl_mem field, cl_mem
   if (staging) {
     arg_int(&a, unpack);
   }
-  return kernel_launch(h->rt, &a, kernel_range(list->words, WORK_GROUP), 8.0 * (double)list->words);
+  return kernel_launch(h->rt, &a, kernel_range(h->rt, list->words, WORK_GROUP), 8.0 * (double)list->words);
 }
 
 static HclStatus pinned_buffer(Runtime *rt, size_t bytes, cl_mem *buffer, void **host) {

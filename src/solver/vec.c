@@ -286,7 +286,7 @@ static HclStatus launch(Op op, Vec *const *vectors, int nvectors, const double *
   if (s->range) {
     arg_uint(&a, s->first);
     arg_uint(&a, s->end);
-    return kernel_launch(s->rt, &a, kernel_range(s->end - s->first, WG_RANGE), bytes);
+    return kernel_launch(s->rt, &a, kernel_range(s->rt, s->end - s->first, WG_RANGE), bytes);
   }
   arg_int(&a, (int)span.nx);
   arg_int(&a, (int)span.ny);
