@@ -9,7 +9,8 @@
  * Kernels: u_step, v_step (momentum with implicit friction per point, thesis eq. 6.5, Sielecki ordering), uv_step
  *   (both at once, Hansen ordering), zeta_step (continuity in flux form, so volume is conserved to rounding),
  *   zeta_boundary (the water-level sides), wave_speed (|velocity| + sqrt(g h), for
- *   the CFL limit and the divergence guard), centre_fields (cell-centred output); the implicit scheme's face_predict,
+ *   the CFL limit and the divergence guard), centre_fields (cell-centred output, a dry cell's level and velocity
+ *   NaN unless mask_dry is 0); the implicit scheme's face_predict,
  *   level_assemble, level_update and dry_negative_faces (the last section).
  * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 2: second-order upwind cross terms reach two faces),
  *   FRICTION (FRICTION_NONE, FRICTION_CHEZY, FRICTION_MANNING) and MOMENTUM_ADVECTION (1: momentum-conserving, 0:
@@ -367,17 +368,20 @@ __kernel void wave_speed(__global const REAL *restrict zeta, __global const REAL
  * and the wet flag (h above dry_depth). Output fields have no ghosts (pitch_out = nx). */
 __kernel void centre_fields(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                             __global const REAL *restrict u, __global const REAL *restrict v,
-                            __global REAL *restrict h_out, __global REAL *restrict u_out, __global REAL *restrict v_out,
-                            __global REAL *restrict wet_out, GRID_ARGS, PHYSICS_ARGS) {
+                            __global REAL *restrict zeta_out, __global REAL *restrict h_out,
+                            __global REAL *restrict u_out, __global REAL *restrict v_out,
+                            __global REAL *restrict wet_out, GRID_ARGS, PHYSICS_ARGS, const int mask_dry) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
   const REAL h = fmax(AT(zeta, i, j) + AT(depth, i, j), (REAL)0);
+  const bool shown = h > dry_depth || !mask_dry; /* a dry cell's level, u and v are NaN: missing in the files */
   const int p = j * nx + i;
+  zeta_out[p] = shown ? AT(zeta, i, j) : (REAL)NAN;
   h_out[p] = h;
-  u_out[p] = (AT(u, i, j) + AT(u, i - 1, j)) / 2;
-  v_out[p] = (AT(v, i, j) + AT(v, i, j - 1)) / 2;
+  u_out[p] = shown ? (AT(u, i, j) + AT(u, i - 1, j)) / 2 : (REAL)NAN;
+  v_out[p] = shown ? (AT(v, i, j) + AT(v, i, j - 1)) / 2 : (REAL)NAN;
   wet_out[p] = h > dry_depth ? 1 : 0;
 }
 

@@ -29,7 +29,10 @@ typedef struct {
   const char *standard_name; /* CF standard name, or NULL where CF has none */
   const char *long_name;
   const char *units;
-  const char *flag_meanings; /* "dry wet" for a flag taking the values 0, 1, ...; NULL for a measured quantity */
+  const char *flag_meanings; /* "dry wet" for a flag taking the values 0, 1, ...: stored as bytes (CF 3.5); NULL for
+                                a measured quantity */
+  bool missing_where_nan;    /* a NaN from the model marks a value that does not exist (a dry cell's level): stored as
+                                the storage type's default fill value, declared in _FillValue */
 } OutputVariable;
 
 /* Before any netCDF call: HDF5's clean-up at exit is turned off. After a write that failed (a full disk) HDF5 cannot

@@ -111,9 +111,10 @@ HclStatus swe_max_wave_speed(Swe *swe, double *speed);
  * dt <= 1 / (speed sqrt(1/dx^2 + 1/dy^2)). */
 HclStatus swe_max_flow_speed(Swe *swe, double *speed);
 
-/* Cell-centred output into out[0..3] (2D fields of the decomposition, ghost 0, the solver's precision): total
- * depth h, velocities u and v averaged from the faces, wet flag (1 where h > dry_depth, else 0). Collective. */
-enum { SWE_CENTRE_FIELDS = 4 };
-HclStatus swe_centre_fields(Swe *swe, Field *out[SWE_CENTRE_FIELDS]);
+/* Cell-centred output into out[0..4] (2D fields of the decomposition, ghost 0, the solver's precision): water level
+ * zeta, total depth h, velocities u and v averaged from the faces, wet flag (1 where h > dry_depth, else 0); with
+ * mask_dry the level and the velocities of a dry cell are NaN (missing values in the output files). Collective. */
+enum { SWE_CENTRE_FIELDS = 5 };
+HclStatus swe_centre_fields(Swe *swe, Field *out[SWE_CENTRE_FIELDS], bool mask_dry);
 
 #endif

@@ -32,6 +32,7 @@ struct HistoryFile {
   NcIdentity identity; /* rank 0: the file opened */
 #endif
   int *vars;
+  int *types; /* each variable's storage type (nc_output_type) */
   Corner *corners;
   int ncorners;
   cl_program program[2]; /* by Precision */
@@ -197,7 +198,7 @@ static HclStatus open_file(HistoryFile *h, const OutputSpec *spec, const Gauge *
 }
 
 static HclStatus create_local(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges,
-                              int ngauges, int nvars, HistoryFile **out) {
+                              int ngauges, const OutputVariable *vars, int nvars, HistoryFile **out) {
   HclStatus status = HCL_OK;
   HistoryFile *h = NULL;
   TRY_ALLOC(h, 1);
@@ -209,6 +210,10 @@ static HclStatus create_local(Runtime *rt, const Decomp *decomp, const OutputSpe
   h->path = strdup(spec->path);
   REQUIRE(h->path != NULL, HCL_ENOMEM, "cannot copy the history file name");
   TRY_ALLOC(h->vars, nvars);
+  TRY_ALLOC(h->types, nvars);
+  for (int i = 0; i < nvars; i++) {
+    h->types[i] = nc_output_type(&vars[i], spec->double_precision);
+  }
   TRY(find_corners(h, spec, gauges));
   if (h->ncorners > 0) {
     TRY(runtime_buffer(rt, (size_t)h->ncorners * sizeof(cl_ulong), "gauge indices", &h->index));
@@ -239,7 +244,7 @@ HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *sp
        "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
        spec->path);
 #else
-  HclStatus local = create_local(rt, decomp, spec, gauges, ngauges, nvars, &h);
+  HclStatus local = create_local(rt, decomp, spec, gauges, ngauges, vars, nvars, &h);
   if (local == HCL_OK && par_rank() == 0) {
     local = open_file(h, spec, gauges, vars);
   }
@@ -341,12 +346,16 @@ cleanup:
 static HclStatus write_frame(HistoryFile *h, double time, const double *totals) {
   HclStatus status = HCL_OK;
   size_t start[2] = {0, (size_t)h->frames}, count[2] = {(size_t)h->ngauges, 1}, index = (size_t)h->frames;
+  float *scratch = NULL;
   TRY(nc_check_identity(h->path, &h->identity));
+  TRY_ALLOC(scratch, (size_t)h->ngauges);
   for (int v = 0; v < h->nvars; v++) {
-    TRY_NC(nc_put_vara_double(h->ncid, h->vars[v], start, count, totals + (size_t)v * h->ngauges), h->path);
+    TRY(nc_output_put(h->ncid, h->vars[v], h->path, h->types[v], start, count, totals + (size_t)v * h->ngauges,
+                      (size_t)h->ngauges, scratch));
   }
   TRY(nc_finish_frame(h->ncid, h->path, h->time_var, index, time));
 cleanup:
+  free(scratch);
   return status;
 }
 #endif
@@ -410,6 +419,7 @@ void history_close(HistoryFile **h) {
   }
   free(x->corners);
   free(x->vars);
+  free(x->types);
   free(x->path);
   free(x);
   *h = NULL;

@@ -15,9 +15,9 @@ struct MapFile {
   int ncid;
   int time_var;
   int *vars;
+  int *types; /* each variable's storage type (nc_output_type) */
   int nvars;
   int frames;
-  bool double_precision;
   bool created; /* rank 0 made the file (and removes it if the set-up fails) */
   bool failed;  /* a write failed: the file is closed without another flush (nc_abort) */
 #ifdef HYDROCL_HAVE_NETCDF
@@ -95,17 +95,21 @@ static HclStatus open_file(MapFile *m, const OutputSpec *spec, const OutputVaria
 }
 
 /* Every rank's copy of what map_write needs; allocation can fail on some ranks only. */
-static HclStatus create_local(const Decomp *decomp, const OutputSpec *spec, int nvars, MapFile **out) {
+static HclStatus create_local(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars,
+                              MapFile **out) {
   HclStatus status = HCL_OK;
   MapFile *m = NULL;
   TRY_ALLOC(m, 1);
   m->decomp = decomp;
   m->ncid = -1;
   m->nvars = nvars;
-  m->double_precision = spec->double_precision;
   m->path = strdup(spec->path);
   REQUIRE(m->path != NULL, HCL_ENOMEM, "cannot copy the map file name");
   TRY_ALLOC(m->vars, nvars);
+  TRY_ALLOC(m->types, nvars);
+  for (int i = 0; i < nvars; i++) {
+    m->types[i] = nc_output_type(&vars[i], spec->double_precision);
+  }
   *out = m;
   m = NULL;
 cleanup:
@@ -113,16 +117,14 @@ cleanup:
   return status;
 }
 
-/* Rank 0's buffers of one frame: the gathered field and, for float32 storage, its rounded copy. */
-static HclStatus allocate_frame(const MapFile *m, size_t n, double **global, float **narrow) {
+/* Rank 0's buffers of one frame: the gathered field and its copy in the storage type (nc_output_put). */
+static HclStatus allocate_frame(size_t n, double **global, float **narrow) {
   HclStatus status = HCL_OK;
   if (par_rank() != 0) {
     goto cleanup;
   }
   TRY_ALLOC(*global, n);
-  if (!m->double_precision) {
-    TRY_ALLOC(*narrow, n);
-  }
+  TRY_ALLOC(*narrow, n);
 cleanup:
   return status;
 }
@@ -142,7 +144,7 @@ HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputV
        "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
        spec->path);
 #else
-  HclStatus local = create_local(decomp, spec, nvars, &m);
+  HclStatus local = create_local(decomp, spec, vars, nvars, &m);
   if (local == HCL_OK && par_rank() == 0) {
     local = open_file(m, spec, vars, nvars);
   }
@@ -171,7 +173,7 @@ HclStatus map_write(MapFile *m, double time, Field *const *fields) {
   const DecompSpec *g = decomp_spec(m->decomp);
   size_t n = (size_t)g->nx * g->ny;
   bool root = par_rank() == 0;
-  TRY(par_agree(allocate_frame(m, n, &global, &narrow)));
+  TRY(par_agree(allocate_frame(n, &global, &narrow)));
   if (root) {
     local = nc_check_identity(m->path, &m->identity);
   }
@@ -182,20 +184,7 @@ HclStatus map_write(MapFile *m, double time, Field *const *fields) {
       continue;
     }
     size_t start[3] = {(size_t)m->frames, 0, 0}, count[3] = {1, (size_t)g->ny, (size_t)g->nx};
-    int err;
-    errno = 0;
-    if (m->double_precision) {
-      err = nc_put_vara_double(m->ncid, m->vars[i], start, count, global);
-    } else {
-      for (size_t p = 0; p < n; p++) {
-        narrow[p] = (float)global[p];
-      }
-      err = nc_put_vara_float(m->ncid, m->vars[i], start, count, narrow);
-    }
-    if (err != NC_NOERR) {
-      local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot write frame %d of '%s': %s", m->frames, m->path,
-                         nc_reason(err, errno, m->path));
-    }
+    local = nc_output_put(m->ncid, m->vars[i], m->path, m->types[i], start, count, global, n, narrow);
   }
   if (root && local == HCL_OK) {
     local = nc_finish_frame(m->ncid, m->path, m->time_var, (size_t)m->frames, time);
@@ -230,6 +219,7 @@ void map_close(MapFile **m) {
   }
 #endif
   free((*m)->vars);
+  free((*m)->types);
   free((*m)->path);
   free(*m);
   *m = NULL;

@@ -175,26 +175,66 @@ cleanup:
   return status;
 }
 
+nc_type nc_output_type(const OutputVariable *v, bool double_precision) {
+  return v->flag_meanings ? NC_BYTE : double_precision ? NC_DOUBLE : NC_FLOAT;
+}
+
+HclStatus nc_output_put(int ncid, int var, const char *path, nc_type type, const size_t *start, const size_t *count,
+                        const double *values, size_t n, float *scratch) {
+  HclStatus status = HCL_OK;
+  int err = NC_NOERR;
+  errno = 0;
+  if (type == NC_BYTE) {
+    signed char *flags = (signed char *)scratch;
+    for (size_t p = 0; p < n; p++) {
+      flags[p] = (signed char)(isfinite(values[p]) ? floor(values[p] + 1e-9) : 0);
+    }
+    err = nc_put_vara_schar(ncid, var, start, count, flags);
+  } else if (type == NC_FLOAT) {
+    for (size_t p = 0; p < n; p++) {
+      scratch[p] = isnan(values[p]) ? NC_FILL_FLOAT : (float)values[p];
+    }
+    err = nc_put_vara_float(ncid, var, start, count, scratch);
+  } else {
+    double *copy = NULL;
+    TRY_ALLOC(copy, n + 1);
+    for (size_t p = 0; p < n; p++) {
+      copy[p] = isnan(values[p]) ? NC_FILL_DOUBLE : values[p];
+    }
+    err = nc_put_vara_double(ncid, var, start, count, copy);
+    free(copy);
+  }
+  REQUIRE(err == NC_NOERR, HCL_EIO, "cannot write '%s': %s", path, nc_reason(err, errno, path));
+cleanup:
+  return status;
+}
+
 HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVariable *v, int ndims, const int *dims,
                              int *var) {
   HclStatus status = HCL_OK;
-  TRY_NC(nc_def_var(ncid, v->name, spec->double_precision ? NC_DOUBLE : NC_FLOAT, ndims, dims, var), spec->path);
+  nc_type type = nc_output_type(v, spec->double_precision);
+  TRY_NC(nc_def_var(ncid, v->name, type, ndims, dims, var), spec->path);
+  if (v->missing_where_nan && type == NC_FLOAT) {
+    float fill = NC_FILL_FLOAT;
+    TRY_NC(nc_def_var_fill(ncid, *var, 0, &fill), spec->path);
+  } else if (v->missing_where_nan) {
+    double fill = NC_FILL_DOUBLE;
+    TRY_NC(nc_def_var_fill(ncid, *var, 0, &fill), spec->path);
+  }
   TRY_NC(NC_TEXT_ATT(ncid, *var, "long_name", v->long_name), spec->path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "units", v->units), spec->path);
   if (v->standard_name) {
     TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", v->standard_name), spec->path);
   }
   if (v->flag_meanings) { /* CF section 3.5: flag_values, one per word of flag_meanings, counting from 0 */
-    float values[8];
+    signed char values[8];
     int nflags = 0;
     for (const char *c = v->flag_meanings; *c && nflags < 8; nflags++) {
-      values[nflags] = (float)nflags;
+      values[nflags] = (signed char)nflags;
       c += strcspn(c, " ");
       c += strspn(c, " ");
     }
-    TRY_NC(nc_put_att_float(ncid, *var, "flag_values", spec->double_precision ? NC_DOUBLE : NC_FLOAT, (size_t)nflags,
-                            values),
-           spec->path);
+    TRY_NC(nc_put_att_schar(ncid, *var, "flag_values", NC_BYTE, (size_t)nflags, values), spec->path);
     TRY_NC(NC_TEXT_ATT(ncid, *var, "flag_meanings", v->flag_meanings), spec->path);
   }
 cleanup:

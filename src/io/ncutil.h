@@ -58,9 +58,17 @@ HclStatus nc_finish_frame(int ncid, const char *path, int time_var, size_t index
 HclStatus nc_output_globals(int ncid, const OutputSpec *spec, const char *feature_type);
 /* The CF time coordinate variable on dimension dim. */
 HclStatus nc_output_time(int ncid, const OutputSpec *spec, int dim, int *var);
-/* A data variable of spec's storage type with its long_name, units and standard_name. */
+/* A data variable of its storage type (nc_output_type) with its long_name, units and standard_name, a flag's
+ * flag_values and flag_meanings, a variable with missing values its _FillValue. */
 HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVariable *v, int ndims, const int *dims,
                              int *var);
+/* How a variable is stored: bytes for a flag, else double or float as the output asks. */
+nc_type nc_output_type(const OutputVariable *v, bool double_precision);
+/* Writes n values of a variable of type (nc_output_type) at start/count from doubles: a flag as the lowest value its
+ * interpolation could stand for (floor, within 1e-9: a gauge between a wet and a dry cell is dry), a NaN as the
+ * type's fill value. scratch holds n floats. */
+HclStatus nc_output_put(int ncid, int var, const char *path, nc_type type, const size_t *start, const size_t *count,
+                        const double *values, size_t n, float *scratch);
 #endif
 
 #endif

@@ -244,18 +244,18 @@ void swe_arg_sides(KernelArgs *a, const Decomp *decomp, const SweConfig *config,
   }
 }
 
-/* Launches kernel k over the owned cells with fields as its leading buffer arguments (and wave_speed's with_waves
- * after the common ones). */
+/* Launches kernel k over the owned cells with fields as its leading buffer arguments (and the last argument of
+ * wave_speed, with_waves, and of centre_fields, mask_dry, after the common ones). */
 static HclStatus launch_speed(Swe *s, int k, Field *const *fields, int nfields, double dt, double bytes_per_cell,
-                              bool with_waves) {
+                              bool last_flag) {
   const DecompLocal *l = decomp_local(s->decomp);
   KernelArgs a = kernel_args(s->kernels[k]);
   for (int i = 0; i < nfields; i++) {
     arg_mem(&a, field_buffer(fields[i]));
   }
   swe_arg_common(&a, s->decomp, &s->config, field_pitch(s->depth), dt);
-  if (k == KERNEL_SPEED) {
-    arg_int(&a, with_waves);
+  if (k == KERNEL_SPEED || k == KERNEL_CENTRE) {
+    arg_int(&a, last_flag);
   }
   if (k == KERNEL_BOUNDARY) { /* 1D over the edge cells, few: the driver chooses the work-groups */
     swe_arg_sides(&a, s->decomp, &s->config, s->levels, true);
@@ -381,14 +381,14 @@ SweSolveStats swe_solve_stats(const Swe *s) {
   return s->implicit ? swe_implicit_stats(s->implicit) : (SweSolveStats){0};
 }
 
-HclStatus swe_centre_fields(Swe *s, Field *out[SWE_CENTRE_FIELDS]) {
+HclStatus swe_centre_fields(Swe *s, Field *out[SWE_CENTRE_FIELDS], bool mask_dry) {
   HclStatus status = HCL_OK;
   int c = s->current;
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
     ASSERT(field_ghost(out[f]) == 0 && field_precision(out[f]) == s->config.precision);
   }
-  Field *args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], out[0], out[1], out[2], out[3]};
-  TRY(launch(s, KERNEL_CENTRE, args, 8, 0.0, 8.0));
+  Field *args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], out[0], out[1], out[2], out[3], out[4]};
+  TRY(launch_speed(s, KERNEL_CENTRE, args, 9, 0.0, 9.0, mask_dry));
 cleanup:
   return status;
 }

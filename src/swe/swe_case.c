@@ -126,6 +126,9 @@ static const CaseKey swe_case_keys[] = {
     {"output.gauge_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL, "more gauges from a CSV 'name,x,y'"},
     {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
      "store map and history data as double, not float32"},
+    {"output.mask_dry", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL,
+     "zeta, u and v of dry cells (and of gauges next to one) stored as missing values (_FillValue); false: a dry "
+     "cell's zeta is its bed level, u and v 0"},
     {"output.progress", CASE_REAL, "s", "5", 0.01, 1e6, NULL, "wall-clock seconds between progress lines"},
     {"output.size_warning", CASE_REAL, "MB", "10000", 0, 1e12, NULL,
      "validate and run warn where the output (map, history, series and restart files, uncompressed) may exceed this "

@@ -29,14 +29,16 @@ static const char *const RESTART_PREFIX = "restart";
 
 /* Map variables: zeta from the solver, the rest from swe_centre_fields in its order. CF standard names: the level
  * of a river, lake or sea over an arbitrary datum; velocities along the grid axes, which need not point east. */
+/* zeta, u and v are missing where a cell is dry (output.mask_dry); at a gauge where any cell it is interpolated
+ * from is dry, and its wet flag is then 0. */
 static const OutputVariable map_variables[] = {
-    {"zeta", "water_surface_height_above_reference_datum", "water level above the reference", "m", NULL},
-    {"h", "sea_floor_depth_below_sea_surface", "total water depth", "m", NULL},
-    {"u", "sea_water_x_velocity", "x velocity at cell centres", "m s-1", NULL},
-    {"v", "sea_water_y_velocity", "y velocity at cell centres", "m s-1", NULL},
-    {"wet", NULL, "wet flag (1 wet, 0 dry)", "1", "dry wet"},
+    {"zeta", "water_surface_height_above_reference_datum", "water level above the reference", "m", NULL, true},
+    {"h", "sea_floor_depth_below_sea_surface", "total water depth", "m", NULL, false},
+    {"u", "sea_water_x_velocity", "x velocity at cell centres", "m s-1", NULL, true},
+    {"v", "sea_water_y_velocity", "y velocity at cell centres", "m s-1", NULL, true},
+    {"wet", NULL, "wet flag (1 wet, 0 dry)", "1", "dry wet", false},
 };
-enum { MAP_VARIABLES = 5, HISTORY_VARIABLES = 4 }; /* gauges record zeta, h, u, v */
+enum { MAP_VARIABLES = 5, HISTORY_VARIABLES = 5 }; /* gauges record all of them */
 
 typedef struct {
   const Case *c;
@@ -261,7 +263,7 @@ static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *reques
     TRY(swe_set_preconditioner(r->swe, pc));
   }
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
-    FieldSpec spec = {.name = map_variables[f + 1].name, .nz = 1, .ghost = 0, .precision = request->precision};
+    FieldSpec spec = {.name = map_variables[f].name, .nz = 1, .ghost = 0, .precision = request->precision};
     TRY(field_create(rt, r->decomp, &spec, &r->centre[f]));
   }
   TRY(set_initial_state(r));
@@ -343,13 +345,12 @@ static HclStatus write_output(void *model, bool map_due, bool history_due) {
   if (!map_due && !history_due) {
     return HCL_OK;
   }
-  TRY(swe_centre_fields(r->swe, r->centre));
-  Field *fields[MAP_VARIABLES] = {swe_zeta(r->swe), r->centre[0], r->centre[1], r->centre[2], r->centre[3]};
+  TRY(swe_centre_fields(r->swe, r->centre, case_bool(r->c, "output.mask_dry")));
   if (map_due) {
-    TRY(map_write(r->files.map, r->tl.t, fields));
+    TRY(map_write(r->files.map, r->tl.t, r->centre));
   }
   if (history_due) {
-    TRY(history_write(r->files.history, r->tl.t, fields));
+    TRY(history_write(r->files.history, r->tl.t, r->centre));
   }
 cleanup:
   return status;

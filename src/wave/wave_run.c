@@ -32,23 +32,23 @@ static const char *const RESTART_PREFIX = "restart";
  * water level, the reference datum of the model. */
 static const OutputVariable map_variables[] = {
     {"eta", "water_surface_height_above_reference_datum", "free-surface elevation above the still water level", "m",
-     NULL},
-    {"phi", NULL, "velocity potential at the free surface", "m2 s-1", NULL},
+     NULL, false},
+    {"phi", NULL, "velocity potential at the free surface", "m2 s-1", NULL, false},
 };
 enum { MAP_VARIABLES = 2, HISTORY_VARIABLES = 1 };
 
 /* The kinematics lines' profiles (wave_column_velocities: z, u, v, w at the sigma points) and the scalars of every
  * sample. */
 static const OutputVariable profile_variables[] = {
-    {"z", NULL, "height of the sigma point above the still water level", "m", NULL},
-    {"u", "sea_water_x_velocity", "x velocity", "m s-1", NULL},
-    {"v", "sea_water_y_velocity", "y velocity", "m s-1", NULL},
-    {"w", "upward_sea_water_velocity", "vertical velocity", "m s-1", NULL},
+    {"z", NULL, "height of the sigma point above the still water level", "m", NULL, false},
+    {"u", "sea_water_x_velocity", "x velocity", "m s-1", NULL, false},
+    {"v", "sea_water_y_velocity", "y velocity", "m s-1", NULL, false},
+    {"w", "upward_sea_water_velocity", "vertical velocity", "m s-1", NULL, false},
 };
 static const OutputVariable scalar_variables[] = {
-    {"volume", NULL, "integral of eta over the domain (per metre of width in a flume)", "m3", NULL},
-    {"potential_energy", NULL, "g/2 times the integral of eta^2 (energy per unit density)", "m5 s-2", NULL},
-    {"kinetic_energy", NULL, "1/2 the integral of phi eta_t (energy per unit density)", "m5 s-2", NULL},
+    {"volume", NULL, "integral of eta over the domain (per metre of width in a flume)", "m3", NULL, false},
+    {"potential_energy", NULL, "g/2 times the integral of eta^2 (energy per unit density)", "m5 s-2", NULL, false},
+    {"kinetic_energy", NULL, "1/2 the integral of phi eta_t (energy per unit density)", "m5 s-2", NULL, false},
 };
 enum { PROFILE_VARIABLES = 4, SCALAR_VARIABLES = 3 };
 

@@ -49,11 +49,11 @@ run_capture "$hydrocl" run "$case_file" --set output.interval=1 --set time.end=1
 ok "a run of that output exits 73 before it writes anything" equals "$rc" 73
 ok "and leaves no output folder" test ! -e "$dir/huge"
 # drop-island writes 31 map frames of 200 x 200 cells x 5 variables x 4 bytes (24.8 MB), 121 gauge samples (every
-# 0.5 s to 60 s) of 3 gauges x 4 variables x 4 bytes (5808 bytes) and one restart of 5 fields in double (1.6 MB).
+# 0.5 s to 60 s) of 3 gauges x 5 variables x 4 bytes (7260 bytes) and one restart of 5 fields in double (1.6 MB).
 run_capture "$hydrocl" validate "$case_file" --set output.size_warning=20
 ok "validate states the output's size and the space left" contains "$out" "up to 26.4 MB written (map 24.8 MB"
 ok "26.4 MB over output.size_warning = 20 MB is warned of, naming where the limit was set" contains "$err" \
-  "the output may reach 26.4 MB (map 24.8 MB, history 5.81 kB, restarts 1.6 MB), more than output.size_warning = 20 MB (--set output.size_warning=20)"
+  "the output may reach 26.4 MB (map 24.8 MB, history 7.26 kB, restarts 1.6 MB), more than output.size_warning = 20 MB (--set output.size_warning=20)"
 run_capture "$hydrocl" validate <(cat "$case_file") # issue 27, 13: a pipe is read once
 ok "a case file given through a pipe validates" equals "$rc" 0
 run_capture "$hydrocl" validate "$root/cases"
@@ -382,6 +382,34 @@ import sys, netCDF4, numpy
 h = netCDF4.Dataset(sys.argv[1] + "/map.nc")["h"][:]
 assert numpy.all(numpy.isfinite(h)) and h.max() < 3.3, h.max()
 assert h[-1, 20, 20] > 0.01, h[-1, 20, 20]' "$dir/flooding"
+
+# ---- dry cells are missing values (issue 26, 2) ----
+# The tidal flat after an hour: the ramp and the flat above the 3 m level are dry. zeta, u and v carry _FillValue and
+# hold it exactly where the wet flag (bytes, flag_values 0 1) is 0; a gauge on the dry flat has zeta missing and wet
+# 0, one in the channel both; output.mask_dry false stores a dry cell's level and velocities as they are.
+for mask in true false; do
+  run_capture "$hydrocl" run "$root/cases/tidal-flat.yml" --set grid.nx=24 --set grid.ny=24 --set time.end=3600 \
+    --set output.interval=1800 --set output.mask_dry=$mask -o "$dir/mask-$mask"
+  ok "the tidal flat with output.mask_dry $mask runs" equals "$rc" 0
+done
+ok "dry cells' zeta, u and v are missing, exactly where the byte wet flag is 0" /usr/bin/python3 -c '
+import sys, netCDF4, numpy
+masked, plain = (netCDF4.Dataset(sys.argv[1] + "/mask-" + m + "/map.nc") for m in ("true", "false"))
+wet = masked["wet"][:]
+assert masked["wet"].dtype == numpy.int8 and list(masked["wet"].flag_values) == [0, 1], masked["wet"]
+dry = wet == 0
+assert 0 < dry.sum() < dry.size, dry.sum()
+for name in ("zeta", "u", "v"):
+    assert masked[name]._FillValue > 1e36, name
+    assert numpy.array_equal(numpy.ma.getmaskarray(masked[name][:]), dry), name
+    assert not numpy.ma.getmaskarray(plain[name][:]).any(), name
+    assert numpy.array_equal(masked[name][:][~dry], plain[name][:][~dry]), name
+history = netCDF4.Dataset(sys.argv[1] + "/mask-true/history.nc")
+names = [n.tobytes().decode().strip("\0") for n in history["station_name"][:].data]
+zeta, wet = history["zeta"][:], history["wet"][:]
+channel, flat = names.index("channel"), names.index("flat")
+assert wet[channel, -1] == 1 and not numpy.ma.is_masked(zeta[channel, -1]), (wet[channel], zeta[channel])
+assert wet[flat, -1] == 0 and numpy.ma.is_masked(zeta[flat, -1]), (wet[flat], zeta[flat])' "$dir"
 
 # ---- divergence: a boundary series with a spike of 1e200 m at t = 3 s makes the state infinite ----
 printf 'time,level\n0,0\n2.9,0\n3,1e200\n10,1e200\n' >"$dir/spike.csv"

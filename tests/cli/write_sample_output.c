@@ -35,7 +35,7 @@ static HclStatus write_outputs(const char *folder) {
                      .dx = 10,
                      .y0 = 5,
                      .dy = 10};
-  OutputVariable var = {"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL};
+  OutputVariable var = {"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL, false};
   Gauge gauges[2] = {{.name = "g1", .x = 55, .y = 35, .origin = "sample"},
                      {.name = "g2", .x = 105, .y = 65, .origin = "sample"}};
   TRY(test_open_runtime(false, &rt));

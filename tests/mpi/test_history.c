@@ -94,8 +94,8 @@ static void check_long_name(const char *csv) {
  * --overwrite. A variable name netCDF refuses makes the definition fail after the create. */
 static void check_failed_setup_removes_file(Runtime *rt, const Decomp *decomp, OutputSpec spec, const Gauge *gauges) {
   HistoryFile *history = NULL;
-  OutputVariable bad = {"bad/name", NULL, "a name netCDF refuses", "m", NULL};
-  OutputVariable good = {"zeta", NULL, "water level", "m", NULL};
+  OutputVariable bad = {"bad/name", NULL, "a name netCDF refuses", "m", NULL, false};
+  OutputVariable good = {"zeta", NULL, "water level", "m", NULL, false};
   spec.overwrite = false;
   status_clear();
   HclStatus s = history_create(rt, decomp, &spec, gauges, 1, &bad, 1, &history);
@@ -127,7 +127,7 @@ static void check_failed_build(Runtime *rt, const Decomp *decomp, OutputSpec spe
   Field *f = NULL;
   HistoryFile *history = NULL;
   Gauge origin = gauge_at("origin", 0, X0 + 0.5 * DX, Y0 + 0.5 * DY);
-  OutputVariable var = {"zeta", NULL, "water level", "m", NULL};
+  OutputVariable var = {"zeta", NULL, "water level", "m", NULL, false};
   FieldSpec fs = {.name = "zeta", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
   char folder[256], command[1024];
   snprintf(folder, sizeof folder, "/tmp/hydrocl-sample-kernels-%d", (int)getpid());
@@ -226,8 +226,8 @@ int main(int argc, char **argv) {
                      .y0 = Y0,
                      .dy = DY,
                      .double_precision = true};
-  OutputVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL},
-                            {"u", NULL, "velocity in x", "m s-1", NULL}};
+  OutputVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL, false},
+                            {"u", NULL, "velocity in x", "m s-1", NULL, false}};
   if (s == HCL_OK) {
     s = history_create(rt, decomp, &spec, gauges, ngauges, vars, 2, &history);
   }

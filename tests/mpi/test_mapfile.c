@@ -98,8 +98,8 @@ static void check_file(const char *path) {
  * --overwrite. A variable name netCDF refuses makes the definition fail after the create. */
 static void check_failed_setup_removes_file(const Decomp *decomp, OutputSpec spec) {
   MapFile *map = NULL;
-  OutputVariable bad = {"bad/name", NULL, "a name netCDF refuses", "m", NULL};
-  OutputVariable good = {"zeta", NULL, "water level", "m", NULL};
+  OutputVariable bad = {"bad/name", NULL, "a name netCDF refuses", "m", NULL, false};
+  OutputVariable good = {"zeta", NULL, "water level", "m", NULL, false};
   spec.overwrite = false;
   status_clear();
   HclStatus s = map_create(decomp, &spec, &bad, 1, &map);
@@ -148,8 +148,8 @@ int main(int argc, char **argv) {
                      .dx = 0.5,
                      .y0 = 0.25,
                      .dy = 0.5};
-  OutputVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL},
-                            {"flag", NULL, "a second variable", "1", NULL}};
+  OutputVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL, false},
+                            {"flag", NULL, "a second variable", "1", NULL, false}};
   if (s == HCL_OK) {
     s = map_create(decomp, &spec, vars, 2, &map);
   }
