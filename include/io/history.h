@@ -28,6 +28,9 @@ HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *sp
                          const OutputVariable *vars, int nvars, HistoryFile **out);
 /* Appends the values at time of fields[i] (2D, one per variable). */
 HclStatus history_write(HistoryFile *h, double time, Field *const *fields);
+/* Writes a variable that does not change (the bed level) at every gauge, on station without time: scale times the
+ * 2D field f interpolated as the samples are. Defined on first use, written again on a continued run's file. */
+HclStatus history_write_static(HistoryFile *h, const OutputVariable *var, Field *f, double scale);
 void history_close(HistoryFile **h);
 
 #endif

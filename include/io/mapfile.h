@@ -20,6 +20,10 @@ HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputV
                      MapFile **out);
 /* Appends one frame at time (seconds since the reference): fields[i] holds vars[i] (2D fields). */
 HclStatus map_write(MapFile *m, double time, Field *const *fields);
+/* Writes a variable that does not change (the bed level), on (y, x) without time: scale times the 2D field f (-1:
+ * a depth positive down as a level positive up). Defined on first use; a continued run's file that has it gets it
+ * again. */
+HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, double scale);
 int map_frames(const MapFile *m);
 /* Closes the file (rank 0) and frees; NULL-safe. */
 void map_close(MapFile **m);

@@ -33,6 +33,7 @@ struct HistoryFile {
 #endif
   int *vars;
   int *types; /* each variable's storage type (nc_output_type) */
+  bool double_precision;
   Corner *corners;
   int ncorners;
   cl_program program[2]; /* by Precision */
@@ -211,6 +212,7 @@ static HclStatus create_local(Runtime *rt, const Decomp *decomp, const OutputSpe
   REQUIRE(h->path != NULL, HCL_ENOMEM, "cannot copy the history file name");
   TRY_ALLOC(h->vars, nvars);
   TRY_ALLOC(h->types, nvars);
+  h->double_precision = spec->double_precision;
   for (int i = 0; i < nvars; i++) {
     h->types[i] = nc_output_type(&vars[i], spec->double_precision);
   }
@@ -387,6 +389,58 @@ HclStatus history_write(HistoryFile *h, double time, Field *const *fields) {
 #endif
   TRY(par_agree(local));
   h->frames++;
+cleanup:
+  free(slots);
+  free(all_slots);
+  return status;
+}
+
+#ifdef HYDROCL_HAVE_NETCDF
+/* Rank 0: var on station, defined when the file lacks it, holding values (one a gauge). */
+static HclStatus put_static(HistoryFile *h, const OutputVariable *var, const double *values) {
+  HclStatus status = HCL_OK;
+  OutputSpec spec = {.path = h->path, .double_precision = h->double_precision};
+  int id = -1, dim = -1;
+  float *scratch = NULL;
+  if (nc_inq_varid(h->ncid, var->name, &id) != NC_NOERR) {
+    TRY_NC(nc_redef(h->ncid), h->path);
+    TRY_NC(nc_inq_dimid(h->ncid, "station", &dim), h->path);
+    TRY(nc_output_variable(h->ncid, &spec, var, 1, &dim, &id));
+    TRY_NC(NC_TEXT_ATT(h->ncid, id, "coordinates", "x y station_name"), h->path);
+    TRY_NC(nc_enddef(h->ncid), h->path);
+  }
+  size_t start = 0, count = (size_t)h->ngauges;
+  TRY_ALLOC(scratch, count);
+  TRY(nc_output_put(h->ncid, id, h->path, nc_output_type(var, h->double_precision), &start, &count, values, count,
+                    scratch));
+  TRY_NC(nc_sync(h->ncid), h->path);
+cleanup:
+  free(scratch);
+  return status;
+}
+#endif
+
+HclStatus history_write_static(HistoryFile *h, const OutputVariable *var, Field *f, double scale) {
+  HclStatus status = HCL_OK;
+  HclStatus local = HCL_OK;
+  size_t count = 4 * (size_t)h->ngauges;
+  double *slots = NULL, *all_slots = NULL;
+  TRY_ALLOC(slots, count);
+  TRY_ALLOC(all_slots, count);
+  TRY(par_agree(sample_field(h, f, slots)));
+  TRY(par_reduce_sum_doubles(decomp_comm(h->decomp), slots, all_slots, (int)count));
+  for (size_t k = 0; k < (size_t)h->ngauges; k++) {
+    const double *corner = all_slots + 4 * k;
+    slots[k] = scale * (((corner[0] + corner[1]) + corner[2]) + corner[3]);
+  }
+#ifdef HYDROCL_HAVE_NETCDF
+  if (par_rank() == 0) {
+    local = put_static(h, var, slots);
+  }
+#else
+  (void)var;
+#endif
+  TRY(par_agree(local));
 cleanup:
   free(slots);
   free(all_slots);

@@ -18,8 +18,9 @@ struct MapFile {
   int *types; /* each variable's storage type (nc_output_type) */
   int nvars;
   int frames;
+  bool double_precision;
   bool created; /* rank 0 made the file (and removes it if the set-up fails) */
-  bool failed;  /* a write failed: the file is closed without another flush (nc_abort) */
+  bool failed;  /* a write failed (a full disk): the file is left as its last sync left it, not closed */
 #ifdef HYDROCL_HAVE_NETCDF
   NcIdentity identity; /* rank 0: the file opened */
 #endif
@@ -103,6 +104,7 @@ static HclStatus create_local(const Decomp *decomp, const OutputSpec *spec, cons
   m->decomp = decomp;
   m->ncid = -1;
   m->nvars = nvars;
+  m->double_precision = spec->double_precision;
   m->path = strdup(spec->path);
   REQUIRE(m->path != NULL, HCL_ENOMEM, "cannot copy the map file name");
   TRY_ALLOC(m->vars, nvars);
@@ -164,6 +166,63 @@ cleanup:
   return status;
 }
 
+#ifdef HYDROCL_HAVE_NETCDF
+/* Rank 0: var on (y, x), defined when the file lacks it, holding values. */
+static HclStatus put_static(MapFile *m, const OutputVariable *var, const double *values, float *scratch) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *g = decomp_spec(m->decomp);
+  OutputSpec spec = {.path = m->path, .double_precision = m->double_precision};
+  int id = -1, dims[2];
+  if (nc_inq_varid(m->ncid, var->name, &id) != NC_NOERR) {
+    TRY_NC(nc_redef(m->ncid), m->path);
+    TRY_NC(nc_inq_dimid(m->ncid, "y", &dims[0]), m->path);
+    TRY_NC(nc_inq_dimid(m->ncid, "x", &dims[1]), m->path);
+    TRY(nc_output_variable(m->ncid, &spec, var, 2, dims, &id));
+    TRY_NC(nc_def_var_deflate(m->ncid, id, 1, 1, 1), m->path);
+    TRY_NC(nc_enddef(m->ncid), m->path);
+  }
+  size_t start[2] = {0, 0}, count[2] = {(size_t)g->ny, (size_t)g->nx};
+  TRY(nc_output_put(m->ncid, id, m->path, nc_output_type(var, m->double_precision), start, count, values,
+                    (size_t)g->nx * g->ny, scratch));
+  TRY_NC(nc_sync(m->ncid), m->path);
+cleanup:
+  return status;
+}
+#endif
+
+HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, double scale) {
+  HclStatus status = HCL_OK;
+  HclStatus local = HCL_OK;
+  double *global = NULL;
+  float *narrow = NULL;
+#ifdef HYDROCL_HAVE_NETCDF
+  const DecompSpec *g = decomp_spec(m->decomp);
+  size_t n = (size_t)g->nx * g->ny;
+  TRY(par_agree(allocate_frame(n, &global, &narrow)));
+  ASSERT(field_nz(f) == 1);
+  TRY(field_gather(f, global));
+  if (par_rank() == 0) {
+    for (size_t p = 0; p < n; p++) {
+      global[p] *= scale;
+    }
+    local = put_static(m, var, global, narrow);
+  }
+  m->failed = m->failed || local != HCL_OK;
+  TRY(par_agree(local));
+#else
+  (void)m;
+  (void)var;
+  (void)f;
+  (void)scale;
+  (void)local;
+  FAIL(HCL_EINTERNAL, "map_write_static without netCDF");
+#endif
+cleanup:
+  free(global);
+  free(narrow);
+  return status;
+}
+
 HclStatus map_write(MapFile *m, double time, Field *const *fields) {
   HclStatus status = HCL_OK;
   HclStatus local = HCL_OK;
@@ -214,8 +273,11 @@ void map_close(MapFile **m) {
     return;
   }
 #ifdef HYDROCL_HAVE_NETCDF
-  if ((*m)->ncid >= 0) {
-    ((*m)->failed ? nc_abort : nc_close)((*m)->ncid);
+  /* After a failed write HDF5 cannot close the file, and netCDF-C 4.9's nc_abort then crashes listing its open
+   * objects: the file stays as its last sync left it (every finished frame), the descriptor goes at exit, and
+   * HDF5's own clean-up at exit is off (output_library_init). */
+  if ((*m)->ncid >= 0 && !(*m)->failed) {
+    nc_close((*m)->ncid);
   }
 #endif
   free((*m)->vars);

@@ -39,6 +39,9 @@ static const OutputVariable map_variables[] = {
     {"wet", NULL, "wet flag (1 wet, 0 dry)", "1", "dry wet", false},
 };
 enum { MAP_VARIABLES = 5, HISTORY_VARIABLES = 5 }; /* gauges record all of them */
+/* The bed level, once a file: the model's depth (positive down from the reference datum) as a height on zeta's
+ * datum, so that zeta - zb is the water depth of a wet cell. */
+static const OutputVariable bed_variable = {"zb", "altitude", "bed level above the reference datum", "m", NULL, false};
 
 typedef struct {
   const Case *c;
@@ -337,6 +340,17 @@ static HclStatus open_output(SweRun *r) {
   return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
 }
 
+/* The bed level in the map file and at the gauges. */
+static HclStatus write_bed(SweRun *r) {
+  HclStatus status = HCL_OK;
+  TRY(map_write_static(r->files.map, &bed_variable, swe_depth(r->swe), -1));
+  if (r->files.history) {
+    TRY(history_write_static(r->files.history, &bed_variable, swe_depth(r->swe), -1));
+  }
+cleanup:
+  return status;
+}
+
 /* Writes a map frame and a gauge sample (when there are gauges) of the present state, as asked. */
 static HclStatus write_output(void *model, bool map_due, bool history_due) {
   HclStatus status = HCL_OK;
@@ -502,6 +516,7 @@ static HclStatus swe_run(Runtime *rt, const Case *c, const RunRequest *request) 
   }
   TRY(choose_step(&r, request->restart != NULL));
   TRY(open_output(&r));
+  TRY(write_bed(&r));
   if (!request->restart) {
     TRY(write_output(&r, true, true));
   }

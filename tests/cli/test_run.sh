@@ -410,6 +410,21 @@ zeta, wet = history["zeta"][:], history["wet"][:]
 channel, flat = names.index("channel"), names.index("flat")
 assert wet[channel, -1] == 1 and not numpy.ma.is_masked(zeta[channel, -1]), (wet[channel], zeta[channel])
 assert wet[flat, -1] == 0 and numpy.ma.is_masked(zeta[flat, -1]), (wet[flat], zeta[flat])' "$dir"
+# The bed level zb (issue 26, 1): the ramp of tidal-flat.yml, 4.5 m min(x, 250 m) / 250 m above the datum at the
+# cell centres (25 m cells), on zeta's datum, so zeta - zb is the depth h of a wet cell (to float rounding); at the
+# channel gauge (x = 100 m, between centres on the ramp) 1.8 m.
+ok "the map and history files carry the bed level zb on zeta's datum" /usr/bin/python3 -c '
+import sys, netCDF4, numpy
+m = netCDF4.Dataset(sys.argv[1] + "/mask-true/map.nc")
+zb = m["zb"][:]
+assert m["zb"].dimensions == ("y", "x") and m["zb"].standard_name == "altitude", m["zb"]
+x = m["x"][:]
+assert numpy.allclose(zb, 4.5 * numpy.minimum(x, 250) / 250, atol=1e-6), zb[0]
+wet = m["wet"][-1] == 1
+assert numpy.allclose((m["zeta"][-1] - zb)[wet], m["h"][-1][wet], atol=1e-5)
+h = netCDF4.Dataset(sys.argv[1] + "/mask-true/history.nc")
+names = [n.tobytes().decode().strip("\0") for n in h["station_name"][:].data]
+assert abs(h["zb"][names.index("channel")] - 1.8) < 1e-6, h["zb"][:]' "$dir"
 
 # ---- divergence: a boundary series with a spike of 1e200 m at t = 3 s makes the state infinite ----
 printf 'time,level\n0,0\n2.9,0\n3,1e200\n10,1e200\n' >"$dir/spike.csv"
