@@ -129,6 +129,7 @@ HclStatus wave_step(Wave *wave, double dt, bool timing, WaveStepStats *stats);
 double wave_time(const Wave *wave);
 Field *wave_eta(Wave *wave); /* the state (borrowed; owned points valid) */
 Field *wave_phi(Wave *wave);
+Field *wave_depth(Wave *wave);     /* the still-water depth h, positive down (borrowed; owned points valid) */
 Laplace *wave_laplace(Wave *wave); /* the solver: Phi of the last solve, w, sigma (borrowed) */
 
 /* The stability guard: HCL_EDIVERGED when eta or phi is not finite or |eta| exceeds `factor` times the local

@@ -580,6 +580,10 @@ Field *wave_phi(Wave *W) {
   return W->y.phi;
 }
 
+Field *wave_depth(Wave *W) {
+  return W->h;
+}
+
 Laplace *wave_laplace(Wave *W) {
   return W->laplace;
 }

@@ -36,6 +36,9 @@ static const OutputVariable map_variables[] = {
     {"phi", NULL, "velocity potential at the free surface", "m2 s-1", NULL, false},
 };
 enum { MAP_VARIABLES = 2, HISTORY_VARIABLES = 1 };
+/* The still-water depth, once in the map file: eta's datum is the still water level. */
+static const OutputVariable depth_variable = {
+    "depth", "sea_floor_depth_below_geoid", "still-water depth below the still water level", "m", NULL, false};
 
 /* The kinematics lines' profiles (wave_column_velocities: z, u, v, w at the sigma points) and the scalars of every
  * sample. */
@@ -490,6 +493,7 @@ static HclStatus wave_run(Runtime *rt, const Case *c, const RunRequest *request)
     TRY(read_restart(&r));
   }
   TRY(open_output(&r));
+  TRY(map_write_static(r.files.map, &depth_variable, wave_depth(r.wave), 1));
   if (!request->restart) {
     TRY(write_output(&r, true, true));
   }

@@ -90,6 +90,10 @@ ok "a small standing wave runs" equals "$rc" 0
 ok "it writes map.nc, history.nc, kinematics.nc and a restart" test -s "$dir/standing/map.nc" -a \
   -s "$dir/standing/history.nc" -a -s "$dir/standing/kinematics.nc" -a -n "$(ls "$dir"/standing/restart-8.nc)"
 ok "the progress lines give the iterations per solve" contains "$err" "iters="
+ok "map.nc carries the still-water depth once, 0.5 m over the flat bed (issue 26, 1)" $py -c '
+import sys, netCDF4, numpy
+d = netCDF4.Dataset(sys.argv[1] + "/map.nc")["depth"]
+assert d.dimensions == ("y", "x") and d.units == "m" and numpy.all(d[:] == 0.5), d' "$dir/standing"
 ok "map: eta and phi at t = 0, 4 dt and 8 dt; gauges: eta every step, A cos(omega t) within 1e-3 A" $py -c '
 import sys, netCDF4, numpy
 m = netCDF4.Dataset(sys.argv[1] + "/map.nc")
