@@ -148,6 +148,7 @@ static HclStatus define_file(HistoryFile *h, const OutputSpec *spec, const Gauge
   TRY_NC(nc_def_var(h->ncid, "station_name", NC_CHAR, 2, name_dims, &var_name), h->path);
   TRY_NC(NC_TEXT_ATT(h->ncid, var_name, "cf_role", "timeseries_id"), h->path);
   TRY_NC(NC_TEXT_ATT(h->ncid, var_name, "long_name", "gauge name"), h->path);
+  TRY_NC(NC_TEXT_ATT(h->ncid, var_name, "_Encoding", "utf-8"), h->path); /* xarray decodes the names to text */
   TRY_NC(nc_def_var(h->ncid, "x", NC_DOUBLE, 1, &dim_station, &var_x), h->path);
   TRY_NC(NC_TEXT_ATT(h->ncid, var_x, "units", "m"), h->path);
   TRY_NC(NC_TEXT_ATT(h->ncid, var_x, "standard_name", "projection_x_coordinate"), h->path);
@@ -163,6 +164,7 @@ static HclStatus define_file(HistoryFile *h, const OutputSpec *spec, const Gauge
   for (int i = 0; i < h->nvars; i++) {
     TRY(nc_output_variable(h->ncid, spec, &vars[i], 2, dims, &h->vars[i]));
     TRY_NC(nc_def_var_chunking(h->ncid, h->vars[i], NC_CHUNKED, chunks), h->path);
+    TRY_NC(nc_def_var_deflate(h->ncid, h->vars[i], 1, 1, 1), h->path);
     TRY_NC(NC_TEXT_ATT(h->ncid, h->vars[i], "coordinates", "x y station_name"), h->path);
   }
   TRY(nc_output_globals(h->ncid, spec, "timeSeries"));

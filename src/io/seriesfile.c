@@ -29,6 +29,7 @@ static HclStatus define_stations(SeriesFile *s, int dim_station, int dim_strlen,
   TRY_NC(nc_def_var(s->ncid, "station_name", NC_CHAR, 2, name_dims, &var[0]), s->path);
   TRY_NC(NC_TEXT_ATT(s->ncid, var[0], "cf_role", "timeseries_id"), s->path);
   TRY_NC(NC_TEXT_ATT(s->ncid, var[0], "long_name", "station name"), s->path);
+  TRY_NC(NC_TEXT_ATT(s->ncid, var[0], "_Encoding", "utf-8"), s->path); /* xarray decodes the names to text */
   for (int a = 0; a < 2; a++) {
     TRY_NC(nc_def_var(s->ncid, axes[a], NC_DOUBLE, 1, &dim_station, &var[1 + a]), s->path);
     TRY_NC(NC_TEXT_ATT(s->ncid, var[1 + a], "units", "m"), s->path);
@@ -58,6 +59,31 @@ cleanup:
   return status;
 }
 
+/* The coordinate of dimension node: the sigma points' index, 0 at the bed, nodes - 1 at the free surface (z gives
+ * their height at each sample). */
+static HclStatus define_node(SeriesFile *s, int dim_node, int *var) {
+  HclStatus status = HCL_OK;
+  TRY_NC(nc_def_var(s->ncid, "node", NC_INT, 1, &dim_node, var), s->path);
+  TRY_NC(NC_TEXT_ATT(s->ncid, *var, "long_name", "sigma point, 0 at the bed to the free surface (its height: z)"),
+         s->path);
+  TRY_NC(NC_TEXT_ATT(s->ncid, *var, "units", "1"), s->path);
+cleanup:
+  return status;
+}
+
+static HclStatus write_node(const SeriesFile *s, int var) {
+  HclStatus status = HCL_OK;
+  int *index = NULL;
+  TRY_ALLOC(index, (size_t)s->nodes);
+  for (int k = 0; k < s->nodes; k++) {
+    index[k] = k;
+  }
+  TRY_NC(nc_put_var_int(s->ncid, var, index), s->path);
+cleanup:
+  free(index);
+  return status;
+}
+
 /* The profile variables on (station, time, node): z the vertical coordinate, the others located by it. */
 static HclStatus define_profiles(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout, const int dims[3]) {
   HclStatus status = HCL_OK;
@@ -66,6 +92,7 @@ static HclStatus define_profiles(SeriesFile *s, const OutputSpec *spec, const Se
   for (int v = 0; v < s->nprofiles; v++) {
     TRY(nc_output_variable(s->ncid, spec, &layout->profiles[v], 3, dims, &s->vars[v]));
     TRY_NC(nc_def_var_chunking(s->ncid, s->vars[v], NC_CHUNKED, chunks), s->path);
+    TRY_NC(nc_def_var_deflate(s->ncid, s->vars[v], 1, 1, 1), s->path);
     TRY_NC(NC_TEXT_ATT(s->ncid, s->vars[v], "coordinates", v == 0 ? "x y station_name" : "z x y station_name"),
            s->path);
   }
@@ -78,7 +105,7 @@ cleanup:
 /* Rank 0: the file, its dimensions, variables and attributes. */
 static HclStatus define_file(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout) {
   HclStatus status = HCL_OK;
-  int dim_time, dim_station, dim_strlen, dim_node, station_vars[3];
+  int dim_time, dim_station, dim_strlen, dim_node, station_vars[3], node_var = -1;
   TRY(nc_output_create(spec, &s->ncid));
   s->created = true;
   TRY_NC(nc_def_dim(s->ncid, "time", NC_UNLIMITED, &dim_time), s->path);
@@ -87,6 +114,7 @@ static HclStatus define_file(SeriesFile *s, const OutputSpec *spec, const Series
     TRY_NC(nc_def_dim(s->ncid, "station", (size_t)s->nstations, &dim_station), s->path);
     TRY_NC(nc_def_dim(s->ncid, "name_strlen", NAMED_POINT_NAME_MAX, &dim_strlen), s->path);
     TRY_NC(nc_def_dim(s->ncid, "node", (size_t)s->nodes, &dim_node), s->path);
+    TRY(define_node(s, dim_node, &node_var));
     TRY(define_stations(s, dim_station, dim_strlen, station_vars));
     TRY(define_profiles(s, spec, layout, (int[]){dim_station, dim_time, dim_node}));
   }
@@ -97,6 +125,7 @@ static HclStatus define_file(SeriesFile *s, const OutputSpec *spec, const Series
   TRY_NC(nc_enddef(s->ncid), s->path);
   if (s->nstations > 0) {
     TRY(write_stations(s, layout->stations, station_vars));
+    TRY(write_node(s, node_var));
   }
   TRY_NC(nc_sync(s->ncid), s->path);
 cleanup:

@@ -111,6 +111,8 @@ import sys, netCDF4, numpy
 k = netCDF4.Dataset(sys.argv[1] + "/kinematics.nc")
 assert k.featureType == "timeSeriesProfile" and k["station_name"].cf_role == "timeseries_id", k
 assert k["w"].dimensions == ("station", "time", "node") and k["w"].coordinates == "z x y station_name", k["w"]
+assert list(k["node"][:]) == list(range(k.dimensions["node"].size)) and k["w"].filters()["zlib"], k["node"]
+assert k["station_name"]._Encoding == "utf-8" and list(k["station_name"][:]) == ["corner"], k["station_name"][:]
 assert k["z"].positive == "up" and k["z"].axis == "Z" and k["u"].standard_name == "sea_water_x_velocity", k["z"]
 z = k["z"][0, -1, :]
 assert abs(z[0] + 0.5) < 1e-12 and abs(z[-1]) < 1e-12 and numpy.all(numpy.diff(z) > 0), z  # linear: to z = 0
