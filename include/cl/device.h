@@ -35,6 +35,7 @@ typedef struct {
   char vendor_name[128];
   char driver_version[64];
   char opencl_c_version[64]; /* "OpenCL C 1.2 PoCL" */
+  char opencl_version[64];   /* the device's OpenCL version, "OpenCL 3.0 CUDA"; "" when it does not say */
   int opencl_c_major;
   int opencl_c_minor;
   DeviceVendor vendor;
@@ -47,7 +48,10 @@ typedef struct {
   unsigned compute_units;
   unsigned clock_mhz;
   size_t max_work_group_size;
-  char refused[256]; /* why the device cannot be used at all (a failed query) and the fix; "" when it can */
+  /* What could remove launches (issue 30), by the device's extension list; none of it is used yet. */
+  bool subgroups;      /* cl_khr_subgroups: work-items of a sub-group exchange values without local memory */
+  bool command_buffer; /* cl_khr_command_buffer: a recorded sequence of launches enqueued at once */
+  char refused[256];   /* why the device cannot be used at all (a failed query) and the fix; "" when it can */
 } DeviceInfo;
 
 /* What a job asks of a device; zero fields ask nothing. */

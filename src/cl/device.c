@@ -91,6 +91,23 @@ static void apply_test_limits(DeviceInfo *d) {
   }
 }
 
+/* Whether the device's CL_DEVICE_EXTENSIONS, a list separated by spaces, names extension. */
+static bool has_extension(DeviceInfoQuery query, cl_device_id id, const char *extension) {
+  size_t size = 0, length = strlen(extension);
+  bool found = false;
+  if (query(id, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS || size == 0) {
+    return false;
+  }
+  char *list = calloc(size + 1, 1);
+  if (list && query(id, CL_DEVICE_EXTENSIONS, size, list, NULL) == CL_SUCCESS) {
+    for (const char *at = list; !found && (at = strstr(at, extension)) != NULL; at += length) {
+      found = (at == list || at[-1] == ' ') && (at[length] == ' ' || at[length] == '\0');
+    }
+  }
+  free(list);
+  return found;
+}
+
 void device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *d) {
   cl_device_type type = 0;
   cl_ulong global_mem = 0, max_alloc = 0, local_mem = 0;
@@ -126,6 +143,11 @@ void device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *d) {
   if (query(id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64_config, &fp64_config, NULL) != CL_SUCCESS) {
     fp64_config = 0;
   }
+  if (query(id, CL_DEVICE_VERSION, sizeof d->opencl_version, d->opencl_version, NULL) != CL_SUCCESS) {
+    d->opencl_version[0] = '\0'; /* a driver that does not say (only in tests: OpenCL 1.0 has it) */
+  }
+  d->subgroups = has_extension(query, id, "cl_khr_subgroups");
+  d->command_buffer = has_extension(query, id, "cl_khr_command_buffer");
   if (sscanf(d->opencl_c_version, "OpenCL C %d.%d", &d->opencl_c_major, &d->opencl_c_minor) != 2) {
     d->opencl_c_major = 1;
     d->opencl_c_minor = 0;

@@ -62,6 +62,9 @@ static void print_json(const DeviceInfo *devices, int count, int chosen) {
     json_bool(&j, "fp64", d->fp64);
     json_bool(&j, "unified_memory", d->unified_memory);
     json_string(&j, "opencl_c_version", d->opencl_c_version);
+    json_string(&j, "opencl_version", d->opencl_version);
+    json_bool(&j, "subgroups", d->subgroups);
+    json_bool(&j, "command_buffer", d->command_buffer);
     json_string(&j, "driver_version", d->driver_version);
     json_string(&j, "refused", d->refused);
     json_bool(&j, "selected", i == chosen);

@@ -48,16 +48,25 @@ static cl_int fake_query(cl_device_id id, cl_device_info param, size_t size, voi
                      : param == CL_DEVICE_VENDOR           ? "NVIDIA Corporation"
                      : param == CL_DEVICE_OPENCL_C_VERSION ? "OpenCL C 1.2"
                      : param == CL_DRIVER_VERSION          ? "1.0"
-                                                           : NULL;
+                     : param == CL_DEVICE_VERSION          ? "OpenCL 3.0 Made-up"
+                     /* cl_khr_subgroups, and only an extension of cl_khr_command_buffer, not itself */
+                     : param == CL_DEVICE_EXTENSIONS
+                         ? "cl_khr_fp64 cl_khr_subgroups cl_khr_command_buffer_mutable_dispatch"
+                         : NULL;
   cl_ulong number = param == CL_DEVICE_TYPE                 ? CL_DEVICE_TYPE_GPU
                     : param == CL_DEVICE_GLOBAL_MEM_SIZE    ? 8 * GiB
                     : param == CL_DEVICE_MAX_MEM_ALLOC_SIZE ? 2 * GiB
                     : param == CL_DEVICE_DOUBLE_FP_CONFIG   ? CL_FP_FMA
                                                             : 1;
   (void)id;
-  (void)size_ret;
   if (param == failing_param) {
     return CL_OUT_OF_RESOURCES;
+  }
+  if (text && size_ret) {
+    *size_ret = strlen(text) + 1;
+  }
+  if (!value) { /* a query for the size alone */
+    return CL_SUCCESS;
   }
   if (text) {
     snprintf(value, size, "%s", text);
@@ -157,6 +166,10 @@ int main(void) {
              described[1].global_mem_bytes == 8 * GiB && strcmp(described[1].device_name, "Made-up GPU") == 0,
          "device_describe reads every property through its query: %s", described[1].refused);
   TAP_OK(pick(described, 2, "auto", fp64, &s) == 1, "and the described GPU is picked");
+  TAP_OK(strcmp(described[1].opencl_version, "OpenCL 3.0 Made-up") == 0 && described[1].subgroups &&
+             !described[1].command_buffer,
+         "its OpenCL version and extensions: sub-groups, and no command buffers for an extension of theirs (%s)",
+         described[1].opencl_version);
   described_node(described, CL_DEVICE_GLOBAL_MEM_SIZE);
   TAP_OK(tap_contains(described[1].refused, "CL_DEVICE_GLOBAL_MEM_SIZE") &&
              tap_contains(described[1].refused, "CL_OUT_OF_RESOURCES"),
