@@ -330,14 +330,14 @@ cleanup:
   return status;
 }
 
-/* This rank's corner slots of every gauge of every variable, slots[var][4 gauge + corner], and rank 0's room for
- * the slots of all ranks. */
-static HclStatus sample_all(HistoryFile *h, Field *const *fields, double **slots, double **all_slots) {
+/* This rank's corner slots of every gauge of each of fields[0..nfields), slots[field][4 gauge + corner], and room
+ * for the slots of all ranks. */
+static HclStatus sample_all(HistoryFile *h, Field *const *fields, int nfields, double **slots, double **all_slots) {
   HclStatus status = HCL_OK;
   size_t per_variable = 4 * (size_t)h->ngauges;
-  TRY_ALLOC(*slots, (size_t)h->nvars * per_variable);
-  TRY_ALLOC(*all_slots, (size_t)h->nvars * per_variable);
-  for (int v = 0; v < h->nvars; v++) {
+  TRY_ALLOC(*slots, (size_t)nfields * per_variable);
+  TRY_ALLOC(*all_slots, (size_t)nfields * per_variable);
+  for (int v = 0; v < nfields; v++) {
     ASSERT(field_nz(fields[v]) == 1);
     TRY(sample_field(h, fields[v], *slots + (size_t)v * per_variable));
   }
@@ -347,7 +347,7 @@ cleanup:
 
 #ifdef HYDROCL_HAVE_NETCDF
 /* Rank 0: one frame of every variable, then the time (nc_finish_frame). */
-static HclStatus write_frame(HistoryFile *h, double time, const double *totals) {
+static HclStatus write_frame(HistoryFile *h, double time, double *totals) {
   HclStatus status = HCL_OK;
   size_t start[2] = {0, (size_t)h->frames}, count[2] = {(size_t)h->ngauges, 1}, index = (size_t)h->frames;
   float *scratch = NULL;
@@ -364,27 +364,34 @@ cleanup:
 }
 #endif
 
-/* Rank 0: each gauge's value from its four corner slots, added in corner order; totals[var][gauge]. */
-static void add_corners(const HistoryFile *h, const double *all_slots, double *totals) {
-  for (size_t k = 0; k < (size_t)h->nvars * h->ngauges; k++) {
+/* Each gauge's value of each of fields[0..nfields) on every rank, interpolated from its four corners (added in
+ * corner order, so on any number of ranks): (*totals)[field][gauge], in a buffer of 4 nfields ngauges the caller
+ * frees. Collective. */
+static HclStatus gauge_totals(HistoryFile *h, Field *const *fields, int nfields, double **totals) {
+  HclStatus status = HCL_OK;
+  double *all_slots = NULL;
+  size_t values = (size_t)nfields * h->ngauges;
+  /* Building the kernel, which only ranks holding a gauge point do, can fail there alone: agree before the sum. */
+  TRY(par_agree(sample_all(h, fields, nfields, totals, &all_slots)));
+  TRY(par_reduce_sum_doubles(decomp_comm(h->decomp), *totals, all_slots, (int)(4 * values)));
+  /* Every slot has one owner: the others add zeros, exactly. The totals reuse the front of the slots. */
+  for (size_t k = 0; k < values; k++) {
     const double *corner = all_slots + 4 * k;
-    totals[k] = ((corner[0] + corner[1]) + corner[2]) + corner[3];
+    (*totals)[k] = ((corner[0] + corner[1]) + corner[2]) + corner[3];
   }
+cleanup:
+  free(all_slots);
+  return status;
 }
 
 HclStatus history_write(HistoryFile *h, double time, Field *const *fields) {
   HclStatus status = HCL_OK;
   HclStatus local = HCL_OK;
-  double *slots = NULL, *all_slots = NULL;
-  int count = 4 * h->nvars * h->ngauges;
-  /* Building the kernel, which only ranks holding a gauge point do, can fail there alone: agree before the sum. */
-  TRY(par_agree(sample_all(h, fields, &slots, &all_slots)));
-  TRY(par_reduce_sum_doubles(decomp_comm(h->decomp), slots, all_slots, count));
-  /* Every slot has one owner: the others add zeros, exactly. The totals reuse the front of slots. */
-  add_corners(h, all_slots, slots);
+  double *totals = NULL;
+  TRY(gauge_totals(h, fields, h->nvars, &totals));
 #ifdef HYDROCL_HAVE_NETCDF
   if (par_rank() == 0) {
-    local = write_frame(h, time, slots);
+    local = write_frame(h, time, totals);
   }
 #else
   (void)time;
@@ -392,14 +399,13 @@ HclStatus history_write(HistoryFile *h, double time, Field *const *fields) {
   TRY(par_agree(local));
   h->frames++;
 cleanup:
-  free(slots);
-  free(all_slots);
+  free(totals);
   return status;
 }
 
 #ifdef HYDROCL_HAVE_NETCDF
 /* Rank 0: var on station, defined when the file lacks it, holding values (one a gauge). */
-static HclStatus put_static(HistoryFile *h, const OutputVariable *var, const double *values) {
+static HclStatus put_static(HistoryFile *h, const OutputVariable *var, double *values) {
   HclStatus status = HCL_OK;
   OutputSpec spec = {.path = h->path, .double_precision = h->double_precision};
   int id = -1, dim = -1;
@@ -425,27 +431,21 @@ cleanup:
 HclStatus history_write_static(HistoryFile *h, const OutputVariable *var, Field *f, double scale) {
   HclStatus status = HCL_OK;
   HclStatus local = HCL_OK;
-  size_t count = 4 * (size_t)h->ngauges;
-  double *slots = NULL, *all_slots = NULL;
-  TRY_ALLOC(slots, count);
-  TRY_ALLOC(all_slots, count);
-  TRY(par_agree(sample_field(h, f, slots)));
-  TRY(par_reduce_sum_doubles(decomp_comm(h->decomp), slots, all_slots, (int)count));
-  for (size_t k = 0; k < (size_t)h->ngauges; k++) {
-    const double *corner = all_slots + 4 * k;
-    slots[k] = scale * (((corner[0] + corner[1]) + corner[2]) + corner[3]);
+  double *totals = NULL;
+  TRY(gauge_totals(h, &f, 1, &totals));
+  for (int k = 0; k < h->ngauges; k++) {
+    totals[k] *= scale;
   }
 #ifdef HYDROCL_HAVE_NETCDF
   if (par_rank() == 0) {
-    local = put_static(h, var, slots);
+    local = put_static(h, var, totals);
   }
 #else
   (void)var;
 #endif
   TRY(par_agree(local));
 cleanup:
-  free(slots);
-  free(all_slots);
+  free(totals);
   return status;
 }
 

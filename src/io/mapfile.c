@@ -168,7 +168,7 @@ cleanup:
 
 #ifdef HYDROCL_HAVE_NETCDF
 /* Rank 0: var on (y, x), defined when the file lacks it, holding values. */
-static HclStatus put_static(MapFile *m, const OutputVariable *var, const double *values, float *scratch) {
+static HclStatus put_static(MapFile *m, const OutputVariable *var, double *values, float *scratch) {
   HclStatus status = HCL_OK;
   const DecompSpec *g = decomp_spec(m->decomp);
   OutputSpec spec = {.path = m->path, .double_precision = m->double_precision};

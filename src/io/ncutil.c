@@ -180,7 +180,7 @@ nc_type nc_output_type(const OutputVariable *v, bool double_precision) {
 }
 
 HclStatus nc_output_put(int ncid, int var, const char *path, nc_type type, const size_t *start, const size_t *count,
-                        const double *values, size_t n, float *scratch) {
+                        double *values, size_t n, float *scratch) {
   HclStatus status = HCL_OK;
   int err = NC_NOERR;
   errno = 0;
@@ -196,13 +196,10 @@ HclStatus nc_output_put(int ncid, int var, const char *path, nc_type type, const
     }
     err = nc_put_vara_float(ncid, var, start, count, scratch);
   } else {
-    double *copy = NULL;
-    TRY_ALLOC(copy, n + 1);
     for (size_t p = 0; p < n; p++) {
-      copy[p] = isnan(values[p]) ? NC_FILL_DOUBLE : values[p];
+      values[p] = isnan(values[p]) ? NC_FILL_DOUBLE : values[p];
     }
-    err = nc_put_vara_double(ncid, var, start, count, copy);
-    free(copy);
+    err = nc_put_vara_double(ncid, var, start, count, values);
   }
   REQUIRE(err == NC_NOERR, HCL_EIO, "cannot write '%s': %s", path, nc_reason(err, errno, path));
 cleanup:

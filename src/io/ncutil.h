@@ -66,9 +66,9 @@ HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVaria
 nc_type nc_output_type(const OutputVariable *v, bool double_precision);
 /* Writes n values of a variable of type (nc_output_type) at start/count from doubles: a flag as the lowest value its
  * interpolation could stand for (floor, within 1e-9: a gauge between a wet and a dry cell is dry), a NaN as the
- * type's fill value. scratch holds n floats. */
+ * type's fill value (in values itself for double storage). scratch holds n floats. */
 HclStatus nc_output_put(int ncid, int var, const char *path, nc_type type, const size_t *start, const size_t *count,
-                        const double *values, size_t n, float *scratch);
+                        double *values, size_t n, float *scratch);
 #endif
 
 #endif
