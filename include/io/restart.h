@@ -1,8 +1,9 @@
 /* restart.h: restart files, the full model state in double precision, independent of the number of ranks and of
  * the device: every field is gathered to its global shape, so any decomposition can read it back.
  *
- * A restart is FOLDER/PREFIX-STEP.nc (netCDF-4): one double variable per field (dims nz_NAME when nz > 1, y, x) and
- * one scalar double variable per model scalar (time, dt, ...). It is written to a hidden temporary file and renamed,
+ * A restart is FOLDER/PREFIX-STEP.nc (netCDF-4, CF-1.8, deflated): one double variable per field (dims nz_NAME when
+ * nz > 1, y, x; a flag as bytes) with its long_name, units and standard_name, the coordinate variables y and x, one
+ * scalar double variable per model scalar (time, dt, ...) and the step as a double (CF-1.8 has no 64-bit integers). It is written to a hidden temporary file and renamed,
  * so a crash never leaves a half-written restart under the real name; of the restarts up to the step written, only
  * the newest `keep` are kept (later steps, left from an earlier run, are left alone). All calls are collective over
  * the decomposition. */
@@ -11,6 +12,7 @@
 
 #include "decomp.h"
 #include "field.h"
+#include "output.h"
 #include "status.h"
 
 #include <stdint.h>
@@ -20,11 +22,20 @@ typedef struct {
   const char *prefix; /* "restart" */
   int keep;           /* how many restarts to keep, newest first (at least 1) */
   const char *source; /* global attribute: version, device, precision */
+  const char *title;  /* global attribute: the case's title */
+  /* What the fields are, for the file's metadata: fields[i] describes field i (its name is the field's); a flag
+   * (flag_meanings) is stored as bytes. */
+  const OutputVariable *fields;
+  const char *time_units; /* the units of the scalar "time": "seconds since 2000-01-01 00:00:00" */
+  double x0, dx, y0, dy;  /* the coordinates of the grid points (OutputSpec) */
+  const char *points;     /* what they locate, for their long_name; NULL: "cell centre" */
 } RestartSpec;
 
 typedef struct {
   const char *name; /* "time" */
   double value;
+  const char *long_name; /* what it is, for the file (time's units come from RestartSpec; read ignores both) */
+  const char *units;
 } RestartScalar;
 
 /* Writes fields[0..nfields) (by their names) and scalars at step; path_out (may be NULL) receives the file name. */

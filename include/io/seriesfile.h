@@ -1,7 +1,9 @@
 /* seriesfile.h: time series that the host computes, in a CF-1.8 netCDF-4 file: vertical profiles at stations (CF
- * timeSeriesProfile, orthogonal multidimensional layout (CF 1.8 appendix H.5.1): data(station, time, node) with the
- * station's station_name (cf_role timeseries_id), x and y, and the nodes' heights z(station, time, node), which move
- * with the free surface), and scalars of the whole domain (data(time)). The wave model writes its kinematics, volume
+ * timeSeriesProfile, orthogonal multidimensional layout (CF 1.8 appendix H.5.1): data(time, station, node) with the
+ * station's station_name (cf_role timeseries_id), x and y, and the nodes' heights z(time, station, node), which move
+ * with the free surface), values at the stations (data(time, station)) and constants of each station
+ * (data(station)), and scalars of the whole domain (data(time)). Time comes first, the record dimension, so that
+ * NCO's ncrcat joins files. The wave model writes its kinematics, volume
  * and energy here. Rank 0 writes what the caller holds there; every sample ends with nc_sync, so a killed run leaves
  * a readable file. All calls are collective. */
 #ifndef HYDROCL_SERIESFILE_H
@@ -17,6 +19,11 @@ typedef struct {
   int nodes;                      /* points of each profile */
   const OutputVariable *profiles; /* profiles[0] is z, the nodes' height (positive up, axis Z) */
   int nprofiles;
+  const OutputVariable *station_series; /* one value a station a sample (the free surface) */
+  int nstation_series;
+  const OutputVariable *station_constants; /* one value a station, written once (the still-water depth) */
+  int nstation_constants;
+  const double *constant_values; /* [nstation_constants][nstations] */
   const OutputVariable *scalars;
   int nscalars;
 } SeriesLayout;
@@ -26,9 +33,16 @@ typedef struct SeriesFile SeriesFile;
 /* Creates spec->path (or, for spec->resume, reopens it when it exists: the samples after spec->resume_time are
  * overwritten). A failure on any rank removes a file this call created. */
 HclStatus series_create(const OutputSpec *spec, const SeriesLayout *layout, SeriesFile **out);
-/* Appends one sample at time (seconds since the reference): profiles [nprofiles][nstations][nodes] and
- * scalars [nscalars], read on rank 0 only. */
-HclStatus series_write(SeriesFile *s, double time, const double *profiles, const double *scalars);
+/* One sample, read on rank 0 only: profiles [nprofiles][nstations][nodes], station values
+ * [nstation_series][nstations] and scalars [nscalars]. */
+typedef struct {
+  const double *profiles;
+  const double *station_values;
+  const double *scalars;
+} SeriesSample;
+
+/* Appends one sample at time (seconds since the reference). */
+HclStatus series_write(SeriesFile *s, double time, const SeriesSample *sample);
 void series_close(SeriesFile **s); /* NULL-safe */
 
 #endif

@@ -156,11 +156,12 @@ static HclStatus define_file(HistoryFile *h, const OutputSpec *spec, const Gauge
   TRY_NC(NC_TEXT_ATT(h->ncid, var_y, "units", "m"), h->path);
   TRY_NC(NC_TEXT_ATT(h->ncid, var_y, "standard_name", "projection_y_coordinate"), h->path);
   TRY(nc_output_time(h->ncid, spec, dim_time, &h->time_var));
-  int dims[2] = {dim_station, dim_time};
-  /* Chunks of every station over many samples (up to 16384 values, 64 KiB in float32): one sample per chunk, the
+  /* Time first, the record dimension, so that NCO's ncrcat joins files along it (CF 1.8 H.2.1 allows either order).
+   * Chunks of every station over many samples (up to 16384 values, 64 KiB in float32): one sample per chunk, the
    * library's default for an unlimited dimension, makes a long series thousands of tiny chunks, slow to read. */
+  int dims[2] = {dim_time, dim_station};
   size_t samples_per_chunk = h->ngauges >= 16384 ? 1 : 16384 / (size_t)h->ngauges;
-  size_t chunks[2] = {(size_t)h->ngauges, samples_per_chunk > 1024 ? 1024 : samples_per_chunk};
+  size_t chunks[2] = {samples_per_chunk > 1024 ? 1024 : samples_per_chunk, (size_t)h->ngauges};
   for (int i = 0; i < h->nvars; i++) {
     TRY(nc_output_variable(h->ncid, spec, &vars[i], 2, dims, &h->vars[i]));
     TRY_NC(nc_def_var_chunking(h->ncid, h->vars[i], NC_CHUNKED, chunks), h->path);
@@ -349,7 +350,7 @@ cleanup:
 /* Rank 0: one frame of every variable, then the time (nc_finish_frame). */
 static HclStatus write_frame(HistoryFile *h, double time, double *totals) {
   HclStatus status = HCL_OK;
-  size_t start[2] = {0, (size_t)h->frames}, count[2] = {(size_t)h->ngauges, 1}, index = (size_t)h->frames;
+  size_t start[2] = {(size_t)h->frames, 0}, count[2] = {1, (size_t)h->ngauges}, index = (size_t)h->frames;
   float *scratch = NULL;
   TRY(nc_check_identity(h->path, &h->identity));
   TRY_ALLOC(scratch, (size_t)h->ngauges);
@@ -404,24 +405,13 @@ cleanup:
 }
 
 #ifdef HYDROCL_HAVE_NETCDF
-/* Rank 0: var on station, defined when the file lacks it, holding values (one a gauge). */
+/* Rank 0: var on station, holding values (one a gauge). */
 static HclStatus put_static(HistoryFile *h, const OutputVariable *var, double *values) {
   HclStatus status = HCL_OK;
-  OutputSpec spec = {.path = h->path, .double_precision = h->double_precision};
-  int id = -1, dim = -1;
+  static const char *const dims[] = {"station"};
   float *scratch = NULL;
-  if (nc_inq_varid(h->ncid, var->name, &id) != NC_NOERR) {
-    TRY_NC(nc_redef(h->ncid), h->path);
-    TRY_NC(nc_inq_dimid(h->ncid, "station", &dim), h->path);
-    TRY(nc_output_variable(h->ncid, &spec, var, 1, &dim, &id));
-    TRY_NC(NC_TEXT_ATT(h->ncid, id, "coordinates", "x y station_name"), h->path);
-    TRY_NC(nc_enddef(h->ncid), h->path);
-  }
-  size_t start = 0, count = (size_t)h->ngauges;
-  TRY_ALLOC(scratch, count);
-  TRY(nc_output_put(h->ncid, id, h->path, nc_output_type(var, h->double_precision), &start, &count, values, count,
-                    scratch));
-  TRY_NC(nc_sync(h->ncid), h->path);
+  TRY_ALLOC(scratch, (size_t)h->ngauges);
+  TRY(nc_output_static(h->ncid, h->path, h->double_precision, var, dims, 1, "x y station_name", values, scratch));
 cleanup:
   free(scratch);
   return status;

@@ -27,34 +27,6 @@ struct MapFile {
 };
 
 #ifdef HYDROCL_HAVE_NETCDF
-static HclStatus define_axis(int ncid, const OutputSpec *spec, const char *name, int dim, const char *standard_name,
-                             const char *axis, int *var) {
-  HclStatus status = HCL_OK;
-  const char *path = spec->path;
-  char long_name[128];
-  snprintf(long_name, sizeof long_name, "%s coordinate of %s", name, spec->points ? spec->points : "cell centre");
-  TRY_NC(nc_def_var(ncid, name, NC_DOUBLE, 1, &dim, var), path);
-  TRY_NC(NC_TEXT_ATT(ncid, *var, "units", "m"), path);
-  TRY_NC(NC_TEXT_ATT(ncid, *var, "axis", axis), path);
-  TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", standard_name), path);
-  TRY_NC(NC_TEXT_ATT(ncid, *var, "long_name", long_name), path);
-cleanup:
-  return status;
-}
-
-static HclStatus write_axis(int ncid, const char *path, int var, double origin, double spacing, int n) {
-  HclStatus status = HCL_OK;
-  double *values = NULL;
-  TRY_ALLOC(values, n);
-  for (int i = 0; i < n; i++) {
-    values[i] = origin + i * spacing;
-  }
-  TRY_NC(nc_put_var_double(ncid, var, values), path);
-cleanup:
-  free(values);
-  return status;
-}
-
 /* Rank 0's part of map_create: the file, its dimensions, variables and attributes. */
 static HclStatus define_file(MapFile *m, const OutputSpec *spec, const OutputVariable *vars, int nvars) {
   HclStatus status = HCL_OK;
@@ -66,8 +38,8 @@ static HclStatus define_file(MapFile *m, const OutputSpec *spec, const OutputVar
   TRY_NC(nc_def_dim(m->ncid, "y", (size_t)g->ny, &dim_y), m->path);
   TRY_NC(nc_def_dim(m->ncid, "x", (size_t)g->nx, &dim_x), m->path);
   TRY(nc_output_time(m->ncid, spec, dim_t, &m->time_var));
-  TRY(define_axis(m->ncid, spec, "y", dim_y, "projection_y_coordinate", "Y", &var_y));
-  TRY(define_axis(m->ncid, spec, "x", dim_x, "projection_x_coordinate", "X", &var_x));
+  TRY(nc_output_axis(m->ncid, m->path, "y", dim_y, spec->points, &var_y));
+  TRY(nc_output_axis(m->ncid, m->path, "x", dim_x, spec->points, &var_x));
   int dims[3] = {dim_t, dim_y, dim_x};
   size_t chunks[3] = {1, (size_t)g->ny, (size_t)g->nx};
   for (int i = 0; i < nvars; i++) {
@@ -77,8 +49,8 @@ static HclStatus define_file(MapFile *m, const OutputSpec *spec, const OutputVar
   }
   TRY(nc_output_globals(m->ncid, spec, NULL));
   TRY_NC(nc_enddef(m->ncid), m->path);
-  TRY(write_axis(m->ncid, m->path, var_y, spec->y0, spec->dy, g->ny));
-  TRY(write_axis(m->ncid, m->path, var_x, spec->x0, spec->dx, g->nx));
+  TRY(nc_output_axis_values(m->ncid, m->path, var_y, spec->y0, spec->dy, g->ny));
+  TRY(nc_output_axis_values(m->ncid, m->path, var_x, spec->x0, spec->dx, g->nx));
   TRY_NC(nc_sync(m->ncid), m->path);
 cleanup:
   return status;
@@ -166,30 +138,6 @@ cleanup:
   return status;
 }
 
-#ifdef HYDROCL_HAVE_NETCDF
-/* Rank 0: var on (y, x), defined when the file lacks it, holding values. */
-static HclStatus put_static(MapFile *m, const OutputVariable *var, double *values, float *scratch) {
-  HclStatus status = HCL_OK;
-  const DecompSpec *g = decomp_spec(m->decomp);
-  OutputSpec spec = {.path = m->path, .double_precision = m->double_precision};
-  int id = -1, dims[2];
-  if (nc_inq_varid(m->ncid, var->name, &id) != NC_NOERR) {
-    TRY_NC(nc_redef(m->ncid), m->path);
-    TRY_NC(nc_inq_dimid(m->ncid, "y", &dims[0]), m->path);
-    TRY_NC(nc_inq_dimid(m->ncid, "x", &dims[1]), m->path);
-    TRY(nc_output_variable(m->ncid, &spec, var, 2, dims, &id));
-    TRY_NC(nc_def_var_deflate(m->ncid, id, 1, 1, 1), m->path);
-    TRY_NC(nc_enddef(m->ncid), m->path);
-  }
-  size_t start[2] = {0, 0}, count[2] = {(size_t)g->ny, (size_t)g->nx};
-  TRY(nc_output_put(m->ncid, id, m->path, nc_output_type(var, m->double_precision), start, count, values,
-                    (size_t)g->nx * g->ny, scratch));
-  TRY_NC(nc_sync(m->ncid), m->path);
-cleanup:
-  return status;
-}
-#endif
-
 HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, double scale) {
   HclStatus status = HCL_OK;
   HclStatus local = HCL_OK;
@@ -205,7 +153,8 @@ HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, doub
     for (size_t p = 0; p < n; p++) {
       global[p] *= scale;
     }
-    local = put_static(m, var, global, narrow);
+    static const char *const dims[] = {"y", "x"};
+    local = nc_output_static(m->ncid, m->path, m->double_precision, var, dims, 2, NULL, global, narrow);
   }
   m->failed = m->failed || local != HCL_OK;
   TRY(par_agree(local));

@@ -164,6 +164,33 @@ cleanup:
   return status;
 }
 
+HclStatus nc_output_axis(int ncid, const char *path, const char *name, int dim, const char *points, int *var) {
+  HclStatus status = HCL_OK;
+  bool is_x = strcmp(name, "x") == 0;
+  char long_name[128];
+  snprintf(long_name, sizeof long_name, "%s coordinate of %s", name, points ? points : "cell centre");
+  TRY_NC(nc_def_var(ncid, name, NC_DOUBLE, 1, &dim, var), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "units", "m"), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "axis", is_x ? "X" : "Y"), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", is_x ? "projection_x_coordinate" : "projection_y_coordinate"), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "long_name", long_name), path);
+cleanup:
+  return status;
+}
+
+HclStatus nc_output_axis_values(int ncid, const char *path, int var, double origin, double spacing, int n) {
+  HclStatus status = HCL_OK;
+  double *values = NULL;
+  TRY_ALLOC(values, n);
+  for (int i = 0; i < n; i++) {
+    values[i] = origin + i * spacing;
+  }
+  TRY_NC(nc_put_var_double(ncid, var, values), path);
+cleanup:
+  free(values);
+  return status;
+}
+
 HclStatus nc_output_time(int ncid, const OutputSpec *spec, int dim, int *var) {
   HclStatus status = HCL_OK;
   TRY_NC(nc_def_var(ncid, "time", NC_DOUBLE, 1, &dim, var), spec->path);
@@ -234,6 +261,33 @@ HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVaria
     TRY_NC(nc_put_att_schar(ncid, *var, "flag_values", NC_BYTE, (size_t)nflags, values), spec->path);
     TRY_NC(NC_TEXT_ATT(ncid, *var, "flag_meanings", v->flag_meanings), spec->path);
   }
+cleanup:
+  return status;
+}
+HclStatus nc_output_static(int ncid, const char *path, bool double_precision, const OutputVariable *var,
+                           const char *const *dim_names, int ndims, const char *coordinates, double *values,
+                           float *scratch) {
+  HclStatus status = HCL_OK;
+  OutputSpec spec = {.path = path, .double_precision = double_precision};
+  int id = -1, dims[NC_MAX_VAR_DIMS];
+  size_t start[NC_MAX_VAR_DIMS] = {0}, count[NC_MAX_VAR_DIMS], n = 1;
+  ASSERT(ndims > 0 && ndims <= NC_MAX_VAR_DIMS);
+  for (int d = 0; d < ndims; d++) {
+    TRY_NC(nc_inq_dimid(ncid, dim_names[d], &dims[d]), path);
+    TRY_NC(nc_inq_dimlen(ncid, dims[d], &count[d]), path);
+    n *= count[d];
+  }
+  if (nc_inq_varid(ncid, var->name, &id) != NC_NOERR) {
+    TRY_NC(nc_redef(ncid), path);
+    TRY(nc_output_variable(ncid, &spec, var, ndims, dims, &id));
+    TRY_NC(nc_def_var_deflate(ncid, id, 1, 1, 1), path);
+    if (coordinates) {
+      TRY_NC(NC_TEXT_ATT(ncid, id, "coordinates", coordinates), path);
+    }
+    TRY_NC(nc_enddef(ncid), path);
+  }
+  TRY(nc_output_put(ncid, id, path, nc_output_type(var, double_precision), start, count, values, n, scratch));
+  TRY_NC(nc_sync(ncid), path);
 cleanup:
   return status;
 }

@@ -56,6 +56,11 @@ HclStatus nc_finish_frame(int ncid, const char *path, int time_var, size_t index
 /* The global attributes every output file carries: Conventions, title, source, history, hydrocl_case, and
  * featureType when feature_type is not NULL. */
 HclStatus nc_output_globals(int ncid, const OutputSpec *spec, const char *feature_type);
+/* The coordinate variable "x" or "y" (name) of a grid on dimension dim: metres, its axis and standard_name, a
+ * long_name saying what its values locate (points; NULL: "cell centre"). */
+HclStatus nc_output_axis(int ncid, const char *path, const char *name, int dim, const char *points, int *var);
+/* Its values: origin + i spacing for i < n. */
+HclStatus nc_output_axis_values(int ncid, const char *path, int var, double origin, double spacing, int n);
 /* The CF time coordinate variable on dimension dim. */
 HclStatus nc_output_time(int ncid, const OutputSpec *spec, int dim, int *var);
 /* A data variable of its storage type (nc_output_type) with its long_name, units and standard_name, a flag's
@@ -64,6 +69,12 @@ HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVaria
                              int *var);
 /* How a variable is stored: bytes for a flag, else double or float as the output asks. */
 nc_type nc_output_type(const OutputVariable *v, bool double_precision);
+/* Writes a variable without time on the dimensions dim_names[0..ndims) (a quantity that does not change, or one
+ * rewritten whole, as the maxima), holding values (as nc_output_put; scratch holds as many floats): defined, deflated
+ * and given coordinates (when not NULL) on first use, so a continued run's file that lacks it gains it; synced. */
+HclStatus nc_output_static(int ncid, const char *path, bool double_precision, const OutputVariable *var,
+                           const char *const *dim_names, int ndims, const char *coordinates, double *values,
+                           float *scratch);
 /* Writes n values of a variable of type (nc_output_type) at start/count from doubles: a flag as the lowest value its
  * interpolation could stand for (floor, within 1e-9: a gauge between a wet and a dry cell is dry), a NaN as the
  * type's fill value (in values itself for double storage). scratch holds n floats. */

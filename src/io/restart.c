@@ -63,45 +63,110 @@ cleanup:
   return status;
 }
 
+/* Chunks of whole rows, about 1 MiB each (deflate compresses a chunk at a time; HDF5 refuses chunks of 4 GiB). */
+static HclStatus chunk_rows(int ncid, const char *path, int var, int ndims, int ny, int nx) {
+  HclStatus status = HCL_OK;
+  size_t rows = ((size_t)1 << 17) / (size_t)nx; /* 2^17 doubles */
+  size_t chunks[3] = {1, rows < 1 ? 1 : rows > (size_t)ny ? (size_t)ny : rows, (size_t)nx};
+  TRY_NC(nc_def_var_chunking(ncid, var, NC_CHUNKED, ndims == 3 ? chunks : chunks + 1), path);
+  TRY_NC(nc_def_var_deflate(ncid, var, 1, 1, 1), path);
+cleanup:
+  return status;
+}
+
+/* A field's variable: double on (nz_NAME,) y, x, or bytes for a flag, with what it is (what). */
+static HclStatus define_field(int ncid, const char *path, Field *f, const OutputVariable *what, const int yx[2],
+                              int *var) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *g = decomp_spec(field_decomp(f));
+  OutputSpec storage = {.path = path, .double_precision = true};
+  int dims[3], ndims = 0;
+  ASSERT(strcmp(what->name, field_name(f)) == 0);
+  if (field_nz(f) > 1) {
+    char name[96];
+    snprintf(name, sizeof name, "nz_%s", field_name(f));
+    TRY_NC(nc_def_dim(ncid, name, (size_t)field_nz(f), &dims[ndims++]), path);
+  }
+  dims[ndims++] = yx[0];
+  dims[ndims++] = yx[1];
+  OutputVariable unmasked = *what; /* a restart holds the state as the model does: nothing is missing */
+  unmasked.missing_where_nan = false;
+  TRY(nc_output_variable(ncid, &storage, &unmasked, ndims, dims, var));
+  TRY(chunk_rows(ncid, path, *var, ndims, g->ny, g->nx));
+cleanup:
+  return status;
+}
+
+/* A scalar double with its long_name and units (the time's from spec). */
+static HclStatus define_scalar(int ncid, const char *path, const RestartSpec *spec, const RestartScalar *scalar,
+                               int *var) {
+  HclStatus status = HCL_OK;
+  bool is_time = strcmp(scalar->name, "time") == 0;
+  TRY_NC(nc_def_var(ncid, scalar->name, NC_DOUBLE, 0, NULL, var), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "long_name", scalar->long_name ? scalar->long_name : scalar->name), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "units", is_time ? spec->time_units : scalar->units ? scalar->units : "1"), path);
+  if (is_time) {
+    TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", "time"), path);
+    TRY_NC(NC_TEXT_ATT(ncid, *var, "calendar", "standard"), path);
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus define_globals(int ncid, const char *path, const RestartSpec *spec) {
+  HclStatus status = HCL_OK;
+  char title[512];
+  snprintf(title, sizeof title, "hydrocl restart: %s", spec->title);
+  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "Conventions", "CF-1.8"), path);
+  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "title", title), path);
+  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "source", spec->source), path);
+cleanup:
+  return status;
+}
+
 /* Rank 0: the netCDF file of one restart, at path. */
 static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
                             double *const *globals, const RestartScalar *scalars, int nscalars) {
   HclStatus status = HCL_OK;
-  int ncid = -1, dim_y, dim_x, var;
+  int ncid = -1, yx[2], axes[2], step_var;
   const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
   int *vars = NULL;
+  float *scratch = NULL;
+  size_t largest = 0;
   TRY_ALLOC(vars, nfields + nscalars);
   errno = 0;
   int err = nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid);
   REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create restart '%s': %s", path, nc_reason(err, errno, path));
-  TRY_NC(nc_def_dim(ncid, "y", (size_t)g->ny, &dim_y), path);
-  TRY_NC(nc_def_dim(ncid, "x", (size_t)g->nx, &dim_x), path);
+  TRY_NC(nc_def_dim(ncid, "y", (size_t)g->ny, &yx[0]), path);
+  TRY_NC(nc_def_dim(ncid, "x", (size_t)g->nx, &yx[1]), path);
+  TRY(nc_output_axis(ncid, path, "y", yx[0], spec->points, &axes[0]));
+  TRY(nc_output_axis(ncid, path, "x", yx[1], spec->points, &axes[1]));
   for (int i = 0; i < nfields; i++) {
-    int dims[3], ndims = 0;
-    if (field_nz(fields[i]) > 1) {
-      char name[96];
-      snprintf(name, sizeof name, "nz_%s", field_name(fields[i]));
-      TRY_NC(nc_def_dim(ncid, name, (size_t)field_nz(fields[i]), &dims[ndims++]), path);
-    }
-    dims[ndims++] = dim_y;
-    dims[ndims++] = dim_x;
-    TRY_NC(nc_def_var(ncid, field_name(fields[i]), NC_DOUBLE, ndims, dims, &vars[i]), path);
+    TRY(define_field(ncid, path, fields[i], &spec->fields[i], yx, &vars[i]));
+    size_t n = (size_t)field_nz(fields[i]) * g->ny * g->nx;
+    largest = n > largest ? n : largest;
   }
   for (int i = 0; i < nscalars; i++) {
-    TRY_NC(nc_def_var(ncid, scalars[i].name, NC_DOUBLE, 0, NULL, &vars[nfields + i]), path);
+    TRY(define_scalar(ncid, path, spec, &scalars[i], &vars[nfields + i]));
   }
-  TRY_NC(nc_def_var(ncid, "step", NC_INT64, 0, NULL, &var), path);
-  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "title", "hydrocl restart"), path);
-  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "source", spec->source), path);
+  RestartScalar step_scalar = {"step", (double)step, "number of time steps taken", "1"};
+  TRY(define_scalar(ncid, path, spec, &step_scalar, &step_var));
+  TRY(define_globals(ncid, path, spec));
   TRY_NC(nc_enddef(ncid), path);
+  TRY(nc_output_axis_values(ncid, path, axes[0], spec->y0, spec->dy, g->ny));
+  TRY(nc_output_axis_values(ncid, path, axes[1], spec->x0, spec->dx, g->nx));
+  TRY_ALLOC(scratch, largest);
   for (int i = 0; i < nfields; i++) {
-    TRY_NC(nc_put_var_double(ncid, vars[i], globals[i]), path);
+    size_t start[3] = {0}, count[3] = {(size_t)field_nz(fields[i]), (size_t)g->ny, (size_t)g->nx};
+    bool planes = field_nz(fields[i]) > 1;
+    nc_type type = nc_output_type(&spec->fields[i], true);
+    TRY(nc_output_put(ncid, vars[i], path, type, start, planes ? count : count + 1, globals[i],
+                      count[0] * count[1] * count[2], scratch));
   }
   for (int i = 0; i < nscalars; i++) {
     TRY_NC(nc_put_var_double(ncid, vars[nfields + i], &scalars[i].value), path);
   }
-  long long step_value = step;
-  TRY_NC(nc_put_var_longlong(ncid, var, &step_value), path);
+  TRY_NC(nc_put_var_double(ncid, step_var, &step_scalar.value), path);
 cleanup:
   if (ncid >= 0) {
     errno = 0;
@@ -112,6 +177,7 @@ cleanup:
     }
   }
   free(vars);
+  free(scratch);
   return status;
 }
 

@@ -11,8 +11,9 @@
 struct SeriesFile {
   char *path;
   int ncid, time_var, frames;
-  int nstations, nodes, nprofiles, nscalars;
-  int *vars; /* profiles, then scalars */
+  int nstations, nodes, nprofiles, nstation_series, nscalars;
+  bool double_precision;
+  int *vars; /* profiles, station series, then scalars */
   bool created;
 #ifdef HYDROCL_HAVE_NETCDF
   NcIdentity identity; /* rank 0: the file opened */
@@ -84,11 +85,17 @@ cleanup:
   return status;
 }
 
-/* The profile variables on (station, time, node): z the vertical coordinate, the others located by it. */
+/* Samples a chunk holds: up to 16384 values (64 KiB in float32) of every station and node over many samples (one
+ * sample a chunk, the library's default for an unlimited dimension, makes a long series thousands of tiny chunks). */
+static size_t samples_per_chunk(size_t values_per_sample) {
+  size_t samples = 16384 / values_per_sample + 1;
+  return samples > 1024 ? 1024 : samples;
+}
+
+/* The profile variables on (time, station, node): z the vertical coordinate, the others located by it. */
 static HclStatus define_profiles(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout, const int dims[3]) {
   HclStatus status = HCL_OK;
-  size_t samples = 16384 / ((size_t)s->nstations * s->nodes) + 1;
-  size_t chunks[3] = {(size_t)s->nstations, samples > 1024 ? 1024 : samples, (size_t)s->nodes};
+  size_t chunks[3] = {samples_per_chunk((size_t)s->nstations * s->nodes), (size_t)s->nstations, (size_t)s->nodes};
   for (int v = 0; v < s->nprofiles; v++) {
     TRY(nc_output_variable(s->ncid, spec, &layout->profiles[v], 3, dims, &s->vars[v]));
     TRY_NC(nc_def_var_chunking(s->ncid, s->vars[v], NC_CHUNKED, chunks), s->path);
@@ -99,6 +106,41 @@ static HclStatus define_profiles(SeriesFile *s, const OutputSpec *spec, const Se
   TRY_NC(NC_TEXT_ATT(s->ncid, s->vars[0], "positive", "up"), s->path);
   TRY_NC(NC_TEXT_ATT(s->ncid, s->vars[0], "axis", "Z"), s->path);
 cleanup:
+  return status;
+}
+
+/* The station series on (time, station). */
+static HclStatus define_station_series(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout,
+                                       const int dims[2]) {
+  HclStatus status = HCL_OK;
+  size_t chunks[2] = {samples_per_chunk((size_t)s->nstations), (size_t)s->nstations};
+  for (int v = 0; v < s->nstation_series; v++) {
+    int *var = &s->vars[s->nprofiles + v];
+    TRY(nc_output_variable(s->ncid, spec, &layout->station_series[v], 2, dims, var));
+    TRY_NC(nc_def_var_chunking(s->ncid, *var, NC_CHUNKED, chunks), s->path);
+    TRY_NC(nc_def_var_deflate(s->ncid, *var, 1, 1, 1), s->path);
+    TRY_NC(NC_TEXT_ATT(s->ncid, *var, "coordinates", "x y station_name"), s->path);
+  }
+cleanup:
+  return status;
+}
+
+/* Rank 0: the constants of each station, defined when the file lacks them (a continued run's older file). */
+static HclStatus write_station_constants(const SeriesFile *s, const SeriesLayout *layout) {
+  HclStatus status = HCL_OK;
+  static const char *const dims[] = {"station"};
+  double *values = NULL;
+  float *scratch = NULL;
+  TRY_ALLOC(values, (size_t)s->nstations);
+  TRY_ALLOC(scratch, (size_t)s->nstations);
+  for (int v = 0; v < layout->nstation_constants; v++) {
+    memcpy(values, layout->constant_values + (size_t)v * s->nstations, sizeof *values * s->nstations);
+    TRY(nc_output_static(s->ncid, s->path, s->double_precision, &layout->station_constants[v], dims, 1,
+                         "x y station_name", values, scratch));
+  }
+cleanup:
+  free(values);
+  free(scratch);
   return status;
 }
 
@@ -116,10 +158,12 @@ static HclStatus define_file(SeriesFile *s, const OutputSpec *spec, const Series
     TRY_NC(nc_def_dim(s->ncid, "node", (size_t)s->nodes, &dim_node), s->path);
     TRY(define_node(s, dim_node, &node_var));
     TRY(define_stations(s, dim_station, dim_strlen, station_vars));
-    TRY(define_profiles(s, spec, layout, (int[]){dim_station, dim_time, dim_node}));
+    TRY(define_profiles(s, spec, layout, (int[]){dim_time, dim_station, dim_node}));
+    TRY(define_station_series(s, spec, layout, (int[]){dim_time, dim_station}));
   }
   for (int v = 0; v < s->nscalars; v++) {
-    TRY(nc_output_variable(s->ncid, spec, &layout->scalars[v], 1, &dim_time, &s->vars[s->nprofiles + v]));
+    int *var = &s->vars[s->nprofiles + s->nstation_series + v];
+    TRY(nc_output_variable(s->ncid, spec, &layout->scalars[v], 1, &dim_time, var));
   }
   TRY(nc_output_globals(s->ncid, spec, s->nstations > 0 ? "timeSeriesProfile" : NULL));
   TRY_NC(nc_enddef(s->ncid), s->path);
@@ -132,40 +176,52 @@ cleanup:
   return status;
 }
 
-/* Rank 0's part of series_create: a new file, or the existing one of a continued run. */
+/* Rank 0's part of series_create: a new file, or the existing one of a continued run; then the station constants. */
 static HclStatus open_file(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout) {
   HclStatus status = HCL_OK;
   static const char *const dims[] = {"station", "node"};
   size_t lengths[] = {(size_t)s->nstations, (size_t)s->nodes};
+  int nvars = s->nprofiles + s->nstation_series + s->nscalars;
   OutputVariable *vars = NULL;
   if (!spec->resume || access(spec->path, F_OK) != 0) {
     TRY(define_file(s, spec, layout));
-    goto cleanup;
+  } else {
+    TRY_ALLOC(vars, nvars + 1);
+    /* A layout without some kind holds NULL there; memcpy from NULL is undefined even for 0 bytes. */
+    if (s->nprofiles > 0)
+      memcpy(vars, layout->profiles, sizeof *vars * s->nprofiles);
+    if (s->nstation_series > 0)
+      memcpy(vars + s->nprofiles, layout->station_series, sizeof *vars * s->nstation_series);
+    if (s->nscalars > 0)
+      memcpy(vars + s->nprofiles + s->nstation_series, layout->scalars, sizeof *vars * s->nscalars);
+    TRY(nc_output_reopen(spec, dims, lengths, s->nstations > 0 ? 2 : 0, vars, nvars, &s->ncid, &s->time_var, s->vars,
+                         &s->frames));
   }
-  TRY_ALLOC(vars, s->nprofiles + s->nscalars + 1);
-  /* A layout without profiles or scalars holds NULL there; memcpy from NULL is undefined even for 0 bytes. */
-  if (s->nprofiles > 0)
-    memcpy(vars, layout->profiles, sizeof *vars * s->nprofiles);
-  if (s->nscalars > 0)
-    memcpy(vars + s->nprofiles, layout->scalars, sizeof *vars * s->nscalars);
-  TRY(nc_output_reopen(spec, dims, lengths, s->nstations > 0 ? 2 : 0, vars, s->nprofiles + s->nscalars, &s->ncid,
-                       &s->time_var, s->vars, &s->frames));
+  if (s->nstations > 0) {
+    TRY(write_station_constants(s, layout));
+  }
 cleanup:
   free(vars);
   return status;
 }
 
-static HclStatus write_sample(SeriesFile *s, double time, const double *profiles, const double *scalars) {
+static HclStatus write_sample(SeriesFile *s, double time, const SeriesSample *sample) {
   HclStatus status = HCL_OK;
-  size_t start[3] = {0, (size_t)s->frames, 0}, count[3] = {(size_t)s->nstations, 1, (size_t)s->nodes};
+  size_t start[3] = {(size_t)s->frames, 0, 0}, count[3] = {1, (size_t)s->nstations, (size_t)s->nodes};
   size_t index = (size_t)s->frames;
+  size_t per_profile = (size_t)s->nstations * s->nodes;
   TRY(nc_check_identity(s->path, &s->identity));
   for (int v = 0; v < s->nprofiles; v++) {
-    TRY_NC(nc_put_vara_double(s->ncid, s->vars[v], start, count, profiles + (size_t)v * s->nstations * s->nodes),
+    TRY_NC(nc_put_vara_double(s->ncid, s->vars[v], start, count, sample->profiles + v * per_profile), s->path);
+  }
+  for (int v = 0; v < s->nstation_series; v++) {
+    TRY_NC(nc_put_vara_double(s->ncid, s->vars[s->nprofiles + v], start, count,
+                              sample->station_values + (size_t)v * s->nstations),
            s->path);
   }
   for (int v = 0; v < s->nscalars; v++) {
-    TRY_NC(nc_put_var1_double(s->ncid, s->vars[s->nprofiles + v], &index, &scalars[v]), s->path);
+    int var = s->vars[s->nprofiles + s->nstation_series + v];
+    TRY_NC(nc_put_var1_double(s->ncid, var, &index, &sample->scalars[v]), s->path);
   }
   TRY(nc_finish_frame(s->ncid, s->path, s->time_var, index, time));
 cleanup:
@@ -180,10 +236,12 @@ static HclStatus create_local(const OutputSpec *spec, const SeriesLayout *layout
   s->nstations = layout->nstations;
   s->nodes = layout->nodes;
   s->nprofiles = layout->nstations > 0 ? layout->nprofiles : 0;
+  s->nstation_series = layout->nstations > 0 ? layout->nstation_series : 0;
   s->nscalars = layout->nscalars;
+  s->double_precision = spec->double_precision;
   s->path = strdup(spec->path);
   REQUIRE(s->path != NULL, HCL_ENOMEM, "cannot copy the series file name");
-  TRY_ALLOC(s->vars, s->nprofiles + s->nscalars + 1);
+  TRY_ALLOC(s->vars, s->nprofiles + s->nstation_series + s->nscalars + 1);
   *out = s;
   s = NULL;
 cleanup:
@@ -223,16 +281,15 @@ cleanup:
   return status;
 }
 
-HclStatus series_write(SeriesFile *s, double time, const double *profiles, const double *scalars) {
+HclStatus series_write(SeriesFile *s, double time, const SeriesSample *sample) {
   HclStatus local = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
   if (par_rank() == 0) {
-    local = write_sample(s, time, profiles, scalars);
+    local = write_sample(s, time, sample);
   }
 #else
   (void)time;
-  (void)profiles;
-  (void)scalars;
+  (void)sample;
   local = status_set(HCL_EINTERNAL, __FILE__, __LINE__, "series_write without netCDF");
 #endif
   HclStatus status = par_agree(local);

@@ -203,7 +203,8 @@ RunOutputSize run_output_size(const Decomp *decomp, const Case *c, const Timelin
                         .restarts = restarts * points * outputs->restart_fields * 8};
   if (outputs->series_name) {
     const SeriesLayout *l = outputs->series;
-    size.series = samples * ((double)l->nstations * l->nodes * l->nprofiles * value + l->nscalars * 8.0);
+    double per_sample = (double)l->nstations * (l->nodes * l->nprofiles + l->nstation_series) * value;
+    size.series = samples * (per_sample + l->nscalars * 8.0);
   }
   return size;
 }
@@ -432,12 +433,15 @@ void run_close_files(RunFiles *files) {
   release_lock(files);
 }
 
-HclStatus run_write_restart(const Case *c, const RunRequest *q, const char *prefix, const char *source, int64_t step,
-                            Field *const *fields, int nfields, const RestartScalar *scalars, int nscalars) {
+HclStatus run_write_restart(const Case *c, const RunRequest *q, const char *prefix, const RestartSpec *base,
+                            int64_t step, Field *const *fields, int nfields, const RestartScalar *scalars,
+                            int nscalars) {
   HclStatus status = HCL_OK;
   char path[RUN_PATH_SIZE];
-  RestartSpec spec = {
-      .folder = q->output_dir, .prefix = prefix, .keep = (int)case_int(c, "restart.keep"), .source = source};
+  RestartSpec spec = *base;
+  spec.folder = q->output_dir;
+  spec.prefix = prefix;
+  spec.keep = (int)case_int(c, "restart.keep");
   TRY(restart_write(&spec, step, fields, nfields, scalars, nscalars, path, sizeof path));
   log_verbose("restart written: %s (t = %g s, step %lld)", path, scalars[0].value, (long long)step);
 cleanup:

@@ -119,8 +119,9 @@ void run_close_files(RunFiles *files);
 #define RUN_LOCK_NAME ".hydrocl.lock"
 
 /* Writes a restart PREFIX-STEP.nc of fields and scalars (scalars[0] the time) into the output folder, keeping the
- * newest restart.keep. source: the files' source attribute. Collective. */
-HclStatus run_write_restart(const Case *c, const RunRequest *request, const char *prefix, const char *source,
+ * newest restart.keep. base: the file's metadata (source, title, what the fields are, time units, coordinates); the
+ * folder, prefix and how many to keep are set here. Collective. */
+HclStatus run_write_restart(const Case *c, const RunRequest *request, const char *prefix, const RestartSpec *base,
                             int64_t step, Field *const *fields, int nfields, const RestartScalar *scalars,
                             int nscalars);
 

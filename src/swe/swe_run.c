@@ -287,13 +287,34 @@ static void close_model(SweRun *r) {
 
 /* ---- restarts ------------------------------------------------------------------------------------------------ */
 
+/* The state as the model holds it (swe_state_fields): levels and face velocities on the staggered grid, the faces'
+ * wet flags; nothing masked. */
+static const OutputVariable state_variables[SWE_STATE_FIELDS] = {
+    {"zeta", "water_surface_height_above_reference_datum", "water level above the reference (the bed level where dry)",
+     "m", NULL, false},
+    {"u", "sea_water_x_velocity", "x velocity at the cell's face towards +x", "m s-1", NULL, false},
+    {"v", "sea_water_y_velocity", "y velocity at the cell's face towards +y", "m s-1", NULL, false},
+    {"kfu", NULL, "wet flag of the cell's face towards +x (1 wet, 0 dry or wall)", "1", "dry wet", false},
+    {"kfv", NULL, "wet flag of the cell's face towards +y (1 wet, 0 dry or wall)", "1", "dry wet", false},
+};
+
 static HclStatus write_restart(void *model, double t, int64_t step) {
   HclStatus status = HCL_OK;
   SweRun *r = model;
   Field *state[SWE_STATE_FIELDS];
-  RestartScalar scalars[] = {{"time", t}, {"dt_cfl", r->dt_cfl}}; /* restart_write adds the step */
+  const SweConfig *config = &r->setup.config;
+  RestartSpec base = {.source = r->source,
+                      .title = case_string(r->c, "model.title"),
+                      .fields = state_variables,
+                      .time_units = r->setup.time_units,
+                      .x0 = r->setup.x0 + config->dx / 2,
+                      .dx = config->dx,
+                      .y0 = r->setup.y0 + config->dy / 2,
+                      .dy = config->dy};
+  RestartScalar scalars[] = {{"time", t, "time", NULL},
+                             {"dt_cfl", r->dt_cfl, "the CFL-limited step of the last check interval", "s"}};
   swe_state_fields(r->swe, state);
-  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, r->source, step, state, SWE_STATE_FIELDS, scalars, 2));
+  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, &base, step, state, SWE_STATE_FIELDS, scalars, 2));
 cleanup:
   return status;
 }
@@ -303,7 +324,7 @@ static HclStatus read_restart(SweRun *r) {
   HclStatus status = HCL_OK;
   Field *state[SWE_STATE_FIELDS];
   char path[PATH_SIZE];
-  RestartScalar scalars[] = {{"time", 0}, {"step", 0}, {"dt_cfl", 0}};
+  RestartScalar scalars[] = {{.name = "time"}, {.name = "step"}, {.name = "dt_cfl"}};
   TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
   swe_state_fields(r->swe, state);
   TRY(restart_read(path, state, SWE_STATE_FIELDS, scalars, 3));

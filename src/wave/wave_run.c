@@ -53,6 +53,15 @@ static const OutputVariable scalar_variables[] = {
     {"potential_energy", NULL, "g/2 times the integral of eta^2 (energy per unit density)", "m5 s-2", NULL, false},
     {"kinetic_energy", NULL, "1/2 the integral of phi eta_t (energy per unit density)", "m5 s-2", NULL, false},
 };
+/* At each line: the free surface every sample, the still-water depth once. */
+static const OutputVariable line_surface_variable = {"eta",
+                                                     "water_surface_height_above_reference_datum",
+                                                     "free-surface elevation above the still water level",
+                                                     "m",
+                                                     NULL,
+                                                     false};
+static const OutputVariable line_depth_variable = {
+    "depth", "sea_floor_depth_below_geoid", "still-water depth below the still water level", "m", NULL, false};
 enum { PROFILE_VARIABLES = 4, SCALAR_VARIABLES = 3 };
 
 typedef struct {
@@ -265,9 +274,19 @@ static void close_model(WaveRun *r) {
 static HclStatus write_restart(void *model, double t, int64_t step) {
   HclStatus status = HCL_OK;
   WaveRun *r = model;
-  RestartScalar scalars[] = {{"time", t}}; /* restart_write adds the step */
+  const WaveSetup *s = &r->setup;
+  RestartSpec base = {.source = r->source,
+                      .title = case_string(r->c, "model.title"),
+                      .fields = map_variables, /* the state: eta and phi at the free surface */
+                      .time_units = s->time_units,
+                      .x0 = s->config.x0,
+                      .dx = s->config.laplace.dx,
+                      .y0 = s->config.y0,
+                      .dy = s->config.laplace.dy,
+                      .points = "grid point"};
+  RestartScalar scalars[] = {{"time", t, "time", NULL}}; /* restart_write adds the step */
   Field *state[] = {wave_eta(r->wave), wave_phi(r->wave)};
-  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, r->source, step, state, 2, scalars, 1));
+  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, &base, step, state, 2, scalars, 1));
 cleanup:
   return status;
 }
@@ -276,7 +295,7 @@ cleanup:
 static HclStatus read_restart(WaveRun *r) {
   HclStatus status = HCL_OK;
   char path[PATH_SIZE];
-  RestartScalar scalars[] = {{"time", 0}, {"step", 0}};
+  RestartScalar scalars[] = {{.name = "time"}, {.name = "step"}};
   Field *state[] = {wave_eta(r->wave), wave_phi(r->wave)};
   TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
   TRY(restart_read(path, state, 2, scalars, 2));
@@ -298,6 +317,10 @@ static void outputs_of(const WaveRun *r, SeriesLayout *series, RunOutputs *outpu
                            .nodes = r->setup.config.laplace.nz,
                            .profiles = profile_variables,
                            .nprofiles = PROFILE_VARIABLES,
+                           .station_series = &line_surface_variable,
+                           .nstation_series = 1,
+                           .station_constants = &line_depth_variable,
+                           .nstation_constants = 1,
                            .scalars = scalar_variables,
                            .nscalars = case_bool(r->c, "output.energy") ? SCALAR_VARIABLES : 1};
   *outputs = (RunOutputs){.variables = map_variables,
@@ -310,7 +333,20 @@ static void outputs_of(const WaveRun *r, SeriesLayout *series, RunOutputs *outpu
                           .restart_fields = 2};
 }
 
+/* The value of a (this rank's points, row by row, as field_read_owned) at every kinematics line, from the rank that
+ * owns its point: out[line]. Collective. */
+static HclStatus line_values(const WaveRun *r, const double *a, double *out) {
+  const DecompLocal *l = decomp_local(r->decomp);
+  for (int k = 0; k < r->nlines; k++) {
+    int i = r->line_points[2 * k] - l->x0, j = r->line_points[2 * k + 1] - l->y0;
+    bool owned = i >= 0 && i < l->nx && j >= 0 && j < l->ny;
+    out[k] = owned ? a[(size_t)j * l->nx + i] : 0.0; /* one owner: the sum over the ranks is exact */
+  }
+  return par_sum_doubles(out, r->nlines);
+}
+
 static HclStatus open_output(WaveRun *r) {
+  HclStatus status = HCL_OK;
   const WaveSetup *s = &r->setup;
   OutputSpec base = {.title = case_string(r->c, "model.title"),
                      .source = r->source,
@@ -323,8 +359,15 @@ static HclStatus open_output(WaveRun *r) {
                      .double_precision = case_bool(r->c, "output.double")};
   SeriesLayout series;
   RunOutputs outputs;
+  double *depths = NULL;
   outputs_of(r, &series, &outputs);
-  return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
+  TRY_ALLOC(depths, (size_t)r->nlines + 1);
+  TRY(line_values(r, r->h, depths));
+  series.constant_values = depths;
+  TRY(run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files));
+cleanup:
+  free(depths);
+  return status;
 }
 
 /* z, u, v, w at the sigma points of every kinematics line, gathered from the ranks that own them:
@@ -358,20 +401,23 @@ cleanup:
   return status;
 }
 
-/* One sample of kinematics.nc: the lines' profiles [z, u, v, w][line][node], the volume and the energy. */
+/* One sample of kinematics.nc: the lines' profiles [z, u, v, w][line][node] and free surface, the volume and the
+ * energy. r->eta holds the present state (check_state comes before every write). */
 static HclStatus write_series(WaveRun *r) {
   HclStatus status = HCL_OK;
   int nz = r->setup.config.laplace.nz;
   size_t per_line = (size_t)nz * 4;
-  double scalars[SCALAR_VARIABLES] = {0}, *values = NULL, *profiles = NULL;
+  double scalars[SCALAR_VARIABLES] = {0}, *values = NULL, *profiles = NULL, *surface = NULL;
   TRY(wave_volume(r->wave, &scalars[0]));
   if (case_bool(r->c, "output.energy")) {
     TRY(wave_energy(r->wave, &scalars[1], &scalars[2]));
   }
   TRY_ALLOC(values, per_line * r->nlines + 1);
   TRY_ALLOC(profiles, per_line * r->nlines + 1);
+  TRY_ALLOC(surface, (size_t)r->nlines + 1);
   if (r->nlines > 0) {
     TRY(line_velocities(r, values));
+    TRY(line_values(r, r->eta, surface));
   }
   for (int k = 0; k < r->nlines; k++) {
     for (int node = 0; node < nz; node++) {
@@ -380,10 +426,12 @@ static HclStatus write_series(WaveRun *r) {
       }
     }
   }
-  TRY(series_write(r->files.series, r->tl.t, profiles, scalars));
+  SeriesSample sample = {.profiles = profiles, .station_values = surface, .scalars = scalars};
+  TRY(series_write(r->files.series, r->tl.t, &sample));
 cleanup:
   free(values);
   free(profiles);
+  free(surface);
   return status;
 }
 

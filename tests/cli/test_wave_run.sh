@@ -104,17 +104,22 @@ h = netCDF4.Dataset(sys.argv[1] + "/history.nc")
 t, eta = h["time"][:], h["eta"][:]
 omega = (9.81 * numpy.pi * 2**0.5 * numpy.tanh(numpy.pi * 2**0.5 * 0.5)) ** 0.5
 assert len(t) == 9 and abs(t[-1] - 8 * float(sys.argv[2])) < 1e-12, t
-err = numpy.abs(eta[0] - 0.01 * numpy.cos(omega * t)).max()
+assert h["eta"].dimensions == ("time", "station"), h["eta"].dimensions  # time first: ncrcat joins files
+err = numpy.abs(eta[:, 0] - 0.01 * numpy.cos(omega * t)).max()
 assert err < 1e-5, err' "$dir/standing" "$dt"
-ok "kinematics.nc: CF profiles on the sigma points, volume conserved, energy within 1e-4" $py -c '
+ok "kinematics.nc: CF profiles on the sigma points, eta and depth at the line, volume conserved, energy within 1e-4" $py -c '
 import sys, netCDF4, numpy
 k = netCDF4.Dataset(sys.argv[1] + "/kinematics.nc")
 assert k.featureType == "timeSeriesProfile" and k["station_name"].cf_role == "timeseries_id", k
-assert k["w"].dimensions == ("station", "time", "node") and k["w"].coordinates == "z x y station_name", k["w"]
+assert k["w"].dimensions == ("time", "station", "node") and k["w"].coordinates == "z x y station_name", k["w"]
+assert k["eta"].dimensions == ("time", "station") and k["depth"].dimensions == ("station",), k["eta"]
+assert k["depth"][0] == 0.5 and k["eta"].coordinates == "x y station_name", k["depth"][:]
+m = netCDF4.Dataset(sys.argv[1] + "/map.nc")  # the line "corner" is the grid point (0, 0); map frames every 4 samples
+assert numpy.array_equal(k["eta"][::4, 0], m["eta"][:, 0, 0]), (k["eta"][::4, 0], m["eta"][:, 0, 0])
 assert list(k["node"][:]) == list(range(k.dimensions["node"].size)) and k["w"].filters()["zlib"], k["node"]
 assert k["station_name"]._Encoding == "utf-8" and list(k["station_name"][:]) == ["corner"], k["station_name"][:]
 assert k["z"].positive == "up" and k["z"].axis == "Z" and k["u"].standard_name == "sea_water_x_velocity", k["z"]
-z = k["z"][0, -1, :]
+z = k["z"][-1, 0, :]
 assert abs(z[0] + 0.5) < 1e-12 and abs(z[-1]) < 1e-12 and numpy.all(numpy.diff(z) > 0), z  # linear: to z = 0
 assert numpy.abs(k["volume"][:]).max() < 1e-12, k["volume"][:]
 energy = k["potential_energy"][:] + k["kinetic_energy"][:]
@@ -150,12 +155,13 @@ ok "a small stream-function flume runs" equals "$rc" 0
 ok "the wave reaches the gauge at 5 m, rising towards its crest of H / 2; the line under 8 m follows the surface" $py -c '
 import sys, netCDF4, numpy
 h = netCDF4.Dataset(sys.argv[1] + "/history.nc")
-crest = h["eta"][0, :].max()
+crest = h["eta"][:, 0].max()
 assert 0.015 < crest < 0.04, crest
 k = netCDF4.Dataset(sys.argv[1] + "/kinematics.nc")
-assert abs(k["x"][0] - 7.875) < 1e-12 and k["z"].shape == (1, len(k["time"]), 9), (k["x"][:], k["z"].shape)
-z = k["z"][0, -1, :]
+assert abs(k["x"][0] - 7.875) < 1e-12 and k["z"].shape == (len(k["time"]), 1, 9), (k["x"][:], k["z"].shape)
+z = k["z"][-1, 0, :]
 assert abs(z[0] + 0.5) < 1e-12 and z[-1] != 0 and abs(z[-1]) < 0.04, z  # nonlinear: the top node at eta
+assert abs(z[-1] - k["eta"][-1, 0]) < 1e-6 and abs(k["depth"][0] - 0.5) < 1e-12, (z, k["eta"][-1], k["depth"][:])
 assert numpy.all(numpy.isfinite(k["u"][:])) and abs(k["volume"][-1]) < 0.05, k["volume"][:]' "$dir/tank"
 
 # ---- divergence: a guard below the wave's crest trips as the wave rises; the last good state is written ----

@@ -248,7 +248,7 @@ int main(int argc, char **argv) {
     int ncid = -1, var = -1;
     char names[MAX_GAUGES][GAUGE_NAME_MAX];
     char feature[32] = "";
-    double values[MAX_GAUGES][FRAMES];
+    double values[FRAMES * MAX_GAUGES]; /* (time, station): time first */
     TAP_OK(nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR &&
                nc_get_att_text(ncid, NC_GLOBAL, "featureType", feature) == NC_NOERR &&
                strncmp(feature, "timeSeries", 10) == 0,
@@ -258,12 +258,12 @@ int main(int argc, char **argv) {
            "station names");
     for (int v = 0; v < 2; v++) {
       double worst = 0;
-      bool read = nc_inq_varid(ncid, v ? "u" : "zeta", &var) == NC_NOERR &&
-                  nc_get_var_double(ncid, var, &values[0][0]) == NC_NOERR;
+      bool read =
+          nc_inq_varid(ncid, v ? "u" : "zeta", &var) == NC_NOERR && nc_get_var_double(ncid, var, values) == NC_NOERR;
       for (int k = 0; read && k < ngauges; k++) {
         for (int t = 0; t < FRAMES; t++) {
           double want = linear(gauges[k].x, gauges[k].y, t, v);
-          worst = fmax(worst, fabs(values[k][t] - want) / (1.0 + fabs(want)));
+          worst = fmax(worst, fabs(values[t * ngauges + k] - want) / (1.0 + fabs(want)));
         }
       }
       /* Bilinear interpolation of a linear field is exact; the stored values carry the field's rounding, float for

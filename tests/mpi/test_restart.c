@@ -18,6 +18,29 @@
 
 enum { NX = 21, NY = 18, NZ = 3 };
 
+/* What the two fields are: the file describes them (CF-1.8). */
+static const OutputVariable described[2] = {
+    {"zeta", "water_surface_height_above_reference_datum", "water level", "m", NULL, false},
+    {"phi", NULL, "velocity potential", "m2 s-1", NULL, false},
+};
+static const RestartSpec described_grid = {.source = "test",
+                                           .title = "restart test",
+                                           .fields = described,
+                                           .time_units = "seconds since 2000-01-01 00:00:00",
+                                           .x0 = 0.5,
+                                           .dx = 2,
+                                           .y0 = -1,
+                                           .dy = 0.25};
+
+/* A spec writing into folder, keeping keep. */
+static RestartSpec spec_of(const char *folder, int keep) {
+  RestartSpec spec = described_grid;
+  spec.folder = folder;
+  spec.prefix = "restart";
+  spec.keep = keep;
+  return spec;
+}
+
 static double value(int gx, int gy, int k, int which) {
   return exp(0.01 * gx) * sin(0.7 * gy + k) + which;
 }
@@ -84,8 +107,37 @@ static void destroy_fields(Field *fields[2]) {
   field_destroy(&fields[1]);
 }
 
-/* Rank 0: the file holds the global arrays exactly, however they were split. */
-static long check_file_contents(const char *path) {
+/* Whether text attribute name of var (NC_GLOBAL or a variable's name) is want. */
+static bool has_text(int ncid, const char *var, const char *name, const char *want) {
+  int id = NC_GLOBAL;
+  size_t length = 0;
+  char text[256] = "";
+  return (!var || nc_inq_varid(ncid, var, &id) == NC_NOERR) && nc_inq_attlen(ncid, id, name, &length) == NC_NOERR &&
+         length < sizeof text && nc_get_att_text(ncid, id, name, text) == NC_NOERR && strcmp(text, want) == 0;
+}
+
+/* Rank 0: the file describes itself (issue 26, 6): CF-1.8, what each variable is, the grid's coordinates, the step
+ * as a double (the IOOS checker refuses 64-bit integers in CF-1.8), the fields deflated. */
+static bool check_file_metadata(int ncid, double step) {
+  int var = -1, deflate = 0, shuffle = 0, level = 0;
+  nc_type type = NC_NAT;
+  double x[NX], stored_step = -1;
+  bool described_ok = has_text(ncid, NULL, "Conventions", "CF-1.8") && has_text(ncid, "zeta", "units", "m") &&
+                      has_text(ncid, "phi", "long_name", "velocity potential") &&
+                      has_text(ncid, "time", "units", "seconds since 2000-01-01 00:00:00") &&
+                      has_text(ncid, "x", "standard_name", "projection_x_coordinate") &&
+                      has_text(ncid, "step", "units", "1");
+  bool step_ok = nc_inq_varid(ncid, "step", &var) == NC_NOERR && nc_inq_vartype(ncid, var, &type) == NC_NOERR &&
+                 type == NC_DOUBLE && nc_get_var_double(ncid, var, &stored_step) == NC_NOERR && stored_step == step;
+  bool x_ok = nc_inq_varid(ncid, "x", &var) == NC_NOERR && nc_get_var_double(ncid, var, x) == NC_NOERR && x[0] == 0.5 &&
+              x[NX - 1] == 0.5 + 2 * (NX - 1);
+  bool deflated = nc_inq_varid(ncid, "phi", &var) == NC_NOERR &&
+                  nc_inq_var_deflate(ncid, var, &shuffle, &deflate, &level) == NC_NOERR && deflate && shuffle;
+  return described_ok && step_ok && x_ok && deflated;
+}
+
+/* Rank 0: the file holds the global arrays exactly, however they were split, and describes them. */
+static long check_file_contents(const char *path, double step) {
   int ncid = -1, var = -1;
   long wrong = 0;
   double *data = calloc((size_t)NZ * NY * NX, sizeof *data);
@@ -93,6 +145,7 @@ static long check_file_contents(const char *path) {
     free(data);
     return -1;
   }
+  wrong += !check_file_metadata(ncid, step);
   for (int w = 0; w < 2; w++) {
     int nz = w ? NZ : 1;
     if (nc_inq_varid(ncid, w ? "phi" : "zeta", &var) != NC_NOERR || nc_get_var_double(ncid, var, data) != NC_NOERR) {
@@ -142,8 +195,8 @@ static void check_leftover_later_step(Runtime *rt, const char *parent) {
   Field *fields[2] = {NULL};
   char folder[300], listing[2][2048] = {"", ""};
   DecompSpec split = {.nx = NX, .ny = NY};
-  RestartSpec spec = {.folder = folder, .prefix = "restart", .keep = 1, .source = "test"};
-  RestartScalar scalars[1] = {{"time", 1.0}};
+  RestartSpec spec = spec_of(folder, 1);
+  RestartScalar scalars[1] = {{.name = "time", .value = 1.0}};
   snprintf(folder, sizeof folder, "%s/leftover", parent);
   status_clear();
   HclStatus s = par_rank() != 0 || mkdir(folder, 0700) == 0 ? HCL_OK : HCL_EIO;
@@ -176,7 +229,7 @@ static void check_wrong_shapes(Runtime *rt, const char *path) {
   Decomp *decomp = NULL;
   Field *fields[2] = {NULL};
   DecompSpec split = {.nx = NX, .ny = NY};
-  RestartScalar time[1] = {{"time", 0}}, array[1] = {{"zeta", 0}};
+  RestartScalar time[1] = {{.name = "time"}}, array[1] = {{.name = "zeta"}};
   char want[96];
   snprintf(want, sizeof want, "has %d planes (nz_phi) of field 'phi', the case has %d", NZ, NZ + 1);
   status_clear();
@@ -228,8 +281,8 @@ int main(int argc, char **argv) {
   if (s == HCL_OK) {
     s = fill_or_check(fields, true, &wrong);
   }
-  RestartSpec spec = {.folder = folder, .prefix = "restart", .keep = 2, .source = "test"};
-  RestartScalar scalars[2] = {{"time", 123.456789012345}, {"dt", 0.1}};
+  RestartSpec spec = spec_of(folder, 2);
+  RestartScalar scalars[2] = {{"time", 123.456789012345, "time", NULL}, {"dt", 0.1, "time step", "s"}};
   for (int step = 10; step <= 30 && s == HCL_OK; step += 10) {
     s = restart_write(&spec, step, fields, 2, scalars, 2, path, sizeof path);
   }
@@ -240,7 +293,7 @@ int main(int argc, char **argv) {
     char listing[2048];
     folder_listing(folder, listing, sizeof listing);
     TAP_OK(strcmp(listing, "restart-20.nc restart-30.nc") == 0, "the newest two are kept, nothing else: '%s'", listing);
-    TAP_OK(check_file_contents(path) == 0, "the file holds the global fields exactly");
+    TAP_OK(check_file_contents(path, 30) == 0, "the file holds the global fields exactly and describes them");
   }
   status_clear();
   s = restart_latest(folder, "restart", latest, sizeof latest);
@@ -250,7 +303,7 @@ int main(int argc, char **argv) {
   int layouts[2][2] = {{1, size}, {size % 2 == 0 ? 2 : 1, size % 2 == 0 ? size / 2 : size}};
   for (int t = 0; t < 2; t++) {
     DecompSpec other = {.nx = NX, .ny = NY, .px = layouts[t][0], .py = layouts[t][1]};
-    RestartScalar back[2] = {{"time", 0}, {"dt", 0}};
+    RestartScalar back[2] = {{.name = "time"}, {.name = "dt"}};
     status_clear();
     s = decomp_create(&other, &decomp);
     if (s == HCL_OK) {
@@ -270,7 +323,7 @@ int main(int argc, char **argv) {
   }
 
   DecompSpec wider = {.nx = NX + 1, .ny = NY};
-  RestartScalar none[1] = {{"time", 0}};
+  RestartScalar none[1] = {{.name = "time"}};
   status_clear();
   s = decomp_create(&wider, &decomp);
   if (s == HCL_OK) {
