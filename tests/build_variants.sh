@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# build_variants.sh: the builds users make besides the default one compile without a warning: without netCDF (the
-# GPU machines here have none), without MPI (laptops), and single precision by default.
+# build_variants.sh: the builds users make besides the default one compile without a warning: without netCDF and
+# PROJ (the GPU machines here have neither), without MPI (laptops), and single precision by default. Without PROJ, a
+# case with grid.crs is refused with 64 and how to build with it.
 # Usage: build_variants.sh SOURCE_ROOT
 set -u
 source_root=$1
@@ -14,9 +15,16 @@ run_quietly() {
   printf '%s\n' "$log" | tail -30 | sed 's/^/# /'
   return 1
 }
-for options in "-Dnetcdf=disabled" "-Dmpi=disabled" "-Dprecision=single"; do
+for options in "-Dnetcdf=disabled -Dproj=disabled" "-Dmpi=disabled" "-Dprecision=single"; do
   dir="$scratch/build${options//[^a-z]/-}"
   ok "meson setup $options" run_quietly meson setup "$dir" "$source_root" $options -Dwerror=true -Dbuildtype=debug
   ok "ninja with $options builds without a warning" run_quietly ninja -C "$dir" -j 2
 done
+options="-Dnetcdf=disabled -Dproj=disabled"
+bare="$scratch/build${options//[^a-z]/-}/hydrocl"
+message=$("$bare" validate "$source_root/cases/tidal-flat.yml" --set grid.crs=EPSG:32631 2>&1)
+rc=$?
+ok "without PROJ, grid.crs exits 64" test "$rc" = 64
+ok "saying how to build with it" grep -qF "needs PROJ, and this hydrocl was built without it; install libproj-dev" \
+  <<<"$message"
 tap_done

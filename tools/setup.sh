@@ -3,7 +3,8 @@
 # Works on Debian 12 and Ubuntu 24.04; nothing is vendored or downloaded at build time.
 
 hydrocl_packages="gcc meson ninja-build pkg-config python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
-  clinfo libopenmpi-dev openmpi-bin libnetcdf-dev libyaml-dev python3-netcdf4 python3-matplotlib clang-format"
+  clinfo libopenmpi-dev openmpi-bin libnetcdf-dev libyaml-dev libproj-dev python3-netcdf4 python3-matplotlib
+  python3-xarray clang-format"
 # The fuzzing harness (tools/fuzz, the suite fuzz): clang and its libFuzzer and sanitizer run-times.
 hydrocl_packages="$hydrocl_packages clang libclang-rt-dev"
 # The kernels suite: Oclgrind, the OpenCL device simulator that checks every access and every race.

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "crs.h"
 #include "status.h"
 
 typedef struct {
@@ -16,6 +17,8 @@ typedef struct {
   const char *time_units; /* "seconds since 2000-01-01 00:00:00" */
   double x0, dx, y0, dy;  /* x of global column i is x0 + i dx, in metres; likewise y */
   const char *points;     /* what the coordinates locate, for their long_name; NULL: "cell centre" */
+  const Crs *crs;         /* the grid's coordinate reference system (grid.crs): every file gets the grid mapping
+                             variable crs and every data variable its grid_mapping; NULL: local Cartesian metres */
   bool double_precision;  /* store data as double instead of float32 */
   bool resume;            /* a continued run: reopen an existing file of the same grid and variables instead of
                               creating one; frames after resume_time (from a run that went on past the restart it

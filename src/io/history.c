@@ -156,6 +156,9 @@ static HclStatus define_file(HistoryFile *h, const OutputSpec *spec, const Gauge
   TRY_NC(NC_TEXT_ATT(h->ncid, var_y, "units", "m"), h->path);
   TRY_NC(NC_TEXT_ATT(h->ncid, var_y, "standard_name", "projection_y_coordinate"), h->path);
   TRY(nc_output_time(h->ncid, spec, dim_time, &h->time_var));
+  if (spec->crs) {
+    TRY(nc_output_crs(h->ncid, h->path, spec->crs));
+  }
   /* Time first, the record dimension, so that NCO's ncrcat joins files along it (CF 1.8 H.2.1 allows either order).
    * Chunks of every station over many samples (up to 16384 values, 64 KiB in float32): one sample per chunk, the
    * library's default for an unlimited dimension, makes a long series thousands of tiny chunks, slow to read. */

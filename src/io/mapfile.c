@@ -38,10 +38,16 @@ static HclStatus define_file(MapFile *m, const OutputSpec *spec, const OutputVar
   TRY_NC(nc_def_dim(m->ncid, "y", (size_t)g->ny, &dim_y), m->path);
   TRY_NC(nc_def_dim(m->ncid, "x", (size_t)g->nx, &dim_x), m->path);
   TRY(nc_output_time(m->ncid, spec, dim_t, &m->time_var));
-  TRY(nc_output_axis(m->ncid, m->path, "y", dim_y, spec->points, &var_y));
-  TRY(nc_output_axis(m->ncid, m->path, "x", dim_x, spec->points, &var_x));
+  TRY(nc_output_axis(m->ncid, m->path, "y", dim_y, spec->points, spec->crs, &var_y));
+  TRY(nc_output_axis(m->ncid, m->path, "x", dim_x, spec->points, spec->crs, &var_x));
+  if (spec->crs) {
+    TRY(nc_output_crs(m->ncid, m->path, spec->crs));
+  }
   int dims[3] = {dim_t, dim_y, dim_x};
-  size_t chunks[3] = {1, (size_t)g->ny, (size_t)g->nx};
+  /* A frame in chunks of whole rows, up to 2^20 values (4 MiB in float): a whole frame of a large grid would be one
+   * chunk beyond HDF5's limit of 4 GiB, and a reader of a small region decompresses only the rows it needs. */
+  size_t rows = ((size_t)1 << 20) / (size_t)g->nx;
+  size_t chunks[3] = {1, rows < 1 ? 1 : rows > (size_t)g->ny ? (size_t)g->ny : rows, (size_t)g->nx};
   for (int i = 0; i < nvars; i++) {
     TRY(nc_output_variable(m->ncid, spec, &vars[i], 3, dims, &m->vars[i]));
     TRY_NC(nc_def_var_chunking(m->ncid, m->vars[i], NC_CHUNKED, chunks), m->path);

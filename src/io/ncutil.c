@@ -164,11 +164,13 @@ cleanup:
   return status;
 }
 
-HclStatus nc_output_axis(int ncid, const char *path, const char *name, int dim, const char *points, int *var) {
+HclStatus nc_output_axis(int ncid, const char *path, const char *name, int dim, const char *points, const Crs *crs,
+                         int *var) {
   HclStatus status = HCL_OK;
   bool is_x = strcmp(name, "x") == 0;
-  char long_name[128];
-  snprintf(long_name, sizeof long_name, "%s coordinate of %s", name, points ? points : "cell centre");
+  char long_name[192];
+  snprintf(long_name, sizeof long_name, "%s coordinate of %s%s", name, points ? points : "cell centre",
+           crs ? "" : " (local Cartesian metres, no geographic reference: grid.crs is not set)");
   TRY_NC(nc_def_var(ncid, name, NC_DOUBLE, 1, &dim, var), path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "units", "m"), path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "axis", is_x ? "X" : "Y"), path);
@@ -188,6 +190,30 @@ HclStatus nc_output_axis_values(int ncid, const char *path, int var, double orig
   TRY_NC(nc_put_var_double(ncid, var, values), path);
 cleanup:
   free(values);
+  return status;
+}
+
+HclStatus nc_output_crs(int ncid, const char *path, const Crs *crs) {
+  HclStatus status = HCL_OK;
+  int var = -1;
+  TRY_NC(nc_def_var(ncid, "crs", NC_INT, 0, NULL, &var), path);
+  if (crs->grid_mapping_name) {
+    TRY_NC(NC_TEXT_ATT(ncid, var, "grid_mapping_name", crs->grid_mapping_name), path);
+  }
+  for (int p = 0; p < crs->nparameters; p++) {
+    const CrsParameter *parameter = &crs->parameters[p];
+    TRY_NC(nc_put_att_double(ncid, var, parameter->name, NC_DOUBLE, (size_t)parameter->count, parameter->values), path);
+  }
+  TRY_NC(nc_put_att_double(ncid, var, "semi_major_axis", NC_DOUBLE, 1, &crs->semi_major_axis), path);
+  TRY_NC(nc_put_att_double(ncid, var, "inverse_flattening", NC_DOUBLE, 1, &crs->inverse_flattening), path);
+  TRY_NC(nc_put_att_double(ncid, var, "longitude_of_prime_meridian", NC_DOUBLE, 1, &crs->longitude_of_prime_meridian),
+         path);
+  TRY_NC(NC_TEXT_ATT(ncid, var, "long_name", crs->name), path);
+  TRY_NC(NC_TEXT_ATT(ncid, var, "crs_wkt", crs->wkt), path);
+  if (crs->epsg[0]) {
+    TRY_NC(NC_TEXT_ATT(ncid, var, "epsg_code", crs->epsg), path);
+  }
+cleanup:
   return status;
 }
 
@@ -249,6 +275,11 @@ HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVaria
   TRY_NC(NC_TEXT_ATT(ncid, *var, "units", v->units), spec->path);
   if (v->standard_name) {
     TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", v->standard_name), spec->path);
+  }
+  int crs = -1, record = -1;
+  bool located = !(ndims == 1 && nc_inq_unlimdim(ncid, &record) == NC_NOERR && dims[0] == record); /* not time only */
+  if (located && nc_inq_varid(ncid, "crs", &crs) == NC_NOERR) {
+    TRY_NC(NC_TEXT_ATT(ncid, *var, "grid_mapping", "crs"), spec->path);
   }
   if (v->flag_meanings) { /* CF section 3.5: flag_values, one per word of flag_meanings, counting from 0 */
     signed char values[8];

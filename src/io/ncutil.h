@@ -57,14 +57,20 @@ HclStatus nc_finish_frame(int ncid, const char *path, int time_var, size_t index
  * featureType when feature_type is not NULL. */
 HclStatus nc_output_globals(int ncid, const OutputSpec *spec, const char *feature_type);
 /* The coordinate variable "x" or "y" (name) of a grid on dimension dim: metres, its axis and standard_name, a
- * long_name saying what its values locate (points; NULL: "cell centre"). */
-HclStatus nc_output_axis(int ncid, const char *path, const char *name, int dim, const char *points, int *var);
+ * long_name saying what its values locate (points; NULL: "cell centre") and, without a CRS, that they are local
+ * Cartesian coordinates. */
+HclStatus nc_output_axis(int ncid, const char *path, const char *name, int dim, const char *points, const Crs *crs,
+                         int *var);
+/* The grid mapping variable "crs" (CF 1.8 section 5.6): grid_mapping_name and the projection's parameters, the
+ * ellipsoid, crs_wkt and epsg_code. Defined before the data variables, which then name it (nc_output_variable). */
+HclStatus nc_output_crs(int ncid, const char *path, const Crs *crs);
 /* Its values: origin + i spacing for i < n. */
 HclStatus nc_output_axis_values(int ncid, const char *path, int var, double origin, double spacing, int n);
 /* The CF time coordinate variable on dimension dim. */
 HclStatus nc_output_time(int ncid, const OutputSpec *spec, int dim, int *var);
 /* A data variable of its storage type (nc_output_type) with its long_name, units and standard_name, a flag's
- * flag_values and flag_meanings, a variable with missing values its _FillValue. */
+ * flag_values and flag_meanings, a variable with missing values its _FillValue, and grid_mapping where the file has
+ * the variable crs (nc_output_crs). */
 HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVariable *v, int ndims, const int *dims,
                              int *var);
 /* How a variable is stored: bytes for a flag, else double or float as the output asks. */

@@ -139,8 +139,11 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t s
   REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create restart '%s': %s", path, nc_reason(err, errno, path));
   TRY_NC(nc_def_dim(ncid, "y", (size_t)g->ny, &yx[0]), path);
   TRY_NC(nc_def_dim(ncid, "x", (size_t)g->nx, &yx[1]), path);
-  TRY(nc_output_axis(ncid, path, "y", yx[0], spec->points, &axes[0]));
-  TRY(nc_output_axis(ncid, path, "x", yx[1], spec->points, &axes[1]));
+  TRY(nc_output_axis(ncid, path, "y", yx[0], spec->points, spec->crs, &axes[0]));
+  TRY(nc_output_axis(ncid, path, "x", yx[1], spec->points, spec->crs, &axes[1]));
+  if (spec->crs) {
+    TRY(nc_output_crs(ncid, path, spec->crs));
+  }
   for (int i = 0; i < nfields; i++) {
     TRY(define_field(ncid, path, fields[i], &spec->fields[i], yx, &vars[i]));
     size_t n = (size_t)field_nz(fields[i]) * g->ny * g->nx;

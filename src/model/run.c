@@ -20,6 +20,20 @@
 #include "restart.h"
 #include "signals.h"
 
+HclStatus run_read_crs(const Case *c, const char *key, Crs **crs) {
+  const char *text = case_string(c, key);
+  *crs = NULL;
+  return text[0] ? crs_create(text, case_origin(c, key), crs) : HCL_OK;
+}
+
+void run_print_crs(const Crs *crs, FILE *out) {
+  char text[512] = "local Cartesian metres (grid.crs is not set)";
+  if (crs) {
+    crs_describe(crs, text, sizeof text);
+  }
+  fprintf(out, "coordinates: %s\n", text);
+}
+
 HclStatus run_time_units(const Case *c, const char *key, double *start, char *units, size_t size) {
   HclStatus status = HCL_OK;
   const char *text = case_string(c, key);

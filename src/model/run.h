@@ -26,6 +26,12 @@
  * 1970-01-01 UTC, and the output's time units "seconds since ..." written from it. HCL_EDATA naming the key. */
 HclStatus run_time_units(const Case *c, const char *key, double *start, char *units, size_t size);
 
+/* The grid's coordinate reference system from the case's key (grid.crs, crs.h): NULL when the key is empty (local
+ * Cartesian metres). */
+HclStatus run_read_crs(const Case *c, const char *key, Crs **crs);
+/* validate's line on it: "coordinates: EPSG:32631 (WGS 84 / UTM zone 31N), CF transverse_mercator". */
+void run_print_crs(const Crs *crs, FILE *out);
+
 /* A key that only some choices of another key use: key is used when chooser is one of choices ("a|b"). */
 typedef struct {
   const char *key, *chooser, *choices;

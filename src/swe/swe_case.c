@@ -55,6 +55,8 @@ static const CaseKey swe_case_keys[] = {
     {"grid.ly", CASE_REAL, "m", NULL, 1e-6, 1e9, NULL, "length of the domain in y"},
     {"grid.x0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "x of the west edge"},
     {"grid.y0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "y of the south edge"},
+    {"grid.crs", CASE_STRING, "", "", CASE_UNBOUNDED, NULL,
+     "coordinate reference system of x and y: an EPSG code (EPSG:32631) or WKT; '': local Cartesian metres"},
     {"grid.px", CASE_INT, "", "0", 0, 65536, NULL, "ranks in x (0: chosen from the number of ranks)"},
     {"grid.py", CASE_INT, "", "0", 0, 65536, NULL, "ranks in y (0: chosen from the number of ranks)"},
     {"bed.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|gaussian|ramp|paraboloid|file",
@@ -407,6 +409,7 @@ HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setu
   setup->grid.py = (int)case_int(c, "grid.py");
   setup->x0 = case_real(c, "grid.x0");
   setup->y0 = case_real(c, "grid.y0");
+  TRY(run_read_crs(c, "grid.crs", &setup->crs));
   setup->t_end = case_real(c, "time.end");
   TRY(run_time_units(c, "time.start", &setup->start, setup->time_units, sizeof setup->time_units));
   setup->dt_fixed = case_real(c, "time.dt");
@@ -428,6 +431,7 @@ void swe_setup_free(SweSetup *setup) {
     free(setup->signals[side].series_levels);
   }
   free(setup->bed.values);
+  crs_destroy(&setup->crs);
   memset(setup, 0, sizeof *setup);
 }
 

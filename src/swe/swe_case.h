@@ -6,6 +6,7 @@
 #define HYDROCL_SWE_CASE_H
 
 #include "casefile.h"
+#include "crs.h"
 #include "decomp.h"
 #include "swe.h"
 
@@ -40,6 +41,7 @@ typedef struct {
 typedef struct {
   DecompSpec grid;
   double x0, y0; /* south-west corner of the grid, m */
+  Crs *crs;      /* of x and y (grid.crs); NULL: local Cartesian */
   SweConfig config;
   SweLevelSignal signals[SWE_SIDES];
   SweBed bed;

@@ -310,7 +310,8 @@ static HclStatus write_restart(void *model, double t, int64_t step) {
                       .x0 = r->setup.x0 + config->dx / 2,
                       .dx = config->dx,
                       .y0 = r->setup.y0 + config->dy / 2,
-                      .dy = config->dy};
+                      .dy = config->dy,
+                      .crs = r->setup.crs};
   RestartScalar scalars[] = {{"time", t, "time", NULL},
                              {"dt_cfl", r->dt_cfl, "the CFL-limited step of the last check interval", "s"}};
   swe_state_fields(r->swe, state);
@@ -356,6 +357,7 @@ static HclStatus open_output(SweRun *r) {
                      .dx = config->dx,
                      .y0 = r->setup.y0 + config->dy / 2,
                      .dy = config->dy,
+                     .crs = r->setup.crs,
                      .double_precision = case_bool(r->c, "output.double")};
   RunOutputs outputs = outputs_of(r);
   return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
@@ -571,6 +573,7 @@ static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *requ
     fprintf(out, "case is valid: %s\n", case_string(c, "model.title"));
     fprintf(out, "grid: %d x %d cells of %g x %g m, %d x %d ranks\n", g->nx, g->ny, r.setup.config.dx,
             r.setup.config.dy, g->px, g->py);
+    run_print_crs(r.setup.crs, out);
     fprintf(out, "time step: %s %.4g s (CFL %g at the start), about %.0f steps to t = %g s\n",
             r.setup.dt_fixed > 0 ? "fixed" : "CFL-limited, at first", r.dt_cfl, r.setup.cfl,
             ceil(r.setup.t_end / r.dt_cfl), r.setup.t_end);

@@ -30,6 +30,8 @@ static const CaseKey wave_case_keys[] = {
     {"grid.y0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "y of the first point (the south wall)"},
     {"grid.periodic_x", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "periodic in x instead of walls west and east"},
     {"grid.periodic_y", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "periodic in y instead of walls south and north"},
+    {"grid.crs", CASE_STRING, "", "", CASE_UNBOUNDED, NULL,
+     "coordinate reference system of x and y: an EPSG code (EPSG:32631) or WKT; '': local Cartesian metres"},
     {"grid.px", CASE_INT, "", "0", 0, 65536, NULL, "ranks in x (0: chosen from the number of ranks)"},
     {"grid.py", CASE_INT, "", "0", 0, 65536, NULL, "ranks in y (0: chosen from the number of ranks)"},
     {"physics.g", CASE_REAL, "m/s^2", "9.81", 1e-3, 100, NULL, "gravitational acceleration"},
@@ -610,6 +612,7 @@ HclStatus wave_setup_from_case(const Case *c, const Precision *precision, WaveSe
   read_time(c, s);
   TRY(run_time_units(c, "time.start", &s->start, s->time_units, sizeof s->time_units));
   TRY(read_grid(c, s));
+  TRY(run_read_crs(c, "grid.crs", &s->crs));
   TRY(read_solver(c, precision, s));
   TRY(read_bed(c, s));
   TRY(read_zones(c, s));
@@ -624,5 +627,6 @@ void wave_setup_free(WaveSetup *s) {
   free(s->bed.values);
   waves_irregular_free(&s->irregular);
   wave_incident_free(&s->incident);
+  crs_destroy(&s->crs);
   memset(s, 0, sizeof *s);
 }

@@ -7,6 +7,7 @@
 #define HYDROCL_WAVE_CASE_H
 
 #include "casefile.h"
+#include "crs.h"
 #include "decomp.h"
 #include "precision.h"
 #include "wave.h"
@@ -42,6 +43,7 @@ typedef struct {
 typedef struct {
   DecompSpec grid;
   WaveConfig config; /* spacing, origin, solver, physics, zones, ramp */
+  Crs *crs;          /* of x and y (grid.crs); NULL: local Cartesian */
   WaveBed bed;
   WaveInitial initial;
   WaveIncidentKind incident_kind;

@@ -283,7 +283,8 @@ static HclStatus write_restart(void *model, double t, int64_t step) {
                       .dx = s->config.laplace.dx,
                       .y0 = s->config.y0,
                       .dy = s->config.laplace.dy,
-                      .points = "grid point"};
+                      .points = "grid point",
+                      .crs = s->crs};
   RestartScalar scalars[] = {{"time", t, "time", NULL}}; /* restart_write adds the step */
   Field *state[] = {wave_eta(r->wave), wave_phi(r->wave)};
   TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, &base, step, state, 2, scalars, 1));
@@ -356,6 +357,7 @@ static HclStatus open_output(WaveRun *r) {
                      .y0 = s->config.y0,
                      .dy = s->config.laplace.dy,
                      .points = "grid point",
+                     .crs = s->crs,
                      .double_precision = case_bool(r->c, "output.double")};
   SeriesLayout series;
   RunOutputs outputs;
@@ -561,6 +563,7 @@ static void print_grid(const WaveRun *r, FILE *out) {
   fprintf(out, "grid: %d x %d points of %g x %g m, x %g to %g m, y %g to %g m%s, depth up to %g m; %d x %d ranks\n",
           g->nx, g->ny, l->dx, l->dy, s->config.x0, last_x(s), s->config.y0, last_y(s), g->ny == 1 ? " (a flume)" : "",
           r->deepest, g->px, g->py);
+  run_print_crs(s->crs, out);
   char method[32] = "defect correction";
   if (l->krylov.method == KRYLOV_GMRES) {
     snprintf(method, sizeof method, "GMRES(%d)", l->krylov.restart);

@@ -427,6 +427,87 @@ h = netCDF4.Dataset(sys.argv[1] + "/mask-true/history.nc")
 names = list(h["station_name"][:])
 assert abs(h["zb"][names.index("channel")] - 1.8) < 1e-6, h["zb"][:]' "$dir"
 
+# ---- the files as common tools read them (issue 26, checks) ----
+# xarray (Debian's python3-xarray) decodes the times to dates, selects a gauge by its name, and a plot of zeta on the
+# tidal flat masks dry land: the mesh's masked cells are exactly the dry ones.
+ok "xarray opens map, history and restart, decodes times, selects a gauge by name, plots dry land as missing" \
+  /usr/bin/python3 -c '
+import sys, glob, numpy, xarray, matplotlib
+matplotlib.use("Agg")
+folder = sys.argv[1] + "/mask-true"
+m, h = xarray.open_dataset(folder + "/map.nc"), xarray.open_dataset(folder + "/history.nc")
+r = xarray.open_dataset(sorted(glob.glob(folder + "/restart-*.nc"))[-1])
+assert m.time.dtype.kind == "M" and h.time.dtype.kind == "M" and r.time.dtype.kind == "M", (m.time, r.time)
+assert str(m.time.values[-1])[:19] == "2000-01-01T01:00:00", m.time.values
+flat = h.set_index(station="station_name").sel(station="flat")
+assert flat.wet.values[-1] == 0 and numpy.isnan(flat.zeta.values[-1]), flat
+mesh = m.zeta.isel(time=-1).plot()
+dry = (m.wet.isel(time=-1) == 0).values
+assert 0 < dry.sum() and numpy.array_equal(numpy.ma.getmaskarray(mesh.get_array()).reshape(dry.shape), dry)
+assert r.kfu.dtype == numpy.int8 and r.step.dtype == numpy.float64, (r.kfu.dtype, r.step.dtype)' "$dir"
+# The structural checks of CF-1.8 that cfchecks and the IOOS checker make (tests/cli/cf_structure.py), on every
+# file of a run; the checker itself fails on a file with time second and an int64.
+cf_structure="$root/tests/cli/cf_structure.py"
+ok "the map, history and restart files pass the structural CF checks" /usr/bin/python3 "$cf_structure" \
+  "$dir"/mask-true/*.nc "$dir"/mask-false/*.nc
+/usr/bin/python3 -c '
+import sys, netCDF4
+with netCDF4.Dataset(sys.argv[1], "w") as d:
+    d.Conventions, d.title, d.source = "CF-1.8", "t", "s"
+    d.createDimension("station", 2)
+    d.createDimension("time", None)
+    v = d.createVariable("zeta", "f4", ("station", "time"))
+    v.long_name, v.units = "level", "m"
+    d.createVariable("step", "i8", ()).long_name = "step"' "$dir/bad-layout.nc"
+run_capture /usr/bin/python3 "$cf_structure" "$dir/bad-layout.nc"
+ok "and the checker refuses a file with time second and a 64-bit integer" \
+  test "$rc" = 1 -a -n "$(grep -F 'zeta has time as dimension 1' <<<"$out")" -a -n "$(grep -F 'step is a 64-bit' <<<"$out")"
+
+# ---- georeferencing (issue 26, 3): grid.crs through PROJ ----
+# UTM zone 31N (EPSG:32631) and the Dutch RD grid (EPSG:28992) against the EPSG registry's published parameters:
+# transverse Mercator, central meridian 3 degrees east, scale 0.9996, false easting 500 km on WGS 84
+# (a = 6378137 m, 1/f = 298.257223563); oblique stereographic at 52d09'22.178"N 5d23'15.5"E, k = 0.9999079,
+# (155 km, 463 km), Bessel 1841 (a = 6377397.155 m, 1/f = 299.1528128).
+run_capture "$hydrocl" run "$root/cases/tidal-flat.yml" --set grid.nx=8 --set grid.ny=8 --set time.end=60 \
+  --set grid.crs=EPSG:32631 -o "$dir/utm"
+ok "a run with grid.crs EPSG:32631 runs" equals "$rc" 0
+run_capture "$hydrocl" run "$root/cases/tidal-flat.yml" --set grid.nx=8 --set grid.ny=8 --set time.end=60 \
+  --set grid.crs=EPSG:28992 -o "$dir/rd"
+ok "and one with EPSG:28992" equals "$rc" 0
+ok "every file carries the CF grid mapping crs, named by every data variable" /usr/bin/python3 -c '
+import sys, glob, netCDF4
+for f in glob.glob(sys.argv[1] + "/utm/*.nc"):
+    d = netCDF4.Dataset(f)
+    c = d["crs"]
+    assert c.grid_mapping_name == "transverse_mercator" and c.epsg_code == "EPSG:32631", (f, c)
+    assert c.longitude_of_central_meridian == 3 and c.scale_factor_at_central_meridian == 0.9996, c
+    assert c.false_easting == 500000 and c.false_northing == 0 and c.latitude_of_projection_origin == 0, c
+    assert c.semi_major_axis == 6378137 and abs(c.inverse_flattening - 298.257223563) < 1e-9, c
+    assert "UTM zone 31N" in c.crs_wkt, c.crs_wkt
+    assert all(v.grid_mapping == "crs" for n, v in d.variables.items() if n in ("zeta", "u", "zb", "kfu")), f
+c = netCDF4.Dataset(sys.argv[1] + "/rd/map.nc")["crs"]
+assert c.grid_mapping_name == "stereographic" and c.scale_factor_at_projection_origin == 0.9999079, c
+assert abs(c.latitude_of_projection_origin - (52 + 9 / 60 + 22.178 / 3600)) < 1e-9, c.latitude_of_projection_origin
+assert abs(c.longitude_of_projection_origin - (5 + 23 / 60 + 15.5 / 3600)) < 1e-9, c.longitude_of_projection_origin
+assert (c.false_easting, c.false_northing) == (155000, 463000) and c.semi_major_axis == 6377397.155, c' "$dir"
+ok "and passes the structural CF checks" /usr/bin/python3 "$cf_structure" "$dir"/utm/*.nc "$dir"/rd/*.nc
+ok "without grid.crs the coordinates say they are local Cartesian metres" /usr/bin/python3 -c '
+import sys, netCDF4
+d = netCDF4.Dataset(sys.argv[1] + "/mask-true/map.nc")
+assert "crs" not in d.variables and "local Cartesian metres" in d["x"].long_name, d["x"].long_name' "$dir"
+run_capture "$hydrocl" validate "$root/cases/tidal-flat.yml" --set grid.crs=EPSG:32631
+ok "validate names the CRS and its CF grid mapping" contains "$out" \
+  "coordinates: EPSG:32631 (WGS 84 / UTM zone 31N), CF transverse_mercator"
+run_capture "$hydrocl" validate "$root/cases/tidal-flat.yml" --set grid.crs=EPSG:4326
+ok "a geographic CRS (degrees) is refused with 65" equals "$rc" 65
+ok "saying why" contains "$err" "grid.crs = 'EPSG:4326' (WGS 84) is not a projected CRS"
+run_capture "$hydrocl" validate "$root/cases/tidal-flat.yml" --set grid.crs=EPSG:2229
+ok "a CRS in US survey feet is refused with 65" equals "$rc" 65
+ok "naming its unit" contains "$err" "measures x and y in US survey foot"
+run_capture "$hydrocl" validate "$root/cases/tidal-flat.yml" --set grid.crs=EPSG:999999
+ok "an unknown code is refused with 65" equals "$rc" 65
+ok "naming the key and the value" contains "$err" "--set grid.crs=EPSG:999999: grid.crs = 'EPSG:999999' is not a"
+
 # ---- divergence: a boundary series with a spike of 1e200 m at t = 3 s makes the state infinite ----
 printf 'time,level\n0,0\n2.9,0\n3,1e200\n10,1e200\n' >"$dir/spike.csv"
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=10 --set boundary.west=level \

@@ -94,6 +94,8 @@ ok "map.nc carries the still-water depth once, 0.5 m over the flat bed (issue 26
 import sys, netCDF4, numpy
 d = netCDF4.Dataset(sys.argv[1] + "/map.nc")["depth"]
 assert d.dimensions == ("y", "x") and d.units == "m" and numpy.all(d[:] == 0.5), d' "$dir/standing"
+ok "map, history, kinematics and restart pass the structural CF checks (tests/cli/cf_structure.py)" \
+  /usr/bin/python3 "$root/tests/cli/cf_structure.py" "$dir"/standing/*.nc
 ok "map: eta and phi at t = 0, 4 dt and 8 dt; gauges: eta every step, A cos(omega t) within 1e-3 A" $py -c '
 import sys, netCDF4, numpy
 m = netCDF4.Dataset(sys.argv[1] + "/map.nc")

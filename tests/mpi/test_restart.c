@@ -195,9 +195,9 @@ static void check_leftover_later_step(Runtime *rt, const char *parent) {
   Field *fields[2] = {NULL};
   char folder[300], listing[2][2048] = {"", ""};
   DecompSpec split = {.nx = NX, .ny = NY};
-  RestartSpec spec = spec_of(folder, 1);
   RestartScalar scalars[1] = {{.name = "time", .value = 1.0}};
   snprintf(folder, sizeof folder, "%s/leftover", parent);
+  RestartSpec spec = spec_of(folder, 1);
   status_clear();
   HclStatus s = par_rank() != 0 || mkdir(folder, 0700) == 0 ? HCL_OK : HCL_EIO;
   if (all_ranks(s == HCL_OK)) {
