@@ -10,7 +10,8 @@
  *   (both at once, Hansen ordering), zeta_step (continuity in flux form, so volume is conserved to rounding),
  *   zeta_boundary (the water-level sides), wave_speed (|velocity| + sqrt(g h), for
  *   the CFL limit and the divergence guard), centre_fields (cell-centred output, a dry cell's level and velocity
- *   NaN unless mask_dry is 0); the implicit scheme's face_predict,
+ *   NaN unless mask_dry is 0), accumulate_maxima and maxima_output (output.maxima); the implicit scheme's
+ *   face_predict,
  *   level_assemble, level_update and dry_negative_faces (the last section).
  * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 2: second-order upwind cross terms reach two faces),
  *   FRICTION (FRICTION_NONE, FRICTION_CHEZY, FRICTION_MANNING) and MOMENTUM_ADVECTION (1: momentum-conserving, 0:
@@ -383,6 +384,48 @@ __kernel void centre_fields(__global const REAL *restrict zeta, __global const R
   u_out[p] = shown ? (AT(u, i, j) + AT(u, i - 1, j)) / 2 : (REAL)NAN;
   v_out[p] = shown ? (AT(v, i, j) + AT(v, i, j - 1)) / 2 : (REAL)NAN;
   wet_out[p] = h > dry_depth ? 1 : 0;
+}
+
+/* Maxima over a run (output.maxima), folded in after every step at time t, over the wet cells (h > dry_depth):
+ * the highest level and depth, the highest cell-centred speed, and the time a cell was first wet. A cell never wet
+ * holds t_wet = -1 (t >= 0 in a run) and its maxima their start values, -MAXFLOAT and 0. fmax is exact: the fold
+ * gives the same bits in any order of steps and ranks, so a continued run's maxima are an uninterrupted run's. */
+__kernel void accumulate_maxima(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                                __global const REAL *restrict u, __global const REAL *restrict v,
+                                __global REAL *restrict zeta_max, __global REAL *restrict h_max,
+                                __global REAL *restrict speed_max, __global REAL *restrict t_wet, GRID_ARGS,
+                                PHYSICS_ARGS, const REAL t) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const REAL h = fmax(AT(zeta, i, j) + AT(depth, i, j), (REAL)0);
+  if (!(h > dry_depth)) {
+    return;
+  }
+  const REAL uc = (AT(u, i, j) + AT(u, i - 1, j)) / 2, vc = (AT(v, i, j) + AT(v, i, j - 1)) / 2;
+  AT(zeta_max, i, j) = fmax(AT(zeta_max, i, j), AT(zeta, i, j));
+  AT(h_max, i, j) = fmax(AT(h_max, i, j), h);
+  AT(speed_max, i, j) = fmax(AT(speed_max, i, j), sqrt(uc * uc + vc * vc));
+  AT(t_wet, i, j) = AT(t_wet, i, j) < 0 ? t : AT(t_wet, i, j);
+}
+
+/* The maxima as output, cell-centred without ghosts: NaN (missing in the files) where a cell was never wet. */
+__kernel void maxima_output(__global const REAL *restrict zeta_max, __global const REAL *restrict h_max,
+                            __global const REAL *restrict speed_max, __global const REAL *restrict t_wet,
+                            __global REAL *restrict zeta_out, __global REAL *restrict h_out,
+                            __global REAL *restrict speed_out, __global REAL *restrict t_wet_out, GRID_ARGS,
+                            PHYSICS_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const bool wet = AT(t_wet, i, j) >= 0;
+  const int p = j * nx + i;
+  zeta_out[p] = wet ? AT(zeta_max, i, j) : (REAL)NAN;
+  h_out[p] = wet ? AT(h_max, i, j) : (REAL)NAN;
+  speed_out[p] = wet ? AT(speed_max, i, j) : (REAL)NAN;
+  t_wet_out[p] = wet ? AT(t_wet, i, j) : (REAL)NAN;
 }
 
 /* ---- the implicit scheme (thesis section 6.4 with theta as in 6.4.1; Stelling & Duinmeijer 2003) ----------------

@@ -97,8 +97,20 @@ Field *swe_u(Swe *swe);
 Field *swe_v(Swe *swe);
 Field *swe_depth(Swe *swe);
 
+/* Maxima over the run for flood maps (output.maxima), accumulated on the device: swe_enable_maxima makes the
+ * accumulators (every cell never wet), swe_accumulate_maxima folds the present state at time t in (after every
+ * step, and once for the initial state), over the wet cells: zeta_max, h_max, speed_max (cell-centred |velocity|),
+ * t_wet (the time a cell was first wet, -1 while it never was). swe_maxima_fields gives the accumulators, in that
+ * order and named so, for restarts (a continued run's maxima are an uninterrupted run's); swe_maxima_output writes
+ * them cell-centred into out (ghost 0, the solver's precision) with NaN where a cell was never wet. */
+enum { SWE_MAXIMA_FIELDS = 4 };
+HclStatus swe_enable_maxima(Swe *swe);
+HclStatus swe_accumulate_maxima(Swe *swe, double t);
+void swe_maxima_fields(Swe *swe, Field *fields[SWE_MAXIMA_FIELDS]);
+HclStatus swe_maxima_output(Swe *swe, Field *out[SWE_MAXIMA_FIELDS]);
+
 /* Keeps a device copy of the present state (swe_checkpoint; the first call allocates it) and returns to it
- * (swe_rollback), so a run that diverges can still write its last good state. */
+ * (swe_rollback), so a run that diverges can still write its last good state; the maxima go with the state. */
 HclStatus swe_checkpoint(Swe *swe);
 HclStatus swe_rollback(Swe *swe);
 

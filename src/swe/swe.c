@@ -13,10 +13,22 @@
 #include "swe_implicit.h"
 
 enum { GHOST = 2, WG_X = 32, WG_Y = 4 }; /* 32 x 4: fastest of 16x8, 32x2, 32x4, 32x8, 64x2 on an H100 */
-enum { KERNEL_U, KERNEL_V, KERNEL_UV, KERNEL_ZETA, KERNEL_BOUNDARY, KERNEL_SPEED, KERNEL_CENTRE, EXPLICIT_KERNELS };
+enum {
+  KERNEL_U,
+  KERNEL_V,
+  KERNEL_UV,
+  KERNEL_ZETA,
+  KERNEL_BOUNDARY,
+  KERNEL_SPEED,
+  KERNEL_CENTRE,
+  KERNEL_MAXIMA,
+  KERNEL_MAXIMA_OUTPUT,
+  EXPLICIT_KERNELS
+};
 enum { NKERNELS = EXPLICIT_KERNELS + SWE_IMPLICIT_KERNELS }; /* the implicit scheme's follow (swe_implicit.h) */
 static const char *const explicit_kernel_names[EXPLICIT_KERNELS] = {
-    "u_step", "v_step", "uv_step", "zeta_step", "zeta_boundary", "wave_speed", "centre_fields"};
+    "u_step",        "v_step",          "uv_step",      "zeta_step", "zeta_boundary", "wave_speed",
+    "centre_fields", "accumulate_maxima", "maxima_output"};
 
 /* Two copies of each prognostic field: one holds step n, the other receives n + 1. */
 struct Swe {
@@ -26,6 +38,8 @@ struct Swe {
   Field *zeta[2], *u[2], *v[2], *kfu[2], *kfv[2];
   Field *depth, *speed;
   Field *good[SWE_STATE_FIELDS]; /* swe_checkpoint's copy of the state, created on first use */
+  Field *maxima[SWE_MAXIMA_FIELDS];      /* swe_enable_maxima's accumulators; NULL without */
+  Field *maxima_good[SWE_MAXIMA_FIELDS]; /* and their copy at the checkpoint */
   int current;                   /* which copy holds the present state */
   bool has_level_sides;          /* a side on which zeta_boundary sets the level */
   double levels[SWE_SIDES];      /* the water-level sides' levels at the end of the next step */
@@ -139,6 +153,10 @@ void swe_destroy(Swe **swe) {
   halo_destroy(&s->halo_all);
   for (int f = 0; f < SWE_STATE_FIELDS; f++) {
     field_destroy(&s->good[f]);
+  }
+  for (int f = 0; f < SWE_MAXIMA_FIELDS; f++) {
+    field_destroy(&s->maxima[f]);
+    field_destroy(&s->maxima_good[f]);
   }
   field_destroy(&s->depth);
   field_destroy(&s->speed);
@@ -393,10 +411,10 @@ cleanup:
   return status;
 }
 
-/* Copies every state field from one set to the other on the device. */
-static HclStatus copy_state(Swe *s, Field *const *from, Field *const *to) {
+/* Copies fields from[0..n) to to[0..n) on the device. */
+static HclStatus copy_fields(Swe *s, Field *const *from, Field *const *to, int n) {
   HclStatus status = HCL_OK;
-  for (int f = 0; f < SWE_STATE_FIELDS; f++) {
+  for (int f = 0; f < n; f++) {
     size_t bytes = field_count(from[f]) * precision_bytes(s->config.precision);
     TRY_CL(clEnqueueCopyBuffer(runtime_queue(s->rt), field_buffer(from[f]), field_buffer(to[f]), 0, 0, bytes, 0, NULL,
                                NULL));
@@ -412,8 +430,14 @@ HclStatus swe_checkpoint(Swe *s) {
   for (int f = 0; f < SWE_STATE_FIELDS && !s->good[f]; f++) {
     TRY(make_field(s, names[f], &s->good[f]));
   }
+  for (int f = 0; s->maxima[0] && f < SWE_MAXIMA_FIELDS && !s->maxima_good[f]; f++) {
+    TRY(make_field(s, "maxima_good", &s->maxima_good[f]));
+  }
   swe_state_fields(s, state);
-  TRY(copy_state(s, state, s->good));
+  TRY(copy_fields(s, state, s->good, SWE_STATE_FIELDS));
+  if (s->maxima[0]) {
+    TRY(copy_fields(s, s->maxima, s->maxima_good, SWE_MAXIMA_FIELDS));
+  }
 cleanup:
   return status;
 }
@@ -423,7 +447,76 @@ HclStatus swe_rollback(Swe *s) {
   Field *state[SWE_STATE_FIELDS];
   ASSERT(s->good[0] != NULL);
   swe_state_fields(s, state);
-  TRY(copy_state(s, s->good, state));
+  TRY(copy_fields(s, s->good, state, SWE_STATE_FIELDS));
+  if (s->maxima_good[0]) {
+    TRY(copy_fields(s, s->maxima_good, s->maxima, SWE_MAXIMA_FIELDS));
+  }
+cleanup:
+  return status;
+}
+
+/* ---- maxima (output.maxima) ---- */
+
+/* Sets the owned cells of f to value (the start of a fold). */
+static HclStatus fill_field(Field *f, double value) {
+  HclStatus status = HCL_OK;
+  size_t n = (size_t)field_nx(f) * field_ny(f);
+  double *host = NULL;
+  TRY_ALLOC(host, n);
+  for (size_t p = 0; p < n; p++) {
+    host[p] = value;
+  }
+  TRY(field_write_owned(f, host));
+cleanup:
+  free(host);
+  return status;
+}
+
+HclStatus swe_enable_maxima(Swe *s) {
+  HclStatus status = HCL_OK;
+  static const char *const names[SWE_MAXIMA_FIELDS] = {"zeta_max", "h_max", "speed_max", "t_wet"};
+  static const double start[SWE_MAXIMA_FIELDS] = {-3.4028234663852886e38, 0, 0, -1}; /* -MAXFLOAT: any level */
+  for (int f = 0; f < SWE_MAXIMA_FIELDS; f++) {
+    TRY(make_field(s, names[f], &s->maxima[f]));
+    TRY(fill_field(s->maxima[f], start[f]));
+  }
+cleanup:
+  return status;
+}
+
+void swe_maxima_fields(Swe *s, Field *fields[SWE_MAXIMA_FIELDS]) {
+  memcpy(fields, s->maxima, sizeof s->maxima);
+}
+
+/* Launches a maxima kernel on fields with the common arguments, and t for the accumulation. */
+static HclStatus launch_maxima(Swe *s, int k, Field *const *fields, int nfields, double t) {
+  const DecompLocal *l = decomp_local(s->decomp);
+  KernelArgs a = kernel_args(s->kernels[k]);
+  for (int i = 0; i < nfields; i++) {
+    arg_mem(&a, field_buffer(fields[i]));
+  }
+  swe_arg_common(&a, s->decomp, &s->config, field_pitch(s->depth), 0.0);
+  if (k == KERNEL_MAXIMA) {
+    arg_real(&a, s->config.precision, t);
+  }
+  KernelShape shape = kernel_grid_rows(s->rt, l->nx, l->ny, WG_X, WG_Y, 1);
+  double bytes = (double)nfields * l->nx * l->ny * (double)precision_bytes(s->config.precision);
+  return kernel_launch(s->rt, &a, shape, bytes);
+}
+
+HclStatus swe_accumulate_maxima(Swe *s, double t) {
+  int c = s->current;
+  Field *args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->maxima[0], s->maxima[1], s->maxima[2], s->maxima[3]};
+  return launch_maxima(s, KERNEL_MAXIMA, args, 8, t);
+}
+
+HclStatus swe_maxima_output(Swe *s, Field *out[SWE_MAXIMA_FIELDS]) {
+  HclStatus status = HCL_OK;
+  for (int f = 0; f < SWE_MAXIMA_FIELDS; f++) {
+    ASSERT(field_ghost(out[f]) == 0 && field_precision(out[f]) == s->config.precision);
+  }
+  Field *args[] = {s->maxima[0], s->maxima[1], s->maxima[2], s->maxima[3], out[0], out[1], out[2], out[3]};
+  TRY(launch_maxima(s, KERNEL_MAXIMA_OUTPUT, args, 8, 0.0));
 cleanup:
   return status;
 }

@@ -131,6 +131,8 @@ static const CaseKey swe_case_keys[] = {
     {"output.mask_dry", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL,
      "zeta, u and v of dry cells (and of gauges next to one) stored as missing values (_FillValue); false: a dry "
      "cell's zeta is its bed level, u and v 0"},
+    {"output.maxima", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
+     "map.nc also holds the run's maximum level, depth and speed and each cell's first wetting time"},
     {"output.progress", CASE_REAL, "s", "5", 0.01, 1e6, NULL, "wall-clock seconds between progress lines"},
     {"output.size_warning", CASE_REAL, "MB", "10000", 0, 1e12, NULL,
      "validate and run warn where the output (map, history, series and restart files, uncompressed) may exceed this "

@@ -42,6 +42,14 @@ enum { MAP_VARIABLES = 5, HISTORY_VARIABLES = 5 }; /* gauges record all of them 
 /* The bed level, once a file: the model's depth (positive down from the reference datum) as a height on zeta's
  * datum, so that zeta - zb is the water depth of a wet cell. */
 static const OutputVariable bed_variable = {"zb", "altitude", "bed level above the reference datum", "m", NULL, false};
+/* output.maxima: over the run so far, in map.nc on (y, x), rewritten with every frame (swe_maxima_output's order);
+ * missing where a cell was never wet. t_wet's units are the output's time units (maxima_variables). */
+static const OutputVariable maxima_output_variables[SWE_MAXIMA_FIELDS] = {
+    {"zeta_max", NULL, "maximum water level above the reference over the run", "m", NULL, true},
+    {"h_max", NULL, "maximum water depth over the run", "m", NULL, true},
+    {"speed_max", NULL, "maximum cell-centred current speed over the run", "m s-1", NULL, true},
+    {"t_wet", NULL, "time the cell was first wet", NULL, NULL, true},
+};
 
 typedef struct {
   const Case *c;
@@ -51,6 +59,9 @@ typedef struct {
   Decomp *decomp;
   Swe *swe;
   Field *centre[SWE_CENTRE_FIELDS];
+  bool maxima;                            /* output.maxima */
+  Field *maxima_out[SWE_MAXIMA_FIELDS];   /* their cell-centred output */
+  OutputVariable maxima_variables[SWE_MAXIMA_FIELDS];
   RunFiles files;
   Gauge *gauges;
   int ngauges;
@@ -218,12 +229,14 @@ cleanup:
   return status;
 }
 
-/* The device memory the run needs on this rank: the solver's (swe_device_bytes) and the output's cell-centred
- * fields, which have no ghosts; and the largest field. */
+/* The device memory the run needs on this rank: the solver's (swe_device_bytes), the output's cell-centred
+ * fields, which have no ghosts, and the maxima's accumulators, their checkpoint and output; and the largest field. */
 static double bytes_per_rank(const SweRun *r, double *largest_field) {
   const DecompLocal *l = decomp_local(r->decomp);
-  return swe_device_bytes(l->nx, l->ny, r->request->precision, r->setup.config.scheme, largest_field) +
-         (double)SWE_CENTRE_FIELDS * l->nx * l->ny * (double)precision_bytes(r->request->precision);
+  double solver = swe_device_bytes(l->nx, l->ny, r->request->precision, r->setup.config.scheme, largest_field);
+  double plain = (double)l->nx * l->ny * (double)precision_bytes(r->request->precision);
+  double maxima = r->maxima ? SWE_MAXIMA_FIELDS * (2 * *largest_field + plain) : 0;
+  return solver + SWE_CENTRE_FIELDS * plain + maxima;
 }
 
 /* Refuses a grid too large for the device before anything is allocated. Collective. */
@@ -241,6 +254,9 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   r->request = request;
   r->rt = rt;
   TRY(swe_setup_from_case(c, request->precision, &r->setup));
+  r->maxima = case_bool(c, "output.maxima");
+  memcpy(r->maxima_variables, maxima_output_variables, sizeof r->maxima_variables);
+  r->maxima_variables[SWE_MAXIMA_FIELDS - 1].units = r->setup.time_units;
   TRY(run_create_decomp(c, &r->setup.grid, &r->decomp));
   TRY(read_gauges(r));
   TRY(check_device_memory(r));
@@ -269,6 +285,13 @@ static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *reques
     FieldSpec spec = {.name = map_variables[f].name, .nz = 1, .ghost = 0, .precision = request->precision};
     TRY(field_create(rt, r->decomp, &spec, &r->centre[f]));
   }
+  for (int f = 0; r->maxima && f < SWE_MAXIMA_FIELDS; f++) {
+    FieldSpec spec = {.name = r->maxima_variables[f].name, .nz = 1, .ghost = 0, .precision = request->precision};
+    TRY(field_create(rt, r->decomp, &spec, &r->maxima_out[f]));
+  }
+  if (r->maxima) {
+    TRY(swe_enable_maxima(r->swe));
+  }
   TRY(set_initial_state(r));
 cleanup:
   return status;
@@ -278,6 +301,9 @@ static void close_model(SweRun *r) {
   run_close_files(&r->files);
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
     field_destroy(&r->centre[f]);
+  }
+  for (int f = 0; f < SWE_MAXIMA_FIELDS; f++) {
+    field_destroy(&r->maxima_out[f]);
   }
   swe_destroy(&r->swe);
   decomp_destroy(&r->decomp);
@@ -289,19 +315,35 @@ static void close_model(SweRun *r) {
 
 /* The state as the model holds it (swe_state_fields): levels and face velocities on the staggered grid, the faces'
  * wet flags; nothing masked. */
-static const OutputVariable state_variables[SWE_STATE_FIELDS] = {
+static const OutputVariable state_variables[SWE_STATE_FIELDS + SWE_MAXIMA_FIELDS] = {
     {"zeta", "water_surface_height_above_reference_datum", "water level above the reference (the bed level where dry)",
      "m", NULL, false},
     {"u", "sea_water_x_velocity", "x velocity at the cell's face towards +x", "m s-1", NULL, false},
     {"v", "sea_water_y_velocity", "y velocity at the cell's face towards +y", "m s-1", NULL, false},
     {"kfu", NULL, "wet flag of the cell's face towards +x (1 wet, 0 dry or wall)", "1", "dry wet", false},
     {"kfv", NULL, "wet flag of the cell's face towards +y (1 wet, 0 dry or wall)", "1", "dry wet", false},
+    /* output.maxima's accumulators (swe_maxima_fields): -3.4e38, 0, 0 and -1 where a cell was never wet */
+    {"zeta_max", NULL, "maximum water level above the reference so far (-3.4e38: never wet)", "m", NULL, false},
+    {"h_max", NULL, "maximum water depth so far", "m", NULL, false},
+    {"speed_max", NULL, "maximum cell-centred current speed so far", "m s-1", NULL, false},
+    {"t_wet", NULL, "model time the cell was first wet (-1: never)", "s", NULL, false},
 };
+enum { RESTART_FIELDS = SWE_STATE_FIELDS + SWE_MAXIMA_FIELDS };
+
+/* The fields a restart holds: the state, then the maxima where the run keeps them; returns how many. */
+static int restart_fields(SweRun *r, Field *fields[RESTART_FIELDS]) {
+  swe_state_fields(r->swe, fields);
+  if (!r->maxima) {
+    return SWE_STATE_FIELDS;
+  }
+  swe_maxima_fields(r->swe, fields + SWE_STATE_FIELDS);
+  return RESTART_FIELDS;
+}
 
 static HclStatus write_restart(void *model, double t, int64_t step) {
   HclStatus status = HCL_OK;
   SweRun *r = model;
-  Field *state[SWE_STATE_FIELDS];
+  Field *fields[RESTART_FIELDS];
   const SweConfig *config = &r->setup.config;
   RestartSpec base = {.source = r->source,
                       .title = case_string(r->c, "model.title"),
@@ -314,8 +356,8 @@ static HclStatus write_restart(void *model, double t, int64_t step) {
                       .crs = r->setup.crs};
   RestartScalar scalars[] = {{"time", t, "time", NULL},
                              {"dt_cfl", r->dt_cfl, "the CFL-limited step of the last check interval", "s"}};
-  swe_state_fields(r->swe, state);
-  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, &base, step, state, SWE_STATE_FIELDS, scalars, 2));
+  int nfields = restart_fields(r, fields);
+  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, &base, step, fields, nfields, scalars, 2));
 cleanup:
   return status;
 }
@@ -323,12 +365,11 @@ cleanup:
 /* Continues from request->restart ("latest" or a file): state, time, step and CFL step. */
 static HclStatus read_restart(SweRun *r) {
   HclStatus status = HCL_OK;
-  Field *state[SWE_STATE_FIELDS];
+  Field *fields[RESTART_FIELDS];
   char path[PATH_SIZE];
   RestartScalar scalars[] = {{.name = "time"}, {.name = "step"}, {.name = "dt_cfl"}};
   TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
-  swe_state_fields(r->swe, state);
-  TRY(restart_read(path, state, SWE_STATE_FIELDS, scalars, 3));
+  TRY(restart_read(path, fields, restart_fields(r, fields), scalars, 3));
   TRY(swe_sync_state(r->swe));
   r->dt_cfl = scalars[2].value;
   TRY(run_resume(&r->tl, path, scalars[0].value, (int64_t)scalars[1].value));
@@ -345,7 +386,7 @@ static RunOutputs outputs_of(const SweRun *r) {
                       .nhistory = HISTORY_VARIABLES,
                       .gauges = r->gauges,
                       .ngauges = r->ngauges,
-                      .restart_fields = SWE_STATE_FIELDS};
+                      .restart_fields = r->maxima ? RESTART_FIELDS : SWE_STATE_FIELDS};
 }
 
 static HclStatus open_output(SweRun *r) {
@@ -374,6 +415,17 @@ cleanup:
   return status;
 }
 
+/* The maxima so far in the map file, replacing the last frame's: after the last frame they are the run's. */
+static HclStatus write_maxima(SweRun *r) {
+  HclStatus status = HCL_OK;
+  TRY(swe_maxima_output(r->swe, r->maxima_out));
+  for (int f = 0; f < SWE_MAXIMA_FIELDS; f++) {
+    TRY(map_write_static(r->files.map, &r->maxima_variables[f], r->maxima_out[f], 1));
+  }
+cleanup:
+  return status;
+}
+
 /* Writes a map frame and a gauge sample (when there are gauges) of the present state, as asked. */
 static HclStatus write_output(void *model, bool map_due, bool history_due) {
   HclStatus status = HCL_OK;
@@ -385,6 +437,9 @@ static HclStatus write_output(void *model, bool map_due, bool history_due) {
   TRY(swe_centre_fields(r->swe, r->centre, case_bool(r->c, "output.mask_dry")));
   if (map_due) {
     TRY(map_write(r->files.map, r->tl.t, r->centre));
+  }
+  if (map_due && r->maxima) {
+    TRY(write_maxima(r));
   }
   if (history_due) {
     TRY(history_write(r->files.history, r->tl.t, r->centre));
@@ -495,6 +550,9 @@ static HclStatus advance(void *model, Timeline *tl, double *dt, TimelineDue *due
     TRY(stop_failed_step(r, stepped));
   }
   TRY(stepped);
+  if (r->maxima) {
+    TRY(swe_accumulate_maxima(r->swe, t_next));
+  }
   SweSolveStats stats = swe_solve_stats(r->swe);
   r->solves += stats.solves;
   r->iterations += stats.iterations;
@@ -540,6 +598,9 @@ static HclStatus swe_run(Runtime *rt, const Case *c, const RunRequest *request) 
   TRY(choose_step(&r, request->restart != NULL));
   TRY(open_output(&r));
   TRY(write_bed(&r));
+  if (!request->restart && r.maxima) { /* the initial state; a continued run's maxima come with its restart */
+    TRY(swe_accumulate_maxima(r.swe, 0));
+  }
   if (!request->restart) {
     TRY(write_output(&r, true, true));
   }
