@@ -12,6 +12,8 @@ static const BenchEntry benchmarks[] = {
      "elements per array", bench_bandwidth},
     {"launch", "the host's and the device's time per kernel launch and per read-back, and RRB-CG's iteration's floor",
      "REALs the launched kernel adds 1 to, 1 to 2^26 (default 65536)", bench_launch},
+    {"output", "one frame of the shallow-water map file, gathered to rank 0 and written by every rank in parallel",
+     "cells per side, 3 to 65536 (default 4096)", bench_output},
     {"halo", "one ghost-layer exchange of a size x size x 9 field, ghost width 3, over the run's ranks",
      "points per side, 3 to 65536 (default 1025)", bench_halo},
     {"swe", "the thesis' Table 9.1: 1000 explicit shallow-water steps of test case 1 per grid size",

@@ -76,5 +76,6 @@ HclStatus bench_laplace(const BenchRequest *request);
 HclStatus bench_wave(const BenchRequest *request);
 HclStatus bench_wave_table4(const BenchRequest *request);
 HclStatus bench_scaling(const BenchRequest *request);
+HclStatus bench_output(const BenchRequest *request);
 
 #endif

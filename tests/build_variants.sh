@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build_variants.sh: the builds users make besides the default one compile without a warning: without netCDF and
-# PROJ (the GPU machines here have neither), without MPI (laptops), and single precision by default. Without PROJ, a
-# case with grid.crs is refused with 64 and how to build with it.
+# PROJ (the GPU machines here have neither), without MPI (laptops), and single precision by default with the serial
+# netCDF-C beside MPI (rank 0 gathers the map file). Without PROJ, a case with grid.crs is refused with 64 and how
+# to build with it.
 # Usage: build_variants.sh SOURCE_ROOT
 set -u
 source_root=$1
@@ -15,7 +16,7 @@ run_quietly() {
   printf '%s\n' "$log" | tail -30 | sed 's/^/# /'
   return 1
 }
-for options in "-Dnetcdf=disabled -Dproj=disabled" "-Dmpi=disabled" "-Dprecision=single"; do
+for options in "-Dnetcdf=disabled -Dproj=disabled" "-Dmpi=disabled" "-Dprecision=single -Dnetcdf_parallel=disabled"; do
   dir="$scratch/build${options//[^a-z]/-}"
   ok "meson setup $options" run_quietly meson setup "$dir" "$source_root" $options -Dwerror=true -Dbuildtype=debug
   ok "ninja with $options builds without a warning" run_quietly ninja -C "$dir" -j 2

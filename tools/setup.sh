@@ -5,6 +5,8 @@
 hydrocl_packages="gcc meson ninja-build pkg-config python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
   clinfo libopenmpi-dev openmpi-bin libnetcdf-dev libyaml-dev libproj-dev python3-netcdf4 python3-matplotlib
   python3-xarray clang-format"
+# Parallel netCDF-4 (HDF5 over MPI-IO): the map file written by every rank, each its own block.
+hydrocl_packages="$hydrocl_packages libnetcdf-mpi-dev"
 # The fuzzing harness (tools/fuzz, the suite fuzz): clang and its libFuzzer and sanitizer run-times.
 hydrocl_packages="$hydrocl_packages clang libclang-rt-dev"
 # The kernels suite: Oclgrind, the OpenCL device simulator that checks every access and every race.

@@ -56,6 +56,9 @@ HclStatus par_sum_doubles(double *values, int count);
 
 /* Rank 0's *value on every rank. Collective. */
 HclStatus par_broadcast_int(int *value);
+/* A copy of rank 0's text (NUL-terminated; NULL on rank 0 is taken for "") on every rank, in *copy, which the caller
+ * frees. Collective. */
+HclStatus par_broadcast_text(const char *text, char **copy);
 
 /* The largest *value over the ranks, on every rank. Collective. */
 HclStatus par_max_int(int *value);

@@ -21,11 +21,11 @@ typedef struct {
 } CrsParameter;
 
 typedef struct {
-  char *wkt;                      /* WKT1 (GDAL's dialect, which every netCDF reader knows), else WKT2 */
-  char epsg[32];                  /* "EPSG:32631"; empty when the CRS has no EPSG code */
-  char name[CRS_NAME_MAX];        /* "WGS 84 / UTM zone 31N" */
-  char method[CRS_NAME_MAX];      /* the projection method: "Transverse Mercator" */
-  const char *grid_mapping_name;  /* CF's ("transverse_mercator"), NULL for a method outside the table */
+  char *wkt;                     /* WKT1 (GDAL's dialect, which every netCDF reader knows), else WKT2 */
+  char epsg[32];                 /* "EPSG:32631"; empty when the CRS has no EPSG code */
+  char name[CRS_NAME_MAX];       /* "WGS 84 / UTM zone 31N" */
+  char method[CRS_NAME_MAX];     /* the projection method: "Transverse Mercator" */
+  const char *grid_mapping_name; /* CF's ("transverse_mercator"), NULL for a method outside the table */
   CrsParameter parameters[CRS_PARAMETERS_MAX];
   int nparameters;
   double semi_major_axis;             /* metres */

@@ -1,9 +1,12 @@
 /* mapfile.h: the map file, CF-1.8 netCDF-4 snapshots of 2D fields every output interval.
  *
  * Dimensions time (unlimited), y, x; coordinate variables with units, axis and standard_name; data variables float32
- * by default, deflate level 1 with shuffle, chunked one frame per chunk; global attributes Conventions, title,
- * source, history and the effective case (hydrocl_case). Rank 0 gathers and writes; every frame ends with nc_sync,
- * so a killed run leaves a readable file. All calls are collective over the decomposition. */
+ * by default, deflate level 1 with shuffle, a frame chunked in whole rows of up to 4 MiB; global attributes
+ * Conventions, title, source, history and the effective case (hydrocl_case), rank 0's on every rank. On several
+ * ranks with spec->parallel_write and a netCDF-C with parallel I/O (HDF5 over MPI-IO), every rank writes its own
+ * block of each frame, collectively; otherwise rank 0 gathers the fields and writes. The file is the same either way.
+ * Every frame ends with nc_sync, so a killed run leaves a readable file. All calls are collective over the
+ * decomposition. */
 #ifndef HYDROCL_MAPFILE_H
 #define HYDROCL_MAPFILE_H
 
@@ -25,6 +28,8 @@ HclStatus map_write(MapFile *m, double time, Field *const *fields);
  * again. */
 HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, double scale);
 int map_frames(const MapFile *m);
+bool map_collective(const MapFile *m); /* whether every rank writes its own block */
+bool map_can_write_collectively(void); /* whether this build's netCDF-C has parallel I/O */
 /* Closes the file (rank 0) and frees; NULL-safe. */
 void map_close(MapFile **m);
 

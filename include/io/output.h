@@ -24,7 +24,11 @@ typedef struct {
                               creating one; frames after resume_time (from a run that went on past the restart it
                               continues from) are overwritten */
   double resume_time;
-  double resume_end; /* a continued run's end: a file holding frames beyond it is refused, HCL_EDATA (0: any end) */
+  double resume_end;   /* a continued run's end: a file holding frames beyond it is refused, HCL_EDATA (0: any end) */
+  bool parallel_write; /* the map file: every rank writes its own block, collectively, where netCDF-C has parallel
+                          I/O (output.parallel_write); false, or without it: rank 0 gathers and writes */
+  const struct ParComm *collective; /* set by the writer: the file is opened and written collectively over these
+                                       ranks (parallel netCDF-4); NULL: by rank 0 alone */
 } OutputSpec;
 
 typedef struct {
@@ -38,7 +42,8 @@ typedef struct {
                                 the storage type's default fill value, declared in _FillValue */
 } OutputVariable;
 
-/* Before any netCDF call: HDF5's clean-up at exit is turned off. After a write that failed (a full disk) HDF5 cannot
+/* Before any netCDF call and before par_init: HDF5's clean-up at exit (or, for an HDF5 built for MPI, at
+ * MPI_Finalize) is turned off. After a write that failed (a full disk) HDF5 cannot
  * close the file, and its clean-up at exit then crashes (HDF5 1.10); every file hydrocl writes is closed or
  * abandoned by hydrocl itself, and each finished frame is already on disk. */
 void output_library_init(void);

@@ -184,6 +184,26 @@ HclStatus par_broadcast_int(int *value) {
   return HCL_OK;
 }
 
+HclStatus par_broadcast_text(const char *text, char **copy) {
+  HclStatus status = HCL_OK;
+  int length = par_rank() == 0 && text ? (int)strlen(text) : 0;
+  *copy = NULL;
+  TRY(par_broadcast_int(&length));
+  *copy = malloc((size_t)length + 1);
+  TRY(par_agree(*copy ? HCL_OK : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot hold %d bytes of text", length)));
+  if (par_rank() == 0 && length > 0) {
+    memcpy(*copy, text, (size_t)length);
+  }
+  (*copy)[length] = '\0';
+#ifdef HYDROCL_HAVE_MPI
+  if (world_size > 1 && length > 0) {
+    TRY_MPI(MPI_Bcast(*copy, length, MPI_CHAR, 0, MPI_COMM_WORLD));
+  }
+#endif
+cleanup:
+  return status;
+}
+
 /* The row of this rank and, on rank 0, the rows of all. */
 static HclStatus allocate_lines(int width, char **row, char **all) {
   HclStatus status = HCL_OK;

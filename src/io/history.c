@@ -361,7 +361,7 @@ static HclStatus write_frame(HistoryFile *h, double time, double *totals) {
     TRY(nc_output_put(h->ncid, h->vars[v], h->path, h->types[v], start, count, totals + (size_t)v * h->ngauges,
                       (size_t)h->ngauges, scratch));
   }
-  TRY(nc_finish_frame(h->ncid, h->path, h->time_var, index, time));
+  TRY(nc_finish_frame(h->ncid, h->path, h->time_var, index, time, NULL));
 cleanup:
   free(scratch);
   return status;
@@ -414,7 +414,8 @@ static HclStatus put_static(HistoryFile *h, const OutputVariable *var, double *v
   static const char *const dims[] = {"station"};
   float *scratch = NULL;
   TRY_ALLOC(scratch, (size_t)h->ngauges);
-  TRY(nc_output_static(h->ncid, h->path, h->double_precision, var, dims, 1, "x y station_name", values, scratch));
+  OutputSpec spec = {.path = h->path, .double_precision = h->double_precision};
+  TRY(nc_output_static(h->ncid, &spec, var, dims, 1, "x y station_name", NULL, values, scratch));
 cleanup:
   free(scratch);
   return status;

@@ -6,11 +6,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "ncutil.h"
 #include "par.h"
 
+enum { TEXTS = 6 }; /* the spec's texts, rank 0's on every rank: path, title, source, history, case, time units */
+
 struct MapFile {
   const Decomp *decomp;
+  OutputSpec spec; /* the caller's, with rank 0's texts (a collective file's attributes must agree) */
+  char *texts[TEXTS];
   char *path;
   int ncid;
   int time_var;
@@ -18,18 +23,20 @@ struct MapFile {
   int *types; /* each variable's storage type (nc_output_type) */
   int nvars;
   int frames;
-  bool double_precision;
-  bool created; /* rank 0 made the file (and removes it if the set-up fails) */
-  bool failed;  /* a write failed (a full disk): the file is left as its last sync left it, not closed */
+  bool collective; /* every rank writes its own block (parallel netCDF); else rank 0 gathers and writes */
+  bool writer;     /* this rank calls netCDF: every rank of a collective file, else rank 0 */
+  bool created;    /* the writers made the file (rank 0 removes it if the set-up fails) */
+  bool failed;     /* a write failed (a full disk): the file is left as its last sync left it, not closed */
 #ifdef HYDROCL_HAVE_NETCDF
-  NcIdentity identity; /* rank 0: the file opened */
+  NcIdentity identity; /* the writers: the file opened */
 #endif
 };
 
 #ifdef HYDROCL_HAVE_NETCDF
-/* Rank 0's part of map_create: the file, its dimensions, variables and attributes. */
-static HclStatus define_file(MapFile *m, const OutputSpec *spec, const OutputVariable *vars, int nvars) {
+/* The writers' part of map_create: the file, its dimensions, variables and attributes. */
+static HclStatus define_file(MapFile *m, const OutputVariable *vars, int nvars) {
   HclStatus status = HCL_OK;
+  const OutputSpec *spec = &m->spec;
   const DecompSpec *g = decomp_spec(m->decomp);
   int dim_t, dim_y, dim_x, var_x, var_y;
   TRY(nc_output_create(spec, &m->ncid));
@@ -62,51 +69,112 @@ cleanup:
   return status;
 }
 
-/* Rank 0's part of map_create for a continued run: the existing file when there is one, else a new one. */
-static HclStatus open_file(MapFile *m, const OutputSpec *spec, const OutputVariable *vars, int nvars) {
+/* The writers' part of map_create for a continued run: the existing file when there is one, else a new one. */
+static HclStatus open_file(MapFile *m, const OutputVariable *vars, int nvars) {
   const DecompSpec *g = decomp_spec(m->decomp);
   static const char *const dims[] = {"y", "x"};
   size_t lengths[] = {(size_t)g->ny, (size_t)g->nx};
-  if (!spec->resume || access(spec->path, F_OK) != 0) {
-    return define_file(m, spec, vars, nvars);
+  if (!m->spec.resume || access(m->path, F_OK) != 0) {
+    return define_file(m, vars, nvars);
   }
-  return nc_output_reopen(spec, dims, lengths, 2, vars, nvars, &m->ncid, &m->time_var, m->vars, &m->frames);
+  return nc_output_reopen(&m->spec, dims, lengths, 2, vars, nvars, &m->ncid, &m->time_var, m->vars, &m->frames);
+}
+
+/* m->spec: spec with rank 0's texts (the command line's time and the device name may differ between ranks). */
+static HclStatus agree_on_spec(MapFile *m, const OutputSpec *spec) {
+  HclStatus status = HCL_OK;
+  const char *mine[TEXTS] = {spec->path, spec->title, spec->source, spec->history, spec->case_yaml, spec->time_units};
+  for (int t = 0; t < TEXTS; t++) {
+    TRY(par_broadcast_text(mine[t], &m->texts[t]));
+  }
+  m->spec = *spec;
+  m->spec.path = m->path = m->texts[0];
+  m->spec.title = m->texts[1];
+  m->spec.source = m->texts[2];
+  m->spec.history = m->texts[3];
+  m->spec.case_yaml = m->texts[4];
+  m->spec.time_units = m->texts[5];
+  m->collective = spec->parallel_write && nc_output_can_write_collectively() && par_size() > 1;
+  m->spec.collective = m->collective ? decomp_comm(m->decomp) : NULL;
+  m->writer = m->collective || par_rank() == 0;
+cleanup:
+  return status;
 }
 
 /* Every rank's copy of what map_write needs; allocation can fail on some ranks only. */
-static HclStatus create_local(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars,
-                              MapFile **out) {
+static HclStatus create_local(MapFile *m, const OutputVariable *vars, int nvars) {
   HclStatus status = HCL_OK;
-  MapFile *m = NULL;
-  TRY_ALLOC(m, 1);
-  m->decomp = decomp;
   m->ncid = -1;
   m->nvars = nvars;
-  m->double_precision = spec->double_precision;
-  m->path = strdup(spec->path);
-  REQUIRE(m->path != NULL, HCL_ENOMEM, "cannot copy the map file name");
   TRY_ALLOC(m->vars, nvars);
   TRY_ALLOC(m->types, nvars);
   for (int i = 0; i < nvars; i++) {
-    m->types[i] = nc_output_type(&vars[i], spec->double_precision);
+    m->types[i] = nc_output_type(&vars[i], m->spec.double_precision);
   }
-  *out = m;
-  m = NULL;
 cleanup:
-  map_close(&m);
   return status;
 }
 
-/* Rank 0's buffers of one frame: the gathered field and its copy in the storage type (nc_output_put). */
-static HclStatus allocate_frame(size_t n, double **global, float **narrow) {
+/* The buffers of one frame: the values this rank writes (the whole grid on rank 0 when it gathers, the rank's
+ * block in a collective file, none elsewhere) and their copy in the storage type (nc_output_put). */
+static HclStatus allocate_frame(const MapFile *m, double **values, float **narrow, size_t *n) {
   HclStatus status = HCL_OK;
-  if (par_rank() != 0) {
+  const DecompSpec *g = decomp_spec(m->decomp);
+  const DecompLocal *l = decomp_local(m->decomp);
+  *n = m->collective ? (size_t)l->nx * l->ny : (size_t)g->nx * g->ny;
+  if (!m->writer) {
     goto cleanup;
   }
-  TRY_ALLOC(*global, n);
-  TRY_ALLOC(*narrow, n);
+  TRY_ALLOC(*values, *n);
+  TRY_ALLOC(*narrow, *n);
 cleanup:
   return status;
+}
+
+/* Field f's values that this rank writes: its block (collective) or, gathered, the whole grid on rank 0. */
+static HclStatus values_to_write(const MapFile *m, Field *f, double *values) {
+  HclStatus status = HCL_OK;
+  ASSERT(field_nz(f) == 1);
+  TRY(m->collective ? field_read_owned(f, values) : field_gather(f, values));
+cleanup:
+  return status;
+}
+
+/* Every rank's verdict on a write: a file that any writer failed on (a full disk) is left as its last sync left it,
+ * by every rank (map_close). */
+static HclStatus conclude(MapFile *m, HclStatus local) {
+  HclStatus all = par_agree(local);
+  m->failed = m->failed || all != HCL_OK;
+  return all;
+}
+
+/* A frame's bytes before deflate: what a collective write must find room for. A disk that fills within a collective
+ * write fails it on some ranks only, and HDF5 then leaves the others waiting in MPI-IO; checked before each frame, a
+ * disk filling up stops the run between frames instead (issue 26, 8). */
+static double frame_bytes(const MapFile *m) {
+  const DecompSpec *g = decomp_spec(m->decomp);
+  double per_point = 0;
+  for (int i = 0; i < m->nvars; i++) {
+    per_point += m->types[i] == NC_BYTE ? 1 : m->types[i] == NC_DOUBLE ? 8 : 4;
+  }
+  return per_point * (double)g->nx * g->ny;
+}
+
+/* How the steps of a write are agreed: over the ranks of a collective file, not at all when rank 0 writes alone. */
+static NcAgree agreement(const MapFile *m) {
+  return m->collective ? par_agree : NULL;
+}
+
+/* Where this rank's values go: the frame, then the start and count of its block or of the whole grid. */
+static void block_of(const MapFile *m, size_t start[3], size_t count[3]) {
+  const DecompSpec *g = decomp_spec(m->decomp);
+  const DecompLocal *l = decomp_local(m->decomp);
+  start[0] = (size_t)m->frames;
+  count[0] = 1;
+  start[1] = m->collective ? (size_t)l->y0 : 0;
+  start[2] = m->collective ? (size_t)l->x0 : 0;
+  count[1] = m->collective ? (size_t)l->ny : (size_t)g->ny;
+  count[2] = m->collective ? (size_t)l->nx : (size_t)g->nx;
 }
 #endif
 
@@ -124,21 +192,30 @@ HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputV
        "rebuild (meson setup --reconfigure -Dnetcdf=enabled build)",
        spec->path);
 #else
-  HclStatus local = create_local(decomp, spec, vars, nvars, &m);
-  if (local == HCL_OK && par_rank() == 0) {
-    local = open_file(m, spec, vars, nvars);
+  m = calloc(1, sizeof *m);
+  TRY(par_agree(m ? HCL_OK : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot hold the map file's state")));
+  m->decomp = decomp;
+  TRY(agree_on_spec(m, spec));
+  HclStatus local = create_local(m, vars, nvars);
+  if (m->collective) { /* every rank takes part in every call on the file from here on */
+    TRY(par_agree(local));
   }
-  if (local == HCL_OK && par_rank() == 0) {
+  if (local == HCL_OK && m->writer) {
+    local = open_file(m, vars, nvars);
+  }
+  if (local == HCL_OK && m->writer) {
     local = nc_take_identity(m->path, &m->identity);
   }
   TRY(par_agree(local));
   TRY(par_broadcast_int(&m->frames));
+  log_verbose("%s: %s", m->path,
+              m->collective ? "every rank writes its own block (parallel netCDF)" : "rank 0 gathers and writes");
   *out = m;
   m = NULL;
 #endif
 cleanup:
-  if (m && m->created) {
-    unlink(m->path); /* rank 0 created the file, closed below: a partial one would block the next run */
+  if (m && m->created && par_rank() == 0) {
+    unlink(m->path); /* the file made here, closed below: a partial one would block the next run */
   }
   map_close(&m);
   return status;
@@ -147,23 +224,22 @@ cleanup:
 HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, double scale) {
   HclStatus status = HCL_OK;
   HclStatus local = HCL_OK;
-  double *global = NULL;
+  double *values = NULL;
   float *narrow = NULL;
 #ifdef HYDROCL_HAVE_NETCDF
-  const DecompSpec *g = decomp_spec(m->decomp);
-  size_t n = (size_t)g->nx * g->ny;
-  TRY(par_agree(allocate_frame(n, &global, &narrow)));
-  ASSERT(field_nz(f) == 1);
-  TRY(field_gather(f, global));
-  if (par_rank() == 0) {
+  static const char *const dims[] = {"y", "x"};
+  size_t n = 0, start[3], count[3];
+  TRY(par_agree(allocate_frame(m, &values, &narrow, &n)));
+  TRY(values_to_write(m, f, values));
+  block_of(m, start, count);
+  NcPart part = {start + 1, count + 1, agreement(m)};
+  if (m->writer) {
     for (size_t p = 0; p < n; p++) {
-      global[p] *= scale;
+      values[p] *= scale;
     }
-    static const char *const dims[] = {"y", "x"};
-    local = nc_output_static(m->ncid, m->path, m->double_precision, var, dims, 2, NULL, global, narrow);
+    local = nc_output_static(m->ncid, &m->spec, var, dims, 2, NULL, &part, values, narrow);
   }
-  m->failed = m->failed || local != HCL_OK;
-  TRY(par_agree(local));
+  TRY(conclude(m, local));
 #else
   (void)m;
   (void)var;
@@ -173,7 +249,7 @@ HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, doub
   FAIL(HCL_EINTERNAL, "map_write_static without netCDF");
 #endif
 cleanup:
-  free(global);
+  free(values);
   free(narrow);
   return status;
 }
@@ -181,30 +257,34 @@ cleanup:
 HclStatus map_write(MapFile *m, double time, Field *const *fields) {
   HclStatus status = HCL_OK;
   HclStatus local = HCL_OK;
-  double *global = NULL;
+  double *values = NULL;
   float *narrow = NULL;
 #ifdef HYDROCL_HAVE_NETCDF
-  const DecompSpec *g = decomp_spec(m->decomp);
-  size_t n = (size_t)g->nx * g->ny;
-  bool root = par_rank() == 0;
-  TRY(par_agree(allocate_frame(n, &global, &narrow)));
-  if (root) {
+  size_t n = 0, start[3], count[3];
+  TRY(par_agree(allocate_frame(m, &values, &narrow, &n)));
+  if (m->writer) {
     local = nc_check_identity(m->path, &m->identity);
   }
+  if (m->collective && par_rank() == 0 && local == HCL_OK) {
+    local = nc_check_room(m->path, frame_bytes(m));
+  }
+  if (m->collective) { /* a rank that stopped would leave the others waiting in a collective write */
+    TRY(conclude(m, local));
+  }
+  block_of(m, start, count);
   for (int i = 0; i < m->nvars; i++) {
-    ASSERT(field_nz(fields[i]) == 1);
-    TRY(field_gather(fields[i], global));
-    if (!root || local != HCL_OK) {
-      continue;
+    TRY(values_to_write(m, fields[i], values));
+    if (m->writer && local == HCL_OK) {
+      local = nc_output_put(m->ncid, m->vars[i], m->path, m->types[i], start, count, values, n, narrow);
     }
-    size_t start[3] = {(size_t)m->frames, 0, 0}, count[3] = {1, (size_t)g->ny, (size_t)g->nx};
-    local = nc_output_put(m->ncid, m->vars[i], m->path, m->types[i], start, count, global, n, narrow);
+    if (m->collective) {
+      TRY(conclude(m, local));
+    }
   }
-  if (root && local == HCL_OK) {
-    local = nc_finish_frame(m->ncid, m->path, m->time_var, (size_t)m->frames, time);
+  if (m->writer && local == HCL_OK) {
+    local = nc_finish_frame(m->ncid, m->path, m->time_var, (size_t)m->frames, time, agreement(m));
   }
-  m->failed = local != HCL_OK;
-  TRY(par_agree(local));
+  TRY(conclude(m, local));
   m->frames++;
 #else
   (void)m;
@@ -214,13 +294,25 @@ HclStatus map_write(MapFile *m, double time, Field *const *fields) {
   FAIL(HCL_EINTERNAL, "map_write without netCDF");
 #endif
 cleanup:
-  free(global);
+  free(values);
   free(narrow);
   return status;
 }
 
 int map_frames(const MapFile *m) {
   return m->frames;
+}
+
+bool map_collective(const MapFile *m) {
+  return m->collective;
+}
+
+bool map_can_write_collectively(void) {
+#ifdef HYDROCL_HAVE_NETCDF
+  return nc_output_can_write_collectively();
+#else
+  return false;
+#endif
 }
 
 void map_close(MapFile **m) {
@@ -230,14 +322,16 @@ void map_close(MapFile **m) {
 #ifdef HYDROCL_HAVE_NETCDF
   /* After a failed write HDF5 cannot close the file, and netCDF-C 4.9's nc_abort then crashes listing its open
    * objects: the file stays as its last sync left it (every finished frame), the descriptor goes at exit, and
-   * HDF5's own clean-up at exit is off (output_library_init). */
+   * HDF5's own clean-up at exit is off (output_library_init). A collective file is closed by every rank. */
   if ((*m)->ncid >= 0 && !(*m)->failed) {
     nc_close((*m)->ncid);
   }
 #endif
+  for (int t = 0; t < TEXTS; t++) {
+    free((*m)->texts[t]);
+  }
   free((*m)->vars);
   free((*m)->types);
-  free((*m)->path);
   free(*m);
   *m = NULL;
 }

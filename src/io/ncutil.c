@@ -1,6 +1,11 @@
 /* ncutil.c: what every CF output file of hydrocl shares (see ncutil.h). */
 #include "ncutil.h"
 
+#include "par.h"
+#ifdef HYDROCL_HAVE_NETCDF_PARALLEL
+#include <netcdf_par.h>
+#endif
+
 #ifdef HYDROCL_HAVE_NETCDF
 #include <math.h>
 #include <stdio.h>
@@ -9,8 +14,9 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
-/* Whether the file system holding path (its folder) has no block left for an unprivileged writer. */
-static bool file_system_full(const char *path) {
+/* The bytes an unprivileged writer may still put on the file system holding path (its folder); HUGE_VAL where
+ * statvfs cannot tell. */
+static double room_left(const char *path) {
   char folder[4096];
   struct statvfs info;
   snprintf(folder, sizeof folder, "%s", path);
@@ -20,7 +26,23 @@ static bool file_system_full(const char *path) {
   } else {
     snprintf(folder, sizeof folder, ".");
   }
-  return statvfs(folder[0] ? folder : "/", &info) == 0 && info.f_bavail == 0;
+  return statvfs(folder[0] ? folder : "/", &info) == 0 ? (double)info.f_bavail * (double)info.f_frsize : HUGE_VAL;
+}
+
+/* Whether the file system holding path has no block left for an unprivileged writer. */
+static bool file_system_full(const char *path) {
+  return room_left(path) == 0;
+}
+
+HclStatus nc_check_room(const char *path, double bytes) {
+  HclStatus status = HCL_OK;
+  double left = room_left(path);
+  REQUIRE(left >= bytes, HCL_EIO,
+          "no space left on device for the next frame of '%s': it may take up to %.3g MB, the file system has %.3g MB "
+          "left; this run stops here with the frames written so far",
+          path, bytes * 1e-6, left * 1e-6);
+cleanup:
+  return status;
 }
 
 const char *nc_reason(int nc_err, int saved_errno, const char *path) {
@@ -30,10 +52,56 @@ const char *nc_reason(int nc_err, int saved_errno, const char *path) {
   return nc_strerror(nc_err);
 }
 
+bool nc_output_can_write_collectively(void) {
+#ifdef HYDROCL_HAVE_NETCDF_PARALLEL
+  return true;
+#else
+  return false;
+#endif
+}
+
+/* nc_create, collectively over comm when it is not NULL. */
+static int create_file(const char *path, int mode, const ParComm *comm, int *ncid) {
+#ifdef HYDROCL_HAVE_NETCDF_PARALLEL
+  if (comm) {
+    return nc_create_par(path, mode, par_comm_mpi(comm), MPI_INFO_NULL, ncid);
+  }
+#endif
+  return comm ? NC_ENOPAR : nc_create(path, mode, ncid);
+}
+
+/* nc_open, collectively over comm when it is not NULL. */
+static int open_file(const char *path, int mode, const ParComm *comm, int *ncid) {
+#ifdef HYDROCL_HAVE_NETCDF_PARALLEL
+  if (comm) {
+    return nc_open_par(path, mode, par_comm_mpi(comm), MPI_INFO_NULL, ncid);
+  }
+#endif
+  return comm ? NC_ENOPAR : nc_open(path, mode, ncid);
+}
+
+/* A variable of a collective file is written by every rank at once (HDF5's filters need it). */
+static HclStatus write_collectively(int ncid, const OutputSpec *spec, int var) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_NETCDF_PARALLEL
+  if (spec->collective) {
+    TRY_NC(nc_var_par_access(ncid, var, NC_COLLECTIVE), spec->path);
+  }
+#else
+  (void)ncid;
+  (void)spec;
+  (void)var;
+  goto cleanup;
+#endif
+cleanup:
+  return status;
+}
+
 HclStatus nc_output_create(const OutputSpec *spec, int *ncid) {
   HclStatus status = HCL_OK;
   errno = 0;
-  int err = nc_create(spec->path, NC_NETCDF4 | (spec->overwrite ? NC_CLOBBER : NC_NOCLOBBER), ncid);
+  int mode = NC_NETCDF4 | (spec->overwrite ? NC_CLOBBER : NC_NOCLOBBER);
+  int err = create_file(spec->path, mode, spec->collective, ncid);
   REQUIRE(err != NC_EEXIST, HCL_ECANTCREAT,
           "output '%s' exists; pass --overwrite to replace it, or choose another output folder", spec->path);
   REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create '%s': %s", spec->path, nc_reason(err, errno, spec->path));
@@ -62,11 +130,30 @@ cleanup:
   return status;
 }
 
-HclStatus nc_finish_frame(int ncid, const char *path, int time_var, size_t index, double time) {
+/* A step's status, agreed over the ranks of a collective file (agree not NULL). */
+static HclStatus agreed(NcAgree agree, HclStatus local) {
+  return agree ? agree(local) : local;
+}
+
+static HclStatus sync_file(int ncid, const char *path) {
   HclStatus status = HCL_OK;
   TRY_NC(nc_sync(ncid), path);
+cleanup:
+  return status;
+}
+
+static HclStatus put_time(int ncid, const char *path, int time_var, size_t index, double time) {
+  HclStatus status = HCL_OK;
   TRY_NC(nc_put_var1_double(ncid, time_var, &index, &time), path);
-  TRY_NC(nc_sync(ncid), path); /* a killed run keeps every finished frame */
+cleanup:
+  return status;
+}
+
+HclStatus nc_finish_frame(int ncid, const char *path, int time_var, size_t index, double time, NcAgree agree) {
+  HclStatus status = HCL_OK;
+  TRY(agreed(agree, sync_file(ncid, path)));
+  TRY(agreed(agree, put_time(ncid, path, time_var, index, time)));
+  TRY(agreed(agree, sync_file(ncid, path))); /* a killed run keeps every finished frame */
 cleanup:
   return status;
 }
@@ -121,7 +208,7 @@ cleanup:
 HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names, const size_t *dim_lengths, int ndims,
                            const OutputVariable *vars, int nvars, int *ncid, int *time_var, int *var_ids, int *frames) {
   HclStatus status = HCL_OK;
-  TRY_NC(nc_open(spec->path, NC_WRITE, ncid), spec->path);
+  TRY_NC(open_file(spec->path, NC_WRITE, spec->collective, ncid), spec->path);
   for (int d = 0; d < ndims; d++) {
     int dim;
     size_t length = 0;
@@ -134,9 +221,11 @@ HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names,
   }
   REQUIRE(nc_inq_varid(*ncid, "time", time_var) == NC_NOERR, HCL_EDATA, "cannot continue '%s': it has no time",
           spec->path);
+  TRY(write_collectively(*ncid, spec, *time_var));
   for (int v = 0; v < nvars; v++) {
     REQUIRE(nc_inq_varid(*ncid, vars[v].name, &var_ids[v]) == NC_NOERR, HCL_EDATA,
             "cannot continue '%s': it has no variable '%s'", spec->path, vars[v].name);
+    TRY(write_collectively(*ncid, spec, var_ids[v]));
   }
   double last = 0;
   TRY(frames_until(*ncid, spec->path, *time_var, spec->resume_time, frames, &last));
@@ -224,6 +313,7 @@ HclStatus nc_output_time(int ncid, const OutputSpec *spec, int dim, int *var) {
   TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", "time"), spec->path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "axis", "T"), spec->path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "calendar", "standard"), spec->path);
+  TRY(write_collectively(ncid, spec, *var)); /* a record variable: extending it is collective */
 cleanup:
   return status;
 }
@@ -281,6 +371,7 @@ HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVaria
   if (located && nc_inq_varid(ncid, "crs", &crs) == NC_NOERR) {
     TRY_NC(NC_TEXT_ATT(ncid, *var, "grid_mapping", "crs"), spec->path);
   }
+  TRY(write_collectively(ncid, spec, *var));
   if (v->flag_meanings) { /* CF section 3.5: flag_values, one per word of flag_meanings, counting from 0 */
     signed char values[8];
     int nflags = 0;
@@ -295,30 +386,43 @@ HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVaria
 cleanup:
   return status;
 }
-HclStatus nc_output_static(int ncid, const char *path, bool double_precision, const OutputVariable *var,
-                           const char *const *dim_names, int ndims, const char *coordinates, double *values,
-                           float *scratch) {
+/* nc_output_static's variable: its id, defined when the file lacks it. */
+static HclStatus static_variable(int ncid, const OutputSpec *spec, const OutputVariable *var, const int *dims,
+                                 int ndims, const char *coordinates, int *id) {
   HclStatus status = HCL_OK;
-  OutputSpec spec = {.path = path, .double_precision = double_precision};
+  if (nc_inq_varid(ncid, var->name, id) == NC_NOERR) {
+    TRY(write_collectively(ncid, spec, *id)); /* a continued run's file */
+    goto cleanup;
+  }
+  TRY_NC(nc_redef(ncid), spec->path);
+  TRY(nc_output_variable(ncid, spec, var, ndims, dims, id));
+  TRY_NC(nc_def_var_deflate(ncid, *id, 1, 1, 1), spec->path);
+  if (coordinates) {
+    TRY_NC(NC_TEXT_ATT(ncid, *id, "coordinates", coordinates), spec->path);
+  }
+  TRY_NC(nc_enddef(ncid), spec->path);
+cleanup:
+  return status;
+}
+
+HclStatus nc_output_static(int ncid, const OutputSpec *spec, const OutputVariable *var, const char *const *dim_names,
+                           int ndims, const char *coordinates, const NcPart *part, double *values, float *scratch) {
+  HclStatus status = HCL_OK;
   int id = -1, dims[NC_MAX_VAR_DIMS];
   size_t start[NC_MAX_VAR_DIMS] = {0}, count[NC_MAX_VAR_DIMS], n = 1;
+  NcAgree agree = part ? part->agree : NULL;
   ASSERT(ndims > 0 && ndims <= NC_MAX_VAR_DIMS);
   for (int d = 0; d < ndims; d++) {
-    TRY_NC(nc_inq_dimid(ncid, dim_names[d], &dims[d]), path);
-    TRY_NC(nc_inq_dimlen(ncid, dims[d], &count[d]), path);
+    TRY_NC(nc_inq_dimid(ncid, dim_names[d], &dims[d]), spec->path);
+    TRY_NC(nc_inq_dimlen(ncid, dims[d], &count[d]), spec->path);
+    start[d] = part ? part->start[d] : 0;
+    count[d] = part ? part->count[d] : count[d];
     n *= count[d];
   }
-  if (nc_inq_varid(ncid, var->name, &id) != NC_NOERR) {
-    TRY_NC(nc_redef(ncid), path);
-    TRY(nc_output_variable(ncid, &spec, var, ndims, dims, &id));
-    TRY_NC(nc_def_var_deflate(ncid, id, 1, 1, 1), path);
-    if (coordinates) {
-      TRY_NC(NC_TEXT_ATT(ncid, id, "coordinates", coordinates), path);
-    }
-    TRY_NC(nc_enddef(ncid), path);
-  }
-  TRY(nc_output_put(ncid, id, path, nc_output_type(var, double_precision), start, count, values, n, scratch));
-  TRY_NC(nc_sync(ncid), path);
+  TRY(agreed(agree, static_variable(ncid, spec, var, dims, ndims, coordinates, &id)));
+  nc_type type = nc_output_type(var, spec->double_precision);
+  TRY(agreed(agree, nc_output_put(ncid, id, spec->path, type, start, count, values, n, scratch)));
+  TRY(agreed(agree, sync_file(ncid, spec->path)));
 cleanup:
   return status;
 }

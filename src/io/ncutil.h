@@ -29,10 +29,12 @@ const char *nc_reason(int nc_err, int saved_errno, const char *path);
 
 #include "output.h"
 
-/* Creates spec->path as netCDF-4 in define mode; an existing file without spec->overwrite is HCL_ECANTCREAT (the
- * check and the creation are one call: NC_NOCLOBBER). */
+/* Whether this netCDF-C writes files collectively (built with parallel I/O: HYDROCL_HAVE_NETCDF_PARALLEL). */
+bool nc_output_can_write_collectively(void);
+/* Creates spec->path as netCDF-4 in define mode (collectively over spec->collective when set); an existing file
+ * without spec->overwrite is HCL_ECANTCREAT (the check and the creation are one call: NC_NOCLOBBER). */
 HclStatus nc_output_create(const OutputSpec *spec, int *ncid);
-/* Reopens spec->path to continue it (spec->resume): checks that dimension dim_names[k] has length dim_lengths[k]
+/* Reopens spec->path to continue it (spec->resume; collectively over spec->collective when set): checks that dimension dim_names[k] has length dim_lengths[k]
  * and that the time variable and every variable of vars exist (HCL_EDATA naming the file and what differs), and
  * returns their ids and the number of frames at or before spec->resume_time, where the next frame goes. */
 HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names, const size_t *dim_lengths, int ndims,
@@ -49,10 +51,19 @@ HclStatus nc_take_identity(const char *path, NcIdentity *id);
 /* HCL_EIO naming path when the file there is no longer the one of id. */
 HclStatus nc_check_identity(const char *path, const NcIdentity *id);
 
+/* HCL_EIO naming path unless the file system holding it has room for bytes more (statvfs, as an unprivileged writer
+ * sees it; where statvfs cannot tell, there is room). */
+HclStatus nc_check_room(const char *path, double bytes);
+
+/* In a collective file every rank must learn of a step that failed on any (a full disk) before the next collective
+ * call, or the others would wait in it for the rank that stopped: agree (par_agree) is called on each step's status
+ * where it is not NULL. */
+typedef HclStatus (*NcAgree)(HclStatus local);
+
 /* Ends a frame whose data are written: flushed to the file first, then its time written and flushed, so that a
  * failure (a full disk) never leaves a frame with a time and missing data; a frame cut short keeps a time that is
  * the fill value, which CF readers mask, and a continued run writes over it. */
-HclStatus nc_finish_frame(int ncid, const char *path, int time_var, size_t index, double time);
+HclStatus nc_finish_frame(int ncid, const char *path, int time_var, size_t index, double time, NcAgree agree);
 /* The global attributes every output file carries: Conventions, title, source, history, hydrocl_case, and
  * featureType when feature_type is not NULL. */
 HclStatus nc_output_globals(int ncid, const OutputSpec *spec, const char *feature_type);
@@ -70,17 +81,22 @@ HclStatus nc_output_axis_values(int ncid, const char *path, int var, double orig
 HclStatus nc_output_time(int ncid, const OutputSpec *spec, int dim, int *var);
 /* A data variable of its storage type (nc_output_type) with its long_name, units and standard_name, a flag's
  * flag_values and flag_meanings, a variable with missing values its _FillValue, and grid_mapping where the file has
- * the variable crs (nc_output_crs). */
+ * the variable crs (nc_output_crs); written collectively in a collective file (deflate requires it). */
 HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVariable *v, int ndims, const int *dims,
                              int *var);
 /* How a variable is stored: bytes for a flag, else double or float as the output asks. */
 nc_type nc_output_type(const OutputVariable *v, bool double_precision);
 /* Writes a variable without time on the dimensions dim_names[0..ndims) (a quantity that does not change, or one
  * rewritten whole, as the maxima), holding values (as nc_output_put; scratch holds as many floats): defined, deflated
- * and given coordinates (when not NULL) on first use, so a continued run's file that lacks it gains it; synced. */
-HclStatus nc_output_static(int ncid, const char *path, bool double_precision, const OutputVariable *var,
-                           const char *const *dim_names, int ndims, const char *coordinates, double *values,
-                           float *scratch);
+ * and given coordinates (when not NULL) on first use, so a continued run's file that lacks it gains it; synced.
+ * part: this writer's share of a collective file, start and count per dimension (its block) and the agreement of
+ * its steps; NULL: all of the variable, by one writer. */
+typedef struct {
+  const size_t *start, *count;
+  NcAgree agree;
+} NcPart;
+HclStatus nc_output_static(int ncid, const OutputSpec *spec, const OutputVariable *var, const char *const *dim_names,
+                           int ndims, const char *coordinates, const NcPart *part, double *values, float *scratch);
 /* Writes n values of a variable of type (nc_output_type) at start/count from doubles: a flag as the lowest value its
  * interpolation could stand for (floor, within 1e-9: a gauge between a wet and a dry cell is dry), a NaN as the
  * type's fill value (in values itself for double storage). scratch holds n floats. */

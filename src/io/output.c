@@ -15,6 +15,9 @@
 void output_library_init(void) {
 #ifdef HYDROCL_HAVE_HDF5
   H5dont_atexit();
+  /* HDF5 built for MPI, started after MPI_Init, hangs its clean-up on MPI_Finalize instead (an attribute of
+   * MPI_COMM_SELF), where it crashes alike: started here, before par_init, it has none. */
+  H5open();
 #endif
 }
 

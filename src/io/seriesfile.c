@@ -129,14 +129,15 @@ cleanup:
 static HclStatus write_station_constants(const SeriesFile *s, const SeriesLayout *layout) {
   HclStatus status = HCL_OK;
   static const char *const dims[] = {"station"};
+  OutputSpec spec = {.path = s->path, .double_precision = s->double_precision};
   double *values = NULL;
   float *scratch = NULL;
   TRY_ALLOC(values, (size_t)s->nstations);
   TRY_ALLOC(scratch, (size_t)s->nstations);
   for (int v = 0; v < layout->nstation_constants; v++) {
     memcpy(values, layout->constant_values + (size_t)v * s->nstations, sizeof *values * s->nstations);
-    TRY(nc_output_static(s->ncid, s->path, s->double_precision, &layout->station_constants[v], dims, 1,
-                         "x y station_name", values, scratch));
+    TRY(nc_output_static(s->ncid, &spec, &layout->station_constants[v], dims, 1, "x y station_name", NULL, values,
+                         scratch));
   }
 cleanup:
   free(values);
@@ -226,7 +227,7 @@ static HclStatus write_sample(SeriesFile *s, double time, const SeriesSample *sa
     int var = s->vars[s->nprofiles + s->nstation_series + v];
     TRY_NC(nc_put_var1_double(s->ncid, var, &index, &sample->scalars[v]), s->path);
   }
-  TRY(nc_finish_frame(s->ncid, s->path, s->time_var, index, time));
+  TRY(nc_finish_frame(s->ncid, s->path, s->time_var, index, time, NULL));
 cleanup:
   return status;
 }

@@ -27,8 +27,8 @@ enum {
 };
 enum { NKERNELS = EXPLICIT_KERNELS + SWE_IMPLICIT_KERNELS }; /* the implicit scheme's follow (swe_implicit.h) */
 static const char *const explicit_kernel_names[EXPLICIT_KERNELS] = {
-    "u_step",        "v_step",          "uv_step",      "zeta_step", "zeta_boundary", "wave_speed",
-    "centre_fields", "accumulate_maxima", "maxima_output"};
+    "u_step",     "v_step",        "uv_step",           "zeta_step",    "zeta_boundary",
+    "wave_speed", "centre_fields", "accumulate_maxima", "maxima_output"};
 
 /* Two copies of each prognostic field: one holds step n, the other receives n + 1. */
 struct Swe {
@@ -37,12 +37,12 @@ struct Swe {
   SweConfig config;
   Field *zeta[2], *u[2], *v[2], *kfu[2], *kfv[2];
   Field *depth, *speed;
-  Field *good[SWE_STATE_FIELDS]; /* swe_checkpoint's copy of the state, created on first use */
+  Field *good[SWE_STATE_FIELDS];         /* swe_checkpoint's copy of the state, created on first use */
   Field *maxima[SWE_MAXIMA_FIELDS];      /* swe_enable_maxima's accumulators; NULL without */
   Field *maxima_good[SWE_MAXIMA_FIELDS]; /* and their copy at the checkpoint */
-  int current;                   /* which copy holds the present state */
-  bool has_level_sides;          /* a side on which zeta_boundary sets the level */
-  double levels[SWE_SIDES];      /* the water-level sides' levels at the end of the next step */
+  int current;                           /* which copy holds the present state */
+  bool has_level_sides;                  /* a side on which zeta_boundary sets the level */
+  double levels[SWE_SIDES];              /* the water-level sides' levels at the end of the next step */
   Halo *halo_u[2], *halo_v[2], *halo_uv[2], *halo_zeta[2], *halo_all;
   Reducer *reducer;
   SweImplicit *implicit; /* the implicit scheme's step, NULL for the explicit scheme */

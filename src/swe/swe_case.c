@@ -134,6 +134,8 @@ static const CaseKey swe_case_keys[] = {
     {"output.maxima", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
      "map.nc also holds the run's maximum level, depth and speed and each cell's first wetting time"},
     {"output.progress", CASE_REAL, "s", "5", 0.01, 1e6, NULL, "wall-clock seconds between progress lines"},
+    {"output.parallel_write", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL,
+     "on several ranks each writes its own block of map.nc (netCDF-C with parallel I/O); false: rank 0 gathers"},
     {"output.size_warning", CASE_REAL, "MB", "10000", 0, 1e12, NULL,
      "validate and run warn where the output (map, history, series and restart files, uncompressed) may exceed this "
      "size; 0: never. Output that cannot fit the output folder's file system is refused unless --force"},

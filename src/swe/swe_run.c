@@ -59,8 +59,8 @@ typedef struct {
   Decomp *decomp;
   Swe *swe;
   Field *centre[SWE_CENTRE_FIELDS];
-  bool maxima;                            /* output.maxima */
-  Field *maxima_out[SWE_MAXIMA_FIELDS];   /* their cell-centred output */
+  bool maxima;                          /* output.maxima */
+  Field *maxima_out[SWE_MAXIMA_FIELDS]; /* their cell-centred output */
   OutputVariable maxima_variables[SWE_MAXIMA_FIELDS];
   RunFiles files;
   Gauge *gauges;
@@ -399,7 +399,8 @@ static HclStatus open_output(SweRun *r) {
                      .y0 = r->setup.y0 + config->dy / 2,
                      .dy = config->dy,
                      .crs = r->setup.crs,
-                     .double_precision = case_bool(r->c, "output.double")};
+                     .double_precision = case_bool(r->c, "output.double"),
+                     .parallel_write = case_bool(r->c, "output.parallel_write")};
   RunOutputs outputs = outputs_of(r);
   return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
 }

@@ -127,6 +127,8 @@ static const CaseKey wave_case_keys[] = {
      "record the energy with the volume at every sample (one Laplace solve each)"},
     {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "store output data as double, not float32"},
     {"output.progress", CASE_REAL, "s", "5", 0.01, 1e6, NULL, "wall-clock seconds between progress lines"},
+    {"output.parallel_write", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL,
+     "on several ranks each writes its own block of map.nc (netCDF-C with parallel I/O); false: rank 0 gathers"},
     {"output.size_warning", CASE_REAL, "MB", "10000", 0, 1e12, NULL,
      "validate and run warn where the output (map, history, series and restart files, uncompressed) may exceed this "
      "size; 0: never. Output that cannot fit the output folder's file system is refused unless --force"},

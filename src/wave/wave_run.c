@@ -358,7 +358,8 @@ static HclStatus open_output(WaveRun *r) {
                      .dy = s->config.laplace.dy,
                      .points = "grid point",
                      .crs = s->crs,
-                     .double_precision = case_bool(r->c, "output.double")};
+                     .double_precision = case_bool(r->c, "output.double"),
+                     .parallel_write = case_bool(r->c, "output.parallel_write")};
   SeriesLayout series;
   RunOutputs outputs;
   double *depths = NULL;

@@ -1,5 +1,5 @@
-/* test_mapfile.c: the CF map file on any number of ranks (meson: 1, 2 and 3): frames gathered from every rank read
- * back exactly (float32 storage: compared with the value rounded to float), coordinates, CF attributes, chunking
+/* test_mapfile.c: the CF map file on any number of ranks (meson: 1, 2 and 3), gathered to rank 0 and, where netCDF-C
+ * has parallel I/O, written by every rank block by block (the same bits): frames from every rank read back exactly (float32 storage: compared with the value rounded to float), coordinates, CF attributes, chunking
  * and compression as documented, an existing file refused without --overwrite on every rank, and a failed set-up
  * leaving no file behind. */
 #include <math.h>
@@ -8,12 +8,18 @@
 #include <unistd.h>
 
 #include <netcdf.h>
+#include <netcdf_meta.h>
 
 #include "mapfile.h"
 #include "../support/support.h"
 #include "../support/tap.h"
 
 enum { NX = 29, NY = 13, FRAMES = 3 };
+
+/* Whether the netCDF-C this test was built with writes in parallel. */
+static bool nc_has_parallel(void) {
+  return NC_HAS_PARALLEL4 != 0;
+}
 
 static double value(int gx, int gy, int frame, int var) {
   return sin(0.3 * gx) * cos(0.2 * gy) + 0.5 * frame + 10.0 * var;
@@ -114,6 +120,48 @@ static void check_failed_setup_removes_file(const Decomp *decomp, OutputSpec spe
   }
 }
 
+/* Writes FRAMES frames of both fields into spec->path. */
+static HclStatus write_frames(const Decomp *decomp, const OutputSpec *spec, const OutputVariable vars[2],
+                              Field *fields[2]) {
+  HclStatus status = HCL_OK;
+  MapFile *map = NULL;
+  TRY(map_create(decomp, spec, vars, 2, &map));
+  ASSERT(map_collective(map) == (par_size() > 1 && spec->parallel_write && nc_has_parallel()));
+  for (int t = 0; t < FRAMES; t++) {
+    TRY(fill(fields[0], t, 0));
+    TRY(fill(fields[1], t, 1));
+    TRY(map_write(map, 10.0 * t, fields));
+  }
+  ASSERT(map_frames(map) == FRAMES);
+cleanup:
+  map_close(&map);
+  return status;
+}
+
+/* Rank 0: whether two map files hold the same bits in zeta, flag and time. */
+static bool same_data(const char *a, const char *b) {
+  int ids[2] = {-1, -1};
+  bool same = nc_open(a, NC_NOWRITE, &ids[0]) == NC_NOERR && nc_open(b, NC_NOWRITE, &ids[1]) == NC_NOERR;
+  static const char *const names[] = {"zeta", "flag", "time"};
+  double *data[2] = {calloc((size_t)FRAMES * NX * NY, sizeof(double)),
+                     calloc((size_t)FRAMES * NX * NY, sizeof(double))};
+  for (int v = 0; v < 3 && same && data[0] && data[1]; v++) {
+    for (int f = 0; f < 2 && same; f++) {
+      int var = -1;
+      same = nc_inq_varid(ids[f], names[v], &var) == NC_NOERR && nc_get_var_double(ids[f], var, data[f]) == NC_NOERR;
+    }
+    size_t n = v == 2 ? FRAMES : (size_t)FRAMES * NX * NY;
+    same = same && memcmp(data[0], data[1], n * sizeof(double)) == 0;
+  }
+  for (int f = 0; f < 2; f++) {
+    if (ids[f] >= 0) {
+      nc_close(ids[f]);
+    }
+    free(data[f]);
+  }
+  return same && data[0] && data[1];
+}
+
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
   Decomp *decomp = NULL;
@@ -150,25 +198,28 @@ int main(int argc, char **argv) {
                      .dy = 0.5};
   OutputVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL, false},
                             {"flag", NULL, "a second variable", "1", NULL, false}};
-  if (s == HCL_OK) {
-    s = map_create(decomp, &spec, vars, 2, &map);
-  }
-  for (int t = 0; t < FRAMES && s == HCL_OK; t++) {
-    s = fill(fields[0], t, 0);
-    if (s == HCL_OK) {
-      s = fill(fields[1], t, 1);
+  /* Gathered to rank 0, then written by every rank, each its own block (where netCDF-C has parallel I/O and there
+   * are several ranks): the same file. */
+  char gathered[300];
+  snprintf(gathered, sizeof gathered, "%s.gathered.nc", path);
+  for (int parallel = 0; parallel < 2 && s == HCL_OK; parallel++) {
+    OutputSpec way = spec;
+    way.parallel_write = parallel;
+    way.path = parallel ? path : gathered;
+    s = write_frames(decomp, &way, vars, fields);
+    bool collective = par_size() > 1 && parallel && nc_has_parallel();
+    TAP_OK(all_ranks(s == HCL_OK), "%d frames written on %d ranks, %s %s", FRAMES, par_size(),
+           collective ? "every rank its block" : "gathered to rank 0", status_message());
+    if (par_rank() == 0) {
+      check_file(way.path);
     }
-    if (s == HCL_OK) {
-      s = map_write(map, 10.0 * t, fields);
-    }
   }
-  TAP_OK(all_ranks(s == HCL_OK && map_frames(map) == FRAMES), "%d frames written on %d ranks %s", FRAMES, par_size(),
-         status_message());
-  map_close(&map);
   if (par_rank() == 0) {
-    check_file(path);
+    TAP_OK(same_data(gathered, path), "the file written block by block holds the bits of the gathered one");
+    unlink(gathered);
   }
   status_clear();
+  spec.parallel_write = true; /* the refusals below, collectively where every rank opens the file */
   s = map_create(decomp, &spec, vars, 2, &map);
   /* Rank 0 owns the file and says why; the others learn that rank 0 failed. */
   TAP_OK(all_ranks(s == HCL_ECANTCREAT && map == NULL &&

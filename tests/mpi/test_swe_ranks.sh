@@ -4,11 +4,14 @@
 # case 1 (closed walls, wetting and drying around the island) on an uneven 46 x 38 grid, and a channel that is
 # periodic in x with a tidal level on the south side and a weakly reflecting north side, so every boundary kind
 # crosses rank boundaries. The implicit scheme's island on 1, 2 and 4 ranks agrees to its solver's tolerance.
-# Usage: test_swe_ranks.sh MPIRUN HYDROCL SOURCE_ROOT
+# The map file on several ranks (written collectively where netCDF-C has parallel I/O) holds the bits of one rank's,
+# and a disk without room for the next frame stops every rank of a collective writer with 74.
+# Usage: test_swe_ranks.sh MPIRUN HYDROCL SOURCE_ROOT FULLFS_LIBRARY (tests/support/fullfs.c)
 set -u
 mpirun=$1
 hydrocl=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 root=$(cd "$3" && pwd)
+fullfs=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
 . "$(dirname "$0")/../support/tap.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -98,6 +101,25 @@ ok "the channel's tide moved the water (a test that cannot pass at rest)" /usr/b
 import sys, glob, netCDF4, numpy
 with netCDF4.Dataset(glob.glob(sys.argv[1] + "/restart-*.nc")[0]) as r:
     assert numpy.max(numpy.abs(r["v"][:])) > 1e-3, numpy.max(numpy.abs(r["v"][:]))' "$dir/channel-1"
+# The map file written by 3 ranks, each its block (output.parallel_write, the default), and gathered to rank 0: the
+# same bits, frames and maxima (map_write_static) alike.
+frames=("${channel[@]}" --set output.interval=5)
+for way in true false; do
+  run_capture timeout 600 "$mpirun" -n 3 "$hydrocl" -v run "$root/cases/drop-island.yml" "${frames[@]}" \
+    --set output.parallel_write=$way -o "$dir/map-$way"
+  ok "the channel on 3 ranks with output.parallel_write $way exits 0" equals "$rc" 0
+done
+ok "the map file written block by block on 3 ranks holds the bits of the gathered one" /usr/bin/python3 \
+  "$root/tests/cli/ncsame.py" "$dir/map-false/map.nc" "$dir/map-true/map.nc" time zeta h u v wet zb zeta_max h_max \
+  speed_max t_wet
+# A disk that fills up under a collective write: a frame is written only where the file system has room for it
+# before deflate (40 x 30 cells, zeta, h, u, v in float and the wet flag: 20400 bytes), so a disk filling up stops
+# the run between frames, every rank with 74, rather than within HDF5's collective write, where a rank that failed
+# would leave the others waiting. --force: the run's own check of its whole output would refuse it before it starts.
+run_capture timeout 300 "$mpirun" -n 3 -x LD_PRELOAD="$fullfs" -x FULLFS_FOLDER=/full -x FULLFS_FREE=16384 \
+  "$hydrocl" run "$root/cases/drop-island.yml" "${frames[@]}" -o "$dir/full" --force
+ok "a disk without room for a frame stops a collective writer with 74, no rank left waiting" equals "$rc" 74
+ok "saying so, with the room a frame needs" contains "$err" "it may take up to 0.0204 MB, the file system has 0.0164 MB left"
 run_capture "$mpirun" -n 2 "$hydrocl" validate "$root/cases/drop-island.yml" --set grid.px=3
 ok "a process grid that cannot split 2 ranks is refused" equals "$rc" 65
 ok "the message names where grid.px was set" contains "$err" "--set grid.px=3: grid.px, grid.py: process grid px = 3"

@@ -1,7 +1,8 @@
 /* fullfs.c: an LD_PRELOAD shim that makes one file's disk fill up, for the tests of a run that meets a full disk.
  * Writes to files whose path ends in $FULLFS_FILE succeed until $FULLFS_BYTES bytes have been written to them (all
  * such files of the process together), then fail with ENOSPC as a full file system's would. Other files are left
- * alone. Covers write, pwrite and pwrite64, the calls HDF5's default (sec2) driver makes. */
+ * alone. Covers write, pwrite and pwrite64, the calls HDF5's default (sec2) driver makes. With $FULLFS_FREE set,
+ * statvfs of a path ending in $FULLFS_FOLDER says that many bytes are free (the room a run checks before it writes). */
 /* meson builds with 64-bit file offsets, which makes pwrite an alias of pwrite64; this shim defines both. */
 #undef _FILE_OFFSET_BITS
 #define _GNU_SOURCE
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -75,4 +77,40 @@ ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t offset) {
     return -1;
   }
   return real(fd, buf, count, offset);
+}
+
+/* Whether path is the folder whose free space the shim reports. */
+static int is_target_folder(const char *path) {
+  const char *suffix = getenv("FULLFS_FOLDER"), *free_bytes = getenv("FULLFS_FREE");
+  size_t n = strlen(path), length = suffix ? strlen(suffix) : 0;
+  return suffix && *suffix && free_bytes && n >= length && strcmp(path + n - length, suffix) == 0;
+}
+
+/* $FULLFS_FREE in blocks of block bytes. */
+static unsigned long long free_blocks(unsigned long block) {
+  return (unsigned long long)(atoll(getenv("FULLFS_FREE")) / (long long)(block ? block : 1));
+}
+
+int statvfs(const char *path, struct statvfs *info) {
+  static int (*real)(const char *, struct statvfs *);
+  if (!real) {
+    real = (int (*)(const char *, struct statvfs *))dlsym(RTLD_NEXT, "statvfs");
+  }
+  int result = real(path, info);
+  if (result == 0 && is_target_folder(path)) {
+    info->f_bavail = info->f_bfree = (fsblkcnt_t)free_blocks(info->f_frsize);
+  }
+  return result;
+}
+
+int statvfs64(const char *path, struct statvfs64 *info) {
+  static int (*real)(const char *, struct statvfs64 *);
+  if (!real) {
+    real = (int (*)(const char *, struct statvfs64 *))dlsym(RTLD_NEXT, "statvfs64");
+  }
+  int result = real(path, info);
+  if (result == 0 && is_target_folder(path)) {
+    info->f_bavail = info->f_bfree = (fsblkcnt64_t)free_blocks(info->f_frsize);
+  }
+  return result;
 }
