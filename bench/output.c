@@ -86,13 +86,12 @@ cleanup:
   return status;
 }
 
-static void print_result(const BenchRequest *request, int side, const Decomp *decomp, bool collective,
-                         double seconds, double file_bytes, double copy_gbs) {
+static void print_result(const BenchRequest *request, int side, const Decomp *decomp, bool collective, double seconds,
+                         double file_bytes, double copy_gbs) {
   const DecompLocal *l = decomp_local(decomp);
   double cells = (double)side * side, bytes = cells * (4.0 * 4 + 1); /* four float fields and the byte flag */
   JsonObject j;
-  bench_json_begin(&j, request, "output", collective ? "map-frame-collective" : "map-frame-gathered",
-                   PRECISION_SINGLE);
+  bench_json_begin(&j, request, "output", collective ? "map-frame-collective" : "map-frame-gathered", PRECISION_SINGLE);
   json_integer(&j, "size", side);
   json_integer(&j, "ranks", par_size());
   json_integer(&j, "px", l->px);

@@ -3,7 +3,8 @@
  *
  * A restart is FOLDER/PREFIX-STEP.nc (netCDF-4, CF-1.8, deflated): one double variable per field (dims nz_NAME when
  * nz > 1, y, x; a flag as bytes) with its long_name, units and standard_name, the coordinate variables y and x, one
- * scalar double variable per model scalar (time, dt, ...) and the step as a double (CF-1.8 has no 64-bit integers). It is written to a hidden temporary file and renamed,
+ * scalar double variable per model scalar (time, dt, ...; time the fields' scalar coordinate) and the step as a
+ * double (CF-1.8 has no 64-bit integers). It is written to a hidden temporary file and renamed,
  * so a crash never leaves a half-written restart under the real name; of the restarts up to the step written, only
  * the newest `keep` are kept (later steps, left from an earlier run, are left alone). All calls are collective over
  * the decomposition. */
@@ -18,11 +19,12 @@
 #include <stdint.h>
 
 typedef struct {
-  const char *folder; /* existing folder */
-  const char *prefix; /* "restart" */
-  int keep;           /* how many restarts to keep, newest first (at least 1) */
-  const char *source; /* global attribute: version, device, precision */
-  const char *title;  /* global attribute: the case's title */
+  const char *folder;  /* existing folder */
+  const char *prefix;  /* "restart" */
+  int keep;            /* how many restarts to keep, newest first (at least 1) */
+  const char *source;  /* global attribute: version, device, precision */
+  const char *title;   /* global attribute: the case's title */
+  const char *history; /* global attribute: the command line that wrote it (output.h) */
   /* What the fields are, for the file's metadata: fields[i] describes field i (its name is the field's); a flag
    * (flag_meanings) is stored as bytes. */
   const OutputVariable *fields;

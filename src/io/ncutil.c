@@ -366,6 +366,9 @@ HclStatus nc_output_variable(int ncid, const OutputSpec *spec, const OutputVaria
   if (v->standard_name) {
     TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", v->standard_name), spec->path);
   }
+  if (v->standard_name && strcmp(v->standard_name, "altitude") == 0) { /* a height: CF 4.3 asks which way is up */
+    TRY_NC(NC_TEXT_ATT(ncid, *var, "positive", "up"), spec->path);
+  }
   int crs = -1, record = -1;
   bool located = !(ndims == 1 && nc_inq_unlimdim(ncid, &record) == NC_NOERR && dims[0] == record); /* not time only */
   if (located && nc_inq_varid(ncid, "crs", &crs) == NC_NOERR) {

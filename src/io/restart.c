@@ -120,6 +120,9 @@ static HclStatus define_globals(int ncid, const char *path, const RestartSpec *s
   TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "Conventions", "CF-1.8"), path);
   TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "title", title), path);
   TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "source", spec->source), path);
+  if (spec->history) {
+    TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "history", spec->history), path);
+  }
 cleanup:
   return status;
 }
@@ -151,6 +154,11 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t s
   }
   for (int i = 0; i < nscalars; i++) {
     TRY(define_scalar(ncid, path, spec, &scalars[i], &vars[nfields + i]));
+    if (strcmp(scalars[i].name, "time") == 0) { /* the instant the fields hold: their scalar coordinate */
+      for (int f = 0; f < nfields; f++) {
+        TRY_NC(NC_TEXT_ATT(ncid, vars[f], "coordinates", "time"), path);
+      }
+    }
   }
   RestartScalar step_scalar = {"step", (double)step, "number of time steps taken", "1"};
   TRY(define_scalar(ncid, path, spec, &step_scalar, &step_var));

@@ -100,8 +100,9 @@ static HclStatus define_profiles(SeriesFile *s, const OutputSpec *spec, const Se
     TRY(nc_output_variable(s->ncid, spec, &layout->profiles[v], 3, dims, &s->vars[v]));
     TRY_NC(nc_def_var_chunking(s->ncid, s->vars[v], NC_CHUNKED, chunks), s->path);
     TRY_NC(nc_def_var_deflate(s->ncid, s->vars[v], 1, 1, 1), s->path);
-    TRY_NC(NC_TEXT_ATT(s->ncid, s->vars[v], "coordinates", v == 0 ? "x y station_name" : "z x y station_name"),
-           s->path);
+    if (v > 0) { /* z is the profiles' vertical coordinate, located by them */
+      TRY_NC(NC_TEXT_ATT(s->ncid, s->vars[v], "coordinates", "z x y station_name"), s->path);
+    }
   }
   TRY_NC(NC_TEXT_ATT(s->ncid, s->vars[0], "positive", "up"), s->path);
   TRY_NC(NC_TEXT_ATT(s->ncid, s->vars[0], "axis", "Z"), s->path);

@@ -456,6 +456,7 @@ HclStatus run_write_restart(const Case *c, const RunRequest *q, const char *pref
   spec.folder = q->output_dir;
   spec.prefix = prefix;
   spec.keep = (int)case_int(c, "restart.keep");
+  spec.history = q->command_line;
   TRY(restart_write(&spec, step, fields, nfields, scalars, nscalars, path, sizeof path));
   log_verbose("restart written: %s (t = %g s, step %lld)", path, scalars[0].value, (long long)step);
 cleanup:

@@ -1,7 +1,7 @@
 """cf_structure.py FILE...: the points of CF-1.8 that cfchecks and the IOOS compliance checker test on hydrocl's
 files, checked without them (CI has neither): exits 1 naming every file and what is wrong, 0 when all pass.
 
-- the global attributes Conventions = CF-1.8, title, source;
+- the global attributes Conventions = CF-1.8, title, source, history;
 - every variable has long_name or standard_name, and units unless it is a flag, a name or the grid mapping;
 - no 64-bit integers (CF-1.8 has none; the IOOS checker refuses them);
 - time, where a variable has it, is its first dimension (the record dimension, which ncrcat joins along);
@@ -9,7 +9,8 @@ files, checked without them (CI has neither): exits 1 naming every file and what
 - a coordinates attribute names variables of the file; a grid_mapping names a variable with crs_wkt and, unless
   its projection is outside CF's table, a grid_mapping_name; every variable on (y, x) or station names it where the
   file has one;
-- a coordinate variable x or y has units m, axis and standard_name;
+- a coordinate variable x or y has units m, axis and standard_name; a height (standard_name altitude) says which
+  way is up (the IOOS checker takes it for a vertical coordinate, CF 4.3);
 - the time coordinate has units "seconds since ...", standard_name and calendar;
 - where a file has the wet flag (the shallow-water map and history), zeta, u and v declare a _FillValue."""
 import sys
@@ -24,7 +25,7 @@ EXEMPT_UNITS = {"station_name", "crs"}
 def problems_of(path):
     found = []
     with netCDF4.Dataset(path) as d:
-        for name, want in (("Conventions", "CF-1.8"), ("title", None), ("source", None)):
+        for name, want in (("Conventions", "CF-1.8"), ("title", None), ("source", None), ("history", None)):
             value = getattr(d, name, None)
             if value is None or (want and value != want):
                 found.append(f"global attribute {name} is {value!r}")
@@ -40,6 +41,8 @@ def problems_of(path):
                 found.append(f"{name} has no units")
             if "time" in v.dimensions and v.dimensions[0] != "time":
                 found.append(f"{name} has time as dimension {v.dimensions.index('time')} of {v.dimensions}")
+            if getattr(v, "standard_name", None) == "altitude" and getattr(v, "positive", None) != "up":
+                found.append(f"{name} is a height without positive = up")
             if "flag_meanings" in attrs:
                 words = v.flag_meanings.split()
                 if v.dtype != numpy.int8 or list(v.flag_values) != list(range(len(words))):
