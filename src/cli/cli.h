@@ -66,7 +66,6 @@ typedef struct {
 
 /* Parses argv into o. Usage errors are HCL_EUSAGE with the message to print. */
 HclStatus cli_parse(int argc, char **argv, CliOptions *o);
-void cli_print_usage(FILE *out);
 /* Refuses options that command does not use (PETSc's rule: an unused option is an error). */
 HclStatus cli_require_only(const CliOptions *o, unsigned allowed);
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "help.h"
 #include "log.h"
 #include "output.h"
 #include "par.h"
@@ -47,11 +48,13 @@ static HclStatus dispatch(const CliOptions *o) {
     }
     return HCL_OK;
   }
-  if (strcmp(o->command, "help") == 0) {
-    if (par_rank() == 0) {
-      cli_print_usage(stdout);
+  if (strcmp(o->command, "help") == 0) { /* also `hydrocl COMMAND [args] --help`: COMMAND is then the argument */
+    bool known = o->nargs == 0 || par_rank() != 0 || help_print_command(o->args[0], stdout);
+    if (o->nargs == 0 && par_rank() == 0) {
+      help_print_usage(stdout);
     }
-    return HCL_OK;
+    return known ? HCL_OK
+                 : status_set(HCL_EUSAGE, __FILE__, __LINE__, "no command '%s' (see hydrocl help)", o->args[0]);
   }
   return status_set(HCL_EUSAGE, __FILE__, __LINE__, "unknown command '%s' (see hydrocl help)", o->command);
 }

@@ -13,6 +13,7 @@
 
 typedef struct {
   bool given;
+  bool invalid;     /* given, and refused: reported once, never defaulted or reported as missing */
   char *text;       /* as written, or the default */
   char origin[320]; /* "case.yml:12:5", "--set grid.nx=5", "default" */
   int64_t as_int;
@@ -30,7 +31,36 @@ struct Case {
   char *path;   /* the case file, or "" */
   char *folder; /* its folder, against which CASE_FILE values are resolved */
   CaseValue *values;
+  char *mistakes; /* the messages of the mistakes found so far, one a line (note_mistake) */
+  size_t mistakes_length;
+  int nmistakes;
 };
+
+/* How many mistakes of a case are spelled out; the rest are counted. */
+enum { CASE_MISTAKES_SHOWN = 20 };
+
+/* A mistake in the case (failed is HCL_EDATA, its message set) is recorded, so that loading goes on and every
+ * mistake is reported in one pass (case_finish); any other failure (no memory) is returned. */
+static HclStatus note_mistake(Case *c, HclStatus failed) {
+  if (failed != HCL_EDATA) {
+    return failed;
+  }
+  if (++c->nmistakes <= CASE_MISTAKES_SHOWN) {
+    const char *message = status_message();
+    size_t length = strlen(message);
+    char *bigger = realloc(c->mistakes, c->mistakes_length + length + 2);
+    if (!bigger) {
+      return status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot hold the mistakes in the case");
+    }
+    c->mistakes = bigger;
+    memcpy(c->mistakes + c->mistakes_length, message, length);
+    c->mistakes_length += length;
+    c->mistakes[c->mistakes_length++] = '\n';
+    c->mistakes[c->mistakes_length] = '\0';
+  }
+  status_clear();
+  return HCL_OK;
+}
 
 static int key_index(const Case *c, const char *key) {
   for (int i = 0; i < c->nkeys; i++) {
@@ -212,7 +242,9 @@ static HclStatus assign(Case *c, const char *key, const char *text, const char *
   CaseValue *v = &c->values[i];
   REQUIRE(!v->given || strncmp(v->origin, "--set", 5) == 0 || strncmp(origin, "--set", 5) == 0, HCL_EDATA,
           "%s: %s is given twice (first at %s)", origin, key, v->origin);
+  v->invalid = true; /* until the value parses */
   TRY(parse_value(&c->keys[i], text, origin, v));
+  v->invalid = false;
   free(v->points); /* a CASE_POINTS value given as text is the empty list */
   v->points = NULL;
   v->npoints = 0;
@@ -262,6 +294,7 @@ void case_destroy(Case **c) {
     free((*c)->values[i].points);
   }
   free((*c)->values);
+  free((*c)->mistakes);
   free((*c)->path);
   free((*c)->folder);
   case_schema_destroy(&(*c)->schema);
@@ -455,44 +488,57 @@ cleanup:
   return status;
 }
 
-/* Assigns the scalars of a mapping node, recursing into nested sections with prefix "section.". */
-static HclStatus walk_mapping(Case *c, yaml_document_t *doc, yaml_node_t *mapping, const char *prefix) {
+static HclStatus walk_mapping(Case *c, yaml_document_t *doc, yaml_node_t *mapping, const char *prefix);
+
+/* One key: value pair of a mapping node: a value assigned, or a nested section walked. */
+static HclStatus walk_pair(Case *c, yaml_document_t *doc, yaml_node_t *k, yaml_node_t *v, const char *prefix) {
   HclStatus status = HCL_OK;
   char origin[320], key[256];
+  mark_origin(c->path, k->start_mark, origin, sizeof origin);
+  REQUIRE(k->type == YAML_SCALAR_NODE, HCL_EDATA, "%s: a key must be a plain name", origin);
+  snprintf(key, sizeof key, "%s%s", prefix, (const char *)k->data.scalar.value);
+  char section[sizeof key + 1];
+  snprintf(section, sizeof section, "%s.", key);
+  bool known = false;
+  for (int i = 0; i < c->nkeys && !known; i++) {
+    known = strncmp(c->keys[i].key, section, strlen(section)) == 0;
+  }
+  REQUIRE(v->type == YAML_MAPPING_NODE || !known, HCL_EDATA,
+          "%s: '%s' is a section: its keys go on the lines below it, indented ('%s:' then '  key: value')", origin, key,
+          key);
+  if (v->type == YAML_MAPPING_NODE) {
+    char suggestion[256] = "";
+    nearest_section(c, key, suggestion, sizeof suggestion);
+    REQUIRE(known, HCL_EDATA, "%s: unknown section '%s' (did you mean '%s'?)", origin, key, suggestion);
+    TRY(walk_mapping(c, doc, v, section));
+    goto cleanup;
+  }
+  int i = key_index(c, key);
+  if (i < 0) {
+    TRY(refuse_unknown_key(c, key, origin));
+  }
+  mark_origin(c->path, v->start_mark, origin, sizeof origin); /* a bad value is pointed at itself */
+  if (c->keys[i].type == CASE_POINTS && v->type == YAML_SEQUENCE_NODE) {
+    TRY(assign_points(c, doc, v, key, origin));
+    goto cleanup;
+  }
+  if (v->type != YAML_SCALAR_NODE) {
+    c->values[i].invalid = true;
+    FAIL(HCL_EDATA, "%s: %s must be %s, not %s", origin, key, type_phrase(&c->keys[i]), node_kind(v));
+  }
+  TRY(assign(c, key, (const char *)v->data.scalar.value, origin));
+cleanup:
+  return status;
+}
+
+/* Assigns the scalars of a mapping node, recursing into nested sections with prefix "section."; a mistake in a
+ * pair is noted and the walk goes on (note_mistake). */
+static HclStatus walk_mapping(Case *c, yaml_document_t *doc, yaml_node_t *mapping, const char *prefix) {
+  HclStatus status = HCL_OK;
   for (yaml_node_pair_t *pair = mapping->data.mapping.pairs.start; pair < mapping->data.mapping.pairs.top; pair++) {
     yaml_node_t *k = yaml_document_get_node(doc, pair->key);
     yaml_node_t *v = yaml_document_get_node(doc, pair->value);
-    mark_origin(c->path, k->start_mark, origin, sizeof origin);
-    REQUIRE(k->type == YAML_SCALAR_NODE, HCL_EDATA, "%s: a key must be a plain name", origin);
-    snprintf(key, sizeof key, "%s%s", prefix, (const char *)k->data.scalar.value);
-    char section[sizeof key + 1];
-    snprintf(section, sizeof section, "%s.", key);
-    bool known = false;
-    for (int i = 0; i < c->nkeys && !known; i++) {
-      known = strncmp(c->keys[i].key, section, strlen(section)) == 0;
-    }
-    REQUIRE(v->type == YAML_MAPPING_NODE || !known, HCL_EDATA,
-            "%s: '%s' is a section: its keys go on the lines below it, indented ('%s:' then '  key: value')", origin,
-            key, key);
-    if (v->type == YAML_MAPPING_NODE) {
-      char suggestion[256] = "";
-      nearest_section(c, key, suggestion, sizeof suggestion);
-      REQUIRE(known, HCL_EDATA, "%s: unknown section '%s' (did you mean '%s'?)", origin, key, suggestion);
-      TRY(walk_mapping(c, doc, v, section));
-      continue;
-    }
-    int i = key_index(c, key);
-    if (i < 0) {
-      TRY(refuse_unknown_key(c, key, origin));
-    }
-    mark_origin(c->path, v->start_mark, origin, sizeof origin); /* a bad value is pointed at itself */
-    if (c->keys[i].type == CASE_POINTS && v->type == YAML_SEQUENCE_NODE) {
-      TRY(assign_points(c, doc, v, key, origin));
-      continue;
-    }
-    REQUIRE(v->type == YAML_SCALAR_NODE, HCL_EDATA, "%s: %s must be %s, not %s", origin, key, type_phrase(&c->keys[i]),
-            node_kind(v));
-    TRY(assign(c, key, (const char *)v->data.scalar.value, origin));
+    TRY(note_mistake(c, walk_pair(c, doc, k, v, prefix)));
   }
 cleanup:
   return status;
@@ -615,7 +661,8 @@ cleanup:
   return status;
 }
 
-HclStatus case_set(Case *c, const char *assignment) {
+/* case_set's assignment, a mistake returned. */
+static HclStatus set_one(Case *c, const char *assignment) {
   HclStatus status = HCL_OK;
   char key[256], origin[320];
   const char *equals = strchr(assignment, '=');
@@ -629,30 +676,53 @@ cleanup:
   return status;
 }
 
+HclStatus case_set(Case *c, const char *assignment) {
+  return note_mistake(c, set_one(c, assignment));
+}
+
+/* Key i's value when the case did not give it: its default, or the mistake of a missing required key; and a file's
+ * path resolved and checked. */
+static HclStatus finish_key(Case *c, int i) {
+  HclStatus status = HCL_OK;
+  const CaseKey *k = &c->keys[i];
+  CaseValue *v = &c->values[i];
+  if (v->invalid) { /* reported where it was given */
+    goto cleanup;
+  }
+  if (!v->given) {
+    REQUIRE(k->default_text != NULL, HCL_EDATA, "%s: %s is required: %s", c->path[0] ? c->path : "case", k->key,
+            k->help);
+    TRY(parse_value(k, k->default_text, "default", v));
+    v->text = strdup(k->default_text);
+    REQUIRE(v->text != NULL, HCL_ENOMEM, "cannot copy a default");
+    snprintf(v->origin, sizeof v->origin, "default");
+  }
+  if (k->type == CASE_FILE && v->text[0]) {
+    struct stat info;
+    size_t n = strlen(c->folder) + strlen(v->text) + 1;
+    free(v->resolved);
+    v->resolved = malloc(n);
+    REQUIRE(v->resolved != NULL, HCL_ENOMEM, "cannot resolve %s", k->key);
+    snprintf(v->resolved, n, "%s%s", v->text[0] == '/' ? "" : c->folder, v->text);
+    REQUIRE(stat(v->resolved, &info) == 0 && S_ISREG(info.st_mode), HCL_EDATA,
+            "%s: %s names '%s', which is not a readable file (%s; paths are relative to the case file)", v->origin,
+            k->key, v->text, v->resolved);
+  }
+cleanup:
+  return status;
+}
+
 HclStatus case_finish(Case *c) {
   HclStatus status = HCL_OK;
   for (int i = 0; i < c->nkeys; i++) {
-    const CaseKey *k = &c->keys[i];
-    CaseValue *v = &c->values[i];
-    if (!v->given) {
-      REQUIRE(k->default_text != NULL, HCL_EDATA, "%s: %s is required: %s", c->path[0] ? c->path : "case", k->key,
-              k->help);
-      TRY(parse_value(k, k->default_text, "default", v));
-      v->text = strdup(k->default_text);
-      REQUIRE(v->text != NULL, HCL_ENOMEM, "cannot copy a default");
-      snprintf(v->origin, sizeof v->origin, "default");
+    TRY(note_mistake(c, finish_key(c, i)));
+  }
+  if (c->nmistakes > 0) { /* every one, in the order found: the file's, then --set's, then the missing keys */
+    c->mistakes[c->mistakes_length - 1] = '\0';
+    if (c->nmistakes > CASE_MISTAKES_SHOWN) {
+      FAIL(HCL_EDATA, "%s\n... and %d more mistakes in the case", c->mistakes, c->nmistakes - CASE_MISTAKES_SHOWN);
     }
-    if (k->type == CASE_FILE && v->text[0]) {
-      struct stat info;
-      size_t n = strlen(c->folder) + strlen(v->text) + 1;
-      free(v->resolved);
-      v->resolved = malloc(n);
-      REQUIRE(v->resolved != NULL, HCL_ENOMEM, "cannot resolve %s", k->key);
-      snprintf(v->resolved, n, "%s%s", v->text[0] == '/' ? "" : c->folder, v->text);
-      REQUIRE(stat(v->resolved, &info) == 0 && S_ISREG(info.st_mode), HCL_EDATA,
-              "%s: %s names '%s', which is not a readable file (%s; paths are relative to the case file)", v->origin,
-              k->key, v->text, v->resolved);
-    }
+    FAIL(HCL_EDATA, "%s", c->mistakes);
   }
 cleanup:
   return status;

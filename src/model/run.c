@@ -486,6 +486,20 @@ cleanup:
 
 /* SIGTERM or SIGUSR1 on any rank: a restart of the present state (unless one was just written), then HCL_ESTOPPED.
  * Called after everything due at the step was written, so a continued run misses nothing. */
+/* How the user knows the signal. */
+static const char *signal_name(int signal_number) {
+  switch (signal_number) {
+  case SIGINT:
+    return "Ctrl-C (SIGINT)";
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGUSR1:
+    return "SIGUSR1";
+  default:
+    return "a signal";
+  }
+}
+
 static HclStatus stop_if_asked(const RunSteps *steps, void *model, const Timeline *tl, bool restart_written) {
   HclStatus status = HCL_OK;
   int signal_number = 0;
@@ -494,8 +508,8 @@ static HclStatus stop_if_asked(const RunSteps *steps, void *model, const Timelin
     if (!restart_written) {
       TRY(steps->write_restart(model, tl->t, tl->step));
     }
-    FAIL(HCL_ESTOPPED, "stopped by signal %d at t = %g s (step %lld); continue with --restart latest", signal_number,
-         tl->t, (long long)tl->step);
+    FAIL(HCL_ESTOPPED, "stopped by %s at t = %g s (step %lld), with a restart; continue with --restart latest",
+         signal_name(signal_number), tl->t, (long long)tl->step);
   }
 cleanup:
   return status;
@@ -506,7 +520,7 @@ HclStatus run_time_loop(const RunSteps *steps, void *model, Timeline *tl, int ch
   HclStatus status = HCL_OK;
   Progress *progress = NULL;
   char extra[128] = "";
-  TRY(progress_create(tl->t, tl->t_end, progress_every, cells, stderr, isatty(STDERR_FILENO), &progress));
+  TRY(progress_create(tl->t, tl->t_end, progress_every, cells, stderr, progress_columns(STDERR_FILENO), &progress));
   TRY(steps->check(model));
   while (tl->t < tl->t_end) {
     TimelineDue due = {0};

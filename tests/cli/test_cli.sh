@@ -158,4 +158,27 @@ for code in $codes; do
   grep -qw "$code" <<<"$out" || missing="$missing $code"
 done
 ok "help lists every exit status include/core/status.h has (missing:${missing:- none})" test -z "$missing"
+# Help per command (issue 32, 5): 'hydrocl help COMMAND' and 'hydrocl COMMAND --help' print the same text, its usage
+# line, the options the command takes (those cli_require_only allows: run's --restart, not validate's) and every
+# exit status; an unknown command is a usage error; the man page, built from the same tables, has every command.
+for command in info run validate defaults bench solve-poisson version help; do
+  run_capture "$hydrocl" help "$command"
+  help_text=$out
+  ok "help $command exits 0 with its usage line" test "$rc" = 0 -a -n "$(grep "^usage: hydrocl \[options\] $command" <<<"$out")"
+  missing=""
+  for code in $codes; do
+    grep -qw "$code" <<<"$out" || missing="$missing $code"
+  done
+  ok "and every exit status (missing:${missing:- none})" test -z "$missing"
+  run_capture "$hydrocl" "$command" --help
+  ok "$command --help prints the same" test "$rc" = 0 -a "$out" = "$help_text"
+  ok "the man page describes $command" grep -qF ".B ${command//-/\\-}" "$(dirname "$hydrocl")/hydrocl.1"
+done
+ok "help run names --restart" contains "$("$hydrocl" help run)" "--restart R"
+ok "help validate does not" test -z "$("$hydrocl" help validate | grep -e "^  --restart")"
+run_capture "$hydrocl" run cases/none.yml --set grid.nx=3 --help
+ok "run CASE ... --help is run's help" test "$rc" = 0 -a -n "$(grep "^usage: hydrocl \[options\] run CASE" <<<"$out")"
+run_capture "$hydrocl" help nonsense
+ok "help of an unknown command exits 64" equals "$rc" 64
+ok "the man page is roff for section 1" grep -q '^\.TH HYDROCL 1' "$(dirname "$hydrocl")/hydrocl.1"
 tap_done

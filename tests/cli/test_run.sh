@@ -82,6 +82,17 @@ bad_input "a malformed tide" "amplitude period phase" "$case_file" --set boundar
   --set boundary.west_tide="1 two 3"
 bad_input "one periodic side" "come in pairs" "$case_file" --set boundary.west=periodic
 bad_input "a tide on a wall" "is given but boundary.west is wall" "$case_file" --set boundary.west_tide="1 100 0"
+# Every mistake of a case in one pass (issue 32, 5): one in the file, two by --set, one required key missing.
+sed -e 's/^  nx: .*/  nx: forty/' -e '/^  lx:/d' "$case_file" >"$dir/mistakes.yml"
+run_capture "$hydrocl" validate "$dir/mistakes.yml" --set time.cfl=-1 --set physics.chezyy=50
+ok "a case with four mistakes exits 65" equals "$rc" 65
+ok "naming all four, in the order found" /usr/bin/python3 -c '
+import re, sys
+found = [m for m in ("grid.nx must be a whole number", "time.cfl must be >=", "unknown key", "grid.lx is required")
+         if m in sys.argv[1]]
+assert len(found) == 4, (found, sys.argv[1])
+assert sys.argv[1].index("grid.nx must") < sys.argv[1].index("time.cfl") < sys.argv[1].index("grid.lx is"), sys.argv[1]
+assert "mistakes.yml:" in sys.argv[1], sys.argv[1]' "$err"
 printf 'time,level\n0,0\n20,0.1\n' >"$dir/short.csv"
 bad_input "a level side given both a mean level and a series" "the file holds the whole level" "$case_file" \
   --set boundary.west=level --set boundary.west_file="$dir/short.csv" --set boundary.west_level=1
@@ -280,6 +291,26 @@ assert len(restarts) == 1, restarts
 netCDF4.Dataset(restarts[0])["zeta"][:]
 assert len(netCDF4.Dataset(sys.argv[1] + "/map.nc").dimensions["time"]) >= 2' "$out_dir"
 done
+
+# ---- Ctrl-C on a terminal (issue 32, 4): as SIGTERM, a second one at once; the progress line fits 80 columns ----
+# tests/cli/pty_run.py runs the command on an 80-column pseudo-terminal and types Ctrl-C once the map file has frames.
+pty_run=("$root/tests/cli/pty_run.py" --columns 80 --wait)
+run_capture /usr/bin/python3 "${pty_run[@]}" "$dir/ctrl-c/map.nc" --interrupts 1 -- "$hydrocl" run "$case_file" \
+  --set time.end=100000 --set output.interval=1 --set output.progress=0.1 --force -o "$dir/ctrl-c"
+ok "Ctrl-C stops a run as SIGTERM does: exit 75" contains "$out" "EXIT 75"
+ok "saying at once what will happen" contains "$out" "interrupted: stopping at the next check with a restart (Ctrl-C again"
+ok "and at the end how to continue" contains "$out" "stopped by Ctrl-C (SIGINT) at t = "
+ok "with a restart" test -n "$(ls "$dir"/ctrl-c/restart-*.nc)"
+ok "every progress line on the 80-column terminal fits it, time left called left=" /usr/bin/python3 -c '
+import re, sys
+text = sys.stdin.read()
+lines = [re.sub(r"\x1b\[K", "", piece) for piece in re.split(r"[\r\n]+", text) if "progress t=" in piece]
+assert len(lines) >= 3 and all(len(line) < 80 for line in lines), [l for l in lines if len(l) >= 80] or len(lines)
+assert all(" left=" in line and "eta=" not in line for line in lines), lines[0]' <<<"$out"
+# The first Ctrl-C is acted on at the next check, 1000 steps (about 2 s) away: the second, 50 ms later, comes first.
+run_capture /usr/bin/python3 "${pty_run[@]}" "$dir/ctrl-c2/map.nc" --interrupts 2 -- "$hydrocl" run "$case_file" \
+  --set time.end=100000 --set output.interval=1000 --set time.check_interval=1000 --force -o "$dir/ctrl-c2"
+ok "a second Ctrl-C stops it at once, by SIGINT" contains "$out" "SIGNAL 2"
 
 # ---- the output folder's lock (issue 27, 2) ----
 # A second run into the folder of a running one, even with --overwrite, is refused before it touches anything; the
