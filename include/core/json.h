@@ -15,6 +15,7 @@ void json_begin(JsonObject *j);
 void json_string(JsonObject *j, const char *key, const char *value);
 void json_number(JsonObject *j, const char *key, double value); /* non-finite values become null */
 void json_integer(JsonObject *j, const char *key, long long value);
+void json_numbers(JsonObject *j, const char *key, const double *values, int count); /* an array, as json_number */
 void json_bool(JsonObject *j, const char *key, bool value);
 /* Closes the object and returns its text (borrowed from j). */
 const char *json_end(JsonObject *j);

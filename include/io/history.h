@@ -33,4 +33,25 @@ HclStatus history_write(HistoryFile *h, double time, Field *const *fields);
 HclStatus history_write_static(HistoryFile *h, const OutputVariable *var, Field *f, double scale);
 void history_close(HistoryFile **h);
 
+enum { STATION_VARIABLE_NAME_SIZE = 257 }; /* a netCDF name and its NUL (NC_MAX_NAME + 1) */
+
+/* A record of one variable at the stations of a history or kinematics file, as read back: times in the file's time
+ * units (seconds since its reference), values[station * ntimes + k] with NaN where a value is missing (a dry gauge),
+ * the stations' names and positions. Files of either layout, (time, station) or the earlier (station, time). */
+typedef struct {
+  int nstations, ntimes;
+  double *time;                              /* [ntimes] */
+  double *values;                            /* [nstations][ntimes] */
+  char (*names)[GAUGE_NAME_MAX];             /* [nstations] */
+  double *x, *y;                             /* [nstations] */
+  char variable[STATION_VARIABLE_NAME_SIZE]; /* the variable read */
+  char units[64], time_units[128];           /* the variable's and the time's */
+} StationRecord;
+
+/* Reads variable (NULL: eta, else zeta, whichever the file has) of the file at path. HCL_ENOINPUT for a missing
+ * file; HCL_EDATA naming the file and what is wrong for one without stations, time or the variable, or a variable
+ * on other dimensions. Caller frees with station_record_free. */
+HclStatus station_record_read(const char *path, const char *variable, StationRecord *out);
+void station_record_free(StationRecord *r);
+
 #endif

@@ -31,6 +31,10 @@ enum {
   OPT_RRB_EXACT = 1 << 16,
   OPT_METHOD = 1 << 17,
   OPT_FORCE = 1 << 18,
+  OPT_PERIOD = 1 << 19,
+  OPT_WINDOW = 1 << 20,
+  OPT_HARMONICS = 1 << 21,
+  OPT_VARIABLE = 1 << 22,
 };
 
 enum { CLI_MAX_SETS = 64, CLI_COMMAND_LINE = 2048 };
@@ -60,6 +64,10 @@ typedef struct {
   const char *norm;                    /* --norm: "2" (default) or "m", the residual norm the tolerance applies to */
   int rrb_levels;                      /* --rrb-levels: the RRB-k of the preconditioner, 0 (default): no limit */
   int rrb_exact;                       /* --rrb-exact: its exact last level's most nodes (default RRB_EXACT_AUTO) */
+  double period;                       /* --period: analyze's fundamental period [s] */
+  double window[2];                    /* --window T0 T1: analyze's samples from T0 to T1 [s] */
+  int harmonics;                       /* --harmonics: how many analyze fits (default 3) */
+  const char *variable;                /* --variable: analyze's variable (NULL: eta, else zeta) */
   int verbosity;                       /* -q: -1, default 0, -v: 1, -vv: 2 */
   char command_line[CLI_COMMAND_LINE]; /* "UTC time: argv", quoted for a shell (cut at the end when longer) */
 } CliOptions;
@@ -75,6 +83,7 @@ HclStatus cli_require_only(const CliOptions *o, unsigned allowed);
 HclStatus cli_open_runtime(const CliOptions *o, const DeviceNeeds *needs, Runtime **rt);
 
 HclStatus cmd_info(const CliOptions *o);
+HclStatus cmd_analyze(const CliOptions *o);
 HclStatus cmd_bench(const CliOptions *o);
 HclStatus cmd_run(const CliOptions *o);
 HclStatus cmd_validate(const CliOptions *o);

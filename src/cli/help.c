@@ -34,6 +34,11 @@ static const OptionHelp option_help[] = {
      "2 (default: ||r||_2 <= T ||b||_2) or m (the paper's criterion: ||r||_M^-1 <= T ||r0||_M^-1, M the "
      "preconditioner)"},
     {OPT_RRB_LEVELS, "--rrb-levels K", "RRB-K, level K factorized exactly (default 0: as deep as --rrb-exact asks)"},
+    {OPT_PERIOD, "--period T", "the fundamental period in seconds (the wave maker's)"},
+    {OPT_WINDOW, "--window T0 T1",
+     "fit the samples from T0 to T1 only, seconds of the file's time axis (default: all)"},
+    {OPT_HARMONICS, "--harmonics N", "fit harmonics 1 to N, 1 to 32 (default 3)"},
+    {OPT_VARIABLE, "--variable V", "the station variable to analyze (default: eta, else zeta)"},
     {OPT_RRB_EXACT, "--rrb-exact N",
      "eliminate levels until at most N nodes are left, then factorize exactly (1 to 256; default 0: as many as the "
      "device's local memory holds)"},
@@ -78,14 +83,21 @@ static const CommandHelp command_help[] = {
      "against the copy rate measured in the same run (bench/README.md). --list names the benchmarks and what --size "
      "means for each.",
      OPT_DEVICE | OPT_KERNEL_DIR | OPT_PROFILE | OPT_PRECISION | OPT_SIZE | OPT_LIST},
+    {"analyze", "harmonics FILE",
+     "amplitudes and phases of harmonics 1..N at every station of a history or kinematics file",
+     "Fits mean + sum over n of A_n cos(n omega t - theta_n), omega = 2 pi / period, to the samples of a variable at "
+     "every station of FILE (a history.nc or kinematics.nc) within the window, by least squares (exact for such a "
+     "signal at any sampling), and prints the mean, A_n and theta_n (degrees) and the rms residual of each station as "
+     "a table, or one JSON object a station with --json. A station with too few samples (a dry gauge) says why.",
+     OPT_PERIOD | OPT_WINDOW | OPT_HARMONICS | OPT_VARIABLE | OPT_JSON},
     {"solve-poisson", "",
      "solve the RRB paper's model problem, -Laplace u = f on the unit square, and print iterations, residuals and "
      "the error against the exact solution",
      "Solves the RRB paper's model problem, -Laplace u = f on the unit square with N x N interior points, by CG, "
      "GMRES or defect correction with the RRB, Jacobi or no preconditioner, and prints the iterations, the residuals "
      "and the error against the exact solution.",
-     OPT_DEVICE | OPT_KERNEL_DIR | OPT_PROFILE | OPT_PRECISION | OPT_N | OPT_PRECONDITIONER | OPT_TOLERANCE |
-         OPT_NORM | OPT_RRB_LEVELS | OPT_RRB_EXACT | OPT_METHOD},
+     OPT_DEVICE | OPT_KERNEL_DIR | OPT_PROFILE | OPT_PRECISION | OPT_N | OPT_PRECONDITIONER | OPT_TOLERANCE | OPT_NORM |
+         OPT_RRB_LEVELS | OPT_RRB_EXACT | OPT_METHOD},
     {"version", "", "print the version", "Prints the version and the git commit it was built from.", 0},
     {"help", "[COMMAND]", "print this text, or a command's", "Prints the commands and options, or COMMAND's.", 0},
 };
@@ -245,6 +257,5 @@ void help_print_man_page(FILE *out, const char *version) {
   fputs(".SH ENVIRONMENT\n", out);
   print_roff_item(out, "HYDROCL_DEVICE", "the default of --device");
   print_roff_item(out, "HYDROCL_KERNEL_DIR", "the default of --kernel-dir");
-  fputs(".SH SEE ALSO\nThe README and bench/README.md of the source tree; tools/hydrocl-plot draws the output.\n",
-        out);
+  fputs(".SH SEE ALSO\nThe README and bench/README.md of the source tree; tools/hydrocl-plot draws the output.\n", out);
 }

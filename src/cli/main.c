@@ -39,6 +39,9 @@ static HclStatus dispatch(const CliOptions *o) {
   if (strcmp(o->command, "defaults") == 0) {
     return cmd_defaults(o);
   }
+  if (strcmp(o->command, "analyze") == 0) {
+    return cmd_analyze(o);
+  }
   if (strcmp(o->command, "solve-poisson") == 0) {
     return cmd_solve_poisson(o);
   }

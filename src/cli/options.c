@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,18 @@ static HclStatus parse_whole(const char *text, long lo, long hi, const char *opt
   REQUIRE(errno == 0 && end != text && *end == '\0' && value >= lo && value <= hi, HCL_EUSAGE,
           "%s '%s' must be a whole number of %s from %ld to %ld", option, text, what, lo, hi);
   *out = (int)value;
+cleanup:
+  return status;
+}
+
+/* A time in seconds (positive where it must be). */
+static HclStatus parse_seconds(const char *text, const char *option, bool positive, double *out) {
+  HclStatus status = HCL_OK;
+  char *end = NULL;
+  errno = 0;
+  *out = strtod(text, &end);
+  REQUIRE(end != text && *end == '\0' && errno == 0 && isfinite(*out) && (!positive || *out > 0), HCL_EUSAGE,
+          "%s '%s' must be %snumber of seconds", option, text, positive ? "a positive " : "a ");
 cleanup:
   return status;
 }
@@ -90,7 +103,11 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
     LONG_RRB_LEVELS,
     LONG_RRB_EXACT,
     LONG_METHOD,
-    LONG_FORCE
+    LONG_FORCE,
+    LONG_PERIOD,
+    LONG_WINDOW,
+    LONG_HARMONICS,
+    LONG_VARIABLE
   };
   static const struct option long_options[] = {
       {"device", required_argument, NULL, 'd'},
@@ -103,6 +120,10 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       {"output", required_argument, NULL, 'o'},
       {"overwrite", no_argument, NULL, LONG_OVERWRITE},
       {"force", no_argument, NULL, LONG_FORCE},
+      {"period", required_argument, NULL, LONG_PERIOD},
+      {"window", required_argument, NULL, LONG_WINDOW},
+      {"harmonics", required_argument, NULL, LONG_HARMONICS},
+      {"variable", required_argument, NULL, LONG_VARIABLE},
       {"restart", required_argument, NULL, LONG_RESTART},
       {"set", required_argument, NULL, LONG_SET},
       {"n", required_argument, NULL, LONG_N},
@@ -127,6 +148,7 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
   o->tolerance = 1e-5;
   o->norm = "2";
   o->rrb_exact = RRB_EXACT_AUTO;
+  o->harmonics = 3;
   join_command_line(argc, argv, o->command_line, sizeof o->command_line);
   opterr = 0;
   optind = 1;
@@ -226,6 +248,26 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       o->norm = optarg;
       o->given |= OPT_NORM;
       break;
+    case LONG_PERIOD:
+      TRY(parse_seconds(optarg, "--period", true, &o->period));
+      o->given |= OPT_PERIOD;
+      break;
+    case LONG_WINDOW: /* two values: T0 here, T1 the next argument, taken before getopt sees it */
+      REQUIRE(optind < argc, HCL_EUSAGE, "--window needs two times, T0 and T1 (seconds of the file's time axis)");
+      TRY(parse_seconds(optarg, "--window", false, &o->window[0]));
+      TRY(parse_seconds(argv[optind++], "--window", false, &o->window[1]));
+      REQUIRE(o->window[1] > o->window[0], HCL_EUSAGE, "--window %s %s: T1 must come after T0", optarg,
+              argv[optind - 1]);
+      o->given |= OPT_WINDOW;
+      break;
+    case LONG_HARMONICS:
+      TRY(parse_whole(optarg, 1, 32, "--harmonics", "harmonics", &o->harmonics));
+      o->given |= OPT_HARMONICS;
+      break;
+    case LONG_VARIABLE:
+      o->variable = optarg;
+      o->given |= OPT_VARIABLE;
+      break;
     case 'q':
       o->verbosity = -1;
       break;
@@ -261,7 +303,8 @@ static const char *option_name(unsigned bit) {
   static const char *const names[] = {"--device",     "--kernel-dir", "--profile",        "--json",      "--precision",
                                       "--size",       "--list",       "--output",         "--overwrite", "--restart",
                                       "--set",        "--n",          "--preconditioner", "--tolerance", "--norm",
-                                      "--rrb-levels", "--rrb-exact",  "--method",         "--force"};
+                                      "--rrb-levels", "--rrb-exact",  "--method",         "--force",     "--period",
+                                      "--window",     "--harmonics",  "--variable"};
   for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (bit == 1u << i) {
       return names[i];

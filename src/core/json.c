@@ -63,6 +63,15 @@ void json_number(JsonObject *j, const char *key, double value) {
   }
 }
 
+void json_numbers(JsonObject *j, const char *key, const double *values, int count) {
+  put_key(j, key);
+  put(j, "[");
+  for (int i = 0; i < count; i++) {
+    put(j, isfinite(values[i]) ? "%s%.9g" : "%snull", i ? "," : "", values[i]);
+  }
+  put(j, "]");
+}
+
 void json_integer(JsonObject *j, const char *key, long long value) {
   put_key(j, key);
   put(j, "%lld", value);

@@ -474,3 +474,137 @@ void history_close(HistoryFile **h) {
   free(x);
   *h = NULL;
 }
+
+#ifdef HYDROCL_HAVE_NETCDF
+/* The variable to read: the one asked for, else eta, else zeta. */
+static HclStatus find_station_variable(int ncid, const char *path, const char *variable, int *var, char *name,
+                                       size_t size) {
+  HclStatus status = HCL_OK;
+  static const char *const defaults[] = {"eta", "zeta"};
+  for (int i = 0; !variable && i < 2; i++) {
+    if (nc_inq_varid(ncid, defaults[i], var) == NC_NOERR) {
+      variable = defaults[i];
+    }
+  }
+  REQUIRE(variable != NULL, HCL_EDATA, "'%s' has neither eta nor zeta; name the variable", path);
+  REQUIRE(nc_inq_varid(ncid, variable, var) == NC_NOERR, HCL_EDATA, "'%s' has no variable '%s'", path, variable);
+  snprintf(name, size, "%s", variable);
+cleanup:
+  return status;
+}
+
+/* The record's values, station by station, from a variable on (time, station) or (station, time). */
+static HclStatus read_station_values(int ncid, const char *path, int var, const char *name, int dim_time,
+                                     int dim_station, StationRecord *r) {
+  HclStatus status = HCL_OK;
+  int ndims = 0, dims[NC_MAX_VAR_DIMS];
+  double *raw = NULL, fill = NC_FILL_DOUBLE;
+  int has_fill = 0;
+  TRY_NC(nc_inq_varndims(ncid, var, &ndims), path);
+  TRY_NC(nc_inq_vardimid(ncid, var, dims), path);
+  bool time_first = ndims == 2 && dims[0] == dim_time && dims[1] == dim_station;
+  REQUIRE(time_first || (ndims == 2 && dims[0] == dim_station && dims[1] == dim_time), HCL_EDATA,
+          "'%s': %s is not a series at the stations (its dimensions are not time and station)", path, name);
+  size_t n = (size_t)r->nstations * r->ntimes;
+  TRY_ALLOC(raw, n + 1);
+  TRY_ALLOC(r->values, n + 1);
+  if (n > 0) {
+    TRY_NC(nc_get_var_double(ncid, var, raw), path);
+  }
+  if (nc_inq_var_fill(ncid, var, &has_fill, &fill) != NC_NOERR) {
+    has_fill = 1; /* the default fill value */
+  }
+  for (int s = 0; s < r->nstations; s++) {
+    for (int k = 0; k < r->ntimes; k++) {
+      double v = time_first ? raw[(size_t)k * r->nstations + s] : raw[(size_t)s * r->ntimes + k];
+      r->values[(size_t)s * r->ntimes + k] = v == fill || !isfinite(v) ? NAN : v;
+    }
+  }
+cleanup:
+  free(raw);
+  return status;
+}
+
+static HclStatus read_text_attribute(int ncid, int var, const char *name, char *out, size_t size) {
+  size_t length = 0;
+  out[0] = '\0';
+  if (nc_inq_attlen(ncid, var, name, &length) == NC_NOERR && length < size) {
+    nc_get_att_text(ncid, var, name, out);
+    out[length] = '\0';
+  }
+  return HCL_OK;
+}
+
+static HclStatus read_record(int ncid, const char *path, const char *variable, StationRecord *r) {
+  HclStatus status = HCL_OK;
+  int dim_time, dim_station, var, var_time, var_name, var_x, var_y;
+  size_t nstations = 0, ntimes = 0;
+  char name[NC_MAX_NAME + 1];
+  REQUIRE(nc_inq_dimid(ncid, "station", &dim_station) == NC_NOERR && nc_inq_dimid(ncid, "time", &dim_time) == NC_NOERR,
+          HCL_EDATA, "'%s' has no stations over time: a history.nc or kinematics.nc of hydrocl is", path);
+  TRY_NC(nc_inq_dimlen(ncid, dim_station, &nstations), path);
+  TRY_NC(nc_inq_dimlen(ncid, dim_time, &ntimes), path);
+  r->nstations = (int)nstations;
+  r->ntimes = (int)ntimes;
+  TRY(find_station_variable(ncid, path, variable, &var, name, sizeof name));
+  snprintf(r->variable, sizeof r->variable, "%s", name);
+  TRY_ALLOC(r->time, ntimes + 1);
+  TRY_ALLOC(r->names, nstations + 1);
+  TRY_ALLOC(r->x, nstations + 1);
+  TRY_ALLOC(r->y, nstations + 1);
+  TRY_NC(nc_inq_varid(ncid, "time", &var_time), path);
+  TRY_NC(nc_inq_varid(ncid, "station_name", &var_name), path);
+  TRY_NC(nc_inq_varid(ncid, "x", &var_x), path);
+  TRY_NC(nc_inq_varid(ncid, "y", &var_y), path);
+  if (ntimes > 0) {
+    TRY_NC(nc_get_var_double(ncid, var_time, r->time), path);
+  }
+  if (nstations > 0) {
+    memset(r->names, 0, nstations * sizeof *r->names);
+    TRY_NC(nc_get_var_text(ncid, var_name, &r->names[0][0]), path);
+    TRY_NC(nc_get_var_double(ncid, var_x, r->x), path);
+    TRY_NC(nc_get_var_double(ncid, var_y, r->y), path);
+  }
+  for (size_t s = 0; s < nstations; s++) {
+    r->names[s][GAUGE_NAME_MAX - 1] = '\0';
+  }
+  TRY(read_station_values(ncid, path, var, name, dim_time, dim_station, r));
+  TRY(read_text_attribute(ncid, var, "units", r->units, sizeof r->units));
+  TRY(read_text_attribute(ncid, var_time, "units", r->time_units, sizeof r->time_units));
+cleanup:
+  return status;
+}
+#endif
+
+HclStatus station_record_read(const char *path, const char *variable, StationRecord *out) {
+  HclStatus status = HCL_OK;
+  memset(out, 0, sizeof *out);
+#ifdef HYDROCL_HAVE_NETCDF
+  int ncid = -1;
+  int err = nc_open(path, NC_NOWRITE, &ncid);
+  REQUIRE(err == NC_NOERR, access(path, F_OK) == 0 ? HCL_EDATA : HCL_ENOINPUT, "cannot open '%s': %s", path,
+          nc_strerror(err));
+  TRY(read_record(ncid, path, variable, out));
+cleanup:
+  if (ncid >= 0) {
+    nc_close(ncid);
+  }
+  if (status != HCL_OK) {
+    station_record_free(out);
+  }
+#else
+  (void)variable;
+  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read '%s'", path);
+cleanup:
+#endif
+  return status;
+}
+
+void station_record_free(StationRecord *r) {
+  free(r->time);
+  free(r->values);
+  free(r->names);
+  free(r->x);
+  free(r->y);
+  memset(r, 0, sizeof *r);
+}

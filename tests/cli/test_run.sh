@@ -523,6 +523,51 @@ run_capture /usr/bin/python3 "$cf_structure" "$dir/bad-layout.nc"
 ok "and the checker refuses a file with time second and a 64-bit integer" \
   test "$rc" = 1 -a -n "$(grep -F 'zeta has time as dimension 1' <<<"$out")" -a -n "$(grep -F 'step is a 64-bit' <<<"$out")"
 
+# ---- hydrocl analyze harmonics (issue 32, 2) ----
+# A history file of two gauges whose series are exact sums of harmonics of a 2 s period, eta = 0.1 + 0.05 cos(w t -
+# 0.3) + 0.01 cos(2 w t - 1.2) and 0.02 cos(w t + 2), sampled every 0.05 s in float32, one in the layout of today
+# (time, station) and one in the earlier (station, time): the fit recovers mean, amplitudes and phases to the
+# float32 rounding of the samples (6e-9 m on 0.15 m; 1e-5 degrees), over a window or the whole record.
+/usr/bin/python3 -c '
+import sys, numpy as np, netCDF4
+for path, time_first in ((sys.argv[1], True), (sys.argv[2], False)):
+    d = netCDF4.Dataset(path, "w")
+    d.createDimension("time", None); d.createDimension("station", 2); d.createDimension("name_strlen", 64)
+    t = d.createVariable("time", "f8", ("time",)); t.units = "seconds since 2000-01-01 00:00:00"
+    tt = np.arange(0, 40, 0.05); t[:] = tt
+    names = d.createVariable("station_name", "S1", ("station", "name_strlen")); names._Encoding = "utf-8"
+    names[:] = np.array(["bar", "shore"], dtype="S64")
+    d.createVariable("x", "f8", ("station",))[:] = [5.7, 21.0]; d.createVariable("y", "f8", ("station",))[:] = [0, 0]
+    w = 2 * np.pi / 2.0
+    series = [0.1 + 0.05 * np.cos(w * tt - 0.3) + 0.01 * np.cos(2 * w * tt - 1.2), 0.02 * np.cos(w * tt + 2.0)]
+    eta = d.createVariable("eta", "f4", ("time", "station") if time_first else ("station", "time")); eta.units = "m"
+    eta[:] = np.array(series).T if time_first else np.array(series)
+    d.close()' "$dir/harmonics.nc" "$dir/harmonics-old.nc"
+for file in harmonics harmonics-old; do
+  run_capture "$hydrocl" analyze harmonics "$dir/$file.nc" --period 2 --window 10 30 --harmonics 2 --json
+  ok "analyze harmonics of $file.nc exits 0" equals "$rc" 0
+  ok "and recovers the harmonics of each gauge" /usr/bin/python3 -c '
+import json, math, sys
+rows = {r["station"]: r for r in map(json.loads, sys.argv[1].splitlines())}
+bar, shore = rows["bar"], rows["shore"]
+assert bar["samples"] == 401 and bar["variable"] == "eta" and bar["units"] == "m", bar
+assert abs(bar["mean"] - 0.1) < 6e-9 and abs(bar["amplitude"][0] - 0.05) < 6e-9, bar
+assert abs(bar["amplitude"][1] - 0.01) < 6e-9 and abs(bar["phase_deg"][0] - math.degrees(0.3)) < 1e-5, bar
+assert abs(bar["phase_deg"][1] - math.degrees(1.2)) < 1e-4, bar
+assert abs(shore["amplitude"][0] - 0.02) < 6e-9 and abs(shore["phase_deg"][0] - math.degrees(-2.0)) < 1e-5, shore
+assert shore["amplitude"][1] < 1e-8 and bar["rms_residual"] < 1e-8, (shore, bar)' "$out"
+done
+run_capture "$hydrocl" analyze harmonics "$dir/harmonics.nc" --period 2
+ok "its table names each gauge, with A1 and phase1" test "$rc" = 0 -a -n "$(grep -E "^bar +5.7000 .* 0.05 +17.18" <<<"$out")"
+run_capture "$hydrocl" analyze harmonics "$dir/harmonics.nc"
+ok "without --period it exits 64" equals "$rc" 64
+run_capture "$hydrocl" analyze harmonics "$dir/harmonics.nc" --period 2 --window 30 10
+ok "a window that ends before it starts exits 64" equals "$rc" 64
+run_capture "$hydrocl" analyze harmonics "$dir/harmonics.nc" --period 2 --variable zeta
+ok "a variable the file lacks exits 65 naming it" test "$rc" = 65 -a -n "$(grep -F "has no variable 'zeta'" <<<"$err")"
+run_capture "$hydrocl" analyze harmonics "$dir/mask-true/history.nc" --period 600 --harmonics 1
+ok "on the tidal flat's gauges, the dry one says why it has no fit" test "$rc" = 0 -a -n "$(grep -E "^flat .* no fit" <<<"$out")"
+
 # ---- georeferencing (issue 26, 3): grid.crs through PROJ ----
 # UTM zone 31N (EPSG:32631) and the Dutch RD grid (EPSG:28992) against the EPSG registry's published parameters:
 # transverse Mercator, central meridian 3 degrees east, scale 0.9996, false easting 500 km on WGS 84
