@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bandwidth.c: `hydrocl bench bandwidth`, STREAM-style copy (a = b: 2 n sizeof(REAL) bytes) and triad
  * (a = b + s c: 3 n sizeof(REAL) bytes) over a sweep of array sizes in float and double. Every launch is timed
  * by its OpenCL event; the best of at least five launches (and 0.2 s) is the reported rate, the median beside it.

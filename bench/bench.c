@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench.c: the benchmark registry and the fields common to every benchmark's JSON lines. */
 #include "bench.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench.h: the benchmarks users run as `hydrocl bench NAME`. Each prints one JSON object per result on stdout
  * and reports its effective bandwidth as a fraction of the copy rate measured on the same device in the same
  * run (bench_copy_rate), so ratios hold on noisy shared machines. Sources and README in bench/. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* halo.c: `hydrocl bench halo`, one ghost-layer exchange of a 3D field of size x size x 9 points (default 1025),
  * ghost width 3 (the sixth-order stencils of the wave model), periodic on all sides, split over the run's ranks.
  * On one rank the exchange is the device-only periodic copy; on several it packs, stages through pinned host

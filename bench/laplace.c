@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* laplace.c: `hydrocl bench laplace`, the potential-flow Laplace solver's benchmark (laplace.h;
  * ../shared/papers/fnpf-multigpu-scalability.txt section 5) on the Gaussian hump of its section 5.3 (kappa = 0.05,
  * rho = 0.15, h = 1, phi the hump times 0.3) in a closed basin of N x N x 9 points, sixth order, V(2,2) with four

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* launch.c: `hydrocl bench launch`, what the host and the device take per kernel launch and per read-back, apart
  * from any work: the floor under an iteration built of many small dependent kernels, such as RRB-CG's (bench/README
  * "rrb"). A kernel that adds 1 to each of `size` REALs (default 65536: a launch's own cost dwarfs its work) runs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # multi-gpu.sh: weak and strong scaling of the wave model's Laplace solver, the wave step, the shallow-water step and
 # RRB-CG over 1, 2, 4 and 8 ranks, one rank per GPU (`hydrocl bench scaling`; bench/README.md, "scaling").
 #

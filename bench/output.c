@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* output.c: `hydrocl bench output`, one frame of the shallow-water map file (zeta, h, u, v as float32 and the wet
  * flag as bytes, deflated as a run writes them) of size x size cells (default 4096) split over the run's ranks,
  * written both ways the map writer has (mapfile.h): gathered to rank 0, which writes, and, where netCDF-C has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rrb.c: `hydrocl bench rrb`, the RRB solver's benchmark (../shared/papers/rrb-pcg-gpu.txt, section 6) on the
  * paper's model problem (poisson.h) of N x N interior points:
  * - Table 2: one matrix-vector product with the first Schur complement (q = S1 p over the red nodes), one vector

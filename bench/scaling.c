@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scaling.c: `hydrocl bench scaling`, the weak and strong scaling of the suite's four parallel workloads over the
  * run's ranks, one rank per GPU (../shared/papers/fnpf-multigpu-scalability.txt section 6, Figures 6 and 7).
  * bench/multi-gpu.sh runs it on 1, 2, 4 and 8 ranks and turns the lines into parallel efficiencies.

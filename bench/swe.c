@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swe.c: `hydrocl bench swe`, the thesis' Table 9.1 sweep (../shared/papers/swe-gpu-explicit-implicit.txt, section
  * 9.1): test case 1 (a 200 m closed basin 1 m deep, a Gaussian drop, a Gaussian island 3 cm above the water) on
  * square grids of side 100 to 12292 cells, 1000 explicit steps each, in float and double, with both orderings:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swe_implicit.c: `hydrocl bench swe-implicit`, the thesis' chapter 10 (../shared/papers/swe-gpu-explicit-implicit.txt,
  * section 10.1) for our semi-implicit scheme (swe.h: theta 0.55, CG with the RRB preconditioner to a relative M-norm
  * of 1e-5, the model's defaults) on test case 1 (bench/swe.c: a 200 m closed basin 1 m deep, a Gaussian drop, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wave.c: `hydrocl bench wave`, the potential-flow wave model's time step (wave.h; issue 8's performance targets),
  * and `hydrocl bench wave-table4`, the paper's Table 4 (../shared/papers/fnpf-multigpu-scalability.txt section 5.3).
  *

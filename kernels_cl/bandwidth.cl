@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bandwidth.cl: the STREAM-style copy and triad kernels of `hydrocl bench bandwidth` (bench/bandwidth.c). Their
  * rates are the yardstick every other benchmark's effective bandwidth is divided by.
  *

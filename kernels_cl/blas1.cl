@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* blas1.cl: the vector updates of the solvers' vectors (src/solver/vec.c, include/vec.h). Each operation is written
  * once, as the statement on one place k of its vectors, and instantiated twice: NAME_grid over the owned points of
  * fields (a 2D launch over nx x ny points, each work-item down the nz planes) and NAME_range over the places

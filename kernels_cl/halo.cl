@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* halo.cl: the box copies of the halo exchange (src/grid/halo.c), one launch per field and message: packing the
  * strips a neighbour needs into a contiguous staging buffer, unpacking them into ghost layers, and the device-only
  * copies across a periodic side owned by one rank. Precision-blind: they move 32-bit words, a double being two.

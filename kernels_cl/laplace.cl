@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* laplace.cl: the high-order sigma-transformed Laplace operator of the potential-flow solver (src/laplace/laplace.c;
  * fnpf-gpu-model.txt eqs. 4-8): the column coefficients from eta and h, the defect f - A Phi and the product A Phi,
  * and the surface velocity w. The vector updates of the Krylov methods are blas1.cl's.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mirror.cl: ghost layers on closed sides filled by mirror symmetry about the boundary point (src/grid/mirror.c):
  * f(-m) = f(m) on the west side, f(n - 1 + m) = f(n - 1 - m) on the east, likewise south and north; a direction of
  * one point (a flume in x alone) repeats it. Precision-blind: moves 32-bit words, `words` per element.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* multigrid.cl: the multigrid preconditioner of the potential-flow Laplace solver (src/laplace/mg.c): the
  * second-order discretization of the linearized sigma-transformed Laplace operator (eta = 0, so d = h;
  * fnpf-gpu-model.txt section 4), zebra-line Gauss-Seidel with the modified Thomas algorithm (eqs. 11-14),

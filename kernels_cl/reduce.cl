@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reduce.cl: partial reductions over the places of spans (field.h's Span; src/grid/reduce.c): sum, min, max, the
  * dot product of two spans and the two dot products a.b and a.c in one pass. Over spans of several rows each
  * work-group walks whole rows in a fixed order; over a span of one row (a plain range) each group takes its own

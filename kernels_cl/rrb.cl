@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rrb.cl: kernels of the repeated red-black (RRB) solver (src/solver/rrb_layout.c, rrb.c, rrb_dist.c;
  * ../shared/papers/rrb-pcg-gpu.txt sections 2 to 4): the r1/r2/b1/b2 storage (rrb_layout.h), whose place for a point
  * is computed here as rrb_layout_index does on the host (down the levels while the point is an r2 point, then its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sample.cl: reading scattered points of a field into a short list, for gauges (src/io/history.c).
  *
  * Kernels: gather_points(src, index, n, dst)

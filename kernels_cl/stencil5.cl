@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stencil5.cl: the 5-point symmetric operator of src/solver/stencil5.c on the distributed grid
  * (../shared/papers/rrb-pcg-gpu.txt, section 3):
  *

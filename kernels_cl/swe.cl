@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swe.cl: the Stelling & Duinmeijer scheme for the 2D shallow-water equations on a staggered C-grid, explicit and
  * semi-implicit (../shared/papers/swe-gpu-explicit-implicit.txt, sections 3.6, 6.1, 6.4 and 8.1; Stelling &
  * Duinmeijer 2003).

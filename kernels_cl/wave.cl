@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wave.cl: the surface conditions and time stepping of the potential-flow wave model (src/wave/wave.c;
  * fnpf-gpu-model.txt eqs. 1a, 1b), the relaxation zones, the stability guard and the column velocities.
  *

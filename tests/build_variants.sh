@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # build_variants.sh: the builds users make besides the default one compile without a warning: without netCDF and
 # PROJ (the GPU machines here have neither), without MPI (laptops), and single precision by default with the serial
 # netCDF-C beside MPI (rank 0 gathers the map file). Without PROJ, a case with grid.crs is refused with 64 and how

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # format.sh: every tracked C source, header and OpenCL kernel file is formatted as .clang-format says (tools/format
 # --check): a formatting drift fails the suite.
 # Usage: format.sh SOURCE_ROOT

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Embeds kernels_cl sources into a C file at build time: embed-kernels.py OUT.c SOURCE... (run by meson)."""
 import os
 import sys

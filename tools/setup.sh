@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # setup.sh: the set-up shared by tools/demo and tools/check (sourced): install what is missing from the
 # distribution's packages (as root) or print the one apt line to run, then configure and build in build/.
 # Works on Debian 12 and Ubuntu 24.04; nothing is vendored or downloaded at build time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* clerror.h: OpenCL status codes as names, and TRY_CL for the error idiom of status.h. */
 #ifndef HYDROCL_CLERROR_H
 #define HYDROCL_CLERROR_H

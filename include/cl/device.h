@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* device.h: every OpenCL device on the machine, what it can do, and which one a run takes.
  *
  * Selection strings (--device, HYDROCL_DEVICE):

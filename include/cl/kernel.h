@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kernel.h: the one way every component sets a kernel's arguments and launches it.
  *
  *   KernelArgs a = kernel_args(kernel);

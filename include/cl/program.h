@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* program.h: OpenCL programs built at run time from the sources of kernels_cl/.
  *
  * The sources are embedded in the binary at build time; --kernel-dir / HYDROCL_KERNEL_DIR reads them from a

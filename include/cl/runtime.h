@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runtime.h: one OpenCL context and in-order queue on the chosen device, buffers, kernel launches and the
  * per-kernel profile (--profile). A Runtime is created once per rank and lives for the whole run. */
 #ifndef HYDROCL_RUNTIME_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* json.h: one JSON object per line, as the benchmarks and `hydrocl info --json` print them. */
 #ifndef HYDROCL_JSON_H
 #define HYDROCL_JSON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* log.h: leveled logging to stderr. Info and verbose lines come from rank 0 only; warnings and errors from every
  * rank, prefixed with the rank when there are several. Program output (tables, JSON) goes to stdout instead. */
 #ifndef HYDROCL_LOG_H

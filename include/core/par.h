@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* par.h: the process layer. With MPI, one rank per device; without it (or without mpirun), one rank.
  * Functions marked "collective" must be called by every rank of the world communicator. */
 #ifndef HYDROCL_PAR_H

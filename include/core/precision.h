@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* precision.h: the floating-point precision of a run's fields and kernels (REAL in kernels_cl/). */
 #ifndef HYDROCL_PRECISION_H
 #define HYDROCL_PRECISION_H

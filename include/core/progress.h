@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* progress.h: progress lines of a run, from rank 0, as key=value pairs a script can parse:
  *
  *   progress t=3600 s (25.0%) dt=0.5 s steps=7200 steps/s=812 cell-updates/s=3.2e+10 left=0:03:01 cg=6

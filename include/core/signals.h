@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* signals.h: SIGTERM, SIGUSR1 and SIGINT (Ctrl-C) ask a run to stop cleanly: write a restart, close its files and
  * exit with 75 (EX_TEMPFAIL), so a batch system's time limit, a user's `kill -USR1` or Ctrl-C never loses the run. The
  * handler only records the signal (and on Ctrl-C says what will happen); the time loop asks signals_agree() between

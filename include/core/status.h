@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* status.h: the one error idiom of hydrocl.
  *
  * Every fallible function returns an HclStatus and keeps its result in out-parameters. Inside such a function:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decomp.h: the 2D Cartesian split of a horizontal grid over MPI ranks. Knows nothing of fields or physics.
  *
  * Each of the px x py ranks owns a block of the global nx x ny points; blocks differ by at most one point per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* field.h: 2D and 3D arrays of one precision on the device, split as the decomposition says, with ghost layers.
  *
  * Layout: f[k][j][i] for k in [0, nz), j in [0, ny + 2g), i in [0, nx + 2g), x fastest; owned point (i, j) of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* halo.h: ghost-layer exchange of a set of fields over the decomposition's neighbours, corners included.
  *
  * One message per neighbour carries every field of the set (each in its own precision and ghost width), packed on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mirror.h: ghost layers on the closed sides of the global grid filled by mirror symmetry about the boundary point,
  * f(-m) = f(m): the no-flux walls of the potential-flow solver (a wall is a plane of symmetry, so the normal
  * derivative of every mirrored field vanishes there to any order of the stencils). Ghosts towards other ranks and

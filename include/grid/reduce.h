@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reduce.h: global reductions over the places of spans (field.h: a field's owned points, field_span, or a plain
  * range of a buffer, span_range): sum, min, max, the dot product and two dot products in one pass. Partial results
  * per work-group on the device (accumulated in double where the device has fp64), combined on the host in a fixed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* casefile.h: YAML case files checked against a schema table.
  *
  * A model describes its inputs as a table of CaseKey rows (key, type, SI unit, default, allowed range, help); the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* crs.h: the coordinate reference system of a grid (grid.crs), for the CF grid_mapping of every output file.
  *
  * grid.crs is an EPSG code ("EPSG:32631") or a WKT text; PROJ reads it, checks that it is a projected CRS in metres

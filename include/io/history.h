@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* history.h: the history file, time series at gauges in the CF timeSeries layout (orthogonal multidimensional
  * arrays: station_name with cf_role timeseries_id, x and y of each station, data(station, time)).
  *

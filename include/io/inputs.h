@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* inputs.h: bulk inputs named in case files: 2D grids (bed level, initial water level) from netCDF or CSV, and time
  * series (boundary water levels, discharges) from netCDF or CSV. Mistakes are HCL_EDATA with file:line or the
  * variable and both shapes; a missing file is HCL_ENOINPUT. */

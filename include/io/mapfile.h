@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mapfile.h: the map file, CF-1.8 netCDF-4 snapshots of 2D fields every output interval.
  *
  * Dimensions time (unlimited), y, x; coordinate variables with units, axis and standard_name; data variables float32

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* output.h: what the map and history files share: file-level metadata and the description of a variable. */
 #ifndef HYDROCL_OUTPUT_H
 #define HYDROCL_OUTPUT_H

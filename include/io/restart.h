@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* restart.h: restart files, the full model state in double precision, independent of the number of ranks and of
  * the device: every field is gathered to its global shape, so any decomposition can read it back.
  *

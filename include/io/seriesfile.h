@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* seriesfile.h: time series that the host computes, in a CF-1.8 netCDF-4 file: vertical profiles at stations (CF
  * timeSeriesProfile, orthogonal multidimensional layout (CF 1.8 appendix H.5.1): data(time, station, node) with the
  * station's station_name (cf_role timeseries_id), x and y, and the nodes' heights z(time, station, node), which move

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fd.h: finite-difference weights of flexible order on arbitrarily spaced 1D grids, for the potential-flow Laplace
  * solver and the wave model (../shared/papers/fnpf-gpu-model.txt, section 3, eqs. 7 and 8).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* laplace.h: the sigma-transformed Laplace problem of fully nonlinear potential flow, solved on the device
  * (../shared/papers/fnpf-gpu-model.txt sections 2 to 4, fnpf-multigpu-scalability.txt sections 2 to 5,
  * fnpf-mixed-precision.txt): given the free surface elevation eta, the surface potential phi and the still-water

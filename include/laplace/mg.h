@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mg.h: the multigrid preconditioner of the potential-flow Laplace solver (laplace.h; fnpf-gpu-model.txt section 4,
  * fnpf-multigpu-scalability.txt section 5): one V-cycle on the second-order discretization of the linearized
  * sigma-transformed operator (eta = 0, so it depends on the depth h only and is set up once), smoothed by zebra-line

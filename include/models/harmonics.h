@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* harmonics.h: harmonic analysis of a record of a periodic signal (a wave gauge's eta, a velocity at a
  * point): the least-squares fit of y(t) ~ mean + sum_{n=1..N} (a_n cos(n omega t) + b_n sin(n omega t)) =
  * mean + sum_{n=1..N} A_n cos(n omega t - theta_n),   A_n = hypot(a_n, b_n), theta_n = atan2(b_n, a_n), to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* model.h: what the command line needs of a model: its name, its case-file schema, and the entry points of
  * `hydrocl validate` and `hydrocl run`. Each model lives in its own folder under src/ and exports one Model. */
 #ifndef HYDROCL_MODEL_H

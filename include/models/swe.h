@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swe.h: the shallow-water solver (Stelling & Duinmeijer, staggered C-grid; kernels_cl/swe.cl) on the grid layer:
  * state on the device, one step at a time, with wetting and drying through the kfu/kfv face flags. Two schemes on
  * the same grid and state: explicit (bound by the gravity-wave CFL limit), and semi-implicit, the level gradient and

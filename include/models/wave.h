@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wave.h: the fully nonlinear potential-flow wave model on the device (OceanWave3D: ../shared/papers/
  * fnpf-gpu-model.txt sections 2 and 3, fnpf-multigpu-scalability.txt): the free surface elevation eta and the
  * surface potential phi on the horizontal grid, advanced in time by the Zakharov-form surface conditions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wave_hump.h: the Gaussian hump of ../shared/papers/fnpf-multigpu-scalability.txt section 5.3 (eq. 16), in one place
  * for the Laplace solver's and the wave model's tests and benchmarks: the free surface
  *   eta(x, y, 0) = kappa exp(-(x^2 + y^2) / (2 rho^2)),   kappa = 0.05 m, rho = 0.15 m,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wave_shapes.h: the still-water depths of the wave model's validation cases (issue 8), in one place for the case
  * files (bed.shape), the tests and the benchmarks.
  *

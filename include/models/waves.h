@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* waves.h: incident waves for the potential-flow wave model (issue 8): nonlinear regular waves by
  * stream-function theory, linear (Airy) regular waves, and irregular waves from a JONSWAP or
  * Pierson-Moskowitz spectrum; computed on the host once, then evaluated wherever the model relaxes eta and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* krylov.h: the iterative methods, one implementation each, over the operator and preconditioner interfaces
  * (operator.h, precond.h) and the vector interface (vec.h), in the spirit of PETSc's KSP and hypre's Struct solvers:
  *

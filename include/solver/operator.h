@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* operator.h: a linear operator A on a space of device vectors (vec.h), as the Krylov methods (krylov.h) and the
  * preconditioners (precond.h) see it: PETSc's Mat as KSP sees it, hypre's StructMatrix. An implementation is a table
  * of functions and a context; this module holds them and says once who owns what.

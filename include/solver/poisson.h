@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* poisson.h: the model problem of ../shared/papers/rrb-pcg-gpu.txt (section 3.3, after Brand's model problem 2):
  * -Laplace u = f on the unit square, u = 0 on its boundary, u = x (x - 1) y (y - 1) e^{xy}, on N x N interior
  * points of spacing h = 1 / (N + 1), the 5-point stencil with its rows scaled by h^2 (centre 4, couplings -1,

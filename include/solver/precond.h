@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* precond.h: a preconditioner M ~ A, applied as z = M^-1 r (PETSc's PC, hypre's SetPrecond pair): a table of
  * functions and a context, which the preconditioner owns (its factorization, its levels).
  *

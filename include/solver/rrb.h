@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rrb.h: the repeated red-black (RRB) incomplete factorization of a 5-point SPD matrix on the device and its
  * application as a preconditioner, with the first Schur complement on which CG runs (../shared/papers/
  * rrb-pcg-gpu.txt, sections 3 and 4; Brand's RRB method). The algorithm, level by level, is the host reference's

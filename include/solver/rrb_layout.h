@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rrb_layout.h: the r1/r2/b1/b2 storage of the RRB solver (../shared/papers/rrb-pcg-gpu.txt, section 4, Figure 10),
  * which lets every level of the preconditioner and every vector operation of CG read memory with unit stride.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rrb_precond.h: the repeated red-black preconditioner (rrb.h on one rank, rrb_dist.h on several) as a
  * preconditioner of a 5-point stencil operator (stencil5.h), for CG (krylov.h), as ../shared/papers/rrb-pcg-gpu.txt
  * section 3 runs it.

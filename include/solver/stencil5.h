@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stencil5.h: the 5-point symmetric variable-coefficient operator on the distributed grid (hypre's StructMatrix
  * role; kernels_cl/stencil5.cl): (S x)_p = c_p x_p + e_p x_E + e_W x_W + n_p x_N + n_S x_S, the system of the
  * semi-implicit models, solved by CG with the RRB preconditioner (rrb_precond.h), Jacobi or none (precond.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stencil5_precond.h: the preconditioners of a 5-point operator (stencil5.h) as a case file chooses them, under a
  * prefix of the model's choosing (a model may embed several solvers, each under its own): the key `preconditioner`
  * (rrb, jacobi or none; rrb by default) and RRB's depth (rrb_levels, rrb_exact), beside krylov.h's keys. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vec.h: the solvers' device vectors (in the spirit of SUNDIALS' N_Vector and PETSc's Vec): one interface over the
  * two kinds of storage the code has, the owned points of a ghosted field (field.h) and a plain range [first, end) of
  * a device buffer (the RRB layout's red nodes, rrb.h), with the updates and reductions the Krylov methods need.

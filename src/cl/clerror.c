@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* clerror.c: names of the OpenCL 1.2 error codes (cl.h), for messages. */
 #include "clerror.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* device.c: OpenCL device discovery, capability checks and the selection rules of device.h. */
 #include "device.h"
 

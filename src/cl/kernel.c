@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kernel.c: launch shapes and the one launch of kernel.h. */
 #include "kernel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* program.c: assembling kernels_cl sources, the build option string, and building with full diagnostics. */
 #include "program.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runtime.c: context, queue, buffers, launches and the per-kernel profile of runtime.h. */
 #include "runtime.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cli.h: the command-line front end shared by the hydrocl subcommands. */
 #ifndef HYDROCL_CLI_H
 #define HYDROCL_CLI_H

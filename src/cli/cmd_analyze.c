@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_analyze.c: `hydrocl analyze harmonics FILE --period T [--window T0 T1] [--harmonics N] [--variable V]
  * [--json]`: the amplitudes and phases of harmonics 1..N of a variable at every station of a history or kinematics
  * file, by the least-squares fit of src/wave/harmonics.c (harmonics.h), as a table or JSON lines. */

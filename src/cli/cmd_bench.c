@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_bench.c: `hydrocl bench NAME [--device S] [--size N] [--precision P]` and `hydrocl bench --list`. */
 #include "cli.h"
 

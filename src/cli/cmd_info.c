@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_info.c: `hydrocl info [--json]`, every device with the exact --device string that selects it. */
 #include "cli.h"
 

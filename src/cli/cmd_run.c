@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_run.c: `hydrocl run CASE`, `hydrocl validate CASE` and `hydrocl defaults MODEL`: from a case file to a
  * model (model.h). The case is read and checked in full (with every --set) before a device is opened or any
  * output is created, so a mistake costs nothing but its message. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_solve.c: `hydrocl solve-poisson --n N [--method cg|gmres|dc] [--preconditioner rrb|jacobi|none]
  * [--tolerance T] [--norm 2|m] [--rrb-levels K] [--rrb-exact N]`: the RRB paper's model problem (poisson.h) solved on
  * the device from x = 0 (the 5-point operator of stencil5.h, a Krylov method of krylov.h), with the iterations,

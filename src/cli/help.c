@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* help.c: the text of `hydrocl help`, `hydrocl help COMMAND` (`hydrocl COMMAND --help`) and the man page, from one
  * table of commands and one of options, so the three never disagree (see help.h). Text only: no device, no MPI. */
 #include "help.h"

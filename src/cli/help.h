@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* help.h: the command line's help text, printed by `hydrocl help [COMMAND]` and `hydrocl COMMAND --help`, and the
  * man page made from the same tables at build time (src/cli/man.c). */
 #ifndef HYDROCL_HELP_H

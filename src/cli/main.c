@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* main.c: the hydrocl command. Maps every failure to one message and a sysexits(3) status; all ranks agree. */
 #include <stdio.h>
 #include <stdlib.h>

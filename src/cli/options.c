@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* options.c: command-line parsing for hydrocl. */
 #include "cli.h"
 

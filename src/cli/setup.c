@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* setup.c: from the --device string to a runtime on every rank, with the rank table of a multi-rank run. */
 #include "cli.h"
 

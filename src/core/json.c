@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* json.c: a flat JSON object writer with string escaping (RFC 8259). */
 #include "json.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* log.c: leveled logging; see log.h. */
 #include "log.h"
 

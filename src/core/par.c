@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* par.c: MPI start-up, node-local ranks, agreement on failures, and gathering lines for rank 0's reports. */
 #include "par.h"
 

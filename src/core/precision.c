@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* precision.c: parsing and naming of the run precision. */
 #include "precision.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* progress.c: progress lines (see progress.h). */
 #include "progress.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* signals.c: clean-stop requests by SIGTERM and SIGUSR1 (see signals.h). */
 #include "signals.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* status.c: error codes, their names and exit codes, and the message of the first failure. */
 #include "status.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decomp.c: block decomposition over a Cartesian process grid (see decomp.h; the communicator is par.h's). */
 #include "decomp.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* field.c: device arrays with ghost layers (see field.h) and their host transfers. */
 #include "field.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* halo.c: ghost-layer exchange (see halo.h). Every neighbour, diagonal ones included, is sent its strips directly,
  * so corners need no second pass. All strips for one neighbouring rank (every field, every direction in which that
  * rank is the neighbour) travel in one message; on the device each field's strips of a message are packed and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mirror.c: mirror-symmetric ghost layers on closed sides (see mirror.h, kernels_cl/mirror.cl). */
 #include "mirror.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reduce.c: global reductions (see reduce.h). */
 #include "reduce.h"
 

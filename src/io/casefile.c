@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* casefile.c: YAML case files (libyaml) checked against a schema table; see casefile.h. */
 #include "casefile.h"
 

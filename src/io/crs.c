@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* crs.c: grid.crs through PROJ, mapped to CF's grid mappings (see crs.h). */
 #include "crs.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* history.c: gauge time series in CF timeSeries form (see history.h). */
 #include "history.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* inputs.c: grids and time series named in case files (see inputs.h). */
 #include "inputs.h"
 

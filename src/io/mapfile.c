@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mapfile.c: the CF netCDF map file (see mapfile.h). */
 #include "mapfile.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ncutil.c: what every CF output file of hydrocl shares (see ncutil.h). */
 #include "ncutil.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ncutil.h: netCDF-C calls in the error idiom of status.h (only in builds with netCDF). */
 #ifndef HYDROCL_NCUTIL_H
 #define HYDROCL_NCUTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* output.c: what the output files share (see output.h). */
 #include "output.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* restart.c: rank- and device-independent restart files (see restart.h). */
 #include "restart.h"
 

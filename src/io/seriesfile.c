@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* seriesfile.c: host-computed profiles at stations and scalar series in a CF file (see seriesfile.h). */
 #include "seriesfile.h"
 

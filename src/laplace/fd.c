@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fd.c: finite-difference weights (see fd.h). */
 #include "fd.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* laplace.c: set-up and operator of the potential-flow Laplace solver (see laplace.h, kernels_cl/laplace.cl); the
  * preconditioner is mg.h's V-cycle, the iterations krylov.h's. */
 #include "laplace.h"

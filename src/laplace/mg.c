@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mg.c: levels, setup and V-cycle of the potential-flow multigrid preconditioner (see mg.h and
  * kernels_cl/multigrid.cl). */
 #include "mg.h"

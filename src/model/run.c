@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run.c: what the models' run and validate share (see run.h). */
 #include "run.h"
 

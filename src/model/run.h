@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run.h: what every model's `hydrocl run` and `hydrocl validate` share besides the timeline (schedule.h): the
  * output's time units from time.start, named points of a case (gauges, kinematics lines) and their check against
  * the grid, the decomposition with its mistakes traced to grid.px and grid.py, the device-memory check made before

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* schedule.c: output events and the steps that land on them (see schedule.h). */
 #include "schedule.h"
 

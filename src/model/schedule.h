@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* schedule.h: events every `interval` seconds of simulated time (map frames, gauge samples, restarts), and a run's
  * timeline: the simulated time, the step count and the steps that land exactly on every event and on the end. What
  * the models' time loops share (swe_run.c, wave_run.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* krylov.c: CG, GMRES(m) and defect correction over the operator, preconditioner and vector interfaces (see
  * krylov.h). */
 #include "krylov.h"

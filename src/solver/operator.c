@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* operator.c: the operator interface (see operator.h). */
 #include "operator.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* poisson.c: the RRB paper's model problem (see poisson.h). */
 #include "poisson.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* precond.c: the preconditioner interface, and the two preconditioners that need nothing of the operator's
  * structure: none and Jacobi (see precond.h). */
 #include "precond.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rrb.c: the RRB factorization and preconditioner on the device (see rrb.h; kernels in kernels_cl/rrb.cl). */
 #include "rrb.h"
 

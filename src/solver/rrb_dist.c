@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rrb_dist.c: the RRB preconditioner on several ranks (see rrb_dist.h; kernels dist_* in kernels_cl/rrb.cl). */
 #include "rrb_dist.h"
 

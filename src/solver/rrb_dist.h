@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rrb_dist.h: the RRB preconditioner of the whole system on several ranks: the same factorization and the same
  * M = L D L^T as rrb.h's on one rank (the host reference's, tests/unit/rrb_reference.h), so CG takes the same
  * iterations on any number of ranks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rrb_layout.c: the r1/r2/b1/b2 storage of the RRB solver (see rrb_layout.h). */
 #include "rrb_layout.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rrb_precond.c: the RRB preconditioner of a 5-point operator (see rrb_precond.h): on one rank the Schur complement
  * system it hands the Krylov method, on several the distributed factorization. */
 #include "rrb_precond.h"

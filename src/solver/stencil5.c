@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stencil5.c: the 5-point symmetric operator (see stencil5.h; kernels in kernels_cl/stencil5.cl). */
 #include "stencil5.h"
 

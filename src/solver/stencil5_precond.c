@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stencil5_precond.c: the preconditioners of a 5-point operator as a case file chooses them (see
  * stencil5_precond.h). */
 #include "stencil5_precond.h"

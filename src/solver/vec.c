@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vec.c: the solvers' device vectors (see vec.h; kernels in kernels_cl/blas1.cl, reductions in reduce.h). */
 #include "vec.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swe.c: state, kernels and step ordering of the explicit shallow-water solver (see swe.h and kernels_cl/swe.cl). */
 #include "swe.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swe_case.c: the shallow-water case schema, and from a finished case to the solver's setup (see swe_case.h).
  * Shapes follow the thesis' test cases (../shared/papers/swe-gpu-explicit-implicit.txt, section 8.2) and the
  * analytic verification cases (Thacker 1981: planar surface in a paraboloid). */

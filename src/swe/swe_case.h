@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swe_case.h: the shallow-water model's case-file schema and what it describes: grid, bed, initial state, physics,
  * boundaries, time stepping and output. The schema table drives `hydrocl run`, `hydrocl validate` and
  * `hydrocl defaults shallow-water` (casefile.h); this module turns a finished case into the solver's configuration

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swe_implicit.c: the semi-implicit shallow-water step (see swe_implicit.h; the scheme's equations head the last
  * section of kernels_cl/swe.cl). One step:
  *   face_predict      u and v predictors, responses and flux depths from the state at n, the wet flags;

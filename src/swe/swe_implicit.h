@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swe_implicit.h: the semi-implicit scheme's step for swe.c (swe.h; kernels_cl/swe.cl, its last section): the face
  * predictors, the level system assembled on the device as a 5-point operator (stencil5.h), CG with the RRB
  * preconditioner through krylov.h, the new state from the solved levels, and drying within the step. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* swe_run.c: `hydrocl run` and `hydrocl validate` of a shallow-water case (model.h): the time loop around the
  * solver (swe.h) with the CFL time step, water-level boundary signals, the divergence guard, map, history and
  * restart output, progress lines and clean stops on SIGTERM/SIGUSR1.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* harmonics.c: the least-squares harmonic analysis of a record (harmonics.h).
  *
  * The fit's matrix has the row x_k = (1, cos(omega t_k), sin(omega t_k), ..., cos(N omega t_k), sin(N omega

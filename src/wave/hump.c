@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hump.c: the Gaussian hump of fnpf-multigpu-scalability section 5.3 and the paper's Table 4 experiment
  * (wave_hump.h). */
 #include "wave_hump.h"

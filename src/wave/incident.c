@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* incident.c: incident waves in the form the wave model's relaxation kernel evaluates (wave.h, WaveIncident): a
  * sum of travelling components for eta and phi, built from a regular wave's Fourier series or an irregular sea's
  * components (waves.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* irregular.c: irregular waves (waves.h): a JONSWAP or Pierson-Moskowitz spectrum discretised into linear
  * components of one direction with random phases from splitmix64, and their superposition. */
 #include "waves.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* regular.c: regular waves (waves.h): the dispersion relation, the highest wave, and the evaluation of any
  * regular wave's Fourier series (stream function or linear) in the fixed frame. */
 #include "waves.h"

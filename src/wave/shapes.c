@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shapes.c: the validation cases' still-water depths (wave_shapes.h). */
 #include "wave_shapes.h"
 

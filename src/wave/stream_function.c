@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stream_function.c: regular waves from their specification (waves.h): the checks, the linear wave, and the
  * stream-function wave by the Fourier approximation method (Rienecker & Fenton 1981, in the form of Fenton
  * 1988 and 1999; the equations are listed in waves.h).

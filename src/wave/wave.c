@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wave.c: the potential-flow wave model's state, ERK4 stepping, relaxation zones and diagnostics (wave.h;
  * kernels_cl/wave.cl; the Laplace solve is laplace.h). */
 #include "wave.h"

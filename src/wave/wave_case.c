@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wave_case.c: the potential-flow case schema, and from a finished case to the model's setup (see wave_case.h).
  * The model is OceanWave3D's (../shared/papers/fnpf-gpu-model.txt sections 2 and 3); the shapes are the papers'
  * and the issue's validation cases: a linear standing wave in a closed basin, the Gaussian hump of

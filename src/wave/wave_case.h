@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wave_case.h: the potential-flow wave model's case-file schema and what it describes: grid, Laplace solver,
  * physics, bed, initial state, incident waves, relaxation zones, time stepping and output. The schema table drives
  * `hydrocl run`, `hydrocl validate` and `hydrocl defaults potential-flow` (casefile.h); this module turns a finished

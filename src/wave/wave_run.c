@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wave_run.c: `hydrocl run` and `hydrocl validate` of a potential-flow case (model.h): the time loop around the
  * wave model (wave.h; OceanWave3D, ../shared/papers/fnpf-gpu-model.txt sections 2 and 3) with its time step from a
  * Courant number or fixed below the ERK4 stability limit, the stability guard with the last good state kept on the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """analytic.py: the exact solutions of the shallow-water verification cases in cases/, against a run's map.nc.
 
 Usage: analytic.py CASE MAP.nc [ARGS]; prints the measured error and exits 1 when it is beyond the case's

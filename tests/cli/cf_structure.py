@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """cf_structure.py FILE...: the points of CF-1.8 that cfchecks and the IOOS compliance checker test on hydrocl's
 files, checked without them (CI has neither): exits 1 naming every file and what is wrong, 0 when all pass.
 

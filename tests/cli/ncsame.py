@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """ncsame.py A B [VAR ...]: exit 0 when the variables (default: every variable of A) hold the same bits in both
 netCDF files; otherwise print the largest difference of each that differs and exit 1. Tolerance, when given as
 --tolerance T, allows a relative difference up to T (for comparisons across devices)."""

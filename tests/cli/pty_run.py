@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """pty_run.py [--columns N] [--interrupts K] [--wait FILE] -- COMMAND...: runs COMMAND on a pseudo-terminal of N
 columns (default 80), as a user's terminal would; once FILE exists and is not empty, types Ctrl-C K times (0: none),
 and prints everything the command wrote, then a last line "EXIT CODE" or "SIGNAL NUMBER"."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # run_checks.sh: what the tests of `hydrocl run` share (sourced after tap.sh; they set $hydrocl and $dir).
 
 # bad_input DESCRIPTION EXPECTED-TEXT ARGS...: `hydrocl run ARGS -o $dir/bad` exits 65 with EXPECTED-TEXT in its

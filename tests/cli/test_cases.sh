@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test_cases.sh: every case in cases/ runs with `hydrocl run cases/NAME.yml` as shipped, and the verification cases
 # match their exact solutions (tests/cli/analytic.py: lake at rest, also with a dry island; Ritter and Stoker dam
 # breaks; Thacker's planar surface; a linear tide in a closed channel). The two thesis cases run a shortened span

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test_cli.sh: the hydrocl command as a user meets it: device table and JSON, the bandwidth and launch benchmarks'
 # JSON lines, --profile, and each kind of bad input with its message and exit status.
 # Usage: test_cli.sh HYDROCL KERNELS_CL_DIR

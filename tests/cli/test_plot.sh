@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test_plot.sh: tools/hydrocl-plot on output written by the output layer (write_sample_output): a snapshot PNG, gauge
 # series with RMSE and bias against a measured CSV whose offset is known, and its errors.
 # Usage: test_plot.sh WRITE_SAMPLE_OUTPUT PLOT_TOOL

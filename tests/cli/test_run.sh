@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test_run.sh: `hydrocl run`, `validate` and `defaults` on the shallow-water model, as a user meets them: the shipped
 # cases validate; each kind of bad input exits 65 with its message and creates no output; output is not replaced
 # without --overwrite; a run stopped by SIGTERM exits 75 with a restart and a readable map file; N steps, a restart

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test_small_device.sh: hydrocl on a device with 32 KB of local memory and work-groups of at most 256 work-items
 # (Oclgrind's device, many embedded and older GPUs), made so by HYDROCL_LIMIT_LOCAL_MEM and HYDROCL_LIMIT_WORK_GROUP
 # (issue 36). With their defaults, solve-poisson, both shallow-water schemes and the wave model run: the RRB exact

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test_solve.sh: `hydrocl solve-poisson`, the RRB paper's model problem, as a user runs it: it converges, the error
 # against the exact solution falls as h^2, plain CG takes the iterations of the host reference CG (71 at 31^2, 144
 # at 63^2: tests/unit/test_rrb_reference.c), RRB (the default) those of the host reference's RRB-PCG with the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test_wave_run.sh: `hydrocl run`, `validate` and `defaults` on the potential-flow wave model, as a user meets them:
 # the template; the model chosen by model.name; a small standing wave and a small stream-function flume run with
 # their map, gauge and kinematics files (the standing wave against its linear solution, volume and energy kept); each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* write_sample_output.c: writes DIR/map.nc and DIR/history.nc through the output layer, with fields known in closed
  * form, for the tests of tools/hydrocl-plot: zeta = 0.01 x - 0.02 y + 0.001 t at cell centres x = 5 + 10 i,
  * y = 5 + 10 j on a 20 x 12 grid, frames every 60 s from 0 to 240 s; gauges g1 (55, 35) and g2 (105, 65).

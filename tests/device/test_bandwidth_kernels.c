@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_bandwidth_kernels.c: on every OpenCL device that passes the checks (PoCL in CI, GPUs where present), builds
  * kernels_cl/bandwidth.cl in float and (where available) double, runs pattern, copy and triad on sizes that are
  * not multiples of the work-group, and compares every element exactly (the values are small integers, exact in

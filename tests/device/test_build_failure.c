@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_build_failure.c: the kernel-folder paths of program.c: a folder copy builds, a syntax error is HCL_EBUILD
  * with the device, the options and a build log pointing at the right file, a missing file or folder is
  * HCL_ENOINPUT. Usage: test_build_failure KERNELS_CL_DIR */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_laplace.c: the potential-flow Laplace solver (laplace.h) on the test device, in double unless said:
  * - a manufactured solution (tests/support/laplace_problem.h) on a non-flat surface over a non-flat bottom, between walls:
  *   the operator's truncation error and the solved Phi converge at orders 2, 4 and 6 (least-squares slope over four

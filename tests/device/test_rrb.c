@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_rrb.c: the RRB factorization and preconditioner on the device (rrb.h) against the host reference
  * (tests/support/rrb_reference.h), on grids of every kind of shape (1 x 1, 1 x N, N x 1, 2 x 2, odd, prime, square
  * powers of two) with random variable-coefficient systems (isotropic; 1000:1 anisotropic with islands of zero-flux

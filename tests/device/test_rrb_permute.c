@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_rrb_permute.c: the device copies between a field and the r1/r2/b1/b2 storage (rrb_layout.h,
  * kernels_cl/rrb.cl) put every point where the host's rrb_layout_index says, and bring it back, bit for bit, in
  * float and double, on grids of several shapes (one point, odd and prime sides, a last level of several points). */

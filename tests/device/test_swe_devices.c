@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_swe_devices.c: the shallow-water solver gives the same answer on every OpenCL device and in both precisions.
  *
  * Test case 1 of the thesis (200 m basin, Gaussian drop, Gaussian island 3 cm above the water, so the shore wets

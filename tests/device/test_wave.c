@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_wave.c: the potential-flow wave model (wave.h) on the test device, in mixed precision unless said:
  * - a linear standing wave cos(kx x) cos(ky y) in a closed 3D basin: the discrete frequency (from one solve) against
  *   the dispersion relation, eta against the analytic solution over 5 periods, volume conserved;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_wave_hump.c: the paper's Table 4 (../shared/papers/fnpf-multigpu-scalability.txt section 5.3) on the wave
  * model, on the test device: the Gaussian hump (wave_hump.h) evolving under ERK4 in a closed 65 x 65 x 9 basin, at
  * dsigma/dx = 4, 2, 1, 0.5 and K = 1, 3 and max restrictions, each solve to the paper's rtol 1e-4 and atol 1e-5 on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_casefile.c: libFuzzer target of the case-file reader (casefile.h) and the models' checks of a case, as
  * `hydrocl validate` runs them short of a device: the bytes are a case file, read by case_peek (model.name) and then
  * against each model's schema (shallow-water, potential-flow) with case_load and case_finish; a finished case goes

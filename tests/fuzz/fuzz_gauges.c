@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_gauges.c: libFuzzer target of the gauge (points) file reader: the bytes are output.gauge_file, a CSV
  * 'name,x,y', read by gauges_read_csv (history.h) and by run_read_points (run.h) for a fixed shallow-water case
  * whose output.gauges list two gauges of its own (the merge and the check of names given twice). A refusal is a

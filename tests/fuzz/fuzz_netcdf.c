@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_netcdf.c: structure-aware libFuzzer target of the netCDF readers of inputs.h (input_read_series: a
  * boundary's series; input_read_grid: bed.file). Raw bytes into nc_open would fuzz netCDF-C and HDF5, not hydrocl,
  * so the bytes here describe a small file instead, which netCDF-C writes ("in.nc" in the scratch folder) before both

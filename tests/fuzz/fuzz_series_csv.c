@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_series_csv.c: libFuzzer target of the CSV readers of inputs.h: the bytes are a file "series.csv" read by
  * input_read_series (a boundary's 'time,value' series) and then by input_read_grid as a grid of the shape its
  * first data line and its count of data lines suggest (bed.file, a CSV of ny lines of nx numbers). A refusal is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_support.c: see fuzz_support.h. */
 #include "fuzz_support.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_support.h: what hydrocl's libFuzzer targets (tests/fuzz, issue 27) share: a private scratch folder for the
  * files the readers take by name, the check that a refusal is one (a status with its message), and a reader of the
  * fuzz bytes for the structure-aware targets. */

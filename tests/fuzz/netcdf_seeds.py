@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """netcdf_seeds.py: writes the seed corpus of fuzz_netcdf (tests/fuzz/corpus/fuzz_netcdf/), netCDF files described
 in the target's encoding (fuzz_netcdf.c: one byte a choice, in the order write_file and LLVMFuzzerTestOneInput read
 them): valid series and grids like the repository's, and the mistakes the readers refuse. Run it again after a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test_oclgrind.sh: the kernels run under Oclgrind (an OpenCL 1.2 device simulator: every memory access checked
 # against its buffer, data races between work-items and work-groups detected), through small but complete runs of
 # one scenario each (issue 36). Any report of Oclgrind fails the scenario; so does a run that does not end with 0.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* laplace_history.c: the residual history of the potential-flow Laplace solver on the manufactured problem
  * (tests/support/laplace_problem.h) between walls, 33 x 25 x 9, sixth order, double, K max, printed one value per line by
  * rank 0 with 17 significant digits; test_laplace_ranks.sh compares the histories on 1, 2 and 4 ranks.

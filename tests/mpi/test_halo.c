@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_halo.c: the halo exchange on any number of ranks (meson runs it on 1, 2, 3 and 4): uneven splits, periodic
  * and closed sides, ghost widths 1 to 4, 2D and 3D fields, float and double, several fields in one message, and
  * the begin/end split. Every ghost point must hold the value of the point it mirrors (its global index, wrapped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_history.c: gauge time series on any number of ranks (meson: 1, 2 and 3). The fields are linear in x and y,
  * which bilinear interpolation reproduces exactly, so every gauge (inside cells, on points, on the domain edge, and
  * between two ranks' points, placed from the decomposition) must read the analytic value to rounding. Also: the CF

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test_laplace_ranks.sh: the potential-flow Laplace solver's residual history on 2 and 4 ranks equals the one-rank
 # history within 1e-12 relative (fnpf-multigpu-scalability section 5: ghosts exchanged before every operator
 # application and between the zebra half-sweeps, so convergence does not depend on the subdomains; what differs is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_mapfile.c: the CF map file on any number of ranks (meson: 1, 2 and 3), gathered to rank 0 and, where netCDF-C
  * has parallel I/O, written by every rank block by block (the same bits): frames from every rank read back exactly (float32 storage: compared with the value rounded to float), coordinates, CF attributes, chunking
  * and compression as documented, an existing file refused without --overwrite on every rank, and a failed set-up

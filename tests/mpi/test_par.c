@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_par.c: run under mpirun -n 2 or more: ranks agree on the first failure, and rank 0 gathers every rank's
  * line. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_reduce.c: global sum, min, max and dot product on any number of ranks (meson: 1, 2 and 4) against a host
  * computation over the whole grid, in float and double fields, on a small grid and on one wide and tall enough for
  * the kernel's strided loops to take several passes; every rank gets the same bits; a repeated reduction gives the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_restart.c: restart files on any number of ranks (meson: 1, 2 and 4): the file holds the global fields
  * whatever the split (checked value by value on rank 0), reads back bitwise into other decompositions of the same
  * ranks, keeps only the newest restarts with no temporary file left, leaves alone (and never rotates against)

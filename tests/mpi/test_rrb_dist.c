@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_rrb_dist.c: the RRB preconditioner on several ranks (rrb_dist.h; meson: 1, 2 and 4 ranks) is the host
  * reference's M = L D L^T (tests/support/rrb_reference.h) of the whole grid: z = M^-1 r on random vectors, in double,
  * with as many levels distributed as the blocks allow and with the default split, on the model problem, a random

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_solvers.c: the conformance test of the solver layer (krylov.h over operator.h, precond.h and vec.h): every
  * Krylov method with every preconditioner that applies, on every device with fp64, on any number of ranks (meson: 1,
  * 2 and 4), each against a host reference:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test_swe_ranks.sh: the same shallow-water case on 1, 2, 3 and 4 ranks ends in bitwise the same fields and gauge
 # series (one device kind; the decomposition changes only who computes a cell, never what it computes). Two cases: the thesis' test
 # case 1 (closed walls, wetting and drying around the island) on an uneven 46 x 38 grid, and a channel that is

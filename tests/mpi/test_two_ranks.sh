@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test_two_ranks.sh: hydrocl under mpirun -n 2: each rank takes a device, rank 0 prints the rank -> host -> device
 # table, both ranks benchmark; a failure on the ranks is agreed and reported without a hang.
 # Usage: test_two_ranks.sh MPIRUN HYDROCL

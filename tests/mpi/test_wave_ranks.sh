@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # test_wave_ranks.sh: the wave model's final state (wave_final.c: uneven bed, generation and absorption zones, 6
 # ERK4 steps of 4 solves) on 2 and 4 ranks (mixed; double on 4) equals the one-rank state within 1e-13 of its largest value, with the
 # same number of solver iterations (ghosts are exchanged before every stencil, so only the order of the global sums

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wave_final.c: a short run of the potential-flow wave model exercising every part of a step (nonlinear surface
  * conditions over an uneven bed, a generation zone with a stream-function wave and its start-up ramp, an absorption
  * zone, walls), 33 x 25 x 9 at sixth order, 6 steps; rank 0 prints the final eta of every point, one per line with

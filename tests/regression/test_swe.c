@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_swe.c: the explicit shallow-water solver against what must hold exactly or analytically:
  * - lake at rest over a bump with a dry island: velocities stay exactly zero and the level does not move, for both
  *   advection forms, both orderings, float and double (well-balancedness of the S&D pressure and depth terms);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_swe_analytic.c: the explicit shallow-water solver (kernels_cl/swe.cl; thesis chapters 6 and 8 of
  * ../shared/papers/swe-gpu-explicit-implicit.txt) against analytic solutions, each on several grids, in
  * double precision, with the error tables printed as TAP comments:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_swe_implicit.c: the semi-implicit shallow-water scheme (swe.h, time.scheme implicit; kernels_cl/swe.cl's last
  * section; thesis section 6.4 of ../shared/papers/swe-gpu-explicit-implicit.txt) against what must hold exactly, the
  * explicit scheme and analytic solutions, in double precision unless said, on one rank (host-side error sums):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_wave_bar.c: regular waves over a submerged bar (issue 8; S. Beji and J. A. Battjes, "Experimental
  * investigation of wave propagation over a bar", Coastal Engineering 19, 1993; M. W. Dingemans, MAST G8-M
  * report H1684, 1994, case A: T = 2.01 s, H = 0.02 m; the depth of wave_shapes.h). Over the bar the wave

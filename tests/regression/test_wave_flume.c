@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_wave_flume.c: regular waves through a 2D numerical wave tank (issue 8: "stream-function wave
  * travelling through a tank with a generation zone and an absorption zone: permanent form and the right
  * height in the working region over 20 periods; mass conservation"), the same tank with the linear model and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_wave_standing.c: the nonlinear standing wave in deep water (issue 8; the case of A. Agnon and E.
  * Glozman, "Periodic solutions for a complex Hamiltonian system: new standing water-waves", Wave Motion 24,
  * 1996, as OceanWave3D runs it): a closed 2D basin one wavelength long, kh = 2 pi, started at rest from the

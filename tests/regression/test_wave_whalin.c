@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_wave_whalin.c: regular waves over Whalin's shoal in 3D (issue 8; R. W. Whalin, "The limit of
  * applicability of linear wave refraction theory in a convergence zone", WES report H-71-3, 1971; the depth
  * of wave_shapes.h), the case T = 2 s, A = 7.5 mm (H = 0.015 m): the shoal refracts the waves towards the

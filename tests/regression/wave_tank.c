@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wave_tank.c: the numerical wave tank of the wave model's regression tests (wave_tank.h). */
 #include "wave_tank.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wave_tank.h: the wave model (wave.h) set up as a numerical wave tank for the regression tests: a grid over
  * a still-water depth h(x, y), the model, gauges that record eta in time (linear interpolation between the
  * grid points along x and y), and the run loop with the stability guard. One rank: the tank reads its whole

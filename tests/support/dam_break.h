@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dam_break.h: the exact solutions of the dam breaks the shallow-water tests compare against (SWASHES 4.1.1 and
  * 4.1.2): Stoker's on a wet bed and Ritter's on a dry one, frictionless over a flat bed, g = SWE_TEST_GRAVITY. */
 #ifndef HYDROCL_TEST_DAM_BREAK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fit.h: the observed order of convergence of a convergence test (STYLE.md: four or more resolutions, the order
  * fitted by least squares). */
 #ifndef HYDROCL_TEST_FIT_H

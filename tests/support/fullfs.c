@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fullfs.c: an LD_PRELOAD shim that makes one file's disk fill up, for the tests of a run that meets a full disk.
  * Writes to files whose path ends in $FULLFS_FILE succeed until $FULLFS_BYTES bytes have been written to them (all
  * such files of the process together), then fail with ENOSPC as a full file system's would. Other files are left

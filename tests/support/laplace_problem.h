@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* laplace_problem.h: test problems of the potential-flow Laplace solver (laplace.h) with known solutions, on this
  * rank's block of a global grid.
  *

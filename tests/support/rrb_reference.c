@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rrb_reference.c: the RRB incomplete factorization and PCG on the host, in double (see rrb_reference.h). */
 #include "rrb_reference.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rrb_reference.h: a plain-C reference of the repeated red-black (RRB) incomplete factorization of a 5-point SPD
  * matrix and of PCG with it (../shared/papers/rrb-pcg-gpu.txt, section 3; Brand 1992), in double precision on the
  * host. It fixes the algorithm, level by level, that the device solver of issue 6 implements, and is the oracle its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* support.h: a runtime on the device a test should use (HYDROCL_DEVICE, else auto), for tests of the layers above
  * the device layer, and agreement of assertions over MPI ranks. */
 #ifndef HYDROCL_TEST_SUPPORT_H

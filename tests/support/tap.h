@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tap.h: Test Anything Protocol output for hydrocl's C tests (meson runs them with protocol: 'tap').
  * TAP_OK(cond, fmt, ...) reports one assertion; tap_done() prints the plan and returns the exit status. */
 #ifndef HYDROCL_TAP_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tap.sh: Test Anything Protocol helpers for hydrocl's shell tests (sourced). ok/check report one assertion each;
 # tap_done prints the plan and exits with the status meson reads.
 tap_count=0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_casefile.c: YAML case files against a schema: a good file with nested sections, defaults and --set
  * overrides; every kind of mistake (unknown key or section with a suggestion, wrong type, out of range, not a
  * choice, a list where a value belongs, a key given twice, a missing required key, a missing file, a YAML syntax

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_device_select.c: the --device rules on made-up machines (device_select is pure, so no OpenCL needed), and
  * device_describe through a made-up clGetDeviceInfo that fails one query. */
 #include <stdlib.h>

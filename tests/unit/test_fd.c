@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_fd.c: finite-difference weights (fd.h): Fornberg's algorithm against the classic formulas; every stencil of
  * orders 2 to 8, centred and off-centre, on uniform and stretched grids, reproduces the first and second derivatives
  * of polynomials up to its design degree; on uniform grids the error on a smooth function falls at the design

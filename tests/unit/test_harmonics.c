@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_harmonics.c: the least-squares harmonic analysis (harmonics.h) on synthetic records with known
  * harmonics: exact recovery over whole periods and over a record that is not (unevenly sampled), no leakage
  * from a harmonic above those fitted, the coefficients' scatter under Gaussian noise against their standard

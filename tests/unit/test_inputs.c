@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_inputs.c: grids and time series from CSV and netCDF: values read exactly, packed netCDF values
  * unpacked, wrong shapes, missing points and bad lines refused with file:line, both shapes or the point, missing
  * files as missing input, headers after comments, and linear interpolation of a series. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_options.c: kernel build options, command-line parsing, precision names and JSON escaping. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_progress.c: progress lines: none before the interval has passed, key=value fields with the right rates and
  * time left from a made-up clock, '\r'-rewritten lines on a terminal, cut to its width by dropping fields, and whole
  * lines otherwise, and a final line always. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_rrb_layout.c: the r1/r2/b1/b2 storage (rrb_layout.h) on grids of many shapes: every point has its own place
  * and every place is used; each group is read with unit stride (x neighbours two apart on the grid are one apart in
  * memory); the first level's red points, where CG runs, are one contiguous tail; the levels are those the host

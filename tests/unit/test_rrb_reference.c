@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_rrb_reference.c: the host reference of the RRB preconditioner (rrb_reference.h) behaves as the paper and
  * Brand's theory say: M^-1 is symmetric positive definite; M = S exactly where nothing is lumped (a 2 x 2 grid, or
  * one level: the whole matrix by Cholesky); PCG with it solves random variable-coefficient systems of any shape

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_schedule.c: the output schedule and the steps that land on it (src/model/schedule.h): times that are not
  * binary fractions (issue 26, 7): an event computed as k interval and the end given in the case are one instant
  * when they differ in their last bits, so no step of 1e-15 s is taken and no frame is written twice; the frame

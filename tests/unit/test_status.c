@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_status.c: the error idiom: REQUIRE/TRY jump to cleanup, the first message wins, exit codes follow
  * sysexits(3). */
 #include <stdlib.h>

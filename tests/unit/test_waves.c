@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_waves.c: incident waves (waves.h). Stream-function waves: a low wave is the linear one; the wave speed
  * against Stokes' third- and fifth-order theory to the next order's error; both free-surface conditions
  * between the collocation points, in the frame of the wave and, with a current, in the fixed frame as the
