@@ -13,6 +13,11 @@
 
 #include "ncutil.h"
 
+#ifdef HYDROCL_HAVE_NETCDF
+#include <strings.h>
+#include <udunits2.h>
+#endif
+
 static bool has_extension(const char *path, const char *extension) {
   size_t n = strlen(path), e = strlen(extension);
   return n > e && strcmp(path + n - e, extension) == 0;
@@ -273,22 +278,86 @@ cleanup:
   return status;
 }
 
-/* Seconds per unit of a CF time coordinate's units, "s", "seconds", "minutes", "hours" or "days", before an
- * optional " since DATE" (its text in *since, "" without one); 0 for any other unit. */
-static double seconds_per_unit(const char *units, const char **since) {
-  static const struct {
-    const char *name;
-    double seconds;
-  } known[] = {{"seconds", 1}, {"minutes", 60}, {"hours", 3600}, {"days", 86400}, {"s", 1}};
-  for (size_t u = 0; u < sizeof known / sizeof known[0]; u++) {
-    size_t length = strlen(known[u].name);
-    if (strncmp(units, known[u].name, length) == 0 && (units[length] == '\0' || units[length] == ' ')) {
-      const char *rest = units + length;
-      *since = strncmp(rest, " since ", 7) == 0 ? rest + 7 : rest;
-      return rest[0] == '\0' || rest != *since ? known[u].seconds : 0;
+/* UDUNITS-2's unit system, read once from its XML database (UDUNITS2_XML_PATH says where, else the packaged one),
+ * quietly: its notes on the database are not the user's. NULL where it cannot be read. */
+static ut_system *unit_system(void) {
+  static ut_system *system = NULL;
+  if (!system) {
+    ut_set_error_message_handler(ut_ignore);
+    system = ut_read_xml(NULL);
+  }
+  return system;
+}
+
+/* Whether units name points in time: a unit since (after, from, ref, @) an origin, in UDUNITS-2's grammar. */
+static bool is_timestamp(const char *units) {
+  static const char *const words[] = {" since ", " after ", " from ", " ref ", "@"};
+  for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+    if (strstr(units, words[w])) {
+      return true;
     }
   }
-  return 0;
+  return false;
+}
+
+/* t_run = scale value + offset for a time coordinate of these units (CF 1.8 section 4.4, read by UDUNITS-2: "hours
+ * since 2023-06-01T00:00:00+00:00", "h", "day since 2000-1-1"): a duration counts from the run's start, a unit since
+ * a date from that date (start: the run's start, seconds since 1970 UTC). */
+static HclStatus time_scale(const char *path, const char *units, double start, double *scale, double *offset) {
+  HclStatus status = HCL_OK;
+  ut_system *system = unit_system();
+  ut_unit *unit = NULL, *target = NULL;
+  cv_converter *convert = NULL;
+  bool timestamp = is_timestamp(units);
+  REQUIRE(system != NULL, HCL_ENOINPUT,
+          "cannot read UDUNITS-2's unit database (%s), which reads the time units of '%s'; install udunits-bin's data "
+          "(Debian: libudunits2-data) or set UDUNITS2_XML_PATH",
+          getenv("UDUNITS2_XML_PATH") ? getenv("UDUNITS2_XML_PATH") : "the packaged udunits2.xml", path);
+  unit = ut_parse(system, units, UT_ASCII);
+  REQUIRE(unit != NULL, HCL_EDATA,
+          "%s: time units '%s' are not units UDUNITS-2 reads; give a time unit alone (from the start of the run) or "
+          "since a date, as 'hours since 2023-06-01 00:00:00'",
+          path, units);
+  target = timestamp ? ut_parse(system, "seconds since 1970-01-01 00:00:00 UTC", UT_ASCII)
+                     : ut_get_unit_by_name(system, "second");
+  ASSERT(target != NULL);
+  convert = ut_are_convertible(unit, target) ? ut_get_converter(unit, target) : NULL;
+  REQUIRE(convert != NULL, HCL_EDATA, "%s: time units '%s' are not %s", path, units,
+          timestamp ? "a time since a date" : "a time (seconds, minutes, hours, days)");
+  *offset = cv_convert_double(convert, 0.0); /* the converter is linear: value scale + offset */
+  *scale = cv_convert_double(convert, 1.0) - *offset;
+  *offset -= timestamp ? start : 0.0;
+cleanup:
+  cv_free(convert);
+  ut_free(unit);
+  ut_free(target);
+  return status;
+}
+
+/* The calendar of a time coordinate: the standard (Gregorian) one only, which UDUNITS-2 and the run use. */
+static HclStatus require_standard_calendar(int ncid, int time_var, const char *path) {
+  HclStatus status = HCL_OK;
+  static const char *const standard[] = {"standard", "gregorian", "proleptic_gregorian"};
+  char calendar[64] = "";
+  size_t length = 0;
+  if (nc_inq_attlen(ncid, time_var, "calendar", &length) != NC_NOERR) {
+    goto cleanup; /* CF: standard */
+  }
+  REQUIRE(length < sizeof calendar, HCL_EDATA, "%s: the time coordinate's calendar is %zu characters long", path,
+          length);
+  TRY_NC(nc_get_att_text(ncid, time_var, "calendar", calendar), path);
+  calendar[length] = '\0';
+  for (size_t c = 0; c < sizeof standard / sizeof standard[0]; c++) {
+    if (strcasecmp(calendar, standard[c]) == 0) {
+      goto cleanup;
+    }
+  }
+  FAIL(HCL_EDATA,
+       "%s: the time coordinate's calendar is '%s'; hydrocl runs on the standard (Gregorian) calendar and does not "
+       "convert %s dates: give the times in the standard calendar",
+       path, calendar, calendar);
+cleanup:
+  return status;
 }
 
 /* The series variable of an open file: its only 1D variable that is not a coordinate variable; *time_var is the
@@ -338,14 +407,14 @@ cleanup:
   return status;
 }
 
-/* Times in seconds of the run (t = 0 at start, in seconds since 1970 UTC) from the coordinate variable's units
- * (seconds_per_unit): a unit alone counts from the run's start, a unit since a date from that date. Strictly
- * increasing. */
+/* Times in seconds of the run (t = 0 at its start) from the coordinate variable's units (time_scale) and calendar.
+ * Strictly increasing. */
 static HclStatus read_series_times(int ncid, int time_var, const char *path, double start, double *times, size_t n) {
   HclStatus status = HCL_OK;
   char units[NC_MAX_NAME + 1] = "";
   size_t length = 0;
   nc_type type = NC_NAT;
+  double scale = 1, offset = 0;
   REQUIRE(nc_inq_att(ncid, time_var, "units", &type, &length) == NC_NOERR, HCL_EDATA,
           "%s: the time coordinate has no units; give 'seconds' (or minutes, hours, days)", path);
   REQUIRE(type == NC_CHAR && length < sizeof units, HCL_EDATA,
@@ -353,18 +422,8 @@ static HclStatus read_series_times(int ncid, int time_var, const char *path, dou
           "2023-06-01 00:00:00'",
           path, sizeof units - 1);
   TRY_NC(nc_get_att_text(ncid, time_var, "units", units), path);
-  const char *since = "";
-  double scale = seconds_per_unit(units, &since), offset = 0;
-  REQUIRE(scale > 0, HCL_EDATA,
-          "%s: time units '%s': use seconds, minutes, hours or days, alone (from the start of the run) or 'since' a "
-          "date, as 'hours since 2023-06-01 00:00:00'",
-          path, units);
-  if (since[0]) {
-    REQUIRE(input_parse_date(since, &offset), HCL_EDATA,
-            "%s: time units '%s': the date must be 'YYYY-MM-DD', 'YYYY-MM-DD hh:mm' or 'YYYY-MM-DD hh:mm:ss' (UTC)",
-            path, units);
-    offset -= start;
-  }
+  TRY(require_standard_calendar(ncid, time_var, path));
+  TRY(time_scale(path, units, start, &scale, &offset));
   TRY_NC(nc_get_var_double(ncid, time_var, times), path);
   for (size_t k = 0; k < n; k++) {
     times[k] = times[k] * scale + offset;
@@ -481,7 +540,52 @@ cleanup:
 /* A CSV series 'time,value' (s, SI units), lines of any length. Comments (#) and blank lines are skipped; the first
  * other line is a header when none of its fields is a number (a row with a number where one belongs is data, and a
  * malformed one is refused with its line). */
-static HclStatus read_csv_series(const char *path, double **times, double **values, int *count) {
+/* A CSV time: seconds from the run's start, or an ISO 8601 date and time in UTC (input_parse_date: "2023-06-01
+ * 12:00", "2023-06-01T12:00:00Z"), turned into seconds from the run's start (start: seconds since 1970). */
+static bool parse_time_field(const char *text, size_t length, double start, double *t) {
+  char field[64];
+  while (length > 0 && isspace((unsigned char)*text)) {
+    text++;
+    length--;
+  }
+  while (length > 0 && isspace((unsigned char)text[length - 1])) {
+    length--;
+  }
+  if (length == 0 || length >= sizeof field) {
+    return false;
+  }
+  memcpy(field, text, length);
+  field[length] = '\0';
+  char *end = NULL;
+  double seconds = strtod(field, &end);
+  if (end == field + length) {
+    *t = seconds;
+    return true;
+  }
+  if (input_parse_date(field, &seconds)) {
+    *t = seconds - start;
+    return true;
+  }
+  return false;
+}
+
+/* A sample line "time,value" (or the two separated by blanks): 2 with pair filled, 0 for a line with neither a time
+ * nor a number (a header), 1 for anything else. */
+static int parse_sample(const char *line, double start, double pair[2]) {
+  const char *comma = strchr(line, ',');
+  if (!comma) { /* blank-separated numbers */
+    int fields = 0, numbers = 0;
+    scan_fields(line, &fields, &numbers, pair);
+    return fields == 2 && numbers == 2 ? 2 : numbers == 0 ? 0 : 1;
+  }
+  char *end = NULL;
+  bool timed = parse_time_field(line, (size_t)(comma - line), start, &pair[0]);
+  pair[1] = strtod(comma + 1, &end);
+  bool valued = end != comma + 1 && strspn(end, " \t\r\n") == strlen(end);
+  return timed && valued ? 2 : !timed && !valued ? 0 : 1;
+}
+
+static HclStatus read_csv_series(const char *path, double start, double **times, double **values, int *count) {
   HclStatus status = HCL_OK;
   FILE *f = fopen(path, "r");
   double *t = NULL, *v = NULL;
@@ -494,19 +598,20 @@ static HclStatus read_csv_series(const char *path, double **times, double **valu
   REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open time series '%s': %s", path, strerror(errno));
   while (getline(&line, &line_capacity, f) > 0) {
     double pair[2];
-    int fields = 0, numbers = 0;
     number++;
     if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line)) {
       continue;
     }
-    scan_fields(line, &fields, &numbers, pair);
-    bool header = first && numbers == 0;
+    int kind = parse_sample(line, start, pair);
+    bool header = first && kind == 0;
     first = false;
     if (header) {
       continue;
     }
-    REQUIRE(fields == 2 && numbers == 2, HCL_EDATA, "%s:%d: expected 'time,value' in seconds and SI units", path,
-            number);
+    REQUIRE(kind == 2, HCL_EDATA,
+            "%s:%d: expected 'time,value', the time in seconds from the run's start or an ISO 8601 date and time "
+            "(UTC: 2023-06-01T12:00:00Z), the value in SI units",
+            path, number);
     REQUIRE(isfinite(pair[0]) && isfinite(pair[1]), HCL_EDATA, "%s:%d: time %g s, value %g: both must be finite", path,
             number, pair[0], pair[1]);
     REQUIRE(n == 0 || pair[0] > t[n - 1], HCL_EDATA, "%s:%d: time %g s does not follow %g s", path, number, pair[0],
@@ -540,7 +645,7 @@ HclStatus input_read_series(const char *path, double start, double **times, doub
     FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read '%s'; give the series as CSV", path);
 #endif
   } else {
-    TRY(read_csv_series(path, times, values, count));
+    TRY(read_csv_series(path, start, times, values, count));
   }
 cleanup:
   return status;

@@ -35,6 +35,19 @@ assert fields["gauge"] == "g1" and fields["n"] == "3", fields
 assert abs(float(fields["rmse"]) - 0.25) < 1e-6 and abs(float(fields["bias"]) - 0.25) < 1e-6, fields
 ' "$(printf '%s\n' "$out" | grep '^gauge=g1')"
 ok "gauges writes a PNG" test -s "$dir/gauges.png"
+# The same measurements dated in ISO 8601 (issue 32, 3): 30 s, 90 s and 210 s after the file's reference
+# 2000-01-01 00:00:00, one written as UTC with Z, one in another zone, one without a zone (UTC): the same fit.
+sed -e 's/^30,/2000-01-01T00:00:30Z,/' -e 's/^90,/2000-01-01T01:01:30+01:00,/' -e 's/^210,/2000-01-01 00:03:30,/' \
+  "$dir/measured.csv" >"$dir/dated.csv"
+run_capture "$plot" gauges "$dir/history.nc" zeta --measured "$dir/dated.csv" -o "$dir/dated.png"
+ok "measured times in ISO 8601 give the same rmse and bias" python3 -c '
+import sys
+fields = dict(kv.split("=") for kv in sys.argv[1].split() if "=" in kv)
+assert fields["n"] == "3" and abs(float(fields["rmse"]) - 0.25) < 1e-6 and abs(float(fields["bias"]) - 0.25) < 1e-6
+' "$(printf '%s\n' "$out" | grep '^gauge=g1')"
+printf 'time,g1\nyesterday,0.1\n' >"$dir/undated.csv"
+run_capture "$plot" gauges "$dir/history.nc" zeta --measured "$dir/undated.csv"
+ok "a time that is neither seconds nor a date exits 65 with the line" test "$rc" = 65 -a -n "$(grep -F "undated.csv:2:" <<<"$err")"
 
 run_capture "$plot" snapshot "$dir/map.nc" nosuch
 ok "an unknown variable exits 65" equals "$rc" 65

@@ -94,10 +94,10 @@ static const char *write_level_nc(const char *name, nc_type type, const double *
   return path;
 }
 
-/* Writes folder/name with a series 'level(time)' of n samples and its coordinate 'time(time)' in units (NULL: none);
- * a missing_value of -999 on level. Returns the path. */
-static const char *write_series_nc(const char *name, const char *units, const double *times, const double *levels,
-                                   size_t n) {
+/* Writes folder/name with a series 'level(time)' of n samples and its coordinate 'time(time)' in units and calendar
+ * (NULL: none); a missing_value of -999 on level. Returns the path. */
+static const char *write_series_nc_calendar(const char *name, const char *units, const char *calendar,
+                                            const double *times, const double *levels, size_t n) {
   static char path[512];
   int ncid, dim, time_var, level_var;
   double missing = -999;
@@ -108,6 +108,9 @@ static const char *write_series_nc(const char *name, const char *units, const do
   if (units) {
     nc_put_att_text(ncid, time_var, "units", strlen(units), units);
   }
+  if (calendar) {
+    nc_put_att_text(ncid, time_var, "calendar", strlen(calendar), calendar);
+  }
   nc_def_var(ncid, "level", NC_DOUBLE, 1, &dim, &level_var);
   nc_put_att_double(ncid, level_var, "missing_value", NC_DOUBLE, 1, &missing);
   nc_enddef(ncid);
@@ -115,6 +118,11 @@ static const char *write_series_nc(const char *name, const char *units, const do
   nc_put_var_double(ncid, level_var, levels);
   nc_close(ncid);
   return path;
+}
+
+static const char *write_series_nc(const char *name, const char *units, const double *times, const double *levels,
+                                   size_t n) {
+  return write_series_nc_calendar(name, units, NULL, times, levels, n);
 }
 
 static HclStatus series(const char *path, double **t, double **v, int *n) {
@@ -142,11 +150,32 @@ static void test_netcdf_series(void) {
   s = series(write_series_nc("epoch.nc", "days since 1999-12-31", hours, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_OK && t[0] == -86400 && t[1] == -43200, "one that starts before it, too %s", status_message());
   s = series(write_series_nc("baddate.nc", "hours since yesterday", hours, levels, 3), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "the date must be 'YYYY-MM-DD'"),
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "are not units UDUNITS-2 reads"),
          "an unreadable date is refused: %s", status_message());
-  s = series(write_series_nc("fortnights.nc", "fortnights", hours, levels, 3), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "use seconds, minutes, hours or days"),
-         "an unknown unit is refused: %s", status_message());
+  /* Issue 32, 3: every form UDUNITS-2 reads (an ISO 8601 origin with its zone, symbols, singular names, any unit
+   * of time), and a unit that is not a time refused. */
+  static const struct {
+    const char *units;
+    double t1; /* the run's seconds of the second sample, 0.5 of the unit */
+  } forms[] = {{"hours since 2000-01-01T00:00:00+00:00", 1800},
+               {"hours since 2000-01-01T01:00:00+01:00", 1800},
+               {"h", 1800},
+               {"hour", 1800},
+               {"min since 2000-01-01 00:00:00 UTC", 30},
+               {"fortnights", 604800}};
+  for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+    s = series(write_series_nc("forms.nc", forms[f].units, hours, levels, 3), &t, &v, &n);
+    TAP_OK(s == HCL_OK && n == 3 && t[0] == 0 && t[1] == forms[f].t1, "time units '%s': t = %g s, want %g %s",
+           forms[f].units, s == HCL_OK ? t[1] : NAN, forms[f].t1, status_message());
+  }
+  s = series(write_series_nc_calendar("proleptic.nc", "hours", "proleptic_gregorian", hours, levels, 3), &t, &v, &n);
+  TAP_OK(s == HCL_OK && t[1] == 1800, "the proleptic Gregorian calendar is the standard one %s", status_message());
+  s = series(write_series_nc_calendar("360.nc", "days since 2000-01-01", "360_day", hours, levels, 3), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "calendar is '360_day'"),
+         "a 360-day calendar is refused with what to do: %s", status_message());
+  s = series(write_series_nc("metres.nc", "metres", hours, levels, 3), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "are not a time"), "a unit that is not a time is refused: %s",
+         status_message());
   s = series(write_series_nc("bare.nc", NULL, hours, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "has no units"), "times without units: %s", status_message());
   s = series(write_series_nc("back.nc", "s", back, levels, 3), &t, &v, &n);
@@ -340,6 +369,17 @@ int main(void) {
   }
   free(t);
   free(v);
+  /* Issue 32, 3: ISO 8601 times (UTC), with 'T' or a blank, 'Z' or none, before the run's start too. */
+  s = input_read_series(write_file("dated.csv", "time,level\n1999-12-31T23:00:00Z,1\n2000-01-01 00:10,2\n"
+                                                "2000-01-01T01:00:30,3\n"),
+                        START, &t, &v, &n);
+  TAP_OK(s == HCL_OK && n == 3 && t[0] == -3600 && t[1] == 600 && t[2] == 3630 && v[2] == 3,
+         "a CSV series with ISO 8601 times lines up with the run's start %s", status_message());
+  free(t);
+  free(v);
+  s = input_read_series(write_file("baddated.csv", "time,level\n2000-02-30T00:00:00,1\n"), START, &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "baddated.csv:2: expected 'time,value'"),
+         "a date that does not exist is refused with the line: %s", status_message());
   status_clear();
   s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), START, &t, &v,
                         &n);
