@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # test_plot.sh: tools/hydrocl-plot on output written by the output layer (write_sample_output): a snapshot PNG, gauge
-# series with RMSE and bias against a measured CSV whose offset is known, and its errors.
-# Usage: test_plot.sh WRITE_SAMPLE_OUTPUT PLOT_TOOL
+# series with RMSE and bias against a measured CSV whose offset is known, and its errors; and on model output (a
+# small stream-function flume, the tidal flat with maxima): flume, profile, harmonics (against hydrocl analyze
+# harmonics), maxima, animate and gauge panels, each image checked for what it must show.
+# Usage: test_plot.sh WRITE_SAMPLE_OUTPUT PLOT_TOOL HYDROCL SOURCE_ROOT
 set -u
 writer=$1
 plot=$2
+hydrocl=$3
+root=$4
 . "$(dirname "$0")/../support/tap.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -58,4 +62,87 @@ run_capture "$plot" snapshot "$dir/none.nc" zeta
 ok "a missing file exits 66" equals "$rc" 66
 run_capture "$plot" frobnicate
 ok "an unknown command exits 64" equals "$rc" 64
+
+# ---- issue 32, 1: the plots of each model, on model output ----
+# Pixels of a PNG: how many are strongly red and strongly blue (a diverging map centred on zero has both for a
+# signed field; viridis has neither).
+colours='
+import sys
+from PIL import Image
+image = Image.open(sys.argv[1]).convert("RGB")
+red = blue = 0
+for r, g, b in image.getdata():
+    red += r > 150 and g < 90 and b < 90
+    blue += b > 150 and r < 90 and g < 120
+print(red, blue)'
+run_capture "$plot" snapshot "$dir/map.nc" zeta -o "$dir/signed.png"
+set -- $(/usr/bin/python3 -c "$colours" "$dir/signed.png")
+ok "a signed field (zeta from -0.19 to 0.43 m) is drawn on a map centred on zero: red and blue ($1, $2 pixels)" \
+  test "$1" -gt 500 -a "$2" -gt 500
+tank=(--set grid.nx=81 --set time.dt=0.075 --set waves.ramp_time=1.5 --set time.end=4.5)
+run_capture "$hydrocl" run "$root/cases/stream-tank.yml" "${tank[@]}" -o "$dir/tank" -q
+ok "a small stream-function flume runs" equals "$rc" 0
+run_capture "$plot" flume "$dir/tank/map.nc" --times 0 4.5 -o "$dir/flume.png"
+ok "flume draws eta(x) at the times asked for" test "$rc" = 0 -a -s "$dir/flume.png"
+ok "at the frames nearest to them, over the flat bed it names (0.5 m deep)" contains "$out" \
+  "eta(x) over a flat bed 0.5 m deep at t = 0, 4.5 s"
+run_capture "$plot" flume "$dir/map.nc"
+ok "flume of a 2D map exits 65 saying it is not a flume" test "$rc" = 65 -a -n "$(grep -F "is not a flume" <<<"$err")"
+run_capture "$plot" flume "$dir/tank/map.nc" --times 99
+ok "a time outside the record exits 64" equals "$rc" 64
+line=$(/usr/bin/python3 -c 'import sys, netCDF4; print(list(netCDF4.Dataset(sys.argv[1])["station_name"][:])[0])' \
+  "$dir/tank/kinematics.nc")
+run_capture "$plot" profile "$dir/tank/kinematics.nc" "$line" -o "$dir/profile.png"
+ok "profile draws u(z) and w(z) at kinematics line $line" test "$rc" = 0 -a -s "$dir/profile.png"
+run_capture "$plot" profile "$dir/tank/kinematics.nc" nowhere
+ok "an unknown line exits 65 naming the lines" test "$rc" = 65 -a -n "$(grep -F "(it has: $line" <<<"$err")"
+# Harmonics: the plot tool's numpy least squares and hydrocl analyze harmonics's QR fit of the same samples agree to
+# the rounding of the plot tool's table (6 significant digits: both solve the same least-squares problem).
+run_capture "$plot" harmonics "$dir/tank/history.nc" --period 1.5 --window 1.5 4.5 --harmonics 2 -o "$dir/h.png"
+plot_table=$out
+ok "harmonics prints its table and draws the amplitudes along x" test "$rc" = 0 -a -s "$dir/h.png"
+run_capture "$hydrocl" analyze harmonics "$dir/tank/history.nc" --period 1.5 --window 1.5 4.5 --harmonics 2 --json
+ok "and agrees with hydrocl analyze harmonics to rounding" /usr/bin/python3 -c '
+import json, sys
+rows = {r["station"]: r for r in map(json.loads, sys.argv[2].splitlines())}
+checked = 0
+for line in sys.argv[1].splitlines():
+    fields = line.split()
+    if fields and fields[0] in rows and "no" not in fields:
+        c = rows[fields[0]]
+        close = lambda a, b: abs(a - b) <= 5e-6 * abs(b) + 1e-15
+        assert close(float(fields[2]), c["mean"]), (fields, c)
+        for n in range(2):
+            assert close(float(fields[3 + 2 * n]), c["amplitude"][n]), (fields, c)
+            assert abs(float(fields[4 + 2 * n]) - c["phase_deg"][n]) < 1e-4, (fields, c)
+        checked += 1
+assert checked == len(rows) >= 4 and max(r["amplitude"][0] for r in rows.values()) > 0.005, (checked, rows)' \
+  "$plot_table" "$out"
+run_capture "$plot" harmonics "$dir/tank/history.nc" --period -1
+ok "a negative period exits 64" equals "$rc" 64
+run_capture "$hydrocl" run "$root/cases/tidal-flat.yml" --set grid.nx=16 --set grid.ny=8 --set time.end=3600 \
+  --set output.interval=600 --set output.maxima=true -o "$dir/flat" -q
+ok "the tidal flat with maxima runs" equals "$rc" 0
+run_capture "$plot" maxima "$dir/flat/map.nc" h_max -o "$dir/hmax.png"
+ok "maxima draws h_max" test "$rc" = 0 -a -s "$dir/hmax.png"
+run_capture "$plot" maxima "$dir/tank/map.nc"
+ok "maxima of a run without them exits 65 saying how to get them" \
+  test "$rc" = 65 -a -n "$(grep -F "output.maxima: true" <<<"$err")"
+run_capture "$plot" animate "$dir/flat/map.nc" zeta -o "$dir/zeta.gif"
+ok "animate writes a GIF" equals "$rc" 0
+ok "with one image a map frame (7)" /usr/bin/python3 -c '
+import sys
+from PIL import Image
+image = Image.open(sys.argv[1])
+assert image.n_frames == 7, image.n_frames' "$dir/zeta.gif"
+ok "and a progress bar" contains "$err" "frame 7/7"
+run_capture "$plot" animate "$dir/flat/map.nc" zeta -o "$dir/zeta.avi"
+ok "an animation of another kind exits 64" equals "$rc" 64
+for g in $(seq 1 6); do printf 'g%d,%d,100\n' "$g" $((80 * g)); done >"$dir/six.csv"
+run_capture "$hydrocl" run "$root/cases/tidal-flat.yml" --set grid.nx=16 --set grid.ny=8 --set time.end=600 \
+  --set output.gauges=[] --set output.gauge_file="$dir/six.csv" -o "$dir/six" -q
+run_capture "$plot" gauges "$dir/six/history.nc" h -o "$dir/six.png"
+ok "six gauges are drawn one a panel" contains "$out" "6 gauges in panels"
+run_capture "$plot" gauges "$dir/six/history.nc" h --measured "$dir/none.csv"
+ok "a missing measurements file exits 66, no traceback" test "$rc" = 66 -a -z "$(grep Traceback <<<"$err")"
 tap_done
