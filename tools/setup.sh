@@ -8,6 +8,8 @@ hydrocl_packages="gcc meson ninja-build pkg-config python3 ocl-icd-opencl-dev op
   python3-xarray clang-format"
 # Parallel netCDF-4 (HDF5 over MPI-IO): the map file written by every rank, each its own block.
 hydrocl_packages="$hydrocl_packages libnetcdf-mpi-dev"
+# hydrocl-plot's MP4 animations.
+hydrocl_packages="$hydrocl_packages ffmpeg"
 # The fuzzing harness (tools/fuzz, the suite fuzz): clang and its libFuzzer and sanitizer run-times.
 hydrocl_packages="$hydrocl_packages clang libclang-rt-dev"
 # The kernels suite: Oclgrind, the OpenCL device simulator that checks every access and every race.

@@ -142,6 +142,10 @@ from PIL import Image
 image = Image.open(sys.argv[1])
 assert image.n_frames == 7, image.n_frames' "$dir/zeta.gif"
 ok "and a progress bar" contains "$err" "frame 7/7"
+run_capture "$plot" animate "$dir/flat/map.nc" zeta -o "$dir/zeta.mp4" --fps 4
+ok "and an MP4 through ffmpeg (tools/setup.sh installs it)" equals "$rc" 0
+ok "of 7 video frames" test "$(ffprobe -v error -count_frames -select_streams v:0 -show_entries \
+  stream=nb_read_frames -of csv=p=0 "$dir/zeta.mp4")" = 7
 run_capture "$plot" animate "$dir/flat/map.nc" zeta -o "$dir/zeta.avi"
 ok "an animation of another kind exits 64" equals "$rc" 64
 for g in $(seq 1 6); do printf 'g%d,%d,100\n' "$g" $((80 * g)); done >"$dir/six.csv"
