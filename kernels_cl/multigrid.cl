@@ -224,9 +224,10 @@ INLINE void solve_line(__global REAL *u, __global const REAL *rhs, __global cons
 __kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx, const int ny,
                      const int pitch, const ulong plane, const int nz, const int x0, const int y0, const int colour,
                      const int walls, const int zero_guess, __constant const REAL *vertical, const REAL idx2,
-                     const REAL idy2, const REAL i2dx, const REAL i2dy) {
-  const int j = get_global_id(1), i = 2 * (int)get_global_id(0) + ((x0 + y0 + j + colour) & 1);
-  if (i >= nx || j >= ny) {
+                     const REAL idy2, const REAL i2dx, const REAL i2dy, const int4 box) {
+  /* the columns of the colour in box (first i, first j, end i, end j), exactly: the sweep is in place */
+  const int j = box.y + get_global_id(1), i = (box.x & ~1) + 2 * (int)get_global_id(0) + ((x0 + y0 + j + colour) & 1);
+  if (i < box.x || i >= box.z || j >= box.w) {
     return;
   }
   solve_line(u, rhs, col, i, j, nx, ny, pitch, plane, nz, walls, zero_guess, vertical, idx2, idy2, i2dx, i2dy);

@@ -73,6 +73,7 @@ static inline void arg_local(KernelArgs *a, size_t bytes) {
 /* How a launch's work-items cover the work. */
 typedef struct {
   cl_uint dims;
+  size_t offset[3]; /* of the first work-item's global id (kernel_grid_at); zero otherwise */
   size_t global[3];
   size_t local[3];
   bool has_local; /* false: the driver chooses the work-group */
@@ -82,6 +83,10 @@ typedef struct {
  * (runtime_grid_shape); kernels built with EXACT_GRID have no bounds guard on CPUs, where the launch is exact. */
 KernelShape kernel_grid(const Runtime *rt, int nx, int ny, int wg_x, int wg_y);
 KernelShape kernel_grid_rows(const Runtime *rt, int nx, int ny, int wg_x, int wg_y, int rows_of_groups);
+/* The same over the nx x ny cells from (x0, y0), as a global offset: get_global_id counts from there, and a kernel
+ * that uses get_group_id adds get_global_offset. On GPUs the padding runs on past the box (up to the kernel's own
+ * guard), so only kernels whose every output depends on inputs they do not write may run over parts of a grid. */
+KernelShape kernel_grid_at(const Runtime *rt, int x0, int y0, int nx, int ny, int wg_x, int wg_y, int rows_of_groups);
 /* n places in 1D work-groups of group work-items (fewer where the device's largest group is smaller), padded to
  * whole groups: the kernel guards its end. */
 KernelShape kernel_range(const Runtime *rt, size_t n, size_t group);
@@ -99,6 +104,8 @@ HclStatus kernel_group_limit(const Runtime *rt, cl_kernel kernel, size_t *most);
  * not be set is HCL_EOPENCL naming the kernel and the argument. bytes_moved is the DRAM traffic the launch must
  * cause, for the profile's effective bandwidth (runtime.h). */
 HclStatus kernel_launch(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved);
+/* The same on queue `which` (runtime.h): the transfer queue is for ghost-layer exchanges. */
+HclStatus kernel_launch_on(Runtime *rt, RuntimeQueue which, const KernelArgs *a, KernelShape shape, double bytes_moved);
 /* The same, returning the launch's event (caller releases) for timing it. */
 HclStatus kernel_launch_timed(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved, cl_event *event);
 

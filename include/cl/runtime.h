@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* runtime.h: one OpenCL context and in-order queue on the chosen device, buffers, kernel launches and the
- * per-kernel profile (--profile). A Runtime is created once per rank and lives for the whole run. */
+/* runtime.h: one OpenCL context on the chosen device with two in-order queues, buffers, kernel launches and the
+ * per-kernel profile (--profile). A Runtime is created once per rank and lives for the whole run.
+ *
+ * The compute queue (runtime_queue) carries every kernel in order. The transfer queue carries the copies between
+ * device and host of ghost-layer exchanges with other ranks (halo.h), so that they run beside the kernels computing
+ * interior points where the device has copy engines; the two are ordered by events only where an exchange's
+ * strips are packed and where they are unpacked. */
 #ifndef HYDROCL_RUNTIME_H
 #define HYDROCL_RUNTIME_H
 
@@ -28,7 +33,9 @@ void runtime_destroy(Runtime **rt);
 const DeviceInfo *runtime_device(const Runtime *rt); /* borrowed */
 const char *runtime_kernel_dir(const Runtime *rt);   /* NULL: embedded sources */
 cl_context runtime_context(const Runtime *rt);
-cl_command_queue runtime_queue(const Runtime *rt);
+cl_command_queue runtime_queue(const Runtime *rt); /* the compute queue */
+typedef enum { QUEUE_COMPUTE, QUEUE_TRANSFER } RuntimeQueue;
+cl_command_queue runtime_queue_of(const Runtime *rt, RuntimeQueue which);
 
 /* The program cache (program.h builds through it): every program built on this runtime is kept, with the source
  * text and the option string it was built from, until the runtime is destroyed, so that identical programs (halo.cl
@@ -53,9 +60,6 @@ HclStatus runtime_zero(Runtime *rt, cl_mem buffer, size_t bytes);
  * names it in messages. Blocking. Caller releases *out. */
 HclStatus runtime_upload_reals(Runtime *rt, Precision p, const double *values, size_t n, const char *what, cl_mem *out);
 
-/* Enqueues kernel over global (local may be NULL). bytes_moved is the DRAM traffic the launch must cause (reads +
- * writes of its arrays), used for the effective bandwidth in the profile. If event is not NULL it receives the
- * launch's event (caller releases); the queue always has profiling enabled, so the event carries timestamps. */
 /* 1 where 2D kernels over a block of cells launch exactly over its nx x ny cells (CPUs: kernels built with
  * -DEXACT_GRID=1 have no bounds guard, which would make PoCL mask every load), 0 where the launch is padded to whole
  * work-groups of the tuned shape (GPUs). */
@@ -66,10 +70,14 @@ int runtime_exact_grid(const DeviceInfo *dev);
  * whole row (the largest divisor of nx the device allows) by one. */
 void runtime_grid_shape(const Runtime *rt, int nx, int ny, int wg_x, int wg_y, int rows_of_groups, size_t global[2],
                         size_t local[2]);
-HclStatus runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size_t *global, const size_t *local,
-                         double bytes_moved, cl_event *event);
+/* Enqueues kernel on queue `which` over global from offset (either may be NULL), local may be NULL. bytes_moved is
+ * the DRAM traffic the launch must cause (reads + writes of its arrays), used for the effective bandwidth in the
+ * profile. If event is not NULL it receives the launch's event (caller releases); the queues always have profiling
+ * enabled, so the event carries timestamps. */
+HclStatus runtime_launch(Runtime *rt, RuntimeQueue which, cl_kernel kernel, cl_uint dims, const size_t *offset,
+                         const size_t *global, const size_t *local, double bytes_moved, cl_event *event);
 
-/* Waits for all queued work and folds finished launches into the profile. Counted as a wait. */
+/* Waits for all queued work (both queues) and folds finished launches into the profile. Counted as a wait. */
 HclStatus runtime_finish(Runtime *rt);
 /* A blocking read of bytes at offset of buffer into host, after the work queued before it; counted as a wait. */
 HclStatus runtime_read(Runtime *rt, cl_mem buffer, size_t offset, size_t bytes, void *host);

@@ -111,6 +111,10 @@ HclStatus laplace_solve(Laplace *laplace, Field *eta, Field *phi, LaplaceResult 
 /* The residual b - A Phi of the current Phi with the surface set from phi, into laplace_residual (tests: the
  * operator's truncation error). */
 HclStatus laplace_compute_residual(Laplace *laplace, Field *eta, Field *phi);
+/* On the state of the last solve or residual (bench halo: the exchange's overlap): one sweep of the high-order
+ * defect r = b - A Phi into laplace_residual, with Phi's ghosts refreshed behind it as in every solve (refresh) or
+ * taken as current; with sweep false, the refresh alone. Collective. */
+HclStatus laplace_sweep(Laplace *laplace, bool sweep, bool refresh);
 
 /* Sources f and f_b: host array of this rank's owned points of all nz + 1 planes (plane 0 f_b, plane k + 1 f at
  * sigma_k; the top plane is ignored), or NULL for none. */

@@ -39,10 +39,10 @@ HclStatus vspace_create_range(Runtime *rt, const Decomp *decomp, Precision preci
                               size_t end, VecSpace **out);
 void vspace_destroy(VecSpace **space);
 
-/* How a field vector's ghosts are refreshed, when the halo exchange alone is not it (the Laplace solver mirrors
- * walls into them, mirror.h): fill(ctx, field, halo) exchanges and fills. */
-typedef HclStatus (*VecGhostFill)(void *ctx, Field *field, Halo *halo);
-void vspace_set_ghost_fill(VecSpace *space, VecGhostFill fill, void *ctx);
+/* What fills a field vector's ghosts after the halo exchange, when the exchange alone is not it (the Laplace solver
+ * mirrors walls into them, mirror.h): fill(ctx, field), on the sides in sides (halo.h's bits). */
+typedef HclStatus (*VecGhostFill)(void *ctx, Field *field);
+void vspace_set_ghost_fill(VecSpace *space, VecGhostFill fill, void *ctx, int sides);
 
 Precision vspace_precision(const VecSpace *space);
 bool vspace_is_range(const VecSpace *space);
@@ -64,6 +64,11 @@ Span vec_span(const Vec *v);
 
 /* Refreshes the ghost layers unless they are current (a range vector has none). Collective. */
 HclStatus vec_ghosts(Vec *v);
+/* An operator's launch over the owned cells that reads v up to reach cells away (halo.h's CellBoxLaunch, out of
+ * place), overlapping the refresh of v's ghosts: the cells that read no stale ghost while they travel, the strips
+ * along the other ranks and the filled sides after (halo_parts); one launch over every cell when the ghosts are
+ * current. Collective. */
+HclStatus vec_ghosts_behind(Vec *v, int reach, CellBoxLaunch launch, void *context);
 /* Marks the ghosts stale after a write by other means than these operations. */
 void vec_touch(Vec *v);
 

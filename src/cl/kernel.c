@@ -10,6 +10,13 @@ KernelShape kernel_grid_rows(const Runtime *rt, int nx, int ny, int wg_x, int wg
   return s;
 }
 
+KernelShape kernel_grid_at(const Runtime *rt, int x0, int y0, int nx, int ny, int wg_x, int wg_y, int rows_of_groups) {
+  KernelShape s = kernel_grid_rows(rt, nx, ny, wg_x, wg_y, rows_of_groups);
+  s.offset[0] = (size_t)x0;
+  s.offset[1] = (size_t)y0;
+  return s;
+}
+
 KernelShape kernel_grid(const Runtime *rt, int nx, int ny, int wg_x, int wg_y) {
   return kernel_grid_rows(rt, nx, ny, wg_x, wg_y, 1);
 }
@@ -36,8 +43,8 @@ static bool empty(const KernelShape *s) {
   return false;
 }
 
-HclStatus kernel_launch_timed(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved,
-                              cl_event *event) {
+static HclStatus launch_shape(Runtime *rt, RuntimeQueue which, const KernelArgs *a, KernelShape shape,
+                              double bytes_moved, cl_event *event) {
   HclStatus status = HCL_OK;
   if (a->err != CL_SUCCESS) {
     char name[128] = "?";
@@ -50,8 +57,9 @@ HclStatus kernel_launch_timed(Runtime *rt, const KernelArgs *a, KernelShape shap
   if (empty(&shape)) {
     goto cleanup;
   }
-  TRY(runtime_launch(rt, a->kernel, shape.dims, shape.global, shape.has_local ? shape.local : NULL, bytes_moved,
-                     event));
+  bool offset = shape.offset[0] || shape.offset[1] || shape.offset[2];
+  TRY(runtime_launch(rt, which, a->kernel, shape.dims, offset ? shape.offset : NULL, shape.global,
+                     shape.has_local ? shape.local : NULL, bytes_moved, event));
 cleanup:
   return status;
 }
@@ -65,6 +73,16 @@ cleanup:
   return status;
 }
 
+HclStatus kernel_launch_timed(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved,
+                              cl_event *event) {
+  return launch_shape(rt, QUEUE_COMPUTE, a, shape, bytes_moved, event);
+}
+
 HclStatus kernel_launch(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved) {
-  return kernel_launch_timed(rt, a, shape, bytes_moved, NULL);
+  return launch_shape(rt, QUEUE_COMPUTE, a, shape, bytes_moved, NULL);
+}
+
+HclStatus kernel_launch_on(Runtime *rt, RuntimeQueue which, const KernelArgs *a, KernelShape shape,
+                           double bytes_moved) {
+  return launch_shape(rt, which, a, shape, bytes_moved, NULL);
 }

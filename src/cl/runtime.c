@@ -35,7 +35,7 @@ struct Runtime {
   DeviceInfo device;
   char *kernel_dir;
   cl_context context;
-  cl_command_queue queue;
+  cl_command_queue queue, transfer_queue; /* kernels; ghost-layer transfers beside them (runtime.h) */
   bool profile;
   ProfileEntry entries[PROFILE_KERNELS_MAX];
   int nentries;
@@ -80,6 +80,8 @@ HclStatus runtime_create(const DeviceInfo *dev, const RuntimeOptions *options, R
   /* Profiling stays on for every queue: benchmarks time launches through events, and its cost is negligible. */
   rt->queue = clCreateCommandQueue(rt->context, dev->id, CL_QUEUE_PROFILING_ENABLE, &err);
   TRY_CL(err);
+  rt->transfer_queue = clCreateCommandQueue(rt->context, dev->id, CL_QUEUE_PROFILING_ENABLE, &err);
+  TRY_CL(err);
   *out = rt;
   rt = NULL;
 cleanup:
@@ -99,6 +101,9 @@ void runtime_destroy(Runtime **rt) {
     return;
   }
   Runtime *r = *rt;
+  if (r->transfer_queue) {
+    clFinish(r->transfer_queue);
+  }
   if (r->queue) {
     clFinish(r->queue);
   }
@@ -109,6 +114,9 @@ void runtime_destroy(Runtime **rt) {
     free(r->programs[i].options);
   }
   free(r->programs);
+  if (r->transfer_queue) {
+    clReleaseCommandQueue(r->transfer_queue);
+  }
   if (r->queue) {
     clReleaseCommandQueue(r->queue);
   }
@@ -310,13 +318,18 @@ cleanup:
   return status;
 }
 
-HclStatus runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size_t *global, const size_t *local,
-                         double bytes_moved, cl_event *event) {
+cl_command_queue runtime_queue_of(const Runtime *rt, RuntimeQueue which) {
+  return which == QUEUE_TRANSFER ? rt->transfer_queue : rt->queue;
+}
+
+HclStatus runtime_launch(Runtime *rt, RuntimeQueue which, cl_kernel kernel, cl_uint dims, const size_t *offset,
+                         const size_t *global, const size_t *local, double bytes_moved, cl_event *event) {
   HclStatus status = HCL_OK;
   cl_event launched = NULL;
   int entry = 0;
   bool want_event = rt->profile || event;
-  TRY_CL(clEnqueueNDRangeKernel(rt->queue, kernel, dims, NULL, global, local, 0, NULL, want_event ? &launched : NULL));
+  TRY_CL(clEnqueueNDRangeKernel(runtime_queue_of(rt, which), kernel, dims, offset, global, local, 0, NULL,
+                                want_event ? &launched : NULL));
   rt->counts.launches++;
   if (rt->profile) {
     if (rt->npending == PROFILE_PENDING_MAX) {
@@ -339,6 +352,7 @@ cleanup:
 
 HclStatus runtime_finish(Runtime *rt) {
   HclStatus status = HCL_OK;
+  TRY_CL(clFinish(rt->transfer_queue));
   TRY_CL(clFinish(rt->queue));
   rt->counts.waits++;
   TRY(profile_drain(rt));

@@ -34,6 +34,7 @@ typedef struct {
   cl_mem send_dev, recv_dev;
   cl_mem send_pinned, recv_pinned; /* host-allocated (pinned) buffers, mapped for the life of the halo */
   void *send_host, *recv_host;
+  cl_event read_done;    /* the copy of the packed strips to send_host, between halo_begin and halo_end */
   cl_event recv_written; /* the last copy of recv_host to the device: it must end before recv_host is reused */
   ParRequest *send_request, *recv_request;
 } Peer;
@@ -115,7 +116,8 @@ cleanup:
   return status;
 }
 
-static HclStatus launch_boxes(Halo *h, const BoxList *list, cl_mem field, cl_mem staging, int unpack) {
+static HclStatus launch_boxes(Halo *h, RuntimeQueue queue, const BoxList *list, cl_mem field, cl_mem staging,
+                              int unpack) {
   KernelArgs a = kernel_args(staging ? h->pack_boxes : h->copy_boxes);
   if (staging) {
     arg_mem(&a, staging);
@@ -127,7 +129,7 @@ static HclStatus launch_boxes(Halo *h, const BoxList *list, cl_mem field, cl_mem
   if (staging) {
     arg_int(&a, unpack);
   }
-  return kernel_launch(h->rt, &a, kernel_range(h->rt, list->words, WORK_GROUP), 8.0 * (double)list->words);
+  return kernel_launch_on(h->rt, queue, &a, kernel_range(h->rt, list->words, WORK_GROUP), 8.0 * (double)list->words);
 }
 
 static HclStatus pinned_buffer(Runtime *rt, size_t bytes, cl_mem *buffer, void **host) {
@@ -277,6 +279,10 @@ static void release_pinned(Runtime *rt, cl_mem buffer, void *host) {
  * its peer, which posts its receives first, takes it. */
 static void cancel_requests(Halo *h) {
   for (int i = 0; i < h->npeers; i++) {
+    if (h->peers[i].read_done) {
+      clReleaseEvent(h->peers[i].read_done);
+      h->peers[i].read_done = NULL;
+    }
     par_cancel(h->peers[i].recv_request);
     par_cancel(h->peers[i].send_request);
   }
@@ -289,9 +295,13 @@ void halo_destroy(Halo **halo) {
   }
   Halo *h = *halo;
   cancel_requests(h);
+  clFinish(runtime_queue_of(h->rt, QUEUE_TRANSFER));
   clFinish(runtime_queue(h->rt));
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
+    if (p->read_done) {
+      clReleaseEvent(p->read_done);
+    }
     if (p->recv_written) {
       clReleaseEvent(p->recv_written);
     }
@@ -335,11 +345,33 @@ void halo_destroy(Halo **halo) {
   *halo = NULL;
 }
 
-HclStatus halo_begin(Halo *h) {
+/* The periodic copies within this rank, on queue. */
+static HclStatus copy_own_ghosts(Halo *h, RuntimeQueue queue) {
   HclStatus status = HCL_OK;
-  cl_event read_done[NDIRECTIONS] = {NULL};
-  cl_command_queue queue = runtime_queue(h->rt);
-  ASSERT(!h->in_flight);
+  for (int f = 0; f < h->nfields; f++) {
+    TRY(launch_boxes(h, queue, &h->self[f], field_buffer(h->fields[f]), NULL, 0));
+  }
+cleanup:
+  return status;
+}
+
+/* Makes `later` wait, before its next command, for everything enqueued on `earlier` so far. */
+static HclStatus order_queues(Halo *h, RuntimeQueue earlier, RuntimeQueue later) {
+  HclStatus status = HCL_OK;
+  cl_event done = NULL;
+  TRY_CL(clEnqueueMarkerWithWaitList(runtime_queue_of(h->rt, earlier), 0, NULL, &done));
+  TRY_CL(clFlush(runtime_queue_of(h->rt, earlier)));
+  TRY_CL(clEnqueueBarrierWithWaitList(runtime_queue_of(h->rt, later), 1, &done, NULL));
+cleanup:
+  if (done) {
+    clReleaseEvent(done);
+  }
+  return status;
+}
+
+/* Posts the receives into recv_host, once the previous exchange's copy out of it has ended. */
+static HclStatus post_receives(Halo *h) {
+  HclStatus status = HCL_OK;
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
     if (p->bytes == 0) {
@@ -353,55 +385,152 @@ HclStatus halo_begin(Halo *h) {
     }
     TRY(par_irecv(decomp_comm(h->decomp), p->recv_host, (int)p->bytes, p->rank, h->tag, p->recv_request));
   }
+cleanup:
+  return status;
+}
+
+/* Each peer's strips packed on the compute queue, behind its work so far, and the periodic copies; the copies of
+ * the packed strips to the peers' send_host on the transfer queue (p->read_done), where they run beside the kernels
+ * enqueued next. */
+static HclStatus pack_and_read(Halo *h) {
+  HclStatus status = HCL_OK;
+  cl_command_queue transfer = runtime_queue_of(h->rt, QUEUE_TRANSFER);
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
-    if (p->bytes == 0) {
-      continue;
+    for (int f = 0; f < h->nfields && p->bytes > 0; f++) {
+      TRY(launch_boxes(h, QUEUE_COMPUTE, &p->pack[f], field_buffer(h->fields[f]), p->send_dev, 0));
     }
-    for (int f = 0; f < h->nfields; f++) {
-      TRY(launch_boxes(h, &p->pack[f], field_buffer(h->fields[f]), p->send_dev, 0));
-    }
-    TRY_CL(clEnqueueReadBuffer(queue, p->send_dev, CL_FALSE, 0, p->bytes, p->send_host, 0, NULL, &read_done[i]));
   }
-  for (int f = 0; f < h->nfields; f++) {
-    TRY(launch_boxes(h, &h->self[f], field_buffer(h->fields[f]), NULL, 0));
-  }
-  TRY_CL(clFlush(queue));
+  TRY(order_queues(h, QUEUE_COMPUTE, QUEUE_TRANSFER));
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
-    if (p->bytes == 0) {
-      continue;
+    if (p->bytes > 0) {
+      TRY_CL(clEnqueueReadBuffer(transfer, p->send_dev, CL_FALSE, 0, p->bytes, p->send_host, 0, NULL, &p->read_done));
     }
-    TRY_CL(clWaitForEvents(1, &read_done[i]));
-    runtime_count_wait(h->rt);
-    TRY(par_isend(decomp_comm(h->decomp), p->send_host, (int)p->bytes, p->rank, h->tag, p->send_request));
+  }
+  TRY_CL(clFlush(transfer));
+  TRY(copy_own_ghosts(h, QUEUE_COMPUTE));
+cleanup:
+  return status;
+}
+
+/* With other ranks to exchange with: halo_begin posts the receives, enqueues the packing behind the compute queue's
+ * work and the copies to the host on the transfer queue (runtime.h), and returns; halo_end sends each peer its
+ * strips as soon as they are on the host, receives them, copies them to the device on the transfer queue and
+ * unpacks them on the compute queue. Kernels enqueued in between run while the strips travel: the copies beside
+ * them on the device's copy engines, the messages on the host. The packing and unpacking stay on the compute queue,
+ * in order, where they cannot wait for a kernel of the other queue to free the device. Without other ranks the
+ * periodic copies are all there is. */
+HclStatus halo_begin(Halo *h) {
+  HclStatus status = HCL_OK;
+  ASSERT(!h->in_flight);
+  if (h->npeers == 0) {
+    TRY(copy_own_ghosts(h, QUEUE_COMPUTE));
+  } else {
+    TRY(post_receives(h));
+    TRY(pack_and_read(h));
   }
   h->in_flight = true;
 cleanup:
   if (status != HCL_OK) {
     cancel_requests(h);
   }
-  for (int i = 0; i < NDIRECTIONS; i++) {
-    if (read_done[i]) {
-      clReleaseEvent(read_done[i]);
-    }
-  }
   return status;
 }
 
-HclStatus halo_end(Halo *h) {
+static HclStatus send_when_read(Halo *h) {
   HclStatus status = HCL_OK;
-  ASSERT(h->in_flight);
+  for (int i = 0; i < h->npeers; i++) {
+    Peer *p = &h->peers[i];
+    if (p->bytes == 0) {
+      continue;
+    }
+    TRY_CL(clWaitForEvents(1, &p->read_done));
+    runtime_count_wait(h->rt);
+    clReleaseEvent(p->read_done);
+    p->read_done = NULL;
+    TRY(par_isend(decomp_comm(h->decomp), p->send_host, (int)p->bytes, p->rank, h->tag, p->send_request));
+  }
+cleanup:
+  return status;
+}
+
+/* Each peer's strips, once received, copied to the device on the transfer queue and unpacked on the compute queue
+ * after those copies (and after the kernels enqueued meanwhile). */
+static HclStatus receive_and_unpack(Halo *h) {
+  HclStatus status = HCL_OK;
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
     if (p->bytes == 0) {
       continue;
     }
     TRY(par_wait(p->recv_request));
-    TRY_CL(clEnqueueWriteBuffer(runtime_queue(h->rt), p->recv_dev, CL_FALSE, 0, p->bytes, p->recv_host, 0, NULL,
-                                &p->recv_written));
+    TRY_CL(clEnqueueWriteBuffer(runtime_queue_of(h->rt, QUEUE_TRANSFER), p->recv_dev, CL_FALSE, 0, p->bytes,
+                                p->recv_host, 0, NULL, &p->recv_written));
+  }
+  TRY(order_queues(h, QUEUE_TRANSFER, QUEUE_COMPUTE));
+  for (int i = 0; i < h->npeers; i++) {
+    Peer *p = &h->peers[i];
+    for (int f = 0; f < h->nfields && p->bytes > 0; f++) {
+      TRY(launch_boxes(h, QUEUE_COMPUTE, &p->unpack[f], field_buffer(h->fields[f]), p->recv_dev, 1));
+    }
+  }
+cleanup:
+  return status;
+}
+
+HclStatus halo_end(Halo *h) {
+  HclStatus status = HCL_OK;
+  ASSERT(h->in_flight);
+  if (h->npeers > 0) {
+    TRY(send_when_read(h));
+    TRY(receive_and_unpack(h));
+    for (int i = 0; i < h->npeers; i++) {
+      TRY(par_wait(h->peers[i].send_request));
+    }
+  }
+  h->in_flight = false;
+cleanup:
+  if (status != HCL_OK) {
+    cancel_requests(h);
+  }
+  return status;
+}
+
+void halo_cancel(Halo *h) {
+  if (h->in_flight) {
+    cancel_requests(h);
+  }
+}
+
+/* An exchange with nothing to overlap, all on the compute queue: fewer events between queues than halo_begin and
+ * halo_end, which on a GPU costs less than it would hide (bench/README.md, halo). */
+static HclStatus exchange_in_order(Halo *h) {
+  HclStatus status = HCL_OK;
+  cl_command_queue queue = runtime_queue(h->rt);
+  TRY(post_receives(h));
+  for (int i = 0; i < h->npeers; i++) {
+    Peer *p = &h->peers[i];
+    for (int f = 0; f < h->nfields && p->bytes > 0; f++) {
+      TRY(launch_boxes(h, QUEUE_COMPUTE, &p->pack[f], field_buffer(h->fields[f]), p->send_dev, 0));
+    }
+    if (p->bytes > 0) {
+      TRY_CL(clEnqueueReadBuffer(queue, p->send_dev, CL_FALSE, 0, p->bytes, p->send_host, 0, NULL, &p->read_done));
+    }
+  }
+  TRY(copy_own_ghosts(h, QUEUE_COMPUTE));
+  TRY_CL(clFlush(queue));
+  h->in_flight = true;
+  TRY(send_when_read(h));
+  for (int i = 0; i < h->npeers; i++) {
+    Peer *p = &h->peers[i];
+    if (p->bytes == 0) {
+      continue;
+    }
+    TRY(par_wait(p->recv_request));
+    TRY_CL(clEnqueueWriteBuffer(queue, p->recv_dev, CL_FALSE, 0, p->bytes, p->recv_host, 0, NULL, &p->recv_written));
     for (int f = 0; f < h->nfields; f++) {
-      TRY(launch_boxes(h, &p->unpack[f], field_buffer(h->fields[f]), p->recv_dev, 1));
+      TRY(launch_boxes(h, QUEUE_COMPUTE, &p->unpack[f], field_buffer(h->fields[f]), p->recv_dev, 1));
     }
   }
   for (int i = 0; i < h->npeers; i++) {
@@ -417,8 +546,12 @@ cleanup:
 
 HclStatus halo_exchange(Halo *h) {
   HclStatus status = HCL_OK;
-  TRY(halo_begin(h));
-  TRY(halo_end(h));
+  ASSERT(!h->in_flight);
+  if (h->npeers == 0) {
+    TRY(copy_own_ghosts(h, QUEUE_COMPUTE));
+  } else {
+    TRY(exchange_in_order(h));
+  }
 cleanup:
   return status;
 }
@@ -429,4 +562,83 @@ size_t halo_message_bytes(const Halo *h) {
     total += h->peers[i].bytes;
   }
   return total;
+}
+
+/* The sides of this rank whose ghosts come from another rank. */
+static int remote_sides(const Halo *h) {
+  const DecompLocal *l = decomp_local(h->decomp);
+  int sides = 0;
+  const int bit[4] = {HALO_WEST, HALO_EAST, HALO_SOUTH, HALO_NORTH};
+  const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1};
+  for (int side = 0; side < 4; side++) {
+    int rank = l->neighbor[dy[side] + 1][dx[side] + 1];
+    sides |= rank >= 0 && rank != l->rank ? bit[side] : 0;
+  }
+  return sides;
+}
+
+static int smaller(int a, int b) {
+  return a < b ? a : b;
+}
+
+/* The least interior cells worth overlapping: HALO_OVERLAP_CELLS, or the environment's HYDROCL_OVERLAP_CELLS (0:
+ * wherever there is an interior, as the rank tests run; a number above every grid: never). */
+static double overlap_cells(void) {
+  static double cells = -1;
+  if (cells < 0) {
+    const char *value = getenv("HYDROCL_OVERLAP_CELLS");
+    char *end = NULL;
+    double given = value ? strtod(value, &end) : -1;
+    cells = value && end != value && *end == '\0' && given >= 0 ? given : HALO_OVERLAP_CELLS;
+  }
+  return cells;
+}
+
+int halo_parts(const Halo *h, int reach, int late_sides, CellBox parts[HALO_PARTS_MOST]) {
+  const DecompLocal *l = decomp_local(h->decomp);
+  int nx = l->nx, ny = l->ny;
+  int late = remote_sides(h) | late_sides;
+  /* The interior's ends: reach cells in from each late side, never past the other end. */
+  int west = late & HALO_WEST ? smaller(reach, nx) : 0, south = late & HALO_SOUTH ? smaller(reach, ny) : 0;
+  int east = late & HALO_EAST ? nx - smaller(reach, nx - west) : nx;
+  int north = late & HALO_NORTH ? ny - smaller(reach, ny - south) : ny;
+  double interior = (double)(east - west) * (north - south);
+  if (h->npeers == 0 || interior == 0 || interior < overlap_cells()) {
+    parts[0] = (CellBox){0, 0, 0, 0};
+    parts[1] = (CellBox){0, 0, nx, ny};
+    return 2;
+  }
+  parts[0] = (CellBox){west, south, east - west, north - south};
+  parts[1] = (CellBox){0, 0, nx, south};                       /* the south strip, corners included */
+  parts[2] = (CellBox){0, north, nx, ny - north};              /* the north strip */
+  parts[3] = (CellBox){0, south, west, north - south};         /* the west strip between them */
+  parts[4] = (CellBox){east, south, nx - east, north - south}; /* the east strip */
+  return 5;
+}
+
+HclStatus halo_launch_box(void *box_kernel, CellBox box) {
+  BoxKernel *k = box_kernel;
+  KernelShape shape = kernel_grid_at(k->rt, box.x0, box.y0, box.nx, box.ny, k->wg_x, k->wg_y, 1);
+  return kernel_launch(k->rt, &k->args, shape, k->bytes_per_cell * box.nx * box.ny);
+}
+
+HclStatus halo_overlap(Halo *h, int reach, CellBoxLaunch launch, void *context) {
+  HclStatus status = HCL_OK;
+  CellBox parts[HALO_PARTS_MOST];
+  int n = halo_parts(h, reach, 0, parts);
+  bool overlap = parts[0].nx > 0 && parts[0].ny > 0;
+  TRY(overlap ? halo_begin(h) : halo_exchange(h));
+  for (int k = 0; k < n; k++) {
+    if (k == 1 && overlap) {
+      TRY(halo_end(h));
+    }
+    if (parts[k].nx > 0 && parts[k].ny > 0) {
+      TRY(launch(context, parts[k]));
+    }
+  }
+cleanup:
+  if (status != HCL_OK) {
+    halo_cancel(h);
+  }
+  return status;
 }

@@ -275,9 +275,9 @@ cleanup:
   return status;
 }
 
-/* Phi's ghosts: exchanged, then mirrored across walls (VecGhostFill). */
-static HclStatus fill_ghosts(void *mirror, Field *field, Halo *halo) {
-  return mirror_exchange(mirror, halo, field);
+/* Phi's ghosts on walls, mirrored after the exchange (VecGhostFill). */
+static HclStatus mirror_ghosts(void *mirror, Field *field) {
+  return mirror_fill(mirror, field);
 }
 
 static const OperatorOps OPERATOR_OPS; /* the sigma-transformed operator, below */
@@ -313,7 +313,8 @@ static HclStatus make_solver(Laplace *L, const double *h) {
   Precond *pc = NULL;
   FieldSpec spec = {.nz = L->config.nz + 1, .ghost = L->radius, .precision = L->outer};
   TRY(vspace_create_fields(L->rt, L->decomp, &spec, &L->space));
-  vspace_set_ghost_fill(L->space, fill_ghosts, L->mirror);
+  vspace_set_ghost_fill(L->space, mirror_ghosts, L->mirror,
+                        mirror_sides(L->decomp) & (HALO_WEST | HALO_EAST | HALO_SOUTH | HALO_NORTH));
   TRY(vec_wrap_field(L->space, L->phi3, &L->phi));
   TRY(operator_create(&OPERATOR_OPS, L, L->space, false, &L->op));
   KrylovOptions options = L->config.krylov;
@@ -468,12 +469,11 @@ cleanup:
 
 /* ---- the operator (operator.h) ---- */
 
-/* One of the column kernels on x (Phi's layout; its ghosts exchanged here unless current) into out, any layout of
- * the outer precision (kernel k_outer) or the V-cycle's (k_inner): the defect f - A x with or without the sources,
- * the right-hand side b (x taken as zero below the surface) or the product A x. */
+/* One of the column kernels on x (Phi's layout; its ghosts exchanged meanwhile unless current) into out, any layout
+ * of the outer precision (kernel k_outer) or the V-cycle's (k_inner): the defect f - A x with or without the
+ * sources, the right-hand side b (x taken as zero below the surface) or the product A x. */
 static HclStatus column_kernel(Laplace *L, int k_outer, int k_inner, Vec *x, bool with_source, Vec *out) {
   HclStatus status = HCL_OK;
-  TRY(vec_ghosts(x));
   Span o = vec_span(out);
   ASSERT(o.nz == (size_t)L->config.nz + 1 && o.nx == (size_t)decomp_local(L->decomp)->nx);
   KernelArgs a = kernel_args(L->kernels[o.precision == L->outer ? k_outer : k_inner]);
@@ -489,9 +489,9 @@ static HclStatus column_kernel(Laplace *L, int k_outer, int k_inner, Vec *x, boo
   arg_mem(&a, L->horizontal);
   arg_mem(&a, L->vertical);
   double planes = L->config.nz + 1;
-  TRY(kernel_launch(L->rt, &a, owned_grid(L),
-                    planes * column_points(L) * (outer_bytes(L) + (double)precision_bytes(o.precision)) +
-                        COL_PLANES * column_points(L) * outer_bytes(L)));
+  BoxKernel launch = {L->rt, a, WG_X, WG_Y,
+                      planes * (outer_bytes(L) + (double)precision_bytes(o.precision)) + COL_PLANES * outer_bytes(L)};
+  TRY(vec_ghosts_behind(x, L->radius, halo_launch_box, &launch));
   vec_touch(out);
 cleanup:
   return status;
@@ -561,6 +561,22 @@ HclStatus laplace_compute_residual(Laplace *L, Field *eta, Field *phi) {
   HclStatus status = HCL_OK;
   Vec *r = NULL;
   TRY(prepare(L, eta, phi));
+  TRY(residual_vector(L, &r));
+  TRY(op_residual(L, NULL, L->phi, r));
+cleanup:
+  return status;
+}
+
+HclStatus laplace_sweep(Laplace *L, bool sweep, bool refresh) {
+  HclStatus status = HCL_OK;
+  Vec *r = NULL;
+  if (refresh) {
+    vec_touch(L->phi);
+  }
+  if (!sweep) {
+    TRY(vec_ghosts(L->phi));
+    goto cleanup;
+  }
   TRY(residual_vector(L, &r));
   TRY(op_residual(L, NULL, L->phi, r));
 cleanup:

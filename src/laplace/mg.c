@@ -375,15 +375,31 @@ void mg_destroy(Mg **mg) {
 
 /* ---- the V-cycle ---- */
 
+/* One half-sweep's launch (the arguments set but the box) over the columns of its colour in a box of columns:
+ * exactly those, since the sweep updates u in place. */
+typedef struct {
+  Mg *mg;
+  KernelArgs args;
+  double bytes_per_column;
+} SweepLaunch;
+
+static HclStatus launch_sweep(void *context, CellBox box) {
+  SweepLaunch *c = context;
+  cl_int4 corners = {{box.x0, box.y0, box.x0 + box.nx, box.y0 + box.ny}};
+  KernelArgs a = c->args;
+  arg_bytes(&a, sizeof corners, &corners);
+  int pairs = (box.x0 + box.nx - (box.x0 & ~1) + 1) / 2; /* columns of one colour in a row of the box, at most */
+  return kernel_launch(c->mg->rt, &a, columns(c->mg, pairs, box.ny), c->bytes_per_column * box.nx * box.ny);
+}
+
 /* One zebra sweep: the red columns, then the black, each with the other colour's ghosts fresh (closed sides need
- * none: the kernels mirror). zero_guess: u is taken as zero before it (the first sweep of a level's visit). */
+ * none: the kernels mirror), the columns away from other ranks updated while they travel (the neighbours' values of
+ * the colour being updated are not read, so what the exchange sends of it does not matter). zero_guess: u is taken as
+ * zero before it (the first sweep of a level's visit). */
 static HclStatus sweep(Mg *m, Level *L, bool zero_guess) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(L->decomp);
   for (int colour = 0; colour < 2; colour++) {
-    if (!zero_guess || colour == 1) {
-      TRY(halo_exchange(L->u_halo));
-    }
     KernelArgs a = kernel_args(m->kernels[K_SMOOTH]);
     arg_mem(&a, field_buffer(L->u));
     arg_mem(&a, field_buffer(L->rhs));
@@ -398,15 +414,19 @@ static HclStatus sweep(Mg *m, Level *L, bool zero_guess) {
     arg_mem(&a, L->vertical);
     arg_spacing(&a, m, L, true);
     /* half the columns: their rhs, 4 coefficients and u written once (the neighbours' u is the other half's) */
-    TRY(kernel_launch(m->rt, &a, columns(m, (l->nx + 1) / 2, l->ny), (L->nz + 2.0) * level_points(L) * real_bytes(m)));
+    SweepLaunch launch = {m, a, (L->nz + 2.0) * real_bytes(m)};
+    if (zero_guess && colour == 0) {
+      TRY(launch_sweep(&launch, (CellBox){0, 0, l->nx, l->ny}));
+    } else {
+      TRY(halo_overlap(L->u_halo, 1, launch_sweep, &launch));
+    }
   }
 cleanup:
   return status;
 }
 
+/* res = rhs - M u, computed while u's ghosts travel (the operator reaches one column away). */
 static HclStatus residual(Mg *m, Level *L) {
-  HclStatus status = HCL_OK;
-  TRY(halo_exchange(L->u_halo));
   KernelArgs a = kernel_args(m->kernels[K_RESIDUAL]);
   arg_mem(&a, field_buffer(L->res));
   arg_mem(&a, field_buffer(L->u));
@@ -417,10 +437,8 @@ static HclStatus residual(Mg *m, Level *L) {
   arg_int(&a, L->walls);
   arg_mem(&a, L->vertical);
   arg_spacing(&a, m, L, true);
-  TRY(kernel_launch(m->rt, &a, columns(m, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny),
-                    3.0 * (L->nz + 1) * level_points(L) * real_bytes(m)));
-cleanup:
-  return status;
+  BoxKernel launch = {m->rt, a, WG_X, WG_Y, 3.0 * (L->nz + 1) * real_bytes(m)};
+  return halo_overlap(L->u_halo, 1, halo_launch_box, &launch);
 }
 
 /* rhs of c = restricted residual of f. */

@@ -57,6 +57,7 @@ struct RrbDist {
   Field *straight[3], *rotated[3], *factor[FACTOR_PLANES], *work;
   Halo *straight_halo, *rotated_halo, *factor_halo, *work_halo;
   Coarse coarse;
+  int exchanges; /* ghost exchanges of the last application */
   cl_mem failed;
   cl_program program;
   cl_kernel kernels[NKERNELS];
@@ -316,6 +317,10 @@ int rrb_dist_levels(const RrbDist *rrb) {
   return rrb->levels;
 }
 
+int rrb_dist_exchanges(const RrbDist *rrb) {
+  return rrb->exchanges;
+}
+
 /* ---- The coarse level */
 
 /* Every rank's level-K values of field f into c->gathered (every rank's nodes, in rank order). Collective. */
@@ -460,24 +465,87 @@ static HclStatus stage(RrbDist *r, int kernel, int k, int margin) {
   return launch(r, &a, n, 2 + 5 * 2.5);
 }
 
-/* Forward and backward, one ghost exchange per level each way: the first stage of a level also runs on the nodes
- * one level-k step outside the block (from the ghosts, which reach two steps), so the second finds its neighbours'
- * new values without a second exchange. */
+/* Communication-avoiding substitutions: after one ghost exchange a rank runs several levels, each also on the nodes
+ * of the ghost layers it can still compute from what it holds, so the next level needs no exchange. The margins (in
+ * fine points, s = 2^l the level's step) follow from what each stage reads: a level's first stage reads
+ * neighbours one step away, its second stage the first stage's results one step away, and the next level's nodes are
+ * a subset of this level's. Forward, from the group's last level down: its r2 stage on the block (margin 0) and
+ * its red stage one step further; a lower level's r2 stage as far as the next level's red stage reads, its red stage
+ * one step further. Backward, from the group's first (finest) level up: its black stage on the block and its r1
+ * stage one step further; a coarser level's black stage as far as the finer level's r1 stage reads. A group is as
+ * many levels as keep every read within the ghost width 2^K. A node computed in a ghost layer gets the bits its
+ * owner computes (the same kernel on the same values), so the result is the level-by-level one. */
+static int forward_margins(int first, int end, int red[], int r2[]) {
+  int reach = 0;
+  for (int l = end - 1; l >= first; l--) {
+    r2[l] = l == end - 1 ? 0 : red[l + 1] + (1 << (l + 1));
+    red[l] = r2[l] + (1 << l);
+    reach = red[l] + (1 << l);
+  }
+  return reach; /* of the first level's reads, into the exchanged ghosts */
+}
+
+static int backward_margins(int bottom, int top, int black[], int r1[]) {
+  int reach = 0;
+  for (int l = bottom; l <= top; l++) {
+    black[l] = l == bottom ? 0 : r1[l - 1] + (1 << (l - 1));
+    r1[l] = black[l] + (1 << l);
+    reach = r1[l] + (1 << l);
+  }
+  return reach; /* of the coarsest level's reads, into the exchanged ghosts */
+}
+
+/* Forward: levels in groups of as many as the ghost width allows, one exchange before each group. */
+static HclStatus forward(RrbDist *r, int *exchanges) {
+  HclStatus status = HCL_OK;
+  int red[RRB_MAX_LEVELS], r2[RRB_MAX_LEVELS];
+  for (int first = 0, end; first < r->levels; first = end) {
+    end = first + 1;
+    while (end < r->levels && forward_margins(first, end + 1, red, r2) <= r->ghost) {
+      end++;
+    }
+    ASSERT(forward_margins(first, end, red, r2) <= r->ghost);
+    TRY(halo_exchange(r->work_halo));
+    (*exchanges)++;
+    for (int k = first; k < end; k++) {
+      TRY(stage(r, K_FORWARD_RED, k, red[k]));
+      TRY(stage(r, K_FORWARD_R2, k, r2[k]));
+    }
+  }
+cleanup:
+  return status;
+}
+
+/* Backward: from the last distributed level up to the first, in groups as forward's. */
+static HclStatus backward(RrbDist *r, int *exchanges) {
+  HclStatus status = HCL_OK;
+  int black[RRB_MAX_LEVELS], r1[RRB_MAX_LEVELS];
+  for (int top = r->levels - 1, bottom; top >= 0; top = bottom - 1) {
+    bottom = top;
+    while (bottom > 0 && backward_margins(bottom - 1, top, black, r1) <= r->ghost) {
+      bottom--;
+    }
+    ASSERT(backward_margins(bottom, top, black, r1) <= r->ghost);
+    TRY(halo_exchange(r->work_halo));
+    (*exchanges)++;
+    for (int k = top; k >= bottom; k--) {
+      TRY(stage(r, K_BACKWARD_R1, k, r1[k]));
+      TRY(stage(r, K_BACKWARD_BLACK, k, black[k]));
+    }
+  }
+cleanup:
+  return status;
+}
+
 HclStatus rrb_dist_apply(RrbDist *r, Field *res, Field *z) {
   HclStatus status = HCL_OK;
+  int exchanges = 0;
   TRY(copy_owned(r, res, r->work));
-  for (int k = 0; k < r->levels; k++) {
-    TRY(halo_exchange(r->work_halo));
-    TRY(stage(r, K_FORWARD_RED, k, 1 << k));
-    TRY(stage(r, K_FORWARD_R2, k, 0));
-  }
+  TRY(forward(r, &exchanges));
   TRY(solve_coarse(r));
-  for (int k = r->levels - 1; k >= 0; k--) {
-    TRY(halo_exchange(r->work_halo));
-    TRY(stage(r, K_BACKWARD_R1, k, 1 << k));
-    TRY(stage(r, K_BACKWARD_BLACK, k, 0));
-  }
+  TRY(backward(r, &exchanges));
   TRY(copy_owned(r, r->work, z));
+  r->exchanges = exchanges;
 cleanup:
   return status;
 }

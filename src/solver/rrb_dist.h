@@ -35,7 +35,8 @@ HclStatus rrb_dist_create(Runtime *rt, const Decomp *decomp, Precision precision
                           RrbDist **out);
 void rrb_dist_destroy(RrbDist **rrb);
 
-int rrb_dist_levels(const RrbDist *rrb); /* K: the distributed levels */
+int rrb_dist_levels(const RrbDist *rrb);    /* K: the distributed levels */
+int rrb_dist_exchanges(const RrbDist *rrb); /* ghost exchanges of the last application */
 
 /* Factorizes the matrix of the fields centre, east, north (ghost width 1, east 0 on the grid's last column and north
  * on its last row). A pivot that is not positive is HCL_EDATA naming the level, on every rank. */

@@ -53,6 +53,7 @@ cleanup:
 }
 
 /* Kernel k over the owned points: the matrix, then buffers, then the block's shape. */
+/* Kernel k with the stencil and vectors (x first) as its arguments, while x's ghosts travel (vec.h). */
 static HclStatus launch(Stencil5 *s, int k, Vec *const *vectors, int nvectors) {
   const DecompLocal *l = decomp_local(s->decomp);
   KernelArgs a = kernel_args(s->kernels[k]);
@@ -65,13 +66,12 @@ static HclStatus launch(Stencil5 *s, int k, Vec *const *vectors, int nvectors) {
   arg_int(&a, l->nx);
   arg_int(&a, l->ny);
   arg_int(&a, field_pitch(s->centre));
-  double bytes = (3.0 + nvectors) * l->nx * l->ny * precision_bytes(s->precision);
-  return kernel_launch(s->rt, &a, kernel_grid(s->rt, l->nx, l->ny, WG_X, WG_Y), bytes);
+  BoxKernel launch = {s->rt, a, WG_X, WG_Y, (3.0 + nvectors) * precision_bytes(s->precision)};
+  return vec_ghosts_behind(vectors[0], 1, halo_launch_box, &launch);
 }
 
 static HclStatus apply(void *ctx, Vec *x, Vec *y) {
   HclStatus status = HCL_OK;
-  TRY(vec_ghosts(x));
   TRY(launch(ctx, K_APPLY, (Vec *[]){x, y}, 2));
   vec_touch(y);
 cleanup:
@@ -81,7 +81,6 @@ cleanup:
 static HclStatus residual(void *ctx, Vec *b, Vec *x, Vec *r) {
   HclStatus status = HCL_OK;
   ASSERT(b != NULL);
-  TRY(vec_ghosts(x));
   TRY(launch(ctx, K_RESIDUAL, (Vec *[]){x, b, r}, 3));
   vec_touch(r);
 cleanup:

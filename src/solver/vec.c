@@ -37,6 +37,7 @@ struct VecSpace {
   cl_kernel convert_kernels[2][CONVERTS];
   VecGhostFill ghost_fill;
   void *ghost_ctx;
+  int ghost_fill_sides;
 };
 
 struct Vec {
@@ -129,9 +130,10 @@ void vspace_destroy(VecSpace **space) {
   *space = NULL;
 }
 
-void vspace_set_ghost_fill(VecSpace *space, VecGhostFill fill, void *ctx) {
+void vspace_set_ghost_fill(VecSpace *space, VecGhostFill fill, void *ctx, int sides) {
   space->ghost_fill = fill;
   space->ghost_ctx = ctx;
+  space->ghost_fill_sides = sides;
 }
 
 Precision vspace_precision(const VecSpace *space) {
@@ -242,21 +244,61 @@ Span vec_span(const Vec *v) {
   return v->field ? field_span(v->field) : span_range(v->buffer, s->precision, s->first, s->end);
 }
 
+static HclStatus make_halo(Vec *v) {
+  HclStatus status = HCL_OK;
+  if (!v->halo) {
+    TRY(halo_create(&v->field, 1, &v->halo));
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus fill_after_exchange(Vec *v) {
+  return v->space->ghost_fill ? v->space->ghost_fill(v->space->ghost_ctx, v->field) : HCL_OK;
+}
+
 HclStatus vec_ghosts(Vec *v) {
   HclStatus status = HCL_OK;
   if (!v->field || v->ghosts_current) {
     goto cleanup;
   }
-  if (!v->halo) {
-    TRY(halo_create(&v->field, 1, &v->halo));
-  }
-  if (v->space->ghost_fill) {
-    TRY(v->space->ghost_fill(v->space->ghost_ctx, v->field, v->halo));
-  } else {
-    TRY(halo_exchange(v->halo));
-  }
+  TRY(make_halo(v));
+  TRY(halo_exchange(v->halo));
+  TRY(fill_after_exchange(v));
   v->ghosts_current = true;
 cleanup:
+  return status;
+}
+
+HclStatus vec_ghosts_behind(Vec *v, int reach, CellBoxLaunch launch, void *context) {
+  HclStatus status = HCL_OK;
+  CellBox parts[HALO_PARTS_MOST];
+  ASSERT(v->field);
+  const DecompLocal *l = decomp_local(field_decomp(v->field));
+  if (v->ghosts_current) {
+    TRY(launch(context, (CellBox){0, 0, l->nx, l->ny}));
+    goto cleanup;
+  }
+  TRY(make_halo(v));
+  int n = halo_parts(v->halo, reach, v->space->ghost_fill ? v->space->ghost_fill_sides : 0, parts);
+  bool overlap = parts[0].nx > 0 && parts[0].ny > 0;
+  TRY(overlap ? halo_begin(v->halo) : halo_exchange(v->halo));
+  for (int k = 0; k < n; k++) {
+    if (k == 1) {
+      if (overlap) {
+        TRY(halo_end(v->halo));
+      }
+      TRY(fill_after_exchange(v));
+      v->ghosts_current = true;
+    }
+    if (parts[k].nx > 0 && parts[k].ny > 0) {
+      TRY(launch(context, parts[k]));
+    }
+  }
+cleanup:
+  if (status != HCL_OK && v->halo) {
+    halo_cancel(v->halo);
+  }
   return status;
 }
 

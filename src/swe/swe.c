@@ -263,37 +263,65 @@ void swe_arg_sides(KernelArgs *a, const Decomp *decomp, const SweConfig *config,
   }
 }
 
-/* Launches kernel k over the owned cells with fields as its leading buffer arguments (and the last argument of
- * wave_speed, with_waves, and of centre_fields, mask_dry, after the common ones). */
-static HclStatus launch_speed(Swe *s, int k, Field *const *fields, int nfields, double dt, double bytes_per_cell,
-                              bool last_flag) {
-  const DecompLocal *l = decomp_local(s->decomp);
-  KernelArgs a = kernel_args(s->kernels[k]);
-  for (int i = 0; i < nfields; i++) {
-    arg_mem(&a, field_buffer(fields[i]));
+/* One launch of a kernel over a box of owned cells: the kernel, its leading buffer arguments, the time step, the
+ * traffic per cell in REALs (each kernel reads its inputs once and writes its outputs once) and the last argument
+ * of wave_speed (with_waves) and centre_fields (mask_dry). */
+typedef struct {
+  Swe *swe;
+  int kernel;
+  Field *const *fields;
+  int nfields;
+  double dt, reals_per_cell;
+  bool last_flag;
+} SweLaunch;
+
+static HclStatus launch_box(void *context, CellBox box) {
+  const SweLaunch *c = context;
+  Swe *s = c->swe;
+  KernelArgs a = kernel_args(s->kernels[c->kernel]);
+  for (int i = 0; i < c->nfields; i++) {
+    arg_mem(&a, field_buffer(c->fields[i]));
   }
-  swe_arg_common(&a, s->decomp, &s->config, field_pitch(s->depth), dt);
-  if (k == KERNEL_SPEED || k == KERNEL_CENTRE) {
-    arg_int(&a, last_flag);
+  swe_arg_common(&a, s->decomp, &s->config, field_pitch(s->depth), c->dt);
+  if (c->kernel == KERNEL_SPEED || c->kernel == KERNEL_CENTRE) {
+    arg_int(&a, c->last_flag);
   }
-  if (k == KERNEL_BOUNDARY) { /* 1D over the edge cells, few: the driver chooses the work-groups */
+  if (c->kernel == KERNEL_BOUNDARY) { /* 1D over the edge cells, few: the driver chooses the work-groups */
+    const DecompLocal *l = decomp_local(s->decomp);
     swe_arg_sides(&a, s->decomp, &s->config, s->levels, true);
     return kernel_launch(s->rt, &a, kernel_box(1, 2 * (size_t)l->nx + 2 * (size_t)l->ny, 1, 1), 0.0);
   }
-  /* uv_step: u and v groups alternate along y, twice the rows of groups */
-  KernelShape shape = kernel_grid_rows(s->rt, l->nx, l->ny, WG_X, WG_Y, k == KERNEL_UV ? 2 : 1);
-  double bytes = bytes_per_cell * (double)l->nx * l->ny * (double)precision_bytes(s->config.precision);
+  /* uv_step: u and v groups alternate along y, twice the rows of groups (never launched over a part) */
+  KernelShape shape = kernel_grid_at(s->rt, box.x0, box.y0, box.nx, box.ny, WG_X, WG_Y, c->kernel == KERNEL_UV ? 2 : 1);
+  double bytes = c->reals_per_cell * (double)box.nx * box.ny * (double)precision_bytes(s->config.precision);
   return kernel_launch(s->rt, &a, shape, bytes);
 }
 
-static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double dt, double bytes_per_cell) {
-  return launch_speed(s, k, fields, nfields, dt, bytes_per_cell, false);
+static HclStatus launch_speed(Swe *s, int k, Field *const *fields, int nfields, double dt, double reals_per_cell,
+                              bool last_flag) {
+  const DecompLocal *l = decomp_local(s->decomp);
+  SweLaunch c = {s, k, fields, nfields, dt, reals_per_cell, last_flag};
+  return launch_box(&c, (CellBox){0, 0, l->nx, l->ny});
 }
 
-/* Effective DRAM traffic per cell, in REALs: each kernel reads its inputs once and writes its outputs once. */
+static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double dt, double reals_per_cell) {
+  return launch_speed(s, k, fields, nfields, dt, reals_per_cell, false);
+}
+
+/* Kernel k over the owned cells while halo travels: the cells reading no ghost of it first (halo.h). Every kernel
+ * reads at most GHOST cells away. */
+static HclStatus launch_behind(Swe *s, Halo *halo, int k, Field *const *fields, int nfields, double dt,
+                               double reals_per_cell) {
+  SweLaunch c = {s, k, fields, nfields, dt, reals_per_cell, false};
+  return halo_overlap(halo, GHOST, launch_box, &c);
+}
+
+/* One step. Each exchange of new velocities travels while the next kernel computes the cells away from other
+ * ranks; the fields are the same bits as exchanging first, since every kernel writes only what it does not read. */
 HclStatus swe_step(Swe *s, double dt) {
   HclStatus status = HCL_OK;
   int c = s->current, n = 1 - c;
+  Field *z_args[] = {s->zeta[c], s->depth, s->u[n], s->v[n], s->zeta[n]};
   if (s->implicit) {
     TRY(swe_implicit_step(s->implicit, c, dt, s->levels));
     s->current = n;
@@ -302,26 +330,24 @@ HclStatus swe_step(Swe *s, double dt) {
   if (s->config.ordering == SWE_ORDERING_SIELECKI) {
     Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
     TRY(launch(s, KERNEL_U, u_args, 7, dt, 7.0));
-    TRY(halo_exchange(s->halo_u[n]));
     Field *v_args[] = {s->zeta[c], s->depth, s->u[n], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
-    TRY(launch(s, KERNEL_V, v_args, 7, dt, 7.0));
-    TRY(halo_exchange(s->halo_v[n]));
-  } else if (runtime_exact_grid(runtime_device(
-                 s->rt))) { /* Hansen on a CPU: u and v from the old state in two launches; uv_step's interleaved
-                                  work-groups are a GPU cache layout, 5-10% slower under PoCL */
-    Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
-    TRY(launch(s, KERNEL_U, u_args, 7, dt, 7.0));
-    Field *v_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
-    TRY(launch(s, KERNEL_V, v_args, 7, dt, 7.0));
-    TRY(halo_exchange(s->halo_uv[n]));
+    TRY(launch_behind(s, s->halo_u[n], KERNEL_V, v_args, 7, dt, 7.0));
+    TRY(launch_behind(s, s->halo_v[n], KERNEL_ZETA, z_args, 5, dt, 5.0));
   } else {
-    Field *uv_args[] = {s->zeta[c], s->depth, s->u[c],   s->v[c], s->kfu[c],
-                        s->kfv[c],  s->u[n],  s->kfu[n], s->v[n], s->kfv[n]};
-    TRY(launch(s, KERNEL_UV, uv_args, 10, dt, 10.0));
-    TRY(halo_exchange(s->halo_uv[n]));
+    if (runtime_exact_grid(runtime_device(s->rt))) { /* Hansen on a CPU: u and v from the old state in two launches;
+                                                        uv_step's interleaved work-groups are a GPU cache layout,
+                                                        5-10% slower under PoCL */
+      Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
+      TRY(launch(s, KERNEL_U, u_args, 7, dt, 7.0));
+      Field *v_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
+      TRY(launch(s, KERNEL_V, v_args, 7, dt, 7.0));
+    } else {
+      Field *uv_args[] = {s->zeta[c], s->depth, s->u[c],   s->v[c], s->kfu[c],
+                          s->kfv[c],  s->u[n],  s->kfu[n], s->v[n], s->kfv[n]};
+      TRY(launch(s, KERNEL_UV, uv_args, 10, dt, 10.0));
+    }
+    TRY(launch_behind(s, s->halo_uv[n], KERNEL_ZETA, z_args, 5, dt, 5.0));
   }
-  Field *z_args[] = {s->zeta[c], s->depth, s->u[n], s->v[n], s->zeta[n]};
-  TRY(launch(s, KERNEL_ZETA, z_args, 5, dt, 5.0));
   if (s->has_level_sides) {
     TRY(launch(s, KERNEL_BOUNDARY, z_args, 5, dt, 0.0));
   }

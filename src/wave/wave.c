@@ -390,12 +390,21 @@ static void arg_shape(KernelArgs *a, const Wave *W) {
   arg_int(a, field_pitch(W->y.eta));
 }
 
-/* The ghosts of a pair valid: other ranks and periodic sides, then the walls' mirror images. */
-static HclStatus exchange(Wave *W, Pair *p) {
+/* The ghosts of a pair made valid once its exchange (other ranks, periodic sides) has ended: the walls' mirror
+ * images. */
+static HclStatus end_exchange(Wave *W, Pair *p) {
   HclStatus status = HCL_OK;
-  TRY(halo_exchange(p->halo));
+  TRY(halo_end(p->halo));
   TRY(mirror_fill(W->mirror, p->eta));
   TRY(mirror_fill(W->mirror, p->phi));
+cleanup:
+  return status;
+}
+
+static HclStatus exchange(Wave *W, Pair *p) {
+  HclStatus status = HCL_OK;
+  TRY(halo_begin(p->halo));
+  TRY(end_exchange(W, p));
 cleanup:
   return status;
 }
@@ -541,7 +550,8 @@ cleanup:
 }
 
 /* ERK4: stage s solves at t + c_s dt for the state it was given, then (stage kernel) adds b_s dt k_s to the sum and
- * forms the next stage's state y + a_s dt k_s; the last stage writes y. States alternate between two buffers. */
+ * forms the next stage's state y + a_s dt k_s; the last stage writes y. States alternate between two buffers. The
+ * state's ghosts travel while the Laplace problem is solved, which reads the state but not its ghosts. */
 HclStatus wave_step(Wave *W, double dt, bool timing, WaveStepStats *stats) {
   static const double c[4] = {0, 0.5, 0.5, 1}, a[4] = {0.5, 0.5, 1, 0}, b[4] = {1. / 6, 1. / 3, 1. / 3, 1. / 6};
   HclStatus status = HCL_OK;
@@ -550,9 +560,10 @@ HclStatus wave_step(Wave *W, double dt, bool timing, WaveStepStats *stats) {
   Pair *in = &W->y;
   for (int k = 0; k < 4; k++) {
     Pair *next = &W->stage[k % 2];
+    TRY(halo_begin(in->halo));
     TRY(solve(W, in, W->t + c[k] * dt, &s.iterations));
     TRY(lap(W, timing, &since, &s.solve_seconds));
-    TRY(exchange(W, in));
+    TRY(end_exchange(W, in));
     TRY(stage(W, in, next, W->config.g, b[k] * dt, a[k] * dt, k == 0 ? 0 : k == 3 ? 2 : 1));
     TRY(lap(W, timing, &since, &s.rates_seconds));
     in = next;
@@ -563,6 +574,9 @@ HclStatus wave_step(Wave *W, double dt, bool timing, WaveStepStats *stats) {
     TRY(lap(W, timing, &since, &s.relax_seconds));
   }
 cleanup:
+  if (status != HCL_OK) {
+    halo_cancel(in->halo);
+  }
   if (stats) {
     *stats = s;
   }

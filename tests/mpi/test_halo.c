@@ -239,8 +239,10 @@ static void check_process_grid(void) {
 
 #ifdef HYDROCL_HAVE_MPI
 /* Regression (two ranks): a halo destroyed after halo_begin left its receive posted into freed memory, where a later
- * message landed. Rank 1 begins and destroys; rank 0 then sends on the same halo. The message must stay unreceived
- * on rank 1, for it to find with MPI_Iprobe, instead of vanishing into a stale request. */
+ * message landed. Rank 1 begins and destroys; rank 0 then exchanges on the same halo (its send is posted in
+ * halo_end). The message must stay unreceived on rank 1, for it to find with MPI_Iprobe, instead of vanishing into a
+ * stale request; rank 1 then answers it with a message of the same size and tag, which completes rank 0's
+ * exchange. */
 static void check_destroy_in_flight(Runtime *rt) {
   Decomp *decomp = NULL;
   Field *f = NULL;
@@ -262,7 +264,7 @@ static void check_destroy_in_flight(Runtime *rt) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   if (s == HCL_OK && par_rank() == 0) {
-    s = halo_begin(halo); /* its send does not depend on rank 1's, which may have been cancelled */
+    s = halo_exchange(halo); /* its send does not depend on rank 1's, which may have been cancelled */
     halo_destroy(&halo);
   }
   for (int tries = 0; s == HCL_OK && par_rank() == 1 && !found && tries < 5000; tries++) {
@@ -271,8 +273,9 @@ static void check_destroy_in_flight(Runtime *rt) {
     if (found) {
       int bytes = 0;
       MPI_Get_count(&probe, MPI_BYTE, &bytes);
-      char *drain = malloc((size_t)bytes + 1);
+      char *drain = calloc((size_t)bytes + 1, 1);
       MPI_Recv(drain, bytes, MPI_BYTE, 0, probe.MPI_TAG, par_comm_mpi(decomp_comm(decomp)), MPI_STATUS_IGNORE);
+      MPI_Send(drain, bytes, MPI_BYTE, 0, probe.MPI_TAG, par_comm_mpi(decomp_comm(decomp)));
       free(drain);
     } else {
       nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);

@@ -24,8 +24,16 @@ run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" bench halo --size 65 --precisi
 ok "mpirun -n 2 bench halo exits 0" equals "$rc" 0
 ok "the halo benchmark sends messages between the two ranks" python3 -c '
 import json, sys
-r = json.loads(sys.argv[1])
-assert r["ranks"] == 2 and r["message_bytes"] > 0' "$out"
+r = {json.loads(l)["name"]: json.loads(l) for l in sys.argv[1].splitlines() if l.strip()}
+assert r["exchange"]["ranks"] == 2 and r["exchange"]["message_bytes"] > 0, r' "$out"
+ok "and times the exchange alone, a Laplace sweep alone and the sweep with the exchange behind it" python3 -c '
+import json, sys
+r = [json.loads(l) for l in sys.argv[1].splitlines() if l.strip()]
+h = [x for x in r if x["name"] == "hidden"]
+assert len(h) == 1 and h[0]["ranks"] == 2, r
+h = h[0]
+assert 0 < h["sweep_seconds"] and 0 < h["exchange_seconds"] and 0 < h["both_seconds"], h
+assert abs(h["visible_fraction"] - (h["both_seconds"] - h["sweep_seconds"]) / h["exchange_seconds"]) < 1e-6, h' "$out"
 
 # bench scaling's weak runs double the grid in x: 33 points per rank are 65 x 33 on a 2 x 1 process grid (cells and
 # interior points: 66 x 33); strong runs keep 33 x 33. Every part reports, once, from rank 0.
