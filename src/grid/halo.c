@@ -389,55 +389,35 @@ cleanup:
   return status;
 }
 
-/* Each peer's strips packed on the compute queue, behind its work so far, and the periodic copies; the copies of
- * the packed strips to the peers' send_host on the transfer queue (p->read_done), where they run beside the kernels
- * enqueued next. */
-static HclStatus pack_and_read(Halo *h) {
+/* The steps of an exchange with other ranks. Packing and unpacking run on the compute queue, in order with the
+ * kernels, where they cannot wait for a kernel of another queue to free the device; the copies between device and
+ * host on whichever queue the caller gives. */
+static HclStatus pack_strips(Halo *h) {
   HclStatus status = HCL_OK;
-  cl_command_queue transfer = runtime_queue_of(h->rt, QUEUE_TRANSFER);
   for (int i = 0; i < h->npeers; i++) {
-    Peer *p = &h->peers[i];
-    for (int f = 0; f < h->nfields && p->bytes > 0; f++) {
-      TRY(launch_boxes(h, QUEUE_COMPUTE, &p->pack[f], field_buffer(h->fields[f]), p->send_dev, 0));
+    for (int f = 0; f < h->nfields && h->peers[i].bytes > 0; f++) {
+      TRY(launch_boxes(h, QUEUE_COMPUTE, &h->peers[i].pack[f], field_buffer(h->fields[f]), h->peers[i].send_dev, 0));
     }
   }
-  TRY(order_queues(h, QUEUE_COMPUTE, QUEUE_TRANSFER));
+cleanup:
+  return status;
+}
+
+static HclStatus copy_to_host(Halo *h, RuntimeQueue queue) {
+  HclStatus status = HCL_OK;
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
     if (p->bytes > 0) {
-      TRY_CL(clEnqueueReadBuffer(transfer, p->send_dev, CL_FALSE, 0, p->bytes, p->send_host, 0, NULL, &p->read_done));
+      TRY_CL(clEnqueueReadBuffer(runtime_queue_of(h->rt, queue), p->send_dev, CL_FALSE, 0, p->bytes, p->send_host, 0,
+                                 NULL, &p->read_done));
     }
   }
-  TRY_CL(clFlush(transfer));
-  TRY(copy_own_ghosts(h, QUEUE_COMPUTE));
+  TRY_CL(clFlush(runtime_queue_of(h->rt, queue)));
 cleanup:
   return status;
 }
 
-/* With other ranks to exchange with: halo_begin posts the receives, enqueues the packing behind the compute queue's
- * work and the copies to the host on the transfer queue (runtime.h), and returns; halo_end sends each peer its
- * strips as soon as they are on the host, receives them, copies them to the device on the transfer queue and
- * unpacks them on the compute queue. Kernels enqueued in between run while the strips travel: the copies beside
- * them on the device's copy engines, the messages on the host. The packing and unpacking stay on the compute queue,
- * in order, where they cannot wait for a kernel of the other queue to free the device. Without other ranks the
- * periodic copies are all there is. */
-HclStatus halo_begin(Halo *h) {
-  HclStatus status = HCL_OK;
-  ASSERT(!h->in_flight);
-  if (h->npeers == 0) {
-    TRY(copy_own_ghosts(h, QUEUE_COMPUTE));
-  } else {
-    TRY(post_receives(h));
-    TRY(pack_and_read(h));
-  }
-  h->in_flight = true;
-cleanup:
-  if (status != HCL_OK) {
-    cancel_requests(h);
-  }
-  return status;
-}
-
+/* Sends each peer its strips as soon as they are on the host. */
 static HclStatus send_when_read(Halo *h) {
   HclStatus status = HCL_OK;
   for (int i = 0; i < h->npeers; i++) {
@@ -455,9 +435,8 @@ cleanup:
   return status;
 }
 
-/* Each peer's strips, once received, copied to the device on the transfer queue and unpacked on the compute queue
- * after those copies (and after the kernels enqueued meanwhile). */
-static HclStatus receive_and_unpack(Halo *h) {
+/* Copies each peer's strips to the device as they arrive. */
+static HclStatus copy_received(Halo *h, RuntimeQueue queue) {
   HclStatus status = HCL_OK;
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
@@ -465,17 +444,53 @@ static HclStatus receive_and_unpack(Halo *h) {
       continue;
     }
     TRY(par_wait(p->recv_request));
-    TRY_CL(clEnqueueWriteBuffer(runtime_queue_of(h->rt, QUEUE_TRANSFER), p->recv_dev, CL_FALSE, 0, p->bytes,
-                                p->recv_host, 0, NULL, &p->recv_written));
+    TRY_CL(clEnqueueWriteBuffer(runtime_queue_of(h->rt, queue), p->recv_dev, CL_FALSE, 0, p->bytes, p->recv_host, 0,
+                                NULL, &p->recv_written));
   }
-  TRY(order_queues(h, QUEUE_TRANSFER, QUEUE_COMPUTE));
+cleanup:
+  return status;
+}
+
+static HclStatus unpack_strips(Halo *h) {
+  HclStatus status = HCL_OK;
   for (int i = 0; i < h->npeers; i++) {
-    Peer *p = &h->peers[i];
-    for (int f = 0; f < h->nfields && p->bytes > 0; f++) {
-      TRY(launch_boxes(h, QUEUE_COMPUTE, &p->unpack[f], field_buffer(h->fields[f]), p->recv_dev, 1));
+    for (int f = 0; f < h->nfields && h->peers[i].bytes > 0; f++) {
+      TRY(launch_boxes(h, QUEUE_COMPUTE, &h->peers[i].unpack[f], field_buffer(h->fields[f]), h->peers[i].recv_dev, 1));
     }
   }
 cleanup:
+  return status;
+}
+
+static HclStatus wait_sends(Halo *h) {
+  HclStatus status = HCL_OK;
+  for (int i = 0; i < h->npeers; i++) {
+    TRY(par_wait(h->peers[i].send_request));
+  }
+cleanup:
+  return status;
+}
+
+/* With other ranks to exchange with: halo_begin posts the receives, packs behind the compute queue's work, starts
+ * the copies to the host on the transfer queue (runtime.h) and returns; halo_end sends each peer its strips as soon
+ * as they are on the host, receives them, copies them to the device on the transfer queue and unpacks them. Kernels
+ * enqueued in between run while the strips travel: the copies beside them on the device's copy engines, the
+ * messages on the host. Without other ranks the periodic copies are all there is. */
+HclStatus halo_begin(Halo *h) {
+  HclStatus status = HCL_OK;
+  ASSERT(!h->in_flight);
+  if (h->npeers > 0) {
+    TRY(post_receives(h));
+    TRY(pack_strips(h));
+    TRY(order_queues(h, QUEUE_COMPUTE, QUEUE_TRANSFER));
+    TRY(copy_to_host(h, QUEUE_TRANSFER));
+  }
+  TRY(copy_own_ghosts(h, QUEUE_COMPUTE));
+  h->in_flight = true;
+cleanup:
+  if (status != HCL_OK) {
+    cancel_requests(h);
+  }
   return status;
 }
 
@@ -484,10 +499,10 @@ HclStatus halo_end(Halo *h) {
   ASSERT(h->in_flight);
   if (h->npeers > 0) {
     TRY(send_when_read(h));
-    TRY(receive_and_unpack(h));
-    for (int i = 0; i < h->npeers; i++) {
-      TRY(par_wait(h->peers[i].send_request));
-    }
+    TRY(copy_received(h, QUEUE_TRANSFER));
+    TRY(order_queues(h, QUEUE_TRANSFER, QUEUE_COMPUTE));
+    TRY(unpack_strips(h));
+    TRY(wait_sends(h));
   }
   h->in_flight = false;
 cleanup:
@@ -503,39 +518,19 @@ void halo_cancel(Halo *h) {
   }
 }
 
-/* An exchange with nothing to overlap, all on the compute queue: fewer events between queues than halo_begin and
- * halo_end, which on a GPU costs less than it would hide (bench/README.md, halo). */
+/* An exchange with nothing to overlap, all on the compute queue: no events between queues, which on a GPU cost
+ * more than they would hide (bench/README.md, halo). */
 static HclStatus exchange_in_order(Halo *h) {
   HclStatus status = HCL_OK;
-  cl_command_queue queue = runtime_queue(h->rt);
   TRY(post_receives(h));
-  for (int i = 0; i < h->npeers; i++) {
-    Peer *p = &h->peers[i];
-    for (int f = 0; f < h->nfields && p->bytes > 0; f++) {
-      TRY(launch_boxes(h, QUEUE_COMPUTE, &p->pack[f], field_buffer(h->fields[f]), p->send_dev, 0));
-    }
-    if (p->bytes > 0) {
-      TRY_CL(clEnqueueReadBuffer(queue, p->send_dev, CL_FALSE, 0, p->bytes, p->send_host, 0, NULL, &p->read_done));
-    }
-  }
+  TRY(pack_strips(h));
+  TRY(copy_to_host(h, QUEUE_COMPUTE));
   TRY(copy_own_ghosts(h, QUEUE_COMPUTE));
-  TRY_CL(clFlush(queue));
   h->in_flight = true;
   TRY(send_when_read(h));
-  for (int i = 0; i < h->npeers; i++) {
-    Peer *p = &h->peers[i];
-    if (p->bytes == 0) {
-      continue;
-    }
-    TRY(par_wait(p->recv_request));
-    TRY_CL(clEnqueueWriteBuffer(queue, p->recv_dev, CL_FALSE, 0, p->bytes, p->recv_host, 0, NULL, &p->recv_written));
-    for (int f = 0; f < h->nfields; f++) {
-      TRY(launch_boxes(h, QUEUE_COMPUTE, &p->unpack[f], field_buffer(h->fields[f]), p->recv_dev, 1));
-    }
-  }
-  for (int i = 0; i < h->npeers; i++) {
-    TRY(par_wait(h->peers[i].send_request));
-  }
+  TRY(copy_received(h, QUEUE_COMPUTE));
+  TRY(unpack_strips(h));
+  TRY(wait_sends(h));
   h->in_flight = false;
 cleanup:
   if (status != HCL_OK) {

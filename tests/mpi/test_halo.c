@@ -127,6 +127,67 @@ static void check(Runtime *rt, const Grid *grid, const Shape *shapes, int nshape
   decomp_destroy(&decomp);
 }
 
+/* halo_parts (the suite runs with HYDROCL_OVERLAP_CELLS=0): the parts cover every owned cell once; no interior cell
+ * lies within reach of a side whose ghosts come from another rank or of a late side; with other ranks and room the
+ * interior is not empty, and with none it is. */
+static void check_parts(Runtime *rt, const Grid *grid, int reach, int late_sides) {
+  Decomp *decomp = NULL;
+  Field *f = NULL;
+  Halo *halo = NULL;
+  DecompSpec spec = {.nx = grid->nx, .ny = grid->ny, .periodic_x = grid->periodic_x, .periodic_y = grid->periodic_y};
+  FieldSpec fs = {.name = "f", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
+  status_clear();
+  HclStatus s = decomp_create(&spec, &decomp);
+  if (s == HCL_OK) {
+    s = field_create(rt, decomp, &fs, &f);
+  }
+  if (s == HCL_OK) {
+    s = halo_create(&f, 1, &halo);
+  }
+  bool right = s == HCL_OK;
+  long cells = 0, interior = 0;
+  if (right) {
+    const DecompLocal *l = decomp_local(decomp);
+    CellBox parts[HALO_PARTS_MOST];
+    int n = halo_parts(halo, reach, late_sides, parts);
+    int *covered = calloc((size_t)l->nx * l->ny, sizeof *covered);
+    for (int k = 0; k < n; k++) {
+      for (int j = parts[k].y0; j < parts[k].y0 + parts[k].ny; j++) {
+        for (int i = parts[k].x0; i < parts[k].x0 + parts[k].nx; i++) {
+          right = right && i >= 0 && i < l->nx && j >= 0 && j < l->ny && ++covered[j * l->nx + i] == 1;
+          cells++;
+        }
+      }
+    }
+    bool remote[4] = {false};
+    const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1}, bit[4] = {HALO_WEST, HALO_EAST, HALO_SOUTH, HALO_NORTH};
+    bool any_remote = false;
+    for (int side = 0; side < 4; side++) {
+      int rank = l->neighbor[dy[side] + 1][dx[side] + 1];
+      remote[side] = (rank >= 0 && rank != l->rank) || (late_sides & bit[side]);
+      any_remote = any_remote || (rank >= 0 && rank != l->rank);
+    }
+    const CellBox in = parts[0];
+    interior = (long)in.nx * in.ny;
+    right = right && cells == (long)l->nx * l->ny;
+    right = right && (!remote[0] || in.nx == 0 || in.x0 >= reach) &&
+            (!remote[1] || in.nx == 0 || in.x0 + in.nx <= l->nx - reach);
+    right = right && (!remote[2] || in.ny == 0 || in.y0 >= reach) &&
+            (!remote[3] || in.ny == 0 || in.y0 + in.ny <= l->ny - reach);
+    bool room = l->nx > 2 * reach && l->ny > 2 * reach;
+    right = right && (any_remote && room ? interior > 0 : interior == 0);
+    free(covered);
+  }
+  TAP_OK(all_ranks(right),
+         "%dx%d%s%s, %d ranks, reach %d, late sides %d: the parts cover the block once, the interior "
+         "(%ld cells here) reads no late ghost %s",
+         grid->nx, grid->ny, grid->periodic_x ? " periodic-x" : "", grid->periodic_y ? " periodic-y" : "", par_size(),
+         reach, late_sides, interior, status_message());
+  halo_destroy(&halo);
+  field_destroy(&f);
+  decomp_destroy(&decomp);
+}
+
 /* Regression: a check failing on the last rank only (it owns 2 columns, the others 3, ghost width 3) used to let the
  * other ranks go on into collectives and hang; every rank must now fail, the others naming the last rank. */
 static void check_one_rank_failing(Runtime *rt) {
@@ -312,6 +373,11 @@ int main(int argc, char **argv) {
   check(rt, &both, batch, 3, false);
   check(rt, &closed, batch, 3, true);
   check(rt, &px, batch, 2, true);
+  for (int reach = 1; reach <= 3; reach += 2) {
+    check_parts(rt, &closed, reach, 0);
+    check_parts(rt, &both, reach, 0);
+    check_parts(rt, &closed, reach, HALO_WEST | HALO_NORTH);
+  }
 
   /* Too many ranks for the ghost width: refused with the numbers, not a wrong exchange. */
   if (par_size() >= 2) {
