@@ -317,7 +317,8 @@ cleanup:
 HclStatus bench_rrb(const BenchRequest *request) {
   HclStatus status = HCL_OK;
   REQUIRE(par_size() == 1, HCL_EUSAGE,
-          "bench rrb times one rank's kernels; on several ranks time 'hydrocl solve-poisson' under mpirun");
+          "bench rrb times one rank's kernels (the paper's tables); on several ranks 'bench scaling' times RRB-CG "
+          "against one rank, and 'hydrocl solve-poisson' under mpirun any size");
   TRY(bench_each_precision(request, "rrb", sweep));
 cleanup:
   return status;

@@ -8,11 +8,13 @@
  * (i 2^k, j 2^k), coloured by their global indices, so every rank's elimination is the one-rank elimination. Before
  * each stage (setup steps A and B, forward and backward substitution) the ghost layers are exchanged through the
  * halo layer, so a node on a block's edge sees its neighbours on other ranks (the substitutions exchange once per
- * level and direction: their first stage also runs on the ghost nodes next to the block). Below level K the remaining grid
+ * group of levels and direction: each level also runs on the ghost nodes it can still compute, so the next level of
+ * the group needs no exchange; rrb_dist.c says how far). Below level K the remaining grid
  * (at most coarse_nodes nodes) is gathered onto every rank (MPI_Allgatherv), factorized and solved redundantly by
  * the one-rank solver (rrb.h), and every rank takes back the values of its block and ghost layers: a coarse level
  * needs no further exchange. K also stops where 2^(K+1) exceeds the smallest block, and may be 0: then the whole
- * grid is gathered (small grids). Cost per application: 2 K ghost exchanges and one gather of the coarse grid.
+ * grid is gathered (small grids). Cost per application: one gather of the coarse grid and 2 ghost exchanges for
+ * K = 1, 4 for K = 2 to 5 (2 K level by level; rrb_dist_exchanges). The setup exchanges twice per level, once.
  *
  * Vectors are fields of ghost width 1 on the decomposition (pcg.h's); every call is collective. */
 #ifndef HYDROCL_RRB_DIST_H
