@@ -393,9 +393,8 @@ static HclStatus launch_sweep(void *context, CellBox box) {
 }
 
 /* One zebra sweep: the red columns, then the black, each with the other colour's ghosts fresh (closed sides need
- * none: the kernels mirror), the columns away from other ranks updated while they travel (the neighbours' values of
- * the colour being updated are not read, so what the exchange sends of it does not matter). zero_guess: u is taken as
- * zero before it (the first sweep of a level's visit). */
+ * none: the kernels mirror); the columns away from other ranks are updated while those ghosts travel. zero_guess: u
+ * is taken as zero before it (the first sweep of a level's visit). */
 static HclStatus sweep(Mg *m, Level *L, bool zero_guess) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(L->decomp);

@@ -390,21 +390,20 @@ static void arg_shape(KernelArgs *a, const Wave *W) {
   arg_int(a, field_pitch(W->y.eta));
 }
 
-/* The ghosts of a pair made valid once its exchange (other ranks, periodic sides) has ended: the walls' mirror
- * images. */
-static HclStatus end_exchange(Wave *W, Pair *p) {
+/* The walls' mirror images in a pair's ghosts, once its exchange (other ranks, periodic sides) has ended. */
+static HclStatus mirror_pair(Wave *W, Pair *p) {
   HclStatus status = HCL_OK;
-  TRY(halo_end(p->halo));
   TRY(mirror_fill(W->mirror, p->eta));
   TRY(mirror_fill(W->mirror, p->phi));
 cleanup:
   return status;
 }
 
+/* The ghosts of a pair valid: other ranks and periodic sides, then the walls. */
 static HclStatus exchange(Wave *W, Pair *p) {
   HclStatus status = HCL_OK;
-  TRY(halo_begin(p->halo));
-  TRY(end_exchange(W, p));
+  TRY(halo_exchange(p->halo));
+  TRY(mirror_pair(W, p));
 cleanup:
   return status;
 }
@@ -563,7 +562,8 @@ HclStatus wave_step(Wave *W, double dt, bool timing, WaveStepStats *stats) {
     TRY(halo_begin(in->halo));
     TRY(solve(W, in, W->t + c[k] * dt, &s.iterations));
     TRY(lap(W, timing, &since, &s.solve_seconds));
-    TRY(end_exchange(W, in));
+    TRY(halo_end(in->halo));
+    TRY(mirror_pair(W, in));
     TRY(stage(W, in, next, W->config.g, b[k] * dt, a[k] * dt, k == 0 ? 0 : k == 3 ? 2 : 1));
     TRY(lap(W, timing, &since, &s.rates_seconds));
     in = next;

@@ -80,10 +80,14 @@ for r in rows:
     assert r["launches_per_iteration"] >= 3 and 0 < r["waits_per_iteration"] < r["launches_per_iteration"], r' "$out"
 run_capture "$hydrocl" bench halo --size 33 --precision single
 ok "bench halo exits 0" equals "$rc" 0
-ok "bench halo prints its bandwidth against the copy rate" python3 -c '
+ok "bench halo prints its bandwidth against the copy rate, and the exchange behind a Laplace sweep" python3 -c '
 import json, sys
-r = json.loads(sys.argv[1])
-assert r["bench"] == "halo" and r["size"] == 33 and r["gbs"] > 0 and 0 < r["fraction_of_copy"]' "$out"
+rows = {json.loads(line)["name"]: json.loads(line) for line in sys.argv[1].splitlines()}
+assert sorted(rows) == ["exchange", "hidden"], rows
+r = rows["exchange"]
+assert r["bench"] == "halo" and r["size"] == 33 and r["gbs"] > 0 and 0 < r["fraction_of_copy"], r
+h = rows["hidden"]
+assert h["size"] == 33 and min(h["sweep_seconds"], h["exchange_seconds"], h["both_seconds"]) > 0, h' "$out"
 
 run_capture "$hydrocl" bench swe --size 24 --precision single
 ok "bench swe exits 0" equals "$rc" 0
