@@ -244,8 +244,8 @@ __kernel void uv_step(__global const REAL *restrict zeta, __global const REAL *r
                       __global const REAL *restrict kfu_old, __global const REAL *restrict kfv_old,
                       __global REAL *restrict u_new, __global REAL *restrict kfu, __global REAL *restrict v_new,
                       __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
-  const int group = get_group_id(1);
-  const int i = get_global_id(0), j = (group / 2) * get_local_size(1) + get_local_id(1);
+  const int group = get_group_id(1); /* group ids count from 0 whatever the launch's offset (a box of cells) */
+  const int i = get_global_id(0), j = get_global_offset(1) + (group / 2) * get_local_size(1) + get_local_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }

@@ -74,8 +74,12 @@ HclStatus swe_set_state(Swe *swe, const double *depth, const double *zeta, const
 void swe_set_levels(Swe *swe, const double level[SWE_SIDES]);
 
 /* Advances one step of dt seconds. The implicit scheme returns HCL_ENOTCONVERGED with CG's history when the level
- * system is not solved, and HCL_EDIVERGED when a depth stays negative after every face around it was dried. */
+ * system is not solved, and HCL_EDIVERGED when a depth stays negative after every face around it was dried. On
+ * several ranks the explicit step may leave the new level's ghost exchange in flight, for the next step's first
+ * kernels to hide it: every function here that reads ghosts or exchanges ends it first, and swe_settle ends it for
+ * code that reads zeta's ghosts through swe_zeta (owned values are final when swe_step returns). */
 HclStatus swe_step(Swe *swe, double dt);
+HclStatus swe_settle(Swe *swe);
 
 /* What the last implicit step's level solves took: solves (1, or more where drying made it solve again), CG
  * iterations over them, and the last solve's result (history borrowed until the next step). */

@@ -45,6 +45,7 @@ struct Swe {
   bool has_level_sides;                  /* a side on which zeta_boundary sets the level */
   double levels[SWE_SIDES];              /* the water-level sides' levels at the end of the next step */
   Halo *halo_u[2], *halo_v[2], *halo_uv[2], *halo_zeta[2], *halo_all;
+  Halo *zeta_in_flight; /* the last step's level exchange, ended by the next step or settle */
   Reducer *reducer;
   SweImplicit *implicit; /* the implicit scheme's step, NULL for the explicit scheme */
   cl_program program;
@@ -165,6 +166,14 @@ void swe_destroy(Swe **swe) {
   *swe = NULL;
 }
 
+/* Ends the last step's level exchange if it is still in flight: every entry point that reads the state's ghosts
+ * or exchanges it calls this first. */
+static HclStatus settle(Swe *s) {
+  Halo *pending = s->zeta_in_flight;
+  s->zeta_in_flight = NULL;
+  return pending ? halo_end(pending) : HCL_OK;
+}
+
 /* Writes the owned values of the state into copy 0 and fills every ghost layer. */
 static HclStatus write_state(Swe *s, const double *depth, const double *const state[SWE_STATE_FIELDS]) {
   HclStatus status = HCL_OK;
@@ -183,6 +192,7 @@ HclStatus swe_set_state(Swe *s, const double *depth, const double *zeta, const d
   HclStatus status = HCL_OK;
   double *level = NULL, *zeros = NULL, *flags = NULL;
   size_t n = (size_t)field_nx(s->depth) * field_ny(s->depth);
+  TRY(settle(s));
   TRY_ALLOC(level, n);
   TRY_ALLOC(zeros, n);
   TRY_ALLOC(flags, n);
@@ -201,6 +211,7 @@ cleanup:
 
 HclStatus swe_sync_state(Swe *s) {
   HclStatus status = HCL_OK;
+  TRY(settle(s));
   Field *state[SWE_STATE_FIELDS];
   swe_state_fields(s, state);
   Halo *halo = NULL;
@@ -316,45 +327,97 @@ static HclStatus launch_behind(Swe *s, Halo *halo, int k, Field *const *fields, 
   return halo_overlap(halo, GHOST, launch_box, &c);
 }
 
-/* One step. Each exchange of new velocities travels while the next kernel computes the cells away from other
- * ranks; the fields are the same bits as exchanging first, since every kernel writes only what it does not read. */
+/* The step's first kernels, which read the level's ghosts: while the last step's level exchange (pending, or NULL)
+ * ends, the cells away from other ranks of each, then the strips of each. */
+static HclStatus launch_first(Swe *s, Halo *pending, const SweLaunch *kernels, int nkernels) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(s->decomp);
+  CellBox parts[HALO_PARTS_MOST] = {{0, 0, 0, 0}, {0, 0, l->nx, l->ny}};
+  int n = pending ? halo_parts(pending, GHOST, 0, parts) : 2;
+  for (int k = 0; k < n; k++) {
+    if (k == 1 && pending) {
+      TRY(halo_end(pending));
+    }
+    for (int i = 0; i < nkernels && parts[k].nx > 0 && parts[k].ny > 0; i++) {
+      TRY(launch_box((void *)&kernels[i], parts[k]));
+    }
+  }
+cleanup:
+  return status;
+}
+
+/* Starts the exchange of the new level, left in flight for the next step's first kernels where they have interior
+ * cells enough to hide it behind (halo_parts), else completed here. */
+static HclStatus exchange_level(Swe *s, Halo *halo) {
+  CellBox parts[HALO_PARTS_MOST];
+  halo_parts(halo, GHOST, 0, parts);
+  if (parts[0].nx == 0 || parts[0].ny == 0) {
+    return halo_exchange(halo);
+  }
+  HclStatus status = halo_begin(halo);
+  s->zeta_in_flight = status == HCL_OK ? halo : NULL;
+  return status;
+}
+
+/* The explicit step's momentum: u then v (Sielecki), or both from the old state (Hansen), the first of them over the
+ * cells away from other ranks while the last level exchange ends; v_step behind the new u's exchange. */
+static HclStatus momentum(Swe *s, Halo *pending, int c, int n, double dt) {
+  HclStatus status = HCL_OK;
+  Field *u_old[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
+  Field *v_old[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
+  SweLaunch u = {s, KERNEL_U, u_old, 7, dt, 7.0, false}, v = {s, KERNEL_V, v_old, 7, dt, 7.0, false};
+  if (s->config.ordering == SWE_ORDERING_SIELECKI) {
+    Field *v_new_u[] = {s->zeta[c], s->depth, s->u[n], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
+    TRY(launch_first(s, pending, &u, 1));
+    TRY(launch_behind(s, s->halo_u[n], KERNEL_V, v_new_u, 7, dt, 7.0));
+  } else if (runtime_exact_grid(runtime_device(s->rt))) { /* Hansen on a CPU: u and v in two launches; uv_step's
+                                                               interleaved work-groups are a GPU cache layout, 5-10%
+                                                               slower under PoCL */
+    const SweLaunch both[2] = {u, v};
+    TRY(launch_first(s, pending, both, 2));
+  } else {
+    Field *uv_args[] = {s->zeta[c], s->depth, s->u[c],   s->v[c], s->kfu[c],
+                        s->kfv[c],  s->u[n],  s->kfu[n], s->v[n], s->kfv[n]};
+    SweLaunch uv = {s, KERNEL_UV, uv_args, 10, dt, 10.0, false};
+    TRY(launch_first(s, pending, &uv, 1));
+  }
+cleanup:
+  return status;
+}
+
+/* One step. Each exchange travels while the next kernel computes the cells away from other ranks: the new
+ * velocities' behind the level's kernel, the new level's behind the next step's momentum (settle ends it for
+ * everything else); the fields are the same bits as exchanging first, since every kernel writes only what it does
+ * not read. */
 HclStatus swe_step(Swe *s, double dt) {
   HclStatus status = HCL_OK;
   int c = s->current, n = 1 - c;
   Field *z_args[] = {s->zeta[c], s->depth, s->u[n], s->v[n], s->zeta[n]};
+  Halo *pending = s->zeta_in_flight;
+  s->zeta_in_flight = NULL;
   if (s->implicit) {
     TRY(swe_implicit_step(s->implicit, c, dt, s->levels));
     s->current = n;
     goto cleanup;
   }
-  if (s->config.ordering == SWE_ORDERING_SIELECKI) {
-    Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
-    TRY(launch(s, KERNEL_U, u_args, 7, dt, 7.0));
-    Field *v_args[] = {s->zeta[c], s->depth, s->u[n], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
-    TRY(launch_behind(s, s->halo_u[n], KERNEL_V, v_args, 7, dt, 7.0));
-    TRY(launch_behind(s, s->halo_v[n], KERNEL_ZETA, z_args, 5, dt, 5.0));
-  } else {
-    if (runtime_exact_grid(runtime_device(s->rt))) { /* Hansen on a CPU: u and v from the old state in two launches;
-                                                        uv_step's interleaved work-groups are a GPU cache layout,
-                                                        5-10% slower under PoCL */
-      Field *u_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
-      TRY(launch(s, KERNEL_U, u_args, 7, dt, 7.0));
-      Field *v_args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
-      TRY(launch(s, KERNEL_V, v_args, 7, dt, 7.0));
-    } else {
-      Field *uv_args[] = {s->zeta[c], s->depth, s->u[c],   s->v[c], s->kfu[c],
-                          s->kfv[c],  s->u[n],  s->kfu[n], s->v[n], s->kfv[n]};
-      TRY(launch(s, KERNEL_UV, uv_args, 10, dt, 10.0));
-    }
-    TRY(launch_behind(s, s->halo_uv[n], KERNEL_ZETA, z_args, 5, dt, 5.0));
-  }
+  TRY(momentum(s, pending, c, n, dt));
+  pending = NULL;
+  Halo *velocities = s->config.ordering == SWE_ORDERING_SIELECKI ? s->halo_v[n] : s->halo_uv[n];
+  TRY(launch_behind(s, velocities, KERNEL_ZETA, z_args, 5, dt, 5.0));
   if (s->has_level_sides) {
     TRY(launch(s, KERNEL_BOUNDARY, z_args, 5, dt, 0.0));
   }
-  TRY(halo_exchange(s->halo_zeta[n]));
+  TRY(exchange_level(s, s->halo_zeta[n]));
   s->current = n;
 cleanup:
+  if (status != HCL_OK && pending) {
+    halo_cancel(pending);
+  }
   return status;
+}
+
+HclStatus swe_settle(Swe *s) {
+  return settle(s);
 }
 
 Field *swe_zeta(Swe *s) {
@@ -375,6 +438,7 @@ Field *swe_depth(Swe *s) {
 
 HclStatus swe_volume(Swe *s, double *volume) {
   HclStatus status = HCL_OK;
+  TRY(settle(s));
   double sum_zeta = 0, sum_depth = 0;
   /* Dry cells hold zeta = -depth, so sum(zeta + depth) is the sum of the total depths. */
   TRY(reduce_sum(s->reducer, field_span(s->zeta[s->current]), &sum_zeta));
@@ -387,6 +451,7 @@ cleanup:
 /* The largest |velocity| (+ sqrt(g h) with waves) over the wet cells. */
 static HclStatus max_speed(Swe *s, bool with_waves, double *speed) {
   HclStatus status = HCL_OK;
+  TRY(settle(s));
   int c = s->current;
   Field *args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->speed};
   TRY(launch_speed(s, KERNEL_SPEED, args, 5, 0.0, 5.0, with_waves));
@@ -428,6 +493,7 @@ SweSolveStats swe_solve_stats(const Swe *s) {
 
 HclStatus swe_centre_fields(Swe *s, Field *out[SWE_CENTRE_FIELDS], bool mask_dry) {
   HclStatus status = HCL_OK;
+  TRY(settle(s));
   int c = s->current;
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
     ASSERT(field_ghost(out[f]) == 0 && field_precision(out[f]) == s->config.precision);
@@ -452,6 +518,7 @@ cleanup:
 
 HclStatus swe_checkpoint(Swe *s) {
   HclStatus status = HCL_OK;
+  TRY(settle(s));
   static const char *const names[SWE_STATE_FIELDS] = {"zeta_good", "u_good", "v_good", "kfu_good", "kfv_good"};
   Field *state[SWE_STATE_FIELDS];
   for (int f = 0; f < SWE_STATE_FIELDS && !s->good[f]; f++) {
@@ -471,6 +538,7 @@ cleanup:
 
 HclStatus swe_rollback(Swe *s) {
   HclStatus status = HCL_OK;
+  TRY(settle(s));
   Field *state[SWE_STATE_FIELDS];
   ASSERT(s->good[0] != NULL);
   swe_state_fields(s, state);
@@ -501,6 +569,7 @@ cleanup:
 
 HclStatus swe_enable_maxima(Swe *s) {
   HclStatus status = HCL_OK;
+  TRY(settle(s));
   static const char *const names[SWE_MAXIMA_FIELDS] = {"zeta_max", "h_max", "speed_max", "t_wet"};
   static const double start[SWE_MAXIMA_FIELDS] = {-3.4028234663852886e38, 0, 0, -1}; /* -MAXFLOAT: any level */
   for (int f = 0; f < SWE_MAXIMA_FIELDS; f++) {
@@ -539,6 +608,7 @@ HclStatus swe_accumulate_maxima(Swe *s, double t) {
 
 HclStatus swe_maxima_output(Swe *s, Field *out[SWE_MAXIMA_FIELDS]) {
   HclStatus status = HCL_OK;
+  TRY(settle(s));
   for (int f = 0; f < SWE_MAXIMA_FIELDS; f++) {
     ASSERT(field_ghost(out[f]) == 0 && field_precision(out[f]) == s->config.precision);
   }
