@@ -454,15 +454,55 @@ cleanup:
   return status;
 }
 
-/* One substitution stage of level k on the work field over this rank's nodes, widened by `margin` points. */
-static HclStatus stage(RrbDist *r, int kernel, int k, int margin) {
-  const DecompLocal *l = decomp_local(r->decomp);
+/* One substitution stage on the work field over the nodes n (none: nothing). */
+static HclStatus stage_nodes(RrbDist *r, int kernel, Nodes n) {
+  if (n.ni <= 0 || n.nj <= 0) {
+    return HCL_OK;
+  }
   KernelArgs a = kernel_args(r->kernels[kernel]);
   arg_mem(&a, field_buffer(r->work));
   arg_factor(r, &a);
-  Nodes n = block_nodes(r, k, l->x0, l->y0, l->nx, l->ny, margin);
   arg_level(r, &a, n);
   return launch(r, &a, n, 2 + 5 * 2.5);
+}
+
+/* One substitution stage of level k over this rank's nodes, widened by `margin` points. */
+static HclStatus stage(RrbDist *r, int kernel, int k, int margin) {
+  const DecompLocal *l = decomp_local(r->decomp);
+  return stage_nodes(r, kernel, block_nodes(r, k, l->x0, l->y0, l->nx, l->ny, margin));
+}
+
+/* The ghost exchange before a group of levels, travelling while its first stage (level k, `margin` points wide)
+ * updates the nodes whose neighbours, one step away, are this rank's (halo_parts with reach 2^k), then the rest of
+ * its nodes: the frame around them, in four boxes. Each node's update reads nodes of the other class only, so the
+ * split changes no bit. */
+static HclStatus exchange_behind_stage(RrbDist *r, int kernel, int k, int margin) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(r->decomp);
+  CellBox parts[HALO_PARTS_MOST];
+  halo_parts(r->work_halo, 1 << k, 0, parts);
+  Nodes all = block_nodes(r, k, l->x0, l->y0, l->nx, l->ny, margin);
+  Nodes in = block_nodes(r, k, l->x0 + parts[0].x0, l->y0 + parts[0].y0, parts[0].nx, parts[0].ny, 0);
+  if (parts[0].nx == 0 || parts[0].ny == 0 || in.ni <= 0 || in.nj <= 0) {
+    TRY(halo_exchange(r->work_halo));
+    TRY(stage_nodes(r, kernel, all));
+    goto cleanup;
+  }
+  TRY(halo_begin(r->work_halo));
+  TRY(stage_nodes(r, kernel, in));
+  TRY(halo_end(r->work_halo));
+  const Nodes frame[4] = {{k, all.i0, all.j0, all.ni, in.j0 - all.j0}, /* south, corners included */
+                          {k, all.i0, in.j0 + in.nj, all.ni, all.j0 + all.nj - in.j0 - in.nj}, /* north */
+                          {k, all.i0, in.j0, in.i0 - all.i0, in.nj},                           /* west */
+                          {k, in.i0 + in.ni, in.j0, all.i0 + all.ni - in.i0 - in.ni, in.nj}};  /* east */
+  for (int b = 0; b < 4; b++) {
+    TRY(stage_nodes(r, kernel, frame[b]));
+  }
+cleanup:
+  if (status != HCL_OK) {
+    halo_cancel(r->work_halo);
+  }
+  return status;
 }
 
 /* Communication-avoiding substitutions: after one ghost exchange a rank runs several levels, each also on the nodes
@@ -505,10 +545,12 @@ static HclStatus forward(RrbDist *r, int *exchanges) {
       end++;
     }
     ASSERT(forward_margins(first, end, red, r2) <= r->ghost);
-    TRY(halo_exchange(r->work_halo));
+    TRY(exchange_behind_stage(r, K_FORWARD_RED, first, red[first]));
     (*exchanges)++;
     for (int k = first; k < end; k++) {
-      TRY(stage(r, K_FORWARD_RED, k, red[k]));
+      if (k > first) {
+        TRY(stage(r, K_FORWARD_RED, k, red[k]));
+      }
       TRY(stage(r, K_FORWARD_R2, k, r2[k]));
     }
   }
@@ -526,10 +568,12 @@ static HclStatus backward(RrbDist *r, int *exchanges) {
       bottom--;
     }
     ASSERT(backward_margins(bottom, top, black, r1) <= r->ghost);
-    TRY(halo_exchange(r->work_halo));
+    TRY(exchange_behind_stage(r, K_BACKWARD_R1, top, r1[top]));
     (*exchanges)++;
     for (int k = top; k >= bottom; k--) {
-      TRY(stage(r, K_BACKWARD_R1, k, r1[k]));
+      if (k < top) {
+        TRY(stage(r, K_BACKWARD_R1, k, r1[k]));
+      }
       TRY(stage(r, K_BACKWARD_BLACK, k, black[k]));
     }
   }

@@ -9,7 +9,8 @@
  * each stage (setup steps A and B, forward and backward substitution) the ghost layers are exchanged through the
  * halo layer, so a node on a block's edge sees its neighbours on other ranks (the substitutions exchange once per
  * group of levels and direction: each level also runs on the ghost nodes it can still compute, so the next level of
- * the group needs no exchange; rrb_dist.c says how far). Below level K the remaining grid
+ * the group needs no exchange; rrb_dist.c says how far; the exchange travels while the group's first stage updates
+ * the nodes whose neighbours are the rank's own). Below level K the remaining grid
  * (at most coarse_nodes nodes) is gathered onto every rank (MPI_Allgatherv), factorized and solved redundantly by
  * the one-rank solver (rrb.h), and every rank takes back the values of its block and ghost layers: a coarse level
  * needs no further exchange. K also stops where 2^(K+1) exceeds the smallest block, and may be 0: then the whole
