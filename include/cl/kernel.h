@@ -104,8 +104,6 @@ HclStatus kernel_group_limit(const Runtime *rt, cl_kernel kernel, size_t *most);
  * not be set is HCL_EOPENCL naming the kernel and the argument. bytes_moved is the DRAM traffic the launch must
  * cause, for the profile's effective bandwidth (runtime.h). */
 HclStatus kernel_launch(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved);
-/* The same on queue `which` (runtime.h): the transfer queue is for ghost-layer exchanges. */
-HclStatus kernel_launch_on(Runtime *rt, RuntimeQueue which, const KernelArgs *a, KernelShape shape, double bytes_moved);
 /* The same, returning the launch's event (caller releases) for timing it. */
 HclStatus kernel_launch_timed(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved, cl_event *event);
 

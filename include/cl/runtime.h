@@ -70,14 +70,15 @@ int runtime_exact_grid(const DeviceInfo *dev);
  * whole row (the largest divisor of nx the device allows) by one. */
 void runtime_grid_shape(const Runtime *rt, int nx, int ny, int wg_x, int wg_y, int rows_of_groups, size_t global[2],
                         size_t local[2]);
-/* Enqueues kernel on queue `which` over global from offset (either may be NULL), local may be NULL. bytes_moved is
- * the DRAM traffic the launch must cause (reads + writes of its arrays), used for the effective bandwidth in the
+/* Enqueues kernel on the compute queue over global from offset (NULL: none); local may be NULL. bytes_moved is the
+ * DRAM traffic the launch must cause (reads + writes of its arrays), used for the effective bandwidth in the
  * profile. If event is not NULL it receives the launch's event (caller releases); the queues always have profiling
  * enabled, so the event carries timestamps. */
-HclStatus runtime_launch(Runtime *rt, RuntimeQueue which, cl_kernel kernel, cl_uint dims, const size_t *offset,
-                         const size_t *global, const size_t *local, double bytes_moved, cl_event *event);
+HclStatus runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size_t *offset, const size_t *global,
+                         const size_t *local, double bytes_moved, cl_event *event);
 
-/* Waits for all queued work (both queues) and folds finished launches into the profile. Counted as a wait. */
+/* Waits for all work queued on the compute queue (every kernel; the transfer queue's copies are ordered with it by
+ * the exchanges themselves) and folds finished launches into the profile. Counted as a wait. */
 HclStatus runtime_finish(Runtime *rt);
 /* A blocking read of bytes at offset of buffer into host, after the work queued before it; counted as a wait. */
 HclStatus runtime_read(Runtime *rt, cl_mem buffer, size_t offset, size_t bytes, void *host);

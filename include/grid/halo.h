@@ -73,8 +73,17 @@ typedef struct {
 } BoxKernel;
 HclStatus halo_launch_box(void *box_kernel, CellBox box);
 
-/* halo_begin, launch over the interior, halo_end, launch over the strips (halo_parts with no late sides; empty
- * parts are not launched): the exchange travels while the interior is computed. */
-HclStatus halo_overlap(Halo *halo, int reach, CellBoxLaunch launch, void *context);
+/* How a launch overlaps an exchange: the kernel reads reach cells away; then(then_context), when not NULL, fills
+ * the ghosts of late_sides once the exchange has ended (a mirror). */
+typedef struct {
+  int reach, late_sides;
+  HclStatus (*then)(void *then_context);
+  void *then_context;
+} HaloOverlap;
+
+/* halo_begin, launch over the interior, halo_end, then, launch over the strips (halo_parts; empty parts are not
+ * launched): the exchange travels while the interior is computed. Without an interior to hide it behind,
+ * halo_exchange, then, and one launch over every cell. */
+HclStatus halo_overlap(Halo *halo, HaloOverlap how, CellBoxLaunch launch, void *context);
 
 #endif

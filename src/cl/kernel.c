@@ -43,8 +43,8 @@ static bool empty(const KernelShape *s) {
   return false;
 }
 
-static HclStatus launch_shape(Runtime *rt, RuntimeQueue which, const KernelArgs *a, KernelShape shape,
-                              double bytes_moved, cl_event *event) {
+HclStatus kernel_launch_timed(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved,
+                              cl_event *event) {
   HclStatus status = HCL_OK;
   if (a->err != CL_SUCCESS) {
     char name[128] = "?";
@@ -58,7 +58,7 @@ static HclStatus launch_shape(Runtime *rt, RuntimeQueue which, const KernelArgs 
     goto cleanup;
   }
   bool offset = shape.offset[0] || shape.offset[1] || shape.offset[2];
-  TRY(runtime_launch(rt, which, a->kernel, shape.dims, offset ? shape.offset : NULL, shape.global,
+  TRY(runtime_launch(rt, a->kernel, shape.dims, offset ? shape.offset : NULL, shape.global,
                      shape.has_local ? shape.local : NULL, bytes_moved, event));
 cleanup:
   return status;
@@ -73,16 +73,6 @@ cleanup:
   return status;
 }
 
-HclStatus kernel_launch_timed(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved,
-                              cl_event *event) {
-  return launch_shape(rt, QUEUE_COMPUTE, a, shape, bytes_moved, event);
-}
-
 HclStatus kernel_launch(Runtime *rt, const KernelArgs *a, KernelShape shape, double bytes_moved) {
-  return launch_shape(rt, QUEUE_COMPUTE, a, shape, bytes_moved, NULL);
-}
-
-HclStatus kernel_launch_on(Runtime *rt, RuntimeQueue which, const KernelArgs *a, KernelShape shape,
-                           double bytes_moved) {
-  return launch_shape(rt, which, a, shape, bytes_moved, NULL);
+  return kernel_launch_timed(rt, a, shape, bytes_moved, NULL);
 }

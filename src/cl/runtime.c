@@ -322,14 +322,14 @@ cl_command_queue runtime_queue_of(const Runtime *rt, RuntimeQueue which) {
   return which == QUEUE_TRANSFER ? rt->transfer_queue : rt->queue;
 }
 
-HclStatus runtime_launch(Runtime *rt, RuntimeQueue which, cl_kernel kernel, cl_uint dims, const size_t *offset,
-                         const size_t *global, const size_t *local, double bytes_moved, cl_event *event) {
+HclStatus runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size_t *offset, const size_t *global,
+                         const size_t *local, double bytes_moved, cl_event *event) {
   HclStatus status = HCL_OK;
   cl_event launched = NULL;
   int entry = 0;
   bool want_event = rt->profile || event;
-  TRY_CL(clEnqueueNDRangeKernel(runtime_queue_of(rt, which), kernel, dims, offset, global, local, 0, NULL,
-                                want_event ? &launched : NULL));
+  TRY_CL(
+      clEnqueueNDRangeKernel(rt->queue, kernel, dims, offset, global, local, 0, NULL, want_event ? &launched : NULL));
   rt->counts.launches++;
   if (rt->profile) {
     if (rt->npending == PROFILE_PENDING_MAX) {
@@ -352,7 +352,6 @@ cleanup:
 
 HclStatus runtime_finish(Runtime *rt) {
   HclStatus status = HCL_OK;
-  TRY_CL(clFinish(rt->transfer_queue));
   TRY_CL(clFinish(rt->queue));
   rt->counts.waits++;
   TRY(profile_drain(rt));

@@ -116,8 +116,7 @@ cleanup:
   return status;
 }
 
-static HclStatus launch_boxes(Halo *h, RuntimeQueue queue, const BoxList *list, cl_mem field, cl_mem staging,
-                              int unpack) {
+static HclStatus launch_boxes(Halo *h, const BoxList *list, cl_mem field, cl_mem staging, int unpack) {
   KernelArgs a = kernel_args(staging ? h->pack_boxes : h->copy_boxes);
   if (staging) {
     arg_mem(&a, staging);
@@ -129,7 +128,7 @@ static HclStatus launch_boxes(Halo *h, RuntimeQueue queue, const BoxList *list, 
   if (staging) {
     arg_int(&a, unpack);
   }
-  return kernel_launch_on(h->rt, queue, &a, kernel_range(h->rt, list->words, WORK_GROUP), 8.0 * (double)list->words);
+  return kernel_launch(h->rt, &a, kernel_range(h->rt, list->words, WORK_GROUP), 8.0 * (double)list->words);
 }
 
 static HclStatus pinned_buffer(Runtime *rt, size_t bytes, cl_mem *buffer, void **host) {
@@ -345,11 +344,11 @@ void halo_destroy(Halo **halo) {
   *halo = NULL;
 }
 
-/* The periodic copies within this rank, on queue. */
-static HclStatus copy_own_ghosts(Halo *h, RuntimeQueue queue) {
+/* The periodic copies within this rank. */
+static HclStatus copy_own_ghosts(Halo *h) {
   HclStatus status = HCL_OK;
   for (int f = 0; f < h->nfields; f++) {
-    TRY(launch_boxes(h, queue, &h->self[f], field_buffer(h->fields[f]), NULL, 0));
+    TRY(launch_boxes(h, &h->self[f], field_buffer(h->fields[f]), NULL, 0));
   }
 cleanup:
   return status;
@@ -389,14 +388,16 @@ cleanup:
   return status;
 }
 
-/* The steps of an exchange with other ranks. Packing and unpacking run on the compute queue, in order with the
- * kernels, where they cannot wait for a kernel of another queue to free the device; the copies between device and
- * host on whichever queue the caller gives. */
-static HclStatus pack_strips(Halo *h) {
+/* The steps of an exchange with other ranks. Packing and unpacking are kernels and run on the compute queue, in
+ * order with the others, where they cannot wait for a kernel of another queue to free the device; the copies between
+ * device and host run on whichever queue the caller gives. */
+static HclStatus launch_strips(Halo *h, bool unpack) {
   HclStatus status = HCL_OK;
   for (int i = 0; i < h->npeers; i++) {
-    for (int f = 0; f < h->nfields && h->peers[i].bytes > 0; f++) {
-      TRY(launch_boxes(h, QUEUE_COMPUTE, &h->peers[i].pack[f], field_buffer(h->fields[f]), h->peers[i].send_dev, 0));
+    Peer *p = &h->peers[i];
+    for (int f = 0; f < h->nfields && p->bytes > 0; f++) {
+      TRY(launch_boxes(h, unpack ? &p->unpack[f] : &p->pack[f], field_buffer(h->fields[f]),
+                       unpack ? p->recv_dev : p->send_dev, unpack));
     }
   }
 cleanup:
@@ -451,17 +452,6 @@ cleanup:
   return status;
 }
 
-static HclStatus unpack_strips(Halo *h) {
-  HclStatus status = HCL_OK;
-  for (int i = 0; i < h->npeers; i++) {
-    for (int f = 0; f < h->nfields && h->peers[i].bytes > 0; f++) {
-      TRY(launch_boxes(h, QUEUE_COMPUTE, &h->peers[i].unpack[f], field_buffer(h->fields[f]), h->peers[i].recv_dev, 1));
-    }
-  }
-cleanup:
-  return status;
-}
-
 static HclStatus wait_sends(Halo *h) {
   HclStatus status = HCL_OK;
   for (int i = 0; i < h->npeers; i++) {
@@ -481,11 +471,11 @@ HclStatus halo_begin(Halo *h) {
   ASSERT(!h->in_flight);
   if (h->npeers > 0) {
     TRY(post_receives(h));
-    TRY(pack_strips(h));
+    TRY(launch_strips(h, false));
     TRY(order_queues(h, QUEUE_COMPUTE, QUEUE_TRANSFER));
     TRY(copy_to_host(h, QUEUE_TRANSFER));
   }
-  TRY(copy_own_ghosts(h, QUEUE_COMPUTE));
+  TRY(copy_own_ghosts(h));
   h->in_flight = true;
 cleanup:
   if (status != HCL_OK) {
@@ -501,7 +491,7 @@ HclStatus halo_end(Halo *h) {
     TRY(send_when_read(h));
     TRY(copy_received(h, QUEUE_TRANSFER));
     TRY(order_queues(h, QUEUE_TRANSFER, QUEUE_COMPUTE));
-    TRY(unpack_strips(h));
+    TRY(launch_strips(h, true));
     TRY(wait_sends(h));
   }
   h->in_flight = false;
@@ -523,13 +513,13 @@ void halo_cancel(Halo *h) {
 static HclStatus exchange_in_order(Halo *h) {
   HclStatus status = HCL_OK;
   TRY(post_receives(h));
-  TRY(pack_strips(h));
+  TRY(launch_strips(h, false));
   TRY(copy_to_host(h, QUEUE_COMPUTE));
-  TRY(copy_own_ghosts(h, QUEUE_COMPUTE));
+  TRY(copy_own_ghosts(h));
   h->in_flight = true;
   TRY(send_when_read(h));
   TRY(copy_received(h, QUEUE_COMPUTE));
-  TRY(unpack_strips(h));
+  TRY(launch_strips(h, true));
   TRY(wait_sends(h));
   h->in_flight = false;
 cleanup:
@@ -543,7 +533,7 @@ HclStatus halo_exchange(Halo *h) {
   HclStatus status = HCL_OK;
   ASSERT(!h->in_flight);
   if (h->npeers == 0) {
-    TRY(copy_own_ghosts(h, QUEUE_COMPUTE));
+    TRY(copy_own_ghosts(h));
   } else {
     TRY(exchange_in_order(h));
   }
@@ -617,15 +607,18 @@ HclStatus halo_launch_box(void *box_kernel, CellBox box) {
   return kernel_launch(k->rt, &k->args, shape, k->bytes_per_cell * box.nx * box.ny);
 }
 
-HclStatus halo_overlap(Halo *h, int reach, CellBoxLaunch launch, void *context) {
+HclStatus halo_overlap(Halo *h, HaloOverlap how, CellBoxLaunch launch, void *context) {
   HclStatus status = HCL_OK;
   CellBox parts[HALO_PARTS_MOST];
-  int n = halo_parts(h, reach, 0, parts);
+  int n = halo_parts(h, how.reach, how.late_sides, parts);
   bool overlap = parts[0].nx > 0 && parts[0].ny > 0;
   TRY(overlap ? halo_begin(h) : halo_exchange(h));
   for (int k = 0; k < n; k++) {
     if (k == 1 && overlap) {
       TRY(halo_end(h));
+    }
+    if (k == 1 && how.then) {
+      TRY(how.then(how.then_context));
     }
     if (parts[k].nx > 0 && parts[k].ny > 0) {
       TRY(launch(context, parts[k]));

@@ -417,7 +417,7 @@ static HclStatus sweep(Mg *m, Level *L, bool zero_guess) {
     if (zero_guess && colour == 0) {
       TRY(launch_sweep(&launch, (CellBox){0, 0, l->nx, l->ny}));
     } else {
-      TRY(halo_overlap(L->u_halo, 1, launch_sweep, &launch));
+      TRY(halo_overlap(L->u_halo, (HaloOverlap){.reach = 1}, launch_sweep, &launch));
     }
   }
 cleanup:
@@ -437,7 +437,7 @@ static HclStatus residual(Mg *m, Level *L) {
   arg_mem(&a, L->vertical);
   arg_spacing(&a, m, L, true);
   BoxKernel launch = {m->rt, a, WG_X, WG_Y, 3.0 * (L->nz + 1) * real_bytes(m)};
-  return halo_overlap(L->u_halo, 1, halo_launch_box, &launch);
+  return halo_overlap(L->u_halo, (HaloOverlap){.reach = 1}, halo_launch_box, &launch);
 }
 
 /* rhs of c = restricted residual of f. */

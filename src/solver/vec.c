@@ -253,8 +253,16 @@ cleanup:
   return status;
 }
 
-static HclStatus fill_after_exchange(Vec *v) {
-  return v->space->ghost_fill ? v->space->ghost_fill(v->space->ghost_ctx, v->field) : HCL_OK;
+/* After the halo exchange of vector vec: the space's fill, and the ghosts are current. */
+static HclStatus fill_after_exchange(void *vec) {
+  HclStatus status = HCL_OK;
+  Vec *v = vec;
+  if (v->space->ghost_fill) {
+    TRY(v->space->ghost_fill(v->space->ghost_ctx, v->field));
+  }
+  v->ghosts_current = true;
+cleanup:
+  return status;
 }
 
 HclStatus vec_ghosts(Vec *v) {
@@ -265,14 +273,12 @@ HclStatus vec_ghosts(Vec *v) {
   TRY(make_halo(v));
   TRY(halo_exchange(v->halo));
   TRY(fill_after_exchange(v));
-  v->ghosts_current = true;
 cleanup:
   return status;
 }
 
 HclStatus vec_ghosts_behind(Vec *v, int reach, CellBoxLaunch launch, void *context) {
   HclStatus status = HCL_OK;
-  CellBox parts[HALO_PARTS_MOST];
   ASSERT(v->field);
   const DecompLocal *l = decomp_local(field_decomp(v->field));
   if (v->ghosts_current) {
@@ -280,25 +286,12 @@ HclStatus vec_ghosts_behind(Vec *v, int reach, CellBoxLaunch launch, void *conte
     goto cleanup;
   }
   TRY(make_halo(v));
-  int n = halo_parts(v->halo, reach, v->space->ghost_fill ? v->space->ghost_fill_sides : 0, parts);
-  bool overlap = parts[0].nx > 0 && parts[0].ny > 0;
-  TRY(overlap ? halo_begin(v->halo) : halo_exchange(v->halo));
-  for (int k = 0; k < n; k++) {
-    if (k == 1) {
-      if (overlap) {
-        TRY(halo_end(v->halo));
-      }
-      TRY(fill_after_exchange(v));
-      v->ghosts_current = true;
-    }
-    if (parts[k].nx > 0 && parts[k].ny > 0) {
-      TRY(launch(context, parts[k]));
-    }
-  }
+  HaloOverlap how = {.reach = reach,
+                     .late_sides = v->space->ghost_fill ? v->space->ghost_fill_sides : 0,
+                     .then = fill_after_exchange,
+                     .then_context = v};
+  TRY(halo_overlap(v->halo, how, launch, context));
 cleanup:
-  if (status != HCL_OK && v->halo) {
-    halo_cancel(v->halo);
-  }
   return status;
 }
 

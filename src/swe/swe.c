@@ -324,7 +324,7 @@ static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double
 static HclStatus launch_behind(Swe *s, Halo *halo, int k, Field *const *fields, int nfields, double dt,
                                double reals_per_cell) {
   SweLaunch c = {s, k, fields, nfields, dt, reals_per_cell, false};
-  return halo_overlap(halo, GHOST, launch_box, &c);
+  return halo_overlap(halo, (HaloOverlap){.reach = GHOST}, launch_box, &c);
 }
 
 /* The step's first kernels, which read the level's ghosts: while the last step's level exchange (pending, or NULL)

@@ -16,7 +16,7 @@ enum { WG = 64 };
 
 static HclStatus launch1(Runtime *rt, cl_kernel k, size_t n_items, double bytes) {
   size_t local = WG, global = (n_items + WG - 1) / WG * WG;
-  return runtime_launch(rt, QUEUE_COMPUTE, k, 1, NULL, &global, &local, bytes, NULL);
+  return runtime_launch(rt, k, 1, NULL, &global, &local, bytes, NULL);
 }
 
 /* Runs the three kernels on n elements (n a multiple of vec) and checks the results on the host. */

@@ -127,6 +127,21 @@ static void check(Runtime *rt, const Grid *grid, const Shape *shapes, int nshape
   decomp_destroy(&decomp);
 }
 
+/* A 2D double field of ghost width 1 on the decomposition spec, and its halo; what was made is kept for the caller
+ * to destroy, also on failure. */
+static HclStatus one_field_halo(Runtime *rt, const DecompSpec *spec, Decomp **decomp, Field **f, Halo **halo) {
+  FieldSpec fs = {.name = "f", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
+  status_clear();
+  HclStatus s = decomp_create(spec, decomp);
+  if (s == HCL_OK) {
+    s = field_create(rt, *decomp, &fs, f);
+  }
+  if (s == HCL_OK) {
+    s = halo_create(f, 1, halo);
+  }
+  return s;
+}
+
 /* halo_parts (the suite runs with HYDROCL_OVERLAP_CELLS=0): the parts cover every owned cell once; no interior cell
  * lies within reach of a side whose ghosts come from another rank or of a late side; with other ranks and room the
  * interior is not empty, and with none it is. */
@@ -135,15 +150,7 @@ static void check_parts(Runtime *rt, const Grid *grid, int reach, int late_sides
   Field *f = NULL;
   Halo *halo = NULL;
   DecompSpec spec = {.nx = grid->nx, .ny = grid->ny, .periodic_x = grid->periodic_x, .periodic_y = grid->periodic_y};
-  FieldSpec fs = {.name = "f", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
-  status_clear();
-  HclStatus s = decomp_create(&spec, &decomp);
-  if (s == HCL_OK) {
-    s = field_create(rt, decomp, &fs, &f);
-  }
-  if (s == HCL_OK) {
-    s = halo_create(&f, 1, &halo);
-  }
+  HclStatus s = one_field_halo(rt, &spec, &decomp, &f, &halo);
   bool right = s == HCL_OK;
   long cells = 0, interior = 0;
   if (right) {
@@ -310,15 +317,7 @@ static void check_destroy_in_flight(Runtime *rt) {
   Halo *halo = NULL;
   int found = 0;
   DecompSpec spec = {.nx = 8, .ny = 4, .px = 2, .py = 1};
-  FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
-  status_clear();
-  HclStatus s = decomp_create(&spec, &decomp);
-  if (s == HCL_OK) {
-    s = field_create(rt, decomp, &fs, &f);
-  }
-  if (s == HCL_OK) {
-    s = halo_create(&f, 1, &halo);
-  }
+  HclStatus s = one_field_halo(rt, &spec, &decomp, &f, &halo);
   if (all_ranks(s == HCL_OK) && par_rank() == 1) {
     s = halo_begin(halo);
     halo_destroy(&halo);
