@@ -7,21 +7,22 @@
  *   du/dt + u du/dx + v du/dy + g d zeta/dx + cf u |u| / h = 0                          x momentum (y alike)
  *
  * zeta is the water level above the reference plane, d the depth of the bed below it, h = zeta + d the total depth.
- * Kernels: u_step, v_step (momentum with implicit friction per point, thesis eq. 6.5, Sielecki ordering), uv_step
- *   (both at once, Hansen ordering), zeta_step (continuity in flux form, so volume is conserved to rounding),
- *   zeta_boundary (the water-level sides), wave_speed (|velocity| + sqrt(g h), for
- *   the CFL limit and the divergence guard), centre_fields (cell-centred output, a dry cell's level and velocity
- *   NaN unless mask_dry is 0), accumulate_maxima and maxima_output (output.maxima); the implicit scheme's
- *   face_predict,
- *   level_assemble, level_update and dry_negative_faces (the last section).
- * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 2: second-order upwind cross terms reach two faces),
- *   FRICTION (FRICTION_NONE, FRICTION_CHEZY, FRICTION_MANNING) and MOMENTUM_ADVECTION (1: momentum-conserving, 0:
- *   energy-head) from the case, fixed for a run: the kernels carry no code for the other choices.
+ * Kernels: step_hansen, step_sielecki (the explicit step in one pass over memory: momentum with implicit friction
+ *   per point, thesis eq. 6.5, u and v from the same state (Hansen) or v with the new u (Sielecki), then continuity
+ *   in flux form, so volume is conserved to rounding), zeta_boundary (the water-level sides), wave_speed
+ *   (|velocity| + sqrt(g h), for the CFL limit and the divergence guard), centre_fields (cell-centred output, a dry
+ *   cell's level and velocity NaN unless mask_dry is 0), accumulate_maxima and maxima_output (output.maxima); the
+ *   implicit scheme's face_predict, level_assemble, level_update and dry_negative_faces (the last section).
+ * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 3: second-order upwind cross terms reach two faces, and
+ *   the Sielecki step's rim one more), FRICTION (FRICTION_NONE, FRICTION_CHEZY, FRICTION_MANNING) and
+ *   MOMENTUM_ADVECTION (1: momentum-conserving, 0: energy-head) from the case, fixed for a run: the kernels carry no
+ *   code for the other choices.
  * Branch-free: every update computes its value whatever the flags and selects at the end (a ? b : c on values
  *   computed on both sides), so a CPU compiler vectorizes across work-items (PoCL), and GPU warps never diverge.
  * Layout: every array is a[j + G][i + G] with G = STENCIL_RADIUS and row pitch `pitch`, x fastest (field.h);
  *   zeta[j][i], depth[j][i] at cell centres; u[j][i] at the east face (i + 1/2, j) and v[j][i] at the north face
- *   (i, j + 1/2) of cell (i, j); kfu, kfv (1 wet, 0 dry or wall) on the same faces. One work-item per owned cell. */
+ *   (i, j + 1/2) of cell (i, j), each carrying its face's wet flag (wet_flag: -0 dry). One work-item per owned
+ *   cell. */
 
 #define G STENCIL_RADIUS
 
@@ -110,6 +111,24 @@ INLINE REAL momentum_update(const REAL w, const REAL slope, const REAL along_sca
 #define GRID_PARAMS nx, ny, pitch, x0, y0, global_nx, global_ny, closed_x, closed_y
 #define PHYSICS_PARAMS dt, dx, dy, g, dry_depth, friction_coefficient
 
+/* The wet flag of a face travels in its velocity (no flag arrays: the step reads and writes zeta, u and v only): a
+ * dry face, and a wall, holds -0; a wet face any other value, its zero being +0. The flag is the one the face's last
+ * update set (thesis eq. 6.5's kfu), which the neighbouring faces' advection of the next step reads. */
+#define DRY_FACE (-(REAL)0)
+INLINE REAL wet_flag(const REAL w) {
+  return (w == 0 && signbit(w)) ? 0 : 1;
+}
+
+/* A face's new velocity as stored: its update where wet (a -0 made +0: adding +0 changes no other value), else dry. */
+INLINE REAL stored_velocity(const REAL wet, const REAL updated) {
+  return wet > 0 ? updated + (REAL)0 : DRY_FACE;
+}
+
+/* The mean of two face velocities (the transverse velocity at a face, thesis eq. 6.8, is the mean of two of them). */
+INLINE REAL pair_mean(const REAL a, const REAL b) {
+  return (a + b) / 2;
+}
+
 /* What the momentum equation at a face takes from the state at step n, all but the level gradient at n + 1 (thesis
  * eq. 6.5; eq. 6.23 for the implicit scheme): the wet flag (dry below dry_depth, and at closed walls), the upwinded
  * total depth h_up (the continuity flux's depth), the friction depth h_mean and factor cf |velocity|, the advection
@@ -118,142 +137,86 @@ typedef struct {
   REAL w, wet, h_up, h_mean, friction, along_scaled, scale, cross, slope;
 } FaceTerms;
 
-/* The terms at the east face of cell (i, j). Reads u, v, zeta at step n (v at n + 1 under the Sielecki ordering:
- * the caller passes whichever v it wants) and the wet flags of step n. */
+/* The terms at the east face of cell (i, j) from zeta, u at step n (their wet flags with them) and the transverse
+ * velocity's means on the face's south and north sides (eq. 6.8: of v at n, or at n + 1 under the Sielecki
+ * ordering; the caller forms them). */
 INLINE FaceTerms u_terms(const int i, const int j, __global const REAL *restrict zeta,
-                         __global const REAL *restrict depth, __global const REAL *restrict u,
-                         __global const REAL *restrict v, __global const REAL *restrict kfu_old, GRID_ARGS,
-                         PHYSICS_ARGS) {
+                         __global const REAL *restrict depth, __global const REAL *restrict u, const REAL v_south,
+                         const REAL v_north, GRID_ARGS, PHYSICS_ARGS) {
   FaceTerms t;
-  const bool wall = closed_x && x0 + i == global_nx - 1;
+  const bool wall = closed_x && (x0 + i < 0 || x0 + i >= global_nx - 1); /* on or beyond a closed side */
   const REAL rdx = 1 / dx, rdy = 1 / dy;
   const REAL w = t.w = AT(u, i, j);
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i + 1, j), da = AT(depth, i, j), db = AT(depth, i + 1, j);
   const REAL h_up = t.h_up = upwind_depth(w, za, da, zb, db);
   t.wet = (!wall && h_up > dry_depth) ? 1 : 0;
-  /* Transverse velocity at the u point: mean of the four surrounding v faces (thesis eq. 6.8). */
-  const REAL v_south = (AT(v, i, j - 1) + AT(v, i + 1, j - 1)) / 2, v_north = (AT(v, i, j) + AT(v, i + 1, j)) / 2;
   const REAL v_mean = (v_south + v_north) / 2;
   const REAL h_face = (za + da + zb + db) / 2, h_mean = t.h_mean = fmax(h_face, dry_depth);
+  const REAL w_m = AT(u, i - 1, j), w_p = AT(u, i + 1, j);
 #if MOMENTUM_ADVECTION
-  const REAL hm = upwind_depth(AT(u, i - 1, j), AT(zeta, i - 1, j), AT(depth, i - 1, j), za, da);
-  const REAL hp = upwind_depth(AT(u, i + 1, j), zb, db, AT(zeta, i + 2, j), AT(depth, i + 2, j));
+  const REAL hm = upwind_depth(w_m, AT(zeta, i - 1, j), AT(depth, i - 1, j), za, da);
+  const REAL hp = upwind_depth(w_p, zb, db, AT(zeta, i + 2, j), AT(depth, i + 2, j));
   const REAL along =
-      along_momentum_times_2h(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j),
-                              hm * AT(u, i - 1, j), h_up * w, hp * AT(u, i + 1, j), rdx);
+      along_momentum_times_2h(w, w_m, w_p, wet_flag(w_m), wet_flag(w_p), hm * w_m, h_up * w, hp * w_p, rdx);
   t.scale = h_face > 0 ? 2 * h_face : 1;
   t.along_scaled = h_face > 0 ? along : 0;
 #else
-  t.along_scaled =
-      along_central(w, AT(u, i - 1, j), AT(u, i + 1, j), AT(kfu_old, i - 1, j), AT(kfu_old, i + 1, j), rdx);
+  t.along_scaled = along_central(w, w_m, w_p, wet_flag(w_m), wet_flag(w_p), rdx);
   t.scale = 1;
 #endif
-  t.cross =
-      cross_upwind(w, v_south, v_north, AT(u, i, j - 1), AT(u, i, j - 2), AT(kfu_old, i, j - 1), AT(kfu_old, i, j - 2),
-                   AT(u, i, j + 1), AT(u, i, j + 2), AT(kfu_old, i, j + 1), AT(kfu_old, i, j + 2), rdy);
+  const REAL w_s1 = AT(u, i, j - 1), w_s2 = AT(u, i, j - 2), w_n1 = AT(u, i, j + 1), w_n2 = AT(u, i, j + 2);
+  t.cross = cross_upwind(w, v_south, v_north, w_s1, w_s2, wet_flag(w_s1), wet_flag(w_s2), w_n1, w_n2, wet_flag(w_n1),
+                         wet_flag(w_n2), rdy);
   t.friction = friction_factor(friction_coefficient, g, h_mean) * sqrt(w * w + v_mean * v_mean);
   t.slope = g * (zb - za) * rdx;
   return t;
 }
 
-/* The terms at the north face of cell (i, j), the transpose of u_terms. */
+/* The terms at the north face of cell (i, j), the transpose of u_terms (u_west, u_east: the means of u on the face's
+ * west and east sides). */
 INLINE FaceTerms v_terms(const int i, const int j, __global const REAL *restrict zeta,
-                         __global const REAL *restrict depth, __global const REAL *restrict u,
-                         __global const REAL *restrict v, __global const REAL *restrict kfv_old, GRID_ARGS,
-                         PHYSICS_ARGS) {
+                         __global const REAL *restrict depth, __global const REAL *restrict v, const REAL u_west,
+                         const REAL u_east, GRID_ARGS, PHYSICS_ARGS) {
   FaceTerms t;
-  const bool wall = closed_y && y0 + j == global_ny - 1;
+  const bool wall = closed_y && (y0 + j < 0 || y0 + j >= global_ny - 1);
   const REAL rdx = 1 / dx, rdy = 1 / dy;
   const REAL w = t.w = AT(v, i, j);
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i, j + 1), da = AT(depth, i, j), db = AT(depth, i, j + 1);
   const REAL h_up = t.h_up = upwind_depth(w, za, da, zb, db);
   t.wet = (!wall && h_up > dry_depth) ? 1 : 0;
-  const REAL u_west = (AT(u, i - 1, j) + AT(u, i - 1, j + 1)) / 2, u_east = (AT(u, i, j) + AT(u, i, j + 1)) / 2;
   const REAL u_mean = (u_west + u_east) / 2;
   const REAL h_face = (za + da + zb + db) / 2, h_mean = t.h_mean = fmax(h_face, dry_depth);
+  const REAL w_m = AT(v, i, j - 1), w_p = AT(v, i, j + 1);
 #if MOMENTUM_ADVECTION
-  const REAL hm = upwind_depth(AT(v, i, j - 1), AT(zeta, i, j - 1), AT(depth, i, j - 1), za, da);
-  const REAL hp = upwind_depth(AT(v, i, j + 1), zb, db, AT(zeta, i, j + 2), AT(depth, i, j + 2));
+  const REAL hm = upwind_depth(w_m, AT(zeta, i, j - 1), AT(depth, i, j - 1), za, da);
+  const REAL hp = upwind_depth(w_p, zb, db, AT(zeta, i, j + 2), AT(depth, i, j + 2));
   const REAL along =
-      along_momentum_times_2h(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1),
-                              hm * AT(v, i, j - 1), h_up * w, hp * AT(v, i, j + 1), rdy);
+      along_momentum_times_2h(w, w_m, w_p, wet_flag(w_m), wet_flag(w_p), hm * w_m, h_up * w, hp * w_p, rdy);
   t.scale = h_face > 0 ? 2 * h_face : 1;
   t.along_scaled = h_face > 0 ? along : 0;
 #else
-  t.along_scaled =
-      along_central(w, AT(v, i, j - 1), AT(v, i, j + 1), AT(kfv_old, i, j - 1), AT(kfv_old, i, j + 1), rdy);
+  t.along_scaled = along_central(w, w_m, w_p, wet_flag(w_m), wet_flag(w_p), rdy);
   t.scale = 1;
 #endif
-  t.cross =
-      cross_upwind(w, u_west, u_east, AT(v, i - 1, j), AT(v, i - 2, j), AT(kfv_old, i - 1, j), AT(kfv_old, i - 2, j),
-                   AT(v, i + 1, j), AT(v, i + 2, j), AT(kfv_old, i + 1, j), AT(kfv_old, i + 2, j), rdx);
+  const REAL w_w1 = AT(v, i - 1, j), w_w2 = AT(v, i - 2, j), w_e1 = AT(v, i + 1, j), w_e2 = AT(v, i + 2, j);
+  t.cross = cross_upwind(w, u_west, u_east, w_w1, w_w2, wet_flag(w_w1), wet_flag(w_w2), w_e1, w_e2, wet_flag(w_e1),
+                         wet_flag(w_e2), rdx);
   t.friction = friction_factor(friction_coefficient, g, h_mean) * sqrt(w * w + u_mean * u_mean);
   t.slope = g * (zb - za) * rdy;
   return t;
 }
 
-/* u at the east face of cell (i, j) one step on, explicit (eq. 6.5), and its wet flag. */
-INLINE void u_update(const int i, const int j, __global const REAL *restrict zeta, __global const REAL *restrict depth,
-                     __global const REAL *restrict u, __global const REAL *restrict v,
-                     __global const REAL *restrict kfu_old, __global REAL *restrict u_new, __global REAL *restrict kfu,
-                     GRID_ARGS, PHYSICS_ARGS) {
-  const FaceTerms t = u_terms(i, j, zeta, depth, u, v, kfu_old, GRID_PARAMS, PHYSICS_PARAMS);
-  const REAL updated = momentum_update(t.w, t.slope, t.along_scaled, t.scale, t.cross, t.h_mean, t.friction, dt);
-  AT(kfu, i, j) = t.wet;
-  AT(u_new, i, j) = t.wet > 0 ? updated : 0;
-}
+/* The transverse means at a face from a state's velocities: v's at the east face of cell (i, j), u's at its north
+ * face. */
+#define V_SOUTH(v, i, j) pair_mean(AT(v, i, (j)-1), AT(v, (i) + 1, (j)-1))
+#define V_NORTH(v, i, j) pair_mean(AT(v, i, j), AT(v, (i) + 1, j))
+#define U_WEST(u, i, j) pair_mean(AT(u, (i)-1, j), AT(u, (i)-1, (j) + 1))
+#define U_EAST(u, i, j) pair_mean(AT(u, i, j), AT(u, i, (j) + 1))
 
-/* v at the north face of cell (i, j) one step on, the transpose of u_update. */
-INLINE void v_update(const int i, const int j, __global const REAL *restrict zeta, __global const REAL *restrict depth,
-                     __global const REAL *restrict u, __global const REAL *restrict v,
-                     __global const REAL *restrict kfv_old, __global REAL *restrict v_new, __global REAL *restrict kfv,
-                     GRID_ARGS, PHYSICS_ARGS) {
-  const FaceTerms t = v_terms(i, j, zeta, depth, u, v, kfv_old, GRID_PARAMS, PHYSICS_PARAMS);
-  const REAL updated = momentum_update(t.w, t.slope, t.along_scaled, t.scale, t.cross, t.h_mean, t.friction, dt);
-  AT(kfv, i, j) = t.wet;
-  AT(v_new, i, j) = t.wet > 0 ? updated : 0;
-}
-
-/* Sielecki ordering: u first (u_step), then v with the new u (v_step). */
-__kernel void u_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
-                     __global const REAL *restrict u, __global const REAL *restrict v,
-                     __global const REAL *restrict kfu_old, __global REAL *restrict u_new, __global REAL *restrict kfu,
-                     GRID_ARGS, PHYSICS_ARGS) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (!OUTSIDE(i, j)) {
-    u_update(i, j, zeta, depth, u, v, kfu_old, u_new, kfu, GRID_PARAMS, PHYSICS_PARAMS);
-  }
-}
-
-__kernel void v_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
-                     __global const REAL *restrict u, __global const REAL *restrict v,
-                     __global const REAL *restrict kfv_old, __global REAL *restrict v_new, __global REAL *restrict kfv,
-                     GRID_ARGS, PHYSICS_ARGS) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (!OUTSIDE(i, j)) {
-    v_update(i, j, zeta, depth, u, v, kfv_old, v_new, kfv, GRID_PARAMS, PHYSICS_PARAMS);
-  }
-}
-
-/* Hansen ordering: u and v from the same old state in one launch (thesis section 8.3.3: one synchronisation fewer
- * per step). Work-groups alternate along y between the two: even groups update u on their rows, odd groups v on
- * the same rows, so the pair reads the old state from DRAM once and the second finds it in cache, while each
- * work-item keeps the registers of one update only. The launch has twice the rows of work-groups. */
-__kernel void uv_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
-                      __global const REAL *restrict u, __global const REAL *restrict v,
-                      __global const REAL *restrict kfu_old, __global const REAL *restrict kfv_old,
-                      __global REAL *restrict u_new, __global REAL *restrict kfu, __global REAL *restrict v_new,
-                      __global REAL *restrict kfv, GRID_ARGS, PHYSICS_ARGS) {
-  const int group = get_group_id(1); /* group ids count from 0 whatever the launch's offset (a box of cells) */
-  const int i = get_global_id(0), j = get_global_offset(1) + (group / 2) * get_local_size(1) + get_local_id(1);
-  if (OUTSIDE(i, j)) {
-    return;
-  }
-  if (group % 2 == 0) {
-    u_update(i, j, zeta, depth, u, v, kfu_old, u_new, kfu, GRID_PARAMS, PHYSICS_PARAMS);
-  } else {
-    v_update(i, j, zeta, depth, u, v, kfv_old, v_new, kfv, GRID_PARAMS, PHYSICS_PARAMS);
-  }
+/* A face velocity one step on, explicit (eq. 6.5), as stored (with its wet flag). */
+INLINE REAL explicit_update(const FaceTerms t, const REAL dt) {
+  return stored_velocity(t.wet,
+                         momentum_update(t.w, t.slope, t.along_scaled, t.scale, t.cross, t.h_mean, t.friction, dt));
 }
 
 /* The volume flux through a face with velocity w (at n + 1) between cells of total depths h_a (west/south) and h_b
@@ -264,23 +227,156 @@ INLINE REAL face_flux(const REAL w, const REAL h_a, const REAL h_b) {
   return w * (w > 0 ? h_a : h_b);
 }
 
-/* Continuity in flux form (thesis eq. 6.2 with u, v at n + 1): zeta_new = zeta - dt div(h' u), on every cell;
- * zeta_boundary then replaces the cells of water-level sides. */
-__kernel void zeta_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
-                        __global const REAL *restrict u, __global const REAL *restrict v,
-                        __global REAL *restrict zeta_new, GRID_ARGS, PHYSICS_ARGS) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (OUTSIDE(i, j)) {
-    return;
-  }
+/* Continuity in flux form (thesis eq. 6.2 with u, v at n + 1) at cell (i, j): zeta - dt div(h' u), from its four
+ * faces' new velocities; zeta_boundary then replaces the cells of water-level sides. */
+INLINE REAL continuity(const int i, const int j, __global const REAL *restrict zeta,
+                       __global const REAL *restrict depth, const REAL u_west, const REAL u_east, const REAL v_south,
+                       const REAL v_north, const int pitch, const REAL dt, const REAL dx, const REAL dy) {
   const REAL z = AT(zeta, i, j);
   const REAL h = z + AT(depth, i, j);
   const REAL h_west = AT(zeta, i - 1, j) + AT(depth, i - 1, j), h_east = AT(zeta, i + 1, j) + AT(depth, i + 1, j);
   const REAL h_south = AT(zeta, i, j - 1) + AT(depth, i, j - 1), h_north = AT(zeta, i, j + 1) + AT(depth, i, j + 1);
   const REAL rdx = 1 / dx, rdy = 1 / dy;
-  const REAL divergence = (face_flux(AT(u, i, j), h, h_east) - face_flux(AT(u, i - 1, j), h_west, h)) * rdx +
-                          (face_flux(AT(v, i, j), h, h_north) - face_flux(AT(v, i, j - 1), h_south, h)) * rdy;
-  AT(zeta_new, i, j) = z - dt * divergence;
+  const REAL divergence = (face_flux(u_east, h, h_east) - face_flux(u_west, h_west, h)) * rdx +
+                          (face_flux(v_north, h, h_north) - face_flux(v_south, h_south, h)) * rdy;
+  return z - dt * divergence;
+}
+
+/* ---- the explicit step: one pass over memory --------------------------------------------------------------------
+ *
+ * One work-group steps a tile of w x h cells (its local size) from the state at n (zeta, u, v, read) to n + 1
+ * (u_new, v_new, zeta_new, written): first the new velocities of the tile's faces and of the faces on its west and
+ * south rims (which the tile's continuity needs and the neighbouring tiles own) into local memory, then the tile's
+ * new levels from them. Every owned value is written once and the state read once from DRAM (a rim's inputs are the
+ * neighbour tiles', found in the caches): 7 REALs per cell-update with the bed, against 15 (Hansen) and 19
+ * (Sielecki) for separate momentum and continuity kernels. The arithmetic of every value is that of the separate
+ * kernels it replaces, so the fields are the same. The launch covers a box of owned cells ending at (i_end, j_end)
+ * (the global offset its start; halo.h's parts); the tiles at its ends are partial, and the rim faces of the tiles
+ * at its start lie outside it, in the ghosts at the rank's edges. The local tiles: u_tile of w + 1 columns (the west
+ * rim first), v_tile of w columns, row by row from the first row the ordering needs. */
+
+/* The first cell of this work-group's tile. */
+#define TILE_I0 ((int)(get_global_id(0) - get_local_id(0)))
+#define TILE_J0 ((int)(get_global_id(1) - get_local_id(1)))
+
+/* The new level of this work-item's cell, where it is in the box, from the tile's new velocities (u_tile's rows
+ * starting u_first_row rows below the tile, v_tile's one row below). */
+INLINE void tile_continuity(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                            __global REAL *restrict zeta_new, __local const REAL *u_tile, __local const REAL *v_tile,
+                            const int u_first_row, const int i_end, const int j_end, const int pitch, const REAL dt,
+                            const REAL dx, const REAL dy) {
+  const int w = get_local_size(0), li = get_local_id(0), lj = get_local_id(1);
+  const int i = TILE_I0 + li, j = TILE_J0 + lj;
+  if (i < i_end && j < j_end) {
+    const int u_east = (lj + u_first_row) * (w + 1) + li + 1, v_north = (lj + 1) * w + li;
+    AT(zeta_new, i, j) = continuity(i, j, zeta, depth, u_tile[u_east - 1], u_tile[u_east], v_tile[v_north - w],
+                                    v_tile[v_north], pitch, dt, dx, dy);
+  }
+}
+
+/* The new u at the face (ti, tj) of the tile (-1: the west rim; rows from -first_row) into u_tile, and into u_new
+ * where the face is the tile's own and inside the box. The transverse means from v at step n. Faces beyond the box's
+ * end (i >= i_end, j >= j_end + last_rows) are not needed. */
+INLINE void tile_u_face(const int ti, const int tj, __global const REAL *restrict zeta,
+                        __global const REAL *restrict depth, __global const REAL *restrict u,
+                        __global const REAL *restrict v, __global REAL *restrict u_new, __local REAL *u_tile,
+                        const int first_row, const int last_rows, const int i_end, const int j_end, GRID_ARGS,
+                        PHYSICS_ARGS) {
+  const int i = TILE_I0 + ti, j = TILE_J0 + tj;
+  if (i < i_end && j < j_end + last_rows) {
+    const FaceTerms t = u_terms(i, j, zeta, depth, u, V_SOUTH(v, i, j), V_NORTH(v, i, j), GRID_PARAMS, PHYSICS_PARAMS);
+    const REAL updated = explicit_update(t, dt);
+    u_tile[(tj + first_row) * ((int)get_local_size(0) + 1) + ti + 1] = updated;
+    if (ti >= 0 && tj >= 0 && tj < (int)get_local_size(1) && j < j_end) {
+      AT(u_new, i, j) = updated;
+    }
+  }
+}
+
+/* The new u of the tile's faces and its rims' into u_tile: each work-item its cell's east face, the first and last
+ * rows of work-items the faces below and above the tile (first_row, last_rows: 1 under the Sielecki ordering, whose v
+ * needs them), and the west rim's column spread over the first work-items (one warp on a GPU, one masked vector on a
+ * CPU: the rows and the column keep the work-items of a row doing the same work). */
+INLINE void tile_u(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                   __global const REAL *restrict u, __global const REAL *restrict v, __global REAL *restrict u_new,
+                   __local REAL *u_tile, const int first_row, const int last_rows, const int i_end, const int j_end,
+                   GRID_ARGS, PHYSICS_ARGS) {
+  const int w = get_local_size(0), h = get_local_size(1), li = get_local_id(0), lj = get_local_id(1);
+#define TILE_U(ti, tj)                                                                                                 \
+  tile_u_face(ti, tj, zeta, depth, u, v, u_new, u_tile, first_row, last_rows, i_end, j_end, GRID_PARAMS, PHYSICS_PARAMS)
+  TILE_U(li, lj);
+  if (first_row > 0 && lj == 0) {
+    TILE_U(li, -1);
+  }
+  if (last_rows > 0 && lj == h - 1) {
+    TILE_U(li, h);
+  }
+  for (int k = lj * w + li; k < first_row + h + last_rows; k += w * h) {
+    TILE_U(-1, k - first_row);
+  }
+#undef TILE_U
+}
+
+/* The new v at the face (ti, tj) of the tile (tj = -1: the south rim) into v_tile, and into v_new where it is the
+ * tile's own; the transverse means from u at step n (Hansen) or from the new u in u_tile, whose rows start one below
+ * the tile (Sielecki). */
+INLINE void tile_v_face(const int ti, const int tj, __global const REAL *restrict zeta,
+                        __global const REAL *restrict depth, __global const REAL *restrict u,
+                        __global const REAL *restrict v, __global REAL *restrict v_new, __local const REAL *u_tile,
+                        __local REAL *v_tile, const bool newest_u, const int i_end, const int j_end, GRID_ARGS,
+                        PHYSICS_ARGS) {
+  const int w = get_local_size(0);
+  const int i = TILE_I0 + ti, j = TILE_J0 + tj;
+  if (i < i_end && j < j_end) {
+    const int u_at = (tj + 1) * (w + 1) + ti; /* u_tile's face west of (i, j) */
+    const REAL u_west = newest_u ? pair_mean(u_tile[u_at], u_tile[u_at + w + 1]) : U_WEST(u, i, j);
+    const REAL u_east = newest_u ? pair_mean(u_tile[u_at + 1], u_tile[u_at + w + 2]) : U_EAST(u, i, j);
+    const FaceTerms t = v_terms(i, j, zeta, depth, v, u_west, u_east, GRID_PARAMS, PHYSICS_PARAMS);
+    const REAL updated = explicit_update(t, dt);
+    v_tile[(tj + 1) * w + ti] = updated;
+    if (tj >= 0) {
+      AT(v_new, i, j) = updated;
+    }
+  }
+}
+
+/* The new v of the tile's faces (each work-item its cell's north face) and the south rim's (the first row of
+ * work-items). */
+INLINE void tile_v(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                   __global const REAL *restrict u, __global const REAL *restrict v, __global REAL *restrict v_new,
+                   __local const REAL *u_tile, __local REAL *v_tile, const bool newest_u, const int i_end,
+                   const int j_end, GRID_ARGS, PHYSICS_ARGS) {
+  const int li = get_local_id(0), lj = get_local_id(1);
+  tile_v_face(li, lj, zeta, depth, u, v, v_new, u_tile, v_tile, newest_u, i_end, j_end, GRID_PARAMS, PHYSICS_PARAMS);
+  if (lj == 0) {
+    tile_v_face(li, -1, zeta, depth, u, v, v_new, u_tile, v_tile, newest_u, i_end, j_end, GRID_PARAMS, PHYSICS_PARAMS);
+  }
+}
+
+/* The arguments of both step kernels. u_tile holds (w + 1) (h + 2) REALs for Sielecki, (w + 1) h for Hansen;
+ * v_tile w (h + 1). */
+#define STEP_ARGS                                                                                                      \
+  __global const REAL *restrict zeta, __global const REAL *restrict depth, __global const REAL *restrict u,            \
+      __global const REAL *restrict v, __global REAL *restrict u_new, __global REAL *restrict v_new,                   \
+      __global REAL *restrict zeta_new, __local REAL *u_tile, __local REAL *v_tile, const int i_end, const int j_end,  \
+      GRID_ARGS, PHYSICS_ARGS
+
+/* Hansen ordering: u and v from the same state at n, then continuity. */
+__kernel void step_hansen(STEP_ARGS) {
+  tile_u(zeta, depth, u, v, u_new, u_tile, 0, 0, i_end, j_end, GRID_PARAMS, PHYSICS_PARAMS);
+  tile_v(zeta, depth, u, v, v_new, u_tile, v_tile, false, i_end, j_end, GRID_PARAMS, PHYSICS_PARAMS);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  tile_continuity(zeta, depth, zeta_new, u_tile, v_tile, 0, i_end, j_end, pitch, dt, dx, dy);
+}
+
+/* Sielecki ordering: u from the state at n, v with the new u (the tile's u faces one row below to one above, so
+ * that every new v of the tile and its south rim has its four u), then continuity. */
+__kernel void step_sielecki(STEP_ARGS) {
+  tile_u(zeta, depth, u, v, u_new, u_tile, 1, 1, i_end, j_end, GRID_PARAMS, PHYSICS_PARAMS);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  tile_v(zeta, depth, u, v, v_new, u_tile, v_tile, true, i_end, j_end, GRID_PARAMS, PHYSICS_PARAMS);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  tile_continuity(zeta, depth, zeta_new, u_tile, v_tile, 1, i_end, j_end, pitch, dt, dx, dy);
 }
 
 /* A component of a 4-vector by index: x west, y east, z south, w north. */
@@ -452,15 +548,13 @@ __kernel void maxima_output(__global const REAL *restrict zeta_max, __global con
 
 #define AT1(a, i, j) (a)[((j) + 1) * spitch + (i) + 1]
 
-/* The predictor p, the response r and the flux depth h of a face from its terms (zero on a dry face), and its wet
- * flag. g_rds = g / ds. */
+/* The predictor p, the response r and the flux depth h of a face from its terms (zero on a dry face: a face is wet
+ * where h > 0, since a wet face's upwinded depth exceeds dry_depth). g_rds = g / ds. */
 INLINE void write_predictor(const FaceTerms t, const REAL g_rds, const REAL theta, const REAL dt,
-                            __global REAL *restrict p, __global REAL *restrict r, __global REAL *restrict h,
-                            __global REAL *restrict kf) {
+                            __global REAL *restrict p, __global REAL *restrict r, __global REAL *restrict h) {
   const REAL predicted =
       momentum_update(t.w, (1 - theta) * t.slope, t.along_scaled, t.scale, t.cross, t.h_mean, t.friction, dt);
   const REAL response = theta * dt * g_rds * t.h_mean / (t.h_mean + dt * t.friction);
-  *kf = t.wet;
   *p = t.wet > 0 ? predicted : 0;
   *r = t.wet > 0 ? response : 0;
   *h = t.wet > 0 ? t.h_up : 0;
@@ -468,9 +562,7 @@ INLINE void write_predictor(const FaceTerms t, const REAL g_rds, const REAL thet
 
 /* The predictors of the east and north faces of cell (i, j), both from the state at n. */
 __kernel void face_predict(__global const REAL *restrict zeta, __global const REAL *restrict depth,
-                           __global const REAL *restrict u, __global const REAL *restrict v,
-                           __global const REAL *restrict kfu_old, __global const REAL *restrict kfv_old,
-                           __global REAL *restrict kfu, __global REAL *restrict kfv, __global REAL *restrict pu,
+                           __global const REAL *restrict u, __global const REAL *restrict v, __global REAL *restrict pu,
                            __global REAL *restrict pv, __global REAL *restrict ru, __global REAL *restrict rv,
                            __global REAL *restrict hu, __global REAL *restrict hv, GRID_ARGS, PHYSICS_ARGS,
                            const REAL theta) {
@@ -478,10 +570,10 @@ __kernel void face_predict(__global const REAL *restrict zeta, __global const RE
   if (OUTSIDE(i, j)) {
     return;
   }
-  const FaceTerms tu = u_terms(i, j, zeta, depth, u, v, kfu_old, GRID_PARAMS, PHYSICS_PARAMS);
-  write_predictor(tu, g / dx, theta, dt, &AT(pu, i, j), &AT(ru, i, j), &AT(hu, i, j), &AT(kfu, i, j));
-  const FaceTerms tv = v_terms(i, j, zeta, depth, u, v, kfv_old, GRID_PARAMS, PHYSICS_PARAMS);
-  write_predictor(tv, g / dy, theta, dt, &AT(pv, i, j), &AT(rv, i, j), &AT(hv, i, j), &AT(kfv, i, j));
+  const FaceTerms tu = u_terms(i, j, zeta, depth, u, V_SOUTH(v, i, j), V_NORTH(v, i, j), GRID_PARAMS, PHYSICS_PARAMS);
+  write_predictor(tu, g / dx, theta, dt, &AT(pu, i, j), &AT(ru, i, j), &AT(hu, i, j));
+  const FaceTerms tv = v_terms(i, j, zeta, depth, v, U_WEST(u, i, j), U_EAST(u, i, j), GRID_PARAMS, PHYSICS_PARAMS);
+  write_predictor(tv, g / dy, theta, dt, &AT(pv, i, j), &AT(rv, i, j), &AT(hv, i, j));
 }
 
 /* The flux predictor h (theta p + (1 - theta) w^n) of a face. */
@@ -649,29 +741,28 @@ __kernel void level_update(__global const REAL *restrict zeta, __global const RE
                                                      global_ny, side_type);
   const REAL d = AT(depth, i, j);
   const REAL level = side < 0 ? z - dt * divergence : (radiating ? fmax(z + xc, -d) : SIDE_VALUE(side, i, j));
-  AT(u_new, i, j) = u_east;
-  AT(v_new, i, j) = v_north;
+  AT(u_new, i, j) = stored_velocity(AT(hu, i, j) > 0, u_east); /* a dry face's velocity is 0: kept as dry */
+  AT(v_new, i, j) = stored_velocity(AT(hv, i, j) > 0, v_north);
   AT(zeta_new, i, j) = level;
   AT(h_new, i, j) = level + d;
 }
 
 /* Drying within a step (Delft3D-FLOW's check): where a cell's new depth came out negative, its four faces are set dry
- * for this step (flag, predictor, response and depth 0) and the step is solved again; the cell then keeps its level
+ * for this step (predictor, response and flux depth 0) and the step is solved again; the cell then keeps its level
  * and volume. Each work-item takes the east and north faces of its cell (h_new's ghosts exchanged). PHYSICS_ARGS:
  * unused, the arguments every kernel here takes. */
-__kernel void dry_negative_faces(__global const REAL *restrict h_new, __global REAL *restrict kfu,
-                                 __global REAL *restrict kfv, __global REAL *restrict pu, __global REAL *restrict pv,
-                                 __global REAL *restrict ru, __global REAL *restrict rv, __global REAL *restrict hu,
-                                 __global REAL *restrict hv, GRID_ARGS, PHYSICS_ARGS) {
+__kernel void dry_negative_faces(__global const REAL *restrict h_new, __global REAL *restrict pu,
+                                 __global REAL *restrict pv, __global REAL *restrict ru, __global REAL *restrict rv,
+                                 __global REAL *restrict hu, __global REAL *restrict hv, GRID_ARGS, PHYSICS_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
   const bool negative = AT(h_new, i, j) < 0;
   if (negative || AT(h_new, i + 1, j) < 0) {
-    AT(kfu, i, j) = AT(pu, i, j) = AT(ru, i, j) = AT(hu, i, j) = 0;
+    AT(pu, i, j) = AT(ru, i, j) = AT(hu, i, j) = 0;
   }
   if (negative || AT(h_new, i, j + 1) < 0) {
-    AT(kfv, i, j) = AT(pv, i, j) = AT(rv, i, j) = AT(hv, i, j) = 0;
+    AT(pv, i, j) = AT(rv, i, j) = AT(hv, i, j) = 0;
   }
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* swe.h: the shallow-water solver (Stelling & Duinmeijer, staggered C-grid; kernels_cl/swe.cl) on the grid layer:
- * state on the device, one step at a time, with wetting and drying through the kfu/kfv face flags. Two schemes on
+ * state on the device, one step at a time, with wetting and drying through the faces' wet flags (S&D's kfu/kfv). Two schemes on
  * the same grid and state: explicit (bound by the gravity-wave CFL limit), and semi-implicit, the level gradient and
  * the continuity fluxes taken at theta, a symmetric positive definite 5-point system for the new levels solved each
  * step by CG with the RRB preconditioner (stencil5.h, krylov.h, rrb_precond.h; thesis section 6.4). Sides are closed
@@ -75,9 +75,9 @@ void swe_set_levels(Swe *swe, const double level[SWE_SIDES]);
 
 /* Advances one step of dt seconds. The implicit scheme returns HCL_ENOTCONVERGED with CG's history when the level
  * system is not solved, and HCL_EDIVERGED when a depth stays negative after every face around it was dried. On
- * several ranks the explicit step may leave the new level's ghost exchange in flight, for the next step's first
- * kernels to hide it: every function here that reads ghosts or exchanges ends it first, and swe_settle ends it for
- * code that reads zeta's ghosts through swe_zeta (owned values are final when swe_step returns). */
+ * several ranks the explicit step may leave the new state's ghost exchange in flight, for the next step to hide it
+ * behind its interior: every function here that reads ghosts or exchanges ends it first, and swe_settle ends it for
+ * code that reads the ghosts through swe_zeta, swe_u or swe_v (owned values are final when swe_step returns). */
 HclStatus swe_step(Swe *swe, double dt);
 HclStatus swe_settle(Swe *swe);
 
@@ -89,10 +89,11 @@ typedef struct {
 } SweSolveStats;
 SweSolveStats swe_solve_stats(const Swe *swe);
 
-/* All the state a restart needs to continue bit for bit, in a fixed order: zeta, u, v, kfu, kfv (borrowed; valid
- * until the next step; named so). After writing their owned values (a restart), swe_sync_state fills the ghost
+/* All the state a restart needs to continue bit for bit, in a fixed order: zeta, u, v (borrowed; valid until the
+ * next step; named so). A face's wet flag travels in its velocity: -0 on a dry face or a wall, any other value on a
+ * wet one. After writing their owned values (a restart), swe_sync_state fills the ghost
  * layers. */
-enum { SWE_STATE_FIELDS = 5 };
+enum { SWE_STATE_FIELDS = 3 };
 void swe_state_fields(Swe *swe, Field *fields[SWE_STATE_FIELDS]);
 HclStatus swe_sync_state(Swe *swe);
 

@@ -13,12 +13,10 @@
 #include "reduce.h"
 #include "swe_implicit.h"
 
-enum { GHOST = 2, WG_X = 32, WG_Y = 4 }; /* 32 x 4: fastest of 16x8, 32x2, 32x4, 32x8, 64x2 on an H100 */
+enum { GHOST = SWE_GHOST, WG_X = 32, WG_Y = 4 }; /* the other kernels' work-groups */
 enum {
-  KERNEL_U,
-  KERNEL_V,
-  KERNEL_UV,
-  KERNEL_ZETA,
+  KERNEL_HANSEN,
+  KERNEL_SIELECKI,
   KERNEL_BOUNDARY,
   KERNEL_SPEED,
   KERNEL_CENTRE,
@@ -28,15 +26,15 @@ enum {
 };
 enum { NKERNELS = EXPLICIT_KERNELS + SWE_IMPLICIT_KERNELS }; /* the implicit scheme's follow (swe_implicit.h) */
 static const char *const explicit_kernel_names[EXPLICIT_KERNELS] = {
-    "u_step",     "v_step",        "uv_step",           "zeta_step",    "zeta_boundary",
-    "wave_speed", "centre_fields", "accumulate_maxima", "maxima_output"};
+    "step_hansen",   "step_sielecki",     "zeta_boundary", "wave_speed",
+    "centre_fields", "accumulate_maxima", "maxima_output"};
 
 /* Two copies of each prognostic field: one holds step n, the other receives n + 1. */
 struct Swe {
   Runtime *rt;
   const Decomp *decomp;
   SweConfig config;
-  Field *zeta[2], *u[2], *v[2], *kfu[2], *kfv[2];
+  Field *zeta[2], *u[2], *v[2]; /* u and v carry their faces' wet flags (-0: dry; kernels_cl/swe.cl) */
   Field *depth, *speed;
   Field *good[SWE_STATE_FIELDS];         /* swe_checkpoint's copy of the state, created on first use */
   Field *maxima[SWE_MAXIMA_FIELDS];      /* swe_enable_maxima's accumulators; NULL without */
@@ -44,17 +42,18 @@ struct Swe {
   int current;                           /* which copy holds the present state */
   bool has_level_sides;                  /* a side on which zeta_boundary sets the level */
   double levels[SWE_SIDES];              /* the water-level sides' levels at the end of the next step */
-  Halo *halo_u[2], *halo_v[2], *halo_uv[2], *halo_zeta[2], *halo_all;
-  Halo *zeta_in_flight; /* the last step's level exchange, ended by the next step or settle */
+  int tile[2];                           /* the explicit step's work-group (step_tile) */
+  Halo *halo_state[2], *halo_all;
+  Halo *state_in_flight; /* the last step's exchange of the new state, ended by the next step or settle */
   Reducer *reducer;
   SweImplicit *implicit; /* the implicit scheme's step, NULL for the explicit scheme */
   cl_program program;
   cl_kernel kernels[NKERNELS];
 };
 
-/* The fields swe_create makes: zeta, u, v, kfu, kfv twice, depth and the wave speed, and swe_checkpoint's copy of
- * the state; all with GHOST layers. */
-enum { SOLVER_FIELDS = 2 * 5 + 2 + SWE_STATE_FIELDS };
+/* The fields swe_create makes: zeta, u, v twice, depth and the wave speed, and swe_checkpoint's copy of the state;
+ * all with GHOST layers. */
+enum { SOLVER_FIELDS = 2 * SWE_STATE_FIELDS + 2 + SWE_STATE_FIELDS };
 
 double swe_device_bytes(int nx, int ny, Precision precision, SweScheme scheme, double *largest_field) {
   *largest_field = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST) * (double)precision_bytes(precision);
@@ -67,18 +66,48 @@ static HclStatus make_field(Swe *s, const char *name, Field **f) {
   return field_create(s->rt, s->decomp, &spec, f);
 }
 
+/* What the step must move per cell-update: zeta, u and v read and written once, the bed read once. */
+enum { STEP_REALS = 7 };
+
+/* The explicit step's work-group, a tile of cells (kernels_cl/swe.cl, "the explicit step"): 32 x 8 on GPUs and
+ * CPUs alike unless HYDROCL_SWE_TILE=WxH says otherwise (for measuring), never above the device's work-group limit. */
+static void step_tile(Swe *s) {
+  int w = 32, h = 8;
+  const char *given = getenv("HYDROCL_SWE_TILE");
+  if (given && sscanf(given, "%dx%d", &w, &h) != 2) {
+    w = 32;
+    h = 8;
+  }
+  size_t most = runtime_device(s->rt)->max_work_group_size;
+  while ((size_t)w * (size_t)h > most && h > 1) {
+    h /= 2;
+  }
+  s->tile[0] = w > 0 ? w : 1;
+  s->tile[1] = h > 0 ? h : 1;
+}
+
+/* Every face of f dry (-0), ghosts included: the faces beyond a closed side are never written, and stay walls. */
+static HclStatus mark_dry(Field *f) {
+  HclStatus status = HCL_OK;
+  double *all = NULL;
+  TRY_ALLOC(all, field_count(f));
+  for (size_t p = 0; p < field_count(f); p++) {
+    all[p] = -0.0;
+  }
+  TRY(field_write_ghosted(f, all));
+cleanup:
+  free(all);
+  return status;
+}
+
 static HclStatus make_halos(Swe *s) {
   HclStatus status = HCL_OK;
   for (int c = 0; c < 2; c++) {
-    Field *u[] = {s->u[c], s->kfu[c]}, *v[] = {s->v[c], s->kfv[c]};
-    Field *uv[] = {s->u[c], s->kfu[c], s->v[c], s->kfv[c]};
-    TRY(halo_create(u, 2, &s->halo_u[c]));
-    TRY(halo_create(v, 2, &s->halo_v[c]));
-    TRY(halo_create(uv, 4, &s->halo_uv[c]));
-    TRY(halo_create(&s->zeta[c], 1, &s->halo_zeta[c]));
+    Field *state[] = {s->zeta[c], s->u[c], s->v[c]};
+    TRY(halo_create(state, SWE_STATE_FIELDS, &s->halo_state[c]));
   }
-  Field *all[] = {s->zeta[0], s->u[0], s->v[0], s->kfu[0], s->kfv[0], s->depth};
-  TRY(halo_create(all, 6, &s->halo_all));
+  Field *all[] = {s->zeta[0], s->u[0], s->v[0], s->depth};
+  TRY(halo_create(all, SWE_STATE_FIELDS + 1, &s->halo_all));
 cleanup:
   return status;
 }
@@ -98,9 +127,10 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
     TRY(make_field(s, "zeta", &s->zeta[c]));
     TRY(make_field(s, "u", &s->u[c]));
     TRY(make_field(s, "v", &s->v[c]));
-    TRY(make_field(s, "kfu", &s->kfu[c]));
-    TRY(make_field(s, "kfv", &s->kfv[c]));
+    TRY(mark_dry(s->u[c]));
+    TRY(mark_dry(s->v[c]));
   }
+  step_tile(s);
   for (int side = 0; side < SWE_SIDES; side++) {
     s->has_level_sides =
         s->has_level_sides || config->sides[side] == SWE_SIDE_LEVEL || config->sides[side] == SWE_SIDE_WEAK_LEVEL;
@@ -122,7 +152,7 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
   if (implicit) {
     SweState state[2];
     for (int c = 0; c < 2; c++) {
-      state[c] = (SweState){s->zeta[c], s->u[c], s->v[c], s->kfu[c], s->kfv[c]};
+      state[c] = (SweState){s->zeta[c], s->u[c], s->v[c]};
     }
     TRY(swe_implicit_create(rt, decomp, config, state, s->depth, s->kernels + EXPLICIT_KERNELS, &s->implicit));
   }
@@ -142,15 +172,10 @@ void swe_destroy(Swe **swe) {
   program_release(&s->program, s->kernels, NKERNELS);
   reducer_destroy(&s->reducer);
   for (int c = 0; c < 2; c++) {
-    halo_destroy(&s->halo_u[c]);
-    halo_destroy(&s->halo_v[c]);
-    halo_destroy(&s->halo_uv[c]);
-    halo_destroy(&s->halo_zeta[c]);
+    halo_destroy(&s->halo_state[c]);
     field_destroy(&s->zeta[c]);
     field_destroy(&s->u[c]);
     field_destroy(&s->v[c]);
-    field_destroy(&s->kfu[c]);
-    field_destroy(&s->kfv[c]);
   }
   halo_destroy(&s->halo_all);
   for (int f = 0; f < SWE_STATE_FIELDS; f++) {
@@ -166,18 +191,18 @@ void swe_destroy(Swe **swe) {
   *swe = NULL;
 }
 
-/* Ends the last step's level exchange if it is still in flight: every entry point that reads the state's ghosts
- * or exchanges it calls this first. */
+/* Ends the last step's state exchange if it is still in flight: every entry point that reads the state's ghosts or
+ * exchanges it calls this first. */
 static HclStatus settle(Swe *s) {
-  Halo *pending = s->zeta_in_flight;
-  s->zeta_in_flight = NULL;
+  Halo *pending = s->state_in_flight;
+  s->state_in_flight = NULL;
   return pending ? halo_end(pending) : HCL_OK;
 }
 
 /* Writes the owned values of the state into copy 0 and fills every ghost layer. */
 static HclStatus write_state(Swe *s, const double *depth, const double *const state[SWE_STATE_FIELDS]) {
   HclStatus status = HCL_OK;
-  Field *fields[SWE_STATE_FIELDS] = {s->zeta[0], s->u[0], s->v[0], s->kfu[0], s->kfv[0]};
+  Field *fields[SWE_STATE_FIELDS] = {s->zeta[0], s->u[0], s->v[0]};
   s->current = 0;
   TRY(field_write_owned(s->depth, depth));
   for (int f = 0; f < SWE_STATE_FIELDS; f++) {
@@ -188,24 +213,30 @@ cleanup:
   return status;
 }
 
+/* A face velocity as the state's first: every face wet (the first step sets the flags), so a -0 becomes +0. */
+static double wet_velocity(const double *given, size_t p) {
+  return given ? given[p] + 0.0 : 0.0;
+}
+
 HclStatus swe_set_state(Swe *s, const double *depth, const double *zeta, const double *u, const double *v) {
   HclStatus status = HCL_OK;
-  double *level = NULL, *zeros = NULL, *flags = NULL;
+  double *level = NULL, *u_wet = NULL, *v_wet = NULL;
   size_t n = (size_t)field_nx(s->depth) * field_ny(s->depth);
   TRY(settle(s));
   TRY_ALLOC(level, n);
-  TRY_ALLOC(zeros, n);
-  TRY_ALLOC(flags, n);
+  TRY_ALLOC(u_wet, n);
+  TRY_ALLOC(v_wet, n);
   for (size_t p = 0; p < n; p++) {
     level[p] = zeta[p] + depth[p] < 0 ? -depth[p] : zeta[p]; /* below the bed: dry at the bed */
-    flags[p] = 1.0;                                          /* set properly by the first step */
+    u_wet[p] = wet_velocity(u, p);
+    v_wet[p] = wet_velocity(v, p);
   }
-  const double *state[SWE_STATE_FIELDS] = {level, u ? u : zeros, v ? v : zeros, flags, flags};
+  const double *state[SWE_STATE_FIELDS] = {level, u_wet, v_wet};
   TRY(write_state(s, depth, state));
 cleanup:
   free(level);
-  free(zeros);
-  free(flags);
+  free(u_wet);
+  free(v_wet);
   return status;
 }
 
@@ -224,7 +255,7 @@ cleanup:
 
 void swe_state_fields(Swe *s, Field *fields[SWE_STATE_FIELDS]) {
   int c = s->current;
-  Field *state[SWE_STATE_FIELDS] = {s->zeta[c], s->u[c], s->v[c], s->kfu[c], s->kfv[c]};
+  Field *state[SWE_STATE_FIELDS] = {s->zeta[c], s->u[c], s->v[c]};
   memcpy(fields, state, sizeof state);
 }
 
@@ -274,9 +305,9 @@ void swe_arg_sides(KernelArgs *a, const Decomp *decomp, const SweConfig *config,
   }
 }
 
-/* One launch of a kernel over a box of owned cells: the kernel, its leading buffer arguments, the time step, the
- * traffic per cell in REALs (each kernel reads its inputs once and writes its outputs once) and the last argument
- * of wave_speed (with_waves) and centre_fields (mask_dry). */
+/* One launch of a kernel over the owned cells: the kernel, its leading buffer arguments, the time step, the traffic
+ * per cell in REALs (each kernel reads its inputs once and writes its outputs once) and the last argument of
+ * wave_speed (with_waves) and centre_fields (mask_dry). */
 typedef struct {
   Swe *swe;
   int kernel;
@@ -286,9 +317,9 @@ typedef struct {
   bool last_flag;
 } SweLaunch;
 
-static HclStatus launch_box(void *context, CellBox box) {
-  const SweLaunch *c = context;
+static HclStatus launch_owned(const SweLaunch *c) {
   Swe *s = c->swe;
+  const DecompLocal *l = decomp_local(s->decomp);
   KernelArgs a = kernel_args(s->kernels[c->kernel]);
   for (int i = 0; i < c->nfields; i++) {
     arg_mem(&a, field_buffer(c->fields[i]));
@@ -298,116 +329,122 @@ static HclStatus launch_box(void *context, CellBox box) {
     arg_int(&a, c->last_flag);
   }
   if (c->kernel == KERNEL_BOUNDARY) { /* 1D over the edge cells, few: the driver chooses the work-groups */
-    const DecompLocal *l = decomp_local(s->decomp);
     swe_arg_sides(&a, s->decomp, &s->config, s->levels, true);
     return kernel_launch(s->rt, &a, kernel_box(1, 2 * (size_t)l->nx + 2 * (size_t)l->ny, 1, 1), 0.0);
   }
-  /* uv_step: u and v groups alternate along y, twice the rows of groups (never launched over a part) */
-  KernelShape shape = kernel_grid_at(s->rt, box.x0, box.y0, box.nx, box.ny, WG_X, WG_Y, c->kernel == KERNEL_UV ? 2 : 1);
-  double bytes = c->reals_per_cell * (double)box.nx * box.ny * (double)precision_bytes(s->config.precision);
+  KernelShape shape = kernel_grid(s->rt, l->nx, l->ny, WG_X, WG_Y);
+  double bytes = c->reals_per_cell * (double)l->nx * l->ny * (double)precision_bytes(s->config.precision);
   return kernel_launch(s->rt, &a, shape, bytes);
 }
 
 static HclStatus launch_speed(Swe *s, int k, Field *const *fields, int nfields, double dt, double reals_per_cell,
                               bool last_flag) {
-  const DecompLocal *l = decomp_local(s->decomp);
   SweLaunch c = {s, k, fields, nfields, dt, reals_per_cell, last_flag};
-  return launch_box(&c, (CellBox){0, 0, l->nx, l->ny});
+  return launch_owned(&c);
 }
 
 static HclStatus launch(Swe *s, int k, Field *const *fields, int nfields, double dt, double reals_per_cell) {
   return launch_speed(s, k, fields, nfields, dt, reals_per_cell, false);
 }
 
-/* Kernel k over the owned cells while halo travels: the cells reading no ghost of it first (halo.h). Every kernel
- * reads at most GHOST cells away. */
-static HclStatus launch_behind(Swe *s, Halo *halo, int k, Field *const *fields, int nfields, double dt,
-                               double reals_per_cell) {
-  SweLaunch c = {s, k, fields, nfields, dt, reals_per_cell, false};
-  return halo_overlap(halo, (HaloOverlap){.reach = GHOST}, launch_box, &c);
+/* ---- the explicit step ---- */
+
+/* How far the step's result at a cell reaches into the state at n: the second-order cross terms two faces away,
+ * and under the Sielecki ordering those of the new u beside a new v, one more. */
+static int step_reach(const Swe *s) {
+  return s->config.ordering == SWE_ORDERING_SIELECKI ? 3 : 2;
 }
 
-/* The step's first kernels, which read the level's ghosts: while the last step's level exchange (pending, or NULL)
- * ends, the cells away from other ranks of each, then the strips of each. */
-static HclStatus launch_first(Swe *s, Halo *pending, const SweLaunch *kernels, int nkernels) {
+/* The step from copy c into copy n over a box of owned cells. */
+typedef struct {
+  Swe *swe;
+  int c, n;
+  double dt;
+} StepLaunch;
+
+static size_t round_up(int n, int m) {
+  return ((size_t)n + (size_t)m - 1) / (size_t)m * (size_t)m;
+}
+
+static HclStatus launch_step(void *context, CellBox box) {
+  const StepLaunch *k = context;
+  Swe *s = k->swe;
+  const int w = s->tile[0], h = s->tile[1], c = k->c, n = k->n;
+  const size_t real = precision_bytes(s->config.precision);
+  bool sielecki = s->config.ordering == SWE_ORDERING_SIELECKI;
+  KernelArgs a = kernel_args(s->kernels[sielecki ? KERNEL_SIELECKI : KERNEL_HANSEN]);
+  Field *fields[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->u[n], s->v[n], s->zeta[n]};
+  for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+    arg_mem(&a, field_buffer(fields[f]));
+  }
+  arg_local(&a, (size_t)(w + 1) * (size_t)(h + (sielecki ? 2 : 0)) * real); /* u_tile */
+  arg_local(&a, (size_t)w * (size_t)(h + 1) * real);                        /* v_tile */
+  arg_int(&a, box.x0 + box.nx);
+  arg_int(&a, box.y0 + box.ny);
+  swe_arg_common(&a, s->decomp, &s->config, field_pitch(s->depth), k->dt);
+  KernelShape shape = {.dims = 2,
+                       .offset = {(size_t)box.x0, (size_t)box.y0},
+                       .global = {round_up(box.nx, w), round_up(box.ny, h)},
+                       .local = {(size_t)w, (size_t)h},
+                       .has_local = true};
+  double bytes = STEP_REALS * (double)box.nx * box.ny * (double)real;
+  return kernel_launch(s->rt, &a, shape, bytes);
+}
+
+/* The step over the owned cells: while the last step's state exchange (pending, or NULL) ends, over the cells that
+ * read no ghost of it first, then over the strips along the sides (halo_parts). */
+static HclStatus launch_step_behind(Swe *s, Halo *pending, StepLaunch *step) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(s->decomp);
   CellBox parts[HALO_PARTS_MOST] = {{0, 0, 0, 0}, {0, 0, l->nx, l->ny}};
-  int n = pending ? halo_parts(pending, GHOST, 0, parts) : 2;
+  int n = pending ? halo_parts(pending, step_reach(s), 0, parts) : 2;
   for (int k = 0; k < n; k++) {
     if (k == 1 && pending) {
       TRY(halo_end(pending));
     }
-    for (int i = 0; i < nkernels && parts[k].nx > 0 && parts[k].ny > 0; i++) {
-      TRY(launch_box((void *)&kernels[i], parts[k]));
+    if (parts[k].nx > 0 && parts[k].ny > 0) {
+      TRY(launch_step(step, parts[k]));
     }
   }
 cleanup:
   return status;
 }
 
-/* Starts the exchange of the new level, left in flight for the next step's first kernels where they have interior
- * cells enough to hide it behind (halo_parts), else completed here. */
-static HclStatus exchange_level(Swe *s, Halo *halo) {
+/* Starts the exchange of the new state, left in flight for the next step to hide behind its interior (halo_parts)
+ * where there is one, else completed here. */
+static HclStatus exchange_state(Swe *s, Halo *halo) {
   CellBox parts[HALO_PARTS_MOST];
-  halo_parts(halo, GHOST, 0, parts);
+  halo_parts(halo, step_reach(s), 0, parts);
   if (parts[0].nx == 0 || parts[0].ny == 0) {
     return halo_exchange(halo);
   }
   HclStatus status = halo_begin(halo);
-  s->zeta_in_flight = status == HCL_OK ? halo : NULL;
+  s->state_in_flight = status == HCL_OK ? halo : NULL;
   return status;
 }
 
-/* The explicit step's momentum: u then v (Sielecki), or both from the old state (Hansen), the first of them over the
- * cells away from other ranks while the last level exchange ends; v_step behind the new u's exchange. */
-static HclStatus momentum(Swe *s, Halo *pending, int c, int n, double dt) {
-  HclStatus status = HCL_OK;
-  Field *u_old[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfu[c], s->u[n], s->kfu[n]};
-  Field *v_old[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
-  SweLaunch u = {s, KERNEL_U, u_old, 7, dt, 7.0, false}, v = {s, KERNEL_V, v_old, 7, dt, 7.0, false};
-  if (s->config.ordering == SWE_ORDERING_SIELECKI) {
-    Field *v_new_u[] = {s->zeta[c], s->depth, s->u[n], s->v[c], s->kfv[c], s->v[n], s->kfv[n]};
-    TRY(launch_first(s, pending, &u, 1));
-    TRY(launch_behind(s, s->halo_u[n], KERNEL_V, v_new_u, 7, dt, 7.0));
-  } else if (runtime_exact_grid(runtime_device(s->rt))) { /* Hansen on a CPU: u and v in two launches; uv_step's
-                                                               interleaved work-groups are a GPU cache layout, 5-10%
-                                                               slower under PoCL */
-    const SweLaunch both[2] = {u, v};
-    TRY(launch_first(s, pending, both, 2));
-  } else {
-    Field *uv_args[] = {s->zeta[c], s->depth, s->u[c],   s->v[c], s->kfu[c],
-                        s->kfv[c],  s->u[n],  s->kfu[n], s->v[n], s->kfv[n]};
-    SweLaunch uv = {s, KERNEL_UV, uv_args, 10, dt, 10.0, false};
-    TRY(launch_first(s, pending, &uv, 1));
-  }
-cleanup:
-  return status;
-}
-
-/* One step. Each exchange travels while the next kernel computes the cells away from other ranks: the new
- * velocities' behind the level's kernel, the new level's behind the next step's momentum (settle ends it for
- * everything else); the fields are the same bits as exchanging first, since every kernel writes only what it does
- * not read. */
+/* One step. The explicit step is one kernel (step_hansen or step_sielecki), the water-level sides' cells after it;
+ * the new state's exchange travels while the next step computes the cells away from other ranks (settle ends it
+ * for everything else). The fields are the same bits as exchanging first: the kernel writes only what it does not
+ * read. */
 HclStatus swe_step(Swe *s, double dt) {
   HclStatus status = HCL_OK;
   int c = s->current, n = 1 - c;
-  Field *z_args[] = {s->zeta[c], s->depth, s->u[n], s->v[n], s->zeta[n]};
-  Halo *pending = s->zeta_in_flight;
-  s->zeta_in_flight = NULL;
+  Halo *pending = s->state_in_flight;
+  s->state_in_flight = NULL;
   if (s->implicit) {
     TRY(swe_implicit_step(s->implicit, c, dt, s->levels));
     s->current = n;
     goto cleanup;
   }
-  TRY(momentum(s, pending, c, n, dt));
+  StepLaunch step = {s, c, n, dt};
+  TRY(launch_step_behind(s, pending, &step));
   pending = NULL;
-  Halo *velocities = s->config.ordering == SWE_ORDERING_SIELECKI ? s->halo_v[n] : s->halo_uv[n];
-  TRY(launch_behind(s, velocities, KERNEL_ZETA, z_args, 5, dt, 5.0));
   if (s->has_level_sides) {
+    Field *z_args[] = {s->zeta[c], s->depth, s->u[n], s->v[n], s->zeta[n]};
     TRY(launch(s, KERNEL_BOUNDARY, z_args, 5, dt, 0.0));
   }
-  TRY(exchange_level(s, s->halo_zeta[n]));
+  TRY(exchange_state(s, s->halo_state[n]));
   s->current = n;
 cleanup:
   if (status != HCL_OK && pending) {
@@ -519,7 +556,7 @@ cleanup:
 HclStatus swe_checkpoint(Swe *s) {
   HclStatus status = HCL_OK;
   TRY(settle(s));
-  static const char *const names[SWE_STATE_FIELDS] = {"zeta_good", "u_good", "v_good", "kfu_good", "kfv_good"};
+  static const char *const names[SWE_STATE_FIELDS] = {"zeta_good", "u_good", "v_good"};
   Field *state[SWE_STATE_FIELDS];
   for (int f = 0; f < SWE_STATE_FIELDS && !s->good[f]; f++) {
     TRY(make_field(s, names[f], &s->good[f]));
@@ -601,9 +638,13 @@ static HclStatus launch_maxima(Swe *s, int k, Field *const *fields, int nfields,
 }
 
 HclStatus swe_accumulate_maxima(Swe *s, double t) {
+  HclStatus status = HCL_OK;
+  TRY(settle(s)); /* the cell-centred speed reads u and v west and south */
   int c = s->current;
   Field *args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->maxima[0], s->maxima[1], s->maxima[2], s->maxima[3]};
-  return launch_maxima(s, KERNEL_MAXIMA, args, 8, t);
+  TRY(launch_maxima(s, KERNEL_MAXIMA, args, 8, t));
+cleanup:
+  return status;
 }
 
 HclStatus swe_maxima_output(Swe *s, Field *out[SWE_MAXIMA_FIELDS]) {

@@ -22,8 +22,8 @@
 const char *const swe_implicit_kernel_names[SWE_IMPLICIT_KERNELS] = {"face_predict", "level_assemble", "level_update",
                                                                      "dry_negative_faces"};
 
-enum { GHOST = 2, WG_X = 32, WG_Y = 4 }; /* as swe.c */
-enum { FACE_FIELDS = 6 };                /* pu, pv, ru, rv, hu, hv */
+enum { GHOST = SWE_GHOST, WG_X = 32, WG_Y = 4 };
+enum { FACE_FIELDS = 6 }; /* pu, pv, ru, rv, hu, hv */
 
 /* A step that dries cells solves again; each pass dries every face around the cells that went negative, so few are
  * ever needed. Beyond this many the state is broken. */
@@ -102,8 +102,8 @@ static HclStatus make_fields(SweImplicit *s) {
   TRY(halo_create(&s->h_new, 1, &s->h_new_halo));
   for (int c = 0; c < 2; c++) {
     const SweState *st = &s->state[c];
-    Field *next[] = {st->zeta, st->u, st->kfu, st->v, st->kfv};
-    TRY(halo_create(next, 5, &s->next_halo[c]));
+    Field *next[] = {st->zeta, st->u, st->v};
+    TRY(halo_create(next, 3, &s->next_halo[c]));
   }
 cleanup:
   return status;
@@ -205,13 +205,13 @@ static void arg_scheme(Launch *l, double dt, bool with_pitch) {
   }
 }
 
-/* face_predict: reads 6 fields (zeta, depth, u, v, kfu, kfv) and writes 8. */
-static HclStatus predict(SweImplicit *s, const SweState *now, const SweState *next, double dt) {
-  Field *fields[] = {now->zeta, s->depth,     now->u,       now->v,       now->kfu,     now->kfv,     next->kfu,
-                     next->kfv, s->faces[PU], s->faces[PV], s->faces[RU], s->faces[RV], s->faces[HU], s->faces[HV]};
-  Launch l = launch_begin(s, SWE_K_PREDICT, fields, 14);
+/* face_predict: reads 4 fields (zeta, depth, u, v) and writes 6. */
+static HclStatus predict(SweImplicit *s, const SweState *now, double dt) {
+  Field *fields[] = {now->zeta,    s->depth,     now->u,       now->v,       s->faces[PU],
+                     s->faces[PV], s->faces[RU], s->faces[RV], s->faces[HU], s->faces[HV]};
+  Launch l = launch_begin(s, SWE_K_PREDICT, fields, 10);
   arg_scheme(&l, dt, false);
-  return launch_end(&l, 14);
+  return launch_end(&l, 10);
 }
 
 /* level_assemble: reads 10 fields, writes the matrix, the right-hand side and the guess. */
@@ -247,14 +247,13 @@ cleanup:
 }
 
 /* dry_negative_faces, then the faces' ghosts. */
-static HclStatus dry_negative(SweImplicit *s, const SweState *next) {
+static HclStatus dry_negative(SweImplicit *s) {
   HclStatus status = HCL_OK;
   TRY(halo_exchange(s->h_new_halo));
-  Field *fields[] = {s->h_new,     next->kfu,    next->kfv,    s->faces[PU], s->faces[PV],
-                     s->faces[RU], s->faces[RV], s->faces[HU], s->faces[HV]};
-  Launch l = launch_begin(s, SWE_K_DRY_NEGATIVE, fields, 9);
+  Field *fields[] = {s->h_new, s->faces[PU], s->faces[PV], s->faces[RU], s->faces[RV], s->faces[HU], s->faces[HV]};
+  Launch l = launch_begin(s, SWE_K_DRY_NEGATIVE, fields, 7);
   swe_arg_common(&l.a, s->decomp, &s->config, field_pitch(s->depth), 0.0);
-  TRY(launch_end(&l, 9));
+  TRY(launch_end(&l, 7));
   TRY(halo_exchange(s->faces_halo));
 cleanup:
   return status;
@@ -286,7 +285,7 @@ HclStatus swe_implicit_step(SweImplicit *s, int current, double dt, const double
   const SweState *now = &s->state[current], *next = &s->state[1 - current];
   bool negative = true;
   s->stats = (SweSolveStats){0};
-  TRY(predict(s, now, next, dt));
+  TRY(predict(s, now, dt));
   TRY(halo_exchange(s->faces_halo));
   TRY(solve_and_update(s, now, next, dt, levels, &negative));
   while (negative) {
@@ -294,7 +293,7 @@ HclStatus swe_implicit_step(SweImplicit *s, int current, double dt, const double
             "a water depth stays negative after %d solves of the step, each drying the faces around such cells: "
             "the state is broken (lower time.dt, or raise physics.dry_depth)",
             s->stats.solves);
-    TRY(dry_negative(s, next));
+    TRY(dry_negative(s));
     TRY(solve_and_update(s, now, next, dt, levels, &negative));
   }
   TRY(halo_exchange(s->next_halo[1 - current]));

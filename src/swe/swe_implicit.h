@@ -15,10 +15,13 @@
 #include "status.h"
 #include "swe.h"
 
-/* The prognostic fields of one copy of the state. */
+/* The prognostic fields of one copy of the state (u and v carry their faces' wet flags: -0 dry). */
 typedef struct {
-  Field *zeta, *u, *v, *kfu, *kfv;
+  Field *zeta, *u, *v;
 } SweState;
+
+/* The ghost width of every field the scheme's kernels take (kernels_cl/swe.cl: STENCIL_RADIUS). */
+enum { SWE_GHOST = 3 };
 
 /* The implicit scheme's kernels in swe.cl, in this order. */
 enum { SWE_K_PREDICT, SWE_K_ASSEMBLE, SWE_K_UPDATE, SWE_K_DRY_NEGATIVE, SWE_IMPLICIT_KERNELS };

@@ -314,15 +314,15 @@ static void close_model(SweRun *r) {
 
 /* ---- restarts ------------------------------------------------------------------------------------------------ */
 
-/* The state as the model holds it (swe_state_fields): levels and face velocities on the staggered grid, the faces'
- * wet flags; nothing masked. */
+/* The state as the model holds it (swe_state_fields): levels and face velocities on the staggered grid, each
+ * velocity carrying its face's wet flag (-0: dry); nothing masked. */
 static const OutputVariable state_variables[SWE_STATE_FIELDS + SWE_MAXIMA_FIELDS] = {
     {"zeta", "water_surface_height_above_reference_datum", "water level above the reference (the bed level where dry)",
      "m", NULL, false},
-    {"u", "sea_water_x_velocity", "x velocity at the cell's face towards +x", "m s-1", NULL, false},
-    {"v", "sea_water_y_velocity", "y velocity at the cell's face towards +y", "m s-1", NULL, false},
-    {"kfu", NULL, "wet flag of the cell's face towards +x (1 wet, 0 dry or wall)", "1", "dry wet", false},
-    {"kfv", NULL, "wet flag of the cell's face towards +y (1 wet, 0 dry or wall)", "1", "dry wet", false},
+    {"u", "sea_water_x_velocity", "x velocity at the cell's face towards +x (-0: the face is dry or a wall)", "m s-1",
+     NULL, false},
+    {"v", "sea_water_y_velocity", "y velocity at the cell's face towards +y (-0: the face is dry or a wall)", "m s-1",
+     NULL, false},
     /* output.maxima's accumulators (swe_maxima_fields): -3.4e38, 0, 0 and -1 where a cell was never wet */
     {"zeta_max", NULL, "maximum water level above the reference so far (-3.4e38: never wet)", "m", NULL, false},
     {"h_max", NULL, "maximum water depth so far", "m", NULL, false},
