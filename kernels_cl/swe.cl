@@ -9,7 +9,7 @@
  * zeta is the water level above the reference plane, d the depth of the bed below it, h = zeta + d the total depth.
  * Kernels: step_hansen, step_sielecki (the explicit step in one pass over memory: momentum with implicit friction
  *   per point, thesis eq. 6.5, u and v from the same state (Hansen) or v with the new u (Sielecki), then continuity
- *   in flux form, so volume is conserved to rounding), zeta_boundary (the water-level sides), wave_speed
+ *   in flux form, so volume is conserved to rounding; on CPUs as u_step, v_step, zeta_step), zeta_boundary (the water-level sides), wave_speed
  *   (|velocity| + sqrt(g h), for the CFL limit and the divergence guard), centre_fields (cell-centred output, a dry
  *   cell's level and velocity NaN unless mask_dry is 0), accumulate_maxima and maxima_output (output.maxima); the
  *   implicit scheme's face_predict, level_assemble, level_update and dry_negative_faces (the last section).
@@ -115,8 +115,12 @@ INLINE REAL momentum_update(const REAL w, const REAL slope, const REAL along_sca
  * dry face, and a wall, holds -0; a wet face any other value, its zero being +0. The flag is the one the face's last
  * update set (thesis eq. 6.5's kfu), which the neighbouring faces' advection of the next step reads. */
 #define DRY_FACE (-(REAL)0)
-INLINE REAL wet_flag(const REAL w) {
-  return (w == 0 && signbit(w)) ? 0 : 1;
+INLINE REAL wet_flag(const REAL w) { /* the bits of -0 compared, not signbit: PoCL calls that, and calls stop it */
+#if REAL_IS_DOUBLE                   /* vectorizing across work-items */
+  return as_ulong(w) == 0x8000000000000000UL ? 0 : 1;
+#else
+  return as_uint(w) == 0x80000000u ? 0 : 1;
+#endif
 }
 
 /* A face's new velocity as stored: its update where wet (a -0 made +0: adding +0 changes no other value), else dry. */
@@ -144,7 +148,8 @@ INLINE FaceTerms u_terms(const int i, const int j, __global const REAL *restrict
                          __global const REAL *restrict depth, __global const REAL *restrict u, const REAL v_south,
                          const REAL v_north, GRID_ARGS, PHYSICS_ARGS) {
   FaceTerms t;
-  const bool wall = closed_x && (x0 + i < 0 || x0 + i >= global_nx - 1); /* on or beyond a closed side */
+  const int gi = x0 + i, gj = y0 + j; /* a face on or beyond a closed side is a wall */
+  const bool wall = (closed_x && (gi < 0 || gi >= global_nx - 1)) || (closed_y && (gj < 0 || gj >= global_ny));
   const REAL rdx = 1 / dx, rdy = 1 / dy;
   const REAL w = t.w = AT(u, i, j);
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i + 1, j), da = AT(depth, i, j), db = AT(depth, i + 1, j);
@@ -178,7 +183,8 @@ INLINE FaceTerms v_terms(const int i, const int j, __global const REAL *restrict
                          __global const REAL *restrict depth, __global const REAL *restrict v, const REAL u_west,
                          const REAL u_east, GRID_ARGS, PHYSICS_ARGS) {
   FaceTerms t;
-  const bool wall = closed_y && (y0 + j < 0 || y0 + j >= global_ny - 1);
+  const int gi = x0 + i, gj = y0 + j;
+  const bool wall = (closed_y && (gj < 0 || gj >= global_ny - 1)) || (closed_x && (gi < 0 || gi >= global_nx));
   const REAL rdx = 1 / dx, rdy = 1 / dy;
   const REAL w = t.w = AT(v, i, j);
   const REAL za = AT(zeta, i, j), zb = AT(zeta, i, j + 1), da = AT(depth, i, j), db = AT(depth, i, j + 1);
@@ -240,6 +246,57 @@ INLINE REAL continuity(const int i, const int j, __global const REAL *restrict z
   const REAL divergence = (face_flux(u_east, h, h_east) - face_flux(u_west, h_west, h)) * rdx +
                           (face_flux(v_north, h, h_north) - face_flux(v_south, h_south, h)) * rdy;
   return z - dt * divergence;
+}
+
+/* ---- the explicit step in three kernels, for CPUs --------------------------------------------------------------
+ *
+ * PoCL does not vectorize step_hansen and step_sielecki across work-items (LLVM's cost model turns down their
+ * work-item loops around the barriers: 5 to 7 times slower than these on the CI machine), so on CPUs the step runs as
+ * u_step, v_step and zeta_step, the same arithmetic per value. Each momentum kernel also computes the rim faces the
+ * next kernel needs, from the state's ghosts as the tiles' rims are, into the new velocities' ghosts: one exchange
+ * of the state per step on either path. The box of faces runs from (i_first, j_first), -1 for a rim, to before
+ * (i_end, j_end); on CPUs the launch covers it exactly (EXACT_GRID), elsewhere the work-items beyond it wait. */
+#if EXACT_GRID
+#define BEYOND_BOX(i, j) false
+#else
+#define BEYOND_BOX(i, j) ((i) >= i_end || (j) >= j_end)
+#endif
+#define BOX_ARGS const int i_first, const int j_first, const int i_end, const int j_end
+
+/* The new u over a box, the transverse means from v at step n. */
+__kernel void u_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                     __global const REAL *restrict u, __global const REAL *restrict v, __global REAL *restrict u_new,
+                     BOX_ARGS, GRID_ARGS, PHYSICS_ARGS) {
+  const int i = get_global_id(0) + i_first, j = get_global_id(1) + j_first;
+  if (BEYOND_BOX(i, j)) {
+    return;
+  }
+  const FaceTerms t = u_terms(i, j, zeta, depth, u, V_SOUTH(v, i, j), V_NORTH(v, i, j), GRID_PARAMS, PHYSICS_PARAMS);
+  AT(u_new, i, j) = explicit_update(t, dt);
+}
+
+/* The new v over a box, the transverse means from u_means: u at step n (Hansen) or the new u (Sielecki). */
+__kernel void v_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                     __global const REAL *restrict u_means, __global const REAL *restrict v,
+                     __global REAL *restrict v_new, BOX_ARGS, GRID_ARGS, PHYSICS_ARGS) {
+  const int i = get_global_id(0) + i_first, j = get_global_id(1) + j_first;
+  if (BEYOND_BOX(i, j)) {
+    return;
+  }
+  const FaceTerms t =
+      v_terms(i, j, zeta, depth, v, U_WEST(u_means, i, j), U_EAST(u_means, i, j), GRID_PARAMS, PHYSICS_PARAMS);
+  AT(v_new, i, j) = explicit_update(t, dt);
+}
+
+/* The new level of every owned cell. */
+__kernel void zeta_step(__global const REAL *restrict zeta, __global const REAL *restrict depth,
+                        __global const REAL *restrict u_new, __global const REAL *restrict v_new,
+                        __global REAL *restrict zeta_new, GRID_ARGS, PHYSICS_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (!OUTSIDE(i, j)) {
+    AT(zeta_new, i, j) = continuity(i, j, zeta, depth, AT(u_new, i - 1, j), AT(u_new, i, j), AT(v_new, i, j - 1),
+                                    AT(v_new, i, j), pitch, dt, dx, dy);
+  }
 }
 
 /* ---- the explicit step: one pass over memory --------------------------------------------------------------------
@@ -311,7 +368,8 @@ INLINE void tile_u(__global const REAL *restrict zeta, __global const REAL *rest
   if (last_rows > 0 && lj == h - 1) {
     TILE_U(li, h);
   }
-  for (int k = lj * w + li; k < first_row + h + last_rows; k += w * h) {
+  const int k = lj * w + li; /* w h >= h + 2 work-items: step_tile keeps w >= 4 */
+  if (k < first_row + h + last_rows) {
     TILE_U(-1, k - first_row);
   }
 #undef TILE_U

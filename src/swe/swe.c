@@ -17,6 +17,9 @@ enum { GHOST = SWE_GHOST, WG_X = 32, WG_Y = 4 }; /* the other kernels' work-grou
 enum {
   KERNEL_HANSEN,
   KERNEL_SIELECKI,
+  KERNEL_U,
+  KERNEL_V,
+  KERNEL_ZETA,
   KERNEL_BOUNDARY,
   KERNEL_SPEED,
   KERNEL_CENTRE,
@@ -26,7 +29,7 @@ enum {
 };
 enum { NKERNELS = EXPLICIT_KERNELS + SWE_IMPLICIT_KERNELS }; /* the implicit scheme's follow (swe_implicit.h) */
 static const char *const explicit_kernel_names[EXPLICIT_KERNELS] = {
-    "step_hansen",   "step_sielecki",     "zeta_boundary", "wave_speed",
+    "step_hansen",   "step_sielecki",     "u_step",       "v_step", "zeta_step", "zeta_boundary", "wave_speed",
     "centre_fields", "accumulate_maxima", "maxima_output"};
 
 /* Two copies of each prognostic field: one holds step n, the other receives n + 1. */
@@ -42,7 +45,8 @@ struct Swe {
   int current;                           /* which copy holds the present state */
   bool has_level_sides;                  /* a side on which zeta_boundary sets the level */
   double levels[SWE_SIDES];              /* the water-level sides' levels at the end of the next step */
-  int tile[2];                           /* the explicit step's work-group (step_tile) */
+  bool fused;                            /* the explicit step in one kernel, else three (step_tile) */
+  int tile[2];                           /* the one kernel's work-group */
   Halo *halo_state[2], *halo_all;
   Halo *state_in_flight; /* the last step's exchange of the new state, ended by the next step or settle */
   Reducer *reducer;
@@ -69,12 +73,17 @@ static HclStatus make_field(Swe *s, const char *name, Field **f) {
 /* What the step must move per cell-update: zeta, u and v read and written once, the bed read once. */
 enum { STEP_REALS = 7 };
 
-/* The explicit step's work-group, a tile of cells (kernels_cl/swe.cl, "the explicit step"): 32 x 8 on GPUs and
- * CPUs alike unless HYDROCL_SWE_TILE=WxH says otherwise (for measuring), never above the device's work-group limit. */
+/* How the explicit step runs (kernels_cl/swe.cl): in one kernel on GPUs, in three on CPUs, unless HYDROCL_SWE_STEP
+ * says fused or split (for tests and measurements); the one kernel's work-group, a tile of cells, 32 x 8 unless
+ * HYDROCL_SWE_TILE=WxH says otherwise, never above the device's work-group limit. */
 static void step_tile(Swe *s) {
+  const char *step = getenv("HYDROCL_SWE_STEP");
+  s->fused = step && strcmp(step, "fused") == 0   ? true
+             : step && strcmp(step, "split") == 0 ? false
+                                                  : !runtime_exact_grid(runtime_device(s->rt));
   int w = 32, h = 8;
   const char *given = getenv("HYDROCL_SWE_TILE");
-  if (given && sscanf(given, "%dx%d", &w, &h) != 2) {
+  if (given && (sscanf(given, "%dx%d", &w, &h) != 2 || w < 4 || h < 1)) { /* the kernels need w >= 4 */
     w = 32;
     h = 8;
   }
@@ -82,8 +91,8 @@ static void step_tile(Swe *s) {
   while ((size_t)w * (size_t)h > most && h > 1) {
     h /= 2;
   }
-  s->tile[0] = w > 0 ? w : 1;
-  s->tile[1] = h > 0 ? h : 1;
+  s->tile[0] = w;
+  s->tile[1] = h;
 }
 
 /* Every face of f dry (-0), ghosts included: the faces beyond a closed side are never written, and stay walls. */
@@ -410,6 +419,44 @@ cleanup:
   return status;
 }
 
+/* A momentum kernel of the three-kernel step (CPUs) over the faces (i_first, j_first) .. (i_end - 1, j_end - 1),
+ * reading zeta, depth, the velocities of its transverse means and its own, and writing new. */
+static HclStatus launch_face_kernel(Swe *s, int kernel, const CellBox faces, Field *const fields[5], double dt) {
+  KernelArgs a = kernel_args(s->kernels[kernel]);
+  for (int f = 0; f < 5; f++) {
+    arg_mem(&a, field_buffer(fields[f]));
+  }
+  arg_int(&a, faces.x0);
+  arg_int(&a, faces.y0);
+  arg_int(&a, faces.x0 + faces.nx);
+  arg_int(&a, faces.y0 + faces.ny);
+  swe_arg_common(&a, s->decomp, &s->config, field_pitch(s->depth), dt);
+  KernelShape shape = kernel_grid(s->rt, faces.nx, faces.ny, WG_X, WG_Y);
+  double bytes = 5.0 * faces.nx * faces.ny * (double)precision_bytes(s->config.precision);
+  return kernel_launch(s->rt, &a, shape, bytes);
+}
+
+/* The step as u_step, v_step and zeta_step (CPUs: kernels_cl/swe.cl says why), the state's exchange ended first. The
+ * new u also on the west rim (and the rows below and above under the Sielecki ordering, for v), the new v also on
+ * the south rim, as the tiles of step_hansen and step_sielecki compute them. */
+static HclStatus split_step(Swe *s, Halo *pending, int c, int n, double dt) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(s->decomp);
+  bool sielecki = s->config.ordering == SWE_ORDERING_SIELECKI;
+  if (pending) {
+    TRY(halo_end(pending));
+  }
+  Field *u_fields[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->u[n]};
+  Field *v_fields[] = {s->zeta[c], s->depth, sielecki ? s->u[n] : s->u[c], s->v[c], s->v[n]};
+  CellBox u_faces = {-1, sielecki ? -1 : 0, l->nx + 1, l->ny + (sielecki ? 2 : 0)};
+  TRY(launch_face_kernel(s, KERNEL_U, u_faces, u_fields, dt));
+  TRY(launch_face_kernel(s, KERNEL_V, (CellBox){0, -1, l->nx, l->ny + 1}, v_fields, dt));
+  Field *z_fields[] = {s->zeta[c], s->depth, s->u[n], s->v[n], s->zeta[n]};
+  TRY(launch(s, KERNEL_ZETA, z_fields, 5, dt, 5.0));
+cleanup:
+  return status;
+}
+
 /* Starts the exchange of the new state, left in flight for the next step to hide behind its interior (halo_parts)
  * where there is one, else completed here. */
 static HclStatus exchange_state(Swe *s, Halo *halo) {
@@ -423,7 +470,8 @@ static HclStatus exchange_state(Swe *s, Halo *halo) {
   return status;
 }
 
-/* One step. The explicit step is one kernel (step_hansen or step_sielecki), the water-level sides' cells after it;
+/* One step. The explicit step is one kernel (step_hansen or step_sielecki; three on CPUs), the water-level sides'
+ * cells after it;
  * the new state's exchange travels while the next step computes the cells away from other ranks (settle ends it
  * for everything else). The fields are the same bits as exchanging first: the kernel writes only what it does not
  * read. */
@@ -437,8 +485,12 @@ HclStatus swe_step(Swe *s, double dt) {
     s->current = n;
     goto cleanup;
   }
-  StepLaunch step = {s, c, n, dt};
-  TRY(launch_step_behind(s, pending, &step));
+  if (!s->fused) {
+    TRY(split_step(s, pending, c, n, dt));
+  } else {
+    StepLaunch step = {s, c, n, dt};
+    TRY(launch_step_behind(s, pending, &step));
+  }
   pending = NULL;
   if (s->has_level_sides) {
     Field *z_args[] = {s->zeta[c], s->depth, s->u[n], s->v[n], s->zeta[n]};

@@ -49,9 +49,14 @@ rrb)
 swe-sielecki)
   # The tidal flat: a tide through a level boundary floods and dries a ramp (3 m over a bed rising to 4.5 m), walls
   # on the other sides, Chezy friction, momentum advection, gauges sampled on the device.
-  under_oclgrind "shallow water, Sielecki, wetting and drying, level and wall sides, gauges" \
-    "${checked[@]}" "$hydrocl" run "$cases/tidal-flat.yml" --set grid.nx=16 --set grid.ny=8 --set time.end=1200 \
-    --set output.interval=600 --set output.history_interval=300 -o "$dir/sielecki" -q
+  # Oclgrind is a device of padded work-groups, as a GPU: the step runs in one kernel (step_sielecki, its tiles and
+  # barriers checked for races); then in the three of CPUs, whose rims write into the ghosts.
+  for step in fused split; do
+    HYDROCL_SWE_STEP=$step under_oclgrind \
+      "shallow water, Sielecki ($step), wetting and drying, level and wall sides, gauges" \
+      "${checked[@]}" "$hydrocl" run "$cases/tidal-flat.yml" --set grid.nx=16 --set grid.ny=8 --set time.end=1200 \
+      --set output.interval=600 --set output.history_interval=300 -o "$dir/sielecki-$step" -q
+  done
   ;;
 swe-hansen)
   under_oclgrind "shallow water, Hansen, energy advection, Manning, periodic and weak-level sides" \
@@ -85,10 +90,10 @@ halo)
     "$mpirun" -n 2 "${checked[@]}" "$hydrocl" run "$cases/drop-island.yml" "${small_swe[@]}" --set grid.px=2 \
     --set grid.py=1 -o "$dir/halo"
   # Every exchange overlapped (HYDROCL_OVERLAP_CELLS=0, halo.h), split in y: on Oclgrind, a device of padded
-  # work-groups as a GPU's, Hansen's uv_step runs over boxes of cells from an offset (the level's exchange behind the
-  # next step's momentum), and must give the one-rank fields bit for bit.
-  # 10 rows a rank: the upper rank's interior, rows 2 to 9, is two work-groups of 4 rows from row 2 (an offset that
-  # uv_step must add, or rows 8 and 9 are never computed).
+  # work-groups as a GPU's, step_hansen runs over boxes of cells from an offset (the state's exchange behind the
+  # next step's interior), and must give the one-rank fields bit for bit.
+  # 10 rows a rank: the upper rank's interior, rows 2 to 9, is one partial tile of 8 rows from row 2 (an offset the
+  # kernel must add, or rows 8 and 9 are never computed).
   # Gauges sampled at the map's interval only: a sample ends the exchange left in flight (swe_settle).
   hansen=("${small_swe[@]}" --set grid.ny=20 --set physics.ordering=hansen --set restart.interval=10
     --set output.history_interval=5)

@@ -40,6 +40,27 @@ for name in island channel; do
       "$reference" "$(last_restart "$dir/$name-$n")" zeta u v time
   done
 done
+# The explicit step in one kernel (GPUs' default) and in three (CPUs'): the same bits, on 1 rank and on 3, where the
+# kernel runs over the interior and then the strips of each rank (the suite's HYDROCL_OVERLAP_CELLS=0), its tiles'
+# rims read from the ghosts; both orderings, the channel's periodic, tidal and weakly reflecting sides. --profile
+# names the kernels that ran.
+run_capture timeout 600 "$mpirun" -n 1 "$hydrocl" run "$root/cases/drop-island.yml" "${channel[@]}" \
+  --set physics.ordering=hansen -o "$dir/channel-hansen-1" -q
+ok "channel, Hansen, on 1 rank exits 0" equals "$rc" 0
+for name in island channel channel-hansen; do
+  case $name in
+  channel-hansen) args=("${channel[@]}" --set physics.ordering=hansen) kernel=step_hansen ;;
+  *) eval "args=(\"\${$name[@]}\")" kernel=step_sielecki ;;
+  esac
+  for n in 1 3; do
+    run_capture timeout 600 env HYDROCL_SWE_STEP=fused "$mpirun" -n "$n" "$hydrocl" --profile run \
+      "$root/cases/drop-island.yml" "${args[@]}" -o "$dir/$name-fused-$n" -q
+    ok "$name in one kernel ($kernel) on $n ranks exits 0" equals "$rc" 0
+    ok "and ran that kernel" contains "$err" "$kernel"
+    ok "$name: one kernel on $n ranks gives bitwise the fields of three on 1" /usr/bin/python3 \
+      "$root/tests/cli/ncsame.py" "$(last_restart "$dir/$name-1")" "$(last_restart "$dir/$name-fused-$n")" zeta u v time
+  done
+done
 for n in 2 3 4; do # the channel's tide wets its ramp: maxima folded on each rank's cells
   ok "channel: the maxima on $n ranks are bitwise those of 1 rank" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
     "$dir/channel-1/map.nc" "$dir/channel-$n/map.nc" zeta_max h_max speed_max t_wet
