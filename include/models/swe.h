@@ -81,6 +81,17 @@ void swe_set_levels(Swe *swe, const double level[SWE_SIDES]);
 HclStatus swe_step(Swe *swe, double dt);
 HclStatus swe_settle(Swe *swe);
 
+/* How the explicit step runs: in one kernel (GPUs; the work-group a tile of tile_x x tile_y cells) or in three (CPUs;
+ * HYDROCL_SWE_STEP=fused or split chooses), and the REALs per cell-update its kernels read and write, each input
+ * once per kernel: 7 in one (zeta, u, v read and written, the bed read: what a step must move at least), 15 in
+ * three. */
+typedef struct {
+  bool fused;
+  int tile_x, tile_y;
+  int reals_per_cell;
+} SweStepShape;
+SweStepShape swe_step_shape(const Swe *swe);
+
 /* What the last implicit step's level solves took: solves (1, or more where drying made it solve again), CG
  * iterations over them, and the last solve's result (history borrowed until the next step). */
 typedef struct {

@@ -70,8 +70,9 @@ static HclStatus make_field(Swe *s, const char *name, Field **f) {
   return field_create(s->rt, s->decomp, &spec, f);
 }
 
-/* What the step must move per cell-update: zeta, u and v read and written once, the bed read once. */
-enum { STEP_REALS = 7 };
+/* What the step must move per cell-update: zeta, u and v read and written once, the bed read once; and what its
+ * three kernels move on CPUs, each reading its inputs once (u_step, v_step, zeta_step: 4 in, 1 out). */
+enum { STEP_REALS = 7, SPLIT_REALS = 15 };
 
 /* How the explicit step runs (kernels_cl/swe.cl): in one kernel on GPUs, in three on CPUs, unless HYDROCL_SWE_STEP
  * says fused or split (for tests and measurements); the one kernel's work-group, a tile of cells, 32 x 8 unless
@@ -432,7 +433,7 @@ static HclStatus launch_face_kernel(Swe *s, int kernel, const CellBox faces, Fie
   arg_int(&a, faces.y0 + faces.ny);
   swe_arg_common(&a, s->decomp, &s->config, field_pitch(s->depth), dt);
   KernelShape shape = kernel_grid(s->rt, faces.nx, faces.ny, WG_X, WG_Y);
-  double bytes = 5.0 * faces.nx * faces.ny * (double)precision_bytes(s->config.precision);
+  double bytes = SPLIT_REALS / 3.0 * faces.nx * faces.ny * (double)precision_bytes(s->config.precision);
   return kernel_launch(s->rt, &a, shape, bytes);
 }
 
@@ -503,6 +504,10 @@ cleanup:
     halo_cancel(pending);
   }
   return status;
+}
+
+SweStepShape swe_step_shape(const Swe *s) {
+  return (SweStepShape){s->fused, s->tile[0], s->tile[1], s->fused ? STEP_REALS : SPLIT_REALS};
 }
 
 HclStatus swe_settle(Swe *s) {
