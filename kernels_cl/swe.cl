@@ -350,29 +350,23 @@ INLINE void tile_u_face(const int ti, const int tj, __global const REAL *restric
   }
 }
 
-/* The new u of the tile's faces and its rims' into u_tile: each work-item its cell's east face, the first and last
- * rows of work-items the faces below and above the tile (first_row, last_rows: 1 under the Sielecki ordering, whose v
- * needs them), and the west rim's column spread over the first work-items (one warp on a GPU, one masked vector on a
- * CPU: the rows and the column keep the work-items of a row doing the same work). */
+/* The new u of the tile's faces and its rims' into u_tile: each work-item its cell's east face, then the rim's faces
+ * spread over the first work-items (a few warps): the row below the tile and the row above it, each with the west
+ * rim's face (first_row, last_rows: 1 under the Sielecki ordering, whose v needs them), then the west rim's column
+ * beside the tile. One copy of the update's code for all of the rim keeps the kernel's registers few. */
 INLINE void tile_u(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                    __global const REAL *restrict u, __global const REAL *restrict v, __global REAL *restrict u_new,
                    __local REAL *u_tile, const int first_row, const int last_rows, const int i_end, const int j_end,
                    GRID_ARGS, PHYSICS_ARGS) {
   const int w = get_local_size(0), h = get_local_size(1), li = get_local_id(0), lj = get_local_id(1);
-#define TILE_U(ti, tj)                                                                                                 \
-  tile_u_face(ti, tj, zeta, depth, u, v, u_new, u_tile, first_row, last_rows, i_end, j_end, GRID_PARAMS, PHYSICS_PARAMS)
-  TILE_U(li, lj);
-  if (first_row > 0 && lj == 0) {
-    TILE_U(li, -1);
+  tile_u_face(li, lj, zeta, depth, u, v, u_new, u_tile, first_row, last_rows, i_end, j_end, GRID_PARAMS,
+              PHYSICS_PARAMS);
+  const int below = first_row * (w + 1), rows = below + last_rows * (w + 1);
+  for (int k = lj * w + li; k < rows + h; k += w * h) {
+    const int ti = k < rows ? k % (w + 1) - 1 : -1, tj = k < below ? -1 : (k < rows ? h : k - rows);
+    tile_u_face(ti, tj, zeta, depth, u, v, u_new, u_tile, first_row, last_rows, i_end, j_end, GRID_PARAMS,
+                PHYSICS_PARAMS);
   }
-  if (last_rows > 0 && lj == h - 1) {
-    TILE_U(li, h);
-  }
-  const int k = lj * w + li; /* w h >= h + 2 work-items: step_tile keeps w >= 4 */
-  if (k < first_row + h + last_rows) {
-    TILE_U(-1, k - first_row);
-  }
-#undef TILE_U
 }
 
 /* The new v at the face (ti, tj) of the tile (tj = -1: the south rim) into v_tile, and into v_new where it is the
@@ -398,16 +392,16 @@ INLINE void tile_v_face(const int ti, const int tj, __global const REAL *restric
   }
 }
 
-/* The new v of the tile's faces (each work-item its cell's north face) and the south rim's (the first row of
+/* The new v of the tile's faces (each work-item its cell's north face) and the south rim's (spread over the first
  * work-items). */
 INLINE void tile_v(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                    __global const REAL *restrict u, __global const REAL *restrict v, __global REAL *restrict v_new,
                    __local const REAL *u_tile, __local REAL *v_tile, const bool newest_u, const int i_end,
                    const int j_end, GRID_ARGS, PHYSICS_ARGS) {
-  const int li = get_local_id(0), lj = get_local_id(1);
+  const int w = get_local_size(0), h = get_local_size(1), li = get_local_id(0), lj = get_local_id(1);
   tile_v_face(li, lj, zeta, depth, u, v, v_new, u_tile, v_tile, newest_u, i_end, j_end, GRID_PARAMS, PHYSICS_PARAMS);
-  if (lj == 0) {
-    tile_v_face(li, -1, zeta, depth, u, v, v_new, u_tile, v_tile, newest_u, i_end, j_end, GRID_PARAMS, PHYSICS_PARAMS);
+  for (int k = lj * w + li; k < w; k += w * h) {
+    tile_v_face(k, -1, zeta, depth, u, v, v_new, u_tile, v_tile, newest_u, i_end, j_end, GRID_PARAMS, PHYSICS_PARAMS);
   }
 }
 

@@ -84,7 +84,7 @@ static void step_tile(Swe *s) {
                                                   : !runtime_exact_grid(runtime_device(s->rt));
   int w = 32, h = 8;
   const char *given = getenv("HYDROCL_SWE_TILE");
-  if (given && (sscanf(given, "%dx%d", &w, &h) != 2 || w < 4 || h < 1)) { /* the kernels need w >= 4 */
+  if (given && (sscanf(given, "%dx%d", &w, &h) != 2 || w < 1 || h < 1)) {
     w = 32;
     h = 8;
   }

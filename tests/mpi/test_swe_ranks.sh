@@ -61,6 +61,13 @@ for name in island channel channel-hansen; do
       "$root/tests/cli/ncsame.py" "$(last_restart "$dir/$name-1")" "$(last_restart "$dir/$name-fused-$n")" zeta u v time
   done
 done
+# Tiles of 5 x 3 cells: the rims' faces outnumber the work-items, each takes several, and the tiles at the ranks'
+# ends are partial.
+run_capture timeout 600 env HYDROCL_SWE_STEP=fused HYDROCL_SWE_TILE=5x3 "$mpirun" -n 3 "$hydrocl" run \
+  "$root/cases/drop-island.yml" "${channel[@]}" -o "$dir/channel-tile" -q
+ok "the channel in one kernel of 5 x 3 tiles on 3 ranks exits 0" equals "$rc" 0
+ok "and gives bitwise the fields of three kernels on 1" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
+  "$(last_restart "$dir/channel-1")" "$(last_restart "$dir/channel-tile")" zeta u v time
 for n in 2 3 4; do # the channel's tide wets its ramp: maxima folded on each rank's cells
   ok "channel: the maxima on $n ranks are bitwise those of 1 rank" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
     "$dir/channel-1/map.nc" "$dir/channel-$n/map.nc" zeta_max h_max speed_max t_wet
