@@ -9,10 +9,11 @@
  * zeta is the water level above the reference plane, d the depth of the bed below it, h = zeta + d the total depth.
  * Kernels: step_hansen, step_sielecki (the explicit step in one pass over memory: momentum with implicit friction
  *   per point, thesis eq. 6.5, u and v from the same state (Hansen) or v with the new u (Sielecki), then continuity
- *   in flux form, so volume is conserved to rounding; on CPUs as u_step, v_step, zeta_step), zeta_boundary (the water-level sides), wave_speed
- *   (|velocity| + sqrt(g h), for the CFL limit and the divergence guard), centre_fields (cell-centred output, a dry
- *   cell's level and velocity NaN unless mask_dry is 0), accumulate_maxima and maxima_output (output.maxima); the
- *   implicit scheme's face_predict, level_assemble, level_update and dry_negative_faces (the last section).
+ *   in flux form, so volume is conserved to rounding; on CPUs as u_step, v_step, zeta_step), zeta_boundary (the
+ *   water-level sides), wave_speed (|velocity| + sqrt(g h), for the CFL limit and the divergence guard),
+ *   centre_fields (cell-centred output, a dry cell's level and velocity NaN unless mask_dry is 0), accumulate_maxima
+ *   and maxima_output (output.maxima); the implicit scheme's face_predict, level_assemble, level_update and
+ *   dry_negative_faces (the last section).
  * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 3: second-order upwind cross terms reach two faces, and
  *   the Sielecki step's rim one more), FRICTION (FRICTION_NONE, FRICTION_CHEZY, FRICTION_MANNING) and
  *   MOMENTUM_ADVECTION (1: momentum-conserving, 0: energy-head) from the case, fixed for a run: the kernels carry no
@@ -305,8 +306,8 @@ __kernel void zeta_step(__global const REAL *restrict zeta, __global const REAL 
  * (u_new, v_new, zeta_new, written): first the new velocities of the tile's faces and of the faces on its west and
  * south rims (which the tile's continuity needs and the neighbouring tiles own) into local memory, then the tile's
  * new levels from them. Every owned value is written once and the state read once from DRAM (a rim's inputs are the
- * neighbour tiles', found in the caches): 7 REALs per cell-update with the bed, against 15 (Hansen) and 19
- * (Sielecki) for separate momentum and continuity kernels. The arithmetic of every value is that of the separate
+ * neighbour tiles', found in the caches): 7 REALs per cell-update with the bed, against 15 for the three kernels
+ * above. The arithmetic of every value is that of the separate
  * kernels it replaces, so the fields are the same. The launch covers a box of owned cells ending at (i_end, j_end)
  * (the global offset its start; halo.h's parts); the tiles at its ends are partial, and the rim faces of the tiles
  * at its start lie outside it, in the ghosts at the rank's edges. The local tiles: u_tile of w + 1 columns (the west
@@ -365,7 +366,8 @@ INLINE void tile_u_hansen(__global const REAL *restrict zeta, __global const REA
 
 /* Sielecki: the new u of the tile's faces, the west rim's, and the rows below and above the tile (its v needs them):
  * (w + 1) (h + 2) faces numbered row by row, each work-item taking every (w h)-th. One loop over all of them ran
- * 10-15% faster on an H100 than the own face first and the rims after (measured 2026-11-26, bench/README.md). */
+ * 16% faster on an H100 than each work-item's own face and the rows of work-items at the tile's ends taking the rows
+ * below and above (bench/README.md, swe). */
 INLINE void tile_u_sielecki(__global const REAL *restrict zeta, __global const REAL *restrict depth,
                             __global const REAL *restrict u, __global const REAL *restrict v,
                             __global REAL *restrict u_new, __local REAL *u_tile, const int i_end, const int j_end,

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* swe.h: the shallow-water solver (Stelling & Duinmeijer, staggered C-grid; kernels_cl/swe.cl) on the grid layer:
- * state on the device, one step at a time, with wetting and drying through the faces' wet flags (S&D's kfu/kfv). Two schemes on
- * the same grid and state: explicit (bound by the gravity-wave CFL limit), and semi-implicit, the level gradient and
- * the continuity fluxes taken at theta, a symmetric positive definite 5-point system for the new levels solved each
- * step by CG with the RRB preconditioner (stencil5.h, krylov.h, rrb_precond.h; thesis section 6.4). Sides are closed
- * walls, periodic (explicit only), or water-level boundaries; physics only, no I/O. Collective calls: swe_create,
- * swe_set_state, swe_step, swe_volume, swe_max_wave_speed, swe_centre_fields. */
+ * state on the device, one step at a time, with wetting and drying through the faces' wet flags (S&D's kfu/kfv,
+ * carried in the face velocities). Two schemes on the same grid and state: explicit (bound by the gravity-wave CFL
+ * limit), and semi-implicit, the level gradient and the continuity fluxes taken at theta, a symmetric positive
+ * definite 5-point system for the new levels solved each step by CG with the RRB preconditioner (stencil5.h,
+ * krylov.h, rrb_precond.h; thesis section 6.4). Sides are closed walls, periodic (explicit only), or water-level
+ * boundaries; physics only, no I/O. Collective calls: swe_create, swe_set_state, swe_step, swe_volume,
+ * swe_max_wave_speed, swe_centre_fields. */
 #ifndef HYDROCL_SWE_H
 #define HYDROCL_SWE_H
 
