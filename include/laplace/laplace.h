@@ -69,9 +69,9 @@ typedef struct {
  * mg.h's and krylov.h's. */
 HclStatus laplace_add_keys(CaseSchema *schema, const char *prefix, const LaplaceConfig *defaults);
 /* The config a finished case sets under prefix (dx, dy left as they are), precision overriding its precision key
- * when not NULL (single: single, double: double), checked with laplace_check (grid nx x ny points), the case's
+ * when not NULL, checked with laplace_check (grid nx x ny points), the case's
  * lines in the messages. */
-HclStatus laplace_config_from_case(const Case *c, const char *prefix, const Precision *precision, int nx, int ny,
+HclStatus laplace_config_from_case(const Case *c, const char *prefix, const LaplacePrecision *precision, int nx, int ny,
                                    LaplaceConfig *config);
 /* Everything of config that needs no device: the order, nz against it and the grid of nx x ny points, the spacing,
  * the V-cycle's options and whether the method applies to the operator (CG does not): HCL_EDATA naming the key under

@@ -21,6 +21,7 @@ typedef struct {
   const char *command_line; /* for the files' history attribute */
   Precision precision;
   bool precision_given; /* --precision was given (a model with its own precision key lets it override) */
+  bool mixed;           /* --precision mixed (precision is then double): a model without it refuses it */
 } RunRequest;
 
 typedef struct {

@@ -36,6 +36,7 @@ enum {
   OPT_WINDOW = 1 << 20,
   OPT_HARMONICS = 1 << 21,
   OPT_VARIABLE = 1 << 22,
+  OPT_MIXED = 1 << 23, /* --precision mixed, with OPT_PRECISION: the potential-flow solver's mixed precision */
 };
 
 enum { CLI_MAX_SETS = 64, CLI_COMMAND_LINE = 2048 };
@@ -50,7 +51,7 @@ typedef struct {
   bool profile;
   bool json;
   bool list;
-  Precision precision;            /* --precision, else the build's default */
+  Precision precision;            /* --precision, else the build's default (double for mixed: the fields' precision) */
   size_t size;                    /* --size, 0 when not given */
   const char *output_dir;         /* -o, --output; NULL: out/CASE */
   bool overwrite;                 /* --overwrite */

@@ -105,7 +105,8 @@ static HclStatus open_case(const CliOptions *o, unsigned allowed, const Model **
                           .restart = o->restart,
                           .command_line = o->command_line,
                           .precision = o->precision,
-                          .precision_given = (o->given & OPT_PRECISION) != 0};
+                          .precision_given = (o->given & OPT_PRECISION) != 0,
+                          .mixed = (o->given & OPT_MIXED) != 0};
 cleanup:
   return status;
 }
@@ -118,7 +119,7 @@ static HclStatus run_or_validate(const CliOptions *o, bool run) {
   Runtime *rt = NULL;
   RunRequest request;
   char case_name[PATH_SIZE], output_dir[PATH_SIZE];
-  unsigned allowed = OPT_DEVICE | OPT_KERNEL_DIR | OPT_PRECISION | OPT_SET | OPT_OUTPUT | OPT_FORCE;
+  unsigned allowed = OPT_DEVICE | OPT_KERNEL_DIR | OPT_PRECISION | OPT_MIXED | OPT_SET | OPT_OUTPUT | OPT_FORCE;
   if (run) {
     allowed |= OPT_PROFILE | OPT_OVERWRITE | OPT_RESTART;
   }

@@ -15,7 +15,8 @@ static const OptionHelp option_help[] = {
     {OPT_DEVICE, "-d, --device S",
      "auto (default), gpu, cpu, P:D, or part of a platform/device name (default from HYDROCL_DEVICE)"},
     {OPT_PRECISION, "--precision P",
-     "single or double (default: the build's -Dprecision; for a potential-flow case, its solver.precision)"},
+     "single or double (default: the build's -Dprecision); for a potential-flow case also mixed (its "
+     "solver.precision by default)"},
     {OPT_KERNEL_DIR, "--kernel-dir D",
      "read kernels_cl sources from D instead of the embedded copies (default from HYDROCL_KERNEL_DIR)"},
     {OPT_PROFILE, "--profile", "time every kernel; print calls, time and GB/s per kernel at exit"},

@@ -173,7 +173,15 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       o->given |= OPT_JSON;
       break;
     case LONG_PRECISION:
-      TRY(precision_parse(optarg, &o->precision));
+      if (strcmp(optarg, "mixed") == 0) { /* mixed keeps its fields in double (laplace.h) */
+        o->precision = PRECISION_DOUBLE;
+        o->given |= OPT_MIXED;
+      } else {
+        REQUIRE(strcmp(optarg, "single") == 0 || strcmp(optarg, "float") == 0 || strcmp(optarg, "double") == 0,
+                HCL_EUSAGE, "unknown precision '%s' (allowed: single, double; mixed for a potential-flow case)",
+                optarg);
+        TRY(precision_parse(optarg, &o->precision));
+      }
       o->given |= OPT_PRECISION;
       break;
     case LONG_SIZE:
@@ -301,11 +309,11 @@ cleanup:
 }
 
 static const char *option_name(unsigned bit) {
-  static const char *const names[] = {"--device",     "--kernel-dir", "--profile",        "--json",      "--precision",
-                                      "--size",       "--list",       "--output",         "--overwrite", "--restart",
-                                      "--set",        "--n",          "--preconditioner", "--tolerance", "--norm",
-                                      "--rrb-levels", "--rrb-exact",  "--method",         "--force",     "--period",
-                                      "--window",     "--harmonics",  "--variable"};
+  static const char *const names[] = {
+      "--device",         "--kernel-dir", "--profile",   "--json",       "--precision", "--size",
+      "--list",           "--output",     "--overwrite", "--restart",    "--set",       "--n",
+      "--preconditioner", "--tolerance",  "--norm",      "--rrb-levels", "--rrb-exact", "--method",
+      "--force",          "--period",     "--window",    "--harmonics",  "--variable",  "--precision mixed"};
   for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (bit == 1u << i) {
       return names[i];

@@ -141,7 +141,7 @@ cleanup:
   return status;
 }
 
-HclStatus laplace_config_from_case(const Case *c, const char *prefix, const Precision *precision, int nx, int ny,
+HclStatus laplace_config_from_case(const Case *c, const char *prefix, const LaplacePrecision *precision, int nx, int ny,
                                    LaplaceConfig *config) {
   HclStatus status = HCL_OK;
   char key[CASE_KEY_MAX];
@@ -151,7 +151,7 @@ HclStatus laplace_config_from_case(const Case *c, const char *prefix, const Prec
   config->sigma = (LaplaceSigma)case_choice(c, case_key(key, prefix, "sigma"));
   config->precision = (LaplacePrecision)case_choice(c, case_key(key, prefix, "precision"));
   if (precision) {
-    config->precision = *precision == PRECISION_SINGLE ? LAPLACE_SINGLE : LAPLACE_DOUBLE;
+    config->precision = *precision;
   }
   config->preconditioner = (LaplacePreconditioner)case_choice(c, case_key(key, prefix, "preconditioner"));
   TRY(mg_options_from_case(c, prefix, &config->mg));

@@ -254,6 +254,9 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   r->c = c;
   r->request = request;
   r->rt = rt;
+  REQUIRE(!request->mixed, HCL_EUSAGE,
+          "--precision mixed: the shallow-water model runs in single or double throughout (mixed precision is the "
+          "potential-flow solver's)");
   TRY(swe_setup_from_case(c, request->precision, &r->setup));
   r->maxima = case_bool(c, "output.maxima");
   memcpy(r->maxima_variables, maxima_output_variables, sizeof r->maxima_variables);

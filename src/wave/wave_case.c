@@ -184,7 +184,7 @@ cleanup:
 }
 
 /* The Laplace solver's keys under solver.: its module reads and checks them (laplace.h). */
-static HclStatus read_solver(const Case *c, const Precision *precision, WaveSetup *s) {
+static HclStatus read_solver(const Case *c, const LaplacePrecision *precision, WaveSetup *s) {
   return laplace_config_from_case(c, "solver.", precision, s->grid.nx, s->grid.ny, &s->config.laplace);
 }
 
@@ -606,7 +606,7 @@ static void read_time(const Case *c, WaveSetup *s) {
   s->config.extrapolation = (int)case_int(c, "time.extrapolation");
 }
 
-HclStatus wave_setup_from_case(const Case *c, const Precision *precision, WaveSetup *s) {
+HclStatus wave_setup_from_case(const Case *c, const LaplacePrecision *precision, WaveSetup *s) {
   HclStatus status = HCL_OK;
   memset(s, 0, sizeof *s);
   s->config = wave_config_default();

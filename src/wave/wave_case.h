@@ -62,10 +62,10 @@ typedef struct {
 
 /* Reads and cross-checks the case: the grid against the stencils, the zones against the domain, the bed, the
  * incident wave (solved here: a stream-function wave past breaking is refused). precision: --precision when given
- * (single: the whole solver in float, double: in double), else NULL for the case's solver.precision. Every
+ * (single, double or mixed, overriding solver.precision), else NULL for the case's solver.precision. Every
  * mistake is HCL_EDATA naming the key, its origin, the value and what is allowed. Caller frees with wave_setup_free
  * (also after a failure). */
-HclStatus wave_setup_from_case(const Case *c, const Precision *precision, WaveSetup *setup);
+HclStatus wave_setup_from_case(const Case *c, const LaplacePrecision *precision, WaveSetup *setup);
 void wave_setup_free(WaveSetup *setup);
 
 /* The still-water depth at global grid point (gi, gj) [m]. */

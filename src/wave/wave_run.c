@@ -226,7 +226,10 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   r->c = c;
   r->request = request;
   r->rt = rt;
-  TRY(wave_setup_from_case(c, request->precision_given ? &request->precision : NULL, &r->setup));
+  LaplacePrecision given = request->mixed                           ? LAPLACE_MIXED
+                           : request->precision == PRECISION_SINGLE ? LAPLACE_SINGLE
+                                                                    : LAPLACE_DOUBLE;
+  TRY(wave_setup_from_case(c, request->precision_given ? &given : NULL, &r->setup));
   TRY(run_create_decomp(c, &r->setup.grid, &r->decomp));
   TRY(check_device_memory(r)); /* from the grid alone, before any field of it is made on the host */
   TRY(read_gauges(r));
@@ -648,7 +651,7 @@ cleanup:
 
 /* Mixed and double precision solve in double. */
 static bool wave_needs_fp64(const Case *c, const RunRequest *request) {
-  return request->precision_given ? request->precision == PRECISION_DOUBLE
+  return request->precision_given ? request->precision == PRECISION_DOUBLE /* mixed: double */
                                   : strcmp(case_string(c, "solver.precision"), "single") != 0;
 }
 
