@@ -72,7 +72,7 @@ typedef enum { WAVE_HUMP_TWO_NORM, WAVE_HUMP_RMS } WaveHumpCriterion;
 /* The wave model's configuration for a Table 4 entry on n x n points: nz = 9 uniform (dsigma = 1/8), dx = dsigma /
  * aspect, sixth order, mixed precision, K = levels, V(2,2) with four coarsest sweeps (the paper's section 5.1),
  * defect correction to rtol 1e-4 and atol 1e-5 read as `criterion` says, up to LAPLACE_HISTORY_MAX iterations (a K
- * too small for the aspect ratio converges slowly: a result, not a failure), quadratic extrapolation of the
+ * too small for the aspect ratio converges slowly: a result, not a failure), linear extrapolation of the
  * initial guess, no relaxation zones. */
 WaveConfig wave_hump_table4_config(int n, double aspect, int levels, WaveHumpCriterion criterion);
 
