@@ -574,13 +574,13 @@ static void print_grid(const WaveRun *r, FILE *out) {
     snprintf(method, sizeof method, "GMRES(%d)", l->krylov.restart);
   }
   fprintf(out,
-          "solver: %d %s sigma points, order %d, %s precision, %s, preconditioner %s, to rtol %g, atol %g (%s norm); "
+          "solver: %d %s sigma points, order %d, %s precision, %s, preconditioner %s, to rtol %g, atol %g (%s); "
           "%s equations\n",
           l->nz, l->sigma == LAPLACE_SIGMA_UNIFORM ? "uniform" : "cosine", l->order, precision_word(l->precision),
           method, l->preconditioner == LAPLACE_MG ? "one multigrid V-cycle" : "none", l->krylov.rtol, l->krylov.atol,
-          l->krylov.norm == KRYLOV_NORM_RMS ? "rms"
-          : l->krylov.norm == KRYLOV_NORM_2 ? "2-"
-                                            : "preconditioned",
+          l->krylov.norm == KRYLOV_NORM_RMS ? "rms norm"
+          : l->krylov.norm == KRYLOV_NORM_2 ? "2-norm"
+                                            : "preconditioned norm",
           s->config.equations == WAVE_LINEAR ? "linear" : "nonlinear");
 }
 

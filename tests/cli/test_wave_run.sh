@@ -143,6 +143,9 @@ def drift(folder):
     return numpy.abs(v - v[0]).max() / v[0]
 coarse, fine = drift(sys.argv[1] + "/hump-33"), drift(sys.argv[1] + "/hump-65")
 assert coarse > 4 * fine and fine < 2e-3, (coarse, fine)' "$dir"
+run_capture "$hydrocl" validate "$root/cases/gaussian-hump.yml"
+ok "the Gaussian hump's solves stop at the paper's eq. 14, in the 2-norm" contains "$err$out" \
+  "to rtol 0.0001, atol 1e-05 (2-norm)"
 run_capture "$hydrocl" validate "$root/cases/drop-island.yml" --precision mixed
 ok "a shallow-water case refuses --precision mixed with 64" equals "$rc" 64
 ok "saying why" contains "$err" "the shallow-water model runs in single or double throughout"
