@@ -127,8 +127,8 @@ import sys; assert all(k.startswith("reduce_") for k in sys.argv[1].split()), sy
   ;;
 broken)
   cp -r "$root/kernels_cl" "$dir/bad-read" && cp -r "$root/kernels_cl" "$dir/no-barrier"
-  # wave_speed reads v three rows up instead of one down: past the last ghost row on the top row of cells.
-  sed -i 's/AT(v, i, j) + AT(v, i, j - 1)/AT(v, i, j) + AT(v, i, j + 3)/' "$dir/bad-read/swe.cl"
+  # wave_speed reads v four rows up instead of one down: past the last of the 3 ghost rows on the top row of cells.
+  sed -i 's/AT(v, i, j) + AT(v, i, j - 1)/AT(v, i, j) + AT(v, i, j + 4)/' "$dir/bad-read/swe.cl"
   # The reductions' tree sum without its barrier between halvings: work-items read what others still write.
   python3 - "$dir/no-barrier/reduce.cl" <<'PY'
 import sys
@@ -139,7 +139,7 @@ start = text.index("#define REDUCE_KERNEL")
 at = text.index(line, start)
 open(path, "w").write(text[:at] + text[at:].replace(line + " " * (text.index("\n", at) - at - len(line) - 1) + "\\\n", "", 1))
 PY
-  ok "the off-by-one read was made" grep -q "AT(v, i, j + 3)" "$dir/bad-read/swe.cl"
+  ok "the off-by-one read was made" grep -q "AT(v, i, j + 4)" "$dir/bad-read/swe.cl"
   ok "the barrier was taken out" test "$(grep -c "barrier" "$dir/no-barrier/reduce.cl")" -lt \
     "$(grep -c "barrier" "$root/kernels_cl/reduce.cl")"
   for bad in bad-read no-barrier; do
