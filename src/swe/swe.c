@@ -9,6 +9,7 @@
 #include "clerror.h"
 #include "halo.h"
 #include "kernel.h"
+#include "log.h"
 #include "program.h"
 #include "reduce.h"
 #include "swe_implicit.h"
@@ -45,7 +46,7 @@ struct Swe {
   int current;                           /* which copy holds the present state */
   bool has_level_sides;                  /* a side on which zeta_boundary sets the level */
   double levels[SWE_SIDES];              /* the water-level sides' levels at the end of the next step */
-  bool fused;                            /* the explicit step in one kernel, else three (step_tile) */
+  bool fused;                            /* the explicit step in one kernel, else three (choose_step) */
   int tile[2];                           /* the one kernel's work-group */
   Halo *halo_state[2], *halo_all;
   Halo *state_in_flight; /* the last step's exchange of the new state, ended by the next step or settle */
@@ -77,7 +78,7 @@ enum { STEP_REALS = 7, SPLIT_REALS = 15 };
 /* How the explicit step runs (kernels_cl/swe.cl): in one kernel on GPUs, in three on CPUs, unless HYDROCL_SWE_STEP
  * says fused or split (for tests and measurements); the one kernel's work-group, a tile of cells, 32 x 8 unless
  * HYDROCL_SWE_TILE=WxH says otherwise, never above the device's work-group limit. */
-static void step_tile(Swe *s) {
+static void choose_step(Swe *s) {
   const char *step = getenv("HYDROCL_SWE_STEP");
   s->fused = step && strcmp(step, "fused") == 0   ? true
              : step && strcmp(step, "split") == 0 ? false
@@ -85,6 +86,7 @@ static void step_tile(Swe *s) {
   int w = 32, h = 8;
   const char *given = getenv("HYDROCL_SWE_TILE");
   if (given && (sscanf(given, "%dx%d", &w, &h) != 2 || w < 1 || h < 1)) {
+    log_warn("HYDROCL_SWE_TILE=%s is not WxH with W, H >= 1: the step takes 32 x 8", given);
     w = 32;
     h = 8;
   }
@@ -140,7 +142,7 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
     TRY(mark_dry(s->u[c]));
     TRY(mark_dry(s->v[c]));
   }
-  step_tile(s);
+  choose_step(s);
   for (int side = 0; side < SWE_SIDES; side++) {
     s->has_level_sides =
         s->has_level_sides || config->sides[side] == SWE_SIDE_LEVEL || config->sides[side] == SWE_SIDE_WEAK_LEVEL;
