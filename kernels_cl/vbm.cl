@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* vbm.cl: the linearized variational Boussinesq model (VBM; Klopman; ../shared/papers/rrb-pcg-gpu.txt, section 2,
+ * eqs. 1a-1c), with currents U and ships as moving pressure pulses Ps:
+ *
+ *   d zeta / dt + div(zeta U + h grad phi - h D grad psi) = 0                        (1a)
+ *   d phi / dt + U . grad phi + g zeta = -Ps                                         (1b)
+ *   M psi + div(h D grad phi - N grad psi) = 0                                       (1c)
+ *
+ * zeta is the surface elevation, phi the velocity potential at the surface, psi the amplitude of the vertical shape
+ * function, h the still-water depth, Ps the surface pressure over the density (m^2/s^2).
+ *
+ * The model parameters. The potential is phi(x, t) + f(z) psi(x, t) with Klopman's parabolic shape function,
+ * linearized about z = 0 (Klopman, van Groesen & Dingemans, J. Fluid Mech. 657, 2010, section 3.2; the linear
+ * case as in Klopman's report to MARIN, ref. [3] of the paper):
+ *   f(z) = ((z + h)^2 - h^2) / (2 h) = z + z^2 / (2 h),   f(0) = 0,   f'(0) = 1,   f'(-h) = 0,
+ * so psi is the vertical velocity at the surface. The kinetic energy of the column, integrated from -h to 0, is
+ *   1/2 h |grad phi|^2 + (int f) grad phi . grad psi + 1/2 (int f^2) |grad psi|^2 + 1/2 (int f'^2) psi^2,
+ * with int f = -h^2 / 3, int f^2 = 2 h^3 / 15 and int f'^2 = h / 3 (the slope of h neglected, as in eqs. 1a-1c).
+ * Variations of the Lagrangian int (phi d zeta / dt - H) dt with respect to phi, zeta and psi give eqs. 1a-1c with
+ *   h D = h^2 / 3,   M = h / 3,   N = 2 h^3 / 15.
+ * The dispersion relation of a flat bed (plane waves in 1a-1c, U = 0):
+ *   omega^2 = g h k^2 (1 - (h D)^2 k^2 / (h (M + N k^2))) = g h k^2 (15 + (k h)^2) / (15 + 6 (k h)^2),
+ * the [2/2] Pade approximant of Airy's g k tanh(k h) (vbm.h states its range).
+ *
+ * Discretization (finite volumes on a Cartesian grid, as the paper's section 2): zeta, phi, psi and h at cell
+ * centres; fluxes through the faces by central differences, a face's depth the mean of its cells' depths and zero
+ * where either cell is land (h <= 0) or outside the grid (walls: the ghosts beyond a side hold depth 0), so land
+ * and walls pass no flux. The current's flux zeta U uses the face's mean of zeta and U, and U . grad phi in (1b)
+ * the mean of the two faces' U (Delta phi / Delta x): the two are each other's adjoint, so the discrete system
+ * keeps the continuous one's energy (neutral stability of the leapfrog scheme for subcritical currents).
+ * Time: leapfrog, q^{n+1} = q^{n-1} + 2 dt L(q^n, psi^n), with psi^n from (1c) for phi^n every frame (vbm.c).
+ *
+ * Kernels: vbm_matrix (the system of (1c), assembled once: h does not change), vbm_rhs (its right-hand side for
+ * phi), vbm_update (one stage of the time step: q_base = (alpha q_base + beta q_src + gamma_dt L(q_src, psi)) /
+ * (1 + gamma_dt sigma), sigma the sponge's damping) and vbm_energy (the energy density). Macros: REAL, WG_X, WG_Y, EXACT_GRID (common.clh). Layout: ghost width 1, a[j + 1][i + 1] with
+ * row pitch `pitch`, one work-item per owned cell. */
+
+#define AT(a, i, j) (a)[((j) + 1) * pitch + (i) + 1]
+#define GRID_ARGS const int nx, const int ny, const int pitch, const REAL dx, const REAL dy
+
+/* Per ship in the ships buffer: centre x, y (m), cos and sin of the heading, one_half length, one_half beam (m) and peak
+ * pressure over density (m^2/s^2). */
+enum { SHIP_X, SHIP_Y, SHIP_COS, SHIP_SIN, SHIP_HALF_LENGTH, SHIP_HALF_BEAM, SHIP_PEAK, SHIP_REALS };
+
+INLINE bool is_wet(const REAL h) {
+  return h > (REAL)0;
+}
+
+/* The depth of the face between cells of depths a and b: their mean, 0 where either is land. */
+INLINE REAL face_depth(const REAL a, const REAL b) {
+  return is_wet(a) && is_wet(b) ? (REAL)0.5 * (a + b) : (REAL)0;
+}
+
+/* h D = h^2 / 3 and N = 2 h^3 / 15 of a face of depth h. */
+INLINE REAL face_hd(const REAL h) {
+  return h * h / (REAL)3;
+}
+INLINE REAL face_n(const REAL h) {
+  return (REAL)2 * h * h * h / (REAL)15;
+}
+
+/* The system of (1c), M psi - div(N grad psi) = -div(h D grad phi): centre M + sum N_f / d^2, couplings -N_f / d^2
+ * east and north (zero towards land and beyond the grid); a land cell's row is psi = 0. Once, after the depth's
+ * ghosts are exchanged. */
+__kernel void vbm_matrix(__global const REAL *restrict depth, __global REAL *restrict centre,
+                         __global REAL *restrict east, __global REAL *restrict north, GRID_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const REAL h = AT(depth, i, j);
+  const REAL n_e = face_n(face_depth(h, AT(depth, i + 1, j))), n_w = face_n(face_depth(h, AT(depth, i - 1, j)));
+  const REAL n_n = face_n(face_depth(h, AT(depth, i, j + 1))), n_s = face_n(face_depth(h, AT(depth, i, j - 1)));
+  const REAL rx = (REAL)1 / (dx * dx), ry = (REAL)1 / (dy * dy);
+  AT(centre, i, j) = is_wet(h) ? h / (REAL)3 + (n_e + n_w) * rx + (n_n + n_s) * ry : (REAL)1;
+  AT(east, i, j) = -n_e * rx;
+  AT(north, i, j) = -n_n * ry;
+}
+
+/* b = -div(h D grad phi) (phi's ghosts exchanged); 0 on land. */
+__kernel void vbm_rhs(__global const REAL *restrict depth, __global const REAL *restrict phi,
+                      __global REAL *restrict b, GRID_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const REAL h = AT(depth, i, j), p = AT(phi, i, j);
+  const REAL hd_e = face_hd(face_depth(h, AT(depth, i + 1, j))), hd_w = face_hd(face_depth(h, AT(depth, i - 1, j)));
+  const REAL hd_n = face_hd(face_depth(h, AT(depth, i, j + 1))), hd_s = face_hd(face_depth(h, AT(depth, i, j - 1)));
+  const REAL div_x = (hd_e * (AT(phi, i + 1, j) - p) - hd_w * (p - AT(phi, i - 1, j))) / (dx * dx);
+  const REAL div_y = (hd_n * (AT(phi, i, j + 1) - p) - hd_s * (p - AT(phi, i, j - 1))) / (dy * dy);
+  AT(b, i, j) = -(div_x + div_y);
+}
+
+/* The pressure pulses at (x, y): each ship's peak times cos^2 along and across its hull within its length and
+ * beam (a smooth hull, zero slope at its edges; OceanWave3D's moving pressure patch). */
+INLINE REAL ship_pressure(__constant const REAL *ships, const int nships, const REAL x, const REAL y) {
+  const REAL half_pi = (REAL)1.5707963267948966;
+  REAL p = 0;
+  for (int s = 0; s < nships; s++) {
+    __constant const REAL *ship = ships + s * SHIP_REALS;
+    const REAL rx = x - ship[SHIP_X], ry = y - ship[SHIP_Y];
+    const REAL along = (rx * ship[SHIP_COS] + ry * ship[SHIP_SIN]) / ship[SHIP_HALF_LENGTH];
+    const REAL across = (ry * ship[SHIP_COS] - rx * ship[SHIP_SIN]) / ship[SHIP_HALF_BEAM];
+    if (fabs(along) < (REAL)1 && fabs(across) < (REAL)1) {
+      const REAL ca = cos(half_pi * along), cb = cos(half_pi * across);
+      p += ship[SHIP_PEAK] * ca * ca * cb * cb;
+    }
+  }
+  return p;
+}
+
+/* The sponge's damping rate at a cell `from` cells inside a side with a sponge `width` cells wide: strength
+ * (1 - from / width)^2, rising smoothly from 0 at the sponge's inner edge to strength at the side. */
+INLINE REAL sponge_rate(const int from, const int width, const REAL strength) {
+  if (from >= width) {
+    return 0;
+  }
+  const REAL r = (REAL)1 - ((REAL)from + (REAL)0.5) / (REAL)width;
+  return strength * r * r;
+}
+
+/* One stage of the time step over the owned cells:
+ *   zeta_base = (alpha zeta_base + beta zeta_src + gamma_dt Lzeta) / (1 + gamma_dt sigma), phi_base the same,
+ * where Lzeta, Lphi are the right-hand sides of (1a), (1b) at the source level (zeta_src, phi_src, psi, the ships
+ * placed for its time) and sigma the sponges' damping. alpha 0 leaves the base unread (a stage into scratch).
+ * zeta_src, phi_src and psi have their ghosts exchanged; base and source are different buffers. A land cell keeps 0.
+ * Sponges: widths in cells from the west, east, south and north sides of the whole grid (gnx x gny cells; this
+ * block starts at i0, j0), 0 for none. Cell centres at x0 + (i0 + i + 1/2) dx, y0 + (j0 + j + 1/2) dy. */
+__kernel void vbm_update(__global REAL *zeta_base, __global REAL *phi_base, __global const REAL *restrict zeta_src,
+                         __global const REAL *restrict phi_src, __global const REAL *restrict psi,
+                         __global const REAL *restrict depth, __global const REAL *restrict u_current,
+                         __global const REAL *restrict v_current, __constant const REAL *ships, const int nships,
+                         const REAL alpha, const REAL beta, const REAL gamma_dt, const REAL g, GRID_ARGS,
+                         const int i0, const int j0, const int gnx, const int gny, const REAL x0, const REAL y0,
+                         const int4 sponge, const REAL sponge_strength) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const REAL h = AT(depth, i, j);
+  if (!is_wet(h)) {
+    AT(zeta_base, i, j) = 0;
+    AT(phi_base, i, j) = 0;
+    return;
+  }
+  const REAL h_e = face_depth(h, AT(depth, i + 1, j)), h_w = face_depth(h, AT(depth, i - 1, j));
+  const REAL h_n = face_depth(h, AT(depth, i, j + 1)), h_s = face_depth(h, AT(depth, i, j - 1));
+  const REAL z = AT(zeta_src, i, j), p = AT(phi_src, i, j), s = AT(psi, i, j);
+  /* Differences towards each neighbour, over the spacing: gradients at the faces. */
+  const REAL dp_e = (AT(phi_src, i + 1, j) - p) / dx, dp_w = (p - AT(phi_src, i - 1, j)) / dx;
+  const REAL dp_n = (AT(phi_src, i, j + 1) - p) / dy, dp_s = (p - AT(phi_src, i, j - 1)) / dy;
+  const REAL ds_e = (AT(psi, i + 1, j) - s) / dx, ds_w = (s - AT(psi, i - 1, j)) / dx;
+  const REAL ds_n = (AT(psi, i, j + 1) - s) / dy, ds_s = (s - AT(psi, i, j - 1)) / dy;
+  /* The currents at the faces, zero where no water passes. */
+  const REAL uc = AT(u_current, i, j), vc = AT(v_current, i, j), one_half = (REAL)0.5;
+  const REAL u_e = h_e > 0 ? one_half * (uc + AT(u_current, i + 1, j)) : 0;
+  const REAL u_w = h_w > 0 ? one_half * (uc + AT(u_current, i - 1, j)) : 0;
+  const REAL v_n = h_n > 0 ? one_half * (vc + AT(v_current, i, j + 1)) : 0;
+  const REAL v_s = h_s > 0 ? one_half * (vc + AT(v_current, i, j - 1)) : 0;
+  /* (1a): the fluxes zeta U + h grad phi - h D grad psi through the faces. */
+  const REAL f_e = u_e * one_half * (z + AT(zeta_src, i + 1, j)) + h_e * dp_e - face_hd(h_e) * ds_e;
+  const REAL f_w = u_w * one_half * (z + AT(zeta_src, i - 1, j)) + h_w * dp_w - face_hd(h_w) * ds_w;
+  const REAL f_n = v_n * one_half * (z + AT(zeta_src, i, j + 1)) + h_n * dp_n - face_hd(h_n) * ds_n;
+  const REAL f_s = v_s * one_half * (z + AT(zeta_src, i, j - 1)) + h_s * dp_s - face_hd(h_s) * ds_s;
+  const REAL l_zeta = -((f_e - f_w) / dx + (f_n - f_s) / dy);
+  /* (1b): U . grad phi as the mean over each direction's two faces. */
+  const REAL advection = one_half * (u_e * dp_e + u_w * dp_w + v_n * dp_n + v_s * dp_s);
+  const REAL x = x0 + ((REAL)(i0 + i) + one_half) * dx, y = y0 + ((REAL)(j0 + j) + one_half) * dy;
+  const REAL l_phi = -(advection + g * z + ship_pressure(ships, nships, x, y));
+  const int gi = i0 + i, gj = j0 + j;
+  const REAL sigma = fmax(fmax(sponge_rate(gi, sponge.x, sponge_strength),
+                               sponge_rate(gnx - 1 - gi, sponge.y, sponge_strength)),
+                          fmax(sponge_rate(gj, sponge.z, sponge_strength),
+                               sponge_rate(gny - 1 - gj, sponge.w, sponge_strength)));
+  const REAL damping = (REAL)1 / ((REAL)1 + gamma_dt * sigma);
+  const REAL zeta_old = alpha != (REAL)0 ? alpha * AT(zeta_base, i, j) : (REAL)0;
+  const REAL phi_old = alpha != (REAL)0 ? alpha * AT(phi_base, i, j) : (REAL)0;
+  AT(zeta_base, i, j) = (zeta_old + beta * z + gamma_dt * l_zeta) * damping;
+  AT(phi_base, i, j) = (phi_old + beta * p + gamma_dt * l_phi) * damping;
+}
+
+/* The energy per unit area of the cell and of its east and north faces (phi's and psi's ghosts exchanged), J/m^2
+ * over the density:
+ *   1/2 g zeta^2 + 1/2 M psi^2 + sum over the faces of 1/2 h |d phi|^2 - h D d phi d psi + 1/2 N |d psi|^2,
+ * the Hamiltonian of eqs. 1a-1c without currents and pressure, which leapfrog keeps up to an oscillation of
+ * O(dt^2) (tests/regression/test_vbm.c). Summed over the cells and multiplied by the cell's area, it is the
+ * model's energy. */
+__kernel void vbm_energy(__global const REAL *restrict zeta, __global const REAL *restrict phi,
+                         __global const REAL *restrict psi, __global const REAL *restrict depth,
+                         __global REAL *restrict energy, const REAL g, GRID_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const REAL h = AT(depth, i, j), one_half = (REAL)0.5;
+  const REAL z = AT(zeta, i, j), p = AT(phi, i, j), s = AT(psi, i, j);
+  const REAL h_e = face_depth(h, AT(depth, i + 1, j)), h_n = face_depth(h, AT(depth, i, j + 1));
+  const REAL dp_e = (AT(phi, i + 1, j) - p) / dx, ds_e = (AT(psi, i + 1, j) - s) / dx;
+  const REAL dp_n = (AT(phi, i, j + 1) - p) / dy, ds_n = (AT(psi, i, j + 1) - s) / dy;
+  const REAL faces = one_half * h_e * dp_e * dp_e - face_hd(h_e) * dp_e * ds_e + one_half * face_n(h_e) * ds_e * ds_e +
+                     one_half * h_n * dp_n * dp_n - face_hd(h_n) * dp_n * ds_n + one_half * face_n(h_n) * ds_n * ds_n;
+  const REAL cell = is_wet(h) ? one_half * g * z * z + one_half * (h / (REAL)3) * s * s : (REAL)0;
+  AT(energy, i, j) = cell + faces;
+}

@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* vbm.c: state, kernels and time stepping of the linearized variational Boussinesq model (see vbm.h and
+ * kernels_cl/vbm.cl). One leapfrog step from level n:
+ *   vbm_rhs      b = -div(h D grad phi^n);
+ *   CG + RRB     M psi^n - div(N grad psi^n) = b, from psi^{n-1};
+ *   vbm_update   q^{n+1} = q^{n-1} + 2 dt L(q^n, psi^n), written over q^{n-1}, then its ghosts;
+ * and the two copies of (zeta, phi) swap roles. The start-up step (Heun) runs the same kernels twice through the
+ * checkpoint's copy as scratch. The psi system's matrix depends on the depth only: assembled and factorized once. */
+#include "vbm.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clerror.h"
+#include "halo.h"
+#include "kernel.h"
+#include "program.h"
+#include "reduce.h"
+#include "rrb_precond.h"
+#include "stencil5.h"
+
+
+enum { GHOST = 1, WG_X = 32, WG_Y = 4, SHIP_REALS = 7 }; /* SHIP_REALS: kernels_cl/vbm.cl */
+enum { KERNEL_MATRIX, KERNEL_RHS, KERNEL_UPDATE, KERNEL_ENERGY, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"vbm_matrix", "vbm_rhs", "vbm_update", "vbm_energy"};
+
+/* A copy of the prognostic levels. */
+typedef struct {
+  Field *zeta, *phi;
+  Halo *halo;
+} Level;
+
+struct Vbm {
+  Runtime *rt;
+  const Decomp *decomp;
+  VbmConfig config;
+  Level level[2];    /* level[current] holds n, the other n - 1 (and receives n + 1) */
+  Level scratch;     /* the start-up step's intermediate stage */
+  Field *good[VBM_STATE_FIELDS]; /* vbm_checkpoint's copy of the state, made on first use */
+  bool good_started;
+  int current;
+  bool started;      /* a step was taken since vbm_set_state: the next is leapfrog */
+  double dt;         /* of the leapfrog steps */
+  Field *depth, *u_current, *v_current, *energy;
+  Operator *op;      /* the psi system (stencil5.h) */
+  Field *matrix[3], *rhs, *psi;
+  Vec *rhs_vec, *psi_vec;
+  Krylov *krylov;
+  VbmSolveStats stats;
+  int nships;
+  VbmShipsAt ships_at;
+  void *ships_ctx;
+  cl_mem ships;      /* SHIP_REALS REALs per ship, rewritten before every stage */
+  Reducer *reducer;
+  cl_program program;
+  cl_kernel kernels[NKERNELS];
+};
+
+KrylovOptions vbm_krylov_defaults(void) {
+  KrylovOptions o = krylov_options_default();
+  o.norm = KRYLOV_NORM_M;
+  o.rtol = 1e-5;
+  o.atol = 0;
+  o.max_iterations = 500;
+  return o;
+}
+
+/* Planes of nx ny REALs beside the ghosted fields, as swe_implicit.c counts them for the same solver: RRB's factor,
+ * Schur complement, work vector and setup stencils, its preconditioner's three layout vectors and CG's four; and the
+ * exact level's inverse and factor. */
+static const double RRB_CG_PLANES = 5 + 5 + 1 + 3 + 0.75 + 3 + 4;
+/* Ghosted fields: zeta and phi three times (two levels and the scratch), psi, the checkpoint's five, the depth, the
+ * two currents, the energy density, the right-hand side and the matrix's three. */
+enum { GHOSTED_FIELDS = 6 + 1 + VBM_STATE_FIELDS + 1 + 2 + 1 + 1 + 3 };
+
+double vbm_device_bytes(int nx, int ny, Precision precision, double *largest_field) {
+  double ghosted = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST);
+  double exact = fmin((double)nx * ny, RRB_EXACT_MAX);
+  *largest_field = ghosted * (double)precision_bytes(precision);
+  double reals = GHOSTED_FIELDS * ghosted + RRB_CG_PLANES * (double)nx * ny + 2 * exact * exact;
+  return reals * (double)precision_bytes(precision);
+}
+
+/* ---- creation ---- */
+
+static HclStatus make_field(Vbm *v, const char *name, Field **f) {
+  FieldSpec spec = {.name = name, .nz = 1, .ghost = GHOST, .precision = v->config.precision};
+  return field_create(v->rt, v->decomp, &spec, f);
+}
+
+static HclStatus make_level(Vbm *v, Level *l, const char *zeta_name, const char *phi_name) {
+  HclStatus status = HCL_OK;
+  TRY(make_field(v, zeta_name, &l->zeta));
+  TRY(make_field(v, phi_name, &l->phi));
+  Field *both[] = {l->zeta, l->phi};
+  TRY(halo_create(both, 2, &l->halo));
+cleanup:
+  return status;
+}
+
+static void free_level(Level *l) {
+  halo_destroy(&l->halo);
+  field_destroy(&l->zeta);
+  field_destroy(&l->phi);
+}
+
+/* The psi system: the 5-point operator, its right-hand side and psi as its vectors, CG with RRB. */
+static HclStatus make_solver(Vbm *v) {
+  HclStatus status = HCL_OK;
+  Precond *pc = NULL;
+  TRY(stencil5_create(v->rt, v->decomp, v->config.precision, &v->op));
+  TRY(stencil5_fields(v->op, v->matrix));
+  TRY(make_field(v, "psi_rhs", &v->rhs));
+  TRY(make_field(v, "psi", &v->psi));
+  TRY(vec_wrap_field(operator_space(v->op), v->rhs, &v->rhs_vec));
+  TRY(vec_wrap_field(operator_space(v->op), v->psi, &v->psi_vec));
+  TRY(krylov_create(&v->config.krylov, &v->krylov));
+  krylov_set_operator(v->krylov, v->op);
+  TRY(rrb_precond_create(RRB_DEPTH_DEFAULT, &pc));
+  krylov_set_precond(v->krylov, pc);
+cleanup:
+  return status;
+}
+
+static HclStatus make_fields(Vbm *v) {
+  HclStatus status = HCL_OK;
+  for (int c = 0; c < 2; c++) { /* both copies carry the state's names: restarts and output know them so */
+    TRY(make_level(v, &v->level[c], "zeta", "phi"));
+  }
+  TRY(make_level(v, &v->scratch, "zeta_scratch", "phi_scratch"));
+  TRY(make_field(v, "depth", &v->depth));
+  TRY(make_field(v, "u_current", &v->u_current));
+  TRY(make_field(v, "v_current", &v->v_current));
+  TRY(make_field(v, "energy", &v->energy));
+cleanup:
+  return status;
+}
+
+static HclStatus make_kernels(Vbm *v) {
+  HclStatus status = HCL_OK;
+  cl_int err = CL_SUCCESS;
+  KernelConfig kc = {.precision = v->config.precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y};
+  TRY(program_build_kernels(v->rt, "vbm", &kc, kernel_names, NKERNELS, &v->program, v->kernels));
+  size_t bytes = (size_t)VBM_SHIPS_MAX * SHIP_REALS * precision_bytes(v->config.precision);
+  v->ships = clCreateBuffer(runtime_context(v->rt), CL_MEM_READ_ONLY, bytes, NULL, &err);
+  TRY_CL(err);
+cleanup:
+  return status;
+}
+
+HclStatus vbm_create(Runtime *rt, const Decomp *decomp, const VbmConfig *config, Vbm **out) {
+  HclStatus status = HCL_OK;
+  Vbm *v = NULL;
+  const DecompSpec *g = decomp_spec(decomp);
+  *out = NULL;
+  REQUIRE(!g->periodic_x && !g->periodic_y, HCL_EDATA,
+          "the variational Boussinesq model has no periodic sides: its sides are walls or sponges");
+  REQUIRE(config->precision == PRECISION_SINGLE || runtime_device(rt)->fp64, HCL_ENODEVICE,
+          "device '%s' has no fp64 for a double-precision run; use --precision single",
+          runtime_device(rt)->device_name);
+  REQUIRE(config->krylov.method == KRYLOV_CG, HCL_EDATA,
+          "%smethod = %s: the psi system is symmetric positive definite and solved by CG (set %smethod: cg)",
+          config->krylov.prefix, krylov_method_name(config->krylov.method), config->krylov.prefix);
+  TRY_ALLOC(v, 1);
+  v->rt = rt;
+  v->decomp = decomp;
+  v->config = *config;
+  TRY(make_fields(v));
+  TRY(make_solver(v));
+  TRY(reducer_create(rt, decomp, &v->reducer));
+  TRY(make_kernels(v));
+  *out = v;
+  v = NULL;
+cleanup:
+  vbm_destroy(&v);
+  return status;
+}
+
+void vbm_destroy(Vbm **vbm) {
+  if (!vbm || !*vbm) {
+    return;
+  }
+  Vbm *v = *vbm;
+  program_release(&v->program, v->kernels, NKERNELS);
+  if (v->ships) {
+    clReleaseMemObject(v->ships);
+  }
+  reducer_destroy(&v->reducer);
+  krylov_destroy(&v->krylov);
+  vec_destroy(&v->rhs_vec);
+  vec_destroy(&v->psi_vec);
+  field_destroy(&v->rhs);
+  field_destroy(&v->psi);
+  operator_destroy(&v->op);
+  for (int c = 0; c < 2; c++) {
+    free_level(&v->level[c]);
+  }
+  free_level(&v->scratch);
+  for (int f = 0; f < VBM_STATE_FIELDS; f++) {
+    field_destroy(&v->good[f]);
+  }
+  field_destroy(&v->depth);
+  field_destroy(&v->u_current);
+  field_destroy(&v->v_current);
+  field_destroy(&v->energy);
+  free(v);
+  *vbm = NULL;
+}
+
+HclStatus vbm_set_preconditioner(Vbm *v, Precond *pc) {
+  krylov_set_precond(v->krylov, pc);
+  return krylov_setup(v->krylov);
+}
+
+/* ---- the kernels ---- */
+
+/* The arguments every kernel takes after its buffers and scalars. */
+static void arg_grid(KernelArgs *a, const Vbm *v) {
+  const DecompLocal *d = decomp_local(v->decomp);
+  arg_int(a, d->nx);
+  arg_int(a, d->ny);
+  arg_int(a, field_pitch(v->depth));
+  arg_real(a, v->config.precision, v->config.dx);
+  arg_real(a, v->config.precision, v->config.dy);
+}
+
+static HclStatus launch(Vbm *v, KernelArgs *a, double reals_per_cell) {
+  const DecompLocal *d = decomp_local(v->decomp);
+  double bytes = reals_per_cell * (double)d->nx * d->ny * (double)precision_bytes(v->config.precision);
+  return kernel_launch(v->rt, a, kernel_grid(v->rt, d->nx, d->ny, WG_X, WG_Y), bytes);
+}
+
+/* The psi system's matrix from the depth (its ghosts exchanged), and the preconditioner's factorization. */
+static HclStatus assemble_matrix(Vbm *v) {
+  HclStatus status = HCL_OK;
+  KernelArgs a = kernel_args(v->kernels[KERNEL_MATRIX]);
+  arg_mem(&a, field_buffer(v->depth));
+  for (int m = 0; m < 3; m++) {
+    arg_mem(&a, field_buffer(v->matrix[m]));
+  }
+  arg_grid(&a, v);
+  TRY(launch(v, &a, 4));
+  TRY(krylov_setup(v->krylov));
+cleanup:
+  return status;
+}
+
+/* psi for the level's phi (its ghosts exchanged), from the psi there is; then psi's ghosts. */
+static HclStatus solve_psi(Vbm *v, const Level *l) {
+  HclStatus status = HCL_OK;
+  KrylovResult result;
+  KernelArgs a = kernel_args(v->kernels[KERNEL_RHS]);
+  arg_mem(&a, field_buffer(v->depth));
+  arg_mem(&a, field_buffer(l->phi));
+  arg_mem(&a, field_buffer(v->rhs));
+  arg_grid(&a, v);
+  TRY(launch(v, &a, 3));
+  vec_touch(v->rhs_vec);
+  TRY(krylov_solve(v->krylov, v->rhs_vec, v->psi_vec, &result));
+  TRY(vec_ghosts(v->psi_vec));
+  v->stats.solves++;
+  v->stats.iterations += result.iterations;
+  v->stats.last = result;
+cleanup:
+  return status;
+}
+
+/* The ships at time t into the device's table. The write blocks (its host copy lives on this call's stack): one
+ * wait a stage, beside CG's one a iteration. */
+static HclStatus place_ships(Vbm *v, double t) {
+  HclStatus status = HCL_OK;
+  VbmShip ships[VBM_SHIPS_MAX];
+  double table[VBM_SHIPS_MAX * SHIP_REALS];
+  float table_single[VBM_SHIPS_MAX * SHIP_REALS];
+  if (v->nships == 0) {
+    return HCL_OK;
+  }
+  v->ships_at(v->ships_ctx, t, ships);
+  for (int s = 0; s < v->nships; s++) {
+    double *row = table + s * SHIP_REALS;
+    row[0] = ships[s].x;
+    row[1] = ships[s].y;
+    row[2] = cos(ships[s].heading);
+    row[3] = sin(ships[s].heading);
+    row[4] = ships[s].length / 2;
+    row[5] = ships[s].beam / 2;
+    row[6] = ships[s].peak;
+  }
+  size_t n = (size_t)v->nships * SHIP_REALS;
+  const void *host = table;
+  if (v->config.precision == PRECISION_SINGLE) {
+    for (size_t k = 0; k < n; k++) {
+      table_single[k] = (float)table[k];
+    }
+    host = table_single;
+  }
+  TRY_CL(clEnqueueWriteBuffer(runtime_queue(v->rt), v->ships, CL_TRUE, 0, n * precision_bytes(v->config.precision),
+                              host, 0, NULL, NULL));
+cleanup:
+  return status;
+}
+
+/* One stage: base = (alpha base + beta src + gamma dt L(src, psi)) / (1 + gamma dt sigma), src at time t (psi
+ * solved for it), then base's ghosts. */
+typedef struct {
+  double alpha, beta, gamma;
+} Stage;
+
+static HclStatus update(Vbm *v, const Level *base, const Level *src, double t, double dt, Stage stage) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *d = decomp_local(v->decomp);
+  const DecompSpec *g = decomp_spec(v->decomp);
+  Precision p = v->config.precision;
+  TRY(place_ships(v, t));
+  KernelArgs a = kernel_args(v->kernels[KERNEL_UPDATE]);
+  arg_mem(&a, field_buffer(base->zeta));
+  arg_mem(&a, field_buffer(base->phi));
+  arg_mem(&a, field_buffer(src->zeta));
+  arg_mem(&a, field_buffer(src->phi));
+  arg_mem(&a, field_buffer(v->psi));
+  arg_mem(&a, field_buffer(v->depth));
+  arg_mem(&a, field_buffer(v->u_current));
+  arg_mem(&a, field_buffer(v->v_current));
+  arg_mem(&a, v->ships);
+  arg_int(&a, v->nships);
+  arg_real(&a, p, stage.alpha);
+  arg_real(&a, p, stage.beta);
+  arg_real(&a, p, stage.gamma * dt);
+  arg_real(&a, p, v->config.g);
+  arg_grid(&a, v);
+  arg_int(&a, d->x0);
+  arg_int(&a, d->y0);
+  arg_int(&a, g->nx);
+  arg_int(&a, g->ny);
+  arg_real(&a, p, v->config.x0);
+  arg_real(&a, p, v->config.y0);
+  cl_int4 sponge = {{v->config.sponge[VBM_WEST], v->config.sponge[VBM_EAST], v->config.sponge[VBM_SOUTH],
+                     v->config.sponge[VBM_NORTH]}};
+  arg_bytes(&a, sizeof sponge, &sponge);
+  arg_real(&a, p, v->config.sponge_strength);
+  TRY(launch(v, &a, stage.alpha != 0 ? 12 : 10));
+  TRY(halo_exchange(base->halo));
+cleanup:
+  return status;
+}
+
+/* ---- state and steps ---- */
+
+static HclStatus write_owned_or_zero(Field *f, const double *values) {
+  return values ? field_write_owned(f, values) : field_zero(f);
+}
+
+/* values with land (depth <= 0) set to 0, into f: the model holds no water and no potential there. */
+static HclStatus write_wet(Field *f, const double *values, const double *depth) {
+  HclStatus status = HCL_OK;
+  size_t n = (size_t)field_nx(f) * field_ny(f);
+  double *wet = NULL;
+  TRY_ALLOC(wet, n);
+  for (size_t p = 0; p < n; p++) {
+    wet[p] = depth[p] > 0 ? values[p] : 0;
+  }
+  TRY(field_write_owned(f, wet));
+cleanup:
+  free(wet);
+  return status;
+}
+
+/* The depth and the currents, and their ghosts: those beyond the grid's sides stay 0, walls (vbm.cl). */
+static HclStatus set_statics(Vbm *v, const double *depth, const double *u_current, const double *v_current) {
+  HclStatus status = HCL_OK;
+  Halo *halo = NULL;
+  TRY(field_write_owned(v->depth, depth));
+  TRY(write_owned_or_zero(v->u_current, u_current));
+  TRY(write_owned_or_zero(v->v_current, v_current));
+  Field *statics[] = {v->depth, v->u_current, v->v_current};
+  TRY(halo_create(statics, 3, &halo));
+  TRY(halo_exchange(halo));
+cleanup:
+  halo_destroy(&halo);
+  return status;
+}
+
+HclStatus vbm_set_state(Vbm *v, const double *depth, const double *zeta, const double *phi, const double *u_current,
+                        const double *v_current) {
+  HclStatus status = HCL_OK;
+  Level *now = &v->level[0];
+  v->current = 0;
+  v->started = false;
+  TRY(set_statics(v, depth, u_current, v_current));
+  TRY(write_wet(now->zeta, zeta, depth));
+  TRY(write_wet(now->phi, phi, depth));
+  TRY(halo_exchange(now->halo));
+  TRY(field_zero(v->psi));
+  vec_touch(v->psi_vec);
+  TRY(assemble_matrix(v));
+cleanup:
+  return status;
+}
+
+HclStatus vbm_set_ships(Vbm *v, int count, VbmShipsAt at, void *ctx) {
+  HclStatus status = HCL_OK;
+  REQUIRE(count >= 0 && count <= VBM_SHIPS_MAX && (count == 0 || at), HCL_EDATA,
+          "%d ships: the model takes 0 to %d, with a function that places them", count, VBM_SHIPS_MAX);
+  v->nships = count;
+  v->ships_at = at;
+  v->ships_ctx = ctx;
+cleanup:
+  return status;
+}
+
+static HclStatus copy_field(Vbm *v, Field *from, Field *to) {
+  HclStatus status = HCL_OK;
+  size_t bytes = field_count(from) * precision_bytes(v->config.precision);
+  TRY_CL(clEnqueueCopyBuffer(runtime_queue(v->rt), field_buffer(from), field_buffer(to), 0, 0, bytes, 0, NULL, NULL));
+cleanup:
+  return status;
+}
+
+static HclStatus copy_level(Vbm *v, const Level *from, const Level *to) {
+  HclStatus status = HCL_OK;
+  TRY(copy_field(v, from->zeta, to->zeta));
+  TRY(copy_field(v, from->phi, to->phi));
+cleanup:
+  return status;
+}
+
+/* Heun's step from q^0 (level[0]) to q^1 (level[1]), second order as leapfrog is:
+ *   q* = q^0 + dt L(q^0),   q^1 = (q^0 + q* + dt L(q*)) / 2,
+ * q* in the scratch level; level[0] keeps q^0, the leapfrog's q^{n-1}. */
+static HclStatus start_up(Vbm *v, double t, double dt) {
+  HclStatus status = HCL_OK;
+  const Level *q0 = &v->level[0], *q1 = &v->level[1], *stage = &v->scratch;
+  TRY(solve_psi(v, q0));
+  TRY(update(v, stage, q0, t, dt, (Stage){.alpha = 0, .beta = 1, .gamma = 1}));
+  TRY(copy_level(v, q0, q1));
+  TRY(solve_psi(v, stage));
+  TRY(update(v, q1, stage, t + dt, dt, (Stage){.alpha = 0.5, .beta = 0.5, .gamma = 0.5}));
+  v->current = 1;
+cleanup:
+  return status;
+}
+
+HclStatus vbm_step(Vbm *v, double t, double dt) {
+  HclStatus status = HCL_OK;
+  v->stats = (VbmSolveStats){0};
+  if (!v->started) {
+    TRY(start_up(v, t, dt));
+    v->dt = dt;
+    v->started = true;
+    return HCL_OK;
+  }
+  REQUIRE(fabs(dt - v->dt) <= 1e-12 * v->dt, HCL_EINTERNAL,
+          "a leapfrog step of %.17g s after steps of %.17g s: the model's step is fixed for a run (please report)", dt,
+          v->dt);
+  const Level *now = &v->level[v->current], *before = &v->level[1 - v->current];
+  TRY(solve_psi(v, now));
+  TRY(update(v, before, now, t, dt, (Stage){.alpha = 1, .beta = 0, .gamma = 2}));
+  v->current = 1 - v->current;
+cleanup:
+  return status;
+}
+
+VbmSolveStats vbm_solve_stats(const Vbm *v) {
+  return v->stats;
+}
+
+Field *vbm_zeta(Vbm *v) {
+  return v->level[v->current].zeta;
+}
+Field *vbm_phi(Vbm *v) {
+  return v->level[v->current].phi;
+}
+Field *vbm_psi(Vbm *v) {
+  return v->psi;
+}
+Field *vbm_depth(Vbm *v) {
+  return v->depth;
+}
+
+void vbm_state_fields(Vbm *v, Field *fields[VBM_STATE_FIELDS]) {
+  const Level *before = &v->level[1 - v->current], *now = &v->level[v->current];
+  fields[0] = before->zeta;
+  fields[1] = before->phi;
+  fields[2] = now->zeta;
+  fields[3] = now->phi;
+  fields[4] = v->psi;
+}
+
+HclStatus vbm_sync_state(Vbm *v, double dt) {
+  HclStatus status = HCL_OK;
+  TRY(halo_exchange(v->level[0].halo));
+  TRY(halo_exchange(v->level[1].halo));
+  vec_touch(v->psi_vec);
+  TRY(vec_ghosts(v->psi_vec));
+  v->started = true;
+  v->dt = dt;
+cleanup:
+  return status;
+}
+
+/* The checkpoint: copies of the state's fields (vbm_state_fields: the levels by their role) and of whether the
+ * leapfrog has started, made on first use. */
+HclStatus vbm_checkpoint(Vbm *v) {
+  HclStatus status = HCL_OK;
+  static const char *const names[VBM_STATE_FIELDS] = {"zeta_before_good", "phi_before_good", "zeta_good", "phi_good",
+                                                      "psi_good"};
+  Field *state[VBM_STATE_FIELDS];
+  for (int f = 0; f < VBM_STATE_FIELDS && !v->good[f]; f++) {
+    TRY(make_field(v, names[f], &v->good[f]));
+  }
+  vbm_state_fields(v, state);
+  for (int f = 0; f < VBM_STATE_FIELDS; f++) {
+    TRY(copy_field(v, state[f], v->good[f]));
+  }
+  v->good_started = v->started;
+cleanup:
+  return status;
+}
+
+HclStatus vbm_rollback(Vbm *v) {
+  HclStatus status = HCL_OK;
+  Field *state[VBM_STATE_FIELDS];
+  ASSERT(v->good[0] != NULL);
+  vbm_state_fields(v, state);
+  for (int f = 0; f < VBM_STATE_FIELDS; f++) {
+    TRY(copy_field(v, v->good[f], state[f]));
+  }
+  v->started = v->good_started;
+  vec_touch(v->psi_vec);
+cleanup:
+  return status;
+}
+
+HclStatus vbm_volume(Vbm *v, double *volume) {
+  HclStatus status = HCL_OK;
+  double sum = 0;
+  TRY(reduce_sum(v->reducer, field_span(vbm_zeta(v)), &sum));
+  *volume = sum * v->config.dx * v->config.dy;
+cleanup:
+  return status;
+}
+
+HclStatus vbm_energy(Vbm *v, double *energy) {
+  HclStatus status = HCL_OK;
+  double sum = 0;
+  const Level *now = &v->level[v->started ? 1 - v->current : v->current]; /* the level psi was solved for */
+  KernelArgs a = kernel_args(v->kernels[KERNEL_ENERGY]);
+  arg_mem(&a, field_buffer(now->zeta));
+  arg_mem(&a, field_buffer(now->phi));
+  arg_mem(&a, field_buffer(v->psi));
+  arg_mem(&a, field_buffer(v->depth));
+  arg_mem(&a, field_buffer(v->energy));
+  arg_real(&a, v->config.precision, v->config.g);
+  arg_grid(&a, v);
+  TRY(launch(v, &a, 5));
+  TRY(reduce_sum(v->reducer, field_span(v->energy), &sum));
+  *energy = sum * v->config.dx * v->config.dy;
+cleanup:
+  return status;
+}
+
+/* ---- dispersion and the stable step ---- */
+
+double vbm_omega(double g, double h, double k) {
+  double kh2 = (k * h) * (k * h);
+  return sqrt(g * h * k * k * (15 + kh2) / (15 + 6 * kh2));
+}
+
+double vbm_phase_speed(double g, double h, double k) {
+  return k > 0 ? vbm_omega(g, h, k) / k : sqrt(g * h);
+}
+
+double vbm_stable_step(double g, double h_max, double dx, double dy, double u_max, double v_max) {
+  double k_max = sqrt(4 / (dx * dx) + 4 / (dy * dy));
+  return 1 / (vbm_omega(g, h_max, k_max) + fabs(u_max) / dx + fabs(v_max) / dy);
+}

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_vbm.c: the linearized variational Boussinesq model (vbm.h, kernels_cl/vbm.cl) against what it must keep:
+ * - dispersion: a standing wave in a closed basin oscillates at the frequency of the model's own dispersion relation
+ *   on the grid and in leapfrog time (exact for the discrete system, derived below) and keeps its amplitude, for
+ *   k h from 0.1 to 3; the continuous VBM's and Airy's phase speeds are printed beside it (the model's range);
+ * - conservation: in a closed basin of varying depth with an island, volume to rounding and energy (the
+ *   Hamiltonian of eqs. 1a-1c) without drift;
+ * - a ship at rest: its pressure pulse, ramped in slowly, leaves a steady depression zeta = -Ps / g whose volume is
+ *   the pulse's displaced volume, once the sponges have absorbed the waves of the ramp.
+ * In double precision on one rank (the host sums are over its cells). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vbm.h"
+#include "../support/support.h"
+#include "../support/tap.h"
+
+static const double GRAVITY = 9.81;
+static const double PI = 3.14159265358979323846;
+
+typedef struct {
+  Decomp *decomp;
+  Vbm *vbm;
+  int nx, ny;
+  double dx;
+  double *depth, *zeta, *phi; /* ny rows of nx */
+} Sim;
+
+static void sim_free(Sim *sim) {
+  vbm_destroy(&sim->vbm);
+  decomp_destroy(&sim->decomp);
+  free(sim->depth);
+  free(sim->zeta);
+  free(sim->phi);
+}
+
+/* Tight solves: the energy and frequency checks measure the time stepping, not CG's tolerance. */
+static VbmConfig config_for(double dx) {
+  VbmConfig c = {.dx = dx, .dy = dx, .g = GRAVITY, .precision = PRECISION_DOUBLE, .krylov = vbm_krylov_defaults()};
+  c.krylov.norm = KRYLOV_NORM_2;
+  c.krylov.rtol = 1e-11;
+  return c;
+}
+
+/* An nx x ny grid of cells dx wide; the caller fills depth, zeta and phi, then sim_start. */
+static HclStatus sim_create(Runtime *rt, int nx, int ny, const VbmConfig *config, Sim *sim) {
+  HclStatus status = HCL_OK;
+  DecompSpec grid = {.nx = nx, .ny = ny};
+  memset(sim, 0, sizeof *sim);
+  sim->nx = nx;
+  sim->ny = ny;
+  sim->dx = config->dx;
+  size_t n = (size_t)nx * ny;
+  TRY(decomp_create(&grid, &sim->decomp));
+  TRY_ALLOC(sim->depth, n);
+  TRY_ALLOC(sim->zeta, n);
+  TRY_ALLOC(sim->phi, n);
+  TRY(vbm_create(rt, sim->decomp, config, &sim->vbm));
+cleanup:
+  return status;
+}
+
+static HclStatus sim_start(Sim *sim) {
+  return vbm_set_state(sim->vbm, sim->depth, sim->zeta, sim->phi, NULL, NULL);
+}
+
+/* ---- dispersion ---- */
+
+/* The residual of the least-squares fit a cos(w t) + b sin(w t) to a series sampled every dt. */
+static double fit_residual(const double *z, int n, double dt, double w) {
+  double cc = 0, cs = 0, ss = 0, zc = 0, zs = 0, zz = 0;
+  for (int s = 0; s < n; s++) {
+    double c = cos(w * s * dt), si = sin(w * s * dt);
+    cc += c * c;
+    cs += c * si;
+    ss += si * si;
+    zc += z[s] * c;
+    zs += z[s] * si;
+    zz += z[s] * z[s];
+  }
+  double det = cc * ss - cs * cs, a = (zc * ss - zs * cs) / det, b = (zs * cc - zc * cs) / det;
+  return zz - a * zc - b * zs;
+}
+
+/* The frequency of the sinusoid that fits the series best near guess (within 10%), by golden-section search. */
+static double measure_frequency(const double *z, int n, double dt, double guess) {
+  double a = 0.9 * guess, b = 1.1 * guess, r = (sqrt(5.0) - 1) / 2;
+  for (int it = 0; it < 100; it++) {
+    double c = b - r * (b - a), d = a + r * (b - a);
+    if (fit_residual(z, n, dt, c) < fit_residual(z, n, dt, d)) {
+      b = d;
+    } else {
+      a = c;
+    }
+  }
+  return (a + b) / 2;
+}
+
+/* The standing wave cos(k x) cos(w t), k = 2 pi / L (the second mode of a basin L long: cell-centred cosines are
+ * eigenvectors of the 5-point Laplacian with walls), depth kh / k, 64 cells a basin. On the grid every operator of
+ * eqs. 1a-1c is the same Laplacian, whose eigenvalue for this mode is lambda = (4 / dx^2) sin^2(k dx / 2): the
+ * discrete frequency is vbm_omega at sqrt(lambda), and leapfrog turns w into asin(w dt) / dt. */
+static void standing_wave(Runtime *rt, double kh) {
+  enum { NX = 64, NY = 3, PERIODS = 10 };
+  const double length = 64, dx = length / NX, k = 2 * PI / length, h = kh / k, amplitude = 0.01;
+  Sim sim;
+  double *series = NULL;
+  HclStatus status = HCL_OK;
+  double k_grid = 2 / dx * sin(k * dx / 2);
+  double w_grid = vbm_omega(GRAVITY, h, k_grid);
+  /* w dt = 0.1 for the standing wave, and within half the stability limit of the grid's shortest waves. */
+  double dt = fmin(0.1 / w_grid, 0.5 * vbm_stable_step(GRAVITY, h, dx, dx, 0, 0));
+  double w_leapfrog = asin(w_grid * dt) / dt;
+  int steps = (int)ceil(PERIODS * 2 * PI / (w_leapfrog * dt));
+  VbmConfig config = config_for(dx);
+  TRY(sim_create(rt, NX, NY, &config, &sim));
+  for (int j = 0; j < NY; j++) {
+    for (int i = 0; i < NX; i++) {
+      size_t p = (size_t)j * NX + i;
+      sim.depth[p] = h;
+      sim.zeta[p] = amplitude * cos(k * (i + 0.5) * dx);
+      sim.phi[p] = 0;
+    }
+  }
+  TRY(sim_start(&sim));
+  TRY_ALLOC(series, steps + 1);
+  series[0] = sim.zeta[0];
+  double peak = 0;
+  for (int s = 1; s <= steps; s++) {
+    TRY(vbm_step(sim.vbm, (s - 1) * dt, dt));
+    TRY(field_read_owned(vbm_zeta(sim.vbm), sim.zeta));
+    series[s] = sim.zeta[0];
+    peak = fmax(peak, fabs(series[s]));
+  }
+  double w = measure_frequency(series, steps + 1, dt, w_leapfrog);
+  double c_vbm = vbm_phase_speed(GRAVITY, h, k), c_airy = sqrt(GRAVITY * tanh(kh) / k);
+  tap_note("k h = %.2f: w measured %.8f rad/s, discrete VBM %.8f (error %.1e); phase speed of the VBM %.5f m/s, "
+           "Airy's %.5f (VBM / Airy - 1 = %+.2e); grid and leapfrog against the continuous VBM %+.2e",
+           kh, w, w_leapfrog, w / w_leapfrog - 1, c_vbm, c_airy, c_vbm / c_airy - 1, w_leapfrog / (c_vbm * k) - 1);
+  /* A least-squares sinusoid over 10 periods pins the frequency far below 1e-5; the Heun start-up leaves a
+   * computational mode of relative size (w dt)^3 / 6 = 2e-4 at the frequency pi / dt, which the fit does not see. */
+  TAP_OK(fabs(w / w_leapfrog - 1) < 1e-5, "k h = %.2f: the standing wave's frequency is the discrete VBM's", kh);
+  /* Neutral stability: the largest |zeta| at the wall over 10 periods is the initial one there, up to the
+   * start-up's computational mode (2e-4) and sampling between crests (w dt = 0.1: cos(0.05) = 0.9988 at worst). */
+  double initial = amplitude * cos(k * dx / 2);
+  TAP_OK(peak < initial * (1 + 5e-4) && peak > initial * (1 - 1.5e-3),
+         "k h = %.2f: amplitude kept over %d periods (%.6f against %.6f)", kh, PERIODS, peak, initial);
+cleanup:
+  TAP_OK(status == HCL_OK, "k h = %.2f: run %s", kh, status ? status_message() : "");
+  free(series);
+  sim_free(&sim);
+}
+
+/* ---- conservation ---- */
+
+/* A 48 x 40 basin of 5 m cells, 2 to 12 m deep over a ridge, an island of land (depth <= 0) in it, and a Gaussian
+ * hump of water: volume and energy over 2000 steps at a tenth of the stability limit. */
+static void conservation(Runtime *rt) {
+  enum { NX = 48, NY = 40, STEPS = 2000, EVERY = 10 };
+  const double dx = 5;
+  Sim sim;
+  HclStatus status = HCL_OK;
+  VbmConfig config = config_for(dx);
+  TRY(sim_create(rt, NX, NY, &config, &sim));
+  double h_max = 0;
+  int land = 0;
+  for (int j = 0; j < NY; j++) {
+    for (int i = 0; i < NX; i++) {
+      size_t p = (size_t)j * NX + i;
+      double x = (i + 0.5) * dx, y = (j + 0.5) * dx;
+      double island = hypot(x - 160, y - 120);
+      sim.depth[p] = island < 18 ? -1 : 12 - 10 * exp(-pow((x - 100) / 40, 2));
+      land += sim.depth[p] <= 0;
+      h_max = fmax(h_max, sim.depth[p]);
+      sim.zeta[p] = 0.1 * exp(-(pow(x - 60, 2) + pow(y - 80, 2)) / (2 * 15 * 15));
+      sim.phi[p] = 0;
+    }
+  }
+  TRY(sim_start(&sim));
+  double dt = 0.1 * vbm_stable_step(GRAVITY, h_max, dx, dx, 0, 0);
+  double volume0, energy0, volume, energy, worst_volume = 0, worst_energy = 0;
+  TRY(vbm_volume(sim.vbm, &volume0));
+  double mean_first = 0, mean_last = 0;
+  int first = 0, last = 0;
+  TRY(vbm_step(sim.vbm, 0, dt)); /* energy from the first level with its psi */
+  TRY(vbm_energy(sim.vbm, &energy0));
+  for (int s = 1; s < STEPS; s++) {
+    TRY(vbm_step(sim.vbm, s * dt, dt));
+    if (s % EVERY) {
+      continue;
+    }
+    TRY(vbm_volume(sim.vbm, &volume));
+    TRY(vbm_energy(sim.vbm, &energy));
+    worst_volume = fmax(worst_volume, fabs(volume - volume0));
+    worst_energy = fmax(worst_energy, fabs(energy / energy0 - 1));
+    if (s <= STEPS / 4) {
+      mean_first += energy;
+      first++;
+    } else if (s > 3 * STEPS / 4) {
+      mean_last += energy;
+      last++;
+    }
+  }
+  double drift = (mean_last / last) / (mean_first / first) - 1;
+  tap_note("%d land cells; volume %.6e m^3, largest change %.1e m^3; energy %.6e, largest deviation %.1e, drift of "
+           "its mean from the first to the last quarter %+.1e",
+           land, volume0, worst_volume, energy0, worst_energy, drift);
+  /* The fluxes telescope: volume changes by rounding only, about 1e-16 of the sum of |zeta| dx dy per step. */
+  TAP_OK(worst_volume < 1e-11 * fabs(volume0), "volume conserved to rounding");
+  /* Leapfrog keeps a modified energy: the model's oscillates by O((w dt)^2) of the waves that carry it (w dt <= 0.1
+   * for the shortest; measured 7e-5), and does not drift. */
+  TAP_OK(worst_energy < 1e-3, "energy within 1e-3 of its start (%.1e)", worst_energy);
+  TAP_OK(fabs(drift) < 1e-4, "no energy drift (%+.1e)", drift);
+cleanup:
+  TAP_OK(status == HCL_OK, "conservation run %s", status ? status_message() : "");
+  sim_free(&sim);
+}
+
+/* ---- a ship at rest ---- */
+
+typedef struct {
+  VbmShip ship;
+  double ramp; /* s: the pressure rises as (1 - cos(pi t / ramp)) / 2 */
+} ShipAtRest;
+
+static void ship_at_rest_place(void *ctx, double t, VbmShip *ships) {
+  const ShipAtRest *s = ctx;
+  ships[0] = s->ship;
+  ships[0].peak *= t < s->ramp ? (1 - cos(PI * t / s->ramp)) / 2 : 1;
+}
+
+/* cos^2 along and across, as vbm.cl's ship_pressure. */
+static double hull_shape(const VbmShip *ship, double x, double y) {
+  double along = ((x - ship->x) * cos(ship->heading) + (y - ship->y) * sin(ship->heading)) / (ship->length / 2);
+  double across = ((y - ship->y) * cos(ship->heading) - (x - ship->x) * sin(ship->heading)) / (ship->beam / 2);
+  if (fabs(along) >= 1 || fabs(across) >= 1) {
+    return 0;
+  }
+  return pow(cos(PI / 2 * along), 2) * pow(cos(PI / 2 * across), 2);
+}
+
+/* A 60 m x 20 m hull of 1 m draft (Ps = g at its centre) at an angle in 10 m of water, 100 x 80 cells of 2 m with
+ * sponges 15 cells wide on every side; the pressure ramped in over 20 s, then 280 s to settle. */
+static void ship_at_rest(Runtime *rt) {
+  enum { NX = 100, NY = 80, SPONGE = 15 };
+  const double dx = 2, depth = 10, draft = 1, t_end = 300;
+  Sim sim;
+  HclStatus status = HCL_OK;
+  ShipAtRest at = {.ship = {.x = 100, .y = 80, .heading = 0.3, .length = 60, .beam = 20, .peak = GRAVITY * draft},
+                   .ramp = 20};
+  VbmConfig config = config_for(dx);
+  for (int side = 0; side < VBM_SIDES; side++) {
+    config.sponge[side] = SPONGE;
+  }
+  config.sponge_strength = 1;
+  TRY(sim_create(rt, NX, NY, &config, &sim));
+  double displaced = 0, worst = 0;
+  for (size_t p = 0; p < (size_t)NX * NY; p++) {
+    double x = (p % NX + 0.5) * dx, y = (p / NX + 0.5) * dx;
+    sim.depth[p] = depth;
+    sim.zeta[p] = sim.phi[p] = 0;
+    displaced += draft * hull_shape(&at.ship, x, y) * dx * dx;
+  }
+  TRY(sim_start(&sim));
+  TRY(vbm_set_ships(sim.vbm, 1, ship_at_rest_place, &at));
+  double dt = 0.5 * vbm_stable_step(GRAVITY, depth, dx, dx, 0, 0);
+  int steps = (int)ceil(t_end / dt);
+  for (int s = 0; s < steps; s++) {
+    TRY(vbm_step(sim.vbm, s * dt, dt));
+  }
+  TRY(field_read_owned(vbm_zeta(sim.vbm), sim.zeta));
+  double volume = 0;
+  for (size_t p = 0; p < (size_t)NX * NY; p++) {
+    double x = (p % NX + 0.5) * dx, y = (p / NX + 0.5) * dx;
+    volume += sim.zeta[p] * dx * dx;
+    worst = fmax(worst, fabs(sim.zeta[p] + draft * hull_shape(&at.ship, x, y)));
+  }
+  tap_note("displaced volume %.3f m^3, depression %.3f m^3; largest |zeta + Ps / g| %.2e m after %d steps of %.3f s",
+           displaced, -volume, worst, steps, dt);
+  /* What is left of the ramp's waves after 280 s in the sponges: measured 1.2e-6 m; 1e-4 of the draft leaves a
+   * margin of 100 that a misplaced or mis-shaped pressure term, or a wrong g, would break by far. */
+  TAP_OK(worst < 1e-4 * draft, "the depression is -Ps / g within 1e-4 of the draft");
+  TAP_OK(fabs(-volume / displaced - 1) < 1e-4, "its volume is the displaced volume within 1e-4");
+cleanup:
+  TAP_OK(status == HCL_OK, "ship at rest run %s", status ? status_message() : "");
+  sim_free(&sim);
+}
+
+int main(int argc, char **argv) {
+  Runtime *rt = NULL;
+  HclStatus s = par_init(&argc, &argv);
+  if (s == HCL_OK) {
+    s = test_open_runtime(true, &rt);
+  }
+  if (!TAP_OK(all_ranks(s == HCL_OK), "runtime %s", status_message())) {
+    par_finalize();
+    return tap_done();
+  }
+  /* The model's range as vbm.h states it: the continuous VBM's phase speed against Airy's. */
+  const double range[][2] = {{2.3, 0.01}, {3.8, 0.05}, {4.9, 0.1}};
+  for (int r = 0; r < 3; r++) {
+    double kh = range[r][0], ratio = vbm_phase_speed(GRAVITY, kh, 1) / sqrt(GRAVITY * tanh(kh));
+    TAP_OK(ratio - 1 > 0 && ratio - 1 < range[r][1], "k h = %.1f: the VBM's phase speed %.2f%% above Airy's (at most "
+           "%.0f%%)", kh, 100 * (ratio - 1), 100 * range[r][1]);
+  }
+  if (par_size() == 1) {
+    const double kh[] = {0.1, 0.5, 1, 2, 3};
+    for (size_t k = 0; k < sizeof kh / sizeof kh[0]; k++) {
+      standing_wave(rt, kh[k]);
+    }
+    conservation(rt);
+    ship_at_rest(rt);
+  } else {
+    tap_note("the checks sum over one rank's cells: run on one rank");
+  }
+  runtime_destroy(&rt);
+  int result = tap_done();
+  par_finalize();
+  return result;
+}
