@@ -32,7 +32,8 @@
  *
  * Kernels: vbm_matrix (the system of (1c), assembled once: h does not change), vbm_rhs (its right-hand side for
  * phi), vbm_update (one stage of the time step: q_base = (alpha q_base + beta q_src + gamma_dt L(q_src, psi)) /
- * (1 + gamma_dt sigma), sigma the sponge's damping) and vbm_energy (the energy density). Macros: REAL, WG_X, WG_Y, EXACT_GRID (common.clh). Layout: ghost width 1, a[j + 1][i + 1] with
+ * (1 + gamma_dt sigma), sigma the sponge's damping), vbm_energy (the energy density) and vbm_extremes (the
+ * highest and lowest elevation so far). Macros: REAL, WG_X, WG_Y, EXACT_GRID (common.clh). Layout: ghost width 1, a[j + 1][i + 1] with
  * row pitch `pitch`, one work-item per owned cell. */
 
 #define AT(a, i, j) (a)[((j) + 1) * pitch + (i) + 1]
@@ -78,8 +79,8 @@ __kernel void vbm_matrix(__global const REAL *restrict depth, __global REAL *res
 }
 
 /* b = -div(h D grad phi) (phi's ghosts exchanged); 0 on land. */
-__kernel void vbm_rhs(__global const REAL *restrict depth, __global const REAL *restrict phi,
-                      __global REAL *restrict b, GRID_ARGS) {
+__kernel void vbm_rhs(__global const REAL *restrict depth, __global const REAL *restrict phi, __global REAL *restrict b,
+                      GRID_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
@@ -131,9 +132,9 @@ __kernel void vbm_update(__global REAL *zeta_base, __global REAL *phi_base, __gl
                          __global const REAL *restrict phi_src, __global const REAL *restrict psi,
                          __global const REAL *restrict depth, __global const REAL *restrict u_current,
                          __global const REAL *restrict v_current, __constant const REAL *ships, const int nships,
-                         const REAL alpha, const REAL beta, const REAL gamma_dt, const REAL g, GRID_ARGS,
-                         const int i0, const int j0, const int gnx, const int gny, const REAL x0, const REAL y0,
-                         const int4 sponge, const REAL sponge_strength) {
+                         const REAL alpha, const REAL beta, const REAL gamma_dt, const REAL g, GRID_ARGS, const int i0,
+                         const int j0, const int gnx, const int gny, const REAL x0, const REAL y0, const int4 sponge,
+                         const REAL sponge_strength) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
@@ -169,10 +170,9 @@ __kernel void vbm_update(__global REAL *zeta_base, __global REAL *phi_base, __gl
   const REAL x = x0 + ((REAL)(i0 + i) + one_half) * dx, y = y0 + ((REAL)(j0 + j) + one_half) * dy;
   const REAL l_phi = -(advection + g * z + ship_pressure(ships, nships, x, y));
   const int gi = i0 + i, gj = j0 + j;
-  const REAL sigma = fmax(fmax(sponge_rate(gi, sponge.x, sponge_strength),
-                               sponge_rate(gnx - 1 - gi, sponge.y, sponge_strength)),
-                          fmax(sponge_rate(gj, sponge.z, sponge_strength),
-                               sponge_rate(gny - 1 - gj, sponge.w, sponge_strength)));
+  const REAL sigma =
+      fmax(fmax(sponge_rate(gi, sponge.x, sponge_strength), sponge_rate(gnx - 1 - gi, sponge.y, sponge_strength)),
+           fmax(sponge_rate(gj, sponge.z, sponge_strength), sponge_rate(gny - 1 - gj, sponge.w, sponge_strength)));
   const REAL damping = (REAL)1 / ((REAL)1 + gamma_dt * sigma);
   const REAL zeta_old = alpha != (REAL)0 ? alpha * AT(zeta_base, i, j) : (REAL)0;
   const REAL phi_old = alpha != (REAL)0 ? alpha * AT(phi_base, i, j) : (REAL)0;
@@ -202,4 +202,17 @@ __kernel void vbm_energy(__global const REAL *restrict zeta, __global const REAL
                      one_half * h_n * dp_n * dp_n - face_hd(h_n) * dp_n * ds_n + one_half * face_n(h_n) * ds_n * ds_n;
   const REAL cell = is_wet(h) ? one_half * g * z * z + one_half * (h / (REAL)3) * s * s : (REAL)0;
   AT(energy, i, j) = cell + faces;
+}
+
+/* The highest and lowest surface elevation so far: zeta_max = max(zeta_max, zeta), zeta_min = min(zeta_min, zeta)
+ * (land stays 0). */
+__kernel void vbm_extremes(__global const REAL *restrict zeta, __global REAL *restrict zeta_max,
+                           __global REAL *restrict zeta_min, GRID_ARGS) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const REAL z = AT(zeta, i, j);
+  AT(zeta_max, i, j) = fmax(AT(zeta_max, i, j), z);
+  AT(zeta_min, i, j) = fmin(AT(zeta_min, i, j), z);
 }

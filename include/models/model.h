@@ -22,6 +22,7 @@ typedef struct {
   Precision precision;
   bool precision_given; /* --precision was given (a model with its own precision key lets it override) */
   bool mixed;           /* --precision mixed (precision is then double): a model without it refuses it */
+  bool realtime;        /* --realtime: keep simulated time in step with the wall clock; a model without it refuses it */
 } RunRequest;
 
 typedef struct {
@@ -39,5 +40,6 @@ typedef struct {
 
 extern const Model swe_model;
 extern const Model wave_model;
+extern const Model vbm_model;
 
 #endif

@@ -17,6 +17,8 @@
 #ifndef HYDROCL_VBM_H
 #define HYDROCL_VBM_H
 
+#include <stdint.h>
+
 #include "decomp.h"
 #include "field.h"
 #include "krylov.h"
@@ -27,13 +29,13 @@
 enum { VBM_WEST, VBM_EAST, VBM_SOUTH, VBM_NORTH, VBM_SIDES };
 
 typedef struct {
-  double dx, dy;            /* grid spacing, m */
-  double x0, y0;            /* the grid's south-west corner, m: where the ships are placed */
-  double g;                 /* gravitational acceleration, m/s^2 */
-  int sponge[VBM_SIDES];    /* width of each side's sponge in cells (0: a wall) */
-  double sponge_strength;   /* the sponges' damping rate at the side, 1/s */
-  Precision precision;      /* of every field and of the solve */
-  KrylovOptions krylov;     /* the psi system's CG (the preconditioner: vbm_set_preconditioner) */
+  double dx, dy;          /* grid spacing, m */
+  double x0, y0;          /* the grid's south-west corner, m: where the ships are placed */
+  double g;               /* gravitational acceleration, m/s^2 */
+  int sponge[VBM_SIDES];  /* width of each side's sponge in cells (0: a wall) */
+  double sponge_strength; /* the sponges' damping rate at the side, 1/s */
+  Precision precision;    /* of every field and of the solve */
+  KrylovOptions krylov;   /* the psi system's CG (the preconditioner: vbm_set_preconditioner) */
 } VbmConfig;
 
 /* A ship as a pressure pulse: centre, heading (radians from +x, counter-clockwise), length and beam (m) and the
@@ -55,8 +57,9 @@ HclStatus vbm_create(Runtime *rt, const Decomp *decomp, const VbmConfig *config,
 void vbm_destroy(Vbm **vbm);
 /* Replaces the psi system's preconditioner (owned from here on; stencil5_precond.h). */
 HclStatus vbm_set_preconditioner(Vbm *vbm, Precond *pc);
-/* The device memory vbm_create and its steps take on an nx x ny block, and the largest field. */
-double vbm_device_bytes(int nx, int ny, Precision precision, double *largest_field);
+/* The device memory vbm_create and its steps take on an nx x ny block (with maxima: vbm_enable_maxima's too), and
+ * the largest field. */
+double vbm_device_bytes(int nx, int ny, Precision precision, bool maxima, double *largest_field);
 
 /* The state at the start, this rank's owned cells (ny rows of nx, x fastest): still-water depth (<= 0: land),
  * zeta and phi (taken as 0 on land), and the current's components at the cell centres (NULL: none). Assembles and factorizes the psi
@@ -84,16 +87,27 @@ Field *vbm_phi(Vbm *vbm);
 Field *vbm_psi(Vbm *vbm);
 Field *vbm_depth(Vbm *vbm);
 
-/* The state a restart holds: zeta and phi at the previous and the present level, and psi at the present one (the
- * next solve's start, so a continued run repeats an uninterrupted one bit for bit), and vbm_sync_state after they
- * were written from one: their ghosts, the next step a leapfrog step of dt. */
+/* The state a restart holds: zeta and phi of the leapfrog's two levels, by the parity of their steps (zeta_even,
+ * phi_even, zeta_odd, phi_odd: the present level is the one of the present step's parity), and psi (the next
+ * solve's start, so a continued run repeats an uninterrupted one bit for bit); and vbm_sync_state after they were
+ * written from one at `step`: their ghosts, the next step a leapfrog step of dt. */
 enum { VBM_STATE_FIELDS = 5 };
 void vbm_state_fields(Vbm *vbm, Field *fields[VBM_STATE_FIELDS]);
-HclStatus vbm_sync_state(Vbm *vbm, double dt);
+HclStatus vbm_sync_state(Vbm *vbm, double dt, int64_t step);
 
 /* A copy of the state kept on the device and put back: the last good state of a run that diverges. */
 HclStatus vbm_checkpoint(Vbm *vbm);
 HclStatus vbm_rollback(Vbm *vbm);
+
+/* The highest and lowest elevation of every cell since vbm_enable_maxima (which starts them at the present level):
+ * vbm_accumulate_maxima after each step; part of the checkpoint and, for restarts, of the fields to keep. */
+enum { VBM_MAXIMA_FIELDS = 2 };
+HclStatus vbm_enable_maxima(Vbm *vbm);
+HclStatus vbm_accumulate_maxima(Vbm *vbm);
+void vbm_maxima_fields(Vbm *vbm, Field *fields[VBM_MAXIMA_FIELDS]);
+
+/* The root mean square of zeta over the grid (NaN when any is: the divergence guard's measure). */
+HclStatus vbm_surface_rms(Vbm *vbm, double *rms);
 
 /* Integral of zeta over the grid (m^3) at the present level, and the energy over the density (m^5/s^2: the
  * Hamiltonian of eqs. 1a-1c without currents and pressure, vbm.cl's vbm_energy) at the level before it, the last

@@ -37,6 +37,7 @@ enum {
   OPT_HARMONICS = 1 << 21,
   OPT_VARIABLE = 1 << 22,
   OPT_MIXED = 1 << 23, /* --precision mixed, with OPT_PRECISION: the potential-flow solver's mixed precision */
+  OPT_REALTIME = 1 << 24,
 };
 
 enum { CLI_MAX_SETS = 64, CLI_COMMAND_LINE = 2048 };
@@ -56,6 +57,7 @@ typedef struct {
   const char *output_dir;         /* -o, --output; NULL: out/CASE */
   bool overwrite;                 /* --overwrite */
   bool force;                     /* --force */
+  bool realtime;                  /* --realtime */
   const char *restart;            /* --restart latest|FILE; NULL when not given */
   const char *sets[CLI_MAX_SETS]; /* --set section.key=value, in order */
   int nsets;

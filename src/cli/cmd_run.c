@@ -12,7 +12,7 @@
 #include "model.h"
 #include "par.h"
 
-static const Model *const models[] = {&swe_model, &wave_model};
+static const Model *const models[] = {&swe_model, &wave_model, &vbm_model};
 enum { NMODELS = sizeof models / sizeof models[0], PATH_SIZE = 1024 };
 
 static const Model *find_model(const char *name) {
@@ -106,7 +106,8 @@ static HclStatus open_case(const CliOptions *o, unsigned allowed, const Model **
                           .command_line = o->command_line,
                           .precision = o->precision,
                           .precision_given = (o->given & OPT_PRECISION) != 0,
-                          .mixed = (o->given & OPT_MIXED) != 0};
+                          .mixed = (o->given & OPT_MIXED) != 0,
+                          .realtime = o->realtime};
 cleanup:
   return status;
 }
@@ -121,7 +122,7 @@ static HclStatus run_or_validate(const CliOptions *o, bool run) {
   char case_name[PATH_SIZE], output_dir[PATH_SIZE];
   unsigned allowed = OPT_DEVICE | OPT_KERNEL_DIR | OPT_PRECISION | OPT_MIXED | OPT_SET | OPT_OUTPUT | OPT_FORCE;
   if (run) {
-    allowed |= OPT_PROFILE | OPT_OVERWRITE | OPT_RESTART;
+    allowed |= OPT_PROFILE | OPT_OVERWRITE | OPT_RESTART | OPT_REALTIME;
   }
   TRY(open_case(o, allowed, &model, &c, &request, case_name, output_dir));
   DeviceNeeds needs = {.fp64 =

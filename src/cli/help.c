@@ -26,6 +26,9 @@ static const OptionHelp option_help[] = {
     {OPT_OUTPUT, "-o, --output DIR", "output folder (default out/CASE, CASE the case file's name)"},
     {OPT_OVERWRITE, "--overwrite", "replace the output of an earlier run in that folder"},
     {OPT_FORCE, "--force", "go on where the output may not fit the output folder's file system"},
+    {OPT_REALTIME, "--realtime",
+     "a variational-boussinesq case: keep simulated time in step with the wall clock (a simulator's frames) and "
+     "report frames that miss their deadline"},
     {OPT_RESTART, "--restart R", "continue from 'latest' (the newest restart in the output folder) or a file"},
     {OPT_SET, "--set K=V", "override a case key, e.g. --set grid.nx=400 (repeatable)"},
     {OPT_N, "--n N", "N x N interior points (required)"},
@@ -66,11 +69,12 @@ static const CommandHelp command_help[] = {
      "netCDF (with or without parallel I/O) and PROJ.",
      OPT_DEVICE | OPT_JSON | OPT_PRECISION},
     {"run", "CASE", "run a case file (see cases/): map, history and restart files in -o DIR",
-     "Runs the case file CASE (a shallow-water or potential-flow model, from its model.name) and writes map.nc, "
+     "Runs the case file CASE (a shallow-water, potential-flow or variational-boussinesq model, from its model.name) "
+     "and writes map.nc, "
      "history.nc (and kinematics.nc for the wave model) and restarts into the output folder. Ctrl-C, SIGTERM or "
      "SIGUSR1 stop it with a restart (exit 75); --restart latest continues it bit for bit. Every mistake of the case "
      "is reported in one pass, with the file, line and key.",
-     RUN_OPTIONS | OPT_PROFILE | OPT_OVERWRITE | OPT_RESTART},
+     RUN_OPTIONS | OPT_PROFILE | OPT_OVERWRITE | OPT_RESTART | OPT_REALTIME},
     {"validate", "CASE", "check a case file and print the grid, time step, memory and output sizes",
      "Reads and checks the case file CASE as run would, allocates nothing on the device, and prints the grid, the "
      "coordinate reference system, the time step, the device memory the run needs and the output it writes against "

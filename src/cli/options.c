@@ -108,7 +108,8 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
     LONG_PERIOD,
     LONG_WINDOW,
     LONG_HARMONICS,
-    LONG_VARIABLE
+    LONG_VARIABLE,
+    LONG_REALTIME
   };
   static const struct option long_options[] = {
       {"device", required_argument, NULL, 'd'},
@@ -121,6 +122,7 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       {"output", required_argument, NULL, 'o'},
       {"overwrite", no_argument, NULL, LONG_OVERWRITE},
       {"force", no_argument, NULL, LONG_FORCE},
+      {"realtime", no_argument, NULL, LONG_REALTIME},
       {"period", required_argument, NULL, LONG_PERIOD},
       {"window", required_argument, NULL, LONG_WINDOW},
       {"harmonics", required_argument, NULL, LONG_HARMONICS},
@@ -203,6 +205,10 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
     case LONG_FORCE:
       o->force = true;
       o->given |= OPT_FORCE;
+      break;
+    case LONG_REALTIME:
+      o->realtime = true;
+      o->given |= OPT_REALTIME;
       break;
     case LONG_RESTART:
       o->restart = optarg;
@@ -310,10 +316,10 @@ cleanup:
 
 static const char *option_name(unsigned bit) {
   static const char *const names[] = {
-      "--device",         "--kernel-dir", "--profile",   "--json",       "--precision", "--size",
-      "--list",           "--output",     "--overwrite", "--restart",    "--set",       "--n",
-      "--preconditioner", "--tolerance",  "--norm",      "--rrb-levels", "--rrb-exact", "--method",
-      "--force",          "--period",     "--window",    "--harmonics",  "--variable",  "--precision mixed"};
+      "--device",    "--kernel-dir", "--profile",         "--json",    "--precision", "--size",           "--list",
+      "--output",    "--overwrite",  "--restart",         "--set",     "--n",         "--preconditioner", "--tolerance",
+      "--norm",      "--rrb-levels", "--rrb-exact",       "--method",  "--force",     "--period",         "--window",
+      "--harmonics", "--variable",   "--precision mixed", "--realtime"};
   for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
     if (bit == 1u << i) {
       return names[i];

@@ -257,6 +257,9 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   REQUIRE(!request->mixed, HCL_EUSAGE,
           "--precision mixed: the shallow-water model runs in single or double throughout (mixed precision is the "
           "potential-flow solver's)");
+  REQUIRE(!request->realtime, HCL_EUSAGE,
+          "--realtime: the shallow-water model runs as fast as it can (real time is the variational-boussinesq "
+          "model's)");
   TRY(swe_setup_from_case(c, request->precision, &r->setup));
   r->maxima = case_bool(c, "output.maxima");
   memcpy(r->maxima_variables, maxima_output_variables, sizeof r->maxima_variables);

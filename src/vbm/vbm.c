@@ -20,10 +20,9 @@
 #include "rrb_precond.h"
 #include "stencil5.h"
 
-
 enum { GHOST = 1, WG_X = 32, WG_Y = 4, SHIP_REALS = 7 }; /* SHIP_REALS: kernels_cl/vbm.cl */
-enum { KERNEL_MATRIX, KERNEL_RHS, KERNEL_UPDATE, KERNEL_ENERGY, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"vbm_matrix", "vbm_rhs", "vbm_update", "vbm_energy"};
+enum { KERNEL_MATRIX, KERNEL_RHS, KERNEL_UPDATE, KERNEL_ENERGY, KERNEL_EXTREMES, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"vbm_matrix", "vbm_rhs", "vbm_update", "vbm_energy", "vbm_extremes"};
 
 /* A copy of the prognostic levels. */
 typedef struct {
@@ -35,15 +34,18 @@ struct Vbm {
   Runtime *rt;
   const Decomp *decomp;
   VbmConfig config;
-  Level level[2];    /* level[current] holds n, the other n - 1 (and receives n + 1) */
-  Level scratch;     /* the start-up step's intermediate stage */
+  Level level[2];                /* level[current] holds n, the other n - 1 (and receives n + 1) */
+  Level scratch;                 /* the start-up step's intermediate stage */
   Field *good[VBM_STATE_FIELDS]; /* vbm_checkpoint's copy of the state, made on first use */
   bool good_started;
+  int good_current;
+  Field *extremes[VBM_MAXIMA_FIELDS];      /* vbm_enable_maxima's zeta_max, zeta_min; NULL without */
+  Field *extremes_good[VBM_MAXIMA_FIELDS]; /* and their checkpoint */
   int current;
-  bool started;      /* a step was taken since vbm_set_state: the next is leapfrog */
-  double dt;         /* of the leapfrog steps */
+  bool started; /* a step was taken since vbm_set_state: the next is leapfrog */
+  double dt;    /* of the leapfrog steps */
   Field *depth, *u_current, *v_current, *energy;
-  Operator *op;      /* the psi system (stencil5.h) */
+  Operator *op; /* the psi system (stencil5.h) */
   Field *matrix[3], *rhs, *psi;
   Vec *rhs_vec, *psi_vec;
   Krylov *krylov;
@@ -51,7 +53,7 @@ struct Vbm {
   int nships;
   VbmShipsAt ships_at;
   void *ships_ctx;
-  cl_mem ships;      /* SHIP_REALS REALs per ship, rewritten before every stage */
+  cl_mem ships; /* SHIP_REALS REALs per ship, rewritten before every stage */
   Reducer *reducer;
   cl_program program;
   cl_kernel kernels[NKERNELS];
@@ -71,14 +73,15 @@ KrylovOptions vbm_krylov_defaults(void) {
  * exact level's inverse and factor. */
 static const double RRB_CG_PLANES = 5 + 5 + 1 + 3 + 0.75 + 3 + 4;
 /* Ghosted fields: zeta and phi three times (two levels and the scratch), psi, the checkpoint's five, the depth, the
- * two currents, the energy density, the right-hand side and the matrix's three. */
-enum { GHOSTED_FIELDS = 6 + 1 + VBM_STATE_FIELDS + 1 + 2 + 1 + 1 + 3 };
+ * two currents, the energy density, the right-hand side and the matrix's three; the maxima and their checkpoint. */
+enum { GHOSTED_FIELDS = 6 + 1 + VBM_STATE_FIELDS + 1 + 2 + 1 + 1 + 3, MAXIMA_FIELDS = 2 * VBM_MAXIMA_FIELDS };
 
-double vbm_device_bytes(int nx, int ny, Precision precision, double *largest_field) {
+double vbm_device_bytes(int nx, int ny, Precision precision, bool maxima, double *largest_field) {
   double ghosted = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST);
   double exact = fmin((double)nx * ny, RRB_EXACT_MAX);
   *largest_field = ghosted * (double)precision_bytes(precision);
-  double reals = GHOSTED_FIELDS * ghosted + RRB_CG_PLANES * (double)nx * ny + 2 * exact * exact;
+  double fields = GHOSTED_FIELDS + (maxima ? MAXIMA_FIELDS : 0);
+  double reals = fields * ghosted + RRB_CG_PLANES * (double)nx * ny + 2 * exact * exact;
   return reals * (double)precision_bytes(precision);
 }
 
@@ -125,9 +128,10 @@ cleanup:
 
 static HclStatus make_fields(Vbm *v) {
   HclStatus status = HCL_OK;
-  for (int c = 0; c < 2; c++) { /* both copies carry the state's names: restarts and output know them so */
-    TRY(make_level(v, &v->level[c], "zeta", "phi"));
-  }
+  /* Level c holds the steps of parity c (the start in 0, the start-up step's result in 1, ...): restarts name them
+   * so, and the step number says which is the present one. */
+  TRY(make_level(v, &v->level[0], "zeta_even", "phi_even"));
+  TRY(make_level(v, &v->level[1], "zeta_odd", "phi_odd"));
   TRY(make_level(v, &v->scratch, "zeta_scratch", "phi_scratch"));
   TRY(make_field(v, "depth", &v->depth));
   TRY(make_field(v, "u_current", &v->u_current));
@@ -199,6 +203,10 @@ void vbm_destroy(Vbm **vbm) {
   free_level(&v->scratch);
   for (int f = 0; f < VBM_STATE_FIELDS; f++) {
     field_destroy(&v->good[f]);
+  }
+  for (int f = 0; f < VBM_MAXIMA_FIELDS; f++) {
+    field_destroy(&v->extremes[f]);
+    field_destroy(&v->extremes_good[f]);
   }
   field_destroy(&v->depth);
   field_destroy(&v->u_current);
@@ -479,16 +487,16 @@ Field *vbm_depth(Vbm *v) {
 }
 
 void vbm_state_fields(Vbm *v, Field *fields[VBM_STATE_FIELDS]) {
-  const Level *before = &v->level[1 - v->current], *now = &v->level[v->current];
-  fields[0] = before->zeta;
-  fields[1] = before->phi;
-  fields[2] = now->zeta;
-  fields[3] = now->phi;
+  fields[0] = v->level[0].zeta;
+  fields[1] = v->level[0].phi;
+  fields[2] = v->level[1].zeta;
+  fields[3] = v->level[1].phi;
   fields[4] = v->psi;
 }
 
-HclStatus vbm_sync_state(Vbm *v, double dt) {
+HclStatus vbm_sync_state(Vbm *v, double dt, int64_t step) {
   HclStatus status = HCL_OK;
+  v->current = (int)(step & 1);
   TRY(halo_exchange(v->level[0].halo));
   TRY(halo_exchange(v->level[1].halo));
   vec_touch(v->psi_vec);
@@ -499,8 +507,8 @@ cleanup:
   return status;
 }
 
-/* The checkpoint: copies of the state's fields (vbm_state_fields: the levels by their role) and of whether the
- * leapfrog has started, made on first use. */
+/* The checkpoint: copies of the state's fields (vbm_state_fields), which of the levels is the present one and
+ * whether the leapfrog has started; the copies made on first use. */
 HclStatus vbm_checkpoint(Vbm *v) {
   HclStatus status = HCL_OK;
   static const char *const names[VBM_STATE_FIELDS] = {"zeta_before_good", "phi_before_good", "zeta_good", "phi_good",
@@ -513,7 +521,14 @@ HclStatus vbm_checkpoint(Vbm *v) {
   for (int f = 0; f < VBM_STATE_FIELDS; f++) {
     TRY(copy_field(v, state[f], v->good[f]));
   }
+  for (int f = 0; v->extremes[0] && f < VBM_MAXIMA_FIELDS; f++) {
+    if (!v->extremes_good[f]) {
+      TRY(make_field(v, "extreme_good", &v->extremes_good[f]));
+    }
+    TRY(copy_field(v, v->extremes[f], v->extremes_good[f]));
+  }
   v->good_started = v->started;
+  v->good_current = v->current;
 cleanup:
   return status;
 }
@@ -526,8 +541,47 @@ HclStatus vbm_rollback(Vbm *v) {
   for (int f = 0; f < VBM_STATE_FIELDS; f++) {
     TRY(copy_field(v, v->good[f], state[f]));
   }
+  for (int f = 0; v->extremes_good[0] && f < VBM_MAXIMA_FIELDS; f++) {
+    TRY(copy_field(v, v->extremes_good[f], v->extremes[f]));
+  }
   v->started = v->good_started;
+  v->current = v->good_current;
   vec_touch(v->psi_vec);
+cleanup:
+  return status;
+}
+
+HclStatus vbm_enable_maxima(Vbm *v) {
+  HclStatus status = HCL_OK;
+  static const char *const names[VBM_MAXIMA_FIELDS] = {"zeta_max", "zeta_min"};
+  for (int f = 0; f < VBM_MAXIMA_FIELDS; f++) {
+    TRY(make_field(v, names[f], &v->extremes[f]));
+    TRY(copy_field(v, vbm_zeta(v), v->extremes[f]));
+  }
+cleanup:
+  return status;
+}
+
+HclStatus vbm_accumulate_maxima(Vbm *v) {
+  KernelArgs a = kernel_args(v->kernels[KERNEL_EXTREMES]);
+  arg_mem(&a, field_buffer(vbm_zeta(v)));
+  arg_mem(&a, field_buffer(v->extremes[0]));
+  arg_mem(&a, field_buffer(v->extremes[1]));
+  arg_grid(&a, v);
+  return launch(v, &a, 5);
+}
+
+void vbm_maxima_fields(Vbm *v, Field *fields[VBM_MAXIMA_FIELDS]) {
+  fields[0] = v->extremes[0];
+  fields[1] = v->extremes[1];
+}
+
+HclStatus vbm_surface_rms(Vbm *v, double *rms) {
+  HclStatus status = HCL_OK;
+  double sum = 0;
+  const DecompSpec *g = decomp_spec(v->decomp);
+  TRY(reduce_dot(v->reducer, field_span(vbm_zeta(v)), field_span(vbm_zeta(v)), &sum));
+  *rms = sqrt(sum / ((double)g->nx * g->ny));
 cleanup:
   return status;
 }

@@ -226,6 +226,9 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   r->c = c;
   r->request = request;
   r->rt = rt;
+  REQUIRE(!request->realtime, HCL_EUSAGE,
+          "--realtime: the potential-flow model runs as fast as it can (real time is the variational-boussinesq "
+          "model's)");
   LaplacePrecision given = request->mixed                           ? LAPLACE_MIXED
                            : request->precision == PRECISION_SINGLE ? LAPLACE_SINGLE
                                                                     : LAPLACE_DOUBLE;

@@ -301,8 +301,10 @@ int main(int argc, char **argv) {
   const double range[][2] = {{2.3, 0.01}, {3.8, 0.05}, {4.9, 0.1}};
   for (int r = 0; r < 3; r++) {
     double kh = range[r][0], ratio = vbm_phase_speed(GRAVITY, kh, 1) / sqrt(GRAVITY * tanh(kh));
-    TAP_OK(ratio - 1 > 0 && ratio - 1 < range[r][1], "k h = %.1f: the VBM's phase speed %.2f%% above Airy's (at most "
-           "%.0f%%)", kh, 100 * (ratio - 1), 100 * range[r][1]);
+    TAP_OK(ratio - 1 > 0 && ratio - 1 < range[r][1],
+           "k h = %.1f: the VBM's phase speed %.2f%% above Airy's (at most "
+           "%.0f%%)",
+           kh, 100 * (ratio - 1), 100 * range[r][1]);
   }
   if (par_size() == 1) {
     const double kh[] = {0.1, 0.5, 1, 2, 3};

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ship_track.h: where a ship of the variational Boussinesq model is at time t: a straight line at constant speed,
+ * a list of waypoints with the speed of each leg, or a position (and heading) time series, as a ship simulator or
+ * an AIS record gives it; and a fleet of ships from a CSV file. Files are CSV with a header naming the columns,
+ * '#' comments and blank lines skipped; mistakes are HCL_EDATA with file:line.
+ *
+ *   waypoints:  x,y,speed             the ship leaves the first point at t = 0 and sails each leg at the speed given
+ *                                     at its start (m, m, m/s); it stops at the last point
+ *   series:     time,x,y[,heading]    linear interpolation in time (s, m, m, degrees), held beyond the ends; without
+ *                                     a heading the ship points where it moves
+ *   fleet:      name,length,beam,draft,x,y,heading,speed,track
+ *               one ship a line: its hull (m), and either a straight track from (x, y) along heading (degrees) at
+ *               speed (m/s), or track naming a waypoint or series file (relative to the fleet file's folder; x, y,
+ *               heading and speed then unused)
+ * Headings are counter-clockwise from the +x axis. */
+#ifndef HYDROCL_SHIP_TRACK_H
+#define HYDROCL_SHIP_TRACK_H
+
+#include "status.h"
+
+typedef enum { TRACK_STRAIGHT, TRACK_WAYPOINTS, TRACK_SERIES } TrackKind;
+
+typedef struct {
+  TrackKind kind;
+  double x, y, heading, speed; /* straight: start (m), heading (radians), speed (m/s) */
+  int count;                   /* waypoints, series: their points */
+  double *t, *px, *py;         /* the time each point is reached (waypoints: from the legs' speeds), s; where, m */
+  double *heading_at;          /* series with a heading column: radians, unwrapped; NULL otherwise */
+} ShipTrack;
+
+enum { SHIP_NAME_MAX = 64 };
+typedef struct {
+  char name[SHIP_NAME_MAX];
+  double length, beam, draft; /* m */
+  ShipTrack track;
+} ShipSpec;
+
+/* A straight track. */
+ShipTrack ship_track_straight(double x, double y, double heading_degrees, double speed);
+/* A waypoint or series track from path, the kind read from its header. */
+HclStatus ship_track_read(const char *path, ShipTrack *track);
+void ship_track_free(ShipTrack *track);
+/* Position (m) and heading (radians) at time t (s). */
+void ship_track_at(const ShipTrack *track, double t, double *x, double *y, double *heading);
+
+/* The ships of a fleet file. Caller frees with ships_free. */
+HclStatus ships_read_csv(const char *path, ShipSpec **ships, int *count);
+void ships_free(ShipSpec *ships, int count);
+
+#endif

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* vbm_case.c: the variational Boussinesq case schema, and from a finished case to the model's setup (see
+ * vbm_case.h). */
+#include "vbm_case.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inputs.h"
+#include "log.h"
+#include "par.h"
+#include "run.h"
+#include "stencil5_precond.h"
+
+static const double PI = 3.14159265358979323846;
+
+#define SIDE_KEY(side)                                                                                                 \
+  {"boundary." side, CASE_CHOICE, "", "wall", CASE_UNBOUNDED, "wall|sponge",                                           \
+   "the " side " side: a closed wall, or a sponge layer that absorbs the waves leaving there"}
+
+static const CaseKey vbm_case_keys[] = {
+    {"model.name", CASE_CHOICE, "", NULL, CASE_UNBOUNDED, "variational-boussinesq", "the model this case is for"},
+    {"model.title", CASE_STRING, "", "ship waves", CASE_UNBOUNDED, NULL, "a title for the output files"},
+    {"grid.nx", CASE_INT, "", NULL, 3, 1000000, NULL, "cells in x"},
+    {"grid.ny", CASE_INT, "", NULL, 3, 1000000, NULL, "cells in y"},
+    {"grid.lx", CASE_REAL, "m", NULL, 1e-6, 1e9, NULL, "length of the domain in x"},
+    {"grid.ly", CASE_REAL, "m", NULL, 1e-6, 1e9, NULL, "length of the domain in y"},
+    {"grid.x0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "x of the west edge"},
+    {"grid.y0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "y of the south edge"},
+    {"grid.crs", CASE_STRING, "", "", CASE_UNBOUNDED, NULL,
+     "coordinate reference system of x and y: an EPSG code (EPSG:32631) or WKT; '': local Cartesian metres"},
+    {"grid.px", CASE_INT, "", "0", 0, 65536, NULL, "ranks in x (0: chosen from the number of ranks)"},
+    {"grid.py", CASE_INT, "", "0", 0, 65536, NULL, "ranks in y (0: chosen from the number of ranks)"},
+    {"bed.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|file", "flat: bed.depth everywhere; file: bed.file"},
+    {"bed.depth", CASE_REAL, "m", "10", CASE_UNBOUNDED, NULL, "still-water depth (positive down; <= 0: land)"},
+    {"bed.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
+     "file: a netCDF (dims y, x) or CSV (ny lines of nx numbers) grid of depths at the cell centres; <= 0: land"},
+    {"bed.variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "file: the netCDF variable ('': its only 2D one)"},
+    {"bed.positive", CASE_CHOICE, "", "down", CASE_UNBOUNDED, "down|up",
+     "file: down when it holds depths below the still water, up when it holds bed elevations"},
+    {"land.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
+     "a mask of land (quays, islands, breakwaters) at the cell centres, netCDF or CSV as bed.file: nonzero is land; "
+     "'': land only where the depth is <= 0"},
+    {"land.variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "the mask's netCDF variable ('': its only 2D one)"},
+    {"current.u", CASE_REAL, "m/s", "0", -100, 100, NULL, "a uniform current's x component"},
+    {"current.v", CASE_REAL, "m/s", "0", -100, 100, NULL, "a uniform current's y component"},
+    {"current.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
+     "a steady current at the cell centres instead: a netCDF file with variables u and v (dims y, x) in m/s"},
+    {"initial.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|gaussian",
+     "flat: still water; gaussian: a hump height exp(-r^2 / (2 width^2)) around (x, y) at rest"},
+    {"initial.height", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: height of the hump"},
+    {"initial.x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre x"},
+    {"initial.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre y"},
+    {"initial.width", CASE_REAL, "m", "1", 1e-9, HUGE_VAL, NULL, "gaussian: standard deviation"},
+    {"physics.g", CASE_REAL, "m/s^2", "9.81", 1e-3, 100, NULL, "gravitational acceleration"},
+    SIDE_KEY("west"),
+    SIDE_KEY("east"),
+    SIDE_KEY("south"),
+    SIDE_KEY("north"),
+    {"boundary.sponge_width", CASE_REAL, "m", "0", 0, 1e9, NULL,
+     "width of every sponge layer (at least two cells; required where a side is a sponge)"},
+    {"boundary.sponge_strength", CASE_REAL, "1/s", "1", 1e-6, 1e6, NULL,
+     "a sponge's damping rate at its side, falling quadratically to 0 at its inner edge"},
+    {"ship.length", CASE_REAL, "m", "0", 0, 1e5, NULL, "length of the ship's pressure pulse; 0: no ship here"},
+    {"ship.beam", CASE_REAL, "m", "0", 0, 1e5, NULL, "beam of the pulse"},
+    {"ship.draft", CASE_REAL, "m", "0", 0, 1e3, NULL,
+     "the pulse's peak pressure as a draft: Ps = g draft at the centre, cos^2 along and across the hull"},
+    {"ship.x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "straight track: x of the centre at t = 0"},
+    {"ship.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "straight track: y of the centre at t = 0"},
+    {"ship.heading", CASE_REAL, "degrees", "0", CASE_UNBOUNDED, NULL,
+     "straight track: heading, counter-clockwise from +x"},
+    {"ship.speed", CASE_REAL, "m/s", "0", -1e3, 1e3, NULL, "straight track: speed"},
+    {"ship.track", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
+     "a track instead of the straight line: CSV 'x,y,speed' waypoints or a 'time,x,y[,heading]' series"},
+    {"ships.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
+     "more ships: CSV 'name,length,beam,draft,x,y,heading,speed,track' (track: '' for a straight line, or a "
+     "waypoint or series file)"},
+    {"ships.ramp", CASE_REAL, "s", "10", 0, 1e6, NULL,
+     "the ships' pressure rises from 0 over this time (as (1 - cos(pi t / ramp)) / 2), sparing the start a jolt"},
+    {"time.end", CASE_REAL, "s", NULL, 1e-9, 1e12, NULL, "simulated time at which the run ends"},
+    {"time.start", CASE_STRING, "", "2000-01-01 00:00:00", CASE_UNBOUNDED, NULL,
+     "calendar time (UTC) of t = 0, 'YYYY-MM-DD hh:mm:ss': the output's time units count from it"},
+    {"time.dt", CASE_REAL, "s", "0", 0, 1e6, NULL,
+     "the fixed time step (a frame); output, gauge, restart and end times must be whole numbers of it; 0: the "
+     "largest time.cfl allows that lands on output.interval"},
+    {"time.cfl", CASE_REAL, "", "0.5", 1e-3, 0.99, NULL,
+     "with time.dt 0: the step's fraction of leapfrog's stability limit 1 / (omega_max + |u| / dx + |v| / dy)"},
+    {"time.check_interval", CASE_INT, "", "50", 1, 100000, NULL,
+     "steps between checks for divergence and saves of the last good state"},
+    {"output.interval", CASE_REAL, "s", "0", 0, 1e12, NULL, "time between map frames; 0: first and last only"},
+    {"output.history_interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
+     "time between gauge samples; 0: every output.interval"},
+    {"output.gauges", CASE_POINTS, "m", "[]", CASE_UNBOUNDED, NULL, "gauges: [{name: G1, x: 10, y: 20}, ...]"},
+    {"output.gauge_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL, "more gauges from a CSV 'name,x,y'"},
+    {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
+     "store map and history data as double, not float32"},
+    {"output.maxima", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
+     "map.nc also holds each cell's highest and lowest surface elevation over the run"},
+    {"output.progress", CASE_REAL, "s", "5", 0.01, 1e6, NULL, "wall-clock seconds between progress lines"},
+    {"output.parallel_write", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL,
+     "on several ranks each writes its own block of map.nc (netCDF-C with parallel I/O); false: rank 0 gathers"},
+    {"output.size_warning", CASE_REAL, "MB", "10000", 0, 1e12, NULL,
+     "validate and run warn where the output (map, history and restart files, uncompressed) may exceed this size; "
+     "0: never. Output that cannot fit the output folder's file system is refused unless --force"},
+    {"restart.interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
+     "simulated time between restart files; 0: only at the end and on SIGTERM or SIGUSR1"},
+    {"restart.keep", CASE_INT, "", "2", 1, 1000, NULL, "how many restart files to keep, newest first"},
+};
+
+HclStatus vbm_case_schema(CaseSchema *schema) {
+  HclStatus status = HCL_OK;
+  KrylovOptions defaults = vbm_krylov_defaults();
+  TRY(case_schema_add(schema, "", vbm_case_keys, (int)(sizeof vbm_case_keys / sizeof vbm_case_keys[0])));
+  TRY(krylov_add_keys(schema, VBM_SOLVER_PREFIX, &defaults));
+  TRY(stencil5_add_precond_keys(schema, VBM_SOLVER_PREFIX));
+cleanup:
+  return status;
+}
+
+/* ---- depth, land and current ---- */
+
+static double global_max(const double *values, size_t n, bool absolute) {
+  double most = 0;
+  for (size_t p = 0; p < n; p++) {
+    most = fmax(most, absolute ? fabs(values[p]) : values[p]);
+  }
+  return most;
+}
+
+static HclStatus read_bed(const Case *c, VbmSetup *setup) {
+  HclStatus status = HCL_OK;
+  size_t n = (size_t)setup->grid.nx * setup->grid.ny;
+  setup->depth = case_real(c, "bed.depth");
+  setup->max_depth = setup->depth;
+  if (strcmp(case_string(c, "bed.shape"), "file") == 0) {
+    TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &setup->bed_values));
+    setup->max_depth = global_max(setup->bed_values, n, false);
+  }
+  REQUIRE(setup->max_depth > 0, HCL_EDATA, "%s: the depth is nowhere above 0 m: the grid holds no water",
+          case_origin(c, setup->bed_values ? "bed.file" : "bed.depth"));
+  const char *land = case_file(c, "land.file");
+  if (land[0]) {
+    const char *variable = case_string(c, "land.variable");
+    TRY_ALLOC(setup->land, n);
+    TRY(input_read_grid(land, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, setup->land));
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus read_current(const Case *c, VbmSetup *setup) {
+  HclStatus status = HCL_OK;
+  static const char *const names[2] = {"u", "v"};
+  const char *path = case_file(c, "current.file");
+  size_t n = (size_t)setup->grid.nx * setup->grid.ny;
+  setup->current[0] = case_real(c, "current.u");
+  setup->current[1] = case_real(c, "current.v");
+  for (int k = 0; k < 2; k++) {
+    setup->max_current[k] = fabs(setup->current[k]);
+  }
+  if (!path[0]) {
+    return HCL_OK;
+  }
+  size_t length = strlen(path);
+  REQUIRE(length > 3 && strcmp(path + length - 3, ".nc") == 0, HCL_EDATA,
+          "%s: current.file must be a netCDF file with variables u and v (got '%s')", case_origin(c, "current.file"),
+          path);
+  REQUIRE(setup->current[0] == 0 && setup->current[1] == 0, HCL_EDATA,
+          "%s: current.u or current.v is given beside current.file; the current comes from one of them",
+          case_origin(c, setup->current[0] != 0 ? "current.u" : "current.v"));
+  for (int k = 0; k < 2; k++) {
+    TRY_ALLOC(setup->current_values[k], n);
+    TRY(input_read_grid(path, names[k], setup->grid.nx, setup->grid.ny, setup->current_values[k]));
+    setup->max_current[k] = global_max(setup->current_values[k], n, true);
+  }
+cleanup:
+  return status;
+}
+
+/* ---- sides ---- */
+
+static HclStatus read_sides(const Case *c, VbmSetup *setup) {
+  HclStatus status = HCL_OK;
+  static const char *const keys[VBM_SIDES] = {"boundary.west", "boundary.east", "boundary.south", "boundary.north"};
+  VbmConfig *config = &setup->config;
+  double width = case_real(c, "boundary.sponge_width");
+  config->sponge_strength = case_real(c, "boundary.sponge_strength");
+  for (int side = 0; side < VBM_SIDES; side++) {
+    if (case_choice(c, keys[side]) == 0) {
+      continue;
+    }
+    double spacing = side < VBM_SOUTH ? config->dx : config->dy;
+    int cells = (int)lround(width / spacing), across = side < VBM_SOUTH ? setup->grid.nx : setup->grid.ny;
+    REQUIRE(cells >= 2 && 2 * cells <= across, HCL_EDATA,
+            "%s: %s is a sponge %g m wide (boundary.sponge_width), %d cells of %g m: a sponge needs at least 2 "
+            "cells and at most half the grid (%d)",
+            case_origin(c, "boundary.sponge_width"), keys[side], width, cells, spacing, across / 2);
+    config->sponge[side] = cells;
+  }
+cleanup:
+  return status;
+}
+
+/* ---- ships ---- */
+
+/* The ship of the ship.* keys, when ship.length is given. */
+static HclStatus read_ship_keys(const Case *c, ShipSpec *ship) {
+  HclStatus status = HCL_OK;
+  memset(ship, 0, sizeof *ship);
+  snprintf(ship->name, sizeof ship->name, "ship");
+  ship->length = case_real(c, "ship.length");
+  ship->beam = case_real(c, "ship.beam");
+  ship->draft = case_real(c, "ship.draft");
+  REQUIRE(ship->beam > 0, HCL_EDATA, "%s: ship.length is given, ship.beam must be > 0 m too (got %g)",
+          case_origin(c, "ship.beam"), ship->beam);
+  const char *track = case_file(c, "ship.track");
+  if (track[0]) {
+    TRY(ship_track_read(track, &ship->track));
+  } else {
+    ship->track = ship_track_straight(case_real(c, "ship.x"), case_real(c, "ship.y"), case_real(c, "ship.heading"),
+                                      case_real(c, "ship.speed"));
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus read_ships(const Case *c, VbmSetup *setup) {
+  HclStatus status = HCL_OK;
+  ShipSpec *fleet = NULL;
+  int nfleet = 0;
+  const char *path = case_file(c, "ships.file");
+  if (path[0]) {
+    TRY(ships_read_csv(path, &fleet, &nfleet));
+  }
+  bool one = case_real(c, "ship.length") > 0;
+  int total = nfleet + (one ? 1 : 0);
+  REQUIRE(total <= VBM_SHIPS_MAX, HCL_EDATA, "%s: %d ships; the model takes at most %d", path, total,
+          VBM_SHIPS_MAX);
+  TRY_ALLOC(setup->ships, total + 1);
+  if (one) {
+    TRY(read_ship_keys(c, &setup->ships[0]));
+    setup->nships = 1;
+  }
+  for (int s = 0; s < nfleet; s++) {
+    setup->ships[setup->nships++] = fleet[s];
+  }
+  nfleet = 0; /* their tracks moved into setup->ships: only the array is freed below */
+  setup->ship_ramp = case_real(c, "ships.ramp");
+cleanup:
+  ships_free(fleet, nfleet);
+  return status;
+}
+
+void vbm_setup_place_ships(void *ctx, double t, VbmShip *ships) {
+  const VbmSetup *setup = ctx;
+  double ramp = t < setup->ship_ramp ? (1 - cos(PI * fmax(t, 0) / setup->ship_ramp)) / 2 : 1;
+  for (int s = 0; s < setup->nships; s++) {
+    const ShipSpec *spec = &setup->ships[s];
+    VbmShip *ship = &ships[s];
+    ship_track_at(&spec->track, t, &ship->x, &ship->y, &ship->heading);
+    ship->length = spec->length;
+    ship->beam = spec->beam;
+    ship->peak = ramp * setup->config.g * spec->draft;
+  }
+}
+
+/* ---- time ---- */
+
+/* Whether interval is a whole number of steps dt (to rounding). */
+static bool whole_steps(double interval, double dt) {
+  double steps = interval / dt;
+  return fabs(steps - round(steps)) <= 1e-6 * fmax(1, steps);
+}
+
+/* The fixed step: time.dt within leapfrog's limit, or the largest step time.cfl allows that lands on
+ * output.interval (or on time.end without one); then every interval a whole number of steps. */
+static HclStatus choose_step(const Case *c, VbmSetup *setup) {
+  HclStatus status = HCL_OK;
+  const VbmConfig *config = &setup->config;
+  double limit = vbm_stable_step(config->g, setup->max_depth, config->dx, config->dy, setup->max_current[0],
+                                 setup->max_current[1]);
+  double given = case_real(c, "time.dt"), frame = case_real(c, "output.interval");
+  REQUIRE(given < limit, HCL_EDATA,
+          "%s: time.dt = %g s breaks leapfrog's stability limit %.4g s (the grid's shortest waves over %g m of "
+          "water%s); set it below, or 0 for the largest time.cfl allows",
+          case_origin(c, "time.dt"), given, limit, setup->max_depth,
+          setup->max_current[0] + setup->max_current[1] > 0 ? ", with the current" : "");
+  setup->cfl = case_real(c, "time.cfl");
+  setup->dt = given;
+  if (given == 0) {
+    double base = frame > 0 ? frame : setup->t_end;
+    setup->dt = base / ceil(base / (setup->cfl * limit));
+  }
+  const char *keys[] = {"output.interval", "output.history_interval", "restart.interval", "time.end"};
+  for (int k = 0; k < 4; k++) {
+    double interval = case_real(c, keys[k]);
+    REQUIRE(interval == 0 || whole_steps(interval, setup->dt), HCL_EDATA,
+            "%s: %s = %g s is not a whole number of steps of %g s (leapfrog's step is fixed); make it %g s or %g s",
+            case_origin(c, keys[k]), keys[k], interval, setup->dt, floor(interval / setup->dt) * setup->dt,
+            ceil(interval / setup->dt) * setup->dt);
+  }
+cleanup:
+  return status;
+}
+
+/* ---- the whole ---- */
+
+static const RunKeyUse CHOICE_KEYS[] = {
+    {"bed.file", "bed.shape", "file"},           {"bed.variable", "bed.shape", "file"},
+    {"initial.height", "initial.shape", "gaussian"}, {"initial.x", "initial.shape", "gaussian"},
+    {"initial.y", "initial.shape", "gaussian"},  {"initial.width", "initial.shape", "gaussian"},
+};
+
+HclStatus vbm_setup_from_case(const Case *c, Precision precision, VbmSetup *setup) {
+  HclStatus status = HCL_OK;
+  memset(setup, 0, sizeof *setup);
+  setup->grid.nx = (int)case_int(c, "grid.nx");
+  setup->grid.ny = (int)case_int(c, "grid.ny");
+  setup->grid.px = (int)case_int(c, "grid.px");
+  setup->grid.py = (int)case_int(c, "grid.py");
+  setup->x0 = case_real(c, "grid.x0");
+  setup->y0 = case_real(c, "grid.y0");
+  TRY(run_read_crs(c, "grid.crs", &setup->crs));
+  VbmConfig *config = &setup->config;
+  config->dx = case_real(c, "grid.lx") / (double)setup->grid.nx;
+  config->dy = case_real(c, "grid.ly") / (double)setup->grid.ny;
+  config->x0 = setup->x0;
+  config->y0 = setup->y0;
+  config->g = case_real(c, "physics.g");
+  config->precision = precision;
+  TRY(krylov_options_from_case(c, VBM_SOLVER_PREFIX, &config->krylov));
+  REQUIRE(config->krylov.method == KRYLOV_CG, HCL_EDATA,
+          "%s: %smethod = %s: the psi system is symmetric positive definite and solved by CG (set it to cg)",
+          case_origin(c, VBM_SOLVER_PREFIX "method"), VBM_SOLVER_PREFIX, krylov_method_name(config->krylov.method));
+  setup->t_end = case_real(c, "time.end");
+  TRY(run_time_units(c, "time.start", &setup->start, setup->time_units, sizeof setup->time_units));
+  setup->check_interval = (int)case_int(c, "time.check_interval");
+  TRY(read_bed(c, setup));
+  TRY(read_current(c, setup));
+  TRY(read_sides(c, setup));
+  TRY(read_ships(c, setup));
+  setup->initial = case_choice(c, "initial.shape") == 1 ? VBM_INITIAL_GAUSSIAN : VBM_INITIAL_FLAT;
+  setup->initial_height = case_real(c, "initial.height");
+  setup->initial_x = case_real(c, "initial.x");
+  setup->initial_y = case_real(c, "initial.y");
+  setup->initial_width = case_real(c, "initial.width");
+  TRY(choose_step(c, setup));
+  run_warn_unused_keys(c, CHOICE_KEYS, (int)(sizeof CHOICE_KEYS / sizeof CHOICE_KEYS[0]));
+cleanup:
+  return status;
+}
+
+void vbm_setup_free(VbmSetup *setup) {
+  free(setup->bed_values);
+  free(setup->land);
+  free(setup->current_values[0]);
+  free(setup->current_values[1]);
+  ships_free(setup->ships, setup->nships);
+  crs_destroy(&setup->crs);
+  memset(setup, 0, sizeof *setup);
+}
+
+void vbm_initial_state(const VbmSetup *setup, const Decomp *decomp, double *depth, double *zeta, double *phi,
+                       double *u, double *v) {
+  const DecompLocal *l = decomp_local(decomp);
+  const VbmConfig *config = &setup->config;
+  for (int j = 0; j < l->ny; j++) {
+    for (int i = 0; i < l->nx; i++) {
+      size_t p = (size_t)j * l->nx + i, g = (size_t)(l->y0 + j) * setup->grid.nx + (size_t)(l->x0 + i);
+      double x = setup->x0 + (l->x0 + i + 0.5) * config->dx, y = setup->y0 + (l->y0 + j + 0.5) * config->dy;
+      double h = setup->bed_values ? setup->bed_values[g] : setup->depth;
+      bool land = h <= 0 || (setup->land && setup->land[g] != 0);
+      depth[p] = land ? 0 : h;
+      double r2 = (x - setup->initial_x) * (x - setup->initial_x) + (y - setup->initial_y) * (y - setup->initial_y);
+      double w = setup->initial_width;
+      zeta[p] = setup->initial == VBM_INITIAL_GAUSSIAN && !land ? setup->initial_height * exp(-r2 / (2 * w * w)) : 0;
+      phi[p] = 0;
+      u[p] = setup->current_values[0] ? setup->current_values[0][g] : setup->current[0];
+      v[p] = setup->current_values[1] ? setup->current_values[1][g] : setup->current[1];
+    }
+  }
+}
