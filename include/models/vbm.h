@@ -32,6 +32,7 @@ typedef struct {
   double dx, dy;          /* grid spacing, m */
   double x0, y0;          /* the grid's south-west corner, m: where the ships are placed */
   double g;               /* gravitational acceleration, m/s^2 */
+  double kappa;           /* the vertical shape: 0 parabolic, else cosh(kappa (z + h)) (1/m; vbm.cl) */
   int sponge[VBM_SIDES];  /* width of each side's sponge in cells (0: a wall) */
   double sponge_strength; /* the sponges' damping rate at the side, 1/s */
   Precision precision;    /* of every field and of the solve */
@@ -115,12 +116,13 @@ HclStatus vbm_surface_rms(Vbm *vbm, double *rms);
 HclStatus vbm_volume(Vbm *vbm, double *volume);
 HclStatus vbm_energy(Vbm *vbm, double *energy);
 
-/* The VBM's angular frequency for wave number k on depth h, and its phase speed (kernels_cl/vbm.cl). */
-double vbm_omega(double g, double h, double k);
-double vbm_phase_speed(double g, double h, double k);
+/* The VBM's angular frequency for wave number k on depth h with the shape of kappa, and its phase speed
+ * (kernels_cl/vbm.cl). */
+double vbm_omega(double g, double h, double kappa, double k);
+double vbm_phase_speed(double g, double h, double kappa, double k);
 /* The longest stable leapfrog step on a grid of dx x dy over depths up to h_max with currents up to (u_max, v_max):
  * 1 / (omega(k_max) + u_max / dx + v_max / dy), omega of the grid's shortest wave (the discrete Laplacian's largest
  * eigenvalue 4 / dx^2 + 4 / dy^2 as k^2). */
-double vbm_stable_step(double g, double h_max, double dx, double dy, double u_max, double v_max);
+double vbm_stable_step(double g, double h_max, double kappa, double dx, double dy, double u_max, double v_max);
 
 #endif

@@ -255,10 +255,9 @@ void ship_track_at(const ShipTrack *track, double t, double *x, double *y, doubl
     int from = k == last && last > 0 ? last - 1 : 0; /* the heading of the nearest segment */
     *x = track->px[k];
     *y = track->py[k];
-    *heading = track->heading_at            ? track->heading_at[k]
-               : last > 0                   ? atan2(track->py[from + 1] - track->py[from],
-                                                    track->px[from + 1] - track->px[from])
-                                            : 0;
+    *heading = track->heading_at ? track->heading_at[k]
+               : last > 0        ? atan2(track->py[from + 1] - track->py[from], track->px[from + 1] - track->px[from])
+                                 : 0;
     return;
   }
   int k = segment(track, t);
@@ -297,8 +296,8 @@ static HclStatus read_fleet_row(const Csv *csv, ShipSpec *ship) {
   TRY(csv_number(csv, 2, &ship->beam));
   TRY(csv_number(csv, 3, &ship->draft));
   REQUIRE(ship->length > 0 && ship->beam > 0 && ship->draft >= 0, HCL_EDATA,
-          "%s:%d: length and beam must be > 0 m and draft >= 0 m (got %g, %g, %g)", csv->path, csv->line,
-          ship->length, ship->beam, ship->draft);
+          "%s:%d: length and beam must be > 0 m and draft >= 0 m (got %g, %g, %g)", csv->path, csv->line, ship->length,
+          ship->beam, ship->draft);
   if (csv->cells[8][0]) {
     TRY(read_row_track(csv, csv->cells[8], &ship->track));
   } else {

@@ -21,8 +21,9 @@
 #include "stencil5.h"
 
 enum { GHOST = 1, WG_X = 32, WG_Y = 4, SHIP_REALS = 7 }; /* SHIP_REALS: kernels_cl/vbm.cl */
-enum { KERNEL_MATRIX, KERNEL_RHS, KERNEL_UPDATE, KERNEL_ENERGY, KERNEL_EXTREMES, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"vbm_matrix", "vbm_rhs", "vbm_update", "vbm_energy", "vbm_extremes"};
+enum { KERNEL_COEFFICIENTS, KERNEL_RHS, KERNEL_UPDATE, KERNEL_ENERGY, KERNEL_EXTREMES, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"vbm_coefficients", "vbm_rhs", "vbm_update", "vbm_energy",
+                                                   "vbm_extremes"};
 
 /* A copy of the prognostic levels. */
 typedef struct {
@@ -45,7 +46,8 @@ struct Vbm {
   bool started; /* a step was taken since vbm_set_state: the next is leapfrog */
   double dt;    /* of the leapfrog steps */
   Field *depth, *u_current, *v_current, *energy;
-  Operator *op; /* the psi system (stencil5.h) */
+  Field *hd_east, *hd_north; /* h D of each cell's east and north faces (vbm_coefficients) */
+  Operator *op;              /* the psi system (stencil5.h) */
   Field *matrix[3], *rhs, *psi;
   Vec *rhs_vec, *psi_vec;
   Krylov *krylov;
@@ -73,8 +75,9 @@ KrylovOptions vbm_krylov_defaults(void) {
  * exact level's inverse and factor. */
 static const double RRB_CG_PLANES = 5 + 5 + 1 + 3 + 0.75 + 3 + 4;
 /* Ghosted fields: zeta and phi three times (two levels and the scratch), psi, the checkpoint's five, the depth, the
- * two currents, the energy density, the right-hand side and the matrix's three; the maxima and their checkpoint. */
-enum { GHOSTED_FIELDS = 6 + 1 + VBM_STATE_FIELDS + 1 + 2 + 1 + 1 + 3, MAXIMA_FIELDS = 2 * VBM_MAXIMA_FIELDS };
+ * two currents, the energy density, the faces' h D, the right-hand side and the matrix's three; the maxima and their
+ * checkpoint. */
+enum { GHOSTED_FIELDS = 6 + 1 + VBM_STATE_FIELDS + 1 + 2 + 1 + 2 + 1 + 3, MAXIMA_FIELDS = 2 * VBM_MAXIMA_FIELDS };
 
 double vbm_device_bytes(int nx, int ny, Precision precision, bool maxima, double *largest_field) {
   double ghosted = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST);
@@ -137,6 +140,8 @@ static HclStatus make_fields(Vbm *v) {
   TRY(make_field(v, "u_current", &v->u_current));
   TRY(make_field(v, "v_current", &v->v_current));
   TRY(make_field(v, "energy", &v->energy));
+  TRY(make_field(v, "hd_east", &v->hd_east));
+  TRY(make_field(v, "hd_north", &v->hd_north));
 cleanup:
   return status;
 }
@@ -212,6 +217,8 @@ void vbm_destroy(Vbm **vbm) {
   field_destroy(&v->u_current);
   field_destroy(&v->v_current);
   field_destroy(&v->energy);
+  field_destroy(&v->hd_east);
+  field_destroy(&v->hd_north);
   free(v);
   *vbm = NULL;
 }
@@ -239,18 +246,27 @@ static HclStatus launch(Vbm *v, KernelArgs *a, double reals_per_cell) {
   return kernel_launch(v->rt, a, kernel_grid(v->rt, d->nx, d->ny, WG_X, WG_Y), bytes);
 }
 
-/* The psi system's matrix from the depth (its ghosts exchanged), and the preconditioner's factorization. */
-static HclStatus assemble_matrix(Vbm *v) {
+/* The faces' h D and the psi system's matrix from the depth (its ghosts exchanged), their ghosts, and the
+ * preconditioner's factorization. */
+static HclStatus assemble_coefficients(Vbm *v) {
   HclStatus status = HCL_OK;
-  KernelArgs a = kernel_args(v->kernels[KERNEL_MATRIX]);
+  Halo *halo = NULL;
+  KernelArgs a = kernel_args(v->kernels[KERNEL_COEFFICIENTS]);
   arg_mem(&a, field_buffer(v->depth));
+  arg_mem(&a, field_buffer(v->hd_east));
+  arg_mem(&a, field_buffer(v->hd_north));
   for (int m = 0; m < 3; m++) {
     arg_mem(&a, field_buffer(v->matrix[m]));
   }
   arg_grid(&a, v);
-  TRY(launch(v, &a, 4));
+  arg_real(&a, v->config.precision, v->config.kappa);
+  TRY(launch(v, &a, 6));
+  Field *faces[] = {v->hd_east, v->hd_north};
+  TRY(halo_create(faces, 2, &halo));
+  TRY(halo_exchange(halo));
   TRY(krylov_setup(v->krylov));
 cleanup:
+  halo_destroy(&halo);
   return status;
 }
 
@@ -259,11 +275,12 @@ static HclStatus solve_psi(Vbm *v, const Level *l) {
   HclStatus status = HCL_OK;
   KrylovResult result;
   KernelArgs a = kernel_args(v->kernels[KERNEL_RHS]);
-  arg_mem(&a, field_buffer(v->depth));
+  arg_mem(&a, field_buffer(v->hd_east));
+  arg_mem(&a, field_buffer(v->hd_north));
   arg_mem(&a, field_buffer(l->phi));
   arg_mem(&a, field_buffer(v->rhs));
   arg_grid(&a, v);
-  TRY(launch(v, &a, 3));
+  TRY(launch(v, &a, 4));
   vec_touch(v->rhs_vec);
   TRY(krylov_solve(v->krylov, v->rhs_vec, v->psi_vec, &result));
   TRY(vec_ghosts(v->psi_vec));
@@ -328,6 +345,8 @@ static HclStatus update(Vbm *v, const Level *base, const Level *src, double t, d
   arg_mem(&a, field_buffer(src->phi));
   arg_mem(&a, field_buffer(v->psi));
   arg_mem(&a, field_buffer(v->depth));
+  arg_mem(&a, field_buffer(v->hd_east));
+  arg_mem(&a, field_buffer(v->hd_north));
   arg_mem(&a, field_buffer(v->u_current));
   arg_mem(&a, field_buffer(v->v_current));
   arg_mem(&a, v->ships);
@@ -347,7 +366,7 @@ static HclStatus update(Vbm *v, const Level *base, const Level *src, double t, d
                      v->config.sponge[VBM_NORTH]}};
   arg_bytes(&a, sizeof sponge, &sponge);
   arg_real(&a, p, v->config.sponge_strength);
-  TRY(launch(v, &a, stage.alpha != 0 ? 12 : 10));
+  TRY(launch(v, &a, stage.alpha != 0 ? 14 : 12));
   TRY(halo_exchange(base->halo));
 cleanup:
   return status;
@@ -401,7 +420,7 @@ HclStatus vbm_set_state(Vbm *v, const double *depth, const double *zeta, const d
   TRY(halo_exchange(now->halo));
   TRY(field_zero(v->psi));
   vec_touch(v->psi_vec);
-  TRY(assemble_matrix(v));
+  TRY(assemble_coefficients(v));
 cleanup:
   return status;
 }
@@ -604,10 +623,15 @@ HclStatus vbm_energy(Vbm *v, double *energy) {
   arg_mem(&a, field_buffer(now->phi));
   arg_mem(&a, field_buffer(v->psi));
   arg_mem(&a, field_buffer(v->depth));
+  arg_mem(&a, field_buffer(v->hd_east));
+  arg_mem(&a, field_buffer(v->hd_north));
+  for (int m = 0; m < 3; m++) {
+    arg_mem(&a, field_buffer(v->matrix[m]));
+  }
   arg_mem(&a, field_buffer(v->energy));
   arg_real(&a, v->config.precision, v->config.g);
   arg_grid(&a, v);
-  TRY(launch(v, &a, 5));
+  TRY(launch(v, &a, 10));
   TRY(reduce_sum(v->reducer, field_span(v->energy), &sum));
   *energy = sum * v->config.dx * v->config.dy;
 cleanup:
@@ -616,16 +640,36 @@ cleanup:
 
 /* ---- dispersion and the stable step ---- */
 
-double vbm_omega(double g, double h, double k) {
-  double kh2 = (k * h) * (k * h);
-  return sqrt(g * h * k * k * (15 + kh2) / (15 + 6 * kh2));
+/* The shape's h D, M and N at depth h (kernels_cl/vbm.cl's shape_at, in double). */
+static void shape_at(double h, double kappa, double *hd, double *m, double *n) {
+  double a = kappa * h, a2 = a * a;
+  if (kappa == 0) {
+    *hd = h * h / 3;
+    *m = h / 3;
+    *n = 2 * h * h * h / 15;
+  } else if (a < 0.1) {
+    *hd = h * a2 * (1.0 / 3 - a2 * (2.0 / 15 - a2 * 17.0 / 315));
+    *m = kappa * a * a2 * (1.0 / 3 - a2 * (4.0 / 15 - a2 * 17.0 / 105));
+    *n = h * a2 * a2 * (2.0 / 15 - a2 * (34.0 / 315 - a2 * 62.0 / 945));
+  } else {
+    double t = tanh(a), e = exp(-2 * a), sech2 = 4 * e / ((1 + e) * (1 + e));
+    *hd = h - t / kappa;
+    *m = kappa * (t - a * sech2) / 2;
+    *n = h * (1 + sech2 / 2) - 3 * t / (2 * kappa);
+  }
 }
 
-double vbm_phase_speed(double g, double h, double k) {
-  return k > 0 ? vbm_omega(g, h, k) / k : sqrt(g * h);
+double vbm_omega(double g, double h, double kappa, double k) {
+  double hd, m, n;
+  shape_at(h, kappa, &hd, &m, &n);
+  return sqrt(g * k * k * (h - hd * hd * k * k / (m + n * k * k)));
 }
 
-double vbm_stable_step(double g, double h_max, double dx, double dy, double u_max, double v_max) {
+double vbm_phase_speed(double g, double h, double kappa, double k) {
+  return k > 0 ? vbm_omega(g, h, kappa, k) / k : sqrt(g * h);
+}
+
+double vbm_stable_step(double g, double h_max, double kappa, double dx, double dy, double u_max, double v_max) {
   double k_max = sqrt(4 / (dx * dx) + 4 / (dy * dy));
-  return 1 / (vbm_omega(g, h_max, k_max) + fabs(u_max) / dx + fabs(v_max) / dy);
+  return 1 / (vbm_omega(g, h_max, kappa, k_max) + fabs(u_max) / dx + fabs(v_max) / dy);
 }

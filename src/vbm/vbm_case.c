@@ -17,8 +17,10 @@
 static const double PI = 3.14159265358979323846;
 
 #define SIDE_KEY(side)                                                                                                 \
-  {"boundary." side, CASE_CHOICE, "", "wall", CASE_UNBOUNDED, "wall|sponge",                                           \
-   "the " side " side: a closed wall, or a sponge layer that absorbs the waves leaving there"}
+  {                                                                                                                    \
+    "boundary." side, CASE_CHOICE, "", "wall", CASE_UNBOUNDED, "wall|sponge",                                          \
+        "the " side " side: a closed wall, or a sponge layer that absorbs the waves leaving there"                     \
+  }
 
 static const CaseKey vbm_case_keys[] = {
     {"model.name", CASE_CHOICE, "", NULL, CASE_UNBOUNDED, "variational-boussinesq", "the model this case is for"},
@@ -55,6 +57,11 @@ static const CaseKey vbm_case_keys[] = {
     {"initial.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre y"},
     {"initial.width", CASE_REAL, "m", "1", 1e-9, HUGE_VAL, NULL, "gaussian: standard deviation"},
     {"physics.g", CASE_REAL, "m/s^2", "9.81", 1e-3, 100, NULL, "gravitational acceleration"},
+    {"physics.shape", CASE_CHOICE, "", "parabolic", CASE_UNBOUNDED, "parabolic|cosh",
+     "the vertical shape of the potential: parabolic (Pade dispersion, within 1% of Airy's phase speed up to k h = "
+     "2.3) or cosh(kappa (z + h)) (exact at k = kappa: choose kappa where the waves that matter are)"},
+    {"physics.kappa", CASE_REAL, "1/m", "0", 0, 1e6, NULL,
+     "cosh: kappa (for a ship at speed U over deep water, its cusp waves' 1.5 g / U^2)"},
     SIDE_KEY("west"),
     SIDE_KEY("east"),
     SIDE_KEY("south"),
@@ -236,8 +243,7 @@ static HclStatus read_ships(const Case *c, VbmSetup *setup) {
   }
   bool one = case_real(c, "ship.length") > 0;
   int total = nfleet + (one ? 1 : 0);
-  REQUIRE(total <= VBM_SHIPS_MAX, HCL_EDATA, "%s: %d ships; the model takes at most %d", path, total,
-          VBM_SHIPS_MAX);
+  REQUIRE(total <= VBM_SHIPS_MAX, HCL_EDATA, "%s: %d ships; the model takes at most %d", path, total, VBM_SHIPS_MAX);
   TRY_ALLOC(setup->ships, total + 1);
   if (one) {
     TRY(read_ship_keys(c, &setup->ships[0]));
@@ -279,14 +285,16 @@ static bool whole_steps(double interval, double dt) {
 static HclStatus choose_step(const Case *c, VbmSetup *setup) {
   HclStatus status = HCL_OK;
   const VbmConfig *config = &setup->config;
-  double limit = vbm_stable_step(config->g, setup->max_depth, config->dx, config->dy, setup->max_current[0],
-                                 setup->max_current[1]);
+  double limit = vbm_stable_step(config->g, setup->max_depth, config->kappa, config->dx, config->dy,
+                                 setup->max_current[0], setup->max_current[1]);
   double given = case_real(c, "time.dt"), frame = case_real(c, "output.interval");
-  REQUIRE(given < limit, HCL_EDATA,
-          "%s: time.dt = %g s breaks leapfrog's stability limit %.4g s (the grid's shortest waves over %g m of "
-          "water%s); set it below, or 0 for the largest time.cfl allows",
-          case_origin(c, "time.dt"), given, limit, setup->max_depth,
-          setup->max_current[0] + setup->max_current[1] > 0 ? ", with the current" : "");
+  REQUIRE(
+      given<limit, HCL_EDATA,
+            "%s: time.dt = %g s breaks leapfrog's stability limit %.4g s (the grid's shortest waves over %g m of "
+            "water%s); set it below, or 0 for the largest time.cfl allows",
+            case_origin(c, "time.dt"), given, limit, setup->max_depth, setup->max_current[0] + setup->max_current[1]> 0
+          ? ", with the current"
+          : "");
   setup->cfl = case_real(c, "time.cfl");
   setup->dt = given;
   if (given == 0) {
@@ -308,9 +316,13 @@ cleanup:
 /* ---- the whole ---- */
 
 static const RunKeyUse CHOICE_KEYS[] = {
-    {"bed.file", "bed.shape", "file"},           {"bed.variable", "bed.shape", "file"},
-    {"initial.height", "initial.shape", "gaussian"}, {"initial.x", "initial.shape", "gaussian"},
-    {"initial.y", "initial.shape", "gaussian"},  {"initial.width", "initial.shape", "gaussian"},
+    {"bed.file", "bed.shape", "file"},
+    {"bed.variable", "bed.shape", "file"},
+    {"initial.height", "initial.shape", "gaussian"},
+    {"initial.x", "initial.shape", "gaussian"},
+    {"initial.y", "initial.shape", "gaussian"},
+    {"initial.width", "initial.shape", "gaussian"},
+    {"physics.kappa", "physics.shape", "cosh"},
 };
 
 HclStatus vbm_setup_from_case(const Case *c, Precision precision, VbmSetup *setup) {
@@ -329,6 +341,10 @@ HclStatus vbm_setup_from_case(const Case *c, Precision precision, VbmSetup *setu
   config->x0 = setup->x0;
   config->y0 = setup->y0;
   config->g = case_real(c, "physics.g");
+  config->kappa = case_choice(c, "physics.shape") == 1 ? case_real(c, "physics.kappa") : 0;
+  REQUIRE(case_choice(c, "physics.shape") == 0 || config->kappa > 0, HCL_EDATA,
+          "%s: physics.shape is cosh and needs physics.kappa > 0 1/m (the wavenumber where the dispersion is exact)",
+          case_origin(c, "physics.kappa"));
   config->precision = precision;
   TRY(krylov_options_from_case(c, VBM_SOLVER_PREFIX, &config->krylov));
   REQUIRE(config->krylov.method == KRYLOV_CG, HCL_EDATA,
@@ -362,8 +378,8 @@ void vbm_setup_free(VbmSetup *setup) {
   memset(setup, 0, sizeof *setup);
 }
 
-void vbm_initial_state(const VbmSetup *setup, const Decomp *decomp, double *depth, double *zeta, double *phi,
-                       double *u, double *v) {
+void vbm_initial_state(const VbmSetup *setup, const Decomp *decomp, double *depth, double *zeta, double *phi, double *u,
+                       double *v) {
   const DecompLocal *l = decomp_local(decomp);
   const VbmConfig *config = &setup->config;
   for (int j = 0; j < l->ny; j++) {

@@ -22,11 +22,11 @@ typedef struct {
   double x0, y0; /* south-west corner, m */
   Crs *crs;
   VbmConfig config;
-  double depth;          /* bed.shape flat: the still-water depth, m */
-  double *bed_values;    /* bed.shape file: the global grid of depths (ny rows of nx); NULL otherwise */
-  double *land;          /* land.file: the global grid, nonzero on land; NULL: none */
-  double current[2];     /* uniform current, m/s */
-  double *current_values[2]; /* current.file: the global grids of u and v; NULL otherwise */
+  double depth;                     /* bed.shape flat: the still-water depth, m */
+  double *bed_values;               /* bed.shape file: the global grid of depths (ny rows of nx); NULL otherwise */
+  double *land;                     /* land.file: the global grid, nonzero on land; NULL: none */
+  double current[2];                /* uniform current, m/s */
+  double *current_values[2];        /* current.file: the global grids of u and v; NULL otherwise */
   double max_depth, max_current[2]; /* over the grid: the stable step's */
   VbmInitialShape initial;
   double initial_height, initial_x, initial_y, initial_width;
@@ -44,8 +44,8 @@ HclStatus vbm_setup_from_case(const Case *c, Precision precision, VbmSetup *setu
 void vbm_setup_free(VbmSetup *setup);
 
 /* The initial fields of this rank's block (ny rows of nx): depth (0 on land), zeta, phi and the current's u, v. */
-void vbm_initial_state(const VbmSetup *setup, const Decomp *decomp, double *depth, double *zeta, double *phi,
-                       double *u, double *v);
+void vbm_initial_state(const VbmSetup *setup, const Decomp *decomp, double *depth, double *zeta, double *phi, double *u,
+                       double *v);
 
 /* VbmShipsAt for the setup's ships (ctx: the VbmSetup). */
 void vbm_setup_place_ships(void *setup, double t, VbmShip *ships);

@@ -35,8 +35,8 @@ static const OutputVariable map_variables[] = {
     {"phi", NULL, "velocity potential at the surface", "m2 s-1", NULL, false},
 };
 enum { MAP_VARIABLES = 2, HISTORY_VARIABLES = 2 };
-static const OutputVariable depth_variable = {"depth", "sea_floor_depth_below_mean_sea_level",
-                                              "still-water depth (0 on land)", "m", NULL, false};
+static const OutputVariable depth_variable = {
+    "depth", "sea_floor_depth_below_mean_sea_level", "still-water depth (0 on land)", "m", NULL, false};
 static const OutputVariable maxima_variables[VBM_MAXIMA_FIELDS] = {
     {"zeta_max", NULL, "highest surface elevation over the run (0 on land)", "m", NULL, false},
     {"zeta_min", NULL, "lowest surface elevation over the run (0 on land)", "m", NULL, false},
@@ -430,17 +430,16 @@ static HclStatus vbm_validate(Runtime *rt, const Case *c, const RunRequest *requ
   double frames = 1 + (double)schedule_count_until(&r.tl.map, s->t_end);
   RunOutputs outputs = outputs_of(&r);
   RunOutputSize size = run_output_size(r.decomp, c, &r.tl, &outputs, case_bool(c, "output.double"), true);
-  double limit = vbm_stable_step(s->config.g, s->max_depth, s->config.dx, s->config.dy, s->max_current[0],
-                                 s->max_current[1]);
+  double limit = vbm_stable_step(s->config.g, s->max_depth, s->config.kappa, s->config.dx, s->config.dy,
+                                 s->max_current[0], s->max_current[1]);
   if (par_rank() == 0) {
     fprintf(out, "case is valid: %s\n", case_string(c, "model.title"));
     fprintf(out, "grid: %d x %d cells of %g x %g m, %d x %d ranks; depth up to %g m\n", g->nx, g->ny, s->config.dx,
             s->config.dy, g->px, g->py, s->max_depth);
     run_print_crs(s->crs, out);
-    fprintf(out, "time step: %.6g s (%.3g of leapfrog's limit %.4g s), %.0f steps to t = %g s\n", s->dt,
-            s->dt / limit, limit, round(s->t_end / s->dt), s->t_end);
-    fprintf(out, "ships: %d; psi system by CG + %s\n", s->nships,
-            case_string(c, VBM_SOLVER_PREFIX "preconditioner"));
+    fprintf(out, "time step: %.6g s (%.3g of leapfrog's limit %.4g s), %.0f steps to t = %g s\n", s->dt, s->dt / limit,
+            limit, round(s->t_end / s->dt), s->t_end);
+    fprintf(out, "ships: %d; psi system by CG + %s\n", s->nships, case_string(c, VBM_SOLVER_PREFIX "preconditioner"));
     double largest_field, bytes = bytes_per_rank(&r, &largest_field);
     const DecompLocal *l = decomp_local(r.decomp);
     fprintf(out, "device memory: %.3g MB per rank of %.3g MB on %s (%.0f bytes per cell)\n", bytes / 1e6,
