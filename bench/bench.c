@@ -35,6 +35,9 @@ static const BenchEntry benchmarks[] = {
      "points or cells per side: per rank for weak scaling, in all for strong (default: the issue's sizes on GPUs, "
      "129 to 2048 on CPUs)",
      bench_scaling},
+    {"vbm",
+     "the variational Boussinesq model's frame with a moving ship: time, frames per second, CG iterations, parts",
+     "cells per side of the basin, more than 44 (default 1024, 2048, 4096; 256 and 512 on CPUs)", bench_vbm},
     {"wave-table4", "the paper's Table 4: iterations per Laplace solve of the evolving Gaussian hump, per K and aspect",
      "horizontal points per side of the N x N x 9 basin, at least 129 (default 257)", bench_wave_table4},
 };

@@ -78,5 +78,6 @@ HclStatus bench_wave(const BenchRequest *request);
 HclStatus bench_wave_table4(const BenchRequest *request);
 HclStatus bench_scaling(const BenchRequest *request);
 HclStatus bench_output(const BenchRequest *request);
+HclStatus bench_vbm(const BenchRequest *request);
 
 #endif

@@ -75,12 +75,18 @@ HclStatus vbm_set_ships(Vbm *vbm, int count, VbmShipsAt at, void *ctx);
  * same dt (another is HCL_EINTERNAL: leapfrog's levels are dt apart). */
 HclStatus vbm_step(Vbm *vbm, double t, double dt);
 
+/* The parts of a step: the psi system's right-hand side, its solve (and psi's ghosts), the update of zeta and phi
+ * (and their ghosts, the ships' placing). */
+typedef enum { VBM_PART_RHS, VBM_PART_SOLVE, VBM_PART_UPDATE, VBM_PARTS } VbmPart;
 typedef struct {
   int solves;     /* of the psi system in the last step (2 for the start-up step, else 1) */
   int iterations; /* CG iterations over them */
   KrylovResult last;
+  double seconds[VBM_PARTS]; /* with vbm_set_timed: wall time of each part of the last step */
 } VbmSolveStats;
 VbmSolveStats vbm_solve_stats(const Vbm *vbm);
+/* Each part of a step waited for and timed (for benchmarks: the waits cost time of their own). */
+void vbm_set_timed(Vbm *vbm, bool timed);
 
 /* The present level (its ghosts current) and the depth. */
 Field *vbm_zeta(Vbm *vbm);

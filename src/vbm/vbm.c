@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "clerror.h"
+#include "progress.h"
 #include "halo.h"
 #include "kernel.h"
 #include "program.h"
@@ -52,6 +53,7 @@ struct Vbm {
   Vec *rhs_vec, *psi_vec;
   Krylov *krylov;
   VbmSolveStats stats;
+  bool timed; /* vbm_set_timed: the stats' seconds by part, each part waited for */
   int nships;
   VbmShipsAt ships_at;
   void *ships_ctx;
@@ -270,10 +272,26 @@ cleanup:
   return status;
 }
 
+/* With timing on (vbm_set_timed), waits for what was enqueued and adds the wall time since *since to
+ * stats.seconds[part]; *since becomes now. */
+static HclStatus time_part(Vbm *v, VbmPart part, double *since) {
+  HclStatus status = HCL_OK;
+  if (!v->timed) {
+    return HCL_OK;
+  }
+  TRY(runtime_finish(v->rt));
+  double now = progress_now();
+  v->stats.seconds[part] += now - *since;
+  *since = now;
+cleanup:
+  return status;
+}
+
 /* psi for the level's phi (its ghosts exchanged), from the psi there is; then psi's ghosts. */
 static HclStatus solve_psi(Vbm *v, const Level *l) {
   HclStatus status = HCL_OK;
   KrylovResult result;
+  double since = progress_now();
   KernelArgs a = kernel_args(v->kernels[KERNEL_RHS]);
   arg_mem(&a, field_buffer(v->hd_east));
   arg_mem(&a, field_buffer(v->hd_north));
@@ -282,8 +300,10 @@ static HclStatus solve_psi(Vbm *v, const Level *l) {
   arg_grid(&a, v);
   TRY(launch(v, &a, 4));
   vec_touch(v->rhs_vec);
+  TRY(time_part(v, VBM_PART_RHS, &since));
   TRY(krylov_solve(v->krylov, v->rhs_vec, v->psi_vec, &result));
   TRY(vec_ghosts(v->psi_vec));
+  TRY(time_part(v, VBM_PART_SOLVE, &since));
   v->stats.solves++;
   v->stats.iterations += result.iterations;
   v->stats.last = result;
@@ -337,6 +357,7 @@ static HclStatus update(Vbm *v, const Level *base, const Level *src, double t, d
   const DecompLocal *d = decomp_local(v->decomp);
   const DecompSpec *g = decomp_spec(v->decomp);
   Precision p = v->config.precision;
+  double since = progress_now();
   TRY(place_ships(v, t));
   KernelArgs a = kernel_args(v->kernels[KERNEL_UPDATE]);
   arg_mem(&a, field_buffer(base->zeta));
@@ -366,8 +387,9 @@ static HclStatus update(Vbm *v, const Level *base, const Level *src, double t, d
                      v->config.sponge[VBM_NORTH]}};
   arg_bytes(&a, sizeof sponge, &sponge);
   arg_real(&a, p, v->config.sponge_strength);
-  TRY(launch(v, &a, stage.alpha != 0 ? 14 : 12));
+  TRY(launch(v, &a, stage.alpha != 0 ? 12 : 10));
   TRY(halo_exchange(base->halo));
+  TRY(time_part(v, VBM_PART_UPDATE, &since));
 cleanup:
   return status;
 }
@@ -490,6 +512,10 @@ cleanup:
 
 VbmSolveStats vbm_solve_stats(const Vbm *v) {
   return v->stats;
+}
+
+void vbm_set_timed(Vbm *v, bool timed) {
+  v->timed = timed;
 }
 
 Field *vbm_zeta(Vbm *v) {
