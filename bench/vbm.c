@@ -149,8 +149,7 @@ static HclStatus bench_size(const Bench *b, int side) {
   json_number(&j, "gbs", gbs);
   json_number(&j, "copy_gbs", b->copy_gbs);
   json_number(&j, "fraction_of_copy", gbs / b->copy_gbs);
-  json_number(&j, "device_bytes_per_node",
-              vbm_device_bytes(side, side, b->precision, false, &largest) / cells);
+  json_number(&j, "device_bytes_per_node", vbm_device_bytes(side, side, b->precision, false, &largest) / cells);
   if (par_rank() == 0) {
     json_print(&j, b->request->out);
   }

@@ -50,7 +50,9 @@ typedef void (*VbmShipsAt)(void *ctx, double t, VbmShip *ships);
 
 typedef struct Vbm Vbm;
 
-/* CG to ||r||_M <= 1e-5 of its first value (the paper's criterion), at most 500 iterations, prefix "solver.". */
+/* CG to ||r||_2 <= 1e-5 ||b||_2, at most 500 iterations, prefix "solver.": a criterion on the residual itself, which
+ * the extrapolated start of each frame's solve makes cheaper (the paper's, ||r||_M <= 1e-5 of its first value, asks
+ * more the better the start: solver.norm m). */
 KrylovOptions vbm_krylov_defaults(void);
 
 /* Borrows rt and decomp (no periodic sides: HCL_EDATA). Starts with the RRB preconditioner of the default depth. */
@@ -94,11 +96,12 @@ Field *vbm_phi(Vbm *vbm);
 Field *vbm_psi(Vbm *vbm);
 Field *vbm_depth(Vbm *vbm);
 
-/* The state a restart holds: zeta and phi of the leapfrog's two levels, by the parity of their steps (zeta_even,
- * phi_even, zeta_odd, phi_odd: the present level is the one of the present step's parity), and psi (the next
- * solve's start, so a continued run repeats an uninterrupted one bit for bit); and vbm_sync_state after they were
- * written from one at `step`: their ghosts, the next step a leapfrog step of dt. */
-enum { VBM_STATE_FIELDS = 5 };
+/* The state a restart holds: zeta and phi of the leapfrog's two levels and psi of each, by the parity of their
+ * steps (zeta_even, phi_even, zeta_odd, phi_odd, psi_even, psi_odd: the present level is the one of the present
+ * step's parity; the next solve starts from the two psi, so a continued run repeats an uninterrupted one bit for
+ * bit); and vbm_sync_state after they were written from one at `step`: their ghosts, the next step a leapfrog step
+ * of dt. */
+enum { VBM_STATE_FIELDS = 6 };
 void vbm_state_fields(Vbm *vbm, Field *fields[VBM_STATE_FIELDS]);
 HclStatus vbm_sync_state(Vbm *vbm, double dt, int64_t step);
 

@@ -48,8 +48,8 @@ static const OutputVariable state_variables[VBM_STATE_FIELDS + VBM_MAXIMA_FIELDS
     {"phi_even", NULL, "surface potential at the last even step", "m2 s-1", NULL, false},
     {"zeta_odd", NULL, "surface elevation at the last odd step", "m", NULL, false},
     {"phi_odd", NULL, "surface potential at the last odd step", "m2 s-1", NULL, false},
-    {"psi", NULL, "vertical velocity amplitude solved for the level before (the next solve's start)", "m s-1", NULL,
-     false},
+    {"psi_even", NULL, "the shape's amplitude at the last even step (the next solves' start)", "m s-1", NULL, false},
+    {"psi_odd", NULL, "the shape's amplitude at the last odd step", "m s-1", NULL, false},
     {"zeta_max", NULL, "highest surface elevation so far", "m", NULL, false},
     {"zeta_min", NULL, "lowest surface elevation so far", "m", NULL, false},
 };
