@@ -344,7 +344,7 @@ HclStatus vbm_setup_from_case(const Case *c, Precision precision, VbmSetup *setu
   config->kappa = case_choice(c, "physics.shape") == 1 ? case_real(c, "physics.kappa") : 0;
   REQUIRE(case_choice(c, "physics.shape") == 0 || config->kappa > 0, HCL_EDATA,
           "%s: physics.shape is cosh and needs physics.kappa > 0 1/m (the wavenumber where the dispersion is exact)",
-          case_origin(c, "physics.kappa"));
+          case_origin(c, "physics.shape"));
   config->precision = precision;
   TRY(krylov_options_from_case(c, VBM_SOLVER_PREFIX, &config->krylov));
   REQUIRE(config->krylov.method == KRYLOV_CG, HCL_EDATA,

@@ -226,8 +226,8 @@ static HclStatus read_restart(VbmRun *r) {
   TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
   TRY(restart_read(path, fields, restart_fields(r, fields), scalars, 3));
   REQUIRE(fabs(scalars[2].value - r->setup.dt) <= 1e-12 * r->setup.dt, HCL_EDATA,
-          "%s was written with a step of %.17g s and this case's is %.17g s: leapfrog continues only at its own step "
-          "(set time.dt: %.17g)",
+          "%s was written with a step of %.10g s and this case's is %.10g s: leapfrog continues only at its own step "
+          "(set time.dt: %.10g)",
           path, scalars[2].value, r->setup.dt, scalars[2].value);
   TRY(vbm_sync_state(r->vbm, r->setup.dt, (int64_t)scalars[1].value));
   TRY(run_resume(&r->tl, path, scalars[0].value, (int64_t)scalars[1].value));

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# test_vbm_run.sh: `hydrocl run`, `validate` and `defaults` on the variational Boussinesq model (issue 34), as a user
+# meets them: the template; the shipped cases validate; a small run of the Kelvin-wake case writes map, history and
+# restart files; a run continued with --restart latest ends with the bits of an uninterrupted one; the harbour case's
+# land (a mask file) holds no water and stops the ship's waves; each refusal (a step above leapfrog's limit, an output
+# interval that is not a whole number of steps, a sponge too narrow, a ship without a beam, the cosh shape without
+# kappa, a bad track file) exits 65 with the key in its message and creates nothing; --realtime keeps the simulated
+# time in step with the wall clock and says how many frames were late; other models refuse it.
+# Usage: test_vbm_run.sh HYDROCL SOURCE_ROOT
+set -u
+hydrocl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$2" && pwd)
+. "$(dirname "$0")/../support/tap.sh"
+. "$(dirname "$0")/run_checks.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+py=/usr/bin/python3
+kelvin="$root/cases/ship-kelvin.yml"
+harbour="$root/cases/harbour.yml"
+# The Kelvin case on 200 x 80 cells of 10 m, 20 s in steps of 0.2 s (the ship has gone 160 m), frames every 10 s.
+small=(--set grid.nx=200 --set grid.ny=80 --set time.dt=0.2 --set time.end=20 --set output.interval=10
+  --set boundary.sponge_width=100)
+
+# ---- the template and validate ----
+run_capture "$hydrocl" defaults variational-boussinesq
+ok "defaults variational-boussinesq exits 0" equals "$rc" 0
+printf '%s\n' "$out" >"$dir/template.yml"
+run_capture "$hydrocl" validate "$dir/template.yml" --set grid.nx=50 --set grid.ny=40 --set grid.lx=500 \
+  --set grid.ly=400 --set time.end=10
+ok "the template is a case: with its required keys set, it validates" equals "$rc" 0
+run_capture "$hydrocl" validate "$kelvin"
+ok "validate ship-kelvin.yml exits 0" equals "$rc" 0
+ok "and prints the fixed step against leapfrog's limit" contains "$out" \
+  "time step: 0.1 s (0.518 of leapfrog's limit 0.1932 s), 2000 steps to t = 200 s"
+run_capture "$hydrocl" validate "$kelvin" --set time.dt=0
+ok "time.dt 0 takes the largest step time.cfl allows that lands on output.interval" contains "$out" \
+  "time step: 0.0961538 s"
+
+# ---- a run, its files, and a continued run's bits ----
+run_capture "$hydrocl" run "$kelvin" "${small[@]}" --set restart.interval=10 -o "$dir/whole"
+ok "a small Kelvin-wake run exits 0" equals "$rc" 0
+ok "it writes map.nc, history.nc and restarts at 10 s and 20 s" test -s "$dir/whole/map.nc" -a \
+  -s "$dir/whole/history.nc" -a -s "$dir/whole/restart-50.nc" -a -s "$dir/whole/restart-100.nc"
+ok "progress lines say CG iterations per frame" contains "$err" "cg="
+ok "map.nc holds zeta, phi, the depth and the maxima; 3 frames" $py -c '
+import sys, netCDF4, numpy as np
+m = netCDF4.Dataset(sys.argv[1])
+assert len(m.dimensions["time"]) == 3, len(m.dimensions["time"])
+for name in ("zeta", "phi", "depth", "zeta_max", "zeta_min"):
+    assert name in m.variables, name
+z = m["zeta"][-1]
+# the ship (2 m draft) has gone 160 m along y = 400 m from x = 1850 m: its trough is there, within a cell or two
+j, i = np.unravel_index(np.argmin(z), z.shape)
+x, y = m["x"][i], m["y"][j]
+assert abs(x - 1690) <= 20 and abs(y - 400) <= 10, (x, y)
+assert m["zeta_min"][:].min() <= z.min() + 1e-6' "$dir/whole/map.nc"
+run_capture "$hydrocl" run "$kelvin" "${small[@]}" --set restart.interval=10 --set time.end=10 -o "$dir/split"
+ok "the same run to 10 s exits 0" equals "$rc" 0
+run_capture "$hydrocl" run "$kelvin" "${small[@]}" --set restart.interval=10 -o "$dir/split" --restart latest
+ok "--restart latest continues it to 20 s" test "$rc" = 0 -a -s "$dir/split/restart-100.nc"
+ok "with the bits of the uninterrupted run (both levels, both psi)" $py "$root/tests/cli/ncsame.py" \
+  "$dir/whole/restart-100.nc" "$dir/split/restart-100.nc" zeta_even phi_even zeta_odd phi_odd psi_even psi_odd
+run_capture "$hydrocl" run "$kelvin" "${small[@]}" --set time.dt=0.1 -o "$dir/split" --restart latest
+ok "a restart continued at another step is refused (65)" test "$rc" = 65 -a \
+  -n "$(grep "leapfrog continues only at its own step" <<<"$err")"
+
+# ---- land from a mask: the harbour ----
+run_capture "$hydrocl" run "$harbour" --set time.end=60 --set output.interval=30 -o "$dir/harbour"
+ok "the harbour case runs 60 s" equals "$rc" 0
+ok "its land (mask and shore) holds no water and no depth; the basin is still where no wave reached it" $py -c '
+import sys, netCDF4, numpy as np
+m = netCDF4.Dataset(sys.argv[1])
+mask = np.loadtxt(sys.argv[2], delimiter=",") != 0
+depth, zeta = m["depth"][:], m["zeta"][-1]
+assert mask.sum() > 1000, mask.sum()
+assert np.all(depth[mask] == 0) and np.all(zeta[mask] == 0)
+assert np.all(depth[~mask] == 15)
+# at 60 s the ship is 360 m along its first leg, south of the breakwaters: the basin behind them is calm
+basin = zeta[140:155, 110:210]
+assert np.max(np.abs(basin)) < 1e-3, np.max(np.abs(basin))' "$dir/harbour/map.nc" "$root/cases/harbour-land.csv"
+
+# ---- refusals ----
+bad_input "a step above leapfrog's limit" "time.dt = 0.5 s breaks leapfrog's stability limit" "$kelvin" \
+  --set time.dt=0.5
+bad_input "an output interval that is not a whole number of steps" \
+  "output.interval = 10.05 s is not a whole number of steps of 0.1 s" "$kelvin" --set output.interval=10.05
+bad_input "a sponge narrower than two cells" "a sponge needs at least 2 cells" "$kelvin" \
+  --set boundary.sponge_width=3
+bad_input "a ship without a beam" "ship.beam must be > 0 m too" "$kelvin" --set ship.beam=0
+bad_input "the cosh shape without kappa" "physics.shape is cosh and needs physics.kappa > 0" "$kelvin" \
+  --set physics.shape=cosh
+printf 'x,y\n0,0\n' >"$dir/track.csv"
+bad_input "a track without its header" "track.csv:1: the header must be 'x,y,speed'" "$kelvin" \
+  --set ship.track="$dir/track.csv"
+
+# ---- --realtime ----
+start=$(date +%s.%N)
+run_capture "$hydrocl" run "$kelvin" --set grid.nx=40 --set grid.ny=16 --set time.dt=0.2 --set time.end=3 \
+  --set output.interval=3 --set boundary.sponge_width=150 -o "$dir/realtime" --realtime
+elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+ok "--realtime runs a small case" equals "$rc" 0
+ok "no faster than the wall clock (3 s simulated, $elapsed s taken)" test "$(echo "$elapsed >= 2.8" | bc)" = 1
+ok "and says how many frames were late" contains "$err" "realtime: "
+run_capture "$hydrocl" run "$root/cases/drop-island.yml" -o "$dir/swe-realtime" --realtime
+ok "a shallow-water run refuses --realtime (64)" test "$rc" = 64 -a -n "$(grep -- "--realtime" <<<"$err")"
+tap_done

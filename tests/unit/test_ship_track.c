@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_ship_track.c: the variational Boussinesq model's ship tracks and fleets (src/vbm/ship_track.h) against
+ * positions worked out by hand: a straight line, waypoints (arrival times from the legs' speeds, the heading of each
+ * leg, a stop at the last point), a series (interpolation, the heading column turned the short way across 180
+ * degrees, the direction of motion without it), a fleet file; and each mistake refused with file:line. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ship_track.h"
+#include "../support/tap.h"
+
+static const double PI = 3.14159265358979323846;
+
+static char folder[] = "/tmp/test_ship_track_XXXXXX";
+
+/* Writes text to folder/name; returns the path (static). */
+static const char *write_file(const char *name, const char *text) {
+  static char path[512];
+  snprintf(path, sizeof path, "%s/%s", folder, name);
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+static bool near(double a, double b) {
+  return fabs(a - b) < 1e-12 * fmax(1, fabs(b));
+}
+
+static void straight(void) {
+  ShipTrack t = ship_track_straight(100, 50, 90, 4);
+  double x, y, h;
+  ship_track_at(&t, 10, &x, &y, &h);
+  TAP_OK(near(x, 100) && near(y, 90) && near(h, PI / 2), "straight: 10 s at 4 m/s due +y (%g, %g, %g)", x, y, h);
+  ship_track_at(&t, -5, &x, &y, &h);
+  TAP_OK(near(x, 100) && near(y, 50), "straight: before t = 0 the ship waits at its start");
+}
+
+/* (0, 0) -> (100, 0) at 5 m/s: 20 s; -> (100, 60) at 3 m/s: 20 s more. */
+static void waypoints(void) {
+  ShipTrack t;
+  const char *path = write_file("waypoints.csv", "# a two-leg track\nx,y,speed\n0,0,5\n100,0,3\n\n100,60,1\n");
+  HclStatus s = ship_track_read(path, &t);
+  TAP_OK(s == HCL_OK && t.kind == TRACK_WAYPOINTS && t.count == 3, "waypoints read %s", s ? status_message() : "");
+  if (s) {
+    return;
+  }
+  double x, y, h;
+  TAP_OK(near(t.t[1], 20) && near(t.t[2], 40), "arrival times from the legs' speeds (%g, %g s)", t.t[1], t.t[2]);
+  ship_track_at(&t, 10, &x, &y, &h);
+  TAP_OK(near(x, 50) && near(y, 0) && near(h, 0), "halfway along the first leg, heading +x");
+  ship_track_at(&t, 30, &x, &y, &h);
+  TAP_OK(near(x, 100) && near(y, 30) && near(h, PI / 2), "halfway along the second, heading +y (%g, %g)", x, y);
+  ship_track_at(&t, 100, &x, &y, &h);
+  TAP_OK(near(x, 100) && near(y, 60) && near(h, PI / 2), "stopped at the last point, the last leg's heading");
+  ship_track_free(&t);
+}
+
+static void series(void) {
+  ShipTrack t;
+  const char *path = write_file("series.csv", "time,x,y,heading\n0,0,0,170\n10,10,0,-170\n");
+  HclStatus s = ship_track_read(path, &t);
+  TAP_OK(s == HCL_OK && t.kind == TRACK_SERIES && t.heading_at, "series with headings read %s",
+         s ? status_message() : "");
+  if (s == HCL_OK) {
+    double x, y, h;
+    ship_track_at(&t, 5, &x, &y, &h);
+    TAP_OK(near(x, 5) && near(cos(h), -1), "170 to -170 degrees turns through 180, not through 0 (%g deg)",
+           h * 180 / PI);
+    ship_track_free(&t);
+  }
+  path = write_file("motion.csv", "time,x,y\n0,0,0\n10,0,-20\n");
+  s = ship_track_read(path, &t);
+  if (TAP_OK(s == HCL_OK && !t.heading_at, "series without headings read")) {
+    double x, y, h;
+    ship_track_at(&t, 2.5, &x, &y, &h);
+    TAP_OK(near(y, -5) && near(h, -PI / 2), "pointing where it moves (%g deg)", h * 180 / PI);
+    ship_track_free(&t);
+  }
+}
+
+static void fleet(void) {
+  ShipSpec *ships = NULL;
+  int count = 0;
+  write_file("fleet-track.csv", "x,y,speed\n0,0,2\n0,10,2\n");
+  const char *path = write_file("fleet.csv", "name,length,beam,draft,x,y,heading,speed,track\n"
+                                             "ferry,80,14,3,10,20,0,6,\n"
+                                             "tug,25,8,2.5,,,,,fleet-track.csv\n");
+  HclStatus s = ships_read_csv(path, &ships, &count);
+  TAP_OK(s == HCL_OK && count == 2, "a fleet of two read %s", s ? status_message() : "");
+  if (s == HCL_OK) {
+    TAP_OK(strcmp(ships[0].name, "ferry") == 0 && ships[0].track.kind == TRACK_STRAIGHT && near(ships[0].length, 80),
+           "the ferry on a straight track");
+    TAP_OK(ships[1].track.kind == TRACK_WAYPOINTS && near(ships[1].track.t[1], 5),
+           "the tug on its waypoints, read beside the fleet file");
+  }
+  ships_free(ships, count);
+}
+
+/* Each mistake: the status and a part of its message. */
+static void refused(const char *name, const char *text, bool is_fleet, const char *expected) {
+  const char *path = write_file(name, text);
+  HclStatus s;
+  status_clear();
+  if (is_fleet) {
+    ShipSpec *ships;
+    int count;
+    s = ships_read_csv(path, &ships, &count);
+  } else {
+    ShipTrack t;
+    s = ship_track_read(path, &t);
+  }
+  TAP_OK(s == HCL_EDATA && strstr(status_message(), expected), "%s refused: '%s'", name, s ? status_message() : "");
+}
+
+int main(void) {
+  if (!mkdtemp(folder)) {
+    TAP_OK(false, "a temporary folder");
+    return tap_done();
+  }
+  straight();
+  waypoints();
+  series();
+  fleet();
+  refused("header.csv", "x,y\n0,0\n", false, "header.csv:1: the header must be 'x,y,speed'");
+  refused("backwards.csv", "time,x,y\n0,0,0\n5,1,1\n5,2,2\n", false,
+          "backwards.csv:4: time 5 s does not follow the last one");
+  refused("number.csv", "x,y,speed\n0,0,fast\n", false, "number.csv:2: speed must be a number (got 'fast')");
+  refused("still.csv", "x,y,speed\n0,0,0\n1,1,1\n", false, "still.csv:2: speed must be > 0 m/s");
+  refused("one.csv", "x,y,speed\n0,0,1\n", false, "a waypoint track needs at least two points");
+  refused("beam.csv", "name,length,beam,draft,x,y,heading,speed,track\nx,10,0,1,0,0,0,0,\n", true,
+          "beam.csv:2: length and beam must be > 0 m");
+  refused("columns.csv", "name,length,beam,draft,x,y,heading,speed,track\nx,10,2,1,0,0\n", true,
+          "columns.csv:2: 6 columns, 9 expected");
+  char command[600];
+  snprintf(command, sizeof command, "rm -rf %s", folder);
+  (void)!system(command);
+  return tap_done();
+}
