@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test_install.sh: `meson install` into a staging folder puts what the README says where it says, and the README's C
 # example builds against the installed tree with pkg-config alone and runs: it lists the devices and fits the
-# harmonics it made (A1 = 0.03 m at 0.5 rad, A2 = 0.004 m at 1 rad, exact to the fit's rounding).
+# harmonics it made (A1 = 0.03 m at 0.5 rad, A2 = 0.004 m at 1 rad, exact to the fit's rounding); and so does its ship
+# simulator, a host program that advances the ship-wave model a frame at a time and steers its ship between frames.
 # Usage: test_install.sh BUILD_ROOT SOURCE_ROOT
 set -u
 build=$(cd "$1" && pwd)
@@ -34,4 +35,16 @@ run_capture env LD_LIBRARY_PATH="$library_dir" "$dir/example"
 ok "and runs" equals "$rc" 0
 ok "listing a device" contains "$out" "device 0: "
 ok "fitting the harmonics it made" contains "$out" "A1 = 0.030000 m at 0.5000 rad, A2 = 0.004000 m at 1.0000 rad"
+# The README's simulator loop (the ship-wave model's C API, issue 34): 60 s of a ship turning in a basin.
+sed -n '/^<!-- ship example:/,/^<!-- end of ship example/p' "$root/README.md" | sed '1,2d;$d' | sed '$d' >"$dir/ship.c"
+ok "the README's ship simulator is there to build" grep -q "vbm_step" "$dir/ship.c"
+run_capture sh -c "cc -std=c11 -Wall -Wextra -Werror -o '$dir/ship' '$dir/ship.c' \$(pkg-config --cflags --libs hydrocl) -lm"
+ok "it builds with pkg-config alone, without a warning" equals "$rc" 0
+run_capture env LD_LIBRARY_PATH="$library_dir" "$dir/ship"
+ok "and runs its 600 frames" test "$rc" = 0 -a -n "$(grep "^t = 60 s: ship at" <<<"$out")"
+# The hull of 2 m draft, moving at 6 m/s: the water under it lies between 1 and 2.5 m down (at rest it would be 2 m).
+ok "with the ship's trough under it" /usr/bin/python3 -c '
+import re, sys
+lowest = [float(v) for v in re.findall(r"lowest water (-?[0-9.]+) m", sys.argv[1])]
+assert len(lowest) == 3 and all(-2.5 < v < -1.0 for v in lowest[1:]), lowest' "$out"
 tap_done

@@ -434,6 +434,21 @@ cleanup:
   sim_free(&sim);
 }
 
+/* What keeps the model from Kelvin's deep-water angle (README): the parabolic shape's group over phase speed never
+ * falls below 0.575 (Airy's deep-water 1/2), and at depth Froude number 0.5 over 12 m the cosh shape tuned to the
+ * cusp waves has no cusp by its own dispersion relation: its rays widen until the waves run out, beyond 25 degrees. */
+static void deep_water_limits(void) {
+  double least = 1;
+  for (double kh = 0.01; kh < 50; kh += 0.01) {
+    double dk = 1e-6 * kh;
+    least = fmin(least, (vbm_omega(GRAVITY, 1, 0, kh + dk) - vbm_omega(GRAVITY, 1, 0, kh - dk)) / (2 * dk) /
+                            vbm_phase_speed(GRAVITY, 1, 0, kh));
+  }
+  TAP_OK(least > 0.575 && least < 0.6, "the parabolic shape's group over phase speed never falls below %.3f", least);
+  double speed = 0.5 * sqrt(GRAVITY * 12), angle = wake_half_angle(12, 1.5 * GRAVITY / (speed * speed), false, speed);
+  TAP_OK(angle > 25, "at Froude number 0.5 the cosh shape's wake has no cusp: its edge at %.1f degrees", angle);
+}
+
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
   HclStatus s = par_init(&argc, &argv);
@@ -465,6 +480,7 @@ int main(int argc, char **argv) {
     ship_wake(rt, 0.74, 1.5 / (0.74 * 0.74 * 12));
     ship_wake(rt, 1.2, 0);
     ship_wake(rt, 1.5, 0);
+    deep_water_limits();
   } else {
     tap_note("the checks sum over one rank's cells: run on one rank");
   }
