@@ -38,8 +38,8 @@
  *
  * Kernels: vbm_coefficients (h D of the east and north faces and the system of (1c), once: h does not change),
  * vbm_rhs (the system's right-hand side for phi), vbm_update (one stage of the time step: q_base = (alpha q_base +
- * beta q_src + gamma_dt L(q_src, psi)) / (1 + gamma_dt sigma), sigma the sponge's damping), vbm_energy (the energy
- * density) and vbm_extremes (the highest and lowest elevation so far). Macros: REAL, ACC, WG_X, WG_Y, EXACT_GRID
+ * beta q_src + gamma_dt L(q_src, psi)) / (1 + gamma_dt sigma), sigma the sponge's damping), vbm_pressure (the
+ * ships' pressure), vbm_energy (the energy density) and vbm_extremes (the highest and lowest elevation so far). Macros: REAL, ACC, WG_X, WG_Y, EXACT_GRID
  * (common.clh). Layout: ghost width 1, a[j + 1][i + 1] with row pitch `pitch`, one work-item per owned cell. */
 
 #define AT(a, i, j) (a)[((j) + 1) * pitch + (i) + 1]
@@ -145,31 +145,34 @@ INLINE REAL ship_pressure(__constant const REAL *ships, const int nships, const 
   return p;
 }
 
-/* The sponge's damping rate at a cell `from` cells inside a side with a sponge `width` cells wide: strength
- * (1 - from / width)^2, rising smoothly from 0 at the sponge's inner edge to strength at the side. */
-INLINE REAL sponge_rate(const int from, const int width, const REAL strength) {
-  if (from >= width) {
-    return 0;
+/* Ps over the density at the cells of the box [get_global_offset, (i_end, j_end)) of this block (which starts at
+ * global cell (i0, j0); cell centres at x0 + (i0 + i + 1/2) dx, y0 + (j0 + j + 1/2) dy): the ships' hulls where they
+ * are now, launched over the box that holds them and where they were (vbm.c), so that it leaves no old hull behind. */
+__kernel void vbm_pressure(__global REAL *restrict pressure, __constant const REAL *ships, const int nships,
+                           const int i_end, const int j_end, GRID_ARGS, const int i0, const int j0, const REAL x0,
+                           const REAL y0) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i >= i_end || j >= j_end) {
+    return;
   }
-  const REAL r = (REAL)1 - ((REAL)from + (REAL)0.5) / (REAL)width;
-  return strength * r * r;
+  const REAL x = x0 + ((REAL)(i0 + i) + (REAL)0.5) * dx, y = y0 + ((REAL)(j0 + j) + (REAL)0.5) * dy;
+  AT(pressure, i, j) = ship_pressure(ships, nships, x, y);
 }
 
 /* One stage of the time step over the owned cells:
  *   zeta_base = (alpha zeta_base + beta zeta_src + gamma_dt Lzeta) / (1 + gamma_dt sigma), phi_base the same,
  * where Lzeta, Lphi are the right-hand sides of (1a), (1b) at the source level (zeta_src, phi_src, psi, the ships
- * placed for its time) and sigma the sponges' damping. alpha 0 leaves the base unread (a stage into scratch).
- * zeta_src, phi_src and psi have their ghosts exchanged; base and source are different buffers. A land cell keeps 0.
- * Sponges: widths in cells from the west, east, south and north sides of the whole grid (gnx x gny cells; this
- * block starts at i0, j0), 0 for none. Cell centres at x0 + (i0 + i + 1/2) dx, y0 + (j0 + j + 1/2) dy. */
+ * placed for its time by vbm_pressure) and sigma the sponges' damping rate (vbm.c computes it once). Both are
+ * fields: computed here, the ships' hulls and the sponges' four distances kept PoCL from vectorizing the kernel (6
+ * times slower). alpha 0 leaves the base unread (a stage into scratch). zeta_src, phi_src and psi have their ghosts
+ * exchanged; base and source are different buffers. A land cell keeps 0. */
 __kernel void vbm_update(__global REAL *zeta_base, __global REAL *phi_base, __global const REAL *restrict zeta_src,
                          __global const REAL *restrict phi_src, __global const REAL *restrict psi,
                          __global const REAL *restrict depth, __global const REAL *restrict hd_east,
                          __global const REAL *restrict hd_north, __global const REAL *restrict u_current,
-                         __global const REAL *restrict v_current, __constant const REAL *ships, const int nships,
-                         const REAL alpha, const REAL beta, const REAL gamma_dt, const REAL g, GRID_ARGS, const int i0,
-                         const int j0, const int gnx, const int gny, const REAL x0, const REAL y0, const int4 sponge,
-                         const REAL sponge_strength) {
+                         __global const REAL *restrict v_current, __global const REAL *restrict sponge,
+                         __global const REAL *restrict pressure, const REAL alpha, const REAL beta, const REAL gamma_dt,
+                         const REAL g, GRID_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
@@ -202,13 +205,8 @@ __kernel void vbm_update(__global REAL *zeta_base, __global REAL *phi_base, __gl
   const REAL l_zeta = -((f_e - f_w) / dx + (f_n - f_s) / dy);
   /* (1b): U . grad phi as the mean over each direction's two faces. */
   const REAL advection = one_half * (u_e * dp_e + u_w * dp_w + v_n * dp_n + v_s * dp_s);
-  const REAL x = x0 + ((REAL)(i0 + i) + one_half) * dx, y = y0 + ((REAL)(j0 + j) + one_half) * dy;
-  const REAL l_phi = -(advection + g * z + ship_pressure(ships, nships, x, y));
-  const int gi = i0 + i, gj = j0 + j;
-  const REAL sigma =
-      fmax(fmax(sponge_rate(gi, sponge.x, sponge_strength), sponge_rate(gnx - 1 - gi, sponge.y, sponge_strength)),
-           fmax(sponge_rate(gj, sponge.z, sponge_strength), sponge_rate(gny - 1 - gj, sponge.w, sponge_strength)));
-  const REAL damping = (REAL)1 / ((REAL)1 + gamma_dt * sigma);
+  const REAL l_phi = -(advection + g * z + AT(pressure, i, j));
+  const REAL damping = (REAL)1 / ((REAL)1 + gamma_dt * AT(sponge, i, j));
   const REAL zeta_old = alpha != (REAL)0 ? alpha * AT(zeta_base, i, j) : (REAL)0;
   const REAL phi_old = alpha != (REAL)0 ? alpha * AT(phi_base, i, j) : (REAL)0;
   AT(zeta_base, i, j) = (zeta_old + beta * z + gamma_dt * l_zeta) * damping;

@@ -23,9 +23,9 @@
 #include "stencil5.h"
 
 enum { GHOST = 1, WG_X = 32, WG_Y = 4, SHIP_REALS = 7 }; /* SHIP_REALS: kernels_cl/vbm.cl */
-enum { KERNEL_COEFFICIENTS, KERNEL_RHS, KERNEL_UPDATE, KERNEL_ENERGY, KERNEL_EXTREMES, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"vbm_coefficients", "vbm_rhs", "vbm_update", "vbm_energy",
-                                                   "vbm_extremes"};
+enum { KERNEL_COEFFICIENTS, KERNEL_RHS, KERNEL_UPDATE, KERNEL_PRESSURE, KERNEL_ENERGY, KERNEL_EXTREMES, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"vbm_coefficients", "vbm_rhs",    "vbm_update",
+                                                   "vbm_pressure",     "vbm_energy", "vbm_extremes"};
 
 /* A copy of the prognostic levels. */
 typedef struct {
@@ -51,6 +51,9 @@ struct Vbm {
   double dt;    /* of the leapfrog steps */
   Field *depth, *u_current, *v_current, *energy;
   Field *hd_east, *hd_north;       /* h D of each cell's east and north faces (vbm_coefficients) */
+  Field *sponge;                   /* the sponges' damping rate, 1/s (sponge_rates) */
+  Field *pressure;                 /* the ships' Ps over the density (vbm_pressure) */
+  CellBox pressed;                 /* where pressure was last made nonzero, in this block's cells (nx 0: nowhere) */
   Operator *op;                    /* the psi system (stencil5.h) */
   Field *matrix[3], *rhs, *psi[2]; /* psi[c]: psi of the last level of step parity c */
   Vec *rhs_vec, *psi_vec[2];
@@ -81,8 +84,8 @@ KrylovOptions vbm_krylov_defaults(void) {
 static const double RRB_CG_PLANES = 5 + 5 + 1 + 3 + 0.75 + 3 + 4;
 /* Ghosted fields: zeta and phi three times (two levels and the scratch), psi twice, the checkpoint's copy of the
  * state, the depth, the two currents, the energy density, the faces' h D, the right-hand side and the matrix's three;
- * the maxima and their checkpoint. */
-enum { GHOSTED_FIELDS = 6 + 2 + VBM_STATE_FIELDS + 1 + 2 + 1 + 2 + 1 + 3, MAXIMA_FIELDS = 2 * VBM_MAXIMA_FIELDS };
+ * the sponges' rates and the ships' pressure; the maxima and their checkpoint. */
+enum { GHOSTED_FIELDS = 6 + 2 + VBM_STATE_FIELDS + 1 + 2 + 1 + 2 + 1 + 2 + 3, MAXIMA_FIELDS = 2 * VBM_MAXIMA_FIELDS };
 
 double vbm_device_bytes(int nx, int ny, Precision precision, bool maxima, double *largest_field) {
   double ghosted = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST);
@@ -150,6 +153,8 @@ static HclStatus make_fields(Vbm *v) {
   TRY(make_field(v, "energy", &v->energy));
   TRY(make_field(v, "hd_east", &v->hd_east));
   TRY(make_field(v, "hd_north", &v->hd_north));
+  TRY(make_field(v, "sponge", &v->sponge));
+  TRY(make_field(v, "pressure", &v->pressure));
 cleanup:
   return status;
 }
@@ -229,6 +234,8 @@ void vbm_destroy(Vbm **vbm) {
   field_destroy(&v->energy);
   field_destroy(&v->hd_east);
   field_destroy(&v->hd_north);
+  field_destroy(&v->sponge);
+  field_destroy(&v->pressure);
   free(v);
   *vbm = NULL;
 }
@@ -324,8 +331,46 @@ cleanup:
   return status;
 }
 
-/* The ships at time t into the device's table. The write blocks (its host copy lives on this call's stack): one
- * wait a stage, beside CG's one a iteration. */
+static CellBox box_union(CellBox a, CellBox b) {
+  if (a.nx == 0 || a.ny == 0) {
+    return b;
+  }
+  if (b.nx == 0 || b.ny == 0) {
+    return a;
+  }
+  int x0 = a.x0 < b.x0 ? a.x0 : b.x0, y0 = a.y0 < b.y0 ? a.y0 : b.y0;
+  int x1 = a.x0 + a.nx > b.x0 + b.nx ? a.x0 + a.nx : b.x0 + b.nx;
+  int y1 = a.y0 + a.ny > b.y0 + b.ny ? a.y0 + a.ny : b.y0 + b.ny;
+  return (CellBox){x0, y0, x1 - x0, y1 - y0};
+}
+
+/* The cells of this block (its own indices) that hold the ships' hulls: each hull's bounding box, a cell wider,
+ * clipped to the block; their union (nx 0: none). */
+static CellBox hull_box(const Vbm *v, const VbmShip *ships) {
+  const DecompLocal *l = decomp_local(v->decomp);
+  const VbmConfig *c = &v->config;
+  CellBox all = {0};
+  for (int s = 0; s < v->nships; s++) {
+    const VbmShip *ship = &ships[s];
+    double cx = fabs(cos(ship->heading)), sx = fabs(sin(ship->heading));
+    double reach[2] = {ship->length / 2 * cx + ship->beam / 2 * sx, ship->length / 2 * sx + ship->beam / 2 * cx};
+    double centre[2] = {(ship->x - c->x0) / c->dx - 0.5 - l->x0, (ship->y - c->y0) / c->dy - 0.5 - l->y0};
+    double spacing[2] = {c->dx, c->dy}, extent[2] = {l->nx, l->ny}, first[2], last[2];
+    for (int axis = 0; axis < 2; axis++) {
+      first[axis] = fmax(floor(centre[axis] - reach[axis] / spacing[axis]) - 1, 0);
+      last[axis] = fmin(ceil(centre[axis] + reach[axis] / spacing[axis]) + 1, extent[axis] - 1);
+    }
+    if (first[0] <= last[0] && first[1] <= last[1]) {
+      CellBox hull = {(int)first[0], (int)first[1], (int)(last[0] - first[0]) + 1, (int)(last[1] - first[1]) + 1};
+      all = box_union(all, hull);
+    }
+  }
+  return all;
+}
+
+/* The ships at time t into the device's table (the write blocks: its host copy lives on this call's stack; one
+ * wait a stage, beside CG's one an iteration), and their pressure into the pressure field over the box that holds
+ * them now and where they were. */
 static HclStatus place_ships(Vbm *v, double t) {
   HclStatus status = HCL_OK;
   VbmShip ships[VBM_SHIPS_MAX];
@@ -355,6 +400,25 @@ static HclStatus place_ships(Vbm *v, double t) {
   }
   TRY_CL(clEnqueueWriteBuffer(runtime_queue(v->rt), v->ships, CL_TRUE, 0, n * precision_bytes(v->config.precision),
                               host, 0, NULL, NULL));
+  CellBox now = hull_box(v, ships), box = box_union(now, v->pressed);
+  v->pressed = now;
+  if (box.nx == 0 || box.ny == 0) {
+    return HCL_OK;
+  }
+  const DecompLocal *l = decomp_local(v->decomp);
+  KernelArgs a = kernel_args(v->kernels[KERNEL_PRESSURE]);
+  arg_mem(&a, field_buffer(v->pressure));
+  arg_mem(&a, v->ships);
+  arg_int(&a, v->nships);
+  arg_int(&a, box.x0 + box.nx);
+  arg_int(&a, box.y0 + box.ny);
+  arg_grid(&a, v);
+  arg_int(&a, l->x0);
+  arg_int(&a, l->y0);
+  arg_real(&a, v->config.precision, v->config.x0);
+  arg_real(&a, v->config.precision, v->config.y0);
+  double bytes = (double)box.nx * box.ny * (double)precision_bytes(v->config.precision);
+  TRY(kernel_launch(v->rt, &a, kernel_grid_at(v->rt, box.x0, box.y0, box.nx, box.ny, WG_X, WG_Y, 1), bytes));
 cleanup:
   return status;
 }
@@ -367,8 +431,6 @@ typedef struct {
 
 static HclStatus update(Vbm *v, const Level *base, const Level *src, Field *psi, double t, double dt, Stage stage) {
   HclStatus status = HCL_OK;
-  const DecompLocal *d = decomp_local(v->decomp);
-  const DecompSpec *g = decomp_spec(v->decomp);
   Precision p = v->config.precision;
   double since = progress_now();
   TRY(place_ships(v, t));
@@ -383,24 +445,14 @@ static HclStatus update(Vbm *v, const Level *base, const Level *src, Field *psi,
   arg_mem(&a, field_buffer(v->hd_north));
   arg_mem(&a, field_buffer(v->u_current));
   arg_mem(&a, field_buffer(v->v_current));
-  arg_mem(&a, v->ships);
-  arg_int(&a, v->nships);
+  arg_mem(&a, field_buffer(v->sponge));
+  arg_mem(&a, field_buffer(v->pressure));
   arg_real(&a, p, stage.alpha);
   arg_real(&a, p, stage.beta);
   arg_real(&a, p, stage.gamma * dt);
   arg_real(&a, p, v->config.g);
   arg_grid(&a, v);
-  arg_int(&a, d->x0);
-  arg_int(&a, d->y0);
-  arg_int(&a, g->nx);
-  arg_int(&a, g->ny);
-  arg_real(&a, p, v->config.x0);
-  arg_real(&a, p, v->config.y0);
-  cl_int4 sponge = {{v->config.sponge[VBM_WEST], v->config.sponge[VBM_EAST], v->config.sponge[VBM_SOUTH],
-                     v->config.sponge[VBM_NORTH]}};
-  arg_bytes(&a, sizeof sponge, &sponge);
-  arg_real(&a, p, v->config.sponge_strength);
-  TRY(launch(v, &a, stage.alpha != 0 ? 12 : 10));
+  TRY(launch(v, &a, stage.alpha != 0 ? 14 : 12));
   TRY(halo_exchange(base->halo));
   TRY(time_part(v, VBM_PART_UPDATE, &since));
 cleanup:
@@ -428,6 +480,34 @@ cleanup:
   return status;
 }
 
+/* The sponges' damping rate of this rank's cells: at a cell `from` cells inside a side with a sponge `width` cells
+ * wide, strength (1 - (from + 1/2) / width)^2, rising smoothly from 0 at the sponge's inner edge; the largest of the
+ * four sides'. */
+static HclStatus sponge_rates(Vbm *v) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(v->decomp);
+  const DecompSpec *g = decomp_spec(v->decomp);
+  double *rate = NULL;
+  TRY_ALLOC(rate, (size_t)l->nx * l->ny);
+  for (int j = 0; j < l->ny; j++) {
+    for (int i = 0; i < l->nx; i++) {
+      int gi = l->x0 + i, gj = l->y0 + j;
+      int from[VBM_SIDES] = {gi, g->nx - 1 - gi, gj, g->ny - 1 - gj};
+      double most = 0;
+      for (int side = 0; side < VBM_SIDES; side++) {
+        int width = v->config.sponge[side];
+        double r = width > 0 && from[side] < width ? 1 - (from[side] + 0.5) / width : 0;
+        most = fmax(most, v->config.sponge_strength * r * r);
+      }
+      rate[(size_t)j * l->nx + i] = most;
+    }
+  }
+  TRY(field_write_owned(v->sponge, rate));
+cleanup:
+  free(rate);
+  return status;
+}
+
 /* The depth and the currents, and their ghosts: those beyond the grid's sides stay 0, walls (vbm.cl). */
 static HclStatus set_statics(Vbm *v, const double *depth, const double *u_current, const double *v_current) {
   HclStatus status = HCL_OK;
@@ -451,6 +531,7 @@ HclStatus vbm_set_state(Vbm *v, const double *depth, const double *zeta, const d
   v->step = 0;
   v->started = false;
   TRY(set_statics(v, depth, u_current, v_current));
+  TRY(sponge_rates(v));
   TRY(write_wet(now->zeta, zeta, depth));
   TRY(write_wet(now->phi, phi, depth));
   TRY(halo_exchange(now->halo));
