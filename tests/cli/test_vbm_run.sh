@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test_vbm_run.sh: `hydrocl run`, `validate` and `defaults` on the variational Boussinesq model (issue 34), as a user
 # meets them: the template; the shipped cases validate; a small run of the Kelvin-wake case writes map, history and
-# restart files; a run continued with --restart latest ends with the bits of an uninterrupted one; the harbour case's
+# restart files; a run continued with --restart latest ends with the bits of an uninterrupted one; a current from a
+# netCDF file is the current of the keys; the harbour case's
 # land (a mask file) holds no water and stops the ship's waves; each refusal (a step above leapfrog's limit, an output
 # interval that is not a whole number of steps, a sponge too narrow, a ship without a beam, the cosh shape without
 # kappa, a bad track file) exits 65 with the key in its message and creates nothing; --realtime keeps the simulated
@@ -56,6 +57,10 @@ j, i = np.unravel_index(np.argmin(z), z.shape)
 x, y = m["x"][i], m["y"][j]
 assert abs(x - 1690) <= 20 and abs(y - 400) <= 10, (x, y)
 assert m["zeta_min"][:].min() <= z.min() + 1e-6' "$dir/whole/map.nc"
+run_capture $py "$root/tools/hydrocl-plot" snapshot "$dir/whole/map.nc" zeta -o "$dir/wake.png"
+ok "hydrocl-plot draws the wake" test "$rc" = 0 -a -s "$dir/wake.png"
+run_capture $py "$root/tools/hydrocl-plot" maxima "$dir/whole/map.nc" zeta_max -o "$dir/wedge.png"
+ok "and the wedge it swept (zeta_max)" test "$rc" = 0 -a -s "$dir/wedge.png"
 run_capture "$hydrocl" run "$kelvin" "${small[@]}" --set restart.interval=10 --set time.end=10 -o "$dir/split"
 ok "the same run to 10 s exits 0" equals "$rc" 0
 run_capture "$hydrocl" run "$kelvin" "${small[@]}" --set restart.interval=10 -o "$dir/split" --restart latest
@@ -65,6 +70,22 @@ ok "with the bits of the uninterrupted run (both levels, both psi)" $py "$root/t
 run_capture "$hydrocl" run "$kelvin" "${small[@]}" --set time.dt=0.1 -o "$dir/split" --restart latest
 ok "a restart continued at another step is refused (65)" test "$rc" = 65 -a \
   -n "$(grep "leapfrog continues only at its own step" <<<"$err")"
+
+# ---- a current from a file ----
+$py -c '
+import sys, netCDF4
+with netCDF4.Dataset(sys.argv[1], "w") as d:
+    d.createDimension("y", 80)
+    d.createDimension("x", 200)
+    for name, value in (("u", 2.0), ("v", -1.0)):
+        d.createVariable(name, "f8", ("y", "x"))[:] = value' "$dir/current.nc"
+run_capture "$hydrocl" run "$kelvin" "${small[@]}" --set current.u=2 --set current.v=-1 -o "$dir/current-keys"
+ok "a run in a uniform current from current.u and current.v exits 0" equals "$rc" 0
+run_capture "$hydrocl" run "$kelvin" "${small[@]}" --set current.file="$dir/current.nc" -o "$dir/current-file"
+ok "the same current from a netCDF file gives the same bits" test "$rc" = 0 -a -n "$($py \
+  "$root/tests/cli/ncsame.py" "$dir/current-keys/restart-100.nc" "$dir/current-file/restart-100.nc" && echo same)"
+ok "and not the bits of still water" bash -c '! "$@" >/dev/null' _ $py "$root/tests/cli/ncsame.py" \
+  "$dir/whole/restart-100.nc" "$dir/current-file/restart-100.nc" zeta_even
 
 # ---- land from a mask: the harbour ----
 run_capture "$hydrocl" run "$harbour" --set time.end=60 --set output.interval=30 -o "$dir/harbour"
