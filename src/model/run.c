@@ -144,6 +144,17 @@ cleanup:
   return status;
 }
 
+HclStatus run_read_cell_gauges(const Case *c, double x0, double y0, double dx, double dy, int nx, int ny,
+                               NamedPoint **gauges, int *count) {
+  HclStatus status = HCL_OK;
+  double x_first = x0 + dx / 2, x_last = x_first + (nx - 1) * dx;
+  double y_first = y0 + dy / 2, y_last = y_first + (ny - 1) * dy;
+  TRY(run_read_points(c, "output.gauges", "output.gauge_file", gauges, count));
+  TRY(run_check_points(*gauges, *count, "gauge", "the cell centres", x_first, x_last, y_first, y_last));
+cleanup:
+  return status;
+}
+
 HclStatus run_create_decomp(const Case *c, const DecompSpec *spec, Decomp **out) {
   HclStatus status = decomp_create(spec, out);
   if (status == HCL_EDATA || status == HCL_EUSAGE) {

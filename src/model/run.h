@@ -56,6 +56,11 @@ HclStatus run_read_points(const Case *c, const char *points_key, const char *fil
 HclStatus run_check_points(const NamedPoint *points, int count, const char *what, const char *box, double x_first,
                            double x_last, double y_first, double y_last);
 
+/* The gauges of output.gauges and output.gauge_file on a grid of nx x ny cells of dx x dy whose south-west corner
+ * is (x0, y0): each must lie within the cell centres, where bilinear interpolation has four points (history.h);
+ * checked before a run creates any file, and by validate. Caller frees *gauges. */
+HclStatus run_read_cell_gauges(const Case *c, double x0, double y0, double dx, double dy, int nx, int ny,
+                               NamedPoint **gauges, int *count);
 /* decomp_create, with a process grid it refuses traced to the case's grid.px and grid.py. Collective. */
 HclStatus run_create_decomp(const Case *c, const DecompSpec *spec, Decomp **out);
 

@@ -216,20 +216,6 @@ cleanup:
   return status;
 }
 
-/* Collects the gauges of output.gauges and output.gauge_file. Every gauge must lie within the cell centres, where
- * bilinear interpolation has four points (history.h); checked here too, so that `validate` finds it and a run fails
- * before it creates any file. */
-static HclStatus read_gauges(SweRun *r) {
-  HclStatus status = HCL_OK;
-  const SweConfig *config = &r->setup.config;
-  double x_first = r->setup.x0 + config->dx / 2, x_last = x_first + (r->setup.grid.nx - 1) * config->dx;
-  double y_first = r->setup.y0 + config->dy / 2, y_last = y_first + (r->setup.grid.ny - 1) * config->dy;
-  TRY(run_read_points(r->c, "output.gauges", "output.gauge_file", &r->gauges, &r->ngauges));
-  TRY(run_check_points(r->gauges, r->ngauges, "gauge", "the cell centres", x_first, x_last, y_first, y_last));
-cleanup:
-  return status;
-}
-
 /* The device memory the run needs on this rank: the solver's (swe_device_bytes), the output's cell-centred
  * fields, which have no ghosts, and the maxima's accumulators, their checkpoint and output; and the largest field. */
 static double bytes_per_rank(const SweRun *r, double *largest_field) {
@@ -265,7 +251,8 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   memcpy(r->maxima_variables, maxima_output_variables, sizeof r->maxima_variables);
   r->maxima_variables[SWE_MAXIMA_FIELDS - 1].units = r->setup.time_units;
   TRY(run_create_decomp(c, &r->setup.grid, &r->decomp));
-  TRY(read_gauges(r));
+  TRY(run_read_cell_gauges(c, r->setup.x0, r->setup.y0, r->setup.config.dx, r->setup.config.dy, r->setup.grid.nx,
+                           r->setup.grid.ny, &r->gauges, &r->ngauges));
   TRY(check_device_memory(r));
   double history_interval = case_real(c, "output.history_interval");
   if (history_interval == 0) {

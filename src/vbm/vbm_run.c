@@ -115,17 +115,6 @@ cleanup:
   return status;
 }
 
-static HclStatus read_gauges(VbmRun *r) {
-  HclStatus status = HCL_OK;
-  const VbmConfig *config = &r->setup.config;
-  double x_first = r->setup.x0 + config->dx / 2, x_last = x_first + (r->setup.grid.nx - 1) * config->dx;
-  double y_first = r->setup.y0 + config->dy / 2, y_last = y_first + (r->setup.grid.ny - 1) * config->dy;
-  TRY(run_read_points(r->c, "output.gauges", "output.gauge_file", &r->gauges, &r->ngauges));
-  TRY(run_check_points(r->gauges, r->ngauges, "gauge", "the cell centres", x_first, x_last, y_first, y_last));
-cleanup:
-  return status;
-}
-
 static double bytes_per_rank(const VbmRun *r, double *largest_field) {
   const DecompLocal *l = decomp_local(r->decomp);
   return vbm_device_bytes(l->nx, l->ny, r->request->precision, r->maxima, largest_field);
@@ -143,7 +132,8 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   TRY(vbm_setup_from_case(c, request->precision, &r->setup));
   r->maxima = case_bool(c, "output.maxima");
   TRY(run_create_decomp(c, &r->setup.grid, &r->decomp));
-  TRY(read_gauges(r));
+  TRY(run_read_cell_gauges(c, r->setup.x0, r->setup.y0, r->setup.config.dx, r->setup.config.dy, r->setup.grid.nx,
+                           r->setup.grid.ny, &r->gauges, &r->ngauges));
   double largest_field, needed = bytes_per_rank(r, &largest_field);
   TRY(run_check_device_memory(rt, r->decomp, needed, largest_field, "cells"));
   double history_interval = case_real(c, "output.history_interval");
