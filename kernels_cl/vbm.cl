@@ -39,7 +39,7 @@
  * Kernels: vbm_coefficients (h D of the east and north faces and the system of (1c), once: h does not change),
  * vbm_rhs (the system's right-hand side for phi), vbm_update (one stage of the time step: q_base = (alpha q_base +
  * beta q_src + gamma_dt L(q_src, psi)) / (1 + gamma_dt sigma), sigma the sponge's damping), vbm_pressure (the
- * ships' pressure), vbm_energy (the energy density) and vbm_extremes (the highest and lowest elevation so far). Macros: REAL, ACC, WG_X, WG_Y, EXACT_GRID
+ * ships' pressure), vbm_incident (the incident waves' target), vbm_energy (the energy density) and vbm_extremes (the highest and lowest elevation so far). Macros: REAL, ACC, WG_X, WG_Y, EXACT_GRID
  * (common.clh). Layout: ghost width 1, a[j + 1][i + 1] with row pitch `pitch`, one work-item per owned cell. */
 
 #define AT(a, i, j) (a)[((j) + 1) * pitch + (i) + 1]
@@ -159,11 +159,37 @@ __kernel void vbm_pressure(__global REAL *restrict pressure, __constant const RE
   AT(pressure, i, j) = ship_pressure(ships, nships, x, y);
 }
 
+/* The incident waves at the cells of the box [get_global_offset, (i_end, j_end)) (the generating side's sponge in this
+ * block): zeta = sum a cos(kx x + ky y + e), phi = sum (g a / omega) sin(kx x + ky y + e), a linear wave of the model
+ * when omega and k obey its dispersion relation (phi_t = -g zeta). Per wave in the table: a, kx, ky, g a / omega,
+ * and e = phase - omega t for the stage's time (vbm.c sets them, in double, every stage). */
+enum { WAVE_AMPLITUDE, WAVE_KX, WAVE_KY, WAVE_PHI_AMPLITUDE, WAVE_PHASE, WAVE_REALS };
+__kernel void vbm_incident(__global REAL *restrict zeta_target, __global REAL *restrict phi_target,
+                           __constant const REAL *waves, const int nwaves, const int i_end, const int j_end, GRID_ARGS,
+                           const int i0, const int j0, const REAL x0, const REAL y0) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i >= i_end || j >= j_end) {
+    return;
+  }
+  const REAL x = x0 + ((REAL)(i0 + i) + (REAL)0.5) * dx, y = y0 + ((REAL)(j0 + j) + (REAL)0.5) * dy;
+  REAL z = 0, p = 0;
+  for (int w = 0; w < nwaves; w++) {
+    __constant const REAL *wave = waves + w * WAVE_REALS;
+    const REAL theta = wave[WAVE_KX] * x + wave[WAVE_KY] * y + wave[WAVE_PHASE];
+    z += wave[WAVE_AMPLITUDE] * cos(theta);
+    p += wave[WAVE_PHI_AMPLITUDE] * sin(theta);
+  }
+  AT(zeta_target, i, j) = z;
+  AT(phi_target, i, j) = p;
+}
+
 /* One stage of the time step over the owned cells:
- *   zeta_base = (alpha zeta_base + beta zeta_src + gamma_dt Lzeta) / (1 + gamma_dt sigma), phi_base the same,
+ *   zeta_base = (alpha zeta_base + beta zeta_src + gamma_dt (Lzeta + sigma zeta_target)) / (1 + gamma_dt sigma),
+ *   phi_base the same,
  * where Lzeta, Lphi are the right-hand sides of (1a), (1b) at the source level (zeta_src, phi_src, psi, the ships
- * placed for its time by vbm_pressure) and sigma the sponges' damping rate (vbm.c computes it once). Both are
- * fields: computed here, the ships' hulls and the sponges' four distances kept PoCL from vectorizing the kernel (6
+ * placed for its time by vbm_pressure) and sigma the sponges' damping rate (vbm.c computes it once): a sponge
+ * relaxes the state towards the targets, 0 but where incident waves enter (vbm_incident). Ps and sigma are
+ * fields: computed here, the ships' hulls and the sponges' four distances kept PoCL from vectorizing the kernel (4
  * times slower). alpha 0 leaves the base unread (a stage into scratch). zeta_src, phi_src and psi have their ghosts
  * exchanged; base and source are different buffers. A land cell keeps 0. */
 __kernel void vbm_update(__global REAL *zeta_base, __global REAL *phi_base, __global const REAL *restrict zeta_src,
@@ -171,8 +197,9 @@ __kernel void vbm_update(__global REAL *zeta_base, __global REAL *phi_base, __gl
                          __global const REAL *restrict depth, __global const REAL *restrict hd_east,
                          __global const REAL *restrict hd_north, __global const REAL *restrict u_current,
                          __global const REAL *restrict v_current, __global const REAL *restrict sponge,
-                         __global const REAL *restrict pressure, const REAL alpha, const REAL beta, const REAL gamma_dt,
-                         const REAL g, GRID_ARGS) {
+                         __global const REAL *restrict pressure, __global const REAL *restrict zeta_target,
+                         __global const REAL *restrict phi_target, const REAL alpha, const REAL beta,
+                         const REAL gamma_dt, const REAL g, GRID_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
@@ -206,11 +233,11 @@ __kernel void vbm_update(__global REAL *zeta_base, __global REAL *phi_base, __gl
   /* (1b): U . grad phi as the mean over each direction's two faces. */
   const REAL advection = one_half * (u_e * dp_e + u_w * dp_w + v_n * dp_n + v_s * dp_s);
   const REAL l_phi = -(advection + g * z + AT(pressure, i, j));
-  const REAL damping = (REAL)1 / ((REAL)1 + gamma_dt * AT(sponge, i, j));
+  const REAL relax = gamma_dt * AT(sponge, i, j), damping = (REAL)1 / ((REAL)1 + relax);
   const REAL zeta_old = alpha != (REAL)0 ? alpha * AT(zeta_base, i, j) : (REAL)0;
   const REAL phi_old = alpha != (REAL)0 ? alpha * AT(phi_base, i, j) : (REAL)0;
-  AT(zeta_base, i, j) = (zeta_old + beta * z + gamma_dt * l_zeta) * damping;
-  AT(phi_base, i, j) = (phi_old + beta * p + gamma_dt * l_phi) * damping;
+  AT(zeta_base, i, j) = (zeta_old + beta * z + gamma_dt * l_zeta + relax * AT(zeta_target, i, j)) * damping;
+  AT(phi_base, i, j) = (phi_old + beta * p + gamma_dt * l_phi + relax * AT(phi_target, i, j)) * damping;
 }
 
 /* The energy per unit area of the cell and of its east and north faces (phi's and psi's ghosts exchanged), J/m^2

@@ -73,6 +73,15 @@ HclStatus vbm_set_state(Vbm *vbm, const double *depth, const double *zeta, const
 enum { VBM_SHIPS_MAX = 64 };
 HclStatus vbm_set_ships(Vbm *vbm, int count, VbmShipsAt at, void *ctx);
 
+/* Waves entering at a side with a sponge, which relaxes the state towards them there (and absorbs what leaves):
+ * linear waves of the model, each amplitude cos(k (x cos d + y sin d) - omega t + phase), omega and k obeying the
+ * model's dispersion relation (vbm_omega) at the depth they enter over; their amplitudes rise over ramp seconds. */
+typedef struct {
+  double amplitude, omega, k, direction, phase; /* m, rad/s, 1/m, rad from +x, rad */
+} VbmWave;
+enum { VBM_WAVES_MAX = 256 };
+HclStatus vbm_set_incident(Vbm *vbm, int side, const VbmWave *waves, int count, double ramp);
+
 /* One step of dt from time t: the start-up step the first time after vbm_set_state, leapfrog afterwards, with the
  * same dt (another is HCL_EINTERNAL: leapfrog's levels are dt apart). */
 HclStatus vbm_step(Vbm *vbm, double t, double dt);
@@ -129,6 +138,8 @@ HclStatus vbm_energy(Vbm *vbm, double *energy);
  * (kernels_cl/vbm.cl). */
 double vbm_omega(double g, double h, double kappa, double k);
 double vbm_phase_speed(double g, double h, double kappa, double k);
+/* The wave number of angular frequency omega on depth h: vbm_omega's inverse. */
+double vbm_wavenumber(double g, double h, double kappa, double omega);
 /* The longest stable leapfrog step on a grid of dx x dy over depths up to h_max with currents up to (u_max, v_max):
  * 1 / (omega(k_max) + u_max / dx + v_max / dy), omega of the grid's shortest wave (the discrete Laplacian's largest
  * eigenvalue 4 / dx^2 + 4 / dy^2 as k^2). */

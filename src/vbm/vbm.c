@@ -23,9 +23,19 @@
 #include "stencil5.h"
 
 enum { GHOST = 1, WG_X = 32, WG_Y = 4, SHIP_REALS = 7 }; /* SHIP_REALS: kernels_cl/vbm.cl */
-enum { KERNEL_COEFFICIENTS, KERNEL_RHS, KERNEL_UPDATE, KERNEL_PRESSURE, KERNEL_ENERGY, KERNEL_EXTREMES, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"vbm_coefficients", "vbm_rhs",    "vbm_update",
-                                                   "vbm_pressure",     "vbm_energy", "vbm_extremes"};
+enum {
+  KERNEL_COEFFICIENTS,
+  KERNEL_RHS,
+  KERNEL_UPDATE,
+  KERNEL_PRESSURE,
+  KERNEL_INCIDENT,
+  KERNEL_ENERGY,
+  KERNEL_EXTREMES,
+  NKERNELS
+};
+static const char *const kernel_names[NKERNELS] = {"vbm_coefficients", "vbm_rhs",    "vbm_update",  "vbm_pressure",
+                                                   "vbm_incident",     "vbm_energy", "vbm_extremes"};
+enum { WAVE_REALS = 5 }; /* kernels_cl/vbm.cl: a, kx, ky, g a / omega, phase */
 
 /* A copy of the prognostic levels. */
 typedef struct {
@@ -54,6 +64,11 @@ struct Vbm {
   Field *sponge;                   /* the sponges' damping rate, 1/s (sponge_rates) */
   Field *pressure;                 /* the ships' Ps over the density (vbm_pressure) */
   CellBox pressed;                 /* where pressure was last made nonzero, in this block's cells (nx 0: nowhere) */
+  Field *zeta_target, *phi_target; /* what the sponges relax towards: the incident waves in theirs, else 0 */
+  VbmWave *waves;                  /* vbm_set_incident's, nwaves of them entering at side `incident_side` */
+  int nwaves, incident_side;
+  double incident_ramp;
+  cl_mem waves_table;              /* WAVE_REALS REALs per wave, rewritten before every stage */
   Operator *op;                    /* the psi system (stencil5.h) */
   Field *matrix[3], *rhs, *psi[2]; /* psi[c]: psi of the last level of step parity c */
   Vec *rhs_vec, *psi_vec[2];
@@ -84,8 +99,8 @@ KrylovOptions vbm_krylov_defaults(void) {
 static const double RRB_CG_PLANES = 5 + 5 + 1 + 3 + 0.75 + 3 + 4;
 /* Ghosted fields: zeta and phi three times (two levels and the scratch), psi twice, the checkpoint's copy of the
  * state, the depth, the two currents, the energy density, the faces' h D, the right-hand side and the matrix's three;
- * the sponges' rates and the ships' pressure; the maxima and their checkpoint. */
-enum { GHOSTED_FIELDS = 6 + 2 + VBM_STATE_FIELDS + 1 + 2 + 1 + 2 + 1 + 2 + 3, MAXIMA_FIELDS = 2 * VBM_MAXIMA_FIELDS };
+ * the sponges' rates, the ships' pressure and the sponges' targets; the maxima and their checkpoint. */
+enum { GHOSTED_FIELDS = 6 + 2 + VBM_STATE_FIELDS + 1 + 2 + 1 + 2 + 1 + 4 + 3, MAXIMA_FIELDS = 2 * VBM_MAXIMA_FIELDS };
 
 double vbm_device_bytes(int nx, int ny, Precision precision, bool maxima, double *largest_field) {
   double ghosted = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST);
@@ -155,6 +170,8 @@ static HclStatus make_fields(Vbm *v) {
   TRY(make_field(v, "hd_north", &v->hd_north));
   TRY(make_field(v, "sponge", &v->sponge));
   TRY(make_field(v, "pressure", &v->pressure));
+  TRY(make_field(v, "zeta_target", &v->zeta_target));
+  TRY(make_field(v, "phi_target", &v->phi_target));
 cleanup:
   return status;
 }
@@ -166,6 +183,9 @@ static HclStatus make_kernels(Vbm *v) {
   TRY(program_build_kernels(v->rt, "vbm", &kc, kernel_names, NKERNELS, &v->program, v->kernels));
   size_t bytes = (size_t)VBM_SHIPS_MAX * SHIP_REALS * precision_bytes(v->config.precision);
   v->ships = clCreateBuffer(runtime_context(v->rt), CL_MEM_READ_ONLY, bytes, NULL, &err);
+  TRY_CL(err);
+  bytes = (size_t)VBM_WAVES_MAX * WAVE_REALS * precision_bytes(v->config.precision);
+  v->waves_table = clCreateBuffer(runtime_context(v->rt), CL_MEM_READ_ONLY, bytes, NULL, &err);
   TRY_CL(err);
 cleanup:
   return status;
@@ -236,6 +256,12 @@ void vbm_destroy(Vbm **vbm) {
   field_destroy(&v->hd_north);
   field_destroy(&v->sponge);
   field_destroy(&v->pressure);
+  field_destroy(&v->zeta_target);
+  field_destroy(&v->phi_target);
+  free(v->waves);
+  if (v->waves_table) {
+    clReleaseMemObject(v->waves_table);
+  }
   free(v);
   *vbm = NULL;
 }
@@ -423,6 +449,104 @@ cleanup:
   return status;
 }
 
+/* A table of REALs of the run's precision into buffer (blocking: the host copy is the caller's). */
+static HclStatus write_table(Vbm *v, cl_mem buffer, const double *table, size_t n) {
+  HclStatus status = HCL_OK;
+  float single[VBM_WAVES_MAX * WAVE_REALS];
+  const void *host = table;
+  ASSERT(n <= VBM_WAVES_MAX * WAVE_REALS);
+  if (v->config.precision == PRECISION_SINGLE) {
+    for (size_t k = 0; k < n; k++) {
+      single[k] = (float)table[k];
+    }
+    host = single;
+  }
+  TRY_CL(clEnqueueWriteBuffer(runtime_queue(v->rt), buffer, CL_TRUE, 0, n * precision_bytes(v->config.precision), host,
+                              0, NULL, NULL));
+cleanup:
+  return status;
+}
+
+/* The cells of this block in the sponge of `side` (nx 0: none). */
+static CellBox sponge_box(const Vbm *v, int side) {
+  const DecompLocal *l = decomp_local(v->decomp);
+  const DecompSpec *g = decomp_spec(v->decomp);
+  int width = v->config.sponge[side];
+  int x0 = 0, x1 = g->nx, y0 = 0, y1 = g->ny; /* global, [x0, x1) x [y0, y1) */
+  if (side == VBM_WEST || side == VBM_EAST) {
+    x0 = side == VBM_WEST ? 0 : g->nx - width;
+    x1 = x0 + width;
+  } else {
+    y0 = side == VBM_SOUTH ? 0 : g->ny - width;
+    y1 = y0 + width;
+  }
+  x0 = x0 > l->x0 ? x0 : l->x0;
+  y0 = y0 > l->y0 ? y0 : l->y0;
+  x1 = x1 < l->x0 + l->nx ? x1 : l->x0 + l->nx;
+  y1 = y1 < l->y0 + l->ny ? y1 : l->y0 + l->ny;
+  return x1 > x0 && y1 > y0 ? (CellBox){x0 - l->x0, y0 - l->y0, x1 - x0, y1 - y0} : (CellBox){0};
+}
+
+/* The incident waves at time t (their phases in double, their amplitudes ramped) into the targets of the generating
+ * sponge. */
+static HclStatus place_incident(Vbm *v, double t) {
+  HclStatus status = HCL_OK;
+  const double pi = 3.14159265358979323846;
+  double table[VBM_WAVES_MAX * WAVE_REALS];
+  if (v->nwaves == 0) {
+    return HCL_OK;
+  }
+  double ramp = t < v->incident_ramp ? (1 - cos(pi * fmax(t, 0) / v->incident_ramp)) / 2 : 1;
+  for (int w = 0; w < v->nwaves; w++) {
+    const VbmWave *wave = &v->waves[w];
+    double *row = table + w * WAVE_REALS;
+    row[0] = ramp * wave->amplitude;
+    row[1] = wave->k * cos(wave->direction);
+    row[2] = wave->k * sin(wave->direction);
+    row[3] = ramp * v->config.g * wave->amplitude / wave->omega;
+    row[4] = fmod(wave->phase - wave->omega * t, 2 * pi);
+  }
+  TRY(write_table(v, v->waves_table, table, (size_t)v->nwaves * WAVE_REALS));
+  CellBox box = sponge_box(v, v->incident_side);
+  if (box.nx == 0) {
+    return HCL_OK;
+  }
+  const DecompLocal *l = decomp_local(v->decomp);
+  KernelArgs a = kernel_args(v->kernels[KERNEL_INCIDENT]);
+  arg_mem(&a, field_buffer(v->zeta_target));
+  arg_mem(&a, field_buffer(v->phi_target));
+  arg_mem(&a, v->waves_table);
+  arg_int(&a, v->nwaves);
+  arg_int(&a, box.x0 + box.nx);
+  arg_int(&a, box.y0 + box.ny);
+  arg_grid(&a, v);
+  arg_int(&a, l->x0);
+  arg_int(&a, l->y0);
+  arg_real(&a, v->config.precision, v->config.x0);
+  arg_real(&a, v->config.precision, v->config.y0);
+  double bytes = 2.0 * box.nx * box.ny * (double)precision_bytes(v->config.precision);
+  TRY(kernel_launch(v->rt, &a, kernel_grid_at(v->rt, box.x0, box.y0, box.nx, box.ny, WG_X, WG_Y, 1), bytes));
+cleanup:
+  return status;
+}
+
+HclStatus vbm_set_incident(Vbm *v, int side, const VbmWave *waves, int count, double ramp) {
+  HclStatus status = HCL_OK;
+  REQUIRE(side >= 0 && side < VBM_SIDES && v->config.sponge[side] > 0, HCL_EDATA,
+          "incident waves enter through a sponge: the side they enter at has none");
+  REQUIRE(count >= 1 && count <= VBM_WAVES_MAX, HCL_EDATA, "%d incident waves: the model takes 1 to %d", count,
+          VBM_WAVES_MAX);
+  free(v->waves);
+  v->waves = NULL;
+  TRY_ALLOC(v->waves, count);
+  memcpy(v->waves, waves, (size_t)count * sizeof *waves);
+  v->nwaves = count;
+  v->incident_side = side;
+  v->incident_ramp = ramp;
+cleanup:
+  return status;
+}
+
 /* One stage: base = (alpha base + beta src + gamma dt L(src, psi)) / (1 + gamma dt sigma), src at time t, psi
  * solved for it; then base's ghosts. */
 typedef struct {
@@ -434,6 +558,7 @@ static HclStatus update(Vbm *v, const Level *base, const Level *src, Field *psi,
   Precision p = v->config.precision;
   double since = progress_now();
   TRY(place_ships(v, t));
+  TRY(place_incident(v, t));
   KernelArgs a = kernel_args(v->kernels[KERNEL_UPDATE]);
   arg_mem(&a, field_buffer(base->zeta));
   arg_mem(&a, field_buffer(base->phi));
@@ -447,12 +572,14 @@ static HclStatus update(Vbm *v, const Level *base, const Level *src, Field *psi,
   arg_mem(&a, field_buffer(v->v_current));
   arg_mem(&a, field_buffer(v->sponge));
   arg_mem(&a, field_buffer(v->pressure));
+  arg_mem(&a, field_buffer(v->zeta_target));
+  arg_mem(&a, field_buffer(v->phi_target));
   arg_real(&a, p, stage.alpha);
   arg_real(&a, p, stage.beta);
   arg_real(&a, p, stage.gamma * dt);
   arg_real(&a, p, v->config.g);
   arg_grid(&a, v);
-  TRY(launch(v, &a, stage.alpha != 0 ? 14 : 12));
+  TRY(launch(v, &a, stage.alpha != 0 ? 16 : 14));
   TRY(halo_exchange(base->halo));
   TRY(time_part(v, VBM_PART_UPDATE, &since));
 cleanup:
@@ -802,6 +929,18 @@ double vbm_omega(double g, double h, double kappa, double k) {
 
 double vbm_phase_speed(double g, double h, double kappa, double k) {
   return k > 0 ? vbm_omega(g, h, kappa, k) / k : sqrt(g * h);
+}
+
+double vbm_wavenumber(double g, double h, double kappa, double omega) {
+  double lo = 0, hi = 1;
+  while (vbm_omega(g, h, kappa, hi) < omega && hi < 1e12) { /* omega grows with k without bound */
+    hi *= 2;
+  }
+  for (int it = 0; it < 200 && hi - lo > 1e-15 * hi; it++) {
+    double mid = (lo + hi) / 2;
+    (vbm_omega(g, h, kappa, mid) < omega ? (lo = mid) : (hi = mid));
+  }
+  return (lo + hi) / 2;
 }
 
 double vbm_stable_step(double g, double h_max, double kappa, double dx, double dy, double u_max, double v_max) {

@@ -13,6 +13,7 @@
 #include "par.h"
 #include "run.h"
 #include "stencil5_precond.h"
+#include "waves.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -70,6 +71,26 @@ static const CaseKey vbm_case_keys[] = {
      "width of every sponge layer (at least two cells; required where a side is a sponge)"},
     {"boundary.sponge_strength", CASE_REAL, "1/s", "1", 1e-6, 1e6, NULL,
      "a sponge's damping rate at its side, falling quadratically to 0 at its inner edge"},
+    {"waves.side", CASE_CHOICE, "", "none", CASE_UNBOUNDED, "none|west|east|south|north",
+     "the side incident waves enter at (a sponge, which makes them there and absorbs what leaves); none: no waves"},
+    {"waves.incident", CASE_CHOICE, "", "regular", CASE_UNBOUNDED, "regular|irregular",
+     "a linear regular wave, or an irregular sea (random phases)"},
+    {"waves.height", CASE_REAL, "m", "0", 0, 1e3, NULL, "regular: H, crest to trough"},
+    {"waves.period", CASE_REAL, "s", "0", 0, 1e4, NULL, "regular: T"},
+    {"waves.hs", CASE_REAL, "m", "0", 0, 1e3, NULL, "irregular: the significant wave height Hs = 4 sqrt(m0)"},
+    {"waves.tp", CASE_REAL, "s", "0", 0, 1e4, NULL, "irregular: the peak period"},
+    {"waves.spectrum", CASE_CHOICE, "", "jonswap", CASE_UNBOUNDED, "jonswap|pm",
+     "irregular: JONSWAP or Pierson-Moskowitz"},
+    {"waves.gamma", CASE_REAL, "", "3.3", 1, 10, NULL, "irregular, jonswap: the peak enhancement factor"},
+    {"waves.components", CASE_INT, "", "100", 1, VBM_WAVES_MAX, NULL,
+     "irregular: components over 0.5 to 4 times the peak frequency"},
+    {"waves.seed", CASE_INT, "", "1", 0, 9.2e18, NULL, "irregular: the seed of the random phases"},
+    {"waves.angle", CASE_REAL, "degrees", "0", -80, 80, NULL,
+     "the waves' direction from the side's inward normal, counter-clockwise"},
+    {"waves.depth", CASE_REAL, "m", "0", 0, 1e5, NULL,
+     "the depth the waves' lengths are taken for (the model's dispersion relation); 0: the mean depth of the side's "
+     "sponge"},
+    {"waves.ramp", CASE_REAL, "s", "20", 0, 1e6, NULL, "the waves' amplitudes rise from 0 over this time"},
     {"ship.length", CASE_REAL, "m", "0", 0, 1e5, NULL, "length of the ship's pressure pulse; 0: no ship here"},
     {"ship.beam", CASE_REAL, "m", "0", 0, 1e5, NULL, "beam of the pulse"},
     {"ship.draft", CASE_REAL, "m", "0", 0, 1e3, NULL,
@@ -272,6 +293,91 @@ void vbm_setup_place_ships(void *ctx, double t, VbmShip *ships) {
   }
 }
 
+/* ---- incident waves ---- */
+
+/* The mean still-water depth (land counted out) of the cells within `width` cells of side: the depth the incident
+ * waves are made over. */
+static double side_depth(const VbmSetup *setup, int side, int width) {
+  double sum = 0;
+  long count = 0;
+  for (int j = 0; j < setup->grid.ny; j++) {
+    for (int i = 0; i < setup->grid.nx; i++) {
+      int from[VBM_SIDES] = {i, setup->grid.nx - 1 - i, j, setup->grid.ny - 1 - j};
+      size_t g = (size_t)j * setup->grid.nx + i;
+      double h = setup->bed_values ? setup->bed_values[g] : setup->depth;
+      if (from[side] < width && h > 0 && !(setup->land && setup->land[g] != 0)) {
+        sum += h;
+        count++;
+      }
+    }
+  }
+  return count ? sum / count : 0;
+}
+
+/* The regular wave or the irregular sea's components entering at waves.side, with the model's wave numbers. */
+static HclStatus read_incident(const Case *c, VbmSetup *setup) {
+  HclStatus status = HCL_OK;
+  static const double inward[VBM_SIDES] = {0, 180, 90, 270}; /* degrees from +x */
+  IrregularWave sea = {0};
+  int side = case_choice(c, "waves.side") - 1;
+  setup->incident_side = side;
+  if (side < 0) {
+    return HCL_OK;
+  }
+  const VbmConfig *config = &setup->config;
+  REQUIRE(config->sponge[side] > 0, HCL_EDATA,
+          "%s: waves.side is %s, which is a wall: waves enter through a sponge "
+          "(set boundary.%s: sponge)",
+          case_origin(c, "waves.side"), case_string(c, "waves.side"), case_string(c, "waves.side"));
+  double depth = case_real(c, "waves.depth");
+  depth = depth > 0 ? depth : side_depth(setup, side, config->sponge[side]);
+  REQUIRE(depth > 0, HCL_EDATA, "%s: the sponge of waves.side holds no water to make waves in",
+          case_origin(c, "waves.side"));
+  double direction = (inward[side] + case_real(c, "waves.angle")) * PI / 180;
+  setup->incident_ramp = case_real(c, "waves.ramp");
+  if (case_choice(c, "waves.incident") == 0) {
+    double height = case_real(c, "waves.height"), period = case_real(c, "waves.period");
+    REQUIRE(height > 0 && period > 0, HCL_EDATA,
+            "%s: a regular wave needs waves.height and waves.period > 0 (got "
+            "%g m, %g s)",
+            case_origin(c, height > 0 ? "waves.period" : "waves.height"), height, period);
+    TRY_ALLOC(setup->waves, 1);
+    double w = 2 * PI / period;
+    setup->waves[0] = (VbmWave){.amplitude = height / 2,
+                                .omega = w,
+                                .k = vbm_wavenumber(config->g, depth, config->kappa, w),
+                                .direction = direction};
+    setup->nwaves = 1;
+    goto cleanup;
+  }
+  IrregularWaveSpec spec = waves_irregular_spec_default();
+  spec.spectrum = case_choice(c, "waves.spectrum") == 0 ? WAVES_JONSWAP : WAVES_PIERSON_MOSKOWITZ;
+  spec.g = config->g;
+  spec.depth = depth;
+  spec.hs = case_real(c, "waves.hs");
+  spec.tp = case_real(c, "waves.tp");
+  spec.gamma = case_real(c, "waves.gamma");
+  spec.direction = direction;
+  spec.components = (int)case_int(c, "waves.components");
+  spec.seed = (uint64_t)case_int(c, "waves.seed");
+  REQUIRE(spec.hs > 0 && spec.tp > 0, HCL_EDATA,
+          "%s: an irregular sea needs waves.hs and waves.tp > 0 (got %g m, %g s)",
+          case_origin(c, spec.hs > 0 ? "waves.tp" : "waves.hs"), spec.hs, spec.tp);
+  TRY(waves_irregular_create(&spec, &sea));
+  TRY_ALLOC(setup->waves, sea.components);
+  for (int w = 0; w < sea.components; w++) {
+    setup->waves[w] = (VbmWave){.amplitude = sea.amplitude[w],
+                                .omega = sea.omega[w],
+                                .k = vbm_wavenumber(config->g, depth, config->kappa, sea.omega[w]),
+                                .direction = direction,
+                                .phase = sea.phase[w]};
+  }
+  setup->nwaves = sea.components;
+cleanup:
+  waves_irregular_free(&sea);
+  return status;
+}
+
 /* ---- time ---- */
 
 /* Whether interval is a whole number of steps dt (to rounding). */
@@ -323,6 +429,10 @@ static const RunKeyUse CHOICE_KEYS[] = {
     {"initial.y", "initial.shape", "gaussian"},
     {"initial.width", "initial.shape", "gaussian"},
     {"physics.kappa", "physics.shape", "cosh"},
+    {"waves.height", "waves.incident", "regular"},
+    {"waves.period", "waves.incident", "regular"},
+    {"waves.hs", "waves.incident", "irregular"},
+    {"waves.tp", "waves.incident", "irregular"},
 };
 
 HclStatus vbm_setup_from_case(const Case *c, Precision precision, VbmSetup *setup) {
@@ -357,6 +467,7 @@ HclStatus vbm_setup_from_case(const Case *c, Precision precision, VbmSetup *setu
   TRY(read_current(c, setup));
   TRY(read_sides(c, setup));
   TRY(read_ships(c, setup));
+  TRY(read_incident(c, setup));
   setup->initial = case_choice(c, "initial.shape") == 1 ? VBM_INITIAL_GAUSSIAN : VBM_INITIAL_FLAT;
   setup->initial_height = case_real(c, "initial.height");
   setup->initial_x = case_real(c, "initial.x");
@@ -374,6 +485,7 @@ void vbm_setup_free(VbmSetup *setup) {
   free(setup->current_values[0]);
   free(setup->current_values[1]);
   ships_free(setup->ships, setup->nships);
+  free(setup->waves);
   crs_destroy(&setup->crs);
   memset(setup, 0, sizeof *setup);
 }

@@ -32,7 +32,11 @@ typedef struct {
   double initial_height, initial_x, initial_y, initial_width;
   ShipSpec *ships;
   int nships;
-  double ship_ramp;      /* s: the ships' pressure rises over it from 0 */
+  double ship_ramp;  /* s: the ships' pressure rises over it from 0 */
+  int incident_side; /* VBM_WEST .. VBM_NORTH, or -1: no incident waves */
+  VbmWave *waves;    /* the incident waves (vbm_set_incident), nwaves of them */
+  int nwaves;
+  double incident_ramp;  /* s */
   double t_end, dt, cfl; /* dt: the step (fixed: given, or the largest stable one cfl allows that lands on events) */
   double start;
   char time_units[64];

@@ -159,6 +159,9 @@ static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *reques
   TRY(vbm_set_state(r->vbm, h.depth, h.zeta, h.phi, h.u, h.v));
   TRY(vbm_set_preconditioner(r->vbm, pc));
   TRY(vbm_set_ships(r->vbm, r->setup.nships, vbm_setup_place_ships, &r->setup));
+  if (r->setup.nwaves > 0) {
+    TRY(vbm_set_incident(r->vbm, r->setup.incident_side, r->setup.waves, r->setup.nwaves, r->setup.incident_ramp));
+  }
   if (r->maxima) {
     TRY(vbm_enable_maxima(r->vbm));
   }
@@ -429,7 +432,8 @@ static HclStatus vbm_validate(Runtime *rt, const Case *c, const RunRequest *requ
     run_print_crs(s->crs, out);
     fprintf(out, "time step: %.6g s (%.3g of leapfrog's limit %.4g s), %.0f steps to t = %g s\n", s->dt, s->dt / limit,
             limit, round(s->t_end / s->dt), s->t_end);
-    fprintf(out, "ships: %d; psi system by CG + %s\n", s->nships, case_string(c, VBM_SOLVER_PREFIX "preconditioner"));
+    fprintf(out, "ships: %d; incident waves: %d; psi system by CG + %s\n", s->nships, s->nwaves,
+            case_string(c, VBM_SOLVER_PREFIX "preconditioner"));
     double largest_field, bytes = bytes_per_rank(&r, &largest_field);
     const DecompLocal *l = decomp_local(r.decomp);
     fprintf(out, "device memory: %.3g MB per rank of %.3g MB on %s (%.0f bytes per cell)\n", bytes / 1e6,

@@ -102,6 +102,15 @@ assert np.all(depth[~mask] == 15)
 basin = zeta[140:155, 110:210]
 assert np.max(np.abs(basin)) < 1e-3, np.max(np.abs(basin))' "$dir/harbour/map.nc" "$root/cases/harbour-land.csv"
 
+# ---- incident waves ----
+run_capture "$hydrocl" run "$harbour" --set time.end=30 --set output.interval=30 --set waves.side=south \
+  --set waves.incident=irregular --set waves.hs=1 --set waves.tp=8 --set waves.angle=20 -o "$dir/swell"
+ok "an irregular sea enters the harbour from the south sponge" test "$rc" = 0 -a -n "$($py -c '
+import sys, netCDF4, numpy as np
+z = netCDF4.Dataset(sys.argv[1])["zeta"][-1]
+# after 30 s (the amplitudes ramped in over 20 s) the sea stands in the south half, beyond the sponge (y > 100 m)
+print("yes" if np.std(z[25:80, 30:270]) > 0.05 else "")' "$dir/swell/map.nc")"
+
 # ---- refusals ----
 bad_input "a step above leapfrog's limit" "time.dt = 0.5 s breaks leapfrog's stability limit" "$kelvin" \
   --set time.dt=0.5
@@ -112,6 +121,10 @@ bad_input "a sponge narrower than two cells" "a sponge needs at least 2 cells" "
 bad_input "a ship without a beam" "ship.beam must be > 0 m too" "$kelvin" --set ship.beam=0
 bad_input "the cosh shape without kappa" "physics.shape is cosh and needs physics.kappa > 0" "$kelvin" \
   --set physics.shape=cosh
+bad_input "waves entering at a wall" "waves.side is north, which is a wall: waves enter through a sponge" \
+  "$harbour" --set waves.side=north --set waves.height=1 --set waves.period=8
+bad_input "a regular wave without a period" "a regular wave needs waves.height and waves.period > 0" "$harbour" \
+  --set waves.side=south --set waves.height=1
 printf 'x,y\n0,0\n' >"$dir/track.csv"
 bad_input "a track without its header" "track.csv:1: the header must be 'x,y,speed'" "$kelvin" \
   --set ship.track="$dir/track.csv"
