@@ -58,7 +58,8 @@ KrylovOptions vbm_krylov_defaults(void);
 /* Borrows rt and decomp (no periodic sides: HCL_EDATA). Starts with the RRB preconditioner of the default depth. */
 HclStatus vbm_create(Runtime *rt, const Decomp *decomp, const VbmConfig *config, Vbm **out);
 void vbm_destroy(Vbm **vbm);
-/* Replaces the psi system's preconditioner (owned from here on; stencil5_precond.h). */
+/* Replaces the psi system's preconditioner (owned from here on; stencil5_precond.h), set up with the system by
+ * vbm_set_state, or at once after it. */
 HclStatus vbm_set_preconditioner(Vbm *vbm, Precond *pc);
 /* The device memory vbm_create and its steps take on an nx x ny block (with maxima: vbm_enable_maxima's too), and
  * the largest field. */

@@ -74,7 +74,8 @@ struct Vbm {
   Vec *rhs_vec, *psi_vec[2];
   Krylov *krylov;
   VbmSolveStats stats;
-  bool timed; /* vbm_set_timed: the stats' seconds by part, each part waited for */
+  bool timed;     /* vbm_set_timed: the stats' seconds by part, each part waited for */
+  bool assembled; /* the psi system's matrix and preconditioner are set up (vbm_set_state) */
   int nships;
   VbmShipsAt ships_at;
   void *ships_ctx;
@@ -268,7 +269,7 @@ void vbm_destroy(Vbm **vbm) {
 
 HclStatus vbm_set_preconditioner(Vbm *v, Precond *pc) {
   krylov_set_precond(v->krylov, pc);
-  return krylov_setup(v->krylov);
+  return v->assembled ? krylov_setup(v->krylov) : HCL_OK; /* else vbm_set_state sets it up */
 }
 
 /* ---- the kernels ---- */
@@ -308,6 +309,7 @@ static HclStatus assemble_coefficients(Vbm *v) {
   TRY(halo_create(faces, 2, &halo));
   TRY(halo_exchange(halo));
   TRY(krylov_setup(v->krylov));
+  v->assembled = true;
 cleanup:
   halo_destroy(&halo);
   return status;

@@ -154,10 +154,10 @@ static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *reques
   Precond *pc = NULL;
   TRY(open_setup(rt, c, request, r));
   TRY(vbm_create(rt, r->decomp, &r->setup.config, &r->vbm));
-  TRY(stencil5_precond_from_case(c, VBM_SOLVER_PREFIX, &pc));
   TRY(host_initial_state(r, &h));
+  TRY(stencil5_precond_from_case(c, VBM_SOLVER_PREFIX, &pc));
+  TRY(vbm_set_preconditioner(r->vbm, pc)); /* which owns it from here on */
   TRY(vbm_set_state(r->vbm, h.depth, h.zeta, h.phi, h.u, h.v));
-  TRY(vbm_set_preconditioner(r->vbm, pc));
   TRY(vbm_set_ships(r->vbm, r->setup.nships, vbm_setup_place_ships, &r->setup));
   if (r->setup.nwaves > 0) {
     TRY(vbm_set_incident(r->vbm, r->setup.incident_side, r->setup.waves, r->setup.nwaves, r->setup.incident_ramp));
