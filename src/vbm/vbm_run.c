@@ -409,6 +409,20 @@ static HclStatus time_loop(VbmRun *r) {
                        case_real(r->c, "output.progress"));
 }
 
+/* A starting surface that the divergence guard would stop at once is the case's mistake: refused before any file is
+ * made. */
+static HclStatus check_start(VbmRun *r) {
+  HclStatus status = HCL_OK;
+  double rms = 0;
+  TRY(vbm_surface_rms(r->vbm, &rms));
+  REQUIRE(rms <= DIVERGED_RMS, HCL_EDATA,
+          "%s: the starting surface's root mean square is %g m, beyond the %g m at which a run counts as diverged "
+          "(check initial.height, or the restart)",
+          case_origin(r->c, "initial.height"), rms, DIVERGED_RMS);
+cleanup:
+  return status;
+}
+
 static HclStatus vbm_run(Runtime *rt, const Case *c, const RunRequest *request) {
   HclStatus status = HCL_OK;
   VbmRun r;
@@ -418,6 +432,7 @@ static HclStatus vbm_run(Runtime *rt, const Case *c, const RunRequest *request) 
     TRY(read_restart(&r));
     r.first_step = r.tl.step;
   }
+  TRY(check_start(&r));
   TRY(open_output(&r));
   if (!request->restart) {
     TRY(write_output(&r, true, true));

@@ -125,6 +125,9 @@ bad_input "waves entering at a wall" "waves.side is north, which is a wall: wave
   "$harbour" --set waves.side=north --set waves.height=1 --set waves.period=8
 bad_input "a regular wave without a period" "a regular wave needs waves.height and waves.period > 0" "$harbour" \
   --set waves.side=south --set waves.height=1
+bad_input "a starting surface beyond the divergence guard" "the starting surface's root mean square is" \
+  "$kelvin" "${small[@]}" --set initial.shape=gaussian --set initial.height=5000 --set initial.x=1000 \
+  --set initial.y=400 --set initial.width=300
 printf 'x,y\n0,0\n' >"$dir/track.csv"
 bad_input "a track without its header" "track.csv:1: the header must be 'x,y,speed'" "$kelvin" \
   --set ship.track="$dir/track.csv"
