@@ -84,6 +84,18 @@ wave-orders)
       --set solver.order=$order --set solver.method=gmres --set time.end=0.0375 -o "$dir/order-$order" -q
   done
   ;;
+vbm)
+  # The ship-wave model on 24 x 16 cells of 25 m: a ship, a current, an irregular sea from the west sponge, sponges
+  # on three sides; the ships' and the waves' boxes from an offset, on one rank and on two (each its part of them).
+  vbm=(--set grid.nx=24 --set grid.ny=16 --set grid.lx=600 --set grid.ly=400 --set boundary.sponge_width=50
+    --set boundary.north=wall --set ship.x=400 --set ship.y=190 --set current.u=1 --set waves.side=west
+    --set waves.incident=irregular --set waves.hs=0.5 --set waves.tp=8 --set waves.components=8 --set waves.ramp=1
+    --set ships.ramp=1 --set time.dt=0.5 --set time.end=2.5 --set output.interval=2.5 --set output.gauges=[] -q)
+  under_oclgrind "the ship-wave model: a ship, a current, incident waves, sponges" \
+    "${checked[@]}" "$hydrocl" run "$cases/ship-kelvin.yml" "${vbm[@]}" -o "$dir/vbm-1"
+  under_oclgrind "the same on 2 ranks" "$mpirun" -n 2 "${checked[@]}" "$hydrocl" run "$cases/ship-kelvin.yml" \
+    "${vbm[@]}" --set grid.px=2 --set grid.py=1 -o "$dir/vbm-2"
+  ;;
 halo)
   # Two ranks side by side: the ghost exchange's pack and unpack kernels and the reductions over ranks.
   under_oclgrind "shallow water on 2 ranks (halo exchange)" \
