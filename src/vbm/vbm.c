@@ -36,6 +36,11 @@ enum {
 static const char *const kernel_names[NKERNELS] = {"vbm_coefficients", "vbm_rhs",    "vbm_update",  "vbm_pressure",
                                                    "vbm_incident",     "vbm_energy", "vbm_extremes"};
 enum { WAVE_REALS = 5 }; /* kernels_cl/vbm.cl: a, kx, ky, g a / omega, phase */
+/* The longer of the two tables written every stage (ships and incident waves). */
+enum {
+  TABLE_REALS_MAX =
+      VBM_WAVES_MAX * WAVE_REALS > VBM_SHIPS_MAX *SHIP_REALS ? VBM_WAVES_MAX *WAVE_REALS : VBM_SHIPS_MAX *SHIP_REALS
+};
 
 /* A copy of the prognostic levels. */
 typedef struct {
@@ -396,6 +401,39 @@ static CellBox hull_box(const Vbm *v, const VbmShip *ships) {
   return all;
 }
 
+/* A table of REALs of the run's precision into buffer (blocking: the host copy is the caller's). */
+static HclStatus write_table(Vbm *v, cl_mem buffer, const double *table, size_t n) {
+  HclStatus status = HCL_OK;
+  float single[TABLE_REALS_MAX];
+  const void *host = table;
+  ASSERT(n <= TABLE_REALS_MAX);
+  if (v->config.precision == PRECISION_SINGLE) {
+    for (size_t k = 0; k < n; k++) {
+      single[k] = (float)table[k];
+    }
+    host = single;
+  }
+  TRY_CL(clEnqueueWriteBuffer(runtime_queue(v->rt), buffer, CL_TRUE, 0, n * precision_bytes(v->config.precision), host,
+                              0, NULL, NULL));
+cleanup:
+  return status;
+}
+
+/* Launches kernel args a (its own arguments set) over box, a box of this block's cells, adding what every box
+ * kernel takes after them: the box's end, the grid, the block's first global cell and the grid's corner. */
+static HclStatus launch_box(Vbm *v, KernelArgs *a, CellBox box, double reals_per_cell) {
+  const DecompLocal *l = decomp_local(v->decomp);
+  arg_int(a, box.x0 + box.nx);
+  arg_int(a, box.y0 + box.ny);
+  arg_grid(a, v);
+  arg_int(a, l->x0);
+  arg_int(a, l->y0);
+  arg_real(a, v->config.precision, v->config.x0);
+  arg_real(a, v->config.precision, v->config.y0);
+  double bytes = reals_per_cell * box.nx * box.ny * (double)precision_bytes(v->config.precision);
+  return kernel_launch(v->rt, a, kernel_grid_at(v->rt, box.x0, box.y0, box.nx, box.ny, WG_X, WG_Y, 1), bytes);
+}
+
 /* The ships at time t into the device's table (the write blocks: its host copy lives on this call's stack; one
  * wait a stage, beside CG's one an iteration), and their pressure into the pressure field over the box that holds
  * them now and where they were. */
@@ -403,7 +441,6 @@ static HclStatus place_ships(Vbm *v, double t) {
   HclStatus status = HCL_OK;
   VbmShip ships[VBM_SHIPS_MAX];
   double table[VBM_SHIPS_MAX * SHIP_REALS];
-  float table_single[VBM_SHIPS_MAX * SHIP_REALS];
   if (v->nships == 0) {
     return HCL_OK;
   }
@@ -418,53 +455,17 @@ static HclStatus place_ships(Vbm *v, double t) {
     row[5] = ships[s].beam / 2;
     row[6] = ships[s].peak;
   }
-  size_t n = (size_t)v->nships * SHIP_REALS;
-  const void *host = table;
-  if (v->config.precision == PRECISION_SINGLE) {
-    for (size_t k = 0; k < n; k++) {
-      table_single[k] = (float)table[k];
-    }
-    host = table_single;
-  }
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(v->rt), v->ships, CL_TRUE, 0, n * precision_bytes(v->config.precision),
-                              host, 0, NULL, NULL));
+  TRY(write_table(v, v->ships, table, (size_t)v->nships * SHIP_REALS));
   CellBox now = hull_box(v, ships), box = box_union(now, v->pressed);
   v->pressed = now;
   if (box.nx == 0 || box.ny == 0) {
     return HCL_OK;
   }
-  const DecompLocal *l = decomp_local(v->decomp);
   KernelArgs a = kernel_args(v->kernels[KERNEL_PRESSURE]);
   arg_mem(&a, field_buffer(v->pressure));
   arg_mem(&a, v->ships);
   arg_int(&a, v->nships);
-  arg_int(&a, box.x0 + box.nx);
-  arg_int(&a, box.y0 + box.ny);
-  arg_grid(&a, v);
-  arg_int(&a, l->x0);
-  arg_int(&a, l->y0);
-  arg_real(&a, v->config.precision, v->config.x0);
-  arg_real(&a, v->config.precision, v->config.y0);
-  double bytes = (double)box.nx * box.ny * (double)precision_bytes(v->config.precision);
-  TRY(kernel_launch(v->rt, &a, kernel_grid_at(v->rt, box.x0, box.y0, box.nx, box.ny, WG_X, WG_Y, 1), bytes));
-cleanup:
-  return status;
-}
-
-/* A table of REALs of the run's precision into buffer (blocking: the host copy is the caller's). */
-static HclStatus write_table(Vbm *v, cl_mem buffer, const double *table, size_t n) {
-  HclStatus status = HCL_OK;
-  float single[VBM_WAVES_MAX * WAVE_REALS];
-  const void *host = table;
-  ASSERT(n <= VBM_WAVES_MAX * WAVE_REALS);
-  if (v->config.precision == PRECISION_SINGLE) {
-    for (size_t k = 0; k < n; k++) {
-      single[k] = (float)table[k];
-    }
-    host = single;
-  }
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(v->rt), buffer, CL_TRUE, 0, n * precision_bytes(v->config.precision), host,
-                              0, NULL, NULL));
+  TRY(launch_box(v, &a, box, 1));
 cleanup:
   return status;
 }
@@ -513,21 +514,12 @@ static HclStatus place_incident(Vbm *v, double t) {
   if (box.nx == 0) {
     return HCL_OK;
   }
-  const DecompLocal *l = decomp_local(v->decomp);
   KernelArgs a = kernel_args(v->kernels[KERNEL_INCIDENT]);
   arg_mem(&a, field_buffer(v->zeta_target));
   arg_mem(&a, field_buffer(v->phi_target));
   arg_mem(&a, v->waves_table);
   arg_int(&a, v->nwaves);
-  arg_int(&a, box.x0 + box.nx);
-  arg_int(&a, box.y0 + box.ny);
-  arg_grid(&a, v);
-  arg_int(&a, l->x0);
-  arg_int(&a, l->y0);
-  arg_real(&a, v->config.precision, v->config.x0);
-  arg_real(&a, v->config.precision, v->config.y0);
-  double bytes = 2.0 * box.nx * box.ny * (double)precision_bytes(v->config.precision);
-  TRY(kernel_launch(v->rt, &a, kernel_grid_at(v->rt, box.x0, box.y0, box.nx, box.ny, WG_X, WG_Y, 1), bytes));
+  TRY(launch_box(v, &a, box, 2));
 cleanup:
   return status;
 }
