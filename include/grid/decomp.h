@@ -51,6 +51,12 @@ void decomp_block_of(const Decomp *decomp, int rank, int *x0, int *y0, int *nx, 
 bool decomp_can_coarsen(const Decomp *fine, bool halve_x, bool halve_y);
 HclStatus decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out);
 
+/* The grid of the odd points in the directions halved (point I is the fine grid's 2 I + 1; floor(n / 2) points): the
+ * coarse grids of the 5-point multigrid (mg5.h), whose unknowns are interior points with the boundary values outside
+ * the grid. A periodic side needs n even; every rank must keep a point. Collective. */
+bool decomp_can_halve_odd(const Decomp *fine, bool halve_x, bool halve_y);
+HclStatus decomp_create_odd(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out);
+
 const ParComm *decomp_comm(const Decomp *decomp); /* the process grid's communicator; ranks as in the world */
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* stencil5_precond.h: the preconditioners of a 5-point operator (stencil5.h) as a case file chooses them, under a
  * prefix of the model's choosing (a model may embed several solvers, each under its own): the key `preconditioner`
- * (rrb, jacobi or none; rrb by default) and RRB's depth (rrb_levels, rrb_exact), beside krylov.h's keys. */
+ * (rrb, mg, jacobi or none; rrb by default), RRB's depth (rrb_levels, rrb_exact) and the multigrid's precision
+ * (mg_precision: same, float or double), beside krylov.h's keys. */
 #ifndef HYDROCL_STENCIL5_PRECOND_H
 #define HYDROCL_STENCIL5_PRECOND_H
 

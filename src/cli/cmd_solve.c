@@ -15,6 +15,7 @@
 #include "krylov.h"
 #include "par.h"
 #include "poisson.h"
+#include "mg5.h"
 #include "rrb_precond.h"
 #include "stencil5.h"
 
@@ -68,8 +69,15 @@ static HclStatus make_solver(const CliOptions *o, int max_iterations, Krylov **o
   options.rtol = o->tolerance;
   options.max_iterations = max_iterations;
   options.prefix = "--";
+  bool mixed = (o->given & OPT_MIXED) != 0;
+  REQUIRE(!mixed || strcmp(o->preconditioner, "mg") == 0, HCL_EUSAGE,
+          "--precision mixed applies the preconditioner in float: use --preconditioner mg (%s has no float form "
+          "for a double system)",
+          o->preconditioner);
   if (strcmp(o->preconditioner, "rrb") == 0) {
     TRY(rrb_precond_create((RrbDepth){.levels = o->rrb_levels, .exact_nodes = o->rrb_exact}, &pc));
+  } else if (strcmp(o->preconditioner, "mg") == 0) {
+    TRY(mg5_precond_create(&(Mg5Options){.own_precision = mixed, .precision = PRECISION_SINGLE}, &pc));
   } else if (strcmp(o->preconditioner, "jacobi") == 0) {
     TRY(precond_jacobi(&pc));
   } else {
@@ -112,8 +120,9 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
   Field *rhs = NULL, *x = NULL, *matrix[3];
   Vec *b_vec = NULL, *x_vec = NULL;
   double *solution = NULL, initial = 0, final = 0;
-  TRY(cli_require_only(o, OPT_DEVICE | OPT_KERNEL_DIR | OPT_PROFILE | OPT_PRECISION | OPT_N | OPT_PRECONDITIONER |
-                              OPT_TOLERANCE | OPT_NORM | OPT_RRB_LEVELS | OPT_RRB_EXACT | OPT_METHOD));
+  TRY(cli_require_only(o, OPT_DEVICE | OPT_KERNEL_DIR | OPT_PROFILE | OPT_PRECISION | OPT_MIXED | OPT_N |
+                              OPT_PRECONDITIONER | OPT_TOLERANCE | OPT_NORM | OPT_RRB_LEVELS | OPT_RRB_EXACT |
+                              OPT_METHOD));
   REQUIRE(o->nargs == 0, HCL_EUSAGE, "'hydrocl solve-poisson' takes no arguments, only options (--n N)");
   REQUIRE(o->n > 0, HCL_EUSAGE, "'hydrocl solve-poisson' needs --n N, the interior points per side");
   DeviceNeeds needs = {.fp64 = o->precision == PRECISION_DOUBLE};

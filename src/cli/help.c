@@ -33,7 +33,8 @@ static const OptionHelp option_help[] = {
     {OPT_SET, "--set K=V", "override a case key, e.g. --set grid.nx=400 (repeatable)"},
     {OPT_N, "--n N", "N x N interior points (required)"},
     {OPT_METHOD, "--method M", "cg (default), gmres or dc (defect correction)"},
-    {OPT_PRECONDITIONER, "--preconditioner P", "rrb (default), jacobi or none (plain is none)"},
+    {OPT_PRECONDITIONER, "--preconditioner P",
+     "rrb (default), mg (semicoarsening multigrid), jacobi or none (plain is none)"},
     {OPT_TOLERANCE, "--tolerance T", "stop at ||r|| <= T ||b|| (default 1e-5)"},
     {OPT_NORM, "--norm N",
      "2 (default: ||r||_2 <= T ||b||_2) or m (the paper's criterion: ||r||_M^-1 <= T ||r0||_M^-1, M the "
@@ -100,10 +101,11 @@ static const CommandHelp command_help[] = {
      "solve the RRB paper's model problem, -Laplace u = f on the unit square, and print iterations, residuals and "
      "the error against the exact solution",
      "Solves the RRB paper's model problem, -Laplace u = f on the unit square with N x N interior points, by CG, "
-     "GMRES or defect correction with the RRB, Jacobi or no preconditioner, and prints the iterations, the residuals "
-     "and the error against the exact solution.",
-     OPT_DEVICE | OPT_KERNEL_DIR | OPT_PROFILE | OPT_PRECISION | OPT_N | OPT_PRECONDITIONER | OPT_TOLERANCE | OPT_NORM |
-         OPT_RRB_LEVELS | OPT_RRB_EXACT | OPT_METHOD},
+     "GMRES or defect correction with the RRB, multigrid, Jacobi or no preconditioner, and prints the iterations, the "
+     "true residuals and the error against the exact solution. --precision mixed: the method in double, the "
+     "preconditioner in float.",
+     OPT_DEVICE | OPT_KERNEL_DIR | OPT_PROFILE | OPT_PRECISION | OPT_MIXED | OPT_N | OPT_PRECONDITIONER |
+         OPT_TOLERANCE | OPT_NORM | OPT_RRB_LEVELS | OPT_RRB_EXACT | OPT_METHOD},
     {"version", "", "print the version", "Prints the version and the git commit it was built from.", 0},
     {"help", "[COMMAND]", "print this text, or a command's", "Prints the commands and options, or COMMAND's.", 0},
 };

@@ -180,7 +180,8 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
         o->given |= OPT_MIXED;
       } else {
         REQUIRE(strcmp(optarg, "single") == 0 || strcmp(optarg, "float") == 0 || strcmp(optarg, "double") == 0,
-                HCL_EUSAGE, "unknown precision '%s' (allowed: single, double; mixed for a potential-flow case)",
+                HCL_EUSAGE,
+                "unknown precision '%s' (allowed: single, double; mixed for a potential-flow case and solve-poisson)",
                 optarg);
         TRY(precision_parse(optarg, &o->precision));
       }
@@ -236,9 +237,9 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       o->given |= OPT_RRB_EXACT;
       break;
     case LONG_PRECONDITIONER:
-      REQUIRE(strcmp(optarg, "rrb") == 0 || strcmp(optarg, "jacobi") == 0 || strcmp(optarg, "none") == 0 ||
-                  strcmp(optarg, "plain") == 0,
-              HCL_EUSAGE, "--preconditioner '%s': use rrb, jacobi or none (plain)", optarg);
+      REQUIRE(strcmp(optarg, "rrb") == 0 || strcmp(optarg, "mg") == 0 || strcmp(optarg, "jacobi") == 0 ||
+                  strcmp(optarg, "none") == 0 || strcmp(optarg, "plain") == 0,
+              HCL_EUSAGE, "--preconditioner '%s': use rrb, mg, jacobi or none (plain)", optarg);
       o->preconditioner = strcmp(optarg, "plain") == 0 ? "none" : optarg;
       o->given |= OPT_PRECONDITIONER;
       break;

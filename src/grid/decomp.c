@@ -143,29 +143,50 @@ static int coarse_start(int fine_start, bool halve) {
   return halve ? (fine_start + 1) / 2 : fine_start;
 }
 
-bool decomp_can_coarsen(const Decomp *fine, bool halve_x, bool halve_y) {
+/* Point I of the coarse grid is point 2 I + 1 of the fine one: floor(n / 2) points. A block keeps its odd points. */
+static int odd_start(int fine_start, bool halve) {
+  return halve ? fine_start / 2 : fine_start;
+}
+
+typedef int (*StartRule)(int fine_start, bool halve);
+
+/* Whether every rank keeps a point under rule. */
+static bool blocks_survive(const Decomp *fine, StartRule rule, bool halve_x, bool halve_y) {
   const DecompSpec *s = &fine->spec;
-  if ((halve_x && s->nx % 2 != (s->periodic_x ? 0 : 1)) || (halve_y && s->ny % 2 != (s->periodic_y ? 0 : 1))) {
-    return false;
-  }
   for (int c = 0; c < s->px; c++) {
-    if (coarse_start(fine->x_start[c + 1], halve_x) <= coarse_start(fine->x_start[c], halve_x)) {
+    if (rule(fine->x_start[c + 1], halve_x) <= rule(fine->x_start[c], halve_x)) {
       return false;
     }
   }
   for (int c = 0; c < s->py; c++) {
-    if (coarse_start(fine->y_start[c + 1], halve_y) <= coarse_start(fine->y_start[c], halve_y)) {
+    if (rule(fine->y_start[c + 1], halve_y) <= rule(fine->y_start[c], halve_y)) {
       return false;
     }
   }
   return true;
 }
 
-HclStatus decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out) {
+bool decomp_can_coarsen(const Decomp *fine, bool halve_x, bool halve_y) {
+  const DecompSpec *s = &fine->spec;
+  if ((halve_x && s->nx % 2 != (s->periodic_x ? 0 : 1)) || (halve_y && s->ny % 2 != (s->periodic_y ? 0 : 1))) {
+    return false;
+  }
+  return blocks_survive(fine, coarse_start, halve_x, halve_y);
+}
+
+bool decomp_can_halve_odd(const Decomp *fine, bool halve_x, bool halve_y) {
+  const DecompSpec *s = &fine->spec;
+  if ((halve_x && s->periodic_x && s->nx % 2) || (halve_y && s->periodic_y && s->ny % 2)) {
+    return false;
+  }
+  return blocks_survive(fine, odd_start, halve_x, halve_y);
+}
+
+/* The coarse decomposition of fine under rule, on the same process grid. */
+static HclStatus create_halved(const Decomp *fine, StartRule rule, bool halve_x, bool halve_y, Decomp **out) {
   HclStatus status = HCL_OK;
   Decomp *d = NULL;
   *out = NULL;
-  ASSERT(decomp_can_coarsen(fine, halve_x, halve_y));
   TRY_ALLOC(d, 1);
   d->spec = fine->spec;
   d->local = fine->local;
@@ -173,10 +194,10 @@ HclStatus decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, D
   TRY_ALLOC(d->x_start, d->spec.px + 1);
   TRY_ALLOC(d->y_start, d->spec.py + 1);
   for (int c = 0; c <= d->spec.px; c++) {
-    d->x_start[c] = coarse_start(fine->x_start[c], halve_x);
+    d->x_start[c] = rule(fine->x_start[c], halve_x);
   }
   for (int c = 0; c <= d->spec.py; c++) {
-    d->y_start[c] = coarse_start(fine->y_start[c], halve_y);
+    d->y_start[c] = rule(fine->y_start[c], halve_y);
   }
   d->spec.nx = d->x_start[d->spec.px];
   d->spec.ny = d->y_start[d->spec.py];
@@ -185,6 +206,24 @@ HclStatus decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, D
   d = NULL;
 cleanup:
   decomp_destroy(&d);
+  return status;
+}
+
+HclStatus decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out) {
+  HclStatus status = HCL_OK;
+  *out = NULL;
+  ASSERT(decomp_can_coarsen(fine, halve_x, halve_y));
+  TRY(create_halved(fine, coarse_start, halve_x, halve_y, out));
+cleanup:
+  return status;
+}
+
+HclStatus decomp_create_odd(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out) {
+  HclStatus status = HCL_OK;
+  *out = NULL;
+  ASSERT(decomp_can_halve_odd(fine, halve_x, halve_y));
+  TRY(create_halved(fine, odd_start, halve_x, halve_y, out));
+cleanup:
   return status;
 }
 

@@ -3,14 +3,19 @@
  * stencil5_precond.h). */
 #include "stencil5_precond.h"
 
+#include "mg5.h"
 #include "rrb_precond.h"
 
-enum { PRECOND_RRB, PRECOND_JACOBI, PRECOND_NONE };
+enum { PRECOND_RRB, PRECOND_MG, PRECOND_JACOBI, PRECOND_NONE };
+enum { LEVELS_SAME, LEVELS_FLOAT, LEVELS_DOUBLE };
 
 HclStatus stencil5_add_precond_keys(CaseSchema *schema, const char *prefix) {
   const CaseKey keys[] = {
-      {"preconditioner", CASE_CHOICE, "", "rrb", CASE_UNBOUNDED, "rrb|jacobi|none",
-       "rrb (repeated red-black incomplete factorization), jacobi (the diagonal) or none"},
+      {"preconditioner", CASE_CHOICE, "", "rrb", CASE_UNBOUNDED, "rrb|mg|jacobi|none",
+       "rrb (repeated red-black incomplete factorization), mg (semicoarsening multigrid V-cycle), jacobi (the "
+       "diagonal) or none"},
+      {"mg_precision", CASE_CHOICE, "", "same", CASE_UNBOUNDED, "same|float|double",
+       "mg: the V-cycle's precision; float under a double system is mixed precision (the Krylov method in double)"},
       {"rrb_levels", CASE_INT, "", "0", 0, RRB_MAX_LEVELS, NULL,
        "rrb: RRB-k, level k factorized exactly; 0: as deep as rrb_exact asks"},
       {"rrb_exact", CASE_INT, "", "0", 0, RRB_EXACT_MAX, NULL,
@@ -29,6 +34,13 @@ HclStatus stencil5_precond_from_case(const Case *c, const char *prefix, Precond 
     RrbDepth depth = {.levels = (int)case_int(c, case_key(key, prefix, "rrb_levels"))};
     depth.exact_nodes = (int)case_int(c, case_key(key, prefix, "rrb_exact"));
     TRY(rrb_precond_create(depth, out));
+    break;
+  }
+  case PRECOND_MG: {
+    int levels = (int)case_choice(c, case_key(key, prefix, "mg_precision"));
+    Mg5Options options = {.own_precision = levels != LEVELS_SAME,
+                          .precision = levels == LEVELS_DOUBLE ? PRECISION_DOUBLE : PRECISION_SINGLE};
+    TRY(mg5_precond_create(&options, out));
     break;
   }
   case PRECOND_JACOBI:

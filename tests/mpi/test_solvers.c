@@ -5,10 +5,11 @@
  * - the RRB paper's model problem (poisson.h, 63^2): plain CG takes the iterations of the host's CG, RRB-CG with the
  *   paper's M-norm criterion those of the host's RRB-PCG (tests/support/rrb_reference.h; on one rank CG runs on the
  *   first Schur complement, on several on the whole system from its black rows satisfied: the same CG), and every
- *   method with every preconditioner reaches the host's discrete solution, O(h^2) from the exact one;
+ *   method with every preconditioner (none, Jacobi, RRB, the multigrid of mg5.h) reaches the host's discrete
+ *   solution, O(h^2) from the exact one;
  * - random SPD variable-coefficient 5-point systems with islands of zero-flux faces, isotropic and 1000:1
  *   anisotropic: every pair reaches the host's direct (Cholesky) solution, and CG takes fewer iterations with Jacobi
- *   than with none and fewer with RRB than with Jacobi;
+ *   than with none and fewer with RRB or multigrid than with Jacobi;
  * - the sigma-transformed Laplace operator of the potential-flow solver (laplace.h) on its manufactured problem
  *   (tests/support/laplace_problem.h): defect correction and GMRES with the multigrid V-cycle reach the same
  *   potential, within the discretization's error of the exact one (unpreconditioned GMRES stagnates there: the
@@ -20,7 +21,8 @@
  * Defect correction applies where the preconditioned iteration contracts, the spectrum of M^-1 A inside (0, 2): with
  * RRB on the model problem (41 iterations to 1e-10) and the V-cycle on the Laplace problem, not with none (I - A
  * diverges), nor Jacobi (its contraction 1 - O(h^2) takes ten thousand iterations at 63^2), nor RRB on the 1000:1
- * anisotropic random system (it diverges).
+ * anisotropic random system (it diverges); with the multigrid V-cycle everywhere (symmetric Gauss-Seidel smoothing
+ * and a Galerkin-based coarse correction: I - M^-1 S contracts in the S-norm).
  * Usage: test_solvers KERNELS_CL_DIR */
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +30,7 @@
 
 #include "krylov.h"
 #include "laplace.h"
+#include "mg5.h"
 #include "poisson.h"
 #include "rrb_precond.h"
 #include "stencil5.h"
@@ -39,14 +42,15 @@
 
 enum { N = 63, RX = 29, RY = 23, MAX_ITERATIONS = 10000 };
 
-typedef enum { PC_NONE, PC_JACOBI, PC_RRB, PCS } PcKind;
-static const char *const PC_NAMES[PCS] = {"none", "jacobi", "rrb"};
+typedef enum { PC_NONE, PC_JACOBI, PC_RRB, PC_MG, PCS } PcKind;
+static const char *const PC_NAMES[PCS] = {"none", "jacobi", "rrb", "mg"};
 static const KrylovMethod METHODS[] = {KRYLOV_CG, KRYLOV_GMRES, KRYLOV_DC};
 
 /* Whether a method applies with a preconditioner to an SPD 5-point system (see the header); defect correction with
- * RRB only where it contracts (random: false, the anisotropic systems' M^-1 S reaches past 2). */
+ * RRB only where it contracts (random: false, the anisotropic systems' M^-1 S reaches past 2), with the symmetric
+ * Gauss-Seidel V-cycle always (its error propagation I - M^-1 S contracts in the S-norm). */
 static bool applies(KrylovMethod method, PcKind pc, bool contracts) {
-  return method != KRYLOV_DC || (pc == PC_RRB && contracts);
+  return method != KRYLOV_DC || (pc == PC_RRB && contracts) || pc == PC_MG;
 }
 
 /* A system on the device: the 5-point operator with the host stencil's coefficients, b and x (zero). */
@@ -104,6 +108,7 @@ static HclStatus make_solver(System *s, KrylovMethod method, PcKind pc, KrylovNo
   options.max_iterations = MAX_ITERATIONS;
   options.restart = 30;
   TRY(pc == PC_RRB      ? rrb_precond_create(RRB_DEPTH_DEFAULT, &p)
+      : pc == PC_MG     ? mg5_precond_create(&(Mg5Options){0}, &p)
       : pc == PC_JACOBI ? precond_jacobi(&p)
                         : precond_none(&p));
   TRY(krylov_create(&options, out));
@@ -271,10 +276,11 @@ static void random_systems(Runtime *rt) {
                result.iterations, difference, status_message());
       }
     }
-    TAP_OK(all_ranks(made == HCL_OK && cg_iterations[PC_RRB] < cg_iterations[PC_JACOBI] &&
+    TAP_OK(all_ranks(made == HCL_OK && cg_iterations[PC_MG] < cg_iterations[PC_JACOBI] &&
+                     cg_iterations[PC_RRB] < cg_iterations[PC_JACOBI] &&
                      cg_iterations[PC_JACOBI] < cg_iterations[PC_NONE]),
-           "CG's iterations%s: RRB %d < Jacobi %d < none %d", anisotropic ? " (anisotropic)" : "",
-           cg_iterations[PC_RRB], cg_iterations[PC_JACOBI], cg_iterations[PC_NONE]);
+           "CG's iterations%s: multigrid %d and RRB %d < Jacobi %d < none %d", anisotropic ? " (anisotropic)" : "",
+           cg_iterations[PC_MG], cg_iterations[PC_RRB], cg_iterations[PC_JACOBI], cg_iterations[PC_NONE]);
     system_free(&s);
   }
   /* A negative centre: no SPD matrix has one. */
@@ -330,12 +336,13 @@ cleanup:
   return status;
 }
 
-/* Each solver reads its own keys: CG with Jacobi and GMRES with RRB from one case reach the model problem's solution
- * to 1e-8 (both stop at 1e-10 of ||b||; the condition number is 1.6e3); a stopping rule that never stops is refused
- * naming the key as the case set it. */
+/* Each solver reads its own keys: CG with Jacobi and GMRES with the multigrid in float (mixed precision) from one
+ * case reach the model problem's solution to 1e-8 (both stop at 1e-10 of ||b||; the condition number is 1.6e3); a
+ * stopping rule that never stops is refused naming the key as the case set it. */
 static void solvers_from_case(Runtime *rt) {
-  static const char *const sets[] = {"pressure.preconditioner=jacobi", "pressure.rtol=1e-10", "wave.method=gmres",
-                                     "wave.rtol=1e-10"};
+  static const char *const sets[] = {
+      "pressure.preconditioner=jacobi", "pressure.rtol=1e-10",    "wave.method=gmres", "wave.rtol=1e-10",
+      "wave.preconditioner=mg",         "wave.mg_precision=float"};
   const char *const prefixes[] = {"pressure.", "wave."};
   CaseSchema *schema = NULL;
   Case *c = NULL;
@@ -347,7 +354,7 @@ static void solvers_from_case(Runtime *rt) {
   poisson_block(&domain, 0, 0, N, N, st.c, st.east, st.north, b);
   reference_pcg(&st, NULL, b, host, 1e-10, MAX_ITERATIONS);
   status_clear();
-  HclStatus made = two_solver_case(sets, 4, &schema, &c);
+  HclStatus made = two_solver_case(sets, 6, &schema, &c);
   made = made == HCL_OK ? system_create(rt, &st, b, &s) : made;
   for (int k = 0; k < 2 && made == HCL_OK; k++) {
     Krylov *ks = NULL;
@@ -370,7 +377,7 @@ static void solvers_from_case(Runtime *rt) {
     st_ = st_ == HCL_OK ? field_gather(s.xf, device) : st_;
     double difference = relative_difference(device, host, N * N);
     TAP_OK(all_ranks(st_ == HCL_OK && r.converged && options.method == (k ? KRYLOV_GMRES : KRYLOV_CG) &&
-                     strcmp(pc_name, k ? "rrb" : "jacobi") == 0 && on_rank0(difference < 1e-8)),
+                     strcmp(pc_name, k ? "mg" : "jacobi") == 0 && on_rank0(difference < 1e-8)),
            "from the case's %s keys: %s with %s, %d iterations, %.2e from the host's solution %s", prefixes[k],
            krylov_method_name(options.method), pc_name, r.iterations, difference, status_message());
     precond_destroy(&pc);

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* mg5.h: geometric multigrid for the 5-point systems of stencil5.h as a preconditioner (precond.h) any Krylov method
+ * can use: the semi-implicit shallow-water pressure system, the ship-wave model's psi system, the Poisson problem.
+ *
+ * The method is hypre's PFMG (Ashby & Falgout 1996) with a 5-point coarse operator (kernels_cl/mg5.cl says how):
+ * - semicoarsening: each level halves one direction, the one whose couplings are strongest (summed over the level's
+ *   grid; PFMG's rule, which coarsens a strongly anisotropic system along its strong direction only, where a point
+ *   smoother is enough), among those a level can still halve on every rank; levels down to one point, or to the
+ *   first grid some rank could no longer keep a point of (several ranks).
+ * - operator-dependent interpolation (Dendy's collapsed stencil) and the Galerkin coarse operator R S P, R = P^T,
+ *   folded back onto 5 points so every level is one: Galerkin because coefficients that jump (a tidal flat, a dry
+ *   cell's zero couplings, a ship's hull) have no rediscretization from the matrix alone, and R S P with these
+ *   weights keeps the jumps where S has them.
+ * - red-black Gauss-Seidel, one half-sweep pair before and the reverse pair after each coarse correction, so the
+ *   V-cycle is a symmetric positive definite M (CG's need); on the coarsest grid as many symmetric sweeps as it has
+ *   points across.
+ *
+ * A preconditioner in another precision than its operator's (float for a double system: mixed-precision CG) makes
+ * its own finest level, a copy of the operator's matrix converted at every setup, and converts r and z on the way
+ * in and out. The directions are chosen at the first setup and kept; every setup recomputes the levels' weights
+ * and matrices on the device. Every call is collective. */
+#ifndef HYDROCL_MG5_H
+#define HYDROCL_MG5_H
+
+#include <stdbool.h>
+
+#include "precision.h"
+#include "precond.h"
+#include "status.h"
+
+typedef struct {
+  bool own_precision;  /* false: the operator's precision */
+  Precision precision; /* of the levels when own_precision */
+} Mg5Options;
+
+HclStatus mg5_precond_create(const Mg5Options *options, Precond **out);
+
+/* The levels of a preconditioner that has been set up (0 otherwise), and level l's global grid and the direction it
+ * halves to the next (0: x, 1: y, -1: the coarsest): for reports and tests. */
+int mg5_levels(const Precond *pc);
+void mg5_level_shape(const Precond *pc, int l, int *nx, int *ny, int *halves);
+
+#endif

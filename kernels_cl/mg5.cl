@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* mg5.cl: the semicoarsening multigrid of src/solver/mg5.c for the 5-point symmetric systems of stencil5.cl,
+ *
+ *   (S x)_p = c_p x_p + e_p x_E + e_W x_W + n_p x_N + n_S x_S,
+ *
+ * in the manner of hypre's PFMG (Ashby & Falgout 1996; Falgout & Jones 2000): each level halves one direction d,
+ * keeping the points of odd global index along d (coarse point I is fine point 2 I + 1; the unknowns are interior
+ * points, the boundary values outside the grid). Kernels:
+ *
+ * - mg_weights: the interpolation to the even (F) points from their two odd (C) neighbours along d, the stencil
+ *   collapsed across d (Dendy's black-box rule, PFMG's): w_- = -a_- / (c + a_perp- + a_perp+), w_+ likewise, so a
+ *   mass term (c above the couplings' sum) or a Dirichlet neighbour weakens the interpolation, and a zero coupling
+ *   (a dry cell) stops it.
+ * - mg_rap: the Galerkin coarse operator R S P with R = P^T, a 9-point stencil, row by row; mg_collapse folds its
+ *   corner couplings back onto a 5-point one: a corner coupling a between the diagonal corners p, q of a coarse cell
+ *   adds a / 2 to each of the cell's four edges, and the centre keeps the row sum. That keeps the energy of every
+ *   linear function, p and q's a (x_p - x_q)^2 being (x_p - x_r)^2 + (x_r - x_q)^2 averaged over the two paths around
+ *   the cell, so the collapsed operator is the Galerkin one on the smooth errors the coarse grid exists for
+ *   (on Poisson's 5-point operator it is the 5-point operator of the coarse spacing exactly), and keeps S's sign
+ *   pattern: the Galerkin corners of an M-matrix with these weights are <= 0, so the collapsed one is an M-matrix
+ *   again. Every level is then 5-point, relaxed by the same red-black Gauss-Seidel.
+ * - mg_restrict (b_c = P^T r), mg_prolong (x += P e_c, or x = P e_c), mg_smooth (a red-black Gauss-Seidel
+ *   half-sweep) and mg_smooth_first (the first red and black half-sweeps from x = 0, in one pass).
+ *
+ * The direction is (sx, sy) = (1, 0) or (0, 1); "first" is the fine local index (along d) of the coarse block's first
+ * point, f0 and c0 the blocks' global origins along d. Layout: stencil5.cl's, ghost width 1 everywhere; the ghosts of
+ * the arrays a kernel reads beside its point are exchanged by the host first. Macros: REAL (common.clh). */
+
+#define AT(a, i, j, pitch) (a)[((j) + 1) * (pitch) + (i) + 1]
+#define MATRIX __global const REAL *restrict c, __global const REAL *restrict e, __global const REAL *restrict n
+
+/* The entry of S in row (i, j) for its neighbour (i + dx, j + dy), |dx| + |dy| <= 1. */
+INLINE REAL entry(MATRIX, const int i, const int j, const int dx, const int dy, const int pitch) {
+  if (dx == 1) {
+    return AT(e, i, j, pitch);
+  }
+  if (dx == -1) {
+    return AT(e, i - 1, j, pitch);
+  }
+  if (dy == 1) {
+    return AT(n, i, j, pitch);
+  }
+  if (dy == -1) {
+    return AT(n, i, j - 1, pitch);
+  }
+  return AT(c, i, j, pitch);
+}
+
+/* The interpolation weights of the fine points from the coarse neighbours at -d (wm) and +d (wp); zero at the C
+ * points (odd global index along d: parity is the block's global origin along d, mod 2). */
+__kernel void mg_weights(MATRIX, __global REAL *restrict wm, __global REAL *restrict wp, const int nx, const int ny,
+                         const int pitch, const int sx, const int sy, const int parity) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  REAL minus = 0, plus = 0;
+  const int k = sx ? i : j;
+  if (((k + parity) & 1) == 0) {
+    const REAL collapsed = AT(c, i, j, pitch) + entry(c, e, n, i, j, -sy, -sx, pitch) + entry(c, e, n, i, j, sy, sx, pitch);
+    if (collapsed > 0) {
+      minus = -entry(c, e, n, i, j, -sx, -sy, pitch) / collapsed;
+      plus = -entry(c, e, n, i, j, sx, sy, pitch) / collapsed;
+    }
+  }
+  AT(wm, i, j, pitch) = minus;
+  AT(wp, i, j, pitch) = plus;
+}
+
+/* Row I of R S P: the coarse centre, east and north couplings into cc, ce, cn, the corners north-east and north-west
+ * into cne, cnw (the other four are the neighbours' rows). The fine points f = X - d, X, X + d carry row I's P^T
+ * weights; each f's stencil neighbour g spreads to its coarse parents. A g two fine points back along d (t = -2)
+ * only adds to the coupling with the coarse point behind, which that point's row holds: skipped. */
+__kernel void mg_rap(MATRIX, __global const REAL *restrict wm, __global const REAL *restrict wp,
+                     __global REAL *restrict cc, __global REAL *restrict ce, __global REAL *restrict cn,
+                     __global REAL *restrict cne, __global REAL *restrict cnw, const int nx, const int ny,
+                     const int pitch_f, const int pitch_c, const int sx, const int sy, const int first) {
+  const int ci = get_global_id(0), cj = get_global_id(1);
+  if (OUTSIDE(ci, cj)) {
+    return;
+  }
+  const int fi = sx ? 2 * ci + first : ci, fj = sy ? 2 * cj + first : cj;
+  REAL s[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}; /* s[q + 1][o + 1]: o along d, q across it */
+  const int offsets[5][2] = {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+  for (int df = -1; df <= 1; df++) {
+    const int fx = fi + df * sx, fy = fj + df * sy;
+    const REAL pf = df == 0 ? 1 : df < 0 ? AT(wp, fx, fy, pitch_f) : AT(wm, fx, fy, pitch_f);
+    for (int g = 0; g < 5; g++) {
+      const int dx = offsets[g][0], dy = offsets[g][1];
+      const int t = df + dx * sx + dy * sy, q = dx * sy + dy * sx;
+      if (t == -2) {
+        continue;
+      }
+      const REAL a = pf * entry(c, e, n, fx, fy, dx, dy, pitch_f);
+      if ((t & 1) == 0) {
+        s[q + 1][t / 2 + 1] += a;
+      } else {
+        s[q + 1][(t - 1) / 2 + 1] += a * AT(wm, fx + dx, fy + dy, pitch_f);
+        s[q + 1][(t + 1) / 2 + 1] += a * AT(wp, fx + dx, fy + dy, pitch_f);
+      }
+    }
+  }
+#define S(dx, dy) (sx ? s[(dy) + 1][(dx) + 1] : s[(dx) + 1][(dy) + 1])
+  AT(cc, ci, cj, pitch_c) = S(0, 0);
+  AT(ce, ci, cj, pitch_c) = S(1, 0);
+  AT(cn, ci, cj, pitch_c) = S(0, 1);
+  AT(cne, ci, cj, pitch_c) = S(1, 1);
+  AT(cnw, ci, cj, pitch_c) = S(-1, 1);
+#undef S
+}
+
+/* What the corners of the two cells beside the edge east of (i, j) add to it, and north of it. */
+INLINE REAL added_east(__global const REAL *cne, __global const REAL *cnw, const int i, const int j, const int pitch) {
+  return (AT(cne, i, j, pitch) + AT(cnw, i + 1, j, pitch) + AT(cne, i, j - 1, pitch) + AT(cnw, i + 1, j - 1, pitch)) /
+         2;
+}
+
+INLINE REAL added_north(__global const REAL *cne, __global const REAL *cnw, const int i, const int j,
+                        const int pitch) {
+  return (AT(cne, i, j, pitch) + AT(cnw, i + 1, j, pitch) + AT(cne, i - 1, j, pitch) + AT(cnw, i, j, pitch)) / 2;
+}
+
+/* The 9-point coarse stencil (c, e, n and the corners, their ghosts exchanged) folded onto 5 points, in place. */
+__kernel void mg_collapse(__global REAL *restrict c, __global REAL *restrict e, __global REAL *restrict n,
+                          __global const REAL *restrict cne, __global const REAL *restrict cnw, const int nx,
+                          const int ny, const int pitch) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const REAL corners = AT(cne, i, j, pitch) + AT(cnw, i, j, pitch) + AT(cne, i - 1, j - 1, pitch) +
+                       AT(cnw, i + 1, j - 1, pitch);
+  const REAL east = added_east(cne, cnw, i, j, pitch), north = added_north(cne, cnw, i, j, pitch);
+  const REAL edges = east + added_east(cne, cnw, i - 1, j, pitch) + north + added_north(cne, cnw, i, j - 1, pitch);
+  AT(c, i, j, pitch) += corners - edges;
+  AT(e, i, j, pitch) += east;
+  AT(n, i, j, pitch) += north;
+}
+
+/* b_c = P^T r (r's ghosts exchanged). */
+__kernel void mg_restrict(__global const REAL *restrict r, __global const REAL *restrict wm,
+                          __global const REAL *restrict wp, __global REAL *restrict b, const int nx, const int ny,
+                          const int pitch_f, const int pitch_c, const int sx, const int sy, const int first) {
+  const int ci = get_global_id(0), cj = get_global_id(1);
+  if (OUTSIDE(ci, cj)) {
+    return;
+  }
+  const int fi = sx ? 2 * ci + first : ci, fj = sy ? 2 * cj + first : cj;
+  AT(b, ci, cj, pitch_c) = AT(r, fi, fj, pitch_f) + AT(wp, fi - sx, fj - sy, pitch_f) * AT(r, fi - sx, fj - sy, pitch_f) +
+                           AT(wm, fi + sx, fj + sy, pitch_f) * AT(r, fi + sx, fj + sy, pitch_f);
+}
+
+/* x += P e_c over the fine points (add), or x = P e_c (e_c's ghosts exchanged). */
+__kernel void mg_prolong(__global REAL *restrict x, __global const REAL *restrict ec, __global const REAL *restrict wm,
+                         __global const REAL *restrict wp, const int nx, const int ny, const int pitch_f,
+                         const int pitch_c, const int sx, const int sy, const int f0, const int c0, const int add) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const int g = f0 + (sx ? i : j); /* the global index along d */
+  REAL correction;
+  if (g & 1) {
+    const int k = (g - 1) / 2 - c0;
+    correction = sx ? AT(ec, k, j, pitch_c) : AT(ec, i, k, pitch_c);
+  } else {
+    const int k = g / 2 - c0; /* the parent at +d; the one at -d is k - 1 */
+    correction = sx ? AT(wm, i, j, pitch_f) * AT(ec, k - 1, j, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, k, j, pitch_c)
+                    : AT(wm, i, j, pitch_f) * AT(ec, i, k - 1, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, i, k, pitch_c);
+  }
+  AT(x, i, j, pitch_f) = add ? AT(x, i, j, pitch_f) + correction : correction;
+}
+
+/* A red-black Gauss-Seidel half-sweep: x_p = (b_p - sum of the couplings times x) / c_p at the points of the colour
+ * ((i + j + parity) mod 2 == colour; parity: the block's global origin's), x's ghosts exchanged. */
+__kernel void mg_smooth(MATRIX, __global const REAL *restrict b, __global REAL *restrict x, const int nx, const int ny,
+                        const int pitch, const int parity, const int colour) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j) || ((i + j + parity) & 1) != colour) {
+    return;
+  }
+  const REAL off = AT(e, i, j, pitch) * AT(x, i + 1, j, pitch) + AT(e, i - 1, j, pitch) * AT(x, i - 1, j, pitch) +
+                   AT(n, i, j, pitch) * AT(x, i, j + 1, pitch) + AT(n, i, j - 1, pitch) * AT(x, i, j - 1, pitch);
+  AT(x, i, j, pitch) = (AT(b, i, j, pitch) - off) / AT(c, i, j, pitch);
+}
+
+/* The first red and black half-sweeps from x = 0 in one pass: b / c at the colour's points, and at the others the
+ * Gauss-Seidel update from those values, computed again from the neighbours' b and c (their ghosts exchanged). */
+__kernel void mg_smooth_first(MATRIX, __global const REAL *restrict b, __global REAL *restrict x, const int nx,
+                              const int ny, const int pitch, const int parity, const int colour) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+#define FIRST(i, j) (AT(c, i, j, pitch) != 0 ? AT(b, i, j, pitch) / AT(c, i, j, pitch) : 0) /* 0 beyond a closed side */
+  REAL value;
+  if (((i + j + parity) & 1) == colour) {
+    value = FIRST(i, j);
+  } else {
+    const REAL off = AT(e, i, j, pitch) * FIRST(i + 1, j) + AT(e, i - 1, j, pitch) * FIRST(i - 1, j) +
+                     AT(n, i, j, pitch) * FIRST(i, j + 1) + AT(n, i, j - 1, pitch) * FIRST(i, j - 1);
+    value = (AT(b, i, j, pitch) - off) / AT(c, i, j, pitch);
+  }
+#undef FIRST
+  AT(x, i, j, pitch) = value;
+}

@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* mg5.c: the semicoarsening multigrid preconditioner of the 5-point systems (see mg5.h; kernels in
+ * kernels_cl/mg5.cl). */
+#include "mg5.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "kernel.h"
+#include "program.h"
+#include "stencil5.h"
+
+enum { WG_X = 32, WG_Y = 4, MAX_LEVELS = 64 };
+enum { K_WEIGHTS, K_RAP, K_COLLAPSE, K_RESTRICT, K_PROLONG, K_SMOOTH, K_SMOOTH_FIRST, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"mg_weights", "mg_rap", "mg_collapse", "mg_restrict",
+                                                   "mg_prolong", "mg_smooth",   "mg_smooth_first"};
+enum { RED, BLACK };
+enum { HALVES_NONE = -1, HALVES_X = 0, HALVES_Y = 1 };
+
+typedef struct {
+  Decomp *own_decomp; /* NULL on the finest level, which is the operator's */
+  const Decomp *decomp;
+  Operator *op; /* this level's 5-point operator: the system's (borrowed) or made here */
+  bool owns_op;
+  Field *matrix[3]; /* op's centre, east, north */
+  Vec *centre;      /* matrix[0] as a vector: its ghosts, which the Galerkin product reads */
+  Vec *b, *x, *r;   /* right-hand side and correction (the finest level's are the apply's, unless converted), residual */
+  Vec *wm, *wp;     /* the interpolation weights from the next level's points at -d and +d */
+  int halves;       /* the direction halved to the next level, or HALVES_NONE */
+  bool relaxed;     /* false: PFMG's skipped relaxation (mg5.h) */
+} Level;
+
+typedef struct {
+  Mg5Options options;
+  Precision precision; /* the levels' */
+  Runtime *rt;
+  Level levels[MAX_LEVELS];
+  int nlevels;
+  bool converts;         /* the levels' precision is not the operator's */
+  Vec *system_matrix[3]; /* when converting: the operator's matrix fields as vectors of its space */
+  Vec *finest_matrix[3]; /* and the finest level's, of the levels' precision */
+  int coarse_sweeps;     /* symmetric sweep pairs on the coarsest level */
+  cl_program program;
+  cl_kernel kernels[NKERNELS];
+} Mg5;
+
+static void level_free(Level *L) {
+  Vec **vectors[] = {&L->centre, &L->b, &L->x, &L->r, &L->wm, &L->wp};
+  for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
+    vec_destroy(vectors[v]);
+  }
+  if (L->owns_op) {
+    operator_destroy(&L->op);
+  }
+  decomp_destroy(&L->own_decomp);
+}
+
+static void destroy(void *ctx) {
+  Mg5 *m = ctx;
+  if (!m) {
+    return;
+  }
+  for (int l = m->nlevels - 1; l >= 0; l--) {
+    level_free(&m->levels[l]);
+  }
+  for (int f = 0; f < 3; f++) {
+    vec_destroy(&m->system_matrix[f]);
+    vec_destroy(&m->finest_matrix[f]);
+  }
+  program_release(&m->program, m->kernels, NKERNELS);
+  free(m);
+}
+
+/* ---- launches ---- */
+
+static const DecompLocal *local_of(const Level *L) {
+  return decomp_local(L->decomp);
+}
+
+static int pitch_of(const Level *L) {
+  return field_pitch(L->matrix[0]);
+}
+
+static HclStatus launch_points(Mg5 *m, KernelArgs *a, const Level *L, double arrays) {
+  const DecompLocal *l = local_of(L);
+  return kernel_launch(m->rt, a, kernel_grid(m->rt, l->nx, l->ny, WG_X, WG_Y),
+                       arrays * l->nx * l->ny * precision_bytes(m->precision));
+}
+
+static void arg_matrix(KernelArgs *a, const Level *L) {
+  for (int f = 0; f < 3; f++) {
+    arg_mem(a, field_buffer(L->matrix[f]));
+  }
+}
+
+/* The direction's unit vector and, along it, the fine block's local index of the coarse block's first point. */
+static void arg_direction(KernelArgs *a, const Level *f, const Level *c) {
+  const DecompLocal *lf = local_of(f), *lc = local_of(c);
+  bool x = f->halves == HALVES_X;
+  arg_int(a, x);
+  arg_int(a, !x);
+  arg_int(a, x ? 2 * lc->x0 + 1 - lf->x0 : 2 * lc->y0 + 1 - lf->y0);
+}
+
+/* One red-black half-sweep of colour on level L, or (first) the red and the black one from x = 0. */
+static HclStatus smooth(Mg5 *m, Level *L, Vec *b, Vec *x, int colour, bool first) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = local_of(L);
+  KernelArgs a = kernel_args(m->kernels[first ? K_SMOOTH_FIRST : K_SMOOTH]);
+  TRY(vec_ghosts(first ? b : x));
+  arg_matrix(&a, L);
+  arg_mem(&a, vec_buffer(b));
+  arg_mem(&a, vec_buffer(x));
+  arg_int(&a, l->nx);
+  arg_int(&a, l->ny);
+  arg_int(&a, pitch_of(L));
+  arg_int(&a, (l->x0 + l->y0) & 1);
+  arg_int(&a, colour);
+  TRY(launch_points(m, &a, L, first ? 5 : 6));
+  vec_touch(x);
+cleanup:
+  return status;
+}
+
+/* b_c = P^T r. */
+static HclStatus restrict_to(Mg5 *m, Level *f, Vec *r, Level *c) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *lc = local_of(c);
+  TRY(vec_ghosts(r));
+  KernelArgs a = kernel_args(m->kernels[K_RESTRICT]);
+  arg_mem(&a, vec_buffer(r));
+  arg_mem(&a, vec_buffer(f->wm));
+  arg_mem(&a, vec_buffer(f->wp));
+  arg_mem(&a, vec_buffer(c->b));
+  arg_int(&a, lc->nx);
+  arg_int(&a, lc->ny);
+  arg_int(&a, pitch_of(f));
+  arg_int(&a, pitch_of(c));
+  arg_direction(&a, f, c);
+  TRY(launch_points(m, &a, c, 6));
+  vec_touch(c->b);
+cleanup:
+  return status;
+}
+
+/* x_f += P e_c (add), or x_f = P e_c. */
+static HclStatus prolong_to(Mg5 *m, Level *c, Level *f, Vec *x, bool add) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *lf = local_of(f), *lc = local_of(c);
+  bool along_x = f->halves == HALVES_X;
+  TRY(vec_ghosts(c->x));
+  KernelArgs a = kernel_args(m->kernels[K_PROLONG]);
+  arg_mem(&a, vec_buffer(x));
+  arg_mem(&a, vec_buffer(c->x));
+  arg_mem(&a, vec_buffer(f->wm));
+  arg_mem(&a, vec_buffer(f->wp));
+  arg_int(&a, lf->nx);
+  arg_int(&a, lf->ny);
+  arg_int(&a, pitch_of(f));
+  arg_int(&a, pitch_of(c));
+  arg_int(&a, along_x);
+  arg_int(&a, !along_x);
+  arg_int(&a, along_x ? lf->x0 : lf->y0);
+  arg_int(&a, along_x ? lc->x0 : lc->y0);
+  arg_int(&a, add);
+  TRY(launch_points(m, &a, f, add ? 4.5 : 3.5));
+  vec_touch(x);
+cleanup:
+  return status;
+}
+
+/* ---- the V-cycle ---- */
+
+/* x = M_l^-1 b on level l, from x = 0: a red and a black half-sweep, the coarse correction, the black and the red;
+ * on the coarsest level coarse_sweeps such pairs each way; on a level that is not relaxed, the coarse correction of
+ * b alone (M_l^-1 = P M_{l+1}^-1 P^T). */
+static HclStatus cycle(Mg5 *m, int l, Vec *b, Vec *x) {
+  HclStatus status = HCL_OK;
+  Level *L = &m->levels[l], *C = &m->levels[l + 1];
+  if (!L->relaxed) {
+    TRY(restrict_to(m, L, b, C));
+    TRY(cycle(m, l + 1, C->b, C->x));
+    TRY(prolong_to(m, C, L, x, false));
+    goto cleanup;
+  }
+  int pairs = L->halves == HALVES_NONE ? m->coarse_sweeps : 1;
+  TRY(smooth(m, L, b, x, RED, true));
+  for (int s = 1; s < pairs; s++) {
+    TRY(smooth(m, L, b, x, RED, false));
+    TRY(smooth(m, L, b, x, BLACK, false));
+  }
+  if (L->halves != HALVES_NONE) {
+    TRY(operator_residual(L->op, b, x, L->r, NULL));
+    TRY(restrict_to(m, L, L->r, C));
+    TRY(cycle(m, l + 1, C->b, C->x));
+    TRY(prolong_to(m, C, L, x, true));
+  }
+  for (int s = 0; s < pairs; s++) {
+    TRY(smooth(m, L, b, x, BLACK, false));
+    TRY(smooth(m, L, b, x, RED, false));
+  }
+cleanup:
+  return status;
+}
+
+static HclStatus apply(void *ctx, Vec *r, Vec *z) {
+  HclStatus status = HCL_OK;
+  Mg5 *m = ctx;
+  Level *L = &m->levels[0];
+  if (!m->converts) {
+    TRY(cycle(m, 0, r, z));
+    goto cleanup;
+  }
+  TRY(vec_convert(L->b, r));
+  TRY(cycle(m, 0, L->b, L->x));
+  TRY(vec_convert(z, L->x));
+cleanup:
+  return status;
+}
+
+/* ---- set-up ---- */
+
+/* The ghosts of a level's centre, which the Galerkin product and the first sweep read, after its matrix changed. */
+static HclStatus refresh_centre(Level *L) {
+  vec_touch(L->centre);
+  return vec_ghosts(L->centre);
+}
+
+/* The interpolation weights of level f towards the next, their ghosts exchanged. */
+static HclStatus make_weights(Mg5 *m, Level *f) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = local_of(f);
+  bool along_x = f->halves == HALVES_X;
+  KernelArgs a = kernel_args(m->kernels[K_WEIGHTS]);
+  arg_matrix(&a, f);
+  arg_mem(&a, vec_buffer(f->wm));
+  arg_mem(&a, vec_buffer(f->wp));
+  arg_int(&a, l->nx);
+  arg_int(&a, l->ny);
+  arg_int(&a, pitch_of(f));
+  arg_int(&a, along_x);
+  arg_int(&a, !along_x);
+  arg_int(&a, (along_x ? l->x0 : l->y0) & 1);
+  TRY(launch_points(m, &a, f, 5));
+  vec_touch(f->wm);
+  vec_touch(f->wp);
+  TRY(vec_ghosts(f->wm));
+  TRY(vec_ghosts(f->wp));
+cleanup:
+  return status;
+}
+
+/* Level c's matrix from level f's: R S P row by row (its corners into c's x and r, as scratch), folded onto 5
+ * points, its couplings' ghosts exchanged and its centre checked (operator_setup). */
+static HclStatus make_coarse_matrix(Mg5 *m, Level *f, Level *c) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *lc = local_of(c);
+  TRY(make_weights(m, f));
+  KernelArgs a = kernel_args(m->kernels[K_RAP]);
+  arg_matrix(&a, f);
+  arg_mem(&a, vec_buffer(f->wm));
+  arg_mem(&a, vec_buffer(f->wp));
+  arg_matrix(&a, c);
+  arg_mem(&a, vec_buffer(c->x));
+  arg_mem(&a, vec_buffer(c->r));
+  arg_int(&a, lc->nx);
+  arg_int(&a, lc->ny);
+  arg_int(&a, pitch_of(f));
+  arg_int(&a, pitch_of(c));
+  arg_direction(&a, f, c);
+  TRY(launch_points(m, &a, c, 20));
+  vec_touch(c->x);
+  vec_touch(c->r);
+  TRY(vec_ghosts(c->x));
+  TRY(vec_ghosts(c->r));
+  a = kernel_args(m->kernels[K_COLLAPSE]);
+  arg_matrix(&a, c);
+  arg_mem(&a, vec_buffer(c->x));
+  arg_mem(&a, vec_buffer(c->r));
+  arg_int(&a, lc->nx);
+  arg_int(&a, lc->ny);
+  arg_int(&a, pitch_of(c));
+  TRY(launch_points(m, &a, c, 8));
+  TRY(operator_setup(c->op));
+  TRY(refresh_centre(c));
+cleanup:
+  return status;
+}
+
+/* PFMG's rule: the direction of the stronger couplings (summed over the level), of those the level can halve on
+ * every rank; HALVES_NONE when it can halve neither. */
+static HclStatus choose_direction(Level *L, int *halves) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *g = decomp_spec(L->decomp);
+  bool can_x = g->nx >= 2 && decomp_can_halve_odd(L->decomp, true, false);
+  bool can_y = g->ny >= 2 && decomp_can_halve_odd(L->decomp, false, true);
+  *halves = can_x ? HALVES_X : can_y ? HALVES_Y : HALVES_NONE;
+  if (can_x && can_y) {
+    double east = 0, north = 0;
+    Reducer *reducer = vspace_reducer(operator_space(L->op));
+    TRY(reduce_sum(reducer, field_span(L->matrix[1]), &east));
+    TRY(reduce_sum(reducer, field_span(L->matrix[2]), &north));
+    *halves = fabs(north) > fabs(east) ? HALVES_Y : HALVES_X;
+  }
+cleanup:
+  return status;
+}
+
+/* PFMG's skipped relaxation: a level halving the other direction than the relaxed level before it (the second half
+ * of an isotropic pair, x then y) is not relaxed; the finest and the coarsest always are. */
+static void choose_relaxed(Mg5 *m) {
+  for (int l = 0; l < m->nlevels; l++) {
+    Level *L = &m->levels[l], *finer = l > 0 ? &m->levels[l - 1] : NULL;
+    L->relaxed = !finer || L->halves == HALVES_NONE || !finer->relaxed || finer->halves == L->halves;
+  }
+}
+
+/* A level's operator (made on its decomposition unless given), its matrix and its vectors. */
+static HclStatus make_level(Mg5 *m, Level *L, Operator *given, bool own_vectors) {
+  HclStatus status = HCL_OK;
+  if (given) {
+    L->op = given;
+  } else {
+    TRY(stencil5_create(m->rt, L->decomp, m->precision, &L->op));
+    L->owns_op = true;
+  }
+  TRY(stencil5_fields(L->op, L->matrix));
+  VecSpace *space = operator_space(L->op);
+  TRY(vec_wrap_field(space, L->matrix[0], &L->centre));
+  if (own_vectors) {
+    TRY(vec_create(space, "multigrid right-hand side", &L->b));
+    TRY(vec_create(space, "multigrid correction", &L->x));
+  }
+  TRY(vec_create(space, "multigrid residual", &L->r));
+  TRY(vec_create(space, "multigrid weights -", &L->wm));
+  TRY(vec_create(space, "multigrid weights +", &L->wp));
+cleanup:
+  return status;
+}
+
+/* The finest level: the operator itself, or a copy in the levels' precision (its matrix converted at every setup). */
+static HclStatus make_finest(Mg5 *m, Operator *op) {
+  HclStatus status = HCL_OK;
+  Level *L = &m->levels[0];
+  L->decomp = stencil5_decomp(op);
+  TRY(make_level(m, L, m->converts ? NULL : op, m->converts));
+  if (m->converts) {
+    Field *matrix[3];
+    TRY(stencil5_fields(op, matrix));
+    for (int f = 0; f < 3; f++) {
+      TRY(vec_wrap_field(operator_space(op), matrix[f], &m->system_matrix[f]));
+      TRY(vec_wrap_field(operator_space(L->op), L->matrix[f], &m->finest_matrix[f]));
+    }
+  }
+cleanup:
+  return status;
+}
+
+/* The finest level's copy of the operator's matrix, converted, its ghosts exchanged (operator_setup). */
+static HclStatus convert_matrix(Mg5 *m) {
+  HclStatus status = HCL_OK;
+  for (int f = 0; f < 3; f++) {
+    TRY(vec_convert(m->finest_matrix[f], m->system_matrix[f]));
+  }
+  TRY(operator_setup(m->levels[0].op));
+cleanup:
+  return status;
+}
+
+/* The hierarchy at the first setup: each level's direction from its matrix, then the next level and its matrix. */
+static HclStatus build_levels(Mg5 *m, Operator *op) {
+  HclStatus status = HCL_OK;
+  TRY(make_finest(m, op));
+  m->nlevels = 1;
+  if (m->converts) {
+    TRY(convert_matrix(m));
+  }
+  TRY(refresh_centre(&m->levels[0]));
+  for (int l = 0;; l++) {
+    Level *f = &m->levels[l];
+    TRY(choose_direction(f, &f->halves));
+    if (f->halves == HALVES_NONE || l + 1 == MAX_LEVELS) {
+      f->halves = HALVES_NONE;
+      break;
+    }
+    Level *c = &m->levels[l + 1];
+    TRY(decomp_create_odd(f->decomp, f->halves == HALVES_X, f->halves == HALVES_Y, &c->own_decomp));
+    c->decomp = c->own_decomp;
+    m->nlevels++;
+    TRY(make_level(m, c, NULL, true));
+    TRY(make_coarse_matrix(m, f, c));
+  }
+  const DecompSpec *coarsest = decomp_spec(m->levels[m->nlevels - 1].decomp);
+  m->coarse_sweeps = coarsest->nx + coarsest->ny;
+  choose_relaxed(m);
+cleanup:
+  return status;
+}
+
+static HclStatus setup(void *ctx, Operator *op) {
+  HclStatus status = HCL_OK;
+  Mg5 *m = ctx;
+  Field *matrix[3];
+  TRY(stencil5_fields(op, matrix)); /* a 5-point operator, or HCL_EDATA naming it */
+  if (m->nlevels == 0) {
+    m->rt = stencil5_runtime(op);
+    m->precision = m->options.own_precision ? m->options.precision : vspace_precision(operator_space(op));
+    m->converts = m->precision != vspace_precision(operator_space(op));
+    KernelConfig config = {.precision = m->precision, .stencil_radius = 1, .wg_x = WG_X, .wg_y = WG_Y};
+    TRY(program_build_kernels(m->rt, "mg5", &config, kernel_names, NKERNELS, &m->program, m->kernels));
+    TRY(build_levels(m, op));
+    goto cleanup;
+  }
+  ASSERT(stencil5_decomp(op) == m->levels[0].decomp);
+  if (m->converts) {
+    TRY(convert_matrix(m));
+  }
+  TRY(refresh_centre(&m->levels[0]));
+  for (int l = 0; l + 1 < m->nlevels; l++) {
+    TRY(make_coarse_matrix(m, &m->levels[l], &m->levels[l + 1]));
+  }
+cleanup:
+  return status;
+}
+
+static const PrecondOps OPS = {.name = "mg", .setup = setup, .apply = apply, .destroy = destroy};
+
+HclStatus mg5_precond_create(const Mg5Options *options, Precond **out) {
+  HclStatus status = HCL_OK;
+  Mg5 *m = NULL;
+  *out = NULL;
+  TRY_ALLOC(m, 1);
+  m->options = *options;
+  TRY(precond_create(&OPS, m, true, out));
+cleanup:
+  return status;
+}
+
+static const Mg5 *mg_of(const Precond *pc) {
+  return precond_ops(pc) == &OPS ? precond_context(pc) : NULL;
+}
+
+int mg5_levels(const Precond *pc) {
+  const Mg5 *m = mg_of(pc);
+  return m ? m->nlevels : 0;
+}
+
+void mg5_level_shape(const Precond *pc, int l, int *nx, int *ny, int *halves) {
+  const Level *L = &mg_of(pc)->levels[l];
+  *nx = decomp_spec(L->decomp)->nx;
+  *ny = decomp_spec(L->decomp)->ny;
+  *halves = L->halves;
+}
