@@ -57,7 +57,8 @@ __kernel void mg_weights(MATRIX, __global REAL *restrict wm, __global REAL *rest
   REAL minus = 0, plus = 0;
   const int k = sx ? i : j;
   if (((k + parity) & 1) == 0) {
-    const REAL collapsed = AT(c, i, j, pitch) + entry(c, e, n, i, j, -sy, -sx, pitch) + entry(c, e, n, i, j, sy, sx, pitch);
+    const REAL collapsed =
+        AT(c, i, j, pitch) + entry(c, e, n, i, j, -sy, -sx, pitch) + entry(c, e, n, i, j, sy, sx, pitch);
     if (collapsed > 0) {
       minus = -entry(c, e, n, i, j, -sx, -sy, pitch) / collapsed;
       plus = -entry(c, e, n, i, j, sx, sy, pitch) / collapsed;
@@ -115,8 +116,7 @@ INLINE REAL added_east(__global const REAL *cne, __global const REAL *cnw, const
          2;
 }
 
-INLINE REAL added_north(__global const REAL *cne, __global const REAL *cnw, const int i, const int j,
-                        const int pitch) {
+INLINE REAL added_north(__global const REAL *cne, __global const REAL *cnw, const int i, const int j, const int pitch) {
   return (AT(cne, i, j, pitch) + AT(cnw, i + 1, j, pitch) + AT(cne, i - 1, j, pitch) + AT(cnw, i, j, pitch)) / 2;
 }
 
@@ -128,8 +128,8 @@ __kernel void mg_collapse(__global REAL *restrict c, __global REAL *restrict e, 
   if (OUTSIDE(i, j)) {
     return;
   }
-  const REAL corners = AT(cne, i, j, pitch) + AT(cnw, i, j, pitch) + AT(cne, i - 1, j - 1, pitch) +
-                       AT(cnw, i + 1, j - 1, pitch);
+  const REAL corners =
+      AT(cne, i, j, pitch) + AT(cnw, i, j, pitch) + AT(cne, i - 1, j - 1, pitch) + AT(cnw, i + 1, j - 1, pitch);
   const REAL east = added_east(cne, cnw, i, j, pitch), north = added_north(cne, cnw, i, j, pitch);
   const REAL edges = east + added_east(cne, cnw, i - 1, j, pitch) + north + added_north(cne, cnw, i, j - 1, pitch);
   AT(c, i, j, pitch) += corners - edges;
@@ -146,7 +146,8 @@ __kernel void mg_restrict(__global const REAL *restrict r, __global const REAL *
     return;
   }
   const int fi = sx ? 2 * ci + first : ci, fj = sy ? 2 * cj + first : cj;
-  AT(b, ci, cj, pitch_c) = AT(r, fi, fj, pitch_f) + AT(wp, fi - sx, fj - sy, pitch_f) * AT(r, fi - sx, fj - sy, pitch_f) +
+  AT(b, ci, cj, pitch_c) = AT(r, fi, fj, pitch_f) +
+                           AT(wp, fi - sx, fj - sy, pitch_f) * AT(r, fi - sx, fj - sy, pitch_f) +
                            AT(wm, fi + sx, fj + sy, pitch_f) * AT(r, fi + sx, fj + sy, pitch_f);
 }
 

@@ -12,8 +12,8 @@
 
 enum { WG_X = 32, WG_Y = 4, MAX_LEVELS = 64 };
 enum { K_WEIGHTS, K_RAP, K_COLLAPSE, K_RESTRICT, K_PROLONG, K_SMOOTH, K_SMOOTH_FIRST, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"mg_weights", "mg_rap", "mg_collapse", "mg_restrict",
-                                                   "mg_prolong", "mg_smooth",   "mg_smooth_first"};
+static const char *const kernel_names[NKERNELS] = {"mg_weights", "mg_rap",    "mg_collapse",    "mg_restrict",
+                                                   "mg_prolong", "mg_smooth", "mg_smooth_first"};
 enum { RED, BLACK };
 enum { HALVES_NONE = -1, HALVES_X = 0, HALVES_Y = 1 };
 
@@ -24,10 +24,10 @@ typedef struct {
   bool owns_op;
   Field *matrix[3]; /* op's centre, east, north */
   Vec *centre;      /* matrix[0] as a vector: its ghosts, which the Galerkin product reads */
-  Vec *b, *x, *r;   /* right-hand side and correction (the finest level's are the apply's, unless converted), residual */
-  Vec *wm, *wp;     /* the interpolation weights from the next level's points at -d and +d */
-  int halves;       /* the direction halved to the next level, or HALVES_NONE */
-  bool relaxed;     /* false: PFMG's skipped relaxation (mg5.h) */
+  Vec *b, *x, *r; /* right-hand side and correction (the finest level's are the apply's, unless converted), residual */
+  Vec *wm, *wp;   /* the interpolation weights from the next level's points at -d and +d */
+  int halves;     /* the direction halved to the next level, or HALVES_NONE */
+  bool relaxed;   /* false: PFMG's skipped relaxation (mg5.h) */
 } Level;
 
 typedef struct {
