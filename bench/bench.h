@@ -64,6 +64,7 @@ HclStatus bench_copy_rate(Runtime *rt, Precision precision, double *gbs);
 /* The benchmarks (bench/NAME.c). */
 HclStatus bench_bandwidth(const BenchRequest *request);
 HclStatus bench_launch(const BenchRequest *request);
+HclStatus bench_poisson_peers(const BenchRequest *request);
 HclStatus bench_halo(const BenchRequest *request);
 HclStatus bench_swe(const BenchRequest *request);
 /* The thesis' test case 1 (section 8.2) as the state of swe on its decomposition, cells of dx: a 200 m basin 1 m

@@ -137,29 +137,23 @@ __kernel void mg_collapse(__global REAL *restrict c, __global REAL *restrict e, 
   AT(n, i, j, pitch) += north;
 }
 
-/* b_c = P^T r (r's ghosts exchanged). */
-__kernel void mg_restrict(__global const REAL *restrict r, __global const REAL *restrict wm,
-                          __global const REAL *restrict wp, __global REAL *restrict b, const int nx, const int ny,
-                          const int pitch_f, const int pitch_c, const int sx, const int sy, const int first) {
-  const int ci = get_global_id(0), cj = get_global_id(1);
-  if (OUTSIDE(ci, cj)) {
-    return;
-  }
+/* ---- the V-cycle's steps at one point, shared by the level-by-level kernels and the one-launch tail ---- */
+
+/* b_c at coarse point (ci, cj) = P^T r. */
+INLINE void restrict_point(__global const REAL *r, __global const REAL *wm, __global const REAL *wp, __global REAL *b,
+                           const int ci, const int cj, const int pitch_f, const int pitch_c, const int sx, const int sy,
+                           const int first) {
   const int fi = sx ? 2 * ci + first : ci, fj = sy ? 2 * cj + first : cj;
   AT(b, ci, cj, pitch_c) = AT(r, fi, fj, pitch_f) +
                            AT(wp, fi - sx, fj - sy, pitch_f) * AT(r, fi - sx, fj - sy, pitch_f) +
                            AT(wm, fi + sx, fj + sy, pitch_f) * AT(r, fi + sx, fj + sy, pitch_f);
 }
 
-/* x += P e_c over the fine points (add), or x = P e_c (e_c's ghosts exchanged). */
-__kernel void mg_prolong(__global REAL *restrict x, __global const REAL *restrict ec, __global const REAL *restrict wm,
-                         __global const REAL *restrict wp, const int nx, const int ny, const int pitch_f,
-                         const int pitch_c, const int sx, const int sy, const int f0, const int c0, const int add) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (OUTSIDE(i, j)) {
-    return;
-  }
-  const int g = f0 + (sx ? i : j); /* the global index along d */
+/* x += P e_c (add) or x = P e_c at fine point (i, j); g the point's global index along d, c0 the coarse block's
+ * origin along d. */
+INLINE void prolong_point(__global REAL *x, __global const REAL *ec, __global const REAL *wm, __global const REAL *wp,
+                          const int i, const int j, const int pitch_f, const int pitch_c, const int sx, const int g,
+                          const int c0, const int add) {
   REAL correction;
   if (g & 1) {
     const int k = (g - 1) / 2 - c0;
@@ -172,36 +166,181 @@ __kernel void mg_prolong(__global REAL *restrict x, __global const REAL *restric
   AT(x, i, j, pitch_f) = add ? AT(x, i, j, pitch_f) + correction : correction;
 }
 
+/* The couplings' part of row (i, j) of S x. */
+INLINE REAL off_diagonal(MATRIX, __global const REAL *x, const int i, const int j, const int pitch) {
+  return AT(e, i, j, pitch) * AT(x, i + 1, j, pitch) + AT(e, i - 1, j, pitch) * AT(x, i - 1, j, pitch) +
+         AT(n, i, j, pitch) * AT(x, i, j + 1, pitch) + AT(n, i, j - 1, pitch) * AT(x, i, j - 1, pitch);
+}
+
+INLINE void smooth_point(MATRIX, __global const REAL *b, __global REAL *x, const int i, const int j, const int pitch) {
+  AT(x, i, j, pitch) = (AT(b, i, j, pitch) - off_diagonal(c, e, n, x, i, j, pitch)) / AT(c, i, j, pitch);
+}
+
+/* b / c, 0 beyond a closed side (where c's ghost is 0). */
+INLINE REAL first_value(__global const REAL *c, __global const REAL *b, const int i, const int j, const int pitch) {
+  return AT(c, i, j, pitch) != 0 ? AT(b, i, j, pitch) / AT(c, i, j, pitch) : 0;
+}
+
+/* The red and the black half-sweep from x = 0 at one point: b / c on colour, and the Gauss-Seidel update from those
+ * values elsewhere. */
+INLINE void smooth_first_point(MATRIX, __global const REAL *b, __global REAL *x, const int i, const int j,
+                               const int pitch, const int on_colour) {
+  if (on_colour) {
+    AT(x, i, j, pitch) = first_value(c, b, i, j, pitch);
+    return;
+  }
+  const REAL off = AT(e, i, j, pitch) * first_value(c, b, i + 1, j, pitch) +
+                   AT(e, i - 1, j, pitch) * first_value(c, b, i - 1, j, pitch) +
+                   AT(n, i, j, pitch) * first_value(c, b, i, j + 1, pitch) +
+                   AT(n, i, j - 1, pitch) * first_value(c, b, i, j - 1, pitch);
+  AT(x, i, j, pitch) = (AT(b, i, j, pitch) - off) / AT(c, i, j, pitch);
+}
+
+/* ---- the level-by-level kernels ---- */
+
+/* b_c = P^T r (r's ghosts exchanged). */
+__kernel void mg_restrict(__global const REAL *restrict r, __global const REAL *restrict wm,
+                          __global const REAL *restrict wp, __global REAL *restrict b, const int nx, const int ny,
+                          const int pitch_f, const int pitch_c, const int sx, const int sy, const int first) {
+  const int ci = get_global_id(0), cj = get_global_id(1);
+  if (!OUTSIDE(ci, cj)) {
+    restrict_point(r, wm, wp, b, ci, cj, pitch_f, pitch_c, sx, sy, first);
+  }
+}
+
+/* x += P e_c over the fine points (add), or x = P e_c (e_c's ghosts exchanged). */
+__kernel void mg_prolong(__global REAL *restrict x, __global const REAL *restrict ec, __global const REAL *restrict wm,
+                         __global const REAL *restrict wp, const int nx, const int ny, const int pitch_f,
+                         const int pitch_c, const int sx, const int sy, const int f0, const int c0, const int add) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (!OUTSIDE(i, j)) {
+    prolong_point(x, ec, wm, wp, i, j, pitch_f, pitch_c, sx, f0 + (sx ? i : j), c0, add);
+  }
+}
+
 /* A red-black Gauss-Seidel half-sweep: x_p = (b_p - sum of the couplings times x) / c_p at the points of the colour
  * ((i + j + parity) mod 2 == colour; parity: the block's global origin's), x's ghosts exchanged. */
 __kernel void mg_smooth(MATRIX, __global const REAL *restrict b, __global REAL *restrict x, const int nx, const int ny,
                         const int pitch, const int parity, const int colour) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (OUTSIDE(i, j) || ((i + j + parity) & 1) != colour) {
-    return;
+  if (!OUTSIDE(i, j) && ((i + j + parity) & 1) == colour) {
+    smooth_point(c, e, n, b, x, i, j, pitch);
   }
-  const REAL off = AT(e, i, j, pitch) * AT(x, i + 1, j, pitch) + AT(e, i - 1, j, pitch) * AT(x, i - 1, j, pitch) +
-                   AT(n, i, j, pitch) * AT(x, i, j + 1, pitch) + AT(n, i, j - 1, pitch) * AT(x, i, j - 1, pitch);
-  AT(x, i, j, pitch) = (AT(b, i, j, pitch) - off) / AT(c, i, j, pitch);
 }
 
-/* The first red and black half-sweeps from x = 0 in one pass: b / c at the colour's points, and at the others the
- * Gauss-Seidel update from those values, computed again from the neighbours' b and c (their ghosts exchanged). */
+/* The first red and black half-sweeps from x = 0 in one pass (b's and c's ghosts exchanged). */
 __kernel void mg_smooth_first(MATRIX, __global const REAL *restrict b, __global REAL *restrict x, const int nx,
                               const int ny, const int pitch, const int parity, const int colour) {
   const int i = get_global_id(0), j = get_global_id(1);
-  if (OUTSIDE(i, j)) {
-    return;
+  if (!OUTSIDE(i, j)) {
+    smooth_first_point(c, e, n, b, x, i, j, pitch, ((i + j + parity) & 1) == colour);
   }
-#define FIRST(i, j) (AT(c, i, j, pitch) != 0 ? AT(b, i, j, pitch) / AT(c, i, j, pitch) : 0) /* 0 beyond a closed side */
-  REAL value;
-  if (((i + j + parity) & 1) == colour) {
-    value = FIRST(i, j);
-  } else {
-    const REAL off = AT(e, i, j, pitch) * FIRST(i + 1, j) + AT(e, i - 1, j, pitch) * FIRST(i - 1, j) +
-                     AT(n, i, j, pitch) * FIRST(i, j + 1) + AT(n, i, j - 1, pitch) * FIRST(i, j - 1);
-    value = (AT(b, i, j, pitch) - off) / AT(c, i, j, pitch);
+}
+
+/* ---- the coarse levels in one launch ---- */
+
+/* A level of the tail in the packed buffer: its table row (TAIL_* fields), the arrays at their offsets. One rank,
+ * closed sides: every block starts at the origin, and the first coarse point of a halved direction is fine point 1. */
+enum {
+  TAIL_NX,
+  TAIL_NY,
+  TAIL_PITCH,
+  TAIL_HALVES,
+  TAIL_RELAXED,
+  TAIL_C,
+  TAIL_E,
+  TAIL_N,
+  TAIL_WM,
+  TAIL_WP,
+  TAIL_B,
+  TAIL_X,
+  TAIL_R,
+  TAIL_FIELDS
+};
+
+#define ROW(l, f) table[(l)*TAIL_FIELDS + (f)]
+#define ARRAY(l, f) (pack + ROW(l, f))
+#define FOR_POINTS(l, i, j)                                                                                            \
+  for (int p_ = get_local_id(0); p_ < ROW(l, TAIL_NX) * ROW(l, TAIL_NY); p_ += get_local_size(0))                      \
+    for (int i = p_ % ROW(l, TAIL_NX), j = p_ / ROW(l, TAIL_NX), once_ = 1; once_; once_ = 0)
+#define STEP() barrier(CLK_GLOBAL_MEM_FENCE)
+
+INLINE void tail_sweep(__global REAL *pack, __global const int *table, const int l, const int colour) {
+  FOR_POINTS(l, i, j) {
+    if (((i + j) & 1) == colour) {
+      smooth_point(ARRAY(l, TAIL_C), ARRAY(l, TAIL_E), ARRAY(l, TAIL_N), ARRAY(l, TAIL_B), ARRAY(l, TAIL_X), i, j,
+                   ROW(l, TAIL_PITCH));
+    }
   }
-#undef FIRST
-  AT(x, i, j, pitch) = value;
+  STEP();
+}
+
+/* The V-cycle of levels 0 .. levels - 1 of the table (the tail of the hierarchy) by one work-group, barriers between
+ * its steps: b of the first copied in from b_top, x of the first copied out to x_top (their pitch: the first level's).
+ * What the level-by-level kernels do, point by point, in the same order. */
+__kernel void mg_tail(__global REAL *restrict pack, __global const int *restrict table, const int levels,
+                      const int coarse_sweeps, __global const REAL *restrict b_top, __global REAL *restrict x_top) {
+  FOR_POINTS(0, i, j) {
+    AT(ARRAY(0, TAIL_B), i, j, ROW(0, TAIL_PITCH)) = AT(b_top, i, j, ROW(0, TAIL_PITCH));
+  }
+  STEP();
+  for (int l = 0; l < levels; l++) { /* down: smooth, residual, restrict */
+    const int pitch = ROW(l, TAIL_PITCH), halves = ROW(l, TAIL_HALVES), last = l == levels - 1;
+    __global REAL *b = ARRAY(l, TAIL_B), *x = ARRAY(l, TAIL_X);
+    __global const REAL *c = ARRAY(l, TAIL_C), *e = ARRAY(l, TAIL_E), *n = ARRAY(l, TAIL_N);
+    __global const REAL *r = b;
+    if (ROW(l, TAIL_RELAXED)) {
+      FOR_POINTS(l, i, j) {
+        smooth_first_point(c, e, n, b, x, i, j, pitch, ((i + j) & 1) == 0);
+      }
+      STEP();
+      for (int s = 1; last && s < coarse_sweeps; s++) {
+        tail_sweep(pack, table, l, 0);
+        tail_sweep(pack, table, l, 1);
+      }
+      if (!last) {
+        __global REAL *residual = ARRAY(l, TAIL_R);
+        FOR_POINTS(l, i, j) {
+          AT(residual, i, j, pitch) =
+              AT(b, i, j, pitch) - AT(c, i, j, pitch) * AT(x, i, j, pitch) - off_diagonal(c, e, n, x, i, j, pitch);
+        }
+        STEP();
+        r = residual;
+      }
+    }
+    if (!last) {
+      FOR_POINTS(l + 1, ci, cj) {
+        restrict_point(r, ARRAY(l, TAIL_WM), ARRAY(l, TAIL_WP), ARRAY(l + 1, TAIL_B), ci, cj, pitch,
+                       ROW(l + 1, TAIL_PITCH), halves == 0, halves == 1, 1);
+      }
+      STEP();
+    }
+  }
+  for (int l = levels - 1; l >= 0; l--) { /* up: prolong, smooth */
+    const int pitch = ROW(l, TAIL_PITCH), halves = ROW(l, TAIL_HALVES), relaxed = ROW(l, TAIL_RELAXED);
+    if (l < levels - 1) {
+      FOR_POINTS(l, i, j) {
+        prolong_point(ARRAY(l, TAIL_X), ARRAY(l + 1, TAIL_X), ARRAY(l, TAIL_WM), ARRAY(l, TAIL_WP), i, j, pitch,
+                      ROW(l + 1, TAIL_PITCH), halves == 0, halves == 0 ? i : j, 0, relaxed);
+      }
+      STEP();
+    }
+    const int pairs = l == levels - 1 ? coarse_sweeps : 1;
+    for (int s = 0; relaxed && s < pairs; s++) {
+      tail_sweep(pack, table, l, 1);
+      tail_sweep(pack, table, l, 0);
+    }
+  }
+  FOR_POINTS(0, i, j) {
+    AT(x_top, i, j, ROW(0, TAIL_PITCH)) = AT(ARRAY(0, TAIL_X), i, j, ROW(0, TAIL_PITCH));
+  }
+}
+
+/* Copies one array of a level (count elements with its ghosts) into the packed buffer at offset. */
+__kernel void mg_pack(__global const REAL *restrict from, __global REAL *restrict pack, const int offset,
+                      const int count) {
+  const int k = get_global_id(0);
+  if (k < count) {
+    pack[offset + k] = from[k];
+  }
 }

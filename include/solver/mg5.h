@@ -13,7 +13,11 @@
  *   weights keeps the jumps where S has them.
  * - red-black Gauss-Seidel, one half-sweep pair before and the reverse pair after each coarse correction, so the
  *   V-cycle is a symmetric positive definite M (CG's need); on the coarsest grid as many symmetric sweeps as it has
- *   points across.
+ *   points across. PFMG's skipped relaxation: the second level of an x-then-y pair is not relaxed, its correction
+ *   the coarse one interpolated.
+ * - the coarse levels in one launch (one rank, closed sides): from the first level of at most 16 points a work-item
+ *   of one work-group (4096 points with 256 work-items), the rest of the V-cycle is one kernel of one work-group,
+ *   its steps separated by barriers, on a packed copy of those levels' matrices made at every setup.
  *
  * A preconditioner in another precision than its operator's (float for a double system: mixed-precision CG) makes
  * its own finest level, a copy of the operator's matrix converted at every setup, and converts r and z on the way
@@ -31,6 +35,7 @@
 typedef struct {
   bool own_precision;  /* false: the operator's precision */
   Precision precision; /* of the levels when own_precision */
+  bool level_by_level; /* no one-launch tail (tests compare the two paths) */
 } Mg5Options;
 
 HclStatus mg5_precond_create(const Mg5Options *options, Precond **out);

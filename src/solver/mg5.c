@@ -6,14 +6,21 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "clerror.h"
 #include "kernel.h"
 #include "program.h"
 #include "stencil5.h"
 
 enum { WG_X = 32, WG_Y = 4, MAX_LEVELS = 64 };
-enum { K_WEIGHTS, K_RAP, K_COLLAPSE, K_RESTRICT, K_PROLONG, K_SMOOTH, K_SMOOTH_FIRST, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"mg_weights", "mg_rap",    "mg_collapse",    "mg_restrict",
-                                                   "mg_prolong", "mg_smooth", "mg_smooth_first"};
+enum { K_WEIGHTS, K_RAP, K_COLLAPSE, K_RESTRICT, K_PROLONG, K_SMOOTH, K_SMOOTH_FIRST, K_TAIL, K_PACK, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"mg_weights",      "mg_rap",     "mg_collapse",
+                                                   "mg_restrict",     "mg_prolong", "mg_smooth",
+                                                   "mg_smooth_first", "mg_tail",    "mg_pack"};
+/* The tail: the levels from the first of at most TAIL_POINTS_PER_ITEM points a work-item on, in one launch. */
+enum { TAIL_GROUP = 256, TAIL_POINTS_PER_ITEM = 16 };
+/* A tail level's row in the table (mg5.cl's TAIL_* fields): nx, ny, pitch, halves, relaxed, then the offsets of its
+ * arrays in the packed buffer. */
+enum { ROW_NX, ROW_NY, ROW_PITCH, ROW_HALVES, ROW_RELAXED, ROW_ARRAYS, TAIL_ARRAYS = 8, ROW_FIELDS = 13 };
 enum { RED, BLACK };
 enum { HALVES_NONE = -1, HALVES_X = 0, HALVES_Y = 1 };
 
@@ -40,6 +47,10 @@ typedef struct {
   Vec *system_matrix[3]; /* when converting: the operator's matrix fields as vectors of its space */
   Vec *finest_matrix[3]; /* and the finest level's, of the levels' precision */
   int coarse_sweeps;     /* symmetric sweep pairs on the coarsest level */
+  int tail;              /* the first level of the one-launch tail, or nlevels (none: several ranks, periodic) */
+  size_t tail_group;     /* its work-group */
+  cl_mem pack, table;    /* the tail's arrays and their table */
+  int tail_offsets[MAX_LEVELS][TAIL_ARRAYS];
   cl_program program;
   cl_kernel kernels[NKERNELS];
 } Mg5;
@@ -66,6 +77,12 @@ static void destroy(void *ctx) {
   for (int f = 0; f < 3; f++) {
     vec_destroy(&m->system_matrix[f]);
     vec_destroy(&m->finest_matrix[f]);
+  }
+  cl_mem buffers[] = {m->pack, m->table};
+  for (size_t b = 0; b < 2; b++) {
+    if (buffers[b]) {
+      clReleaseMemObject(buffers[b]);
+    }
   }
   program_release(&m->program, m->kernels, NKERNELS);
   free(m);
@@ -171,12 +188,36 @@ cleanup:
 
 /* ---- the V-cycle ---- */
 
+/* The levels from the tail's first on, one launch of one work-group (mg5.cl: mg_tail). */
+static HclStatus tail_cycle(Mg5 *m, Vec *b, Vec *x) {
+  HclStatus status = HCL_OK;
+  KernelArgs a = kernel_args(m->kernels[K_TAIL]);
+  arg_mem(&a, m->pack);
+  arg_mem(&a, m->table);
+  arg_int(&a, m->nlevels - m->tail);
+  arg_int(&a, m->coarse_sweeps);
+  arg_mem(&a, vec_buffer(b));
+  arg_mem(&a, vec_buffer(x));
+  double points = 0;
+  for (int l = m->tail; l < m->nlevels; l++) {
+    points += (double)local_of(&m->levels[l])->nx * local_of(&m->levels[l])->ny;
+  }
+  TRY(kernel_launch(m->rt, &a, kernel_groups(1, m->tail_group), 30 * points * precision_bytes(m->precision)));
+  vec_touch(x);
+cleanup:
+  return status;
+}
+
 /* x = M_l^-1 b on level l, from x = 0: a red and a black half-sweep, the coarse correction, the black and the red;
  * on the coarsest level coarse_sweeps such pairs each way; on a level that is not relaxed, the coarse correction of
  * b alone (M_l^-1 = P M_{l+1}^-1 P^T). */
 static HclStatus cycle(Mg5 *m, int l, Vec *b, Vec *x) {
   HclStatus status = HCL_OK;
   Level *L = &m->levels[l], *C = &m->levels[l + 1];
+  if (l == m->tail) {
+    TRY(tail_cycle(m, b, x));
+    goto cleanup;
+  }
   if (!L->relaxed) {
     TRY(restrict_to(m, L, b, C));
     TRY(cycle(m, l + 1, C->b, C->x));
@@ -367,6 +408,75 @@ cleanup:
   return status;
 }
 
+/* The tail's packed arrays: the matrices and weights copied from the levels' fields at every setup (b, x and r are
+ * the tail's own, their ghosts the zeros the buffer starts with). */
+static HclStatus pack_tail(Mg5 *m) {
+  HclStatus status = HCL_OK;
+  for (int l = m->tail; l < m->nlevels; l++) {
+    Level *L = &m->levels[l];
+    Field *from[] = {L->matrix[0], L->matrix[1], L->matrix[2], vec_field(L->wm), vec_field(L->wp)};
+    for (int f = 0; f < 5; f++) {
+      int count = (int)field_count(from[f]);
+      KernelArgs a = kernel_args(m->kernels[K_PACK]);
+      arg_mem(&a, field_buffer(from[f]));
+      arg_mem(&a, m->pack);
+      arg_int(&a, m->tail_offsets[l][f]);
+      arg_int(&a, count);
+      TRY(kernel_launch(m->rt, &a, kernel_range(m->rt, (size_t)count, 64),
+                        2.0 * count * precision_bytes(m->precision)));
+    }
+  }
+cleanup:
+  return status;
+}
+
+/* Where the tail starts (one rank with closed sides only: the tail exchanges no ghosts), its table and buffer. */
+static HclStatus plan_tail(Mg5 *m) {
+  HclStatus status = HCL_OK;
+  int *table = NULL;
+  const DecompSpec *g = decomp_spec(m->levels[0].decomp);
+  m->tail = m->nlevels;
+  if (m->options.level_by_level || g->px * g->py > 1 || g->periodic_x || g->periodic_y) {
+    goto cleanup;
+  }
+  TRY(kernel_group_limit(m->rt, m->kernels[K_TAIL], &m->tail_group));
+  m->tail_group = m->tail_group < TAIL_GROUP ? m->tail_group : TAIL_GROUP;
+  for (int l = 1; l < m->nlevels && m->tail == m->nlevels; l++) {
+    const DecompSpec *s = decomp_spec(m->levels[l].decomp);
+    if ((double)s->nx * s->ny <= (double)TAIL_POINTS_PER_ITEM * m->tail_group) {
+      m->tail = l;
+    }
+  }
+  int rows = m->nlevels - m->tail;
+  if (rows == 0) {
+    goto cleanup;
+  }
+  TRY_ALLOC(table, (size_t)rows * ROW_FIELDS);
+  int used = 0;
+  for (int l = m->tail; l < m->nlevels; l++) {
+    Level *L = &m->levels[l];
+    int *row = table + (size_t)(l - m->tail) * ROW_FIELDS, count = (int)field_count(L->matrix[0]);
+    row[ROW_NX] = local_of(L)->nx;
+    row[ROW_NY] = local_of(L)->ny;
+    row[ROW_PITCH] = pitch_of(L);
+    row[ROW_HALVES] = L->halves;
+    row[ROW_RELAXED] = L->relaxed;
+    for (int a = 0; a < TAIL_ARRAYS; a++) {
+      row[ROW_ARRAYS + a] = m->tail_offsets[l][a] = used;
+      used += count;
+    }
+  }
+  size_t bytes = (size_t)used * precision_bytes(m->precision);
+  TRY(runtime_buffer(m->rt, bytes, "multigrid tail", &m->pack));
+  TRY(runtime_zero(m->rt, m->pack, bytes));
+  TRY(runtime_buffer(m->rt, sizeof *table * (size_t)rows * ROW_FIELDS, "multigrid tail table", &m->table));
+  TRY_CL(clEnqueueWriteBuffer(runtime_queue(m->rt), m->table, CL_TRUE, 0, sizeof *table * (size_t)rows * ROW_FIELDS,
+                              table, 0, NULL, NULL));
+cleanup:
+  free(table);
+  return status;
+}
+
 /* The hierarchy at the first setup: each level's direction from its matrix, then the next level and its matrix. */
 static HclStatus build_levels(Mg5 *m, Operator *op) {
   HclStatus status = HCL_OK;
@@ -393,6 +503,8 @@ static HclStatus build_levels(Mg5 *m, Operator *op) {
   const DecompSpec *coarsest = decomp_spec(m->levels[m->nlevels - 1].decomp);
   m->coarse_sweeps = coarsest->nx + coarsest->ny;
   choose_relaxed(m);
+  TRY(plan_tail(m));
+  TRY(pack_tail(m));
 cleanup:
   return status;
 }
@@ -419,6 +531,7 @@ static HclStatus setup(void *ctx, Operator *op) {
   for (int l = 0; l + 1 < m->nlevels; l++) {
     TRY(make_coarse_matrix(m, &m->levels[l], &m->levels[l + 1]));
   }
+  TRY(pack_tail(m));
 cleanup:
   return status;
 }
