@@ -46,23 +46,21 @@ INLINE REAL entry(MATRIX, const int i, const int j, const int dx, const int dy, 
   return AT(c, i, j, pitch);
 }
 
-/* The interpolation weights of the fine points from the coarse neighbours at -d (wm) and +d (wp); zero at the C
- * points (odd global index along d: parity is the block's global origin along d, mod 2). */
+/* The interpolation weights of the fine points from the coarse points at -d (wm) and +d (wp): at an F point (even
+ * global index along d) from its two C neighbours, at a C point (odd; parity is the block's global origin along d,
+ * mod 2) 1 from itself, which the prolongation reads as its +d parent: point g's parents are g / 2 - 1 and g / 2. */
 __kernel void mg_weights(MATRIX, __global REAL *restrict wm, __global REAL *restrict wp, const int nx, const int ny,
                          const int pitch, const int sx, const int sy, const int parity) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
-  REAL minus = 0, plus = 0;
+  REAL minus = 0, plus = 1;
   const int k = sx ? i : j;
   if (((k + parity) & 1) == 0) {
-    const REAL collapsed =
-        AT(c, i, j, pitch) + entry(c, e, n, i, j, -sy, -sx, pitch) + entry(c, e, n, i, j, sy, sx, pitch);
-    if (collapsed > 0) {
-      minus = -entry(c, e, n, i, j, -sx, -sy, pitch) / collapsed;
-      plus = -entry(c, e, n, i, j, sx, sy, pitch) / collapsed;
-    }
+    const REAL collapsed = AT(c, i, j, pitch) + entry(c, e, n, i, j, -sy, -sx, pitch) + entry(c, e, n, i, j, sy, sx, pitch);
+    minus = collapsed > 0 ? -entry(c, e, n, i, j, -sx, -sy, pitch) / collapsed : 0;
+    plus = collapsed > 0 ? -entry(c, e, n, i, j, sx, sy, pitch) / collapsed : 0;
   }
   AT(wm, i, j, pitch) = minus;
   AT(wp, i, j, pitch) = plus;
@@ -150,19 +148,13 @@ INLINE void restrict_point(__global const REAL *r, __global const REAL *wm, __gl
 }
 
 /* x += P e_c (add) or x = P e_c at fine point (i, j); g the point's global index along d, c0 the coarse block's
- * origin along d. */
+ * origin along d. The parents are g / 2 - 1 and g / 2 (mg_weights: a C point's are 0 and 1). */
 INLINE void prolong_point(__global REAL *x, __global const REAL *ec, __global const REAL *wm, __global const REAL *wp,
                           const int i, const int j, const int pitch_f, const int pitch_c, const int sx, const int g,
                           const int c0, const int add) {
-  REAL correction;
-  if (g & 1) {
-    const int k = (g - 1) / 2 - c0;
-    correction = sx ? AT(ec, k, j, pitch_c) : AT(ec, i, k, pitch_c);
-  } else {
-    const int k = g / 2 - c0; /* the parent at +d; the one at -d is k - 1 */
-    correction = sx ? AT(wm, i, j, pitch_f) * AT(ec, k - 1, j, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, k, j, pitch_c)
-                    : AT(wm, i, j, pitch_f) * AT(ec, i, k - 1, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, i, k, pitch_c);
-  }
+  const int k = g / 2 - c0;
+  const REAL correction = sx ? AT(wm, i, j, pitch_f) * AT(ec, k - 1, j, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, k, j, pitch_c)
+                             : AT(wm, i, j, pitch_f) * AT(ec, i, k - 1, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, i, k, pitch_c);
   AT(x, i, j, pitch_f) = add ? AT(x, i, j, pitch_f) + correction : correction;
 }
 
