@@ -58,7 +58,8 @@ __kernel void mg_weights(MATRIX, __global REAL *restrict wm, __global REAL *rest
   REAL minus = 0, plus = 1;
   const int k = sx ? i : j;
   if (((k + parity) & 1) == 0) {
-    const REAL collapsed = AT(c, i, j, pitch) + entry(c, e, n, i, j, -sy, -sx, pitch) + entry(c, e, n, i, j, sy, sx, pitch);
+    const REAL collapsed =
+        AT(c, i, j, pitch) + entry(c, e, n, i, j, -sy, -sx, pitch) + entry(c, e, n, i, j, sy, sx, pitch);
     minus = collapsed > 0 ? -entry(c, e, n, i, j, -sx, -sy, pitch) / collapsed : 0;
     plus = collapsed > 0 ? -entry(c, e, n, i, j, sx, sy, pitch) / collapsed : 0;
   }
@@ -153,8 +154,9 @@ INLINE void prolong_point(__global REAL *x, __global const REAL *ec, __global co
                           const int i, const int j, const int pitch_f, const int pitch_c, const int sx, const int g,
                           const int c0, const int add) {
   const int k = g / 2 - c0;
-  const REAL correction = sx ? AT(wm, i, j, pitch_f) * AT(ec, k - 1, j, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, k, j, pitch_c)
-                             : AT(wm, i, j, pitch_f) * AT(ec, i, k - 1, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, i, k, pitch_c);
+  const REAL correction =
+      sx ? AT(wm, i, j, pitch_f) * AT(ec, k - 1, j, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, k, j, pitch_c)
+         : AT(wm, i, j, pitch_f) * AT(ec, i, k - 1, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, i, k, pitch_c);
   AT(x, i, j, pitch_f) = add ? AT(x, i, j, pitch_f) + correction : correction;
 }
 

@@ -100,6 +100,9 @@ typedef struct {
   KrylovResult last;
 } SweSolveStats;
 SweSolveStats swe_solve_stats(const Swe *swe);
+/* The implicit scheme's last level solve's ||b - A x|| / ||b||, recomputed; NAN for the explicit scheme or before the
+ * first step. Collective. */
+HclStatus swe_last_residual(Swe *swe, double *relative);
 
 /* All the state a restart needs to continue bit for bit, in a fixed order: zeta, u, v (borrowed; valid until the
  * next step; named so). A face's wet flag travels in its velocity: -0 on a dry face or a wall, any other value on a

@@ -97,6 +97,8 @@ typedef struct {
   double seconds[VBM_PARTS]; /* with vbm_set_timed: wall time of each part of the last step */
 } VbmSolveStats;
 VbmSolveStats vbm_solve_stats(const Vbm *vbm);
+/* The last psi solve's ||b - A x|| / ||b||, recomputed; NAN before the first. Collective. */
+HclStatus vbm_last_residual(Vbm *vbm, double *relative);
 /* Each part of a step waited for and timed (for benchmarks: the waits cost time of their own). */
 void vbm_set_timed(Vbm *vbm, bool timed);
 

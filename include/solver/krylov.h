@@ -91,6 +91,8 @@ HclStatus krylov_solve(Krylov *ks, Vec *b, Vec *x, KrylovResult *result);
 
 /* ||b - A x||_2 of the whole system (b NULL as above), computed afresh: for reports and tests. */
 HclStatus krylov_true_residual(Krylov *ks, Vec *b, Vec *x, double *norm);
+/* The same relative to ||b||_2 (b given): what a solve's report states, whatever its stopping rule measured. */
+HclStatus krylov_relative_residual(Krylov *ks, Vec *b, Vec *x, double *relative);
 
 const char *krylov_method_name(KrylovMethod method); /* "cg", "gmres", "dc" */
 

@@ -615,3 +615,13 @@ HclStatus krylov_true_residual(Krylov *ks, Vec *b, Vec *x, double *norm) {
 cleanup:
   return status;
 }
+
+HclStatus krylov_relative_residual(Krylov *ks, Vec *b, Vec *x, double *relative) {
+  HclStatus status = HCL_OK;
+  double residual = 0, norm_b = 0;
+  TRY(krylov_true_residual(ks, b, x, &residual));
+  TRY(vec_norm(b, &norm_b));
+  *relative = norm_b > 0 ? residual / norm_b : residual;
+cleanup:
+  return status;
+}

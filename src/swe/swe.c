@@ -587,6 +587,11 @@ SweSolveStats swe_solve_stats(const Swe *s) {
   return s->implicit ? swe_implicit_stats(s->implicit) : (SweSolveStats){0};
 }
 
+HclStatus swe_last_residual(Swe *s, double *relative) {
+  *relative = NAN;
+  return s->implicit ? swe_implicit_last_residual(s->implicit, relative) : HCL_OK;
+}
+
 HclStatus swe_centre_fields(Swe *s, Field *out[SWE_CENTRE_FIELDS], bool mask_dry) {
   HclStatus status = HCL_OK;
   TRY(settle(s));

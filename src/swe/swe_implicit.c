@@ -42,6 +42,7 @@ struct SweImplicit {
   Operator *op;
   Field *matrix[3], *rhs, *x;
   Vec *rhs_vec, *x_vec;
+  bool solved; /* a level solve has been made: rhs_vec and x_vec hold its system and solution */
   Krylov *krylov;
   SweSolveStats stats;
   cl_kernel kernels[SWE_IMPLICIT_KERNELS];
@@ -172,6 +173,11 @@ SweSolveStats swe_implicit_stats(const SweImplicit *s) {
   return s->stats;
 }
 
+HclStatus swe_implicit_last_residual(SweImplicit *s, double *relative) {
+  *relative = NAN;
+  return s->solved ? krylov_relative_residual(s->krylov, s->rhs_vec, s->x_vec, relative) : HCL_OK;
+}
+
 /* ---- the kernels ---- */
 
 /* Launches kernel k over the owned cells: buffers, the common arguments, then theta and what else it takes. */
@@ -273,6 +279,7 @@ static HclStatus solve_and_update(SweImplicit *s, const SweState *now, const Swe
   s->stats.solves++;
   s->stats.iterations += result.iterations;
   s->stats.last = result;
+  s->solved = true;
   TRY(update(s, now, next, dt, levels));
   TRY(reduce_min(s->reducer, field_span(s->h_new), &shallowest));
   *negative = shallowest < 0;

@@ -44,6 +44,8 @@ HclStatus swe_implicit_set_precond(SweImplicit *implicit, Precond *pc);
 /* One step from copy `current` into the other, the water-level sides at levels (n + 1). */
 HclStatus swe_implicit_step(SweImplicit *implicit, int current, double dt, const double levels[SWE_SIDES]);
 SweSolveStats swe_implicit_stats(const SweImplicit *implicit);
+/* ||b - A x|| / ||b|| of the last level solve, recomputed (NAN before the first). Collective. */
+HclStatus swe_implicit_last_residual(SweImplicit *implicit, double *relative);
 
 /* The device bytes swe_implicit_create and its first step add on an nx x ny block (swe_device_bytes). */
 double swe_implicit_bytes(int nx, int ny, Precision precision);

@@ -73,6 +73,7 @@ typedef struct {
   int64_t step_good;
   int64_t solves, iterations; /* the implicit scheme's level solves and CG iterations in this process */
   int64_t first_step;         /* the step this process started from (a continued run's restart step) */
+  double residual;            /* the last level solve's true relative residual at the last check (NAN: none) */
   char source[256];
 } SweRun;
 
@@ -237,6 +238,7 @@ static HclStatus check_device_memory(const SweRun *r) {
 static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *request, SweRun *r) {
   HclStatus status = HCL_OK;
   memset(r, 0, sizeof *r);
+  r->residual = NAN;
   r->c = c;
   r->request = request;
   r->rt = rt;
@@ -519,6 +521,7 @@ static HclStatus check_state(void *model) {
     TRY(stop_diverged(r, speeds.wave));
   }
   TRY(swe_checkpoint(r->swe));
+  TRY(swe_last_residual(r->swe, &r->residual));
   r->t_good = r->tl.t;
   r->step_good = r->tl.step;
   if (r->setup.dt_fixed == 0) {
@@ -556,17 +559,21 @@ cleanup:
   return status;
 }
 
-/* The implicit scheme's progress: CG iterations per step, and level solves per step where drying made some steps
- * solve again, over the steps this process took. */
+/* The implicit scheme's progress: CG iterations per step, level solves per step where drying made some steps solve
+ * again, over the steps this process took, and the last checked solve's true relative residual ||b - A x|| / ||b||. */
 static void describe(void *model, char *extra, size_t size) {
   const SweRun *r = model;
   int64_t steps = r->tl.step > r->first_step ? r->tl.step - r->first_step : 1;
+  extra[0] = '\0';
   if (!implicit_scheme(r)) {
-    extra[0] = '\0';
-  } else if (r->solves > steps) {
-    snprintf(extra, size, "cg=%.2f solves=%.3f", (double)r->iterations / (double)steps, (double)r->solves / steps);
-  } else {
-    snprintf(extra, size, "cg=%.2f", (double)r->iterations / (double)steps);
+    return;
+  }
+  int used = snprintf(extra, size, "cg=%.2f", (double)r->iterations / (double)steps);
+  if (r->solves > steps && used > 0 && (size_t)used < size) {
+    used += snprintf(extra + used, size - (size_t)used, " solves=%.3f", (double)r->solves / steps);
+  }
+  if (isfinite(r->residual) && used > 0 && (size_t)used < size) {
+    snprintf(extra + used, size - (size_t)used, " res=%.1e", r->residual);
   }
 }
 

@@ -77,6 +77,7 @@ struct Vbm {
   Operator *op;                    /* the psi system (stencil5.h) */
   Field *matrix[3], *rhs, *psi[2]; /* psi[c]: psi of the last level of step parity c */
   Vec *rhs_vec, *psi_vec[2];
+  Vec *last_psi; /* the last solve's solution (one of psi_vec; unchanged until the next solve), NULL before it */
   Krylov *krylov;
   VbmSolveStats stats;
   bool timed;     /* vbm_set_timed: the stats' seconds by part, each part waited for */
@@ -355,6 +356,7 @@ static HclStatus solve_psi(Vbm *v, const Level *l, int parity, bool extrapolate)
   vec_touch(v->rhs_vec);
   TRY(time_part(v, VBM_PART_RHS, &since));
   TRY(krylov_solve(v->krylov, v->rhs_vec, psi, &result));
+  v->last_psi = psi;
   TRY(vec_ghosts(psi));
   TRY(time_part(v, VBM_PART_SOLVE, &since));
   v->stats.solves++;
@@ -734,6 +736,11 @@ cleanup:
 
 VbmSolveStats vbm_solve_stats(const Vbm *v) {
   return v->stats;
+}
+
+HclStatus vbm_last_residual(Vbm *v, double *relative) {
+  *relative = NAN;
+  return v->last_psi ? krylov_relative_residual(v->krylov, v->rhs_vec, v->last_psi, relative) : HCL_OK;
 }
 
 void vbm_set_timed(Vbm *v, bool timed) {

@@ -73,6 +73,7 @@ typedef struct {
   double wall_start, t_start;     /* --realtime: the wall clock and the simulated time at the first step */
   int64_t late_frames;            /* --realtime: frames that ended after their deadline */
   double worst_lateness;          /* s */
+  double residual;                /* the last psi solve's true relative residual at the last check (NAN: none) */
   char source[256];
 } VbmRun;
 
@@ -123,6 +124,7 @@ static double bytes_per_rank(const VbmRun *r, double *largest_field) {
 static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *request, VbmRun *r) {
   HclStatus status = HCL_OK;
   memset(r, 0, sizeof *r);
+  r->residual = NAN;
   r->c = c;
   r->request = request;
   r->rt = rt;
@@ -337,6 +339,7 @@ static HclStatus check_state(void *model) {
                            "the run diverged (lower time.dt or time.cfl; with a current, check its speed)"));
   }
   TRY(vbm_checkpoint(r->vbm));
+  TRY(vbm_last_residual(r->vbm, &r->residual));
   r->t_good = r->tl.t;
   r->step_good = r->tl.step;
 cleanup:
@@ -393,6 +396,9 @@ static void describe(void *model, char *extra, size_t size) {
   const VbmRun *r = model;
   int64_t steps = r->tl.step > r->first_step ? r->tl.step - r->first_step : 1;
   int written = snprintf(extra, size, "cg=%.2f", (double)r->iterations / (double)steps);
+  if (isfinite(r->residual) && written > 0 && (size_t)written < size) { /* the last checked solve's ||b - Ax||/||b|| */
+    written += snprintf(extra + written, size - (size_t)written, " res=%.1e", r->residual);
+  }
   if (r->request->realtime && written > 0 && (size_t)written < size) {
     snprintf(extra + written, size - (size_t)written, " late=%lld", (long long)r->late_frames);
   }

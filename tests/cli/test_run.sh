@@ -650,6 +650,18 @@ bad_input "a method other than CG for the level system" "solver.method = gmres" 
   --set time.scheme=implicit --set solver.method=gmres
 bad_input "an implicit step beyond the advective limit" "breaks the advective limit of the starting state: 0.02524 s" \
   "$root/cases/thacker.yml" --set time.scheme=implicit --set time.dt=0.5
+# The multigrid preconditioner in float under CG in double (mixed precision), from the case's keys; the progress line
+# states the last checked solve's true relative residual, which the 2-norm criterion bounds (rtol 1e-5 of ||b||).
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.scheme=implicit --set time.end=2 \
+  --set solver.preconditioner=mg --set solver.mg_precision=float --set solver.norm=2 --set time.check_interval=1 \
+  -o "$dir/implicit-mg"
+ok "the implicit scheme with solver.preconditioner mg in float runs" equals "$rc" 0
+ok "its progress line states the true residual, within the stopping rule" python3 -c '
+import re, sys
+found = re.findall(r"cg=([0-9.]+).* res=([0-9.e+-]+)", sys.argv[1])
+assert found, sys.argv[1]
+iterations, residual = map(float, found[-1])
+assert 0 < iterations < 20 and residual <= 1e-5, found[-1]' "$err"
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.scheme=implicit --set time.dt=1 \
   --set solver.max_iterations=1 --set solver.rtol=1e-12 -o "$dir/not-converged"
 ok "a level system that does not converge exits 78" equals "$rc" 78

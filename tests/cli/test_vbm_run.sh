@@ -45,6 +45,10 @@ ok "a small Kelvin-wake run exits 0" equals "$rc" 0
 ok "it writes map.nc, history.nc and restarts at 10 s and 20 s" test -s "$dir/whole/map.nc" -a \
   -s "$dir/whole/history.nc" -a -s "$dir/whole/restart-50.nc" -a -s "$dir/whole/restart-100.nc"
 ok "progress lines say CG iterations per frame" contains "$err" "cg="
+ok "and the last checked solve's true relative residual" python3 -c '
+import re, sys
+found = re.findall(r" res=([0-9.e+-]+)", sys.argv[1])
+assert found and float(found[-1]) <= 1e-5, found  # the default stopping rule: ||r||_2 <= 1e-5 ||b||_2' "$err"
 ok "map.nc holds zeta, phi, the depth and the maxima; 3 frames" $py -c '
 import sys, netCDF4, numpy as np
 m = netCDF4.Dataset(sys.argv[1])
