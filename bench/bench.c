@@ -28,7 +28,7 @@ static const BenchEntry benchmarks[] = {
     {"poisson-peers",
      "the Poisson problem to ||r||_2 <= 1e-5 ||b||_2 by RRB-CG, multigrid-CG (double and mixed) and hypre's PFMG- and "
      "SMG-PCG, with the true residual and the error",
-     "interior points per side, 3 to 65536 (default 1024, 2048, 4096; 1024 and 2048 on CPUs)", bench_poisson_peers},
+     "interior points per side, 3 to 65536 (default 1024, 2048 and 4096)", bench_poisson_peers},
     {"laplace", "the potential-flow Laplace solver: its iteration's breakdown, the K sweep and iterations per aspect",
      "horizontal points per side of an N x N x 9 basin (default 129 to 2049; 129 and 257 on CPUs)", bench_laplace},
     {"wave", "the wave model's time step: solve, rates, relaxation, output, iterations, real-time ratio, bandwidth",

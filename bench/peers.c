@@ -385,7 +385,7 @@ cleanup:
 HclStatus bench_poisson_peers(const BenchRequest *request) {
   HclStatus status = HCL_OK;
   double copy_gbs = 0;
-  int sizes[3] = {1024, 2048, 4096}, count = runtime_device(request->rt)->type == DEVICE_TYPE_CPU ? 2 : 3;
+  int sizes[3] = {1024, 2048, 4096}, count = 3;
   if (request->size) {
     TRY(bench_side(request, "poisson-peers", &sizes[0]));
     count = 1;
