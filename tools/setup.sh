@@ -12,6 +12,8 @@ hydrocl_packages="$hydrocl_packages libnetcdf-mpi-dev"
 hydrocl_packages="$hydrocl_packages ffmpeg"
 # The fuzzing harness (tools/fuzz, the suite fuzz): clang and its libFuzzer and sanitizer run-times.
 hydrocl_packages="$hydrocl_packages clang libclang-rt-dev"
+# hypre, the peer solvers of `bench poisson-peers` (optional: -Dhypre=auto finds it).
+hydrocl_packages="$hydrocl_packages libhypre-dev"
 # The kernels suite: Oclgrind, the OpenCL device simulator that checks every access and every race.
 hydrocl_packages="$hydrocl_packages oclgrind"
 

@@ -36,7 +36,8 @@ typedef struct {
   char vendor_name[128];
   char driver_version[64];
   char opencl_c_version[64]; /* "OpenCL C 1.2 PoCL" */
-  char opencl_version[64];   /* the device's OpenCL version, "OpenCL 3.0 CUDA"; "" when it does not say */
+  char opencl_version
+      [256]; /* the device's OpenCL version, "OpenCL 3.0 CUDA" (PoCL adds its host triple); "" when it does not say */
   int opencl_c_major;
   int opencl_c_minor;
   DeviceVendor vendor;
