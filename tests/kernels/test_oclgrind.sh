@@ -46,6 +46,17 @@ rrb)
     "$@" solve-poisson --n 24 --precision double --method gmres && "$@" solve-poisson --n 24 --method dc' \
     _ "${checked[@]}" "$hydrocl"
   ;;
+mg)
+  # The 5-point multigrid: 40 x 40 points coarsen to 20 x 40 then into the one-work-group tail (Oclgrind's 256
+  # work-items: the levels of at most 4096 points), its barriers checked for races; in float under double CG; and on
+  # two ranks, level by level with the ghost exchanges.
+  under_oclgrind "multigrid-CG in double, the coarse levels in one launch" \
+    "${checked[@]}" "$hydrocl" solve-poisson --n 40 --precision double --preconditioner mg
+  under_oclgrind "multigrid-CG mixed" "${checked[@]}" "$hydrocl" solve-poisson --n 40 --precision mixed \
+    --preconditioner mg
+  under_oclgrind "multigrid-CG on 2 ranks" "$mpirun" -n 2 "${checked[@]}" "$hydrocl" solve-poisson --n 24 \
+    --precision double --preconditioner mg
+  ;;
 swe-sielecki)
   # The tidal flat: a tide through a level boundary floods and dries a ramp (3 m over a bed rising to 4.5 m), walls
   # on the other sides, Chezy friction, momentum advection, gauges sampled on the device.
