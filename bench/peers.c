@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* peers.c: `hydrocl bench poisson-peers`: the RRB paper's model problem (poisson.h) solved to the same criterion,
- * ||b - A x||_2 <= 1e-5 ||b||_2 from x = 0, by hydrocl's CG with RRB (double), with the multigrid of mg5.h (double,
- * and in float under double CG: mixed), and, in the same process on the same ranks, by hypre's PFMG- and
+ * ||b - A x||_2 <= 1e-5 ||b||_2 from x = 0, by hydrocl's CG with RRB and with the multigrid of mg5.h, each in double
+ * and in float under double CG (mixed), and, in the same process on the same ranks, by hypre's PFMG- and
  * SMG-preconditioned CG (Struct interface; -Dhypre, Debian's and Ubuntu's libhypre-dev; without it they are
  * reported skipped). Every line: iterations, set-up seconds (hydrocl's second set-up, as after a model's assembly:
  * the first builds its programs), the median of 5 solves' seconds (after a warm-up solve;
@@ -124,13 +124,16 @@ static void print_outcome(const BenchRequest *request, int n, Precision precisio
 
 /* ---- hydrocl ---- */
 
-typedef enum { OURS_RRB, OURS_MG, OURS_MG_MIXED, OURS } Ours;
-static const char *const OURS_NAMES[OURS] = {"hydrocl_rrb_cg", "hydrocl_mg_cg", "hydrocl_mg_cg_mixed"};
+typedef enum { OURS_RRB, OURS_RRB_MIXED, OURS_MG, OURS_MG_MIXED, OURS } Ours;
+static const char *const OURS_NAMES[OURS] = {"hydrocl_rrb_cg", "hydrocl_rrb_cg_mixed", "hydrocl_mg_cg",
+                                             "hydrocl_mg_cg_mixed"};
 
 static HclStatus make_precond(Ours which, Precond **pc) {
   switch (which) {
   case OURS_RRB:
     return rrb_precond_create(RRB_DEPTH_DEFAULT, pc);
+  case OURS_RRB_MIXED:
+    return rrb_precond_create_mixed(RRB_DEPTH_DEFAULT, pc);
   case OURS_MG:
     return mg5_precond_create(&(Mg5Options){0}, pc);
   default:
@@ -367,7 +370,8 @@ static HclStatus run_size(const BenchRequest *request, int n, double copy_gbs) {
   for (Ours which = OURS_RRB; which < OURS; which++) {
     Outcome o;
     TRY(solve_ours(request, decomp, &block, which, copy_gbs, &o));
-    print_outcome(request, n, which == OURS_MG_MIXED ? PRECISION_SINGLE : PRECISION_DOUBLE, &o);
+    print_outcome(request, n, which == OURS_MG_MIXED || which == OURS_RRB_MIXED ? PRECISION_SINGLE : PRECISION_DOUBLE,
+                  &o);
   }
 #ifdef HYDROCL_HAVE_HYPRE
   for (int which = HYPRE_PFMG; which <= HYPRE_SMG; which++) {

@@ -22,6 +22,13 @@
 
 HclStatus rrb_precond_create(RrbDepth depth, Precond **out);
 
+/* The factorization in float under a system in double (mixed-precision CG: CG's recurrences in double, M^-1 in
+ * float): a float copy of the matrix converted at every setup, factorized as on several ranks (the whole system,
+ * rrb_dist.h, on any number of ranks, one included), r and z converted on the way in and out. CG then iterates on the
+ * whole system from its black rows satisfied, which is the Schur complement's CG (the same iterations as in
+ * double). */
+HclStatus rrb_precond_create_mixed(RrbDepth depth, Precond **out); /* under a float system: rrb_precond_create's */
+
 /* The one-rank factorization of a preconditioner set up on one rank (NULL otherwise): for benchmarks' timing of
  * its parts. */
 Rrb *rrb_precond_factor(Precond *pc);

@@ -2,7 +2,7 @@
 /* stencil5_precond.h: the preconditioners of a 5-point operator (stencil5.h) as a case file chooses them, under a
  * prefix of the model's choosing (a model may embed several solvers, each under its own): the key `preconditioner`
  * (rrb, mg, jacobi or none; rrb by default), RRB's depth (rrb_levels, rrb_exact) and the multigrid's precision
- * (mg_precision: same, float or double), beside krylov.h's keys. */
+ * (preconditioner_precision: same or float, float under a double system being mixed precision), beside krylov.h's keys. */
 #ifndef HYDROCL_STENCIL5_PRECOND_H
 #define HYDROCL_STENCIL5_PRECOND_H
 

@@ -70,12 +70,13 @@ static HclStatus make_solver(const CliOptions *o, int max_iterations, Krylov **o
   options.max_iterations = max_iterations;
   options.prefix = "--";
   bool mixed = (o->given & OPT_MIXED) != 0;
-  REQUIRE(!mixed || strcmp(o->preconditioner, "mg") == 0, HCL_EUSAGE,
-          "--precision mixed applies the preconditioner in float: use --preconditioner mg (%s has no float form "
-          "for a double system)",
+  REQUIRE(!mixed || strcmp(o->preconditioner, "rrb") == 0 || strcmp(o->preconditioner, "mg") == 0, HCL_EUSAGE,
+          "--precision mixed applies the preconditioner in float: use --preconditioner rrb or mg (%s has no float "
+          "form for a double system)",
           o->preconditioner);
+  RrbDepth depth = {.levels = o->rrb_levels, .exact_nodes = o->rrb_exact};
   if (strcmp(o->preconditioner, "rrb") == 0) {
-    TRY(rrb_precond_create((RrbDepth){.levels = o->rrb_levels, .exact_nodes = o->rrb_exact}, &pc));
+    TRY(mixed ? rrb_precond_create_mixed(depth, &pc) : rrb_precond_create(depth, &pc));
   } else if (strcmp(o->preconditioner, "mg") == 0) {
     TRY(mg5_precond_create(&(Mg5Options){.own_precision = mixed, .precision = PRECISION_SINGLE}, &pc));
   } else if (strcmp(o->preconditioner, "jacobi") == 0) {

@@ -14,6 +14,7 @@ enum { L_B, L_X, L_B1, L_VECTORS };
 
 typedef struct {
   RrbDepth depth;
+  bool in_float; /* the factorization in float under a double system (rrb_precond_create_mixed) */
   /* one rank */
   Rrb *rrb;
   RrbPermute *permute;
@@ -26,6 +27,10 @@ typedef struct {
   RrbDist *dist;
   Operator *op;  /* the 5-point operator it was set up with (borrowed) */
   Vec *residual; /* of the whole system, for presolve */
+  /* in float: the matrix's float copy (a 5-point operator: its fields and their ghosts), both matrices as vectors for
+   * the conversion, r and z in float */
+  Operator *copy;
+  Vec *system_matrix[3], *copy_matrix[3], *r_float, *z_float;
 } RrbPc;
 
 static void destroy(void *ctx) {
@@ -36,6 +41,13 @@ static void destroy(void *ctx) {
   vec_destroy(&p->b1);
   vec_destroy(&p->x1);
   vec_destroy(&p->residual);
+  for (int f = 0; f < 3; f++) {
+    vec_destroy(&p->system_matrix[f]);
+    vec_destroy(&p->copy_matrix[f]);
+  }
+  vec_destroy(&p->r_float);
+  vec_destroy(&p->z_float);
+  operator_destroy(&p->copy);
   precond_destroy(&p->m1);
   operator_destroy(&p->schur);
   for (int v = 0; v < L_VECTORS; v++) {
@@ -90,9 +102,43 @@ cleanup:
 
 static HclStatus create_distributed(RrbPc *p, Operator *op) {
   HclStatus status = HCL_OK;
-  Precision precision = vspace_precision(operator_space(op));
+  Precision precision = p->in_float ? PRECISION_SINGLE : vspace_precision(operator_space(op));
   TRY(rrb_dist_create(stencil5_runtime(op), stencil5_decomp(op), precision, p->depth, RRB_DIST_COARSE_NODES, &p->dist));
   TRY(vec_create(operator_space(op), "RRB presolve residual", &p->residual));
+cleanup:
+  return status;
+}
+
+/* In float: the float copy of the operator's matrix, the vectors that convert it, r and z. */
+static HclStatus create_float_copy(RrbPc *p, Operator *op) {
+  HclStatus status = HCL_OK;
+  Field *system[3], *copy[3];
+  TRY(stencil5_create(stencil5_runtime(op), stencil5_decomp(op), PRECISION_SINGLE, &p->copy));
+  TRY(stencil5_fields(op, system));
+  TRY(stencil5_fields(p->copy, copy));
+  for (int f = 0; f < 3; f++) {
+    TRY(vec_wrap_field(operator_space(op), system[f], &p->system_matrix[f]));
+    TRY(vec_wrap_field(operator_space(p->copy), copy[f], &p->copy_matrix[f]));
+  }
+  TRY(vec_create(operator_space(p->copy), "RRB residual in float", &p->r_float));
+  TRY(vec_create(operator_space(p->copy), "RRB correction in float", &p->z_float));
+cleanup:
+  return status;
+}
+
+/* The matrix the factorization is made of: the operator's, or its float copy converted (couplings' ghosts
+ * exchanged). */
+static HclStatus factor_matrix(RrbPc *p, Operator *op, Field *matrix[3]) {
+  HclStatus status = HCL_OK;
+  if (!p->in_float) {
+    TRY(stencil5_fields(op, matrix));
+    goto cleanup;
+  }
+  for (int f = 0; f < 3; f++) {
+    TRY(vec_convert(p->copy_matrix[f], p->system_matrix[f]));
+  }
+  TRY(operator_setup(p->copy));
+  TRY(stencil5_fields(p->copy, matrix));
 cleanup:
   return status;
 }
@@ -101,11 +147,16 @@ static HclStatus setup(void *ctx, Operator *op) {
   HclStatus status = HCL_OK;
   RrbPc *p = ctx;
   Field *matrix[3];
-  TRY(stencil5_fields(op, matrix));
+  TRY(stencil5_fields(op, matrix)); /* a 5-point operator, or HCL_EDATA naming it */
   if (!p->rrb && !p->dist) {
     const DecompLocal *l = decomp_local(stencil5_decomp(op));
-    TRY(l->px * l->py > 1 ? create_distributed(p, op) : create_one_rank(p, op));
+    p->in_float = p->in_float && vspace_precision(operator_space(op)) == PRECISION_DOUBLE; /* a float system: as is */
+    if (p->in_float) {
+      TRY(create_float_copy(p, op));
+    }
+    TRY(l->px * l->py > 1 || p->in_float ? create_distributed(p, op) : create_one_rank(p, op));
   }
+  TRY(factor_matrix(p, op, matrix));
   p->op = op;
   if (p->rrb) {
     TRY(rrb_setup(p->rrb, matrix[0], matrix[1], matrix[2]));
@@ -123,6 +174,13 @@ static HclStatus apply(void *ctx, Vec *r, Vec *z) {
   HclStatus status = HCL_OK;
   RrbPc *p = ctx;
   ASSERT(p->dist != NULL); /* one rank iterates on the Schur complement, with M1 */
+  if (p->in_float) {
+    TRY(vec_convert(p->r_float, r));
+    TRY(rrb_dist_apply(p->dist, vec_field(p->r_float), vec_field(p->z_float)));
+    vec_touch(p->z_float);
+    TRY(vec_convert(z, p->z_float));
+    goto cleanup;
+  }
   TRY(rrb_dist_apply(p->dist, vec_field(r), vec_field(z)));
   vec_touch(z);
 cleanup:
@@ -167,6 +225,18 @@ HclStatus rrb_precond_create(RrbDepth depth, Precond **out) {
   *out = NULL;
   TRY_ALLOC(p, 1);
   p->depth = depth;
+  TRY(precond_create(&OPS, p, true, out));
+cleanup:
+  return status;
+}
+
+HclStatus rrb_precond_create_mixed(RrbDepth depth, Precond **out) {
+  HclStatus status = HCL_OK;
+  RrbPc *p = NULL;
+  *out = NULL;
+  TRY_ALLOC(p, 1);
+  p->depth = depth;
+  p->in_float = true;
   TRY(precond_create(&OPS, p, true, out));
 cleanup:
   return status;

@@ -653,7 +653,7 @@ bad_input "an implicit step beyond the advective limit" "breaks the advective li
 # The multigrid preconditioner in float under CG in double (mixed precision), from the case's keys; the progress line
 # states the last checked solve's true relative residual, which the 2-norm criterion bounds (rtol 1e-5 of ||b||).
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.scheme=implicit --set time.end=2 \
-  --set solver.preconditioner=mg --set solver.mg_precision=float --set solver.norm=2 --set time.check_interval=1 \
+  --set solver.preconditioner=mg --set solver.preconditioner_precision=float --set solver.norm=2 --set time.check_interval=1 \
   -o "$dir/implicit-mg"
 ok "the implicit scheme with solver.preconditioner mg in float runs" equals "$rc" 0
 ok "its progress line states the true residual, within the stopping rule" python3 -c '

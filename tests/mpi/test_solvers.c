@@ -10,6 +10,8 @@
  * - random SPD variable-coefficient 5-point systems with islands of zero-flux faces, isotropic and 1000:1
  *   anisotropic: every pair reaches the host's direct (Cholesky) solution, and CG takes fewer iterations with Jacobi
  *   than with none and fewer with RRB or multigrid than with Jacobi;
+ * - mixed precision: RRB and the multigrid in float under CG in double take the double ones' iterations (within
+ *   one) and reach the same solution;
  * - the sigma-transformed Laplace operator of the potential-flow solver (laplace.h) on its manufactured problem
  *   (tests/support/laplace_problem.h): defect correction and GMRES with the multigrid V-cycle reach the same
  *   potential, within the discretization's error of the exact one (unpreconditioned GMRES stagnates there: the
@@ -42,8 +44,8 @@
 
 enum { N = 63, RX = 29, RY = 23, MAX_ITERATIONS = 10000 };
 
-typedef enum { PC_NONE, PC_JACOBI, PC_RRB, PC_MG, PCS } PcKind;
-static const char *const PC_NAMES[PCS] = {"none", "jacobi", "rrb", "mg"};
+typedef enum { PC_NONE, PC_JACOBI, PC_RRB, PC_MG, PCS, PC_RRB_FLOAT = PCS, PC_MG_FLOAT } PcKind;
+static const char *const PC_NAMES[] = {"none", "jacobi", "rrb", "mg", "rrb in float", "mg in float"};
 static const KrylovMethod METHODS[] = {KRYLOV_CG, KRYLOV_GMRES, KRYLOV_DC};
 
 /* Whether a method applies with a preconditioner to an SPD 5-point system (see the header); defect correction with
@@ -107,10 +109,12 @@ static HclStatus make_solver(System *s, KrylovMethod method, PcKind pc, KrylovNo
   options.rtol = rtol;
   options.max_iterations = MAX_ITERATIONS;
   options.restart = 30;
-  TRY(pc == PC_RRB      ? rrb_precond_create(RRB_DEPTH_DEFAULT, &p)
-      : pc == PC_MG     ? mg5_precond_create(&(Mg5Options){0}, &p)
-      : pc == PC_JACOBI ? precond_jacobi(&p)
-                        : precond_none(&p));
+  TRY(pc == PC_RRB         ? rrb_precond_create(RRB_DEPTH_DEFAULT, &p)
+      : pc == PC_RRB_FLOAT ? rrb_precond_create_mixed(RRB_DEPTH_DEFAULT, &p)
+      : pc == PC_MG        ? mg5_precond_create(&(Mg5Options){0}, &p)
+      : pc == PC_MG_FLOAT  ? mg5_precond_create(&(Mg5Options){.own_precision = true, .precision = PRECISION_SINGLE}, &p)
+      : pc == PC_JACOBI    ? precond_jacobi(&p)
+                           : precond_none(&p));
   TRY(krylov_create(&options, out));
   krylov_set_precond(*out, p);
   p = NULL;
@@ -211,6 +215,21 @@ static void model_problem(Runtime *rt) {
     }
   }
   TAP_OK(all_ranks(st_ == HCL_OK && on_rank0(error < 4e-6)), "and %.2e from the exact solution", error);
+  /* Mixed precision: the preconditioner in float under CG in double reaches the host's solution as the double one
+   * does (1e-10 of ||b||), its rounding (1e-7 of z) perturbing the directions by no more than an iteration. */
+  for (int pc = PC_RRB; made == HCL_OK && pc <= PC_MG; pc++) {
+    Outcome in_double = {0}, in_float = {0};
+    status_clear();
+    st_ = solve(&s, KRYLOV_CG, (PcKind)pc, KRYLOV_NORM_2, 1e-10, device, &in_double, NULL);
+    st_ = st_ == HCL_OK
+              ? solve(&s, KRYLOV_CG, (PcKind)(pc + PCS - PC_RRB), KRYLOV_NORM_2, 1e-10, device, &in_float, NULL)
+              : st_;
+    double difference = relative_difference(device, host, N * N);
+    TAP_OK(all_ranks(st_ == HCL_OK && in_float.converged && abs(in_float.iterations - in_double.iterations) <= 1 &&
+                     on_rank0(difference < 1e-8)),
+           "CG with %s: %d iterations (in double %d), %.2e from the host's solution %s", PC_NAMES[pc + PCS - PC_RRB],
+           in_float.iterations, in_double.iterations, difference, status_message());
+  }
   /* The M-norm criterion is relative to the first residual, so a warm start gains nothing by it: the 2-norm. */
   for (int pc = 0; made == HCL_OK && pc < PCS; pc++) {
     status_clear();
@@ -340,9 +359,12 @@ cleanup:
  * case reach the model problem's solution to 1e-8 (both stop at 1e-10 of ||b||; the condition number is 1.6e3); a
  * stopping rule that never stops is refused naming the key as the case set it. */
 static void solvers_from_case(Runtime *rt) {
-  static const char *const sets[] = {
-      "pressure.preconditioner=jacobi", "pressure.rtol=1e-10",    "wave.method=gmres", "wave.rtol=1e-10",
-      "wave.preconditioner=mg",         "wave.mg_precision=float"};
+  static const char *const sets[] = {"pressure.preconditioner=jacobi",
+                                     "pressure.rtol=1e-10",
+                                     "wave.method=gmres",
+                                     "wave.rtol=1e-10",
+                                     "wave.preconditioner=mg",
+                                     "wave.preconditioner_precision=float"};
   const char *const prefixes[] = {"pressure.", "wave."};
   CaseSchema *schema = NULL;
   Case *c = NULL;
