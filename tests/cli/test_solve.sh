@@ -4,7 +4,8 @@
 # against the exact solution falls as h^2, plain CG takes the iterations of the host reference CG (71 at 31^2, 144
 # at 63^2: tests/unit/test_rrb_reference.c), RRB (the default) those of the host reference's RRB-PCG with the
 # paper's M-norm criterion (the same test: 6 and 7 with the default exact last level of 16 x 16 nodes, 9 and 10 with
-# RRB to one node), and usage mistakes exit 64 with a message.
+# RRB to one node), the multigrid and mixed precision reach the same solution, and usage mistakes exit 64 with a
+# message.
 # Usage: test_solve.sh HYDROCL
 set -u
 hydrocl=$1
@@ -56,13 +57,29 @@ done
 # (bench/README.md: rrb), through the solver layer's CG and RRB preconditioner.
 run_capture "$hydrocl" solve-poisson --n 2048 --precision double --norm m
 ok "2048^2, RRB-CG in the M-norm: 12 iterations" test "$rc" = 0 -a -n "$(grep '^iterations: 12 (converged)$' <<<"$out")"
+# The multigrid, in double and mixed (float V-cycle under double CG), to 1e-10 of ||b||: the true residual printed
+# within it, the error RRB's to the digits printed (the discretization's, 8e-7, far above the criterion).
+for precision in double mixed; do
+  run_capture "$hydrocl" solve-poisson --n 63 --precision "$precision" --preconditioner mg --tolerance 1e-10
+  error=$(sed -n 's/^error: max \([^,]*\),.*/\1/p' <<<"$out")
+  ok "multigrid-CG, --precision $precision: converged, true residual within 1e-10, CG's error" python3 -c '
+import re, sys
+ratio = float(re.search(r"final / initial ([0-9.e+-]+)", sys.argv[1]).group(1))
+assert "(converged)" in sys.argv[1] and ratio <= 1e-10 * 1.0001, ratio  # initial = ||b|| from x = 0
+assert abs(float(sys.argv[2]) / float(sys.argv[3]) - 1) < 0.05' "$out" "$error" "${rrb_errors[63]}"
+done
+run_capture "$hydrocl" solve-poisson --n 63 --precision mixed --preconditioner rrb --tolerance 1e-10
+ok "RRB in float under double CG converges too" test "$rc" = 0 -a -n "$(grep '(converged)' <<<"$out")"
+run_capture "$hydrocl" solve-poisson --n 31 --precision mixed --preconditioner jacobi
+ok "--precision mixed with Jacobi: exit 64, naming the preconditioners that have it" test "$rc" = 64 -a \
+  -n "$(grep "use --preconditioner rrb or mg" <<<"$err")"
 run_capture "$hydrocl" solve-poisson --n 31 --method bicg
 ok "an unknown method: exit 64, naming the choices" test "$rc" = 64 -a -n "$(grep "use cg, gmres or dc" <<<"$err")"
 
 run_capture "$hydrocl" solve-poisson
 ok "without --n: exit 64" test "$rc" = 64 -a -n "$(grep -- "needs --n N" <<<"$err")"
 run_capture "$hydrocl" solve-poisson --n 31 --preconditioner ilu
-ok "an unknown preconditioner: exit 64, naming the choices" test "$rc" = 64 -a -n "$(grep "rrb, jacobi or none" <<<"$err")"
+ok "an unknown preconditioner: exit 64, naming the choices" test "$rc" = 64 -a -n "$(grep "rrb, mg, jacobi or none" <<<"$err")"
 run_capture "$hydrocl" solve-poisson --n 31 --norm 1
 ok "an unknown norm: exit 64, naming the choices" test "$rc" = 64 -a -n "$(grep "use 2 .* or m" <<<"$err")"
 run_capture "$hydrocl" solve-poisson --n 0
