@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_solve.c: `hydrocl solve-poisson --n N [--method cg|gmres|dc] [--preconditioner rrb|jacobi|none]
- * [--tolerance T] [--norm 2|m] [--rrb-levels K] [--rrb-exact N]`: the RRB paper's model problem (poisson.h) solved on
- * the device from x = 0 (the 5-point operator of stencil5.h, a Krylov method of krylov.h), with the iterations,
- * residuals, time and error against the exact solution printed. The check a user runs on a new machine, and the
+/* cmd_solve.c: `hydrocl solve-poisson --n N [--method cg|gmres|dc] [--preconditioner rrb|mg|jacobi|none]
+ * [--precision single|double|mixed] [--tolerance T] [--norm 2|m] [--rrb-levels K] [--rrb-exact N]`: the RRB paper's
+ * model problem (poisson.h) solved on the device from x = 0 (the 5-point operator of stencil5.h, a Krylov method of
+ * krylov.h; mixed: CG in double, the preconditioner in float), with the iterations, the true residuals, time and
+ * error against the exact solution printed. The check a user runs on a new machine, and the
  * solver's benchmark problem. */
 #include "cli.h"
 
