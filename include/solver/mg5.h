@@ -13,8 +13,8 @@
  *   weights keeps the jumps where S has them.
  * - red-black Gauss-Seidel, one half-sweep pair before and the reverse pair after each coarse correction, so the
  *   V-cycle is a symmetric positive definite M (CG's need); on the coarsest grid as many symmetric sweeps as it has
- *   points across. PFMG's skipped relaxation: the second level of an x-then-y pair is not relaxed, its correction
- *   the coarse one interpolated.
+ *   points across. PFMG's skipped relaxation: the second level of an x-then-y pair below an isotropic level (its
+ *   couplings' sums in x and y within a factor 2) is not relaxed, its correction the coarse one interpolated.
  * - the coarse levels in one launch (one rank, closed sides): from the first level of at most 16 points a work-item
  *   of one work-group (4096 points with 256 work-items), the rest of the V-cycle is one kernel of one work-group,
  *   its steps separated by barriers, on a packed copy of those levels' matrices made at every setup.

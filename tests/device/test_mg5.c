@@ -9,7 +9,7 @@
  * - CG's iterations stay flat under refinement, to ||r||_2 <= 1e-8 ||b||_2: the RRB paper's Poisson problem from 63^2
  *   to 1023^2, the same 1000:1 anisotropic, and the pressure matrix of a semi-implicit shallow-water step over a
  *   tidal flat (depth 20 m to dry land above a 1:40 slope, a dredged channel 5 times deeper, dry cells' rows the
- *   identity, couplings from 0 to 1e4 times the mass term): measured 10 11 11 12 12, 8 10 12 13 14 and 10 10 11 11 11
+ *   identity, couplings from 0 to 1e4 times the mass term): measured 10 11 11 12 12, 8 9 10 11 12 and 10 10 11 11 11
  *   (2026-11-26, PoCL); checked: at most 2 more per doubling of the grid and no more than 16 (RRB gains 3 per
  *   doubling on Poisson, issue 25; the anisotropic case's slow growth is this method's, stated in the README);
  * - mixed precision: the V-cycle in float under a double CG reaches ||b - A x||_2 <= 1e-10 ||b||_2, recomputed in
