@@ -329,12 +329,3 @@ __kernel void mg_tail(__global REAL *restrict pack, __global const int *restrict
     AT(x_top, i, j, ROW(0, TAIL_PITCH)) = AT(ARRAY(0, TAIL_X), i, j, ROW(0, TAIL_PITCH));
   }
 }
-
-/* Copies one array of a level (count elements with its ghosts) into the packed buffer at offset. */
-__kernel void mg_pack(__global const REAL *restrict from, __global REAL *restrict pack, const int offset,
-                      const int count) {
-  const int k = get_global_id(0);
-  if (k < count) {
-    pack[offset + k] = from[k];
-  }
-}

@@ -28,6 +28,10 @@ HclStatus stencil5_fields(Operator *op, Field *fields[3]);
 Runtime *stencil5_runtime(Operator *op);
 const Decomp *stencil5_decomp(Operator *op);
 
+/* to's matrix = from's, converted to to's precision (both 5-point operators on one decomposition), and to set up
+ * (operator_setup): a preconditioner's float copy of a double system. */
+HclStatus stencil5_convert_matrix(Operator *to, Operator *from);
+
 /* x += r / c at the points (i, j) with i + j odd (global indices: the black points of the red-black colouring):
  * with r = b - S x, the black rows are then satisfied exactly (rrb_precond.h). */
 HclStatus stencil5_black_jacobi(Operator *op, Vec *x, Vec *r);

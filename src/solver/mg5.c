@@ -12,10 +12,9 @@
 #include "stencil5.h"
 
 enum { WG_X = 32, WG_Y = 4, MAX_LEVELS = 64 };
-enum { K_WEIGHTS, K_RAP, K_COLLAPSE, K_RESTRICT, K_PROLONG, K_SMOOTH, K_SMOOTH_FIRST, K_TAIL, K_PACK, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"mg_weights",      "mg_rap",     "mg_collapse",
-                                                   "mg_restrict",     "mg_prolong", "mg_smooth",
-                                                   "mg_smooth_first", "mg_tail",    "mg_pack"};
+enum { K_WEIGHTS, K_RAP, K_COLLAPSE, K_RESTRICT, K_PROLONG, K_SMOOTH, K_SMOOTH_FIRST, K_TAIL, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"mg_weights", "mg_rap",    "mg_collapse",     "mg_restrict",
+                                                   "mg_prolong", "mg_smooth", "mg_smooth_first", "mg_tail"};
 /* The tail: the levels from the first of at most TAIL_POINTS_PER_ITEM points a work-item on, in one launch. */
 enum { TAIL_GROUP = 256, TAIL_POINTS_PER_ITEM = 16 };
 /* A tail level's row in the table (mg5.cl's TAIL_* fields): nx, ny, pitch, halves, relaxed, then the offsets of its
@@ -44,13 +43,12 @@ typedef struct {
   Runtime *rt;
   Level levels[MAX_LEVELS];
   int nlevels;
-  bool converts;         /* the levels' precision is not the operator's */
-  Vec *system_matrix[3]; /* when converting: the operator's matrix fields as vectors of its space */
-  Vec *finest_matrix[3]; /* and the finest level's, of the levels' precision */
-  int coarse_sweeps;     /* symmetric sweep pairs on the coarsest level */
-  int tail;              /* the first level of the one-launch tail, or nlevels (none: several ranks, periodic) */
-  size_t tail_group;     /* its work-group */
-  cl_mem pack, table;    /* the tail's arrays and their table */
+  bool converts;      /* the levels' precision is not the operator's: the finest level is its converted copy */
+  int coarse_sweeps;  /* symmetric sweep pairs on the coarsest level */
+  int tail;           /* the first level of the one-launch tail, or nlevels (none: several ranks, periodic) */
+  double tail_points; /* the tail's levels' points together */
+  size_t tail_group;  /* its work-group */
+  cl_mem pack, table; /* the tail's arrays and their table */
   int tail_offsets[MAX_LEVELS][TAIL_ARRAYS];
   cl_program program;
   cl_kernel kernels[NKERNELS];
@@ -74,10 +72,6 @@ static void destroy(void *ctx) {
   }
   for (int l = m->nlevels - 1; l >= 0; l--) {
     level_free(&m->levels[l]);
-  }
-  for (int f = 0; f < 3; f++) {
-    vec_destroy(&m->system_matrix[f]);
-    vec_destroy(&m->finest_matrix[f]);
   }
   cl_mem buffers[] = {m->pack, m->table};
   for (size_t b = 0; b < 2; b++) {
@@ -199,11 +193,7 @@ static HclStatus tail_cycle(Mg5 *m, Vec *b, Vec *x) {
   arg_int(&a, m->coarse_sweeps);
   arg_mem(&a, vec_buffer(b));
   arg_mem(&a, vec_buffer(x));
-  double points = 0;
-  for (int l = m->tail; l < m->nlevels; l++) {
-    points += (double)local_of(&m->levels[l])->nx * local_of(&m->levels[l])->ny;
-  }
-  TRY(kernel_launch(m->rt, &a, kernel_groups(1, m->tail_group), 30 * points * precision_bytes(m->precision)));
+  TRY(kernel_launch(m->rt, &a, kernel_groups(1, m->tail_group), 30 * m->tail_points * precision_bytes(m->precision)));
   vec_touch(x);
 cleanup:
   return status;
@@ -386,49 +376,21 @@ cleanup:
 
 /* The finest level: the operator itself, or a copy in the levels' precision (its matrix converted at every setup). */
 static HclStatus make_finest(Mg5 *m, Operator *op) {
-  HclStatus status = HCL_OK;
-  Level *L = &m->levels[0];
-  L->decomp = stencil5_decomp(op);
-  TRY(make_level(m, L, m->converts ? NULL : op, m->converts));
-  if (m->converts) {
-    Field *matrix[3];
-    TRY(stencil5_fields(op, matrix));
-    for (int f = 0; f < 3; f++) {
-      TRY(vec_wrap_field(operator_space(op), matrix[f], &m->system_matrix[f]));
-      TRY(vec_wrap_field(operator_space(L->op), L->matrix[f], &m->finest_matrix[f]));
-    }
-  }
-cleanup:
-  return status;
-}
-
-/* The finest level's copy of the operator's matrix, converted, its ghosts exchanged (operator_setup). */
-static HclStatus convert_matrix(Mg5 *m) {
-  HclStatus status = HCL_OK;
-  for (int f = 0; f < 3; f++) {
-    TRY(vec_convert(m->finest_matrix[f], m->system_matrix[f]));
-  }
-  TRY(operator_setup(m->levels[0].op));
-cleanup:
-  return status;
+  m->levels[0].decomp = stencil5_decomp(op);
+  return make_level(m, &m->levels[0], m->converts ? NULL : op, m->converts);
 }
 
 /* The tail's packed arrays: the matrices and weights copied from the levels' fields at every setup (b, x and r are
  * the tail's own, their ghosts the zeros the buffer starts with). */
 static HclStatus pack_tail(Mg5 *m) {
   HclStatus status = HCL_OK;
+  size_t real = precision_bytes(m->precision);
   for (int l = m->tail; l < m->nlevels; l++) {
     Level *L = &m->levels[l];
     Field *from[] = {L->matrix[0], L->matrix[1], L->matrix[2], vec_field(L->wm), vec_field(L->wp)};
     for (int f = 0; f < 5; f++) {
-      int count = (int)field_count(from[f]);
-      KernelArgs a = kernel_args(m->kernels[K_PACK]);
-      arg_mem(&a, field_buffer(from[f]));
-      arg_mem(&a, m->pack);
-      arg_int(&a, m->tail_offsets[l][f]);
-      arg_int(&a, count);
-      TRY(kernel_launch(m->rt, &a, kernel_range(m->rt, (size_t)count, 64),
-                        2.0 * count * precision_bytes(m->precision)));
+      TRY_CL(clEnqueueCopyBuffer(runtime_queue(m->rt), field_buffer(from[f]), m->pack, 0,
+                                 (size_t)m->tail_offsets[l][f] * real, field_count(from[f]) * real, 0, NULL, NULL));
     }
   }
 cleanup:
@@ -466,6 +428,7 @@ static HclStatus plan_tail(Mg5 *m) {
     row[ROW_PITCH] = pitch_of(L);
     row[ROW_HALVES] = L->halves;
     row[ROW_RELAXED] = L->relaxed;
+    m->tail_points += (double)local_of(L)->nx * local_of(L)->ny;
     for (int a = 0; a < TAIL_ARRAYS; a++) {
       row[ROW_ARRAYS + a] = m->tail_offsets[l][a] = used;
       used += count;
@@ -488,7 +451,7 @@ static HclStatus build_levels(Mg5 *m, Operator *op) {
   TRY(make_finest(m, op));
   m->nlevels = 1;
   if (m->converts) {
-    TRY(convert_matrix(m));
+    TRY(stencil5_convert_matrix(m->levels[0].op, op));
   }
   TRY(refresh_centre(&m->levels[0]));
   for (int l = 0;; l++) {
@@ -530,7 +493,7 @@ static HclStatus setup(void *ctx, Operator *op) {
   }
   ASSERT(stencil5_decomp(op) == m->levels[0].decomp);
   if (m->converts) {
-    TRY(convert_matrix(m));
+    TRY(stencil5_convert_matrix(m->levels[0].op, op));
   }
   TRY(refresh_centre(&m->levels[0]));
   for (int l = 0; l + 1 < m->nlevels; l++) {

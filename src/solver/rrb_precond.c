@@ -27,10 +27,9 @@ typedef struct {
   RrbDist *dist;
   Operator *op;  /* the 5-point operator it was set up with (borrowed) */
   Vec *residual; /* of the whole system, for presolve */
-  /* in float: the matrix's float copy (a 5-point operator: its fields and their ghosts), both matrices as vectors for
-   * the conversion, r and z in float */
+  /* in float: the matrix's float copy (a 5-point operator: its fields and their ghosts), r and z in float */
   Operator *copy;
-  Vec *system_matrix[3], *copy_matrix[3], *r_float, *z_float;
+  Vec *r_float, *z_float;
 } RrbPc;
 
 static void destroy(void *ctx) {
@@ -41,10 +40,6 @@ static void destroy(void *ctx) {
   vec_destroy(&p->b1);
   vec_destroy(&p->x1);
   vec_destroy(&p->residual);
-  for (int f = 0; f < 3; f++) {
-    vec_destroy(&p->system_matrix[f]);
-    vec_destroy(&p->copy_matrix[f]);
-  }
   vec_destroy(&p->r_float);
   vec_destroy(&p->z_float);
   operator_destroy(&p->copy);
@@ -109,17 +104,10 @@ cleanup:
   return status;
 }
 
-/* In float: the float copy of the operator's matrix, the vectors that convert it, r and z. */
+/* In float: the float copy of the operator's matrix, r and z. */
 static HclStatus create_float_copy(RrbPc *p, Operator *op) {
   HclStatus status = HCL_OK;
-  Field *system[3], *copy[3];
   TRY(stencil5_create(stencil5_runtime(op), stencil5_decomp(op), PRECISION_SINGLE, &p->copy));
-  TRY(stencil5_fields(op, system));
-  TRY(stencil5_fields(p->copy, copy));
-  for (int f = 0; f < 3; f++) {
-    TRY(vec_wrap_field(operator_space(op), system[f], &p->system_matrix[f]));
-    TRY(vec_wrap_field(operator_space(p->copy), copy[f], &p->copy_matrix[f]));
-  }
   TRY(vec_create(operator_space(p->copy), "RRB residual in float", &p->r_float));
   TRY(vec_create(operator_space(p->copy), "RRB correction in float", &p->z_float));
 cleanup:
@@ -134,10 +122,7 @@ static HclStatus factor_matrix(RrbPc *p, Operator *op, Field *matrix[3]) {
     TRY(stencil5_fields(op, matrix));
     goto cleanup;
   }
-  for (int f = 0; f < 3; f++) {
-    TRY(vec_convert(p->copy_matrix[f], p->system_matrix[f]));
-  }
-  TRY(operator_setup(p->copy));
+  TRY(stencil5_convert_matrix(p->copy, op));
   TRY(stencil5_fields(p->copy, matrix));
 cleanup:
   return status;

@@ -18,7 +18,7 @@ typedef struct {
   Precision precision;
   VecSpace *space;
   Field *centre, *east, *north;
-  Vec *centre_vec; /* the diagonal */
+  Vec *matrix_vecs[3]; /* centre (the diagonal), east and north as vectors of the space */
   Halo *couplings_halo;
   cl_program program;
   cl_kernel kernels[NKERNELS];
@@ -30,7 +30,9 @@ static void destroy(void *ctx) {
     return;
   }
   program_release(&s->program, s->kernels, NKERNELS);
-  vec_destroy(&s->centre_vec);
+  for (int f = 0; f < 3; f++) {
+    vec_destroy(&s->matrix_vecs[f]);
+  }
   halo_destroy(&s->couplings_halo);
   field_destroy(&s->centre);
   field_destroy(&s->east);
@@ -89,7 +91,7 @@ cleanup:
 
 static HclStatus diagonal(void *ctx, Vec *d) {
   Stencil5 *s = ctx;
-  return vec_copy(d, s->centre_vec);
+  return vec_copy(d, s->matrix_vecs[0]);
 }
 
 static const OperatorOps OPS = {.name = "the 5-point stencil",
@@ -117,7 +119,10 @@ HclStatus stencil5_create(Runtime *rt, const Decomp *decomp, Precision precision
   TRY(make_field(s, "centre", &s->centre));
   TRY(make_field(s, "east", &s->east));
   TRY(make_field(s, "north", &s->north));
-  TRY(vec_wrap_field(s->space, s->centre, &s->centre_vec));
+  Field *matrix[] = {s->centre, s->east, s->north};
+  for (int f = 0; f < 3; f++) {
+    TRY(vec_wrap_field(s->space, matrix[f], &s->matrix_vecs[f]));
+  }
   Field *couplings[] = {s->east, s->north};
   TRY(halo_create(couplings, 2, &s->couplings_halo));
   KernelConfig config = {.precision = precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y};
@@ -169,4 +174,16 @@ HclStatus stencil5_black_jacobi(Operator *op, Vec *x, Vec *r) {
   vec_touch(x);
   return kernel_launch(s->rt, &a, kernel_grid(s->rt, l->nx, l->ny, WG_X, WG_Y),
                        4.0 * l->nx * l->ny * precision_bytes(s->precision));
+}
+
+HclStatus stencil5_convert_matrix(Operator *to, Operator *from) {
+  HclStatus status = HCL_OK;
+  Stencil5 *t = stencil_of(to), *f = stencil_of(from);
+  ASSERT(t && f && t->decomp == f->decomp);
+  for (int k = 0; k < 3; k++) {
+    TRY(vec_convert(t->matrix_vecs[k], f->matrix_vecs[k]));
+  }
+  TRY(operator_setup(to));
+cleanup:
+  return status;
 }

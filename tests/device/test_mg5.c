@@ -209,7 +209,6 @@ static HclStatus solve(Runtime *rt, const Stencil5 *st, const double *b, const M
   Krylov *ks = NULL;
   Precond *pc = NULL;
   KrylovResult r;
-  double residual = 0, norm_b = 0;
   TRY(system_create(rt, st, b, &s));
   KrylovOptions options = krylov_options_default();
   options.rtol = rtol;
@@ -220,10 +219,8 @@ static HclStatus solve(Runtime *rt, const Stencil5 *st, const double *b, const M
   krylov_set_operator(ks, s.op);
   TRY(krylov_setup(ks));
   TRY(krylov_solve(ks, s.b, s.x, &r));
-  TRY(krylov_true_residual(ks, s.b, s.x, &residual));
-  TRY(vec_norm(s.b, &norm_b));
+  TRY(krylov_relative_residual(ks, s.b, s.x, true_residual));
   *iterations = r.iterations;
-  *true_residual = residual / norm_b;
 cleanup:
   krylov_destroy(&ks);
   system_free(&s);
