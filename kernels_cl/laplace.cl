@@ -6,12 +6,16 @@
  * Kernels: columns; defect_v, defect_o (f - A Phi), surface_v, surface_o (the right-hand side b), apply_o (A Phi);
  *   copy_plane, surface_w
  * Macros: REAL (the outer precision: Phi, eta, h), VREAL (the V-cycle's: the _v kernels write in it), RADIUS
- *   (order / 2, the ghost width of the REAL fields), WIDTH (order + 1: the centred horizontal stencils), VWIDTH (order + 2: the sigma stencils, fd.h), NZ (sigma points), VFIRST (the first node
- *   of each of the NZ + 1 nodes' sigma stencils, comma-separated: fd_stencils), common.clh
+ *   (order / 2, the ghost width of the REAL fields), WIDTH (order + 1: the centred horizontal stencils), VWIDTH (order
+ *   + 2: the sigma stencils, fd.h), NZ (sigma points), VFIRST (the first node of each of the NZ + 1 nodes' sigma
+ *   stencils, comma-separated: fd_stencils), CURVILINEAR (defined on a curvilinear horizontal grid, mapping.h: the
+ *   horizontal stencils act along the index directions at unit spacing and the metric terms in col turn them into
+ *   physical derivatives; undefined on a Cartesian grid, whose kernels carry no metric term), common.clh
  * Layout: REAL fields f[p][j][i] with ghost RADIUS: rows of pitch, planes of `plane`, owned (i, j) at
  *   (j + RADIUS) pitch + i + RADIUS; Phi's plane 0 is the ghost below the bottom, plane k + 1 sigma_k, plane nz the
  *   surface. The defect kernels write any layout (obase, opitch, oplane). col holds COL_PLANES 2D planes (COL_* below).
- *   horizontal: d1x, d2x, d1y, d2y, WIDTH weights each, scaled by the spacing (zero along a direction of one point).
+ *   horizontal: d1x, d2x, d1y, d2y, WIDTH weights each, scaled by the spacing (zero along a direction of one point;
+ *   unscaled on a curvilinear grid).
  *   vertical: per node p = 0 .. nz, VSTRIDE values: VWIDTH weights of d/dsigma, VWIDTH of d2/dsigma2 on the nodes
  *   from vertical_first[p], sigma (fd.h: centred, shifted inside near the ends). */
 
@@ -37,6 +41,36 @@ __constant int vertical_first[NP] = {VFIRST};
 #define COL_HX 7
 #define COL_HY 8
 #define COL_PLANES 9
+#ifdef CURVILINEAR
+/* The metric terms (mapping.h, its planes' order), written once at set-up after the coefficients above. */
+#define COL_XI_X (COL_PLANES + 0)
+#define COL_XI_Y (COL_PLANES + 1)
+#define COL_GAMMA_X (COL_PLANES + 2)
+#define COL_GAMMA_Y (COL_PLANES + 3)
+#define COL_G11 (COL_PLANES + 4)
+#define COL_G12 (COL_PLANES + 5)
+#define COL_G22 (COL_PLANES + 6)
+#define COL_L_XI (COL_PLANES + 7)
+#define COL_L_GAMMA (COL_PLANES + 8)
+
+typedef struct {
+  REAL xi_x, xi_y, gamma_x, gamma_y, g11, g12, g22, l_xi, l_gamma;
+} Metric;
+
+INLINE Metric load_metric(__global const REAL *col, const ulong at, const ulong plane) {
+  Metric g;
+  g.xi_x = col[COL_XI_X * plane + at];
+  g.xi_y = col[COL_XI_Y * plane + at];
+  g.gamma_x = col[COL_GAMMA_X * plane + at];
+  g.gamma_y = col[COL_GAMMA_Y * plane + at];
+  g.g11 = col[COL_G11 * plane + at];
+  g.g12 = col[COL_G12 * plane + at];
+  g.g22 = col[COL_G22 * plane + at];
+  g.l_xi = col[COL_L_XI * plane + at];
+  g.l_gamma = col[COL_L_GAMMA * plane + at];
+  return g;
+}
+#endif
 
 #define AT(f, p, j, i) f[(ulong)(p)*plane + (ulong)((j) + RADIUS) * pitch + (i) + RADIUS]
 
@@ -47,6 +81,36 @@ INLINE REAL along(__global const REAL *f, const ulong at, const long step, __con
     sum += w[m] * f[at + (m - RADIUS) * step];
   }
   return sum;
+}
+
+/* The gradient and Laplacian of a 2D field at element index at: along x and y on a Cartesian grid; on a
+ * curvilinear one from the derivatives along the index directions by mapping.h's eq. 6 and its second-order
+ * counterpart, the mixed derivative by the tensor product of the first-derivative stencils. */
+typedef struct {
+  REAL x, y, lap;
+} Slope;
+
+INLINE Slope slope(__global const REAL *f, const ulong at, const int pitch, __constant const REAL *horizontal,
+                   __global const REAL *col, const ulong plane) {
+  __constant const REAL *d1x = horizontal, *d2x = d1x + WIDTH, *d1y = d2x + WIDTH, *d2y = d1y + WIDTH;
+  Slope s;
+#ifdef CURVILINEAR
+  const Metric g = load_metric(col, at, plane);
+  REAL mixed = 0;
+  for (int b = 0; b < WIDTH; b++) {
+    mixed += d1y[b] * along(f, at + (long)(b - RADIUS) * pitch, 1, d1x);
+  }
+  const REAL f_xi = along(f, at, 1, d1x), f_gamma = along(f, at, pitch, d1y);
+  s.x = g.xi_x * f_xi + g.gamma_x * f_gamma;
+  s.y = g.xi_y * f_xi + g.gamma_y * f_gamma;
+  s.lap = g.g11 * along(f, at, 1, d2x) + 2 * g.g12 * mixed + g.g22 * along(f, at, pitch, d2y) + g.l_xi * f_xi +
+          g.l_gamma * f_gamma;
+#else
+  s.x = along(f, at, 1, d1x);
+  s.y = along(f, at, pitch, d1y);
+  s.lap = along(f, at, 1, d2x) + along(f, at, pitch, d2y);
+#endif
+  return s;
 }
 
 /* The coefficients of eq. 5 from eta and h (2D, ghosts filled): with D = grad(d), lap(d) = lap(h) + lap(eta),
@@ -60,12 +124,10 @@ __kernel void columns(__global REAL *col, __global REAL *depth, __global const R
   if (OUTSIDE(i, j)) {
     return;
   }
-  __constant const REAL *d1x = horizontal, *d2x = d1x + WIDTH, *d1y = d2x + WIDTH, *d2y = d1y + WIDTH;
   const ulong at = (ulong)(j + RADIUS) * pitch + i + RADIUS;
-  const REAL hx = along(h, at, 1, d1x), hy = along(h, at, pitch, d1y);
-  const REAL lap_h = along(h, at, 1, d2x) + along(h, at, pitch, d2y);
-  const REAL dx_ = hx + along(eta, at, 1, d1x), dy_ = hy + along(eta, at, pitch, d1y);
-  const REAL lap_d = lap_h + along(eta, at, 1, d2x) + along(eta, at, pitch, d2y);
+  const Slope sh = slope(h, at, pitch, horizontal, col, plane), se = slope(eta, at, pitch, horizontal, col, plane);
+  const REAL hx = sh.x, hy = sh.y, lap_h = sh.lap;
+  const REAL dx_ = hx + se.x, dy_ = hy + se.y, lap_d = lap_h + se.lap;
   const REAL d = h[at] + eta[at], inv_d = 1 / d;
   depth[at] = d;
   AT(col, COL_INV_D, j, i) = inv_d;
@@ -132,21 +194,75 @@ INLINE REAL line_down(const Line *l, const int p, __constant const REAL *w) {
   return sum;
 }
 
+#ifdef CURVILINEAR
+/* Phi_x, Phi_y and Phi_xx + Phi_yy on every plane of the column at element index at (Phi zero below first_plane),
+ * from the derivatives along the index directions (mapping.h): the centred stencils along i and j, then the mixed
+ * derivative's tensor product of the first-derivative stencils (its centre row and column weigh zero, skipped),
+ * then the metric terms, which are the same on every plane of a column. */
+INLINE void horizontal_derivatives(__global const REAL *phi, const ulong at, const int pitch, const ulong plane,
+                                   const int first_plane, const Metric g, __constant const REAL *horizontal,
+                                   Line *phi_x, Line *phi_y, Line *lap) {
+  __constant const REAL *d1x = horizontal, *d2x = d1x + WIDTH, *d1y = d2x + WIDTH, *d2y = d1y + WIDTH;
+#pragma unroll
+  for (int m = 0; m < WIDTH; m++) {
+    const ulong west = at + (long)(m - RADIUS), south = at + (long)(m - RADIUS) * pitch;
+    const REAL wxx = g.g11 * d2x[m], wyy = g.g22 * d2y[m];
+    UNROLL_PLANES
+    for (int q = 0; q < NP; q++) {
+      const REAL fx = q < first_plane ? 0 : phi[west + (ulong)q * plane];
+      const REAL fy = q < first_plane ? 0 : phi[south + (ulong)q * plane];
+      phi_x->at[q] += d1x[m] * fx;
+      phi_y->at[q] += d1y[m] * fy;
+      lap->at[q] += wxx * fx + wyy * fy;
+    }
+  }
+#pragma unroll
+  for (int b = 0; b < WIDTH; b++) {
+    if (b == RADIUS) {
+      continue;
+    }
+#pragma unroll
+    for (int a = 0; a < WIDTH; a++) {
+      if (a == RADIUS) {
+        continue;
+      }
+      const ulong corner = at + (long)(a - RADIUS) + (long)(b - RADIUS) * pitch;
+      const REAL w = 2 * g.g12 * d1y[b] * d1x[a];
+      UNROLL_PLANES
+      for (int q = 0; q < NP; q++) {
+        lap->at[q] += w * (q < first_plane ? 0 : phi[corner + (ulong)q * plane]);
+      }
+    }
+  }
+  UNROLL_PLANES
+  for (int q = 0; q < NP; q++) {
+    const REAL f_xi = phi_x->at[q], f_gamma = phi_y->at[q];
+    lap->at[q] += g.l_xi * f_xi + g.l_gamma * f_gamma;
+    phi_x->at[q] = g.xi_x * f_xi + g.gamma_x * f_gamma;
+    phi_y->at[q] = g.xi_y * f_xi + g.gamma_y * f_gamma;
+  }
+}
+#endif
+
 /* (A Phi) in rows p = 0 .. nz - 1 of the column at element index at (plane 0), into ap: the bottom condition in the
  * ghost row (p = 0), eq. 4b at sigma_{p-1} for p >= 1, with Phi taken as zero below plane first_plane (0: all of
  * it; NZ: the surface values alone, whose image moved to the right-hand side is b). Phi's ghosts must be filled. The horizontal stencils are
  * summed first, plane by plane, as each of the 4 RADIUS + 1 columns is read once (Phi_x, Phi_y, Phi_xx + Phi_yy on
  * every plane); the mixed derivatives (eq. 8) are then the sigma stencils of Phi_x and Phi_y, which commute with
  * the horizontal ones. */
-INLINE void apply_column(__global const REAL *phi, const ulong at, const int pitch, const ulong plane,
-                         const int first_plane, const Coefficients k, __constant const REAL *horizontal,
-                         __constant const REAL *vertical, REAL *ap) {
-  __constant const REAL *d1x = horizontal, *d2x = d1x + WIDTH, *d1y = d2x + WIDTH, *d2y = d1y + WIDTH;
+INLINE void apply_column(__global const REAL *phi, __global const REAL *col, const ulong at, const int pitch,
+                         const ulong plane, const int first_plane, const Coefficients k,
+                         __constant const REAL *horizontal, __constant const REAL *vertical, REAL *ap) {
   Line phi_x, phi_y, lap;
   UNROLL_PLANES
   for (int q = 0; q < NP; q++) {
     phi_x.at[q] = phi_y.at[q] = lap.at[q] = 0;
   }
+#ifdef CURVILINEAR
+  horizontal_derivatives(phi, at, pitch, plane, first_plane, load_metric(col, at, plane), horizontal, &phi_x, &phi_y,
+                         &lap);
+#else
+  __constant const REAL *d1x = horizontal, *d2x = d1x + WIDTH, *d1y = d2x + WIDTH, *d2y = d1y + WIDTH;
 #pragma unroll
   for (int m = 0; m < WIDTH; m++) {
     const ulong west = at + (long)(m - RADIUS), south = at + (long)(m - RADIUS) * pitch;
@@ -159,6 +275,7 @@ INLINE void apply_column(__global const REAL *phi, const ulong at, const int pit
       lap.at[q] += d2x[m] * fx + d2y[m] * fy;
     }
   }
+#endif
   Line o = load_line(phi, at, plane);
   UNROLL_PLANES
   for (int q = 0; q < NP; q++) {
@@ -185,7 +302,7 @@ INLINE void column_defect(__global const REAL *phi, __global const REAL *col, __
                           const int has_source, const ulong at, const int pitch, const ulong plane,
                           const int first_plane, __constant const REAL *horizontal, __constant const REAL *vertical,
                           REAL *r) {
-  apply_column(phi, at, pitch, plane, first_plane, load_coefficients(col, at, plane), horizontal, vertical, r);
+  apply_column(phi, col, at, pitch, plane, first_plane, load_coefficients(col, at, plane), horizontal, vertical, r);
   UNROLL_PLANES
   for (int p = 0; p < NZ; p++) {
     r[p] = (has_source ? source[at + p * plane] : 0) - r[p];

@@ -6,7 +6,7 @@
  *
  * Kernels: level_columns, smooth, smooth_level, residual_low, restrict_residual, prolong_add
  * Macros: REAL (the V-cycle's precision), NZ_MAX (the finest level's nz), MIRROR_* (mirror.h's side bits),
- *   common.clh
+ *   CURVILINEAR (defined on a curvilinear grid: below), common.clh
  * Layout: 3D fields f[p][j][i], p = 0 the ghost plane below the bottom, p = k + 1 sigma_k (k = 0 .. nz - 1, the
  *   surface p = nz), rows of pitch elements, planes of `plane` elements, owned (i, j) at (j + 1) pitch + i + 1
  *   (ghost width 1). col holds four 2D planes per column: 1/h, h_x, h_y, lap(h). vertical holds VERT_STRIDE values
@@ -19,7 +19,14 @@
  *   sigma_x = s h_x / h, lap(sigma) = s (lap(h) / h - 2 |grad h|^2 / h^2), and in row p >= 1
  *   (M u)_p = u_xx + u_yy + lap(sigma) u_s + 2 (sigma_x u_xs + sigma_y u_ys) + (|grad sigma|^2 + 1 / h^2) u_ss,
  *   and in the ghost row (the bottom condition) (M u)_0 = (1 + |grad h|^2) / h u_s + h_x u_x + h_y u_y at sigma = 0;
- *   centred differences everywhere. u is 0 at the surface (a correction to Dirichlet data). */
+ *   centred differences everywhere. u is 0 at the surface (a correction to Dirichlet data).
+ *
+ * On a curvilinear grid (mapping.h) the differences act along the index directions at unit spacing: u_xx + u_yy
+ *   = g11 u_xixi + g22 u_gammagamma + L_xi u_xi + L_gamma u_gamma (the term 2 g12 u_xigamma left out: mg.h), and
+ *   grad(sigma) . grad(u_s) = s / h (h^xi u_xis + h^gamma u_gammas), h_x u_x + h_y u_y = h^xi u_xi + h^gamma u_gamma
+ *   with h^xi = grad h . grad xi and h^gamma = grad h . grad gamma; col holds nine planes per column: 1/h, h^xi,
+ *   h^gamma, lap(h), |grad h|^2, g11, g22, L_xi, L_gamma, from the level's depth and metric terms (level_columns).
+ *   The spacing arguments idx2 .. i2dy are then unused. */
 
 #define VERT_STRIDE 8 /* w1[3], w2[3], sigma, unused */
 
@@ -54,6 +61,33 @@ INLINE Around around(const int i, const int j, const int nx, const int ny, const
   return a;
 }
 
+#ifdef CURVILINEAR
+/* hx, hy: h^xi and h^gamma (grad h . grad xi, grad h . grad gamma); the horizontal difference weights per column */
+typedef struct {
+  REAL inv_h, hx, hy, lap_h, grad_h2, g11, g22, l_xi, l_gamma;
+} Column;
+
+INLINE Column load_column(__global const REAL *col, const int i, const int j, const int pitch, const ulong plane) {
+  Column c;
+  c.inv_h = AT(col, 0, j, i);
+  c.hx = AT(col, 1, j, i);
+  c.hy = AT(col, 2, j, i);
+  c.lap_h = AT(col, 3, j, i);
+  c.grad_h2 = AT(col, 4, j, i);
+  c.g11 = AT(col, 5, j, i);
+  c.g22 = AT(col, 6, j, i);
+  c.l_xi = AT(col, 7, j, i);
+  c.l_gamma = AT(col, 8, j, i);
+  return c;
+}
+
+/* The horizontal second differences' weights of the column: g11 and g22 on a curvilinear grid, the uniform 1/dx^2
+ * and 1/dy^2 on a Cartesian one; the first differences' (1/2 on unit spacing, 1/(2 dx) on a Cartesian grid). */
+#define WEIGHT_XX(c, idx2) (c).g11
+#define WEIGHT_YY(c, idy2) (c).g22
+#define HALF_X(i2dx) ((REAL)0.5f)
+#define HALF_Y(i2dy) ((REAL)0.5f)
+#else
 typedef struct {
   REAL inv_h, hx, hy, lap_h;
 } Column;
@@ -67,7 +101,14 @@ INLINE Column load_column(__global const REAL *col, const int i, const int j, co
   return c;
 }
 
-/* The coefficients of row p >= 1 at sigma: lap(sigma) and |grad sigma|^2 + 1/h^2, and 2 grad(sigma). */
+#define WEIGHT_XX(c, idx2) (idx2)
+#define WEIGHT_YY(c, idy2) (idy2)
+#define HALF_X(i2dx) (i2dx)
+#define HALF_Y(i2dy) (i2dy)
+#endif
+
+/* The coefficients of row p >= 1 at sigma: lap(sigma) and |grad sigma|^2 + 1/h^2, and 2 grad(sigma) (on a
+ * curvilinear grid its components along grad xi and grad gamma). */
 typedef struct {
   REAL lap_sigma, square, two_sx, two_sy;
 } Row;
@@ -75,8 +116,13 @@ typedef struct {
 INLINE Row row_at(const Column c, const REAL sigma) {
   const REAL s = 1 - sigma, sx = s * c.hx * c.inv_h, sy = s * c.hy * c.inv_h;
   Row r;
+#ifdef CURVILINEAR
+  r.lap_sigma = s * (c.lap_h * c.inv_h - 2 * c.grad_h2 * c.inv_h * c.inv_h);
+  r.square = s * s * c.grad_h2 * c.inv_h * c.inv_h + c.inv_h * c.inv_h;
+#else
   r.lap_sigma = s * (c.lap_h * c.inv_h - 2 * (c.hx * c.hx + c.hy * c.hy) * c.inv_h * c.inv_h);
   r.square = sx * sx + sy * sy + c.inv_h * c.inv_h;
+#endif
   r.two_sx = 2 * sx;
   r.two_sy = 2 * sy;
   return r;
@@ -84,7 +130,11 @@ INLINE Row row_at(const Column c, const REAL sigma) {
 
 /* The bottom condition's factor of u_s: 1/h + grad(h) . grad(sigma) at sigma = 0. */
 INLINE REAL bottom_factor(const Column c) {
+#ifdef CURVILINEAR
+  return (1 + c.grad_h2) * c.inv_h;
+#else
   return (1 + c.hx * c.hx + c.hy * c.hy) * c.inv_h;
+#endif
 }
 
 /* A column's values on planes 0 .. nz, loaded once for all the rows that use them (zero: all taken as 0, for a first
@@ -117,7 +167,7 @@ INLINE REAL neighbours(const Line *w, const Line *e, const Line *s, const Line *
                        __constant const REAL *vertical, const REAL idx2, const REAL idy2, const REAL i2dx,
                        const REAL i2dy) {
   if (p == 0) { /* h_x u_x + h_y u_y at sigma = 0 (node 1) */
-    return c.hx * i2dx * (e->at[1] - w->at[1]) + c.hy * i2dy * (n->at[1] - s->at[1]);
+    return c.hx * HALF_X(i2dx) * (e->at[1] - w->at[1]) + c.hy * HALF_Y(i2dy) * (n->at[1] - s->at[1]);
   }
   __constant const REAL *v = vertical + p * VERT_STRIDE;
   const Row r = row_at(c, v[6]);
@@ -127,7 +177,13 @@ INLINE REAL neighbours(const Line *w, const Line *e, const Line *s, const Line *
     xs += v[q] * (e->at[p - 1 + q] - w->at[p - 1 + q]);
     ys += v[q] * (n->at[p - 1 + q] - s->at[p - 1 + q]);
   }
-  return (e->at[p] + w->at[p]) * idx2 + (n->at[p] + s->at[p]) * idy2 + r.two_sx * i2dx * xs + r.two_sy * i2dy * ys;
+  const REAL coupling = (e->at[p] + w->at[p]) * WEIGHT_XX(c, idx2) + (n->at[p] + s->at[p]) * WEIGHT_YY(c, idy2) +
+                        r.two_sx * HALF_X(i2dx) * xs + r.two_sy * HALF_Y(i2dy) * ys;
+#ifdef CURVILINEAR
+  return coupling + (c.l_xi * (e->at[p] - w->at[p]) + c.l_gamma * (n->at[p] - s->at[p])) * 0.5f;
+#else
+  return coupling;
+#endif
 }
 
 /* The own-column part of row p: the line system's row. */
@@ -139,7 +195,7 @@ INLINE REAL own_column(const Line *o, const int p, const Column c, __constant co
   }
   __constant const REAL *v = vertical + p * VERT_STRIDE;
   const Row r = row_at(c, v[6]);
-  REAL sum = -2 * (idx2 + idy2) * o->at[p];
+  REAL sum = -2 * (WEIGHT_XX(c, idx2) + WEIGHT_YY(c, idy2)) * o->at[p];
 #pragma unroll
   for (int q = 0; q < 3; q++) {
     sum += (r.lap_sigma * v[q] + r.square * v[3 + q]) * o->at[p - 1 + q];
@@ -147,6 +203,40 @@ INLINE REAL own_column(const Line *o, const int p, const Column c, __constant co
   return sum;
 }
 
+#ifdef CURVILINEAR
+/* col from the level's depth h (ghosts filled) and the metric terms of its grid (mapping.h's planes, ghost width 1):
+ * the derivatives of h along the index directions by centred differences (the mixed one by the four corners), then
+ * mapping.h's eq. 6 and Laplacian. */
+__kernel void level_columns(__global REAL *col, __global const REAL *h, __global const REAL *metric, const int nx,
+                            const int ny, const int pitch, const ulong plane, const REAL idx2, const REAL idy2,
+                            const REAL i2dx, const REAL i2dy) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const ulong p2 = 0; /* h is 2D: plane 0 */
+  const REAL hc = AT(h, p2, j, i), he = AT(h, p2, j, i + 1), hw = AT(h, p2, j, i - 1);
+  const REAL hn = AT(h, p2, j + 1, i), hs = AT(h, p2, j - 1, i);
+  const REAL h_xigamma =
+      (AT(h, p2, j + 1, i + 1) - AT(h, p2, j + 1, i - 1) - AT(h, p2, j - 1, i + 1) + AT(h, p2, j - 1, i - 1)) * 0.25f;
+  const REAL h_xi = (he - hw) * 0.5f, h_gamma = (hn - hs) * 0.5f;
+  const REAL xi_x = AT(metric, 0, j, i), xi_y = AT(metric, 1, j, i);
+  const REAL gamma_x = AT(metric, 2, j, i), gamma_y = AT(metric, 3, j, i);
+  const REAL g11 = AT(metric, 4, j, i), g12 = AT(metric, 5, j, i), g22 = AT(metric, 6, j, i);
+  const REAL l_xi = AT(metric, 7, j, i), l_gamma = AT(metric, 8, j, i);
+  const REAL hx = xi_x * h_xi + gamma_x * h_gamma, hy = xi_y * h_xi + gamma_y * h_gamma;
+  AT(col, 0, j, i) = 1 / hc;
+  AT(col, 1, j, i) = hx * xi_x + hy * xi_y;
+  AT(col, 2, j, i) = hx * gamma_x + hy * gamma_y;
+  AT(col, 3, j, i) =
+      g11 * (he - 2 * hc + hw) + 2 * g12 * h_xigamma + g22 * (hn - 2 * hc + hs) + l_xi * h_xi + l_gamma * h_gamma;
+  AT(col, 4, j, i) = hx * hx + hy * hy;
+  AT(col, 5, j, i) = g11;
+  AT(col, 6, j, i) = g22;
+  AT(col, 7, j, i) = l_xi;
+  AT(col, 8, j, i) = l_gamma;
+}
+#else
 /* col from the level's depth h (ghosts filled): 1/h, h_x, h_y, lap(h) by centred differences. */
 __kernel void level_columns(__global REAL *col, __global const REAL *h, const int nx, const int ny, const int pitch,
                             const ulong plane, const REAL idx2, const REAL idy2, const REAL i2dx, const REAL i2dy) {
@@ -162,6 +252,7 @@ __kernel void level_columns(__global REAL *col, __global const REAL *h, const in
   AT(col, 2, j, i) = (hn - hs) * i2dy;
   AT(col, 3, j, i) = (he - 2 * hc + hw) * idx2 + (hn - 2 * hc + hs) * idy2;
 }
+#endif
 
 /* Zebra-line Gauss-Seidel: the line of column (i, j) solved exactly with the other colour's columns as they are
  * (zero: as if all were zero, the first half-sweep of a V-cycle level, which then needs no zeroing: a column's own
@@ -193,7 +284,7 @@ INLINE void solve_line(__global REAL *u, __global const REAL *rhs, __global cons
       __constant const REAL *v = vertical + p * VERT_STRIDE;
       const Row r = row_at(c, v[6]);
       const REAL at = p == nz - 1 ? 0 : r.lap_sigma * v[2] + r.square * v[5]; /* on node p + 1 */
-      const REAL bt = -2 * (idx2 + idy2) + r.lap_sigma * v[1] + r.square * v[4];
+      const REAL bt = -2 * (WEIGHT_XX(c, idx2) + WEIGHT_YY(c, idy2)) + r.lap_sigma * v[1] + r.square * v[4];
       const REAL ct = r.lap_sigma * v[0] + r.square * v[3]; /* on node p - 1 */
       const REAL d = AT(rhs, p, j, i) - neighbours(&w, &e, &s, &n, p, c, vertical, idx2, idy2, i2dx, i2dy);
       const REAL inv_pivot = 1 / (bt - upper1 * at);

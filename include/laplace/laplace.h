@@ -4,8 +4,9 @@
  * fnpf-mixed-precision.txt): given the free surface elevation eta, the surface potential phi and the still-water
  * depth h, the potential Phi in the fluid and the vertical velocity w at the surface.
  *
- * Grid: the horizontal nx x ny points of the decomposition (spacing dx, dy; a closed side is a no-flux wall, a
- * periodic side periodic, decomp.h), nz points in sigma = (z + h) / (eta + h) from 0 (bottom) to 1 (surface),
+ * Grid: the horizontal nx x ny points of the decomposition (spacing dx, dy, or a curvilinear grid, mapping.h: the
+ * operator's horizontal derivatives then act along the grid's index directions and the map's metric terms turn
+ * them into physical ones; a closed side is a no-flux wall, a periodic side periodic, decomp.h), nz points in sigma = (z + h) / (eta + h) from 0 (bottom) to 1 (surface),
  * uniform or clustered towards the surface, and one ghost plane below the bottom for the kinematic bottom
  * condition. 3D fields are [nz + 1][ny + 2g][nx + 2g]: plane 0 the ghost below the bottom, plane k + 1 the point
  * sigma_k. A direction of one point (a 2D flume) has no derivative along it.
@@ -43,6 +44,7 @@
 #include "decomp.h"
 #include "field.h"
 #include "krylov.h"
+#include "mapping.h"
 #include "mg.h"
 #include "runtime.h"
 #include "status.h"
@@ -54,7 +56,8 @@ typedef enum { LAPLACE_MG, LAPLACE_NO_PRECONDITIONER } LaplacePreconditioner;
 enum { LAPLACE_NZ_MAX = 129 };
 
 typedef struct {
-  double dx, dy;      /* horizontal spacing [m] */
+  double dx, dy;      /* horizontal spacing [m] of a Cartesian grid (map NULL) */
+  const Mapping *map; /* a curvilinear grid (mapping.h; borrowed while the solver lives), or NULL: Cartesian */
   int nz;             /* points in sigma, >= 3, > order, <= LAPLACE_NZ_MAX */
   LaplaceSigma sigma; /* uniform, or sigma_k = sin(pi k / (2 (nz - 1))): clustered towards the surface */
   int order;          /* of the finite differences: 2, 4, 6 or 8; the ghost width is order / 2 */
@@ -73,7 +76,8 @@ HclStatus laplace_add_keys(CaseSchema *schema, const char *prefix, const Laplace
  * lines in the messages. */
 HclStatus laplace_config_from_case(const Case *c, const char *prefix, const LaplacePrecision *precision, int nx, int ny,
                                    LaplaceConfig *config);
-/* Everything of config that needs no device: the order, nz against it and the grid of nx x ny points, the spacing,
+/* Everything of config that needs no device: the order, nz against it and the grid of nx x ny points (a curvilinear
+ * one of more than order points each way), the spacing of a Cartesian one,
  * the V-cycle's options and whether the method applies to the operator (CG does not): HCL_EDATA naming the key under
  * config->prefix, after where c (NULL: none) set it. */
 HclStatus laplace_check(const LaplaceConfig *config, int nx, int ny, const Case *c);

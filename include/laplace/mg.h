@@ -16,6 +16,15 @@
  * README). Restriction is full weighting, prolongation linear interpolation (in sigma at the actual spacing); the
  * coarsest level gets coarse_sweeps sweeps from zero.
  *
+ * Curvilinear grids (mapping.h): every level's operator is the same discretization on the level's own grid, its
+ * metric terms recomputed there by second-order differences of the map at the level's points (level point I is
+ * the finest level's point stride I) rather than restricted from the finer level's, so that each level is the
+ * Galerkin-free rediscretization the Cartesian levels are; the semi-coarsening compares the mean physical spacing
+ * along each index direction (mapping_mean_spacing) with the vertical one. The metric term 2 g12 u_xigamma of a
+ * non-orthogonal grid is left out of the V-cycle: it couples a column to its diagonal neighbours, which have its
+ * own colour in the zebra sweep, so no sweep could take it in without a race; an orthogonal grid (g12 = 0, as an
+ * O-grid's) loses nothing, and a skewed one pays in iterations of the outer method (README).
+ *
  * All fields have ghost width 1 and nz + 1 planes as in laplace.h. Every call is collective. */
 #ifndef HYDROCL_MG_H
 #define HYDROCL_MG_H
@@ -23,6 +32,7 @@
 #include "casefile.h"
 #include "decomp.h"
 #include "field.h"
+#include "mapping.h"
 #include "mirror.h"
 #include "precond.h"
 #include "runtime.h"
@@ -47,7 +57,8 @@ HclStatus mg_options_from_case(const Case *c, const char *prefix, MgOptions *out
 HclStatus mg_check_options(const MgOptions *o, const char *prefix, const Case *c);
 
 typedef struct {
-  double dx, dy;       /* spacing of the finest level [m] */
+  double dx, dy;       /* spacing of the finest level [m] of a Cartesian grid (map NULL) */
+  const Mapping *map;  /* a curvilinear grid (mapping.h; borrowed while the levels live), or NULL */
   int nz;              /* sigma points of the finest level */
   const double *sigma; /* nz points from 0 to 1 (borrowed during mg_create) */
   double depth_scale;  /* mean depth [m]: the vertical spacing for the semi-coarsening choice */

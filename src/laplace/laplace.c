@@ -31,6 +31,7 @@ struct Laplace {
   LaplaceConfig config;
   Precision outer, inner;           /* Phi and the operator; the V-cycle */
   int radius, width;                /* order / 2 (the ghost width), order + 1 (the centred stencils) */
+  int col_planes;                   /* COL_PLANES, and the metric terms' after them on a curvilinear grid */
   double *sigma;                    /* nz points */
   Field *phi3;                      /* Phi: nz + 1 planes */
   Field *eta, *h, *depth, *col, *w; /* 2D: eta and h with mirrored ghosts, d = eta + h, coefficients, w */
@@ -124,10 +125,14 @@ HclStatus laplace_check(const LaplaceConfig *c, int nx, int ny, const Case *cs) 
           "point stencils fit with the ghost below the bottom, and at most %d sigma points (the kernels hold a column "
           "in private arrays)",
           case_where(cs, p, "nz", at), p, c->nz, p, c->order, LAPLACE_NZ_MAX);
-  REQUIRE(c->dx > 0 && c->dy > 0 && isfinite(c->dx) && isfinite(c->dy), HCL_EDATA,
+  REQUIRE(c->map || (c->dx > 0 && c->dy > 0 && isfinite(c->dx) && isfinite(c->dy)), HCL_EDATA,
           "the spacing dx = %g, dy = %g must be positive", c->dx, c->dy);
   for (int axis = 0; axis < 2; axis++) {
     int n = axis ? ny : nx;
+    REQUIRE(c->map == NULL || n > c->order, HCL_EDATA,
+            "%sa %d x %d %s is too small for %sorder %d stencils: a curvilinear grid needs at least %d points each "
+            "way",
+            case_where(cs, p, "order", at), nx, ny, c->map ? c->map->name : "", p, c->order, c->order + 1);
     REQUIRE(n == 1 || n > c->order, HCL_EDATA,
             "%sa %d x %d grid is too small for %sorder %d stencils: each direction needs one point (a flume) or at "
             "least %d",
@@ -202,8 +207,9 @@ static HclStatus make_stencils(Laplace *L, int *first) {
     offsets[m] = m - L->radius;
   }
   TRY(fd_weights(0, offsets, w, 2, weights));
-  for (int m = 0; m < w; m++) {
-    double ix = g->nx > 1 ? 1 / L->config.dx : 0, iy = g->ny > 1 ? 1 / L->config.dy : 0;
+  for (int m = 0; m < w; m++) { /* a curvilinear grid's along the index directions, at unit spacing */
+    double ix = g->nx == 1 ? 0 : L->config.map ? 1 : 1 / L->config.dx;
+    double iy = g->ny == 1 ? 0 : L->config.map ? 1 : 1 / L->config.dy;
     horizontal[m] = weights[w + m] * ix;
     horizontal[w + m] = weights[2 * w + m] * ix * ix;
     horizontal[2 * w + m] = weights[w + m] * iy;
@@ -246,12 +252,15 @@ static HclStatus make_fields(Laplace *L, const double *h) {
   TRY(make_field(L, "laplace_eta", 1, &L->eta));
   TRY(make_field(L, "laplace_h", 1, &L->h));
   TRY(make_field(L, "laplace_depth", 1, &L->depth));
-  TRY(make_field(L, "laplace_columns", COL_PLANES, &L->col));
+  TRY(make_field(L, "laplace_columns", L->col_planes, &L->col));
   TRY(make_field(L, "w", 1, &L->w));
   TRY(halo_create(&L->eta, 1, &L->eta_halo));
   TRY(halo_create(&L->h, 1, &h_halo));
   TRY(field_write_owned(L->h, h));
   TRY(mirror_exchange(L->mirror, h_halo, L->h));
+  if (L->config.map) {
+    TRY(mapping_write_metrics(L->config.map, L->config.order, 1, 1, L->col, COL_PLANES));
+  }
 cleanup:
   halo_destroy(&h_halo);
   return status;
@@ -262,8 +271,8 @@ static HclStatus build(Laplace *L, const int *first) {
   HclStatus status = HCL_OK;
   char defines[2048];
   int at = snprintf(defines, sizeof defines,
-                    "-DVREAL=%s -DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d -DVFIRST=", precision_name(L->inner),
-                    L->radius, L->width, L->width + 1, L->config.nz);
+                    "-DVREAL=%s -DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d%s -DVFIRST=", precision_name(L->inner),
+                    L->radius, L->width, L->width + 1, L->config.nz, L->config.map ? " -DCURVILINEAR" : "");
   for (int p = 0; p <= L->config.nz && at < (int)sizeof defines; p++) {
     at += snprintf(defines + at, sizeof defines - at, "%s%d", p ? "," : "", first[p]);
   }
@@ -293,6 +302,7 @@ static HclStatus make_multigrid(Laplace *L, const double *h, Precond **pc) {
                  .dy = L->config.dy,
                  .nz = L->config.nz,
                  .sigma = L->sigma,
+                 .map = L->config.map,
                  .depth_scale = depth_sum / ((double)g->nx * g->ny),
                  .precision = L->inner,
                  .options = L->config.mg,
@@ -352,6 +362,7 @@ HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig 
   L->inner = config->precision == LAPLACE_DOUBLE ? PRECISION_DOUBLE : PRECISION_SINGLE;
   L->radius = config->order / 2;
   L->width = config->order + 1;
+  L->col_planes = COL_PLANES + (config->map ? MAPPING_PLANES : 0);
   TRY_ALLOC(L->sigma, config->nz);
   make_sigma(config, L->sigma);
   TRY(mirror_create(rt, &L->mirror));
@@ -454,7 +465,7 @@ static HclStatus prepare(Laplace *L, Field *eta, Field *phi) {
   arg_mem(&a, field_buffer(L->h));
   arg_shape(&a, L);
   arg_mem(&a, L->horizontal);
-  TRY(kernel_launch(L->rt, &a, owned_grid(L), (2 + 1 + COL_PLANES) * column_points(L) * outer_bytes(L)));
+  TRY(kernel_launch(L->rt, &a, owned_grid(L), (2 + 1 + L->col_planes) * column_points(L) * outer_bytes(L)));
   double shallowest = 0;
   TRY(reduce_min(vspace_reducer(L->space), field_span(L->depth), &shallowest));
   REQUIRE(shallowest > 0, HCL_EDATA,
@@ -490,7 +501,8 @@ static HclStatus column_kernel(Laplace *L, int k_outer, int k_inner, Vec *x, boo
   arg_mem(&a, L->vertical);
   double planes = L->config.nz + 1;
   BoxKernel launch = {L->rt, a, WG_X, WG_Y,
-                      planes * (outer_bytes(L) + (double)precision_bytes(o.precision)) + COL_PLANES * outer_bytes(L)};
+                      planes * (outer_bytes(L) + (double)precision_bytes(o.precision)) +
+                          (L->col_planes - (L->config.map ? 1 : 0)) * outer_bytes(L)}; /* all but the Jacobian */
   TRY(vec_ghosts_behind(x, L->radius, halo_launch_box, &launch));
   vec_touch(out);
 cleanup:

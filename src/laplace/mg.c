@@ -14,6 +14,7 @@
 #include "program.h"
 
 enum { GHOST = 1, WG_X = 32, WG_Y = 4, MG_LEVELS_MAX = 32, MIN_HORIZONTAL = 5, MIN_VERTICAL = 3 };
+enum { COLUMN_PLANES = 4, CURVILINEAR_PLANES = 9 };                /* a column's coefficients (multigrid.cl) */
 enum { VERT_STRIDE = 8, RESTRICT_STRIDE = 4, PROLONG_STRIDE = 2 }; /* as in multigrid.cl */
 /* A level of at most 2 GROUP_MAX columns (about one pass of a work-group per colour) is smoothed in one launch of
  * one work-group (smooth_level). */
@@ -25,12 +26,13 @@ static const char *const kernel_names[NKERNELS] = {"level_columns",     "smooth"
 typedef struct {
   const Decomp *decomp; /* level 0: the caller's; coarser levels: own_decomp */
   Decomp *own_decomp;
-  int nx, ny, nz; /* global points */
-  int fx, fy, fz; /* 2 in the directions this level halved the finer one's, else 1 (level 0: 1) */
+  int nx, ny, nz;         /* global points */
+  int fx, fy, fz;         /* 2 in the directions this level halved the finer one's, else 1 (level 0: 1) */
+  int stride_x, stride_y; /* point I of this level is the finest level's point stride I */
   double dx, dy;
   double *sigma;        /* nz points */
   Field *u, *rhs, *res; /* correction, right-hand side, residual: nz + 1 planes */
-  Field *col;           /* 4 planes: 1/h, h_x, h_y, lap(h) */
+  Field *col;           /* COLUMN_PLANES or CURVILINEAR_PLANES (multigrid.cl) */
   int walls;            /* mirror_sides of the level's decomposition */
   bool one_group;       /* smoothed by smooth_level: one rank, no periodic side, at most 2 x group columns */
   bool zero_start;      /* a visit's first half-sweep may take u as zero: no colour meets itself across a periodic
@@ -88,6 +90,8 @@ static HclStatus describe_coarse(Mg *m, int l, const bool halve[3]) {
   c->nz = halve[2] ? (f->nz + 1) / 2 : f->nz;
   c->dx = f->dx * c->fx;
   c->dy = f->dy * c->fy;
+  c->stride_x = f->stride_x * c->fx;
+  c->stride_y = f->stride_y * c->fy;
   TRY_ALLOC(c->sigma, c->nz);
   for (int k = 0; k < c->nz; k++) {
     c->sigma[k] = f->sigma[k * c->fz];
@@ -106,8 +110,12 @@ static HclStatus plan_levels(Mg *m, const Decomp *decomp) {
   top->ny = g->ny;
   top->nz = s->nz;
   top->fx = top->fy = top->fz = 1;
+  top->stride_x = top->stride_y = 1;
   top->dx = s->dx;
   top->dy = s->dy;
+  if (s->map) {
+    TRY(mapping_mean_spacing(s->map, decomp, &top->dx, &top->dy));
+  }
   TRY_ALLOC(top->sigma, s->nz);
   for (int k = 0; k < s->nz; k++) {
     top->sigma[k] = s->sigma[k];
@@ -266,15 +274,21 @@ cleanup:
   return status;
 }
 
-/* Column coefficients of level L from its depth h (owned points). */
+/* Column coefficients of level L from its depth h (owned points), and on a curvilinear grid from the metric terms
+ * of the map at the level's points. */
 static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   HclStatus status = HCL_OK;
-  Field *depth = NULL;
+  Field *depth = NULL, *metric = NULL;
   Halo *depth_halo = NULL;
+  const MgSpec *spec = &m->spec;
   TRY(make_field(m, L, "mg_correction", L->nz + 1, &L->u));
   TRY(make_field(m, L, "mg_rhs", L->nz + 1, &L->rhs));
   TRY(make_field(m, L, "mg_residual", L->nz + 1, &L->res));
-  TRY(make_field(m, L, "mg_columns", 4, &L->col));
+  TRY(make_field(m, L, "mg_columns", spec->map ? CURVILINEAR_PLANES : COLUMN_PLANES, &L->col));
+  if (spec->map) {
+    TRY(make_field(m, L, "mg_metric", MAPPING_PLANES, &metric));
+    TRY(mapping_write_metrics(spec->map, 2, L->stride_x, L->stride_y, metric, 0));
+  }
   TRY(make_field(m, L, "mg_depth", 1, &depth));
   TRY(halo_create(&L->u, 1, &L->u_halo));
   TRY(halo_create(&L->res, 1, &L->res_halo));
@@ -290,14 +304,19 @@ static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   KernelArgs a = kernel_args(m->kernels[K_COLUMNS]);
   arg_mem(&a, field_buffer(L->col));
   arg_mem(&a, field_buffer(depth));
+  if (metric) {
+    arg_mem(&a, field_buffer(metric));
+  }
   arg_shape(&a, L);
   arg_spacing(&a, m, L, true);
+  double planes = metric ? 5 + MAPPING_OPERATOR_PLANES + CURVILINEAR_PLANES : 5 + COLUMN_PLANES;
   TRY(kernel_launch(m->rt, &a, columns(m, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny),
-                    5 * level_points(L) * real_bytes(m)));
-  TRY(runtime_finish(m->rt)); /* the depth field goes */
+                    planes * level_points(L) * real_bytes(m)));
+  TRY(runtime_finish(m->rt)); /* the depth and metric fields go */
 cleanup:
   halo_destroy(&depth_halo);
   field_destroy(&depth);
+  field_destroy(&metric);
   return status;
 }
 
@@ -313,11 +332,12 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
   m->spec = *spec;
   TRY(plan_levels(m, decomp));
   m->spec.sigma = NULL; /* borrowed for the setup only: the levels keep copies */
-  char defines[160];
+  char defines[256];
   snprintf(defines, sizeof defines,
            "-DNZ_MAX=%d -DMIRROR_WEST=%d -DMIRROR_EAST=%d -DMIRROR_SOUTH=%d -DMIRROR_NORTH=%d -DMIRROR_SINGLE_X=%d "
-           "-DMIRROR_SINGLE_Y=%d",
-           m->level[0].nz, MIRROR_WEST, MIRROR_EAST, MIRROR_SOUTH, MIRROR_NORTH, MIRROR_SINGLE_X, MIRROR_SINGLE_Y);
+           "-DMIRROR_SINGLE_Y=%d%s",
+           m->level[0].nz, MIRROR_WEST, MIRROR_EAST, MIRROR_SOUTH, MIRROR_NORTH, MIRROR_SINGLE_X, MIRROR_SINGLE_Y,
+           spec->map ? " -DCURVILINEAR" : "");
   KernelConfig config = {
       .precision = spec->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
   TRY(program_build_kernels(rt, "multigrid", &config, kernel_names, NKERNELS, &m->program, m->kernels));

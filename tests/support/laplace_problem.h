@@ -7,7 +7,8 @@
  * h = h0 + a_h cos(kx x) cos(ky y), with kx = waves pi / lx, ky = waves pi / ly (0 on a flume of one point in y).
  * Every function is even about x = 0, lx and y = 0, ly, so the solver's mirrored walls hold exactly, and
  * lx-periodic when waves is even. phi satisfies eq. 4b with f = 0; the bottom condition gets the source f_b = phi_z + grad(h).grad(phi)
- * at z = -h, since phi does not satisfy the homogeneous one over a varying bottom. */
+ * at z = -h, since phi does not satisfy the homogeneous one over a varying bottom. On a curvilinear grid (map) the
+ * functions are the same functions of the physical (x, y) of each point. */
 #ifndef HYDROCL_TEST_LAPLACE_PROBLEM_H
 #define HYDROCL_TEST_LAPLACE_PROBLEM_H
 
@@ -27,6 +28,7 @@ typedef struct {
   double lx, ly;         /* domain lengths */
   double h0, a_h, a_eta; /* depth and the amplitudes of its and the surface's variation */
   int waves;             /* half wavelengths of every function over the domain */
+  const Mapping *map;    /* a curvilinear grid of the domain (its point (i, j)), or NULL: the uniform grid */
 } LaplaceProblem;
 
 static inline double lp_dx(const LaplaceProblem *p) {
@@ -69,6 +71,9 @@ static inline void lp_fill(const LaplaceProblem *p, const double *sigma, int nz,
   for (int j = 0; j < ny; j++) {
     for (int i = 0; i < nx; i++) {
       double x = (x0 + i) * lp_dx(p), y = (y0 + j) * lp_dy(p), grad[3], value;
+      if (p->map) {
+        p->map->point(p->map->ctx, x0 + i, y0 + j, &x, &y);
+      }
       size_t at = (size_t)j * nx + i;
       LpColumn c = lp_column(p, x, y);
       double d = c.h + c.eta;
@@ -130,6 +135,7 @@ static inline HclStatus lp_setup(Runtime *rt, const LaplaceProblem *p, LaplaceCo
   s->nz = c.nz;
   c.dx = lp_dx(p);
   c.dy = lp_dy(p);
+  c.map = p->map;
   TRY_ALLOC(s->h, plane);
   TRY_ALLOC(s->eta_host, plane);
   TRY_ALLOC(s->phi_host, plane);
