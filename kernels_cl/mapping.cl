@@ -52,8 +52,8 @@ __kernel void metrics(__global REAL *m, const ulong mbase, const int mpitch, con
   const REAL g22 = gamma_x * gamma_x + gamma_y * gamma_y;
   const REAL rx = g11 * x.xixi + 2 * g12 * x.xigamma + g22 * x.gammagamma;
   const REAL ry = g11 * y.xixi + 2 * g12 * y.xigamma + g22 * y.gammagamma;
-  const REAL values[10] = {xi_x, xi_y, gamma_x, gamma_y, g11, g12, g22, -(xi_x * rx + xi_y * ry),
-                           -(gamma_x * rx + gamma_y * ry), jacobian};
+  const REAL values[10] = {
+      xi_x, xi_y, gamma_x, gamma_y, g11, g12, g22, -(xi_x * rx + xi_y * ry), -(gamma_x * rx + gamma_y * ry), jacobian};
   const ulong out = mbase + (ulong)j * mpitch + i;
   for (int p = 0; p < 10; p++) {
     m[out + p * mplane] = values[p];

@@ -5,7 +5,9 @@
  * Kernels: stage, energy_integrands, relax, guard, column_velocity, lagrange
  * Macros: REAL (the state's precision), RADIUS (order / 2: the ghost width of every field here), WIDTH (order + 1,
  *   the centred stencils), LINEAR (1: the linear surface conditions), VWIDTH (order + 2: the sigma stencils, fd.h),
- *   NZ (sigma points), VFIRST (the first node of each of the NZ + 1 nodes' sigma stencils), common.clh
+ *   NZ (sigma points), VFIRST (the first node of each of the NZ + 1 nodes' sigma stencils), CURVILINEAR (defined on
+ *   a curvilinear grid: d1 is then unscaled, along the index directions, and the kernels take the grid's planes,
+ *   below), common.clh
  * Layout: 2D fields f[j][i] with ghost RADIUS, rows of pitch: owned (i, j) at (j + RADIUS) pitch + i + RADIUS; Phi
  *   (laplace.h) has NZ + 1 such planes of `plane` elements, plane 0 the ghost below the bottom. d1: the centred
  *   first-derivative weights along x, then along y, scaled by the spacing (zero along a direction of one point). */
@@ -24,16 +26,39 @@ INLINE REAL along(__global const REAL *f, const ulong at, const long step, __con
   return sum;
 }
 
+/* The horizontal gradient of a 2D plane at element index at. On a curvilinear grid the kernels take the grid's
+ * planes (GRID_PARAMS: mapping.h's metric terms in its plane order, then the points' x and y, planes of gplane
+ * elements in the 2D fields' layout) and the gradient is mapping.h's eq. 6 of the derivatives along the index
+ * directions. */
+#ifdef CURVILINEAR
+#define GRID_PARAMS , __global const REAL *grid, const ulong gplane
+#define GRID_PASS , grid, gplane
+#define GRID_X 10
+#define GRID_Y 11
+INLINE REAL2 gradient(__global const REAL *f, const ulong at, const int pitch, __constant const REAL *d1 GRID_PARAMS) {
+  const REAL f_xi = along(f, at, 1, d1), f_gamma = along(f, at, pitch, d1 + WIDTH);
+  const REAL xi_x = grid[at], xi_y = grid[gplane + at], gamma_x = grid[2 * gplane + at];
+  const REAL gamma_y = grid[3 * gplane + at];
+  return (REAL2)(xi_x * f_xi + gamma_x * f_gamma, xi_y * f_xi + gamma_y * f_gamma);
+}
+#else
+#define GRID_PARAMS
+#define GRID_PASS
+INLINE REAL2 gradient(__global const REAL *f, const ulong at, const int pitch, __constant const REAL *d1) {
+  return (REAL2)(along(f, at, 1, d1), along(f, at, pitch, d1 + WIDTH));
+}
+#endif
+
 /* The right-hand sides of eqs. 1a and 1b at one point (eta, phi ghosts filled; w the surface velocity there). */
 INLINE void surface_rates(__global const REAL *eta, __global const REAL *phi, const REAL w, const ulong at,
-                          const int pitch, const REAL g, __constant const REAL *d1, REAL *eta_t, REAL *phi_t) {
+                          const int pitch, const REAL g, __constant const REAL *d1 GRID_PARAMS, REAL *eta_t,
+                          REAL *phi_t) {
 #if LINEAR
   *eta_t = w;
   *phi_t = -g * eta[at];
 #else
-  __constant const REAL *d1x = d1, *d1y = d1 + WIDTH;
-  const REAL ex = along(eta, at, 1, d1x), ey = along(eta, at, pitch, d1y);
-  const REAL px = along(phi, at, 1, d1x), py = along(phi, at, pitch, d1y);
+  const REAL2 grad_eta = gradient(eta, at, pitch, d1 GRID_PASS), grad_phi = gradient(phi, at, pitch, d1 GRID_PASS);
+  const REAL ex = grad_eta.x, ey = grad_eta.y, px = grad_phi.x, py = grad_phi.y;
   const REAL slope = 1 + ex * ex + ey * ey;
   *eta_t = w * slope - (ex * px + ey * py);
   *phi_t = -g * eta[at] - (REAL)0.5 * (px * px + py * py - w * w * slope);
@@ -49,14 +74,14 @@ INLINE void surface_rates(__global const REAL *eta, __global const REAL *phi, co
 __kernel void stage(__global const REAL *eta, __global const REAL *phi, __global const REAL *w, __global REAL *y_eta,
                     __global REAL *y_phi, __global REAL *acc_eta, __global REAL *acc_phi, __global REAL *next_eta,
                     __global REAL *next_phi, const int nx, const int ny, const int pitch, const REAL g, const REAL b_dt,
-                    const REAL a_dt, const int kind, __constant const REAL *d1) {
+                    const REAL a_dt, const int kind, __constant const REAL *d1 GRID_PARAMS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
   const ulong at = AT(j, i);
   REAL eta_t, phi_t;
-  surface_rates(eta, phi, w[at], at, pitch, g, d1, &eta_t, &phi_t);
+  surface_rates(eta, phi, w[at], at, pitch, g, d1 GRID_PASS, &eta_t, &phi_t);
   if (kind == 2) {
     y_eta[at] = acc_eta[at] + b_dt * eta_t;
     y_phi[at] = acc_phi[at] + b_dt * phi_t;
@@ -72,14 +97,15 @@ __kernel void stage(__global const REAL *eta, __global const REAL *phi, __global
 /* The energy's integrands times each point's area: area eta_t (eq. 1a or its linear form) and area eta. */
 __kernel void energy_integrands(__global REAL *area_eta_t, __global REAL *area_eta, __global const REAL *area,
                                 __global const REAL *eta, __global const REAL *phi, __global const REAL *w,
-                                const int nx, const int ny, const int pitch, const REAL g, __constant const REAL *d1) {
+                                const int nx, const int ny, const int pitch, const REAL g,
+                                __constant const REAL *d1 GRID_PARAMS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
   const ulong at = AT(j, i);
   REAL eta_t, phi_t;
-  surface_rates(eta, phi, w[at], at, pitch, g, d1, &eta_t, &phi_t);
+  surface_rates(eta, phi, w[at], at, pitch, g, d1 GRID_PASS, &eta_t, &phi_t);
   area_eta_t[at] = area[at] * eta_t;
   area_eta[at] = area[at] * eta[at];
 }
@@ -91,7 +117,7 @@ __kernel void relax(__global REAL *y_eta, __global REAL *y_phi, __global const R
                     __global const REAL *generate, const int nx, const int ny, const int pitch, const int x_first,
                     const int y_first, const REAL x0, const REAL y0, const REAL dx, const REAL dy, const REAL t,
                     const REAL ramp, __global const REAL *components, const int ncomponents, const REAL current_x,
-                    const REAL current_y, const REAL rate) {
+                    const REAL current_y, const REAL rate GRID_PARAMS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
@@ -103,7 +129,11 @@ __kernel void relax(__global REAL *y_eta, __global REAL *y_phi, __global const R
   }
   REAL eta_target = 0, phi_target = ramp * rate * t;
   if (generate[at] != 0) {
+#ifdef CURVILINEAR
+    const REAL x = grid[GRID_X * gplane + at], y = grid[GRID_Y * gplane + at];
+#else
     const REAL x = x0 + (x_first + i) * dx, y = y0 + (y_first + j) * dy;
+#endif
     REAL e = 0, p = current_x * x + current_y * y + rate * t;
     for (int c = 0; c < ncomponents; c++) {
       __global const REAL *k = components + 6 * c;
@@ -137,16 +167,15 @@ __kernel void guard(__global REAL *out, __global const REAL *eta, __global const
 __kernel void column_velocity(__global REAL *out, __global const int *cols, const int ncolumns,
                               __global const REAL *Phi, __global const REAL *eta, __global const REAL *h,
                               const int pitch, const ulong plane, __constant const REAL *d1,
-                              __global const REAL *vertical) {
+                              __global const REAL *vertical GRID_PARAMS) {
   const int c = get_global_id(0), k = get_global_id(1);
   if (c >= ncolumns || k >= NZ) {
     return;
   }
-  __constant const REAL *d1x = d1, *d1y = d1 + WIDTH;
   const ulong at = AT(cols[2 * c + 1], cols[2 * c]);
   const REAL d = eta[at] + h[at];
-  const REAL hx = along(h, at, 1, d1x), hy = along(h, at, pitch, d1y);
-  const REAL ex = along(eta, at, 1, d1x), ey = along(eta, at, pitch, d1y);
+  const REAL2 grad_h = gradient(h, at, pitch, d1 GRID_PASS), grad_eta = gradient(eta, at, pitch, d1 GRID_PASS);
+  const REAL hx = grad_h.x, hy = grad_h.y, ex = grad_eta.x, ey = grad_eta.y;
   const int p = k + 1;
   __global const REAL *v = vertical + p * VSTRIDE;
   const REAL sigma = v[2 * VWIDTH];
@@ -157,8 +186,9 @@ __kernel void column_velocity(__global REAL *out, __global const int *cols, cons
   const REAL sx = ((1 - sigma) * hx - sigma * ex) / d, sy = ((1 - sigma) * hy - sigma * ey) / d;
   __global REAL *o = out + 4 * ((ulong)c * NZ + k);
   o[0] = sigma * d - h[at];
-  o[1] = along(Phi + p * plane, at, 1, d1x) + sx * phi_s;
-  o[2] = along(Phi + p * plane, at, pitch, d1y) + sy * phi_s;
+  const REAL2 grad_phi = gradient(Phi + p * plane, at, pitch, d1 GRID_PASS);
+  o[1] = grad_phi.x + sx * phi_s;
+  o[2] = grad_phi.y + sy * phi_s;
   o[3] = phi_s / d;
 }
 

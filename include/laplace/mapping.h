@@ -67,4 +67,9 @@ HclStatus mapping_write_metrics(const Mapping *map, int order, int stride_x, int
  * vertical spacing to choose its coarsening. Collective. */
 HclStatus mapping_mean_spacing(const Mapping *map, const Decomp *decomp, double *dx, double *dy);
 
+/* The largest g11 + g22 + 2 |g12| over the map's nx x ny points (second-order differences of the map, on the host):
+ * pi^2 times it bounds the squared wavenumber the grid resolves, as pi^2 (1/dx^2 + 1/dy^2) does on a Cartesian grid
+ * (the wave model's step limit). */
+double mapping_largest_wavenumber2(const Mapping *map, int nx, int ny);
+
 #endif

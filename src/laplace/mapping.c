@@ -80,7 +80,8 @@ cleanup:
   return status;
 }
 
-HclStatus mapping_write_metrics(const Mapping *map, int order, int stride_x, int stride_y, Field *dst, int first_plane) {
+HclStatus mapping_write_metrics(const Mapping *map, int order, int stride_x, int stride_y, Field *dst,
+                                int first_plane) {
   HclStatus status = HCL_OK;
   Runtime *rt = field_runtime(dst);
   const Decomp *decomp = field_decomp(dst);
@@ -146,4 +147,24 @@ HclStatus mapping_mean_spacing(const Mapping *map, const Decomp *decomp, double 
   *dy = sums[1] / ((double)g->nx * g->ny);
 cleanup:
   return status;
+}
+
+double mapping_largest_wavenumber2(const Mapping *map, int nx, int ny) {
+  double largest = 0;
+  for (long j = 0; j < ny; j++) {
+    for (long i = 0; i < nx; i++) {
+      double xe, ye, xw, yw, xn, yn, xs, ys;
+      map->point(map->ctx, i + 1, j, &xe, &ye);
+      map->point(map->ctx, i - 1, j, &xw, &yw);
+      map->point(map->ctx, i, j + 1, &xn, &yn);
+      map->point(map->ctx, i, j - 1, &xs, &ys);
+      double x_xi = 0.5 * (xe - xw), y_xi = 0.5 * (ye - yw), x_gamma = 0.5 * (xn - xs), y_gamma = 0.5 * (yn - ys);
+      double jacobian = x_xi * y_gamma - x_gamma * y_xi;
+      double g11 = (y_gamma * y_gamma + x_gamma * x_gamma) / (jacobian * jacobian);
+      double g22 = (y_xi * y_xi + x_xi * x_xi) / (jacobian * jacobian);
+      double g12 = -(y_gamma * y_xi + x_gamma * x_xi) / (jacobian * jacobian);
+      largest = fmax(largest, g11 + g22 + 2 * fabs(g12));
+    }
+  }
+  return largest;
 }

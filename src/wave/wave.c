@@ -11,6 +11,7 @@
 #include "fd.h"
 #include "halo.h"
 #include "kernel.h"
+#include "mapping.h"
 #include "mirror.h"
 #include "program.h"
 #include "progress.h"
@@ -19,6 +20,8 @@
 #define PI 3.14159265358979323846
 
 enum { WG_X = 32, WG_Y = 4 };
+/* A curvilinear grid's planes (wave.cl's GRID_PARAMS): mapping.h's metric terms, then the points' x and y. */
+enum { GRID_X = MAPPING_PLANES, GRID_Y, GRID_PLANES };
 enum { K_STAGE, K_ENERGY_INTEGRANDS, K_RELAX, K_GUARD, K_COLUMN_VELOCITY, K_LAGRANGE, NKERNELS };
 static const char *const kernel_names[NKERNELS] = {"stage", "energy_integrands", "relax",
                                                    "guard", "column_velocity",   "lagrange"};
@@ -38,6 +41,7 @@ struct Wave {
   Laplace *laplace;
   Pair y, stage[2], acc;
   Field *h, *still, *weight, *generate, *area; /* h mirrored; still: eta = 0 for the linear operator */
+  Field *grid;                                 /* a curvilinear grid's planes (GRID_PLANES), else NULL */
   Field *scratch[2];
   Mirror *mirror;
   Reducer *reducer;
@@ -57,8 +61,9 @@ WaveConfig wave_config_default(void) {
 }
 
 double wave_step_limit(const WaveConfig *c, const DecompSpec *grid, double deepest) {
-  double k2 = (grid->nx > 1 ? 1 / (c->laplace.dx * c->laplace.dx) : 0) +
-              (grid->ny > 1 ? 1 / (c->laplace.dy * c->laplace.dy) : 0);
+  double k2 = c->laplace.map ? mapping_largest_wavenumber2(c->laplace.map, grid->nx, grid->ny)
+                             : (grid->nx > 1 ? 1 / (c->laplace.dx * c->laplace.dx) : 0) +
+                                   (grid->ny > 1 ? 1 / (c->laplace.dy * c->laplace.dy) : 0);
   double k = PI * sqrt(k2), omega = sqrt(c->g * k * tanh(k * deepest));
   return 2 * sqrt(2.0) / omega;
 }
@@ -69,11 +74,39 @@ static const char *zone_name(const WaveZone *z) {
   return z->kind == WAVE_ZONE_GENERATE ? "generation" : "absorption";
 }
 
+/* The box the grid's points span (a curvilinear grid's: its points' extremes) and half a spacing of slack. */
+static void domain_box(const WaveConfig *c, const DecompSpec *g, double box[4], double *sx, double *sy) {
+  if (!c->laplace.map) {
+    box[0] = c->x0;
+    box[1] = c->x0 + (g->nx - 1) * c->laplace.dx;
+    box[2] = c->y0;
+    box[3] = c->y0 + (g->ny - 1) * c->laplace.dy;
+    *sx = 0.5 * c->laplace.dx;
+    *sy = 0.5 * c->laplace.dy;
+    return;
+  }
+  const Mapping *map = c->laplace.map;
+  box[0] = box[2] = INFINITY;
+  box[1] = box[3] = -INFINITY;
+  for (long j = 0; j < g->ny; j++) {
+    for (long i = 0; i < g->nx; i++) {
+      double x, y;
+      map->point(map->ctx, i, j, &x, &y);
+      box[0] = fmin(box[0], x);
+      box[1] = fmax(box[1], x);
+      box[2] = fmin(box[2], y);
+      box[3] = fmax(box[3], y);
+    }
+  }
+  *sx = *sy = 0.5 * fmax(box[1] - box[0], box[3] - box[2]) / (fmax(g->nx, g->ny) - 1); /* about half a spacing */
+}
+
 /* Each zone: a box with the ramp's extent positive, inside the grid (half a spacing of slack) and holding points. */
 static HclStatus check_zones(const WaveConfig *c, const DecompSpec *g) {
   HclStatus status = HCL_OK;
-  double X1 = c->x0 + (g->nx - 1) * c->laplace.dx, Y1 = c->y0 + (g->ny - 1) * c->laplace.dy;
-  double sx = 0.5 * c->laplace.dx, sy = 0.5 * c->laplace.dy;
+  double box[4], sx, sy;
+  domain_box(c, g, box, &sx, &sy);
+  double X0 = box[0], X1 = box[1], Y0 = box[2], Y1 = box[3];
   REQUIRE(c->nzones >= 0 && c->nzones <= WAVE_ZONES_MAX, HCL_EDATA, "%d relaxation zones: at most %d", c->nzones,
           WAVE_ZONES_MAX);
   for (int n = 0; n < c->nzones; n++) {
@@ -83,9 +116,9 @@ static HclStatus check_zones(const WaveConfig *c, const DecompSpec *g) {
             "relaxation zone %d (%s): x %g to %g m, y %g to %g m is empty along its ramp (%s): the box needs "
             "x0 < x1 and y0 <= y1 (or the reverse for a ramp along y)",
             n + 1, zone_name(z), z->x0, z->x1, z->y0, z->y1, along_x ? "x" : "y");
-    REQUIRE(z->x0 >= c->x0 - sx && z->x1 <= X1 + sx && z->y0 >= c->y0 - sy && z->y1 <= Y1 + sy, HCL_EDATA,
+    REQUIRE(z->x0 >= X0 - sx && z->x1 <= X1 + sx && z->y0 >= Y0 - sy && z->y1 <= Y1 + sy, HCL_EDATA,
             "relaxation zone %d (%s): x %g to %g m, y %g to %g m lies outside the domain, x %g to %g m, y %g to %g m",
-            n + 1, zone_name(z), z->x0, z->x1, z->y0, z->y1, c->x0, X1, c->y0, Y1);
+            n + 1, zone_name(z), z->x0, z->x1, z->y0, z->y1, X0, X1, Y0, Y1);
     REQUIRE(z->shape == WAVE_SHAPE_POLYNOMIAL || (z->power > 0 && isfinite(z->power)), HCL_EDATA,
             "relaxation zone %d: power = %g: the exponential shape needs p > 0 (OceanWave3D uses 3.5)", n + 1,
             z->power);
@@ -143,24 +176,66 @@ static double cell(int i, int n, double d, bool periodic) {
   return n == 1 ? 1 : !periodic && (i == 0 || i == n - 1) ? 0.5 * d : d;
 }
 
+static HclStatus make_field(Wave *W, const char *name, int planes, Field **out) {
+  FieldSpec spec = {.name = name, .nz = planes, .ghost = W->radius, .precision = W->precision};
+  return field_create(W->rt, W->decomp, &spec, out);
+}
+
+/* A curvilinear grid's planes: the metric terms of the model's order, the points' positions, into W->grid, and the
+ * whole field on the host (owned points) into *host. */
+static HclStatus make_grid(Wave *W, double **host) {
+  HclStatus status = HCL_OK;
+  const Mapping *map = W->config.laplace.map;
+  const DecompLocal *l = decomp_local(W->decomp);
+  size_t n = (size_t)l->nx * l->ny;
+  TRY(make_field(W, "wave_grid", GRID_PLANES, &W->grid));
+  TRY(mapping_write_metrics(map, W->config.laplace.order, 1, 1, W->grid, 0));
+  TRY_ALLOC(*host, n * GRID_PLANES);
+  TRY(field_read_owned(W->grid, *host));
+  for (int j = 0; j < l->ny; j++) {
+    for (int i = 0; i < l->nx; i++) {
+      size_t at = (size_t)j * l->nx + i;
+      map->point(map->ctx, l->x0 + i, l->y0 + j, &(*host)[GRID_X * n + at], &(*host)[GRID_Y * n + at]);
+    }
+  }
+  TRY(field_write_owned(W->grid, *host));
+cleanup:
+  return status;
+}
+
+/* The position of owned point (i, j): the map's, or (x0 + i dx, y0 + j dy); grid is make_grid's host copy. */
+static void point_position(const Wave *W, const double *grid, int i, int j, double *x, double *y) {
+  const DecompLocal *l = decomp_local(W->decomp);
+  size_t n = (size_t)l->nx * l->ny, at = (size_t)j * l->nx + i;
+  *x = grid ? grid[GRID_X * n + at] : W->config.x0 + (l->x0 + i) * W->config.laplace.dx;
+  *y = grid ? grid[GRID_Y * n + at] : W->config.y0 + (l->y0 + j) * W->config.laplace.dy;
+}
+
 /* The relaxation weight (product over the zones covering a point), whether its target is the incident wave, and
- * the area each point stands for. */
+ * the area each point stands for (on a curvilinear grid the Jacobian times the quadrature weights of unit
+ * spacing: the trapezoidal rule in the index directions). */
 static HclStatus make_point_fields(Wave *W) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(W->decomp);
   const DecompSpec *g = decomp_spec(W->decomp);
   size_t n = (size_t)l->nx * l->ny;
-  double *weight = NULL, *generate = NULL, *area = NULL;
+  double *weight = NULL, *generate = NULL, *area = NULL, *grid = NULL;
   TRY_ALLOC(weight, n);
   TRY_ALLOC(generate, n);
   TRY_ALLOC(area, n);
   const WaveConfig *c = &W->config;
+  if (c->laplace.map) {
+    TRY(make_grid(W, &grid));
+  }
+  double box[4], slack_x, slack_y;
+  domain_box(c, g, box, &slack_x, &slack_y);
   for (int j = 0; j < l->ny; j++) {
     for (int i = 0; i < l->nx; i++) {
-      double x = c->x0 + (l->x0 + i) * c->laplace.dx, y = c->y0 + (l->y0 + j) * c->laplace.dy, G = 1;
+      double x, y, G = 1;
+      point_position(W, grid, i, j, &x, &y);
       bool incident = false;
       for (int z = 0; z < c->nzones; z++) {
-        double xi = zone_position(&c->zones[z], x, y, c->laplace.dx, c->laplace.dy);
+        double xi = zone_position(&c->zones[z], x, y, 2 * slack_x, 2 * slack_y);
         if (xi >= 0) {
           G *= zone_weight(&c->zones[z], xi);
           incident = incident || c->zones[z].kind == WAVE_ZONE_GENERATE;
@@ -168,8 +243,10 @@ static HclStatus make_point_fields(Wave *W) {
       }
       weight[(size_t)j * l->nx + i] = G;
       generate[(size_t)j * l->nx + i] = incident;
+      double dx = grid ? 1 : c->laplace.dx, dy = grid ? 1 : c->laplace.dy;
+      double jacobian = grid ? grid[MAPPING_JACOBIAN * n + (size_t)j * l->nx + i] : 1;
       area[(size_t)j * l->nx + i] =
-          cell(l->x0 + i, g->nx, c->laplace.dx, g->periodic_x) * cell(l->y0 + j, g->ny, c->laplace.dy, g->periodic_y);
+          jacobian * cell(l->x0 + i, g->nx, dx, g->periodic_x) * cell(l->y0 + j, g->ny, dy, g->periodic_y);
     }
   }
   TRY(field_write_owned(W->weight, weight));
@@ -179,12 +256,8 @@ cleanup:
   free(weight);
   free(generate);
   free(area);
+  free(grid);
   return status;
-}
-
-static HclStatus make_field(Wave *W, const char *name, int planes, Field **out) {
-  FieldSpec spec = {.name = name, .nz = planes, .ghost = W->radius, .precision = W->precision};
-  return field_create(W->rt, W->decomp, &spec, out);
 }
 
 static HclStatus make_pair(Wave *W, const char *eta, const char *phi, Pair *p) {
@@ -202,7 +275,8 @@ static void pair_destroy(Pair *p) {
   field_destroy(&p->phi);
 }
 
-/* The centred first-derivative weights along x and y, scaled (zero along a direction of one point). */
+/* The centred first-derivative weights along x and y, scaled (zero along a direction of one point); on a
+ * curvilinear grid along the index directions, unscaled. */
 static HclStatus make_stencils(Wave *W) {
   HclStatus status = HCL_OK;
   const DecompSpec *g = decomp_spec(W->decomp);
@@ -213,8 +287,9 @@ static HclStatus make_stencils(Wave *W) {
   }
   TRY(fd_weights(0, offsets, w, 1, weights));
   for (int m = 0; m < w; m++) {
-    d1[m] = g->nx > 1 ? weights[w + m] / W->config.laplace.dx : 0;
-    d1[w + m] = g->ny > 1 ? weights[w + m] / W->config.laplace.dy : 0;
+    bool mapped = W->config.laplace.map != NULL;
+    d1[m] = g->nx > 1 ? weights[w + m] / (mapped ? 1 : W->config.laplace.dx) : 0;
+    d1[w + m] = g->ny > 1 ? weights[w + m] / (mapped ? 1 : W->config.laplace.dy) : 0;
   }
   TRY(runtime_upload_reals(W->rt, W->precision, d1, 2 * (size_t)w, "wave derivative weights", &W->d1));
 cleanup:
@@ -228,8 +303,9 @@ static HclStatus build(Wave *W) {
   char defines[2048];
   const int *first = laplace_sigma_stencil_first(W->laplace);
   int at =
-      snprintf(defines, sizeof defines, "-DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d -DLINEAR=%d -DVFIRST=", W->radius,
-               W->width, W->config.laplace.order + 2, W->config.laplace.nz, W->config.equations == WAVE_LINEAR);
+      snprintf(defines, sizeof defines, "-DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d -DLINEAR=%d%s -DVFIRST=", W->radius,
+               W->width, W->config.laplace.order + 2, W->config.laplace.nz, W->config.equations == WAVE_LINEAR,
+               W->config.laplace.map ? " -DCURVILINEAR" : "");
   for (int p = 0; p <= W->config.laplace.nz && at < (int)sizeof defines; p++) {
     at += snprintf(defines + at, sizeof defines - at, "%s%d", p ? "," : "", first[p]);
   }
@@ -303,7 +379,7 @@ void wave_destroy(Wave **wave) {
   pair_destroy(&W->stage[0]);
   pair_destroy(&W->stage[1]);
   pair_destroy(&W->acc);
-  Field *fields[] = {W->h, W->still, W->weight, W->generate, W->area, W->scratch[0], W->scratch[1]};
+  Field *fields[] = {W->h, W->still, W->weight, W->generate, W->area, W->grid, W->scratch[0], W->scratch[1]};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
     field_destroy(&fields[f]);
   }
@@ -382,6 +458,14 @@ static double points(const Wave *W) {
 
 static double real_bytes(const Wave *W) {
   return (double)precision_bytes(W->precision);
+}
+
+/* A curvilinear grid's planes and their stride (wave.cl's GRID_PARAMS); nothing on a Cartesian grid. */
+static void arg_grid(KernelArgs *a, const Wave *W) {
+  if (W->grid) {
+    arg_mem(a, field_buffer(W->grid));
+    arg_ulong(a, (size_t)field_pitch(W->grid) * field_rows(W->grid));
+  }
 }
 
 static void arg_shape(KernelArgs *a, const Wave *W) {
@@ -498,6 +582,7 @@ static HclStatus stage(Wave *W, Pair *in, Pair *next, double g, double b_dt, dou
   arg_real(&a, W->precision, a_dt);
   arg_int(&a, kind);
   arg_mem(&a, W->d1);
+  arg_grid(&a, W);
   double reads = W->config.equations == WAVE_LINEAR ? 2 : 2 + 2 * W->width; /* the stage state and w */
   return kernel_launch(W->rt, &a, owned_grid(W),
                        points(W) * real_bytes(W) *
@@ -532,6 +617,7 @@ static HclStatus relax(Wave *W) {
   arg_real(&a, W->precision, W->current_x);
   arg_real(&a, W->precision, W->current_y);
   arg_real(&a, W->precision, W->potential_rate);
+  arg_grid(&a, W);
   return kernel_launch(W->rt, &a, owned_grid(W), points(W) * real_bytes(W));
 }
 
@@ -621,8 +707,12 @@ static HclStatus find_bad_point(Wave *W, double factor, char *where, size_t size
   for (size_t p = 0; p < n; p++) {
     if (!isfinite(eta[p]) || !isfinite(phi[p]) || fabs(eta[p]) > factor * h[p]) {
       int i = l->x0 + (int)(p % l->nx), j = l->y0 + (int)(p / l->nx);
-      snprintf(where, size, "at point (%d, %d), x = %g m, y = %g m: eta = %g m, phi = %g m^2/s, depth %g m", i, j,
-               W->config.x0 + i * W->config.laplace.dx, W->config.y0 + j * W->config.laplace.dy, eta[p], phi[p], h[p]);
+      double x = W->config.x0 + i * W->config.laplace.dx, y = W->config.y0 + j * W->config.laplace.dy;
+      if (W->config.laplace.map) {
+        W->config.laplace.map->point(W->config.laplace.map->ctx, i, j, &x, &y);
+      }
+      snprintf(where, size, "at point (%d, %d), x = %g m, y = %g m: eta = %g m, phi = %g m^2/s, depth %g m", i, j, x, y,
+               eta[p], phi[p], h[p]);
       break;
     }
   }
@@ -682,6 +772,7 @@ HclStatus wave_energy(Wave *W, double *potential, double *kinetic) {
   arg_shape(&a, W);
   arg_real(&a, W->precision, W->config.g);
   arg_mem(&a, W->d1);
+  arg_grid(&a, W);
   TRY(kernel_launch(W->rt, &a, owned_grid(W), (5 + 2 * W->width) * points(W) * real_bytes(W)));
   double eta_squares = 0, flux = 0;
   TRY(reduce_dot(W->reducer, field_span(W->y.eta), field_span(W->scratch[1]), &eta_squares));
@@ -723,6 +814,7 @@ HclStatus wave_column_velocities(Wave *W, int ncolumns, const int *columns, doub
   arg_ulong(&a, (size_t)field_pitch(phi3) * field_rows(phi3));
   arg_mem(&a, W->d1);
   arg_mem(&a, laplace_sigma_stencils(W->laplace));
+  arg_grid(&a, W);
   TRY(kernel_launch(W->rt, &a, kernel_box(2, (size_t)ncolumns, (size_t)nz, 1), (double)bytes));
   if (precision_bytes(W->precision) == sizeof(double)) {
     TRY(runtime_read(W->rt, values, 0, bytes, out));
@@ -752,7 +844,7 @@ double wave_device_bytes(const Wave *W) {
   Field *fields[] = {
       W->y.eta,      W->y.phi,      W->stage[0].eta, W->stage[0].phi, W->stage[1].eta, W->stage[1].phi, W->acc.eta,
       W->acc.phi,    W->h,          W->still,        W->weight,       W->generate,     W->area,         W->scratch[0],
-      W->scratch[1], W->history[0], W->history[1],   W->history[2]};
+      W->scratch[1], W->history[0], W->history[1],   W->history[2],   W->grid};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
     if (fields[f]) {
       bytes += (double)field_count(fields[f]) * precision_bytes(field_precision(fields[f]));

@@ -33,8 +33,8 @@ typedef struct {
 static void square_point(const void *ctx, long i, long j, double *x, double *y) {
   const SquareMap *m = ctx;
   double k = 2 * LP_PI / m->side, u = i * m->spacing, v = j * m->spacing;
-  *x = u + sin(k * u) * (m->a + m->b * cos(k * v)) / k - m->fold * exp(-pow((u - m->side / 2) / m->spacing, 2)) *
-                                                             m->spacing;
+  *x = u + sin(k * u) * (m->a + m->b * cos(k * v)) / k -
+       m->fold * exp(-pow((u - m->side / 2) / m->spacing, 2)) * m->spacing;
   *y = v + sin(k * v) * (m->a + m->b * cos(k * u)) / k;
 }
 
@@ -110,8 +110,8 @@ static void convergence(Runtime *rt, int order) {
     h_solve[r] = lp_dx(&p);
     st = st == HCL_OK ? solution(rt, &p, precise(order, solve_sizes[r]), &e_solve[r], &iterations[r]) : st;
     if (st == HCL_OK) {
-      tap_note("order %d: truncation %.3e at %d^3; solution error %.3e at %d^3 (%d iterations)", order,
-               e_truncation[r], truncation_sizes[r], e_solve[r], solve_sizes[r], iterations[r]);
+      tap_note("order %d: truncation %.3e at %d^3; solution error %.3e at %d^3 (%d iterations)", order, e_truncation[r],
+               truncation_sizes[r], e_solve[r], solve_sizes[r], iterations[r]);
     }
   }
   if (st != HCL_OK) {
@@ -121,8 +121,9 @@ static void convergence(Runtime *rt, int order) {
   }
   double slope_truncation = test_fitted_order(h_truncation, e_truncation, LEVELS);
   double slope_solution = test_fitted_order(h_solve, e_solve, LEVELS);
-  TAP_OK(slope_truncation >= order - 0.3, "skewed map, order %d: the truncation error falls at order %.2f (%.2e at 129^3)",
-         order, slope_truncation, e_truncation[LEVELS - 1]);
+  TAP_OK(slope_truncation >= order - 0.3,
+         "skewed map, order %d: the truncation error falls at order %.2f (%.2e at 129^3)", order, slope_truncation,
+         e_truncation[LEVELS - 1]);
   TAP_OK(slope_solution >= order - 0.3, "skewed map, order %d: the solved Phi converges at order %.2f (%.2e at 65^3)",
          order, slope_solution, e_solve[LEVELS - 1]);
 }
