@@ -11,7 +11,11 @@
  *   attainable floor);
  * - "k_sweep": the iteration's wall time for K = 1, 3, 5 and max restrictions (the paper's Table 3), mixed;
  * - "iterations": defect-correction iterations from Phi = 0 to rtol 1e-6 for aspect ratios dz/dx 0.5, 1, 2, 4 and
- *   K = 1, 3, 5, max at 257^2 x 9, mixed (GPUs only: sixteen solves).
+ *   K = 1, 3, 5, max at 257^2 x 9, mixed (GPUs only: sixteen solves);
+ * - "curvilinear": the breakdown's figures at 1025 x 129 x 9 (257 x 65 x 9 on CPUs; the paper's cylinder grid, issue
+ *   33) on the Cartesian grid and on mapping.h's skewed rectangle of the same extent (stretch = skew = 0.15), mixed
+ *   and double, "grid" naming which: the curvilinear operator's cost per iteration and bytes per unknown against the
+ *   Cartesian. The hump is the same function of the point's indices on both (its shape does not change the work).
  * Sizes 129, 257, 513, 1025, 2049 on GPUs (129 and 257 on CPUs); --size N for one. Minimal traffic of the
  * high-order residual: Phi read, the residual written, nine column coefficients, per point. */
 #include "bench.h"
@@ -76,15 +80,16 @@ cleanup:
 
 /* A solve of the breakdown's problem from Phi = 0 to rtol 1e-6 (single precision: 1e-5, above float's floor of
  * about 1e-6 of b) on a fresh solver. */
-static HclStatus solve_from_zero(Runtime *rt, int n, LaplacePrecision precision, LaplaceResult *result,
-                                 double *seconds) {
+static HclStatus solve_from_zero(Runtime *rt, const DecompSpec *grid, const Mapping *map, LaplacePrecision precision,
+                                 LaplaceResult *result, double *seconds) {
   HclStatus status = HCL_OK;
   WaveHumpSolver h = {0};
   LaplaceConfig c = timing_config(precision, MG_LEVELS_MOST);
   c.krylov.rtol = precision == LAPLACE_SINGLE ? 1e-5 : 1e-6;
   c.krylov.atol = 0;
   c.krylov.max_iterations = 100;
-  TRY(wave_hump_solver_open(rt, &(DecompSpec){.nx = n, .ny = n}, SPACING, &c, &h));
+  c.map = map;
+  TRY(wave_hump_solver_open(rt, grid, SPACING, &c, &h));
   TRY(runtime_finish(rt));
   double start = wall_seconds();
   status = laplace_solve(h.laplace, h.eta, h.phi, result);
@@ -100,7 +105,9 @@ cleanup:
   return status;
 }
 
-static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision precision, double copy_gbs) {
+/* The breakdown of one iteration on grid (a curvilinear one where map is not NULL), printed as line `name`. */
+static HclStatus breakdown(const BenchRequest *request, const char *name, const DecompSpec *grid, const Mapping *map,
+                           LaplacePrecision precision, double copy_gbs) {
   HclStatus status = HCL_OK;
   Runtime *rt = request->rt;
   WaveHumpSolver h = {0};
@@ -112,7 +119,8 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
   double part_seconds[5] = {0}, total = 0, bytes[5] = {0}, iteration = 0;
   RuntimeCounts used;
   LaplaceConfig c = timing_config(precision, MG_LEVELS_MOST);
-  TRY(wave_hump_solver_open(rt, &(DecompSpec){.nx = n, .ny = n}, SPACING, &c, &h));
+  c.map = map;
+  TRY(wave_hump_solver_open(rt, grid, SPACING, &c, &h));
   TRY(time_iteration(rt, &h, &iteration, &used));
   runtime_set_profile(rt, true);
   TRY(runtime_profile_clear(rt));
@@ -133,13 +141,14 @@ static HclStatus breakdown(const BenchRequest *request, int n, LaplacePrecision 
   wave_hump_solver_close(&h); /* before the solve's own solver: the largest sizes fit once */
   LaplaceResult solve;
   double solve_seconds = 0;
-  TRY(solve_from_zero(rt, n, precision, &solve, &solve_seconds));
-  double dof = (double)n * n * NZ, other = total;
+  TRY(solve_from_zero(rt, grid, map, precision, &solve, &solve_seconds));
+  double dof = (double)grid->nx * grid->ny * NZ, other = total;
   JsonObject j;
-  bench_json_begin(&j, request, "laplace", "breakdown",
-                   precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE);
+  bench_json_begin(&j, request, "laplace", name, precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE);
   json_string(&j, "mode", mode_name(precision));
-  json_integer(&j, "n", n);
+  json_string(&j, "grid", map ? "skewed" : "cartesian");
+  json_integer(&j, "n", grid->nx);
+  json_integer(&j, "ny", grid->ny);
   json_integer(&j, "nz", NZ);
   json_integer(&j, "levels", levels);
   json_number(&j, "iteration_ms", iteration * 1e3);
@@ -235,6 +244,26 @@ cleanup:
   return status;
 }
 
+/* The breakdown on the Cartesian grid and on the skewed rectangle of the same extent. */
+static HclStatus curvilinear(const BenchRequest *request, bool gpu, const LaplacePrecision *modes, int nmodes,
+                             double copy_gbs) {
+  HclStatus status = HCL_OK;
+  DecompSpec grid = {.nx = gpu ? 1025 : 257, .ny = gpu ? 129 : 65};
+  MappingRectangle rectangle = {.lx = (grid.nx - 1) * SPACING,
+                                .ly = (grid.ny - 1) * SPACING,
+                                .dx = SPACING,
+                                .dy = SPACING,
+                                .stretch = 0.15,
+                                .skew = 0.15};
+  Mapping map = {mapping_rectangle_point, &rectangle, "bench laplace's skewed rectangle"};
+  for (int m = 0; m < nmodes; m++) {
+    TRY(breakdown(request, "curvilinear", &grid, NULL, modes[m], copy_gbs));
+    TRY(breakdown(request, "curvilinear", &grid, &map, modes[m], copy_gbs));
+  }
+cleanup:
+  return status;
+}
+
 HclStatus bench_laplace(const BenchRequest *request) {
   HclStatus status = HCL_OK;
   const DeviceInfo *dev = runtime_device(request->rt);
@@ -261,8 +290,11 @@ HclStatus bench_laplace(const BenchRequest *request) {
   TRY(bench_copy_rate(request->rt, PRECISION_DOUBLE, &copy_gbs));
   for (int s = 0; s < nsizes; s++) {
     for (int m = 0; m < nmodes; m++) {
-      TRY(breakdown(request, sizes[s], modes[m], copy_gbs));
+      TRY(breakdown(request, "breakdown", &(DecompSpec){.nx = sizes[s], .ny = sizes[s]}, NULL, modes[m], copy_gbs));
     }
+  }
+  if (!request->size) {
+    TRY(curvilinear(request, gpu, modes, nmodes < 2 ? nmodes : 2, copy_gbs));
   }
   if (!request->size && dev->fp64) {
     TRY(k_sweep(request, 257));

@@ -18,6 +18,9 @@
  * - gbs, fraction_of_copy: the traffic every launch of one step declares (runtime_launch's bytes: the arrays each
  *   kernel must read and write) per step_ms, against the copy rate measured in the same run.
  * Sizes 129, 257, 513, 1025 on GPUs, 129 and 257 on CPUs; --size N for one. Mixed precision unless --precision.
+ * Each size runs twice, "grid" naming the run: on the Cartesian grid, and on mapping.h's skewed rectangle of the
+ * same extent (stretch = skew = 0.15; the zones and the wave are the same in physical coordinates): the
+ * curvilinear model's step against the Cartesian one's (issue 33).
  *
  * wave-table4: the Gaussian hump (wave_hump.h) at N x N x 9 (default 257) for dsigma/dx = 4, 2, 1, 0.5 and K = 1,
  * 3, 5 and max: the average iterations per solve over HUMP_STEPS steps beside the paper's. */
@@ -44,6 +47,8 @@ typedef struct {
   WaveIncident incident;
   double *eta, *phi;
   double dx, dt;
+  MappingRectangle rectangle; /* the skewed grid's map, when map.point is set */
+  Mapping map;
 } Tank;
 
 static void tank_close(Tank *t) {
@@ -82,8 +87,8 @@ static WaveConfig tank_config(int n, LaplacePrecision precision, double length, 
   return c;
 }
 
-/* The tank filled with the incident wave at t = 0. */
-static HclStatus tank_open(Runtime *rt, int n, LaplacePrecision precision, Tank *t) {
+/* The tank filled with the incident wave at t = 0, on the Cartesian grid or the skewed one. Collective. */
+static HclStatus tank_open(Runtime *rt, int n, LaplacePrecision precision, bool skewed, Tank *t) {
   HclStatus status = HCL_OK;
   double *h = NULL;
   RegularWave linear;
@@ -95,6 +100,11 @@ static HclStatus tank_open(Runtime *rt, int n, LaplacePrecision precision, Tank 
   TRY(waves_solve_linear(&spec, &linear));
   TRY(wave_incident_regular(&linear, 0, 0, &t->incident));
   t->dx = linear.length / POINTS_PER_WAVELENGTH;
+  if (skewed) {
+    double side = (n - 1) * t->dx;
+    t->rectangle = (MappingRectangle){.lx = side, .ly = side, .dx = t->dx, .dy = t->dx, .stretch = 0.15, .skew = 0.15};
+    t->map = (Mapping){mapping_rectangle_point, &t->rectangle, "bench wave's skewed rectangle"};
+  }
   DecompSpec grid = {.nx = n, .ny = n};
   TRY(decomp_create(&grid, &t->decomp));
   const DecompLocal *l = decomp_local(t->decomp);
@@ -106,12 +116,16 @@ static HclStatus tank_open(Runtime *rt, int n, LaplacePrecision precision, Tank 
     for (int i = 0; i < l->nx; i++) {
       size_t at = (size_t)j * l->nx + i;
       double x = (l->x0 + i) * t->dx, y = (l->y0 + j) * t->dx;
+      if (skewed) {
+        mapping_rectangle_point(&t->rectangle, l->x0 + i, l->y0 + j, &x, &y);
+      }
       h[at] = DEPTH;
       t->eta[at] = wave_incident_eta(&t->incident, x, y, 0);
       t->phi[at] = wave_incident_phi(&t->incident, x, y, 0);
     }
   }
   WaveConfig c = tank_config(n, precision, linear.length, t->dx);
+  c.laplace.map = skewed ? &t->map : NULL;
   TRY(wave_create(rt, t->decomp, &c, h, &t->wave));
   TRY(wave_set_incident(t->wave, &t->incident));
   TRY(wave_set_state(t->wave, 0, t->eta, t->phi));
@@ -193,6 +207,7 @@ static void print_step(const BenchRequest *request, int n, LaplacePrecision prec
   double gbs = f->bytes / f->step * 1e-9;
   bench_json_begin(&j, request, "wave", "step", precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE);
   json_string(&j, "mode", mode_name(precision));
+  json_string(&j, "grid", t->map.point ? "skewed" : "cartesian");
   json_integer(&j, "size", n);
   json_integer(&j, "nz", NZ);
   json_integer(&j, "order", ORDER);
@@ -220,12 +235,13 @@ static void print_step(const BenchRequest *request, int n, LaplacePrecision prec
   }
 }
 
-static HclStatus measure_size(const BenchRequest *request, int n, LaplacePrecision precision, double copy_gbs) {
+static HclStatus measure_size(const BenchRequest *request, int n, LaplacePrecision precision, bool skewed,
+                              double copy_gbs) {
   HclStatus status = HCL_OK;
   Runtime *rt = request->rt;
   Tank t = {0};
   StepFigures f = {0};
-  TRY(tank_open(rt, n, precision, &t));
+  TRY(tank_open(rt, n, precision, skewed, &t));
   for (int s = 0; s < WARM_STEPS; s++) {
     WaveStepStats stats;
     TRY(wave_step(t.wave, t.dt, true, &stats));
@@ -266,7 +282,8 @@ HclStatus bench_wave(const BenchRequest *request) {
   double copy_gbs = 0;
   TRY(bench_copy_rate(request->rt, precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE, &copy_gbs));
   for (int s = 0; s < nsizes; s++) {
-    TRY(measure_size(request, sizes[s], precision, copy_gbs));
+    TRY(measure_size(request, sizes[s], precision, false, copy_gbs));
+    TRY(measure_size(request, sizes[s], precision, true, copy_gbs));
   }
 cleanup:
   return status;

@@ -67,6 +67,20 @@ HclStatus mapping_write_metrics(const Mapping *map, int order, int stride_x, int
  * vertical spacing to choose its coarsening. Collective. */
 HclStatus mapping_mean_spacing(const Mapping *map, const Decomp *decomp, double *dx, double *dy);
 
+/* A smooth non-orthogonal map of the rectangle [x0, x0 + lx] x [y0, y0 + ly] onto itself (the mapped basin of the
+ * tests, the benchmark and cases): with u = i dx, v = j dy (dx = lx / (nx - 1) between walls, lx / nx periodic),
+ *   x = x0 + u + sin(2 pi u / lx) (stretch + skew cos(2 pi v / ly)) lx / (2 pi),
+ *   y = y0 + v + sin(2 pi v / ly) (stretch + skew cos(2 pi u / lx)) ly / (2 pi).
+ * The spacing varies from 1 - stretch - skew to 1 + stretch + skew times the mean; the grid lines cross at right
+ * angles on the sides and, on a square, up to asin(2 skew / (1 + skew^2)) from square inside (17 degrees at skew
+ * 0.15). The sides map onto themselves, the map is its own mirror image across them (mirrored fields hold exactly)
+ * and continues with period lx, ly. stretch + skew < 1 keeps it one-to-one. */
+typedef struct {
+  double x0, y0, lx, ly, dx, dy, stretch, skew;
+} MappingRectangle;
+
+void mapping_rectangle_point(const void *ctx, long i, long j, double *x, double *y); /* ctx: a MappingRectangle */
+
 /* The largest g11 + g22 + 2 |g12| over the map's nx x ny points (second-order differences of the map, on the host):
  * pi^2 times it bounds the squared wavenumber the grid resolves, as pi^2 (1/dx^2 + 1/dy^2) does on a Cartesian grid
  * (the wave model's step limit). */

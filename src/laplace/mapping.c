@@ -12,6 +12,8 @@
 
 enum { WG_X = 32, WG_Y = 4 };
 
+static const double PI = 3.14159265358979323846;
+
 /* The coordinates of this rank's points of field xy (2 planes, ghosts included), relative to the map's point (0, 0):
  * local point (i, j) is the map's point stride (x0 + i, y0 + j). */
 static HclStatus write_coordinates(const Mapping *map, int stride_x, int stride_y, Field *xy) {
@@ -167,4 +169,11 @@ double mapping_largest_wavenumber2(const Mapping *map, int nx, int ny) {
     }
   }
   return largest;
+}
+
+void mapping_rectangle_point(const void *ctx, long i, long j, double *x, double *y) {
+  const MappingRectangle *m = ctx;
+  double u = i * m->dx, v = j * m->dy, kx = 2 * PI / m->lx, ky = 2 * PI / m->ly;
+  *x = m->x0 + u + sin(kx * u) * (m->stretch + m->skew * cos(ky * v)) / kx;
+  *y = m->y0 + v + sin(ky * v) * (m->stretch + m->skew * cos(kx * u)) / ky;
 }

@@ -121,14 +121,16 @@ for r in rows: # float: 7 REALs a step must move, 15 in the three kernels of CPU
 
 run_capture "$hydrocl" bench wave --size 65 --precision single
 ok "bench wave exits 0" equals "$rc" 0
-ok "bench wave splits the step and reports its real-time ratio and bandwidth" python3 -c '
+ok "bench wave splits the step and reports its real-time ratio and bandwidth, Cartesian and skewed" python3 -c '
 import json, sys
-r = json.loads(sys.argv[1])
-assert r["bench"] == "wave" and r["size"] == 65 and r["mode"] == "single" and r["dt"] == 0.0625, r
-assert all(r[k] > 0 for k in ("solve_ms", "rates_ms", "relax_ms", "output_ms", "step_ms", "iterations_per_solve"))
-# JSON numbers carry 9 significant digits: the ratio and seconds each round by up to 5e-9
-assert abs(r["real_time_ratio"] - r["dt"] / r["seconds"]) < 1e-7 * r["real_time_ratio"]
-assert r["gbs"] > 0 and 0 < r["fraction_of_copy"]' "$out"
+lines = [json.loads(line) for line in sys.argv[1].splitlines()]
+assert [r["grid"] for r in lines] == ["cartesian", "skewed"], lines
+for r in lines:
+    assert r["bench"] == "wave" and r["size"] == 65 and r["mode"] == "single" and r["dt"] == 0.0625, r
+    assert all(r[k] > 0 for k in ("solve_ms", "rates_ms", "relax_ms", "output_ms", "step_ms", "iterations_per_solve"))
+    # JSON numbers carry 9 significant digits: the ratio and seconds each round by up to 5e-9
+    assert abs(r["real_time_ratio"] - r["dt"] / r["seconds"]) < 1e-7 * r["real_time_ratio"]
+    assert r["gbs"] > 0 and 0 < r["fraction_of_copy"]' "$out"
 run_capture timeout 60 "$hydrocl" bench wave --size 33 --precision single
 ok "a wave tank below 65 points per side exits 64" equals "$rc" 64
 ok "and says what the tank needs" contains "$err" "at least 65 points per side"

@@ -50,22 +50,6 @@ cleanup:
   return status;
 }
 
-/* A smooth non-orthogonal map of the rectangle [0, lx] x [0, ly] onto itself (test_laplace_mapped.c's square map
- * stretched): u = i dx, v = j dy,
- *   x = u + sin(2 pi u / lx) (a + b cos(2 pi v / ly)) lx / (2 pi),  y = v + sin(2 pi v / ly) (a + b cos(2 pi u / lx))
- *   ly / (2 pi);
- * the sides map onto themselves, the map meets them at right angles and is its own mirror image across them. */
-typedef struct {
-  double lx, ly, dx, dy, a, b;
-} RectangleMap;
-
-static void rectangle_point(const void *ctx, long i, long j, double *x, double *y) {
-  const RectangleMap *m = ctx;
-  double u = i * m->dx, v = j * m->dy, kx = 2 * PI / m->lx, ky = 2 * PI / m->ly;
-  *x = u + sin(kx * u) * (m->a + m->b * cos(ky * v)) / kx;
-  *y = v + sin(ky * v) * (m->a + m->b * cos(kx * u)) / ky;
-}
-
 /* The standing wave's spatial shape at owned point p. */
 static double mode(const Basin *b, const WaveConfig *c, double kx, double ky, size_t p) {
   const DecompLocal *l = decomp_local(b->decomp);
@@ -152,14 +136,14 @@ cleanup:
 
 /* The linear standing wave: 33 x 17 points over 2 m x 1 m, h = 0.5 m, kx = pi (one wavelength along x), ky = pi: k =
  * pi sqrt(2), kh = 2.22, 22.6 points per wavelength; 32 steps per period for 5 periods. mapped: the same basin on
- * RectangleMap's skewed grid (a = b = 0.15: spacings from 0.7 to 1.3 times the mean, grid lines crossing at up to
- * 17 degrees from square). */
+ * mapping.h's skewed rectangle (stretch = skew = 0.15: spacings from 0.7 to 1.3 times the mean, grid lines crossing
+ * at up to 21 degrees from square). */
 static void standing(Runtime *rt, WaveEquations equations, double A, bool mapped) {
   const double h = 0.5, kx = PI, ky = PI, k = hypot(kx, ky);
   WaveConfig c = wave_config_default();
   c.laplace.dx = c.laplace.dy = 1.0 / 16;
-  RectangleMap map = {2, 1, 1.0 / 16, 1.0 / 16, 0.15, 0.15};
-  Mapping mapping = {rectangle_point, &map, "the test's rectangle map"};
+  MappingRectangle map = {.lx = 2, .ly = 1, .dx = 1.0 / 16, .dy = 1.0 / 16, .stretch = 0.15, .skew = 0.15};
+  Mapping mapping = {mapping_rectangle_point, &map, "the test's rectangle map"};
   c.laplace.map = mapped ? &mapping : NULL;
   c.equations = equations;
   char name[64];
