@@ -81,6 +81,23 @@ typedef struct {
 
 void mapping_rectangle_point(const void *ctx, long i, long j, double *x, double *y); /* ctx: a MappingRectangle */
 
+/* The O-grid around a bottom-mounted vertical cylinder of radius `radius` centred at (cx, cy), out to radius `outer`:
+ * i along the radius (nr points, i = 0 on the cylinder: closed sides, the cylinder a wall), j along the angle
+ * (ntheta points, periodic, theta_j = 2 pi j / ntheta anticlockwise from the +x direction), so that the map turns as x
+ * and y do:
+ *   r_i = radius + (outer - radius) (exp(stretching s) - 1) / (exp(stretching) - 1),  s = i / (nr - 1),
+ * uniform in r when stretching is 0 (its limit), geometric when stretching = ln(outer / radius) (r_i = radius
+ * (outer / radius)^s), whose cells are square everywhere when nr - 1 = ln(outer / radius) ntheta / (2 pi): the
+ * conformal O-grid, the multigrid's best case. Beyond i = 0 and nr - 1 the same formula continues (for the
+ * stencils' reach; it must stay positive). */
+typedef struct {
+  double cx, cy, radius, outer, stretching;
+  int nr, ntheta;
+} MappingPolar;
+
+void mapping_polar_point(const void *ctx, long i, long j, double *x, double *y); /* ctx: a MappingPolar */
+double mapping_polar_radius(const MappingPolar *polar, double i);                /* r at (fractional) index i */
+
 /* The largest g11 + g22 + 2 |g12| over the map's nx x ny points (second-order differences of the map, on the host):
  * pi^2 times it bounds the squared wavenumber the grid resolves, as pi^2 (1/dx^2 + 1/dy^2) does on a Cartesian grid
  * (the wave model's step limit). */

@@ -12,7 +12,8 @@
  * Each solve starts from a guess extrapolated in time (Lagrange) through the solutions at the last distinct stage
  * times (config.extrapolation of them), which keeps the defect-correction iterations per solve low.
  *
- * Generation and absorption: relaxation zones (boxes ramping along x or y) blend the state after every step,
+ * Generation and absorption: relaxation zones (boxes ramping along x or y, or rings ramping towards their centre)
+ * blend the state after every step,
  *   eta = G eta + (1 - G) eta_target,   phi = G phi + (1 - G) phi_target,
  * with the weight G(xi) from 0 at the zone's outer edge (xi = 1: the target) to 1 at its inner edge (xi = 0: the
  * model), exponential G = 1 - (exp(xi^p) - 1) / (e - 1) (p = 3.5 by default) or the cubic G = 1 - 3 xi^2 + 2 xi^3.
@@ -20,9 +21,12 @@
  * t < T_ramp; an absorption zone's is rest: eta = 0 and phi the uniform potential r(t) A t of the incident wave
  * (waves.h: A, zero but for stream-function waves), so that absorbing adds no spurious gradient of phi.
  *
- * Grid: the decomposition's nx x ny points, point (i, j) at (x0 + i dx, y0 + j dy); closed sides are walls
- * (mirror symmetry, no normal flux), periodic sides periodic; a direction of one point is a 2D flume. State fields
- * are of the Laplace solver's outer precision (double, or float when laplace.precision is single). */
+ * Grid: the decomposition's nx x ny points, point (i, j) at (x0 + i dx, y0 + j dy), or on a curvilinear grid
+ * (laplace.map, mapping.h) at the map's (x, y): the gradients of eqs. 1a and 1b then come through its metric terms,
+ * the zones and the incident wave are evaluated at the points' physical positions, and areas are the Jacobian's;
+ * closed sides are walls (mirror symmetry, no normal flux), periodic sides periodic; a direction of one point is a
+ * 2D flume (Cartesian only). State fields are of the Laplace solver's outer precision (double, or float when
+ * laplace.precision is single). */
 #ifndef HYDROCL_WAVE_H
 #define HYDROCL_WAVE_H
 
@@ -43,11 +47,17 @@ typedef enum { WAVE_SHAPE_EXPONENTIAL, WAVE_SHAPE_POLYNOMIAL } WaveZoneShape;
 /* The direction in which a zone hands over to the model: the weight rises from 0 at the far edge to 1 at the edge
  * this way (a generation zone on the west side of a tank hands over towards +x). */
 typedef enum { WAVE_INWARD_PLUS_X, WAVE_INWARD_MINUS_X, WAVE_INWARD_PLUS_Y, WAVE_INWARD_MINUS_Y } WaveZoneInward;
+/* A zone's region of the physical plane: a box ramping along x or y, or a ring r0 <= |(x, y) - (cx, cy)| <= r1
+ * handing over inwards, towards its centre (the outer band of an O-grid: with the incident wave as target it
+ * generates the incident wave and absorbs what a body scatters). */
+typedef enum { WAVE_REGION_BOX, WAVE_REGION_RING } WaveZoneRegion;
 
 typedef struct {
   WaveZoneKind kind;
-  double x0, x1, y0, y1; /* the box [m] in the grid's coordinates, x0 < x1, y0 < y1; points on its edges belong */
-  WaveZoneInward inward;
+  WaveZoneRegion region;
+  double x0, x1, y0, y1; /* a box [m] in the grid's coordinates, x0 < x1, y0 < y1; points on its edges belong */
+  double cx, cy, r0, r1; /* a ring [m]: 0 <= r0 < r1; points on its edges belong */
+  WaveZoneInward inward; /* a box's */
   WaveZoneShape shape;
   double power; /* p of the exponential shape */
 } WaveZone;

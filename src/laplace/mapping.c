@@ -177,3 +177,16 @@ void mapping_rectangle_point(const void *ctx, long i, long j, double *x, double 
   *x = m->x0 + u + sin(kx * u) * (m->stretch + m->skew * cos(ky * v)) / kx;
   *y = m->y0 + v + sin(ky * v) * (m->stretch + m->skew * cos(kx * u)) / ky;
 }
+
+double mapping_polar_radius(const MappingPolar *m, double i) {
+  double s = i / (m->nr - 1), b = m->stretching;
+  double fraction = fabs(b) < 1e-12 ? s : expm1(b * s) / expm1(b);
+  return m->radius + (m->outer - m->radius) * fraction;
+}
+
+void mapping_polar_point(const void *ctx, long i, long j, double *x, double *y) {
+  const MappingPolar *m = ctx;
+  double r = mapping_polar_radius(m, (double)i), theta = 2 * PI * (double)j / m->ntheta;
+  *x = m->cx + r * cos(theta);
+  *y = m->cy + r * sin(theta);
+}

@@ -112,6 +112,12 @@ static HclStatus check_zones(const WaveConfig *c, const DecompSpec *g) {
   for (int n = 0; n < c->nzones; n++) {
     const WaveZone *z = &c->zones[n];
     bool along_x = z->inward == WAVE_INWARD_PLUS_X || z->inward == WAVE_INWARD_MINUS_X;
+    if (z->region == WAVE_REGION_RING) {
+      REQUIRE(z->r0 >= 0 && z->r1 > z->r0 && isfinite(z->r1) && isfinite(z->cx) && isfinite(z->cy), HCL_EDATA,
+              "relaxation zone %d (%s): the ring from r = %g to %g m about (%g, %g) m is empty: it needs 0 <= r0 < r1",
+              n + 1, zone_name(z), z->r0, z->r1, z->cx, z->cy);
+      continue;
+    }
     REQUIRE(z->x0 <= z->x1 && z->y0 <= z->y1 && (along_x ? z->x1 > z->x0 : z->y1 > z->y0), HCL_EDATA,
             "relaxation zone %d (%s): x %g to %g m, y %g to %g m is empty along its ramp (%s): the box needs "
             "x0 < x1 and y0 <= y1 (or the reverse for a ramp along y)",
@@ -154,6 +160,10 @@ static double zone_weight(const WaveZone *z, double xi) {
  * spacing of an edge belong (grid points placed on it). */
 static double zone_position(const WaveZone *z, double x, double y, double dx, double dy) {
   double ex = 1e-9 * dx, ey = 1e-9 * dy;
+  if (z->region == WAVE_REGION_RING) {
+    double r = hypot(x - z->cx, y - z->cy), e = fmax(ex, ey);
+    return r < z->r0 - e || r > z->r1 + e ? -1 : (r - z->r0) / (z->r1 - z->r0);
+  }
   if (x < z->x0 - ex || x > z->x1 + ex || y < z->y0 - ey || y > z->y1 + ey) {
     return -1;
   }
