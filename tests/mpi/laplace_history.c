@@ -2,7 +2,9 @@
 /* laplace_history.c: the residual history of the potential-flow Laplace solver on the manufactured problem
  * (tests/support/laplace_problem.h) between walls, 33 x 25 x 9, sixth order, double, K max, printed one value per line by
  * rank 0 with 17 significant digits; test_laplace_ranks.sh compares the histories on 1, 2 and 4 ranks.
- * Usage: laplace_history [gmres] */
+ * Usage: laplace_history [dc|gmres|skewed|polar]: defect correction or GMRES on the Cartesian grid, defect
+ * correction on curvilinear grids (mapping.h): the skewed rectangle over the same 2 m x 1.5 m, or an O-grid of 33
+ * points in radius (0.2 to 0.7 m about (1, 0.75) m) by 64 in angle, periodic across the angle. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +19,24 @@ int main(int argc, char **argv) {
   LpSetup setup = {0};
   LaplaceResult result;
   LaplaceProblem p = {.nx = 33, .ny = 25, .lx = 2, .ly = 1.5, .h0 = 1, .a_h = 0.1, .a_eta = 0.05, .waves = 1};
+  const char *mode = argc > 1 ? argv[1] : "dc";
+  MappingRectangle rectangle = {.lx = 2, .ly = 1.5, .dx = 2.0 / 32, .dy = 1.5 / 24, .stretch = 0.15, .skew = 0.15};
+  MappingPolar polar = {.cx = 1, .cy = 0.75, .radius = 0.2, .outer = 0.7, .stretching = 1, .nr = 33, .ntheta = 64};
+  Mapping skewed_map = {mapping_rectangle_point, &rectangle, "the skewed rectangle"};
+  Mapping polar_map = {mapping_polar_point, &polar, "the O-grid"};
+  if (strcmp(mode, "skewed") == 0) {
+    p.map = &skewed_map;
+  } else if (strcmp(mode, "polar") == 0) {
+    p.map = &polar_map;
+    p.ny = 64;
+    p.periodic_y = true;
+  }
   TRY(test_start_runtime(&argc, &argv, true, &rt));
   LaplaceConfig c = laplace_config_default();
   c.precision = LAPLACE_DOUBLE;
   c.krylov.rtol = 1e-10;
   c.krylov.atol = 0;
-  c.krylov.method = argc > 1 && strcmp(argv[1], "gmres") == 0 ? KRYLOV_GMRES : KRYLOV_DC;
+  c.krylov.method = strcmp(mode, "gmres") == 0 ? KRYLOV_GMRES : KRYLOV_DC;
   TRY(lp_setup(rt, &p, c, true, &setup));
   TRY(laplace_solve(setup.laplace, setup.eta, setup.phi, &result));
   for (int k = 0; par_rank() == 0 && k <= result.iterations; k++) {

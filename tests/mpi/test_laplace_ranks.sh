@@ -7,6 +7,7 @@
 # (33 x 25 x 9 between walls: uneven blocks, the walls and the multigrid's coarse levels split). GMRES builds its
 # basis from those sums, and their last-bit differences grow in it as the residual falls (to 1e-7 relative at 1e-8
 # of the start): its histories agree within 1e-12 of the initial residual, with the same number of iterations.
+# Curvilinear grids (mapping.h) the same way: the skewed rectangle, and an O-grid split across its periodic angle.
 # Usage: test_laplace_ranks.sh MPIRUN LAPLACE_HISTORY
 set -u
 mpirun=$1
@@ -25,7 +26,7 @@ same_history() {
     END { exit (bad || n < 3) }' && [ "$(wc -l <"$1")" = "$(wc -l <"$2")" ]
 }
 
-for method in dc gmres; do
+for method in dc gmres skewed polar; do
   scale=each
   [ "$method" = gmres ] && scale=first
   for n in 1 2 4; do

@@ -25,6 +25,7 @@
 typedef struct {
   int nx, ny;            /* global points */
   bool periodic;         /* both directions; else walls */
+  bool periodic_y;       /* y alone (an O-grid's angle, with a map) */
   double lx, ly;         /* domain lengths */
   double h0, a_h, a_eta; /* depth and the amplitudes of its and the surface's variation */
   int waves;             /* half wavelengths of every function over the domain */
@@ -128,7 +129,7 @@ static inline void lp_setup_free(LpSetup *s) {
 static inline HclStatus lp_setup(Runtime *rt, const LaplaceProblem *p, LaplaceConfig c, bool with_source, LpSetup *s) {
   HclStatus status = HCL_OK;
   memset(s, 0, sizeof *s);
-  DecompSpec spec = {.nx = p->nx, .ny = p->ny, .periodic_x = p->periodic, .periodic_y = p->periodic};
+  DecompSpec spec = {.nx = p->nx, .ny = p->ny, .periodic_x = p->periodic, .periodic_y = p->periodic || p->periodic_y};
   TRY(decomp_create(&spec, &s->decomp));
   const DecompLocal *l = decomp_local(s->decomp);
   size_t plane = (size_t)l->nx * l->ny;
