@@ -5,7 +5,8 @@
 # same number of solver iterations (ghosts are exchanged before every stencil, so only the order of the global sums
 # differs: last bits), in double and in mixed precision; and mixed precision agrees with double to the solver
 # tolerance: at rtol 1e-6 the two differ by no more than twice what double itself moves between rtol 1e-6 and 1e-8
-# (the error the tolerance admits).
+# (the error the tolerance admits). The same on a curvilinear grid (wave_final's skewed rectangle, mixed, 1 to 4
+# ranks).
 # Usage: test_wave_ranks.sh MPIRUN WAVE_FINAL
 set -u
 mpirun=$1
@@ -35,10 +36,10 @@ within() {
   awk -v d="$d" -v big="$big" -v f="$3" 'BEGIN { exit !(d <= f * big) }' && [ "$(tail -1 "$1")" = "$(tail -1 "$2")" ]
 }
 
-run() { # PRECISION RTOL RANKS -> $dir/PRECISION-RTOL-RANKS
-  run_capture timeout 600 "$mpirun" -n "$3" sh -c "$per_rank_cache" "$dir/cache-$3" "$driver" "$1" "$2"
-  ok "$1 at rtol $2 on $3 ranks runs" equals "$rc" 0
-  printf '%s\n' "$out" >"$dir/$1-$2-$3"
+run() { # PRECISION RTOL RANKS [skewed] -> $dir/PRECISION-RTOL-RANKS[-skewed]
+  run_capture timeout 600 "$mpirun" -n "$3" sh -c "$per_rank_cache" "$dir/cache-$3" "$driver" "$1" "$2" ${4:-}
+  ok "$1 at rtol $2 on $3 ranks ${4:-} runs" equals "$rc" 0
+  printf '%s\n' "$out" >"$dir/$1-$2-$3${4:+-$4}"
 }
 
 for precision in double mixed; do
@@ -51,6 +52,13 @@ for precision in double mixed; do
     ok "$precision: $n ranks give the one-rank state ($(tail -1 "$dir/$precision-1e-8-1"))" \
       within "$dir/$precision-1e-8-1" "$dir/$precision-1e-8-$n" 1e-13
   done
+done
+for n in 1 2 4; do
+  run mixed 1e-8 "$n" skewed
+done
+for n in 2 4; do
+  ok "skewed grid: $n ranks give the one-rank state ($(tail -1 "$dir/mixed-1e-8-1-skewed"))" \
+    within "$dir/mixed-1e-8-1-skewed" "$dir/mixed-1e-8-$n-skewed" 1e-13
 done
 # The exchanges overlapped with work (halo.h) give the bits of exchanging first (HYDROCL_OVERLAP_CELLS=1e300; the
 # suite runs with 0: every exchange that can be overlapped is): every kernel that runs while ghosts travel reads none
