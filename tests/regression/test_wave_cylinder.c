@@ -33,12 +33,12 @@ static const double DEPTH = 0.45, RADIUS = 0.1625, HEIGHT = 0.01;
 
 typedef struct {
   double ka;
-  double worst_runup;   /* max over the angles of |eta / eta_MF - 1| on the cylinder */
-  double worst_field;   /* the same at the points away from it */
-  double upstream;      /* eta / A at theta = pi, and MacCamy-Fuchs' */
+  double worst_runup; /* max over the angles of |eta / eta_MF - 1| on the cylinder */
+  double worst_field; /* the same at the points away from it */
+  double upstream;    /* eta / A at theta = pi, and MacCamy-Fuchs' */
   double upstream_mf;
-  double iterations;    /* per solve */
-  int per_period;       /* steps */
+  double iterations; /* per solve */
+  int per_period;    /* steps */
   char report[1024];
 } Diffraction;
 
@@ -169,8 +169,8 @@ int main(void) {
   for (int q = 0; q < 2; q++) {
     Diffraction d;
     HclStatus st = diffraction(rt, kas[q], &d);
-    TAP_OK(st == HCL_OK, "cylinder ka = %.3f: %.2f iterations per solve, %d steps per period %s", kas[q],
-           d.iterations, d.per_period, status_message());
+    TAP_OK(st == HCL_OK, "cylinder ka = %.3f: %.2f iterations per solve, %d steps per period %s", kas[q], d.iterations,
+           d.per_period, status_message());
     status_clear();
     /* The bound: 3% at every angle. */
     TAP_OK(st == HCL_OK && d.worst_runup < 0.03,
