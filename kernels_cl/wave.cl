@@ -110,6 +110,18 @@ __kernel void energy_integrands(__global REAL *area_eta_t, __global REAL *area_e
   area_eta[at] = area[at] * eta[at];
 }
 
+/* The extremes of eta since tracking began (wave_track_extremes). */
+__kernel void extremes(__global const REAL *eta, __global REAL *eta_max, __global REAL *eta_min, const int nx,
+                       const int ny, const int pitch) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const ulong at = AT(j, i);
+  eta_max[at] = fmax(eta_max[at], eta[at]);
+  eta_min[at] = fmin(eta_min[at], eta[at]);
+}
+
 /* The relaxation zones: eta = G eta + (1 - G) eta_target and the same for phi, G = weight (1 outside every zone).
  * Where generate is 1 the target is the incident wave (wave.h) times the ramp; elsewhere rest (eta 0, phi the
  * wave's uniform potential ramp A t). components: per component kx, ky, omega, epsilon, E, P. */

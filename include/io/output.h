@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "crs.h"
+#include "gridmap.h"
 #include "status.h"
 
 typedef struct {
@@ -17,6 +18,8 @@ typedef struct {
   const char *case_yaml;  /* the effective case */
   const char *time_units; /* "seconds since 2000-01-01 00:00:00" */
   double x0, dx, y0, dy;  /* x of global column i is x0 + i dx, in metres; likewise y */
+  const Mapping *map;     /* a curvilinear grid: point (i, j) at map's (x, y) instead (x0, dx, y0, dy unused);
+                             borrowed. NULL: Cartesian */
   const char *points;     /* what the coordinates locate, for their long_name; NULL: "cell centre" */
   const Crs *crs;         /* the grid's coordinate reference system (grid.crs): every file gets the grid mapping
                              variable crs and every data variable its grid_mapping; NULL: local Cartesian metres */

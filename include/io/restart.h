@@ -31,6 +31,7 @@ typedef struct {
   const OutputVariable *fields;
   const char *time_units; /* the units of the scalar "time": "seconds since 2000-01-01 00:00:00" */
   double x0, dx, y0, dy;  /* the coordinates of the grid points (OutputSpec) */
+  const Mapping *map;     /* or a curvilinear grid's (OutputSpec); NULL: Cartesian */
   const char *points;     /* what they locate, for their long_name; NULL: "cell centre" */
   const Crs *crs;         /* the grid's CRS (OutputSpec); NULL: local Cartesian */
 } RestartSpec;

@@ -143,6 +143,14 @@ Field *wave_phi(Wave *wave);
 Field *wave_depth(Wave *wave);     /* the still-water depth h, positive down (borrowed; owned points valid) */
 Laplace *wave_laplace(Wave *wave); /* the solver: Phi of the last solve, w, sigma (borrowed) */
 
+/* Tracks the highest and lowest eta at every point from now on, updated after every step (one launch per step):
+ * from eta_max and eta_min (this rank's owned points; a continued run's) or, when they are NULL, from the present
+ * state. wave_eta_max and wave_eta_min are the fields (borrowed; NULL when not tracked): the maximum run-up along a
+ * body, the maximum elevation map. */
+HclStatus wave_track_extremes(Wave *wave, const double *eta_max, const double *eta_min);
+Field *wave_eta_max(Wave *wave);
+Field *wave_eta_min(Wave *wave);
+
 /* The stability guard: HCL_EDIVERGED when eta or phi is not finite or |eta| exceeds `factor` times the local
  * still-water depth somewhere, naming the time, the first such point (global indices and coordinates) and its
  * values. One reduction on the device; the host reads the state only to say where. Collective. */

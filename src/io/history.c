@@ -111,18 +111,42 @@ cleanup:
   return status;
 }
 
+/* The lower corner (i0, j0) of the cell around gauge g and the weights (wx, wy) of its upper neighbours: on a
+ * Cartesian grid from x0, dx, y0, dy; on a curvilinear one from the map's way back (mapping_locate), where a
+ * periodic direction's last cell wraps to its first point. */
+static HclStatus locate_gauge(const OutputSpec *spec, const DecompSpec *g, const Gauge *gauge, int *i0, int *j0,
+                              double *wx, double *wy) {
+  HclStatus status = HCL_OK;
+  if (!spec->map) {
+    TRY(locate(gauge, gauge->x, spec->x0, spec->dx, g->nx, "x", i0, wx));
+    TRY(locate(gauge, gauge->y, spec->y0, spec->dy, g->ny, "y", j0, wy));
+    goto cleanup;
+  }
+  double fi, fj;
+  REQUIRE(mapping_locate(spec->map, g->nx, g->ny, g->periodic_x, g->periodic_y, gauge->x, gauge->y, &fi, &fj),
+          HCL_EDATA, "%s: gauge '%s' at (%g, %g) m lies outside the %s", gauge->origin, gauge->name, gauge->x, gauge->y,
+          spec->map->name);
+  *i0 = (int)floor(fi);
+  *j0 = (int)floor(fj);
+  *i0 = *i0 > g->nx - 2 && !g->periodic_x ? g->nx - 2 : *i0;
+  *j0 = *j0 > g->ny - 2 && !g->periodic_y ? g->ny - 2 : *j0;
+  *wx = fi - *i0;
+  *wy = fj - *j0;
+cleanup:
+  return status;
+}
+
 static HclStatus find_corners(HistoryFile *h, const OutputSpec *spec, const Gauge *gauges) {
   HclStatus status = HCL_OK;
   const DecompSpec *g = decomp_spec(h->decomp);
   const DecompLocal *l = decomp_local(h->decomp);
   TRY_ALLOC(h->corners, 4 * (size_t)h->ngauges);
   for (int k = 0; k < h->ngauges; k++) {
-    int i0, j0;
-    double wx, wy;
-    TRY(locate(&gauges[k], gauges[k].x, spec->x0, spec->dx, g->nx, "x", &i0, &wx));
-    TRY(locate(&gauges[k], gauges[k].y, spec->y0, spec->dy, g->ny, "y", &j0, &wy));
+    int i0 = 0, j0 = 0;
+    double wx = 0, wy = 0;
+    TRY(locate_gauge(spec, g, &gauges[k], &i0, &j0, &wx, &wy));
     for (int c = 0; c < 4; c++) {
-      int gi = i0 + (c & 1), gj = j0 + (c >> 1);
+      int gi = (i0 + (c & 1)) % g->nx, gj = (j0 + (c >> 1)) % g->ny; /* a periodic direction wraps */
       double w = ((c & 1) ? wx : 1 - wx) * ((c >> 1) ? wy : 1 - wy);
       bool owned = gi >= l->x0 && gi < l->x0 + l->nx && gj >= l->y0 && gj < l->y0 + l->ny;
       if (w != 0.0 && owned) {

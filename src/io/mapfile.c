@@ -39,19 +39,17 @@ static HclStatus define_file(MapFile *m, const OutputVariable *vars, int nvars) 
   HclStatus status = HCL_OK;
   const OutputSpec *spec = &m->spec;
   const DecompSpec *g = decomp_spec(m->decomp);
-  int dim_t, dim_y, dim_x, var_x, var_y;
+  int dim_t;
+  NcGrid grid;
   TRY(nc_output_create(spec, &m->ncid));
   m->created = true;
   TRY_NC(nc_def_dim(m->ncid, "time", NC_UNLIMITED, &dim_t), m->path);
-  TRY_NC(nc_def_dim(m->ncid, "y", (size_t)g->ny, &dim_y), m->path);
-  TRY_NC(nc_def_dim(m->ncid, "x", (size_t)g->nx, &dim_x), m->path);
   TRY(nc_output_time(m->ncid, spec, dim_t, &m->time_var));
-  TRY(nc_output_axis(m->ncid, m->path, "y", dim_y, spec->points, spec->crs, &var_y));
-  TRY(nc_output_axis(m->ncid, m->path, "x", dim_x, spec->points, spec->crs, &var_x));
+  TRY(nc_output_define_grid(m->ncid, spec, g->ny, g->nx, &grid));
   if (spec->crs) {
     TRY(nc_output_crs(m->ncid, m->path, spec->crs));
   }
-  int dims[3] = {dim_t, dim_y, dim_x};
+  int dims[3] = {dim_t, grid.dims[0], grid.dims[1]};
   /* A frame in chunks of whole rows, up to 2^20 values (4 MiB in float): a whole frame of a large grid would be one
    * chunk beyond HDF5's limit of 4 GiB, and a reader of a small region decompresses only the rows it needs. */
   size_t rows = ((size_t)1 << 20) / (size_t)g->nx;
@@ -60,11 +58,13 @@ static HclStatus define_file(MapFile *m, const OutputVariable *vars, int nvars) 
     TRY(nc_output_variable(m->ncid, spec, &vars[i], 3, dims, &m->vars[i]));
     TRY_NC(nc_def_var_chunking(m->ncid, m->vars[i], NC_CHUNKED, chunks), m->path);
     TRY_NC(nc_def_var_deflate(m->ncid, m->vars[i], 1, 1, 1), m->path);
+    if (spec->map) {
+      TRY_NC(NC_TEXT_ATT(m->ncid, m->vars[i], "coordinates", "y x"), m->path);
+    }
   }
   TRY(nc_output_globals(m->ncid, spec, NULL));
   TRY_NC(nc_enddef(m->ncid), m->path);
-  TRY(nc_output_axis_values(m->ncid, m->path, var_y, spec->y0, spec->dy, g->ny));
-  TRY(nc_output_axis_values(m->ncid, m->path, var_x, spec->x0, spec->dx, g->nx));
+  TRY(nc_output_write_grid(m->ncid, spec, g->ny, g->nx, &grid));
   TRY_NC(nc_sync(m->ncid), m->path);
 cleanup:
   return status;
@@ -73,8 +73,9 @@ cleanup:
 /* The writers' part of map_create for a continued run: the existing file when there is one, else a new one. */
 static HclStatus open_file(MapFile *m, const OutputVariable *vars, int nvars) {
   const DecompSpec *g = decomp_spec(m->decomp);
-  static const char *const dims[] = {"y", "x"};
+  const char *dims[2];
   size_t lengths[] = {(size_t)g->ny, (size_t)g->nx};
+  nc_output_grid_dims(&m->spec, dims);
   if (!m->spec.resume || access(m->path, F_OK) != 0) {
     return define_file(m, vars, nvars);
   }
@@ -228,8 +229,9 @@ HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, doub
   double *values = NULL;
   float *narrow = NULL;
 #ifdef HYDROCL_HAVE_NETCDF
-  static const char *const dims[] = {"y", "x"};
+  const char *dims[2];
   size_t n = 0, start[3], count[3];
+  nc_output_grid_dims(&m->spec, dims);
   TRY(par_agree(allocate_frame(m, &values, &narrow, &n)));
   TRY(values_to_write(m, f, values));
   block_of(m, start, count);
@@ -238,7 +240,7 @@ HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, doub
     for (size_t p = 0; p < n; p++) {
       values[p] *= scale;
     }
-    local = nc_output_static(m->ncid, &m->spec, var, dims, 2, NULL, &part, values, narrow);
+    local = nc_output_static(m->ncid, &m->spec, var, dims, 2, m->spec.map ? "y x" : NULL, &part, values, narrow);
   }
   TRY(conclude(m, local));
 #else

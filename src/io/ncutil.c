@@ -254,16 +254,18 @@ cleanup:
   return status;
 }
 
-HclStatus nc_output_axis(int ncid, const char *path, const char *name, int dim, const char *points, const Crs *crs,
-                         int *var) {
+HclStatus nc_output_axis(int ncid, const char *path, const char *name, int ndims, const int *dims, const char *points,
+                         const Crs *crs, int *var) {
   HclStatus status = HCL_OK;
   bool is_x = strcmp(name, "x") == 0;
   char long_name[192];
   snprintf(long_name, sizeof long_name, "%s coordinate of %s%s", name, points ? points : "cell centre",
            crs ? "" : " (local Cartesian metres, no geographic reference: grid.crs is not set)");
-  TRY_NC(nc_def_var(ncid, name, NC_DOUBLE, 1, &dim, var), path);
+  TRY_NC(nc_def_var(ncid, name, NC_DOUBLE, ndims, dims, var), path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "units", "m"), path);
-  TRY_NC(NC_TEXT_ATT(ncid, *var, "axis", is_x ? "X" : "Y"), path);
+  if (ndims == 1) { /* a coordinate variable; a 2D auxiliary coordinate has no axis (CF 1.8 section 4) */
+    TRY_NC(NC_TEXT_ATT(ncid, *var, "axis", is_x ? "X" : "Y"), path);
+  }
   TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", is_x ? "projection_x_coordinate" : "projection_y_coordinate"), path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "long_name", long_name), path);
 cleanup:
@@ -280,6 +282,80 @@ HclStatus nc_output_axis_values(int ncid, const char *path, int var, double orig
   TRY_NC(nc_put_var_double(ncid, var, values), path);
 cleanup:
   free(values);
+  return status;
+}
+
+void nc_output_grid_dims(const OutputSpec *spec, const char *names[2]) {
+  names[0] = spec->map ? "gamma" : "y";
+  names[1] = spec->map ? "xi" : "x";
+}
+
+/* A curvilinear grid's index variable along dimension dim: the grid's own index, what xi and gamma count. */
+static HclStatus define_index(int ncid, const char *path, const char *name, int dim, const char *long_name, int *var) {
+  HclStatus status = HCL_OK;
+  TRY_NC(nc_def_var(ncid, name, NC_INT, 1, &dim, var), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "units", "1"), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "long_name", long_name), path);
+cleanup:
+  return status;
+}
+
+HclStatus nc_output_define_grid(int ncid, const OutputSpec *spec, int ny, int nx, NcGrid *grid) {
+  HclStatus status = HCL_OK;
+  const char *names[2];
+  nc_output_grid_dims(spec, names);
+  TRY_NC(nc_def_dim(ncid, names[0], (size_t)ny, &grid->dims[0]), spec->path);
+  TRY_NC(nc_def_dim(ncid, names[1], (size_t)nx, &grid->dims[1]), spec->path);
+  if (spec->map) {
+    TRY(define_index(ncid, spec->path, "gamma", grid->dims[0], "grid index j (the second index direction)",
+                     &grid->index[0]));
+    TRY(define_index(ncid, spec->path, "xi", grid->dims[1], "grid index i (the first index direction)",
+                     &grid->index[1]));
+    TRY(nc_output_axis(ncid, spec->path, "y", 2, grid->dims, spec->points, spec->crs, &grid->vars[0]));
+    TRY(nc_output_axis(ncid, spec->path, "x", 2, grid->dims, spec->points, spec->crs, &grid->vars[1]));
+  } else {
+    TRY(nc_output_axis(ncid, spec->path, "y", 1, &grid->dims[0], spec->points, spec->crs, &grid->vars[0]));
+    TRY(nc_output_axis(ncid, spec->path, "x", 1, &grid->dims[1], spec->points, spec->crs, &grid->vars[1]));
+  }
+cleanup:
+  return status;
+}
+
+/* x and y of every point of a curvilinear grid, and its index variables. */
+static HclStatus write_mapped_grid(int ncid, const OutputSpec *spec, int ny, int nx, const NcGrid *grid) {
+  HclStatus status = HCL_OK;
+  size_t n = (size_t)nx * ny;
+  double *x = NULL, *y = NULL;
+  int *index = NULL;
+  TRY_ALLOC(x, n);
+  TRY_ALLOC(y, n);
+  TRY_ALLOC(index, (size_t)(nx > ny ? nx : ny));
+  for (size_t p = 0; p < n; p++) {
+    spec->map->point(spec->map->ctx, (long)(p % (size_t)nx), (long)(p / (size_t)nx), &x[p], &y[p]);
+  }
+  for (int k = 0; k < (nx > ny ? nx : ny); k++) {
+    index[k] = k;
+  }
+  TRY_NC(nc_put_var_double(ncid, grid->vars[0], y), spec->path);
+  TRY_NC(nc_put_var_double(ncid, grid->vars[1], x), spec->path);
+  TRY_NC(nc_put_var_int(ncid, grid->index[0], index), spec->path);
+  TRY_NC(nc_put_var_int(ncid, grid->index[1], index), spec->path);
+cleanup:
+  free(x);
+  free(y);
+  free(index);
+  return status;
+}
+
+HclStatus nc_output_write_grid(int ncid, const OutputSpec *spec, int ny, int nx, const NcGrid *grid) {
+  HclStatus status = HCL_OK;
+  if (spec->map) {
+    TRY(write_mapped_grid(ncid, spec, ny, nx, grid));
+  } else {
+    TRY(nc_output_axis_values(ncid, spec->path, grid->vars[0], spec->y0, spec->dy, ny));
+    TRY(nc_output_axis_values(ncid, spec->path, grid->vars[1], spec->x0, spec->dx, nx));
+  }
+cleanup:
   return status;
 }
 

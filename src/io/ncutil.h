@@ -68,16 +68,28 @@ HclStatus nc_finish_frame(int ncid, const char *path, int time_var, size_t index
 /* The global attributes every output file carries: Conventions, title, source, history, hydrocl_case, and
  * featureType when feature_type is not NULL. */
 HclStatus nc_output_globals(int ncid, const OutputSpec *spec, const char *feature_type);
-/* The coordinate variable "x" or "y" (name) of a grid on dimension dim: metres, its axis and standard_name, a
- * long_name saying what its values locate (points; NULL: "cell centre") and, without a CRS, that they are local
- * Cartesian coordinates. */
-HclStatus nc_output_axis(int ncid, const char *path, const char *name, int dim, const char *points, const Crs *crs,
-                         int *var);
+/* The coordinate variable "x" or "y" (name) on dims[0..ndims): metres, its standard_name, a long_name saying what
+ * its values locate (points; NULL: "cell centre") and, without a CRS, that they are local Cartesian coordinates;
+ * on one dimension also its axis. */
+HclStatus nc_output_axis(int ncid, const char *path, const char *name, int ndims, const int *dims, const char *points,
+                         const Crs *crs, int *var);
 /* The grid mapping variable "crs" (CF 1.8 section 5.6): grid_mapping_name and the projection's parameters, the
  * ellipsoid, crs_wkt and epsg_code. Defined before the data variables, which then name it (nc_output_variable). */
 HclStatus nc_output_crs(int ncid, const char *path, const Crs *crs);
 /* Its values: origin + i spacing for i < n. */
 HclStatus nc_output_axis_values(int ncid, const char *path, int var, double origin, double spacing, int n);
+/* The horizontal grid of a map or restart file, ny x nx points. Cartesian (spec->map NULL): dimensions y, x and the
+ * coordinate variables y, x of x0 + i dx, y0 + j dy. Curvilinear: dimensions gamma, xi (along the grid's index
+ * directions j and i) with their index variables, and x(gamma, xi), y(gamma, xi) as 2D auxiliary coordinates (CF 1.8
+ * section 5.2) that the data variables name in their coordinates attribute ("y x"), so that xarray, ncview and
+ * ParaView draw the physical grid. Defined before nc_enddef, written after. dims: along j, along i. */
+typedef struct {
+  int dims[2], vars[2], index[2]; /* dimensions, coordinates y and x, index variables gamma and xi (curvilinear) */
+} NcGrid;
+HclStatus nc_output_define_grid(int ncid, const OutputSpec *spec, int ny, int nx, NcGrid *grid);
+HclStatus nc_output_write_grid(int ncid, const OutputSpec *spec, int ny, int nx, const NcGrid *grid);
+/* The names of the dimensions along j and i: gamma, xi (the paper's computational coordinates) on a curvilinear grid, else y, x. */
+void nc_output_grid_dims(const OutputSpec *spec, const char *names[2]);
 /* The CF time coordinate variable on dimension dim. */
 HclStatus nc_output_time(int ncid, const OutputSpec *spec, int dim, int *var);
 /* A data variable of its storage type (nc_output_type) with its long_name, units and standard_name, a flag's

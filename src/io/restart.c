@@ -132,7 +132,10 @@ cleanup:
 static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
                             double *const *globals, const RestartScalar *scalars, int nscalars) {
   HclStatus status = HCL_OK;
-  int ncid = -1, yx[2], axes[2], step_var;
+  int ncid = -1, step_var;
+  NcGrid grid;
+  OutputSpec where = {.path = path, .x0 = spec->x0, .dx = spec->dx, .y0 = spec->y0, .dy = spec->dy,
+                      .map = spec->map, .points = spec->points, .crs = spec->crs};
   const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
   int *vars = NULL;
   float *scratch = NULL;
@@ -141,15 +144,12 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t s
   errno = 0;
   int err = nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid);
   REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create restart '%s': %s", path, nc_reason(err, errno, path));
-  TRY_NC(nc_def_dim(ncid, "y", (size_t)g->ny, &yx[0]), path);
-  TRY_NC(nc_def_dim(ncid, "x", (size_t)g->nx, &yx[1]), path);
-  TRY(nc_output_axis(ncid, path, "y", yx[0], spec->points, spec->crs, &axes[0]));
-  TRY(nc_output_axis(ncid, path, "x", yx[1], spec->points, spec->crs, &axes[1]));
+  TRY(nc_output_define_grid(ncid, &where, g->ny, g->nx, &grid));
   if (spec->crs) {
     TRY(nc_output_crs(ncid, path, spec->crs));
   }
   for (int i = 0; i < nfields; i++) {
-    TRY(define_field(ncid, path, fields[i], &spec->fields[i], yx, &vars[i]));
+    TRY(define_field(ncid, path, fields[i], &spec->fields[i], grid.dims, &vars[i]));
     size_t n = (size_t)field_nz(fields[i]) * g->ny * g->nx;
     largest = n > largest ? n : largest;
   }
@@ -157,7 +157,7 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t s
     TRY(define_scalar(ncid, path, spec, &scalars[i], &vars[nfields + i]));
     if (strcmp(scalars[i].name, "time") == 0) { /* the instant the fields hold: their scalar coordinate */
       for (int f = 0; f < nfields; f++) {
-        TRY_NC(NC_TEXT_ATT(ncid, vars[f], "coordinates", "time"), path);
+        TRY_NC(NC_TEXT_ATT(ncid, vars[f], "coordinates", spec->map ? "time y x" : "time"), path);
       }
     }
   }
@@ -165,8 +165,7 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t s
   TRY(define_scalar(ncid, path, spec, &step_scalar, &step_var));
   TRY(define_globals(ncid, path, spec));
   TRY_NC(nc_enddef(ncid), path);
-  TRY(nc_output_axis_values(ncid, path, axes[0], spec->y0, spec->dy, g->ny));
-  TRY(nc_output_axis_values(ncid, path, axes[1], spec->x0, spec->dx, g->nx));
+  TRY(nc_output_write_grid(ncid, &where, g->ny, g->nx, &grid));
   TRY_ALLOC(scratch, largest);
   for (int i = 0; i < nfields; i++) {
     size_t start[3] = {0}, count[3] = {(size_t)field_nz(fields[i]), (size_t)g->ny, (size_t)g->nx};
@@ -377,10 +376,11 @@ static HclStatus read_file(const char *path, Field *const *fields, int nfields, 
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open restart '%s': %s", path,
           nc_strerror(err));
   const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
-  const char *axes[2] = {"y", "x"};
+  const char *axes[2] = {"y", "x"}, *curvilinear_axes[2] = {"gamma", "xi"}; /* nc_output_define_grid */
   int want[2] = {g->ny, g->nx};
   for (int a = 0; a < 2; a++) {
-    REQUIRE(nc_inq_dimid(ncid, axes[a], &dim) == NC_NOERR && nc_inq_dimlen(ncid, dim, &length) == NC_NOERR &&
+    bool found = nc_inq_dimid(ncid, axes[a], &dim) == NC_NOERR || nc_inq_dimid(ncid, curvilinear_axes[a], &dim) == NC_NOERR;
+    REQUIRE(found && nc_inq_dimlen(ncid, dim, &length) == NC_NOERR &&
                 length == (size_t)want[a],
             HCL_EDATA, "restart '%s' has %zu points in %s, the case has %d; restart from a run of the same grid", path,
             length, axes[a], want[a]);

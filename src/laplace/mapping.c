@@ -12,8 +12,6 @@
 
 enum { WG_X = 32, WG_Y = 4 };
 
-static const double PI = 3.14159265358979323846;
-
 /* The coordinates of this rank's points of field xy (2 planes, ghosts included), relative to the map's point (0, 0):
  * local point (i, j) is the map's point stride (x0 + i, y0 + j). */
 static HclStatus write_coordinates(const Mapping *map, int stride_x, int stride_y, Field *xy) {
@@ -151,42 +149,3 @@ cleanup:
   return status;
 }
 
-double mapping_largest_wavenumber2(const Mapping *map, int nx, int ny) {
-  double largest = 0;
-  for (long j = 0; j < ny; j++) {
-    for (long i = 0; i < nx; i++) {
-      double xe, ye, xw, yw, xn, yn, xs, ys;
-      map->point(map->ctx, i + 1, j, &xe, &ye);
-      map->point(map->ctx, i - 1, j, &xw, &yw);
-      map->point(map->ctx, i, j + 1, &xn, &yn);
-      map->point(map->ctx, i, j - 1, &xs, &ys);
-      double x_xi = 0.5 * (xe - xw), y_xi = 0.5 * (ye - yw), x_gamma = 0.5 * (xn - xs), y_gamma = 0.5 * (yn - ys);
-      double jacobian = x_xi * y_gamma - x_gamma * y_xi;
-      double g11 = (y_gamma * y_gamma + x_gamma * x_gamma) / (jacobian * jacobian);
-      double g22 = (y_xi * y_xi + x_xi * x_xi) / (jacobian * jacobian);
-      double g12 = -(y_gamma * y_xi + x_gamma * x_xi) / (jacobian * jacobian);
-      largest = fmax(largest, g11 + g22 + 2 * fabs(g12));
-    }
-  }
-  return largest;
-}
-
-void mapping_rectangle_point(const void *ctx, long i, long j, double *x, double *y) {
-  const MappingRectangle *m = ctx;
-  double u = i * m->dx, v = j * m->dy, kx = 2 * PI / m->lx, ky = 2 * PI / m->ly;
-  *x = m->x0 + u + sin(kx * u) * (m->stretch + m->skew * cos(ky * v)) / kx;
-  *y = m->y0 + v + sin(ky * v) * (m->stretch + m->skew * cos(kx * u)) / ky;
-}
-
-double mapping_polar_radius(const MappingPolar *m, double i) {
-  double s = i / (m->nr - 1), b = m->stretching;
-  double fraction = fabs(b) < 1e-12 ? s : expm1(b * s) / expm1(b);
-  return m->radius + (m->outer - m->radius) * fraction;
-}
-
-void mapping_polar_point(const void *ctx, long i, long j, double *x, double *y) {
-  const MappingPolar *m = ctx;
-  double r = mapping_polar_radius(m, (double)i), theta = 2 * PI * (double)j / m->ntheta;
-  *x = m->cx + r * cos(theta);
-  *y = m->cy + r * sin(theta);
-}

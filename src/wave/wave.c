@@ -22,9 +22,9 @@
 enum { WG_X = 32, WG_Y = 4 };
 /* A curvilinear grid's planes (wave.cl's GRID_PARAMS): mapping.h's metric terms, then the points' x and y. */
 enum { GRID_X = MAPPING_PLANES, GRID_Y, GRID_PLANES };
-enum { K_STAGE, K_ENERGY_INTEGRANDS, K_RELAX, K_GUARD, K_COLUMN_VELOCITY, K_LAGRANGE, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"stage", "energy_integrands", "relax",
-                                                   "guard", "column_velocity",   "lagrange"};
+enum { K_STAGE, K_ENERGY_INTEGRANDS, K_RELAX, K_GUARD, K_COLUMN_VELOCITY, K_LAGRANGE, K_EXTREMES, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"stage",           "energy_integrands", "relax",    "guard",
+                                                   "column_velocity", "lagrange",          "extremes"};
 
 /* A 2D pair of fields (eta, phi) with one halo for both: the state, the two alternating stage states, the sums. */
 typedef struct {
@@ -42,6 +42,7 @@ struct Wave {
   Pair y, stage[2], acc;
   Field *h, *still, *weight, *generate, *area; /* h mirrored; still: eta = 0 for the linear operator */
   Field *grid;                                 /* a curvilinear grid's planes (GRID_PLANES), else NULL */
+  Field *eta_max, *eta_min;                    /* eta's extremes since wave_track_extremes, else NULL */
   Field *scratch[2];
   Mirror *mirror;
   Reducer *reducer;
@@ -389,7 +390,8 @@ void wave_destroy(Wave **wave) {
   pair_destroy(&W->stage[0]);
   pair_destroy(&W->stage[1]);
   pair_destroy(&W->acc);
-  Field *fields[] = {W->h, W->still, W->weight, W->generate, W->area, W->grid, W->scratch[0], W->scratch[1]};
+  Field *fields[] = {W->h,    W->still,   W->weight,     W->generate,  W->area,
+                     W->grid, W->eta_max, W->eta_min, W->scratch[0], W->scratch[1]};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
     field_destroy(&fields[f]);
   }
@@ -631,6 +633,16 @@ static HclStatus relax(Wave *W) {
   return kernel_launch(W->rt, &a, owned_grid(W), points(W) * real_bytes(W));
 }
 
+/* eta_max = max(eta_max, eta), eta_min = min(eta_min, eta). */
+static HclStatus update_extremes(Wave *W) {
+  KernelArgs a = kernel_args(W->kernels[K_EXTREMES]);
+  arg_mem(&a, field_buffer(W->y.eta));
+  arg_mem(&a, field_buffer(W->eta_max));
+  arg_mem(&a, field_buffer(W->eta_min));
+  arg_shape(&a, W);
+  return kernel_launch(W->rt, &a, owned_grid(W), 5 * points(W) * real_bytes(W));
+}
+
 /* Seconds since *since, after waiting for the queue when timing; moves *since on. */
 static HclStatus lap(Wave *W, bool timing, double *since, double *into) {
   HclStatus status = HCL_OK;
@@ -669,6 +681,9 @@ HclStatus wave_step(Wave *W, double dt, bool timing, WaveStepStats *stats) {
     TRY(relax(W));
     TRY(lap(W, timing, &since, &s.relax_seconds));
   }
+  if (W->eta_max) {
+    TRY(update_extremes(W));
+  }
 cleanup:
   if (status != HCL_OK) {
     halo_cancel(in->halo);
@@ -693,6 +708,33 @@ Field *wave_phi(Wave *W) {
 
 Field *wave_depth(Wave *W) {
   return W->h;
+}
+
+HclStatus wave_track_extremes(Wave *W, const double *eta_max, const double *eta_min) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = decomp_local(W->decomp);
+  double *eta = NULL;
+  if (!W->eta_max) {
+    TRY(make_field(W, "eta_max", 1, &W->eta_max));
+    TRY(make_field(W, "eta_min", 1, &W->eta_min));
+  }
+  if (!eta_max) {
+    TRY_ALLOC(eta, (size_t)l->nx * l->ny);
+    TRY(field_read_owned(W->y.eta, eta));
+  }
+  TRY(field_write_owned(W->eta_max, eta_max ? eta_max : eta));
+  TRY(field_write_owned(W->eta_min, eta_max ? eta_min : eta));
+cleanup:
+  free(eta);
+  return status;
+}
+
+Field *wave_eta_max(Wave *W) {
+  return W->eta_max;
+}
+
+Field *wave_eta_min(Wave *W) {
+  return W->eta_min;
 }
 
 Laplace *wave_laplace(Wave *W) {
@@ -854,7 +896,7 @@ double wave_device_bytes(const Wave *W) {
   Field *fields[] = {
       W->y.eta,      W->y.phi,      W->stage[0].eta, W->stage[0].phi, W->stage[1].eta, W->stage[1].phi, W->acc.eta,
       W->acc.phi,    W->h,          W->still,        W->weight,       W->generate,     W->area,         W->scratch[0],
-      W->scratch[1], W->history[0], W->history[1],   W->history[2],   W->grid};
+      W->scratch[1], W->history[0], W->history[1],   W->history[2],   W->grid,         W->eta_max,      W->eta_min};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
     if (fields[f]) {
       bytes += (double)field_count(fields[f]) * precision_bytes(field_precision(fields[f]));

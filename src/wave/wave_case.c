@@ -20,15 +20,34 @@ static const double PI = 3.14159265358979323846;
 static const CaseKey wave_case_keys[] = {
     {"model.name", CASE_CHOICE, "", NULL, CASE_UNBOUNDED, "potential-flow", "the model this case is for"},
     {"model.title", CASE_STRING, "", "potential-flow run", CASE_UNBOUNDED, NULL, "a title for the output files"},
+    {"grid.type", CASE_CHOICE, "", "cartesian", CASE_UNBOUNDED, "cartesian|mapped|polar",
+     "cartesian: the rectangle of lx x ly; mapped: the same rectangle on a smooth non-orthogonal grid (grid.stretch, "
+     "grid.skew; a test of the curvilinear operator); polar: the O-grid around a bottom-mounted vertical cylinder "
+     "(grid.radius, grid.outer_radius; i along the radius from the cylinder's wall, j along the angle, periodic)"},
     {"grid.nx", CASE_INT, "", NULL, 1, 1000000, NULL,
-     "points in x (1: no variation along x); between walls the first and last points lie on them"},
-    {"grid.ny", CASE_INT, "", NULL, 1, 1000000, NULL, "points in y (1: a 2D flume in x and z)"},
-    {"grid.lx", CASE_REAL, "m", NULL, 1e-6, 1e9, NULL,
+     "points in x (1: no variation along x); between walls the first and last points lie on them; polar: points "
+     "along the radius, the first on the cylinder"},
+    {"grid.ny", CASE_INT, "", NULL, 1, 1000000, NULL,
+     "points in y (1: a 2D flume in x and z); polar: points around the cylinder (theta_j = 360 j / ny degrees "
+     "anticlockwise from +x)"},
+    {"grid.lx", CASE_REAL, "m", "0", 0, 1e9, NULL,
      "length of the domain in x: from the first point to the last (dx = lx / (nx - 1)); when periodic, the period "
      "(dx = lx / nx)"},
     {"grid.ly", CASE_REAL, "m", "0", 0, 1e9, NULL, "length of the domain in y, as grid.lx (not used when ny is 1)"},
-    {"grid.x0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "x of the first point (the west wall)"},
-    {"grid.y0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "y of the first point (the south wall)"},
+    {"grid.x0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,
+     "x of the first point (the west wall); polar: x of the cylinder's centre"},
+    {"grid.y0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,
+     "y of the first point (the south wall); polar: y of the cylinder's centre"},
+    {"grid.stretch", CASE_REAL, "", "0.1", 0, 0.9, NULL,
+     "mapped: the spacing varies by this fraction along each direction (mapping.h: MappingRectangle)"},
+    {"grid.skew", CASE_REAL, "", "0.1", 0, 0.9, NULL,
+     "mapped: how far the grid lines lean from square inside (0.15: up to 17 degrees on a square); stretch + skew "
+     "< 1"},
+    {"grid.radius", CASE_REAL, "m", "0", 0, 1e6, NULL, "polar: the cylinder's radius a"},
+    {"grid.outer_radius", CASE_REAL, "m", "0", 0, 1e9, NULL, "polar: the radius R of the grid's outer edge"},
+    {"grid.radial", CASE_CHOICE, "", "geometric", CASE_UNBOUNDED, "geometric|uniform",
+     "polar: the radial spacing, geometric (r_i = a (R / a)^(i / (nx - 1)): cells of the same shape at every radius, "
+     "square when nx - 1 = ln(R / a) ny / (2 pi), the multigrid's best case) or uniform"},
     {"grid.periodic_x", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "periodic in x instead of walls west and east"},
     {"grid.periodic_y", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "periodic in y instead of walls south and north"},
     {"grid.crs", CASE_STRING, "", "", CASE_UNBOUNDED, NULL,
@@ -98,7 +117,10 @@ static const CaseKey wave_case_keys[] = {
      "the incident wave) or absorb (towards rest); the weight ramps along AXIS (x or y) from FROM to TO [m] and "
      "hands over to the model towards INWARD (+x, -x, +y or -y, along AXIS); the zone spans the whole domain "
      "across unless ACROSS (the other axis) FROM TO [m] is given; SHAPE exponential (POWER, default 3.5) or "
-     "polynomial. E.g. 'generate x 0 3 +x; absorb x 27 35 -x'"},
+     "polynomial. E.g. 'generate x 0 3 +x; absorb x 27 35 -x'. Or a ring, 'KIND ring FROM TO [about X Y] [SHAPE "
+     "[POWER]]': the points FROM <= r <= TO [m] from (X, Y) (default: the polar grid's centre), handing over "
+     "inwards; a generation ring at the edge of an O-grid makes the incident wave and absorbs what the body "
+     "scatters"},
     {"time.end", CASE_REAL, "s", NULL, 1e-9, 1e12, NULL, "simulated time at which the run ends"},
     {"time.start", CASE_STRING, "", "2000-01-01 00:00:00", CASE_UNBOUNDED, NULL,
      "calendar time (UTC) of t = 0, 'YYYY-MM-DD hh:mm:ss': the output's time units count from it"},
@@ -124,6 +146,10 @@ static const CaseKey wave_case_keys[] = {
     {"output.kinematics", CASE_POINTS, "m", "[]", CASE_UNBOUNDED, NULL,
      "vertical lines for z, u, v, w at the sigma points: [{name: K1, x: 10, y: 0}, ...] (each at the nearest grid "
      "point)"},
+    {"output.runup", CASE_CHOICE, "", "auto", CASE_UNBOUNDED, "auto|none|west|east|south|north",
+     "gauges at every grid point of one wall, named runup_0000, runup_0001, ... along it, in history.nc with eta's "
+     "extremes over the run (eta_max, eta_min): west is i = 0, east i = nx - 1, south j = 0, north j = ny - 1; auto: "
+     "the cylinder of a polar grid (west), none on other grids"},
     {"output.energy", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL,
      "record the energy with the volume at every sample (one Laplace solve each)"},
     {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "store output data as double, not float32"},
@@ -156,6 +182,76 @@ static double spacing(int n, double length, bool periodic) {
   return n == 1 ? 0 : periodic ? length / n : length / (n - 1);
 }
 
+/* The rectangle of grid.lx x grid.ly: its spacing, and the mapped grid's map of it. */
+static HclStatus read_rectangle(const Case *c, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  DecompSpec *g = &s->grid;
+  WaveGeometry *geo = &s->geometry;
+  REQUIRE(case_real(c, "grid.lx") > 0 || g->nx == 1, HCL_EDATA, "%s: grid.lx must be > 0 when grid.nx = %d > 1",
+          case_origin(c, "grid.lx"), g->nx);
+  REQUIRE(g->ny == 1 || case_real(c, "grid.ly") > 0, HCL_EDATA, "%s: grid.ly must be > 0 when grid.ny = %d > 1",
+          case_origin(c, "grid.ly"), g->ny);
+  double dx = spacing(g->nx, case_real(c, "grid.lx"), g->periodic_x);
+  double dy = spacing(g->ny, case_real(c, "grid.ly"), g->periodic_y);
+  s->config.laplace.dx = dx > 0 ? dx : dy; /* a direction of one point takes no differences: any spacing */
+  s->config.laplace.dy = dy > 0 ? dy : dx;
+  if (geo->type == WAVE_GRID_MAPPED) {
+    REQUIRE(g->nx > 1 && g->ny > 1, HCL_EDATA, "%s: grid.type mapped needs points in both directions (nx %d, ny %d)",
+            case_origin(c, "grid.type"), g->nx, g->ny);
+    REQUIRE(case_real(c, "grid.stretch") + case_real(c, "grid.skew") < 1, HCL_EDATA,
+            "%s: grid.stretch + grid.skew = %g: the map folds unless their sum is below 1",
+            case_origin(c, "grid.skew"), case_real(c, "grid.stretch") + case_real(c, "grid.skew"));
+    geo->rectangle = (MappingRectangle){.x0 = s->config.x0,
+                                        .y0 = s->config.y0,
+                                        .lx = g->periodic_x ? g->nx * dx : (g->nx - 1) * dx,
+                                        .ly = g->periodic_y ? g->ny * dy : (g->ny - 1) * dy,
+                                        .dx = dx,
+                                        .dy = dy,
+                                        .stretch = case_real(c, "grid.stretch"),
+                                        .skew = case_real(c, "grid.skew")};
+    geo->map = (Mapping){mapping_rectangle_point, &geo->rectangle, "mapped rectangle"};
+  }
+cleanup:
+  return status;
+}
+
+/* The O-grid around the cylinder: i along the radius, j around it (periodic). */
+static HclStatus read_polar(const Case *c, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  DecompSpec *g = &s->grid;
+  WaveGeometry *geo = &s->geometry;
+  double a = case_real(c, "grid.radius"), R = case_real(c, "grid.outer_radius");
+  REQUIRE(a > 0 && R > a, HCL_EDATA,
+          "%s: grid.type polar needs 0 < grid.radius < grid.outer_radius (got radius %g m, outer_radius %g m)",
+          case_origin(c, "grid.radius"), a, R);
+  REQUIRE(g->nx >= 3 && g->ny >= 8, HCL_EDATA,
+          "%s: grid.type polar needs at least 3 points along the radius (grid.nx = %d) and 8 around (grid.ny = %d)",
+          case_origin(c, "grid.nx"), g->nx, g->ny);
+  REQUIRE(!g->periodic_x && (g->periodic_y || case_at_default(c, "grid.periodic_y")), HCL_EDATA,
+          "%s: a polar grid is periodic around the cylinder (j) and walled along the radius (i): leave "
+          "grid.periodic_x and grid.periodic_y out",
+          case_origin(c, g->periodic_x ? "grid.periodic_x" : "grid.periodic_y"));
+  g->periodic_y = true;
+  geo->polar = (MappingPolar){.cx = s->config.x0,
+                              .cy = s->config.y0,
+                              .radius = a,
+                              .outer = R,
+                              .stretching = case_choice(c, "grid.radial") == 0 ? log(R / a) : 0,
+                              .nr = g->nx,
+                              .ntheta = g->ny};
+  /* the stencils reach order / 2 points inside the cylinder's wall: the formula must stay at r > 0 there */
+  double inner = mapping_polar_radius(&geo->polar, -(double)s->config.laplace.order / 2);
+  REQUIRE(inner > 0, HCL_EDATA,
+          "%s: the polar grid's first radial spacing, %g m, is too wide for the cylinder of radius %g m: the "
+          "stencils reach past its centre; use more points along the radius (grid.nx) or grid.radial geometric",
+          case_origin(c, "grid.nx"), mapping_polar_radius(&geo->polar, 1) - a, a);
+  geo->map = (Mapping){mapping_polar_point, &geo->polar, "polar grid"};
+  s->config.laplace.dx = mapping_polar_radius(&geo->polar, 1) - a; /* nominal: the spacings at the cylinder */
+  s->config.laplace.dy = 2 * 3.14159265358979323846 * a / g->ny;
+cleanup:
+  return status;
+}
+
 static HclStatus read_grid(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
   DecompSpec *g = &s->grid;
@@ -165,22 +261,27 @@ static HclStatus read_grid(const Case *c, WaveSetup *s) {
   g->py = (int)case_int(c, "grid.py");
   g->periodic_x = case_bool(c, "grid.periodic_x");
   g->periodic_y = case_bool(c, "grid.periodic_y");
+  s->geometry.type = (WaveGridType)case_choice(c, "grid.type");
+  s->config.x0 = case_real(c, "grid.x0");
+  s->config.y0 = case_real(c, "grid.y0");
   REQUIRE(g->nx > 1 || g->ny > 1, HCL_EDATA, "%s: grid.nx and grid.ny are both 1: a wave needs a direction to travel",
           case_origin(c, "grid.nx"));
-  REQUIRE(g->ny == 1 || case_real(c, "grid.ly") > 0, HCL_EDATA, "%s: grid.ly must be > 0 when grid.ny = %d > 1",
-          case_origin(c, "grid.ly"), g->ny);
   REQUIRE(!(g->periodic_x && g->nx == 1) && !(g->periodic_y && g->ny == 1), HCL_EDATA,
           "%s: a direction of one point cannot be periodic (grid.periodic_x %s with nx %d, periodic_y %s with ny %d)",
           case_origin(c, g->periodic_x && g->nx == 1 ? "grid.periodic_x" : "grid.periodic_y"),
           g->periodic_x ? "true" : "false", g->nx, g->periodic_y ? "true" : "false", g->ny);
-  double dx = spacing(g->nx, case_real(c, "grid.lx"), g->periodic_x);
-  double dy = spacing(g->ny, case_real(c, "grid.ly"), g->periodic_y);
-  s->config.laplace.dx = dx > 0 ? dx : dy; /* a direction of one point takes no differences: any spacing */
-  s->config.laplace.dy = dy > 0 ? dy : dx;
-  s->config.x0 = case_real(c, "grid.x0");
-  s->config.y0 = case_real(c, "grid.y0");
+  if (s->geometry.type == WAVE_GRID_POLAR) {
+    TRY(read_polar(c, s));
+  } else {
+    TRY(read_rectangle(c, s));
+  }
 cleanup:
   return status;
+}
+
+/* The solver's map: set once the laplace configuration is read (read_solver resets it). */
+static void attach_map(WaveSetup *s) {
+  s->config.laplace.map = s->geometry.type == WAVE_GRID_CARTESIAN ? NULL : &s->geometry.map;
 }
 
 /* The Laplace solver's keys under solver.: its module reads and checks them (laplace.h). */
@@ -190,22 +291,24 @@ static HclStatus read_solver(const Case *c, const LaplacePrecision *precision, W
 
 /* ---- bed ---- */
 
-/* The x and y of global point (gi, gj). */
-static double point_x(const WaveSetup *s, int gi) {
-  return s->config.x0 + gi * s->config.laplace.dx;
-}
-
-static double point_y(const WaveSetup *s, int gj) {
-  return s->config.y0 + gj * s->config.laplace.dy;
+void wave_setup_point(const WaveSetup *s, long gi, long gj, double *x, double *y) {
+  if (s->geometry.type == WAVE_GRID_CARTESIAN) {
+    *x = s->config.x0 + (double)gi * s->config.laplace.dx;
+    *y = s->config.y0 + (double)gj * s->config.laplace.dy;
+  } else {
+    s->geometry.map.point(s->geometry.map.ctx, gi, gj, x, y);
+  }
 }
 
 double wave_setup_depth(const WaveSetup *s, int gi, int gj) {
   const WaveBed *bed = &s->bed;
+  double x, y;
+  wave_setup_point(s, gi, gj, &x, &y);
   switch (bed->shape) {
   case WAVE_BED_BAR:
-    return wave_bar_depth(point_x(s, gi) - bed->x);
+    return wave_bar_depth(x - bed->x);
   case WAVE_BED_WHALIN:
-    return wave_whalin_depth(point_x(s, gi) - bed->x, point_y(s, gj) - bed->y);
+    return wave_whalin_depth(x - bed->x, y - bed->y);
   case WAVE_BED_FILE:
     return bed->values[(size_t)gj * s->grid.nx + gi];
   case WAVE_BED_FLAT:
@@ -251,13 +354,19 @@ static void read_word(const char **text, char *word, size_t size) {
   }
 }
 
-/* The optional "ACROSS FROM TO" and "SHAPE [POWER]" after a zone's direction. */
+/* The optional "ACROSS FROM TO" (a box along axis) or "about X Y" (a ring, axis '\0'), then "SHAPE [POWER]". */
 static bool read_zone_options(const char *text, char axis, WaveZone *z) {
   char word[32];
   read_word(&text, word, sizeof word);
-  if ((word[0] == 'x' || word[0] == 'y') && word[1] == '\0') {
+  if (axis && (word[0] == 'x' || word[0] == 'y') && word[1] == '\0') {
     double *lo = word[0] == 'x' ? &z->x0 : &z->y0, *hi = word[0] == 'x' ? &z->x1 : &z->y1;
     if (word[0] == axis || !read_range(&text, lo, hi)) {
+      return false;
+    }
+    read_word(&text, word, sizeof word);
+  }
+  if (!axis && strcmp(word, "about") == 0) {
+    if (!read_range(&text, &z->cx, &z->cy)) {
       return false;
     }
     read_word(&text, word, sizeof word);
@@ -275,27 +384,64 @@ static bool read_zone_options(const char *text, char axis, WaveZone *z) {
   return word[0] == '\0';
 }
 
-/* One zone, "KIND AXIS FROM TO INWARD [ACROSS FROM TO] [SHAPE [POWER]]"; across defaults to the whole domain. */
+/* The bounding box of the grid's points, x0, x1, y0, y1 [m], and half the nominal spacings, the slack a zone's
+ * edge may lie beyond it. */
+static void domain_box(const WaveSetup *s, double box[4], double *sx, double *sy) {
+  long nx = s->grid.nx, ny = s->grid.ny;
+  bool cartesian = s->geometry.type == WAVE_GRID_CARTESIAN; /* its corners suffice */
+  box[0] = box[2] = HUGE_VAL;
+  box[1] = box[3] = -HUGE_VAL;
+  for (long j = 0; j < ny; j += cartesian && ny > 1 ? ny - 1 : 1) {
+    for (long i = 0; i < nx; i += cartesian && nx > 1 ? nx - 1 : 1) {
+      double x, y;
+      wave_setup_point(s, i, j, &x, &y);
+      box[0] = fmin(box[0], x);
+      box[1] = fmax(box[1], x);
+      box[2] = fmin(box[2], y);
+      box[3] = fmax(box[3], y);
+    }
+  }
+  *sx = 0.5 * s->config.laplace.dx;
+  *sy = 0.5 * s->config.laplace.dy;
+}
+
+/* A ring, "KIND ring FROM TO [about X Y] [SHAPE [POWER]]", about the polar grid's centre unless given. */
+static bool parse_ring(const char *text, const WaveSetup *s, WaveZone *z) {
+  if (!read_range(&text, &z->r0, &z->r1)) {
+    return false;
+  }
+  z->region = WAVE_REGION_RING;
+  z->cx = s->geometry.type == WAVE_GRID_POLAR ? s->geometry.polar.cx : NAN;
+  z->cy = s->geometry.type == WAVE_GRID_POLAR ? s->geometry.polar.cy : NAN;
+  return read_zone_options(text, '\0', z);
+}
+
+/* One zone, "KIND AXIS FROM TO INWARD [ACROSS FROM TO] [SHAPE [POWER]]" (across defaults to the whole domain) or
+ * "KIND ring FROM TO [about X Y] [SHAPE [POWER]]". */
 static bool parse_zone(const char *text, const WaveSetup *s, WaveZone *z) {
   static const char *const inwards[] = {"+x", "-x", "+y", "-y"};
   char kind[32], axis[32], inward[32];
-  double lo, hi;
+  double lo, hi, box[4], sx, sy;
   read_word(&text, kind, sizeof kind);
   read_word(&text, axis, sizeof axis);
   if (strcmp(kind, "generate") != 0 && strcmp(kind, "absorb") != 0) {
     return false;
   }
+  domain_box(s, box, &sx, &sy);
+  *z = (WaveZone){.kind = kind[0] == 'g' ? WAVE_ZONE_GENERATE : WAVE_ZONE_ABSORB,
+                  .shape = WAVE_SHAPE_EXPONENTIAL,
+                  .power = 3.5,
+                  .x0 = box[0],
+                  .x1 = box[1],
+                  .y0 = box[2],
+                  .y1 = box[3]};
+  if (strcmp(axis, "ring") == 0) {
+    return parse_ring(text, s, z);
+  }
   if ((strcmp(axis, "x") != 0 && strcmp(axis, "y") != 0) || !read_range(&text, &lo, &hi)) {
     return false;
   }
   read_word(&text, inward, sizeof inward);
-  *z = (WaveZone){.kind = kind[0] == 'g' ? WAVE_ZONE_GENERATE : WAVE_ZONE_ABSORB,
-                  .shape = WAVE_SHAPE_EXPONENTIAL,
-                  .power = 3.5,
-                  .x0 = s->config.x0,
-                  .y0 = s->config.y0,
-                  .x1 = point_x(s, s->grid.nx - 1),
-                  .y1 = point_y(s, s->grid.ny - 1)};
   int direction = -1;
   for (int d = 0; d < 4; d++) {
     direction = strcmp(inward, inwards[d]) == 0 ? d : direction;
@@ -309,20 +455,38 @@ static bool parse_zone(const char *text, const WaveSetup *s, WaveZone *z) {
   return read_zone_options(text, axis[0], z);
 }
 
+/* A ring's radii and centre: 0 <= FROM < TO, a centre given where the grid is not polar. */
+static HclStatus check_ring(const Case *c, int n, const char *text, const WaveZone *z) {
+  HclStatus status = HCL_OK;
+  const char *key = "relaxation.zones";
+  REQUIRE(isfinite(z->cx) && isfinite(z->cy), HCL_EDATA,
+          "%s: %s: ring %d ('%s') needs its centre, 'about X Y', on a grid that is not polar", case_origin(c, key),
+          key, n, text);
+  REQUIRE(z->r0 >= 0 && z->r1 > z->r0, HCL_EDATA,
+          "%s: %s: ring %d ('%s') is empty: it needs 0 <= FROM < TO (got %g to %g m)", case_origin(c, key), key, n,
+          text, z->r0, z->r1);
+cleanup:
+  return status;
+}
+
 /* A zone's box against the domain (half a spacing of slack, as wave_create allows) and its ramp not empty. */
 static HclStatus check_zone(const Case *c, const WaveSetup *s, int n, const char *text, const WaveZone *z) {
   HclStatus status = HCL_OK;
   const char *key = "relaxation.zones";
-  double X0 = s->config.x0, X1 = point_x(s, s->grid.nx - 1), Y0 = s->config.y0, Y1 = point_y(s, s->grid.ny - 1);
-  double sx = 0.5 * s->config.laplace.dx, sy = 0.5 * s->config.laplace.dy;
-  bool along_x = z->inward == WAVE_INWARD_PLUS_X || z->inward == WAVE_INWARD_MINUS_X;
-  REQUIRE(along_x ? z->x1 > z->x0 && z->y1 >= z->y0 : z->y1 > z->y0 && z->x1 >= z->x0, HCL_EDATA,
-          "%s: %s: zone %d ('%s') is empty: FROM must lie below TO (x %g to %g m, y %g to %g m)", case_origin(c, key),
-          key, n, text, z->x0, z->x1, z->y0, z->y1);
-  REQUIRE(z->x0 >= X0 - sx && z->x1 <= X1 + sx && z->y0 >= Y0 - sy && z->y1 <= Y1 + sy, HCL_EDATA,
-          "%s: %s: zone %d ('%s') covers x %g to %g m, y %g to %g m, outside the domain's grid points, x %g to %g m, "
-          "y %g to %g m",
-          case_origin(c, key), key, n, text, z->x0, z->x1, z->y0, z->y1, X0, X1, Y0, Y1);
+  double box[4], sx, sy;
+  domain_box(s, box, &sx, &sy);
+  if (z->region == WAVE_REGION_RING) {
+    TRY(check_ring(c, n, text, z));
+  } else {
+    bool along_x = z->inward == WAVE_INWARD_PLUS_X || z->inward == WAVE_INWARD_MINUS_X;
+    REQUIRE(along_x ? z->x1 > z->x0 && z->y1 >= z->y0 : z->y1 > z->y0 && z->x1 >= z->x0, HCL_EDATA,
+            "%s: %s: zone %d ('%s') is empty: FROM must lie below TO (x %g to %g m, y %g to %g m)",
+            case_origin(c, key), key, n, text, z->x0, z->x1, z->y0, z->y1);
+    REQUIRE(z->x0 >= box[0] - sx && z->x1 <= box[1] + sx && z->y0 >= box[2] - sy && z->y1 <= box[3] + sy, HCL_EDATA,
+            "%s: %s: zone %d ('%s') covers x %g to %g m, y %g to %g m, outside the domain's grid points, x %g to %g "
+            "m, y %g to %g m",
+            case_origin(c, key), key, n, text, z->x0, z->x1, z->y0, z->y1, box[0], box[1], box[2], box[3]);
+  }
   REQUIRE(z->shape == WAVE_SHAPE_POLYNOMIAL || (z->power > 0 && z->power <= 100), HCL_EDATA,
           "%s: %s: zone %d ('%s'): the exponential shape's power must be > 0 and at most 100 (got %g; OceanWave3D "
           "uses 3.5)",
@@ -354,7 +518,8 @@ static HclStatus read_zones(const Case *c, WaveSetup *s) {
     REQUIRE(parse_zone(text, s, z), HCL_EDATA,
             "%s: %s: zone %d ('%s') must read 'generate|absorb x|y FROM TO +x|-x|+y|-y [x|y FROM TO] "
             "[exponential [POWER]|polynomial]', the direction along the axis and the extent across on the other "
-            "(e.g. 'generate x 0 3 +x')",
+            "(e.g. 'generate x 0 3 +x'), or 'generate|absorb ring FROM TO [about X Y] [exponential [POWER]|"
+            "polynomial]'",
             case_origin(c, key), key, config->nzones + 1, text);
     TRY(check_zone(c, s, config->nzones + 1, text, z));
     config->nzones++;
@@ -365,8 +530,25 @@ cleanup:
 
 /* ---- incident waves ---- */
 
+/* The global grid point nearest (x, y). */
+static void nearest_point(const WaveSetup *s, double x, double y, int *gi, int *gj) {
+  double nearest = HUGE_VAL;
+  *gi = *gj = 0;
+  for (int j = 0; j < s->grid.ny; j++) {
+    for (int i = 0; i < s->grid.nx; i++) {
+      double px, py;
+      wave_setup_point(s, i, j, &px, &py);
+      if (hypot(px - x, py - y) < nearest) {
+        nearest = hypot(px - x, py - y);
+        *gi = i;
+        *gj = j;
+      }
+    }
+  }
+}
+
 /* The depth the incident wave is computed for: waves.depth, else at the grid point nearest the middle of the first
- * generation zone, else the deepest point. */
+ * generation zone (a ring's: on its +x side), else the deepest point. */
 static double incident_depth(const Case *c, const WaveSetup *s) {
   if (case_real(c, "waves.depth") > 0) {
     return case_real(c, "waves.depth");
@@ -374,10 +556,10 @@ static double incident_depth(const Case *c, const WaveSetup *s) {
   for (int n = 0; n < s->config.nzones; n++) {
     const WaveZone *z = &s->config.zones[n];
     if (z->kind == WAVE_ZONE_GENERATE) {
-      int gi = (int)lround((0.5 * (z->x0 + z->x1) - s->config.x0) / s->config.laplace.dx);
-      int gj = (int)lround((0.5 * (z->y0 + z->y1) - s->config.y0) / s->config.laplace.dy);
-      gi = gi < 0 ? 0 : gi >= s->grid.nx ? s->grid.nx - 1 : gi;
-      gj = gj < 0 ? 0 : gj >= s->grid.ny ? s->grid.ny - 1 : gj;
+      bool ring = z->region == WAVE_REGION_RING;
+      int gi, gj;
+      nearest_point(s, ring ? z->cx + 0.5 * (z->r0 + z->r1) : 0.5 * (z->x0 + z->x1),
+                    ring ? z->cy : 0.5 * (z->y0 + z->y1), &gi, &gj);
       return wave_setup_depth(s, gi, gj);
     }
   }
@@ -491,6 +673,9 @@ static HclStatus read_initial(const Case *c, WaveSetup *s) {
   in->y = case_real(c, "initial.y");
   in->width = case_real(c, "initial.width");
   if (in->shape == WAVE_INITIAL_STANDING) {
+    REQUIRE(s->geometry.type != WAVE_GRID_POLAR, HCL_EDATA,
+            "%s: initial.shape standing is a mode of the rectangle of grid.lx x grid.ly: not for a polar grid",
+            case_origin(c, "initial.shape"));
     REQUIRE(s->grid.nx > 1 || in->mx == 0, HCL_EDATA, "%s: initial.mx = %d but grid.nx is 1: nothing varies along x",
             case_origin(c, "initial.mx"), in->mx);
     REQUIRE(s->grid.ny > 1 || in->my == 0, HCL_EDATA, "%s: initial.my = %d but grid.ny is 1: nothing varies along y",
@@ -514,7 +699,9 @@ static double standing_k(int m, int n, double d, bool periodic) {
 /* eta and phi of the initial state at global point (gi, gj). */
 static void initial_point(const WaveSetup *s, int gi, int gj, double *eta, double *phi) {
   const WaveInitial *in = &s->initial;
-  double x = point_x(s, gi), y = point_y(s, gj), dx = x - in->x, dy = s->grid.ny == 1 ? 0 : y - in->y;
+  double x, y;
+  wave_setup_point(s, gi, gj, &x, &y);
+  double dx = x - in->x, dy = s->grid.ny == 1 ? 0 : y - in->y;
   *eta = *phi = 0;
   switch (in->shape) {
   case WAVE_INITIAL_STANDING:
@@ -552,7 +739,8 @@ HclStatus wave_check_initial(const Case *c, const WaveSetup *s, const Decomp *de
   for (int j = 0; j < l->ny; j++) {
     for (int i = 0; i < l->nx; i++) {
       size_t p = (size_t)j * l->nx + i;
-      double x = point_x(s, l->x0 + i), y = point_y(s, l->y0 + j);
+      double x, y;
+      wave_setup_point(s, l->x0 + i, l->y0 + j, &x, &y);
       REQUIRE(h[p] > 0 && isfinite(h[p]), HCL_EDATA,
               "%s: the still-water depth is %g m at point (%d, %d), x = %g m, y = %g m: the potential-flow model "
               "needs water everywhere (h > 0)",
@@ -569,6 +757,13 @@ cleanup:
 
 /* Keys that only some choices of another key use (run.h). */
 static const RunKeyUse CHOICE_KEYS[] = {
+    {"grid.lx", "grid.type", "cartesian|mapped"},
+    {"grid.ly", "grid.type", "cartesian|mapped"},
+    {"grid.stretch", "grid.type", "mapped"},
+    {"grid.skew", "grid.type", "mapped"},
+    {"grid.radius", "grid.type", "polar"},
+    {"grid.outer_radius", "grid.type", "polar"},
+    {"grid.radial", "grid.type", "polar"},
     {"bed.depth", "bed.shape", "flat"},
     {"bed.x", "bed.shape", "bar|whalin"},
     {"bed.y", "bed.shape", "whalin"},
@@ -617,6 +812,7 @@ HclStatus wave_setup_from_case(const Case *c, const LaplacePrecision *precision,
   TRY(read_grid(c, s));
   TRY(run_read_crs(c, "grid.crs", &s->crs));
   TRY(read_solver(c, precision, s));
+  attach_map(s);
   TRY(read_bed(c, s));
   TRY(read_zones(c, s));
   TRY(read_incident(c, s));

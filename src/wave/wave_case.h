@@ -28,6 +28,16 @@ typedef enum {
   WAVE_INCIDENT_IRREGULAR
 } WaveIncidentKind;
 
+/* The horizontal grid: Cartesian, or curvilinear through a map (gridmap.h) that the solver borrows. */
+typedef enum { WAVE_GRID_CARTESIAN, WAVE_GRID_MAPPED, WAVE_GRID_POLAR } WaveGridType;
+
+typedef struct {
+  WaveGridType type;
+  MappingRectangle rectangle; /* mapped */
+  MappingPolar polar;         /* polar: centre (grid.x0, grid.y0) */
+  Mapping map;                /* mapped, polar: config.laplace.map points here */
+} WaveGeometry;
+
 typedef struct {
   WaveBedShape shape;
   double depth, x, y; /* flat: depth [m]; bar, whalin: where the shape's origin lies [m] */
@@ -43,7 +53,8 @@ typedef struct {
 
 typedef struct {
   DecompSpec grid;
-  WaveConfig config; /* spacing, origin, solver, physics, zones, ramp */
+  WaveGeometry geometry; /* where the points lie */
+  WaveConfig config;     /* spacing, origin, solver (its map: &geometry.map), physics, zones, ramp */
   Crs *crs;          /* of x and y (grid.crs); NULL: local Cartesian */
   WaveBed bed;
   WaveInitial initial;
@@ -60,13 +71,16 @@ typedef struct {
   char time_units[64];             /* "seconds since 2000-01-01 00:00:00": output times */
 } WaveSetup;
 
-/* Reads and cross-checks the case: the grid against the stencils, the zones against the domain, the bed, the
+/* Reads and cross-checks the case (in place: the solver's configuration points into *setup, which must not move): the grid against the stencils, the zones against the domain, the bed, the
  * incident wave (solved here: a stream-function wave past breaking is refused). precision: --precision when given
  * (single, double or mixed, overriding solver.precision), else NULL for the case's solver.precision. Every
  * mistake is HCL_EDATA naming the key, its origin, the value and what is allowed. Caller frees with wave_setup_free
  * (also after a failure). */
 HclStatus wave_setup_from_case(const Case *c, const LaplacePrecision *precision, WaveSetup *setup);
 void wave_setup_free(WaveSetup *setup);
+
+/* (x, y) [m] of global grid point (gi, gj), any the stencils reach. */
+void wave_setup_point(const WaveSetup *setup, long gi, long gj, double *x, double *y);
 
 /* The still-water depth at global grid point (gi, gj) [m]. */
 double wave_setup_depth(const WaveSetup *setup, int gi, int gj);

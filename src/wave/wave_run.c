@@ -37,6 +37,20 @@ static const OutputVariable map_variables[] = {
     {"phi", NULL, "velocity potential at the free surface", "m2 s-1", NULL, false},
 };
 enum { MAP_VARIABLES = 2, HISTORY_VARIABLES = 1 };
+/* eta's extremes since the run began (wave_track_extremes: after every step), once in the map file and at the gauges
+ * of the history file, rewritten with every frame and sample: the maximum elevation map, the run-up along a body. */
+static const OutputVariable extreme_variables[] = {
+    {"eta_max", NULL, "highest free-surface elevation since the run began (after every time step)", "m", NULL, false},
+    {"eta_min", NULL, "lowest free-surface elevation since the run began (after every time step)", "m", NULL, false},
+};
+/* A restart's fields: the state, then the extremes. */
+static const OutputVariable restart_variables[] = {
+    {"eta", NULL, "free-surface elevation above the still water level", "m", NULL, false},
+    {"phi", NULL, "velocity potential at the free surface", "m2 s-1", NULL, false},
+    {"eta_max", NULL, "highest free-surface elevation since the run began", "m", NULL, false},
+    {"eta_min", NULL, "lowest free-surface elevation since the run began", "m", NULL, false},
+};
+enum { RESTART_FIELDS = 4 };
 /* The still-water depth, once in the map file: eta's datum is the still water level. */
 static const OutputVariable depth_variable = {
     "depth", "sea_floor_depth_below_geoid", "still-water depth below the still water level", "m", NULL, false};
@@ -92,21 +106,79 @@ typedef struct {
 
 /* ---- set-up -------------------------------------------------------------------------------------------------- */
 
-static double last_x(const WaveSetup *s) {
-  return s->config.x0 + (s->grid.nx - 1) * s->config.laplace.dx;
+/* The global (i, j) of the points along one wall (output.runup: 1 west, 2 east, 3 south, 4 north), in order. */
+static int wall_points(const WaveSetup *s, int wall, int *points) {
+  const DecompSpec *g = &s->grid;
+  bool along_j = wall <= 2;
+  int n = along_j ? g->ny : g->nx;
+  for (int k = 0; k < n && points; k++) {
+    points[2 * k] = along_j ? (wall == 1 ? 0 : g->nx - 1) : k;
+    points[2 * k + 1] = along_j ? k : (wall == 3 ? 0 : g->ny - 1);
+  }
+  return n;
 }
 
-static double last_y(const WaveSetup *s) {
-  return s->config.y0 + (s->grid.ny - 1) * s->config.laplace.dy;
+/* The wall output.runup names: 0 none, 1..4 west, east, south, north; auto is a polar grid's cylinder. */
+static int runup_wall(const WaveRun *r) {
+  int choice = case_choice(r->c, "output.runup");
+  return choice > 0 ? choice - 1 : r->setup.geometry.type == WAVE_GRID_POLAR ? 1 : 0;
 }
 
-/* The gauges of output.gauges and output.gauge_file, within the grid points (bilinear interpolation, history.h). */
-static HclStatus read_gauges(WaveRun *r) {
+/* The run-up gauges: one at every point of the wall output.runup names, runup_0000 onwards along it. */
+static HclStatus add_runup_gauges(WaveRun *r) {
+  HclStatus status = HCL_OK;
+  int wall = runup_wall(r), *points = NULL;
+  if (wall == 0) {
+    goto cleanup;
+  }
+  int n = wall_points(&r->setup, wall, NULL);
+  TRY_ALLOC(points, 2 * (size_t)n);
+  wall_points(&r->setup, wall, points);
+  Gauge *more = realloc(r->gauges, ((size_t)r->ngauges + n) * sizeof *more);
+  REQUIRE(more != NULL, HCL_ENOMEM, "cannot hold %d run-up gauges", n);
+  r->gauges = more;
+  for (int k = 0; k < n; k++) {
+    Gauge *g = &r->gauges[r->ngauges++];
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "runup_%04d", k);
+    snprintf(g->origin, sizeof g->origin, "%s", case_origin(r->c, "output.runup"));
+    wave_setup_point(&r->setup, points[2 * k], points[2 * k + 1], &g->x, &g->y);
+  }
+cleanup:
+  free(points);
+  return status;
+}
+
+/* Where point p lies on the grid: its fractional global index (fi, fj), on a Cartesian grid from the spacing. */
+static HclStatus locate_point(const WaveRun *r, const NamedPoint *p, const char *what, double *fi, double *fj) {
   HclStatus status = HCL_OK;
   const WaveSetup *s = &r->setup;
+  const DecompSpec *g = &s->grid;
+  if (s->geometry.type == WAVE_GRID_CARTESIAN) {
+    double last_x, last_y;
+    wave_setup_point(s, g->nx - 1, g->ny - 1, &last_x, &last_y);
+    TRY(run_check_points(p, 1, what, "the grid points", s->config.x0, last_x, s->config.y0, last_y));
+    *fi = g->nx == 1 ? 0 : (p->x - s->config.x0) / s->config.laplace.dx;
+    *fj = g->ny == 1 ? 0 : (p->y - s->config.y0) / s->config.laplace.dy;
+  } else {
+    REQUIRE(mapping_locate(&s->geometry.map, g->nx, g->ny, g->periodic_x, g->periodic_y, p->x, p->y, fi, fj),
+            HCL_EDATA, "%s: %s '%s' at (%g, %g) m lies outside the %s (no cell of it holds the point)", p->origin, what,
+            p->name, p->x, p->y, s->geometry.map.name);
+  }
+cleanup:
+  return status;
+}
+
+/* The gauges of output.gauges and output.gauge_file, within the grid (bilinear interpolation, history.h), and the
+ * run-up gauges. */
+static HclStatus read_gauges(WaveRun *r) {
+  HclStatus status = HCL_OK;
+  double fi, fj;
   TRY(run_read_points(r->c, "output.gauges", "output.gauge_file", &r->gauges, &r->ngauges));
-  TRY(run_check_points(r->gauges, r->ngauges, "gauge", "the grid points", s->config.x0, last_x(s), s->config.y0,
-                       last_y(s)));
+  for (int k = 0; k < r->ngauges; k++) {
+    TRY(locate_point(r, &r->gauges[k], "gauge", &fi, &fj));
+  }
+  TRY(add_runup_gauges(r));
 cleanup:
   return status;
 }
@@ -115,18 +187,16 @@ cleanup:
  * its columns. */
 static HclStatus read_lines(WaveRun *r) {
   HclStatus status = HCL_OK;
-  const WaveSetup *s = &r->setup;
+  const DecompSpec *g = &r->setup.grid;
   TRY(run_read_points(r->c, "output.kinematics", NULL, &r->lines, &r->nlines));
-  TRY(run_check_points(r->lines, r->nlines, "kinematics line", "the grid points", s->config.x0, last_x(s), s->config.y0,
-                       last_y(s)));
   TRY_ALLOC(r->line_points, 2 * (size_t)r->nlines + 1);
   for (int k = 0; k < r->nlines; k++) {
-    int gi = (int)lround((r->lines[k].x - s->config.x0) / s->config.laplace.dx);
-    int gj = s->grid.ny == 1 ? 0 : (int)lround((r->lines[k].y - s->config.y0) / s->config.laplace.dy);
+    double fi, fj;
+    TRY(locate_point(r, &r->lines[k], "kinematics line", &fi, &fj));
+    int gi = (int)lround(fi) % g->nx, gj = (int)lround(fj) % g->ny; /* a periodic direction's last cell wraps */
     r->line_points[2 * k] = gi;
     r->line_points[2 * k + 1] = gj;
-    r->lines[k].x = s->config.x0 + gi * s->config.laplace.dx;
-    r->lines[k].y = s->config.y0 + gj * s->config.laplace.dy;
+    wave_setup_point(&r->setup, gi, gj, &r->lines[k].x, &r->lines[k].y);
   }
 cleanup:
   return status;
@@ -161,10 +231,23 @@ static double courant_speed(const WaveRun *r) {
   return r->setup.celerity > 0 ? r->setup.celerity : sqrt(r->setup.config.g * r->deepest);
 }
 
-/* The smaller spacing of the directions that vary. */
+/* The smallest spacing between neighbouring points along the directions that vary. */
 static double least_spacing(const WaveSetup *s) {
-  double dx = s->grid.nx > 1 ? s->config.laplace.dx : HUGE_VAL, dy = s->grid.ny > 1 ? s->config.laplace.dy : HUGE_VAL;
-  return fmin(dx, dy);
+  const DecompSpec *g = &s->grid;
+  if (s->geometry.type == WAVE_GRID_CARTESIAN) {
+    return fmin(g->nx > 1 ? s->config.laplace.dx : HUGE_VAL, g->ny > 1 ? s->config.laplace.dy : HUGE_VAL);
+  }
+  double least = HUGE_VAL;
+  for (long j = 0; j < g->ny; j++) {
+    for (long i = 0; i < g->nx; i++) {
+      double x, y, xe, ye, xn, yn;
+      wave_setup_point(s, i, j, &x, &y);
+      wave_setup_point(s, i + 1, j, &xe, &ye);
+      wave_setup_point(s, i, j + 1, &xn, &yn);
+      least = fmin(least, fmin(hypot(xe - x, ye - y), hypot(xn - x, yn - y)));
+    }
+  }
+  return least;
 }
 
 /* The step: time.dt, or from the Courant number, Cr = c dt / min(dx, dy); either at most ERK4's stability limit for
@@ -259,6 +342,7 @@ static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *reques
     TRY(wave_set_incident(r->wave, &r->setup.incident));
   }
   TRY(wave_set_state(r->wave, 0, r->eta, r->phi));
+  TRY(wave_track_extremes(r->wave, NULL, NULL)); /* a continued run's restart overwrites them */
 cleanup:
   return status;
 }
@@ -284,17 +368,18 @@ static HclStatus write_restart(void *model, double t, int64_t step) {
   const WaveSetup *s = &r->setup;
   RestartSpec base = {.source = r->source,
                       .title = case_string(r->c, "model.title"),
-                      .fields = map_variables, /* the state: eta and phi at the free surface */
+                      .fields = restart_variables, /* the state: eta and phi at the free surface, extremes */
                       .time_units = s->time_units,
                       .x0 = s->config.x0,
                       .dx = s->config.laplace.dx,
                       .y0 = s->config.y0,
                       .dy = s->config.laplace.dy,
+                      .map = s->config.laplace.map,
                       .points = "grid point",
                       .crs = s->crs};
   RestartScalar scalars[] = {{"time", t, "time", NULL}}; /* restart_write adds the step */
-  Field *state[] = {wave_eta(r->wave), wave_phi(r->wave)};
-  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, &base, step, state, 2, scalars, 1));
+  Field *state[] = {wave_eta(r->wave), wave_phi(r->wave), wave_eta_max(r->wave), wave_eta_min(r->wave)};
+  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, &base, step, state, RESTART_FIELDS, scalars, 1));
 cleanup:
   return status;
 }
@@ -304,9 +389,9 @@ static HclStatus read_restart(WaveRun *r) {
   HclStatus status = HCL_OK;
   char path[PATH_SIZE];
   RestartScalar scalars[] = {{.name = "time"}, {.name = "step"}};
-  Field *state[] = {wave_eta(r->wave), wave_phi(r->wave)};
+  Field *state[] = {wave_eta(r->wave), wave_phi(r->wave), wave_eta_max(r->wave), wave_eta_min(r->wave)};
   TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
-  TRY(restart_read(path, state, 2, scalars, 2));
+  TRY(restart_read(path, state, RESTART_FIELDS, scalars, 2));
   TRY(field_read_owned(state[0], r->eta));
   TRY(field_read_owned(state[1], r->phi));
   TRY(wave_set_state(r->wave, scalars[0].value, r->eta, r->phi));
@@ -338,7 +423,7 @@ static void outputs_of(const WaveRun *r, SeriesLayout *series, RunOutputs *outpu
                           .ngauges = r->ngauges,
                           .series_name = "kinematics.nc",
                           .series = series,
-                          .restart_fields = 2};
+                          .restart_fields = RESTART_FIELDS};
 }
 
 /* The value of a (this rank's points, row by row, as field_read_owned) at every kinematics line, from the rank that
@@ -363,6 +448,7 @@ static HclStatus open_output(WaveRun *r) {
                      .dx = s->config.laplace.dx,
                      .y0 = s->config.y0,
                      .dy = s->config.laplace.dy,
+                     .map = s->config.laplace.map,
                      .points = "grid point",
                      .crs = s->crs,
                      .double_precision = case_bool(r->c, "output.double"),
@@ -450,11 +536,18 @@ static HclStatus write_output(void *model, bool map_due, bool history_due) {
   HclStatus status = HCL_OK;
   WaveRun *r = model;
   Field *fields[MAP_VARIABLES] = {wave_eta(r->wave), wave_phi(r->wave)};
+  Field *extremes[2] = {wave_eta_max(r->wave), wave_eta_min(r->wave)};
   if (map_due) {
     TRY(map_write(r->files.map, r->tl.t, fields));
+    for (int e = 0; e < 2; e++) {
+      TRY(map_write_static(r->files.map, &extreme_variables[e], extremes[e], 1));
+    }
   }
   if (history_due && r->files.history) {
     TRY(history_write(r->files.history, r->tl.t, fields));
+    for (int e = 0; e < 2; e++) {
+      TRY(history_write_static(r->files.history, &extreme_variables[e], extremes[e], 1));
+    }
   }
   if (history_due) {
     TRY(write_series(r));
@@ -564,13 +657,33 @@ cleanup:
 
 /* ---- validate ------------------------------------------------------------------------------------------------ */
 
-static void print_grid(const WaveRun *r, FILE *out) {
+/* The grid's line of validate: its kind, points, extent and spacing. */
+static void print_geometry(const WaveRun *r, FILE *out) {
   const WaveSetup *s = &r->setup;
   const DecompSpec *g = decomp_spec(r->decomp);
   const LaplaceConfig *l = &s->config.laplace;
-  fprintf(out, "grid: %d x %d points of %g x %g m, x %g to %g m, y %g to %g m%s, depth up to %g m; %d x %d ranks\n",
-          g->nx, g->ny, l->dx, l->dy, s->config.x0, last_x(s), s->config.y0, last_y(s), g->ny == 1 ? " (a flume)" : "",
-          r->deepest, g->px, g->py);
+  const MappingPolar *p = &s->geometry.polar;
+  double last_x, last_y;
+  wave_setup_point(s, g->nx - 1, g->ny - 1, &last_x, &last_y);
+  if (s->geometry.type == WAVE_GRID_POLAR) {
+    /* the cells' aspect ratio at the cylinder: radial over angular spacing (1: square, the conformal O-grid) */
+    fprintf(out,
+            "grid: polar, %d points along the radius from r = %g m to %g m (%s, %.4g m at the cylinder) x %d around "
+            "(%.4g m at the cylinder; cells %.3g times as long radially as around), centre (%g, %g) m, depth up to "
+            "%g m; %d x %d ranks\n",
+            g->nx, p->radius, p->outer, p->stretching > 0 ? "geometric" : "uniform", l->dx, g->ny, l->dy, l->dx / l->dy,
+            p->cx, p->cy, r->deepest, g->px, g->py);
+    return;
+  }
+  fprintf(out, "grid: %s%d x %d points of %g x %g m, x %g to %g m, y %g to %g m%s, depth up to %g m; %d x %d ranks\n",
+          s->geometry.type == WAVE_GRID_MAPPED ? "mapped (non-orthogonal), " : "", g->nx, g->ny, l->dx, l->dy,
+          s->config.x0, last_x, s->config.y0, last_y, g->ny == 1 ? " (a flume)" : "", r->deepest, g->px, g->py);
+}
+
+static void print_grid(const WaveRun *r, FILE *out) {
+  const WaveSetup *s = &r->setup;
+  const LaplaceConfig *l = &s->config.laplace;
+  print_geometry(r, out);
   run_print_crs(s->crs, out);
   char method[32] = "defect correction";
   if (l->krylov.method == KRYLOV_GMRES) {
@@ -606,8 +719,14 @@ static void print_waves(const WaveRun *r, FILE *out) {
   for (int n = 0; n < s->config.nzones; n++) {
     const WaveZone *z = &s->config.zones[n];
     static const char *const inward[] = {"+x", "-x", "+y", "-y"};
-    fprintf(out, "relaxation zone %d: %s, x %g to %g m, y %g to %g m, towards %s\n", n + 1,
-            z->kind == WAVE_ZONE_GENERATE ? "generation" : "absorption", z->x0, z->x1, z->y0, z->y1, inward[z->inward]);
+    const char *kind = z->kind == WAVE_ZONE_GENERATE ? "generation" : "absorption";
+    if (z->region == WAVE_REGION_RING) {
+      fprintf(out, "relaxation zone %d: %s ring, r %g to %g m about (%g, %g) m, towards its centre\n", n + 1, kind,
+              z->r0, z->r1, z->cx, z->cy);
+    } else {
+      fprintf(out, "relaxation zone %d: %s, x %g to %g m, y %g to %g m, towards %s\n", n + 1, kind, z->x0, z->x1,
+              z->y0, z->y1, inward[z->inward]);
+    }
   }
 }
 
