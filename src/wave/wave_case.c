@@ -150,6 +150,9 @@ static const CaseKey wave_case_keys[] = {
      "gauges at every grid point of one wall, named runup_0000, runup_0001, ... along it, in history.nc with eta's "
      "extremes over the run (eta_max, eta_min): west is i = 0, east i = nx - 1, south j = 0, north j = ny - 1; auto: "
      "the cylinder of a polar grid (west), none on other grids"},
+    {"output.extremes_start", CASE_REAL, "s", "0", 0, 1e12, NULL,
+     "eta_max and eta_min (map.nc, history.nc) hold the extremes from this time on: after the start-up, the fully "
+     "developed run-up"},
     {"output.energy", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL,
      "record the energy with the volume at every sample (one Laplace solve each)"},
     {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "store output data as double, not float32"},

@@ -37,18 +37,20 @@ static const OutputVariable map_variables[] = {
     {"phi", NULL, "velocity potential at the free surface", "m2 s-1", NULL, false},
 };
 enum { MAP_VARIABLES = 2, HISTORY_VARIABLES = 1 };
-/* eta's extremes since the run began (wave_track_extremes: after every step), once in the map file and at the gauges
+/* eta's extremes from output.extremes_start on (wave_track_extremes: after every step), once in the map file and at the gauges
  * of the history file, rewritten with every frame and sample: the maximum elevation map, the run-up along a body. */
 static const OutputVariable extreme_variables[] = {
-    {"eta_max", NULL, "highest free-surface elevation since the run began (after every time step)", "m", NULL, false},
-    {"eta_min", NULL, "lowest free-surface elevation since the run began (after every time step)", "m", NULL, false},
+    {"eta_max", NULL, "highest free-surface elevation after each time step from output.extremes_start on", "m", NULL,
+     false},
+    {"eta_min", NULL, "lowest free-surface elevation after each time step from output.extremes_start on", "m", NULL,
+     false},
 };
 /* A restart's fields: the state, then the extremes. */
 static const OutputVariable restart_variables[] = {
     {"eta", NULL, "free-surface elevation above the still water level", "m", NULL, false},
     {"phi", NULL, "velocity potential at the free surface", "m2 s-1", NULL, false},
-    {"eta_max", NULL, "highest free-surface elevation since the run began", "m", NULL, false},
-    {"eta_min", NULL, "lowest free-surface elevation since the run began", "m", NULL, false},
+    {"eta_max", NULL, "highest free-surface elevation from output.extremes_start on", "m", NULL, false},
+    {"eta_min", NULL, "lowest free-surface elevation from output.extremes_start on", "m", NULL, false},
 };
 enum { RESTART_FIELDS = 4 };
 /* The still-water depth, once in the map file: eta's datum is the still water level. */
@@ -101,6 +103,7 @@ typedef struct {
   double t_good;
   int64_t step_good;
   int64_t iterations, solves; /* Laplace iterations and solves of the steps so far */
+  double extremes_start;      /* eta_max and eta_min hold the extremes from this time on (output.extremes_start) */
   char source[256];
 } WaveRun;
 
@@ -322,6 +325,7 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   TRY(read_lines(r));
   TRY(host_initial_state(r));
   TRY(choose_step(r));
+  r->extremes_start = case_real(c, "output.extremes_start");
   double history_interval = case_real(c, "output.history_interval");
   timeline_start(&r->tl, r->setup.t_end, case_real(c, "output.interval"),
                  history_interval > 0 ? history_interval : case_real(c, "output.interval"),
@@ -613,6 +617,9 @@ static HclStatus advance(void *model, Timeline *tl, double *dt, TimelineDue *due
   TRY(stepped);
   r->iterations += stats.iterations;
   r->solves += stats.solves;
+  if (tl->t < r->extremes_start && t_next >= r->extremes_start) { /* from here on: forget the start-up's */
+    TRY(wave_track_extremes(r->wave, NULL, NULL));
+  }
   *due = timeline_advance(tl, t_next);
 cleanup:
   return status;
