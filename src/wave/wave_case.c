@@ -533,10 +533,16 @@ cleanup:
 
 /* ---- incident waves ---- */
 
-/* The global grid point nearest (x, y). */
+/* The global grid point nearest (x, y): on a Cartesian grid from the spacing, else by a search of every point. */
 static void nearest_point(const WaveSetup *s, double x, double y, int *gi, int *gj) {
   double nearest = HUGE_VAL;
   *gi = *gj = 0;
+  if (s->geometry.type == WAVE_GRID_CARTESIAN) {
+    long i = lround((x - s->config.x0) / s->config.laplace.dx), j = lround((y - s->config.y0) / s->config.laplace.dy);
+    *gi = (int)(i < 0 ? 0 : i >= s->grid.nx ? s->grid.nx - 1 : i);
+    *gj = (int)(j < 0 ? 0 : j >= s->grid.ny ? s->grid.ny - 1 : j);
+    return;
+  }
   for (int j = 0; j < s->grid.ny; j++) {
     for (int i = 0; i < s->grid.nx; i++) {
       double px, py;
