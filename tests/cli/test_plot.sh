@@ -3,7 +3,8 @@
 # test_plot.sh: tools/hydrocl-plot on output written by the output layer (write_sample_output): a snapshot PNG, gauge
 # series with RMSE and bias against a measured CSV whose offset is known, and its errors; and on model output (a
 # small stream-function flume, the tidal flat with maxima): flume, profile, harmonics (against hydrocl analyze
-# harmonics), maxima, animate and gauge panels, each image checked for what it must show.
+# harmonics), maxima, animate and gauge panels, each image checked for what it must show; and a small O-grid around a
+# cylinder (a curvilinear map, the run-up against angle beside a reference run).
 # Usage: test_plot.sh WRITE_SAMPLE_OUTPUT PLOT_TOOL HYDROCL SOURCE_ROOT
 set -u
 writer=$1
@@ -131,9 +132,8 @@ run_capture "$hydrocl" run "$root/cases/tidal-flat.yml" --set grid.nx=16 --set g
 ok "the tidal flat with maxima runs" equals "$rc" 0
 run_capture "$plot" maxima "$dir/flat/map.nc" h_max -o "$dir/hmax.png"
 ok "maxima draws h_max" test "$rc" = 0 -a -s "$dir/hmax.png"
-run_capture "$plot" maxima "$dir/tank/map.nc"
-ok "maxima of a run without them exits 65 saying how to get them" \
-  test "$rc" = 65 -a -n "$(grep -F "output.maxima: true" <<<"$err")"
+run_capture "$plot" maxima "$dir/tank/map.nc" -o "$dir/etamax.png"
+ok "maxima of a potential-flow run draws its eta_max" test "$rc" = 0 -a -s "$dir/etamax.png"
 run_capture "$plot" animate "$dir/flat/map.nc" zeta -o "$dir/zeta.gif"
 ok "animate writes a GIF" equals "$rc" 0
 ok "with one image a map frame (7)" /usr/bin/python3 -c '
@@ -153,6 +153,33 @@ run_capture "$hydrocl" run "$root/cases/tidal-flat.yml" --set grid.nx=16 --set g
   --set output.gauges=[] --set output.gauge_file="$dir/six.csv" -o "$dir/six" -q
 run_capture "$plot" gauges "$dir/six/history.nc" h -o "$dir/six.png"
 ok "six gauges are drawn one a panel" contains "$out" "6 gauges in panels"
+run_capture "$plot" maxima "$dir/six/map.nc"
+ok "maxima of a shallow-water run without them exits 65 saying how to get them" \
+  test "$rc" = 65 -a -n "$(grep -F "output.maxima: true" <<<"$err")"
 run_capture "$plot" gauges "$dir/six/history.nc" h --measured "$dir/none.csv"
 ok "a missing measurements file exits 66, no traceback" test "$rc" = 66 -a -z "$(grep Traceback <<<"$err")"
+
+# ---- a curvilinear grid (issue 33): the O-grid around a cylinder, small, the linear incident wave everywhere at
+# t = 0. Linear equations: a wave half as high has half the run-up, so runup --compare's ratio is 2 at every gauge
+# (to the solver's tolerance, rtol 1e-9, and float32 storage: 1e-5). ----
+polar=("$root/cases/cylinder-linear.yml" --set grid.nx=23 --set grid.ny=32 --set time.dt=0.05 --set time.end=0.5
+  --set initial.shape=wave --set waves.ramp_time=0 --set output.extremes_start=0 --set output.interval=0.25
+  --set solver.rtol=1e-9 -q)
+run_capture "$hydrocl" run "${polar[@]}" -o "$dir/polar"
+run_capture "$hydrocl" run "${polar[@]}" --set waves.height=0.0265 -o "$dir/polar-half"
+ok "two O-grid runs, H and H / 2" test "$rc" = 0 -a -s "$dir/polar/history.nc" -a -s "$dir/polar-half/history.nc"
+run_capture "$plot" snapshot "$dir/polar/map.nc" eta -o "$dir/polar-eta.png"
+ok "snapshot draws the curvilinear map on its physical grid, without warnings" test "$rc" = 0 -a -s \
+  "$dir/polar-eta.png" -a -z "$(grep -i warning <<<"$err")"
+run_capture "$plot" runup "$dir/polar/history.nc" --compare "$dir/polar-half/history.nc" --height 0.053 \
+  -o "$dir/runup.png"
+ok "runup draws the run-up against angle" test "$rc" = 0 -a -s "$dir/runup.png"
+ok "around the whole cylinder: 32 gauges from 0 to 348.75 degrees, the ratio 2 at each" python3 -c '
+import sys
+rows = [line.split(",") for line in sys.argv[1].splitlines() if line[:1].isdigit()]
+assert len(rows) == 32 and float(rows[0][0]) == 0 and float(rows[-1][0]) == 348.75, rows
+assert all(abs(float(r[3]) - 2) < 1e-4 for r in rows), rows' "$out"
+run_capture "$plot" runup "$dir/tank/history.nc"
+ok "runup of a run without run-up gauges exits 65 saying how to get them" \
+  test "$rc" = 65 -a -n "$(grep -F "output.runup" <<<"$err")"
 tap_done
