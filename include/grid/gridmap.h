@@ -49,6 +49,19 @@ typedef struct {
 void mapping_polar_point(const void *ctx, long i, long j, double *x, double *y); /* ctx: a MappingPolar */
 double mapping_polar_radius(const MappingPolar *polar, double i);                /* r at (fractional) index i */
 
+/* A grid given by its points (a grid file): (x[j nx + i], y[j nx + i]) for the nx x ny points. Beyond a wall it
+ * continues along each grid line by the polynomial through the line's first degree + 1 points from the wall (Lagrange
+ * extrapolation), so that the metric terms keep the order of differences of that degree up to the wall; a periodic
+ * direction closes on itself (an O-grid's angle: point n is point 0 again). n must exceed degree along a wall. */
+typedef struct {
+  int nx, ny;
+  bool periodic_x, periodic_y;
+  int degree;          /* of the extrapolation beyond walls: the solver's order */
+  const double *x, *y; /* borrowed */
+} MappingTable;
+
+void mapping_table_point(const void *ctx, long i, long j, double *x, double *y); /* ctx: a MappingTable */
+
 /* The largest g11 + g22 + 2 |g12| over the map's nx x ny points (second-order differences of the map, on the host):
  * pi^2 times it bounds the squared wavenumber the grid resolves, as pi^2 (1/dx^2 + 1/dy^2) does on a Cartesian grid
  * (the wave model's step limit). */

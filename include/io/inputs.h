@@ -15,6 +15,14 @@
  * with ny lines of nx numbers, line j holding row y = j. */
 HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values);
 
+enum { INPUT_NAME_SIZE = 257 }; /* a netCDF name and its NUL */
+
+/* The shape of a 2D variable of a netCDF file: the first of names[0..count) it holds ("x", "x_rho": the names grid
+ * generators give their coordinates), its dimensions' lengths, nx the last (fastest), and its name into found. A file
+ * without any, or of another number of dimensions, is HCL_EDATA naming it. */
+HclStatus input_grid_shape(const char *path, const char *const *names, int count, int *nx, int *ny,
+                           char found[INPUT_NAME_SIZE]);
+
 /* Reads a time series; times in seconds of the run (0 at its start), strictly increasing. start is the run's start
  * in seconds since 1970-01-01 UTC (input_parse_date). A ".nc" file holds one 1D data variable over a dimension
  * whose coordinate variable gives the times in seconds, minutes, hours or days (CF 1.8 section 4.4): alone, they

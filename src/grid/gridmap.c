@@ -3,6 +3,7 @@
 #include "gridmap.h"
 
 #include <math.h>
+#include <stddef.h>
 
 static const double PI = 3.14159265358979323846;
 
@@ -124,4 +125,37 @@ void mapping_polar_point(const void *ctx, long i, long j, double *x, double *y) 
   double r = mapping_polar_radius(m, (double)i), theta = 2 * PI * (double)j / m->ntheta;
   *x = m->cx + r * cos(theta);
   *y = m->cy + r * sin(theta);
+}
+
+/* The weight of node m of the nodes 0..degree in the Lagrange polynomial's value at t. */
+static double lagrange_weight(int degree, int m, double t) {
+  double w = 1;
+  for (int l = 0; l <= degree; l++) {
+    w *= l == m ? 1 : (t - l) / (m - l);
+  }
+  return w;
+}
+
+/* A point of the table, continued beyond walls by extrapolation along the grid line and across periodic sides by
+ * wrapping. */
+void mapping_table_point(const void *ctx, long i, long j, double *x, double *y) {
+  const MappingTable *m = ctx;
+  bool beyond_x = (i < 0 || i >= m->nx) && !m->periodic_x, beyond_y = (j < 0 || j >= m->ny) && !m->periodic_y;
+  if (beyond_x || beyond_y) { /* from the wall inwards: node q at index wall + q inward */
+    long n = beyond_x ? m->nx : m->ny, at = beyond_x ? i : j, wall = at < 0 ? 0 : n - 1, inward = at < 0 ? 1 : -1;
+    double t = (double)(at - wall) * inward, px, py;
+    *x = *y = 0;
+    for (int q = 0; q <= m->degree; q++) {
+      long node = wall + inward * q;
+      mapping_table_point(ctx, beyond_x ? node : i, beyond_x ? j : node, &px, &py);
+      double w = lagrange_weight(m->degree, q, t);
+      *x += w * px;
+      *y += w * py;
+    }
+    return;
+  }
+  i = ((i % m->nx) + m->nx) % m->nx;
+  j = ((j % m->ny) + m->ny) % m->ny;
+  *x = m->x[(size_t)j * m->nx + i];
+  *y = m->y[(size_t)j * m->nx + i];
 }

@@ -477,6 +477,62 @@ cleanup:
 }
 #endif
 
+#ifdef HYDROCL_HAVE_NETCDF
+/* The first of names[0..count) that the netCDF file ncid holds (a variable id), or -1. */
+static int first_variable(int ncid, const char *const *names, int count) {
+  int var = -1;
+  for (int k = 0; k < count && var < 0; k++) {
+    if (nc_inq_varid(ncid, names[k], &var) != NC_NOERR) {
+      var = -1;
+    }
+  }
+  return var;
+}
+
+static HclStatus netcdf_grid_shape(const char *path, const char *const *names, int count, int *nx, int *ny,
+                                   char found[INPUT_NAME_SIZE]) {
+  HclStatus status = HCL_OK;
+  int ncid = -1, ndims = 0, dims[NC_MAX_VAR_DIMS];
+  size_t lengths[2] = {0, 0};
+  int err = nc_open(path, NC_NOWRITE, &ncid);
+  REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
+          nc_strerror(err));
+  int var = first_variable(ncid, names, count);
+  REQUIRE(var >= 0, HCL_EDATA, "%s has no variable %s%s", path, names[0], count > 1 ? " (nor its other names)" : "");
+  TRY_NC(nc_inq_varname(ncid, var, found), path);
+  TRY_NC(nc_inq_varndims(ncid, var, &ndims), path);
+  REQUIRE(ndims == 2, HCL_EDATA, "%s: variable '%s' has %d dimensions; a grid's coordinates have 2 (along j, along i)",
+          path, found, ndims);
+  TRY_NC(nc_inq_vardimid(ncid, var, dims), path);
+  TRY_NC(nc_inq_dimlen(ncid, dims[0], &lengths[0]), path);
+  TRY_NC(nc_inq_dimlen(ncid, dims[1], &lengths[1]), path);
+  REQUIRE(lengths[0] <= 1000000 && lengths[1] <= 1000000, HCL_EDATA, "%s: variable '%s' is %zu x %zu, beyond 10^6 a side",
+          path, found, lengths[0], lengths[1]);
+  *ny = (int)lengths[0];
+  *nx = (int)lengths[1];
+cleanup:
+  if (ncid >= 0) {
+    nc_close(ncid);
+  }
+  return status;
+}
+#endif
+
+HclStatus input_grid_shape(const char *path, const char *const *names, int count, int *nx, int *ny,
+                           char found[INPUT_NAME_SIZE]) {
+  HclStatus status = HCL_OK;
+  REQUIRE(has_extension(path, ".nc"), HCL_EDATA, "%s: a grid of points (x and y) is read from a netCDF file (.nc)",
+          path);
+#ifdef HYDROCL_HAVE_NETCDF
+  TRY(netcdf_grid_shape(path, names, count, nx, ny, found));
+#else
+  (void)names, (void)count, (void)nx, (void)ny, (void)found;
+  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read '%s'", path);
+#endif
+cleanup:
+  return status;
+}
+
 HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values) {
   HclStatus status = HCL_OK;
   if (has_extension(path, ".nc")) {

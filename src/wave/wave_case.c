@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs.h"
 #include "log.h"
 #include "par.h"
 #include "run.h"
@@ -20,14 +21,22 @@ static const double PI = 3.14159265358979323846;
 static const CaseKey wave_case_keys[] = {
     {"model.name", CASE_CHOICE, "", NULL, CASE_UNBOUNDED, "potential-flow", "the model this case is for"},
     {"model.title", CASE_STRING, "", "potential-flow run", CASE_UNBOUNDED, NULL, "a title for the output files"},
-    {"grid.type", CASE_CHOICE, "", "cartesian", CASE_UNBOUNDED, "cartesian|mapped|polar",
+    {"grid.type", CASE_CHOICE, "", "cartesian", CASE_UNBOUNDED, "cartesian|mapped|polar|file",
      "cartesian: the rectangle of lx x ly; mapped: the same rectangle on a smooth non-orthogonal grid (grid.stretch, "
      "grid.skew; a test of the curvilinear operator); polar: the O-grid around a bottom-mounted vertical cylinder "
-     "(grid.radius, grid.outer_radius; i along the radius from the cylinder's wall, j along the angle, periodic)"},
-    {"grid.nx", CASE_INT, "", NULL, 1, 1000000, NULL,
+     "(grid.radius, grid.outer_radius; i along the radius from the cylinder's wall, j along the angle, periodic); "
+     "file: the points of grid.file"},
+    {"grid.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
+     "file: a netCDF file with the grid's points as 2D coordinates x(j, i), y(j, i) in metres (ROMS' x_rho, y_rho, "
+     "Delft3D-FLOW's and most grid generators' layout): nx the length of the last dimension, ny of the first; i and j "
+     "must be right-handed (j anticlockwise from i); walls should meet the grid lines at right angles; a periodic "
+     "direction closes on itself (an O-grid: the last point is not the first again)"},
+    {"grid.x_variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "file: the variable of x ('': x, else x_rho)"},
+    {"grid.y_variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "file: the variable of y ('': y, else y_rho)"},
+    {"grid.nx", CASE_INT, "", "0", 0, 1000000, NULL,
      "points in x (1: no variation along x); between walls the first and last points lie on them; polar: points "
      "along the radius, the first on the cylinder"},
-    {"grid.ny", CASE_INT, "", NULL, 1, 1000000, NULL,
+    {"grid.ny", CASE_INT, "", "0", 0, 1000000, NULL,
      "points in y (1: a 2D flume in x and z); polar: points around the cylinder (theta_j = 360 j / ny degrees "
      "anticlockwise from +x)"},
     {"grid.lx", CASE_REAL, "m", "0", 0, 1e9, NULL,
@@ -255,6 +264,175 @@ cleanup:
   return status;
 }
 
+/* The file's x and y, by the names the case gives or the usual ones; both of one shape. */
+static HclStatus read_points(const Case *c, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  WaveGeometry *geo = &s->geometry;
+  const char *path = case_file(c, "grid.file"), *given[2] = {case_string(c, "grid.x_variable"), case_string(c, "grid.y_variable")};
+  const char *usual[2][2] = {{"x", "x_rho"}, {"y", "y_rho"}};
+  char found[2][INPUT_NAME_SIZE];
+  int nx[2], ny[2];
+  double **values[2] = {&geo->x, &geo->y};
+  REQUIRE(path[0], HCL_EDATA, "%s: grid.type is file but grid.file is not given", case_origin(c, "grid.type"));
+  for (int a = 0; a < 2; a++) {
+    TRY(input_grid_shape(path, given[a][0] ? &given[a] : usual[a], given[a][0] ? 1 : 2, &nx[a], &ny[a], found[a]));
+  }
+  REQUIRE(nx[0] == nx[1] && ny[0] == ny[1], HCL_EDATA, "%s: %s is %d x %d but %s is %d x %d (j, i)", path, found[0],
+          ny[0], nx[0], found[1], ny[1], nx[1]);
+  for (int a = 0; a < 2; a++) {
+    TRY_ALLOC(*values[a], (size_t)nx[0] * ny[0]);
+    TRY(input_read_grid(path, found[a], nx[0], ny[0], *values[a]));
+  }
+  s->grid.nx = nx[0];
+  s->grid.ny = ny[0];
+  snprintf(geo->name, sizeof geo->name, "grid of %s", path);
+cleanup:
+  return status;
+}
+
+/* Whether a cell, corners (i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1) in order around it, is convex and
+ * right-handed: the cross product of its edges positive at every corner, and its area (shoelace) above 1e-8 of its
+ * longest edge squared (no edge collapsed to a point up to rounding). */
+static bool cell_sound(const Mapping *map, long i, long j) {
+  double x[4], y[4], area = 0, longest = 0;
+  static const int di[4] = {0, 1, 1, 0}, dj[4] = {0, 0, 1, 1};
+  bool turns_left = true;
+  for (int k = 0; k < 4; k++) {
+    map->point(map->ctx, i + di[k], j + dj[k], &x[k], &y[k]);
+  }
+  for (int k = 0; k < 4; k++) {
+    int next = (k + 1) % 4, last = (k + 3) % 4;
+    turns_left = turns_left && (x[next] - x[k]) * (y[last] - y[k]) - (y[next] - y[k]) * (x[last] - x[k]) > 0;
+    area += 0.5 * (x[k] * y[next] - x[next] * y[k]);
+    longest = fmax(longest, hypot(x[next] - x[k], y[next] - y[k]));
+  }
+  return turns_left && area > 1e-8 * longest * longest;
+}
+
+/* Every cell of the file's grid (a periodic direction's closing cells too) convex and right-handed. */
+static HclStatus check_cells(const Case *c, const WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *g = &s->grid;
+  const Mapping *map = &s->geometry.map;
+  long cells_x = g->periodic_x ? g->nx : g->nx - 1, cells_y = g->periodic_y ? g->ny : g->ny - 1, bad = 0;
+  long first_i = -1, first_j = -1;
+  for (long j = 0; j < cells_y; j++) {
+    for (long i = 0; i < cells_x; i++) {
+      if (!cell_sound(map, i, j)) {
+        first_i = bad++ ? first_i : i;
+        first_j = bad > 1 ? first_j : j;
+      }
+    }
+  }
+  if (bad == 0) {
+    goto cleanup;
+  }
+  double x, y;
+  map->point(map->ctx, first_i, first_j, &x, &y);
+  REQUIRE(bad < cells_x * cells_y, HCL_EDATA,
+          "%s: every cell of the grid turns clockwise: j must run anticlockwise from i; reverse one direction of the "
+          "file's points", case_origin(c, "grid.file"));
+  bool closing = (g->periodic_x && first_i == g->nx - 1) || (g->periodic_y && first_j == g->ny - 1);
+  FAIL(HCL_EDATA,
+       "%s: %ld of the grid's %ld cells fold, turn clockwise or have no area, the first the cell from point (%ld, %ld) "
+       "at x = %g m, y = %g m%s",
+       case_origin(c, "grid.file"), bad, cells_x * cells_y, first_i, first_j, x, y,
+       closing ? ": it closes a periodic direction, whose last point must not repeat its first" : "");
+cleanup:
+  return status;
+}
+
+/* Warnings, naming the worst point: spacing that changes by more than 30% from one cell to the next (the
+ * differences lose their order there), and grid lines meeting a wall more than 5 degrees from square (the no-flux
+ * condition holds along the grid line, not the wall's normal). */
+static void warn_smoothness(const Case *c, const WaveSetup *s) {
+  const DecompSpec *g = &s->grid;
+  const Mapping *map = &s->geometry.map;
+  double worst_ratio = 1, worst_angle = 0;
+  long ratio_at[2] = {0, 0}, angle_at[2] = {0, 0};
+  for (long j = 0; j < g->ny; j++) {
+    for (long i = 0; i < g->nx; i++) {
+      double p[3][3][2]; /* the point and its neighbours, [di + 1][dj + 1] */
+      for (int a = -1; a <= 1; a++) {
+        for (int b = -1; b <= 1; b++) {
+          map->point(map->ctx, i + a, j + b, &p[a + 1][b + 1][0], &p[a + 1][b + 1][1]);
+        }
+      }
+      double east = hypot(p[2][1][0] - p[1][1][0], p[2][1][1] - p[1][1][1]);
+      double west = hypot(p[1][1][0] - p[0][1][0], p[1][1][1] - p[0][1][1]);
+      double north = hypot(p[1][2][0] - p[1][1][0], p[1][2][1] - p[1][1][1]);
+      double south = hypot(p[1][1][0] - p[1][0][0], p[1][1][1] - p[1][0][1]);
+      double ratio = fmax(fmax(east / west, west / east), fmax(north / south, south / north));
+      if (ratio > worst_ratio) {
+        worst_ratio = ratio;
+        ratio_at[0] = i;
+        ratio_at[1] = j;
+      }
+      bool wall_x = !g->periodic_x && (i == 0 || i == g->nx - 1), wall_y = !g->periodic_y && (j == 0 || j == g->ny - 1);
+      /* the angle between the two grid directions' centred differences, 90 degrees on an orthogonal grid */
+      double ax = p[2][1][0] - p[0][1][0], ay = p[2][1][1] - p[0][1][1];
+      double bx = p[1][2][0] - p[1][0][0], by = p[1][2][1] - p[1][0][1];
+      double angle = fabs(90 - acos((ax * bx + ay * by) / (hypot(ax, ay) * hypot(bx, by))) * 180 / 3.14159265358979323846);
+      if ((wall_x || wall_y) && angle > worst_angle) {
+        worst_angle = angle;
+        angle_at[0] = i;
+        angle_at[1] = j;
+      }
+    }
+  }
+  double x, y;
+  if (worst_ratio > 1.3 && par_rank() == 0) {
+    map->point(map->ctx, ratio_at[0], ratio_at[1], &x, &y);
+    log_warn("%s: the grid's spacing changes by a factor %.3g from one cell to the next at point (%ld, %ld), x = %g m, "
+             "y = %g m: the finite differences lose accuracy where it changes by more than 30%%",
+             case_origin(c, "grid.file"), worst_ratio, ratio_at[0], ratio_at[1], x, y);
+  }
+  if (worst_angle > 5 && par_rank() == 0) {
+    map->point(map->ctx, angle_at[0], angle_at[1], &x, &y);
+    log_warn("%s: a grid line meets a wall %.3g degrees from square at point (%ld, %ld), x = %g m, y = %g m: no flux "
+             "holds along the grid line there, not along the wall's normal",
+             case_origin(c, "grid.file"), worst_angle, angle_at[0], angle_at[1], x, y);
+  }
+}
+
+/* The mean distance between neighbours along i and along j over the grid's points. */
+static void mean_spacings(const Mapping *map, int nx, int ny, double *dx, double *dy) {
+  double sums[2] = {0, 0};
+  for (long j = 0; j < ny; j++) {
+    for (long i = 0; i < nx; i++) {
+      double x, y, xe, ye, xn, yn;
+      map->point(map->ctx, i, j, &x, &y);
+      map->point(map->ctx, i + 1, j, &xe, &ye);
+      map->point(map->ctx, i, j + 1, &xn, &yn);
+      sums[0] += hypot(xe - x, ye - y);
+      sums[1] += hypot(xn - x, yn - y);
+    }
+  }
+  *dx = sums[0] / ((double)nx * ny);
+  *dy = sums[1] / ((double)nx * ny);
+}
+
+/* A grid of points from a netCDF file. */
+static HclStatus read_file_grid(const Case *c, WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  DecompSpec *g = &s->grid;
+  WaveGeometry *geo = &s->geometry;
+  int order = (int)case_int(c, "solver.order"), least = order + 1;
+  TRY(read_points(c, s));
+  REQUIRE(g->nx >= least && g->ny >= least, HCL_EDATA,
+          "%s: the grid of grid.file is %d x %d points; the stencils of order %d need at least %d along each direction",
+          case_origin(c, "grid.file"), g->nx, g->ny, order, least);
+  geo->table = (MappingTable){g->nx, g->ny, g->periodic_x, g->periodic_y, order, geo->x, geo->y};
+  geo->map = (Mapping){mapping_table_point, &geo->table, geo->name};
+  TRY(check_cells(c, s));
+  warn_smoothness(c, s);
+  mean_spacings(&geo->map, g->nx, g->ny, &s->config.laplace.dx, &s->config.laplace.dy); /* nominal */
+  s->config.x0 = geo->x[0];
+  s->config.y0 = geo->y[0];
+cleanup:
+  return status;
+}
+
 static HclStatus read_grid(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
   DecompSpec *g = &s->grid;
@@ -267,6 +445,12 @@ static HclStatus read_grid(const Case *c, WaveSetup *s) {
   s->geometry.type = (WaveGridType)case_choice(c, "grid.type");
   s->config.x0 = case_real(c, "grid.x0");
   s->config.y0 = case_real(c, "grid.y0");
+  if (s->geometry.type == WAVE_GRID_FILE) {
+    TRY(read_file_grid(c, s));
+    goto cleanup;
+  }
+  REQUIRE(g->nx >= 1 && g->ny >= 1, HCL_EDATA, "%s: grid.%s is required (the points along %s), at least 1",
+          case_origin(c, g->nx < 1 ? "grid.nx" : "grid.ny"), g->nx < 1 ? "nx" : "ny", g->nx < 1 ? "x" : "y");
   REQUIRE(g->nx > 1 || g->ny > 1, HCL_EDATA, "%s: grid.nx and grid.ny are both 1: a wave needs a direction to travel",
           case_origin(c, "grid.nx"));
   REQUIRE(!(g->periodic_x && g->nx == 1) && !(g->periodic_y && g->ny == 1), HCL_EDATA,
@@ -387,9 +571,7 @@ static bool read_zone_options(const char *text, char axis, WaveZone *z) {
   return word[0] == '\0';
 }
 
-/* The bounding box of the grid's points, x0, x1, y0, y1 [m], and half the nominal spacings, the slack a zone's
- * edge may lie beyond it. */
-static void domain_box(const WaveSetup *s, double box[4], double *sx, double *sy) {
+void wave_setup_extent(const WaveSetup *s, double box[4], double *sx, double *sy) {
   long nx = s->grid.nx, ny = s->grid.ny;
   bool cartesian = s->geometry.type == WAVE_GRID_CARTESIAN; /* its corners suffice */
   box[0] = box[2] = HUGE_VAL;
@@ -430,7 +612,7 @@ static bool parse_zone(const char *text, const WaveSetup *s, WaveZone *z) {
   if (strcmp(kind, "generate") != 0 && strcmp(kind, "absorb") != 0) {
     return false;
   }
-  domain_box(s, box, &sx, &sy);
+  wave_setup_extent(s, box, &sx, &sy);
   *z = (WaveZone){.kind = kind[0] == 'g' ? WAVE_ZONE_GENERATE : WAVE_ZONE_ABSORB,
                   .shape = WAVE_SHAPE_EXPONENTIAL,
                   .power = 3.5,
@@ -477,7 +659,7 @@ static HclStatus check_zone(const Case *c, const WaveSetup *s, int n, const char
   HclStatus status = HCL_OK;
   const char *key = "relaxation.zones";
   double box[4], sx, sy;
-  domain_box(s, box, &sx, &sy);
+  wave_setup_extent(s, box, &sx, &sy);
   if (z->region == WAVE_REGION_RING) {
     TRY(check_ring(c, n, text, z));
   } else {
@@ -766,6 +948,13 @@ cleanup:
 
 /* Keys that only some choices of another key use (run.h). */
 static const RunKeyUse CHOICE_KEYS[] = {
+    {"grid.nx", "grid.type", "cartesian|mapped|polar"},
+    {"grid.ny", "grid.type", "cartesian|mapped|polar"},
+    {"grid.x0", "grid.type", "cartesian|mapped|polar"},
+    {"grid.y0", "grid.type", "cartesian|mapped|polar"},
+    {"grid.file", "grid.type", "file"},
+    {"grid.x_variable", "grid.type", "file"},
+    {"grid.y_variable", "grid.type", "file"},
     {"grid.lx", "grid.type", "cartesian|mapped"},
     {"grid.ly", "grid.type", "cartesian|mapped"},
     {"grid.stretch", "grid.type", "mapped"},
@@ -833,6 +1022,8 @@ cleanup:
 
 void wave_setup_free(WaveSetup *s) {
   free(s->bed.values);
+  free(s->geometry.x);
+  free(s->geometry.y);
   waves_irregular_free(&s->irregular);
   wave_incident_free(&s->incident);
   crs_destroy(&s->crs);

@@ -29,13 +29,16 @@ typedef enum {
 } WaveIncidentKind;
 
 /* The horizontal grid: Cartesian, or curvilinear through a map (gridmap.h) that the solver borrows. */
-typedef enum { WAVE_GRID_CARTESIAN, WAVE_GRID_MAPPED, WAVE_GRID_POLAR } WaveGridType;
+typedef enum { WAVE_GRID_CARTESIAN, WAVE_GRID_MAPPED, WAVE_GRID_POLAR, WAVE_GRID_FILE } WaveGridType;
 
 typedef struct {
   WaveGridType type;
   MappingRectangle rectangle; /* mapped */
   MappingPolar polar;         /* polar: centre (grid.x0, grid.y0) */
-  Mapping map;                /* mapped, polar: config.laplace.map points here */
+  MappingTable table;         /* file: its points x, y (owned) */
+  double *x, *y;
+  char name[1100]; /* file: "grid of PATH", the map's name */
+  Mapping map;     /* mapped, polar, file: config.laplace.map points here */
 } WaveGeometry;
 
 typedef struct {
@@ -81,6 +84,10 @@ void wave_setup_free(WaveSetup *setup);
 
 /* (x, y) [m] of global grid point (gi, gj), any the stencils reach. */
 void wave_setup_point(const WaveSetup *setup, long gi, long gj, double *x, double *y);
+
+/* The bounding box of the grid's points, x0, x1, y0, y1 [m], and half the nominal spacings *sx, *sy (the slack a
+ * relaxation zone's edge may lie beyond it). A Cartesian grid's from its corners, any other's from every point. */
+void wave_setup_extent(const WaveSetup *setup, double box[4], double *sx, double *sy);
 
 /* The still-water depth at global grid point (gi, gj) [m]. */
 double wave_setup_depth(const WaveSetup *setup, int gi, int gj);

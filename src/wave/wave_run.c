@@ -682,6 +682,16 @@ static void print_geometry(const WaveRun *r, FILE *out) {
             p->cx, p->cy, r->deepest, g->px, g->py);
     return;
   }
+  if (s->geometry.type == WAVE_GRID_FILE) {
+    double box[4], sx, sy;
+    wave_setup_extent(s, box, &sx, &sy);
+    fprintf(out,
+            "grid: %d x %d points from %s, x %g to %g m, y %g to %g m, mean spacing %.4g m along i and %.4g m along j, "
+            "depth up to %g m; %d x %d ranks\n",
+            g->nx, g->ny, case_file(r->c, "grid.file"), box[0], box[1], box[2], box[3], l->dx, l->dy, r->deepest,
+            g->px, g->py);
+    return;
+  }
   fprintf(out, "grid: %s%d x %d points of %g x %g m, x %g to %g m, y %g to %g m%s, depth up to %g m; %d x %d ranks\n",
           s->geometry.type == WAVE_GRID_MAPPED ? "mapped (non-orthogonal), " : "", g->nx, g->ny, l->dx, l->dy,
           s->config.x0, last_x, s->config.y0, last_y, g->ny == 1 ? " (a flume)" : "", r->deepest, g->px, g->py);
