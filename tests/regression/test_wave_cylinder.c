@@ -92,6 +92,7 @@ static HclStatus diffraction(Runtime *rt, double ka, Diffraction *d) {
   c.laplace.map = &map;
   c.laplace.nz = NZ;
   c.laplace.sigma = LAPLACE_SIGMA_COSINE;
+  c.laplace.krylov.method = KRYLOV_GMRES;
   c.ramp_time = RAMP_PERIODS * linear.period;
   c.nzones = 1;
   c.zones[0] = (WaveZone){.kind = WAVE_ZONE_GENERATE,
