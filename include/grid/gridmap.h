@@ -62,6 +62,11 @@ typedef struct {
 
 void mapping_table_point(const void *ctx, long i, long j, double *x, double *y); /* ctx: a MappingTable */
 
+/* The sums over the block of nx x ny points from (i0, j0) of the distances to the next point along i and along j,
+ * |X(i + 1, j) - X(i, j)| into sums[0] and |X(i, j + 1) - X(i, j)| into sums[1]: divided by the points, the mean
+ * spacings. */
+void mapping_spacing_sums(const Mapping *map, long i0, long j0, int nx, int ny, double sums[2]);
+
 /* The largest g11 + g22 + 2 |g12| over the map's nx x ny points (second-order differences of the map, on the host):
  * pi^2 times it bounds the squared wavenumber the grid resolves, as pi^2 (1/dx^2 + 1/dy^2) does on a Cartesian grid
  * (the wave model's step limit). */

@@ -7,6 +7,20 @@
 
 static const double PI = 3.14159265358979323846;
 
+void mapping_spacing_sums(const Mapping *map, long i0, long j0, int nx, int ny, double sums[2]) {
+  sums[0] = sums[1] = 0;
+  for (long j = j0; j < j0 + ny; j++) {
+    for (long i = i0; i < i0 + nx; i++) {
+      double x, y, xe, ye, xn, yn;
+      map->point(map->ctx, i, j, &x, &y);
+      map->point(map->ctx, i + 1, j, &xe, &ye);
+      map->point(map->ctx, i, j + 1, &xn, &yn);
+      sums[0] += hypot(xe - x, ye - y);
+      sums[1] += hypot(xn - x, yn - y);
+    }
+  }
+}
+
 double mapping_largest_wavenumber2(const Mapping *map, int nx, int ny) {
   double largest = 0;
   for (long j = 0; j < ny; j++) {

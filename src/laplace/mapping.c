@@ -130,18 +130,8 @@ HclStatus mapping_mean_spacing(const Mapping *map, const Decomp *decomp, double 
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(decomp);
   const DecompSpec *g = decomp_spec(decomp);
-  double sums[2] = {0, 0};
-  for (int j = 0; j < l->ny; j++) {
-    for (int i = 0; i < l->nx; i++) {
-      long gi = l->x0 + i, gj = l->y0 + j;
-      double x, y, xe, ye, xn, yn;
-      map->point(map->ctx, gi, gj, &x, &y);
-      map->point(map->ctx, gi + 1, gj, &xe, &ye);
-      map->point(map->ctx, gi, gj + 1, &xn, &yn);
-      sums[0] += hypot(xe - x, ye - y);
-      sums[1] += hypot(xn - x, yn - y);
-    }
-  }
+  double sums[2];
+  mapping_spacing_sums(map, l->x0, l->y0, l->nx, l->ny, sums);
   TRY(par_sum_doubles(sums, 2));
   *dx = sums[0] / ((double)g->nx * g->ny);
   *dy = sums[1] / ((double)g->nx * g->ny);

@@ -395,23 +395,6 @@ static void warn_smoothness(const Case *c, const WaveSetup *s) {
   }
 }
 
-/* The mean distance between neighbours along i and along j over the grid's points. */
-static void mean_spacings(const Mapping *map, int nx, int ny, double *dx, double *dy) {
-  double sums[2] = {0, 0};
-  for (long j = 0; j < ny; j++) {
-    for (long i = 0; i < nx; i++) {
-      double x, y, xe, ye, xn, yn;
-      map->point(map->ctx, i, j, &x, &y);
-      map->point(map->ctx, i + 1, j, &xe, &ye);
-      map->point(map->ctx, i, j + 1, &xn, &yn);
-      sums[0] += hypot(xe - x, ye - y);
-      sums[1] += hypot(xn - x, yn - y);
-    }
-  }
-  *dx = sums[0] / ((double)nx * ny);
-  *dy = sums[1] / ((double)nx * ny);
-}
-
 /* A grid of points from a netCDF file. */
 static HclStatus read_file_grid(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
@@ -426,7 +409,10 @@ static HclStatus read_file_grid(const Case *c, WaveSetup *s) {
   geo->map = (Mapping){mapping_table_point, &geo->table, geo->name};
   TRY(check_cells(c, s));
   warn_smoothness(c, s);
-  mean_spacings(&geo->map, g->nx, g->ny, &s->config.laplace.dx, &s->config.laplace.dy); /* nominal */
+  double sums[2];
+  mapping_spacing_sums(&geo->map, 0, 0, g->nx, g->ny, sums);
+  s->config.laplace.dx = sums[0] / ((double)g->nx * g->ny); /* nominal: the mean spacings */
+  s->config.laplace.dy = sums[1] / ((double)g->nx * g->ny);
   s->config.x0 = geo->x[0];
   s->config.y0 = geo->y[0];
 cleanup:
