@@ -29,30 +29,21 @@
 enum { PATH_SIZE = 1024 };
 static const char *const RESTART_PREFIX = "restart";
 
-/* Map variables, eta and phi (the state); gauges record eta. eta is the free surface's height above the still
- * water level, the reference datum of the model. */
-static const OutputVariable map_variables[] = {
+/* The fields of the run: the state, eta and phi, written every map frame (gauges record eta), then eta's extremes
+ * from output.extremes_start on (wave_track_extremes: after every step), rewritten in the map file and at the
+ * gauges with every frame and sample (the maximum elevation map, the run-up along a body); a restart holds all four.
+ * eta is the free surface's height above the still water level, the reference datum of the model. */
+static const OutputVariable state_variables[] = {
     {"eta", "water_surface_height_above_reference_datum", "free-surface elevation above the still water level", "m",
      NULL, false},
     {"phi", NULL, "velocity potential at the free surface", "m2 s-1", NULL, false},
-};
-enum { MAP_VARIABLES = 2, HISTORY_VARIABLES = 1 };
-/* eta's extremes from output.extremes_start on (wave_track_extremes: after every step), once in the map file and at the gauges
- * of the history file, rewritten with every frame and sample: the maximum elevation map, the run-up along a body. */
-static const OutputVariable extreme_variables[] = {
     {"eta_max", NULL, "highest free-surface elevation after each time step from output.extremes_start on", "m", NULL,
      false},
     {"eta_min", NULL, "lowest free-surface elevation after each time step from output.extremes_start on", "m", NULL,
      false},
 };
-/* A restart's fields: the state, then the extremes. */
-static const OutputVariable restart_variables[] = {
-    {"eta", NULL, "free-surface elevation above the still water level", "m", NULL, false},
-    {"phi", NULL, "velocity potential at the free surface", "m2 s-1", NULL, false},
-    {"eta_max", NULL, "highest free-surface elevation from output.extremes_start on", "m", NULL, false},
-    {"eta_min", NULL, "lowest free-surface elevation from output.extremes_start on", "m", NULL, false},
-};
-enum { RESTART_FIELDS = 4 };
+enum { MAP_VARIABLES = 2, HISTORY_VARIABLES = 1, RESTART_FIELDS = 4 };
+static const OutputVariable *const map_variables = state_variables, *const extreme_variables = state_variables + 2;
 /* The still-water depth, once in the map file: eta's datum is the still water level. */
 static const OutputVariable depth_variable = {
     "depth", "sea_floor_depth_below_geoid", "still-water depth below the still water level", "m", NULL, false};
@@ -109,29 +100,34 @@ typedef struct {
 
 /* ---- set-up -------------------------------------------------------------------------------------------------- */
 
-/* The global (i, j) of the points along one wall (output.runup: 1 west, 2 east, 3 south, 4 north), in order. */
-static int wall_points(const WaveSetup *s, int wall, int *points) {
+/* The sides of the grid, in output.runup's order after auto: west i = 0, east i = nx - 1, south j = 0, north j =
+ * ny - 1. */
+typedef enum { WALL_NONE, WALL_WEST, WALL_EAST, WALL_SOUTH, WALL_NORTH } Wall;
+
+/* The global (i, j) of the points along a wall, in order along it (points NULL: only their count). */
+static int wall_points(const WaveSetup *s, Wall wall, int *points) {
   const DecompSpec *g = &s->grid;
-  bool along_j = wall <= 2;
+  bool along_j = wall == WALL_WEST || wall == WALL_EAST;
   int n = along_j ? g->ny : g->nx;
   for (int k = 0; k < n && points; k++) {
-    points[2 * k] = along_j ? (wall == 1 ? 0 : g->nx - 1) : k;
-    points[2 * k + 1] = along_j ? k : (wall == 3 ? 0 : g->ny - 1);
+    points[2 * k] = along_j ? (wall == WALL_WEST ? 0 : g->nx - 1) : k;
+    points[2 * k + 1] = along_j ? k : (wall == WALL_SOUTH ? 0 : g->ny - 1);
   }
   return n;
 }
 
-/* The wall output.runup names: 0 none, 1..4 west, east, south, north; auto is a polar grid's cylinder. */
-static int runup_wall(const WaveRun *r) {
+/* The wall output.runup names (auto|none|west|east|south|north); auto is a polar grid's cylinder, its west side. */
+static Wall runup_wall(const WaveRun *r) {
   int choice = case_choice(r->c, "output.runup");
-  return choice > 0 ? choice - 1 : r->setup.geometry.type == WAVE_GRID_POLAR ? 1 : 0;
+  return choice > 0 ? (Wall)(choice - 1) : r->setup.geometry.type == WAVE_GRID_POLAR ? WALL_WEST : WALL_NONE;
 }
 
 /* The run-up gauges: one at every point of the wall output.runup names, runup_0000 onwards along it. */
 static HclStatus add_runup_gauges(WaveRun *r) {
   HclStatus status = HCL_OK;
-  int wall = runup_wall(r), *points = NULL;
-  if (wall == 0) {
+  Wall wall = runup_wall(r);
+  int *points = NULL;
+  if (wall == WALL_NONE) {
     goto cleanup;
   }
   int n = wall_points(&r->setup, wall, NULL);
@@ -372,7 +368,7 @@ static HclStatus write_restart(void *model, double t, int64_t step) {
   const WaveSetup *s = &r->setup;
   RestartSpec base = {.source = r->source,
                       .title = case_string(r->c, "model.title"),
-                      .fields = restart_variables, /* the state: eta and phi at the free surface, extremes */
+                      .fields = state_variables, /* eta and phi at the free surface, and the extremes */
                       .time_units = s->time_units,
                       .x0 = s->config.x0,
                       .dx = s->config.laplace.dx,
