@@ -5,8 +5,8 @@
 # same number of solver iterations (ghosts are exchanged before every stencil, so only the order of the global sums
 # differs: last bits), in double and in mixed precision; and mixed precision agrees with double to the solver
 # tolerance: at rtol 1e-6 the two differ by no more than twice what double itself moves between rtol 1e-6 and 1e-8
-# (the error the tolerance admits). The same on a curvilinear grid (wave_final's skewed rectangle, mixed, 1 to 4
-# ranks).
+# (the error the tolerance admits). The same on curvilinear grids (wave_final's skewed rectangle, and its O-grid with
+# a generation ring, split across its periodic angle; mixed, 1 to 4 ranks).
 # Usage: test_wave_ranks.sh MPIRUN WAVE_FINAL
 set -u
 mpirun=$1
@@ -53,12 +53,14 @@ for precision in double mixed; do
       within "$dir/$precision-1e-8-1" "$dir/$precision-1e-8-$n" 1e-13
   done
 done
-for n in 1 2 4; do
-  run mixed 1e-8 "$n" skewed
-done
-for n in 2 4; do
-  ok "skewed grid: $n ranks give the one-rank state ($(tail -1 "$dir/mixed-1e-8-1-skewed"))" \
-    within "$dir/mixed-1e-8-1-skewed" "$dir/mixed-1e-8-$n-skewed" 1e-13
+for grid in skewed polar; do
+  for n in 1 2 4; do
+    run mixed 1e-8 "$n" "$grid"
+  done
+  for n in 2 4; do
+    ok "$grid grid: $n ranks give the one-rank state ($(tail -1 "$dir/mixed-1e-8-1-$grid"))" \
+      within "$dir/mixed-1e-8-1-$grid" "$dir/mixed-1e-8-$n-$grid" 1e-13
+  done
 done
 # The exchanges overlapped with work (halo.h) give the bits of exchanging first (HYDROCL_OVERLAP_CELLS=1e300; the
 # suite runs with 0: every exchange that can be overlapped is): every kernel that runs while ghosts travel reads none

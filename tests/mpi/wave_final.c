@@ -4,8 +4,10 @@
  * zone, walls), 33 x 25 x 9 at sixth order, 6 steps; rank 0 prints the final eta of every point, one per line with
  * 17 significant digits, then a line "iterations N" (all solves). test_wave_ranks.sh compares ranks and precisions.
  * With "skewed" the grid is mapping.h's skewed rectangle over the same 2 m x 1.5 m (a curvilinear grid; the bed, the
- * hump and the zones are the same functions and boxes of the physical plane).
- * Usage: wave_final double|mixed RTOL [skewed] */
+ * hump and the zones are the same functions and boxes of the physical plane); with "polar" an O-grid around a
+ * cylinder of radius 0.15 m at (1, 0.75) out to 0.75 m (33 points along the radius, 25 around, periodic), the same
+ * bed and hump, a generation ring 0.2 m wide at its edge instead of the zones.
+ * Usage: wave_final double|mixed RTOL [skewed|polar] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,10 +57,10 @@ int main(int argc, char **argv) {
   Wave *wave = NULL;
   double *h = NULL, *eta = NULL, *phi = NULL, *global = NULL;
   TRY(par_init(&argc, &argv));
-  REQUIRE(argc == 3 || (argc == 4 && strcmp(argv[3], "skewed") == 0), HCL_EUSAGE,
-          "usage: wave_final double|mixed RTOL [skewed]");
+  bool skewed = argc == 4 && strcmp(argv[3], "skewed") == 0, polar = argc == 4 && strcmp(argv[3], "polar") == 0;
+  REQUIRE(argc == 3 || skewed || polar, HCL_EUSAGE, "usage: wave_final double|mixed RTOL [skewed|polar]");
   TRY(test_open_runtime(true, &rt));
-  DecompSpec spec = {.nx = NX, .ny = NY};
+  DecompSpec spec = {.nx = NX, .ny = NY, .periodic_y = polar};
   TRY(decomp_create(&spec, &decomp));
   const DecompLocal *l = decomp_local(decomp);
   WaveConfig c = wave_config_default();
@@ -66,7 +68,9 @@ int main(int argc, char **argv) {
   c.laplace.precision = strcmp(argv[1], "double") == 0 ? LAPLACE_DOUBLE : LAPLACE_MIXED;
   c.laplace.krylov.rtol = atof(argv[2]);
   MappingRectangle rectangle = {.lx = 2, .ly = 1.5, .dx = 1.0 / 16, .dy = 1.0 / 16, .stretch = 0.15, .skew = 0.15};
-  Mapping map = {mapping_rectangle_point, &rectangle, "the skewed rectangle"};
+  MappingPolar ring = {.cx = 1, .cy = 0.75, .radius = 0.15, .outer = 0.75, .stretching = log(5.0), .nr = NX, .ntheta = NY};
+  Mapping map = skewed ? (Mapping){mapping_rectangle_point, &rectangle, "the skewed rectangle"}
+                       : (Mapping){mapping_polar_point, &ring, "the O-grid"};
   c.laplace.map = argc == 4 ? &map : NULL;
   c.laplace.krylov.atol = 0;
   c.ramp_time = 0.5;
@@ -86,6 +90,11 @@ int main(int argc, char **argv) {
                           .y1 = 1.5,
                           .inward = WAVE_INWARD_MINUS_X,
                           .shape = WAVE_SHAPE_POLYNOMIAL};
+  if (polar) {
+    c.nzones = 1;
+    c.zones[0] = (WaveZone){.kind = WAVE_ZONE_GENERATE, .region = WAVE_REGION_RING, .cx = 1, .cy = 0.75, .r0 = 0.55,
+                            .r1 = 0.75, .shape = WAVE_SHAPE_EXPONENTIAL, .power = 3.5};
+  }
   size_t n = (size_t)l->nx * l->ny;
   TRY_ALLOC(h, n);
   TRY_ALLOC(eta, n);
