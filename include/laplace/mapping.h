@@ -46,7 +46,6 @@ enum {
   MAPPING_OPERATOR_PLANES = MAPPING_JACOBIAN
 };
 
-
 /* The metric terms of map at this rank's owned points of dst (any precision; its decomposition's point I is the
  * map's point stride I), from centred differences of the given order (2, 4, 6 or 8), into planes first_plane ..
  * first_plane + MAPPING_PLANES - 1 of dst; its ghosts are left as they are. A point where the map folds or

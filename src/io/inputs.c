@@ -506,8 +506,8 @@ static HclStatus netcdf_grid_shape(const char *path, const char *const *names, i
   TRY_NC(nc_inq_vardimid(ncid, var, dims), path);
   TRY_NC(nc_inq_dimlen(ncid, dims[0], &lengths[0]), path);
   TRY_NC(nc_inq_dimlen(ncid, dims[1], &lengths[1]), path);
-  REQUIRE(lengths[0] <= 1000000 && lengths[1] <= 1000000, HCL_EDATA, "%s: variable '%s' is %zu x %zu, beyond 10^6 a side",
-          path, found, lengths[0], lengths[1]);
+  REQUIRE(lengths[0] <= 1000000 && lengths[1] <= 1000000, HCL_EDATA,
+          "%s: variable '%s' is %zu x %zu, beyond 10^6 a side", path, found, lengths[0], lengths[1]);
   *ny = (int)lengths[0];
   *nx = (int)lengths[1];
 cleanup:

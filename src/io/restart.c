@@ -134,8 +134,14 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t s
   HclStatus status = HCL_OK;
   int ncid = -1, step_var;
   NcGrid grid;
-  OutputSpec where = {.path = path, .x0 = spec->x0, .dx = spec->dx, .y0 = spec->y0, .dy = spec->dy,
-                      .map = spec->map, .points = spec->points, .crs = spec->crs};
+  OutputSpec where = {.path = path,
+                      .x0 = spec->x0,
+                      .dx = spec->dx,
+                      .y0 = spec->y0,
+                      .dy = spec->dy,
+                      .map = spec->map,
+                      .points = spec->points,
+                      .crs = spec->crs};
   const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
   int *vars = NULL;
   float *scratch = NULL;
@@ -379,11 +385,11 @@ static HclStatus read_file(const char *path, Field *const *fields, int nfields, 
   const char *axes[2] = {"y", "x"}, *curvilinear_axes[2] = {"gamma", "xi"}; /* nc_output_define_grid */
   int want[2] = {g->ny, g->nx};
   for (int a = 0; a < 2; a++) {
-    bool found = nc_inq_dimid(ncid, axes[a], &dim) == NC_NOERR || nc_inq_dimid(ncid, curvilinear_axes[a], &dim) == NC_NOERR;
-    REQUIRE(found && nc_inq_dimlen(ncid, dim, &length) == NC_NOERR &&
-                length == (size_t)want[a],
-            HCL_EDATA, "restart '%s' has %zu points in %s, the case has %d; restart from a run of the same grid", path,
-            length, axes[a], want[a]);
+    bool found =
+        nc_inq_dimid(ncid, axes[a], &dim) == NC_NOERR || nc_inq_dimid(ncid, curvilinear_axes[a], &dim) == NC_NOERR;
+    REQUIRE(found && nc_inq_dimlen(ncid, dim, &length) == NC_NOERR && length == (size_t)want[a], HCL_EDATA,
+            "restart '%s' has %zu points in %s, the case has %d; restart from a run of the same grid", path, length,
+            axes[a], want[a]);
   }
   for (int i = 0; i < nfields; i++) {
     Field *f = fields[i];

@@ -138,4 +138,3 @@ HclStatus mapping_mean_spacing(const Mapping *map, const Decomp *decomp, double 
 cleanup:
   return status;
 }
-

@@ -23,7 +23,7 @@ enum { WG_X = 32, WG_Y = 4 };
 /* A curvilinear grid's planes (wave.cl's GRID_PARAMS): mapping.h's metric terms, then the points' x and y. */
 enum { GRID_X = MAPPING_PLANES, GRID_Y, GRID_PLANES };
 enum { K_STAGE, K_ENERGY_INTEGRANDS, K_RELAX, K_GUARD, K_COLUMN_VELOCITY, K_LAGRANGE, K_EXTREMES, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"stage",           "energy_integrands", "relax",    "guard",
+static const char *const kernel_names[NKERNELS] = {"stage",           "energy_integrands", "relax",   "guard",
                                                    "column_velocity", "lagrange",          "extremes"};
 
 /* A 2D pair of fields (eta, phi) with one halo for both: the state, the two alternating stage states, the sums. */
@@ -390,7 +390,7 @@ void wave_destroy(Wave **wave) {
   pair_destroy(&W->stage[0]);
   pair_destroy(&W->stage[1]);
   pair_destroy(&W->acc);
-  Field *fields[] = {W->h,    W->still,   W->weight,     W->generate,  W->area,
+  Field *fields[] = {W->h,    W->still,   W->weight,  W->generate,   W->area,
                      W->grid, W->eta_max, W->eta_min, W->scratch[0], W->scratch[1]};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
     field_destroy(&fields[f]);

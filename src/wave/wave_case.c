@@ -211,8 +211,8 @@ static HclStatus read_rectangle(const Case *c, WaveSetup *s) {
     REQUIRE(g->nx > 1 && g->ny > 1, HCL_EDATA, "%s: grid.type mapped needs points in both directions (nx %d, ny %d)",
             case_origin(c, "grid.type"), g->nx, g->ny);
     REQUIRE(case_real(c, "grid.stretch") + case_real(c, "grid.skew") < 1, HCL_EDATA,
-            "%s: grid.stretch + grid.skew = %g: the map folds unless their sum is below 1",
-            case_origin(c, "grid.skew"), case_real(c, "grid.stretch") + case_real(c, "grid.skew"));
+            "%s: grid.stretch + grid.skew = %g: the map folds unless their sum is below 1", case_origin(c, "grid.skew"),
+            case_real(c, "grid.stretch") + case_real(c, "grid.skew"));
     geo->rectangle = (MappingRectangle){.x0 = s->config.x0,
                                         .y0 = s->config.y0,
                                         .lx = g->periodic_x ? g->nx * dx : (g->nx - 1) * dx,
@@ -268,7 +268,8 @@ cleanup:
 static HclStatus read_points(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
   WaveGeometry *geo = &s->geometry;
-  const char *path = case_file(c, "grid.file"), *given[2] = {case_string(c, "grid.x_variable"), case_string(c, "grid.y_variable")};
+  const char *path = case_file(c, "grid.file"),
+             *given[2] = {case_string(c, "grid.x_variable"), case_string(c, "grid.y_variable")};
   const char *usual[2][2] = {{"x", "x_rho"}, {"y", "y_rho"}};
   char found[2][INPUT_NAME_SIZE];
   int nx[2], ny[2];
@@ -331,7 +332,8 @@ static HclStatus check_cells(const Case *c, const WaveSetup *s) {
   map->point(map->ctx, first_i, first_j, &x, &y);
   REQUIRE(bad < cells_x * cells_y, HCL_EDATA,
           "%s: every cell of the grid turns clockwise: j must run anticlockwise from i; reverse one direction of the "
-          "file's points", case_origin(c, "grid.file"));
+          "file's points",
+          case_origin(c, "grid.file"));
   bool closing = (g->periodic_x && first_i == g->nx - 1) || (g->periodic_y && first_j == g->ny - 1);
   FAIL(HCL_EDATA,
        "%s: %ld of the grid's %ld cells fold, turn clockwise or have no area, the first the cell from point (%ld, %ld) "
@@ -372,7 +374,8 @@ static void warn_smoothness(const Case *c, const WaveSetup *s) {
       /* the angle between the two grid directions' centred differences, 90 degrees on an orthogonal grid */
       double ax = p[2][1][0] - p[0][1][0], ay = p[2][1][1] - p[0][1][1];
       double bx = p[1][2][0] - p[1][0][0], by = p[1][2][1] - p[1][0][1];
-      double angle = fabs(90 - acos((ax * bx + ay * by) / (hypot(ax, ay) * hypot(bx, by))) * 180 / 3.14159265358979323846);
+      double angle =
+          fabs(90 - acos((ax * bx + ay * by) / (hypot(ax, ay) * hypot(bx, by))) * 180 / 3.14159265358979323846);
       if ((wall_x || wall_y) && angle > worst_angle) {
         worst_angle = angle;
         angle_at[0] = i;
@@ -631,8 +634,8 @@ static HclStatus check_ring(const Case *c, int n, const char *text, const WaveZo
   HclStatus status = HCL_OK;
   const char *key = "relaxation.zones";
   REQUIRE(isfinite(z->cx) && isfinite(z->cy), HCL_EDATA,
-          "%s: %s: ring %d ('%s') needs its centre, 'about X Y', on a grid that is not polar", case_origin(c, key),
-          key, n, text);
+          "%s: %s: ring %d ('%s') needs its centre, 'about X Y', on a grid that is not polar", case_origin(c, key), key,
+          n, text);
   REQUIRE(z->r0 >= 0 && z->r1 > z->r0, HCL_EDATA,
           "%s: %s: ring %d ('%s') is empty: it needs 0 <= FROM < TO (got %g to %g m)", case_origin(c, key), key, n,
           text, z->r0, z->r1);
@@ -651,8 +654,8 @@ static HclStatus check_zone(const Case *c, const WaveSetup *s, int n, const char
   } else {
     bool along_x = z->inward == WAVE_INWARD_PLUS_X || z->inward == WAVE_INWARD_MINUS_X;
     REQUIRE(along_x ? z->x1 > z->x0 && z->y1 >= z->y0 : z->y1 > z->y0 && z->x1 >= z->x0, HCL_EDATA,
-            "%s: %s: zone %d ('%s') is empty: FROM must lie below TO (x %g to %g m, y %g to %g m)",
-            case_origin(c, key), key, n, text, z->x0, z->x1, z->y0, z->y1);
+            "%s: %s: zone %d ('%s') is empty: FROM must lie below TO (x %g to %g m, y %g to %g m)", case_origin(c, key),
+            key, n, text, z->x0, z->x1, z->y0, z->y1);
     REQUIRE(z->x0 >= box[0] - sx && z->x1 <= box[1] + sx && z->y0 >= box[2] - sy && z->y1 <= box[3] + sy, HCL_EDATA,
             "%s: %s: zone %d ('%s') covers x %g to %g m, y %g to %g m, outside the domain's grid points, x %g to %g "
             "m, y %g to %g m",

@@ -58,7 +58,7 @@ typedef struct {
   DecompSpec grid;
   WaveGeometry geometry; /* where the points lie */
   WaveConfig config;     /* spacing, origin, solver (its map: &geometry.map), physics, zones, ramp */
-  Crs *crs;          /* of x and y (grid.crs); NULL: local Cartesian */
+  Crs *crs;              /* of x and y (grid.crs); NULL: local Cartesian */
   WaveBed bed;
   WaveInitial initial;
   WaveIncidentKind incident_kind;

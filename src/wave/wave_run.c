@@ -160,9 +160,9 @@ static HclStatus locate_point(const WaveRun *r, const NamedPoint *p, const char 
     *fi = g->nx == 1 ? 0 : (p->x - s->config.x0) / s->config.laplace.dx;
     *fj = g->ny == 1 ? 0 : (p->y - s->config.y0) / s->config.laplace.dy;
   } else {
-    REQUIRE(mapping_locate(&s->geometry.map, g->nx, g->ny, g->periodic_x, g->periodic_y, p->x, p->y, fi, fj),
-            HCL_EDATA, "%s: %s '%s' at (%g, %g) m lies outside the %s (no cell of it holds the point)", p->origin, what,
-            p->name, p->x, p->y, s->geometry.map.name);
+    REQUIRE(mapping_locate(&s->geometry.map, g->nx, g->ny, g->periodic_x, g->periodic_y, p->x, p->y, fi, fj), HCL_EDATA,
+            "%s: %s '%s' at (%g, %g) m lies outside the %s (no cell of it holds the point)", p->origin, what, p->name,
+            p->x, p->y, s->geometry.map.name);
   }
 cleanup:
   return status;
@@ -684,8 +684,8 @@ static void print_geometry(const WaveRun *r, FILE *out) {
     fprintf(out,
             "grid: %d x %d points from %s, x %g to %g m, y %g to %g m, mean spacing %.4g m along i and %.4g m along j, "
             "depth up to %g m; %d x %d ranks\n",
-            g->nx, g->ny, case_file(r->c, "grid.file"), box[0], box[1], box[2], box[3], l->dx, l->dy, r->deepest,
-            g->px, g->py);
+            g->nx, g->ny, case_file(r->c, "grid.file"), box[0], box[1], box[2], box[3], l->dx, l->dy, r->deepest, g->px,
+            g->py);
     return;
   }
   fprintf(out, "grid: %s%d x %d points of %g x %g m, x %g to %g m, y %g to %g m%s, depth up to %g m; %d x %d ranks\n",
@@ -737,8 +737,8 @@ static void print_waves(const WaveRun *r, FILE *out) {
       fprintf(out, "relaxation zone %d: %s ring, r %g to %g m about (%g, %g) m, towards its centre\n", n + 1, kind,
               z->r0, z->r1, z->cx, z->cy);
     } else {
-      fprintf(out, "relaxation zone %d: %s, x %g to %g m, y %g to %g m, towards %s\n", n + 1, kind, z->x0, z->x1,
-              z->y0, z->y1, inward[z->inward]);
+      fprintf(out, "relaxation zone %d: %s, x %g to %g m, y %g to %g m, towards %s\n", n + 1, kind, z->x0, z->x1, z->y0,
+              z->y1, inward[z->inward]);
     }
   }
 }

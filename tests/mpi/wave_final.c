@@ -68,7 +68,8 @@ int main(int argc, char **argv) {
   c.laplace.precision = strcmp(argv[1], "double") == 0 ? LAPLACE_DOUBLE : LAPLACE_MIXED;
   c.laplace.krylov.rtol = atof(argv[2]);
   MappingRectangle rectangle = {.lx = 2, .ly = 1.5, .dx = 1.0 / 16, .dy = 1.0 / 16, .stretch = 0.15, .skew = 0.15};
-  MappingPolar ring = {.cx = 1, .cy = 0.75, .radius = 0.15, .outer = 0.75, .stretching = log(5.0), .nr = NX, .ntheta = NY};
+  MappingPolar ring = {
+      .cx = 1, .cy = 0.75, .radius = 0.15, .outer = 0.75, .stretching = log(5.0), .nr = NX, .ntheta = NY};
   Mapping map = skewed ? (Mapping){mapping_rectangle_point, &rectangle, "the skewed rectangle"}
                        : (Mapping){mapping_polar_point, &ring, "the O-grid"};
   c.laplace.map = argc == 4 ? &map : NULL;
@@ -92,8 +93,14 @@ int main(int argc, char **argv) {
                           .shape = WAVE_SHAPE_POLYNOMIAL};
   if (polar) {
     c.nzones = 1;
-    c.zones[0] = (WaveZone){.kind = WAVE_ZONE_GENERATE, .region = WAVE_REGION_RING, .cx = 1, .cy = 0.75, .r0 = 0.55,
-                            .r1 = 0.75, .shape = WAVE_SHAPE_EXPONENTIAL, .power = 3.5};
+    c.zones[0] = (WaveZone){.kind = WAVE_ZONE_GENERATE,
+                            .region = WAVE_REGION_RING,
+                            .cx = 1,
+                            .cy = 0.75,
+                            .r0 = 0.55,
+                            .r1 = 0.75,
+                            .shape = WAVE_SHAPE_EXPONENTIAL,
+                            .power = 3.5};
   }
   size_t n = (size_t)l->nx * l->ny;
   TRY_ALLOC(h, n);

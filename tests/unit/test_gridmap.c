@@ -43,23 +43,32 @@ static double round_trip(const Mapping *map, int nx, int ny, bool periodic_y, in
 }
 
 static void locate_polar(void) {
-  MappingPolar polar = {.cx = 1, .cy = -2, .radius = 0.1625, .outer = 11.0825, .stretching = log(11.0825 / 0.1625),
-                        .nr = 45, .ntheta = 64};
+  MappingPolar polar = {.cx = 1,
+                        .cy = -2,
+                        .radius = 0.1625,
+                        .outer = 11.0825,
+                        .stretching = log(11.0825 / 0.1625),
+                        .nr = 45,
+                        .ntheta = 64};
   Mapping map = {mapping_polar_point, &polar, "polar grid"};
   int lost;
   double worst = round_trip(&map, 45, 64, true, &lost);
-  TAP_OK(lost == 0 && worst < 1e-9, "polar O-grid: every point of every cell, the periodic seam's too, locates back "
-                                    "to its index (worst %.2g, %d lost)", worst, lost);
+  TAP_OK(lost == 0 && worst < 1e-9,
+         "polar O-grid: every point of every cell, the periodic seam's too, locates back "
+         "to its index (worst %.2g, %d lost)",
+         worst, lost);
   double fi, fj;
   bool inside = mapping_locate(&map, 45, 64, false, true, 1.05, -2, &fi, &fj);
   bool beyond = mapping_locate(&map, 45, 64, false, true, 1 + 12, -2, &fi, &fj);
   TAP_OK(!inside && !beyond, "a point inside the cylinder and one beyond the outer edge are not found");
-  bool wall = mapping_locate(&map, 45, 64, false, true, 1 + 0.1625 * cos(2 * PI * 63 / 64), -2 + 0.1625 * sin(2 * PI * 63 / 64), &fi, &fj);
+  bool wall = mapping_locate(&map, 45, 64, false, true, 1 + 0.1625 * cos(2 * PI * 63 / 64),
+                             -2 + 0.1625 * sin(2 * PI * 63 / 64), &fi, &fj);
   TAP_OK(wall && fabs(fi) < 1e-9 && fabs(fj - 63) < 1e-9, "a point of the wall is its own index (%g, %g)", fi, fj);
 }
 
 static void locate_rectangle(void) {
-  MappingRectangle rect = {.x0 = -3, .y0 = 5, .lx = 2, .ly = 1, .dx = 2.0 / 32, .dy = 1.0 / 16, .stretch = 0.1, .skew = 0.15};
+  MappingRectangle rect = {
+      .x0 = -3, .y0 = 5, .lx = 2, .ly = 1, .dx = 2.0 / 32, .dy = 1.0 / 16, .stretch = 0.1, .skew = 0.15};
   Mapping map = {mapping_rectangle_point, &rect, "mapped rectangle"};
   int lost;
   double worst = round_trip(&map, 33, 17, false, &lost);
@@ -114,10 +123,13 @@ static void table_extension(void) {
   }
   /* exact but for rounding, amplified by the weights four points out (1716 at degree 6), squared at the corners */
   double a = amplification(6, -4), bound = 4 * 2.2e-16 * largest * a * a;
-  TAP_OK(worst < bound, "a table of cubic points continues exactly beyond its four walls and corners (%.2g, rounding "
-                        "bound %.2g)", worst, bound);
+  TAP_OK(worst < bound,
+         "a table of cubic points continues exactly beyond its four walls and corners (%.2g, rounding "
+         "bound %.2g)",
+         worst, bound);
 
-  MappingPolar polar = {.radius = 0.1625, .outer = 11.0825, .stretching = log(11.0825 / 0.1625), .nr = 23, .ntheta = 32};
+  MappingPolar polar = {
+      .radius = 0.1625, .outer = 11.0825, .stretching = log(11.0825 / 0.1625), .nr = 23, .ntheta = 32};
   Mapping ring = {mapping_polar_point, &polar, "polar grid"};
   double *px = malloc(sizeof *px * 23 * 32), *py = malloc(sizeof *py * 23 * 32);
   tabulate(&ring, 23, 32, px, py);
@@ -134,8 +146,10 @@ static void table_extension(void) {
   }
   /* geometric radii extrapolated by a sixth-degree polynomial: the error is the 7th difference of a q^i, q = 1.21,
    * times its Lagrange factor, about 1e-3 of the first spacing at 3 points out */
-  TAP_OK(inner < 1e-2 && seam == 0, "an O-grid table continues inside the cylinder within %.2g of its first spacing "
-                                   "and wraps its angle exactly", inner);
+  TAP_OK(inner < 1e-2 && seam == 0,
+         "an O-grid table continues inside the cylinder within %.2g of its first spacing "
+         "and wraps its angle exactly",
+         inner);
   free(px);
   free(py);
 }
