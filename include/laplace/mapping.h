@@ -20,7 +20,8 @@
  * it extends the grid smoothly (the solvers mirror their fields there, which imposes the no-flux condition n . grad
  * u = 0 of eq. 10 exactly where the grid lines meet the wall at right angles, as an O-grid's do: eq. 11's normal is
  * then the grid direction itself). Coarse levels of a multigrid pass a stride: their point I is the map's point
- * stride I. Every call is collective over the decomposition. */
+ * stride I. Every call is collective over the decomposition. The map itself, the built-in maps and the way back
+ * from a physical point to the grid are gridmap.h's. */
 #ifndef HYDROCL_MAPPING_H
 #define HYDROCL_MAPPING_H
 
