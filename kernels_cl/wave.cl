@@ -2,7 +2,7 @@
 /* wave.cl: the surface conditions and time stepping of the potential-flow wave model (src/wave/wave.c;
  * fnpf-gpu-model.txt eqs. 1a, 1b), the relaxation zones, the stability guard and the column velocities.
  *
- * Kernels: stage, energy_integrands, relax, guard, column_velocity, lagrange
+ * Kernels: stage, energy_integrands, relax, guard, column_velocity, lagrange, extremes, smooth
  * Macros: REAL (the state's precision), RADIUS (order / 2: the ghost width of every field here), WIDTH (order + 1,
  *   the centred stencils), LINEAR (1: the linear surface conditions), VWIDTH (order + 2: the sigma stencils, fd.h),
  *   NZ (sigma points), VFIRST (the first node of each of the NZ + 1 nodes' sigma stencils), CURVILINEAR (defined on
@@ -108,6 +108,22 @@ __kernel void energy_integrands(__global REAL *area_eta_t, __global REAL *area_e
   surface_rates(eta, phi, w[at], at, pitch, g, d1 GRID_PASS, &eta_t, &phi_t);
   area_eta_t[at] = area[at] * eta_t;
   area_eta[at] = area[at] * eta[at];
+}
+
+/* The filter along one direction (0: x, 1: y) of eta and phi, ghosts filled: out = sum_m w[m] in(at + (m - RADIUS)
+ * step) with weights w along that direction (wave_filter). */
+__kernel void smooth(__global const REAL *eta, __global const REAL *phi, __global REAL *eta_out,
+                     __global REAL *phi_out, const int nx, const int ny, const int pitch, const int direction,
+                     __constant const REAL *weights) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const ulong at = AT(j, i);
+  const long step = direction == 0 ? 1 : pitch;
+  __constant const REAL *w = weights + direction * WIDTH;
+  eta_out[at] = along(eta, at, step, w);
+  phi_out[at] = along(phi, at, step, w);
 }
 
 /* The extremes of eta since tracking began (wave_track_extremes). */

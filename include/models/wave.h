@@ -70,6 +70,7 @@ typedef struct {
   int extrapolation; /* solutions the initial guess is extrapolated through: 0 (the last solve's Phi as it is)
                             to WAVE_EXTRAPOLATION_MAX; each costs one field of nz + 1 planes */
   double ramp_time;  /* T_ramp [s]; 0: the incident wave is there in full from t = 0 */
+  int filter_interval; /* steps between applications of wave_filter after a step; 0: never */
   int nzones;
   WaveZone zones[WAVE_ZONES_MAX];
 } WaveConfig;
@@ -142,6 +143,14 @@ Field *wave_eta(Wave *wave); /* the state (borrowed; owned points valid) */
 Field *wave_phi(Wave *wave);
 Field *wave_depth(Wave *wave);     /* the still-water depth h, positive down (borrowed; owned points valid) */
 Laplace *wave_laplace(Wave *wave); /* the solver: Phi of the last solve, w, sigma (borrowed) */
+
+/* Smooths eta and phi along each index direction in turn with the Savitzky-Golay filter of the stencils' width
+ * (order + 1 points; they reach as far as the state's ghosts, mirrored at walls) and polynomial degree order - 2, as
+ * OceanWave3D filters its nonlinear runs: polynomials up to that degree pass unchanged (a smooth wave loses
+ * O(dx^(order - 1)) of itself), the grid's shortest wave, two spacings long, is multiplied by -0.37 (order 4) to
+ * -0.39 (order 6) per direction. A direction of one point is left as it is. wave_step applies it every
+ * config.filter_interval steps; only then is it available. Collective. */
+HclStatus wave_filter(Wave *wave);
 
 /* Tracks the highest and lowest eta at every point from now on, updated after every step (one launch per step):
  * from eta_max and eta_min (this rank's owned points; a continued run's) or, when they are NULL, from the present

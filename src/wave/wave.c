@@ -22,9 +22,9 @@
 enum { WG_X = 32, WG_Y = 4 };
 /* A curvilinear grid's planes (wave.cl's GRID_PARAMS): mapping.h's metric terms, then the points' x and y. */
 enum { GRID_X = MAPPING_PLANES, GRID_Y, GRID_PLANES };
-enum { K_STAGE, K_ENERGY_INTEGRANDS, K_RELAX, K_GUARD, K_COLUMN_VELOCITY, K_LAGRANGE, K_EXTREMES, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"stage",           "energy_integrands", "relax",   "guard",
-                                                   "column_velocity", "lagrange",          "extremes"};
+enum { K_STAGE, K_ENERGY_INTEGRANDS, K_RELAX, K_GUARD, K_COLUMN_VELOCITY, K_LAGRANGE, K_EXTREMES, K_SMOOTH, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"stage",    "energy_integrands", "relax",   "guard", "column_velocity",
+                                                   "lagrange", "extremes",          "smooth"};
 
 /* A 2D pair of fields (eta, phi) with one halo for both: the state, the two alternating stage states, the sums. */
 typedef struct {
@@ -47,6 +47,8 @@ struct Wave {
   Mirror *mirror;
   Reducer *reducer;
   cl_mem d1, components;
+  cl_mem smoothing; /* the Savitzky-Golay weights along x, then along y (config.filter_interval > 0) */
+  long steps;       /* taken since wave_create, for the filter's interval */
   int ncomponents;
   double current_x, current_y, potential_rate; /* of the incident wave */
   Field *history[WAVE_EXTRAPOLATION_MAX];      /* Phi at history_time[m], newest at `newest` */
@@ -143,6 +145,8 @@ static HclStatus check_config(const WaveConfig *c, const DecompSpec *g) {
           c->extrapolation, WAVE_EXTRAPOLATION_MAX);
   REQUIRE(c->ramp_time >= 0 && isfinite(c->ramp_time), HCL_EDATA, "waves.ramp_time = %g s: must be >= 0", c->ramp_time);
   REQUIRE(isfinite(c->x0) && isfinite(c->y0), HCL_EDATA, "grid.x0 = %g, grid.y0 = %g: must be finite", c->x0, c->y0);
+  REQUIRE(c->filter_interval >= 0, HCL_EDATA, "physics.filter_interval = %d: steps between filterings, 0 for none",
+          c->filter_interval);
   TRY(check_zones(c, g));
 cleanup:
   return status;
@@ -307,6 +311,55 @@ cleanup:
   return status;
 }
 
+/* The Savitzky-Golay smoothing weights c[0..2r] of 2r + 1 points and polynomial degree p: the value at the middle of
+ * the least-squares polynomial through the points, c_k = sum_m [(A^T A)^-1]_0m k^m with A_km = k^m, k = -r..r. */
+static void savitzky_golay(int r, int p, double *c) {
+  double normal[FD_WIDTH_MAX][FD_WIDTH_MAX + 1] = {{0}}, z[FD_WIDTH_MAX];
+  int n = p + 1;
+  for (int a = 0; a < n; a++) {
+    for (int b = 0; b < n; b++) {
+      for (int k = -r; k <= r; k++) {
+        normal[a][b] += pow(k, a) * pow(k, b);
+      }
+    }
+    normal[a][n] = a == 0; /* (A^T A) z = e_0 */
+  }
+  for (int col = 0; col < n; col++) { /* Gauss-Jordan: A^T A is symmetric positive definite, no pivoting needed */
+    for (int row = 0; row < n; row++) {
+      double f = row == col ? 0 : normal[row][col] / normal[col][col];
+      for (int k = col; k <= n && row != col; k++) {
+        normal[row][k] -= f * normal[col][k];
+      }
+    }
+  }
+  for (int a = 0; a < n; a++) {
+    z[a] = normal[a][n] / normal[a][a];
+  }
+  for (int k = -r; k <= r; k++) {
+    c[k + r] = 0;
+    for (int m = 0; m < n; m++) {
+      c[k + r] += z[m] * pow(k, m);
+    }
+  }
+}
+
+/* The filter's weights along x and along y: Savitzky-Golay over the stencils' width (the state's ghosts reach that
+ * far) and of the highest degree that still smooths, width - 3; the identity along a direction of one point. */
+static HclStatus make_smoothing(Wave *W) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *g = decomp_spec(W->decomp);
+  int w = W->width;
+  double c[FD_WIDTH_MAX], weights[2 * FD_WIDTH_MAX];
+  savitzky_golay(W->radius, w - 3, c);
+  for (int m = 0; m < w; m++) {
+    weights[m] = g->nx > 1 ? c[m] : m == W->radius;
+    weights[w + m] = g->ny > 1 ? c[m] : m == W->radius;
+  }
+  TRY(runtime_upload_reals(W->rt, W->precision, weights, 2 * (size_t)w, "wave smoothing weights", &W->smoothing));
+cleanup:
+  return status;
+}
+
 /* The kernels for the model's precision, order and equations; the column velocities read the Laplace solver's own
  * sigma stencils (laplace_sigma_stencils), whose first nodes are a build constant as in laplace.cl. */
 static HclStatus build(Wave *W) {
@@ -373,6 +426,9 @@ HclStatus wave_create(Runtime *rt, const Decomp *decomp, const WaveConfig *confi
   TRY(reducer_create(rt, decomp, &W->reducer));
   TRY(build(W));
   TRY(make_stencils(W));
+  if (config->filter_interval > 0) {
+    TRY(make_smoothing(W));
+  }
   TRY(make_fields(W, h));
   *out = W;
   W = NULL;
@@ -398,7 +454,7 @@ void wave_destroy(Wave **wave) {
   for (int m = 0; m < WAVE_EXTRAPOLATION_MAX; m++) {
     field_destroy(&W->history[m]);
   }
-  cl_mem buffers[] = {W->d1, W->components};
+  cl_mem buffers[] = {W->d1, W->components, W->smoothing};
   for (size_t b = 0; b < sizeof buffers / sizeof *buffers; b++) {
     if (buffers[b]) {
       clReleaseMemObject(buffers[b]);
@@ -633,6 +689,30 @@ static HclStatus relax(Wave *W) {
   return kernel_launch(W->rt, &a, owned_grid(W), points(W) * real_bytes(W));
 }
 
+/* out = the filter's weights along one direction (0: x, 1: y) applied to in, eta and phi. */
+static HclStatus smooth_along(Wave *W, Pair *in, Pair *out, int direction) {
+  KernelArgs a = kernel_args(W->kernels[K_SMOOTH]);
+  arg_mem(&a, field_buffer(in->eta));
+  arg_mem(&a, field_buffer(in->phi));
+  arg_mem(&a, field_buffer(out->eta));
+  arg_mem(&a, field_buffer(out->phi));
+  arg_shape(&a, W);
+  arg_int(&a, direction);
+  arg_mem(&a, W->smoothing);
+  return kernel_launch(W->rt, &a, owned_grid(W), 4 * points(W) * real_bytes(W));
+}
+
+HclStatus wave_filter(Wave *W) {
+  HclStatus status = HCL_OK;
+  ASSERT(W->smoothing);
+  TRY(exchange(W, &W->y));
+  TRY(smooth_along(W, &W->y, &W->stage[0], 0));
+  TRY(exchange(W, &W->stage[0]));
+  TRY(smooth_along(W, &W->stage[0], &W->y, 1));
+cleanup:
+  return status;
+}
+
 /* eta_max = max(eta_max, eta), eta_min = min(eta_min, eta). */
 static HclStatus update_extremes(Wave *W) {
   KernelArgs a = kernel_args(W->kernels[K_EXTREMES]);
@@ -680,6 +760,10 @@ HclStatus wave_step(Wave *W, double dt, bool timing, WaveStepStats *stats) {
   if (W->config.nzones > 0) {
     TRY(relax(W));
     TRY(lap(W, timing, &since, &s.relax_seconds));
+  }
+  W->steps++;
+  if (W->config.filter_interval > 0 && W->steps % W->config.filter_interval == 0) {
+    TRY(wave_filter(W));
   }
   if (W->eta_max) {
     TRY(update_extremes(W));

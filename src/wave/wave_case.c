@@ -67,6 +67,10 @@ static const CaseKey wave_case_keys[] = {
     {"physics.equations", CASE_CHOICE, "", "nonlinear", CASE_UNBOUNDED, "nonlinear|linear",
      "the fully nonlinear surface conditions (fnpf-gpu-model eqs. 1a, 1b), or their linearization on the still "
      "water (eta_t = w, phi_t = -g eta)"},
+    {"physics.filter_interval", CASE_INT, "", "0", 0, 1000000, NULL,
+     "steps between Savitzky-Golay smoothings of eta and phi along each grid direction (order + 1 points, degree "
+     "order - 2: smooth waves pass, the grid's shortest is damped), as OceanWave3D filters nonlinear runs on fine "
+     "grids; counted from the run's (or the continued run's) start; 0: none"},
     {"bed.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|bar|whalin|file",
      "flat: depth; bar: Beji and Battjes' submerged bar; whalin: Whalin's shoal (both with their origin at bed.x, "
      "bed.y); file: bed.file"},
@@ -994,6 +998,7 @@ HclStatus wave_setup_from_case(const Case *c, const LaplacePrecision *precision,
   s->config = wave_config_default();
   s->config.g = case_real(c, "physics.g");
   s->config.equations = case_choice(c, "physics.equations") == 0 ? WAVE_NONLINEAR : WAVE_LINEAR;
+  s->config.filter_interval = (int)case_int(c, "physics.filter_interval");
   read_time(c, s);
   TRY(run_time_units(c, "time.start", &s->start, s->time_units, sizeof s->time_units));
   TRY(read_grid(c, s));
