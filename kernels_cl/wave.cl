@@ -112,9 +112,8 @@ __kernel void energy_integrands(__global REAL *area_eta_t, __global REAL *area_e
 
 /* The filter along one direction (0: x, 1: y) of eta and phi, ghosts filled: out = sum_m w[m] in(at + (m - RADIUS)
  * step) with weights w along that direction (wave_filter). */
-__kernel void smooth(__global const REAL *eta, __global const REAL *phi, __global REAL *eta_out,
-                     __global REAL *phi_out, const int nx, const int ny, const int pitch, const int direction,
-                     __constant const REAL *weights) {
+__kernel void smooth(__global const REAL *eta, __global const REAL *phi, __global REAL *eta_out, __global REAL *phi_out,
+                     const int nx, const int ny, const int pitch, const int direction, __constant const REAL *weights) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;

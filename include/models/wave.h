@@ -67,9 +67,9 @@ typedef struct {
   double g;              /* [m/s^2] */
   double x0, y0;         /* the coordinates of grid point (0, 0) [m] */
   WaveEquations equations;
-  int extrapolation; /* solutions the initial guess is extrapolated through: 0 (the last solve's Phi as it is)
+  int extrapolation;   /* solutions the initial guess is extrapolated through: 0 (the last solve's Phi as it is)
                             to WAVE_EXTRAPOLATION_MAX; each costs one field of nz + 1 planes */
-  double ramp_time;  /* T_ramp [s]; 0: the incident wave is there in full from t = 0 */
+  double ramp_time;    /* T_ramp [s]; 0: the incident wave is there in full from t = 0 */
   int filter_interval; /* steps between applications of wave_filter after a step; 0: never */
   int nzones;
   WaveZone zones[WAVE_ZONES_MAX];
@@ -147,8 +147,9 @@ Laplace *wave_laplace(Wave *wave); /* the solver: Phi of the last solve, w, sigm
 /* Smooths eta and phi along each index direction in turn with the Savitzky-Golay filter of the stencils' width
  * (order + 1 points; they reach as far as the state's ghosts, mirrored at walls) and polynomial degree order - 2, as
  * OceanWave3D filters its nonlinear runs: polynomials up to that degree pass unchanged (a smooth wave loses
- * O(dx^(order - 1)) of itself), the grid's shortest wave, two spacings long, is multiplied by -0.37 (order 4) to
- * -0.39 (order 6) per direction. A direction of one point is left as it is. wave_step applies it every
+ * O(dx^(order - 1)) of itself: at order 6 3e-4 of a wave 13 points long per application and direction, which adds up
+ * over many steps), the grid's shortest wave, two spacings long, is multiplied by -0.37 (order 4) to -0.39 (order 6)
+ * per direction. A direction of one point is left as it is. wave_step applies it every
  * config.filter_interval steps; only then is it available. Collective. */
 HclStatus wave_filter(Wave *wave);
 

@@ -23,8 +23,8 @@ enum { WG_X = 32, WG_Y = 4 };
 /* A curvilinear grid's planes (wave.cl's GRID_PARAMS): mapping.h's metric terms, then the points' x and y. */
 enum { GRID_X = MAPPING_PLANES, GRID_Y, GRID_PLANES };
 enum { K_STAGE, K_ENERGY_INTEGRANDS, K_RELAX, K_GUARD, K_COLUMN_VELOCITY, K_LAGRANGE, K_EXTREMES, K_SMOOTH, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"stage",    "energy_integrands", "relax",   "guard", "column_velocity",
-                                                   "lagrange", "extremes",          "smooth"};
+static const char *const kernel_names[NKERNELS] = {"stage",           "energy_integrands", "relax",    "guard",
+                                                   "column_velocity", "lagrange",          "extremes", "smooth"};
 
 /* A 2D pair of fields (eta, phi) with one halo for both: the state, the two alternating stage states, the sums. */
 typedef struct {

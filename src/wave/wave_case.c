@@ -69,8 +69,9 @@ static const CaseKey wave_case_keys[] = {
      "water (eta_t = w, phi_t = -g eta)"},
     {"physics.filter_interval", CASE_INT, "", "0", 0, 1000000, NULL,
      "steps between Savitzky-Golay smoothings of eta and phi along each grid direction (order + 1 points, degree "
-     "order - 2: smooth waves pass, the grid's shortest is damped), as OceanWave3D filters nonlinear runs on fine "
-     "grids; counted from the run's (or the continued run's) start; 0: none"},
+     "order - 2: the grid's shortest wave is damped, a wave 13 points long loses 3e-4 per application and direction "
+     "at order 6), as OceanWave3D filters nonlinear runs; counted from the run's (or the continued run's) start; 0: "
+     "none"},
     {"bed.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|bar|whalin|file",
      "flat: depth; bar: Beji and Battjes' submerged bar; whalin: Whalin's shoal (both with their origin at bed.x, "
      "bed.y); file: bed.file"},

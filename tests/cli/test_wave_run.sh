@@ -306,6 +306,13 @@ $py "$root/tests/cli/ogrid_file.py" 23 32 "$dir/kinked.nc" kinked
 run_capture "$hydrocl" validate "${polar[@]}" "${from_file[@]}" --set grid.file="$dir/kinked.nc"
 ok "a grid file whose spacing jumps validates with a warning naming the worst point" test "$rc" = 0 -a -n \
   "$(grep "spacing changes by a factor .* at point (1[12], " <<<"$err")"
+# The nonlinear conditions' own step limit (the surface carried at the water's speed): on the Kriebel O-grid at 4 mm
+# cells a step of 0.025 s went unstable after 9 s, 0.0125 s ran (H200, 2026-11-27); validate warns of the first.
+run_capture "$hydrocl" validate "$root/cases/cylinder-kriebel.yml" --set grid.nx=173 --set grid.ny=256
+ok "a nonlinear step that carries the surface 0.9 of the smallest cell validates with a warning and the step to take" \
+  test "$rc" = 0 -a -n "$(grep "crosses 0.9 of the smallest spacing .* a step of 0.0139 s keeps it at 0.5" <<<"$err")"
+run_capture "$hydrocl" validate "$root/cases/cylinder-kriebel.yml" --set grid.nx=173 --set grid.ny=256 --set time.dt=0.0125
+ok "half the step validates without it" test "$rc" = 0 -a -z "$(grep "surface velocity" <<<"$err")"
 printf 'name,x,y\ninside,0.05,0\n' >"$dir/inside.csv"
 bad_input "a gauge inside the cylinder" "gauge 'inside' at (0.05, 0) m lies outside the polar grid" "${polar[@]}" \
   --set output.gauge_file="$dir/inside.csv"

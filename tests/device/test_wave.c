@@ -333,22 +333,26 @@ static void filter(Runtime *rt) {
       memcpy(before, b.eta, sizeof *before * b.n);
       st = wave_set_state(b.wave, 0, b.eta, b.phi);
     }
-    if (st == HCL_OK && (st = wave_filter(b.wave)) == HCL_OK && (st = field_read_owned(wave_eta(b.wave), b.eta)) == HCL_OK) {
+    if (st == HCL_OK && (st = wave_filter(b.wave)) == HCL_OK &&
+        (st = field_read_owned(wave_eta(b.wave), b.eta)) == HCL_OK) {
       st = field_read_owned(wave_phi(b.wave), b.phi);
     }
     for (size_t p = 0; st == HCL_OK && p < b.n; p++) {
       int i = l->x0 + (int)(p % l->nx), j = l->y0 + (int)(p / l->nx);
       bool inside = i >= 3 && i <= 29 && j >= 3 && j <= 13;
       if (pass == 0) {
-        checker = fmax(checker, fmax(fabs(b.eta[p] / before[p] - expected), fabs(b.phi[p] / (-2 * before[p]) - expected)));
+        checker =
+            fmax(checker, fmax(fabs(b.eta[p] / before[p] - expected), fabs(b.phi[p] / (-2 * before[p]) - expected)));
       } else if (inside) {
         quartic = fmax(quartic, fmax(fabs(b.eta[p] - before[p]), fabs(b.phi[p] + 2 * before[p])) / 1e-3);
       }
     }
     free(before);
   }
-  TAP_OK(st == HCL_OK && checker < 1e-13, "filter: a checkerboard comes out times (89/231)^2 at every point (off by "
-                                          "%.1e) %s", checker, status_message());
+  TAP_OK(st == HCL_OK && checker < 1e-13,
+         "filter: a checkerboard comes out times (89/231)^2 at every point (off by "
+         "%.1e) %s",
+         checker, status_message());
   TAP_OK(st == HCL_OK && quartic < 1e-13, "filter: a quartic surface passes unchanged away from the walls (%.1e of it)",
          quartic);
   status_clear();
