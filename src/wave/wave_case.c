@@ -48,7 +48,7 @@ static const CaseKey wave_case_keys[] = {
     {"grid.y0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,
      "y of the first point (the south wall); polar: y of the cylinder's centre"},
     {"grid.stretch", CASE_REAL, "", "0.1", 0, 0.9, NULL,
-     "mapped: the spacing varies by this fraction along each direction (mapping.h: MappingRectangle)"},
+     "mapped: the spacing varies by this fraction along each direction (gridmap.h: MappingRectangle)"},
     {"grid.skew", CASE_REAL, "", "0.1", 0, 0.9, NULL,
      "mapped: how far the grid lines lean from square inside (0.15: up to 17 degrees on a square); stretch + skew "
      "< 1"},
