@@ -256,15 +256,16 @@ static HclStatus read_polar(const Case *c, WaveSetup *s) {
                               .stretching = case_choice(c, "grid.radial") == 0 ? log(R / a) : 0,
                               .nr = g->nx,
                               .ntheta = g->ny};
-  /* the stencils reach order / 2 points inside the cylinder's wall: the formula must stay at r > 0 there */
-  double inner = mapping_polar_radius(&geo->polar, -(double)s->config.laplace.order / 2);
+  /* the stencils reach order / 2 points inside the cylinder's wall: the formula must stay at r > 0 there (the
+   * solver's keys are read after the grid's) */
+  double inner = mapping_polar_radius(&geo->polar, -(double)case_int(c, "solver.order") / 2);
   REQUIRE(inner > 0, HCL_EDATA,
           "%s: the polar grid's first radial spacing, %g m, is too wide for the cylinder of radius %g m: the "
           "stencils reach past its centre; use more points along the radius (grid.nx) or grid.radial geometric",
           case_origin(c, "grid.nx"), mapping_polar_radius(&geo->polar, 1) - a, a);
   geo->map = (Mapping){mapping_polar_point, &geo->polar, "polar grid"};
   s->config.laplace.dx = mapping_polar_radius(&geo->polar, 1) - a; /* nominal: the spacings at the cylinder */
-  s->config.laplace.dy = 2 * 3.14159265358979323846 * a / g->ny;
+  s->config.laplace.dy = 2 * PI * a / g->ny;
 cleanup:
   return status;
 }
@@ -379,8 +380,7 @@ static void warn_smoothness(const Case *c, const WaveSetup *s) {
       /* the angle between the two grid directions' centred differences, 90 degrees on an orthogonal grid */
       double ax = p[2][1][0] - p[0][1][0], ay = p[2][1][1] - p[0][1][1];
       double bx = p[1][2][0] - p[1][0][0], by = p[1][2][1] - p[1][0][1];
-      double angle =
-          fabs(90 - acos((ax * bx + ay * by) / (hypot(ax, ay) * hypot(bx, by))) * 180 / 3.14159265358979323846);
+      double angle = fabs(90 - acos((ax * bx + ay * by) / (hypot(ax, ay) * hypot(bx, by))) * 180 / PI);
       if ((wall_x || wall_y) && angle > worst_angle) {
         worst_angle = angle;
         angle_at[0] = i;
