@@ -153,11 +153,11 @@ Laplace *wave_laplace(Wave *wave); /* the solver: Phi of the last solve, w, sigm
  * config.filter_interval steps; only then is it available. Collective. */
 HclStatus wave_filter(Wave *wave);
 
-/* Tracks the highest and lowest eta at every point from now on, updated after every step (one launch per step):
- * from eta_max and eta_min (this rank's owned points; a continued run's) or, when they are NULL, from the present
- * state. wave_eta_max and wave_eta_min are the fields (borrowed; NULL when not tracked): the maximum run-up along a
- * body, the maximum elevation map. */
-HclStatus wave_track_extremes(Wave *wave, const double *eta_max, const double *eta_min);
+/* Tracks the highest and lowest eta at every point from now on, starting from the present state and updated after
+ * every step (one launch per step); called again, starts afresh. wave_eta_max and wave_eta_min are the fields
+ * (borrowed; NULL when not tracked; a continued run reads its restart's into them): the maximum run-up along a body,
+ * the maximum elevation map. */
+HclStatus wave_track_extremes(Wave *wave);
 Field *wave_eta_max(Wave *wave);
 Field *wave_eta_min(Wave *wave);
 

@@ -794,22 +794,18 @@ Field *wave_depth(Wave *W) {
   return W->h;
 }
 
-HclStatus wave_track_extremes(Wave *W, const double *eta_max, const double *eta_min) {
+HclStatus wave_track_extremes(Wave *W) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(W->decomp);
-  double *eta = NULL;
   if (!W->eta_max) {
     TRY(make_field(W, "eta_max", 1, &W->eta_max));
     TRY(make_field(W, "eta_min", 1, &W->eta_min));
   }
-  if (!eta_max) {
-    TRY_ALLOC(eta, (size_t)l->nx * l->ny);
-    TRY(field_read_owned(W->y.eta, eta));
-  }
-  TRY(field_write_owned(W->eta_max, eta_max ? eta_max : eta));
-  TRY(field_write_owned(W->eta_min, eta_max ? eta_min : eta));
+  size_t bytes = field_count(W->y.eta) * precision_bytes(W->precision); /* the same layout: copied on the device */
+  TRY_CL(clEnqueueCopyBuffer(runtime_queue(W->rt), field_buffer(W->y.eta), field_buffer(W->eta_max), 0, 0, bytes, 0,
+                             NULL, NULL));
+  TRY_CL(clEnqueueCopyBuffer(runtime_queue(W->rt), field_buffer(W->y.eta), field_buffer(W->eta_min), 0, 0, bytes, 0,
+                             NULL, NULL));
 cleanup:
-  free(eta);
   return status;
 }
 

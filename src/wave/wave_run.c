@@ -374,7 +374,7 @@ static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *reques
     TRY(wave_set_incident(r->wave, &r->setup.incident));
   }
   TRY(wave_set_state(r->wave, 0, r->eta, r->phi));
-  TRY(wave_track_extremes(r->wave, NULL, NULL)); /* a continued run's restart overwrites them */
+  TRY(wave_track_extremes(r->wave)); /* a continued run's restart overwrites them */
 cleanup:
   return status;
 }
@@ -646,7 +646,7 @@ static HclStatus advance(void *model, Timeline *tl, double *dt, TimelineDue *due
   r->iterations += stats.iterations;
   r->solves += stats.solves;
   if (tl->t < r->extremes_start && t_next >= r->extremes_start) { /* from here on: forget the start-up's */
-    TRY(wave_track_extremes(r->wave, NULL, NULL));
+    TRY(wave_track_extremes(r->wave));
   }
   *due = timeline_advance(tl, t_next);
 cleanup:
