@@ -4,7 +4,7 @@
  * fnpf-gpu-model.txt section 4), zebra-line Gauss-Seidel with the modified Thomas algorithm (eqs. 11-14),
  * full-weighting restriction and linear prolongation.
  *
- * Kernels: level_columns, smooth, smooth_level, residual_low, restrict_residual, prolong_add
+ * Kernels: level_columns, smooth, smooth_level, residual_low, restrict_residual, prolong_add, vcycle_tail
  * Macros: REAL (the V-cycle's precision), NZ_MAX (the finest level's nz), MIRROR_* (mirror.h's side bits),
  *   CURVILINEAR (defined on a curvilinear grid: below), common.clh
  * Layout: 3D fields f[p][j][i], p = 0 the ghost plane below the bottom, p = k + 1 sigma_k (k = 0 .. nz - 1, the
@@ -324,13 +324,13 @@ __kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const 
   solve_line(u, rhs, col, i, j, nx, ny, pitch, plane, nz, walls, zero_guess, vertical, idx2, idy2, i2dx, i2dy);
 }
 
-/* `sweeps` zebra sweeps of a level on one rank without periodic sides, in one launch of one work-group (a coarse
- * level, where launches would cost more than the work): the work-items stride over each colour's columns and meet
- * at a barrier, which makes the global writes of the half-sweep visible to the whole group, before the next. */
-__kernel void smooth_level(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx,
-                           const int ny, const int pitch, const ulong plane, const int nz, const int sweeps,
-                           const int walls, const int zero_guess, __constant const REAL *vertical, const REAL idx2,
-                           const REAL idy2, const REAL i2dx, const REAL i2dy) {
+/* `sweeps` zebra sweeps of a level on one rank without periodic sides by one work-group (a coarse level, where
+ * launches would cost more than the work): the work-items stride over each colour's columns and meet at a barrier,
+ * which makes the global writes of the half-sweep visible to the whole group, before the next. */
+INLINE void group_sweeps(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx,
+                         const int ny, const int pitch, const ulong plane, const int nz, const int sweeps,
+                         const int walls, const bool zero_guess, __constant const REAL *vertical, const REAL idx2,
+                         const REAL idy2, const REAL i2dx, const REAL i2dy) {
   const int per_row = (nx + 1) / 2; /* columns of one colour in a row, at most; one rank: x0 = y0 = 0 */
   for (int sweep = 0; sweep < sweeps; sweep++) {
     for (int colour = 0; colour < 2; colour++) {
@@ -346,15 +346,20 @@ __kernel void smooth_level(__global REAL *u, __global const REAL *rhs, __global 
   }
 }
 
-/* res = rhs - M u on every row (0 at the surface). */
-__kernel void residual_low(__global REAL *res, __global const REAL *u, __global const REAL *rhs,
-                           __global const REAL *col, const int nx, const int ny, const int pitch, const ulong plane,
-                           const int nz, const int walls, __constant const REAL *vertical, const REAL idx2,
+/* A level's sweeps of one visit in one launch of one work-group. */
+__kernel void smooth_level(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx,
+                           const int ny, const int pitch, const ulong plane, const int nz, const int sweeps,
+                           const int walls, const int zero_guess, __constant const REAL *vertical, const REAL idx2,
                            const REAL idy2, const REAL i2dx, const REAL i2dy) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (OUTSIDE(i, j)) {
-    return;
-  }
+  group_sweeps(u, rhs, col, nx, ny, pitch, plane, nz, sweeps, walls, zero_guess, vertical, idx2, idy2, i2dx, i2dy);
+}
+
+/* res = rhs - M u in column (i, j), every row (0 at the surface). */
+INLINE void residual_column(__global REAL *res, __global const REAL *u, __global const REAL *rhs,
+                            __global const REAL *col, const int i, const int j, const int nx, const int ny,
+                            const int pitch, const ulong plane, const int nz, const int walls,
+                            __constant const REAL *vertical, const REAL idx2, const REAL idy2, const REAL i2dx,
+                            const REAL i2dy) {
   const Column c = load_column(col, i, j, pitch, plane);
   const Around a = around(i, j, nx, ny, walls);
   const Line o = load_line(u, i, j, pitch, plane, nz, false);
@@ -371,19 +376,26 @@ __kernel void residual_low(__global REAL *res, __global const REAL *u, __global 
   AT(res, nz, j, i) = 0;
 }
 
+__kernel void residual_low(__global REAL *res, __global const REAL *u, __global const REAL *rhs,
+                           __global const REAL *col, const int nx, const int ny, const int pitch, const ulong plane,
+                           const int nz, const int walls, __constant const REAL *vertical, const REAL idx2,
+                           const REAL idy2, const REAL i2dx, const REAL i2dy) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  residual_column(res, u, rhs, col, i, j, nx, ny, pitch, plane, nz, walls, vertical, idx2, idy2, i2dx, i2dy);
+}
+
 /* Full weighting: coarse rhs at (I, J, P) from the fine residual around fine point (fx I + off_x, fy J + off_y) in
  * local indices (fine_nx x fine_ny owned, mirrored across the fine level's closed sides fine_walls, halo ghosts
  * elsewhere), weights 1/4 1/2 1/4 in a halved direction and 1 in a kept one; vertically from transfer[4 P ..]: the
  * fine centre node and three weights (mg.c: the bottom condition's row is injected, the bottom row weighs the row
  * above it only). Launched over the coarse owned points. */
-__kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine, const int nx, const int ny,
-                                const int pitch, const ulong plane, const int nz, const int fine_nx, const int fine_ny,
-                                const int fine_walls, const int fine_pitch, const ulong fine_plane, const int fx,
-                                const int fy, const int off_x, const int off_y, __constant const REAL *transfer) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (OUTSIDE(i, j)) {
-    return;
-  }
+INLINE void restrict_point(__global REAL *coarse, __global const REAL *fine, const int i, const int j, const int pitch,
+                           const ulong plane, const int nz, const int fine_nx, const int fine_ny, const int fine_walls,
+                           const int fine_pitch, const ulong fine_plane, const int fx, const int fy, const int off_x,
+                           const int off_y, __constant const REAL *transfer) {
   const REAL halved[3] = {0.25f, 0.5f, 0.25f}, kept[3] = {0, 1, 0};
   const int fi = fx * i + off_x, fj = fy * j + off_y;
   int columns[3], rows[3]; /* the fine points read at offsets -1, 0, 1 (ghost offset included) */
@@ -416,18 +428,26 @@ __kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine
   }
 }
 
-/* Linear interpolation of the coarse correction (halo ghosts filled; it never reads across a closed side) added to
- * the fine one at every fine node below the surface: horizontally from the coarse points around global fine index
- * (even: the one coarse point; odd: the two either side), vertically from transfer[2 p ..]: the coarse node below
- * and the weight of the one above. Launched over the fine owned points. */
-__kernel void prolong_add(__global REAL *fine, __global const REAL *coarse, const int nx, const int ny, const int pitch,
-                          const ulong plane, const int nz, const int coarse_pitch, const ulong coarse_plane,
-                          const int fx, const int fy, const int x0, const int y0, const int coarse_x0,
-                          const int coarse_y0, __constant const REAL *transfer) {
+__kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine, const int nx, const int ny,
+                                const int pitch, const ulong plane, const int nz, const int fine_nx, const int fine_ny,
+                                const int fine_walls, const int fine_pitch, const ulong fine_plane, const int fx,
+                                const int fy, const int off_x, const int off_y, __constant const REAL *transfer) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
+  restrict_point(coarse, fine, i, j, pitch, plane, nz, fine_nx, fine_ny, fine_walls, fine_pitch, fine_plane, fx, fy,
+                 off_x, off_y, transfer);
+}
+
+/* Linear interpolation of the coarse correction (halo ghosts filled; it never reads across a closed side) added to
+ * the fine one at every fine node below the surface: horizontally from the coarse points around global fine index
+ * (even: the one coarse point; odd: the two either side), vertically from transfer[2 p ..]: the coarse node below
+ * and the weight of the one above. Launched over the fine owned points. */
+INLINE void prolong_point(__global REAL *fine, __global const REAL *coarse, const int i, const int j, const int pitch,
+                          const ulong plane, const int nz, const int coarse_pitch, const ulong coarse_plane,
+                          const int fx, const int fy, const int x0, const int y0, const int coarse_x0,
+                          const int coarse_y0, __constant const REAL *transfer) {
   const int gi = x0 + i, gj = y0 + j;
   /* the coarse points to the west/south (local, ghost -1 allowed) and the weight of the next one */
   const int ci = (fx == 2 ? gi / 2 : gi) - coarse_x0, cj = (fy == 2 ? gj / 2 : gj) - coarse_y0;
@@ -451,5 +471,108 @@ __kernel void prolong_add(__global REAL *fine, __global const REAL *coarse, cons
       sum += weight_z * v;
     }
     AT(fine, p, j, i) += sum;
+  }
+}
+
+__kernel void prolong_add(__global REAL *fine, __global const REAL *coarse, const int nx, const int ny, const int pitch,
+                          const ulong plane, const int nz, const int coarse_pitch, const ulong coarse_plane,
+                          const int fx, const int fy, const int x0, const int y0, const int coarse_x0,
+                          const int coarse_y0, __constant const REAL *transfer) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  prolong_point(fine, coarse, i, j, pitch, plane, nz, coarse_pitch, coarse_plane, fx, fy, x0, y0, coarse_x0, coarse_y0,
+                transfer);
+}
+
+/* ---- the coarse levels in one launch ---- */
+
+/* A level of the tail (mg.c: plan_tail): its row of TAIL_FIELDS ints in table, its u, rhs, res and col at their
+ * offsets in pack (the layout of the level's fields), its spacing (idx2, idy2, i2dx, i2dy), sigma weights and the
+ * transfers from the level above at their offsets in tables. One rank, closed sides: no ghosts to exchange, and
+ * every level starts at the origin. */
+enum {
+  TAIL_NX,
+  TAIL_NY,
+  TAIL_PITCH,
+  TAIL_PLANE,
+  TAIL_NZ,
+  TAIL_WALLS,
+  TAIL_FX,
+  TAIL_FY,
+  TAIL_COUNT,
+  TAIL_U,
+  TAIL_RHS,
+  TAIL_RES,
+  TAIL_COL,
+  TAIL_SPACING,
+  TAIL_VERTICAL,
+  TAIL_RESTRICTION,
+  TAIL_PROLONGATION,
+  TAIL_FIELDS
+};
+
+#define ROW(l, f) table[(l)*TAIL_FIELDS + (f)]
+#define ARRAY(l, f) (pack + ROW(l, f))
+#define TABLE(l, f) (tables + ROW(l, f))
+#define STEP() barrier(CLK_GLOBAL_MEM_FENCE)
+#define TAIL_SWEEPS(l, count, zero_guess)                                                                              \
+  group_sweeps(ARRAY(l, TAIL_U), ARRAY(l, TAIL_RHS), ARRAY(l, TAIL_COL), ROW(l, TAIL_NX), ROW(l, TAIL_NY),             \
+               ROW(l, TAIL_PITCH), ROW(l, TAIL_PLANE), ROW(l, TAIL_NZ), count, ROW(l, TAIL_WALLS), zero_guess,         \
+               TABLE(l, TAIL_VERTICAL), TABLE(l, TAIL_SPACING)[0], TABLE(l, TAIL_SPACING)[1],                          \
+               TABLE(l, TAIL_SPACING)[2], TABLE(l, TAIL_SPACING)[3])
+#define FOR_COLUMNS(l, i, j)                                                                                           \
+  for (int k_ = get_local_id(0); k_ < ROW(l, TAIL_NX) * ROW(l, TAIL_NY); k_ += get_local_size(0))                      \
+    for (int i = k_ % ROW(l, TAIL_NX), j = k_ / ROW(l, TAIL_NX), once_ = 1; once_; once_ = 0)
+
+/* The V-cycle of tail levels 0 .. levels - 1 by one work-group, what the level-by-level kernels do in the same order
+ * with barriers between the steps: rhs of the first copied in from rhs_top, u of the first out to u_top (whole
+ * fields, the layout of the tail's first level). */
+__kernel void vcycle_tail(__global REAL *pack, __global const int *table, __constant const REAL *tables,
+                          const int levels, const int pre_sweeps, const int post_sweeps, const int coarse_sweeps,
+                          __global const REAL *rhs_top, __global REAL *u_top) {
+  for (int k = get_local_id(0); k < ROW(0, TAIL_COUNT); k += get_local_size(0)) {
+    ARRAY(0, TAIL_RHS)[k] = rhs_top[k];
+  }
+  STEP();
+  for (int l = 0; l < levels; l++) { /* down: smooth, residual, restrict */
+    const int last = l == levels - 1, first = last ? coarse_sweeps : pre_sweeps;
+    if (first == 0) {
+      for (int k = get_local_id(0); k < ROW(l, TAIL_COUNT); k += get_local_size(0)) {
+        ARRAY(l, TAIL_U)[k] = 0;
+      }
+      STEP();
+    }
+    TAIL_SWEEPS(l, first, true);
+    if (last) {
+      break;
+    }
+    __constant const REAL *spacing = TABLE(l, TAIL_SPACING);
+    FOR_COLUMNS(l, i, j) {
+      residual_column(ARRAY(l, TAIL_RES), ARRAY(l, TAIL_U), ARRAY(l, TAIL_RHS), ARRAY(l, TAIL_COL), i, j,
+                      ROW(l, TAIL_NX), ROW(l, TAIL_NY), ROW(l, TAIL_PITCH), ROW(l, TAIL_PLANE), ROW(l, TAIL_NZ),
+                      ROW(l, TAIL_WALLS), TABLE(l, TAIL_VERTICAL), spacing[0], spacing[1], spacing[2], spacing[3]);
+    }
+    STEP();
+    FOR_COLUMNS(l + 1, i, j) {
+      restrict_point(ARRAY(l + 1, TAIL_RHS), ARRAY(l, TAIL_RES), i, j, ROW(l + 1, TAIL_PITCH), ROW(l + 1, TAIL_PLANE),
+                     ROW(l + 1, TAIL_NZ), ROW(l, TAIL_NX), ROW(l, TAIL_NY), ROW(l, TAIL_WALLS), ROW(l, TAIL_PITCH),
+                     ROW(l, TAIL_PLANE), ROW(l + 1, TAIL_FX), ROW(l + 1, TAIL_FY), 0, 0,
+                     TABLE(l + 1, TAIL_RESTRICTION));
+    }
+    STEP();
+  }
+  for (int l = levels - 2; l >= 0; l--) { /* up: prolong, smooth */
+    FOR_COLUMNS(l, i, j) {
+      prolong_point(ARRAY(l, TAIL_U), ARRAY(l + 1, TAIL_U), i, j, ROW(l, TAIL_PITCH), ROW(l, TAIL_PLANE),
+                    ROW(l, TAIL_NZ), ROW(l + 1, TAIL_PITCH), ROW(l + 1, TAIL_PLANE), ROW(l + 1, TAIL_FX),
+                    ROW(l + 1, TAIL_FY), 0, 0, 0, 0, TABLE(l + 1, TAIL_PROLONGATION));
+    }
+    STEP();
+    TAIL_SWEEPS(l, post_sweeps, false);
+  }
+  for (int k = get_local_id(0); k < ROW(0, TAIL_COUNT); k += get_local_size(0)) {
+    u_top[k] = ARRAY(0, TAIL_U)[k];
   }
 }

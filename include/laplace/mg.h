@@ -44,6 +44,7 @@ enum { MG_LEVELS_MOST = -1 };
 typedef struct {
   int levels;                                 /* restrictions K; MG_LEVELS_MOST: as many as the grid allows */
   int pre_sweeps, post_sweeps, coarse_sweeps; /* zebra-line Gauss-Seidel sweeps (one red and one black half each) */
+  bool level_by_level;                        /* no one-launch tail (tests compare the two paths) */
 } MgOptions;
 
 /* K as many as the grid allows, V(1,1), 4 coarse sweeps. */

@@ -17,11 +17,33 @@ enum { GHOST = 1, WG_X = 32, WG_Y = 4, MG_LEVELS_MAX = 32, MIN_HORIZONTAL = 5, M
 enum { COLUMN_PLANES = 4, CURVILINEAR_PLANES = 9 };                /* a column's coefficients (multigrid.cl) */
 enum { VERT_STRIDE = 8, RESTRICT_STRIDE = 4, PROLONG_STRIDE = 2 }; /* as in multigrid.cl */
 /* A level of at most 2 GROUP_MAX columns (about one pass of a work-group per colour) is smoothed in one launch of
- * one work-group (smooth_level). */
-enum { GROUP_MAX = 512 };
-enum { K_COLUMNS, K_SMOOTH, K_SMOOTH_LEVEL, K_RESIDUAL, K_RESTRICT, K_PROLONG, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"level_columns",     "smooth",     "smooth_level", "residual_low",
-                                                   "restrict_residual", "prolong_add"};
+ * one work-group (smooth_level); from the first of such levels on, on one rank with closed sides, the V-cycle runs
+ * in one launch of one work-group (vcycle_tail). */
+enum { GROUP_MAX = 512, TAIL_COLUMNS_PER_ITEM = 2 };
+/* A tail level's row in the tail's table (multigrid.cl's TAIL_* fields). */
+enum {
+  TAIL_NX,
+  TAIL_NY,
+  TAIL_PITCH,
+  TAIL_PLANE,
+  TAIL_NZ,
+  TAIL_WALLS,
+  TAIL_FX,
+  TAIL_FY,
+  TAIL_COUNT,
+  TAIL_U,
+  TAIL_RHS,
+  TAIL_RES,
+  TAIL_COL,
+  TAIL_SPACING,
+  TAIL_VERTICAL,
+  TAIL_RESTRICTION,
+  TAIL_PROLONGATION,
+  TAIL_FIELDS
+};
+enum { K_COLUMNS, K_SMOOTH, K_SMOOTH_LEVEL, K_RESIDUAL, K_RESTRICT, K_PROLONG, K_TAIL, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"level_columns",     "smooth",      "smooth_level", "residual_low",
+                                                   "restrict_residual", "prolong_add", "vcycle_tail"};
 
 typedef struct {
   const Decomp *decomp; /* level 0: the caller's; coarser levels: own_decomp */
@@ -51,7 +73,11 @@ struct Mg {
   Level level[MG_LEVELS_MAX];
   cl_program program;
   cl_kernel kernels[NKERNELS];
-  size_t group; /* smooth_level's work-group size */
+  size_t group;               /* smooth_level's work-group size */
+  int tail;                   /* the first level of the one-launch tail, or nlevels (none) */
+  size_t tail_group;          /* vcycle_tail's work-group size */
+  double tail_points;         /* the tail's levels' points together */
+  cl_mem pack, table, tables; /* the tail's fields, its rows of TAIL_FIELDS, its REAL tables (multigrid.cl) */
 };
 
 /* ---- the levels ---- */
@@ -146,10 +172,13 @@ static double node_sigma(const Level *L, int p) {
 
 /* The 3-point weights of d/dsigma and d2/dsigma2 at every node between the ghost and the surface (fd_weights on
  * the actual spacing), and sigma. */
-static HclStatus make_vertical(Mg *m, Level *L) {
+static size_t vertical_count(const Level *L) {
+  return (size_t)(L->nz + 1) * VERT_STRIDE;
+}
+
+static HclStatus vertical_table(const Level *L, double *table) {
   HclStatus status = HCL_OK;
-  double *table = NULL, w[9];
-  TRY_ALLOC(table, (size_t)(L->nz + 1) * VERT_STRIDE);
+  double w[9];
   for (int p = 0; p <= L->nz; p++) {
     double *v = table + p * VERT_STRIDE;
     v[6] = node_sigma(L, p);
@@ -162,23 +191,37 @@ static HclStatus make_vertical(Mg *m, Level *L) {
       }
     }
   }
-  TRY(runtime_upload_reals(m->rt, m->spec.precision, table, (size_t)(L->nz + 1) * VERT_STRIDE,
-                           "multigrid sigma weights", &L->vertical));
+cleanup:
+  return status;
+}
+
+static HclStatus make_vertical(Mg *m, Level *L) {
+  HclStatus status = HCL_OK;
+  double *table = NULL;
+  TRY_ALLOC(table, vertical_count(L));
+  TRY(vertical_table(L, table));
+  TRY(runtime_upload_reals(m->rt, m->spec.precision, table, vertical_count(L), "multigrid sigma weights",
+                           &L->vertical));
 cleanup:
   free(table);
   return status;
+}
+
+static size_t restriction_count(const Level *c) {
+  return (size_t)(c->nz + 1) * RESTRICT_STRIDE;
+}
+
+static size_t prolongation_count(const Level *f) {
+  return (size_t)(f->nz + 1) * PROLONG_STRIDE;
 }
 
 /* The vertical transfers between level c and the finer level f. Restriction, per coarse node P: full weighting
  * 1/4 1/2 1/4 about fine node 2P - 1; the bottom condition's row (P = 0) injected; the bottom row (P = 1) weighs
  * itself and the row above only, as if mirrored (the row below is the other equation); the surface none. Without
  * vertical halving, injection. Prolongation, per fine node p: linear in sigma between the coarse nodes around it
- * (the fine ghost lies between the coarse ghost and the bottom). */
-static HclStatus make_transfers(Mg *m, const Level *f, Level *c) {
-  HclStatus status = HCL_OK;
-  double *restriction = NULL, *prolongation = NULL;
-  TRY_ALLOC(restriction, (size_t)(c->nz + 1) * RESTRICT_STRIDE);
-  TRY_ALLOC(prolongation, (size_t)(f->nz + 1) * PROLONG_STRIDE);
+ * (the fine ghost lies between the coarse ghost and the bottom). Into zeroed arrays of restriction_count(c) and
+ * prolongation_count(f). */
+static void transfer_tables(const Level *f, const Level *c, double *restriction, double *prolongation) {
   for (int P = 0; P < c->nz; P++) {
     double *r = restriction + P * RESTRICT_STRIDE;
     if (c->fz == 1 || P == 0) {
@@ -204,9 +247,17 @@ static HclStatus make_transfers(Mg *m, const Level *f, Level *c) {
     t[1] =
         c->fz == 1 || p == f->nz ? 0 : (s - node_sigma(c, below)) / (node_sigma(c, below + 1) - node_sigma(c, below));
   }
-  TRY(runtime_upload_reals(m->rt, m->spec.precision, restriction, (size_t)(c->nz + 1) * RESTRICT_STRIDE,
-                           "multigrid restriction weights", &c->restriction));
-  TRY(runtime_upload_reals(m->rt, m->spec.precision, prolongation, (size_t)(f->nz + 1) * PROLONG_STRIDE,
+}
+
+static HclStatus make_transfers(Mg *m, const Level *f, Level *c) {
+  HclStatus status = HCL_OK;
+  double *restriction = NULL, *prolongation = NULL;
+  TRY_ALLOC(restriction, restriction_count(c));
+  TRY_ALLOC(prolongation, prolongation_count(f));
+  transfer_tables(f, c, restriction, prolongation);
+  TRY(runtime_upload_reals(m->rt, m->spec.precision, restriction, restriction_count(c), "multigrid restriction weights",
+                           &c->restriction));
+  TRY(runtime_upload_reals(m->rt, m->spec.precision, prolongation, prolongation_count(f),
                            "multigrid prolongation weights", &c->prolongation));
 cleanup:
   free(restriction);
@@ -230,14 +281,19 @@ static void arg_shape(KernelArgs *a, const Level *L) {
 }
 
 /* The horizontal difference scalars 1/dx^2, 1/dy^2, 1/(2 dx), 1/(2 dy); zero along a direction of one point. */
-static void arg_spacing(KernelArgs *a, const Mg *m, const Level *L, bool halves) {
+static void level_spacing(const Level *L, double spacing[4]) {
   double idx = L->nx > 1 ? 1 / L->dx : 0, idy = L->ny > 1 ? 1 / L->dy : 0;
-  Precision p = m->spec.precision;
-  arg_real(a, p, idx * idx);
-  arg_real(a, p, idy * idy);
-  if (halves) {
-    arg_real(a, p, 0.5 * idx);
-    arg_real(a, p, 0.5 * idy);
+  spacing[0] = idx * idx;
+  spacing[1] = idy * idy;
+  spacing[2] = 0.5 * idx;
+  spacing[3] = 0.5 * idy;
+}
+
+static void arg_spacing(KernelArgs *a, const Mg *m, const Level *L, bool halves) {
+  double spacing[4];
+  level_spacing(L, spacing);
+  for (int k = 0; k < (halves ? 4 : 2); k++) {
+    arg_real(a, m->spec.precision, spacing[k]);
   }
 }
 
@@ -320,6 +376,100 @@ cleanup:
   return status;
 }
 
+/* ---- the one-launch tail ---- */
+
+/* The tail's first level: the first from which every level is smoothed by one work-group of vcycle_tail's size, on
+ * one rank with closed sides (the tail exchanges no ghosts); none (nlevels) where that leaves a single level, which
+ * smooth_level does in one launch already. */
+static int tail_start(const Mg *m) {
+  const DecompSpec *g = decomp_spec(m->level[0].decomp);
+  if (m->spec.options.level_by_level || g->px * g->py > 1 || g->periodic_x || g->periodic_y) {
+    return m->nlevels;
+  }
+  int tail = m->nlevels;
+  while (tail > 1 && level_points(&m->level[tail - 1]) <= (double)TAIL_COLUMNS_PER_ITEM * m->tail_group) {
+    tail--;
+  }
+  return m->nlevels - tail >= 2 ? tail : m->nlevels;
+}
+
+/* Tail level l's row of the table; used: the pack's and the tables' elements taken so far, advanced. */
+static void tail_row(const Mg *m, int l, int *row, size_t used[2]) {
+  const Level *L = &m->level[l];
+  size_t count = field_count(L->u);
+  row[TAIL_NX] = L->nx;
+  row[TAIL_NY] = L->ny;
+  row[TAIL_PITCH] = field_pitch(L->u);
+  row[TAIL_PLANE] = field_pitch(L->u) * field_rows(L->u);
+  row[TAIL_NZ] = L->nz;
+  row[TAIL_WALLS] = L->walls;
+  row[TAIL_FX] = L->fx;
+  row[TAIL_FY] = L->fy;
+  row[TAIL_COUNT] = (int)count;
+  row[TAIL_U] = (int)used[0];
+  row[TAIL_RHS] = (int)(used[0] + count);
+  row[TAIL_RES] = (int)(used[0] + 2 * count);
+  row[TAIL_COL] = (int)(used[0] + 3 * count);
+  used[0] += 3 * count + field_count(L->col);
+  row[TAIL_SPACING] = (int)used[1];
+  row[TAIL_VERTICAL] = (int)(used[1] + 4);
+  row[TAIL_RESTRICTION] = (int)(used[1] + 4 + vertical_count(L));
+  row[TAIL_PROLONGATION] = (int)(used[1] + 4 + vertical_count(L) + restriction_count(L));
+  used[1] += 4 + vertical_count(L) + restriction_count(L) + prolongation_count(&m->level[l - 1]);
+}
+
+/* The tail's REAL tables: per level its spacing, sigma weights and transfers from the level above. */
+static HclStatus tail_tables(Mg *m, const int *rows, size_t count) {
+  HclStatus status = HCL_OK;
+  double *tables = NULL;
+  TRY_ALLOC(tables, count);
+  for (int l = m->tail; l < m->nlevels; l++) {
+    const int *row = rows + (size_t)(l - m->tail) * TAIL_FIELDS;
+    level_spacing(&m->level[l], tables + row[TAIL_SPACING]);
+    TRY(vertical_table(&m->level[l], tables + row[TAIL_VERTICAL]));
+    transfer_tables(&m->level[l - 1], &m->level[l], tables + row[TAIL_RESTRICTION], tables + row[TAIL_PROLONGATION]);
+  }
+  TRY(runtime_upload_reals(m->rt, m->spec.precision, tables, count, "multigrid tail tables", &m->tables));
+cleanup:
+  free(tables);
+  return status;
+}
+
+/* Where the tail starts, its table, tables and fields (the column coefficients copied from the levels' fields, the
+ * rest zero). */
+static HclStatus plan_tail(Mg *m) {
+  HclStatus status = HCL_OK;
+  int *rows = NULL;
+  TRY(kernel_group_limit(m->rt, m->kernels[K_TAIL], &m->tail_group));
+  m->tail_group = m->tail_group < GROUP_MAX ? m->tail_group : GROUP_MAX;
+  m->tail = tail_start(m);
+  int levels = m->nlevels - m->tail;
+  if (levels == 0) {
+    goto cleanup;
+  }
+  TRY_ALLOC(rows, (size_t)levels * TAIL_FIELDS);
+  size_t used[2] = {0, 0};
+  for (int l = m->tail; l < m->nlevels; l++) {
+    tail_row(m, l, rows + (size_t)(l - m->tail) * TAIL_FIELDS, used);
+    m->tail_points += level_points(&m->level[l]);
+  }
+  TRY(tail_tables(m, rows, used[1]));
+  size_t real = precision_bytes(m->spec.precision), table_bytes = sizeof *rows * (size_t)levels * TAIL_FIELDS;
+  TRY(runtime_buffer(m->rt, used[0] * real, "multigrid tail", &m->pack));
+  TRY(runtime_zero(m->rt, m->pack, used[0] * real));
+  for (int l = m->tail; l < m->nlevels; l++) {
+    Field *col = m->level[l].col;
+    TRY_CL(clEnqueueCopyBuffer(runtime_queue(m->rt), field_buffer(col), m->pack, 0,
+                               (size_t)rows[(size_t)(l - m->tail) * TAIL_FIELDS + TAIL_COL] * real,
+                               field_count(col) * real, 0, NULL, NULL));
+  }
+  TRY(runtime_buffer(m->rt, table_bytes, "multigrid tail table", &m->table));
+  TRY_CL(clEnqueueWriteBuffer(runtime_queue(m->rt), m->table, CL_TRUE, 0, table_bytes, rows, 0, NULL, NULL));
+cleanup:
+  free(rows);
+  return status;
+}
+
 HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgSpec *spec, const double *h, Mg **out) {
   HclStatus status = HCL_OK;
   Mg *m = NULL;
@@ -354,6 +504,7 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
     }
     TRY(setup_level(m, &m->level[l], level_depth));
   }
+  TRY(plan_tail(m));
   *out = m;
   m = NULL;
 cleanup:
@@ -369,6 +520,12 @@ void mg_destroy(Mg **mg) {
   }
   Mg *m = *mg;
   program_release(&m->program, m->kernels, NKERNELS);
+  cl_mem tail[] = {m->pack, m->table, m->tables};
+  for (int k = 0; k < 3; k++) {
+    if (tail[k]) {
+      clReleaseMemObject(tail[k]);
+    }
+  }
   for (int l = 0; l < MG_LEVELS_MAX; l++) {
     Level *L = &m->level[l];
     halo_destroy(&L->u_halo);
@@ -540,10 +697,33 @@ cleanup:
   return status;
 }
 
+/* The V-cycle from the tail's first level down, in one launch (multigrid.cl: vcycle_tail). */
+static HclStatus tail_cycle(Mg *m) {
+  Level *L = &m->level[m->tail];
+  const MgOptions *o = &m->spec.options;
+  KernelArgs a = kernel_args(m->kernels[K_TAIL]);
+  arg_mem(&a, m->pack);
+  arg_mem(&a, m->table);
+  arg_mem(&a, m->tables);
+  arg_int(&a, m->nlevels - m->tail);
+  arg_int(&a, o->pre_sweeps);
+  arg_int(&a, o->post_sweeps);
+  arg_int(&a, o->coarse_sweeps);
+  arg_mem(&a, field_buffer(L->rhs));
+  arg_mem(&a, field_buffer(L->u));
+  /* about the sweeps' traffic: u, rhs and the columns twice per sweep and level, the transfers once */
+  double sweeps = o->pre_sweeps + o->post_sweeps + o->coarse_sweeps;
+  return kernel_launch(m->rt, &a, kernel_groups(1, m->tail_group),
+                       2 * sweeps * (L->nz + 2.0) * m->tail_points * real_bytes(m));
+}
+
 /* The V-cycle from level l down, for the correction u = 0 + ... of level l (no zeroing where a sweep comes first). */
 static HclStatus cycle(Mg *m, int l) {
   HclStatus status = HCL_OK;
   Level *L = &m->level[l];
+  if (l == m->tail) {
+    return tail_cycle(m);
+  }
   int first = l == m->nlevels - 1 ? m->spec.options.coarse_sweeps : m->spec.options.pre_sweeps;
   if (first == 0 || !L->zero_start) {
     TRY(field_zero(L->u));
