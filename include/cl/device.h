@@ -50,9 +50,10 @@ typedef struct {
   unsigned compute_units;
   unsigned clock_mhz;
   size_t max_work_group_size;
-  /* What could remove launches (issue 30), by the device's extension list; none of it is used yet. */
+  /* What could remove launches (issue 30), by the device's extension list and queries; none of it is used yet. */
   bool subgroups;      /* cl_khr_subgroups: work-items of a sub-group exchange values without local memory */
   bool command_buffer; /* cl_khr_command_buffer: a recorded sequence of launches enqueued at once */
+  bool device_enqueue; /* OpenCL 2.x device-side enqueue: kernels that enqueue kernels */
   char refused[256];   /* why the device cannot be used at all (a failed query) and the fix; "" when it can */
 } DeviceInfo;
 

@@ -41,10 +41,15 @@
 enum { MG_LEVELS_MOST = -1 };
 
 /* What a user sets of the V-cycle. */
+/* Where the V-cycle runs its coarse levels in one launch of one work-group (one rank, closed sides only): by default
+ * on GPUs, where it saves launches; not on CPUs, where that work-group runs on one core (PoCL, 2 cores: Whalin's
+ * case 17-24% slower with it). Tests compare MG_TAIL_ALWAYS with MG_TAIL_NEVER. */
+typedef enum { MG_TAIL_ON_GPUS = 0, MG_TAIL_NEVER, MG_TAIL_ALWAYS } MgTail;
+
 typedef struct {
   int levels;                                 /* restrictions K; MG_LEVELS_MOST: as many as the grid allows */
   int pre_sweeps, post_sweeps, coarse_sweeps; /* zebra-line Gauss-Seidel sweeps (one red and one black half each) */
-  bool level_by_level;                        /* no one-launch tail (tests compare the two paths) */
+  MgTail tail;                                /* the coarse levels in one launch: on GPUs, never, always */
 } MgOptions;
 
 /* K as many as the grid allows, V(1,1), 4 coarse sweeps. */

@@ -92,6 +92,10 @@ static void apply_test_limits(DeviceInfo *d) {
   }
 }
 
+/* OpenCL 2.0's CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, which the headers' 1.2 target leaves out: no answer (before 2.0)
+ * or 0 (3.0, where device-side enqueue is optional) where kernels cannot enqueue kernels. */
+enum { QUERY_QUEUE_ON_DEVICE_MAX_SIZE = 0x1050 };
+
 /* Whether the device's CL_DEVICE_EXTENSIONS, a list separated by spaces, names extension. */
 static bool has_extension(DeviceInfoQuery query, cl_device_id id, const char *extension) {
   size_t size = 0, length = strlen(extension);
@@ -148,6 +152,10 @@ void device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *d) {
     d->opencl_version[0] = '\0'; /* a driver that does not say (only in tests: OpenCL 1.0 has it) */
   }
   d->subgroups = has_extension(query, id, "cl_khr_subgroups");
+  cl_uint on_device_queue = 0;
+  d->device_enqueue =
+      query(id, QUERY_QUEUE_ON_DEVICE_MAX_SIZE, sizeof on_device_queue, &on_device_queue, NULL) == CL_SUCCESS &&
+      on_device_queue > 0;
   d->command_buffer = has_extension(query, id, "cl_khr_command_buffer");
   if (sscanf(d->opencl_c_version, "OpenCL C %d.%d", &d->opencl_c_major, &d->opencl_c_minor) != 2) {
     d->opencl_c_major = 1;

@@ -70,6 +70,7 @@ static void print_json(const DeviceInfo *devices, int count, int chosen) {
     json_string(&j, "opencl_version", d->opencl_version);
     json_bool(&j, "subgroups", d->subgroups);
     json_bool(&j, "command_buffer", d->command_buffer);
+    json_bool(&j, "device_enqueue", d->device_enqueue);
     json_string(&j, "driver_version", d->driver_version);
     json_string(&j, "refused", d->refused);
     json_bool(&j, "selected", i == chosen);

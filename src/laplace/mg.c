@@ -379,11 +379,13 @@ cleanup:
 /* ---- the one-launch tail ---- */
 
 /* The tail's first level: the first from which every level is smoothed by one work-group of vcycle_tail's size, on
- * one rank with closed sides (the tail exchanges no ghosts); none (nlevels) where that leaves a single level, which
- * smooth_level does in one launch already. */
+ * one rank with closed sides (the tail exchanges no ghosts) where options.tail asks for it (mg.h); none (nlevels)
+ * where that leaves a single level, which smooth_level does in one launch already. */
 static int tail_start(const Mg *m) {
   const DecompSpec *g = decomp_spec(m->level[0].decomp);
-  if (m->spec.options.level_by_level || g->px * g->py > 1 || g->periodic_x || g->periodic_y) {
+  MgTail asked = m->spec.options.tail;
+  bool wanted = asked == MG_TAIL_ALWAYS || (asked == MG_TAIL_ON_GPUS && runtime_device(m->rt)->type == DEVICE_TYPE_GPU);
+  if (!wanted || g->px * g->py > 1 || g->periodic_x || g->periodic_y) {
     return m->nlevels;
   }
   int tail = m->nlevels;

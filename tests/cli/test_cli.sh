@@ -34,7 +34,7 @@ assert sum(d["selected"] for d in devices) == 1
 assert all(":" in d["device"] and d["global_mem_bytes"] > 0 for d in devices)
 # what each device offers that could remove launches (issue 30, 4): OpenCL version, sub-groups, command buffers
 assert all(d["opencl_version"].startswith("OpenCL ") for d in devices), devices
-assert all(type(d["subgroups"]) is bool and type(d["command_buffer"]) is bool for d in devices), devices' "$out"
+assert all(type(d["subgroups"]) is bool and type(d["command_buffer"]) is bool and type(d["device_enqueue"]) is bool for d in devices), devices' "$out"
 first=$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["device"])')
 selected=$(printf '%s' "$out" | python3 -c 'import json,sys; print(*[d["device"] for d in json.load(sys.stdin) if d["selected"]])')
 ok "the starred row is the device info --json selects" equals "$starred" "$selected"

@@ -250,7 +250,7 @@ static void multigrid_quality(Runtime *rt) {
 
 /* The hump at n^2 x 9 solved to rtol 1e-8 with the V-cycle's coarse levels in one launch or level by level: the
  * vertical velocity at the surface, the iterations and the launches of the solve. */
-static HclStatus tail_solve(Runtime *rt, int n, LaplacePrecision precision, bool level_by_level, double **w,
+static HclStatus tail_solve(Runtime *rt, int n, LaplacePrecision precision, MgTail tail, double **w,
                             LaplaceResult *result, long *launches) {
   HclStatus status = HCL_OK;
   WaveHumpSolver s = {0};
@@ -258,7 +258,7 @@ static HclStatus tail_solve(Runtime *rt, int n, LaplacePrecision precision, bool
   c.precision = precision;
   c.krylov.rtol = 1e-8;
   c.krylov.atol = 0;
-  c.mg.level_by_level = level_by_level;
+  c.mg.tail = tail;
   TRY(wave_hump_solver_open(rt, &(DecompSpec){.nx = n, .ny = n}, 0.125, &c, &s));
   long before = runtime_counts(rt).launches;
   TRY(laplace_solve(s.laplace, s.eta, s.phi, result));
@@ -286,9 +286,9 @@ static void one_launch_tail(Runtime *rt) {
     double *w[2] = {NULL, NULL}, largest = 0, difference = 0;
     LaplaceResult result[2];
     long launches[2];
-    HclStatus st = tail_solve(rt, n, cases[k].precision, false, &w[0], &result[0], &launches[0]);
+    HclStatus st = tail_solve(rt, n, cases[k].precision, MG_TAIL_ALWAYS, &w[0], &result[0], &launches[0]);
     if (st == HCL_OK) {
-      st = tail_solve(rt, n, cases[k].precision, true, &w[1], &result[1], &launches[1]);
+      st = tail_solve(rt, n, cases[k].precision, MG_TAIL_NEVER, &w[1], &result[1], &launches[1]);
     }
     for (int p = 0; st == HCL_OK && p < n * n; p++) {
       largest = fmax(largest, fabs(w[1][p]));

@@ -63,6 +63,10 @@ static cl_int fake_query(cl_device_id id, cl_device_info param, size_t size, voi
   if (param == failing_param) {
     return CL_OUT_OF_RESOURCES;
   }
+  if (param == 0x1050 && value) { /* CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE: 0, no device-side enqueue (OpenCL 3.0) */
+    memset(value, 0, size);
+    return CL_SUCCESS;
+  }
   if (text && size_ret) {
     *size_ret = strlen(text) + 1;
   }
@@ -168,8 +172,9 @@ int main(void) {
          "device_describe reads every property through its query: %s", described[1].refused);
   TAP_OK(pick(described, 2, "auto", fp64, &s) == 1, "and the described GPU is picked");
   TAP_OK(strcmp(described[1].opencl_version, "OpenCL 3.0 Made-up") == 0 && described[1].subgroups &&
-             !described[1].command_buffer,
-         "its OpenCL version and extensions: sub-groups, and no command buffers for an extension of theirs (%s)",
+             !described[1].command_buffer && !described[1].device_enqueue,
+         "its OpenCL version and extensions: sub-groups, no command buffers for an extension of theirs, no "
+         "device-side enqueue for a queue of size 0 (%s)",
          described[1].opencl_version);
   described_node(described, CL_DEVICE_GLOBAL_MEM_SIZE);
   TAP_OK(tap_contains(described[1].refused, "CL_DEVICE_GLOBAL_MEM_SIZE") &&
