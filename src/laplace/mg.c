@@ -17,9 +17,11 @@ enum { GHOST = 1, WG_X = 32, WG_Y = 4, MG_LEVELS_MAX = 32, MIN_HORIZONTAL = 5, M
 enum { COLUMN_PLANES = 4, CURVILINEAR_PLANES = 9 };                /* a column's coefficients (multigrid.cl) */
 enum { VERT_STRIDE = 8, RESTRICT_STRIDE = 4, PROLONG_STRIDE = 2 }; /* as in multigrid.cl */
 /* A level of at most 2 GROUP_MAX columns (about one pass of a work-group per colour) is smoothed in one launch of
- * one work-group (smooth_level); from the first of such levels on, on one rank with closed sides, the V-cycle runs
- * in one launch of one work-group (vcycle_tail). */
-enum { GROUP_MAX = 512, TAIL_COLUMNS_PER_ITEM = 2 };
+ * one work-group (smooth_level). From the first level of at most TAIL_COLUMNS_PER_ITEM columns a work-item of
+ * vcycle_tail's work-group on, where mg.h's MgTail asks for it, the V-cycle runs in one launch of that work-group
+ * (H100, 2026-11-27: 8 against 2 took a wave step at 129^2 x 9 from 4.12 to 3.80 ms and a defect-correction
+ * iteration at 257^2 x 9 from 0.52 to 0.41 ms, medians of five; bench/README.md). */
+enum { GROUP_MAX = 512, TAIL_COLUMNS_PER_ITEM = 8 };
 /* A tail level's row in the tail's table (multigrid.cl's TAIL_* fields). */
 enum {
   TAIL_NX,
@@ -378,9 +380,9 @@ cleanup:
 
 /* ---- the one-launch tail ---- */
 
-/* The tail's first level: the first from which every level is smoothed by one work-group of vcycle_tail's size, on
- * one rank with closed sides (the tail exchanges no ghosts) where options.tail asks for it (mg.h); none (nlevels)
- * where that leaves a single level, which smooth_level does in one launch already. */
+/* The tail's first level: the first from which every level has at most TAIL_COLUMNS_PER_ITEM columns a work-item of
+ * vcycle_tail's work-group, on one rank with closed sides (the tail exchanges no ghosts) where options.tail asks for
+ * it (mg.h); none (nlevels) where that leaves a single level. */
 static int tail_start(const Mg *m) {
   const DecompSpec *g = decomp_spec(m->level[0].decomp);
   MgTail asked = m->spec.options.tail;

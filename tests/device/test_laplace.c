@@ -270,7 +270,7 @@ cleanup:
   return status;
 }
 
-/* The V-cycle's levels from 17^2 x 9 down (each at most two columns per work-item) in one launch against the same
+/* The V-cycle's levels from 33^2 x 9 down (each at most eight columns a work-item) in one launch against the same
  * levels launched one by one, on the hump at 65^2 x 9 in double and mixed: the same arithmetic in the same order, so
  * the same iterations, fewer launches, and the same w to rounding: 1e-12 of its largest value in double and 1e-6 in
  * mixed, where a float V-cycle's result may differ in its last bits where a compiler contracts a product and a sum
