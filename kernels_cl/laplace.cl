@@ -128,7 +128,10 @@ __kernel void columns(__global REAL *col, __global REAL *depth, __global const R
   const Slope sh = slope(h, at, pitch, horizontal, col, plane), se = slope(eta, at, pitch, horizontal, col, plane);
   const REAL hx = sh.x, hy = sh.y, lap_h = sh.lap;
   const REAL dx_ = hx + se.x, dy_ = hy + se.y, lap_d = lap_h + se.lap;
-  const REAL d = h[at] + eta[at], inv_d = 1 / d;
+  /* a column that is not there (eta + h <= 0, or not finite) poisons its coefficients, so the solve that meets it
+   * fails at its first residual, and laplace_solve finds it and says so (rather than reducing over the depths before
+   * every solve) */
+  const REAL d = h[at] + eta[at], inv_d = d > 0 ? 1 / d : (REAL)NAN;
   depth[at] = d;
   AT(col, COL_INV_D, j, i) = inv_d;
   AT(col, COL_AX, j, i) = hx * inv_d;

@@ -452,6 +452,19 @@ static HclStatus copy_plane(Laplace *L, Field *dst, int dst_plane, Field *src) {
 }
 
 /* The coefficients of eq. 5 from eta, and Phi's surface plane from phi. */
+/* HCL_EDATA where a water column of the last prepare vanished: eta + h <= 0, or not finite. */
+static HclStatus check_columns(Laplace *L) {
+  HclStatus status = HCL_OK;
+  double shallowest = 0;
+  TRY(reduce_min(vspace_reducer(L->space), field_span(L->depth), &shallowest));
+  REQUIRE(shallowest > 0, HCL_EDATA,
+          "the water column eta + h falls to %g: the free surface reached the bottom (or eta is not finite), which "
+          "the potential-flow solver cannot represent",
+          shallowest);
+cleanup:
+  return status;
+}
+
 static HclStatus prepare(Laplace *L, Field *eta, Field *phi) {
   HclStatus status = HCL_OK;
   TRY(check_input(L, eta, "eta"));
@@ -466,12 +479,6 @@ static HclStatus prepare(Laplace *L, Field *eta, Field *phi) {
   arg_shape(&a, L);
   arg_mem(&a, L->horizontal);
   TRY(kernel_launch(L->rt, &a, owned_grid(L), (2 + 1 + L->col_planes) * column_points(L) * outer_bytes(L)));
-  double shallowest = 0;
-  TRY(reduce_min(vspace_reducer(L->space), field_span(L->depth), &shallowest));
-  REQUIRE(shallowest > 0, HCL_EDATA,
-          "the water column eta + h falls to %g: the free surface reached the bottom (or eta is not finite), which "
-          "the potential-flow solver cannot represent",
-          shallowest);
   TRY(copy_plane(L, L->phi3, L->config.nz, phi));
   vec_touch(L->phi);
 cleanup:
@@ -542,7 +549,15 @@ static const OperatorOps OPERATOR_OPS = {
 HclStatus laplace_solve(Laplace *L, Field *eta, Field *phi, LaplaceResult *result) {
   HclStatus status = HCL_OK;
   TRY(prepare(L, eta, phi));
-  TRY(krylov_solve(L->krylov, NULL, L->phi, result));
+  status = krylov_solve(L->krylov, NULL, L->phi, result);
+  if (status != HCL_OK) { /* a vanished column fails the solve (columns kernel): said instead of the solve's message */
+    double shallowest = 0;
+    if (reduce_min(vspace_reducer(L->space), field_span(L->depth), &shallowest) == HCL_OK && !(shallowest > 0)) {
+      status_clear();
+      status = check_columns(L);
+    }
+    goto cleanup;
+  }
   KernelArgs a = kernel_args(L->kernels[K_SURFACE_W]);
   arg_mem(&a, field_buffer(L->w));
   arg_mem(&a, field_buffer(L->phi3));
@@ -573,6 +588,7 @@ HclStatus laplace_compute_residual(Laplace *L, Field *eta, Field *phi) {
   HclStatus status = HCL_OK;
   Vec *r = NULL;
   TRY(prepare(L, eta, phi));
+  TRY(check_columns(L));
   TRY(residual_vector(L, &r));
   TRY(op_residual(L, NULL, L->phi, r));
 cleanup:
