@@ -79,6 +79,7 @@ struct Mg {
   int tail;                   /* the first level of the one-launch tail, or nlevels (none) */
   size_t tail_group;          /* vcycle_tail's work-group size */
   double tail_points;         /* the tail's levels' points together */
+  double tail_bytes;          /* its pack's */
   cl_mem pack, table, tables; /* the tail's fields, its rows of TAIL_FIELDS, its REAL tables (multigrid.cl) */
 };
 
@@ -459,6 +460,7 @@ static HclStatus plan_tail(Mg *m) {
   }
   TRY(tail_tables(m, rows, used[1]));
   size_t real = precision_bytes(m->spec.precision), table_bytes = sizeof *rows * (size_t)levels * TAIL_FIELDS;
+  m->tail_bytes = (double)(used[0] * real);
   TRY(runtime_buffer(m->rt, used[0] * real, "multigrid tail", &m->pack));
   TRY(runtime_zero(m->rt, m->pack, used[0] * real));
   for (int l = m->tail; l < m->nlevels; l++) {
@@ -769,7 +771,7 @@ void mg_level_shape(const Mg *m, int level, int *nx, int *ny, int *nz) {
 }
 
 double mg_device_bytes(const Mg *m) {
-  double bytes = 0;
+  double bytes = m->tail_bytes;
   for (int l = 0; l < m->nlevels; l++) {
     const Level *L = &m->level[l];
     Field *fields[] = {L->u, L->rhs, L->res, L->col};
