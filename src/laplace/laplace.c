@@ -452,15 +452,19 @@ static HclStatus copy_plane(Laplace *L, Field *dst, int dst_plane, Field *src) {
 }
 
 /* The coefficients of eq. 5 from eta, and Phi's surface plane from phi. */
-/* HCL_EDATA where a water column of the last prepare vanished: eta + h <= 0, or not finite. */
+/* HCL_EDATA where a water column of the last prepare vanished (eta + h <= 0, or not finite), its message replacing
+ * any earlier one (the failed solve's it explains). */
 static HclStatus check_columns(Laplace *L) {
   HclStatus status = HCL_OK;
   double shallowest = 0;
   TRY(reduce_min(vspace_reducer(L->space), field_span(L->depth), &shallowest));
-  REQUIRE(shallowest > 0, HCL_EDATA,
-          "the water column eta + h falls to %g: the free surface reached the bottom (or eta is not finite), which "
-          "the potential-flow solver cannot represent",
-          shallowest);
+  if (!(shallowest > 0)) {
+    status_clear();
+    FAIL(HCL_EDATA,
+         "the water column eta + h falls to %g: the free surface reached the bottom (or eta is not finite), which "
+         "the potential-flow solver cannot represent",
+         shallowest);
+  }
 cleanup:
   return status;
 }
@@ -551,11 +555,8 @@ HclStatus laplace_solve(Laplace *L, Field *eta, Field *phi, LaplaceResult *resul
   TRY(prepare(L, eta, phi));
   status = krylov_solve(L->krylov, NULL, L->phi, result);
   if (status != HCL_OK) { /* a vanished column fails the solve (columns kernel): said instead of the solve's message */
-    double shallowest = 0;
-    if (reduce_min(vspace_reducer(L->space), field_span(L->depth), &shallowest) == HCL_OK && !(shallowest > 0)) {
-      status_clear();
-      status = check_columns(L);
-    }
+    HclStatus vanished = check_columns(L);
+    status = vanished == HCL_EDATA ? vanished : status;
     goto cleanup;
   }
   KernelArgs a = kernel_args(L->kernels[K_SURFACE_W]);
