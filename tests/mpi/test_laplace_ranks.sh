@@ -14,9 +14,8 @@ mpirun=$1
 driver=$2
 . "$(dirname "$0")/../support/tap.sh"
 dir=$(mktemp -d)
-# Each rank its own PoCL kernel cache, under the folder given as $0: ranks building the same program at once race
-# on a shared one (a build failing with an empty log).
-per_rank_cache='POCL_CACHE_DIR="$0/rank${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" exec "$@"'
+. "$(dirname "$0")/../support/rank_cache.sh"
+rank_cache_init "$dir/pocl"
 trap 'rm -rf "$dir"' EXIT
 
 # same_history A B SCALE: equal lengths, every value within 1e-12 of itself (SCALE each) or of the first (first)
@@ -30,7 +29,7 @@ for method in dc gmres skewed polar; do
   scale=each
   [ "$method" = gmres ] && scale=first
   for n in 1 2 4; do
-    run_capture timeout 600 "$mpirun" -n "$n" sh -c "$per_rank_cache" "$dir/cache-$n" "$driver" "$method"
+    run_capture ranks_run $n "$driver" "$method"
     ok "$method on $n ranks converges" equals "$rc" 0
     printf '%s\n' "$out" >"$dir/$method-$n"
   done
@@ -41,8 +40,7 @@ for method in dc gmres skewed polar; do
 done
 # The exchanges overlapped with the operator's and the V-cycle's sweeps (halo.h; the suite runs with
 # HYDROCL_OVERLAP_CELLS=0: every exchange that can be overlapped is) give the bits of exchanging first.
-run_capture timeout 600 env HYDROCL_OVERLAP_CELLS=1e300 "$mpirun" -n 4 sh -c "$per_rank_cache" "$dir/cache-4" \
-  "$driver" dc
+HYDROCL_OVERLAP_CELLS=1e300 run_capture ranks_run 4 "$driver" dc
 ok "dc on 4 ranks without overlap converges" equals "$rc" 0
 ok "with the bits of the overlapped history" equals "$out" "$(cat "$dir/dc-4")"
 tap_done

@@ -13,9 +13,8 @@ mpirun=$1
 driver=$2
 . "$(dirname "$0")/../support/tap.sh"
 dir=$(mktemp -d)
-# Each rank its own PoCL kernel cache, under the folder given as $0: ranks building the same program at once race
-# on a shared one (a build failing with an empty log).
-per_rank_cache='POCL_CACHE_DIR="$0/rank${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" exec "$@"'
+. "$(dirname "$0")/../support/rank_cache.sh"
+rank_cache_init "$dir/pocl"
 points=$((33 * 25 + 1)) # wave_final's grid, and its iterations line
 trap 'rm -rf "$dir"' EXIT
 
@@ -37,7 +36,7 @@ within() {
 }
 
 run() { # PRECISION RTOL RANKS [skewed] -> $dir/PRECISION-RTOL-RANKS[-skewed]
-  run_capture timeout 600 "$mpirun" -n "$3" sh -c "$per_rank_cache" "$dir/cache-$3" "$driver" "$1" "$2" ${4:-}
+  run_capture ranks_run $3 "$driver" "$1" "$2" ${4:-}
   ok "$1 at rtol $2 on $3 ranks ${4:-} runs" equals "$rc" 0
   printf '%s\n' "$out" >"$dir/$1-$2-$3${4:+-$4}"
 }
@@ -65,8 +64,7 @@ done
 # The exchanges overlapped with work (halo.h) give the bits of exchanging first (HYDROCL_OVERLAP_CELLS=1e300; the
 # suite runs with 0: every exchange that can be overlapped is): every kernel that runs while ghosts travel reads none
 # of them. %.17g prints every bit of a double.
-run_capture timeout 600 env HYDROCL_OVERLAP_CELLS=1e300 "$mpirun" -n 4 sh -c "$per_rank_cache" "$dir/cache-4" \
-  "$driver" mixed 1e-8
+HYDROCL_OVERLAP_CELLS=1e300 run_capture ranks_run 4 "$driver" mixed 1e-8
 ok "mixed on 4 ranks without overlap runs" equals "$rc" 0
 ok "and ends in the bits of the overlapped run" equals "$out" "$(cat "$dir/mixed-1e-8-4")"
 run double 1e-6 1
