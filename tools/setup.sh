@@ -64,3 +64,17 @@ hydrocl_sanitize_env() {
   export LSAN_OPTIONS=suppressions=$PWD/tools/sanitize/lsan.supp:print_suppressions=0
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 }
+
+# The tests of a meson test log, slowest first, with their seconds and results (the 15 slowest and the total).
+hydrocl_test_times() {
+  [ -f "$1" ] || return 0
+  python3 - "$1" <<'PY'
+import json, sys
+tests = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+tests.sort(key=lambda t: -t["duration"])
+print("slowest tests (s):")
+for t in tests[:15]:
+    print(f"  {t['duration']:7.1f}  {t['result']:<8} {t['name']}")
+print(f"  {sum(t['duration'] for t in tests):7.1f}  in all, {len(tests)} tests (in parallel: more than the wall time)")
+PY
+}
