@@ -79,6 +79,10 @@ printf '1 2 3\n4 5 6\n' >"$dir/bed.csv"
 bad_input "a bed file of the wrong shape" "bed.csv" "$case_file" "${small[@]}" --set bed.shape=file \
   --set bed.file="$dir/bed.csv"
 bad_input "an unknown key" "did you mean" "$case_file" --set grid.nxx=3
+# issue 49: the model's name as a list was reported as missing
+sed 's/^  name: shallow-water/  name: [shallow-water]/' "$case_file" >"$dir/name-list.yml"
+bad_input "model.name given as a list" "name-list.yml:5:9: model.name must be a single value, not a list" \
+  "$dir/name-list.yml"
 bad_input "a malformed tide" "amplitude period phase" "$case_file" --set boundary.west=level \
   --set boundary.west_tide="1 two 3"
 bad_input "one periodic side" "come in pairs" "$case_file" --set boundary.west=periodic
