@@ -571,6 +571,11 @@ run_capture "$hydrocl" analyze harmonics "$dir/harmonics.nc" --period 2 --window
 ok "a window that ends before it starts exits 64" equals "$rc" 64
 run_capture "$hydrocl" analyze harmonics "$dir/harmonics.nc" --period 2 --variable zeta
 ok "a variable the file lacks exits 65 naming it" test "$rc" = 65 -a -n "$(grep -F "has no variable 'zeta'" <<<"$err")"
+# issue 49: a window past the record fits nothing, which exited 0
+run_capture "$hydrocl" analyze harmonics "$dir/harmonics.nc" --period 2 --window 100 200
+ok "a window past the record exits 65 saying that no station has a fit" test "$rc" = 65 -a -n \
+  "$(grep -F "harmonics.nc: none of its 2 stations has a fit of 3 harmonics of eta (the most samples at a station: 0 within the window)" <<<"$err")"
+ok "and still says why for each station" test -n "$(grep -E "^shore .* no fit" <<<"$out")"
 run_capture "$hydrocl" analyze harmonics "$dir/mask-true/history.nc" --period 600 --harmonics 1
 ok "on the tidal flat's gauges, the dry one says why it has no fit" test "$rc" = 0 -a -n "$(grep -E "^flat .* no fit" <<<"$out")"
 
