@@ -357,6 +357,15 @@ import sys, netCDF4, numpy
 times = netCDF4.Dataset(sys.argv[1] + "/map.nc")["time"][:]
 assert numpy.allclose(times, [0, 2.01, 4.02, 6.03], rtol=1e-12, atol=0), times' "$dir/decimal"
 
+# ---- a read-only file system (issue 49): it says it has no block free, which is no lack of space ----
+mkdir "$dir/rofs"
+run_capture env LD_PRELOAD="$fullfs" FULLFS_FOLDER=/rofs FULLFS_FREE=0 FULLFS_READONLY=1 \
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+  "$hydrocl" run "$case_file" "${small[@]}" --set time.end=1 -o "$dir/rofs/out" --force
+ok "an output folder on a read-only file system exits 73" equals "$rc" 73
+ok "saying so, not that it lacks space" contains "$err" "cannot write the output in '$dir/rofs/out': Read-only file system"
+ok "and creates nothing" test ! -e "$dir/rofs/out"
+
 # ---- a full disk (issue 27, 15) ----
 # The map file's file system fills up half-way through the run (fullfs.c fails its writes with ENOSPC past a budget
 # of half the file's full size): the run stops with exit 74 and says the disk is full and which file, releases its
