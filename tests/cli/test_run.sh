@@ -646,6 +646,15 @@ assert len(restarts) == 1, restarts
 with netCDF4.Dataset(restarts[0]) as r:
     assert float(r["time"][...]) < 3.0, float(r["time"][...])
     assert numpy.all(numpy.isfinite(r["zeta"][:]))' "$dir/diverged"
+# issue 49: a run whose state overflows said "the fastest signal ... is -nan m/s"; the hump that made it (1e8 m)
+# is refused, and one within the levels' range that still overflows is said to, in words
+bad_input "a hump of 1e8 m" "--set initial.height=1e8: initial.height must be <= 100000" "$case_file" "${small[@]}" \
+  --set initial.height=1e8
+run_capture "$hydrocl" run "$case_file" --set grid.nx=20 --set grid.ny=20 --set initial.height=1e5 --set time.cfl=1 \
+  --set time.end=1 --set output.interval=0 -o "$dir/overflowed"
+ok "a run whose state overflows exits 79" equals "$rc" 79
+ok "saying so in words, no NaN" test -n "$(grep -F "the state overflowed (its fastest signal" <<<"$err")" -a \
+  -z "$(grep -iw "nan" <<<"$err")"
 
 # ---- the implicit scheme (time.scheme: implicit) ----
 # Every shallow-water case runs with it, for a few steps at its default CFL-limited step (advective cfl 0.5 and
