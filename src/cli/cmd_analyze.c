@@ -89,7 +89,7 @@ static void print_json(const StationRecord *r, int s, const Harmonics *fit, HclS
 static HclStatus analyze_stations(const StationRecord *r, const CliOptions *o, const char *path) {
   HclStatus status = HCL_OK;
   double *t = NULL, *y = NULL;
-  int fits = 0, most_samples = 0;
+  int fits = 0;
   TRY_ALLOC(t, (size_t)r->ntimes + 1);
   TRY_ALLOC(y, (size_t)r->ntimes + 1);
   if (!o->json) {
@@ -101,7 +101,6 @@ static HclStatus analyze_stations(const StationRecord *r, const CliOptions *o, c
     HclStatus fitted = harmonics_fit(t, y, n, 2 * PI / o->period, o->harmonics, &fit);
     REQUIRE(fitted == HCL_OK || fitted == HCL_EDATA, fitted, "%s", status_message());
     fits += fitted == HCL_OK;
-    most_samples = n > most_samples ? n : most_samples;
     if (o->json) {
       print_json(r, s, &fit, fitted, o, path);
     } else if (fitted == HCL_OK) {
@@ -112,10 +111,8 @@ static HclStatus analyze_stations(const StationRecord *r, const CliOptions *o, c
     status_clear();
   }
   REQUIRE(fits > 0, HCL_EDATA,
-          "%s: none of its %d stations has a fit of %d harmonics of %s (the most samples at a station: %d%s); "
-          "widen --window or take fewer --harmonics",
-          path, r->nstations, o->harmonics, r->variable, most_samples,
-          o->given & OPT_WINDOW ? " within the window" : "");
+          "%s: none of its %d stations has a fit of %d harmonics of %s; each station's line says why", path,
+          r->nstations, o->harmonics, r->variable);
 cleanup:
   free(t);
   free(y);
