@@ -483,17 +483,18 @@ static HclStatus stop_diverged(SweRun *r, double speed) {
   int64_t step_bad = r->tl.step;
   TRY(swe_rollback(r->swe));
   TRY(write_restart(r, r->t_good, r->step_good));
-  char signal[96];
+  char speed_text[96];
   if (isfinite(speed)) {
-    snprintf(signal, sizeof signal, "the fastest signal |u| + sqrt(g h) is %g m/s", speed);
+    snprintf(speed_text, sizeof speed_text, "the fastest signal |u| + sqrt(g h) is %g m/s", speed);
   } else { /* a user reads no "nan" */
-    snprintf(signal, sizeof signal, "the state overflowed (its fastest signal |u| + sqrt(g h) is no longer a number)");
+    snprintf(speed_text, sizeof speed_text,
+             "the state overflowed (its fastest signal |u| + sqrt(g h) is no longer a number)");
   }
   FAIL(HCL_EDIVERGED,
        "the run diverged between t = %g s (step %lld) and t = %g s (step %lld), dt = %.4g s: %s; the last good state "
        "(t = %g s) is in %s/%s-%lld.nc. Check the boundary data, lower time.cfl or time.dt, or raise physics.dry_depth",
-       r->t_good, (long long)r->step_good, t_bad, (long long)step_bad, r->dt, signal, r->t_good, r->request->output_dir,
-       RESTART_PREFIX, (long long)r->step_good);
+       r->t_good, (long long)r->step_good, t_bad, (long long)step_bad, r->dt, speed_text, r->t_good,
+       r->request->output_dir, RESTART_PREFIX, (long long)r->step_good);
 cleanup:
   return status;
 }
