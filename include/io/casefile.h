@@ -113,7 +113,8 @@ bool case_word_among(const char *word, const char *choices);
 
 /* The text of key ("section.name") in the case file at path, without a schema, so that a caller can choose the
  * schema by it (model.name): "" when the file does not set it, and where it stands ("case.yml:3:9") in origin.
- * HCL_ENOINPUT when the file cannot be opened, HCL_EDATA for a YAML syntax error (file:line:column). */
+ * HCL_ENOINPUT when the file cannot be opened, HCL_EDATA for a YAML syntax error, for key set to a list or a section
+ * (or a section on its way set to a value) and for a value holding a NUL byte (file:line:column). */
 HclStatus case_peek(const char *path, const char *key, char *value, size_t size, char *origin, size_t origin_size);
 
 /* The effective case as YAML (every key, defaults included, grouped by section whatever the order of the table,

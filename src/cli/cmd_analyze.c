@@ -84,10 +84,12 @@ static void print_json(const StationRecord *r, int s, const Harmonics *fit, HclS
   json_print(&j, stdout);
 }
 
-/* Fits and prints every station; a station the fit cannot use (dry, too few samples) says why and the rest go on. */
+/* Fits and prints every station; a station the fit cannot use (dry, too few samples) says why and the rest go on.
+ * HCL_EDATA when no station has a fit: a script must not take an empty table for a result. */
 static HclStatus analyze_stations(const StationRecord *r, const CliOptions *o, const char *path) {
   HclStatus status = HCL_OK;
   double *t = NULL, *y = NULL;
+  int fits = 0;
   TRY_ALLOC(t, (size_t)r->ntimes + 1);
   TRY_ALLOC(y, (size_t)r->ntimes + 1);
   if (!o->json) {
@@ -98,6 +100,7 @@ static HclStatus analyze_stations(const StationRecord *r, const CliOptions *o, c
     int n = window_samples(r, s, o, t, y);
     HclStatus fitted = harmonics_fit(t, y, n, 2 * PI / o->period, o->harmonics, &fit);
     REQUIRE(fitted == HCL_OK || fitted == HCL_EDATA, fitted, "%s", status_message());
+    fits += fitted == HCL_OK;
     if (o->json) {
       print_json(r, s, &fit, fitted, o, path);
     } else if (fitted == HCL_OK) {
@@ -107,6 +110,9 @@ static HclStatus analyze_stations(const StationRecord *r, const CliOptions *o, c
     }
     status_clear();
   }
+  REQUIRE(fits > 0, HCL_EDATA,
+          "%s: none of its %d stations has a fit of %d harmonics of %s; each station's line says why", path,
+          r->nstations, o->harmonics, r->variable);
 cleanup:
   free(t);
   free(y);

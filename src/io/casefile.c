@@ -137,10 +137,18 @@ static void suggest_key(const Case *c, const char *key, char *out, size_t size) 
   }
 }
 
-/* HCL_EDATA for a key the schema lacks, with the nearest one. */
+/* Whether the next mistake of c is one that case_finish spells out (note_mistake): only those get a suggestion,
+ * whose search is over the whole schema, so that a file of many unknown keys takes time linear in its size. */
+static bool mistake_shown(const Case *c) {
+  return c->nmistakes < CASE_MISTAKES_SHOWN;
+}
+
+/* HCL_EDATA for a key the schema lacks, with the nearest one where the message is shown. */
 static HclStatus refuse_unknown_key(const Case *c, const char *key, const char *origin) {
-  char hint[320];
-  suggest_key(c, key, hint, sizeof hint);
+  char hint[320] = "";
+  if (mistake_shown(c)) {
+    suggest_key(c, key, hint, sizeof hint);
+  }
   return status_set(HCL_EDATA, __FILE__, __LINE__, "%s: unknown key '%s'%s", origin, key, hint);
 }
 
@@ -423,6 +431,19 @@ static const char *node_kind(const yaml_node_t *node) {
   return node->type == YAML_SEQUENCE_NODE ? "a list" : node->type == YAML_MAPPING_NODE ? "a section" : "a value";
 }
 
+/* Refuses a scalar holding a NUL byte (YAML writes one as "\0", "\x00" or "\u0000" in double quotes): keys and
+ * values are C strings, which would end there and keep only what comes before. what names it ("the key
+ * 'grid.nx'"). */
+static HclStatus refuse_nul(const yaml_node_t *scalar, const char *origin, const char *what) {
+  HclStatus status = HCL_OK;
+  const char *text = (const char *)scalar->data.scalar.value;
+  REQUIRE(memchr(text, '\0', scalar->data.scalar.length) == NULL, HCL_EDATA,
+          "%s: %s holds a NUL byte (\\0, \\x00 or \\u0000) after '%s'; keys and values are text without one", origin,
+          what, text);
+cleanup:
+  return status;
+}
+
 /* One {name, x, y} item of a list of points. */
 static HclStatus parse_point(Case *c, yaml_document_t *doc, yaml_node_t *item, const char *key, NamedPoint *point) {
   HclStatus status = HCL_OK;
@@ -438,6 +459,8 @@ static HclStatus parse_point(Case *c, yaml_document_t *doc, yaml_node_t *item, c
     mark_origin(c->path, v->start_mark, origin, sizeof origin);
     REQUIRE(k->type == YAML_SCALAR_NODE && v->type == YAML_SCALAR_NODE, HCL_EDATA,
             "%s: a point of %s has plain name, x and y values", origin, key);
+    TRY(refuse_nul(k, origin, "a field of a point"));
+    TRY(refuse_nul(v, origin, "a value of a point"));
     const char *field = (const char *)k->data.scalar.value, *text = (const char *)v->data.scalar.value;
     if (strcmp(field, "name") == 0) {
       REQUIRE(text[0] && strlen(text) < NAMED_POINT_NAME_MAX, HCL_EDATA,
@@ -497,6 +520,7 @@ static HclStatus walk_pair(Case *c, yaml_document_t *doc, yaml_node_t *k, yaml_n
   char origin[320], key[256];
   mark_origin(c->path, k->start_mark, origin, sizeof origin);
   REQUIRE(k->type == YAML_SCALAR_NODE, HCL_EDATA, "%s: a key must be a plain name", origin);
+  TRY(refuse_nul(k, origin, "a key"));
   snprintf(key, sizeof key, "%s%s", prefix, (const char *)k->data.scalar.value);
   char section[sizeof key + 1];
   snprintf(section, sizeof section, "%s.", key);
@@ -508,9 +532,15 @@ static HclStatus walk_pair(Case *c, yaml_document_t *doc, yaml_node_t *k, yaml_n
           "%s: '%s' is a section: its keys go on the lines below it, indented ('%s:' then '  key: value')", origin, key,
           key);
   if (v->type == YAML_MAPPING_NODE) {
-    char suggestion[256] = "";
-    nearest_section(c, key, suggestion, sizeof suggestion);
-    REQUIRE(known, HCL_EDATA, "%s: unknown section '%s' (did you mean '%s'?)", origin, key, suggestion);
+    if (!known) {
+      char suggestion[300] = "";
+      if (mistake_shown(c)) {
+        char section_name[256];
+        nearest_section(c, key, section_name, sizeof section_name);
+        snprintf(suggestion, sizeof suggestion, " (did you mean '%s'?)", section_name);
+      }
+      FAIL(HCL_EDATA, "%s: unknown section '%s'%s", origin, key, suggestion);
+    }
     TRY(walk_mapping(c, doc, v, section));
     goto cleanup;
   }
@@ -526,6 +556,12 @@ static HclStatus walk_pair(Case *c, yaml_document_t *doc, yaml_node_t *k, yaml_n
   if (v->type != YAML_SCALAR_NODE) {
     c->values[i].invalid = true;
     FAIL(HCL_EDATA, "%s: %s must be %s, not %s", origin, key, type_phrase(&c->keys[i]), node_kind(v));
+  }
+  if (v->data.scalar.length != strlen((const char *)v->data.scalar.value)) {
+    c->values[i].invalid = true;
+    char what[sizeof key + 16];
+    snprintf(what, sizeof what, "the value of %s", key);
+    TRY(refuse_nul(v, origin, what));
   }
   TRY(assign(c, key, (const char *)v->data.scalar.value, origin));
 cleanup:
@@ -645,17 +681,26 @@ HclStatus case_peek(const char *path, const char *key, char *value, size_t size,
   YamlFile y = {0};
   yaml_node_t *node = NULL;
   value[0] = origin[0] = '\0';
+  char where[320];
   TRY(yaml_file_open(path, &y, &node));
   for (const char *name = key; node && name;) {
     const char *dot = strchr(name, '.');
-    node = node->type == YAML_MAPPING_NODE
-               ? mapping_value(&y.doc, node, name, dot ? (size_t)(dot - name) : strlen(name))
-               : NULL;
+    node = mapping_value(&y.doc, node, name, dot ? (size_t)(dot - name) : strlen(name));
     name = dot ? dot + 1 : NULL;
+    if (node && name) { /* a section on the way to key */
+      mark_origin(path, node->start_mark, where, sizeof where);
+      REQUIRE(node->type == YAML_MAPPING_NODE, HCL_EDATA,
+              "%s: '%.*s' is a section holding %s, not %s: its keys go on the lines below it, indented", where,
+              (int)(name - 1 - key), key, key, node_kind(node));
+    }
   }
-  if (node && node->type == YAML_SCALAR_NODE) {
+  if (node) {
+    mark_origin(path, node->start_mark, where, sizeof where);
+    REQUIRE(node->type == YAML_SCALAR_NODE, HCL_EDATA, "%s: %s must be a single value, not %s", where, key,
+            node_kind(node));
+    TRY(refuse_nul(node, where, key));
     snprintf(value, size, "%s", (const char *)node->data.scalar.value);
-    mark_origin(path, node->start_mark, origin, origin_size);
+    snprintf(origin, origin_size, "%s", where);
   }
 cleanup:
   yaml_file_close(&y);

@@ -524,7 +524,7 @@ static HclStatus read_station_values(int ncid, const char *path, int var, const 
   HclStatus status = HCL_OK;
   int ndims = 0, dims[NC_MAX_VAR_DIMS];
   double *raw = NULL, fill = NC_FILL_DOUBLE;
-  int has_fill = 0;
+  nc_type type = NC_DOUBLE;
   TRY_NC(nc_inq_varndims(ncid, var, &ndims), path);
   TRY_NC(nc_inq_vardimid(ncid, var, dims), path);
   bool time_first = ndims == 2 && dims[0] == dim_time && dims[1] == dim_station;
@@ -536,8 +536,11 @@ static HclStatus read_station_values(int ncid, const char *path, int var, const 
   if (n > 0) {
     TRY_NC(nc_get_var_double(ncid, var, raw), path);
   }
-  if (nc_inq_var_fill(ncid, var, &has_fill, &fill) != NC_NOERR) {
-    has_fill = 1; /* the default fill value */
+  /* The fill as a double, whatever the variable's type (nc_inq_var_fill writes it in that type: a float's 4 bytes
+   * in a double made every dry sample of a float32 file a value of 9.97e36 m); else the type's default fill. */
+  TRY_NC(nc_inq_vartype(ncid, var, &type), path);
+  if (nc_get_att_double(ncid, var, "_FillValue", &fill) != NC_NOERR) {
+    fill = type == NC_FLOAT ? NC_FILL_FLOAT : NC_FILL_DOUBLE;
   }
   for (int s = 0; s < r->nstations; s++) {
     for (int k = 0; k < r->ntimes; k++) {

@@ -15,11 +15,9 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
-/* The bytes an unprivileged writer may still put on the file system holding path (its folder); HUGE_VAL where
- * statvfs cannot tell. */
-static double room_left(const char *path) {
+/* statvfs of the folder of path. */
+static bool folder_statvfs(const char *path, struct statvfs *info) {
   char folder[4096];
-  struct statvfs info;
   snprintf(folder, sizeof folder, "%s", path);
   char *slash = strrchr(folder, '/');
   if (slash) {
@@ -27,12 +25,21 @@ static double room_left(const char *path) {
   } else {
     snprintf(folder, sizeof folder, ".");
   }
-  return statvfs(folder[0] ? folder : "/", &info) == 0 ? (double)info.f_bavail * (double)info.f_frsize : HUGE_VAL;
+  return statvfs(folder[0] ? folder : "/", info) == 0;
 }
 
-/* Whether the file system holding path has no block left for an unprivileged writer. */
+/* The bytes an unprivileged writer may still put on the file system holding path (its folder); HUGE_VAL where
+ * statvfs cannot tell. */
+static double room_left(const char *path) {
+  struct statvfs info;
+  return folder_statvfs(path, &info) ? (double)info.f_bavail * (double)info.f_frsize : HUGE_VAL;
+}
+
+/* Whether the file system holding path has no block left for an unprivileged writer; a read-only one, which says it
+ * has none, is not full. */
 static bool file_system_full(const char *path) {
-  return room_left(path) == 0;
+  struct statvfs info;
+  return folder_statvfs(path, &info) && info.f_bavail == 0 && !(info.f_flag & ST_RDONLY);
 }
 
 HclStatus nc_check_room(const char *path, double bytes) {

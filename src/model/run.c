@@ -236,8 +236,10 @@ RunOutputSize run_output_size(const Decomp *decomp, const Case *c, const Timelin
 }
 
 /* The bytes an unprivileged writer may still put on the file system of folder, or of its nearest existing parent
- * (a run makes its folder); HUGE_VAL where statvfs cannot tell. */
-static double space_left(const char *folder) {
+ * (a run makes its folder), HUGE_VAL where statvfs cannot tell; and why nothing can be written there at all (EROFS,
+ * EACCES), else 0. A read-only file system says it has no block free (a full image mounted read-only): that is
+ * not a lack of space. */
+static double space_left(const char *folder, int *unwritable) {
   char path[RUN_PATH_SIZE];
   struct statvfs info;
   struct stat exists;
@@ -250,7 +252,9 @@ static double space_left(const char *folder) {
       slash[slash == path ? 1 : 0] = '\0'; /* "/a" goes to "/", "a/b" to "a" */
     }
   }
-  return statvfs(path, &info) == 0 ? (double)info.f_bavail * (double)info.f_frsize : HUGE_VAL;
+  bool known = statvfs(path, &info) == 0;
+  *unwritable = known && (info.f_flag & ST_RDONLY) ? EROFS : access(path, W_OK) != 0 ? errno : 0;
+  return known ? (double)info.f_bavail * (double)info.f_frsize : HUGE_VAL;
 }
 
 /* bytes as "812 kB", "26.4 MB", "8.1 TB": three digits in the largest unit that keeps one before the point. */
@@ -268,8 +272,15 @@ static const char *size_text(double bytes, char *text, size_t size) {
 HclStatus run_check_output_size(const Case *c, const RunRequest *q, const RunOutputSize *size, FILE *out) {
   HclStatus local = HCL_OK;
   double total = size->map + size->history + size->series + size->restarts;
-  double warn_at = case_real(c, "output.size_warning") * 1e6, left = space_left(q->output_dir);
+  int unwritable = 0;
+  double warn_at = case_real(c, "output.size_warning") * 1e6, left = space_left(q->output_dir, &unwritable);
   char t[4][32], parts[256], series[64] = "", total_text[32], left_text[32];
+  if (unwritable) { /* whatever the room and --force: nothing can be written */
+    local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
+                       "cannot write the output in '%s': %s; choose another output folder (-o)", q->output_dir,
+                       strerror(unwritable));
+    return par_agree(local);
+  }
   if (size->series > 0) {
     snprintf(series, sizeof series, ", series %s", size_text(size->series, t[2], sizeof t[2]));
   }

@@ -47,6 +47,11 @@ static const double PI = 3.14159265358979323846;
         "a time series used instead of mean and tide: CSV 'time,level' (s, m), or netCDF level(time)"                  \
   }
 
+/* The range of the case's depths, heights and levels [m]: the deepest ocean is 11 km; beyond 1e5 m a value is a
+ * typing mistake, and in single precision the metres of the water column are lost in its rounding (a hump of 1e8 m
+ * over 1 m of water overflowed to NaN within 20 steps). */
+#define SWE_LEVEL_RANGE -1e5, 1e5
+
 static const CaseKey swe_case_keys[] = {
     {"model.name", CASE_CHOICE, "", NULL, CASE_UNBOUNDED, "shallow-water", "the model this case is for"},
     {"model.title", CASE_STRING, "", "shallow-water run", CASE_UNBOUNDED, NULL, "a title for the output files"},
@@ -63,9 +68,9 @@ static const CaseKey swe_case_keys[] = {
     {"bed.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|gaussian|ramp|paraboloid|file",
      "flat: depth; gaussian: depth - height exp(-r^2 / (2 width^2)) around (x, y); ramp: depth - height "
      "clamp((x - bed.x) / width, 0, 1); paraboloid: depth (1 - r^2 / width^2) around (x, y); file: bed.file"},
-    {"bed.depth", CASE_REAL, "m", "1", CASE_UNBOUNDED, NULL,
+    {"bed.depth", CASE_REAL, "m", "1", SWE_LEVEL_RANGE, NULL,
      "depth of the bed below the reference level (positive down)"},
-    {"bed.height", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian, ramp: how far the bed rises"},
+    {"bed.height", CASE_REAL, "m", "0", SWE_LEVEL_RANGE, NULL, "gaussian, ramp: how far the bed rises"},
     {"bed.x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian, paraboloid: centre x; ramp: where the rise starts"},
     {"bed.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian, paraboloid: centre y"},
     {"bed.width", CASE_REAL, "m", "1", 1e-9, HUGE_VAL, NULL,
@@ -78,13 +83,13 @@ static const CaseKey swe_case_keys[] = {
     {"initial.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|gaussian|dam|thacker",
      "flat: level; gaussian: level + height exp(-r^2 / (2 width^2)) around (x, y); dam: level west of x, "
      "level_beyond east of it; thacker: Thacker's planar surface of amplitude height in a paraboloid bed"},
-    {"initial.level", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,
+    {"initial.level", CASE_REAL, "m", "0", SWE_LEVEL_RANGE, NULL,
      "water level above the reference (cells where the bed is higher start dry)"},
-    {"initial.height", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: height of the hump; thacker: eta"},
+    {"initial.height", CASE_REAL, "m", "0", SWE_LEVEL_RANGE, NULL, "gaussian: height of the hump; thacker: eta"},
     {"initial.x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre x; dam: x of the dam"},
     {"initial.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre y"},
     {"initial.width", CASE_REAL, "m", "1", 1e-9, HUGE_VAL, NULL, "gaussian: standard deviation"},
-    {"initial.level_beyond", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "dam: water level east of the dam"},
+    {"initial.level_beyond", CASE_REAL, "m", "0", SWE_LEVEL_RANGE, NULL, "dam: water level east of the dam"},
     {"physics.g", CASE_REAL, "m/s^2", "9.81", 1e-3, 100, NULL, "gravitational acceleration"},
     {"physics.dry_depth", CASE_REAL, "m", "0.001", 1e-9, 10, NULL,
      "a face dries when its upwinded water depth falls below this, and floods again above it"},

@@ -465,7 +465,11 @@ static void locate_divergence(SweRun *r) {
   if (!(fabs(zeta[worst]) < 1e4)) {
     double x = r->setup.x0 + (l->x0 + (double)(worst % (size_t)l->nx) + 0.5) * r->setup.config.dx;
     double y = r->setup.y0 + (l->y0 + (double)(worst / (size_t)l->nx) + 0.5) * r->setup.config.dy;
-    log_error("water level %g m at x = %.6g m, y = %.6g m", zeta[worst], x, y);
+    if (isfinite(zeta[worst])) {
+      log_error("water level %g m at x = %.6g m, y = %.6g m", zeta[worst], x, y);
+    } else { /* a user reads no "nan" */
+      log_error("the water level overflowed (it is no longer a number) at x = %.6g m, y = %.6g m", x, y);
+    }
   }
   free(zeta);
 }
@@ -479,12 +483,18 @@ static HclStatus stop_diverged(SweRun *r, double speed) {
   int64_t step_bad = r->tl.step;
   TRY(swe_rollback(r->swe));
   TRY(write_restart(r, r->t_good, r->step_good));
+  char speed_text[96];
+  if (isfinite(speed)) {
+    snprintf(speed_text, sizeof speed_text, "the fastest signal |u| + sqrt(g h) is %g m/s", speed);
+  } else { /* a user reads no "nan" */
+    snprintf(speed_text, sizeof speed_text,
+             "the state overflowed (its fastest signal |u| + sqrt(g h) is no longer a number)");
+  }
   FAIL(HCL_EDIVERGED,
-       "the run diverged between t = %g s (step %lld) and t = %g s (step %lld), dt = %.4g s: the fastest signal "
-       "|u| + sqrt(g h) is %g m/s; the last good state (t = %g s) is in %s/%s-%lld.nc. Check the boundary data, "
-       "lower time.cfl or time.dt, or raise physics.dry_depth",
-       r->t_good, (long long)r->step_good, t_bad, (long long)step_bad, r->dt, speed, r->t_good, r->request->output_dir,
-       RESTART_PREFIX, (long long)r->step_good);
+       "the run diverged between t = %g s (step %lld) and t = %g s (step %lld), dt = %.4g s: %s; the last good state "
+       "(t = %g s) is in %s/%s-%lld.nc. Check the boundary data, lower time.cfl or time.dt, or raise physics.dry_depth",
+       r->t_good, (long long)r->step_good, t_bad, (long long)step_bad, r->dt, speed_text, r->t_good,
+       r->request->output_dir, RESTART_PREFIX, (long long)r->step_good);
 cleanup:
   return status;
 }

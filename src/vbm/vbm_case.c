@@ -17,6 +17,10 @@
 
 static const double PI = 3.14159265358979323846;
 
+/* The deepest water of a case [m], a bound against typing mistakes (the oceans' deepest is 11 km): bed.depth's range
+ * in the schema, and a bed file's. */
+#define VBM_DEPTH_MAX 1e5
+
 #define SIDE_KEY(side)                                                                                                 \
   {                                                                                                                    \
     "boundary." side, CASE_CHOICE, "", "wall", CASE_UNBOUNDED, "wall|sponge",                                          \
@@ -37,7 +41,8 @@ static const CaseKey vbm_case_keys[] = {
     {"grid.px", CASE_INT, "", "0", 0, 65536, NULL, "ranks in x (0: chosen from the number of ranks)"},
     {"grid.py", CASE_INT, "", "0", 0, 65536, NULL, "ranks in y (0: chosen from the number of ranks)"},
     {"bed.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|file", "flat: bed.depth everywhere; file: bed.file"},
-    {"bed.depth", CASE_REAL, "m", "10", CASE_UNBOUNDED, NULL, "still-water depth (positive down; <= 0: land)"},
+    {"bed.depth", CASE_REAL, "m", "10", -HUGE_VAL, VBM_DEPTH_MAX, NULL,
+     "still-water depth (positive down; <= 0: land)"},
     {"bed.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
      "file: a netCDF (dims y, x) or CSV (ny lines of nx numbers) grid of depths at the cell centres; <= 0: land"},
     {"bed.variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "file: the netCDF variable ('': its only 2D one)"},
@@ -157,6 +162,12 @@ static double global_max(const double *values, size_t n, bool absolute) {
   return most;
 }
 
+/* The psi system's diagonal is M + 2 N (1/dx^2 + 1/dy^2) against off-diagonals N / dx^2, N / dy^2, with M = h / 3
+ * and N = 2 h^3 / 15 (the parabolic shape): its diagonal dominance, (5 / 2) (dx / h)^2 of it, is lost to rounding
+ * where the depth is 1e8 cells deep (an RRB pivot that is not positive); 1e6 keeps it 1e3 above double's
+ * epsilon. Deeper is no model of waves either: beyond a few cells every wave the grid holds is a deep-water one. */
+static const double DEPTH_CELLS_MAX = 1e6;
+
 static HclStatus read_bed(const Case *c, VbmSetup *setup) {
   HclStatus status = HCL_OK;
   size_t n = (size_t)setup->grid.nx * setup->grid.ny;
@@ -166,8 +177,17 @@ static HclStatus read_bed(const Case *c, VbmSetup *setup) {
     TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &setup->bed_values));
     setup->max_depth = global_max(setup->bed_values, n, false);
   }
+  const char *key = setup->bed_values ? "bed.file" : "bed.depth";
   REQUIRE(setup->max_depth > 0, HCL_EDATA, "%s: the depth is nowhere above 0 m: the grid holds no water",
-          case_origin(c, setup->bed_values ? "bed.file" : "bed.depth"));
+          case_origin(c, key));
+  REQUIRE(setup->max_depth <= VBM_DEPTH_MAX, HCL_EDATA, "%s: bed.file holds a depth of %g m; depths are at most %g m",
+          case_origin(c, key), setup->max_depth, VBM_DEPTH_MAX); /* bed.depth's range is the schema's */
+  double cell = fmin(setup->config.dx, setup->config.dy);
+  REQUIRE(setup->max_depth <= DEPTH_CELLS_MAX * cell, HCL_EDATA,
+          "%s: the depth of %g m (%s) is %.3g cells of %g m (grid.lx / grid.nx, grid.ly / grid.ny): the psi system "
+          "loses its diagonal to rounding beyond %g cells; use depths of at most %g m or larger cells",
+          case_origin(c, key), setup->max_depth, key, setup->max_depth / cell, cell, DEPTH_CELLS_MAX,
+          DEPTH_CELLS_MAX * cell);
   const char *land = case_file(c, "land.file");
   if (land[0]) {
     const char *variable = case_string(c, "land.variable");

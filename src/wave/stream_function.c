@@ -381,7 +381,16 @@ static HclStatus check_solver_settings(const RegularWaveSpec *spec, double k) {
   HclStatus status = HCL_OK;
   REQUIRE(spec->modes >= WAVES_MODES_MIN && spec->modes <= WAVES_MODES_MAX, HCL_EDATA,
           "waves.modes = %d: allowed %d to %d", spec->modes, WAVES_MODES_MIN, WAVES_MODES_MAX);
-  double exponent = spec->modes * k * spec->height;
+  double exponent = spec->modes * k * spec->height, length = 2 * PI / k;
+  /* The steepest wave of any length, H_max / L of Fenton's eq. 32 in deep water (0.141), has k H = 0.89: so when
+   * even the fewest modes are too many (k H > 30 / 4) the wave is far past breaking, which is what to say. */
+  REQUIRE(WAVES_MODES_MIN * k * spec->height <= CONDITIONING_LIMIT, HCL_EDATA,
+          "waves.height = %g m is past the breaking limit for %s = %g %s in depth %g m: the wave is about %.4g m long "
+          "(linear theory) and the highest wave of that length is H_max = %.4g m (Fenton 1990, eq. 32; allowed 0 < H "
+          "<= H_max)",
+          spec->height, spec->period > 0 ? "waves.period" : "waves.length",
+          spec->period > 0 ? spec->period : spec->length, spec->period > 0 ? "s" : "m", spec->depth, length,
+          waves_breaking_height(spec->depth, length));
   REQUIRE(exponent <= CONDITIONING_LIMIT, HCL_EDATA,
           "waves.modes = %d is too many for a wave this steep: N k H = %.1f > %.0f makes the stream-function "
           "equations singular in double precision (allowed here: %d to %d)",

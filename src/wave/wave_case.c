@@ -297,37 +297,72 @@ cleanup:
   return status;
 }
 
-/* Whether a cell, corners (i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1) in order around it, is convex and
- * right-handed: the cross product of its edges positive at every corner, and its area (shoelace) above 1e-8 of its
- * longest edge squared (no edge collapsed to a point up to rounding). */
-static bool cell_sound(const Mapping *map, long i, long j) {
+/* The file's points are metres: beyond this the cells' cross products and areas overflow (1e300 gives inf - inf), and
+ * no sea is that large. */
+static const double COORDINATE_MAX = 1e9;
+
+/* Every point of the file's grid within COORDINATE_MAX, naming the first that is not. */
+static HclStatus check_points(const Case *c, const WaveSetup *s) {
+  HclStatus status = HCL_OK;
+  const WaveGeometry *geo = &s->geometry;
+  size_t n = (size_t)s->grid.nx * s->grid.ny;
+  for (size_t p = 0; p < n; p++) {
+    REQUIRE(fabs(geo->x[p]) <= COORDINATE_MAX && fabs(geo->y[p]) <= COORDINATE_MAX, HCL_EDATA,
+            "%s: point (%zu, %zu) of the grid is at x = %g m, y = %g m: the points' coordinates are metres within "
+            "+-%g m",
+            case_origin(c, "grid.file"), p % (size_t)s->grid.nx, p / (size_t)s->grid.nx, geo->x[p], geo->y[p],
+            COORDINATE_MAX);
+  }
+cleanup:
+  return status;
+}
+
+/* What is wrong with a cell, if anything. */
+typedef enum { CELL_SOUND, CELL_FLAT, CELL_CLOCKWISE, CELL_FOLDED } CellShape;
+
+/* A cell, corners (i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1) in order around it: sound where it is convex and
+ * right-handed (the cross product of its edges positive at every corner) with an area (shoelace) above 1e-8 of its
+ * longest edge squared (no edge collapsed to a point up to rounding); flat where its area is below that either way;
+ * clockwise where every corner turns right; else folded. */
+static CellShape cell_shape(const Mapping *map, long i, long j) {
   double x[4], y[4], area = 0, longest = 0;
   static const int di[4] = {0, 1, 1, 0}, dj[4] = {0, 0, 1, 1};
-  bool turns_left = true;
+  int left = 0, right = 0;
   for (int k = 0; k < 4; k++) {
     map->point(map->ctx, i + di[k], j + dj[k], &x[k], &y[k]);
   }
   for (int k = 0; k < 4; k++) {
     int next = (k + 1) % 4, last = (k + 3) % 4;
-    turns_left = turns_left && (x[next] - x[k]) * (y[last] - y[k]) - (y[next] - y[k]) * (x[last] - x[k]) > 0;
+    double cross = (x[next] - x[k]) * (y[last] - y[k]) - (y[next] - y[k]) * (x[last] - x[k]);
+    left += cross > 0;
+    right += cross < 0;
     area += 0.5 * (x[k] * y[next] - x[next] * y[k]);
     longest = fmax(longest, hypot(x[next] - x[k], y[next] - y[k]));
   }
-  return turns_left && area > 1e-8 * longest * longest;
+  if (fabs(area) <= 1e-8 * longest * longest) {
+    return CELL_FLAT;
+  }
+  return left == 4 ? CELL_SOUND : right == 4 ? CELL_CLOCKWISE : CELL_FOLDED;
 }
 
 /* Every cell of the file's grid (a periodic direction's closing cells too) convex and right-handed. */
 static HclStatus check_cells(const Case *c, const WaveSetup *s) {
   HclStatus status = HCL_OK;
+  static const char *const what[] = {"", "has no area (two or more of its corners meet, or all lie on a line)",
+                                     "turns clockwise", "folds (is not convex)"};
   const DecompSpec *g = &s->grid;
   const Mapping *map = &s->geometry.map;
   long cells_x = g->periodic_x ? g->nx : g->nx - 1, cells_y = g->periodic_y ? g->ny : g->ny - 1, bad = 0;
-  long first_i = -1, first_j = -1;
+  long clockwise = 0, first_i = -1, first_j = -1;
+  CellShape first = CELL_SOUND;
   for (long j = 0; j < cells_y; j++) {
     for (long i = 0; i < cells_x; i++) {
-      if (!cell_sound(map, i, j)) {
-        first_i = bad++ ? first_i : i;
-        first_j = bad > 1 ? first_j : j;
+      CellShape shape = cell_shape(map, i, j);
+      clockwise += shape == CELL_CLOCKWISE;
+      if (shape != CELL_SOUND && bad++ == 0) {
+        first = shape;
+        first_i = i;
+        first_j = j;
       }
     }
   }
@@ -336,16 +371,17 @@ static HclStatus check_cells(const Case *c, const WaveSetup *s) {
   }
   double x, y;
   map->point(map->ctx, first_i, first_j, &x, &y);
-  REQUIRE(bad < cells_x * cells_y, HCL_EDATA,
+  REQUIRE(clockwise < cells_x * cells_y, HCL_EDATA,
           "%s: every cell of the grid turns clockwise: j must run anticlockwise from i; reverse one direction of the "
           "file's points",
           case_origin(c, "grid.file"));
   bool closing = (g->periodic_x && first_i == g->nx - 1) || (g->periodic_y && first_j == g->ny - 1);
-  FAIL(HCL_EDATA,
-       "%s: %ld of the grid's %ld cells fold, turn clockwise or have no area, the first the cell from point (%ld, %ld) "
-       "at x = %g m, y = %g m%s",
-       case_origin(c, "grid.file"), bad, cells_x * cells_y, first_i, first_j, x, y,
-       closing ? ": it closes a periodic direction, whose last point must not repeat its first" : "");
+  FAIL(
+      HCL_EDATA,
+      "%s: %ld of the grid's %ld cells fold, turn clockwise or have no area; the first, the cell from point (%ld, %ld) "
+      "at x = %g m, y = %g m, %s%s",
+      case_origin(c, "grid.file"), bad, cells_x * cells_y, first_i, first_j, x, y, what[first],
+      closing ? ": it closes a periodic direction, whose last point must not repeat its first" : "");
 cleanup:
   return status;
 }
@@ -413,6 +449,7 @@ static HclStatus read_file_grid(const Case *c, WaveSetup *s) {
   REQUIRE(g->nx >= least && g->ny >= least, HCL_EDATA,
           "%s: the grid of grid.file is %d x %d points; the stencils of order %d need at least %d along each direction",
           case_origin(c, "grid.file"), g->nx, g->ny, order, least);
+  TRY(check_points(c, s));
   geo->table = (MappingTable){g->nx, g->ny, g->periodic_x, g->periodic_y, order, geo->x, geo->y};
   geo->map = (Mapping){mapping_table_point, &geo->table, geo->name};
   TRY(check_cells(c, s));

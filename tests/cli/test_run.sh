@@ -79,6 +79,10 @@ printf '1 2 3\n4 5 6\n' >"$dir/bed.csv"
 bad_input "a bed file of the wrong shape" "bed.csv" "$case_file" "${small[@]}" --set bed.shape=file \
   --set bed.file="$dir/bed.csv"
 bad_input "an unknown key" "did you mean" "$case_file" --set grid.nxx=3
+# issue 49: the model's name as a list was reported as missing
+sed 's/^  name: shallow-water/  name: [shallow-water]/' "$case_file" >"$dir/name-list.yml"
+bad_input "model.name given as a list" "name-list.yml:5:9: model.name must be a single value, not a list" \
+  "$dir/name-list.yml"
 bad_input "a malformed tide" "amplitude period phase" "$case_file" --set boundary.west=level \
   --set boundary.west_tide="1 two 3"
 bad_input "one periodic side" "come in pairs" "$case_file" --set boundary.west=periodic
@@ -353,6 +357,15 @@ import sys, netCDF4, numpy
 times = netCDF4.Dataset(sys.argv[1] + "/map.nc")["time"][:]
 assert numpy.allclose(times, [0, 2.01, 4.02, 6.03], rtol=1e-12, atol=0), times' "$dir/decimal"
 
+# ---- a read-only file system (issue 49): it says it has no block free, which is no lack of space ----
+mkdir "$dir/rofs"
+run_capture env LD_PRELOAD="$fullfs" FULLFS_FOLDER=/rofs FULLFS_FREE=0 FULLFS_READONLY=1 \
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+  "$hydrocl" run "$case_file" "${small[@]}" --set time.end=1 -o "$dir/rofs/out" --force
+ok "an output folder on a read-only file system exits 73" equals "$rc" 73
+ok "saying so, not that it lacks space" contains "$err" "cannot write the output in '$dir/rofs/out': Read-only file system"
+ok "and creates nothing" test ! -e "$dir/rofs/out"
+
 # ---- a full disk (issue 27, 15) ----
 # The map file's file system fills up half-way through the run (fullfs.c fails its writes with ENOSPC past a budget
 # of half the file's full size): the run stops with exit 74 and says the disk is full and which file, releases its
@@ -567,8 +580,16 @@ run_capture "$hydrocl" analyze harmonics "$dir/harmonics.nc" --period 2 --window
 ok "a window that ends before it starts exits 64" equals "$rc" 64
 run_capture "$hydrocl" analyze harmonics "$dir/harmonics.nc" --period 2 --variable zeta
 ok "a variable the file lacks exits 65 naming it" test "$rc" = 65 -a -n "$(grep -F "has no variable 'zeta'" <<<"$err")"
-run_capture "$hydrocl" analyze harmonics "$dir/mask-true/history.nc" --period 600 --harmonics 1
-ok "on the tidal flat's gauges, the dry one says why it has no fit" test "$rc" = 0 -a -n "$(grep -E "^flat .* no fit" <<<"$out")"
+# issue 49: a window past the record fits nothing, which exited 0
+run_capture "$hydrocl" analyze harmonics "$dir/harmonics.nc" --period 2 --window 100 200
+ok "a window past the record exits 65 saying that no station has a fit" test "$rc" = 65 -a -n \
+  "$(grep -F "harmonics.nc: none of its 2 stations has a fit of 3 harmonics of eta; each station's line says why" <<<"$err")"
+ok "and still says why for each station" test -n "$(grep -E "^shore .* no fit" <<<"$out")"
+# issue 49: its float32 fill was compared as a double, so a dry gauge's 9.97e36 were fitted as levels
+run_capture "$hydrocl" analyze harmonics "$dir/mask-true/history.nc" --period 3600 --harmonics 1
+ok "on the tidal flat's gauges, the dry one says why it has no fit" test "$rc" = 0 -a -n \
+  "$(grep -E "^flat .* no fit: harmonic analysis: 0 samples" <<<"$out")"
+ok "and the wet one in the channel has one" test -n "$(grep -E "^channel +100.0000 +300.0000 +3.5" <<<"$out")"
 
 # ---- georeferencing (issue 26, 3): grid.crs through PROJ ----
 # UTM zone 31N (EPSG:32631) and the Dutch RD grid (EPSG:28992) against the EPSG registry's published parameters:
@@ -628,6 +649,15 @@ assert len(restarts) == 1, restarts
 with netCDF4.Dataset(restarts[0]) as r:
     assert float(r["time"][...]) < 3.0, float(r["time"][...])
     assert numpy.all(numpy.isfinite(r["zeta"][:]))' "$dir/diverged"
+# issue 49: a run whose state overflows said "the fastest signal ... is -nan m/s"; the hump that made it (1e8 m)
+# is refused, and one within the levels' range that still overflows is said to, in words
+bad_input "a hump of 1e8 m" "--set initial.height=1e8: initial.height must be <= 100000" "$case_file" "${small[@]}" \
+  --set initial.height=1e8
+run_capture "$hydrocl" run "$case_file" --set grid.nx=20 --set grid.ny=20 --set initial.height=1e5 --set time.cfl=1 \
+  --set time.end=1 --set output.interval=0 -o "$dir/overflowed"
+ok "a run whose state overflows exits 79" equals "$rc" 79
+ok "saying so in words, no NaN" test -n "$(grep -F "the state overflowed (its fastest signal" <<<"$err")" -a \
+  -z "$(grep -iw "nan" <<<"$err")"
 
 # ---- the implicit scheme (time.scheme: implicit) ----
 # Every shallow-water case runs with it, for a few steps at its default CFL-limited step (advective cfl 0.5 and

@@ -123,6 +123,12 @@ bad_input "an output interval that is not a whole number of steps" \
 bad_input "a sponge narrower than two cells" "a sponge needs at least 2 cells" "$kelvin" \
   --set boundary.sponge_width=3
 bad_input "a ship without a beam" "ship.beam must be > 0 m too" "$kelvin" --set ship.beam=0
+# issue 49: depths the psi system cannot hold were met as an RRB pivot that named no key
+bad_input "a depth of 1e12 m" "--set bed.depth=1e12: bed.depth must be <= 100000" "$kelvin" --set bed.depth=1e12 \
+  --set time.dt=0
+printf 'model: {name: variational-boussinesq}\ngrid: {nx: 20, ny: 20, lx: 1, ly: 1}\ntime: {end: 1}\n' >"$dir/deep.yml"
+bad_input "a depth of 2e6 cells" "--set bed.depth=1e5: the depth of 100000 m (bed.depth) is 2e+06 cells of 0.05 m" \
+  "$dir/deep.yml" --set bed.depth=1e5
 bad_input "the cosh shape without kappa" "physics.shape is cosh and needs physics.kappa > 0" "$kelvin" \
   --set physics.shape=cosh
 bad_input "waves entering at a wall" "waves.side is north, which is a wall: waves enter through a sponge" \

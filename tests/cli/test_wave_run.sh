@@ -298,7 +298,10 @@ a, b = (netCDF4.Dataset(sys.argv[i] + "/history.nc") for i in (1, 2))
 for name in ("eta", "eta_max"):
     gap = numpy.abs(a[name][:] - b[name][:]).max()
     assert gap < 1e-6, (name, gap)' "$dir/polar" "$dir/from-file"
-for spoil in reversed:"every cell of the grid turns clockwise" seam:"it closes a periodic direction, whose last point must not repeat its first"; do
+# issue 49: cells of no area and a point at 1e300 m were reported as a grid that turns clockwise
+for spoil in reversed:"every cell of the grid turns clockwise" seam:"it closes a periodic direction, whose last point must not repeat its first" \
+  flat:"704 of the grid's 704 cells fold, turn clockwise or have no area; the first, the cell from point (0, 0) at x = 0.1625 m, y = 0 m, has no area" \
+  huge:"point (5, 3) of the grid is at x = 1e+300 m, y = "; do
   $py "$root/tests/cli/ogrid_file.py" 23 32 "$dir/spoilt.nc" "${spoil%%:*}"
   bad_input "a grid file ${spoil%%:*}" "${spoil#*:}" "${polar[@]}" "${from_file[@]}" --set grid.file="$dir/spoilt.nc"
 done

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_casefile.c: libFuzzer target of the case-file reader (casefile.h) and the models' checks of a case, as
  * `hydrocl validate` runs them short of a device: the bytes are a case file, read by case_peek (model.name) and then
- * against each model's schema (shallow-water, potential-flow) with case_load and case_finish; a finished case goes
- * through the model's setup (swe_setup_from_case, wave_setup_from_case: the cross-checks, tides, relaxation zones,
- * incident waves, the bed, series and gauge files it names) and run_read_points. A refusal is a pass. Checked besides
+ * against each model's schema (shallow-water, potential-flow, variational-boussinesq) with case_load and case_finish;
+ * a finished case goes through the model's setup (swe_setup_from_case, wave_setup_from_case, vbm_setup_from_case:
+ * the cross-checks, tides, relaxation zones, incident waves, ships and their tracks, sponges, the time step, the bed,
+ * series and gauge files it names) and run_read_points. A refusal is a pass. Checked besides
  * the sanitizers: case_to_yaml of a finished case loads back as the same case (casefile.h says so; the output files
  * keep it as hydrocl_case).
  *
- * The scratch folder holds small inputs a case may name (the corpus' cases do): bed.csv (4 x 3), gauges.csv and
- * channel-tide.csv. */
+ * The scratch folder holds small inputs a case may name (the corpus' cases do): bed.csv (4 x 3), gauges.csv,
+ * channel-tide.csv, track.csv (waypoints) and ships.csv (a fleet of two, one sailing track.csv). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "fuzz_support.h"
 #include "run.h"
 #include "swe_case.h"
+#include "vbm_case.h"
 #include "wave_case.h"
 
 /* A model's setup from a finished case has no size limit of its own but the grid's: bed.file reads nx x ny values.
@@ -39,11 +41,20 @@ static HclStatus wave_setup(const Case *c) {
   return status;
 }
 
+static HclStatus vbm_setup(const Case *c) {
+  VbmSetup setup;
+  HclStatus status = vbm_setup_from_case(c, PRECISION_DOUBLE, &setup);
+  vbm_setup_free(&setup);
+  return status;
+}
+
 static const struct {
   const char *name;
   HclStatus (*schema)(CaseSchema *schema);
   HclStatus (*setup)(const Case *c);
-} models[] = {{"shallow-water", swe_case_schema, swe_setup}, {"potential-flow", wave_case_schema, wave_setup}};
+} models[] = {{"shallow-water", swe_case_schema, swe_setup},
+              {"potential-flow", wave_case_schema, wave_setup},
+              {"variational-boussinesq", vbm_case_schema, vbm_setup}};
 
 /* Both finished cases hold the same value of every key. */
 static void check_same_case(const Case *a, const Case *b, const CaseKey *keys, int nkeys, const char *yaml) {
@@ -131,6 +142,9 @@ static void load_as(const char *path, int m) {
 static const char bed_csv[] = "# 4 x 3 depths\n1,1,1,1\n2, 2, 2, 2\n3 3 3 3\n";
 static const char gauges_csv[] = "name,x,y\nA,1,1\nB,2.5,0.5\n";
 static const char tide_csv[] = "time,level\n0,0\n3600,0.1\n7200,0\n36000,0\n";
+static const char track_csv[] = "x,y,speed\n1,1,0.5\n3,1,0.5\n3,2,0.5\n";
+static const char ships_csv[] = "name,length,beam,draft,x,y,heading,speed,track\nA,1,0.5,0.1,1,1,0,0.5,\n"
+                                "B,1,0.5,0.1,0,0,0,0,track.csv\n";
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
@@ -138,6 +152,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   fuzz_write("bed.csv", (const uint8_t *)bed_csv, strlen(bed_csv));
   fuzz_write("gauges.csv", (const uint8_t *)gauges_csv, strlen(gauges_csv));
   fuzz_write("channel-tide.csv", (const uint8_t *)tide_csv, strlen(tide_csv));
+  fuzz_write("track.csv", (const uint8_t *)track_csv, strlen(track_csv));
+  fuzz_write("ships.csv", (const uint8_t *)ships_csv, strlen(ships_csv));
   return 0;
 }
 

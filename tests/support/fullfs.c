@@ -3,7 +3,9 @@
  * Writes to files whose path ends in $FULLFS_FILE succeed until $FULLFS_BYTES bytes have been written to them (all
  * such files of the process together), then fail with ENOSPC as a full file system's would. Other files are left
  * alone. Covers write, pwrite and pwrite64, the calls HDF5's default (sec2) driver makes. With $FULLFS_FREE set,
- * statvfs of a path ending in $FULLFS_FOLDER says that many bytes are free (the room a run checks before it writes). */
+ * statvfs of a path ending in $FULLFS_FOLDER says that many bytes are free (the room a run checks before it writes);
+ * with $FULLFS_READONLY set too, that the file system is mounted read-only (as a full image mounted read-only says,
+ * with no block free). */
 /* meson builds with 64-bit file offsets, which makes pwrite an alias of pwrite64; this shim defines both. */
 #undef _FILE_OFFSET_BITS
 #define _GNU_SOURCE
@@ -100,6 +102,7 @@ int statvfs(const char *path, struct statvfs *info) {
   int result = real(path, info);
   if (result == 0 && is_target_folder(path)) {
     info->f_bavail = info->f_bfree = (fsblkcnt_t)free_blocks(info->f_frsize);
+    info->f_flag |= getenv("FULLFS_READONLY") ? ST_RDONLY : 0;
   }
   return result;
 }
@@ -112,6 +115,7 @@ int statvfs64(const char *path, struct statvfs64 *info) {
   int result = real(path, info);
   if (result == 0 && is_target_folder(path)) {
     info->f_bavail = info->f_bfree = (fsblkcnt64_t)free_blocks(info->f_frsize);
+    info->f_flag |= getenv("FULLFS_READONLY") ? ST_RDONLY : 0;
   }
   return result;
 }

@@ -319,6 +319,15 @@ static void regular_refusals(void) {
   spec = regular(50, 6, 0, 50); /* deep and steep: N k H = 48 */
   spec.modes = 64;
   expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "too many for a wave this steep", "64 modes, k H = 0.75");
+  /* issue 49: so steep that no number of modes is allowed ("allowed here: 4 to 0"): far past breaking */
+  spec = regular(10, 10, 1, 0);
+  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA,
+                 "waves.height = 10 m is past the breaking limit for waves.period = 1 s in depth 10 m: the wave is "
+                 "about 1.561 m long (linear theory) and the highest wave of that length is H_max = 0.22 m",
+                 "H = 10 m, T = 1 s");
+  spec = regular(10, 10, 0, 1.5);
+  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "past the breaking limit for waves.length = 1.5 m",
+                 "H = 10 m, L = 1.5 m");
   spec = regular(10, 1, 5, 0);
   spec.height_steps = WAVES_STEPS_MAX + 1;
   expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.height_steps = 101", "101 height steps");
