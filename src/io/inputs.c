@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ncutil.h"
 
@@ -17,6 +19,92 @@
 #include <strings.h>
 #include <udunits2.h>
 #endif
+
+static long days_from_civil(long year, long month, long day);
+
+/* What a file that is not a regular one is: a device (/dev/zero would be read for ever), a pipe (read once, and a
+ * reader blocks on one nobody writes), a socket. */
+static const char *file_kind(mode_t mode) {
+  return S_ISDIR(mode)                      ? "a folder"
+         : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
+         : S_ISFIFO(mode)                   ? "a pipe"
+         : S_ISSOCK(mode)                   ? "a socket"
+                                            : "not a regular file";
+}
+
+HclStatus input_check_file(const char *path, const char *named_by) {
+  HclStatus status = HCL_OK;
+  struct stat info;
+  char why[128];
+  bool found = stat(path, &info) == 0;
+  if (!found || access(path, R_OK) != 0) {
+    snprintf(why, sizeof why, "%s", strerror(errno));
+  } else if (!S_ISREG(info.st_mode)) {
+    snprintf(why, sizeof why, "it is %s; give a file", file_kind(info.st_mode));
+  } else {
+    goto cleanup;
+  }
+  if (named_by) {
+    FAIL(HCL_EDATA, "%s names '%s', which is not a readable file: %s", named_by, path, why);
+  }
+  FAIL(found && !S_ISREG(info.st_mode) ? HCL_EDATA : HCL_ENOINPUT, "cannot open '%s': %s", path, why);
+cleanup:
+  return status;
+}
+
+HclStatus input_open(const char *path, FILE **f) {
+  HclStatus status = HCL_OK;
+  *f = NULL;
+  TRY(input_check_file(path, NULL));
+  *f = fopen(path, "r");
+  REQUIRE(*f != NULL, HCL_ENOINPUT, "cannot open '%s': %s", path, strerror(errno));
+cleanup:
+  return status;
+}
+
+HclStatus input_read_line(FILE *f, const char *path, InputLine *line, bool *more) {
+  HclStatus status = HCL_OK;
+  size_t length = 0;
+  int ch = EOF;
+  *more = false;
+  while ((ch = getc_unlocked(f)) != EOF && ch != '\n') { /* unlocked: a grid's million lines stay fast */
+    REQUIRE(ch != '\0', HCL_EDATA, "%s:%d: holds a NUL byte; the file must be text", path, line->number + 1);
+    REQUIRE(length < INPUT_LINE_MAX, HCL_EDATA,
+            "%s:%d: a line longer than %d MiB; the file must be text lines (is it the file you meant?)", path,
+            line->number + 1, INPUT_LINE_MAX >> 20);
+    if (length + 1 >= line->capacity) {
+      size_t larger = line->capacity ? 2 * line->capacity : 256;
+      char *bigger = realloc(line->text, larger);
+      REQUIRE(bigger != NULL, HCL_ENOMEM, "%s:%d: cannot hold a line of %zu bytes", path, line->number + 1, larger);
+      line->text = bigger;
+      line->capacity = larger;
+    }
+    line->text[length++] = (char)ch;
+  }
+  REQUIRE(!ferror(f), HCL_EIO, "cannot read '%s': %s", path, strerror(errno));
+  if (ch == EOF && length == 0) {
+    goto cleanup;
+  }
+  if (!line->text) { /* an empty line as the first: room for its terminator */
+    line->text = malloc(1);
+    REQUIRE(line->text != NULL, HCL_ENOMEM, "%s: cannot hold a line", path);
+    line->capacity = 1;
+  }
+  if (length > 0 && line->text[length - 1] == '\r') { /* a CRLF file's line end */
+    length--;
+  }
+  line->text[length] = '\0';
+  line->number++;
+  *more = true;
+cleanup:
+  return status;
+}
+
+void input_line_free(InputLine *line) {
+  free(line->text);
+  line->text = NULL;
+  line->capacity = 0;
+}
 
 static bool has_extension(const char *path, const char *extension) {
   size_t n = strlen(path), e = strlen(extension);
@@ -50,25 +138,29 @@ static int parse_numbers(char *line, double *out, int max) {
 
 static HclStatus read_csv_grid(const char *path, int nx, int ny, double *values) {
   HclStatus status = HCL_OK;
-  FILE *f = fopen(path, "r");
-  char *line = NULL;
-  size_t capacity = 0;
-  int row = 0, number = 0;
-  REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open grid file '%s': %s", path, strerror(errno));
-  while (getline(&line, &capacity, f) > 0) {
-    number++;
-    if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line)) {
+  FILE *f = NULL;
+  InputLine line = {0};
+  bool more = false;
+  int row = 0;
+  TRY(input_open(path, &f));
+  for (;;) {
+    TRY(input_read_line(f, path, &line, &more));
+    if (!more) {
+      break;
+    }
+    if (line.text[0] == '#' || strspn(line.text, " \t") == strlen(line.text)) {
       continue;
     }
-    REQUIRE(row < ny, HCL_EDATA, "%s:%d: more than the %d rows of the grid (rows are y, columns x)", path, number, ny);
-    int n = parse_numbers(line, values + (size_t)row * nx, nx);
-    REQUIRE(n >= 0, HCL_EDATA, "%s:%d: not a list of numbers", path, number);
-    REQUIRE(n == nx, HCL_EDATA, "%s:%d: %d values, the grid has %d points in x", path, number, n, nx);
+    REQUIRE(row < ny, HCL_EDATA, "%s:%d: more than the %d rows of the grid (rows are y, columns x)", path,
+            line.number, ny);
+    int n = parse_numbers(line.text, values + (size_t)row * nx, nx);
+    REQUIRE(n >= 0, HCL_EDATA, "%s:%d: not a list of numbers", path, line.number);
+    REQUIRE(n == nx, HCL_EDATA, "%s:%d: %d values, the grid has %d points in x", path, line.number, n, nx);
     row++;
   }
   REQUIRE(row == ny, HCL_EDATA, "%s: %d rows, the grid has %d points in y", path, row, ny);
 cleanup:
-  free(line);
+  input_line_free(&line);
   if (f) {
     fclose(f);
   }
@@ -257,6 +349,7 @@ static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx
   int ncid = -1, var = -1;
   char name[NC_MAX_NAME + 1] = "";
   MissingMarks marks = {0};
+  TRY(input_check_file(path, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
           nc_strerror(err));
@@ -300,29 +393,72 @@ static bool is_timestamp(const char *units) {
   return false;
 }
 
+/* Refuses a time origin that is no date, "seconds since 2000-13-45": UDUNITS-2 rolls a 13th month and a 45th day
+ * over into later dates. Checks the year-month-day (and hour:minute[:second]) forms; UDUNITS-2 parses the rest. */
+static bool real_origin(const char *units) {
+  static const char *const words[] = {" since ", " after ", " from ", " ref ", "@"};
+  const char *origin = NULL;
+  for (size_t w = 0; w < sizeof words / sizeof words[0] && !origin; w++) {
+    const char *at = strstr(units, words[w]);
+    origin = at ? at + strlen(words[w]) : NULL;
+  }
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, used = 0;
+  double second = 0;
+  if (!origin || sscanf(origin, " %d-%d-%d%n", &year, &month, &day, &used) != 3) {
+    return true;
+  }
+  if (month < 1 || month > 12 || day < 1 ||
+      days_from_civil(year, month, day) >= days_from_civil(year + (month == 12), month % 12 + 1, 1)) {
+    return false;
+  }
+  const char *rest = origin + used;
+  if ((*rest == ' ' || *rest == 'T') && sscanf(rest + 1, "%d:%d", &hour, &minute) == 2) {
+    if (hour < 0 || hour > 23 || minute < 0 || minute > 59) {
+      return false;
+    }
+    const char *colon = strchr(strchr(rest + 1, ':') + 1, ':');
+    if (colon && colon - rest < 8 && sscanf(colon + 1, "%lf", &second) == 1 && !(second >= 0 && second < 61)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static HclStatus require_unit_system(const char *path) {
+  HclStatus status = HCL_OK;
+  REQUIRE(unit_system() != NULL, HCL_ENOINPUT,
+          "cannot read UDUNITS-2's unit database (%s), which reads the units of '%s'; install udunits-bin's data "
+          "(Debian: libudunits2-data) or set UDUNITS2_XML_PATH",
+          getenv("UDUNITS2_XML_PATH") ? getenv("UDUNITS2_XML_PATH") : "the packaged udunits2.xml", path);
+cleanup:
+  return status;
+}
+
 /* t_run = scale value + offset for a time coordinate of these units (CF 1.8 section 4.4, read by UDUNITS-2: "hours
  * since 2023-06-01T00:00:00+00:00", "h", "day since 2000-1-1"): a duration counts from the run's start, a unit since
- * a date from that date (start: the run's start, seconds since 1970 UTC). */
-static HclStatus time_scale(const char *path, const char *units, double start, double *scale, double *offset) {
+ * a date from that date (start: the run's start, seconds since 1970 UTC). where names the units in messages (the
+ * file, or file:line: column). */
+static HclStatus time_scale(const char *where, const char *units, double start, double *scale, double *offset) {
   HclStatus status = HCL_OK;
   ut_system *system = unit_system();
   ut_unit *unit = NULL, *target = NULL;
   cv_converter *convert = NULL;
   bool timestamp = is_timestamp(units);
-  REQUIRE(system != NULL, HCL_ENOINPUT,
-          "cannot read UDUNITS-2's unit database (%s), which reads the time units of '%s'; install udunits-bin's data "
-          "(Debian: libudunits2-data) or set UDUNITS2_XML_PATH",
-          getenv("UDUNITS2_XML_PATH") ? getenv("UDUNITS2_XML_PATH") : "the packaged udunits2.xml", path);
+  TRY(require_unit_system(where));
   unit = ut_parse(system, units, UT_ASCII);
   REQUIRE(unit != NULL, HCL_EDATA,
           "%s: time units '%s' are not units UDUNITS-2 reads; give a time unit alone (from the start of the run) or "
           "since a date, as 'hours since 2023-06-01 00:00:00'",
-          path, units);
+          where, units);
+  REQUIRE(!timestamp || real_origin(units), HCL_EDATA,
+          "%s: time units '%s' count from a date that does not exist (months 1 to 12, days 1 to the month's last, "
+          "hours 0 to 23, minutes 0 to 59)",
+          where, units);
   target = timestamp ? ut_parse(system, "seconds since 1970-01-01 00:00:00 UTC", UT_ASCII)
                      : ut_get_unit_by_name(system, "second");
   ASSERT(target != NULL);
   convert = ut_are_convertible(unit, target) ? ut_get_converter(unit, target) : NULL;
-  REQUIRE(convert != NULL, HCL_EDATA, "%s: time units '%s' are not %s", path, units,
+  REQUIRE(convert != NULL, HCL_EDATA, "%s: time units '%s' are not %s", where, units,
           timestamp ? "a time since a date" : "a time (seconds, minutes, hours, days)");
   *offset = cv_convert_double(convert, 0.0); /* the converter is linear: value scale + offset */
   *scale = cv_convert_double(convert, 1.0) - *offset;
@@ -441,6 +577,7 @@ static HclStatus read_netcdf_series(const char *path, double start, double **tim
   char name[NC_MAX_NAME + 1] = "";
   MissingMarks marks = {0};
   double *t = NULL, *v = NULL;
+  TRY(input_check_file(path, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open time series '%s': %s", path,
           nc_strerror(err));
@@ -494,6 +631,7 @@ static HclStatus netcdf_grid_shape(const char *path, const char *const *names, i
   HclStatus status = HCL_OK;
   int ncid = -1, ndims = 0, dims[NC_MAX_VAR_DIMS];
   size_t lengths[2] = {0, 0};
+  TRY(input_check_file(path, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
           nc_strerror(err));
@@ -593,12 +731,10 @@ cleanup:
   return status;
 }
 
-/* A CSV series 'time,value' (s, SI units), lines of any length. Comments (#) and blank lines are skipped; the first
- * other line is a header when none of its fields is a number (a row with a number where one belongs is data, and a
- * malformed one is refused with its line). */
-/* A CSV time: seconds from the run's start, or an ISO 8601 date and time in UTC (input_parse_date: "2023-06-01
- * 12:00", "2023-06-01T12:00:00Z"), turned into seconds from the run's start (start: seconds since 1970). */
-static bool parse_time_field(const char *text, size_t length, double start, double *t) {
+/* A CSV time: a number (seconds from the run's start, or in the header's unit), or an ISO 8601 date and time in UTC
+ * (input_parse_date: "2023-06-01 12:00", "2023-06-01T12:00:00Z"), turned into seconds from the run's start (start:
+ * seconds since 1970); *number says which. */
+static bool parse_time_field(const char *text, size_t length, double start, double *t, bool *number) {
   char field[64];
   while (length > 0 && isspace((unsigned char)*text)) {
     text++;
@@ -614,7 +750,8 @@ static bool parse_time_field(const char *text, size_t length, double start, doub
   field[length] = '\0';
   char *end = NULL;
   double seconds = strtod(field, &end);
-  if (end == field + length) {
+  *number = end == field + length;
+  if (*number) {
     *t = seconds;
     return true;
   }
@@ -626,52 +763,200 @@ static bool parse_time_field(const char *text, size_t length, double start, doub
 }
 
 /* A sample line "time,value" (or the two separated by blanks): 2 with pair filled, 0 for a line with neither a time
- * nor a number (a header), 1 for anything else. */
-static int parse_sample(const char *line, double start, double pair[2]) {
+ * nor a number (a header), 1 for anything else. *number: the time is a number (not a date). */
+static int parse_sample(const char *line, double start, double pair[2], bool *number) {
   const char *comma = strchr(line, ',');
   if (!comma) { /* blank-separated numbers */
     int fields = 0, numbers = 0;
     scan_fields(line, &fields, &numbers, pair);
+    *number = true;
     return fields == 2 && numbers == 2 ? 2 : numbers == 0 ? 0 : 1;
   }
   char *end = NULL;
-  bool timed = parse_time_field(line, (size_t)(comma - line), start, &pair[0]);
+  bool timed = parse_time_field(line, (size_t)(comma - line), start, &pair[0], number);
   pair[1] = strtod(comma + 1, &end);
   bool valued = end != comma + 1 && strspn(end, " \t\r\n") == strlen(end);
   return timed && valued ? 2 : !timed && !valued ? 0 : 1;
 }
 
-static HclStatus read_csv_series(const char *path, double start, double **times, double **values, int *count) {
+/* value SI = scale value + offset for the values of a CSV column. */
+typedef struct {
+  double scale, offset;
+} Linear;
+
+/* The columns of a header line: split at commas where it has any, else at blanks outside brackets (a unit, "[m3
+ * s-1]", may hold blanks). Each a name and an optional unit in brackets, "level [cm]"; units[k] NULL without one.
+ * Written into line. Returns the number of columns, up to max. */
+static int split_header(char *line, char **units, int max, int *count) {
+  bool commas = strchr(line, ',') != NULL;
+  int n = 0;
+  char *cursor = line;
+  while (*cursor) {
+    cursor += strspn(cursor, commas ? "" : " \t");
+    if (!*cursor) {
+      break;
+    }
+    char *field = cursor;
+    int depth = 0;
+    while (*cursor && !(commas ? *cursor == ',' : depth == 0 && isspace((unsigned char)*cursor))) {
+      depth += *cursor == '[' ? 1 : *cursor == ']' ? -1 : 0;
+      cursor++;
+    }
+    if (*cursor) {
+      *cursor++ = '\0';
+    }
+    char *open = strchr(field, '['), *close = open ? strrchr(open, ']') : NULL;
+    if (n < max) {
+      units[n] = NULL;
+      if (open) {
+        *open = '\0';
+        if (close) {
+          *close = '\0';
+        }
+        units[n] = open + 1;
+      }
+    }
+    n++;
+  }
+  *count = n;
+  return n < max ? n : max;
+}
+
+/* Trims blanks off both ends of text, in place. */
+static char *trim_blanks(char *text) {
+  text += strspn(text, " \t");
+  size_t n = strlen(text);
+  while (n > 0 && isspace((unsigned char)text[n - 1])) {
+    text[--n] = '\0';
+  }
+  return text;
+}
+
+
+HclStatus input_unit_scale(const char *path, int line, int column, const char *unit, const char *si, double *scale,
+                           double *offset) {
   HclStatus status = HCL_OK;
-  FILE *f = fopen(path, "r");
-  double *t = NULL, *v = NULL;
-  int n = 0, capacity = 0, number = 0;
-  bool first = true; /* the first line that is neither a comment nor blank: it may be a header */
-  char *line = NULL;
-  size_t line_capacity = 0;
-  *times = *values = NULL;
-  *count = 0;
-  REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open time series '%s': %s", path, strerror(errno));
-  while (getline(&line, &line_capacity, f) > 0) {
-    double pair[2];
-    number++;
-    if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line)) {
+  *scale = 1;
+  *offset = 0;
+#ifdef HYDROCL_HAVE_NETCDF
+  ut_unit *given = NULL, *target = NULL;
+  cv_converter *convert = NULL;
+  TRY(require_unit_system(path));
+  given = ut_parse(unit_system(), unit, UT_ASCII);
+  REQUIRE(given != NULL, HCL_EDATA,
+          "%s:%d: column %d: '%s' is not a unit UDUNITS-2 knows; give the unit as UDUNITS-2 writes it (%s, or "
+          "another of its dimension), or leave it out for %s",
+          path, line, column, unit, si, si);
+  target = ut_parse(unit_system(), si, UT_ASCII);
+  ASSERT(target != NULL);
+  REQUIRE(ut_are_convertible(given, target), HCL_EDATA,
+          "%s:%d: column %d: unit '%s' does not convert to %s, the column's unit; give one that does, or leave it out "
+          "for %s",
+          path, line, column, unit, si, si);
+  convert = ut_get_converter(given, target);
+  ASSERT(convert != NULL);
+  *offset = cv_convert_double(convert, 0.0); /* linear: value scale + offset */
+  *scale = cv_convert_double(convert, 1.0) - *offset;
+cleanup:
+  cv_free(convert);
+  ut_free(given);
+  ut_free(target);
+#else
+  (void)si;
+  FAIL(HCL_EUSAGE,
+       "%s:%d: column %d gives the unit '%s', and this hydrocl was built without netCDF and UDUNITS-2, which read "
+       "units; give the values in SI units without one",
+       path, line, column, unit);
+cleanup:
+#endif
+  return status;
+}
+
+
+/* The units of a series' header, "time [h],level [cm]": the time's (a duration, or a time since a date as in
+ * netCDF) and the value's (unit: its SI unit). A header without units leaves seconds and SI units. */
+static HclStatus read_series_header(const char *path, const InputLine *line, double start, const char *unit,
+                                    Linear convert[2]) {
+  HclStatus status = HCL_OK;
+  char *copy = strdup(line->text), *units[2] = {NULL, NULL};
+  int count = 0;
+  REQUIRE(copy != NULL, HCL_ENOMEM, "%s:%d: cannot copy the header", path, line->number);
+  split_header(copy, units, 2, &count);
+  if (!units[0] && !units[1]) {
+    goto cleanup;
+  }
+  REQUIRE(count == 2, HCL_EDATA, "%s:%d: a header of %d columns; a series has two, 'time [UNIT],value [UNIT]'",
+          path, line->number, count);
+  for (int k = 0; k < 2; k++) {
+    if (!units[k]) {
       continue;
     }
-    int kind = parse_sample(line, start, pair);
+    char *text = trim_blanks(units[k]);
+    REQUIRE(text[0], HCL_EDATA, "%s:%d: column %d has an empty unit '[]'", path, line->number, k + 1);
+    if (k == 1) {
+      TRY(input_unit_scale(path, line->number, 2, text, unit, &convert[1].scale, &convert[1].offset));
+      continue;
+    }
+#ifdef HYDROCL_HAVE_NETCDF
+    char where[1100];
+    snprintf(where, sizeof where, "%s:%d: column 1", path, line->number);
+    TRY(time_scale(where, text, start, &convert[0].scale, &convert[0].offset));
+#else
+    (void)start;
+    TRY(input_unit_scale(path, line->number, 1, text, "s", &convert[0].scale, &convert[0].offset));
+#endif
+  }
+cleanup:
+  free(copy);
+  return status;
+}
+
+/* A CSV series 'time,value', lines of any length. Comments (#) and blank lines are skipped; the first other line is
+ * a header when none of its fields is a number (a row with a number where one belongs is data, and a malformed one
+ * is refused with its line); its units, where it gives them, convert the columns. */
+static HclStatus read_csv_series(const char *path, double start, const char *unit, double **times, double **values,
+                                 int *count) {
+  HclStatus status = HCL_OK;
+  FILE *f = NULL;
+  double *t = NULL, *v = NULL;
+  int n = 0, capacity = 0;
+  bool first = true; /* the first line that is neither a comment nor blank: it may be a header */
+  bool more = false;
+  InputLine line = {0};
+  Linear convert[2] = {{1, 0}, {1, 0}};
+  *times = *values = NULL;
+  *count = 0;
+  TRY(input_open(path, &f));
+  for (;;) {
+    double pair[2];
+    bool number = true;
+    TRY(input_read_line(f, path, &line, &more));
+    if (!more) {
+      break;
+    }
+    if (line.text[0] == '#' || strspn(line.text, " \t") == strlen(line.text)) {
+      continue;
+    }
+    int kind = parse_sample(line.text, start, pair, &number);
     bool header = first && kind == 0;
     first = false;
     if (header) {
+      TRY(read_series_header(path, &line, start, unit, convert));
       continue;
     }
     REQUIRE(kind == 2, HCL_EDATA,
             "%s:%d: expected 'time,value', the time in seconds from the run's start or an ISO 8601 date and time "
-            "(UTC: 2023-06-01T12:00:00Z), the value in SI units",
-            path, number);
+            "(UTC: 2023-06-01T12:00:00Z), the value in SI units (or both in the header's units, 'time [h],level "
+            "[cm]')",
+            path, line.number);
+    if (number) {
+      pair[0] = pair[0] * convert[0].scale + convert[0].offset;
+    }
+    pair[1] = pair[1] * convert[1].scale + convert[1].offset;
     REQUIRE(isfinite(pair[0]) && isfinite(pair[1]), HCL_EDATA, "%s:%d: time %g s, value %g: both must be finite", path,
-            number, pair[0], pair[1]);
-    REQUIRE(n == 0 || pair[0] > t[n - 1], HCL_EDATA, "%s:%d: time %g s does not follow %g s", path, number, pair[0],
-            t[n - 1]);
+            line.number, pair[0], pair[1]);
+    REQUIRE(n == 0 || pair[0] > t[n - 1], HCL_EDATA, "%s:%d: time %g s does not follow %g s", path, line.number,
+            pair[0], t[n - 1]);
     TRY(append_sample(&t, &v, &n, &capacity, pair[0], pair[1], path));
   }
   REQUIRE(n > 0, HCL_EDATA, "%s: no samples (expected lines 'time,value')", path);
@@ -683,13 +968,14 @@ cleanup:
   if (f) {
     fclose(f);
   }
-  free(line);
+  input_line_free(&line);
   free(t);
   free(v);
   return status;
 }
 
-HclStatus input_read_series(const char *path, double start, double **times, double **values, int *count) {
+HclStatus input_read_series(const char *path, double start, const char *unit, double **times, double **values,
+                            int *count) {
   HclStatus status = HCL_OK;
   *times = *values = NULL;
   *count = 0;
@@ -701,7 +987,7 @@ HclStatus input_read_series(const char *path, double start, double **times, doub
     FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read '%s'; give the series as CSV", path);
 #endif
   } else {
-    TRY(read_csv_series(path, start, times, values, count));
+    TRY(read_csv_series(path, start, unit, times, values, count));
   }
 cleanup:
   return status;

@@ -289,7 +289,7 @@ static HclStatus read_sides(const Case *c, SweSetup *setup) {
     TRY(parse_constituents(c, key, signal));
     snprintf(key, sizeof key, "boundary.%s_file", names[side]);
     if (kind[side] >= 2 && case_file(c, key)[0]) {
-      TRY(input_read_series(case_file(c, key), setup->start, &signal->series_times, &signal->series_levels,
+      TRY(input_read_series(case_file(c, key), setup->start, "m", &signal->series_times, &signal->series_levels,
                             &signal->series_count));
       warn_short_series(c, key, signal);
     }

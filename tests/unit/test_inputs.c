@@ -130,7 +130,7 @@ static HclStatus series(const char *path, double **t, double **v, int *n) {
   free(*t);
   free(*v);
   *t = *v = NULL;
-  return input_read_series(path, START, t, v, n);
+  return input_read_series(path, START, "m", t, v, n);
 }
 
 /* A time series from netCDF: the times of its coordinate variable in seconds, whatever the unit; other references,
@@ -359,7 +359,7 @@ int main(void) {
   double *t = NULL, *v = NULL;
   int n = 0;
   status_clear();
-  s = input_read_series(write_file("tide.csv", "time,level\n0,1.0\n3600, 2.0\n7200,1.5\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("tide.csv", "time,level\n0,1.0\n3600, 2.0\n7200,1.5\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_OK && n == 3 && t[1] == 3600 && v[2] == 1.5, "a time series with a header %s", status_message());
   if (s == HCL_OK) {
     TAP_OK(input_series_at(t, v, n, 1800) == 1.5 && input_series_at(t, v, n, 5400) == 1.75,
@@ -372,38 +372,38 @@ int main(void) {
   /* Issue 32, 3: ISO 8601 times (UTC), with 'T' or a blank, 'Z' or none, before the run's start too. */
   s = input_read_series(write_file("dated.csv", "time,level\n1999-12-31T23:00:00Z,1\n2000-01-01 00:10,2\n"
                                                 "2000-01-01T01:00:30,3\n"),
-                        START, &t, &v, &n);
+                        START, "m", &t, &v, &n);
   TAP_OK(s == HCL_OK && n == 3 && t[0] == -3600 && t[1] == 600 && t[2] == 3630 && v[2] == 3,
          "a CSV series with ISO 8601 times lines up with the run's start %s", status_message());
   free(t);
   free(v);
-  s = input_read_series(write_file("baddated.csv", "time,level\n2000-02-30T00:00:00,1\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("baddated.csv", "time,level\n2000-02-30T00:00:00,1\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "baddated.csv:2: expected 'time,value'"),
          "a date that does not exist is refused with the line: %s", status_message());
   status_clear();
-  s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), START, &t, &v,
+  s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), START, "m", &t, &v,
                         &n);
   TAP_OK(s == HCL_OK && n == 2 && v[1] == 2, "a header after comments and blank lines %s", status_message());
   free(t);
   free(v);
   status_clear();
-  s = input_read_series(write_file("late.csv", "# levels\n0,1\ntime,level\n60,2\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("late.csv", "# levels\n0,1\ntime,level\n60,2\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "late.csv:3: expected 'time,value'"),
          "a header after the first sample is refused: %s", status_message());
   status_clear();
-  s = input_read_series(write_file("back.csv", "0,1\n60,2\n30,3\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("back.csv", "0,1\n60,2\n30,3\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "back.csv:3: time 30 s does not follow 60 s"),
          "times must increase: %s", status_message());
   status_clear();
-  s = input_read_series(write_file("one.csv", "0,1\n60\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("one.csv", "0,1\n60\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "one.csv:2: expected 'time,value'"), "a short line: %s",
          status_message());
   status_clear(); /* issue 27, 9: a malformed first row is data, not a header */
-  s = input_read_series(write_file("malformed.csv", "0,abc\n60,2\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("malformed.csv", "0,abc\n60,2\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "malformed.csv:1: expected 'time,value'"),
          "a malformed first row without a header is refused, not skipped: %s", status_message());
   status_clear(); /* issue 27, 3 */
-  s = input_read_series(write_file("nan.csv", "time,level\n0,1\n60,nan\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("nan.csv", "time,level\n0,1\n60,nan\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "nan.csv:3: time 60 s, value nan: both must be finite"),
          "a NaN sample: %s", status_message());
   char *long_comment = malloc(5000); /* issue 27, 8: lines of any length, the line numbers right after them */
@@ -415,7 +415,7 @@ int main(void) {
   snprintf(text, sizeof text, "%s0,1\n60\n", long_comment);
   free(long_comment);
   status_clear();
-  s = input_read_series(write_file("long.csv", text), START, &t, &v, &n);
+  s = input_read_series(write_file("long.csv", text), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "long.csv:3: expected 'time,value'"),
          "a 5000-character comment line counts as one line: %s", status_message());
   char cmd[600];
