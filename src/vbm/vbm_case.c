@@ -238,6 +238,7 @@ static HclStatus read_ship_keys(const Case *c, ShipSpec *ship) {
   HclStatus status = HCL_OK;
   memset(ship, 0, sizeof *ship);
   snprintf(ship->name, sizeof ship->name, "ship");
+  snprintf(ship->origin, sizeof ship->origin, "%s", case_origin(c, "ship.length"));
   ship->length = case_real(c, "ship.length");
   ship->beam = case_real(c, "ship.beam");
   ship->draft = case_real(c, "ship.draft");
@@ -274,6 +275,8 @@ static HclStatus read_ships(const Case *c, VbmSetup *setup) {
     setup->ships[setup->nships++] = fleet[s];
   }
   nfleet = 0; /* their tracks moved into setup->ships: only the array is freed below */
+  double x_last = setup->x0 + case_real(c, "grid.lx"), y_last = setup->y0 + case_real(c, "grid.ly");
+  TRY(ships_check(setup->ships, setup->nships, setup->x0, x_last, setup->y0, y_last));
   setup->ship_ramp = case_real(c, "ships.ramp");
 cleanup:
   ships_free(fleet, nfleet);
