@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "history.h"
 #include "inputs.h"
 #include "../support/tap.h"
 
@@ -173,6 +174,13 @@ static void test_netcdf_series(void) {
   s = series(write_series_nc_calendar("360.nc", "days since 2000-01-01", "360_day", hours, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "calendar is '360_day'"),
          "a 360-day calendar is refused with what to do: %s", status_message());
+  static const char *const no_dates[] = {"seconds since 2000-13-45", "seconds since 2023-02-29",
+                                         "days since 2000-1-32"};
+  for (size_t d = 0; d < sizeof no_dates / sizeof no_dates[0]; d++) {
+    s = series(write_series_nc("nodate.nc", no_dates[d], hours, levels, 3), &t, &v, &n);
+    TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "count from a date that does not exist"),
+           "time units '%s' are refused: %s", no_dates[d], status_message());
+  }
   s = series(write_series_nc("metres.nc", "metres", hours, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "are not a time"), "a unit that is not a time is refused: %s",
          status_message());
@@ -309,6 +317,94 @@ static void test_netcdf_conventions(void) {
 }
 #endif
 
+/* Units in a CSV series' header convert its columns (UDUNITS-2); a unit unknown or of another dimension is refused
+ * naming the file, line, column and unit. */
+static void test_csv_units(void) {
+  double *t = NULL, *v = NULL;
+  int n = 0;
+  HclStatus s = series(write_file("units.csv", "time [h],level [cm]\n0,100\n1,150\n"), &t, &v, &n);
+  TAP_OK(s == HCL_OK && n == 2 && t[1] == 3600 && fabs(v[1] - 1.5) < 1e-15 && fabs(v[0] - 1) < 1e-15,
+         "'time [h],level [cm]' reads hours and centimetres as seconds and metres %s", status_message());
+  s = series(write_file("since.csv", "# dated\ntime [hours since 1999-12-31 23:00:00], level [m]\n0,1\n2,2\n"), &t, &v,
+             &n);
+  TAP_OK(s == HCL_OK && n == 2 && t[0] == -3600 && t[1] == 3600, "a time column in hours since a date %s",
+         status_message());
+  s = series(write_file("unknown.csv", "time,level [blargh]\n0,1\n"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "unknown.csv:1: column 2: 'blargh' is not a unit"),
+         "an unknown unit: %s", status_message());
+  s = series(write_file("dimension.csv", "time [m],level\n0,1\n"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "dimension.csv:1: column 1: time units 'm' are not a time"),
+         "a time column in metres: %s", status_message());
+  s = series(write_file("notlevel.csv", "time,level [s]\n0,1\n"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "notlevel.csv:1: column 2: unit 's' does not convert to m"),
+         "a level in seconds: %s", status_message());
+  free(t);
+  free(v);
+}
+
+/* Paths that are not regular files are refused before they are read, saying what they are; lines longer than
+ * INPUT_LINE_MAX are refused with their line. */
+static void test_not_files(void) {
+  double *t = NULL, *v = NULL, g[6];
+  int n = 0;
+  HclStatus s = series(folder, &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "is a folder"), "a folder as a series: %s",
+         status_message());
+  s = grid(folder, NULL, 3, 2, g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "is a folder"), "a folder as a grid: %s", status_message());
+  s = grid("/dev/zero", NULL, 3, 2, g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "it is a device"), "/dev/zero as a grid: %s",
+         status_message());
+  status_clear();
+  s = input_check_file("/dev/null", "case.yml:3:9: bed.file");
+  TAP_OK(s == HCL_EDATA &&
+             tap_contains(status_message(), "case.yml:3:9: bed.file names '/dev/null', which is not a readable file"),
+         "a device named by an input: %s", status_message());
+  char path[600];
+  snprintf(path, sizeof path, "%s/huge.csv", folder);
+  FILE *f = fopen(path, "w");
+  static char block[1 << 20];
+  memset(block, '1', sizeof block);
+  fputs("time,level\n", f);
+  for (int k = 0; k <= INPUT_LINE_MAX >> 20; k++) {
+    fwrite(block, 1, sizeof block, f);
+  }
+  fclose(f);
+  s = series(path, &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "huge.csv:2: a line longer than 16 MiB"),
+         "a line of 17 MiB: %s", status_message());
+  unlink(path);
+  free(t);
+  free(v);
+}
+
+/* Gauge files: a header after comments, units in it, names without the blanks around them. */
+static void test_gauges(void) {
+  Gauge *gauges = NULL;
+  int n = 0;
+  status_clear();
+  HclStatus s = gauges_read_csv(write_file("g1.csv", "# harbour gauges\nname,x,y\nG1,10,20\n"), &gauges, &n);
+  TAP_OK(s == HCL_OK && n == 1 && strcmp(gauges[0].name, "G1") == 0 && gauges[0].y == 20,
+         "a gauge file's header after a comment %s", status_message());
+  free(gauges);
+  gauges = NULL;
+  s = gauges_read_csv(write_file("g2.csv", "name,x [km],y [km]\n a ,1.5,2\n"), &gauges, &n);
+  TAP_OK(s == HCL_OK && n == 1 && strcmp(gauges[0].name, "a") == 0 && gauges[0].x == 1500 && gauges[0].y == 2000,
+         "'x [km]' in the header, the name's blanks dropped ('%s', %g) %s", s ? "" : gauges[0].name,
+         s ? 0 : gauges[0].x, status_message());
+  free(gauges);
+  gauges = NULL;
+  status_clear();
+  s = gauges_read_csv(write_file("g3.csv", "name,x [s],y\na,1,2\n"), &gauges, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "g3.csv:1: column 2: unit 's' does not convert to m"),
+         "x in seconds: %s", status_message());
+  status_clear();
+  s = gauges_read_csv(write_file("g4.csv", "name,x,y\n ,1,2\n"), &gauges, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "g4.csv:2: expected 'name,x,y'"), "a gauge without a name: %s",
+         status_message());
+  free(gauges);
+}
+
 int main(void) {
   if (!mkdtemp(folder)) {
     return 1;
@@ -353,8 +449,11 @@ int main(void) {
   test_netcdf_conventions();
   test_netcdf_series();
   test_netcdf_shapes_and_types();
+  test_csv_units();
 #endif
   test_dates();
+  test_not_files();
+  test_gauges();
 
   double *t = NULL, *v = NULL;
   int n = 0;
