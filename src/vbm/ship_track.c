@@ -413,7 +413,7 @@ HclStatus ships_check(const ShipSpec *ships, int count, double x_first, double x
       double x = track->kind == TRACK_STRAIGHT ? track->x : track->px[k];
       double y = track->kind == TRACK_STRAIGHT ? track->y : track->py[k];
       REQUIRE(x >= x_first && x <= x_last && y >= y_first && y <= y_last, HCL_EDATA,
-              "%s: ship '%s' %s (%g, %g) m lies outside the domain, x %g to %g m, y %g to %g m; a ship starts, and "
+              "%s: ship '%s' %s (%g, %g) m, outside the domain, x %g to %g m, y %g to %g m; a ship starts, and "
               "its track runs, inside it",
               ship->origin, ship->name,
               track->kind == TRACK_STRAIGHT ? "starts at"

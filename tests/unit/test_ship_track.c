@@ -149,7 +149,7 @@ static void checks(void) {
   ships[1].track = ship_track_straight(10, 60, 0, 1);
   status_clear();
   s = ships_check(ships, 2, 0, 100, 0, 50);
-  TAP_OK(s == HCL_EDATA && strstr(status_message(), "f.csv:3: ship 'b' starts at (10, 60) m lies outside the domain"),
+  TAP_OK(s == HCL_EDATA && strstr(status_message(), "f.csv:3: ship 'b' starts at (10, 60) m, outside the domain"),
          "a ship starting outside the domain: %s", status_message());
 }
 
