@@ -121,6 +121,10 @@ bad_input "two gauges of one name in a gauge file" "twice.csv:4: point 'A' is na
 printf 'name,x,y\ndrop-centre,50,50\n' >"$dir/again.csv"
 bad_input "a gauge file naming a gauge of the case again" "point 'drop-centre' is named twice" "$case_file" \
   --set output.gauge_file="$dir/again.csv"
+printf '# gauges of 2026, x and y in m\nname,x,y\nA ,50,50\nA,60,60\n' >"$dir/noted.csv"
+run_capture "$hydrocl" validate "$case_file" --set output.gauge_file="$dir/noted.csv"
+ok "a gauge file's header after a comment is its header, and 'A ' is 'A': named twice (65)" test "$rc" = 65 -a \
+  -n "$(grep "noted.csv:4: point 'A' is named twice (first at .*noted.csv:3)" <<<"$err")"
 # 60000^2 cells need some 600 GB of device memory, more than any device of today: refused before any allocation.
 huge=(--set grid.nx=60000 --set grid.ny=60000)
 run_capture "$hydrocl" validate "$case_file" "${huge[@]}"
