@@ -67,8 +67,10 @@ static HclStatus read_gauge_header(const char *path, const InputLine *line, bool
   if (!*header) {
     goto cleanup;
   }
-  REQUIRE(count == 3, HCL_EDATA, "%s:%d: the header has %d columns; a gauge file's are 'name,x,y' (x and y in m, or "
-          "with a unit, 'x [km]')", path, line->number, count);
+  REQUIRE(count == 3, HCL_EDATA,
+          "%s:%d: the header has %d columns; a gauge file's are 'name,x,y' (x and y in m, or "
+          "with a unit, 'x [km]')",
+          path, line->number, count);
   for (int k = 1; k < 3; k++) {
     char *name = fields[k] + strspn(fields[k], " \t"), *open = strchr(name, '[');
     char *end = open ? open : name + strlen(name);

@@ -25,11 +25,11 @@ static long days_from_civil(long year, long month, long day);
 /* What a file that is not a regular one is: a device (/dev/zero would be read for ever), a pipe (read once, and a
  * reader blocks on one nobody writes), a socket. */
 static const char *file_kind(mode_t mode) {
-  return S_ISDIR(mode)                      ? "a folder"
+  return S_ISDIR(mode)                    ? "a folder"
          : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
-         : S_ISFIFO(mode)                   ? "a pipe"
-         : S_ISSOCK(mode)                   ? "a socket"
-                                            : "not a regular file";
+         : S_ISFIFO(mode)                 ? "a pipe"
+         : S_ISSOCK(mode)                 ? "a socket"
+                                          : "not a regular file";
 }
 
 HclStatus input_check_file(const char *path, const char *named_by) {
@@ -151,8 +151,8 @@ static HclStatus read_csv_grid(const char *path, int nx, int ny, double *values)
     if (line.text[0] == '#' || strspn(line.text, " \t") == strlen(line.text)) {
       continue;
     }
-    REQUIRE(row < ny, HCL_EDATA, "%s:%d: more than the %d rows of the grid (rows are y, columns x)", path,
-            line.number, ny);
+    REQUIRE(row < ny, HCL_EDATA, "%s:%d: more than the %d rows of the grid (rows are y, columns x)", path, line.number,
+            ny);
     int n = parse_numbers(line.text, values + (size_t)row * nx, nx);
     REQUIRE(n >= 0, HCL_EDATA, "%s:%d: not a list of numbers", path, line.number);
     REQUIRE(n == nx, HCL_EDATA, "%s:%d: %d values, the grid has %d points in x", path, line.number, n, nx);
@@ -832,7 +832,6 @@ static char *trim_blanks(char *text) {
   return text;
 }
 
-
 HclStatus input_unit_scale(const char *path, int line, int column, const char *unit, const char *si, double *scale,
                            double *offset) {
   HclStatus status = HCL_OK;
@@ -872,7 +871,6 @@ cleanup:
   return status;
 }
 
-
 /* The units of a series' header, "time [h],level [cm]": the time's (a duration, or a time since a date as in
  * netCDF) and the value's (unit: its SI unit). A header without units leaves seconds and SI units. */
 static HclStatus read_series_header(const char *path, const InputLine *line, double start, const char *unit,
@@ -885,8 +883,8 @@ static HclStatus read_series_header(const char *path, const InputLine *line, dou
   if (!units[0] && !units[1]) {
     goto cleanup;
   }
-  REQUIRE(count == 2, HCL_EDATA, "%s:%d: a header of %d columns; a series has two, 'time [UNIT],value [UNIT]'",
-          path, line->number, count);
+  REQUIRE(count == 2, HCL_EDATA, "%s:%d: a header of %d columns; a series has two, 'time [UNIT],value [UNIT]'", path,
+          line->number, count);
   for (int k = 0; k < 2; k++) {
     if (!units[k]) {
       continue;

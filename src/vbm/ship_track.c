@@ -135,8 +135,8 @@ static bool csv_header_is(const Csv *csv, const char *columns) {
 static HclStatus csv_number(const Csv *csv, int c, double *value) {
   HclStatus status = HCL_OK;
   char *end = NULL;
-  REQUIRE(c < csv->ncells, HCL_EDATA, "%s:%d: %d columns, %d expected (%s, ...)", csv->path, csv->line.number, csv->ncells,
-          csv->ncolumns, csv->header[0]);
+  REQUIRE(c < csv->ncells, HCL_EDATA, "%s:%d: %d columns, %d expected (%s, ...)", csv->path, csv->line.number,
+          csv->ncells, csv->ncolumns, csv->header[0]);
   *value = strtod(csv->cells[c], &end);
   REQUIRE(end != csv->cells[c] && *end == '\0' && isfinite(*value), HCL_EDATA, "%s:%d: %s must be a number (got '%s')",
           csv->path, csv->line.number, csv->header[c], csv->cells[c]);
@@ -397,15 +397,14 @@ cleanup:
   return status;
 }
 
-HclStatus ships_check(const ShipSpec *ships, int count, double x_first, double x_last, double y_first,
-                      double y_last) {
+HclStatus ships_check(const ShipSpec *ships, int count, double x_first, double x_last, double y_first, double y_last) {
   HclStatus status = HCL_OK;
   for (int s = 0; s < count; s++) {
     const ShipSpec *ship = &ships[s];
     for (int q = 0; q < s; q++) { /* a fleet is a few dozen ships: pairs are cheap */
       REQUIRE(strcmp(ships[q].name, ship->name) != 0, HCL_EDATA,
-              "%s: ship '%s' is named twice (first at %s); each ship needs a name of its own", ship->origin,
-              ship->name, ships[q].origin);
+              "%s: ship '%s' is named twice (first at %s); each ship needs a name of its own", ship->origin, ship->name,
+              ships[q].origin);
     }
     const ShipTrack *track = &ship->track;
     int points = track->kind == TRACK_STRAIGHT ? 1 : track->count;

@@ -33,7 +33,7 @@ enum { SHIP_NAME_MAX = 64, SHIP_ORIGIN_MAX = 4200 };
 typedef struct {
   char name[SHIP_NAME_MAX];
   char origin[SHIP_ORIGIN_MAX]; /* where it was given: "ships.csv:3", "case.yml:30:11" */
-  double length, beam, draft; /* m */
+  double length, beam, draft;   /* m */
   ShipTrack track;
 } ShipSpec;
 

@@ -348,8 +348,7 @@ static void test_not_files(void) {
   double *t = NULL, *v = NULL, g[6];
   int n = 0;
   HclStatus s = series(folder, &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "is a folder"), "a folder as a series: %s",
-         status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "is a folder"), "a folder as a series: %s", status_message());
   s = grid(folder, NULL, 3, 2, g);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "is a folder"), "a folder as a grid: %s", status_message());
   s = grid("/dev/zero", NULL, 3, 2, g);
@@ -400,8 +399,8 @@ static void test_gauges(void) {
          "x in seconds: %s", status_message());
   status_clear();
   s = gauges_read_csv(write_file("g4.csv", "name,x,y\n ,1,2\n"), &gauges, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "g4.csv:2: expected 'name,x,y'"), "a gauge without a name: %s",
-         status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "g4.csv:2: expected 'name,x,y'"),
+         "a gauge without a name: %s", status_message());
   free(gauges);
 }
 
@@ -480,8 +479,8 @@ int main(void) {
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "baddated.csv:2: expected 'time,value'"),
          "a date that does not exist is refused with the line: %s", status_message());
   status_clear();
-  s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), START, "m", &t, &v,
-                        &n);
+  s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), START, "m", &t,
+                        &v, &n);
   TAP_OK(s == HCL_OK && n == 2 && v[1] == 2, "a header after comments and blank lines %s", status_message());
   free(t);
   free(v);
