@@ -12,6 +12,8 @@
 
 #include <yaml.h>
 
+#include "inputs.h"
+
 typedef struct {
   bool given;
   bool invalid;     /* given, and refused: reported once, never defaulted or reported as missing */
@@ -726,15 +728,14 @@ static HclStatus finish_key(Case *c, int i) {
     snprintf(v->origin, sizeof v->origin, "default");
   }
   if (k->type == CASE_FILE && v->text[0]) {
-    struct stat info;
+    char named_by[sizeof v->origin + CASE_KEY_MAX + 2];
     size_t n = strlen(c->folder) + strlen(v->text) + 1;
     free(v->resolved);
     v->resolved = malloc(n);
     REQUIRE(v->resolved != NULL, HCL_ENOMEM, "cannot resolve %s", k->key);
     snprintf(v->resolved, n, "%s%s", v->text[0] == '/' ? "" : c->folder, v->text);
-    REQUIRE(stat(v->resolved, &info) == 0 && S_ISREG(info.st_mode), HCL_EDATA,
-            "%s: %s names '%s', which is not a readable file (%s; paths are relative to the case file)", v->origin,
-            k->key, v->text, v->resolved);
+    snprintf(named_by, sizeof named_by, "%s: %s", v->origin, k->key);
+    TRY(input_check_file(v->resolved, named_by, v->text)); /* the checks of every input's paths */
   }
 cleanup:
   return status;

@@ -32,7 +32,7 @@ static const char *file_kind(mode_t mode) {
                                           : "not a regular file";
 }
 
-HclStatus input_check_file(const char *path, const char *named_by) {
+HclStatus input_check_file(const char *path, const char *named_by, const char *given) {
   HclStatus status = HCL_OK;
   struct stat info;
   char why[128];
@@ -45,7 +45,7 @@ HclStatus input_check_file(const char *path, const char *named_by) {
     goto cleanup;
   }
   if (named_by) {
-    FAIL(HCL_EDATA, "%s names '%s', which is not a readable file: %s", named_by, path, why);
+    FAIL(HCL_EDATA, "%s names '%s', which is not a readable file (%s: %s)", named_by, given ? given : path, path, why);
   }
   FAIL(found && !S_ISREG(info.st_mode) ? HCL_EDATA : HCL_ENOINPUT, "cannot open '%s': %s", path, why);
 cleanup:
@@ -55,7 +55,7 @@ cleanup:
 HclStatus input_open(const char *path, FILE **f) {
   HclStatus status = HCL_OK;
   *f = NULL;
-  TRY(input_check_file(path, NULL));
+  TRY(input_check_file(path, NULL, NULL));
   *f = fopen(path, "r");
   REQUIRE(*f != NULL, HCL_ENOINPUT, "cannot open '%s': %s", path, strerror(errno));
 cleanup:
@@ -349,7 +349,7 @@ static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx
   int ncid = -1, var = -1;
   char name[NC_MAX_NAME + 1] = "";
   MissingMarks marks = {0};
-  TRY(input_check_file(path, NULL));
+  TRY(input_check_file(path, NULL, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
           nc_strerror(err));
@@ -577,7 +577,7 @@ static HclStatus read_netcdf_series(const char *path, double start, double **tim
   char name[NC_MAX_NAME + 1] = "";
   MissingMarks marks = {0};
   double *t = NULL, *v = NULL;
-  TRY(input_check_file(path, NULL));
+  TRY(input_check_file(path, NULL, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open time series '%s': %s", path,
           nc_strerror(err));
@@ -631,7 +631,7 @@ static HclStatus netcdf_grid_shape(const char *path, const char *const *names, i
   HclStatus status = HCL_OK;
   int ncid = -1, ndims = 0, dims[NC_MAX_VAR_DIMS];
   size_t lengths[2] = {0, 0};
-  TRY(input_check_file(path, NULL));
+  TRY(input_check_file(path, NULL, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
           nc_strerror(err));

@@ -321,14 +321,13 @@ static const char *const FLEET_COLUMNS = "name,length,beam,draft,x,y,heading,spe
 /* The track file named in a fleet's row, relative to the fleet file's folder, checked as every input path is. */
 static HclStatus read_row_track(const Csv *csv, const char *name, ShipTrack *track) {
   HclStatus status = HCL_OK;
-  char path[PATH_MAX_CHARS], named_by[PATH_MAX_CHARS + 64];
+  char path[PATH_MAX_CHARS], named_by[PATH_MAX_CHARS + 32];
   const char *slash = strrchr(csv->path, '/');
   int folder = slash && name[0] != '/' ? (int)(slash - csv->path + 1) : 0;
   REQUIRE(snprintf(path, sizeof path, "%.*s%s", folder, csv->path, name) < (int)sizeof path, HCL_EDATA,
           "%s:%d: track path too long", csv->path, csv->line.number);
-  snprintf(named_by, sizeof named_by, "%s:%d: track (relative to the fleet file's folder)", csv->path,
-           csv->line.number);
-  TRY(input_check_file(path, named_by));
+  snprintf(named_by, sizeof named_by, "%s:%d: track", csv->path, csv->line.number);
+  TRY(input_check_file(path, named_by, name));
   TRY(ship_track_read(path, track));
 cleanup:
   return status;

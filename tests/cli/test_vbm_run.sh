@@ -142,7 +142,7 @@ fleet_header="name,length,beam,draft,x,y,heading,speed,track"
 printf '%s\ntug,25,8,2,,,,,/dev/zero\n' "$fleet_header" >"$dir/zero.csv"
 run_capture timeout 20 "$hydrocl" validate "$kelvin" --set ships.file="$dir/zero.csv"
 ok "a fleet's track /dev/zero: exit 65 at once" equals "$rc" 65
-ok "naming the fleet file's line and what the path is" contains "$err" "zero.csv:2: track (relative to the fleet file's folder) names '/dev/zero', which is not a readable file: it is a device"
+ok "naming the fleet file's line and what the path is" contains "$err" "zero.csv:2: track names '/dev/zero', which is not a readable file (/dev/zero: it is a device"
 mkdir -p "$dir/tracks"
 printf '%s\ntug,25,8,2,,,,,tracks\n' "$fleet_header" >"$dir/folder.csv"
 run_capture "$hydrocl" validate "$kelvin" --set ships.file="$dir/folder.csv"

@@ -355,7 +355,7 @@ static void test_not_files(void) {
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "it is a device"), "/dev/zero as a grid: %s",
          status_message());
   status_clear();
-  s = input_check_file("/dev/null", "case.yml:3:9: bed.file");
+  s = input_check_file("/dev/null", "case.yml:3:9: bed.file", NULL);
   TAP_OK(s == HCL_EDATA &&
              tap_contains(status_message(), "case.yml:3:9: bed.file names '/dev/null', which is not a readable file"),
          "a device named by an input: %s", status_message());
