@@ -16,6 +16,7 @@
 #include "ncutil.h"
 
 #ifdef HYDROCL_HAVE_NETCDF
+#include <netcdf_filter.h>
 #include <strings.h>
 #include <udunits2.h>
 #endif
@@ -626,6 +627,33 @@ static int first_variable(int ncid, const char *const *names, int count) {
   return var;
 }
 
+/* Refuses a 2D variable whose values the file cannot hold. Stored without compression (netCDF-3; netCDF-4 without
+ * filters) they take their points times the type's size, so a smaller file declares a grid it never wrote (6 kB
+ * declaring 10^8 points read as fill values): refused before any memory is taken for them. */
+static HclStatus require_stored(int ncid, int var, const char *path, const char *name, const size_t lengths[2]) {
+  HclStatus status = HCL_OK;
+  int format = 0, mode = 0;
+  size_t filters = 0, size = 0;
+  nc_type type = NC_NAT;
+  struct stat info;
+  TRY_NC(nc_inq_format_extended(ncid, &format, &mode), path);
+  bool plain =
+      format == NC_FORMATX_NC3 ||
+      (format == NC_FORMATX_NC_HDF5 && nc_inq_var_filter_ids(ncid, var, &filters, NULL) == NC_NOERR && filters == 0);
+  if (!plain || stat(path, &info) != 0) {
+    goto cleanup;
+  }
+  TRY_NC(nc_inq_vartype(ncid, var, &type), path);
+  TRY_NC(nc_inq_type(ncid, type, NULL, &size), path);
+  double needed = (double)lengths[0] * (double)lengths[1] * (double)size;
+  REQUIRE((double)info.st_size >= needed, HCL_EDATA,
+          "%s: variable '%s' declares %zu x %zu points, %.4g MB of values stored uncompressed, but the file holds "
+          "%.4g MB: they were never written (check the dimensions, and write the values)",
+          path, name, lengths[0], lengths[1], needed / 1e6, (double)info.st_size / 1e6);
+cleanup:
+  return status;
+}
+
 static HclStatus netcdf_grid_shape(const char *path, const char *const *names, int count, int *nx, int *ny,
                                    char found[INPUT_NAME_SIZE]) {
   HclStatus status = HCL_OK;
@@ -646,6 +674,7 @@ static HclStatus netcdf_grid_shape(const char *path, const char *const *names, i
   TRY_NC(nc_inq_dimlen(ncid, dims[1], &lengths[1]), path);
   REQUIRE(lengths[0] <= 1000000 && lengths[1] <= 1000000, HCL_EDATA,
           "%s: variable '%s' is %zu x %zu, beyond 10^6 a side", path, found, lengths[0], lengths[1]);
+  TRY(require_stored(ncid, var, path, found, lengths));
   *ny = (int)lengths[0];
   *nx = (int)lengths[1];
 cleanup:
