@@ -34,11 +34,24 @@ typedef struct {
 HclStatus input_read_line(FILE *f, const char *path, InputLine *line, bool *more);
 void input_line_free(InputLine *line);
 
-/* Reads the global nx x ny grid into values[ny][nx] (x fastest). A ".nc" file holds variable (dims y, x; NULL
- * takes its only 2D variable), unpacked by its scale_factor and add_offset; a point holding its _FillValue (or the
- * default fill of a point never written) or a missing_value is HCL_EDATA naming the first. Any other file is CSV
- * with ny lines of nx numbers, line j holding row y = j. */
-HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values);
+/* Where a model's grid points are, for a grid file's coordinates to be checked against: point (i, j) at x = x0 + i
+ * dx, y = y0 + j dy (m); keys says which case keys set them, for messages ("cells of grid.x0, grid.lx, grid.nx"). */
+typedef struct {
+  double x0, dx, y0, dy;
+  const char *keys;
+} InputAxes;
+
+/* Reads the global nx x ny grid into values[ny][nx] (x fastest). A ".nc" file holds variable (NULL takes its only
+ * 2D variable), unpacked by its scale_factor and add_offset; a point holding its _FillValue (or the default fill of
+ * a point never written) or a missing_value is HCL_EDATA naming the first. Its dimensions say which way it runs:
+ * their coordinate variables' axis, standard_name or units attribute (CF), else their names (y, lat, latitude,
+ * northing, j, nj, row, eta_rho; x, lon, ...), one known settling the other; (x, y) is transposed, and a file whose
+ * dimensions say neither is HCL_EDATA. With axes (NULL: a curvilinear grid, no check), coordinate variables must
+ * hold the model's points, within 1% of the spacing, either way round: backwards (a north-up raster) is flipped,
+ * anything else HCL_EDATA naming the file, variable, coordinate and the values expected and found. Any other file is
+ * CSV with ny lines of nx numbers, line j holding row y = j. */
+HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
+                          double *values);
 
 enum { INPUT_NAME_SIZE = 257 }; /* a netCDF name and its NUL */
 

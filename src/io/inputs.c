@@ -215,12 +215,11 @@ cleanup:
   return status;
 }
 
-/* The grid variable of an open file, the one named or else its only 2D variable, checked to be ny x nx. */
-static HclStatus find_grid_variable(int ncid, const char *path, const char *variable, int nx, int ny, int *var,
+/* The grid variable of an open file, the one named or else its only 2D variable; numeric, its attributes too. */
+static HclStatus find_grid_variable(int ncid, const char *path, const char *variable, int *var,
                                     char name[NC_MAX_NAME + 1]) {
   HclStatus status = HCL_OK;
-  int nvars = 0, ndims = 0, dims[NC_MAX_VAR_DIMS];
-  size_t lengths[2] = {0, 0};
+  int nvars = 0, ndims = 0;
   *var = -1;
   if (variable) {
     REQUIRE(nc_inq_varid(ncid, variable, var) == NC_NOERR, HCL_EDATA, "%s has no variable '%s'", path, variable);
@@ -238,14 +237,159 @@ static HclStatus find_grid_variable(int ncid, const char *path, const char *vari
   TRY_NC(nc_inq_varname(ncid, *var, name), path);
   TRY_NC(nc_inq_varndims(ncid, *var, &ndims), path);
   REQUIRE(ndims == 2, HCL_EDATA, "%s: variable '%s' has %d dimensions, a grid has 2 (y, x)", path, name, ndims);
-  TRY_NC(nc_inq_vardimid(ncid, *var, dims), path);
-  TRY_NC(nc_inq_dimlen(ncid, dims[0], &lengths[0]), path);
-  TRY_NC(nc_inq_dimlen(ncid, dims[1], &lengths[1]), path);
-  REQUIRE(lengths[0] == (size_t)ny && lengths[1] == (size_t)nx, HCL_EDATA,
-          "%s: variable '%s' is %zu x %zu (y, x), the grid is %d x %d", path, name, lengths[0], lengths[1], ny, nx);
   TRY(require_numeric_variable(ncid, *var, path, "the grid"));
   TRY(require_numeric_attributes(ncid, *var, path));
 cleanup:
+  return status;
+}
+
+static HclStatus unpack(int ncid, int var, const char *path, double *values, size_t n);
+
+/* Which way a dimension runs: along x (i), along y (j), or unknown. */
+typedef enum { AXIS_UNKNOWN, AXIS_X, AXIS_Y } GridAxis;
+
+static bool name_among(const char *name, const char *const *names, size_t count) {
+  for (size_t k = 0; k < count; k++) {
+    if (strcasecmp(name, names[k]) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The text attribute attribute of var into text (empty when absent or not text). */
+static void text_attribute(int ncid, int var, const char *attribute, char *text, size_t size) {
+  nc_type type = NC_NAT;
+  size_t length = 0;
+  text[0] = '\0';
+  if (nc_inq_att(ncid, var, attribute, &type, &length) == NC_NOERR && type == NC_CHAR && length < size &&
+      nc_get_att_text(ncid, var, attribute, text) == NC_NOERR) {
+    text[length] = '\0';
+  }
+}
+
+/* The coordinate variable of dimension dim (CF 1.8 section 1.2: a 1D numeric variable of the dimension's name along
+ * it), or -1. */
+static int coordinate_variable(int ncid, int dim) {
+  char name[NC_MAX_NAME + 1];
+  int var = -1, ndims = 0, along = -1;
+  nc_type type = NC_NAT;
+  if (nc_inq_dimname(ncid, dim, name) != NC_NOERR || nc_inq_varid(ncid, name, &var) != NC_NOERR ||
+      nc_inq_varndims(ncid, var, &ndims) != NC_NOERR || ndims != 1 || nc_inq_vardimid(ncid, var, &along) != NC_NOERR ||
+      along != dim || nc_inq_vartype(ncid, var, &type) != NC_NOERR || !numeric_type(type)) {
+    return -1;
+  }
+  return var;
+}
+
+/* The axis of dimension dim: its coordinate variable's axis, standard_name or units attribute (CF 1.8 section 4)
+ * where it says, else the dimension's name: x, lon, longitude, easting, xi_* (ROMS), i, ni, column along x; their
+ * y counterparts (eta_* for ROMS) along y. */
+static GridAxis dimension_axis(int ncid, int dim) {
+  static const char *const x_names[] = {"x",    "lon",    "longitude", "easting", "i",    "ni",   "col",
+                                        "cols", "column", "columns",   "xi_rho",  "xi_u", "xi_v", "xi_psi"};
+  static const char *const y_names[] = {"y",    "lat",  "latitude", "northing", "j",     "nj",    "row",
+                                        "rows", "line", "lines",    "eta_rho",  "eta_u", "eta_v", "eta_psi"};
+  static const char *const x_standard[] = {"projection_x_coordinate", "longitude", "grid_longitude"};
+  static const char *const y_standard[] = {"projection_y_coordinate", "latitude", "grid_latitude"};
+  static const char *const x_units[] = {"degrees_east", "degree_east", "degree_E", "degrees_E"};
+  static const char *const y_units[] = {"degrees_north", "degree_north", "degree_N", "degrees_N"};
+  char name[NC_MAX_NAME + 1] = "", text[64];
+  int var = coordinate_variable(ncid, dim);
+  if (var >= 0) {
+    text_attribute(ncid, var, "axis", text, sizeof text);
+    if (strcasecmp(text, "X") == 0 || strcasecmp(text, "Y") == 0) {
+      return toupper((unsigned char)text[0]) == 'X' ? AXIS_X : AXIS_Y;
+    }
+    text_attribute(ncid, var, "standard_name", text, sizeof text);
+    if (name_among(text, x_standard, 3) || name_among(text, y_standard, 3)) {
+      return name_among(text, x_standard, 3) ? AXIS_X : AXIS_Y;
+    }
+    text_attribute(ncid, var, "units", text, sizeof text);
+    if (name_among(text, x_units, 4) || name_among(text, y_units, 4)) {
+      return name_among(text, x_units, 4) ? AXIS_X : AXIS_Y;
+    }
+  }
+  if (nc_inq_dimname(ncid, dim, name) != NC_NOERR) {
+    return AXIS_UNKNOWN;
+  }
+  return name_among(name, x_names, sizeof x_names / sizeof x_names[0])   ? AXIS_X
+         : name_among(name, y_names, sizeof y_names / sizeof y_names[0]) ? AXIS_Y
+                                                                         : AXIS_UNKNOWN;
+}
+
+/* How a grid variable's values land on the model's points: which of its dimensions runs along y (the other along
+ * x), and whether x or y run backwards (a north-up raster's y decreases). */
+typedef struct {
+  int y_dim;     /* 0: (y, x), the model's order; 1: (x, y), transposed */
+  bool flip[2];  /* x, y run from the model's last point to its first */
+  int dims[2];   /* the variable's dimension ids, in its order */
+  size_t len[2]; /* their lengths */
+} GridLayout;
+
+/* The axes of the variable's two dimensions, from coordinate variables and names (dimension_axis): one known
+ * settles the other; none known, or both the same, is refused. */
+static HclStatus grid_layout(int ncid, int var, const char *path, const char *name, int nx, int ny,
+                             GridLayout *layout) {
+  HclStatus status = HCL_OK;
+  char dim_names[2][NC_MAX_NAME + 1];
+  GridAxis axis[2];
+  memset(layout, 0, sizeof *layout);
+  TRY_NC(nc_inq_vardimid(ncid, var, layout->dims), path);
+  for (int d = 0; d < 2; d++) {
+    TRY_NC(nc_inq_dimname(ncid, layout->dims[d], dim_names[d]), path);
+    TRY_NC(nc_inq_dimlen(ncid, layout->dims[d], &layout->len[d]), path);
+    axis[d] = dimension_axis(ncid, layout->dims[d]);
+  }
+  REQUIRE(axis[0] != AXIS_UNKNOWN || axis[1] != AXIS_UNKNOWN, HCL_EDATA,
+          "%s: variable '%s' runs along dimensions '%s' and '%s', which do not say which is x and which y: name them "
+          "y and x (or lat and lon, eta_rho and xi_rho), or give them coordinate variables with an axis attribute "
+          "(CF)",
+          path, name, dim_names[0], dim_names[1]);
+  REQUIRE(axis[0] != axis[1], HCL_EDATA, "%s: variable '%s' runs along '%s' and '%s', both along %s", path, name,
+          dim_names[0], dim_names[1], axis[0] == AXIS_X ? "x" : "y");
+  layout->y_dim = axis[0] == AXIS_Y || axis[1] == AXIS_X ? 0 : 1;
+  size_t along_y = layout->len[layout->y_dim], along_x = layout->len[1 - layout->y_dim];
+  REQUIRE(along_y == (size_t)ny && along_x == (size_t)nx, HCL_EDATA,
+          "%s: variable '%s' is %zu x %zu (y, x), the grid is %d x %d (y along '%s', x along '%s')", path, name,
+          along_y, along_x, ny, nx, dim_names[layout->y_dim], dim_names[1 - layout->y_dim]);
+cleanup:
+  return status;
+}
+
+/* Checks the coordinate variable of the dimension along axis a (0: x, 1: y) against the model's points, first +
+ * k step, and sets layout->flip[a] where they run backwards. Without a coordinate variable the dimension is taken
+ * as the model's, first to last. Tolerance: 1% of the spacing, and the rounding of a float coordinate. */
+static HclStatus check_coordinate(int ncid, const char *path, const char *name, int a, double first, double step,
+                                  const char *keys, GridLayout *layout) {
+  HclStatus status = HCL_OK;
+  int dim = layout->dims[a == 1 ? layout->y_dim : 1 - layout->y_dim];
+  int var = coordinate_variable(ncid, dim);
+  size_t n = layout->len[a == 1 ? layout->y_dim : 1 - layout->y_dim];
+  double *found = NULL;
+  char coordinate[NC_MAX_NAME + 1] = "";
+  nc_type type = NC_NAT;
+  if (var < 0) {
+    goto cleanup;
+  }
+  TRY_NC(nc_inq_varname(ncid, var, coordinate), path);
+  TRY_NC(nc_inq_vartype(ncid, var, &type), path);
+  TRY_ALLOC(found, n);
+  TRY_NC(nc_get_var_double(ncid, var, found), path);
+  TRY(unpack(ncid, var, path, found, n));
+  double last = first + (double)(n - 1) * step;
+  layout->flip[a] = n > 1 && (found[0] - found[n - 1]) * step > 0; /* running the other way */
+  for (size_t k = 0; k < n; k++) {
+    double expected = first + (double)(layout->flip[a] ? n - 1 - k : k) * step;
+    double tolerance = fmax(0.01 * fabs(step), (type == NC_FLOAT ? 4 * 1.2e-7 : 4 * 2.3e-16) * fabs(expected));
+    REQUIRE(fabs(found[k] - expected) <= tolerance, HCL_EDATA,
+            "%s: variable '%s': its coordinate '%s' runs %g to %g, the model grid's %s %g to %g (%s): '%s'[%zu] is %g "
+            "where %g is expected (within %g); give the grid on the model's points",
+            path, name, coordinate, found[0], found[n - 1], a ? "y" : "x", layout->flip[a] ? last : first,
+            layout->flip[a] ? first : last, keys, coordinate, k, found[k], expected, tolerance);
+  }
+cleanup:
+  free(found);
   return status;
 }
 
@@ -345,18 +489,44 @@ cleanup:
   return status;
 }
 
-static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx, int ny, double *values) {
+/* Puts the variable's values, raw[len0][len1] in its dimensions' order, at the model's points values[ny][nx]. */
+static void place_values(const GridLayout *layout, const double *raw, int nx, int ny, double *values) {
+  for (size_t a = 0; a < layout->len[0]; a++) {
+    for (size_t b = 0; b < layout->len[1]; b++) {
+      size_t j = layout->y_dim == 0 ? a : b, i = layout->y_dim == 0 ? b : a;
+      i = layout->flip[0] ? (size_t)nx - 1 - i : i;
+      j = layout->flip[1] ? (size_t)ny - 1 - j : j;
+      values[j * (size_t)nx + i] = raw[a * layout->len[1] + b];
+    }
+  }
+}
+
+static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
+                                  double *values) {
   HclStatus status = HCL_OK;
   int ncid = -1, var = -1;
   char name[NC_MAX_NAME + 1] = "";
   MissingMarks marks = {0};
+  GridLayout layout;
+  double *raw = NULL;
   TRY(input_check_file(path, NULL, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
           nc_strerror(err));
-  TRY(find_grid_variable(ncid, path, variable, nx, ny, &var, name));
+  TRY(find_grid_variable(ncid, path, variable, &var, name));
+  TRY(grid_layout(ncid, var, path, name, nx, ny, &layout));
+  if (axes) {
+    TRY(check_coordinate(ncid, path, name, 0, axes->x0, axes->dx, axes->keys, &layout));
+    TRY(check_coordinate(ncid, path, name, 1, axes->y0, axes->dy, axes->keys, &layout));
+  }
   TRY(missing_marks_read(ncid, var, path, &marks));
-  TRY_NC(nc_get_var_double(ncid, var, values), path);
+  if (layout.y_dim == 0 && !layout.flip[0] && !layout.flip[1]) {
+    TRY_NC(nc_get_var_double(ncid, var, values), path);
+  } else { /* transposed or backwards: read as stored, then placed */
+    TRY_ALLOC(raw, (size_t)nx * ny);
+    TRY_NC(nc_get_var_double(ncid, var, raw), path);
+    place_values(&layout, raw, nx, ny, values);
+  }
   TRY(refuse_missing(&marks, values, nx, ny, path, name));
   TRY(unpack(ncid, var, path, values, (size_t)nx * ny));
   for (size_t i = 0; i < (size_t)nx * ny; i++) {
@@ -365,6 +535,7 @@ static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx
             path, name, i / (size_t)nx, i % (size_t)nx);
   }
 cleanup:
+  free(raw);
   free(marks.missing);
   if (ncid >= 0) {
     nc_close(ncid);
@@ -700,13 +871,14 @@ cleanup:
   return status;
 }
 
-HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values) {
+HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
+                          double *values) {
   HclStatus status = HCL_OK;
   if (has_extension(path, ".nc")) {
 #ifdef HYDROCL_HAVE_NETCDF
-    TRY(read_netcdf_grid(path, variable, nx, ny, values));
+    TRY(read_netcdf_grid(path, variable, nx, ny, axes, values));
 #else
-    (void)variable;
+    (void)variable, (void)axes;
     FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read '%s'; give the grid as CSV", path);
 #endif
   } else {

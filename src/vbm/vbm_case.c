@@ -162,8 +162,14 @@ static HclStatus read_bed(const Case *c, VbmSetup *setup) {
   size_t n = (size_t)setup->grid.nx * setup->grid.ny;
   setup->depth = case_real(c, "bed.depth");
   setup->max_depth = setup->depth;
+  const VbmConfig *config = &setup->config;
+  InputAxes cells = {.x0 = setup->x0 + config->dx / 2,
+                     .dx = config->dx,
+                     .y0 = setup->y0 + config->dy / 2,
+                     .dy = config->dy,
+                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y"};
   if (strcmp(case_string(c, "bed.shape"), "file") == 0) {
-    TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &setup->bed_values));
+    TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &cells, &setup->bed_values));
     setup->max_depth = global_max(setup->bed_values, n, false);
   }
   REQUIRE(setup->max_depth > 0, HCL_EDATA, "%s: the depth is nowhere above 0 m: the grid holds no water",
@@ -172,7 +178,7 @@ static HclStatus read_bed(const Case *c, VbmSetup *setup) {
   if (land[0]) {
     const char *variable = case_string(c, "land.variable");
     TRY_ALLOC(setup->land, n);
-    TRY(input_read_grid(land, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, setup->land));
+    TRY(input_read_grid(land, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, &cells, setup->land));
   }
 cleanup:
   return status;
@@ -198,9 +204,15 @@ static HclStatus read_current(const Case *c, VbmSetup *setup) {
   REQUIRE(setup->current[0] == 0 && setup->current[1] == 0, HCL_EDATA,
           "%s: current.u or current.v is given beside current.file; the current comes from one of them",
           case_origin(c, setup->current[0] != 0 ? "current.u" : "current.v"));
+  const VbmConfig *config = &setup->config;
+  InputAxes cells = {.x0 = setup->x0 + config->dx / 2,
+                     .dx = config->dx,
+                     .y0 = setup->y0 + config->dy / 2,
+                     .dy = config->dy,
+                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y"};
   for (int k = 0; k < 2; k++) {
     TRY_ALLOC(setup->current_values[k], n);
-    TRY(input_read_grid(path, names[k], setup->grid.nx, setup->grid.ny, setup->current_values[k]));
+    TRY(input_read_grid(path, names[k], setup->grid.nx, setup->grid.ny, &cells, setup->current_values[k]));
     setup->max_current[k] = global_max(setup->current_values[k], n, true);
   }
 cleanup:

@@ -297,7 +297,7 @@ static HclStatus read_points(const Case *c, WaveSetup *s) {
           path, ny[0], nx[0], bytes / 1e9, memory / 1e9);
   for (int a = 0; a < 2; a++) {
     TRY_ALLOC(*values[a], (size_t)nx[0] * ny[0]);
-    TRY(input_read_grid(path, found[a], nx[0], ny[0], *values[a]));
+    TRY(input_read_grid(path, found[a], nx[0], ny[0], NULL, *values[a])); /* the coordinates themselves */
   }
   s->grid.nx = nx[0];
   s->grid.ny = ny[0];
@@ -515,7 +515,14 @@ static HclStatus read_bed(const Case *c, WaveSetup *s) {
   bed->x = case_real(c, "bed.x");
   bed->y = case_real(c, "bed.y");
   if (bed->shape == WAVE_BED_FILE) {
-    TRY(run_read_bed_file(c, s->grid.nx, s->grid.ny, &bed->values));
+    /* A Cartesian grid's points are x0 + i dx; a mapped, polar or file grid's are curvilinear, unchecked. */
+    InputAxes points = {.x0 = s->config.x0,
+                        .dx = s->config.laplace.dx,
+                        .y0 = s->config.y0,
+                        .dy = s->config.laplace.dy,
+                        .keys = "points x0 + i dx of grid.x0, grid.lx, grid.nx and so in y"};
+    bool cartesian = s->geometry.type == WAVE_GRID_CARTESIAN;
+    TRY(run_read_bed_file(c, s->grid.nx, s->grid.ny, cartesian ? &points : NULL, &bed->values));
   }
 cleanup:
   return status;

@@ -31,7 +31,7 @@ static const char *write_file(const char *name, const char *text) {
 
 static HclStatus grid(const char *path, const char *variable, int nx, int ny, double *values) {
   status_clear();
-  return input_read_grid(path, variable, nx, ny, values);
+  return input_read_grid(path, variable, nx, ny, NULL, values);
 }
 
 /* Dates against values from Python's datetime (calendar.timegm). */
@@ -317,6 +317,81 @@ static void test_netcdf_conventions(void) {
 }
 #endif
 
+/* A 3 x 3 grid file: variable depth over dimensions dims (in its order), raw values in that order; where coords[d]
+ * is given, a coordinate variable of dimension d with those values and axis attribute axes[d] (NULL: none). */
+static const char *write_grid_nc(const char *name, const char *const dims[2], const double *const coords[2],
+                                 const char *const axes[2], const double raw[9]) {
+  static char path[512];
+  int ncid, ids[2], var;
+  snprintf(path, sizeof path, "%s/%s", folder, name);
+  nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid);
+  for (int d = 0; d < 2; d++) {
+    nc_def_dim(ncid, dims[d], 3, &ids[d]);
+  }
+  for (int d = 0; d < 2; d++) {
+    if (coords[d]) {
+      nc_def_var(ncid, dims[d], NC_DOUBLE, 1, &ids[d], &var);
+      if (axes[d]) {
+        nc_put_att_text(ncid, var, "axis", 1, axes[d]);
+      }
+      nc_put_var_double(ncid, var, coords[d]);
+    }
+  }
+  nc_def_var(ncid, "depth", NC_DOUBLE, 2, ids, &var);
+  nc_put_var_double(ncid, var, raw);
+  nc_close(ncid);
+  return path;
+}
+
+/* netCDF grids read by their dimensions and coordinates onto a model grid of 3 x 3 cells of 1 m from (0, 0): the
+ * value at cell (i, j) is 1 + i + 3 j. */
+static void test_netcdf_orientation(void) {
+  const InputAxes cells = {.x0 = 0.5, .dx = 1, .y0 = 0.5, .dy = 1, .keys = "the test's cells"};
+  const double up[3] = {0.5, 1.5, 2.5}, down[3] = {2.5, 1.5, 0.5}, away[3] = {100.5, 101.5, 102.5};
+  double want[9], transposed[9], north_up[9], got[9];
+  for (int j = 0; j < 3; j++) {
+    for (int i = 0; i < 3; i++) {
+      want[3 * j + i] = 1 + i + 3 * j;
+      transposed[3 * i + j] = want[3 * j + i];
+      north_up[3 * (2 - j) + i] = want[3 * j + i];
+    }
+  }
+  const char *yx[2] = {"y", "x"}, *xy[2] = {"x", "y"}, *ab[2] = {"a", "b"}, *none[2] = {NULL, NULL};
+  const double *no_coords[2] = {NULL, NULL};
+  status_clear();
+  HclStatus s = input_read_grid(write_grid_nc("xy.nc", xy, no_coords, none, transposed), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_OK && memcmp(got, want, sizeof want) == 0, "depth(x, y) is read transposed onto (y, x) %s",
+         status_message());
+  const double *raster[2] = {down, up};
+  s = input_read_grid(write_grid_nc("northup.nc", yx, raster, none, north_up), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_OK && memcmp(got, want, sizeof want) == 0,
+         "a north-up raster (y decreasing) is flipped onto the model's y %s", status_message());
+  const char *named[2] = {"northing_index", "easting_index"}, *by_axis[2] = {"X", "Y"};
+  const double *along[2] = {up, up};
+  const char *swapped[2] = {named[1], named[0]};
+  s = input_read_grid(write_grid_nc("axis.nc", swapped, along, by_axis, transposed), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_OK && memcmp(got, want, sizeof want) == 0,
+         "coordinate variables' axis attributes say which dimension is x whatever their names %s", status_message());
+  const double *elsewhere[2] = {up, away};
+  status_clear();
+  s = input_read_grid(write_grid_nc("away.nc", yx, elsewhere, none, want), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "away.nc: variable 'depth': its coordinate 'x' runs 100.5 to "
+                                                          "102.5, the model grid's x 0.5 to 2.5 (the test's cells)"),
+         "a grid covering another area is refused: %s", status_message());
+  const double half[3] = {0, 1, 2};
+  const double *shifted[2] = {half, up};
+  status_clear();
+  s = input_read_grid(write_grid_nc("corners.nc", yx, shifted, none, want), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "'y'[0] is 0 where 0.5 is expected (within 0.01)"),
+         "corners given for cell centres, half a cell off, are refused: %s", status_message());
+  status_clear();
+  s = input_read_grid(write_grid_nc("ab.nc", ab, no_coords, none, want), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "dimensions 'a' and 'b', which do not say which is x"),
+         "dimensions that do not say which is x are refused: %s", status_message());
+  s = input_read_grid(write_grid_nc("ab.nc", ab, no_coords, none, want), NULL, 3, 3, NULL, got);
+  TAP_OK(s == HCL_EDATA, "whether the model's points are known or not");
+}
+
 /* Units in a CSV series' header convert its columns (UDUNITS-2); a unit unknown or of another dimension is refused
  * naming the file, line, column and unit. */
 static void test_csv_units(void) {
@@ -449,6 +524,7 @@ int main(void) {
   test_netcdf_series();
   test_netcdf_shapes_and_types();
   test_csv_units();
+  test_netcdf_orientation();
 #endif
   test_dates();
   test_not_files();
