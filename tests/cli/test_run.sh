@@ -94,6 +94,24 @@ found = [m for m in ("grid.nx must be a whole number", "time.cfl must be >=", "u
 assert len(found) == 4, (found, sys.argv[1])
 assert sys.argv[1].index("grid.nx must") < sys.argv[1].index("time.cfl") < sys.argv[1].index("grid.lx is"), sys.argv[1]
 assert "mistakes.yml:" in sys.argv[1], sys.argv[1]' "$err"
+# A netCDF bed is placed by its coordinates: a north-up raster (y decreasing) is flipped onto the grid, one of
+# another area is refused (65) with the coordinate, the values expected and found.
+/usr/bin/python3 -c '
+import sys, netCDF4, numpy as np
+x = np.arange(40) * 5 + 2.5
+for path, shift in ((sys.argv[1], 0.0), (sys.argv[2], 1000.0)):
+    with netCDF4.Dataset(path, "w") as d:
+        d.createDimension("y", 40)
+        d.createDimension("x", 40)
+        d.createVariable("x", "f8", ("x",))[:] = x + shift
+        d.createVariable("y", "f8", ("y",))[:] = x[::-1]
+        d.createVariable("depth", "f8", ("y", "x"))[:] = 1 + np.linspace(0, 1, 40)[::-1, None] * np.ones(40)' \
+  "$dir/northup.nc" "$dir/elsewhere.nc"
+run_capture "$hydrocl" validate "$case_file" "${small[@]}" --set bed.shape=file --set bed.file="$dir/northup.nc"
+ok "a north-up netCDF bed validates" equals "$rc" 0
+run_capture "$hydrocl" validate "$case_file" "${small[@]}" --set bed.shape=file --set bed.file="$dir/elsewhere.nc"
+ok "a netCDF bed of another area is refused (65), naming the coordinate and both extents" test "$rc" = 65 -a -n \
+  "$(grep "elsewhere.nc: variable 'depth': its coordinate 'x' runs 1002.5 to 1197.5, the model grid's x 2.5 to 197.5" <<<"$err")"
 printf 'time,level\n0,0\n20,0.1\n' >"$dir/short.csv"
 bad_input "a level side given both a mean level and a series" "the file holds the whole level" "$case_file" \
   --set boundary.west=level --set boundary.west_file="$dir/short.csv" --set boundary.west_level=1
