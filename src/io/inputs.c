@@ -283,13 +283,14 @@ static int coordinate_variable(int ncid, int dim) {
 }
 
 /* The axis of dimension dim: its coordinate variable's axis, standard_name or units attribute (CF 1.8 section 4)
- * where it says, else the dimension's name: x, lon, longitude, easting, xi_* (ROMS), i, ni, column along x; their
- * y counterparts (eta_* for ROMS) along y. */
+ * where it says, else the dimension's name: x, lon, longitude, easting, i, ni, col(umn), xi and ROMS' xi_* along
+ * x; their y counterparts (gamma, hydrocl's own curvilinear maps', and ROMS' eta_*) along y. */
 static GridAxis dimension_axis(int ncid, int dim) {
-  static const char *const x_names[] = {"x",    "lon",    "longitude", "easting", "i",    "ni",   "col",
-                                        "cols", "column", "columns",   "xi_rho",  "xi_u", "xi_v", "xi_psi"};
-  static const char *const y_names[] = {"y",    "lat",  "latitude", "northing", "j",     "nj",    "row",
-                                        "rows", "line", "lines",    "eta_rho",  "eta_u", "eta_v", "eta_psi"};
+  static const char *const x_names[] = {"x",      "lon",     "longitude", "easting", "i",    "ni",   "col",   "cols",
+                                        "column", "columns", "xi",        "xi_rho",  "xi_u", "xi_v", "xi_psi"};
+  static const char *const y_names[] = {"y",       "lat",   "latitude", "northing", "j",     "nj",
+                                        "row",     "rows",  "line",     "lines",    "gamma", "eta",
+                                        "eta_rho", "eta_u", "eta_v",    "eta_psi"};
   static const char *const x_standard[] = {"projection_x_coordinate", "longitude", "grid_longitude"};
   static const char *const y_standard[] = {"projection_y_coordinate", "latitude", "grid_latitude"};
   static const char *const x_units[] = {"degrees_east", "degree_east", "degree_E", "degrees_E"};
