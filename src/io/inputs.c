@@ -987,9 +987,9 @@ typedef struct {
 } Linear;
 
 /* The columns of a header line: split at commas where it has any, else at blanks outside brackets (a unit, "[m3
- * s-1]", may hold blanks). Each a name and an optional unit in brackets, "level [cm]"; units[k] NULL without one.
- * Written into line. Returns the number of columns, up to max. */
-static int split_header(char *line, char **units, int max, int *count) {
+ * s-1]", may hold blanks). Each a name and an optional unit in brackets, "level [cm]": the first max units into
+ * units, NULL for a column without one. Written into line. Returns the number of columns. */
+static int split_header(char *line, char **units, int max) {
   bool commas = strchr(line, ',') != NULL;
   int n = 0;
   char *cursor = line;
@@ -1020,8 +1020,7 @@ static int split_header(char *line, char **units, int max, int *count) {
     }
     n++;
   }
-  *count = n;
-  return n < max ? n : max;
+  return n;
 }
 
 /* Trims blanks off both ends of text, in place. */
@@ -1081,7 +1080,7 @@ static HclStatus read_series_header(const char *path, const InputLine *line, dou
   char *copy = strdup(line->text), *units[2] = {NULL, NULL};
   int count = 0;
   REQUIRE(copy != NULL, HCL_ENOMEM, "%s:%d: cannot copy the header", path, line->number);
-  split_header(copy, units, 2, &count);
+  count = split_header(copy, units, 2);
   if (!units[0] && !units[1]) {
     goto cleanup;
   }
