@@ -17,8 +17,10 @@
 typedef NamedPoint Gauge;
 enum { GAUGE_NAME_MAX = NAMED_POINT_NAME_MAX };
 
-/* Reads "name,x,y" lines (a first line "name,x,y" and lines starting with '#' are skipped). Mistakes are
- * HCL_EDATA with file:line; a missing file HCL_ENOINPUT. Caller frees *gauges. */
+/* Reads "name,x,y" lines of any length, names without the blanks around them; '#' comments and blank lines are
+ * skipped, and the first other line is a header where its first column is "name": "name,x,y", or with units
+ * that convert x and y to metres (UDUNITS-2), "name,x [km],y [km]". Mistakes are HCL_EDATA with file:line; a
+ * missing file HCL_ENOINPUT. Caller frees *gauges. */
 HclStatus gauges_read_csv(const char *path, Gauge **gauges, int *count);
 
 typedef struct HistoryFile HistoryFile;

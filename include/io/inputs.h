@@ -6,14 +6,52 @@
 #define HYDROCL_INPUTS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "status.h"
 
-/* Reads the global nx x ny grid into values[ny][nx] (x fastest). A ".nc" file holds variable (dims y, x; NULL
- * takes its only 2D variable), unpacked by its scale_factor and add_offset; a point holding its _FillValue (or the
- * default fill of a point never written) or a missing_value is HCL_EDATA naming the first. Any other file is CSV
- * with ny lines of nx numbers, line j holding row y = j. */
-HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values);
+/* Refuses a path that is not a regular file one can read: missing, unreadable, a folder, a device (/dev/zero is
+ * read for ever), a pipe or a socket; every file an input names goes through it before it is opened. named_by says
+ * who named it ("case.yml:4:3: bed.file", "ships.csv:2: track") and given how (the path as written there, NULL: as
+ * path); every refusal is then HCL_EDATA, the input that names it being wrong. Without named_by (NULL: a reader's
+ * own file) a missing or unreadable file is HCL_ENOINPUT and any other HCL_EDATA. */
+HclStatus input_check_file(const char *path, const char *named_by, const char *given);
+
+/* input_check_file(path, NULL, NULL), then fopen for reading; caller closes *f. */
+HclStatus input_open(const char *path, FILE **f);
+
+/* A text line of any length up to INPUT_LINE_MAX bytes: no fixed buffer splits a long line into two. Start it
+ * zeroed; number counts the lines read (file:line in messages); free it with input_line_free. */
+enum { INPUT_LINE_MAX = 16 << 20 };
+typedef struct {
+  char *text; /* owned: the last line read, without its line end (LF or CRLF) */
+  size_t capacity;
+  int number;
+} InputLine;
+
+/* Reads the next line of f (opened from path) into line; *more is false at the end of the file. A line longer than
+ * INPUT_LINE_MAX or holding a NUL byte is HCL_EDATA naming path:line, a read error HCL_EIO. */
+HclStatus input_read_line(FILE *f, const char *path, InputLine *line, bool *more);
+void input_line_free(InputLine *line);
+
+/* Where a model's grid points are, for a grid file's coordinates to be checked against: point (i, j) at x = x0 + i
+ * dx, y = y0 + j dy (m); keys says which case keys set them, for messages ("cells of grid.x0, grid.lx, grid.nx"). */
+typedef struct {
+  double x0, dx, y0, dy;
+  const char *keys;
+} InputAxes;
+
+/* Reads the global nx x ny grid into values[ny][nx] (x fastest). A ".nc" file holds variable (NULL takes its only
+ * 2D variable), unpacked by its scale_factor and add_offset; a point holding its _FillValue (or the default fill of
+ * a point never written) or a missing_value is HCL_EDATA naming the first. Its dimensions say which way it runs:
+ * their coordinate variables' axis, standard_name or units attribute (CF), else their names (y, lat, latitude,
+ * northing, j, nj, row, eta_rho; x, lon, ...), one known settling the other; (x, y) is transposed, and a file whose
+ * dimensions say neither is HCL_EDATA. With axes (NULL: a curvilinear grid, no check), coordinate variables must
+ * hold the model's points, within 1% of the spacing, either way round: backwards (a north-up raster) is flipped,
+ * anything else HCL_EDATA naming the file, variable, coordinate and the values expected and found. Any other file is
+ * CSV with ny lines of nx numbers, line j holding row y = j. */
+HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
+                          double *values);
 
 enum { INPUT_NAME_SIZE = 257 }; /* a netCDF name and its NUL */
 
@@ -23,14 +61,24 @@ enum { INPUT_NAME_SIZE = 257 }; /* a netCDF name and its NUL */
 HclStatus input_grid_shape(const char *path, const char *const *names, int count, int *nx, int *ny,
                            char found[INPUT_NAME_SIZE]);
 
-/* Reads a time series; times in seconds of the run (0 at its start), strictly increasing. start is the run's start
- * in seconds since 1970-01-01 UTC (input_parse_date). A ".nc" file holds one 1D data variable over a dimension
- * whose coordinate variable gives the times in seconds, minutes, hours or days (CF 1.8 section 4.4): alone, they
- * count from the run's start; "since DATE", from that date, so a measured series with its own dates lines up with
- * the run. Packed values are unpacked and a missing sample is refused, as for grids. Any other file is CSV,
- * "time,value" lines in seconds from the run's start; '#' comments and blank lines are skipped, and so is a header
- * where the first other line is not numbers. Caller frees *times and *values. */
-HclStatus input_read_series(const char *path, double start, double **times, double **values, int *count);
+/* Reads a time series; times in seconds of the run (0 at its start), strictly increasing; values in unit, the SI
+ * unit of what they are ("m" for a water level). start is the run's start in seconds since 1970-01-01 UTC
+ * (input_parse_date). A ".nc" file holds one 1D data variable over a dimension whose coordinate variable gives the
+ * times in seconds, minutes, hours or days (CF 1.8 section 4.4): alone, they count from the run's start; "since
+ * DATE", from that date (a real one), so a measured series with its own dates lines up with the run. Packed values
+ * are unpacked and a missing sample is refused, as for grids. Any other file is CSV, "time,value" lines; '#'
+ * comments and blank lines are skipped, and so is a header where the first other line is not numbers. Without units
+ * the times are seconds from the run's start (or ISO 8601 dates) and the values in unit; a header's units in
+ * brackets, "time [h],level [cm]" or "time [hours since 2023-06-01],level [m]", convert them (UDUNITS-2), and a unit
+ * it does not know or cannot convert is HCL_EDATA naming file:line and the column. Caller frees *times and
+ * *values. */
+HclStatus input_read_series(const char *path, double start, const char *unit, double **times, double **values,
+                            int *count);
+
+/* scale and offset that turn values in unit into si (value_si = scale value + offset), by UDUNITS-2; a unit it does
+ * not know, or one not convertible to si, is HCL_EDATA naming path:line and the column (1-based). */
+HclStatus input_unit_scale(const char *path, int line, int column, const char *unit, const char *si, double *scale,
+                           double *offset);
 
 /* Parses "YYYY-MM-DD", "YYYY-MM-DD hh:mm" or "YYYY-MM-DD hh:mm:ss" (a 'T' for the space and a trailing "Z" or
  * " UTC" allowed), UTC in the proleptic Gregorian calendar (CF's standard calendar for modern dates), into seconds

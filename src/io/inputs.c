@@ -10,13 +10,102 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ncutil.h"
 
 #ifdef HYDROCL_HAVE_NETCDF
+#include <netcdf_filter.h>
 #include <strings.h>
 #include <udunits2.h>
 #endif
+
+static long days_from_civil(long year, long month, long day);
+
+/* What a file that is not a regular one is: a device (/dev/zero would be read for ever), a pipe (read once, and a
+ * reader blocks on one nobody writes), a socket. */
+static const char *file_kind(mode_t mode) {
+  return S_ISDIR(mode)                    ? "a folder"
+         : S_ISCHR(mode) || S_ISBLK(mode) ? "a device"
+         : S_ISFIFO(mode)                 ? "a pipe"
+         : S_ISSOCK(mode)                 ? "a socket"
+                                          : "not a regular file";
+}
+
+HclStatus input_check_file(const char *path, const char *named_by, const char *given) {
+  HclStatus status = HCL_OK;
+  struct stat info;
+  char why[128];
+  bool found = stat(path, &info) == 0;
+  if (!found || access(path, R_OK) != 0) {
+    snprintf(why, sizeof why, "%s", strerror(errno));
+  } else if (!S_ISREG(info.st_mode)) {
+    snprintf(why, sizeof why, "it is %s; give a file", file_kind(info.st_mode));
+  } else {
+    goto cleanup;
+  }
+  if (named_by) {
+    FAIL(HCL_EDATA, "%s names '%s', which is not a readable file (%s: %s)", named_by, given ? given : path, path, why);
+  }
+  FAIL(found && !S_ISREG(info.st_mode) ? HCL_EDATA : HCL_ENOINPUT, "cannot open '%s': %s", path, why);
+cleanup:
+  return status;
+}
+
+HclStatus input_open(const char *path, FILE **f) {
+  HclStatus status = HCL_OK;
+  *f = NULL;
+  TRY(input_check_file(path, NULL, NULL));
+  *f = fopen(path, "r");
+  REQUIRE(*f != NULL, HCL_ENOINPUT, "cannot open '%s': %s", path, strerror(errno));
+cleanup:
+  return status;
+}
+
+HclStatus input_read_line(FILE *f, const char *path, InputLine *line, bool *more) {
+  HclStatus status = HCL_OK;
+  size_t length = 0;
+  int ch = EOF;
+  *more = false;
+  while ((ch = getc_unlocked(f)) != EOF && ch != '\n') { /* unlocked: a grid's million lines stay fast */
+    REQUIRE(ch != '\0', HCL_EDATA, "%s:%d: holds a NUL byte; the file must be text", path, line->number + 1);
+    REQUIRE(length < INPUT_LINE_MAX, HCL_EDATA,
+            "%s:%d: a line longer than %d MiB; the file must be text lines (is it the file you meant?)", path,
+            line->number + 1, INPUT_LINE_MAX >> 20);
+    if (length + 1 >= line->capacity) {
+      size_t larger = line->capacity ? 2 * line->capacity : 256;
+      char *bigger = realloc(line->text, larger);
+      REQUIRE(bigger != NULL, HCL_ENOMEM, "%s:%d: cannot hold a line of %zu bytes", path, line->number + 1, larger);
+      line->text = bigger;
+      line->capacity = larger;
+    }
+    line->text[length++] = (char)ch;
+  }
+  REQUIRE(!ferror(f), HCL_EIO, "cannot read '%s': %s", path, strerror(errno));
+  if (ch == EOF && length == 0) {
+    goto cleanup;
+  }
+  if (!line->text) { /* an empty line as the first: room for its terminator */
+    line->text = malloc(1);
+    REQUIRE(line->text != NULL, HCL_ENOMEM, "%s: cannot hold a line", path);
+    line->capacity = 1;
+  }
+  if (length > 0 && line->text[length - 1] == '\r') { /* a CRLF file's line end */
+    length--;
+  }
+  line->text[length] = '\0';
+  line->number++;
+  *more = true;
+cleanup:
+  return status;
+}
+
+void input_line_free(InputLine *line) {
+  free(line->text);
+  line->text = NULL;
+  line->capacity = 0;
+}
 
 static bool has_extension(const char *path, const char *extension) {
   size_t n = strlen(path), e = strlen(extension);
@@ -50,25 +139,29 @@ static int parse_numbers(char *line, double *out, int max) {
 
 static HclStatus read_csv_grid(const char *path, int nx, int ny, double *values) {
   HclStatus status = HCL_OK;
-  FILE *f = fopen(path, "r");
-  char *line = NULL;
-  size_t capacity = 0;
-  int row = 0, number = 0;
-  REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open grid file '%s': %s", path, strerror(errno));
-  while (getline(&line, &capacity, f) > 0) {
-    number++;
-    if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line)) {
+  FILE *f = NULL;
+  InputLine line = {0};
+  bool more = false;
+  int row = 0;
+  TRY(input_open(path, &f));
+  for (;;) {
+    TRY(input_read_line(f, path, &line, &more));
+    if (!more) {
+      break;
+    }
+    if (line.text[0] == '#' || strspn(line.text, " \t") == strlen(line.text)) {
       continue;
     }
-    REQUIRE(row < ny, HCL_EDATA, "%s:%d: more than the %d rows of the grid (rows are y, columns x)", path, number, ny);
-    int n = parse_numbers(line, values + (size_t)row * nx, nx);
-    REQUIRE(n >= 0, HCL_EDATA, "%s:%d: not a list of numbers", path, number);
-    REQUIRE(n == nx, HCL_EDATA, "%s:%d: %d values, the grid has %d points in x", path, number, n, nx);
+    REQUIRE(row < ny, HCL_EDATA, "%s:%d: more than the %d rows of the grid (rows are y, columns x)", path, line.number,
+            ny);
+    int n = parse_numbers(line.text, values + (size_t)row * nx, nx);
+    REQUIRE(n >= 0, HCL_EDATA, "%s:%d: not a list of numbers", path, line.number);
+    REQUIRE(n == nx, HCL_EDATA, "%s:%d: %d values, the grid has %d points in x", path, line.number, n, nx);
     row++;
   }
   REQUIRE(row == ny, HCL_EDATA, "%s: %d rows, the grid has %d points in y", path, row, ny);
 cleanup:
-  free(line);
+  input_line_free(&line);
   if (f) {
     fclose(f);
   }
@@ -122,12 +215,11 @@ cleanup:
   return status;
 }
 
-/* The grid variable of an open file, the one named or else its only 2D variable, checked to be ny x nx. */
-static HclStatus find_grid_variable(int ncid, const char *path, const char *variable, int nx, int ny, int *var,
+/* The grid variable of an open file, the one named or else its only 2D variable; numeric, its attributes too. */
+static HclStatus find_grid_variable(int ncid, const char *path, const char *variable, int *var,
                                     char name[NC_MAX_NAME + 1]) {
   HclStatus status = HCL_OK;
-  int nvars = 0, ndims = 0, dims[NC_MAX_VAR_DIMS];
-  size_t lengths[2] = {0, 0};
+  int nvars = 0, ndims = 0;
   *var = -1;
   if (variable) {
     REQUIRE(nc_inq_varid(ncid, variable, var) == NC_NOERR, HCL_EDATA, "%s has no variable '%s'", path, variable);
@@ -145,14 +237,160 @@ static HclStatus find_grid_variable(int ncid, const char *path, const char *vari
   TRY_NC(nc_inq_varname(ncid, *var, name), path);
   TRY_NC(nc_inq_varndims(ncid, *var, &ndims), path);
   REQUIRE(ndims == 2, HCL_EDATA, "%s: variable '%s' has %d dimensions, a grid has 2 (y, x)", path, name, ndims);
-  TRY_NC(nc_inq_vardimid(ncid, *var, dims), path);
-  TRY_NC(nc_inq_dimlen(ncid, dims[0], &lengths[0]), path);
-  TRY_NC(nc_inq_dimlen(ncid, dims[1], &lengths[1]), path);
-  REQUIRE(lengths[0] == (size_t)ny && lengths[1] == (size_t)nx, HCL_EDATA,
-          "%s: variable '%s' is %zu x %zu (y, x), the grid is %d x %d", path, name, lengths[0], lengths[1], ny, nx);
   TRY(require_numeric_variable(ncid, *var, path, "the grid"));
   TRY(require_numeric_attributes(ncid, *var, path));
 cleanup:
+  return status;
+}
+
+static HclStatus unpack(int ncid, int var, const char *path, double *values, size_t n);
+
+/* Which way a dimension runs: along x (i), along y (j), or unknown. */
+typedef enum { AXIS_UNKNOWN, AXIS_X, AXIS_Y } GridAxis;
+
+static bool name_among(const char *name, const char *const *names, size_t count) {
+  for (size_t k = 0; k < count; k++) {
+    if (strcasecmp(name, names[k]) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The text attribute attribute of var into text (empty when absent or not text). */
+static void text_attribute(int ncid, int var, const char *attribute, char *text, size_t size) {
+  nc_type type = NC_NAT;
+  size_t length = 0;
+  text[0] = '\0';
+  if (nc_inq_att(ncid, var, attribute, &type, &length) == NC_NOERR && type == NC_CHAR && length < size &&
+      nc_get_att_text(ncid, var, attribute, text) == NC_NOERR) {
+    text[length] = '\0';
+  }
+}
+
+/* The coordinate variable of dimension dim (CF 1.8 section 1.2: a 1D numeric variable of the dimension's name along
+ * it), or -1. */
+static int coordinate_variable(int ncid, int dim) {
+  char name[NC_MAX_NAME + 1];
+  int var = -1, ndims = 0, along = -1;
+  nc_type type = NC_NAT;
+  if (nc_inq_dimname(ncid, dim, name) != NC_NOERR || nc_inq_varid(ncid, name, &var) != NC_NOERR ||
+      nc_inq_varndims(ncid, var, &ndims) != NC_NOERR || ndims != 1 || nc_inq_vardimid(ncid, var, &along) != NC_NOERR ||
+      along != dim || nc_inq_vartype(ncid, var, &type) != NC_NOERR || !numeric_type(type)) {
+    return -1;
+  }
+  return var;
+}
+
+/* The axis of dimension dim: its coordinate variable's axis, standard_name or units attribute (CF 1.8 section 4)
+ * where it says, else the dimension's name: x, lon, longitude, easting, i, ni, col(umn), xi and ROMS' xi_* along
+ * x; their y counterparts (gamma, hydrocl's own curvilinear maps', and ROMS' eta_*) along y. */
+static GridAxis dimension_axis(int ncid, int dim) {
+  static const char *const x_names[] = {"x",      "lon",     "longitude", "easting", "i",    "ni",   "col",   "cols",
+                                        "column", "columns", "xi",        "xi_rho",  "xi_u", "xi_v", "xi_psi"};
+  static const char *const y_names[] = {"y",       "lat",   "latitude", "northing", "j",     "nj",
+                                        "row",     "rows",  "line",     "lines",    "gamma", "eta",
+                                        "eta_rho", "eta_u", "eta_v",    "eta_psi"};
+  static const char *const x_standard[] = {"projection_x_coordinate", "longitude", "grid_longitude"};
+  static const char *const y_standard[] = {"projection_y_coordinate", "latitude", "grid_latitude"};
+  static const char *const x_units[] = {"degrees_east", "degree_east", "degree_E", "degrees_E"};
+  static const char *const y_units[] = {"degrees_north", "degree_north", "degree_N", "degrees_N"};
+  char name[NC_MAX_NAME + 1] = "", text[64];
+  int var = coordinate_variable(ncid, dim);
+  if (var >= 0) {
+    text_attribute(ncid, var, "axis", text, sizeof text);
+    if (strcasecmp(text, "X") == 0 || strcasecmp(text, "Y") == 0) {
+      return toupper((unsigned char)text[0]) == 'X' ? AXIS_X : AXIS_Y;
+    }
+    text_attribute(ncid, var, "standard_name", text, sizeof text);
+    if (name_among(text, x_standard, 3) || name_among(text, y_standard, 3)) {
+      return name_among(text, x_standard, 3) ? AXIS_X : AXIS_Y;
+    }
+    text_attribute(ncid, var, "units", text, sizeof text);
+    if (name_among(text, x_units, 4) || name_among(text, y_units, 4)) {
+      return name_among(text, x_units, 4) ? AXIS_X : AXIS_Y;
+    }
+  }
+  if (nc_inq_dimname(ncid, dim, name) != NC_NOERR) {
+    return AXIS_UNKNOWN;
+  }
+  return name_among(name, x_names, sizeof x_names / sizeof x_names[0])   ? AXIS_X
+         : name_among(name, y_names, sizeof y_names / sizeof y_names[0]) ? AXIS_Y
+                                                                         : AXIS_UNKNOWN;
+}
+
+/* How a grid variable's values land on the model's points: which of its dimensions runs along y (the other along
+ * x), and whether x or y run backwards (a north-up raster's y decreases). */
+typedef struct {
+  int y_dim;     /* 0: (y, x), the model's order; 1: (x, y), transposed */
+  bool flip[2];  /* x, y run from the model's last point to its first */
+  int dims[2];   /* the variable's dimension ids, in its order */
+  size_t len[2]; /* their lengths */
+} GridLayout;
+
+/* The axes of the variable's two dimensions, from coordinate variables and names (dimension_axis): one known
+ * settles the other; none known, or both the same, is refused. */
+static HclStatus grid_layout(int ncid, int var, const char *path, const char *name, int nx, int ny,
+                             GridLayout *layout) {
+  HclStatus status = HCL_OK;
+  char dim_names[2][NC_MAX_NAME + 1];
+  GridAxis axis[2];
+  memset(layout, 0, sizeof *layout);
+  TRY_NC(nc_inq_vardimid(ncid, var, layout->dims), path);
+  for (int d = 0; d < 2; d++) {
+    TRY_NC(nc_inq_dimname(ncid, layout->dims[d], dim_names[d]), path);
+    TRY_NC(nc_inq_dimlen(ncid, layout->dims[d], &layout->len[d]), path);
+    axis[d] = dimension_axis(ncid, layout->dims[d]);
+  }
+  REQUIRE(axis[0] != AXIS_UNKNOWN || axis[1] != AXIS_UNKNOWN, HCL_EDATA,
+          "%s: variable '%s' runs along dimensions '%s' and '%s', which do not say which is x and which y: name them "
+          "y and x (or lat and lon, eta_rho and xi_rho), or give them coordinate variables with an axis attribute "
+          "(CF)",
+          path, name, dim_names[0], dim_names[1]);
+  REQUIRE(axis[0] != axis[1], HCL_EDATA, "%s: variable '%s' runs along '%s' and '%s', both along %s", path, name,
+          dim_names[0], dim_names[1], axis[0] == AXIS_X ? "x" : "y");
+  layout->y_dim = axis[0] == AXIS_Y || axis[1] == AXIS_X ? 0 : 1;
+  size_t along_y = layout->len[layout->y_dim], along_x = layout->len[1 - layout->y_dim];
+  REQUIRE(along_y == (size_t)ny && along_x == (size_t)nx, HCL_EDATA,
+          "%s: variable '%s' is %zu x %zu (y, x), the grid is %d x %d (y along '%s', x along '%s')", path, name,
+          along_y, along_x, ny, nx, dim_names[layout->y_dim], dim_names[1 - layout->y_dim]);
+cleanup:
+  return status;
+}
+
+/* Checks the coordinate variable of the dimension along axis a (0: x, 1: y) against the model's points, first +
+ * k step, and sets layout->flip[a] where they run backwards. Without a coordinate variable the dimension is taken
+ * as the model's, first to last. Tolerance: 1% of the spacing, and the rounding of a float coordinate. */
+static HclStatus check_coordinate(int ncid, const char *path, const char *name, int a, double first, double step,
+                                  const char *keys, GridLayout *layout) {
+  HclStatus status = HCL_OK;
+  int dim = layout->dims[a == 1 ? layout->y_dim : 1 - layout->y_dim];
+  int var = coordinate_variable(ncid, dim);
+  size_t n = layout->len[a == 1 ? layout->y_dim : 1 - layout->y_dim];
+  double *found = NULL;
+  char coordinate[NC_MAX_NAME + 1] = "";
+  nc_type type = NC_NAT;
+  if (var < 0) {
+    goto cleanup;
+  }
+  TRY_NC(nc_inq_varname(ncid, var, coordinate), path);
+  TRY_NC(nc_inq_vartype(ncid, var, &type), path);
+  TRY_ALLOC(found, n);
+  TRY_NC(nc_get_var_double(ncid, var, found), path);
+  TRY(unpack(ncid, var, path, found, n));
+  double last = first + (double)(n - 1) * step;
+  layout->flip[a] = n > 1 && (found[0] - found[n - 1]) * step > 0; /* running the other way */
+  for (size_t k = 0; k < n; k++) {
+    double expected = first + (double)(layout->flip[a] ? n - 1 - k : k) * step;
+    double tolerance = fmax(0.01 * fabs(step), (type == NC_FLOAT ? 4 * 1.2e-7 : 4 * 2.3e-16) * fabs(expected));
+    REQUIRE(fabs(found[k] - expected) <= tolerance, HCL_EDATA,
+            "%s: variable '%s': its coordinate '%s' runs %g to %g, the model grid's %s %g to %g (%s): '%s'[%zu] is %g "
+            "where %g is expected (within %g); give the grid on the model's points",
+            path, name, coordinate, found[0], found[n - 1], a ? "y" : "x", layout->flip[a] ? last : first,
+            layout->flip[a] ? first : last, keys, coordinate, k, found[k], expected, tolerance);
+  }
+cleanup:
+  free(found);
   return status;
 }
 
@@ -252,17 +490,44 @@ cleanup:
   return status;
 }
 
-static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx, int ny, double *values) {
+/* Puts the variable's values, raw[len0][len1] in its dimensions' order, at the model's points values[ny][nx]. */
+static void place_values(const GridLayout *layout, const double *raw, int nx, int ny, double *values) {
+  for (size_t a = 0; a < layout->len[0]; a++) {
+    for (size_t b = 0; b < layout->len[1]; b++) {
+      size_t j = layout->y_dim == 0 ? a : b, i = layout->y_dim == 0 ? b : a;
+      i = layout->flip[0] ? (size_t)nx - 1 - i : i;
+      j = layout->flip[1] ? (size_t)ny - 1 - j : j;
+      values[j * (size_t)nx + i] = raw[a * layout->len[1] + b];
+    }
+  }
+}
+
+static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
+                                  double *values) {
   HclStatus status = HCL_OK;
   int ncid = -1, var = -1;
   char name[NC_MAX_NAME + 1] = "";
   MissingMarks marks = {0};
+  GridLayout layout;
+  double *raw = NULL;
+  TRY(input_check_file(path, NULL, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
           nc_strerror(err));
-  TRY(find_grid_variable(ncid, path, variable, nx, ny, &var, name));
+  TRY(find_grid_variable(ncid, path, variable, &var, name));
+  TRY(grid_layout(ncid, var, path, name, nx, ny, &layout));
+  if (axes) {
+    TRY(check_coordinate(ncid, path, name, 0, axes->x0, axes->dx, axes->keys, &layout));
+    TRY(check_coordinate(ncid, path, name, 1, axes->y0, axes->dy, axes->keys, &layout));
+  }
   TRY(missing_marks_read(ncid, var, path, &marks));
-  TRY_NC(nc_get_var_double(ncid, var, values), path);
+  if (layout.y_dim == 0 && !layout.flip[0] && !layout.flip[1]) {
+    TRY_NC(nc_get_var_double(ncid, var, values), path);
+  } else { /* transposed or backwards: read as stored, then placed */
+    TRY_ALLOC(raw, (size_t)nx * ny);
+    TRY_NC(nc_get_var_double(ncid, var, raw), path);
+    place_values(&layout, raw, nx, ny, values);
+  }
   TRY(refuse_missing(&marks, values, nx, ny, path, name));
   TRY(unpack(ncid, var, path, values, (size_t)nx * ny));
   for (size_t i = 0; i < (size_t)nx * ny; i++) {
@@ -271,6 +536,7 @@ static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx
             path, name, i / (size_t)nx, i % (size_t)nx);
   }
 cleanup:
+  free(raw);
   free(marks.missing);
   if (ncid >= 0) {
     nc_close(ncid);
@@ -300,29 +566,72 @@ static bool is_timestamp(const char *units) {
   return false;
 }
 
+/* Refuses a time origin that is no date, "seconds since 2000-13-45": UDUNITS-2 rolls a 13th month and a 45th day
+ * over into later dates. Checks the year-month-day (and hour:minute[:second]) forms; UDUNITS-2 parses the rest. */
+static bool real_origin(const char *units) {
+  static const char *const words[] = {" since ", " after ", " from ", " ref ", "@"};
+  const char *origin = NULL;
+  for (size_t w = 0; w < sizeof words / sizeof words[0] && !origin; w++) {
+    const char *at = strstr(units, words[w]);
+    origin = at ? at + strlen(words[w]) : NULL;
+  }
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, used = 0;
+  double second = 0;
+  if (!origin || sscanf(origin, " %d-%d-%d%n", &year, &month, &day, &used) != 3) {
+    return true;
+  }
+  if (month < 1 || month > 12 || day < 1 ||
+      days_from_civil(year, month, day) >= days_from_civil(year + (month == 12), month % 12 + 1, 1)) {
+    return false;
+  }
+  const char *rest = origin + used;
+  if ((*rest == ' ' || *rest == 'T') && sscanf(rest + 1, "%d:%d", &hour, &minute) == 2) {
+    if (hour < 0 || hour > 23 || minute < 0 || minute > 59) {
+      return false;
+    }
+    const char *colon = strchr(strchr(rest + 1, ':') + 1, ':');
+    if (colon && colon - rest < 8 && sscanf(colon + 1, "%lf", &second) == 1 && !(second >= 0 && second < 61)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static HclStatus require_unit_system(const char *path) {
+  HclStatus status = HCL_OK;
+  REQUIRE(unit_system() != NULL, HCL_ENOINPUT,
+          "cannot read UDUNITS-2's unit database (%s), which reads the units of '%s'; install udunits-bin's data "
+          "(Debian: libudunits2-data) or set UDUNITS2_XML_PATH",
+          getenv("UDUNITS2_XML_PATH") ? getenv("UDUNITS2_XML_PATH") : "the packaged udunits2.xml", path);
+cleanup:
+  return status;
+}
+
 /* t_run = scale value + offset for a time coordinate of these units (CF 1.8 section 4.4, read by UDUNITS-2: "hours
  * since 2023-06-01T00:00:00+00:00", "h", "day since 2000-1-1"): a duration counts from the run's start, a unit since
- * a date from that date (start: the run's start, seconds since 1970 UTC). */
-static HclStatus time_scale(const char *path, const char *units, double start, double *scale, double *offset) {
+ * a date from that date (start: the run's start, seconds since 1970 UTC). where names the units in messages (the
+ * file, or file:line: column). */
+static HclStatus time_scale(const char *where, const char *units, double start, double *scale, double *offset) {
   HclStatus status = HCL_OK;
   ut_system *system = unit_system();
   ut_unit *unit = NULL, *target = NULL;
   cv_converter *convert = NULL;
   bool timestamp = is_timestamp(units);
-  REQUIRE(system != NULL, HCL_ENOINPUT,
-          "cannot read UDUNITS-2's unit database (%s), which reads the time units of '%s'; install udunits-bin's data "
-          "(Debian: libudunits2-data) or set UDUNITS2_XML_PATH",
-          getenv("UDUNITS2_XML_PATH") ? getenv("UDUNITS2_XML_PATH") : "the packaged udunits2.xml", path);
+  TRY(require_unit_system(where));
   unit = ut_parse(system, units, UT_ASCII);
   REQUIRE(unit != NULL, HCL_EDATA,
           "%s: time units '%s' are not units UDUNITS-2 reads; give a time unit alone (from the start of the run) or "
           "since a date, as 'hours since 2023-06-01 00:00:00'",
-          path, units);
+          where, units);
+  REQUIRE(!timestamp || real_origin(units), HCL_EDATA,
+          "%s: time units '%s' count from a date that does not exist (months 1 to 12, days 1 to the month's last, "
+          "hours 0 to 23, minutes 0 to 59)",
+          where, units);
   target = timestamp ? ut_parse(system, "seconds since 1970-01-01 00:00:00 UTC", UT_ASCII)
                      : ut_get_unit_by_name(system, "second");
   ASSERT(target != NULL);
   convert = ut_are_convertible(unit, target) ? ut_get_converter(unit, target) : NULL;
-  REQUIRE(convert != NULL, HCL_EDATA, "%s: time units '%s' are not %s", path, units,
+  REQUIRE(convert != NULL, HCL_EDATA, "%s: time units '%s' are not %s", where, units,
           timestamp ? "a time since a date" : "a time (seconds, minutes, hours, days)");
   *offset = cv_convert_double(convert, 0.0); /* the converter is linear: value scale + offset */
   *scale = cv_convert_double(convert, 1.0) - *offset;
@@ -441,6 +750,7 @@ static HclStatus read_netcdf_series(const char *path, double start, double **tim
   char name[NC_MAX_NAME + 1] = "";
   MissingMarks marks = {0};
   double *t = NULL, *v = NULL;
+  TRY(input_check_file(path, NULL, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open time series '%s': %s", path,
           nc_strerror(err));
@@ -489,11 +799,39 @@ static int first_variable(int ncid, const char *const *names, int count) {
   return var;
 }
 
+/* Refuses a 2D variable whose values the file cannot hold. Stored without compression (netCDF-3; netCDF-4 without
+ * filters) they take their points times the type's size, so a smaller file declares a grid it never wrote (6 kB
+ * declaring 10^8 points read as fill values): refused before any memory is taken for them. */
+static HclStatus require_stored(int ncid, int var, const char *path, const char *name, const size_t lengths[2]) {
+  HclStatus status = HCL_OK;
+  int format = 0, mode = 0;
+  size_t filters = 0, size = 0;
+  nc_type type = NC_NAT;
+  struct stat info;
+  TRY_NC(nc_inq_format_extended(ncid, &format, &mode), path);
+  bool plain =
+      format == NC_FORMATX_NC3 ||
+      (format == NC_FORMATX_NC_HDF5 && nc_inq_var_filter_ids(ncid, var, &filters, NULL) == NC_NOERR && filters == 0);
+  if (!plain || stat(path, &info) != 0) {
+    goto cleanup;
+  }
+  TRY_NC(nc_inq_vartype(ncid, var, &type), path);
+  TRY_NC(nc_inq_type(ncid, type, NULL, &size), path);
+  double needed = (double)lengths[0] * (double)lengths[1] * (double)size;
+  REQUIRE((double)info.st_size >= needed, HCL_EDATA,
+          "%s: variable '%s' declares %zu x %zu points, %.4g MB of values stored uncompressed, but the file holds "
+          "%.4g MB: they were never written (check the dimensions, and write the values)",
+          path, name, lengths[0], lengths[1], needed / 1e6, (double)info.st_size / 1e6);
+cleanup:
+  return status;
+}
+
 static HclStatus netcdf_grid_shape(const char *path, const char *const *names, int count, int *nx, int *ny,
                                    char found[INPUT_NAME_SIZE]) {
   HclStatus status = HCL_OK;
   int ncid = -1, ndims = 0, dims[NC_MAX_VAR_DIMS];
   size_t lengths[2] = {0, 0};
+  TRY(input_check_file(path, NULL, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
           nc_strerror(err));
@@ -508,6 +846,7 @@ static HclStatus netcdf_grid_shape(const char *path, const char *const *names, i
   TRY_NC(nc_inq_dimlen(ncid, dims[1], &lengths[1]), path);
   REQUIRE(lengths[0] <= 1000000 && lengths[1] <= 1000000, HCL_EDATA,
           "%s: variable '%s' is %zu x %zu, beyond 10^6 a side", path, found, lengths[0], lengths[1]);
+  TRY(require_stored(ncid, var, path, found, lengths));
   *ny = (int)lengths[0];
   *nx = (int)lengths[1];
 cleanup:
@@ -533,13 +872,14 @@ cleanup:
   return status;
 }
 
-HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, double *values) {
+HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
+                          double *values) {
   HclStatus status = HCL_OK;
   if (has_extension(path, ".nc")) {
 #ifdef HYDROCL_HAVE_NETCDF
-    TRY(read_netcdf_grid(path, variable, nx, ny, values));
+    TRY(read_netcdf_grid(path, variable, nx, ny, axes, values));
 #else
-    (void)variable;
+    (void)variable, (void)axes;
     FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read '%s'; give the grid as CSV", path);
 #endif
   } else {
@@ -593,12 +933,10 @@ cleanup:
   return status;
 }
 
-/* A CSV series 'time,value' (s, SI units), lines of any length. Comments (#) and blank lines are skipped; the first
- * other line is a header when none of its fields is a number (a row with a number where one belongs is data, and a
- * malformed one is refused with its line). */
-/* A CSV time: seconds from the run's start, or an ISO 8601 date and time in UTC (input_parse_date: "2023-06-01
- * 12:00", "2023-06-01T12:00:00Z"), turned into seconds from the run's start (start: seconds since 1970). */
-static bool parse_time_field(const char *text, size_t length, double start, double *t) {
+/* A CSV time: a number (seconds from the run's start, or in the header's unit), or an ISO 8601 date and time in UTC
+ * (input_parse_date: "2023-06-01 12:00", "2023-06-01T12:00:00Z"), turned into seconds from the run's start (start:
+ * seconds since 1970); *number says which. */
+static bool parse_time_field(const char *text, size_t length, double start, double *t, bool *number) {
   char field[64];
   while (length > 0 && isspace((unsigned char)*text)) {
     text++;
@@ -614,7 +952,8 @@ static bool parse_time_field(const char *text, size_t length, double start, doub
   field[length] = '\0';
   char *end = NULL;
   double seconds = strtod(field, &end);
-  if (end == field + length) {
+  *number = end == field + length;
+  if (*number) {
     *t = seconds;
     return true;
   }
@@ -626,52 +965,197 @@ static bool parse_time_field(const char *text, size_t length, double start, doub
 }
 
 /* A sample line "time,value" (or the two separated by blanks): 2 with pair filled, 0 for a line with neither a time
- * nor a number (a header), 1 for anything else. */
-static int parse_sample(const char *line, double start, double pair[2]) {
+ * nor a number (a header), 1 for anything else. *number: the time is a number (not a date). */
+static int parse_sample(const char *line, double start, double pair[2], bool *number) {
   const char *comma = strchr(line, ',');
   if (!comma) { /* blank-separated numbers */
     int fields = 0, numbers = 0;
     scan_fields(line, &fields, &numbers, pair);
+    *number = true;
     return fields == 2 && numbers == 2 ? 2 : numbers == 0 ? 0 : 1;
   }
   char *end = NULL;
-  bool timed = parse_time_field(line, (size_t)(comma - line), start, &pair[0]);
+  bool timed = parse_time_field(line, (size_t)(comma - line), start, &pair[0], number);
   pair[1] = strtod(comma + 1, &end);
   bool valued = end != comma + 1 && strspn(end, " \t\r\n") == strlen(end);
   return timed && valued ? 2 : !timed && !valued ? 0 : 1;
 }
 
-static HclStatus read_csv_series(const char *path, double start, double **times, double **values, int *count) {
+/* value SI = scale value + offset for the values of a CSV column. */
+typedef struct {
+  double scale, offset;
+} Linear;
+
+/* The columns of a header line: split at commas where it has any, else at blanks outside brackets (a unit, "[m3
+ * s-1]", may hold blanks). Each a name and an optional unit in brackets, "level [cm]": the first max units into
+ * units, NULL for a column without one. Written into line. Returns the number of columns. */
+static int split_header(char *line, char **units, int max) {
+  bool commas = strchr(line, ',') != NULL;
+  int n = 0;
+  char *cursor = line;
+  while (*cursor) {
+    cursor += strspn(cursor, commas ? "" : " \t");
+    if (!*cursor) {
+      break;
+    }
+    char *field = cursor;
+    int depth = 0;
+    while (*cursor && !(commas ? *cursor == ',' : depth == 0 && isspace((unsigned char)*cursor))) {
+      depth += *cursor == '[' ? 1 : *cursor == ']' ? -1 : 0;
+      cursor++;
+    }
+    if (*cursor) {
+      *cursor++ = '\0';
+    }
+    char *open = strchr(field, '['), *close = open ? strrchr(open, ']') : NULL;
+    if (n < max) {
+      units[n] = NULL;
+      if (open) {
+        *open = '\0';
+        if (close) {
+          *close = '\0';
+        }
+        units[n] = open + 1;
+      }
+    }
+    n++;
+  }
+  return n;
+}
+
+/* Trims blanks off both ends of text, in place. */
+static char *trim_blanks(char *text) {
+  text += strspn(text, " \t");
+  size_t n = strlen(text);
+  while (n > 0 && isspace((unsigned char)text[n - 1])) {
+    text[--n] = '\0';
+  }
+  return text;
+}
+
+HclStatus input_unit_scale(const char *path, int line, int column, const char *unit, const char *si, double *scale,
+                           double *offset) {
   HclStatus status = HCL_OK;
-  FILE *f = fopen(path, "r");
-  double *t = NULL, *v = NULL;
-  int n = 0, capacity = 0, number = 0;
-  bool first = true; /* the first line that is neither a comment nor blank: it may be a header */
-  char *line = NULL;
-  size_t line_capacity = 0;
-  *times = *values = NULL;
-  *count = 0;
-  REQUIRE(f != NULL, HCL_ENOINPUT, "cannot open time series '%s': %s", path, strerror(errno));
-  while (getline(&line, &line_capacity, f) > 0) {
-    double pair[2];
-    number++;
-    if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line)) {
+  *scale = 1;
+  *offset = 0;
+#ifdef HYDROCL_HAVE_NETCDF
+  ut_unit *given = NULL, *target = NULL;
+  cv_converter *convert = NULL;
+  TRY(require_unit_system(path));
+  given = ut_parse(unit_system(), unit, UT_ASCII);
+  REQUIRE(given != NULL, HCL_EDATA,
+          "%s:%d: column %d: '%s' is not a unit UDUNITS-2 knows; give the unit as UDUNITS-2 writes it (%s, or "
+          "another of its dimension), or leave it out for %s",
+          path, line, column, unit, si, si);
+  target = ut_parse(unit_system(), si, UT_ASCII);
+  ASSERT(target != NULL);
+  REQUIRE(ut_are_convertible(given, target), HCL_EDATA,
+          "%s:%d: column %d: unit '%s' does not convert to %s, the column's unit; give one that does, or leave it out "
+          "for %s",
+          path, line, column, unit, si, si);
+  convert = ut_get_converter(given, target);
+  ASSERT(convert != NULL);
+  *offset = cv_convert_double(convert, 0.0); /* linear: value scale + offset */
+  *scale = cv_convert_double(convert, 1.0) - *offset;
+cleanup:
+  cv_free(convert);
+  ut_free(given);
+  ut_free(target);
+#else
+  (void)si;
+  FAIL(HCL_EUSAGE,
+       "%s:%d: column %d gives the unit '%s', and this hydrocl was built without netCDF and UDUNITS-2, which read "
+       "units; give the values in SI units without one",
+       path, line, column, unit);
+cleanup:
+#endif
+  return status;
+}
+
+/* The units of a series' header, "time [h],level [cm]": the time's (a duration, or a time since a date as in
+ * netCDF) and the value's (unit: its SI unit). A header without units leaves seconds and SI units. */
+static HclStatus read_series_header(const char *path, const InputLine *line, double start, const char *unit,
+                                    Linear convert[2]) {
+  HclStatus status = HCL_OK;
+  char *copy = strdup(line->text), *units[2] = {NULL, NULL};
+  int count = 0;
+  REQUIRE(copy != NULL, HCL_ENOMEM, "%s:%d: cannot copy the header", path, line->number);
+  count = split_header(copy, units, 2);
+  if (!units[0] && !units[1]) {
+    goto cleanup;
+  }
+  REQUIRE(count == 2, HCL_EDATA, "%s:%d: a header of %d columns; a series has two, 'time [UNIT],value [UNIT]'", path,
+          line->number, count);
+  for (int k = 0; k < 2; k++) {
+    if (!units[k]) {
       continue;
     }
-    int kind = parse_sample(line, start, pair);
+    char *text = trim_blanks(units[k]);
+    REQUIRE(text[0], HCL_EDATA, "%s:%d: column %d has an empty unit '[]'", path, line->number, k + 1);
+    if (k == 1) {
+      TRY(input_unit_scale(path, line->number, 2, text, unit, &convert[1].scale, &convert[1].offset));
+      continue;
+    }
+#ifdef HYDROCL_HAVE_NETCDF
+    char where[1100];
+    snprintf(where, sizeof where, "%s:%d: column 1", path, line->number);
+    TRY(time_scale(where, text, start, &convert[0].scale, &convert[0].offset));
+#else
+    (void)start;
+    TRY(input_unit_scale(path, line->number, 1, text, "s", &convert[0].scale, &convert[0].offset));
+#endif
+  }
+cleanup:
+  free(copy);
+  return status;
+}
+
+/* A CSV series 'time,value', lines of any length. Comments (#) and blank lines are skipped; the first other line is
+ * a header when none of its fields is a number (a row with a number where one belongs is data, and a malformed one
+ * is refused with its line); its units, where it gives them, convert the columns. */
+static HclStatus read_csv_series(const char *path, double start, const char *unit, double **times, double **values,
+                                 int *count) {
+  HclStatus status = HCL_OK;
+  FILE *f = NULL;
+  double *t = NULL, *v = NULL;
+  int n = 0, capacity = 0;
+  bool first = true; /* the first line that is neither a comment nor blank: it may be a header */
+  bool more = false;
+  InputLine line = {0};
+  Linear convert[2] = {{1, 0}, {1, 0}};
+  *times = *values = NULL;
+  *count = 0;
+  TRY(input_open(path, &f));
+  for (;;) {
+    double pair[2];
+    bool number = true;
+    TRY(input_read_line(f, path, &line, &more));
+    if (!more) {
+      break;
+    }
+    if (line.text[0] == '#' || strspn(line.text, " \t") == strlen(line.text)) {
+      continue;
+    }
+    int kind = parse_sample(line.text, start, pair, &number);
     bool header = first && kind == 0;
     first = false;
     if (header) {
+      TRY(read_series_header(path, &line, start, unit, convert));
       continue;
     }
     REQUIRE(kind == 2, HCL_EDATA,
             "%s:%d: expected 'time,value', the time in seconds from the run's start or an ISO 8601 date and time "
-            "(UTC: 2023-06-01T12:00:00Z), the value in SI units",
-            path, number);
+            "(UTC: 2023-06-01T12:00:00Z), the value in SI units (or both in the header's units, 'time [h],level "
+            "[cm]')",
+            path, line.number);
+    if (number) {
+      pair[0] = pair[0] * convert[0].scale + convert[0].offset;
+    }
+    pair[1] = pair[1] * convert[1].scale + convert[1].offset;
     REQUIRE(isfinite(pair[0]) && isfinite(pair[1]), HCL_EDATA, "%s:%d: time %g s, value %g: both must be finite", path,
-            number, pair[0], pair[1]);
-    REQUIRE(n == 0 || pair[0] > t[n - 1], HCL_EDATA, "%s:%d: time %g s does not follow %g s", path, number, pair[0],
-            t[n - 1]);
+            line.number, pair[0], pair[1]);
+    REQUIRE(n == 0 || pair[0] > t[n - 1], HCL_EDATA, "%s:%d: time %g s does not follow %g s", path, line.number,
+            pair[0], t[n - 1]);
     TRY(append_sample(&t, &v, &n, &capacity, pair[0], pair[1], path));
   }
   REQUIRE(n > 0, HCL_EDATA, "%s: no samples (expected lines 'time,value')", path);
@@ -683,13 +1167,14 @@ cleanup:
   if (f) {
     fclose(f);
   }
-  free(line);
+  input_line_free(&line);
   free(t);
   free(v);
   return status;
 }
 
-HclStatus input_read_series(const char *path, double start, double **times, double **values, int *count) {
+HclStatus input_read_series(const char *path, double start, const char *unit, double **times, double **values,
+                            int *count) {
   HclStatus status = HCL_OK;
   *times = *values = NULL;
   *count = 0;
@@ -701,7 +1186,7 @@ HclStatus input_read_series(const char *path, double start, double **times, doub
     FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read '%s'; give the series as CSV", path);
 #endif
   } else {
-    TRY(read_csv_series(path, start, times, values, count));
+    TRY(read_csv_series(path, start, unit, times, values, count));
   }
 cleanup:
   return status;

@@ -62,14 +62,14 @@ void run_warn_unused_keys(const Case *c, const RunKeyUse *uses, int count) {
   }
 }
 
-HclStatus run_read_bed_file(const Case *c, int nx, int ny, double **values) {
+HclStatus run_read_bed_file(const Case *c, int nx, int ny, const InputAxes *axes, double **values) {
   HclStatus status = HCL_OK;
   const char *path = case_file(c, "bed.file");
   const char *variable = case_string(c, "bed.variable");
   size_t n = (size_t)nx * ny;
   REQUIRE(path[0], HCL_EDATA, "%s: bed.shape is file but bed.file is not given", case_origin(c, "bed.shape"));
   TRY_ALLOC(*values, n);
-  TRY(input_read_grid(path, variable[0] ? variable : NULL, nx, ny, *values));
+  TRY(input_read_grid(path, variable[0] ? variable : NULL, nx, ny, axes, *values));
   double sign = strcmp(case_string(c, "bed.positive"), "up") == 0 ? -1 : 1;
   for (size_t p = 0; p < n; p++) {
     REQUIRE(isfinite((*values)[p]), HCL_EDATA, "%s: bed value %zu (x %zu, y %zu) is not a number", path, p,

@@ -15,6 +15,7 @@
 #include "casefile.h"
 #include "decomp.h"
 #include "history.h"
+#include "inputs.h"
 #include "mapfile.h"
 #include "model.h"
 #include "restart.h"
@@ -43,9 +44,9 @@ typedef struct {
 void run_warn_unused_keys(const Case *c, const RunKeyUse *uses, int count);
 
 /* The depths (positive down) of bed.file (bed.variable, bed.positive; inputs.h), a grid of nx x ny values, when
- * bed.shape is file. HCL_EDATA naming the key when bed.file is not given, the value that is not a number. Caller
- * frees *values. */
-HclStatus run_read_bed_file(const Case *c, int nx, int ny, double **values);
+ * bed.shape is file; a netCDF file's coordinates checked against axes (NULL: a curvilinear grid). HCL_EDATA naming
+ * the key when bed.file is not given, the value that is not a number. Caller frees *values. */
+HclStatus run_read_bed_file(const Case *c, int nx, int ny, const InputAxes *axes, double **values);
 
 /* The points of points_key and, when file_key is not NULL and names a file, of that CSV 'name,x,y'
  * (gauges_read_csv). Caller frees *points. */

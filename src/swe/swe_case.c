@@ -294,7 +294,7 @@ static HclStatus read_sides(const Case *c, SweSetup *setup) {
     TRY(parse_constituents(c, key, signal));
     snprintf(key, sizeof key, "boundary.%s_file", names[side]);
     if (kind[side] >= 2 && case_file(c, key)[0]) {
-      TRY(input_read_series(case_file(c, key), setup->start, &signal->series_times, &signal->series_levels,
+      TRY(input_read_series(case_file(c, key), setup->start, "m", &signal->series_times, &signal->series_levels,
                             &signal->series_count));
       warn_short_series(c, key, signal);
     }
@@ -326,7 +326,12 @@ static HclStatus read_bed(const Case *c, SweSetup *setup) {
   if (bed->shape != BED_FILE) {
     goto cleanup;
   }
-  TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &bed->values));
+  InputAxes cells = {.x0 = setup->x0 + setup->config.dx / 2,
+                     .dx = setup->config.dx,
+                     .y0 = setup->y0 + setup->config.dy / 2,
+                     .dy = setup->config.dy,
+                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y"};
+  TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &cells, &bed->values));
 cleanup:
   return status;
 }

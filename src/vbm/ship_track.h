@@ -2,7 +2,8 @@
 /* ship_track.h: where a ship of the variational Boussinesq model is at time t: a straight line at constant speed,
  * a list of waypoints with the speed of each leg, or a position (and heading) time series, as a ship simulator or
  * an AIS record gives it; and a fleet of ships from a CSV file. Files are CSV with a header naming the columns,
- * '#' comments and blank lines skipped; mistakes are HCL_EDATA with file:line.
+ * '#' comments and blank lines skipped, every row as many cells as the header has columns, lines of any length;
+ * mistakes are HCL_EDATA with file:line.
  *
  *   waypoints:  x,y,speed             the ship leaves the first point at t = 0 and sails each leg at the speed given
  *                                     at its start (m, m, m/s); it stops at the last point
@@ -28,10 +29,11 @@ typedef struct {
   double *heading_at;          /* series with a heading column: radians, unwrapped; NULL otherwise */
 } ShipTrack;
 
-enum { SHIP_NAME_MAX = 64 };
+enum { SHIP_NAME_MAX = 64, SHIP_ORIGIN_MAX = 4200 };
 typedef struct {
   char name[SHIP_NAME_MAX];
-  double length, beam, draft; /* m */
+  char origin[SHIP_ORIGIN_MAX]; /* where it was given: "ships.csv:3", "case.yml:30:11" */
+  double length, beam, draft;   /* m */
   ShipTrack track;
 } ShipSpec;
 
@@ -46,5 +48,8 @@ void ship_track_at(const ShipTrack *track, double t, double *x, double *y, doubl
 /* The ships of a fleet file. Caller frees with ships_free. */
 HclStatus ships_read_csv(const char *path, ShipSpec **ships, int *count);
 void ships_free(ShipSpec *ships, int count);
+/* Refuses two ships of one name, and a ship whose straight track starts, or any of whose track points lies, outside
+ * x_first..x_last, y_first..y_last (m), naming each by its origin. */
+HclStatus ships_check(const ShipSpec *ships, int count, double x_first, double x_last, double y_first, double y_last);
 
 #endif

@@ -173,8 +173,14 @@ static HclStatus read_bed(const Case *c, VbmSetup *setup) {
   size_t n = (size_t)setup->grid.nx * setup->grid.ny;
   setup->depth = case_real(c, "bed.depth");
   setup->max_depth = setup->depth;
+  const VbmConfig *config = &setup->config;
+  InputAxes cells = {.x0 = setup->x0 + config->dx / 2,
+                     .dx = config->dx,
+                     .y0 = setup->y0 + config->dy / 2,
+                     .dy = config->dy,
+                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y"};
   if (strcmp(case_string(c, "bed.shape"), "file") == 0) {
-    TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &setup->bed_values));
+    TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &cells, &setup->bed_values));
     setup->max_depth = global_max(setup->bed_values, n, false);
   }
   const char *key = setup->bed_values ? "bed.file" : "bed.depth";
@@ -192,7 +198,7 @@ static HclStatus read_bed(const Case *c, VbmSetup *setup) {
   if (land[0]) {
     const char *variable = case_string(c, "land.variable");
     TRY_ALLOC(setup->land, n);
-    TRY(input_read_grid(land, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, setup->land));
+    TRY(input_read_grid(land, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, &cells, setup->land));
   }
 cleanup:
   return status;
@@ -218,9 +224,15 @@ static HclStatus read_current(const Case *c, VbmSetup *setup) {
   REQUIRE(setup->current[0] == 0 && setup->current[1] == 0, HCL_EDATA,
           "%s: current.u or current.v is given beside current.file; the current comes from one of them",
           case_origin(c, setup->current[0] != 0 ? "current.u" : "current.v"));
+  const VbmConfig *config = &setup->config;
+  InputAxes cells = {.x0 = setup->x0 + config->dx / 2,
+                     .dx = config->dx,
+                     .y0 = setup->y0 + config->dy / 2,
+                     .dy = config->dy,
+                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y"};
   for (int k = 0; k < 2; k++) {
     TRY_ALLOC(setup->current_values[k], n);
-    TRY(input_read_grid(path, names[k], setup->grid.nx, setup->grid.ny, setup->current_values[k]));
+    TRY(input_read_grid(path, names[k], setup->grid.nx, setup->grid.ny, &cells, setup->current_values[k]));
     setup->max_current[k] = global_max(setup->current_values[k], n, true);
   }
 cleanup:
@@ -258,6 +270,7 @@ static HclStatus read_ship_keys(const Case *c, ShipSpec *ship) {
   HclStatus status = HCL_OK;
   memset(ship, 0, sizeof *ship);
   snprintf(ship->name, sizeof ship->name, "ship");
+  snprintf(ship->origin, sizeof ship->origin, "%s", case_origin(c, "ship.length"));
   ship->length = case_real(c, "ship.length");
   ship->beam = case_real(c, "ship.beam");
   ship->draft = case_real(c, "ship.draft");
@@ -294,6 +307,8 @@ static HclStatus read_ships(const Case *c, VbmSetup *setup) {
     setup->ships[setup->nships++] = fleet[s];
   }
   nfleet = 0; /* their tracks moved into setup->ships: only the array is freed below */
+  double x_last = setup->x0 + case_real(c, "grid.lx"), y_last = setup->y0 + case_real(c, "grid.ly");
+  TRY(ships_check(setup->ships, setup->nships, setup->x0, x_last, setup->y0, y_last));
   setup->ship_ramp = case_real(c, "ships.ramp");
 cleanup:
   ships_free(fleet, nfleet);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "inputs.h"
 #include "log.h"
@@ -286,9 +287,17 @@ static HclStatus read_points(const Case *c, WaveSetup *s) {
   }
   REQUIRE(nx[0] == nx[1] && ny[0] == ny[1], HCL_EDATA, "%s: %s is %d x %d but %s is %d x %d (j, i)", path, found[0],
           ny[0], nx[0], found[1], ny[1], nx[1]);
+  /* The declared size against the host's memory before any of it is taken: the coordinates alone, x and y in
+   * double, must fit (a file declaring 10^6 x 10^6 points is a mistake to report, not an allocation to fail). */
+  double bytes = 2.0 * sizeof(double) * nx[0] * ny[0];
+  double memory = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  REQUIRE(memory <= 0 || bytes <= memory, HCL_EDATA,
+          "%s: the grid file declares %d x %d points (j, i), whose coordinates alone take %.4g GB, more than this "
+          "machine's %.4g GB of memory; give a grid of fewer points",
+          path, ny[0], nx[0], bytes / 1e9, memory / 1e9);
   for (int a = 0; a < 2; a++) {
     TRY_ALLOC(*values[a], (size_t)nx[0] * ny[0]);
-    TRY(input_read_grid(path, found[a], nx[0], ny[0], *values[a]));
+    TRY(input_read_grid(path, found[a], nx[0], ny[0], NULL, *values[a])); /* the coordinates themselves */
   }
   s->grid.nx = nx[0];
   s->grid.ny = ny[0];
@@ -543,7 +552,14 @@ static HclStatus read_bed(const Case *c, WaveSetup *s) {
   bed->x = case_real(c, "bed.x");
   bed->y = case_real(c, "bed.y");
   if (bed->shape == WAVE_BED_FILE) {
-    TRY(run_read_bed_file(c, s->grid.nx, s->grid.ny, &bed->values));
+    /* A Cartesian grid's points are x0 + i dx; a mapped, polar or file grid's are curvilinear, unchecked. */
+    InputAxes points = {.x0 = s->config.x0,
+                        .dx = s->config.laplace.dx,
+                        .y0 = s->config.y0,
+                        .dy = s->config.laplace.dy,
+                        .keys = "points x0 + i dx of grid.x0, grid.lx, grid.nx and so in y"};
+    bool cartesian = s->geometry.type == WAVE_GRID_CARTESIAN;
+    TRY(run_read_bed_file(c, s->grid.nx, s->grid.ny, cartesian ? &points : NULL, &bed->values));
   }
 cleanup:
   return status;

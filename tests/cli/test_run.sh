@@ -98,6 +98,24 @@ found = [m for m in ("grid.nx must be a whole number", "time.cfl must be >=", "u
 assert len(found) == 4, (found, sys.argv[1])
 assert sys.argv[1].index("grid.nx must") < sys.argv[1].index("time.cfl") < sys.argv[1].index("grid.lx is"), sys.argv[1]
 assert "mistakes.yml:" in sys.argv[1], sys.argv[1]' "$err"
+# A netCDF bed is placed by its coordinates: a north-up raster (y decreasing) is flipped onto the grid, one of
+# another area is refused (65) with the coordinate, the values expected and found.
+/usr/bin/python3 -c '
+import sys, netCDF4, numpy as np
+x = np.arange(40) * 5 + 2.5
+for path, shift in ((sys.argv[1], 0.0), (sys.argv[2], 1000.0)):
+    with netCDF4.Dataset(path, "w") as d:
+        d.createDimension("y", 40)
+        d.createDimension("x", 40)
+        d.createVariable("x", "f8", ("x",))[:] = x + shift
+        d.createVariable("y", "f8", ("y",))[:] = x[::-1]
+        d.createVariable("depth", "f8", ("y", "x"))[:] = 1 + np.linspace(0, 1, 40)[::-1, None] * np.ones(40)' \
+  "$dir/northup.nc" "$dir/elsewhere.nc"
+run_capture "$hydrocl" validate "$case_file" "${small[@]}" --set bed.shape=file --set bed.file="$dir/northup.nc"
+ok "a north-up netCDF bed validates" equals "$rc" 0
+run_capture "$hydrocl" validate "$case_file" "${small[@]}" --set bed.shape=file --set bed.file="$dir/elsewhere.nc"
+ok "a netCDF bed of another area is refused (65), naming the coordinate and both extents" test "$rc" = 65 -a -n \
+  "$(grep "elsewhere.nc: variable 'depth': its coordinate 'x' runs 1002.5 to 1197.5, the model grid's x 2.5 to 197.5" <<<"$err")"
 printf 'time,level\n0,0\n20,0.1\n' >"$dir/short.csv"
 bad_input "a level side given both a mean level and a series" "the file holds the whole level" "$case_file" \
   --set boundary.west=level --set boundary.west_file="$dir/short.csv" --set boundary.west_level=1
@@ -125,6 +143,24 @@ bad_input "two gauges of one name in a gauge file" "twice.csv:4: point 'A' is na
 printf 'name,x,y\ndrop-centre,50,50\n' >"$dir/again.csv"
 bad_input "a gauge file naming a gauge of the case again" "point 'drop-centre' is named twice" "$case_file" \
   --set output.gauge_file="$dir/again.csv"
+printf '# gauges of 2026, x and y in m\nname,x,y\nA ,50,50\nA,60,60\n' >"$dir/noted.csv"
+run_capture "$hydrocl" validate "$case_file" --set output.gauge_file="$dir/noted.csv"
+ok "a gauge file's header after a comment is its header, and 'A ' is 'A': named twice (65)" test "$rc" = 65 -a \
+  -n "$(grep "noted.csv:4: point 'A' is named twice (first at .*noted.csv:3)" <<<"$err")"
+# 100000 gauges in the case's list: their names checked in O(n log n), not pairwise (80000 took 15 s and more).
+/usr/bin/python3 -c '
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+at = lines.index("  gauges:")
+end = at + 1
+while lines[end].startswith("    - "):
+    end += 1
+points = ["    - {name: g%d, x: %d, y: %d}" % (k, 1 + k % 90, 1 + k // 90 % 90) for k in range(100000)]
+open(sys.argv[2], "w").write("\n".join(lines[:at + 1] + points + ["    - {name: g7, x: 5, y: 5}"] + lines[end:]))' \
+  "$case_file" "$dir/many-gauges.yml"
+run_capture timeout 8 "$hydrocl" validate "$dir/many-gauges.yml"
+ok "100001 gauges of the case, one named twice, are refused within seconds (65)" test "$rc" = 65 -a \
+  -n "$(grep "point 'g7' of output.gauges is named twice (first at .*many-gauges.yml:50:7)" <<<"$err")"
 # 60000^2 cells need some 600 GB of device memory, more than any device of today: refused before any allocation.
 huge=(--set grid.nx=60000 --set grid.ny=60000)
 run_capture "$hydrocl" validate "$case_file" "${huge[@]}"

@@ -141,6 +141,29 @@ bad_input "a starting surface beyond the divergence guard" "the starting surface
 printf 'x,y\n0,0\n' >"$dir/track.csv"
 bad_input "a track without its header" "track.csv:1: the header must be 'x,y,speed'" "$kelvin" \
   --set ship.track="$dir/track.csv"
+# A fleet file's paths and rows get the checks of the case's own: a device as a track is refused at once (it hung
+# validate, reading /dev/zero for ever), a folder is said to be one, ships outside the domain, of one name or with
+# more cells than the header are refused with the fleet file's line.
+fleet_header="name,length,beam,draft,x,y,heading,speed,track"
+printf '%s\ntug,25,8,2,,,,,/dev/zero\n' "$fleet_header" >"$dir/zero.csv"
+run_capture timeout 20 "$hydrocl" validate "$kelvin" --set ships.file="$dir/zero.csv"
+ok "a fleet's track /dev/zero: exit 65 at once" equals "$rc" 65
+ok "naming the fleet file's line and what the path is" contains "$err" "zero.csv:2: track names '/dev/zero', which is not a readable file (/dev/zero: it is a device"
+mkdir -p "$dir/tracks"
+printf '%s\ntug,25,8,2,,,,,tracks\n' "$fleet_header" >"$dir/folder.csv"
+run_capture "$hydrocl" validate "$kelvin" --set ships.file="$dir/folder.csv"
+ok "a folder as a track: exit 65, said to be a folder" test "$rc" = 65 -a -n "$(grep "it is a folder" <<<"$err")"
+printf '%s\ntug,25,8,2,100,4000,0,1,\n' "$fleet_header" >"$dir/outside.csv"
+run_capture "$hydrocl" validate "$kelvin" --set ships.file="$dir/outside.csv"
+ok "a ship starting outside the domain: exit 65 with its line" test "$rc" = 65 -a \
+  -n "$(grep "outside.csv:2: ship 'tug' starts at (100, 4000) m, outside the domain, x 0 to 2000 m" <<<"$err")"
+printf '%s\nship,25,8,2,100,100,0,1,\n' "$fleet_header" >"$dir/twice.csv"
+run_capture "$hydrocl" validate "$kelvin" --set ships.file="$dir/twice.csv"
+ok "a fleet's ship named as the case's ship: exit 65" test "$rc" = 65 -a \
+  -n "$(grep "twice.csv:2: ship 'ship' is named twice (first at" <<<"$err")"
+printf '%s\ntug,25,8,2,100,100,0,1,,extra\n' "$fleet_header" >"$dir/extra.csv"
+run_capture "$hydrocl" validate "$kelvin" --set ships.file="$dir/extra.csv"
+ok "a fleet row of 10 columns: exit 65" test "$rc" = 65 -a -n "$(grep "extra.csv:2: 10 columns, 9 expected" <<<"$err")"
 
 # ---- --realtime ----
 start=$(date +%s.%N)

@@ -305,6 +305,23 @@ for spoil in reversed:"every cell of the grid turns clockwise" seam:"it closes a
   $py "$root/tests/cli/ogrid_file.py" 23 32 "$dir/spoilt.nc" "${spoil%%:*}"
   bad_input "a grid file ${spoil%%:*}" "${spoil#*:}" "${polar[@]}" "${from_file[@]}" --set grid.file="$dir/spoilt.nc"
 done
+# A grid file's declared size is checked before its coordinates are read: 6 kB declaring 10^4 x 10^4 points (it took
+# 1.3 GB to find them unwritten) and 10^6 x 10^6 compressed ones (an allocation failing, 71) are refused (65).
+$py -c '
+import sys, netCDF4
+for path, n, zlib in ((sys.argv[1], 10000, False), (sys.argv[2], 1000000, True)):
+    with netCDF4.Dataset(path, "w") as d:
+        d.createDimension("eta_rho", n)
+        d.createDimension("xi_rho", n)
+        for name in ("x_rho", "y_rho"):
+            d.createVariable(name, "f8", ("eta_rho", "xi_rho"), zlib=zlib, chunksizes=(100, 100) if zlib else None)' \
+  "$dir/declared.nc" "$dir/vast.nc"
+run_capture "$hydrocl" validate "${polar[@]}" "${from_file[@]}" --set grid.file="$dir/declared.nc"
+ok "a 6 kB grid file declaring 10^8 points: 65, its values never written" test "$rc" = 65 -a -n \
+  "$(grep "variable 'x_rho' declares 10000 x 10000 points, 800 MB of values stored uncompressed, but the file holds" <<<"$err")"
+run_capture "$hydrocl" validate "${polar[@]}" "${from_file[@]}" --set grid.file="$dir/vast.nc"
+ok "a grid file declaring 10^12 points: 65, more than the memory" test "$rc" = 65 -a -n \
+  "$(grep "declares 1000000 x 1000000 points (j, i), whose coordinates alone take 1.6e+04 GB, more than" <<<"$err")"
 $py "$root/tests/cli/ogrid_file.py" 23 32 "$dir/kinked.nc" kinked
 run_capture "$hydrocl" validate "${polar[@]}" "${from_file[@]}" --set grid.file="$dir/kinked.nc"
 ok "a grid file whose spacing jumps validates with a warning naming the worst point" test "$rc" = 0 -a -n \

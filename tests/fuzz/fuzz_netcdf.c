@@ -327,7 +327,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* The series reader, its times counted from 2000-01-01 or from 1970. */
   double *t = NULL, *v = NULL;
   int n = 0;
-  HclStatus status = input_read_series(path, fuzz_bool(&b) ? 946684800.0 : 0.0, &t, &v, &n);
+  HclStatus status = input_read_series(path, fuzz_bool(&b) ? 946684800.0 : 0.0, "m", &t, &v, &n);
   if (status == HCL_OK) {
     check_series(t, v, n);
   }

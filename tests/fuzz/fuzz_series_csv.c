@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = fuzz_write("series.csv", data, size);
   double *t = NULL, *v = NULL;
   int n = 0;
-  HclStatus status = input_read_series(path, 0, &t, &v, &n);
+  HclStatus status = input_read_series(path, 0, "m", &t, &v, &n);
   if (status == HCL_OK) {
     check_series(t, v, n);
   }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "history.h"
 #include "inputs.h"
 #include "../support/tap.h"
 
@@ -30,7 +31,7 @@ static const char *write_file(const char *name, const char *text) {
 
 static HclStatus grid(const char *path, const char *variable, int nx, int ny, double *values) {
   status_clear();
-  return input_read_grid(path, variable, nx, ny, values);
+  return input_read_grid(path, variable, nx, ny, NULL, values);
 }
 
 /* Dates against values from Python's datetime (calendar.timegm). */
@@ -130,7 +131,7 @@ static HclStatus series(const char *path, double **t, double **v, int *n) {
   free(*t);
   free(*v);
   *t = *v = NULL;
-  return input_read_series(path, START, t, v, n);
+  return input_read_series(path, START, "m", t, v, n);
 }
 
 /* A time series from netCDF: the times of its coordinate variable in seconds, whatever the unit; other references,
@@ -173,6 +174,13 @@ static void test_netcdf_series(void) {
   s = series(write_series_nc_calendar("360.nc", "days since 2000-01-01", "360_day", hours, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "calendar is '360_day'"),
          "a 360-day calendar is refused with what to do: %s", status_message());
+  static const char *const no_dates[] = {"seconds since 2000-13-45", "seconds since 2023-02-29",
+                                         "days since 2000-1-32"};
+  for (size_t d = 0; d < sizeof no_dates / sizeof no_dates[0]; d++) {
+    s = series(write_series_nc("nodate.nc", no_dates[d], hours, levels, 3), &t, &v, &n);
+    TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "count from a date that does not exist"),
+           "time units '%s' are refused: %s", no_dates[d], status_message());
+  }
   s = series(write_series_nc("metres.nc", "metres", hours, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "are not a time"), "a unit that is not a time is refused: %s",
          status_message());
@@ -309,6 +317,168 @@ static void test_netcdf_conventions(void) {
 }
 #endif
 
+/* A 3 x 3 grid file: variable depth over dimensions dims (in its order), raw values in that order; where coords[d]
+ * is given, a coordinate variable of dimension d with those values and axis attribute axes[d] (NULL: none). */
+static const char *write_grid_nc(const char *name, const char *const dims[2], const double *const coords[2],
+                                 const char *const axes[2], const double raw[9]) {
+  static char path[512];
+  int ncid, ids[2], var;
+  snprintf(path, sizeof path, "%s/%s", folder, name);
+  nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid);
+  for (int d = 0; d < 2; d++) {
+    nc_def_dim(ncid, dims[d], 3, &ids[d]);
+  }
+  for (int d = 0; d < 2; d++) {
+    if (coords[d]) {
+      nc_def_var(ncid, dims[d], NC_DOUBLE, 1, &ids[d], &var);
+      if (axes[d]) {
+        nc_put_att_text(ncid, var, "axis", 1, axes[d]);
+      }
+      nc_put_var_double(ncid, var, coords[d]);
+    }
+  }
+  nc_def_var(ncid, "depth", NC_DOUBLE, 2, ids, &var);
+  nc_put_var_double(ncid, var, raw);
+  nc_close(ncid);
+  return path;
+}
+
+/* netCDF grids read by their dimensions and coordinates onto a model grid of 3 x 3 cells of 1 m from (0, 0): the
+ * value at cell (i, j) is 1 + i + 3 j. */
+static void test_netcdf_orientation(void) {
+  const InputAxes cells = {.x0 = 0.5, .dx = 1, .y0 = 0.5, .dy = 1, .keys = "the test's cells"};
+  const double up[3] = {0.5, 1.5, 2.5}, down[3] = {2.5, 1.5, 0.5}, away[3] = {100.5, 101.5, 102.5};
+  double want[9], transposed[9], north_up[9], got[9];
+  for (int j = 0; j < 3; j++) {
+    for (int i = 0; i < 3; i++) {
+      want[3 * j + i] = 1 + i + 3 * j;
+      transposed[3 * i + j] = want[3 * j + i];
+      north_up[3 * (2 - j) + i] = want[3 * j + i];
+    }
+  }
+  const char *yx[2] = {"y", "x"}, *xy[2] = {"x", "y"}, *ab[2] = {"a", "b"}, *none[2] = {NULL, NULL};
+  const double *no_coords[2] = {NULL, NULL};
+  status_clear();
+  HclStatus s = input_read_grid(write_grid_nc("xy.nc", xy, no_coords, none, transposed), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_OK && memcmp(got, want, sizeof want) == 0, "depth(x, y) is read transposed onto (y, x) %s",
+         status_message());
+  const double *raster[2] = {down, up};
+  s = input_read_grid(write_grid_nc("northup.nc", yx, raster, none, north_up), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_OK && memcmp(got, want, sizeof want) == 0,
+         "a north-up raster (y decreasing) is flipped onto the model's y %s", status_message());
+  const char *named[2] = {"northing_index", "easting_index"}, *by_axis[2] = {"X", "Y"};
+  const double *along[2] = {up, up};
+  const char *swapped[2] = {named[1], named[0]};
+  s = input_read_grid(write_grid_nc("axis.nc", swapped, along, by_axis, transposed), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_OK && memcmp(got, want, sizeof want) == 0,
+         "coordinate variables' axis attributes say which dimension is x whatever their names %s", status_message());
+  const double *elsewhere[2] = {up, away};
+  status_clear();
+  s = input_read_grid(write_grid_nc("away.nc", yx, elsewhere, none, want), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "away.nc: variable 'depth': its coordinate 'x' runs 100.5 to "
+                                                          "102.5, the model grid's x 0.5 to 2.5 (the test's cells)"),
+         "a grid covering another area is refused: %s", status_message());
+  const double half[3] = {0, 1, 2};
+  const double *shifted[2] = {half, up};
+  status_clear();
+  s = input_read_grid(write_grid_nc("corners.nc", yx, shifted, none, want), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "'y'[0] is 0 where 0.5 is expected (within 0.01)"),
+         "corners given for cell centres, half a cell off, are refused: %s", status_message());
+  status_clear();
+  s = input_read_grid(write_grid_nc("ab.nc", ab, no_coords, none, want), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "dimensions 'a' and 'b', which do not say which is x"),
+         "dimensions that do not say which is x are refused: %s", status_message());
+  s = input_read_grid(write_grid_nc("ab.nc", ab, no_coords, none, want), NULL, 3, 3, NULL, got);
+  TAP_OK(s == HCL_EDATA, "whether the model's points are known or not");
+}
+
+/* Units in a CSV series' header convert its columns (UDUNITS-2); a unit unknown or of another dimension is refused
+ * naming the file, line, column and unit. */
+static void test_csv_units(void) {
+  double *t = NULL, *v = NULL;
+  int n = 0;
+  HclStatus s = series(write_file("units.csv", "time [h],level [cm]\n0,100\n1,150\n"), &t, &v, &n);
+  TAP_OK(s == HCL_OK && n == 2 && t[1] == 3600 && fabs(v[1] - 1.5) < 1e-15 && fabs(v[0] - 1) < 1e-15,
+         "'time [h],level [cm]' reads hours and centimetres as seconds and metres %s", status_message());
+  s = series(write_file("since.csv", "# dated\ntime [hours since 1999-12-31 23:00:00], level [m]\n0,1\n2,2\n"), &t, &v,
+             &n);
+  TAP_OK(s == HCL_OK && n == 2 && t[0] == -3600 && t[1] == 3600, "a time column in hours since a date %s",
+         status_message());
+  s = series(write_file("unknown.csv", "time,level [blargh]\n0,1\n"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "unknown.csv:1: column 2: 'blargh' is not a unit"),
+         "an unknown unit: %s", status_message());
+  s = series(write_file("dimension.csv", "time [m],level\n0,1\n"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "dimension.csv:1: column 1: time units 'm' are not a time"),
+         "a time column in metres: %s", status_message());
+  s = series(write_file("notlevel.csv", "time,level [s]\n0,1\n"), &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "notlevel.csv:1: column 2: unit 's' does not convert to m"),
+         "a level in seconds: %s", status_message());
+  free(t);
+  free(v);
+}
+
+/* Paths that are not regular files are refused before they are read, saying what they are; lines longer than
+ * INPUT_LINE_MAX are refused with their line. */
+static void test_not_files(void) {
+  double *t = NULL, *v = NULL, g[6];
+  int n = 0;
+  HclStatus s = series(folder, &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "is a folder"), "a folder as a series: %s", status_message());
+  s = grid(folder, NULL, 3, 2, g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "is a folder"), "a folder as a grid: %s", status_message());
+  s = grid("/dev/zero", NULL, 3, 2, g);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "it is a device"), "/dev/zero as a grid: %s",
+         status_message());
+  status_clear();
+  s = input_check_file("/dev/null", "case.yml:3:9: bed.file", NULL);
+  TAP_OK(s == HCL_EDATA &&
+             tap_contains(status_message(), "case.yml:3:9: bed.file names '/dev/null', which is not a readable file"),
+         "a device named by an input: %s", status_message());
+  char path[600];
+  snprintf(path, sizeof path, "%s/huge.csv", folder);
+  FILE *f = fopen(path, "w");
+  static char block[1 << 20];
+  memset(block, '1', sizeof block);
+  fputs("time,level\n", f);
+  for (int k = 0; k <= INPUT_LINE_MAX >> 20; k++) {
+    fwrite(block, 1, sizeof block, f);
+  }
+  fclose(f);
+  s = series(path, &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "huge.csv:2: a line longer than 16 MiB"),
+         "a line of 17 MiB: %s", status_message());
+  unlink(path);
+  free(t);
+  free(v);
+}
+
+/* Gauge files: a header after comments, units in it, names without the blanks around them. */
+static void test_gauges(void) {
+  Gauge *gauges = NULL;
+  int n = 0;
+  status_clear();
+  HclStatus s = gauges_read_csv(write_file("g1.csv", "# harbour gauges\nname,x,y\nG1,10,20\n"), &gauges, &n);
+  TAP_OK(s == HCL_OK && n == 1 && strcmp(gauges[0].name, "G1") == 0 && gauges[0].y == 20,
+         "a gauge file's header after a comment %s", status_message());
+  free(gauges);
+  gauges = NULL;
+  s = gauges_read_csv(write_file("g2.csv", "name,x [km],y [km]\n a ,1.5,2\n"), &gauges, &n);
+  TAP_OK(s == HCL_OK && n == 1 && strcmp(gauges[0].name, "a") == 0 && gauges[0].x == 1500 && gauges[0].y == 2000,
+         "'x [km]' in the header, the name's blanks dropped ('%s', %g) %s", s ? "" : gauges[0].name,
+         s ? 0 : gauges[0].x, status_message());
+  free(gauges);
+  gauges = NULL;
+  status_clear();
+  s = gauges_read_csv(write_file("g3.csv", "name,x [s],y\na,1,2\n"), &gauges, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "g3.csv:1: column 2: unit 's' does not convert to m"),
+         "x in seconds: %s", status_message());
+  status_clear();
+  s = gauges_read_csv(write_file("g4.csv", "name,x,y\n ,1,2\n"), &gauges, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "g4.csv:2: expected 'name,x,y'"),
+         "a gauge without a name: %s", status_message());
+  free(gauges);
+}
+
 int main(void) {
   if (!mkdtemp(folder)) {
     return 1;
@@ -353,13 +523,17 @@ int main(void) {
   test_netcdf_conventions();
   test_netcdf_series();
   test_netcdf_shapes_and_types();
+  test_csv_units();
+  test_netcdf_orientation();
 #endif
   test_dates();
+  test_not_files();
+  test_gauges();
 
   double *t = NULL, *v = NULL;
   int n = 0;
   status_clear();
-  s = input_read_series(write_file("tide.csv", "time,level\n0,1.0\n3600, 2.0\n7200,1.5\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("tide.csv", "time,level\n0,1.0\n3600, 2.0\n7200,1.5\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_OK && n == 3 && t[1] == 3600 && v[2] == 1.5, "a time series with a header %s", status_message());
   if (s == HCL_OK) {
     TAP_OK(input_series_at(t, v, n, 1800) == 1.5 && input_series_at(t, v, n, 5400) == 1.75,
@@ -372,38 +546,38 @@ int main(void) {
   /* Issue 32, 3: ISO 8601 times (UTC), with 'T' or a blank, 'Z' or none, before the run's start too. */
   s = input_read_series(write_file("dated.csv", "time,level\n1999-12-31T23:00:00Z,1\n2000-01-01 00:10,2\n"
                                                 "2000-01-01T01:00:30,3\n"),
-                        START, &t, &v, &n);
+                        START, "m", &t, &v, &n);
   TAP_OK(s == HCL_OK && n == 3 && t[0] == -3600 && t[1] == 600 && t[2] == 3630 && v[2] == 3,
          "a CSV series with ISO 8601 times lines up with the run's start %s", status_message());
   free(t);
   free(v);
-  s = input_read_series(write_file("baddated.csv", "time,level\n2000-02-30T00:00:00,1\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("baddated.csv", "time,level\n2000-02-30T00:00:00,1\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "baddated.csv:2: expected 'time,value'"),
          "a date that does not exist is refused with the line: %s", status_message());
   status_clear();
-  s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), START, &t, &v,
-                        &n);
+  s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), START, "m", &t,
+                        &v, &n);
   TAP_OK(s == HCL_OK && n == 2 && v[1] == 2, "a header after comments and blank lines %s", status_message());
   free(t);
   free(v);
   status_clear();
-  s = input_read_series(write_file("late.csv", "# levels\n0,1\ntime,level\n60,2\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("late.csv", "# levels\n0,1\ntime,level\n60,2\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "late.csv:3: expected 'time,value'"),
          "a header after the first sample is refused: %s", status_message());
   status_clear();
-  s = input_read_series(write_file("back.csv", "0,1\n60,2\n30,3\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("back.csv", "0,1\n60,2\n30,3\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "back.csv:3: time 30 s does not follow 60 s"),
          "times must increase: %s", status_message());
   status_clear();
-  s = input_read_series(write_file("one.csv", "0,1\n60\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("one.csv", "0,1\n60\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "one.csv:2: expected 'time,value'"), "a short line: %s",
          status_message());
   status_clear(); /* issue 27, 9: a malformed first row is data, not a header */
-  s = input_read_series(write_file("malformed.csv", "0,abc\n60,2\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("malformed.csv", "0,abc\n60,2\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "malformed.csv:1: expected 'time,value'"),
          "a malformed first row without a header is refused, not skipped: %s", status_message());
   status_clear(); /* issue 27, 3 */
-  s = input_read_series(write_file("nan.csv", "time,level\n0,1\n60,nan\n"), START, &t, &v, &n);
+  s = input_read_series(write_file("nan.csv", "time,level\n0,1\n60,nan\n"), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "nan.csv:3: time 60 s, value nan: both must be finite"),
          "a NaN sample: %s", status_message());
   char *long_comment = malloc(5000); /* issue 27, 8: lines of any length, the line numbers right after them */
@@ -415,7 +589,7 @@ int main(void) {
   snprintf(text, sizeof text, "%s0,1\n60\n", long_comment);
   free(long_comment);
   status_clear();
-  s = input_read_series(write_file("long.csv", text), START, &t, &v, &n);
+  s = input_read_series(write_file("long.csv", text), START, "m", &t, &v, &n);
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "long.csv:3: expected 'time,value'"),
          "a 5000-character comment line counts as one line: %s", status_message());
   char cmd[600];

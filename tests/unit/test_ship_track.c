@@ -99,6 +99,60 @@ static void fleet(void) {
   ships_free(ships, count);
 }
 
+/* A line longer than any fixed buffer is one line: a 5000-character comment whose tail would be a waypoint. */
+static void long_line(void) {
+  char text[6000];
+  int n = snprintf(text, sizeof text, "x,y,speed\n0,0,5\n#");
+  memset(text + n, 'a', 4094);
+  snprintf(text + n + 4094, sizeof text - (size_t)n - 4094, "500,0,1\n100,0,3\n");
+  ShipTrack t;
+  HclStatus s = ship_track_read(write_file("long.csv", text), &t);
+  TAP_OK(s == HCL_OK && t.count == 2 && near(t.px[1], 100), "a 4100-character comment stays a comment (%d points) %s",
+         t.count, s ? status_message() : "");
+  if (s == HCL_OK) {
+    ship_track_free(&t);
+  }
+}
+
+/* A track that is not a regular file: a folder is said to be one; a device (/dev/zero, which never ends) named in a
+ * fleet file is refused before it is read, naming the fleet file's line. */
+static void not_files(void) {
+  ShipTrack t;
+  ShipSpec *ships = NULL;
+  int count = 0;
+  status_clear();
+  HclStatus s = ship_track_read(folder, &t);
+  TAP_OK(s == HCL_EDATA && strstr(status_message(), "is a folder"), "a folder as a track: %s", status_message());
+  status_clear();
+  s = ships_read_csv(write_file("zero.csv", "name,length,beam,draft,x,y,heading,speed,track\n"
+                                            "a,10,2,1,,,,,/dev/zero\n"),
+                     &ships, &count);
+  TAP_OK(s == HCL_EDATA && strstr(status_message(), "zero.csv:2: track") && strstr(status_message(), "a device"),
+         "/dev/zero as a fleet's track: %s", status_message());
+}
+
+/* ships_check: names unique, every ship's start and track points inside the domain, each named by its origin. */
+static void checks(void) {
+  ShipSpec ships[2];
+  memset(ships, 0, sizeof ships);
+  snprintf(ships[0].name, sizeof ships[0].name, "a");
+  snprintf(ships[0].origin, sizeof ships[0].origin, "f.csv:2");
+  ships[0].track = ship_track_straight(10, 10, 0, 1);
+  ships[1] = ships[0];
+  snprintf(ships[1].origin, sizeof ships[1].origin, "f.csv:3");
+  status_clear();
+  HclStatus s = ships_check(ships, 2, 0, 100, 0, 50);
+  TAP_OK(s == HCL_EDATA && strstr(status_message(), "f.csv:3: ship 'a' is named twice (first at f.csv:2)"),
+         "two ships of one name: %s", status_message());
+  snprintf(ships[1].name, sizeof ships[1].name, "b");
+  TAP_OK(ships_check(ships, 2, 0, 100, 0, 50) == HCL_OK, "two ships of two names inside the domain");
+  ships[1].track = ship_track_straight(10, 60, 0, 1);
+  status_clear();
+  s = ships_check(ships, 2, 0, 100, 0, 50);
+  TAP_OK(s == HCL_EDATA && strstr(status_message(), "f.csv:3: ship 'b' starts at (10, 60) m, outside the domain"),
+         "a ship starting outside the domain: %s", status_message());
+}
+
 /* Each mistake: the status and a part of its message. */
 static void refused(const char *name, const char *text, bool is_fleet, const char *expected) {
   const char *path = write_file(name, text);
@@ -124,6 +178,9 @@ int main(void) {
   waypoints();
   series();
   fleet();
+  long_line();
+  not_files();
+  checks();
   refused("header.csv", "x,y\n0,0\n", false, "header.csv:1: the header must be 'x,y,speed'");
   refused("backwards.csv", "time,x,y\n0,0,0\n5,1,1\n5,2,2\n", false,
           "backwards.csv:4: time 5 s does not follow the last one");
@@ -134,6 +191,10 @@ int main(void) {
           "beam.csv:2: length and beam must be > 0 m");
   refused("columns.csv", "name,length,beam,draft,x,y,heading,speed,track\nx,10,2,1,0,0\n", true,
           "columns.csv:2: 6 columns, 9 expected");
+  refused("extra.csv", "x,y,speed\n0,0,1\n5,5,1,7\n", false, "extra.csv:3: 4 columns, 3 expected (x,y,speed");
+  refused("extraseries.csv", "time,x,y\n0,0,0,1\n", false, "extraseries.csv:2: 4 columns, 3 expected");
+  refused("noname.csv", "name,length,beam,draft,x,y,heading,speed,track\n ,10,2,1,0,0,0,1,\n", true,
+          "noname.csv:2: a ship's name has 1 to 63 characters (got '')");
   char command[600];
   snprintf(command, sizeof command, "rm -rf %s", folder);
   (void)!system(command);
