@@ -168,17 +168,22 @@ static double global_max(const double *values, size_t n, bool absolute) {
  * epsilon. Deeper is no model of waves either: beyond a few cells every wave the grid holds is a deep-water one. */
 static const double DEPTH_CELLS_MAX = 1e6;
 
+/* Where a grid file's values must lie: the model's cell centres. */
+static InputAxes cell_axes(const VbmSetup *setup) {
+  const VbmConfig *config = &setup->config;
+  return (InputAxes){.x0 = setup->x0 + config->dx / 2,
+                     .dx = config->dx,
+                     .y0 = setup->y0 + config->dy / 2,
+                     .dy = config->dy,
+                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y"};
+}
+
 static HclStatus read_bed(const Case *c, VbmSetup *setup) {
   HclStatus status = HCL_OK;
   size_t n = (size_t)setup->grid.nx * setup->grid.ny;
   setup->depth = case_real(c, "bed.depth");
   setup->max_depth = setup->depth;
-  const VbmConfig *config = &setup->config;
-  InputAxes cells = {.x0 = setup->x0 + config->dx / 2,
-                     .dx = config->dx,
-                     .y0 = setup->y0 + config->dy / 2,
-                     .dy = config->dy,
-                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y"};
+  InputAxes cells = cell_axes(setup);
   if (strcmp(case_string(c, "bed.shape"), "file") == 0) {
     TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &cells, &setup->bed_values));
     setup->max_depth = global_max(setup->bed_values, n, false);
@@ -224,12 +229,7 @@ static HclStatus read_current(const Case *c, VbmSetup *setup) {
   REQUIRE(setup->current[0] == 0 && setup->current[1] == 0, HCL_EDATA,
           "%s: current.u or current.v is given beside current.file; the current comes from one of them",
           case_origin(c, setup->current[0] != 0 ? "current.u" : "current.v"));
-  const VbmConfig *config = &setup->config;
-  InputAxes cells = {.x0 = setup->x0 + config->dx / 2,
-                     .dx = config->dx,
-                     .y0 = setup->y0 + config->dy / 2,
-                     .dy = config->dy,
-                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y"};
+  InputAxes cells = cell_axes(setup);
   for (int k = 0; k < 2; k++) {
     TRY_ALLOC(setup->current_values[k], n);
     TRY(input_read_grid(path, names[k], setup->grid.nx, setup->grid.ny, &cells, setup->current_values[k]));
