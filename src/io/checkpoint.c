@@ -77,17 +77,12 @@ static int copy_bytes(int in, int out, off_t count) {
 }
 
 /* Copies from (a regular file; with nofollow a symbolic link is refused) to a new file at to, flushed to the disk:
- * HCL_EIO naming both, and nothing left at to, when that fails. ENOENT of from is reported in *missing, if given,
- * instead of failing. */
-static HclStatus copy_file(const char *from, const char *to, bool nofollow, bool *missing) {
+ * HCL_EIO naming both, and nothing left at to, when that fails. */
+static HclStatus copy_file(const char *from, const char *to, bool nofollow) {
   HclStatus status = HCL_OK;
   struct stat info;
   int out = -1, error = 0;
   int in = open(from, O_RDONLY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
-  if (in < 0 && errno == ENOENT && missing) {
-    *missing = true;
-    goto cleanup;
-  }
   REQUIRE(in >= 0, HCL_EIO, "cannot open '%s' to copy it: %s", from, strerror(errno));
   REQUIRE(fstat(in, &info) == 0 && S_ISREG(info.st_mode), HCL_EIO, "cannot copy '%s': it is not a regular file", from);
   /* A name a killed run left, or a link planted there: removed, so the new file never writes through it. */
@@ -121,7 +116,7 @@ HclStatus checkpoint_take(const char *path, int64_t step) {
   char copy[CHECKPOINT_PATH_SIZE], temporary[CHECKPOINT_PATH_SIZE];
   checkpoint_path(path, step, "", copy, sizeof copy);
   checkpoint_path(path, step, ".tmp", temporary, sizeof temporary);
-  TRY(copy_file(path, temporary, false, NULL)); /* the run's own file, written through a link if it is one */
+  TRY(copy_file(path, temporary, false)); /* the run's own file: read through a link if it is one */
   if (rename(temporary, copy) != 0) {
     int error = errno;
     unlink(temporary);
@@ -141,7 +136,7 @@ HclStatus checkpoint_restore(const char *path, int64_t step, bool *restored) {
   if (lstat(copy, &info) != 0 || !S_ISREG(info.st_mode)) { /* none, or not one of ours */
     goto cleanup;
   }
-  TRY(copy_file(copy, temporary, true, NULL));
+  TRY(copy_file(copy, temporary, true));
   /* rename replaces the name: a link at path is replaced, never written through. */
   if (rename(temporary, path) != 0) {
     int error = errno;

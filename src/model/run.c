@@ -233,6 +233,7 @@ RunOutputSize run_output_size(const Decomp *decomp, const Case *c, const Timelin
     double per_sample = (double)l->nstations * (l->nodes * l->nprofiles + l->nstation_series) * value;
     size.series = samples * (per_sample + l->nscalars * 8.0);
   }
+  size.checkpoints = size.map + size.history + size.series; /* every run writes a restart: at its end */
   return size;
 }
 
@@ -256,9 +257,9 @@ static double space_left(const char *folder) {
 
 /* bytes as "812 kB", "26.4 MB", "8.1 TB": three digits in the largest unit that keeps one before the point. */
 static const char *size_text(double bytes, char *text, size_t size) {
-  static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+  static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
   int u = 0;
-  while (u < 5 && bytes >= 1000) {
+  while (u < 6 && bytes >= 1000) {
     bytes /= 1000;
     u++;
   }
@@ -268,14 +269,15 @@ static const char *size_text(double bytes, char *text, size_t size) {
 
 HclStatus run_check_output_size(const Case *c, const RunRequest *q, const RunOutputSize *size, FILE *out) {
   HclStatus local = HCL_OK;
-  double total = size->map + size->history + size->series + size->restarts;
+  double total = size->map + size->history + size->series + size->restarts + size->checkpoints;
   double warn_at = case_real(c, "output.size_warning") * 1e6, left = space_left(q->output_dir);
-  char t[4][32], parts[256], series[64] = "", total_text[32], left_text[32];
+  char t[5][32], parts[256], series[64] = "", total_text[32], left_text[32];
   if (size->series > 0) {
     snprintf(series, sizeof series, ", series %s", size_text(size->series, t[2], sizeof t[2]));
   }
-  snprintf(parts, sizeof parts, "map %s, history %s%s, restarts %s", size_text(size->map, t[0], sizeof t[0]),
-           size_text(size->history, t[1], sizeof t[1]), series, size_text(size->restarts, t[3], sizeof t[3]));
+  snprintf(parts, sizeof parts, "map %s, history %s%s, restarts %s, checkpoints %s",
+           size_text(size->map, t[0], sizeof t[0]), size_text(size->history, t[1], sizeof t[1]), series,
+           size_text(size->restarts, t[3], sizeof t[3]), size_text(size->checkpoints, t[4], sizeof t[4]));
   size_text(total, total_text, sizeof total_text);
   size_text(left, left_text, sizeof left_text);
   if (par_rank() == 0) {

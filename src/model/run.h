@@ -105,9 +105,10 @@ typedef struct {
 
 /* The most a run writes into its output folder from tl's time to its end, in bytes, uncompressed (netCDF's metadata
  * aside): a map frame at every map event (and at the start of a fresh run), a sample of the history and series files
- * at every history event, and the restart.keep newest restarts (fewer where the run writes fewer). */
+ * at every history event, the restart.keep newest restarts (fewer where the run writes fewer), and the checkpoints
+ * of the newest restart, a copy of the map, history and series files (checkpoint.h). */
 typedef struct {
-  double map, history, series, restarts;
+  double map, history, series, restarts, checkpoints;
 } RunOutputSize;
 RunOutputSize run_output_size(const Decomp *decomp, const Case *c, const Timeline *tl, const RunOutputs *outputs,
                               bool double_precision, bool fresh);

@@ -35,11 +35,12 @@ ok "every 0.1 s to 0.3 s (0.1 x 3 rounds above 0.3): 4 frames" contains "$out" "
 run_capture timeout 20 "$hydrocl" validate "$case_file" --set output.interval=1 --set time.end=1e12 # issue 27, 6
 ok "a trillion frames are counted, not stepped through" contains "$out" "output: 1000000000001 map frames"
 # Issue 27, 6: output that cannot fit the output folder's file system is refused (73) unless --force, and any above
-# output.size_warning is warned of. A trillion frames of 0.8 MB are 800 PB, beyond any disk this runs on.
+# output.size_warning is warned of. A trillion frames of 0.8 MB are 800 PB (and as much again for the checkpoints
+# of the map file), beyond any disk this runs on.
 ok "it is refused: 800 PB cannot fit the output folder's file system (73)" equals "$rc" 73
 ok "saying how much it needs, how much there is, and what to do" python3 -c '
 import re, sys
-assert re.search(r"the output may reach 800 PB \(map 800 PB, .*\) but the file system of .* has [0-9.]+ [kMGT]?B free; .*"
+assert re.search(r"the output may reach 1.6 EB \(map 800 PB, .*\) but the file system of .* has [0-9.]+ [kMGT]?B free; .*"
                  r"--force", sys.argv[1]), sys.argv[1]' "$err"
 ok "and warning of output.size_warning (10 GB by default)" contains "$err" \
   "more than output.size_warning = 10000 MB (default)"
@@ -50,11 +51,12 @@ run_capture "$hydrocl" run "$case_file" --set output.interval=1 --set time.end=1
 ok "a run of that output exits 73 before it writes anything" equals "$rc" 73
 ok "and leaves no output folder" test ! -e "$dir/huge"
 # drop-island writes 31 map frames of 200 x 200 cells x 5 variables x 4 bytes (24.8 MB), 121 gauge samples (every
-# 0.5 s to 60 s) of 3 gauges x 5 variables x 4 bytes (7260 bytes) and one restart of 3 fields in double (0.96 MB).
+# 0.5 s to 60 s) of 3 gauges x 5 variables x 4 bytes (7260 bytes), one restart of 3 fields in double (0.96 MB) and
+# with it the checkpoints of the map and history files, a copy of each (24.8 MB).
 run_capture "$hydrocl" validate "$case_file" --set output.size_warning=20
-ok "validate states the output's size and the space left" contains "$out" "up to 25.8 MB written (map 24.8 MB"
-ok "25.8 MB over output.size_warning = 20 MB is warned of, naming where the limit was set" contains "$err" \
-  "the output may reach 25.8 MB (map 24.8 MB, history 7.26 kB, restarts 960 kB), more than output.size_warning = 20 MB (--set output.size_warning=20)"
+ok "validate states the output's size and the space left" contains "$out" "up to 50.6 MB written (map 24.8 MB"
+ok "50.6 MB over output.size_warning = 20 MB is warned of, naming where the limit was set" contains "$err" \
+  "the output may reach 50.6 MB (map 24.8 MB, history 7.26 kB, restarts 960 kB, checkpoints 24.8 MB), more than output.size_warning = 20 MB (--set output.size_warning=20)"
 run_capture "$hydrocl" validate <(cat "$case_file") # issue 27, 13: a pipe is read once
 ok "a case file given through a pipe validates" equals "$rc" 0
 run_capture "$hydrocl" validate "$root/cases"
