@@ -121,4 +121,11 @@ ok "links under the checkpoints' names do not stop a continuation" equals "$rc" 
 ok "the file they pointed at is as it was" equals "$(cat "$dir/outside")" outside
 ok "and the links are gone with the checkpoints of the restart at 7 s" equals \
   "$(cd "$dir/cut" && ls -A | grep '^\.' | sort | tr '\n' ' ')" ".history.nc.80 .map.nc.80 "
+# Without a checkpoint (the restart at 7 s is kept, but only the newest has them) a file that does not open cannot
+# be put back: refused (65), saying what to do, instead of HDF5's "NetCDF: HDF error" (74).
+truncate -s $(($(stat -c %s "$dir/cut/map.nc") / 2)) "$dir/cut/map.nc"
+run_capture "$hydrocl" run "${cut[@]/time.end=3/time.end=8}" -o "$dir/cut" --restart "$dir/cut/restart-70.nc"
+ok "a file that does not open, continued from a restart without checkpoints, is refused (65)" equals "$rc" 65
+ok "saying to continue from the newest restart or start afresh" contains "$err" \
+  "continue from the newest restart (--restart latest), or start afresh (--overwrite)"
 tap_done
