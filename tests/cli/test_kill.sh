@@ -58,7 +58,7 @@ while [ "$kills" -lt 20 ]; do
     sleep_up_to 150
   fi
   kill -KILL "$pid" 2>/dev/null
-  wait "$pid"
+  { wait "$pid"; } 2>/dev/null # not the shell's "Killed" line
   rc=$?
   [ "$rc" -eq 0 ] && break # the run reached its end before the kill
   if [ "$rc" -eq 137 ]; then

@@ -352,7 +352,7 @@ ok "the kinematics file cut in half holds every sample of the uninterrupted run'
 import sys, netCDF4, numpy
 whole, split = (netCDF4.Dataset(sys.argv[i] + "/kinematics.nc") for i in (1, 2))
 assert numpy.array_equal(whole["time"][:], split["time"][:]), (whole["time"][:], split["time"][:])
-for v in ("eta", "w", "volume"): # to the solver's tolerance, as eta above; the volume change is rounding (1e-14)
+for v in ("eta", "w", "volume"): # to the solver tolerance, as eta above; the volume change is rounding (1e-14)
     a, b = whole[v][:], split[v][:]
     assert numpy.abs(a - b).max() <= 1e-6 * numpy.abs(a).max() + 1e-12, v' "$dir/whole" "$dir/split"
 
