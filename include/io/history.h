@@ -34,6 +34,8 @@ HclStatus history_write(HistoryFile *h, double time, Field *const *fields);
 /* Writes a variable that does not change (the bed level) at every gauge, on station without time: scale times the
  * 2D field f interpolated as the samples are. Defined on first use, written again on a continued run's file. */
 HclStatus history_write_static(HistoryFile *h, const OutputVariable *var, Field *f, double scale);
+/* Flushes what the file holds to it (nc_sync), so that a copy of it is whole (checkpoint.h). */
+HclStatus history_sync(HistoryFile *h);
 void history_close(HistoryFile **h);
 
 enum { STATION_VARIABLE_NAME_SIZE = 257 }; /* a netCDF name and its NUL (NC_MAX_NAME + 1) */

@@ -28,6 +28,8 @@ HclStatus map_write(MapFile *m, double time, Field *const *fields);
  * a depth positive down as a level positive up). Defined on first use; a continued run's file that has it gets it
  * again. */
 HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, double scale);
+/* Flushes what the file holds to it (nc_sync), so that a copy of it is whole (checkpoint.h). */
+HclStatus map_sync(MapFile *m);
 int map_frames(const MapFile *m);
 bool map_collective(const MapFile *m); /* whether every rank writes its own block */
 bool map_can_write_collectively(void); /* whether this build's netCDF-C has parallel I/O */

@@ -26,9 +26,9 @@ typedef struct {
   bool double_precision;  /* store data as double instead of float32 */
   bool resume;            /* a continued run: reopen an existing file of the same grid and variables instead of
                               creating one; frames after resume_time (from a run that went on past the restart it
-                              continues from) are overwritten */
+                              continues from) are overwritten, the caller having taken away those they would not
+                              (nc_output_trim, run.c) */
   double resume_time;
-  double resume_end;   /* a continued run's end: a file holding frames beyond it is refused, HCL_EDATA (0: any end) */
   bool parallel_write; /* the map file: every rank writes its own block, collectively, where netCDF-C has parallel
                           I/O (output.parallel_write); false, or without it: rank 0 gathers and writes */
   const struct ParComm *collective; /* set by the writer: the file is opened and written collectively over these
@@ -54,5 +54,9 @@ void output_library_init(void);
 
 /* Creates every missing folder of path (mkdir -p) on rank 0; HCL_ECANTCREAT when one cannot be made. Collective. */
 HclStatus output_make_folders(const char *path);
+
+/* Rank 0, before a continued run reopens the file at path: takes away the frames after t and those cut short
+ * (nc_output_trim in ncutil.h says how); *dropped, how many went. */
+HclStatus output_trim(const char *path, double t, int *dropped);
 
 #endif

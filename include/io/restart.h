@@ -34,6 +34,11 @@ typedef struct {
   const Mapping *map;     /* or a curvilinear grid's (OutputSpec); NULL: Cartesian */
   const char *points;     /* what they locate, for their long_name; NULL: "cell centre" */
   const Crs *crs;         /* the grid's CRS (OutputSpec); NULL: local Cartesian */
+  /* The output files (synced by the caller) that get a checkpoint of the restart's step (checkpoint.h) once the
+   * restart is on disk under its temporary name and before it is renamed into place, so that a restart is never
+   * without them; the checkpoints of other steps go once it is in place. */
+  const char *const *checkpoints;
+  int ncheckpoints;
 } RestartSpec;
 
 typedef struct {

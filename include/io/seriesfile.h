@@ -44,6 +44,8 @@ typedef struct {
 
 /* Appends one sample at time (seconds since the reference). */
 HclStatus series_write(SeriesFile *s, double time, const SeriesSample *sample);
+/* Flushes what the file holds to it (nc_sync), so that a copy of it is whole (checkpoint.h). */
+HclStatus series_sync(SeriesFile *s);
 void series_close(SeriesFile **s); /* NULL-safe */
 
 #endif

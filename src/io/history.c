@@ -546,6 +546,22 @@ cleanup:
   return status;
 }
 
+HclStatus history_sync(HistoryFile *h) {
+  HclStatus local = HCL_OK;
+#ifdef HYDROCL_HAVE_NETCDF
+  if (par_rank() == 0) {
+    errno = 0;
+    int err = nc_sync(h->ncid);
+    if (err != NC_NOERR) {
+      local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot flush '%s': %s", h->path, nc_reason(err, errno, h->path));
+    }
+  }
+#else
+  (void)h;
+#endif
+  return par_agree(local);
+}
+
 void history_close(HistoryFile **h) {
   if (!h || !*h) {
     return;

@@ -302,6 +302,23 @@ cleanup:
   return status;
 }
 
+HclStatus map_sync(MapFile *m) {
+#ifdef HYDROCL_HAVE_NETCDF
+  HclStatus local = HCL_OK;
+  if (m->writer && !m->failed) { /* collective in a collective file */
+    errno = 0;
+    int err = nc_sync(m->ncid);
+    if (err != NC_NOERR) {
+      local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot flush '%s': %s", m->path, nc_reason(err, errno, m->path));
+    }
+  }
+  return conclude(m, local);
+#else
+  (void)m;
+  return HCL_OK;
+#endif
+}
+
 int map_frames(const MapFile *m) {
   return m->frames;
 }

@@ -2,6 +2,7 @@
 /* ncutil.c: what every CF output file of hydrocl shares (see ncutil.h). */
 #include "ncutil.h"
 
+#include "checkpoint.h"
 #include "par.h"
 #ifdef HYDROCL_HAVE_NETCDF_PARALLEL
 #include <netcdf_par.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 /* statvfs of the folder of path. */
 static bool folder_statvfs(const char *path, struct statvfs *info) {
@@ -166,9 +168,9 @@ cleanup:
   return status;
 }
 
-/* How many frames of the file lie at or before t (those after it are overwritten), and the last frame's time
- * (-HUGE_VAL without frames). */
-static HclStatus frames_until(int ncid, const char *path, int time_var, double t, int *frames, double *last) {
+/* How many frames of the file lie at or before t (those after it are overwritten; nc_output_trim has taken away
+ * any that the continued run would not overwrite). */
+static HclStatus frames_until(int ncid, const char *path, int time_var, double t, int *frames) {
   HclStatus status = HCL_OK;
   int dim;
   size_t count = 0;
@@ -183,7 +185,6 @@ static HclStatus frames_until(int ncid, const char *path, int time_var, double t
   while ((size_t)*frames < count && times[*frames] <= t + 1e-9 * (1 + fabs(t))) {
     (*frames)++;
   }
-  *last = count > 0 ? times[count - 1] : -HUGE_VAL;
 cleanup:
   free(times);
   return status;
@@ -235,15 +236,157 @@ HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names,
             "cannot continue '%s': it has no variable '%s'", spec->path, vars[v].name);
     TRY(write_collectively(*ncid, spec, var_ids[v]));
   }
-  double last = 0;
-  TRY(frames_until(*ncid, spec->path, *time_var, spec->resume_time, frames, &last));
-  /* Frames beyond a shorter end would stay behind the continued run's: refused, the file untouched. */
-  REQUIRE(spec->resume_end <= 0 || last <= spec->resume_end * (1 + 1e-12), HCL_EDATA,
-          "cannot continue '%s' to t = %g s: it holds frames up to t = %g s from the run being continued; continue "
-          "to that time or beyond (time.end), or start afresh (--overwrite)",
-          spec->path, spec->resume_end, last);
+  TRY(frames_until(*ncid, spec->path, *time_var, spec->resume_time, frames));
   TRY(append_history(*ncid, spec));
 cleanup:
+  return status;
+}
+
+/* Defines in out every dimension (the unlimited one unlimited), global attribute and variable of in, each variable
+ * with its type, dimensions, chunks, filters, fill and attributes. */
+static HclStatus copy_definitions(int in, const char *path, int out, const char *copy) {
+  HclStatus status = HCL_OK;
+  int ndims = 0, nvars = 0, natts = 0, unlimited = -1;
+  char name[NC_MAX_NAME + 1];
+  TRY_NC(nc_inq(in, &ndims, &nvars, &natts, &unlimited), path);
+  for (int d = 0; d < ndims; d++) { /* in order, so a dimension keeps its id */
+    size_t length = 0;
+    int id = -1;
+    TRY_NC(nc_inq_dim(in, d, name, &length), path);
+    TRY_NC(nc_def_dim(out, name, d == unlimited ? NC_UNLIMITED : length, &id), copy);
+    ASSERT(id == d);
+  }
+  for (int a = 0; a < natts; a++) {
+    TRY_NC(nc_inq_attname(in, NC_GLOBAL, a, name), path);
+    TRY_NC(nc_copy_att(in, NC_GLOBAL, name, out, NC_GLOBAL), copy);
+  }
+  for (int v = 0; v < nvars; v++) {
+    nc_type type;
+    int nd = 0, dims[NC_MAX_VAR_DIMS], n_atts = 0, id = -1, storage = 0, shuffle = 0, deflate = 0, level = 0;
+    int no_fill = 0;
+    size_t chunks[NC_MAX_VAR_DIMS];
+    TRY_NC(nc_inq_var(in, v, name, &type, &nd, dims, &n_atts), path);
+    TRY_NC(nc_def_var(out, name, type, nd, dims, &id), copy);
+    ASSERT(id == v);
+    TRY_NC(nc_inq_var_chunking(in, v, &storage, chunks), path);
+    if (storage == NC_CHUNKED) {
+      TRY_NC(nc_def_var_chunking(out, id, NC_CHUNKED, chunks), copy);
+    }
+    TRY_NC(nc_inq_var_deflate(in, v, &shuffle, &deflate, &level), path);
+    if (shuffle || deflate) {
+      TRY_NC(nc_def_var_deflate(out, id, shuffle, deflate, level), copy);
+    }
+    TRY_NC(nc_inq_var_fill(in, v, &no_fill, NULL), path);
+    if (no_fill) {
+      TRY_NC(nc_def_var_fill(out, id, 1, NULL), copy);
+    }
+    for (int a = 0; a < n_atts; a++) { /* _FillValue among them */
+      TRY_NC(nc_inq_attname(in, v, a, name), path);
+      TRY_NC(nc_copy_att(in, v, name, out, id), copy);
+    }
+  }
+cleanup:
+  return status;
+}
+
+/* Copies the values of every variable of in to out (defined alike): of a variable along the unlimited dimension its
+ * first `frames` records, one at a time (a frame of a map file may be large), of any other all of it. */
+static HclStatus copy_values(int in, const char *path, int out, const char *copy, size_t frames) {
+  HclStatus status = HCL_OK;
+  int nvars = 0, unlimited = -1;
+  void *buffer = NULL;
+  TRY_NC(nc_inq_nvars(in, &nvars), path);
+  TRY_NC(nc_inq_unlimdim(in, &unlimited), path);
+  for (int v = 0; v < nvars; v++) {
+    nc_type type;
+    int nd = 0, dims[NC_MAX_VAR_DIMS];
+    size_t start[NC_MAX_VAR_DIMS] = {0}, count[NC_MAX_VAR_DIMS], size = 0, values = 1;
+    TRY_NC(nc_inq_var(in, v, NULL, &type, &nd, dims, NULL), path);
+    TRY_NC(nc_inq_type(in, type, NULL, &size), path);
+    for (int d = 0; d < nd; d++) {
+      TRY_NC(nc_inq_dimlen(in, dims[d], &count[d]), path);
+    }
+    bool record = nd > 0 && dims[0] == unlimited;
+    size_t records = record ? (frames < count[0] ? frames : count[0]) : 1;
+    if (record) {
+      count[0] = 1;
+    }
+    for (int d = 0; d < nd; d++) {
+      values *= count[d];
+    }
+    free(buffer);
+    buffer = NULL;
+    TRY_ALLOC_BYTES(buffer, values * size + 1);
+    for (size_t r = 0; r < records && values > 0; r++) {
+      start[0] = record ? r : 0;
+      TRY_NC(nc_get_vara(in, v, start, count, buffer), path);
+      TRY_NC(nc_put_vara(out, v, start, count, buffer), copy);
+    }
+  }
+cleanup:
+  free(buffer);
+  return status;
+}
+
+/* Rank 0: path's frames [0, frames) and everything else into a new file at copy. */
+static HclStatus copy_frames(int in, const char *path, const char *copy, size_t frames) {
+  HclStatus status = HCL_OK;
+  int out = -1;
+  errno = 0;
+  int err = nc_create(copy, NC_NETCDF4 | NC_CLOBBER, &out);
+  REQUIRE(err == NC_NOERR, HCL_EIO, "cannot create '%s': %s", copy, nc_reason(err, errno, copy));
+  TRY(copy_definitions(in, path, out, copy));
+  TRY_NC(nc_enddef(out), copy);
+  TRY(copy_values(in, path, out, copy, frames));
+cleanup:
+  if (out >= 0) {
+    errno = 0;
+    err = nc_close(out);
+    if (status == HCL_OK && err != NC_NOERR) {
+      status = status_set(HCL_EIO, __FILE__, __LINE__, "cannot finish '%s': %s", copy, nc_reason(err, errno, copy));
+    }
+  }
+  return status;
+}
+
+HclStatus nc_output_trim(const char *path, double t, int *dropped) {
+  HclStatus status = HCL_OK;
+  int ncid = -1, time_var = -1, frames = 0, dim = -1;
+  size_t count = 0;
+  char copy[4200];
+  *dropped = 0;
+  errno = 0;
+  int err = nc_open(path, NC_NOWRITE, &ncid);
+  REQUIRE(err == NC_NOERR, HCL_EDATA,
+          "cannot continue '%s': it does not open (%s), as a run killed while HDF5 rewrote the file's metadata can "
+          "leave it, and the restart continued from has no copy of it (only the newest restart has one); continue "
+          "from the newest restart (--restart latest), or start afresh (--overwrite)",
+          path, nc_reason(err, errno, path));
+  if (nc_inq_varid(ncid, "time", &time_var) != NC_NOERR || nc_inq_vardimid(ncid, time_var, &dim) != NC_NOERR) {
+    goto cleanup; /* not a file of frames: nc_output_reopen says what it lacks */
+  }
+  TRY_NC(nc_inq_dimlen(ncid, dim, &count), path);
+  TRY(frames_until(ncid, path, time_var, t, &frames));
+  if ((size_t)frames == count) {
+    goto cleanup;
+  }
+  checkpoint_temporary(path, copy, sizeof copy);
+  unlink(copy); /* one a killed run left, or a link: never written through */
+  status = copy_frames(ncid, path, copy, (size_t)frames);
+  nc_close(ncid);
+  ncid = -1;
+  if (status == HCL_OK && rename(copy, path) != 0) {
+    status = status_set(HCL_EIO, __FILE__, __LINE__, "cannot rename '%s' to '%s': %s", copy, path, strerror(errno));
+  }
+  if (status != HCL_OK) {
+    unlink(copy);
+    goto cleanup;
+  }
+  *dropped = (int)(count - (size_t)frames);
+cleanup:
+  if (ncid >= 0) {
+    nc_close(ncid);
+  }
   return status;
 }
 

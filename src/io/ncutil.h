@@ -40,6 +40,13 @@ HclStatus nc_output_create(const OutputSpec *spec, int *ncid);
  * returns their ids and the number of frames at or before spec->resume_time, where the next frame goes. */
 HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names, const size_t *dim_lengths, int ndims,
                            const OutputVariable *vars, int nvars, int *ncid, int *time_var, int *var_ids, int *frames);
+/* Rank 0, before a continued run reopens path: a file holding frames after t (of a run that went on past the
+ * restart continued from and was abandoned: a continued run writing frames at other times would leave them behind)
+ * or frames a full disk cut short (time missing, or the fill value) is rewritten with its frames up to t only and
+ * every other variable whole, under a temporary name (checkpoint_temporary) renamed over it. *dropped: how many
+ * frames went (0: the file was left alone). A file without time is left to nc_output_reopen's checks; one that does
+ * not open is HCL_EDATA saying what to do. */
+HclStatus nc_output_trim(const char *path, double t, int *dropped);
 /* Which file a writer opened: checked before each frame, so that a file replaced or removed under a running job
  * (by another job in the same folder, or by hand) stops the run instead of going on into a file nobody will read. */
 typedef struct {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ncutil.h"
 #include "par.h"
 
 #ifdef HYDROCL_HAVE_HDF5
@@ -40,4 +41,15 @@ HclStatus output_make_folders(const char *path) {
     }
   }
   return par_agree(local);
+}
+
+HclStatus output_trim(const char *path, double t, int *dropped) {
+#ifdef HYDROCL_HAVE_NETCDF
+  return nc_output_trim(path, t, dropped);
+#else
+  (void)path;
+  (void)t;
+  *dropped = 0; /* no file of frames without netCDF */
+  return HCL_OK;
+#endif
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
 #include "ncutil.h"
 #include "par.h"
 
@@ -212,8 +213,8 @@ cleanup:
   return status;
 }
 
-/* Rank 0: write to a hidden temporary name, flush it, rename, flush the folder, then remove all but the newest
- * spec->keep of the steps up to this one. */
+/* Rank 0: write to a hidden temporary name, flush it, take the output files' checkpoints, rename, flush the folder,
+ * then remove all but the newest spec->keep of the steps up to this one and the checkpoints of other steps. */
 static HclStatus write_and_rotate(const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
                                   double *const *globals, const RestartScalar *scalars, int nscalars,
                                   const char *path) {
@@ -226,12 +227,18 @@ static HclStatus write_and_rotate(const RestartSpec *spec, int64_t step, Field *
   if (status == HCL_OK) {
     status = flush_to_disk(temporary);
   }
+  for (int i = 0; status == HCL_OK && i < spec->ncheckpoints; i++) {
+    status = checkpoint_take(spec->checkpoints[i], step);
+  }
   if (status != HCL_OK) {
     unlink(temporary);
     goto cleanup;
   }
   REQUIRE(rename(temporary, path) == 0, HCL_EIO, "cannot rename '%s' to '%s': %s", temporary, path, strerror(errno));
   TRY(flush_to_disk(spec->folder)); /* EINVAL: a file system that cannot flush a folder has nothing to flush */
+  for (int i = 0; i < spec->ncheckpoints; i++) {
+    TRY(checkpoint_discard(spec->checkpoints[i], step));
+  }
   TRY(list_steps(spec->folder, spec->prefix, &steps, &count));
   for (int i = 0, kept = 0; i < count; i++) {
     /* Later steps are left from an earlier, longer run: not this run's to rotate. Of the rest this step is the

@@ -305,6 +305,22 @@ HclStatus series_write(SeriesFile *s, double time, const SeriesSample *sample) {
   return status;
 }
 
+HclStatus series_sync(SeriesFile *s) {
+  HclStatus local = HCL_OK;
+#ifdef HYDROCL_HAVE_NETCDF
+  if (par_rank() == 0) {
+    errno = 0;
+    int err = nc_sync(s->ncid);
+    if (err != NC_NOERR) {
+      local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot flush '%s': %s", s->path, nc_reason(err, errno, s->path));
+    }
+  }
+#else
+  (void)s;
+#endif
+  return par_agree(local);
+}
+
 void series_close(SeriesFile **s) {
   if (!s || !*s) {
     return;

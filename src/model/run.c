@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
 #include "inputs.h"
 #include "log.h"
 #include "par.h"
@@ -232,6 +233,7 @@ RunOutputSize run_output_size(const Decomp *decomp, const Case *c, const Timelin
     double per_sample = (double)l->nstations * (l->nodes * l->nprofiles + l->nstation_series) * value;
     size.series = samples * (per_sample + l->nscalars * 8.0);
   }
+  size.checkpoints = size.map + size.history + size.series; /* every run writes a restart: at its end */
   return size;
 }
 
@@ -259,9 +261,9 @@ static double space_left(const char *folder, int *unwritable) {
 
 /* bytes as "812 kB", "26.4 MB", "8.1 TB": three digits in the largest unit that keeps one before the point. */
 static const char *size_text(double bytes, char *text, size_t size) {
-  static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+  static const char *const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
   int u = 0;
-  while (u < 5 && bytes >= 1000) {
+  while (u < 6 && bytes >= 1000) {
     bytes /= 1000;
     u++;
   }
@@ -271,10 +273,10 @@ static const char *size_text(double bytes, char *text, size_t size) {
 
 HclStatus run_check_output_size(const Case *c, const RunRequest *q, const RunOutputSize *size, FILE *out) {
   HclStatus local = HCL_OK;
-  double total = size->map + size->history + size->series + size->restarts;
+  double total = size->map + size->history + size->series + size->restarts + size->checkpoints;
   int unwritable = 0;
   double warn_at = case_real(c, "output.size_warning") * 1e6, left = space_left(q->output_dir, &unwritable);
-  char t[4][32], parts[256], series[64] = "", total_text[32], left_text[32];
+  char t[5][32], parts[256], series[64] = "", total_text[32], left_text[32];
   if (unwritable) { /* whatever the room and --force: nothing can be written */
     local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
                        "cannot write the output in '%s': %s; choose another output folder (-o)", q->output_dir,
@@ -284,8 +286,9 @@ HclStatus run_check_output_size(const Case *c, const RunRequest *q, const RunOut
   if (size->series > 0) {
     snprintf(series, sizeof series, ", series %s", size_text(size->series, t[2], sizeof t[2]));
   }
-  snprintf(parts, sizeof parts, "map %s, history %s%s, restarts %s", size_text(size->map, t[0], sizeof t[0]),
-           size_text(size->history, t[1], sizeof t[1]), series, size_text(size->restarts, t[3], sizeof t[3]));
+  snprintf(parts, sizeof parts, "map %s, history %s%s, restarts %s, checkpoints %s",
+           size_text(size->map, t[0], sizeof t[0]), size_text(size->history, t[1], sizeof t[1]), series,
+           size_text(size->restarts, t[3], sizeof t[3]), size_text(size->checkpoints, t[4], sizeof t[4]));
   size_text(total, total_text, sizeof total_text);
   size_text(left, left_text, sizeof left_text);
   if (par_rank() == 0) {
@@ -324,19 +327,107 @@ static HclStatus create_files(Runtime *rt, const Decomp *decomp, const RunReques
   output_path(q, "map.nc", path, sizeof path);
   spec->path = path;
   TRY(map_create(decomp, spec, outputs->variables, outputs->nmap, &files->map));
+  snprintf(files->paths[files->npaths++], RUN_PATH_SIZE, "%s", path);
   output_path(q, "history.nc", path, sizeof path);
   if (outputs->ngauges > 0) {
     TRY(history_create(rt, decomp, spec, outputs->gauges, outputs->ngauges, outputs->variables, outputs->nhistory,
                        &files->history));
+    snprintf(files->paths[files->npaths++], RUN_PATH_SIZE, "%s", path);
   } else {
     TRY(run_remove_stale(q, path));
   }
   if (outputs->series_name) {
     output_path(q, outputs->series_name, path, sizeof path);
     TRY(series_create(spec, outputs->series, &files->series));
+    snprintf(files->paths[files->npaths++], RUN_PATH_SIZE, "%s", path);
   }
 cleanup:
   return status;
+}
+
+/* The names of the files a run of outputs may find in its folder: map.nc, history.nc (also where this run has no
+ * gauges: an earlier run's) and the series file; returns how many. */
+static int output_names(const RunOutputs *outputs, const char *names[3]) {
+  int n = 0;
+  names[n++] = "map.nc";
+  names[n++] = "history.nc";
+  if (outputs->series_name) {
+    names[n++] = outputs->series_name;
+  }
+  return n;
+}
+
+/* Whether the restart a continuation reads lies in its output folder: "latest", or a file whose folder is that
+ * folder. Only then are the folder's checkpoints of its step its own. */
+static bool restart_in_output_folder(const RunRequest *q) {
+  char folder[RUN_PATH_SIZE];
+  struct stat restart_folder, output_folder;
+  if (strcmp(q->restart, "latest") == 0) {
+    return true;
+  }
+  snprintf(folder, sizeof folder, "%s", q->restart);
+  char *slash = strrchr(folder, '/');
+  if (!slash) {
+    snprintf(folder, sizeof folder, ".");
+  } else {
+    slash[slash == folder ? 1 : 0] = '\0';
+  }
+  return stat(folder, &restart_folder) == 0 && stat(q->output_dir, &output_folder) == 0 &&
+         restart_folder.st_dev == output_folder.st_dev && restart_folder.st_ino == output_folder.st_ino;
+}
+
+/* Rank 0's part of recover_files for the file at path. */
+static HclStatus recover_file(const char *path, const Timeline *tl, bool own_checkpoints) {
+  HclStatus status = HCL_OK;
+  bool restored = false;
+  int dropped = 0;
+  if (own_checkpoints) {
+    TRY(checkpoint_restore(path, tl->step, &restored));
+  }
+  if (restored) {
+    log_verbose("%s: as it was at step %lld (its checkpoint)", path, (long long)tl->step);
+  }
+  if (access(path, F_OK) != 0) { /* nothing to continue: the run makes it afresh */
+    goto cleanup;
+  }
+  TRY(output_trim(path, tl->t, &dropped));
+  if (dropped > 0) {
+    log_info("%s: dropped %d frame%s after the restart's t = %g s (of the abandoned run, or cut short)", path, dropped,
+             dropped == 1 ? "" : "s", tl->t);
+  }
+cleanup:
+  return status;
+}
+
+/* A continued run's files as they were when the restart at tl's step was written (checkpoint_restore), or, without
+ * a checkpoint, without frames after tl's time (output_trim). Collective; rank 0 works. */
+static HclStatus recover_files(const RunRequest *q, const Timeline *tl, const RunOutputs *outputs) {
+  HclStatus local = HCL_OK;
+  const char *names[3];
+  char path[RUN_PATH_SIZE];
+  int n = output_names(outputs, names);
+  bool own_checkpoints = restart_in_output_folder(q);
+  for (int i = 0; par_rank() == 0 && local == HCL_OK && i < n; i++) {
+    if (strcmp(names[i], "history.nc") == 0 && outputs->ngauges == 0) {
+      continue; /* not this run's */
+    }
+    output_path(q, names[i], path, sizeof path);
+    local = recover_file(path, tl, own_checkpoints);
+  }
+  return par_agree(local);
+}
+
+/* Removes the checkpoints of the folder's files other than those of step keep (-1: all). Collective. */
+static HclStatus discard_checkpoints(const RunRequest *q, const RunOutputs *outputs, int64_t keep) {
+  HclStatus local = HCL_OK;
+  const char *names[3];
+  char path[RUN_PATH_SIZE];
+  int n = output_names(outputs, names);
+  for (int i = 0; par_rank() == 0 && local == HCL_OK && i < n; i++) {
+    output_path(q, names[i], path, sizeof path);
+    local = checkpoint_discard(path, keep);
+  }
+  return par_agree(local);
 }
 
 /* A fresh run's failed set-up: closes the files and removes those it made (series_create removes its own). */
@@ -447,13 +538,15 @@ HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const
   spec.case_yaml = yaml;
   spec.resume = q->restart != NULL;
   spec.resume_time = tl->t;
-  spec.resume_end = tl->t_end;
   if (q->restart) { /* the files first: a continuation they refuse must not have discarded any restart */
+    TRY(recover_files(q, tl, outputs));
     TRY(create_files(rt, decomp, q, &spec, outputs, files));
     TRY(run_claim_restarts(q, prefix, tl->step));
+    TRY(discard_checkpoints(q, outputs, tl->step));
     goto cleanup;
   }
   TRY(run_claim_restarts(q, prefix, tl->step));
+  TRY(discard_checkpoints(q, outputs, -1));
   status = create_files(rt, decomp, q, &spec, outputs, files);
   if (status != HCL_OK) { /* a fresh run leaves no half-made output behind */
     remove_made_files(q, files);
@@ -470,16 +563,32 @@ void run_close_files(RunFiles *files) {
   release_lock(files);
 }
 
-HclStatus run_write_restart(const Case *c, const RunRequest *q, const char *prefix, const RestartSpec *base,
-                            int64_t step, Field *const *fields, int nfields, const RestartScalar *scalars,
-                            int nscalars) {
+HclStatus run_write_restart(const Case *c, const RunRequest *q, RunFiles *files, const char *prefix,
+                            const RestartSpec *base, int64_t step, Field *const *fields, int nfields,
+                            const RestartScalar *scalars, int nscalars) {
   HclStatus status = HCL_OK;
   char path[RUN_PATH_SIZE];
+  const char *checkpoints[3];
   RestartSpec spec = *base;
   spec.folder = q->output_dir;
   spec.prefix = prefix;
   spec.keep = (int)case_int(c, "restart.keep");
   spec.history = q->command_line;
+  /* Each file whole on disk before it is copied: every frame ends with a sync, but the copy must not rest on that. */
+  if (files->map) {
+    TRY(map_sync(files->map));
+  }
+  if (files->history) {
+    TRY(history_sync(files->history));
+  }
+  if (files->series) {
+    TRY(series_sync(files->series));
+  }
+  for (int i = 0; i < files->npaths; i++) {
+    checkpoints[i] = files->paths[i];
+  }
+  spec.checkpoints = checkpoints;
+  spec.ncheckpoints = files->npaths;
   TRY(restart_write(&spec, step, fields, nfields, scalars, nscalars, path, sizeof path));
   log_verbose("restart written: %s (t = %g s, step %lld)", path, scalars[0].value, (long long)step);
 cleanup:

@@ -87,7 +87,9 @@ typedef struct {
   MapFile *map;
   HistoryFile *history;
   SeriesFile *series;
-  char lock[RUN_PATH_SIZE]; /* the output folder's lock file this run holds (rank 0), "" when none */
+  char lock[RUN_PATH_SIZE];     /* the output folder's lock file this run holds (rank 0), "" when none */
+  char paths[3][RUN_PATH_SIZE]; /* the files open, which every restart checkpoints (checkpoint.h) */
+  int npaths;
 } RunFiles;
 
 /* What goes into them: map.nc holds variables[0..nmap), history.nc the first nhistory of them at the gauges, the
@@ -104,9 +106,10 @@ typedef struct {
 
 /* The most a run writes into its output folder from tl's time to its end, in bytes, uncompressed (netCDF's metadata
  * aside): a map frame at every map event (and at the start of a fresh run), a sample of the history and series files
- * at every history event, and the restart.keep newest restarts (fewer where the run writes fewer). */
+ * at every history event, the restart.keep newest restarts (fewer where the run writes fewer), and the checkpoints
+ * of the newest restart, a copy of the map, history and series files (checkpoint.h). */
 typedef struct {
-  double map, history, series, restarts;
+  double map, history, series, restarts, checkpoints;
 } RunOutputSize;
 RunOutputSize run_output_size(const Decomp *decomp, const Case *c, const Timeline *tl, const RunOutputs *outputs,
                               bool double_precision, bool fresh);
@@ -119,7 +122,12 @@ HclStatus run_check_output_size(const Case *c, const RunRequest *request, const 
 
 /* Opens a run's output: checks that it fits (run_check_output_size), makes the folder, claims its restarts of prefix (run_claim_restarts, after tl's step),
  * creates the files, or for a continued run reopens them from tl's time on, and for a fresh run without gauges takes
- * away an earlier run's history.nc (run_remove_stale). base: the files' title, source, time units, coordinates and
+ * away an earlier run's history.nc (run_remove_stale). A continued run first puts back each file's checkpoint of
+ * tl's step (checkpoint.h) where the restart continued from lies in the output folder and has one, so the file holds
+ * exactly the frames that restart covers whatever happened to it after; without one, a file holding frames after
+ * tl's time or frames cut short (the fill value for a time) is rewritten without them (output_trim), so no frame
+ * of an abandoned run stays behind the continued run's. The checkpoints of other steps go (all of them for a fresh
+ * run). base: the files' title, source, time units, coordinates and
  * storage; path, overwrite, history, the case and resuming are set here. A fresh run that fails leaves none of the
  * files this call made. Before anything in the folder is touched, the run takes its lock, RUN_LOCK_NAME: a file
  * holding the owner's host and pid, made exclusively; a folder locked by a live job (or one on another host) is
@@ -132,11 +140,12 @@ void run_close_files(RunFiles *files);
 #define RUN_LOCK_NAME ".hydrocl.lock"
 
 /* Writes a restart PREFIX-STEP.nc of fields and scalars (scalars[0] the time) into the output folder, keeping the
- * newest restart.keep. base: the file's metadata (source, title, what the fields are, time units, coordinates); the
- * folder, prefix and how many to keep are set here. Collective. */
-HclStatus run_write_restart(const Case *c, const RunRequest *request, const char *prefix, const RestartSpec *base,
-                            int64_t step, Field *const *fields, int nfields, const RestartScalar *scalars,
-                            int nscalars);
+ * newest restart.keep, with the checkpoints of files (synced first), taken before the restart is renamed into place.
+ * base: the file's metadata (source, title, what the fields are, time units, coordinates); the folder, prefix, how
+ * many to keep and the checkpoints are set here. Collective. */
+HclStatus run_write_restart(const Case *c, const RunRequest *request, RunFiles *files, const char *prefix,
+                            const RestartSpec *base, int64_t step, Field *const *fields, int nfields,
+                            const RestartScalar *scalars, int nscalars);
 
 /* The restart a continued run reads (request->restart): the newest of prefix in the output folder for "latest",
  * else the file named. Collective. */

@@ -353,7 +353,7 @@ static HclStatus write_restart(void *model, double t, int64_t step) {
   RestartScalar scalars[] = {{"time", t, "time", NULL},
                              {"dt_cfl", r->dt_cfl, "the CFL-limited step of the last check interval", "s"}};
   int nfields = restart_fields(r, fields);
-  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, &base, step, fields, nfields, scalars, 2));
+  TRY(run_write_restart(r->c, r->request, &r->files, RESTART_PREFIX, &base, step, fields, nfields, scalars, 2));
 cleanup:
   return status;
 }

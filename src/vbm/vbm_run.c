@@ -207,7 +207,7 @@ static HclStatus write_restart(void *model, double t, int64_t step) {
                       .crs = r->setup.crs};
   RestartScalar scalars[] = {{"time", t, "time", NULL}, {"dt", r->setup.dt, "the fixed time step", "s"}};
   int nfields = restart_fields(r, fields);
-  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, &base, step, fields, nfields, scalars, 2));
+  TRY(run_write_restart(r->c, r->request, &r->files, RESTART_PREFIX, &base, step, fields, nfields, scalars, 2));
 cleanup:
   return status;
 }

@@ -411,7 +411,7 @@ static HclStatus write_restart(void *model, double t, int64_t step) {
                       .crs = s->crs};
   RestartScalar scalars[] = {{"time", t, "time", NULL}}; /* restart_write adds the step */
   Field *state[] = {wave_eta(r->wave), wave_phi(r->wave), wave_eta_max(r->wave), wave_eta_min(r->wave)};
-  TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, &base, step, state, RESTART_FIELDS, scalars, 1));
+  TRY(run_write_restart(r->c, r->request, &r->files, RESTART_PREFIX, &base, step, state, RESTART_FIELDS, scalars, 1));
 cleanup:
   return status;
 }

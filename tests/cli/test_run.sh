@@ -35,11 +35,12 @@ ok "every 0.1 s to 0.3 s (0.1 x 3 rounds above 0.3): 4 frames" contains "$out" "
 run_capture timeout 20 "$hydrocl" validate "$case_file" --set output.interval=1 --set time.end=1e12 # issue 27, 6
 ok "a trillion frames are counted, not stepped through" contains "$out" "output: 1000000000001 map frames"
 # Issue 27, 6: output that cannot fit the output folder's file system is refused (73) unless --force, and any above
-# output.size_warning is warned of. A trillion frames of 0.8 MB are 800 PB, beyond any disk this runs on.
+# output.size_warning is warned of. A trillion frames of 0.8 MB are 800 PB (and as much again for the checkpoints
+# of the map file), beyond any disk this runs on.
 ok "it is refused: 800 PB cannot fit the output folder's file system (73)" equals "$rc" 73
 ok "saying how much it needs, how much there is, and what to do" python3 -c '
 import re, sys
-assert re.search(r"the output may reach 800 PB \(map 800 PB, .*\) but the file system of .* has [0-9.]+ [kMGT]?B free; .*"
+assert re.search(r"the output may reach 1.6 EB \(map 800 PB, .*\) but the file system of .* has [0-9.]+ [kMGT]?B free; .*"
                  r"--force", sys.argv[1]), sys.argv[1]' "$err"
 ok "and warning of output.size_warning (10 GB by default)" contains "$err" \
   "more than output.size_warning = 10000 MB (default)"
@@ -50,11 +51,12 @@ run_capture "$hydrocl" run "$case_file" --set output.interval=1 --set time.end=1
 ok "a run of that output exits 73 before it writes anything" equals "$rc" 73
 ok "and leaves no output folder" test ! -e "$dir/huge"
 # drop-island writes 31 map frames of 200 x 200 cells x 5 variables x 4 bytes (24.8 MB), 121 gauge samples (every
-# 0.5 s to 60 s) of 3 gauges x 5 variables x 4 bytes (7260 bytes) and one restart of 3 fields in double (0.96 MB).
+# 0.5 s to 60 s) of 3 gauges x 5 variables x 4 bytes (7260 bytes), one restart of 3 fields in double (0.96 MB) and
+# with it the checkpoints of the map and history files, a copy of each (24.8 MB).
 run_capture "$hydrocl" validate "$case_file" --set output.size_warning=20
-ok "validate states the output's size and the space left" contains "$out" "up to 25.8 MB written (map 24.8 MB"
-ok "25.8 MB over output.size_warning = 20 MB is warned of, naming where the limit was set" contains "$err" \
-  "the output may reach 25.8 MB (map 24.8 MB, history 7.26 kB, restarts 960 kB), more than output.size_warning = 20 MB (--set output.size_warning=20)"
+ok "validate states the output's size and the space left" contains "$out" "up to 50.6 MB written (map 24.8 MB"
+ok "50.6 MB over output.size_warning = 20 MB is warned of, naming where the limit was set" contains "$err" \
+  "the output may reach 50.6 MB (map 24.8 MB, history 7.26 kB, restarts 960 kB, checkpoints 24.8 MB), more than output.size_warning = 20 MB (--set output.size_warning=20)"
 run_capture "$hydrocl" validate <(cat "$case_file") # issue 27, 13: a pipe is read once
 ok "a case file given through a pipe validates" equals "$rc" 0
 run_capture "$hydrocl" validate "$root/cases"
@@ -276,11 +278,42 @@ import sys, netCDF4
 for name in ("map.nc", "history.nc"):
     case = netCDF4.Dataset(sys.argv[1] + "/" + name).hydrocl_case
     assert "  end: 4\n" in case, case' "$dir/split"
-# issue 27, 4: continuing to an end before the file's last frame would leave that run's frames behind
+# A continuation from an older restart, which has no checkpoint (only the newest restart has), finds frames after
+# its time in the files, of the run it abandons: they are taken away, whatever the continued run writes after.
+# Continued to an earlier end (issue 27, 4), or with frames every 2 s instead of 1 s, it would leave some behind:
+# times 0, 1, 2, 4, 4 (issue 49, 5).
+frames_are() { # FOLDER TIMES...: the map and history files' times are TIMES (history: every 0.5 s up to the last)
+  /usr/bin/python3 -c '
+import sys, netCDF4, numpy
+folder, times = sys.argv[1], [float(t) for t in sys.argv[2:]]
+m, h = netCDF4.Dataset(folder + "/map.nc"), netCDF4.Dataset(folder + "/history.nc")
+assert numpy.array_equal(m["time"][:], times), m["time"][:]
+assert numpy.array_equal(h["time"][:], numpy.arange(0, times[-1] + 0.25, 0.5)), h["time"][:]' "$@"
+}
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=3 -o "$dir/split" --restart "$first_restart"
-ok "continuing to an earlier time.end than the files reach exits 65" equals "$rc" 65
-ok "saying why and what to do" contains "$err" "it holds frames up to t = 4 s from the run being continued"
-ok "and leaves the map file as it was" /usr/bin/python3 "$ncsame" "$dir/whole/map.nc" "$dir/split/map.nc" time zeta
+ok "continuing to an earlier time.end than the files reach exits 0" equals "$rc" 0
+ok "saying it dropped the frames after the restart" contains "$err" \
+  "map.nc: dropped 2 frames after the restart's t = 2 s (of the abandoned run, or cut short)"
+ok "the files end at 3 s, no frame of the run to 4 s left" frames_are "$dir/split" 0 1 2 3
+ok "and hold the uninterrupted run's frames up to there" /usr/bin/python3 -c '
+import sys, netCDF4, numpy
+for name, n in (("map.nc", 4), ("history.nc", 7)):
+    a, b = (netCDF4.Dataset(f + "/" + name) for f in sys.argv[1:])
+    for v in ("zeta", "u", "wet"):
+        assert numpy.array_equal(a[v][:n], b[v][:]), (name, v)' "$dir/whole" "$dir/split"
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 --set output.interval=2 -o "$dir/split" \
+  --restart "$first_restart"
+ok "continuing from 2 s with frames every 2 s exits 0" equals "$rc" 0
+ok "its map frames are at 0, 1, 2 (the first run's) and 4 s, not 0, 1, 2, 4, 4" frames_are "$dir/split" 0 1 2 4
+ok "the frame at 4 s and the maxima are the uninterrupted run's" /usr/bin/python3 -c '
+import sys, netCDF4, numpy
+a, b = (netCDF4.Dataset(f + "/map.nc") for f in sys.argv[1:])
+for v in ("zeta", "u", "v", "wet"):
+    assert numpy.array_equal(a[v][4], b[v][3]) and numpy.array_equal(a[v][:3], b[v][:3]), v
+assert numpy.array_equal(a["zeta_max"][:], b["zeta_max"][:])' "$dir/whole" "$dir/split"
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/split" --restart "$first_restart"
+ok "continued once more from 2 s, as the first time, it ends with the uninterrupted run's files" \
+  /usr/bin/python3 "$ncsame" "$dir/whole/map.nc" "$dir/split/map.nc" time zeta h u v wet zeta_max
 ok "and its restarts" equals "$(cd "$dir/whole" && ls restart-*.nc)" "$(cd "$dir/split" && ls restart-*.nc)"
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set grid.nx=50 --set time.end=6 -o "$dir/split" \
   --restart latest
@@ -407,13 +440,14 @@ ok "and creates nothing" test ! -e "$dir/rofs/out"
 # of half the file's full size): the run stops with exit 74 and says the disk is full and which file, releases its
 # lock, and the map file keeps whole frames only: a frame's time is written after its fields, so every frame with a
 # time holds the same fields as the same frame of a run with room, bit for bit.
-run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=20 --set output.interval=1 -o "$dir/roomy"
+full_args=("${small[@]}" --set time.end=20 --set output.interval=1 --set restart.interval=2)
+run_capture "$hydrocl" run "$case_file" "${full_args[@]}" -o "$dir/roomy"
 half=$(($(stat -c %s "$dir/roomy/map.nc") / 2))
 # Under tools/check --sanitize: the preloaded shim comes before ASan's run-time, which ASan must not refuse; and
 # netCDF-C 4.9 keeps a file's metadata when HDF5 cannot close it (the full disk), a leak of its own at exit.
 run_capture env LD_PRELOAD="$fullfs" FULLFS_FILE=/full/map.nc FULLFS_BYTES=$half \
   ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0" \
-  "$hydrocl" run "$case_file" "${small[@]}" --set time.end=20 --set output.interval=1 -o "$dir/full"
+  "$hydrocl" run "$case_file" "${full_args[@]}" -o "$dir/full"
 ok "a run that fills its disk exits 74" equals "$rc" 74
 ok "saying so, and naming the file" contains "$err" "netCDF error on '$dir/full/map.nc': no space left on device"
 ok "it releases its lock" test ! -e "$dir/full/.hydrocl.lock"
@@ -428,6 +462,18 @@ for name in ("zeta", "u", "v"):
     a, b = full[name][: len(kept)], roomy[name][: len(kept)]
     assert numpy.array_equal(numpy.ma.getmaskarray(a), numpy.ma.getmaskarray(b)), name
     assert numpy.array_equal(a.filled(0), b.filled(0)), name' "$dir/full" "$dir/roomy"
+# Once there is room again, --restart latest goes on (issue 49, 2): the newest restart's checkpoints put the files
+# back as they were when it was written, without the frame cut short, whose time is the fill value. Files without
+# checkpoints (as an earlier hydrocl left them, or of an older restart) lose the frames after the restart instead.
+cp -r "$dir/full" "$dir/full-unchecked" && rm "$dir"/full-unchecked/.*.nc.*
+for folder in full full-unchecked; do
+  run_capture "$hydrocl" run "$case_file" "${full_args[@]}" -o "$dir/$folder" --restart latest
+  ok "$folder: with room again, --restart latest runs to the end" equals "$rc" 0
+  ok "$folder: and ends with the files of the run with room, bit for bit" /usr/bin/python3 "$ncsame" \
+    "$dir/roomy/map.nc" "$dir/$folder/map.nc" time zeta h u v wet
+done
+ok "the files without checkpoints lost their frames after the restart, the one cut short among them" contains "$err" \
+  "full-unchecked/map.nc: dropped 1 frame after the restart's t = "
 
 # ---- an output file replaced or removed under a running job (issue 27, 2) ----
 # The run checks before each frame that its file is still the one it created: another job or a person that swapped

@@ -71,6 +71,13 @@ run_capture "$hydrocl" run "$kelvin" "${small[@]}" --set restart.interval=10 -o 
 ok "--restart latest continues it to 20 s" test "$rc" = 0 -a -s "$dir/split/restart-100.nc"
 ok "with the bits of the uninterrupted run (both levels, both psi)" $py "$root/tests/cli/ncsame.py" \
   "$dir/whole/restart-100.nc" "$dir/split/restart-100.nc" zeta_even phi_even zeta_odd phi_odd psi_even psi_odd
+ok "and its map and history files, continued from the checkpoints of the restart at 10 s" $py -c '
+import os, subprocess, sys
+whole, split = sys.argv[1:3]
+for name, variables in (("map.nc", ["time", "zeta", "phi"]), ("history.nc", ["time", "zeta"])):
+    subprocess.run([sys.executable, sys.argv[3], whole + "/" + name, split + "/" + name] + variables, check=True)
+    assert os.path.isfile(split + "/." + name + ".100") and not os.path.exists(split + "/." + name + ".50"), name' \
+  "$dir/whole" "$dir/split" "$root/tests/cli/ncsame.py"
 run_capture "$hydrocl" run "$kelvin" "${small[@]}" --set time.dt=0.1 -o "$dir/split" --restart latest
 ok "a restart continued at another step is refused (65)" test "$rc" = 65 -a \
   -n "$(grep "leapfrog continues only at its own step" <<<"$err")"
