@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""pty_run.py [--columns N] [--interrupts K] [--wait FILE] -- COMMAND...: runs COMMAND on a pseudo-terminal of N
-columns (default 80), as a user's terminal would; once FILE exists and is not empty, types Ctrl-C K times (0: none),
-and prints everything the command wrote, then a last line "EXIT CODE" or "SIGNAL NUMBER"."""
+"""pty_run.py [--columns N] [--interrupts K] [--wait FILE] [--wait-text TEXT --wait-count M] -- COMMAND...: runs
+COMMAND on a pseudo-terminal of N columns (default 80), as a user's terminal would; once FILE exists and is not empty
+(and the command has written TEXT M times), types Ctrl-C K times (0: none), and prints everything the command wrote,
+then a last line "EXIT CODE" or "SIGNAL NUMBER"."""
 import argparse
 import fcntl
 import os
@@ -18,6 +19,8 @@ def main():
     parser.add_argument("--columns", type=int, default=80)
     parser.add_argument("--interrupts", type=int, default=0)
     parser.add_argument("--wait")
+    parser.add_argument("--wait-text")
+    parser.add_argument("--wait-count", type=int, default=1)
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -29,7 +32,8 @@ def main():
     interrupted = args.interrupts == 0
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
-        if not interrupted and (args.wait is None or (os.path.exists(args.wait) and os.path.getsize(args.wait) > 0)):
+        written = args.wait_text is None or output.count(args.wait_text.encode()) >= args.wait_count
+        if not interrupted and written and (args.wait is None or (os.path.exists(args.wait) and os.path.getsize(args.wait) > 0)):
             time.sleep(0.5)  # a few steps into the run
             for _ in range(args.interrupts):
                 os.write(fd, b"\x03")
