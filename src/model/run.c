@@ -421,6 +421,30 @@ static void release_lock(RunFiles *files) {
   }
 }
 
+/* A continued map file that one rank made is written on by rank 0 alone (output_continues_collectively): a
+ * collective write into it would leave ranks waiting. Collective. */
+static HclStatus continue_map_alone(const RunRequest *q, const RunOutputs *outputs, OutputSpec *spec) {
+  HclStatus status = HCL_OK;
+  char path[RUN_PATH_SIZE];
+  int alone = 0;
+  if (!spec->parallel_write || par_size() == 1 || !map_can_write_collectively() || outputs->nmap == 0) {
+    goto cleanup;
+  }
+  output_path(q, "map.nc", path, sizeof path);
+  if (par_rank() == 0) {
+    alone = access(path, F_OK) == 0 && !output_continues_collectively(path, outputs->variables[0].name);
+  }
+  TRY(par_broadcast_int(&alone));
+  if (alone) {
+    spec->parallel_write = false;
+    log_info("'%s' was written by one rank: rank 0 gathers and writes its frames (output.parallel_write applies to "
+             "files a run on several ranks makes)",
+             path);
+  }
+cleanup:
+  return status;
+}
+
 HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const RunRequest *q, const char *prefix,
                          const Timeline *tl, const OutputSpec *base, const RunOutputs *outputs, RunFiles *files) {
   HclStatus status = HCL_OK;
@@ -438,6 +462,7 @@ HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const
   spec.resume_time = tl->t;
   spec.resume_end = tl->t_end;
   if (q->restart) { /* the files first: a continuation they refuse must not have discarded any restart */
+    TRY(continue_map_alone(q, outputs, &spec));
     TRY(create_files(rt, decomp, q, &spec, outputs, files));
     TRY(run_claim_restarts(q, prefix, tl->step));
     goto cleanup;

@@ -81,6 +81,28 @@ run_capture timeout 600 "$mpirun" -n 3 "$hydrocl" run "$root/cases/drop-island.y
 ok "its second half on 3 ranks exits 0" equals "$rc" 0
 ok "and ends with bitwise the fields of 1 rank throughout" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
   "$(last_restart "$dir/island-1")" "$(last_restart "$dir/island-switch")" zeta u v time
+# Continued on another number of ranks with the map file written collectively (output.parallel_write, the default):
+# a map file one rank made allocates its chunks as they are written, into which HDF5's collective write failed on one
+# rank and left the other waiting; it is continued by rank 0 alone, and a file two ranks made by one rank too.
+switch=(--set grid.nx=20 --set grid.ny=20 --set time.end=4 --set output.interval=1 --set restart.interval=2)
+run_capture timeout 120 "$mpirun" -n 1 "$hydrocl" run "$root/cases/drop-island.yml" "${switch[@]}" -o "$dir/switch-whole" -q
+for ranks in "1 2" "2 1"; do
+  read -r first second <<<"$ranks"
+  run_capture timeout 120 "$mpirun" -n "$first" "$hydrocl" run "$root/cases/drop-island.yml" "${switch[@]}" \
+    --set time.end=2 -o "$dir/switch-$first-$second" -q
+  run_capture timeout 120 "$mpirun" -n "$second" "$hydrocl" -v run "$root/cases/drop-island.yml" "${switch[@]}" \
+    -o "$dir/switch-$first-$second" --restart latest
+  ok "a run on $first rank(s) continued on $second with the parallel map write exits 0 (no rank left waiting)" \
+    equals "$rc" 0
+  if [ "$first" = 1 ]; then
+    ok "the map file one rank made is continued by rank 0 alone, saying so" contains "$err" \
+      "was written by one rank: rank 0 gathers and writes its frames"
+  fi
+  ok "and its map file holds the bits of the uninterrupted run" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
+    "$dir/switch-whole/map.nc" "$dir/switch-$first-$second/map.nc" time zeta h u v wet
+  ok "and so does its gauge file" /usr/bin/python3 "$root/tests/cli/ncsame.py" "$dir/switch-whole/history.nc" \
+    "$dir/switch-$first-$second/history.nc" time zeta h u v
+done
 for n in 2 3 4; do # the gauges' bilinear corners fall on different ranks as the split changes
   ok "island: the gauges on $n ranks are bitwise those of 1 rank" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
     "$dir/island-1/history.nc" "$dir/island-$n/history.nc" time zeta h u v
