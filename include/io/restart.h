@@ -47,7 +47,9 @@ typedef struct {
 HclStatus restart_write(const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
                         const RestartScalar *scalars, int nscalars, char *path_out, size_t path_size);
 
-/* The newest restart in folder (by step), as a path; HCL_ENOINPUT when there is none. */
+/* The newest restart in folder (by step), as a path with its name as found there ("restart-0020.nc"); only names
+ * PREFIX-DIGITS.nc are restarts (a sign, a space or anything else makes some other file, left alone by every call
+ * here). HCL_ENOINPUT when there is none. */
 HclStatus restart_latest(const char *folder, const char *prefix, char *path, size_t path_size);
 
 /* How many restarts of prefix folder holds (0 when the folder does not exist). */

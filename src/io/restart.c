@@ -3,6 +3,7 @@
 #include "restart.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,43 +18,62 @@
 #include "par.h"
 
 #ifdef HYDROCL_HAVE_NETCDF
-/* The step of a file named PREFIX-STEP.nc, or -1 when the name is not a restart of that prefix. */
+/* A restart found in a folder: its step and its name as it is there ("restart-0020.nc" is step 20). */
+typedef struct {
+  int64_t step;
+  char name[256];
+} RestartEntry;
+
+/* The step of a file named PREFIX-DIGITS.nc, or -1 when the name is not strictly that (a sign, a space or no digit
+ * is some other file, never a restart to read or remove). */
 static int64_t step_of(const char *name, const char *prefix) {
   size_t n = strlen(prefix);
-  char *end = NULL;
   if (strncmp(name, prefix, n) != 0 || name[n] != '-') {
     return -1;
   }
-  long long step = strtoll(name + n + 1, &end, 10);
-  return end != name + n + 1 && strcmp(end, ".nc") == 0 && step >= 0 ? (int64_t)step : -1;
+  const char *digits = name + n + 1, *end = digits;
+  int64_t step = 0;
+  for (; *end >= '0' && *end <= '9'; end++) {
+    if (step > (INT64_MAX - (*end - '0')) / 10) {
+      return -1;
+    }
+    step = 10 * step + (*end - '0');
+  }
+  return end != digits && strcmp(end, ".nc") == 0 ? step : -1;
 }
 
-/* The steps of the restarts in folder, newest first. Caller frees *steps. */
-static HclStatus list_steps(const char *folder, const char *prefix, int64_t **steps, int *count) {
+/* Newest first; of one step (restart-20.nc and restart-0020.nc), by name so the order never depends on readdir. */
+static bool comes_before(const RestartEntry *a, const RestartEntry *b) {
+  return a->step != b->step ? a->step > b->step : strcmp(a->name, b->name) < 0;
+}
+
+/* The restarts of prefix in folder, newest first, with their names as found. Caller frees *entries. */
+static HclStatus list_restarts(const char *folder, const char *prefix, RestartEntry **entries, int *count) {
   HclStatus status = HCL_OK;
   DIR *dir = opendir(folder);
-  int64_t *list = NULL;
+  RestartEntry *list = NULL;
   int n = 0, capacity = 0;
   REQUIRE(dir != NULL, HCL_ENOINPUT, "cannot read folder '%s': %s", folder, strerror(errno));
   for (struct dirent *entry = readdir(dir); entry; entry = readdir(dir)) {
-    int64_t step = step_of(entry->d_name, prefix);
-    if (step < 0) {
+    RestartEntry found = {.step = step_of(entry->d_name, prefix)};
+    if (found.step < 0 || strlen(entry->d_name) >= sizeof found.name) {
       continue;
     }
+    snprintf(found.name, sizeof found.name, "%s", entry->d_name);
     if (n == capacity) {
       capacity = capacity ? 2 * capacity : 8;
-      int64_t *bigger = realloc(list, (size_t)capacity * sizeof *list);
+      RestartEntry *bigger = realloc(list, (size_t)capacity * sizeof *list);
       REQUIRE(bigger != NULL, HCL_ENOMEM, "cannot list the restarts in '%s'", folder);
       list = bigger;
     }
     int i = n++;
-    while (i > 0 && list[i - 1] < step) { /* insertion keeps newest first */
+    while (i > 0 && comes_before(&found, &list[i - 1])) { /* insertion keeps newest first */
       list[i] = list[i - 1];
       i--;
     }
-    list[i] = step;
+    list[i] = found;
   }
-  *steps = list;
+  *entries = list;
   *count = n;
   list = NULL;
 cleanup:
@@ -218,7 +238,7 @@ static HclStatus write_and_rotate(const RestartSpec *spec, int64_t step, Field *
                                   double *const *globals, const RestartScalar *scalars, int nscalars,
                                   const char *path) {
   HclStatus status = HCL_OK;
-  int64_t *steps = NULL;
+  RestartEntry *restarts = NULL;
   int count = 0;
   char temporary[4200], old[4200];
   snprintf(temporary, sizeof temporary, "%s/.%s-%" PRId64 ".nc.tmp", spec->folder, spec->prefix, step);
@@ -232,18 +252,18 @@ static HclStatus write_and_rotate(const RestartSpec *spec, int64_t step, Field *
   }
   REQUIRE(rename(temporary, path) == 0, HCL_EIO, "cannot rename '%s' to '%s': %s", temporary, path, strerror(errno));
   TRY(flush_to_disk(spec->folder)); /* EINVAL: a file system that cannot flush a folder has nothing to flush */
-  TRY(list_steps(spec->folder, spec->prefix, &steps, &count));
+  TRY(list_restarts(spec->folder, spec->prefix, &restarts, &count));
   for (int i = 0, kept = 0; i < count; i++) {
     /* Later steps are left from an earlier, longer run: not this run's to rotate. Of the rest this step is the
      * newest, so it is always kept. */
-    if (steps[i] > step || kept++ < spec->keep) {
+    if (restarts[i].step > step || kept++ < spec->keep) {
       continue;
     }
-    snprintf(old, sizeof old, "%s/%s-%" PRId64 ".nc", spec->folder, spec->prefix, steps[i]);
+    snprintf(old, sizeof old, "%s/%s", spec->folder, restarts[i].name);
     REQUIRE(unlink(old) == 0, HCL_EIO, "cannot remove old restart '%s': %s", old, strerror(errno));
   }
 cleanup:
-  free(steps);
+  free(restarts);
   return status;
 }
 
@@ -305,13 +325,13 @@ cleanup:
 HclStatus restart_latest(const char *folder, const char *prefix, char *path, size_t path_size) {
   HclStatus status = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
-  int64_t *steps = NULL;
+  RestartEntry *restarts = NULL;
   int count = 0;
-  TRY(list_steps(folder, prefix, &steps, &count));
+  TRY(list_restarts(folder, prefix, &restarts, &count));
   REQUIRE(count > 0, HCL_ENOINPUT, "no restart %s-STEP.nc in '%s' to continue from", prefix, folder);
-  snprintf(path, path_size, "%s/%s-%" PRId64 ".nc", folder, prefix, steps[0]);
+  snprintf(path, path_size, "%s/%s", folder, restarts[0].name);
 cleanup:
-  free(steps);
+  free(restarts);
 #else
   (void)path;
   (void)path_size;
@@ -326,16 +346,16 @@ cleanup:
 /* Rank 0's part of restart_discard_after. */
 static HclStatus discard_after(const char *folder, const char *prefix, int64_t step) {
   HclStatus status = HCL_OK;
-  int64_t *steps = NULL;
+  RestartEntry *restarts = NULL;
   int count = 0;
   char path[4200];
-  TRY(list_steps(folder, prefix, &steps, &count));
-  for (int i = 0; i < count && steps[i] > step; i++) {
-    snprintf(path, sizeof path, "%s/%s-%" PRId64 ".nc", folder, prefix, steps[i]);
+  TRY(list_restarts(folder, prefix, &restarts, &count));
+  for (int i = 0; i < count && restarts[i].step > step; i++) {
+    snprintf(path, sizeof path, "%s/%s", folder, restarts[i].name);
     REQUIRE(unlink(path) == 0, HCL_EIO, "cannot remove restart '%s': %s", path, strerror(errno));
   }
 cleanup:
-  free(steps);
+  free(restarts);
   return status;
 }
 #endif
@@ -358,12 +378,12 @@ HclStatus restart_count(const char *folder, const char *prefix, int *count) {
   HclStatus status = HCL_OK;
   *count = 0;
 #ifdef HYDROCL_HAVE_NETCDF
-  int64_t *steps = NULL;
+  RestartEntry *restarts = NULL;
   if (access(folder, F_OK) == 0) {
-    TRY(list_steps(folder, prefix, &steps, count));
+    TRY(list_restarts(folder, prefix, &restarts, count));
   }
 cleanup:
-  free(steps);
+  free(restarts);
 #else
   (void)folder;
   (void)prefix;

@@ -270,6 +270,18 @@ mkdir -p "$dir/stale" && cp "$(last_restart "$dir/whole")" "$dir/stale/"
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/stale"
 ok "a fresh run into a folder holding restarts of another run exits 73" equals "$rc" 73
 ok "and says what to do" contains "$err" "--restart latest to continue it"
+# Restarts are found by their names as they are, PREFIX-DIGITS.nc: a step written with leading zeros is read and
+# rotated under its own name, and a name that is not strictly that ("restart- 30.nc") is not a restart at all.
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=2 -o "$dir/padded"
+padded_from=$(last_restart "$dir/padded") && padded_step=${padded_from##*-} && padded_step=${padded_step%.nc}
+padded=$dir/padded/restart-$(printf %06d "$padded_step").nc
+mv "$padded_from" "$padded" && cp "$padded" "$dir/padded/restart- 30.nc"
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=3 --set restart.keep=1 -o "$dir/padded" \
+  --restart latest
+ok "--restart latest continues from a restart named with leading zeros" equals "$rc" 0
+ok "saying which" contains "$err" "continuing from $padded at t = 2 s"
+ok "and leaves the file whose name is not a restart's alone" test -e "$dir/padded/restart- 30.nc"
+ok "and rotates the restart away under its own name (restart.keep 1)" test ! -e "$padded"
 
 
 # ---- SIGTERM and SIGUSR1: exit 75, a restart and a readable map file ----
