@@ -421,6 +421,39 @@ static void release_lock(RunFiles *files) {
   }
 }
 
+/* The output files are regular files inside the output folder: a symbolic link among them (map.nc pointing at some
+ * other file) is never written through. A fresh run with --overwrite removes the link itself and makes a new file
+ * in its place, saying so; a continued run, which would append to the link's target, is refused. Rank 0; collective. */
+static HclStatus refuse_or_remove_links(const RunRequest *q, const RunOutputs *outputs) {
+  HclStatus local = HCL_OK;
+  const char *names[] = {"map.nc", "history.nc", outputs->series_name};
+  char path[RUN_PATH_SIZE], target[RUN_PATH_SIZE];
+  for (int i = 0; par_rank() == 0 && local == HCL_OK && i < 3; i++) {
+    struct stat info;
+    output_path(q, names[i] ? names[i] : "", path, sizeof path);
+    if (!names[i] || lstat(path, &info) != 0 || !S_ISLNK(info.st_mode)) {
+      continue;
+    }
+    ssize_t length = readlink(path, target, sizeof target - 1);
+    target[length > 0 ? length : 0] = '\0';
+    if (q->restart) {
+      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
+                         "'%s' is a symbolic link (to '%s'): hydrocl writes only regular files in its output folder; "
+                         "replace the link by a copy of the file it points to and continue, or start afresh "
+                         "(--overwrite)",
+                         path, target);
+    } else if (unlink(path) != 0) {
+      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot remove the symbolic link '%s': %s", path,
+                         strerror(errno));
+    } else {
+      log_info("'%s' was a symbolic link (to '%s'): removed the link, not the file it points to; this run writes a "
+               "new file in its place",
+               path, target);
+    }
+  }
+  return par_agree(local);
+}
+
 /* A continued map file that one rank made is written on by rank 0 alone (output_continues_collectively): a
  * collective write into it would leave ranks waiting. Collective. */
 static HclStatus continue_map_alone(const RunRequest *q, const RunOutputs *outputs, OutputSpec *spec) {
@@ -455,6 +488,9 @@ HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const
   TRY(case_to_yaml(c, &yaml));
   TRY(output_make_folders(q->output_dir));
   TRY(take_lock(q, files));
+  if (q->restart || q->overwrite) { /* without --overwrite a fresh run refuses any file already there */
+    TRY(refuse_or_remove_links(q, outputs));
+  }
   spec.overwrite = q->overwrite;
   spec.history = q->command_line;
   spec.case_yaml = yaml;

@@ -202,6 +202,19 @@ ok "with --overwrite it runs" equals "$rc" 0
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 --set output.gauges=[] -o "$dir/first" --overwrite
 ok "with --overwrite a run without gauges runs too" equals "$rc" 0
 ok "and takes away the earlier run's gauge file" test ! -e "$dir/first/history.nc"
+# An output file that is a symbolic link is never written through: --overwrite replaces the link itself by a new
+# file, saying so; a continued run, which would append to the link's target, is refused (73).
+mkdir -p "$dir/linked" && echo "not hydrocl's" >"$dir/outside.nc" && ln -s "$dir/outside.nc" "$dir/linked/map.nc"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=1 -o "$dir/linked" --overwrite
+ok "--overwrite with map.nc a symbolic link to a file outside the folder exits 0" equals "$rc" 0
+ok "leaving that file as it was" equals "$(cat "$dir/outside.nc")" "not hydrocl's"
+ok "map.nc is now a file of its own" test -f "$dir/linked/map.nc" -a ! -L "$dir/linked/map.nc"
+ok "saying so" contains "$err" "map.nc' was a symbolic link (to '$dir/outside.nc'): removed the link"
+rm "$dir/linked/map.nc" && ln -s "$dir/outside.nc" "$dir/linked/map.nc"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 -o "$dir/linked" --restart latest
+ok "continuing into a map.nc that is a symbolic link exits 73" equals "$rc" 73
+ok "saying what to do" contains "$err" "replace the link by a copy of the file it points to and continue"
+ok "and leaves the file it points to as it was" equals "$(cat "$dir/outside.nc")" "not hydrocl's"
 
 # ---- restart: 2 x N steps through a restart == 2N steps, bit for bit, output files included ----
 # The restart interval puts an event at t = 2 s in the uninterrupted run too, so both take the same steps. The
