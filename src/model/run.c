@@ -557,8 +557,6 @@ cleanup:
   return status;
 }
 
-/* SIGTERM or SIGUSR1 on any rank: a restart of the present state (unless one was just written), then HCL_ESTOPPED.
- * Called after everything due at the step was written, so a continued run misses nothing. */
 /* How the user knows the signal. */
 static const char *signal_name(int signal_number) {
   switch (signal_number) {
@@ -573,11 +571,19 @@ static const char *signal_name(int signal_number) {
   }
 }
 
-static HclStatus stop_if_asked(const RunSteps *steps, void *model, const Timeline *tl, bool restart_written) {
+/* SIGTERM, SIGUSR1 or Ctrl-C on any rank (signals_poll: after every step on one rank, within a bounded wall time on
+ * several; at every check in any case): a restart of the present state (unless one was just written; checked first
+ * where this step was not, so a diverged state is never written), then HCL_ESTOPPED. Called after everything due
+ * at the step was written, so a continued run misses nothing. */
+static HclStatus stop_if_asked(const RunSteps *steps, void *model, const Timeline *tl, SignalPoll *poll, bool checked,
+                               bool restart_written) {
   HclStatus status = HCL_OK;
   int signal_number = 0;
-  TRY(signals_agree(&signal_number));
+  TRY(signals_poll(poll, checked, &signal_number));
   if (signal_number) {
+    if (!checked) {
+      TRY(steps->check(model));
+    }
     if (!restart_written) {
       TRY(steps->write_restart(model, tl->t, tl->step));
     }
@@ -593,6 +599,8 @@ HclStatus run_time_loop(const RunSteps *steps, void *model, Timeline *tl, int ch
   HclStatus status = HCL_OK;
   Progress *progress = NULL;
   char extra[128] = "";
+  SignalPoll poll;
+  signals_poll_start(&poll);
   TRY(progress_create(tl->t, tl->t_end, progress_every, cells, stderr, progress_columns(STDERR_FILENO), &progress));
   TRY(steps->check(model));
   while (tl->t < tl->t_end) {
@@ -607,8 +615,8 @@ HclStatus run_time_loop(const RunSteps *steps, void *model, Timeline *tl, int ch
     if (due.restart) {
       TRY(steps->write_restart(model, tl->t, tl->step));
     }
-    if (checked && !due.end) { /* at the end the run finishes normally */
-      TRY(stop_if_asked(steps, model, tl, due.restart));
+    if (!due.end) { /* at the end the run finishes normally */
+      TRY(stop_if_asked(steps, model, tl, &poll, checked, due.restart));
     }
     if (log_level() >= LOG_INFO) { /* -q: no progress lines */
       if (steps->describe) {

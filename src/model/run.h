@@ -155,7 +155,8 @@ typedef struct {
 
 /* Steps along tl to its end: every check_interval steps and before anything is written the check (a diverged state
  * is never written), then the map frame, samples and restart due at the step, then a stop with HCL_ESTOPPED when
- * SIGTERM or SIGUSR1 reached any rank (after writing a restart, unless one was just written); progress lines
+ * SIGTERM, SIGUSR1 or Ctrl-C reached any rank (signals_poll: after the step on one rank, within a bounded wall time
+ * on several; after checking and writing a restart of the step, unless one was just written); progress lines
  * every progress_every wall-clock seconds (progress.h; not with -q), cells being the points a step updates. */
 HclStatus run_time_loop(const RunSteps *steps, void *model, Timeline *tl, int check_interval, double cells,
                         double progress_every);

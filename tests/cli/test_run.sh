@@ -318,13 +318,22 @@ netCDF4.Dataset(restarts[0])["zeta"][:]
 assert len(netCDF4.Dataset(sys.argv[1] + "/map.nc").dimensions["time"]) >= 2' "$out_dir"
 done
 
+# A signal is seen after the step it arrives in, not only at checks and outputs: here there is no check for 100000
+# steps and no output but the first frame, and the run (2 million steps to its end) stops at once.
+stop_unchecked stop-unchecked self "$hydrocl" run "$case_file" "${small[@]}" --set time.end=100000 \
+  --set time.check_interval=100000 --set output.interval=0 --set output.gauges=[] --set restart.interval=0 \
+  --set output.progress=0.1 --force -o "$dir/stop-unchecked"
+ok "SIGTERM between checks and outputs stops the run with exit 75" equals "$rc" 75
+ok "within a few seconds (took ${waited}/10 s)" test "$waited" -lt 50
+ok "with a restart" test -n "$(ls "$dir"/stop-unchecked/restart-*.nc)"
+
 # ---- Ctrl-C on a terminal (issue 32, 4): as SIGTERM, a second one at once; the progress line fits 80 columns ----
 # tests/cli/pty_run.py runs the command on an 80-column pseudo-terminal and types Ctrl-C once the map file has frames.
 pty_run=("$root/tests/cli/pty_run.py" --columns 80 --wait)
 run_capture /usr/bin/python3 "${pty_run[@]}" "$dir/ctrl-c/map.nc" --interrupts 1 -- "$hydrocl" run "$case_file" \
   --set time.end=100000 --set output.interval=1 --set output.progress=0.1 --force -o "$dir/ctrl-c"
 ok "Ctrl-C stops a run as SIGTERM does: exit 75" contains "$out" "EXIT 75"
-ok "saying at once what will happen" contains "$out" "interrupted: stopping at the next check with a restart (Ctrl-C again"
+ok "saying at once what will happen" contains "$out" "interrupted: stopping after this step with a restart (Ctrl-C again"
 ok "and at the end how to continue" contains "$out" "stopped by Ctrl-C (SIGINT) at t = "
 ok "with a restart" test -n "$(ls "$dir"/ctrl-c/restart-*.nc)"
 ok "every progress line on the 80-column terminal fits it, time left called left=" /usr/bin/python3 -c '

@@ -14,6 +14,7 @@ hydrocl=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 root=$(cd "$3" && pwd)
 fullfs=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
 . "$(dirname "$0")/../support/tap.sh"
+. "$(dirname "$0")/../cli/run_checks.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -180,6 +181,13 @@ run_capture timeout 300 "$mpirun" -n 3 -x LD_PRELOAD="$fullfs" -x FULLFS_FOLDER=
   -x ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$hydrocl" run "$root/cases/drop-island.yml" "${frames[@]}" -o "$dir/full" --force
 ok "a disk without room for a frame stops a collective writer with 74, no rank left waiting" equals "$rc" 74
 ok "saying so, with the room a frame needs" contains "$err" "it may take up to 0.0204 MB, the file system has 0.0164 MB left"
+# SIGTERM to one rank between checks and outputs: the ranks agree on it within a bounded wall time (signals.h), not
+# at the next check 100000 steps on.
+stop_unchecked stop-unchecked child "$mpirun" -n 2 "$hydrocl" run "$root/cases/drop-island.yml" --set grid.nx=20 \
+  --set grid.ny=20 --set time.end=100000 --set time.check_interval=100000 --set output.interval=0 \
+  --set output.gauges=[] --set restart.interval=0 --set output.progress=0.1 --force -o "$dir/stop-unchecked"
+ok "SIGTERM to one of 2 ranks between checks stops the run with exit 75" equals "$rc" 75
+ok "within a few seconds (took ${waited}/10 s)" test "$waited" -lt 50
 run_capture "$mpirun" -n 2 "$hydrocl" validate "$root/cases/drop-island.yml" --set grid.px=3
 ok "a process grid that cannot split 2 ranks is refused" equals "$rc" 65
 ok "the message names where grid.px was set" contains "$err" "--set grid.px=3: grid.px, grid.py: process grid px = 3"
