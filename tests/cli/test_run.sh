@@ -79,6 +79,15 @@ printf '1 2 3\n4 5 6\n' >"$dir/bed.csv"
 bad_input "a bed file of the wrong shape" "bed.csv" "$case_file" "${small[@]}" --set bed.shape=file \
   --set bed.file="$dir/bed.csv"
 bad_input "an unknown key" "did you mean" "$case_file" --set grid.nxx=3
+# A starting state faster than any flow (the run's divergence guard, 1e5 m/s) is refused before any output, naming
+# the key or file, not stopped at the first check with nothing good to go back to.
+bad_input "an initial hump of 2e9 m" "initial.height = 2e9 (--set initial.height=2e9)" "$case_file" "${small[@]}" \
+  --set initial.height=2e9
+bad_input "a bed 2e9 m deep" "bed.depth = 2e9 (--set bed.depth=2e9)" "$case_file" "${small[@]}" --set bed.depth=2e9
+/usr/bin/python3 -c 'print("\n".join(" ".join("1e300" if (i, j) == (3, 4) else "5" for i in range(40)) for j in range(40)))' \
+  >"$dir/deep-bed.csv"
+bad_input "a bed file holding 1e300" "bed.file = $dir/deep-bed.csv" "$case_file" "${small[@]}" --set bed.shape=file \
+  --set bed.file="$dir/deep-bed.csv"
 bad_input "a malformed tide" "amplitude period phase" "$case_file" --set boundary.west=level \
   --set boundary.west_tide="1 two 3"
 bad_input "one periodic side" "come in pairs" "$case_file" --set boundary.west=periodic
@@ -275,6 +284,11 @@ tamper past time -1e15
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/past" --restart latest
 ok "a restart at t = -1e15 s exits 65" equals "$rc" 65
 ok "saying why" contains "$err" "is at t = -1e+15 s, step 4: a run continues from a time and a step of 0 or more"
+tamper fast zeta 1e300
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/fast" --restart latest
+ok "a restart holding a level of 1e300 m exits 65" equals "$rc" 65
+ok "naming the restart" contains "$err" "above the 100000 m/s no shallow-water flow reaches (water 11000 m deep gives 328.497 m/s); check restart '$dir/fast/restart-"
+ok "before any output" test ! -e "$dir/fast/map.nc"
 tamper nan zeta nan
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/nan" --restart latest
 ok "a restart holding a NaN exits 65" equals "$rc" 65
