@@ -498,6 +498,9 @@ HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const
   spec.resume_time = tl->t;
   spec.resume_end = tl->t_end;
   if (q->restart) { /* the files first: a continuation they refuse must not have discarded any restart */
+    char history[RUN_PATH_SIZE];
+    output_path(q, "history.nc", history, sizeof history);
+    TRY(history_check_stations(history, outputs->gauges, outputs->ngauges));
     TRY(continue_map_alone(q, outputs, &spec));
     TRY(create_files(rt, decomp, q, &spec, outputs, files));
     TRY(run_claim_restarts(q, prefix, tl->step));

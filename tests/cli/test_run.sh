@@ -309,6 +309,25 @@ ok "--restart latest continues from a restart named with leading zeros" equals "
 ok "saying which" contains "$err" "continuing from $padded at t = 2 s"
 ok "and leaves the file whose name is not a restart's alone" test -e "$dir/padded/restart- 30.nc"
 ok "and rotates the restart away under its own name (restart.keep 1)" test ! -e "$padded"
+# A continued run whose gauges differ from the file's (moved, renamed, added or removed) would append the samples of
+# one gauge under another's name and place: refused (65) naming both, before any file is touched.
+cp "$dir/padded/history.nc" "$dir/padded-history.nc"
+for changed in "drop-centre 61" "drop-middle 60"; do
+  read -r name x <<<"$changed"
+  printf 'name,x,y\n%s,%s,100\nisland-west-shore,112,100\nbasin-corner,10,10\n' "$name" "$x" >"$dir/changed.csv"
+  run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/padded" --restart latest \
+    --set output.gauges=[] --set output.gauge_file="$dir/changed.csv"
+  ok "continuing with the first gauge now '$name' at x = $x m exits 65" equals "$rc" 65
+  ok "naming the gauge as the file holds it, as this run has it and where that is given" contains "$err" \
+    "its gauge 1 is 'drop-centre' at (60, 100) m, this run's is '$name' at ($x, 100) m ($dir/changed.csv:2)"
+  ok "and saying what to do" contains "$err" "give the gauges as they were, or start afresh (--overwrite)"
+done
+printf 'name,x,y\ndrop-centre,60,100\n' >"$dir/fewer.csv"
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/padded" --restart latest \
+  --set output.gauges=[] --set output.gauge_file="$dir/fewer.csv"
+ok "continuing with fewer gauges exits 65 too" equals "$rc" 65
+ok "saying how many" contains "$err" "it holds 3 gauges, this run has 1"
+ok "leaving the gauge file as it was" cmp -s "$dir/padded/history.nc" "$dir/padded-history.nc"
 
 
 # ---- SIGTERM and SIGUSR1: exit 75, a restart and a readable map file ----
