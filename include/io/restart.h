@@ -17,6 +17,7 @@
 #include "output.h"
 #include "status.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct {
@@ -58,6 +59,10 @@ HclStatus restart_count(const char *folder, const char *prefix, int *count);
 /* Removes the restarts of prefix in folder with a step above step (all of them for step -1): those of the run a
  * continued run replaces from step on, or of a run --overwrite replaces. Rank 0 removes; collective. */
 HclStatus restart_discard_after(const char *folder, const char *prefix, int64_t step);
+
+/* Whether the restart at path holds every one of names[0..count) (a field or a scalar): what a newer writer added
+ * (a model's solver memory) is read only from a restart that has it. Rank 0 looks; collective. */
+HclStatus restart_holds(const char *path, const char *const *names, int count, bool *holds);
 
 /* Reads path into fields (each rank its own block) and fills scalars[i].value by name. A restart of another grid
  * size or number of planes, without a field or scalar asked for, or holding a scalar as an array is HCL_EDATA naming

@@ -457,6 +457,29 @@ cleanup:
 }
 #endif
 
+HclStatus restart_holds(const char *path, const char *const *names, int count, bool *holds) {
+  HclStatus status = HCL_OK;
+  int all = 0;
+#ifdef HYDROCL_HAVE_NETCDF
+  int ncid = -1, var;
+  if (par_rank() == 0 && nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
+    all = 1;
+    for (int i = 0; i < count && all; i++) {
+      all = nc_inq_varid(ncid, names[i], &var) == NC_NOERR;
+    }
+    nc_close(ncid);
+  }
+#else
+  (void)path;
+  (void)names;
+  (void)count;
+#endif
+  TRY(par_broadcast_int(&all));
+cleanup:
+  *holds = all != 0;
+  return status;
+}
+
 HclStatus restart_read(const char *path, Field *const *fields, int nfields, RestartScalar *scalars, int nscalars) {
   HclStatus status = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
