@@ -35,6 +35,12 @@ typedef struct {
   const Mapping *map;     /* or a curvilinear grid's (OutputSpec); NULL: Cartesian */
   const char *points;     /* what they locate, for their long_name; NULL: "cell centre" */
   const Crs *crs;         /* the grid's CRS (OutputSpec); NULL: local Cartesian */
+  /* What a continued run must share with the run that wrote a restart (restart_check_case), kept as global
+   * attributes hydrocl_model, hydrocl_precision and hydrocl_bed_checksum (a 64-bit FNV-1a hash of the gathered bed,
+   * in hexadecimal); NULL: not kept. */
+  const char *model;     /* the case's model.name */
+  const char *precision; /* the run's precision: "double", "single", "mixed" */
+  Field *bed;            /* the still-water depth, 1 plane (borrowed) */
 } RestartSpec;
 
 typedef struct {
@@ -63,6 +69,13 @@ HclStatus restart_discard_after(const char *folder, const char *prefix, int64_t 
 /* Whether the restart at path holds every one of names[0..count) (a field or a scalar): what a newer writer added
  * (a model's solver memory) is read only from a restart that has it. Rank 0 looks; collective. */
 HclStatus restart_holds(const char *path, const char *const *names, int count, bool *holds);
+
+/* Whether the restart at path is one of this case, as spec describes it (model, precision, bed and the grid's
+ * coordinates: x0, dx, y0, dy or the curvilinear map): what differs is listed in one message, HCL_EDATA with what to
+ * do; with force (--force) a warning saying what the continued run keeps, and HCL_OK; another model is refused
+ * even so. A restart without the attributes (an earlier hydrocl's) is checked by its coordinates alone. spec->bed
+ * must be given. Collective. */
+HclStatus restart_check_case(const char *path, const RestartSpec *spec, bool force);
 
 /* Reads path into fields (each rank its own block) and fills scalars[i].value by name. A restart of another grid
  * size or number of planes, without a field or scalar asked for, or holding a scalar as an array is HCL_EDATA naming

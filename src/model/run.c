@@ -523,12 +523,26 @@ void run_close_files(RunFiles *files) {
   release_lock(files);
 }
 
+/* The precision a restart names: --precision's, "mixed" for --precision mixed. */
+static const char *run_precision(const RunRequest *q) {
+  return q->mixed ? "mixed" : q->precision == PRECISION_DOUBLE ? "double" : "single";
+}
+
+HclStatus run_check_restart(const Case *c, const RunRequest *q, const char *path, const RestartSpec *base) {
+  RestartSpec spec = *base;
+  spec.model = case_string(c, "model.name");
+  spec.precision = run_precision(q);
+  return restart_check_case(path, &spec, q->force);
+}
+
 HclStatus run_write_restart(const Case *c, const RunRequest *q, const char *prefix, const RestartSpec *base,
                             int64_t step, Field *const *fields, int nfields, const RestartScalar *scalars,
                             int nscalars) {
   HclStatus status = HCL_OK;
   char path[RUN_PATH_SIZE];
   RestartSpec spec = *base;
+  spec.model = case_string(c, "model.name");
+  spec.precision = run_precision(q);
   spec.folder = q->output_dir;
   spec.prefix = prefix;
   spec.keep = (int)case_int(c, "restart.keep");

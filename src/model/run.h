@@ -137,6 +137,11 @@ HclStatus run_write_restart(const Case *c, const RunRequest *request, const char
                             int64_t step, Field *const *fields, int nfields, const RestartScalar *scalars,
                             int nscalars);
 
+/* Refuses (HCL_EDATA, listing what differs) a restart at path of another case than c: another model, precision,
+ * bed or grid (restart_check_case; base as for run_write_restart, its bed given); with --force (request->force) only
+ * another model is refused, the rest warned of. Collective. */
+HclStatus run_check_restart(const Case *c, const RunRequest *request, const char *path, const RestartSpec *base);
+
 /* The restart a continued run reads (request->restart): the newest of prefix in the output folder for "latest",
  * else the file named. Collective. */
 HclStatus run_restart_path(const RunRequest *request, const char *prefix, char *path, size_t size);

@@ -368,20 +368,26 @@ static int restart_fields(SweRun *r, Field *fields[RESTART_FIELDS]) {
   return RESTART_FIELDS;
 }
 
+/* A restart's metadata, and what a continued run must share with it (run_check_restart). */
+static RestartSpec restart_spec(SweRun *r) {
+  const SweConfig *config = &r->setup.config;
+  return (RestartSpec){.source = r->source,
+                       .title = case_string(r->c, "model.title"),
+                       .fields = state_variables,
+                       .time_units = r->setup.time_units,
+                       .x0 = r->setup.x0 + config->dx / 2,
+                       .dx = config->dx,
+                       .y0 = r->setup.y0 + config->dy / 2,
+                       .dy = config->dy,
+                       .crs = r->setup.crs,
+                       .bed = swe_depth(r->swe)};
+}
+
 static HclStatus write_restart(void *model, double t, int64_t step) {
   HclStatus status = HCL_OK;
   SweRun *r = model;
   Field *fields[RESTART_FIELDS];
-  const SweConfig *config = &r->setup.config;
-  RestartSpec base = {.source = r->source,
-                      .title = case_string(r->c, "model.title"),
-                      .fields = state_variables,
-                      .time_units = r->setup.time_units,
-                      .x0 = r->setup.x0 + config->dx / 2,
-                      .dx = config->dx,
-                      .y0 = r->setup.y0 + config->dy / 2,
-                      .dy = config->dy,
-                      .crs = r->setup.crs};
+  RestartSpec base = restart_spec(r);
   RestartScalar scalars[] = {{"time", t, "time", NULL},
                              {"dt_cfl", r->dt_cfl, "the CFL-limited step of the last check interval", "s"}};
   int nfields = restart_fields(r, fields);
@@ -396,7 +402,9 @@ static HclStatus read_restart(SweRun *r) {
   Field *fields[RESTART_FIELDS];
   char path[PATH_SIZE];
   RestartScalar scalars[] = {{.name = "time"}, {.name = "step"}, {.name = "dt_cfl"}};
+  RestartSpec base = restart_spec(r);
   TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
+  TRY(run_check_restart(r->c, r->request, path, &base));
   TRY(restart_read(path, fields, restart_fields(r, fields), scalars, 3));
   snprintf(r->restarted_from, sizeof r->restarted_from, "%s", path);
   TRY(swe_sync_state(r->swe));

@@ -414,10 +414,25 @@ static const RestartScalar solver_scalars[WAVE_SOLVER_SCALARS] = {
     {"Phi_history_time_2", 0, "model time of the solution in slot 2", "s"},
 };
 
+/* A restart's metadata but its fields, and what a continued run must share with it (run_check_restart). */
+static RestartSpec restart_spec(WaveRun *r) {
+  const WaveSetup *s = &r->setup;
+  return (RestartSpec){.source = r->source,
+                       .title = case_string(r->c, "model.title"),
+                       .time_units = s->time_units,
+                       .x0 = s->config.x0,
+                       .dx = s->config.laplace.dx,
+                       .y0 = s->config.y0,
+                       .dy = s->config.laplace.dy,
+                       .map = s->config.laplace.map,
+                       .points = "grid point",
+                       .crs = s->crs,
+                       .bed = wave_depth(r->wave)};
+}
+
 static HclStatus write_restart(void *model, double t, int64_t step) {
   HclStatus status = HCL_OK;
   WaveRun *r = model;
-  const WaveSetup *s = &r->setup;
   OutputVariable variables[RESTART_FIELDS + WAVE_SOLVER_FIELDS_MAX];
   Field *state[RESTART_FIELDS + WAVE_SOLVER_FIELDS_MAX] = {wave_eta(r->wave), wave_phi(r->wave), wave_eta_max(r->wave),
                                                            wave_eta_min(r->wave)};
@@ -430,17 +445,8 @@ static HclStatus write_restart(void *model, double t, int64_t step) {
     scalars[1 + i] = solver_scalars[i];
     scalars[1 + i].value = memory[i];
   }
-  RestartSpec base = {.source = r->source,
-                      .title = case_string(r->c, "model.title"),
-                      .fields = variables, /* eta and phi at the free surface, the extremes, the solver's memory */
-                      .time_units = s->time_units,
-                      .x0 = s->config.x0,
-                      .dx = s->config.laplace.dx,
-                      .y0 = s->config.y0,
-                      .dy = s->config.laplace.dy,
-                      .map = s->config.laplace.map,
-                      .points = "grid point",
-                      .crs = s->crs};
+  RestartSpec base = restart_spec(r);
+  base.fields = variables; /* eta and phi at the free surface, the extremes, the solver's memory */
   TRY(run_write_restart(r->c, r->request, RESTART_PREFIX, &base, step, state, RESTART_FIELDS + nsolver, scalars,
                         1 + WAVE_SOLVER_SCALARS));
 cleanup:
@@ -493,7 +499,9 @@ static HclStatus read_restart(WaveRun *r) {
   char path[PATH_SIZE];
   RestartScalar scalars[] = {{.name = "time"}, {.name = "step"}};
   Field *state[] = {wave_eta(r->wave), wave_phi(r->wave), wave_eta_max(r->wave), wave_eta_min(r->wave)};
+  RestartSpec base = restart_spec(r);
   TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
+  TRY(run_check_restart(r->c, r->request, path, &base));
   TRY(restart_read(path, state, RESTART_FIELDS, scalars, 2));
   TRY(field_read_owned(state[0], r->eta));
   TRY(field_read_owned(state[1], r->phi));

@@ -293,6 +293,24 @@ tamper nan zeta nan
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/nan" --restart latest
 ok "a restart holding a NaN exits 65" equals "$rc" 65
 ok "naming the field and the point" contains "$err" "field 'zeta' holds nan (plane 0, y 0, x 0)"
+# A restart of another case (same number of cells, other size, bed or precision) is refused (65), listing what
+# differs, before any file is made; --force continues from it anyway, saying what it keeps.
+mkdir -p "$dir/other" && cp "$(last_restart "$dir/whole")" "$dir/other/"
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set grid.lx=300 --set time.end=6 -o "$dir/other" \
+  --restart latest
+ok "continuing from a restart of another grid size and bed exits 65" equals "$rc" 65
+ok "saying that the bed differs" contains "$err" "its bed differs from this case's (bed checksum"
+ok "and where the grid's first point lies in each" contains "$err" "its grid point (0, 0) lies at (2.5, 2.5) m, this case's at (3.75, 2.5) m"
+ok "and what to do" contains "$err" "Continue from a restart of this case, or pass --force to start this case"
+ok "making no file" test ! -e "$dir/other/map.nc"
+run_capture "$hydrocl" --precision single run "$case_file" "${restart_args[@]}" --set time.end=6 -o "$dir/other" \
+  --restart latest
+ok "continuing in another precision exits 65" equals "$rc" 65
+ok "naming both precisions" contains "$err" "it was computed in double precision, this run's is single"
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set grid.lx=300 --set time.end=6 -o "$dir/other" \
+  --restart latest --force
+ok "with --force it continues" equals "$rc" 0
+ok "saying what it keeps" contains "$err" "Continuing anyway (--force): this run keeps that restart's fields, time and step, and takes them on this case's grid, bed, model and precision"
 mkdir -p "$dir/stale" && cp "$(last_restart "$dir/whole")" "$dir/stale/"
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/stale"
 ok "a fresh run into a folder holding restarts of another run exits 73" equals "$rc" 73
