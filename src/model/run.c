@@ -599,7 +599,7 @@ static HclStatus stop_if_asked(const RunSteps *steps, void *model, const Timelin
   TRY(signals_poll(poll, checked, &signal_number));
   if (signal_number) {
     if (!checked) {
-      TRY(steps->check(model));
+      TRY(steps->guard ? steps->guard(model) : steps->check(model));
     }
     if (!restart_written) {
       TRY(steps->write_restart(model, tl->t, tl->step));

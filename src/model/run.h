@@ -153,6 +153,9 @@ HclStatus run_resume(Timeline *tl, const char *path, double t, int64_t step);
 typedef struct {
   HclStatus (*advance)(void *model, Timeline *tl, double *dt, TimelineDue *due); /* one step, along tl */
   HclStatus (*check)(void *model); /* the divergence guard and the save of the last good state */
+  /* The divergence guard alone, changing nothing a later step depends on (a CFL step): before the restart of a stop
+   * at a step that was not checked, so the continued run takes the uninterrupted one's steps. NULL: check. */
+  HclStatus (*guard)(void *model);
   HclStatus (*write)(void *model, bool map_due, bool history_due);
   HclStatus (*write_restart)(void *model, double t, int64_t step);
   void (*describe)(void *model, char *extra, size_t size); /* more key=value fields of a progress line, or NULL */

@@ -76,6 +76,8 @@ typedef struct {
   double residual;            /* the last level solve's true relative residual at the last check (NAN: none) */
   char source[256];
   char restarted_from[PATH_SIZE]; /* the restart a continued run read, "" for a fresh run */
+  bool keep_cfl_step; /* a continued run's first check keeps the restart's CFL step: the uninterrupted run goes on
+                       * with it to its next check (a stop by a signal comes between checks) */
 } SweRun;
 
 /* ---- time ---------------------------------------------------------------------------------------------------- */
@@ -407,6 +409,7 @@ static HclStatus read_restart(SweRun *r) {
   TRY(run_check_restart(r->c, r->request, path, &base));
   TRY(restart_read(path, fields, restart_fields(r, fields), scalars, 3));
   snprintf(r->restarted_from, sizeof r->restarted_from, "%s", path);
+  r->keep_cfl_step = true;
   TRY(swe_sync_state(r->swe));
   r->dt_cfl = scalars[2].value;
   TRY(run_resume(&r->tl, path, scalars[0].value, (int64_t)scalars[1].value));
@@ -561,8 +564,23 @@ static HclStatus check_state(void *model) {
   TRY(swe_last_residual(r->swe, &r->residual));
   r->t_good = r->tl.t;
   r->step_good = r->tl.step;
-  if (r->setup.dt_fixed == 0) {
+  if (r->setup.dt_fixed == 0 && !r->keep_cfl_step) {
     r->dt_cfl = cfl_limited_step(r, speeds);
+  }
+  r->keep_cfl_step = false;
+cleanup:
+  return status;
+}
+
+/* The divergence guard of check_state alone: before the restart of a stop between checks, whose CFL step must stay
+ * the one the uninterrupted run goes on with. */
+static HclStatus guard_state(void *model) {
+  HclStatus status = HCL_OK;
+  SweRun *r = model;
+  Speeds speeds;
+  TRY(measure_speeds(r, &speeds));
+  if (!(speeds.wave <= DIVERGED_SPEED)) {
+    TRY(stop_diverged(r, speeds.wave));
   }
 cleanup:
   return status;
@@ -617,6 +635,7 @@ static void describe(void *model, char *extra, size_t size) {
 static HclStatus time_loop(SweRun *r) {
   static const RunSteps steps = {.advance = advance,
                                  .check = check_state,
+                                 .guard = guard_state,
                                  .write = write_output,
                                  .write_restart = write_restart,
                                  .describe = describe};

@@ -370,13 +370,19 @@ assert len(netCDF4.Dataset(sys.argv[1] + "/map.nc").dimensions["time"]) >= 2' "$
 done
 
 # A signal is seen after the step it arrives in, not only at checks and outputs: here there is no check for 100000
-# steps and no output but the first frame, and the run (2 million steps to its end) stops at once.
-stop_unchecked stop-unchecked self "$hydrocl" run "$case_file" "${small[@]}" --set time.end=100000 \
-  --set time.check_interval=100000 --set output.interval=0 --set output.gauges=[] --set restart.interval=0 \
-  --set output.progress=0.1 --force -o "$dir/stop-unchecked"
+# steps and no output but the first frame and the last. The restart of such a step keeps the CFL step of the last
+# check, so the continued run ends with the bits of the uninterrupted one.
+unchecked=("${small[@]}" --set time.end=6000 --set time.check_interval=100000 --set output.interval=0
+  --set output.gauges=[] --set restart.interval=0 --set output.progress=0.1)
+stop_unchecked stop-unchecked self "$hydrocl" run "$case_file" "${unchecked[@]}" -o "$dir/stop-unchecked"
 ok "SIGTERM between checks and outputs stops the run with exit 75" equals "$rc" 75
 ok "within a few seconds (took ${waited}/10 s)" test "$waited" -lt 50
 ok "with a restart" test -n "$(ls "$dir"/stop-unchecked/restart-*.nc)"
+run_capture "$hydrocl" run "$case_file" "${unchecked[@]}" -o "$dir/stop-unchecked" --restart latest
+ok "the run continued from it exits 0" equals "$rc" 0
+run_capture "$hydrocl" run "$case_file" "${unchecked[@]}" -o "$dir/not-stopped"
+ok "and ends with the bits of the uninterrupted run" /usr/bin/python3 "$ncsame" "$dir/not-stopped/map.nc" \
+  "$dir/stop-unchecked/map.nc" time zeta u v
 
 # ---- Ctrl-C on a terminal (issue 32, 4): as SIGTERM, a second one at once; the progress line fits 80 columns ----
 # tests/cli/pty_run.py runs the command on an 80-column pseudo-terminal and types Ctrl-C once the map file has frames.
