@@ -75,10 +75,6 @@ ok "defaults of an unknown model exits 64" equals "$rc" 64
 
 # ---- bad input: exit 65, a message naming the key, no output folder ----
 bad_input "a fixed dt beyond the CFL limit" "breaks the CFL limit" "$case_file" "${small[@]}" --set time.dt=5
-printf '1 2 3\n4 5 6\n' >"$dir/bed.csv"
-bad_input "a bed file of the wrong shape" "bed.csv" "$case_file" "${small[@]}" --set bed.shape=file \
-  --set bed.file="$dir/bed.csv"
-bad_input "an unknown key" "did you mean" "$case_file" --set grid.nxx=3
 # A starting state faster than any flow (the run's divergence guard, 1e5 m/s) is refused before any output, naming
 # the key or file, not stopped at the first check with nothing good to go back to.
 bad_input "an initial hump of 2e9 m" "initial.height = 2e9 (--set initial.height=2e9)" "$case_file" "${small[@]}" \
@@ -88,6 +84,10 @@ bad_input "a bed 2e9 m deep" "bed.depth = 2e9 (--set bed.depth=2e9)" "$case_file
   >"$dir/deep-bed.csv"
 bad_input "a bed file holding 1e300" "bed.file = $dir/deep-bed.csv" "$case_file" "${small[@]}" --set bed.shape=file \
   --set bed.file="$dir/deep-bed.csv"
+printf '1 2 3\n4 5 6\n' >"$dir/bed.csv"
+bad_input "a bed file of the wrong shape" "bed.csv" "$case_file" "${small[@]}" --set bed.shape=file \
+  --set bed.file="$dir/bed.csv"
+bad_input "an unknown key" "did you mean" "$case_file" --set grid.nxx=3
 bad_input "a malformed tide" "amplitude period phase" "$case_file" --set boundary.west=level \
   --set boundary.west_tide="1 two 3"
 bad_input "one periodic side" "come in pairs" "$case_file" --set boundary.west=periodic
