@@ -52,6 +52,14 @@ typedef struct {
  * abandoned by hydrocl itself, and each finished frame is already on disk. */
 void output_library_init(void);
 
+/* Whether blocks of ranks may be written collectively into the existing netCDF-4 file at path, judged by its
+ * variable `variable`: only where its chunks were allocated when the file grew (HDF5's early allocation, which a
+ * file made by parallel netCDF has). A file made by one rank allocates chunks as they are written, and HDF5 (1.10)
+ * then fails a collective write of a chunk shared by ranks on some ranks only, leaving the others waiting; such a
+ * file is continued by rank 0 alone. true without HDF5 (no collective writes then). Rank 0's answer; not
+ * collective. */
+bool output_continues_collectively(const char *path, const char *variable);
+
 /* Creates every missing folder of path (mkdir -p) on rank 0; HCL_ECANTCREAT when one cannot be made. Collective. */
 HclStatus output_make_folders(const char *path);
 

@@ -124,6 +124,16 @@ HclStatus wave_set_incident(Wave *wave, const WaveIncident *incident);
 /* Sets the state at time t from this rank's owned points (x fastest); forgets the extrapolation history. */
 HclStatus wave_set_state(Wave *wave, double t, const double *eta, const double *phi);
 
+/* What the next Laplace solves start from, which a restart keeps so that a continued run takes the steps of an
+ * uninterrupted one bit for bit: Phi (the last solve's solution, nz + 1 planes, named "Phi") and the solutions
+ * remembered for extrapolating the first guess ("Phi_history_M", time.extrapolation > 1), in fields (borrowed; room
+ * for WAVE_SOLVER_FIELDS_MAX), and in scalars (room for WAVE_SOLVER_SCALARS) how many are remembered, the newest's
+ * slot and the slots' times. Returns the number of fields. wave_restore_solver_memory takes the scalars back after
+ * the fields were written (and after wave_set_state, which forgets them). */
+enum { WAVE_SOLVER_FIELDS_MAX = 1 + WAVE_EXTRAPOLATION_MAX, WAVE_SOLVER_SCALARS = 2 + WAVE_EXTRAPOLATION_MAX };
+int wave_solver_memory(Wave *wave, Field **fields, double *scalars);
+HclStatus wave_restore_solver_memory(Wave *wave, const double *scalars);
+
 typedef struct {
   int solves;           /* Laplace solves in the step: 4 */
   int iterations;       /* defect-correction iterations (preconditioner applications), summed over the solves */

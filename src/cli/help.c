@@ -25,7 +25,10 @@ static const OptionHelp option_help[] = {
     {OPT_LIST, "--list", "list the benchmarks"},
     {OPT_OUTPUT, "-o, --output DIR", "output folder (default out/CASE, CASE the case file's name)"},
     {OPT_OVERWRITE, "--overwrite", "replace the output of an earlier run in that folder"},
-    {OPT_FORCE, "--force", "go on where the output may not fit the output folder's file system"},
+    {OPT_FORCE, "--force",
+     "go on where the output may not fit the output folder's file system, or (with --restart) from a restart of "
+     "another grid, bed or precision: the run keeps that restart's fields, time and step on this case's grid, bed "
+     "and precision"},
     {OPT_REALTIME, "--realtime",
      "a variational-boussinesq case: keep simulated time in step with the wall clock (a simulator's frames) and "
      "report frames that miss their deadline"},

@@ -4,6 +4,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "par.h"
@@ -12,7 +13,7 @@ static volatile sig_atomic_t caught = 0;
 
 static void record(int signal_number) {
   static const char first[] =
-      "\nhydrocl: interrupted: stopping at the next check with a restart (Ctrl-C again to stop at once)\n";
+      "\nhydrocl: interrupted: stopping after this step with a restart (Ctrl-C again to stop at once)\n";
   if (signal_number == SIGINT && caught == SIGINT) { /* a second Ctrl-C: at once, as without the handler */
     signal(SIGINT, SIG_DFL);
     raise(SIGINT);
@@ -45,6 +46,39 @@ HclStatus signals_agree(int *signal_number) {
   int mine = caught;
   *signal_number = mine;
   TRY(par_max_int(signal_number));
+cleanup:
+  return status;
+}
+
+static double wall_seconds(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
+void signals_poll_start(SignalPoll *poll) {
+  *poll = (SignalPoll){.every = 1, .left = 1, .since = 0, .last = wall_seconds()};
+}
+
+HclStatus signals_poll(SignalPoll *poll, bool now, int *signal_number) {
+  HclStatus status = HCL_OK;
+  *signal_number = 0;
+  poll->since++;
+  if (par_size() == 1) {
+    *signal_number = caught;
+    goto cleanup;
+  }
+  if (!now && --poll->left > 0) {
+    goto cleanup;
+  }
+  TRY(signals_agree(signal_number));
+  double at = wall_seconds(), per_step = (at - poll->last) / (double)poll->since;
+  TRY(par_max_double(&per_step)); /* the slowest rank's: every rank then takes the same cadence */
+  double steps = per_step > 0 ? SIGNALS_POLL_SECONDS / per_step : 2.0 * (double)poll->every;
+  poll->every = steps < 1 ? 1 : steps > 1e6 ? 1000000 : (int64_t)steps;
+  poll->left = poll->every;
+  poll->since = 0;
+  poll->last = at;
 cleanup:
   return status;
 }

@@ -730,3 +730,67 @@ void station_record_free(StationRecord *r) {
   free(r->y);
   memset(r, 0, sizeof *r);
 }
+
+#ifdef HYDROCL_HAVE_NETCDF
+/* Rank 0's part of history_check_stations. */
+static HclStatus check_stations(const char *path, const Gauge *gauges, int ngauges) {
+  HclStatus status = HCL_OK;
+  int ncid = -1, dim, var_name, var_x, var_y;
+  size_t nstations = 0;
+  char(*names)[GAUGE_NAME_MAX] = NULL;
+  double *x = NULL, *y = NULL;
+  static const char *const what_to_do =
+      "a continued run keeps the gauges of the run it continues (its samples would go on under the file's names "
+      "and positions): give the gauges as they were, or start afresh (--overwrite) or into another output folder";
+  if (access(path, F_OK) != 0) {
+    goto cleanup; /* the run being continued had no gauges: a new file */
+  }
+  int err = nc_open(path, NC_NOWRITE, &ncid);
+  REQUIRE(err == NC_NOERR, HCL_EDATA, "cannot continue '%s': %s", path, nc_strerror(err));
+  REQUIRE(nc_inq_dimid(ncid, "station", &dim) == NC_NOERR && nc_inq_dimlen(ncid, dim, &nstations) == NC_NOERR &&
+              nc_inq_varid(ncid, "station_name", &var_name) == NC_NOERR &&
+              nc_inq_varid(ncid, "x", &var_x) == NC_NOERR && nc_inq_varid(ncid, "y", &var_y) == NC_NOERR,
+          HCL_EDATA, "cannot continue '%s': it holds no stations with names and positions", path);
+  REQUIRE(nstations == (size_t)ngauges, HCL_EDATA, "cannot continue '%s': it holds %zu gauges, this run has %d; %s",
+          path, nstations, ngauges, what_to_do);
+  TRY_ALLOC(names, nstations + 1);
+  TRY_ALLOC(x, nstations + 1);
+  TRY_ALLOC(y, nstations + 1);
+  memset(names, 0, (nstations + 1) * sizeof *names);
+  if (nstations > 0) {
+    TRY_NC(nc_get_var_text(ncid, var_name, &names[0][0]), path);
+    TRY_NC(nc_get_var_double(ncid, var_x, x), path);
+    TRY_NC(nc_get_var_double(ncid, var_y, y), path);
+  }
+  for (size_t k = 0; k < nstations; k++) {
+    const Gauge *g = &gauges[k];
+    names[k][GAUGE_NAME_MAX - 1] = '\0';
+    REQUIRE(strncmp(names[k], g->name, GAUGE_NAME_MAX - 1) == 0 && x[k] == g->x && y[k] == g->y, HCL_EDATA,
+            "cannot continue '%s': its gauge %zu is '%s' at (%.17g, %.17g) m, this run's is '%s' at (%.17g, %.17g) "
+            "m (%s); %s",
+            path, k + 1, names[k], x[k], y[k], g->name, g->x, g->y, g->origin, what_to_do);
+  }
+cleanup:
+  if (ncid >= 0) {
+    nc_close(ncid);
+  }
+  free(names);
+  free(x);
+  free(y);
+  return status;
+}
+#endif
+
+HclStatus history_check_stations(const char *path, const Gauge *gauges, int ngauges) {
+  HclStatus local = HCL_OK;
+#ifdef HYDROCL_HAVE_NETCDF
+  if (par_rank() == 0) {
+    local = check_stations(path, gauges, ngauges);
+  }
+#else
+  (void)path;
+  (void)gauges;
+  (void)ngauges;
+#endif
+  return par_agree(local);
+}

@@ -3,6 +3,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +22,36 @@ void output_library_init(void) {
    * MPI_COMM_SELF), where it crashes alike: started here, before par_init, it has none. */
   H5open();
 #endif
+}
+
+bool output_continues_collectively(const char *path, const char *variable) {
+  bool early = true;
+#ifdef HYDROCL_HAVE_HDF5
+  hid_t file = H5I_INVALID_HID, data = H5I_INVALID_HID, plist = H5I_INVALID_HID;
+  H5D_alloc_time_t when = H5D_ALLOC_TIME_ERROR;
+  H5E_BEGIN_TRY { /* a file HDF5 cannot read is refused by netCDF after this, with a message */
+    file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    data = file >= 0 ? H5Dopen2(file, variable, H5P_DEFAULT) : H5I_INVALID_HID;
+    plist = data >= 0 ? H5Dget_create_plist(data) : H5I_INVALID_HID;
+    if (plist >= 0 && H5Pget_alloc_time(plist, &when) >= 0) {
+      early = when == H5D_ALLOC_TIME_EARLY;
+    }
+    if (plist >= 0) {
+      H5Pclose(plist);
+    }
+    if (data >= 0) {
+      H5Dclose(data);
+    }
+    if (file >= 0) {
+      H5Fclose(file);
+    }
+  }
+  H5E_END_TRY;
+#else
+  (void)path;
+  (void)variable;
+#endif
+  return early;
 }
 
 HclStatus output_make_folders(const char *path) {

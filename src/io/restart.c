@@ -3,58 +3,80 @@
 #include "restart.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "checkpoint.h"
+#include "log.h"
 #include "ncutil.h"
 #include "par.h"
 
 #ifdef HYDROCL_HAVE_NETCDF
-/* The step of a file named PREFIX-STEP.nc, or -1 when the name is not a restart of that prefix. */
+/* A restart found in a folder: its step and its name as it is there ("restart-0020.nc" is step 20). */
+typedef struct {
+  int64_t step;
+  char name[256];
+} RestartEntry;
+
+/* The step of a file named PREFIX-DIGITS.nc, or -1 when the name is not strictly that (a sign, a space or no digit
+ * is some other file, never a restart to read or remove). */
 static int64_t step_of(const char *name, const char *prefix) {
   size_t n = strlen(prefix);
-  char *end = NULL;
   if (strncmp(name, prefix, n) != 0 || name[n] != '-') {
     return -1;
   }
-  long long step = strtoll(name + n + 1, &end, 10);
-  return end != name + n + 1 && strcmp(end, ".nc") == 0 && step >= 0 ? (int64_t)step : -1;
+  const char *digits = name + n + 1, *end = digits;
+  int64_t step = 0;
+  for (; *end >= '0' && *end <= '9'; end++) {
+    if (step > (INT64_MAX - (*end - '0')) / 10) {
+      return -1;
+    }
+    step = 10 * step + (*end - '0');
+  }
+  return end != digits && strcmp(end, ".nc") == 0 ? step : -1;
 }
 
-/* The steps of the restarts in folder, newest first. Caller frees *steps. */
-static HclStatus list_steps(const char *folder, const char *prefix, int64_t **steps, int *count) {
+/* Newest first; of one step (restart-20.nc and restart-0020.nc), by name so the order never depends on readdir. */
+static bool comes_before(const RestartEntry *a, const RestartEntry *b) {
+  return a->step != b->step ? a->step > b->step : strcmp(a->name, b->name) < 0;
+}
+
+/* The restarts of prefix in folder, newest first, with their names as found. Caller frees *entries. */
+static HclStatus list_restarts(const char *folder, const char *prefix, RestartEntry **entries, int *count) {
   HclStatus status = HCL_OK;
   DIR *dir = opendir(folder);
-  int64_t *list = NULL;
+  RestartEntry *list = NULL;
   int n = 0, capacity = 0;
   REQUIRE(dir != NULL, HCL_ENOINPUT, "cannot read folder '%s': %s", folder, strerror(errno));
   for (struct dirent *entry = readdir(dir); entry; entry = readdir(dir)) {
-    int64_t step = step_of(entry->d_name, prefix);
-    if (step < 0) {
+    RestartEntry found = {.step = step_of(entry->d_name, prefix)};
+    if (found.step < 0 || strlen(entry->d_name) >= sizeof found.name) {
       continue;
     }
+    snprintf(found.name, sizeof found.name, "%s", entry->d_name);
     if (n == capacity) {
       capacity = capacity ? 2 * capacity : 8;
-      int64_t *bigger = realloc(list, (size_t)capacity * sizeof *list);
+      RestartEntry *bigger = realloc(list, (size_t)capacity * sizeof *list);
       REQUIRE(bigger != NULL, HCL_ENOMEM, "cannot list the restarts in '%s'", folder);
       list = bigger;
     }
     int i = n++;
-    while (i > 0 && list[i - 1] < step) { /* insertion keeps newest first */
+    while (i > 0 && comes_before(&found, &list[i - 1])) { /* insertion keeps newest first */
       list[i] = list[i - 1];
       i--;
     }
-    list[i] = step;
+    list[i] = found;
   }
-  *steps = list;
+  *entries = list;
   *count = n;
   list = NULL;
 cleanup:
@@ -115,7 +137,47 @@ cleanup:
   return status;
 }
 
-static HclStatus define_globals(int ncid, const char *path, const RestartSpec *spec) {
+/* 64-bit FNV-1a over values[0..n) rounded to float: the same bed gives the same text in every precision (a single
+ * precision run holds its bed rounded so) on any machine of one byte order. */
+static void bed_checksum(const double *values, size_t n, char text[17]) {
+  uint64_t hash = 14695981039346656037ULL;
+  for (size_t p = 0; p < n; p++) {
+    float value = (float)values[p];
+    unsigned char bytes[sizeof value];
+    memcpy(bytes, &value, sizeof value);
+    for (size_t b = 0; b < sizeof value; b++) {
+      hash = (hash ^ bytes[b]) * 1099511628211ULL;
+    }
+  }
+  snprintf(text, 17, "%016" PRIx64, hash);
+}
+
+/* spec->bed's checksum on rank 0 ("" elsewhere and without a bed). Collective. */
+static HclStatus checksum_bed(const RestartSpec *spec, char text[17]) {
+  HclStatus status = HCL_OK;
+  double *bed = NULL;
+  text[0] = '\0';
+  if (!spec->bed) {
+    goto cleanup;
+  }
+  const DecompSpec *g = decomp_spec(field_decomp(spec->bed));
+  size_t n = (size_t)g->nx * g->ny;
+  HclStatus local = HCL_OK;
+  if (par_rank() == 0) {
+    bed = malloc(n * sizeof *bed);
+    local = bed ? HCL_OK : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot hold the bed to check the restart");
+  }
+  TRY(par_agree(local));
+  TRY(field_gather(spec->bed, bed));
+  if (par_rank() == 0) {
+    bed_checksum(bed, n, text);
+  }
+cleanup:
+  free(bed);
+  return status;
+}
+
+static HclStatus define_globals(int ncid, const char *path, const RestartSpec *spec, const char *checksum) {
   HclStatus status = HCL_OK;
   char title[512];
   snprintf(title, sizeof title, "hydrocl restart: %s", spec->title);
@@ -125,13 +187,23 @@ static HclStatus define_globals(int ncid, const char *path, const RestartSpec *s
   if (spec->history) {
     TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "history", spec->history), path);
   }
+  if (spec->model) {
+    TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "hydrocl_model", spec->model), path);
+  }
+  if (spec->precision) {
+    TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "hydrocl_precision", spec->precision), path);
+  }
+  if (checksum[0]) {
+    TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "hydrocl_bed_checksum", checksum), path);
+  }
 cleanup:
   return status;
 }
 
 /* Rank 0: the netCDF file of one restart, at path. */
-static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
-                            double *const *globals, const RestartScalar *scalars, int nscalars) {
+static HclStatus write_file(const char *path, const RestartSpec *spec, const char *checksum, int64_t step,
+                            Field *const *fields, int nfields, double *const *globals, const RestartScalar *scalars,
+                            int nscalars) {
   HclStatus status = HCL_OK;
   int ncid = -1, step_var;
   NcGrid grid;
@@ -170,7 +242,7 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, int64_t s
   }
   RestartScalar step_scalar = {"step", (double)step, "number of time steps taken", "1"};
   TRY(define_scalar(ncid, path, spec, &step_scalar, &step_var));
-  TRY(define_globals(ncid, path, spec));
+  TRY(define_globals(ncid, path, spec, checksum));
   TRY_NC(nc_enddef(ncid), path);
   TRY(nc_output_write_grid(ncid, &where, g->ny, g->nx, &grid));
   TRY_ALLOC(scratch, largest);
@@ -215,15 +287,15 @@ cleanup:
 
 /* Rank 0: write to a hidden temporary name, flush it, take the output files' checkpoints, rename, flush the folder,
  * then remove all but the newest spec->keep of the steps up to this one and the checkpoints of other steps. */
-static HclStatus write_and_rotate(const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
-                                  double *const *globals, const RestartScalar *scalars, int nscalars,
+static HclStatus write_and_rotate(const RestartSpec *spec, const char *checksum, int64_t step, Field *const *fields,
+                                  int nfields, double *const *globals, const RestartScalar *scalars, int nscalars,
                                   const char *path) {
   HclStatus status = HCL_OK;
-  int64_t *steps = NULL;
+  RestartEntry *restarts = NULL;
   int count = 0;
   char temporary[4200], old[4200];
   snprintf(temporary, sizeof temporary, "%s/.%s-%" PRId64 ".nc.tmp", spec->folder, spec->prefix, step);
-  status = write_file(temporary, spec, step, fields, nfields, globals, scalars, nscalars);
+  status = write_file(temporary, spec, checksum, step, fields, nfields, globals, scalars, nscalars);
   if (status == HCL_OK) {
     status = flush_to_disk(temporary);
   }
@@ -239,18 +311,18 @@ static HclStatus write_and_rotate(const RestartSpec *spec, int64_t step, Field *
   for (int i = 0; i < spec->ncheckpoints; i++) {
     TRY(checkpoint_discard(spec->checkpoints[i], step));
   }
-  TRY(list_steps(spec->folder, spec->prefix, &steps, &count));
+  TRY(list_restarts(spec->folder, spec->prefix, &restarts, &count));
   for (int i = 0, kept = 0; i < count; i++) {
     /* Later steps are left from an earlier, longer run: not this run's to rotate. Of the rest this step is the
      * newest, so it is always kept. */
-    if (steps[i] > step || kept++ < spec->keep) {
+    if (restarts[i].step > step || kept++ < spec->keep) {
       continue;
     }
-    snprintf(old, sizeof old, "%s/%s-%" PRId64 ".nc", spec->folder, spec->prefix, steps[i]);
+    snprintf(old, sizeof old, "%s/%s", spec->folder, restarts[i].name);
     REQUIRE(unlink(old) == 0, HCL_EIO, "cannot remove old restart '%s': %s", old, strerror(errno));
   }
 cleanup:
-  free(steps);
+  free(restarts);
   return status;
 }
 
@@ -287,14 +359,16 @@ HclStatus restart_write(const RestartSpec *spec, int64_t step, Field *const *fie
 #else
   HclStatus local = HCL_OK;
   bool root = par_rank() == 0;
+  char checksum[17];
   ASSERT(nfields > 0 && spec->keep >= 1);
+  TRY(checksum_bed(spec, checksum));
   /* Rank 0 may fail to allocate the global arrays: agree before the gathers. */
   TRY(par_agree(allocate_globals(fields, nfields, &globals)));
   for (int i = 0; i < nfields; i++) {
     TRY(field_gather(fields[i], globals[i]));
   }
   if (root) {
-    local = write_and_rotate(spec, step, fields, nfields, globals, scalars, nscalars, path);
+    local = write_and_rotate(spec, checksum, step, fields, nfields, globals, scalars, nscalars, path);
   }
   TRY(par_agree(local));
   if (path_out) {
@@ -312,13 +386,13 @@ cleanup:
 HclStatus restart_latest(const char *folder, const char *prefix, char *path, size_t path_size) {
   HclStatus status = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
-  int64_t *steps = NULL;
+  RestartEntry *restarts = NULL;
   int count = 0;
-  TRY(list_steps(folder, prefix, &steps, &count));
+  TRY(list_restarts(folder, prefix, &restarts, &count));
   REQUIRE(count > 0, HCL_ENOINPUT, "no restart %s-STEP.nc in '%s' to continue from", prefix, folder);
-  snprintf(path, path_size, "%s/%s-%" PRId64 ".nc", folder, prefix, steps[0]);
+  snprintf(path, path_size, "%s/%s", folder, restarts[0].name);
 cleanup:
-  free(steps);
+  free(restarts);
 #else
   (void)path;
   (void)path_size;
@@ -333,16 +407,16 @@ cleanup:
 /* Rank 0's part of restart_discard_after. */
 static HclStatus discard_after(const char *folder, const char *prefix, int64_t step) {
   HclStatus status = HCL_OK;
-  int64_t *steps = NULL;
+  RestartEntry *restarts = NULL;
   int count = 0;
   char path[4200];
-  TRY(list_steps(folder, prefix, &steps, &count));
-  for (int i = 0; i < count && steps[i] > step; i++) {
-    snprintf(path, sizeof path, "%s/%s-%" PRId64 ".nc", folder, prefix, steps[i]);
+  TRY(list_restarts(folder, prefix, &restarts, &count));
+  for (int i = 0; i < count && restarts[i].step > step; i++) {
+    snprintf(path, sizeof path, "%s/%s", folder, restarts[i].name);
     REQUIRE(unlink(path) == 0, HCL_EIO, "cannot remove restart '%s': %s", path, strerror(errno));
   }
 cleanup:
-  free(steps);
+  free(restarts);
   return status;
 }
 #endif
@@ -365,12 +439,12 @@ HclStatus restart_count(const char *folder, const char *prefix, int *count) {
   HclStatus status = HCL_OK;
   *count = 0;
 #ifdef HYDROCL_HAVE_NETCDF
-  int64_t *steps = NULL;
+  RestartEntry *restarts = NULL;
   if (access(folder, F_OK) == 0) {
-    TRY(list_steps(folder, prefix, &steps, count));
+    TRY(list_restarts(folder, prefix, &restarts, count));
   }
 cleanup:
-  free(steps);
+  free(restarts);
 #else
   (void)folder;
   (void)prefix;
@@ -443,6 +517,180 @@ cleanup:
   return status;
 }
 #endif
+
+#ifdef HYDROCL_HAVE_NETCDF
+/* The global attribute name of ncid as text, "" when it has none. */
+static void read_global_text(int ncid, const char *name, char *text, size_t size) {
+  size_t length = 0;
+  text[0] = '\0';
+  if (nc_inq_attlen(ncid, NC_GLOBAL, name, &length) == NC_NOERR && length < size &&
+      nc_get_att_text(ncid, NC_GLOBAL, name, text) == NC_NOERR) {
+    text[length] = '\0';
+  }
+}
+
+/* Appends "; " and the formatted text to differences. */
+static void add_difference(char *differences, size_t size, const char *format, ...) {
+  size_t used = strlen(differences);
+  if (used + 3 >= size) {
+    return;
+  }
+  if (used > 0) {
+    used += (size_t)snprintf(differences + used, size - used, "; ");
+  }
+  va_list args;
+  va_start(args, format);
+  vsnprintf(differences + used, size - used, format, args);
+  va_end(args);
+}
+
+/* The first grid point where the restart's coordinates differ from spec's (beyond rounding), into differences. */
+static HclStatus compare_grid(int ncid, const char *path, const RestartSpec *spec, int nx, int ny, char *differences,
+                              size_t size) {
+  HclStatus status = HCL_OK;
+  int var_x, var_y, ndims = 0;
+  size_t n = spec->map ? (size_t)nx * ny : (size_t)(nx > ny ? nx : ny);
+  double *x = NULL, *y = NULL;
+  if (nc_inq_varid(ncid, "x", &var_x) != NC_NOERR || nc_inq_varid(ncid, "y", &var_y) != NC_NOERR ||
+      nc_inq_varndims(ncid, var_x, &ndims) != NC_NOERR || ndims != (spec->map ? 2 : 1)) {
+    add_difference(differences, size, "its grid is %s, this case's %s", spec->map ? "Cartesian" : "curvilinear",
+                   spec->map ? "curvilinear" : "Cartesian");
+    goto cleanup;
+  }
+  int dims[2];
+  size_t nx_file = 0, ny_file = 0;
+  TRY_NC(nc_inq_vardimid(ncid, var_x, dims), path); /* x(gamma, xi) on a curvilinear grid, x(x) and y(y) else */
+  if (spec->map) {
+    TRY_NC(nc_inq_dimlen(ncid, dims[0], &ny_file), path);
+    TRY_NC(nc_inq_dimlen(ncid, dims[1], &nx_file), path);
+  } else {
+    TRY_NC(nc_inq_dimlen(ncid, dims[0], &nx_file), path);
+    TRY_NC(nc_inq_vardimid(ncid, var_y, dims), path);
+    TRY_NC(nc_inq_dimlen(ncid, dims[0], &ny_file), path);
+  }
+  if (nx_file != (size_t)nx || ny_file != (size_t)ny) {
+    add_difference(differences, size, "its grid has %zu x %zu points, this case's %d x %d (grid.nx, grid.ny)", nx_file,
+                   ny_file, nx, ny);
+    goto cleanup;
+  }
+  TRY_ALLOC(x, n);
+  TRY_ALLOC(y, n);
+  TRY_NC(nc_get_var_double(ncid, var_x, x), path);
+  TRY_NC(nc_get_var_double(ncid, var_y, y), path);
+  double scale = fabs(spec->dx) + fabs(spec->dy);
+  for (size_t p = 0; p < (spec->map ? n : (size_t)nx + ny); p++) {
+    long i = spec->map ? (long)(p % (size_t)nx) : p < (size_t)nx ? (long)p : 0;
+    long j = spec->map ? (long)(p / (size_t)nx) : p < (size_t)nx ? 0 : (long)(p - (size_t)nx);
+    double want_x = spec->x0 + (double)i * spec->dx, want_y = spec->y0 + (double)j * spec->dy;
+    double got_x = spec->map ? x[p] : x[i], got_y = spec->map ? y[p] : y[j];
+    if (spec->map) {
+      spec->map->point(spec->map->ctx, i, j, &want_x, &want_y);
+      scale = fabs(want_x) + fabs(want_y) + 1;
+    }
+    if (fabs(got_x - want_x) > 1e-9 * scale || fabs(got_y - want_y) > 1e-9 * scale) {
+      add_difference(differences, size,
+                     "its grid point (%ld, %ld) lies at (%.10g, %.10g) m, this case's at (%.10g, %.10g) m (grid.lx, "
+                     "grid.ly, grid.x0, grid.y0 or the grid file differ)",
+                     i, j, got_x, got_y, want_x, want_y);
+      break;
+    }
+  }
+cleanup:
+  free(x);
+  free(y);
+  return status;
+}
+
+/* Rank 0's part of restart_check_case: what differs, in differences; *other_model when the model does. */
+static HclStatus compare_case(const char *path, const RestartSpec *spec, const char *checksum, int nx, int ny,
+                              char *differences, size_t size, bool *other_model) {
+  HclStatus status = HCL_OK;
+  int ncid = -1;
+  char theirs[256];
+  int err = nc_open(path, NC_NOWRITE, &ncid);
+  REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open restart '%s': %s", path,
+          nc_strerror(err));
+  read_global_text(ncid, "hydrocl_model", theirs, sizeof theirs);
+  if (theirs[0] && spec->model && strcmp(theirs, spec->model) != 0) {
+    add_difference(differences, size, "it is of the %s model, this case of the %s model", theirs, spec->model);
+    *other_model = true;
+  }
+  read_global_text(ncid, "hydrocl_precision", theirs, sizeof theirs);
+  if (theirs[0] && spec->precision && strcmp(theirs, spec->precision) != 0) {
+    add_difference(differences, size, "it was computed in %s precision, this run's is %s", theirs, spec->precision);
+  }
+  read_global_text(ncid, "hydrocl_bed_checksum", theirs, sizeof theirs);
+  if (theirs[0] && checksum[0] && strcmp(theirs, checksum) != 0) {
+    add_difference(differences, size, "its bed differs from this case's (bed checksum %s, this case's %s)", theirs,
+                   checksum);
+  }
+  if (!*other_model) {
+    TRY(compare_grid(ncid, path, spec, nx, ny, differences, size));
+  }
+cleanup:
+  if (ncid >= 0) {
+    nc_close(ncid);
+  }
+  return status;
+}
+#endif
+
+HclStatus restart_check_case(const char *path, const RestartSpec *spec, bool force) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_NETCDF
+  char checksum[17], differences[2048] = "";
+  bool other_model = false;
+  HclStatus local = HCL_OK;
+  ASSERT(spec->bed != NULL); /* the grid's size comes from it */
+  TRY(checksum_bed(spec, checksum));
+  if (par_rank() == 0) {
+    const DecompSpec *g = decomp_spec(field_decomp(spec->bed));
+    local = compare_case(path, spec, checksum, g->nx, g->ny, differences, sizeof differences, &other_model);
+    if (local == HCL_OK && differences[0] && (!force || other_model)) {
+      local =
+          status_set(HCL_EDATA, __FILE__, __LINE__,
+                     "restart '%s' is of another case: %s. Continue from a restart of this case%s", path, differences,
+                     other_model ? ""
+                                 : ", or pass --force to start this case from that restart's state (its fields, "
+                                   "time and step, on this case's grid, bed, model and precision)");
+    } else if (local == HCL_OK && differences[0]) {
+      log_warn("restart '%s' is of another case: %s. Continuing anyway (--force): this run keeps that restart's "
+               "fields, time and step, and takes them on this case's grid, bed, model and precision",
+               path, differences);
+    }
+  }
+  TRY(par_agree(local));
+#else
+  (void)spec;
+  (void)force;
+  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read restart '%s'", path);
+#endif
+cleanup:
+  return status;
+}
+
+HclStatus restart_holds(const char *path, const char *const *names, int count, bool *holds) {
+  HclStatus status = HCL_OK;
+  int all = 0;
+#ifdef HYDROCL_HAVE_NETCDF
+  int ncid = -1, var;
+  if (par_rank() == 0 && nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
+    all = 1;
+    for (int i = 0; i < count && all; i++) {
+      all = nc_inq_varid(ncid, names[i], &var) == NC_NOERR;
+    }
+    nc_close(ncid);
+  }
+#else
+  (void)path;
+  (void)names;
+  (void)count;
+#endif
+  TRY(par_broadcast_int(&all));
+cleanup:
+  *holds = all != 0;
+  return status;
+}
 
 HclStatus restart_read(const char *path, Field *const *fields, int nfields, RestartScalar *scalars, int nscalars) {
   HclStatus status = HCL_OK;

@@ -523,6 +523,63 @@ static void release_lock(RunFiles *files) {
   }
 }
 
+/* The output files are regular files inside the output folder: a symbolic link among them (map.nc pointing at some
+ * other file) is never written through. A fresh run with --overwrite removes the link itself and makes a new file
+ * in its place, saying so; a continued run, which would append to the link's target, is refused. Rank 0; collective. */
+static HclStatus refuse_or_remove_links(const RunRequest *q, const RunOutputs *outputs) {
+  HclStatus local = HCL_OK;
+  const char *names[] = {"map.nc", "history.nc", outputs->series_name};
+  char path[RUN_PATH_SIZE], target[RUN_PATH_SIZE];
+  for (int i = 0; par_rank() == 0 && local == HCL_OK && i < 3; i++) {
+    struct stat info;
+    output_path(q, names[i] ? names[i] : "", path, sizeof path);
+    if (!names[i] || lstat(path, &info) != 0 || !S_ISLNK(info.st_mode)) {
+      continue;
+    }
+    ssize_t length = readlink(path, target, sizeof target - 1);
+    target[length > 0 ? length : 0] = '\0';
+    if (q->restart) {
+      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
+                         "'%s' is a symbolic link (to '%s'): hydrocl writes only regular files in its output folder; "
+                         "replace the link by a copy of the file it points to and continue, or start afresh "
+                         "(--overwrite)",
+                         path, target);
+    } else if (unlink(path) != 0) {
+      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot remove the symbolic link '%s': %s", path,
+                         strerror(errno));
+    } else {
+      log_info("'%s' was a symbolic link (to '%s'): removed the link, not the file it points to; this run writes a "
+               "new file in its place",
+               path, target);
+    }
+  }
+  return par_agree(local);
+}
+
+/* A continued map file that one rank made is written on by rank 0 alone (output_continues_collectively): a
+ * collective write into it would leave ranks waiting. Collective. */
+static HclStatus continue_map_alone(const RunRequest *q, const RunOutputs *outputs, OutputSpec *spec) {
+  HclStatus status = HCL_OK;
+  char path[RUN_PATH_SIZE];
+  int alone = 0;
+  if (!spec->parallel_write || par_size() == 1 || !map_can_write_collectively() || outputs->nmap == 0) {
+    goto cleanup;
+  }
+  output_path(q, "map.nc", path, sizeof path);
+  if (par_rank() == 0) {
+    alone = access(path, F_OK) == 0 && !output_continues_collectively(path, outputs->variables[0].name);
+  }
+  TRY(par_broadcast_int(&alone));
+  if (alone) {
+    spec->parallel_write = false;
+    log_info("'%s' was written by one rank: rank 0 gathers and writes its frames (output.parallel_write applies to "
+             "files a run on several ranks makes)",
+             path);
+  }
+cleanup:
+  return status;
+}
+
 HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const RunRequest *q, const char *prefix,
                          const Timeline *tl, const OutputSpec *base, const RunOutputs *outputs, RunFiles *files) {
   HclStatus status = HCL_OK;
@@ -533,6 +590,9 @@ HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const
   TRY(case_to_yaml(c, &yaml));
   TRY(output_make_folders(q->output_dir));
   TRY(take_lock(q, files));
+  if (q->restart || q->overwrite) { /* without --overwrite a fresh run refuses any file already there */
+    TRY(refuse_or_remove_links(q, outputs));
+  }
   spec.overwrite = q->overwrite;
   spec.history = q->command_line;
   spec.case_yaml = yaml;
@@ -540,6 +600,10 @@ HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const
   spec.resume_time = tl->t;
   if (q->restart) { /* the files first: a continuation they refuse must not have discarded any restart */
     TRY(recover_files(q, tl, outputs));
+    char history[RUN_PATH_SIZE];
+    output_path(q, "history.nc", history, sizeof history);
+    TRY(history_check_stations(history, outputs->gauges, outputs->ngauges));
+    TRY(continue_map_alone(q, outputs, &spec));
     TRY(create_files(rt, decomp, q, &spec, outputs, files));
     TRY(run_claim_restarts(q, prefix, tl->step));
     TRY(discard_checkpoints(q, outputs, tl->step));
@@ -563,6 +627,18 @@ void run_close_files(RunFiles *files) {
   release_lock(files);
 }
 
+/* The precision a restart names: --precision's, "mixed" for --precision mixed. */
+static const char *run_precision(const RunRequest *q) {
+  return q->mixed ? "mixed" : q->precision == PRECISION_DOUBLE ? "double" : "single";
+}
+
+HclStatus run_check_restart(const Case *c, const RunRequest *q, const char *path, const RestartSpec *base) {
+  RestartSpec spec = *base;
+  spec.model = case_string(c, "model.name");
+  spec.precision = run_precision(q);
+  return restart_check_case(path, &spec, q->force);
+}
+
 HclStatus run_write_restart(const Case *c, const RunRequest *q, RunFiles *files, const char *prefix,
                             const RestartSpec *base, int64_t step, Field *const *fields, int nfields,
                             const RestartScalar *scalars, int nscalars) {
@@ -570,6 +646,8 @@ HclStatus run_write_restart(const Case *c, const RunRequest *q, RunFiles *files,
   char path[RUN_PATH_SIZE];
   const char *checkpoints[3];
   RestartSpec spec = *base;
+  spec.model = case_string(c, "model.name");
+  spec.precision = run_precision(q);
   spec.folder = q->output_dir;
   spec.prefix = prefix;
   spec.keep = (int)case_int(c, "restart.keep");
@@ -616,8 +694,6 @@ cleanup:
   return status;
 }
 
-/* SIGTERM or SIGUSR1 on any rank: a restart of the present state (unless one was just written), then HCL_ESTOPPED.
- * Called after everything due at the step was written, so a continued run misses nothing. */
 /* How the user knows the signal. */
 static const char *signal_name(int signal_number) {
   switch (signal_number) {
@@ -632,11 +708,19 @@ static const char *signal_name(int signal_number) {
   }
 }
 
-static HclStatus stop_if_asked(const RunSteps *steps, void *model, const Timeline *tl, bool restart_written) {
+/* SIGTERM, SIGUSR1 or Ctrl-C on any rank (signals_poll: after every step on one rank, within a bounded wall time on
+ * several; at every check in any case): a restart of the present state (unless one was just written; checked first
+ * where this step was not, so a diverged state is never written), then HCL_ESTOPPED. Called after everything due
+ * at the step was written, so a continued run misses nothing. */
+static HclStatus stop_if_asked(const RunSteps *steps, void *model, const Timeline *tl, SignalPoll *poll, bool checked,
+                               bool restart_written) {
   HclStatus status = HCL_OK;
   int signal_number = 0;
-  TRY(signals_agree(&signal_number));
+  TRY(signals_poll(poll, checked, &signal_number));
   if (signal_number) {
+    if (!checked) {
+      TRY(steps->guard ? steps->guard(model) : steps->check(model));
+    }
     if (!restart_written) {
       TRY(steps->write_restart(model, tl->t, tl->step));
     }
@@ -652,6 +736,8 @@ HclStatus run_time_loop(const RunSteps *steps, void *model, Timeline *tl, int ch
   HclStatus status = HCL_OK;
   Progress *progress = NULL;
   char extra[128] = "";
+  SignalPoll poll;
+  signals_poll_start(&poll);
   TRY(progress_create(tl->t, tl->t_end, progress_every, cells, stderr, progress_columns(STDERR_FILENO), &progress));
   TRY(steps->check(model));
   while (tl->t < tl->t_end) {
@@ -666,8 +752,8 @@ HclStatus run_time_loop(const RunSteps *steps, void *model, Timeline *tl, int ch
     if (due.restart) {
       TRY(steps->write_restart(model, tl->t, tl->step));
     }
-    if (checked && !due.end) { /* at the end the run finishes normally */
-      TRY(stop_if_asked(steps, model, tl, due.restart));
+    if (!due.end) { /* at the end the run finishes normally */
+      TRY(stop_if_asked(steps, model, tl, &poll, checked, due.restart));
     }
     if (log_level() >= LOG_INFO) { /* -q: no progress lines */
       if (steps->describe) {

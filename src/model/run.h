@@ -147,6 +147,11 @@ HclStatus run_write_restart(const Case *c, const RunRequest *request, RunFiles *
                             const RestartSpec *base, int64_t step, Field *const *fields, int nfields,
                             const RestartScalar *scalars, int nscalars);
 
+/* Refuses (HCL_EDATA, listing what differs) a restart at path of another case than c: another model, precision,
+ * bed or grid (restart_check_case; base as for run_write_restart, its bed given); with --force (request->force) only
+ * another model is refused, the rest warned of. Collective. */
+HclStatus run_check_restart(const Case *c, const RunRequest *request, const char *path, const RestartSpec *base);
+
 /* The restart a continued run reads (request->restart): the newest of prefix in the output folder for "latest",
  * else the file named. Collective. */
 HclStatus run_restart_path(const RunRequest *request, const char *prefix, char *path, size_t size);
@@ -158,6 +163,9 @@ HclStatus run_resume(Timeline *tl, const char *path, double t, int64_t step);
 typedef struct {
   HclStatus (*advance)(void *model, Timeline *tl, double *dt, TimelineDue *due); /* one step, along tl */
   HclStatus (*check)(void *model); /* the divergence guard and the save of the last good state */
+  /* The divergence guard alone, changing nothing a later step depends on (a CFL step): before the restart of a stop
+   * at a step that was not checked, so the continued run takes the uninterrupted one's steps. NULL: check. */
+  HclStatus (*guard)(void *model);
   HclStatus (*write)(void *model, bool map_due, bool history_due);
   HclStatus (*write_restart)(void *model, double t, int64_t step);
   void (*describe)(void *model, char *extra, size_t size); /* more key=value fields of a progress line, or NULL */
@@ -165,7 +173,8 @@ typedef struct {
 
 /* Steps along tl to its end: every check_interval steps and before anything is written the check (a diverged state
  * is never written), then the map frame, samples and restart due at the step, then a stop with HCL_ESTOPPED when
- * SIGTERM or SIGUSR1 reached any rank (after writing a restart, unless one was just written); progress lines
+ * SIGTERM, SIGUSR1 or Ctrl-C reached any rank (signals_poll: after the step on one rank, within a bounded wall time
+ * on several; after checking and writing a restart of the step, unless one was just written); progress lines
  * every progress_every wall-clock seconds (progress.h; not with -q), cells being the points a step updates. */
 HclStatus run_time_loop(const RunSteps *steps, void *model, Timeline *tl, int check_interval, double cells,
                         double progress_every);

@@ -75,6 +75,9 @@ typedef struct {
   int64_t first_step;         /* the step this process started from (a continued run's restart step) */
   double residual;            /* the last level solve's true relative residual at the last check (NAN: none) */
   char source[256];
+  char restarted_from[PATH_SIZE]; /* the restart a continued run read, "" for a fresh run */
+  bool keep_cfl_step; /* a continued run's first check keeps the restart's CFL step: the uninterrupted run goes on
+                       * with it to its next check (a stop by a signal comes between checks) */
 } SweRun;
 
 /* ---- time ---------------------------------------------------------------------------------------------------- */
@@ -173,11 +176,42 @@ static double cfl_limited_step(const SweRun *r, Speeds speeds) {
  * limit of the explicit scheme, the advective limit of the implicit one. Sets the step: the fixed one, or the
  * CFL-limited one unless keep_cfl_step (a continued run keeps the restart's, so that it repeats the steps of an
  * uninterrupted run). */
+/* No shallow-water signal comes near this speed (sqrt(g h) is 330 m/s over 11 km of ocean): a state that holds
+ * one has blown up, even while its numbers are still finite. */
+static const double DIVERGED_SPEED = 1e5;
+
+/* Where the starting state came from, for a message that refuses it: the restart a continued run read, or the case's
+ * bed and initial keys that are set (with where), the bed file's path among them. */
+static void describe_start(const SweRun *r, char *text, size_t size) {
+  static const char *const keys[] = {"bed.shape",     "bed.depth",     "bed.height",     "bed.file",
+                                     "initial.shape", "initial.level", "initial.height", "initial.level_beyond"};
+  if (r->restarted_from[0]) {
+    snprintf(text, size, "restart '%s'; continue from an earlier restart or start afresh", r->restarted_from);
+    return;
+  }
+  const char *separator = ": ";
+  int used = snprintf(text, size, "the bed and initial keys");
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0] && used > 0 && (size_t)used < size; k++) {
+    if (!case_at_default(r->c, keys[k])) {
+      used += snprintf(text + used, size - (size_t)used, "%s%s = %s (%s)", separator, keys[k],
+                       case_string(r->c, keys[k]), case_origin(r->c, keys[k]));
+      separator = "; ";
+    }
+  }
+}
+
 static HclStatus choose_step_for(SweRun *r, Speeds speeds, bool keep_cfl_step) {
   HclStatus status = HCL_OK;
   const SweConfig *config = &r->setup.config;
-  REQUIRE(isfinite(speeds.wave), HCL_EDATA,
-          "the initial state holds a NaN or infinity (check the bed and initial keys)");
+  char start[1536];
+  describe_start(r, start, sizeof start);
+  REQUIRE(isfinite(speeds.wave), HCL_EDATA, "the starting state holds a NaN or infinity; check %s", start);
+  /* A state this fast would stop the run at its first check with nothing good to go back to: refused before any
+   * output is written. */
+  REQUIRE(speeds.wave <= DIVERGED_SPEED, HCL_EDATA,
+          "the starting state's fastest signal |u| + sqrt(g h) is %g m/s, above the %g m/s no shallow-water flow "
+          "reaches (water %g m deep gives %g m/s); check %s",
+          speeds.wave, DIVERGED_SPEED, 11000.0, sqrt(9.81 * 11000.0), start);
   bool implicit = implicit_scheme(r);
   double speed = implicit ? speeds.flow : signal_speed(r, speeds.wave);
   double limit = cfl_step(config, 1.0, speed);
@@ -336,20 +370,26 @@ static int restart_fields(SweRun *r, Field *fields[RESTART_FIELDS]) {
   return RESTART_FIELDS;
 }
 
+/* A restart's metadata, and what a continued run must share with it (run_check_restart). */
+static RestartSpec restart_spec(SweRun *r) {
+  const SweConfig *config = &r->setup.config;
+  return (RestartSpec){.source = r->source,
+                       .title = case_string(r->c, "model.title"),
+                       .fields = state_variables,
+                       .time_units = r->setup.time_units,
+                       .x0 = r->setup.x0 + config->dx / 2,
+                       .dx = config->dx,
+                       .y0 = r->setup.y0 + config->dy / 2,
+                       .dy = config->dy,
+                       .crs = r->setup.crs,
+                       .bed = swe_depth(r->swe)};
+}
+
 static HclStatus write_restart(void *model, double t, int64_t step) {
   HclStatus status = HCL_OK;
   SweRun *r = model;
   Field *fields[RESTART_FIELDS];
-  const SweConfig *config = &r->setup.config;
-  RestartSpec base = {.source = r->source,
-                      .title = case_string(r->c, "model.title"),
-                      .fields = state_variables,
-                      .time_units = r->setup.time_units,
-                      .x0 = r->setup.x0 + config->dx / 2,
-                      .dx = config->dx,
-                      .y0 = r->setup.y0 + config->dy / 2,
-                      .dy = config->dy,
-                      .crs = r->setup.crs};
+  RestartSpec base = restart_spec(r);
   RestartScalar scalars[] = {{"time", t, "time", NULL},
                              {"dt_cfl", r->dt_cfl, "the CFL-limited step of the last check interval", "s"}};
   int nfields = restart_fields(r, fields);
@@ -364,8 +404,12 @@ static HclStatus read_restart(SweRun *r) {
   Field *fields[RESTART_FIELDS];
   char path[PATH_SIZE];
   RestartScalar scalars[] = {{.name = "time"}, {.name = "step"}, {.name = "dt_cfl"}};
+  RestartSpec base = restart_spec(r);
   TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
+  TRY(run_check_restart(r->c, r->request, path, &base));
   TRY(restart_read(path, fields, restart_fields(r, fields), scalars, 3));
+  snprintf(r->restarted_from, sizeof r->restarted_from, "%s", path);
+  r->keep_cfl_step = true;
   TRY(swe_sync_state(r->swe));
   r->dt_cfl = scalars[2].value;
   TRY(run_resume(&r->tl, path, scalars[0].value, (int64_t)scalars[1].value));
@@ -516,10 +560,6 @@ cleanup:
   return status;
 }
 
-/* No shallow-water signal comes near this speed (sqrt(g h) is 330 m/s over 11 km of ocean): a state that holds
- * one has blown up, even while its numbers are still finite. */
-static const double DIVERGED_SPEED = 1e5;
-
 /* Every check_interval steps and before anything is written: the divergence guard, the checkpoint and the CFL
  * step. */
 static HclStatus check_state(void *model) {
@@ -534,8 +574,23 @@ static HclStatus check_state(void *model) {
   TRY(swe_last_residual(r->swe, &r->residual));
   r->t_good = r->tl.t;
   r->step_good = r->tl.step;
-  if (r->setup.dt_fixed == 0) {
+  if (r->setup.dt_fixed == 0 && !r->keep_cfl_step) {
     r->dt_cfl = cfl_limited_step(r, speeds);
+  }
+  r->keep_cfl_step = false;
+cleanup:
+  return status;
+}
+
+/* The divergence guard of check_state alone: before the restart of a stop between checks, whose CFL step must stay
+ * the one the uninterrupted run goes on with. */
+static HclStatus guard_state(void *model) {
+  HclStatus status = HCL_OK;
+  SweRun *r = model;
+  Speeds speeds;
+  TRY(measure_speeds(r, &speeds));
+  if (!(speeds.wave <= DIVERGED_SPEED)) {
+    TRY(stop_diverged(r, speeds.wave));
   }
 cleanup:
   return status;
@@ -590,6 +645,7 @@ static void describe(void *model, char *extra, size_t size) {
 static HclStatus time_loop(SweRun *r) {
   static const RunSteps steps = {.advance = advance,
                                  .check = check_state,
+                                 .guard = guard_state,
                                  .write = write_output,
                                  .write_restart = write_restart,
                                  .describe = describe};

@@ -191,20 +191,26 @@ static int restart_fields(VbmRun *r, Field *fields[RESTART_FIELDS]) {
   return RESTART_FIELDS;
 }
 
+/* A restart's metadata, and what a continued run must share with it (run_check_restart). */
+static RestartSpec restart_spec(VbmRun *r) {
+  const VbmConfig *config = &r->setup.config;
+  return (RestartSpec){.source = r->source,
+                       .title = case_string(r->c, "model.title"),
+                       .fields = state_variables,
+                       .time_units = r->setup.time_units,
+                       .x0 = r->setup.x0 + config->dx / 2,
+                       .dx = config->dx,
+                       .y0 = r->setup.y0 + config->dy / 2,
+                       .dy = config->dy,
+                       .crs = r->setup.crs,
+                       .bed = vbm_depth(r->vbm)};
+}
+
 static HclStatus write_restart(void *model, double t, int64_t step) {
   HclStatus status = HCL_OK;
   VbmRun *r = model;
   Field *fields[RESTART_FIELDS];
-  const VbmConfig *config = &r->setup.config;
-  RestartSpec base = {.source = r->source,
-                      .title = case_string(r->c, "model.title"),
-                      .fields = state_variables,
-                      .time_units = r->setup.time_units,
-                      .x0 = r->setup.x0 + config->dx / 2,
-                      .dx = config->dx,
-                      .y0 = r->setup.y0 + config->dy / 2,
-                      .dy = config->dy,
-                      .crs = r->setup.crs};
+  RestartSpec base = restart_spec(r);
   RestartScalar scalars[] = {{"time", t, "time", NULL}, {"dt", r->setup.dt, "the fixed time step", "s"}};
   int nfields = restart_fields(r, fields);
   TRY(run_write_restart(r->c, r->request, &r->files, RESTART_PREFIX, &base, step, fields, nfields, scalars, 2));
@@ -218,7 +224,9 @@ static HclStatus read_restart(VbmRun *r) {
   Field *fields[RESTART_FIELDS];
   char path[PATH_SIZE];
   RestartScalar scalars[] = {{.name = "time"}, {.name = "step"}, {.name = "dt"}};
+  RestartSpec base = restart_spec(r);
   TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
+  TRY(run_check_restart(r->c, r->request, path, &base));
   TRY(restart_read(path, fields, restart_fields(r, fields), scalars, 3));
   REQUIRE(fabs(scalars[2].value - r->setup.dt) <= 1e-12 * r->setup.dt, HCL_EDATA,
           "%s was written with a step of %.10g s and this case's is %.10g s: leapfrog continues only at its own step "

@@ -398,7 +398,8 @@ static HclStatus make_fields(Wave *W, const double *h) {
     TRY(make_field(W, "still_water", 1, &W->still));
   }
   for (int m = 0; m < W->config.extrapolation && W->config.extrapolation > 1; m++) {
-    TRY(make_field(W, "Phi_history", W->config.laplace.nz + 1, &W->history[m]));
+    static const char *const names[WAVE_EXTRAPOLATION_MAX] = {"Phi_history_0", "Phi_history_1", "Phi_history_2"};
+    TRY(make_field(W, names[m], W->config.laplace.nz + 1, &W->history[m]));
   }
   TRY(halo_create(&W->h, 1, &h_halo));
   TRY(field_write_owned(W->h, h));
@@ -508,6 +509,36 @@ HclStatus wave_set_state(Wave *W, double t, const double *eta, const double *phi
   TRY(field_write_owned(W->y.phi, phi));
   W->t = t;
   W->history_count = 0;
+cleanup:
+  return status;
+}
+
+int wave_solver_memory(Wave *W, Field **fields, double *scalars) {
+  int n = W->config.extrapolation > 1 ? W->config.extrapolation : 0;
+  fields[0] = laplace_potential(W->laplace);
+  for (int m = 0; m < n; m++) {
+    fields[1 + m] = W->history[m];
+  }
+  scalars[0] = W->history_count;
+  scalars[1] = W->newest;
+  for (int m = 0; m < WAVE_EXTRAPOLATION_MAX; m++) {
+    scalars[2 + m] = m < n ? W->history_time[m] : 0;
+  }
+  return 1 + n;
+}
+
+HclStatus wave_restore_solver_memory(Wave *W, const double *scalars) {
+  HclStatus status = HCL_OK;
+  int n = W->config.extrapolation > 1 ? W->config.extrapolation : 0;
+  REQUIRE(scalars[0] >= 0 && scalars[0] <= n && scalars[1] >= 0 && (n == 0 || scalars[1] < n) &&
+              scalars[0] == floor(scalars[0]) && scalars[1] == floor(scalars[1]),
+          HCL_EDATA, "the restart's Laplace solver memory (%g solutions, the newest %g) does not fit %d remembered",
+          scalars[0], scalars[1], n);
+  W->history_count = (int)scalars[0];
+  W->newest = (int)scalars[1];
+  for (int m = 0; m < n; m++) {
+    W->history_time[m] = scalars[2 + m];
+  }
 cleanup:
   return status;
 }

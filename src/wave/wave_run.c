@@ -5,8 +5,10 @@
  * host, map, gauge, kinematics and restart output, progress lines with the iterations per Laplace solve, and clean
  * stops on SIGTERM/SIGUSR1.
  *
- * A continued run restarts from eta, phi, the time and the step; the first guesses of its Laplace solves start
- * afresh (wave_set_state), so it agrees with an uninterrupted run to the solver's tolerance, not bit for bit. */
+ * A continued run restarts from eta, phi, the time and the step, and from what the next Laplace solves start from
+ * (wave_solver_memory: Phi and the solutions its first guesses are extrapolated through), so it takes the steps of an
+ * uninterrupted run bit for bit; from a restart without that memory its first guesses start afresh and it agrees to
+ * the solver's tolerance. */
 #include "model.h"
 
 #include <math.h>
@@ -394,39 +396,117 @@ static void close_model(WaveRun *r) {
 
 /* ---- restarts ------------------------------------------------------------------------------------------------ */
 
+/* The Laplace solver's memory in a restart (wave_solver_memory), named as its fields are. */
+static const OutputVariable solver_variables[WAVE_SOLVER_FIELDS_MAX] = {
+    {"Phi", NULL, "velocity potential at the sigma points: the last Laplace solve's solution", "m2 s-1", NULL, false},
+    {"Phi_history_0", NULL, "a remembered Laplace solution that first guesses are extrapolated through", "m2 s-1", NULL,
+     false},
+    {"Phi_history_1", NULL, "a remembered Laplace solution that first guesses are extrapolated through", "m2 s-1", NULL,
+     false},
+    {"Phi_history_2", NULL, "a remembered Laplace solution that first guesses are extrapolated through", "m2 s-1", NULL,
+     false},
+};
+static const RestartScalar solver_scalars[WAVE_SOLVER_SCALARS] = {
+    {"Phi_history_count", 0, "how many Laplace solutions are remembered", "1"},
+    {"Phi_history_newest", 0, "the slot of the newest remembered solution", "1"},
+    {"Phi_history_time_0", 0, "model time of the solution in slot 0", "s"},
+    {"Phi_history_time_1", 0, "model time of the solution in slot 1", "s"},
+    {"Phi_history_time_2", 0, "model time of the solution in slot 2", "s"},
+};
+
+/* A restart's metadata but its fields, and what a continued run must share with it (run_check_restart). */
+static RestartSpec restart_spec(WaveRun *r) {
+  const WaveSetup *s = &r->setup;
+  return (RestartSpec){.source = r->source,
+                       .title = case_string(r->c, "model.title"),
+                       .time_units = s->time_units,
+                       .x0 = s->config.x0,
+                       .dx = s->config.laplace.dx,
+                       .y0 = s->config.y0,
+                       .dy = s->config.laplace.dy,
+                       .map = s->config.laplace.map,
+                       .points = "grid point",
+                       .crs = s->crs,
+                       .bed = wave_depth(r->wave)};
+}
+
 static HclStatus write_restart(void *model, double t, int64_t step) {
   HclStatus status = HCL_OK;
   WaveRun *r = model;
-  const WaveSetup *s = &r->setup;
-  RestartSpec base = {.source = r->source,
-                      .title = case_string(r->c, "model.title"),
-                      .fields = state_variables, /* eta and phi at the free surface, and the extremes */
-                      .time_units = s->time_units,
-                      .x0 = s->config.x0,
-                      .dx = s->config.laplace.dx,
-                      .y0 = s->config.y0,
-                      .dy = s->config.laplace.dy,
-                      .map = s->config.laplace.map,
-                      .points = "grid point",
-                      .crs = s->crs};
-  RestartScalar scalars[] = {{"time", t, "time", NULL}}; /* restart_write adds the step */
-  Field *state[] = {wave_eta(r->wave), wave_phi(r->wave), wave_eta_max(r->wave), wave_eta_min(r->wave)};
-  TRY(run_write_restart(r->c, r->request, &r->files, RESTART_PREFIX, &base, step, state, RESTART_FIELDS, scalars, 1));
+  OutputVariable variables[RESTART_FIELDS + WAVE_SOLVER_FIELDS_MAX];
+  Field *state[RESTART_FIELDS + WAVE_SOLVER_FIELDS_MAX] = {wave_eta(r->wave), wave_phi(r->wave), wave_eta_max(r->wave),
+                                                           wave_eta_min(r->wave)};
+  RestartScalar scalars[1 + WAVE_SOLVER_SCALARS] = {{"time", t, "time", NULL}}; /* restart_write adds the step */
+  double memory[WAVE_SOLVER_SCALARS];
+  int nsolver = wave_solver_memory(r->wave, state + RESTART_FIELDS, memory);
+  memcpy(variables, state_variables, sizeof state_variables);
+  memcpy(variables + RESTART_FIELDS, solver_variables, (size_t)nsolver * sizeof *solver_variables);
+  for (int i = 0; i < WAVE_SOLVER_SCALARS; i++) {
+    scalars[1 + i] = solver_scalars[i];
+    scalars[1 + i].value = memory[i];
+  }
+  RestartSpec base = restart_spec(r);
+  base.fields = variables; /* eta and phi at the free surface, the extremes, the solver's memory */
+  TRY(run_write_restart(r->c, r->request, &r->files, RESTART_PREFIX, &base, step, state, RESTART_FIELDS + nsolver,
+                        scalars, 1 + WAVE_SOLVER_SCALARS));
 cleanup:
   return status;
 }
 
-/* Continues from request->restart ("latest" or a file): eta, phi, the time and the step. */
+/* The Laplace solver's memory from the restart at path, where it holds one of this case's time.extrapolation (an
+ * earlier hydrocl's, or another extrapolation's, has none that fits: the first guesses then start afresh). */
+static HclStatus read_solver_memory(WaveRun *r, const char *path) {
+  HclStatus status = HCL_OK;
+  Field *fields[WAVE_SOLVER_FIELDS_MAX];
+  double memory[WAVE_SOLVER_SCALARS];
+  const char *names[WAVE_SOLVER_FIELDS_MAX + WAVE_SOLVER_SCALARS + 1];
+  RestartScalar scalars[WAVE_SOLVER_SCALARS];
+  bool holds = false;
+  int nfields = wave_solver_memory(r->wave, fields, memory), nnames = 0;
+  for (int i = 0; i < nfields; i++) {
+    names[nnames++] = solver_variables[i].name;
+  }
+  for (int i = 0; i < WAVE_SOLVER_SCALARS; i++) {
+    names[nnames++] = solver_scalars[i].name;
+    scalars[i] = solver_scalars[i];
+  }
+  if (nfields < WAVE_SOLVER_FIELDS_MAX) { /* none beyond this case's: another extrapolation's memory does not fit */
+    names[nnames++] = solver_variables[nfields].name;
+  }
+  TRY(restart_holds(path, names, nnames - (nfields < WAVE_SOLVER_FIELDS_MAX ? 1 : 0), &holds));
+  bool more = false;
+  if (holds && nfields < WAVE_SOLVER_FIELDS_MAX) {
+    TRY(restart_holds(path, &names[nnames - 1], 1, &more));
+  }
+  if (!holds || more) {
+    log_verbose("%s holds no Laplace solver memory for time.extrapolation = %d: the first guesses start afresh, and "
+                "the run agrees with an uninterrupted one to the solver's tolerance",
+                path, (int)case_int(r->c, "time.extrapolation"));
+    goto cleanup;
+  }
+  TRY(restart_read(path, fields, nfields, scalars, WAVE_SOLVER_SCALARS));
+  for (int i = 0; i < WAVE_SOLVER_SCALARS; i++) {
+    memory[i] = scalars[i].value;
+  }
+  TRY(wave_restore_solver_memory(r->wave, memory));
+cleanup:
+  return status;
+}
+
+/* Continues from request->restart ("latest" or a file): eta, phi, the time, the step and the solver's memory. */
 static HclStatus read_restart(WaveRun *r) {
   HclStatus status = HCL_OK;
   char path[PATH_SIZE];
   RestartScalar scalars[] = {{.name = "time"}, {.name = "step"}};
   Field *state[] = {wave_eta(r->wave), wave_phi(r->wave), wave_eta_max(r->wave), wave_eta_min(r->wave)};
+  RestartSpec base = restart_spec(r);
   TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
+  TRY(run_check_restart(r->c, r->request, path, &base));
   TRY(restart_read(path, state, RESTART_FIELDS, scalars, 2));
   TRY(field_read_owned(state[0], r->eta));
   TRY(field_read_owned(state[1], r->phi));
   TRY(wave_set_state(r->wave, scalars[0].value, r->eta, r->phi));
+  TRY(read_solver_memory(r, path));
   TRY(run_resume(&r->tl, path, scalars[0].value, (int64_t)scalars[1].value));
 cleanup:
   return status;

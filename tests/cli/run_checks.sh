@@ -23,3 +23,31 @@ sys.exit(0 if len(netCDF4.Dataset(sys.argv[1]).dimensions["time"]) >= 2 else 1)'
   done
   return 1
 }
+
+# stop_unchecked NAME SIGNAL-TARGET LAUNCH...: starts LAUNCH (a run with progress lines, output.progress) in the
+# background with its stderr in $dir/NAME.err, waits (up to a minute) for its first progress line, sends SIGTERM to
+# the process that SIGNAL-TARGET names ("self": the launched one; "child": its last child, one rank under mpirun)
+# and sets $rc to its exit status and $waited to the tenths of a second it ran on; one still running after 30 s is
+# killed (rc 137).
+stop_unchecked() {
+  local name=$1 target=$2 pid victim
+  shift 2
+  "$@" 2>"$dir/$name.err" &
+  pid=$!
+  for _ in $(seq 1 600); do
+    grep -q "progress t=" "$dir/$name.err" 2>/dev/null && break
+    sleep 0.1
+  done
+  victim=$pid
+  if [ "$target" = child ]; then
+    victim=$(pgrep -P "$pid" | tail -1)
+  fi
+  kill -TERM "$victim"
+  for waited in $(seq 1 300); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+  wait "$pid"
+  rc=$?
+}

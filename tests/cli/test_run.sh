@@ -77,6 +77,15 @@ ok "defaults of an unknown model exits 64" equals "$rc" 64
 
 # ---- bad input: exit 65, a message naming the key, no output folder ----
 bad_input "a fixed dt beyond the CFL limit" "breaks the CFL limit" "$case_file" "${small[@]}" --set time.dt=5
+# A starting state faster than any flow (the run's divergence guard, 1e5 m/s) is refused before any output, naming
+# the key or file, not stopped at the first check with nothing good to go back to (a key's own bounds may refuse it
+# first; either way the message names where it was set).
+bad_input "an initial hump of 2e9 m" "--set initial.height=2e9" "$case_file" "${small[@]}" --set initial.height=2e9
+bad_input "a bed 2e9 m deep" "--set bed.depth=2e9" "$case_file" "${small[@]}" --set bed.depth=2e9
+/usr/bin/python3 -c 'print("\n".join(" ".join("1e300" if (i, j) == (3, 4) else "5" for i in range(40)) for j in range(40)))' \
+  >"$dir/deep-bed.csv"
+bad_input "a bed file holding 1e300" "bed.file = $dir/deep-bed.csv" "$case_file" "${small[@]}" --set bed.shape=file \
+  --set bed.file="$dir/deep-bed.csv"
 printf '1 2 3\n4 5 6\n' >"$dir/bed.csv"
 bad_input "a bed file of the wrong shape" "bed.csv" "$case_file" "${small[@]}" --set bed.shape=file \
   --set bed.file="$dir/bed.csv"
@@ -244,6 +253,19 @@ ok "with --overwrite it runs" equals "$rc" 0
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 --set output.gauges=[] -o "$dir/first" --overwrite
 ok "with --overwrite a run without gauges runs too" equals "$rc" 0
 ok "and takes away the earlier run's gauge file" test ! -e "$dir/first/history.nc"
+# An output file that is a symbolic link is never written through: --overwrite replaces the link itself by a new
+# file, saying so; a continued run, which would append to the link's target, is refused (73).
+mkdir -p "$dir/linked" && echo "not hydrocl's" >"$dir/outside.nc" && ln -s "$dir/outside.nc" "$dir/linked/map.nc"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=1 -o "$dir/linked" --overwrite
+ok "--overwrite with map.nc a symbolic link to a file outside the folder exits 0" equals "$rc" 0
+ok "leaving that file as it was" equals "$(cat "$dir/outside.nc")" "not hydrocl's"
+ok "map.nc is now a file of its own" test -f "$dir/linked/map.nc" -a ! -L "$dir/linked/map.nc"
+ok "saying so" contains "$err" "map.nc' was a symbolic link (to '$dir/outside.nc'): removed the link"
+rm "$dir/linked/map.nc" && ln -s "$dir/outside.nc" "$dir/linked/map.nc"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 -o "$dir/linked" --restart latest
+ok "continuing into a map.nc that is a symbolic link exits 73" equals "$rc" 73
+ok "saying what to do" contains "$err" "replace the link by a copy of the file it points to and continue"
+ok "and leaves the file it points to as it was" equals "$(cat "$dir/outside.nc")" "not hydrocl's"
 
 # ---- restart: 2 x N steps through a restart == 2N steps, bit for bit, output files included ----
 # The restart interval puts an event at t = 2 s in the uninterrupted run too, so both take the same steps. The
@@ -335,14 +357,68 @@ tamper past time -1e15
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/past" --restart latest
 ok "a restart at t = -1e15 s exits 65" equals "$rc" 65
 ok "saying why" contains "$err" "is at t = -1e+15 s, step 4: a run continues from a time and a step of 0 or more"
+tamper fast zeta 1e300
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/fast" --restart latest
+ok "a restart holding a level of 1e300 m exits 65" equals "$rc" 65
+ok "naming the restart" contains "$err" "above the 100000 m/s no shallow-water flow reaches (water 11000 m deep gives 328.497 m/s); check restart '$dir/fast/restart-"
+ok "before any output" test ! -e "$dir/fast/map.nc"
 tamper nan zeta nan
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/nan" --restart latest
 ok "a restart holding a NaN exits 65" equals "$rc" 65
 ok "naming the field and the point" contains "$err" "field 'zeta' holds nan (plane 0, y 0, x 0)"
+# A restart of another case (same number of cells, other size, bed or precision) is refused (65), listing what
+# differs, before any file is made; --force continues from it anyway, saying what it keeps.
+mkdir -p "$dir/other" && cp "$(last_restart "$dir/whole")" "$dir/other/"
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set grid.lx=300 --set time.end=6 -o "$dir/other" \
+  --restart latest
+ok "continuing from a restart of another grid size and bed exits 65" equals "$rc" 65
+ok "saying that the bed differs" contains "$err" "its bed differs from this case's (bed checksum"
+ok "and where the grid's first point lies in each" contains "$err" "its grid point (0, 0) lies at (2.5, 2.5) m, this case's at (3.75, 2.5) m"
+ok "and what to do" contains "$err" "Continue from a restart of this case, or pass --force to start this case"
+ok "making no file" test ! -e "$dir/other/map.nc"
+run_capture "$hydrocl" --precision single run "$case_file" "${restart_args[@]}" --set time.end=6 -o "$dir/other" \
+  --restart latest
+ok "continuing in another precision exits 65" equals "$rc" 65
+ok "naming both precisions" contains "$err" "it was computed in double precision, this run's is single"
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set grid.lx=300 --set time.end=6 -o "$dir/other" \
+  --restart latest --force
+ok "with --force it continues" equals "$rc" 0
+ok "saying what it keeps" contains "$err" "Continuing anyway (--force): this run keeps that restart's fields, time and step, and takes them on this case's grid, bed, model and precision"
 mkdir -p "$dir/stale" && cp "$(last_restart "$dir/whole")" "$dir/stale/"
 run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/stale"
 ok "a fresh run into a folder holding restarts of another run exits 73" equals "$rc" 73
 ok "and says what to do" contains "$err" "--restart latest to continue it"
+# Restarts are found by their names as they are, PREFIX-DIGITS.nc: a step written with leading zeros is read and
+# rotated under its own name, and a name that is not strictly that ("restart- 30.nc") is not a restart at all.
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=2 -o "$dir/padded"
+padded_from=$(last_restart "$dir/padded") && padded_step=${padded_from##*-} && padded_step=${padded_step%.nc}
+padded=$dir/padded/restart-$(printf %06d "$padded_step").nc
+mv "$padded_from" "$padded" && cp "$padded" "$dir/padded/restart- 30.nc"
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=3 --set restart.keep=1 -o "$dir/padded" \
+  --restart latest
+ok "--restart latest continues from a restart named with leading zeros" equals "$rc" 0
+ok "saying which" contains "$err" "continuing from $padded at t = 2 s"
+ok "and leaves the file whose name is not a restart's alone" test -e "$dir/padded/restart- 30.nc"
+ok "and rotates the restart away under its own name (restart.keep 1)" test ! -e "$padded"
+# A continued run whose gauges differ from the file's (moved, renamed, added or removed) would append the samples of
+# one gauge under another's name and place: refused (65) naming both, before any file is touched.
+cp "$dir/padded/history.nc" "$dir/padded-history.nc"
+for changed in "drop-centre 61" "drop-middle 60"; do
+  read -r name x <<<"$changed"
+  printf 'name,x,y\n%s,%s,100\nisland-west-shore,112,100\nbasin-corner,10,10\n' "$name" "$x" >"$dir/changed.csv"
+  run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/padded" --restart latest \
+    --set output.gauges=[] --set output.gauge_file="$dir/changed.csv"
+  ok "continuing with the first gauge now '$name' at x = $x m exits 65" equals "$rc" 65
+  ok "naming the gauge as the file holds it, as this run has it and where that is given" contains "$err" \
+    "its gauge 1 is 'drop-centre' at (60, 100) m, this run's is '$name' at ($x, 100) m ($dir/changed.csv:2)"
+  ok "and saying what to do" contains "$err" "give the gauges as they were, or start afresh (--overwrite)"
+done
+printf 'name,x,y\ndrop-centre,60,100\n' >"$dir/fewer.csv"
+run_capture "$hydrocl" run "$case_file" "${restart_args[@]}" --set time.end=4 -o "$dir/padded" --restart latest \
+  --set output.gauges=[] --set output.gauge_file="$dir/fewer.csv"
+ok "continuing with fewer gauges exits 65 too" equals "$rc" 65
+ok "saying how many" contains "$err" "it holds 3 gauges, this run has 1"
+ok "leaving the gauge file as it was" cmp -s "$dir/padded/history.nc" "$dir/padded-history.nc"
 
 
 # ---- SIGTERM and SIGUSR1: exit 75, a restart and a readable map file ----
@@ -366,6 +442,21 @@ netCDF4.Dataset(restarts[0])["zeta"][:]
 assert len(netCDF4.Dataset(sys.argv[1] + "/map.nc").dimensions["time"]) >= 2' "$out_dir"
 done
 
+# A signal is seen after the step it arrives in, not only at checks and outputs: here there is no check for 100000
+# steps and no output but the first frame and the last. The restart of such a step keeps the CFL step of the last
+# check, so the continued run ends with the bits of the uninterrupted one.
+unchecked=("${small[@]}" --set time.end=6000 --set time.check_interval=100000 --set output.interval=0
+  --set output.gauges=[] --set restart.interval=0 --set output.progress=0.1)
+stop_unchecked stop-unchecked self "$hydrocl" run "$case_file" "${unchecked[@]}" -o "$dir/stop-unchecked"
+ok "SIGTERM between checks and outputs stops the run with exit 75" equals "$rc" 75
+ok "within a few seconds (took ${waited}/10 s)" test "$waited" -lt 50
+ok "with a restart" test -n "$(ls "$dir"/stop-unchecked/restart-*.nc)"
+run_capture "$hydrocl" run "$case_file" "${unchecked[@]}" -o "$dir/stop-unchecked" --restart latest
+ok "the run continued from it exits 0" equals "$rc" 0
+run_capture "$hydrocl" run "$case_file" "${unchecked[@]}" -o "$dir/not-stopped"
+ok "and ends with the bits of the uninterrupted run" /usr/bin/python3 "$ncsame" "$dir/not-stopped/map.nc" \
+  "$dir/stop-unchecked/map.nc" time zeta u v
+
 # ---- Ctrl-C on a terminal (issue 32, 4): as SIGTERM, a second one at once; the progress line fits 80 columns ----
 # tests/cli/pty_run.py runs the command on an 80-column pseudo-terminal and types Ctrl-C once the map file has frames
 # and three progress lines have come (fewer on a loaded machine failed the check of their width).
@@ -374,7 +465,7 @@ run_capture /usr/bin/python3 "${pty_run[@]}" "$dir/ctrl-c/map.nc" --wait-text "p
   --interrupts 1 -- "$hydrocl" run "$case_file" \
   --set time.end=100000 --set output.interval=1 --set output.progress=0.1 --force -o "$dir/ctrl-c"
 ok "Ctrl-C stops a run as SIGTERM does: exit 75" contains "$out" "EXIT 75"
-ok "saying at once what will happen" contains "$out" "interrupted: stopping at the next check with a restart (Ctrl-C again"
+ok "saying at once what will happen" contains "$out" "interrupted: stopping after this step with a restart (Ctrl-C again"
 ok "and at the end how to continue" contains "$out" "stopped by Ctrl-C (SIGINT) at t = "
 ok "with a restart" test -n "$(ls "$dir"/ctrl-c/restart-*.nc)"
 ok "every progress line on the 80-column terminal fits it, time left called left=" /usr/bin/python3 -c '

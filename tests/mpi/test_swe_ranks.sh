@@ -14,6 +14,7 @@ hydrocl=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 root=$(cd "$3" && pwd)
 fullfs=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
 . "$(dirname "$0")/../support/tap.sh"
+. "$(dirname "$0")/../cli/run_checks.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -81,6 +82,28 @@ run_capture timeout 600 "$mpirun" -n 3 "$hydrocl" run "$root/cases/drop-island.y
 ok "its second half on 3 ranks exits 0" equals "$rc" 0
 ok "and ends with bitwise the fields of 1 rank throughout" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
   "$(last_restart "$dir/island-1")" "$(last_restart "$dir/island-switch")" zeta u v time
+# Continued on another number of ranks with the map file written collectively (output.parallel_write, the default):
+# a map file one rank made allocates its chunks as they are written, into which HDF5's collective write failed on one
+# rank and left the other waiting; it is continued by rank 0 alone, and a file two ranks made by one rank too.
+switch=(--set grid.nx=20 --set grid.ny=20 --set time.end=4 --set output.interval=1 --set restart.interval=2)
+run_capture timeout 120 "$mpirun" -n 1 "$hydrocl" run "$root/cases/drop-island.yml" "${switch[@]}" -o "$dir/switch-whole" -q
+for ranks in "1 2" "2 1"; do
+  read -r first second <<<"$ranks"
+  run_capture timeout 120 "$mpirun" -n "$first" "$hydrocl" run "$root/cases/drop-island.yml" "${switch[@]}" \
+    --set time.end=2 -o "$dir/switch-$first-$second" -q
+  run_capture timeout 120 "$mpirun" -n "$second" "$hydrocl" -v run "$root/cases/drop-island.yml" "${switch[@]}" \
+    -o "$dir/switch-$first-$second" --restart latest
+  ok "a run on $first rank(s) continued on $second with the parallel map write exits 0 (no rank left waiting)" \
+    equals "$rc" 0
+  if [ "$first" = 1 ]; then
+    ok "the map file one rank made is continued by rank 0 alone, saying so" contains "$err" \
+      "was written by one rank: rank 0 gathers and writes its frames"
+  fi
+  ok "and its map file holds the bits of the uninterrupted run" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
+    "$dir/switch-whole/map.nc" "$dir/switch-$first-$second/map.nc" time zeta h u v wet
+  ok "and so does its gauge file" /usr/bin/python3 "$root/tests/cli/ncsame.py" "$dir/switch-whole/history.nc" \
+    "$dir/switch-$first-$second/history.nc" time zeta h u v
+done
 for n in 2 3 4; do # the gauges' bilinear corners fall on different ranks as the split changes
   ok "island: the gauges on $n ranks are bitwise those of 1 rank" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
     "$dir/island-1/history.nc" "$dir/island-$n/history.nc" time zeta h u v
@@ -158,6 +181,13 @@ run_capture timeout 300 "$mpirun" -n 3 -x LD_PRELOAD="$fullfs" -x FULLFS_FOLDER=
   -x ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$hydrocl" run "$root/cases/drop-island.yml" "${frames[@]}" -o "$dir/full" --force
 ok "a disk without room for a frame stops a collective writer with 74, no rank left waiting" equals "$rc" 74
 ok "saying so, with the room a frame needs" contains "$err" "it may take up to 0.0204 MB, the file system has 0.0164 MB left"
+# SIGTERM to one rank between checks and outputs: the ranks agree on it within a bounded wall time (signals.h), not
+# at the next check 100000 steps on.
+stop_unchecked stop-unchecked child "$mpirun" -n 2 "$hydrocl" run "$root/cases/drop-island.yml" --set grid.nx=20 \
+  --set grid.ny=20 --set time.end=100000 --set time.check_interval=100000 --set output.interval=0 \
+  --set output.gauges=[] --set restart.interval=0 --set output.progress=0.1 --force -o "$dir/stop-unchecked"
+ok "SIGTERM to one of 2 ranks between checks stops the run with exit 75" equals "$rc" 75
+ok "within a few seconds (took ${waited}/10 s)" test "$waited" -lt 50
 run_capture "$mpirun" -n 2 "$hydrocl" validate "$root/cases/drop-island.yml" --set grid.px=3
 ok "a process grid that cannot split 2 ranks is refused" equals "$rc" 65
 ok "the message names where grid.px was set" contains "$err" "--set grid.px=3: grid.px, grid.py: process grid px = 3"
