@@ -3,27 +3,33 @@
 #include "signals.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "par.h"
 
-static volatile sig_atomic_t caught = 0;
+/* Lock-free atomics, safe in a handler: PoCL's and MPI's threads let two signals be handled at once, each on a thread
+ * of its own, so the first Ctrl-C's test and its mark must be one step (a plain flag set after the message let a
+ * second Ctrl-C typed on seeing the message be taken for a first). */
+static atomic_int caught = 0;
+static atomic_int interrupts = 0;
 
 static void record(int signal_number) {
   static const char first[] =
       "\nhydrocl: interrupted: stopping after this step with a restart (Ctrl-C again to stop at once)\n";
-  if (signal_number == SIGINT && caught == SIGINT) { /* a second Ctrl-C: at once, as without the handler */
+  /* A second Ctrl-C stops at once, as without the handler. */
+  if (signal_number == SIGINT && atomic_fetch_add(&interrupts, 1) > 0) {
     signal(SIGINT, SIG_DFL);
     raise(SIGINT);
     return;
   }
+  atomic_store(&caught, signal_number);
   if (signal_number == SIGINT) {
     ssize_t ignored = write(STDERR_FILENO, first, sizeof first - 1); /* async-signal-safe, unlike stdio */
     (void)ignored;
   }
-  caught = signal_number;
 }
 
 void signals_install(void) {
@@ -38,12 +44,12 @@ void signals_install(void) {
 }
 
 int signals_caught(void) {
-  return caught;
+  return atomic_load(&caught);
 }
 
 HclStatus signals_agree(int *signal_number) {
   HclStatus status = HCL_OK;
-  int mine = caught;
+  int mine = atomic_load(&caught);
   *signal_number = mine;
   TRY(par_max_int(signal_number));
 cleanup:
@@ -65,7 +71,7 @@ HclStatus signals_poll(SignalPoll *poll, bool now, int *signal_number) {
   *signal_number = 0;
   poll->since++;
   if (par_size() == 1) {
-    *signal_number = caught;
+    *signal_number = atomic_load(&caught);
     goto cleanup;
   }
   if (!now && --poll->left > 0) {

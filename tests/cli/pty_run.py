@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""pty_run.py [--columns N] [--interrupts K] [--wait FILE] [--wait-text TEXT --wait-count M] -- COMMAND...: runs
-COMMAND on a pseudo-terminal of N columns (default 80), as a user's terminal would; once FILE exists and is not empty
-(and the command has written TEXT M times), types Ctrl-C K times (0: none), and prints everything the command wrote,
-then a last line "EXIT CODE" or "SIGNAL NUMBER"."""
+"""pty_run.py [--columns N] [--interrupts K] [--wait FILE] [--wait-text TEXT --wait-count M] [--answer TEXT] --
+COMMAND...: runs COMMAND on a pseudo-terminal of N columns (default 80), as a user's terminal would; once FILE exists
+and is not empty (and the command has written TEXT M times), types Ctrl-C K times (0: none), each after the command
+has answered the one before with ANSWER where given (else 50 ms apart), and prints everything the command wrote, then
+a last line "EXIT CODE" or "SIGNAL NUMBER"."""
 import argparse
 import fcntl
 import os
@@ -21,6 +22,7 @@ def main():
     parser.add_argument("--wait")
     parser.add_argument("--wait-text")
     parser.add_argument("--wait-count", type=int, default=1)
+    parser.add_argument("--answer")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -29,17 +31,22 @@ def main():
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, args.columns, 0, 0))
         os.execvp(command[0], command)
     output = bytearray()
-    interrupted = args.interrupts == 0
+    sent = 0
+    started = False
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
-        written = args.wait_text is None or output.count(args.wait_text.encode()) >= args.wait_count
-        if not interrupted and written and (args.wait is None or (os.path.exists(args.wait) and os.path.getsize(args.wait) > 0)):
-            time.sleep(0.5)  # a few steps into the run
-            for _ in range(args.interrupts):
-                os.write(fd, b"\x03")
+        if not started and sent < args.interrupts:
+            written = args.wait_text is None or output.count(args.wait_text.encode()) >= args.wait_count
+            started = written and (args.wait is None or (os.path.exists(args.wait) and os.path.getsize(args.wait) > 0))
+            if started:
+                time.sleep(0.5)  # a few steps into the run
+        answered = args.answer is None or output.count(args.answer.encode()) >= sent
+        if started and sent < args.interrupts and answered:
+            os.write(fd, b"\x03")
+            sent += 1
+            if args.answer is None:
                 time.sleep(0.05)
-            interrupted = True
-        ready, _, _ = select.select([fd], [], [], 0.1)
+        ready, _, _ = select.select([fd], [], [], 0.01 if args.answer else 0.1)
         if ready:
             try:
                 chunk = os.read(fd, 65536)

@@ -474,8 +474,10 @@ text = sys.stdin.read()
 lines = [re.sub(r"\x1b\[K", "", piece) for piece in re.split(r"[\r\n]+", text) if "progress t=" in piece]
 assert len(lines) >= 3 and all(len(line) < 80 for line in lines), [l for l in lines if len(l) >= 80] or len(lines)
 assert all(" left=" in line and "eta=" not in line for line in lines), lines[0]' <<<"$out"
-# The first Ctrl-C is acted on at the next check, 1000 steps (about 2 s) away: the second, 50 ms later, comes first.
-run_capture /usr/bin/python3 "${pty_run[@]}" "$dir/ctrl-c2/map.nc" --interrupts 2 -- "$hydrocl" run "$case_file" \
+# The first Ctrl-C is acted on after its step, with a restart: the second, typed as soon as the run has said it is
+# stopping, comes first.
+run_capture /usr/bin/python3 "${pty_run[@]}" "$dir/ctrl-c2/map.nc" --interrupts 2 --answer "interrupted: stopping" \
+  -- "$hydrocl" run "$case_file" \
   --set time.end=100000 --set output.interval=1000 --set time.check_interval=1000 --force -o "$dir/ctrl-c2"
 ok "a second Ctrl-C stops it at once, by SIGINT" contains "$out" "SIGNAL 2"
 
