@@ -172,10 +172,6 @@ static double cfl_limited_step(const SweRun *r, Speeds speeds) {
   return implicit_scheme(r) ? fmin(wave_step, cfl_step(&s->config, s->cfl, speeds.flow)) : wave_step;
 }
 
-/* Checks a fixed time step against the stability limit of the present state, at a Courant number of 1: the CFL
- * limit of the explicit scheme, the advective limit of the implicit one. Sets the step: the fixed one, or the
- * CFL-limited one unless keep_cfl_step (a continued run keeps the restart's, so that it repeats the steps of an
- * uninterrupted run). */
 /* No shallow-water signal comes near this speed (sqrt(g h) is 330 m/s over 11 km of ocean): a state that holds
  * one has blown up, even while its numbers are still finite. */
 static const double DIVERGED_SPEED = 1e5;
@@ -200,6 +196,10 @@ static void describe_start(const SweRun *r, char *text, size_t size) {
   }
 }
 
+/* Checks a fixed time step against the stability limit of the present state, at a Courant number of 1: the CFL
+ * limit of the explicit scheme, the advective limit of the implicit one. Sets the step: the fixed one, or the
+ * CFL-limited one unless keep_cfl_step (a continued run keeps the restart's, so that it repeats the steps of an
+ * uninterrupted run). */
 static HclStatus choose_step_for(SweRun *r, Speeds speeds, bool keep_cfl_step) {
   HclStatus status = HCL_OK;
   const SweConfig *config = &r->setup.config;
