@@ -34,6 +34,14 @@ static HclStatus grid(const char *path, const char *variable, int nx, int ny, do
   return input_read_grid(path, variable, nx, ny, NULL, values);
 }
 
+static HclStatus series(const char *path, double **t, double **v, int *n) {
+  status_clear();
+  free(*t);
+  free(*v);
+  *t = *v = NULL;
+  return input_read_series(path, START, "m", t, v, n);
+}
+
 /* Dates against values from Python's datetime (calendar.timegm). */
 static void test_dates(void) {
   const struct {
@@ -124,14 +132,6 @@ static const char *write_series_nc_calendar(const char *name, const char *units,
 static const char *write_series_nc(const char *name, const char *units, const double *times, const double *levels,
                                    size_t n) {
   return write_series_nc_calendar(name, units, NULL, times, levels, n);
-}
-
-static HclStatus series(const char *path, double **t, double **v, int *n) {
-  status_clear();
-  free(*t);
-  free(*v);
-  *t = *v = NULL;
-  return input_read_series(path, START, "m", t, v, n);
 }
 
 /* A time series from netCDF: the times of its coordinate variable in seconds, whatever the unit; other references,
@@ -315,7 +315,6 @@ static void test_netcdf_conventions(void) {
   TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "_FillValue") && tap_contains(status_message(), "y=0, x=0"),
          "points never written hold the default fill and are refused: %s", status_message());
 }
-#endif
 
 /* A 3 x 3 grid file: variable depth over dimensions dims (in its order), raw values in that order; where coords[d]
  * is given, a coordinate variable of dimension d with those values and axis attribute axes[d] (NULL: none). */
@@ -416,6 +415,7 @@ static void test_csv_units(void) {
   free(t);
   free(v);
 }
+#endif
 
 /* Paths that are not regular files are refused before they are read, saying what they are; lines longer than
  * INPUT_LINE_MAX are refused with their line. */
