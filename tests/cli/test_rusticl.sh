@@ -48,11 +48,12 @@ compare() {
   ok "$what: runs on rusticl" equals "$rc/$pocl" 0/0
   [ "$rc" = 0 ] || grep -v "^MESA: warning" "$dir/rusticl-$name.log" | head -20 | sed 's/^/# /'
   # shellcheck disable=SC2086 # the variables' names, one word each
-  ok "$what: as on PoCL" /usr/bin/python3 "$root/tests/cli/ncsame.py" --tolerance 1e-4 "$(ls "$dir/pocl-$name"/restart-*.nc | tail -1)" \
-    "$(ls "$dir/rusticl-$name"/restart-*.nc | tail -1)" $vars
+  ok "$what: as on PoCL" /usr/bin/python3 "$root/tests/cli/ncsame.py" --tolerance 1e-4 \
+    "$(ls "$dir/pocl-$name"/restart-*.nc | tail -1)" "$(ls "$dir/rusticl-$name"/restart-*.nc | tail -1)" $vars
 }
 
-compare "shallow water (Sielecki, Chezy, momentum advection, 16 x 16, 10 s)" "$cases/drop-island.yml" swe "zeta u v" -- \
+compare "shallow water (Sielecki, Chezy, momentum advection, 16 x 16, 10 s)" "$cases/drop-island.yml" swe \
+  "zeta u v" -- \
   --set grid.nx=16 --set grid.ny=16 --set time.end=10 --set restart.interval=10
 compare "shallow water (Hansen, Manning, energy advection, implicit)" "$cases/drop-island.yml" implicit "zeta u v" -- \
   --set grid.nx=16 --set grid.ny=16 --set time.end=10 --set restart.interval=10 --set physics.ordering=hansen \

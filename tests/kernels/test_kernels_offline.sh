@@ -23,8 +23,10 @@ all)
   mkdir -p "$build/kernels-offline"
   printf '# Kernel resources\n\n<!-- kernels-offline: begin -->\n<!-- kernels-offline: end -->\n' \
     >"$build/kernels-offline/table.md"
-  "$tool" all --hydrocl "$hydrocl" --builds "$build/kernels-offline/builds.tsv" \
-    --table "$build/kernels-offline/table.md" >"$dir/log" 2>&1
+  # The compiles' results are kept by target, options and source in the build folder: a run after a kernel change
+  # compiles only the programs it touched.
+  "$tool" all --jobs 2 --hydrocl "$hydrocl" --builds "$build/kernels-offline/builds.tsv" \
+    --cache "$build/kernels-offline/cache" --table "$build/kernels-offline/table.md" >"$dir/log" 2>&1
   rc=$?
   ok "every program of the runs compiles for every target within its budgets" equals "$rc" 0
   sed 's/^/# /' "$dir/log" | tail -60
@@ -54,7 +56,7 @@ tool)
   # The broken kernels: blas1.cl with one bad kernel more, compiled as a GPU run builds it.
   grep $'^blas1\t' "$dir/gpu.tsv" | head -1 >"$dir/blas1.tsv"
   ok "a GPU run builds blas1" test -s "$dir/blas1.tsv"
-  "$tool" compile --builds "$dir/blas1.tsv" --targets gfx90a,gfx1100,sm_80,spirv >"$dir/good.log" 2>&1
+  "$tool" compile --cache "" --builds "$dir/blas1.tsv" --targets gfx90a,gfx1100,sm_80,spirv >"$dir/good.log" 2>&1
   ok "blas1 as it is compiles for gfx90a, gfx1100, sm_80 and SPIR-V" equals "$?" 0
   cp -r "$root/kernels_cl" "$dir/builtin" && cp -r "$root/kernels_cl" "$dir/scratch"
   # work_group_reduce_add is OpenCL C 2.0: PoCL 3 knows it, an OpenCL 1.2 device does not.
@@ -64,7 +66,7 @@ tool)
   printf '%s\n' '__kernel void broken(__global REAL *x, const int n) { REAL t[70000];' \
     '  for (int i = 0; i < n; i++) t[(i * 7) % 70000] = x[i];' '  x[get_global_id(0)] = t[n % 70000]; }' \
     >>"$dir/scratch/blas1.cl"
-  "$tool" compile --builds "$dir/blas1.tsv" --kernel-dir "$dir/builtin" --targets gfx90a,sm_80,spirv \
+  "$tool" compile --cache "" --builds "$dir/blas1.tsv" --kernel-dir "$dir/builtin" --targets gfx90a,sm_80,spirv \
     >"$dir/builtin.log" 2>&1
   ok "an OpenCL 2.0 built-in fails the tool" equals "$?" 1
   for target in gfx90a sm_80 spirv; do
@@ -72,7 +74,7 @@ tool)
       grep -q "^kernels-offline: $target: kernels_cl/blas1.cl does not compile with '-cl-std=CL1.2 " "$dir/builtin.log"
   done
   ok "and the compiler's message" grep -q "work_group_reduce_add" "$dir/builtin.log"
-  "$tool" compile --builds "$dir/blas1.tsv" --kernel-dir "$dir/scratch" --targets gfx90a,gfx1100 \
+  "$tool" compile --cache "" --builds "$dir/blas1.tsv" --kernel-dir "$dir/scratch" --targets gfx90a,gfx1100 \
     >"$dir/scratch.log" 2>&1
   ok "a private array beyond AMD's scratch fails the tool" equals "$?" 1
   for target in gfx90a gfx1100; do
