@@ -6,7 +6,8 @@
 #          the build folder (bench/README.md keeps the committed one); any error or broken budget fails.
 #   tool   the runtime's record of its builds (HYDROCL_RECORD_BUILDS, HYDROCL_DEVICE_AS_GPU); a deliberately broken
 #          copy of the kernels (an OpenCL 2.0 built-in; a private array beyond AMD's scratch) fails naming the target,
-#          program and options; `covered` tells a program compiled offline from one that is not.
+#          program and options, and a spill breaks the budget; `covered` tells a program compiled offline from one
+#          that is not.
 # Usage: test_kernels_offline.sh HYDROCL SOURCE_ROOT BUILD_ROOT all|tool
 set -u
 hydrocl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -82,6 +83,15 @@ tool)
       "$dir/scratch.log"
   done
   ok "and the limit" grep -q "stack frame size .* exceeds limit" "$dir/scratch.log"
+  # A kernel held to 8 VGPRs (clang's amdgpu_num_vgpr) with 24 values live: it spills VGPRs to scratch.
+  cp -r "$root/kernels_cl" "$dir/spill"
+  printf '%s\n' '__kernel __attribute__((amdgpu_num_vgpr(8))) void broken(__global REAL *x) {' \
+    '  const int i = get_global_id(0); REAL a[24], s = 0;' '  for (int k = 0; k < 24; k++) a[k] = x[i + k * 1024];' \
+    '  for (int k = 0; k < 24; k++) s += a[k] * a[23 - k] + a[(k * 5) % 24];' '  x[i] = s; }' >>"$dir/spill/blas1.cl"
+  "$tool" compile --cache "" --builds "$dir/blas1.tsv" --kernel-dir "$dir/spill" --targets gfx90a >"$dir/spill.log" 2>&1
+  ok "a VGPR spill breaks the budget" equals "$?" 1
+  ok "naming the target, the program and the kernel" \
+    grep -q "^kernels-offline: budget: gfx90a: blas1.cl broken (REAL=[a-z]*) spills [1-9][0-9]* VGPRs" "$dir/spill.log"
   [ "$tap_failures" = 0 ] || sed 's/^/# /' "$dir"/*.log | head -80
   ;;
 *)
