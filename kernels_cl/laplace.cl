@@ -17,7 +17,15 @@
  *   horizontal: d1x, d2x, d1y, d2y, WIDTH weights each, scaled by the spacing (zero along a direction of one point;
  *   unscaled on a curvilinear grid).
  *   vertical: per node p = 0 .. nz, VSTRIDE values: VWIDTH weights of d/dsigma, VWIDTH of d2/dsigma2 on the nodes
- *   from vertical_first[p], sigma (fd.h: centred, shifted inside near the ends). */
+ *   from vertical_first[p], sigma (fd.h: centred, shifted inside near the ends).
+ * Spills on AMD (tools/kernels-offline, LLVM 15; budget exceptions, to be fixed): the column kernels keep the own
+ *   column and the four neighbouring lines, NZ + 1 planes each, in registers (the plane loops unrolled), with the
+ *   WIDTH-wide stencils, more than the 256 VGPRs a work-item addresses; fewer planes at once (a second pass over
+ *   them) or the horizontal neighbours from local-memory tiles would fit. In double at every order:
+ *   gfx90a spills: apply_o, defect_o, defect_v: 20 VGPRs at order 6 with nz 9, to 84 bytes of scratch.
+ *   gfx940 spills: apply_o, defect_o, defect_v: the same.
+ *   gfx1100 spills: apply_o, defect_o, defect_v, surface_o, surface_v: up to 850 VGPRs in double, 425 in float
+ *   (wave32 code of LLVM 15). */
 
 #define VSTRIDE (2 * VWIDTH + 1)
 #define NP (NZ + 1) /* planes: the ghost below the bottom, the nz sigma nodes */

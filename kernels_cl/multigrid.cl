@@ -26,7 +26,13 @@
  *   grad(sigma) . grad(u_s) = s / h (h^xi u_xis + h^gamma u_gammas), h_x u_x + h_y u_y = h^xi u_xi + h^gamma u_gamma
  *   with h^xi = grad h . grad xi and h^gamma = grad h . grad gamma; col holds nine planes per column: 1/h, h^xi,
  *   h^gamma, lap(h), |grad h|^2, g11, g22, L_xi, L_gamma, from the level's depth and metric terms (level_columns).
- *   The spacing arguments idx2 .. i2dy are then unused. */
+ *   The spacing arguments idx2 .. i2dy are then unused.
+ * Spills on AMD (tools/kernels-offline, LLVM 15; budget exceptions): in double on gfx1100 (wave32) the one-work-group
+ *   coarse-level kernels and the residual hold a column's lines (NZ_MAX planes unrolled) beyond its registers:
+ *   gfx1100 spills: smooth_level, vcycle_tail, residual_low: 14 to 66 VGPRs, to at most 108 bytes of scratch.
+ *   In float they spill SGPRs into VGPR lanes (no memory) on every AMD target: the kernel arguments and the vertical
+ *   weights hoisted out of the sweep loops. smooth_level and vcycle_tail run one work-group (the coarse levels),
+ *   where the launch sets the time; the zebra sweep of the fine levels, smooth, does not spill. */
 
 #define VERT_STRIDE 8 /* w1[3], w2[3], sigma, unused */
 

@@ -16,6 +16,11 @@ hydrocl_packages="$hydrocl_packages clang libclang-rt-dev"
 hydrocl_packages="$hydrocl_packages libhypre-dev"
 # The kernels suite: Oclgrind, the OpenCL device simulator that checks every access and every race.
 hydrocl_packages="$hydrocl_packages oclgrind"
+# The kernels suite: every kernel program compiled offline (tools/kernels-offline) for AMD GPUs (clang 15 with the
+# ROCm device libraries, which LLVM 15 built), NVIDIA PTX (libclc's built-ins; clang 16 for sm_90) and SPIR-V.
+hydrocl_packages="$hydrocl_packages clang-15 clang-16 llvm-14 rocm-device-libs libclc-15 llvm-spirv-15 spirv-tools"
+# The device suite's second CPU OpenCL implementation: Mesa's rusticl on llvmpipe (tests/cli/test_rusticl.sh).
+hydrocl_packages="$hydrocl_packages mesa-opencl-icd"
 
 hydrocl_install_missing() {
   local missing="" p

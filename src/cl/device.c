@@ -80,10 +80,17 @@ typedef struct {
   { (param), #param, &(field), sizeof(field) }
 
 /* For the tests of small devices: HYDROCL_LIMIT_LOCAL_MEM (bytes) and HYDROCL_LIMIT_WORK_GROUP (work-items) lower
- * what the device reports, never raise it; everything that sizes itself by the device then sizes itself by these. */
+ * what the device reports, never raise it; everything that sizes itself by the device then sizes itself by these.
+ * HYDROCL_DEVICE_AS_GPU=1 takes the device for a GPU: every choice made by device type (the exact grid of CPUs, the
+ * reductions' work-groups, the multigrid's one-launch tail) takes the GPU's side, so that a run on PoCL builds the
+ * programs, with the options, that a GPU would get (tools/kernels-offline records them). Both sides run anywhere. */
 static void apply_test_limits(DeviceInfo *d) {
   const char *local = getenv("HYDROCL_LIMIT_LOCAL_MEM"), *group = getenv("HYDROCL_LIMIT_WORK_GROUP");
+  const char *as_gpu = getenv("HYDROCL_DEVICE_AS_GPU");
   unsigned long long limit = 0;
+  if (as_gpu && strcmp(as_gpu, "1") == 0) {
+    d->type = DEVICE_TYPE_GPU;
+  }
   if (local && sscanf(local, "%llu", &limit) == 1 && limit > 0 && limit < d->local_mem_bytes) {
     d->local_mem_bytes = limit;
   }

@@ -132,6 +132,32 @@ static void describe_line_map(const char *source, char *buf, size_t size) {
   }
 }
 
+/* HYDROCL_RECORD_BUILDS=FILE: appends "component<TAB>options" to FILE for each program this process builds (a program
+ * the runtime's cache hands back again is not built again), for tools/kernels-offline, which compiles every program
+ * a set of runs built for the GPU targets. One write of a whole line in append mode, so ranks writing at once
+ * interleave lines, not characters. */
+static HclStatus record_build(const char *component, const char *options) {
+  HclStatus status = HCL_OK;
+  const char *path = getenv("HYDROCL_RECORD_BUILDS");
+  FILE *f = NULL;
+  char line[4400];
+  if (!path || !path[0]) {
+    goto cleanup;
+  }
+  int length = snprintf(line, sizeof line, "%s\t%s\n", component, options);
+  ASSERT(length > 0 && length < (int)sizeof line);
+  f = fopen(path, "a");
+  REQUIRE(f != NULL, HCL_EIO, "cannot append to '%s' (HYDROCL_RECORD_BUILDS): %s", path, strerror(errno));
+  setvbuf(f, NULL, _IOFBF, sizeof line);
+  REQUIRE(fputs(line, f) >= 0, HCL_EIO, "cannot append to '%s' (HYDROCL_RECORD_BUILDS): %s", path, strerror(errno));
+cleanup:
+  if (f && fclose(f) != 0 && status == HCL_OK) {
+    status = HCL_EIO;
+    log_error("cannot write '%s' (HYDROCL_RECORD_BUILDS): %s", path, strerror(errno));
+  }
+  return status;
+}
+
 HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *config, cl_program *program) {
   HclStatus status = HCL_OK;
   char *source = NULL;
@@ -152,6 +178,7 @@ HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *
     log_debug("reusing %s.cl for %d:%d built with '%s'", component, dev->platform_index, dev->device_index, options);
     goto cleanup;
   }
+  TRY(record_build(component, options));
   built = clCreateProgramWithSource(runtime_context(rt), 1, (const char **)&source, NULL, &err);
   TRY_CL(err);
   log_debug("building %s.cl for %d:%d with '%s'", component, dev->platform_index, dev->device_index, options);
