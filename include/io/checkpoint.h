@@ -28,6 +28,10 @@ HclStatus checkpoint_take(const char *path, int64_t step);
  * files when the copy fails (path is then unchanged). */
 HclStatus checkpoint_restore(const char *path, int64_t step, bool *restored);
 
+/* What a continuation from step will read for path: its checkpoint of step where that is a regular file, else path
+ * itself; for the checks made before any file is touched. */
+void checkpoint_source(const char *path, int64_t step, char *source, size_t size);
+
 /* Removes the checkpoints of path other than that of step keep (-1: all of them) and the temporary copies a killed
  * run left. HCL_EIO naming the file that cannot be removed. */
 HclStatus checkpoint_discard(const char *path, int64_t keep);

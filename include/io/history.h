@@ -38,11 +38,12 @@ HclStatus history_write_static(HistoryFile *h, const OutputVariable *var, Field 
 HclStatus history_sync(HistoryFile *h);
 void history_close(HistoryFile **h);
 
-/* For a continued run, before its files are touched: the stations of the history file at path (when there is one)
- * are gauges[0..ngauges), by name and position, in order. A gauge added, removed, renamed or moved would have its
- * samples appended under another station's name and place: HCL_EDATA naming the gauge, what the file holds and what
- * this run has, and what to do. Rank 0 reads; collective. */
-HclStatus history_check_stations(const char *path, const Gauge *gauges, int ngauges);
+/* For a continued run, before its files are touched: the stations of the history file at path (when there is one;
+ * the checkpoint the continuation will put back, where it has one) are gauges[0..ngauges), by name and position, in
+ * order. A gauge added, removed, renamed or moved would have its samples appended under another station's name and
+ * place: HCL_EDATA naming the gauge, what the file holds and what this run has, and what to do, the file named as
+ * shown. Rank 0 reads; collective. */
+HclStatus history_check_stations(const char *path, const char *shown, const Gauge *gauges, int ngauges);
 
 enum { STATION_VARIABLE_NAME_SIZE = 257 }; /* a netCDF name and its NUL (NC_MAX_NAME + 1) */
 

@@ -126,6 +126,14 @@ cleanup:
   return status;
 }
 
+void checkpoint_source(const char *path, int64_t step, char *source, size_t size) {
+  struct stat info;
+  checkpoint_path(path, step, "", source, size);
+  if (lstat(source, &info) != 0 || !S_ISREG(info.st_mode)) {
+    snprintf(source, size, "%s", path);
+  }
+}
+
 HclStatus checkpoint_restore(const char *path, int64_t step, bool *restored) {
   HclStatus status = HCL_OK;
   char copy[CHECKPOINT_PATH_SIZE], temporary[CHECKPOINT_PATH_SIZE];

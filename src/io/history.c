@@ -733,7 +733,7 @@ void station_record_free(StationRecord *r) {
 
 #ifdef HYDROCL_HAVE_NETCDF
 /* Rank 0's part of history_check_stations. */
-static HclStatus check_stations(const char *path, const Gauge *gauges, int ngauges) {
+static HclStatus check_stations(const char *path, const char *shown, const Gauge *gauges, int ngauges) {
   HclStatus status = HCL_OK;
   int ncid = -1, dim, var_name, var_x, var_y;
   size_t nstations = 0;
@@ -746,13 +746,13 @@ static HclStatus check_stations(const char *path, const Gauge *gauges, int ngaug
     goto cleanup; /* the run being continued had no gauges: a new file */
   }
   int err = nc_open(path, NC_NOWRITE, &ncid);
-  REQUIRE(err == NC_NOERR, HCL_EDATA, "cannot continue '%s': %s", path, nc_strerror(err));
+  REQUIRE(err == NC_NOERR, HCL_EDATA, "cannot continue '%s': %s", shown, nc_strerror(err));
   REQUIRE(nc_inq_dimid(ncid, "station", &dim) == NC_NOERR && nc_inq_dimlen(ncid, dim, &nstations) == NC_NOERR &&
               nc_inq_varid(ncid, "station_name", &var_name) == NC_NOERR &&
               nc_inq_varid(ncid, "x", &var_x) == NC_NOERR && nc_inq_varid(ncid, "y", &var_y) == NC_NOERR,
-          HCL_EDATA, "cannot continue '%s': it holds no stations with names and positions", path);
+          HCL_EDATA, "cannot continue '%s': it holds no stations with names and positions", shown);
   REQUIRE(nstations == (size_t)ngauges, HCL_EDATA, "cannot continue '%s': it holds %zu gauges, this run has %d; %s",
-          path, nstations, ngauges, what_to_do);
+          shown, nstations, ngauges, what_to_do);
   TRY_ALLOC(names, nstations + 1);
   TRY_ALLOC(x, nstations + 1);
   TRY_ALLOC(y, nstations + 1);
@@ -768,7 +768,7 @@ static HclStatus check_stations(const char *path, const Gauge *gauges, int ngaug
     REQUIRE(strncmp(names[k], g->name, GAUGE_NAME_MAX - 1) == 0 && x[k] == g->x && y[k] == g->y, HCL_EDATA,
             "cannot continue '%s': its gauge %zu is '%s' at (%.17g, %.17g) m, this run's is '%s' at (%.17g, %.17g) "
             "m (%s); %s",
-            path, k + 1, names[k], x[k], y[k], g->name, g->x, g->y, g->origin, what_to_do);
+            shown, k + 1, names[k], x[k], y[k], g->name, g->x, g->y, g->origin, what_to_do);
   }
 cleanup:
   if (ncid >= 0) {
@@ -781,14 +781,15 @@ cleanup:
 }
 #endif
 
-HclStatus history_check_stations(const char *path, const Gauge *gauges, int ngauges) {
+HclStatus history_check_stations(const char *path, const char *shown, const Gauge *gauges, int ngauges) {
   HclStatus local = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
   if (par_rank() == 0) {
-    local = check_stations(path, gauges, ngauges);
+    local = check_stations(path, shown, gauges, ngauges);
   }
 #else
   (void)path;
+  (void)shown;
   (void)gauges;
   (void)ngauges;
 #endif

@@ -599,10 +599,14 @@ HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const
   spec.resume = q->restart != NULL;
   spec.resume_time = tl->t;
   if (q->restart) { /* the files first: a continuation they refuse must not have discarded any restart */
-    TRY(recover_files(q, tl, outputs));
-    char history[RUN_PATH_SIZE];
+    char history[RUN_PATH_SIZE], source[RUN_PATH_SIZE];
     output_path(q, "history.nc", history, sizeof history);
-    TRY(history_check_stations(history, outputs->gauges, outputs->ngauges));
+    snprintf(source, sizeof source, "%s", history);
+    if (restart_in_output_folder(q)) { /* the file as the continuation will put it back */
+      checkpoint_source(history, tl->step, source, sizeof source);
+    }
+    TRY(history_check_stations(source, history, outputs->gauges, outputs->ngauges));
+    TRY(recover_files(q, tl, outputs));
     TRY(continue_map_alone(q, outputs, &spec));
     TRY(create_files(rt, decomp, q, &spec, outputs, files));
     TRY(run_claim_restarts(q, prefix, tl->step));
