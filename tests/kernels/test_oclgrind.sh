@@ -39,9 +39,10 @@ under_oclgrind() {
 small_swe=(--set grid.nx=16 --set grid.ny=16 --set output.interval=5 --set time.end=10 -q)
 case "$scenario" in
 rrb)
+  # 32 x 32 nodes: two RRB levels above the exact level of 8 x 8 nodes that 32 KB hold, so every kernel runs.
   under_oclgrind "RRB-CG in double (the exact level of 8 x 8 nodes that 32 KB hold)" \
-    "${checked[@]}" "$hydrocl" solve-poisson --n 64 --precision double
-  under_oclgrind "RRB-CG in float" "${checked[@]}" "$hydrocl" solve-poisson --n 64 --precision single
+    "${checked[@]}" "$hydrocl" solve-poisson --n 32 --precision double
+  under_oclgrind "RRB-CG in float" "${checked[@]}" "$hydrocl" solve-poisson --n 32 --precision single
   under_oclgrind "RRB-GMRES and defect correction in double" bash -c '
     "$@" solve-poisson --n 24 --precision double --method gmres && "$@" solve-poisson --n 24 --method dc' \
     _ "${checked[@]}" "$hydrocl"
