@@ -17,6 +17,8 @@ fullfs=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
 . "$(dirname "$0")/../cli/run_checks.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/../support/rank_cache.sh"
+rank_cache_for_hydrocl "$dir/tmp"
 
 island=(--set grid.nx=46 --set grid.ny=38 --set time.end=6 --set output.interval=0 --set output.history_interval=1
   --set restart.interval=3)

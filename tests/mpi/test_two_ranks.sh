@@ -7,6 +7,10 @@ set -u
 mpirun=$1
 hydrocl=$2
 . "$(dirname "$0")/../support/tap.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/../support/rank_cache.sh"
+rank_cache_for_hydrocl "$dir"
 
 run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" bench bandwidth --size 64K --precision single
 ok "mpirun -n 2 bench bandwidth exits 0" equals "$rc" 0

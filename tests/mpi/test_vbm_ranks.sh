@@ -14,6 +14,8 @@ root=$(cd "$3" && pwd)
 . "$(dirname "$0")/../support/tap.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/../support/rank_cache.sh"
+rank_cache_for_hydrocl "$dir/tmp"
 
 # 40 s: the ship is 240 m along its first leg, its waves reach the island and the breakwaters.
 harbour=(--set time.end=40 --set output.interval=20 --set solver.rtol=1e-10 --set output.double=true)
