@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # build_variants.sh: the builds users make besides the default one compile without a warning: without netCDF and
 # PROJ (the GPU machines here have neither), without MPI (laptops), and single precision by default with the serial
-# netCDF-C beside MPI (rank 0 gathers the map file). Without PROJ, a case with grid.crs is refused with 64 and how
+# netCDF-C beside MPI (rank 0 gathers the map file). What users build of them: the command and the library (the
+# tests compile in the suite's own build). Without PROJ, a case with grid.crs is refused with 64 and how
 # to build with it.
 # Usage: build_variants.sh SOURCE_ROOT
 set -u
@@ -20,7 +21,8 @@ run_quietly() {
 for options in "-Dnetcdf=disabled -Dproj=disabled" "-Dmpi=disabled" "-Dprecision=single -Dnetcdf_parallel=disabled"; do
   dir="$scratch/build${options//[^a-z]/-}"
   ok "meson setup $options" run_quietly meson setup "$dir" "$source_root" $options -Dwerror=true -Dbuildtype=debug
-  ok "ninja with $options builds without a warning" run_quietly ninja -C "$dir" -j 2
+  ok "ninja with $options builds the command and the library without a warning" \
+    run_quietly ninja -C "$dir" -j 2 hydrocl "$(ninja -C "$dir" -t targets all | sed -n 's/^\(libhydrocl\.so[.0-9]*\): .*LINKER$/\1/p')"
 done
 options="-Dnetcdf=disabled -Dproj=disabled"
 bare="$scratch/build${options//[^a-z]/-}/hydrocl"

@@ -4,8 +4,8 @@
 # rank has a cache of its own. Each starts as a copy of the suite's cache (POCL_CACHE_DIR, else PoCL's default
 # folder), where the one-rank tests have built most programs already: a cold PoCL build is most of a small run's
 # time (laplace_history's defect correction on one rank, on the 2-core machine: 38 s cold, 2 s from the cache). The
-# copies are hard links where the file system allows (PoCL replaces a cache file by renaming a new one over it, so
-# a link is never written through).
+# copies are copies, not hard links, so that no process can write through to another's file (the suite's cache is
+# some 40 MB: under a second a copy).
 # rank_cache_init DIR: the caches live in DIR/rankK, for ranks_run.
 # ranks_run N CMD...: mpirun -n N CMD with each rank's cache, stopped after 10 minutes ($mpirun must be set); rank
 #   K's cache takes what rank 0's has built before the run, so a program is built once per script at most.
@@ -14,11 +14,11 @@
 #   with the suite's cache.
 rank_cache_suite=${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pocl/kcache}
 
-# rank_cache_copy FROM TO: what TO lacks of FROM, hard-linked where possible
+# rank_cache_copy FROM TO: what TO lacks of FROM
 rank_cache_copy() {
   mkdir -p "$2"
   [ -d "$1" ] || return 0
-  cp -Rln "$1/." "$2/" 2>/dev/null || cp -Rn "$1/." "$2/"
+  cp -Rn "$1/." "$2/"
 }
 
 rank_cache_init() {
