@@ -40,6 +40,10 @@ HclStatus par_init(int *argc, char ***argv) {
   int initialized = 0;
   TRY_MPI(MPI_Initialized(&initialized));
   if (!initialized) {
+    /* Started without mpirun, Open MPI 4 forks a daemon (orted) for the one process, in case it spawns others;
+     * hydrocl never does, and the daemon cost every such command a few tenths of a second. Under a launcher the
+     * setting does nothing; one set by the user is kept. */
+    setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
     TRY_MPI(MPI_Init(argc, argv));
     mpi_started_here = true;
   }

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # test_kernels_offline.sh: tools/kernels-offline, the offline compilation of every kernel program for AMD, NVIDIA and
-# SPIR-V targets (issue 50), and the test of that tool.
-#   all    collect the programs from hydrocl's runs and compile them for every target; the resource table goes to
-#          the build folder (bench/README.md keeps the committed one); any error or broken budget fails.
-#   tool   the runtime's record of its builds (HYDROCL_RECORD_BUILDS, HYDROCL_DEVICE_AS_GPU); a deliberately broken
-#          copy of the kernels (an OpenCL 2.0 built-in; a private array beyond AMD's scratch) fails naming the target,
-#          program and options, and a spill breaks the budget; `covered` tells a program compiled offline from one
-#          that is not.
-# Usage: test_kernels_offline.sh HYDROCL SOURCE_ROOT BUILD_ROOT all|tool
+# SPIR-V targets, and the test of that tool.
+#   compile  every program of the committed list (bench/kernels-offline.tsv) compiled for every target; any error or
+#            broken budget fails, and so does a resource table that differs from the one in bench/README.md (CI
+#            regenerates the table and checks the committed one against it). Every kernels_cl/*.cl must be listed.
+#   covered  the programs the suite built (the record tools/check keeps through HYDROCL_RECORD_BUILDS) have shapes
+#            the list has: a new define, flag or program the runs of tools/kernels-offline do not build fails. Run
+#            last, alone (meson's order), when every other test has built its programs; without a record it skips.
+#   collect  (suite offline) the runs of tools/kernels-offline collected again: their list must be the committed one.
+#   tool     the runtime's record of its builds (HYDROCL_RECORD_BUILDS, HYDROCL_DEVICE_AS_GPU); a deliberately broken
+#            copy of the kernels (an OpenCL 2.0 built-in; a private array beyond AMD's scratch) fails naming the target,
+#            program and options, and a spill breaks the budget; `covered` tells a program compiled offline from one
+#            that is not, and --shapes a new size from a new define.
+# Usage: test_kernels_offline.sh HYDROCL SOURCE_ROOT BUILD_ROOT compile|covered|collect|tool
 set -u
 hydrocl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$2" && pwd)
@@ -19,19 +24,49 @@ tool="$root/tools/kernels-offline"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
+list="$root/bench/kernels-offline.tsv"
 case "$mode" in
-all)
-  mkdir -p "$build/kernels-offline"
-  printf '# Kernel resources\n\n<!-- kernels-offline: begin -->\n<!-- kernels-offline: end -->\n' \
-    >"$build/kernels-offline/table.md"
+compile)
+  out="$build/kernels-offline"
+  mkdir -p "$out"
+  cp "$root/bench/README.md" "$out/README.md"
   # The compiles' results are kept by target, options and source in the build folder: a run after a kernel change
-  # compiles only the programs it touched.
-  "$tool" all --jobs 2 --hydrocl "$hydrocl" --builds "$build/kernels-offline/builds.tsv" \
-    --cache "$build/kernels-offline/cache" --table "$build/kernels-offline/table.md" >"$dir/log" 2>&1
+  # compiles only the programs it touched. One compile at a time: the suite runs beside it.
+  "$tool" compile --jobs 1 --builds "$list" --cache "$out/cache" --table "$out/README.md" >"$dir/log" 2>&1
   rc=$?
-  ok "every program of the runs compiles for every target within its budgets" equals "$rc" 0
-  sed 's/^/# /' "$dir/log" | tail -60
-  ok "the table has a row per kernel" test "$(grep -c '^| ' "$build/kernels-offline/table.md")" -gt 50
+  ok "every program of the list compiles for every target within its budgets" equals "$rc" 0
+  sed 's/^/# /' "$dir/log" | grep -v '^# |' | tail -60
+  ok "the table has a row per kernel" test "$(grep -c '^| ' "$out/README.md")" -gt 50
+  diff "$root/bench/README.md" "$out/README.md" >"$dir/table.diff"
+  ok "bench/README.md's table is the one compiled (else: tools/kernels-offline compile --table bench/README.md)" \
+    equals "$?" 0
+  sed 's/^/# /' "$dir/table.diff" | head -20
+  unlisted=""
+  for file in "$root"/kernels_cl/*.cl; do
+    name=$(basename "$file" .cl)
+    grep -q "^$name"$'\t' "$list" || unlisted="$unlisted $name"
+  done
+  ok "every program in kernels_cl/ is in the list (missing:${unlisted:- none})" equals "$unlisted" ""
+  ;;
+covered)
+  record=${HYDROCL_RECORD_BUILDS:-}
+  if [ -z "$record" ] || [ ! -s "$record" ]; then
+    echo "1..0 # SKIP no record of the suite's builds: tools/check keeps one (HYDROCL_RECORD_BUILDS)"
+    exit 0
+  fi
+  "$tool" covered --shapes "$record" --builds "$list" >"$dir/log" 2>&1
+  rc=$?
+  ok "every program shape the suite built is in the list" equals "$rc" 0
+  sed 's/^/# /' "$dir/log" | head -30
+  ;;
+collect)
+  "$tool" collect --hydrocl "$hydrocl" --builds "$dir/builds.tsv" >"$dir/log" 2>&1
+  rc=$?
+  ok "the runs of tools/kernels-offline build every program in kernels_cl/" equals "$rc" 0
+  sed 's/^/# /' "$dir/log" | tail -30
+  diff "$list" "$dir/builds.tsv" >"$dir/list.diff"
+  ok "and the committed list is theirs (else: tools/kernels-offline collect; commit the list)" equals "$?" 0
+  sed 's/^/# /' "$dir/list.diff" | cut -c1-300 | head -20
   ;;
 tool)
   # The record: one line per program built, with the options program_options makes for the device taken.
@@ -53,6 +88,14 @@ tool)
   "$tool" covered "$dir/other.tsv" --builds "$dir/gpu.tsv" >"$dir/covered.log" 2>&1
   ok "covered: a program with other options is not" equals "$?" 1
   ok "and is named" grep -q "REAL=half.* is not compiled offline" "$dir/covered.log"
+  # --shapes: another value of a define is the same shape; a define more is another.
+  sed 's/-DWG_X=[0-9]*/-DWG_X=7/' "$dir/cpu.tsv" >"$dir/sizes.tsv"
+  "$tool" covered --shapes "$dir/sizes.tsv" --builds "$dir/gpu.tsv" >"$dir/covered.log" 2>&1
+  ok "covered --shapes: other values of the defines are the shapes compiled" equals "$?" 0
+  sed 's/-DREAL=/-DNEW_OPTION=1 -DREAL=/' "$dir/cpu.tsv" >"$dir/new.tsv"
+  "$tool" covered --shapes "$dir/new.tsv" --builds "$dir/gpu.tsv" >"$dir/covered.log" 2>&1
+  ok "a define more is a shape not compiled" equals "$?" 1
+  ok "and is named" grep -q "with '.*-DNEW_OPTION -DREAL .*' is not compiled offline" "$dir/covered.log"
 
   # The broken kernels: blas1.cl with one bad kernel more, compiled as a GPU run builds it.
   grep $'^blas1\t' "$dir/gpu.tsv" | head -1 >"$dir/blas1.tsv"
