@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* scaling.c: `hydrocl bench scaling`, the weak and strong scaling of the suite's four parallel workloads over the
+/* scaling.c: `hydrocl bench scaling`, the weak and strong scaling of the suite's parallel workloads over the
  * run's ranks, one rank per GPU (../shared/papers/fnpf-multigpu-scalability.txt section 6, Figures 6 and 7).
  * bench/multi-gpu.sh runs it on 1, 2, 4 and 8 ranks and turns the lines into parallel efficiencies.
  *
@@ -10,8 +10,10 @@
  * - wave_step: one ERK4 step of the wave model on the evolving hump (wave_hump_table4_config, K = 3, aspect 1),
  *   four Laplace solves to rtol 1e-4, precision as dc_iteration; "iterations" is its defect-correction iterations;
  * - swe_step: one explicit step of test case 1 (bench swe; Hansen's ordering), float unless --precision;
- * - rrb_solve: CG with the RRB preconditioner (rrb_precond.h) on the model problem (poisson.h) from x = 0 to
- *   ||r||_2 <= 1e-5 ||b||_2, float unless --precision; "iterations" is CG's.
+ * - rrb_solve, mg_solve, rrb_pipecg, mg_pipecg: CG and pipelined CG (krylov.h) with the RRB preconditioner
+ *   (rrb_precond.h) and with the 5-point multigrid (mg5.h) on the model problem (poisson.h) from x = 0 to
+ *   ||r||_2 <= 1e-5 ||b||_2; CG in float unless --precision, pipelined CG (which needs double vectors) mixed, the
+ *   preconditioner in float under double, unless --precision double; "iterations" is the solver's.
  * "weak": every rank a block of the size per rank, the process grid chosen so that the global grid doubles in x,
  * then in y, as the paper's runs do (1 x 1, 2 x 1, 2 x 2, 4 x 2, ...); a vertex grid of n points per rank is
  * px (n - 1) + 1 points wide. "strong": one global grid on any number of ranks (the 2049^2 x 9 basin, 3.78e7
@@ -29,6 +31,7 @@
 #include "krylov.h"
 #include "laplace.h"
 #include "log.h"
+#include "mg5.h"
 #include "par.h"
 #include "poisson.h"
 #include "progress.h"
@@ -47,7 +50,7 @@ typedef struct Workload {
   int per_unit;    /* iterations or steps per timed unit: seconds are per one of them */
   bool iterates;   /* a solve or a step of solves: its iterations are reported */
   Precision precision;
-  const char *mode; /* the Laplace solver's precision: mixed, double or single; NULL for the others */
+  const char *mode; /* the Laplace parts' precision (mixed, double or single), "mixed" for a pipelined solve so */
   HclStatus (*reset)(struct Workload *w);
   HclStatus (*unit)(struct Workload *w, int *iterations);
   WaveHumpSolver solver;
@@ -59,6 +62,7 @@ typedef struct Workload {
   Field *rhs, *x;
   Vec *b_vec, *x_vec;
   double dt;
+  double reductions; /* a solve's reductions between ranks per iteration (the 5-point parts) */
 } Workload;
 
 static void workload_close(Workload *w) {
@@ -157,19 +161,8 @@ cleanup:
   return status;
 }
 
-static HclStatus rrb_reset(Workload *w) {
-  return vec_set(w->x_vec, 0);
-}
-
-static HclStatus rrb_unit(Workload *w, int *iterations) {
-  KrylovResult result;
-  HclStatus status = krylov_solve(w->ks, w->b_vec, w->x_vec, &result);
-  *iterations = result.iterations;
-  return status;
-}
-
 /* The model problem's matrix and right-hand side in this rank's block. */
-static HclStatus rrb_assemble(Workload *w) {
+static HclStatus poisson_assemble(Workload *w) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = decomp_local(w->decomp);
   PoissonDomain domain = poisson_domain(w->grid.nx, w->grid.ny);
@@ -188,23 +181,44 @@ cleanup:
   return status;
 }
 
-static HclStatus rrb_open(Runtime *rt, const BenchRequest *request, Workload *w) {
+static HclStatus poisson_reset(Workload *w) {
+  return vec_set(w->x_vec, 0);
+}
+
+static HclStatus poisson_unit(Workload *w, int *iterations) {
+  KrylovResult result;
+  const Reducer *reducer = vspace_reducer(operator_space(w->op));
+  long before = reducer_gathers(reducer);
+  HclStatus status = krylov_solve(w->ks, w->b_vec, w->x_vec, &result);
+  *iterations = result.iterations;
+  w->reductions = (double)(reducer_gathers(reducer) - before) / (result.iterations > 0 ? result.iterations : 1);
+  return status;
+}
+
+/* The model problem solved by method with RRB (mg false) or the multigrid; pipelined CG in double vectors, the
+ * preconditioner in float unless --precision double. */
+static HclStatus poisson_open(Runtime *rt, const BenchRequest *request, KrylovMethod method, bool mg, Workload *w) {
   HclStatus status = HCL_OK;
   Precond *pc = NULL;
   KrylovOptions options = krylov_options_default();
-  options.method = KRYLOV_CG;
+  options.method = method;
   options.norm = KRYLOV_NORM_2;
   options.rtol = 1e-5;
   options.max_iterations = 10000;
   options.prefix = "bench scaling ";
-  w->precision = vector_precision(request);
+  w->precision = method == KRYLOV_PIPECG ? PRECISION_DOUBLE : vector_precision(request);
+  bool mixed = method == KRYLOV_PIPECG && vector_precision(request) != PRECISION_DOUBLE;
+  w->mode = mixed ? "mixed" : NULL;
   w->per_unit = 1;
   w->iterates = true;
-  w->reset = rrb_reset;
-  w->unit = rrb_unit;
+  w->reset = poisson_reset;
+  w->unit = poisson_unit;
   TRY(decomp_create(&w->grid, &w->decomp));
   TRY(stencil5_create(rt, w->decomp, w->precision, &w->op));
-  TRY(rrb_precond_create(RRB_DEPTH_DEFAULT, &pc));
+  Mg5Options mg_options = {.own_precision = mixed, .precision = PRECISION_SINGLE};
+  TRY(mg      ? mg5_precond_create(&mg_options, &pc)
+      : mixed ? rrb_precond_create_mixed(RRB_DEPTH_DEFAULT, &pc)
+              : rrb_precond_create(RRB_DEPTH_DEFAULT, &pc));
   TRY(krylov_create(&options, &w->ks));
   krylov_set_precond(w->ks, pc);
   pc = NULL;
@@ -215,7 +229,7 @@ static HclStatus rrb_open(Runtime *rt, const BenchRequest *request, Workload *w)
   TRY(field_create(rt, w->decomp, &fs, &w->x));
   TRY(vec_wrap_field(operator_space(w->op), w->rhs, &w->b_vec));
   TRY(vec_wrap_field(operator_space(w->op), w->x, &w->x_vec));
-  TRY(rrb_assemble(w));
+  TRY(poisson_assemble(w));
   TRY(krylov_setup(w->ks));
 cleanup:
   precond_destroy(&pc);
@@ -289,6 +303,9 @@ static void report(const BenchRequest *request, const char *name, const Workload
   if (w->iterates) {
     json_integer(&j, "iterations", iterations);
   }
+  if (w->reductions > 0) {
+    json_number(&j, "reductions_per_iteration", w->reductions);
+  }
   json_number(&j, "seconds", best);
   json_number(&j, "seconds_median", seconds[REPEATS / 2] / w->per_unit);
   json_number(&j, "bytes", per_unit_bytes);
@@ -310,8 +327,9 @@ static void weak_process_grid(int size, int *px, int *py) {
   *px = size / *py;
 }
 
-typedef enum { PART_DC, PART_WAVE, PART_SWE, PART_RRB } Part;
-static const char *const part_names[] = {"dc_iteration", "wave_step", "swe_step", "rrb_solve"};
+typedef enum { PART_DC, PART_WAVE, PART_SWE, PART_RRB, PART_MG, PART_RRB_PIPECG, PART_MG_PIPECG } Part;
+static const char *const part_names[] = {"dc_iteration", "wave_step",  "swe_step", "rrb_solve",
+                                         "mg_solve",     "rrb_pipecg", "mg_pipecg"};
 
 /* One measurement: part on the global grid, opened, warmed up, timed REPEATS times, reported, closed. */
 static HclStatus measure(const BenchRequest *request, const char *name, Part part, DecompSpec grid,
@@ -332,7 +350,11 @@ static HclStatus measure(const BenchRequest *request, const char *name, Part par
     TRY(swe_open(rt, request, swe_cells_per_rank_side, &w));
     break;
   case PART_RRB:
-    TRY(rrb_open(rt, request, &w));
+  case PART_RRB_PIPECG:
+  case PART_MG:
+  case PART_MG_PIPECG:
+    TRY(poisson_open(rt, request, part == PART_RRB || part == PART_MG ? KRYLOV_CG : KRYLOV_PIPECG,
+                     part == PART_MG || part == PART_MG_PIPECG, &w));
     break;
   }
   TRY(time_unit(rt, &w, &iterations, &seconds[0])); /* warm-up */
@@ -393,8 +415,10 @@ HclStatus bench_scaling(const BenchRequest *request) {
   }
   TRY(measure(request, "weak", PART_SWE, (DecompSpec){.nx = px * s.swe, .ny = py * s.swe, .px = px, .py = py}, s.swe,
               copy_gbs));
-  TRY(measure(request, "weak", PART_RRB, (DecompSpec){.nx = px * s.rrb, .ny = py * s.rrb, .px = px, .py = py}, 0,
-              copy_gbs));
+  for (Part part = PART_RRB; part <= PART_MG_PIPECG; part++) {
+    TRY(measure(request, "weak", part, (DecompSpec){.nx = px * s.rrb, .ny = py * s.rrb, .px = px, .py = py}, 0,
+                copy_gbs));
+  }
   TRY(measure(request, "strong", PART_DC, (DecompSpec){.nx = s.strong_dc, .ny = s.strong_dc}, 0, copy_gbs));
   TRY(measure(request, "strong", PART_SWE, (DecompSpec){.nx = s.strong_swe, .ny = s.strong_swe}, s.strong_swe,
               copy_gbs));

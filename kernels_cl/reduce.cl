@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* reduce.cl: partial reductions over the places of spans (field.h's Span; src/grid/reduce.c): sum, min, max, the
- * dot product of two spans and the two dot products a.b and a.c in one pass. Over spans of several rows each
+ * dot product of two spans, the two dot products a.b and a.c in one pass, and a.b, a.c and b.b in one pass. Over spans of several rows each
  * work-group walks whole rows in a fixed order; over a span of one row (a plain range) each group takes its own
  * chunk of it. Each group reduces in a fixed tree, so one device and one decomposition give bitwise-repeatable
  * results; the host then combines the partials in group order. Accumulation is in ACC (double where the device has
  * fp64) whatever REAL is. min and max propagate NaN, so a stability check built on them sees a NaN anywhere.
  *
  * Kernels: over rows reduce_sum(a, b, ...), reduce_min, reduce_max, reduce_dot (b is read by reduce_dot only),
- *   reduce_dot2 (a b and a c, partials interleaved); over one row's chunks reduce_dot_range, reduce_dot2_range.
+ *   reduce_dot2 (a b and a c, partials interleaved), reduce_dot3 (a b, a c and b b); over one row's chunks
+ *   reduce_dot_range, reduce_dot2_range, reduce_dot3_range.
  * Macros: REAL, ACC (common.clh), WG_X (the work-group size, a power of two)
  * Layout: a span's row r (plane r / ny, row r % ny) starts at base + (r / ny) plane + (r % ny) pitch; a range's
  *   places are [first, end). */
@@ -81,6 +82,28 @@ INLINE void group_sum2(__local ACC *scratch_b, __local ACC *scratch_c, const ACC
   }
 }
 
+INLINE void group_sum3(__local ACC *scratch_b, __local ACC *scratch_c, __local ACC *scratch_d, const ACC b, const ACC c,
+                       const ACC d, __global ACC *out) {
+  const uint lid = get_local_id(0);
+  scratch_b[lid] = b;
+  scratch_c[lid] = c;
+  scratch_d[lid] = d;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = WG_X / 2; s > 0; s >>= 1) {
+    if (lid < s) {
+      scratch_b[lid] += scratch_b[lid + s];
+      scratch_c[lid] += scratch_c[lid + s];
+      scratch_d[lid] += scratch_d[lid + s];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    out[0] = scratch_b[0];
+    out[1] = scratch_c[0];
+    out[2] = scratch_d[0];
+  }
+}
+
 #define SPAN_ARGS const uint nx, const uint ny, const uint nz, const ulong base, const uint pitch, const ulong plane
 #define ROW_START(r) (base + (ulong)((r) / ny) * plane + (ulong)((r) % ny) * pitch)
 
@@ -128,6 +151,24 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot2(__gl
     ROW_COMBINE(acc_c, (ACC)0, COMBINE_SUM, LOAD_AC, start, nx)
   }
   group_sum2(scratch_b, scratch_c, acc_b, acc_c, partials + 2 * get_group_id(0));
+}
+
+/* a b, a c and b b over rows, each summed as reduce_dot sums it: pipelined CG's <u, r>, <u, w> and <r, r>. */
+#define LOAD_BB(i) ((ACC)b[i] * (ACC)b[i])
+__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot3(__global const REAL *restrict a,
+                                                                            __global const REAL *restrict b,
+                                                                            __global const REAL *restrict c, SPAN_ARGS,
+                                                                            __global ACC *restrict partials) {
+  __local ACC scratch_b[WG_X], scratch_c[WG_X], scratch_d[WG_X];
+  const uint lid = get_local_id(0);
+  ACC acc_b = 0, acc_c = 0, acc_d = 0;
+  for (uint r = get_group_id(0); r < ny * nz; r += get_num_groups(0)) {
+    const ulong start = ROW_START(r);
+    ROW_COMBINE(acc_b, (ACC)0, COMBINE_SUM, LOAD_PRODUCT, start, nx)
+    ROW_COMBINE(acc_c, (ACC)0, COMBINE_SUM, LOAD_AC, start, nx)
+    ROW_COMBINE(acc_d, (ACC)0, COMBINE_SUM, LOAD_BB, start, nx)
+  }
+  group_sum3(scratch_b, scratch_c, scratch_d, acc_b, acc_c, acc_d, partials + 3 * get_group_id(0));
 }
 
 /* The range kernels' work-items: on GPUs each takes every WG_X-th place of its group's chunk, so neighbouring
@@ -200,4 +241,41 @@ reduce_dot2_range(__global const REAL *restrict a, __global const REAL *restrict
   }
 #endif
   group_sum2(scratch_b, scratch_c, acc_b, acc_c, partials + 2 * get_group_id(0));
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void
+reduce_dot3_range(__global const REAL *restrict a, __global const REAL *restrict b, __global const REAL *restrict c,
+                  const uint first, const uint end, const uint chunk, __global ACC *restrict partials) {
+  __local ACC scratch_b[WG_X], scratch_c[WG_X], scratch_d[WG_X];
+  const uint lid = get_local_id(0);
+  const uint start = first + get_group_id(0) * chunk, stop = min(start + chunk, end);
+  ACC acc_b = 0, acc_c = 0, acc_d = 0;
+#if EXACT_GRID
+  const uint run = RUN_LENGTH(start, stop), run_end = min(start + (lid + 1) * run, stop);
+  uint x = start + lid * run;
+  ACC4 acc4_b = 0, acc4_c = 0, acc4_d = 0;
+  for (; x + 4 <= run_end; x += 4) {
+    const ACC4 ax = TO_ACC4(vload4(0, a + x)), bx = TO_ACC4(vload4(0, b + x));
+    acc4_b += ax * bx;
+    acc4_c += ax * TO_ACC4(vload4(0, c + x));
+    acc4_d += bx * bx;
+  }
+  acc_b = (acc4_b.s0 + acc4_b.s1) + (acc4_b.s2 + acc4_b.s3);
+  acc_c = (acc4_c.s0 + acc4_c.s1) + (acc4_c.s2 + acc4_c.s3);
+  acc_d = (acc4_d.s0 + acc4_d.s1) + (acc4_d.s2 + acc4_d.s3);
+  for (; x < run_end; x++) {
+    const ACC ax = (ACC)a[x], bx = (ACC)b[x];
+    acc_b += ax * bx;
+    acc_c += ax * (ACC)c[x];
+    acc_d += bx * bx;
+  }
+#else
+  for (uint x = start + lid; x < stop; x += WG_X) {
+    const ACC ax = (ACC)a[x], bx = (ACC)b[x];
+    acc_b += ax * bx;
+    acc_c += ax * (ACC)c[x];
+    acc_d += bx * bx;
+  }
+#endif
+  group_sum3(scratch_b, scratch_c, scratch_d, acc_b, acc_c, acc_d, partials + 3 * get_group_id(0));
 }

@@ -79,14 +79,16 @@ HclStatus par_gatherv_doubles(const ParComm *comm, const double *mine, int count
                               const int *displs);
 HclStatus par_reduce_sum_doubles(const ParComm *comm, const double *values, double *sums, int count);
 
-/* Messages of bytes between two ranks of comm, without blocking: a request is created once and used for one
- * message at a time; par_wait completes it (nothing when none is in flight), par_cancel abandons it, destroy cancels
- * one in flight. */
+/* Messages of bytes between two ranks of comm, and par_allgather, without blocking: a request is created once and
+ * used for one operation at a time; par_wait completes it (nothing when none is in flight), par_cancel abandons a
+ * message (a gather, which MPI cannot cancel, it completes), destroy cancels one in flight. The gather is collective:
+ * every rank starts it in the same order among the collectives of comm. */
 typedef struct ParRequest ParRequest;
 HclStatus par_request_create(ParRequest **out);
 void par_request_destroy(ParRequest **req);
 HclStatus par_isend(const ParComm *comm, const void *buf, int bytes, int rank, int tag, ParRequest *req);
 HclStatus par_irecv(const ParComm *comm, void *buf, int bytes, int rank, int tag, ParRequest *req);
+HclStatus par_iallgather(const ParComm *comm, const void *mine, int bytes, void *all, ParRequest *req);
 HclStatus par_wait(ParRequest *req);
 void par_cancel(ParRequest *req);
 

@@ -8,6 +8,8 @@
  *   Gram-Schmidt, restarted every m steps, the true residual computed at every restart.
  * - defect correction, x += M^-1 (b - A x) (fnpf-gpu-model.txt Algorithm 1): with a preconditioner that has its own
  *   input vector (the V-cycle), the residual is written straight into it.
+ * - pipelined CG (Ghysels and Vanroose 2014, Algorithm 4): CG with one reduction an iteration, its exchange between
+ *   ranks overlapped with the preconditioner and the operator; five work vectors more than CG.
  *
  * Stopping: measure(r) <= rtol * reference + atol, where measure is the 2-norm of r, its RMS over the vector's
  * length (2-norm / sqrt(n): the Laplace solver's units, fnpf-multigpu-scalability eq. 14), or (CG) the preconditioned
@@ -29,7 +31,7 @@
 #include "status.h"
 #include "vec.h"
 
-typedef enum { KRYLOV_CG, KRYLOV_GMRES, KRYLOV_DC } KrylovMethod;
+typedef enum { KRYLOV_CG, KRYLOV_GMRES, KRYLOV_DC, KRYLOV_PIPECG } KrylovMethod;
 typedef enum { KRYLOV_NORM_2, KRYLOV_NORM_RMS, KRYLOV_NORM_M } KrylovNorm;
 
 enum { KRYLOV_RESTART_MAX = 100 };
@@ -55,6 +57,7 @@ HclStatus krylov_options_from_case(const Case *c, const char *prefix, KrylovOpti
 
 typedef struct {
   int iterations; /* preconditioner applications (CG, defect correction) or Arnoldi steps (GMRES) */
+  int restarts;   /* pipelined CG: starts from the true residual after the first */
   bool converged;
   double reference;      /* the measure the relative tolerance multiplies */
   double target;         /* rtol reference + atol */
@@ -94,6 +97,11 @@ HclStatus krylov_true_residual(Krylov *ks, Vec *b, Vec *x, double *norm);
 /* The same relative to ||b||_2 (b given): what a solve's report states, whatever its stopping rule measured. */
 HclStatus krylov_relative_residual(Krylov *ks, Vec *b, Vec *x, double *relative);
 
-const char *krylov_method_name(KrylovMethod method); /* "cg", "gmres", "dc" */
+const char *krylov_method_name(KrylovMethod method); /* "cg", "gmres", "dc", "pipecg" */
+/* Whether the method is CG or pipelined CG, those for symmetric positive definite systems. */
+bool krylov_method_is_cg(KrylovMethod method);
+/* The method of that name (false: none), and every name, as "cg|gmres|...". */
+bool krylov_method_parse(const char *name, KrylovMethod *method);
+const char *krylov_method_choices(void);
 
 #endif

@@ -90,6 +90,10 @@ HclStatus vec_axpy_convert(Vec *y, double a, Vec *x);
 /* Reductions over all ranks: <x, y>, <a, b> and <a, c> in one pass, and the 2-norm. Collective. */
 HclStatus vec_dot(Vec *x, Vec *y, double *result);
 HclStatus vec_dot2(Vec *a, Vec *b, Vec *c, double result[2]);
+/* <a, b>, <a, c> and <b, b> in one pass, the exchange between ranks left in flight by start (reduce_dot3_start) and
+ * completed by wait into result[0 .. 2]: other work and collectives may come between. One in flight per space. */
+HclStatus vec_dot3_start(Vec *a, Vec *b, Vec *c);
+HclStatus vec_dot3_wait(VecSpace *space, double result[3]);
 HclStatus vec_norm(Vec *x, double *result);
 
 #endif

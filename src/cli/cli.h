@@ -62,7 +62,7 @@ typedef struct {
   const char *sets[CLI_MAX_SETS]; /* --set section.key=value, in order */
   int nsets;
   int n;                               /* --n: interior points per side of solve-poisson's grid; 0 when not given */
-  const char *method;                  /* --method: "cg" (default), "gmres" or "dc" */
+  const char *method;                  /* --method: a name of krylov_method_parse */
   const char *preconditioner;          /* --preconditioner: "rrb" (default), "jacobi" or "none" */
   double tolerance;                    /* --tolerance, 1e-5 when not given */
   const char *norm;                    /* --norm: "2" (default) or "m", the residual norm the tolerance applies to */

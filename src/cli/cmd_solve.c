@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_solve.c: `hydrocl solve-poisson --n N [--method cg|gmres|dc] [--preconditioner rrb|mg|jacobi|none]
+/* cmd_solve.c: `hydrocl solve-poisson --n N [--method cg|gmres|dc|pipecg] [--preconditioner rrb|mg|jacobi|none]
  * [--precision single|double|mixed] [--tolerance T] [--norm 2|m] [--rrb-levels K] [--rrb-exact N]`: the RRB paper's
  * model problem (poisson.h) solved on the device from x = 0 (the 5-point operator of stencil5.h, a Krylov method of
  * krylov.h; mixed: CG in double, the preconditioner in float), with the iterations, the true residuals, time and
@@ -58,14 +58,28 @@ static double wall_seconds(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The method's name in the report's words. */
+static const char *method_title(const char *method) {
+  KrylovMethod m = KRYLOV_CG;
+  krylov_method_parse(method, &m);
+  switch (m) {
+  case KRYLOV_GMRES:
+    return "GMRES";
+  case KRYLOV_DC:
+    return "defect correction";
+  case KRYLOV_PIPECG:
+    return "pipelined CG";
+  default:
+    return "CG";
+  }
+}
+
 /* The solver the options ask for: the method, the preconditioner and the stopping rule. */
 static HclStatus make_solver(const CliOptions *o, int max_iterations, Krylov **out) {
   HclStatus status = HCL_OK;
   Precond *pc = NULL;
   KrylovOptions options = krylov_options_default();
-  options.method = strcmp(o->method, "gmres") == 0 ? KRYLOV_GMRES
-                   : strcmp(o->method, "dc") == 0  ? KRYLOV_DC
-                                                   : KRYLOV_CG;
+  ASSERT(krylov_method_parse(o->method, &options.method)); /* options.c took only these names */
   options.norm = strcmp(o->norm, "m") == 0 ? KRYLOV_NORM_M : KRYLOV_NORM_2;
   options.rtol = o->tolerance;
   options.max_iterations = max_iterations;
@@ -166,10 +180,7 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
     solution_error(&domain, solution, &max_error, &rms_error);
     printf("model problem: -Laplace u = f on the unit square, u = x(x-1)y(y-1)exp(xy), %d x %d interior points "
            "(h = %.6g), %s, %s %s, %d rank%s\n",
-           o->n, o->n, 1.0 / (o->n + 1), precision_name(o->precision), o->preconditioner,
-           strcmp(o->method, "cg") == 0      ? "CG"
-           : strcmp(o->method, "gmres") == 0 ? "GMRES"
-                                             : "defect correction",
+           o->n, o->n, 1.0 / (o->n + 1), precision_name(o->precision), o->preconditioner, method_title(o->method),
            par_size(), par_size() > 1 ? "s" : "");
     if (strcmp(o->preconditioner, "rrb") == 0) {
       int eliminated = 0, side = o->n;

@@ -35,7 +35,7 @@ static const OptionHelp option_help[] = {
     {OPT_RESTART, "--restart R", "continue from 'latest' (the newest restart in the output folder) or a file"},
     {OPT_SET, "--set K=V", "override a case key, e.g. --set grid.nx=400 (repeatable)"},
     {OPT_N, "--n N", "N x N interior points (required)"},
-    {OPT_METHOD, "--method M", "cg (default), gmres or dc (defect correction)"},
+    {OPT_METHOD, "--method M", "cg (default), gmres, dc (defect correction) or pipecg (pipelined CG)"},
     {OPT_PRECONDITIONER, "--preconditioner P",
      "rrb (default), mg (semicoarsening multigrid), jacobi or none (plain is none)"},
     {OPT_TOLERANCE, "--tolerance T", "stop at ||r|| <= T ||b|| (default 1e-5)"},

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "krylov.h"
 #include "rrb.h"
 
 /* A whole number from lo to hi for option (what it counts, for the message). */
@@ -243,12 +244,14 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       o->preconditioner = strcmp(optarg, "plain") == 0 ? "none" : optarg;
       o->given |= OPT_PRECONDITIONER;
       break;
-    case LONG_METHOD:
-      REQUIRE(strcmp(optarg, "cg") == 0 || strcmp(optarg, "gmres") == 0 || strcmp(optarg, "dc") == 0, HCL_EUSAGE,
-              "--method '%s': use cg, gmres or dc", optarg);
+    case LONG_METHOD: {
+      KrylovMethod method;
+      REQUIRE(krylov_method_parse(optarg, &method), HCL_EUSAGE, "--method '%s': use one of %s", optarg,
+              krylov_method_choices());
       o->method = optarg;
       o->given |= OPT_METHOD;
       break;
+    }
     case LONG_TOLERANCE: {
       char *end = NULL;
       o->tolerance = strtod(optarg, &end);

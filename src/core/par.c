@@ -254,6 +254,7 @@ struct ParComm {
 struct ParRequest {
 #ifdef HYDROCL_HAVE_MPI
   MPI_Request request;
+  bool collective; /* MPI cannot cancel a collective: it is waited for */
 #else
   int unused;
 #endif
@@ -422,7 +423,9 @@ cleanup:
 void par_cancel(ParRequest *req) {
 #ifdef HYDROCL_HAVE_MPI
   if (req && req->request != MPI_REQUEST_NULL) {
-    MPI_Cancel(&req->request);
+    if (!req->collective) {
+      MPI_Cancel(&req->request);
+    }
     MPI_Wait(&req->request, MPI_STATUS_IGNORE);
   }
 #else
@@ -450,6 +453,7 @@ static HclStatus no_messages(void) {
 HclStatus par_isend(const ParComm *comm, const void *buf, int bytes, int rank, int tag, ParRequest *req) {
 #ifdef HYDROCL_HAVE_MPI
   HclStatus status = HCL_OK;
+  req->collective = false;
   TRY_MPI(MPI_Isend(buf, bytes, MPI_BYTE, rank, tag, comm->comm, &req->request));
 cleanup:
   return status;
@@ -462,6 +466,7 @@ cleanup:
 HclStatus par_irecv(const ParComm *comm, void *buf, int bytes, int rank, int tag, ParRequest *req) {
 #ifdef HYDROCL_HAVE_MPI
   HclStatus status = HCL_OK;
+  req->collective = false;
   TRY_MPI(MPI_Irecv(buf, bytes, MPI_BYTE, rank, tag, comm->comm, &req->request));
 cleanup:
   return status;
@@ -469,6 +474,20 @@ cleanup:
   (void)comm, (void)buf, (void)bytes, (void)rank, (void)tag, (void)req;
   return no_messages();
 #endif
+}
+
+HclStatus par_iallgather(const ParComm *comm, const void *mine, int bytes, void *all, ParRequest *req) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_MPI
+  req->collective = true;
+  TRY_MPI(MPI_Iallgather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, comm->comm, &req->request));
+#else
+  (void)comm, (void)req;
+  memcpy(all, mine, (size_t)bytes);
+  goto cleanup;
+#endif
+cleanup:
+  return status;
 }
 
 HclStatus par_wait(ParRequest *req) {

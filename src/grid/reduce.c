@@ -16,9 +16,30 @@
  * compute units alone, so results stay bitwise repeatable on one device. */
 enum { GPU_GROUP_SIZE = 256, GPU_MAX_GROUPS = 256, CPU_GROUP_SIZE = 64, CPU_GROUPS_PER_UNIT = 4 };
 
-typedef enum { OP_SUM, OP_MIN, OP_MAX, OP_DOT, OP_DOT2, OP_DOT_RANGE, OP_DOT2_RANGE, OP_COUNT } ReduceOp;
-static const char *const kernel_names[OP_COUNT] = {"reduce_sum",  "reduce_min",       "reduce_max",       "reduce_dot",
-                                                   "reduce_dot2", "reduce_dot_range", "reduce_dot2_range"};
+typedef enum {
+  OP_SUM,
+  OP_MIN,
+  OP_MAX,
+  OP_DOT,
+  OP_DOT2,
+  OP_DOT3,
+  OP_DOT_RANGE,
+  OP_DOT2_RANGE,
+  OP_DOT3_RANGE,
+  OP_COUNT
+} ReduceOp;
+static const char *const kernel_names[OP_COUNT] = {"reduce_sum",       "reduce_min",        "reduce_max",
+                                                   "reduce_dot",       "reduce_dot2",       "reduce_dot3",
+                                                   "reduce_dot_range", "reduce_dot2_range", "reduce_dot3_range"};
+
+enum { VALUES_MAX = 3 }; /* results of one reduction (reduce_dot3) */
+
+/* The values of a reduction on this rank and its status, as every rank's are gathered: [values..., status]. */
+typedef struct {
+  double values[VALUES_MAX + 1];
+  int count;
+  HclStatus local;
+} RankPart;
 
 struct Reducer {
   Runtime *rt;
@@ -26,10 +47,15 @@ struct Reducer {
   cl_program program[2]; /* by Precision */
   cl_kernel kernel[2][OP_COUNT];
   cl_mem partials;
-  size_t group_size; /* work-items per group */
-  size_t max_groups; /* groups of a launch at most (and partials per value) */
-  size_t acc_bytes;  /* 8 with fp64, else 4 */
-  double *all_ranks; /* [rank][value, status]: what combine_ranks gathers */
+  size_t group_size;     /* work-items per group */
+  size_t max_groups;     /* groups of a launch at most (and partials per value) */
+  size_t acc_bytes;      /* 8 with fp64, else 4 */
+  double *all_ranks;     /* [rank][values..., status]: what a reduction gathers */
+  double *pending_ranks; /* the same of the reduction reduce_dot3_start left in flight */
+  RankPart pending_part; /* this rank's part of it (MPI reads it until the gather completes) */
+  ParRequest *pending;
+  bool in_flight;
+  long gathers; /* exchanges between ranks so far, one a reduction */
 };
 
 /* This rank's part of reducer_create: the device check and the allocations can fail on some ranks only. */
@@ -54,8 +80,10 @@ static HclStatus create_local(Runtime *rt, const Decomp *decomp, Reducer **out) 
     r->max_groups = units * CPU_GROUPS_PER_UNIT < GPU_MAX_GROUPS ? units * CPU_GROUPS_PER_UNIT : GPU_MAX_GROUPS;
   }
   r->acc_bytes = dev->fp64 ? sizeof(double) : sizeof(float);
-  TRY_ALLOC(r->all_ranks, 2 * (size_t)par_size());
-  TRY(runtime_buffer(rt, 2 * r->max_groups * r->acc_bytes, "reduction partials", &r->partials));
+  TRY_ALLOC(r->all_ranks, (VALUES_MAX + 1) * (size_t)par_size());
+  TRY_ALLOC(r->pending_ranks, (VALUES_MAX + 1) * (size_t)par_size());
+  TRY(par_request_create(&r->pending));
+  TRY(runtime_buffer(rt, VALUES_MAX * r->max_groups * r->acc_bytes, "reduction partials", &r->partials));
   *out = r;
   r = NULL;
 cleanup:
@@ -93,7 +121,9 @@ void reducer_destroy(Reducer **reducer) {
   if (r->partials) {
     clReleaseMemObject(r->partials);
   }
+  par_request_destroy(&r->pending); /* completes a gather in flight: MPI cannot cancel one */
   free(r->all_ranks);
+  free(r->pending_ranks);
   free(r);
   *reducer = NULL;
 }
@@ -145,24 +175,31 @@ static double identity(ReduceOp op) {
   return op == OP_MIN ? INFINITY : op == OP_MAX ? -INFINITY : 0.0;
 }
 
-/* Combines one value per rank in rank order, the same on every rank. Each rank's status travels with its value, so
- * a failure on one rank (a kernel build, a launch) reaches all without a collective of its own. */
-static HclStatus combine_ranks(Reducer *r, ReduceOp op, HclStatus local, double mine, double *result) {
+/* Every rank's part (count values and its status), gathered into all, combined value by value in rank order: the
+ * same on every rank. Each rank's status travels with its values, so a failure on one rank (a kernel build, a launch)
+ * reaches all without a collective of its own. */
+static HclStatus combine_ranks(ReduceOp op, const RankPart *mine, const double *all, double *result) {
   HclStatus status = HCL_OK;
-  double *all = r->all_ranks;
-  double pair[2] = {mine, (double)local};
+  const int stride = mine->count + 1;
   bool failed = false;
-  TRY(par_allgather(decomp_comm(r->decomp), pair, (int)sizeof pair, all));
-  *result = identity(op);
+  for (int v = 0; v < mine->count; v++) {
+    result[v] = identity(op);
+  }
   for (int i = 0; i < par_size(); i++) {
-    *result = combine(op, *result, all[2 * i]);
-    failed = failed || all[2 * i + 1] != (double)HCL_OK;
+    for (int v = 0; v < mine->count; v++) {
+      result[v] = combine(op, result[v], all[stride * i + v]);
+    }
+    failed = failed || all[stride * i + mine->count] != (double)HCL_OK;
   }
   if (failed) {
-    TRY(par_agree(local)); /* every rank saw the failure, so every rank takes part */
+    TRY(par_agree(mine->local)); /* every rank saw the failure, so every rank takes part */
   }
 cleanup:
   return status;
+}
+
+static int part_bytes(const RankPart *part) {
+  return (int)sizeof(double) * (part->count + 1);
 }
 
 /* Reads the partials of `groups` groups, `values` interleaved per group, and combines each value's in group order
@@ -187,17 +224,28 @@ static bool same_shape(const Span *a, const Span *b) {
          (a->ny * a->nz == 1 || (a->pitch == b->pitch && a->plane == b->plane && a->base == b->base));
 }
 
-/* This rank's partial results over spans of several rows: values (1 or 2) reductions of a with spans[0 .. values)
- * (or of a alone for sum, min, max), each work-group over every groups-th row. */
-static HclStatus reduce_rows(Reducer *r, ReduceOp op, const Span *a, const Span *with, int values, double *mine) {
+/* The spans besides a that op reads: with[0 .. inputs). */
+static int inputs_of(ReduceOp op) {
+  return op == OP_DOT2 || op == OP_DOT3 ? 2 : op == OP_DOT ? 1 : 0;
+}
+
+/* The results of op: a b and a c (dot2); a b, a c and b b (dot3); one otherwise. */
+static int values_of(ReduceOp op) {
+  return op == OP_DOT3 ? 3 : op == OP_DOT2 ? 2 : 1;
+}
+
+/* This rank's partial results over spans of several rows: op of a with the spans with[0 .. inputs_of(op)) (of a
+ * alone for sum, min, max), each work-group over every groups-th row. */
+static HclStatus reduce_rows(Reducer *r, ReduceOp op, const Span *a, const Span *with, double *mine) {
   HclStatus status = HCL_OK;
   cl_kernel k = NULL;
+  const int inputs = inputs_of(op);
   size_t rows = a->ny * a->nz, groups = rows < r->max_groups ? rows : r->max_groups;
   TRY(kernel_for(r, a->precision, op, &k));
   KernelArgs args = kernel_args(k);
   arg_mem(&args, a->buffer);
-  for (int v = 0; v < values; v++) {
-    arg_mem(&args, with ? with[v].buffer : a->buffer);
+  for (int v = 0; v < (inputs ? inputs : 1); v++) {
+    arg_mem(&args, inputs ? with[v].buffer : a->buffer); /* sum, min and max take a for the b they do not read */
   }
   arg_uint(&args, a->nx);
   arg_uint(&args, a->ny);
@@ -206,27 +254,28 @@ static HclStatus reduce_rows(Reducer *r, ReduceOp op, const Span *a, const Span 
   arg_uint(&args, a->pitch);
   arg_ulong(&args, a->plane);
   arg_mem(&args, r->partials);
-  double bytes = (double)span_count(a) * (double)precision_bytes(a->precision) * (with ? 1.0 + values : 1.0);
+  double bytes = (double)span_count(a) * (double)precision_bytes(a->precision) * (1.0 + inputs);
   TRY(kernel_launch(r->rt, &args, kernel_groups(groups, r->group_size), bytes));
-  TRY(combine_partials(r, op, groups, values, mine));
+  TRY(combine_partials(r, op, groups, values_of(op), mine));
 cleanup:
   return status;
 }
 
 /* The same over a span of one row (a plain range): up to max_groups chunks of whole work-groups. */
-static HclStatus reduce_range(Reducer *r, const Span *a, const Span *with, int values, double *mine) {
+static HclStatus reduce_range(Reducer *r, ReduceOp op, const Span *a, const Span *with, double *mine) {
   HclStatus status = HCL_OK;
   cl_kernel k = NULL;
+  const int inputs = inputs_of(op);
   size_t n = a->nx, local = r->group_size, chunk = (n + r->max_groups - 1) / r->max_groups;
   chunk = chunk < local ? local : (chunk + local - 1) / local * local;
   size_t groups = n == 0 ? 0 : (n + chunk - 1) / chunk;
   if (groups == 0) {
     goto cleanup;
   }
-  TRY(kernel_for(r, a->precision, values == 2 ? OP_DOT2_RANGE : OP_DOT_RANGE, &k));
+  TRY(kernel_for(r, a->precision, op == OP_DOT3 ? OP_DOT3_RANGE : op == OP_DOT2 ? OP_DOT2_RANGE : OP_DOT_RANGE, &k));
   KernelArgs args = kernel_args(k);
   arg_mem(&args, a->buffer);
-  for (int v = 0; v < values; v++) {
+  for (int v = 0; v < inputs; v++) {
     ASSERT(with[v].base == a->base);
     arg_mem(&args, with[v].buffer);
   }
@@ -235,49 +284,87 @@ static HclStatus reduce_range(Reducer *r, const Span *a, const Span *with, int v
   arg_uint(&args, chunk);
   arg_mem(&args, r->partials);
   TRY(kernel_launch(r->rt, &args, kernel_groups(groups, local),
-                    (1.0 + values) * (double)n * (double)precision_bytes(a->precision)));
-  TRY(combine_partials(r, OP_DOT, groups, values, mine));
+                    (1.0 + inputs) * (double)n * (double)precision_bytes(a->precision)));
+  TRY(combine_partials(r, OP_DOT, groups, values_of(op), mine));
 cleanup:
   return status;
 }
 
-/* This rank's values (identity where it has no places), then every rank's combined in rank order. */
-static HclStatus reduce(Reducer *r, ReduceOp op, const Span *a, const Span *with, int values, double *result) {
-  HclStatus status = HCL_OK, local = HCL_OK;
-  double mine[2] = {identity(op), identity(op)};
-  for (int v = 0; v < values && with; v++) {
+/* This rank's part of a reduction: its values (identity where it has no places) and whether it got them. */
+static RankPart rank_part(Reducer *r, ReduceOp op, const Span *a, const Span *with) {
+  RankPart part = {.count = values_of(op), .local = HCL_OK};
+  for (int v = 0; v < part.count; v++) {
+    part.values[v] = identity(op);
+  }
+  for (int v = 0; v < inputs_of(op); v++) {
     if (!same_shape(a, &with[v])) {
-      local = status_set(HCL_EINTERNAL, __FILE__, __LINE__, "a reduction of spans of different shapes (please report)");
+      part.local =
+          status_set(HCL_EINTERNAL, __FILE__, __LINE__, "a reduction of spans of different shapes (please report)");
     }
   }
-  if (local == HCL_OK && span_count(a) > 0) {
-    bool range = with && a->ny * a->nz == 1 && a->nx + a->base <= UINT32_MAX;
-    local = range ? reduce_range(r, a, with, values, mine) : reduce_rows(r, op, a, with, values, mine);
+  if (part.local == HCL_OK && span_count(a) > 0) {
+    bool range = inputs_of(op) > 0 && a->ny * a->nz == 1 && a->nx + a->base <= UINT32_MAX;
+    part.local = range ? reduce_range(r, op, a, with, part.values) : reduce_rows(r, op, a, with, part.values);
   }
-  for (int v = 0; v < values; v++) {
-    TRY(combine_ranks(r, op, local, mine[v], &result[v]));
-  }
+  part.values[part.count] = (double)part.local;
+  return part;
+}
+
+/* This rank's values, then every rank's combined in rank order, in one gather. */
+static HclStatus reduce(Reducer *r, ReduceOp op, const Span *a, const Span *with, double *result) {
+  HclStatus status = HCL_OK;
+  RankPart mine = rank_part(r, op, a, with);
+  r->gathers++;
+  TRY(par_allgather(decomp_comm(r->decomp), mine.values, part_bytes(&mine), r->all_ranks));
+  TRY(combine_ranks(op, &mine, r->all_ranks, result));
 cleanup:
   return status;
+}
+
+long reducer_gathers(const Reducer *r) {
+  return r->gathers;
 }
 
 HclStatus reduce_sum(Reducer *r, Span a, double *result) {
-  return reduce(r, OP_SUM, &a, NULL, 1, result);
+  return reduce(r, OP_SUM, &a, NULL, result);
 }
 
 HclStatus reduce_min(Reducer *r, Span a, double *result) {
-  return reduce(r, OP_MIN, &a, NULL, 1, result);
+  return reduce(r, OP_MIN, &a, NULL, result);
 }
 
 HclStatus reduce_max(Reducer *r, Span a, double *result) {
-  return reduce(r, OP_MAX, &a, NULL, 1, result);
+  return reduce(r, OP_MAX, &a, NULL, result);
 }
 
 HclStatus reduce_dot(Reducer *r, Span a, Span b, double *result) {
-  return reduce(r, OP_DOT, &a, &b, 1, result);
+  return reduce(r, OP_DOT, &a, &b, result);
 }
 
 HclStatus reduce_dot2(Reducer *r, Span a, Span b, Span c, double result[2]) {
   Span with[2] = {b, c};
-  return reduce(r, OP_DOT2, &a, with, 2, result);
+  return reduce(r, OP_DOT2, &a, with, result);
+}
+
+HclStatus reduce_dot3_start(Reducer *r, Span a, Span b, Span c) {
+  HclStatus status = HCL_OK;
+  Span with[2] = {b, c};
+  ASSERT(!r->in_flight);
+  r->pending_part = rank_part(r, OP_DOT3, &a, with);
+  r->gathers++;
+  TRY(par_iallgather(decomp_comm(r->decomp), r->pending_part.values, part_bytes(&r->pending_part), r->pending_ranks,
+                     r->pending));
+  r->in_flight = true;
+cleanup:
+  return status;
+}
+
+HclStatus reduce_dot3_wait(Reducer *r, double result[3]) {
+  HclStatus status = HCL_OK;
+  ASSERT(r->in_flight);
+  r->in_flight = false;
+  TRY(par_wait(r->pending));
+  TRY(combine_ranks(OP_DOT3, &r->pending_part, r->pending_ranks, result));
+cleanup:
+  return status;
 }

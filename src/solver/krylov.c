@@ -10,15 +10,22 @@
 
 enum { HISTORY_SHOWN_FIRST = 12, HISTORY_SHOWN_LAST = 4, MESSAGE_HISTORY = 1024 };
 
-static const char *const METHOD_NAMES[] = {"cg", "gmres", "dc"};
+/* Pipelined CG: the true residual's measure at a check above this fraction of the last check's is stagnation, the
+ * attainable accuracy (pipelined_cg). A tenth: in float at 2047^2 the checks' residuals fall from 6e-2 to 4e-2 of
+ * ||b||, where a half went on checking for ten times CG's iterations; in double a check that misses the criterion
+ * is followed by one that meets it. */
+static const double PIPECG_STAGNATION = 0.1;
+
+static const char *const METHOD_NAMES[] = {"cg", "gmres", "dc", "pipecg"};
 static const char *const NORM_NAMES[] = {"2", "rms", "m"};
 
-/* The work vectors of one space (the system's, which a presolve may replace): CG's r, z, p, q; GMRES's basis
- * v[0 .. m] and z; defect correction's r and z. */
+/* The work vectors of one space (the system's, which a presolve may replace): CG's r, z, p, q; pipelined CG's r,
+ * z (u = M^-1 r), p, q (s = A p) and w, m, n, ms, ams; GMRES's basis v[0 .. m] and z; defect correction's r and z. */
 typedef struct {
   VecSpace *space;
   Vec *r, *z, *p, *q;
-  Vec **basis; /* GMRES: restart + 1 */
+  Vec *w, *m, *n, *ms, *ams; /* pipelined CG: A u, M^-1 w, A m, M^-1 s, A M^-1 s */
+  Vec **basis;               /* GMRES: restart + 1 */
   int nbasis;
 } Work;
 
@@ -47,6 +54,30 @@ const char *krylov_method_name(KrylovMethod method) {
   return METHOD_NAMES[method];
 }
 
+bool krylov_method_is_cg(KrylovMethod method) {
+  return method == KRYLOV_CG || method == KRYLOV_PIPECG;
+}
+
+bool krylov_method_parse(const char *name, KrylovMethod *method) {
+  for (size_t m = 0; m < sizeof METHOD_NAMES / sizeof METHOD_NAMES[0]; m++) {
+    if (strcmp(name, METHOD_NAMES[m]) == 0) {
+      *method = (KrylovMethod)m;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char *krylov_method_choices(void) {
+  static char choices[64];
+  if (!choices[0]) {
+    for (size_t m = 0; m < sizeof METHOD_NAMES / sizeof METHOD_NAMES[0]; m++) {
+      snprintf(choices + strlen(choices), sizeof choices - strlen(choices), "%s%s", m ? "|" : "", METHOD_NAMES[m]);
+    }
+  }
+  return choices;
+}
+
 /* ---- options and case keys ---- */
 
 /* The ranges of the options, the keys named after where c (NULL: none) set them. */
@@ -72,9 +103,10 @@ HclStatus krylov_add_keys(CaseSchema *schema, const char *prefix, const KrylovOp
   snprintf(atol, sizeof atol, "%g", d->atol);
   snprintf(iterations, sizeof iterations, "%d", d->max_iterations);
   const CaseKey keys[] = {
-      {"method", CASE_CHOICE, "", METHOD_NAMES[d->method], CASE_UNBOUNDED, "cg|gmres|dc",
+      {"method", CASE_CHOICE, "", METHOD_NAMES[d->method], CASE_UNBOUNDED, krylov_method_choices(),
        "the Krylov method: cg (symmetric positive definite systems), gmres (GMRES(gmres_restart), right-"
-       "preconditioned) or dc (defect correction, x += M^-1 (b - A x))"},
+       "preconditioned), dc (defect correction, x += M^-1 (b - A x)) or pipecg (CG pipelined: one reduction an "
+       "iteration, its exchange between ranks behind the preconditioner and the operator)"},
       {"gmres_restart", CASE_INT, "", restart, 1, KRYLOV_RESTART_MAX, NULL,
        "gmres: the Krylov vectors before a restart"},
       {"rtol", CASE_REAL, "", rtol, 0, 1, NULL,
@@ -110,15 +142,16 @@ HclStatus krylov_check(const KrylovOptions *o, const Case *c, const char *operat
                        const char *precond_name, bool precond_symmetric) {
   HclStatus status = HCL_OK;
   char at[CASE_WHERE_MAX];
-  REQUIRE(o->method != KRYLOV_CG || operator_symmetric, HCL_EDATA,
-          "%s%smethod = cg: conjugate gradients need a symmetric positive definite operator, and %s is not "
+  const bool cg = krylov_method_is_cg(o->method);
+  REQUIRE(!cg || operator_symmetric, HCL_EDATA,
+          "%s%smethod = %s: conjugate gradients need a symmetric positive definite operator, and %s is not "
           "symmetric; use %smethod gmres or dc",
-          case_where(c, o->prefix, "method", at), o->prefix, operator_name, o->prefix);
-  REQUIRE(o->method != KRYLOV_CG || precond_symmetric, HCL_EDATA,
-          "%s%smethod = cg: conjugate gradients need a symmetric preconditioner, and %s is not; use %smethod "
+          case_where(c, o->prefix, "method", at), o->prefix, METHOD_NAMES[o->method], operator_name, o->prefix);
+  REQUIRE(!cg || precond_symmetric, HCL_EDATA,
+          "%s%smethod = %s: conjugate gradients need a symmetric preconditioner, and %s is not; use %smethod "
           "gmres or dc, or a symmetric preconditioner",
-          case_where(c, o->prefix, "method", at), o->prefix, precond_name, o->prefix);
-  REQUIRE(o->norm != KRYLOV_NORM_M || o->method == KRYLOV_CG, HCL_EDATA,
+          case_where(c, o->prefix, "method", at), o->prefix, METHOD_NAMES[o->method], precond_name, o->prefix);
+  REQUIRE(o->norm != KRYLOV_NORM_M || cg, HCL_EDATA,
           "%s%snorm = m: the preconditioned norm is CG's (it comes with its <r, M^-1 r>); with %smethod %s use "
           "%snorm 2 or rms",
           case_where(c, o->prefix, "norm", at), o->prefix, o->prefix, METHOD_NAMES[o->method], o->prefix);
@@ -129,7 +162,7 @@ cleanup:
 /* ---- life cycle ---- */
 
 static void work_free(Work *w) {
-  Vec **vectors[] = {&w->r, &w->z, &w->p, &w->q};
+  Vec **vectors[] = {&w->r, &w->z, &w->p, &w->q, &w->w, &w->m, &w->n, &w->ms, &w->ams};
   for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
     vec_destroy(vectors[v]);
   }
@@ -267,6 +300,12 @@ HclStatus krylov_setup(Krylov *ks) {
   }
   TRY(krylov_check(&ks->options, NULL, operator_name(ks->op), operator_symmetric(ks->op), precond_name(ks->pc),
                    precond_symmetric(ks->pc)));
+  REQUIRE(ks->options.method != KRYLOV_PIPECG || vspace_precision(operator_space(ks->op)) == PRECISION_DOUBLE,
+          HCL_EDATA,
+          "%smethod = pipecg: pipelined CG needs its vectors in double (in float its recurrences drift from the true "
+          "residual faster than starting again from it repairs: RRB-CG at 4095^2 did not converge); use %smethod "
+          "cg, or double or mixed precision",
+          ks->options.prefix, ks->options.prefix);
   TRY(operator_setup(ks->op));
   TRY(precond_setup(ks->pc, ks->op));
   ks->count = vspace_global_count(operator_space(ks->op));
@@ -389,6 +428,137 @@ static HclStatus cg(Krylov *ks, const KrylovSystem *s, KrylovResult *result) {
     ks->history[++k] = measure(ks, rr, rho);
   }
   result->iterations = k;
+cleanup:
+  return status;
+}
+
+/* M^-1 x into y (a copy without a preconditioner: pipelined CG keeps u and r apart, as it updates both). */
+static HclStatus apply_or_copy(const KrylovSystem *s, Vec *x, Vec *y) {
+  return identity(s) ? vec_copy(y, x) : precond_apply(s->pc, x, y);
+}
+
+/* Pipelined CG's vectors: r and u = M^-1 r; w = A u; the direction p and s = A p; m = M^-1 w and n = A m, computed
+ * while the reduction travels; ms = M^-1 s and ams = A ms. */
+typedef struct {
+  Vec *r, *u, *w, *p, *s, *m, *n, *ms, *ams;
+} PipeVectors;
+
+static HclStatus pipe_vectors(Work *wk, PipeVectors *v) {
+  HclStatus status = HCL_OK;
+  TRY(work_vec(wk, &wk->r, "solver residual", &v->r));
+  TRY(work_vec(wk, &wk->z, "solver preconditioned residual", &v->u));
+  TRY(work_vec(wk, &wk->w, "solver product of the preconditioned residual", &v->w));
+  TRY(work_vec(wk, &wk->p, "solver direction", &v->p));
+  TRY(work_vec(wk, &wk->q, "solver product", &v->s));
+  TRY(work_vec(wk, &wk->m, "solver preconditioned product", &v->m));
+  TRY(work_vec(wk, &wk->n, "solver product of the preconditioned product", &v->n));
+  TRY(work_vec(wk, &wk->ms, "solver preconditioned direction product", &v->ms));
+  TRY(work_vec(wk, &wk->ams, "solver product of the preconditioned direction product", &v->ams));
+cleanup:
+  return status;
+}
+
+/* The residual from x afresh, r = b - A x, with u = M^-1 r and w = A u: where pipelined CG starts, and where it
+ * starts again when its recurrences have drifted (s scratch). */
+static HclStatus pipe_restart(const KrylovSystem *s, PipeVectors *v) {
+  HclStatus status = HCL_OK;
+  TRY(operator_residual(s->op, s->b, s->x, v->r, v->s));
+  TRY(apply_or_copy(s, v->r, v->u));
+  TRY(operator_apply(s->op, v->u, v->w));
+cleanup:
+  return status;
+}
+
+/* Pipelined CG (Ghysels and Vanroose, Hiding global synchronization latency in the preconditioned conjugate gradient
+ * algorithm, Parallel Computing 2014, Algorithm 4): CG's recurrences rearranged so that an iteration's three inner
+ * products <u, r>, <u, w>, <r, r> are one reduction, and the exchange of its values between ranks travels while
+ * the preconditioner and the operator run (m = M^-1 w, n = A m). beta = gamma / gamma_old, alpha = gamma / (delta -
+ * beta gamma / alpha_old), then
+ *   ams = n + beta ams, ms = m + beta ms, s = w + beta s, p = u + beta p,
+ *   x += alpha p, r -= alpha s, u -= alpha ms, w -= alpha ams.
+ * In exact arithmetic the iterates are CG's. In floating point the recurrences for r, u and w drift from b - A x,
+ * M^-1 r and A u further than CG's (Cools, Yetkin, Agullo, Giraud and Vanroose, Analysing the effect of local rounding
+ * error propagation on the maximal attainable accuracy of the pipelined conjugate gradient method, SIAM J. Matrix
+ * Anal. Appl. 2018), and a preconditioner in a lower precision is not exactly linear, which the recurrence for u
+ * assumes. So the solve starts again from the true residual (pipe_restart, beta = 0) where the recurrences broke
+ * down (p^T A p or <r, M^-1 r> not positive), and where the recursive residual met the criterion, which then holds
+ * only if the true residual meets it too. Where the true residual no longer falls at such a check (to a tenth of what
+ * it was at the one before: PIPECG_STAGNATION), it has reached the precision's attainable accuracy, and the solve
+ * ends as CG's does there: converged on its recursive residual (in float at large sizes, after about twice CG's
+ * iterations: the second check). Each start costs
+ * two operator products and a preconditioner application, and every step one of each more than CG's last. */
+static HclStatus pipelined_cg(Krylov *ks, const KrylovSystem *s, KrylovResult *result) {
+  HclStatus status = HCL_OK;
+  PipeVectors v;
+  TRY(pipe_vectors(&ks->system, &v));
+  TRY(pipe_restart(s, &v));
+  double gamma_old = 0, alpha_old = 0;
+  bool fresh = true;         /* r, u, w just computed from x: the next direction is u itself (beta = 0) */
+  bool measured = true;      /* the reference of the preconditioned norm still to be set */
+  bool checking = false;     /* r is the true residual of a check of the recursive one's convergence */
+  double checked = INFINITY; /* the true residual's measure at the last such check */
+  double recursive = 0;      /* the recursive residual's measure that met the criterion before the check */
+  int k = 0, restarts = 0;
+  for (;;) {
+    double dots[3]; /* <u, r>, <u, w>, <r, r> */
+    TRY(vec_dot3_start(v.u, v.r, v.w));
+    TRY(apply_or_copy(s, v.w, v.m));
+    TRY(operator_apply(s->op, v.m, v.n));
+    TRY(vec_dot3_wait(vec_space(v.u), dots));
+    const double gamma = dots[0], delta = dots[1];
+    if (measured && ks->options.norm == KRYLOV_NORM_M) {
+      result->reference = sqrt(gamma);
+      result->target = ks->options.rtol * result->reference + ks->options.atol;
+    }
+    measured = false;
+    ks->history[k] = measure(ks, dots[2], gamma);
+    const bool stagnated = checking && ks->history[k] > PIPECG_STAGNATION * checked;
+    if (checking) {
+      checked = ks->history[k];
+      checking = false;
+    }
+    if (stagnated) {
+      ks->history[k] = recursive; /* CG's end: converged on its recursive residual */
+    }
+    if (!isfinite(ks->history[k]) || k == ks->options.max_iterations || (ks->history[k] <= result->target && fresh) ||
+        stagnated) {
+      break;
+    }
+    const double beta = fresh ? 0 : gamma / gamma_old;
+    const double denominator = fresh ? delta : delta - beta * gamma / alpha_old; /* p^T A p */
+    if (ks->history[k] <= result->target || !(denominator > 0 && gamma > 0)) {
+      REQUIRE(!fresh, HCL_EDATA,
+              "pipelined conjugate gradients met p^T A p = %g and r^T M^-1 r = %g at iteration %d: %s is not "
+              "positive definite (or the preconditioner is not)",
+              denominator, gamma, k + 1, operator_name(s->op));
+      TRY(pipe_restart(s, &v)); /* the same iteration again, from the true residual */
+      checking = ks->history[k] <= result->target;
+      recursive = ks->history[k];
+      fresh = true;
+      restarts++;
+      continue;
+    }
+    const double alpha = gamma / denominator;
+    if (fresh) { /* the recurrences start from n, m, w, u: copies, so that no old value is carried in */
+      TRY(vec_copy(v.ams, v.n));
+      TRY(vec_copy(v.ms, v.m));
+      TRY(vec_copy(v.s, v.w));
+      TRY(vec_copy(v.p, v.u));
+    } else {
+      TRY(vec_aypx(v.ams, beta, v.n));
+      TRY(vec_aypx(v.ms, beta, v.m));
+      TRY(vec_aypx(v.s, beta, v.w));
+      TRY(vec_aypx(v.p, beta, v.u));
+    }
+    TRY(vec_axpy_pair(s->x, alpha, v.p, v.r, -alpha, v.s));
+    TRY(vec_axpy_pair(v.u, -alpha, v.ms, v.w, -alpha, v.ams));
+    gamma_old = gamma;
+    alpha_old = alpha;
+    fresh = false;
+    k++;
+  }
+  result->iterations = k;
+  result->restarts = restarts;
 cleanup:
   return status;
 }
@@ -591,6 +761,9 @@ HclStatus krylov_solve(Krylov *ks, Vec *b, Vec *x, KrylovResult *result) {
     break;
   case KRYLOV_DC:
     TRY(defect_correction(ks, &system, result));
+    break;
+  case KRYLOV_PIPECG:
+    TRY(pipelined_cg(ks, &system, result));
     break;
   }
   result->first = ks->history[0];

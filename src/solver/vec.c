@@ -482,6 +482,18 @@ cleanup:
   return status;
 }
 
+HclStatus vec_dot3_start(Vec *a, Vec *b, Vec *c) {
+  HclStatus status = HCL_OK;
+  TRY(check_space((Vec *[]){a, b, c}, 3));
+  TRY(reduce_dot3_start(a->space->reducer, vec_span(a), vec_span(b), vec_span(c)));
+cleanup:
+  return status;
+}
+
+HclStatus vec_dot3_wait(VecSpace *space, double result[3]) {
+  return reduce_dot3_wait(space->reducer, result);
+}
+
 HclStatus vec_norm(Vec *x, double *result) {
   HclStatus status = HCL_OK;
   double squares = 0;

@@ -141,8 +141,9 @@ HclStatus swe_implicit_create(Runtime *rt, const Decomp *decomp, const SweConfig
           "theta = %g: the implicit scheme is stable for 0.5 <= theta <= 1 (0.5 second order in time, 1 first "
           "order and most damping)",
           config->theta);
-  REQUIRE(config->krylov.method == KRYLOV_CG, HCL_EDATA,
-          "%smethod = %s: the level system is symmetric positive definite and solved by CG (set %smethod: cg)",
+  REQUIRE(krylov_method_is_cg(config->krylov.method), HCL_EDATA,
+          "%smethod = %s: the level system is symmetric positive definite and solved by CG (set %smethod: cg or "
+          "pipecg)",
           config->krylov.prefix, krylov_method_name(config->krylov.method), config->krylov.prefix);
   TRY_ALLOC(s, 1);
   s->rt = rt;

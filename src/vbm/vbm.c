@@ -208,8 +208,9 @@ HclStatus vbm_create(Runtime *rt, const Decomp *decomp, const VbmConfig *config,
   REQUIRE(config->precision == PRECISION_SINGLE || runtime_device(rt)->fp64, HCL_ENODEVICE,
           "device '%s' has no fp64 for a double-precision run; use --precision single",
           runtime_device(rt)->device_name);
-  REQUIRE(config->krylov.method == KRYLOV_CG, HCL_EDATA,
-          "%smethod = %s: the psi system is symmetric positive definite and solved by CG (set %smethod: cg)",
+  REQUIRE(krylov_method_is_cg(config->krylov.method), HCL_EDATA,
+          "%smethod = %s: the psi system is symmetric positive definite and solved by CG (set %smethod: cg or "
+          "pipecg)",
           config->krylov.prefix, krylov_method_name(config->krylov.method), config->krylov.prefix);
   TRY_ALLOC(v, 1);
   v->rt = rt;

@@ -16,6 +16,8 @@
  *   (tests/support/laplace_problem.h): defect correction and GMRES with the multigrid V-cycle reach the same
  *   potential, within the discretization's error of the exact one (unpreconditioned GMRES stagnates there: the
  *   V-cycle is what applies); CG is refused naming the methods that apply;
+ * - pipelined CG with every preconditioner reaches the same solutions in CG's iterations (within
+ *   PIPECG_EXTRA_ITERATIONS; on the 1000:1 anisotropic system within PIPECG_ANISOTROPIC_RATIO of them);
  * - two solvers read from one case file, each under its own prefix, get the method and the preconditioner their keys
  *   say and reach the model problem's solution;
  * - a warm start from the solution takes no iteration, a non-positive centre is refused, a stopping rule that never
@@ -27,6 +29,7 @@
  * and a Galerkin-based coarse correction: I - M^-1 S contracts in the S-norm).
  * Usage: test_solvers KERNELS_CL_DIR */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +49,16 @@ enum { N = 63, RX = 29, RY = 23, MAX_ITERATIONS = 10000 };
 
 typedef enum { PC_NONE, PC_JACOBI, PC_RRB, PC_MG, PCS, PC_RRB_FLOAT = PCS, PC_MG_FLOAT } PcKind;
 static const char *const PC_NAMES[] = {"none", "jacobi", "rrb", "mg", "rrb in float", "mg in float"};
-static const KrylovMethod METHODS[] = {KRYLOV_CG, KRYLOV_GMRES, KRYLOV_DC};
+static const KrylovMethod METHODS[] = {KRYLOV_CG, KRYLOV_PIPECG, KRYLOV_GMRES, KRYLOV_DC};
+
+/* Pipelined CG's iterates are CG's in exact arithmetic; rounding moves the step its criterion is met by a little
+ * (Ghysels and Vanroose 2014, section 5: its recursive residual drifts from the true one by more than CG's): on 1, 2
+ * and 4 ranks (PoCL, 2026-11-29) the model problem and the isotropic random system take CG's iterations or one more.
+ * The 1000:1 anisotropic system to 1e-12 lies near the pipelined recurrences' attainable accuracy, where each start
+ * from the true residual (krylov.c) loses CG's superlinear convergence for a while: 1.07 to 1.29 times CG's
+ * iterations without a preconditioner, with Jacobi and with RRB, CG's with the multigrid. */
+enum { PIPECG_EXTRA_ITERATIONS = 2 };
+static const double PIPECG_ANISOTROPIC_RATIO = 1.35;
 
 /* Whether a method applies with a preconditioner to an SPD 5-point system (see the header); defect correction with
  * RRB only where it contracts (random: false, the anisotropic systems' M^-1 S reaches past 2), with the symmetric
@@ -97,7 +109,15 @@ cleanup:
 typedef struct {
   int iterations;
   bool converged;
+  int restarts; /* pipelined CG's */
 } Outcome;
+
+/* What a pipelined CG solve's line adds: CG's count and the starts from the true residual. */
+static const char *pipecg_note(KrylovMethod method, const Outcome *o, int cg) {
+  static char note[96];
+  snprintf(note, sizeof note, " (CG's %d; %d starts from the true residual)", cg, o->restarts);
+  return method == KRYLOV_PIPECG ? note : "";
+}
 
 /* The method with the preconditioner, set up on the system's operator. */
 static HclStatus make_solver(System *s, KrylovMethod method, PcKind pc, KrylovNorm norm, double rtol, Krylov **out) {
@@ -134,11 +154,11 @@ static HclStatus solve(System *s, KrylovMethod method, PcKind pc, KrylovNorm nor
   TRY(vec_set(s->x, 0));
   TRY(make_solver(s, method, pc, norm, rtol, &ks));
   TRY(krylov_solve(ks, s->b, s->x, &r));
-  *result = (Outcome){r.iterations, r.converged};
+  *result = (Outcome){r.iterations, r.converged, r.restarts};
   TRY(field_gather(s->xf, x_global));
   if (warm) {
     TRY(krylov_solve(ks, s->b, s->x, &r));
-    *warm = (Outcome){r.iterations, r.converged};
+    *warm = (Outcome){r.iterations, r.converged, r.restarts};
   }
 cleanup:
   krylov_destroy(&ks);
@@ -183,6 +203,7 @@ static void model_problem(Runtime *rt) {
   status_clear();
   HclStatus made = system_create(rt, &st, b, &s);
   TAP_OK(all_ranks(made == HCL_OK && factored), "model problem %d^2 on the device %s", N, status_message());
+  int cg_iterations[PCS] = {0};
   for (size_t m = 0; made == HCL_OK && m < sizeof METHODS / sizeof METHODS[0]; m++) {
     for (int pc = 0; pc < PCS; pc++) {
       if (!applies(METHODS[m], (PcKind)pc, true)) {
@@ -192,10 +213,14 @@ static void model_problem(Runtime *rt) {
       status_clear();
       HclStatus st_ = solve(&s, METHODS[m], (PcKind)pc, KRYLOV_NORM_2, 1e-10, device, &result, NULL);
       double difference = relative_difference(device, host, N * N);
-      bool count_ok = !(METHODS[m] == KRYLOV_CG && pc == PC_NONE) || abs(result.iterations - host_cg) <= 1;
+      cg_iterations[pc] = METHODS[m] == KRYLOV_CG ? result.iterations : cg_iterations[pc];
+      bool count_ok =
+          (!(METHODS[m] == KRYLOV_CG && pc == PC_NONE) || abs(result.iterations - host_cg) <= 1) &&
+          (METHODS[m] != KRYLOV_PIPECG || abs(result.iterations - cg_iterations[pc]) <= PIPECG_EXTRA_ITERATIONS);
       TAP_OK(all_ranks(st_ == HCL_OK && result.converged && count_ok && on_rank0(difference < 1e-8)),
-             "model problem, %s with %s: %d iterations%s, %.2e from the host's solution %s",
+             "model problem, %s with %s: %d iterations%s%s, %.2e from the host's solution %s",
              krylov_method_name(METHODS[m]), PC_NAMES[pc], result.iterations,
+             pipecg_note(METHODS[m], &result, cg_iterations[pc]),
              METHODS[m] == KRYLOV_CG && pc == PC_NONE ? " (the host's CG: see the count)" : "", difference,
              status_message());
     }
@@ -289,10 +314,13 @@ static void random_systems(Runtime *rt) {
         if (METHODS[m] == KRYLOV_CG) {
           cg_iterations[pc] = result.iterations;
         }
-        TAP_OK(all_ranks(factored && st_ == HCL_OK && result.converged && on_rank0(difference < 1e-7)),
-               "random %d x %d system with islands%s, %s with %s: %d iterations, %.2e from the direct solution %s", RX,
-               RY, anisotropic ? ", 1000:1 anisotropic" : "", krylov_method_name(METHODS[m]), PC_NAMES[pc],
-               result.iterations, difference, status_message());
+        bool count_ok = METHODS[m] != KRYLOV_PIPECG ||
+                        (anisotropic ? result.iterations <= PIPECG_ANISOTROPIC_RATIO * cg_iterations[pc]
+                                     : abs(result.iterations - cg_iterations[pc]) <= PIPECG_EXTRA_ITERATIONS);
+        TAP_OK(all_ranks(factored && st_ == HCL_OK && result.converged && count_ok && on_rank0(difference < 1e-7)),
+               "random %d x %d system with islands%s, %s with %s: %d iterations%s, %.2e from the direct solution %s",
+               RX, RY, anisotropic ? ", 1000:1 anisotropic" : "", krylov_method_name(METHODS[m]), PC_NAMES[pc],
+               result.iterations, pipecg_note(METHODS[m], &result, cg_iterations[pc]), difference, status_message());
       }
     }
     TAP_OK(all_ranks(made == HCL_OK && cg_iterations[PC_MG] < cg_iterations[PC_JACOBI] &&
