@@ -78,6 +78,9 @@ HclStatus par_allgatherv(const ParComm *comm, const void *mine, int bytes, void 
 HclStatus par_gatherv_doubles(const ParComm *comm, const double *mine, int count, double *all, const int *counts,
                               const int *displs);
 HclStatus par_reduce_sum_doubles(const ParComm *comm, const double *values, double *sums, int count);
+/* The allgathers this process has started (par_allgather, par_iallgather): every reduction of reduce.h is one, so
+ * benchmarks report a solver's reductions between ranks per iteration from it. */
+long par_gathers(void);
 
 /* Messages of bytes between two ranks of comm, and par_allgather, without blocking: a request is created once and
  * used for one operation at a time; par_wait completes it (nothing when none is in flight), par_cancel abandons a

@@ -17,8 +17,6 @@ typedef struct Reducer Reducer;
  * is returned by every rank. Collective, like every call below. */
 HclStatus reducer_create(Runtime *rt, const Decomp *decomp, Reducer **out);
 void reducer_destroy(Reducer **reducer);
-/* The reductions so far, each one exchange between ranks (benchmarks report them per iteration). */
-long reducer_gathers(const Reducer *r);
 
 HclStatus reduce_sum(Reducer *r, Span a, double *result);
 HclStatus reduce_min(Reducer *r, Span a, double *result);

@@ -328,8 +328,16 @@ void par_comm_destroy(ParComm **comm) {
   *comm = NULL;
 }
 
+/* The gathers so far (par_gathers). */
+static long gathers = 0;
+
+long par_gathers(void) {
+  return gathers;
+}
+
 HclStatus par_allgather(const ParComm *comm, const void *mine, int bytes, void *all) {
   HclStatus status = HCL_OK;
+  gathers++;
 #ifdef HYDROCL_HAVE_MPI
   TRY_MPI(MPI_Allgather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, comm->comm));
 #else
@@ -478,6 +486,7 @@ cleanup:
 
 HclStatus par_iallgather(const ParComm *comm, const void *mine, int bytes, void *all, ParRequest *req) {
   HclStatus status = HCL_OK;
+  gathers++;
 #ifdef HYDROCL_HAVE_MPI
   req->collective = true;
   TRY_MPI(MPI_Iallgather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, comm->comm, &req->request));

@@ -55,7 +55,6 @@ struct Reducer {
   RankPart pending_part; /* this rank's part of it (MPI reads it until the gather completes) */
   ParRequest *pending;
   bool in_flight;
-  long gathers; /* exchanges between ranks so far, one a reduction */
 };
 
 /* This rank's part of reducer_create: the device check and the allocations can fail on some ranks only. */
@@ -314,15 +313,10 @@ static RankPart rank_part(Reducer *r, ReduceOp op, const Span *a, const Span *wi
 static HclStatus reduce(Reducer *r, ReduceOp op, const Span *a, const Span *with, double *result) {
   HclStatus status = HCL_OK;
   RankPart mine = rank_part(r, op, a, with);
-  r->gathers++;
   TRY(par_allgather(decomp_comm(r->decomp), mine.values, part_bytes(&mine), r->all_ranks));
   TRY(combine_ranks(op, &mine, r->all_ranks, result));
 cleanup:
   return status;
-}
-
-long reducer_gathers(const Reducer *r) {
-  return r->gathers;
 }
 
 HclStatus reduce_sum(Reducer *r, Span a, double *result) {
@@ -351,7 +345,6 @@ HclStatus reduce_dot3_start(Reducer *r, Span a, Span b, Span c) {
   Span with[2] = {b, c};
   ASSERT(!r->in_flight);
   r->pending_part = rank_part(r, OP_DOT3, &a, with);
-  r->gathers++;
   TRY(par_iallgather(decomp_comm(r->decomp), r->pending_part.values, part_bytes(&r->pending_part), r->pending_ranks,
                      r->pending));
   r->in_flight = true;
