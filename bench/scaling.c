@@ -62,7 +62,8 @@ typedef struct Workload {
   Field *rhs, *x;
   Vec *b_vec, *x_vec;
   double dt;
-  double reductions; /* a solve's allgathers (reductions between ranks) per iteration: the 5-point parts */
+  double reductions; /* per iteration (a step where none): allgathers, the reductions between ranks */
+  double exchanges;  /* per iteration (a step): halo exchanges with other ranks and gathers of a level */
 } Workload;
 
 static void workload_close(Workload *w) {
@@ -187,10 +188,8 @@ static HclStatus poisson_reset(Workload *w) {
 
 static HclStatus poisson_unit(Workload *w, int *iterations) {
   KrylovResult result;
-  long before = par_gathers();
   HclStatus status = krylov_solve(w->ks, w->b_vec, w->x_vec, &result);
   *iterations = result.iterations;
-  w->reductions = (double)(par_gathers() - before) / (result.iterations > 0 ? result.iterations : 1);
   return status;
 }
 
@@ -248,10 +247,14 @@ static HclStatus time_unit(Runtime *rt, Workload *w, int *iterations, double *se
   }
   TRY(runtime_finish(rt));
   TRY(par_barrier());
+  long gathers = par_gathers(), exchanges = par_exchanges();
   double start = progress_now();
   TRY(w->unit(w, iterations));
   TRY(runtime_finish(rt));
   *seconds = progress_now() - start;
+  double per = *iterations > 0 ? *iterations : w->per_unit;
+  w->reductions = (double)(par_gathers() - gathers) / per;
+  w->exchanges = (double)(par_exchanges() - exchanges) / per;
   TRY(par_max_double(seconds));
 cleanup:
   return status;
@@ -302,9 +305,9 @@ static void report(const BenchRequest *request, const char *name, const Workload
   if (w->iterates) {
     json_integer(&j, "iterations", iterations);
   }
-  if (w->reductions > 0) {
-    json_number(&j, "reductions_per_iteration", w->reductions);
-  }
+  bool per_iteration = iterations > 0; /* else per step */
+  json_number(&j, per_iteration ? "reductions_per_iteration" : "reductions_per_step", w->reductions);
+  json_number(&j, per_iteration ? "exchanges_per_iteration" : "exchanges_per_step", w->exchanges);
   json_number(&j, "seconds", best);
   json_number(&j, "seconds_median", seconds[REPEATS / 2] / w->per_unit);
   json_number(&j, "bytes", per_unit_bytes);

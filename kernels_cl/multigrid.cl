@@ -8,8 +8,9 @@
  * Macros: REAL (the V-cycle's precision), NZ_MAX (the finest level's nz), MIRROR_* (mirror.h's side bits),
  *   CURVILINEAR (defined on a curvilinear grid: below), common.clh
  * Layout: 3D fields f[p][j][i], p = 0 the ghost plane below the bottom, p = k + 1 sigma_k (k = 0 .. nz - 1, the
- *   surface p = nz), rows of pitch elements, planes of `plane` elements, owned (i, j) at (j + 1) pitch + i + 1
- *   (ghost width 1). col holds four 2D planes per column: 1/h, h_x, h_y, lap(h). vertical holds VERT_STRIDE values
+ *   surface p = nz), rows of pitch elements, planes of `plane` elements, owned (i, j) at (j + g) pitch + i + g
+ *   for a level's ghost width g: the kernels take `origin` = (g - 1) (pitch + 1) and move their pointers by it, so
+ *   that AT's ghost width 1 addresses the field (mg.c: wider ghosts on several ranks). col holds four 2D planes per column: 1/h, h_x, h_y, lap(h). vertical holds VERT_STRIDE values
  *   per node p: the 3-point weights of d/dsigma and d2/dsigma2 on nodes p - 1, p, p + 1, and sigma.
  * Closed sides: `walls` holds mirror.h's MIRROR_* bits of this rank's sides; the kernels read across them the mirror
  *   image (f(-1) = f(1), f(n) = f(n - 2); one point: itself), so the V-cycle fills no ghosts there; ghosts towards
@@ -36,7 +37,15 @@
 
 #define VERT_STRIDE 8 /* w1[3], w2[3], sigma, unused */
 
-#define AT(f, p, j, i) f[(ulong)(p)*plane + (ulong)((j) + 1) * pitch + (i) + 1]
+/* Signed: on a wide level, a kernel reaches ghosts beyond the first (origin moves the pointer past them). */
+#define AT(f, p, j, i) f[(long)(p) * (long)plane + (long)((j) + 1) * pitch + (i) + 1]
+
+/* A work-item beyond its launch's box (first i, first j, end i, end j): as OUTSIDE, none on CPUs. */
+#if EXACT_GRID
+#define BOX_OUTSIDE(i, j, box) false
+#else
+#define BOX_OUTSIDE(i, j, box) ((i) >= (box).z || (j) >= (box).w)
+#endif
 
 /* The local index read for index i in [-1, n] along a direction of n local points: i itself, or across a closed
  * side its mirror image. */
@@ -214,12 +223,15 @@ INLINE REAL own_column(const Line *o, const int p, const Column c, __constant co
  * the derivatives of h along the index directions by centred differences (the mixed one by the four corners), then
  * mapping.h's eq. 6 and Laplacian. */
 __kernel void level_columns(__global REAL *col, __global const REAL *h, __global const REAL *metric, const int nx,
-                            const int ny, const int pitch, const ulong plane, const REAL idx2, const REAL idy2,
-                            const REAL i2dx, const REAL i2dy) {
+                            const int ny, const int pitch, const ulong plane, const int origin, const REAL idx2,
+                            const REAL idy2, const REAL i2dx, const REAL i2dy) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
+  col += origin;
+  h += origin;
+  metric += origin;
   const ulong p2 = 0; /* h is 2D: plane 0 */
   const REAL hc = AT(h, p2, j, i), he = AT(h, p2, j, i + 1), hw = AT(h, p2, j, i - 1);
   const REAL hn = AT(h, p2, j + 1, i), hs = AT(h, p2, j - 1, i);
@@ -245,11 +257,14 @@ __kernel void level_columns(__global REAL *col, __global const REAL *h, __global
 #else
 /* col from the level's depth h (ghosts filled): 1/h, h_x, h_y, lap(h) by centred differences. */
 __kernel void level_columns(__global REAL *col, __global const REAL *h, const int nx, const int ny, const int pitch,
-                            const ulong plane, const REAL idx2, const REAL idy2, const REAL i2dx, const REAL i2dy) {
+                            const ulong plane, const int origin, const REAL idx2, const REAL idy2, const REAL i2dx,
+                            const REAL i2dy) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
+  col += origin;
+  h += origin;
   const ulong p2 = 0; /* h is 2D: plane 0 */
   const REAL hc = AT(h, p2, j, i), he = AT(h, p2, j, i + 1), hw = AT(h, p2, j, i - 1);
   const REAL hn = AT(h, p2, j + 1, i), hs = AT(h, p2, j - 1, i);
@@ -316,17 +331,22 @@ INLINE void solve_line(__global REAL *u, __global const REAL *rhs, __global cons
   }
 }
 
-/* One half-sweep: every column of one colour ((x0 + i + y0 + j) % 2 == colour, global, so the sweep is the same on
- * any number of ranks). Launched over ((nx + 1) / 2, ny). */
+/* One half-sweep: every column of one colour ((x0 + i + y0 + j) % 2 == colour for the rank's first point x0, y0:
+ * global, so the sweep is the same on any number of ranks; parity = (x0 + y0 + colour) % 2). Launched over
+ * ((nx + 1) / 2, ny). */
 __kernel void smooth(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx, const int ny,
-                     const int pitch, const ulong plane, const int nz, const int x0, const int y0, const int colour,
+                     const int pitch, const ulong plane, const int origin, const int nz, const int parity,
                      const int walls, const int zero_guess, __constant const REAL *vertical, const REAL idx2,
                      const REAL idy2, const REAL i2dx, const REAL i2dy, const int4 box) {
-  /* the columns of the colour in box (first i, first j, end i, end j), exactly: the sweep is in place */
-  const int j = box.y + get_global_id(1), i = (box.x & ~1) + 2 * (int)get_global_id(0) + ((x0 + y0 + j + colour) & 1);
+  /* the columns of the colour in box (first i, first j, end i, end j; ghosts of a wide level included), exactly:
+   * the sweep is in place */
+  const int j = box.y + get_global_id(1), i = (box.x & ~1) + 2 * (int)get_global_id(0) + ((parity + j) & 1);
   if (i < box.x || i >= box.z || j >= box.w) {
     return;
   }
+  u += origin;
+  rhs += origin;
+  col += origin;
   solve_line(u, rhs, col, i, j, nx, ny, pitch, plane, nz, walls, zero_guess, vertical, idx2, idy2, i2dx, i2dy);
 }
 
@@ -354,9 +374,12 @@ INLINE void group_sweeps(__global REAL *u, __global const REAL *rhs, __global co
 
 /* A level's sweeps of one visit in one launch of one work-group. */
 __kernel void smooth_level(__global REAL *u, __global const REAL *rhs, __global const REAL *col, const int nx,
-                           const int ny, const int pitch, const ulong plane, const int nz, const int sweeps,
-                           const int walls, const int zero_guess, __constant const REAL *vertical, const REAL idx2,
-                           const REAL idy2, const REAL i2dx, const REAL i2dy) {
+                           const int ny, const int pitch, const ulong plane, const int origin, const int nz,
+                           const int sweeps, const int walls, const int zero_guess, __constant const REAL *vertical,
+                           const REAL idx2, const REAL idy2, const REAL i2dx, const REAL i2dy) {
+  u += origin;
+  rhs += origin;
+  col += origin;
   group_sweeps(u, rhs, col, nx, ny, pitch, plane, nz, sweeps, walls, zero_guess, vertical, idx2, idy2, i2dx, i2dy);
 }
 
@@ -382,14 +405,19 @@ INLINE void residual_column(__global REAL *res, __global const REAL *u, __global
   AT(res, nz, j, i) = 0;
 }
 
+/* Launched over the columns of box (first i, first j, end i, end j; ghosts of a wide level included). */
 __kernel void residual_low(__global REAL *res, __global const REAL *u, __global const REAL *rhs,
                            __global const REAL *col, const int nx, const int ny, const int pitch, const ulong plane,
-                           const int nz, const int walls, __constant const REAL *vertical, const REAL idx2,
-                           const REAL idy2, const REAL i2dx, const REAL i2dy) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (OUTSIDE(i, j)) {
+                           const int origin, const int nz, const int walls, __constant const REAL *vertical,
+                           const REAL idx2, const REAL idy2, const REAL i2dx, const REAL i2dy, const int4 box) {
+  const int i = box.x + get_global_id(0), j = box.y + get_global_id(1);
+  if (BOX_OUTSIDE(i, j, box)) {
     return;
   }
+  res += origin;
+  u += origin;
+  rhs += origin;
+  col += origin;
   residual_column(res, u, rhs, col, i, j, nx, ny, pitch, plane, nz, walls, vertical, idx2, idy2, i2dx, i2dy);
 }
 
@@ -434,14 +462,19 @@ INLINE void restrict_point(__global REAL *coarse, __global const REAL *fine, con
   }
 }
 
+/* Launched over nx x ny coarse points; coarse += origin may place them anywhere in the coarse field (mg.c: a rank's
+ * block of a level every rank holds whole). */
 __kernel void restrict_residual(__global REAL *coarse, __global const REAL *fine, const int nx, const int ny,
-                                const int pitch, const ulong plane, const int nz, const int fine_nx, const int fine_ny,
-                                const int fine_walls, const int fine_pitch, const ulong fine_plane, const int fx,
-                                const int fy, const int off_x, const int off_y, __constant const REAL *transfer) {
+                                const int pitch, const ulong plane, const int origin, const int nz, const int fine_nx,
+                                const int fine_ny, const int fine_walls, const int fine_pitch, const ulong fine_plane,
+                                const int fine_origin, const int fx, const int fy, const int off_x, const int off_y,
+                                __constant const REAL *transfer) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
+  coarse += origin;
+  fine += fine_origin;
   restrict_point(coarse, fine, i, j, pitch, plane, nz, fine_nx, fine_ny, fine_walls, fine_pitch, fine_plane, fx, fy,
                  off_x, off_y, transfer);
 }
@@ -456,7 +489,8 @@ INLINE void prolong_point(__global REAL *fine, __global const REAL *coarse, cons
                           const int coarse_y0, __constant const REAL *transfer) {
   const int gi = x0 + i, gj = y0 + j;
   /* the coarse points to the west/south (local, ghost -1 allowed) and the weight of the next one */
-  const int ci = (fx == 2 ? gi / 2 : gi) - coarse_x0, cj = (fy == 2 ? gj / 2 : gj) - coarse_y0;
+  const int ci = (fx == 2 ? (gi - (gi & 1)) / 2 : gi) - coarse_x0; /* floor: gi < 0 in a periodic ghost */
+  const int cj = (fy == 2 ? (gj - (gj & 1)) / 2 : gj) - coarse_y0;
   const REAL wx = fx == 2 && (gi & 1) ? 0.5f : 0, wy = fy == 2 && (gj & 1) ? 0.5f : 0;
   for (int p = 0; p < nz; p++) {
     __constant const REAL *t = transfer + 2 * p;
@@ -468,8 +502,8 @@ INLINE void prolong_point(__global REAL *fine, __global const REAL *coarse, cons
       if (weight_z == 0) {
         continue;
       }
-      const ulong base = (ulong)(below + c) * coarse_plane;
-      const ulong row0 = base + (ulong)(cj + 1) * coarse_pitch + ci + 1, row1 = row0 + coarse_pitch;
+      const long base = (long)(below + c) * (long)coarse_plane;
+      const long row0 = base + (long)(cj + 1) * coarse_pitch + ci + 1, row1 = row0 + coarse_pitch;
       REAL v = (1 - wx) * coarse[row0] + (wx != 0 ? wx * coarse[row0 + 1] : 0);
       if (wy != 0) {
         v = (1 - wy) * v + wy * ((1 - wx) * coarse[row1] + (wx != 0 ? wx * coarse[row1 + 1] : 0));
@@ -480,14 +514,18 @@ INLINE void prolong_point(__global REAL *fine, __global const REAL *coarse, cons
   }
 }
 
+/* Launched over the fine columns of box (first i, first j, end i, end j; ghosts of a wide level included). */
 __kernel void prolong_add(__global REAL *fine, __global const REAL *coarse, const int nx, const int ny, const int pitch,
-                          const ulong plane, const int nz, const int coarse_pitch, const ulong coarse_plane,
-                          const int fx, const int fy, const int x0, const int y0, const int coarse_x0,
-                          const int coarse_y0, __constant const REAL *transfer) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (OUTSIDE(i, j)) {
+                          const ulong plane, const int origin, const int nz, const int coarse_pitch,
+                          const ulong coarse_plane, const int coarse_origin, const int fx, const int fy, const int x0,
+                          const int y0, const int coarse_x0, const int coarse_y0, __constant const REAL *transfer,
+                          const int4 box) {
+  const int i = box.x + get_global_id(0), j = box.y + get_global_id(1);
+  if (BOX_OUTSIDE(i, j, box)) {
     return;
   }
+  fine += origin;
+  coarse += coarse_origin;
   prolong_point(fine, coarse, i, j, pitch, plane, nz, coarse_pitch, coarse_plane, fx, fy, x0, y0, coarse_x0, coarse_y0,
                 transfer);
 }

@@ -81,6 +81,11 @@ HclStatus par_reduce_sum_doubles(const ParComm *comm, const double *values, doub
 /* The allgathers this process has started (par_allgather, par_iallgather): every reduction of reduce.h is one, so
  * benchmarks report a solver's reductions between ranks per iteration from it. */
 long par_gathers(void);
+/* The rounds of messages this process has begun to exchange a grid's values: every halo exchange with another rank
+ * (halo.h, which counts it with par_count_exchange) and every par_allgatherv (a level gathered onto every rank), so
+ * benchmarks report a solver's exchanges per iteration from it. */
+long par_exchanges(void);
+void par_count_exchange(void);
 
 /* Messages of bytes between two ranks of comm, and par_allgather, without blocking: a request is created once and
  * used for one operation at a time; par_wait completes it (nothing when none is in flight), par_cancel abandons a

@@ -57,6 +57,11 @@ HclStatus decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, D
 bool decomp_can_halve_odd(const Decomp *fine, bool halve_x, bool halve_y);
 HclStatus decomp_create_odd(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out);
 
+/* A grid of nx x ny points that every rank of split's process grid holds whole (the coarse levels of a multigrid
+ * gathered onto every rank): px = py = 1, split's sides, and across a periodic side this rank its own neighbour.
+ * Nothing is exchanged between ranks on it. Collective over split's ranks. */
+HclStatus decomp_create_replicated(const Decomp *split, int nx, int ny, Decomp **out);
+
 const ParComm *decomp_comm(const Decomp *decomp); /* the process grid's communicator; ranks as in the world */
 
 #endif

@@ -11,9 +11,11 @@
  * Levels: semi-coarsening (fnpf-multigpu-scalability 5.1): the horizontal directions whose spacing is below the
  * vertical one (mean depth / (nz - 1)) are halved while any is; then every direction that can be. A direction can be
  * halved while it keeps at least 5 points (3 in sigma) and its point count allows (odd between walls, even when
- * periodic; nz odd). Each coarse level lives on decomp_create_coarse's decomposition of the finer one; coarsening
- * also stops where a rank would be left without a point (the only way the number of ranks changes the cycle; see
- * README). Restriction is full weighting, prolongation linear interpolation (in sigma at the actual spacing); the
+ * periodic; nz odd). On several ranks each coarse level lives on decomp_create_coarse's decomposition of the finer
+ * one until a level is small (mg.c: GATHER_COLUMNS) or would leave a rank without a point: that level and the coarser
+ * ones are gathered onto every rank (decomp_create_replicated), so the levels, and the cycle's arithmetic, are the
+ * same on any number of ranks. The split levels run the communication-avoiding cycle where they can (mg.c:
+ * plan_wide: wider ghosts, one exchange a visit). Restriction is full weighting, prolongation linear interpolation (in sigma at the actual spacing); the
  * coarsest level gets coarse_sweeps sweeps from zero.
  *
  * Curvilinear grids (mapping.h): every level's operator is the same discretization on the level's own grid, its
@@ -25,7 +27,8 @@
  * own colour in the zebra sweep, so no sweep could take it in without a race; an orthogonal grid (g12 = 0, as an
  * O-grid's) loses nothing, and a skewed one pays in iterations of the outer method (README).
  *
- * All fields have ghost width 1 and nz + 1 planes as in laplace.h. Every call is collective. */
+ * All fields have nz + 1 planes as in laplace.h, and ghost width 1 except on the split levels of the
+ * communication-avoiding cycle. Every call is collective. */
 #ifndef HYDROCL_MG_H
 #define HYDROCL_MG_H
 

@@ -349,9 +349,21 @@ cleanup:
   return status;
 }
 
+/* The exchanges so far (par_exchanges). */
+static long exchanges = 0;
+
+long par_exchanges(void) {
+  return exchanges;
+}
+
+void par_count_exchange(void) {
+  exchanges++;
+}
+
 HclStatus par_allgatherv(const ParComm *comm, const void *mine, int bytes, void *all, const int *counts,
                          const int *displs) {
   HclStatus status = HCL_OK;
+  exchanges++;
 #ifdef HYDROCL_HAVE_MPI
   TRY_MPI(MPI_Allgatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, comm->comm));
 #else

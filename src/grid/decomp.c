@@ -11,6 +11,7 @@ struct Decomp {
   DecompLocal local;
   int *x_start, *y_start; /* px + 1 and py + 1 entries: the first global point of each column and row of ranks */
   ParComm *comm;          /* the process grid (par.h) */
+  bool replicated;        /* every rank holds the whole grid (decomp_create_replicated) */
 };
 
 /* The first point of each of p blocks over n points, start[p] = n: the first n mod p blocks get one extra point. */
@@ -71,7 +72,8 @@ static void fill_local(Decomp *d) {
     for (int dx = -1; dx <= 1; dx++) {
       int nx_c = wrap(l->cx + dx, l->px, d->spec.periodic_x);
       int ny_c = wrap(l->cy + dy, l->py, d->spec.periodic_y);
-      l->neighbor[dy + 1][dx + 1] = nx_c < 0 || ny_c < 0 ? -1 : rank_of(&d->spec, nx_c, ny_c);
+      int rank = d->replicated ? l->rank : rank_of(&d->spec, nx_c, ny_c);
+      l->neighbor[dy + 1][dx + 1] = nx_c < 0 || ny_c < 0 ? -1 : rank;
     }
   }
 }
@@ -190,6 +192,7 @@ static HclStatus create_halved(const Decomp *fine, StartRule rule, bool halve_x,
   TRY_ALLOC(d, 1);
   d->spec = fine->spec;
   d->local = fine->local;
+  d->replicated = fine->replicated;
   TRY(par_comm_dup(fine->comm, &d->comm));
   TRY_ALLOC(d->x_start, d->spec.px + 1);
   TRY_ALLOC(d->y_start, d->spec.py + 1);
@@ -224,6 +227,27 @@ HclStatus decomp_create_odd(const Decomp *fine, bool halve_x, bool halve_y, Deco
   ASSERT(decomp_can_halve_odd(fine, halve_x, halve_y));
   TRY(create_halved(fine, odd_start, halve_x, halve_y, out));
 cleanup:
+  return status;
+}
+
+HclStatus decomp_create_replicated(const Decomp *split, int nx, int ny, Decomp **out) {
+  HclStatus status = HCL_OK;
+  Decomp *d = NULL;
+  *out = NULL;
+  TRY_ALLOC(d, 1);
+  d->replicated = true;
+  d->spec = (DecompSpec){
+      .nx = nx, .ny = ny, .px = 1, .py = 1, .periodic_x = split->spec.periodic_x, .periodic_y = split->spec.periodic_y};
+  TRY(par_comm_dup(split->comm, &d->comm));
+  TRY_ALLOC(d->x_start, 2);
+  TRY_ALLOC(d->y_start, 2);
+  even_blocks(nx, 1, d->x_start);
+  even_blocks(ny, 1, d->y_start);
+  fill_local(d);
+  *out = d;
+  d = NULL;
+cleanup:
+  decomp_destroy(&d);
   return status;
 }
 

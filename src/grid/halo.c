@@ -371,6 +371,7 @@ cleanup:
 /* Posts the receives into recv_host, once the previous exchange's copy out of it has ended. */
 static HclStatus post_receives(Halo *h) {
   HclStatus status = HCL_OK;
+  par_count_exchange(); /* called once an exchange with another rank */
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
     if (p->bytes == 0) {

@@ -6,14 +6,29 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clerror.h"
 #include "fd.h"
 #include "halo.h"
 #include "kernel.h"
+#include "log.h"
 #include "program.h"
 
-enum { GHOST = 1, WG_X = 32, WG_Y = 4, MG_LEVELS_MAX = 32, MIN_HORIZONTAL = 5, MIN_VERTICAL = 3 };
+enum { WG_X = 32, WG_Y = 4, MG_LEVELS_MAX = 32, MIN_HORIZONTAL = 5, MIN_VERTICAL = 3 };
+/* On several ranks, the first coarse level of at most GATHER_COLUMNS columns, or the first a rank would be left
+ * without a point on, is gathered onto every rank (replicated): each rank restricts its block, one allgather
+ * assembles the level everywhere, and every rank runs the rest of the V-cycle alone (the one-launch tail where it
+ * would on one rank), so the coarse levels exchange nothing (fnpf-multigpu-scalability section 5 names the coarse
+ * levels' messages as what limits scaling). Solving it redundantly costs the gather once; gathering it to one rank
+ * and scattering the correction back would add a second message. GATHER_COLUMNS is the tail's capacity at 512
+ * work-items (TAIL_COLUMNS_PER_ITEM each). */
+enum { GATHER_COLUMNS = 4096 };
+/* The widest ghosts a split level takes for the communication-avoiding cycle (plan_wide): enough that V(2,2) with
+ * 4 coarse sweeps keeps every ghost it needs down four split levels without an exchange on the way up (bench
+ * scaling's defect-correction iteration). Wider strips cost bandwidth: 12 ghosts of a 1025^2 x 10 float level are
+ * 2 MB an exchange, about the ~100 us of latency an exchange saves between two GPUs (bench/README.md, halo). */
+enum { WIDE_GHOST_MAX = 12 };
 enum { COLUMN_PLANES = 4, CURVILINEAR_PLANES = 9 };                /* a column's coefficients (multigrid.cl) */
 enum { VERT_STRIDE = 8, RESTRICT_STRIDE = 4, PROLONG_STRIDE = 2 }; /* as in multigrid.cl */
 /* A level of at most 2 GROUP_MAX columns (about one pass of a work-group per colour) is smoothed in one launch of
@@ -58,14 +73,29 @@ typedef struct {
   Field *u, *rhs, *res; /* correction, right-hand side, residual: nz + 1 planes */
   Field *col;           /* COLUMN_PLANES or CURVILINEAR_PLANES (multigrid.cl) */
   int walls;            /* mirror_sides of the level's decomposition */
+  int ghost;            /* of the level's fields: 1, or wider on a split level of the communication-avoiding cycle */
+  int keep;             /* that cycle: the ghosts of u valid when the visit ends (the finer level's prolongation) */
+  int reach;            /* that cycle: the ghosts the prolongation into this level writes (keep + 2 post_sweeps) */
+  bool exchange_up;     /* that cycle: u exchanged when the visit ends, where computing keep ghosts would need more */
+  bool replicated;      /* every rank holds the whole level (GATHER_COLUMNS) */
   bool one_group;       /* smoothed by smooth_level: one rank, no periodic side, at most 2 x group columns */
   bool zero_start;      /* a visit's first half-sweep may take u as zero: no colour meets itself across a periodic
                          * side (an odd periodic count would read the last visit's values there) */
-  Halo *u_halo, *res_halo;
+  Halo *u_halo, *res_halo, *rhs_halo;
   cl_mem vertical;     /* VERT_STRIDE per node p = 0 .. nz: sigma weights and sigma */
   cl_mem restriction;  /* levels >= 1: RESTRICT_STRIDE per node P = 0 .. nz: fine centre node, three weights */
   cl_mem prolongation; /* levels >= 1: PROLONG_STRIDE per finer node: the coarse node below, the upper's weight */
 } Level;
+
+/* A replicated level's assembly: every rank's block of the level (the coarse points of its block of the finer, split
+ * level) in REAL values of its planes, gathered onto every rank. */
+typedef struct {
+  int x0, y0, nx, ny;   /* this rank's block */
+  int *counts, *displs; /* per rank: bytes of its block and where they start in all */
+  int *blocks;          /* per rank: x0, y0, nx, ny */
+  void *mine, *all;     /* this rank's block, every block */
+  void *image;          /* the level's owned points, x fastest, planes apart */
+} Gather;
 
 struct Mg {
   Runtime *rt;
@@ -81,6 +111,9 @@ struct Mg {
   double tail_points;         /* the tail's levels' points together */
   double tail_bytes;          /* its pack's */
   cl_mem pack, table, tables; /* the tail's fields, its rows of TAIL_FIELDS, its REAL tables (multigrid.cl) */
+  bool wide;                  /* the split levels run the communication-avoiding cycle (plan_wide) */
+  int gathered;               /* the first replicated level, or nlevels (none) */
+  Gather gather;              /* its assembly from the ranks' blocks */
 };
 
 /* ---- the levels ---- */
@@ -91,7 +124,8 @@ static bool can_halve(int n, bool periodic, int min_points) {
 }
 
 /* The directions the level below fine halves (mg.h): the horizontal ones finer than the vertical spacing while any
- * is, else every one that can be. False when none can. */
+ * is, else every one that can be. False when none can. (A rank left without a point gathers the level instead:
+ * describe_coarse.) */
 static bool choose_halving(const Level *fine, const MgSpec *spec, const DecompSpec *g, bool halve[3]) {
   bool can_x = can_halve(fine->nx, g->periodic_x, MIN_HORIZONTAL);
   bool can_y = can_halve(fine->ny, g->periodic_y, MIN_HORIZONTAL);
@@ -101,7 +135,35 @@ static bool choose_halving(const Level *fine, const MgSpec *spec, const DecompSp
   halve[0] = finer_x || finer_y ? finer_x : can_x;
   halve[1] = finer_x || finer_y ? finer_y : can_y;
   halve[2] = finer_x || finer_y ? false : can_z;
-  return (halve[0] || halve[1] || halve[2]) && decomp_can_coarsen(fine->decomp, halve[0], halve[1]);
+  return halve[0] || halve[1] || halve[2];
+}
+
+/* A count from the environment's variable name: a whole number >= 0, else fallback. */
+static double environment_count(const char *name, double fallback) {
+  const char *value = getenv(name);
+  char *end = NULL;
+  double given = value ? strtod(value, &end) : -1;
+  return value && end != value && *end == '\0' && given >= 0 ? given : fallback;
+}
+
+/* The largest level gathered onto every rank: GATHER_COLUMNS, or the environment's HYDROCL_MG_GATHER_COLUMNS (0:
+ * only where splitting would leave a rank without a point; the rank tests run so, to split more levels). */
+static double gather_columns(void) {
+  return environment_count("HYDROCL_MG_GATHER_COLUMNS", GATHER_COLUMNS);
+}
+
+static bool split(const Level *L) {
+  return decomp_local(L->decomp)->px * decomp_local(L->decomp)->py > 1;
+}
+
+/* Level c's decomposition below level f's: gathered onto every rank (replicated) where f is split and c small, or
+ * where splitting c would leave a rank without a point; else f's blocks halved. */
+static HclStatus coarse_decomp(const Level *f, Level *c, const bool halve[3]) {
+  int nx = halve[0] ? (f->nx + 1) / 2 : f->nx, ny = halve[1] ? (f->ny + 1) / 2 : f->ny; /* decomp.h */
+  c->replicated =
+      split(f) && ((double)nx * ny <= gather_columns() || !decomp_can_coarsen(f->decomp, halve[0], halve[1]));
+  return c->replicated ? decomp_create_replicated(f->decomp, nx, ny, &c->own_decomp)
+                       : decomp_create_coarse(f->decomp, halve[0], halve[1], &c->own_decomp);
 }
 
 /* Level l + 1's sizes from level l's and the halving. */
@@ -112,7 +174,7 @@ static HclStatus describe_coarse(Mg *m, int l, const bool halve[3]) {
   c->fx = halve[0] ? 2 : 1;
   c->fy = halve[1] ? 2 : 1;
   c->fz = halve[2] ? 2 : 1;
-  TRY(decomp_create_coarse(f->decomp, halve[0], halve[1], &c->own_decomp));
+  TRY(coarse_decomp(f, c, halve));
   c->decomp = c->own_decomp;
   c->nx = decomp_spec(c->decomp)->nx;
   c->ny = decomp_spec(c->decomp)->ny;
@@ -157,11 +219,183 @@ static HclStatus plan_levels(Mg *m, const Decomp *decomp) {
     m->nlevels++;
   }
   REQUIRE(s->options.levels < 0 || m->nlevels == s->options.levels + 1, HCL_EDATA,
-          "%slevels = %d restrictions, but a %d x %d x %d grid on %d x %d ranks allows at most %d (each halving "
-          "keeps at least %d x %d x %d points, odd counts between walls, even periodic, one point per rank); ask for "
-          "fewer, or -1 for the most",
-          s->prefix, s->options.levels, g->nx, g->ny, s->nz, g->px, g->py, m->nlevels - 1, MIN_HORIZONTAL,
-          MIN_HORIZONTAL, MIN_VERTICAL);
+          "%slevels = %d restrictions, but a %d x %d x %d grid allows at most %d (each halving keeps at least %d x "
+          "%d x %d points, odd counts between walls, even periodic); ask for fewer, or -1 for the most",
+          s->prefix, s->options.levels, g->nx, g->ny, s->nz, m->nlevels - 1, MIN_HORIZONTAL, MIN_HORIZONTAL,
+          MIN_VERTICAL);
+cleanup:
+  return status;
+}
+
+/* ---- the communication-avoiding cycle ---- */
+
+/* The fewest points a rank owns along a split direction of level L (a ghost width may not exceed it: field.h). */
+static int smallest_block(const Level *L) {
+  const DecompSpec *g = decomp_spec(L->decomp);
+  int smallest = g->nx > g->ny ? g->nx : g->ny;
+  for (int r = 0; r < g->px * g->py; r++) {
+    int x0, y0, nx, ny;
+    decomp_block_of(L->decomp, r, &x0, &y0, &nx, &ny);
+    smallest = (g->px > 1 || g->periodic_x) && nx < smallest ? nx : smallest;
+    smallest = (g->py > 1 || g->periodic_y) && ny < smallest ? ny : smallest;
+  }
+  return smallest;
+}
+
+/* The ghost width a split level needs for its visit to compute what it reads of its ghosts itself, given keep, the
+ * ghosts of u valid at its end; reach: the ghosts the prolongation into it writes. Each half-sweep reads the other
+ * colour one column away, so the region a half-sweep can compute shrinks by a column, except the first from zero
+ * (it reads its own column's rhs only). Down: rhs exchanged over g ghosts, 2 pre half-sweeps shrink u's region to
+ * g - (2 pre - 1), which must cover the residual's (1 ghost, for the restriction's reach) and the prolongation's
+ * (reach) on the way up; the post half-sweeps then shrink reach = keep + 2 post to keep. The coarsest level's
+ * 2 coarse half-sweeps from zero end on g - (2 coarse - 1) >= keep. */
+static int wide_ghost(const MgOptions *o, bool coarsest, int keep, int *reach) {
+  int pre = o->pre_sweeps, post = o->post_sweeps, coarse = o->coarse_sweeps;
+  *reach = coarsest ? 0 : keep + 2 * post;
+  int need = coarsest ? keep + 2 * coarse - 1 : pre == 0 ? *reach : 2 * pre - 1 + (*reach > 2 ? *reach : 2);
+  return need > 1 ? need : 1;
+}
+
+/* The ghosts of level c the prolongation into the ghosts of its finer level f reads: a halved direction's fine
+ * point (global) 2 I + s reads coarse points I and I + 1; a kept direction's the point itself. */
+static int coarse_reach(const Level *f, const Level *c) {
+  int x = c->fx == 2 ? f->reach / 2 + 1 : f->reach, y = c->fy == 2 ? f->reach / 2 + 1 : f->reach;
+  return x > y ? x : y;
+}
+
+/* The communication-avoiding V-cycle on the split levels (Williams et al., Optimization of geometric multigrid for
+ * emerging multi- and manycore processors, 2012: deeper ghost zones exchanged once, the smoother's work repeated
+ * in them): a split level exchanges its rhs once a visit, over ghosts wide enough (wide_ghost) that its sweeps, the
+ * residual the restriction reads, and on the way back the prolongation and the post-sweeps compute the ghosts they
+ * read themselves, where the plain cycle exchanges u before each half-sweep and the residual, the residual before
+ * the restriction and the coarse correction before the prolongation: one exchange per split level, one gather for
+ * the replicated ones, against about six. A sweep's result in a ghost column is the same arithmetic on the same
+ * values as on the rank that owns it, so the cycle is the plain one's to the bit. Widths are planned from the
+ * finest level down (a level keeps the ghosts its finer level's prolongation reads); where they would exceed
+ * WIDE_GHOST_MAX the level exchanges u at the end of its visit instead (exchange_up), which lets it keep none.
+ * False (the plain cycle) with the environment's HYDROCL_MG_WIDE=0 (the rank tests compare the two), on one rank, where a periodic side with an odd count lets a colour meet itself (the
+ * values of a ghost column would depend on the order of the half-sweep's work-items), or where a rank owns fewer
+ * points than a level's ghosts. */
+static bool plan_wide(Mg *m) {
+  const MgOptions *o = &m->spec.options;
+  int keep = 0; /* level 0: the V-cycle's correction, read on owned points only */
+  if (!split(&m->level[0]) || environment_count("HYDROCL_MG_WIDE", 1) == 0) {
+    return false;
+  }
+  for (int l = 0; l < m->gathered; l++) {
+    Level *L = &m->level[l];
+    const DecompSpec *g = decomp_spec(L->decomp);
+    if ((g->periodic_x && L->nx % 2) || (g->periodic_y && L->ny % 2)) {
+      return false;
+    }
+    bool coarsest = l == m->nlevels - 1;
+    int ghost = wide_ghost(o, coarsest, keep, &L->reach);
+    L->exchange_up = ghost > WIDE_GHOST_MAX;
+    if (L->exchange_up) {
+      ghost = wide_ghost(o, coarsest, 0, &L->reach);
+      ghost = ghost > keep ? ghost : keep;
+    }
+    if (ghost > WIDE_GHOST_MAX || ghost > smallest_block(L)) {
+      return false;
+    }
+    L->ghost = ghost;
+    L->keep = keep;
+    keep = coarsest ? 0 : coarse_reach(L, &m->level[l + 1]);
+  }
+  if (m->gathered < m->nlevels) { /* read across a periodic side only: across a wall the fine region stops */
+    const DecompSpec *g = decomp_spec(m->level[m->gathered].decomp);
+    m->level[m->gathered].ghost = (g->periodic_x || g->periodic_y) && keep > 1 ? keep : 1;
+  }
+  return true;
+}
+
+/* The ghost widths of every level: wide on the split levels where plan_wide allows, else 1. */
+static void plan_ghosts(Mg *m) {
+  m->gathered = m->nlevels;
+  for (int l = m->nlevels - 1; l >= 0; l--) {
+    m->level[l].ghost = 1;
+    m->gathered = m->level[l].replicated ? l : m->gathered;
+  }
+  m->wide = plan_wide(m);
+  if (!m->wide) {
+    for (int l = 0; l < m->nlevels; l++) {
+      m->level[l].ghost = 1;
+      m->level[l].exchange_up = false;
+    }
+  }
+}
+
+/* ---- the gathered level ---- */
+
+/* The blocks of the gathered level c that the ranks restrict to: the coarse points of each rank's block of the
+ * finer, split level f (decomp.h's coarse_start rule: point I of c is point fx I of f), and the buffers of its
+ * assembly. */
+static HclStatus plan_gather(Mg *m) {
+  HclStatus status = HCL_OK;
+  Gather *g = &m->gather;
+  if (m->gathered == m->nlevels) {
+    goto cleanup;
+  }
+  const Level *f = &m->level[m->gathered - 1], *c = &m->level[m->gathered];
+  int ranks = par_size();
+  TRY_ALLOC(g->counts, ranks);
+  TRY_ALLOC(g->displs, ranks);
+  TRY_ALLOC(g->blocks, 4 * (size_t)ranks);
+  for (int r = 0; r < ranks; r++) {
+    int x0, y0, nx, ny, *b = g->blocks + 4 * r;
+    decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
+    b[0] = c->fx == 2 ? (x0 + 1) / 2 : x0;
+    b[1] = c->fy == 2 ? (y0 + 1) / 2 : y0;
+    b[2] = (c->fx == 2 ? (x0 + nx + 1) / 2 : x0 + nx) - b[0];
+    b[3] = (c->fy == 2 ? (y0 + ny + 1) / 2 : y0 + ny) - b[1];
+  }
+  const int *mine = g->blocks + 4 * par_rank();
+  g->x0 = mine[0];
+  g->y0 = mine[1];
+  g->nx = mine[2];
+  g->ny = mine[3];
+  size_t values = (size_t)c->nx * c->ny * (c->nz + 1), bytes = values * sizeof(double); /* the widest use */
+  TRY_ALLOC(g->mine, bytes);
+  TRY_ALLOC(g->all, bytes);
+  TRY_ALLOC(g->image, bytes);
+cleanup:
+  return status;
+}
+
+static void gather_free(Gather *g) {
+  free(g->counts);
+  free(g->displs);
+  free(g->blocks);
+  free(g->mine);
+  free(g->all);
+  free(g->image);
+}
+
+/* Every rank's block of `planes` planes of value_bytes values (g->mine, this rank's: x fastest, planes apart) into
+ * g->image, the whole gathered level's nx x ny points a plane, on every rank. One allgather. */
+static HclStatus gather_blocks(Mg *m, int planes, size_t value_bytes) {
+  HclStatus status = HCL_OK;
+  Gather *g = &m->gather;
+  const Level *c = &m->level[m->gathered];
+  int ranks = par_size(), at = 0;
+  for (int r = 0; r < ranks; r++) {
+    g->counts[r] = g->blocks[4 * r + 2] * g->blocks[4 * r + 3] * planes * (int)value_bytes;
+    g->displs[r] = at;
+    at += g->counts[r];
+  }
+  TRY(par_allgatherv(decomp_comm(m->level[m->gathered - 1].decomp), g->mine, g->counts[par_rank()], g->all, g->counts,
+                     g->displs));
+  for (int r = 0; r < ranks; r++) {
+    const int *b = g->blocks + 4 * r;
+    const char *from = (const char *)g->all + g->displs[r];
+    for (int p = 0; p < planes; p++) {
+      for (int j = 0; j < b[3]; j++) {
+        size_t to = (((size_t)p * c->ny + b[1] + j) * c->nx + b[0]) * value_bytes, row = (size_t)b[2] * value_bytes;
+        memcpy((char *)g->image + to, from, row);
+        from += row;
+      }
+    }
+  }
 cleanup:
   return status;
 }
@@ -275,12 +509,18 @@ static KernelShape columns(const Mg *m, int nx, int ny) {
   return kernel_grid(m->rt, nx, ny, WG_X, WG_Y);
 }
 
-/* nx, ny, pitch, plane of a level's fields (all share them). */
+/* Where a level's fields' point (0, 0) lies from the place multigrid.cl's AT takes for it (ghost width 1). */
+static int level_origin(const Level *L) {
+  return (L->ghost - 1) * (field_pitch(L->u) + 1);
+}
+
+/* nx, ny, pitch, plane, origin of a level's fields (all share them). */
 static void arg_shape(KernelArgs *a, const Level *L) {
   arg_int(a, decomp_local(L->decomp)->nx);
   arg_int(a, decomp_local(L->decomp)->ny);
   arg_int(a, field_pitch(L->u));
   arg_ulong(a, (size_t)field_pitch(L->u) * field_rows(L->u));
+  arg_int(a, level_origin(L));
 }
 
 /* The horizontal difference scalars 1/dx^2, 1/dy^2, 1/(2 dx), 1/(2 dy); zero along a direction of one point. */
@@ -311,24 +551,42 @@ static double real_bytes(const Mg *m) {
 /* ---- setup ---- */
 
 static HclStatus make_field(Mg *m, const Level *L, const char *name, int planes, Field **out) {
-  FieldSpec spec = {.name = name, .nz = planes, .ghost = GHOST, .precision = m->spec.precision};
+  FieldSpec spec = {.name = name, .nz = planes, .ghost = L->ghost, .precision = m->spec.precision};
   return field_create(m->rt, L->decomp, &spec, out);
 }
 
-/* The depth of level l (owned points) from level l - 1's by injection: coarse point I is fine point 2 I, which the
- * same rank owns (decomp_create_coarse). */
-static HclStatus inject_depth(const Level *f, const Level *c, const double *fine, double **coarse) {
+/* The depth of a block of level c's points (global x0, y0, nx x ny) from level f's owned points by injection:
+ * coarse point I is fine point 2 I, which this rank owns (decomp_create_coarse, plan_gather). */
+static HclStatus inject_block(const Level *f, const Level *c, const int block[4], const double *fine, double *coarse) {
   HclStatus status = HCL_OK;
-  const DecompLocal *lf = decomp_local(f->decomp), *lc = decomp_local(c->decomp);
-  int off_x = c->fx * lc->x0 - lf->x0, off_y = c->fy * lc->y0 - lf->y0;
-  TRY_ALLOC(*coarse, (size_t)lc->nx * lc->ny);
-  for (int j = 0; j < lc->ny; j++) {
-    for (int i = 0; i < lc->nx; i++) {
+  const DecompLocal *lf = decomp_local(f->decomp);
+  int off_x = c->fx * block[0] - lf->x0, off_y = c->fy * block[1] - lf->y0;
+  for (int j = 0; j < block[3]; j++) {
+    for (int i = 0; i < block[2]; i++) {
       int fi = c->fx * i + off_x, fj = c->fy * j + off_y;
       ASSERT(fi >= 0 && fi < lf->nx && fj >= 0 && fj < lf->ny);
-      (*coarse)[(size_t)j * lc->nx + i] = fine[(size_t)fj * lf->nx + fi];
+      coarse[(size_t)j * block[2] + i] = fine[(size_t)fj * lf->nx + fi];
     }
   }
+cleanup:
+  return status;
+}
+
+/* The depth of level l (owned points) from level l - 1's: injected, and on the gathered level assembled from every
+ * rank's block. */
+static HclStatus inject_depth(Mg *m, int l, const double *fine, double **coarse) {
+  HclStatus status = HCL_OK;
+  const Level *f = &m->level[l - 1], *c = &m->level[l];
+  const DecompLocal *lc = decomp_local(c->decomp);
+  TRY_ALLOC(*coarse, (size_t)lc->nx * lc->ny);
+  if (l != m->gathered) {
+    TRY(inject_block(f, c, (int[4]){lc->x0, lc->y0, lc->nx, lc->ny}, fine, *coarse));
+    goto cleanup;
+  }
+  const Gather *g = &m->gather;
+  TRY(inject_block(f, c, (int[4]){g->x0, g->y0, g->nx, g->ny}, fine, g->mine));
+  TRY(gather_blocks(m, 1, sizeof(double)));
+  memcpy(*coarse, g->image, sizeof **coarse * lc->nx * lc->ny);
 cleanup:
   return status;
 }
@@ -338,7 +596,7 @@ cleanup:
 static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   HclStatus status = HCL_OK;
   Field *depth = NULL, *metric = NULL;
-  Halo *depth_halo = NULL;
+  Halo *depth_halo = NULL, *col_halo = NULL;
   const MgSpec *spec = &m->spec;
   TRY(make_field(m, L, "mg_correction", L->nz + 1, &L->u));
   TRY(make_field(m, L, "mg_rhs", L->nz + 1, &L->rhs));
@@ -351,6 +609,8 @@ static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   TRY(make_field(m, L, "mg_depth", 1, &depth));
   TRY(halo_create(&L->u, 1, &L->u_halo));
   TRY(halo_create(&L->res, 1, &L->res_halo));
+  TRY(halo_create(&L->rhs, 1, &L->rhs_halo));
+  TRY(halo_create(&L->col, 1, &col_halo));
   TRY(halo_create(&depth, 1, &depth_halo));
   TRY(make_vertical(m, L));
   L->walls = mirror_sides(L->decomp);
@@ -371,8 +631,12 @@ static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   double planes = metric ? 5 + MAPPING_OPERATOR_PLANES + CURVILINEAR_PLANES : 5 + COLUMN_PLANES;
   TRY(kernel_launch(m->rt, &a, columns(m, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny),
                     planes * level_points(L) * real_bytes(m)));
+  if (L->ghost > 1) { /* the wide cycle's sweeps and residual reach into the ghosts */
+    TRY(halo_exchange(col_halo));
+  }
   TRY(runtime_finish(m->rt)); /* the depth and metric fields go */
 cleanup:
+  halo_destroy(&col_halo);
   halo_destroy(&depth_halo);
   field_destroy(&depth);
   field_destroy(&metric);
@@ -382,17 +646,17 @@ cleanup:
 /* ---- the one-launch tail ---- */
 
 /* The tail's first level: the first from which every level has at most TAIL_COLUMNS_PER_ITEM columns a work-item of
- * vcycle_tail's work-group, on one rank with closed sides (the tail exchanges no ghosts) where options.tail asks for
- * it (mg.h); none (nlevels) where that leaves a single level. */
+ * vcycle_tail's work-group, with closed sides and on one rank or gathered onto every rank (the tail exchanges no
+ * ghosts) where options.tail asks for it (mg.h); none (nlevels) where that leaves a single level. */
 static int tail_start(const Mg *m) {
   const DecompSpec *g = decomp_spec(m->level[0].decomp);
   MgTail asked = m->spec.options.tail;
   bool wanted = asked == MG_TAIL_ALWAYS || (asked == MG_TAIL_ON_GPUS && runtime_device(m->rt)->type == DEVICE_TYPE_GPU);
-  if (!wanted || g->px * g->py > 1 || g->periodic_x || g->periodic_y) {
+  if (!wanted || g->periodic_x || g->periodic_y) {
     return m->nlevels;
   }
-  int tail = m->nlevels;
-  while (tail > 1 && level_points(&m->level[tail - 1]) <= (double)TAIL_COLUMNS_PER_ITEM * m->tail_group) {
+  int tail = m->nlevels, top = split(&m->level[0]) ? m->gathered : 1;
+  while (tail > top && level_points(&m->level[tail - 1]) <= (double)TAIL_COLUMNS_PER_ITEM * m->tail_group) {
     tail--;
   }
   return m->nlevels - tail >= 2 ? tail : m->nlevels;
@@ -455,6 +719,7 @@ static HclStatus plan_tail(Mg *m) {
   TRY_ALLOC(rows, (size_t)levels * TAIL_FIELDS);
   size_t used[2] = {0, 0};
   for (int l = m->tail; l < m->nlevels; l++) {
+    ASSERT(m->level[l].ghost == 1); /* vcycle_tail addresses ghost width 1 */
     tail_row(m, l, rows + (size_t)(l - m->tail) * TAIL_FIELDS, used);
     m->tail_points += level_points(&m->level[l]);
   }
@@ -476,6 +741,24 @@ cleanup:
   return status;
 }
 
+/* The plan of the cycle, in the verbose log. */
+static void describe(const Mg *m) {
+  const char *tail = m->tail < m->nlevels ? ", the coarse ones in one launch" : "";
+  if (!split(&m->level[0])) {
+    log_verbose("multigrid: %d levels%s", m->nlevels, tail);
+    return;
+  }
+  char ghosts[MG_LEVELS_MAX * 8] = "";
+  size_t used = 0;
+  for (int l = 0; m->wide && l < m->gathered && used < sizeof ghosts; l++) {
+    used += (size_t)snprintf(ghosts + used, sizeof ghosts - used, " %d%s", m->level[l].ghost,
+                             m->level[l].exchange_up ? " (u exchanged up)" : "");
+  }
+  log_verbose("multigrid: %d levels; %d split over the ranks, %s%s; %d gathered onto every rank%s", m->nlevels,
+              m->gathered, m->wide ? "communication-avoiding, ghosts" : "plain cycle", ghosts, m->nlevels - m->gathered,
+              tail);
+}
+
 HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgSpec *spec, const double *h, Mg **out) {
   HclStatus status = HCL_OK;
   Mg *m = NULL;
@@ -487,6 +770,8 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
   m->mirror = mirror;
   m->spec = *spec;
   TRY(plan_levels(m, decomp));
+  plan_ghosts(m);
+  TRY(plan_gather(m));
   m->spec.sigma = NULL; /* borrowed for the setup only: the levels keep copies */
   char defines[256];
   snprintf(defines, sizeof defines,
@@ -495,7 +780,7 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
            m->level[0].nz, MIRROR_WEST, MIRROR_EAST, MIRROR_SOUTH, MIRROR_NORTH, MIRROR_SINGLE_X, MIRROR_SINGLE_Y,
            spec->map ? " -DCURVILINEAR" : "");
   KernelConfig config = {
-      .precision = spec->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
+      .precision = spec->precision, .stencil_radius = 1, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
   TRY(program_build_kernels(rt, "multigrid", &config, kernel_names, NKERNELS, &m->program, m->kernels));
   TRY(kernel_group_limit(rt, m->kernels[K_SMOOTH_LEVEL], &m->group));
   m->group = m->group < GROUP_MAX ? m->group : GROUP_MAX; /* as many as its registers allow, up to GROUP_MAX */
@@ -504,13 +789,14 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
     if (l > 0) {
       free(depth[l % 2]);
       depth[l % 2] = NULL;
-      TRY(inject_depth(&m->level[l - 1], &m->level[l], level_depth, &depth[l % 2]));
+      TRY(inject_depth(m, l, level_depth, &depth[l % 2]));
       level_depth = depth[l % 2];
       TRY(make_transfers(m, &m->level[l - 1], &m->level[l]));
     }
     TRY(setup_level(m, &m->level[l], level_depth));
   }
   TRY(plan_tail(m));
+  describe(m);
   *out = m;
   m = NULL;
 cleanup:
@@ -526,6 +812,7 @@ void mg_destroy(Mg **mg) {
   }
   Mg *m = *mg;
   program_release(&m->program, m->kernels, NKERNELS);
+  gather_free(&m->gather);
   cl_mem tail[] = {m->pack, m->table, m->tables};
   for (int k = 0; k < 3; k++) {
     if (tail[k]) {
@@ -536,6 +823,7 @@ void mg_destroy(Mg **mg) {
     Level *L = &m->level[l];
     halo_destroy(&L->u_halo);
     halo_destroy(&L->res_halo);
+    halo_destroy(&L->rhs_halo);
     field_destroy(&L->u);
     field_destroy(&L->rhs);
     field_destroy(&L->res);
@@ -558,21 +846,51 @@ void mg_destroy(Mg **mg) {
 
 /* ---- the V-cycle ---- */
 
-/* One half-sweep's launch (the arguments set but the box) over the columns of its colour in a box of columns:
- * exactly those, since the sweep updates u in place. */
+/* A launch over a box of columns (local indices; on a wide level ghosts included) of a kernel that takes the box
+ * as its last argument (multigrid.cl: first i, first j, end i, end j), its other arguments set. pairs: a half-sweep,
+ * launched over the box's columns of one colour; else over every column of the box. */
 typedef struct {
   Mg *mg;
   KernelArgs args;
   double bytes_per_column;
-} SweepLaunch;
+  bool pairs;
+} BoxLaunch;
 
-static HclStatus launch_sweep(void *context, CellBox box) {
-  SweepLaunch *c = context;
+static HclStatus launch_box(void *context, CellBox box) {
+  BoxLaunch *c = context;
   cl_int4 corners = {{box.x0, box.y0, box.x0 + box.nx, box.y0 + box.ny}};
   KernelArgs a = c->args;
   arg_bytes(&a, sizeof corners, &corners);
-  int pairs = (box.x0 + box.nx - (box.x0 & ~1) + 1) / 2; /* columns of one colour in a row of the box, at most */
-  return kernel_launch(c->mg->rt, &a, columns(c->mg, pairs, box.ny), c->bytes_per_column * box.nx * box.ny);
+  int across = c->pairs ? (box.x0 + box.nx - (box.x0 & ~1) + 1) / 2 : box.nx; /* a row's columns of one colour */
+  return kernel_launch(c->mg->rt, &a, columns(c->mg, across, box.ny), c->bytes_per_column * box.nx * box.ny);
+}
+
+/* Level L's owned columns and w more on each side towards another rank or across a periodic side (a wide level's
+ * ghosts; the kernels mirror across walls, so no column lies beyond one). */
+static CellBox widened(const Level *L, int w) {
+  const DecompLocal *l = decomp_local(L->decomp);
+  int west = L->walls & MIRROR_WEST ? 0 : w, east = L->walls & MIRROR_EAST ? 0 : w;
+  int south = L->walls & MIRROR_SOUTH ? 0 : w, north = L->walls & MIRROR_NORTH ? 0 : w;
+  return (CellBox){-west, -south, l->nx + west + east, l->ny + south + north};
+}
+
+/* A half-sweep's launch over the columns of one colour of a box, zero_guess: u taken as zero. Exactly those
+ * columns: the sweep updates u in place. */
+static BoxLaunch half_sweep(Mg *m, Level *L, int colour, bool zero_guess) {
+  const DecompLocal *l = decomp_local(L->decomp);
+  KernelArgs a = kernel_args(m->kernels[K_SMOOTH]);
+  arg_mem(&a, field_buffer(L->u));
+  arg_mem(&a, field_buffer(L->rhs));
+  arg_mem(&a, field_buffer(L->col));
+  arg_shape(&a, L);
+  arg_int(&a, L->nz);
+  arg_int(&a, (l->x0 + l->y0 + colour) % 2);
+  arg_int(&a, L->walls);
+  arg_int(&a, zero_guess);
+  arg_mem(&a, L->vertical);
+  arg_spacing(&a, m, L, true);
+  /* half the columns: their rhs, 4 coefficients and u written once (the neighbours' u is the other half's) */
+  return (BoxLaunch){m, a, (L->nz + 2.0) * real_bytes(m), true};
 }
 
 /* One zebra sweep: the red columns, then the black, each with the other colour's ghosts fresh (closed sides need
@@ -580,35 +898,20 @@ static HclStatus launch_sweep(void *context, CellBox box) {
  * is taken as zero before it (the first sweep of a level's visit). */
 static HclStatus sweep(Mg *m, Level *L, bool zero_guess) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(L->decomp);
   for (int colour = 0; colour < 2; colour++) {
-    KernelArgs a = kernel_args(m->kernels[K_SMOOTH]);
-    arg_mem(&a, field_buffer(L->u));
-    arg_mem(&a, field_buffer(L->rhs));
-    arg_mem(&a, field_buffer(L->col));
-    arg_shape(&a, L);
-    arg_int(&a, L->nz);
-    arg_int(&a, l->x0);
-    arg_int(&a, l->y0);
-    arg_int(&a, colour);
-    arg_int(&a, L->walls);
-    arg_int(&a, zero_guess && colour == 0);
-    arg_mem(&a, L->vertical);
-    arg_spacing(&a, m, L, true);
-    /* half the columns: their rhs, 4 coefficients and u written once (the neighbours' u is the other half's) */
-    SweepLaunch launch = {m, a, (L->nz + 2.0) * real_bytes(m)};
+    BoxLaunch launch = half_sweep(m, L, colour, zero_guess && colour == 0);
     if (zero_guess && colour == 0) {
-      TRY(launch_sweep(&launch, (CellBox){0, 0, l->nx, l->ny}));
+      TRY(launch_box(&launch, widened(L, 0)));
     } else {
-      TRY(halo_overlap(L->u_halo, (HaloOverlap){.reach = 1}, launch_sweep, &launch));
+      TRY(halo_overlap(L->u_halo, (HaloOverlap){.reach = 1}, launch_box, &launch));
     }
   }
 cleanup:
   return status;
 }
 
-/* res = rhs - M u, computed while u's ghosts travel (the operator reaches one column away). */
-static HclStatus residual(Mg *m, Level *L) {
+/* res = rhs - M u over a box (the operator reaches one column away). */
+static BoxLaunch residual(Mg *m, Level *L) {
   KernelArgs a = kernel_args(m->kernels[K_RESIDUAL]);
   arg_mem(&a, field_buffer(L->res));
   arg_mem(&a, field_buffer(L->u));
@@ -619,41 +922,85 @@ static HclStatus residual(Mg *m, Level *L) {
   arg_int(&a, L->walls);
   arg_mem(&a, L->vertical);
   arg_spacing(&a, m, L, true);
-  BoxKernel launch = {m->rt, a, WG_X, WG_Y, 3.0 * (L->nz + 1) * real_bytes(m)};
-  return halo_overlap(L->u_halo, (HaloOverlap){.reach = 1}, halo_launch_box, &launch);
+  return (BoxLaunch){m, a, 3.0 * (L->nz + 1) * real_bytes(m), false};
 }
 
-/* rhs of c = restricted residual of f. */
-static HclStatus restrict_to(Mg *m, Level *f, Level *c) {
-  HclStatus status = HCL_OK;
+/* rhs of c = restricted residual of f over c's points x0, y0, nx x ny (local indices of c). */
+static HclStatus launch_restriction(Mg *m, Level *f, Level *c, int x0, int y0, int nx, int ny) {
   const DecompLocal *lf = decomp_local(f->decomp), *lc = decomp_local(c->decomp);
-  TRY(halo_exchange(f->res_halo));
   KernelArgs a = kernel_args(m->kernels[K_RESTRICT]);
   arg_mem(&a, field_buffer(c->rhs));
   arg_mem(&a, field_buffer(f->res));
-  arg_shape(&a, c);
+  arg_int(&a, nx);
+  arg_int(&a, ny);
+  arg_int(&a, field_pitch(c->rhs));
+  arg_ulong(&a, (size_t)field_pitch(c->rhs) * field_rows(c->rhs));
+  arg_int(&a, level_origin(c) + y0 * field_pitch(c->rhs) + x0);
   arg_int(&a, c->nz);
   arg_int(&a, lf->nx);
   arg_int(&a, lf->ny);
   arg_int(&a, f->walls);
   arg_int(&a, field_pitch(f->res));
   arg_ulong(&a, (size_t)field_pitch(f->res) * field_rows(f->res));
+  arg_int(&a, level_origin(f));
   arg_int(&a, c->fx);
   arg_int(&a, c->fy);
-  arg_int(&a, c->fx * lc->x0 - lf->x0);
-  arg_int(&a, c->fy * lc->y0 - lf->y0);
+  arg_int(&a, c->fx * (lc->x0 + x0) - lf->x0);
+  arg_int(&a, c->fy * (lc->y0 + y0) - lf->y0);
   arg_mem(&a, c->restriction);
-  TRY(kernel_launch(m->rt, &a, columns(m, lc->nx, lc->ny),
-                    ((f->nz + 1) * level_points(f) + (c->nz + 1) * level_points(c)) * real_bytes(m)));
+  double points = (double)nx * ny;
+  return kernel_launch(m->rt, &a, columns(m, nx, ny),
+                       ((f->nz + 1) * level_points(f) * points / level_points(c) + (c->nz + 1) * points) *
+                           real_bytes(m));
+}
+
+/* The gathered level's rhs: every rank restricts its block, which one allgather assembles on every rank. */
+static HclStatus restrict_gathered(Mg *m, Level *f, Level *c) {
+  HclStatus status = HCL_OK;
+  Gather *g = &m->gather;
+  cl_command_queue queue = runtime_queue(m->rt);
+  size_t real = precision_bytes(m->spec.precision), planes = (size_t)c->nz + 1;
+  size_t pitch = (size_t)field_pitch(c->rhs) * real, plane = pitch * field_rows(c->rhs);
+  if (g->nx > 0 && g->ny > 0) {
+    TRY(launch_restriction(m, f, c, g->x0, g->y0, g->nx, g->ny));
+    size_t at[3] = {(size_t)(g->x0 + c->ghost) * real, (size_t)(g->y0 + c->ghost), 0}, origin[3] = {0, 0, 0};
+    size_t region[3] = {(size_t)g->nx * real, (size_t)g->ny, planes};
+    TRY_CL(clEnqueueReadBufferRect(queue, field_buffer(c->rhs), CL_TRUE, at, origin, region, pitch, plane, region[0],
+                                   region[0] * region[1], g->mine, 0, NULL, NULL));
+  }
+  TRY(gather_blocks(m, (int)planes, real));
+  size_t at[3] = {(size_t)c->ghost * real, (size_t)c->ghost, 0}, origin[3] = {0, 0, 0};
+  size_t region[3] = {(size_t)c->nx * real, (size_t)c->ny, planes};
+  /* blocking: the next gather rewrites the image */
+  TRY_CL(clEnqueueWriteBufferRect(queue, field_buffer(c->rhs), CL_TRUE, at, origin, region, pitch, plane, region[0],
+                                  region[0] * region[1], g->image, 0, NULL, NULL));
 cleanup:
   return status;
 }
 
-/* u of f += interpolated u of c. */
-static HclStatus prolong_to(Mg *m, Level *c, Level *f) {
+/* rhs of c = restricted residual of f, the residual's ghosts exchanged first where exchange says. */
+static HclStatus restrict_to(Mg *m, Level *f, Level *c, bool exchange) {
+  HclStatus status = HCL_OK;
+  if (exchange) {
+    TRY(halo_exchange(f->res_halo));
+  }
+  if (c == &m->level[m->gathered] && split(f)) {
+    TRY(restrict_gathered(m, f, c));
+  } else {
+    const DecompLocal *lc = decomp_local(c->decomp);
+    TRY(launch_restriction(m, f, c, 0, 0, lc->nx, lc->ny));
+  }
+cleanup:
+  return status;
+}
+
+/* u of f += interpolated u of c over a box of f's columns, c's ghosts exchanged first where exchange says. */
+static HclStatus prolong_to(Mg *m, Level *c, Level *f, CellBox box, bool exchange) {
   HclStatus status = HCL_OK;
   const DecompLocal *lf = decomp_local(f->decomp), *lc = decomp_local(c->decomp);
-  TRY(halo_exchange(c->u_halo));
+  if (exchange) {
+    TRY(halo_exchange(c->u_halo));
+  }
   KernelArgs a = kernel_args(m->kernels[K_PROLONG]);
   arg_mem(&a, field_buffer(f->u));
   arg_mem(&a, field_buffer(c->u));
@@ -661,6 +1008,7 @@ static HclStatus prolong_to(Mg *m, Level *c, Level *f) {
   arg_int(&a, f->nz);
   arg_int(&a, field_pitch(c->u));
   arg_ulong(&a, (size_t)field_pitch(c->u) * field_rows(c->u));
+  arg_int(&a, level_origin(c));
   arg_int(&a, c->fx);
   arg_int(&a, c->fy);
   arg_int(&a, lf->x0);
@@ -668,8 +1016,9 @@ static HclStatus prolong_to(Mg *m, Level *c, Level *f) {
   arg_int(&a, lc->x0);
   arg_int(&a, lc->y0);
   arg_mem(&a, c->prolongation);
-  TRY(kernel_launch(m->rt, &a, columns(m, lf->nx, lf->ny),
-                    (2.0 * (f->nz + 1) * level_points(f) + (c->nz + 1) * level_points(c)) * real_bytes(m)));
+  double coarse_share = level_points(c) / level_points(f); /* of a fine column's coarse reads */
+  BoxLaunch launch = {m, a, (2.0 * (f->nz + 1) + (c->nz + 1) * coarse_share) * real_bytes(m), false};
+  TRY(launch_box(&launch, box));
 cleanup:
   return status;
 }
@@ -739,17 +1088,62 @@ static HclStatus cycle(Mg *m, int l) {
     goto cleanup;
   }
   TRY(sweeps(m, L, first, L->zero_start));
-  TRY(residual(m, L));
-  TRY(restrict_to(m, L, &m->level[l + 1]));
+  BoxLaunch res = residual(m, L);
+  TRY(halo_overlap(L->u_halo, (HaloOverlap){.reach = 1}, launch_box, &res));
+  TRY(restrict_to(m, L, &m->level[l + 1], true));
   TRY(cycle(m, l + 1));
-  TRY(prolong_to(m, &m->level[l + 1], L));
+  TRY(prolong_to(m, &m->level[l + 1], L, widened(L, 0), true));
   TRY(sweeps(m, L, m->spec.options.post_sweeps, false));
 cleanup:
   return status;
 }
 
+/* count sweeps of a wide level from a region of width ghosts (plan_wide): each half-sweep over width - 1 ghosts
+ * fewer than the one before, the first from zero over width when zero_guess, else over width - 1. */
+static HclStatus wide_sweeps(Mg *m, Level *L, int count, bool zero_guess, int width) {
+  HclStatus status = HCL_OK;
+  for (int h = 0; h < 2 * count; h++) {
+    BoxLaunch launch = half_sweep(m, L, h % 2, zero_guess && h == 0);
+    TRY(launch_box(&launch, widened(L, zero_guess ? width - h : width - 1 - h)));
+  }
+cleanup:
+  return status;
+}
+
+/* The communication-avoiding V-cycle from split level l down (plan_wide): rhs exchanged once over the level's
+ * ghosts, then no exchange until the gathered level's gather, or where the level exchanges u at the end. */
+static HclStatus wide_cycle(Mg *m, int l) {
+  HclStatus status = HCL_OK;
+  Level *L = &m->level[l];
+  const MgOptions *o = &m->spec.options;
+  if (l == m->gathered) {
+    return cycle(m, l);
+  }
+  bool coarsest = l == m->nlevels - 1;
+  int first = coarsest ? o->coarse_sweeps : o->pre_sweeps;
+  TRY(halo_exchange(L->rhs_halo));
+  if (first == 0) {
+    TRY(field_zero(L->u));
+  }
+  TRY(wide_sweeps(m, L, first, true, L->ghost));
+  if (!coarsest) {
+    Level *c = &m->level[l + 1];
+    BoxLaunch res = residual(m, L);
+    TRY(launch_box(&res, widened(L, 1)));
+    TRY(restrict_to(m, L, c, false));
+    TRY(wide_cycle(m, l + 1));
+    TRY(prolong_to(m, c, L, widened(L, L->reach), l + 1 == m->gathered)); /* there: periodic ghosts, one rank's */
+    TRY(wide_sweeps(m, L, o->post_sweeps, false, L->reach));
+  }
+  if (L->exchange_up) {
+    TRY(halo_exchange(L->u_halo));
+  }
+cleanup:
+  return status;
+}
+
 HclStatus mg_vcycle(Mg *m) {
-  return cycle(m, 0);
+  return m->wide ? wide_cycle(m, 0) : cycle(m, 0);
 }
 
 Field *mg_rhs(Mg *m) {

@@ -45,4 +45,14 @@ done
 HYDROCL_OVERLAP_CELLS=1e300 run_capture ranks_run 4 "$driver" dc
 ok "dc on 4 ranks without overlap converges" equals "$rc" 0
 ok "with the bits of the overlapped history" equals "$out" "$(cat "$dir/dc-4")"
+# The V-cycle's split levels exchange rhs once a visit over wide ghosts and compute the rest of their ghosts (mg.c:
+# plan_wide); the plain cycle exchanges before each half-sweep: the same arithmetic, so the same bits. Gathering the
+# levels of at most 100 columns keeps two levels split on 4 ranks (33 x 25 and 17 x 13; the default gathers the
+# second), so the wide cycle's prolongation from a split level and its exchange-free coarse ghosts are exercised.
+HYDROCL_MG_GATHER_COLUMNS=100 run_capture ranks_run 4 "$driver" dc
+ok "dc on 4 ranks with two split levels converges" equals "$rc" 0
+printf '%s\n' "$out" >"$dir/dc-4-split"
+ok "with the one-rank history" same_history "$dir/dc-1" "$dir/dc-4-split" each
+HYDROCL_MG_WIDE=0 HYDROCL_MG_GATHER_COLUMNS=100 run_capture ranks_run 4 "$driver" dc
+ok "and the plain cycle's bits" equals "$out" "$(cat "$dir/dc-4-split")"
 tap_done

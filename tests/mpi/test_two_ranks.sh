@@ -40,8 +40,8 @@ assert 0 < h["sweep_seconds"] and 0 < h["exchange_seconds"] and 0 < h["both_seco
 assert abs(h["visible_fraction"] - (h["both_seconds"] - h["sweep_seconds"]) / h["exchange_seconds"]) < 1e-6, h' "$out"
 
 # bench scaling's weak runs double the grid in x: 33 points per rank are 65 x 33 on a 2 x 1 process grid (cells and
-# interior points: 66 x 33); strong runs keep 33 x 33. Every part reports, once, from rank 0; the solves their
-# reductions per iteration.
+# interior points: 66 x 33); strong runs keep 33 x 33. Every part reports, once, from rank 0, with its reductions
+# and exchanges between the ranks per iteration.
 run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" bench scaling --size 33
 ok "mpirun -n 2 bench scaling exits 0" equals "$rc" 0
 ok "its weak grids are 2 x 1 blocks of the size per rank, its strong grids the size itself" python3 -c '
@@ -60,7 +60,12 @@ for r in rows:
         assert (r["nx"], r["ny"]) == (33, 33), r
 # Pipelined CG: one reduction between the ranks an iteration, CG two (and each a few outside the iterations).
 per = {r["part"]: r["reductions_per_iteration"] for r in rows if "reductions_per_iteration" in r}
-assert per["rrb_pipecg"] < per["rrb_solve"] and per["mg_pipecg"] < per["mg_solve"], per' "$out"
+assert per["rrb_pipecg"] < per["rrb_solve"] and per["mg_pipecg"] < per["mg_solve"], per
+# The defect-correction iteration: its operator exchange, one exchange a split level of the V-cycle (mg.c:
+# plan_wide) and the gather of the coarse ones, at most 8 (the plain cycle exchanged about 40 times).
+for r in rows:
+    if r["part"] == "dc_iteration":
+        assert 2 <= r["exchanges_per_iteration"] <= 8, r' "$out"
 
 # The RRB-preconditioned solve on two ranks (255^2 has more nodes than the gathered coarse grid's 16384, so one level
 # is distributed) takes the one-rank iterations: the preconditioner is the same M (rrb_dist.h).
