@@ -55,7 +55,9 @@ done
 python3 - "$out/scaling.jsonl" <<'EOF' | tee "$out/scaling.md"
 import json, sys
 
-rows = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
+lines = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
+rows = [r for r in lines if "unknowns" in r]
+collectives = [r for r in lines if r["name"] == "collective"]
 def key(r):  # one series: the same work per rank (weak) or in all (strong)
     size = r["unknowns_per_rank"] if r["name"] == "weak" else r["unknowns"]
     return (r["name"], r["part"], r.get("mode", r["precision"]), size)
@@ -63,8 +65,8 @@ series = {}
 for r in rows:
     series.setdefault(key(r), []).append(r)
 print("| scaling | part | precision | unknowns (per GPU for weak) | GPUs | process grid | iterations | ms | "
-      "efficiency | overhead ms | fraction of copy |")
-print("|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|")
+      "efficiency | overhead ms | exchanges / reductions an iteration (step) | fraction of copy |")
+print("|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|")
 for k, rs in series.items():
     rs.sort(key=lambda r: r["ranks"])
     one = next((r for r in rs if r["ranks"] == 1), None)
@@ -75,7 +77,10 @@ for k, rs in series.items():
             eff = one["seconds"] / t if k[0] == "weak" else one["seconds"] / (n * t)
             eff = "%.0f%%" % (100 * eff)
             overhead = "%.3f" % (1e3 * (t - one["seconds"])) if k[0] == "weak" else ""
-        print("| %s | %s | %s | %.3g | %d | %d x %d | %s | %.3f | %s | %s | %.2f |" % (
+        counts = [r.get(f + "_per_iteration", r.get(f + "_per_step")) for f in ("exchanges", "reductions")]
+        print("| %s | %s | %s | %.3g | %d | %d x %d | %s | %.3f | %s | %s | %.1f / %.1f | %.2f |" % (
             k[0], k[1], k[2], k[3], n, r["px"], r["py"], r.get("iterations", ""), 1e3 * t, eff, overhead,
-            r["fraction_of_copy"]))
+            counts[0], counts[1], r["fraction_of_copy"]))
+for r in collectives:
+    print("\nA reduction of one value between %d ranks (host to host, median): %.1f us" % (r["ranks"], 1e6 * r["seconds"]))
 EOF

@@ -373,6 +373,34 @@ cleanup:
   return status;
 }
 
+/* The latency of a reduction of one value between the ranks (par_sum_double: an allgather, as every reduction of
+ * reduce.h), host to host: the median of ALLREDUCE_REPEATS, after a barrier each. The performance model
+ * (bench/perf-model) takes a reduction's cost from it. */
+enum { ALLREDUCE_REPEATS = 101 };
+static HclStatus measure_allreduce(const BenchRequest *request) {
+  HclStatus status = HCL_OK;
+  double seconds[ALLREDUCE_REPEATS];
+  for (int r = 0; r < ALLREDUCE_REPEATS; r++) {
+    double value = 1;
+    TRY(par_barrier());
+    double start = progress_now();
+    TRY(par_sum_double(&value));
+    seconds[r] = progress_now() - start;
+    TRY(par_max_double(&seconds[r]));
+  }
+  qsort(seconds, ALLREDUCE_REPEATS, sizeof seconds[0], compare_doubles);
+  if (par_rank() == 0) {
+    JsonObject j;
+    bench_json_begin(&j, request, "scaling", "collective", PRECISION_DOUBLE);
+    json_string(&j, "part", "allreduce");
+    json_integer(&j, "ranks", par_size());
+    json_number(&j, "seconds", seconds[ALLREDUCE_REPEATS / 2]);
+    json_print(&j, request->out);
+  }
+cleanup:
+  return status;
+}
+
 /* The sizes: per rank for weak scaling, global for strong. */
 typedef struct {
   int dc[2], ndc; /* points per side of the nz = 9 basin (dc_iteration and wave_step), 2^k + 1 */
@@ -409,6 +437,7 @@ HclStatus bench_scaling(const BenchRequest *request) {
     TRY(bench_copy_rate(rt, PRECISION_DOUBLE, &copy_gbs[1]));
   }
   TRY(par_sum_doubles(copy_gbs, 2));
+  TRY(measure_allreduce(request));
   weak_process_grid(par_size(), &px, &py);
   for (int k = 0; k < s.ndc; k++) {
     DecompSpec grid = {.nx = px * (s.dc[k] - 1) + 1, .ny = py * (s.dc[k] - 1) + 1, .px = px, .py = py};
