@@ -2,7 +2,8 @@
 /* halo.h: ghost-layer exchange of a set of fields over the decomposition's neighbours, corners included.
  *
  * One message per neighbour carries every field of the set (each in its own precision and ghost width), packed on
- * the device, staged through pinned host buffers and sent with MPI_Isend/MPI_Irecv. Across a periodic side owned by
+ * the device, staged through pinned host buffers and sent with MPI_Isend/MPI_Irecv; the messages to all neighbours
+ * share one staging buffer, which crosses between device and host in one copy each way. Across a periodic side owned by
  * one rank the ghosts are filled by a device-only copy. Closed sides are left to the models.
  *
  *   halo_begin(h);        packs, starts the copies to the host, posts the receives; collective with the neighbours

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* halo.c: ghost-layer exchange (see halo.h). Every neighbour, diagonal ones included, is sent its strips directly,
  * so corners need no second pass. All strips for one neighbouring rank (every field, every direction in which that
- * rank is the neighbour) travel in one message; on the device each field's strips of a message are packed and
- * unpacked by one launch driven by a table of boxes, and the periodic copies within a rank by one more. */
+ * rank is the neighbour) travel in one message. The messages to all neighbours lie one after another in one staging
+ * buffer: each field's strips for every neighbour are packed and unpacked by one launch driven by a table of boxes,
+ * and the buffer crosses between device and host in one copy each way, so a rank with eight neighbours pays the
+ * device's latencies once, not eight times (bench/perf-model: 41 us a further neighbour when each had its own
+ * launches and copies). The periodic copies within a rank take one launch more. */
 #include "halo.h"
 
 #include <stdlib.h>
@@ -29,13 +32,7 @@ typedef struct {
   int ndirections;
   int send_dx[NDIRECTIONS], send_dy[NDIRECTIONS]; /* directions towards it, by direction index */
   int recv_dx[NDIRECTIONS], recv_dy[NDIRECTIONS]; /* ghost directions filled by it, in the order it sends them */
-  size_t bytes;
-  BoxList *pack, *unpack; /* per field */
-  cl_mem send_dev, recv_dev;
-  cl_mem send_pinned, recv_pinned; /* host-allocated (pinned) buffers, mapped for the life of the halo */
-  void *send_host, *recv_host;
-  cl_event read_done;    /* the copy of the packed strips to send_host, between halo_begin and halo_end */
-  cl_event recv_written; /* the last copy of recv_host to the device: it must end before recv_host is reused */
+  size_t first, bytes;                            /* its message's place in the staging buffers */
   ParRequest *send_request, *recv_request;
 } Peer;
 
@@ -49,7 +46,14 @@ struct Halo {
   cl_kernel pack_boxes, copy_boxes;
   Peer peers[NDIRECTIONS];
   int npeers;
-  BoxList *self; /* per field: ghosts copied from this rank's own owned strips */
+  size_t bytes;           /* every peer's message */
+  BoxList *pack, *unpack; /* per field: its strips of every message */
+  cl_mem send_dev, recv_dev;
+  cl_mem send_pinned, recv_pinned; /* host-allocated (pinned) buffers, mapped for the life of the halo */
+  void *send_host, *recv_host;
+  cl_event read_done;    /* the copy of the packed strips to send_host, between halo_begin and halo_end */
+  cl_event recv_written; /* the last copy of recv_host to the device: it must end before recv_host is reused */
+  BoxList *self;         /* per field: ghosts copied from this rank's own owned strips */
   bool in_flight;
 };
 
@@ -80,29 +84,13 @@ static cl_ulong describe(const Field *f, int dx, int dy, bool ghost, cl_ulong *r
   return row[BOX_WIDTH] * row[BOX_HEIGHT] * (cl_ulong)field_nz(f);
 }
 
-/* Builds the device table of n boxes of field f in directions dx, dy. With staging (offset *staging_words, advanced),
- * the boxes are the owned (ghost == false) or ghost strips and BOX_OTHER their staging offset; without, they are the
- * ghost strips and BOX_OTHER the owned strip opposite. */
-static HclStatus box_list(Halo *h, const Field *f, int n, const int *dx, const int *dy, bool ghost,
-                          cl_ulong *staging_words, BoxList *list) {
+/* The device table of n boxes (rows of table, of words[b] words each; their BOX_PREFIX set here). */
+static HclStatus upload_list(Halo *h, cl_ulong *table, const cl_ulong *words, int n, BoxList *list) {
   HclStatus status = HCL_OK;
-  cl_ulong table[NDIRECTIONS * BOX_WORDS] = {0};
   cl_ulong prefix = 0;
   for (int b = 0; b < n; b++) {
-    cl_ulong *row = table + b * BOX_WORDS;
-    cl_ulong words = describe(f, dx[b], dy[b], ghost || !staging_words, row);
-    if (staging_words) {
-      row[BOX_OTHER] = *staging_words + prefix;
-    } else {
-      cl_ulong source[BOX_WORDS];
-      describe(f, -dx[b], -dy[b], false, source);
-      row[BOX_OTHER] = source[BOX_FIELD];
-    }
-    row[BOX_PREFIX] = prefix;
-    prefix += words;
-  }
-  if (staging_words) {
-    *staging_words += prefix;
+    table[b * BOX_WORDS + BOX_PREFIX] = prefix;
+    prefix += words[b];
   }
   list->nboxes = (cl_uint)n;
   list->words = prefix;
@@ -114,6 +102,51 @@ static HclStatus box_list(Halo *h, const Field *f, int n, const int *dx, const i
                               table, 0, NULL, NULL));
 cleanup:
   return status;
+}
+
+/* The periodic copies of field f within this rank: the ghost strips of directions dx, dy, each with BOX_OTHER the
+ * owned strip opposite. */
+static HclStatus self_list(Halo *h, const Field *f, int n, const int *dx, const int *dy, BoxList *list) {
+  cl_ulong table[NDIRECTIONS * BOX_WORDS] = {0}, words[NDIRECTIONS];
+  for (int b = 0; b < n; b++) {
+    cl_ulong *row = table + b * BOX_WORDS, source[BOX_WORDS];
+    words[b] = describe(f, dx[b], dy[b], true, row);
+    describe(f, -dx[b], -dy[b], false, source);
+    row[BOX_OTHER] = source[BOX_FIELD];
+  }
+  return upload_list(h, table, words, n, list);
+}
+
+/* The words of field f's strips in a peer's message: its owned strips towards the peer, or (ghost) the ghost strips
+ * the peer fills; the same count either way. */
+static cl_ulong message_words(const Field *f, const Peer *p, bool ghost) {
+  cl_ulong row[BOX_WORDS], words = 0;
+  for (int b = 0; b < p->ndirections; b++) {
+    words += describe(f, ghost ? p->recv_dx[b] : p->send_dx[b], ghost ? p->recv_dy[b] : p->send_dy[b], ghost, row);
+  }
+  return words;
+}
+
+/* Field `field`'s strips of every message (owned strips to pack, or ghost strips to unpack), each box's BOX_OTHER
+ * its place in the staging buffer: a peer's message from its first byte, field after field. */
+static HclStatus staging_list(Halo *h, int field, bool ghost, BoxList *list) {
+  cl_ulong table[NDIRECTIONS * BOX_WORDS] = {0}, words[NDIRECTIONS];
+  int n = 0;
+  for (int i = 0; i < h->npeers; i++) {
+    const Peer *p = &h->peers[i];
+    cl_ulong at = p->first / 4;
+    for (int f = 0; f < field; f++) {
+      at += message_words(h->fields[f], p, ghost);
+    }
+    for (int b = 0; b < p->ndirections; b++, n++) {
+      cl_ulong *row = table + n * BOX_WORDS;
+      words[n] = describe(h->fields[field], ghost ? p->recv_dx[b] : p->send_dx[b],
+                          ghost ? p->recv_dy[b] : p->send_dy[b], ghost, row);
+      row[BOX_OTHER] = at;
+      at += words[n];
+    }
+  }
+  return upload_list(h, table, words, n, list);
 }
 
 static HclStatus launch_boxes(Halo *h, const BoxList *list, cl_mem field, cl_mem staging, int unpack) {
@@ -143,25 +176,37 @@ cleanup:
   return status;
 }
 
-/* The tables and buffers of one peer, whose directions are filled in. */
-static HclStatus peer_setup(Halo *h, Peer *p) {
+/* The messages' places in the staging buffers, the tables and the buffers; the peers' directions are filled in. */
+static HclStatus staging_setup(Halo *h) {
   HclStatus status = HCL_OK;
-  cl_ulong send_words = 0, recv_words = 0;
-  TRY_ALLOC(p->pack, h->nfields);
-  TRY_ALLOC(p->unpack, h->nfields);
-  for (int i = 0; i < h->nfields; i++) {
-    TRY(box_list(h, h->fields[i], p->ndirections, p->send_dx, p->send_dy, false, &send_words, &p->pack[i]));
-    TRY(box_list(h, h->fields[i], p->ndirections, p->recv_dx, p->recv_dy, true, &recv_words, &p->unpack[i]));
+  for (int i = 0; i < h->npeers; i++) {
+    Peer *p = &h->peers[i];
+    cl_ulong send_words = 0, recv_words = 0;
+    for (int f = 0; f < h->nfields; f++) {
+      send_words += message_words(h->fields[f], p, false);
+      recv_words += message_words(h->fields[f], p, true);
+    }
+    ASSERT(send_words == recv_words); /* the strips exchanged with a rank mirror each other */
+    p->first = h->bytes;
+    p->bytes = 4 * (size_t)send_words;
+    h->bytes += p->bytes;
   }
-  ASSERT(send_words == recv_words); /* the strips exchanged with a rank mirror each other */
-  p->bytes = 4 * (size_t)send_words;
-  if (p->bytes == 0) {
+  if (h->npeers == 0) {
     goto cleanup;
   }
-  TRY(runtime_buffer(h->rt, p->bytes, "halo send staging", &p->send_dev));
-  TRY(runtime_buffer(h->rt, p->bytes, "halo receive staging", &p->recv_dev));
-  TRY(pinned_buffer(h->rt, p->bytes, &p->send_pinned, &p->send_host));
-  TRY(pinned_buffer(h->rt, p->bytes, &p->recv_pinned, &p->recv_host));
+  TRY_ALLOC(h->pack, h->nfields);
+  TRY_ALLOC(h->unpack, h->nfields);
+  for (int f = 0; f < h->nfields; f++) {
+    TRY(staging_list(h, f, false, &h->pack[f]));
+    TRY(staging_list(h, f, true, &h->unpack[f]));
+  }
+  if (h->bytes == 0) {
+    goto cleanup;
+  }
+  TRY(runtime_buffer(h->rt, h->bytes, "halo send staging", &h->send_dev));
+  TRY(runtime_buffer(h->rt, h->bytes, "halo receive staging", &h->recv_dev));
+  TRY(pinned_buffer(h->rt, h->bytes, &h->send_pinned, &h->send_host));
+  TRY(pinned_buffer(h->rt, h->bytes, &h->recv_pinned, &h->recv_host));
 cleanup:
   return status;
 }
@@ -233,11 +278,9 @@ static HclStatus create_local(Field *const *fields, int nfields, int tag, Halo *
   TRY(find_peers(h, self_dx, self_dy, &nself));
   TRY_ALLOC(h->self, nfields);
   for (int i = 0; i < nfields; i++) {
-    TRY(box_list(h, fields[i], nself, self_dx, self_dy, true, NULL, &h->self[i]));
+    TRY(self_list(h, fields[i], nself, self_dx, self_dy, &h->self[i]));
   }
-  for (int i = 0; i < h->npeers; i++) {
-    TRY(peer_setup(h, &h->peers[i]));
-  }
+  TRY(staging_setup(h));
   *out = h;
   h = NULL;
 cleanup:
@@ -277,11 +320,11 @@ static void release_pinned(Runtime *rt, cl_mem buffer, void *host) {
  * points at (a failed halo_begin or halo_end, or a halo destroyed in flight). A send already matched completes once
  * its peer, which posts its receives first, takes it. */
 static void cancel_requests(Halo *h) {
+  if (h->read_done) {
+    clReleaseEvent(h->read_done);
+    h->read_done = NULL;
+  }
   for (int i = 0; i < h->npeers; i++) {
-    if (h->peers[i].read_done) {
-      clReleaseEvent(h->peers[i].read_done);
-      h->peers[i].read_done = NULL;
-    }
     par_cancel(h->peers[i].recv_request);
     par_cancel(h->peers[i].send_request);
   }
@@ -297,32 +340,28 @@ void halo_destroy(Halo **halo) {
   clFinish(runtime_queue_of(h->rt, QUEUE_TRANSFER));
   clFinish(runtime_queue(h->rt));
   for (int i = 0; i < h->npeers; i++) {
-    Peer *p = &h->peers[i];
-    if (p->read_done) {
-      clReleaseEvent(p->read_done);
+    par_request_destroy(&h->peers[i].send_request);
+    par_request_destroy(&h->peers[i].recv_request);
+  }
+  if (h->recv_written) {
+    clReleaseEvent(h->recv_written);
+  }
+  for (int f = 0; f < h->nfields; f++) {
+    if (h->pack) {
+      release_list(&h->pack[f]);
     }
-    if (p->recv_written) {
-      clReleaseEvent(p->recv_written);
+    if (h->unpack) {
+      release_list(&h->unpack[f]);
     }
-    for (int f = 0; f < h->nfields; f++) {
-      if (p->pack) {
-        release_list(&p->pack[f]);
-      }
-      if (p->unpack) {
-        release_list(&p->unpack[f]);
-      }
-    }
-    free(p->pack);
-    free(p->unpack);
-    par_request_destroy(&p->send_request);
-    par_request_destroy(&p->recv_request);
-    release_pinned(h->rt, p->send_pinned, p->send_host);
-    release_pinned(h->rt, p->recv_pinned, p->recv_host);
-    if (p->send_dev) {
-      clReleaseMemObject(p->send_dev);
-    }
-    if (p->recv_dev) {
-      clReleaseMemObject(p->recv_dev);
+  }
+  free(h->pack);
+  free(h->unpack);
+  release_pinned(h->rt, h->send_pinned, h->send_host);
+  release_pinned(h->rt, h->recv_pinned, h->recv_host);
+  cl_mem staging[] = {h->send_dev, h->recv_dev};
+  for (int k = 0; k < 2; k++) {
+    if (staging[k]) {
+      clReleaseMemObject(staging[k]);
     }
   }
   for (int f = 0; h->self && f < h->nfields; f++) {
@@ -372,18 +411,18 @@ cleanup:
 static HclStatus post_receives(Halo *h) {
   HclStatus status = HCL_OK;
   par_count_exchange(); /* called once an exchange with another rank */
+  if (h->recv_written) {
+    TRY_CL(clWaitForEvents(1, &h->recv_written));
+    runtime_count_wait(h->rt);
+    clReleaseEvent(h->recv_written);
+    h->recv_written = NULL;
+  }
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
-    if (p->bytes == 0) {
-      continue;
+    if (p->bytes > 0) {
+      TRY(par_irecv(decomp_comm(h->decomp), (char *)h->recv_host + p->first, (int)p->bytes, p->rank, h->tag,
+                    p->recv_request));
     }
-    if (p->recv_written) {
-      TRY_CL(clWaitForEvents(1, &p->recv_written));
-      runtime_count_wait(h->rt);
-      clReleaseEvent(p->recv_written);
-      p->recv_written = NULL;
-    }
-    TRY(par_irecv(decomp_comm(h->decomp), p->recv_host, (int)p->bytes, p->rank, h->tag, p->recv_request));
   }
 cleanup:
   return status;
@@ -394,12 +433,9 @@ cleanup:
  * device and host run on whichever queue the caller gives. */
 static HclStatus launch_strips(Halo *h, bool unpack) {
   HclStatus status = HCL_OK;
-  for (int i = 0; i < h->npeers; i++) {
-    Peer *p = &h->peers[i];
-    for (int f = 0; f < h->nfields && p->bytes > 0; f++) {
-      TRY(launch_boxes(h, unpack ? &p->unpack[f] : &p->pack[f], field_buffer(h->fields[f]),
-                       unpack ? p->recv_dev : p->send_dev, unpack));
-    }
+  for (int f = 0; f < h->nfields && h->bytes > 0; f++) {
+    TRY(launch_boxes(h, unpack ? &h->unpack[f] : &h->pack[f], field_buffer(h->fields[f]),
+                     unpack ? h->recv_dev : h->send_dev, unpack));
   }
 cleanup:
   return status;
@@ -407,47 +443,44 @@ cleanup:
 
 static HclStatus copy_to_host(Halo *h, RuntimeQueue queue) {
   HclStatus status = HCL_OK;
-  for (int i = 0; i < h->npeers; i++) {
-    Peer *p = &h->peers[i];
-    if (p->bytes > 0) {
-      TRY_CL(clEnqueueReadBuffer(runtime_queue_of(h->rt, queue), p->send_dev, CL_FALSE, 0, p->bytes, p->send_host, 0,
-                                 NULL, &p->read_done));
-    }
+  if (h->bytes > 0) {
+    TRY_CL(clEnqueueReadBuffer(runtime_queue_of(h->rt, queue), h->send_dev, CL_FALSE, 0, h->bytes, h->send_host, 0,
+                               NULL, &h->read_done));
   }
   TRY_CL(clFlush(runtime_queue_of(h->rt, queue)));
 cleanup:
   return status;
 }
 
-/* Sends each peer its strips as soon as they are on the host. */
+/* Sends each peer its strips once they are on the host. */
 static HclStatus send_when_read(Halo *h) {
   HclStatus status = HCL_OK;
+  if (h->read_done) {
+    TRY_CL(clWaitForEvents(1, &h->read_done));
+    runtime_count_wait(h->rt);
+    clReleaseEvent(h->read_done);
+    h->read_done = NULL;
+  }
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
-    if (p->bytes == 0) {
-      continue;
+    if (p->bytes > 0) {
+      TRY(par_isend(decomp_comm(h->decomp), (char *)h->send_host + p->first, (int)p->bytes, p->rank, h->tag,
+                    p->send_request));
     }
-    TRY_CL(clWaitForEvents(1, &p->read_done));
-    runtime_count_wait(h->rt);
-    clReleaseEvent(p->read_done);
-    p->read_done = NULL;
-    TRY(par_isend(decomp_comm(h->decomp), p->send_host, (int)p->bytes, p->rank, h->tag, p->send_request));
   }
 cleanup:
   return status;
 }
 
-/* Copies each peer's strips to the device as they arrive. */
+/* Copies the strips to the device once every peer's have arrived. */
 static HclStatus copy_received(Halo *h, RuntimeQueue queue) {
   HclStatus status = HCL_OK;
   for (int i = 0; i < h->npeers; i++) {
-    Peer *p = &h->peers[i];
-    if (p->bytes == 0) {
-      continue;
-    }
-    TRY(par_wait(p->recv_request));
-    TRY_CL(clEnqueueWriteBuffer(runtime_queue_of(h->rt, queue), p->recv_dev, CL_FALSE, 0, p->bytes, p->recv_host, 0,
-                                NULL, &p->recv_written));
+    TRY(par_wait(h->peers[i].recv_request));
+  }
+  if (h->bytes > 0) {
+    TRY_CL(clEnqueueWriteBuffer(runtime_queue_of(h->rt, queue), h->recv_dev, CL_FALSE, 0, h->bytes, h->recv_host, 0,
+                                NULL, &h->recv_written));
   }
 cleanup:
   return status;
