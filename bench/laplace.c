@@ -124,7 +124,9 @@ static HclStatus breakdown(const BenchRequest *request, const char *name, const 
   TRY(time_iteration(rt, &h, &iteration, &used));
   runtime_set_profile(rt, true);
   TRY(runtime_profile_clear(rt));
+  long exchanges = par_exchanges();
   TRY(iterate(&h, TIMED_ITERATIONS));
+  exchanges = par_exchanges() - exchanges; /* with other ranks, under mpirun: the V-cycle's (mg.c) and the operator's */
   TRY(runtime_profile_total(rt, &total, NULL));
   for (int p = 0; p < 5; p++) {
     for (int k = 0; k < 2 && parts[p][k]; k++) {
@@ -153,6 +155,8 @@ static HclStatus breakdown(const BenchRequest *request, const char *name, const 
   json_integer(&j, "levels", levels);
   json_number(&j, "iteration_ms", iteration * 1e3);
   bench_json_counts(&j, "iteration", used, TIMED_ITERATIONS);
+  json_integer(&j, "ranks", par_size());
+  json_number(&j, "exchanges_per_iteration", (double)exchanges / TIMED_ITERATIONS);
   for (int p = 0; p < 5; p++) {
     json_number(&j, keys[p], part_seconds[p] / TIMED_ITERATIONS * 1e3);
     other -= part_seconds[p];
