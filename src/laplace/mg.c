@@ -1098,13 +1098,60 @@ cleanup:
   return status;
 }
 
-/* count sweeps of a wide level from a region of width ghosts (plan_wide): each half-sweep over width - 1 ghosts
- * fewer than the one before, the first from zero over width when zero_guess, else over width - 1. */
-static HclStatus wide_sweeps(Mg *m, Level *L, int count, bool zero_guess, int width) {
+/* count sweeps of a wide level after the prolongation wrote u over width ghosts (plan_wide): each half-sweep over a
+ * ghost column fewer than the one before, the first over width - 1. */
+static HclStatus wide_sweeps(Mg *m, Level *L, int count, int width) {
   HclStatus status = HCL_OK;
   for (int h = 0; h < 2 * count; h++) {
-    BoxLaunch launch = half_sweep(m, L, h % 2, zero_guess && h == 0);
-    TRY(launch_box(&launch, widened(L, zero_guess ? width - h : width - 1 - h)));
+    BoxLaunch launch = half_sweep(m, L, h % 2, false);
+    TRY(launch_box(&launch, widened(L, width - 1 - h)));
+  }
+cleanup:
+  return status;
+}
+
+/* The first half-sweep of a wide level's visit, from zero over all its ghosts, with the exchange of rhs: it reads
+ * only its own column's rhs, so the owned columns are swept while the ghosts travel (where halo.h finds the
+ * interior worth it), then the ring of ghost columns around them. */
+static HclStatus first_half_sweep(Mg *m, Level *L) {
+  HclStatus status = HCL_OK;
+  CellBox parts[HALO_PARTS_MOST], all = widened(L, L->ghost), own = widened(L, 0);
+  BoxLaunch launch = half_sweep(m, L, 0, true);
+  halo_parts(L->rhs_halo, 0, 0, parts);
+  if (parts[0].nx == 0 || parts[0].ny == 0) {
+    TRY(halo_exchange(L->rhs_halo));
+    TRY(launch_box(&launch, all));
+    goto cleanup;
+  }
+  TRY(halo_begin(L->rhs_halo));
+  TRY(launch_box(&launch, own));
+  TRY(halo_end(L->rhs_halo));
+  int south = own.y0 - all.y0, north = all.y0 + all.ny - own.ny, west = own.x0 - all.x0;
+  int east = all.x0 + all.nx - own.nx;
+  CellBox ring[4] = {{all.x0, all.y0, all.nx, south},
+                     {all.x0, own.ny, all.nx, north},
+                     {all.x0, 0, west, own.ny},
+                     {own.nx, 0, east, own.ny}};
+  for (int k = 0; k < 4; k++) {
+    if (ring[k].nx > 0 && ring[k].ny > 0) {
+      TRY(launch_box(&launch, ring[k]));
+    }
+  }
+cleanup:
+  if (status != HCL_OK) {
+    halo_cancel(L->rhs_halo);
+  }
+  return status;
+}
+
+/* count sweeps of a wide level from zero: the first half-sweep with rhs's exchange, then each over a ghost column
+ * fewer than the one before. */
+static HclStatus wide_first_sweeps(Mg *m, Level *L, int count) {
+  HclStatus status = HCL_OK;
+  TRY(first_half_sweep(m, L));
+  for (int h = 1; h < 2 * count; h++) {
+    BoxLaunch launch = half_sweep(m, L, h % 2, false);
+    TRY(launch_box(&launch, widened(L, L->ghost - h)));
   }
 cleanup:
   return status;
@@ -1121,11 +1168,12 @@ static HclStatus wide_cycle(Mg *m, int l) {
   }
   bool coarsest = l == m->nlevels - 1;
   int first = coarsest ? o->coarse_sweeps : o->pre_sweeps;
-  TRY(halo_exchange(L->rhs_halo));
   if (first == 0) {
+    TRY(halo_exchange(L->rhs_halo));
     TRY(field_zero(L->u));
+  } else {
+    TRY(wide_first_sweeps(m, L, first));
   }
-  TRY(wide_sweeps(m, L, first, true, L->ghost));
   if (!coarsest) {
     Level *c = &m->level[l + 1];
     BoxLaunch res = residual(m, L);
@@ -1133,7 +1181,7 @@ static HclStatus wide_cycle(Mg *m, int l) {
     TRY(restrict_to(m, L, c, false));
     TRY(wide_cycle(m, l + 1));
     TRY(prolong_to(m, c, L, widened(L, L->reach), l + 1 == m->gathered)); /* there: periodic ghosts, one rank's */
-    TRY(wide_sweeps(m, L, o->post_sweeps, false, L->reach));
+    TRY(wide_sweeps(m, L, o->post_sweeps, L->reach));
   }
   if (L->exchange_up) {
     TRY(halo_exchange(L->u_halo));
