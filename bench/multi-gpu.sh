@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# multi-gpu.sh: weak and strong scaling of the wave model's Laplace solver, the wave step, the shallow-water step and
-# RRB-CG over 1, 2, 4 and 8 ranks, one rank per GPU (`hydrocl bench scaling`; bench/README.md, "scaling").
+# multi-gpu.sh: weak and strong scaling of the wave model's Laplace solver, the wave step, the explicit and the
+# semi-implicit shallow-water step, and CG and pipelined CG with RRB and with multigrid over 1, 2, 4 and 8 ranks, one
+# rank per GPU (`hydrocl bench scaling`; bench/README.md, "scaling").
 #
 #   bench/multi-gpu.sh [-b BUILD] [-o DIR] [-n "1 2 4 8"] [-- BENCH OPTIONS]
 #
@@ -23,7 +24,7 @@ while [ $# -gt 0 ]; do
   -o) out=$2; shift 2 ;;
   -n) counts=$2; shift 2 ;;
   --) shift; break ;;
-  -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "multi-gpu.sh: unknown argument '$1' (see --help)" >&2; exit 64 ;;
   esac
 done

@@ -162,6 +162,36 @@ cleanup:
   return status;
 }
 
+/* swe_implicit_step: one semi-implicit step of test case 1 at 100 times the explicit step (bench swe-implicit's
+ * Table 10.1 ratio: theta 0.55, RRB-CG to the model's tolerance); its iterations are the level solve's. */
+enum { IMPLICIT_RATIO = 100 };
+static const double IMPLICIT_THETA = 0.55;
+
+static HclStatus swe_implicit_unit(Workload *w, int *iterations) {
+  HclStatus status = swe_step(w->swe, w->dt);
+  *iterations = swe_solve_stats(w->swe).iterations;
+  return status;
+}
+
+static HclStatus swe_implicit_open(Runtime *rt, const BenchRequest *request, int cells_per_rank_side, Workload *w) {
+  HclStatus status = HCL_OK;
+  double dx = 200.0 / cells_per_rank_side;
+  w->precision = vector_precision(request);
+  SweConfig config = bench_swe_case1_config(dx, w->precision, SWE_ORDERING_HANSEN);
+  config.scheme = SWE_SCHEME_IMPLICIT;
+  config.theta = IMPLICIT_THETA;
+  config.krylov = swe_krylov_defaults();
+  w->dt = IMPLICIT_RATIO * 0.05 * dx;
+  w->per_unit = 1;
+  w->iterates = true;
+  w->unit = swe_implicit_unit;
+  TRY(decomp_create(&w->grid, &w->decomp));
+  TRY(swe_create(rt, w->decomp, &config, &w->swe));
+  TRY(bench_swe_case1(w->swe, w->decomp, dx));
+cleanup:
+  return status;
+}
+
 /* The model problem's matrix and right-hand side in this rank's block. */
 static HclStatus poisson_assemble(Workload *w) {
   HclStatus status = HCL_OK;
@@ -329,9 +359,18 @@ static void weak_process_grid(int size, int *px, int *py) {
   *px = size / *py;
 }
 
-typedef enum { PART_DC, PART_WAVE, PART_SWE, PART_RRB, PART_MG, PART_RRB_PIPECG, PART_MG_PIPECG } Part;
-static const char *const part_names[] = {"dc_iteration", "wave_step",  "swe_step", "rrb_solve",
-                                         "mg_solve",     "rrb_pipecg", "mg_pipecg"};
+typedef enum {
+  PART_DC,
+  PART_WAVE,
+  PART_SWE,
+  PART_SWE_IMPLICIT,
+  PART_RRB,
+  PART_MG,
+  PART_RRB_PIPECG,
+  PART_MG_PIPECG
+} Part;
+static const char *const part_names[] = {"dc_iteration", "wave_step", "swe_step",   "swe_implicit_step",
+                                         "rrb_solve",    "mg_solve",  "rrb_pipecg", "mg_pipecg"};
 
 /* One measurement: part on the global grid, opened, warmed up, timed REPEATS times, reported, closed. */
 static HclStatus measure(const BenchRequest *request, const char *name, Part part, DecompSpec grid,
@@ -350,6 +389,9 @@ static HclStatus measure(const BenchRequest *request, const char *name, Part par
     break;
   case PART_SWE:
     TRY(swe_open(rt, request, swe_cells_per_rank_side, &w));
+    break;
+  case PART_SWE_IMPLICIT:
+    TRY(swe_implicit_open(rt, request, swe_cells_per_rank_side, &w));
     break;
   case PART_RRB:
   case PART_RRB_PIPECG:
@@ -446,6 +488,8 @@ HclStatus bench_scaling(const BenchRequest *request) {
   }
   TRY(measure(request, "weak", PART_SWE, (DecompSpec){.nx = px * s.swe, .ny = py * s.swe, .px = px, .py = py}, s.swe,
               copy_gbs));
+  TRY(measure(request, "weak", PART_SWE_IMPLICIT, (DecompSpec){.nx = px * s.rrb, .ny = py * s.rrb, .px = px, .py = py},
+              s.rrb, copy_gbs));
   for (Part part = PART_RRB; part <= PART_MG_PIPECG; part++) {
     TRY(measure(request, "weak", part, (DecompSpec){.nx = px * s.rrb, .ny = py * s.rrb, .px = px, .py = py}, 0,
                 copy_gbs));
