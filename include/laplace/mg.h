@@ -44,7 +44,8 @@
 enum { MG_LEVELS_MOST = -1 };
 
 /* What a user sets of the V-cycle. */
-/* Where the V-cycle runs its coarse levels in one launch of one work-group (one rank, closed sides only): by default
+/* Where the V-cycle runs its coarse levels in one launch of one work-group (closed sides only; on several ranks the
+ * levels gathered onto every rank): by default
  * on GPUs, where it saves launches; not on CPUs, where that work-group runs on one core (PoCL, 2 cores: Whalin's
  * case 17-24% slower with it). Tests compare MG_TAIL_ALWAYS with MG_TAIL_NEVER. */
 typedef enum { MG_TAIL_ON_GPUS = 0, MG_TAIL_NEVER, MG_TAIL_ALWAYS } MgTail;
