@@ -22,8 +22,11 @@
  * - mg_restrict (b_c = P^T r), mg_prolong (x += P e_c, or x = P e_c), mg_smooth (a red-black Gauss-Seidel
  *   half-sweep) and mg_smooth_first (the first red and black half-sweeps from x = 0, in one pass).
  *
- * The direction is (sx, sy) = (1, 0) or (0, 1); "first" is the fine local index (along d) of the coarse block's first
- * point, f0 and c0 the blocks' global origins along d. Layout: stencil5.cl's, ghost width 1 everywhere; the ghosts of
+ * The direction is (sx, sy) = (1, 0) or (0, 1). Coarse point (ci, cj) (local indices) is fine point
+ * (sx ? 2 ci : ci) + ox, (sy ? 2 cj : cj) + oy (local; the offsets place the coarse block in the fine one: a split
+ * level's coarse block is the coarse points of its fine block, a level gathered onto every rank (mg5.c) the whole
+ * level); ci0, cj0 the first coarse point a launch computes; f0 and c0 the blocks' global origins along d, "across"
+ * the coarse local index across d of fine local index 0. Layout: stencil5.cl's, ghost width 1 everywhere; the ghosts of
  * the arrays a kernel reads beside its point are exchanged by the host first. Macros: REAL (common.clh). */
 
 #define AT(a, i, j, pitch) (a)[((j) + 1) * (pitch) + (i) + 1]
@@ -74,12 +77,13 @@ __kernel void mg_weights(MATRIX, __global REAL *restrict wm, __global REAL *rest
 __kernel void mg_rap(MATRIX, __global const REAL *restrict wm, __global const REAL *restrict wp,
                      __global REAL *restrict cc, __global REAL *restrict ce, __global REAL *restrict cn,
                      __global REAL *restrict cne, __global REAL *restrict cnw, const int nx, const int ny,
-                     const int pitch_f, const int pitch_c, const int sx, const int sy, const int first) {
-  const int ci = get_global_id(0), cj = get_global_id(1);
-  if (OUTSIDE(ci, cj)) {
+                     const int pitch_f, const int pitch_c, const int sx, const int sy, const int ox, const int oy,
+                     const int ci0, const int cj0) {
+  if (OUTSIDE(get_global_id(0), get_global_id(1))) {
     return;
   }
-  const int fi = sx ? 2 * ci + first : ci, fj = sy ? 2 * cj + first : cj;
+  const int ci = ci0 + get_global_id(0), cj = cj0 + get_global_id(1);
+  const int fi = (sx ? 2 * ci : ci) + ox, fj = (sy ? 2 * cj : cj) + oy;
   REAL s[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}; /* s[q + 1][o + 1]: o along d, q across it */
   const int offsets[5][2] = {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
   for (int df = -1; df <= 1; df++) {
@@ -141,22 +145,24 @@ __kernel void mg_collapse(__global REAL *restrict c, __global REAL *restrict e, 
 /* b_c at coarse point (ci, cj) = P^T r. */
 INLINE void restrict_point(__global const REAL *r, __global const REAL *wm, __global const REAL *wp, __global REAL *b,
                            const int ci, const int cj, const int pitch_f, const int pitch_c, const int sx, const int sy,
-                           const int first) {
-  const int fi = sx ? 2 * ci + first : ci, fj = sy ? 2 * cj + first : cj;
+                           const int ox, const int oy) {
+  const int fi = (sx ? 2 * ci : ci) + ox, fj = (sy ? 2 * cj : cj) + oy;
   AT(b, ci, cj, pitch_c) = AT(r, fi, fj, pitch_f) +
                            AT(wp, fi - sx, fj - sy, pitch_f) * AT(r, fi - sx, fj - sy, pitch_f) +
                            AT(wm, fi + sx, fj + sy, pitch_f) * AT(r, fi + sx, fj + sy, pitch_f);
 }
 
 /* x += P e_c (add) or x = P e_c at fine point (i, j); g the point's global index along d, c0 the coarse block's
- * origin along d. The parents are g / 2 - 1 and g / 2 (mg_weights: a C point's are 0 and 1). */
+ * origin along d, across the coarse index across d of fine index 0. The parents are g / 2 - 1 and g / 2
+ * (mg_weights: a C point's are 0 and 1). */
 INLINE void prolong_point(__global REAL *x, __global const REAL *ec, __global const REAL *wm, __global const REAL *wp,
                           const int i, const int j, const int pitch_f, const int pitch_c, const int sx, const int g,
-                          const int c0, const int add) {
+                          const int c0, const int across, const int add) {
   const int k = g / 2 - c0;
-  const REAL correction =
-      sx ? AT(wm, i, j, pitch_f) * AT(ec, k - 1, j, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, k, j, pitch_c)
-         : AT(wm, i, j, pitch_f) * AT(ec, i, k - 1, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, i, k, pitch_c);
+  const REAL correction = sx ? AT(wm, i, j, pitch_f) * AT(ec, k - 1, j + across, pitch_c) +
+                                   AT(wp, i, j, pitch_f) * AT(ec, k, j + across, pitch_c)
+                             : AT(wm, i, j, pitch_f) * AT(ec, i + across, k - 1, pitch_c) +
+                                   AT(wp, i, j, pitch_f) * AT(ec, i + across, k, pitch_c);
   AT(x, i, j, pitch_f) = add ? AT(x, i, j, pitch_f) + correction : correction;
 }
 
@@ -195,20 +201,21 @@ INLINE void smooth_first_point(MATRIX, __global const REAL *b, __global REAL *x,
 /* b_c = P^T r (r's ghosts exchanged). */
 __kernel void mg_restrict(__global const REAL *restrict r, __global const REAL *restrict wm,
                           __global const REAL *restrict wp, __global REAL *restrict b, const int nx, const int ny,
-                          const int pitch_f, const int pitch_c, const int sx, const int sy, const int first) {
-  const int ci = get_global_id(0), cj = get_global_id(1);
-  if (!OUTSIDE(ci, cj)) {
-    restrict_point(r, wm, wp, b, ci, cj, pitch_f, pitch_c, sx, sy, first);
+                          const int pitch_f, const int pitch_c, const int sx, const int sy, const int ox, const int oy,
+                          const int ci0, const int cj0) {
+  if (!OUTSIDE(get_global_id(0), get_global_id(1))) {
+    restrict_point(r, wm, wp, b, ci0 + get_global_id(0), cj0 + get_global_id(1), pitch_f, pitch_c, sx, sy, ox, oy);
   }
 }
 
 /* x += P e_c over the fine points (add), or x = P e_c (e_c's ghosts exchanged). */
 __kernel void mg_prolong(__global REAL *restrict x, __global const REAL *restrict ec, __global const REAL *restrict wm,
                          __global const REAL *restrict wp, const int nx, const int ny, const int pitch_f,
-                         const int pitch_c, const int sx, const int sy, const int f0, const int c0, const int add) {
+                         const int pitch_c, const int sx, const int sy, const int f0, const int c0, const int across,
+                         const int add) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (!OUTSIDE(i, j)) {
-    prolong_point(x, ec, wm, wp, i, j, pitch_f, pitch_c, sx, f0 + (sx ? i : j), c0, add);
+    prolong_point(x, ec, wm, wp, i, j, pitch_f, pitch_c, sx, f0 + (sx ? i : j), c0, across, add);
   }
 }
 
@@ -233,8 +240,9 @@ __kernel void mg_smooth_first(MATRIX, __global const REAL *restrict b, __global 
 
 /* ---- the coarse levels in one launch ---- */
 
-/* A level of the tail in the packed buffer: its table row (TAIL_* fields), the arrays at their offsets. One rank,
- * closed sides: every block starts at the origin, and the first coarse point of a halved direction is fine point 1. */
+/* A level of the tail in the packed buffer: its table row (TAIL_* fields), the arrays at their offsets. One rank or
+ * gathered onto every rank, closed sides: every block is the whole level, and the first coarse point of a halved
+ * direction is fine point 1. */
 enum {
   TAIL_NX,
   TAIL_NY,
@@ -305,7 +313,7 @@ __kernel void mg_tail(__global REAL *restrict pack, __global const int *restrict
     if (!last) {
       FOR_POINTS(l + 1, ci, cj) {
         restrict_point(r, ARRAY(l, TAIL_WM), ARRAY(l, TAIL_WP), ARRAY(l + 1, TAIL_B), ci, cj, pitch,
-                       ROW(l + 1, TAIL_PITCH), halves == 0, halves == 1, 1);
+                       ROW(l + 1, TAIL_PITCH), halves == 0, halves == 1, halves == 0, halves == 1);
       }
       STEP();
     }
@@ -315,7 +323,7 @@ __kernel void mg_tail(__global REAL *restrict pack, __global const int *restrict
     if (l < levels - 1) {
       FOR_POINTS(l, i, j) {
         prolong_point(ARRAY(l, TAIL_X), ARRAY(l + 1, TAIL_X), ARRAY(l, TAIL_WM), ARRAY(l, TAIL_WP), i, j, pitch,
-                      ROW(l + 1, TAIL_PITCH), halves == 0, halves == 0 ? i : j, 0, relaxed);
+                      ROW(l + 1, TAIL_PITCH), halves == 0, halves == 0 ? i : j, 0, 0, relaxed);
       }
       STEP();
     }

@@ -5,8 +5,7 @@
  * The method is hypre's PFMG (Ashby & Falgout 1996) with a 5-point coarse operator (kernels_cl/mg5.cl says how):
  * - semicoarsening: each level halves one direction, the one whose couplings are strongest (summed over the level's
  *   grid; PFMG's rule, which coarsens a strongly anisotropic system along its strong direction only, where a point
- *   smoother is enough), among those a level can still halve on every rank; levels down to one point, or to the
- *   first grid some rank could no longer keep a point of (several ranks).
+ *   smoother is enough); levels down to one point, on any number of ranks.
  * - operator-dependent interpolation (Dendy's collapsed stencil) and the Galerkin coarse operator R S P, R = P^T,
  *   folded back onto 5 points so every level is one: Galerkin because coefficients that jump (a tidal flat, a dry
  *   cell's zero couplings, a ship's hull) have no rediscretization from the matrix alone, and R S P with these
@@ -15,9 +14,14 @@
  *   V-cycle is a symmetric positive definite M (CG's need); on the coarsest grid as many symmetric sweeps as it has
  *   points across. PFMG's skipped relaxation: the second level of an x-then-y pair below an isotropic level (its
  *   couplings' sums in x and y within a factor 2) is not relaxed, its correction the coarse one interpolated.
- * - the coarse levels in one launch (one rank, closed sides): from the first level of at most 16 points a work-item
- *   of one work-group (4096 points with 256 work-items), the rest of the V-cycle is one kernel of one work-group,
- *   its steps separated by barriers, on a packed copy of those levels' matrices made at every setup.
+ * - several ranks: the first level of at most 4096 points, or the first some rank could no longer keep a point of,
+ *   is gathered onto every rank (gather.h): each rank restricts its block of it, one MPI_Allgatherv a V-cycle
+ *   assembles it everywhere, and every rank runs the levels below alone, with no exchange; the levels above exchange
+ *   ghosts before each half-sweep, residual and grid transfer. The setup gathers the Galerkin product the same way.
+ * - the coarse levels in one launch (closed sides): from the first level of one rank or gathered onto every rank of
+ *   at most 16 points a work-item of one work-group (4096 points with 256 work-items), the rest of the V-cycle is one
+ *   kernel of one work-group, its steps separated by barriers, on a packed copy of those levels' matrices made at
+ *   every setup.
  *
  * A preconditioner in another precision than its operator's (float for a double system: mixed-precision CG) makes
  * its own finest level, a copy of the operator's matrix converted at every setup, and converts r and z on the way

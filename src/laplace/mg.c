@@ -10,6 +10,7 @@
 
 #include "clerror.h"
 #include "fd.h"
+#include "gather.h"
 #include "halo.h"
 #include "kernel.h"
 #include "log.h"
@@ -87,16 +88,6 @@ typedef struct {
   cl_mem prolongation; /* levels >= 1: PROLONG_STRIDE per finer node: the coarse node below, the upper's weight */
 } Level;
 
-/* A replicated level's assembly: every rank's block of the level (the coarse points of its block of the finer, split
- * level) in REAL values of its planes, gathered onto every rank. */
-typedef struct {
-  int x0, y0, nx, ny;   /* this rank's block */
-  int *counts, *displs; /* per rank: bytes of its block and where they start in all */
-  int *blocks;          /* per rank: x0, y0, nx, ny */
-  void *mine, *all;     /* this rank's block, every block */
-  void *image;          /* the level's owned points, x fastest, planes apart */
-} Gather;
-
 struct Mg {
   Runtime *rt;
   Mirror *mirror;
@@ -113,7 +104,7 @@ struct Mg {
   cl_mem pack, table, tables; /* the tail's fields, its rows of TAIL_FIELDS, its REAL tables (multigrid.cl) */
   bool wide;                  /* the split levels run the communication-avoiding cycle (plan_wide) */
   int gathered;               /* the first replicated level, or nlevels (none) */
-  Gather gather;              /* its assembly from the ranks' blocks */
+  Gather *gather;             /* its assembly from the ranks' blocks */
 };
 
 /* ---- the levels ---- */
@@ -327,77 +318,15 @@ static void plan_ghosts(Mg *m) {
 
 /* ---- the gathered level ---- */
 
-/* The blocks of the gathered level c that the ranks restrict to: the coarse points of each rank's block of the
- * finer, split level f (decomp.h's coarse_start rule: point I of c is point fx I of f), and the buffers of its
- * assembly. */
+/* The assembly of the gathered level from the ranks' blocks: the coarse points of each rank's block of the finer,
+ * split level (decomp.h's coarse_start rule: point I of c is point fx I of f). */
 static HclStatus plan_gather(Mg *m) {
-  HclStatus status = HCL_OK;
-  Gather *g = &m->gather;
   if (m->gathered == m->nlevels) {
-    goto cleanup;
+    return HCL_OK;
   }
   const Level *f = &m->level[m->gathered - 1], *c = &m->level[m->gathered];
-  int ranks = par_size();
-  TRY_ALLOC(g->counts, ranks);
-  TRY_ALLOC(g->displs, ranks);
-  TRY_ALLOC(g->blocks, 4 * (size_t)ranks);
-  for (int r = 0; r < ranks; r++) {
-    int x0, y0, nx, ny, *b = g->blocks + 4 * r;
-    decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
-    b[0] = c->fx == 2 ? (x0 + 1) / 2 : x0;
-    b[1] = c->fy == 2 ? (y0 + 1) / 2 : y0;
-    b[2] = (c->fx == 2 ? (x0 + nx + 1) / 2 : x0 + nx) - b[0];
-    b[3] = (c->fy == 2 ? (y0 + ny + 1) / 2 : y0 + ny) - b[1];
-  }
-  const int *mine = g->blocks + 4 * par_rank();
-  g->x0 = mine[0];
-  g->y0 = mine[1];
-  g->nx = mine[2];
-  g->ny = mine[3];
-  size_t values = (size_t)c->nx * c->ny * (c->nz + 1), bytes = values * sizeof(double); /* the widest use */
-  TRY_ALLOC(g->mine, bytes);
-  TRY_ALLOC(g->all, bytes);
-  TRY_ALLOC(g->image, bytes);
-cleanup:
-  return status;
-}
-
-static void gather_free(Gather *g) {
-  free(g->counts);
-  free(g->displs);
-  free(g->blocks);
-  free(g->mine);
-  free(g->all);
-  free(g->image);
-}
-
-/* Every rank's block of `planes` planes of value_bytes values (g->mine, this rank's: x fastest, planes apart) into
- * g->image, the whole gathered level's nx x ny points a plane, on every rank. One allgather. */
-static HclStatus gather_blocks(Mg *m, int planes, size_t value_bytes) {
-  HclStatus status = HCL_OK;
-  Gather *g = &m->gather;
-  const Level *c = &m->level[m->gathered];
-  int ranks = par_size(), at = 0;
-  for (int r = 0; r < ranks; r++) {
-    g->counts[r] = g->blocks[4 * r + 2] * g->blocks[4 * r + 3] * planes * (int)value_bytes;
-    g->displs[r] = at;
-    at += g->counts[r];
-  }
-  TRY(par_allgatherv(decomp_comm(m->level[m->gathered - 1].decomp), g->mine, g->counts[par_rank()], g->all, g->counts,
-                     g->displs));
-  for (int r = 0; r < ranks; r++) {
-    const int *b = g->blocks + 4 * r;
-    const char *from = (const char *)g->all + g->displs[r];
-    for (int p = 0; p < planes; p++) {
-      for (int j = 0; j < b[3]; j++) {
-        size_t to = (((size_t)p * c->ny + b[1] + j) * c->nx + b[0]) * value_bytes, row = (size_t)b[2] * value_bytes;
-        memcpy((char *)g->image + to, from, row);
-        from += row;
-      }
-    }
-  }
-cleanup:
-  return status;
+  size_t bytes = (size_t)c->nx * c->ny * (c->nz + 1) * sizeof(double); /* the widest use */
+  return gather_create(f->decomp, c->fx == 2, c->fy == 2, false, c->nx, c->ny, bytes, &m->gather);
 }
 
 /* ---- constant tables ---- */
@@ -583,10 +512,11 @@ static HclStatus inject_depth(Mg *m, int l, const double *fine, double **coarse)
     TRY(inject_block(f, c, (int[4]){lc->x0, lc->y0, lc->nx, lc->ny}, fine, *coarse));
     goto cleanup;
   }
-  const Gather *g = &m->gather;
-  TRY(inject_block(f, c, (int[4]){g->x0, g->y0, g->nx, g->ny}, fine, g->mine));
-  TRY(gather_blocks(m, 1, sizeof(double)));
-  memcpy(*coarse, g->image, sizeof **coarse * lc->nx * lc->ny);
+  int block[4];
+  gather_block(m->gather, block);
+  TRY(inject_block(f, c, block, fine, gather_mine(m->gather)));
+  TRY(gather_assemble(m->gather, 1, sizeof(double)));
+  memcpy(*coarse, gather_image(m->gather), sizeof **coarse * lc->nx * lc->ny);
 cleanup:
   return status;
 }
@@ -812,7 +742,7 @@ void mg_destroy(Mg **mg) {
   }
   Mg *m = *mg;
   program_release(&m->program, m->kernels, NKERNELS);
-  gather_free(&m->gather);
+  gather_destroy(&m->gather);
   cl_mem tail[] = {m->pack, m->table, m->tables};
   for (int k = 0; k < 3; k++) {
     if (tail[k]) {
@@ -957,23 +887,12 @@ static HclStatus launch_restriction(Mg *m, Level *f, Level *c, int x0, int y0, i
 /* The gathered level's rhs: every rank restricts its block, which one allgather assembles on every rank. */
 static HclStatus restrict_gathered(Mg *m, Level *f, Level *c) {
   HclStatus status = HCL_OK;
-  Gather *g = &m->gather;
-  cl_command_queue queue = runtime_queue(m->rt);
-  size_t real = precision_bytes(m->spec.precision), planes = (size_t)c->nz + 1;
-  size_t pitch = (size_t)field_pitch(c->rhs) * real, plane = pitch * field_rows(c->rhs);
-  if (g->nx > 0 && g->ny > 0) {
-    TRY(launch_restriction(m, f, c, g->x0, g->y0, g->nx, g->ny));
-    size_t at[3] = {(size_t)(g->x0 + c->ghost) * real, (size_t)(g->y0 + c->ghost), 0}, origin[3] = {0, 0, 0};
-    size_t region[3] = {(size_t)g->nx * real, (size_t)g->ny, planes};
-    TRY_CL(clEnqueueReadBufferRect(queue, field_buffer(c->rhs), CL_TRUE, at, origin, region, pitch, plane, region[0],
-                                   region[0] * region[1], g->mine, 0, NULL, NULL));
+  int block[4];
+  gather_block(m->gather, block);
+  if (block[2] > 0 && block[3] > 0) {
+    TRY(launch_restriction(m, f, c, block[0], block[1], block[2], block[3]));
   }
-  TRY(gather_blocks(m, (int)planes, real));
-  size_t at[3] = {(size_t)c->ghost * real, (size_t)c->ghost, 0}, origin[3] = {0, 0, 0};
-  size_t region[3] = {(size_t)c->nx * real, (size_t)c->ny, planes};
-  /* blocking: the next gather rewrites the image */
-  TRY_CL(clEnqueueWriteBufferRect(queue, field_buffer(c->rhs), CL_TRUE, at, origin, region, pitch, plane, region[0],
-                                  region[0] * region[1], g->image, 0, NULL, NULL));
+  TRY(gather_field(m->gather, c->rhs));
 cleanup:
   return status;
 }

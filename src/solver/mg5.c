@@ -4,10 +4,13 @@
 #include "mg5.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "clerror.h"
+#include "gather.h"
 #include "kernel.h"
+#include "log.h"
 #include "program.h"
 #include "stencil5.h"
 
@@ -17,6 +20,9 @@ static const char *const kernel_names[NKERNELS] = {"mg_weights", "mg_rap",    "m
                                                    "mg_prolong", "mg_smooth", "mg_smooth_first", "mg_tail"};
 /* The tail: the levels from the first of at most TAIL_POINTS_PER_ITEM points a work-item on, in one launch. */
 enum { TAIL_GROUP = 256, TAIL_POINTS_PER_ITEM = 16 };
+/* On several ranks, the first level of at most GATHER_POINTS points (the tail's capacity), or the first that would
+ * leave a rank without a point, is gathered onto every rank, which runs the levels below alone (gather.h). */
+enum { GATHER_POINTS = TAIL_GROUP * TAIL_POINTS_PER_ITEM };
 /* A tail level's row in the table (mg5.cl's TAIL_* fields): nx, ny, pitch, halves, relaxed, then the offsets of its
  * arrays in the packed buffer. */
 enum { ROW_NX, ROW_NY, ROW_PITCH, ROW_HALVES, ROW_RELAXED, ROW_ARRAYS, TAIL_ARRAYS = 8, ROW_FIELDS = 13 };
@@ -45,7 +51,9 @@ typedef struct {
   int nlevels;
   bool converts;      /* the levels' precision is not the operator's: the finest level is its converted copy */
   int coarse_sweeps;  /* symmetric sweep pairs on the coarsest level */
-  int tail;           /* the first level of the one-launch tail, or nlevels (none: several ranks, periodic) */
+  int gathered;       /* the first level gathered onto every rank, or nlevels (none: one rank, or none small) */
+  Gather *gather;     /* its assembly from the ranks' blocks */
+  int tail;           /* the first level of the one-launch tail, or nlevels (none: periodic sides) */
   double tail_points; /* the tail's levels' points together */
   size_t tail_group;  /* its work-group */
   cl_mem pack, table; /* the tail's arrays and their table */
@@ -79,6 +87,7 @@ static void destroy(void *ctx) {
       clReleaseMemObject(buffers[b]);
     }
   }
+  gather_destroy(&m->gather);
   program_release(&m->program, m->kernels, NKERNELS);
   free(m);
 }
@@ -93,10 +102,18 @@ static int pitch_of(const Level *L) {
   return field_pitch(L->matrix[0]);
 }
 
+static bool split(const Level *L) {
+  return local_of(L)->px * local_of(L)->py > 1;
+}
+
+/* A launch over nx x ny points, arrays: the values it moves a point. */
+static HclStatus launch_box(Mg5 *m, KernelArgs *a, int nx, int ny, double arrays) {
+  return kernel_launch(m->rt, a, kernel_grid(m->rt, nx, ny, WG_X, WG_Y),
+                       arrays * nx * ny * precision_bytes(m->precision));
+}
+
 static HclStatus launch_points(Mg5 *m, KernelArgs *a, const Level *L, double arrays) {
-  const DecompLocal *l = local_of(L);
-  return kernel_launch(m->rt, a, kernel_grid(m->rt, l->nx, l->ny, WG_X, WG_Y),
-                       arrays * l->nx * l->ny * precision_bytes(m->precision));
+  return launch_box(m, a, local_of(L)->nx, local_of(L)->ny, arrays);
 }
 
 static void arg_matrix(KernelArgs *a, const Level *L) {
@@ -105,13 +122,26 @@ static void arg_matrix(KernelArgs *a, const Level *L) {
   }
 }
 
-/* The direction's unit vector and, along it, the fine block's local index of the coarse block's first point. */
+/* The direction's unit vector and the fine block's local indices of the coarse block's first point (mg5.cl). */
 static void arg_direction(KernelArgs *a, const Level *f, const Level *c) {
   const DecompLocal *lf = local_of(f), *lc = local_of(c);
   bool x = f->halves == HALVES_X;
   arg_int(a, x);
   arg_int(a, !x);
-  arg_int(a, x ? 2 * lc->x0 + 1 - lf->x0 : 2 * lc->y0 + 1 - lf->y0);
+  arg_int(a, (x ? 2 * lc->x0 + 1 : lc->x0) - lf->x0);
+  arg_int(a, (x ? lc->y0 : 2 * lc->y0 + 1) - lf->y0);
+}
+
+/* The coarse points a grid transfer into c computes, c's local indices: all of them, or on the gathered level the
+ * points of this rank's block of the finer level (which the gather then assembles on every rank). */
+static void transfer_box(const Mg5 *m, const Level *c, int box[4]) {
+  if (c == &m->levels[m->gathered]) {
+    gather_block(m->gather, box);
+    return;
+  }
+  box[0] = box[1] = 0;
+  box[2] = local_of(c)->nx;
+  box[3] = local_of(c)->ny;
 }
 
 /* One red-black half-sweep of colour on level L, or (first) the red and the black one from x = 0. */
@@ -134,22 +164,30 @@ cleanup:
   return status;
 }
 
-/* b_c = P^T r. */
+/* b_c = P^T r; on the gathered level, each rank's block assembled on every rank. */
 static HclStatus restrict_to(Mg5 *m, Level *f, Vec *r, Level *c) {
   HclStatus status = HCL_OK;
-  const DecompLocal *lc = local_of(c);
+  int box[4];
+  transfer_box(m, c, box);
   TRY(vec_ghosts(r));
   KernelArgs a = kernel_args(m->kernels[K_RESTRICT]);
   arg_mem(&a, vec_buffer(r));
   arg_mem(&a, vec_buffer(f->wm));
   arg_mem(&a, vec_buffer(f->wp));
   arg_mem(&a, vec_buffer(c->b));
-  arg_int(&a, lc->nx);
-  arg_int(&a, lc->ny);
+  arg_int(&a, box[2]);
+  arg_int(&a, box[3]);
   arg_int(&a, pitch_of(f));
   arg_int(&a, pitch_of(c));
   arg_direction(&a, f, c);
-  TRY(launch_points(m, &a, c, 6));
+  arg_int(&a, box[0]);
+  arg_int(&a, box[1]);
+  if (box[2] > 0 && box[3] > 0) {
+    TRY(launch_box(m, &a, box[2], box[3], 6));
+  }
+  if (c == &m->levels[m->gathered]) {
+    TRY(gather_field(m->gather, vec_field(c->b)));
+  }
   vec_touch(c->b);
 cleanup:
   return status;
@@ -174,6 +212,7 @@ static HclStatus prolong_to(Mg5 *m, Level *c, Level *f, Vec *x, bool add) {
   arg_int(&a, !along_x);
   arg_int(&a, along_x ? lf->x0 : lf->y0);
   arg_int(&a, along_x ? lc->x0 : lc->y0);
+  arg_int(&a, along_x ? lf->y0 - lc->y0 : lf->x0 - lc->x0);
   arg_int(&a, add);
   TRY(launch_points(m, &a, f, add ? 4.5 : 3.5));
   vec_touch(x);
@@ -282,11 +321,14 @@ cleanup:
   return status;
 }
 
-/* Level c's matrix from level f's: R S P row by row (its corners into c's x and r, as scratch), folded onto 5
- * points, its couplings' ghosts exchanged and its centre checked (operator_setup). */
+/* Level c's matrix from level f's: R S P row by row (its corners into c's x and r, as scratch; on the gathered level
+ * each rank's block, assembled on every rank), folded onto 5 points, its couplings' ghosts exchanged and its centre
+ * checked (operator_setup). */
 static HclStatus make_coarse_matrix(Mg5 *m, Level *f, Level *c) {
   HclStatus status = HCL_OK;
   const DecompLocal *lc = local_of(c);
+  int box[4];
+  transfer_box(m, c, box);
   TRY(make_weights(m, f));
   KernelArgs a = kernel_args(m->kernels[K_RAP]);
   arg_matrix(&a, f);
@@ -295,12 +337,22 @@ static HclStatus make_coarse_matrix(Mg5 *m, Level *f, Level *c) {
   arg_matrix(&a, c);
   arg_mem(&a, vec_buffer(c->x));
   arg_mem(&a, vec_buffer(c->r));
-  arg_int(&a, lc->nx);
-  arg_int(&a, lc->ny);
+  arg_int(&a, box[2]);
+  arg_int(&a, box[3]);
   arg_int(&a, pitch_of(f));
   arg_int(&a, pitch_of(c));
   arg_direction(&a, f, c);
-  TRY(launch_points(m, &a, c, 20));
+  arg_int(&a, box[0]);
+  arg_int(&a, box[1]);
+  if (box[2] > 0 && box[3] > 0) {
+    TRY(launch_box(m, &a, box[2], box[3], 20));
+  }
+  if (c == &m->levels[m->gathered]) {
+    Field *made[] = {c->matrix[0], c->matrix[1], c->matrix[2], vec_field(c->x), vec_field(c->r)};
+    for (size_t k = 0; k < sizeof made / sizeof made[0]; k++) {
+      TRY(gather_field(m->gather, made[k]));
+    }
+  }
   vec_touch(c->x);
   vec_touch(c->r);
   TRY(vec_ghosts(c->x));
@@ -319,14 +371,21 @@ cleanup:
   return status;
 }
 
-/* PFMG's rule: the direction of the stronger couplings (summed over the level), of those the level can halve on
- * every rank; HALVES_NONE when it can halve neither. */
+/* Whether the level below L can halve a direction: two points or more, an even count across a periodic side, and a
+ * point left on every rank, or L split (the level below is then gathered onto every rank: coarse_decomp). */
+static bool can_halve(const Level *L, bool along_x) {
+  const DecompSpec *g = decomp_spec(L->decomp);
+  int n = along_x ? g->nx : g->ny;
+  bool periodic = along_x ? g->periodic_x : g->periodic_y;
+  return n >= 2 && !(periodic && n % 2) && (split(L) || decomp_can_halve_odd(L->decomp, along_x, !along_x));
+}
+
+/* PFMG's rule: the direction of the stronger couplings (summed over the level), of those the level can halve;
+ * HALVES_NONE when it can halve neither. */
 static HclStatus choose_direction(Level *L, int *halves) {
   HclStatus status = HCL_OK;
   L->isotropic = false;
-  const DecompSpec *g = decomp_spec(L->decomp);
-  bool can_x = g->nx >= 2 && decomp_can_halve_odd(L->decomp, true, false);
-  bool can_y = g->ny >= 2 && decomp_can_halve_odd(L->decomp, false, true);
+  bool can_x = can_halve(L, true), can_y = can_halve(L, false);
   *halves = can_x ? HALVES_X : can_y ? HALVES_Y : HALVES_NONE;
   if (can_x && can_y) {
     double east = 0, north = 0;
@@ -397,20 +456,21 @@ cleanup:
   return status;
 }
 
-/* Where the tail starts (one rank with closed sides only: the tail exchanges no ghosts), its table and buffer. */
+/* Where the tail starts (on a level of one rank, or gathered onto every rank, with closed sides: the tail exchanges
+ * no ghosts), its table and buffer. */
 static HclStatus plan_tail(Mg5 *m) {
   HclStatus status = HCL_OK;
   int *table = NULL;
   const DecompSpec *g = decomp_spec(m->levels[0].decomp);
   m->tail = m->nlevels;
-  if (m->options.level_by_level || g->px * g->py > 1 || g->periodic_x || g->periodic_y) {
+  if (m->options.level_by_level || g->periodic_x || g->periodic_y) {
     goto cleanup;
   }
   TRY(kernel_group_limit(m->rt, m->kernels[K_TAIL], &m->tail_group));
   m->tail_group = m->tail_group < TAIL_GROUP ? m->tail_group : TAIL_GROUP;
   for (int l = 1; l < m->nlevels && m->tail == m->nlevels; l++) {
     const DecompSpec *s = decomp_spec(m->levels[l].decomp);
-    if ((double)s->nx * s->ny <= (double)TAIL_POINTS_PER_ITEM * m->tail_group) {
+    if (!split(&m->levels[l]) && (double)s->nx * s->ny <= (double)TAIL_POINTS_PER_ITEM * m->tail_group) {
       m->tail = l;
     }
   }
@@ -445,11 +505,45 @@ cleanup:
   return status;
 }
 
+/* Level c's decomposition below level f's: gathered onto every rank (replicated) where f is split and c small, or
+ * where splitting c would leave a rank without a point; else f's blocks halved. */
+static HclStatus coarse_decomp(Mg5 *m, const Level *f, int c) {
+  HclStatus status = HCL_OK;
+  bool along_x = f->halves == HALVES_X;
+  const DecompSpec *g = decomp_spec(f->decomp);
+  int nx = along_x ? g->nx / 2 : g->nx, ny = along_x ? g->ny : g->ny / 2; /* decomp.h: floor(n / 2) */
+  Decomp **made = &m->levels[c].own_decomp;
+  if (!split(f) || ((double)nx * ny > GATHER_POINTS && decomp_can_halve_odd(f->decomp, along_x, !along_x))) {
+    TRY(decomp_create_odd(f->decomp, along_x, !along_x, made));
+    goto cleanup;
+  }
+  m->gathered = c;
+  TRY(decomp_create_replicated(f->decomp, nx, ny, made));
+  TRY(gather_create(f->decomp, along_x, !along_x, true, nx, ny, (size_t)nx * ny * precision_bytes(m->precision),
+                    &m->gather));
+cleanup:
+  return status;
+}
+
+static void describe(const Mg5 *m) {
+  int split_levels = 0;
+  for (int l = 0; l < m->nlevels; l++) {
+    split_levels += split(&m->levels[l]);
+  }
+  char tail[32] = "none";
+  if (m->tail < m->nlevels) {
+    snprintf(tail, sizeof tail, "from level %d", m->tail);
+  }
+  log_verbose("5-point multigrid: %d levels, %d split over the ranks, %d gathered onto every rank; one-launch tail %s",
+              m->nlevels, split_levels, split_levels ? m->nlevels - m->gathered : 0, tail);
+}
+
 /* The hierarchy at the first setup: each level's direction from its matrix, then the next level and its matrix. */
 static HclStatus build_levels(Mg5 *m, Operator *op) {
   HclStatus status = HCL_OK;
   TRY(make_finest(m, op));
   m->nlevels = 1;
+  m->gathered = MAX_LEVELS; /* none yet (transfer_box) */
   if (m->converts) {
     TRY(stencil5_convert_matrix(m->levels[0].op, op));
   }
@@ -462,7 +556,7 @@ static HclStatus build_levels(Mg5 *m, Operator *op) {
       break;
     }
     Level *c = &m->levels[l + 1];
-    TRY(decomp_create_odd(f->decomp, f->halves == HALVES_X, f->halves == HALVES_Y, &c->own_decomp));
+    TRY(coarse_decomp(m, f, l + 1));
     c->decomp = c->own_decomp;
     m->nlevels++;
     TRY(make_level(m, c, NULL, true));
@@ -470,9 +564,11 @@ static HclStatus build_levels(Mg5 *m, Operator *op) {
   }
   const DecompSpec *coarsest = decomp_spec(m->levels[m->nlevels - 1].decomp);
   m->coarse_sweeps = coarsest->nx + coarsest->ny;
+  m->gathered = m->gathered < m->nlevels ? m->gathered : m->nlevels;
   choose_relaxed(m);
   TRY(plan_tail(m));
   TRY(pack_tail(m));
+  describe(m);
 cleanup:
   return status;
 }

@@ -6,7 +6,8 @@
  *   paper's M-norm criterion those of the host's RRB-PCG (tests/support/rrb_reference.h; on one rank CG runs on the
  *   first Schur complement, on several on the whole system from its black rows satisfied: the same CG), and every
  *   method with every preconditioner (none, Jacobi, RRB, the multigrid of mg5.h) reaches the host's discrete
- *   solution, O(h^2) from the exact one;
+ *   solution, O(h^2) from the exact one, and the multigrid coarsens the whole grid to one point on any number of
+ *   ranks, as on one;
  * - random SPD variable-coefficient 5-point systems with islands of zero-flux faces, isotropic and 1000:1
  *   anisotropic: every pair reaches the host's direct (Cholesky) solution, and CG takes fewer iterations with Jacobi
  *   than with none and fewer with RRB or multigrid than with Jacobi;
@@ -165,6 +166,33 @@ cleanup:
   return status;
 }
 
+/* The halvings of a side of n points down to one by the 5-point multigrid's rule (decomp.h: floor(n / 2) points). */
+static int halvings(int n) {
+  int count = 0;
+  for (; n >= 2; n /= 2) {
+    count++;
+  }
+  return count;
+}
+
+/* On any number of ranks the multigrid coarsens the whole grid as one rank does, down to a single point (the levels
+ * below a few thousand points gathered onto every rank): PFMG's halvings of each side, plus the finest level. */
+static void check_hierarchy(System *s) {
+  Precond *p = NULL;
+  int nx = 0, ny = 0, halves = 0;
+  status_clear();
+  HclStatus st_ = mg5_precond_create(&(Mg5Options){0}, &p);
+  st_ = st_ == HCL_OK ? precond_setup(p, s->op) : st_;
+  int levels = st_ == HCL_OK ? mg5_levels(p) : 0;
+  if (levels > 0) {
+    mg5_level_shape(p, levels - 1, &nx, &ny, &halves);
+  }
+  TAP_OK(all_ranks(st_ == HCL_OK && levels == 1 + 2 * halvings(N) && nx == 1 && ny == 1),
+         "the multigrid on %d ranks: %d levels (the whole %d^2 grid's %d), the coarsest %d x %d %s", par_size(), levels,
+         N, 1 + 2 * halvings(N), nx, ny, status_message());
+  precond_destroy(&p);
+}
+
 /* A check on the gathered solution, which only rank 0 holds (field_gather). */
 static bool on_rank0(bool pass) {
   return par_rank() != 0 || pass;
@@ -255,6 +283,7 @@ static void model_problem(Runtime *rt) {
            "CG with %s: %d iterations (in double %d), %.2e from the host's solution %s", PC_NAMES[pc + PCS - PC_RRB],
            in_float.iterations, in_double.iterations, difference, status_message());
   }
+  check_hierarchy(&s);
   /* The M-norm criterion is relative to the first residual, so a warm start gains nothing by it: the 2-norm. */
   for (int pc = 0; made == HCL_OK && pc < PCS; pc++) {
     status_clear();

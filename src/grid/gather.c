@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* gather.c: a coarse level assembled on every rank from the ranks' blocks (see gather.h). */
+#include "gather.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "clerror.h"
+#include "par.h"
+#include "runtime.h"
+
+struct Gather {
+  const ParComm *comm;  /* the split level's ranks */
+  int nx, ny;           /* the coarse level */
+  int *blocks;          /* per rank: x0, y0, nx, ny */
+  int *counts, *displs; /* per rank: bytes of its block and where they start in all */
+  size_t bytes_most;
+  void *mine, *all, *image; /* this rank's block, every block in rank order, the whole level */
+};
+
+/* The first coarse point at or after fine point x along a direction: decomp.h's coarse_start and odd_start. */
+static int coarse_start(int x, bool halved, bool odd) {
+  return !halved ? x : odd ? x / 2 : (x + 1) / 2;
+}
+
+HclStatus gather_create(const Decomp *fine, bool halve_x, bool halve_y, bool odd, int nx, int ny, size_t bytes_most,
+                        Gather **out) {
+  HclStatus status = HCL_OK;
+  Gather *g = NULL;
+  int ranks = par_size();
+  *out = NULL;
+  TRY_ALLOC(g, 1);
+  g->comm = decomp_comm(fine);
+  g->nx = nx;
+  g->ny = ny;
+  g->bytes_most = bytes_most;
+  TRY_ALLOC(g->blocks, 4 * (size_t)ranks);
+  TRY_ALLOC(g->counts, ranks);
+  TRY_ALLOC(g->displs, ranks);
+  for (int r = 0; r < ranks; r++) {
+    int x0, y0, fnx, fny, *b = g->blocks + 4 * r;
+    decomp_block_of(fine, r, &x0, &y0, &fnx, &fny);
+    b[0] = coarse_start(x0, halve_x, odd);
+    b[1] = coarse_start(y0, halve_y, odd);
+    b[2] = coarse_start(x0 + fnx, halve_x, odd) - b[0];
+    b[3] = coarse_start(y0 + fny, halve_y, odd) - b[1];
+  }
+  TRY_ALLOC(g->mine, bytes_most);
+  TRY_ALLOC(g->all, bytes_most);
+  TRY_ALLOC(g->image, bytes_most);
+  *out = g;
+  g = NULL;
+cleanup:
+  gather_destroy(&g);
+  return status;
+}
+
+void gather_destroy(Gather **gather) {
+  Gather *g = *gather;
+  if (!g) {
+    return;
+  }
+  free(g->blocks);
+  free(g->counts);
+  free(g->displs);
+  free(g->mine);
+  free(g->all);
+  free(g->image);
+  free(g);
+  *gather = NULL;
+}
+
+void gather_block(const Gather *g, int block[4]) {
+  memcpy(block, g->blocks + 4 * par_rank(), 4 * sizeof *block);
+}
+
+void *gather_mine(Gather *g) {
+  return g->mine;
+}
+
+const void *gather_image(const Gather *g) {
+  return g->image;
+}
+
+HclStatus gather_assemble(Gather *g, int planes, size_t value_bytes) {
+  HclStatus status = HCL_OK;
+  int ranks = par_size(), at = 0;
+  ASSERT((size_t)g->nx * g->ny * planes * value_bytes <= g->bytes_most);
+  for (int r = 0; r < ranks; r++) {
+    g->counts[r] = g->blocks[4 * r + 2] * g->blocks[4 * r + 3] * planes * (int)value_bytes;
+    g->displs[r] = at;
+    at += g->counts[r];
+  }
+  TRY(par_allgatherv(g->comm, g->mine, g->counts[par_rank()], g->all, g->counts, g->displs));
+  for (int r = 0; r < ranks; r++) {
+    const int *b = g->blocks + 4 * r;
+    const char *from = (const char *)g->all + g->displs[r];
+    size_t row = (size_t)b[2] * value_bytes;
+    for (int p = 0; p < planes; p++) {
+      for (int j = 0; j < b[3]; j++) {
+        size_t to = (((size_t)p * g->ny + b[1] + j) * g->nx + b[0]) * value_bytes;
+        memcpy((char *)g->image + to, from, row);
+        from += row;
+      }
+    }
+  }
+cleanup:
+  return status;
+}
+
+HclStatus gather_field(Gather *g, Field *f) {
+  HclStatus status = HCL_OK;
+  cl_command_queue queue = runtime_queue(field_runtime(f));
+  const int *b = g->blocks + 4 * par_rank();
+  size_t real = precision_bytes(field_precision(f)), ghost = (size_t)field_ghost(f), planes = (size_t)field_nz(f);
+  size_t pitch = (size_t)field_pitch(f) * real, plane = pitch * (size_t)field_rows(f), origin[3] = {0, 0, 0};
+  ASSERT(field_nx(f) == g->nx && field_ny(f) == g->ny);
+  if (b[2] > 0 && b[3] > 0) {
+    size_t at[3] = {((size_t)b[0] + ghost) * real, (size_t)b[1] + ghost, 0};
+    size_t region[3] = {(size_t)b[2] * real, (size_t)b[3], planes};
+    TRY_CL(clEnqueueReadBufferRect(queue, field_buffer(f), CL_TRUE, at, origin, region, pitch, plane, region[0],
+                                   region[0] * region[1], g->mine, 0, NULL, NULL));
+  }
+  TRY(gather_assemble(g, (int)planes, real));
+  size_t at[3] = {ghost * real, ghost, 0}, region[3] = {(size_t)g->nx * real, (size_t)g->ny, planes};
+  /* blocking: the next gather rewrites the image */
+  TRY_CL(clEnqueueWriteBufferRect(queue, field_buffer(f), CL_TRUE, at, origin, region, pitch, plane, region[0],
+                                  region[0] * region[1], g->image, 0, NULL, NULL));
+cleanup:
+  return status;
+}
