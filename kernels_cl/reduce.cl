@@ -47,60 +47,28 @@
   }
 #endif
 
-/* The group's tree reduction, in a fixed order (bitwise repeatable): work-item 0 writes the sum of every work-item's
- * value to out[0]; group_sum2 the same for two values at once, to out[0] and out[1]. */
-INLINE void group_sum(__local ACC *scratch, const ACC value, __global ACC *out) {
+/* The group's tree reduction of count values a work-item (1 to 3: b, c, d), in a fixed order (bitwise repeatable):
+ * work-item 0 writes the sums of every work-item's values to out[0 .. count - 1]. scratch: count x WG_X values. */
+INLINE void group_sums(__local ACC *scratch, const uint count, const ACC b, const ACC c, const ACC d,
+                       __global ACC *out) {
   const uint lid = get_local_id(0);
-  scratch[lid] = value;
+  const ACC values[3] = {b, c, d};
+  for (uint v = 0; v < count; v++) {
+    scratch[v * WG_X + lid] = values[v];
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint s = WG_X / 2; s > 0; s >>= 1) {
     if (lid < s) {
-      scratch[lid] += scratch[lid + s];
+      for (uint v = 0; v < count; v++) {
+        scratch[v * WG_X + lid] += scratch[v * WG_X + lid + s];
+      }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (lid == 0) {
-    out[0] = scratch[0];
-  }
-}
-
-INLINE void group_sum2(__local ACC *scratch_b, __local ACC *scratch_c, const ACC b, const ACC c, __global ACC *out) {
-  const uint lid = get_local_id(0);
-  scratch_b[lid] = b;
-  scratch_c[lid] = c;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint s = WG_X / 2; s > 0; s >>= 1) {
-    if (lid < s) {
-      scratch_b[lid] += scratch_b[lid + s];
-      scratch_c[lid] += scratch_c[lid + s];
+    for (uint v = 0; v < count; v++) {
+      out[v] = scratch[v * WG_X];
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0) {
-    out[0] = scratch_b[0];
-    out[1] = scratch_c[0];
-  }
-}
-
-INLINE void group_sum3(__local ACC *scratch_b, __local ACC *scratch_c, __local ACC *scratch_d, const ACC b, const ACC c,
-                       const ACC d, __global ACC *out) {
-  const uint lid = get_local_id(0);
-  scratch_b[lid] = b;
-  scratch_c[lid] = c;
-  scratch_d[lid] = d;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint s = WG_X / 2; s > 0; s >>= 1) {
-    if (lid < s) {
-      scratch_b[lid] += scratch_b[lid + s];
-      scratch_c[lid] += scratch_c[lid + s];
-      scratch_d[lid] += scratch_d[lid + s];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0) {
-    out[0] = scratch_b[0];
-    out[1] = scratch_c[0];
-    out[2] = scratch_d[0];
   }
 }
 
@@ -142,7 +110,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot2(__gl
                                                                             __global const REAL *restrict b,
                                                                             __global const REAL *restrict c, SPAN_ARGS,
                                                                             __global ACC *restrict partials) {
-  __local ACC scratch_b[WG_X], scratch_c[WG_X];
+  __local ACC scratch[2 * WG_X];
   const uint lid = get_local_id(0);
   ACC acc_b = 0, acc_c = 0;
   for (uint r = get_group_id(0); r < ny * nz; r += get_num_groups(0)) {
@@ -150,7 +118,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot2(__gl
     ROW_COMBINE(acc_b, (ACC)0, COMBINE_SUM, LOAD_PRODUCT, start, nx)
     ROW_COMBINE(acc_c, (ACC)0, COMBINE_SUM, LOAD_AC, start, nx)
   }
-  group_sum2(scratch_b, scratch_c, acc_b, acc_c, partials + 2 * get_group_id(0));
+  group_sums(scratch, 2, acc_b, acc_c, 0, partials + 2 * get_group_id(0));
 }
 
 /* a b, a c and b b over rows, each summed as reduce_dot sums it: pipelined CG's <u, r>, <u, w> and <r, r>. */
@@ -159,7 +127,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot3(__gl
                                                                             __global const REAL *restrict b,
                                                                             __global const REAL *restrict c, SPAN_ARGS,
                                                                             __global ACC *restrict partials) {
-  __local ACC scratch_b[WG_X], scratch_c[WG_X], scratch_d[WG_X];
+  __local ACC scratch[3 * WG_X];
   const uint lid = get_local_id(0);
   ACC acc_b = 0, acc_c = 0, acc_d = 0;
   for (uint r = get_group_id(0); r < ny * nz; r += get_num_groups(0)) {
@@ -168,7 +136,7 @@ __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void reduce_dot3(__gl
     ROW_COMBINE(acc_c, (ACC)0, COMBINE_SUM, LOAD_AC, start, nx)
     ROW_COMBINE(acc_d, (ACC)0, COMBINE_SUM, LOAD_BB, start, nx)
   }
-  group_sum3(scratch_b, scratch_c, scratch_d, acc_b, acc_c, acc_d, partials + 3 * get_group_id(0));
+  group_sums(scratch, 3, acc_b, acc_c, acc_d, partials + 3 * get_group_id(0));
 }
 
 /* The range kernels' work-items: on GPUs each takes every WG_X-th place of its group's chunk, so neighbouring
@@ -207,13 +175,13 @@ reduce_dot_range(__global const REAL *restrict a, __global const REAL *restrict 
     acc += LOAD_PRODUCT(x);
   }
 #endif
-  group_sum(scratch, acc, partials + get_group_id(0));
+  group_sums(scratch, 1, acc, 0, 0, partials + get_group_id(0));
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void
 reduce_dot2_range(__global const REAL *restrict a, __global const REAL *restrict b, __global const REAL *restrict c,
                   const uint first, const uint end, const uint chunk, __global ACC *restrict partials) {
-  __local ACC scratch_b[WG_X], scratch_c[WG_X];
+  __local ACC scratch[2 * WG_X];
   const uint lid = get_local_id(0);
   const uint start = first + get_group_id(0) * chunk, stop = min(start + chunk, end);
   ACC acc_b = 0, acc_c = 0;
@@ -240,13 +208,13 @@ reduce_dot2_range(__global const REAL *restrict a, __global const REAL *restrict
     acc_c += ax * (ACC)c[x];
   }
 #endif
-  group_sum2(scratch_b, scratch_c, acc_b, acc_c, partials + 2 * get_group_id(0));
+  group_sums(scratch, 2, acc_b, acc_c, 0, partials + 2 * get_group_id(0));
 }
 
 __kernel __attribute__((reqd_work_group_size(WG_X, 1, 1))) void
 reduce_dot3_range(__global const REAL *restrict a, __global const REAL *restrict b, __global const REAL *restrict c,
                   const uint first, const uint end, const uint chunk, __global ACC *restrict partials) {
-  __local ACC scratch_b[WG_X], scratch_c[WG_X], scratch_d[WG_X];
+  __local ACC scratch[3 * WG_X];
   const uint lid = get_local_id(0);
   const uint start = first + get_group_id(0) * chunk, stop = min(start + chunk, end);
   ACC acc_b = 0, acc_c = 0, acc_d = 0;
@@ -277,5 +245,5 @@ reduce_dot3_range(__global const REAL *restrict a, __global const REAL *restrict
     acc_d += bx * bx;
   }
 #endif
-  group_sum3(scratch_b, scratch_c, scratch_d, acc_b, acc_c, acc_d, partials + 3 * get_group_id(0));
+  group_sums(scratch, 3, acc_b, acc_c, acc_d, partials + 3 * get_group_id(0));
 }
