@@ -26,11 +26,17 @@
  * (sx ? 2 ci : ci) + ox, (sy ? 2 cj : cj) + oy (local; the offsets place the coarse block in the fine one: a split
  * level's coarse block is the coarse points of its fine block, a level gathered onto every rank (mg5.c) the whole
  * level); ci0, cj0 the first coarse point a launch computes; f0 and c0 the blocks' global origins along d, "across"
- * the coarse local index across d of fine local index 0. Layout: stencil5.cl's, ghost width 1 everywhere; the ghosts of
- * the arrays a kernel reads beside its point are exchanged by the host first. Macros: REAL (common.clh). */
+ * the coarse local index across d of fine local index 0; x0, y0 the first point of a launch over a box of a level
+ * that may reach into its ghosts (mg5.c's communication-avoiding cycle: the sweeps, the residual and the
+ * prolongation also compute ghost points, from ghosts exchanged wider). Layout: stencil5.cl's; the ghosts of the
+ * arrays a kernel reads beside its point are exchanged by the host first. AT addresses ghost width 1: a kernel on a
+ * level of wider ghosts g first moves its arrays' pointers by shift = (g - 1) (pitch + 1) (shift_f, shift_c: the
+ * fine and the coarse level's). Macros: REAL (common.clh). */
 
 #define AT(a, i, j, pitch) (a)[((j) + 1) * (pitch) + (i) + 1]
 #define MATRIX __global const REAL *restrict c, __global const REAL *restrict e, __global const REAL *restrict n
+/* A kernel's matrix moved by shift (a level of wider ghosts). */
+#define SHIFT_MATRIX(shift) (c += (shift), e += (shift), n += (shift))
 
 /* The entry of S in row (i, j) for its neighbour (i + dx, j + dy), |dx| + |dy| <= 1. */
 INLINE REAL entry(MATRIX, const int i, const int j, const int dx, const int dy, const int pitch) {
@@ -53,11 +59,14 @@ INLINE REAL entry(MATRIX, const int i, const int j, const int dx, const int dy, 
  * global index along d) from its two C neighbours, at a C point (odd; parity is the block's global origin along d,
  * mod 2) 1 from itself, which the prolongation reads as its +d parent: point g's parents are g / 2 - 1 and g / 2. */
 __kernel void mg_weights(MATRIX, __global REAL *restrict wm, __global REAL *restrict wp, const int nx, const int ny,
-                         const int pitch, const int sx, const int sy, const int parity) {
+                         const int pitch, const int sx, const int sy, const int parity, const int shift) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
+  SHIFT_MATRIX(shift);
+  wm += shift;
+  wp += shift;
   REAL minus = 0, plus = 1;
   const int k = sx ? i : j;
   if (((k + parity) & 1) == 0) {
@@ -78,10 +87,18 @@ __kernel void mg_rap(MATRIX, __global const REAL *restrict wm, __global const RE
                      __global REAL *restrict cc, __global REAL *restrict ce, __global REAL *restrict cn,
                      __global REAL *restrict cne, __global REAL *restrict cnw, const int nx, const int ny,
                      const int pitch_f, const int pitch_c, const int sx, const int sy, const int ox, const int oy,
-                     const int ci0, const int cj0) {
+                     const int ci0, const int cj0, const int shift_f, const int shift_c) {
   if (OUTSIDE(get_global_id(0), get_global_id(1))) {
     return;
   }
+  SHIFT_MATRIX(shift_f);
+  wm += shift_f;
+  wp += shift_f;
+  cc += shift_c;
+  ce += shift_c;
+  cn += shift_c;
+  cne += shift_c;
+  cnw += shift_c;
   const int ci = ci0 + get_global_id(0), cj = cj0 + get_global_id(1);
   const int fi = (sx ? 2 * ci : ci) + ox, fj = (sy ? 2 * cj : cj) + oy;
   REAL s[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}; /* s[q + 1][o + 1]: o along d, q across it */
@@ -126,11 +143,14 @@ INLINE REAL added_north(__global const REAL *cne, __global const REAL *cnw, cons
 /* The 9-point coarse stencil (c, e, n and the corners, their ghosts exchanged) folded onto 5 points, in place. */
 __kernel void mg_collapse(__global REAL *restrict c, __global REAL *restrict e, __global REAL *restrict n,
                           __global const REAL *restrict cne, __global const REAL *restrict cnw, const int nx,
-                          const int ny, const int pitch) {
+                          const int ny, const int pitch, const int shift) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (OUTSIDE(i, j)) {
     return;
   }
+  SHIFT_MATRIX(shift);
+  cne += shift;
+  cnw += shift;
   const REAL corners =
       AT(cne, i, j, pitch) + AT(cnw, i, j, pitch) + AT(cne, i - 1, j - 1, pitch) + AT(cnw, i + 1, j - 1, pitch);
   const REAL east = added_east(cne, cnw, i, j, pitch), north = added_north(cne, cnw, i, j, pitch);
@@ -202,39 +222,62 @@ INLINE void smooth_first_point(MATRIX, __global const REAL *b, __global REAL *x,
 __kernel void mg_restrict(__global const REAL *restrict r, __global const REAL *restrict wm,
                           __global const REAL *restrict wp, __global REAL *restrict b, const int nx, const int ny,
                           const int pitch_f, const int pitch_c, const int sx, const int sy, const int ox, const int oy,
-                          const int ci0, const int cj0) {
+                          const int ci0, const int cj0, const int shift_f, const int shift_c) {
   if (!OUTSIDE(get_global_id(0), get_global_id(1))) {
-    restrict_point(r, wm, wp, b, ci0 + get_global_id(0), cj0 + get_global_id(1), pitch_f, pitch_c, sx, sy, ox, oy);
+    restrict_point(r + shift_f, wm + shift_f, wp + shift_f, b + shift_c, ci0 + get_global_id(0), cj0 + get_global_id(1),
+                   pitch_f, pitch_c, sx, sy, ox, oy);
   }
 }
 
-/* x += P e_c over the fine points (add), or x = P e_c (e_c's ghosts exchanged). */
+/* x += P e_c over the box's fine points (add), or x = P e_c (e_c's ghosts exchanged). */
 __kernel void mg_prolong(__global REAL *restrict x, __global const REAL *restrict ec, __global const REAL *restrict wm,
                          __global const REAL *restrict wp, const int nx, const int ny, const int pitch_f,
                          const int pitch_c, const int sx, const int sy, const int f0, const int c0, const int across,
-                         const int add) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (!OUTSIDE(i, j)) {
-    prolong_point(x, ec, wm, wp, i, j, pitch_f, pitch_c, sx, f0 + (sx ? i : j), c0, across, add);
+                         const int add, const int x0, const int y0, const int shift_f, const int shift_c) {
+  const int i = x0 + get_global_id(0), j = y0 + get_global_id(1);
+  if (!OUTSIDE(get_global_id(0), get_global_id(1))) {
+    prolong_point(x + shift_f, ec + shift_c, wm + shift_f, wp + shift_f, i, j, pitch_f, pitch_c, sx, f0 + (sx ? i : j),
+                  c0, across, add);
   }
 }
 
-/* A red-black Gauss-Seidel half-sweep: x_p = (b_p - sum of the couplings times x) / c_p at the points of the colour
- * ((i + j + parity) mod 2 == colour; parity: the block's global origin's), x's ghosts exchanged. */
+/* r = b - S x over the box, in stencil5.cl's order of sums (x's ghosts exchanged). */
+__kernel void mg_residual(MATRIX, __global const REAL *restrict b, __global const REAL *restrict x,
+                          __global REAL *restrict r, const int nx, const int ny, const int pitch, const int x0,
+                          const int y0, const int shift) {
+  const int i = x0 + get_global_id(0), j = y0 + get_global_id(1);
+  if (OUTSIDE(get_global_id(0), get_global_id(1))) {
+    return;
+  }
+  SHIFT_MATRIX(shift);
+  b += shift;
+  x += shift;
+  r += shift;
+  AT(r, i, j, pitch) = AT(b, i, j, pitch) -
+                       (AT(c, i, j, pitch) * AT(x, i, j, pitch) + AT(e, i, j, pitch) * AT(x, i + 1, j, pitch) +
+                        AT(e, i - 1, j, pitch) * AT(x, i - 1, j, pitch) + AT(n, i, j, pitch) * AT(x, i, j + 1, pitch) +
+                        AT(n, i, j - 1, pitch) * AT(x, i, j - 1, pitch));
+}
+
+/* A red-black Gauss-Seidel half-sweep over the box: x_p = (b_p - sum of the couplings times x) / c_p at the points
+ * of the colour ((i + j + parity) mod 2 == colour; parity: the block's global origin's), x's ghosts exchanged. */
 __kernel void mg_smooth(MATRIX, __global const REAL *restrict b, __global REAL *restrict x, const int nx, const int ny,
-                        const int pitch, const int parity, const int colour) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (!OUTSIDE(i, j) && ((i + j + parity) & 1) == colour) {
-    smooth_point(c, e, n, b, x, i, j, pitch);
+                        const int pitch, const int parity, const int colour, const int x0, const int y0,
+                        const int shift) {
+  const int i = x0 + get_global_id(0), j = y0 + get_global_id(1);
+  if (!OUTSIDE(get_global_id(0), get_global_id(1)) && ((i + j + parity) & 1) == colour) {
+    smooth_point(c + shift, e + shift, n + shift, b + shift, x + shift, i, j, pitch);
   }
 }
 
-/* The first red and black half-sweeps from x = 0 in one pass (b's and c's ghosts exchanged). */
+/* The first red and black half-sweeps from x = 0 in one pass over the box (b's and c's ghosts exchanged). */
 __kernel void mg_smooth_first(MATRIX, __global const REAL *restrict b, __global REAL *restrict x, const int nx,
-                              const int ny, const int pitch, const int parity, const int colour) {
-  const int i = get_global_id(0), j = get_global_id(1);
-  if (!OUTSIDE(i, j)) {
-    smooth_first_point(c, e, n, b, x, i, j, pitch, ((i + j + parity) & 1) == colour);
+                              const int ny, const int pitch, const int parity, const int colour, const int x0,
+                              const int y0, const int shift) {
+  const int i = x0 + get_global_id(0), j = y0 + get_global_id(1);
+  if (!OUTSIDE(get_global_id(0), get_global_id(1))) {
+    smooth_first_point(c + shift, e + shift, n + shift, b + shift, x + shift, i, j, pitch,
+                       ((i + j + parity) & 1) == colour);
   }
 }
 

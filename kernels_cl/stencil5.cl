@@ -8,14 +8,15 @@
  * neighbours are those neighbours' own e and n (symmetry), read from ghost cells at rank boundaries and zero outside
  * the grid. Kernels: apply_stencil (y = S x), residual_stencil (r = b - S x), black_jacobi (x += r / c at the black
  * points). Macros: REAL (common.clh).
- * Layout: a[j + 1][i + 1] with row pitch `pitch` (every field has ghost width 1); one work-item per owned point. */
+ * Layout: a[j + g][i + g] with row pitch `pitch`, g the fields' ghost width (origin = g pitch + g, the place of point
+ * (0, 0)); one work-item per owned point. */
 
-#define AT(a, i, j) (a)[((j) + 1) * pitch + (i) + 1]
-#define OWNED_ARGS const int nx, const int ny, const int pitch
+#define AT(a, i, j) (a)[origin + (j)*pitch + (i)]
+#define OWNED_ARGS const int nx, const int ny, const int pitch, const int origin
 
 INLINE REAL stencil(__global const REAL *restrict c, __global const REAL *restrict east,
                     __global const REAL *restrict north, __global const REAL *restrict x, const int i, const int j,
-                    const int pitch) {
+                    const int pitch, const int origin) {
   return AT(c, i, j) * AT(x, i, j) + AT(east, i, j) * AT(x, i + 1, j) + AT(east, i - 1, j) * AT(x, i - 1, j) +
          AT(north, i, j) * AT(x, i, j + 1) + AT(north, i, j - 1) * AT(x, i, j - 1);
 }
@@ -26,7 +27,7 @@ __kernel void apply_stencil(__global const REAL *restrict c, __global const REAL
                             __global REAL *restrict y, OWNED_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (!OUTSIDE(i, j)) {
-    AT(y, i, j) = stencil(c, east, north, x, i, j, pitch);
+    AT(y, i, j) = stencil(c, east, north, x, i, j, pitch, origin);
   }
 }
 
@@ -36,7 +37,7 @@ __kernel void residual_stencil(__global const REAL *restrict c, __global const R
                                __global const REAL *restrict b, __global REAL *restrict r, OWNED_ARGS) {
   const int i = get_global_id(0), j = get_global_id(1);
   if (!OUTSIDE(i, j)) {
-    AT(r, i, j) = AT(b, i, j) - stencil(c, east, north, x, i, j, pitch);
+    AT(r, i, j) = AT(b, i, j) - stencil(c, east, north, x, i, j, pitch, origin);
   }
 }
 

@@ -16,8 +16,12 @@
  *   couplings' sums in x and y within a factor 2) is not relaxed, its correction the coarse one interpolated.
  * - several ranks: the first level of at most 4096 points, or the first some rank could no longer keep a point of,
  *   is gathered onto every rank (gather.h): each rank restricts its block of it, one MPI_Allgatherv a V-cycle
- *   assembles it everywhere, and every rank runs the levels below alone, with no exchange; the levels above exchange
- *   ghosts before each half-sweep, residual and grid transfer. The setup gathers the Galerkin product the same way.
+ *   assembles it everywhere, and every rank runs the levels below alone, with no exchange. The setup gathers the
+ *   Galerkin product the same way. The levels above are communication-avoiding (mg5.c: plan_wide): a level's b is
+ *   exchanged once a visit over ghosts wide enough (3 to 12) that its sweeps, residual and prolongation compute the
+ *   ghosts they read themselves, one exchange a level where the plain cycle (HYDROCL_MG_WIDE=0; periodic sides,
+ *   blocks narrower than the ghosts) exchanges before each half-sweep, residual and grid transfer, with the same
+ *   bits.
  * - the coarse levels in one launch (closed sides): from the first level of one rank or gathered onto every rank of
  *   at most 16 points a work-item of one work-group (4096 points with 256 work-items), the rest of the V-cycle is one
  *   kernel of one work-group, its steps separated by barriers, on a packed copy of those levels' matrices made at
@@ -48,5 +52,7 @@ HclStatus mg5_precond_create(const Mg5Options *options, Precond **out);
  * halves to the next (0: x, 1: y, -1: the coarsest): for reports and tests. */
 int mg5_levels(const Precond *pc);
 void mg5_level_shape(const Precond *pc, int l, int *nx, int *ny, int *halves);
+/* Level l's ghost width: 1, or wider on a level split over the ranks of the communication-avoiding cycle. */
+int mg5_level_ghost(const Precond *pc, int l);
 
 #endif

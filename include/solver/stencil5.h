@@ -7,8 +7,8 @@
  * the coupling east of each point with its east neighbour (0 on the grid's last column) and north with its north
  * neighbour (0 on the last row); Dirichlet and Neumann rows are the model's to fold in. operator_setup after every
  * assembly exchanges the couplings' ghosts and refuses a centre that is not positive (no SPD matrix has one; HCL_EDATA
- * with the smallest). Its vectors are 2D fields of ghost width 1 in its precision (operator_space). Every call is
- * collective. */
+ * with the smallest). Its vectors are 2D fields of ghost width 1 in its precision (operator_space); of a wider one
+ * where made by stencil5_create_ghosted. Every call is collective. */
 #ifndef HYDROCL_STENCIL5_H
 #define HYDROCL_STENCIL5_H
 
@@ -21,6 +21,8 @@
 
 /* Borrows rt and decomp. */
 HclStatus stencil5_create(Runtime *rt, const Decomp *decomp, Precision precision, Operator **out);
+/* The same with fields and vectors of a wider ghost width (the 5-point multigrid's communication-avoiding levels). */
+HclStatus stencil5_create_ghosted(Runtime *rt, const Decomp *decomp, Precision precision, int ghost, Operator **out);
 
 /* The matrix fields of a 5-point operator, centre, east and north (borrowed, for the model's assembly); HCL_EDATA
  * naming the operator when op is not one (a preconditioner that needs the stencil's coefficients). */

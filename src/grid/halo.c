@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "clerror.h"
+#include "env.h"
 #include "kernel.h"
 #include "par.h"
 #include "program.h"
@@ -605,10 +606,7 @@ static int smaller(int a, int b) {
 static double overlap_cells(void) {
   static double cells = -1;
   if (cells < 0) {
-    const char *value = getenv("HYDROCL_OVERLAP_CELLS");
-    char *end = NULL;
-    double given = value ? strtod(value, &end) : -1;
-    cells = value && end != value && *end == '\0' && given >= 0 ? given : HALO_OVERLAP_CELLS;
+    cells = env_count("HYDROCL_OVERLAP_CELLS", HALO_OVERLAP_CELLS);
   }
   return cells;
 }

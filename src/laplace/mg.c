@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "clerror.h"
+#include "env.h"
 #include "fd.h"
 #include "gather.h"
 #include "halo.h"
@@ -129,18 +130,10 @@ static bool choose_halving(const Level *fine, const MgSpec *spec, const DecompSp
   return halve[0] || halve[1] || halve[2];
 }
 
-/* A count from the environment's variable name: a whole number >= 0, else fallback. */
-static double environment_count(const char *name, double fallback) {
-  const char *value = getenv(name);
-  char *end = NULL;
-  double given = value ? strtod(value, &end) : -1;
-  return value && end != value && *end == '\0' && given >= 0 ? given : fallback;
-}
-
 /* The largest level gathered onto every rank: GATHER_COLUMNS, or the environment's HYDROCL_MG_GATHER_COLUMNS (0:
  * only where splitting would leave a rank without a point; the rank tests run so, to split more levels). */
 static double gather_columns(void) {
-  return environment_count("HYDROCL_MG_GATHER_COLUMNS", GATHER_COLUMNS);
+  return env_count("HYDROCL_MG_GATHER_COLUMNS", GATHER_COLUMNS);
 }
 
 static bool split(const Level *L) {
@@ -270,7 +263,7 @@ static int coarse_reach(const Level *f, const Level *c) {
 static bool plan_wide(Mg *m) {
   const MgOptions *o = &m->spec.options;
   int keep = 0; /* level 0: the V-cycle's correction, read on owned points only */
-  if (!split(&m->level[0]) || environment_count("HYDROCL_MG_WIDE", 1) == 0) {
+  if (!split(&m->level[0]) || env_count("HYDROCL_MG_WIDE", 1) == 0) {
     return false;
   }
   for (int l = 0; l < m->gathered; l++) {

@@ -3,26 +3,33 @@
  * kernels_cl/mg5.cl). */
 #include "mg5.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "clerror.h"
+#include "env.h"
 #include "gather.h"
 #include "kernel.h"
 #include "log.h"
+#include "par.h"
 #include "program.h"
 #include "stencil5.h"
 
 enum { WG_X = 32, WG_Y = 4, MAX_LEVELS = 64 };
-enum { K_WEIGHTS, K_RAP, K_COLLAPSE, K_RESTRICT, K_PROLONG, K_SMOOTH, K_SMOOTH_FIRST, K_TAIL, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"mg_weights", "mg_rap",    "mg_collapse",     "mg_restrict",
-                                                   "mg_prolong", "mg_smooth", "mg_smooth_first", "mg_tail"};
+enum { K_WEIGHTS, K_RAP, K_COLLAPSE, K_RESTRICT, K_PROLONG, K_RESIDUAL, K_SMOOTH, K_SMOOTH_FIRST, K_TAIL, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"mg_weights",  "mg_rap",          "mg_collapse",
+                                                   "mg_restrict", "mg_prolong",      "mg_residual",
+                                                   "mg_smooth",   "mg_smooth_first", "mg_tail"};
 /* The tail: the levels from the first of at most TAIL_POINTS_PER_ITEM points a work-item on, in one launch. */
 enum { TAIL_GROUP = 256, TAIL_POINTS_PER_ITEM = 16 };
 /* On several ranks, the first level of at most GATHER_POINTS points (the tail's capacity), or the first that would
  * leave a rank without a point, is gathered onto every rank, which runs the levels below alone (gather.h). */
 enum { GATHER_POINTS = TAIL_GROUP * TAIL_POINTS_PER_ITEM };
+/* The widest ghosts a split level takes for the communication-avoiding cycle (plan_wide): beyond, a level exchanges
+ * its correction at the end of its visit instead of computing the ghosts its finer level reads. */
+enum { WIDE_GHOST_MAX = 12 };
 /* A tail level's row in the table (mg5.cl's TAIL_* fields): nx, ny, pitch, halves, relaxed, then the offsets of its
  * arrays in the packed buffer. */
 enum { ROW_NX, ROW_NY, ROW_PITCH, ROW_HALVES, ROW_RELAXED, ROW_ARRAYS, TAIL_ARRAYS = 8, ROW_FIELDS = 13 };
@@ -41,6 +48,9 @@ typedef struct {
   int halves;     /* the direction halved to the next level, or HALVES_NONE */
   bool relaxed;   /* false: PFMG's skipped relaxation (mg5.h) */
   bool isotropic; /* its couplings' sums in x and y within a factor 2 of each other */
+  int ghost;      /* of its fields: 1, or wider on a split level of the communication-avoiding cycle */
+  int reach;      /* that cycle: the ghosts of x the prolongation into this level writes */
+  bool exchange_up; /* that cycle: x exchanged at the end of the visit (its finer level reads more than it keeps) */
 } Level;
 
 typedef struct {
@@ -50,6 +60,7 @@ typedef struct {
   Level levels[MAX_LEVELS];
   int nlevels;
   bool converts;      /* the levels' precision is not the operator's: the finest level is its converted copy */
+  bool wide;          /* the split levels run the communication-avoiding cycle (plan_wide) */
   int coarse_sweeps;  /* symmetric sweep pairs on the coarsest level */
   int gathered;       /* the first level gathered onto every rank, or nlevels (none: one rank, or none small) */
   Gather *gather;     /* its assembly from the ranks' blocks */
@@ -70,6 +81,7 @@ static void level_free(Level *L) {
   if (L->owns_op) {
     operator_destroy(&L->op);
   }
+  L->owns_op = false;
   decomp_destroy(&L->own_decomp);
 }
 
@@ -102,8 +114,18 @@ static int pitch_of(const Level *L) {
   return field_pitch(L->matrix[0]);
 }
 
+/* How far a kernel moves its pointers to address the level's fields with mg5.cl's AT (ghost width 1). */
+static int shift_of(const Level *L) {
+  return (L->ghost - 1) * (pitch_of(L) + 1);
+}
+
 static bool split(const Level *L) {
   return local_of(L)->px * local_of(L)->py > 1;
+}
+
+/* The finest level is a copy of the operator's: converted to the levels' precision, or with wider ghosts. */
+static bool own_finest(const Mg5 *m) {
+  return m->converts || m->wide;
 }
 
 /* A launch over nx x ny points, arrays: the values it moves a point. */
@@ -114,6 +136,24 @@ static HclStatus launch_box(Mg5 *m, KernelArgs *a, int nx, int ny, double arrays
 
 static HclStatus launch_points(Mg5 *m, KernelArgs *a, const Level *L, double arrays) {
   return launch_box(m, a, local_of(L)->nx, local_of(L)->ny, arrays);
+}
+
+/* A launch over a box of the level's points (local indices, ghosts included on a wide level) of a kernel whose last
+ * arguments are the box's first point and the level's shift (mg5.cl). */
+static HclStatus launch_in(Mg5 *m, KernelArgs *a, const Level *L, CellBox box, double arrays) {
+  arg_int(a, box.x0);
+  arg_int(a, box.y0);
+  arg_int(a, shift_of(L));
+  return launch_box(m, a, box.nx, box.ny, arrays);
+}
+
+/* Level L's owned points and w more on each side towards another rank (a wide level's ghosts; it has no periodic
+ * side, plan_wide). */
+static CellBox widened(const Level *L, int w) {
+  const DecompLocal *l = local_of(L);
+  int west = l->neighbor[1][0] >= 0 ? w : 0, east = l->neighbor[1][2] >= 0 ? w : 0;
+  int south = l->neighbor[0][1] >= 0 ? w : 0, north = l->neighbor[2][1] >= 0 ? w : 0;
+  return (CellBox){-west, -south, l->nx + west + east, l->ny + south + north};
 }
 
 static void arg_matrix(KernelArgs *a, const Level *L) {
@@ -144,32 +184,49 @@ static void transfer_box(const Mg5 *m, const Level *c, int box[4]) {
   box[3] = local_of(c)->ny;
 }
 
-/* One red-black half-sweep of colour on level L, or (first) the red and the black one from x = 0. */
-static HclStatus smooth(Mg5 *m, Level *L, Vec *b, Vec *x, int colour, bool first) {
+/* One red-black half-sweep of colour on level L over box, or (first) the red and the black one from x = 0. The
+ * ghosts it reads (b's for the first, else x's) are the caller's to exchange. */
+static HclStatus smooth(Mg5 *m, Level *L, Vec *b, Vec *x, int colour, bool first, CellBox box) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = local_of(L);
   KernelArgs a = kernel_args(m->kernels[first ? K_SMOOTH_FIRST : K_SMOOTH]);
-  TRY(vec_ghosts(first ? b : x));
   arg_matrix(&a, L);
   arg_mem(&a, vec_buffer(b));
   arg_mem(&a, vec_buffer(x));
-  arg_int(&a, l->nx);
-  arg_int(&a, l->ny);
+  arg_int(&a, box.nx);
+  arg_int(&a, box.ny);
   arg_int(&a, pitch_of(L));
   arg_int(&a, (l->x0 + l->y0) & 1);
   arg_int(&a, colour);
-  TRY(launch_points(m, &a, L, first ? 5 : 6));
+  TRY(launch_in(m, &a, L, box, first ? 5 : 6));
   vec_touch(x);
 cleanup:
   return status;
 }
 
-/* b_c = P^T r; on the gathered level, each rank's block assembled on every rank. */
+/* r = b - S x over box (x's ghosts exchanged by the caller). */
+static HclStatus residual(Mg5 *m, Level *L, Vec *b, Vec *x, CellBox box) {
+  HclStatus status = HCL_OK;
+  KernelArgs a = kernel_args(m->kernels[K_RESIDUAL]);
+  arg_matrix(&a, L);
+  arg_mem(&a, vec_buffer(b));
+  arg_mem(&a, vec_buffer(x));
+  arg_mem(&a, vec_buffer(L->r));
+  arg_int(&a, box.nx);
+  arg_int(&a, box.ny);
+  arg_int(&a, pitch_of(L));
+  TRY(launch_in(m, &a, L, box, 7));
+  vec_touch(L->r);
+cleanup:
+  return status;
+}
+
+/* b_c = P^T r (r's ghosts exchanged by the caller); on the gathered level, each rank's block assembled on every
+ * rank. */
 static HclStatus restrict_to(Mg5 *m, Level *f, Vec *r, Level *c) {
   HclStatus status = HCL_OK;
   int box[4];
   transfer_box(m, c, box);
-  TRY(vec_ghosts(r));
   KernelArgs a = kernel_args(m->kernels[K_RESTRICT]);
   arg_mem(&a, vec_buffer(r));
   arg_mem(&a, vec_buffer(f->wm));
@@ -182,6 +239,8 @@ static HclStatus restrict_to(Mg5 *m, Level *f, Vec *r, Level *c) {
   arg_direction(&a, f, c);
   arg_int(&a, box[0]);
   arg_int(&a, box[1]);
+  arg_int(&a, shift_of(f));
+  arg_int(&a, shift_of(c));
   if (box[2] > 0 && box[3] > 0) {
     TRY(launch_box(m, &a, box[2], box[3], 6));
   }
@@ -193,19 +252,18 @@ cleanup:
   return status;
 }
 
-/* x_f += P e_c (add), or x_f = P e_c. */
-static HclStatus prolong_to(Mg5 *m, Level *c, Level *f, Vec *x, bool add) {
+/* x_f += P e_c (add), or x_f = P e_c, over a box of f's points (e_c's ghosts exchanged by the caller). */
+static HclStatus prolong_to(Mg5 *m, Level *c, Level *f, Vec *x, bool add, CellBox box) {
   HclStatus status = HCL_OK;
   const DecompLocal *lf = local_of(f), *lc = local_of(c);
   bool along_x = f->halves == HALVES_X;
-  TRY(vec_ghosts(c->x));
   KernelArgs a = kernel_args(m->kernels[K_PROLONG]);
   arg_mem(&a, vec_buffer(x));
   arg_mem(&a, vec_buffer(c->x));
   arg_mem(&a, vec_buffer(f->wm));
   arg_mem(&a, vec_buffer(f->wp));
-  arg_int(&a, lf->nx);
-  arg_int(&a, lf->ny);
+  arg_int(&a, box.nx);
+  arg_int(&a, box.ny);
   arg_int(&a, pitch_of(f));
   arg_int(&a, pitch_of(c));
   arg_int(&a, along_x);
@@ -214,7 +272,11 @@ static HclStatus prolong_to(Mg5 *m, Level *c, Level *f, Vec *x, bool add) {
   arg_int(&a, along_x ? lc->x0 : lc->y0);
   arg_int(&a, along_x ? lf->y0 - lc->y0 : lf->x0 - lc->x0);
   arg_int(&a, add);
-  TRY(launch_points(m, &a, f, add ? 4.5 : 3.5));
+  arg_int(&a, box.x0);
+  arg_int(&a, box.y0);
+  arg_int(&a, shift_of(f));
+  arg_int(&a, shift_of(c));
+  TRY(launch_box(m, &a, box.nx, box.ny, add ? 4.5 : 3.5));
   vec_touch(x);
 cleanup:
   return status;
@@ -238,37 +300,85 @@ cleanup:
   return status;
 }
 
+/* A half-sweep over the owned points, the ghosts it reads exchanged first. */
+static HclStatus sweep(Mg5 *m, Level *L, Vec *b, Vec *x, int colour, bool first) {
+  HclStatus status = HCL_OK;
+  TRY(vec_ghosts(first ? b : x));
+  TRY(smooth(m, L, b, x, colour, first, widened(L, 0)));
+cleanup:
+  return status;
+}
+
 /* x = M_l^-1 b on level l, from x = 0: a red and a black half-sweep, the coarse correction, the black and the red;
  * on the coarsest level coarse_sweeps such pairs each way; on a level that is not relaxed, the coarse correction of
- * b alone (M_l^-1 = P M_{l+1}^-1 P^T). */
+ * b alone (M_l^-1 = P M_{l+1}^-1 P^T). Every step on the owned points, the ghosts it reads exchanged before it. */
 static HclStatus cycle(Mg5 *m, int l, Vec *b, Vec *x) {
   HclStatus status = HCL_OK;
   Level *L = &m->levels[l], *C = &m->levels[l + 1];
+  CellBox own = widened(L, 0);
   if (l == m->tail) {
     TRY(tail_cycle(m, b, x));
     goto cleanup;
   }
   if (!L->relaxed) {
+    TRY(vec_ghosts(b));
     TRY(restrict_to(m, L, b, C));
     TRY(cycle(m, l + 1, C->b, C->x));
-    TRY(prolong_to(m, C, L, x, false));
+    TRY(vec_ghosts(C->x));
+    TRY(prolong_to(m, C, L, x, false, own));
     goto cleanup;
   }
   int pairs = L->halves == HALVES_NONE ? m->coarse_sweeps : 1;
-  TRY(smooth(m, L, b, x, RED, true));
+  TRY(sweep(m, L, b, x, RED, true));
   for (int s = 1; s < pairs; s++) {
-    TRY(smooth(m, L, b, x, RED, false));
-    TRY(smooth(m, L, b, x, BLACK, false));
+    TRY(sweep(m, L, b, x, RED, false));
+    TRY(sweep(m, L, b, x, BLACK, false));
   }
   if (L->halves != HALVES_NONE) {
-    TRY(operator_residual(L->op, b, x, L->r, NULL));
+    TRY(vec_ghosts(x));
+    TRY(residual(m, L, b, x, own));
+    TRY(vec_ghosts(L->r));
     TRY(restrict_to(m, L, L->r, C));
     TRY(cycle(m, l + 1, C->b, C->x));
-    TRY(prolong_to(m, C, L, x, true));
+    TRY(vec_ghosts(C->x));
+    TRY(prolong_to(m, C, L, x, true, own));
   }
   for (int s = 0; s < pairs; s++) {
-    TRY(smooth(m, L, b, x, BLACK, false));
-    TRY(smooth(m, L, b, x, RED, false));
+    TRY(sweep(m, L, b, x, BLACK, false));
+    TRY(sweep(m, L, b, x, RED, false));
+  }
+cleanup:
+  return status;
+}
+
+/* The communication-avoiding V-cycle from split level l down (plan_wide): the level's b exchanged once over its
+ * ghosts, then each step over as many of them as it can still compute, so that x ends the visit valid on the reach
+ * its finer level's prolongation reads, with no other exchange (or, where the level exchanges up, on its own points
+ * and then exchanged). The gathered level and those below run the plain cycle, alone on every rank. A step's result
+ * on a ghost point is its owner's arithmetic on its owner's values: the plain cycle's bits. */
+static HclStatus wide_cycle(Mg5 *m, int l) {
+  HclStatus status = HCL_OK;
+  Level *L = &m->levels[l], *C = &m->levels[l + 1];
+  if (l == m->gathered) {
+    TRY(cycle(m, l, L->b, L->x));
+    goto cleanup;
+  }
+  TRY(vec_ghosts(L->b));
+  if (L->relaxed) {
+    TRY(smooth(m, L, L->b, L->x, RED, true, widened(L, L->ghost - 1))); /* reads b one point further */
+    TRY(residual(m, L, L->b, L->x, widened(L, 1))); /* the restriction reads one point beyond the block */
+    TRY(restrict_to(m, L, L->r, C));
+  } else {
+    TRY(restrict_to(m, L, L->b, C));
+  }
+  TRY(wide_cycle(m, l + 1));
+  TRY(prolong_to(m, C, L, L->x, L->relaxed, widened(L, L->reach)));
+  if (L->relaxed) {
+    TRY(smooth(m, L, L->b, L->x, BLACK, false, widened(L, L->reach - 1)));
+    TRY(smooth(m, L, L->b, L->x, RED, false, widened(L, L->reach - 2)));
+  }
+  if (L->exchange_up) {
+    TRY(vec_ghosts(L->x));
   }
 cleanup:
   return status;
@@ -278,12 +388,12 @@ static HclStatus apply(void *ctx, Vec *r, Vec *z) {
   HclStatus status = HCL_OK;
   Mg5 *m = ctx;
   Level *L = &m->levels[0];
-  if (!m->converts) {
+  if (!own_finest(m)) {
     TRY(cycle(m, 0, r, z));
     goto cleanup;
   }
   TRY(vec_convert(L->b, r));
-  TRY(cycle(m, 0, L->b, L->x));
+  TRY(m->wide ? wide_cycle(m, 0) : cycle(m, 0, L->b, L->x));
   TRY(vec_convert(z, L->x));
 cleanup:
   return status;
@@ -312,6 +422,7 @@ static HclStatus make_weights(Mg5 *m, Level *f) {
   arg_int(&a, along_x);
   arg_int(&a, !along_x);
   arg_int(&a, (along_x ? l->x0 : l->y0) & 1);
+  arg_int(&a, shift_of(f));
   TRY(launch_points(m, &a, f, 5));
   vec_touch(f->wm);
   vec_touch(f->wp);
@@ -344,6 +455,8 @@ static HclStatus make_coarse_matrix(Mg5 *m, Level *f, Level *c) {
   arg_direction(&a, f, c);
   arg_int(&a, box[0]);
   arg_int(&a, box[1]);
+  arg_int(&a, shift_of(f));
+  arg_int(&a, shift_of(c));
   if (box[2] > 0 && box[3] > 0) {
     TRY(launch_box(m, &a, box[2], box[3], 20));
   }
@@ -364,6 +477,7 @@ static HclStatus make_coarse_matrix(Mg5 *m, Level *f, Level *c) {
   arg_int(&a, lc->nx);
   arg_int(&a, lc->ny);
   arg_int(&a, pitch_of(c));
+  arg_int(&a, shift_of(c));
   TRY(launch_points(m, &a, c, 8));
   TRY(operator_setup(c->op));
   TRY(refresh_centre(c));
@@ -410,13 +524,13 @@ static void choose_relaxed(Mg5 *m) {
   }
 }
 
-/* A level's operator (made on its decomposition unless given), its matrix and its vectors. */
+/* A level's operator (made on its decomposition with its ghosts unless given), its matrix and its vectors. */
 static HclStatus make_level(Mg5 *m, Level *L, Operator *given, bool own_vectors) {
   HclStatus status = HCL_OK;
   if (given) {
     L->op = given;
   } else {
-    TRY(stencil5_create(m->rt, L->decomp, m->precision, &L->op));
+    TRY(stencil5_create_ghosted(m->rt, L->decomp, m->precision, L->ghost, &L->op));
     L->owns_op = true;
   }
   TRY(stencil5_fields(L->op, L->matrix));
@@ -433,10 +547,11 @@ cleanup:
   return status;
 }
 
-/* The finest level: the operator itself, or a copy in the levels' precision (its matrix converted at every setup). */
+/* The finest level: the operator itself, or a copy in the levels' precision or with wider ghosts (its matrix
+ * converted at every setup). */
 static HclStatus make_finest(Mg5 *m, Operator *op) {
   m->levels[0].decomp = stencil5_decomp(op);
-  return make_level(m, &m->levels[0], m->converts ? NULL : op, m->converts);
+  return make_level(m, &m->levels[0], own_finest(m) ? NULL : op, own_finest(m));
 }
 
 /* The tail's packed arrays: the matrices and weights copied from the levels' fields at every setup (b, x and r are
@@ -527,30 +642,98 @@ cleanup:
 
 static void describe(const Mg5 *m) {
   int split_levels = 0;
+  char ghosts[MAX_LEVELS * 8] = "", tail[32] = "none";
   for (int l = 0; l < m->nlevels; l++) {
     split_levels += split(&m->levels[l]);
   }
-  char tail[32] = "none";
+  size_t used = 0;
+  for (int l = 0; m->wide && l < m->gathered && used < sizeof ghosts; l++) {
+    used += (size_t)snprintf(ghosts + used, sizeof ghosts - used, " %d%s", m->levels[l].ghost,
+                             m->levels[l].exchange_up ? "+" : "");
+  }
   if (m->tail < m->nlevels) {
     snprintf(tail, sizeof tail, "from level %d", m->tail);
   }
-  log_verbose("5-point multigrid: %d levels, %d split over the ranks, %d gathered onto every rank; one-launch tail %s",
-              m->nlevels, split_levels, split_levels ? m->nlevels - m->gathered : 0, tail);
+  log_verbose("5-point multigrid: %d levels, %d split over the ranks (%s%s), %d gathered onto every rank; one-launch "
+              "tail %s",
+              m->nlevels, split_levels, m->wide ? "communication-avoiding, ghosts" : "plain cycle", ghosts,
+              split_levels ? m->nlevels - m->gathered : 0, tail);
 }
 
-/* The hierarchy at the first setup: each level's direction from its matrix, then the next level and its matrix. */
-static HclStatus build_levels(Mg5 *m, Operator *op) {
+/* The fewest points a rank owns of level L along a direction split over several ranks (a ghost width may not exceed
+ * it: field.h). */
+static int smallest_block(const Level *L) {
+  const DecompLocal *l = local_of(L);
+  int smallest = INT_MAX;
+  for (int r = 0; r < par_size(); r++) {
+    int x0, y0, nx, ny;
+    decomp_block_of(L->decomp, r, &x0, &y0, &nx, &ny);
+    smallest = l->px > 1 && nx < smallest ? nx : smallest;
+    smallest = l->py > 1 && ny < smallest ? ny : smallest;
+  }
+  return smallest;
+}
+
+/* The ghosts of level c the prolongation into reach ghosts of its finer level reads: along the halved direction
+ * half of them and one more (a fine point's parents are g / 2 - 1 and g / 2), across it as many. */
+static int coarse_keep(int reach) {
+  int along = (reach + 1) / 2 + 1;
+  return reach > along ? reach : along;
+}
+
+/* The communication-avoiding cycle (after the ghost-avoiding smoothing of Williams et al., Optimization of geometric
+ * multigrid for emerging multi- and manycore processors, 2012, as the potential-flow V-cycle's, laplace/mg.c): a
+ * split level exchanges its b once a visit, over ghosts wide enough that its steps compute the ghosts they read
+ * themselves. Planned from the finest level down, each level keeping the ghosts of x its finer level's prolongation
+ * reads (keep): the first half-sweep pair from x = 0 over ghost - 1 (it reads b and c one point further), the
+ * residual over 1 (the restriction's reach), on the way back the prolongation over reach = keep + 2 and the two
+ * half-sweeps each over one fewer, which needs ghost >= keep + 3 (a level PFMG leaves unrelaxed needs fewer; the
+ * widths are the relaxed ones). Where that exceeds WIDE_GHOST_MAX the level exchanges x at the end of its visit
+ * instead (keep from its own points). False (the plain cycle) on one rank, across a periodic side, where a rank's
+ * block is narrower than its level's ghosts, and with the environment's HYDROCL_MG_WIDE=0 (the rank tests compare
+ * the two). */
+static bool plan_wide(Mg5 *m) {
+  const DecompSpec *g = decomp_spec(m->levels[0].decomp);
+  if (!split(&m->levels[0]) || g->periodic_x || g->periodic_y || env_count("HYDROCL_MG_WIDE", 1) == 0) {
+    return false;
+  }
+  int ghost[MAX_LEVELS], reach[MAX_LEVELS], keep = 0;
+  bool up[MAX_LEVELS];
+  for (int l = 0; l < m->gathered; l++) {
+    up[l] = keep + 3 > WIDE_GHOST_MAX;
+    ghost[l] = !up[l] ? keep + 3 : keep > 3 ? keep : 3;
+    if (ghost[l] > WIDE_GHOST_MAX || ghost[l] > smallest_block(&m->levels[l])) {
+      return false;
+    }
+    reach[l] = (up[l] ? 0 : keep) + (m->levels[l].relaxed ? 2 : 0);
+    keep = coarse_keep(reach[l]);
+  }
+  for (int l = 0; l < m->gathered; l++) {
+    m->levels[l].ghost = ghost[l];
+    m->levels[l].reach = reach[l];
+    m->levels[l].exchange_up = up[l];
+  }
+  return true;
+}
+
+/* The hierarchy: each level's direction from its matrix (or as planned: a second build, with the widths of
+ * plan_wide), then the next level and its matrix. */
+static HclStatus build_levels(Mg5 *m, Operator *op, bool planned) {
   HclStatus status = HCL_OK;
+  if (!planned) {
+    m->levels[0].ghost = 1;
+  }
   TRY(make_finest(m, op));
   m->nlevels = 1;
-  m->gathered = MAX_LEVELS; /* none yet (transfer_box) */
-  if (m->converts) {
+  if (own_finest(m)) {
     TRY(stencil5_convert_matrix(m->levels[0].op, op));
   }
   TRY(refresh_centre(&m->levels[0]));
   for (int l = 0;; l++) {
     Level *f = &m->levels[l];
-    TRY(choose_direction(f, &f->halves));
+    if (!planned) {
+      TRY(choose_direction(f, &f->halves));
+    }
     if (f->halves == HALVES_NONE || l + 1 == MAX_LEVELS) {
       f->halves = HALVES_NONE;
       break;
@@ -558,14 +741,35 @@ static HclStatus build_levels(Mg5 *m, Operator *op) {
     Level *c = &m->levels[l + 1];
     TRY(coarse_decomp(m, f, l + 1));
     c->decomp = c->own_decomp;
+    if (!planned) {
+      c->ghost = 1;
+    }
     m->nlevels++;
     TRY(make_level(m, c, NULL, true));
     TRY(make_coarse_matrix(m, f, c));
   }
+cleanup:
+  return status;
+}
+
+/* The hierarchy at the first setup, built again with wider ghosts where the communication-avoiding cycle applies,
+ * and its tail. */
+static HclStatus first_setup(Mg5 *m, Operator *op) {
+  HclStatus status = HCL_OK;
+  m->gathered = MAX_LEVELS; /* none yet (transfer_box) */
+  TRY(build_levels(m, op, false));
+  m->gathered = m->gathered < m->nlevels ? m->gathered : m->nlevels;
   const DecompSpec *coarsest = decomp_spec(m->levels[m->nlevels - 1].decomp);
   m->coarse_sweeps = coarsest->nx + coarsest->ny;
-  m->gathered = m->gathered < m->nlevels ? m->gathered : m->nlevels;
   choose_relaxed(m);
+  if (plan_wide(m)) {
+    for (int l = m->nlevels - 1; l >= 0; l--) {
+      level_free(&m->levels[l]);
+    }
+    gather_destroy(&m->gather); /* it holds the first build's communicator */
+    m->wide = true;
+    TRY(build_levels(m, op, true));
+  }
   TRY(plan_tail(m));
   TRY(pack_tail(m));
   describe(m);
@@ -584,11 +788,11 @@ static HclStatus setup(void *ctx, Operator *op) {
     m->converts = m->precision != vspace_precision(operator_space(op));
     KernelConfig config = {.precision = m->precision, .stencil_radius = 1, .wg_x = WG_X, .wg_y = WG_Y};
     TRY(program_build_kernels(m->rt, "mg5", &config, kernel_names, NKERNELS, &m->program, m->kernels));
-    TRY(build_levels(m, op));
+    TRY(first_setup(m, op));
     goto cleanup;
   }
   ASSERT(stencil5_decomp(op) == m->levels[0].decomp);
-  if (m->converts) {
+  if (own_finest(m)) {
     TRY(stencil5_convert_matrix(m->levels[0].op, op));
   }
   TRY(refresh_centre(&m->levels[0]));
@@ -627,4 +831,8 @@ void mg5_level_shape(const Precond *pc, int l, int *nx, int *ny, int *halves) {
   *nx = decomp_spec(L->decomp)->nx;
   *ny = decomp_spec(L->decomp)->ny;
   *halves = L->halves;
+}
+
+int mg5_level_ghost(const Precond *pc, int l) {
+  return mg_of(pc)->levels[l].ghost;
 }

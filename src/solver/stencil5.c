@@ -8,7 +8,7 @@
 #include "kernel.h"
 #include "program.h"
 
-enum { GHOST = 1, WG_X = 32, WG_Y = 4 };
+enum { WG_X = 32, WG_Y = 4 };
 enum { K_APPLY, K_RESIDUAL, K_BLACK_JACOBI, NKERNELS };
 static const char *const kernel_names[NKERNELS] = {"apply_stencil", "residual_stencil", "black_jacobi"};
 
@@ -16,6 +16,7 @@ typedef struct {
   Runtime *rt;
   const Decomp *decomp;
   Precision precision;
+  int ghost; /* of its fields */
   VecSpace *space;
   Field *centre, *east, *north;
   Vec *matrix_vecs[3]; /* centre (the diagonal), east and north as vectors of the space */
@@ -54,7 +55,11 @@ cleanup:
   return status;
 }
 
-/* Kernel k over the owned points: the matrix, then buffers, then the block's shape. */
+/* The place of point (0, 0) in the fields (stencil5.cl). */
+static int origin_of(const Stencil5 *s) {
+  return s->ghost * (field_pitch(s->centre) + 1);
+}
+
 /* Kernel k with the stencil and vectors (x first) as its arguments, while x's ghosts travel (vec.h). */
 static HclStatus launch(Stencil5 *s, int k, Vec *const *vectors, int nvectors) {
   const DecompLocal *l = decomp_local(s->decomp);
@@ -68,6 +73,7 @@ static HclStatus launch(Stencil5 *s, int k, Vec *const *vectors, int nvectors) {
   arg_int(&a, l->nx);
   arg_int(&a, l->ny);
   arg_int(&a, field_pitch(s->centre));
+  arg_int(&a, origin_of(s));
   BoxKernel launch = {s->rt, a, WG_X, WG_Y, (3.0 + nvectors) * precision_bytes(s->precision)};
   return vec_ghosts_behind(vectors[0], 1, halo_launch_box, &launch);
 }
@@ -102,11 +108,15 @@ static const OperatorOps OPS = {.name = "the 5-point stencil",
                                 .destroy = destroy};
 
 static HclStatus make_field(Stencil5 *s, const char *name, Field **f) {
-  FieldSpec spec = {.name = name, .nz = 1, .ghost = GHOST, .precision = s->precision};
+  FieldSpec spec = {.name = name, .nz = 1, .ghost = s->ghost, .precision = s->precision};
   return field_create(s->rt, s->decomp, &spec, f);
 }
 
 HclStatus stencil5_create(Runtime *rt, const Decomp *decomp, Precision precision, Operator **out) {
+  return stencil5_create_ghosted(rt, decomp, precision, 1, out);
+}
+
+HclStatus stencil5_create_ghosted(Runtime *rt, const Decomp *decomp, Precision precision, int ghost, Operator **out) {
   HclStatus status = HCL_OK;
   Stencil5 *s = NULL;
   *out = NULL;
@@ -114,7 +124,8 @@ HclStatus stencil5_create(Runtime *rt, const Decomp *decomp, Precision precision
   s->rt = rt;
   s->decomp = decomp;
   s->precision = precision;
-  FieldSpec spec = {.nz = 1, .ghost = GHOST, .precision = precision};
+  s->ghost = ghost;
+  FieldSpec spec = {.nz = 1, .ghost = ghost, .precision = precision};
   TRY(vspace_create_fields(rt, decomp, &spec, &s->space));
   TRY(make_field(s, "centre", &s->centre));
   TRY(make_field(s, "east", &s->east));
@@ -125,7 +136,7 @@ HclStatus stencil5_create(Runtime *rt, const Decomp *decomp, Precision precision
   }
   Field *couplings[] = {s->east, s->north};
   TRY(halo_create(couplings, 2, &s->couplings_halo));
-  KernelConfig config = {.precision = precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y};
+  KernelConfig config = {.precision = precision, .stencil_radius = 1, .wg_x = WG_X, .wg_y = WG_Y};
   TRY(program_build_kernels(rt, "stencil5", &config, kernel_names, NKERNELS, &s->program, s->kernels));
   Stencil5 *owned = s; /* operator_create takes it, also when it fails */
   s = NULL;
@@ -170,6 +181,7 @@ HclStatus stencil5_black_jacobi(Operator *op, Vec *x, Vec *r) {
   arg_int(&a, l->nx);
   arg_int(&a, l->ny);
   arg_int(&a, field_pitch(s->centre));
+  arg_int(&a, origin_of(s));
   arg_int(&a, (l->x0 + l->y0) & 1);
   vec_touch(x);
   return kernel_launch(s->rt, &a, kernel_grid(s->rt, l->nx, l->ny, WG_X, WG_Y),
