@@ -173,16 +173,15 @@ INLINE void restrict_point(__global const REAL *r, __global const REAL *wm, __gl
 }
 
 /* x += P e_c (add) or x = P e_c at fine point (i, j); g the point's global index along d, c0 the coarse block's
- * origin along d, across the coarse index across d of fine index 0. The parents are g / 2 - 1 and g / 2
- * (mg_weights: a C point's are 0 and 1). */
+ * origin along d; across d the coarse index is the fine one. The parents are g / 2 - 1 and g / 2 (mg_weights: a C
+ * point's are 0 and 1). */
 INLINE void prolong_point(__global REAL *x, __global const REAL *ec, __global const REAL *wm, __global const REAL *wp,
                           const int i, const int j, const int pitch_f, const int pitch_c, const int sx, const int g,
-                          const int c0, const int across, const int add) {
+                          const int c0, const int add) {
   const int k = g / 2 - c0;
-  const REAL correction = sx ? AT(wm, i, j, pitch_f) * AT(ec, k - 1, j + across, pitch_c) +
-                                   AT(wp, i, j, pitch_f) * AT(ec, k, j + across, pitch_c)
-                             : AT(wm, i, j, pitch_f) * AT(ec, i + across, k - 1, pitch_c) +
-                                   AT(wp, i, j, pitch_f) * AT(ec, i + across, k, pitch_c);
+  const REAL correction =
+      sx ? AT(wm, i, j, pitch_f) * AT(ec, k - 1, j, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, k, j, pitch_c)
+         : AT(wm, i, j, pitch_f) * AT(ec, i, k - 1, pitch_c) + AT(wp, i, j, pitch_f) * AT(ec, i, k, pitch_c);
   AT(x, i, j, pitch_f) = add ? AT(x, i, j, pitch_f) + correction : correction;
 }
 
@@ -223,10 +222,14 @@ __kernel void mg_restrict(__global const REAL *restrict r, __global const REAL *
                           __global const REAL *restrict wp, __global REAL *restrict b, const int nx, const int ny,
                           const int pitch_f, const int pitch_c, const int sx, const int sy, const int ox, const int oy,
                           const int ci0, const int cj0, const int shift_f, const int shift_c) {
-  if (!OUTSIDE(get_global_id(0), get_global_id(1))) {
-    restrict_point(r + shift_f, wm + shift_f, wp + shift_f, b + shift_c, ci0 + get_global_id(0), cj0 + get_global_id(1),
-                   pitch_f, pitch_c, sx, sy, ox, oy);
+  if (OUTSIDE(get_global_id(0), get_global_id(1))) {
+    return;
   }
+  r += shift_f; /* moved in place, keeping restrict */
+  wm += shift_f;
+  wp += shift_f;
+  b += shift_c;
+  restrict_point(r, wm, wp, b, ci0 + get_global_id(0), cj0 + get_global_id(1), pitch_f, pitch_c, sx, sy, ox, oy);
 }
 
 /* x += P e_c over the box's fine points (add), or x = P e_c (e_c's ghosts exchanged). */
@@ -235,10 +238,16 @@ __kernel void mg_prolong(__global REAL *restrict x, __global const REAL *restric
                          const int pitch_c, const int sx, const int sy, const int f0, const int c0, const int across,
                          const int add, const int x0, const int y0, const int shift_f, const int shift_c) {
   const int i = x0 + get_global_id(0), j = y0 + get_global_id(1);
-  if (!OUTSIDE(get_global_id(0), get_global_id(1))) {
-    prolong_point(x + shift_f, ec + shift_c, wm + shift_f, wp + shift_f, i, j, pitch_f, pitch_c, sx, f0 + (sx ? i : j),
-                  c0, across, add);
+  if (OUTSIDE(get_global_id(0), get_global_id(1))) {
+    return;
   }
+  x += shift_f;
+  /* across d, fine index j is coarse index j + across: moved here once (inside the point's sums the offset made the
+   * kernel a third slower on an H200) */
+  ec += shift_c + (sx ? across * pitch_c : across);
+  wm += shift_f;
+  wp += shift_f;
+  prolong_point(x, ec, wm, wp, i, j, pitch_f, pitch_c, sx, f0 + (sx ? i : j), c0, add);
 }
 
 /* r = b - S x over the box, in stencil5.cl's order of sums (x's ghosts exchanged). */
@@ -265,9 +274,13 @@ __kernel void mg_smooth(MATRIX, __global const REAL *restrict b, __global REAL *
                         const int pitch, const int parity, const int colour, const int x0, const int y0,
                         const int shift) {
   const int i = x0 + get_global_id(0), j = y0 + get_global_id(1);
-  if (!OUTSIDE(get_global_id(0), get_global_id(1)) && ((i + j + parity) & 1) == colour) {
-    smooth_point(c + shift, e + shift, n + shift, b + shift, x + shift, i, j, pitch);
+  if (OUTSIDE(get_global_id(0), get_global_id(1)) || ((i + j + parity) & 1) != colour) {
+    return;
   }
+  SHIFT_MATRIX(shift);
+  b += shift;
+  x += shift;
+  smooth_point(c, e, n, b, x, i, j, pitch);
 }
 
 /* The first red and black half-sweeps from x = 0 in one pass over the box (b's and c's ghosts exchanged). */
@@ -275,10 +288,13 @@ __kernel void mg_smooth_first(MATRIX, __global const REAL *restrict b, __global 
                               const int ny, const int pitch, const int parity, const int colour, const int x0,
                               const int y0, const int shift) {
   const int i = x0 + get_global_id(0), j = y0 + get_global_id(1);
-  if (!OUTSIDE(get_global_id(0), get_global_id(1))) {
-    smooth_first_point(c + shift, e + shift, n + shift, b + shift, x + shift, i, j, pitch,
-                       ((i + j + parity) & 1) == colour);
+  if (OUTSIDE(get_global_id(0), get_global_id(1))) {
+    return;
   }
+  SHIFT_MATRIX(shift);
+  b += shift;
+  x += shift;
+  smooth_first_point(c, e, n, b, x, i, j, pitch, ((i + j + parity) & 1) == colour);
 }
 
 /* ---- the coarse levels in one launch ---- */
@@ -366,7 +382,7 @@ __kernel void mg_tail(__global REAL *restrict pack, __global const int *restrict
     if (l < levels - 1) {
       FOR_POINTS(l, i, j) {
         prolong_point(ARRAY(l, TAIL_X), ARRAY(l + 1, TAIL_X), ARRAY(l, TAIL_WM), ARRAY(l, TAIL_WP), i, j, pitch,
-                      ROW(l + 1, TAIL_PITCH), halves == 0, halves == 0 ? i : j, 0, 0, relaxed);
+                      ROW(l + 1, TAIL_PITCH), halves == 0, halves == 0 ? i : j, 0, relaxed);
       }
       STEP();
     }
