@@ -10,6 +10,8 @@
  * - wave_step: one ERK4 step of the wave model on the evolving hump (wave_hump_table4_config, K = 3, aspect 1),
  *   four Laplace solves to rtol 1e-4, precision as dc_iteration; "iterations" is its defect-correction iterations;
  * - swe_step: one explicit step of test case 1 (bench swe; Hansen's ordering), float unless --precision;
+ * - swe_implicit_step, swe_implicit_mg_step: one semi-implicit step of it at 100 times the explicit step, the level
+ *   system solved by CG with RRB (the model's default) and with the 5-point multigrid;
  * - rrb_solve, mg_solve, rrb_pipecg, mg_pipecg: CG and pipelined CG (krylov.h) with the RRB preconditioner
  *   (rrb_precond.h) and with the 5-point multigrid (mg5.h) on the model problem (poisson.h) from x = 0 to
  *   ||r||_2 <= 1e-5 ||b||_2; CG in float unless --precision, pipelined CG (which needs double vectors) mixed, the
@@ -163,7 +165,8 @@ cleanup:
 }
 
 /* swe_implicit_step: one semi-implicit step of test case 1 at 100 times the explicit step (bench swe-implicit's
- * Table 10.1 ratio: theta 0.55, RRB-CG to the model's tolerance); its iterations are the level solve's. */
+ * Table 10.1 ratio: theta 0.55, RRB-CG to the model's tolerance; swe_implicit_mg_step: multigrid-CG); its iterations
+ * are the level solve's. */
 enum { IMPLICIT_RATIO = 100 };
 static const double IMPLICIT_THETA = 0.55;
 
@@ -173,8 +176,10 @@ static HclStatus swe_implicit_unit(Workload *w, int *iterations) {
   return status;
 }
 
-static HclStatus swe_implicit_open(Runtime *rt, const BenchRequest *request, int cells_per_rank_side, Workload *w) {
+static HclStatus swe_implicit_open(Runtime *rt, const BenchRequest *request, int cells_per_rank_side, bool mg,
+                                   Workload *w) {
   HclStatus status = HCL_OK;
+  Precond *pc = NULL;
   double dx = 200.0 / cells_per_rank_side;
   w->precision = vector_precision(request);
   SweConfig config = bench_swe_case1_config(dx, w->precision, SWE_ORDERING_HANSEN);
@@ -187,8 +192,15 @@ static HclStatus swe_implicit_open(Runtime *rt, const BenchRequest *request, int
   w->unit = swe_implicit_unit;
   TRY(decomp_create(&w->grid, &w->decomp));
   TRY(swe_create(rt, w->decomp, &config, &w->swe));
+  if (mg) {
+    TRY(mg5_precond_create(&(Mg5Options){0}, &pc));
+    Precond *given = pc; /* swe_set_preconditioner takes it, also when it fails */
+    pc = NULL;
+    TRY(swe_set_preconditioner(w->swe, given));
+  }
   TRY(bench_swe_case1(w->swe, w->decomp, dx));
 cleanup:
+  precond_destroy(&pc);
   return status;
 }
 
@@ -364,13 +376,15 @@ typedef enum {
   PART_WAVE,
   PART_SWE,
   PART_SWE_IMPLICIT,
+  PART_SWE_IMPLICIT_MG,
   PART_RRB,
   PART_MG,
   PART_RRB_PIPECG,
   PART_MG_PIPECG
 } Part;
-static const char *const part_names[] = {"dc_iteration", "wave_step", "swe_step",   "swe_implicit_step",
-                                         "rrb_solve",    "mg_solve",  "rrb_pipecg", "mg_pipecg"};
+static const char *const part_names[] = {
+    "dc_iteration", "wave_step", "swe_step",   "swe_implicit_step", "swe_implicit_mg_step",
+    "rrb_solve",    "mg_solve",  "rrb_pipecg", "mg_pipecg"};
 
 /* One measurement: part on the global grid, opened, warmed up, timed REPEATS times, reported, closed. */
 static HclStatus measure(const BenchRequest *request, const char *name, Part part, DecompSpec grid,
@@ -391,7 +405,8 @@ static HclStatus measure(const BenchRequest *request, const char *name, Part par
     TRY(swe_open(rt, request, swe_cells_per_rank_side, &w));
     break;
   case PART_SWE_IMPLICIT:
-    TRY(swe_implicit_open(rt, request, swe_cells_per_rank_side, &w));
+  case PART_SWE_IMPLICIT_MG:
+    TRY(swe_implicit_open(rt, request, swe_cells_per_rank_side, part == PART_SWE_IMPLICIT_MG, &w));
     break;
   case PART_RRB:
   case PART_RRB_PIPECG:
@@ -488,8 +503,10 @@ HclStatus bench_scaling(const BenchRequest *request) {
   }
   TRY(measure(request, "weak", PART_SWE, (DecompSpec){.nx = px * s.swe, .ny = py * s.swe, .px = px, .py = py}, s.swe,
               copy_gbs));
-  TRY(measure(request, "weak", PART_SWE_IMPLICIT, (DecompSpec){.nx = px * s.rrb, .ny = py * s.rrb, .px = px, .py = py},
-              s.rrb, copy_gbs));
+  for (Part part = PART_SWE_IMPLICIT; part <= PART_SWE_IMPLICIT_MG; part++) {
+    TRY(measure(request, "weak", part, (DecompSpec){.nx = px * s.rrb, .ny = py * s.rrb, .px = px, .py = py}, s.rrb,
+                copy_gbs));
+  }
   for (Part part = PART_RRB; part <= PART_MG_PIPECG; part++) {
     TRY(measure(request, "weak", part, (DecompSpec){.nx = px * s.rrb, .ny = py * s.rrb, .px = px, .py = py}, 0,
                 copy_gbs));

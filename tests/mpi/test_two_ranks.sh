@@ -53,7 +53,7 @@ assert len(collective) == 1 and collective[0]["part"] == "allreduce" and collect
 rows = [r for r in rows if r["name"] != "collective"]
 parts = [(r["name"], r["part"]) for r in rows]
 assert sorted(parts) == sorted([("weak", "dc_iteration"), ("weak", "wave_step"), ("weak", "swe_step"),
-    ("weak", "swe_implicit_step"),
+    ("weak", "swe_implicit_step"), ("weak", "swe_implicit_mg_step"),
     ("weak", "rrb_solve"), ("weak", "rrb_pipecg"), ("weak", "mg_solve"), ("weak", "mg_pipecg"),
     ("strong", "dc_iteration"), ("strong", "swe_step")]), parts
 for r in rows:
