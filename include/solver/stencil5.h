@@ -6,7 +6,7 @@
  * The model assembles the matrix on the device into three fields of ghost width 1 (stencil5_fields): the centre c,
  * the coupling east of each point with its east neighbour (0 on the grid's last column) and north with its north
  * neighbour (0 on the last row); Dirichlet and Neumann rows are the model's to fold in. operator_setup after every
- * assembly exchanges the couplings' ghosts and refuses a centre that is not positive (no SPD matrix has one; HCL_EDATA
+ * assembly exchanges the matrix's ghosts (one message a neighbour) and refuses a centre that is not positive (no SPD matrix has one; HCL_EDATA
  * with the smallest). Its vectors are 2D fields of ghost width 1 in its precision (operator_space); of a wider one
  * where made by stencil5_create_ghosted. Every call is collective. */
 #ifndef HYDROCL_STENCIL5_H

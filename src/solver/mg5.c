@@ -11,6 +11,7 @@
 #include "clerror.h"
 #include "env.h"
 #include "gather.h"
+#include "halo.h"
 #include "kernel.h"
 #include "log.h"
 #include "par.h"
@@ -41,15 +42,15 @@ typedef struct {
   const Decomp *decomp;
   Operator *op; /* this level's 5-point operator: the system's (borrowed) or made here */
   bool owns_op;
-  Field *matrix[3]; /* op's centre, east, north */
-  Vec *centre;      /* matrix[0] as a vector: its ghosts, which the Galerkin product reads */
+  Field *matrix[3]; /* op's centre, east, north (their ghosts exchanged by operator_setup) */
   Vec *b, *x, *r; /* right-hand side and correction (the finest level's are the apply's, unless converted), residual */
   Vec *wm, *wp;   /* the interpolation weights from the next level's points at -d and +d */
-  int halves;     /* the direction halved to the next level, or HALVES_NONE */
-  bool relaxed;   /* false: PFMG's skipped relaxation (mg5.h) */
-  bool isotropic; /* its couplings' sums in x and y within a factor 2 of each other */
-  int ghost;      /* of its fields: 1, or wider on a split level of the communication-avoiding cycle */
-  int reach;      /* that cycle: the ghosts of x the prolongation into this level writes */
+  Halo *weights_halo, *corners_halo; /* wm and wp; x and r as the Galerkin product's corners (setup) */
+  int halves;                        /* the direction halved to the next level, or HALVES_NONE */
+  bool relaxed;                      /* false: PFMG's skipped relaxation (mg5.h) */
+  bool isotropic;                    /* its couplings' sums in x and y within a factor 2 of each other */
+  int ghost;        /* of its fields: 1, or wider on a split level of the communication-avoiding cycle */
+  int reach;        /* that cycle: the ghosts of x the prolongation into this level writes */
   bool exchange_up; /* that cycle: x exchanged at the end of the visit (its finer level reads more than it keeps) */
 } Level;
 
@@ -74,7 +75,9 @@ typedef struct {
 } Mg5;
 
 static void level_free(Level *L) {
-  Vec **vectors[] = {&L->centre, &L->b, &L->x, &L->r, &L->wm, &L->wp};
+  halo_destroy(&L->weights_halo);
+  halo_destroy(&L->corners_halo);
+  Vec **vectors[] = {&L->b, &L->x, &L->r, &L->wm, &L->wp};
   for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
     vec_destroy(vectors[v]);
   }
@@ -401,12 +404,6 @@ cleanup:
 
 /* ---- set-up ---- */
 
-/* The ghosts of a level's centre, which the Galerkin product and the first sweep read, after its matrix changed. */
-static HclStatus refresh_centre(Level *L) {
-  vec_touch(L->centre);
-  return vec_ghosts(L->centre);
-}
-
 /* The interpolation weights of level f towards the next, their ghosts exchanged. */
 static HclStatus make_weights(Mg5 *m, Level *f) {
   HclStatus status = HCL_OK;
@@ -426,14 +423,13 @@ static HclStatus make_weights(Mg5 *m, Level *f) {
   TRY(launch_points(m, &a, f, 5));
   vec_touch(f->wm);
   vec_touch(f->wp);
-  TRY(vec_ghosts(f->wm));
-  TRY(vec_ghosts(f->wp));
+  TRY(halo_exchange(f->weights_halo));
 cleanup:
   return status;
 }
 
 /* Level c's matrix from level f's: R S P row by row (its corners into c's x and r, as scratch; on the gathered level
- * each rank's block, assembled on every rank), folded onto 5 points, its couplings' ghosts exchanged and its centre
+ * each rank's block, assembled on every rank), folded onto 5 points, its matrix's ghosts exchanged and its centre
  * checked (operator_setup). */
 static HclStatus make_coarse_matrix(Mg5 *m, Level *f, Level *c) {
   HclStatus status = HCL_OK;
@@ -468,8 +464,7 @@ static HclStatus make_coarse_matrix(Mg5 *m, Level *f, Level *c) {
   }
   vec_touch(c->x);
   vec_touch(c->r);
-  TRY(vec_ghosts(c->x));
-  TRY(vec_ghosts(c->r));
+  TRY(halo_exchange(c->corners_halo));
   a = kernel_args(m->kernels[K_COLLAPSE]);
   arg_matrix(&a, c);
   arg_mem(&a, vec_buffer(c->x));
@@ -480,7 +475,6 @@ static HclStatus make_coarse_matrix(Mg5 *m, Level *f, Level *c) {
   arg_int(&a, shift_of(c));
   TRY(launch_points(m, &a, c, 8));
   TRY(operator_setup(c->op));
-  TRY(refresh_centre(c));
 cleanup:
   return status;
 }
@@ -535,7 +529,6 @@ static HclStatus make_level(Mg5 *m, Level *L, Operator *given, bool own_vectors)
   }
   TRY(stencil5_fields(L->op, L->matrix));
   VecSpace *space = operator_space(L->op);
-  TRY(vec_wrap_field(space, L->matrix[0], &L->centre));
   if (own_vectors) {
     TRY(vec_create(space, "multigrid right-hand side", &L->b));
     TRY(vec_create(space, "multigrid correction", &L->x));
@@ -543,6 +536,10 @@ static HclStatus make_level(Mg5 *m, Level *L, Operator *given, bool own_vectors)
   TRY(vec_create(space, "multigrid residual", &L->r));
   TRY(vec_create(space, "multigrid weights -", &L->wm));
   TRY(vec_create(space, "multigrid weights +", &L->wp));
+  TRY(halo_create((Field *[]){vec_field(L->wm), vec_field(L->wp)}, 2, &L->weights_halo));
+  if (own_vectors) {
+    TRY(halo_create((Field *[]){vec_field(L->x), vec_field(L->r)}, 2, &L->corners_halo));
+  }
 cleanup:
   return status;
 }
@@ -728,7 +725,6 @@ static HclStatus build_levels(Mg5 *m, Operator *op, bool planned) {
   if (own_finest(m)) {
     TRY(stencil5_convert_matrix(m->levels[0].op, op));
   }
-  TRY(refresh_centre(&m->levels[0]));
   for (int l = 0;; l++) {
     Level *f = &m->levels[l];
     if (!planned) {
@@ -795,7 +791,6 @@ static HclStatus setup(void *ctx, Operator *op) {
   if (own_finest(m)) {
     TRY(stencil5_convert_matrix(m->levels[0].op, op));
   }
-  TRY(refresh_centre(&m->levels[0]));
   for (int l = 0; l + 1 < m->nlevels; l++) {
     TRY(make_coarse_matrix(m, &m->levels[l], &m->levels[l + 1]));
   }

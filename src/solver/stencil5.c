@@ -20,7 +20,7 @@ typedef struct {
   VecSpace *space;
   Field *centre, *east, *north;
   Vec *matrix_vecs[3]; /* centre (the diagonal), east and north as vectors of the space */
-  Halo *couplings_halo;
+  Halo *matrix_halo;   /* centre, east, north: their ghosts exchanged by setup */
   cl_program program;
   cl_kernel kernels[NKERNELS];
 } Stencil5;
@@ -34,7 +34,7 @@ static void destroy(void *ctx) {
   for (int f = 0; f < 3; f++) {
     vec_destroy(&s->matrix_vecs[f]);
   }
-  halo_destroy(&s->couplings_halo);
+  halo_destroy(&s->matrix_halo);
   field_destroy(&s->centre);
   field_destroy(&s->east);
   field_destroy(&s->north);
@@ -46,7 +46,7 @@ static HclStatus setup(void *ctx) {
   HclStatus status = HCL_OK;
   Stencil5 *s = ctx;
   double smallest = 0;
-  TRY(halo_exchange(s->couplings_halo));
+  TRY(halo_exchange(s->matrix_halo));
   TRY(reduce_min(vspace_reducer(s->space), field_span(s->centre), &smallest));
   REQUIRE(smallest > 0, HCL_EDATA,
           "the matrix has a centre coefficient of %g: a symmetric positive definite matrix has every one positive",
@@ -134,8 +134,7 @@ HclStatus stencil5_create_ghosted(Runtime *rt, const Decomp *decomp, Precision p
   for (int f = 0; f < 3; f++) {
     TRY(vec_wrap_field(s->space, matrix[f], &s->matrix_vecs[f]));
   }
-  Field *couplings[] = {s->east, s->north};
-  TRY(halo_create(couplings, 2, &s->couplings_halo));
+  TRY(halo_create(matrix, 3, &s->matrix_halo));
   KernelConfig config = {.precision = precision, .stencil_radius = 1, .wg_x = WG_X, .wg_y = WG_Y};
   TRY(program_build_kernels(rt, "stencil5", &config, kernel_names, NKERNELS, &s->program, s->kernels));
   Stencil5 *owned = s; /* operator_create takes it, also when it fails */

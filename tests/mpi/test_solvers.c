@@ -215,7 +215,7 @@ static HclStatus apply_multigrid(System *s, const char *wide, int *ghost, double
   Vec *z = NULL;
   setenv("HYDROCL_MG_WIDE", wide, 1);
   TRY(mg5_precond_create(&(Mg5Options){0}, &p));
-  TRY(operator_setup(s->op)); /* the couplings' ghosts, as krylov_setup exchanges them */
+  TRY(operator_setup(s->op)); /* the matrix's ghosts, as krylov_setup exchanges them */
   TRY(precond_setup(p, s->op));
   *ghost = mg5_level_ghost(p, 0);
   TRY(vec_create(operator_space(s->op), "z", &z));
