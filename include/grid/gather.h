@@ -34,8 +34,9 @@ void *gather_mine(Gather *g);
 const void *gather_image(const Gather *g);
 HclStatus gather_assemble(Gather *g, int planes, size_t value_bytes);
 
-/* Device values: the owned points of f, a field on the coarse level's replicated decomposition, from every rank's
- * block of them (every plane; the values outside this rank's block are overwritten). Blocks until done. */
-HclStatus gather_field(Gather *g, Field *f);
+/* Device values: the owned points of fields, on the coarse level's replicated decomposition, from every rank's
+ * blocks of them (every plane of each, all in one gather; the values outside this rank's block are overwritten).
+ * Blocks until done. */
+HclStatus gather_fields(Gather *g, Field *const *fields, int count);
 
 #endif

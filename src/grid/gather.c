@@ -108,24 +108,45 @@ cleanup:
   return status;
 }
 
-HclStatus gather_field(Gather *g, Field *f) {
+/* The rectangle of field f's planes at this rank's block (block) or at the whole level, in its buffer's terms. */
+static void field_rect(const Field *f, const int *block, size_t at[3], size_t region[3], size_t *pitch, size_t *plane) {
+  size_t real = precision_bytes(field_precision(f)), ghost = (size_t)field_ghost(f);
+  *pitch = (size_t)field_pitch(f) * real;
+  *plane = *pitch * (size_t)field_rows(f);
+  at[0] = ((size_t)block[0] + ghost) * real;
+  at[1] = (size_t)block[1] + ghost;
+  at[2] = 0;
+  region[0] = (size_t)block[2] * real;
+  region[1] = (size_t)block[3];
+  region[2] = (size_t)field_nz(f);
+}
+
+HclStatus gather_fields(Gather *g, Field *const *fields, int count) {
   HclStatus status = HCL_OK;
-  cl_command_queue queue = runtime_queue(field_runtime(f));
-  const int *b = g->blocks + 4 * par_rank();
-  size_t real = precision_bytes(field_precision(f)), ghost = (size_t)field_ghost(f), planes = (size_t)field_nz(f);
-  size_t pitch = (size_t)field_pitch(f) * real, plane = pitch * (size_t)field_rows(f), origin[3] = {0, 0, 0};
-  ASSERT(field_nx(f) == g->nx && field_ny(f) == g->ny);
-  if (b[2] > 0 && b[3] > 0) {
-    size_t at[3] = {((size_t)b[0] + ghost) * real, (size_t)b[1] + ghost, 0};
-    size_t region[3] = {(size_t)b[2] * real, (size_t)b[3], planes};
-    TRY_CL(clEnqueueReadBufferRect(queue, field_buffer(f), CL_TRUE, at, origin, region, pitch, plane, region[0],
-                                   region[0] * region[1], g->mine, 0, NULL, NULL));
+  cl_command_queue queue = runtime_queue(field_runtime(fields[0]));
+  const int *mine = g->blocks + 4 * par_rank(), whole[4] = {0, 0, g->nx, g->ny};
+  size_t real = precision_bytes(field_precision(fields[0])), origin[3] = {0, 0, 0}, at[3], region[3], pitch, plane;
+  int planes = 0;
+  for (int k = 0; k < count; k++) { /* this rank's block of every field, planes after planes */
+    ASSERT(field_nx(fields[k]) == g->nx && field_ny(fields[k]) == g->ny &&
+           precision_bytes(field_precision(fields[k])) == real);
+    field_rect(fields[k], mine, at, region, &pitch, &plane);
+    if (mine[2] > 0 && mine[3] > 0) {
+      TRY_CL(clEnqueueReadBufferRect(queue, field_buffer(fields[k]), CL_TRUE, at, origin, region, pitch, plane,
+                                     region[0], region[0] * region[1],
+                                     (char *)g->mine + (size_t)planes * region[0] * region[1], 0, NULL, NULL));
+    }
+    planes += field_nz(fields[k]);
   }
-  TRY(gather_assemble(g, (int)planes, real));
-  size_t at[3] = {ghost * real, ghost, 0}, region[3] = {(size_t)g->nx * real, (size_t)g->ny, planes};
-  /* blocking: the next gather rewrites the image */
-  TRY_CL(clEnqueueWriteBufferRect(queue, field_buffer(f), CL_TRUE, at, origin, region, pitch, plane, region[0],
-                                  region[0] * region[1], g->image, 0, NULL, NULL));
+  TRY(gather_assemble(g, planes, real));
+  planes = 0;
+  for (int k = 0; k < count; k++) { /* blocking: the next gather rewrites the image */
+    field_rect(fields[k], whole, at, region, &pitch, &plane);
+    TRY_CL(clEnqueueWriteBufferRect(queue, field_buffer(fields[k]), CL_TRUE, at, origin, region, pitch, plane,
+                                    region[0], region[0] * region[1],
+                                    (const char *)g->image + (size_t)planes * region[0] * region[1], 0, NULL, NULL));
+    planes += field_nz(fields[k]);
+  }
 cleanup:
   return status;
 }

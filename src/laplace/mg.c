@@ -885,7 +885,7 @@ static HclStatus restrict_gathered(Mg *m, Level *f, Level *c) {
   if (block[2] > 0 && block[3] > 0) {
     TRY(launch_restriction(m, f, c, block[0], block[1], block[2], block[3]));
   }
-  TRY(gather_field(m->gather, c->rhs));
+  TRY(gather_fields(m->gather, &c->rhs, 1));
 cleanup:
   return status;
 }

@@ -28,6 +28,8 @@ enum { TAIL_GROUP = 256, TAIL_POINTS_PER_ITEM = 16 };
 /* On several ranks, the first level of at most GATHER_POINTS points (the tail's capacity), or the first that would
  * leave a rank without a point, is gathered onto every rank, which runs the levels below alone (gather.h). */
 enum { GATHER_POINTS = TAIL_GROUP * TAIL_POINTS_PER_ITEM };
+/* The most fields one gather assembles: the Galerkin product's matrix and corners. */
+enum { GATHERED_FIELDS = 5 };
 /* The widest ghosts a split level takes for the communication-avoiding cycle (plan_wide): beyond, a level exchanges
  * its correction at the end of its visit instead of computing the ghosts its finer level reads. */
 enum { WIDE_GHOST_MAX = 12 };
@@ -175,16 +177,34 @@ static void arg_direction(KernelArgs *a, const Level *f, const Level *c) {
   arg_int(a, (x ? lc->y0 : 2 * lc->y0 + 1) - lf->y0);
 }
 
-/* The coarse points a grid transfer into c computes, c's local indices: all of them, or on the gathered level the
- * points of this rank's block of the finer level (which the gather then assembles on every rank). */
-static void transfer_box(const Mg5 *m, const Level *c, int box[4]) {
-  if (c == &m->levels[m->gathered]) {
+/* A grid transfer into level c (its kernel's arguments up to the coarse box's size given: mg5.cl's mg_restrict,
+ * mg_rap), over c's points, or on the gathered level over the points of this rank's block of f, which one gather then
+ * assembles on every rank in the fields the transfer wrote (made). arrays: the values it moves a point. */
+static HclStatus launch_transfer(Mg5 *m, KernelArgs *a, Level *f, Level *c, double arrays, Field *const *made,
+                                 int count) {
+  HclStatus status = HCL_OK;
+  bool gathered = c == &m->levels[m->gathered];
+  int box[4] = {0, 0, local_of(c)->nx, local_of(c)->ny};
+  if (gathered) {
     gather_block(m->gather, box);
-    return;
   }
-  box[0] = box[1] = 0;
-  box[2] = local_of(c)->nx;
-  box[3] = local_of(c)->ny;
+  arg_int(a, box[2]);
+  arg_int(a, box[3]);
+  arg_int(a, pitch_of(f));
+  arg_int(a, pitch_of(c));
+  arg_direction(a, f, c);
+  arg_int(a, box[0]);
+  arg_int(a, box[1]);
+  arg_int(a, shift_of(f));
+  arg_int(a, shift_of(c));
+  if (box[2] > 0 && box[3] > 0) {
+    TRY(launch_box(m, a, box[2], box[3], arrays));
+  }
+  if (gathered) {
+    TRY(gather_fields(m->gather, made, count));
+  }
+cleanup:
+  return status;
 }
 
 /* One red-black half-sweep of colour on level L over box, or (first) the red and the black one from x = 0. The
@@ -228,28 +248,12 @@ cleanup:
  * rank. */
 static HclStatus restrict_to(Mg5 *m, Level *f, Vec *r, Level *c) {
   HclStatus status = HCL_OK;
-  int box[4];
-  transfer_box(m, c, box);
   KernelArgs a = kernel_args(m->kernels[K_RESTRICT]);
   arg_mem(&a, vec_buffer(r));
   arg_mem(&a, vec_buffer(f->wm));
   arg_mem(&a, vec_buffer(f->wp));
   arg_mem(&a, vec_buffer(c->b));
-  arg_int(&a, box[2]);
-  arg_int(&a, box[3]);
-  arg_int(&a, pitch_of(f));
-  arg_int(&a, pitch_of(c));
-  arg_direction(&a, f, c);
-  arg_int(&a, box[0]);
-  arg_int(&a, box[1]);
-  arg_int(&a, shift_of(f));
-  arg_int(&a, shift_of(c));
-  if (box[2] > 0 && box[3] > 0) {
-    TRY(launch_box(m, &a, box[2], box[3], 6));
-  }
-  if (c == &m->levels[m->gathered]) {
-    TRY(gather_field(m->gather, vec_field(c->b)));
-  }
+  TRY(launch_transfer(m, &a, f, c, 6, (Field *[]){vec_field(c->b)}, 1));
   vec_touch(c->b);
 cleanup:
   return status;
@@ -434,8 +438,6 @@ cleanup:
 static HclStatus make_coarse_matrix(Mg5 *m, Level *f, Level *c) {
   HclStatus status = HCL_OK;
   const DecompLocal *lc = local_of(c);
-  int box[4];
-  transfer_box(m, c, box);
   TRY(make_weights(m, f));
   KernelArgs a = kernel_args(m->kernels[K_RAP]);
   arg_matrix(&a, f);
@@ -444,24 +446,8 @@ static HclStatus make_coarse_matrix(Mg5 *m, Level *f, Level *c) {
   arg_matrix(&a, c);
   arg_mem(&a, vec_buffer(c->x));
   arg_mem(&a, vec_buffer(c->r));
-  arg_int(&a, box[2]);
-  arg_int(&a, box[3]);
-  arg_int(&a, pitch_of(f));
-  arg_int(&a, pitch_of(c));
-  arg_direction(&a, f, c);
-  arg_int(&a, box[0]);
-  arg_int(&a, box[1]);
-  arg_int(&a, shift_of(f));
-  arg_int(&a, shift_of(c));
-  if (box[2] > 0 && box[3] > 0) {
-    TRY(launch_box(m, &a, box[2], box[3], 20));
-  }
-  if (c == &m->levels[m->gathered]) {
-    Field *made[] = {c->matrix[0], c->matrix[1], c->matrix[2], vec_field(c->x), vec_field(c->r)};
-    for (size_t k = 0; k < sizeof made / sizeof made[0]; k++) {
-      TRY(gather_field(m->gather, made[k]));
-    }
-  }
+  Field *made[] = {c->matrix[0], c->matrix[1], c->matrix[2], vec_field(c->x), vec_field(c->r)};
+  TRY(launch_transfer(m, &a, f, c, 20, made, GATHERED_FIELDS));
   vec_touch(c->x);
   vec_touch(c->r);
   TRY(halo_exchange(c->corners_halo));
@@ -631,8 +617,8 @@ static HclStatus coarse_decomp(Mg5 *m, const Level *f, int c) {
   }
   m->gathered = c;
   TRY(decomp_create_replicated(f->decomp, nx, ny, made));
-  TRY(gather_create(f->decomp, along_x, !along_x, true, nx, ny, (size_t)nx * ny * precision_bytes(m->precision),
-                    &m->gather));
+  TRY(gather_create(f->decomp, along_x, !along_x, true, nx, ny,
+                    (size_t)GATHERED_FIELDS * nx * ny * precision_bytes(m->precision), &m->gather));
 cleanup:
   return status;
 }
@@ -752,7 +738,7 @@ cleanup:
  * and its tail. */
 static HclStatus first_setup(Mg5 *m, Operator *op) {
   HclStatus status = HCL_OK;
-  m->gathered = MAX_LEVELS; /* none yet (transfer_box) */
+  m->gathered = MAX_LEVELS; /* none yet (launch_transfer) */
   TRY(build_levels(m, op, false));
   m->gathered = m->gathered < m->nlevels ? m->gathered : m->nlevels;
   const DecompSpec *coarsest = decomp_spec(m->levels[m->nlevels - 1].decomp);
