@@ -712,7 +712,7 @@ static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *requ
       fprintf(out,
               "scheme: implicit, theta %g, level system by CG + %s; gravity-wave Courant number %.3g at the "
               "start (the explicit scheme's limit: 1)\n",
-              r.setup.config.theta, case_string(c, SWE_SOLVER_PREFIX "preconditioner"), courant);
+              r.setup.config.theta, stencil5_precond_name(c, SWE_SOLVER_PREFIX), courant);
     }
     double largest_field, bytes = bytes_per_rank(&r, &largest_field);
     const DecompLocal *l = decomp_local(r.decomp);

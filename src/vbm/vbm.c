@@ -2,8 +2,9 @@
 /* vbm.c: state, kernels and time stepping of the linearized variational Boussinesq model (see vbm.h and
  * kernels_cl/vbm.cl). One leapfrog step from level n:
  *   vbm_rhs      b = -div(h D grad phi^n);
- *   CG + RRB     M psi^n - div(N grad psi^n) = b, from 2 psi^{n-1} - psi^{n-2} (psi changes smoothly: the
- *                extrapolation saves a CG iteration a frame, 7 to 6 in bench vbm);
+ *   CG           M psi^n - div(N grad psi^n) = b, from 2 psi^{n-1} - psi^{n-2} (psi changes smoothly: the
+ *                extrapolation saves a CG iteration a frame, 7 to 6 in bench vbm with RRB), preconditioned as the
+ *                case chooses (stencil5_precond.h: RRB on one rank, the multigrid on several);
  *   vbm_update   q^{n+1} = q^{n-1} + 2 dt L(q^n, psi^n), written over q^{n-1}, then its ghosts;
  * and the two copies of (zeta, phi) swap roles. The start-up step (Heun) runs the same kernels twice through the
  * scratch level. The psi system's matrix depends on the depth only: assembled and factorized once. */

@@ -484,7 +484,7 @@ static HclStatus vbm_validate(Runtime *rt, const Case *c, const RunRequest *requ
     fprintf(out, "time step: %.6g s (%.3g of leapfrog's limit %.4g s), %.0f steps to t = %g s\n", s->dt, s->dt / limit,
             limit, round(s->t_end / s->dt), s->t_end);
     fprintf(out, "ships: %d; incident waves: %d; psi system by CG + %s\n", s->nships, s->nwaves,
-            case_string(c, VBM_SOLVER_PREFIX "preconditioner"));
+            stencil5_precond_name(c, VBM_SOLVER_PREFIX));
     double largest_field, bytes = bytes_per_rank(&r, &largest_field);
     const DecompLocal *l = decomp_local(r.decomp);
     fprintf(out, "device memory: %.3g MB per rank of %.3g MB on %s (%.0f bytes per cell)\n", bytes / 1e6,

@@ -848,7 +848,7 @@ for case_path in "$root"/cases/*.yml; do
 done
 run_capture "$hydrocl" validate "$case_file" --set time.scheme=implicit --set time.dt=1
 ok "validate of an implicit case states its scheme and Courant number" contains "$out" \
-  "scheme: implicit, theta 0.55, level system by CG + rrb; gravity-wave Courant number 4.64"
+  "scheme: implicit, theta 0.55, level system by CG + rrb (auto: one rank); gravity-wave Courant number 4.64"
 ok "and its memory per cell" python3 -c 'import re, sys; sys.exit(not re.search(r"\((\d+) bytes per cell\)", sys.argv[1]))' \
   "$out"
 bad_input "periodic sides with the implicit scheme" "the implicit scheme has no periodic sides" "$case_file" \

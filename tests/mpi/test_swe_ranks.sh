@@ -110,11 +110,13 @@ for n in 2 3 4; do # the gauges' bilinear corners fall on different ranks as the
   ok "island: the gauges on $n ranks are bitwise those of 1 rank" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
     "$dir/island-1/history.nc" "$dir/island-$n/history.nc" time zeta h u v
 done
-# The implicit scheme: the island at about 4 times the explicit step, in double, CG to 1e-10. The distributed RRB
+# The implicit scheme: the island at about 4 times the explicit step, in double, CG to 1e-10, preconditioned by RRB
+# on every rank count (the default takes the multigrid on several ranks: the channel below). The distributed RRB
 # preconditioner is the same M, so CG takes the same iterations on every rank count (the progress line's mean), and
 # the fields agree to within the solver's tolerance (reductions sum in another order: not bitwise; measured
 # 2026-11-25: 5e-16 of the largest value; bound 1e-9, ten times the rtol).
-implicit=("${island[@]}" --set time.scheme=implicit --set time.dt=0.5 --set solver.rtol=1e-10 --set output.progress=1000)
+implicit=("${island[@]}" --set time.scheme=implicit --set time.dt=0.5 --set solver.rtol=1e-10 --set output.progress=1000
+  --set solver.preconditioner=rrb)
 for n in 1 2 4; do
   run_capture timeout 600 "$mpirun" -n "$n" "$hydrocl" --precision double run "$root/cases/drop-island.yml" \
     "${implicit[@]}" -o "$dir/implicit-$n"
@@ -137,7 +139,11 @@ ok "implicit island on 4 ranks without overlap exits 0" equals "$rc" 0
 ok "and ends in the bits of the overlapped run" /usr/bin/python3 "$root/tests/cli/ncsame.py" \
   "$(last_restart "$dir/implicit-4")" "$(last_restart "$dir/implicit-4-no-overlap")" zeta u v time
 # The channel's tidal south side and weakly reflecting north side (walls for its periodic ones: the implicit scheme
-# has none), whose rows cross the ranks' edges.
+# has none), whose rows cross the ranks' edges, with the default preconditioner: RRB on one rank, the multigrid on
+# several, so the fields agree to the solver's tolerance, as the island's.
+run_capture "$mpirun" -n 2 "$hydrocl" validate "$root/cases/drop-island.yml" "${channel[@]}" --set boundary.west=wall \
+  --set boundary.east=wall --set time.scheme=implicit
+ok "the default preconditioner on 2 ranks is the multigrid" contains "$out" "level system by CG + mg (auto: several ranks)"
 for n in 1 2 4; do
   run_capture timeout 600 "$mpirun" -n "$n" "$hydrocl" --precision double run "$root/cases/drop-island.yml" \
     "${channel[@]}" --set boundary.west=wall --set boundary.east=wall --set time.scheme=implicit --set time.dt=1 \

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test_vbm_ranks.sh: the variational Boussinesq model's harbour case (land from a mask, a ship on waypoints, sponges on
 # three sides) on 1, 2 and 3 ranks ends in the same fields to the psi solves' tolerance: the ranks change who computes
-# a cell, never what it computes, except CG's sums and the distributed RRB factorization, so the fields differ by what
-# the solves leave, not more. Tight solves (rtol 1e-10, double) leave 6e-11 of the largest elevation (measured on 3
+# a cell, never what it computes, except CG's sums and the preconditioner (the default: RRB on one rank, the
+# multigrid on several), so the fields differ by what the solves leave, not more. Tight solves (rtol 1e-10, double) leave 6e-11 of the largest elevation (measured on 3
 # ranks); the bound 1e-8 keeps a margin, and a rank that got its land, its sponge or its share of the ship's hull
 # wrong would differ by the waves themselves (1e-1).
 # Usage: test_vbm_ranks.sh MPIRUN HYDROCL SOURCE_ROOT
