@@ -132,21 +132,23 @@ HclStatus gather_fields(Gather *g, Field *const *fields, int count) {
            precision_bytes(field_precision(fields[k])) == real);
     field_rect(fields[k], mine, at, region, &pitch, &plane);
     if (mine[2] > 0 && mine[3] > 0) {
-      TRY_CL(clEnqueueReadBufferRect(queue, field_buffer(fields[k]), CL_TRUE, at, origin, region, pitch, plane,
+      TRY_CL(clEnqueueReadBufferRect(queue, field_buffer(fields[k]), CL_FALSE, at, origin, region, pitch, plane,
                                      region[0], region[0] * region[1],
                                      (char *)g->mine + (size_t)planes * region[0] * region[1], 0, NULL, NULL));
     }
     planes += field_nz(fields[k]);
   }
+  TRY_CL(clFinish(queue)); /* one wait for all the reads */
   TRY(gather_assemble(g, planes, real));
   planes = 0;
-  for (int k = 0; k < count; k++) { /* blocking: the next gather rewrites the image */
+  for (int k = 0; k < count; k++) {
     field_rect(fields[k], whole, at, region, &pitch, &plane);
-    TRY_CL(clEnqueueWriteBufferRect(queue, field_buffer(fields[k]), CL_TRUE, at, origin, region, pitch, plane,
+    TRY_CL(clEnqueueWriteBufferRect(queue, field_buffer(fields[k]), CL_FALSE, at, origin, region, pitch, plane,
                                     region[0], region[0] * region[1],
                                     (const char *)g->image + (size_t)planes * region[0] * region[1], 0, NULL, NULL));
     planes += field_nz(fields[k]);
   }
+  TRY_CL(clFinish(queue)); /* one wait for all the writes: the next gather rewrites the image */
 cleanup:
   return status;
 }
