@@ -14,8 +14,8 @@
  *   V-cycle is a symmetric positive definite M (CG's need); on the coarsest grid as many symmetric sweeps as it has
  *   points across. PFMG's skipped relaxation: the second level of an x-then-y pair below an isotropic level (its
  *   couplings' sums in x and y within a factor 2) is not relaxed, its correction the coarse one interpolated.
- * - several ranks: the first level of at most 4096 points, or the first some rank could no longer keep a point of,
- *   is gathered onto every rank (gather.h): each rank restricts its block of it, one MPI_Allgatherv a V-cycle
+ * - several ranks: the first level of at most 65536 points (HYDROCL_MG_GATHER_POINTS), or the first some rank could
+ *   no longer keep a point of, is gathered onto every rank (gather.h): each rank restricts its block of it, one MPI_Allgatherv a V-cycle
  *   assembles it everywhere, and every rank runs the levels below alone, with no exchange. The setup gathers the
  *   Galerkin product the same way. The levels above are communication-avoiding (mg5.c: plan_wide): a level's b is
  *   exchanged once a visit over ghosts wide enough (3 to 12) that its sweeps, residual and prolongation compute the

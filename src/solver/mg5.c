@@ -25,14 +25,24 @@ static const char *const kernel_names[NKERNELS] = {"mg_weights",  "mg_rap",     
                                                    "mg_smooth",   "mg_smooth_first", "mg_tail"};
 /* The tail: the levels from the first of at most TAIL_POINTS_PER_ITEM points a work-item on, in one launch. */
 enum { TAIL_GROUP = 256, TAIL_POINTS_PER_ITEM = 16 };
-/* On several ranks, the first level of at most GATHER_POINTS points (the tail's capacity), or the first that would
- * leave a rank without a point, is gathered onto every rank, which runs the levels below alone (gather.h). */
-enum { GATHER_POINTS = TAIL_GROUP * TAIL_POINTS_PER_ITEM };
+/* On several ranks, the first level of at most GATHER_POINTS points, or the first that would leave a rank without a
+ * point, is gathered onto every rank, which runs the levels below alone (gather.h). Every rank then computes the
+ * gathered levels down to the tail's, where a split level would exchange: on two ranks sharing an H200, a solve of
+ * the 4095^2 model problem (9 iterations) took 0.076 s gathering at 4096 points (the tail's capacity; 12 levels
+ * split), 0.070 at 16384, 0.064 at 65536 (8 split), 0.063 at 262144, 0.075 at 1048576; on two PoCL ranks at 2047^2
+ * 4096 and 65536 measured alike (2026-11-29). */
+enum { GATHER_POINTS = 65536 };
 /* The most fields one gather assembles: the Galerkin product's matrix and corners. */
 enum { GATHERED_FIELDS = 5 };
 /* The widest ghosts a split level takes for the communication-avoiding cycle (plan_wide): beyond, a level exchanges
  * its correction at the end of its visit instead of computing the ghosts its finer level reads. */
 enum { WIDE_GHOST_MAX = 12 };
+
+/* The largest level gathered: GATHER_POINTS, or the environment's HYDROCL_MG_GATHER_POINTS (0: only where splitting
+ * would leave a rank without a point). */
+static double gather_points(void) {
+  return env_count("HYDROCL_MG_GATHER_POINTS", GATHER_POINTS);
+}
 /* A tail level's row in the table (mg5.cl's TAIL_* fields): nx, ny, pitch, halves, relaxed, then the offsets of its
  * arrays in the packed buffer. */
 enum { ROW_NX, ROW_NY, ROW_PITCH, ROW_HALVES, ROW_RELAXED, ROW_ARRAYS, TAIL_ARRAYS = 8, ROW_FIELDS = 13 };
@@ -611,7 +621,7 @@ static HclStatus coarse_decomp(Mg5 *m, const Level *f, int c) {
   const DecompSpec *g = decomp_spec(f->decomp);
   int nx = along_x ? g->nx / 2 : g->nx, ny = along_x ? g->ny : g->ny / 2; /* decomp.h: floor(n / 2) */
   Decomp **made = &m->levels[c].own_decomp;
-  if (!split(f) || ((double)nx * ny > GATHER_POINTS && decomp_can_halve_odd(f->decomp, along_x, !along_x))) {
+  if (!split(f) || ((double)nx * ny > gather_points() && decomp_can_halve_odd(f->decomp, along_x, !along_x))) {
     TRY(decomp_create_odd(f->decomp, along_x, !along_x, made));
     goto cleanup;
   }

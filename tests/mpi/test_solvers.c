@@ -176,7 +176,7 @@ static int halvings(int n) {
 }
 
 /* On any number of ranks the multigrid coarsens the whole grid as one rank does, down to a single point (the levels
- * below a few thousand points gathered onto every rank): PFMG's halvings of each side, plus the finest level. */
+ * below some thousands of points gathered onto every rank): PFMG's halvings of each side, plus the finest level. */
 static void check_hierarchy(System *s) {
   Precond *p = NULL;
   int nx = 0, ny = 0, halves = 0;
@@ -214,6 +214,7 @@ static HclStatus apply_multigrid(System *s, const char *wide, int *ghost, double
   Precond *p = NULL;
   Vec *z = NULL;
   setenv("HYDROCL_MG_WIDE", wide, 1);
+  setenv("HYDROCL_MG_GATHER_POINTS", "4096", 1); /* four levels split at 255^2, not only the finest */
   TRY(mg5_precond_create(&(Mg5Options){0}, &p));
   TRY(operator_setup(s->op)); /* the matrix's ghosts, as krylov_setup exchanges them */
   TRY(precond_setup(p, s->op));
@@ -224,14 +225,15 @@ static HclStatus apply_multigrid(System *s, const char *wide, int *ghost, double
   TRY(field_gather(vec_field(z), z_global));
 cleanup:
   unsetenv("HYDROCL_MG_WIDE");
+  unsetenv("HYDROCL_MG_GATHER_POINTS");
   vec_destroy(&z);
   precond_destroy(&p);
   return status;
 }
 
 /* The multigrid's communication-avoiding V-cycle on several ranks (mg5.c: plan_wide) gives the plain cycle's bits: a
- * step's value on a ghost point is its owner's arithmetic on its owner's values. At 255^2 four levels are split over
- * 2 or 4 ranks, with ghosts up to 7 wide, the rest gathered. */
+ * step's value on a ghost point is its owner's arithmetic on its owner's values. At 255^2, gathering from 4096 points
+ * down, four levels are split over 2 or 4 ranks, with ghosts up to 7 wide, the rest gathered. */
 static void wide_cycle(Runtime *rt) {
   enum { M = 255 };
   Stencil5 st;

@@ -80,13 +80,15 @@ run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" solve-poisson --n 255 --norm m
 ok "solve-poisson with RRB on two ranks exits 0" equals "$rc" 0
 ok "and takes the one rank's iterations ($one_rank)" equals "$(grep '^iterations' <<<"$out")" "$one_rank"
 
-# The 5-point multigrid on two ranks: the levels of more than 4096 points split (255^2, 127 x 255, 127^2, 63 x 127),
+# The 5-point multigrid on two ranks, gathering from 4096 points (the default, 65536, would split only the finest
+# level at this size): the levels of more than 4096 points split (255^2, 127 x 255, 127^2, 63 x 127),
 # communication-avoiding (mg5.c: plan_wide; ghosts 3 on the finest, relaxed, level, then keep + 3 as the
 # prolongations read 2, 2, 4 ghosts of x), the rest gathered onto every rank, as many as on one rank, and the one
 # rank's iterations.
 run_capture timeout 300 "$hydrocl" -v solve-poisson --n 255 --preconditioner mg
 one_rank=$(grep '^iterations' <<<"$out")
-run_capture timeout 300 "$mpirun" -n 2 "$hydrocl" -v solve-poisson --n 255 --preconditioner mg
+run_capture timeout 300 env HYDROCL_MG_GATHER_POINTS=4096 "$mpirun" -n 2 "$hydrocl" -v solve-poisson --n 255 \
+  --preconditioner mg
 ok "solve-poisson with the multigrid on two ranks exits 0" equals "$rc" 0
 ok "its levels: 4 split, ghosts 3 5 5 7, 11 gathered onto every rank" \
   contains "$err" "15 levels, 4 split over the ranks (communication-avoiding, ghosts 3 5 5 7), 11 gathered"
