@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* model.h: what the command line needs of a model: its name, its case-file schema, and the entry points of
- * `hydrocl validate` and `hydrocl run`. Each model lives in its own folder under src/ and exports one Model. */
+/* model.h: what the command line needs of a model: its name, its case-file schema, the entry points of
+ * `hydrocl validate` and `hydrocl run`, and what it accepts beyond every model's options. Each model lives in its
+ * own folder under src/, exports one Model, and has one line in the registry (src/model/registry.c), which the
+ * command line, its help and the fuzz targets read. */
 #ifndef HYDROCL_MODEL_H
 #define HYDROCL_MODEL_H
 
@@ -36,10 +38,21 @@ typedef struct {
   HclStatus (*run)(Runtime *rt, const Case *c, const RunRequest *request);
   /* Whether the run needs a device with fp64; NULL: when request->precision is double. */
   bool (*needs_fp64)(const Case *c, const RunRequest *request);
+  /* The checks of a finished case short of a device (those validate makes before it opens one). */
+  HclStatus (*check)(const Case *c);
+  unsigned capabilities; /* MODEL_*: the options beyond every model's it takes; `run` refuses them for the others */
 } Model;
 
-extern const Model swe_model;
-extern const Model wave_model;
-extern const Model vbm_model;
+enum {
+  MODEL_MIXED_PRECISION = 1 << 0, /* --precision mixed */
+  MODEL_REALTIME = 1 << 1,        /* --realtime */
+};
+
+int model_count(void);
+const Model *model_at(int index);
+const Model *model_find(const char *name); /* NULL: no model of that name */
+/* The names of the models that have every capability asked for (0: all), as a message lists them:
+ * "shallow-water, potential-flow or variational-boussinesq". Static. */
+const char *model_names(unsigned capabilities);
 
 #endif

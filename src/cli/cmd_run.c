@@ -12,28 +12,7 @@
 #include "model.h"
 #include "par.h"
 
-static const Model *const models[] = {&swe_model, &wave_model, &vbm_model};
-enum { NMODELS = sizeof models / sizeof models[0], PATH_SIZE = 1024 };
-
-static const Model *find_model(const char *name) {
-  for (int m = 0; m < NMODELS; m++) {
-    if (strcmp(models[m]->name, name) == 0) {
-      return models[m];
-    }
-  }
-  return NULL;
-}
-
-/* "shallow-water, potential-flow": the models' names, for messages. */
-static const char *model_names(void) {
-  static char names[256];
-  names[0] = '\0';
-  for (int m = 0; m < NMODELS; m++) {
-    strncat(names, m ? ", " : "", sizeof names - strlen(names) - 1);
-    strncat(names, models[m]->name, sizeof names - strlen(names) - 1);
-  }
-  return names;
-}
+enum { PATH_SIZE = 1024 };
 
 /* The model of the case: its model.name, as the file or the last --set model.name=... says, read before the case is
  * checked against that model's schema. */
@@ -47,9 +26,9 @@ static HclStatus choose_model(const CliOptions *o, const Model **model) {
       snprintf(origin, sizeof origin, "--set %s", o->sets[s]);
     }
   }
-  REQUIRE(name[0], HCL_EDATA, "%s: model.name is required: the model the case is for (%s)", o->args[0], model_names());
-  *model = find_model(name);
-  REQUIRE(*model != NULL, HCL_EDATA, "%s: model.name must be one of %s (got '%s')", origin, model_names(), name);
+  REQUIRE(name[0], HCL_EDATA, "%s: model.name is required: the model the case is for (%s)", o->args[0], model_names(0));
+  *model = model_find(name);
+  REQUIRE(*model != NULL, HCL_EDATA, "%s: model.name must be %s (got '%s')", origin, model_names(0), name);
 cleanup:
   return status;
 }
@@ -83,6 +62,19 @@ static void case_name_of(const char *path, char *name, size_t size) {
   }
 }
 
+/* The options beyond every model's that the case's model does not take. */
+static HclStatus require_capabilities(const CliOptions *o, const Model *model) {
+  HclStatus status = HCL_OK;
+  REQUIRE(!(o->given & OPT_MIXED) || (model->capabilities & MODEL_MIXED_PRECISION), HCL_EUSAGE,
+          "--precision mixed: the %s model runs in single or double throughout (mixed precision: the %s model)",
+          model->name, model_names(MODEL_MIXED_PRECISION));
+  REQUIRE(!o->realtime || (model->capabilities & MODEL_REALTIME), HCL_EUSAGE,
+          "--realtime: the %s model runs as fast as it can (real-time pacing: the %s model)", model->name,
+          model_names(MODEL_REALTIME));
+cleanup:
+  return status;
+}
+
 static HclStatus open_case(const CliOptions *o, unsigned allowed, const Model **model, Case **c, RunRequest *request,
                            char *case_name, char *output_dir) {
   HclStatus status = HCL_OK;
@@ -93,6 +85,7 @@ static HclStatus open_case(const CliOptions *o, unsigned allowed, const Model **
   REQUIRE(!o->output_dir || strlen(o->output_dir) < PATH_SIZE - 64, HCL_EUSAGE,
           "-o '%.40s...' is longer than %d characters", o->output_dir, PATH_SIZE - 64);
   TRY(load_case(o, model, c));
+  TRY(require_capabilities(o, *model));
   case_name_of(o->args[0], case_name, PATH_SIZE);
   snprintf(output_dir, PATH_SIZE, "%s", o->output_dir ? o->output_dir : "out/");
   if (!o->output_dir) {
@@ -151,10 +144,10 @@ HclStatus cmd_validate(const CliOptions *o) {
 HclStatus cmd_defaults(const CliOptions *o) {
   HclStatus status = HCL_OK;
   TRY(cli_require_only(o, 0));
-  REQUIRE(o->nargs == 1, HCL_EUSAGE, "'hydrocl defaults' takes one model name (%s)", model_names());
+  REQUIRE(o->nargs == 1, HCL_EUSAGE, "'hydrocl defaults' takes one model name (%s)", model_names(0));
   CaseSchema *schema = NULL;
-  const Model *model = find_model(o->args[0]);
-  REQUIRE(model != NULL, HCL_EUSAGE, "unknown model '%s' (known: %s)", o->args[0], model_names());
+  const Model *model = model_find(o->args[0]);
+  REQUIRE(model != NULL, HCL_EUSAGE, "unknown model '%s' (known: %s)", o->args[0], model_names(0));
   TRY(case_schema_create(&schema));
   TRY(model->schema(schema));
   if (par_rank() == 0) {

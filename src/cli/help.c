@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "model.h"
+
 typedef struct {
   unsigned bit; /* the option's OPT_* bit (cli.h), 0 for those every command takes */
   const char *flag;
@@ -15,7 +17,7 @@ static const OptionHelp option_help[] = {
     {OPT_DEVICE, "-d, --device S",
      "auto (default), gpu, cpu, P:D, or part of a platform/device name (default from HYDROCL_DEVICE)"},
     {OPT_PRECISION, "--precision P",
-     "single or double (default: the build's -Dprecision); for a potential-flow case also mixed (its "
+     "single or double (default: the build's -Dprecision); for a {models:mixed} case also mixed (its "
      "solver.precision by default)"},
     {OPT_KERNEL_DIR, "--kernel-dir D",
      "read kernels_cl sources from D instead of the embedded copies (default from HYDROCL_KERNEL_DIR)"},
@@ -30,7 +32,7 @@ static const OptionHelp option_help[] = {
      "another grid, bed or precision: the run keeps that restart's fields, time and step on this case's grid, bed "
      "and precision"},
     {OPT_REALTIME, "--realtime",
-     "a variational-boussinesq case: keep simulated time in step with the wall clock (a simulator's frames) and "
+     "a {models:realtime} case: keep simulated time in step with the wall clock (a simulator's frames) and "
      "report frames that miss their deadline"},
     {OPT_RESTART, "--restart R", "continue from 'latest' (the newest restart in the output folder) or a file"},
     {OPT_SET, "--set K=V", "override a case key, e.g. --set grid.nx=400 (repeatable)"},
@@ -73,8 +75,7 @@ static const CommandHelp command_help[] = {
      "netCDF (with or without parallel I/O) and PROJ.",
      OPT_DEVICE | OPT_JSON | OPT_PRECISION},
     {"run", "CASE", "run a case file (see cases/): map, history and restart files in -o DIR",
-     "Runs the case file CASE (a shallow-water, potential-flow or variational-boussinesq model, from its model.name) "
-     "and writes map.nc, "
+     "Runs the case file CASE (a {models} model, from its model.name) and writes map.nc, "
      "history.nc (and kinematics.nc for the wave model) and restarts into the output folder. Ctrl-C, SIGTERM or "
      "SIGUSR1 stop it with a restart (exit 75); --restart latest continues it bit for bit. Every mistake of the case "
      "is reported in one pass, with the file, line and key.",
@@ -84,8 +85,8 @@ static const CommandHelp command_help[] = {
      "coordinate reference system, the time step, the device memory the run needs and the output it writes against "
      "the space left.",
      RUN_OPTIONS},
-    {"defaults", "MODEL", "print a commented case template with every key (MODEL: shallow-water or potential-flow)",
-     "Prints a case file for MODEL (shallow-water or potential-flow) with every key, its default, unit, allowed "
+    {"defaults", "MODEL", "print a commented case template with every key (MODEL: {models})",
+     "Prints a case file for MODEL ({models}) with every key, its default, unit, allowed "
      "range and what it means, commented; the required keys are marked.",
      0},
     {"bench", "NAME", "run a benchmark (JSON lines on stdout); 'hydrocl bench --list' names them",
@@ -128,10 +129,40 @@ static const char *const exit_statuses[][2] = {
     {"79", "the run diverged; its last good state was written as a restart"},
 };
 
-enum { COLUMN = 24, WIDTH = 100 };
+enum { COLUMN = 24, WIDTH = 100, TEXT_MAX = 2048 };
+
+/* text with the registry's lists in place of its placeholders: {models}, {models:mixed} and {models:realtime}, the
+ * models (model.h), and those with that capability. Returns text itself when it has none, else buf. */
+static const char *expand(const char *text, char *buf, size_t size) {
+  static const struct {
+    const char *placeholder;
+    unsigned capabilities;
+  } lists[] = {{"{models}", 0}, {"{models:mixed}", MODEL_MIXED_PRECISION}, {"{models:realtime}", MODEL_REALTIME}};
+  if (!strchr(text, '{')) {
+    return text;
+  }
+  size_t used = 0;
+  while (*text && used + 1 < size) {
+    size_t k = 0, n = sizeof lists / sizeof lists[0];
+    while (k < n && strncmp(text, lists[k].placeholder, strlen(lists[k].placeholder)) != 0) {
+      k++;
+    }
+    if (k < n) {
+      used += (size_t)snprintf(buf + used, size - used, "%s", model_names(lists[k].capabilities));
+      used = used < size ? used : size - 1;
+      text += strlen(lists[k].placeholder);
+    } else {
+      buf[used++] = *text++;
+    }
+  }
+  buf[used] = '\0';
+  return buf;
+}
 
 /* Prints text from column `at` of the current line, wrapped at WIDTH, continuing lines indented by indent. */
 static void print_wrapped(FILE *out, const char *text, int at, int indent) {
+  char expanded[TEXT_MAX];
+  text = expand(text, expanded, sizeof expanded);
   while (*text) {
     int room = WIDTH - at, length = (int)strlen(text);
     int cut = length;
@@ -216,6 +247,8 @@ bool help_print_command(const char *name, FILE *out) {
 
 /* Text for roff: a backslash doubled, a leading dot or quote escaped, hyphens of options as minus signs. */
 static void print_roff(FILE *out, const char *text) {
+  char expanded[TEXT_MAX];
+  text = expand(text, expanded, sizeof expanded);
   for (const char *c = text; *c; c++) {
     if (*c == '\\') {
       fputs("\\e", out);

@@ -276,12 +276,6 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   r->c = c;
   r->request = request;
   r->rt = rt;
-  REQUIRE(!request->mixed, HCL_EUSAGE,
-          "--precision mixed: the shallow-water model runs in single or double throughout (mixed precision is the "
-          "potential-flow solver's)");
-  REQUIRE(!request->realtime, HCL_EUSAGE,
-          "--realtime: the shallow-water model runs as fast as it can (real time is the variational-boussinesq "
-          "model's)");
   TRY(swe_setup_from_case(c, request->precision, &r->setup));
   r->maxima = case_bool(c, "output.maxima");
   memcpy(r->maxima_variables, maxima_output_variables, sizeof r->maxima_variables);
@@ -728,10 +722,18 @@ cleanup:
   return status;
 }
 
+static HclStatus swe_case_check(const Case *c) {
+  SweSetup setup;
+  HclStatus status = swe_setup_from_case(c, PRECISION_DOUBLE, &setup);
+  swe_setup_free(&setup);
+  return status;
+}
+
 const Model swe_model = {
     .name = "shallow-water",
     .title = "hydrocl shallow-water case (Stelling & Duinmeijer, explicit, with wetting and drying)",
     .schema = swe_case_schema,
     .validate = swe_validate,
     .run = swe_run,
+    .check = swe_case_check,
 };

@@ -128,9 +128,6 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   r->c = c;
   r->request = request;
   r->rt = rt;
-  REQUIRE(!request->mixed, HCL_EUSAGE,
-          "--precision mixed: the variational Boussinesq model runs in single or double throughout (mixed precision "
-          "is the potential-flow solver's)");
   TRY(vbm_setup_from_case(c, request->precision, &r->setup));
   r->maxima = case_bool(c, "output.maxima");
   TRY(run_create_decomp(c, &r->setup.grid, &r->decomp));
@@ -498,10 +495,19 @@ cleanup:
   return status;
 }
 
+static HclStatus vbm_case_check(const Case *c) {
+  VbmSetup setup;
+  HclStatus status = vbm_setup_from_case(c, PRECISION_DOUBLE, &setup);
+  vbm_setup_free(&setup);
+  return status;
+}
+
 const Model vbm_model = {
     .name = "variational-boussinesq",
     .title = "hydrocl variational Boussinesq case (linearized VBM: ship waves, currents, harbours; RRB-PCG)",
     .schema = vbm_case_schema,
     .validate = vbm_validate,
     .run = vbm_run,
+    .check = vbm_case_check,
+    .capabilities = MODEL_REALTIME,
 };

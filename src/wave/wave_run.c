@@ -342,9 +342,6 @@ static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *reques
   r->c = c;
   r->request = request;
   r->rt = rt;
-  REQUIRE(!request->realtime, HCL_EUSAGE,
-          "--realtime: the potential-flow model runs as fast as it can (real time is the variational-boussinesq "
-          "model's)");
   LaplacePrecision given = request->mixed                           ? LAPLACE_MIXED
                            : request->precision == PRECISION_SINGLE ? LAPLACE_SINGLE
                                                                     : LAPLACE_DOUBLE;
@@ -902,6 +899,13 @@ static bool wave_needs_fp64(const Case *c, const RunRequest *request) {
                                   : strcmp(case_string(c, "solver.precision"), "single") != 0;
 }
 
+static HclStatus wave_case_check(const Case *c) {
+  WaveSetup setup;
+  HclStatus status = wave_setup_from_case(c, NULL, &setup);
+  wave_setup_free(&setup);
+  return status;
+}
+
 const Model wave_model = {
     .name = "potential-flow",
     .title = "hydrocl potential-flow case (fully nonlinear potential-flow waves, OceanWave3D's method)",
@@ -909,4 +913,6 @@ const Model wave_model = {
     .validate = wave_validate,
     .run = wave_run,
     .needs_fp64 = wave_needs_fp64,
+    .check = wave_case_check,
+    .capabilities = MODEL_MIXED_PRECISION,
 };

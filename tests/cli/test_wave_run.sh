@@ -43,7 +43,7 @@ sed 's/^  name: potential-flow/  name: potential-flux/' "$standing" >"$dir/unkno
 run_capture "$hydrocl" validate "$dir/unknown-model.yml"
 ok "an unknown model.name exits 65" equals "$rc" 65
 ok "and lists the models, with the line" contains "$err" \
-  "unknown-model.yml:7:9: model.name must be one of shallow-water, potential-flow, variational-boussinesq (got 'potential-flux')"
+  "unknown-model.yml:7:9: model.name must be shallow-water, potential-flow or variational-boussinesq (got 'potential-flux')"
 sed '/^  name: potential-flow/d' "$standing" >"$dir/no-model.yml"
 run_capture "$hydrocl" validate "$dir/no-model.yml"
 ok "a case without model.name exits 65 saying it is required" test "$rc" = 65 -a -n "$(grep "model.name is required" <<<"$err")"

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_casefile.c: libFuzzer target of the case-file reader (casefile.h) and the models' checks of a case, as
  * `hydrocl validate` runs them short of a device: the bytes are a case file, read by case_peek (model.name) and then
- * against each model's schema (shallow-water, potential-flow, variational-boussinesq) with case_load and case_finish;
- * a finished case goes through the model's setup (swe_setup_from_case, wave_setup_from_case, vbm_setup_from_case:
- * the cross-checks, tides, relaxation zones, incident waves, ships and their tracks, sponges, the time step, the bed,
+ * against every registered model's schema (model.h) with case_load and case_finish; a finished case goes through
+ * the model's check (its setup from the case short of a device: the cross-checks, tides, relaxation zones, incident waves, ships and their tracks, sponges, the time step, the bed,
  * series and gauge files it names) and run_read_points. A refusal is a pass. Checked besides
  * the sanitizers: case_to_yaml of a finished case loads back as the same case (casefile.h says so; the output files
  * keep it as hydrocl_case).
@@ -18,43 +17,12 @@
 
 #include "casefile.h"
 #include "fuzz_support.h"
+#include "model.h"
 #include "run.h"
-#include "swe_case.h"
-#include "vbm_case.h"
-#include "wave_case.h"
 
 /* A model's setup from a finished case has no size limit of its own but the grid's: bed.file reads nx x ny values.
  * Larger grids are read and checked as a case, not set up (allocating gigabytes is no finding). */
 enum { SETUP_POINTS_MAX = 1 << 22 };
-
-static HclStatus swe_setup(const Case *c) {
-  SweSetup setup;
-  HclStatus status = swe_setup_from_case(c, PRECISION_DOUBLE, &setup);
-  swe_setup_free(&setup);
-  return status;
-}
-
-static HclStatus wave_setup(const Case *c) {
-  WaveSetup setup;
-  HclStatus status = wave_setup_from_case(c, NULL, &setup);
-  wave_setup_free(&setup);
-  return status;
-}
-
-static HclStatus vbm_setup(const Case *c) {
-  VbmSetup setup;
-  HclStatus status = vbm_setup_from_case(c, PRECISION_DOUBLE, &setup);
-  vbm_setup_free(&setup);
-  return status;
-}
-
-static const struct {
-  const char *name;
-  HclStatus (*schema)(CaseSchema *schema);
-  HclStatus (*setup)(const Case *c);
-} models[] = {{"shallow-water", swe_case_schema, swe_setup},
-              {"potential-flow", wave_case_schema, wave_setup},
-              {"variational-boussinesq", vbm_case_schema, vbm_setup}};
 
 /* Both finished cases hold the same value of every key. */
 static void check_same_case(const Case *a, const Case *b, const CaseKey *keys, int nkeys, const char *yaml) {
@@ -109,13 +77,13 @@ static void check_round_trip(const Case *c, const CaseKey *keys, int nkeys) {
   free(yaml);
 }
 
-static void load_as(const char *path, int m) {
+static void load_as(const char *path, const Model *model) {
   CaseSchema *schema = NULL;
   Case *c = NULL;
   NamedPoint *points = NULL;
   int npoints = 0;
-  FUZZ_CHECK(case_schema_create(&schema) == HCL_OK && models[m].schema(schema) == HCL_OK, "%s's schema: %s",
-             models[m].name, status_message());
+  FUZZ_CHECK(case_schema_create(&schema) == HCL_OK && model->schema(schema) == HCL_OK, "%s's schema: %s", model->name,
+             status_message());
   const CaseKey *keys = case_schema_keys(schema);
   int nkeys = case_schema_count(schema);
   HclStatus status = case_load(keys, nkeys, path, &c);
@@ -127,7 +95,7 @@ static void load_as(const char *path, int m) {
   if (status == HCL_OK) {
     check_round_trip(c, keys, nkeys);
     if ((double)case_int(c, "grid.nx") * (double)case_int(c, "grid.ny") <= SETUP_POINTS_MAX) {
-      status = models[m].setup(c);
+      status = model->check(c);
     }
   }
   if (status == HCL_OK) {
@@ -161,8 +129,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = fuzz_write("case.yml", data, size);
   char name[128], origin[320];
   fuzz_accept(case_peek(path, "model.name", name, sizeof name, origin, sizeof origin));
-  for (int m = 0; m < (int)(sizeof models / sizeof models[0]); m++) {
-    load_as(path, m);
+  for (int m = 0; m < model_count(); m++) {
+    load_as(path, model_at(m));
   }
   return 0;
 }
