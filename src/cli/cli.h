@@ -63,7 +63,7 @@ typedef struct {
   int nsets;
   int n;                               /* --n: interior points per side of solve-poisson's grid; 0 when not given */
   const char *method;                  /* --method: a name of krylov_method_parse */
-  const char *preconditioner;          /* --preconditioner: "rrb" (default), "jacobi" or "none" */
+  const char *preconditioner;          /* --preconditioner: a name of stencil5_precond.h's registry, "rrb" by default */
   double tolerance;                    /* --tolerance, 1e-5 when not given */
   const char *norm;                    /* --norm: "2" (default) or "m", the residual norm the tolerance applies to */
   int rrb_levels;                      /* --rrb-levels: the RRB-k of the preconditioner, 0 (default): no limit */
@@ -77,6 +77,10 @@ typedef struct {
 } CliOptions;
 
 /* Parses argv into o. Usage errors are HCL_EUSAGE with the message to print. */
+/* The whole command: parses, dispatches, reports a failure; returns the process's exit status. A program that
+ * registers a component of its own (a preconditioner: stencil5_precond.h) calls it after registering. */
+int cli_main(int argc, char **argv);
+
 HclStatus cli_parse(int argc, char **argv, CliOptions *o);
 /* Refuses options that command does not use (PETSc's rule: an unused option is an error). */
 HclStatus cli_require_only(const CliOptions *o, unsigned allowed);

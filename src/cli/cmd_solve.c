@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_solve.c: `hydrocl solve-poisson --n N [--method cg|gmres|dc|pipecg] [--preconditioner rrb|mg|jacobi|none]
+/* cmd_solve.c: `hydrocl solve-poisson --n N [--method cg|gmres|dc|pipecg] [--preconditioner P]
  * [--precision single|double|mixed] [--tolerance T] [--norm 2|m] [--rrb-levels K] [--rrb-exact N]`: the RRB paper's
  * model problem (poisson.h) solved on the device from x = 0 (the 5-point operator of stencil5.h, a Krylov method of
  * krylov.h; mixed: CG in double, the preconditioner in float), with the iterations, the true residuals, time and
@@ -16,9 +16,9 @@
 #include "krylov.h"
 #include "par.h"
 #include "poisson.h"
-#include "mg5.h"
 #include "rrb_precond.h"
 #include "stencil5.h"
+#include "stencil5_precond.h"
 
 /* The model problem's matrix and right-hand side in this rank's block of the fields. */
 static HclStatus assemble(const PoissonDomain *domain, const Decomp *decomp, Field *const matrix[3], Field *rhs) {
@@ -84,21 +84,15 @@ static HclStatus make_solver(const CliOptions *o, int max_iterations, Krylov **o
   options.rtol = o->tolerance;
   options.max_iterations = max_iterations;
   options.prefix = "--";
-  bool mixed = (o->given & OPT_MIXED) != 0;
-  REQUIRE(!mixed || strcmp(o->preconditioner, "rrb") == 0 || strcmp(o->preconditioner, "mg") == 0, HCL_EUSAGE,
-          "--precision mixed applies the preconditioner in float: use --preconditioner rrb or mg (%s has no float "
-          "form for a double system)",
-          o->preconditioner);
-  RrbDepth depth = {.levels = o->rrb_levels, .exact_nodes = o->rrb_exact};
-  if (strcmp(o->preconditioner, "rrb") == 0) {
-    TRY(mixed ? rrb_precond_create_mixed(depth, &pc) : rrb_precond_create(depth, &pc));
-  } else if (strcmp(o->preconditioner, "mg") == 0) {
-    TRY(mg5_precond_create(&(Mg5Options){.own_precision = mixed, .precision = PRECISION_SINGLE}, &pc));
-  } else if (strcmp(o->preconditioner, "jacobi") == 0) {
-    TRY(precond_jacobi(&pc));
-  } else {
-    TRY(precond_none(&pc));
-  }
+  const Stencil5PrecondKind *kind = stencil5_precond_find(o->preconditioner);
+  ASSERT(kind != NULL); /* options.c took only registered names */
+  Stencil5PrecondSettings settings = {.in_float = (o->given & OPT_MIXED) != 0,
+                                      .rrb = {.levels = o->rrb_levels, .exact_nodes = o->rrb_exact}};
+  REQUIRE(!settings.in_float || kind->float_form, HCL_EUSAGE,
+          "--precision mixed applies the preconditioner in float: use --preconditioner %s (%s has no float form for "
+          "a double system)",
+          stencil5_precond_names(true), o->preconditioner);
+  TRY(kind->create(&settings, &pc));
   TRY(krylov_create(&options, out));
   krylov_set_precond(*out, pc);
   pc = NULL;

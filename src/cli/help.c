@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "stencil5_precond.h"
 
 typedef struct {
   unsigned bit; /* the option's OPT_* bit (cli.h), 0 for those every command takes */
@@ -38,8 +39,7 @@ static const OptionHelp option_help[] = {
     {OPT_SET, "--set K=V", "override a case key, e.g. --set grid.nx=400 (repeatable)"},
     {OPT_N, "--n N", "N x N interior points (required)"},
     {OPT_METHOD, "--method M", "cg (default), gmres, dc (defect correction) or pipecg (pipelined CG)"},
-    {OPT_PRECONDITIONER, "--preconditioner P",
-     "rrb (default), mg (semicoarsening multigrid), jacobi or none (plain is none)"},
+    {OPT_PRECONDITIONER, "--preconditioner P", "{preconditioners} (default rrb; plain is none)"},
     {OPT_TOLERANCE, "--tolerance T", "stop at ||r|| <= T ||b|| (default 1e-5)"},
     {OPT_NORM, "--norm N",
      "2 (default: ||r||_2 <= T ||b||_2) or m (the paper's criterion: ||r||_M^-1 <= T ||r0||_M^-1, M the "
@@ -105,7 +105,7 @@ static const CommandHelp command_help[] = {
      "solve the RRB paper's model problem, -Laplace u = f on the unit square, and print iterations, residuals and "
      "the error against the exact solution",
      "Solves the RRB paper's model problem, -Laplace u = f on the unit square with N x N interior points, by CG, "
-     "GMRES or defect correction with the RRB, multigrid, Jacobi or no preconditioner, and prints the iterations, the "
+     "GMRES or defect correction with a preconditioner ({preconditioners}), and prints the iterations, the "
      "true residuals and the error against the exact solution. --precision mixed: the method in double, the "
      "preconditioner in float.",
      OPT_DEVICE | OPT_KERNEL_DIR | OPT_PROFILE | OPT_PRECISION | OPT_MIXED | OPT_N | OPT_PRECONDITIONER |
@@ -131,13 +131,33 @@ static const char *const exit_statuses[][2] = {
 
 enum { COLUMN = 24, WIDTH = 100, TEXT_MAX = 2048 };
 
-/* text with the registry's lists in place of its placeholders: {models}, {models:mixed} and {models:realtime}, the
- * models (model.h), and those with that capability. Returns text itself when it has none, else buf. */
+static const char *all_models(void) {
+  return model_names(0);
+}
+
+static const char *mixed_models(void) {
+  return model_names(MODEL_MIXED_PRECISION);
+}
+
+static const char *realtime_models(void) {
+  return model_names(MODEL_REALTIME);
+}
+
+static const char *preconditioners(void) {
+  return stencil5_precond_names(false);
+}
+
+/* text with the registries' lists in place of its placeholders: {models}, {models:mixed} and {models:realtime}, the
+ * models (model.h) and those with that capability; {preconditioners}, the 5-point operator's (stencil5_precond.h).
+ * Returns text itself when it has none, else buf. */
 static const char *expand(const char *text, char *buf, size_t size) {
   static const struct {
     const char *placeholder;
-    unsigned capabilities;
-  } lists[] = {{"{models}", 0}, {"{models:mixed}", MODEL_MIXED_PRECISION}, {"{models:realtime}", MODEL_REALTIME}};
+    const char *(*list)(void);
+  } lists[] = {{"{models}", all_models},
+               {"{models:mixed}", mixed_models},
+               {"{models:realtime}", realtime_models},
+               {"{preconditioners}", preconditioners}};
   if (!strchr(text, '{')) {
     return text;
   }
@@ -148,7 +168,7 @@ static const char *expand(const char *text, char *buf, size_t size) {
       k++;
     }
     if (k < n) {
-      used += (size_t)snprintf(buf + used, size - used, "%s", model_names(lists[k].capabilities));
+      used += (size_t)snprintf(buf + used, size - used, "%s", lists[k].list());
       used = used < size ? used : size - 1;
       text += strlen(lists[k].placeholder);
     } else {

@@ -13,6 +13,7 @@
 
 #include "krylov.h"
 #include "rrb.h"
+#include "stencil5_precond.h"
 
 /* A whole number from lo to hi for option (what it counts, for the message). */
 static HclStatus parse_whole(const char *text, long lo, long hi, const char *option, const char *what, int *out) {
@@ -238,10 +239,9 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       o->given |= OPT_RRB_EXACT;
       break;
     case LONG_PRECONDITIONER:
-      REQUIRE(strcmp(optarg, "rrb") == 0 || strcmp(optarg, "mg") == 0 || strcmp(optarg, "jacobi") == 0 ||
-                  strcmp(optarg, "none") == 0 || strcmp(optarg, "plain") == 0,
-              HCL_EUSAGE, "--preconditioner '%s': use rrb, mg, jacobi or none (plain)", optarg);
       o->preconditioner = strcmp(optarg, "plain") == 0 ? "none" : optarg;
+      REQUIRE(stencil5_precond_find(o->preconditioner), HCL_EUSAGE, "--preconditioner '%s': use %s (plain is none)",
+              optarg, stencil5_precond_names(false));
       o->given |= OPT_PRECONDITIONER;
       break;
     case LONG_METHOD: {

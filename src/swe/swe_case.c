@@ -377,11 +377,9 @@ static HclStatus read_physics(const Case *c, Precision precision, SweSetup *setu
   config->precision = precision;
   config->scheme = strcmp(case_string(c, "time.scheme"), "implicit") == 0 ? SWE_SCHEME_IMPLICIT : SWE_SCHEME_EXPLICIT;
   config->theta = case_real(c, "time.theta");
-  TRY(krylov_options_from_case(c, SWE_SOLVER_PREFIX, &config->krylov));
-  REQUIRE(config->scheme == SWE_SCHEME_EXPLICIT || krylov_method_is_cg(config->krylov.method), HCL_EDATA,
-          "%s: %smethod = %s: the level system is symmetric positive definite and solved by CG (set it to cg or "
-          "pipecg)",
-          case_origin(c, SWE_SOLVER_PREFIX "method"), SWE_SOLVER_PREFIX, krylov_method_name(config->krylov.method));
+  TRY(config->scheme == SWE_SCHEME_IMPLICIT
+          ? stencil5_cg_options_from_case(c, SWE_SOLVER_PREFIX, "the level system", &config->krylov)
+          : krylov_options_from_case(c, SWE_SOLVER_PREFIX, &config->krylov));
 cleanup:
   return status;
 }

@@ -491,11 +491,7 @@ HclStatus vbm_setup_from_case(const Case *c, Precision precision, VbmSetup *setu
           "%s: physics.shape is cosh and needs physics.kappa > 0 1/m (the wavenumber where the dispersion is exact)",
           case_origin(c, "physics.shape"));
   config->precision = precision;
-  TRY(krylov_options_from_case(c, VBM_SOLVER_PREFIX, &config->krylov));
-  REQUIRE(krylov_method_is_cg(config->krylov.method), HCL_EDATA,
-          "%s: %smethod = %s: the psi system is symmetric positive definite and solved by CG (set it to cg or "
-          "pipecg)",
-          case_origin(c, VBM_SOLVER_PREFIX "method"), VBM_SOLVER_PREFIX, krylov_method_name(config->krylov.method));
+  TRY(stencil5_cg_options_from_case(c, VBM_SOLVER_PREFIX, "the psi system", &config->krylov));
   setup->t_end = case_real(c, "time.end");
   TRY(run_time_units(c, "time.start", &setup->start, setup->time_units, sizeof setup->time_units));
   setup->check_interval = (int)case_int(c, "time.check_interval");

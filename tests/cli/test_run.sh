@@ -855,6 +855,9 @@ bad_input "periodic sides with the implicit scheme" "the implicit scheme has no 
   "${small[@]}" --set time.scheme=implicit --set boundary.west=periodic --set boundary.east=periodic
 bad_input "a method other than CG for the level system" "solver.method = gmres" "$case_file" "${small[@]}" \
   --set time.scheme=implicit --set solver.method=gmres
+bad_input "a float form of a preconditioner that has none" \
+  "solver.preconditioner_precision = float: the jacobi preconditioner has no float form" "$case_file" "${small[@]}" \
+  --set time.scheme=implicit --set solver.preconditioner=jacobi --set solver.preconditioner_precision=float
 bad_input "an implicit step beyond the advective limit" "breaks the advective limit of the starting state: 0.02524 s" \
   "$root/cases/thacker.yml" --set time.scheme=implicit --set time.dt=0.5
 # The multigrid preconditioner in float under CG in double (mixed precision), from the case's keys; the progress line

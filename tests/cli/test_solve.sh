@@ -5,10 +5,11 @@
 # at 63^2: tests/unit/test_rrb_reference.c), RRB (the default) those of the host reference's RRB-PCG with the
 # paper's M-norm criterion (the same test: 6 and 7 with the default exact last level of 16 x 16 nodes, 9 and 10 with
 # RRB to one node), the multigrid and mixed precision reach the same solution, and usage mistakes exit 64 with a
-# message.
-# Usage: test_solve.sh HYDROCL
+# message. A preconditioner a program registers (HYDROCL_TOY: tests/cli/toy_precond.c) is one of the command's.
+# Usage: test_solve.sh HYDROCL HYDROCL_TOY
 set -u
 hydrocl=$1
+hydrocl_toy=$2
 . "$(dirname "$0")/../support/tap.sh"
 
 declare -A errors iterations
@@ -89,6 +90,15 @@ ok "--rrb-levels 3 on 63^2: RRB-3, its last level of 16 x 16 nodes exact" \
   test "$rc" = 0 -a -n "$(grep "^preconditioner: RRB-3, the last level of 16 x 16 nodes" <<<"$out")"
 run_capture "$hydrocl" solve-poisson --n 63 --rrb-levels 1
 ok "--rrb-levels 1: exit 64, use 2 or more" test "$rc" = 64 -a -n "$(grep "use 2 or more" <<<"$err")"
+# The toy M = 2 I: listed with the others, and CG with it takes plain CG's iterations (scaling M changes no iterate).
+run_capture "$hydrocl_toy" help solve-poisson
+ok "a registered preconditioner is in the command's help" contains "$out" "rrb, mg, jacobi, none or toy"
+run_capture "$hydrocl_toy" solve-poisson --n 31 --precision double --preconditioner toy
+ok "and solve-poisson takes it: plain CG's ${iterations[31]} iterations" equals \
+  "$(sed -n 's/^iterations: \([0-9]*\) (converged)$/\1/p' <<<"$out")" "${iterations[31]}"
+run_capture "$hydrocl_toy" solve-poisson --n 31 --precision mixed --preconditioner toy
+ok "with no float form it refuses --precision mixed, naming those that have one" \
+  test "$rc" = 64 -a -n "$(grep "use --preconditioner rrb or mg (toy has no float form" <<<"$err")"
 run_capture "$hydrocl" solve-poisson --n 63 --rrb-exact 2000
 ok "--rrb-exact 2000: exit 64, naming the range" test "$rc" = 64 -a -n "$(grep "from 0 to 256" <<<"$err")"
 run_capture "$hydrocl" solve-poisson --n 255 --rrb-levels 2

@@ -10,7 +10,7 @@
 # ranks_run N CMD...: mpirun -n N CMD with each rank's cache, stopped after 10 minutes ($mpirun must be set); rank
 #   K's cache takes what rank 0's has built before the run, so a program is built once per script at most.
 # rank_cache_for_hydrocl DIR: for the hydrocl command under a plain mpirun, which gives each node-local rank K the
-#   cache $TMPDIR/hydrocl-pocl-cache-UID-rankK (src/cli/main.c): TMPDIR becomes DIR, and ranks 0 to 3 start there
+#   cache $TMPDIR/hydrocl-pocl-cache-UID-rankK (src/cli/cli_main.c): TMPDIR becomes DIR, and ranks 0 to 3 start there
 #   with the suite's cache.
 rank_cache_suite=${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pocl/kcache}
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* main.c: the hydrocl command. Maps every failure to one message and a sysexits(3) status; all ranks agree. */
+/* cli_main.c: the hydrocl command (cli.h: cli_main). Maps every failure to one message and a sysexits(3) status; all
+ * ranks agree. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,41 +25,41 @@ static void separate_pocl_caches(void) {
   setenv("POCL_CACHE_DIR", folder, 0);
 }
 
+static HclStatus cmd_version(const CliOptions *o) {
+  (void)o;
+  if (par_rank() == 0) {
+    printf("hydrocl %s (%s)\n", HYDROCL_VERSION, HYDROCL_GIT);
+  }
+  return HCL_OK;
+}
+
+/* Also `hydrocl COMMAND [args] --help`: COMMAND is then the argument. */
+static HclStatus cmd_help(const CliOptions *o) {
+  bool known = o->nargs == 0 || par_rank() != 0 || help_print_command(o->args[0], stdout);
+  if (o->nargs == 0 && par_rank() == 0) {
+    help_print_usage(stdout);
+  }
+  return known ? HCL_OK : status_set(HCL_EUSAGE, __FILE__, __LINE__, "no command '%s' (see hydrocl help)", o->args[0]);
+}
+
+static const struct {
+  const char *name;
+  HclStatus (*run)(const CliOptions *o);
+} commands[] = {{"info", cmd_info},
+                {"bench", cmd_bench},
+                {"run", cmd_run},
+                {"validate", cmd_validate},
+                {"defaults", cmd_defaults},
+                {"analyze", cmd_analyze},
+                {"solve-poisson", cmd_solve_poisson},
+                {"version", cmd_version},
+                {"help", cmd_help}};
+
 static HclStatus dispatch(const CliOptions *o) {
-  if (strcmp(o->command, "info") == 0) {
-    return cmd_info(o);
-  }
-  if (strcmp(o->command, "bench") == 0) {
-    return cmd_bench(o);
-  }
-  if (strcmp(o->command, "run") == 0) {
-    return cmd_run(o);
-  }
-  if (strcmp(o->command, "validate") == 0) {
-    return cmd_validate(o);
-  }
-  if (strcmp(o->command, "defaults") == 0) {
-    return cmd_defaults(o);
-  }
-  if (strcmp(o->command, "analyze") == 0) {
-    return cmd_analyze(o);
-  }
-  if (strcmp(o->command, "solve-poisson") == 0) {
-    return cmd_solve_poisson(o);
-  }
-  if (strcmp(o->command, "version") == 0) {
-    if (par_rank() == 0) {
-      printf("hydrocl %s (%s)\n", HYDROCL_VERSION, HYDROCL_GIT);
+  for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++) {
+    if (strcmp(o->command, commands[k].name) == 0) {
+      return commands[k].run(o);
     }
-    return HCL_OK;
-  }
-  if (strcmp(o->command, "help") == 0) { /* also `hydrocl COMMAND [args] --help`: COMMAND is then the argument */
-    bool known = o->nargs == 0 || par_rank() != 0 || help_print_command(o->args[0], stdout);
-    if (o->nargs == 0 && par_rank() == 0) {
-      help_print_usage(stdout);
-    }
-    return known ? HCL_OK
-                 : status_set(HCL_EUSAGE, __FILE__, __LINE__, "no command '%s' (see hydrocl help)", o->args[0]);
   }
   return status_set(HCL_EUSAGE, __FILE__, __LINE__, "unknown command '%s' (see hydrocl help)", o->command);
 }
@@ -75,7 +76,7 @@ static void report_failure(HclStatus status) {
   log_debug("failure recorded at %s (%s)", status_origin(), status_name(status));
 }
 
-int main(int argc, char **argv) {
+int cli_main(int argc, char **argv) {
   CliOptions options;
   output_library_init();
   HclStatus status = par_init(&argc, &argv);
