@@ -8,14 +8,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "inputfile.h" /* input_check_file */
 #include "status.h"
-
-/* Refuses a path that is not a regular file one can read: missing, unreadable, a folder, a device (/dev/zero is
- * read for ever), a pipe or a socket; every file an input names goes through it before it is opened. named_by says
- * who named it ("case.yml:4:3: bed.file", "ships.csv:2: track") and given how (the path as written there, NULL: as
- * path); every refusal is then HCL_EDATA, the input that names it being wrong. Without named_by (NULL: a reader's
- * own file) a missing or unreadable file is HCL_ENOINPUT and any other HCL_EDATA. */
-HclStatus input_check_file(const char *path, const char *named_by, const char *given);
 
 /* input_check_file(path, NULL, NULL), then fopen for reading; caller closes *f. */
 HclStatus input_open(const char *path, FILE **f);

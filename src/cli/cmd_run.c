@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caseload.h"
 #include "log.h"
 #include "model.h"
 #include "par.h"

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "casefile.h"
+#include "caseload.h"
 #include "fuzz_support.h"
 #include "model.h"
 #include "run.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "casefile.h"
+#include "caseload.h"
 #include "fuzz_support.h"
 #include "history.h"
 #include "run.h"

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "casefile.h"
+#include "caseload.h"
 #include "fuzz_support.h"
 #include "wave_case.h"
 

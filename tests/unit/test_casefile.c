@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "casefile.h"
+#include "caseload.h"
 #include "../support/tap.h"
 
 static const CaseKey schema[] = {

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* casefile.h: YAML case files checked against a schema table.
+/* casefile.h: the options database: a case's keys checked against a schema table, below every module that reads
+ * its own keys (the solvers, the Laplace solver, the models). Reading a case file's YAML is the io layer's
+ * (caseload.h: case_load, case_peek), through the functions for a reader below; nothing here needs libyaml.
  *
  * A model describes its inputs as a table of CaseKey rows (key, type, SI unit, default, allowed range, help); the
  * same table drives loading, `--set section.key=value` overrides, `hydrocl validate` and the commented template of
@@ -81,9 +83,6 @@ const char *case_where(const Case *c, const char *prefix, const char *name, char
 /* prefix and name joined into buf ("solver." and "rtol": "solver.rtol"); returns buf. */
 const char *case_key(char buf[CASE_KEY_MAX], const char *prefix, const char *name);
 
-/* Reads path and checks every key it names against keys[0..nkeys) (borrowed; must outlive the case). Defaults and
- * required keys are settled by case_finish, after any case_set. */
-HclStatus case_load(const CaseKey *keys, int nkeys, const char *path, Case **out);
 /* A case of defaults only, for `hydrocl validate` of --set values alone and for tests. */
 HclStatus case_create_empty(const CaseKey *keys, int nkeys, Case **out);
 void case_destroy(Case **c);
@@ -111,16 +110,31 @@ bool case_at_default(const Case *c, const char *key);
 /* Whether the '|'-separated list choices ("closed|periodic") holds word. */
 bool case_word_among(const char *word, const char *choices);
 
-/* The text of key ("section.name") in the case file at path, without a schema, so that a caller can choose the
- * schema by it (model.name): "" when the file does not set it, and where it stands ("case.yml:3:9") in origin.
- * HCL_ENOINPUT when the file cannot be opened, HCL_EDATA for a YAML syntax error, for key set to a list or a section
- * (or a section on its way set to a value) and for a value holding a NUL byte (file:line:column). */
-HclStatus case_peek(const char *path, const char *key, char *value, size_t size, char *origin, size_t origin_size);
-
 /* The effective case as YAML (every key, defaults included, grouped by section whatever the order of the table,
  * strings quoted), for output metadata; case_load reads it back as the same case. Caller frees *text. */
 HclStatus case_to_yaml(const Case *c, char **text);
 /* A commented template with every key, its default, unit, range and help, for `hydrocl defaults`. */
 void case_write_template(const CaseKey *keys, int nkeys, const char *title, FILE *out);
+
+/* ---- For a reader of a case's text (caseload.c): the case filled key by key, each mistake noted (case_note_mistake)
+ * so that reading goes on and case_finish reports them all. */
+
+/* An empty case of keys[0..nkeys) (borrowed) read from path (its folder resolves CASE_FILE values). */
+HclStatus case_begin(const CaseKey *keys, int nkeys, const char *path, Case **out);
+const char *case_path(const Case *c);
+const CaseKey *case_schema_key(const Case *c, const char *key); /* NULL: not in the schema */
+bool case_has_section(const Case *c, const char *section);      /* whether a key "section.*" is in the schema */
+/* key = text as given at origin: parsed and checked as its type; given twice (but by --set) is a mistake. */
+HclStatus case_assign(Case *c, const char *key, const char *text, const char *origin);
+/* key's list of points (owned from here on, also on failure): named once each. */
+HclStatus case_assign_points(Case *c, const char *key, NamedPoint *points, int n, const char *origin);
+/* The mistakes of a key or section the schema lacks, with the nearest one where the message is shown, and of a value
+ * of the wrong kind (found: "a list"), which marks key invalid (reported once, never defaulted). */
+HclStatus case_refuse_unknown_key(const Case *c, const char *key, const char *origin);
+HclStatus case_refuse_unknown_section(const Case *c, const char *section, const char *origin);
+HclStatus case_refuse_value(Case *c, const char *key, const char *origin, const char *found);
+void case_mark_invalid(Case *c, const char *key);
+/* A mistake (HCL_EDATA) recorded and cleared, HCL_OK returned; any other failure returned. */
+HclStatus case_note_mistake(Case *c, HclStatus failed);
 
 #endif
