@@ -74,9 +74,10 @@ HclStatus input_read_series(const char *path, double start, const char *unit, do
 HclStatus input_unit_scale(const char *path, int line, int column, const char *unit, const char *si, double *scale,
                            double *offset);
 
-/* Parses "YYYY-MM-DD", "YYYY-MM-DD hh:mm" or "YYYY-MM-DD hh:mm:ss" (a 'T' for the space and a trailing "Z" or
- * " UTC" allowed), UTC in the proleptic Gregorian calendar (CF's standard calendar for modern dates), into seconds
- * since 1970-01-01 00:00:00. False for anything else. */
+/* Parses "YYYY-MM-DD", "YYYY-MM-DD hh:mm" or "YYYY-MM-DD hh:mm:ss" (a 'T' for the space), in UTC or, after the time,
+ * at an ISO 8601 offset ("Z", " UTC", "+02:00", "-0530", "+02": local time that far east of UTC, up to +-14:00), in
+ * the proleptic Gregorian calendar (CF's standard calendar for modern dates), into seconds since 1970-01-01 00:00:00
+ * UTC. False for anything else. */
 bool input_parse_date(const char *text, double *seconds);
 
 /* Linear interpolation of the series at t, held constant beyond its ends. */

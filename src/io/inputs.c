@@ -904,7 +904,7 @@ cleanup:
 }
 
 /* A CSV time: a number (seconds from the run's start, or in the header's unit), or an ISO 8601 date and time in UTC
- * (input_parse_date: "2023-06-01 12:00", "2023-06-01T12:00:00Z"), turned into seconds from the run's start (start:
+ * or at an offset (input_parse_date: "2023-06-01 12:00", "2023-06-01T12:00:00Z", "2023-06-01T14:00+02:00"), turned into seconds from the run's start (start:
  * seconds since 1970); *number says which. */
 static bool parse_time_field(const char *text, size_t length, double start, double *t, bool *number) {
   char field[64];
@@ -1115,8 +1115,8 @@ static HclStatus read_csv_series(const char *path, double start, const char *uni
     }
     REQUIRE(kind == 2, HCL_EDATA,
             "%s:%d: expected 'time,value', the time in seconds from the run's start or an ISO 8601 date and time "
-            "(UTC: 2023-06-01T12:00:00Z), the value in SI units (or both in the header's units, 'time [h],level "
-            "[cm]')",
+            "(2023-06-01T12:00:00Z, or at an offset: 2023-06-01T14:00:00+02:00), the value in SI units (or both in the "
+            "header's units, 'time [h],level [cm]')",
             path, line.number);
     if (number) {
       pair[0] = pair[0] * convert[0].scale + convert[0].offset;
@@ -1192,9 +1192,41 @@ static long days_from_civil(long year, long month, long day) {
   return era * 146097 + day_of_era - 719468;
 }
 
+/* An ISO 8601 UTC offset at the end of a date and time: "Z", " UTC", "+hh:mm", "+hhmm" or "+hh" (or '-'), its
+ * seconds east of UTC into *offset; true where rest is one and nothing follows. Offsets run to +-14:00 (the Line
+ * Islands' +14, Baker Island's -12) with 00 to 59 minutes. */
+static bool parse_utc_offset(const char *rest, double *offset) {
+  *offset = 0;
+  if (*rest == '\0' || strcmp(rest, "Z") == 0 || strcmp(rest, " UTC") == 0) {
+    return true;
+  }
+  if (*rest != '+' && *rest != '-') {
+    return false;
+  }
+  int digits[4], count = 0;
+  for (const char *p = rest + 1; *p; p++) {
+    if (*p == ':' && count == 2 && p[1]) {
+      continue;
+    }
+    if (!isdigit((unsigned char)*p) || count == 4) {
+      return false;
+    }
+    digits[count++] = *p - '0';
+  }
+  if (count != 2 && count != 4) {
+    return false;
+  }
+  int hours = 10 * digits[0] + digits[1], minutes = count == 4 ? 10 * digits[2] + digits[3] : 0;
+  if (hours * 60 + minutes > 14 * 60 || minutes > 59) {
+    return false;
+  }
+  *offset = (*rest == '-' ? -1 : 1) * (hours * 3600.0 + minutes * 60.0);
+  return true;
+}
+
 bool input_parse_date(const char *text, double *seconds) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, consumed = 0;
-  double second = 0;
+  double second = 0, offset = 0;
   if (sscanf(text, "%4d-%2d-%2d%n", &year, &month, &day, &consumed) != 3) {
     return false;
   }
@@ -1211,14 +1243,14 @@ bool input_parse_date(const char *text, double *seconds) {
       rest = end ? end : rest;
     }
   }
-  rest += strcmp(rest, "Z") == 0 ? 1 : (strcmp(rest, " UTC") == 0 ? 4 : 0);
   /* A real day: before the first of the next month (no 31 June, no 29 February 2023). */
   bool real_day = month >= 1 && month <= 12 && day >= 1 &&
                   days_from_civil(year, month, day) < days_from_civil(year + (month == 12), month % 12 + 1, 1);
-  if (*rest != '\0' || !real_day || hour < 0 || hour > 23 || minute < 0 || minute > 59 ||
+  if (!parse_utc_offset(rest, &offset) || !real_day || hour < 0 || hour > 23 || minute < 0 || minute > 59 ||
       !(second >= 0 && second < 61)) {
     return false;
   }
-  *seconds = (double)days_from_civil(year, month, day) * 86400.0 + hour * 3600.0 + minute * 60.0 + second;
+  /* Local time at an offset east of UTC is that much ahead: UTC = local - offset. */
+  *seconds = (double)days_from_civil(year, month, day) * 86400.0 + hour * 3600.0 + minute * 60.0 + second - offset;
   return true;
 }

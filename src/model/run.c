@@ -40,8 +40,8 @@ HclStatus run_time_units(const Case *c, const char *key, double *start, char *un
   HclStatus status = HCL_OK;
   const char *text = case_string(c, key);
   REQUIRE(input_parse_date(text, start), HCL_EDATA,
-          "%s: %s must be a date and time in UTC, 'YYYY-MM-DD hh:mm:ss' (or 'YYYY-MM-DD', 'YYYY-MM-DD hh:mm') (got "
-          "'%s')",
+          "%s: %s must be a date and time, 'YYYY-MM-DD hh:mm:ss' (or 'YYYY-MM-DD', 'YYYY-MM-DD hh:mm') in UTC or at an "
+          "offset ('+02:00') (got '%s')",
           case_origin(c, key), key, text);
   time_t whole = (time_t)floor(*start);
   struct tm utc;

@@ -51,21 +51,37 @@ static void test_dates(void) {
               {"2000-01-01 00:00:00", 946684800},
               {"2024-02-29T12:30:15Z", 1709209815},
               {"1969-12-31 23:59", -60},
-              {"2023-06-01 06:00:00 UTC", 1685599200}};
+              {"2023-06-01 06:00:00 UTC", 1685599200},
+              {"2023-06-01T00:00:00+02:00", 1685570400},
+              {"2023-06-01T08:00:00+0200", 1685599200},
+              {"2023-06-01 00:30-05:30", 1685599200},
+              {"2023-06-01T06:00+00", 1685599200},
+              {"2024-01-01T00:00:00-12:00", 1704110400}};
   bool all = true;
   for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
     double seconds = NAN;
     all = all && input_parse_date(good[k].text, &seconds) && seconds == good[k].seconds;
   }
-  TAP_OK(all, "dates parse to their seconds since 1970 (leap days, before 1970, 'T', 'Z', ' UTC')");
-  const char *const bad[] = {
-      "2023-02-29", "2023-06-31", "2023-13-01", "2023-06-01 24:00", "01/06/2023", "2023-06-01x", ""};
+  TAP_OK(all, "dates parse to their seconds since 1970 (leap days, before 1970, 'T', 'Z', ' UTC', UTC offsets)");
+  const char *const bad[] = {"2023-02-29",
+                             "2023-06-31",
+                             "2023-13-01",
+                             "2023-06-01 24:00",
+                             "01/06/2023",
+                             "2023-06-01x",
+                             "",
+                             "2023-06-01T00:00+2",
+                             "2023-06-01T00:00+02:0",
+                             "2023-06-01T00:00+15:00",
+                             "2023-06-01T00:00+02:60",
+                             "2023-06-01T00:00+02:00Z",
+                             "2023-06-01T00:00 +02:00"};
   bool none = true;
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     double seconds = 0;
     none = none && !input_parse_date(bad[k], &seconds);
   }
-  TAP_OK(none, "days that do not exist and other forms are refused");
+  TAP_OK(none, "days that do not exist, offsets beyond +-14:00 or of other forms, and other forms are refused");
   /* Issue 27, fuzz_casefile: time.start '2000-01-01 00:00:nan' parsed to NaN seconds, and run_time_units cast NaN to
    * time_t (undefined behaviour). */
   const char *const not_times[] = {"2000-01-01 00:00:nan", "2000-01-01 00:00:inf", "2000-01-01 00:00: 5",
