@@ -97,7 +97,10 @@ HclStatus krylov_true_residual(Krylov *ks, Vec *b, Vec *x, double *norm);
 /* The same relative to ||b||_2 (b given): what a solve's report states, whatever its stopping rule measured. */
 HclStatus krylov_relative_residual(Krylov *ks, Vec *b, Vec *x, double *relative);
 
-const char *krylov_method_name(KrylovMethod method); /* "cg", "gmres", "dc", "pipecg" */
+/* The methods are one table (krylov.c): a method is its solve plus one line there. */
+const char *krylov_method_name(KrylovMethod method);  /* "cg", "gmres", "dc", "pipecg" */
+const char *krylov_method_title(KrylovMethod method); /* "CG", "GMRES", "defect correction", "pipelined CG" */
+const char *krylov_method_list(void);                 /* "cg, gmres, dc or pipecg", for messages; static */
 /* Whether the method is CG or pipelined CG, those for symmetric positive definite systems. */
 bool krylov_method_is_cg(KrylovMethod method);
 /* The method of that name (false: none), and every name, as "cg|gmres|...". */

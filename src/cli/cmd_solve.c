@@ -58,22 +58,6 @@ static double wall_seconds(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The method's name in the report's words. */
-static const char *method_title(const char *method) {
-  KrylovMethod m = KRYLOV_CG;
-  krylov_method_parse(method, &m);
-  switch (m) {
-  case KRYLOV_GMRES:
-    return "GMRES";
-  case KRYLOV_DC:
-    return "defect correction";
-  case KRYLOV_PIPECG:
-    return "pipelined CG";
-  default:
-    return "CG";
-  }
-}
-
 /* The solver the options ask for: the method, the preconditioner and the stopping rule. */
 static HclStatus make_solver(const CliOptions *o, int max_iterations, Krylov **out) {
   HclStatus status = HCL_OK;
@@ -174,8 +158,8 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
     solution_error(&domain, solution, &max_error, &rms_error);
     printf("model problem: -Laplace u = f on the unit square, u = x(x-1)y(y-1)exp(xy), %d x %d interior points "
            "(h = %.6g), %s, %s %s, %d rank%s\n",
-           o->n, o->n, 1.0 / (o->n + 1), precision_name(o->precision), o->preconditioner, method_title(o->method),
-           par_size(), par_size() > 1 ? "s" : "");
+           o->n, o->n, 1.0 / (o->n + 1), precision_name(o->precision), o->preconditioner,
+           krylov_method_title(krylov_options(ks)->method), par_size(), par_size() > 1 ? "s" : "");
     if (strcmp(o->preconditioner, "rrb") == 0) {
       int eliminated = 0, side = o->n;
       RrbDepth depth = rrb_depth_on(rt, o->precision, (RrbDepth){.levels = o->rrb_levels, .exact_nodes = o->rrb_exact});

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "krylov.h"
 #include "model.h"
 #include "stencil5_precond.h"
 
@@ -38,7 +39,7 @@ static const OptionHelp option_help[] = {
     {OPT_RESTART, "--restart R", "continue from 'latest' (the newest restart in the output folder) or a file"},
     {OPT_SET, "--set K=V", "override a case key, e.g. --set grid.nx=400 (repeatable)"},
     {OPT_N, "--n N", "N x N interior points (required)"},
-    {OPT_METHOD, "--method M", "cg (default), gmres, dc (defect correction) or pipecg (pipelined CG)"},
+    {OPT_METHOD, "--method M", "{methods} (default cg)"},
     {OPT_PRECONDITIONER, "--preconditioner P", "{preconditioners} (default rrb; plain is none)"},
     {OPT_TOLERANCE, "--tolerance T", "stop at ||r|| <= T ||b|| (default 1e-5)"},
     {OPT_NORM, "--norm N",
@@ -147,8 +148,13 @@ static const char *preconditioners(void) {
   return stencil5_precond_names(false);
 }
 
+static const char *methods(void) {
+  return krylov_method_list();
+}
+
 /* text with the registries' lists in place of its placeholders: {models}, {models:mixed} and {models:realtime}, the
- * models (model.h) and those with that capability; {preconditioners}, the 5-point operator's (stencil5_precond.h).
+ * models (model.h) and those with that capability; {preconditioners}, the 5-point operator's (stencil5_precond.h);
+ * {methods}, the Krylov methods (krylov.h).
  * Returns text itself when it has none, else buf. */
 static const char *expand(const char *text, char *buf, size_t size) {
   static const struct {
@@ -157,7 +163,8 @@ static const char *expand(const char *text, char *buf, size_t size) {
   } lists[] = {{"{models}", all_models},
                {"{models:mixed}", mixed_models},
                {"{models:realtime}", realtime_models},
-               {"{preconditioners}", preconditioners}};
+               {"{preconditioners}", preconditioners},
+               {"{methods}", methods}};
   if (!strchr(text, '{')) {
     return text;
   }

@@ -16,7 +16,18 @@ enum { HISTORY_SHOWN_FIRST = 12, HISTORY_SHOWN_LAST = 4, MESSAGE_HISTORY = 1024 
  * is followed by one that meets it. */
 static const double PIPECG_STAGNATION = 0.1;
 
-static const char *const METHOD_NAMES[] = {"cg", "gmres", "dc", "pipecg"};
+/* The methods, in KrylovMethod's order: the case files' and --method's word, the reports' title, what it is. */
+static const struct {
+  const char *name, *title, *summary;
+} METHODS[] = {
+    {"cg", "CG", "symmetric positive definite systems"},
+    {"gmres", "GMRES", "GMRES(gmres_restart), right-preconditioned"},
+    {"dc", "defect correction", "defect correction, x += M^-1 (b - A x)"},
+    {"pipecg", "pipelined CG",
+     "CG pipelined: one reduction an iteration, its exchange between ranks behind the preconditioner and the "
+     "operator"},
+};
+enum { NMETHODS = sizeof METHODS / sizeof METHODS[0] };
 static const char *const NORM_NAMES[] = {"2", "rms", "m"};
 
 /* The work vectors of one space (the system's, which a presolve may replace): CG's r, z, p, q; pipelined CG's r,
@@ -51,7 +62,28 @@ KrylovOptions krylov_options_default(void) {
 }
 
 const char *krylov_method_name(KrylovMethod method) {
-  return METHOD_NAMES[method];
+  return METHODS[method].name;
+}
+
+const char *krylov_method_title(KrylovMethod method) {
+  return METHODS[method].title;
+}
+
+/* The methods joined: names or "name (summary)" items, by separator, the last by last. */
+static const char *joined(char *text, size_t size, bool with_summary, const char *separator, const char *last) {
+  size_t used = 0;
+  text[0] = '\0';
+  for (int m = 0; m < NMETHODS && used < size; m++) {
+    const char *joint = m == 0 ? "" : m == NMETHODS - 1 ? last : separator;
+    used += (size_t)snprintf(text + used, size - used, with_summary ? "%s%s (%s)" : "%s%s", joint, METHODS[m].name,
+                             METHODS[m].summary);
+  }
+  return text;
+}
+
+const char *krylov_method_list(void) {
+  static char text[128];
+  return joined(text, sizeof text, false, ", ", " or ");
 }
 
 bool krylov_method_is_cg(KrylovMethod method) {
@@ -59,8 +91,8 @@ bool krylov_method_is_cg(KrylovMethod method) {
 }
 
 bool krylov_method_parse(const char *name, KrylovMethod *method) {
-  for (size_t m = 0; m < sizeof METHOD_NAMES / sizeof METHOD_NAMES[0]; m++) {
-    if (strcmp(name, METHOD_NAMES[m]) == 0) {
+  for (int m = 0; m < NMETHODS; m++) {
+    if (strcmp(name, METHODS[m].name) == 0) {
       *method = (KrylovMethod)m;
       return true;
     }
@@ -70,12 +102,7 @@ bool krylov_method_parse(const char *name, KrylovMethod *method) {
 
 const char *krylov_method_choices(void) {
   static char choices[64];
-  if (!choices[0]) {
-    for (size_t m = 0; m < sizeof METHOD_NAMES / sizeof METHOD_NAMES[0]; m++) {
-      snprintf(choices + strlen(choices), sizeof choices - strlen(choices), "%s%s", m ? "|" : "", METHOD_NAMES[m]);
-    }
-  }
-  return choices;
+  return joined(choices, sizeof choices, false, "|", "|");
 }
 
 /* ---- options and case keys ---- */
@@ -102,11 +129,11 @@ HclStatus krylov_add_keys(CaseSchema *schema, const char *prefix, const KrylovOp
   snprintf(rtol, sizeof rtol, "%g", d->rtol);
   snprintf(atol, sizeof atol, "%g", d->atol);
   snprintf(iterations, sizeof iterations, "%d", d->max_iterations);
+  static char methods[512], method_help[600];
+  snprintf(method_help, sizeof method_help, "the Krylov method: %s",
+           joined(methods, sizeof methods, true, ", ", " or "));
   const CaseKey keys[] = {
-      {"method", CASE_CHOICE, "", METHOD_NAMES[d->method], CASE_UNBOUNDED, krylov_method_choices(),
-       "the Krylov method: cg (symmetric positive definite systems), gmres (GMRES(gmres_restart), right-"
-       "preconditioned), dc (defect correction, x += M^-1 (b - A x)) or pipecg (CG pipelined: one reduction an "
-       "iteration, its exchange between ranks behind the preconditioner and the operator)"},
+      {"method", CASE_CHOICE, "", METHODS[d->method].name, CASE_UNBOUNDED, krylov_method_choices(), method_help},
       {"gmres_restart", CASE_INT, "", restart, 1, KRYLOV_RESTART_MAX, NULL,
        "gmres: the Krylov vectors before a restart"},
       {"rtol", CASE_REAL, "", rtol, 0, 1, NULL,
@@ -146,15 +173,15 @@ HclStatus krylov_check(const KrylovOptions *o, const Case *c, const char *operat
   REQUIRE(!cg || operator_symmetric, HCL_EDATA,
           "%s%smethod = %s: conjugate gradients need a symmetric positive definite operator, and %s is not "
           "symmetric; use %smethod gmres or dc",
-          case_where(c, o->prefix, "method", at), o->prefix, METHOD_NAMES[o->method], operator_name, o->prefix);
+          case_where(c, o->prefix, "method", at), o->prefix, METHODS[o->method].name, operator_name, o->prefix);
   REQUIRE(!cg || precond_symmetric, HCL_EDATA,
           "%s%smethod = %s: conjugate gradients need a symmetric preconditioner, and %s is not; use %smethod "
           "gmres or dc, or a symmetric preconditioner",
-          case_where(c, o->prefix, "method", at), o->prefix, METHOD_NAMES[o->method], precond_name, o->prefix);
+          case_where(c, o->prefix, "method", at), o->prefix, METHODS[o->method].name, precond_name, o->prefix);
   REQUIRE(o->norm != KRYLOV_NORM_M || cg, HCL_EDATA,
           "%s%snorm = m: the preconditioned norm is CG's (it comes with its <r, M^-1 r>); with %smethod %s use "
           "%snorm 2 or rms",
-          case_where(c, o->prefix, "norm", at), o->prefix, o->prefix, METHOD_NAMES[o->method], o->prefix);
+          case_where(c, o->prefix, "norm", at), o->prefix, o->prefix, METHODS[o->method].name, o->prefix);
 cleanup:
   return status;
 }
@@ -353,7 +380,7 @@ static HclStatus not_converged(const Krylov *ks, const KrylovResult *r) {
   return status_set(HCL_ENOTCONVERGED, __FILE__, __LINE__,
                     "the solve of %s (%s, preconditioner %s) did not converge: %s residual%s after %d iterations, "
                     "target %.3g (%srtol %g x %.3g + %satol %g). Try %s%s%sa larger %smax_iterations",
-                    operator_name(ks->op), METHOD_NAMES[o->method], precond_name(ks->pc),
+                    operator_name(ks->op), METHODS[o->method].name, precond_name(ks->pc),
                     o->norm == KRYLOV_NORM_RMS ? "rms"
                     : o->norm == KRYLOV_NORM_M ? "preconditioned"
                                                : "2-norm",
