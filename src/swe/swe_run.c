@@ -364,19 +364,16 @@ static int restart_fields(SweRun *r, Field *fields[RESTART_FIELDS]) {
   return RESTART_FIELDS;
 }
 
+/* Where the files place the cells' centres, and what they say of themselves. */
+static RunFrame frame_of(const SweRun *r) {
+  return run_cell_frame(r->c, r->source, r->setup.time_units, r->setup.x0, r->setup.y0, r->setup.config.dx,
+                        r->setup.config.dy, r->setup.crs);
+}
+
 /* A restart's metadata, and what a continued run must share with it (run_check_restart). */
 static RestartSpec restart_spec(SweRun *r) {
-  const SweConfig *config = &r->setup.config;
-  return (RestartSpec){.source = r->source,
-                       .title = case_string(r->c, "model.title"),
-                       .fields = state_variables,
-                       .time_units = r->setup.time_units,
-                       .x0 = r->setup.x0 + config->dx / 2,
-                       .dx = config->dx,
-                       .y0 = r->setup.y0 + config->dy / 2,
-                       .dy = config->dy,
-                       .crs = r->setup.crs,
-                       .bed = swe_depth(r->swe)};
+  RunFrame frame = frame_of(r);
+  return run_restart_spec(&frame, state_variables, swe_depth(r->swe));
 }
 
 static HclStatus write_restart(void *model, double t, int64_t step) {
@@ -424,17 +421,8 @@ static RunOutputs outputs_of(const SweRun *r) {
 }
 
 static HclStatus open_output(SweRun *r) {
-  const SweConfig *config = &r->setup.config;
-  OutputSpec base = {.title = case_string(r->c, "model.title"),
-                     .source = r->source,
-                     .time_units = r->setup.time_units,
-                     .x0 = r->setup.x0 + config->dx / 2,
-                     .dx = config->dx,
-                     .y0 = r->setup.y0 + config->dy / 2,
-                     .dy = config->dy,
-                     .crs = r->setup.crs,
-                     .double_precision = case_bool(r->c, "output.double"),
-                     .parallel_write = case_bool(r->c, "output.parallel_write")};
+  RunFrame frame = frame_of(r);
+  OutputSpec base = run_output_spec(&frame, r->c);
   RunOutputs outputs = outputs_of(r);
   return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
 }

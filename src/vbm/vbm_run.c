@@ -188,19 +188,16 @@ static int restart_fields(VbmRun *r, Field *fields[RESTART_FIELDS]) {
   return RESTART_FIELDS;
 }
 
+/* Where the files place the cells' centres, and what they say of themselves. */
+static RunFrame frame_of(const VbmRun *r) {
+  return run_cell_frame(r->c, r->source, r->setup.time_units, r->setup.x0, r->setup.y0, r->setup.config.dx,
+                        r->setup.config.dy, r->setup.crs);
+}
+
 /* A restart's metadata, and what a continued run must share with it (run_check_restart). */
 static RestartSpec restart_spec(VbmRun *r) {
-  const VbmConfig *config = &r->setup.config;
-  return (RestartSpec){.source = r->source,
-                       .title = case_string(r->c, "model.title"),
-                       .fields = state_variables,
-                       .time_units = r->setup.time_units,
-                       .x0 = r->setup.x0 + config->dx / 2,
-                       .dx = config->dx,
-                       .y0 = r->setup.y0 + config->dy / 2,
-                       .dy = config->dy,
-                       .crs = r->setup.crs,
-                       .bed = vbm_depth(r->vbm)};
+  RunFrame frame = frame_of(r);
+  return run_restart_spec(&frame, state_variables, vbm_depth(r->vbm));
 }
 
 static HclStatus write_restart(void *model, double t, int64_t step) {
@@ -248,17 +245,8 @@ static RunOutputs outputs_of(const VbmRun *r) {
 
 static HclStatus open_output(VbmRun *r) {
   HclStatus status = HCL_OK;
-  const VbmConfig *config = &r->setup.config;
-  OutputSpec base = {.title = case_string(r->c, "model.title"),
-                     .source = r->source,
-                     .time_units = r->setup.time_units,
-                     .x0 = r->setup.x0 + config->dx / 2,
-                     .dx = config->dx,
-                     .y0 = r->setup.y0 + config->dy / 2,
-                     .dy = config->dy,
-                     .crs = r->setup.crs,
-                     .double_precision = case_bool(r->c, "output.double"),
-                     .parallel_write = case_bool(r->c, "output.parallel_write")};
+  RunFrame frame = frame_of(r);
+  OutputSpec base = run_output_spec(&frame, r->c);
   RunOutputs outputs = outputs_of(r);
   TRY(run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files));
   TRY(map_write_static(r->files.map, &depth_variable, vbm_depth(r->vbm), 1));

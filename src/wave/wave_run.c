@@ -411,20 +411,25 @@ static const RestartScalar solver_scalars[WAVE_SOLVER_SCALARS] = {
     {"Phi_history_time_2", 0, "model time of the solution in slot 2", "s"},
 };
 
+/* Where the files place the grid points (Cartesian or curvilinear), and what they say of themselves. */
+static RunFrame frame_of(const WaveRun *r) {
+  const WaveSetup *s = &r->setup;
+  return (RunFrame){.title = case_string(r->c, "model.title"),
+                    .source = r->source,
+                    .time_units = s->time_units,
+                    .x0 = s->config.x0,
+                    .dx = s->config.laplace.dx,
+                    .y0 = s->config.y0,
+                    .dy = s->config.laplace.dy,
+                    .map = s->config.laplace.map,
+                    .points = "grid point",
+                    .crs = s->crs};
+}
+
 /* A restart's metadata but its fields, and what a continued run must share with it (run_check_restart). */
 static RestartSpec restart_spec(WaveRun *r) {
-  const WaveSetup *s = &r->setup;
-  return (RestartSpec){.source = r->source,
-                       .title = case_string(r->c, "model.title"),
-                       .time_units = s->time_units,
-                       .x0 = s->config.x0,
-                       .dx = s->config.laplace.dx,
-                       .y0 = s->config.y0,
-                       .dy = s->config.laplace.dy,
-                       .map = s->config.laplace.map,
-                       .points = "grid point",
-                       .crs = s->crs,
-                       .bed = wave_depth(r->wave)};
+  RunFrame frame = frame_of(r);
+  return run_restart_spec(&frame, NULL, wave_depth(r->wave));
 }
 
 static HclStatus write_restart(void *model, double t, int64_t step) {
@@ -549,19 +554,8 @@ static HclStatus line_values(const WaveRun *r, const double *a, double *out) {
 
 static HclStatus open_output(WaveRun *r) {
   HclStatus status = HCL_OK;
-  const WaveSetup *s = &r->setup;
-  OutputSpec base = {.title = case_string(r->c, "model.title"),
-                     .source = r->source,
-                     .time_units = s->time_units,
-                     .x0 = s->config.x0,
-                     .dx = s->config.laplace.dx,
-                     .y0 = s->config.y0,
-                     .dy = s->config.laplace.dy,
-                     .map = s->config.laplace.map,
-                     .points = "grid point",
-                     .crs = s->crs,
-                     .double_precision = case_bool(r->c, "output.double"),
-                     .parallel_write = case_bool(r->c, "output.parallel_write")};
+  RunFrame frame = frame_of(r);
+  OutputSpec base = run_output_spec(&frame, r->c);
   SeriesLayout series;
   RunOutputs outputs;
   double *depths = NULL;
