@@ -444,8 +444,10 @@ done
 
 # A signal is seen after the step it arrives in, not only at checks and outputs: here there is no check for 100000
 # steps and no output but the first frame and the last. The restart of such a step keeps the CFL step of the last
-# check, so the continued run ends with the bits of the uninterrupted one.
-unchecked=("${small[@]}" --set time.end=6000 --set time.check_interval=100000 --set output.interval=0
+# check, so the continued run ends with the bits of the uninterrupted one. 30000 s is 55500 steps, about 4 s of loop
+# on two cores: the signal sent after the first progress line lands in the loop, not after it (6000 s, 0.7 s of
+# loop, let the run end first on a loaded machine).
+unchecked=("${small[@]}" --set time.end=30000 --set time.check_interval=100000 --set output.interval=0
   --set output.gauges=[] --set restart.interval=0 --set output.progress=0.1)
 stop_unchecked stop-unchecked self "$hydrocl" run "$case_file" "${unchecked[@]}" -o "$dir/stop-unchecked"
 ok "SIGTERM between checks and outputs stops the run with exit 75" equals "$rc" 75
