@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "textlist.h"
+
 #define MODELS(X) X(swe_model) X(wave_model) X(vbm_model)
 
 #define DECLARE(model) extern const Model model;
@@ -41,9 +43,7 @@ const char *model_names(unsigned capabilities) {
   }
   names[0] = '\0';
   for (int m = 0; m < count; m++) {
-    const char *joint = m == 0 ? "" : m == count - 1 ? " or " : ", ";
-    strncat(names, joint, sizeof names - strlen(names) - 1);
-    strncat(names, chosen[m]->name, sizeof names - strlen(names) - 1);
+    textlist_append(names, sizeof names, m, count, ", ", " or ", "%s", chosen[m]->name);
   }
   return names;
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textlist.h"
+
 enum { HISTORY_SHOWN_FIRST = 12, HISTORY_SHOWN_LAST = 4, MESSAGE_HISTORY = 1024 };
 
 /* Pipelined CG: the true residual's measure at a check above this fraction of the last check's is stagnation, the
@@ -71,12 +73,9 @@ const char *krylov_method_title(KrylovMethod method) {
 
 /* The methods joined: names or "name (summary)" items, by separator, the last by last. */
 static const char *joined(char *text, size_t size, bool with_summary, const char *separator, const char *last) {
-  size_t used = 0;
-  text[0] = '\0';
-  for (int m = 0; m < NMETHODS && used < size; m++) {
-    const char *joint = m == 0 ? "" : m == NMETHODS - 1 ? last : separator;
-    used += (size_t)snprintf(text + used, size - used, with_summary ? "%s%s (%s)" : "%s%s", joint, METHODS[m].name,
-                             METHODS[m].summary);
+  for (int m = 0; m < NMETHODS; m++) {
+    textlist_append(text, size, m, NMETHODS, separator, last, with_summary ? "%s (%s)" : "%s", METHODS[m].name,
+                    METHODS[m].summary);
   }
   return text;
 }

@@ -9,6 +9,7 @@
 #include "mg5.h"
 #include "par.h"
 #include "rrb_precond.h"
+#include "textlist.h"
 
 enum { KINDS_MAX = 16, TEXT_MAX = 1024 };
 
@@ -73,12 +74,10 @@ static const char *joined(char *text, bool float_only, bool with_summary, const 
       chosen[count++] = kind_at(k);
     }
   }
-  size_t used = 0;
   text[0] = '\0';
-  for (int k = 0; k < count && used < TEXT_MAX; k++) {
-    const char *joint = k == 0 ? "" : k == count - 1 ? last : separator;
-    used += (size_t)snprintf(text + used, TEXT_MAX - used, with_summary ? "%s%s (%s)" : "%s%s", joint, chosen[k]->name,
-                             chosen[k]->summary);
+  for (int k = 0; k < count; k++) {
+    textlist_append(text, TEXT_MAX, k, count, separator, last, with_summary ? "%s (%s)" : "%s", chosen[k]->name,
+                    chosen[k]->summary);
   }
   return text;
 }
