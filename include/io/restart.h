@@ -75,12 +75,12 @@ HclStatus restart_discard_after(const char *folder, const char *prefix, int64_t 
  * (a model's solver memory) is read only from a restart that has it. Rank 0 looks; collective. */
 HclStatus restart_holds(const char *path, const char *const *names, int count, bool *holds);
 
-/* Whether the restart at path is one of this case, as spec describes it (model, precision, bed and the grid's
- * coordinates: x0, dx, y0, dy or the curvilinear map): what differs is listed in one message, HCL_EDATA with what to
- * do; with force (--force) a warning saying what the continued run keeps, and HCL_OK; another model is refused
- * even so. A restart without the attributes (an earlier hydrocl's) is checked by its coordinates alone. spec->bed
- * must be given. Collective. */
-HclStatus restart_check_case(const char *path, const RestartSpec *spec, bool force);
+/* Whether the restart at path is one of this case, as spec describes it (model, precision, bed where spec has one,
+ * and the grid, its size and its coordinates: x0, dx, y0, dy or the curvilinear map): what differs is listed in one
+ * message, HCL_EDATA with what to do; with force (--force) a warning saying what the continued run keeps, and
+ * HCL_OK; another model is refused even so. A restart without the attributes (an earlier hydrocl's) is checked by
+ * its coordinates alone. Collective. */
+HclStatus restart_check_case(const char *path, const RestartSpec *spec, const DecompSpec *grid, bool force);
 
 /* Reads path into fields (each rank its own block) and fills scalars[i].value by name. A restart of another grid
  * size or number of planes, without a field or scalar asked for, or holding a scalar as an array is HCL_EDATA naming

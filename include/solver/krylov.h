@@ -83,8 +83,8 @@ const KrylovOptions *krylov_options(const Krylov *ks);
 
 /* Whether the method applies to an operator and a preconditioner of these kinds (CG: both symmetric; the
  * preconditioned norm: CG only): HCL_EDATA naming what does, after where c (NULL: none) set the key. */
-HclStatus krylov_check(const KrylovOptions *options, const Case *c, const char *operator_name, bool operator_symmetric,
-                       const char *precond_name, bool precond_symmetric);
+HclStatus krylov_check(const KrylovOptions *options, const Case *c, const char *op_name, bool op_symmetric,
+                       const char *pc_name, bool pc_symmetric);
 
 /* After the operator changed: its setup, the method's check, the preconditioner's setup, the work vectors. */
 HclStatus krylov_setup(Krylov *ks);

@@ -40,7 +40,7 @@ static HclStatus load_case(const CliOptions *o, const Model **model, Case **c) {
   CaseSchema *schema = NULL;
   TRY(choose_model(o, model));
   TRY(case_schema_create(&schema));
-  TRY((*model)->schema(schema));
+  TRY(model_schema(*model, schema));
   TRY(case_load(case_schema_keys(schema), case_schema_count(schema), o->args[0], c));
   case_adopt_schema(*c, schema);
   schema = NULL;
@@ -123,10 +123,10 @@ static HclStatus run_or_validate(const CliOptions *o, bool run) {
                            model->needs_fp64 ? model->needs_fp64(c, &request) : request.precision == PRECISION_DOUBLE};
   TRY(cli_open_runtime(o, &needs, &rt));
   if (run) {
-    TRY(model->run(rt, c, &request));
+    TRY(model_run(model, rt, c, &request));
     TRY(runtime_profile_report(rt, stderr));
   } else {
-    TRY(model->validate(rt, c, &request, stdout));
+    TRY(model_validate(model, rt, c, &request, stdout));
   }
 cleanup:
   runtime_destroy(&rt);
@@ -150,7 +150,7 @@ HclStatus cmd_defaults(const CliOptions *o) {
   const Model *model = model_find(o->args[0]);
   REQUIRE(model != NULL, HCL_EUSAGE, "unknown model '%s' (known: %s)", o->args[0], model_names(0));
   TRY(case_schema_create(&schema));
-  TRY(model->schema(schema));
+  TRY(model_schema(model, schema));
   if (par_rank() == 0) {
     case_write_template(case_schema_keys(schema), case_schema_count(schema), model->title, stdout);
   }

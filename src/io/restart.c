@@ -635,17 +635,15 @@ cleanup:
 }
 #endif
 
-HclStatus restart_check_case(const char *path, const RestartSpec *spec, bool force) {
+HclStatus restart_check_case(const char *path, const RestartSpec *spec, const DecompSpec *grid, bool force) {
   HclStatus status = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
   char checksum[17], differences[2048] = "";
   bool other_model = false;
   HclStatus local = HCL_OK;
-  ASSERT(spec->bed != NULL); /* the grid's size comes from it */
   TRY(checksum_bed(spec, checksum));
   if (par_rank() == 0) {
-    const DecompSpec *g = decomp_spec(field_decomp(spec->bed));
-    local = compare_case(path, spec, checksum, g->nx, g->ny, differences, sizeof differences, &other_model);
+    local = compare_case(path, spec, checksum, grid->nx, grid->ny, differences, sizeof differences, &other_model);
     if (local == HCL_OK && differences[0] && (!force || other_model)) {
       local =
           status_set(HCL_EDATA, __FILE__, __LINE__,
@@ -662,6 +660,7 @@ HclStatus restart_check_case(const char *path, const RestartSpec *spec, bool for
   TRY(par_agree(local));
 #else
   (void)spec;
+  (void)grid;
   (void)force;
   FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read restart '%s'", path);
 #endif

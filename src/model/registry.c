@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* registry.c: the models, one line each (see model.h). */
+/* registry.c: the models, one line each (see model.h), and those a program registers (model_register). */
 #include "model.h"
 
 #include <string.h>
@@ -11,34 +11,45 @@
 #define DECLARE(model) extern const Model model;
 MODELS(DECLARE)
 #define ENTRY(model) &model,
-static const Model *const models[] = {MODELS(ENTRY)};
+static const Model *const builtin[] = {MODELS(ENTRY)};
 
-enum { NMODELS = sizeof models / sizeof models[0] };
+enum { BUILTIN = sizeof builtin / sizeof builtin[0], MODELS_MAX = 16 };
+static const Model *added[MODELS_MAX - BUILTIN];
+static int nadded;
 
 int model_count(void) {
-  return NMODELS;
+  return BUILTIN + nadded;
 }
 
 const Model *model_at(int index) {
-  return index >= 0 && index < NMODELS ? models[index] : NULL;
+  return index < 0 || index >= BUILTIN + nadded ? NULL : index < BUILTIN ? builtin[index] : added[index - BUILTIN];
 }
 
 const Model *model_find(const char *name) {
-  for (int m = 0; m < NMODELS; m++) {
-    if (strcmp(models[m]->name, name) == 0) {
-      return models[m];
+  for (int m = 0; m < model_count(); m++) {
+    if (strcmp(model_at(m)->name, name) == 0) {
+      return model_at(m);
     }
   }
   return NULL;
 }
 
+HclStatus model_register(const Model *model) {
+  HclStatus status = HCL_OK;
+  REQUIRE(model_find(model->name) == NULL, HCL_EINTERNAL, "model '%s' registered twice", model->name);
+  REQUIRE(nadded < MODELS_MAX - BUILTIN, HCL_EINTERNAL, "more than %d models registered", MODELS_MAX);
+  added[nadded++] = model;
+cleanup:
+  return status;
+}
+
 const char *model_names(unsigned capabilities) {
   static char names[256];
-  const Model *chosen[NMODELS];
+  const Model *chosen[MODELS_MAX];
   int count = 0;
-  for (int m = 0; m < NMODELS; m++) {
-    if ((models[m]->capabilities & capabilities) == capabilities) {
-      chosen[count++] = models[m];
+  for (int m = 0; m < model_count(); m++) {
+    if ((model_at(m)->capabilities & capabilities) == capabilities) {
+      chosen[count++] = model_at(m);
     }
   }
   names[0] = '\0';

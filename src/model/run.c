@@ -18,9 +18,7 @@
 #include "inputs.h"
 #include "log.h"
 #include "par.h"
-#include "progress.h"
 #include "restart.h"
-#include "signals.h"
 
 HclStatus run_read_crs(const Case *c, const char *key, Crs **crs) {
   const char *text = case_string(c, key);
@@ -145,17 +143,6 @@ cleanup:
   return status;
 }
 
-HclStatus run_read_cell_gauges(const Case *c, double x0, double y0, double dx, double dy, int nx, int ny,
-                               NamedPoint **gauges, int *count) {
-  HclStatus status = HCL_OK;
-  double x_first = x0 + dx / 2, x_last = x_first + (nx - 1) * dx;
-  double y_first = y0 + dy / 2, y_last = y_first + (ny - 1) * dy;
-  TRY(run_read_points(c, "output.gauges", "output.gauge_file", gauges, count));
-  TRY(run_check_points(*gauges, *count, "gauge", "the cell centres", x_first, x_last, y_first, y_last));
-cleanup:
-  return status;
-}
-
 HclStatus run_create_decomp(const Case *c, const DecompSpec *spec, Decomp **out) {
   HclStatus status = decomp_create(spec, out);
   if (status == HCL_EDATA || status == HCL_EUSAGE) {
@@ -168,20 +155,20 @@ HclStatus run_create_decomp(const Case *c, const DecompSpec *spec, Decomp **out)
 }
 
 HclStatus run_check_device_memory(Runtime *rt, const Decomp *decomp, double needed, double largest_field,
-                                  const char *points) {
+                                  const char *point) {
   HclStatus local = HCL_OK;
   const DeviceInfo *dev = runtime_device(rt);
   const DecompLocal *l = decomp_local(decomp);
   const char *hint = "use more ranks (grid.px, grid.py), --precision single or a coarser grid";
   if (needed > (double)dev->global_mem_bytes) {
     local = status_set(HCL_ENODEVICE, __FILE__, __LINE__,
-                       "rank %d's %d x %d %s need %.4g MB of device memory but '%s' has %.4g MB; %s", l->rank, l->nx,
-                       l->ny, points, needed / 1e6, dev->device_name, (double)dev->global_mem_bytes / 1e6, hint);
+                       "rank %d's %d x %d %ss need %.4g MB of device memory but '%s' has %.4g MB; %s", l->rank, l->nx,
+                       l->ny, point, needed / 1e6, dev->device_name, (double)dev->global_mem_bytes / 1e6, hint);
   } else if (largest_field > (double)dev->max_alloc_bytes) {
     local = status_set(HCL_ENODEVICE, __FILE__, __LINE__,
-                       "rank %d's %d x %d %s make fields of %.4g MB but '%s' allows %.4g MB in one buffer; %s", l->rank,
-                       l->nx, l->ny, points, largest_field / 1e6, dev->device_name, (double)dev->max_alloc_bytes / 1e6,
-                       hint);
+                       "rank %d's %d x %d %ss make fields of %.4g MB but '%s' allows %.4g MB in one buffer; %s",
+                       l->rank, l->nx, l->ny, point, largest_field / 1e6, dev->device_name,
+                       (double)dev->max_alloc_bytes / 1e6, hint);
   }
   return par_agree(local);
 }
@@ -678,11 +665,12 @@ OutputSpec run_output_spec(const RunFrame *frame, const Case *c) {
                       .parallel_write = case_bool(c, "output.parallel_write")};
 }
 
-HclStatus run_check_restart(const Case *c, const RunRequest *q, const char *path, const RestartSpec *base) {
+HclStatus run_check_restart(const Case *c, const RunRequest *q, const char *path, const RestartSpec *base,
+                            const DecompSpec *grid) {
   RestartSpec spec = *base;
   spec.model = case_string(c, "model.name");
   spec.precision = run_precision(q);
-  return restart_check_case(path, &spec, q->force);
+  return restart_check_case(path, &spec, grid, q->force);
 }
 
 HclStatus run_write_restart(const Case *c, const RunRequest *q, RunFiles *files, const char *prefix,
@@ -737,78 +725,5 @@ HclStatus run_resume(Timeline *tl, const char *path, double t, int64_t step) {
           tl->t, tl->t_end);
   log_info("continuing from %s at t = %g s, step %lld", path, tl->t, (long long)tl->step);
 cleanup:
-  return status;
-}
-
-/* How the user knows the signal. */
-static const char *signal_name(int signal_number) {
-  switch (signal_number) {
-  case SIGINT:
-    return "Ctrl-C (SIGINT)";
-  case SIGTERM:
-    return "SIGTERM";
-  case SIGUSR1:
-    return "SIGUSR1";
-  default:
-    return "a signal";
-  }
-}
-
-/* SIGTERM, SIGUSR1 or Ctrl-C on any rank (signals_poll: after every step on one rank, within a bounded wall time on
- * several; at every check in any case): a restart of the present state (unless one was just written; checked first
- * where this step was not, so a diverged state is never written), then HCL_ESTOPPED. Called after everything due
- * at the step was written, so a continued run misses nothing. */
-static HclStatus stop_if_asked(const RunSteps *steps, void *model, const Timeline *tl, SignalPoll *poll, bool checked,
-                               bool restart_written) {
-  HclStatus status = HCL_OK;
-  int signal_number = 0;
-  TRY(signals_poll(poll, checked, &signal_number));
-  if (signal_number) {
-    if (!checked) {
-      TRY(steps->guard ? steps->guard(model) : steps->check(model));
-    }
-    if (!restart_written) {
-      TRY(steps->write_restart(model, tl->t, tl->step));
-    }
-    FAIL(HCL_ESTOPPED, "stopped by %s at t = %g s (step %lld), with a restart; continue with --restart latest",
-         signal_name(signal_number), tl->t, (long long)tl->step);
-  }
-cleanup:
-  return status;
-}
-
-HclStatus run_time_loop(const RunSteps *steps, void *model, Timeline *tl, int check_interval, double cells,
-                        double progress_every) {
-  HclStatus status = HCL_OK;
-  Progress *progress = NULL;
-  char extra[128] = "";
-  SignalPoll poll;
-  signals_poll_start(&poll);
-  TRY(progress_create(tl->t, tl->t_end, progress_every, cells, stderr, progress_columns(STDERR_FILENO), &progress));
-  TRY(steps->check(model));
-  while (tl->t < tl->t_end) {
-    TimelineDue due = {0};
-    double dt = 0;
-    TRY(steps->advance(model, tl, &dt, &due));
-    bool checked = tl->step % check_interval == 0 || due.map || due.history || due.restart;
-    if (checked) { /* before anything is written: never write a diverged state */
-      TRY(steps->check(model));
-    }
-    TRY(steps->write(model, due.map, due.history));
-    if (due.restart) {
-      TRY(steps->write_restart(model, tl->t, tl->step));
-    }
-    if (!due.end) { /* at the end the run finishes normally */
-      TRY(stop_if_asked(steps, model, tl, &poll, checked, due.restart));
-    }
-    if (log_level() >= LOG_INFO) { /* -q: no progress lines */
-      if (steps->describe) {
-        steps->describe(model, extra, sizeof extra);
-      }
-      progress_update(progress, progress_now(), tl->t, dt, tl->step, extra[0] ? extra : NULL, due.end);
-    }
-  }
-cleanup:
-  progress_destroy(&progress);
   return status;
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* run.h: what every model's `hydrocl run` and `hydrocl validate` share besides the timeline (schedule.h): the
- * output's time units from time.start, named points of a case (gauges, kinematics lines) and their check against
- * the grid, the decomposition with its mistakes traced to grid.px and grid.py, the device-memory check made before
- * anything is allocated, the output folder's claims (an earlier run's restarts and files), and the stop that
- * SIGTERM or SIGUSR1 asks for. Models call these from their run and validate (swe_run.c, wave_run.c). */
+/* run.h: the pieces the harness (harness.h) builds every model's `hydrocl run` and `hydrocl validate` from, besides
+ * the timeline (schedule.h): the output's time units from time.start, named points of a case (gauges, kinematics
+ * lines) and their check against the grid, the decomposition with its mistakes traced to grid.px and grid.py, the
+ * device-memory check made before anything is allocated, the output folder's claims (an earlier run's restarts and
+ * files), the restarts' and output files' metadata from a model's frame, and the files themselves. Models call the
+ * case's helpers from their set-up. */
 #ifndef HYDROCL_RUN_H
 #define HYDROCL_RUN_H
 
@@ -57,19 +58,14 @@ HclStatus run_read_points(const Case *c, const char *points_key, const char *fil
 HclStatus run_check_points(const NamedPoint *points, int count, const char *what, const char *box, double x_first,
                            double x_last, double y_first, double y_last);
 
-/* The gauges of output.gauges and output.gauge_file on a grid of nx x ny cells of dx x dy whose south-west corner
- * is (x0, y0): each must lie within the cell centres, where bilinear interpolation has four points (history.h);
- * checked before a run creates any file, and by validate. Caller frees *gauges. */
-HclStatus run_read_cell_gauges(const Case *c, double x0, double y0, double dx, double dy, int nx, int ny,
-                               NamedPoint **gauges, int *count);
 /* decomp_create, with a process grid it refuses traced to the case's grid.px and grid.py. Collective. */
 HclStatus run_create_decomp(const Case *c, const DecompSpec *spec, Decomp **out);
 
 /* Refuses (HCL_ENODEVICE, on every rank) a block that needs more device memory than the device has, or a field
- * larger than its largest buffer, with the sizes and what to do; `points` names the grid's unit ("cells").
+ * larger than its largest buffer, with the sizes and what to do; `point` names the grid's unit ("cell").
  * Collective. */
 HclStatus run_check_device_memory(Runtime *rt, const Decomp *decomp, double needed, double largest_field,
-                                  const char *points);
+                                  const char *point);
 
 /* The restarts of prefix in the output folder that this run replaces: those after `step` for a continued run
  * (request->restart), all of them with --overwrite; a fresh run into a folder that holds restarts, without
@@ -169,9 +165,10 @@ HclStatus run_write_restart(const Case *c, const RunRequest *request, RunFiles *
                             const RestartScalar *scalars, int nscalars);
 
 /* Refuses (HCL_EDATA, listing what differs) a restart at path of another case than c: another model, precision,
- * bed or grid (restart_check_case; base as for run_write_restart, its bed given); with --force (request->force) only
+ * bed or grid (restart_check_case; base as for run_write_restart, grid the global one); with --force (request->force) only
  * another model is refused, the rest warned of. Collective. */
-HclStatus run_check_restart(const Case *c, const RunRequest *request, const char *path, const RestartSpec *base);
+HclStatus run_check_restart(const Case *c, const RunRequest *request, const char *path, const RestartSpec *base,
+                            const DecompSpec *grid);
 
 /* The restart a continued run reads (request->restart): the newest of prefix in the output folder for "latest",
  * else the file named. Collective. */
@@ -179,25 +176,5 @@ HclStatus run_restart_path(const RunRequest *request, const char *prefix, char *
 /* Restarts the timeline's events after (t, step), read from the restart at path; HCL_EDATA when that is at or past
  * the end. */
 HclStatus run_resume(Timeline *tl, const char *path, double t, int64_t step);
-
-/* What a model gives the time loop both models share; model is the model's own run state. All collective. */
-typedef struct {
-  HclStatus (*advance)(void *model, Timeline *tl, double *dt, TimelineDue *due); /* one step, along tl */
-  HclStatus (*check)(void *model); /* the divergence guard and the save of the last good state */
-  /* The divergence guard alone, changing nothing a later step depends on (a CFL step): before the restart of a stop
-   * at a step that was not checked, so the continued run takes the uninterrupted one's steps. NULL: check. */
-  HclStatus (*guard)(void *model);
-  HclStatus (*write)(void *model, bool map_due, bool history_due);
-  HclStatus (*write_restart)(void *model, double t, int64_t step);
-  void (*describe)(void *model, char *extra, size_t size); /* more key=value fields of a progress line, or NULL */
-} RunSteps;
-
-/* Steps along tl to its end: every check_interval steps and before anything is written the check (a diverged state
- * is never written), then the map frame, samples and restart due at the step, then a stop with HCL_ESTOPPED when
- * SIGTERM, SIGUSR1 or Ctrl-C reached any rank (signals_poll: after the step on one rank, within a bounded wall time
- * on several; after checking and writing a restart of the step, unless one was just written); progress lines
- * every progress_every wall-clock seconds (progress.h; not with -q), cells being the points a step updates. */
-HclStatus run_time_loop(const RunSteps *steps, void *model, Timeline *tl, int check_interval, double cells,
-                        double progress_every);
 
 #endif

@@ -164,19 +164,19 @@ cleanup:
   return status;
 }
 
-HclStatus krylov_check(const KrylovOptions *o, const Case *c, const char *operator_name, bool operator_symmetric,
-                       const char *precond_name, bool precond_symmetric) {
+HclStatus krylov_check(const KrylovOptions *o, const Case *c, const char *op_name, bool op_symmetric,
+                       const char *pc_name, bool pc_symmetric) {
   HclStatus status = HCL_OK;
   char at[CASE_WHERE_MAX];
   const bool cg = krylov_method_is_cg(o->method);
-  REQUIRE(!cg || operator_symmetric, HCL_EDATA,
+  REQUIRE(!cg || op_symmetric, HCL_EDATA,
           "%s%smethod = %s: conjugate gradients need a symmetric positive definite operator, and %s is not "
           "symmetric; use %smethod gmres or dc",
-          case_where(c, o->prefix, "method", at), o->prefix, METHODS[o->method].name, operator_name, o->prefix);
-  REQUIRE(!cg || precond_symmetric, HCL_EDATA,
+          case_where(c, o->prefix, "method", at), o->prefix, METHODS[o->method].name, op_name, o->prefix);
+  REQUIRE(!cg || pc_symmetric, HCL_EDATA,
           "%s%smethod = %s: conjugate gradients need a symmetric preconditioner, and %s is not; use %smethod "
           "gmres or dc, or a symmetric preconditioner",
-          case_where(c, o->prefix, "method", at), o->prefix, METHODS[o->method].name, precond_name, o->prefix);
+          case_where(c, o->prefix, "method", at), o->prefix, METHODS[o->method].name, pc_name, o->prefix);
   REQUIRE(o->norm != KRYLOV_NORM_M || cg, HCL_EDATA,
           "%s%snorm = m: the preconditioned norm is CG's (it comes with its <r, M^-1 r>); with %smethod %s use "
           "%snorm 2 or rms",

@@ -12,6 +12,7 @@
 #include "log.h"
 #include "program.h"
 #include "reduce.h"
+#include "swe_kernel_args.h"
 #include "swe_implicit.h"
 
 enum { GHOST = SWE_GHOST, WG_X = 32, WG_Y = 4 }; /* the other kernels' work-groups */
@@ -273,48 +274,6 @@ void swe_state_fields(Swe *s, Field *fields[SWE_STATE_FIELDS]) {
 
 void swe_set_levels(Swe *s, const double level[SWE_SIDES]) {
   memcpy(s->levels, level, sizeof s->levels);
-}
-
-void swe_arg_common(KernelArgs *a, const Decomp *decomp, const SweConfig *c, int pitch, double dt) {
-  const DecompLocal *l = decomp_local(decomp);
-  const DecompSpec *g = decomp_spec(decomp);
-  int ints[9] = {l->nx, l->ny, pitch, l->x0, l->y0, g->nx, g->ny, !g->periodic_x, !g->periodic_y};
-  double reals[6] = {dt, c->dx, c->dy, c->g, c->dry_depth, c->friction_coefficient};
-  for (int i = 0; i < 9; i++) {
-    arg_int(a, ints[i]);
-  }
-  for (int i = 0; i < 6; i++) {
-    arg_real(a, c->precision, reals[i]);
-  }
-}
-
-void swe_arg_sides(KernelArgs *a, const Decomp *decomp, const SweConfig *config, const double levels[SWE_SIDES],
-                   bool with_values) {
-  const DecompSpec *g = decomp_spec(decomp);
-  bool periodic[SWE_SIDES] = {g->periodic_x, g->periodic_x, g->periodic_y, g->periodic_y};
-  cl_int4 types;
-  for (int side = 0; side < SWE_SIDES; side++) {
-    types.s[side] = periodic[side] ? SWE_SIDE_WALL : (cl_int)config->sides[side];
-  }
-  arg_bytes(a, sizeof types, &types);
-  if (!with_values) {
-    return;
-  }
-  if (config->precision == PRECISION_DOUBLE) {
-    cl_double4 level, reference;
-    memcpy(level.s, levels, sizeof level.s);
-    memcpy(reference.s, config->reference_level, sizeof reference.s);
-    arg_bytes(a, sizeof level, &level);
-    arg_bytes(a, sizeof reference, &reference);
-  } else {
-    cl_float4 level, reference;
-    for (int side = 0; side < SWE_SIDES; side++) {
-      level.s[side] = (float)levels[side];
-      reference.s[side] = (float)config->reference_level[side];
-    }
-    arg_bytes(a, sizeof level, &level);
-    arg_bytes(a, sizeof reference, &reference);
-  }
 }
 
 /* One launch of a kernel over the owned cells: the kernel, its leading buffer arguments, the time step, the traffic

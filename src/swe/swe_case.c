@@ -63,8 +63,6 @@ static const CaseKey swe_case_keys[] = {
     {"grid.y0", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "y of the south edge"},
     {"grid.crs", CASE_STRING, "", "", CASE_UNBOUNDED, NULL,
      "coordinate reference system of x and y: an EPSG code (EPSG:32631) or WKT; '': local Cartesian metres"},
-    {"grid.px", CASE_INT, "", "0", 0, 65536, NULL, "ranks in x (0: chosen from the number of ranks)"},
-    {"grid.py", CASE_INT, "", "0", 0, 65536, NULL, "ranks in y (0: chosen from the number of ranks)"},
     {"bed.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|gaussian|ramp|paraboloid|file",
      "flat: depth; gaussian: depth - height exp(-r^2 / (2 width^2)) around (x, y); ramp: depth - height "
      "clamp((x - bed.x) / width, 0, 1); paraboloid: depth (1 - r^2 / width^2) around (x, y); file: bed.file"},
@@ -105,10 +103,6 @@ static const CaseKey swe_case_keys[] = {
     SIDE_KEYS("east"),
     SIDE_KEYS("south"),
     SIDE_KEYS("north"),
-    {"time.end", CASE_REAL, "s", NULL, 1e-9, 1e12, NULL, "simulated time at which the run ends"},
-    {"time.start", CASE_STRING, "", "2000-01-01 00:00:00", CASE_UNBOUNDED, NULL,
-     "calendar time (UTC) of t = 0, 'YYYY-MM-DD hh:mm:ss': the output's time units count from it, and a netCDF "
-     "series dated 'since' a date is placed by it"},
     {"time.dt", CASE_REAL, "s", "0", 0, 1e6, NULL,
      "fixed time step, shortened evenly where needed so that steps land on output and restart times; 0: the "
      "largest the CFL number allows"},
@@ -125,29 +119,11 @@ static const CaseKey swe_case_keys[] = {
     {"time.wave_cfl", CASE_REAL, "", "10", 0.01, 1e4, NULL,
      "implicit, with time.dt 0: the gravity-wave Courant number sqrt(g h) dt sqrt(1/dx^2 + 1/dy^2) the step "
      "keeps below as well (accuracy, not stability: Delft3D-FLOW's practice is up to 10)"},
-    {"time.check_interval", CASE_INT, "", "20", 1, 100000, NULL,
-     "steps between updates of the CFL time step, checks for divergence and saves of the last good state"},
-    {"output.interval", CASE_REAL, "s", "0", 0, 1e12, NULL, "time between map frames; 0: first and last only"},
-    {"output.history_interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
-     "time between gauge samples; 0: every output.interval"},
-    {"output.gauges", CASE_POINTS, "m", "[]", CASE_UNBOUNDED, NULL, "gauges: [{name: G1, x: 10, y: 20}, ...]"},
-    {"output.gauge_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL, "more gauges from a CSV 'name,x,y'"},
-    {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
-     "store map and history data as double, not float32"},
     {"output.mask_dry", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL,
      "zeta, u and v of dry cells (and of gauges next to one) stored as missing values (_FillValue); false: a dry "
      "cell's zeta is its bed level, u and v 0"},
     {"output.maxima", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL,
      "map.nc also holds the run's maximum level, depth and speed and each cell's first wetting time"},
-    {"output.progress", CASE_REAL, "s", "5", 0.01, 1e6, NULL, "wall-clock seconds between progress lines"},
-    {"output.parallel_write", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL,
-     "on several ranks each writes its own block of map.nc (netCDF-C with parallel I/O); false: rank 0 gathers"},
-    {"output.size_warning", CASE_REAL, "MB", "10000", 0, 1e12, NULL,
-     "validate and run warn where the output (map, history, series and restart files, uncompressed) may exceed this "
-     "size; 0: never. Output that cannot fit the output folder's file system is refused unless --force"},
-    {"restart.interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
-     "simulated time between restart files; 0: only at the end and on SIGTERM or SIGUSR1"},
-    {"restart.keep", CASE_INT, "", "2", 1, 1000, NULL, "how many restart files to keep, newest first"},
 };
 HclStatus swe_case_schema(CaseSchema *schema) {
   HclStatus status = HCL_OK;

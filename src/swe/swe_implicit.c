@@ -16,6 +16,7 @@
 #include "halo.h"
 #include "krylov.h"
 #include "reduce.h"
+#include "swe_kernel_args.h"
 #include "rrb_precond.h"
 #include "stencil5.h"
 

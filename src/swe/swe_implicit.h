@@ -27,12 +27,6 @@ enum { SWE_GHOST = 3 };
 enum { SWE_K_PREDICT, SWE_K_ASSEMBLE, SWE_K_UPDATE, SWE_K_DRY_NEGATIVE, SWE_IMPLICIT_KERNELS };
 extern const char *const swe_implicit_kernel_names[SWE_IMPLICIT_KERNELS];
 
-/* The arguments every swe.cl kernel takes after its buffers (GRID_ARGS, PHYSICS_ARGS), and the sides' types, levels
- * and reference levels (with_values false: the types only). Defined in swe.c. */
-void swe_arg_common(KernelArgs *a, const Decomp *decomp, const SweConfig *config, int pitch, double dt);
-void swe_arg_sides(KernelArgs *a, const Decomp *decomp, const SweConfig *config, const double levels[SWE_SIDES],
-                   bool with_values);
-
 typedef struct SweImplicit SweImplicit;
 
 /* Borrows everything it is given: the two copies of the state, the bed depth, the kernels (built by swe.c). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* swe_run.c: `hydrocl run` and `hydrocl validate` of a shallow-water case (model.h): the time loop around the
- * solver (swe.h) with the CFL time step, water-level boundary signals, the divergence guard, map, history and
- * restart output, progress lines and clean stops on SIGTERM/SIGUSR1.
+/* swe_run.c: a shallow-water case as the harness runs and validates it (harness.h): the solver (swe.h) with the CFL
+ * time step, water-level boundary signals, the divergence guard, the map, history and restart fields, and progress
+ * lines.
  *
  * Determinism: the time step depends only on the simulated time, the global step number and the CFL step of the
  * present check interval, all of which a restart stores, so a continued run repeats the steps of an uninterrupted
@@ -12,21 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
+#include "harness.h"
 #include "log.h"
-#include "mapfile.h"
 #include "par.h"
-#include "restart.h"
-#include "run.h"
-#include "schedule.h"
-#include "signals.h"
 #include "stencil5_precond.h"
 #include "swe.h"
 #include "swe_case.h"
-#include "version.h"
 
 enum { PATH_SIZE = 1024 };
-static const char *const RESTART_PREFIX = "restart";
 
 /* Map variables: zeta from the solver, the rest from swe_centre_fields in its order. CF standard names: the level
  * of a river, lake or sea over an arbitrary datum; velocities along the grid axes, which need not point east. */
@@ -52,33 +45,33 @@ static const OutputVariable maxima_output_variables[SWE_MAXIMA_FIELDS] = {
     {"t_wet", NULL, "time the cell was first wet", NULL, NULL, true},
 };
 
+/* The speeds a state's time step is chosen for: the fastest signal |u| + sqrt(g h) and flow |u| over the wet cells. */
 typedef struct {
-  const Case *c;
-  const RunRequest *request;
-  Runtime *rt;
+  double wave, flow;
+} Speeds;
+
+typedef struct {
+  RunContext run; /* first: the harness's */
   SweSetup setup;
-  Decomp *decomp;
   Swe *swe;
   Field *centre[SWE_CENTRE_FIELDS];
   bool maxima;                          /* output.maxima */
   Field *maxima_out[SWE_MAXIMA_FIELDS]; /* their cell-centred output */
   OutputVariable maxima_variables[SWE_MAXIMA_FIELDS];
-  RunFiles files;
-  Gauge *gauges;
-  int ngauges;
-  Timeline tl;       /* simulated time, step, output events */
-  double dt_cfl, dt; /* the CFL step of this check interval, the last step taken */
-  double max_depth;  /* of the bed below the reference, over the grid: how deep a level boundary can fill */
-  double t_good;     /* time of the last checkpoint (swe_checkpoint) */
-  int64_t step_good;
+  double dt_cfl;              /* the CFL step of this check interval */
+  double max_depth;           /* of the bed below the reference, over the grid: how deep a level boundary can fill */
+  Speeds start_speeds;        /* validate: the initial state's (preview) */
   int64_t solves, iterations; /* the implicit scheme's level solves and CG iterations in this process */
-  int64_t first_step;         /* the step this process started from (a continued run's restart step) */
   double residual;            /* the last level solve's true relative residual at the last check (NAN: none) */
-  char source[256];
   char restarted_from[PATH_SIZE]; /* the restart a continued run read, "" for a fresh run */
   bool keep_cfl_step; /* a continued run's first check keeps the restart's CFL step: the uninterrupted run goes on
                        * with it to its next check (a stop by a signal comes between checks) */
 } SweRun;
+
+/* The run state a ModelOps function gets (its RunContext comes first). */
+static SweRun *swe_run_of(const RunContext *run) {
+  return (SweRun *)run;
+}
 
 /* ---- time ---------------------------------------------------------------------------------------------------- */
 
@@ -100,7 +93,7 @@ static double boundary_speed(const SweRun *r, double t) {
  * boundaries, and where the grid is all dry or at rest in no water (any step is stable) that of the dry depth. A
  * wet cell's speed is never below the dry depth's (it has more water), so the last floor changes nothing else. */
 static double signal_speed(const SweRun *r, double measured) {
-  return fmax(fmax(measured, boundary_speed(r, r->tl.t)), sqrt(r->setup.config.g * r->setup.config.dry_depth));
+  return fmax(fmax(measured, boundary_speed(r, r->run.tl.t)), sqrt(r->setup.config.g * r->setup.config.dry_depth));
 }
 
 /* The CFL step for the fastest signal: cfl / (speed sqrt(1/dx^2 + 1/dy^2)). */
@@ -126,7 +119,7 @@ static void host_state_free(HostState *h) {
 /* Fills *h and sets r->max_depth, the deepest bed over all ranks. Collective. */
 static HclStatus host_initial_state(SweRun *r, HostState *h) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(r->decomp);
+  const DecompLocal *l = decomp_local(r->run.decomp);
   h->n = (size_t)l->nx * l->ny;
   h->depth = malloc(h->n * sizeof *h->depth);
   h->zeta = malloc(h->n * sizeof *h->zeta);
@@ -136,7 +129,7 @@ static HclStatus host_initial_state(SweRun *r, HostState *h) {
   TRY(par_agree(
       allocated ? HCL_OK
                 : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot allocate the initial state of %zu cells", h->n)));
-  swe_initial_state(&r->setup, r->decomp, h->depth, h->zeta, h->u, h->v);
+  swe_initial_state(&r->setup, r->run.decomp, h->depth, h->zeta, h->u, h->v);
   r->max_depth = -HUGE_VAL;
   for (size_t p = 0; p < h->n; p++) {
     r->max_depth = fmax(r->max_depth, h->depth[p]);
@@ -155,11 +148,6 @@ cleanup:
   host_state_free(&h);
   return status;
 }
-
-/* The speeds a state's time step is chosen for: the fastest signal |u| + sqrt(g h) and flow |u| over the wet cells. */
-typedef struct {
-  double wave, flow;
-} Speeds;
 
 static bool implicit_scheme(const SweRun *r) {
   return r->setup.config.scheme == SWE_SCHEME_IMPLICIT;
@@ -188,9 +176,9 @@ static void describe_start(const SweRun *r, char *text, size_t size) {
   const char *separator = ": ";
   int used = snprintf(text, size, "the bed and initial keys");
   for (size_t k = 0; k < sizeof keys / sizeof keys[0] && used > 0 && (size_t)used < size; k++) {
-    if (!case_at_default(r->c, keys[k])) {
+    if (!case_at_default(r->run.c, keys[k])) {
       used += snprintf(text + used, size - (size_t)used, "%s%s = %s (%s)", separator, keys[k],
-                       case_string(r->c, keys[k]), case_origin(r->c, keys[k]));
+                       case_string(r->run.c, keys[k]), case_origin(r->run.c, keys[k]));
       separator = "; ";
     }
   }
@@ -218,7 +206,7 @@ static HclStatus choose_step_for(SweRun *r, Speeds speeds, bool keep_cfl_step) {
   REQUIRE(r->setup.dt_fixed <= limit, HCL_EDATA,
           "%s: time.dt = %g s breaks the %s limit of the starting state: %.4g s (%s = %.4g m/s, dx = %g m, dy = %g "
           "m); set time.dt below %.4g s or 0 for a CFL-limited step",
-          case_origin(r->c, "time.dt"), r->setup.dt_fixed, implicit ? "advective" : "CFL", limit,
+          case_origin(r->run.c, "time.dt"), r->setup.dt_fixed, implicit ? "advective" : "CFL", limit,
           implicit ? "fastest flow |u|" : "fastest signal |u| + sqrt(g h)", speed, config->dx, config->dy, limit);
   if (r->setup.dt_fixed > 0) {
     r->dt_cfl = r->setup.dt_fixed;
@@ -253,65 +241,46 @@ cleanup:
 
 /* The device memory the run needs on this rank: the solver's (swe_device_bytes), the output's cell-centred
  * fields, which have no ghosts, and the maxima's accumulators, their checkpoint and output; and the largest field. */
-static double bytes_per_rank(const SweRun *r, double *largest_field) {
-  const DecompLocal *l = decomp_local(r->decomp);
-  double solver = swe_device_bytes(l->nx, l->ny, r->request->precision, r->setup.config.scheme, largest_field);
-  double plain = (double)l->nx * l->ny * (double)precision_bytes(r->request->precision);
+static double device_bytes(const RunContext *run, double *largest_field) {
+  const SweRun *r = swe_run_of(run);
+  const DecompLocal *l = decomp_local(run->decomp);
+  double solver = swe_device_bytes(l->nx, l->ny, run->request->precision, r->setup.config.scheme, largest_field);
+  double plain = (double)l->nx * l->ny * (double)precision_bytes(run->request->precision);
   double maxima = r->maxima ? SWE_MAXIMA_FIELDS * (2 * *largest_field + plain) : 0;
   return solver + SWE_CENTRE_FIELDS * plain + maxima;
 }
 
-/* Refuses a grid too large for the device before anything is allocated. Collective. */
-static HclStatus check_device_memory(const SweRun *r) {
-  double largest_field, needed = bytes_per_rank(r, &largest_field);
-  return run_check_device_memory(r->rt, r->decomp, needed, largest_field, "cells");
-}
-
-/* The host side of a run: the case's set-up, the decomposition, the gauges, the memory check and the output
- * schedules. */
-static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *request, SweRun *r) {
+static HclStatus read_case(RunContext *run) {
   HclStatus status = HCL_OK;
-  memset(r, 0, sizeof *r);
+  SweRun *r = swe_run_of(run);
   r->residual = NAN;
-  r->c = c;
-  r->request = request;
-  r->rt = rt;
-  TRY(swe_setup_from_case(c, request->precision, &r->setup));
-  r->maxima = case_bool(c, "output.maxima");
+  TRY(swe_setup_from_case(run->c, run->request->precision, &r->setup));
+  r->maxima = case_bool(run->c, "output.maxima");
   memcpy(r->maxima_variables, maxima_output_variables, sizeof r->maxima_variables);
   r->maxima_variables[SWE_MAXIMA_FIELDS - 1].units = r->setup.time_units;
-  TRY(run_create_decomp(c, &r->setup.grid, &r->decomp));
-  TRY(run_read_cell_gauges(c, r->setup.x0, r->setup.y0, r->setup.config.dx, r->setup.config.dy, r->setup.grid.nx,
-                           r->setup.grid.ny, &r->gauges, &r->ngauges));
-  TRY(check_device_memory(r));
-  double history_interval = case_real(c, "output.history_interval");
-  if (history_interval == 0) {
-    history_interval = case_real(c, "output.interval");
-  }
-  timeline_start(&r->tl, r->setup.t_end, case_real(c, "output.interval"), r->ngauges > 0 ? history_interval : 0,
-                 case_real(c, "restart.interval"), 0, 0); /* no gauges: no samples */
-  snprintf(r->source, sizeof r->source, "hydrocl %s (%s), %s, %s", HYDROCL_VERSION, HYDROCL_GIT,
-           runtime_device(rt)->device_name, precision_name(request->precision));
+  run->grid = &r->setup.grid;
+  run->t_end = r->setup.t_end;
+  run->check_interval = r->setup.check_interval;
 cleanup:
   return status;
 }
 
-static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *request, SweRun *r) {
+static HclStatus open_model(RunContext *run) {
   HclStatus status = HCL_OK;
-  TRY(open_setup(rt, c, request, r));
-  TRY(swe_create(rt, r->decomp, &r->setup.config, &r->swe));
+  SweRun *r = swe_run_of(run);
+  TRY(swe_create(run->rt, run->decomp, &r->setup.config, &r->swe));
   if (implicit_scheme(r)) {
     Precond *pc = NULL;
-    TRY(stencil5_precond_from_case(c, SWE_SOLVER_PREFIX, &pc));
+    TRY(stencil5_precond_from_case(run->c, SWE_SOLVER_PREFIX, &pc));
     TRY(swe_set_preconditioner(r->swe, pc));
   }
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
-    FieldSpec spec = {.name = map_variables[f].name, .nz = 1, .ghost = 0, .precision = request->precision};
-    TRY(field_create(rt, r->decomp, &spec, &r->centre[f]));
+    FieldSpec spec = {.name = map_variables[f].name, .nz = 1, .ghost = 0, .precision = run->request->precision};
+    TRY(field_create(run->rt, run->decomp, &spec, &r->centre[f]));
   }
   for (int f = 0; r->maxima && f < SWE_MAXIMA_FIELDS; f++) {
-    FieldSpec spec = {.name = r->maxima_variables[f].name, .nz = 1, .ghost = 0, .precision = request->precision};
-    TRY(field_create(rt, r->decomp, &spec, &r->maxima_out[f]));
+    FieldSpec spec = {.name = r->maxima_variables[f].name, .nz = 1, .ghost = 0, .precision = run->request->precision};
+    TRY(field_create(run->rt, run->decomp, &spec, &r->maxima_out[f]));
   }
   if (r->maxima) {
     TRY(swe_enable_maxima(r->swe));
@@ -321,8 +290,8 @@ cleanup:
   return status;
 }
 
-static void close_model(SweRun *r) {
-  run_close_files(&r->files);
+static void close_model(RunContext *run) {
+  SweRun *r = swe_run_of(run);
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
     field_destroy(&r->centre[f]);
   }
@@ -330,8 +299,6 @@ static void close_model(SweRun *r) {
     field_destroy(&r->maxima_out[f]);
   }
   swe_destroy(&r->swe);
-  decomp_destroy(&r->decomp);
-  free(r->gauges);
   swe_setup_free(&r->setup);
 }
 
@@ -354,88 +321,71 @@ static const OutputVariable state_variables[SWE_STATE_FIELDS + SWE_MAXIMA_FIELDS
 };
 enum { RESTART_FIELDS = SWE_STATE_FIELDS + SWE_MAXIMA_FIELDS };
 
-/* The fields a restart holds: the state, then the maxima where the run keeps them; returns how many. */
-static int restart_fields(SweRun *r, Field *fields[RESTART_FIELDS]) {
+/* The fields a restart holds: the state, then the maxima where the run keeps them; all of them required. */
+static int restart_fields(RunContext *run, Field **fields, OutputVariable *variables, int *required) {
+  SweRun *r = swe_run_of(run);
   swe_state_fields(r->swe, fields);
-  if (!r->maxima) {
-    return SWE_STATE_FIELDS;
+  *required = SWE_STATE_FIELDS;
+  if (r->maxima) {
+    swe_maxima_fields(r->swe, fields + SWE_STATE_FIELDS);
+    *required = RESTART_FIELDS;
   }
-  swe_maxima_fields(r->swe, fields + SWE_STATE_FIELDS);
-  return RESTART_FIELDS;
+  memcpy(variables, state_variables, sizeof state_variables);
+  return *required;
 }
 
-/* Where the files place the cells' centres, and what they say of themselves. */
-static RunFrame frame_of(const SweRun *r) {
-  return run_cell_frame(r->c, r->source, r->setup.time_units, r->setup.x0, r->setup.y0, r->setup.config.dx,
-                        r->setup.config.dy, r->setup.crs);
+/* The CFL step of the interval, which a continued run goes on with to its first check. */
+static int restart_scalars(const RunContext *run, RestartScalar *scalars, int *required) {
+  scalars[0] =
+      (RestartScalar){"dt_cfl", swe_run_of(run)->dt_cfl, "the CFL-limited step of the last check interval", "s"};
+  return *required = 1;
 }
 
-/* A restart's metadata, and what a continued run must share with it (run_check_restart). */
-static RestartSpec restart_spec(SweRun *r) {
-  RunFrame frame = frame_of(r);
-  return run_restart_spec(&frame, state_variables, swe_depth(r->swe));
+static Field *bed(RunContext *run) {
+  return swe_depth(swe_run_of(run)->swe);
 }
 
-static HclStatus write_restart(void *model, double t, int64_t step) {
-  HclStatus status = HCL_OK;
-  SweRun *r = model;
-  Field *fields[RESTART_FIELDS];
-  RestartSpec base = restart_spec(r);
-  RestartScalar scalars[] = {{"time", t, "time", NULL},
-                             {"dt_cfl", r->dt_cfl, "the CFL-limited step of the last check interval", "s"}};
-  int nfields = restart_fields(r, fields);
-  TRY(run_write_restart(r->c, r->request, &r->files, RESTART_PREFIX, &base, step, fields, nfields, scalars, 2));
-cleanup:
-  return status;
-}
-
-/* Continues from request->restart ("latest" or a file): state, time, step and CFL step. */
-static HclStatus read_restart(SweRun *r) {
-  HclStatus status = HCL_OK;
-  Field *fields[RESTART_FIELDS];
-  char path[PATH_SIZE];
-  RestartScalar scalars[] = {{.name = "time"}, {.name = "step"}, {.name = "dt_cfl"}};
-  RestartSpec base = restart_spec(r);
-  TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
-  TRY(run_check_restart(r->c, r->request, path, &base));
-  TRY(restart_read(path, fields, restart_fields(r, fields), scalars, 3));
+static HclStatus resume(RunContext *run, const char *path, const RestartScalar *scalars) {
+  SweRun *r = swe_run_of(run);
   snprintf(r->restarted_from, sizeof r->restarted_from, "%s", path);
   r->keep_cfl_step = true;
-  TRY(swe_sync_state(r->swe));
   r->dt_cfl = scalars[2].value;
-  TRY(run_resume(&r->tl, path, scalars[0].value, (int64_t)scalars[1].value));
+  return swe_sync_state(r->swe);
+}
+
+/* The time step of the starting state (a continued run keeps the restart's CFL step), and the maxima of a fresh
+ * run's initial state (a continued run's come with its restart). */
+static HclStatus start(RunContext *run) {
+  HclStatus status = HCL_OK;
+  SweRun *r = swe_run_of(run);
+  TRY(choose_step(r, run->request->restart != NULL));
+  if (!run->request->restart && r->maxima) {
+    TRY(swe_accumulate_maxima(r->swe, 0));
+  }
 cleanup:
   return status;
 }
 
 /* ---- output -------------------------------------------------------------------------------------------------- */
 
-/* What the run's files hold (run_open_files), for opening them and for validate's estimate of their size. */
-static RunOutputs outputs_of(const SweRun *r) {
-  return (RunOutputs){.variables = map_variables,
-                      .nmap = MAP_VARIABLES,
-                      .nhistory = HISTORY_VARIABLES,
-                      .gauges = r->gauges,
-                      .ngauges = r->ngauges,
-                      .restart_fields = r->maxima ? RESTART_FIELDS : SWE_STATE_FIELDS};
+/* Where the files place the cells' centres, and what they say of themselves. */
+static RunFrame frame_of(const RunContext *run) {
+  const SweSetup *s = &swe_run_of(run)->setup;
+  return run_cell_frame(run->c, run->source, s->time_units, s->x0, s->y0, s->config.dx, s->config.dy, s->crs);
 }
 
-static HclStatus open_output(SweRun *r) {
-  RunFrame frame = frame_of(r);
-  OutputSpec base = run_output_spec(&frame, r->c);
-  RunOutputs outputs = outputs_of(r);
-  return run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files);
+/* What the run's files hold (run_open_files), for opening them and for validate's estimate of their size. */
+static void outputs_of(const RunContext *run, RunOutputs *outputs, SeriesLayout *series) {
+  (void)series;
+  *outputs = (RunOutputs){.variables = map_variables,
+                          .nmap = MAP_VARIABLES,
+                          .nhistory = HISTORY_VARIABLES,
+                          .restart_fields = swe_run_of(run)->maxima ? RESTART_FIELDS : SWE_STATE_FIELDS};
 }
 
 /* The bed level in the map file and at the gauges. */
-static HclStatus write_bed(SweRun *r) {
-  HclStatus status = HCL_OK;
-  TRY(map_write_static(r->files.map, &bed_variable, swe_depth(r->swe), -1));
-  if (r->files.history) {
-    TRY(history_write_static(r->files.history, &bed_variable, swe_depth(r->swe), -1));
-  }
-cleanup:
-  return status;
+static HclStatus write_bed(RunContext *run) {
+  return run_write_static(run, &bed_variable, swe_depth(swe_run_of(run)->swe), -1);
 }
 
 /* The maxima so far in the map file, replacing the last frame's: after the last frame they are the run's. */
@@ -443,29 +393,29 @@ static HclStatus write_maxima(SweRun *r) {
   HclStatus status = HCL_OK;
   TRY(swe_maxima_output(r->swe, r->maxima_out));
   for (int f = 0; f < SWE_MAXIMA_FIELDS; f++) {
-    TRY(map_write_static(r->files.map, &r->maxima_variables[f], r->maxima_out[f], 1));
+    TRY(map_write_static(r->run.files.map, &r->maxima_variables[f], r->maxima_out[f], 1));
   }
 cleanup:
   return status;
 }
 
 /* Writes a map frame and a gauge sample (when there are gauges) of the present state, as asked. */
-static HclStatus write_output(void *model, bool map_due, bool history_due) {
+static HclStatus write_output(RunContext *run, bool map_due, bool history_due) {
   HclStatus status = HCL_OK;
-  SweRun *r = model;
-  history_due = history_due && r->files.history;
+  SweRun *r = swe_run_of(run);
+  history_due = history_due && run->files.history;
   if (!map_due && !history_due) {
     return HCL_OK;
   }
-  TRY(swe_centre_fields(r->swe, r->centre, case_bool(r->c, "output.mask_dry")));
+  TRY(swe_centre_fields(r->swe, r->centre, case_bool(run->c, "output.mask_dry")));
   if (map_due) {
-    TRY(map_write(r->files.map, r->tl.t, r->centre));
+    TRY(map_write(run->files.map, run->tl.t, r->centre));
   }
   if (map_due && r->maxima) {
     TRY(write_maxima(r));
   }
   if (history_due) {
-    TRY(history_write(r->files.history, r->tl.t, r->centre));
+    TRY(history_write(run->files.history, run->tl.t, r->centre));
   }
 cleanup:
   return status;
@@ -476,7 +426,7 @@ cleanup:
 /* Logs where the water level went bad on this rank: its first NaN, else its largest level if absurd. Best
  * effort: it never fails, so every rank goes on to write the last good state. */
 static void locate_divergence(SweRun *r) {
-  const DecompLocal *l = decomp_local(r->decomp);
+  const DecompLocal *l = decomp_local(r->run.decomp);
   size_t n = (size_t)l->nx * l->ny, worst = 0;
   double *zeta = malloc(n * sizeof *zeta);
   if (!zeta || field_read_owned(swe_zeta(r->swe), zeta) != HCL_OK) {
@@ -500,62 +450,34 @@ static void locate_divergence(SweRun *r) {
   free(zeta);
 }
 
-/* The run diverged between the last checkpoint and now: go back to the checkpoint, write it as a restart and
- * stop with HCL_EDIVERGED, saying when and where. */
+/* The run diverged between the last checkpoint and now: where and how fast, then the stop at the last good state. */
 static HclStatus stop_diverged(SweRun *r, double speed) {
-  HclStatus status = HCL_OK;
   locate_divergence(r);
-  double t_bad = r->tl.t;
-  int64_t step_bad = r->tl.step;
-  TRY(swe_rollback(r->swe));
-  TRY(write_restart(r, r->t_good, r->step_good));
-  char speed_text[96];
   if (isfinite(speed)) {
-    snprintf(speed_text, sizeof speed_text, "the fastest signal |u| + sqrt(g h) is %g m/s", speed);
+    log_error("the fastest signal |u| + sqrt(g h) is %g m/s", speed);
   } else { /* a user reads no "nan" */
-    snprintf(speed_text, sizeof speed_text,
-             "the state overflowed (its fastest signal |u| + sqrt(g h) is no longer a number)");
+    log_error("the state overflowed (its fastest signal |u| + sqrt(g h) is no longer a number)");
   }
-  FAIL(HCL_EDIVERGED,
-       "the run diverged between t = %g s (step %lld) and t = %g s (step %lld), dt = %.4g s: %s; the last good state "
-       "(t = %g s) is in %s/%s-%lld.nc. Check the boundary data, lower time.cfl or time.dt, or raise physics.dry_depth",
-       r->t_good, (long long)r->step_good, t_bad, (long long)step_bad, r->dt, speed_text, r->t_good,
-       r->request->output_dir, RESTART_PREFIX, (long long)r->step_good);
-cleanup:
-  return status;
+  return run_stop_at_good(&r->run, HCL_EDIVERGED, false,
+                          "the run diverged (check the boundary data, lower time.cfl or time.dt, or raise "
+                          "physics.dry_depth)");
 }
 
-/* The implicit step failed (its level system did not converge, or drying did not settle) between the last
- * checkpoint and now: the solver's message is logged, the checkpoint is written as a restart, and the run stops with
- * the solver's status, saying where the last good state is. */
-static HclStatus stop_failed_step(SweRun *r, HclStatus failed) {
+/* Every check_interval steps and before anything is written: the divergence guard, and with save the checkpoint
+ * and the CFL step of the next interval. */
+static HclStatus check_state(RunContext *run, bool save) {
   HclStatus status = HCL_OK;
-  log_error("%s", status_message());
-  status_clear();
-  TRY(swe_rollback(r->swe));
-  TRY(write_restart(r, r->t_good, r->step_good));
-  FAIL(failed,
-       "the step from t = %g s (step %lld, dt = %.4g s) failed; the last good state (t = %g s) is in %s/%s-%lld.nc",
-       r->tl.t, (long long)r->tl.step, r->dt, r->t_good, r->request->output_dir, RESTART_PREFIX,
-       (long long)r->step_good);
-cleanup:
-  return status;
-}
-
-/* Every check_interval steps and before anything is written: the divergence guard, the checkpoint and the CFL
- * step. */
-static HclStatus check_state(void *model) {
-  HclStatus status = HCL_OK;
-  SweRun *r = model;
+  SweRun *r = swe_run_of(run);
   Speeds speeds;
   TRY(measure_speeds(r, &speeds));
   if (!(speeds.wave <= DIVERGED_SPEED)) { /* NaN compares false */
     TRY(stop_diverged(r, speeds.wave));
   }
+  if (!save) { /* the CFL step stays the one the uninterrupted run goes on with */
+    goto cleanup;
+  }
   TRY(swe_checkpoint(r->swe));
   TRY(swe_last_residual(r->swe, &r->residual));
-  r->t_good = r->tl.t;
-  r->step_good = r->tl.step;
   if (r->setup.dt_fixed == 0 && !r->keep_cfl_step) {
     r->dt_cfl = cfl_limited_step(r, speeds);
   }
@@ -564,35 +486,29 @@ cleanup:
   return status;
 }
 
-/* The divergence guard of check_state alone: before the restart of a stop between checks, whose CFL step must stay
- * the one the uninterrupted run goes on with. */
-static HclStatus guard_state(void *model) {
-  HclStatus status = HCL_OK;
-  SweRun *r = model;
-  Speeds speeds;
-  TRY(measure_speeds(r, &speeds));
-  if (!(speeds.wave <= DIVERGED_SPEED)) {
-    TRY(stop_diverged(r, speeds.wave));
-  }
-cleanup:
-  return status;
+static HclStatus rollback(RunContext *run) {
+  return swe_rollback(swe_run_of(run)->swe);
 }
 
-/* One step: as long as the CFL step allows, shrunk evenly so the next event falls exactly on a step. */
-static HclStatus advance(void *model, Timeline *tl, double *dt, TimelineDue *due) {
+/* One step: as long as the CFL step allows, shrunk evenly so the next event falls exactly on a step. An implicit
+ * step that fails (its level system did not converge, or drying did not settle) stops the run at the last good
+ * state, after the solver's message. */
+static HclStatus advance(RunContext *run, TimelineDue *due) {
   HclStatus status = HCL_OK;
-  SweRun *r = model;
+  SweRun *r = swe_run_of(run);
   double t_next;
-  *dt = r->dt = timeline_step(tl, r->dt_cfl, &t_next);
-  ASSERT(r->dt > 0); /* events lie strictly after t (schedule_start, schedule_due) */
+  run->dt = timeline_step(&run->tl, r->dt_cfl, &t_next);
+  ASSERT(run->dt > 0); /* events lie strictly after t (schedule_start, schedule_due) */
   double levels[SWE_SIDES];
   for (int side = 0; side < SWE_SIDES; side++) {
-    levels[side] = swe_level_at(&r->setup.signals[side], tl->t + r->dt);
+    levels[side] = swe_level_at(&r->setup.signals[side], run->tl.t + run->dt);
   }
   swe_set_levels(r->swe, levels);
-  HclStatus stepped = swe_step(r->swe, r->dt);
+  HclStatus stepped = swe_step(r->swe, run->dt);
   if (stepped == HCL_ENOTCONVERGED || stepped == HCL_EDIVERGED) {
-    TRY(stop_failed_step(r, stepped));
+    log_error("%s", status_message());
+    status_clear();
+    TRY(run_stop_at_good(run, stepped, true, "the step failed"));
   }
   TRY(stepped);
   if (r->maxima) {
@@ -601,16 +517,16 @@ static HclStatus advance(void *model, Timeline *tl, double *dt, TimelineDue *due
   SweSolveStats stats = swe_solve_stats(r->swe);
   r->solves += stats.solves;
   r->iterations += stats.iterations;
-  *due = timeline_advance(tl, t_next);
+  *due = timeline_advance(&run->tl, t_next);
 cleanup:
   return status;
 }
 
 /* The implicit scheme's progress: CG iterations per step, level solves per step where drying made some steps solve
  * again, over the steps this process took, and the last checked solve's true relative residual ||b - A x|| / ||b||. */
-static void describe(void *model, char *extra, size_t size) {
-  const SweRun *r = model;
-  int64_t steps = r->tl.step > r->first_step ? r->tl.step - r->first_step : 1;
+static void describe(const RunContext *run, char *extra, size_t size) {
+  const SweRun *r = swe_run_of(run);
+  int64_t steps = run->tl.step > run->first_step ? run->tl.step - run->first_step : 1;
   extra[0] = '\0';
   if (!implicit_scheme(r)) {
     return;
@@ -624,90 +540,42 @@ static void describe(void *model, char *extra, size_t size) {
   }
 }
 
-static HclStatus time_loop(SweRun *r) {
-  static const RunSteps steps = {.advance = advance,
-                                 .check = check_state,
-                                 .guard = guard_state,
-                                 .write = write_output,
-                                 .write_restart = write_restart,
-                                 .describe = describe};
-  const DecompSpec *g = decomp_spec(r->decomp);
-  return run_time_loop(&steps, r, &r->tl, r->setup.check_interval, (double)g->nx * g->ny,
-                       case_real(r->c, "output.progress"));
-}
-
-static HclStatus swe_run(Runtime *rt, const Case *c, const RunRequest *request) {
-  HclStatus status = HCL_OK;
-  SweRun r;
-  signals_install();
-  TRY(open_model(rt, c, request, &r));
-  if (request->restart) {
-    TRY(read_restart(&r));
-    r.first_step = r.tl.step;
-  }
-  TRY(choose_step(&r, request->restart != NULL));
-  TRY(open_output(&r));
-  TRY(write_bed(&r));
-  if (!request->restart && r.maxima) { /* the initial state; a continued run's maxima come with its restart */
-    TRY(swe_accumulate_maxima(r.swe, 0));
-  }
-  if (!request->restart) {
-    TRY(write_output(&r, true, true));
-  }
-  TRY(time_loop(&r));
-  log_info("done: t = %g s after %lld steps; output in %s", r.tl.t, (long long)r.tl.step, request->output_dir);
-cleanup:
-  close_model(&r);
-  return status;
-}
-
 /* ---- validate ------------------------------------------------------------------------------------------------ */
 
-static HclStatus swe_validate(Runtime *rt, const Case *c, const RunRequest *request, FILE *out) {
+/* The time step of the initial state, built on the host. Collective. */
+static HclStatus preview(RunContext *run) {
   HclStatus status = HCL_OK;
-  SweRun r;
+  SweRun *r = swe_run_of(run);
   HostState initial = {0};
-  TRY(open_setup(rt, c, request, &r)); /* the host side only: validate allocates nothing on the device */
-  TRY(host_initial_state(&r, &initial));
-  Speeds speeds = {
-      .wave = swe_initial_speed(&r.setup, initial.depth, initial.zeta, initial.u, initial.v, initial.n, true),
-      .flow = swe_initial_speed(&r.setup, initial.depth, initial.zeta, initial.u, initial.v, initial.n, false)};
-  TRY(par_max_double(&speeds.wave));
-  TRY(par_max_double(&speeds.flow));
-  TRY(choose_step_for(&r, speeds, false));
-  const DecompSpec *g = decomp_spec(r.decomp);
-  const DeviceInfo *dev = runtime_device(rt);
-  double frames = 1 + (double)schedule_count_until(&r.tl.map, r.setup.t_end); /* t = 0, the events, the end */
-  RunOutputs outputs = outputs_of(&r);
-  RunOutputSize size = run_output_size(r.decomp, c, &r.tl, &outputs, case_bool(c, "output.double"), true);
-  if (par_rank() == 0) {
-    fprintf(out, "case is valid: %s\n", case_string(c, "model.title"));
-    fprintf(out, "grid: %d x %d cells of %g x %g m, %d x %d ranks\n", g->nx, g->ny, r.setup.config.dx,
-            r.setup.config.dy, g->px, g->py);
-    run_print_crs(r.setup.crs, out);
-    fprintf(out, "time step: %s %.4g s (CFL %g at the start), about %.0f steps to t = %g s\n",
-            r.setup.dt_fixed > 0 ? "fixed" : "CFL-limited, at first", r.dt_cfl, r.setup.cfl,
-            ceil(r.setup.t_end / r.dt_cfl), r.setup.t_end);
-    if (implicit_scheme(&r)) {
-      double courant = r.dt_cfl * signal_speed(&r, speeds.wave) /
-                       cfl_step(&r.setup.config, 1.0, 1.0); /* the step over the explicit CFL limit */
-      fprintf(out,
-              "scheme: implicit, theta %g, level system by CG + %s; gravity-wave Courant number %.3g at the "
-              "start (the explicit scheme's limit: 1)\n",
-              r.setup.config.theta, stencil5_precond_name(c, SWE_SOLVER_PREFIX), courant);
-    }
-    double largest_field, bytes = bytes_per_rank(&r, &largest_field);
-    const DecompLocal *l = decomp_local(r.decomp);
-    fprintf(out, "device memory: %.3g MB per rank of %.3g MB on %s (%.0f bytes per cell)\n", bytes / 1e6,
-            (double)dev->global_mem_bytes / 1e6, dev->device_name, bytes / ((double)l->nx * l->ny));
-    fprintf(out, "output: %.0f map frames of %.3g MB uncompressed; %d gauges; restarts of %.3g MB\n", frames,
-            size.map / frames / 1e6, r.ngauges, (double)g->nx * g->ny * SWE_STATE_FIELDS * 8 / 1e6);
-  }
-  TRY(run_check_output_size(c, request, &size, out));
+  TRY(host_initial_state(r, &initial));
+  Speeds *speeds = &r->start_speeds;
+  speeds->wave = swe_initial_speed(&r->setup, initial.depth, initial.zeta, initial.u, initial.v, initial.n, true);
+  speeds->flow = swe_initial_speed(&r->setup, initial.depth, initial.zeta, initial.u, initial.v, initial.n, false);
+  TRY(par_max_double(&speeds->wave));
+  TRY(par_max_double(&speeds->flow));
+  TRY(choose_step_for(r, *speeds, false));
 cleanup:
   host_state_free(&initial);
-  close_model(&r);
   return status;
+}
+
+static void print_case(const RunContext *run, FILE *out) {
+  const SweRun *r = swe_run_of(run);
+  const DecompSpec *g = run->grid;
+  fprintf(out, "grid: %d x %d cells of %g x %g m, %d x %d ranks\n", g->nx, g->ny, r->setup.config.dx,
+          r->setup.config.dy, g->px, g->py);
+  run_print_crs(r->setup.crs, out);
+  fprintf(out, "time step: %s %.4g s (CFL %g at the start), about %.0f steps to t = %g s\n",
+          r->setup.dt_fixed > 0 ? "fixed" : "CFL-limited, at first", r->dt_cfl, r->setup.cfl,
+          ceil(r->setup.t_end / r->dt_cfl), r->setup.t_end);
+  if (implicit_scheme(r)) {
+    double courant = r->dt_cfl * signal_speed(r, r->start_speeds.wave) /
+                     cfl_step(&r->setup.config, 1.0, 1.0); /* the step over the explicit CFL limit */
+    fprintf(out,
+            "scheme: implicit, theta %g, level system by CG + %s; gravity-wave Courant number %.3g at the "
+            "start (the explicit scheme's limit: 1)\n",
+            r->setup.config.theta, stencil5_precond_name(run->c, SWE_SOLVER_PREFIX), courant);
+  }
 }
 
 static HclStatus swe_case_check(const Case *c) {
@@ -717,11 +585,35 @@ static HclStatus swe_case_check(const Case *c) {
   return status;
 }
 
+static const ModelOps swe_ops = {
+    .run_size = sizeof(SweRun),
+    .check_interval = "20",
+    .point = "cell",
+    .read_case = read_case,
+    .device_bytes = device_bytes,
+    .frame = frame_of,
+    .outputs = outputs_of,
+    .close = close_model,
+    .preview = preview,
+    .print = print_case,
+    .open = open_model,
+    .restart_fields = restart_fields,
+    .restart_scalars = restart_scalars,
+    .bed = bed,
+    .resume = resume,
+    .start = start,
+    .write_static = write_bed,
+    .write = write_output,
+    .advance = advance,
+    .check = check_state,
+    .rollback = rollback,
+    .describe = describe,
+};
+
 const Model swe_model = {
     .name = "shallow-water",
     .title = "hydrocl shallow-water case (Stelling & Duinmeijer, explicit, with wetting and drying)",
     .schema = swe_case_schema,
-    .validate = swe_validate,
-    .run = swe_run,
     .check = swe_case_check,
+    .ops = &swe_ops,
 };

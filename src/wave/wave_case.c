@@ -62,8 +62,6 @@ static const CaseKey wave_case_keys[] = {
     {"grid.periodic_y", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "periodic in y instead of walls south and north"},
     {"grid.crs", CASE_STRING, "", "", CASE_UNBOUNDED, NULL,
      "coordinate reference system of x and y: an EPSG code (EPSG:32631) or WKT; '': local Cartesian metres"},
-    {"grid.px", CASE_INT, "", "0", 0, 65536, NULL, "ranks in x (0: chosen from the number of ranks)"},
-    {"grid.py", CASE_INT, "", "0", 0, 65536, NULL, "ranks in y (0: chosen from the number of ranks)"},
     {"physics.g", CASE_REAL, "m/s^2", "9.81", 1e-3, 100, NULL, "gravitational acceleration"},
     {"physics.equations", CASE_CHOICE, "", "nonlinear", CASE_UNBOUNDED, "nonlinear|linear",
      "the fully nonlinear surface conditions (fnpf-gpu-model eqs. 1a, 1b), or their linearization on the still "
@@ -136,28 +134,17 @@ static const CaseKey wave_case_keys[] = {
      "[POWER]]': the points FROM <= r <= TO [m] from (X, Y) (default: the polar grid's centre), handing over "
      "inwards; a generation ring at the edge of an O-grid makes the incident wave and absorbs what the body "
      "scatters"},
-    {"time.end", CASE_REAL, "s", NULL, 1e-9, 1e12, NULL, "simulated time at which the run ends"},
-    {"time.start", CASE_STRING, "", "2000-01-01 00:00:00", CASE_UNBOUNDED, NULL,
-     "calendar time (UTC) of t = 0, 'YYYY-MM-DD hh:mm:ss': the output's time units count from it"},
     {"time.dt", CASE_REAL, "s", "0", 0, 1e6, NULL,
      "fixed time step, shortened evenly where needed so that steps land on output and restart times; at most the "
      "ERK4 stability limit; 0: from time.courant"},
     {"time.courant", CASE_REAL, "", "0.5", 1e-3, 10, NULL,
      "Courant number Cr = c dt / min(dx, dy) of the step when time.dt is 0, c the incident wave's celerity (an "
      "irregular sea's at its peak period) or sqrt(g h) of the deepest water without one"},
-    {"time.check_interval", CASE_INT, "", "10", 1, 100000, NULL,
-     "steps between stability checks and saves of the last good state"},
     {"time.extrapolation", CASE_INT, "", "3", 1, WAVE_EXTRAPOLATION_MAX, NULL,
      "earlier solutions each solve's first guess is extrapolated in time from (1: the last one as it is)"},
     {"time.guard_factor", CASE_REAL, "", "1", 1e-6, 1e6, NULL,
      "the run stops as diverged (exit 79) where |eta| exceeds this times the still-water depth, or eta or phi is "
      "not a number"},
-    {"output.interval", CASE_REAL, "s", "0", 0, 1e12, NULL, "time between map frames; 0: first and last only"},
-    {"output.history_interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
-     "time between samples of the gauges, the kinematics and the volume and energy; 0: every output.interval"},
-    {"output.gauges", CASE_POINTS, "m", "[]", CASE_UNBOUNDED, NULL,
-     "eta gauges: [{name: G1, x: 10, y: 0}, ...] (interpolated between the grid points)"},
-    {"output.gauge_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL, "more gauges from a CSV 'name,x,y'"},
     {"output.kinematics", CASE_POINTS, "m", "[]", CASE_UNBOUNDED, NULL,
      "vertical lines for z, u, v, w at the sigma points: [{name: K1, x: 10, y: 0}, ...] (each at the nearest grid "
      "point)"},
@@ -170,16 +157,6 @@ static const CaseKey wave_case_keys[] = {
      "developed run-up"},
     {"output.energy", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL,
      "record the energy with the volume at every sample (one Laplace solve each)"},
-    {"output.double", CASE_BOOL, "", "false", CASE_UNBOUNDED, NULL, "store output data as double, not float32"},
-    {"output.progress", CASE_REAL, "s", "5", 0.01, 1e6, NULL, "wall-clock seconds between progress lines"},
-    {"output.parallel_write", CASE_BOOL, "", "true", CASE_UNBOUNDED, NULL,
-     "on several ranks each writes its own block of map.nc (netCDF-C with parallel I/O); false: rank 0 gathers"},
-    {"output.size_warning", CASE_REAL, "MB", "10000", 0, 1e12, NULL,
-     "validate and run warn where the output (map, history, series and restart files, uncompressed) may exceed this "
-     "size; 0: never. Output that cannot fit the output folder's file system is refused unless --force"},
-    {"restart.interval", CASE_REAL, "s", "0", 0, 1e12, NULL,
-     "simulated time between restart files; 0: only at the end and on SIGTERM or SIGUSR1"},
-    {"restart.keep", CASE_INT, "", "2", 1, 1000, NULL, "how many restart files to keep, newest first"},
 };
 static const int wave_case_nkeys = (int)(sizeof wave_case_keys / sizeof wave_case_keys[0]);
 

@@ -1,35 +1,25 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wave_run.c: `hydrocl run` and `hydrocl validate` of a potential-flow case (model.h): the time loop around the
- * wave model (wave.h; OceanWave3D, ../shared/papers/fnpf-gpu-model.txt sections 2 and 3) with its time step from a
- * Courant number or fixed below the ERK4 stability limit, the stability guard with the last good state kept on the
- * host, map, gauge, kinematics and restart output, progress lines with the iterations per Laplace solve, and clean
- * stops on SIGTERM/SIGUSR1.
+/* wave_run.c: a potential-flow case as the harness runs and validates it (harness.h): the wave model (wave.h;
+ * OceanWave3D's method, Engsig-Karup, Madsen & Glimberg 2011, "A massively parallel GPU-accelerated model for
+ * analysis of fully nonlinear free surface waves", sections 2 and 3) with its time step from a Courant number or
+ * fixed below the ERK4 stability limit, the stability guard with the last good state kept on the host, the map,
+ * gauge, kinematics and restart fields, and progress lines with the iterations per Laplace solve.
  *
  * A continued run restarts from eta, phi, the time and the step, and from what the next Laplace solves start from
  * (wave_solver_memory: Phi and the solutions its first guesses are extrapolated through), so it takes the steps of an
  * uninterrupted run bit for bit; from a restart without that memory its first guesses start afresh and it agrees to
  * the solver's tolerance. */
-#include "model.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
+#include "harness.h"
 #include "log.h"
-#include "mapfile.h"
 #include "par.h"
 #include "restart.h"
-#include "run.h"
-#include "schedule.h"
-#include "seriesfile.h"
-#include "signals.h"
-#include "version.h"
 #include "wave.h"
 #include "wave_case.h"
 
-enum { PATH_SIZE = 1024 };
-static const char *const RESTART_PREFIX = "restart";
 static const double PI = 3.14159265358979323846;
 
 /* The fields of the run: the state, eta and phi, written every map frame (gauges record eta), then eta's extremes
@@ -76,30 +66,26 @@ static const OutputVariable line_depth_variable = {
 enum { PROFILE_VARIABLES = 4, SCALAR_VARIABLES = 3 };
 
 typedef struct {
-  const Case *c;
-  const RunRequest *request;
-  Runtime *rt;
+  RunContext run; /* first: the harness's */
   WaveSetup setup;
-  Decomp *decomp;
   Wave *wave;
-  RunFiles files;
-  Gauge *gauges;
-  int ngauges;
-  NamedPoint *lines; /* kinematics lines, moved to their grid points */
-  int *line_points;  /* [nlines][2]: their global (i, j) */
+  NamedPoint *lines;   /* kinematics lines, moved to their grid points */
+  int *line_points;    /* [nlines][2]: their global (i, j) */
+  double *line_depths; /* [nlines]: the still-water depth at each */
   int nlines;
-  Timeline tl;
-  double dt_max, dt;     /* the step the case asks for, the last step taken */
-  double step_limit;     /* ERK4's stability limit (wave_step_limit) */
-  double deepest;        /* the deepest still water [m] */
-  size_t n;              /* this rank's points */
-  double *h, *eta, *phi; /* the initial state, then the last good state (host) */
-  double t_good;
-  int64_t step_good;
+  double dt_max;              /* the step the case asks for */
+  double step_limit;          /* ERK4's stability limit (wave_step_limit) */
+  double deepest;             /* the deepest still water [m] */
+  size_t n;                   /* this rank's points */
+  double *h, *eta, *phi;      /* the initial state, then the last good state (host) */
   int64_t iterations, solves; /* Laplace iterations and solves of the steps so far */
   double extremes_start;      /* eta_max and eta_min hold the extremes from this time on (output.extremes_start) */
-  char source[256];
 } WaveRun;
+
+/* The run state a ModelOps function gets (its RunContext comes first). */
+static WaveRun *wave_run_of(const RunContext *run) {
+  return (WaveRun *)run;
+}
 
 /* ---- set-up -------------------------------------------------------------------------------------------------- */
 
@@ -121,7 +107,7 @@ static int wall_points(const WaveSetup *s, Wall wall, int *points) {
 
 /* The wall output.runup names (auto|none|west|east|south|north); auto is a polar grid's cylinder, its west side. */
 static Wall runup_wall(const WaveRun *r) {
-  int choice = case_choice(r->c, "output.runup");
+  int choice = case_choice(r->run.c, "output.runup");
   return choice > 0 ? (Wall)(choice - 1) : r->setup.geometry.type == WAVE_GRID_POLAR ? WALL_WEST : WALL_NONE;
 }
 
@@ -136,14 +122,14 @@ static HclStatus add_runup_gauges(WaveRun *r) {
   int n = wall_points(&r->setup, wall, NULL);
   TRY_ALLOC(points, 2 * (size_t)n);
   wall_points(&r->setup, wall, points);
-  Gauge *more = realloc(r->gauges, ((size_t)r->ngauges + n) * sizeof *more);
+  Gauge *more = realloc(r->run.gauges, ((size_t)r->run.ngauges + n) * sizeof *more);
   REQUIRE(more != NULL, HCL_ENOMEM, "cannot hold %d run-up gauges", n);
-  r->gauges = more;
+  r->run.gauges = more;
   for (int k = 0; k < n; k++) {
-    Gauge *g = &r->gauges[r->ngauges++];
+    Gauge *g = &r->run.gauges[r->run.ngauges++];
     memset(g, 0, sizeof *g);
     snprintf(g->name, sizeof g->name, "runup_%04d", k);
-    snprintf(g->origin, sizeof g->origin, "%s", case_origin(r->c, "output.runup"));
+    snprintf(g->origin, sizeof g->origin, "%s", case_origin(r->run.c, "output.runup"));
     wave_setup_point(&r->setup, points[2 * k], points[2 * k + 1], &g->x, &g->y);
   }
 cleanup:
@@ -173,12 +159,13 @@ cleanup:
 
 /* The gauges of output.gauges and output.gauge_file, within the grid (bilinear interpolation, history.h), and the
  * run-up gauges. */
-static HclStatus read_gauges(WaveRun *r) {
+static HclStatus read_gauges(RunContext *run) {
   HclStatus status = HCL_OK;
+  WaveRun *r = wave_run_of(run);
   double fi, fj;
-  TRY(run_read_points(r->c, "output.gauges", "output.gauge_file", &r->gauges, &r->ngauges));
-  for (int k = 0; k < r->ngauges; k++) {
-    TRY(locate_point(r, &r->gauges[k], "gauge", &fi, &fj));
+  TRY(run_read_points(r->run.c, "output.gauges", "output.gauge_file", &r->run.gauges, &r->run.ngauges));
+  for (int k = 0; k < r->run.ngauges; k++) {
+    TRY(locate_point(r, &r->run.gauges[k], "gauge", &fi, &fj));
   }
   TRY(add_runup_gauges(r));
 cleanup:
@@ -190,7 +177,7 @@ cleanup:
 static HclStatus read_lines(WaveRun *r) {
   HclStatus status = HCL_OK;
   const DecompSpec *g = &r->setup.grid;
-  TRY(run_read_points(r->c, "output.kinematics", NULL, &r->lines, &r->nlines));
+  TRY(run_read_points(r->run.c, "output.kinematics", NULL, &r->lines, &r->nlines));
   TRY_ALLOC(r->line_points, 2 * (size_t)r->nlines + 1);
   for (int k = 0; k < r->nlines; k++) {
     double fi, fj;
@@ -208,7 +195,7 @@ cleanup:
  * Collective. */
 static HclStatus host_initial_state(WaveRun *r) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(r->decomp);
+  const DecompLocal *l = decomp_local(r->run.decomp);
   r->n = (size_t)l->nx * l->ny;
   r->h = malloc(r->n * sizeof *r->h);
   r->eta = malloc(r->n * sizeof *r->eta);
@@ -217,8 +204,8 @@ static HclStatus host_initial_state(WaveRun *r) {
   TRY(par_agree(
       allocated ? HCL_OK
                 : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot allocate the initial state of %zu points", r->n)));
-  wave_initial_state(&r->setup, r->decomp, r->h, r->eta, r->phi);
-  TRY(par_agree(wave_check_initial(r->c, &r->setup, r->decomp, r->h, r->eta)));
+  wave_initial_state(&r->setup, r->run.decomp, r->h, r->eta, r->phi);
+  TRY(par_agree(wave_check_initial(r->run.c, &r->setup, r->run.decomp, r->h, r->eta)));
   r->deepest = 0;
   for (size_t p = 0; p < r->n; p++) {
     r->deepest = fmax(r->deepest, r->h[p]);
@@ -261,8 +248,8 @@ static double orbital_speed(const WaveRun *r) {
     return 0.5 * w->height * (2 * PI / w->period) / tanh(w->k * w->depth);
   }
   if (s->incident_kind == WAVE_INCIDENT_IRREGULAR) {
-    double omega = 2 * PI / case_real(r->c, "waves.tp"), k = omega / s->celerity;
-    return 0.5 * case_real(r->c, "waves.hs") * omega / tanh(k * s->incident_depth);
+    double omega = 2 * PI / case_real(r->run.c, "waves.tp"), k = omega / s->celerity;
+    return 0.5 * case_real(r->run.c, "waves.hs") * omega / tanh(k * s->incident_depth);
   }
   return 0;
 }
@@ -277,7 +264,7 @@ static void warn_advection(const WaveRun *r, double dx) {
     log_warn("%s: the incident wave's surface velocity, %.3g m/s, crosses %.2g of the smallest spacing (%.3g m) in a "
              "step of %.4g s; the nonlinear surface conditions may go unstable above about 0.5 (near a body the "
              "velocity can double): a step of %.3g s keeps it at 0.5",
-             case_origin(r->c, r->setup.dt_fixed > 0 ? "time.dt" : "time.courant"), orbital_speed(r), courant, dx,
+             case_origin(r->run.c, r->setup.dt_fixed > 0 ? "time.dt" : "time.courant"), orbital_speed(r), courant, dx,
              r->dt_max, 0.5 * dx / orbital_speed(r));
   }
 }
@@ -294,14 +281,14 @@ static HclStatus choose_step(WaveRun *r) {
             "%s: time.dt = %g s is above the stability limit of ERK4 on this grid, %.4g s (the shortest wave the "
             "grid holds, 2 spacings long, in %g m of water); allowed 0 < time.dt <= %.4g s, or 0 for a step from "
             "time.courant",
-            case_origin(r->c, "time.dt"), s->dt_fixed, r->step_limit, r->deepest, r->step_limit);
+            case_origin(r->run.c, "time.dt"), s->dt_fixed, r->step_limit, r->deepest, r->step_limit);
     r->dt_max = s->dt_fixed;
   } else {
     r->dt_max = s->courant * dx / c;
     REQUIRE(r->dt_max <= r->step_limit, HCL_EDATA,
             "%s: time.courant = %g gives dt = %.4g s (c = %.4g m/s, spacing %g m), above the stability limit of ERK4 "
             "on this grid, %.4g s; allowed time.courant <= %.4g",
-            case_origin(r->c, "time.courant"), s->courant, r->dt_max, c, dx, r->step_limit, r->step_limit * c / dx);
+            case_origin(r->run.c, "time.courant"), s->courant, r->dt_max, c, dx, r->step_limit, r->step_limit * c / dx);
   }
   warn_advection(r, dx);
 cleanup:
@@ -312,9 +299,9 @@ cleanup:
  * per unknown (README: 39 in mixed precision, 57 in double, 29 in single, all levels and work fields) and the
  * model's own fields: 14 planes of the state, its stages and its point fields (15 for the linear equations), and the
  * solutions the first guess is extrapolated from. *largest: the 3D potential. */
-static double device_bytes(const WaveRun *r, double *largest) {
-  const WaveConfig *c = &r->setup.config;
-  const DecompLocal *l = decomp_local(r->decomp);
+static double device_bytes(const RunContext *run, double *largest) {
+  const WaveConfig *c = &wave_run_of(run)->setup.config;
+  const DecompLocal *l = decomp_local(run->decomp);
   int ghost = c->laplace.order / 2;
   double plane = (double)(l->nx + 2 * ghost) * (l->ny + 2 * ghost);
   double per_unknown = c->laplace.precision == LAPLACE_DOUBLE ? 57 : c->laplace.precision == LAPLACE_SINGLE ? 29 : 39;
@@ -325,50 +312,58 @@ static double device_bytes(const WaveRun *r, double *largest) {
   return per_unknown * l->nx * l->ny * c->laplace.nz + planes * plane * real;
 }
 
-static HclStatus check_device_memory(const WaveRun *r) {
-  double largest, needed = device_bytes(r, &largest);
-  return run_check_device_memory(r->rt, r->decomp, needed, largest, "points");
-}
-
 static const char *precision_word(LaplacePrecision p) {
   return p == LAPLACE_MIXED ? "mixed" : p == LAPLACE_DOUBLE ? "double" : "single";
 }
 
-/* The host side of a run: the case's set-up, the decomposition, the points, the initial state, the step, the memory
- * check and the timeline. Nothing on the device. */
-static HclStatus open_setup(Runtime *rt, const Case *c, const RunRequest *request, WaveRun *r) {
+static HclStatus read_case(RunContext *run) {
   HclStatus status = HCL_OK;
-  memset(r, 0, sizeof *r);
-  r->c = c;
-  r->request = request;
-  r->rt = rt;
+  WaveRun *r = wave_run_of(run);
+  const RunRequest *request = run->request;
   LaplacePrecision given = request->mixed                           ? LAPLACE_MIXED
                            : request->precision == PRECISION_SINGLE ? LAPLACE_SINGLE
                                                                     : LAPLACE_DOUBLE;
-  TRY(wave_setup_from_case(c, request->precision_given ? &given : NULL, &r->setup));
-  TRY(run_create_decomp(c, &r->setup.grid, &r->decomp));
-  TRY(check_device_memory(r)); /* from the grid alone, before any field of it is made on the host */
-  TRY(read_gauges(r));
-  TRY(read_lines(r));
-  TRY(host_initial_state(r));
-  TRY(choose_step(r));
-  r->extremes_start = case_real(c, "output.extremes_start");
-  double history_interval = case_real(c, "output.history_interval");
-  timeline_start(&r->tl, r->setup.t_end, case_real(c, "output.interval"),
-                 history_interval > 0 ? history_interval : case_real(c, "output.interval"),
-                 case_real(c, "restart.interval"), 0, 0);
-  snprintf(r->source, sizeof r->source, "hydrocl %s (%s), %s, %s", HYDROCL_VERSION, HYDROCL_GIT,
-           runtime_device(rt)->device_name, precision_word(r->setup.config.laplace.precision));
+  TRY(wave_setup_from_case(run->c, request->precision_given ? &given : NULL, &r->setup));
+  r->extremes_start = case_real(run->c, "output.extremes_start");
+  run->grid = &r->setup.grid;
+  run->t_end = r->setup.t_end;
+  run->check_interval = r->setup.check_interval;
+  run->precision = precision_word(r->setup.config.laplace.precision);
 cleanup:
   return status;
 }
 
-static HclStatus open_model(Runtime *rt, const Case *c, const RunRequest *request, WaveRun *r) {
+/* The value of a (this rank's points, row by row, as field_read_owned) at every kinematics line, from the rank that
+ * owns its point: out[line]. Collective. */
+static HclStatus line_values(const WaveRun *r, const double *a, double *out) {
+  const DecompLocal *l = decomp_local(r->run.decomp);
+  for (int k = 0; k < r->nlines; k++) {
+    int i = r->line_points[2 * k] - l->x0, j = r->line_points[2 * k + 1] - l->y0;
+    bool owned = i >= 0 && i < l->nx && j >= 0 && j < l->ny;
+    out[k] = owned ? a[(size_t)j * l->nx + i] : 0.0; /* one owner: the sum over the ranks is exact */
+  }
+  return par_sum_doubles(out, r->nlines);
+}
+
+/* The kinematics lines and their depths, the initial state on the host and the step. Collective. */
+static HclStatus prepare(RunContext *run) {
   HclStatus status = HCL_OK;
-  TRY(open_setup(rt, c, request, r));
-  TRY(wave_create(rt, r->decomp, &r->setup.config, r->h, &r->wave));
+  WaveRun *r = wave_run_of(run);
+  TRY(read_lines(r));
+  TRY(host_initial_state(r));
+  TRY_ALLOC(r->line_depths, (size_t)r->nlines + 1);
+  TRY(line_values(r, r->h, r->line_depths));
+  TRY(choose_step(r));
+cleanup:
+  return status;
+}
+
+static HclStatus open_model(RunContext *run) {
+  HclStatus status = HCL_OK;
+  WaveRun *r = wave_run_of(run);
+  TRY(wave_create(run->rt, run->decomp, &r->setup.config, r->h, &r->wave));
   log_verbose("device memory: %.4g MB on rank 0 (estimated %.4g MB)", wave_device_bytes(r->wave) / 1e6,
-              device_bytes(r, &(double){0}) / 1e6);
+              device_bytes(run, &(double){0}) / 1e6);
   if (r->setup.incident.components > 0) {
     TRY(wave_set_incident(r->wave, &r->setup.incident));
   }
@@ -378,13 +373,12 @@ cleanup:
   return status;
 }
 
-static void close_model(WaveRun *r) {
-  run_close_files(&r->files);
+static void close_model(RunContext *run) {
+  WaveRun *r = wave_run_of(run);
   wave_destroy(&r->wave);
-  decomp_destroy(&r->decomp);
-  free(r->gauges);
   free(r->lines);
   free(r->line_points);
+  free(r->line_depths);
   free(r->h);
   free(r->eta);
   free(r->phi);
@@ -411,48 +405,34 @@ static const RestartScalar solver_scalars[WAVE_SOLVER_SCALARS] = {
     {"Phi_history_time_2", 0, "model time of the solution in slot 2", "s"},
 };
 
-/* Where the files place the grid points (Cartesian or curvilinear), and what they say of themselves. */
-static RunFrame frame_of(const WaveRun *r) {
-  const WaveSetup *s = &r->setup;
-  return (RunFrame){.title = case_string(r->c, "model.title"),
-                    .source = r->source,
-                    .time_units = s->time_units,
-                    .x0 = s->config.x0,
-                    .dx = s->config.laplace.dx,
-                    .y0 = s->config.y0,
-                    .dy = s->config.laplace.dy,
-                    .map = s->config.laplace.map,
-                    .points = "grid point",
-                    .crs = s->crs};
-}
-
-/* A restart's metadata but its fields, and what a continued run must share with it (run_check_restart). */
-static RestartSpec restart_spec(WaveRun *r) {
-  RunFrame frame = frame_of(r);
-  return run_restart_spec(&frame, NULL, wave_depth(r->wave));
-}
-
-static HclStatus write_restart(void *model, double t, int64_t step) {
-  HclStatus status = HCL_OK;
-  WaveRun *r = model;
-  OutputVariable variables[RESTART_FIELDS + WAVE_SOLVER_FIELDS_MAX];
-  Field *state[RESTART_FIELDS + WAVE_SOLVER_FIELDS_MAX] = {wave_eta(r->wave), wave_phi(r->wave), wave_eta_max(r->wave),
-                                                           wave_eta_min(r->wave)};
-  RestartScalar scalars[1 + WAVE_SOLVER_SCALARS] = {{"time", t, "time", NULL}}; /* restart_write adds the step */
+/* eta and phi at the free surface and the extremes, which a continued run must find, then the solver's memory. */
+static int restart_fields(RunContext *run, Field **fields, OutputVariable *variables, int *required) {
+  Wave *wave = wave_run_of(run)->wave;
   double memory[WAVE_SOLVER_SCALARS];
-  int nsolver = wave_solver_memory(r->wave, state + RESTART_FIELDS, memory);
+  Field *state[RESTART_FIELDS] = {wave_eta(wave), wave_phi(wave), wave_eta_max(wave), wave_eta_min(wave)};
+  int nsolver = wave_solver_memory(wave, fields + RESTART_FIELDS, memory);
+  memcpy(fields, state, sizeof state);
   memcpy(variables, state_variables, sizeof state_variables);
   memcpy(variables + RESTART_FIELDS, solver_variables, (size_t)nsolver * sizeof *solver_variables);
+  *required = RESTART_FIELDS;
+  return RESTART_FIELDS + nsolver;
+}
+
+/* The solver's memory: none required (read_solver_memory). */
+static int restart_scalars(const RunContext *run, RestartScalar *scalars, int *required) {
+  Field *fields[WAVE_SOLVER_FIELDS_MAX];
+  double memory[WAVE_SOLVER_SCALARS];
+  wave_solver_memory(wave_run_of(run)->wave, fields, memory);
   for (int i = 0; i < WAVE_SOLVER_SCALARS; i++) {
-    scalars[1 + i] = solver_scalars[i];
-    scalars[1 + i].value = memory[i];
+    scalars[i] = solver_scalars[i];
+    scalars[i].value = memory[i];
   }
-  RestartSpec base = restart_spec(r);
-  base.fields = variables; /* eta and phi at the free surface, the extremes, the solver's memory */
-  TRY(run_write_restart(r->c, r->request, &r->files, RESTART_PREFIX, &base, step, state, RESTART_FIELDS + nsolver,
-                        scalars, 1 + WAVE_SOLVER_SCALARS));
-cleanup:
-  return status;
+  *required = 0;
+  return WAVE_SOLVER_SCALARS;
+}
+
+static Field *bed(RunContext *run) {
+  return wave_depth(wave_run_of(run)->wave);
 }
 
 /* The Laplace solver's memory from the restart at path, where it holds one of this case's time.extrapolation (an
@@ -483,7 +463,7 @@ static HclStatus read_solver_memory(WaveRun *r, const char *path) {
   if (!holds || more) {
     log_verbose("%s holds no Laplace solver memory for time.extrapolation = %d: the first guesses start afresh, and "
                 "the run agrees with an uninterrupted one to the solver's tolerance",
-                path, (int)case_int(r->c, "time.extrapolation"));
+                path, (int)case_int(r->run.c, "time.extrapolation"));
     goto cleanup;
   }
   TRY(restart_read(path, fields, nfields, scalars, WAVE_SOLVER_SCALARS));
@@ -495,30 +475,38 @@ cleanup:
   return status;
 }
 
-/* Continues from request->restart ("latest" or a file): eta, phi, the time, the step and the solver's memory. */
-static HclStatus read_restart(WaveRun *r) {
+/* eta and phi as the model's state at the restart's time, then the solver's memory where the restart holds it. */
+static HclStatus resume(RunContext *run, const char *path, const RestartScalar *scalars) {
   HclStatus status = HCL_OK;
-  char path[PATH_SIZE];
-  RestartScalar scalars[] = {{.name = "time"}, {.name = "step"}};
-  Field *state[] = {wave_eta(r->wave), wave_phi(r->wave), wave_eta_max(r->wave), wave_eta_min(r->wave)};
-  RestartSpec base = restart_spec(r);
-  TRY(run_restart_path(r->request, RESTART_PREFIX, path, sizeof path));
-  TRY(run_check_restart(r->c, r->request, path, &base));
-  TRY(restart_read(path, state, RESTART_FIELDS, scalars, 2));
-  TRY(field_read_owned(state[0], r->eta));
-  TRY(field_read_owned(state[1], r->phi));
+  WaveRun *r = wave_run_of(run);
+  TRY(field_read_owned(wave_eta(r->wave), r->eta));
+  TRY(field_read_owned(wave_phi(r->wave), r->phi));
   TRY(wave_set_state(r->wave, scalars[0].value, r->eta, r->phi));
   TRY(read_solver_memory(r, path));
-  TRY(run_resume(&r->tl, path, scalars[0].value, (int64_t)scalars[1].value));
 cleanup:
   return status;
 }
 
 /* ---- output -------------------------------------------------------------------------------------------------- */
 
-/* What the run's files hold (run_open_files), for opening them and for validate's estimate of their size; outputs
- * borrows series. */
-static void outputs_of(const WaveRun *r, SeriesLayout *series, RunOutputs *outputs) {
+/* Where the files place the grid points (Cartesian or curvilinear), and what they say of themselves. */
+static RunFrame frame_of(const RunContext *run) {
+  const WaveSetup *s = &wave_run_of(run)->setup;
+  return (RunFrame){.title = case_string(run->c, "model.title"),
+                    .source = run->source,
+                    .time_units = s->time_units,
+                    .x0 = s->config.x0,
+                    .dx = s->config.laplace.dx,
+                    .y0 = s->config.y0,
+                    .dy = s->config.laplace.dy,
+                    .map = s->config.laplace.map,
+                    .points = "grid point",
+                    .crs = s->crs};
+}
+
+/* What the run's files hold: the map, the gauges, and kinematics.nc's lines with their depths and the scalars. */
+static void outputs_of(const RunContext *run, RunOutputs *outputs, SeriesLayout *series) {
+  const WaveRun *r = wave_run_of(run);
   *series = (SeriesLayout){.stations = r->lines,
                            .nstations = r->nlines,
                            .nodes = r->setup.config.laplace.nz,
@@ -528,52 +516,25 @@ static void outputs_of(const WaveRun *r, SeriesLayout *series, RunOutputs *outpu
                            .nstation_series = 1,
                            .station_constants = &line_depth_variable,
                            .nstation_constants = 1,
+                           .constant_values = r->line_depths,
                            .scalars = scalar_variables,
-                           .nscalars = case_bool(r->c, "output.energy") ? SCALAR_VARIABLES : 1};
+                           .nscalars = case_bool(run->c, "output.energy") ? SCALAR_VARIABLES : 1};
   *outputs = (RunOutputs){.variables = map_variables,
                           .nmap = MAP_VARIABLES,
                           .nhistory = HISTORY_VARIABLES,
-                          .gauges = r->gauges,
-                          .ngauges = r->ngauges,
                           .series_name = "kinematics.nc",
                           .series = series,
                           .restart_fields = RESTART_FIELDS};
 }
 
-/* The value of a (this rank's points, row by row, as field_read_owned) at every kinematics line, from the rank that
- * owns its point: out[line]. Collective. */
-static HclStatus line_values(const WaveRun *r, const double *a, double *out) {
-  const DecompLocal *l = decomp_local(r->decomp);
-  for (int k = 0; k < r->nlines; k++) {
-    int i = r->line_points[2 * k] - l->x0, j = r->line_points[2 * k + 1] - l->y0;
-    bool owned = i >= 0 && i < l->nx && j >= 0 && j < l->ny;
-    out[k] = owned ? a[(size_t)j * l->nx + i] : 0.0; /* one owner: the sum over the ranks is exact */
-  }
-  return par_sum_doubles(out, r->nlines);
+static HclStatus write_depth(RunContext *run) {
+  return map_write_static(run->files.map, &depth_variable, wave_depth(wave_run_of(run)->wave), 1);
 }
-
-static HclStatus open_output(WaveRun *r) {
-  HclStatus status = HCL_OK;
-  RunFrame frame = frame_of(r);
-  OutputSpec base = run_output_spec(&frame, r->c);
-  SeriesLayout series;
-  RunOutputs outputs;
-  double *depths = NULL;
-  outputs_of(r, &series, &outputs);
-  TRY_ALLOC(depths, (size_t)r->nlines + 1);
-  TRY(line_values(r, r->h, depths));
-  series.constant_values = depths;
-  TRY(run_open_files(r->rt, r->decomp, r->c, r->request, RESTART_PREFIX, &r->tl, &base, &outputs, &r->files));
-cleanup:
-  free(depths);
-  return status;
-}
-
 /* z, u, v, w at the sigma points of every kinematics line, gathered from the ranks that own them:
  * values[line][node][4]. Collective (one Laplace solve for the present state). */
 static HclStatus line_velocities(WaveRun *r, double *values) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(r->decomp);
+  const DecompLocal *l = decomp_local(r->run.decomp);
   int nz = r->setup.config.laplace.nz, ncolumns = 0, *columns = NULL, *owner = NULL;
   double *mine = NULL;
   TRY_ALLOC(columns, 2 * (size_t)r->nlines + 1);
@@ -608,7 +569,7 @@ static HclStatus write_series(WaveRun *r) {
   size_t per_line = (size_t)nz * 4;
   double scalars[SCALAR_VARIABLES] = {0}, *values = NULL, *profiles = NULL, *surface = NULL;
   TRY(wave_volume(r->wave, &scalars[0]));
-  if (case_bool(r->c, "output.energy")) {
+  if (case_bool(r->run.c, "output.energy")) {
     TRY(wave_energy(r->wave, &scalars[1], &scalars[2]));
   }
   TRY_ALLOC(values, per_line * r->nlines + 1);
@@ -626,7 +587,7 @@ static HclStatus write_series(WaveRun *r) {
     }
   }
   SeriesSample sample = {.profiles = profiles, .station_values = surface, .scalars = scalars};
-  TRY(series_write(r->files.series, r->tl.t, &sample));
+  TRY(series_write(r->run.files.series, r->run.tl.t, &sample));
 cleanup:
   free(values);
   free(profiles);
@@ -635,21 +596,21 @@ cleanup:
 }
 
 /* Writes a map frame and a sample (gauges, kinematics, volume and energy) of the present state, as asked. */
-static HclStatus write_output(void *model, bool map_due, bool history_due) {
+static HclStatus write_output(RunContext *run, bool map_due, bool history_due) {
   HclStatus status = HCL_OK;
-  WaveRun *r = model;
+  WaveRun *r = wave_run_of(run);
   Field *fields[MAP_VARIABLES] = {wave_eta(r->wave), wave_phi(r->wave)};
   Field *extremes[2] = {wave_eta_max(r->wave), wave_eta_min(r->wave)};
   if (map_due) {
-    TRY(map_write(r->files.map, r->tl.t, fields));
+    TRY(map_write(r->run.files.map, r->run.tl.t, fields));
     for (int e = 0; e < 2; e++) {
-      TRY(map_write_static(r->files.map, &extreme_variables[e], extremes[e], 1));
+      TRY(map_write_static(r->run.files.map, &extreme_variables[e], extremes[e], 1));
     }
   }
-  if (history_due && r->files.history) {
-    TRY(history_write(r->files.history, r->tl.t, fields));
+  if (history_due && r->run.files.history) {
+    TRY(history_write(r->run.files.history, r->run.tl.t, fields));
     for (int e = 0; e < 2; e++) {
-      TRY(history_write_static(r->files.history, &extreme_variables[e], extremes[e], 1));
+      TRY(history_write_static(r->run.files.history, &extreme_variables[e], extremes[e], 1));
     }
   }
   if (history_due) {
@@ -661,40 +622,36 @@ cleanup:
 
 /* ---- the time loop ------------------------------------------------------------------------------------------- */
 
-/* The run failed by t_bad (step step_bad): the guard, or a Laplace solve that failed (a water column that vanished,
- * or no convergence). Goes back to the last good state, writes it as a restart and stops with `code`: the failure's
- * message (the solver names its keys as the case does, solver.*), then when the state was last good and where it
- * is. */
-static HclStatus stop_failed(WaveRun *r, HclStatus code, double t_bad, int64_t step_bad) {
-  HclStatus status = HCL_OK;
+/* The state as the last good one (on the host). */
+static HclStatus rollback(RunContext *run) {
+  WaveRun *r = wave_run_of(run);
+  return wave_set_state(r->wave, run->t_good, r->eta, r->phi);
+}
+
+/* The run failed (the guard, or a Laplace solve that failed: a water column that vanished, or no convergence):
+ * the failure's message (the solver names its keys as the case does, solver.*), and the stop at the last good
+ * state. */
+static HclStatus stop_failed(RunContext *run, HclStatus code, bool during_step) {
   char why[1200];
   snprintf(why, sizeof why, "%s", status_message());
   status_clear();
-  TRY(wave_set_state(r->wave, r->t_good, r->eta, r->phi));
-  TRY(write_restart(r, r->t_good, r->step_good));
-  FAIL(code,
-       "%s. The run was good at t = %g s (step %lld) and failed by t = %g s (step %lld), dt = %.4g s; that last good "
-       "state is in %s/%s-%lld.nc",
-       why, r->t_good, (long long)r->step_good, t_bad, (long long)step_bad, r->dt, r->request->output_dir,
-       RESTART_PREFIX, (long long)r->step_good);
-cleanup:
-  return status;
+  return run_stop_at_good(run, code, during_step, why);
 }
 
-/* Every check_interval steps and before anything is written: the guard (wave_check), and the state as the last
- * good one. */
-static HclStatus check_state(void *model) {
+/* Every check_interval steps and before anything is written: the guard (wave_check), and with save the state as the
+ * last good one. */
+static HclStatus check_state(RunContext *run, bool save) {
   HclStatus status = HCL_OK;
-  WaveRun *r = model;
+  WaveRun *r = wave_run_of(run);
   HclStatus guard = wave_check(r->wave, r->setup.guard_factor);
   if (guard == HCL_EDIVERGED) {
-    TRY(stop_failed(r, HCL_EDIVERGED, r->tl.t, r->tl.step));
+    TRY(stop_failed(run, HCL_EDIVERGED, false));
   }
   TRY(guard);
-  TRY(field_read_owned(wave_eta(r->wave), r->eta));
-  TRY(field_read_owned(wave_phi(r->wave), r->phi));
-  r->t_good = r->tl.t;
-  r->step_good = r->tl.step;
+  if (save) {
+    TRY(field_read_owned(wave_eta(r->wave), r->eta));
+    TRY(field_read_owned(wave_phi(r->wave), r->phi));
+  }
 cleanup:
   return status;
 }
@@ -702,71 +659,39 @@ cleanup:
 /* One step: as long as the case asks, shrunk evenly so the next event falls exactly on a step. A Laplace solve that
  * fails on a water column that vanished means the run blew up (exit 79); one that does not converge keeps its own
  * status (exit 78). Either way the last good state is written. */
-static HclStatus advance(void *model, Timeline *tl, double *dt, TimelineDue *due) {
+static HclStatus advance(RunContext *run, TimelineDue *due) {
   HclStatus status = HCL_OK;
-  WaveRun *r = model;
+  WaveRun *r = wave_run_of(run);
   double t_next;
   WaveStepStats stats = {0};
-  *dt = r->dt = timeline_step(tl, r->dt_max, &t_next);
-  ASSERT(r->dt > 0); /* events lie strictly after t (schedule_start, schedule_due) */
-  HclStatus stepped = wave_step(r->wave, r->dt, false, &stats);
+  run->dt = timeline_step(&run->tl, r->dt_max, &t_next);
+  ASSERT(run->dt > 0); /* events lie strictly after t (schedule_start, schedule_due) */
+  HclStatus stepped = wave_step(r->wave, run->dt, false, &stats);
   if (stepped == HCL_EDATA || stepped == HCL_ENOTCONVERGED) {
-    TRY(stop_failed(r, stepped == HCL_EDATA ? HCL_EDIVERGED : stepped, t_next, tl->step + 1));
+    TRY(stop_failed(run, stepped == HCL_EDATA ? HCL_EDIVERGED : stepped, true));
   }
   TRY(stepped);
   r->iterations += stats.iterations;
   r->solves += stats.solves;
-  if (tl->t < r->extremes_start && t_next >= r->extremes_start) { /* from here on: forget the start-up's */
+  if (run->tl.t < r->extremes_start && t_next >= r->extremes_start) { /* from here on: forget the start-up's */
     TRY(wave_track_extremes(r->wave));
   }
-  *due = timeline_advance(tl, t_next);
+  *due = timeline_advance(&run->tl, t_next);
 cleanup:
   return status;
 }
 
 /* The progress line's mean defect-correction iterations per Laplace solve, over the run so far. */
-static void describe(void *model, char *extra, size_t size) {
-  const WaveRun *r = model;
+static void describe(const RunContext *run, char *extra, size_t size) {
+  const WaveRun *r = wave_run_of(run);
   snprintf(extra, size, "iters=%.2f", r->solves > 0 ? (double)r->iterations / r->solves : 0.0);
-}
-
-static HclStatus time_loop(WaveRun *r) {
-  static const RunSteps steps = {.advance = advance,
-                                 .check = check_state,
-                                 .write = write_output,
-                                 .write_restart = write_restart,
-                                 .describe = describe};
-  const DecompSpec *g = decomp_spec(r->decomp);
-  return run_time_loop(&steps, r, &r->tl, r->setup.check_interval, (double)g->nx * g->ny,
-                       case_real(r->c, "output.progress"));
-}
-
-static HclStatus wave_run(Runtime *rt, const Case *c, const RunRequest *request) {
-  HclStatus status = HCL_OK;
-  WaveRun r;
-  signals_install();
-  TRY(open_model(rt, c, request, &r));
-  if (request->restart) {
-    TRY(read_restart(&r));
-  }
-  TRY(open_output(&r));
-  TRY(map_write_static(r.files.map, &depth_variable, wave_depth(r.wave), 1));
-  if (!request->restart) {
-    TRY(write_output(&r, true, true));
-  }
-  TRY(time_loop(&r));
-  log_info("done: t = %g s after %lld steps; output in %s", r.tl.t, (long long)r.tl.step, request->output_dir);
-cleanup:
-  close_model(&r);
-  return status;
 }
 
 /* ---- validate ------------------------------------------------------------------------------------------------ */
 
-/* The grid's line of validate: its kind, points, extent and spacing. */
 static void print_geometry(const WaveRun *r, FILE *out) {
   const WaveSetup *s = &r->setup;
-  const DecompSpec *g = decomp_spec(r->decomp);
+  const DecompSpec *g = r->run.grid;
   const LaplaceConfig *l = &s->config.laplace;
   const MappingPolar *p = &s->geometry.polar;
   double last_x, last_y;
@@ -787,8 +712,8 @@ static void print_geometry(const WaveRun *r, FILE *out) {
     fprintf(out,
             "grid: %d x %d points from %s, x %g to %g m, y %g to %g m, mean spacing %.4g m along i and %.4g m along j, "
             "depth up to %g m; %d x %d ranks\n",
-            g->nx, g->ny, case_file(r->c, "grid.file"), box[0], box[1], box[2], box[3], l->dx, l->dy, r->deepest, g->px,
-            g->py);
+            g->nx, g->ny, case_file(r->run.c, "grid.file"), box[0], box[1], box[2], box[3], l->dx, l->dy, r->deepest,
+            g->px, g->py);
     return;
   }
   fprintf(out, "grid: %s%d x %d points of %g x %g m, x %g to %g m, y %g to %g m%s, depth up to %g m; %d x %d ranks\n",
@@ -827,8 +752,8 @@ static void print_waves(const WaveRun *r, FILE *out) {
             w->k, w->length, w->celerity, w->k * w->depth, w->height / waves_breaking_height(w->depth, w->length));
   } else if (s->incident_kind == WAVE_INCIDENT_IRREGULAR) {
     fprintf(out, "incident wave: irregular, Hs = %g m, Tp = %g s in h = %g m, %d components; c at Tp = %.5g m/s\n",
-            case_real(r->c, "waves.hs"), case_real(r->c, "waves.tp"), s->incident_depth, s->irregular.components,
-            s->celerity);
+            case_real(r->run.c, "waves.hs"), case_real(r->run.c, "waves.tp"), s->incident_depth,
+            s->irregular.components, s->celerity);
   } else {
     fprintf(out, "incident wave: none\n");
   }
@@ -846,45 +771,22 @@ static void print_waves(const WaveRun *r, FILE *out) {
   }
 }
 
-static void print_time_and_output(const WaveRun *r, const RunOutputSize *size, FILE *out) {
+/* validate's lines: the grid and solver, the waves and zones, the step, the kinematics lines. */
+static void print_case(const RunContext *run, FILE *out) {
+  const WaveRun *r = wave_run_of(run);
   const WaveSetup *s = &r->setup;
-  const DecompSpec *g = decomp_spec(r->decomp);
-  const DeviceInfo *dev = runtime_device(r->rt);
-  double largest, frames = 1 + (double)schedule_count_until(&r->tl.map, s->t_end);
   double c = courant_speed(r);
+  print_grid(r, out);
+  print_waves(r, out);
   fprintf(out,
           "time step: %s %.4g s (Courant number %.3g for c = %.4g m/s; ERK4 stability limit %.4g s), about %.0f "
           "steps to t = %g s\n",
           s->dt_fixed > 0 ? "fixed" : "from time.courant,", r->dt_max, c * r->dt_max / least_spacing(s), c,
           r->step_limit, ceil(s->t_end / r->dt_max - 1e-9), s->t_end);
-  fprintf(out, "device memory: about %.3g MB per rank of %.3g MB on %s\n", device_bytes(r, &largest) / 1e6,
-          (double)dev->global_mem_bytes / 1e6, dev->device_name);
-  fprintf(out, "output: %.0f map frames of %.3g MB uncompressed; %d gauges; %d kinematics lines; restarts of %.3g MB\n",
-          frames, size->map / frames / 1e6, r->ngauges, r->nlines, (double)g->nx * g->ny * 2 * 8 / 1e6);
   for (int k = 0; k < r->nlines; k++) {
     fprintf(out, "kinematics line '%s' at the grid point x = %g m, y = %g m\n", r->lines[k].name, r->lines[k].x,
             r->lines[k].y);
   }
-}
-
-static HclStatus wave_validate(Runtime *rt, const Case *c, const RunRequest *request, FILE *out) {
-  HclStatus status = HCL_OK;
-  WaveRun r;
-  SeriesLayout series;
-  RunOutputs outputs;
-  TRY(open_setup(rt, c, request, &r)); /* the host side only: validate allocates nothing on the device */
-  outputs_of(&r, &series, &outputs);
-  RunOutputSize size = run_output_size(r.decomp, c, &r.tl, &outputs, case_bool(c, "output.double"), true);
-  if (par_rank() == 0) {
-    fprintf(out, "case is valid: %s\n", case_string(c, "model.title"));
-    print_grid(&r, out);
-    print_waves(&r, out);
-    print_time_and_output(&r, &size, out);
-  }
-  TRY(run_check_output_size(c, request, &size, out));
-cleanup:
-  close_model(&r);
-  return status;
 }
 
 /* Mixed and double precision solve in double. */
@@ -900,13 +802,37 @@ static HclStatus wave_case_check(const Case *c) {
   return status;
 }
 
+static const ModelOps wave_ops = {
+    .run_size = sizeof(WaveRun),
+    .check_interval = "10",
+    .point = "point",
+    .read_case = read_case,
+    .device_bytes = device_bytes,
+    .read_gauges = read_gauges,
+    .prepare = prepare,
+    .frame = frame_of,
+    .outputs = outputs_of,
+    .close = close_model,
+    .print = print_case,
+    .open = open_model,
+    .restart_fields = restart_fields,
+    .restart_scalars = restart_scalars,
+    .bed = bed,
+    .resume = resume,
+    .write_static = write_depth,
+    .write = write_output,
+    .advance = advance,
+    .check = check_state,
+    .rollback = rollback,
+    .describe = describe,
+};
+
 const Model wave_model = {
     .name = "potential-flow",
     .title = "hydrocl potential-flow case (fully nonlinear potential-flow waves, OceanWave3D's method)",
     .schema = wave_case_schema,
-    .validate = wave_validate,
-    .run = wave_run,
     .needs_fp64 = wave_needs_fp64,
     .check = wave_case_check,
     .capabilities = MODEL_MIXED_PRECISION,
+    .ops = &wave_ops,
 };

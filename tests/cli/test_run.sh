@@ -820,7 +820,7 @@ printf 'time,level\n0,0\n2.9,0\n3,1e200\n10,1e200\n' >"$dir/spike.csv"
 run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=10 --set boundary.west=level \
   --set boundary.west_file="$dir/spike.csv" --set time.check_interval=5 -o "$dir/diverged"
 ok "a diverging run exits 79" equals "$rc" 79
-ok "it says when" contains "$err" "diverged between t ="
+ok "it says when" contains "$err" "The run failed between t ="
 ok "it writes its last good state, from before the spike" /usr/bin/python3 -c '
 import sys, glob, netCDF4, numpy
 restarts = glob.glob(sys.argv[1] + "/restart-*.nc")

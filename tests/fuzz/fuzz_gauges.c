@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "casefile.h"
+#include "model.h"
 #include "caseload.h"
 #include "fuzz_support.h"
 #include "history.h"
@@ -29,7 +30,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   fuzz_write("gauges.csv", (const uint8_t *)"A,1,1\n", 6);
   const char *path = fuzz_write("case.yml", (const uint8_t *)case_yml, strlen(case_yml));
   HclStatus status = case_schema_create(&schema);
-  status = status == HCL_OK ? swe_case_schema(schema) : status;
+  status = status == HCL_OK ? model_schema(model_find("shallow-water"), schema) : status;
   status =
       status == HCL_OK ? case_load(case_schema_keys(schema), case_schema_count(schema), path, &fixed_case) : status;
   if (status == HCL_OK) {

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "casefile.h"
+#include "model.h"
 #include "caseload.h"
 #include "fuzz_support.h"
 #include "wave_case.h"
@@ -155,8 +156,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *case_path = fuzz_write("case.yml", (const uint8_t *)yaml, strlen(yaml));
   CaseSchema *schema = NULL;
   Case *c = NULL;
-  FUZZ_CHECK(case_schema_create(&schema) == HCL_OK && wave_case_schema(schema) == HCL_OK, "the schema: %s",
-             status_message());
+  FUZZ_CHECK(case_schema_create(&schema) == HCL_OK && model_schema(model_find("potential-flow"), schema) == HCL_OK,
+             "the schema: %s", status_message());
   HclStatus status = case_load(case_schema_keys(schema), case_schema_count(schema), case_path, &c);
   FUZZ_CHECK(status == HCL_OK, "the fixed case does not load: %s\n%s", status_message(), yaml);
   case_adopt_schema(c, schema);
