@@ -50,13 +50,13 @@ static HclStatus kernels_create(Runtime *rt, Precision precision, BandwidthKerne
   char defines[32];
   memset(k, 0, sizeof *k);
   k->precision = precision;
-  k->vec = BYTES_PER_ACCESS / (int)precision_bytes(precision);
+  k->vec = BYTES_PER_ACCESS / (int)hcl_precision_bytes(precision);
   snprintf(defines, sizeof defines, "-DVEC=%d", k->vec);
   KernelConfig config = {.precision = precision, .wg_x = WORK_GROUP, .wg_y = 1, .defines = defines};
-  TRY(program_build(rt, "bandwidth", &config, &k->program));
-  TRY(program_kernel(k->program, "copy", &k->copy));
-  TRY(program_kernel(k->program, "triad", &k->triad));
-  TRY(program_kernel(k->program, "pattern", &k->pattern));
+  TRY(hcl_program_build(rt, "bandwidth", &config, &k->program));
+  TRY(hcl_program_kernel(k->program, "copy", &k->copy));
+  TRY(hcl_program_kernel(k->program, "triad", &k->triad));
+  TRY(hcl_program_kernel(k->program, "pattern", &k->pattern));
 cleanup:
   if (status != HCL_OK) {
     kernels_destroy(k);
@@ -69,18 +69,19 @@ static size_t round_up(size_t n, size_t multiple) {
 }
 
 static size_t work_group(const Runtime *rt) {
-  size_t max = runtime_device(rt)->max_work_group_size;
+  size_t max = hcl_runtime_device(rt)->max_work_group_size;
   return max < WORK_GROUP ? max : WORK_GROUP;
 }
 
 /* x[i] = i mod modulus, exact in float for the moduli used here. */
 static HclStatus fill_pattern(Runtime *rt, const BandwidthKernels *k, cl_mem x, size_t n, cl_uint modulus) {
   HclStatus status = HCL_OK;
-  KernelArgs a = kernel_args(k->pattern);
-  arg_mem(&a, x);
-  arg_ulong(&a, n);
-  arg_uint(&a, modulus);
-  TRY(kernel_launch(rt, &a, kernel_range(rt, n, work_group(rt)), (double)n * (double)precision_bytes(k->precision)));
+  KernelArgs a = hcl_kernel_args(k->pattern);
+  hcl_arg_mem(&a, x);
+  hcl_arg_ulong(&a, n);
+  hcl_arg_uint(&a, modulus);
+  TRY(hcl_kernel_launch(rt, &a, hcl_kernel_range(rt, n, work_group(rt)),
+                        (double)n * (double)hcl_precision_bytes(k->precision)));
 cleanup:
   return status;
 }
@@ -96,13 +97,13 @@ static HclStatus time_launches(Runtime *rt, const KernelArgs *a, size_t n, doubl
   double seconds[MAX_REPS];
   double total = 0.0;
   cl_event event = NULL;
-  KernelShape shape = kernel_range(rt, n, work_group(rt));
+  KernelShape shape = hcl_kernel_range(rt, n, work_group(rt));
   int reps = 0;
-  TRY(kernel_launch(rt, a, shape, bytes)); /* warm-up: first-touch, clocks */
+  TRY(hcl_kernel_launch(rt, a, shape, bytes)); /* warm-up: first-touch, clocks */
   while (reps < MAX_REPS && (reps < MIN_REPS || total < MIN_SECONDS)) {
-    TRY(kernel_launch_timed(rt, a, shape, bytes, &event));
+    TRY(hcl_kernel_launch_timed(rt, a, shape, bytes, &event));
     TRY_CL(clWaitForEvents(1, &event));
-    TRY(runtime_event_seconds(event, &seconds[reps]));
+    TRY(hcl_runtime_event_seconds(event, &seconds[reps]));
     clReleaseEvent(event);
     event = NULL;
     total += seconds[reps++];
@@ -123,17 +124,17 @@ cleanup:
 static HclStatus check_samples(Runtime *rt, cl_mem x, Precision precision, size_t n, double (*expected)(size_t),
                                const char *what) {
   HclStatus status = HCL_OK;
-  size_t bytes = precision_bytes(precision);
+  size_t bytes = hcl_precision_bytes(precision);
   for (int s = 0; s < SAMPLES; s++) {
     size_t i = s == SAMPLES - 1 ? n - 1 : (size_t)s * (n / SAMPLES);
     union {
       float f;
       double d;
     } value;
-    TRY_CL(clEnqueueReadBuffer(runtime_queue(rt), x, CL_TRUE, i * bytes, bytes, &value, 0, NULL, NULL));
+    TRY_CL(clEnqueueReadBuffer(hcl_runtime_queue(rt), x, CL_TRUE, i * bytes, bytes, &value, 0, NULL, NULL));
     double got = precision == PRECISION_DOUBLE ? value.d : (double)value.f;
     REQUIRE(got == expected(i), HCL_EINTERNAL, "bandwidth %s kernel wrote %g at index %zu, expected %g (device '%s')",
-            what, got, i, expected(i), runtime_device(rt)->device_name);
+            what, got, i, expected(i), hcl_runtime_device(rt)->device_name);
   }
 cleanup:
   return status;
@@ -165,9 +166,9 @@ static void arrays_release(Arrays *arrays) {
 static HclStatus arrays_create(Runtime *rt, size_t bytes, Arrays *arrays) {
   HclStatus status = HCL_OK;
   memset(arrays, 0, sizeof *arrays);
-  TRY(runtime_buffer(rt, bytes, "bandwidth array a", &arrays->a));
-  TRY(runtime_buffer(rt, bytes, "bandwidth array b", &arrays->b));
-  TRY(runtime_buffer(rt, bytes, "bandwidth array c", &arrays->c));
+  TRY(hcl_runtime_buffer(rt, bytes, "bandwidth array a", &arrays->a));
+  TRY(hcl_runtime_buffer(rt, bytes, "bandwidth array b", &arrays->b));
+  TRY(hcl_runtime_buffer(rt, bytes, "bandwidth array c", &arrays->c));
 cleanup:
   if (status != HCL_OK) {
     arrays_release(arrays);
@@ -179,26 +180,26 @@ cleanup:
 static HclStatus measure(Runtime *rt, const BandwidthKernels *k, size_t n, Timing *copy, Timing *triad) {
   HclStatus status = HCL_OK;
   Arrays arrays;
-  size_t real_bytes = precision_bytes(k->precision);
+  size_t real_bytes = hcl_precision_bytes(k->precision);
   size_t nvec = n / (size_t)k->vec;
   TRY(arrays_create(rt, n * real_bytes, &arrays));
   TRY(fill_pattern(rt, k, arrays.b, n, 1000));
   TRY(fill_pattern(rt, k, arrays.c, n, 7));
-  KernelArgs a = kernel_args(k->copy);
-  arg_mem(&a, arrays.a);
-  arg_mem(&a, arrays.b);
-  arg_ulong(&a, nvec);
+  KernelArgs a = hcl_kernel_args(k->copy);
+  hcl_arg_mem(&a, arrays.a);
+  hcl_arg_mem(&a, arrays.b);
+  hcl_arg_ulong(&a, nvec);
   TRY(time_launches(rt, &a, nvec, 2.0 * (double)(n * real_bytes), copy));
   TRY(check_samples(rt, arrays.a, k->precision, n, expected_copy, "copy"));
   if (!triad) {
     goto cleanup;
   }
-  a = kernel_args(k->triad);
-  arg_mem(&a, arrays.a);
-  arg_mem(&a, arrays.b);
-  arg_mem(&a, arrays.c);
-  arg_real(&a, k->precision, TRIAD_SCALAR);
-  arg_ulong(&a, nvec);
+  a = hcl_kernel_args(k->triad);
+  hcl_arg_mem(&a, arrays.a);
+  hcl_arg_mem(&a, arrays.b);
+  hcl_arg_mem(&a, arrays.c);
+  hcl_arg_real(&a, k->precision, TRIAD_SCALAR);
+  hcl_arg_ulong(&a, nvec);
   TRY(time_launches(rt, &a, nvec, 3.0 * (double)(n * real_bytes), triad));
   TRY(check_samples(rt, arrays.a, k->precision, n, expected_triad, "triad"));
 cleanup:
@@ -213,7 +214,7 @@ static int default_sizes(const DeviceInfo *dev, Precision precision, size_t size
   int count = 0;
   for (size_t i = 0; i < sizeof log2_sizes / sizeof log2_sizes[0] && count < capacity; i++) {
     size_t n = (size_t)1 << log2_sizes[i];
-    unsigned long long bytes = n * precision_bytes(precision);
+    unsigned long long bytes = n * hcl_precision_bytes(precision);
     if ((dev->type == DEVICE_TYPE_CPU && log2_sizes[i] > 26) || 3 * bytes > dev->global_mem_bytes / 2 ||
         bytes > dev->max_alloc_bytes) {
       continue;
@@ -227,14 +228,14 @@ static int default_sizes(const DeviceInfo *dev, Precision precision, size_t size
  * within the largest allocation. The limit is found by division, so no product of a huge --size can wrap around. */
 static HclStatus requested_size(const BenchRequest *request, Precision precision, size_t *n) {
   HclStatus status = HCL_OK;
-  const DeviceInfo *dev = runtime_device(request->rt);
-  uint64_t bytes = precision_bytes(precision), vec = BYTES_PER_ACCESS / bytes;
+  const DeviceInfo *dev = hcl_runtime_device(request->rt);
+  uint64_t bytes = hcl_precision_bytes(precision), vec = BYTES_PER_ACCESS / bytes;
   uint64_t by_memory = dev->global_mem_bytes / (3 * bytes), by_alloc = dev->max_alloc_bytes / bytes;
   uint64_t limit = (by_memory < by_alloc ? by_memory : by_alloc) / vec * vec;
   REQUIRE(request->size <= limit, HCL_EUSAGE,
           "bench bandwidth --size %zu: '%s' holds at most %llu %s elements per array (three arrays in %llu bytes of "
           "global memory, each at most %llu bytes); use a smaller --size",
-          request->size, dev->device_name, (unsigned long long)limit, precision_name(precision),
+          request->size, dev->device_name, (unsigned long long)limit, hcl_precision_name(precision),
           (unsigned long long)dev->global_mem_bytes, (unsigned long long)dev->max_alloc_bytes);
   *n = round_up(request->size, (size_t)vec);
 cleanup:
@@ -246,15 +247,15 @@ static void print_result(const BenchRequest *request, const char *name, Precisio
   JsonObject j;
   double gbs = bytes / t->best * 1e-9;
   bench_json_begin(&j, request, "bandwidth", name, precision);
-  json_integer(&j, "size", (long long)n);
-  json_number(&j, "bytes", bytes);
-  json_integer(&j, "reps", t->reps);
-  json_number(&j, "seconds", t->best);
-  json_number(&j, "seconds_median", t->median);
-  json_number(&j, "gbs", gbs);
-  json_number(&j, "gbs_median", bytes / t->median * 1e-9);
-  json_number(&j, "fraction_of_copy", gbs / copy_gbs);
-  json_print(&j, request->out);
+  hcl_json_integer(&j, "size", (long long)n);
+  hcl_json_number(&j, "bytes", bytes);
+  hcl_json_integer(&j, "reps", t->reps);
+  hcl_json_number(&j, "seconds", t->best);
+  hcl_json_number(&j, "seconds_median", t->median);
+  hcl_json_number(&j, "gbs", gbs);
+  hcl_json_number(&j, "gbs_median", bytes / t->median * 1e-9);
+  hcl_json_number(&j, "fraction_of_copy", gbs / copy_gbs);
+  hcl_json_print(&j, request->out);
 }
 
 static HclStatus sweep(const BenchRequest *request, Precision precision) {
@@ -265,12 +266,12 @@ static HclStatus sweep(const BenchRequest *request, Precision precision) {
   if (request->size > 0) {
     TRY(requested_size(request, precision, &sizes[nsizes++]));
   } else {
-    nsizes = default_sizes(runtime_device(request->rt), precision, sizes, 8);
+    nsizes = default_sizes(hcl_runtime_device(request->rt), precision, sizes, 8);
   }
   TRY(kernels_create(request->rt, precision, &k));
   for (int s = 0; s < nsizes; s++) {
     Timing copy, triad;
-    size_t real_bytes = precision_bytes(precision);
+    size_t real_bytes = hcl_precision_bytes(precision);
     TRY(measure(request->rt, &k, sizes[s], &copy, &triad));
     double copy_gbs = 2.0 * (double)(sizes[s] * real_bytes) / copy.best * 1e-9;
     print_result(request, "copy", precision, sizes[s], 2.0 * (double)(sizes[s] * real_bytes), &copy, copy_gbs);
@@ -290,12 +291,12 @@ HclStatus bench_copy_rate(Runtime *rt, Precision precision, double *gbs) {
   BandwidthKernels k = {0};
   size_t sizes[8];
   Timing copy;
-  int nsizes = default_sizes(runtime_device(rt), precision, sizes, 8);
+  int nsizes = default_sizes(hcl_runtime_device(rt), precision, sizes, 8);
   REQUIRE(nsizes > 0, HCL_ENODEVICE, "device '%s' is too small for the copy benchmark",
-          runtime_device(rt)->device_name);
+          hcl_runtime_device(rt)->device_name);
   TRY(kernels_create(rt, precision, &k));
   TRY(measure(rt, &k, sizes[nsizes - 1], &copy, NULL));
-  *gbs = 2.0 * (double)(sizes[nsizes - 1] * precision_bytes(precision)) / copy.best * 1e-9;
+  *gbs = 2.0 * (double)(sizes[nsizes - 1] * hcl_precision_bytes(precision)) / copy.best * 1e-9;
 cleanup:
   kernels_destroy(&k);
   return status;

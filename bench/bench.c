@@ -63,26 +63,26 @@ void bench_print_list(FILE *out) {
 
 void bench_json_begin(JsonObject *j, const BenchRequest *request, const char *bench, const char *name,
                       Precision precision) {
-  const DeviceInfo *dev = runtime_device(request->rt);
+  const DeviceInfo *dev = hcl_runtime_device(request->rt);
   char device_id[32], date[32];
   time_t now = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
   snprintf(device_id, sizeof device_id, "%d:%d", dev->platform_index, dev->device_index);
-  json_begin(j);
-  json_string(j, "bench", bench);
-  json_string(j, "name", name);
-  json_integer(j, "rank", par_rank());
-  json_string(j, "device", dev->device_name);
-  json_string(j, "device_id", device_id);
-  json_string(j, "vendor", device_vendor_name(dev->vendor));
-  json_string(j, "driver", dev->driver_version);
-  json_string(j, "precision", precision_name(precision));
-  json_string(j, "date", date);
+  hcl_json_begin(j);
+  hcl_json_string(j, "bench", bench);
+  hcl_json_string(j, "name", name);
+  hcl_json_integer(j, "rank", hcl_par_rank());
+  hcl_json_string(j, "device", dev->device_name);
+  hcl_json_string(j, "device_id", device_id);
+  hcl_json_string(j, "vendor", hcl_device_vendor_name(dev->vendor));
+  hcl_json_string(j, "driver", dev->driver_version);
+  hcl_json_string(j, "precision", hcl_precision_name(precision));
+  hcl_json_string(j, "date", date);
 }
 
 HclStatus bench_each_precision(const BenchRequest *request, const char *bench, BenchPrecisionRun run) {
   HclStatus status = HCL_OK;
-  const DeviceInfo *dev = runtime_device(request->rt);
+  const DeviceInfo *dev = hcl_runtime_device(request->rt);
   if (request->precision_given) {
     TRY(run(request, request->precision));
     goto cleanup;
@@ -91,7 +91,7 @@ HclStatus bench_each_precision(const BenchRequest *request, const char *bench, B
   if (dev->fp64) {
     TRY(run(request, PRECISION_DOUBLE));
   } else {
-    log_info("%s: '%s' has no fp64; double skipped", bench, dev->device_name);
+    hcl_log_info("%s: '%s' has no fp64; double skipped", bench, dev->device_name);
   }
 cleanup:
   return status;
@@ -108,14 +108,14 @@ cleanup:
 }
 
 RuntimeCounts bench_counts_since(const Runtime *rt, RuntimeCounts before) {
-  RuntimeCounts now = runtime_counts(rt);
+  RuntimeCounts now = hcl_runtime_counts(rt);
   return (RuntimeCounts){.launches = now.launches - before.launches, .waits = now.waits - before.waits};
 }
 
 void bench_json_counts(JsonObject *j, const char *per, RuntimeCounts used, double units) {
   char key[64];
   snprintf(key, sizeof key, "launches_per_%s", per);
-  json_number(j, key, (double)used.launches / units);
+  hcl_json_number(j, key, (double)used.launches / units);
   snprintf(key, sizeof key, "waits_per_%s", per);
-  json_number(j, key, (double)used.waits / units);
+  hcl_json_number(j, key, (double)used.waits / units);
 }

@@ -38,7 +38,7 @@ void bench_print_list(FILE *out);
 void bench_json_begin(JsonObject *j, const BenchRequest *request, const char *bench, const char *name,
                       Precision precision);
 
-/* The launches and waits (runtime_counts) from before to after, per unit of work (units of it, e.g. 12 iterations):
+/* The launches and waits (hcl_runtime_counts) from before to after, per unit of work (units of it, e.g. 12 iterations):
  * "launches_per_PER" and "waits_per_PER", PER naming the unit ("iteration", "step"). What the launch floor of a
  * solver is made of, next to its time (issue 30). */
 RuntimeCounts bench_counts_since(const Runtime *rt, RuntimeCounts before);

@@ -45,17 +45,17 @@ static HclStatus time_exchanges(Halo *halo, Runtime *rt, double *best, double *m
   int n = 0;
   TRY_ALLOC(times, MAX_REPS);
   for (int warm = 0; warm < 3; warm++) {
-    TRY(halo_exchange(halo));
+    TRY(hcl_halo_exchange(halo));
   }
-  TRY(runtime_finish(rt));
+  TRY(hcl_runtime_finish(rt));
   /* Every rank runs the same number of repetitions: the loop condition uses the slowest rank's times. */
   while (n < MAX_REPS && (n < MIN_REPS || total < MIN_SECONDS)) {
-    TRY(par_barrier());
+    TRY(hcl_par_barrier());
     double start = now();
-    TRY(halo_exchange(halo));
-    TRY(runtime_finish(rt));
+    TRY(hcl_halo_exchange(halo));
+    TRY(hcl_runtime_finish(rt));
     times[n] = now() - start;
-    TRY(par_max_double(&times[n])); /* the slowest rank's */
+    TRY(hcl_par_max_double(&times[n])); /* the slowest rank's */
     total += times[n++];
   }
   qsort(times, (size_t)n, sizeof *times, compare_doubles);
@@ -71,13 +71,13 @@ cleanup:
 static void begin_result(JsonObject *j, const BenchRequest *request, const char *name, Precision precision, int side,
                          const DecompLocal *l, int reps) {
   bench_json_begin(j, request, "halo", name, precision);
-  json_integer(j, "size", side);
-  json_integer(j, "nz", NZ);
-  json_integer(j, "ghost", GHOST);
-  json_integer(j, "ranks", par_size());
-  json_integer(j, "px", l->px);
-  json_integer(j, "py", l->py);
-  json_integer(j, "reps", reps);
+  hcl_json_integer(j, "size", side);
+  hcl_json_integer(j, "nz", NZ);
+  hcl_json_integer(j, "ghost", GHOST);
+  hcl_json_integer(j, "ranks", hcl_par_size());
+  hcl_json_integer(j, "px", l->px);
+  hcl_json_integer(j, "py", l->py);
+  hcl_json_integer(j, "reps", reps);
 }
 
 static HclStatus run_one(const BenchRequest *request, Precision precision, int side) {
@@ -90,35 +90,35 @@ static HclStatus run_one(const BenchRequest *request, Precision precision, int s
   DecompSpec spec = {.nx = side, .ny = side, .periodic_x = true, .periodic_y = true};
   FieldSpec fs = {.name = "phi", .nz = NZ, .ghost = GHOST, .precision = precision};
   TRY(bench_copy_rate(request->rt, precision, &copy_gbs));
-  TRY(decomp_create(&spec, &decomp));
-  TRY(field_create(request->rt, decomp, &fs, &field));
-  TRY(halo_create(&field, 1, &halo));
+  TRY(hcl_decomp_create(&spec, &decomp));
+  TRY(hcl_field_create(request->rt, decomp, &fs, &field));
+  TRY(hcl_halo_create(&field, 1, &halo));
   TRY(time_exchanges(halo, request->rt, &best, &median, &reps));
-  const DecompLocal *l = decomp_local(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
   double ghost_points = (double)NZ * ((double)(l->nx + 2 * GHOST) * (l->ny + 2 * GHOST) - (double)l->nx * l->ny);
-  double ghost_bytes = ghost_points * (double)precision_bytes(precision);
-  double message_bytes = 2.0 * (double)halo_message_bytes(halo);
-  if (par_rank() == 0) {
+  double ghost_bytes = ghost_points * (double)hcl_precision_bytes(precision);
+  double message_bytes = 2.0 * (double)hcl_halo_message_bytes(halo);
+  if (hcl_par_rank() == 0) {
     JsonObject j;
     begin_result(&j, request, "exchange", precision, side, l, reps);
-    json_number(&j, "seconds", best);
-    json_number(&j, "seconds_median", median);
-    json_number(&j, "bytes", 2.0 * ghost_bytes);
-    json_number(&j, "gbs", 2.0 * ghost_bytes / best * 1e-9);
-    json_number(&j, "fraction_of_copy", 2.0 * ghost_bytes / best * 1e-9 / copy_gbs);
-    json_number(&j, "message_bytes", message_bytes);
-    json_number(&j, "message_gbs", message_bytes / best * 1e-9);
-    json_number(&j, "copy_gbs", copy_gbs);
-    json_print(&j, request->out);
+    hcl_json_number(&j, "seconds", best);
+    hcl_json_number(&j, "seconds_median", median);
+    hcl_json_number(&j, "bytes", 2.0 * ghost_bytes);
+    hcl_json_number(&j, "gbs", 2.0 * ghost_bytes / best * 1e-9);
+    hcl_json_number(&j, "fraction_of_copy", 2.0 * ghost_bytes / best * 1e-9 / copy_gbs);
+    hcl_json_number(&j, "message_bytes", message_bytes);
+    hcl_json_number(&j, "message_gbs", message_bytes / best * 1e-9);
+    hcl_json_number(&j, "copy_gbs", copy_gbs);
+    hcl_json_print(&j, request->out);
   }
 cleanup:
-  halo_destroy(&halo);
-  field_destroy(&field);
-  decomp_destroy(&decomp);
+  hcl_halo_destroy(&halo);
+  hcl_field_destroy(&field);
+  hcl_decomp_destroy(&decomp);
   return status;
 }
 
-/* The best (slowest rank's) seconds of each of the three ways of laplace_sweep, interleaved. */
+/* The best (slowest rank's) seconds of each of the three ways of hcl_laplace_sweep, interleaved. */
 static HclStatus time_sweeps(Runtime *rt, Laplace *laplace, double best[3], int *reps) {
   HclStatus status = HCL_OK;
   static const bool sweep[3] = {true, false, true}, refresh[3] = {false, true, true};
@@ -126,17 +126,17 @@ static HclStatus time_sweeps(Runtime *rt, Laplace *laplace, double best[3], int 
   int n = 0;
   for (int way = 0; way < 3; way++) {
     best[way] = 1e300;
-    TRY(laplace_sweep(laplace, sweep[way], refresh[way])); /* warm: kernel builds, halos */
+    TRY(hcl_laplace_sweep(laplace, sweep[way], refresh[way])); /* warm: kernel builds, halos */
   }
   while (n < MAX_REPS && (n < MIN_REPS || total < MIN_SECONDS)) {
     for (int way = 0; way < 3; way++) {
-      TRY(runtime_finish(rt));
-      TRY(par_barrier());
+      TRY(hcl_runtime_finish(rt));
+      TRY(hcl_par_barrier());
       double start = now();
-      TRY(laplace_sweep(laplace, sweep[way], refresh[way]));
-      TRY(runtime_finish(rt));
+      TRY(hcl_laplace_sweep(laplace, sweep[way], refresh[way]));
+      TRY(hcl_runtime_finish(rt));
       double seconds = now() - start;
-      TRY(par_max_double(&seconds));
+      TRY(hcl_par_max_double(&seconds));
       best[way] = seconds < best[way] ? seconds : best[way];
       total += seconds;
     }
@@ -150,27 +150,27 @@ cleanup:
 static HclStatus run_hidden(const BenchRequest *request, Precision precision, int side) {
   HclStatus status = HCL_OK;
   WaveHumpSolver hump = {0};
-  LaplaceConfig c = laplace_config_default();
+  LaplaceConfig c = hcl_laplace_config_default();
   c.nz = NZ;
   c.order = 2 * GHOST;
   c.precision = precision == PRECISION_DOUBLE ? LAPLACE_DOUBLE : LAPLACE_SINGLE;
   double best[3];
   int reps = 0;
-  TRY(wave_hump_solver_open(request->rt, &(DecompSpec){.nx = side, .ny = side}, 1.0 / (NZ - 1), &c, &hump));
-  TRY(laplace_compute_residual(hump.laplace, hump.eta, hump.phi));
+  TRY(hcl_wave_hump_solver_open(request->rt, &(DecompSpec){.nx = side, .ny = side}, 1.0 / (NZ - 1), &c, &hump));
+  TRY(hcl_laplace_compute_residual(hump.laplace, hump.eta, hump.phi));
   TRY(time_sweeps(request->rt, hump.laplace, best, &reps));
-  if (par_rank() == 0) {
-    const DecompLocal *l = decomp_local(hump.decomp);
+  if (hcl_par_rank() == 0) {
+    const DecompLocal *l = hcl_decomp_local(hump.decomp);
     JsonObject j;
     begin_result(&j, request, "hidden", precision, side, l, reps);
-    json_number(&j, "sweep_seconds", best[0]);
-    json_number(&j, "exchange_seconds", best[1]);
-    json_number(&j, "both_seconds", best[2]);
-    json_number(&j, "visible_fraction", (best[2] - best[0]) / best[1]);
-    json_print(&j, request->out);
+    hcl_json_number(&j, "sweep_seconds", best[0]);
+    hcl_json_number(&j, "exchange_seconds", best[1]);
+    hcl_json_number(&j, "both_seconds", best[2]);
+    hcl_json_number(&j, "visible_fraction", (best[2] - best[0]) / best[1]);
+    hcl_json_print(&j, request->out);
   }
 cleanup:
-  wave_hump_solver_close(&hump);
+  hcl_wave_hump_solver_close(&hump);
   return status;
 }
 

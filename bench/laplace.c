@@ -38,16 +38,16 @@ static double wall_seconds(void) {
 /* Exactly `iterations` defect-correction iterations (a tolerance never met; the not-converged report is expected). */
 static HclStatus iterate(WaveHumpSolver *h, int iterations) {
   LaplaceResult result;
-  HclStatus status = laplace_solve(h->laplace, h->eta, h->phi, &result);
+  HclStatus status = hcl_laplace_solve(h->laplace, h->eta, h->phi, &result);
   if (status == HCL_ENOTCONVERGED && result.iterations == iterations) {
-    status_clear();
+    hcl_status_clear();
     status = HCL_OK;
   }
   return status;
 }
 
 static LaplaceConfig timing_config(LaplacePrecision precision, int levels) {
-  LaplaceConfig c = laplace_config_default();
+  LaplaceConfig c = hcl_laplace_config_default();
   c.nz = NZ;
   c.precision = precision;
   c.mg.levels = levels;
@@ -67,12 +67,12 @@ static const char *mode_name(LaplacePrecision p) {
 static HclStatus time_iteration(Runtime *rt, WaveHumpSolver *h, double *seconds, RuntimeCounts *used) {
   HclStatus status = HCL_OK;
   TRY(iterate(h, TIMED_ITERATIONS));
-  TRY(runtime_finish(rt));
+  TRY(hcl_runtime_finish(rt));
   double start = wall_seconds();
-  RuntimeCounts before = runtime_counts(rt);
+  RuntimeCounts before = hcl_runtime_counts(rt);
   TRY(iterate(h, TIMED_ITERATIONS));
   *used = bench_counts_since(rt, before);
-  TRY(runtime_finish(rt));
+  TRY(hcl_runtime_finish(rt));
   *seconds = (wall_seconds() - start) / TIMED_ITERATIONS;
 cleanup:
   return status;
@@ -89,19 +89,19 @@ static HclStatus solve_from_zero(Runtime *rt, const DecompSpec *grid, const Mapp
   c.krylov.atol = 0;
   c.krylov.max_iterations = 100;
   c.map = map;
-  TRY(wave_hump_solver_open(rt, grid, SPACING, &c, &h));
-  TRY(runtime_finish(rt));
+  TRY(hcl_wave_hump_solver_open(rt, grid, SPACING, &c, &h));
+  TRY(hcl_runtime_finish(rt));
   double start = wall_seconds();
-  status = laplace_solve(h.laplace, h.eta, h.phi, result);
+  status = hcl_laplace_solve(h.laplace, h.eta, h.phi, result);
   if (status == HCL_ENOTCONVERGED) { /* a result: reported with its residual reduction */
-    status_clear();
+    hcl_status_clear();
     status = HCL_OK;
   }
   TRY(status);
-  TRY(runtime_finish(rt));
+  TRY(hcl_runtime_finish(rt));
   *seconds = wall_seconds() - start;
 cleanup:
-  wave_hump_solver_close(&h);
+  hcl_wave_hump_solver_close(&h);
   return status;
 }
 
@@ -120,62 +120,63 @@ static HclStatus breakdown(const BenchRequest *request, const char *name, const 
   RuntimeCounts used;
   LaplaceConfig c = timing_config(precision, MG_LEVELS_MOST);
   c.map = map;
-  TRY(wave_hump_solver_open(rt, grid, SPACING, &c, &h));
+  TRY(hcl_wave_hump_solver_open(rt, grid, SPACING, &c, &h));
   TRY(time_iteration(rt, &h, &iteration, &used));
-  runtime_set_profile(rt, true);
-  TRY(runtime_profile_clear(rt));
-  long exchanges = par_exchanges();
+  hcl_runtime_set_profile(rt, true);
+  TRY(hcl_runtime_profile_clear(rt));
+  long exchanges = hcl_par_exchanges();
   TRY(iterate(&h, TIMED_ITERATIONS));
-  exchanges = par_exchanges() - exchanges; /* with other ranks, under mpirun: the V-cycle's (mg.c) and the operator's */
-  TRY(runtime_profile_total(rt, &total, NULL));
+  exchanges =
+      hcl_par_exchanges() - exchanges; /* with other ranks, under mpirun: the V-cycle's (mg.c) and the operator's */
+  TRY(hcl_runtime_profile_total(rt, &total, NULL));
   for (int p = 0; p < 5; p++) {
     for (int k = 0; k < 2 && parts[p][k]; k++) {
       double seconds = 0, moved = 0;
-      TRY(runtime_profile_seconds(rt, parts[p][k], &seconds, &moved));
+      TRY(hcl_runtime_profile_seconds(rt, parts[p][k], &seconds, &moved));
       part_seconds[p] += seconds;
       bytes[p] += moved;
     }
   }
-  runtime_set_profile(rt, false);
-  TRY(runtime_profile_clear(rt));
-  double device_bytes = laplace_device_bytes(h.laplace);
-  int levels = laplace_levels(h.laplace);
-  wave_hump_solver_close(&h); /* before the solve's own solver: the largest sizes fit once */
+  hcl_runtime_set_profile(rt, false);
+  TRY(hcl_runtime_profile_clear(rt));
+  double device_bytes = hcl_laplace_device_bytes(h.laplace);
+  int levels = hcl_laplace_levels(h.laplace);
+  hcl_wave_hump_solver_close(&h); /* before the solve's own solver: the largest sizes fit once */
   LaplaceResult solve;
   double solve_seconds = 0;
   TRY(solve_from_zero(rt, grid, map, precision, &solve, &solve_seconds));
   double dof = (double)grid->nx * grid->ny * NZ, other = total;
   JsonObject j;
   bench_json_begin(&j, request, "laplace", name, precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE);
-  json_string(&j, "mode", mode_name(precision));
-  json_string(&j, "grid", map ? "skewed" : "cartesian");
-  json_integer(&j, "n", grid->nx);
-  json_integer(&j, "ny", grid->ny);
-  json_integer(&j, "nz", NZ);
-  json_integer(&j, "levels", levels);
-  json_number(&j, "iteration_ms", iteration * 1e3);
+  hcl_json_string(&j, "mode", mode_name(precision));
+  hcl_json_string(&j, "grid", map ? "skewed" : "cartesian");
+  hcl_json_integer(&j, "n", grid->nx);
+  hcl_json_integer(&j, "ny", grid->ny);
+  hcl_json_integer(&j, "nz", NZ);
+  hcl_json_integer(&j, "levels", levels);
+  hcl_json_number(&j, "iteration_ms", iteration * 1e3);
   bench_json_counts(&j, "iteration", used, TIMED_ITERATIONS);
-  json_integer(&j, "ranks", par_size());
-  json_number(&j, "exchanges_per_iteration", (double)exchanges / TIMED_ITERATIONS);
+  hcl_json_integer(&j, "ranks", hcl_par_size());
+  hcl_json_number(&j, "exchanges_per_iteration", (double)exchanges / TIMED_ITERATIONS);
   for (int p = 0; p < 5; p++) {
-    json_number(&j, keys[p], part_seconds[p] / TIMED_ITERATIONS * 1e3);
+    hcl_json_number(&j, keys[p], part_seconds[p] / TIMED_ITERATIONS * 1e3);
     other -= part_seconds[p];
   }
-  json_number(&j, "other_ms", other / TIMED_ITERATIONS * 1e3);
-  json_number(&j, "kernel_ms", total / TIMED_ITERATIONS * 1e3);
-  json_number(&j, "bytes_per_dof", device_bytes / dof);
+  hcl_json_number(&j, "other_ms", other / TIMED_ITERATIONS * 1e3);
+  hcl_json_number(&j, "kernel_ms", total / TIMED_ITERATIONS * 1e3);
+  hcl_json_number(&j, "bytes_per_dof", device_bytes / dof);
   double gbs = part_seconds[0] > 0 ? bytes[0] / part_seconds[0] * 1e-9 : 0;
-  json_number(&j, "residual_high_gbs", gbs);
-  json_number(&j, "copy_gbs", copy_gbs);
-  json_number(&j, "fraction_of_copy", gbs / copy_gbs);
-  json_integer(&j, "solve_iterations", solve.iterations);
-  json_bool(&j, "solve_converged", solve.converged);
-  json_number(&j, "solve_residual_reduction", solve.last / solve.first);
-  json_number(&j, "solve_ms", solve_seconds * 1e3);
-  json_print(&j, request->out);
+  hcl_json_number(&j, "residual_high_gbs", gbs);
+  hcl_json_number(&j, "copy_gbs", copy_gbs);
+  hcl_json_number(&j, "fraction_of_copy", gbs / copy_gbs);
+  hcl_json_integer(&j, "solve_iterations", solve.iterations);
+  hcl_json_bool(&j, "solve_converged", solve.converged);
+  hcl_json_number(&j, "solve_residual_reduction", solve.last / solve.first);
+  hcl_json_number(&j, "solve_ms", solve_seconds * 1e3);
+  hcl_json_print(&j, request->out);
 cleanup:
-  runtime_set_profile(rt, false);
-  wave_hump_solver_close(&h);
+  hcl_runtime_set_profile(rt, false);
+  hcl_wave_hump_solver_close(&h);
   return status;
 }
 
@@ -187,21 +188,21 @@ static HclStatus k_sweep(const BenchRequest *request, int n) {
     double iteration = 0;
     RuntimeCounts used = {0};
     LaplaceConfig c = timing_config(LAPLACE_MIXED, levels[k]);
-    status = wave_hump_solver_open(request->rt, &(DecompSpec){.nx = n, .ny = n}, SPACING, &c, &h);
+    status = hcl_wave_hump_solver_open(request->rt, &(DecompSpec){.nx = n, .ny = n}, SPACING, &c, &h);
     if (status == HCL_OK) {
       status = time_iteration(request->rt, &h, &iteration, &used);
     }
     if (status == HCL_OK) {
       JsonObject j;
       bench_json_begin(&j, request, "laplace", "k_sweep", PRECISION_DOUBLE);
-      json_string(&j, "mode", "mixed");
-      json_integer(&j, "n", n);
-      json_integer(&j, "k", laplace_levels(h.laplace) - 1);
-      json_number(&j, "iteration_ms", iteration * 1e3);
+      hcl_json_string(&j, "mode", "mixed");
+      hcl_json_integer(&j, "n", n);
+      hcl_json_integer(&j, "k", hcl_laplace_levels(h.laplace) - 1);
+      hcl_json_number(&j, "iteration_ms", iteration * 1e3);
       bench_json_counts(&j, "iteration", used, TIMED_ITERATIONS);
-      json_print(&j, request->out);
+      hcl_json_print(&j, request->out);
     }
-    wave_hump_solver_close(&h);
+    hcl_wave_hump_solver_close(&h);
     TRY(status);
   }
 cleanup:
@@ -216,31 +217,32 @@ static HclStatus iteration_table(const BenchRequest *request) {
     for (int k = 0; k < 4; k++) {
       WaveHumpSolver h = {0};
       LaplaceResult result;
-      LaplaceConfig c = laplace_config_default();
+      LaplaceConfig c = hcl_laplace_config_default();
       c.nz = NZ;
       c.mg.levels = levels[k];
       c.krylov.atol = 0;
       c.krylov.max_iterations = 200;
-      status = wave_hump_solver_open(request->rt, &(DecompSpec){.nx = 257, .ny = 257}, SPACING / aspects[a], &c, &h);
+      status =
+          hcl_wave_hump_solver_open(request->rt, &(DecompSpec){.nx = 257, .ny = 257}, SPACING / aspects[a], &c, &h);
       if (status == HCL_OK) {
-        status = laplace_solve(h.laplace, h.eta, h.phi, &result);
+        status = hcl_laplace_solve(h.laplace, h.eta, h.phi, &result);
         if (status == HCL_ENOTCONVERGED) { /* a K too small for the aspect ratio: a result of the table */
-          status_clear();
+          hcl_status_clear();
           status = HCL_OK;
         }
       }
       if (status == HCL_OK) {
         JsonObject j;
         bench_json_begin(&j, request, "laplace", "iterations", PRECISION_DOUBLE);
-        json_string(&j, "mode", "mixed");
-        json_integer(&j, "n", 257);
-        json_number(&j, "aspect_dz_dx", aspects[a]);
-        json_integer(&j, "k", laplace_levels(h.laplace) - 1);
-        json_integer(&j, "iterations", result.iterations);
-        json_bool(&j, "converged", result.converged);
-        json_print(&j, request->out);
+        hcl_json_string(&j, "mode", "mixed");
+        hcl_json_integer(&j, "n", 257);
+        hcl_json_number(&j, "aspect_dz_dx", aspects[a]);
+        hcl_json_integer(&j, "k", hcl_laplace_levels(h.laplace) - 1);
+        hcl_json_integer(&j, "iterations", result.iterations);
+        hcl_json_bool(&j, "converged", result.converged);
+        hcl_json_print(&j, request->out);
       }
-      wave_hump_solver_close(&h);
+      hcl_wave_hump_solver_close(&h);
       TRY(status);
     }
   }
@@ -259,7 +261,7 @@ static HclStatus curvilinear(const BenchRequest *request, bool gpu, const Laplac
                                 .dy = SPACING,
                                 .stretch = 0.15,
                                 .skew = 0.15};
-  Mapping map = {mapping_rectangle_point, &rectangle, "bench laplace's skewed rectangle"};
+  Mapping map = {hcl_mapping_rectangle_point, &rectangle, "bench laplace's skewed rectangle"};
   for (int m = 0; m < nmodes; m++) {
     TRY(breakdown(request, "curvilinear", &grid, NULL, modes[m], copy_gbs));
     TRY(breakdown(request, "curvilinear", &grid, &map, modes[m], copy_gbs));
@@ -270,7 +272,7 @@ cleanup:
 
 HclStatus bench_laplace(const BenchRequest *request) {
   HclStatus status = HCL_OK;
-  const DeviceInfo *dev = runtime_device(request->rt);
+  const DeviceInfo *dev = hcl_runtime_device(request->rt);
   bool gpu = dev->type != DEVICE_TYPE_CPU;
   const int gpu_sizes[] = {129, 257, 513, 1025, 2049}, cpu_sizes[] = {129, 257};
   int side = 0, nsizes = gpu ? 5 : 2;
@@ -288,7 +290,7 @@ HclStatus bench_laplace(const BenchRequest *request) {
   }
   if (!dev->fp64) {
     modes[0] = LAPLACE_SINGLE;
-    log_info("bench laplace: device without fp64: single precision only");
+    hcl_log_info("bench laplace: device without fp64: single precision only");
   }
   double copy_gbs = 0;
   TRY(bench_copy_rate(request->rt, PRECISION_DOUBLE, &copy_gbs));

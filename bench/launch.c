@@ -10,7 +10,7 @@
  *              it)
  *   rrb_cg_iteration  time per pattern of RRB-CG's iteration at 2048^2 (src/solver/pcg.c, solve_schur): the
  *              product, <p, q> and its read-back, the updates of x and r, the preconditioner's 15 launches
- *              (rrb_apply: two on level 0, three on each of levels 1 to 4, one for the coarse levels), <r, z> with
+ *              (hcl_rrb_apply: two on level 0, three on each of levels 1 to 4, one for the coarse levels), <r, z> with
  *              <r, r> and its read-back, the direction: 20 launches and 2 read-backs. 12 of them (the M-norm solve's
  *              iterations) are the least a solve can take on the device, however fast its kernels.
  * Launch times are a latency, not a rate: the lines carry no bandwidth. Every launch adds 1 to the first and the
@@ -41,21 +41,22 @@ typedef struct {
 /* One launch of bump, its arguments set once before the first (as a solver's loop sets a few scalars at most). */
 static HclStatus launch_once(Launcher *l) {
   l->launches += 1;
-  return kernel_launch(l->request->rt, &l->args, kernel_range(l->request->rt, l->n, l->local), 0);
+  return hcl_kernel_launch(l->request->rt, &l->args, hcl_kernel_range(l->request->rt, l->n, l->local), 0);
 }
 
 /* A blocking read of x[index], which must count every launch made (exact: integers below 2^24 in float). */
 static HclStatus check_element(Launcher *l, size_t index, const char *line) {
   HclStatus status = HCL_OK;
-  size_t bytes = precision_bytes(l->precision);
+  size_t bytes = hcl_precision_bytes(l->precision);
   union {
     float f;
     double d;
   } v;
-  TRY_CL(clEnqueueReadBuffer(runtime_queue(l->request->rt), l->x, CL_TRUE, index * bytes, bytes, &v, 0, NULL, NULL));
+  TRY_CL(
+      clEnqueueReadBuffer(hcl_runtime_queue(l->request->rt), l->x, CL_TRUE, index * bytes, bytes, &v, 0, NULL, NULL));
   double got = l->precision == PRECISION_DOUBLE ? v.d : (double)v.f;
   REQUIRE(got == l->launches, HCL_EINTERNAL, "bench launch %s: element %zu holds %g after %.0f launches (device '%s')",
-          line, index, got, l->launches, runtime_device(l->request->rt)->device_name);
+          line, index, got, l->launches, hcl_runtime_device(l->request->rt)->device_name);
 cleanup:
   return status;
 }
@@ -66,11 +67,11 @@ static HclStatus print_line(Launcher *l, const char *name, double seconds, int l
   TRY(check_element(l, 0, name));
   TRY(check_element(l, l->n - 1, name));
   bench_json_begin(&j, l->request, "launch", name, l->precision);
-  json_integer(&j, "size", (long long)l->n);
-  json_number(&j, "seconds", seconds);
-  json_integer(&j, "launches", launches);
-  json_integer(&j, "read_backs", read_backs);
-  json_print(&j, l->request->out);
+  hcl_json_integer(&j, "size", (long long)l->n);
+  hcl_json_number(&j, "seconds", seconds);
+  hcl_json_integer(&j, "launches", launches);
+  hcl_json_integer(&j, "read_backs", read_backs);
+  hcl_json_print(&j, l->request->out);
 cleanup:
   return status;
 }
@@ -78,14 +79,14 @@ cleanup:
 /* enqueue and chain, from one batch. */
 static HclStatus time_batch(Launcher *l) {
   HclStatus status = HCL_OK;
-  TRY(runtime_finish(l->request->rt));
-  double start = progress_now();
+  TRY(hcl_runtime_finish(l->request->rt));
+  double start = hcl_progress_now();
   for (int b = 0; b < BATCH; b++) {
     TRY(launch_once(l));
   }
-  double enqueued = progress_now();
-  TRY(runtime_finish(l->request->rt));
-  double done = progress_now();
+  double enqueued = hcl_progress_now();
+  TRY(hcl_runtime_finish(l->request->rt));
+  double done = hcl_progress_now();
   TRY(print_line(l, "enqueue", (enqueued - start) / BATCH, 1, 0));
   TRY(print_line(l, "chain", (done - start) / BATCH, 1, 0));
 cleanup:
@@ -111,8 +112,8 @@ static HclStatus time_pattern(Launcher *l, const Pattern *pattern) {
   for (int r = 0; r < MOST_READ_BACKS; r++) {
     read_backs += pattern->read_after[r] >= 0;
   }
-  TRY(runtime_finish(l->request->rt));
-  double start = progress_now();
+  TRY(hcl_runtime_finish(l->request->rt));
+  double start = hcl_progress_now();
   for (int pass = 0; pass < pattern->repeats; pass++) {
     for (int k = 0; k < pattern->launches; k++) {
       TRY(launch_once(l));
@@ -123,28 +124,28 @@ static HclStatus time_pattern(Launcher *l, const Pattern *pattern) {
       }
     }
   }
-  TRY(print_line(l, pattern->name, (progress_now() - start) / pattern->repeats, pattern->launches, read_backs));
+  TRY(print_line(l, pattern->name, (hcl_progress_now() - start) / pattern->repeats, pattern->launches, read_backs));
 cleanup:
   return status;
 }
 
 static HclStatus run_precision(const BenchRequest *request, Precision precision) {
   HclStatus status = HCL_OK;
-  size_t most = runtime_device(request->rt)->max_work_group_size;
+  size_t most = hcl_runtime_device(request->rt)->max_work_group_size;
   Launcher l = {.request = request,
                 .precision = precision,
                 .n = request->size ? request->size : DEFAULT_SIZE,
                 .local = most < WORK_GROUP ? most : WORK_GROUP};
   char defines[32]; /* bandwidth.cl's copy and triad need VEC, REALs per 16-byte vector, to compile */
   REQUIRE(l.n <= MAX_SIZE, HCL_EUSAGE, "bench launch --size %zu: the kernel's REALs must be 1 to %d", l.n, MAX_SIZE);
-  snprintf(defines, sizeof defines, "-DVEC=%d", BYTES_PER_VECTOR / (int)precision_bytes(precision));
+  snprintf(defines, sizeof defines, "-DVEC=%d", BYTES_PER_VECTOR / (int)hcl_precision_bytes(precision));
   KernelConfig config = {.precision = precision, .wg_x = (int)l.local, .wg_y = 1, .defines = defines};
-  TRY(program_build(request->rt, "bandwidth", &config, &l.program));
-  TRY(program_kernel(l.program, "bump", &l.bump));
-  TRY(runtime_buffer(request->rt, l.n * precision_bytes(precision), "bench launch array", &l.x));
-  l.args = kernel_args(l.bump);
-  arg_mem(&l.args, l.x);
-  arg_ulong(&l.args, l.n);
+  TRY(hcl_program_build(request->rt, "bandwidth", &config, &l.program));
+  TRY(hcl_program_kernel(l.program, "bump", &l.bump));
+  TRY(hcl_runtime_buffer(request->rt, l.n * hcl_precision_bytes(precision), "bench launch array", &l.x));
+  l.args = hcl_kernel_args(l.bump);
+  hcl_arg_mem(&l.args, l.x);
+  hcl_arg_ulong(&l.args, l.n);
   for (int warm = 0; warm < 10; warm++) { /* the first launches also load the kernel and wake the clocks */
     TRY(launch_once(&l));
   }
@@ -155,7 +156,7 @@ cleanup:
   if (l.x) {
     clReleaseMemObject(l.x);
   }
-  program_release(&l.program, &l.bump, 1);
+  hcl_program_release(&l.program, &l.bump, 1);
   return status;
 }
 

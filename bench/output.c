@@ -49,7 +49,7 @@ static double value_at(int k, int i, int j, int side) {
 
 static HclStatus fill_fields(Field *const *fields, const Decomp *decomp, int side) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
   double *host = NULL;
   TRY_ALLOC(host, (size_t)l->nx * l->ny);
   for (int k = 0; k < FIELDS; k++) {
@@ -58,7 +58,7 @@ static HclStatus fill_fields(Field *const *fields, const Decomp *decomp, int sid
         host[(size_t)j * l->nx + i] = value_at(k, l->x0 + i, l->y0 + j, side);
       }
     }
-    TRY(field_write_owned(fields[k], host));
+    TRY(hcl_field_write_owned(fields[k], host));
   }
 cleanup:
   free(host);
@@ -71,39 +71,39 @@ static HclStatus write_frame(const Decomp *decomp, const OutputSpec *spec, Field
   HclStatus status = HCL_OK;
   MapFile *map = NULL;
   struct stat info;
-  TRY(par_barrier());
+  TRY(hcl_par_barrier());
   double start = now();
-  TRY(map_create(decomp, spec, frame_variables, FIELDS, &map));
-  *collective = map_collective(map);
-  TRY(map_write(map, 0.0, fields));
-  map_close(&map);
-  TRY(par_barrier());
+  TRY(hcl_map_create(decomp, spec, frame_variables, FIELDS, &map));
+  *collective = hcl_map_collective(map);
+  TRY(hcl_map_write(map, 0.0, fields));
+  hcl_map_close(&map);
+  TRY(hcl_par_barrier());
   *seconds = now() - start;
-  TRY(par_max_double(seconds));
-  *file_bytes = par_rank() == 0 && stat(spec->path, &info) == 0 ? (double)info.st_size : 0.0;
-  TRY(par_max_double(file_bytes));
+  TRY(hcl_par_max_double(seconds));
+  *file_bytes = hcl_par_rank() == 0 && stat(spec->path, &info) == 0 ? (double)info.st_size : 0.0;
+  TRY(hcl_par_max_double(file_bytes));
 cleanup:
-  map_close(&map);
+  hcl_map_close(&map);
   return status;
 }
 
 static void print_result(const BenchRequest *request, int side, const Decomp *decomp, bool collective, double seconds,
                          double file_bytes, double copy_gbs) {
-  const DecompLocal *l = decomp_local(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
   double cells = (double)side * side, bytes = cells * (4.0 * 4 + 1); /* four float fields and the byte flag */
   JsonObject j;
   bench_json_begin(&j, request, "output", collective ? "map-frame-collective" : "map-frame-gathered", PRECISION_SINGLE);
-  json_integer(&j, "size", side);
-  json_integer(&j, "ranks", par_size());
-  json_integer(&j, "px", l->px);
-  json_integer(&j, "py", l->py);
-  json_number(&j, "seconds", seconds);
-  json_number(&j, "bytes", bytes);
-  json_number(&j, "file_bytes", file_bytes);
-  json_number(&j, "gbs", bytes / seconds * 1e-9);
-  json_number(&j, "fraction_of_copy", bytes / seconds * 1e-9 / copy_gbs);
-  json_number(&j, "copy_gbs", copy_gbs);
-  json_print(&j, request->out);
+  hcl_json_integer(&j, "size", side);
+  hcl_json_integer(&j, "ranks", hcl_par_size());
+  hcl_json_integer(&j, "px", l->px);
+  hcl_json_integer(&j, "py", l->py);
+  hcl_json_number(&j, "seconds", seconds);
+  hcl_json_number(&j, "bytes", bytes);
+  hcl_json_number(&j, "file_bytes", file_bytes);
+  hcl_json_number(&j, "gbs", bytes / seconds * 1e-9);
+  hcl_json_number(&j, "fraction_of_copy", bytes / seconds * 1e-9 / copy_gbs);
+  hcl_json_number(&j, "copy_gbs", copy_gbs);
+  hcl_json_print(&j, request->out);
 }
 
 static HclStatus run_side(const BenchRequest *request, int side) {
@@ -116,13 +116,13 @@ static HclStatus run_side(const BenchRequest *request, int side) {
   snprintf(path, sizeof path, "%s/hydrocl-bench-output-%d.nc", folder, (int)getpid());
   TRY(bench_copy_rate(request->rt, PRECISION_SINGLE, &copy_gbs));
   DecompSpec grid = {.nx = side, .ny = side};
-  TRY(decomp_create(&grid, &decomp));
+  TRY(hcl_decomp_create(&grid, &decomp));
   for (int k = 0; k < FIELDS; k++) {
     FieldSpec fs = {.name = frame_variables[k].name, .nz = 1, .ghost = 0, .precision = PRECISION_SINGLE};
-    TRY(field_create(request->rt, decomp, &fs, &fields[k]));
+    TRY(hcl_field_create(request->rt, decomp, &fs, &fields[k]));
   }
   TRY(fill_fields(fields, decomp, side));
-  OutputSpec spec = {.path = path, /* rank 0's names the file (map_create) */
+  OutputSpec spec = {.path = path, /* rank 0's names the file (hcl_map_create) */
                      .overwrite = true,
                      .title = "hydrocl bench output",
                      .source = "hydrocl bench",
@@ -135,20 +135,20 @@ static HclStatus run_side(const BenchRequest *request, int side) {
     bool collective = false;
     double seconds = 0, file_bytes = 0;
     spec.parallel_write = parallel;
-    if (parallel && !(map_can_write_collectively() && par_size() > 1)) {
+    if (parallel && !(hcl_map_can_write_collectively() && hcl_par_size() > 1)) {
       break; /* one way only: gathering is all this build or this single rank has */
     }
     TRY(write_frame(decomp, &spec, fields, &collective, &seconds, &file_bytes));
-    if (par_rank() == 0) {
+    if (hcl_par_rank() == 0) {
       print_result(request, side, decomp, collective, seconds, file_bytes, copy_gbs);
       unlink(path);
     }
   }
 cleanup:
   for (int k = 0; k < FIELDS; k++) {
-    field_destroy(&fields[k]);
+    hcl_field_destroy(&fields[k]);
   }
-  decomp_destroy(&decomp);
+  hcl_decomp_destroy(&decomp);
   return status;
 }
 

@@ -48,8 +48,8 @@ static void block_free(Block *b) {
 
 static HclStatus block_make(const Decomp *decomp, int n, Block *b) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(decomp);
-  PoissonDomain domain = poisson_domain(n, n);
+  const DecompLocal *l = hcl_decomp_local(decomp);
+  PoissonDomain domain = hcl_poisson_domain(n, n);
   size_t count = (size_t)l->nx * l->ny;
   *b = (Block){n, l->x0, l->y0, l->nx, l->ny, NULL, NULL, NULL, NULL, NULL};
   TRY_ALLOC(b->centre, 4 * count);
@@ -57,10 +57,11 @@ static HclStatus block_make(const Decomp *decomp, int n, Block *b) {
   b->east = b->centre + count;
   b->north = b->east + count;
   b->rhs = b->north + count;
-  poisson_block(&domain, l->x0, l->y0, l->nx, l->ny, b->centre, b->east, b->north, b->rhs);
+  hcl_poisson_block(&domain, l->x0, l->y0, l->nx, l->ny, b->centre, b->east, b->north, b->rhs);
   for (int j = 0; j < l->ny; j++) {
     for (int i = 0; i < l->nx; i++) {
-      b->exact[(size_t)j * l->nx + i] = poisson_exact(&domain, (l->x0 + i + 1) * domain.h, (l->y0 + j + 1) * domain.h);
+      b->exact[(size_t)j * l->nx + i] =
+          hcl_poisson_exact(&domain, (l->x0 + i + 1) * domain.h, (l->y0 + j + 1) * domain.h);
     }
   }
 cleanup:
@@ -73,7 +74,7 @@ static HclStatus max_error(const Block *b, const double *x, double *error) {
   for (size_t p = 0; p < (size_t)b->nx * b->ny; p++) {
     *error = fmax(*error, fabs(x[p] - b->exact[p]));
   }
-  return par_max_double(error);
+  return hcl_par_max_double(error);
 }
 
 typedef struct {
@@ -91,7 +92,7 @@ static int by_value(const void *a, const void *b) {
 static HclStatus median_time(double *times, double *median) {
   HclStatus status = HCL_OK;
   for (int k = 0; k < REPEATS; k++) {
-    TRY(par_max_double(&times[k]));
+    TRY(hcl_par_max_double(&times[k]));
   }
   qsort(times, REPEATS, sizeof *times, by_value);
   *median = times[REPEATS / 2];
@@ -100,26 +101,26 @@ cleanup:
 }
 
 static void print_outcome(const BenchRequest *request, int n, Precision precision, const Outcome *o) {
-  if (par_rank() != 0) {
+  if (hcl_par_rank() != 0) {
     return;
   }
   JsonObject j;
   bench_json_begin(&j, request, "poisson-peers", o->solver, precision);
-  json_integer(&j, "n", n);
-  json_integer(&j, "size", n);
-  json_integer(&j, "ranks", par_size());
-  json_number(&j, "rtol_2norm", RTOL);
-  json_integer(&j, "iterations", o->iterations);
-  json_number(&j, "setup_s", o->setup);
-  json_number(&j, "solve_s", o->solve);
-  json_number(&j, "seconds", o->solve);
-  json_number(&j, "true_relative_residual", o->residual);
-  json_number(&j, "max_error", o->error);
+  hcl_json_integer(&j, "n", n);
+  hcl_json_integer(&j, "size", n);
+  hcl_json_integer(&j, "ranks", hcl_par_size());
+  hcl_json_number(&j, "rtol_2norm", RTOL);
+  hcl_json_integer(&j, "iterations", o->iterations);
+  hcl_json_number(&j, "setup_s", o->setup);
+  hcl_json_number(&j, "solve_s", o->solve);
+  hcl_json_number(&j, "seconds", o->solve);
+  hcl_json_number(&j, "true_relative_residual", o->residual);
+  hcl_json_number(&j, "max_error", o->error);
   if (o->fraction_of_copy > 0) { /* CG's own minimal traffic: a floor of the rate, not a model of the V-cycle's */
-    json_number(&j, "gbs", o->gbs);
-    json_number(&j, "fraction_of_copy", o->fraction_of_copy);
+    hcl_json_number(&j, "gbs", o->gbs);
+    hcl_json_number(&j, "fraction_of_copy", o->fraction_of_copy);
   }
-  json_print(&j, request->out);
+  hcl_json_print(&j, request->out);
 }
 
 /* ---- hydrocl ---- */
@@ -131,13 +132,13 @@ static const char *const OURS_NAMES[OURS] = {"hydrocl_rrb_cg", "hydrocl_rrb_cg_m
 static HclStatus make_precond(Ours which, Precond **pc) {
   switch (which) {
   case OURS_RRB:
-    return rrb_precond_create(RRB_DEPTH_DEFAULT, pc);
+    return hcl_rrb_precond_create(RRB_DEPTH_DEFAULT, pc);
   case OURS_RRB_MIXED:
-    return rrb_precond_create_mixed(RRB_DEPTH_DEFAULT, pc);
+    return hcl_rrb_precond_create_mixed(RRB_DEPTH_DEFAULT, pc);
   case OURS_MG:
-    return mg5_precond_create(&(Mg5Options){0}, pc);
+    return hcl_mg5_precond_create(&(Mg5Options){0}, pc);
   default:
-    return mg5_precond_create(&(Mg5Options){.own_precision = true, .precision = PRECISION_SINGLE}, pc);
+    return hcl_mg5_precond_create(&(Mg5Options){.own_precision = true, .precision = PRECISION_SINGLE}, pc);
   }
 }
 
@@ -152,56 +153,56 @@ static HclStatus solve_ours(const BenchRequest *request, const Decomp *decomp, c
   Vec *b = NULL, *x = NULL;
   Field *matrix[3];
   double *solution = NULL;
-  TRY(stencil5_create(rt, decomp, PRECISION_DOUBLE, &op));
-  TRY(stencil5_fields(op, matrix));
+  TRY(hcl_stencil5_create(rt, decomp, PRECISION_DOUBLE, &op));
+  TRY(hcl_stencil5_fields(op, matrix));
   double *values[3] = {block->centre, block->east, block->north};
   for (int f = 0; f < 3; f++) {
-    TRY(field_write_owned(matrix[f], values[f]));
+    TRY(hcl_field_write_owned(matrix[f], values[f]));
   }
-  TRY(vec_create(operator_space(op), "bench b", &b));
-  TRY(vec_create(operator_space(op), "bench x", &x));
-  TRY(field_write_owned(vec_field(b), block->rhs));
-  KrylovOptions options = krylov_options_default();
+  TRY(hcl_vec_create(hcl_operator_space(op), "bench b", &b));
+  TRY(hcl_vec_create(hcl_operator_space(op), "bench x", &x));
+  TRY(hcl_field_write_owned(hcl_vec_field(b), block->rhs));
+  KrylovOptions options = hcl_krylov_options_default();
   options.rtol = RTOL;
   options.max_iterations = MAX_ITERATIONS;
-  TRY(krylov_create(&options, &ks));
+  TRY(hcl_krylov_create(&options, &ks));
   TRY(make_precond(which, &pc));
-  krylov_set_precond(ks, pc);
-  krylov_set_operator(ks, op);
+  hcl_krylov_set_precond(ks, pc);
+  hcl_krylov_set_operator(ks, op);
   KrylovResult result;
-  TRY(krylov_setup(ks)); /* the first builds the programs: a run's start, not a time step's set-up */
-  TRY(runtime_finish(rt));
+  TRY(hcl_krylov_setup(ks)); /* the first builds the programs: a run's start, not a time step's set-up */
+  TRY(hcl_runtime_finish(rt));
   double times[REPEATS], start = wall_seconds();
-  TRY(krylov_setup(ks));
-  TRY(runtime_finish(rt));
+  TRY(hcl_krylov_setup(ks));
+  TRY(hcl_runtime_finish(rt));
   *o = (Outcome){.solver = OURS_NAMES[which], .setup = wall_seconds() - start};
-  TRY(par_max_double(&o->setup));
+  TRY(hcl_par_max_double(&o->setup));
   for (int run = -1; run < REPEATS; run++) { /* a warm-up solve, then the timed ones */
-    TRY(vec_set(x, 0));
-    TRY(runtime_finish(rt));
-    TRY(par_barrier());
+    TRY(hcl_vec_set(x, 0));
+    TRY(hcl_runtime_finish(rt));
+    TRY(hcl_par_barrier());
     start = wall_seconds();
-    TRY(krylov_solve(ks, b, x, &result));
-    TRY(runtime_finish(rt));
+    TRY(hcl_krylov_solve(ks, b, x, &result));
+    TRY(hcl_runtime_finish(rt));
     if (run >= 0) {
       times[run] = wall_seconds() - start;
     }
   }
   o->iterations = result.iterations;
   TRY(median_time(times, &o->solve));
-  TRY(krylov_relative_residual(ks, b, x, &o->residual));
+  TRY(hcl_krylov_relative_residual(ks, b, x, &o->residual));
   TRY_ALLOC(solution, (size_t)block->nx * block->ny);
-  TRY(field_read_owned(vec_field(x), solution));
+  TRY(hcl_field_read_owned(hcl_vec_field(x), solution));
   TRY(max_error(block, solution, &o->error));
   double bytes = 8.0 * 8 * (double)block->n * block->n * o->iterations;
   o->gbs = bytes / o->solve / 1e9;
   o->fraction_of_copy = o->gbs / copy_gbs;
 cleanup:
   free(solution);
-  vec_destroy(&b);
-  vec_destroy(&x);
-  krylov_destroy(&ks);
-  operator_destroy(&op);
+  hcl_vec_destroy(&b);
+  hcl_vec_destroy(&x);
+  hcl_krylov_destroy(&ks);
+  hcl_operator_destroy(&op);
   return status;
 }
 
@@ -243,7 +244,7 @@ cleanup:
  * Jacobi, one sweep each way, skipped relaxation; SMG: one sweep each way). */
 static HclStatus make_hypre_precond(HypreMg which, HYPRE_StructSolver pcg, HYPRE_StructSolver *mg) {
   HclStatus status = HCL_OK;
-  MPI_Comm comm = par_comm_world();
+  MPI_Comm comm = hcl_par_comm_world();
   if (which == HYPRE_PFMG) {
     HYPRE_TRY(HYPRE_StructPFMGCreate(comm, mg));
     HYPRE_TRY(HYPRE_StructPFMGSetMaxIter(*mg, 1));
@@ -270,7 +271,7 @@ cleanup:
 
 static HclStatus solve_hypre(const Block *b, HypreMg which, Outcome *o) {
   HclStatus status = HCL_OK;
-  MPI_Comm comm = par_comm_world();
+  MPI_Comm comm = hcl_par_comm_world();
   HYPRE_StructGrid grid = NULL;
   HYPRE_StructStencil stencil = NULL;
   HYPRE_StructMatrix A = NULL;
@@ -304,14 +305,14 @@ static HclStatus solve_hypre(const Block *b, HypreMg which, Outcome *o) {
   HYPRE_TRY(HYPRE_StructPCGSetTwoNorm(pcg, 1));
   HYPRE_TRY(HYPRE_StructPCGSetMaxIter(pcg, MAX_ITERATIONS));
   TRY(make_hypre_precond(which, pcg, &mg));
-  TRY(par_barrier());
+  TRY(hcl_par_barrier());
   double times[REPEATS], start = wall_seconds();
   HYPRE_TRY(HYPRE_StructPCGSetup(pcg, A, rhs, x));
   *o = (Outcome){.solver = which == HYPRE_PFMG ? "hypre_pfmg_pcg" : "hypre_smg_pcg", .setup = wall_seconds() - start};
-  TRY(par_max_double(&o->setup));
+  TRY(hcl_par_max_double(&o->setup));
   for (int run = -1; run < REPEATS; run++) {
     HYPRE_TRY(HYPRE_StructVectorSetConstantValues(x, 0));
-    TRY(par_barrier());
+    TRY(hcl_par_barrier());
     start = wall_seconds();
     HYPRE_TRY(HYPRE_StructPCGSolve(pcg, A, rhs, x));
     if (run >= 0) {
@@ -338,7 +339,7 @@ static HclStatus solve_hypre(const Block *b, HypreMg which, Outcome *o) {
     sums[0] += r * r;
     sums[1] += b->rhs[p] * b->rhs[p];
   }
-  TRY(par_sum_doubles(sums, 2));
+  TRY(hcl_par_sum_doubles(sums, 2));
   o->residual = sqrt(sums[0] / sums[1]);
 cleanup:
   if (pcg) {
@@ -363,7 +364,7 @@ static HclStatus run_size(const BenchRequest *request, int n, double copy_gbs) {
   Decomp *decomp = NULL;
   Block block = {0};
   DecompSpec spec = {.nx = n, .ny = n};
-  TRY(decomp_create(&spec, &decomp));
+  TRY(hcl_decomp_create(&spec, &decomp));
   TRY(block_make(decomp, n, &block));
   for (Ours which = OURS_RRB; which < OURS; which++) {
     Outcome o;
@@ -378,13 +379,13 @@ static HclStatus run_size(const BenchRequest *request, int n, double copy_gbs) {
     print_outcome(request, n, PRECISION_DOUBLE, &o);
   }
 #else
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     fprintf(stderr, "bench poisson-peers: hypre skipped (built without it: -Dhypre=enabled and libhypre-dev)\n");
   }
 #endif
 cleanup:
   block_free(&block);
-  decomp_destroy(&decomp);
+  hcl_decomp_destroy(&decomp);
   return status;
 }
 

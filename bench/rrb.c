@@ -54,50 +54,50 @@ static HclStatus problem_open(const BenchRequest *request, Precision precision, 
   pr->precision = precision;
   pr->n = n;
   DecompSpec spec = {.nx = n, .ny = n};
-  TRY(decomp_create(&spec, &pr->decomp));
+  TRY(hcl_decomp_create(&spec, &pr->decomp));
   TRY_ALLOC(values, 4 * count);
-  PoissonDomain domain = poisson_domain(n, n);
-  poisson_block(&domain, 0, 0, n, n, values, values + count, values + 2 * count, values + 3 * count);
+  PoissonDomain domain = hcl_poisson_domain(n, n);
+  hcl_poisson_block(&domain, 0, 0, n, n, values, values + count, values + 2 * count, values + 3 * count);
   for (int f = 0; f < 4; f++) {
     FieldSpec fs = {.name = "model problem", .nz = 1, .ghost = 1, .precision = precision};
     Field **field = f < 3 ? &pr->matrix[f] : &pr->rhs;
-    TRY(field_create(rt, pr->decomp, &fs, field));
-    TRY(field_write_owned(*field, values + (size_t)f * count));
+    TRY(hcl_field_create(rt, pr->decomp, &fs, field));
+    TRY(hcl_field_write_owned(*field, values + (size_t)f * count));
   }
-  TRY(rrb_create(rt, n, n, precision, RRB_DEPTH_DEFAULT, &pr->rrb));
-  TRY(rrb_permute_create(rt, rrb_vector_layout(pr->rrb), precision, &pr->permute));
-  size_t reds_end = rrb_vector_layout(pr->rrb)->count;
-  TRY(vspace_create_range(rt, pr->decomp, precision, reds_end, rrb_red_first(pr->rrb), reds_end, &pr->red));
-  size_t bytes = reds_end * precision_bytes(precision);
-  TRY(runtime_buffer(rt, bytes, "bench rrb a", &pr->a));
-  TRY(runtime_buffer(rt, bytes, "bench rrb b", &pr->b));
-  TRY(vec_wrap_buffer(pr->red, pr->a, &pr->a_vec));
-  TRY(vec_wrap_buffer(pr->red, pr->b, &pr->b_vec));
-  TRY(rrb_setup(pr->rrb, pr->matrix[0], pr->matrix[1], pr->matrix[2]));
-  TRY(rrb_to_layout(pr->permute, pr->rhs, pr->a));
-  TRY(rrb_to_layout(pr->permute, pr->rhs, pr->b));
+  TRY(hcl_rrb_create(rt, n, n, precision, RRB_DEPTH_DEFAULT, &pr->rrb));
+  TRY(hcl_rrb_permute_create(rt, hcl_rrb_vector_layout(pr->rrb), precision, &pr->permute));
+  size_t reds_end = hcl_rrb_vector_layout(pr->rrb)->count;
+  TRY(hcl_vspace_create_range(rt, pr->decomp, precision, reds_end, hcl_rrb_red_first(pr->rrb), reds_end, &pr->red));
+  size_t bytes = reds_end * hcl_precision_bytes(precision);
+  TRY(hcl_runtime_buffer(rt, bytes, "bench rrb a", &pr->a));
+  TRY(hcl_runtime_buffer(rt, bytes, "bench rrb b", &pr->b));
+  TRY(hcl_vec_wrap_buffer(pr->red, pr->a, &pr->a_vec));
+  TRY(hcl_vec_wrap_buffer(pr->red, pr->b, &pr->b_vec));
+  TRY(hcl_rrb_setup(pr->rrb, pr->matrix[0], pr->matrix[1], pr->matrix[2]));
+  TRY(hcl_rrb_to_layout(pr->permute, pr->rhs, pr->a));
+  TRY(hcl_rrb_to_layout(pr->permute, pr->rhs, pr->b));
 cleanup:
   free(values);
   return status;
 }
 
 static void problem_close(Problem *pr) {
-  vec_destroy(&pr->a_vec);
-  vec_destroy(&pr->b_vec);
-  vspace_destroy(&pr->red);
+  hcl_vec_destroy(&pr->a_vec);
+  hcl_vec_destroy(&pr->b_vec);
+  hcl_vspace_destroy(&pr->red);
   if (pr->a) {
     clReleaseMemObject(pr->a);
   }
   if (pr->b) {
     clReleaseMemObject(pr->b);
   }
-  rrb_permute_destroy(&pr->permute);
-  rrb_destroy(&pr->rrb);
+  hcl_rrb_permute_destroy(&pr->permute);
+  hcl_rrb_destroy(&pr->rrb);
   for (int f = 0; f < 3; f++) {
-    field_destroy(&pr->matrix[f]);
+    hcl_field_destroy(&pr->matrix[f]);
   }
-  field_destroy(&pr->rhs);
-  decomp_destroy(&pr->decomp);
+  hcl_field_destroy(&pr->rhs);
+  hcl_decomp_destroy(&pr->decomp);
 }
 
 typedef enum { OP_MATVEC, OP_UPDATE, OP_DOT, OP_PRECONDITIONER, OP_SETUP } Operation;
@@ -109,19 +109,19 @@ static HclStatus run_once(Problem *pr, Operation op) {
   double dot = 0;
   switch (op) {
   case OP_MATVEC:
-    TRY(rrb_schur_apply(pr->rrb, pr->a, pr->b));
+    TRY(hcl_rrb_schur_apply(pr->rrb, pr->a, pr->b));
     break;
   case OP_UPDATE: /* CG's p = z + beta p */
-    TRY(vec_aypx(pr->b_vec, 0.5, pr->a_vec));
+    TRY(hcl_vec_aypx(pr->b_vec, 0.5, pr->a_vec));
     break;
   case OP_DOT:
-    TRY(vec_dot(pr->a_vec, pr->b_vec, &dot));
+    TRY(hcl_vec_dot(pr->a_vec, pr->b_vec, &dot));
     break;
   case OP_PRECONDITIONER:
-    TRY(rrb_apply(pr->rrb, pr->a, pr->b));
+    TRY(hcl_rrb_apply(pr->rrb, pr->a, pr->b));
     break;
   case OP_SETUP:
-    TRY(rrb_setup(pr->rrb, pr->matrix[0], pr->matrix[1], pr->matrix[2]));
+    TRY(hcl_rrb_setup(pr->rrb, pr->matrix[0], pr->matrix[1], pr->matrix[2]));
     break;
   }
 cleanup:
@@ -133,14 +133,14 @@ static HclStatus time_operation(Problem *pr, Operation op, double *seconds) {
   HclStatus status = HCL_OK;
   int calls = 0;
   TRY(run_once(pr, op));
-  TRY(runtime_finish(pr->request->rt));
-  double start = progress_now(), elapsed = 0;
+  TRY(hcl_runtime_finish(pr->request->rt));
+  double start = hcl_progress_now(), elapsed = 0;
   while (calls < MIN_REPEATS || elapsed < MIN_SECONDS) {
     TRY(run_once(pr, op));
     calls++;
     if (calls % MIN_REPEATS == 0) {
-      TRY(runtime_finish(pr->request->rt));
-      elapsed = progress_now() - start;
+      TRY(hcl_runtime_finish(pr->request->rt));
+      elapsed = hcl_progress_now() - start;
     }
   }
   *seconds = elapsed / calls;
@@ -150,28 +150,28 @@ cleanup:
 
 static void begin_line(JsonObject *j, const Problem *pr, const char *name) {
   bench_json_begin(j, pr->request, "rrb", name, pr->precision);
-  json_integer(j, "size", pr->n);
-  json_integer(j, "levels", rrb_factor_layout(pr->rrb)->nlevels + 1);
+  hcl_json_integer(j, "size", pr->n);
+  hcl_json_integer(j, "levels", hcl_rrb_factor_layout(pr->rrb)->nlevels + 1);
 }
 
 /* Table 2 and the setup. */
 static HclStatus operations(Problem *pr) {
   HclStatus status = HCL_OK;
-  double reds = (double)(rrb_vector_layout(pr->rrb)->count - rrb_red_first(pr->rrb));
+  double reds = (double)(hcl_rrb_vector_layout(pr->rrb)->count - hcl_rrb_red_first(pr->rrb));
   for (int op = OP_MATVEC; op <= OP_SETUP; op++) {
     double seconds = 0;
     TRY(time_operation(pr, (Operation)op, &seconds));
     JsonObject j;
     begin_line(&j, pr, op_names[op]);
-    json_number(&j, "seconds", seconds);
+    hcl_json_number(&j, "seconds", seconds);
     if (op_reals_per_red[op] > 0) {
-      double bytes = op_reals_per_red[op] * reds * (double)precision_bytes(pr->precision);
-      json_number(&j, "bytes", bytes);
-      json_number(&j, "gbs", bytes / seconds * 1e-9);
-      json_number(&j, "fraction_of_copy", bytes / seconds * 1e-9 / pr->copy_gbs);
+      double bytes = op_reals_per_red[op] * reds * (double)hcl_precision_bytes(pr->precision);
+      hcl_json_number(&j, "bytes", bytes);
+      hcl_json_number(&j, "gbs", bytes / seconds * 1e-9);
+      hcl_json_number(&j, "fraction_of_copy", bytes / seconds * 1e-9 / pr->copy_gbs);
     }
-    json_number(&j, "copy_gbs", pr->copy_gbs);
-    json_print(&j, pr->request->out);
+    hcl_json_number(&j, "copy_gbs", pr->copy_gbs);
+    hcl_json_print(&j, pr->request->out);
   }
 cleanup:
   return status;
@@ -181,10 +181,10 @@ cleanup:
 static HclStatus levels(Problem *pr) {
   HclStatus status = HCL_OK;
   double total[RRB_MAX_LEVELS + 1] = {0}, once[RRB_MAX_LEVELS + 1], sum = 0;
-  const RrbLayout *l = rrb_factor_layout(pr->rrb);
-  int coarse = rrb_coarse_level(pr->rrb);
+  const RrbLayout *l = hcl_rrb_factor_layout(pr->rrb);
+  int coarse = hcl_rrb_coarse_level(pr->rrb);
   for (int r = 0; r < MIN_REPEATS; r++) {
-    TRY(rrb_apply_timed(pr->rrb, pr->a, pr->b, once));
+    TRY(hcl_rrb_apply_timed(pr->rrb, pr->a, pr->b, once));
     for (int k = 0; k <= RRB_MAX_LEVELS; k++) {
       total[k] += once[k] / MIN_REPEATS;
     }
@@ -195,13 +195,13 @@ static HclStatus levels(Problem *pr) {
   for (int k = 0; k <= coarse && k <= l->nlevels; k++) {
     JsonObject j;
     begin_line(&j, pr, "level");
-    json_integer(&j, "level", k + 1);
-    json_integer(&j, "level_nx", k < l->nlevels ? l->levels[k].nx : l->final_nx);
-    json_integer(&j, "level_ny", k < l->nlevels ? l->levels[k].ny : l->final_ny);
-    json_integer(&j, "last_level", k == coarse ? l->nlevels + 1 : k + 1);
-    json_number(&j, "seconds", total[k]);
-    json_number(&j, "fraction_of_solve", total[k] / sum);
-    json_print(&j, pr->request->out);
+    hcl_json_integer(&j, "level", k + 1);
+    hcl_json_integer(&j, "level_nx", k < l->nlevels ? l->levels[k].nx : l->final_nx);
+    hcl_json_integer(&j, "level_ny", k < l->nlevels ? l->levels[k].ny : l->final_ny);
+    hcl_json_integer(&j, "last_level", k == coarse ? l->nlevels + 1 : k + 1);
+    hcl_json_number(&j, "seconds", total[k]);
+    hcl_json_number(&j, "fraction_of_solve", total[k] / sum);
+    hcl_json_print(&j, pr->request->out);
   }
 cleanup:
   return status;
@@ -211,18 +211,18 @@ cleanup:
 static HclStatus solve_once(Krylov *ks, Vec *b, Vec *x, KrylovResult *result, double *seconds, double *relative,
                             RuntimeCounts *used) {
   HclStatus status = HCL_OK;
-  Runtime *rt = vspace_runtime(vec_space(x));
+  Runtime *rt = hcl_vspace_runtime(hcl_vec_space(x));
   double initial = 0, final = 0;
-  TRY(vec_set(x, 0));
-  TRY(krylov_true_residual(ks, b, x, &initial));
-  TRY(runtime_finish(rt));
-  double start = progress_now();
-  RuntimeCounts before = runtime_counts(rt);
-  TRY(krylov_solve(ks, b, x, result));
+  TRY(hcl_vec_set(x, 0));
+  TRY(hcl_krylov_true_residual(ks, b, x, &initial));
+  TRY(hcl_runtime_finish(rt));
+  double start = hcl_progress_now();
+  RuntimeCounts before = hcl_runtime_counts(rt);
+  TRY(hcl_krylov_solve(ks, b, x, result));
   *used = bench_counts_since(rt, before);
-  TRY(runtime_finish(rt));
-  *seconds = progress_now() - start;
-  TRY(krylov_true_residual(ks, b, x, &final));
+  TRY(hcl_runtime_finish(rt));
+  *seconds = hcl_progress_now() - start;
+  TRY(hcl_krylov_true_residual(ks, b, x, &final));
   *relative = final / initial;
 cleanup:
   return status;
@@ -238,26 +238,26 @@ static HclStatus solve(Problem *pr) {
   Precond *pc = NULL;
   Vec *b = NULL, *x = NULL;
   Field *matrix[3];
-  TRY(stencil5_create(rt, pr->decomp, pr->precision, &op));
-  TRY(stencil5_fields(op, matrix));
+  TRY(hcl_stencil5_create(rt, pr->decomp, pr->precision, &op));
+  TRY(hcl_stencil5_fields(op, matrix));
   for (int f = 0; f < 3; f++) {
-    size_t bytes = field_count(pr->matrix[f]) * precision_bytes(pr->precision);
-    TRY_CL(clEnqueueCopyBuffer(runtime_queue(rt), field_buffer(pr->matrix[f]), field_buffer(matrix[f]), 0, 0, bytes, 0,
-                               NULL, NULL));
+    size_t bytes = hcl_field_count(pr->matrix[f]) * hcl_precision_bytes(pr->precision);
+    TRY_CL(clEnqueueCopyBuffer(hcl_runtime_queue(rt), hcl_field_buffer(pr->matrix[f]), hcl_field_buffer(matrix[f]), 0,
+                               0, bytes, 0, NULL, NULL));
   }
-  TRY(vec_wrap_field(operator_space(op), pr->rhs, &b));
-  TRY(vec_create(operator_space(op), "solution", &x));
+  TRY(hcl_vec_wrap_field(hcl_operator_space(op), pr->rhs, &b));
+  TRY(hcl_vec_create(hcl_operator_space(op), "solution", &x));
   for (int norm = KRYLOV_NORM_2; norm <= KRYLOV_NORM_M; norm += KRYLOV_NORM_M - KRYLOV_NORM_2) {
-    KrylovOptions options = krylov_options_default();
+    KrylovOptions options = hcl_krylov_options_default();
     options.rtol = 1e-5;
     options.norm = (KrylovNorm)norm;
-    krylov_destroy(&ks);
-    TRY(krylov_create(&options, &ks));
-    TRY(rrb_precond_create(RRB_DEPTH_DEFAULT, &pc));
-    krylov_set_precond(ks, pc);
+    hcl_krylov_destroy(&ks);
+    TRY(hcl_krylov_create(&options, &ks));
+    TRY(hcl_rrb_precond_create(RRB_DEPTH_DEFAULT, &pc));
+    hcl_krylov_set_precond(ks, pc);
     pc = NULL;
-    krylov_set_operator(ks, op);
-    TRY(krylov_setup(ks));
+    hcl_krylov_set_operator(ks, op);
+    TRY(hcl_krylov_setup(ks));
     KrylovResult result;
     RuntimeCounts used;
     double best = INFINITY, seconds = 0, relative = 0;
@@ -267,20 +267,20 @@ static HclStatus solve(Problem *pr) {
     }
     JsonObject j;
     begin_line(&j, pr, "solve");
-    json_string(&j, "norm", norm == KRYLOV_NORM_2 ? "2" : "m");
-    json_number(&j, "tolerance", 1e-5);
-    json_integer(&j, "iterations", result.iterations);
-    json_number(&j, "relative_residual", relative);
-    json_number(&j, "seconds", best);
-    json_number(&j, "seconds_per_iteration", best / (result.iterations > 0 ? result.iterations : 1));
+    hcl_json_string(&j, "norm", norm == KRYLOV_NORM_2 ? "2" : "m");
+    hcl_json_number(&j, "tolerance", 1e-5);
+    hcl_json_integer(&j, "iterations", result.iterations);
+    hcl_json_number(&j, "relative_residual", relative);
+    hcl_json_number(&j, "seconds", best);
+    hcl_json_number(&j, "seconds_per_iteration", best / (result.iterations > 0 ? result.iterations : 1));
     bench_json_counts(&j, "iteration", used, result.iterations > 0 ? result.iterations : 1);
-    json_print(&j, pr->request->out);
+    hcl_json_print(&j, pr->request->out);
   }
 cleanup:
-  vec_destroy(&b);
-  vec_destroy(&x);
-  krylov_destroy(&ks);
-  operator_destroy(&op);
+  hcl_vec_destroy(&b);
+  hcl_vec_destroy(&x);
+  hcl_krylov_destroy(&ks);
+  hcl_operator_destroy(&op);
   return status;
 }
 
@@ -300,7 +300,7 @@ cleanup:
 static HclStatus sweep(const BenchRequest *request, Precision precision) {
   HclStatus status = HCL_OK;
   double copy_gbs = 0;
-  const DeviceInfo *dev = runtime_device(request->rt);
+  const DeviceInfo *dev = hcl_runtime_device(request->rt);
   int list[3] = {1024, 2048, 4096}, n = dev->type == DEVICE_TYPE_CPU ? 2 : 3;
   if (request->size) {
     TRY(bench_side(request, "rrb", &list[0]));
@@ -316,7 +316,7 @@ cleanup:
 
 HclStatus bench_rrb(const BenchRequest *request) {
   HclStatus status = HCL_OK;
-  REQUIRE(par_size() == 1, HCL_EUSAGE,
+  REQUIRE(hcl_par_size() == 1, HCL_EUSAGE,
           "bench rrb times one rank's kernels (the paper's tables); on several ranks 'bench scaling' times RRB-CG "
           "against one rank, and 'hydrocl solve-poisson' under mpirun any size");
   TRY(bench_each_precision(request, "rrb", sweep));

@@ -5,7 +5,7 @@
  * Hansen (u and v in one pass; the thesis' figures, 24.6 s at 12292 on an RTX 2080 Ti) and Sielecki.
  *
  * Reported: seconds for the steps (wall clock, everything the time loop does: kernels and halo exchanges),
- * cell-updates per second; how the step ran (one kernel, or three on CPUs: swe_step_shape) and the bytes per
+ * cell-updates per second; how the step ran (one kernel, or three on CPUs: hcl_swe_step_shape) and the bytes per
  * cell-update its kernels move, each reading its inputs once (7 REALs in one kernel, 15 in three), with the effective
  * bandwidth at that count and its fraction of the copy rate measured in the same run; and the one-pass figures: the
  * least a step must move (zeta, u and v read and written, the bed read: 7 REALs, either ordering), the fraction of
@@ -48,7 +48,7 @@ SweConfig bench_swe_case1_config(double dx, Precision precision, SweOrdering ord
 
 HclStatus bench_swe_case1(Swe *swe, const Decomp *decomp, double dx) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
   double *depth = NULL, *zeta = NULL;
   TRY_ALLOC(depth, (size_t)l->nx * l->ny);
   TRY_ALLOC(zeta, (size_t)l->nx * l->ny);
@@ -59,7 +59,7 @@ HclStatus bench_swe_case1(Swe *swe, const Decomp *decomp, double dx) {
       zeta[(size_t)j * l->nx + i] = drop(x, y);
     }
   }
-  TRY(swe_set_state(swe, depth, zeta, NULL, NULL));
+  TRY(hcl_swe_set_state(swe, depth, zeta, NULL, NULL));
 cleanup:
   free(depth);
   free(zeta);
@@ -76,47 +76,47 @@ static HclStatus run_side(const BenchRequest *request, Precision precision, SweO
   double dt = 0.05 * dx;
   DecompSpec grid = {.nx = side, .ny = side};
   SweConfig config = bench_swe_case1_config(dx, precision, ordering);
-  TRY(decomp_create(&grid, &decomp));
-  TRY(swe_create(request->rt, decomp, &config, &swe));
+  TRY(hcl_decomp_create(&grid, &decomp));
+  TRY(hcl_swe_create(request->rt, decomp, &config, &swe));
   TRY(bench_swe_case1(swe, decomp, dx));
-  TRY(swe_step(swe, dt)); /* warm-up: first launches, first touch */
-  TRY(runtime_finish(request->rt));
-  double start = progress_now();
+  TRY(hcl_swe_step(swe, dt)); /* warm-up: first launches, first touch */
+  TRY(hcl_runtime_finish(request->rt));
+  double start = hcl_progress_now();
   for (int step = 0; step < STEPS; step++) {
-    TRY(swe_step(swe, dt));
+    TRY(hcl_swe_step(swe, dt));
   }
-  TRY(runtime_finish(request->rt));
-  double seconds = progress_now() - start;
-  double cells = (double)side * side * STEPS, real = (double)precision_bytes(precision);
-  SweStepShape shape = swe_step_shape(swe);
+  TRY(hcl_runtime_finish(request->rt));
+  double seconds = hcl_progress_now() - start;
+  double cells = (double)side * side * STEPS, real = (double)hcl_precision_bytes(precision);
+  SweStepShape shape = hcl_swe_step_shape(swe);
   double bytes = cells * shape.reals_per_cell * real, least = cells * ONE_PASS_REALS * real;
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     JsonObject j;
     bench_json_begin(&j, request, "swe", "test_case_1", precision);
-    json_string(&j, "ordering", ordering == SWE_ORDERING_HANSEN ? "hansen" : "sielecki");
-    json_integer(&j, "size", side);
-    json_integer(&j, "steps", STEPS);
-    json_integer(&j, "ranks", par_size());
-    json_number(&j, "seconds", seconds);
-    json_number(&j, "cell_updates_per_s", cells / seconds);
-    json_string(&j, "step", shape.fused ? "one_kernel" : "three_kernels");
+    hcl_json_string(&j, "ordering", ordering == SWE_ORDERING_HANSEN ? "hansen" : "sielecki");
+    hcl_json_integer(&j, "size", side);
+    hcl_json_integer(&j, "steps", STEPS);
+    hcl_json_integer(&j, "ranks", hcl_par_size());
+    hcl_json_number(&j, "seconds", seconds);
+    hcl_json_number(&j, "cell_updates_per_s", cells / seconds);
+    hcl_json_string(&j, "step", shape.fused ? "one_kernel" : "three_kernels");
     if (shape.fused) {
       char tile[32];
       snprintf(tile, sizeof tile, "%dx%d", shape.tile_x, shape.tile_y);
-      json_string(&j, "tile", tile);
+      hcl_json_string(&j, "tile", tile);
     }
-    json_number(&j, "bytes_per_cell_update", shape.reals_per_cell * real);
-    json_number(&j, "gbs", bytes / seconds * 1e-9);
-    json_number(&j, "fraction_of_copy", bytes / seconds * 1e-9 / copy_gbs);
-    json_number(&j, "one_pass_bytes_per_cell_update", ONE_PASS_REALS * real);
-    json_number(&j, "one_pass_fraction_of_copy", least / seconds * 1e-9 / copy_gbs);
-    json_number(&j, "one_pass_bound_cell_updates_per_s", copy_gbs * 1e9 / (ONE_PASS_REALS * real));
-    json_number(&j, "copy_gbs", copy_gbs);
-    json_print(&j, request->out);
+    hcl_json_number(&j, "bytes_per_cell_update", shape.reals_per_cell * real);
+    hcl_json_number(&j, "gbs", bytes / seconds * 1e-9);
+    hcl_json_number(&j, "fraction_of_copy", bytes / seconds * 1e-9 / copy_gbs);
+    hcl_json_number(&j, "one_pass_bytes_per_cell_update", ONE_PASS_REALS * real);
+    hcl_json_number(&j, "one_pass_fraction_of_copy", least / seconds * 1e-9 / copy_gbs);
+    hcl_json_number(&j, "one_pass_bound_cell_updates_per_s", copy_gbs * 1e9 / (ONE_PASS_REALS * real));
+    hcl_json_number(&j, "copy_gbs", copy_gbs);
+    hcl_json_print(&j, request->out);
   }
 cleanup:
-  swe_destroy(&swe);
-  decomp_destroy(&decomp);
+  hcl_swe_destroy(&swe);
+  hcl_decomp_destroy(&decomp);
   return status;
 }
 
@@ -126,7 +126,7 @@ static int sides(const DeviceInfo *dev, Precision p, int out[]) {
   static const int all[] = {100, 1000, 2048, 4096, 8192, 12292};
   int n = 0;
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-    double largest = 0, bytes = swe_device_bytes(all[i], all[i], p, SWE_SCHEME_EXPLICIT, &largest);
+    double largest = 0, bytes = hcl_swe_device_bytes(all[i], all[i], p, SWE_SCHEME_EXPLICIT, &largest);
     if (bytes <= 0.5 * (double)dev->global_mem_bytes && (dev->type != DEVICE_TYPE_CPU || all[i] <= 1000)) {
       out[n++] = all[i];
     }
@@ -141,7 +141,7 @@ static HclStatus sweep(const BenchRequest *request, Precision precision) {
   if (request->size) {
     TRY(bench_side(request, "swe", &list[n++]));
   } else {
-    n = sides(runtime_device(request->rt), precision, list);
+    n = sides(hcl_runtime_device(request->rt), precision, list);
   }
   TRY(bench_copy_rate(request->rt, precision, &copy_gbs));
   for (int i = 0; i < n; i++) {

@@ -10,7 +10,7 @@
  * - setup (Table 10.3): the RRB factorization of a level system of R = 100 through the solver layer, per grid side;
  * - parity (Table 10.6): 5 implicit steps against 5 R explicit steps for R = 10 to 100, and parity_ratio, the R where
  *   the implicit time first comes down to the explicit time.
- * Every timed region has runtime_finish before and after it and follows 5 warm-up steps from the initial state.
+ * Every timed region has hcl_runtime_finish before and after it and follows 5 warm-up steps from the initial state.
  *
  * Effective bandwidth of an implicit step, the least DRAM traffic counted in REALs per cell: face_predict 14 once,
  * level_assemble 15 and level_update 15 per level solve, and per CG iteration what bench/rrb.c counts per red node
@@ -69,17 +69,17 @@ static HclStatus model_open(const Bench *b, int side, SweScheme scheme, Model *m
   SweConfig config = bench_swe_case1_config(m->dx, b->precision, SWE_ORDERING_HANSEN);
   config.scheme = scheme;
   config.theta = THETA;
-  config.krylov = swe_krylov_defaults();
-  TRY(decomp_create(&grid, &m->decomp));
-  TRY(swe_create(b->request->rt, m->decomp, &config, &m->swe));
+  config.krylov = hcl_swe_krylov_defaults();
+  TRY(hcl_decomp_create(&grid, &m->decomp));
+  TRY(hcl_swe_create(b->request->rt, m->decomp, &config, &m->swe));
   TRY(bench_swe_case1(m->swe, m->decomp, m->dx));
 cleanup:
   return status;
 }
 
 static void model_close(Model *m) {
-  swe_destroy(&m->swe);
-  decomp_destroy(&m->decomp);
+  hcl_swe_destroy(&m->swe);
+  hcl_decomp_destroy(&m->decomp);
 }
 
 /* What a run of steps took: mean wall seconds, level solves and CG iterations per step. */
@@ -94,20 +94,20 @@ static HclStatus time_steps(const Bench *b, Model *m, double dt, int steps, Step
   Runtime *rt = b->request->rt;
   long solves = 0, iterations = 0;
   for (int step = 0; step < WARMUPS; step++) {
-    TRY(swe_step(m->swe, dt));
+    TRY(hcl_swe_step(m->swe, dt));
   }
-  TRY(runtime_finish(rt));
-  double start = progress_now();
-  RuntimeCounts before = runtime_counts(rt);
+  TRY(hcl_runtime_finish(rt));
+  double start = hcl_progress_now();
+  RuntimeCounts before = hcl_runtime_counts(rt);
   for (int step = 0; step < steps; step++) {
-    TRY(swe_step(m->swe, dt));
-    SweSolveStats stats = swe_solve_stats(m->swe);
+    TRY(hcl_swe_step(m->swe, dt));
+    SweSolveStats stats = hcl_swe_solve_stats(m->swe);
     solves += stats.solves;
     iterations += stats.iterations;
   }
   t->used = bench_counts_since(rt, before);
-  TRY(runtime_finish(rt));
-  t->seconds = (progress_now() - start) / steps;
+  TRY(hcl_runtime_finish(rt));
+  t->seconds = (hcl_progress_now() - start) / steps;
   t->solves = (double)solves / steps;
   t->iterations = (double)iterations / steps;
 cleanup:
@@ -128,21 +128,21 @@ cleanup:
 /* Bytes an implicit step moves at least (see the file's head). */
 static double implicit_bytes(const Bench *b, int side, const StepTiming *t) {
   double reals = PREDICT_REALS + SOLVE_REALS * t->solves + ITERATION_REALS * t->iterations;
-  return (double)side * side * reals * (double)precision_bytes(b->precision);
+  return (double)side * side * reals * (double)hcl_precision_bytes(b->precision);
 }
 
 /* ---- the lines ---- */
 
 static void begin_line(JsonObject *j, const Bench *b, const char *name, int side) {
   bench_json_begin(j, b->request, "swe-implicit", name, b->precision);
-  json_integer(j, "size", side);
-  json_integer(j, "ranks", par_size());
+  hcl_json_integer(j, "size", side);
+  hcl_json_integer(j, "ranks", hcl_par_size());
 }
 
 static void end_line(JsonObject *j, const Bench *b) {
-  json_number(j, "copy_gbs", b->copy_gbs);
-  if (par_rank() == 0) {
-    json_print(j, b->request->out);
+  hcl_json_number(j, "copy_gbs", b->copy_gbs);
+  if (hcl_par_rank() == 0) {
+    hcl_json_print(j, b->request->out);
   }
 }
 
@@ -154,30 +154,30 @@ static HclStatus step_time(const Bench *b, int side) {
   TRY(run_fresh(b, side, SWE_SCHEME_EXPLICIT, 1, EXPLICIT_EQUIVALENT, &explicit));
   double bytes = implicit_bytes(b, side, &implicit), gbs = bytes / implicit.seconds * 1e-9;
   double explicit_gbs =
-      (double)side * side * EXPLICIT_REALS * (double)precision_bytes(b->precision) / explicit.seconds * 1e-9;
+      (double)side * side * EXPLICIT_REALS * (double)hcl_precision_bytes(b->precision) / explicit.seconds * 1e-9;
   double explicit_seconds = EXPLICIT_EQUIVALENT * explicit.seconds;
   JsonObject j;
   begin_line(&j, b, "step_time", side);
-  json_number(&j, "ratio", TABLE_RATIO);
-  json_integer(&j, "steps", STEP_TIME_STEPS);
-  json_number(&j, "seconds", implicit.seconds);
-  json_number(&j, "iterations_per_step", implicit.iterations);
-  json_number(&j, "solves_per_step", implicit.solves);
+  hcl_json_number(&j, "ratio", TABLE_RATIO);
+  hcl_json_integer(&j, "steps", STEP_TIME_STEPS);
+  hcl_json_number(&j, "seconds", implicit.seconds);
+  hcl_json_number(&j, "iterations_per_step", implicit.iterations);
+  hcl_json_number(&j, "solves_per_step", implicit.solves);
   bench_json_counts(&j, "step", implicit.used, STEP_TIME_STEPS);
-  json_number(&j, "bytes", bytes);
-  json_number(&j, "gbs", gbs);
-  json_number(&j, "fraction_of_copy", gbs / b->copy_gbs);
-  json_integer(&j, "explicit_steps", EXPLICIT_EQUIVALENT);
-  json_number(&j, "explicit_seconds", explicit_seconds);
-  json_number(&j, "explicit_gbs", explicit_gbs);
-  json_number(&j, "explicit_fraction_of_copy", explicit_gbs / b->copy_gbs);
-  json_number(&j, "implicit_over_explicit", implicit.seconds / explicit_seconds);
-  double largest; /* the device memory of each scheme per cell (swe_device_bytes: what `validate` reports) */
+  hcl_json_number(&j, "bytes", bytes);
+  hcl_json_number(&j, "gbs", gbs);
+  hcl_json_number(&j, "fraction_of_copy", gbs / b->copy_gbs);
+  hcl_json_integer(&j, "explicit_steps", EXPLICIT_EQUIVALENT);
+  hcl_json_number(&j, "explicit_seconds", explicit_seconds);
+  hcl_json_number(&j, "explicit_gbs", explicit_gbs);
+  hcl_json_number(&j, "explicit_fraction_of_copy", explicit_gbs / b->copy_gbs);
+  hcl_json_number(&j, "implicit_over_explicit", implicit.seconds / explicit_seconds);
+  double largest; /* the device memory of each scheme per cell (hcl_swe_device_bytes: what `validate` reports) */
   double cells = (double)side * side;
-  json_number(&j, "device_bytes_per_cell",
-              swe_device_bytes(side, side, b->precision, SWE_SCHEME_IMPLICIT, &largest) / cells);
-  json_number(&j, "explicit_device_bytes_per_cell",
-              swe_device_bytes(side, side, b->precision, SWE_SCHEME_EXPLICIT, &largest) / cells);
+  hcl_json_number(&j, "device_bytes_per_cell",
+                  hcl_swe_device_bytes(side, side, b->precision, SWE_SCHEME_IMPLICIT, &largest) / cells);
+  hcl_json_number(&j, "explicit_device_bytes_per_cell",
+                  hcl_swe_device_bytes(side, side, b->precision, SWE_SCHEME_EXPLICIT, &largest) / cells);
   end_line(&j, b);
 cleanup:
   return status;
@@ -191,11 +191,11 @@ static HclStatus iterations(const Bench *b, int side) {
     TRY(run_fresh(b, side, SWE_SCHEME_IMPLICIT, ITERATION_RATIOS[r], ITERATION_STEPS, &t));
     JsonObject j;
     begin_line(&j, b, "iterations", side);
-    json_number(&j, "ratio", ITERATION_RATIOS[r]);
-    json_integer(&j, "steps", ITERATION_STEPS);
-    json_number(&j, "iterations_per_step", t.iterations);
-    json_number(&j, "solves_per_step", t.solves);
-    json_number(&j, "seconds", t.seconds);
+    hcl_json_number(&j, "ratio", ITERATION_RATIOS[r]);
+    hcl_json_integer(&j, "steps", ITERATION_STEPS);
+    hcl_json_number(&j, "iterations_per_step", t.iterations);
+    hcl_json_number(&j, "solves_per_step", t.solves);
+    hcl_json_number(&j, "seconds", t.seconds);
     end_line(&j, b);
   }
 cleanup:
@@ -207,13 +207,13 @@ cleanup:
  * east of the last column and north of the last row, centre 1 + the sum of the four. */
 static HclStatus fill_level_system(Operator *op, const Decomp *decomp, double dx) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(decomp);
-  const DecompSpec *g = decomp_spec(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
+  const DecompSpec *g = hcl_decomp_spec(decomp);
   size_t count = (size_t)l->nx * l->ny;
   double *values = NULL, dt = TABLE_RATIO * EXPLICIT_STEP_PER_DX * dx, h = 1.0;
   double a = THETA * THETA * GRAVITY * dt * dt * h / (dx * dx);
   Field *matrix[3];
-  TRY(stencil5_fields(op, matrix));
+  TRY(hcl_stencil5_fields(op, matrix));
   TRY_ALLOC(values, 3 * count);
   for (int j = 0; j < l->ny; j++) {
     for (int i = 0; i < l->nx; i++) {
@@ -227,14 +227,14 @@ static HclStatus fill_level_system(Operator *op, const Decomp *decomp, double dx
     }
   }
   for (int f = 0; f < 3; f++) {
-    TRY(field_write_owned(matrix[f], values + (size_t)f * count));
+    TRY(hcl_field_write_owned(matrix[f], values + (size_t)f * count));
   }
 cleanup:
   free(values);
   return status;
 }
 
-/* Table 10.3: the RRB factorization of the level system (precond_setup), mean of SETUP_REPEATS after
+/* Table 10.3: the RRB factorization of the level system (hcl_precond_setup), mean of SETUP_REPEATS after
  * SETUP_WARMUPS (the first makes the factorization's buffers). */
 static HclStatus setup(const Bench *b, int side) {
   HclStatus status = HCL_OK;
@@ -244,35 +244,35 @@ static HclStatus setup(const Bench *b, int side) {
   Precond *pc = NULL;
   DecompSpec grid = {.nx = side, .ny = side};
   double total = 0;
-  TRY(decomp_create(&grid, &decomp));
-  TRY(stencil5_create(rt, decomp, b->precision, &op));
+  TRY(hcl_decomp_create(&grid, &decomp));
+  TRY(hcl_stencil5_create(rt, decomp, b->precision, &op));
   TRY(fill_level_system(op, decomp, BASIN / side));
-  TRY(rrb_precond_create(RRB_DEPTH_DEFAULT, &pc));
-  TRY(operator_setup(op));
+  TRY(hcl_rrb_precond_create(RRB_DEPTH_DEFAULT, &pc));
+  TRY(hcl_operator_setup(op));
   for (int r = 0; r < SETUP_WARMUPS; r++) {
-    TRY(precond_setup(pc, op));
+    TRY(hcl_precond_setup(pc, op));
   }
   for (int r = 0; r < SETUP_REPEATS; r++) {
-    TRY(runtime_finish(rt));
-    double start = progress_now();
-    TRY(precond_setup(pc, op));
-    TRY(runtime_finish(rt));
-    total += progress_now() - start;
+    TRY(hcl_runtime_finish(rt));
+    double start = hcl_progress_now();
+    TRY(hcl_precond_setup(pc, op));
+    TRY(hcl_runtime_finish(rt));
+    total += hcl_progress_now() - start;
   }
   JsonObject j;
   begin_line(&j, b, "setup", side);
-  json_number(&j, "ratio", TABLE_RATIO);
-  json_integer(&j, "repeats", SETUP_REPEATS);
-  if (rrb_precond_factor(pc)) { /* one rank */
-    json_integer(&j, "levels", rrb_factor_layout(rrb_precond_factor(pc))->nlevels + 1);
+  hcl_json_number(&j, "ratio", TABLE_RATIO);
+  hcl_json_integer(&j, "repeats", SETUP_REPEATS);
+  if (hcl_rrb_precond_factor(pc)) { /* one rank */
+    hcl_json_integer(&j, "levels", hcl_rrb_factor_layout(hcl_rrb_precond_factor(pc))->nlevels + 1);
   }
-  json_number(&j, "seconds", total / SETUP_REPEATS);
-  json_number(&j, "ms", total / SETUP_REPEATS * 1e3);
+  hcl_json_number(&j, "seconds", total / SETUP_REPEATS);
+  hcl_json_number(&j, "ms", total / SETUP_REPEATS * 1e3);
   end_line(&j, b);
 cleanup:
-  precond_destroy(&pc);
-  operator_destroy(&op);
-  decomp_destroy(&decomp);
+  hcl_precond_destroy(&pc);
+  hcl_operator_destroy(&op);
+  hcl_decomp_destroy(&decomp);
   return status;
 }
 
@@ -304,21 +304,21 @@ static HclStatus parity(const Bench *b, int side) {
     quotient[r] = implicit_seconds / explicit_seconds;
     JsonObject j;
     begin_line(&j, b, "parity", side);
-    json_number(&j, "ratio", PARITY_RATIOS[r]);
-    json_integer(&j, "steps", PARITY_STEPS);
-    json_number(&j, "seconds", implicit_seconds);
-    json_number(&j, "iterations_per_step", implicit.iterations);
-    json_integer(&j, "explicit_steps", explicit_steps);
-    json_number(&j, "explicit_seconds", explicit_seconds);
-    json_number(&j, "implicit_over_explicit", quotient[r]);
+    hcl_json_number(&j, "ratio", PARITY_RATIOS[r]);
+    hcl_json_integer(&j, "steps", PARITY_STEPS);
+    hcl_json_number(&j, "seconds", implicit_seconds);
+    hcl_json_number(&j, "iterations_per_step", implicit.iterations);
+    hcl_json_integer(&j, "explicit_steps", explicit_steps);
+    hcl_json_number(&j, "explicit_seconds", explicit_seconds);
+    hcl_json_number(&j, "implicit_over_explicit", quotient[r]);
     end_line(&j, b);
   }
   JsonObject j;
   begin_line(&j, b, "parity_ratio", side);
-  json_number(&j, "parity_ratio", parity_ratio(quotient));
-  json_bool(&j, "at_first_ratio", quotient[0] <= 1); /* parity_ratio is then the first ratio, an upper bound */
-  json_number(&j, "first_ratio", PARITY_RATIOS[0]);
-  json_number(&j, "last_ratio", PARITY_RATIOS[PARITY_RATIO_COUNT - 1]);
+  hcl_json_number(&j, "parity_ratio", parity_ratio(quotient));
+  hcl_json_bool(&j, "at_first_ratio", quotient[0] <= 1); /* parity_ratio is then the first ratio, an upper bound */
+  hcl_json_number(&j, "first_ratio", PARITY_RATIOS[0]);
+  hcl_json_number(&j, "last_ratio", PARITY_RATIOS[PARITY_RATIO_COUNT - 1]);
   end_line(&j, b);
 cleanup:
   return status;
@@ -329,14 +329,15 @@ cleanup:
 /* Whether the implicit model of side takes at most half the device's memory. */
 static bool fits(const DeviceInfo *dev, Precision precision, int side) {
   double largest = 0;
-  return swe_device_bytes(side, side, precision, SWE_SCHEME_IMPLICIT, &largest) <= 0.5 * (double)dev->global_mem_bytes;
+  return hcl_swe_device_bytes(side, side, precision, SWE_SCHEME_IMPLICIT, &largest) <=
+         0.5 * (double)dev->global_mem_bytes;
 }
 
 /* The sides of one table that fit: from gpu on GPUs, from cpu on CPUs (the whole bench in minutes on two cores),
  * or --size alone. */
 static HclStatus table_sides(const Bench *b, const int *gpu, int ngpu, const int *cpu, int ncpu, int out[], int *n) {
   HclStatus status = HCL_OK;
-  const DeviceInfo *dev = runtime_device(b->request->rt);
+  const DeviceInfo *dev = hcl_runtime_device(b->request->rt);
   bool on_cpu = dev->type == DEVICE_TYPE_CPU;
   const int *all = on_cpu ? cpu : gpu;
   *n = 0;
@@ -349,8 +350,8 @@ static HclStatus table_sides(const Bench *b, const int *gpu, int ngpu, const int
     if (fits(dev, b->precision, all[i])) {
       out[(*n)++] = all[i];
     } else {
-      log_info("swe-implicit: side %d skipped: the implicit model needs more than half of '%s''s memory", all[i],
-               dev->device_name);
+      hcl_log_info("swe-implicit: side %d skipped: the implicit model needs more than half of '%s''s memory", all[i],
+                   dev->device_name);
     }
   }
 cleanup:

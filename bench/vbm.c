@@ -7,7 +7,7 @@
  * the step half leapfrog's limit. Per precision and size, after WARMUP frames:
  * - frame: the mean wall time of FRAMES frames run as a run runs them (nothing waited for but CG's scalars), frames
  *   per second, CG iterations per frame, launches and waits per frame, and the effective bandwidth;
- * - parts: another FRAMES frames with each part waited for and timed (vbm_set_timed): the right-hand side, the
+ * - parts: another FRAMES frames with each part waited for and timed (hcl_vbm_set_timed): the right-hand side, the
  *   solve, the update; their sum exceeds the frame's time by the waits.
  * Effective bandwidth, the least DRAM traffic per cell in REALs: the update 16 (zeta, phi at both levels, psi, the
  * depth, the faces' h D, the current, the sponges' rate and targets and the ships' pressure read; zeta and phi
@@ -59,8 +59,8 @@ typedef struct {
 } Basin;
 
 static void basin_close(Basin *b) {
-  vbm_destroy(&b->vbm);
-  decomp_destroy(&b->decomp);
+  hcl_vbm_destroy(&b->vbm);
+  hcl_decomp_destroy(&b->decomp);
 }
 
 static HclStatus basin_open(const Bench *b, int side, Basin *basin) {
@@ -73,9 +73,9 @@ static HclStatus basin_open(const Bench *b, int side, Basin *basin) {
                       .sponge = {SPONGE, SPONGE, SPONGE, SPONGE},
                       .sponge_strength = 1,
                       .precision = b->precision,
-                      .krylov = vbm_krylov_defaults()};
-  TRY(decomp_create(&grid, &basin->decomp));
-  const DecompLocal *l = decomp_local(basin->decomp);
+                      .krylov = hcl_vbm_krylov_defaults()};
+  TRY(hcl_decomp_create(&grid, &basin->decomp));
+  const DecompLocal *l = hcl_decomp_local(basin->decomp);
   size_t n = (size_t)l->nx * l->ny;
   TRY_ALLOC(depth, n);
   TRY_ALLOC(zero, n);
@@ -83,11 +83,11 @@ static HclStatus basin_open(const Bench *b, int side, Basin *basin) {
     depth[p] = DEPTH;
     zero[p] = 0;
   }
-  TRY(vbm_create(b->request->rt, basin->decomp, &config, &basin->vbm));
-  TRY(vbm_set_state(basin->vbm, depth, zero, zero, NULL, NULL));
+  TRY(hcl_vbm_create(b->request->rt, basin->decomp, &config, &basin->vbm));
+  TRY(hcl_vbm_set_state(basin->vbm, depth, zero, zero, NULL, NULL));
   basin->crossing.extent = side * SPACING;
-  TRY(vbm_set_ships(basin->vbm, 1, place_ship, &basin->crossing));
-  basin->dt = 0.5 * vbm_stable_step(GRAVITY, DEPTH, 0, SPACING, SPACING, 0, 0);
+  TRY(hcl_vbm_set_ships(basin->vbm, 1, place_ship, &basin->crossing));
+  basin->dt = 0.5 * hcl_vbm_stable_step(GRAVITY, DEPTH, 0, SPACING, SPACING, 0, 0);
 cleanup:
   free(depth);
   free(zero);
@@ -98,9 +98,9 @@ cleanup:
 static HclStatus run_frames(Basin *basin, int frames, double seconds[VBM_PARTS], long *iterations) {
   HclStatus status = HCL_OK;
   for (int f = 0; f < frames; f++) {
-    TRY(vbm_step(basin->vbm, basin->t, basin->dt));
+    TRY(hcl_vbm_step(basin->vbm, basin->t, basin->dt));
     basin->t += basin->dt;
-    VbmSolveStats stats = vbm_solve_stats(basin->vbm);
+    VbmSolveStats stats = hcl_vbm_solve_stats(basin->vbm);
     *iterations += stats.iterations;
     for (int part = 0; seconds && part < VBM_PARTS; part++) {
       seconds[part] += stats.seconds[part];
@@ -119,40 +119,40 @@ static HclStatus bench_size(const Bench *b, int side) {
   TRY(basin_open(b, side, &basin));
   TRY(run_frames(&basin, WARMUP, NULL, &iterations));
   iterations = 0;
-  TRY(runtime_finish(rt));
-  RuntimeCounts before = runtime_counts(rt);
-  double start = progress_now();
+  TRY(hcl_runtime_finish(rt));
+  RuntimeCounts before = hcl_runtime_counts(rt);
+  double start = hcl_progress_now();
   TRY(run_frames(&basin, FRAMES, NULL, &iterations));
-  TRY(runtime_finish(rt));
-  double seconds = (progress_now() - start) / FRAMES;
+  TRY(hcl_runtime_finish(rt));
+  double seconds = (hcl_progress_now() - start) / FRAMES;
   RuntimeCounts used = bench_counts_since(rt, before);
-  vbm_set_timed(basin.vbm, true);
+  hcl_vbm_set_timed(basin.vbm, true);
   TRY(run_frames(&basin, FRAMES, parts, &timed_iterations));
   double cells = (double)side * side, per_frame = (double)iterations / FRAMES;
-  double bytes = cells * (UPDATE_REALS + RHS_REALS + ITERATION_REALS * per_frame) * precision_bytes(b->precision);
+  double bytes = cells * (UPDATE_REALS + RHS_REALS + ITERATION_REALS * per_frame) * hcl_precision_bytes(b->precision);
   double gbs = bytes / seconds * 1e-9, largest;
   JsonObject j;
   bench_json_begin(&j, b->request, "vbm", "frame", b->precision);
-  json_integer(&j, "size", side);
-  json_number(&j, "nodes", cells);
-  json_integer(&j, "ranks", par_size());
-  json_integer(&j, "frames", FRAMES);
-  json_number(&j, "dt", basin.dt);
-  json_number(&j, "seconds_per_frame", seconds);
-  json_number(&j, "frames_per_second", 1 / seconds);
-  json_number(&j, "iterations_per_frame", per_frame);
+  hcl_json_integer(&j, "size", side);
+  hcl_json_number(&j, "nodes", cells);
+  hcl_json_integer(&j, "ranks", hcl_par_size());
+  hcl_json_integer(&j, "frames", FRAMES);
+  hcl_json_number(&j, "dt", basin.dt);
+  hcl_json_number(&j, "seconds_per_frame", seconds);
+  hcl_json_number(&j, "frames_per_second", 1 / seconds);
+  hcl_json_number(&j, "iterations_per_frame", per_frame);
   bench_json_counts(&j, "frame", used, FRAMES);
-  json_number(&j, "rhs_seconds", parts[VBM_PART_RHS] / FRAMES);
-  json_number(&j, "solve_seconds", parts[VBM_PART_SOLVE] / FRAMES);
-  json_number(&j, "update_seconds", parts[VBM_PART_UPDATE] / FRAMES);
-  json_number(&j, "timed_iterations_per_frame", (double)timed_iterations / FRAMES);
-  json_number(&j, "bytes_per_frame", bytes);
-  json_number(&j, "gbs", gbs);
-  json_number(&j, "copy_gbs", b->copy_gbs);
-  json_number(&j, "fraction_of_copy", gbs / b->copy_gbs);
-  json_number(&j, "device_bytes_per_node", vbm_device_bytes(side, side, b->precision, false, &largest) / cells);
-  if (par_rank() == 0) {
-    json_print(&j, b->request->out);
+  hcl_json_number(&j, "rhs_seconds", parts[VBM_PART_RHS] / FRAMES);
+  hcl_json_number(&j, "solve_seconds", parts[VBM_PART_SOLVE] / FRAMES);
+  hcl_json_number(&j, "update_seconds", parts[VBM_PART_UPDATE] / FRAMES);
+  hcl_json_number(&j, "timed_iterations_per_frame", (double)timed_iterations / FRAMES);
+  hcl_json_number(&j, "bytes_per_frame", bytes);
+  hcl_json_number(&j, "gbs", gbs);
+  hcl_json_number(&j, "copy_gbs", b->copy_gbs);
+  hcl_json_number(&j, "fraction_of_copy", gbs / b->copy_gbs);
+  hcl_json_number(&j, "device_bytes_per_node", hcl_vbm_device_bytes(side, side, b->precision, false, &largest) / cells);
+  if (hcl_par_rank() == 0) {
+    hcl_json_print(&j, b->request->out);
   }
 cleanup:
   basin_close(&basin);
@@ -163,7 +163,7 @@ static HclStatus bench_precision(const BenchRequest *request, Precision precisio
   HclStatus status = HCL_OK;
   Bench b = {.request = request, .precision = precision};
   static const int gpu_sides[] = {1024, 2048, 4096}, cpu_sides[] = {256, 512};
-  bool cpu = runtime_exact_grid(runtime_device(request->rt));
+  bool cpu = hcl_runtime_exact_grid(hcl_runtime_device(request->rt));
   const int *sides = cpu ? cpu_sides : gpu_sides;
   int count = cpu ? 2 : 3, given = 0;
   TRY(bench_copy_rate(request->rt, precision, &b.copy_gbs));

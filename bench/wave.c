@@ -9,13 +9,13 @@
  * wave, so every step is representative from the first. The Laplace solver runs to the paper's Table 4 tolerances
  * (rtol 1e-4, atol 1e-5 on the 2-norm) with its default V(1,1) cycle and K max. Reported per step, after a warm-up
  * (kernel builds, first launches), over STEPS steps (one wave period):
- * - solve_ms, rates_ms, relax_ms: wave_step's own split (it waits for the queue after each part), the Laplace
+ * - solve_ms, rates_ms, relax_ms: hcl_wave_step's own split (it waits for the queue after each part), the Laplace
  *   solves with their extrapolated guesses, the surface conditions and stage updates, the relaxation zones;
  * - output_ms: eta read to the host, what writing a map costs the time loop before the file system;
  * - step_ms: a second pass of STEPS steps without the waits (the time loop as a run drives it), and from it
  *   steps_per_s and real_time_ratio, simulated seconds per wall second (dt / step_ms);
  * - iterations_per_solve: defect-correction iterations per Laplace solve, over both passes;
- * - gbs, fraction_of_copy: the traffic every launch of one step declares (runtime_launch's bytes: the arrays each
+ * - gbs, fraction_of_copy: the traffic every launch of one step declares (hcl_runtime_launch's bytes: the arrays each
  *   kernel must read and write) per step_ms, against the copy rate measured in the same run.
  * Sizes 129, 257, 513, 1025 on GPUs, 129 and 257 on CPUs; --size N for one. Mixed precision unless --precision.
  * Each size runs twice, "grid" naming the run: on the Cartesian grid, and on mapping.h's skewed rectangle of the
@@ -52,9 +52,9 @@ typedef struct {
 } Tank;
 
 static void tank_close(Tank *t) {
-  wave_destroy(&t->wave);
-  decomp_destroy(&t->decomp);
-  wave_incident_free(&t->incident);
+  hcl_wave_destroy(&t->wave);
+  hcl_decomp_destroy(&t->decomp);
+  hcl_wave_incident_free(&t->incident);
   free(t->eta);
   free(t->phi);
   *t = (Tank){0};
@@ -72,14 +72,14 @@ static WaveZone zone(WaveZoneKind kind, double x0, double x1, double width, Wave
 }
 
 static WaveConfig tank_config(int n, LaplacePrecision precision, double length, double dx) {
-  WaveConfig c = wave_config_default();
+  WaveConfig c = hcl_wave_config_default();
   c.laplace.dx = c.laplace.dy = dx;
   c.laplace.nz = NZ;
   c.laplace.order = ORDER;
   c.laplace.precision = precision;
   /* Table 4's tolerances, in every precision (single's rounding floor is about 1e-6 of rms(b), test_laplace). */
   c.laplace.krylov.rtol = 1e-4;
-  c.laplace.krylov.atol = laplace_rms_atol(1e-5, n, n, NZ);
+  c.laplace.krylov.atol = hcl_laplace_rms_atol(1e-5, n, n, NZ);
   double side = (n - 1) * dx;
   c.nzones = 2;
   c.zones[0] = zone(WAVE_ZONE_GENERATE, 0, length, side, WAVE_INWARD_PLUS_X);
@@ -92,22 +92,22 @@ static HclStatus tank_open(Runtime *rt, int n, LaplacePrecision precision, bool 
   HclStatus status = HCL_OK;
   double *h = NULL;
   RegularWave linear;
-  RegularWaveSpec spec = waves_regular_spec_default();
+  RegularWaveSpec spec = hcl_waves_regular_spec_default();
   spec.depth = DEPTH;
   spec.height = HEIGHT;
   spec.period = PERIOD;
   *t = (Tank){.dt = PERIOD / STEPS_PER_PERIOD};
-  TRY(waves_solve_linear(&spec, &linear));
-  TRY(wave_incident_regular(&linear, 0, 0, &t->incident));
+  TRY(hcl_waves_solve_linear(&spec, &linear));
+  TRY(hcl_wave_incident_regular(&linear, 0, 0, &t->incident));
   t->dx = linear.length / POINTS_PER_WAVELENGTH;
   if (skewed) {
     double side = (n - 1) * t->dx;
     t->rectangle = (MappingRectangle){.lx = side, .ly = side, .dx = t->dx, .dy = t->dx, .stretch = 0.15, .skew = 0.15};
-    t->map = (Mapping){mapping_rectangle_point, &t->rectangle, "bench wave's skewed rectangle"};
+    t->map = (Mapping){hcl_mapping_rectangle_point, &t->rectangle, "bench wave's skewed rectangle"};
   }
   DecompSpec grid = {.nx = n, .ny = n};
-  TRY(decomp_create(&grid, &t->decomp));
-  const DecompLocal *l = decomp_local(t->decomp);
+  TRY(hcl_decomp_create(&grid, &t->decomp));
+  const DecompLocal *l = hcl_decomp_local(t->decomp);
   size_t count = (size_t)l->nx * l->ny;
   TRY_ALLOC(h, count);
   TRY_ALLOC(t->eta, count);
@@ -117,18 +117,18 @@ static HclStatus tank_open(Runtime *rt, int n, LaplacePrecision precision, bool 
       size_t at = (size_t)j * l->nx + i;
       double x = (l->x0 + i) * t->dx, y = (l->y0 + j) * t->dx;
       if (skewed) {
-        mapping_rectangle_point(&t->rectangle, l->x0 + i, l->y0 + j, &x, &y);
+        hcl_mapping_rectangle_point(&t->rectangle, l->x0 + i, l->y0 + j, &x, &y);
       }
       h[at] = DEPTH;
-      t->eta[at] = wave_incident_eta(&t->incident, x, y, 0);
-      t->phi[at] = wave_incident_phi(&t->incident, x, y, 0);
+      t->eta[at] = hcl_wave_incident_eta(&t->incident, x, y, 0);
+      t->phi[at] = hcl_wave_incident_phi(&t->incident, x, y, 0);
     }
   }
   WaveConfig c = tank_config(n, precision, linear.length, t->dx);
   c.laplace.map = skewed ? &t->map : NULL;
-  TRY(wave_create(rt, t->decomp, &c, h, &t->wave));
-  TRY(wave_set_incident(t->wave, &t->incident));
-  TRY(wave_set_state(t->wave, 0, t->eta, t->phi));
+  TRY(hcl_wave_create(rt, t->decomp, &c, h, &t->wave));
+  TRY(hcl_wave_set_incident(t->wave, &t->incident));
+  TRY(hcl_wave_set_state(t->wave, 0, t->eta, t->phi));
 cleanup:
   free(h);
   if (status != HCL_OK) {
@@ -144,15 +144,15 @@ typedef struct {
   RuntimeCounts used; /* the launches and waits of free_pass's STEPS steps */
 } StepFigures;
 
-/* STEPS steps with wave_step's split, each followed by eta read to the host. */
+/* STEPS steps with hcl_wave_step's split, each followed by eta read to the host. */
 static HclStatus split_pass(Tank *t, StepFigures *f) {
   HclStatus status = HCL_OK;
   for (int s = 0; s < STEPS; s++) {
     WaveStepStats stats;
-    TRY(wave_step(t->wave, t->dt, true, &stats));
-    double start = progress_now();
-    TRY(field_read_owned(wave_eta(t->wave), t->eta));
-    f->output += (progress_now() - start) / STEPS;
+    TRY(hcl_wave_step(t->wave, t->dt, true, &stats));
+    double start = hcl_progress_now();
+    TRY(hcl_field_read_owned(hcl_wave_eta(t->wave), t->eta));
+    f->output += (hcl_progress_now() - start) / STEPS;
     f->solve += stats.solve_seconds / STEPS;
     f->rates += stats.rates_seconds / STEPS;
     f->relax += stats.relax_seconds / STEPS;
@@ -166,18 +166,18 @@ cleanup:
 /* STEPS steps as a run's time loop drives them (no waits but the solver's reductions). */
 static HclStatus free_pass(Runtime *rt, Tank *t, StepFigures *f) {
   HclStatus status = HCL_OK;
-  TRY(runtime_finish(rt));
-  double start = progress_now();
-  RuntimeCounts before = runtime_counts(rt);
+  TRY(hcl_runtime_finish(rt));
+  double start = hcl_progress_now();
+  RuntimeCounts before = hcl_runtime_counts(rt);
   for (int s = 0; s < STEPS; s++) {
     WaveStepStats stats;
-    TRY(wave_step(t->wave, t->dt, false, &stats));
+    TRY(hcl_wave_step(t->wave, t->dt, false, &stats));
     f->iterations += stats.iterations;
     f->solves += stats.solves;
   }
   f->used = bench_counts_since(rt, before);
-  TRY(runtime_finish(rt));
-  f->step = (progress_now() - start) / STEPS;
+  TRY(hcl_runtime_finish(rt));
+  f->step = (hcl_progress_now() - start) / STEPS;
 cleanup:
   return status;
 }
@@ -187,13 +187,13 @@ static HclStatus step_bytes(Runtime *rt, Tank *t, double *bytes) {
   HclStatus status = HCL_OK;
   double seconds = 0;
   WaveStepStats stats;
-  runtime_set_profile(rt, true);
-  TRY(runtime_profile_clear(rt));
-  TRY(wave_step(t->wave, t->dt, false, &stats));
-  TRY(runtime_profile_total(rt, &seconds, bytes));
-  TRY(runtime_profile_clear(rt));
+  hcl_runtime_set_profile(rt, true);
+  TRY(hcl_runtime_profile_clear(rt));
+  TRY(hcl_wave_step(t->wave, t->dt, false, &stats));
+  TRY(hcl_runtime_profile_total(rt, &seconds, bytes));
+  TRY(hcl_runtime_profile_clear(rt));
 cleanup:
-  runtime_set_profile(rt, false);
+  hcl_runtime_set_profile(rt, false);
   return status;
 }
 
@@ -206,32 +206,32 @@ static void print_step(const BenchRequest *request, int n, LaplacePrecision prec
   JsonObject j;
   double gbs = f->bytes / f->step * 1e-9;
   bench_json_begin(&j, request, "wave", "step", precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE);
-  json_string(&j, "mode", mode_name(precision));
-  json_string(&j, "grid", t->map.point ? "skewed" : "cartesian");
-  json_integer(&j, "size", n);
-  json_integer(&j, "nz", NZ);
-  json_integer(&j, "order", ORDER);
-  json_integer(&j, "levels", laplace_levels(wave_laplace(t->wave)));
-  json_number(&j, "dx", t->dx);
-  json_number(&j, "dt", t->dt);
-  json_integer(&j, "steps", STEPS);
-  json_number(&j, "solve_ms", f->solve * 1e3);
-  json_number(&j, "rates_ms", f->rates * 1e3);
-  json_number(&j, "relax_ms", f->relax * 1e3);
-  json_number(&j, "output_ms", f->output * 1e3);
-  json_number(&j, "step_ms", f->step * 1e3);
-  json_number(&j, "seconds", f->step);
-  json_number(&j, "iterations_per_solve", (double)f->iterations / f->solves);
+  hcl_json_string(&j, "mode", mode_name(precision));
+  hcl_json_string(&j, "grid", t->map.point ? "skewed" : "cartesian");
+  hcl_json_integer(&j, "size", n);
+  hcl_json_integer(&j, "nz", NZ);
+  hcl_json_integer(&j, "order", ORDER);
+  hcl_json_integer(&j, "levels", hcl_laplace_levels(hcl_wave_laplace(t->wave)));
+  hcl_json_number(&j, "dx", t->dx);
+  hcl_json_number(&j, "dt", t->dt);
+  hcl_json_integer(&j, "steps", STEPS);
+  hcl_json_number(&j, "solve_ms", f->solve * 1e3);
+  hcl_json_number(&j, "rates_ms", f->rates * 1e3);
+  hcl_json_number(&j, "relax_ms", f->relax * 1e3);
+  hcl_json_number(&j, "output_ms", f->output * 1e3);
+  hcl_json_number(&j, "step_ms", f->step * 1e3);
+  hcl_json_number(&j, "seconds", f->step);
+  hcl_json_number(&j, "iterations_per_solve", (double)f->iterations / f->solves);
   bench_json_counts(&j, "step", f->used, STEPS);
-  json_number(&j, "steps_per_s", 1 / f->step);
-  json_number(&j, "real_time_ratio", t->dt / f->step);
-  json_number(&j, "bytes_per_step", f->bytes);
-  json_number(&j, "gbs", gbs);
-  json_number(&j, "copy_gbs", copy_gbs);
-  json_number(&j, "fraction_of_copy", gbs / copy_gbs);
-  json_number(&j, "device_bytes", wave_device_bytes(t->wave));
-  if (par_rank() == 0) {
-    json_print(&j, request->out);
+  hcl_json_number(&j, "steps_per_s", 1 / f->step);
+  hcl_json_number(&j, "real_time_ratio", t->dt / f->step);
+  hcl_json_number(&j, "bytes_per_step", f->bytes);
+  hcl_json_number(&j, "gbs", gbs);
+  hcl_json_number(&j, "copy_gbs", copy_gbs);
+  hcl_json_number(&j, "fraction_of_copy", gbs / copy_gbs);
+  hcl_json_number(&j, "device_bytes", hcl_wave_device_bytes(t->wave));
+  if (hcl_par_rank() == 0) {
+    hcl_json_print(&j, request->out);
   }
 }
 
@@ -244,13 +244,13 @@ static HclStatus measure_size(const BenchRequest *request, int n, LaplacePrecisi
   TRY(tank_open(rt, n, precision, skewed, &t));
   for (int s = 0; s < WARM_STEPS; s++) {
     WaveStepStats stats;
-    TRY(wave_step(t.wave, t.dt, true, &stats));
+    TRY(hcl_wave_step(t.wave, t.dt, true, &stats));
   }
-  TRY(field_read_owned(wave_eta(t.wave), t.eta));
+  TRY(hcl_field_read_owned(hcl_wave_eta(t.wave), t.eta));
   TRY(split_pass(&t, &f));
   TRY(free_pass(rt, &t, &f));
   TRY(step_bytes(rt, &t, &f.bytes));
-  TRY(wave_check(t.wave, 0.5)); /* the figures are of a sane run */
+  TRY(hcl_wave_check(t.wave, 0.5)); /* the figures are of a sane run */
   print_step(request, n, precision, &t, &f, copy_gbs);
 cleanup:
   tank_close(&t);
@@ -259,7 +259,7 @@ cleanup:
 
 HclStatus bench_wave(const BenchRequest *request) {
   HclStatus status = HCL_OK;
-  const DeviceInfo *dev = runtime_device(request->rt);
+  const DeviceInfo *dev = hcl_runtime_device(request->rt);
   const int gpu_sizes[] = {129, 257, 513, 1025}, cpu_sizes[] = {129, 257};
   int side = 0, nsizes = dev->type == DEVICE_TYPE_CPU ? 2 : 4;
   const int *sizes = dev->type == DEVICE_TYPE_CPU ? cpu_sizes : gpu_sizes;
@@ -277,7 +277,7 @@ HclStatus bench_wave(const BenchRequest *request) {
     precision = request->precision == PRECISION_DOUBLE ? LAPLACE_DOUBLE : LAPLACE_SINGLE;
   } else if (!dev->fp64) {
     precision = LAPLACE_SINGLE;
-    log_info("bench wave: device without fp64: single precision");
+    hcl_log_info("bench wave: device without fp64: single precision");
   }
   double copy_gbs = 0;
   TRY(bench_copy_rate(request->rt, precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE, &copy_gbs));
@@ -301,35 +301,35 @@ static void print_hump(const BenchRequest *request, int n, const WaveHumpPaperEn
   static const char *const guesses[] = {"", "last", "linear", "quadratic"};
   JsonObject j;
   bench_json_begin(&j, request, "wave-table4", "hump", PRECISION_DOUBLE);
-  json_string(&j, "mode", "mixed");
-  json_string(&j, "criterion", criterion == WAVE_HUMP_TWO_NORM ? "two_norm" : "rms");
-  json_string(&j, "guess",
-              guesses[c->extrapolation]); /* each solve's first guess: extrapolated, or the last solution */
-  json_integer(&j, "size", n);
-  json_integer(&j, "nz", c->laplace.nz);
-  json_number(&j, "aspect", paper->aspect);
-  json_integer(&j, "k", paper->levels); /* -1: as many as the grid allows */
-  json_integer(&j, "k_used", a->levels - 1);
-  json_number(&j, "dx", c->laplace.dx);
-  json_number(&j, "dt", a->dt);
-  json_number(&j, "courant", WAVE_HUMP_COURANT);
-  json_bool(&j, "converged", converged); /* false: a solve ran out of iterations after `steps` steps */
-  json_integer(&j, "steps", a->steps);
-  json_integer(&j, "solves", a->solves);
-  json_number(&j, "iterations", a->iterations);
-  json_number(&j, "last_change", a->last_change);
-  json_number(&j, "solve_ms", a->solve_seconds * 1e3);
-  json_number(&j, "seconds", a->solve_seconds);
-  json_number(&j, "paper_iterations", paper->iterations);
-  if (par_rank() == 0) {
-    json_print(&j, request->out);
+  hcl_json_string(&j, "mode", "mixed");
+  hcl_json_string(&j, "criterion", criterion == WAVE_HUMP_TWO_NORM ? "two_norm" : "rms");
+  hcl_json_string(&j, "guess",
+                  guesses[c->extrapolation]); /* each solve's first guess: extrapolated, or the last solution */
+  hcl_json_integer(&j, "size", n);
+  hcl_json_integer(&j, "nz", c->laplace.nz);
+  hcl_json_number(&j, "aspect", paper->aspect);
+  hcl_json_integer(&j, "k", paper->levels); /* -1: as many as the grid allows */
+  hcl_json_integer(&j, "k_used", a->levels - 1);
+  hcl_json_number(&j, "dx", c->laplace.dx);
+  hcl_json_number(&j, "dt", a->dt);
+  hcl_json_number(&j, "courant", WAVE_HUMP_COURANT);
+  hcl_json_bool(&j, "converged", converged); /* false: a solve ran out of iterations after `steps` steps */
+  hcl_json_integer(&j, "steps", a->steps);
+  hcl_json_integer(&j, "solves", a->solves);
+  hcl_json_number(&j, "iterations", a->iterations);
+  hcl_json_number(&j, "last_change", a->last_change);
+  hcl_json_number(&j, "solve_ms", a->solve_seconds * 1e3);
+  hcl_json_number(&j, "seconds", a->solve_seconds);
+  hcl_json_number(&j, "paper_iterations", paper->iterations);
+  if (hcl_par_rank() == 0) {
+    hcl_json_print(&j, request->out);
   }
 }
 
 HclStatus bench_wave_table4(const BenchRequest *request) {
   HclStatus status = HCL_OK;
   int n = HUMP_DEFAULT_SIZE;
-  const DeviceInfo *dev = runtime_device(request->rt);
+  const DeviceInfo *dev = hcl_runtime_device(request->rt);
   REQUIRE(dev->fp64, HCL_ENODEVICE, "bench wave-table4 runs in mixed precision: device '%s' has no fp64",
           dev->device_name);
   REQUIRE(!request->precision_given, HCL_EUSAGE, "bench wave-table4 runs in mixed precision only (no --precision)");
@@ -346,15 +346,15 @@ HclStatus bench_wave_table4(const BenchRequest *request) {
   } runs[] = {{WAVE_HUMP_TWO_NORM, 2}, {WAVE_HUMP_TWO_NORM, 1}, {WAVE_HUMP_RMS, 2}};
   for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
     for (int row = 0; row < WAVE_HUMP_TABLE4_ROWS; row++) {
-      const WaveHumpPaperEntry *paper = &WAVE_HUMP_TABLE4[row];
-      WaveConfig config = wave_hump_table4_config(n, paper->aspect, paper->levels, runs[r].criterion);
+      const WaveHumpPaperEntry *paper = &HCL_WAVE_HUMP_TABLE4[row];
+      WaveConfig config = hcl_wave_hump_table4_config(n, paper->aspect, paper->levels, runs[r].criterion);
       config.extrapolation = runs[r].extrapolation;
       WaveHumpAverage average;
-      status = wave_hump_average(request->rt, n, &config, HUMP_STEPS, &average);
+      status = hcl_wave_hump_average(request->rt, n, &config, HUMP_STEPS, &average);
       bool converged = status != HCL_ENOTCONVERGED;
       if (!converged) { /* a K too weak for the aspect ratio: a result of the table */
-        log_info("bench wave-table4: %s", status_message());
-        status_clear();
+        hcl_log_info("bench wave-table4: %s", hcl_status_message());
+        hcl_status_clear();
         status = HCL_OK;
       }
       TRY(status);

@@ -11,8 +11,8 @@
 int main(void) {
   DeviceInfo *devices = NULL;
   int count = 0;
-  if (device_list(&devices, &count) != HCL_OK) {
-    fprintf(stderr, "%s\n", status_message());
+  if (hcl_device_list(&devices, &count) != HCL_OK) {
+    fprintf(stderr, "%s\n", hcl_status_message());
     return 1;
   }
   for (int i = 0; i < count; i++) {
@@ -25,8 +25,8 @@ int main(void) {
     y[k] = 0.03 * cos(omega * t[k] - 0.5) + 0.004 * cos(2 * omega * t[k] - 1.0);
   }
   Harmonics fit;
-  if (harmonics_fit(t, y, 400, omega, 2, &fit) != HCL_OK) {
-    fprintf(stderr, "%s\n", status_message());
+  if (hcl_harmonics_fit(t, y, 400, omega, 2, &fit) != HCL_OK) {
+    fprintf(stderr, "%s\n", hcl_status_message());
     return 1;
   }
   printf("A1 = %.6f m at %.4f rad, A2 = %.6f m at %.4f rad\n", fit.amplitude[1], fit.phase[1], fit.amplitude[2],

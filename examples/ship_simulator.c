@@ -13,7 +13,7 @@
 
 #define CHECK(call)                                                                                                    \
   if ((call) != HCL_OK) {                                                                                              \
-    fprintf(stderr, "%s\n", status_message());                                                                         \
+    fprintf(stderr, "%s\n", hcl_status_message());                                                                     \
     return 1;                                                                                                          \
   }
 
@@ -36,46 +36,46 @@ int main(int argc, char **argv) {
   Runtime *rt = NULL;
   Decomp *decomp = NULL;
   Vbm *vbm = NULL;
-  CHECK(par_init(&argc, &argv));
-  CHECK(device_list(&devices, &count));
-  CHECK(device_select(devices, count, "auto", &(DeviceNeeds){0}, 0, 1, &chosen, &shared));
-  CHECK(runtime_create(&devices[chosen], &(RuntimeOptions){0}, &rt));
-  CHECK(decomp_create(&(DecompSpec){.nx = N, .ny = N}, &decomp));
+  CHECK(hcl_par_init(&argc, &argv));
+  CHECK(hcl_device_list(&devices, &count));
+  CHECK(hcl_device_select(devices, count, "auto", &(DeviceNeeds){0}, 0, 1, &chosen, &shared));
+  CHECK(hcl_runtime_create(&devices[chosen], &(RuntimeOptions){0}, &rt));
+  CHECK(hcl_decomp_create(&(DecompSpec){.nx = N, .ny = N}, &decomp));
   VbmConfig config = {.dx = 5,
                       .dy = 5,
                       .g = 9.81,
                       .sponge = {20, 20, 20, 20},
                       .sponge_strength = 1,
                       .precision = PRECISION_SINGLE,
-                      .krylov = vbm_krylov_defaults()};
-  CHECK(vbm_create(rt, decomp, &config, &vbm));
+                      .krylov = hcl_vbm_krylov_defaults()};
+  CHECK(hcl_vbm_create(rt, decomp, &config, &vbm));
   static double depth[N * N], still[N * N], zeta[N * N];
   for (int p = 0; p < N * N; p++) {
     depth[p] = 15;
   }
-  CHECK(vbm_set_state(vbm, depth, still, still, NULL, NULL));
+  CHECK(hcl_vbm_set_state(vbm, depth, still, still, NULL, NULL));
   OwnShip own = {.x = 200, .y = 300, .heading = 0, .speed = 6};
-  CHECK(vbm_set_ships(vbm, 1, where, &own));
+  CHECK(hcl_vbm_set_ships(vbm, 1, where, &own));
   const double frame = 0.1; /* s: a 10 Hz simulator */
   for (int f = 1; f <= 600; f++) {
-    CHECK(vbm_step(vbm, (f - 1) * frame, frame));
+    CHECK(hcl_vbm_step(vbm, (f - 1) * frame, frame));
     own.heading += f > 200 ? 0.003 : 0; /* the helm: a turn to port after 20 s */
     own.x += own.speed * frame * cos(own.heading);
     own.y += own.speed * frame * sin(own.heading);
     if (f % 200 == 0) { /* the view: the lowest water, under the hull */
-      CHECK(field_read_owned(vbm_zeta(vbm), zeta));
+      CHECK(hcl_field_read_owned(hcl_vbm_zeta(vbm), zeta));
       double lowest = 0;
       for (int p = 0; p < N * N; p++) {
         lowest = fmin(lowest, zeta[p]);
       }
       printf("t = %2.0f s: ship at (%.0f, %.0f) m, lowest water %.2f m, %d CG iterations\n", f * frame, own.x, own.y,
-             lowest, vbm_solve_stats(vbm).iterations);
+             lowest, hcl_vbm_solve_stats(vbm).iterations);
     }
   }
-  vbm_destroy(&vbm);
-  decomp_destroy(&decomp);
-  runtime_destroy(&rt);
+  hcl_vbm_destroy(&vbm);
+  hcl_decomp_destroy(&decomp);
+  hcl_runtime_destroy(&rt);
   free(devices);
-  par_finalize();
+  hcl_par_finalize();
   return 0;
 }

@@ -9,14 +9,14 @@
 
 #define CL_PLATFORM_NOT_FOUND_KHR -1001 /* from cl_khr_icd, returned by the ICD loader */
 
-const char *cl_error_name(cl_int code); /* "CL_OUT_OF_RESOURCES"; static storage */
+const char *hcl_cl_error_name(cl_int code); /* "CL_OUT_OF_RESOURCES"; static storage */
 
 /* Calls an OpenCL function; on failure records the call and the error's name and jumps to cleanup. */
 #define TRY_CL(call)                                                                                                   \
   do {                                                                                                                 \
     cl_int cl_err_ = (call);                                                                                           \
     if (cl_err_ != CL_SUCCESS) {                                                                                       \
-      FAIL(HCL_EOPENCL, "OpenCL call failed with %s: %s", cl_error_name(cl_err_), #call);                              \
+      FAIL(HCL_EOPENCL, "OpenCL call failed with %s: %s", hcl_cl_error_name(cl_err_), #call);                          \
     }                                                                                                                  \
   } while (0)
 

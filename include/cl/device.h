@@ -66,27 +66,27 @@ typedef struct {
 
 /* Queries every platform and device. *devices is caller-owned (free); a machine without OpenCL platforms gives
  * HCL_ENODEVICE with the packages to install. */
-HclStatus device_list(DeviceInfo **devices, int *count);
+HclStatus hcl_device_list(DeviceInfo **devices, int *count);
 
-/* clGetDeviceInfo's signature: device_describe asks through it, so tests can feed made-up answers and failures. */
+/* clGetDeviceInfo's signature: hcl_device_describe asks through it, so tests can feed made-up answers and failures. */
 typedef cl_int (*DeviceInfoQuery)(cl_device_id id, cl_device_info param, size_t size, void *value, size_t *size_ret);
 
-/* Fills dev's device properties through query (clGetDeviceInfo in device_list); dev->platform_name must be set.
- * A failing query does not stop the listing: dev->refused names it and the fix, so device_check refuses the device
+/* Fills dev's device properties through query (clGetDeviceInfo in hcl_device_list); dev->platform_name must be set.
+ * A failing query does not stop the listing: dev->refused names it and the fix, so hcl_device_check refuses the device
  * and the others stay usable; a failing fp64 query only means no fp64. */
-void device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *dev);
+void hcl_device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *dev);
 
 /* HCL_OK when dev meets needs; otherwise HCL_ENODEVICE, with which check failed and what to do in why. */
-HclStatus device_check(const DeviceInfo *dev, const DeviceNeeds *needs, char *why, size_t why_size);
+HclStatus hcl_device_check(const DeviceInfo *dev, const DeviceNeeds *needs, char *why, size_t why_size);
 
 /* Picks devices[*chosen] for the selection string and node-local rank (see above). *shared is set when more
  * node-local ranks than matching devices forced ranks to share one. Pure: no OpenCL calls, so tests can feed it
  * made-up machines. An unparsable or unmatched string is HCL_EUSAGE; matched devices that all fail a check give
  * HCL_ENODEVICE with each one's reason. */
-HclStatus device_select(const DeviceInfo *devices, int count, const char *selector, const DeviceNeeds *needs,
-                        int node_rank, int node_size, int *chosen, bool *shared);
+HclStatus hcl_device_select(const DeviceInfo *devices, int count, const char *selector, const DeviceNeeds *needs,
+                            int node_rank, int node_size, int *chosen, bool *shared);
 
-const char *device_vendor_name(DeviceVendor vendor); /* "NVIDIA", "AMD", "Intel", "PoCL", "other" */
-const char *device_type_name(DeviceType type);       /* "gpu", "cpu", "accelerator", "other" */
+const char *hcl_device_vendor_name(DeviceVendor vendor); /* "NVIDIA", "AMD", "Intel", "PoCL", "other" */
+const char *hcl_device_type_name(DeviceType type);       /* "gpu", "cpu", "accelerator", "other" */
 
 #endif

@@ -27,25 +27,25 @@ typedef struct {
 
 /* The one place that turns precision, device and config into a build option string; returns its length (the
  * string is cut at size - 1). */
-size_t program_options(const DeviceInfo *dev, const KernelConfig *config, char *buf, size_t size);
+size_t hcl_program_options(const DeviceInfo *dev, const KernelConfig *config, char *buf, size_t size);
 
 /* The full source text of component ("bandwidth" for kernels_cl/bandwidth.cl). Caller frees *text. A component
  * missing from kernel_dir (or from the embedded set) is HCL_ENOINPUT. */
-HclStatus program_source(const char *kernel_dir, const char *component, char **text);
+HclStatus hcl_program_source(const char *kernel_dir, const char *component, char **text);
 
 /* Builds component for rt's device with config, or takes the program the runtime's cache holds for the same source
  * and options (runtime.h). A failed build is HCL_EBUILD with the device, the option string and the build log in the
  * message; it is not cached, so a later call tries again. Caller releases *program. */
-HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *config, cl_program *program);
+HclStatus hcl_program_build(Runtime *rt, const char *component, const KernelConfig *config, cl_program *program);
 
 /* Creates kernel name from program. Caller releases *kernel. */
-HclStatus program_kernel(cl_program program, const char *name, cl_kernel *kernel);
+HclStatus hcl_program_kernel(cl_program program, const char *name, cl_kernel *kernel);
 
-/* Builds component and creates its kernels names[0..count) into kernels (program_build, program_kernel). Release
- * with program_release, also after a failure. */
-HclStatus program_build_kernels(Runtime *rt, const char *component, const KernelConfig *config,
-                                const char *const *names, int count, cl_program *program, cl_kernel *kernels);
+/* Builds component and creates its kernels names[0..count) into kernels (hcl_program_build, hcl_program_kernel). Release
+ * with hcl_program_release, also after a failure. */
+HclStatus hcl_program_build_kernels(Runtime *rt, const char *component, const KernelConfig *config,
+                                    const char *const *names, int count, cl_program *program, cl_kernel *kernels);
 /* Releases kernels[0..count) and *program where made, and clears them. */
-void program_release(cl_program *program, cl_kernel *kernels, int count);
+void hcl_program_release(cl_program *program, cl_kernel *kernels, int count);
 
 #endif

@@ -11,6 +11,6 @@
  * who named it ("case.yml:4:3: bed.file", "ships.csv:2: track") and given how (the path as written there, NULL: as
  * path); every refusal is then HCL_EDATA, the input that names it being wrong. Without named_by (NULL: a reader's
  * own file) a missing or unreadable file is HCL_ENOINPUT and any other HCL_EDATA. */
-HclStatus input_check_file(const char *path, const char *named_by, const char *given);
+HclStatus hcl_input_check_file(const char *path, const char *named_by, const char *given);
 
 #endif

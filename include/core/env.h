@@ -5,6 +5,6 @@
 #define HYDROCL_ENV_H
 
 /* The environment's variable name as a number >= 0, or fallback where it is unset or not one. */
-double env_count(const char *name, double fallback);
+double hcl_env_count(const char *name, double fallback);
 
 #endif

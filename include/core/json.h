@@ -12,15 +12,16 @@ typedef struct {
   bool empty;
 } JsonObject;
 
-void json_begin(JsonObject *j);
-void json_string(JsonObject *j, const char *key, const char *value);
-void json_number(JsonObject *j, const char *key, double value); /* non-finite values become null */
-void json_integer(JsonObject *j, const char *key, long long value);
-void json_numbers(JsonObject *j, const char *key, const double *values, int count); /* an array, as json_number */
-void json_bool(JsonObject *j, const char *key, bool value);
+void hcl_json_begin(JsonObject *j);
+void hcl_json_string(JsonObject *j, const char *key, const char *value);
+void hcl_json_number(JsonObject *j, const char *key, double value); /* non-finite values become null */
+void hcl_json_integer(JsonObject *j, const char *key, long long value);
+void hcl_json_numbers(JsonObject *j, const char *key, const double *values,
+                      int count); /* an array, as hcl_json_number */
+void hcl_json_bool(JsonObject *j, const char *key, bool value);
 /* Closes the object and returns its text (borrowed from j). */
-const char *json_end(JsonObject *j);
+const char *hcl_json_end(JsonObject *j);
 /* Closes the object and prints it as one line to out, flushed. */
-void json_print(JsonObject *j, FILE *out);
+void hcl_json_print(JsonObject *j, FILE *out);
 
 #endif

@@ -10,9 +10,9 @@
 typedef enum { PRECISION_SINGLE, PRECISION_DOUBLE } Precision;
 
 /* Accepts "single"/"float" and "double"; anything else is HCL_EUSAGE naming what is allowed. */
-HclStatus precision_parse(const char *text, Precision *out);
-const char *precision_name(Precision p); /* "float" or "double", as in kernels and JSON */
-size_t precision_bytes(Precision p);
-Precision precision_default(void); /* the build's -Dprecision choice */
+HclStatus hcl_precision_parse(const char *text, Precision *out);
+const char *hcl_precision_name(Precision p); /* "float" or "double", as in kernels and JSON */
+size_t hcl_precision_bytes(Precision p);
+Precision hcl_precision_default(void); /* the build's -Dprecision choice */
 
 #endif

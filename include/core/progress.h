@@ -21,17 +21,17 @@ typedef struct Progress Progress;
 /* t_start, t_end: simulated seconds; every: wall seconds between lines; cells: points updated per step.
  * out is borrowed (stderr in the command; a memory stream in tests); columns: its width when it is a terminal, 0
  * when it is not. */
-HclStatus progress_create(double t_start, double t_end, double every, double cells, FILE *out, int columns,
-                          Progress **p);
+HclStatus hcl_progress_create(double t_start, double t_end, double every, double cells, FILE *out, int columns,
+                              Progress **p);
 /* The width of the terminal fd is, 0 when it is not a terminal (TIOCGWINSZ, else $COLUMNS, else 80). */
-int progress_columns(int fd);
-void progress_destroy(Progress **p);
+int hcl_progress_columns(int fd);
+void hcl_progress_destroy(Progress **p);
 
 /* Reports the state after a step at wall-clock time wall (seconds, any origin, non-decreasing); extra is appended
  * (e.g. "iters=6") or NULL; final forces the line and ends it. Prints on rank 0 only; returns whether it printed. */
-bool progress_update(Progress *p, double wall, double t, double dt, int64_t steps, const char *extra, bool final);
+bool hcl_progress_update(Progress *p, double wall, double t, double dt, int64_t steps, const char *extra, bool final);
 
 /* Wall-clock seconds from a monotonic clock, for callers. */
-double progress_now(void);
+double hcl_progress_now(void);
 
 #endif

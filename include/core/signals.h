@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* signals.h: SIGTERM, SIGUSR1 and SIGINT (Ctrl-C) ask a run to stop cleanly: write a restart, close its files and
  * exit with 75 (EX_TEMPFAIL), so a batch system's time limit, a user's `kill -USR1` or Ctrl-C never loses the run. The
- * handler only records the signal (and on Ctrl-C says what will happen); the time loop asks signals_poll() after
+ * handler only records the signal (and on Ctrl-C says what will happen); the time loop asks hcl_signals_poll() after
  * every step. A second Ctrl-C stops the process at once, as SIGINT does by default. */
 #ifndef HYDROCL_SIGNALS_H
 #define HYDROCL_SIGNALS_H
@@ -12,11 +12,11 @@
 #include "status.h"
 
 /* Installs the handlers for SIGTERM, SIGUSR1 and SIGINT (idempotent). */
-void signals_install(void);
+void hcl_signals_install(void);
 /* The signal this process caught since start-up, or 0. */
-int signals_caught(void);
+int hcl_signals_caught(void);
 /* The signal any rank caught (the highest number), the same on every rank, or 0. Collective. */
-HclStatus signals_agree(int *signal_number);
+HclStatus hcl_signals_agree(int *signal_number);
 
 /* How often the time loop asks: on one rank after every step (reading the flag costs nothing); on several, where
  * the ranks must agree (a collective), every `every` steps, `every` set at each agreement from the slowest rank's
@@ -29,9 +29,9 @@ typedef struct {
   int64_t since;       /* steps since the last agreement */
   double last;         /* the wall time of the last agreement, s */
 } SignalPoll;
-void signals_poll_start(SignalPoll *poll);
+void hcl_signals_poll_start(SignalPoll *poll);
 /* After a step: the signal to stop for, or 0 (agreed on every rank). now: agree at this step whatever the cadence
  * (the same on every rank). Collective where it agrees. */
-HclStatus signals_poll(SignalPoll *poll, bool now, int *signal_number);
+HclStatus hcl_signals_poll(SignalPoll *poll, bool now, int *signal_number);
 
 #endif

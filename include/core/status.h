@@ -4,7 +4,7 @@
  * Every fallible function returns an HclStatus and keeps its result in out-parameters. Inside such a function:
  *
  *   HclStatus status = HCL_OK;
- *   TRY(field_create(...));                      propagate a callee's failure
+ *   TRY(hcl_field_create(...));                      propagate a callee's failure
  *   REQUIRE(nx >= 3, HCL_EDATA, "grid.nx must be >= 3 (got %d)", nx);   user error, always checked
  *   ASSERT(level < nlevels);                     internal invariant: a bug in hydrocl if it fails
  * cleanup:
@@ -44,17 +44,17 @@ typedef enum {
 } HclStatus;
 
 /* Records the first failure's message (printf-style) with the source location; returns code. */
-HclStatus status_set(HclStatus code, const char *file, int line, const char *fmt, ...)
+HclStatus hcl_status_set(HclStatus code, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* The recorded message, or "" when none. Borrowed; valid until status_clear. */
-const char *status_message(void);
+/* The recorded message, or "" when none. Borrowed; valid until hcl_status_clear. */
+const char *hcl_status_message(void);
 /* "src/cl/program.c:88" of the recorded failure, or "". Borrowed. */
-const char *status_origin(void);
-void status_clear(void);
+const char *hcl_status_origin(void);
+void hcl_status_clear(void);
 
-const char *status_name(HclStatus code);    /* "HCL_EDATA" */
-const char *status_summary(HclStatus code); /* "bad input data" */
-int status_exit_code(HclStatus code);       /* sysexits(3) value, 0 for HCL_OK */
+const char *hcl_status_name(HclStatus code);    /* "HCL_EDATA" */
+const char *hcl_status_summary(HclStatus code); /* "bad input data" */
+int hcl_status_exit_code(HclStatus code);       /* sysexits(3) value, 0 for HCL_OK */
 
 #define TRY(expr)                                                                                                      \
   do {                                                                                                                 \
@@ -66,7 +66,7 @@ int status_exit_code(HclStatus code);       /* sysexits(3) value, 0 for HCL_OK *
 
 #define FAIL(code, ...)                                                                                                \
   do {                                                                                                                 \
-    status = status_set((code), __FILE__, __LINE__, __VA_ARGS__);                                                      \
+    status = hcl_status_set((code), __FILE__, __LINE__, __VA_ARGS__);                                                  \
     goto cleanup;                                                                                                      \
   } while (0)
 

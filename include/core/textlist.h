@@ -8,8 +8,8 @@
 
 /* Appends item index of count (printf's format and arguments) to text, NUL-terminated within size: after separator,
  * or after last for the last item, none before the first. Cut at size, never beyond. */
-__attribute__((format(printf, 7, 8))) void textlist_append(char *text, size_t size, int index, int count,
-                                                           const char *separator, const char *last, const char *fmt,
-                                                           ...);
+__attribute__((format(printf, 7, 8))) void hcl_textlist_append(char *text, size_t size, int index, int count,
+                                                               const char *separator, const char *last, const char *fmt,
+                                                               ...);
 
 #endif

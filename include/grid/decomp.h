@@ -3,7 +3,7 @@
  *
  * Each of the px x py ranks owns a block of the global nx x ny points; blocks differ by at most one point per
  * direction (the first nx mod px columns of ranks get one more), except on the coarse grids of multigrid, whose
- * blocks follow the fine grid's (decomp_create_coarse). A side is periodic or closed; closed sides have no
+ * blocks follow the fine grid's (hcl_decomp_create_coarse). A side is periodic or closed; closed sides have no
  * neighbour and their ghost layers are left to the models. */
 #ifndef HYDROCL_DECOMP_H
 #define HYDROCL_DECOMP_H
@@ -36,32 +36,32 @@ typedef struct Decomp Decomp;
 
 /* Splits the grid over the world communicator. A grid too small for the process grid (a rank with no point) is
  * HCL_EDATA with the numbers. Collective. */
-HclStatus decomp_create(const DecompSpec *spec, Decomp **out);
-void decomp_destroy(Decomp **decomp);
+HclStatus hcl_decomp_create(const DecompSpec *spec, Decomp **out);
+void hcl_decomp_destroy(Decomp **decomp);
 
-const DecompSpec *decomp_spec(const Decomp *decomp); /* the global grid, with px, py filled in */
-const DecompLocal *decomp_local(const Decomp *decomp);
+const DecompSpec *hcl_decomp_spec(const Decomp *decomp); /* the global grid, with px, py filled in */
+const DecompLocal *hcl_decomp_local(const Decomp *decomp);
 /* The owned block of any rank, for gathering to rank 0. */
-void decomp_block_of(const Decomp *decomp, int rank, int *x0, int *y0, int *nx, int *ny);
+void hcl_decomp_block_of(const Decomp *decomp, int rank, int *x0, int *y0, int *nx, int *ny);
 
 /* The grid of every other point in the directions halved (point I is the fine grid's 2 I), on the same process grid,
  * each rank owning the coarse points of its fine block: grid transfers between the two never cross a rank boundary
  * by more than one point. Halving needs nx odd on a closed side (the end points stay) and even on a periodic one,
- * and leaves every rank a point: decomp_can_coarsen says whether it does. Collective. */
-bool decomp_can_coarsen(const Decomp *fine, bool halve_x, bool halve_y);
-HclStatus decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out);
+ * and leaves every rank a point: hcl_decomp_can_coarsen says whether it does. Collective. */
+bool hcl_decomp_can_coarsen(const Decomp *fine, bool halve_x, bool halve_y);
+HclStatus hcl_decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out);
 
 /* The grid of the odd points in the directions halved (point I is the fine grid's 2 I + 1; floor(n / 2) points): the
  * coarse grids of the 5-point multigrid (mg5.h), whose unknowns are interior points with the boundary values outside
  * the grid. A periodic side needs n even; every rank must keep a point. Collective. */
-bool decomp_can_halve_odd(const Decomp *fine, bool halve_x, bool halve_y);
-HclStatus decomp_create_odd(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out);
+bool hcl_decomp_can_halve_odd(const Decomp *fine, bool halve_x, bool halve_y);
+HclStatus hcl_decomp_create_odd(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out);
 
 /* A grid of nx x ny points that every rank of split's process grid holds whole (the coarse levels of a multigrid
  * gathered onto every rank): px = py = 1, split's sides, and across a periodic side this rank its own neighbour.
  * Nothing is exchanged between ranks on it. Collective over split's ranks. */
-HclStatus decomp_create_replicated(const Decomp *split, int nx, int ny, Decomp **out);
+HclStatus hcl_decomp_create_replicated(const Decomp *split, int nx, int ny, Decomp **out);
 
-const ParComm *decomp_comm(const Decomp *decomp); /* the process grid's communicator; ranks as in the world */
+const ParComm *hcl_decomp_comm(const Decomp *decomp); /* the process grid's communicator; ranks as in the world */
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* gather.h: a coarse multigrid level gathered onto every rank (decomp_create_replicated). Below a level split over
+/* gather.h: a coarse multigrid level gathered onto every rank (hcl_decomp_create_replicated). Below a level split over
  * the ranks, each rank computes the coarse points of its own block of the finer level (a restriction, a Galerkin
  * product), and one MPI_Allgatherv assembles the whole level on every rank, which then runs the levels below alone:
- * one message a visit where the split levels would exchange several (par_allgatherv, counted by par_exchanges).
+ * one message a visit where the split levels would exchange several (hcl_par_allgatherv, counted by hcl_par_exchanges).
  *
  * The coarse points of a fine block follow decomp.h's rules: a halved direction keeps fine point 2 I (even: the
  * Laplace solver's vertex grids) or 2 I + 1 (odd: the 5-point multigrid's interior points) as coarse point I. Every
@@ -21,22 +21,22 @@ typedef struct Gather Gather;
 
 /* The assembly of the nx x ny coarse level below the split decomposition fine (halve_x, halve_y: the directions
  * halved; odd: the rule) for up to bytes_most bytes a gather (planes x points x value bytes). */
-HclStatus gather_create(const Decomp *fine, bool halve_x, bool halve_y, bool odd, int nx, int ny, size_t bytes_most,
-                        Gather **out);
-void gather_destroy(Gather **gather);
+HclStatus hcl_gather_create(const Decomp *fine, bool halve_x, bool halve_y, bool odd, int nx, int ny, size_t bytes_most,
+                            Gather **out);
+void hcl_gather_destroy(Gather **gather);
 
 /* This rank's block of the coarse level: global x0, y0, nx, ny. */
-void gather_block(const Gather *g, int block[4]);
+void hcl_gather_block(const Gather *g, int block[4]);
 
-/* Host values: this rank's block (x fastest, planes apart) into gather_mine, then gather_assemble puts every rank's
- * into gather_image, the whole level (nx x ny a plane, planes apart). */
-void *gather_mine(Gather *g);
-const void *gather_image(const Gather *g);
-HclStatus gather_assemble(Gather *g, int planes, size_t value_bytes);
+/* Host values: this rank's block (x fastest, planes apart) into hcl_gather_mine, then hcl_gather_assemble puts every rank's
+ * into hcl_gather_image, the whole level (nx x ny a plane, planes apart). */
+void *hcl_gather_mine(Gather *g);
+const void *hcl_gather_image(const Gather *g);
+HclStatus hcl_gather_assemble(Gather *g, int planes, size_t value_bytes);
 
 /* Device values: the owned points of fields, on the coarse level's replicated decomposition, from every rank's
  * blocks of them (every plane of each, all in one gather; the values outside this rank's block are overwritten).
  * Blocks until done. */
-HclStatus gather_fields(Gather *g, Field *const *fields, int count);
+HclStatus hcl_gather_fields(Gather *g, Field *const *fields, int count);
 
 #endif

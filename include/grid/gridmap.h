@@ -30,7 +30,7 @@ typedef struct {
   double x0, y0, lx, ly, dx, dy, stretch, skew;
 } MappingRectangle;
 
-void mapping_rectangle_point(const void *ctx, long i, long j, double *x, double *y); /* ctx: a MappingRectangle */
+void hcl_mapping_rectangle_point(const void *ctx, long i, long j, double *x, double *y); /* ctx: a MappingRectangle */
 
 /* The O-grid around a bottom-mounted vertical cylinder of radius `radius` centred at (cx, cy), out to radius `outer`:
  * i along the radius (nr points, i = 0 on the cylinder: closed sides, the cylinder a wall), j along the angle
@@ -46,8 +46,8 @@ typedef struct {
   int nr, ntheta;
 } MappingPolar;
 
-void mapping_polar_point(const void *ctx, long i, long j, double *x, double *y); /* ctx: a MappingPolar */
-double mapping_polar_radius(const MappingPolar *polar, double i);                /* r at (fractional) index i */
+void hcl_mapping_polar_point(const void *ctx, long i, long j, double *x, double *y); /* ctx: a MappingPolar */
+double hcl_mapping_polar_radius(const MappingPolar *polar, double i);                /* r at (fractional) index i */
 
 /* A grid given by its points (a grid file): (x[j nx + i], y[j nx + i]) for the nx x ny points. Beyond a wall it
  * continues along each grid line by the polynomial through the line's first degree + 1 points from the wall (Lagrange
@@ -60,24 +60,24 @@ typedef struct {
   const double *x, *y; /* borrowed */
 } MappingTable;
 
-void mapping_table_point(const void *ctx, long i, long j, double *x, double *y); /* ctx: a MappingTable */
+void hcl_mapping_table_point(const void *ctx, long i, long j, double *x, double *y); /* ctx: a MappingTable */
 
 /* The sums over the block of nx x ny points from (i0, j0) of the distances to the next point along i and along j,
  * |X(i + 1, j) - X(i, j)| into sums[0] and |X(i, j + 1) - X(i, j)| into sums[1]: divided by the points, the mean
  * spacings. */
-void mapping_spacing_sums(const Mapping *map, long i0, long j0, int nx, int ny, double sums[2]);
+void hcl_mapping_spacing_sums(const Mapping *map, long i0, long j0, int nx, int ny, double sums[2]);
 
 /* The largest g11 + g22 + 2 |g12| over the map's nx x ny points (second-order differences of the map, on the host):
  * pi^2 times it bounds the squared wavenumber the grid resolves, as pi^2 (1/dx^2 + 1/dy^2) does on a Cartesian grid
  * (the wave model's step limit). */
-double mapping_largest_wavenumber2(const Mapping *map, int nx, int ny);
+double hcl_mapping_largest_wavenumber2(const Mapping *map, int nx, int ny);
 
 /* The fractional index (fi, fj) of the physical point (x, y) on the map's nx x ny grid: the cell (i, j)..(i + 1,
  * j + 1) whose bilinear image holds the point, and the point's bilinear coordinates in it (Newton's method), so that
  * fi = i + s, fj = j + t. A periodic direction wraps: its last cell joins point n - 1 to point 0 (fj then lies in
  * [ny - 1, ny)). False when no cell holds the point (it lies outside the grid). On the host; the nearest grid
  * point's four cells are tried first, then every cell. */
-bool mapping_locate(const Mapping *map, int nx, int ny, bool periodic_x, bool periodic_y, double x, double y,
-                    double *fi, double *fj);
+bool hcl_mapping_locate(const Mapping *map, int nx, int ny, bool periodic_x, bool periodic_y, double x, double y,
+                        double *fi, double *fj);
 
 #endif

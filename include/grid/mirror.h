@@ -27,18 +27,18 @@ enum {
   MIRROR_SINGLE_X = 16,
   MIRROR_SINGLE_Y = 32
 };
-int mirror_sides(const Decomp *decomp);
+int hcl_mirror_sides(const Decomp *decomp);
 
 /* Builds the kernels once; borrows rt. */
-HclStatus mirror_create(Runtime *rt, Mirror **out);
-void mirror_destroy(Mirror **mirror);
+HclStatus hcl_mirror_create(Runtime *rt, Mirror **out);
+void hcl_mirror_destroy(Mirror **mirror);
 
 /* Fills f's ghost layers on this rank's closed sides (all planes); nothing on a rank with none. A closed direction
  * shorter than the ghost width is HCL_EDATA. */
-HclStatus mirror_fill(Mirror *mirror, Field *f);
+HclStatus hcl_mirror_fill(Mirror *mirror, Field *f);
 
-/* The ghosts of f made valid everywhere: halo_exchange(halo) (halo.h: other ranks, periodic sides), then
- * mirror_fill. Collective. */
-HclStatus mirror_exchange(Mirror *mirror, Halo *halo, Field *f);
+/* The ghosts of f made valid everywhere: hcl_halo_exchange(halo) (halo.h: other ranks, periodic sides), then
+ * hcl_mirror_fill. Collective. */
+HclStatus hcl_mirror_exchange(Mirror *mirror, Halo *halo, Field *f);
 
 #endif

@@ -11,12 +11,12 @@
 #include "status.h"
 
 /* Reads path and checks every key it names against keys[0..nkeys) (borrowed; must outlive the case). Defaults and
- * required keys are settled by case_finish, after any case_set. */
-HclStatus case_load(const CaseKey *keys, int nkeys, const char *path, Case **out);
+ * required keys are settled by hcl_case_finish, after any hcl_case_set. */
+HclStatus hcl_case_load(const CaseKey *keys, int nkeys, const char *path, Case **out);
 /* The text of key ("section.name") in the case file at path, without a schema, so that a caller can choose the
  * schema by it (model.name): "" when the file does not set it, and where it stands ("case.yml:3:9") in origin.
  * HCL_ENOINPUT when the file cannot be opened, HCL_EDATA for a YAML syntax error, for key set to a list or a section
  * (or a section on its way set to a value) and for a value holding a NUL byte (file:line:column). */
-HclStatus case_peek(const char *path, const char *key, char *value, size_t size, char *origin, size_t origin_size);
+HclStatus hcl_case_peek(const char *path, const char *key, char *value, size_t size, char *origin, size_t origin_size);
 
 #endif

@@ -21,23 +21,23 @@
 
 /* Copies the file at path (which must exist) to its checkpoint of step, flushed to the disk: HCL_EIO naming both
  * (a full disk among the reasons); nothing is left under the checkpoint's name then. */
-HclStatus checkpoint_take(const char *path, int64_t step);
+HclStatus hcl_checkpoint_take(const char *path, int64_t step);
 
 /* Where path has a checkpoint of step, replaces path by a copy of it (the checkpoint stays, for a continuation that
  * is itself cut short) and sets *restored; otherwise leaves path alone and clears *restored. HCL_EIO naming the
  * files when the copy fails (path is then unchanged). */
-HclStatus checkpoint_restore(const char *path, int64_t step, bool *restored);
+HclStatus hcl_checkpoint_restore(const char *path, int64_t step, bool *restored);
 
 /* What a continuation from step will read for path: its checkpoint of step where that is a regular file, else path
  * itself; for the checks made before any file is touched. */
-void checkpoint_source(const char *path, int64_t step, char *source, size_t size);
+void hcl_checkpoint_source(const char *path, int64_t step, char *source, size_t size);
 
 /* Removes the checkpoints of path other than that of step keep (-1: all of them) and the temporary copies a killed
  * run left. HCL_EIO naming the file that cannot be removed. */
-HclStatus checkpoint_discard(const char *path, int64_t keep);
+HclStatus hcl_checkpoint_discard(const char *path, int64_t keep);
 
 /* The temporary name a file's new content is written under before it is renamed over path (FOLDER/.NAME.tmp), which
- * checkpoint_discard removes when a killed run left it. */
-void checkpoint_temporary(const char *path, char *temporary, size_t size);
+ * hcl_checkpoint_discard removes when a killed run left it. */
+void hcl_checkpoint_temporary(const char *path, char *temporary, size_t size);
 
 #endif

@@ -3,10 +3,10 @@
  *
  * grid.crs is an EPSG code ("EPSG:32631") or a WKT text; PROJ reads it, checks that it is a projected CRS in metres
  * (hydrocl's x and y are metres), and gives its WKT, its EPSG code, its ellipsoid and the projection's parameters,
- * which crs_create maps to CF's grid_mapping_name and attribute names (CF 1.8 appendix F) for the projections a
+ * which hcl_crs_create maps to CF's grid_mapping_name and attribute names (CF 1.8 appendix F) for the projections a
  * coastal model meets: transverse Mercator (every UTM zone), Lambert conformal conic, (oblique and polar)
  * stereographic (the Dutch RD grid), Mercator, Albers and Lambert azimuthal equal area. Another projection keeps
- * its WKT and EPSG code without a grid_mapping_name (crs_create says so). Without the key the grid is local
+ * its WKT and EPSG code without a grid_mapping_name (hcl_crs_create says so). Without the key the grid is local
  * Cartesian metres and the files say so. Built without PROJ, a grid.crs is refused with how to build with it. */
 #ifndef HYDROCL_CRS_H
 #define HYDROCL_CRS_H
@@ -36,9 +36,9 @@ typedef struct {
 
 /* Reads text, the value of grid.crs set at origin ("case.yml:4:8"): HCL_EDATA naming the key, the value and why
  * (PROJ does not know it, it is geographic, its axes are not in metres); HCL_EUSAGE in a build without PROJ. */
-HclStatus crs_create(const char *text, const char *origin, Crs **out);
+HclStatus hcl_crs_create(const char *text, const char *origin, Crs **out);
 /* "EPSG:32631 (WGS 84 / UTM zone 31N), CF transverse_mercator", for validate. */
-void crs_describe(const Crs *crs, char *out, size_t size);
-void crs_destroy(Crs **crs); /* NULL-safe */
+void hcl_crs_describe(const Crs *crs, char *out, size_t size);
+void hcl_crs_destroy(Crs **crs); /* NULL-safe */
 
 #endif

@@ -21,29 +21,29 @@ enum { GAUGE_NAME_MAX = NAMED_POINT_NAME_MAX };
  * skipped, and the first other line is a header where its first column is "name": "name,x,y", or with units
  * that convert x and y to metres (UDUNITS-2), "name,x [km],y [km]". Mistakes are HCL_EDATA with file:line; a
  * missing file HCL_ENOINPUT. Caller frees *gauges. */
-HclStatus gauges_read_csv(const char *path, Gauge **gauges, int *count);
+HclStatus hcl_gauges_read_csv(const char *path, Gauge **gauges, int *count);
 
 typedef struct HistoryFile HistoryFile;
 
 /* Creates the file for gauges[0..ngauges) (copied) and vars[0..nvars). A gauge outside the grid is HCL_EDATA. A
  * failure on any rank removes the file again, so it never blocks the next run. */
-HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges, int ngauges,
-                         const OutputVariable *vars, int nvars, HistoryFile **out);
+HclStatus hcl_history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges,
+                             int ngauges, const OutputVariable *vars, int nvars, HistoryFile **out);
 /* Appends the values at time of fields[i] (2D, one per variable). */
-HclStatus history_write(HistoryFile *h, double time, Field *const *fields);
+HclStatus hcl_history_write(HistoryFile *h, double time, Field *const *fields);
 /* Writes a variable that does not change (the bed level) at every gauge, on station without time: scale times the
  * 2D field f interpolated as the samples are. Defined on first use, written again on a continued run's file. */
-HclStatus history_write_static(HistoryFile *h, const OutputVariable *var, Field *f, double scale);
+HclStatus hcl_history_write_static(HistoryFile *h, const OutputVariable *var, Field *f, double scale);
 /* Flushes what the file holds to it (nc_sync), so that a copy of it is whole (checkpoint.h). */
-HclStatus history_sync(HistoryFile *h);
-void history_close(HistoryFile **h);
+HclStatus hcl_history_sync(HistoryFile *h);
+void hcl_history_close(HistoryFile **h);
 
 /* For a continued run, before its files are touched: the stations of the history file at path (when there is one;
  * the checkpoint the continuation will put back, where it has one) are gauges[0..ngauges), by name and position, in
  * order. A gauge added, removed, renamed or moved would have its samples appended under another station's name and
  * place: HCL_EDATA naming the gauge, what the file holds and what this run has, and what to do, the file named as
  * shown. Rank 0 reads; collective. */
-HclStatus history_check_stations(const char *path, const char *shown, const Gauge *gauges, int ngauges);
+HclStatus hcl_history_check_stations(const char *path, const char *shown, const Gauge *gauges, int ngauges);
 
 enum { STATION_VARIABLE_NAME_SIZE = 257 }; /* a netCDF name and its NUL (NC_MAX_NAME + 1) */
 
@@ -62,8 +62,8 @@ typedef struct {
 
 /* Reads variable (NULL: eta, else zeta, whichever the file has) of the file at path. HCL_ENOINPUT for a missing
  * file; HCL_EDATA naming the file and what is wrong for one without stations, time or the variable, or a variable
- * on other dimensions. Caller frees with station_record_free. */
-HclStatus station_record_read(const char *path, const char *variable, StationRecord *out);
-void station_record_free(StationRecord *r);
+ * on other dimensions. Caller frees with hcl_station_record_free. */
+HclStatus hcl_station_record_read(const char *path, const char *variable, StationRecord *out);
+void hcl_station_record_free(StationRecord *r);
 
 #endif

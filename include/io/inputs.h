@@ -8,14 +8,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "inputfile.h" /* input_check_file */
+#include "inputfile.h" /* hcl_input_check_file */
 #include "status.h"
 
-/* input_check_file(path, NULL, NULL), then fopen for reading; caller closes *f. */
-HclStatus input_open(const char *path, FILE **f);
+/* hcl_input_check_file(path, NULL, NULL), then fopen for reading; caller closes *f. */
+HclStatus hcl_input_open(const char *path, FILE **f);
 
 /* A text line of any length up to INPUT_LINE_MAX bytes: no fixed buffer splits a long line into two. Start it
- * zeroed; number counts the lines read (file:line in messages); free it with input_line_free. */
+ * zeroed; number counts the lines read (file:line in messages); free it with hcl_input_line_free. */
 enum { INPUT_LINE_MAX = 16 << 20 };
 typedef struct {
   char *text; /* owned: the last line read, without its line end (LF or CRLF) */
@@ -25,8 +25,8 @@ typedef struct {
 
 /* Reads the next line of f (opened from path) into line; *more is false at the end of the file. A line longer than
  * INPUT_LINE_MAX or holding a NUL byte is HCL_EDATA naming path:line, a read error HCL_EIO. */
-HclStatus input_read_line(FILE *f, const char *path, InputLine *line, bool *more);
-void input_line_free(InputLine *line);
+HclStatus hcl_input_read_line(FILE *f, const char *path, InputLine *line, bool *more);
+void hcl_input_line_free(InputLine *line);
 
 /* Where a model's grid points are, for a grid file's coordinates to be checked against: point (i, j) at x = x0 + i
  * dx, y = y0 + j dy (m); keys says which case keys set them, for messages ("cells of grid.x0, grid.lx, grid.nx"). */
@@ -44,20 +44,20 @@ typedef struct {
  * hold the model's points, within 1% of the spacing, either way round: backwards (a north-up raster) is flipped,
  * anything else HCL_EDATA naming the file, variable, coordinate and the values expected and found. Any other file is
  * CSV with ny lines of nx numbers, line j holding row y = j. */
-HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
-                          double *values);
+HclStatus hcl_input_read_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
+                              double *values);
 
 enum { INPUT_NAME_SIZE = 257 }; /* a netCDF name and its NUL */
 
 /* The shape of a 2D variable of a netCDF file: the first of names[0..count) it holds ("x", "x_rho": the names grid
  * generators give their coordinates), its dimensions' lengths, nx the last (fastest), and its name into found. A file
  * without any, or of another number of dimensions, is HCL_EDATA naming it. */
-HclStatus input_grid_shape(const char *path, const char *const *names, int count, int *nx, int *ny,
-                           char found[INPUT_NAME_SIZE]);
+HclStatus hcl_input_grid_shape(const char *path, const char *const *names, int count, int *nx, int *ny,
+                               char found[INPUT_NAME_SIZE]);
 
 /* Reads a time series; times in seconds of the run (0 at its start), strictly increasing; values in unit, the SI
  * unit of what they are ("m" for a water level). start is the run's start in seconds since 1970-01-01 UTC
- * (input_parse_date). A ".nc" file holds one 1D data variable over a dimension whose coordinate variable gives the
+ * (hcl_input_parse_date). A ".nc" file holds one 1D data variable over a dimension whose coordinate variable gives the
  * times in seconds, minutes, hours or days (CF 1.8 section 4.4): alone, they count from the run's start; "since
  * DATE", from that date (a real one), so a measured series with its own dates lines up with the run. Packed values
  * are unpacked and a missing sample is refused, as for grids. Any other file is CSV, "time,value" lines; '#'
@@ -66,21 +66,21 @@ HclStatus input_grid_shape(const char *path, const char *const *names, int count
  * brackets, "time [h],level [cm]" or "time [hours since 2023-06-01],level [m]", convert them (UDUNITS-2), and a unit
  * it does not know or cannot convert is HCL_EDATA naming file:line and the column. Caller frees *times and
  * *values. */
-HclStatus input_read_series(const char *path, double start, const char *unit, double **times, double **values,
-                            int *count);
+HclStatus hcl_input_read_series(const char *path, double start, const char *unit, double **times, double **values,
+                                int *count);
 
 /* scale and offset that turn values in unit into si (value_si = scale value + offset), by UDUNITS-2; a unit it does
  * not know, or one not convertible to si, is HCL_EDATA naming path:line and the column (1-based). */
-HclStatus input_unit_scale(const char *path, int line, int column, const char *unit, const char *si, double *scale,
-                           double *offset);
+HclStatus hcl_input_unit_scale(const char *path, int line, int column, const char *unit, const char *si, double *scale,
+                               double *offset);
 
 /* Parses "YYYY-MM-DD", "YYYY-MM-DD hh:mm" or "YYYY-MM-DD hh:mm:ss" (a 'T' for the space), in UTC or, after the time,
  * at an ISO 8601 offset ("Z", " UTC", "+02:00", "-0530", "+02": local time that far east of UTC, up to +-14:00), in
  * the proleptic Gregorian calendar (CF's standard calendar for modern dates), into seconds since 1970-01-01 00:00:00
  * UTC. False for anything else. */
-bool input_parse_date(const char *text, double *seconds);
+bool hcl_input_parse_date(const char *text, double *seconds);
 
 /* Linear interpolation of the series at t, held constant beyond its ends. */
-double input_series_at(const double *times, const double *values, int count, double t);
+double hcl_input_series_at(const double *times, const double *values, int count, double t);
 
 #endif

@@ -20,20 +20,20 @@ typedef struct MapFile MapFile;
 
 /* Creates the file with vars[0..nvars) (borrowed only during the call). A failure on any rank removes the file
  * again, so it never blocks the next run. */
-HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars,
-                     MapFile **out);
+HclStatus hcl_map_create(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars,
+                         MapFile **out);
 /* Appends one frame at time (seconds since the reference): fields[i] holds vars[i] (2D fields). */
-HclStatus map_write(MapFile *m, double time, Field *const *fields);
+HclStatus hcl_map_write(MapFile *m, double time, Field *const *fields);
 /* Writes a variable that does not change (the bed level), on (y, x) without time: scale times the 2D field f (-1:
  * a depth positive down as a level positive up). Defined on first use; a continued run's file that has it gets it
  * again. */
-HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, double scale);
+HclStatus hcl_map_write_static(MapFile *m, const OutputVariable *var, Field *f, double scale);
 /* Flushes what the file holds to it (nc_sync), so that a copy of it is whole (checkpoint.h). */
-HclStatus map_sync(MapFile *m);
-int map_frames(const MapFile *m);
-bool map_collective(const MapFile *m); /* whether every rank writes its own block */
-bool map_can_write_collectively(void); /* whether this build's netCDF-C has parallel I/O */
+HclStatus hcl_map_sync(MapFile *m);
+int hcl_map_frames(const MapFile *m);
+bool hcl_map_collective(const MapFile *m); /* whether every rank writes its own block */
+bool hcl_map_can_write_collectively(void); /* whether this build's netCDF-C has parallel I/O */
 /* Closes the file (rank 0) and frees; NULL-safe. */
-void map_close(MapFile **m);
+void hcl_map_close(MapFile **m);
 
 #endif

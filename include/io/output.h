@@ -46,11 +46,11 @@ typedef struct {
                                 the storage type's default fill value, declared in _FillValue */
 } OutputVariable;
 
-/* Before any netCDF call and before par_init: HDF5's clean-up at exit (or, for an HDF5 built for MPI, at
+/* Before any netCDF call and before hcl_par_init: HDF5's clean-up at exit (or, for an HDF5 built for MPI, at
  * MPI_Finalize) is turned off. After a write that failed (a full disk) HDF5 cannot
  * close the file, and its clean-up at exit then crashes (HDF5 1.10); every file hydrocl writes is closed or
  * abandoned by hydrocl itself, and each finished frame is already on disk. */
-void output_library_init(void);
+void hcl_output_library_init(void);
 
 /* Whether blocks of ranks may be written collectively into the existing netCDF-4 file at path, judged by its
  * variable `variable`: only where its chunks were allocated when the file grew (HDF5's early allocation, which a
@@ -58,13 +58,13 @@ void output_library_init(void);
  * then fails a collective write of a chunk shared by ranks on some ranks only, leaving the others waiting; such a
  * file is continued by rank 0 alone. true without HDF5 (no collective writes then). Rank 0's answer; not
  * collective. */
-bool output_continues_collectively(const char *path, const char *variable);
+bool hcl_output_continues_collectively(const char *path, const char *variable);
 
 /* Creates every missing folder of path (mkdir -p) on rank 0; HCL_ECANTCREAT when one cannot be made. Collective. */
-HclStatus output_make_folders(const char *path);
+HclStatus hcl_output_make_folders(const char *path);
 
 /* Rank 0, before a continued run reopens the file at path: takes away the frames after t and those cut short
  * (nc_output_trim in ncutil.h says how); *dropped, how many went. */
-HclStatus output_trim(const char *path, double t, int *dropped);
+HclStatus hcl_output_trim(const char *path, double t, int *dropped);
 
 #endif

@@ -40,7 +40,7 @@ typedef struct {
    * without them; the checkpoints of other steps go once it is in place. */
   const char *const *checkpoints;
   int ncheckpoints;
-  /* What a continued run must share with the run that wrote a restart (restart_check_case), kept as global
+  /* What a continued run must share with the run that wrote a restart (hcl_restart_check_case), kept as global
    * attributes hydrocl_model, hydrocl_precision and hydrocl_bed_checksum (a 64-bit FNV-1a hash of the gathered bed,
    * in hexadecimal); NULL: not kept. */
   const char *model;     /* the case's model.name */
@@ -56,35 +56,35 @@ typedef struct {
 } RestartScalar;
 
 /* Writes fields[0..nfields) (by their names) and scalars at step; path_out (may be NULL) receives the file name. */
-HclStatus restart_write(const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
-                        const RestartScalar *scalars, int nscalars, char *path_out, size_t path_size);
+HclStatus hcl_restart_write(const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
+                            const RestartScalar *scalars, int nscalars, char *path_out, size_t path_size);
 
 /* The newest restart in folder (by step), as a path with its name as found there ("restart-0020.nc"); only names
  * PREFIX-DIGITS.nc are restarts (a sign, a space or anything else makes some other file, left alone by every call
  * here). HCL_ENOINPUT when there is none. */
-HclStatus restart_latest(const char *folder, const char *prefix, char *path, size_t path_size);
+HclStatus hcl_restart_latest(const char *folder, const char *prefix, char *path, size_t path_size);
 
 /* How many restarts of prefix folder holds (0 when the folder does not exist). */
-HclStatus restart_count(const char *folder, const char *prefix, int *count);
+HclStatus hcl_restart_count(const char *folder, const char *prefix, int *count);
 
 /* Removes the restarts of prefix in folder with a step above step (all of them for step -1): those of the run a
  * continued run replaces from step on, or of a run --overwrite replaces. Rank 0 removes; collective. */
-HclStatus restart_discard_after(const char *folder, const char *prefix, int64_t step);
+HclStatus hcl_restart_discard_after(const char *folder, const char *prefix, int64_t step);
 
 /* Whether the restart at path holds every one of names[0..count) (a field or a scalar): what a newer writer added
  * (a model's solver memory) is read only from a restart that has it. Rank 0 looks; collective. */
-HclStatus restart_holds(const char *path, const char *const *names, int count, bool *holds);
+HclStatus hcl_restart_holds(const char *path, const char *const *names, int count, bool *holds);
 
 /* Whether the restart at path is one of this case, as spec describes it (model, precision, bed where spec has one,
  * and the grid, its size and its coordinates: x0, dx, y0, dy or the curvilinear map): what differs is listed in one
  * message, HCL_EDATA with what to do; with force (--force) a warning saying what the continued run keeps, and
  * HCL_OK; another model is refused even so. A restart without the attributes (an earlier hydrocl's) is checked by
  * its coordinates alone. Collective. */
-HclStatus restart_check_case(const char *path, const RestartSpec *spec, const DecompSpec *grid, bool force);
+HclStatus hcl_restart_check_case(const char *path, const RestartSpec *spec, const DecompSpec *grid, bool force);
 
 /* Reads path into fields (each rank its own block) and fills scalars[i].value by name. A restart of another grid
  * size or number of planes, without a field or scalar asked for, or holding a scalar as an array is HCL_EDATA naming
  * both; a missing file HCL_ENOINPUT. */
-HclStatus restart_read(const char *path, Field *const *fields, int nfields, RestartScalar *scalars, int nscalars);
+HclStatus hcl_restart_read(const char *path, Field *const *fields, int nfields, RestartScalar *scalars, int nscalars);
 
 #endif

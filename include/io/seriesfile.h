@@ -33,7 +33,7 @@ typedef struct SeriesFile SeriesFile;
 
 /* Creates spec->path (or, for spec->resume, reopens it when it exists: the samples after spec->resume_time are
  * overwritten). A failure on any rank removes a file this call created. */
-HclStatus series_create(const OutputSpec *spec, const SeriesLayout *layout, SeriesFile **out);
+HclStatus hcl_series_create(const OutputSpec *spec, const SeriesLayout *layout, SeriesFile **out);
 /* One sample, read on rank 0 only: profiles [nprofiles][nstations][nodes], station values
  * [nstation_series][nstations] and scalars [nscalars]. */
 typedef struct {
@@ -43,9 +43,9 @@ typedef struct {
 } SeriesSample;
 
 /* Appends one sample at time (seconds since the reference). */
-HclStatus series_write(SeriesFile *s, double time, const SeriesSample *sample);
+HclStatus hcl_series_write(SeriesFile *s, double time, const SeriesSample *sample);
 /* Flushes what the file holds to it (nc_sync), so that a copy of it is whole (checkpoint.h). */
-HclStatus series_sync(SeriesFile *s);
-void series_close(SeriesFile **s); /* NULL-safe */
+HclStatus hcl_series_sync(SeriesFile *s);
+void hcl_series_close(SeriesFile **s); /* NULL-safe */
 
 #endif

@@ -30,7 +30,7 @@
 #include "gridmap.h"
 #include "status.h"
 
-/* The planes of a metric field (mapping_write_metrics), in this order; the first MAPPING_OPERATOR_PLANES are what
+/* The planes of a metric field (hcl_mapping_write_metrics), in this order; the first MAPPING_OPERATOR_PLANES are what
  * the operators read. */
 enum {
   MAPPING_XI_X,
@@ -53,11 +53,12 @@ enum {
  * degenerates (J <= 0, or not finite) is HCL_EDATA naming the map, the point and its position; every rank learns
  * the first. The coordinates are taken relative to the map's point (0, 0), so that a grid in projected
  * coordinates (millions of metres) keeps its spacing's digits in single precision. */
-HclStatus mapping_write_metrics(const Mapping *map, int order, int stride_x, int stride_y, Field *dst, int first_plane);
+HclStatus hcl_mapping_write_metrics(const Mapping *map, int order, int stride_x, int stride_y, Field *dst,
+                                    int first_plane);
 
 /* The mean physical spacing along each index direction over the whole grid, |X(i + 1, j) - X(i, j)| and
  * |X(i, j + 1) - X(i, j)| averaged over the decomposition's points (stride 1): what a multigrid compares with the
  * vertical spacing to choose its coarsening. Collective. */
-HclStatus mapping_mean_spacing(const Mapping *map, const Decomp *decomp, double *dx, double *dy);
+HclStatus hcl_mapping_mean_spacing(const Mapping *map, const Decomp *decomp, double *dx, double *dy);
 
 #endif

@@ -35,15 +35,15 @@ typedef struct {
  * the fix, for: omega <= 0 or not finite, harmonics outside 1 .. HARMONICS_MAX, fewer samples than the 2 N +
  * 1 coefficients, a non-finite sample, and samples that do not determine the coefficients (too few per period
  * for N harmonics, or all at a few phases of the period: the fit's matrix is rank deficient). */
-HclStatus harmonics_fit(const double *t, const double *y, int n, double omega, int harmonics, Harmonics *out);
+HclStatus hcl_harmonics_fit(const double *t, const double *y, int n, double omega, int harmonics, Harmonics *out);
 
 /* The first of the samples t[0 .. n - 1] (increasing) inside the last `periods` whole periods 2 pi / omega of
  * the record, t >= t[n - 1] - periods 2 pi / omega (to a millionth of the sampling step at the start), or -1
- * when the record is shorter. With equidistant samples a whole number of steps per period, harmonics_fit from
+ * when the record is shorter. With equidistant samples a whole number of steps per period, hcl_harmonics_fit from
  * there fits periods 2 pi / omega plus one sample. */
-int harmonics_window(const double *t, int n, double omega, double periods);
+int hcl_harmonics_window(const double *t, int n, double omega, double periods);
 
 /* The value of the fit at t. */
-double harmonics_eval(const Harmonics *fit, double t);
+double hcl_harmonics_eval(const Harmonics *fit, double t);
 
 #endif

@@ -2,7 +2,7 @@
 /* model.h: what the command line needs of a model: its name, its case-file schema, what it accepts beyond every
  * model's options, and `hydrocl validate` and `hydrocl run` of its cases (the harness, harness.c). Each model lives in its
  * own folder under src/, exports one Model, and has one line in the registry (src/model/registry.c), which the
- * command line, its help and the fuzz targets read; a program adds its own with model_register. */
+ * command line, its help and the fuzz targets read; a program adds its own with hcl_model_register. */
 #ifndef HYDROCL_MODEL_H
 #define HYDROCL_MODEL_H
 
@@ -34,7 +34,7 @@ typedef struct ModelOps ModelOps;
 typedef struct {
   const char *name;                        /* as model.name in a case file: "shallow-water" */
   const char *title;                       /* one line, for the template of `hydrocl defaults` */
-  HclStatus (*schema)(CaseSchema *schema); /* adds its case-file keys and its modules' (model_schema: all) */
+  HclStatus (*schema)(CaseSchema *schema); /* adds its case-file keys and its modules' (hcl_model_schema: all) */
   /* Whether the run needs a device with fp64; NULL: when request->precision is double. */
   bool (*needs_fp64)(const Case *c, const RunRequest *request);
   /* The checks of a finished case short of a device (those validate makes before it opens one); NULL: the schema's
@@ -49,22 +49,22 @@ enum {
   MODEL_REALTIME = 1 << 1,        /* --realtime */
 };
 
-int model_count(void);
-const Model *model_at(int index);
-const Model *model_find(const char *name); /* NULL: no model of that name */
+int hcl_model_count(void);
+const Model *hcl_model_at(int index);
+const Model *hcl_model_find(const char *name); /* NULL: no model of that name */
 /* Adds a model of a program's own (before cli_main): `run`, `validate`, `defaults` and help then know it. */
-HclStatus model_register(const Model *model);
+HclStatus hcl_model_register(const Model *model);
 /* The names of the models that have every capability asked for (0: all), as a message lists them:
  * "shallow-water, potential-flow or variational-boussinesq". Static. */
-const char *model_names(unsigned capabilities);
+const char *hcl_model_names(unsigned capabilities);
 
 /* The keys of a case of model: its own and those every model's run reads (the time span, the process grid, the
  * output and the restarts). */
-HclStatus model_schema(const Model *model, CaseSchema *schema);
+HclStatus hcl_model_schema(const Model *model, CaseSchema *schema);
 /* Checks everything a run would check, short of stepping, and prints the derived numbers (grid spacing, time step,
  * memory against the device's, output sizes) to out on rank 0. Collective. */
-HclStatus model_validate(const Model *model, Runtime *rt, const Case *c, const RunRequest *request, FILE *out);
+HclStatus hcl_model_validate(const Model *model, Runtime *rt, const Case *c, const RunRequest *request, FILE *out);
 /* Runs the case to its end, writing output and restarts. Collective. */
-HclStatus model_run(const Model *model, Runtime *rt, const Case *c, const RunRequest *request);
+HclStatus hcl_model_run(const Model *model, Runtime *rt, const Case *c, const RunRequest *request);
 
 #endif

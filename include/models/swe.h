@@ -5,8 +5,8 @@
  * limit), and semi-implicit, the level gradient and the continuity fluxes taken at theta, a symmetric positive
  * definite 5-point system for the new levels solved each step by CG with the RRB preconditioner (stencil5.h,
  * krylov.h, rrb_precond.h; thesis section 6.4). Sides are closed walls, periodic (explicit only), or water-level
- * boundaries; physics only, no I/O. Collective calls: swe_create, swe_set_state, swe_step, swe_volume,
- * swe_max_wave_speed, swe_centre_fields. */
+ * boundaries; physics only, no I/O. Collective calls: hcl_swe_create, hcl_swe_set_state, hcl_swe_step, hcl_swe_volume,
+ * hcl_swe_max_wave_speed, hcl_swe_centre_fields. */
 #ifndef HYDROCL_SWE_H
 #define HYDROCL_SWE_H
 
@@ -23,7 +23,7 @@ typedef enum { SWE_FRICTION_NONE, SWE_FRICTION_CHEZY, SWE_FRICTION_MANNING } Swe
 typedef enum { SWE_SCHEME_EXPLICIT, SWE_SCHEME_IMPLICIT } SweScheme;
 
 /* A non-periodic side: a closed wall, or a water-level boundary whose outermost column (row) of cells takes the
- * level given by swe_set_levels, either exactly or weakly reflecting (outgoing waves leave through it; the given
+ * level given by hcl_swe_set_levels, either exactly or weakly reflecting (outgoing waves leave through it; the given
  * level is then the incoming signal around the side's reference level). Order: west, east, south, north. */
 typedef enum { SWE_SIDE_WALL, SWE_SIDE_LEVEL, SWE_SIDE_WEAK_LEVEL } SweSide;
 enum { SWE_WEST, SWE_EAST, SWE_SOUTH, SWE_NORTH, SWE_SIDES };
@@ -41,8 +41,9 @@ typedef struct {
   double reference_level[SWE_SIDES]; /* still-water level of a weakly reflecting side, m */
   Precision precision;
   SweScheme scheme;
-  double theta;         /* implicit: the weight of n + 1 in the level gradient and the fluxes, 0.5 .. 1 */
-  KrylovOptions krylov; /* implicit: the level system's CG (method CG; the preconditioner: swe_set_preconditioner) */
+  double theta; /* implicit: the weight of n + 1 in the level gradient and the fluxes, 0.5 .. 1 */
+  KrylovOptions
+      krylov; /* implicit: the level system's CG (method CG; the preconditioner: hcl_swe_set_preconditioner) */
 } SweConfig;
 
 typedef struct Swe Swe;
@@ -50,37 +51,37 @@ typedef struct Swe Swe;
 /* Borrows rt and decomp (whose periodic flags give the periodic sides; other sides are closed walls). The implicit
  * scheme refuses periodic sides and a theta outside 0.5 .. 1 (HCL_EDATA), and starts with the RRB preconditioner of
  * the default depth. */
-HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config, Swe **out);
+HclStatus hcl_swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config, Swe **out);
 /* The implicit scheme's level solver by default (the case keys' defaults): CG stopping when the preconditioned
  * residual norm of the step's level change has fallen by 1e-5 (the RRB paper's criterion, section 3.3; the first
  * residual is the change's, so the test is relative to what the step does), at most 200 iterations. */
-KrylovOptions swe_krylov_defaults(void);
+KrylovOptions hcl_swe_krylov_defaults(void);
 /* The implicit scheme's preconditioner for the level system (owned from here on): rrb (the default), jacobi or
  * none (precond.h, rrb_precond.h). */
-HclStatus swe_set_preconditioner(Swe *swe, Precond *pc);
-/* The device memory swe_create and swe_checkpoint take on a block of nx x ny cells of scheme, in bytes, and
+HclStatus hcl_swe_set_preconditioner(Swe *swe, Precond *pc);
+/* The device memory hcl_swe_create and hcl_swe_checkpoint take on a block of nx x ny cells of scheme, in bytes, and
  * *largest_field the largest of their buffers: for refusing a grid before anything is allocated. The implicit
  * scheme's adds the face predictors, the matrix, the RRB factorization of the default depth and CG's vectors
  * (counted from the buffers rrb.c, rrb_precond.c and krylov.c make; test_swe_implicit checks the sum). */
-double swe_device_bytes(int nx, int ny, Precision precision, SweScheme scheme, double *largest_field);
-void swe_destroy(Swe **swe);
+double hcl_swe_device_bytes(int nx, int ny, Precision precision, SweScheme scheme, double *largest_field);
+void hcl_swe_destroy(Swe **swe);
 
 /* Sets the state from this rank's owned values (host arrays of ny rows of nx, x fastest): depth of the bed below
  * the reference plane (positive down), water level zeta, and face velocities u (east faces), v (north faces).
  * Cells with zeta below the bed are set dry at the bed (h = 0). NULL u or v means at rest. */
-HclStatus swe_set_state(Swe *swe, const double *depth, const double *zeta, const double *u, const double *v);
+HclStatus hcl_swe_set_state(Swe *swe, const double *depth, const double *zeta, const double *u, const double *v);
 
 /* The levels (m) the water-level sides take at the end of the next step, west, east, south, north; unused
  * entries are ignored. */
-void swe_set_levels(Swe *swe, const double level[SWE_SIDES]);
+void hcl_swe_set_levels(Swe *swe, const double level[SWE_SIDES]);
 
 /* Advances one step of dt seconds. The implicit scheme returns HCL_ENOTCONVERGED with CG's history when the level
  * system is not solved, and HCL_EDIVERGED when a depth stays negative after every face around it was dried. On
  * several ranks the explicit step may leave the new state's ghost exchange in flight, for the next step to hide it
- * behind its interior: every function here that reads ghosts or exchanges ends it first, and swe_settle ends it for
- * code that reads the ghosts through swe_zeta, swe_u or swe_v (owned values are final when swe_step returns). */
-HclStatus swe_step(Swe *swe, double dt);
-HclStatus swe_settle(Swe *swe);
+ * behind its interior: every function here that reads ghosts or exchanges ends it first, and hcl_swe_settle ends it for
+ * code that reads the ghosts through hcl_swe_zeta, hcl_swe_u or hcl_swe_v (owned values are final when hcl_swe_step returns). */
+HclStatus hcl_swe_step(Swe *swe, double dt);
+HclStatus hcl_swe_settle(Swe *swe);
 
 /* How the explicit step runs: in one kernel (GPUs; the work-group a tile of tile_x x tile_y cells) or in three (CPUs;
  * HYDROCL_SWE_STEP=fused or split chooses), and the REALs per cell-update its kernels read and write, each input
@@ -91,7 +92,7 @@ typedef struct {
   int tile_x, tile_y;
   int reals_per_cell;
 } SweStepShape;
-SweStepShape swe_step_shape(const Swe *swe);
+SweStepShape hcl_swe_step_shape(const Swe *swe);
 
 /* What the last implicit step's level solves took: solves (1, or more where drying made it solve again), CG
  * iterations over them, and the last solve's result (history borrowed until the next step). */
@@ -99,55 +100,55 @@ typedef struct {
   int solves, iterations;
   KrylovResult last;
 } SweSolveStats;
-SweSolveStats swe_solve_stats(const Swe *swe);
+SweSolveStats hcl_swe_solve_stats(const Swe *swe);
 /* The implicit scheme's last level solve's ||b - A x|| / ||b||, recomputed; NAN for the explicit scheme or before the
  * first step. Collective. */
-HclStatus swe_last_residual(Swe *swe, double *relative);
+HclStatus hcl_swe_last_residual(Swe *swe, double *relative);
 
 /* All the state a restart needs to continue bit for bit, in a fixed order: zeta, u, v (borrowed; valid until the
  * next step; named so). A face's wet flag travels in its velocity: -0 on a dry face or a wall, any other value on a
- * wet one. After writing their owned values (a restart), swe_sync_state fills the ghost
+ * wet one. After writing their owned values (a restart), hcl_swe_sync_state fills the ghost
  * layers. */
 enum { SWE_STATE_FIELDS = 3 };
-void swe_state_fields(Swe *swe, Field *fields[SWE_STATE_FIELDS]);
-HclStatus swe_sync_state(Swe *swe);
+void hcl_swe_state_fields(Swe *swe, Field *fields[SWE_STATE_FIELDS]);
+HclStatus hcl_swe_sync_state(Swe *swe);
 
 /* The current fields (borrowed; valid until the next step): zeta, u, v, depth. */
-Field *swe_zeta(Swe *swe);
-Field *swe_u(Swe *swe);
-Field *swe_v(Swe *swe);
-Field *swe_depth(Swe *swe);
+Field *hcl_swe_zeta(Swe *swe);
+Field *hcl_swe_u(Swe *swe);
+Field *hcl_swe_v(Swe *swe);
+Field *hcl_swe_depth(Swe *swe);
 
-/* Maxima over the run for flood maps (output.maxima), accumulated on the device: swe_enable_maxima makes the
- * accumulators (every cell never wet), swe_accumulate_maxima folds the present state at time t in (after every
+/* Maxima over the run for flood maps (output.maxima), accumulated on the device: hcl_swe_enable_maxima makes the
+ * accumulators (every cell never wet), hcl_swe_accumulate_maxima folds the present state at time t in (after every
  * step, and once for the initial state), over the wet cells: zeta_max, h_max, speed_max (cell-centred |velocity|),
- * t_wet (the time a cell was first wet, -1 while it never was). swe_maxima_fields gives the accumulators, in that
- * order and named so, for restarts (a continued run's maxima are an uninterrupted run's); swe_maxima_output writes
+ * t_wet (the time a cell was first wet, -1 while it never was). hcl_swe_maxima_fields gives the accumulators, in that
+ * order and named so, for restarts (a continued run's maxima are an uninterrupted run's); hcl_swe_maxima_output writes
  * them cell-centred into out (ghost 0, the solver's precision) with NaN where a cell was never wet. */
 enum { SWE_MAXIMA_FIELDS = 4 };
-HclStatus swe_enable_maxima(Swe *swe);
-HclStatus swe_accumulate_maxima(Swe *swe, double t);
-void swe_maxima_fields(Swe *swe, Field *fields[SWE_MAXIMA_FIELDS]);
-HclStatus swe_maxima_output(Swe *swe, Field *out[SWE_MAXIMA_FIELDS]);
+HclStatus hcl_swe_enable_maxima(Swe *swe);
+HclStatus hcl_swe_accumulate_maxima(Swe *swe, double t);
+void hcl_swe_maxima_fields(Swe *swe, Field *fields[SWE_MAXIMA_FIELDS]);
+HclStatus hcl_swe_maxima_output(Swe *swe, Field *out[SWE_MAXIMA_FIELDS]);
 
-/* Keeps a device copy of the present state (swe_checkpoint; the first call allocates it) and returns to it
- * (swe_rollback), so a run that diverges can still write its last good state; the maxima go with the state. */
-HclStatus swe_checkpoint(Swe *swe);
-HclStatus swe_rollback(Swe *swe);
+/* Keeps a device copy of the present state (hcl_swe_checkpoint; the first call allocates it) and returns to it
+ * (hcl_swe_rollback), so a run that diverges can still write its last good state; the maxima go with the state. */
+HclStatus hcl_swe_checkpoint(Swe *swe);
+HclStatus hcl_swe_rollback(Swe *swe);
 
 /* Total water volume, sum of max(h, 0) dx dy over the grid, m^3 (collective). */
-HclStatus swe_volume(Swe *swe, double *volume);
+HclStatus hcl_swe_volume(Swe *swe, double *volume);
 /* The largest |velocity| + sqrt(g h) over wet cells, m/s (collective); NaN when the state holds a NaN. The CFL
  * limit is dt <= cfl / (speed sqrt(1/dx^2 + 1/dy^2)). */
-HclStatus swe_max_wave_speed(Swe *swe, double *speed);
+HclStatus hcl_swe_max_wave_speed(Swe *swe, double *speed);
 /* The largest |velocity| over wet cells, m/s (collective; NaN as above): the implicit scheme's advective limit is
  * dt <= 1 / (speed sqrt(1/dx^2 + 1/dy^2)). */
-HclStatus swe_max_flow_speed(Swe *swe, double *speed);
+HclStatus hcl_swe_max_flow_speed(Swe *swe, double *speed);
 
 /* Cell-centred output into out[0..4] (2D fields of the decomposition, ghost 0, the solver's precision): water level
  * zeta, total depth h, velocities u and v averaged from the faces, wet flag (1 where h > dry_depth, else 0); with
  * mask_dry the level and the velocities of a dry cell are NaN (missing values in the output files). Collective. */
 enum { SWE_CENTRE_FIELDS = 5 };
-HclStatus swe_centre_fields(Swe *swe, Field *out[SWE_CENTRE_FIELDS], bool mask_dry);
+HclStatus hcl_swe_centre_fields(Swe *swe, Field *out[SWE_CENTRE_FIELDS], bool mask_dry);
 
 #endif

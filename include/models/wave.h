@@ -70,7 +70,7 @@ typedef struct {
   int extrapolation;   /* solutions the initial guess is extrapolated through: 0 (the last solve's Phi as it is)
                             to WAVE_EXTRAPOLATION_MAX; each costs one field of nz + 1 planes */
   double ramp_time;    /* T_ramp [s]; 0: the incident wave is there in full from t = 0 */
-  int filter_interval; /* steps between applications of wave_filter after a step; 0: never */
+  int filter_interval; /* steps between applications of hcl_wave_filter after a step; 0: never */
   int nzones;
   WaveZone zones[WAVE_ZONES_MAX];
 } WaveConfig;
@@ -81,7 +81,7 @@ typedef struct {
  * 1e-4 in test_wave's standing wave, 7.1 against 7.8 at 1e-5. rtol 1e-6 keeps the solver's error below the
  * discretization's over long runs: a stream-function wave in a periodic flume lags its exact self by 3.7e-3 H after
  * 20 periods at 1e-6 (3.5e-3 at 1e-7, the grid's own), 8.5e-3 H at 1e-5 (test_wave_flume). */
-WaveConfig wave_config_default(void);
+WaveConfig hcl_wave_config_default(void);
 
 /* An incident wave as the device evaluates it: a sum of components
  *   eta = r(t) sum_n E_n cos(psi_n),   phi = r(t) (U_x x + U_y y + A t + sum_n P_n sin(psi_n)),
@@ -96,43 +96,43 @@ typedef struct {
   double current_x, current_y, potential_rate;                     /* U_x, U_y [m/s], A [m^2/s^2] */
 } WaveIncident;
 
-HclStatus wave_incident_regular(const RegularWave *wave, double direction, double x_origin, WaveIncident *out);
-HclStatus wave_incident_irregular(const IrregularWave *wave, WaveIncident *out);
-void wave_incident_free(WaveIncident *incident); /* NULL-safe */
+HclStatus hcl_wave_incident_regular(const RegularWave *wave, double direction, double x_origin, WaveIncident *out);
+HclStatus hcl_wave_incident_irregular(const IrregularWave *wave, WaveIncident *out);
+void hcl_wave_incident_free(WaveIncident *incident); /* NULL-safe */
 /* The incident wave at (x, y, t) without the ramp, on the host (what the device evaluates, in double). */
-double wave_incident_eta(const WaveIncident *incident, double x, double y, double t);
-double wave_incident_phi(const WaveIncident *incident, double x, double y, double t);
+double hcl_wave_incident_eta(const WaveIncident *incident, double x, double y, double t);
+double hcl_wave_incident_phi(const WaveIncident *incident, double x, double y, double t);
 
 /* The largest stable step of ERK4 for the linearized surface conditions on this grid: the eigenvalues are
  * +-i omega(k) with omega^2 = g k tanh(k h), at most at the grid's shortest wave, k = pi sqrt(1/dx^2 + 1/dy^2)
  * (directions of one point left out), and ERK4 is stable on the imaginary axis up to |dt lambda| = 2 sqrt(2).
  * (Centred finite differences of order 2 to 8 resolve k below that, so the bound holds for the discrete scheme.) */
-double wave_step_limit(const WaveConfig *config, const DecompSpec *grid, double deepest);
+double hcl_wave_step_limit(const WaveConfig *config, const DecompSpec *grid, double deepest);
 
 typedef struct Wave Wave;
 
 /* Sets up the model over depth h (this rank's owned points, x fastest, > 0) on decomp: the Laplace solver, the
  * state, the relaxation weights. Bad settings are HCL_EDATA naming the key and the value (a zone outside the
- * domain or empty, an extrapolation out of range, g <= 0), and whatever laplace_create refuses. State starts at
+ * domain or empty, an extrapolation out of range, g <= 0), and whatever hcl_laplace_create refuses. State starts at
  * rest at t = 0. Borrows rt and decomp. Collective. */
-HclStatus wave_create(Runtime *rt, const Decomp *decomp, const WaveConfig *config, const double *h, Wave **out);
-void wave_destroy(Wave **wave);
+HclStatus hcl_wave_create(Runtime *rt, const Decomp *decomp, const WaveConfig *config, const double *h, Wave **out);
+void hcl_wave_destroy(Wave **wave);
 
 /* The incident wave of the generation zones (copied); NULL: none (generation zones then relax towards rest). */
-HclStatus wave_set_incident(Wave *wave, const WaveIncident *incident);
+HclStatus hcl_wave_set_incident(Wave *wave, const WaveIncident *incident);
 
 /* Sets the state at time t from this rank's owned points (x fastest); forgets the extrapolation history. */
-HclStatus wave_set_state(Wave *wave, double t, const double *eta, const double *phi);
+HclStatus hcl_wave_set_state(Wave *wave, double t, const double *eta, const double *phi);
 
 /* What the next Laplace solves start from, which a restart keeps so that a continued run takes the steps of an
  * uninterrupted one bit for bit: Phi (the last solve's solution, nz + 1 planes, named "Phi") and the solutions
  * remembered for extrapolating the first guess ("Phi_history_M", time.extrapolation > 1), in fields (borrowed; room
  * for WAVE_SOLVER_FIELDS_MAX), and in scalars (room for WAVE_SOLVER_SCALARS) how many are remembered, the newest's
- * slot and the slots' times. Returns the number of fields. wave_restore_solver_memory takes the scalars back after
- * the fields were written (and after wave_set_state, which forgets them). */
+ * slot and the slots' times. Returns the number of fields. hcl_wave_restore_solver_memory takes the scalars back after
+ * the fields were written (and after hcl_wave_set_state, which forgets them). */
 enum { WAVE_SOLVER_FIELDS_MAX = 1 + WAVE_EXTRAPOLATION_MAX, WAVE_SOLVER_SCALARS = 2 + WAVE_EXTRAPOLATION_MAX };
-int wave_solver_memory(Wave *wave, Field **fields, double *scalars);
-HclStatus wave_restore_solver_memory(Wave *wave, const double *scalars);
+int hcl_wave_solver_memory(Wave *wave, Field **fields, double *scalars);
+HclStatus hcl_wave_restore_solver_memory(Wave *wave, const double *scalars);
 
 typedef struct {
   int solves;           /* Laplace solves in the step: 4 */
@@ -146,52 +146,52 @@ typedef struct {
  * column that vanishes: the run has gone unstable) is returned as it is, with the state of the step's start kept
  * (wave_state_good). Collective. With timing, stats' seconds are measured (the queue is waited for after each
  * part); else they are 0 and the step is enqueued without waiting but for the solver's own reductions. */
-HclStatus wave_step(Wave *wave, double dt, bool timing, WaveStepStats *stats);
+HclStatus hcl_wave_step(Wave *wave, double dt, bool timing, WaveStepStats *stats);
 
-double wave_time(const Wave *wave);
-Field *wave_eta(Wave *wave); /* the state (borrowed; owned points valid) */
-Field *wave_phi(Wave *wave);
-Field *wave_depth(Wave *wave);     /* the still-water depth h, positive down (borrowed; owned points valid) */
-Laplace *wave_laplace(Wave *wave); /* the solver: Phi of the last solve, w, sigma (borrowed) */
+double hcl_wave_time(const Wave *wave);
+Field *hcl_wave_eta(Wave *wave); /* the state (borrowed; owned points valid) */
+Field *hcl_wave_phi(Wave *wave);
+Field *hcl_wave_depth(Wave *wave);     /* the still-water depth h, positive down (borrowed; owned points valid) */
+Laplace *hcl_wave_laplace(Wave *wave); /* the solver: Phi of the last solve, w, sigma (borrowed) */
 
 /* Smooths eta and phi along each index direction in turn with the Savitzky-Golay filter of the stencils' width
  * (order + 1 points; they reach as far as the state's ghosts, mirrored at walls) and polynomial degree order - 2, as
  * OceanWave3D filters its nonlinear runs: polynomials up to that degree pass unchanged (a smooth wave loses
  * O(dx^(order - 1)) of itself: at order 6 3e-4 of a wave 13 points long per application and direction, which adds up
  * over many steps), the grid's shortest wave, two spacings long, is multiplied by -0.37 (order 4) to -0.39 (order 6)
- * per direction. A direction of one point is left as it is. wave_step applies it every
+ * per direction. A direction of one point is left as it is. hcl_wave_step applies it every
  * config.filter_interval steps; only then is it available. Collective. */
-HclStatus wave_filter(Wave *wave);
+HclStatus hcl_wave_filter(Wave *wave);
 
 /* Tracks the highest and lowest eta at every point from now on, starting from the present state and updated after
- * every step (one launch per step); called again, starts afresh. wave_eta_max and wave_eta_min are the fields
+ * every step (one launch per step); called again, starts afresh. hcl_wave_eta_max and hcl_wave_eta_min are the fields
  * (borrowed; NULL when not tracked; a continued run reads its restart's into them): the maximum run-up along a body,
  * the maximum elevation map. */
-HclStatus wave_track_extremes(Wave *wave);
-Field *wave_eta_max(Wave *wave);
-Field *wave_eta_min(Wave *wave);
+HclStatus hcl_wave_track_extremes(Wave *wave);
+Field *hcl_wave_eta_max(Wave *wave);
+Field *hcl_wave_eta_min(Wave *wave);
 
 /* The stability guard: HCL_EDIVERGED when eta or phi is not finite or |eta| exceeds `factor` times the local
  * still-water depth somewhere, naming the time, the first such point (global indices and coordinates) and its
  * values. One reduction on the device; the host reads the state only to say where. Collective. */
-HclStatus wave_check(Wave *wave, double factor);
+HclStatus hcl_wave_check(Wave *wave, double factor);
 
 /* Volume of the surface elevation, the integral of eta over the grid [m^3] by the trapezoidal rule between walls
  * (half a cell at a wall point; whole cells across periodic sides; 1 m across a direction of one point), which
  * integrates the cosine modes of a basin exactly. Collective. */
-HclStatus wave_volume(Wave *wave, double *volume);
+HclStatus hcl_wave_volume(Wave *wave, double *volume);
 /* Energy per unit density [m^5/s^2]: potential g/2 of the integral of eta^2, and kinetic 1/2 of the integral of
  * Phi's normal derivative times Phi over the surface, of phi eta_t / 2 (Green's theorem: the walls and the bed carry
  * no flux), with eta_t from (1a) at the present state (one Laplace solve); the same quadrature. Collective. */
-HclStatus wave_energy(Wave *wave, double *potential, double *kinetic);
+HclStatus hcl_wave_energy(Wave *wave, double *potential, double *kinetic);
 
 /* The velocity (u, v, w) at the nz sigma nodes of some columns of this rank: columns[c] the owned (i, j) of column
  * c, out [ncolumns][nz][4]: z, u, v, w at each node, bottom to surface, from the last solve's Phi:
  *   u = Phi_x + sigma_x Phi_s,  v = Phi_y + sigma_y Phi_s,  w = Phi_s / d,  z = sigma d - h,
  * after a Laplace solve for the present state (which the next step's first solve starts from). Collective (the
  * solve); ncolumns may be 0 on ranks with no column to report. */
-HclStatus wave_column_velocities(Wave *wave, int ncolumns, const int *columns, double *out);
+HclStatus hcl_wave_column_velocities(Wave *wave, int ncolumns, const int *columns, double *out);
 
-double wave_device_bytes(const Wave *wave);
+double hcl_wave_device_bytes(const Wave *wave);
 
 #endif

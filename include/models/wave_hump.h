@@ -11,7 +11,7 @@
  *
  * The paper's Table 4: the average defect-correction iterations per Laplace solve while the hump evolves under
  * ERK4, solved to rtol 1e-4 and atol 1e-5, for K = 1, 3, 5 and Kmax multigrid restrictions at each aspect ratio.
- * wave_hump_table4_config and wave_hump_average run that experiment on this code. */
+ * hcl_wave_hump_table4_config and hcl_wave_hump_average run that experiment on this code. */
 #ifndef HYDROCL_WAVE_HUMP_H
 #define HYDROCL_WAVE_HUMP_H
 
@@ -29,7 +29,7 @@
 enum { WAVE_HUMP_TABLE4_ROWS = 16 };
 
 /* eta of eq. 16 at (x, y) from the hump's centre [m]. */
-double wave_hump_eta(double x, double y);
+double hcl_wave_hump_eta(double x, double y);
 
 /* The Laplace solver on the hump, with its inputs on the device; nothing solved yet. */
 typedef struct {
@@ -40,9 +40,9 @@ typedef struct {
 
 /* The grid's points (its process grid too; 0 x 0 chooses) of spacing dx (config's dx and dy replaced), the hump at
  * the basin's centre, phi = WAVE_HUMP_SOLVER_PHI eta. On failure what was made is released. Collective. */
-HclStatus wave_hump_solver_open(Runtime *rt, const DecompSpec *grid, double dx, const LaplaceConfig *config,
-                                WaveHumpSolver *out);
-void wave_hump_solver_close(WaveHumpSolver *solver); /* NULL-safe, idempotent */
+HclStatus hcl_wave_hump_solver_open(Runtime *rt, const DecompSpec *grid, double dx, const LaplaceConfig *config,
+                                    WaveHumpSolver *out);
+void hcl_wave_hump_solver_close(WaveHumpSolver *solver); /* NULL-safe, idempotent */
 
 /* The wave model on the hump, at rest at t = 0 but for eta. */
 typedef struct {
@@ -52,8 +52,8 @@ typedef struct {
 
 /* The grid's points of spacing config->laplace.dx (dy replaced by it). On failure what was made is released.
  * Collective. */
-HclStatus wave_hump_model_open(Runtime *rt, const DecompSpec *grid, const WaveConfig *config, WaveHumpModel *out);
-void wave_hump_model_close(WaveHumpModel *model); /* NULL-safe, idempotent */
+HclStatus hcl_wave_hump_model_open(Runtime *rt, const DecompSpec *grid, const WaveConfig *config, WaveHumpModel *out);
+void hcl_wave_hump_model_close(WaveHumpModel *model); /* NULL-safe, idempotent */
 
 /* One entry of the paper's Table 4 (its 257^2 x 9 column; the 513^2 and 1025^2 ones differ by at most 0.02). */
 typedef struct {
@@ -62,11 +62,11 @@ typedef struct {
   double iterations; /* average defect-correction iterations per solve */
 } WaveHumpPaperEntry;
 
-extern const WaveHumpPaperEntry WAVE_HUMP_TABLE4[WAVE_HUMP_TABLE4_ROWS];
+extern const WaveHumpPaperEntry HCL_WAVE_HUMP_TABLE4[WAVE_HUMP_TABLE4_ROWS];
 
 /* How the paper's absolute tolerance atol = 1e-5 is read: on the 2-norm of the residual, as eq. 14 writes it
- * (laplace_rms_atol: the same criterion on any basin size, as the paper's Table 4 is), or on our RMS norm as it
- * stands (a far looser stop: see wave_hump_table4_config). rtol = 1e-4 means the same in both. */
+ * (hcl_laplace_rms_atol: the same criterion on any basin size, as the paper's Table 4 is), or on our RMS norm as it
+ * stands (a far looser stop: see hcl_wave_hump_table4_config). rtol = 1e-4 means the same in both. */
 typedef enum { WAVE_HUMP_TWO_NORM, WAVE_HUMP_RMS } WaveHumpCriterion;
 
 /* The wave model's configuration for a Table 4 entry on n x n points: nz = 9 uniform (dsigma = 1/8), dx = dsigma /
@@ -74,12 +74,12 @@ typedef enum { WAVE_HUMP_TWO_NORM, WAVE_HUMP_RMS } WaveHumpCriterion;
  * defect correction to rtol 1e-4 and atol 1e-5 read as `criterion` says, up to LAPLACE_HISTORY_MAX iterations (a K
  * too small for the aspect ratio converges slowly: a result, not a failure), linear extrapolation of the
  * initial guess, no relaxation zones. */
-WaveConfig wave_hump_table4_config(int n, double aspect, int levels, WaveHumpCriterion criterion);
+WaveConfig hcl_wave_hump_table4_config(int n, double aspect, int levels, WaveHumpCriterion criterion);
 
 /* The time step of Courant number c dt / dx = WAVE_HUMP_COURANT with c the phase speed of the hump's nominal wave
  * (k = 2 pi, kh = 2 pi: c = sqrt(g tanh(kh) / k) = 1.25 m/s). */
 #define WAVE_HUMP_COURANT 0.5
-double wave_hump_time_step(const WaveConfig *config);
+double hcl_wave_hump_time_step(const WaveConfig *config);
 
 typedef struct {
   int steps, solves, levels; /* steps and solves done; levels: the multigrid levels used, K + 1 */
@@ -89,9 +89,9 @@ typedef struct {
   double solve_seconds;      /* average wall time per solve (queue waited for after each) */
 } WaveHumpAverage;
 
-/* Runs the hump on n x n points for `steps` (>= 2) ERK4 steps of wave_hump_time_step and averages the iterations
+/* Runs the hump on n x n points for `steps` (>= 2) ERK4 steps of hcl_wave_hump_time_step and averages the iterations
  * over every solve (the very first, of phi = 0, needs none). A solve that does not converge within
  * max_iterations ends the run with HCL_ENOTCONVERGED and the averages of the steps done before it. Collective. */
-HclStatus wave_hump_average(Runtime *rt, int n, const WaveConfig *config, int steps, WaveHumpAverage *out);
+HclStatus hcl_wave_hump_average(Runtime *rt, int n, const WaveConfig *config, int steps, WaveHumpAverage *out);
 
 #endif

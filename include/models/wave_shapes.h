@@ -6,7 +6,7 @@
  * Engineering 19, 1993; M. W. Dingemans, "Comparison of computations with Boussinesq-like models and laboratory
  * measurements", MAST G8-M report H1684, 1994, case A): 0.4 m deep, a 1:20 slope up from x = 6 m to the 0.1 m deep
  * crest at x = 12 m, flat to x = 14 m, a 1:10 slope down to 0.4 m at x = 17 m (x from the wave paddle). The gauges
- * of the experiment stand at WAVE_BAR_GAUGES.
+ * of the experiment stand at HCL_WAVE_BAR_GAUGES.
  *
  * Whalin's shoal (R. W. Whalin, "The limit of applicability of linear wave refraction theory in a convergence
  * zone", U.S. Army Corps of Engineers, WES report H-71-3, 1971): a basin 6.096 m wide, 0.4572 m deep, a shoal rising
@@ -19,11 +19,12 @@
 #define HYDROCL_WAVE_SHAPES_H
 
 enum { WAVE_BAR_NGAUGES = 9 };
-extern const double WAVE_BAR_GAUGES[WAVE_BAR_NGAUGES]; /* x [m]: 4.0, 10.5, 12.5, 13.5, 14.5, 15.7, 17.3, 19.0, 21.0 */
+extern const double
+    HCL_WAVE_BAR_GAUGES[WAVE_BAR_NGAUGES]; /* x [m]: 4.0, 10.5, 12.5, 13.5, 14.5, 15.7, 17.3, 19.0, 21.0 */
 
 #define WAVE_WHALIN_WIDTH 6.096
 
-double wave_bar_depth(double x);
-double wave_whalin_depth(double x, double y);
+double hcl_wave_bar_depth(double x);
+double hcl_wave_whalin_depth(double x, double y);
 
 #endif

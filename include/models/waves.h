@@ -92,7 +92,7 @@ typedef struct {
 
 /* g = 9.81, N = WAVES_MODES_DEFAULT, automatic height steps, 40 iterations, no current (Eulerian); depth,
  * height and the period or the length to be set. */
-RegularWaveSpec waves_regular_spec_default(void);
+RegularWaveSpec hcl_waves_regular_spec_default(void);
 
 /* A solved regular wave: what the evaluation functions below read. Plain data, no resources. */
 typedef struct {
@@ -117,29 +117,29 @@ typedef struct {
  * blocked by an opposing current, and a wave higher than the highest wave of its length (for a given period,
  * of the length the solve finds at each height step, extrapolated to the height asked where the solve stops
  * short of it). HCL_ENOTCONVERGED with the residual when Newton's method does not converge. HCL_ENOMEM. */
-HclStatus waves_solve_stream(const RegularWaveSpec *spec, RegularWave *out);
+HclStatus hcl_waves_solve_stream(const RegularWaveSpec *spec, RegularWave *out);
 
 /* The linear wave of spec (modes, height_steps, max_iterations and the criterion are not used): the same
  * refusals. */
-HclStatus waves_solve_linear(const RegularWaveSpec *spec, RegularWave *out);
+HclStatus hcl_waves_solve_linear(const RegularWaveSpec *spec, RegularWave *out);
 
 /* k of the wave of the given period riding on a uniform current U (positive with the wave): the root of
  * (2 pi / T - k U)^2 = g k tanh(k h) with 2 pi / T - k U > 0 that continues k of U = 0 (the smaller one
  * against a current). HCL_EDATA for g, depth, period <= 0, or a wave blocked by an opposing current (no such
  * root). */
-HclStatus waves_solve_dispersion(double g, double depth, double period, double current, double *k);
+HclStatus hcl_waves_solve_dispersion(double g, double depth, double period, double current, double *k);
 
 /* H_max [m] of a wave of length L [m] in depth h [m] (Fenton 1990, eq. 32; above). */
-double waves_breaking_height(double depth, double length);
+double hcl_waves_breaking_height(double depth, double length);
 
 /* Evaluation of a regular wave at the fixed-frame point x [m], elevation z [m] and time t [s]: pure, no
  * allocation. Meant for z between the bed and the surface; above it the series are continued analytically. */
-double waves_eta(const RegularWave *wave, double x, double t);
+double hcl_waves_eta(const RegularWave *wave, double x, double t);
 /* The surface potential: Phi at z = eta (a linear wave: at z = 0). */
-double waves_phi(const RegularWave *wave, double x, double t);
-void waves_velocity(const RegularWave *wave, double x, double z, double t, double *u, double *w);
-double waves_pressure(const RegularWave *wave, double x, double z, double t); /* p_d / rho = p / rho + g z */
-double waves_stream(const RegularWave *wave, double x, double z, double t);   /* psi at X = x - c t */
+double hcl_waves_phi(const RegularWave *wave, double x, double t);
+void hcl_waves_velocity(const RegularWave *wave, double x, double z, double t, double *u, double *w);
+double hcl_waves_pressure(const RegularWave *wave, double x, double z, double t); /* p_d / rho = p / rho + g z */
+double hcl_waves_stream(const RegularWave *wave, double x, double z, double t);   /* psi at X = x - c t */
 
 /* An irregular sea as the user gives it. */
 typedef struct {
@@ -155,9 +155,9 @@ typedef struct {
 
 /* JONSWAP, g = 9.81, gamma = 3.3, theta = 0, M = WAVES_COMPONENTS_DEFAULT, band 0.5 to 4, seed 1; depth, hs,
  * tp to be set. */
-IrregularWaveSpec waves_irregular_spec_default(void);
+IrregularWaveSpec hcl_waves_irregular_spec_default(void);
 
-/* The components of an irregular sea; arrays of `components` entries, freed by waves_irregular_free. */
+/* The components of an irregular sea; arrays of `components` entries, freed by hcl_waves_irregular_free. */
 typedef struct {
   int components;
   double g, depth, direction;
@@ -169,10 +169,10 @@ typedef struct {
 
 /* HCL_EDATA naming the key, the value and the allowed range for every setting out of range; HCL_ENOMEM. On
  * failure *out holds nothing to free. */
-HclStatus waves_irregular_create(const IrregularWaveSpec *spec, IrregularWave *out);
-void waves_irregular_free(IrregularWave *wave); /* NULL-safe; leaves the arrays NULL */
+HclStatus hcl_waves_irregular_create(const IrregularWaveSpec *spec, IrregularWave *out);
+void hcl_waves_irregular_free(IrregularWave *wave); /* NULL-safe; leaves the arrays NULL */
 
-double waves_irregular_eta(const IrregularWave *wave, double x, double y, double t);
-double waves_irregular_phi(const IrregularWave *wave, double x, double y, double t); /* Phi at z = 0 */
+double hcl_waves_irregular_eta(const IrregularWave *wave, double x, double y, double t);
+double hcl_waves_irregular_phi(const IrregularWave *wave, double x, double y, double t); /* Phi at z = 0 */
 
 #endif

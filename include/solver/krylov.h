@@ -46,14 +46,14 @@ typedef struct {
 } KrylovOptions;
 
 /* CG, the 2-norm, rtol 1e-8, atol 0, 1000 iterations, GMRES(10) when chosen, prefix "solver.". */
-KrylovOptions krylov_options_default(void);
+KrylovOptions hcl_krylov_options_default(void);
 
 /* The case-file keys of a Krylov solver, under prefix ("solver."): method, gmres_restart, rtol, atol,
  * max_iterations, norm, with defaults from defaults. */
-HclStatus krylov_add_keys(CaseSchema *schema, const char *prefix, const KrylovOptions *defaults);
+HclStatus hcl_krylov_add_keys(CaseSchema *schema, const char *prefix, const KrylovOptions *defaults);
 /* The options a finished case sets under prefix (prefix static, kept in the options); rtol and atol both zero is
  * HCL_EDATA naming the case's line. */
-HclStatus krylov_options_from_case(const Case *c, const char *prefix, KrylovOptions *out);
+HclStatus hcl_krylov_options_from_case(const Case *c, const char *prefix, KrylovOptions *out);
 
 typedef struct {
   int iterations; /* preconditioner applications (CG, defect correction) or Arnoldi steps (GMRES) */
@@ -68,43 +68,43 @@ typedef struct {
 typedef struct Krylov Krylov;
 
 /* Checks the options (ranges, the norm and the method) and creates the solver; HCL_EDATA names the key. */
-HclStatus krylov_create(const KrylovOptions *options, Krylov **out);
-void krylov_destroy(Krylov **ks);
+HclStatus hcl_krylov_create(const KrylovOptions *options, Krylov **out);
+void hcl_krylov_destroy(Krylov **ks);
 
-/* New stopping rules (PETSc's KSPSetTolerances), checked as krylov_create checks them. */
-HclStatus krylov_set_tolerances(Krylov *ks, double rtol, double atol, int max_iterations);
+/* New stopping rules (PETSc's KSPSetTolerances), checked as hcl_krylov_create checks them. */
+HclStatus hcl_krylov_set_tolerances(Krylov *ks, double rtol, double atol, int max_iterations);
 
 /* The operator (borrowed) and the preconditioner (owned from here on; NULL: none). */
-void krylov_set_operator(Krylov *ks, Operator *op);
-void krylov_set_precond(Krylov *ks, Precond *pc);
-Operator *krylov_operator(const Krylov *ks);
-Precond *krylov_precond(const Krylov *ks);
-const KrylovOptions *krylov_options(const Krylov *ks);
+void hcl_krylov_set_operator(Krylov *ks, Operator *op);
+void hcl_krylov_set_precond(Krylov *ks, Precond *pc);
+Operator *hcl_krylov_operator(const Krylov *ks);
+Precond *hcl_krylov_precond(const Krylov *ks);
+const KrylovOptions *hcl_krylov_options(const Krylov *ks);
 
 /* Whether the method applies to an operator and a preconditioner of these kinds (CG: both symmetric; the
  * preconditioned norm: CG only): HCL_EDATA naming what does, after where c (NULL: none) set the key. */
-HclStatus krylov_check(const KrylovOptions *options, const Case *c, const char *op_name, bool op_symmetric,
-                       const char *pc_name, bool pc_symmetric);
+HclStatus hcl_krylov_check(const KrylovOptions *options, const Case *c, const char *op_name, bool op_symmetric,
+                           const char *pc_name, bool pc_symmetric);
 
 /* After the operator changed: its setup, the method's check, the preconditioner's setup, the work vectors. */
-HclStatus krylov_setup(Krylov *ks);
+HclStatus hcl_krylov_setup(Krylov *ks);
 
 /* Solves A x = b from the x given (b NULL: the operator's own right-hand side). */
-HclStatus krylov_solve(Krylov *ks, Vec *b, Vec *x, KrylovResult *result);
+HclStatus hcl_krylov_solve(Krylov *ks, Vec *b, Vec *x, KrylovResult *result);
 
 /* ||b - A x||_2 of the whole system (b NULL as above), computed afresh: for reports and tests. */
-HclStatus krylov_true_residual(Krylov *ks, Vec *b, Vec *x, double *norm);
+HclStatus hcl_krylov_true_residual(Krylov *ks, Vec *b, Vec *x, double *norm);
 /* The same relative to ||b||_2 (b given): what a solve's report states, whatever its stopping rule measured. */
-HclStatus krylov_relative_residual(Krylov *ks, Vec *b, Vec *x, double *relative);
+HclStatus hcl_krylov_relative_residual(Krylov *ks, Vec *b, Vec *x, double *relative);
 
 /* The methods are one table (krylov.c): a method is its solve plus one line there. */
-const char *krylov_method_name(KrylovMethod method);  /* "cg", "gmres", "dc", "pipecg" */
-const char *krylov_method_title(KrylovMethod method); /* "CG", "GMRES", "defect correction", "pipelined CG" */
-const char *krylov_method_list(void);                 /* "cg, gmres, dc or pipecg", for messages; static */
+const char *hcl_krylov_method_name(KrylovMethod method);  /* "cg", "gmres", "dc", "pipecg" */
+const char *hcl_krylov_method_title(KrylovMethod method); /* "CG", "GMRES", "defect correction", "pipelined CG" */
+const char *hcl_krylov_method_list(void);                 /* "cg, gmres, dc or pipecg", for messages; static */
 /* Whether the method is CG or pipelined CG, those for symmetric positive definite systems. */
-bool krylov_method_is_cg(KrylovMethod method);
+bool hcl_krylov_method_is_cg(KrylovMethod method);
 /* The method of that name (false: none), and every name, as "cg|gmres|...". */
-bool krylov_method_parse(const char *name, KrylovMethod *method);
-const char *krylov_method_choices(void);
+bool hcl_krylov_method_parse(const char *name, KrylovMethod *method);
+const char *hcl_krylov_method_choices(void);
 
 #endif

@@ -46,13 +46,13 @@ typedef struct {
   bool level_by_level; /* no one-launch tail (tests compare the two paths) */
 } Mg5Options;
 
-HclStatus mg5_precond_create(const Mg5Options *options, Precond **out);
+HclStatus hcl_mg5_precond_create(const Mg5Options *options, Precond **out);
 
 /* The levels of a preconditioner that has been set up (0 otherwise), and level l's global grid and the direction it
  * halves to the next (0: x, 1: y, -1: the coarsest): for reports and tests. */
-int mg5_levels(const Precond *pc);
-void mg5_level_shape(const Precond *pc, int l, int *nx, int *ny, int *halves);
+int hcl_mg5_levels(const Precond *pc);
+void hcl_mg5_level_shape(const Precond *pc, int l, int *nx, int *ny, int *halves);
 /* Level l's ghost width: 1, or wider on a level split over the ranks of the communication-avoiding cycle. */
-int mg5_level_ghost(const Precond *pc, int l);
+int hcl_mg5_level_ghost(const Precond *pc, int l);
 
 #endif

@@ -24,7 +24,7 @@ typedef struct {
   HclStatus (*setup)(void *ctx);
   HclStatus (*apply)(void *ctx, Vec *x, Vec *y); /* y = A x; y's space may be x's only */
   /* r = b - A x (b NULL: the operator's own right-hand side). r may be of another space of the same grid where the
-   * operator says it can write there (the V-cycle's, for defect correction). NULL: apply and vec_waxpby. */
+   * operator says it can write there (the V-cycle's, for defect correction). NULL: apply and hcl_vec_waxpby. */
   HclStatus (*residual)(void *ctx, Vec *b, Vec *x, Vec *r);
   HclStatus (*rhs)(void *ctx, Vec *r);      /* r = the operator's own right-hand side; NULL: it has none */
   HclStatus (*diagonal)(void *ctx, Vec *d); /* d = diag(A); NULL: not offered (Jacobi does not apply) */
@@ -33,22 +33,22 @@ typedef struct {
 
 /* An operator on space (borrowed) from ops (static) and ctx, whose ownership it takes (ops->destroy frees it, also
  * when the creation fails). symmetric: A = A^T, which CG needs. */
-HclStatus operator_create(const OperatorOps *ops, void *ctx, VecSpace *space, bool symmetric, Operator **out);
-void operator_destroy(Operator **op);
+HclStatus hcl_operator_create(const OperatorOps *ops, void *ctx, VecSpace *space, bool symmetric, Operator **out);
+void hcl_operator_destroy(Operator **op);
 
-const char *operator_name(const Operator *op);
-VecSpace *operator_space(const Operator *op);
-bool operator_symmetric(const Operator *op);
-bool operator_has_rhs(const Operator *op);
-bool operator_has_diagonal(const Operator *op);
-const OperatorOps *operator_ops(const Operator *op); /* to recognise an implementation (stencil5_fields) */
-void *operator_context(const Operator *op);
+const char *hcl_operator_name(const Operator *op);
+VecSpace *hcl_operator_space(const Operator *op);
+bool hcl_operator_symmetric(const Operator *op);
+bool hcl_operator_has_rhs(const Operator *op);
+bool hcl_operator_has_diagonal(const Operator *op);
+const OperatorOps *hcl_operator_ops(const Operator *op); /* to recognise an implementation (hcl_stencil5_fields) */
+void *hcl_operator_context(const Operator *op);
 
-HclStatus operator_setup(Operator *op);
-HclStatus operator_apply(Operator *op, Vec *x, Vec *y);
+HclStatus hcl_operator_setup(Operator *op);
+HclStatus hcl_operator_apply(Operator *op, Vec *x, Vec *y);
 /* r = b - A x; work: a vector of the space apply may use where the operator has no residual of its own. */
-HclStatus operator_residual(Operator *op, Vec *b, Vec *x, Vec *r, Vec *work);
-HclStatus operator_rhs(Operator *op, Vec *r);
-HclStatus operator_diagonal(Operator *op, Vec *d);
+HclStatus hcl_operator_residual(Operator *op, Vec *b, Vec *x, Vec *r, Vec *work);
+HclStatus hcl_operator_rhs(Operator *op, Vec *r);
+HclStatus hcl_operator_diagonal(Operator *op, Vec *d);
 
 #endif

@@ -16,14 +16,14 @@ typedef struct {
   double a, b; /* the domain's sides */
 } PoissonDomain;
 
-PoissonDomain poisson_domain(int nx, int ny);
+PoissonDomain hcl_poisson_domain(int nx, int ny);
 
 /* The exact solution at (x, y). */
-double poisson_exact(const PoissonDomain *d, double x, double y);
+double hcl_poisson_exact(const PoissonDomain *d, double x, double y);
 
 /* The block of interior points (x0 .. x0 + nx - 1, y0 .. y0 + ny - 1) of d: centre, east and north couplings and
  * right-hand side h^2 f, each nx * ny, x fastest. */
-void poisson_block(const PoissonDomain *d, int x0, int y0, int nx, int ny, double *centre, double *east, double *north,
-                   double *rhs);
+void hcl_poisson_block(const PoissonDomain *d, int x0, int y0, int nx, int ny, double *centre, double *east,
+                       double *north, double *rhs);
 
 #endif

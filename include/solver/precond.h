@@ -51,26 +51,26 @@ typedef struct {
 
 /* A preconditioner from ops (static) and ctx, whose ownership it takes (also when the creation fails). symmetric:
  * M = M^T positive definite, which CG needs. */
-HclStatus precond_create(const PrecondOps *ops, void *ctx, bool symmetric, Precond **out);
-void precond_destroy(Precond **pc);
+HclStatus hcl_precond_create(const PrecondOps *ops, void *ctx, bool symmetric, Precond **out);
+void hcl_precond_destroy(Precond **pc);
 
 /* M = I. */
-HclStatus precond_none(Precond **out);
-/* M = diag(A) of the operator it is set up with (operator_diagonal); z = r / diag(A). */
-HclStatus precond_jacobi(Precond **out);
+HclStatus hcl_precond_none(Precond **out);
+/* M = diag(A) of the operator it is set up with (hcl_operator_diagonal); z = r / diag(A). */
+HclStatus hcl_precond_jacobi(Precond **out);
 
-const char *precond_name(const Precond *pc);
-bool precond_symmetric(const Precond *pc);
-bool precond_is_identity(const Precond *pc);
-void *precond_context(const Precond *pc);
-const PrecondOps *precond_ops(const Precond *pc);
+const char *hcl_precond_name(const Precond *pc);
+bool hcl_precond_symmetric(const Precond *pc);
+bool hcl_precond_is_identity(const Precond *pc);
+void *hcl_precond_context(const Precond *pc);
+const PrecondOps *hcl_precond_ops(const Precond *pc);
 
-HclStatus precond_setup(Precond *pc, Operator *op);
-HclStatus precond_apply(Precond *pc, Vec *r, Vec *z);
-Vec *precond_input(Precond *pc);  /* NULL when it has none */
-Vec *precond_output(Precond *pc); /* NULL when it has none */
-HclStatus precond_presolve(Precond *pc, KrylovSystem *system);
-HclStatus precond_postsolve(Precond *pc, Vec *b, Vec *x);
-void precond_hint(const Precond *pc, char *text, size_t size);
+HclStatus hcl_precond_setup(Precond *pc, Operator *op);
+HclStatus hcl_precond_apply(Precond *pc, Vec *r, Vec *z);
+Vec *hcl_precond_input(Precond *pc);  /* NULL when it has none */
+Vec *hcl_precond_output(Precond *pc); /* NULL when it has none */
+HclStatus hcl_precond_presolve(Precond *pc, KrylovSystem *system);
+HclStatus hcl_precond_postsolve(Precond *pc, Vec *b, Vec *x);
+void hcl_precond_hint(const Precond *pc, char *text, size_t size);
 
 #endif

@@ -38,10 +38,10 @@ typedef struct {
 /* The layout of an nx x ny grid whose levels are eliminated while a level has more than final_nodes (>= 1) points
  * and fewer than max_levels (>= 1) levels are made; the rest is the last level. HCL_EDATA for an empty grid or
  * bad limits. */
-HclStatus rrb_layout_create(int nx, int ny, int max_levels, int final_nodes, RrbLayout *layout);
+HclStatus hcl_rrb_layout_create(int nx, int ny, int max_levels, int final_nodes, RrbLayout *layout);
 
 /* Where point (i, j) of the first level is stored. */
-size_t rrb_layout_index(const RrbLayout *layout, int i, int j);
+size_t hcl_rrb_layout_index(const RrbLayout *layout, int i, int j);
 
 #include "field.h"
 
@@ -49,9 +49,9 @@ size_t rrb_layout_index(const RrbLayout *layout, int i, int j);
  * the layout (layout->count REALs of the field's precision), by the kernels of kernels_cl/rrb.cl. */
 typedef struct RrbPermute RrbPermute;
 
-HclStatus rrb_permute_create(Runtime *rt, const RrbLayout *layout, Precision precision, RrbPermute **out);
-void rrb_permute_destroy(RrbPermute **permute);
-HclStatus rrb_to_layout(RrbPermute *permute, Field *natural, cl_mem layout);
-HclStatus rrb_from_layout(RrbPermute *permute, cl_mem layout, Field *natural);
+HclStatus hcl_rrb_permute_create(Runtime *rt, const RrbLayout *layout, Precision precision, RrbPermute **out);
+void hcl_rrb_permute_destroy(RrbPermute **permute);
+HclStatus hcl_rrb_to_layout(RrbPermute *permute, Field *natural, cl_mem layout);
+HclStatus hcl_rrb_from_layout(RrbPermute *permute, cl_mem layout, Field *natural);
 
 #endif

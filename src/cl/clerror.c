@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-const char *cl_error_name(cl_int code) {
+const char *hcl_cl_error_name(cl_int code) {
   switch (code) {
 #define NAME(c)                                                                                                        \
   case c:                                                                                                              \

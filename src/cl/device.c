@@ -10,12 +10,12 @@
 
 #include "clerror.h"
 
-const char *device_vendor_name(DeviceVendor vendor) {
+const char *hcl_device_vendor_name(DeviceVendor vendor) {
   static const char *const names[] = {"NVIDIA", "AMD", "Intel", "PoCL", "other"};
   return names[vendor];
 }
 
-const char *device_type_name(DeviceType type) {
+const char *hcl_device_type_name(DeviceType type) {
   static const char *const names[] = {"gpu", "cpu", "accelerator", "other"};
   return names[type];
 }
@@ -120,7 +120,7 @@ static bool has_extension(DeviceInfoQuery query, cl_device_id id, const char *ex
   return found;
 }
 
-void device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *d) {
+void hcl_device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *d) {
   cl_device_type type = 0;
   cl_ulong global_mem = 0, max_alloc = 0, local_mem = 0;
   cl_uint units = 0, clock = 0;
@@ -147,7 +147,7 @@ void device_describe(DeviceInfoQuery query, cl_device_id id, DeviceInfo *d) {
       snprintf(d->refused, sizeof d->refused,
                "does not answer clGetDeviceInfo(%s) (%s); update or reinstall its "
                "OpenCL driver, or choose another device",
-               queries[i].name, cl_error_name(err));
+               queries[i].name, hcl_cl_error_name(err));
     }
   }
   /* CL_DEVICE_DOUBLE_FP_CONFIG is zero on devices without fp64 (OpenCL 1.2 section 4.2); a driver that does not
@@ -184,7 +184,7 @@ static const char *const install_hint =
     "install an OpenCL driver: 'apt-get install ocl-icd-libopencl1 pocl-opencl-icd' for the CPU, or your GPU "
     "vendor's OpenCL ICD; check with 'clinfo -l'";
 
-HclStatus device_list(DeviceInfo **devices, int *count) {
+HclStatus hcl_device_list(DeviceInfo **devices, int *count) {
   HclStatus status = HCL_OK;
   cl_platform_id *platforms = NULL;
   cl_device_id *ids = NULL;
@@ -196,7 +196,7 @@ HclStatus device_list(DeviceInfo **devices, int *count) {
   *count = 0;
   cl_int err = clGetPlatformIDs(0, NULL, &nplatforms);
   REQUIRE(err == CL_SUCCESS || err == CL_PLATFORM_NOT_FOUND_KHR, HCL_ENODEVICE, "clGetPlatformIDs failed (%s); %s",
-          cl_error_name(err), install_hint);
+          hcl_cl_error_name(err), install_hint);
   REQUIRE(nplatforms > 0, HCL_ENODEVICE, "no OpenCL platform found; %s", install_hint);
   TRY_ALLOC(platforms, nplatforms);
   TRY_CL(clGetPlatformIDs(nplatforms, platforms, NULL));
@@ -221,7 +221,7 @@ HclStatus device_list(DeviceInfo **devices, int *count) {
       info->device_index = (int)d;
       info->platform = platforms[p];
       snprintf(info->platform_name, sizeof info->platform_name, "%s", platform_name);
-      device_describe(clGetDeviceInfo, ids[d], info);
+      hcl_device_describe(clGetDeviceInfo, ids[d], info);
     }
   }
   REQUIRE(total > 0, HCL_ENODEVICE, "%u OpenCL platform(s) but no device; %s", nplatforms, install_hint);
@@ -239,7 +239,7 @@ static double gib(uint64_t bytes) {
   return (double)bytes / (1024.0 * 1024.0 * 1024.0);
 }
 
-HclStatus device_check(const DeviceInfo *dev, const DeviceNeeds *needs, char *why, size_t why_size) {
+HclStatus hcl_device_check(const DeviceInfo *dev, const DeviceNeeds *needs, char *why, size_t why_size) {
   why[0] = '\0';
   if (dev->refused[0]) {
     snprintf(why, why_size, "%s", dev->refused);
@@ -317,7 +317,7 @@ static bool matches(const DeviceInfo *d, MatchKind kind, int p, int dev_index, c
     return d->platform_index == p && d->device_index == dev_index;
   case MATCH_TEXT:
     return contains_nocase(d->platform_name, text) || contains_nocase(d->device_name, text) ||
-           contains_nocase(d->vendor_name, text) || contains_nocase(device_vendor_name(d->vendor), text);
+           contains_nocase(d->vendor_name, text) || contains_nocase(hcl_device_vendor_name(d->vendor), text);
   }
   return false;
 }
@@ -344,8 +344,8 @@ static bool parse_index(const char *text, int *p, int *d) {
   return nd > 0 && nd <= 9 && text[np + 1 + nd] == '\0' && sscanf(text, "%d:%d", p, d) == 2;
 }
 
-HclStatus device_select(const DeviceInfo *devices, int count, const char *selector, const DeviceNeeds *needs,
-                        int node_rank, int node_size, int *chosen, bool *shared) {
+HclStatus hcl_device_select(const DeviceInfo *devices, int count, const char *selector, const DeviceNeeds *needs,
+                            int node_rank, int node_size, int *chosen, bool *shared) {
   HclStatus status = HCL_OK;
   int *passing = NULL;
   char refusals[2048] = "";
@@ -373,7 +373,7 @@ HclStatus device_select(const DeviceInfo *devices, int count, const char *select
       continue;
     }
     nmatched++;
-    if (device_check(&devices[i], needs, why, sizeof why) == HCL_OK) {
+    if (hcl_device_check(&devices[i], needs, why, sizeof why) == HCL_OK) {
       passing[npassing++] = i;
     } else {
       appendf(refusals, sizeof refusals, "\n  %s %s %s", id, devices[i].device_name, why);

@@ -11,7 +11,7 @@
 #include "embedded_kernels.h"
 #include "log.h"
 
-size_t program_options(const DeviceInfo *dev, const KernelConfig *config, char *buf, size_t size) {
+size_t hcl_program_options(const DeviceInfo *dev, const KernelConfig *config, char *buf, size_t size) {
   /* No -cl-fast-relaxed-math: the models' tolerances assume IEEE arithmetic (README, Benchmarks; common.clh). Float denormals
    * (below 1.2e-38: the tail of a Gaussian hump, a velocity decaying at rest) are flushed to zero: they mean nothing
    * physically, and Intel CPUs take ~100 cycles on each (PoCL on a Xeon: test case 1 in float 7x slower than in
@@ -20,9 +20,9 @@ size_t program_options(const DeviceInfo *dev, const KernelConfig *config, char *
       buf, size,
       "-cl-std=CL1.2 -cl-denorms-are-zero -DREAL=%s -DREAL_IS_DOUBLE=%d -DHCL_FP64=%d -DSTENCIL_RADIUS=%d -DWG_X=%d "
       "-DWG_Y=%d -DEXACT_GRID=%d%s%s",
-      precision_name(config->precision), config->precision == PRECISION_DOUBLE, dev->fp64 ? 1 : 0,
+      hcl_precision_name(config->precision), config->precision == PRECISION_DOUBLE, dev->fp64 ? 1 : 0,
       config->stencil_radius, config->wg_x > 0 ? config->wg_x : 1, config->wg_y > 0 ? config->wg_y : 1,
-      runtime_exact_grid(dev), config->defines ? " " : "", config->defines ? config->defines : "");
+      hcl_runtime_exact_grid(dev), config->defines ? " " : "", config->defines ? config->defines : "");
   return length < 0 ? 0 : (size_t)length;
 }
 
@@ -87,7 +87,7 @@ cleanup:
   return status;
 }
 
-HclStatus program_source(const char *kernel_dir, const char *component, char **text) {
+HclStatus hcl_program_source(const char *kernel_dir, const char *component, char **text) {
   HclStatus status = HCL_OK;
   char *acc = NULL;
   char *piece = NULL;
@@ -153,35 +153,36 @@ static HclStatus record_build(const char *component, const char *options) {
 cleanup:
   if (f && fclose(f) != 0 && status == HCL_OK) {
     status = HCL_EIO;
-    log_error("cannot write '%s' (HYDROCL_RECORD_BUILDS): %s", path, strerror(errno));
+    hcl_log_error("cannot write '%s' (HYDROCL_RECORD_BUILDS): %s", path, strerror(errno));
   }
   return status;
 }
 
-HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *config, cl_program *program) {
+HclStatus hcl_program_build(Runtime *rt, const char *component, const KernelConfig *config, cl_program *program) {
   HclStatus status = HCL_OK;
   char *source = NULL;
   char *log = NULL;
   char options[4096], line_map[512];
   cl_program built = NULL;
   cl_int err = CL_SUCCESS;
-  const DeviceInfo *dev = runtime_device(rt);
+  const DeviceInfo *dev = hcl_runtime_device(rt);
   size_t log_size = 0;
   *program = NULL;
-  TRY(program_source(runtime_kernel_dir(rt), component, &source));
-  size_t length = program_options(dev, config, options, sizeof options);
+  TRY(hcl_program_source(hcl_runtime_kernel_dir(rt), component, &source));
+  size_t length = hcl_program_options(dev, config, options, sizeof options);
   REQUIRE(length > 0 && length < sizeof options, HCL_EINTERNAL,
           "the build options of %s.cl take %zu characters, more than the %zu allowed (please report)", component,
           length, sizeof options);
-  *program = runtime_find_program(rt, source, options);
+  *program = hcl_runtime_find_program(rt, source, options);
   if (*program) {
-    log_debug("reusing %s.cl for %d:%d built with '%s'", component, dev->platform_index, dev->device_index, options);
+    hcl_log_debug("reusing %s.cl for %d:%d built with '%s'", component, dev->platform_index, dev->device_index,
+                  options);
     goto cleanup;
   }
   TRY(record_build(component, options));
-  built = clCreateProgramWithSource(runtime_context(rt), 1, (const char **)&source, NULL, &err);
+  built = clCreateProgramWithSource(hcl_runtime_context(rt), 1, (const char **)&source, NULL, &err);
   TRY_CL(err);
-  log_debug("building %s.cl for %d:%d with '%s'", component, dev->platform_index, dev->device_index, options);
+  hcl_log_debug("building %s.cl for %d:%d with '%s'", component, dev->platform_index, dev->device_index, options);
   err = clBuildProgram(built, 1, &dev->id, options, NULL, NULL);
   if (err != CL_SUCCESS) {
     clGetProgramBuildInfo(built, dev->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size);
@@ -191,11 +192,11 @@ HclStatus program_build(Runtime *rt, const char *component, const KernelConfig *
     FAIL(HCL_EBUILD,
          "cannot build kernels_cl/%s.cl (%s) for device %d:%d '%s' (%s, driver %s)\n  sources: %s\n"
          "  options: %s\n  line map: %s\n  build log:\n%s",
-         component, cl_error_name(err), dev->platform_index, dev->device_index, dev->device_name, dev->platform_name,
-         dev->driver_version, runtime_kernel_dir(rt) ? runtime_kernel_dir(rt) : "embedded", options, line_map,
-         log[0] ? log : "(empty)");
+         component, hcl_cl_error_name(err), dev->platform_index, dev->device_index, dev->device_name,
+         dev->platform_name, dev->driver_version, hcl_runtime_kernel_dir(rt) ? hcl_runtime_kernel_dir(rt) : "embedded",
+         options, line_map, log[0] ? log : "(empty)");
   }
-  TRY(runtime_keep_program(rt, source, options, built));
+  TRY(hcl_runtime_keep_program(rt, source, options, built));
   *program = built;
   built = NULL;
 cleanup:
@@ -207,27 +208,27 @@ cleanup:
   return status;
 }
 
-HclStatus program_kernel(cl_program program, const char *name, cl_kernel *kernel) {
+HclStatus hcl_program_kernel(cl_program program, const char *name, cl_kernel *kernel) {
   HclStatus status = HCL_OK;
   cl_int err = CL_SUCCESS;
   *kernel = clCreateKernel(program, name, &err);
-  REQUIRE(err == CL_SUCCESS, HCL_EINTERNAL, "kernel '%s' not found in its program: %s", name, cl_error_name(err));
+  REQUIRE(err == CL_SUCCESS, HCL_EINTERNAL, "kernel '%s' not found in its program: %s", name, hcl_cl_error_name(err));
 cleanup:
   return status;
 }
 
-HclStatus program_build_kernels(Runtime *rt, const char *component, const KernelConfig *config,
-                                const char *const *names, int count, cl_program *program, cl_kernel *kernels) {
+HclStatus hcl_program_build_kernels(Runtime *rt, const char *component, const KernelConfig *config,
+                                    const char *const *names, int count, cl_program *program, cl_kernel *kernels) {
   HclStatus status = HCL_OK;
-  TRY(program_build(rt, component, config, program));
+  TRY(hcl_program_build(rt, component, config, program));
   for (int k = 0; k < count; k++) {
-    TRY(program_kernel(*program, names[k], &kernels[k]));
+    TRY(hcl_program_kernel(*program, names[k], &kernels[k]));
   }
 cleanup:
   return status;
 }
 
-void program_release(cl_program *program, cl_kernel *kernels, int count) {
+void hcl_program_release(cl_program *program, cl_kernel *kernels, int count) {
   for (int k = 0; k < count; k++) {
     if (kernels[k]) {
       clReleaseKernel(kernels[k]);

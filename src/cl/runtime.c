@@ -44,7 +44,7 @@ struct Runtime {
   CachedProgram *programs; /* the program cache: every program built on this runtime, for its whole life */
   int nprograms, programs_capacity;
   long programs_reused;
-  double buffer_bytes; /* made by runtime_buffer so far (runtime_buffer_bytes) */
+  double buffer_bytes; /* made by hcl_runtime_buffer so far (hcl_runtime_buffer_bytes) */
   RuntimeCounts counts;
 };
 
@@ -52,10 +52,10 @@ static void context_notify(const char *errinfo, const void *private_info, size_t
   (void)private_info;
   (void)cb;
   (void)user_data;
-  log_warn("OpenCL: %s", errinfo);
+  hcl_log_warn("OpenCL: %s", errinfo);
 }
 
-HclStatus runtime_create(const DeviceInfo *dev, const RuntimeOptions *options, Runtime **out) {
+HclStatus hcl_runtime_create(const DeviceInfo *dev, const RuntimeOptions *options, Runtime **out) {
   HclStatus status = HCL_OK;
   Runtime *rt = NULL;
   cl_int err = CL_SUCCESS;
@@ -85,7 +85,7 @@ HclStatus runtime_create(const DeviceInfo *dev, const RuntimeOptions *options, R
   *out = rt;
   rt = NULL;
 cleanup:
-  runtime_destroy(&rt);
+  hcl_runtime_destroy(&rt);
   return status;
 }
 
@@ -96,7 +96,7 @@ static void release_pending(Runtime *rt) {
   rt->npending = 0;
 }
 
-void runtime_destroy(Runtime **rt) {
+void hcl_runtime_destroy(Runtime **rt) {
   if (!rt || !*rt) {
     return;
   }
@@ -128,23 +128,23 @@ void runtime_destroy(Runtime **rt) {
   *rt = NULL;
 }
 
-const DeviceInfo *runtime_device(const Runtime *rt) {
+const DeviceInfo *hcl_runtime_device(const Runtime *rt) {
   return &rt->device;
 }
 
-const char *runtime_kernel_dir(const Runtime *rt) {
+const char *hcl_runtime_kernel_dir(const Runtime *rt) {
   return rt->kernel_dir;
 }
 
-cl_context runtime_context(const Runtime *rt) {
+cl_context hcl_runtime_context(const Runtime *rt) {
   return rt->context;
 }
 
-cl_command_queue runtime_queue(const Runtime *rt) {
+cl_command_queue hcl_runtime_queue(const Runtime *rt) {
   return rt->queue;
 }
 
-cl_program runtime_find_program(Runtime *rt, const char *source, const char *options) {
+cl_program hcl_runtime_find_program(Runtime *rt, const char *source, const char *options) {
   for (int i = 0; i < rt->nprograms; i++) {
     const CachedProgram *c = &rt->programs[i];
     if (strcmp(c->options, options) == 0 && strcmp(c->source, source) == 0 &&
@@ -156,7 +156,7 @@ cl_program runtime_find_program(Runtime *rt, const char *source, const char *opt
   return NULL;
 }
 
-HclStatus runtime_keep_program(Runtime *rt, const char *source, const char *options, cl_program program) {
+HclStatus hcl_runtime_keep_program(Runtime *rt, const char *source, const char *options, cl_program program) {
   HclStatus status = HCL_OK;
   if (rt->nprograms == rt->programs_capacity) {
     int capacity = rt->programs_capacity ? 2 * rt->programs_capacity : 16;
@@ -177,7 +177,7 @@ cleanup:
   return status;
 }
 
-void runtime_program_counts(const Runtime *rt, long *built, long *reused) {
+void hcl_runtime_program_counts(const Runtime *rt, long *built, long *reused) {
   *built = rt->nprograms;
   *reused = rt->programs_reused;
 }
@@ -213,14 +213,14 @@ static cl_int fill_zero(Runtime *rt, cl_mem buffer, size_t bytes) {
   return err;
 }
 
-HclStatus runtime_zero(Runtime *rt, cl_mem buffer, size_t bytes) {
+HclStatus hcl_runtime_zero(Runtime *rt, cl_mem buffer, size_t bytes) {
   HclStatus status = HCL_OK;
   TRY_CL(fill_zero(rt, buffer, bytes));
 cleanup:
   return status;
 }
 
-HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *out) {
+HclStatus hcl_runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *out) {
   HclStatus status = HCL_OK;
   cl_int err = CL_SUCCESS;
   *out = NULL;
@@ -231,7 +231,7 @@ HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *ou
   cl_mem buffer = clCreateBuffer(rt->context, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &err);
   REQUIRE(err == CL_SUCCESS, err == CL_MEM_OBJECT_ALLOCATION_FAILURE ? HCL_ENODEVICE : HCL_EOPENCL,
           "cannot create buffer '%s' of %zu bytes on '%s': %s", what, bytes, rt->device.device_name,
-          cl_error_name(err));
+          hcl_cl_error_name(err));
   /* Zeroed, so that every buffer is defined and written through before its first use: PoCL's vectorized kernels
    * also load places whose values they discard, and reading memory that had never been written made the RRB
    * preconditioner three times slower on PoCL (whatever the values written: bench/README.md, rrb). */
@@ -240,18 +240,18 @@ HclStatus runtime_buffer(Runtime *rt, size_t bytes, const char *what, cl_mem *ou
     clReleaseMemObject(buffer);
   }
   REQUIRE(err == CL_SUCCESS, HCL_EOPENCL, "cannot zero buffer '%s' of %zu bytes on '%s': %s", what, bytes,
-          rt->device.device_name, cl_error_name(err));
+          rt->device.device_name, hcl_cl_error_name(err));
   rt->buffer_bytes += (double)bytes;
   *out = buffer;
 cleanup:
   return status;
 }
 
-double runtime_buffer_bytes(const Runtime *rt) {
+double hcl_runtime_buffer_bytes(const Runtime *rt) {
   return rt->buffer_bytes;
 }
 
-HclStatus runtime_event_seconds(cl_event event, double *seconds) {
+HclStatus hcl_runtime_event_seconds(cl_event event, double *seconds) {
   HclStatus status = HCL_OK;
   cl_ulong start = 0, end = 0;
   TRY_CL(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL));
@@ -286,7 +286,7 @@ static HclStatus profile_drain(Runtime *rt) {
     PendingLaunch *launch = &rt->pending[i];
     double seconds = 0.0;
     TRY_CL(clWaitForEvents(1, &launch->event));
-    TRY(runtime_event_seconds(launch->event, &seconds));
+    TRY(hcl_runtime_event_seconds(launch->event, &seconds));
     ProfileEntry *e = &rt->entries[launch->entry];
     e->calls++;
     e->seconds += seconds;
@@ -297,11 +297,11 @@ cleanup:
   return status;
 }
 
-HclStatus runtime_upload_reals(Runtime *rt, Precision p, const double *values, size_t n, const char *what,
-                               cl_mem *out) {
+HclStatus hcl_runtime_upload_reals(Runtime *rt, Precision p, const double *values, size_t n, const char *what,
+                                   cl_mem *out) {
   HclStatus status = HCL_OK;
   void *host = NULL;
-  size_t bytes = n * precision_bytes(p);
+  size_t bytes = n * hcl_precision_bytes(p);
   *out = NULL;
   TRY_ALLOC_BYTES(host, bytes);
   for (size_t k = 0; k < n; k++) {
@@ -311,19 +311,19 @@ HclStatus runtime_upload_reals(Runtime *rt, Precision p, const double *values, s
       ((float *)host)[k] = (float)values[k];
     }
   }
-  TRY(runtime_buffer(rt, bytes, what, out));
+  TRY(hcl_runtime_buffer(rt, bytes, what, out));
   TRY_CL(clEnqueueWriteBuffer(rt->queue, *out, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
 cleanup:
   free(host);
   return status;
 }
 
-cl_command_queue runtime_queue_of(const Runtime *rt, RuntimeQueue which) {
+cl_command_queue hcl_runtime_queue_of(const Runtime *rt, RuntimeQueue which) {
   return which == QUEUE_TRANSFER ? rt->transfer_queue : rt->queue;
 }
 
-HclStatus runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size_t *offset, const size_t *global,
-                         const size_t *local, double bytes_moved, cl_event *event) {
+HclStatus hcl_runtime_launch(Runtime *rt, cl_kernel kernel, cl_uint dims, const size_t *offset, const size_t *global,
+                             const size_t *local, double bytes_moved, cl_event *event) {
   HclStatus status = HCL_OK;
   cl_event launched = NULL;
   int entry = 0;
@@ -350,7 +350,7 @@ cleanup:
   return status;
 }
 
-HclStatus runtime_finish(Runtime *rt) {
+HclStatus hcl_runtime_finish(Runtime *rt) {
   HclStatus status = HCL_OK;
   TRY_CL(clFinish(rt->queue));
   rt->counts.waits++;
@@ -359,7 +359,7 @@ cleanup:
   return status;
 }
 
-HclStatus runtime_read(Runtime *rt, cl_mem buffer, size_t offset, size_t bytes, void *host) {
+HclStatus hcl_runtime_read(Runtime *rt, cl_mem buffer, size_t offset, size_t bytes, void *host) {
   HclStatus status = HCL_OK;
   TRY_CL(clEnqueueReadBuffer(rt->queue, buffer, CL_TRUE, offset, bytes, host, 0, NULL, NULL));
   rt->counts.waits++;
@@ -367,29 +367,29 @@ cleanup:
   return status;
 }
 
-void runtime_count_wait(Runtime *rt) {
+void hcl_runtime_count_wait(Runtime *rt) {
   rt->counts.waits++;
 }
 
-RuntimeCounts runtime_counts(const Runtime *rt) {
+RuntimeCounts hcl_runtime_counts(const Runtime *rt) {
   return rt->counts;
 }
 
-void runtime_set_profile(Runtime *rt, bool on) {
+void hcl_runtime_set_profile(Runtime *rt, bool on) {
   rt->profile = on;
 }
 
-HclStatus runtime_profile_clear(Runtime *rt) {
+HclStatus hcl_runtime_profile_clear(Runtime *rt) {
   HclStatus status = HCL_OK;
-  TRY(runtime_finish(rt));
+  TRY(hcl_runtime_finish(rt));
   rt->nentries = 0;
 cleanup:
   return status;
 }
 
-HclStatus runtime_profile_seconds(Runtime *rt, const char *kernel, double *seconds, double *bytes) {
+HclStatus hcl_runtime_profile_seconds(Runtime *rt, const char *kernel, double *seconds, double *bytes) {
   HclStatus status = HCL_OK;
-  TRY(runtime_finish(rt));
+  TRY(hcl_runtime_finish(rt));
   *seconds = *bytes = 0;
   for (int i = 0; i < rt->nentries; i++) {
     if (strcmp(rt->entries[i].name, kernel) == 0) {
@@ -401,9 +401,9 @@ cleanup:
   return status;
 }
 
-HclStatus runtime_profile_total(Runtime *rt, double *seconds, double *bytes) {
+HclStatus hcl_runtime_profile_total(Runtime *rt, double *seconds, double *bytes) {
   HclStatus status = HCL_OK;
-  TRY(runtime_finish(rt));
+  TRY(hcl_runtime_finish(rt));
   double moved = 0;
   *seconds = 0;
   for (int i = 0; i < rt->nentries; i++) {
@@ -422,13 +422,13 @@ static int by_time_descending(const void *a, const void *b) {
   return (ta < tb) - (ta > tb);
 }
 
-HclStatus runtime_profile_report(Runtime *rt, FILE *out) {
+HclStatus hcl_runtime_profile_report(Runtime *rt, FILE *out) {
   HclStatus status = HCL_OK;
   double total = 0.0;
   if (!rt->profile) {
     goto cleanup;
   }
-  TRY(runtime_finish(rt));
+  TRY(hcl_runtime_finish(rt));
   qsort(rt->entries, (size_t)rt->nentries, sizeof rt->entries[0], by_time_descending);
   for (int i = 0; i < rt->nentries; i++) {
     total += rt->entries[i].seconds;
@@ -447,7 +447,7 @@ cleanup:
   return status;
 }
 
-int runtime_exact_grid(const DeviceInfo *dev) {
+int hcl_runtime_exact_grid(const DeviceInfo *dev) {
   return dev->type == DEVICE_TYPE_CPU;
 }
 
@@ -461,16 +461,17 @@ static size_t largest_divisor_up_to(size_t n, size_t limit) {
   return 1;
 }
 
-void runtime_grid_shape(const Runtime *rt, int nx, int ny, int wg_x, int wg_y, int rows_of_groups, size_t global[2],
-                        size_t local[2]) {
-  if (runtime_exact_grid(runtime_device(rt))) { /* a prime nx beyond the device's limit: one cell per group, slowly */
-    local[0] = largest_divisor_up_to((size_t)nx, runtime_device(rt)->max_work_group_size);
+void hcl_runtime_grid_shape(const Runtime *rt, int nx, int ny, int wg_x, int wg_y, int rows_of_groups, size_t global[2],
+                            size_t local[2]) {
+  if (hcl_runtime_exact_grid(
+          hcl_runtime_device(rt))) { /* a prime nx beyond the device's limit: one cell per group, slowly */
+    local[0] = largest_divisor_up_to((size_t)nx, hcl_runtime_device(rt)->max_work_group_size);
     local[1] = 1;
     global[0] = (size_t)nx;
     global[1] = (size_t)rows_of_groups * (size_t)ny;
     return;
   }
-  while ((size_t)wg_x * (size_t)wg_y > runtime_device(rt)->max_work_group_size && wg_x * wg_y > 1) {
+  while ((size_t)wg_x * (size_t)wg_y > hcl_runtime_device(rt)->max_work_group_size && wg_x * wg_y > 1) {
     *(wg_y > 1 ? &wg_y : &wg_x) /= 2; /* a smaller device: fewer rows first, keeping the rows' coalesced width */
   }
   local[0] = (size_t)wg_x;

@@ -62,7 +62,7 @@ typedef struct {
   const char *sets[CLI_MAX_SETS]; /* --set section.key=value, in order */
   int nsets;
   int n;                               /* --n: interior points per side of solve-poisson's grid; 0 when not given */
-  const char *method;                  /* --method: a name of krylov_method_parse */
+  const char *method;                  /* --method: a name of hcl_krylov_method_parse */
   const char *preconditioner;          /* --preconditioner: a name of stencil5_precond.h's registry, "rrb" by default */
   double tolerance;                    /* --tolerance, 1e-5 when not given */
   const char *norm;                    /* --norm: "2" (default) or "m", the residual norm the tolerance applies to */

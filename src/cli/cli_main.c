@@ -17,17 +17,17 @@
  * on it. Give each node-local rank its own unless the user chose one. */
 static void separate_pocl_caches(void) {
   char folder[512];
-  if (par_node_size() == 1 || getenv("POCL_CACHE_DIR")) {
+  if (hcl_par_node_size() == 1 || getenv("POCL_CACHE_DIR")) {
     return;
   }
   const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
-  snprintf(folder, sizeof folder, "%s/hydrocl-pocl-cache-%d-rank%d", tmp, (int)getuid(), par_node_rank());
+  snprintf(folder, sizeof folder, "%s/hydrocl-pocl-cache-%d-rank%d", tmp, (int)getuid(), hcl_par_node_rank());
   setenv("POCL_CACHE_DIR", folder, 0);
 }
 
 static HclStatus cmd_version(const CliOptions *o) {
   (void)o;
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     printf("hydrocl %s (%s)\n", HYDROCL_VERSION, HYDROCL_GIT);
   }
   return HCL_OK;
@@ -35,11 +35,12 @@ static HclStatus cmd_version(const CliOptions *o) {
 
 /* Also `hydrocl COMMAND [args] --help`: COMMAND is then the argument. */
 static HclStatus cmd_help(const CliOptions *o) {
-  bool known = o->nargs == 0 || par_rank() != 0 || help_print_command(o->args[0], stdout);
-  if (o->nargs == 0 && par_rank() == 0) {
+  bool known = o->nargs == 0 || hcl_par_rank() != 0 || help_print_command(o->args[0], stdout);
+  if (o->nargs == 0 && hcl_par_rank() == 0) {
     help_print_usage(stdout);
   }
-  return known ? HCL_OK : status_set(HCL_EUSAGE, __FILE__, __LINE__, "no command '%s' (see hydrocl help)", o->args[0]);
+  return known ? HCL_OK
+               : hcl_status_set(HCL_EUSAGE, __FILE__, __LINE__, "no command '%s' (see hydrocl help)", o->args[0]);
 }
 
 static const struct {
@@ -61,28 +62,28 @@ static HclStatus dispatch(const CliOptions *o) {
       return commands[k].run(o);
     }
   }
-  return status_set(HCL_EUSAGE, __FILE__, __LINE__, "unknown command '%s' (see hydrocl help)", o->command);
+  return hcl_status_set(HCL_EUSAGE, __FILE__, __LINE__, "unknown command '%s' (see hydrocl help)", o->command);
 }
 
-/* The ranks agree on every failure and rank 0 holds its message (par_agree), so rank 0 says it once; the others say
+/* The ranks agree on every failure and rank 0 holds its message (hcl_par_agree), so rank 0 says it once; the others say
  * it with -vv, for a failure that was not agreed. */
 static void report_failure(HclStatus status) {
-  const char *message = status_message()[0] ? status_message() : status_summary(status);
-  if (par_rank() == 0) {
-    log_error("%s", message);
+  const char *message = hcl_status_message()[0] ? hcl_status_message() : hcl_status_summary(status);
+  if (hcl_par_rank() == 0) {
+    hcl_log_error("%s", message);
   } else {
-    log_debug("%s", message);
+    hcl_log_debug("%s", message);
   }
-  log_debug("failure recorded at %s (%s)", status_origin(), status_name(status));
+  hcl_log_debug("failure recorded at %s (%s)", hcl_status_origin(), hcl_status_name(status));
 }
 
 int cli_main(int argc, char **argv) {
   CliOptions options;
-  output_library_init();
-  HclStatus status = par_init(&argc, &argv);
+  hcl_output_library_init();
+  HclStatus status = hcl_par_init(&argc, &argv);
   if (status == HCL_OK) {
     status = cli_parse(argc, argv, &options);
-    log_setup(status == HCL_OK ? (LogLevel)options.verbosity : LOG_INFO, par_rank(), par_size());
+    hcl_log_setup(status == HCL_OK ? (LogLevel)options.verbosity : LOG_INFO, hcl_par_rank(), hcl_par_size());
   }
   if (status == HCL_OK) {
     separate_pocl_caches();
@@ -91,6 +92,6 @@ int cli_main(int argc, char **argv) {
   if (status != HCL_OK) {
     report_failure(status);
   }
-  par_finalize();
-  return status_exit_code(status);
+  hcl_par_finalize();
+  return hcl_status_exit_code(status);
 }

@@ -59,29 +59,29 @@ static void print_json(const StationRecord *r, int s, const Harmonics *fit, HclS
                        const char *path) {
   JsonObject j;
   double amplitude[HARMONICS_MAX], phase[HARMONICS_MAX];
-  json_begin(&j);
-  json_string(&j, "file", path);
-  json_string(&j, "station", r->names[s]);
-  json_number(&j, "x", r->x[s]);
-  json_number(&j, "y", r->y[s]);
-  json_string(&j, "variable", r->variable);
-  json_string(&j, "units", r->units);
-  json_number(&j, "period", o->period);
+  hcl_json_begin(&j);
+  hcl_json_string(&j, "file", path);
+  hcl_json_string(&j, "station", r->names[s]);
+  hcl_json_number(&j, "x", r->x[s]);
+  hcl_json_number(&j, "y", r->y[s]);
+  hcl_json_string(&j, "variable", r->variable);
+  hcl_json_string(&j, "units", r->units);
+  hcl_json_number(&j, "period", o->period);
   if (fitted != HCL_OK) {
-    json_string(&j, "error", status_message());
-    json_print(&j, stdout);
+    hcl_json_string(&j, "error", hcl_status_message());
+    hcl_json_print(&j, stdout);
     return;
   }
   for (int h = 0; h < o->harmonics; h++) {
     amplitude[h] = fit->amplitude[h + 1];
     phase[h] = fit->phase[h + 1] * 180.0 / PI;
   }
-  json_integer(&j, "samples", fit->samples);
-  json_number(&j, "mean", fit->mean);
-  json_numbers(&j, "amplitude", amplitude, o->harmonics);
-  json_numbers(&j, "phase_deg", phase, o->harmonics);
-  json_number(&j, "rms_residual", fit->rms_residual);
-  json_print(&j, stdout);
+  hcl_json_integer(&j, "samples", fit->samples);
+  hcl_json_number(&j, "mean", fit->mean);
+  hcl_json_numbers(&j, "amplitude", amplitude, o->harmonics);
+  hcl_json_numbers(&j, "phase_deg", phase, o->harmonics);
+  hcl_json_number(&j, "rms_residual", fit->rms_residual);
+  hcl_json_print(&j, stdout);
 }
 
 /* Fits and prints every station; a station the fit cannot use (dry, too few samples) says why and the rest go on.
@@ -98,17 +98,17 @@ static HclStatus analyze_stations(const StationRecord *r, const CliOptions *o, c
   for (int s = 0; s < r->nstations; s++) {
     Harmonics fit;
     int n = window_samples(r, s, o, t, y);
-    HclStatus fitted = harmonics_fit(t, y, n, 2 * PI / o->period, o->harmonics, &fit);
-    REQUIRE(fitted == HCL_OK || fitted == HCL_EDATA, fitted, "%s", status_message());
+    HclStatus fitted = hcl_harmonics_fit(t, y, n, 2 * PI / o->period, o->harmonics, &fit);
+    REQUIRE(fitted == HCL_OK || fitted == HCL_EDATA, fitted, "%s", hcl_status_message());
     fits += fitted == HCL_OK;
     if (o->json) {
       print_json(r, s, &fit, fitted, o, path);
     } else if (fitted == HCL_OK) {
       print_row(r, s, &fit, o);
     } else {
-      printf("%-16s %10.4f %10.4f  no fit: %s\n", r->names[s], r->x[s], r->y[s], status_message());
+      printf("%-16s %10.4f %10.4f  no fit: %s\n", r->names[s], r->x[s], r->y[s], hcl_status_message());
     }
-    status_clear();
+    hcl_status_clear();
   }
   REQUIRE(fits > 0, HCL_EDATA,
           "%s: none of its %d stations has a fit of %d harmonics of %s; each station's line says why", path,
@@ -126,11 +126,11 @@ HclStatus cmd_analyze(const CliOptions *o) {
   REQUIRE(o->nargs == 2 && strcmp(o->args[0], "harmonics") == 0, HCL_EUSAGE,
           "usage: hydrocl analyze harmonics FILE --period T [--window T0 T1] [--harmonics N] [--variable V] [--json]");
   REQUIRE(o->given & OPT_PERIOD, HCL_EUSAGE, "'hydrocl analyze harmonics' needs --period T, the fundamental in s");
-  TRY(station_record_read(o->args[1], o->variable, &record));
-  if (par_rank() == 0) {
+  TRY(hcl_station_record_read(o->args[1], o->variable, &record));
+  if (hcl_par_rank() == 0) {
     TRY(analyze_stations(&record, o, o->args[1]));
   }
 cleanup:
-  station_record_free(&record);
+  hcl_station_record_free(&record);
   return status;
 }

@@ -13,7 +13,7 @@ HclStatus cmd_bench(const CliOptions *o) {
   Runtime *rt = NULL;
   TRY(cli_require_only(o, OPT_DEVICE | OPT_KERNEL_DIR | OPT_PROFILE | OPT_PRECISION | OPT_SIZE | OPT_LIST));
   if (o->list) {
-    if (par_rank() == 0) {
+    if (hcl_par_rank() == 0) {
       bench_print_list(stdout);
     }
     goto cleanup;
@@ -29,9 +29,9 @@ HclStatus cmd_bench(const CliOptions *o) {
                           .precision = o->precision,
                           .size = o->size,
                           .out = stdout};
-  TRY(par_agree(entry->run(&request)));
-  TRY(runtime_profile_report(rt, stderr));
+  TRY(hcl_par_agree(entry->run(&request)));
+  TRY(hcl_runtime_profile_report(rt, stderr));
 cleanup:
-  runtime_destroy(&rt);
+  hcl_runtime_destroy(&rt);
   return status;
 }

@@ -20,16 +20,17 @@ enum { PATH_SIZE = 1024 };
 static HclStatus choose_model(const CliOptions *o, const Model **model) {
   HclStatus status = HCL_OK;
   char name[128], origin[320];
-  TRY(case_peek(o->args[0], "model.name", name, sizeof name, origin, sizeof origin));
+  TRY(hcl_case_peek(o->args[0], "model.name", name, sizeof name, origin, sizeof origin));
   for (int s = 0; s < o->nsets; s++) {
     if (strncmp(o->sets[s], "model.name=", 11) == 0) {
       snprintf(name, sizeof name, "%s", o->sets[s] + 11);
       snprintf(origin, sizeof origin, "--set %s", o->sets[s]);
     }
   }
-  REQUIRE(name[0], HCL_EDATA, "%s: model.name is required: the model the case is for (%s)", o->args[0], model_names(0));
-  *model = model_find(name);
-  REQUIRE(*model != NULL, HCL_EDATA, "%s: model.name must be %s (got '%s')", origin, model_names(0), name);
+  REQUIRE(name[0], HCL_EDATA, "%s: model.name is required: the model the case is for (%s)", o->args[0],
+          hcl_model_names(0));
+  *model = hcl_model_find(name);
+  REQUIRE(*model != NULL, HCL_EDATA, "%s: model.name must be %s (got '%s')", origin, hcl_model_names(0), name);
 cleanup:
   return status;
 }
@@ -39,17 +40,17 @@ static HclStatus load_case(const CliOptions *o, const Model **model, Case **c) {
   HclStatus status = HCL_OK;
   CaseSchema *schema = NULL;
   TRY(choose_model(o, model));
-  TRY(case_schema_create(&schema));
-  TRY(model_schema(*model, schema));
-  TRY(case_load(case_schema_keys(schema), case_schema_count(schema), o->args[0], c));
-  case_adopt_schema(*c, schema);
+  TRY(hcl_case_schema_create(&schema));
+  TRY(hcl_model_schema(*model, schema));
+  TRY(hcl_case_load(hcl_case_schema_keys(schema), hcl_case_schema_count(schema), o->args[0], c));
+  hcl_case_adopt_schema(*c, schema);
   schema = NULL;
   for (int s = 0; s < o->nsets; s++) {
-    TRY(case_set(*c, o->sets[s]));
+    TRY(hcl_case_set(*c, o->sets[s]));
   }
-  TRY(case_finish(*c));
+  TRY(hcl_case_finish(*c));
 cleanup:
-  case_schema_destroy(&schema);
+  hcl_case_schema_destroy(&schema);
   return status;
 }
 
@@ -68,10 +69,10 @@ static HclStatus require_capabilities(const CliOptions *o, const Model *model) {
   HclStatus status = HCL_OK;
   REQUIRE(!(o->given & OPT_MIXED) || (model->capabilities & MODEL_MIXED_PRECISION), HCL_EUSAGE,
           "--precision mixed: the %s model runs in single or double throughout (mixed precision: the %s model)",
-          model->name, model_names(MODEL_MIXED_PRECISION));
+          model->name, hcl_model_names(MODEL_MIXED_PRECISION));
   REQUIRE(!o->realtime || (model->capabilities & MODEL_REALTIME), HCL_EUSAGE,
           "--realtime: the %s model runs as fast as it can (real-time pacing: the %s model)", model->name,
-          model_names(MODEL_REALTIME));
+          hcl_model_names(MODEL_REALTIME));
 cleanup:
   return status;
 }
@@ -123,14 +124,14 @@ static HclStatus run_or_validate(const CliOptions *o, bool run) {
                            model->needs_fp64 ? model->needs_fp64(c, &request) : request.precision == PRECISION_DOUBLE};
   TRY(cli_open_runtime(o, &needs, &rt));
   if (run) {
-    TRY(model_run(model, rt, c, &request));
-    TRY(runtime_profile_report(rt, stderr));
+    TRY(hcl_model_run(model, rt, c, &request));
+    TRY(hcl_runtime_profile_report(rt, stderr));
   } else {
-    TRY(model_validate(model, rt, c, &request, stdout));
+    TRY(hcl_model_validate(model, rt, c, &request, stdout));
   }
 cleanup:
-  runtime_destroy(&rt);
-  case_destroy(&c);
+  hcl_runtime_destroy(&rt);
+  hcl_case_destroy(&c);
   return status;
 }
 
@@ -145,16 +146,16 @@ HclStatus cmd_validate(const CliOptions *o) {
 HclStatus cmd_defaults(const CliOptions *o) {
   HclStatus status = HCL_OK;
   TRY(cli_require_only(o, 0));
-  REQUIRE(o->nargs == 1, HCL_EUSAGE, "'hydrocl defaults' takes one model name (%s)", model_names(0));
+  REQUIRE(o->nargs == 1, HCL_EUSAGE, "'hydrocl defaults' takes one model name (%s)", hcl_model_names(0));
   CaseSchema *schema = NULL;
-  const Model *model = model_find(o->args[0]);
-  REQUIRE(model != NULL, HCL_EUSAGE, "unknown model '%s' (known: %s)", o->args[0], model_names(0));
-  TRY(case_schema_create(&schema));
-  TRY(model_schema(model, schema));
-  if (par_rank() == 0) {
-    case_write_template(case_schema_keys(schema), case_schema_count(schema), model->title, stdout);
+  const Model *model = hcl_model_find(o->args[0]);
+  REQUIRE(model != NULL, HCL_EUSAGE, "unknown model '%s' (known: %s)", o->args[0], hcl_model_names(0));
+  TRY(hcl_case_schema_create(&schema));
+  TRY(hcl_model_schema(model, schema));
+  if (hcl_par_rank() == 0) {
+    hcl_case_write_template(hcl_case_schema_keys(schema), hcl_case_schema_count(schema), model->title, stdout);
   }
 cleanup:
-  case_schema_destroy(&schema);
+  hcl_case_schema_destroy(&schema);
   return status;
 }

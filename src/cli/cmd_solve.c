@@ -23,15 +23,15 @@
 /* The model problem's matrix and right-hand side in this rank's block of the fields. */
 static HclStatus assemble(const PoissonDomain *domain, const Decomp *decomp, Field *const matrix[3], Field *rhs) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
   size_t count = (size_t)l->nx * l->ny;
   double *values = NULL;
   TRY_ALLOC(values, 4 * count);
-  poisson_block(domain, l->x0, l->y0, l->nx, l->ny, values, values + count, values + 2 * count, values + 3 * count);
+  hcl_poisson_block(domain, l->x0, l->y0, l->nx, l->ny, values, values + count, values + 2 * count, values + 3 * count);
   for (int f = 0; f < 3; f++) {
-    TRY(field_write_owned(matrix[f], values + f * count));
+    TRY(hcl_field_write_owned(matrix[f], values + f * count));
   }
-  TRY(field_write_owned(rhs, values + 3 * count));
+  TRY(hcl_field_write_owned(rhs, values + 3 * count));
 cleanup:
   free(values);
   return status;
@@ -44,7 +44,7 @@ static void solution_error(const PoissonDomain *domain, const double *x, double 
   *max_error = 0;
   for (int j = 0; j < n; j++) {
     for (int i = 0; i < n; i++) {
-      double e = fabs(x[(size_t)j * n + i] - poisson_exact(domain, (i + 1) * h, (j + 1) * h));
+      double e = fabs(x[(size_t)j * n + i] - hcl_poisson_exact(domain, (i + 1) * h, (j + 1) * h));
       *max_error = fmax(*max_error, e);
       sum += e * e;
     }
@@ -62,26 +62,26 @@ static double wall_seconds(void) {
 static HclStatus make_solver(const CliOptions *o, int max_iterations, Krylov **out) {
   HclStatus status = HCL_OK;
   Precond *pc = NULL;
-  KrylovOptions options = krylov_options_default();
-  ASSERT(krylov_method_parse(o->method, &options.method)); /* options.c took only these names */
+  KrylovOptions options = hcl_krylov_options_default();
+  ASSERT(hcl_krylov_method_parse(o->method, &options.method)); /* options.c took only these names */
   options.norm = strcmp(o->norm, "m") == 0 ? KRYLOV_NORM_M : KRYLOV_NORM_2;
   options.rtol = o->tolerance;
   options.max_iterations = max_iterations;
   options.prefix = "--";
-  const Stencil5PrecondKind *kind = stencil5_precond_find(o->preconditioner);
+  const Stencil5PrecondKind *kind = hcl_stencil5_precond_find(o->preconditioner);
   ASSERT(kind != NULL); /* options.c took only registered names */
   Stencil5PrecondSettings settings = {.in_float = (o->given & OPT_MIXED) != 0,
                                       .rrb = {.levels = o->rrb_levels, .exact_nodes = o->rrb_exact}};
   REQUIRE(!settings.in_float || kind->float_form, HCL_EUSAGE,
           "--precision mixed applies the preconditioner in float: use --preconditioner %s (%s has no float form for "
           "a double system)",
-          stencil5_precond_names(true), o->preconditioner);
+          hcl_stencil5_precond_names(true), o->preconditioner);
   TRY(kind->create(&settings, &pc));
-  TRY(krylov_create(&options, out));
-  krylov_set_precond(*out, pc);
+  TRY(hcl_krylov_create(&options, out));
+  hcl_krylov_set_precond(*out, pc);
   pc = NULL;
 cleanup:
-  precond_destroy(&pc);
+  hcl_precond_destroy(&pc);
   return status;
 }
 
@@ -90,17 +90,17 @@ cleanup:
 static HclStatus warm_up(Krylov *ks, Vec *b, Vec *x) {
   HclStatus status = HCL_OK;
   KrylovResult result;
-  KrylovOptions options = *krylov_options(ks);
-  TRY(krylov_set_tolerances(ks, options.rtol, options.atol, 1));
-  HclStatus solved = krylov_solve(ks, b, x, &result);
+  KrylovOptions options = *hcl_krylov_options(ks);
+  TRY(hcl_krylov_set_tolerances(ks, options.rtol, options.atol, 1));
+  HclStatus solved = hcl_krylov_solve(ks, b, x, &result);
   if (solved == HCL_ENOTCONVERGED) { /* one iteration seldom converges */
-    status_clear();
+    hcl_status_clear();
     solved = HCL_OK;
   }
   TRY(solved);
-  TRY(krylov_set_tolerances(ks, options.rtol, options.atol, options.max_iterations));
-  TRY(vec_set(x, 0));
-  TRY(runtime_finish(vspace_runtime(vec_space(x))));
+  TRY(hcl_krylov_set_tolerances(ks, options.rtol, options.atol, options.max_iterations));
+  TRY(hcl_vec_set(x, 0));
+  TRY(hcl_runtime_finish(hcl_vspace_runtime(hcl_vec_space(x))));
 cleanup:
   return status;
 }
@@ -121,49 +121,50 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
   REQUIRE(o->n > 0, HCL_EUSAGE, "'hydrocl solve-poisson' needs --n N, the interior points per side");
   DeviceNeeds needs = {.fp64 = o->precision == PRECISION_DOUBLE};
   TRY(cli_open_runtime(o, &needs, &rt));
-  PoissonDomain domain = poisson_domain(o->n, o->n);
+  PoissonDomain domain = hcl_poisson_domain(o->n, o->n);
   DecompSpec spec = {.nx = o->n, .ny = o->n};
-  TRY(decomp_create(&spec, &decomp));
-  TRY(stencil5_create(rt, decomp, o->precision, &op));
+  TRY(hcl_decomp_create(&spec, &decomp));
+  TRY(hcl_stencil5_create(rt, decomp, o->precision, &op));
   TRY(make_solver(o, 100000, &ks));
-  krylov_set_operator(ks, op);
+  hcl_krylov_set_operator(ks, op);
   FieldSpec fs = {.name = "rhs", .nz = 1, .ghost = 1, .precision = o->precision};
-  TRY(field_create(rt, decomp, &fs, &rhs));
+  TRY(hcl_field_create(rt, decomp, &fs, &rhs));
   fs.name = "solution";
-  TRY(field_create(rt, decomp, &fs, &x));
-  TRY(vec_wrap_field(operator_space(op), rhs, &b_vec));
-  TRY(vec_wrap_field(operator_space(op), x, &x_vec));
-  TRY(stencil5_fields(op, matrix));
+  TRY(hcl_field_create(rt, decomp, &fs, &x));
+  TRY(hcl_vec_wrap_field(hcl_operator_space(op), rhs, &b_vec));
+  TRY(hcl_vec_wrap_field(hcl_operator_space(op), x, &x_vec));
+  TRY(hcl_stencil5_fields(op, matrix));
   TRY(assemble(&domain, decomp, matrix, rhs));
-  TRY(krylov_setup(ks));
+  TRY(hcl_krylov_setup(ks));
   TRY(warm_up(ks, b_vec, x_vec));
-  TRY(krylov_true_residual(ks, b_vec, x_vec, &initial));
+  TRY(hcl_krylov_true_residual(ks, b_vec, x_vec, &initial));
   KrylovResult result;
   double start = wall_seconds();
-  HclStatus solved = krylov_solve(ks, b_vec, x_vec, &result);
-  TRY(runtime_finish(rt));
+  HclStatus solved = hcl_krylov_solve(ks, b_vec, x_vec, &result);
+  TRY(hcl_runtime_finish(rt));
   double seconds = wall_seconds() - start;
   if (solved == HCL_ENOTCONVERGED) { /* reported below, after the figures */
-    status_clear();
+    hcl_status_clear();
     solved = HCL_OK;
   }
   TRY(solved);
-  TRY(krylov_true_residual(ks, b_vec, x_vec, &final));
-  if (par_rank() == 0) {
+  TRY(hcl_krylov_true_residual(ks, b_vec, x_vec, &final));
+  if (hcl_par_rank() == 0) {
     TRY_ALLOC(solution, (size_t)o->n * o->n);
   }
-  TRY(field_gather(x, solution));
-  if (par_rank() == 0) {
+  TRY(hcl_field_gather(x, solution));
+  if (hcl_par_rank() == 0) {
     double max_error = 0, rms_error = 0;
     solution_error(&domain, solution, &max_error, &rms_error);
     printf("model problem: -Laplace u = f on the unit square, u = x(x-1)y(y-1)exp(xy), %d x %d interior points "
            "(h = %.6g), %s, %s %s, %d rank%s\n",
-           o->n, o->n, 1.0 / (o->n + 1), precision_name(o->precision), o->preconditioner,
-           krylov_method_title(krylov_options(ks)->method), par_size(), par_size() > 1 ? "s" : "");
+           o->n, o->n, 1.0 / (o->n + 1), hcl_precision_name(o->precision), o->preconditioner,
+           hcl_krylov_method_title(hcl_krylov_options(ks)->method), hcl_par_size(), hcl_par_size() > 1 ? "s" : "");
     if (strcmp(o->preconditioner, "rrb") == 0) {
       int eliminated = 0, side = o->n;
-      RrbDepth depth = rrb_depth_on(rt, o->precision, (RrbDepth){.levels = o->rrb_levels, .exact_nodes = o->rrb_exact});
-      TRY(rrb_depth_levels(o->n, o->n, depth, &eliminated));
+      RrbDepth depth =
+          hcl_rrb_depth_on(rt, o->precision, (RrbDepth){.levels = o->rrb_levels, .exact_nodes = o->rrb_exact});
+      TRY(hcl_rrb_depth_levels(o->n, o->n, depth, &eliminated));
       for (int e = 0; e < eliminated; e++) {
         side = (side + 1) / 2;
       }
@@ -176,18 +177,18 @@ HclStatus cmd_solve_poisson(const CliOptions *o) {
     printf("error: max %.6e, rms %.6e against the exact solution\n", max_error, rms_error);
     printf("time: %.6f s for the solve\n", seconds);
   }
-  TRY(runtime_profile_report(rt, stderr));
+  TRY(hcl_runtime_profile_report(rt, stderr));
   REQUIRE(result.converged, HCL_EDATA, "%s did not reach %g in %d iterations", o->method, o->tolerance,
           result.iterations);
 cleanup:
   free(solution);
-  vec_destroy(&b_vec);
-  vec_destroy(&x_vec);
-  field_destroy(&x);
-  field_destroy(&rhs);
-  krylov_destroy(&ks);
-  operator_destroy(&op);
-  decomp_destroy(&decomp);
-  runtime_destroy(&rt);
+  hcl_vec_destroy(&b_vec);
+  hcl_vec_destroy(&x_vec);
+  hcl_field_destroy(&x);
+  hcl_field_destroy(&rhs);
+  hcl_krylov_destroy(&ks);
+  hcl_operator_destroy(&op);
+  hcl_decomp_destroy(&decomp);
+  hcl_runtime_destroy(&rt);
   return status;
 }

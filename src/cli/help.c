@@ -133,23 +133,23 @@ static const char *const exit_statuses[][2] = {
 enum { COLUMN = 24, WIDTH = 100, TEXT_MAX = 2048 };
 
 static const char *all_models(void) {
-  return model_names(0);
+  return hcl_model_names(0);
 }
 
 static const char *mixed_models(void) {
-  return model_names(MODEL_MIXED_PRECISION);
+  return hcl_model_names(MODEL_MIXED_PRECISION);
 }
 
 static const char *realtime_models(void) {
-  return model_names(MODEL_REALTIME);
+  return hcl_model_names(MODEL_REALTIME);
 }
 
 static const char *preconditioners(void) {
-  return stencil5_precond_names(false);
+  return hcl_stencil5_precond_names(false);
 }
 
 static const char *methods(void) {
-  return krylov_method_list();
+  return hcl_krylov_method_list();
 }
 
 /* text with the registries' lists in place of its placeholders: {models}, {models:mixed} and {models:realtime}, the

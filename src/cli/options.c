@@ -147,7 +147,7 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
   memset(o, 0, sizeof *o);
   o->device = getenv("HYDROCL_DEVICE") && getenv("HYDROCL_DEVICE")[0] ? getenv("HYDROCL_DEVICE") : "auto";
   o->kernel_dir = getenv("HYDROCL_KERNEL_DIR") && getenv("HYDROCL_KERNEL_DIR")[0] ? getenv("HYDROCL_KERNEL_DIR") : NULL;
-  o->precision = precision_default();
+  o->precision = hcl_precision_default();
   o->method = "cg";
   o->preconditioner = "rrb";
   o->tolerance = 1e-5;
@@ -185,7 +185,7 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
                 HCL_EUSAGE,
                 "unknown precision '%s' (allowed: single, double; mixed for a potential-flow case and solve-poisson)",
                 optarg);
-        TRY(precision_parse(optarg, &o->precision));
+        TRY(hcl_precision_parse(optarg, &o->precision));
       }
       o->given |= OPT_PRECISION;
       break;
@@ -240,14 +240,14 @@ HclStatus cli_parse(int argc, char **argv, CliOptions *o) {
       break;
     case LONG_PRECONDITIONER:
       o->preconditioner = strcmp(optarg, "plain") == 0 ? "none" : optarg;
-      REQUIRE(stencil5_precond_find(o->preconditioner), HCL_EUSAGE, "--preconditioner '%s': use %s (plain is none)",
-              optarg, stencil5_precond_names(false));
+      REQUIRE(hcl_stencil5_precond_find(o->preconditioner), HCL_EUSAGE, "--preconditioner '%s': use %s (plain is none)",
+              optarg, hcl_stencil5_precond_names(false));
       o->given |= OPT_PRECONDITIONER;
       break;
     case LONG_METHOD: {
       KrylovMethod method;
-      REQUIRE(krylov_method_parse(optarg, &method), HCL_EUSAGE, "--method '%s': use one of %s", optarg,
-              krylov_method_choices());
+      REQUIRE(hcl_krylov_method_parse(optarg, &method), HCL_EUSAGE, "--method '%s': use one of %s", optarg,
+              hcl_krylov_method_choices());
       o->method = optarg;
       o->given |= OPT_METHOD;
       break;

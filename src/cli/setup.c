@@ -16,13 +16,13 @@ static HclStatus print_rank_table(const DeviceInfo *dev, bool shared) {
   char mine[RANK_LINE], id[16];
   char *all = NULL;
   snprintf(id, sizeof id, "%d:%d", dev->platform_index, dev->device_index);
-  snprintf(mine, sizeof mine, "%-5d %-20.20s %-6s %s%s", par_rank(), par_hostname(), id, dev->device_name,
+  snprintf(mine, sizeof mine, "%-5d %-20.20s %-6s %s%s", hcl_par_rank(), hcl_par_hostname(), id, dev->device_name,
            shared ? " (shared)" : "");
-  TRY(par_gather_lines(mine, RANK_LINE, &all));
-  if (par_rank() == 0) {
-    log_info("%-5s %-20s %-6s %s", "rank", "host", "device", "name");
-    for (int r = 0; r < par_size(); r++) {
-      log_info("%s", all + (size_t)r * RANK_LINE);
+  TRY(hcl_par_gather_lines(mine, RANK_LINE, &all));
+  if (hcl_par_rank() == 0) {
+    hcl_log_info("%-5s %-20s %-6s %s", "rank", "host", "device", "name");
+    for (int r = 0; r < hcl_par_size(); r++) {
+      hcl_log_info("%s", all + (size_t)r * RANK_LINE);
     }
   }
 cleanup:
@@ -36,22 +36,23 @@ HclStatus cli_open_runtime(const CliOptions *o, const DeviceNeeds *needs, Runtim
   int count = 0, chosen = -1;
   bool shared = false;
   *rt = NULL;
-  HclStatus local = device_list(&devices, &count);
+  HclStatus local = hcl_device_list(&devices, &count);
   if (local == HCL_OK) {
-    local = device_select(devices, count, o->device, needs, par_node_rank(), par_node_size(), &chosen, &shared);
+    local =
+        hcl_device_select(devices, count, o->device, needs, hcl_par_node_rank(), hcl_par_node_size(), &chosen, &shared);
   }
-  TRY(par_agree(local));
+  TRY(hcl_par_agree(local));
   const DeviceInfo *dev = &devices[chosen];
-  if (par_size() > 1 || log_level() >= LOG_VERBOSE) {
+  if (hcl_par_size() > 1 || hcl_log_level() >= LOG_VERBOSE) {
     TRY(print_rank_table(dev, shared));
   }
   if (shared) {
-    log_warn("%d ranks on host %s and fewer matching GPUs: this rank shares GPU %d:%d '%s'; start at most one "
-             "rank per GPU",
-             par_node_size(), par_hostname(), dev->platform_index, dev->device_index, dev->device_name);
+    hcl_log_warn("%d ranks on host %s and fewer matching GPUs: this rank shares GPU %d:%d '%s'; start at most one "
+                 "rank per GPU",
+                 hcl_par_node_size(), hcl_par_hostname(), dev->platform_index, dev->device_index, dev->device_name);
   }
   RuntimeOptions options = {.kernel_dir = o->kernel_dir, .profile = o->profile};
-  TRY(par_agree(runtime_create(dev, &options, rt)));
+  TRY(hcl_par_agree(hcl_runtime_create(dev, &options, rt)));
 cleanup:
   free(devices);
   return status;

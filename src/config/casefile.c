@@ -41,17 +41,17 @@ struct Case {
 enum { CASE_MISTAKES_SHOWN = 20 };
 
 /* A mistake in the case (failed is HCL_EDATA, its message set) is recorded, so that loading goes on and every
- * mistake is reported in one pass (case_finish); any other failure (no memory) is returned. */
-HclStatus case_note_mistake(Case *c, HclStatus failed) {
+ * mistake is reported in one pass (hcl_case_finish); any other failure (no memory) is returned. */
+HclStatus hcl_case_note_mistake(Case *c, HclStatus failed) {
   if (failed != HCL_EDATA) {
     return failed;
   }
   if (++c->nmistakes <= CASE_MISTAKES_SHOWN) {
-    const char *message = status_message();
+    const char *message = hcl_status_message();
     size_t length = strlen(message);
     char *bigger = realloc(c->mistakes, c->mistakes_length + length + 2);
     if (!bigger) {
-      return status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot hold the mistakes in the case");
+      return hcl_status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot hold the mistakes in the case");
     }
     c->mistakes = bigger;
     memcpy(c->mistakes + c->mistakes_length, message, length);
@@ -59,7 +59,7 @@ HclStatus case_note_mistake(Case *c, HclStatus failed) {
     c->mistakes[c->mistakes_length++] = '\n';
     c->mistakes[c->mistakes_length] = '\0';
   }
-  status_clear();
+  hcl_status_clear();
   return HCL_OK;
 }
 
@@ -137,19 +137,19 @@ static void suggest_key(const Case *c, const char *key, char *out, size_t size) 
   }
 }
 
-/* Whether the next mistake of c is one that case_finish spells out (note_mistake): only those get a suggestion,
+/* Whether the next mistake of c is one that hcl_case_finish spells out (note_mistake): only those get a suggestion,
  * whose search is over the whole schema, so that a file of many unknown keys takes time linear in its size. */
 static bool mistake_shown(const Case *c) {
   return c->nmistakes < CASE_MISTAKES_SHOWN;
 }
 
 /* HCL_EDATA for a key the schema lacks, with the nearest one where the message is shown. */
-HclStatus case_refuse_unknown_key(const Case *c, const char *key, const char *origin) {
+HclStatus hcl_case_refuse_unknown_key(const Case *c, const char *key, const char *origin) {
   char hint[320] = "";
   if (mistake_shown(c)) {
     suggest_key(c, key, hint, sizeof hint);
   }
-  return status_set(HCL_EDATA, __FILE__, __LINE__, "%s: unknown key '%s'%s", origin, key, hint);
+  return hcl_status_set(HCL_EDATA, __FILE__, __LINE__, "%s: unknown key '%s'%s", origin, key, hint);
 }
 
 /* The section of the schema nearest to name, as "grid". */
@@ -186,7 +186,7 @@ static const char *type_phrase(const CaseKey *k) {
   }
 }
 
-bool case_word_among(const char *word, const char *choices) {
+bool hcl_case_word_among(const char *word, const char *choices) {
   size_t n = strlen(word);
   for (const char *p = choices; *p;) {
     const char *bar = strchr(p, '|');
@@ -226,7 +226,7 @@ static HclStatus parse_value(const CaseKey *k, const char *text, const char *ori
     v->as_bool = strcmp(text, "true") == 0;
     break;
   case CASE_CHOICE:
-    REQUIRE(case_word_among(text, k->choices), HCL_EDATA, "%s: %s must be one of %s (got '%s')", origin, k->key,
+    REQUIRE(hcl_case_word_among(text, k->choices), HCL_EDATA, "%s: %s must be one of %s (got '%s')", origin, k->key,
             k->choices, text);
     break;
   case CASE_STRING:
@@ -242,11 +242,11 @@ cleanup:
   return status;
 }
 
-HclStatus case_assign(Case *c, const char *key, const char *text, const char *origin) {
+HclStatus hcl_case_assign(Case *c, const char *key, const char *text, const char *origin) {
   HclStatus status = HCL_OK;
   int i = key_index(c, key);
   if (i < 0) {
-    TRY(case_refuse_unknown_key(c, key, origin));
+    TRY(hcl_case_refuse_unknown_key(c, key, origin));
   }
   CaseValue *v = &c->values[i];
   REQUIRE(!v->given || strncmp(v->origin, "--set", 5) == 0 || strncmp(origin, "--set", 5) == 0, HCL_EDATA,
@@ -266,7 +266,7 @@ cleanup:
   return status;
 }
 
-HclStatus case_begin(const CaseKey *keys, int nkeys, const char *path, Case **out) {
+HclStatus hcl_case_begin(const CaseKey *keys, int nkeys, const char *path, Case **out) {
   HclStatus status = HCL_OK;
   Case *c = NULL;
   TRY_ALLOC(c, 1);
@@ -285,15 +285,15 @@ HclStatus case_begin(const CaseKey *keys, int nkeys, const char *path, Case **ou
   *out = c;
   c = NULL;
 cleanup:
-  case_destroy(&c);
+  hcl_case_destroy(&c);
   return status;
 }
 
-HclStatus case_create_empty(const CaseKey *keys, int nkeys, Case **out) {
-  return case_begin(keys, nkeys, "", out);
+HclStatus hcl_case_create_empty(const CaseKey *keys, int nkeys, Case **out) {
+  return hcl_case_begin(keys, nkeys, "", out);
 }
 
-void case_destroy(Case **c) {
+void hcl_case_destroy(Case **c) {
   if (!c || !*c) {
     return;
   }
@@ -306,27 +306,27 @@ void case_destroy(Case **c) {
   free((*c)->mistakes);
   free((*c)->path);
   free((*c)->folder);
-  case_schema_destroy(&(*c)->schema);
+  hcl_case_schema_destroy(&(*c)->schema);
   free(*c);
   *c = NULL;
 }
 
-void case_adopt_schema(Case *c, CaseSchema *schema) {
+void hcl_case_adopt_schema(Case *c, CaseSchema *schema) {
   c->schema = schema;
 }
 
 /* ---- What a reader of a case's text fills the case with (casefile.h) */
 
-const char *case_path(const Case *c) {
+const char *hcl_case_path(const Case *c) {
   return c->path;
 }
 
-const CaseKey *case_schema_key(const Case *c, const char *key) {
+const CaseKey *hcl_case_schema_key(const Case *c, const char *key) {
   int i = key_index(c, key);
   return i < 0 ? NULL : &c->keys[i];
 }
 
-bool case_has_section(const Case *c, const char *section) {
+bool hcl_case_has_section(const Case *c, const char *section) {
   size_t n = strlen(section);
   for (int i = 0; i < c->nkeys; i++) {
     if (strncmp(c->keys[i].key, section, n) == 0 && c->keys[i].key[n] == '.') {
@@ -336,24 +336,24 @@ bool case_has_section(const Case *c, const char *section) {
   return false;
 }
 
-HclStatus case_refuse_unknown_section(const Case *c, const char *section, const char *origin) {
+HclStatus hcl_case_refuse_unknown_section(const Case *c, const char *section, const char *origin) {
   char suggestion[300] = "";
   if (mistake_shown(c)) {
     char section_name[256];
     nearest_section(c, section, section_name, sizeof section_name);
     snprintf(suggestion, sizeof suggestion, " (did you mean '%s'?)", section_name);
   }
-  return status_set(HCL_EDATA, __FILE__, __LINE__, "%s: unknown section '%s'%s", origin, section, suggestion);
+  return hcl_status_set(HCL_EDATA, __FILE__, __LINE__, "%s: unknown section '%s'%s", origin, section, suggestion);
 }
 
-HclStatus case_refuse_value(Case *c, const char *key, const char *origin, const char *found) {
+HclStatus hcl_case_refuse_value(Case *c, const char *key, const char *origin, const char *found) {
   int i = key_index(c, key);
   c->values[i].invalid = true;
-  return status_set(HCL_EDATA, __FILE__, __LINE__, "%s: %s must be %s, not %s", origin, key, type_phrase(&c->keys[i]),
-                    found);
+  return hcl_status_set(HCL_EDATA, __FILE__, __LINE__, "%s: %s must be %s, not %s", origin, key,
+                        type_phrase(&c->keys[i]), found);
 }
 
-void case_mark_invalid(Case *c, const char *key) {
+void hcl_case_mark_invalid(Case *c, const char *key) {
   c->values[key_index(c, key)].invalid = true;
 }
 
@@ -389,7 +389,7 @@ cleanup:
 }
 
 /* A list of points for the CASE_POINTS key: names unique. */
-HclStatus case_assign_points(Case *c, const char *key, NamedPoint *points, int n, const char *origin) {
+HclStatus hcl_case_assign_points(Case *c, const char *key, NamedPoint *points, int n, const char *origin) {
   HclStatus status = HCL_OK;
   CaseValue *v = &c->values[key_index(c, key)];
   REQUIRE(!v->given, HCL_EDATA, "%s: %s is given twice (first at %s)", origin, key, v->origin);
@@ -408,7 +408,7 @@ cleanup:
   return status;
 }
 
-/* case_set's assignment, a mistake returned. */
+/* hcl_case_set's assignment, a mistake returned. */
 static HclStatus set_one(Case *c, const char *assignment) {
   HclStatus status = HCL_OK;
   char key[256], origin[320];
@@ -418,13 +418,13 @@ static HclStatus set_one(Case *c, const char *assignment) {
           "%s: expected section.key=value", origin);
   memcpy(key, assignment, (size_t)(equals - assignment));
   key[equals - assignment] = '\0';
-  TRY(case_assign(c, key, equals + 1, origin));
+  TRY(hcl_case_assign(c, key, equals + 1, origin));
 cleanup:
   return status;
 }
 
-HclStatus case_set(Case *c, const char *assignment) {
-  return case_note_mistake(c, set_one(c, assignment));
+HclStatus hcl_case_set(Case *c, const char *assignment) {
+  return hcl_case_note_mistake(c, set_one(c, assignment));
 }
 
 /* Key i's value when the case did not give it: its default, or the mistake of a missing required key; and a file's
@@ -452,16 +452,16 @@ static HclStatus finish_key(Case *c, int i) {
     REQUIRE(v->resolved != NULL, HCL_ENOMEM, "cannot resolve %s", k->key);
     snprintf(v->resolved, n, "%s%s", v->text[0] == '/' ? "" : c->folder, v->text);
     snprintf(named_by, sizeof named_by, "%s: %s", v->origin, k->key);
-    TRY(input_check_file(v->resolved, named_by, v->text)); /* the checks of every input's paths */
+    TRY(hcl_input_check_file(v->resolved, named_by, v->text)); /* the checks of every input's paths */
   }
 cleanup:
   return status;
 }
 
-HclStatus case_finish(Case *c) {
+HclStatus hcl_case_finish(Case *c) {
   HclStatus status = HCL_OK;
   for (int i = 0; i < c->nkeys; i++) {
-    TRY(case_note_mistake(c, finish_key(c, i)));
+    TRY(hcl_case_note_mistake(c, finish_key(c, i)));
   }
   if (c->nmistakes > 0) { /* every one, in the order found: the file's, then --set's, then the missing keys */
     c->mistakes[c->mistakes_length - 1] = '\0';
@@ -478,44 +478,44 @@ static const CaseValue *value_of(const Case *c, const char *key) {
   int i = key_index(c, key);
   if (i < 0 || !c->values[i].text) {
     fprintf(stderr, "hydrocl: internal error: case key '%s' is %s (please report)\n", key,
-            i < 0 ? "not in the schema" : "read before case_finish");
+            i < 0 ? "not in the schema" : "read before hcl_case_finish");
     abort();
   }
   return &c->values[i];
 }
 
-int64_t case_int(const Case *c, const char *key) {
+int64_t hcl_case_int(const Case *c, const char *key) {
   return value_of(c, key)->as_int;
 }
 
-double case_real(const Case *c, const char *key) {
+double hcl_case_real(const Case *c, const char *key) {
   return value_of(c, key)->as_real;
 }
 
-bool case_bool(const Case *c, const char *key) {
+bool hcl_case_bool(const Case *c, const char *key) {
   return value_of(c, key)->as_bool;
 }
 
-const char *case_string(const Case *c, const char *key) {
+const char *hcl_case_string(const Case *c, const char *key) {
   return value_of(c, key)->text;
 }
 
-const char *case_file(const Case *c, const char *key) {
+const char *hcl_case_file(const Case *c, const char *key) {
   const CaseValue *v = value_of(c, key);
   return v->resolved ? v->resolved : v->text;
 }
 
-const NamedPoint *case_points(const Case *c, const char *key, int *count) {
+const NamedPoint *hcl_case_points(const Case *c, const char *key, int *count) {
   const CaseValue *v = value_of(c, key);
   *count = v->npoints;
   return v->points;
 }
 
-const char *case_origin(const Case *c, const char *key) {
+const char *hcl_case_origin(const Case *c, const char *key) {
   return value_of(c, key)->origin;
 }
 
-int case_choice(const Case *c, const char *key) {
+int hcl_case_choice(const Case *c, const char *key) {
   const CaseValue *v = value_of(c, key);
   const char *p = c->keys[key_index(c, key)].choices;
   int index = 0;
@@ -525,7 +525,7 @@ int case_choice(const Case *c, const char *key) {
   return index;
 }
 
-bool case_at_default(const Case *c, const char *key) {
+bool hcl_case_at_default(const Case *c, const char *key) {
   const CaseValue *v = value_of(c, key); /* aborts for a key outside the schema */
   const CaseKey *k = &c->keys[key_index(c, key)];
   if (!k->default_text) {
@@ -688,7 +688,7 @@ cleanup:
   return status;
 }
 
-HclStatus case_to_yaml(const Case *c, char **text) {
+HclStatus hcl_case_to_yaml(const Case *c, char **text) {
   HclStatus status = HCL_OK;
   char *out = NULL;
   size_t length = 0;
@@ -708,7 +708,7 @@ cleanup:
   return status;
 }
 
-void case_write_template(const CaseKey *keys, int nkeys, const char *title, FILE *out) {
+void hcl_case_write_template(const CaseKey *keys, int nkeys, const char *title, FILE *out) {
   fprintf(out, "# %s\n# Every key with its default; units are SI. Remove what you do not change.\n", title);
   for (int i = 0; i < nkeys; i = next_grouped(keys, nkeys, i)) {
     const CaseKey *k = &keys[i];
@@ -748,7 +748,7 @@ struct CaseSchema {
   int count, capacity;
 };
 
-HclStatus case_schema_create(CaseSchema **out) {
+HclStatus hcl_case_schema_create(CaseSchema **out) {
   HclStatus status = HCL_OK;
   CaseSchema *s = NULL;
   TRY_ALLOC(s, 1);
@@ -757,7 +757,7 @@ cleanup:
   return status;
 }
 
-void case_schema_destroy(CaseSchema **schema) {
+void hcl_case_schema_destroy(CaseSchema **schema) {
   if (!schema || !*schema) {
     return;
   }
@@ -771,16 +771,16 @@ void case_schema_destroy(CaseSchema **schema) {
   *schema = NULL;
 }
 
-const char *case_key(char buf[CASE_KEY_MAX], const char *prefix, const char *name) {
+const char *hcl_case_key(char buf[CASE_KEY_MAX], const char *prefix, const char *name) {
   snprintf(buf, CASE_KEY_MAX, "%s%s", prefix, name);
   return buf;
 }
 
-const char *case_where(const Case *c, const char *prefix, const char *name, char buf[CASE_WHERE_MAX]) {
+const char *hcl_case_where(const Case *c, const char *prefix, const char *name, char buf[CASE_WHERE_MAX]) {
   char key[CASE_KEY_MAX];
   buf[0] = '\0';
   if (c) {
-    snprintf(buf, CASE_WHERE_MAX, "%s: ", case_origin(c, case_key(key, prefix, name)));
+    snprintf(buf, CASE_WHERE_MAX, "%s: ", hcl_case_origin(c, hcl_case_key(key, prefix, name)));
   }
   return buf;
 }
@@ -794,7 +794,7 @@ static bool schema_has(const CaseSchema *s, const char *key) {
   return false;
 }
 
-HclStatus case_schema_add(CaseSchema *s, const char *prefix, const CaseKey *keys, int n) {
+HclStatus hcl_case_schema_add(CaseSchema *s, const char *prefix, const CaseKey *keys, int n) {
   HclStatus status = HCL_OK;
   char key[CASE_KEY_MAX];
   if (s->count + n > s->capacity) {
@@ -805,7 +805,7 @@ HclStatus case_schema_add(CaseSchema *s, const char *prefix, const CaseKey *keys
     s->capacity = capacity;
   }
   for (int i = 0; i < n; i++) {
-    case_key(key, prefix, keys[i].key);
+    hcl_case_key(key, prefix, keys[i].key);
     REQUIRE(strlen(prefix) + strlen(keys[i].key) < CASE_KEY_MAX && !schema_has(s, key), HCL_EINTERNAL,
             "case key '%s' is too long or given twice in one schema (please report)", key);
     CaseKey row = keys[i];
@@ -822,10 +822,10 @@ cleanup:
   return status;
 }
 
-const CaseKey *case_schema_keys(const CaseSchema *schema) {
+const CaseKey *hcl_case_schema_keys(const CaseSchema *schema) {
   return schema->keys;
 }
 
-int case_schema_count(const CaseSchema *schema) {
+int hcl_case_schema_count(const CaseSchema *schema) {
   return schema->count;
 }

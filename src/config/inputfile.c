@@ -19,7 +19,7 @@ static const char *file_kind(mode_t mode) {
                                           : "not a regular file";
 }
 
-HclStatus input_check_file(const char *path, const char *named_by, const char *given) {
+HclStatus hcl_input_check_file(const char *path, const char *named_by, const char *given) {
   HclStatus status = HCL_OK;
   struct stat info;
   char why[128];

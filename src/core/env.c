@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-double env_count(const char *name, double fallback) {
+double hcl_env_count(const char *name, double fallback) {
   const char *value = getenv(name);
   char *end = NULL;
   double given = value ? strtod(value, &end) : -1;

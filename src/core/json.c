@@ -43,19 +43,19 @@ static void put_key(JsonObject *j, const char *key) {
   put(j, ":");
 }
 
-void json_begin(JsonObject *j) {
+void hcl_json_begin(JsonObject *j) {
   j->length = 0;
   j->text[0] = '\0';
   j->empty = true;
   put(j, "{");
 }
 
-void json_string(JsonObject *j, const char *key, const char *value) {
+void hcl_json_string(JsonObject *j, const char *key, const char *value) {
   put_key(j, key);
   put_escaped(j, value);
 }
 
-void json_number(JsonObject *j, const char *key, double value) {
+void hcl_json_number(JsonObject *j, const char *key, double value) {
   put_key(j, key);
   if (isfinite(value)) {
     put(j, "%.9g", value);
@@ -64,7 +64,7 @@ void json_number(JsonObject *j, const char *key, double value) {
   }
 }
 
-void json_numbers(JsonObject *j, const char *key, const double *values, int count) {
+void hcl_json_numbers(JsonObject *j, const char *key, const double *values, int count) {
   put_key(j, key);
   put(j, "[");
   for (int i = 0; i < count; i++) {
@@ -73,22 +73,22 @@ void json_numbers(JsonObject *j, const char *key, const double *values, int coun
   put(j, "]");
 }
 
-void json_integer(JsonObject *j, const char *key, long long value) {
+void hcl_json_integer(JsonObject *j, const char *key, long long value) {
   put_key(j, key);
   put(j, "%lld", value);
 }
 
-void json_bool(JsonObject *j, const char *key, bool value) {
+void hcl_json_bool(JsonObject *j, const char *key, bool value) {
   put_key(j, key);
   put(j, value ? "true" : "false");
 }
 
-const char *json_end(JsonObject *j) {
+const char *hcl_json_end(JsonObject *j) {
   put(j, "}");
   return j->text;
 }
 
-void json_print(JsonObject *j, FILE *out) {
-  fprintf(out, "%s\n", json_end(j));
+void hcl_json_print(JsonObject *j, FILE *out) {
+  fprintf(out, "%s\n", hcl_json_end(j));
   fflush(out);
 }

@@ -9,13 +9,13 @@ static LogLevel current_level = LOG_INFO;
 static int my_rank = 0;
 static int nranks_total = 1;
 
-void log_setup(LogLevel level, int rank, int nranks) {
+void hcl_log_setup(LogLevel level, int rank, int nranks) {
   current_level = level;
   my_rank = rank;
   nranks_total = nranks;
 }
 
-LogLevel log_level(void) {
+LogLevel hcl_log_level(void) {
   return current_level;
 }
 
@@ -41,8 +41,8 @@ static void emit(const char *tag, const char *fmt, va_list args) {
     va_end(args);                                                                                                      \
   }
 
-LOG_FUNCTION(log_error, "error: ", 1)
-LOG_FUNCTION(log_warn, "warning: ", current_level >= LOG_INFO)
-LOG_FUNCTION(log_info, "", current_level >= LOG_INFO && my_rank == 0)
-LOG_FUNCTION(log_verbose, "", current_level >= LOG_VERBOSE && my_rank == 0)
-LOG_FUNCTION(log_debug, "debug: ", current_level >= LOG_DEBUG)
+LOG_FUNCTION(hcl_log_error, "error: ", 1)
+LOG_FUNCTION(hcl_log_warn, "warning: ", current_level >= LOG_INFO)
+LOG_FUNCTION(hcl_log_info, "", current_level >= LOG_INFO && my_rank == 0)
+LOG_FUNCTION(hcl_log_verbose, "", current_level >= LOG_VERBOSE && my_rank == 0)
+LOG_FUNCTION(hcl_log_debug, "debug: ", current_level >= LOG_DEBUG)

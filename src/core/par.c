@@ -16,7 +16,7 @@ static char hostname[256] = "localhost";
 #ifdef HYDROCL_HAVE_MPI
 static bool mpi_started_here = false;
 
-const char *par_mpi_error_string(int mpi_error) {
+const char *hcl_par_mpi_error_string(int mpi_error) {
   static char text[MPI_MAX_ERROR_STRING];
   int length = 0;
   if (MPI_Error_string(mpi_error, text, &length) != MPI_SUCCESS) {
@@ -25,12 +25,12 @@ const char *par_mpi_error_string(int mpi_error) {
   return text;
 }
 
-MPI_Comm par_comm_world(void) {
+MPI_Comm hcl_par_comm_world(void) {
   return MPI_COMM_WORLD;
 }
 #endif
 
-HclStatus par_init(int *argc, char ***argv) {
+HclStatus hcl_par_init(int *argc, char ***argv) {
   HclStatus status = HCL_OK;
   if (gethostname(hostname, sizeof hostname - 1) != 0) {
     snprintf(hostname, sizeof hostname, "localhost");
@@ -65,7 +65,7 @@ cleanup:
   return status;
 }
 
-void par_finalize(void) {
+void hcl_par_finalize(void) {
 #ifdef HYDROCL_HAVE_MPI
   int finalized = 0;
   MPI_Finalized(&finalized);
@@ -75,7 +75,7 @@ void par_finalize(void) {
 #endif
 }
 
-bool par_have_mpi(void) {
+bool hcl_par_have_mpi(void) {
 #ifdef HYDROCL_HAVE_MPI
   return true;
 #else
@@ -83,23 +83,23 @@ bool par_have_mpi(void) {
 #endif
 }
 
-int par_rank(void) {
+int hcl_par_rank(void) {
   return world_rank;
 }
 
-int par_size(void) {
+int hcl_par_size(void) {
   return world_size;
 }
 
-int par_node_rank(void) {
+int hcl_par_node_rank(void) {
   return node_rank;
 }
 
-int par_node_size(void) {
+int hcl_par_node_size(void) {
   return node_size;
 }
 
-const char *par_hostname(void) {
+const char *hcl_par_hostname(void) {
   return hostname;
 }
 
@@ -111,7 +111,7 @@ typedef struct {
 } Failure;
 #endif
 
-HclStatus par_agree(HclStatus local) {
+HclStatus hcl_par_agree(HclStatus local) {
 #ifdef HYDROCL_HAVE_MPI
   if (world_size == 1) {
     return local;
@@ -120,20 +120,20 @@ HclStatus par_agree(HclStatus local) {
   int first_failing_rank = world_size;
   Failure failure = {.code = (int)local};
   if (MPI_Allreduce(&my_failing_rank, &first_failing_rank, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS) {
-    return status_set(HCL_EMPI, __FILE__, __LINE__, "ranks could not agree on the outcome (MPI_Allreduce)");
+    return hcl_status_set(HCL_EMPI, __FILE__, __LINE__, "ranks could not agree on the outcome (MPI_Allreduce)");
   }
   if (first_failing_rank == world_size) {
     return HCL_OK;
   }
   if (world_rank == first_failing_rank) {
-    snprintf(failure.message, sizeof failure.message, "%s", status_message());
+    snprintf(failure.message, sizeof failure.message, "%s", hcl_status_message());
   }
   if (MPI_Bcast(&failure, sizeof failure, MPI_BYTE, first_failing_rank, MPI_COMM_WORLD) != MPI_SUCCESS) {
-    return status_set(HCL_EMPI, __FILE__, __LINE__, "ranks could not agree on the outcome (MPI_Bcast)");
+    return hcl_status_set(HCL_EMPI, __FILE__, __LINE__, "ranks could not agree on the outcome (MPI_Bcast)");
   }
   if (local == HCL_OK) {
-    status_set((HclStatus)failure.code, __FILE__, __LINE__, "rank %d failed: %s", first_failing_rank,
-               failure.message[0] ? failure.message : status_summary((HclStatus)failure.code));
+    hcl_status_set((HclStatus)failure.code, __FILE__, __LINE__, "rank %d failed: %s", first_failing_rank,
+                   failure.message[0] ? failure.message : hcl_status_summary((HclStatus)failure.code));
   }
   return (HclStatus)failure.code;
 #else
@@ -141,11 +141,11 @@ HclStatus par_agree(HclStatus local) {
 #endif
 }
 
-HclStatus par_max_double(double *value) {
+HclStatus hcl_par_max_double(double *value) {
 #ifdef HYDROCL_HAVE_MPI
   double mine = *value;
   if (world_size > 1 && MPI_Allreduce(&mine, value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS) {
-    return status_set(HCL_EMPI, __FILE__, __LINE__, "MPI_Allreduce of a maximum failed");
+    return hcl_status_set(HCL_EMPI, __FILE__, __LINE__, "MPI_Allreduce of a maximum failed");
   }
 #else
   (void)value;
@@ -153,11 +153,11 @@ HclStatus par_max_double(double *value) {
   return HCL_OK;
 }
 
-HclStatus par_sum_double(double *value) {
+HclStatus hcl_par_sum_double(double *value) {
 #ifdef HYDROCL_HAVE_MPI
   double mine = *value;
   if (world_size > 1 && MPI_Allreduce(&mine, value, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) {
-    return status_set(HCL_EMPI, __FILE__, __LINE__, "MPI_Allreduce of a sum failed");
+    return hcl_status_set(HCL_EMPI, __FILE__, __LINE__, "MPI_Allreduce of a sum failed");
   }
 #else
   (void)value;
@@ -165,11 +165,11 @@ HclStatus par_sum_double(double *value) {
   return HCL_OK;
 }
 
-HclStatus par_sum_doubles(double *values, int count) {
+HclStatus hcl_par_sum_doubles(double *values, int count) {
 #ifdef HYDROCL_HAVE_MPI
   if (world_size > 1 &&
       MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) {
-    return status_set(HCL_EMPI, __FILE__, __LINE__, "MPI_Allreduce of %d sums failed", count);
+    return hcl_status_set(HCL_EMPI, __FILE__, __LINE__, "MPI_Allreduce of %d sums failed", count);
   }
 #else
   (void)values;
@@ -178,10 +178,10 @@ HclStatus par_sum_doubles(double *values, int count) {
   return HCL_OK;
 }
 
-HclStatus par_broadcast_int(int *value) {
+HclStatus hcl_par_broadcast_int(int *value) {
 #ifdef HYDROCL_HAVE_MPI
   if (world_size > 1 && MPI_Bcast(value, 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {
-    return status_set(HCL_EMPI, __FILE__, __LINE__, "MPI_Bcast of an int from rank 0 failed");
+    return hcl_status_set(HCL_EMPI, __FILE__, __LINE__, "MPI_Bcast of an int from rank 0 failed");
   }
 #else
   (void)value;
@@ -189,14 +189,15 @@ HclStatus par_broadcast_int(int *value) {
   return HCL_OK;
 }
 
-HclStatus par_broadcast_text(const char *text, char **copy) {
+HclStatus hcl_par_broadcast_text(const char *text, char **copy) {
   HclStatus status = HCL_OK;
-  int length = par_rank() == 0 && text ? (int)strlen(text) : 0;
+  int length = hcl_par_rank() == 0 && text ? (int)strlen(text) : 0;
   *copy = NULL;
-  TRY(par_broadcast_int(&length));
+  TRY(hcl_par_broadcast_int(&length));
   *copy = malloc((size_t)length + 1);
-  TRY(par_agree(*copy ? HCL_OK : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot hold %d bytes of text", length)));
-  if (par_rank() == 0 && length > 0) {
+  TRY(hcl_par_agree(*copy ? HCL_OK
+                          : hcl_status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot hold %d bytes of text", length)));
+  if (hcl_par_rank() == 0 && length > 0) {
     memcpy(*copy, text, (size_t)length);
   }
   (*copy)[length] = '\0';
@@ -220,13 +221,13 @@ cleanup:
   return status;
 }
 
-HclStatus par_gather_lines(const char *mine, int width, char **all_out) {
+HclStatus hcl_par_gather_lines(const char *mine, int width, char **all_out) {
   HclStatus status = HCL_OK;
   char *row = NULL;
   char *all = NULL;
   *all_out = NULL;
   /* A rank that cannot allocate must not leave the others waiting in the gather. */
-  TRY(par_agree(allocate_lines(width, &row, &all)));
+  TRY(hcl_par_agree(allocate_lines(width, &row, &all)));
   snprintf(row, (size_t)width, "%s", mine);
 #ifdef HYDROCL_HAVE_MPI
   TRY_MPI(MPI_Gather(row, width, MPI_CHAR, all, width, MPI_CHAR, 0, MPI_COMM_WORLD));
@@ -270,7 +271,7 @@ cleanup:
   return status;
 }
 
-HclStatus par_comm_create_grid(int px, int py, bool periodic_x, bool periodic_y, ParComm **out, int *cx, int *cy) {
+HclStatus hcl_par_comm_create_grid(int px, int py, bool periodic_x, bool periodic_y, ParComm **out, int *cx, int *cy) {
   HclStatus status = HCL_OK;
   ParComm *c = NULL;
   *out = NULL;
@@ -294,11 +295,11 @@ HclStatus par_comm_create_grid(int px, int py, bool periodic_x, bool periodic_y,
   *out = c;
   c = NULL;
 cleanup:
-  par_comm_destroy(&c);
+  hcl_par_comm_destroy(&c);
   return status;
 }
 
-HclStatus par_comm_dup(const ParComm *comm, ParComm **out) {
+HclStatus hcl_par_comm_dup(const ParComm *comm, ParComm **out) {
   HclStatus status = HCL_OK;
   ParComm *c = NULL;
   *out = NULL;
@@ -311,11 +312,11 @@ HclStatus par_comm_dup(const ParComm *comm, ParComm **out) {
   *out = c;
   c = NULL;
 cleanup:
-  par_comm_destroy(&c);
+  hcl_par_comm_destroy(&c);
   return status;
 }
 
-void par_comm_destroy(ParComm **comm) {
+void hcl_par_comm_destroy(ParComm **comm) {
   if (!comm || !*comm) {
     return;
   }
@@ -328,14 +329,14 @@ void par_comm_destroy(ParComm **comm) {
   *comm = NULL;
 }
 
-/* The gathers so far (par_gathers). */
+/* The gathers so far (hcl_par_gathers). */
 static long gathers = 0;
 
-long par_gathers(void) {
+long hcl_par_gathers(void) {
   return gathers;
 }
 
-HclStatus par_allgather(const ParComm *comm, const void *mine, int bytes, void *all) {
+HclStatus hcl_par_allgather(const ParComm *comm, const void *mine, int bytes, void *all) {
   HclStatus status = HCL_OK;
   gathers++;
 #ifdef HYDROCL_HAVE_MPI
@@ -349,19 +350,19 @@ cleanup:
   return status;
 }
 
-/* The exchanges so far (par_exchanges). */
+/* The exchanges so far (hcl_par_exchanges). */
 static long exchanges = 0;
 
-long par_exchanges(void) {
+long hcl_par_exchanges(void) {
   return exchanges;
 }
 
-void par_count_exchange(void) {
+void hcl_par_count_exchange(void) {
   exchanges++;
 }
 
-HclStatus par_allgatherv(const ParComm *comm, const void *mine, int bytes, void *all, const int *counts,
-                         const int *displs) {
+HclStatus hcl_par_allgatherv(const ParComm *comm, const void *mine, int bytes, void *all, const int *counts,
+                             const int *displs) {
   HclStatus status = HCL_OK;
   exchanges++;
 #ifdef HYDROCL_HAVE_MPI
@@ -376,8 +377,8 @@ cleanup:
   return status;
 }
 
-HclStatus par_gatherv_doubles(const ParComm *comm, const double *mine, int count, double *all, const int *counts,
-                              const int *displs) {
+HclStatus hcl_par_gatherv_doubles(const ParComm *comm, const double *mine, int count, double *all, const int *counts,
+                                  const int *displs) {
   HclStatus status = HCL_OK;
 #ifdef HYDROCL_HAVE_MPI
   TRY_MPI(MPI_Gatherv(mine, count, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, comm->comm));
@@ -391,7 +392,7 @@ cleanup:
   return status;
 }
 
-HclStatus par_reduce_sum_doubles(const ParComm *comm, const double *values, double *sums, int count) {
+HclStatus hcl_par_reduce_sum_doubles(const ParComm *comm, const double *values, double *sums, int count) {
   HclStatus status = HCL_OK;
 #ifdef HYDROCL_HAVE_MPI
   TRY_MPI(MPI_Reduce(values, sums, count, MPI_DOUBLE, MPI_SUM, 0, comm->comm));
@@ -404,7 +405,7 @@ cleanup:
   return status;
 }
 
-HclStatus par_max_int(int *value) {
+HclStatus hcl_par_max_int(int *value) {
   HclStatus status = HCL_OK;
 #ifdef HYDROCL_HAVE_MPI
   int mine = *value;
@@ -419,7 +420,7 @@ cleanup:
   return status;
 }
 
-HclStatus par_barrier(void) {
+HclStatus hcl_par_barrier(void) {
   HclStatus status = HCL_OK;
 #ifdef HYDROCL_HAVE_MPI
   TRY_MPI(MPI_Barrier(MPI_COMM_WORLD));
@@ -430,7 +431,7 @@ cleanup:
   return status;
 }
 
-HclStatus par_request_create(ParRequest **out) {
+HclStatus hcl_par_request_create(ParRequest **out) {
   HclStatus status = HCL_OK;
   TRY_ALLOC(*out, 1);
 #ifdef HYDROCL_HAVE_MPI
@@ -440,7 +441,7 @@ cleanup:
   return status;
 }
 
-void par_cancel(ParRequest *req) {
+void hcl_par_cancel(ParRequest *req) {
 #ifdef HYDROCL_HAVE_MPI
   if (req && req->request != MPI_REQUEST_NULL) {
     if (!req->collective) {
@@ -453,11 +454,11 @@ void par_cancel(ParRequest *req) {
 #endif
 }
 
-void par_request_destroy(ParRequest **req) {
+void hcl_par_request_destroy(ParRequest **req) {
   if (!req || !*req) {
     return;
   }
-  par_cancel(*req);
+  hcl_par_cancel(*req);
   free(*req);
   *req = NULL;
 }
@@ -465,12 +466,12 @@ void par_request_destroy(ParRequest **req) {
 /* Without MPI there is one rank and no other to exchange messages with: a message is an internal error. */
 #ifndef HYDROCL_HAVE_MPI
 static HclStatus no_messages(void) {
-  return status_set(HCL_EINTERNAL, __FILE__, __LINE__,
-                    "a message between ranks in a build without MPI (please report)");
+  return hcl_status_set(HCL_EINTERNAL, __FILE__, __LINE__,
+                        "a message between ranks in a build without MPI (please report)");
 }
 #endif
 
-HclStatus par_isend(const ParComm *comm, const void *buf, int bytes, int rank, int tag, ParRequest *req) {
+HclStatus hcl_par_isend(const ParComm *comm, const void *buf, int bytes, int rank, int tag, ParRequest *req) {
 #ifdef HYDROCL_HAVE_MPI
   HclStatus status = HCL_OK;
   req->collective = false;
@@ -483,7 +484,7 @@ cleanup:
 #endif
 }
 
-HclStatus par_irecv(const ParComm *comm, void *buf, int bytes, int rank, int tag, ParRequest *req) {
+HclStatus hcl_par_irecv(const ParComm *comm, void *buf, int bytes, int rank, int tag, ParRequest *req) {
 #ifdef HYDROCL_HAVE_MPI
   HclStatus status = HCL_OK;
   req->collective = false;
@@ -496,7 +497,7 @@ cleanup:
 #endif
 }
 
-HclStatus par_iallgather(const ParComm *comm, const void *mine, int bytes, void *all, ParRequest *req) {
+HclStatus hcl_par_iallgather(const ParComm *comm, const void *mine, int bytes, void *all, ParRequest *req) {
   HclStatus status = HCL_OK;
   gathers++;
 #ifdef HYDROCL_HAVE_MPI
@@ -511,7 +512,7 @@ cleanup:
   return status;
 }
 
-HclStatus par_wait(ParRequest *req) {
+HclStatus hcl_par_wait(ParRequest *req) {
   HclStatus status = HCL_OK;
 #ifdef HYDROCL_HAVE_MPI
   if (req->request != MPI_REQUEST_NULL) {
@@ -526,7 +527,7 @@ cleanup:
 }
 
 #ifdef HYDROCL_HAVE_MPI
-MPI_Comm par_comm_mpi(const ParComm *comm) {
+MPI_Comm hcl_par_comm_mpi(const ParComm *comm) {
   return comm->comm;
 }
 #endif

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-HclStatus precision_parse(const char *text, Precision *out) {
+HclStatus hcl_precision_parse(const char *text, Precision *out) {
   HclStatus status = HCL_OK;
   if (strcmp(text, "single") == 0 || strcmp(text, "float") == 0) {
     *out = PRECISION_SINGLE;
@@ -17,15 +17,15 @@ cleanup:
   return status;
 }
 
-const char *precision_name(Precision p) {
+const char *hcl_precision_name(Precision p) {
   return p == PRECISION_DOUBLE ? "double" : "float";
 }
 
-size_t precision_bytes(Precision p) {
+size_t hcl_precision_bytes(Precision p) {
   return p == PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
 }
 
-Precision precision_default(void) {
+Precision hcl_precision_default(void) {
 #ifdef HYDROCL_DEFAULT_DOUBLE
   return PRECISION_DOUBLE;
 #else

@@ -19,8 +19,8 @@ struct Progress {
   bool started;
 };
 
-HclStatus progress_create(double t_start, double t_end, double every, double cells, FILE *out, int columns,
-                          Progress **p) {
+HclStatus hcl_progress_create(double t_start, double t_end, double every, double cells, FILE *out, int columns,
+                              Progress **p) {
   HclStatus status = HCL_OK;
   Progress *q = NULL;
   TRY_ALLOC(q, 1);
@@ -30,14 +30,14 @@ cleanup:
   return status;
 }
 
-void progress_destroy(Progress **p) {
+void hcl_progress_destroy(Progress **p) {
   if (p && *p) {
     free(*p);
     *p = NULL;
   }
 }
 
-int progress_columns(int fd) {
+int hcl_progress_columns(int fd) {
   struct winsize size;
   if (!isatty(fd)) {
     return 0;
@@ -49,7 +49,7 @@ int progress_columns(int fd) {
   return columns && atoi(columns) > 0 ? atoi(columns) : 80;
 }
 
-double progress_now(void) {
+double hcl_progress_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
@@ -85,7 +85,7 @@ static size_t join_fields(const Fields *f, int keep, char *line, size_t size) {
   return used;
 }
 
-bool progress_update(Progress *p, double wall, double t, double dt, int64_t steps, const char *extra, bool final) {
+bool hcl_progress_update(Progress *p, double wall, double t, double dt, int64_t steps, const char *extra, bool final) {
   if (!p->started) { /* rates count from the first report, so start-up costs do not distort them */
     p->started = true;
     p->wall_start = p->wall_last = wall;
@@ -94,7 +94,7 @@ bool progress_update(Progress *p, double wall, double t, double dt, int64_t step
       return false;
     }
   }
-  if (par_rank() != 0 || (!final && wall - p->wall_last < p->every)) {
+  if (hcl_par_rank() != 0 || (!final && wall - p->wall_last < p->every)) {
     return false;
   }
   p->wall_last = wall;

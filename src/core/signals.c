@@ -32,7 +32,7 @@ static void record(int signal_number) {
   }
 }
 
-void signals_install(void) {
+void hcl_signals_install(void) {
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_handler = record;
@@ -43,15 +43,15 @@ void signals_install(void) {
   sigaction(SIGINT, &action, NULL);
 }
 
-int signals_caught(void) {
+int hcl_signals_caught(void) {
   return atomic_load(&caught);
 }
 
-HclStatus signals_agree(int *signal_number) {
+HclStatus hcl_signals_agree(int *signal_number) {
   HclStatus status = HCL_OK;
   int mine = atomic_load(&caught);
   *signal_number = mine;
-  TRY(par_max_int(signal_number));
+  TRY(hcl_par_max_int(signal_number));
 cleanup:
   return status;
 }
@@ -62,24 +62,24 @@ static double wall_seconds(void) {
   return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 }
 
-void signals_poll_start(SignalPoll *poll) {
+void hcl_signals_poll_start(SignalPoll *poll) {
   *poll = (SignalPoll){.every = 1, .left = 1, .since = 0, .last = wall_seconds()};
 }
 
-HclStatus signals_poll(SignalPoll *poll, bool now, int *signal_number) {
+HclStatus hcl_signals_poll(SignalPoll *poll, bool now, int *signal_number) {
   HclStatus status = HCL_OK;
   *signal_number = 0;
   poll->since++;
-  if (par_size() == 1) {
+  if (hcl_par_size() == 1) {
     *signal_number = atomic_load(&caught);
     goto cleanup;
   }
   if (!now && --poll->left > 0) {
     goto cleanup;
   }
-  TRY(signals_agree(signal_number));
+  TRY(hcl_signals_agree(signal_number));
   double at = wall_seconds(), per_step = (at - poll->last) / (double)poll->since;
-  TRY(par_max_double(&per_step)); /* the slowest rank's: every rank then takes the same cadence */
+  TRY(hcl_par_max_double(&per_step)); /* the slowest rank's: every rank then takes the same cadence */
   double steps = per_step > 0 ? SIGNALS_POLL_SECONDS / per_step : 2.0 * (double)poll->every;
   poll->every = steps < 1 ? 1 : steps > 1e6 ? 1000000 : (int64_t)steps;
   poll->left = poll->every;

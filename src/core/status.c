@@ -19,7 +19,7 @@ static const struct {
 #undef HCL_STATUS_ROW
 };
 
-HclStatus status_set(HclStatus code, const char *file, int line, const char *fmt, ...) {
+HclStatus hcl_status_set(HclStatus code, const char *file, int line, const char *fmt, ...) {
   if (message[0] != '\0') {
     return code; /* keep the root cause; later failures are consequences of it */
   }
@@ -31,15 +31,15 @@ HclStatus status_set(HclStatus code, const char *file, int line, const char *fmt
   return code;
 }
 
-const char *status_message(void) {
+const char *hcl_status_message(void) {
   return message;
 }
 
-const char *status_origin(void) {
+const char *hcl_status_origin(void) {
   return origin;
 }
 
-void status_clear(void) {
+void hcl_status_clear(void) {
   message[0] = '\0';
   origin[0] = '\0';
 }
@@ -48,14 +48,14 @@ static int in_range(HclStatus code) {
   return code >= 0 && code < HCL_STATUS_COUNT;
 }
 
-const char *status_name(HclStatus code) {
+const char *hcl_status_name(HclStatus code) {
   return in_range(code) ? status_table[code].name : "HCL_E?";
 }
 
-const char *status_summary(HclStatus code) {
+const char *hcl_status_summary(HclStatus code) {
   return in_range(code) ? status_table[code].summary : "unknown status";
 }
 
-int status_exit_code(HclStatus code) {
+int hcl_status_exit_code(HclStatus code) {
   return in_range(code) ? status_table[code].exit_code : 70;
 }

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-void textlist_append(char *text, size_t size, int index, int count, const char *separator, const char *last,
-                     const char *fmt, ...) {
+void hcl_textlist_append(char *text, size_t size, int index, int count, const char *separator, const char *last,
+                         const char *fmt, ...) {
   if (index == 0) {
     text[0] = '\0';
   }

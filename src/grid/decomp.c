@@ -11,7 +11,7 @@ struct Decomp {
   DecompLocal local;
   int *x_start, *y_start; /* px + 1 and py + 1 entries: the first global point of each column and row of ranks */
   ParComm *comm;          /* the process grid (par.h) */
-  bool replicated;        /* every rank holds the whole grid (decomp_create_replicated) */
+  bool replicated;        /* every rank holds the whole grid (hcl_decomp_create_replicated) */
 };
 
 /* The first point of each of p blocks over n points, start[p] = n: the first n mod p blocks get one extra point. */
@@ -61,7 +61,7 @@ static bool choose_process_grid(int nx, int ny, int size, int *px, int *py) {
 /* This rank's block and neighbours from the process-grid coordinates and the block starts. */
 static void fill_local(Decomp *d) {
   DecompLocal *l = &d->local;
-  l->rank = par_rank();
+  l->rank = hcl_par_rank();
   l->px = d->spec.px;
   l->py = d->spec.py;
   l->x0 = d->x_start[l->cx];
@@ -78,10 +78,10 @@ static void fill_local(Decomp *d) {
   }
 }
 
-HclStatus decomp_create(const DecompSpec *spec, Decomp **out) {
+HclStatus hcl_decomp_create(const DecompSpec *spec, Decomp **out) {
   HclStatus status = HCL_OK;
   Decomp *d = NULL;
-  int size = par_size();
+  int size = hcl_par_size();
   *out = NULL;
   REQUIRE(spec->nx >= 1 && spec->ny >= 1, HCL_EDATA, "grid of %d x %d points is empty", spec->nx, spec->ny);
   TRY_ALLOC(d, 1);
@@ -98,8 +98,8 @@ HclStatus decomp_create(const DecompSpec *spec, Decomp **out) {
           "grid of %d x %d points cannot be split over %d ranks%s: every rank needs at least one point in each "
           "direction; use fewer ranks",
           spec->nx, spec->ny, size, spec->px || spec->py ? " with the process grid given" : "");
-  TRY(par_comm_create_grid(d->spec.px, d->spec.py, spec->periodic_x, spec->periodic_y, &d->comm, &d->local.cx,
-                           &d->local.cy));
+  TRY(hcl_par_comm_create_grid(d->spec.px, d->spec.py, spec->periodic_x, spec->periodic_y, &d->comm, &d->local.cx,
+                               &d->local.cy));
   TRY_ALLOC(d->x_start, d->spec.px + 1);
   TRY_ALLOC(d->y_start, d->spec.py + 1);
   even_blocks(spec->nx, d->spec.px, d->x_start);
@@ -108,30 +108,30 @@ HclStatus decomp_create(const DecompSpec *spec, Decomp **out) {
   *out = d;
   d = NULL;
 cleanup:
-  decomp_destroy(&d);
+  hcl_decomp_destroy(&d);
   return status;
 }
 
-void decomp_destroy(Decomp **decomp) {
+void hcl_decomp_destroy(Decomp **decomp) {
   if (!decomp || !*decomp) {
     return;
   }
-  par_comm_destroy(&(*decomp)->comm);
+  hcl_par_comm_destroy(&(*decomp)->comm);
   free((*decomp)->x_start);
   free((*decomp)->y_start);
   free(*decomp);
   *decomp = NULL;
 }
 
-const DecompSpec *decomp_spec(const Decomp *decomp) {
+const DecompSpec *hcl_decomp_spec(const Decomp *decomp) {
   return &decomp->spec;
 }
 
-const DecompLocal *decomp_local(const Decomp *decomp) {
+const DecompLocal *hcl_decomp_local(const Decomp *decomp) {
   return &decomp->local;
 }
 
-void decomp_block_of(const Decomp *decomp, int rank, int *x0, int *y0, int *nx, int *ny) {
+void hcl_decomp_block_of(const Decomp *decomp, int rank, int *x0, int *y0, int *nx, int *ny) {
   int cx = rank % decomp->spec.px, cy = rank / decomp->spec.px;
   *x0 = decomp->x_start[cx];
   *nx = decomp->x_start[cx + 1] - *x0;
@@ -168,7 +168,7 @@ static bool blocks_survive(const Decomp *fine, StartRule rule, bool halve_x, boo
   return true;
 }
 
-bool decomp_can_coarsen(const Decomp *fine, bool halve_x, bool halve_y) {
+bool hcl_decomp_can_coarsen(const Decomp *fine, bool halve_x, bool halve_y) {
   const DecompSpec *s = &fine->spec;
   if ((halve_x && s->nx % 2 != (s->periodic_x ? 0 : 1)) || (halve_y && s->ny % 2 != (s->periodic_y ? 0 : 1))) {
     return false;
@@ -176,7 +176,7 @@ bool decomp_can_coarsen(const Decomp *fine, bool halve_x, bool halve_y) {
   return blocks_survive(fine, coarse_start, halve_x, halve_y);
 }
 
-bool decomp_can_halve_odd(const Decomp *fine, bool halve_x, bool halve_y) {
+bool hcl_decomp_can_halve_odd(const Decomp *fine, bool halve_x, bool halve_y) {
   const DecompSpec *s = &fine->spec;
   if ((halve_x && s->periodic_x && s->nx % 2) || (halve_y && s->periodic_y && s->ny % 2)) {
     return false;
@@ -193,7 +193,7 @@ static HclStatus create_halved(const Decomp *fine, StartRule rule, bool halve_x,
   d->spec = fine->spec;
   d->local = fine->local;
   d->replicated = fine->replicated;
-  TRY(par_comm_dup(fine->comm, &d->comm));
+  TRY(hcl_par_comm_dup(fine->comm, &d->comm));
   TRY_ALLOC(d->x_start, d->spec.px + 1);
   TRY_ALLOC(d->y_start, d->spec.py + 1);
   for (int c = 0; c <= d->spec.px; c++) {
@@ -208,29 +208,29 @@ static HclStatus create_halved(const Decomp *fine, StartRule rule, bool halve_x,
   *out = d;
   d = NULL;
 cleanup:
-  decomp_destroy(&d);
+  hcl_decomp_destroy(&d);
   return status;
 }
 
-HclStatus decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out) {
+HclStatus hcl_decomp_create_coarse(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out) {
   HclStatus status = HCL_OK;
   *out = NULL;
-  ASSERT(decomp_can_coarsen(fine, halve_x, halve_y));
+  ASSERT(hcl_decomp_can_coarsen(fine, halve_x, halve_y));
   TRY(create_halved(fine, coarse_start, halve_x, halve_y, out));
 cleanup:
   return status;
 }
 
-HclStatus decomp_create_odd(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out) {
+HclStatus hcl_decomp_create_odd(const Decomp *fine, bool halve_x, bool halve_y, Decomp **out) {
   HclStatus status = HCL_OK;
   *out = NULL;
-  ASSERT(decomp_can_halve_odd(fine, halve_x, halve_y));
+  ASSERT(hcl_decomp_can_halve_odd(fine, halve_x, halve_y));
   TRY(create_halved(fine, odd_start, halve_x, halve_y, out));
 cleanup:
   return status;
 }
 
-HclStatus decomp_create_replicated(const Decomp *split, int nx, int ny, Decomp **out) {
+HclStatus hcl_decomp_create_replicated(const Decomp *split, int nx, int ny, Decomp **out) {
   HclStatus status = HCL_OK;
   Decomp *d = NULL;
   *out = NULL;
@@ -238,7 +238,7 @@ HclStatus decomp_create_replicated(const Decomp *split, int nx, int ny, Decomp *
   d->replicated = true;
   d->spec = (DecompSpec){
       .nx = nx, .ny = ny, .px = 1, .py = 1, .periodic_x = split->spec.periodic_x, .periodic_y = split->spec.periodic_y};
-  TRY(par_comm_dup(split->comm, &d->comm));
+  TRY(hcl_par_comm_dup(split->comm, &d->comm));
   TRY_ALLOC(d->x_start, 2);
   TRY_ALLOC(d->y_start, 2);
   even_blocks(nx, 1, d->x_start);
@@ -247,10 +247,10 @@ HclStatus decomp_create_replicated(const Decomp *split, int nx, int ny, Decomp *
   *out = d;
   d = NULL;
 cleanup:
-  decomp_destroy(&d);
+  hcl_decomp_destroy(&d);
   return status;
 }
 
-const ParComm *decomp_comm(const Decomp *decomp) {
+const ParComm *hcl_decomp_comm(const Decomp *decomp) {
   return decomp->comm;
 }

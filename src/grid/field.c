@@ -18,13 +18,13 @@ struct Field {
   cl_mem buffer;
 };
 
-/* This rank's part of field_create: every check here can fail on some ranks only (the block sizes and devices
- * differ), so field_create agrees on the outcome afterwards. */
+/* This rank's part of hcl_field_create: every check here can fail on some ranks only (the block sizes and devices
+ * differ), so hcl_field_create agrees on the outcome afterwards. */
 static HclStatus create_local(Runtime *rt, const Decomp *decomp, const FieldSpec *spec, Field **out) {
   HclStatus status = HCL_OK;
   Field *f = NULL;
-  const DecompLocal *local = decomp_local(decomp);
-  const DeviceInfo *dev = runtime_device(rt);
+  const DecompLocal *local = hcl_decomp_local(decomp);
+  const DeviceInfo *dev = hcl_runtime_device(rt);
   REQUIRE(spec->nz >= 1 && spec->ghost >= 0, HCL_EINTERNAL, "field '%s' with nz %d, ghost %d", spec->name, spec->nz,
           spec->ghost);
   REQUIRE(spec->precision != PRECISION_DOUBLE || dev->fp64, HCL_ENODEVICE,
@@ -47,32 +47,32 @@ static HclStatus create_local(Runtime *rt, const Decomp *decomp, const FieldSpec
   f->ny = local->ny;
   f->nz = spec->nz;
   f->ghost = spec->ghost;
-  size_t bytes = field_count(f) * precision_bytes(f->precision);
+  size_t bytes = hcl_field_count(f) * hcl_precision_bytes(f->precision);
   REQUIRE(bytes <= dev->max_alloc_bytes, HCL_ENODEVICE,
           "field '%s' needs %zu bytes on rank %d but the device allows %llu in one buffer; use more ranks or single "
           "precision",
           f->name, bytes, local->rank, (unsigned long long)dev->max_alloc_bytes);
-  TRY(runtime_buffer(rt, bytes, f->name, &f->buffer)); /* zeroed, ghosts included: unexchanged ghosts hold 0 */
+  TRY(hcl_runtime_buffer(rt, bytes, f->name, &f->buffer)); /* zeroed, ghosts included: unexchanged ghosts hold 0 */
   *out = f;
   f = NULL;
 cleanup:
-  field_destroy(&f);
+  hcl_field_destroy(&f);
   return status;
 }
 
-HclStatus field_create(Runtime *rt, const Decomp *decomp, const FieldSpec *spec, Field **out) {
+HclStatus hcl_field_create(Runtime *rt, const Decomp *decomp, const FieldSpec *spec, Field **out) {
   HclStatus status = HCL_OK;
   Field *f = NULL;
   *out = NULL;
-  TRY(par_agree(create_local(rt, decomp, spec, &f)));
+  TRY(hcl_par_agree(create_local(rt, decomp, spec, &f)));
   *out = f;
   f = NULL;
 cleanup:
-  field_destroy(&f);
+  hcl_field_destroy(&f);
   return status;
 }
 
-void field_destroy(Field **field) {
+void hcl_field_destroy(Field **field) {
   if (!field || !*field) {
     return;
   }
@@ -83,51 +83,51 @@ void field_destroy(Field **field) {
   *field = NULL;
 }
 
-const char *field_name(const Field *f) {
+const char *hcl_field_name(const Field *f) {
   return f->name;
 }
 
-Precision field_precision(const Field *f) {
+Precision hcl_field_precision(const Field *f) {
   return f->precision;
 }
 
-int field_nx(const Field *f) {
+int hcl_field_nx(const Field *f) {
   return f->nx;
 }
 
-int field_ny(const Field *f) {
+int hcl_field_ny(const Field *f) {
   return f->ny;
 }
 
-int field_nz(const Field *f) {
+int hcl_field_nz(const Field *f) {
   return f->nz;
 }
 
-int field_ghost(const Field *f) {
+int hcl_field_ghost(const Field *f) {
   return f->ghost;
 }
 
-int field_pitch(const Field *f) {
+int hcl_field_pitch(const Field *f) {
   return f->nx + 2 * f->ghost;
 }
 
-int field_rows(const Field *f) {
+int hcl_field_rows(const Field *f) {
   return f->ny + 2 * f->ghost;
 }
 
-size_t field_count(const Field *f) {
-  return (size_t)f->nz * (size_t)field_rows(f) * (size_t)field_pitch(f);
+size_t hcl_field_count(const Field *f) {
+  return (size_t)f->nz * (size_t)hcl_field_rows(f) * (size_t)hcl_field_pitch(f);
 }
 
-cl_mem field_buffer(const Field *f) {
+cl_mem hcl_field_buffer(const Field *f) {
   return f->buffer;
 }
 
-const Decomp *field_decomp(const Field *f) {
+const Decomp *hcl_field_decomp(const Field *f) {
   return f->decomp;
 }
 
-Runtime *field_runtime(const Field *f) {
+Runtime *hcl_field_runtime(const Field *f) {
   return f->rt;
 }
 
@@ -148,25 +148,25 @@ static void from_double(Precision p, const double *in, void *raw, size_t n) {
   }
 }
 
-HclStatus field_read_ghosted(Field *f, double *host) {
+HclStatus hcl_field_read_ghosted(Field *f, double *host) {
   HclStatus status = HCL_OK;
   void *raw = NULL;
-  size_t n = field_count(f), bytes = n * precision_bytes(f->precision);
+  size_t n = hcl_field_count(f), bytes = n * hcl_precision_bytes(f->precision);
   TRY_ALLOC_BYTES(raw, bytes);
-  TRY(runtime_read(f->rt, f->buffer, 0, bytes, raw));
+  TRY(hcl_runtime_read(f->rt, f->buffer, 0, bytes, raw));
   to_double(f->precision, raw, host, n);
 cleanup:
   free(raw);
   return status;
 }
 
-HclStatus field_write_ghosted(Field *f, const double *host) {
+HclStatus hcl_field_write_ghosted(Field *f, const double *host) {
   HclStatus status = HCL_OK;
   void *raw = NULL;
-  size_t n = field_count(f), bytes = n * precision_bytes(f->precision);
+  size_t n = hcl_field_count(f), bytes = n * hcl_precision_bytes(f->precision);
   TRY_ALLOC_BYTES(raw, bytes);
   from_double(f->precision, host, raw, n);
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(f->rt), f->buffer, CL_TRUE, 0, bytes, raw, 0, NULL, NULL));
+  TRY_CL(clEnqueueWriteBuffer(hcl_runtime_queue(f->rt), f->buffer, CL_TRUE, 0, bytes, raw, 0, NULL, NULL));
 cleanup:
   free(raw);
   return status;
@@ -174,14 +174,15 @@ cleanup:
 
 /* Index of owned point (i, j, k) in the ghosted array. */
 static size_t ghosted_index(const Field *f, int i, int j, int k) {
-  return ((size_t)k * (size_t)field_rows(f) + (size_t)(j + f->ghost)) * (size_t)field_pitch(f) + (size_t)(i + f->ghost);
+  return ((size_t)k * (size_t)hcl_field_rows(f) + (size_t)(j + f->ghost)) * (size_t)hcl_field_pitch(f) +
+         (size_t)(i + f->ghost);
 }
 
-HclStatus field_read_owned(Field *f, double *host) {
+HclStatus hcl_field_read_owned(Field *f, double *host) {
   HclStatus status = HCL_OK;
   double *all = NULL;
-  TRY_ALLOC(all, field_count(f));
-  TRY(field_read_ghosted(f, all));
+  TRY_ALLOC(all, hcl_field_count(f));
+  TRY(hcl_field_read_ghosted(f, all));
   for (int k = 0; k < f->nz; k++) {
     for (int j = 0; j < f->ny; j++) {
       memcpy(host + ((size_t)k * f->ny + j) * f->nx, all + ghosted_index(f, 0, j, k), (size_t)f->nx * sizeof *all);
@@ -192,17 +193,17 @@ cleanup:
   return status;
 }
 
-HclStatus field_write_owned(Field *f, const double *host) {
+HclStatus hcl_field_write_owned(Field *f, const double *host) {
   HclStatus status = HCL_OK;
   double *all = NULL;
-  TRY_ALLOC(all, field_count(f));
-  TRY(field_read_ghosted(f, all));
+  TRY_ALLOC(all, hcl_field_count(f));
+  TRY(hcl_field_read_ghosted(f, all));
   for (int k = 0; k < f->nz; k++) {
     for (int j = 0; j < f->ny; j++) {
       memcpy(all + ghosted_index(f, 0, j, k), host + ((size_t)k * f->ny + j) * f->nx, (size_t)f->nx * sizeof *all);
     }
   }
-  TRY(field_write_ghosted(f, all));
+  TRY(hcl_field_write_ghosted(f, all));
 cleanup:
   free(all);
   return status;
@@ -210,7 +211,7 @@ cleanup:
 
 /* Copies one rank's owned block of one plane (ny rows of nx) into its place in a global plane. */
 static void place_block(const Field *f, const double *block, int x0, int y0, int nx, int ny, double *plane) {
-  const DecompSpec *g = decomp_spec(f->decomp);
+  const DecompSpec *g = hcl_decomp_spec(f->decomp);
   for (int j = 0; j < ny; j++) {
     memcpy(plane + (size_t)(y0 + j) * g->nx + x0, block + (size_t)j * nx, (size_t)nx * sizeof *block);
   }
@@ -219,11 +220,11 @@ static void place_block(const Field *f, const double *block, int x0, int y0, int
 /* Rank 0's receive layout of one plane: every rank's block after the previous rank's, in rank order. */
 static HclStatus plane_layout(const Field *f, int **counts, int **offsets) {
   HclStatus status = HCL_OK;
-  int size = par_size(), x0, y0, nx, ny;
+  int size = hcl_par_size(), x0, y0, nx, ny;
   TRY_ALLOC(*counts, size);
   TRY_ALLOC(*offsets, size);
   for (int r = 0, offset = 0; r < size; r++) {
-    decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
+    hcl_decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
     (*counts)[r] = nx * ny;
     (*offsets)[r] = offset;
     offset += nx * ny;
@@ -235,10 +236,10 @@ cleanup:
 /* Reads this rank's owned points and, on rank 0, prepares one plane's receive buffer and layout. */
 static HclStatus gather_setup(Field *f, double **mine, double **received, int **counts, int **offsets) {
   HclStatus status = HCL_OK;
-  const DecompSpec *g = decomp_spec(f->decomp);
+  const DecompSpec *g = hcl_decomp_spec(f->decomp);
   TRY_ALLOC(*mine, (size_t)f->nz * f->ny * f->nx);
-  TRY(field_read_owned(f, *mine));
-  if (par_rank() == 0) {
+  TRY(hcl_field_read_owned(f, *mine));
+  if (hcl_par_rank() == 0) {
     TRY_ALLOC(*received, (size_t)g->ny * g->nx);
     TRY(plane_layout(f, counts, offsets));
   }
@@ -252,18 +253,19 @@ static HclStatus gather_planes(Field *f, double *global) {
   double *mine = NULL, *received = NULL;
   int *counts = NULL, *offsets = NULL;
   int x0, y0, nx, ny;
-  const DecompSpec *g = decomp_spec(f->decomp);
+  const DecompSpec *g = hcl_decomp_spec(f->decomp);
   size_t plane_points = (size_t)g->nx * g->ny, owned = (size_t)f->nx * f->ny;
   REQUIRE(plane_points <= INT_MAX, HCL_EDATA,
           "field '%s' has %d x %d = %zu points per plane, more than one MPI message can carry (%d); gathering it to "
           "one rank needs a smaller grid",
           f->name, g->nx, g->ny, plane_points, INT_MAX);
   /* Reading the device and allocating can fail on some ranks only: agree before the first gather. */
-  TRY(par_agree(gather_setup(f, &mine, &received, &counts, &offsets)));
+  TRY(hcl_par_agree(gather_setup(f, &mine, &received, &counts, &offsets)));
   for (int k = 0; k < f->nz; k++) {
-    TRY(par_gatherv_doubles(decomp_comm(f->decomp), mine + (size_t)k * owned, (int)owned, received, counts, offsets));
-    for (int r = 0; par_rank() == 0 && r < par_size(); r++) {
-      decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
+    TRY(hcl_par_gatherv_doubles(hcl_decomp_comm(f->decomp), mine + (size_t)k * owned, (int)owned, received, counts,
+                                offsets));
+    for (int r = 0; hcl_par_rank() == 0 && r < hcl_par_size(); r++) {
+      hcl_decomp_block_of(f->decomp, r, &x0, &y0, &nx, &ny);
       place_block(f, received + offsets[r], x0, y0, nx, ny, global + (size_t)k * plane_points);
     }
   }
@@ -275,17 +277,17 @@ cleanup:
   return status;
 }
 
-HclStatus field_gather(Field *f, double *global) {
+HclStatus hcl_field_gather(Field *f, double *global) {
   HclStatus status = HCL_OK;
   double *mine = NULL;
   int x0, y0, nx, ny;
-  if (par_size() > 1) {
+  if (hcl_par_size() > 1) {
     return gather_planes(f, global);
   }
-  const DecompSpec *g = decomp_spec(f->decomp);
+  const DecompSpec *g = hcl_decomp_spec(f->decomp);
   TRY_ALLOC(mine, (size_t)f->nz * f->ny * f->nx);
-  TRY(field_read_owned(f, mine));
-  decomp_block_of(f->decomp, 0, &x0, &y0, &nx, &ny);
+  TRY(hcl_field_read_owned(f, mine));
+  hcl_decomp_block_of(f->decomp, 0, &x0, &y0, &nx, &ny);
   for (int k = 0; k < f->nz; k++) {
     place_block(f, mine + (size_t)k * nx * ny, x0, y0, nx, ny, global + (size_t)k * g->nx * g->ny);
   }
@@ -294,28 +296,28 @@ cleanup:
   return status;
 }
 
-HclStatus field_zero(Field *f) { /* zero bits are 0.0 in float and double */
-  return runtime_zero(f->rt, f->buffer, field_count(f) * precision_bytes(f->precision));
+HclStatus hcl_field_zero(Field *f) { /* zero bits are 0.0 in float and double */
+  return hcl_runtime_zero(f->rt, f->buffer, hcl_field_count(f) * hcl_precision_bytes(f->precision));
 }
 
-Span field_span(const Field *f) {
-  size_t pitch = (size_t)field_pitch(f), g = (size_t)field_ghost(f);
-  return (Span){.buffer = field_buffer(f),
-                .precision = field_precision(f),
+Span hcl_field_span(const Field *f) {
+  size_t pitch = (size_t)hcl_field_pitch(f), g = (size_t)hcl_field_ghost(f);
+  return (Span){.buffer = hcl_field_buffer(f),
+                .precision = hcl_field_precision(f),
                 .base = g * pitch + g,
-                .nx = (size_t)field_nx(f),
-                .ny = (size_t)field_ny(f),
-                .nz = (size_t)field_nz(f),
+                .nx = (size_t)hcl_field_nx(f),
+                .ny = (size_t)hcl_field_ny(f),
+                .nz = (size_t)hcl_field_nz(f),
                 .pitch = pitch,
-                .plane = pitch * (size_t)field_rows(f)};
+                .plane = pitch * (size_t)hcl_field_rows(f)};
 }
 
-Span span_range(cl_mem buffer, Precision precision, size_t first, size_t end) {
+Span hcl_span_range(cl_mem buffer, Precision precision, size_t first, size_t end) {
   size_t n = end > first ? end - first : 0;
   return (Span){
       .buffer = buffer, .precision = precision, .base = first, .nx = n, .ny = 1, .nz = 1, .pitch = n, .plane = n};
 }
 
-size_t span_count(const Span *s) {
+size_t hcl_span_count(const Span *s) {
   return s->nx * s->ny * s->nz;
 }

@@ -7,7 +7,7 @@
 
 static const double PI = 3.14159265358979323846;
 
-void mapping_spacing_sums(const Mapping *map, long i0, long j0, int nx, int ny, double sums[2]) {
+void hcl_mapping_spacing_sums(const Mapping *map, long i0, long j0, int nx, int ny, double sums[2]) {
   sums[0] = sums[1] = 0;
   for (long j = j0; j < j0 + ny; j++) {
     for (long i = i0; i < i0 + nx; i++) {
@@ -21,7 +21,7 @@ void mapping_spacing_sums(const Mapping *map, long i0, long j0, int nx, int ny, 
   }
 }
 
-double mapping_largest_wavenumber2(const Mapping *map, int nx, int ny) {
+double hcl_mapping_largest_wavenumber2(const Mapping *map, int nx, int ny) {
   double largest = 0;
   for (long j = 0; j < ny; j++) {
     for (long i = 0; i < nx; i++) {
@@ -87,8 +87,8 @@ static bool try_cell(const Mapping *map, long i, long j, long cells_x, long cell
   return true;
 }
 
-bool mapping_locate(const Mapping *map, int nx, int ny, bool periodic_x, bool periodic_y, double x, double y,
-                    double *fi, double *fj) {
+bool hcl_mapping_locate(const Mapping *map, int nx, int ny, bool periodic_x, bool periodic_y, double x, double y,
+                        double *fi, double *fj) {
   long cells_x = cells_along(nx, periodic_x), cells_y = cells_along(ny, periodic_y), near_i = 0, near_j = 0;
   double nearest = HUGE_VAL;
   for (long j = 0; j < ny; j++) {
@@ -121,22 +121,22 @@ bool mapping_locate(const Mapping *map, int nx, int ny, bool periodic_x, bool pe
   return false;
 }
 
-void mapping_rectangle_point(const void *ctx, long i, long j, double *x, double *y) {
+void hcl_mapping_rectangle_point(const void *ctx, long i, long j, double *x, double *y) {
   const MappingRectangle *m = ctx;
   double u = i * m->dx, v = j * m->dy, kx = 2 * PI / m->lx, ky = 2 * PI / m->ly;
   *x = m->x0 + u + sin(kx * u) * (m->stretch + m->skew * cos(ky * v)) / kx;
   *y = m->y0 + v + sin(ky * v) * (m->stretch + m->skew * cos(kx * u)) / ky;
 }
 
-double mapping_polar_radius(const MappingPolar *m, double i) {
+double hcl_mapping_polar_radius(const MappingPolar *m, double i) {
   double s = i / (m->nr - 1), b = m->stretching;
   double fraction = fabs(b) < 1e-12 ? s : expm1(b * s) / expm1(b);
   return m->radius + (m->outer - m->radius) * fraction;
 }
 
-void mapping_polar_point(const void *ctx, long i, long j, double *x, double *y) {
+void hcl_mapping_polar_point(const void *ctx, long i, long j, double *x, double *y) {
   const MappingPolar *m = ctx;
-  double r = mapping_polar_radius(m, (double)i), theta = 2 * PI * (double)j / m->ntheta;
+  double r = hcl_mapping_polar_radius(m, (double)i), theta = 2 * PI * (double)j / m->ntheta;
   *x = m->cx + r * cos(theta);
   *y = m->cy + r * sin(theta);
 }
@@ -152,7 +152,7 @@ static double lagrange_weight(int degree, int m, double t) {
 
 /* A point of the table, continued beyond walls by extrapolation along the grid line and across periodic sides by
  * wrapping. */
-void mapping_table_point(const void *ctx, long i, long j, double *x, double *y) {
+void hcl_mapping_table_point(const void *ctx, long i, long j, double *x, double *y) {
   const MappingTable *m = ctx;
   bool beyond_x = (i < 0 || i >= m->nx) && !m->periodic_x, beyond_y = (j < 0 || j >= m->ny) && !m->periodic_y;
   if (beyond_x || beyond_y) { /* from the wall inwards: node q at index wall + q inward */
@@ -161,7 +161,7 @@ void mapping_table_point(const void *ctx, long i, long j, double *x, double *y) 
     *x = *y = 0;
     for (int q = 0; q <= m->degree; q++) {
       long node = wall + inward * q;
-      mapping_table_point(ctx, beyond_x ? node : i, beyond_x ? j : node, &px, &py);
+      hcl_mapping_table_point(ctx, beyond_x ? node : i, beyond_x ? j : node, &px, &py);
       double w = lagrange_weight(m->degree, q, t);
       *x += w * px;
       *y += w * py;

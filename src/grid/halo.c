@@ -52,7 +52,7 @@ struct Halo {
   cl_mem send_dev, recv_dev;
   cl_mem send_pinned, recv_pinned; /* host-allocated (pinned) buffers, mapped for the life of the halo */
   void *send_host, *recv_host;
-  cl_event read_done;    /* the copy of the packed strips to send_host, between halo_begin and halo_end */
+  cl_event read_done;    /* the copy of the packed strips to send_host, between hcl_halo_begin and hcl_halo_end */
   cl_event recv_written; /* the last copy of recv_host to the device: it must end before recv_host is reused */
   BoxList *self;         /* per field: ghosts copied from this rank's own owned strips */
   bool in_flight;
@@ -74,15 +74,15 @@ static void strip(int n, int g, int d, bool ghost, int *start, int *extent) {
 /* Writes box (field offset, pitches, width, height) of f's strip into row[BOX_WORDS]; returns its words. */
 static cl_ulong describe(const Field *f, int dx, int dy, bool ghost, cl_ulong *row) {
   int x0, y0, w, h;
-  cl_ulong words = precision_bytes(field_precision(f)) / 4;
-  strip(field_nx(f), field_ghost(f), dx, ghost, &x0, &w);
-  strip(field_ny(f), field_ghost(f), dy, ghost, &y0, &h);
-  row[BOX_ROW] = (cl_ulong)field_pitch(f) * words;
-  row[BOX_PLANE] = (cl_ulong)field_rows(f) * row[BOX_ROW];
+  cl_ulong words = hcl_precision_bytes(hcl_field_precision(f)) / 4;
+  strip(hcl_field_nx(f), hcl_field_ghost(f), dx, ghost, &x0, &w);
+  strip(hcl_field_ny(f), hcl_field_ghost(f), dy, ghost, &y0, &h);
+  row[BOX_ROW] = (cl_ulong)hcl_field_pitch(f) * words;
+  row[BOX_PLANE] = (cl_ulong)hcl_field_rows(f) * row[BOX_ROW];
   row[BOX_FIELD] = (cl_ulong)y0 * row[BOX_ROW] + (cl_ulong)x0 * words;
   row[BOX_WIDTH] = (cl_ulong)w * words;
   row[BOX_HEIGHT] = (cl_ulong)h;
-  return row[BOX_WIDTH] * row[BOX_HEIGHT] * (cl_ulong)field_nz(f);
+  return row[BOX_WIDTH] * row[BOX_HEIGHT] * (cl_ulong)hcl_field_nz(f);
 }
 
 /* The device table of n boxes (rows of table, of words[b] words each; their BOX_PREFIX set here). */
@@ -98,9 +98,9 @@ static HclStatus upload_list(Halo *h, cl_ulong *table, const cl_ulong *words, in
   if (prefix == 0) {
     goto cleanup; /* no ghosts (width 0): nothing to launch */
   }
-  TRY(runtime_buffer(h->rt, (size_t)n * BOX_WORDS * sizeof(cl_ulong), "halo box table", &list->table));
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(h->rt), list->table, CL_TRUE, 0, (size_t)n * BOX_WORDS * sizeof(cl_ulong),
-                              table, 0, NULL, NULL));
+  TRY(hcl_runtime_buffer(h->rt, (size_t)n * BOX_WORDS * sizeof(cl_ulong), "halo box table", &list->table));
+  TRY_CL(clEnqueueWriteBuffer(hcl_runtime_queue(h->rt), list->table, CL_TRUE, 0,
+                              (size_t)n * BOX_WORDS * sizeof(cl_ulong), table, 0, NULL, NULL));
 cleanup:
   return status;
 }
@@ -151,27 +151,27 @@ static HclStatus staging_list(Halo *h, int field, bool ghost, BoxList *list) {
 }
 
 static HclStatus launch_boxes(Halo *h, const BoxList *list, cl_mem field, cl_mem staging, int unpack) {
-  KernelArgs a = kernel_args(staging ? h->pack_boxes : h->copy_boxes);
+  KernelArgs a = hcl_kernel_args(staging ? h->pack_boxes : h->copy_boxes);
   if (staging) {
-    arg_mem(&a, staging);
+    hcl_arg_mem(&a, staging);
   }
-  arg_mem(&a, field);
-  arg_mem(&a, list->table);
-  arg_uint(&a, list->nboxes);
-  arg_ulong(&a, list->words);
+  hcl_arg_mem(&a, field);
+  hcl_arg_mem(&a, list->table);
+  hcl_arg_uint(&a, list->nboxes);
+  hcl_arg_ulong(&a, list->words);
   if (staging) {
-    arg_int(&a, unpack);
+    hcl_arg_int(&a, unpack);
   }
-  return kernel_launch(h->rt, &a, kernel_range(h->rt, list->words, WORK_GROUP), 8.0 * (double)list->words);
+  return hcl_kernel_launch(h->rt, &a, hcl_kernel_range(h->rt, list->words, WORK_GROUP), 8.0 * (double)list->words);
 }
 
 static HclStatus pinned_buffer(Runtime *rt, size_t bytes, cl_mem *buffer, void **host) {
   HclStatus status = HCL_OK;
   cl_int err = CL_SUCCESS;
-  *buffer = clCreateBuffer(runtime_context(rt), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+  *buffer = clCreateBuffer(hcl_runtime_context(rt), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
   TRY_CL(err);
-  *host = clEnqueueMapBuffer(runtime_queue(rt), *buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL,
-                             &err);
+  *host = clEnqueueMapBuffer(hcl_runtime_queue(rt), *buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL,
+                             NULL, &err);
   TRY_CL(err);
 cleanup:
   return status;
@@ -204,8 +204,8 @@ static HclStatus staging_setup(Halo *h) {
   if (h->bytes == 0) {
     goto cleanup;
   }
-  TRY(runtime_buffer(h->rt, h->bytes, "halo send staging", &h->send_dev));
-  TRY(runtime_buffer(h->rt, h->bytes, "halo receive staging", &h->recv_dev));
+  TRY(hcl_runtime_buffer(h->rt, h->bytes, "halo send staging", &h->send_dev));
+  TRY(hcl_runtime_buffer(h->rt, h->bytes, "halo receive staging", &h->recv_dev));
   TRY(pinned_buffer(h->rt, h->bytes, &h->send_pinned, &h->send_host));
   TRY(pinned_buffer(h->rt, h->bytes, &h->recv_pinned, &h->recv_host));
 cleanup:
@@ -216,7 +216,7 @@ cleanup:
  * fills in the order it sends them (index of the opposite direction), so sender and receiver agree. */
 static HclStatus find_peers(Halo *h, int self_dx[], int self_dy[], int *nself) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(h->decomp);
+  const DecompLocal *l = hcl_decomp_local(h->decomp);
   *nself = 0;
   for (int index = 0; index < 9; index++) {
     int dx = index % 3 - 1, dy = index / 3 - 1;
@@ -236,8 +236,8 @@ static HclStatus find_peers(Halo *h, int self_dx[], int self_dy[], int *nself) {
     if (!p) {
       p = &h->peers[h->npeers++];
       p->rank = rank;
-      TRY(par_request_create(&p->send_request));
-      TRY(par_request_create(&p->recv_request));
+      TRY(hcl_par_request_create(&p->send_request));
+      TRY(hcl_par_request_create(&p->recv_request));
     }
     p->send_dx[p->ndirections] = dx;
     p->send_dy[p->ndirections++] = dy;
@@ -255,27 +255,27 @@ cleanup:
   return status;
 }
 
-/* This rank's part of halo_create: building the program and allocating can fail on some ranks only, so
- * halo_create agrees on the outcome afterwards. */
+/* This rank's part of hcl_halo_create: building the program and allocating can fail on some ranks only, so
+ * hcl_halo_create agrees on the outcome afterwards. */
 static HclStatus create_local(Field *const *fields, int nfields, int tag, Halo **out) {
   HclStatus status = HCL_OK;
   Halo *h = NULL;
   int self_dx[NDIRECTIONS], self_dy[NDIRECTIONS], nself = 0;
   ASSERT(nfields > 0);
   TRY_ALLOC(h, 1);
-  h->rt = field_runtime(fields[0]);
-  h->decomp = field_decomp(fields[0]);
+  h->rt = hcl_field_runtime(fields[0]);
+  h->decomp = hcl_field_decomp(fields[0]);
   h->tag = tag;
   TRY_ALLOC(h->fields, nfields);
   for (int i = 0; i < nfields; i++) {
-    ASSERT(field_decomp(fields[i]) == h->decomp && field_runtime(fields[i]) == h->rt);
+    ASSERT(hcl_field_decomp(fields[i]) == h->decomp && hcl_field_runtime(fields[i]) == h->rt);
     h->fields[i] = fields[i];
   }
   h->nfields = nfields;
   KernelConfig config = {.precision = PRECISION_SINGLE, .wg_x = WORK_GROUP, .wg_y = 1};
-  TRY(program_build(h->rt, "halo", &config, &h->program));
-  TRY(program_kernel(h->program, "pack_boxes", &h->pack_boxes));
-  TRY(program_kernel(h->program, "copy_boxes", &h->copy_boxes));
+  TRY(hcl_program_build(h->rt, "halo", &config, &h->program));
+  TRY(hcl_program_kernel(h->program, "pack_boxes", &h->pack_boxes));
+  TRY(hcl_program_kernel(h->program, "copy_boxes", &h->copy_boxes));
   TRY(find_peers(h, self_dx, self_dy, &nself));
   TRY_ALLOC(h->self, nfields);
   for (int i = 0; i < nfields; i++) {
@@ -285,20 +285,20 @@ static HclStatus create_local(Field *const *fields, int nfields, int tag, Halo *
   *out = h;
   h = NULL;
 cleanup:
-  halo_destroy(&h);
+  hcl_halo_destroy(&h);
   return status;
 }
 
-HclStatus halo_create(Field *const *fields, int nfields, Halo **out) {
+HclStatus hcl_halo_create(Field *const *fields, int nfields, Halo **out) {
   HclStatus status = HCL_OK;
   Halo *h = NULL;
   static int halos_created = 0; /* the same sequence on every rank, so tags match */
   *out = NULL;
-  TRY(par_agree(create_local(fields, nfields, halos_created++ % 32768, &h)));
+  TRY(hcl_par_agree(create_local(fields, nfields, halos_created++ % 32768, &h)));
   *out = h;
   h = NULL;
 cleanup:
-  halo_destroy(&h);
+  hcl_halo_destroy(&h);
   return status;
 }
 
@@ -310,7 +310,7 @@ static void release_list(BoxList *list) {
 
 static void release_pinned(Runtime *rt, cl_mem buffer, void *host) {
   if (host) {
-    clEnqueueUnmapMemObject(runtime_queue(rt), buffer, host, 0, NULL, NULL);
+    clEnqueueUnmapMemObject(hcl_runtime_queue(rt), buffer, host, 0, NULL, NULL);
   }
   if (buffer) {
     clReleaseMemObject(buffer);
@@ -318,7 +318,7 @@ static void release_pinned(Runtime *rt, cl_mem buffer, void *host) {
 }
 
 /* Cancels and completes every posted receive and send of this rank, so no request outlives the staging buffers it
- * points at (a failed halo_begin or halo_end, or a halo destroyed in flight). A send already matched completes once
+ * points at (a failed hcl_halo_begin or hcl_halo_end, or a halo destroyed in flight). A send already matched completes once
  * its peer, which posts its receives first, takes it. */
 static void cancel_requests(Halo *h) {
   if (h->read_done) {
@@ -326,23 +326,23 @@ static void cancel_requests(Halo *h) {
     h->read_done = NULL;
   }
   for (int i = 0; i < h->npeers; i++) {
-    par_cancel(h->peers[i].recv_request);
-    par_cancel(h->peers[i].send_request);
+    hcl_par_cancel(h->peers[i].recv_request);
+    hcl_par_cancel(h->peers[i].send_request);
   }
   h->in_flight = false;
 }
 
-void halo_destroy(Halo **halo) {
+void hcl_halo_destroy(Halo **halo) {
   if (!halo || !*halo) {
     return;
   }
   Halo *h = *halo;
   cancel_requests(h);
-  clFinish(runtime_queue_of(h->rt, QUEUE_TRANSFER));
-  clFinish(runtime_queue(h->rt));
+  clFinish(hcl_runtime_queue_of(h->rt, QUEUE_TRANSFER));
+  clFinish(hcl_runtime_queue(h->rt));
   for (int i = 0; i < h->npeers; i++) {
-    par_request_destroy(&h->peers[i].send_request);
-    par_request_destroy(&h->peers[i].recv_request);
+    hcl_par_request_destroy(&h->peers[i].send_request);
+    hcl_par_request_destroy(&h->peers[i].recv_request);
   }
   if (h->recv_written) {
     clReleaseEvent(h->recv_written);
@@ -368,7 +368,7 @@ void halo_destroy(Halo **halo) {
   for (int f = 0; h->self && f < h->nfields; f++) {
     release_list(&h->self[f]);
   }
-  clFinish(runtime_queue(h->rt));
+  clFinish(hcl_runtime_queue(h->rt));
   if (h->pack_boxes) {
     clReleaseKernel(h->pack_boxes);
   }
@@ -388,7 +388,7 @@ void halo_destroy(Halo **halo) {
 static HclStatus copy_own_ghosts(Halo *h) {
   HclStatus status = HCL_OK;
   for (int f = 0; f < h->nfields; f++) {
-    TRY(launch_boxes(h, &h->self[f], field_buffer(h->fields[f]), NULL, 0));
+    TRY(launch_boxes(h, &h->self[f], hcl_field_buffer(h->fields[f]), NULL, 0));
   }
 cleanup:
   return status;
@@ -398,9 +398,9 @@ cleanup:
 static HclStatus order_queues(Halo *h, RuntimeQueue earlier, RuntimeQueue later) {
   HclStatus status = HCL_OK;
   cl_event done = NULL;
-  TRY_CL(clEnqueueMarkerWithWaitList(runtime_queue_of(h->rt, earlier), 0, NULL, &done));
-  TRY_CL(clFlush(runtime_queue_of(h->rt, earlier)));
-  TRY_CL(clEnqueueBarrierWithWaitList(runtime_queue_of(h->rt, later), 1, &done, NULL));
+  TRY_CL(clEnqueueMarkerWithWaitList(hcl_runtime_queue_of(h->rt, earlier), 0, NULL, &done));
+  TRY_CL(clFlush(hcl_runtime_queue_of(h->rt, earlier)));
+  TRY_CL(clEnqueueBarrierWithWaitList(hcl_runtime_queue_of(h->rt, later), 1, &done, NULL));
 cleanup:
   if (done) {
     clReleaseEvent(done);
@@ -411,18 +411,18 @@ cleanup:
 /* Posts the receives into recv_host, once the previous exchange's copy out of it has ended. */
 static HclStatus post_receives(Halo *h) {
   HclStatus status = HCL_OK;
-  par_count_exchange(); /* called once an exchange with another rank */
+  hcl_par_count_exchange(); /* called once an exchange with another rank */
   if (h->recv_written) {
     TRY_CL(clWaitForEvents(1, &h->recv_written));
-    runtime_count_wait(h->rt);
+    hcl_runtime_count_wait(h->rt);
     clReleaseEvent(h->recv_written);
     h->recv_written = NULL;
   }
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
     if (p->bytes > 0) {
-      TRY(par_irecv(decomp_comm(h->decomp), (char *)h->recv_host + p->first, (int)p->bytes, p->rank, h->tag,
-                    p->recv_request));
+      TRY(hcl_par_irecv(hcl_decomp_comm(h->decomp), (char *)h->recv_host + p->first, (int)p->bytes, p->rank, h->tag,
+                        p->recv_request));
     }
   }
 cleanup:
@@ -435,7 +435,7 @@ cleanup:
 static HclStatus launch_strips(Halo *h, bool unpack) {
   HclStatus status = HCL_OK;
   for (int f = 0; f < h->nfields && h->bytes > 0; f++) {
-    TRY(launch_boxes(h, unpack ? &h->unpack[f] : &h->pack[f], field_buffer(h->fields[f]),
+    TRY(launch_boxes(h, unpack ? &h->unpack[f] : &h->pack[f], hcl_field_buffer(h->fields[f]),
                      unpack ? h->recv_dev : h->send_dev, unpack));
   }
 cleanup:
@@ -445,10 +445,10 @@ cleanup:
 static HclStatus copy_to_host(Halo *h, RuntimeQueue queue) {
   HclStatus status = HCL_OK;
   if (h->bytes > 0) {
-    TRY_CL(clEnqueueReadBuffer(runtime_queue_of(h->rt, queue), h->send_dev, CL_FALSE, 0, h->bytes, h->send_host, 0,
+    TRY_CL(clEnqueueReadBuffer(hcl_runtime_queue_of(h->rt, queue), h->send_dev, CL_FALSE, 0, h->bytes, h->send_host, 0,
                                NULL, &h->read_done));
   }
-  TRY_CL(clFlush(runtime_queue_of(h->rt, queue)));
+  TRY_CL(clFlush(hcl_runtime_queue_of(h->rt, queue)));
 cleanup:
   return status;
 }
@@ -458,15 +458,15 @@ static HclStatus send_when_read(Halo *h) {
   HclStatus status = HCL_OK;
   if (h->read_done) {
     TRY_CL(clWaitForEvents(1, &h->read_done));
-    runtime_count_wait(h->rt);
+    hcl_runtime_count_wait(h->rt);
     clReleaseEvent(h->read_done);
     h->read_done = NULL;
   }
   for (int i = 0; i < h->npeers; i++) {
     Peer *p = &h->peers[i];
     if (p->bytes > 0) {
-      TRY(par_isend(decomp_comm(h->decomp), (char *)h->send_host + p->first, (int)p->bytes, p->rank, h->tag,
-                    p->send_request));
+      TRY(hcl_par_isend(hcl_decomp_comm(h->decomp), (char *)h->send_host + p->first, (int)p->bytes, p->rank, h->tag,
+                        p->send_request));
     }
   }
 cleanup:
@@ -477,10 +477,10 @@ cleanup:
 static HclStatus copy_received(Halo *h, RuntimeQueue queue) {
   HclStatus status = HCL_OK;
   for (int i = 0; i < h->npeers; i++) {
-    TRY(par_wait(h->peers[i].recv_request));
+    TRY(hcl_par_wait(h->peers[i].recv_request));
   }
   if (h->bytes > 0) {
-    TRY_CL(clEnqueueWriteBuffer(runtime_queue_of(h->rt, queue), h->recv_dev, CL_FALSE, 0, h->bytes, h->recv_host, 0,
+    TRY_CL(clEnqueueWriteBuffer(hcl_runtime_queue_of(h->rt, queue), h->recv_dev, CL_FALSE, 0, h->bytes, h->recv_host, 0,
                                 NULL, &h->recv_written));
   }
 cleanup:
@@ -490,18 +490,18 @@ cleanup:
 static HclStatus wait_sends(Halo *h) {
   HclStatus status = HCL_OK;
   for (int i = 0; i < h->npeers; i++) {
-    TRY(par_wait(h->peers[i].send_request));
+    TRY(hcl_par_wait(h->peers[i].send_request));
   }
 cleanup:
   return status;
 }
 
-/* With other ranks to exchange with: halo_begin posts the receives, packs behind the compute queue's work, starts
- * the copies to the host on the transfer queue (runtime.h) and returns; halo_end sends each peer its strips as soon
+/* With other ranks to exchange with: hcl_halo_begin posts the receives, packs behind the compute queue's work, starts
+ * the copies to the host on the transfer queue (runtime.h) and returns; hcl_halo_end sends each peer its strips as soon
  * as they are on the host, receives them, copies them to the device on the transfer queue and unpacks them. Kernels
  * enqueued in between run while the strips travel: the copies beside them on the device's copy engines, the
  * messages on the host. Without other ranks the periodic copies are all there is. */
-HclStatus halo_begin(Halo *h) {
+HclStatus hcl_halo_begin(Halo *h) {
   HclStatus status = HCL_OK;
   ASSERT(!h->in_flight);
   if (h->npeers > 0) {
@@ -519,7 +519,7 @@ cleanup:
   return status;
 }
 
-HclStatus halo_end(Halo *h) {
+HclStatus hcl_halo_end(Halo *h) {
   HclStatus status = HCL_OK;
   ASSERT(h->in_flight);
   if (h->npeers > 0) {
@@ -537,7 +537,7 @@ cleanup:
   return status;
 }
 
-void halo_cancel(Halo *h) {
+void hcl_halo_cancel(Halo *h) {
   if (h->in_flight) {
     cancel_requests(h);
   }
@@ -564,7 +564,7 @@ cleanup:
   return status;
 }
 
-HclStatus halo_exchange(Halo *h) {
+HclStatus hcl_halo_exchange(Halo *h) {
   HclStatus status = HCL_OK;
   ASSERT(!h->in_flight);
   if (h->npeers == 0) {
@@ -576,7 +576,7 @@ cleanup:
   return status;
 }
 
-size_t halo_message_bytes(const Halo *h) {
+size_t hcl_halo_message_bytes(const Halo *h) {
   size_t total = 0;
   for (int i = 0; i < h->npeers; i++) {
     total += h->peers[i].bytes;
@@ -586,7 +586,7 @@ size_t halo_message_bytes(const Halo *h) {
 
 /* The sides of this rank whose ghosts come from another rank. */
 static int remote_sides(const Halo *h) {
-  const DecompLocal *l = decomp_local(h->decomp);
+  const DecompLocal *l = hcl_decomp_local(h->decomp);
   int sides = 0;
   const int bit[4] = {HALO_WEST, HALO_EAST, HALO_SOUTH, HALO_NORTH};
   const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1};
@@ -606,13 +606,13 @@ static int smaller(int a, int b) {
 static double overlap_cells(void) {
   static double cells = -1;
   if (cells < 0) {
-    cells = env_count("HYDROCL_OVERLAP_CELLS", HALO_OVERLAP_CELLS);
+    cells = hcl_env_count("HYDROCL_OVERLAP_CELLS", HALO_OVERLAP_CELLS);
   }
   return cells;
 }
 
-int halo_parts(const Halo *h, int reach, int late_sides, CellBox parts[HALO_PARTS_MOST]) {
-  const DecompLocal *l = decomp_local(h->decomp);
+int hcl_halo_parts(const Halo *h, int reach, int late_sides, CellBox parts[HALO_PARTS_MOST]) {
+  const DecompLocal *l = hcl_decomp_local(h->decomp);
   int nx = l->nx, ny = l->ny;
   int late = remote_sides(h) | late_sides;
   /* The interior's ends: reach cells in from each late side, never past the other end. */
@@ -633,21 +633,21 @@ int halo_parts(const Halo *h, int reach, int late_sides, CellBox parts[HALO_PART
   return 5;
 }
 
-HclStatus halo_launch_box(void *box_kernel, CellBox box) {
+HclStatus hcl_halo_launch_box(void *box_kernel, CellBox box) {
   BoxKernel *k = box_kernel;
-  KernelShape shape = kernel_grid_at(k->rt, box.x0, box.y0, box.nx, box.ny, k->wg_x, k->wg_y, 1);
-  return kernel_launch(k->rt, &k->args, shape, k->bytes_per_cell * box.nx * box.ny);
+  KernelShape shape = hcl_kernel_grid_at(k->rt, box.x0, box.y0, box.nx, box.ny, k->wg_x, k->wg_y, 1);
+  return hcl_kernel_launch(k->rt, &k->args, shape, k->bytes_per_cell * box.nx * box.ny);
 }
 
-HclStatus halo_overlap(Halo *h, HaloOverlap how, CellBoxLaunch launch, void *context) {
+HclStatus hcl_halo_overlap(Halo *h, HaloOverlap how, CellBoxLaunch launch, void *context) {
   HclStatus status = HCL_OK;
   CellBox parts[HALO_PARTS_MOST];
-  int n = halo_parts(h, how.reach, how.late_sides, parts);
+  int n = hcl_halo_parts(h, how.reach, how.late_sides, parts);
   bool overlap = parts[0].nx > 0 && parts[0].ny > 0;
-  TRY(overlap ? halo_begin(h) : halo_exchange(h));
+  TRY(overlap ? hcl_halo_begin(h) : hcl_halo_exchange(h));
   for (int k = 0; k < n; k++) {
     if (k == 1 && overlap) {
-      TRY(halo_end(h));
+      TRY(hcl_halo_end(h));
     }
     if (k == 1 && how.then) {
       TRY(how.then(how.then_context));
@@ -658,7 +658,7 @@ HclStatus halo_overlap(Halo *h, HaloOverlap how, CellBoxLaunch launch, void *con
   }
 cleanup:
   if (status != HCL_OK) {
-    halo_cancel(h);
+    hcl_halo_cancel(h);
   }
   return status;
 }

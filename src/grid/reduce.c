@@ -51,17 +51,17 @@ struct Reducer {
   size_t max_groups;     /* groups of a launch at most (and partials per value) */
   size_t acc_bytes;      /* 8 with fp64, else 4 */
   double *all_ranks;     /* [rank][values..., status]: what a reduction gathers */
-  double *pending_ranks; /* the same of the reduction reduce_dot3_start left in flight */
+  double *pending_ranks; /* the same of the reduction hcl_reduce_dot3_start left in flight */
   RankPart pending_part; /* this rank's part of it (MPI reads it until the gather completes) */
   ParRequest *pending;
   bool in_flight;
 };
 
-/* This rank's part of reducer_create: the device check and the allocations can fail on some ranks only. */
+/* This rank's part of hcl_reducer_create: the device check and the allocations can fail on some ranks only. */
 static HclStatus create_local(Runtime *rt, const Decomp *decomp, Reducer **out) {
   HclStatus status = HCL_OK;
   Reducer *r = NULL;
-  const DeviceInfo *dev = runtime_device(rt);
+  const DeviceInfo *dev = hcl_runtime_device(rt);
   const bool cpu = dev->type == DEVICE_TYPE_CPU;
   size_t group_size = cpu ? CPU_GROUP_SIZE : GPU_GROUP_SIZE;
   while (group_size > dev->max_work_group_size) { /* a power of two: the kernels' tree sums halve it */
@@ -79,30 +79,30 @@ static HclStatus create_local(Runtime *rt, const Decomp *decomp, Reducer **out) 
     r->max_groups = units * CPU_GROUPS_PER_UNIT < GPU_MAX_GROUPS ? units * CPU_GROUPS_PER_UNIT : GPU_MAX_GROUPS;
   }
   r->acc_bytes = dev->fp64 ? sizeof(double) : sizeof(float);
-  TRY_ALLOC(r->all_ranks, (VALUES_MAX + 1) * (size_t)par_size());
-  TRY_ALLOC(r->pending_ranks, (VALUES_MAX + 1) * (size_t)par_size());
-  TRY(par_request_create(&r->pending));
-  TRY(runtime_buffer(rt, VALUES_MAX * r->max_groups * r->acc_bytes, "reduction partials", &r->partials));
+  TRY_ALLOC(r->all_ranks, (VALUES_MAX + 1) * (size_t)hcl_par_size());
+  TRY_ALLOC(r->pending_ranks, (VALUES_MAX + 1) * (size_t)hcl_par_size());
+  TRY(hcl_par_request_create(&r->pending));
+  TRY(hcl_runtime_buffer(rt, VALUES_MAX * r->max_groups * r->acc_bytes, "reduction partials", &r->partials));
   *out = r;
   r = NULL;
 cleanup:
-  reducer_destroy(&r);
+  hcl_reducer_destroy(&r);
   return status;
 }
 
-HclStatus reducer_create(Runtime *rt, const Decomp *decomp, Reducer **out) {
+HclStatus hcl_reducer_create(Runtime *rt, const Decomp *decomp, Reducer **out) {
   HclStatus status = HCL_OK;
   Reducer *r = NULL;
   *out = NULL;
-  TRY(par_agree(create_local(rt, decomp, &r)));
+  TRY(hcl_par_agree(create_local(rt, decomp, &r)));
   *out = r;
   r = NULL;
 cleanup:
-  reducer_destroy(&r);
+  hcl_reducer_destroy(&r);
   return status;
 }
 
-void reducer_destroy(Reducer **reducer) {
+void hcl_reducer_destroy(Reducer **reducer) {
   if (!reducer || !*reducer) {
     return;
   }
@@ -120,7 +120,7 @@ void reducer_destroy(Reducer **reducer) {
   if (r->partials) {
     clReleaseMemObject(r->partials);
   }
-  par_request_destroy(&r->pending); /* completes a gather in flight: MPI cannot cancel one */
+  hcl_par_request_destroy(&r->pending); /* completes a gather in flight: MPI cannot cancel one */
   free(r->all_ranks);
   free(r->pending_ranks);
   free(r);
@@ -135,9 +135,9 @@ static HclStatus kernel_for(Reducer *r, Precision p, ReduceOp op, cl_kernel *ker
   cl_kernel kernels[OP_COUNT] = {NULL};
   if (!r->program[p]) {
     KernelConfig config = {.precision = p, .wg_x = (int)r->group_size, .wg_y = 1};
-    TRY(program_build(r->rt, "reduce", &config, &program));
+    TRY(hcl_program_build(r->rt, "reduce", &config, &program));
     for (int o = 0; o < OP_COUNT; o++) {
-      TRY(program_kernel(program, kernel_names[o], &kernels[o]));
+      TRY(hcl_program_kernel(program, kernel_names[o], &kernels[o]));
     }
     r->program[p] = program;
     program = NULL;
@@ -184,14 +184,14 @@ static HclStatus combine_ranks(ReduceOp op, const RankPart *mine, const double *
   for (int v = 0; v < mine->count; v++) {
     result[v] = identity(op);
   }
-  for (int i = 0; i < par_size(); i++) {
+  for (int i = 0; i < hcl_par_size(); i++) {
     for (int v = 0; v < mine->count; v++) {
       result[v] = combine(op, result[v], all[stride * i + v]);
     }
     failed = failed || all[stride * i + mine->count] != (double)HCL_OK;
   }
   if (failed) {
-    TRY(par_agree(mine->local)); /* every rank saw the failure, so every rank takes part */
+    TRY(hcl_par_agree(mine->local)); /* every rank saw the failure, so every rank takes part */
   }
 cleanup:
   return status;
@@ -208,7 +208,7 @@ static HclStatus combine_partials(Reducer *r, ReduceOp op, size_t groups, int va
   void *partials = NULL;
   size_t n = groups * (size_t)values;
   TRY_ALLOC_BYTES(partials, n * r->acc_bytes);
-  TRY(runtime_read(r->rt, r->partials, 0, n * r->acc_bytes, partials));
+  TRY(hcl_runtime_read(r->rt, r->partials, 0, n * r->acc_bytes, partials));
   for (size_t k = 0; k < n; k++) {
     double v = r->acc_bytes == sizeof(double) ? ((double *)partials)[k] : (double)((float *)partials)[k];
     mine[k % (size_t)values] = combine(op, mine[k % (size_t)values], v);
@@ -241,20 +241,20 @@ static HclStatus reduce_rows(Reducer *r, ReduceOp op, const Span *a, const Span 
   const int inputs = inputs_of(op);
   size_t rows = a->ny * a->nz, groups = rows < r->max_groups ? rows : r->max_groups;
   TRY(kernel_for(r, a->precision, op, &k));
-  KernelArgs args = kernel_args(k);
-  arg_mem(&args, a->buffer);
+  KernelArgs args = hcl_kernel_args(k);
+  hcl_arg_mem(&args, a->buffer);
   for (int v = 0; v < (inputs ? inputs : 1); v++) {
-    arg_mem(&args, inputs ? with[v].buffer : a->buffer); /* sum, min and max take a for the b they do not read */
+    hcl_arg_mem(&args, inputs ? with[v].buffer : a->buffer); /* sum, min and max take a for the b they do not read */
   }
-  arg_uint(&args, a->nx);
-  arg_uint(&args, a->ny);
-  arg_uint(&args, a->nz);
-  arg_ulong(&args, a->base);
-  arg_uint(&args, a->pitch);
-  arg_ulong(&args, a->plane);
-  arg_mem(&args, r->partials);
-  double bytes = (double)span_count(a) * (double)precision_bytes(a->precision) * (1.0 + inputs);
-  TRY(kernel_launch(r->rt, &args, kernel_groups(groups, r->group_size), bytes));
+  hcl_arg_uint(&args, a->nx);
+  hcl_arg_uint(&args, a->ny);
+  hcl_arg_uint(&args, a->nz);
+  hcl_arg_ulong(&args, a->base);
+  hcl_arg_uint(&args, a->pitch);
+  hcl_arg_ulong(&args, a->plane);
+  hcl_arg_mem(&args, r->partials);
+  double bytes = (double)hcl_span_count(a) * (double)hcl_precision_bytes(a->precision) * (1.0 + inputs);
+  TRY(hcl_kernel_launch(r->rt, &args, hcl_kernel_groups(groups, r->group_size), bytes));
   TRY(combine_partials(r, op, groups, values_of(op), mine));
 cleanup:
   return status;
@@ -272,18 +272,18 @@ static HclStatus reduce_range(Reducer *r, ReduceOp op, const Span *a, const Span
     goto cleanup;
   }
   TRY(kernel_for(r, a->precision, op == OP_DOT3 ? OP_DOT3_RANGE : op == OP_DOT2 ? OP_DOT2_RANGE : OP_DOT_RANGE, &k));
-  KernelArgs args = kernel_args(k);
-  arg_mem(&args, a->buffer);
+  KernelArgs args = hcl_kernel_args(k);
+  hcl_arg_mem(&args, a->buffer);
   for (int v = 0; v < inputs; v++) {
     ASSERT(with[v].base == a->base);
-    arg_mem(&args, with[v].buffer);
+    hcl_arg_mem(&args, with[v].buffer);
   }
-  arg_uint(&args, a->base);
-  arg_uint(&args, a->base + n);
-  arg_uint(&args, chunk);
-  arg_mem(&args, r->partials);
-  TRY(kernel_launch(r->rt, &args, kernel_groups(groups, local),
-                    (1.0 + inputs) * (double)n * (double)precision_bytes(a->precision)));
+  hcl_arg_uint(&args, a->base);
+  hcl_arg_uint(&args, a->base + n);
+  hcl_arg_uint(&args, chunk);
+  hcl_arg_mem(&args, r->partials);
+  TRY(hcl_kernel_launch(r->rt, &args, hcl_kernel_groups(groups, local),
+                        (1.0 + inputs) * (double)n * (double)hcl_precision_bytes(a->precision)));
   TRY(combine_partials(r, OP_DOT, groups, values_of(op), mine));
 cleanup:
   return status;
@@ -298,10 +298,10 @@ static RankPart rank_part(Reducer *r, ReduceOp op, const Span *a, const Span *wi
   for (int v = 0; v < inputs_of(op); v++) {
     if (!same_shape(a, &with[v])) {
       part.local =
-          status_set(HCL_EINTERNAL, __FILE__, __LINE__, "a reduction of spans of different shapes (please report)");
+          hcl_status_set(HCL_EINTERNAL, __FILE__, __LINE__, "a reduction of spans of different shapes (please report)");
     }
   }
-  if (part.local == HCL_OK && span_count(a) > 0) {
+  if (part.local == HCL_OK && hcl_span_count(a) > 0) {
     bool range = inputs_of(op) > 0 && a->ny * a->nz == 1 && a->nx + a->base <= UINT32_MAX;
     part.local = range ? reduce_range(r, op, a, with, part.values) : reduce_rows(r, op, a, with, part.values);
   }
@@ -313,50 +313,50 @@ static RankPart rank_part(Reducer *r, ReduceOp op, const Span *a, const Span *wi
 static HclStatus reduce(Reducer *r, ReduceOp op, const Span *a, const Span *with, double *result) {
   HclStatus status = HCL_OK;
   RankPart mine = rank_part(r, op, a, with);
-  TRY(par_allgather(decomp_comm(r->decomp), mine.values, part_bytes(&mine), r->all_ranks));
+  TRY(hcl_par_allgather(hcl_decomp_comm(r->decomp), mine.values, part_bytes(&mine), r->all_ranks));
   TRY(combine_ranks(op, &mine, r->all_ranks, result));
 cleanup:
   return status;
 }
 
-HclStatus reduce_sum(Reducer *r, Span a, double *result) {
+HclStatus hcl_reduce_sum(Reducer *r, Span a, double *result) {
   return reduce(r, OP_SUM, &a, NULL, result);
 }
 
-HclStatus reduce_min(Reducer *r, Span a, double *result) {
+HclStatus hcl_reduce_min(Reducer *r, Span a, double *result) {
   return reduce(r, OP_MIN, &a, NULL, result);
 }
 
-HclStatus reduce_max(Reducer *r, Span a, double *result) {
+HclStatus hcl_reduce_max(Reducer *r, Span a, double *result) {
   return reduce(r, OP_MAX, &a, NULL, result);
 }
 
-HclStatus reduce_dot(Reducer *r, Span a, Span b, double *result) {
+HclStatus hcl_reduce_dot(Reducer *r, Span a, Span b, double *result) {
   return reduce(r, OP_DOT, &a, &b, result);
 }
 
-HclStatus reduce_dot2(Reducer *r, Span a, Span b, Span c, double result[2]) {
+HclStatus hcl_reduce_dot2(Reducer *r, Span a, Span b, Span c, double result[2]) {
   Span with[2] = {b, c};
   return reduce(r, OP_DOT2, &a, with, result);
 }
 
-HclStatus reduce_dot3_start(Reducer *r, Span a, Span b, Span c) {
+HclStatus hcl_reduce_dot3_start(Reducer *r, Span a, Span b, Span c) {
   HclStatus status = HCL_OK;
   Span with[2] = {b, c};
   ASSERT(!r->in_flight);
   r->pending_part = rank_part(r, OP_DOT3, &a, with);
-  TRY(par_iallgather(decomp_comm(r->decomp), r->pending_part.values, part_bytes(&r->pending_part), r->pending_ranks,
-                     r->pending));
+  TRY(hcl_par_iallgather(hcl_decomp_comm(r->decomp), r->pending_part.values, part_bytes(&r->pending_part),
+                         r->pending_ranks, r->pending));
   r->in_flight = true;
 cleanup:
   return status;
 }
 
-HclStatus reduce_dot3_wait(Reducer *r, double result[3]) {
+HclStatus hcl_reduce_dot3_wait(Reducer *r, double result[3]) {
   HclStatus status = HCL_OK;
   ASSERT(r->in_flight);
   r->in_flight = false;
-  TRY(par_wait(r->pending));
+  TRY(hcl_par_wait(r->pending));
   TRY(combine_ranks(OP_DOT3, &r->pending_part, r->pending_ranks, result));
 cleanup:
   return status;

@@ -59,7 +59,7 @@ cleanup:
 
 /* A case file is read whole, every time it is opened; one that is not a regular file (a pipe, /dev/stdin, a
  * process substitution) is read once and kept for the process: `run` and `validate` look at the case more than once
- * (case_peek, then case_load), and a pipe can be read only once. A case file is text of a few kB; more than
+ * (hcl_case_peek, then hcl_case_load), and a pipe can be read only once. A case file is text of a few kB; more than
  * CASE_FILE_MAX bytes, or a NUL byte, is not one. */
 enum { CASE_FILE_MAX = 16 << 20 };
 static struct {
@@ -144,14 +144,14 @@ static HclStatus parse_point(Case *c, yaml_document_t *doc, yaml_node_t *item, c
   HclStatus status = HCL_OK;
   char origin[320];
   bool has_name = false, has_x = false, has_y = false;
-  mark_origin(case_path(c), item->start_mark, origin, sizeof origin);
+  mark_origin(hcl_case_path(c), item->start_mark, origin, sizeof origin);
   REQUIRE(item->type == YAML_MAPPING_NODE, HCL_EDATA, "%s: each item of %s must be {name: NAME, x: X, y: Y}", origin,
           key);
   snprintf(point->origin, sizeof point->origin, "%s", origin);
   for (yaml_node_pair_t *pair = item->data.mapping.pairs.start; pair < item->data.mapping.pairs.top; pair++) {
     yaml_node_t *k = yaml_document_get_node(doc, pair->key);
     yaml_node_t *v = yaml_document_get_node(doc, pair->value);
-    mark_origin(case_path(c), v->start_mark, origin, sizeof origin);
+    mark_origin(hcl_case_path(c), v->start_mark, origin, sizeof origin);
     REQUIRE(k->type == YAML_SCALAR_NODE && v->type == YAML_SCALAR_NODE, HCL_EDATA,
             "%s: a point of %s has plain name, x and y values", origin, key);
     TRY(refuse_nul(k, origin, "a field of a point"));
@@ -178,7 +178,7 @@ cleanup:
   return status;
 }
 
-/* A list of points for the CASE_POINTS key: every item checked (case_assign_points checks the names). */
+/* A list of points for the CASE_POINTS key: every item checked (hcl_case_assign_points checks the names). */
 static HclStatus assign_points(Case *c, yaml_document_t *doc, yaml_node_t *list, const char *key, const char *origin) {
   HclStatus status = HCL_OK;
   NamedPoint *points = NULL;
@@ -189,7 +189,7 @@ static HclStatus assign_points(Case *c, yaml_document_t *doc, yaml_node_t *list,
   }
   NamedPoint *given = points;
   points = NULL;
-  TRY(case_assign_points(c, key, given, n, origin)); /* which owns them from here on */
+  TRY(hcl_case_assign_points(c, key, given, n, origin)); /* which owns them from here on */
 cleanup:
   free(points);
   return status;
@@ -201,39 +201,39 @@ static HclStatus walk_mapping(Case *c, yaml_document_t *doc, yaml_node_t *mappin
 static HclStatus walk_pair(Case *c, yaml_document_t *doc, yaml_node_t *k, yaml_node_t *v, const char *prefix) {
   HclStatus status = HCL_OK;
   char origin[320], key[256];
-  mark_origin(case_path(c), k->start_mark, origin, sizeof origin);
+  mark_origin(hcl_case_path(c), k->start_mark, origin, sizeof origin);
   REQUIRE(k->type == YAML_SCALAR_NODE, HCL_EDATA, "%s: a key must be a plain name", origin);
   TRY(refuse_nul(k, origin, "a key"));
   snprintf(key, sizeof key, "%s%s", prefix, (const char *)k->data.scalar.value);
-  bool known = case_has_section(c, key);
+  bool known = hcl_case_has_section(c, key);
   REQUIRE(v->type == YAML_MAPPING_NODE || !known, HCL_EDATA,
           "%s: '%s' is a section: its keys go on the lines below it, indented ('%s:' then '  key: value')", origin, key,
           key);
   if (v->type == YAML_MAPPING_NODE) {
     char section[sizeof key + 1];
     snprintf(section, sizeof section, "%s.", key);
-    TRY(known ? walk_mapping(c, doc, v, section) : case_refuse_unknown_section(c, key, origin));
+    TRY(known ? walk_mapping(c, doc, v, section) : hcl_case_refuse_unknown_section(c, key, origin));
     goto cleanup;
   }
-  const CaseKey *schema_key = case_schema_key(c, key);
+  const CaseKey *schema_key = hcl_case_schema_key(c, key);
   if (!schema_key) {
-    TRY(case_refuse_unknown_key(c, key, origin));
+    TRY(hcl_case_refuse_unknown_key(c, key, origin));
   }
-  mark_origin(case_path(c), v->start_mark, origin, sizeof origin); /* a bad value is pointed at itself */
+  mark_origin(hcl_case_path(c), v->start_mark, origin, sizeof origin); /* a bad value is pointed at itself */
   if (schema_key->type == CASE_POINTS && v->type == YAML_SEQUENCE_NODE) {
     TRY(assign_points(c, doc, v, key, origin));
     goto cleanup;
   }
   if (v->type != YAML_SCALAR_NODE) {
-    TRY(case_refuse_value(c, key, origin, node_kind(v)));
+    TRY(hcl_case_refuse_value(c, key, origin, node_kind(v)));
   }
   if (v->data.scalar.length != strlen((const char *)v->data.scalar.value)) {
-    case_mark_invalid(c, key);
+    hcl_case_mark_invalid(c, key);
     char what[sizeof key + 16];
     snprintf(what, sizeof what, "the value of %s", key);
     TRY(refuse_nul(v, origin, what));
   }
-  TRY(case_assign(c, key, (const char *)v->data.scalar.value, origin));
+  TRY(hcl_case_assign(c, key, (const char *)v->data.scalar.value, origin));
 cleanup:
   return status;
 }
@@ -245,13 +245,13 @@ static HclStatus walk_mapping(Case *c, yaml_document_t *doc, yaml_node_t *mappin
   for (yaml_node_pair_t *pair = mapping->data.mapping.pairs.start; pair < mapping->data.mapping.pairs.top; pair++) {
     yaml_node_t *k = yaml_document_get_node(doc, pair->key);
     yaml_node_t *v = yaml_document_get_node(doc, pair->value);
-    TRY(case_note_mistake(c, walk_pair(c, doc, k, v, prefix)));
+    TRY(hcl_case_note_mistake(c, walk_pair(c, doc, k, v, prefix)));
   }
 cleanup:
   return status;
 }
 
-/* A YAML file read into a document (libyaml), what case_load and case_peek start from. */
+/* A YAML file read into a document (libyaml), what hcl_case_load and hcl_case_peek start from. */
 typedef struct {
   yaml_parser_t parser;
   yaml_document_t doc;
@@ -315,14 +315,14 @@ cleanup:
   return status;
 }
 
-HclStatus case_load(const CaseKey *keys, int nkeys, const char *path, Case **out) {
+HclStatus hcl_case_load(const CaseKey *keys, int nkeys, const char *path, Case **out) {
   HclStatus status = HCL_OK;
   Case *c = NULL;
   YamlFile y = {0};
   yaml_node_t *root = NULL;
   *out = NULL;
   TRY(yaml_file_open(path, &y, &root));
-  TRY(case_begin(keys, nkeys, path, &c));
+  TRY(hcl_case_begin(keys, nkeys, path, &c));
   if (root) { /* an empty file is a case of defaults */
     TRY(walk_mapping(c, &y.doc, root, ""));
   }
@@ -330,7 +330,7 @@ HclStatus case_load(const CaseKey *keys, int nkeys, const char *path, Case **out
   c = NULL;
 cleanup:
   yaml_file_close(&y);
-  case_destroy(&c);
+  hcl_case_destroy(&c);
   return status;
 }
 
@@ -346,7 +346,7 @@ static yaml_node_t *mapping_value(yaml_document_t *doc, yaml_node_t *mapping, co
   return NULL;
 }
 
-HclStatus case_peek(const char *path, const char *key, char *value, size_t size, char *origin, size_t origin_size) {
+HclStatus hcl_case_peek(const char *path, const char *key, char *value, size_t size, char *origin, size_t origin_size) {
   HclStatus status = HCL_OK;
   YamlFile y = {0};
   yaml_node_t *node = NULL;

@@ -38,7 +38,7 @@ static void checkpoint_path(const char *path, int64_t step, const char *suffix, 
   }
 }
 
-void checkpoint_temporary(const char *path, char *temporary, size_t size) {
+void hcl_checkpoint_temporary(const char *path, char *temporary, size_t size) {
   checkpoint_path(path, -1, ".tmp", temporary, size);
 }
 
@@ -111,7 +111,7 @@ cleanup:
   return status;
 }
 
-HclStatus checkpoint_take(const char *path, int64_t step) {
+HclStatus hcl_checkpoint_take(const char *path, int64_t step) {
   HclStatus status = HCL_OK;
   char copy[CHECKPOINT_PATH_SIZE], temporary[CHECKPOINT_PATH_SIZE];
   checkpoint_path(path, step, "", copy, sizeof copy);
@@ -126,7 +126,7 @@ cleanup:
   return status;
 }
 
-void checkpoint_source(const char *path, int64_t step, char *source, size_t size) {
+void hcl_checkpoint_source(const char *path, int64_t step, char *source, size_t size) {
   struct stat info;
   checkpoint_path(path, step, "", source, size);
   if (lstat(source, &info) != 0 || !S_ISREG(info.st_mode)) {
@@ -134,13 +134,13 @@ void checkpoint_source(const char *path, int64_t step, char *source, size_t size
   }
 }
 
-HclStatus checkpoint_restore(const char *path, int64_t step, bool *restored) {
+HclStatus hcl_checkpoint_restore(const char *path, int64_t step, bool *restored) {
   HclStatus status = HCL_OK;
   char copy[CHECKPOINT_PATH_SIZE], temporary[CHECKPOINT_PATH_SIZE];
   struct stat info;
   *restored = false;
   checkpoint_path(path, step, "", copy, sizeof copy);
-  checkpoint_temporary(path, temporary, sizeof temporary);
+  hcl_checkpoint_temporary(path, temporary, sizeof temporary);
   if (lstat(copy, &info) != 0 || !S_ISREG(info.st_mode)) { /* none, or not one of ours */
     goto cleanup;
   }
@@ -178,7 +178,7 @@ static int64_t step_of(const char *entry, const char *name, bool *temporary) {
   return *temporary || *end == '\0' ? (int64_t)step : -1;
 }
 
-HclStatus checkpoint_discard(const char *path, int64_t keep) {
+HclStatus hcl_checkpoint_discard(const char *path, int64_t keep) {
   HclStatus status = HCL_OK;
   char folder[CHECKPOINT_PATH_SIZE], entry_path[CHECKPOINT_PATH_SIZE * 2];
   const char *name = NULL;

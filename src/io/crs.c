@@ -252,7 +252,7 @@ cleanup:
 }
 #endif
 
-HclStatus crs_create(const char *text, const char *origin, Crs **out) {
+HclStatus hcl_crs_create(const char *text, const char *origin, Crs **out) {
   HclStatus status = HCL_OK;
   Crs *crs = NULL;
   *out = NULL;
@@ -275,11 +275,11 @@ cleanup:
        origin, text);
 cleanup:
 #endif
-  crs_destroy(&crs);
+  hcl_crs_destroy(&crs);
   return status;
 }
 
-void crs_describe(const Crs *crs, char *out, size_t size) {
+void hcl_crs_describe(const Crs *crs, char *out, size_t size) {
   snprintf(out, size, "%s%s%s%s, %s%s", crs->epsg, crs->epsg[0] ? " (" : "", crs->name, crs->epsg[0] ? ")" : "",
            crs->grid_mapping_name ? "CF " : "projection ",
            crs->grid_mapping_name ? crs->grid_mapping_name : crs->method);
@@ -289,7 +289,7 @@ void crs_describe(const Crs *crs, char *out, size_t size) {
   }
 }
 
-void crs_destroy(Crs **crs) {
+void hcl_crs_destroy(Crs **crs) {
   if (!crs || !*crs) {
     return;
   }

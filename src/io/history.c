@@ -92,14 +92,14 @@ static HclStatus read_gauge_header(const char *path, const InputLine *line, bool
       *--tail = '\0';
     }
     REQUIRE(unit[0], HCL_EDATA, "%s:%d: column %d has an empty unit '[]'", path, line->number, k + 1);
-    TRY(input_unit_scale(path, line->number, k + 1, unit, "m", &scale[k - 1], &offset[k - 1]));
+    TRY(hcl_input_unit_scale(path, line->number, k + 1, unit, "m", &scale[k - 1], &offset[k - 1]));
   }
 cleanup:
   free(copy);
   return status;
 }
 
-HclStatus gauges_read_csv(const char *path, Gauge **gauges, int *count) {
+HclStatus hcl_gauges_read_csv(const char *path, Gauge **gauges, int *count) {
   HclStatus status = HCL_OK;
   FILE *f = NULL;
   Gauge *list = NULL;
@@ -107,9 +107,9 @@ HclStatus gauges_read_csv(const char *path, Gauge **gauges, int *count) {
   InputLine line = {0}; /* lines of any length: a fixed buffer split a long line into two, read as two gauges */
   bool more = false, first = true;
   double scale[2] = {1, 1}, offset[2] = {0, 0};
-  TRY(input_open(path, &f));
+  TRY(hcl_input_open(path, &f));
   for (;;) {
-    TRY(input_read_line(f, path, &line, &more));
+    TRY(hcl_input_read_line(f, path, &line, &more));
     if (!more) {
       break;
     }
@@ -164,7 +164,7 @@ cleanup:
   if (f) {
     fclose(f);
   }
-  input_line_free(&line);
+  hcl_input_line_free(&line);
   free(list);
   return status;
 }
@@ -190,7 +190,7 @@ cleanup:
 }
 
 /* The lower corner (i0, j0) of the cell around gauge g and the weights (wx, wy) of its upper neighbours: on a
- * Cartesian grid from x0, dx, y0, dy; on a curvilinear one from the map's way back (mapping_locate), where a
+ * Cartesian grid from x0, dx, y0, dy; on a curvilinear one from the map's way back (hcl_mapping_locate), where a
  * periodic direction's last cell wraps to its first point. */
 static HclStatus locate_gauge(const OutputSpec *spec, const DecompSpec *g, const Gauge *gauge, int *i0, int *j0,
                               double *wx, double *wy) {
@@ -201,7 +201,7 @@ static HclStatus locate_gauge(const OutputSpec *spec, const DecompSpec *g, const
     goto cleanup;
   }
   double fi, fj;
-  REQUIRE(mapping_locate(spec->map, g->nx, g->ny, g->periodic_x, g->periodic_y, gauge->x, gauge->y, &fi, &fj),
+  REQUIRE(hcl_mapping_locate(spec->map, g->nx, g->ny, g->periodic_x, g->periodic_y, gauge->x, gauge->y, &fi, &fj),
           HCL_EDATA, "%s: gauge '%s' at (%g, %g) m lies outside the %s", gauge->origin, gauge->name, gauge->x, gauge->y,
           spec->map->name);
   *i0 = (int)floor(fi);
@@ -216,8 +216,8 @@ cleanup:
 
 static HclStatus find_corners(HistoryFile *h, const OutputSpec *spec, const Gauge *gauges) {
   HclStatus status = HCL_OK;
-  const DecompSpec *g = decomp_spec(h->decomp);
-  const DecompLocal *l = decomp_local(h->decomp);
+  const DecompSpec *g = hcl_decomp_spec(h->decomp);
+  const DecompLocal *l = hcl_decomp_local(h->decomp);
   TRY_ALLOC(h->corners, 4 * (size_t)h->ngauges);
   for (int k = 0; k < h->ngauges; k++) {
     int i0 = 0, j0 = 0;
@@ -297,7 +297,7 @@ cleanup:
 
 /* Every rank's gauge corners and device buffers. The gauge checks fail alike on every rank, the allocations on some
  * ranks only. */
-/* Rank 0's part of history_create for a continued run: the existing file when there is one, else a new one. */
+/* Rank 0's part of hcl_history_create for a continued run: the existing file when there is one, else a new one. */
 static HclStatus open_file(HistoryFile *h, const OutputSpec *spec, const Gauge *gauges, const OutputVariable *vars) {
   static const char *const dims[] = {"station"};
   size_t lengths[] = {(size_t)h->ngauges};
@@ -327,19 +327,19 @@ static HclStatus create_local(Runtime *rt, const Decomp *decomp, const OutputSpe
   }
   TRY(find_corners(h, spec, gauges));
   if (h->ncorners > 0) {
-    TRY(runtime_buffer(rt, (size_t)h->ncorners * sizeof(cl_ulong), "gauge indices", &h->index));
-    TRY(runtime_buffer(rt, (size_t)h->ncorners * sizeof(double), "gauge values", &h->values));
+    TRY(hcl_runtime_buffer(rt, (size_t)h->ncorners * sizeof(cl_ulong), "gauge indices", &h->index));
+    TRY(hcl_runtime_buffer(rt, (size_t)h->ncorners * sizeof(double), "gauge values", &h->values));
   }
   *out = h;
   h = NULL;
 cleanup:
-  history_close(&h);
+  hcl_history_close(&h);
   return status;
 }
 #endif
 
-HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges, int ngauges,
-                         const OutputVariable *vars, int nvars, HistoryFile **out) {
+HclStatus hcl_history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *spec, const Gauge *gauges,
+                             int ngauges, const OutputVariable *vars, int nvars, HistoryFile **out) {
   HclStatus status = HCL_OK;
   HistoryFile *h = NULL;
   *out = NULL;
@@ -356,14 +356,14 @@ HclStatus history_create(Runtime *rt, const Decomp *decomp, const OutputSpec *sp
        spec->path);
 #else
   HclStatus local = create_local(rt, decomp, spec, gauges, ngauges, vars, nvars, &h);
-  if (local == HCL_OK && par_rank() == 0) {
+  if (local == HCL_OK && hcl_par_rank() == 0) {
     local = open_file(h, spec, gauges, vars);
   }
-  if (local == HCL_OK && par_rank() == 0) {
+  if (local == HCL_OK && hcl_par_rank() == 0) {
     local = nc_take_identity(h->path, &h->identity);
   }
-  TRY(par_agree(local));
-  TRY(par_broadcast_int(&h->frames));
+  TRY(hcl_par_agree(local));
+  TRY(hcl_par_broadcast_int(&h->frames));
   *out = h;
   h = NULL;
 #endif
@@ -371,7 +371,7 @@ cleanup:
   if (h && h->created) {
     unlink(h->path); /* rank 0 created the file, closed below: a partial one would block the next run */
   }
-  history_close(&h);
+  hcl_history_close(&h);
   return status;
 }
 
@@ -385,8 +385,8 @@ static HclStatus build_gather(HistoryFile *h, Precision p) {
   if (h->program[p]) {
     goto cleanup;
   }
-  TRY(program_build(h->rt, "sample", &config, &program));
-  TRY(program_kernel(program, "gather_points", &kernel));
+  TRY(hcl_program_build(h->rt, "sample", &config, &program));
+  TRY(hcl_program_kernel(program, "gather_points", &kernel));
   h->program[p] = program;
   h->gather[p] = kernel;
   program = NULL;
@@ -406,7 +406,7 @@ static HclStatus sample_field(HistoryFile *h, Field *f, double *slots) {
   HclStatus status = HCL_OK;
   cl_ulong *index = NULL;
   void *values = NULL;
-  Precision p = field_precision(f);
+  Precision p = hcl_field_precision(f);
   cl_uint n = (cl_uint)h->ncorners;
   if (n == 0) {
     goto cleanup;
@@ -414,19 +414,19 @@ static HclStatus sample_field(HistoryFile *h, Field *f, double *slots) {
   TRY(build_gather(h, p));
   TRY_ALLOC(index, n);
   for (cl_uint c = 0; c < n; c++) {
-    int g = field_ghost(f);
-    index[c] = (cl_ulong)(h->corners[c].j + g) * (cl_ulong)field_pitch(f) + (cl_ulong)(h->corners[c].i + g);
+    int g = hcl_field_ghost(f);
+    index[c] = (cl_ulong)(h->corners[c].j + g) * (cl_ulong)hcl_field_pitch(f) + (cl_ulong)(h->corners[c].i + g);
   }
-  cl_command_queue queue = runtime_queue(h->rt);
+  cl_command_queue queue = hcl_runtime_queue(h->rt);
   TRY_CL(clEnqueueWriteBuffer(queue, h->index, CL_TRUE, 0, n * sizeof *index, index, 0, NULL, NULL));
-  KernelArgs a = kernel_args(h->gather[p]);
-  arg_mem(&a, field_buffer(f));
-  arg_mem(&a, h->index);
-  arg_uint(&a, n);
-  arg_mem(&a, h->values);
-  TRY(kernel_launch(h->rt, &a, kernel_box(1, n, 1, 1), (double)n * (8.0 + 2.0 * precision_bytes(p))));
+  KernelArgs a = hcl_kernel_args(h->gather[p]);
+  hcl_arg_mem(&a, hcl_field_buffer(f));
+  hcl_arg_mem(&a, h->index);
+  hcl_arg_uint(&a, n);
+  hcl_arg_mem(&a, h->values);
+  TRY(hcl_kernel_launch(h->rt, &a, hcl_kernel_box(1, n, 1, 1), (double)n * (8.0 + 2.0 * hcl_precision_bytes(p))));
   TRY_ALLOC(values, n * sizeof(double));
-  TRY(runtime_read(h->rt, h->values, 0, n * precision_bytes(p), values));
+  TRY(hcl_runtime_read(h->rt, h->values, 0, n * hcl_precision_bytes(p), values));
   for (cl_uint c = 0; c < n; c++) {
     double v = p == PRECISION_DOUBLE ? ((double *)values)[c] : (double)((float *)values)[c];
     slots[h->corners[c].slot] = h->corners[c].weight * v;
@@ -445,7 +445,7 @@ static HclStatus sample_all(HistoryFile *h, Field *const *fields, int nfields, d
   TRY_ALLOC(*slots, (size_t)nfields * per_variable);
   TRY_ALLOC(*all_slots, (size_t)nfields * per_variable);
   for (int v = 0; v < nfields; v++) {
-    ASSERT(field_nz(fields[v]) == 1);
+    ASSERT(hcl_field_nz(fields[v]) == 1);
     TRY(sample_field(h, fields[v], *slots + (size_t)v * per_variable));
   }
 cleanup:
@@ -479,8 +479,8 @@ static HclStatus gauge_totals(HistoryFile *h, Field *const *fields, int nfields,
   double *all_slots = NULL;
   size_t values = (size_t)nfields * h->ngauges;
   /* Building the kernel, which only ranks holding a gauge point do, can fail there alone: agree before the sum. */
-  TRY(par_agree(sample_all(h, fields, nfields, totals, &all_slots)));
-  TRY(par_reduce_sum_doubles(decomp_comm(h->decomp), *totals, all_slots, (int)(4 * values)));
+  TRY(hcl_par_agree(sample_all(h, fields, nfields, totals, &all_slots)));
+  TRY(hcl_par_reduce_sum_doubles(hcl_decomp_comm(h->decomp), *totals, all_slots, (int)(4 * values)));
   /* Every slot has one owner: the others add zeros, exactly. The totals reuse the front of the slots. */
   for (size_t k = 0; k < values; k++) {
     const double *corner = all_slots + 4 * k;
@@ -491,19 +491,19 @@ cleanup:
   return status;
 }
 
-HclStatus history_write(HistoryFile *h, double time, Field *const *fields) {
+HclStatus hcl_history_write(HistoryFile *h, double time, Field *const *fields) {
   HclStatus status = HCL_OK;
   HclStatus local = HCL_OK;
   double *totals = NULL;
   TRY(gauge_totals(h, fields, h->nvars, &totals));
 #ifdef HYDROCL_HAVE_NETCDF
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     local = write_frame(h, time, totals);
   }
 #else
   (void)time;
 #endif
-  TRY(par_agree(local));
+  TRY(hcl_par_agree(local));
   h->frames++;
 cleanup:
   free(totals);
@@ -525,7 +525,7 @@ cleanup:
 }
 #endif
 
-HclStatus history_write_static(HistoryFile *h, const OutputVariable *var, Field *f, double scale) {
+HclStatus hcl_history_write_static(HistoryFile *h, const OutputVariable *var, Field *f, double scale) {
   HclStatus status = HCL_OK;
   HclStatus local = HCL_OK;
   double *totals = NULL;
@@ -534,35 +534,36 @@ HclStatus history_write_static(HistoryFile *h, const OutputVariable *var, Field 
     totals[k] *= scale;
   }
 #ifdef HYDROCL_HAVE_NETCDF
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     local = put_static(h, var, totals);
   }
 #else
   (void)var;
 #endif
-  TRY(par_agree(local));
+  TRY(hcl_par_agree(local));
 cleanup:
   free(totals);
   return status;
 }
 
-HclStatus history_sync(HistoryFile *h) {
+HclStatus hcl_history_sync(HistoryFile *h) {
   HclStatus local = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     errno = 0;
     int err = nc_sync(h->ncid);
     if (err != NC_NOERR) {
-      local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot flush '%s': %s", h->path, nc_reason(err, errno, h->path));
+      local =
+          hcl_status_set(HCL_EIO, __FILE__, __LINE__, "cannot flush '%s': %s", h->path, nc_reason(err, errno, h->path));
     }
   }
 #else
   (void)h;
 #endif
-  return par_agree(local);
+  return hcl_par_agree(local);
 }
 
-void history_close(HistoryFile **h) {
+void hcl_history_close(HistoryFile **h) {
   if (!h || !*h) {
     return;
   }
@@ -698,7 +699,7 @@ cleanup:
 }
 #endif
 
-HclStatus station_record_read(const char *path, const char *variable, StationRecord *out) {
+HclStatus hcl_station_record_read(const char *path, const char *variable, StationRecord *out) {
   HclStatus status = HCL_OK;
   memset(out, 0, sizeof *out);
 #ifdef HYDROCL_HAVE_NETCDF
@@ -712,7 +713,7 @@ cleanup:
     nc_close(ncid);
   }
   if (status != HCL_OK) {
-    station_record_free(out);
+    hcl_station_record_free(out);
   }
 #else
   (void)variable;
@@ -722,7 +723,7 @@ cleanup:
   return status;
 }
 
-void station_record_free(StationRecord *r) {
+void hcl_station_record_free(StationRecord *r) {
   free(r->time);
   free(r->values);
   free(r->names);
@@ -732,7 +733,7 @@ void station_record_free(StationRecord *r) {
 }
 
 #ifdef HYDROCL_HAVE_NETCDF
-/* Rank 0's part of history_check_stations. */
+/* Rank 0's part of hcl_history_check_stations. */
 static HclStatus check_stations(const char *path, const char *shown, const Gauge *gauges, int ngauges) {
   HclStatus status = HCL_OK;
   int ncid = -1, dim, var_name, var_x, var_y;
@@ -781,10 +782,10 @@ cleanup:
 }
 #endif
 
-HclStatus history_check_stations(const char *path, const char *shown, const Gauge *gauges, int ngauges) {
+HclStatus hcl_history_check_stations(const char *path, const char *shown, const Gauge *gauges, int ngauges) {
   HclStatus local = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     local = check_stations(path, shown, gauges, ngauges);
   }
 #else
@@ -793,5 +794,5 @@ HclStatus history_check_stations(const char *path, const char *shown, const Gaug
   (void)gauges;
   (void)ngauges;
 #endif
-  return par_agree(local);
+  return hcl_par_agree(local);
 }

@@ -23,17 +23,17 @@
 
 static long days_from_civil(long year, long month, long day);
 
-HclStatus input_open(const char *path, FILE **f) {
+HclStatus hcl_input_open(const char *path, FILE **f) {
   HclStatus status = HCL_OK;
   *f = NULL;
-  TRY(input_check_file(path, NULL, NULL));
+  TRY(hcl_input_check_file(path, NULL, NULL));
   *f = fopen(path, "r");
   REQUIRE(*f != NULL, HCL_ENOINPUT, "cannot open '%s': %s", path, strerror(errno));
 cleanup:
   return status;
 }
 
-HclStatus input_read_line(FILE *f, const char *path, InputLine *line, bool *more) {
+HclStatus hcl_input_read_line(FILE *f, const char *path, InputLine *line, bool *more) {
   HclStatus status = HCL_OK;
   size_t length = 0;
   int ch = EOF;
@@ -71,7 +71,7 @@ cleanup:
   return status;
 }
 
-void input_line_free(InputLine *line) {
+void hcl_input_line_free(InputLine *line) {
   free(line->text);
   line->text = NULL;
   line->capacity = 0;
@@ -113,9 +113,9 @@ static HclStatus read_csv_grid(const char *path, int nx, int ny, double *values)
   InputLine line = {0};
   bool more = false;
   int row = 0;
-  TRY(input_open(path, &f));
+  TRY(hcl_input_open(path, &f));
   for (;;) {
-    TRY(input_read_line(f, path, &line, &more));
+    TRY(hcl_input_read_line(f, path, &line, &more));
     if (!more) {
       break;
     }
@@ -131,7 +131,7 @@ static HclStatus read_csv_grid(const char *path, int nx, int ny, double *values)
   }
   REQUIRE(row == ny, HCL_EDATA, "%s: %d rows, the grid has %d points in y", path, row, ny);
 cleanup:
-  input_line_free(&line);
+  hcl_input_line_free(&line);
   if (f) {
     fclose(f);
   }
@@ -480,7 +480,7 @@ static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx
   MissingMarks marks = {0};
   GridLayout layout;
   double *raw = NULL;
-  TRY(input_check_file(path, NULL, NULL));
+  TRY(hcl_input_check_file(path, NULL, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
           nc_strerror(err));
@@ -720,7 +720,7 @@ static HclStatus read_netcdf_series(const char *path, double start, double **tim
   char name[NC_MAX_NAME + 1] = "";
   MissingMarks marks = {0};
   double *t = NULL, *v = NULL;
-  TRY(input_check_file(path, NULL, NULL));
+  TRY(hcl_input_check_file(path, NULL, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open time series '%s': %s", path,
           nc_strerror(err));
@@ -801,7 +801,7 @@ static HclStatus netcdf_grid_shape(const char *path, const char *const *names, i
   HclStatus status = HCL_OK;
   int ncid = -1, ndims = 0, dims[NC_MAX_VAR_DIMS];
   size_t lengths[2] = {0, 0};
-  TRY(input_check_file(path, NULL, NULL));
+  TRY(hcl_input_check_file(path, NULL, NULL));
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
           nc_strerror(err));
@@ -827,8 +827,8 @@ cleanup:
 }
 #endif
 
-HclStatus input_grid_shape(const char *path, const char *const *names, int count, int *nx, int *ny,
-                           char found[INPUT_NAME_SIZE]) {
+HclStatus hcl_input_grid_shape(const char *path, const char *const *names, int count, int *nx, int *ny,
+                               char found[INPUT_NAME_SIZE]) {
   HclStatus status = HCL_OK;
   REQUIRE(has_extension(path, ".nc"), HCL_EDATA, "%s: a grid of points (x and y) is read from a netCDF file (.nc)",
           path);
@@ -842,8 +842,8 @@ cleanup:
   return status;
 }
 
-HclStatus input_read_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
-                          double *values) {
+HclStatus hcl_input_read_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
+                              double *values) {
   HclStatus status = HCL_OK;
   if (has_extension(path, ".nc")) {
 #ifdef HYDROCL_HAVE_NETCDF
@@ -904,7 +904,7 @@ cleanup:
 }
 
 /* A CSV time: a number (seconds from the run's start, or in the header's unit), or an ISO 8601 date and time in UTC
- * or at an offset (input_parse_date: "2023-06-01 12:00", "2023-06-01T12:00:00Z", "2023-06-01T14:00+02:00"), turned into seconds from the run's start (start:
+ * or at an offset (hcl_input_parse_date: "2023-06-01 12:00", "2023-06-01T12:00:00Z", "2023-06-01T14:00+02:00"), turned into seconds from the run's start (start:
  * seconds since 1970); *number says which. */
 static bool parse_time_field(const char *text, size_t length, double start, double *t, bool *number) {
   char field[64];
@@ -927,7 +927,7 @@ static bool parse_time_field(const char *text, size_t length, double start, doub
     *t = seconds;
     return true;
   }
-  if (input_parse_date(field, &seconds)) {
+  if (hcl_input_parse_date(field, &seconds)) {
     *t = seconds - start;
     return true;
   }
@@ -1003,8 +1003,8 @@ static char *trim_blanks(char *text) {
   return text;
 }
 
-HclStatus input_unit_scale(const char *path, int line, int column, const char *unit, const char *si, double *scale,
-                           double *offset) {
+HclStatus hcl_input_unit_scale(const char *path, int line, int column, const char *unit, const char *si, double *scale,
+                               double *offset) {
   HclStatus status = HCL_OK;
   *scale = 1;
   *offset = 0;
@@ -1063,7 +1063,7 @@ static HclStatus read_series_header(const char *path, const InputLine *line, dou
     char *text = trim_blanks(units[k]);
     REQUIRE(text[0], HCL_EDATA, "%s:%d: column %d has an empty unit '[]'", path, line->number, k + 1);
     if (k == 1) {
-      TRY(input_unit_scale(path, line->number, 2, text, unit, &convert[1].scale, &convert[1].offset));
+      TRY(hcl_input_unit_scale(path, line->number, 2, text, unit, &convert[1].scale, &convert[1].offset));
       continue;
     }
 #ifdef HYDROCL_HAVE_NETCDF
@@ -1072,7 +1072,7 @@ static HclStatus read_series_header(const char *path, const InputLine *line, dou
     TRY(time_scale(where, text, start, &convert[0].scale, &convert[0].offset));
 #else
     (void)start;
-    TRY(input_unit_scale(path, line->number, 1, text, "s", &convert[0].scale, &convert[0].offset));
+    TRY(hcl_input_unit_scale(path, line->number, 1, text, "s", &convert[0].scale, &convert[0].offset));
 #endif
   }
 cleanup:
@@ -1095,11 +1095,11 @@ static HclStatus read_csv_series(const char *path, double start, const char *uni
   Linear convert[2] = {{1, 0}, {1, 0}};
   *times = *values = NULL;
   *count = 0;
-  TRY(input_open(path, &f));
+  TRY(hcl_input_open(path, &f));
   for (;;) {
     double pair[2];
     bool number = true;
-    TRY(input_read_line(f, path, &line, &more));
+    TRY(hcl_input_read_line(f, path, &line, &more));
     if (!more) {
       break;
     }
@@ -1137,14 +1137,14 @@ cleanup:
   if (f) {
     fclose(f);
   }
-  input_line_free(&line);
+  hcl_input_line_free(&line);
   free(t);
   free(v);
   return status;
 }
 
-HclStatus input_read_series(const char *path, double start, const char *unit, double **times, double **values,
-                            int *count) {
+HclStatus hcl_input_read_series(const char *path, double start, const char *unit, double **times, double **values,
+                                int *count) {
   HclStatus status = HCL_OK;
   *times = *values = NULL;
   *count = 0;
@@ -1162,7 +1162,7 @@ cleanup:
   return status;
 }
 
-double input_series_at(const double *times, const double *values, int count, double t) {
+double hcl_input_series_at(const double *times, const double *values, int count, double t) {
   if (t <= times[0]) {
     return values[0];
   }
@@ -1224,7 +1224,7 @@ static bool parse_utc_offset(const char *rest, double *offset) {
   return true;
 }
 
-bool input_parse_date(const char *text, double *seconds) {
+bool hcl_input_parse_date(const char *text, double *seconds) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, consumed = 0;
   double second = 0, offset = 0;
   if (sscanf(text, "%4d-%2d-%2d%n", &year, &month, &day, &consumed) != 3) {

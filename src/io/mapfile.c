@@ -34,11 +34,11 @@ struct MapFile {
 };
 
 #ifdef HYDROCL_HAVE_NETCDF
-/* The writers' part of map_create: the file, its dimensions, variables and attributes. */
+/* The writers' part of hcl_map_create: the file, its dimensions, variables and attributes. */
 static HclStatus define_file(MapFile *m, const OutputVariable *vars, int nvars) {
   HclStatus status = HCL_OK;
   const OutputSpec *spec = &m->spec;
-  const DecompSpec *g = decomp_spec(m->decomp);
+  const DecompSpec *g = hcl_decomp_spec(m->decomp);
   int dim_t;
   NcGrid grid;
   TRY(nc_output_create(spec, &m->ncid));
@@ -70,9 +70,9 @@ cleanup:
   return status;
 }
 
-/* The writers' part of map_create for a continued run: the existing file when there is one, else a new one. */
+/* The writers' part of hcl_map_create for a continued run: the existing file when there is one, else a new one. */
 static HclStatus open_file(MapFile *m, const OutputVariable *vars, int nvars) {
-  const DecompSpec *g = decomp_spec(m->decomp);
+  const DecompSpec *g = hcl_decomp_spec(m->decomp);
   const char *dims[2];
   size_t lengths[] = {(size_t)g->ny, (size_t)g->nx};
   nc_output_grid_dims(&m->spec, dims);
@@ -87,7 +87,7 @@ static HclStatus agree_on_spec(MapFile *m, const OutputSpec *spec) {
   HclStatus status = HCL_OK;
   const char *mine[TEXTS] = {spec->path, spec->title, spec->source, spec->history, spec->case_yaml, spec->time_units};
   for (int t = 0; t < TEXTS; t++) {
-    TRY(par_broadcast_text(mine[t], &m->texts[t]));
+    TRY(hcl_par_broadcast_text(mine[t], &m->texts[t]));
   }
   m->spec = *spec;
   m->spec.path = m->path = m->texts[0];
@@ -96,14 +96,14 @@ static HclStatus agree_on_spec(MapFile *m, const OutputSpec *spec) {
   m->spec.history = m->texts[3];
   m->spec.case_yaml = m->texts[4];
   m->spec.time_units = m->texts[5];
-  m->collective = spec->parallel_write && nc_output_can_write_collectively() && par_size() > 1;
-  m->spec.collective = m->collective ? decomp_comm(m->decomp) : NULL;
-  m->writer = m->collective || par_rank() == 0;
+  m->collective = spec->parallel_write && nc_output_can_write_collectively() && hcl_par_size() > 1;
+  m->spec.collective = m->collective ? hcl_decomp_comm(m->decomp) : NULL;
+  m->writer = m->collective || hcl_par_rank() == 0;
 cleanup:
   return status;
 }
 
-/* Every rank's copy of what map_write needs; allocation can fail on some ranks only. */
+/* Every rank's copy of what hcl_map_write needs; allocation can fail on some ranks only. */
 static HclStatus create_local(MapFile *m, const OutputVariable *vars, int nvars) {
   HclStatus status = HCL_OK;
   m->ncid = -1;
@@ -121,8 +121,8 @@ cleanup:
  * block in a collective file, none elsewhere) and their copy in the storage type (nc_output_put). */
 static HclStatus allocate_frame(const MapFile *m, double **values, float **narrow, size_t *n) {
   HclStatus status = HCL_OK;
-  const DecompSpec *g = decomp_spec(m->decomp);
-  const DecompLocal *l = decomp_local(m->decomp);
+  const DecompSpec *g = hcl_decomp_spec(m->decomp);
+  const DecompLocal *l = hcl_decomp_local(m->decomp);
   *n = m->collective ? (size_t)l->nx * l->ny : (size_t)g->nx * g->ny;
   if (!m->writer) {
     goto cleanup;
@@ -136,16 +136,16 @@ cleanup:
 /* Field f's values that this rank writes: its block (collective) or, gathered, the whole grid on rank 0. */
 static HclStatus values_to_write(const MapFile *m, Field *f, double *values) {
   HclStatus status = HCL_OK;
-  ASSERT(field_nz(f) == 1);
-  TRY(m->collective ? field_read_owned(f, values) : field_gather(f, values));
+  ASSERT(hcl_field_nz(f) == 1);
+  TRY(m->collective ? hcl_field_read_owned(f, values) : hcl_field_gather(f, values));
 cleanup:
   return status;
 }
 
 /* Every rank's verdict on a write: a file that any writer failed on (a full disk) is left as its last sync left it,
- * by every rank (map_close). */
+ * by every rank (hcl_map_close). */
 static HclStatus conclude(MapFile *m, HclStatus local) {
-  HclStatus all = par_agree(local);
+  HclStatus all = hcl_par_agree(local);
   m->failed = m->failed || all != HCL_OK;
   return all;
 }
@@ -154,7 +154,7 @@ static HclStatus conclude(MapFile *m, HclStatus local) {
  * write fails it on some ranks only, and HDF5 then leaves the others waiting in MPI-IO; checked before each frame, a
  * disk filling up stops the run between frames instead (issue 26, 8). */
 static double frame_bytes(const MapFile *m) {
-  const DecompSpec *g = decomp_spec(m->decomp);
+  const DecompSpec *g = hcl_decomp_spec(m->decomp);
   double per_point = 0;
   for (int i = 0; i < m->nvars; i++) {
     per_point += m->types[i] == NC_BYTE ? 1 : m->types[i] == NC_DOUBLE ? 8 : 4;
@@ -164,13 +164,13 @@ static double frame_bytes(const MapFile *m) {
 
 /* How the steps of a write are agreed: over the ranks of a collective file, not at all when rank 0 writes alone. */
 static NcAgree agreement(const MapFile *m) {
-  return m->collective ? par_agree : NULL;
+  return m->collective ? hcl_par_agree : NULL;
 }
 
 /* Where this rank's values go: the frame, then the start and count of its block or of the whole grid. */
 static void block_of(const MapFile *m, size_t start[3], size_t count[3]) {
-  const DecompSpec *g = decomp_spec(m->decomp);
-  const DecompLocal *l = decomp_local(m->decomp);
+  const DecompSpec *g = hcl_decomp_spec(m->decomp);
+  const DecompLocal *l = hcl_decomp_local(m->decomp);
   start[0] = (size_t)m->frames;
   count[0] = 1;
   start[1] = m->collective ? (size_t)l->y0 : 0;
@@ -180,8 +180,8 @@ static void block_of(const MapFile *m, size_t start[3], size_t count[3]) {
 }
 #endif
 
-HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars,
-                     MapFile **out) {
+HclStatus hcl_map_create(const Decomp *decomp, const OutputSpec *spec, const OutputVariable *vars, int nvars,
+                         MapFile **out) {
   HclStatus status = HCL_OK;
   MapFile *m = NULL;
   *out = NULL;
@@ -195,12 +195,12 @@ HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputV
        spec->path);
 #else
   m = calloc(1, sizeof *m);
-  TRY(par_agree(m ? HCL_OK : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot hold the map file's state")));
+  TRY(hcl_par_agree(m ? HCL_OK : hcl_status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot hold the map file's state")));
   m->decomp = decomp;
   TRY(agree_on_spec(m, spec));
   HclStatus local = create_local(m, vars, nvars);
   if (m->collective) { /* every rank takes part in every call on the file from here on */
-    TRY(par_agree(local));
+    TRY(hcl_par_agree(local));
   }
   if (local == HCL_OK && m->writer) {
     local = open_file(m, vars, nvars);
@@ -208,22 +208,22 @@ HclStatus map_create(const Decomp *decomp, const OutputSpec *spec, const OutputV
   if (local == HCL_OK && m->writer) {
     local = nc_take_identity(m->path, &m->identity);
   }
-  TRY(par_agree(local));
-  TRY(par_broadcast_int(&m->frames));
-  log_verbose("%s: %s", m->path,
-              m->collective ? "every rank writes its own block (parallel netCDF)" : "rank 0 gathers and writes");
+  TRY(hcl_par_agree(local));
+  TRY(hcl_par_broadcast_int(&m->frames));
+  hcl_log_verbose("%s: %s", m->path,
+                  m->collective ? "every rank writes its own block (parallel netCDF)" : "rank 0 gathers and writes");
   *out = m;
   m = NULL;
 #endif
 cleanup:
-  if (m && m->created && par_rank() == 0) {
+  if (m && m->created && hcl_par_rank() == 0) {
     unlink(m->path); /* the file made here, closed below: a partial one would block the next run */
   }
-  map_close(&m);
+  hcl_map_close(&m);
   return status;
 }
 
-HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, double scale) {
+HclStatus hcl_map_write_static(MapFile *m, const OutputVariable *var, Field *f, double scale) {
   HclStatus status = HCL_OK;
   HclStatus local = HCL_OK;
   double *values = NULL;
@@ -232,7 +232,7 @@ HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, doub
   const char *dims[2];
   size_t n = 0, start[3], count[3];
   nc_output_grid_dims(&m->spec, dims);
-  TRY(par_agree(allocate_frame(m, &values, &narrow, &n)));
+  TRY(hcl_par_agree(allocate_frame(m, &values, &narrow, &n)));
   TRY(values_to_write(m, f, values));
   block_of(m, start, count);
   NcPart part = {start + 1, count + 1, agreement(m)};
@@ -249,7 +249,7 @@ HclStatus map_write_static(MapFile *m, const OutputVariable *var, Field *f, doub
   (void)f;
   (void)scale;
   (void)local;
-  FAIL(HCL_EINTERNAL, "map_write_static without netCDF");
+  FAIL(HCL_EINTERNAL, "hcl_map_write_static without netCDF");
 #endif
 cleanup:
   free(values);
@@ -257,18 +257,18 @@ cleanup:
   return status;
 }
 
-HclStatus map_write(MapFile *m, double time, Field *const *fields) {
+HclStatus hcl_map_write(MapFile *m, double time, Field *const *fields) {
   HclStatus status = HCL_OK;
   HclStatus local = HCL_OK;
   double *values = NULL;
   float *narrow = NULL;
 #ifdef HYDROCL_HAVE_NETCDF
   size_t n = 0, start[3], count[3];
-  TRY(par_agree(allocate_frame(m, &values, &narrow, &n)));
+  TRY(hcl_par_agree(allocate_frame(m, &values, &narrow, &n)));
   if (m->writer) {
     local = nc_check_identity(m->path, &m->identity);
   }
-  if (m->collective && par_rank() == 0 && local == HCL_OK) {
+  if (m->collective && hcl_par_rank() == 0 && local == HCL_OK) {
     local = nc_check_room(m->path, frame_bytes(m));
   }
   if (m->collective) { /* a rank that stopped would leave the others waiting in a collective write */
@@ -294,7 +294,7 @@ HclStatus map_write(MapFile *m, double time, Field *const *fields) {
   (void)time;
   (void)fields;
   (void)local;
-  FAIL(HCL_EINTERNAL, "map_write without netCDF");
+  FAIL(HCL_EINTERNAL, "hcl_map_write without netCDF");
 #endif
 cleanup:
   free(values);
@@ -302,14 +302,15 @@ cleanup:
   return status;
 }
 
-HclStatus map_sync(MapFile *m) {
+HclStatus hcl_map_sync(MapFile *m) {
 #ifdef HYDROCL_HAVE_NETCDF
   HclStatus local = HCL_OK;
   if (m->writer && !m->failed) { /* collective in a collective file */
     errno = 0;
     int err = nc_sync(m->ncid);
     if (err != NC_NOERR) {
-      local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot flush '%s': %s", m->path, nc_reason(err, errno, m->path));
+      local =
+          hcl_status_set(HCL_EIO, __FILE__, __LINE__, "cannot flush '%s': %s", m->path, nc_reason(err, errno, m->path));
     }
   }
   return conclude(m, local);
@@ -319,15 +320,15 @@ HclStatus map_sync(MapFile *m) {
 #endif
 }
 
-int map_frames(const MapFile *m) {
+int hcl_map_frames(const MapFile *m) {
   return m->frames;
 }
 
-bool map_collective(const MapFile *m) {
+bool hcl_map_collective(const MapFile *m) {
   return m->collective;
 }
 
-bool map_can_write_collectively(void) {
+bool hcl_map_can_write_collectively(void) {
 #ifdef HYDROCL_HAVE_NETCDF
   return nc_output_can_write_collectively();
 #else
@@ -335,14 +336,14 @@ bool map_can_write_collectively(void) {
 #endif
 }
 
-void map_close(MapFile **m) {
+void hcl_map_close(MapFile **m) {
   if (!m || !*m) {
     return;
   }
 #ifdef HYDROCL_HAVE_NETCDF
   /* After a failed write HDF5 cannot close the file, and netCDF-C 4.9's nc_abort then crashes listing its open
    * objects: the file stays as its last sync left it (every finished frame), the descriptor goes at exit, and
-   * HDF5's own clean-up at exit is off (output_library_init). A collective file is closed by every rank. */
+   * HDF5's own clean-up at exit is off (hcl_output_library_init). A collective file is closed by every rank. */
   if ((*m)->ncid >= 0 && !(*m)->failed) {
     nc_close((*m)->ncid);
   }

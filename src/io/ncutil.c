@@ -74,7 +74,7 @@ bool nc_output_can_write_collectively(void) {
 static int create_file(const char *path, int mode, const ParComm *comm, int *ncid) {
 #ifdef HYDROCL_HAVE_NETCDF_PARALLEL
   if (comm) {
-    return nc_create_par(path, mode, par_comm_mpi(comm), MPI_INFO_NULL, ncid);
+    return nc_create_par(path, mode, hcl_par_comm_mpi(comm), MPI_INFO_NULL, ncid);
   }
 #endif
   return comm ? NC_ENOPAR : nc_create(path, mode, ncid);
@@ -84,7 +84,7 @@ static int create_file(const char *path, int mode, const ParComm *comm, int *nci
 static int open_file(const char *path, int mode, const ParComm *comm, int *ncid) {
 #ifdef HYDROCL_HAVE_NETCDF_PARALLEL
   if (comm) {
-    return nc_open_par(path, mode, par_comm_mpi(comm), MPI_INFO_NULL, ncid);
+    return nc_open_par(path, mode, hcl_par_comm_mpi(comm), MPI_INFO_NULL, ncid);
   }
 #endif
   return comm ? NC_ENOPAR : nc_open(path, mode, ncid);
@@ -343,7 +343,7 @@ cleanup:
     errno = 0;
     err = nc_close(out);
     if (status == HCL_OK && err != NC_NOERR) {
-      status = status_set(HCL_EIO, __FILE__, __LINE__, "cannot finish '%s': %s", copy, nc_reason(err, errno, copy));
+      status = hcl_status_set(HCL_EIO, __FILE__, __LINE__, "cannot finish '%s': %s", copy, nc_reason(err, errno, copy));
     }
   }
   return status;
@@ -370,13 +370,13 @@ HclStatus nc_output_trim(const char *path, double t, int *dropped) {
   if ((size_t)frames == count) {
     goto cleanup;
   }
-  checkpoint_temporary(path, copy, sizeof copy);
+  hcl_checkpoint_temporary(path, copy, sizeof copy);
   unlink(copy); /* one a killed run left, or a link: never written through */
   status = copy_frames(ncid, path, copy, (size_t)frames);
   nc_close(ncid);
   ncid = -1;
   if (status == HCL_OK && rename(copy, path) != 0) {
-    status = status_set(HCL_EIO, __FILE__, __LINE__, "cannot rename '%s' to '%s': %s", copy, path, strerror(errno));
+    status = hcl_status_set(HCL_EIO, __FILE__, __LINE__, "cannot rename '%s' to '%s': %s", copy, path, strerror(errno));
   }
   if (status != HCL_OK) {
     unlink(copy);

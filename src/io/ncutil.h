@@ -43,7 +43,7 @@ HclStatus nc_output_reopen(const OutputSpec *spec, const char *const *dim_names,
 /* Rank 0, before a continued run reopens path: a file holding frames after t (of a run that went on past the
  * restart continued from and was abandoned: a continued run writing frames at other times would leave them behind)
  * or frames a full disk cut short (time missing, or the fill value) is rewritten with its frames up to t only and
- * every other variable whole, under a temporary name (checkpoint_temporary) renamed over it. *dropped: how many
+ * every other variable whole, under a temporary name (hcl_checkpoint_temporary) renamed over it. *dropped: how many
  * frames went (0: the file was left alone). A file without time is left to nc_output_reopen's checks; one that does
  * not open is HCL_EDATA saying what to do. */
 HclStatus nc_output_trim(const char *path, double t, int *dropped);
@@ -64,7 +64,7 @@ HclStatus nc_check_identity(const char *path, const NcIdentity *id);
 HclStatus nc_check_room(const char *path, double bytes);
 
 /* In a collective file every rank must learn of a step that failed on any (a full disk) before the next collective
- * call, or the others would wait in it for the rank that stopped: agree (par_agree) is called on each step's status
+ * call, or the others would wait in it for the rank that stopped: agree (hcl_par_agree) is called on each step's status
  * where it is not NULL. */
 typedef HclStatus (*NcAgree)(HclStatus local);
 

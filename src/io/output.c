@@ -15,16 +15,16 @@
 #include <hdf5.h>
 #endif
 
-void output_library_init(void) {
+void hcl_output_library_init(void) {
 #ifdef HYDROCL_HAVE_HDF5
   H5dont_atexit();
   /* HDF5 built for MPI, started after MPI_Init, hangs its clean-up on MPI_Finalize instead (an attribute of
-   * MPI_COMM_SELF), where it crashes alike: started here, before par_init, it has none. */
+   * MPI_COMM_SELF), where it crashes alike: started here, before hcl_par_init, it has none. */
   H5open();
 #endif
 }
 
-bool output_continues_collectively(const char *path, const char *variable) {
+bool hcl_output_continues_collectively(const char *path, const char *variable) {
   bool early = true;
 #ifdef HYDROCL_HAVE_HDF5
   hid_t file = H5I_INVALID_HID, data = H5I_INVALID_HID, plist = H5I_INVALID_HID;
@@ -54,10 +54,10 @@ bool output_continues_collectively(const char *path, const char *variable) {
   return early;
 }
 
-HclStatus output_make_folders(const char *path) {
+HclStatus hcl_output_make_folders(const char *path) {
   HclStatus local = HCL_OK;
   char partial[1024];
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     size_t n = strlen(path);
     for (size_t i = 1; i <= n && local == HCL_OK; i++) {
       if (path[i] != '/' && path[i] != '\0') {
@@ -66,15 +66,15 @@ HclStatus output_make_folders(const char *path) {
       snprintf(partial, sizeof partial, "%.*s", (int)i, path);
       struct stat info;
       if (mkdir(partial, 0777) != 0 && (errno != EEXIST || stat(partial, &info) != 0 || !S_ISDIR(info.st_mode))) {
-        local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot create output folder '%s': %s", partial,
-                           errno == EEXIST ? "a file of that name is in the way" : strerror(errno));
+        local = hcl_status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot create output folder '%s': %s", partial,
+                               errno == EEXIST ? "a file of that name is in the way" : strerror(errno));
       }
     }
   }
-  return par_agree(local);
+  return hcl_par_agree(local);
 }
 
-HclStatus output_trim(const char *path, double t, int *dropped) {
+HclStatus hcl_output_trim(const char *path, double t, int *dropped) {
 #ifdef HYDROCL_HAVE_NETCDF
   return nc_output_trim(path, t, dropped);
 #else

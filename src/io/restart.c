@@ -102,14 +102,14 @@ cleanup:
 static HclStatus define_field(int ncid, const char *path, Field *f, const OutputVariable *what, const int yx[2],
                               int *var) {
   HclStatus status = HCL_OK;
-  const DecompSpec *g = decomp_spec(field_decomp(f));
+  const DecompSpec *g = hcl_decomp_spec(hcl_field_decomp(f));
   OutputSpec storage = {.path = path, .double_precision = true};
   int dims[3], ndims = 0;
-  ASSERT(strcmp(what->name, field_name(f)) == 0);
-  if (field_nz(f) > 1) {
+  ASSERT(strcmp(what->name, hcl_field_name(f)) == 0);
+  if (hcl_field_nz(f) > 1) {
     char name[96];
-    snprintf(name, sizeof name, "nz_%s", field_name(f));
-    TRY_NC(nc_def_dim(ncid, name, (size_t)field_nz(f), &dims[ndims++]), path);
+    snprintf(name, sizeof name, "nz_%s", hcl_field_name(f));
+    TRY_NC(nc_def_dim(ncid, name, (size_t)hcl_field_nz(f), &dims[ndims++]), path);
   }
   dims[ndims++] = yx[0];
   dims[ndims++] = yx[1];
@@ -160,16 +160,16 @@ static HclStatus checksum_bed(const RestartSpec *spec, char text[17]) {
   if (!spec->bed) {
     goto cleanup;
   }
-  const DecompSpec *g = decomp_spec(field_decomp(spec->bed));
+  const DecompSpec *g = hcl_decomp_spec(hcl_field_decomp(spec->bed));
   size_t n = (size_t)g->nx * g->ny;
   HclStatus local = HCL_OK;
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     bed = malloc(n * sizeof *bed);
-    local = bed ? HCL_OK : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot hold the bed to check the restart");
+    local = bed ? HCL_OK : hcl_status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot hold the bed to check the restart");
   }
-  TRY(par_agree(local));
-  TRY(field_gather(spec->bed, bed));
-  if (par_rank() == 0) {
+  TRY(hcl_par_agree(local));
+  TRY(hcl_field_gather(spec->bed, bed));
+  if (hcl_par_rank() == 0) {
     bed_checksum(bed, n, text);
   }
 cleanup:
@@ -215,7 +215,7 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, const cha
                       .map = spec->map,
                       .points = spec->points,
                       .crs = spec->crs};
-  const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
+  const DecompSpec *g = hcl_decomp_spec(hcl_field_decomp(fields[0]));
   int *vars = NULL;
   float *scratch = NULL;
   size_t largest = 0;
@@ -229,7 +229,7 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, const cha
   }
   for (int i = 0; i < nfields; i++) {
     TRY(define_field(ncid, path, fields[i], &spec->fields[i], grid.dims, &vars[i]));
-    size_t n = (size_t)field_nz(fields[i]) * g->ny * g->nx;
+    size_t n = (size_t)hcl_field_nz(fields[i]) * g->ny * g->nx;
     largest = n > largest ? n : largest;
   }
   for (int i = 0; i < nscalars; i++) {
@@ -247,8 +247,8 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, const cha
   TRY(nc_output_write_grid(ncid, &where, g->ny, g->nx, &grid));
   TRY_ALLOC(scratch, largest);
   for (int i = 0; i < nfields; i++) {
-    size_t start[3] = {0}, count[3] = {(size_t)field_nz(fields[i]), (size_t)g->ny, (size_t)g->nx};
-    bool planes = field_nz(fields[i]) > 1;
+    size_t start[3] = {0}, count[3] = {(size_t)hcl_field_nz(fields[i]), (size_t)g->ny, (size_t)g->nx};
+    bool planes = hcl_field_nz(fields[i]) > 1;
     nc_type type = nc_output_type(&spec->fields[i], true);
     TRY(nc_output_put(ncid, vars[i], path, type, start, planes ? count : count + 1, globals[i],
                       count[0] * count[1] * count[2], scratch));
@@ -262,8 +262,8 @@ cleanup:
     errno = 0;
     int closed = nc_close(ncid);
     if (status == HCL_OK && closed != NC_NOERR) {
-      status = status_set(HCL_EIO, __FILE__, __LINE__, "cannot finish restart '%s': %s", path,
-                          nc_reason(closed, errno, path));
+      status = hcl_status_set(HCL_EIO, __FILE__, __LINE__, "cannot finish restart '%s': %s", path,
+                              nc_reason(closed, errno, path));
     }
   }
   free(vars);
@@ -300,7 +300,7 @@ static HclStatus write_and_rotate(const RestartSpec *spec, const char *checksum,
     status = flush_to_disk(temporary);
   }
   for (int i = 0; status == HCL_OK && i < spec->ncheckpoints; i++) {
-    status = checkpoint_take(spec->checkpoints[i], step);
+    status = hcl_checkpoint_take(spec->checkpoints[i], step);
   }
   if (status != HCL_OK) {
     unlink(temporary);
@@ -309,7 +309,7 @@ static HclStatus write_and_rotate(const RestartSpec *spec, const char *checksum,
   REQUIRE(rename(temporary, path) == 0, HCL_EIO, "cannot rename '%s' to '%s': %s", temporary, path, strerror(errno));
   TRY(flush_to_disk(spec->folder)); /* EINVAL: a file system that cannot flush a folder has nothing to flush */
   for (int i = 0; i < spec->ncheckpoints; i++) {
-    TRY(checkpoint_discard(spec->checkpoints[i], step));
+    TRY(hcl_checkpoint_discard(spec->checkpoints[i], step));
   }
   TRY(list_restarts(spec->folder, spec->prefix, &restarts, &count));
   for (int i = 0, kept = 0; i < count; i++) {
@@ -329,18 +329,18 @@ cleanup:
 /* One global array per field on rank 0; NULL rows elsewhere. */
 static HclStatus allocate_globals(Field *const *fields, int nfields, double ***globals) {
   HclStatus status = HCL_OK;
-  const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
+  const DecompSpec *g = hcl_decomp_spec(hcl_field_decomp(fields[0]));
   TRY_ALLOC(*globals, nfields);
-  for (int i = 0; i < nfields && par_rank() == 0; i++) {
-    TRY_ALLOC((*globals)[i], (size_t)field_nz(fields[i]) * g->ny * g->nx);
+  for (int i = 0; i < nfields && hcl_par_rank() == 0; i++) {
+    TRY_ALLOC((*globals)[i], (size_t)hcl_field_nz(fields[i]) * g->ny * g->nx);
   }
 cleanup:
   return status;
 }
 #endif
 
-HclStatus restart_write(const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
-                        const RestartScalar *scalars, int nscalars, char *path_out, size_t path_size) {
+HclStatus hcl_restart_write(const RestartSpec *spec, int64_t step, Field *const *fields, int nfields,
+                            const RestartScalar *scalars, int nscalars, char *path_out, size_t path_size) {
   HclStatus status = HCL_OK;
   double **globals = NULL;
   char path[4200];
@@ -358,19 +358,19 @@ HclStatus restart_write(const RestartSpec *spec, int64_t step, Field *const *fie
        path);
 #else
   HclStatus local = HCL_OK;
-  bool root = par_rank() == 0;
+  bool root = hcl_par_rank() == 0;
   char checksum[17];
   ASSERT(nfields > 0 && spec->keep >= 1);
   TRY(checksum_bed(spec, checksum));
   /* Rank 0 may fail to allocate the global arrays: agree before the gathers. */
-  TRY(par_agree(allocate_globals(fields, nfields, &globals)));
+  TRY(hcl_par_agree(allocate_globals(fields, nfields, &globals)));
   for (int i = 0; i < nfields; i++) {
-    TRY(field_gather(fields[i], globals[i]));
+    TRY(hcl_field_gather(fields[i], globals[i]));
   }
   if (root) {
     local = write_and_rotate(spec, checksum, step, fields, nfields, globals, scalars, nscalars, path);
   }
-  TRY(par_agree(local));
+  TRY(hcl_par_agree(local));
   if (path_out) {
     snprintf(path_out, path_size, "%s", path);
   }
@@ -383,7 +383,7 @@ cleanup:
   return status;
 }
 
-HclStatus restart_latest(const char *folder, const char *prefix, char *path, size_t path_size) {
+HclStatus hcl_restart_latest(const char *folder, const char *prefix, char *path, size_t path_size) {
   HclStatus status = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
   RestartEntry *restarts = NULL;
@@ -404,7 +404,7 @@ cleanup:
 }
 
 #ifdef HYDROCL_HAVE_NETCDF
-/* Rank 0's part of restart_discard_after. */
+/* Rank 0's part of hcl_restart_discard_after. */
 static HclStatus discard_after(const char *folder, const char *prefix, int64_t step) {
   HclStatus status = HCL_OK;
   RestartEntry *restarts = NULL;
@@ -421,10 +421,10 @@ cleanup:
 }
 #endif
 
-HclStatus restart_discard_after(const char *folder, const char *prefix, int64_t step) {
+HclStatus hcl_restart_discard_after(const char *folder, const char *prefix, int64_t step) {
   HclStatus local = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     local = discard_after(folder, prefix, step);
   }
 #else
@@ -432,10 +432,10 @@ HclStatus restart_discard_after(const char *folder, const char *prefix, int64_t 
   (void)prefix;
   (void)step;
 #endif
-  return par_agree(local);
+  return hcl_par_agree(local);
 }
 
-HclStatus restart_count(const char *folder, const char *prefix, int *count) {
+HclStatus hcl_restart_count(const char *folder, const char *prefix, int *count) {
   HclStatus status = HCL_OK;
   *count = 0;
 #ifdef HYDROCL_HAVE_NETCDF
@@ -462,7 +462,7 @@ static HclStatus read_file(const char *path, Field *const *fields, int nfields, 
   int err = nc_open(path, NC_NOWRITE, &ncid);
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open restart '%s': %s", path,
           nc_strerror(err));
-  const DecompSpec *g = decomp_spec(field_decomp(fields[0]));
+  const DecompSpec *g = hcl_decomp_spec(hcl_field_decomp(fields[0]));
   const char *axes[2] = {"y", "x"}, *curvilinear_axes[2] = {"gamma", "xi"}; /* nc_output_define_grid */
   int want[2] = {g->ny, g->nx};
   for (int a = 0; a < 2; a++) {
@@ -474,19 +474,20 @@ static HclStatus read_file(const char *path, Field *const *fields, int nfields, 
   }
   for (int i = 0; i < nfields; i++) {
     Field *f = fields[i];
-    const DecompLocal *l = decomp_local(field_decomp(f));
+    const DecompLocal *l = hcl_decomp_local(hcl_field_decomp(f));
     int ndims = 0, dims[NC_MAX_VAR_DIMS];
-    REQUIRE(nc_inq_varid(ncid, field_name(f), &var) == NC_NOERR && nc_inq_varndims(ncid, var, &ndims) == NC_NOERR &&
-                ndims == (field_nz(f) > 1 ? 3 : 2),
-            HCL_EDATA, "restart '%s' has no field '%s' of %d planes", path, field_name(f), field_nz(f));
+    REQUIRE(nc_inq_varid(ncid, hcl_field_name(f), &var) == NC_NOERR && nc_inq_varndims(ncid, var, &ndims) == NC_NOERR &&
+                ndims == (hcl_field_nz(f) > 1 ? 3 : 2),
+            HCL_EDATA, "restart '%s' has no field '%s' of %d planes", path, hcl_field_name(f), hcl_field_nz(f));
     length = 1;
     REQUIRE(ndims == 2 || (nc_inq_vardimid(ncid, var, dims) == NC_NOERR &&
-                           nc_inq_dimlen(ncid, dims[0], &length) == NC_NOERR && length == (size_t)field_nz(f)),
+                           nc_inq_dimlen(ncid, dims[0], &length) == NC_NOERR && length == (size_t)hcl_field_nz(f)),
             HCL_EDATA,
             "restart '%s' has %zu planes (nz_%s) of field '%s', the case has %d; restart from a run of the "
             "same vertical resolution",
-            path, length, field_name(f), field_name(f), field_nz(f));
-    size_t start[3] = {0, (size_t)l->y0, (size_t)l->x0}, count[3] = {(size_t)field_nz(f), (size_t)l->ny, (size_t)l->nx};
+            path, length, hcl_field_name(f), hcl_field_name(f), hcl_field_nz(f));
+    size_t start[3] = {0, (size_t)l->y0, (size_t)l->x0},
+           count[3] = {(size_t)hcl_field_nz(f), (size_t)l->ny, (size_t)l->nx};
     free(block);
     block = NULL;
     TRY_ALLOC(block, count[0] * count[1] * count[2]);
@@ -495,10 +496,10 @@ static HclStatus read_file(const char *path, Field *const *fields, int nfields, 
       REQUIRE(isfinite(block[p]), HCL_EDATA,
               "restart '%s': field '%s' holds %g (plane %zu, y %zu, x %zu); a state to "
               "continue from is finite",
-              path, field_name(f), block[p], p / (count[1] * count[2]), (size_t)l->y0 + p / count[2] % count[1],
+              path, hcl_field_name(f), block[p], p / (count[1] * count[2]), (size_t)l->y0 + p / count[2] % count[1],
               (size_t)l->x0 + p % count[2]);
     }
-    TRY(field_write_owned(f, block));
+    TRY(hcl_field_write_owned(f, block));
   }
   for (int i = 0; i < nscalars; i++) {
     int ndims = -1;
@@ -601,7 +602,7 @@ cleanup:
   return status;
 }
 
-/* Rank 0's part of restart_check_case: what differs, in differences; *other_model when the model does. */
+/* Rank 0's part of hcl_restart_check_case: what differs, in differences; *other_model when the model does. */
 static HclStatus compare_case(const char *path, const RestartSpec *spec, const char *checksum, int nx, int ny,
                               char *differences, size_t size, bool *other_model) {
   HclStatus status = HCL_OK;
@@ -635,29 +636,29 @@ cleanup:
 }
 #endif
 
-HclStatus restart_check_case(const char *path, const RestartSpec *spec, const DecompSpec *grid, bool force) {
+HclStatus hcl_restart_check_case(const char *path, const RestartSpec *spec, const DecompSpec *grid, bool force) {
   HclStatus status = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
   char checksum[17], differences[2048] = "";
   bool other_model = false;
   HclStatus local = HCL_OK;
   TRY(checksum_bed(spec, checksum));
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     local = compare_case(path, spec, checksum, grid->nx, grid->ny, differences, sizeof differences, &other_model);
     if (local == HCL_OK && differences[0] && (!force || other_model)) {
-      local =
-          status_set(HCL_EDATA, __FILE__, __LINE__,
-                     "restart '%s' is of another case: %s. Continue from a restart of this case%s", path, differences,
-                     other_model ? ""
-                                 : ", or pass --force to start this case from that restart's state (its fields, "
-                                   "time and step, on this case's grid, bed, model and precision)");
+      local = hcl_status_set(
+          HCL_EDATA, __FILE__, __LINE__, "restart '%s' is of another case: %s. Continue from a restart of this case%s",
+          path, differences,
+          other_model ? ""
+                      : ", or pass --force to start this case from that restart's state (its fields, "
+                        "time and step, on this case's grid, bed, model and precision)");
     } else if (local == HCL_OK && differences[0]) {
-      log_warn("restart '%s' is of another case: %s. Continuing anyway (--force): this run keeps that restart's "
-               "fields, time and step, and takes them on this case's grid, bed, model and precision",
-               path, differences);
+      hcl_log_warn("restart '%s' is of another case: %s. Continuing anyway (--force): this run keeps that restart's "
+                   "fields, time and step, and takes them on this case's grid, bed, model and precision",
+                   path, differences);
     }
   }
-  TRY(par_agree(local));
+  TRY(hcl_par_agree(local));
 #else
   (void)spec;
   (void)grid;
@@ -668,12 +669,12 @@ cleanup:
   return status;
 }
 
-HclStatus restart_holds(const char *path, const char *const *names, int count, bool *holds) {
+HclStatus hcl_restart_holds(const char *path, const char *const *names, int count, bool *holds) {
   HclStatus status = HCL_OK;
   int all = 0;
 #ifdef HYDROCL_HAVE_NETCDF
   int ncid = -1, var;
-  if (par_rank() == 0 && nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
+  if (hcl_par_rank() == 0 && nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
     all = 1;
     for (int i = 0; i < count && all; i++) {
       all = nc_inq_varid(ncid, names[i], &var) == NC_NOERR;
@@ -685,16 +686,16 @@ HclStatus restart_holds(const char *path, const char *const *names, int count, b
   (void)names;
   (void)count;
 #endif
-  TRY(par_broadcast_int(&all));
+  TRY(hcl_par_broadcast_int(&all));
 cleanup:
   *holds = all != 0;
   return status;
 }
 
-HclStatus restart_read(const char *path, Field *const *fields, int nfields, RestartScalar *scalars, int nscalars) {
+HclStatus hcl_restart_read(const char *path, Field *const *fields, int nfields, RestartScalar *scalars, int nscalars) {
   HclStatus status = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
-  TRY(par_agree(read_file(path, fields, nfields, scalars, nscalars)));
+  TRY(hcl_par_agree(read_file(path, fields, nfields, scalars, nscalars)));
 #else
   (void)fields;
   (void)nfields;

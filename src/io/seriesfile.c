@@ -182,7 +182,7 @@ cleanup:
   return status;
 }
 
-/* Rank 0's part of series_create: a new file, or the existing one of a continued run; then the station constants. */
+/* Rank 0's part of hcl_series_create: a new file, or the existing one of a continued run; then the station constants. */
 static HclStatus open_file(SeriesFile *s, const OutputSpec *spec, const SeriesLayout *layout) {
   HclStatus status = HCL_OK;
   static const char *const dims[] = {"station", "node"};
@@ -251,12 +251,12 @@ static HclStatus create_local(const OutputSpec *spec, const SeriesLayout *layout
   *out = s;
   s = NULL;
 cleanup:
-  series_close(&s);
+  hcl_series_close(&s);
   return status;
 }
 #endif
 
-HclStatus series_create(const OutputSpec *spec, const SeriesLayout *layout, SeriesFile **out) {
+HclStatus hcl_series_create(const OutputSpec *spec, const SeriesLayout *layout, SeriesFile **out) {
   HclStatus status = HCL_OK;
   SeriesFile *s = NULL;
   *out = NULL;
@@ -268,14 +268,14 @@ HclStatus series_create(const OutputSpec *spec, const SeriesLayout *layout, Seri
        spec->path);
 #else
   HclStatus local = create_local(spec, layout, &s);
-  if (local == HCL_OK && par_rank() == 0) {
+  if (local == HCL_OK && hcl_par_rank() == 0) {
     local = open_file(s, spec, layout);
   }
-  if (local == HCL_OK && par_rank() == 0) {
+  if (local == HCL_OK && hcl_par_rank() == 0) {
     local = nc_take_identity(s->path, &s->identity);
   }
-  TRY(par_agree(local));
-  TRY(par_broadcast_int(&s->frames));
+  TRY(hcl_par_agree(local));
+  TRY(hcl_par_broadcast_int(&s->frames));
   *out = s;
   s = NULL;
 #endif
@@ -283,45 +283,46 @@ cleanup:
   if (s && s->created) {
     unlink(s->path); /* rank 0 created the file, closed below: a partial one would block the next run */
   }
-  series_close(&s);
+  hcl_series_close(&s);
   return status;
 }
 
-HclStatus series_write(SeriesFile *s, double time, const SeriesSample *sample) {
+HclStatus hcl_series_write(SeriesFile *s, double time, const SeriesSample *sample) {
   HclStatus local = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     local = write_sample(s, time, sample);
   }
 #else
   (void)time;
   (void)sample;
-  local = status_set(HCL_EINTERNAL, __FILE__, __LINE__, "series_write without netCDF");
+  local = hcl_status_set(HCL_EINTERNAL, __FILE__, __LINE__, "hcl_series_write without netCDF");
 #endif
-  HclStatus status = par_agree(local);
+  HclStatus status = hcl_par_agree(local);
   if (status == HCL_OK) {
     s->frames++;
   }
   return status;
 }
 
-HclStatus series_sync(SeriesFile *s) {
+HclStatus hcl_series_sync(SeriesFile *s) {
   HclStatus local = HCL_OK;
 #ifdef HYDROCL_HAVE_NETCDF
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     errno = 0;
     int err = nc_sync(s->ncid);
     if (err != NC_NOERR) {
-      local = status_set(HCL_EIO, __FILE__, __LINE__, "cannot flush '%s': %s", s->path, nc_reason(err, errno, s->path));
+      local =
+          hcl_status_set(HCL_EIO, __FILE__, __LINE__, "cannot flush '%s': %s", s->path, nc_reason(err, errno, s->path));
     }
   }
 #else
   (void)s;
 #endif
-  return par_agree(local);
+  return hcl_par_agree(local);
 }
 
-void series_close(SeriesFile **s) {
+void hcl_series_close(SeriesFile **s) {
   if (!s || !*s) {
     return;
   }

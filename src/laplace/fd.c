@@ -7,7 +7,7 @@
 
 /* Fornberg (1998), section 3: the weights for node set x[0 .. i] follow from those for x[0 .. i - 1]; c1 is the
  * product of (x[i - 1] - x[j]) over j < i - 1, c4 and c5 the offsets of the newest and the previous node from z. */
-HclStatus fd_weights(double z, const double *x, int n, int max_derivative, double *weights) {
+HclStatus hcl_fd_weights(double z, const double *x, int n, int max_derivative, double *weights) {
   HclStatus status = HCL_OK;
   int m = max_derivative, stride = n;
   REQUIRE(n >= 1 && m >= 0, HCL_EDATA,
@@ -45,14 +45,14 @@ cleanup:
 static HclStatus put_stencil(const double *x, int i, int first, int nodes, int slot, FdStencils *s) {
   HclStatus status = HCL_OK;
   double weights[3 * (FD_WIDTH_MAX + 1)];
-  TRY(fd_weights(x[i], x + first, nodes, 2, weights));
+  TRY(hcl_fd_weights(x[i], x + first, nodes, 2, weights));
   memcpy(s->d1 + (size_t)i * s->width + slot, weights + nodes, sizeof *weights * nodes);
   memcpy(s->d2 + (size_t)i * s->width + slot, weights + 2 * nodes, sizeof *weights * nodes);
 cleanup:
   return status;
 }
 
-HclStatus fd_stencils_create(const double *x, int n, int order, FdStencils *out) {
+HclStatus hcl_fd_stencils_create(const double *x, int n, int order, FdStencils *out) {
   HclStatus status = HCL_OK;
   FdStencils s = {.n = n, .order = order, .width = order + 2};
   memset(out, 0, sizeof *out);
@@ -83,11 +83,11 @@ HclStatus fd_stencils_create(const double *x, int n, int order, FdStencils *out)
   *out = s;
   s = (FdStencils){0};
 cleanup:
-  fd_stencils_free(&s);
+  hcl_fd_stencils_free(&s);
   return status;
 }
 
-void fd_stencils_free(FdStencils *s) {
+void hcl_fd_stencils_free(FdStencils *s) {
   free(s->first);
   free(s->d1);
   free(s->d2);

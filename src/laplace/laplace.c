@@ -35,12 +35,12 @@ struct Laplace {
   double *sigma;                    /* nz points */
   Field *phi3;                      /* Phi: nz + 1 planes */
   Field *eta, *h, *depth, *col, *w; /* 2D: eta and h with mirrored ghosts, d = eta + h, coefficients, w */
-  Field *source;                    /* NULL until laplace_set_source */
+  Field *source;                    /* NULL until hcl_laplace_set_source */
   Halo *eta_halo;
   Mirror *mirror;
   VecSpace *space;             /* Phi's layout: the operator's vectors, their ghosts mirrored across walls */
   Vec *phi;                    /* Phi as a vector */
-  Vec *residual;               /* laplace_compute_residual's: the V-cycle's input, or Phi's layout without one */
+  Vec *residual;               /* hcl_laplace_compute_residual's: the V-cycle's input, or Phi's layout without one */
   Operator *op;                /* the sigma-transformed operator, with its own right-hand side */
   Krylov *krylov;              /* owns the preconditioner, which owns the levels */
   Mg *mg;                      /* the levels (borrowed from the preconditioner), NULL without it */
@@ -50,12 +50,12 @@ struct Laplace {
   cl_kernel kernels[NKERNELS];
 };
 
-double laplace_rms_atol(double atol_2, int nx, int ny, int nz) {
+double hcl_laplace_rms_atol(double atol_2, int nx, int ny, int nz) {
   return atol_2 / sqrt((double)nx * ny * (nz + 1));
 }
 
-LaplaceConfig laplace_config_default(void) {
-  KrylovOptions krylov = krylov_options_default();
+LaplaceConfig hcl_laplace_config_default(void) {
+  KrylovOptions krylov = hcl_krylov_options_default();
   krylov.method = KRYLOV_DC;
   krylov.rtol = 1e-6;
   krylov.atol = 1e-10;
@@ -67,7 +67,7 @@ LaplaceConfig laplace_config_default(void) {
                          .order = 6,
                          .precision = LAPLACE_MIXED,
                          .preconditioner = LAPLACE_MG,
-                         .mg = mg_options_default(),
+                         .mg = hcl_mg_options_default(),
                          .krylov = krylov,
                          .prefix = "laplace."};
 }
@@ -89,7 +89,7 @@ static const char *choice_word(const char *choices, int index, char *buf, size_t
   return buf;
 }
 
-HclStatus laplace_add_keys(CaseSchema *schema, const char *prefix, const LaplaceConfig *d) {
+HclStatus hcl_laplace_add_keys(CaseSchema *schema, const char *prefix, const LaplaceConfig *d) {
   HclStatus status = HCL_OK;
   char nz[16], order[16], precision[16], sigma[16], preconditioner[16];
   snprintf(nz, sizeof nz, "%d", d->nz);
@@ -107,24 +107,24 @@ HclStatus laplace_add_keys(CaseSchema *schema, const char *prefix, const Laplace
        choice_word(PRECONDITIONER_NAMES, (int)d->preconditioner, preconditioner, sizeof preconditioner), CASE_UNBOUNDED,
        PRECONDITIONER_NAMES, "mg (one multigrid V-cycle on the linearized operator) or none"},
   };
-  TRY(case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0])));
-  TRY(mg_add_keys(schema, prefix, &d->mg));
-  TRY(krylov_add_keys(schema, prefix, &d->krylov));
+  TRY(hcl_case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0])));
+  TRY(hcl_mg_add_keys(schema, prefix, &d->mg));
+  TRY(hcl_krylov_add_keys(schema, prefix, &d->krylov));
 cleanup:
   return status;
 }
 
-HclStatus laplace_check(const LaplaceConfig *c, int nx, int ny, const Case *cs) {
+HclStatus hcl_laplace_check(const LaplaceConfig *c, int nx, int ny, const Case *cs) {
   HclStatus status = HCL_OK;
   const char *p = c->prefix;
   char at[CASE_WHERE_MAX];
   REQUIRE(c->order == 2 || c->order == 4 || c->order == 6 || c->order == 8, HCL_EDATA,
-          "%s%sorder = %d: allowed are 2, 4, 6 and 8", case_where(cs, p, "order", at), p, c->order);
+          "%s%sorder = %d: allowed are 2, 4, 6 and 8", hcl_case_where(cs, p, "order", at), p, c->order);
   REQUIRE(c->nz >= 3 && c->nz > c->order && c->nz <= LAPLACE_NZ_MAX, HCL_EDATA,
           "%s%snz = %d: the vertical needs at least 3 points, more than the order (%sorder %d) so that its order + 2 "
           "point stencils fit with the ghost below the bottom, and at most %d sigma points (the kernels hold a column "
           "in private arrays)",
-          case_where(cs, p, "nz", at), p, c->nz, p, c->order, LAPLACE_NZ_MAX);
+          hcl_case_where(cs, p, "nz", at), p, c->nz, p, c->order, LAPLACE_NZ_MAX);
   REQUIRE(c->map || (c->dx > 0 && c->dy > 0 && isfinite(c->dx) && isfinite(c->dy)), HCL_EDATA,
           "the spacing dx = %g, dy = %g must be positive", c->dx, c->dy);
   for (int axis = 0; axis < 2; axis++) {
@@ -132,36 +132,36 @@ HclStatus laplace_check(const LaplaceConfig *c, int nx, int ny, const Case *cs) 
     REQUIRE(c->map == NULL || n > c->order, HCL_EDATA,
             "%sa %d x %d %s is too small for %sorder %d stencils: a curvilinear grid needs at least %d points each "
             "way",
-            case_where(cs, p, "order", at), nx, ny, c->map ? c->map->name : "", p, c->order, c->order + 1);
+            hcl_case_where(cs, p, "order", at), nx, ny, c->map ? c->map->name : "", p, c->order, c->order + 1);
     REQUIRE(n == 1 || n > c->order, HCL_EDATA,
             "%sa %d x %d grid is too small for %sorder %d stencils: each direction needs one point (a flume) or at "
             "least %d",
-            case_where(cs, p, "order", at), nx, ny, p, c->order, c->order + 1);
+            hcl_case_where(cs, p, "order", at), nx, ny, p, c->order, c->order + 1);
   }
-  TRY(mg_check_options(&c->mg, p, cs));
-  TRY(krylov_check(&c->krylov, cs, "the sigma-transformed Laplace operator", false,
-                   c->preconditioner == LAPLACE_MG ? "the multigrid V-cycle" : "none",
-                   c->preconditioner != LAPLACE_MG));
+  TRY(hcl_mg_check_options(&c->mg, p, cs));
+  TRY(hcl_krylov_check(&c->krylov, cs, "the sigma-transformed Laplace operator", false,
+                       c->preconditioner == LAPLACE_MG ? "the multigrid V-cycle" : "none",
+                       c->preconditioner != LAPLACE_MG));
 cleanup:
   return status;
 }
 
-HclStatus laplace_config_from_case(const Case *c, const char *prefix, const LaplacePrecision *precision, int nx, int ny,
-                                   LaplaceConfig *config) {
+HclStatus hcl_laplace_config_from_case(const Case *c, const char *prefix, const LaplacePrecision *precision, int nx,
+                                       int ny, LaplaceConfig *config) {
   HclStatus status = HCL_OK;
   char key[CASE_KEY_MAX];
   config->prefix = prefix;
-  config->nz = (int)case_int(c, case_key(key, prefix, "nz"));
-  config->order = (int)case_int(c, case_key(key, prefix, "order"));
-  config->sigma = (LaplaceSigma)case_choice(c, case_key(key, prefix, "sigma"));
-  config->precision = (LaplacePrecision)case_choice(c, case_key(key, prefix, "precision"));
+  config->nz = (int)hcl_case_int(c, hcl_case_key(key, prefix, "nz"));
+  config->order = (int)hcl_case_int(c, hcl_case_key(key, prefix, "order"));
+  config->sigma = (LaplaceSigma)hcl_case_choice(c, hcl_case_key(key, prefix, "sigma"));
+  config->precision = (LaplacePrecision)hcl_case_choice(c, hcl_case_key(key, prefix, "precision"));
   if (precision) {
     config->precision = *precision;
   }
-  config->preconditioner = (LaplacePreconditioner)case_choice(c, case_key(key, prefix, "preconditioner"));
-  TRY(mg_options_from_case(c, prefix, &config->mg));
-  TRY(krylov_options_from_case(c, prefix, &config->krylov));
-  TRY(laplace_check(config, nx, ny, c));
+  config->preconditioner = (LaplacePreconditioner)hcl_case_choice(c, hcl_case_key(key, prefix, "preconditioner"));
+  TRY(hcl_mg_options_from_case(c, prefix, &config->mg));
+  TRY(hcl_krylov_options_from_case(c, prefix, &config->krylov));
+  TRY(hcl_laplace_check(config, nx, ny, c));
 cleanup:
   return status;
 }
@@ -171,7 +171,7 @@ cleanup:
 /* A positive, finite depth at every owned point; every rank learns the first failure. */
 static HclStatus check_depth(const Decomp *decomp, const double *h) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
   for (int j = 0; j < l->ny; j++) {
     for (int i = 0; i < l->nx; i++) {
       double value = h[(size_t)j * l->nx + i];
@@ -181,7 +181,7 @@ static HclStatus check_depth(const Decomp *decomp, const double *h) {
     }
   }
 cleanup:
-  return par_agree(status);
+  return hcl_par_agree(status);
 }
 
 static void make_sigma(const LaplaceConfig *c, double *sigma) {
@@ -197,7 +197,7 @@ static void make_sigma(const LaplaceConfig *c, double *sigma) {
  * weights on the device, its first node into first (nz + 1 values, for the kernels' build). */
 static HclStatus make_stencils(Laplace *L, int *first) {
   HclStatus status = HCL_OK;
-  const DecompSpec *g = decomp_spec(L->decomp);
+  const DecompSpec *g = hcl_decomp_spec(L->decomp);
   int nodes = L->config.nz + 1, w = L->width, vw = L->width + 1, stride = 2 * vw + 1;
   double *horizontal = NULL, *vertical = NULL, *offsets = NULL, *se = NULL, weights[3 * FD_WIDTH_MAX];
   FdStencils s = {0};
@@ -206,7 +206,7 @@ static HclStatus make_stencils(Laplace *L, int *first) {
   for (int m = 0; m < w; m++) {
     offsets[m] = m - L->radius;
   }
-  TRY(fd_weights(0, offsets, w, 2, weights));
+  TRY(hcl_fd_weights(0, offsets, w, 2, weights));
   for (int m = 0; m < w; m++) { /* a curvilinear grid's along the index directions, at unit spacing */
     double ix = g->nx == 1 ? 0 : L->config.map ? 1 : 1 / L->config.dx;
     double iy = g->ny == 1 ? 0 : L->config.map ? 1 : 1 / L->config.dy;
@@ -220,7 +220,7 @@ static HclStatus make_stencils(Laplace *L, int *first) {
   for (int k = 0; k < L->config.nz; k++) {
     se[k + 1] = L->sigma[k];
   }
-  TRY(fd_stencils_create(se, nodes, L->config.order, &s));
+  TRY(hcl_fd_stencils_create(se, nodes, L->config.order, &s));
   TRY_ALLOC(vertical, (size_t)nodes * stride);
   for (int p = 0; p < nodes; p++) {
     double *v = vertical + (size_t)p * stride;
@@ -229,10 +229,12 @@ static HclStatus make_stencils(Laplace *L, int *first) {
     memcpy(v + vw, s.d2 + (size_t)p * vw, sizeof *v * vw);
     v[2 * vw] = se[p];
   }
-  TRY(runtime_upload_reals(L->rt, L->outer, horizontal, 4 * (size_t)w, "Laplace horizontal stencils", &L->horizontal));
-  TRY(runtime_upload_reals(L->rt, L->outer, vertical, (size_t)nodes * stride, "Laplace sigma stencils", &L->vertical));
+  TRY(hcl_runtime_upload_reals(L->rt, L->outer, horizontal, 4 * (size_t)w, "Laplace horizontal stencils",
+                               &L->horizontal));
+  TRY(hcl_runtime_upload_reals(L->rt, L->outer, vertical, (size_t)nodes * stride, "Laplace sigma stencils",
+                               &L->vertical));
 cleanup:
-  fd_stencils_free(&s);
+  hcl_fd_stencils_free(&s);
   free(horizontal);
   free(vertical);
   free(offsets);
@@ -242,7 +244,7 @@ cleanup:
 
 static HclStatus make_field(Laplace *L, const char *name, int planes, Field **out) {
   FieldSpec spec = {.name = name, .nz = planes, .ghost = L->radius, .precision = L->outer};
-  return field_create(L->rt, L->decomp, &spec, out);
+  return hcl_field_create(L->rt, L->decomp, &spec, out);
 }
 
 static HclStatus make_fields(Laplace *L, const double *h) {
@@ -254,15 +256,15 @@ static HclStatus make_fields(Laplace *L, const double *h) {
   TRY(make_field(L, "laplace_depth", 1, &L->depth));
   TRY(make_field(L, "laplace_columns", L->col_planes, &L->col));
   TRY(make_field(L, "w", 1, &L->w));
-  TRY(halo_create(&L->eta, 1, &L->eta_halo));
-  TRY(halo_create(&L->h, 1, &h_halo));
-  TRY(field_write_owned(L->h, h));
-  TRY(mirror_exchange(L->mirror, h_halo, L->h));
+  TRY(hcl_halo_create(&L->eta, 1, &L->eta_halo));
+  TRY(hcl_halo_create(&L->h, 1, &h_halo));
+  TRY(hcl_field_write_owned(L->h, h));
+  TRY(hcl_mirror_exchange(L->mirror, h_halo, L->h));
   if (L->config.map) {
-    TRY(mapping_write_metrics(L->config.map, L->config.order, 1, 1, L->col, COL_PLANES));
+    TRY(hcl_mapping_write_metrics(L->config.map, L->config.order, 1, 1, L->col, COL_PLANES));
   }
 cleanup:
-  halo_destroy(&h_halo);
+  hcl_halo_destroy(&h_halo);
   return status;
 }
 
@@ -271,7 +273,7 @@ static HclStatus build(Laplace *L, const int *first) {
   HclStatus status = HCL_OK;
   char defines[2048];
   int at = snprintf(defines, sizeof defines,
-                    "-DVREAL=%s -DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d%s -DVFIRST=", precision_name(L->inner),
+                    "-DVREAL=%s -DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d%s -DVFIRST=", hcl_precision_name(L->inner),
                     L->radius, L->width, L->width + 1, L->config.nz, L->config.map ? " -DCURVILINEAR" : "");
   for (int p = 0; p <= L->config.nz && at < (int)sizeof defines; p++) {
     at += snprintf(defines + at, sizeof defines - at, "%s%d", p ? "," : "", first[p]);
@@ -279,14 +281,14 @@ static HclStatus build(Laplace *L, const int *first) {
   ASSERT(at < (int)sizeof defines);
   KernelConfig config = {
       .precision = L->outer, .stencil_radius = L->radius, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
-  TRY(program_build_kernels(L->rt, "laplace", &config, kernel_names, NKERNELS, &L->program, L->kernels));
+  TRY(hcl_program_build_kernels(L->rt, "laplace", &config, kernel_names, NKERNELS, &L->program, L->kernels));
 cleanup:
   return status;
 }
 
 /* Phi's ghosts on walls, mirrored after the exchange (VecGhostFill). */
 static HclStatus mirror_ghosts(void *mirror, Field *field) {
-  return mirror_fill(mirror, field);
+  return hcl_mirror_fill(mirror, field);
 }
 
 static const OperatorOps OPERATOR_OPS; /* the sigma-transformed operator, below */
@@ -295,9 +297,9 @@ static const OperatorOps OPERATOR_OPS; /* the sigma-transformed operator, below 
 static HclStatus make_multigrid(Laplace *L, const double *h, Precond **pc) {
   HclStatus status = HCL_OK;
   Mg *mg = NULL;
-  const DecompSpec *g = decomp_spec(L->decomp);
+  const DecompSpec *g = hcl_decomp_spec(L->decomp);
   double depth_sum = 0;
-  TRY(reduce_sum(vspace_reducer(L->space), field_span(L->h), &depth_sum));
+  TRY(hcl_reduce_sum(hcl_vspace_reducer(L->space), hcl_field_span(L->h), &depth_sum));
   MgSpec spec = {.dx = L->config.dx,
                  .dy = L->config.dy,
                  .nz = L->config.nz,
@@ -307,9 +309,9 @@ static HclStatus make_multigrid(Laplace *L, const double *h, Precond **pc) {
                  .precision = L->inner,
                  .options = L->config.mg,
                  .prefix = L->config.prefix};
-  TRY(mg_create(L->rt, L->decomp, L->mirror, &spec, h, &mg));
+  TRY(hcl_mg_create(L->rt, L->decomp, L->mirror, &spec, h, &mg));
   L->mg = mg;
-  TRY(mg_precond_create(mg, pc));
+  TRY(hcl_mg_precond_create(mg, pc));
 cleanup:
   if (status != HCL_OK) {
     L->mg = NULL;
@@ -322,34 +324,34 @@ static HclStatus make_solver(Laplace *L, const double *h) {
   HclStatus status = HCL_OK;
   Precond *pc = NULL;
   FieldSpec spec = {.nz = L->config.nz + 1, .ghost = L->radius, .precision = L->outer};
-  TRY(vspace_create_fields(L->rt, L->decomp, &spec, &L->space));
-  vspace_set_ghost_fill(L->space, mirror_ghosts, L->mirror,
-                        mirror_sides(L->decomp) & (HALO_WEST | HALO_EAST | HALO_SOUTH | HALO_NORTH));
-  TRY(vec_wrap_field(L->space, L->phi3, &L->phi));
-  TRY(operator_create(&OPERATOR_OPS, L, L->space, false, &L->op));
+  TRY(hcl_vspace_create_fields(L->rt, L->decomp, &spec, &L->space));
+  hcl_vspace_set_ghost_fill(L->space, mirror_ghosts, L->mirror,
+                            hcl_mirror_sides(L->decomp) & (HALO_WEST | HALO_EAST | HALO_SOUTH | HALO_NORTH));
+  TRY(hcl_vec_wrap_field(L->space, L->phi3, &L->phi));
+  TRY(hcl_operator_create(&OPERATOR_OPS, L, L->space, false, &L->op));
   KrylovOptions options = L->config.krylov;
   options.prefix = L->config.prefix;
-  TRY(krylov_create(&options, &L->krylov));
+  TRY(hcl_krylov_create(&options, &L->krylov));
   if (L->config.preconditioner == LAPLACE_MG) {
     TRY(make_multigrid(L, h, &pc));
   } else {
-    TRY(precond_none(&pc));
+    TRY(hcl_precond_none(&pc));
   }
-  krylov_set_precond(L->krylov, pc);
-  krylov_set_operator(L->krylov, L->op);
-  TRY(krylov_setup(L->krylov));
+  hcl_krylov_set_precond(L->krylov, pc);
+  hcl_krylov_set_operator(L->krylov, L->op);
+  TRY(hcl_krylov_setup(L->krylov));
 cleanup:
   return status;
 }
 
-HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig *config, const double *h,
-                         Laplace **out) {
+HclStatus hcl_laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig *config, const double *h,
+                             Laplace **out) {
   HclStatus status = HCL_OK;
   Laplace *L = NULL;
-  const DecompSpec *g = decomp_spec(decomp);
-  const DeviceInfo *dev = runtime_device(rt);
+  const DecompSpec *g = hcl_decomp_spec(decomp);
+  const DeviceInfo *dev = hcl_runtime_device(rt);
   *out = NULL;
-  TRY(laplace_check(config, g->nx, g->ny, NULL));
+  TRY(hcl_laplace_check(config, g->nx, g->ny, NULL));
   REQUIRE(config->precision == LAPLACE_SINGLE || dev->fp64, HCL_ENODEVICE,
           "device '%s' has no fp64 for the %s Laplace solver; use %sprecision single", dev->device_name,
           config->precision == LAPLACE_DOUBLE ? "double" : "mixed", config->prefix);
@@ -365,7 +367,7 @@ HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig 
   L->col_planes = COL_PLANES + (config->map ? MAPPING_PLANES : 0);
   TRY_ALLOC(L->sigma, config->nz);
   make_sigma(config, L->sigma);
-  TRY(mirror_create(rt, &L->mirror));
+  TRY(hcl_mirror_create(rt, &L->mirror));
   TRY_ALLOC(L->vertical_first, config->nz + 1);
   TRY(make_stencils(L, L->vertical_first));
   TRY(build(L, L->vertical_first));
@@ -374,24 +376,24 @@ HclStatus laplace_create(Runtime *rt, const Decomp *decomp, const LaplaceConfig 
   *out = L;
   L = NULL;
 cleanup:
-  laplace_destroy(&L);
+  hcl_laplace_destroy(&L);
   return status;
 }
 
-void laplace_destroy(Laplace **laplace) {
+void hcl_laplace_destroy(Laplace **laplace) {
   if (!laplace || !*laplace) {
     return;
   }
   Laplace *L = *laplace;
-  krylov_destroy(&L->krylov); /* the preconditioner and the levels with it */
-  operator_destroy(&L->op);
-  vec_destroy(&L->phi);
-  vec_destroy(&L->residual);
-  vspace_destroy(&L->space);
-  halo_destroy(&L->eta_halo);
+  hcl_krylov_destroy(&L->krylov); /* the preconditioner and the levels with it */
+  hcl_operator_destroy(&L->op);
+  hcl_vec_destroy(&L->phi);
+  hcl_vec_destroy(&L->residual);
+  hcl_vspace_destroy(&L->space);
+  hcl_halo_destroy(&L->eta_halo);
   Field *fields[] = {L->phi3, L->eta, L->h, L->depth, L->col, L->w, L->source};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
-    field_destroy(&fields[f]);
+    hcl_field_destroy(&fields[f]);
   }
   if (L->horizontal) {
     clReleaseMemObject(L->horizontal);
@@ -399,8 +401,8 @@ void laplace_destroy(Laplace **laplace) {
   if (L->vertical) {
     clReleaseMemObject(L->vertical);
   }
-  program_release(&L->program, L->kernels, NKERNELS);
-  mirror_destroy(&L->mirror);
+  hcl_program_release(&L->program, L->kernels, NKERNELS);
+  hcl_mirror_destroy(&L->mirror);
   free(L->sigma);
   free(L->vertical_first);
   free(L);
@@ -411,44 +413,44 @@ void laplace_destroy(Laplace **laplace) {
 
 /* The launch shape of a kernel over the owned columns. */
 static KernelShape owned_grid(const Laplace *L) {
-  const DecompLocal *l = decomp_local(L->decomp);
-  return kernel_grid(L->rt, l->nx, l->ny, WG_X, WG_Y);
+  const DecompLocal *l = hcl_decomp_local(L->decomp);
+  return hcl_kernel_grid(L->rt, l->nx, l->ny, WG_X, WG_Y);
 }
 
 static void arg_shape(KernelArgs *a, const Laplace *L) {
-  arg_int(a, decomp_local(L->decomp)->nx);
-  arg_int(a, decomp_local(L->decomp)->ny);
-  arg_int(a, field_pitch(L->phi3));
-  arg_ulong(a, (size_t)field_pitch(L->phi3) * field_rows(L->phi3));
+  hcl_arg_int(a, hcl_decomp_local(L->decomp)->nx);
+  hcl_arg_int(a, hcl_decomp_local(L->decomp)->ny);
+  hcl_arg_int(a, hcl_field_pitch(L->phi3));
+  hcl_arg_ulong(a, (size_t)hcl_field_pitch(L->phi3) * hcl_field_rows(L->phi3));
 }
 
 static double column_points(const Laplace *L) {
-  return (double)decomp_local(L->decomp)->nx * decomp_local(L->decomp)->ny;
+  return (double)hcl_decomp_local(L->decomp)->nx * hcl_decomp_local(L->decomp)->ny;
 }
 
 static double outer_bytes(const Laplace *L) {
-  return (double)precision_bytes(L->outer);
+  return (double)hcl_precision_bytes(L->outer);
 }
 
 static HclStatus check_input(Laplace *L, Field *f, const char *what) {
   HclStatus status = HCL_OK;
-  REQUIRE(field_decomp(f) == L->decomp && field_nz(f) == 1 && field_precision(f) == L->outer, HCL_EINTERNAL,
+  REQUIRE(hcl_field_decomp(f) == L->decomp && hcl_field_nz(f) == 1 && hcl_field_precision(f) == L->outer, HCL_EINTERNAL,
           "laplace: %s must be a 2D %s field on the solver's decomposition (got '%s': %d planes, %s)", what,
-          precision_name(L->outer), field_name(f), field_nz(f), precision_name(field_precision(f)));
+          hcl_precision_name(L->outer), hcl_field_name(f), hcl_field_nz(f), hcl_precision_name(hcl_field_precision(f)));
 cleanup:
   return status;
 }
 
 /* dst plane dst_plane (Phi's layout) = a 2D field of the outer precision. */
 static HclStatus copy_plane(Laplace *L, Field *dst, int dst_plane, Field *src) {
-  KernelArgs a = kernel_args(L->kernels[K_COPY_PLANE]);
-  arg_mem(&a, field_buffer(dst));
-  arg_int(&a, dst_plane);
-  arg_mem(&a, field_buffer(src));
-  arg_int(&a, field_pitch(src));
-  arg_int(&a, field_ghost(src));
+  KernelArgs a = hcl_kernel_args(L->kernels[K_COPY_PLANE]);
+  hcl_arg_mem(&a, hcl_field_buffer(dst));
+  hcl_arg_int(&a, dst_plane);
+  hcl_arg_mem(&a, hcl_field_buffer(src));
+  hcl_arg_int(&a, hcl_field_pitch(src));
+  hcl_arg_int(&a, hcl_field_ghost(src));
   arg_shape(&a, L);
-  return kernel_launch(L->rt, &a, owned_grid(L), 2 * column_points(L) * outer_bytes(L));
+  return hcl_kernel_launch(L->rt, &a, owned_grid(L), 2 * column_points(L) * outer_bytes(L));
 }
 
 /* The coefficients of eq. 5 from eta, and Phi's surface plane from phi. */
@@ -457,9 +459,9 @@ static HclStatus copy_plane(Laplace *L, Field *dst, int dst_plane, Field *src) {
 static HclStatus check_columns(Laplace *L) {
   HclStatus status = HCL_OK;
   double shallowest = 0;
-  TRY(reduce_min(vspace_reducer(L->space), field_span(L->depth), &shallowest));
+  TRY(hcl_reduce_min(hcl_vspace_reducer(L->space), hcl_field_span(L->depth), &shallowest));
   if (!(shallowest > 0)) {
-    status_clear();
+    hcl_status_clear();
     FAIL(HCL_EDATA,
          "the water column eta + h falls to %g: the free surface reached the bottom (or eta is not finite), which "
          "the potential-flow solver cannot represent",
@@ -474,17 +476,17 @@ static HclStatus prepare(Laplace *L, Field *eta, Field *phi) {
   TRY(check_input(L, eta, "eta"));
   TRY(check_input(L, phi, "phi"));
   TRY(copy_plane(L, L->eta, 0, eta));
-  TRY(mirror_exchange(L->mirror, L->eta_halo, L->eta));
-  KernelArgs a = kernel_args(L->kernels[K_COLUMNS]);
-  arg_mem(&a, field_buffer(L->col));
-  arg_mem(&a, field_buffer(L->depth));
-  arg_mem(&a, field_buffer(L->eta));
-  arg_mem(&a, field_buffer(L->h));
+  TRY(hcl_mirror_exchange(L->mirror, L->eta_halo, L->eta));
+  KernelArgs a = hcl_kernel_args(L->kernels[K_COLUMNS]);
+  hcl_arg_mem(&a, hcl_field_buffer(L->col));
+  hcl_arg_mem(&a, hcl_field_buffer(L->depth));
+  hcl_arg_mem(&a, hcl_field_buffer(L->eta));
+  hcl_arg_mem(&a, hcl_field_buffer(L->h));
   arg_shape(&a, L);
-  arg_mem(&a, L->horizontal);
-  TRY(kernel_launch(L->rt, &a, owned_grid(L), (2 + 1 + L->col_planes) * column_points(L) * outer_bytes(L)));
+  hcl_arg_mem(&a, L->horizontal);
+  TRY(hcl_kernel_launch(L->rt, &a, owned_grid(L), (2 + 1 + L->col_planes) * column_points(L) * outer_bytes(L)));
   TRY(copy_plane(L, L->phi3, L->config.nz, phi));
-  vec_touch(L->phi);
+  hcl_vec_touch(L->phi);
 cleanup:
   return status;
 }
@@ -496,26 +498,26 @@ cleanup:
  * sources, the right-hand side b (x taken as zero below the surface) or the product A x. */
 static HclStatus column_kernel(Laplace *L, int k_outer, int k_inner, Vec *x, bool with_source, Vec *out) {
   HclStatus status = HCL_OK;
-  Span o = vec_span(out);
-  ASSERT(o.nz == (size_t)L->config.nz + 1 && o.nx == (size_t)decomp_local(L->decomp)->nx);
-  KernelArgs a = kernel_args(L->kernels[o.precision == L->outer ? k_outer : k_inner]);
-  arg_mem(&a, o.buffer);
-  arg_mem(&a, vec_buffer(x));
-  arg_mem(&a, field_buffer(L->col));
-  arg_mem(&a, field_buffer(L->source && with_source ? L->source : L->phi3));
-  arg_int(&a, L->source && with_source);
+  Span o = hcl_vec_span(out);
+  ASSERT(o.nz == (size_t)L->config.nz + 1 && o.nx == (size_t)hcl_decomp_local(L->decomp)->nx);
+  KernelArgs a = hcl_kernel_args(L->kernels[o.precision == L->outer ? k_outer : k_inner]);
+  hcl_arg_mem(&a, o.buffer);
+  hcl_arg_mem(&a, hcl_vec_buffer(x));
+  hcl_arg_mem(&a, hcl_field_buffer(L->col));
+  hcl_arg_mem(&a, hcl_field_buffer(L->source && with_source ? L->source : L->phi3));
+  hcl_arg_int(&a, L->source && with_source);
   arg_shape(&a, L);
-  arg_ulong(&a, o.base);
-  arg_int(&a, (int)o.pitch);
-  arg_ulong(&a, o.plane);
-  arg_mem(&a, L->horizontal);
-  arg_mem(&a, L->vertical);
+  hcl_arg_ulong(&a, o.base);
+  hcl_arg_int(&a, (int)o.pitch);
+  hcl_arg_ulong(&a, o.plane);
+  hcl_arg_mem(&a, L->horizontal);
+  hcl_arg_mem(&a, L->vertical);
   double planes = L->config.nz + 1;
   BoxKernel launch = {L->rt, a, WG_X, WG_Y,
-                      planes * (outer_bytes(L) + (double)precision_bytes(o.precision)) +
+                      planes * (outer_bytes(L) + (double)hcl_precision_bytes(o.precision)) +
                           (L->col_planes - (L->config.map ? 1 : 0)) * outer_bytes(L)}; /* all but the Jacobian */
-  TRY(vec_ghosts_behind(x, L->radius, halo_launch_box, &launch));
-  vec_touch(out);
+  TRY(hcl_vec_ghosts_behind(x, L->radius, hcl_halo_launch_box, &launch));
+  hcl_vec_touch(out);
 cleanup:
   return status;
 }
@@ -524,7 +526,8 @@ cleanup:
 static HclStatus op_apply(void *ctx, Vec *x, Vec *y) {
   HclStatus status = HCL_OK;
   Laplace *L = ctx;
-  REQUIRE(vec_span(y).precision == L->outer, HCL_EINTERNAL, "the Laplace operator's product goes to Phi's precision");
+  REQUIRE(hcl_vec_span(y).precision == L->outer, HCL_EINTERNAL,
+          "the Laplace operator's product goes to Phi's precision");
   TRY(column_kernel(L, K_APPLY_O, K_APPLY_O, x, false, y));
 cleanup:
   return status;
@@ -550,34 +553,34 @@ static const OperatorOps OPERATOR_OPS = {
 
 /* ---- solves ---- */
 
-HclStatus laplace_solve(Laplace *L, Field *eta, Field *phi, LaplaceResult *result) {
+HclStatus hcl_laplace_solve(Laplace *L, Field *eta, Field *phi, LaplaceResult *result) {
   HclStatus status = HCL_OK;
   TRY(prepare(L, eta, phi));
-  status = krylov_solve(L->krylov, NULL, L->phi, result);
+  status = hcl_krylov_solve(L->krylov, NULL, L->phi, result);
   if (status != HCL_OK) { /* a vanished column fails the solve (columns kernel): said instead of the solve's message */
     HclStatus vanished = check_columns(L);
     status = vanished == HCL_EDATA ? vanished : status;
     goto cleanup;
   }
-  KernelArgs a = kernel_args(L->kernels[K_SURFACE_W]);
-  arg_mem(&a, field_buffer(L->w));
-  arg_mem(&a, field_buffer(L->phi3));
-  arg_mem(&a, field_buffer(L->col));
+  KernelArgs a = hcl_kernel_args(L->kernels[K_SURFACE_W]);
+  hcl_arg_mem(&a, hcl_field_buffer(L->w));
+  hcl_arg_mem(&a, hcl_field_buffer(L->phi3));
+  hcl_arg_mem(&a, hcl_field_buffer(L->col));
   arg_shape(&a, L);
-  arg_int(&a, L->config.nz);
-  arg_mem(&a, L->vertical);
-  TRY(kernel_launch(L->rt, &a, owned_grid(L), (L->width + 2) * column_points(L) * outer_bytes(L)));
+  hcl_arg_int(&a, L->config.nz);
+  hcl_arg_mem(&a, L->vertical);
+  TRY(hcl_kernel_launch(L->rt, &a, owned_grid(L), (L->width + 2) * column_points(L) * outer_bytes(L)));
 cleanup:
   return status;
 }
 
-/* Where laplace_compute_residual writes: the V-cycle's input, or a vector of Phi's layout without the V-cycle. */
+/* Where hcl_laplace_compute_residual writes: the V-cycle's input, or a vector of Phi's layout without the V-cycle. */
 static HclStatus residual_vector(Laplace *L, Vec **out) {
   HclStatus status = HCL_OK;
-  *out = precond_input(krylov_precond(L->krylov));
+  *out = hcl_precond_input(hcl_krylov_precond(L->krylov));
   if (!*out) {
     if (!L->residual) {
-      TRY(vec_create(L->space, "laplace_residual", &L->residual));
+      TRY(hcl_vec_create(L->space, "laplace_residual", &L->residual));
     }
     *out = L->residual;
   }
@@ -585,7 +588,7 @@ cleanup:
   return status;
 }
 
-HclStatus laplace_compute_residual(Laplace *L, Field *eta, Field *phi) {
+HclStatus hcl_laplace_compute_residual(Laplace *L, Field *eta, Field *phi) {
   HclStatus status = HCL_OK;
   Vec *r = NULL;
   TRY(prepare(L, eta, phi));
@@ -596,14 +599,14 @@ cleanup:
   return status;
 }
 
-HclStatus laplace_sweep(Laplace *L, bool sweep, bool refresh) {
+HclStatus hcl_laplace_sweep(Laplace *L, bool sweep, bool refresh) {
   HclStatus status = HCL_OK;
   Vec *r = NULL;
   if (refresh) {
-    vec_touch(L->phi);
+    hcl_vec_touch(L->phi);
   }
   if (!sweep) {
-    TRY(vec_ghosts(L->phi));
+    TRY(hcl_vec_ghosts(L->phi));
     goto cleanup;
   }
   TRY(residual_vector(L, &r));
@@ -612,67 +615,67 @@ cleanup:
   return status;
 }
 
-HclStatus laplace_set_source(Laplace *L, const double *source) {
+HclStatus hcl_laplace_set_source(Laplace *L, const double *source) {
   HclStatus status = HCL_OK;
   double *owned = NULL;
-  const DecompLocal *l = decomp_local(L->decomp);
+  const DecompLocal *l = hcl_decomp_local(L->decomp);
   size_t plane = (size_t)l->nx * l->ny, n = plane * (L->config.nz + 1);
-  field_destroy(&L->source);
+  hcl_field_destroy(&L->source);
   if (!source) {
     goto cleanup;
   }
   TRY_ALLOC(owned, n);
   memcpy(owned, source, sizeof *owned * (n - plane)); /* the top plane stays zero */
   TRY(make_field(L, "laplace_source", L->config.nz + 1, &L->source));
-  TRY(field_write_owned(L->source, owned));
+  TRY(hcl_field_write_owned(L->source, owned));
 cleanup:
   free(owned);
   return status;
 }
 
-HclStatus laplace_set_potential(Laplace *L, const double *potential) {
-  vec_touch(L->phi);
-  return field_write_owned(L->phi3, potential);
+HclStatus hcl_laplace_set_potential(Laplace *L, const double *potential) {
+  hcl_vec_touch(L->phi);
+  return hcl_field_write_owned(L->phi3, potential);
 }
 
-Field *laplace_potential(Laplace *L) {
+Field *hcl_laplace_potential(Laplace *L) {
   return L->phi3;
 }
 
-Field *laplace_residual(Laplace *L) {
-  Vec *r = precond_input(krylov_precond(L->krylov));
-  return r ? vec_field(r) : L->residual ? vec_field(L->residual) : NULL;
+Field *hcl_laplace_residual(Laplace *L) {
+  Vec *r = hcl_precond_input(hcl_krylov_precond(L->krylov));
+  return r ? hcl_vec_field(r) : L->residual ? hcl_vec_field(L->residual) : NULL;
 }
 
-Field *laplace_w(Laplace *L) {
+Field *hcl_laplace_w(Laplace *L) {
   return L->w;
 }
 
-const double *laplace_sigma(const Laplace *L) {
+const double *hcl_laplace_sigma(const Laplace *L) {
   return L->sigma;
 }
 
-cl_mem laplace_sigma_stencils(const Laplace *L) {
+cl_mem hcl_laplace_sigma_stencils(const Laplace *L) {
   return L->vertical;
 }
 
-const int *laplace_sigma_stencil_first(const Laplace *L) {
+const int *hcl_laplace_sigma_stencil_first(const Laplace *L) {
   return L->vertical_first;
 }
 
-int laplace_levels(const Laplace *L) {
-  return L->mg ? mg_levels(L->mg) : 0;
+int hcl_laplace_levels(const Laplace *L) {
+  return L->mg ? hcl_mg_levels(L->mg) : 0;
 }
 
-HclStatus laplace_describe_levels(const Laplace *L, char **text) {
+HclStatus hcl_laplace_describe_levels(const Laplace *L, char **text) {
   HclStatus status = HCL_OK;
-  int n = laplace_levels(L);
+  int n = hcl_laplace_levels(L);
   TRY_ALLOC(*text, (size_t)n * 64 + 16);
   snprintf(*text, 16, "%s", n ? "" : "no multigrid\n");
   size_t used = strlen(*text);
   for (int l = 0; l < n; l++) {
     int nx, ny, nz;
-    mg_level_shape(L->mg, l, &nx, &ny, &nz);
+    hcl_mg_level_shape(L->mg, l, &nx, &ny, &nz);
     used += (size_t)snprintf(*text + used, 64, "level %d: %d x %d x %d\n", l, nx, ny, nz);
   }
 cleanup:
@@ -688,13 +691,13 @@ static int krylov_vectors(const LaplaceConfig *c) {
   return c->preconditioner == LAPLACE_MG ? 0 : 2;
 }
 
-double laplace_device_bytes(const Laplace *L) {
-  double bytes = L->mg ? mg_device_bytes(L->mg) : 0;
+double hcl_laplace_device_bytes(const Laplace *L) {
+  double bytes = L->mg ? hcl_mg_device_bytes(L->mg) : 0;
   Field *fields[] = {L->phi3, L->eta, L->h, L->depth, L->col, L->w, L->source};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
     if (fields[f]) {
-      bytes += (double)field_count(fields[f]) * precision_bytes(field_precision(fields[f]));
+      bytes += (double)hcl_field_count(fields[f]) * hcl_precision_bytes(hcl_field_precision(fields[f]));
     }
   }
-  return bytes + krylov_vectors(&L->config) * (double)field_count(L->phi3) * outer_bytes(L);
+  return bytes + krylov_vectors(&L->config) * (double)hcl_field_count(L->phi3) * outer_bytes(L);
 }

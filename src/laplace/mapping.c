@@ -16,8 +16,8 @@ enum { WG_X = 32, WG_Y = 4 };
  * local point (i, j) is the map's point stride (x0 + i, y0 + j). */
 static HclStatus write_coordinates(const Mapping *map, int stride_x, int stride_y, Field *xy) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(field_decomp(xy));
-  int g = field_ghost(xy), pitch = field_pitch(xy), rows = field_rows(xy);
+  const DecompLocal *l = hcl_decomp_local(hcl_field_decomp(xy));
+  int g = hcl_field_ghost(xy), pitch = hcl_field_pitch(xy), rows = hcl_field_rows(xy);
   size_t plane = (size_t)pitch * rows;
   double *host = NULL, x00, y00;
   TRY_ALLOC(host, 2 * plane);
@@ -30,7 +30,7 @@ static HclStatus write_coordinates(const Mapping *map, int stride_x, int stride_
       host[plane + (size_t)j * pitch + i] = y - y00;
     }
   }
-  TRY(field_write_ghosted(xy, host));
+  TRY(hcl_field_write_ghosted(xy, host));
 cleanup:
   free(host);
   return status;
@@ -39,11 +39,11 @@ cleanup:
 /* Every owned point's Jacobian positive and finite; every rank learns the first failure. */
 static HclStatus check_jacobian(const Mapping *map, int stride_x, int stride_y, Field *dst, int first_plane) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(field_decomp(dst));
+  const DecompLocal *l = hcl_decomp_local(hcl_field_decomp(dst));
   size_t plane = (size_t)l->nx * l->ny;
   double *host = NULL;
-  TRY_ALLOC(host, plane * field_nz(dst));
-  TRY(field_read_owned(dst, host));
+  TRY_ALLOC(host, plane * hcl_field_nz(dst));
+  TRY(hcl_field_read_owned(dst, host));
   const double *jacobian = host + (size_t)(first_plane + MAPPING_JACOBIAN) * plane;
   for (int j = 0; j < l->ny; j++) {
     for (int i = 0; i < l->nx; i++) {
@@ -59,7 +59,7 @@ static HclStatus check_jacobian(const Mapping *map, int stride_x, int stride_y, 
   }
 cleanup:
   free(host);
-  return par_agree(status);
+  return hcl_par_agree(status);
 }
 
 /* The centred first and second derivative weights of the order on unit spacing, on the device. */
@@ -70,30 +70,30 @@ static HclStatus upload_weights(Runtime *rt, Precision precision, int order, cl_
   for (int m = 0; m < width; m++) {
     offsets[m] = m - order / 2;
   }
-  TRY(fd_weights(0, offsets, width, 2, weights));
+  TRY(hcl_fd_weights(0, offsets, width, 2, weights));
   for (int m = 0; m < width; m++) {
     table[m] = weights[width + m];
     table[width + m] = weights[2 * width + m];
   }
-  TRY(runtime_upload_reals(rt, precision, table, 2 * (size_t)width, "mapping weights", out));
+  TRY(hcl_runtime_upload_reals(rt, precision, table, 2 * (size_t)width, "mapping weights", out));
 cleanup:
   return status;
 }
 
-HclStatus mapping_write_metrics(const Mapping *map, int order, int stride_x, int stride_y, Field *dst,
-                                int first_plane) {
+HclStatus hcl_mapping_write_metrics(const Mapping *map, int order, int stride_x, int stride_y, Field *dst,
+                                    int first_plane) {
   HclStatus status = HCL_OK;
-  Runtime *rt = field_runtime(dst);
-  const Decomp *decomp = field_decomp(dst);
-  const DecompLocal *l = decomp_local(decomp);
-  Precision precision = field_precision(dst);
+  Runtime *rt = hcl_field_runtime(dst);
+  const Decomp *decomp = hcl_field_decomp(dst);
+  const DecompLocal *l = hcl_decomp_local(decomp);
+  Precision precision = hcl_field_precision(dst);
   Field *xy = NULL;
   cl_mem weights = NULL;
   cl_program program = NULL;
   cl_kernel kernel = NULL;
-  ASSERT(order >= 2 && order <= FD_ORDER_MAX && order % 2 == 0 && first_plane + MAPPING_PLANES <= field_nz(dst));
+  ASSERT(order >= 2 && order <= FD_ORDER_MAX && order % 2 == 0 && first_plane + MAPPING_PLANES <= hcl_field_nz(dst));
   FieldSpec spec = {.name = "mapping_coordinates", .nz = 2, .ghost = order / 2, .precision = precision};
-  TRY(field_create(rt, decomp, &spec, &xy));
+  TRY(hcl_field_create(rt, decomp, &spec, &xy));
   TRY(write_coordinates(map, stride_x, stride_y, xy));
   TRY(upload_weights(rt, precision, order, &weights));
   char defines[64];
@@ -101,38 +101,39 @@ HclStatus mapping_write_metrics(const Mapping *map, int order, int stride_x, int
   KernelConfig config = {
       .precision = precision, .stencil_radius = order / 2, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
   const char *const name = "metrics";
-  TRY(program_build_kernels(rt, "mapping", &config, &name, 1, &program, &kernel));
-  Span m = field_span(dst);
-  KernelArgs a = kernel_args(kernel);
-  arg_mem(&a, m.buffer);
-  arg_ulong(&a, m.base + (size_t)first_plane * m.plane);
-  arg_int(&a, (int)m.pitch);
-  arg_ulong(&a, m.plane);
-  arg_mem(&a, field_buffer(xy));
-  arg_int(&a, l->nx);
-  arg_int(&a, l->ny);
-  arg_int(&a, field_pitch(xy));
-  arg_ulong(&a, (size_t)field_pitch(xy) * field_rows(xy));
-  arg_mem(&a, weights);
-  TRY(kernel_launch(rt, &a, kernel_grid(rt, l->nx, l->ny, WG_X, WG_Y),
-                    (2.0 * (order + 1) * (order + 1) + MAPPING_PLANES) * l->nx * l->ny * precision_bytes(precision)));
+  TRY(hcl_program_build_kernels(rt, "mapping", &config, &name, 1, &program, &kernel));
+  Span m = hcl_field_span(dst);
+  KernelArgs a = hcl_kernel_args(kernel);
+  hcl_arg_mem(&a, m.buffer);
+  hcl_arg_ulong(&a, m.base + (size_t)first_plane * m.plane);
+  hcl_arg_int(&a, (int)m.pitch);
+  hcl_arg_ulong(&a, m.plane);
+  hcl_arg_mem(&a, hcl_field_buffer(xy));
+  hcl_arg_int(&a, l->nx);
+  hcl_arg_int(&a, l->ny);
+  hcl_arg_int(&a, hcl_field_pitch(xy));
+  hcl_arg_ulong(&a, (size_t)hcl_field_pitch(xy) * hcl_field_rows(xy));
+  hcl_arg_mem(&a, weights);
+  TRY(hcl_kernel_launch(rt, &a, hcl_kernel_grid(rt, l->nx, l->ny, WG_X, WG_Y),
+                        (2.0 * (order + 1) * (order + 1) + MAPPING_PLANES) * l->nx * l->ny *
+                            hcl_precision_bytes(precision)));
   TRY(check_jacobian(map, stride_x, stride_y, dst, first_plane));
 cleanup:
-  program_release(&program, &kernel, 1);
+  hcl_program_release(&program, &kernel, 1);
   if (weights) {
     clReleaseMemObject(weights);
   }
-  field_destroy(&xy);
+  hcl_field_destroy(&xy);
   return status;
 }
 
-HclStatus mapping_mean_spacing(const Mapping *map, const Decomp *decomp, double *dx, double *dy) {
+HclStatus hcl_mapping_mean_spacing(const Mapping *map, const Decomp *decomp, double *dx, double *dy) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(decomp);
-  const DecompSpec *g = decomp_spec(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
+  const DecompSpec *g = hcl_decomp_spec(decomp);
   double sums[2];
-  mapping_spacing_sums(map, l->x0, l->y0, l->nx, l->ny, sums);
-  TRY(par_sum_doubles(sums, 2));
+  hcl_mapping_spacing_sums(map, l->x0, l->y0, l->nx, l->ny, sums);
+  TRY(hcl_par_sum_doubles(sums, 2));
   *dx = sums[0] / ((double)g->nx * g->ny);
   *dy = sums[1] / ((double)g->nx * g->ny);
 cleanup:

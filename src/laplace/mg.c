@@ -74,7 +74,7 @@ typedef struct {
   double *sigma;        /* nz points */
   Field *u, *rhs, *res; /* correction, right-hand side, residual: nz + 1 planes */
   Field *col;           /* COLUMN_PLANES or CURVILINEAR_PLANES (multigrid.cl) */
-  int walls;            /* mirror_sides of the level's decomposition */
+  int walls;            /* hcl_mirror_sides of the level's decomposition */
   int ghost;            /* of the level's fields: 1, or wider on a split level of the communication-avoiding cycle */
   int keep;             /* that cycle: the ghosts of u valid when the visit ends (the finer level's prolongation) */
   int reach;            /* that cycle: the ghosts the prolongation into this level writes (keep + 2 post_sweeps) */
@@ -133,11 +133,11 @@ static bool choose_halving(const Level *fine, const MgSpec *spec, const DecompSp
 /* The largest level gathered onto every rank: GATHER_COLUMNS, or the environment's HYDROCL_MG_GATHER_COLUMNS (0:
  * only where splitting would leave a rank without a point; the rank tests run so, to split more levels). */
 static double gather_columns(void) {
-  return env_count("HYDROCL_MG_GATHER_COLUMNS", GATHER_COLUMNS);
+  return hcl_env_count("HYDROCL_MG_GATHER_COLUMNS", GATHER_COLUMNS);
 }
 
 static bool split(const Level *L) {
-  return decomp_local(L->decomp)->px * decomp_local(L->decomp)->py > 1;
+  return hcl_decomp_local(L->decomp)->px * hcl_decomp_local(L->decomp)->py > 1;
 }
 
 /* Level c's decomposition below level f's: gathered onto every rank (replicated) where f is split and c small, or
@@ -145,9 +145,9 @@ static bool split(const Level *L) {
 static HclStatus coarse_decomp(const Level *f, Level *c, const bool halve[3]) {
   int nx = halve[0] ? (f->nx + 1) / 2 : f->nx, ny = halve[1] ? (f->ny + 1) / 2 : f->ny; /* decomp.h */
   c->replicated =
-      split(f) && ((double)nx * ny <= gather_columns() || !decomp_can_coarsen(f->decomp, halve[0], halve[1]));
-  return c->replicated ? decomp_create_replicated(f->decomp, nx, ny, &c->own_decomp)
-                       : decomp_create_coarse(f->decomp, halve[0], halve[1], &c->own_decomp);
+      split(f) && ((double)nx * ny <= gather_columns() || !hcl_decomp_can_coarsen(f->decomp, halve[0], halve[1]));
+  return c->replicated ? hcl_decomp_create_replicated(f->decomp, nx, ny, &c->own_decomp)
+                       : hcl_decomp_create_coarse(f->decomp, halve[0], halve[1], &c->own_decomp);
 }
 
 /* Level l + 1's sizes from level l's and the halving. */
@@ -160,8 +160,8 @@ static HclStatus describe_coarse(Mg *m, int l, const bool halve[3]) {
   c->fz = halve[2] ? 2 : 1;
   TRY(coarse_decomp(f, c, halve));
   c->decomp = c->own_decomp;
-  c->nx = decomp_spec(c->decomp)->nx;
-  c->ny = decomp_spec(c->decomp)->ny;
+  c->nx = hcl_decomp_spec(c->decomp)->nx;
+  c->ny = hcl_decomp_spec(c->decomp)->ny;
   c->nz = halve[2] ? (f->nz + 1) / 2 : f->nz;
   c->dx = f->dx * c->fx;
   c->dy = f->dy * c->fy;
@@ -178,7 +178,7 @@ cleanup:
 static HclStatus plan_levels(Mg *m, const Decomp *decomp) {
   HclStatus status = HCL_OK;
   const MgSpec *s = &m->spec;
-  const DecompSpec *g = decomp_spec(decomp);
+  const DecompSpec *g = hcl_decomp_spec(decomp);
   Level *top = &m->level[0];
   top->decomp = decomp;
   top->nx = g->nx;
@@ -189,7 +189,7 @@ static HclStatus plan_levels(Mg *m, const Decomp *decomp) {
   top->dx = s->dx;
   top->dy = s->dy;
   if (s->map) {
-    TRY(mapping_mean_spacing(s->map, decomp, &top->dx, &top->dy));
+    TRY(hcl_mapping_mean_spacing(s->map, decomp, &top->dx, &top->dy));
   }
   TRY_ALLOC(top->sigma, s->nz);
   for (int k = 0; k < s->nz; k++) {
@@ -215,11 +215,11 @@ cleanup:
 
 /* The fewest points a rank owns along a split direction of level L (a ghost width may not exceed it: field.h). */
 static int smallest_block(const Level *L) {
-  const DecompSpec *g = decomp_spec(L->decomp);
+  const DecompSpec *g = hcl_decomp_spec(L->decomp);
   int smallest = g->nx > g->ny ? g->nx : g->ny;
   for (int r = 0; r < g->px * g->py; r++) {
     int x0, y0, nx, ny;
-    decomp_block_of(L->decomp, r, &x0, &y0, &nx, &ny);
+    hcl_decomp_block_of(L->decomp, r, &x0, &y0, &nx, &ny);
     smallest = (g->px > 1 || g->periodic_x) && nx < smallest ? nx : smallest;
     smallest = (g->py > 1 || g->periodic_y) && ny < smallest ? ny : smallest;
   }
@@ -263,12 +263,12 @@ static int coarse_reach(const Level *f, const Level *c) {
 static bool plan_wide(Mg *m) {
   const MgOptions *o = &m->spec.options;
   int keep = 0; /* level 0: the V-cycle's correction, read on owned points only */
-  if (!split(&m->level[0]) || env_count("HYDROCL_MG_WIDE", 1) == 0) {
+  if (!split(&m->level[0]) || hcl_env_count("HYDROCL_MG_WIDE", 1) == 0) {
     return false;
   }
   for (int l = 0; l < m->gathered; l++) {
     Level *L = &m->level[l];
-    const DecompSpec *g = decomp_spec(L->decomp);
+    const DecompSpec *g = hcl_decomp_spec(L->decomp);
     if ((g->periodic_x && L->nx % 2) || (g->periodic_y && L->ny % 2)) {
       return false;
     }
@@ -287,7 +287,7 @@ static bool plan_wide(Mg *m) {
     keep = coarsest ? 0 : coarse_reach(L, &m->level[l + 1]);
   }
   if (m->gathered < m->nlevels) { /* read across a periodic side only: across a wall the fine region stops */
-    const DecompSpec *g = decomp_spec(m->level[m->gathered].decomp);
+    const DecompSpec *g = hcl_decomp_spec(m->level[m->gathered].decomp);
     m->level[m->gathered].ghost = (g->periodic_x || g->periodic_y) && keep > 1 ? keep : 1;
   }
   return true;
@@ -319,7 +319,7 @@ static HclStatus plan_gather(Mg *m) {
   }
   const Level *f = &m->level[m->gathered - 1], *c = &m->level[m->gathered];
   size_t bytes = (size_t)c->nx * c->ny * (c->nz + 1) * sizeof(double); /* the widest use */
-  return gather_create(f->decomp, c->fx == 2, c->fy == 2, false, c->nx, c->ny, bytes, &m->gather);
+  return hcl_gather_create(f->decomp, c->fx == 2, c->fy == 2, false, c->nx, c->ny, bytes, &m->gather);
 }
 
 /* ---- constant tables ---- */
@@ -329,7 +329,7 @@ static double node_sigma(const Level *L, int p) {
   return p == 0 ? -L->sigma[1] : L->sigma[p - 1];
 }
 
-/* The 3-point weights of d/dsigma and d2/dsigma2 at every node between the ghost and the surface (fd_weights on
+/* The 3-point weights of d/dsigma and d2/dsigma2 at every node between the ghost and the surface (hcl_fd_weights on
  * the actual spacing), and sigma. */
 static size_t vertical_count(const Level *L) {
   return (size_t)(L->nz + 1) * VERT_STRIDE;
@@ -343,7 +343,7 @@ static HclStatus vertical_table(const Level *L, double *table) {
     v[6] = node_sigma(L, p);
     if (p >= 1 && p < L->nz) {
       double nodes[3] = {node_sigma(L, p - 1), node_sigma(L, p), node_sigma(L, p + 1)};
-      TRY(fd_weights(nodes[1], nodes, 3, 2, w));
+      TRY(hcl_fd_weights(nodes[1], nodes, 3, 2, w));
       for (int q = 0; q < 3; q++) {
         v[q] = w[3 + q];
         v[3 + q] = w[6 + q];
@@ -359,8 +359,8 @@ static HclStatus make_vertical(Mg *m, Level *L) {
   double *table = NULL;
   TRY_ALLOC(table, vertical_count(L));
   TRY(vertical_table(L, table));
-  TRY(runtime_upload_reals(m->rt, m->spec.precision, table, vertical_count(L), "multigrid sigma weights",
-                           &L->vertical));
+  TRY(hcl_runtime_upload_reals(m->rt, m->spec.precision, table, vertical_count(L), "multigrid sigma weights",
+                               &L->vertical));
 cleanup:
   free(table);
   return status;
@@ -414,10 +414,10 @@ static HclStatus make_transfers(Mg *m, const Level *f, Level *c) {
   TRY_ALLOC(restriction, restriction_count(c));
   TRY_ALLOC(prolongation, prolongation_count(f));
   transfer_tables(f, c, restriction, prolongation);
-  TRY(runtime_upload_reals(m->rt, m->spec.precision, restriction, restriction_count(c), "multigrid restriction weights",
-                           &c->restriction));
-  TRY(runtime_upload_reals(m->rt, m->spec.precision, prolongation, prolongation_count(f),
-                           "multigrid prolongation weights", &c->prolongation));
+  TRY(hcl_runtime_upload_reals(m->rt, m->spec.precision, restriction, restriction_count(c),
+                               "multigrid restriction weights", &c->restriction));
+  TRY(hcl_runtime_upload_reals(m->rt, m->spec.precision, prolongation, prolongation_count(f),
+                               "multigrid prolongation weights", &c->prolongation));
 cleanup:
   free(restriction);
   free(prolongation);
@@ -428,21 +428,21 @@ cleanup:
 
 /* The launch shape of a kernel over nx x ny columns. */
 static KernelShape columns(const Mg *m, int nx, int ny) {
-  return kernel_grid(m->rt, nx, ny, WG_X, WG_Y);
+  return hcl_kernel_grid(m->rt, nx, ny, WG_X, WG_Y);
 }
 
 /* Where a level's fields' point (0, 0) lies from the place multigrid.cl's AT takes for it (ghost width 1). */
 static int level_origin(const Level *L) {
-  return (L->ghost - 1) * (field_pitch(L->u) + 1);
+  return (L->ghost - 1) * (hcl_field_pitch(L->u) + 1);
 }
 
 /* nx, ny, pitch, plane, origin of a level's fields (all share them). */
 static void arg_shape(KernelArgs *a, const Level *L) {
-  arg_int(a, decomp_local(L->decomp)->nx);
-  arg_int(a, decomp_local(L->decomp)->ny);
-  arg_int(a, field_pitch(L->u));
-  arg_ulong(a, (size_t)field_pitch(L->u) * field_rows(L->u));
-  arg_int(a, level_origin(L));
+  hcl_arg_int(a, hcl_decomp_local(L->decomp)->nx);
+  hcl_arg_int(a, hcl_decomp_local(L->decomp)->ny);
+  hcl_arg_int(a, hcl_field_pitch(L->u));
+  hcl_arg_ulong(a, (size_t)hcl_field_pitch(L->u) * hcl_field_rows(L->u));
+  hcl_arg_int(a, level_origin(L));
 }
 
 /* The horizontal difference scalars 1/dx^2, 1/dy^2, 1/(2 dx), 1/(2 dy); zero along a direction of one point. */
@@ -458,30 +458,30 @@ static void arg_spacing(KernelArgs *a, const Mg *m, const Level *L, bool halves)
   double spacing[4];
   level_spacing(L, spacing);
   for (int k = 0; k < (halves ? 4 : 2); k++) {
-    arg_real(a, m->spec.precision, spacing[k]);
+    hcl_arg_real(a, m->spec.precision, spacing[k]);
   }
 }
 
 static double level_points(const Level *L) {
-  return (double)decomp_local(L->decomp)->nx * decomp_local(L->decomp)->ny;
+  return (double)hcl_decomp_local(L->decomp)->nx * hcl_decomp_local(L->decomp)->ny;
 }
 
 static double real_bytes(const Mg *m) {
-  return (double)precision_bytes(m->spec.precision);
+  return (double)hcl_precision_bytes(m->spec.precision);
 }
 
 /* ---- setup ---- */
 
 static HclStatus make_field(Mg *m, const Level *L, const char *name, int planes, Field **out) {
   FieldSpec spec = {.name = name, .nz = planes, .ghost = L->ghost, .precision = m->spec.precision};
-  return field_create(m->rt, L->decomp, &spec, out);
+  return hcl_field_create(m->rt, L->decomp, &spec, out);
 }
 
 /* The depth of a block of level c's points (global x0, y0, nx x ny) from level f's owned points by injection:
- * coarse point I is fine point 2 I, which this rank owns (decomp_create_coarse, plan_gather). */
+ * coarse point I is fine point 2 I, which this rank owns (hcl_decomp_create_coarse, plan_gather). */
 static HclStatus inject_block(const Level *f, const Level *c, const int block[4], const double *fine, double *coarse) {
   HclStatus status = HCL_OK;
-  const DecompLocal *lf = decomp_local(f->decomp);
+  const DecompLocal *lf = hcl_decomp_local(f->decomp);
   int off_x = c->fx * block[0] - lf->x0, off_y = c->fy * block[1] - lf->y0;
   for (int j = 0; j < block[3]; j++) {
     for (int i = 0; i < block[2]; i++) {
@@ -499,17 +499,17 @@ cleanup:
 static HclStatus inject_depth(Mg *m, int l, const double *fine, double **coarse) {
   HclStatus status = HCL_OK;
   const Level *f = &m->level[l - 1], *c = &m->level[l];
-  const DecompLocal *lc = decomp_local(c->decomp);
+  const DecompLocal *lc = hcl_decomp_local(c->decomp);
   TRY_ALLOC(*coarse, (size_t)lc->nx * lc->ny);
   if (l != m->gathered) {
     TRY(inject_block(f, c, (int[4]){lc->x0, lc->y0, lc->nx, lc->ny}, fine, *coarse));
     goto cleanup;
   }
   int block[4];
-  gather_block(m->gather, block);
-  TRY(inject_block(f, c, block, fine, gather_mine(m->gather)));
-  TRY(gather_assemble(m->gather, 1, sizeof(double)));
-  memcpy(*coarse, gather_image(m->gather), sizeof **coarse * lc->nx * lc->ny);
+  hcl_gather_block(m->gather, block);
+  TRY(inject_block(f, c, block, fine, hcl_gather_mine(m->gather)));
+  TRY(hcl_gather_assemble(m->gather, 1, sizeof(double)));
+  memcpy(*coarse, hcl_gather_image(m->gather), sizeof **coarse * lc->nx * lc->ny);
 cleanup:
   return status;
 }
@@ -527,42 +527,42 @@ static HclStatus setup_level(Mg *m, Level *L, const double *h) {
   TRY(make_field(m, L, "mg_columns", spec->map ? CURVILINEAR_PLANES : COLUMN_PLANES, &L->col));
   if (spec->map) {
     TRY(make_field(m, L, "mg_metric", MAPPING_PLANES, &metric));
-    TRY(mapping_write_metrics(spec->map, 2, L->stride_x, L->stride_y, metric, 0));
+    TRY(hcl_mapping_write_metrics(spec->map, 2, L->stride_x, L->stride_y, metric, 0));
   }
   TRY(make_field(m, L, "mg_depth", 1, &depth));
-  TRY(halo_create(&L->u, 1, &L->u_halo));
-  TRY(halo_create(&L->res, 1, &L->res_halo));
-  TRY(halo_create(&L->rhs, 1, &L->rhs_halo));
-  TRY(halo_create(&L->col, 1, &col_halo));
-  TRY(halo_create(&depth, 1, &depth_halo));
+  TRY(hcl_halo_create(&L->u, 1, &L->u_halo));
+  TRY(hcl_halo_create(&L->res, 1, &L->res_halo));
+  TRY(hcl_halo_create(&L->rhs, 1, &L->rhs_halo));
+  TRY(hcl_halo_create(&L->col, 1, &col_halo));
+  TRY(hcl_halo_create(&depth, 1, &depth_halo));
   TRY(make_vertical(m, L));
-  L->walls = mirror_sides(L->decomp);
-  const DecompSpec *g = decomp_spec(L->decomp);
-  const DecompLocal *l = decomp_local(L->decomp);
+  L->walls = hcl_mirror_sides(L->decomp);
+  const DecompSpec *g = hcl_decomp_spec(L->decomp);
+  const DecompLocal *l = hcl_decomp_local(L->decomp);
   L->one_group = l->px * l->py == 1 && !g->periodic_x && !g->periodic_y && level_points(L) <= 2.0 * m->group;
   L->zero_start = !(g->periodic_x && L->nx % 2) && !(g->periodic_y && L->ny % 2);
-  TRY(field_write_owned(depth, h));
-  TRY(mirror_exchange(m->mirror, depth_halo, depth));
-  KernelArgs a = kernel_args(m->kernels[K_COLUMNS]);
-  arg_mem(&a, field_buffer(L->col));
-  arg_mem(&a, field_buffer(depth));
+  TRY(hcl_field_write_owned(depth, h));
+  TRY(hcl_mirror_exchange(m->mirror, depth_halo, depth));
+  KernelArgs a = hcl_kernel_args(m->kernels[K_COLUMNS]);
+  hcl_arg_mem(&a, hcl_field_buffer(L->col));
+  hcl_arg_mem(&a, hcl_field_buffer(depth));
   if (metric) {
-    arg_mem(&a, field_buffer(metric));
+    hcl_arg_mem(&a, hcl_field_buffer(metric));
   }
   arg_shape(&a, L);
   arg_spacing(&a, m, L, true);
   double planes = metric ? 5 + MAPPING_OPERATOR_PLANES + CURVILINEAR_PLANES : 5 + COLUMN_PLANES;
-  TRY(kernel_launch(m->rt, &a, columns(m, decomp_local(L->decomp)->nx, decomp_local(L->decomp)->ny),
-                    planes * level_points(L) * real_bytes(m)));
+  TRY(hcl_kernel_launch(m->rt, &a, columns(m, hcl_decomp_local(L->decomp)->nx, hcl_decomp_local(L->decomp)->ny),
+                        planes * level_points(L) * real_bytes(m)));
   if (L->ghost > 1) { /* the wide cycle's sweeps and residual reach into the ghosts */
-    TRY(halo_exchange(col_halo));
+    TRY(hcl_halo_exchange(col_halo));
   }
-  TRY(runtime_finish(m->rt)); /* the depth and metric fields go */
+  TRY(hcl_runtime_finish(m->rt)); /* the depth and metric fields go */
 cleanup:
-  halo_destroy(&col_halo);
-  halo_destroy(&depth_halo);
-  field_destroy(&depth);
-  field_destroy(&metric);
+  hcl_halo_destroy(&col_halo);
+  hcl_halo_destroy(&depth_halo);
+  hcl_field_destroy(&depth);
+  hcl_field_destroy(&metric);
   return status;
 }
 
@@ -572,9 +572,10 @@ cleanup:
  * vcycle_tail's work-group, with closed sides and on one rank or gathered onto every rank (the tail exchanges no
  * ghosts) where options.tail asks for it (mg.h); none (nlevels) where that leaves a single level. */
 static int tail_start(const Mg *m) {
-  const DecompSpec *g = decomp_spec(m->level[0].decomp);
+  const DecompSpec *g = hcl_decomp_spec(m->level[0].decomp);
   MgTail asked = m->spec.options.tail;
-  bool wanted = asked == MG_TAIL_ALWAYS || (asked == MG_TAIL_ON_GPUS && runtime_device(m->rt)->type == DEVICE_TYPE_GPU);
+  bool wanted =
+      asked == MG_TAIL_ALWAYS || (asked == MG_TAIL_ON_GPUS && hcl_runtime_device(m->rt)->type == DEVICE_TYPE_GPU);
   if (!wanted || g->periodic_x || g->periodic_y) {
     return m->nlevels;
   }
@@ -588,11 +589,11 @@ static int tail_start(const Mg *m) {
 /* Tail level l's row of the table; used: the pack's and the tables' elements taken so far, advanced. */
 static void tail_row(const Mg *m, int l, int *row, size_t used[2]) {
   const Level *L = &m->level[l];
-  size_t count = field_count(L->u);
+  size_t count = hcl_field_count(L->u);
   row[TAIL_NX] = L->nx;
   row[TAIL_NY] = L->ny;
-  row[TAIL_PITCH] = field_pitch(L->u);
-  row[TAIL_PLANE] = field_pitch(L->u) * field_rows(L->u);
+  row[TAIL_PITCH] = hcl_field_pitch(L->u);
+  row[TAIL_PLANE] = hcl_field_pitch(L->u) * hcl_field_rows(L->u);
   row[TAIL_NZ] = L->nz;
   row[TAIL_WALLS] = L->walls;
   row[TAIL_FX] = L->fx;
@@ -602,7 +603,7 @@ static void tail_row(const Mg *m, int l, int *row, size_t used[2]) {
   row[TAIL_RHS] = (int)(used[0] + count);
   row[TAIL_RES] = (int)(used[0] + 2 * count);
   row[TAIL_COL] = (int)(used[0] + 3 * count);
-  used[0] += 3 * count + field_count(L->col);
+  used[0] += 3 * count + hcl_field_count(L->col);
   row[TAIL_SPACING] = (int)used[1];
   row[TAIL_VERTICAL] = (int)(used[1] + 4);
   row[TAIL_RESTRICTION] = (int)(used[1] + 4 + vertical_count(L));
@@ -621,7 +622,7 @@ static HclStatus tail_tables(Mg *m, const int *rows, size_t count) {
     TRY(vertical_table(&m->level[l], tables + row[TAIL_VERTICAL]));
     transfer_tables(&m->level[l - 1], &m->level[l], tables + row[TAIL_RESTRICTION], tables + row[TAIL_PROLONGATION]);
   }
-  TRY(runtime_upload_reals(m->rt, m->spec.precision, tables, count, "multigrid tail tables", &m->tables));
+  TRY(hcl_runtime_upload_reals(m->rt, m->spec.precision, tables, count, "multigrid tail tables", &m->tables));
 cleanup:
   free(tables);
   return status;
@@ -632,7 +633,7 @@ cleanup:
 static HclStatus plan_tail(Mg *m) {
   HclStatus status = HCL_OK;
   int *rows = NULL;
-  TRY(kernel_group_limit(m->rt, m->kernels[K_TAIL], &m->tail_group));
+  TRY(hcl_kernel_group_limit(m->rt, m->kernels[K_TAIL], &m->tail_group));
   m->tail_group = m->tail_group < GROUP_MAX ? m->tail_group : GROUP_MAX;
   m->tail = tail_start(m);
   int levels = m->nlevels - m->tail;
@@ -647,18 +648,18 @@ static HclStatus plan_tail(Mg *m) {
     m->tail_points += level_points(&m->level[l]);
   }
   TRY(tail_tables(m, rows, used[1]));
-  size_t real = precision_bytes(m->spec.precision), table_bytes = sizeof *rows * (size_t)levels * TAIL_FIELDS;
+  size_t real = hcl_precision_bytes(m->spec.precision), table_bytes = sizeof *rows * (size_t)levels * TAIL_FIELDS;
   m->tail_bytes = (double)(used[0] * real);
-  TRY(runtime_buffer(m->rt, used[0] * real, "multigrid tail", &m->pack));
-  TRY(runtime_zero(m->rt, m->pack, used[0] * real));
+  TRY(hcl_runtime_buffer(m->rt, used[0] * real, "multigrid tail", &m->pack));
+  TRY(hcl_runtime_zero(m->rt, m->pack, used[0] * real));
   for (int l = m->tail; l < m->nlevels; l++) {
     Field *col = m->level[l].col;
-    TRY_CL(clEnqueueCopyBuffer(runtime_queue(m->rt), field_buffer(col), m->pack, 0,
+    TRY_CL(clEnqueueCopyBuffer(hcl_runtime_queue(m->rt), hcl_field_buffer(col), m->pack, 0,
                                (size_t)rows[(size_t)(l - m->tail) * TAIL_FIELDS + TAIL_COL] * real,
-                               field_count(col) * real, 0, NULL, NULL));
+                               hcl_field_count(col) * real, 0, NULL, NULL));
   }
-  TRY(runtime_buffer(m->rt, table_bytes, "multigrid tail table", &m->table));
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(m->rt), m->table, CL_TRUE, 0, table_bytes, rows, 0, NULL, NULL));
+  TRY(hcl_runtime_buffer(m->rt, table_bytes, "multigrid tail table", &m->table));
+  TRY_CL(clEnqueueWriteBuffer(hcl_runtime_queue(m->rt), m->table, CL_TRUE, 0, table_bytes, rows, 0, NULL, NULL));
 cleanup:
   free(rows);
   return status;
@@ -668,7 +669,7 @@ cleanup:
 static void describe(const Mg *m) {
   const char *tail = m->tail < m->nlevels ? ", the coarse ones in one launch" : "";
   if (!split(&m->level[0])) {
-    log_verbose("multigrid: %d levels%s", m->nlevels, tail);
+    hcl_log_verbose("multigrid: %d levels%s", m->nlevels, tail);
     return;
   }
   char ghosts[MG_LEVELS_MAX * 8] = "";
@@ -677,17 +678,18 @@ static void describe(const Mg *m) {
     used += (size_t)snprintf(ghosts + used, sizeof ghosts - used, " %d%s", m->level[l].ghost,
                              m->level[l].exchange_up ? " (u exchanged up)" : "");
   }
-  log_verbose("multigrid: %d levels; %d split over the ranks, %s%s; %d gathered onto every rank%s", m->nlevels,
-              m->gathered, m->wide ? "communication-avoiding, ghosts" : "plain cycle", ghosts, m->nlevels - m->gathered,
-              tail);
+  hcl_log_verbose("multigrid: %d levels; %d split over the ranks, %s%s; %d gathered onto every rank%s", m->nlevels,
+                  m->gathered, m->wide ? "communication-avoiding, ghosts" : "plain cycle", ghosts,
+                  m->nlevels - m->gathered, tail);
 }
 
-HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgSpec *spec, const double *h, Mg **out) {
+HclStatus hcl_mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgSpec *spec, const double *h,
+                        Mg **out) {
   HclStatus status = HCL_OK;
   Mg *m = NULL;
   double *depth[2] = {NULL, NULL};
   *out = NULL;
-  TRY(mg_check_options(&spec->options, spec->prefix, NULL));
+  TRY(hcl_mg_check_options(&spec->options, spec->prefix, NULL));
   TRY_ALLOC(m, 1);
   m->rt = rt;
   m->mirror = mirror;
@@ -704,8 +706,8 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
            spec->map ? " -DCURVILINEAR" : "");
   KernelConfig config = {
       .precision = spec->precision, .stencil_radius = 1, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
-  TRY(program_build_kernels(rt, "multigrid", &config, kernel_names, NKERNELS, &m->program, m->kernels));
-  TRY(kernel_group_limit(rt, m->kernels[K_SMOOTH_LEVEL], &m->group));
+  TRY(hcl_program_build_kernels(rt, "multigrid", &config, kernel_names, NKERNELS, &m->program, m->kernels));
+  TRY(hcl_kernel_group_limit(rt, m->kernels[K_SMOOTH_LEVEL], &m->group));
   m->group = m->group < GROUP_MAX ? m->group : GROUP_MAX; /* as many as its registers allow, up to GROUP_MAX */
   const double *level_depth = h;
   for (int l = 0; l < m->nlevels; l++) {
@@ -725,17 +727,17 @@ HclStatus mg_create(Runtime *rt, const Decomp *decomp, Mirror *mirror, const MgS
 cleanup:
   free(depth[0]);
   free(depth[1]);
-  mg_destroy(&m);
+  hcl_mg_destroy(&m);
   return status;
 }
 
-void mg_destroy(Mg **mg) {
+void hcl_mg_destroy(Mg **mg) {
   if (!mg || !*mg) {
     return;
   }
   Mg *m = *mg;
-  program_release(&m->program, m->kernels, NKERNELS);
-  gather_destroy(&m->gather);
+  hcl_program_release(&m->program, m->kernels, NKERNELS);
+  hcl_gather_destroy(&m->gather);
   cl_mem tail[] = {m->pack, m->table, m->tables};
   for (int k = 0; k < 3; k++) {
     if (tail[k]) {
@@ -744,13 +746,13 @@ void mg_destroy(Mg **mg) {
   }
   for (int l = 0; l < MG_LEVELS_MAX; l++) {
     Level *L = &m->level[l];
-    halo_destroy(&L->u_halo);
-    halo_destroy(&L->res_halo);
-    halo_destroy(&L->rhs_halo);
-    field_destroy(&L->u);
-    field_destroy(&L->rhs);
-    field_destroy(&L->res);
-    field_destroy(&L->col);
+    hcl_halo_destroy(&L->u_halo);
+    hcl_halo_destroy(&L->res_halo);
+    hcl_halo_destroy(&L->rhs_halo);
+    hcl_field_destroy(&L->u);
+    hcl_field_destroy(&L->rhs);
+    hcl_field_destroy(&L->res);
+    hcl_field_destroy(&L->col);
     if (L->vertical) {
       clReleaseMemObject(L->vertical);
     }
@@ -761,7 +763,7 @@ void mg_destroy(Mg **mg) {
       clReleaseMemObject(L->prolongation);
     }
     free(L->sigma);
-    decomp_destroy(&L->own_decomp);
+    hcl_decomp_destroy(&L->own_decomp);
   }
   free(m);
   *mg = NULL;
@@ -783,15 +785,15 @@ static HclStatus launch_box(void *context, CellBox box) {
   BoxLaunch *c = context;
   cl_int4 corners = {{box.x0, box.y0, box.x0 + box.nx, box.y0 + box.ny}};
   KernelArgs a = c->args;
-  arg_bytes(&a, sizeof corners, &corners);
+  hcl_arg_bytes(&a, sizeof corners, &corners);
   int across = c->pairs ? (box.x0 + box.nx - (box.x0 & ~1) + 1) / 2 : box.nx; /* a row's columns of one colour */
-  return kernel_launch(c->mg->rt, &a, columns(c->mg, across, box.ny), c->bytes_per_column * box.nx * box.ny);
+  return hcl_kernel_launch(c->mg->rt, &a, columns(c->mg, across, box.ny), c->bytes_per_column * box.nx * box.ny);
 }
 
 /* Level L's owned columns and w more on each side towards another rank or across a periodic side (a wide level's
  * ghosts; the kernels mirror across walls, so no column lies beyond one). */
 static CellBox widened(const Level *L, int w) {
-  const DecompLocal *l = decomp_local(L->decomp);
+  const DecompLocal *l = hcl_decomp_local(L->decomp);
   int west = L->walls & MIRROR_WEST ? 0 : w, east = L->walls & MIRROR_EAST ? 0 : w;
   int south = L->walls & MIRROR_SOUTH ? 0 : w, north = L->walls & MIRROR_NORTH ? 0 : w;
   return (CellBox){-west, -south, l->nx + west + east, l->ny + south + north};
@@ -800,17 +802,17 @@ static CellBox widened(const Level *L, int w) {
 /* A half-sweep's launch over the columns of one colour of a box, zero_guess: u taken as zero. Exactly those
  * columns: the sweep updates u in place. */
 static BoxLaunch half_sweep(Mg *m, Level *L, int colour, bool zero_guess) {
-  const DecompLocal *l = decomp_local(L->decomp);
-  KernelArgs a = kernel_args(m->kernels[K_SMOOTH]);
-  arg_mem(&a, field_buffer(L->u));
-  arg_mem(&a, field_buffer(L->rhs));
-  arg_mem(&a, field_buffer(L->col));
+  const DecompLocal *l = hcl_decomp_local(L->decomp);
+  KernelArgs a = hcl_kernel_args(m->kernels[K_SMOOTH]);
+  hcl_arg_mem(&a, hcl_field_buffer(L->u));
+  hcl_arg_mem(&a, hcl_field_buffer(L->rhs));
+  hcl_arg_mem(&a, hcl_field_buffer(L->col));
   arg_shape(&a, L);
-  arg_int(&a, L->nz);
-  arg_int(&a, (l->x0 + l->y0 + colour) % 2);
-  arg_int(&a, L->walls);
-  arg_int(&a, zero_guess);
-  arg_mem(&a, L->vertical);
+  hcl_arg_int(&a, L->nz);
+  hcl_arg_int(&a, (l->x0 + l->y0 + colour) % 2);
+  hcl_arg_int(&a, L->walls);
+  hcl_arg_int(&a, zero_guess);
+  hcl_arg_mem(&a, L->vertical);
   arg_spacing(&a, m, L, true);
   /* half the columns: their rhs, 4 coefficients and u written once (the neighbours' u is the other half's) */
   return (BoxLaunch){m, a, (L->nz + 2.0) * real_bytes(m), true};
@@ -826,7 +828,7 @@ static HclStatus sweep(Mg *m, Level *L, bool zero_guess) {
     if (zero_guess && colour == 0) {
       TRY(launch_box(&launch, widened(L, 0)));
     } else {
-      TRY(halo_overlap(L->u_halo, (HaloOverlap){.reach = 1}, launch_box, &launch));
+      TRY(hcl_halo_overlap(L->u_halo, (HaloOverlap){.reach = 1}, launch_box, &launch));
     }
   }
 cleanup:
@@ -835,57 +837,57 @@ cleanup:
 
 /* res = rhs - M u over a box (the operator reaches one column away). */
 static BoxLaunch residual(Mg *m, Level *L) {
-  KernelArgs a = kernel_args(m->kernels[K_RESIDUAL]);
-  arg_mem(&a, field_buffer(L->res));
-  arg_mem(&a, field_buffer(L->u));
-  arg_mem(&a, field_buffer(L->rhs));
-  arg_mem(&a, field_buffer(L->col));
+  KernelArgs a = hcl_kernel_args(m->kernels[K_RESIDUAL]);
+  hcl_arg_mem(&a, hcl_field_buffer(L->res));
+  hcl_arg_mem(&a, hcl_field_buffer(L->u));
+  hcl_arg_mem(&a, hcl_field_buffer(L->rhs));
+  hcl_arg_mem(&a, hcl_field_buffer(L->col));
   arg_shape(&a, L);
-  arg_int(&a, L->nz);
-  arg_int(&a, L->walls);
-  arg_mem(&a, L->vertical);
+  hcl_arg_int(&a, L->nz);
+  hcl_arg_int(&a, L->walls);
+  hcl_arg_mem(&a, L->vertical);
   arg_spacing(&a, m, L, true);
   return (BoxLaunch){m, a, 3.0 * (L->nz + 1) * real_bytes(m), false};
 }
 
 /* rhs of c = restricted residual of f over c's points x0, y0, nx x ny (local indices of c). */
 static HclStatus launch_restriction(Mg *m, Level *f, Level *c, int x0, int y0, int nx, int ny) {
-  const DecompLocal *lf = decomp_local(f->decomp), *lc = decomp_local(c->decomp);
-  KernelArgs a = kernel_args(m->kernels[K_RESTRICT]);
-  arg_mem(&a, field_buffer(c->rhs));
-  arg_mem(&a, field_buffer(f->res));
-  arg_int(&a, nx);
-  arg_int(&a, ny);
-  arg_int(&a, field_pitch(c->rhs));
-  arg_ulong(&a, (size_t)field_pitch(c->rhs) * field_rows(c->rhs));
-  arg_int(&a, level_origin(c) + y0 * field_pitch(c->rhs) + x0);
-  arg_int(&a, c->nz);
-  arg_int(&a, lf->nx);
-  arg_int(&a, lf->ny);
-  arg_int(&a, f->walls);
-  arg_int(&a, field_pitch(f->res));
-  arg_ulong(&a, (size_t)field_pitch(f->res) * field_rows(f->res));
-  arg_int(&a, level_origin(f));
-  arg_int(&a, c->fx);
-  arg_int(&a, c->fy);
-  arg_int(&a, c->fx * (lc->x0 + x0) - lf->x0);
-  arg_int(&a, c->fy * (lc->y0 + y0) - lf->y0);
-  arg_mem(&a, c->restriction);
+  const DecompLocal *lf = hcl_decomp_local(f->decomp), *lc = hcl_decomp_local(c->decomp);
+  KernelArgs a = hcl_kernel_args(m->kernels[K_RESTRICT]);
+  hcl_arg_mem(&a, hcl_field_buffer(c->rhs));
+  hcl_arg_mem(&a, hcl_field_buffer(f->res));
+  hcl_arg_int(&a, nx);
+  hcl_arg_int(&a, ny);
+  hcl_arg_int(&a, hcl_field_pitch(c->rhs));
+  hcl_arg_ulong(&a, (size_t)hcl_field_pitch(c->rhs) * hcl_field_rows(c->rhs));
+  hcl_arg_int(&a, level_origin(c) + y0 * hcl_field_pitch(c->rhs) + x0);
+  hcl_arg_int(&a, c->nz);
+  hcl_arg_int(&a, lf->nx);
+  hcl_arg_int(&a, lf->ny);
+  hcl_arg_int(&a, f->walls);
+  hcl_arg_int(&a, hcl_field_pitch(f->res));
+  hcl_arg_ulong(&a, (size_t)hcl_field_pitch(f->res) * hcl_field_rows(f->res));
+  hcl_arg_int(&a, level_origin(f));
+  hcl_arg_int(&a, c->fx);
+  hcl_arg_int(&a, c->fy);
+  hcl_arg_int(&a, c->fx * (lc->x0 + x0) - lf->x0);
+  hcl_arg_int(&a, c->fy * (lc->y0 + y0) - lf->y0);
+  hcl_arg_mem(&a, c->restriction);
   double points = (double)nx * ny;
-  return kernel_launch(m->rt, &a, columns(m, nx, ny),
-                       ((f->nz + 1) * level_points(f) * points / level_points(c) + (c->nz + 1) * points) *
-                           real_bytes(m));
+  return hcl_kernel_launch(m->rt, &a, columns(m, nx, ny),
+                           ((f->nz + 1) * level_points(f) * points / level_points(c) + (c->nz + 1) * points) *
+                               real_bytes(m));
 }
 
 /* The gathered level's rhs: every rank restricts its block, which one allgather assembles on every rank. */
 static HclStatus restrict_gathered(Mg *m, Level *f, Level *c) {
   HclStatus status = HCL_OK;
   int block[4];
-  gather_block(m->gather, block);
+  hcl_gather_block(m->gather, block);
   if (block[2] > 0 && block[3] > 0) {
     TRY(launch_restriction(m, f, c, block[0], block[1], block[2], block[3]));
   }
-  TRY(gather_fields(m->gather, &c->rhs, 1));
+  TRY(hcl_gather_fields(m->gather, &c->rhs, 1));
 cleanup:
   return status;
 }
@@ -894,12 +896,12 @@ cleanup:
 static HclStatus restrict_to(Mg *m, Level *f, Level *c, bool exchange) {
   HclStatus status = HCL_OK;
   if (exchange) {
-    TRY(halo_exchange(f->res_halo));
+    TRY(hcl_halo_exchange(f->res_halo));
   }
   if (c == &m->level[m->gathered] && split(f)) {
     TRY(restrict_gathered(m, f, c));
   } else {
-    const DecompLocal *lc = decomp_local(c->decomp);
+    const DecompLocal *lc = hcl_decomp_local(c->decomp);
     TRY(launch_restriction(m, f, c, 0, 0, lc->nx, lc->ny));
   }
 cleanup:
@@ -909,25 +911,25 @@ cleanup:
 /* u of f += interpolated u of c over a box of f's columns, c's ghosts exchanged first where exchange says. */
 static HclStatus prolong_to(Mg *m, Level *c, Level *f, CellBox box, bool exchange) {
   HclStatus status = HCL_OK;
-  const DecompLocal *lf = decomp_local(f->decomp), *lc = decomp_local(c->decomp);
+  const DecompLocal *lf = hcl_decomp_local(f->decomp), *lc = hcl_decomp_local(c->decomp);
   if (exchange) {
-    TRY(halo_exchange(c->u_halo));
+    TRY(hcl_halo_exchange(c->u_halo));
   }
-  KernelArgs a = kernel_args(m->kernels[K_PROLONG]);
-  arg_mem(&a, field_buffer(f->u));
-  arg_mem(&a, field_buffer(c->u));
+  KernelArgs a = hcl_kernel_args(m->kernels[K_PROLONG]);
+  hcl_arg_mem(&a, hcl_field_buffer(f->u));
+  hcl_arg_mem(&a, hcl_field_buffer(c->u));
   arg_shape(&a, f);
-  arg_int(&a, f->nz);
-  arg_int(&a, field_pitch(c->u));
-  arg_ulong(&a, (size_t)field_pitch(c->u) * field_rows(c->u));
-  arg_int(&a, level_origin(c));
-  arg_int(&a, c->fx);
-  arg_int(&a, c->fy);
-  arg_int(&a, lf->x0);
-  arg_int(&a, lf->y0);
-  arg_int(&a, lc->x0);
-  arg_int(&a, lc->y0);
-  arg_mem(&a, c->prolongation);
+  hcl_arg_int(&a, f->nz);
+  hcl_arg_int(&a, hcl_field_pitch(c->u));
+  hcl_arg_ulong(&a, (size_t)hcl_field_pitch(c->u) * hcl_field_rows(c->u));
+  hcl_arg_int(&a, level_origin(c));
+  hcl_arg_int(&a, c->fx);
+  hcl_arg_int(&a, c->fy);
+  hcl_arg_int(&a, lf->x0);
+  hcl_arg_int(&a, lf->y0);
+  hcl_arg_int(&a, lc->x0);
+  hcl_arg_int(&a, lc->y0);
+  hcl_arg_mem(&a, c->prolongation);
   double coarse_share = level_points(c) / level_points(f); /* of a fine column's coarse reads */
   BoxLaunch launch = {m, a, (2.0 * (f->nz + 1) + (c->nz + 1) * coarse_share) * real_bytes(m), false};
   TRY(launch_box(&launch, box));
@@ -947,19 +949,19 @@ static HclStatus sweeps(Mg *m, Level *L, int count, bool zero_guess) {
     }
     goto cleanup;
   }
-  KernelArgs a = kernel_args(m->kernels[K_SMOOTH_LEVEL]);
-  arg_mem(&a, field_buffer(L->u));
-  arg_mem(&a, field_buffer(L->rhs));
-  arg_mem(&a, field_buffer(L->col));
+  KernelArgs a = hcl_kernel_args(m->kernels[K_SMOOTH_LEVEL]);
+  hcl_arg_mem(&a, hcl_field_buffer(L->u));
+  hcl_arg_mem(&a, hcl_field_buffer(L->rhs));
+  hcl_arg_mem(&a, hcl_field_buffer(L->col));
   arg_shape(&a, L);
-  arg_int(&a, L->nz);
-  arg_int(&a, count);
-  arg_int(&a, L->walls);
-  arg_int(&a, zero_guess);
-  arg_mem(&a, L->vertical);
+  hcl_arg_int(&a, L->nz);
+  hcl_arg_int(&a, count);
+  hcl_arg_int(&a, L->walls);
+  hcl_arg_int(&a, zero_guess);
+  hcl_arg_mem(&a, L->vertical);
   arg_spacing(&a, m, L, true);
-  TRY(kernel_launch(m->rt, &a, kernel_groups(1, m->group),
-                    count * 2 * (L->nz + 2.0) * level_points(L) * real_bytes(m)));
+  TRY(hcl_kernel_launch(m->rt, &a, hcl_kernel_groups(1, m->group),
+                        count * 2 * (L->nz + 2.0) * level_points(L) * real_bytes(m)));
 cleanup:
   return status;
 }
@@ -968,20 +970,20 @@ cleanup:
 static HclStatus tail_cycle(Mg *m) {
   Level *L = &m->level[m->tail];
   const MgOptions *o = &m->spec.options;
-  KernelArgs a = kernel_args(m->kernels[K_TAIL]);
-  arg_mem(&a, m->pack);
-  arg_mem(&a, m->table);
-  arg_mem(&a, m->tables);
-  arg_int(&a, m->nlevels - m->tail);
-  arg_int(&a, o->pre_sweeps);
-  arg_int(&a, o->post_sweeps);
-  arg_int(&a, o->coarse_sweeps);
-  arg_mem(&a, field_buffer(L->rhs));
-  arg_mem(&a, field_buffer(L->u));
+  KernelArgs a = hcl_kernel_args(m->kernels[K_TAIL]);
+  hcl_arg_mem(&a, m->pack);
+  hcl_arg_mem(&a, m->table);
+  hcl_arg_mem(&a, m->tables);
+  hcl_arg_int(&a, m->nlevels - m->tail);
+  hcl_arg_int(&a, o->pre_sweeps);
+  hcl_arg_int(&a, o->post_sweeps);
+  hcl_arg_int(&a, o->coarse_sweeps);
+  hcl_arg_mem(&a, hcl_field_buffer(L->rhs));
+  hcl_arg_mem(&a, hcl_field_buffer(L->u));
   /* about the sweeps' traffic: u, rhs and the columns twice per sweep and level, the transfers once */
   double sweeps = o->pre_sweeps + o->post_sweeps + o->coarse_sweeps;
-  return kernel_launch(m->rt, &a, kernel_groups(1, m->tail_group),
-                       2 * sweeps * (L->nz + 2.0) * m->tail_points * real_bytes(m));
+  return hcl_kernel_launch(m->rt, &a, hcl_kernel_groups(1, m->tail_group),
+                           2 * sweeps * (L->nz + 2.0) * m->tail_points * real_bytes(m));
 }
 
 /* The V-cycle from level l down, for the correction u = 0 + ... of level l (no zeroing where a sweep comes first). */
@@ -993,7 +995,7 @@ static HclStatus cycle(Mg *m, int l) {
   }
   int first = l == m->nlevels - 1 ? m->spec.options.coarse_sweeps : m->spec.options.pre_sweeps;
   if (first == 0 || !L->zero_start) {
-    TRY(field_zero(L->u));
+    TRY(hcl_field_zero(L->u));
   }
   if (l == m->nlevels - 1) {
     TRY(sweeps(m, L, first, L->zero_start));
@@ -1001,7 +1003,7 @@ static HclStatus cycle(Mg *m, int l) {
   }
   TRY(sweeps(m, L, first, L->zero_start));
   BoxLaunch res = residual(m, L);
-  TRY(halo_overlap(L->u_halo, (HaloOverlap){.reach = 1}, launch_box, &res));
+  TRY(hcl_halo_overlap(L->u_halo, (HaloOverlap){.reach = 1}, launch_box, &res));
   TRY(restrict_to(m, L, &m->level[l + 1], true));
   TRY(cycle(m, l + 1));
   TRY(prolong_to(m, &m->level[l + 1], L, widened(L, 0), true));
@@ -1029,15 +1031,15 @@ static HclStatus first_half_sweep(Mg *m, Level *L) {
   HclStatus status = HCL_OK;
   CellBox parts[HALO_PARTS_MOST], all = widened(L, L->ghost), own = widened(L, 0);
   BoxLaunch launch = half_sweep(m, L, 0, true);
-  halo_parts(L->rhs_halo, 0, 0, parts);
+  hcl_halo_parts(L->rhs_halo, 0, 0, parts);
   if (parts[0].nx == 0 || parts[0].ny == 0) {
-    TRY(halo_exchange(L->rhs_halo));
+    TRY(hcl_halo_exchange(L->rhs_halo));
     TRY(launch_box(&launch, all));
     goto cleanup;
   }
-  TRY(halo_begin(L->rhs_halo));
+  TRY(hcl_halo_begin(L->rhs_halo));
   TRY(launch_box(&launch, own));
-  TRY(halo_end(L->rhs_halo));
+  TRY(hcl_halo_end(L->rhs_halo));
   int south = own.y0 - all.y0, north = all.y0 + all.ny - own.ny, west = own.x0 - all.x0;
   int east = all.x0 + all.nx - own.nx;
   CellBox ring[4] = {{all.x0, all.y0, all.nx, south},
@@ -1051,7 +1053,7 @@ static HclStatus first_half_sweep(Mg *m, Level *L) {
   }
 cleanup:
   if (status != HCL_OK) {
-    halo_cancel(L->rhs_halo);
+    hcl_halo_cancel(L->rhs_halo);
   }
   return status;
 }
@@ -1081,8 +1083,8 @@ static HclStatus wide_cycle(Mg *m, int l) {
   bool coarsest = l == m->nlevels - 1;
   int first = coarsest ? o->coarse_sweeps : o->pre_sweeps;
   if (first == 0) {
-    TRY(halo_exchange(L->rhs_halo));
-    TRY(field_zero(L->u));
+    TRY(hcl_halo_exchange(L->rhs_halo));
+    TRY(hcl_field_zero(L->u));
   } else {
     TRY(wide_first_sweeps(m, L, first));
   }
@@ -1096,41 +1098,41 @@ static HclStatus wide_cycle(Mg *m, int l) {
     TRY(wide_sweeps(m, L, o->post_sweeps, L->reach));
   }
   if (L->exchange_up) {
-    TRY(halo_exchange(L->u_halo));
+    TRY(hcl_halo_exchange(L->u_halo));
   }
 cleanup:
   return status;
 }
 
-HclStatus mg_vcycle(Mg *m) {
+HclStatus hcl_mg_vcycle(Mg *m) {
   return m->wide ? wide_cycle(m, 0) : cycle(m, 0);
 }
 
-Field *mg_rhs(Mg *m) {
+Field *hcl_mg_rhs(Mg *m) {
   return m->level[0].rhs;
 }
 
-Field *mg_correction(Mg *m) {
+Field *hcl_mg_correction(Mg *m) {
   return m->level[0].u;
 }
 
-int mg_levels(const Mg *m) {
+int hcl_mg_levels(const Mg *m) {
   return m->nlevels;
 }
 
-void mg_level_shape(const Mg *m, int level, int *nx, int *ny, int *nz) {
+void hcl_mg_level_shape(const Mg *m, int level, int *nx, int *ny, int *nz) {
   *nx = m->level[level].nx;
   *ny = m->level[level].ny;
   *nz = m->level[level].nz;
 }
 
-double mg_device_bytes(const Mg *m) {
+double hcl_mg_device_bytes(const Mg *m) {
   double bytes = m->tail_bytes;
   for (int l = 0; l < m->nlevels; l++) {
     const Level *L = &m->level[l];
     Field *fields[] = {L->u, L->rhs, L->res, L->col};
     for (int f = 0; f < 4; f++) {
-      bytes += (double)field_count(fields[f]) * precision_bytes(field_precision(fields[f]));
+      bytes += (double)hcl_field_count(fields[f]) * hcl_precision_bytes(hcl_field_precision(fields[f]));
     }
   }
   return bytes;
@@ -1138,25 +1140,25 @@ double mg_device_bytes(const Mg *m) {
 
 /* ---- options and case keys ---- */
 
-MgOptions mg_options_default(void) {
+MgOptions hcl_mg_options_default(void) {
   return (MgOptions){.levels = MG_LEVELS_MOST, .pre_sweeps = 1, .post_sweeps = 1, .coarse_sweeps = 4};
 }
 
-HclStatus mg_check_options(const MgOptions *o, const char *prefix, const Case *c) {
+HclStatus hcl_mg_check_options(const MgOptions *o, const char *prefix, const Case *c) {
   HclStatus status = HCL_OK;
   char at[CASE_WHERE_MAX];
   REQUIRE(o->pre_sweeps >= 0 && o->post_sweeps >= 0 && o->pre_sweeps + o->post_sweeps >= 1, HCL_EDATA,
           "%s%spre_sweeps = %d and %spost_sweeps = %d: none negative, and the V-cycle needs a smoothing sweep",
-          case_where(c, prefix, "pre_sweeps", at), prefix, o->pre_sweeps, prefix, o->post_sweeps);
+          hcl_case_where(c, prefix, "pre_sweeps", at), prefix, o->pre_sweeps, prefix, o->post_sweeps);
   REQUIRE(o->coarse_sweeps >= 1, HCL_EDATA, "%s%scoarse_sweeps = %d: at least 1",
-          case_where(c, prefix, "coarse_sweeps", at), prefix, o->coarse_sweeps);
+          hcl_case_where(c, prefix, "coarse_sweeps", at), prefix, o->coarse_sweeps);
   REQUIRE(o->levels >= MG_LEVELS_MOST, HCL_EDATA, "%s%slevels = %d: a number of restrictions >= 0, or -1 for the most",
-          case_where(c, prefix, "levels", at), prefix, o->levels);
+          hcl_case_where(c, prefix, "levels", at), prefix, o->levels);
 cleanup:
   return status;
 }
 
-HclStatus mg_add_keys(CaseSchema *schema, const char *prefix, const MgOptions *d) {
+HclStatus hcl_mg_add_keys(CaseSchema *schema, const char *prefix, const MgOptions *d) {
   char levels[16], pre[16], post[16], coarse[16];
   snprintf(levels, sizeof levels, "%d", d->levels);
   snprintf(pre, sizeof pre, "%d", d->pre_sweeps);
@@ -1169,16 +1171,16 @@ HclStatus mg_add_keys(CaseSchema *schema, const char *prefix, const MgOptions *d
       {"post_sweeps", CASE_INT, "", post, 0, 100, NULL, "mg: sweeps after a prolongation"},
       {"coarse_sweeps", CASE_INT, "", coarse, 1, 1000, NULL, "mg: sweeps on the coarsest grid"},
   };
-  return case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0]));
+  return hcl_case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0]));
 }
 
-HclStatus mg_options_from_case(const Case *c, const char *prefix, MgOptions *out) {
+HclStatus hcl_mg_options_from_case(const Case *c, const char *prefix, MgOptions *out) {
   char key[CASE_KEY_MAX];
-  out->levels = (int)case_int(c, case_key(key, prefix, "levels"));
-  out->pre_sweeps = (int)case_int(c, case_key(key, prefix, "pre_sweeps"));
-  out->post_sweeps = (int)case_int(c, case_key(key, prefix, "post_sweeps"));
-  out->coarse_sweeps = (int)case_int(c, case_key(key, prefix, "coarse_sweeps"));
-  return mg_check_options(out, prefix, c);
+  out->levels = (int)hcl_case_int(c, hcl_case_key(key, prefix, "levels"));
+  out->pre_sweeps = (int)hcl_case_int(c, hcl_case_key(key, prefix, "pre_sweeps"));
+  out->post_sweeps = (int)hcl_case_int(c, hcl_case_key(key, prefix, "post_sweeps"));
+  out->coarse_sweeps = (int)hcl_case_int(c, hcl_case_key(key, prefix, "coarse_sweeps"));
+  return hcl_mg_check_options(out, prefix, c);
 }
 
 /* ---- the V-cycle as a preconditioner ---- */
@@ -1194,10 +1196,10 @@ static void pc_destroy(void *ctx) {
   if (!p) {
     return;
   }
-  vec_destroy(&p->rhs);
-  vec_destroy(&p->correction);
-  vspace_destroy(&p->space);
-  mg_destroy(&p->mg);
+  hcl_vec_destroy(&p->rhs);
+  hcl_vec_destroy(&p->correction);
+  hcl_vspace_destroy(&p->space);
+  hcl_mg_destroy(&p->mg);
   free(p);
 }
 
@@ -1206,12 +1208,12 @@ static HclStatus pc_apply(void *ctx, Vec *r, Vec *z) {
   HclStatus status = HCL_OK;
   MgPc *p = ctx;
   if (r != p->rhs) {
-    TRY(vec_convert(p->rhs, r));
+    TRY(hcl_vec_convert(p->rhs, r));
   }
-  TRY(mg_vcycle(p->mg));
-  vec_touch(p->correction);
+  TRY(hcl_mg_vcycle(p->mg));
+  hcl_vec_touch(p->correction);
   if (z != p->correction) {
-    TRY(vec_convert(z, p->correction));
+    TRY(hcl_vec_convert(z, p->correction));
   }
 cleanup:
   return status;
@@ -1234,27 +1236,27 @@ static void pc_hint(void *ctx, char *text, size_t size) {
 static const PrecondOps MG_OPS = {
     .name = "mg", .apply = pc_apply, .input = pc_input, .output = pc_output, .hint = pc_hint, .destroy = pc_destroy};
 
-HclStatus mg_precond_create(Mg *mg, Precond **out) {
+HclStatus hcl_mg_precond_create(Mg *mg, Precond **out) {
   HclStatus status = HCL_OK;
   MgPc *p = NULL;
   *out = NULL;
   TRY_ALLOC(p, 1);
   p->mg = mg;
   mg = NULL;
-  Field *rhs = mg_rhs(p->mg);
-  FieldSpec spec = {.nz = field_nz(rhs), .ghost = field_ghost(rhs), .precision = field_precision(rhs)};
-  TRY(vspace_create_fields(p->mg->rt, field_decomp(rhs), &spec, &p->space));
-  TRY(vec_wrap_field(p->space, rhs, &p->rhs));
-  TRY(vec_wrap_field(p->space, mg_correction(p->mg), &p->correction));
-  MgPc *owned = p; /* precond_create takes it, also when it fails */
+  Field *rhs = hcl_mg_rhs(p->mg);
+  FieldSpec spec = {.nz = hcl_field_nz(rhs), .ghost = hcl_field_ghost(rhs), .precision = hcl_field_precision(rhs)};
+  TRY(hcl_vspace_create_fields(p->mg->rt, hcl_field_decomp(rhs), &spec, &p->space));
+  TRY(hcl_vec_wrap_field(p->space, rhs, &p->rhs));
+  TRY(hcl_vec_wrap_field(p->space, hcl_mg_correction(p->mg), &p->correction));
+  MgPc *owned = p; /* hcl_precond_create takes it, also when it fails */
   p = NULL;
-  TRY(precond_create(&MG_OPS, owned, false, out));
+  TRY(hcl_precond_create(&MG_OPS, owned, false, out));
 cleanup:
-  mg_destroy(&mg);
+  hcl_mg_destroy(&mg);
   pc_destroy(p);
   return status;
 }
 
-Mg *mg_precond_hierarchy(Precond *pc) {
-  return precond_ops(pc) == &MG_OPS ? ((MgPc *)precond_context(pc))->mg : NULL;
+Mg *hcl_mg_precond_hierarchy(Precond *pc) {
+  return hcl_precond_ops(pc) == &MG_OPS ? ((MgPc *)hcl_precond_context(pc))->mg : NULL;
 }

@@ -52,7 +52,7 @@ static const CaseKey run_keys[] = {
 };
 enum { RUN_KEYS = sizeof run_keys / sizeof run_keys[0] };
 
-HclStatus model_schema(const Model *model, CaseSchema *schema) {
+HclStatus hcl_model_schema(const Model *model, CaseSchema *schema) {
   HclStatus status = HCL_OK;
   CaseKey keys[RUN_KEYS];
   memcpy(keys, run_keys, sizeof keys);
@@ -62,7 +62,7 @@ HclStatus model_schema(const Model *model, CaseSchema *schema) {
     }
   }
   TRY(model->schema(schema));
-  TRY(case_schema_add(schema, "", keys, RUN_KEYS));
+  TRY(hcl_case_schema_add(schema, "", keys, RUN_KEYS));
 cleanup:
   return status;
 }
@@ -97,12 +97,12 @@ static RunOutputs outputs_of(const RunContext *run, SeriesLayout *series) {
 static void start_timeline(RunContext *run) {
   SeriesLayout series;
   RunOutputs outputs = outputs_of(run, &series);
-  double map_interval = case_real(run->c, "output.interval");
-  double history_interval = case_real(run->c, "output.history_interval");
+  double map_interval = hcl_case_real(run->c, "output.interval");
+  double history_interval = hcl_case_real(run->c, "output.history_interval");
   bool sampled = run->ngauges > 0 || outputs.series_name;
   timeline_start(&run->tl, run->t_end, map_interval,
                  sampled ? (history_interval > 0 ? history_interval : map_interval) : 0,
-                 case_real(run->c, "restart.interval"), 0, 0);
+                 hcl_case_real(run->c, "restart.interval"), 0, 0);
 }
 
 /* A run's host side, in harness.h's order: the case, the decomposition, the device-memory check, the gauges, what
@@ -112,8 +112,8 @@ static HclStatus open_host(RunContext *run) {
   const ModelOps *ops = run->model->ops;
   TRY(ops->read_case(run));
   snprintf(run->source, sizeof run->source, "hydrocl %s (%s), %s, %s", HYDROCL_VERSION, HYDROCL_GIT,
-           runtime_device(run->rt)->device_name,
-           run->precision ? run->precision : precision_name(run->request->precision));
+           hcl_runtime_device(run->rt)->device_name,
+           run->precision ? run->precision : hcl_precision_name(run->request->precision));
   TRY(run_create_decomp(run->c, run->grid, &run->decomp));
   double largest_field, needed = ops->device_bytes(run, &largest_field);
   TRY(run_check_device_memory(run->rt, run->decomp, needed, largest_field, ops->point));
@@ -141,7 +141,7 @@ static void run_destroy(RunContext *run) {
   }
   run_close_files(&run->files);
   run->model->ops->close(run);
-  decomp_destroy(&run->decomp);
+  hcl_decomp_destroy(&run->decomp);
   free(run->gauges);
   free(run);
 }
@@ -165,7 +165,8 @@ HclStatus run_write_state(RunContext *run, double t, int64_t step) {
   const ModelOps *ops = run->model->ops;
   Field *fields[RUN_RESTART_FIELDS_MAX];
   OutputVariable variables[RUN_RESTART_FIELDS_MAX];
-  RestartScalar scalars[1 + RUN_RESTART_SCALARS_MAX] = {{"time", t, "time", NULL}}; /* restart_write adds the step */
+  RestartScalar scalars[1 + RUN_RESTART_SCALARS_MAX] = {
+      {"time", t, "time", NULL}}; /* hcl_restart_write adds the step */
   int required;
   int nfields = ops->restart_fields(run, fields, variables, &required);
   int nscalars = restart_scalars(run, scalars + 1, &required);
@@ -191,7 +192,7 @@ static HclStatus read_restart(RunContext *run) {
   RestartSpec base = restart_spec(run, variables);
   TRY(run_restart_path(run->request, RESTART_PREFIX, path, sizeof path));
   TRY(run_check_restart(run->c, run->request, path, &base, run->grid));
-  TRY(restart_read(path, fields, nfields, scalars, 2 + nscalars));
+  TRY(hcl_restart_read(path, fields, nfields, scalars, 2 + nscalars));
   if (ops->resume) {
     TRY(ops->resume(run, path, scalars));
   }
@@ -236,9 +237,9 @@ cleanup:
 
 HclStatus run_write_static(RunContext *run, const OutputVariable *variable, Field *field, double scale) {
   HclStatus status = HCL_OK;
-  TRY(map_write_static(run->files.map, variable, field, scale));
+  TRY(hcl_map_write_static(run->files.map, variable, field, scale));
   if (run->files.history) {
-    TRY(history_write_static(run->files.history, variable, field, scale));
+    TRY(hcl_history_write_static(run->files.history, variable, field, scale));
   }
 cleanup:
   return status;
@@ -270,14 +271,14 @@ static const char *signal_name(int signal_number) {
   }
 }
 
-/* SIGTERM, SIGUSR1 or Ctrl-C on any rank (signals_poll: after every step on one rank, within a bounded wall time on
+/* SIGTERM, SIGUSR1 or Ctrl-C on any rank (hcl_signals_poll: after every step on one rank, within a bounded wall time on
  * several; at every check in any case): a restart of the present state (unless one was just written; the guard
  * first where this step was not checked, so a diverged state is never written), then HCL_ESTOPPED. Called after
  * everything due at the step was written, so a continued run misses nothing. */
 static HclStatus stop_if_asked(RunContext *run, SignalPoll *poll, bool checked, bool restart_written) {
   HclStatus status = HCL_OK;
   int signal_number = 0;
-  TRY(signals_poll(poll, checked, &signal_number));
+  TRY(hcl_signals_poll(poll, checked, &signal_number));
   if (signal_number) {
     if (!checked) {
       TRY(check(run, false));
@@ -302,9 +303,10 @@ static HclStatus time_loop(RunContext *run) {
   Progress *progress = NULL;
   char extra[128] = "";
   SignalPoll poll;
-  signals_poll_start(&poll);
-  TRY(progress_create(tl->t, tl->t_end, case_real(run->c, "output.progress"), (double)run->grid->nx * run->grid->ny,
-                      stderr, progress_columns(STDERR_FILENO), &progress));
+  hcl_signals_poll_start(&poll);
+  TRY(hcl_progress_create(tl->t, tl->t_end, hcl_case_real(run->c, "output.progress"),
+                          (double)run->grid->nx * run->grid->ny, stderr, hcl_progress_columns(STDERR_FILENO),
+                          &progress));
   TRY(check(run, true));
   while (tl->t < tl->t_end) {
     TimelineDue due = {0};
@@ -320,25 +322,25 @@ static HclStatus time_loop(RunContext *run) {
     if (!due.end) { /* at the end the run finishes normally */
       TRY(stop_if_asked(run, &poll, checked, due.restart));
     }
-    if (log_level() >= LOG_INFO) { /* -q: no progress lines */
+    if (hcl_log_level() >= LOG_INFO) { /* -q: no progress lines */
       if (ops->describe) {
         ops->describe(run, extra, sizeof extra);
       }
-      progress_update(progress, progress_now(), tl->t, run->dt, tl->step, extra[0] ? extra : NULL, due.end);
+      hcl_progress_update(progress, hcl_progress_now(), tl->t, run->dt, tl->step, extra[0] ? extra : NULL, due.end);
     }
   }
 cleanup:
-  progress_destroy(&progress);
+  hcl_progress_destroy(&progress);
   return status;
 }
 
 /* ---- run and validate ---------------------------------------------------------------------------------------- */
 
-HclStatus model_run(const Model *model, Runtime *rt, const Case *c, const RunRequest *request) {
+HclStatus hcl_model_run(const Model *model, Runtime *rt, const Case *c, const RunRequest *request) {
   HclStatus status = HCL_OK;
   const ModelOps *ops = model->ops;
   RunContext *run = run_create(model, rt, c, request);
-  signals_install();
+  hcl_signals_install();
   REQUIRE(run, HCL_ENOMEM, "cannot allocate the run of a %s case", model->name);
   TRY(open_host(run));
   TRY(ops->open(run));
@@ -353,7 +355,8 @@ HclStatus model_run(const Model *model, Runtime *rt, const Case *c, const RunReq
     TRY(ops->write(run, true, true));
   }
   TRY(time_loop(run));
-  log_info("done: t = %g s after %lld steps; output in %s", run->tl.t, (long long)run->tl.step, request->output_dir);
+  hcl_log_info("done: t = %g s after %lld steps; output in %s", run->tl.t, (long long)run->tl.step,
+               request->output_dir);
   if (ops->finish) {
     ops->finish(run);
   }
@@ -365,8 +368,8 @@ cleanup:
 /* validate's lines on the device memory and the output, from what the model says of both. Rank 0. */
 static void print_memory_and_output(const RunContext *run, const RunOutputs *outputs, const RunOutputSize *size,
                                     FILE *out) {
-  const DeviceInfo *dev = runtime_device(run->rt);
-  const DecompLocal *l = decomp_local(run->decomp);
+  const DeviceInfo *dev = hcl_runtime_device(run->rt);
+  const DecompLocal *l = hcl_decomp_local(run->decomp);
   double largest_field, bytes = run->model->ops->device_bytes(run, &largest_field);
   double frames = 1 + (double)schedule_count_until(&run->tl.map, run->t_end); /* t = 0, the events, the end */
   double points = (double)run->grid->nx * run->grid->ny;
@@ -377,7 +380,7 @@ static void print_memory_and_output(const RunContext *run, const RunOutputs *out
           size->map / frames / 1e6, run->ngauges, points * outputs->restart_fields * 8 / 1e6);
 }
 
-HclStatus model_validate(const Model *model, Runtime *rt, const Case *c, const RunRequest *request, FILE *out) {
+HclStatus hcl_model_validate(const Model *model, Runtime *rt, const Case *c, const RunRequest *request, FILE *out) {
   HclStatus status = HCL_OK;
   const ModelOps *ops = model->ops;
   RunContext *run = run_create(model, rt, c, request);
@@ -389,9 +392,9 @@ HclStatus model_validate(const Model *model, Runtime *rt, const Case *c, const R
     TRY(ops->preview(run));
   }
   outputs = outputs_of(run, &series);
-  RunOutputSize size = run_output_size(run->decomp, c, &run->tl, &outputs, case_bool(c, "output.double"), true);
-  if (par_rank() == 0) {
-    fprintf(out, "case is valid: %s\n", case_string(c, "model.title"));
+  RunOutputSize size = run_output_size(run->decomp, c, &run->tl, &outputs, hcl_case_bool(c, "output.double"), true);
+  if (hcl_par_rank() == 0) {
+    fprintf(out, "case is valid: %s\n", hcl_case_string(c, "model.title"));
     ops->print(run, out);
     print_memory_and_output(run, &outputs, &size, out);
   }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* registry.c: the models, one line each (see model.h), and those a program registers (model_register). */
+/* registry.c: the models, one line each (see model.h), and those a program registers (hcl_model_register). */
 #include "model.h"
 
 #include <string.h>
@@ -17,44 +17,44 @@ enum { BUILTIN = sizeof builtin / sizeof builtin[0], MODELS_MAX = 16 };
 static const Model *added[MODELS_MAX - BUILTIN];
 static int nadded;
 
-int model_count(void) {
+int hcl_model_count(void) {
   return BUILTIN + nadded;
 }
 
-const Model *model_at(int index) {
+const Model *hcl_model_at(int index) {
   return index < 0 || index >= BUILTIN + nadded ? NULL : index < BUILTIN ? builtin[index] : added[index - BUILTIN];
 }
 
-const Model *model_find(const char *name) {
-  for (int m = 0; m < model_count(); m++) {
-    if (strcmp(model_at(m)->name, name) == 0) {
-      return model_at(m);
+const Model *hcl_model_find(const char *name) {
+  for (int m = 0; m < hcl_model_count(); m++) {
+    if (strcmp(hcl_model_at(m)->name, name) == 0) {
+      return hcl_model_at(m);
     }
   }
   return NULL;
 }
 
-HclStatus model_register(const Model *model) {
+HclStatus hcl_model_register(const Model *model) {
   HclStatus status = HCL_OK;
-  REQUIRE(model_find(model->name) == NULL, HCL_EINTERNAL, "model '%s' registered twice", model->name);
+  REQUIRE(hcl_model_find(model->name) == NULL, HCL_EINTERNAL, "model '%s' registered twice", model->name);
   REQUIRE(nadded < MODELS_MAX - BUILTIN, HCL_EINTERNAL, "more than %d models registered", MODELS_MAX);
   added[nadded++] = model;
 cleanup:
   return status;
 }
 
-const char *model_names(unsigned capabilities) {
+const char *hcl_model_names(unsigned capabilities) {
   static char names[256];
   const Model *chosen[MODELS_MAX];
   int count = 0;
-  for (int m = 0; m < model_count(); m++) {
-    if ((model_at(m)->capabilities & capabilities) == capabilities) {
-      chosen[count++] = model_at(m);
+  for (int m = 0; m < hcl_model_count(); m++) {
+    if ((hcl_model_at(m)->capabilities & capabilities) == capabilities) {
+      chosen[count++] = hcl_model_at(m);
     }
   }
   names[0] = '\0';
   for (int m = 0; m < count; m++) {
-    textlist_append(names, sizeof names, m, count, ", ", " or ", "%s", chosen[m]->name);
+    hcl_textlist_append(names, sizeof names, m, count, ", ", " or ", "%s", chosen[m]->name);
   }
   return names;
 }

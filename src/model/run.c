@@ -21,55 +21,55 @@
 #include "restart.h"
 
 HclStatus run_read_crs(const Case *c, const char *key, Crs **crs) {
-  const char *text = case_string(c, key);
+  const char *text = hcl_case_string(c, key);
   *crs = NULL;
-  return text[0] ? crs_create(text, case_origin(c, key), crs) : HCL_OK;
+  return text[0] ? hcl_crs_create(text, hcl_case_origin(c, key), crs) : HCL_OK;
 }
 
 void run_print_crs(const Crs *crs, FILE *out) {
   char text[512] = "local Cartesian metres (grid.crs is not set)";
   if (crs) {
-    crs_describe(crs, text, sizeof text);
+    hcl_crs_describe(crs, text, sizeof text);
   }
   fprintf(out, "coordinates: %s\n", text);
 }
 
 HclStatus run_time_units(const Case *c, const char *key, double *start, char *units, size_t size) {
   HclStatus status = HCL_OK;
-  const char *text = case_string(c, key);
-  REQUIRE(input_parse_date(text, start), HCL_EDATA,
+  const char *text = hcl_case_string(c, key);
+  REQUIRE(hcl_input_parse_date(text, start), HCL_EDATA,
           "%s: %s must be a date and time, 'YYYY-MM-DD hh:mm:ss' (or 'YYYY-MM-DD', 'YYYY-MM-DD hh:mm') in UTC or at an "
           "offset ('+02:00') (got '%s')",
-          case_origin(c, key), key, text);
+          hcl_case_origin(c, key), key, text);
   time_t whole = (time_t)floor(*start);
   struct tm utc;
   gmtime_r(&whole, &utc);
   strftime(units, size, "seconds since %Y-%m-%d %H:%M:%S", &utc);
-  REQUIRE(*start == (double)whole, HCL_EDATA, "%s: %s must be a whole second (got '%s')", case_origin(c, key), key,
+  REQUIRE(*start == (double)whole, HCL_EDATA, "%s: %s must be a whole second (got '%s')", hcl_case_origin(c, key), key,
           text);
 cleanup:
   return status;
 }
 
 void run_warn_unused_keys(const Case *c, const RunKeyUse *uses, int count) {
-  for (int i = 0; par_rank() == 0 && i < count; i++) {
-    const char *choice = case_string(c, uses[i].chooser);
-    if (!case_word_among(choice, uses[i].choices) && !case_at_default(c, uses[i].key)) {
-      log_warn("%s: %s is given but %s is %s, which does not use it (it is for %s)", case_origin(c, uses[i].key),
-               uses[i].key, uses[i].chooser, choice, uses[i].choices);
+  for (int i = 0; hcl_par_rank() == 0 && i < count; i++) {
+    const char *choice = hcl_case_string(c, uses[i].chooser);
+    if (!hcl_case_word_among(choice, uses[i].choices) && !hcl_case_at_default(c, uses[i].key)) {
+      hcl_log_warn("%s: %s is given but %s is %s, which does not use it (it is for %s)",
+                   hcl_case_origin(c, uses[i].key), uses[i].key, uses[i].chooser, choice, uses[i].choices);
     }
   }
 }
 
 HclStatus run_read_bed_file(const Case *c, int nx, int ny, const InputAxes *axes, double **values) {
   HclStatus status = HCL_OK;
-  const char *path = case_file(c, "bed.file");
-  const char *variable = case_string(c, "bed.variable");
+  const char *path = hcl_case_file(c, "bed.file");
+  const char *variable = hcl_case_string(c, "bed.variable");
   size_t n = (size_t)nx * ny;
-  REQUIRE(path[0], HCL_EDATA, "%s: bed.shape is file but bed.file is not given", case_origin(c, "bed.shape"));
+  REQUIRE(path[0], HCL_EDATA, "%s: bed.shape is file but bed.file is not given", hcl_case_origin(c, "bed.shape"));
   TRY_ALLOC(*values, n);
-  TRY(input_read_grid(path, variable[0] ? variable : NULL, nx, ny, axes, *values));
-  double sign = strcmp(case_string(c, "bed.positive"), "up") == 0 ? -1 : 1;
+  TRY(hcl_input_read_grid(path, variable[0] ? variable : NULL, nx, ny, axes, *values));
+  double sign = strcmp(hcl_case_string(c, "bed.positive"), "up") == 0 ? -1 : 1;
   for (size_t p = 0; p < n; p++) {
     REQUIRE(isfinite((*values)[p]), HCL_EDATA, "%s: bed value %zu (x %zu, y %zu) is not a number", path, p,
             p % (size_t)nx, p / (size_t)nx);
@@ -109,12 +109,12 @@ HclStatus run_read_points(const Case *c, const char *points_key, const char *fil
   HclStatus status = HCL_OK;
   NamedPoint *from_file = NULL;
   int nfile = 0, ncase = 0;
-  const NamedPoint *in_case = case_points(c, points_key, &ncase);
-  const char *path = file_key ? case_file(c, file_key) : "";
+  const NamedPoint *in_case = hcl_case_points(c, points_key, &ncase);
+  const char *path = file_key ? hcl_case_file(c, file_key) : "";
   *points = NULL;
   *count = 0;
   if (path[0]) {
-    TRY(gauges_read_csv(path, &from_file, &nfile));
+    TRY(hcl_gauges_read_csv(path, &from_file, &nfile));
   }
   TRY_ALLOC(*points, ncase + nfile + 1); /* + 1: never a request for nothing */
   if (ncase > 0) { /* a case without points has none: memcpy from NULL is undefined even for 0 bytes */
@@ -143,13 +143,20 @@ cleanup:
   return status;
 }
 
+DecompSpec run_read_grid(const Case *c) {
+  return (DecompSpec){.nx = (int)hcl_case_int(c, "grid.nx"),
+                      .ny = (int)hcl_case_int(c, "grid.ny"),
+                      .px = (int)hcl_case_int(c, "grid.px"),
+                      .py = (int)hcl_case_int(c, "grid.py")};
+}
+
 HclStatus run_create_decomp(const Case *c, const DecompSpec *spec, Decomp **out) {
-  HclStatus status = decomp_create(spec, out);
+  HclStatus status = hcl_decomp_create(spec, out);
   if (status == HCL_EDATA || status == HCL_EUSAGE) {
     char why[512];
-    snprintf(why, sizeof why, "%s", status_message());
-    status_clear();
-    status = status_set(status, __FILE__, __LINE__, "%s: grid.px, grid.py: %s", case_origin(c, "grid.px"), why);
+    snprintf(why, sizeof why, "%s", hcl_status_message());
+    hcl_status_clear();
+    status = hcl_status_set(status, __FILE__, __LINE__, "%s: grid.px, grid.py: %s", hcl_case_origin(c, "grid.px"), why);
   }
   return status;
 }
@@ -157,61 +164,63 @@ HclStatus run_create_decomp(const Case *c, const DecompSpec *spec, Decomp **out)
 HclStatus run_check_device_memory(Runtime *rt, const Decomp *decomp, double needed, double largest_field,
                                   const char *point) {
   HclStatus local = HCL_OK;
-  const DeviceInfo *dev = runtime_device(rt);
-  const DecompLocal *l = decomp_local(decomp);
+  const DeviceInfo *dev = hcl_runtime_device(rt);
+  const DecompLocal *l = hcl_decomp_local(decomp);
   const char *hint = "use more ranks (grid.px, grid.py), --precision single or a coarser grid";
   if (needed > (double)dev->global_mem_bytes) {
-    local = status_set(HCL_ENODEVICE, __FILE__, __LINE__,
+    local =
+        hcl_status_set(HCL_ENODEVICE, __FILE__, __LINE__,
                        "rank %d's %d x %d %ss need %.4g MB of device memory but '%s' has %.4g MB; %s", l->rank, l->nx,
                        l->ny, point, needed / 1e6, dev->device_name, (double)dev->global_mem_bytes / 1e6, hint);
   } else if (largest_field > (double)dev->max_alloc_bytes) {
-    local = status_set(HCL_ENODEVICE, __FILE__, __LINE__,
-                       "rank %d's %d x %d %ss make fields of %.4g MB but '%s' allows %.4g MB in one buffer; %s",
-                       l->rank, l->nx, l->ny, point, largest_field / 1e6, dev->device_name,
-                       (double)dev->max_alloc_bytes / 1e6, hint);
+    local = hcl_status_set(HCL_ENODEVICE, __FILE__, __LINE__,
+                           "rank %d's %d x %d %ss make fields of %.4g MB but '%s' allows %.4g MB in one buffer; %s",
+                           l->rank, l->nx, l->ny, point, largest_field / 1e6, dev->device_name,
+                           (double)dev->max_alloc_bytes / 1e6, hint);
   }
-  return par_agree(local);
+  return hcl_par_agree(local);
 }
 
 HclStatus run_claim_restarts(const RunRequest *q, const char *prefix, int64_t step) {
   HclStatus status = HCL_OK;
   int count = 0;
   if (q->restart || q->overwrite) {
-    TRY(restart_discard_after(q->output_dir, prefix, q->restart ? step : -1));
+    TRY(hcl_restart_discard_after(q->output_dir, prefix, q->restart ? step : -1));
     goto cleanup;
   }
-  HclStatus local = restart_count(q->output_dir, prefix, &count);
+  HclStatus local = hcl_restart_count(q->output_dir, prefix, &count);
   if (local == HCL_OK && count > 0) {
-    local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
-                       "output folder '%s' holds restarts of an earlier run; pass --overwrite to replace that run, "
-                       "--restart latest to continue it, or choose another output folder",
-                       q->output_dir);
+    local = hcl_status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
+                           "output folder '%s' holds restarts of an earlier run; pass --overwrite to replace that run, "
+                           "--restart latest to continue it, or choose another output folder",
+                           q->output_dir);
   }
-  TRY(par_agree(local));
+  TRY(hcl_par_agree(local));
 cleanup:
   return status;
 }
 
 HclStatus run_remove_stale(const RunRequest *q, const char *path) {
   HclStatus local = HCL_OK;
-  if (!q->restart && par_rank() == 0 && access(path, F_OK) == 0) {
+  if (!q->restart && hcl_par_rank() == 0 && access(path, F_OK) == 0) {
     if (!q->overwrite) {
-      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "'%s' exists; pass --overwrite to replace it", path);
+      local = hcl_status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "'%s' exists; pass --overwrite to replace it", path);
     } else if (unlink(path) != 0) {
-      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot remove the earlier run's '%s': %s", path,
-                         strerror(errno));
+      local = hcl_status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot remove the earlier run's '%s': %s", path,
+                             strerror(errno));
     }
   }
-  return par_agree(local);
+  return hcl_par_agree(local);
 }
 
 RunOutputSize run_output_size(const Decomp *decomp, const Case *c, const Timeline *tl, const RunOutputs *outputs,
                               bool double_precision, bool fresh) {
-  const DecompSpec *g = decomp_spec(decomp);
+  const DecompSpec *g = hcl_decomp_spec(decomp);
   double points = (double)g->nx * g->ny, value = double_precision ? 8 : 4;
   double frames = (double)schedule_count_until(&tl->map, tl->t_end) + (fresh ? 1 : 0);
   double samples = (double)schedule_count_until(&tl->history, tl->t_end) + (fresh ? 1 : 0);
-  double restarts = fmin((double)case_int(c, "restart.keep"), (double)schedule_count_until(&tl->restart, tl->t_end));
+  double restarts =
+      fmin((double)hcl_case_int(c, "restart.keep"), (double)schedule_count_until(&tl->restart, tl->t_end));
   RunOutputSize size = {.map = frames * points * outputs->nmap * value,
                         .history = samples * outputs->ngauges * outputs->nhistory * value,
                         .restarts = restarts * points * outputs->restart_fields * 8};
@@ -262,13 +271,13 @@ HclStatus run_check_output_size(const Case *c, const RunRequest *q, const RunOut
   HclStatus local = HCL_OK;
   double total = size->map + size->history + size->series + size->restarts + size->checkpoints;
   int unwritable = 0;
-  double warn_at = case_real(c, "output.size_warning") * 1e6, left = space_left(q->output_dir, &unwritable);
+  double warn_at = hcl_case_real(c, "output.size_warning") * 1e6, left = space_left(q->output_dir, &unwritable);
   char t[5][32], parts[256], series[64] = "", total_text[32], left_text[32];
   if (unwritable) { /* whatever the room and --force: nothing can be written */
-    local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
-                       "cannot write the output in '%s': %s; choose another output folder (-o)", q->output_dir,
-                       strerror(unwritable));
-    return par_agree(local);
+    local = hcl_status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
+                           "cannot write the output in '%s': %s; choose another output folder (-o)", q->output_dir,
+                           strerror(unwritable));
+    return hcl_par_agree(local);
   }
   if (size->series > 0) {
     snprintf(series, sizeof series, ", series %s", size_text(size->series, t[2], sizeof t[2]));
@@ -278,27 +287,28 @@ HclStatus run_check_output_size(const Case *c, const RunRequest *q, const RunOut
            size_text(size->restarts, t[3], sizeof t[3]), size_text(size->checkpoints, t[4], sizeof t[4]));
   size_text(total, total_text, sizeof total_text);
   size_text(left, left_text, sizeof left_text);
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     if (out) {
       fprintf(out, "output folder: '%s', up to %s written (%s) of %s free there\n", q->output_dir, total_text, parts,
               left_text);
     }
     if (warn_at > 0 && total > warn_at) {
-      log_warn("the output may reach %s (%s), more than output.size_warning = %g MB (%s); fewer map frames "
-               "(output.interval) or gauge samples (output.history_interval) make it smaller",
-               total_text, parts, warn_at / 1e6, case_origin(c, "output.size_warning"));
+      hcl_log_warn("the output may reach %s (%s), more than output.size_warning = %g MB (%s); fewer map frames "
+                   "(output.interval) or gauge samples (output.history_interval) make it smaller",
+                   total_text, parts, warn_at / 1e6, hcl_case_origin(c, "output.size_warning"));
     }
     if (total > left && !q->force) {
-      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
+      local =
+          hcl_status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
                          "the output may reach %s (%s) but the file system of '%s' has %s free; make room, choose "
                          "another output folder (-o) or fewer frames (output.interval), or pass --force to run anyway",
                          total_text, parts, q->output_dir, left_text);
     } else if (total > left) {
-      log_warn("the output may reach %s but the file system of '%s' has %s free; running on (--force)", total_text,
-               q->output_dir, left_text);
+      hcl_log_warn("the output may reach %s but the file system of '%s' has %s free; running on (--force)", total_text,
+                   q->output_dir, left_text);
     }
   }
-  return par_agree(local);
+  return hcl_par_agree(local);
 }
 
 /* "FOLDER/NAME" into path. */
@@ -313,19 +323,19 @@ static HclStatus create_files(Runtime *rt, const Decomp *decomp, const RunReques
   char path[RUN_PATH_SIZE];
   output_path(q, "map.nc", path, sizeof path);
   spec->path = path;
-  TRY(map_create(decomp, spec, outputs->variables, outputs->nmap, &files->map));
+  TRY(hcl_map_create(decomp, spec, outputs->variables, outputs->nmap, &files->map));
   snprintf(files->paths[files->npaths++], RUN_PATH_SIZE, "%s", path);
   output_path(q, "history.nc", path, sizeof path);
   if (outputs->ngauges > 0) {
-    TRY(history_create(rt, decomp, spec, outputs->gauges, outputs->ngauges, outputs->variables, outputs->nhistory,
-                       &files->history));
+    TRY(hcl_history_create(rt, decomp, spec, outputs->gauges, outputs->ngauges, outputs->variables, outputs->nhistory,
+                           &files->history));
     snprintf(files->paths[files->npaths++], RUN_PATH_SIZE, "%s", path);
   } else {
     TRY(run_remove_stale(q, path));
   }
   if (outputs->series_name) {
     output_path(q, outputs->series_name, path, sizeof path);
-    TRY(series_create(spec, outputs->series, &files->series));
+    TRY(hcl_series_create(spec, outputs->series, &files->series));
     snprintf(files->paths[files->npaths++], RUN_PATH_SIZE, "%s", path);
   }
 cleanup:
@@ -369,39 +379,39 @@ static HclStatus recover_file(const char *path, const Timeline *tl, bool own_che
   bool restored = false;
   int dropped = 0;
   if (own_checkpoints) {
-    TRY(checkpoint_restore(path, tl->step, &restored));
+    TRY(hcl_checkpoint_restore(path, tl->step, &restored));
   }
   if (restored) {
-    log_verbose("%s: as it was at step %lld (its checkpoint)", path, (long long)tl->step);
+    hcl_log_verbose("%s: as it was at step %lld (its checkpoint)", path, (long long)tl->step);
   }
   if (access(path, F_OK) != 0) { /* nothing to continue: the run makes it afresh */
     goto cleanup;
   }
-  TRY(output_trim(path, tl->t, &dropped));
+  TRY(hcl_output_trim(path, tl->t, &dropped));
   if (dropped > 0) {
-    log_info("%s: dropped %d frame%s after the restart's t = %g s (of the abandoned run, or cut short)", path, dropped,
-             dropped == 1 ? "" : "s", tl->t);
+    hcl_log_info("%s: dropped %d frame%s after the restart's t = %g s (of the abandoned run, or cut short)", path,
+                 dropped, dropped == 1 ? "" : "s", tl->t);
   }
 cleanup:
   return status;
 }
 
-/* A continued run's files as they were when the restart at tl's step was written (checkpoint_restore), or, without
- * a checkpoint, without frames after tl's time (output_trim). Collective; rank 0 works. */
+/* A continued run's files as they were when the restart at tl's step was written (hcl_checkpoint_restore), or, without
+ * a checkpoint, without frames after tl's time (hcl_output_trim). Collective; rank 0 works. */
 static HclStatus recover_files(const RunRequest *q, const Timeline *tl, const RunOutputs *outputs) {
   HclStatus local = HCL_OK;
   const char *names[3];
   char path[RUN_PATH_SIZE];
   int n = output_names(outputs, names);
   bool own_checkpoints = restart_in_output_folder(q);
-  for (int i = 0; par_rank() == 0 && local == HCL_OK && i < n; i++) {
+  for (int i = 0; hcl_par_rank() == 0 && local == HCL_OK && i < n; i++) {
     if (strcmp(names[i], "history.nc") == 0 && outputs->ngauges == 0) {
       continue; /* not this run's */
     }
     output_path(q, names[i], path, sizeof path);
     local = recover_file(path, tl, own_checkpoints);
   }
-  return par_agree(local);
+  return hcl_par_agree(local);
 }
 
 /* Removes the checkpoints of the folder's files other than those of step keep (-1: all). Collective. */
@@ -410,23 +420,23 @@ static HclStatus discard_checkpoints(const RunRequest *q, const RunOutputs *outp
   const char *names[3];
   char path[RUN_PATH_SIZE];
   int n = output_names(outputs, names);
-  for (int i = 0; par_rank() == 0 && local == HCL_OK && i < n; i++) {
+  for (int i = 0; hcl_par_rank() == 0 && local == HCL_OK && i < n; i++) {
     output_path(q, names[i], path, sizeof path);
-    local = checkpoint_discard(path, keep);
+    local = hcl_checkpoint_discard(path, keep);
   }
-  return par_agree(local);
+  return hcl_par_agree(local);
 }
 
-/* A fresh run's failed set-up: closes the files and removes those it made (series_create removes its own). */
+/* A fresh run's failed set-up: closes the files and removes those it made (hcl_series_create removes its own). */
 static void remove_made_files(const RunRequest *q, RunFiles *files) {
   char path[RUN_PATH_SIZE];
   bool made_map = files->map != NULL, made_history = files->history != NULL;
   run_close_files(files);
-  if (par_rank() == 0 && made_map) {
+  if (hcl_par_rank() == 0 && made_map) {
     output_path(q, "map.nc", path, sizeof path);
     unlink(path);
   }
-  if (par_rank() == 0 && made_history) {
+  if (hcl_par_rank() == 0 && made_history) {
     output_path(q, "history.nc", path, sizeof path);
     unlink(path);
   }
@@ -480,27 +490,28 @@ static bool lock_is_stale(const char *path, char *owner, size_t size) {
 static HclStatus take_lock(const RunRequest *q, RunFiles *files) {
   HclStatus local = HCL_OK;
   char path[RUN_PATH_SIZE], owner[320];
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     output_path(q, RUN_LOCK_NAME, path, sizeof path);
     bool taken = make_lock(path);
     if (!taken && errno == EEXIST && lock_is_stale(path, owner, sizeof owner)) {
-      log_warn("output folder '%s': taking over the lock of %s, which is gone", q->output_dir, owner);
+      hcl_log_warn("output folder '%s': taking over the lock of %s, which is gone", q->output_dir, owner);
       taken = unlink(path) == 0 && make_lock(path);
     }
     if (taken) {
       snprintf(files->lock, sizeof files->lock, "%s", path);
     } else if (errno == EEXIST) {
       lock_is_stale(path, owner, sizeof owner);
-      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
+      local =
+          hcl_status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
                          "output folder '%s' is in use by %s (%s); wait for it or stop it, or choose another output "
                          "folder (remove the lock file only if that job is gone)",
                          q->output_dir, owner, path);
     } else {
-      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot lock output folder '%s' (%s): %s", q->output_dir,
-                         path, strerror(errno));
+      local = hcl_status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot lock output folder '%s' (%s): %s",
+                             q->output_dir, path, strerror(errno));
     }
   }
-  return par_agree(local);
+  return hcl_par_agree(local);
 }
 
 static void release_lock(RunFiles *files) {
@@ -517,7 +528,7 @@ static HclStatus refuse_or_remove_links(const RunRequest *q, const RunOutputs *o
   HclStatus local = HCL_OK;
   const char *names[] = {"map.nc", "history.nc", outputs->series_name};
   char path[RUN_PATH_SIZE], target[RUN_PATH_SIZE];
-  for (int i = 0; par_rank() == 0 && local == HCL_OK && i < 3; i++) {
+  for (int i = 0; hcl_par_rank() == 0 && local == HCL_OK && i < 3; i++) {
     struct stat info;
     output_path(q, names[i] ? names[i] : "", path, sizeof path);
     if (!names[i] || lstat(path, &info) != 0 || !S_ISLNK(info.st_mode)) {
@@ -526,42 +537,43 @@ static HclStatus refuse_or_remove_links(const RunRequest *q, const RunOutputs *o
     ssize_t length = readlink(path, target, sizeof target - 1);
     target[length > 0 ? length : 0] = '\0';
     if (q->restart) {
-      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
+      local =
+          hcl_status_set(HCL_ECANTCREAT, __FILE__, __LINE__,
                          "'%s' is a symbolic link (to '%s'): hydrocl writes only regular files in its output folder; "
                          "replace the link by a copy of the file it points to and continue, or start afresh "
                          "(--overwrite)",
                          path, target);
     } else if (unlink(path) != 0) {
-      local = status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot remove the symbolic link '%s': %s", path,
-                         strerror(errno));
+      local = hcl_status_set(HCL_ECANTCREAT, __FILE__, __LINE__, "cannot remove the symbolic link '%s': %s", path,
+                             strerror(errno));
     } else {
-      log_info("'%s' was a symbolic link (to '%s'): removed the link, not the file it points to; this run writes a "
-               "new file in its place",
-               path, target);
+      hcl_log_info("'%s' was a symbolic link (to '%s'): removed the link, not the file it points to; this run writes a "
+                   "new file in its place",
+                   path, target);
     }
   }
-  return par_agree(local);
+  return hcl_par_agree(local);
 }
 
-/* A continued map file that one rank made is written on by rank 0 alone (output_continues_collectively): a
+/* A continued map file that one rank made is written on by rank 0 alone (hcl_output_continues_collectively): a
  * collective write into it would leave ranks waiting. Collective. */
 static HclStatus continue_map_alone(const RunRequest *q, const RunOutputs *outputs, OutputSpec *spec) {
   HclStatus status = HCL_OK;
   char path[RUN_PATH_SIZE];
   int alone = 0;
-  if (!spec->parallel_write || par_size() == 1 || !map_can_write_collectively() || outputs->nmap == 0) {
+  if (!spec->parallel_write || hcl_par_size() == 1 || !hcl_map_can_write_collectively() || outputs->nmap == 0) {
     goto cleanup;
   }
   output_path(q, "map.nc", path, sizeof path);
-  if (par_rank() == 0) {
-    alone = access(path, F_OK) == 0 && !output_continues_collectively(path, outputs->variables[0].name);
+  if (hcl_par_rank() == 0) {
+    alone = access(path, F_OK) == 0 && !hcl_output_continues_collectively(path, outputs->variables[0].name);
   }
-  TRY(par_broadcast_int(&alone));
+  TRY(hcl_par_broadcast_int(&alone));
   if (alone) {
     spec->parallel_write = false;
-    log_info("'%s' was written by one rank: rank 0 gathers and writes its frames (output.parallel_write applies to "
-             "files a run on several ranks makes)",
-             path);
+    hcl_log_info("'%s' was written by one rank: rank 0 gathers and writes its frames (output.parallel_write applies to "
+                 "files a run on several ranks makes)",
+                 path);
   }
 cleanup:
   return status;
@@ -574,8 +586,8 @@ HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const
   OutputSpec spec = *base;
   RunOutputSize size = run_output_size(decomp, c, tl, outputs, base->double_precision, !q->restart);
   TRY(run_check_output_size(c, q, &size, NULL));
-  TRY(case_to_yaml(c, &yaml));
-  TRY(output_make_folders(q->output_dir));
+  TRY(hcl_case_to_yaml(c, &yaml));
+  TRY(hcl_output_make_folders(q->output_dir));
   TRY(take_lock(q, files));
   if (q->restart || q->overwrite) { /* without --overwrite a fresh run refuses any file already there */
     TRY(refuse_or_remove_links(q, outputs));
@@ -590,9 +602,9 @@ HclStatus run_open_files(Runtime *rt, const Decomp *decomp, const Case *c, const
     output_path(q, "history.nc", history, sizeof history);
     snprintf(source, sizeof source, "%s", history);
     if (restart_in_output_folder(q)) { /* the file as the continuation will put it back */
-      checkpoint_source(history, tl->step, source, sizeof source);
+      hcl_checkpoint_source(history, tl->step, source, sizeof source);
     }
-    TRY(history_check_stations(source, history, outputs->gauges, outputs->ngauges));
+    TRY(hcl_history_check_stations(source, history, outputs->gauges, outputs->ngauges));
     TRY(recover_files(q, tl, outputs));
     TRY(continue_map_alone(q, outputs, &spec));
     TRY(create_files(rt, decomp, q, &spec, outputs, files));
@@ -612,9 +624,9 @@ cleanup:
 }
 
 void run_close_files(RunFiles *files) {
-  series_close(&files->series);
-  history_close(&files->history);
-  map_close(&files->map);
+  hcl_series_close(&files->series);
+  hcl_history_close(&files->history);
+  hcl_map_close(&files->map);
   release_lock(files);
 }
 
@@ -625,7 +637,7 @@ static const char *run_precision(const RunRequest *q) {
 
 RunFrame run_cell_frame(const Case *c, const char *source, const char *time_units, double x0, double y0, double dx,
                         double dy, const Crs *crs) {
-  return (RunFrame){.title = case_string(c, "model.title"),
+  return (RunFrame){.title = hcl_case_string(c, "model.title"),
                     .source = source,
                     .time_units = time_units,
                     .x0 = x0 + dx / 2,
@@ -661,16 +673,16 @@ OutputSpec run_output_spec(const RunFrame *frame, const Case *c) {
                       .map = frame->map,
                       .points = frame->points,
                       .crs = frame->crs,
-                      .double_precision = case_bool(c, "output.double"),
-                      .parallel_write = case_bool(c, "output.parallel_write")};
+                      .double_precision = hcl_case_bool(c, "output.double"),
+                      .parallel_write = hcl_case_bool(c, "output.parallel_write")};
 }
 
 HclStatus run_check_restart(const Case *c, const RunRequest *q, const char *path, const RestartSpec *base,
                             const DecompSpec *grid) {
   RestartSpec spec = *base;
-  spec.model = case_string(c, "model.name");
+  spec.model = hcl_case_string(c, "model.name");
   spec.precision = run_precision(q);
-  return restart_check_case(path, &spec, grid, q->force);
+  return hcl_restart_check_case(path, &spec, grid, q->force);
 }
 
 HclStatus run_write_restart(const Case *c, const RunRequest *q, RunFiles *files, const char *prefix,
@@ -680,36 +692,36 @@ HclStatus run_write_restart(const Case *c, const RunRequest *q, RunFiles *files,
   char path[RUN_PATH_SIZE];
   const char *checkpoints[3];
   RestartSpec spec = *base;
-  spec.model = case_string(c, "model.name");
+  spec.model = hcl_case_string(c, "model.name");
   spec.precision = run_precision(q);
   spec.folder = q->output_dir;
   spec.prefix = prefix;
-  spec.keep = (int)case_int(c, "restart.keep");
+  spec.keep = (int)hcl_case_int(c, "restart.keep");
   spec.history = q->command_line;
   /* Each file whole on disk before it is copied: every frame ends with a sync, but the copy must not rest on that. */
   if (files->map) {
-    TRY(map_sync(files->map));
+    TRY(hcl_map_sync(files->map));
   }
   if (files->history) {
-    TRY(history_sync(files->history));
+    TRY(hcl_history_sync(files->history));
   }
   if (files->series) {
-    TRY(series_sync(files->series));
+    TRY(hcl_series_sync(files->series));
   }
   for (int i = 0; i < files->npaths; i++) {
     checkpoints[i] = files->paths[i];
   }
   spec.checkpoints = checkpoints;
   spec.ncheckpoints = files->npaths;
-  TRY(restart_write(&spec, step, fields, nfields, scalars, nscalars, path, sizeof path));
-  log_verbose("restart written: %s (t = %g s, step %lld)", path, scalars[0].value, (long long)step);
+  TRY(hcl_restart_write(&spec, step, fields, nfields, scalars, nscalars, path, sizeof path));
+  hcl_log_verbose("restart written: %s (t = %g s, step %lld)", path, scalars[0].value, (long long)step);
 cleanup:
   return status;
 }
 
 HclStatus run_restart_path(const RunRequest *q, const char *prefix, char *path, size_t size) {
   if (strcmp(q->restart, "latest") == 0) {
-    return par_agree(restart_latest(q->output_dir, prefix, path, size));
+    return hcl_par_agree(hcl_restart_latest(q->output_dir, prefix, path, size));
   }
   snprintf(path, size, "%s", q->restart);
   return HCL_OK;
@@ -723,7 +735,7 @@ HclStatus run_resume(Timeline *tl, const char *path, double t, int64_t step) {
   timeline_start(tl, tl->t_end, tl->map.interval, tl->history.interval, tl->restart.interval, t, step);
   REQUIRE(tl->t < tl->t_end, HCL_EDATA, "restart '%s' is at t = %g s, at or past time.end = %g s: nothing to run", path,
           tl->t, tl->t_end);
-  log_info("continuing from %s at t = %g s, step %lld", path, tl->t, (long long)tl->step);
+  hcl_log_info("continuing from %s at t = %g s, step %lld", path, tl->t, (long long)tl->step);
 cleanup:
   return status;
 }

@@ -50,7 +50,7 @@ void run_warn_unused_keys(const Case *c, const RunKeyUse *uses, int count);
 HclStatus run_read_bed_file(const Case *c, int nx, int ny, const InputAxes *axes, double **values);
 
 /* The points of points_key and, when file_key is not NULL and names a file, of that CSV 'name,x,y'
- * (gauges_read_csv). Caller frees *points. */
+ * (hcl_gauges_read_csv). Caller frees *points. */
 HclStatus run_read_points(const Case *c, const char *points_key, const char *file_key, NamedPoint **points, int *count);
 
 /* Every point within [x_first, x_last] x [y_first, y_last]: HCL_EDATA naming the point's origin, what it is
@@ -58,7 +58,10 @@ HclStatus run_read_points(const Case *c, const char *points_key, const char *fil
 HclStatus run_check_points(const NamedPoint *points, int count, const char *what, const char *box, double x_first,
                            double x_last, double y_first, double y_last);
 
-/* decomp_create, with a process grid it refuses traced to the case's grid.px and grid.py. Collective. */
+/* The grid of grid.nx x grid.ny points on grid.px x grid.py ranks (0: chosen), as most models read it. */
+DecompSpec run_read_grid(const Case *c);
+
+/* hcl_decomp_create, with a process grid it refuses traced to the case's grid.px and grid.py. Collective. */
 HclStatus run_create_decomp(const Case *c, const DecompSpec *spec, Decomp **out);
 
 /* Refuses (HCL_ENODEVICE, on every rank) a block that needs more device memory than the device has, or a field
@@ -142,7 +145,7 @@ HclStatus run_check_output_size(const Case *c, const RunRequest *request, const 
  * away an earlier run's history.nc (run_remove_stale). A continued run first puts back each file's checkpoint of
  * tl's step (checkpoint.h) where the restart continued from lies in the output folder and has one, so the file holds
  * exactly the frames that restart covers whatever happened to it after; without one, a file holding frames after
- * tl's time or frames cut short (the fill value for a time) is rewritten without them (output_trim), so no frame
+ * tl's time or frames cut short (the fill value for a time) is rewritten without them (hcl_output_trim), so no frame
  * of an abandoned run stays behind the continued run's. The checkpoints of other steps go (all of them for a fresh
  * run). base: the files' title, source, time units, coordinates and
  * storage; path, overwrite, history, the case and resuming are set here. A fresh run that fails leaves none of the
@@ -165,7 +168,7 @@ HclStatus run_write_restart(const Case *c, const RunRequest *request, RunFiles *
                             const RestartScalar *scalars, int nscalars);
 
 /* Refuses (HCL_EDATA, listing what differs) a restart at path of another case than c: another model, precision,
- * bed or grid (restart_check_case; base as for run_write_restart, grid the global one); with --force (request->force) only
+ * bed or grid (hcl_restart_check_case; base as for run_write_restart, grid the global one); with --force (request->force) only
  * another model is refused, the rest warned of. Collective. */
 HclStatus run_check_restart(const Case *c, const RunRequest *request, const char *path, const RestartSpec *base,
                             const DecompSpec *grid);

@@ -53,7 +53,7 @@ struct Krylov {
   double count;                   /* the whole system's length: the RMS measure's n */
 };
 
-KrylovOptions krylov_options_default(void) {
+KrylovOptions hcl_krylov_options_default(void) {
   return (KrylovOptions){.method = KRYLOV_CG,
                          .restart = 10,
                          .rtol = 1e-8,
@@ -63,33 +63,33 @@ KrylovOptions krylov_options_default(void) {
                          .prefix = "solver."};
 }
 
-const char *krylov_method_name(KrylovMethod method) {
+const char *hcl_krylov_method_name(KrylovMethod method) {
   return METHODS[method].name;
 }
 
-const char *krylov_method_title(KrylovMethod method) {
+const char *hcl_krylov_method_title(KrylovMethod method) {
   return METHODS[method].title;
 }
 
 /* The methods joined: names or "name (summary)" items, by separator, the last by last. */
 static const char *joined(char *text, size_t size, bool with_summary, const char *separator, const char *last) {
   for (int m = 0; m < NMETHODS; m++) {
-    textlist_append(text, size, m, NMETHODS, separator, last, with_summary ? "%s (%s)" : "%s", METHODS[m].name,
-                    METHODS[m].summary);
+    hcl_textlist_append(text, size, m, NMETHODS, separator, last, with_summary ? "%s (%s)" : "%s", METHODS[m].name,
+                        METHODS[m].summary);
   }
   return text;
 }
 
-const char *krylov_method_list(void) {
+const char *hcl_krylov_method_list(void) {
   static char text[128];
   return joined(text, sizeof text, false, ", ", " or ");
 }
 
-bool krylov_method_is_cg(KrylovMethod method) {
+bool hcl_krylov_method_is_cg(KrylovMethod method) {
   return method == KRYLOV_CG || method == KRYLOV_PIPECG;
 }
 
-bool krylov_method_parse(const char *name, KrylovMethod *method) {
+bool hcl_krylov_method_parse(const char *name, KrylovMethod *method) {
   for (int m = 0; m < NMETHODS; m++) {
     if (strcmp(name, METHODS[m].name) == 0) {
       *method = (KrylovMethod)m;
@@ -99,7 +99,7 @@ bool krylov_method_parse(const char *name, KrylovMethod *method) {
   return false;
 }
 
-const char *krylov_method_choices(void) {
+const char *hcl_krylov_method_choices(void) {
   static char choices[64];
   return joined(choices, sizeof choices, false, "|", "|");
 }
@@ -112,17 +112,17 @@ static HclStatus check_options(const KrylovOptions *o, const Case *c) {
   char at[CASE_WHERE_MAX];
   REQUIRE(o->rtol >= 0 && o->atol >= 0 && o->rtol + o->atol > 0 && isfinite(o->rtol) && isfinite(o->atol), HCL_EDATA,
           "%s%srtol = %g and %satol = %g: both >= 0 and not both 0 (a solve would never stop)",
-          case_where(c, o->prefix, "rtol", at), o->prefix, o->rtol, o->prefix, o->atol);
+          hcl_case_where(c, o->prefix, "rtol", at), o->prefix, o->rtol, o->prefix, o->atol);
   REQUIRE(o->max_iterations >= 1, HCL_EDATA, "%s%smax_iterations = %d: at least 1",
-          case_where(c, o->prefix, "max_iterations", at), o->prefix, o->max_iterations);
+          hcl_case_where(c, o->prefix, "max_iterations", at), o->prefix, o->max_iterations);
   REQUIRE(o->method != KRYLOV_GMRES || (o->restart >= 1 && o->restart <= KRYLOV_RESTART_MAX), HCL_EDATA,
-          "%s%sgmres_restart = %d: allowed 1 to %d", case_where(c, o->prefix, "gmres_restart", at), o->prefix,
+          "%s%sgmres_restart = %d: allowed 1 to %d", hcl_case_where(c, o->prefix, "gmres_restart", at), o->prefix,
           o->restart, KRYLOV_RESTART_MAX);
 cleanup:
   return status;
 }
 
-HclStatus krylov_add_keys(CaseSchema *schema, const char *prefix, const KrylovOptions *d) {
+HclStatus hcl_krylov_add_keys(CaseSchema *schema, const char *prefix, const KrylovOptions *d) {
   char restart[16], rtol[32], atol[32], iterations[16];
   snprintf(restart, sizeof restart, "%d", d->restart);
   snprintf(rtol, sizeof rtol, "%g", d->rtol);
@@ -132,7 +132,7 @@ HclStatus krylov_add_keys(CaseSchema *schema, const char *prefix, const KrylovOp
   snprintf(method_help, sizeof method_help, "the Krylov method: %s",
            joined(methods, sizeof methods, true, ", ", " or "));
   const CaseKey keys[] = {
-      {"method", CASE_CHOICE, "", METHODS[d->method].name, CASE_UNBOUNDED, krylov_method_choices(), method_help},
+      {"method", CASE_CHOICE, "", METHODS[d->method].name, CASE_UNBOUNDED, hcl_krylov_method_choices(), method_help},
       {"gmres_restart", CASE_INT, "", restart, 1, KRYLOV_RESTART_MAX, NULL,
        "gmres: the Krylov vectors before a restart"},
       {"rtol", CASE_REAL, "", rtol, 0, 1, NULL,
@@ -144,43 +144,43 @@ HclStatus krylov_add_keys(CaseSchema *schema, const char *prefix, const KrylovOp
        "the residual's measure: its 2-norm, its rms over the unknowns, or (cg) sqrt(r^T M^-1 r) relative to its "
        "first value"},
   };
-  return case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0]));
+  return hcl_case_schema_add(schema, prefix, keys, (int)(sizeof keys / sizeof keys[0]));
 }
 
-HclStatus krylov_options_from_case(const Case *c, const char *prefix, KrylovOptions *out) {
+HclStatus hcl_krylov_options_from_case(const Case *c, const char *prefix, KrylovOptions *out) {
   HclStatus status = HCL_OK;
   char key[CASE_KEY_MAX];
-  KrylovOptions o = krylov_options_default();
+  KrylovOptions o = hcl_krylov_options_default();
   o.prefix = prefix;
-  o.method = (KrylovMethod)case_choice(c, case_key(key, prefix, "method"));
-  o.restart = (int)case_int(c, case_key(key, prefix, "gmres_restart"));
-  o.rtol = case_real(c, case_key(key, prefix, "rtol"));
-  o.atol = case_real(c, case_key(key, prefix, "atol"));
-  o.max_iterations = (int)case_int(c, case_key(key, prefix, "max_iterations"));
-  o.norm = (KrylovNorm)case_choice(c, case_key(key, prefix, "norm"));
+  o.method = (KrylovMethod)hcl_case_choice(c, hcl_case_key(key, prefix, "method"));
+  o.restart = (int)hcl_case_int(c, hcl_case_key(key, prefix, "gmres_restart"));
+  o.rtol = hcl_case_real(c, hcl_case_key(key, prefix, "rtol"));
+  o.atol = hcl_case_real(c, hcl_case_key(key, prefix, "atol"));
+  o.max_iterations = (int)hcl_case_int(c, hcl_case_key(key, prefix, "max_iterations"));
+  o.norm = (KrylovNorm)hcl_case_choice(c, hcl_case_key(key, prefix, "norm"));
   TRY(check_options(&o, c));
   *out = o;
 cleanup:
   return status;
 }
 
-HclStatus krylov_check(const KrylovOptions *o, const Case *c, const char *op_name, bool op_symmetric,
-                       const char *pc_name, bool pc_symmetric) {
+HclStatus hcl_krylov_check(const KrylovOptions *o, const Case *c, const char *op_name, bool op_symmetric,
+                           const char *pc_name, bool pc_symmetric) {
   HclStatus status = HCL_OK;
   char at[CASE_WHERE_MAX];
-  const bool cg = krylov_method_is_cg(o->method);
+  const bool cg = hcl_krylov_method_is_cg(o->method);
   REQUIRE(!cg || op_symmetric, HCL_EDATA,
           "%s%smethod = %s: conjugate gradients need a symmetric positive definite operator, and %s is not "
           "symmetric; use %smethod gmres or dc",
-          case_where(c, o->prefix, "method", at), o->prefix, METHODS[o->method].name, op_name, o->prefix);
+          hcl_case_where(c, o->prefix, "method", at), o->prefix, METHODS[o->method].name, op_name, o->prefix);
   REQUIRE(!cg || pc_symmetric, HCL_EDATA,
           "%s%smethod = %s: conjugate gradients need a symmetric preconditioner, and %s is not; use %smethod "
           "gmres or dc, or a symmetric preconditioner",
-          case_where(c, o->prefix, "method", at), o->prefix, METHODS[o->method].name, pc_name, o->prefix);
+          hcl_case_where(c, o->prefix, "method", at), o->prefix, METHODS[o->method].name, pc_name, o->prefix);
   REQUIRE(o->norm != KRYLOV_NORM_M || cg, HCL_EDATA,
           "%s%snorm = m: the preconditioned norm is CG's (it comes with its <r, M^-1 r>); with %smethod %s use "
           "%snorm 2 or rms",
-          case_where(c, o->prefix, "norm", at), o->prefix, o->prefix, METHODS[o->method].name, o->prefix);
+          hcl_case_where(c, o->prefix, "norm", at), o->prefix, o->prefix, METHODS[o->method].name, o->prefix);
 cleanup:
   return status;
 }
@@ -190,16 +190,16 @@ cleanup:
 static void work_free(Work *w) {
   Vec **vectors[] = {&w->r, &w->z, &w->p, &w->q, &w->w, &w->m, &w->n, &w->ms, &w->ams};
   for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
-    vec_destroy(vectors[v]);
+    hcl_vec_destroy(vectors[v]);
   }
   for (int v = 0; v < w->nbasis; v++) {
-    vec_destroy(&w->basis[v]);
+    hcl_vec_destroy(&w->basis[v]);
   }
   free(w->basis);
   memset(w, 0, sizeof *w);
 }
 
-HclStatus krylov_create(const KrylovOptions *options, Krylov **out) {
+HclStatus hcl_krylov_create(const KrylovOptions *options, Krylov **out) {
   HclStatus status = HCL_OK;
   Krylov *ks = NULL;
   *out = NULL;
@@ -216,18 +216,18 @@ HclStatus krylov_create(const KrylovOptions *options, Krylov **out) {
   *out = ks;
   ks = NULL;
 cleanup:
-  krylov_destroy(&ks);
+  hcl_krylov_destroy(&ks);
   return status;
 }
 
-void krylov_destroy(Krylov **krylov) {
+void hcl_krylov_destroy(Krylov **krylov) {
   if (!krylov || !*krylov) {
     return;
   }
   Krylov *ks = *krylov;
   work_free(&ks->system);
   work_free(&ks->full);
-  precond_destroy(&ks->pc);
+  hcl_precond_destroy(&ks->pc);
   free(ks->history);
   free(ks->hess);
   free(ks->cs);
@@ -238,7 +238,7 @@ void krylov_destroy(Krylov **krylov) {
   *krylov = NULL;
 }
 
-HclStatus krylov_set_tolerances(Krylov *ks, double rtol, double atol, int max_iterations) {
+HclStatus hcl_krylov_set_tolerances(Krylov *ks, double rtol, double atol, int max_iterations) {
   HclStatus status = HCL_OK;
   KrylovOptions o = ks->options;
   o.rtol = rtol;
@@ -255,26 +255,26 @@ cleanup:
   return status;
 }
 
-void krylov_set_operator(Krylov *ks, Operator *op) {
+void hcl_krylov_set_operator(Krylov *ks, Operator *op) {
   ks->op = op;
 }
 
-void krylov_set_precond(Krylov *ks, Precond *pc) {
+void hcl_krylov_set_precond(Krylov *ks, Precond *pc) {
   if (pc != ks->pc) {
-    precond_destroy(&ks->pc);
+    hcl_precond_destroy(&ks->pc);
   }
   ks->pc = pc;
 }
 
-Operator *krylov_operator(const Krylov *ks) {
+Operator *hcl_krylov_operator(const Krylov *ks) {
   return ks->op;
 }
 
-Precond *krylov_precond(const Krylov *ks) {
+Precond *hcl_krylov_precond(const Krylov *ks) {
   return ks->pc;
 }
 
-const KrylovOptions *krylov_options(const Krylov *ks) {
+const KrylovOptions *hcl_krylov_options(const Krylov *ks) {
   return &ks->options;
 }
 
@@ -290,7 +290,7 @@ static void work_on(Work *w, VecSpace *space) {
 static HclStatus work_vec(Work *w, Vec **slot, const char *name, Vec **out) {
   HclStatus status = HCL_OK;
   if (!*slot) {
-    TRY(vec_create(w->space, name, slot));
+    TRY(hcl_vec_create(w->space, name, slot));
   }
   *out = *slot;
 cleanup:
@@ -300,7 +300,7 @@ cleanup:
 /* A vector the operator's residual may use as scratch: none where it computes its residual itself. */
 static HclStatus residual_work(Work *w, Operator *op, Vec **out) {
   *out = NULL;
-  return operator_ops(op)->residual ? HCL_OK : work_vec(w, &w->q, "solver product", out);
+  return hcl_operator_ops(op)->residual ? HCL_OK : work_vec(w, &w->q, "solver product", out);
 }
 
 /* GMRES's basis v[0 .. restart]. */
@@ -312,29 +312,29 @@ static HclStatus work_basis(Work *w, int restart) {
   TRY_ALLOC(w->basis, restart + 1);
   w->nbasis = restart + 1;
   for (int v = 0; v <= restart; v++) {
-    TRY(vec_create(w->space, "solver Krylov vector", &w->basis[v]));
+    TRY(hcl_vec_create(w->space, "solver Krylov vector", &w->basis[v]));
   }
 cleanup:
   return status;
 }
 
-HclStatus krylov_setup(Krylov *ks) {
+HclStatus hcl_krylov_setup(Krylov *ks) {
   HclStatus status = HCL_OK;
   ASSERT(ks->op != NULL);
   if (!ks->pc) {
-    TRY(precond_none(&ks->pc));
+    TRY(hcl_precond_none(&ks->pc));
   }
-  TRY(krylov_check(&ks->options, NULL, operator_name(ks->op), operator_symmetric(ks->op), precond_name(ks->pc),
-                   precond_symmetric(ks->pc)));
-  REQUIRE(ks->options.method != KRYLOV_PIPECG || vspace_precision(operator_space(ks->op)) == PRECISION_DOUBLE,
+  TRY(hcl_krylov_check(&ks->options, NULL, hcl_operator_name(ks->op), hcl_operator_symmetric(ks->op),
+                       hcl_precond_name(ks->pc), hcl_precond_symmetric(ks->pc)));
+  REQUIRE(ks->options.method != KRYLOV_PIPECG || hcl_vspace_precision(hcl_operator_space(ks->op)) == PRECISION_DOUBLE,
           HCL_EDATA,
           "%smethod = pipecg: pipelined CG needs its vectors in double (in float its recurrences drift from the true "
           "residual faster than starting again from it repairs: RRB-CG at 4095^2 did not converge); use %smethod "
           "cg, or double or mixed precision",
           ks->options.prefix, ks->options.prefix);
-  TRY(operator_setup(ks->op));
-  TRY(precond_setup(ks->pc, ks->op));
-  ks->count = vspace_global_count(operator_space(ks->op));
+  TRY(hcl_operator_setup(ks->op));
+  TRY(hcl_precond_setup(ks->pc, ks->op));
+  ks->count = hcl_vspace_global_count(hcl_operator_space(ks->op));
 cleanup:
   return status;
 }
@@ -354,7 +354,7 @@ static double measure(const Krylov *ks, double squares, double rho) {
 }
 
 static HclStatus squares_of(Vec *v, double *squares) {
-  return vec_dot(v, v, squares);
+  return hcl_vec_dot(v, v, squares);
 }
 
 /* The message of a solve that did not converge: the history, and what to change in the case's keys. */
@@ -369,47 +369,47 @@ static HclStatus not_converged(const Krylov *ks, const KrylovResult *r) {
     }
     used += (size_t)snprintf(history + used, sizeof history - used, " %.3g", r->history[k]);
   }
-  precond_hint(ks->pc, hint, sizeof hint);
+  hcl_precond_hint(ks->pc, hint, sizeof hint);
   char method_hint[128] = "";
   if (o->method == KRYLOV_GMRES) {
     snprintf(method_hint, sizeof method_hint, "a longer %sgmres_restart, ", o->prefix);
   } else if (o->method == KRYLOV_DC) {
     snprintf(method_hint, sizeof method_hint, "%smethod gmres, ", o->prefix);
   }
-  return status_set(HCL_ENOTCONVERGED, __FILE__, __LINE__,
-                    "the solve of %s (%s, preconditioner %s) did not converge: %s residual%s after %d iterations, "
-                    "target %.3g (%srtol %g x %.3g + %satol %g). Try %s%s%sa larger %smax_iterations",
-                    operator_name(ks->op), METHODS[o->method].name, precond_name(ks->pc),
-                    o->norm == KRYLOV_NORM_RMS ? "rms"
-                    : o->norm == KRYLOV_NORM_M ? "preconditioned"
-                                               : "2-norm",
-                    history, r->iterations, r->target, o->prefix, o->rtol, r->reference, o->prefix, o->atol, hint,
-                    hint[0] ? ", " : "", method_hint, o->prefix);
+  return hcl_status_set(HCL_ENOTCONVERGED, __FILE__, __LINE__,
+                        "the solve of %s (%s, preconditioner %s) did not converge: %s residual%s after %d iterations, "
+                        "target %.3g (%srtol %g x %.3g + %satol %g). Try %s%s%sa larger %smax_iterations",
+                        hcl_operator_name(ks->op), METHODS[o->method].name, hcl_precond_name(ks->pc),
+                        o->norm == KRYLOV_NORM_RMS ? "rms"
+                        : o->norm == KRYLOV_NORM_M ? "preconditioned"
+                                                   : "2-norm",
+                        history, r->iterations, r->target, o->prefix, o->rtol, r->reference, o->prefix, o->atol, hint,
+                        hint[0] ? ", " : "", method_hint, o->prefix);
 }
 
 /* ---- the methods, on the system a presolve left (its b, x, operator and preconditioner) ---- */
 
 static bool identity(const KrylovSystem *s) {
-  return !s->pc || precond_is_identity(s->pc);
+  return !s->pc || hcl_precond_is_identity(s->pc);
 }
 
 /* M^-1 r into *out: z, or r itself without a preconditioner (no copy). */
 static HclStatus precondition(const KrylovSystem *s, Vec *r, Vec *z, Vec **out) {
   *out = identity(s) ? r : z;
-  return identity(s) ? HCL_OK : precond_apply(s->pc, r, z);
+  return identity(s) ? HCL_OK : hcl_precond_apply(s->pc, r, z);
 }
 
 /* z = M^-1 r, and rho = <r, z>, rr = <r, r> in one pass (z is r itself without a preconditioner). */
 static HclStatus cg_precondition(const KrylovSystem *s, Vec *r, Vec *z, double *rho, double *rr) {
   HclStatus status = HCL_OK;
   if (identity(s)) {
-    TRY(vec_dot(r, r, rr));
+    TRY(hcl_vec_dot(r, r, rr));
     *rho = *rr;
     goto cleanup;
   }
   double dots[2];
-  TRY(precond_apply(s->pc, r, z));
-  TRY(vec_dot2(r, z, r, dots));
+  TRY(hcl_precond_apply(s->pc, r, z));
+  TRY(hcl_vec_dot2(r, z, r, dots));
   *rho = dots[0];
   *rr = dots[1];
 cleanup:
@@ -429,9 +429,9 @@ static HclStatus cg(Krylov *ks, const KrylovSystem *s, KrylovResult *result) {
   if (!identity(s)) {
     TRY(work_vec(w, &w->z, "solver preconditioned residual", &z));
   }
-  TRY(operator_residual(s->op, s->b, s->x, r, q));
+  TRY(hcl_operator_residual(s->op, s->b, s->x, r, q));
   TRY(cg_precondition(s, r, z, &rho, &rr));
-  TRY(vec_copy(p, z));
+  TRY(hcl_vec_copy(p, z));
   if (ks->options.norm == KRYLOV_NORM_M) {
     result->reference = sqrt(rho);
     result->target = ks->options.rtol * result->reference + ks->options.atol;
@@ -440,16 +440,16 @@ static HclStatus cg(Krylov *ks, const KrylovSystem *s, KrylovResult *result) {
   ks->history[0] = measure(ks, rr, rho);
   while (ks->history[k] > result->target && k < ks->options.max_iterations) {
     double pq = 0, rho_next = 0;
-    TRY(operator_apply(s->op, p, q));
-    TRY(vec_dot(p, q, &pq));
+    TRY(hcl_operator_apply(s->op, p, q));
+    TRY(hcl_vec_dot(p, q, &pq));
     REQUIRE(pq > 0, HCL_EDATA,
             "conjugate gradients met p^T A p = %g at iteration %d: %s is not positive definite (or the "
             "preconditioner is not)",
-            pq, k + 1, operator_name(s->op));
+            pq, k + 1, hcl_operator_name(s->op));
     double alpha = rho / pq;
-    TRY(vec_axpy_pair(s->x, alpha, p, r, -alpha, q)); /* x += alpha p, r -= alpha q */
+    TRY(hcl_vec_axpy_pair(s->x, alpha, p, r, -alpha, q)); /* x += alpha p, r -= alpha q */
     TRY(cg_precondition(s, r, z, &rho_next, &rr));
-    TRY(vec_aypx(p, rho_next / rho, z)); /* p = z + beta p */
+    TRY(hcl_vec_aypx(p, rho_next / rho, z)); /* p = z + beta p */
     rho = rho_next;
     ks->history[++k] = measure(ks, rr, rho);
   }
@@ -460,7 +460,7 @@ cleanup:
 
 /* M^-1 x into y (a copy without a preconditioner: pipelined CG keeps u and r apart, as it updates both). */
 static HclStatus apply_or_copy(const KrylovSystem *s, Vec *x, Vec *y) {
-  return identity(s) ? vec_copy(y, x) : precond_apply(s->pc, x, y);
+  return identity(s) ? hcl_vec_copy(y, x) : hcl_precond_apply(s->pc, x, y);
 }
 
 /* Pipelined CG's vectors: r and u = M^-1 r; w = A u; the direction p and s = A p; m = M^-1 w and n = A m, computed
@@ -488,9 +488,9 @@ cleanup:
  * starts again when its recurrences have drifted (s scratch). */
 static HclStatus pipe_restart(const KrylovSystem *s, PipeVectors *v) {
   HclStatus status = HCL_OK;
-  TRY(operator_residual(s->op, s->b, s->x, v->r, v->s));
+  TRY(hcl_operator_residual(s->op, s->b, s->x, v->r, v->s));
   TRY(apply_or_copy(s, v->r, v->u));
-  TRY(operator_apply(s->op, v->u, v->w));
+  TRY(hcl_operator_apply(s->op, v->u, v->w));
 cleanup:
   return status;
 }
@@ -527,10 +527,10 @@ static HclStatus pipelined_cg(Krylov *ks, const KrylovSystem *s, KrylovResult *r
   int k = 0, restarts = 0;
   for (;;) {
     double dots[3]; /* <u, r>, <u, w>, <r, r> */
-    TRY(vec_dot3_start(v.u, v.r, v.w));
+    TRY(hcl_vec_dot3_start(v.u, v.r, v.w));
     TRY(apply_or_copy(s, v.w, v.m));
-    TRY(operator_apply(s->op, v.m, v.n));
-    TRY(vec_dot3_wait(vec_space(v.u), dots));
+    TRY(hcl_operator_apply(s->op, v.m, v.n));
+    TRY(hcl_vec_dot3_wait(hcl_vec_space(v.u), dots));
     const double gamma = dots[0], delta = dots[1];
     if (measured && ks->options.norm == KRYLOV_NORM_M) {
       result->reference = sqrt(gamma);
@@ -556,7 +556,7 @@ static HclStatus pipelined_cg(Krylov *ks, const KrylovSystem *s, KrylovResult *r
       REQUIRE(!fresh, HCL_EDATA,
               "pipelined conjugate gradients met p^T A p = %g and r^T M^-1 r = %g at iteration %d: %s is not "
               "positive definite (or the preconditioner is not)",
-              denominator, gamma, k + 1, operator_name(s->op));
+              denominator, gamma, k + 1, hcl_operator_name(s->op));
       TRY(pipe_restart(s, &v)); /* the same iteration again, from the true residual */
       checking = ks->history[k] <= result->target;
       recursive = ks->history[k];
@@ -566,18 +566,18 @@ static HclStatus pipelined_cg(Krylov *ks, const KrylovSystem *s, KrylovResult *r
     }
     const double alpha = gamma / denominator;
     if (fresh) { /* the recurrences start from n, m, w, u: copies, so that no old value is carried in */
-      TRY(vec_copy(v.ams, v.n));
-      TRY(vec_copy(v.ms, v.m));
-      TRY(vec_copy(v.s, v.w));
-      TRY(vec_copy(v.p, v.u));
+      TRY(hcl_vec_copy(v.ams, v.n));
+      TRY(hcl_vec_copy(v.ms, v.m));
+      TRY(hcl_vec_copy(v.s, v.w));
+      TRY(hcl_vec_copy(v.p, v.u));
     } else {
-      TRY(vec_aypx(v.ams, beta, v.n));
-      TRY(vec_aypx(v.ms, beta, v.m));
-      TRY(vec_aypx(v.s, beta, v.w));
-      TRY(vec_aypx(v.p, beta, v.u));
+      TRY(hcl_vec_aypx(v.ams, beta, v.n));
+      TRY(hcl_vec_aypx(v.ms, beta, v.m));
+      TRY(hcl_vec_aypx(v.s, beta, v.w));
+      TRY(hcl_vec_aypx(v.p, beta, v.u));
     }
-    TRY(vec_axpy_pair(s->x, alpha, v.p, v.r, -alpha, v.s));
-    TRY(vec_axpy_pair(v.u, -alpha, v.ms, v.w, -alpha, v.ams));
+    TRY(hcl_vec_axpy_pair(s->x, alpha, v.p, v.r, -alpha, v.s));
+    TRY(hcl_vec_axpy_pair(v.u, -alpha, v.ms, v.w, -alpha, v.ams));
     gamma_old = gamma;
     alpha_old = alpha;
     fresh = false;
@@ -616,14 +616,14 @@ static HclStatus arnoldi(Krylov *ks, const KrylovSystem *s, double beta, double 
   while (j < m && *k < ks->options.max_iterations) {
     Vec *mv = NULL;
     TRY(precondition(s, v[j], z, &mv));
-    TRY(operator_apply(s->op, mv, v[j + 1])); /* v_{j+1} = A M^-1 v_j, orthogonalized (modified Gram-Schmidt) */
+    TRY(hcl_operator_apply(s->op, mv, v[j + 1])); /* v_{j+1} = A M^-1 v_j, orthogonalized (modified Gram-Schmidt) */
     for (int i = 0; i <= j; i++) {
-      TRY(vec_dot(v[j + 1], v[i], &H(i, j)));
-      TRY(vec_axpy(v[j + 1], -H(i, j), v[i]));
+      TRY(hcl_vec_dot(v[j + 1], v[i], &H(i, j)));
+      TRY(hcl_vec_axpy(v[j + 1], -H(i, j), v[i]));
     }
-    TRY(vec_norm(v[j + 1], &H(j + 1, j)));
+    TRY(hcl_vec_norm(v[j + 1], &H(j + 1, j)));
     if (H(j + 1, j) > 0) {
-      TRY(vec_scale(v[j + 1], 1 / H(j + 1, j)));
+      TRY(hcl_vec_scale(v[j + 1], 1 / H(j + 1, j)));
     }
     for (int i = 0; i < j; i++) { /* the earlier rotations on column j */
       double top = cs[i] * H(i, j) + sn[i] * H(i + 1, j);
@@ -661,13 +661,13 @@ static HclStatus gmres_update(Krylov *ks, const KrylovSystem *s, int steps) {
   if (steps == 0) {
     goto cleanup;
   }
-  TRY(vec_scale(v[0], y[0])); /* u = V y, in v[0] */
+  TRY(hcl_vec_scale(v[0], y[0])); /* u = V y, in v[0] */
   for (int i = 1; i < steps; i++) {
-    TRY(vec_axpy(v[0], y[i], v[i]));
+    TRY(hcl_vec_axpy(v[0], y[i], v[i]));
   }
   Vec *mu = NULL;
   TRY(precondition(s, v[0], z, &mu));
-  TRY(vec_axpy(s->x, 1, mu));
+  TRY(hcl_vec_axpy(s->x, 1, mu));
 cleanup:
   return status;
 }
@@ -687,7 +687,7 @@ static HclStatus gmres(Krylov *ks, const KrylovSystem *s, KrylovResult *result) 
   int k = 0;
   for (;;) {
     double squares = 0, beta = 0;
-    TRY(operator_residual(s->op, s->b, s->x, r, work));
+    TRY(hcl_operator_residual(s->op, s->b, s->x, r, work));
     TRY(squares_of(r, &squares));
     beta = sqrt(squares);
     ks->history[k] = measure(ks, squares, 0);
@@ -695,7 +695,7 @@ static HclStatus gmres(Krylov *ks, const KrylovSystem *s, KrylovResult *result) 
       break;
     }
     int steps = 0;
-    TRY(vec_scale(r, 1 / beta));
+    TRY(hcl_vec_scale(r, 1 / beta));
     TRY(arnoldi(ks, s, beta, result->target, &k, &steps));
     TRY(gmres_update(ks, s, steps));
   }
@@ -710,7 +710,7 @@ cleanup:
 static HclStatus defect_correction(Krylov *ks, const KrylovSystem *s, KrylovResult *result) {
   HclStatus status = HCL_OK;
   Work *w = &ks->system;
-  Vec *r = s->pc ? precond_input(s->pc) : NULL, *z = s->pc ? precond_output(s->pc) : NULL, *work = NULL;
+  Vec *r = s->pc ? hcl_precond_input(s->pc) : NULL, *z = s->pc ? hcl_precond_output(s->pc) : NULL, *work = NULL;
   if (!r) {
     TRY(work_vec(w, &w->r, "solver residual", &r));
   }
@@ -721,18 +721,18 @@ static HclStatus defect_correction(Krylov *ks, const KrylovSystem *s, KrylovResu
   int k = 0;
   for (;; k++) {
     double squares = 0;
-    TRY(operator_residual(s->op, s->b, s->x, r, work));
+    TRY(hcl_operator_residual(s->op, s->b, s->x, r, work));
     TRY(squares_of(r, &squares));
     ks->history[k] = measure(ks, squares, 0);
     if (ks->history[k] <= result->target || !isfinite(ks->history[k]) || k == ks->options.max_iterations) {
       break;
     }
     if (identity(s)) {
-      TRY(vec_axpy(s->x, 1, r));
+      TRY(hcl_vec_axpy(s->x, 1, r));
       continue;
     }
-    TRY(precond_apply(s->pc, r, z));
-    TRY(vec_space(z) == vec_space(s->x) ? vec_axpy(s->x, 1, z) : vec_axpy_convert(s->x, 1, z));
+    TRY(hcl_precond_apply(s->pc, r, z));
+    TRY(hcl_vec_space(z) == hcl_vec_space(s->x) ? hcl_vec_axpy(s->x, 1, z) : hcl_vec_axpy_convert(s->x, 1, z));
   }
   result->iterations = k;
 cleanup:
@@ -752,11 +752,11 @@ static HclStatus reference(Krylov *ks, Vec *b, KrylovResult *result) {
   if (b) {
     TRY(squares_of(b, &squares));
   } else {
-    Vec *r = precond_input(ks->pc);
+    Vec *r = hcl_precond_input(ks->pc);
     if (!r) {
       TRY(work_vec(&ks->full, &ks->full.r, "solver right-hand side", &r));
     }
-    TRY(operator_rhs(ks->op, r));
+    TRY(hcl_operator_rhs(ks->op, r));
     TRY(squares_of(r, &squares));
   }
   result->reference = measure(ks, squares, 0);
@@ -765,19 +765,19 @@ cleanup:
   return status;
 }
 
-HclStatus krylov_solve(Krylov *ks, Vec *b, Vec *x, KrylovResult *result) {
+HclStatus hcl_krylov_solve(Krylov *ks, Vec *b, Vec *x, KrylovResult *result) {
   HclStatus status = HCL_OK;
   const KrylovOptions *o = &ks->options;
   memset(result, 0, sizeof *result);
   result->history = ks->history;
-  ASSERT(ks->op != NULL && ks->pc != NULL); /* krylov_setup first */
-  REQUIRE(b || operator_has_rhs(ks->op), HCL_EINTERNAL, "a solve of %s without a right-hand side (please report)",
-          operator_name(ks->op));
-  work_on(&ks->full, operator_space(ks->op));
+  ASSERT(ks->op != NULL && ks->pc != NULL); /* hcl_krylov_setup first */
+  REQUIRE(b || hcl_operator_has_rhs(ks->op), HCL_EINTERNAL, "a solve of %s without a right-hand side (please report)",
+          hcl_operator_name(ks->op));
+  work_on(&ks->full, hcl_operator_space(ks->op));
   TRY(reference(ks, b, result));
   KrylovSystem system = {ks->op, ks->pc, b, x};
-  TRY(precond_presolve(ks->pc, &system));
-  work_on(&ks->system, operator_space(system.op));
+  TRY(hcl_precond_presolve(ks->pc, &system));
+  work_on(&ks->system, hcl_operator_space(system.op));
   switch (o->method) {
   case KRYLOV_CG:
     TRY(cg(ks, &system, result));
@@ -795,7 +795,7 @@ HclStatus krylov_solve(Krylov *ks, Vec *b, Vec *x, KrylovResult *result) {
   result->first = ks->history[0];
   result->last = ks->history[result->iterations];
   result->converged = result->last <= result->target;
-  TRY(precond_postsolve(ks->pc, b, x));
+  TRY(hcl_precond_postsolve(ks->pc, b, x));
   if (!result->converged) {
     status = not_converged(ks, result);
   }
@@ -803,23 +803,23 @@ cleanup:
   return status;
 }
 
-HclStatus krylov_true_residual(Krylov *ks, Vec *b, Vec *x, double *norm) {
+HclStatus hcl_krylov_true_residual(Krylov *ks, Vec *b, Vec *x, double *norm) {
   HclStatus status = HCL_OK;
   Vec *r = NULL, *work = NULL;
-  work_on(&ks->full, operator_space(ks->op));
+  work_on(&ks->full, hcl_operator_space(ks->op));
   TRY(work_vec(&ks->full, &ks->full.r, "solver residual of the whole system", &r));
   TRY(residual_work(&ks->full, ks->op, &work));
-  TRY(operator_residual(ks->op, b, x, r, work));
-  TRY(vec_norm(r, norm));
+  TRY(hcl_operator_residual(ks->op, b, x, r, work));
+  TRY(hcl_vec_norm(r, norm));
 cleanup:
   return status;
 }
 
-HclStatus krylov_relative_residual(Krylov *ks, Vec *b, Vec *x, double *relative) {
+HclStatus hcl_krylov_relative_residual(Krylov *ks, Vec *b, Vec *x, double *relative) {
   HclStatus status = HCL_OK;
   double residual = 0, norm_b = 0;
-  TRY(krylov_true_residual(ks, b, x, &residual));
-  TRY(vec_norm(b, &norm_b));
+  TRY(hcl_krylov_true_residual(ks, b, x, &residual));
+  TRY(hcl_vec_norm(b, &norm_b));
   *relative = norm_b > 0 ? residual / norm_b : residual;
 cleanup:
   return status;

@@ -41,7 +41,7 @@ enum { WIDE_GHOST_MAX = 12 };
 /* The largest level gathered: GATHER_POINTS, or the environment's HYDROCL_MG_GATHER_POINTS (0: only where splitting
  * would leave a rank without a point). */
 static double gather_points(void) {
-  return env_count("HYDROCL_MG_GATHER_POINTS", GATHER_POINTS);
+  return hcl_env_count("HYDROCL_MG_GATHER_POINTS", GATHER_POINTS);
 }
 /* A tail level's row in the table (mg5.cl's TAIL_* fields): nx, ny, pitch, halves, relaxed, then the offsets of its
  * arrays in the packed buffer. */
@@ -54,7 +54,7 @@ typedef struct {
   const Decomp *decomp;
   Operator *op; /* this level's 5-point operator: the system's (borrowed) or made here */
   bool owns_op;
-  Field *matrix[3]; /* op's centre, east, north (their ghosts exchanged by operator_setup) */
+  Field *matrix[3]; /* op's centre, east, north (their ghosts exchanged by hcl_operator_setup) */
   Vec *b, *x, *r; /* right-hand side and correction (the finest level's are the apply's, unless converted), residual */
   Vec *wm, *wp;   /* the interpolation weights from the next level's points at -d and +d */
   Halo *weights_halo, *corners_halo; /* wm and wp; x and r as the Galerkin product's corners (setup) */
@@ -87,17 +87,17 @@ typedef struct {
 } Mg5;
 
 static void level_free(Level *L) {
-  halo_destroy(&L->weights_halo);
-  halo_destroy(&L->corners_halo);
+  hcl_halo_destroy(&L->weights_halo);
+  hcl_halo_destroy(&L->corners_halo);
   Vec **vectors[] = {&L->b, &L->x, &L->r, &L->wm, &L->wp};
   for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
-    vec_destroy(vectors[v]);
+    hcl_vec_destroy(vectors[v]);
   }
   if (L->owns_op) {
-    operator_destroy(&L->op);
+    hcl_operator_destroy(&L->op);
   }
   L->owns_op = false;
-  decomp_destroy(&L->own_decomp);
+  hcl_decomp_destroy(&L->own_decomp);
 }
 
 static void destroy(void *ctx) {
@@ -114,19 +114,19 @@ static void destroy(void *ctx) {
       clReleaseMemObject(buffers[b]);
     }
   }
-  gather_destroy(&m->gather);
-  program_release(&m->program, m->kernels, NKERNELS);
+  hcl_gather_destroy(&m->gather);
+  hcl_program_release(&m->program, m->kernels, NKERNELS);
   free(m);
 }
 
 /* ---- launches ---- */
 
 static const DecompLocal *local_of(const Level *L) {
-  return decomp_local(L->decomp);
+  return hcl_decomp_local(L->decomp);
 }
 
 static int pitch_of(const Level *L) {
-  return field_pitch(L->matrix[0]);
+  return hcl_field_pitch(L->matrix[0]);
 }
 
 /* How far a kernel moves its pointers to address the level's fields with mg5.cl's AT (ghost width 1). */
@@ -145,8 +145,8 @@ static bool own_finest(const Mg5 *m) {
 
 /* A launch over nx x ny points, arrays: the values it moves a point. */
 static HclStatus launch_box(Mg5 *m, KernelArgs *a, int nx, int ny, double arrays) {
-  return kernel_launch(m->rt, a, kernel_grid(m->rt, nx, ny, WG_X, WG_Y),
-                       arrays * nx * ny * precision_bytes(m->precision));
+  return hcl_kernel_launch(m->rt, a, hcl_kernel_grid(m->rt, nx, ny, WG_X, WG_Y),
+                           arrays * nx * ny * hcl_precision_bytes(m->precision));
 }
 
 static HclStatus launch_points(Mg5 *m, KernelArgs *a, const Level *L, double arrays) {
@@ -156,9 +156,9 @@ static HclStatus launch_points(Mg5 *m, KernelArgs *a, const Level *L, double arr
 /* A launch over a box of the level's points (local indices, ghosts included on a wide level) of a kernel whose last
  * arguments are the box's first point and the level's shift (mg5.cl). */
 static HclStatus launch_in(Mg5 *m, KernelArgs *a, const Level *L, CellBox box, double arrays) {
-  arg_int(a, box.x0);
-  arg_int(a, box.y0);
-  arg_int(a, shift_of(L));
+  hcl_arg_int(a, box.x0);
+  hcl_arg_int(a, box.y0);
+  hcl_arg_int(a, shift_of(L));
   return launch_box(m, a, box.nx, box.ny, arrays);
 }
 
@@ -173,7 +173,7 @@ static CellBox widened(const Level *L, int w) {
 
 static void arg_matrix(KernelArgs *a, const Level *L) {
   for (int f = 0; f < 3; f++) {
-    arg_mem(a, field_buffer(L->matrix[f]));
+    hcl_arg_mem(a, hcl_field_buffer(L->matrix[f]));
   }
 }
 
@@ -181,10 +181,10 @@ static void arg_matrix(KernelArgs *a, const Level *L) {
 static void arg_direction(KernelArgs *a, const Level *f, const Level *c) {
   const DecompLocal *lf = local_of(f), *lc = local_of(c);
   bool x = f->halves == HALVES_X;
-  arg_int(a, x);
-  arg_int(a, !x);
-  arg_int(a, (x ? 2 * lc->x0 + 1 : lc->x0) - lf->x0);
-  arg_int(a, (x ? lc->y0 : 2 * lc->y0 + 1) - lf->y0);
+  hcl_arg_int(a, x);
+  hcl_arg_int(a, !x);
+  hcl_arg_int(a, (x ? 2 * lc->x0 + 1 : lc->x0) - lf->x0);
+  hcl_arg_int(a, (x ? lc->y0 : 2 * lc->y0 + 1) - lf->y0);
 }
 
 /* A grid transfer into level c (its kernel's arguments up to the coarse box's size given: mg5.cl's mg_restrict,
@@ -196,22 +196,22 @@ static HclStatus launch_transfer(Mg5 *m, KernelArgs *a, Level *f, Level *c, doub
   bool gathered = c == &m->levels[m->gathered];
   int box[4] = {0, 0, local_of(c)->nx, local_of(c)->ny};
   if (gathered) {
-    gather_block(m->gather, box);
+    hcl_gather_block(m->gather, box);
   }
-  arg_int(a, box[2]);
-  arg_int(a, box[3]);
-  arg_int(a, pitch_of(f));
-  arg_int(a, pitch_of(c));
+  hcl_arg_int(a, box[2]);
+  hcl_arg_int(a, box[3]);
+  hcl_arg_int(a, pitch_of(f));
+  hcl_arg_int(a, pitch_of(c));
   arg_direction(a, f, c);
-  arg_int(a, box[0]);
-  arg_int(a, box[1]);
-  arg_int(a, shift_of(f));
-  arg_int(a, shift_of(c));
+  hcl_arg_int(a, box[0]);
+  hcl_arg_int(a, box[1]);
+  hcl_arg_int(a, shift_of(f));
+  hcl_arg_int(a, shift_of(c));
   if (box[2] > 0 && box[3] > 0) {
     TRY(launch_box(m, a, box[2], box[3], arrays));
   }
   if (gathered) {
-    TRY(gather_fields(m->gather, made, count));
+    TRY(hcl_gather_fields(m->gather, made, count));
   }
 cleanup:
   return status;
@@ -222,17 +222,17 @@ cleanup:
 static HclStatus smooth(Mg5 *m, Level *L, Vec *b, Vec *x, int colour, bool first, CellBox box) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = local_of(L);
-  KernelArgs a = kernel_args(m->kernels[first ? K_SMOOTH_FIRST : K_SMOOTH]);
+  KernelArgs a = hcl_kernel_args(m->kernels[first ? K_SMOOTH_FIRST : K_SMOOTH]);
   arg_matrix(&a, L);
-  arg_mem(&a, vec_buffer(b));
-  arg_mem(&a, vec_buffer(x));
-  arg_int(&a, box.nx);
-  arg_int(&a, box.ny);
-  arg_int(&a, pitch_of(L));
-  arg_int(&a, (l->x0 + l->y0) & 1);
-  arg_int(&a, colour);
+  hcl_arg_mem(&a, hcl_vec_buffer(b));
+  hcl_arg_mem(&a, hcl_vec_buffer(x));
+  hcl_arg_int(&a, box.nx);
+  hcl_arg_int(&a, box.ny);
+  hcl_arg_int(&a, pitch_of(L));
+  hcl_arg_int(&a, (l->x0 + l->y0) & 1);
+  hcl_arg_int(&a, colour);
   TRY(launch_in(m, &a, L, box, first ? 5 : 6));
-  vec_touch(x);
+  hcl_vec_touch(x);
 cleanup:
   return status;
 }
@@ -240,16 +240,16 @@ cleanup:
 /* r = b - S x over box (x's ghosts exchanged by the caller). */
 static HclStatus residual(Mg5 *m, Level *L, Vec *b, Vec *x, CellBox box) {
   HclStatus status = HCL_OK;
-  KernelArgs a = kernel_args(m->kernels[K_RESIDUAL]);
+  KernelArgs a = hcl_kernel_args(m->kernels[K_RESIDUAL]);
   arg_matrix(&a, L);
-  arg_mem(&a, vec_buffer(b));
-  arg_mem(&a, vec_buffer(x));
-  arg_mem(&a, vec_buffer(L->r));
-  arg_int(&a, box.nx);
-  arg_int(&a, box.ny);
-  arg_int(&a, pitch_of(L));
+  hcl_arg_mem(&a, hcl_vec_buffer(b));
+  hcl_arg_mem(&a, hcl_vec_buffer(x));
+  hcl_arg_mem(&a, hcl_vec_buffer(L->r));
+  hcl_arg_int(&a, box.nx);
+  hcl_arg_int(&a, box.ny);
+  hcl_arg_int(&a, pitch_of(L));
   TRY(launch_in(m, &a, L, box, 7));
-  vec_touch(L->r);
+  hcl_vec_touch(L->r);
 cleanup:
   return status;
 }
@@ -258,13 +258,13 @@ cleanup:
  * rank. */
 static HclStatus restrict_to(Mg5 *m, Level *f, Vec *r, Level *c) {
   HclStatus status = HCL_OK;
-  KernelArgs a = kernel_args(m->kernels[K_RESTRICT]);
-  arg_mem(&a, vec_buffer(r));
-  arg_mem(&a, vec_buffer(f->wm));
-  arg_mem(&a, vec_buffer(f->wp));
-  arg_mem(&a, vec_buffer(c->b));
-  TRY(launch_transfer(m, &a, f, c, 6, (Field *[]){vec_field(c->b)}, 1));
-  vec_touch(c->b);
+  KernelArgs a = hcl_kernel_args(m->kernels[K_RESTRICT]);
+  hcl_arg_mem(&a, hcl_vec_buffer(r));
+  hcl_arg_mem(&a, hcl_vec_buffer(f->wm));
+  hcl_arg_mem(&a, hcl_vec_buffer(f->wp));
+  hcl_arg_mem(&a, hcl_vec_buffer(c->b));
+  TRY(launch_transfer(m, &a, f, c, 6, (Field *[]){hcl_vec_field(c->b)}, 1));
+  hcl_vec_touch(c->b);
 cleanup:
   return status;
 }
@@ -274,27 +274,27 @@ static HclStatus prolong_to(Mg5 *m, Level *c, Level *f, Vec *x, bool add, CellBo
   HclStatus status = HCL_OK;
   const DecompLocal *lf = local_of(f), *lc = local_of(c);
   bool along_x = f->halves == HALVES_X;
-  KernelArgs a = kernel_args(m->kernels[K_PROLONG]);
-  arg_mem(&a, vec_buffer(x));
-  arg_mem(&a, vec_buffer(c->x));
-  arg_mem(&a, vec_buffer(f->wm));
-  arg_mem(&a, vec_buffer(f->wp));
-  arg_int(&a, box.nx);
-  arg_int(&a, box.ny);
-  arg_int(&a, pitch_of(f));
-  arg_int(&a, pitch_of(c));
-  arg_int(&a, along_x);
-  arg_int(&a, !along_x);
-  arg_int(&a, along_x ? lf->x0 : lf->y0);
-  arg_int(&a, along_x ? lc->x0 : lc->y0);
-  arg_int(&a, along_x ? lf->y0 - lc->y0 : lf->x0 - lc->x0);
-  arg_int(&a, add);
-  arg_int(&a, box.x0);
-  arg_int(&a, box.y0);
-  arg_int(&a, shift_of(f));
-  arg_int(&a, shift_of(c));
+  KernelArgs a = hcl_kernel_args(m->kernels[K_PROLONG]);
+  hcl_arg_mem(&a, hcl_vec_buffer(x));
+  hcl_arg_mem(&a, hcl_vec_buffer(c->x));
+  hcl_arg_mem(&a, hcl_vec_buffer(f->wm));
+  hcl_arg_mem(&a, hcl_vec_buffer(f->wp));
+  hcl_arg_int(&a, box.nx);
+  hcl_arg_int(&a, box.ny);
+  hcl_arg_int(&a, pitch_of(f));
+  hcl_arg_int(&a, pitch_of(c));
+  hcl_arg_int(&a, along_x);
+  hcl_arg_int(&a, !along_x);
+  hcl_arg_int(&a, along_x ? lf->x0 : lf->y0);
+  hcl_arg_int(&a, along_x ? lc->x0 : lc->y0);
+  hcl_arg_int(&a, along_x ? lf->y0 - lc->y0 : lf->x0 - lc->x0);
+  hcl_arg_int(&a, add);
+  hcl_arg_int(&a, box.x0);
+  hcl_arg_int(&a, box.y0);
+  hcl_arg_int(&a, shift_of(f));
+  hcl_arg_int(&a, shift_of(c));
   TRY(launch_box(m, &a, box.nx, box.ny, add ? 4.5 : 3.5));
-  vec_touch(x);
+  hcl_vec_touch(x);
 cleanup:
   return status;
 }
@@ -304,15 +304,16 @@ cleanup:
 /* The levels from the tail's first on, one launch of one work-group (mg5.cl: mg_tail). */
 static HclStatus tail_cycle(Mg5 *m, Vec *b, Vec *x) {
   HclStatus status = HCL_OK;
-  KernelArgs a = kernel_args(m->kernels[K_TAIL]);
-  arg_mem(&a, m->pack);
-  arg_mem(&a, m->table);
-  arg_int(&a, m->nlevels - m->tail);
-  arg_int(&a, m->coarse_sweeps);
-  arg_mem(&a, vec_buffer(b));
-  arg_mem(&a, vec_buffer(x));
-  TRY(kernel_launch(m->rt, &a, kernel_groups(1, m->tail_group), 30 * m->tail_points * precision_bytes(m->precision)));
-  vec_touch(x);
+  KernelArgs a = hcl_kernel_args(m->kernels[K_TAIL]);
+  hcl_arg_mem(&a, m->pack);
+  hcl_arg_mem(&a, m->table);
+  hcl_arg_int(&a, m->nlevels - m->tail);
+  hcl_arg_int(&a, m->coarse_sweeps);
+  hcl_arg_mem(&a, hcl_vec_buffer(b));
+  hcl_arg_mem(&a, hcl_vec_buffer(x));
+  TRY(hcl_kernel_launch(m->rt, &a, hcl_kernel_groups(1, m->tail_group),
+                        30 * m->tail_points * hcl_precision_bytes(m->precision)));
+  hcl_vec_touch(x);
 cleanup:
   return status;
 }
@@ -320,7 +321,7 @@ cleanup:
 /* A half-sweep over the owned points, the ghosts it reads exchanged first. */
 static HclStatus sweep(Mg5 *m, Level *L, Vec *b, Vec *x, int colour, bool first) {
   HclStatus status = HCL_OK;
-  TRY(vec_ghosts(first ? b : x));
+  TRY(hcl_vec_ghosts(first ? b : x));
   TRY(smooth(m, L, b, x, colour, first, widened(L, 0)));
 cleanup:
   return status;
@@ -338,10 +339,10 @@ static HclStatus cycle(Mg5 *m, int l, Vec *b, Vec *x) {
     goto cleanup;
   }
   if (!L->relaxed) {
-    TRY(vec_ghosts(b));
+    TRY(hcl_vec_ghosts(b));
     TRY(restrict_to(m, L, b, C));
     TRY(cycle(m, l + 1, C->b, C->x));
-    TRY(vec_ghosts(C->x));
+    TRY(hcl_vec_ghosts(C->x));
     TRY(prolong_to(m, C, L, x, false, own));
     goto cleanup;
   }
@@ -352,12 +353,12 @@ static HclStatus cycle(Mg5 *m, int l, Vec *b, Vec *x) {
     TRY(sweep(m, L, b, x, BLACK, false));
   }
   if (L->halves != HALVES_NONE) {
-    TRY(vec_ghosts(x));
+    TRY(hcl_vec_ghosts(x));
     TRY(residual(m, L, b, x, own));
-    TRY(vec_ghosts(L->r));
+    TRY(hcl_vec_ghosts(L->r));
     TRY(restrict_to(m, L, L->r, C));
     TRY(cycle(m, l + 1, C->b, C->x));
-    TRY(vec_ghosts(C->x));
+    TRY(hcl_vec_ghosts(C->x));
     TRY(prolong_to(m, C, L, x, true, own));
   }
   for (int s = 0; s < pairs; s++) {
@@ -380,7 +381,7 @@ static HclStatus wide_cycle(Mg5 *m, int l) {
     TRY(cycle(m, l, L->b, L->x));
     goto cleanup;
   }
-  TRY(vec_ghosts(L->b));
+  TRY(hcl_vec_ghosts(L->b));
   if (L->relaxed) {
     TRY(smooth(m, L, L->b, L->x, RED, true, widened(L, L->ghost - 1))); /* reads b one point further */
     TRY(residual(m, L, L->b, L->x, widened(L, 1))); /* the restriction reads one point beyond the block */
@@ -395,7 +396,7 @@ static HclStatus wide_cycle(Mg5 *m, int l) {
     TRY(smooth(m, L, L->b, L->x, RED, false, widened(L, L->reach - 2)));
   }
   if (L->exchange_up) {
-    TRY(vec_ghosts(L->x));
+    TRY(hcl_vec_ghosts(L->x));
   }
 cleanup:
   return status;
@@ -409,9 +410,9 @@ static HclStatus apply(void *ctx, Vec *r, Vec *z) {
     TRY(cycle(m, 0, r, z));
     goto cleanup;
   }
-  TRY(vec_convert(L->b, r));
+  TRY(hcl_vec_convert(L->b, r));
   TRY(m->wide ? wide_cycle(m, 0) : cycle(m, 0, L->b, L->x));
-  TRY(vec_convert(z, L->x));
+  TRY(hcl_vec_convert(z, L->x));
 cleanup:
   return status;
 }
@@ -423,54 +424,54 @@ static HclStatus make_weights(Mg5 *m, Level *f) {
   HclStatus status = HCL_OK;
   const DecompLocal *l = local_of(f);
   bool along_x = f->halves == HALVES_X;
-  KernelArgs a = kernel_args(m->kernels[K_WEIGHTS]);
+  KernelArgs a = hcl_kernel_args(m->kernels[K_WEIGHTS]);
   arg_matrix(&a, f);
-  arg_mem(&a, vec_buffer(f->wm));
-  arg_mem(&a, vec_buffer(f->wp));
-  arg_int(&a, l->nx);
-  arg_int(&a, l->ny);
-  arg_int(&a, pitch_of(f));
-  arg_int(&a, along_x);
-  arg_int(&a, !along_x);
-  arg_int(&a, (along_x ? l->x0 : l->y0) & 1);
-  arg_int(&a, shift_of(f));
+  hcl_arg_mem(&a, hcl_vec_buffer(f->wm));
+  hcl_arg_mem(&a, hcl_vec_buffer(f->wp));
+  hcl_arg_int(&a, l->nx);
+  hcl_arg_int(&a, l->ny);
+  hcl_arg_int(&a, pitch_of(f));
+  hcl_arg_int(&a, along_x);
+  hcl_arg_int(&a, !along_x);
+  hcl_arg_int(&a, (along_x ? l->x0 : l->y0) & 1);
+  hcl_arg_int(&a, shift_of(f));
   TRY(launch_points(m, &a, f, 5));
-  vec_touch(f->wm);
-  vec_touch(f->wp);
-  TRY(halo_exchange(f->weights_halo));
+  hcl_vec_touch(f->wm);
+  hcl_vec_touch(f->wp);
+  TRY(hcl_halo_exchange(f->weights_halo));
 cleanup:
   return status;
 }
 
 /* Level c's matrix from level f's: R S P row by row (its corners into c's x and r, as scratch; on the gathered level
  * each rank's block, assembled on every rank), folded onto 5 points, its matrix's ghosts exchanged and its centre
- * checked (operator_setup). */
+ * checked (hcl_operator_setup). */
 static HclStatus make_coarse_matrix(Mg5 *m, Level *f, Level *c) {
   HclStatus status = HCL_OK;
   const DecompLocal *lc = local_of(c);
   TRY(make_weights(m, f));
-  KernelArgs a = kernel_args(m->kernels[K_RAP]);
+  KernelArgs a = hcl_kernel_args(m->kernels[K_RAP]);
   arg_matrix(&a, f);
-  arg_mem(&a, vec_buffer(f->wm));
-  arg_mem(&a, vec_buffer(f->wp));
+  hcl_arg_mem(&a, hcl_vec_buffer(f->wm));
+  hcl_arg_mem(&a, hcl_vec_buffer(f->wp));
   arg_matrix(&a, c);
-  arg_mem(&a, vec_buffer(c->x));
-  arg_mem(&a, vec_buffer(c->r));
-  Field *made[] = {c->matrix[0], c->matrix[1], c->matrix[2], vec_field(c->x), vec_field(c->r)};
+  hcl_arg_mem(&a, hcl_vec_buffer(c->x));
+  hcl_arg_mem(&a, hcl_vec_buffer(c->r));
+  Field *made[] = {c->matrix[0], c->matrix[1], c->matrix[2], hcl_vec_field(c->x), hcl_vec_field(c->r)};
   TRY(launch_transfer(m, &a, f, c, 20, made, GATHERED_FIELDS));
-  vec_touch(c->x);
-  vec_touch(c->r);
-  TRY(halo_exchange(c->corners_halo));
-  a = kernel_args(m->kernels[K_COLLAPSE]);
+  hcl_vec_touch(c->x);
+  hcl_vec_touch(c->r);
+  TRY(hcl_halo_exchange(c->corners_halo));
+  a = hcl_kernel_args(m->kernels[K_COLLAPSE]);
   arg_matrix(&a, c);
-  arg_mem(&a, vec_buffer(c->x));
-  arg_mem(&a, vec_buffer(c->r));
-  arg_int(&a, lc->nx);
-  arg_int(&a, lc->ny);
-  arg_int(&a, pitch_of(c));
-  arg_int(&a, shift_of(c));
+  hcl_arg_mem(&a, hcl_vec_buffer(c->x));
+  hcl_arg_mem(&a, hcl_vec_buffer(c->r));
+  hcl_arg_int(&a, lc->nx);
+  hcl_arg_int(&a, lc->ny);
+  hcl_arg_int(&a, pitch_of(c));
+  hcl_arg_int(&a, shift_of(c));
   TRY(launch_points(m, &a, c, 8));
-  TRY(operator_setup(c->op));
+  TRY(hcl_operator_setup(c->op));
 cleanup:
   return status;
 }
@@ -478,10 +479,10 @@ cleanup:
 /* Whether the level below L can halve a direction: two points or more, an even count across a periodic side, and a
  * point left on every rank, or L split (the level below is then gathered onto every rank: coarse_decomp). */
 static bool can_halve(const Level *L, bool along_x) {
-  const DecompSpec *g = decomp_spec(L->decomp);
+  const DecompSpec *g = hcl_decomp_spec(L->decomp);
   int n = along_x ? g->nx : g->ny;
   bool periodic = along_x ? g->periodic_x : g->periodic_y;
-  return n >= 2 && !(periodic && n % 2) && (split(L) || decomp_can_halve_odd(L->decomp, along_x, !along_x));
+  return n >= 2 && !(periodic && n % 2) && (split(L) || hcl_decomp_can_halve_odd(L->decomp, along_x, !along_x));
 }
 
 /* PFMG's rule: the direction of the stronger couplings (summed over the level), of those the level can halve;
@@ -493,9 +494,9 @@ static HclStatus choose_direction(Level *L, int *halves) {
   *halves = can_x ? HALVES_X : can_y ? HALVES_Y : HALVES_NONE;
   if (can_x && can_y) {
     double east = 0, north = 0;
-    Reducer *reducer = vspace_reducer(operator_space(L->op));
-    TRY(reduce_sum(reducer, field_span(L->matrix[1]), &east));
-    TRY(reduce_sum(reducer, field_span(L->matrix[2]), &north));
+    Reducer *reducer = hcl_vspace_reducer(hcl_operator_space(L->op));
+    TRY(hcl_reduce_sum(reducer, hcl_field_span(L->matrix[1]), &east));
+    TRY(hcl_reduce_sum(reducer, hcl_field_span(L->matrix[2]), &north));
     *halves = fabs(north) > fabs(east) ? HALVES_Y : HALVES_X;
     L->isotropic = fabs(north) <= 2 * fabs(east) && fabs(east) <= 2 * fabs(north);
   }
@@ -520,21 +521,21 @@ static HclStatus make_level(Mg5 *m, Level *L, Operator *given, bool own_vectors)
   if (given) {
     L->op = given;
   } else {
-    TRY(stencil5_create_ghosted(m->rt, L->decomp, m->precision, L->ghost, &L->op));
+    TRY(hcl_stencil5_create_ghosted(m->rt, L->decomp, m->precision, L->ghost, &L->op));
     L->owns_op = true;
   }
-  TRY(stencil5_fields(L->op, L->matrix));
-  VecSpace *space = operator_space(L->op);
+  TRY(hcl_stencil5_fields(L->op, L->matrix));
+  VecSpace *space = hcl_operator_space(L->op);
   if (own_vectors) {
-    TRY(vec_create(space, "multigrid right-hand side", &L->b));
-    TRY(vec_create(space, "multigrid correction", &L->x));
+    TRY(hcl_vec_create(space, "multigrid right-hand side", &L->b));
+    TRY(hcl_vec_create(space, "multigrid correction", &L->x));
   }
-  TRY(vec_create(space, "multigrid residual", &L->r));
-  TRY(vec_create(space, "multigrid weights -", &L->wm));
-  TRY(vec_create(space, "multigrid weights +", &L->wp));
-  TRY(halo_create((Field *[]){vec_field(L->wm), vec_field(L->wp)}, 2, &L->weights_halo));
+  TRY(hcl_vec_create(space, "multigrid residual", &L->r));
+  TRY(hcl_vec_create(space, "multigrid weights -", &L->wm));
+  TRY(hcl_vec_create(space, "multigrid weights +", &L->wp));
+  TRY(hcl_halo_create((Field *[]){hcl_vec_field(L->wm), hcl_vec_field(L->wp)}, 2, &L->weights_halo));
   if (own_vectors) {
-    TRY(halo_create((Field *[]){vec_field(L->x), vec_field(L->r)}, 2, &L->corners_halo));
+    TRY(hcl_halo_create((Field *[]){hcl_vec_field(L->x), hcl_vec_field(L->r)}, 2, &L->corners_halo));
   }
 cleanup:
   return status;
@@ -543,7 +544,7 @@ cleanup:
 /* The finest level: the operator itself, or a copy in the levels' precision or with wider ghosts (its matrix
  * converted at every setup). */
 static HclStatus make_finest(Mg5 *m, Operator *op) {
-  m->levels[0].decomp = stencil5_decomp(op);
+  m->levels[0].decomp = hcl_stencil5_decomp(op);
   return make_level(m, &m->levels[0], own_finest(m) ? NULL : op, own_finest(m));
 }
 
@@ -551,13 +552,13 @@ static HclStatus make_finest(Mg5 *m, Operator *op) {
  * the tail's own, their ghosts the zeros the buffer starts with). */
 static HclStatus pack_tail(Mg5 *m) {
   HclStatus status = HCL_OK;
-  size_t real = precision_bytes(m->precision);
+  size_t real = hcl_precision_bytes(m->precision);
   for (int l = m->tail; l < m->nlevels; l++) {
     Level *L = &m->levels[l];
-    Field *from[] = {L->matrix[0], L->matrix[1], L->matrix[2], vec_field(L->wm), vec_field(L->wp)};
+    Field *from[] = {L->matrix[0], L->matrix[1], L->matrix[2], hcl_vec_field(L->wm), hcl_vec_field(L->wp)};
     for (int f = 0; f < 5; f++) {
-      TRY_CL(clEnqueueCopyBuffer(runtime_queue(m->rt), field_buffer(from[f]), m->pack, 0,
-                                 (size_t)m->tail_offsets[l][f] * real, field_count(from[f]) * real, 0, NULL, NULL));
+      TRY_CL(clEnqueueCopyBuffer(hcl_runtime_queue(m->rt), hcl_field_buffer(from[f]), m->pack, 0,
+                                 (size_t)m->tail_offsets[l][f] * real, hcl_field_count(from[f]) * real, 0, NULL, NULL));
     }
   }
 cleanup:
@@ -569,15 +570,15 @@ cleanup:
 static HclStatus plan_tail(Mg5 *m) {
   HclStatus status = HCL_OK;
   int *table = NULL;
-  const DecompSpec *g = decomp_spec(m->levels[0].decomp);
+  const DecompSpec *g = hcl_decomp_spec(m->levels[0].decomp);
   m->tail = m->nlevels;
   if (m->options.level_by_level || g->periodic_x || g->periodic_y) {
     goto cleanup;
   }
-  TRY(kernel_group_limit(m->rt, m->kernels[K_TAIL], &m->tail_group));
+  TRY(hcl_kernel_group_limit(m->rt, m->kernels[K_TAIL], &m->tail_group));
   m->tail_group = m->tail_group < TAIL_GROUP ? m->tail_group : TAIL_GROUP;
   for (int l = 1; l < m->nlevels && m->tail == m->nlevels; l++) {
-    const DecompSpec *s = decomp_spec(m->levels[l].decomp);
+    const DecompSpec *s = hcl_decomp_spec(m->levels[l].decomp);
     if (!split(&m->levels[l]) && (double)s->nx * s->ny <= (double)TAIL_POINTS_PER_ITEM * m->tail_group) {
       m->tail = l;
     }
@@ -590,7 +591,7 @@ static HclStatus plan_tail(Mg5 *m) {
   int used = 0;
   for (int l = m->tail; l < m->nlevels; l++) {
     Level *L = &m->levels[l];
-    int *row = table + (size_t)(l - m->tail) * ROW_FIELDS, count = (int)field_count(L->matrix[0]);
+    int *row = table + (size_t)(l - m->tail) * ROW_FIELDS, count = (int)hcl_field_count(L->matrix[0]);
     row[ROW_NX] = local_of(L)->nx;
     row[ROW_NY] = local_of(L)->ny;
     row[ROW_PITCH] = pitch_of(L);
@@ -602,11 +603,11 @@ static HclStatus plan_tail(Mg5 *m) {
       used += count;
     }
   }
-  size_t bytes = (size_t)used * precision_bytes(m->precision);
-  TRY(runtime_buffer(m->rt, bytes, "multigrid tail", &m->pack));
-  TRY(runtime_zero(m->rt, m->pack, bytes));
-  TRY(runtime_buffer(m->rt, sizeof *table * (size_t)rows * ROW_FIELDS, "multigrid tail table", &m->table));
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(m->rt), m->table, CL_TRUE, 0, sizeof *table * (size_t)rows * ROW_FIELDS,
+  size_t bytes = (size_t)used * hcl_precision_bytes(m->precision);
+  TRY(hcl_runtime_buffer(m->rt, bytes, "multigrid tail", &m->pack));
+  TRY(hcl_runtime_zero(m->rt, m->pack, bytes));
+  TRY(hcl_runtime_buffer(m->rt, sizeof *table * (size_t)rows * ROW_FIELDS, "multigrid tail table", &m->table));
+  TRY_CL(clEnqueueWriteBuffer(hcl_runtime_queue(m->rt), m->table, CL_TRUE, 0, sizeof *table * (size_t)rows * ROW_FIELDS,
                               table, 0, NULL, NULL));
 cleanup:
   free(table);
@@ -618,17 +619,17 @@ cleanup:
 static HclStatus coarse_decomp(Mg5 *m, const Level *f, int c) {
   HclStatus status = HCL_OK;
   bool along_x = f->halves == HALVES_X;
-  const DecompSpec *g = decomp_spec(f->decomp);
+  const DecompSpec *g = hcl_decomp_spec(f->decomp);
   int nx = along_x ? g->nx / 2 : g->nx, ny = along_x ? g->ny : g->ny / 2; /* decomp.h: floor(n / 2) */
   Decomp **made = &m->levels[c].own_decomp;
-  if (!split(f) || ((double)nx * ny > gather_points() && decomp_can_halve_odd(f->decomp, along_x, !along_x))) {
-    TRY(decomp_create_odd(f->decomp, along_x, !along_x, made));
+  if (!split(f) || ((double)nx * ny > gather_points() && hcl_decomp_can_halve_odd(f->decomp, along_x, !along_x))) {
+    TRY(hcl_decomp_create_odd(f->decomp, along_x, !along_x, made));
     goto cleanup;
   }
   m->gathered = c;
-  TRY(decomp_create_replicated(f->decomp, nx, ny, made));
-  TRY(gather_create(f->decomp, along_x, !along_x, true, nx, ny,
-                    (size_t)GATHERED_FIELDS * nx * ny * precision_bytes(m->precision), &m->gather));
+  TRY(hcl_decomp_create_replicated(f->decomp, nx, ny, made));
+  TRY(hcl_gather_create(f->decomp, along_x, !along_x, true, nx, ny,
+                        (size_t)GATHERED_FIELDS * nx * ny * hcl_precision_bytes(m->precision), &m->gather));
 cleanup:
   return status;
 }
@@ -647,10 +648,11 @@ static void describe(const Mg5 *m) {
   if (m->tail < m->nlevels) {
     snprintf(tail, sizeof tail, "from level %d", m->tail);
   }
-  log_verbose("5-point multigrid: %d levels, %d split over the ranks (%s%s), %d gathered onto every rank; one-launch "
-              "tail %s",
-              m->nlevels, split_levels, m->wide ? "communication-avoiding, ghosts" : "plain cycle", ghosts,
-              split_levels ? m->nlevels - m->gathered : 0, tail);
+  hcl_log_verbose(
+      "5-point multigrid: %d levels, %d split over the ranks (%s%s), %d gathered onto every rank; one-launch "
+      "tail %s",
+      m->nlevels, split_levels, m->wide ? "communication-avoiding, ghosts" : "plain cycle", ghosts,
+      split_levels ? m->nlevels - m->gathered : 0, tail);
 }
 
 /* The fewest points a rank owns of level L along a direction split over several ranks (a ghost width may not exceed
@@ -658,9 +660,9 @@ static void describe(const Mg5 *m) {
 static int smallest_block(const Level *L) {
   const DecompLocal *l = local_of(L);
   int smallest = INT_MAX;
-  for (int r = 0; r < par_size(); r++) {
+  for (int r = 0; r < hcl_par_size(); r++) {
     int x0, y0, nx, ny;
-    decomp_block_of(L->decomp, r, &x0, &y0, &nx, &ny);
+    hcl_decomp_block_of(L->decomp, r, &x0, &y0, &nx, &ny);
     smallest = l->px > 1 && nx < smallest ? nx : smallest;
     smallest = l->py > 1 && ny < smallest ? ny : smallest;
   }
@@ -686,8 +688,8 @@ static int coarse_keep(int reach) {
  * block is narrower than its level's ghosts, and with the environment's HYDROCL_MG_WIDE=0 (the rank tests compare
  * the two). */
 static bool plan_wide(Mg5 *m) {
-  const DecompSpec *g = decomp_spec(m->levels[0].decomp);
-  if (!split(&m->levels[0]) || g->periodic_x || g->periodic_y || env_count("HYDROCL_MG_WIDE", 1) == 0) {
+  const DecompSpec *g = hcl_decomp_spec(m->levels[0].decomp);
+  if (!split(&m->levels[0]) || g->periodic_x || g->periodic_y || hcl_env_count("HYDROCL_MG_WIDE", 1) == 0) {
     return false;
   }
   int ghost[MAX_LEVELS], reach[MAX_LEVELS], keep = 0;
@@ -719,7 +721,7 @@ static HclStatus build_levels(Mg5 *m, Operator *op, bool planned) {
   TRY(make_finest(m, op));
   m->nlevels = 1;
   if (own_finest(m)) {
-    TRY(stencil5_convert_matrix(m->levels[0].op, op));
+    TRY(hcl_stencil5_convert_matrix(m->levels[0].op, op));
   }
   for (int l = 0;; l++) {
     Level *f = &m->levels[l];
@@ -751,14 +753,14 @@ static HclStatus first_setup(Mg5 *m, Operator *op) {
   m->gathered = MAX_LEVELS; /* none yet (launch_transfer) */
   TRY(build_levels(m, op, false));
   m->gathered = m->gathered < m->nlevels ? m->gathered : m->nlevels;
-  const DecompSpec *coarsest = decomp_spec(m->levels[m->nlevels - 1].decomp);
+  const DecompSpec *coarsest = hcl_decomp_spec(m->levels[m->nlevels - 1].decomp);
   m->coarse_sweeps = coarsest->nx + coarsest->ny;
   choose_relaxed(m);
   if (plan_wide(m)) {
     for (int l = m->nlevels - 1; l >= 0; l--) {
       level_free(&m->levels[l]);
     }
-    gather_destroy(&m->gather); /* it holds the first build's communicator */
+    hcl_gather_destroy(&m->gather); /* it holds the first build's communicator */
     m->wide = true;
     TRY(build_levels(m, op, true));
   }
@@ -773,19 +775,19 @@ static HclStatus setup(void *ctx, Operator *op) {
   HclStatus status = HCL_OK;
   Mg5 *m = ctx;
   Field *matrix[3];
-  TRY(stencil5_fields(op, matrix)); /* a 5-point operator, or HCL_EDATA naming it */
+  TRY(hcl_stencil5_fields(op, matrix)); /* a 5-point operator, or HCL_EDATA naming it */
   if (m->nlevels == 0) {
-    m->rt = stencil5_runtime(op);
-    m->precision = m->options.own_precision ? m->options.precision : vspace_precision(operator_space(op));
-    m->converts = m->precision != vspace_precision(operator_space(op));
+    m->rt = hcl_stencil5_runtime(op);
+    m->precision = m->options.own_precision ? m->options.precision : hcl_vspace_precision(hcl_operator_space(op));
+    m->converts = m->precision != hcl_vspace_precision(hcl_operator_space(op));
     KernelConfig config = {.precision = m->precision, .stencil_radius = 1, .wg_x = WG_X, .wg_y = WG_Y};
-    TRY(program_build_kernels(m->rt, "mg5", &config, kernel_names, NKERNELS, &m->program, m->kernels));
+    TRY(hcl_program_build_kernels(m->rt, "mg5", &config, kernel_names, NKERNELS, &m->program, m->kernels));
     TRY(first_setup(m, op));
     goto cleanup;
   }
-  ASSERT(stencil5_decomp(op) == m->levels[0].decomp);
+  ASSERT(hcl_stencil5_decomp(op) == m->levels[0].decomp);
   if (own_finest(m)) {
-    TRY(stencil5_convert_matrix(m->levels[0].op, op));
+    TRY(hcl_stencil5_convert_matrix(m->levels[0].op, op));
   }
   for (int l = 0; l + 1 < m->nlevels; l++) {
     TRY(make_coarse_matrix(m, &m->levels[l], &m->levels[l + 1]));
@@ -797,33 +799,33 @@ cleanup:
 
 static const PrecondOps OPS = {.name = "mg", .setup = setup, .apply = apply, .destroy = destroy};
 
-HclStatus mg5_precond_create(const Mg5Options *options, Precond **out) {
+HclStatus hcl_mg5_precond_create(const Mg5Options *options, Precond **out) {
   HclStatus status = HCL_OK;
   Mg5 *m = NULL;
   *out = NULL;
   TRY_ALLOC(m, 1);
   m->options = *options;
-  TRY(precond_create(&OPS, m, true, out));
+  TRY(hcl_precond_create(&OPS, m, true, out));
 cleanup:
   return status;
 }
 
 static const Mg5 *mg_of(const Precond *pc) {
-  return precond_ops(pc) == &OPS ? precond_context(pc) : NULL;
+  return hcl_precond_ops(pc) == &OPS ? hcl_precond_context(pc) : NULL;
 }
 
-int mg5_levels(const Precond *pc) {
+int hcl_mg5_levels(const Precond *pc) {
   const Mg5 *m = mg_of(pc);
   return m ? m->nlevels : 0;
 }
 
-void mg5_level_shape(const Precond *pc, int l, int *nx, int *ny, int *halves) {
+void hcl_mg5_level_shape(const Precond *pc, int l, int *nx, int *ny, int *halves) {
   const Level *L = &mg_of(pc)->levels[l];
-  *nx = decomp_spec(L->decomp)->nx;
-  *ny = decomp_spec(L->decomp)->ny;
+  *nx = hcl_decomp_spec(L->decomp)->nx;
+  *ny = hcl_decomp_spec(L->decomp)->ny;
   *halves = L->halves;
 }
 
-int mg5_level_ghost(const Precond *pc, int l) {
+int hcl_mg5_level_ghost(const Precond *pc, int l) {
   return mg_of(pc)->levels[l].ghost;
 }

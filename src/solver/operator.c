@@ -11,7 +11,7 @@ struct Operator {
   bool symmetric;
 };
 
-HclStatus operator_create(const OperatorOps *ops, void *ctx, VecSpace *space, bool symmetric, Operator **out) {
+HclStatus hcl_operator_create(const OperatorOps *ops, void *ctx, VecSpace *space, bool symmetric, Operator **out) {
   HclStatus status = HCL_OK;
   Operator *op = NULL;
   *out = NULL;
@@ -26,7 +26,7 @@ cleanup:
   return status;
 }
 
-void operator_destroy(Operator **op) {
+void hcl_operator_destroy(Operator **op) {
   if (!op || !*op) {
     return;
   }
@@ -37,43 +37,43 @@ void operator_destroy(Operator **op) {
   *op = NULL;
 }
 
-const char *operator_name(const Operator *op) {
+const char *hcl_operator_name(const Operator *op) {
   return op->ops->name;
 }
 
-VecSpace *operator_space(const Operator *op) {
+VecSpace *hcl_operator_space(const Operator *op) {
   return op->space;
 }
 
-bool operator_symmetric(const Operator *op) {
+bool hcl_operator_symmetric(const Operator *op) {
   return op->symmetric;
 }
 
-bool operator_has_rhs(const Operator *op) {
+bool hcl_operator_has_rhs(const Operator *op) {
   return op->ops->rhs != NULL;
 }
 
-bool operator_has_diagonal(const Operator *op) {
+bool hcl_operator_has_diagonal(const Operator *op) {
   return op->ops->diagonal != NULL;
 }
 
-const OperatorOps *operator_ops(const Operator *op) {
+const OperatorOps *hcl_operator_ops(const Operator *op) {
   return op->ops;
 }
 
-void *operator_context(const Operator *op) {
+void *hcl_operator_context(const Operator *op) {
   return op->ctx;
 }
 
-HclStatus operator_setup(Operator *op) {
+HclStatus hcl_operator_setup(Operator *op) {
   return op->ops->setup ? op->ops->setup(op->ctx) : HCL_OK;
 }
 
-HclStatus operator_apply(Operator *op, Vec *x, Vec *y) {
+HclStatus hcl_operator_apply(Operator *op, Vec *x, Vec *y) {
   return op->ops->apply(op->ctx, x, y);
 }
 
-HclStatus operator_residual(Operator *op, Vec *b, Vec *x, Vec *r, Vec *work) {
+HclStatus hcl_operator_residual(Operator *op, Vec *b, Vec *x, Vec *r, Vec *work) {
   HclStatus status = HCL_OK;
   if (op->ops->residual) {
     TRY(op->ops->residual(op->ctx, b, x, r));
@@ -81,12 +81,12 @@ HclStatus operator_residual(Operator *op, Vec *b, Vec *x, Vec *r, Vec *work) {
   }
   ASSERT(b != NULL && work != NULL);
   TRY(op->ops->apply(op->ctx, x, work));
-  TRY(vec_waxpby(r, 1, b, -1, work));
+  TRY(hcl_vec_waxpby(r, 1, b, -1, work));
 cleanup:
   return status;
 }
 
-HclStatus operator_rhs(Operator *op, Vec *r) {
+HclStatus hcl_operator_rhs(Operator *op, Vec *r) {
   HclStatus status = HCL_OK;
   ASSERT(op->ops->rhs != NULL);
   TRY(op->ops->rhs(op->ctx, r));
@@ -94,7 +94,7 @@ cleanup:
   return status;
 }
 
-HclStatus operator_diagonal(Operator *op, Vec *d) {
+HclStatus hcl_operator_diagonal(Operator *op, Vec *d) {
   HclStatus status = HCL_OK;
   REQUIRE(op->ops->diagonal != NULL, HCL_EDATA,
           "the Jacobi preconditioner needs the operator's diagonal, which %s does not offer", op->ops->name);

@@ -4,13 +4,13 @@
 
 #include <math.h>
 
-PoissonDomain poisson_domain(int nx, int ny) {
+PoissonDomain hcl_poisson_domain(int nx, int ny) {
   double h = 1.0 / ((nx < ny ? nx : ny) + 1);
   return (PoissonDomain){
       .nx = nx, .ny = ny, .h = h, .a = nx == ny ? 1 : (nx + 1) * h, .b = nx == ny ? 1 : (ny + 1) * h};
 }
 
-double poisson_exact(const PoissonDomain *d, double x, double y) {
+double hcl_poisson_exact(const PoissonDomain *d, double x, double y) {
   return x * (x - d->a) * y * (y - d->b) * exp(x * y);
 }
 
@@ -23,8 +23,8 @@ static double forcing(const PoissonDomain *d, double x, double y) {
   return -(uxx + uyy);
 }
 
-void poisson_block(const PoissonDomain *d, int x0, int y0, int nx, int ny, double *centre, double *east, double *north,
-                   double *rhs) {
+void hcl_poisson_block(const PoissonDomain *d, int x0, int y0, int nx, int ny, double *centre, double *east,
+                       double *north, double *rhs) {
   double h = d->h;
   for (int j = 0; j < ny; j++) {
     for (int i = 0; i < nx; i++) {

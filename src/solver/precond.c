@@ -12,7 +12,7 @@ struct Precond {
   bool symmetric;
 };
 
-HclStatus precond_create(const PrecondOps *ops, void *ctx, bool symmetric, Precond **out) {
+HclStatus hcl_precond_create(const PrecondOps *ops, void *ctx, bool symmetric, Precond **out) {
   HclStatus status = HCL_OK;
   Precond *pc = NULL;
   *out = NULL;
@@ -27,7 +27,7 @@ cleanup:
   return status;
 }
 
-void precond_destroy(Precond **pc) {
+void hcl_precond_destroy(Precond **pc) {
   if (!pc || !*pc) {
     return;
   }
@@ -38,51 +38,51 @@ void precond_destroy(Precond **pc) {
   *pc = NULL;
 }
 
-const char *precond_name(const Precond *pc) {
+const char *hcl_precond_name(const Precond *pc) {
   return pc->ops->name;
 }
 
-bool precond_symmetric(const Precond *pc) {
+bool hcl_precond_symmetric(const Precond *pc) {
   return pc->symmetric;
 }
 
-bool precond_is_identity(const Precond *pc) {
+bool hcl_precond_is_identity(const Precond *pc) {
   return pc->ops->apply == NULL;
 }
 
-void *precond_context(const Precond *pc) {
+void *hcl_precond_context(const Precond *pc) {
   return pc->ctx;
 }
 
-const PrecondOps *precond_ops(const Precond *pc) {
+const PrecondOps *hcl_precond_ops(const Precond *pc) {
   return pc->ops;
 }
 
-HclStatus precond_setup(Precond *pc, Operator *op) {
+HclStatus hcl_precond_setup(Precond *pc, Operator *op) {
   return pc->ops->setup ? pc->ops->setup(pc->ctx, op) : HCL_OK;
 }
 
-HclStatus precond_apply(Precond *pc, Vec *r, Vec *z) {
-  return pc->ops->apply ? pc->ops->apply(pc->ctx, r, z) : vec_copy(z, r);
+HclStatus hcl_precond_apply(Precond *pc, Vec *r, Vec *z) {
+  return pc->ops->apply ? pc->ops->apply(pc->ctx, r, z) : hcl_vec_copy(z, r);
 }
 
-Vec *precond_input(Precond *pc) {
+Vec *hcl_precond_input(Precond *pc) {
   return pc->ops->input ? pc->ops->input(pc->ctx) : NULL;
 }
 
-Vec *precond_output(Precond *pc) {
+Vec *hcl_precond_output(Precond *pc) {
   return pc->ops->output ? pc->ops->output(pc->ctx) : NULL;
 }
 
-HclStatus precond_presolve(Precond *pc, KrylovSystem *system) {
+HclStatus hcl_precond_presolve(Precond *pc, KrylovSystem *system) {
   return pc->ops->presolve ? pc->ops->presolve(pc->ctx, system) : HCL_OK;
 }
 
-HclStatus precond_postsolve(Precond *pc, Vec *b, Vec *x) {
+HclStatus hcl_precond_postsolve(Precond *pc, Vec *b, Vec *x) {
   return pc->ops->postsolve ? pc->ops->postsolve(pc->ctx, b, x) : HCL_OK;
 }
 
-void precond_hint(const Precond *pc, char *text, size_t size) {
+void hcl_precond_hint(const Precond *pc, char *text, size_t size) {
   text[0] = '\0';
   if (pc->ops->hint) {
     pc->ops->hint(pc->ctx, text, size);
@@ -93,8 +93,8 @@ void precond_hint(const Precond *pc, char *text, size_t size) {
 
 static const PrecondOps NONE_OPS = {.name = "none"};
 
-HclStatus precond_none(Precond **out) {
-  return precond_create(&NONE_OPS, NULL, true, out);
+HclStatus hcl_precond_none(Precond **out) {
+  return hcl_precond_create(&NONE_OPS, NULL, true, out);
 }
 
 /* ---- Jacobi: z = r / diag(A) ---- */
@@ -105,38 +105,38 @@ typedef struct {
 
 static void jacobi_destroy(void *ctx) {
   Jacobi *j = ctx;
-  vec_destroy(&j->diagonal);
+  hcl_vec_destroy(&j->diagonal);
   free(j);
 }
 
 static HclStatus jacobi_setup(void *ctx, Operator *op) {
   HclStatus status = HCL_OK;
   Jacobi *j = ctx;
-  if (j->diagonal && vec_space(j->diagonal) != operator_space(op)) {
-    vec_destroy(&j->diagonal);
+  if (j->diagonal && hcl_vec_space(j->diagonal) != hcl_operator_space(op)) {
+    hcl_vec_destroy(&j->diagonal);
   }
   if (!j->diagonal) {
-    TRY(vec_create(operator_space(op), "Jacobi diagonal", &j->diagonal));
+    TRY(hcl_vec_create(hcl_operator_space(op), "Jacobi diagonal", &j->diagonal));
   }
-  TRY(operator_diagonal(op, j->diagonal));
+  TRY(hcl_operator_diagonal(op, j->diagonal));
 cleanup:
   return status;
 }
 
 static HclStatus jacobi_apply(void *ctx, Vec *r, Vec *z) {
   Jacobi *j = ctx;
-  return vec_divide(z, r, j->diagonal);
+  return hcl_vec_divide(z, r, j->diagonal);
 }
 
 static const PrecondOps JACOBI_OPS = {
     .name = "jacobi", .setup = jacobi_setup, .apply = jacobi_apply, .destroy = jacobi_destroy};
 
-HclStatus precond_jacobi(Precond **out) {
+HclStatus hcl_precond_jacobi(Precond **out) {
   HclStatus status = HCL_OK;
   Jacobi *j = NULL;
   *out = NULL;
   TRY_ALLOC(j, 1);
-  TRY(precond_create(&JACOBI_OPS, j, true, out));
+  TRY(hcl_precond_create(&JACOBI_OPS, j, true, out));
 cleanup:
   return status;
 }

@@ -64,7 +64,7 @@ struct RrbDist {
 };
 
 static size_t real_bytes(const RrbDist *r) {
-  return precision_bytes(r->precision);
+  return hcl_precision_bytes(r->precision);
 }
 
 /* ceil(a / b) for b > 0 and any a. */
@@ -81,7 +81,7 @@ static void nodes_in(int lo, int hi, int step, int *first, int *count) {
 /* The level-k nodes of an owned block x0 .. x0 + nx - 1 (by y), widened by `margin` points each side within the
  * global grid. */
 static Nodes block_nodes(const RrbDist *r, int k, int x0, int y0, int nx, int ny, int margin) {
-  const DecompSpec *g = decomp_spec(r->decomp);
+  const DecompSpec *g = hcl_decomp_spec(r->decomp);
   Nodes n = {.k = k};
   int lo_x = x0 - margin < 0 ? 0 : x0 - margin, hi_x = x0 + nx + margin > g->nx ? g->nx : x0 + nx + margin;
   int lo_y = y0 - margin < 0 ? 0 : y0 - margin, hi_y = y0 + ny + margin > g->ny ? g->ny : y0 + ny + margin;
@@ -91,51 +91,51 @@ static Nodes block_nodes(const RrbDist *r, int k, int x0, int y0, int nx, int ny
 }
 
 static Nodes own_nodes(const RrbDist *r, int k) {
-  const DecompLocal *l = decomp_local(r->decomp);
+  const DecompLocal *l = hcl_decomp_local(r->decomp);
   return block_nodes(r, k, l->x0, l->y0, l->nx, l->ny, 0);
 }
 
 /* Appends the LEVEL_ARGS of rrb.cl for nodes n: where level n.k keeps node (i, j) in the work fields, the level's
  * global grid, the nodes. */
 static void arg_level(const RrbDist *r, KernelArgs *a, Nodes n) {
-  const DecompSpec *g = decomp_spec(r->decomp);
-  const DecompLocal *l = decomp_local(r->decomp);
-  long pitch = field_pitch(r->work), step = 1L << n.k;
-  arg_long(a, (long)r->ghost * pitch + r->ghost - (long)l->y0 * pitch - l->x0);
-  arg_long(a, step * pitch);
-  arg_int(a, (int)step);
-  arg_int(a, ceil_div(g->nx, (int)step));
-  arg_int(a, ceil_div(g->ny, (int)step));
-  arg_int(a, n.i0);
-  arg_int(a, n.j0);
-  arg_int(a, n.ni);
-  arg_int(a, n.nj);
+  const DecompSpec *g = hcl_decomp_spec(r->decomp);
+  const DecompLocal *l = hcl_decomp_local(r->decomp);
+  long pitch = hcl_field_pitch(r->work), step = 1L << n.k;
+  hcl_arg_long(a, (long)r->ghost * pitch + r->ghost - (long)l->y0 * pitch - l->x0);
+  hcl_arg_long(a, step * pitch);
+  hcl_arg_int(a, (int)step);
+  hcl_arg_int(a, ceil_div(g->nx, (int)step));
+  hcl_arg_int(a, ceil_div(g->ny, (int)step));
+  hcl_arg_int(a, n.i0);
+  hcl_arg_int(a, n.j0);
+  hcl_arg_int(a, n.ni);
+  hcl_arg_int(a, n.nj);
 }
 
 static void arg_factor(const RrbDist *r, KernelArgs *a) {
   for (int f = 0; f < FACTOR_PLANES; f++) {
-    arg_mem(a, field_buffer(r->factor[f]));
+    hcl_arg_mem(a, hcl_field_buffer(r->factor[f]));
   }
 }
 
 /* A kernel over the nodes n (nothing when there are none). */
 static HclStatus launch(RrbDist *r, KernelArgs *a, Nodes n, double values_per_node) {
-  return kernel_launch(r->rt, a, kernel_grid(r->rt, n.ni, n.nj, WG_X, WG_Y),
-                       values_per_node * n.ni * n.nj * real_bytes(r));
+  return hcl_kernel_launch(r->rt, a, hcl_kernel_grid(r->rt, n.ni, n.nj, WG_X, WG_Y),
+                           values_per_node * n.ni * n.nj * real_bytes(r));
 }
 
 /* dst = src over the owned points (fields of this decomposition and precision, any ghost widths). */
 static HclStatus copy_owned(RrbDist *r, Field *src, Field *dst) {
-  const DecompLocal *l = decomp_local(r->decomp);
-  KernelArgs a = kernel_args(r->kernels[K_COPY]);
-  arg_mem(&a, field_buffer(src));
-  arg_long(&a, (long)field_ghost(src) * field_pitch(src) + field_ghost(src));
-  arg_int(&a, field_pitch(src));
-  arg_mem(&a, field_buffer(dst));
-  arg_long(&a, (long)field_ghost(dst) * field_pitch(dst) + field_ghost(dst));
-  arg_int(&a, field_pitch(dst));
-  arg_int(&a, l->nx);
-  arg_int(&a, l->ny);
+  const DecompLocal *l = hcl_decomp_local(r->decomp);
+  KernelArgs a = hcl_kernel_args(r->kernels[K_COPY]);
+  hcl_arg_mem(&a, hcl_field_buffer(src));
+  hcl_arg_long(&a, (long)hcl_field_ghost(src) * hcl_field_pitch(src) + hcl_field_ghost(src));
+  hcl_arg_int(&a, hcl_field_pitch(src));
+  hcl_arg_mem(&a, hcl_field_buffer(dst));
+  hcl_arg_long(&a, (long)hcl_field_ghost(dst) * hcl_field_pitch(dst) + hcl_field_ghost(dst));
+  hcl_arg_int(&a, hcl_field_pitch(dst));
+  hcl_arg_int(&a, l->nx);
+  hcl_arg_int(&a, l->ny);
   return launch(r, &a, (Nodes){.ni = l->nx, .nj = l->ny}, 2);
 }
 
@@ -143,7 +143,7 @@ static HclStatus copy_owned(RrbDist *r, Field *src, Field *dst) {
 
 static HclStatus make_field(RrbDist *r, const char *name, Field **f) {
   FieldSpec spec = {.name = name, .nz = 1, .ghost = r->ghost, .precision = r->precision};
-  return field_create(r->rt, r->decomp, &spec, f);
+  return hcl_field_create(r->rt, r->decomp, &spec, f);
 }
 
 /* K: levels are distributed while the remaining grid has more than coarse_nodes nodes, every block is at least
@@ -151,7 +151,7 @@ static HclStatus make_field(RrbDist *r, const char *name, Field **f) {
  * level K is one that the one-rank factorization would eliminate, not its exact one: more than exact_nodes nodes
  * and, with a chosen number of levels, at most levels - 2 (the coarse solver eliminates its first level). */
 static int distributed_levels(const Decomp *decomp, RrbDepth depth, int coarse_nodes) {
-  const DecompSpec *g = decomp_spec(decomp);
+  const DecompSpec *g = hcl_decomp_spec(decomp);
   int narrowest = INT_MAX;
   if (g->px > 1 || g->periodic_x) {
     narrowest = g->nx / g->px;
@@ -172,18 +172,18 @@ static int distributed_levels(const Decomp *decomp, RrbDepth depth, int coarse_n
 static HclStatus create_coarse(RrbDist *r, RrbDepth depth) {
   HclStatus status = HCL_OK;
   Coarse *c = &r->coarse;
-  const DecompSpec *g = decomp_spec(r->decomp);
-  int step = 1 << r->levels, ranks = par_size();
+  const DecompSpec *g = hcl_decomp_spec(r->decomp);
+  int step = 1 << r->levels, ranks = hcl_par_size();
   c->nx = ceil_div(g->nx, step);
   c->ny = ceil_div(g->ny, step);
   c->own = own_nodes(r, r->levels);
-  const DecompLocal *l = decomp_local(r->decomp);
+  const DecompLocal *l = hcl_decomp_local(r->decomp);
   c->seen = block_nodes(r, r->levels, l->x0, l->y0, l->nx, l->ny, r->ghost);
   size_t count = (size_t)c->nx * c->ny, bytes = real_bytes(r);
   REQUIRE(count * bytes < INT_MAX, HCL_EDATA, "the RRB coarse level of %d x %d nodes is too large to gather", c->nx,
           c->ny);
   RrbDepth rest = {.levels = depth.levels > 0 ? depth.levels - r->levels : 0, .exact_nodes = depth.exact_nodes};
-  TRY(rrb_create(r->rt, c->nx, c->ny, r->precision, rest, &c->solver));
+  TRY(hcl_rrb_create(r->rt, c->nx, c->ny, r->precision, rest, &c->solver));
   TRY_ALLOC(c->recv_bytes, ranks);
   TRY_ALLOC(c->displs, ranks);
   TRY_ALLOC(c->place, count);
@@ -191,12 +191,12 @@ static HclStatus create_coarse(RrbDist *r, RrbDepth depth) {
   size_t at = 0;
   for (int q = 0; q < ranks; q++) {
     int x0, y0, nx, ny;
-    decomp_block_of(r->decomp, q, &x0, &y0, &nx, &ny);
+    hcl_decomp_block_of(r->decomp, q, &x0, &y0, &nx, &ny);
     Nodes n = block_nodes(r, r->levels, x0, y0, nx, ny, 0);
     c->displs[q] = (int)(at * bytes);
     for (int j = n.j0; j < n.j0 + n.nj; j++) {
       for (int i = n.i0; i < n.i0 + n.ni; i++, at++) {
-        c->place[at] = rrb_layout_index(rrb_vector_layout(c->solver), i, j);
+        c->place[at] = hcl_rrb_layout_index(hcl_rrb_vector_layout(c->solver), i, j);
         c->natural[at] = (size_t)j * c->nx + i;
       }
     }
@@ -207,12 +207,12 @@ static HclStatus create_coarse(RrbDist *r, RrbDepth depth) {
   TRY_ALLOC(c->gathered, count * bytes);
   TRY_ALLOC(c->layout, count * bytes);
   TRY_ALLOC(c->solution, count * bytes);
-  TRY(runtime_buffer(r->rt, (size_t)c->own.ni * c->own.nj * bytes + bytes, "RRB coarse block", &c->packed_dev));
-  TRY(runtime_buffer(r->rt, count * bytes, "RRB coarse right-hand side", &c->in_dev));
-  TRY(runtime_buffer(r->rt, count * bytes, "RRB coarse solution", &c->z_dev));
-  TRY(runtime_buffer(r->rt, count * bytes, "RRB coarse solution, natural order", &c->solution_dev));
+  TRY(hcl_runtime_buffer(r->rt, (size_t)c->own.ni * c->own.nj * bytes + bytes, "RRB coarse block", &c->packed_dev));
+  TRY(hcl_runtime_buffer(r->rt, count * bytes, "RRB coarse right-hand side", &c->in_dev));
+  TRY(hcl_runtime_buffer(r->rt, count * bytes, "RRB coarse solution", &c->z_dev));
+  TRY(hcl_runtime_buffer(r->rt, count * bytes, "RRB coarse solution, natural order", &c->solution_dev));
   for (int f = 0; f < 3; f++) {
-    TRY(runtime_buffer(r->rt, count * bytes, "RRB coarse matrix", &c->matrix_dev[f]));
+    TRY(hcl_runtime_buffer(r->rt, count * bytes, "RRB coarse matrix", &c->matrix_dev[f]));
   }
 cleanup:
   return status;
@@ -226,7 +226,7 @@ static void destroy_coarse(Coarse *c) {
       clReleaseMemObject(buffers[b]);
     }
   }
-  rrb_destroy(&c->solver);
+  hcl_rrb_destroy(&c->solver);
   free(c->recv_bytes);
   free(c->displs);
   free(c->place);
@@ -237,7 +237,7 @@ static void destroy_coarse(Coarse *c) {
   free(c->solution);
 }
 
-/* The fields and their halos; every rank returns the same status (field_create, halo_create agree). */
+/* The fields and their halos; every rank returns the same status (hcl_field_create, hcl_halo_create agree). */
 static HclStatus create_fields(RrbDist *r) {
   HclStatus status = HCL_OK;
   static const char *const straight[3] = {"RRB straight centre", "RRB straight east", "RRB straight north"};
@@ -250,10 +250,10 @@ static HclStatus create_fields(RrbDist *r) {
     TRY(make_field(r, "RRB factor", &r->factor[f]));
   }
   TRY(make_field(r, "RRB work", &r->work));
-  TRY(halo_create(r->straight, 3, &r->straight_halo));
-  TRY(halo_create(r->rotated, 3, &r->rotated_halo));
-  TRY(halo_create(r->factor, FACTOR_PLANES, &r->factor_halo));
-  TRY(halo_create(&r->work, 1, &r->work_halo));
+  TRY(hcl_halo_create(r->straight, 3, &r->straight_halo));
+  TRY(hcl_halo_create(r->rotated, 3, &r->rotated_halo));
+  TRY(hcl_halo_create(r->factor, FACTOR_PLANES, &r->factor_halo));
+  TRY(hcl_halo_create(&r->work, 1, &r->work_halo));
 cleanup:
   return status;
 }
@@ -264,11 +264,11 @@ HclStatus rrb_dist_create(Runtime *rt, const Decomp *decomp, Precision precision
   RrbDist *r = NULL;
   int eliminated;
   *out = NULL;
-  depth = rrb_depth_on(rt, precision, depth);
+  depth = hcl_rrb_depth_on(rt, precision, depth);
   depth.exact_nodes = -depth.exact_nodes; /* every rank the same: the smallest fit of their devices */
-  TRY(par_max_int(&depth.exact_nodes));
+  TRY(hcl_par_max_int(&depth.exact_nodes));
   depth.exact_nodes = -depth.exact_nodes;
-  TRY(rrb_depth_levels(decomp_spec(decomp)->nx, decomp_spec(decomp)->ny, depth, &eliminated));
+  TRY(hcl_rrb_depth_levels(hcl_decomp_spec(decomp)->nx, hcl_decomp_spec(decomp)->ny, depth, &eliminated));
   TRY_ALLOC(r, 1);
   r->rt = rt;
   r->decomp = decomp;
@@ -276,10 +276,10 @@ HclStatus rrb_dist_create(Runtime *rt, const Decomp *decomp, Precision precision
   r->levels = distributed_levels(decomp, depth, coarse_nodes > 0 ? coarse_nodes : 1);
   r->ghost = 1 << r->levels;
   TRY(create_fields(r));
-  TRY(par_agree(create_coarse(r, depth)));
-  TRY(par_agree(runtime_buffer(rt, sizeof(cl_int), "RRB pivot check", &r->failed)));
+  TRY(hcl_par_agree(create_coarse(r, depth)));
+  TRY(hcl_par_agree(hcl_runtime_buffer(rt, sizeof(cl_int), "RRB pivot check", &r->failed)));
   KernelConfig config = {.precision = precision, .wg_x = WG_X, .wg_y = WG_Y};
-  TRY(par_agree(program_build_kernels(rt, "rrb", &config, kernel_names, NKERNELS, &r->program, r->kernels)));
+  TRY(hcl_par_agree(hcl_program_build_kernels(rt, "rrb", &config, kernel_names, NKERNELS, &r->program, r->kernels)));
   *out = r;
   r = NULL;
 cleanup:
@@ -292,23 +292,23 @@ void rrb_dist_destroy(RrbDist **rrb) {
     return;
   }
   RrbDist *r = *rrb;
-  program_release(&r->program, r->kernels, NKERNELS);
+  hcl_program_release(&r->program, r->kernels, NKERNELS);
   if (r->failed) {
     clReleaseMemObject(r->failed);
   }
   destroy_coarse(&r->coarse);
   Halo **halos[] = {&r->straight_halo, &r->rotated_halo, &r->factor_halo, &r->work_halo};
   for (size_t h = 0; h < sizeof halos / sizeof halos[0]; h++) {
-    halo_destroy(halos[h]);
+    hcl_halo_destroy(halos[h]);
   }
   for (int f = 0; f < 3; f++) {
-    field_destroy(&r->straight[f]);
-    field_destroy(&r->rotated[f]);
+    hcl_field_destroy(&r->straight[f]);
+    hcl_field_destroy(&r->rotated[f]);
   }
   for (int f = 0; f < FACTOR_PLANES; f++) {
-    field_destroy(&r->factor[f]);
+    hcl_field_destroy(&r->factor[f]);
   }
-  field_destroy(&r->work);
+  hcl_field_destroy(&r->work);
   free(r);
   *rrb = NULL;
 }
@@ -328,15 +328,15 @@ static HclStatus gather_coarse(RrbDist *r, Field *f) {
   HclStatus status = HCL_OK;
   Coarse *c = &r->coarse;
   size_t own_bytes = (size_t)c->own.ni * c->own.nj * real_bytes(r);
-  KernelArgs a = kernel_args(r->kernels[K_PACK]);
-  arg_mem(&a, field_buffer(f));
-  arg_mem(&a, c->packed_dev);
+  KernelArgs a = hcl_kernel_args(r->kernels[K_PACK]);
+  hcl_arg_mem(&a, hcl_field_buffer(f));
+  hcl_arg_mem(&a, c->packed_dev);
   arg_level(r, &a, c->own);
   TRY(launch(r, &a, c->own, 2));
   if (own_bytes > 0) {
-    TRY(runtime_read(r->rt, c->packed_dev, 0, own_bytes, c->packed));
+    TRY(hcl_runtime_read(r->rt, c->packed_dev, 0, own_bytes, c->packed));
   }
-  TRY(par_allgatherv(decomp_comm(r->decomp), c->packed, (int)own_bytes, c->gathered, c->recv_bytes, c->displs));
+  TRY(hcl_par_allgatherv(hcl_decomp_comm(r->decomp), c->packed, (int)own_bytes, c->gathered, c->recv_bytes, c->displs));
 cleanup:
   return status;
 }
@@ -359,10 +359,11 @@ static HclStatus setup_coarse(RrbDist *r) {
   for (int f = 0; f < 3; f++) {
     TRY(gather_coarse(r, r->straight[f]));
     rearrange(r, c->natural, c->solution);
-    TRY_CL(clEnqueueWriteBuffer(runtime_queue(r->rt), c->matrix_dev[f], CL_TRUE, 0, bytes, c->solution, 0, NULL, NULL));
+    TRY_CL(clEnqueueWriteBuffer(hcl_runtime_queue(r->rt), c->matrix_dev[f], CL_TRUE, 0, bytes, c->solution, 0, NULL,
+                                NULL));
     matrix.coefficients[f] = c->matrix_dev[f];
   }
-  TRY(rrb_setup_matrix(c->solver, &matrix));
+  TRY(hcl_rrb_setup_matrix(c->solver, &matrix));
 cleanup:
   return status;
 }
@@ -372,25 +373,25 @@ cleanup:
 static HclStatus solve_coarse(RrbDist *r) {
   HclStatus status = HCL_OK;
   Coarse *c = &r->coarse;
-  cl_command_queue queue = runtime_queue(r->rt);
+  cl_command_queue queue = hcl_runtime_queue(r->rt);
   size_t count = (size_t)c->nx * c->ny, bytes = count * real_bytes(r);
   TRY(gather_coarse(r, r->work));
   rearrange(r, c->place, c->layout);
   TRY_CL(clEnqueueWriteBuffer(queue, c->in_dev, CL_FALSE, 0, bytes, c->layout, 0, NULL, NULL));
-  TRY(rrb_apply_full(c->solver, c->in_dev, c->z_dev));
-  TRY(runtime_read(r->rt, c->z_dev, 0, bytes, c->layout));
+  TRY(hcl_rrb_apply_full(c->solver, c->in_dev, c->z_dev));
+  TRY(hcl_runtime_read(r->rt, c->z_dev, 0, bytes, c->layout));
   size_t size = real_bytes(r);
   for (size_t n = 0; n < count; n++) {
     memcpy(c->solution + c->natural[n] * size, c->layout + c->place[n] * size, size);
   }
   TRY_CL(clEnqueueWriteBuffer(queue, c->solution_dev, CL_FALSE, 0, bytes, c->solution, 0, NULL, NULL));
-  KernelArgs a = kernel_args(r->kernels[K_UNPACK]);
-  arg_mem(&a, field_buffer(r->work));
-  arg_mem(&a, c->solution_dev);
+  KernelArgs a = hcl_kernel_args(r->kernels[K_UNPACK]);
+  hcl_arg_mem(&a, hcl_field_buffer(r->work));
+  hcl_arg_mem(&a, c->solution_dev);
   arg_level(r, &a, c->seen);
   TRY(launch(r, &a, c->seen, 2));
   /* The host buffers are reused by the next application: the non-blocking writes must have read them. */
-  TRY(runtime_finish(r->rt));
+  TRY(hcl_runtime_finish(r->rt));
 cleanup:
   return status;
 }
@@ -401,18 +402,18 @@ cleanup:
  * straight of level k + 1 and the r1 nodes' factor) over this rank's nodes. */
 static HclStatus setup_step(RrbDist *r, int kernel, int k) {
   Field **from = kernel == K_SETUP_A ? r->straight : r->rotated, **to = kernel == K_SETUP_A ? r->rotated : r->straight;
-  KernelArgs a = kernel_args(r->kernels[kernel]);
+  KernelArgs a = hcl_kernel_args(r->kernels[kernel]);
   for (int f = 0; f < 3; f++) {
-    arg_mem(&a, field_buffer(from[f]));
+    hcl_arg_mem(&a, hcl_field_buffer(from[f]));
   }
   for (int f = 0; f < 3; f++) {
-    arg_mem(&a, field_buffer(to[f]));
+    hcl_arg_mem(&a, hcl_field_buffer(to[f]));
   }
   arg_factor(r, &a);
   Nodes n = own_nodes(r, k);
   arg_level(r, &a, n);
-  arg_int(&a, k);
-  arg_mem(&a, r->failed);
+  hcl_arg_int(&a, k);
+  hcl_arg_mem(&a, r->failed);
   return launch(r, &a, n, 3 * 9 + 3 + 2.5);
 }
 
@@ -420,9 +421,9 @@ static HclStatus setup_step(RrbDist *r, int kernel, int k) {
 static HclStatus first_failed_level(RrbDist *r, int *level) {
   HclStatus status = HCL_OK;
   cl_int failed = INT_MAX;
-  TRY(runtime_read(r->rt, r->failed, 0, sizeof failed, &failed));
+  TRY(hcl_runtime_read(r->rt, r->failed, 0, sizeof failed, &failed));
   double lowest = -(double)failed;
-  TRY(par_max_double(&lowest));
+  TRY(hcl_par_max_double(&lowest));
   *level = (int)-lowest;
 cleanup:
   return status;
@@ -433,17 +434,17 @@ HclStatus rrb_dist_setup(RrbDist *r, Field *centre, Field *east, Field *north) {
   Field *matrix[3] = {centre, east, north};
   cl_int none = INT_MAX;
   int failed = INT_MAX;
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(r->rt), r->failed, CL_FALSE, 0, sizeof none, &none, 0, NULL, NULL));
+  TRY_CL(clEnqueueWriteBuffer(hcl_runtime_queue(r->rt), r->failed, CL_FALSE, 0, sizeof none, &none, 0, NULL, NULL));
   for (int f = 0; f < 3; f++) {
     TRY(copy_owned(r, matrix[f], r->straight[f]));
   }
   for (int k = 0; k < r->levels; k++) {
-    TRY(halo_exchange(r->straight_halo));
+    TRY(hcl_halo_exchange(r->straight_halo));
     TRY(setup_step(r, K_SETUP_A, k));
-    TRY(halo_exchange(r->rotated_halo));
+    TRY(hcl_halo_exchange(r->rotated_halo));
     TRY(setup_step(r, K_SETUP_B, k));
   }
-  TRY(halo_exchange(r->factor_halo));
+  TRY(hcl_halo_exchange(r->factor_halo));
   TRY(first_failed_level(r, &failed));
   REQUIRE(failed == INT_MAX, HCL_EDATA,
           "the RRB factorization met a pivot that is not positive on level %d: the matrix is not symmetric positive "
@@ -459,8 +460,8 @@ static HclStatus stage_nodes(RrbDist *r, int kernel, Nodes n) {
   if (n.ni <= 0 || n.nj <= 0) {
     return HCL_OK;
   }
-  KernelArgs a = kernel_args(r->kernels[kernel]);
-  arg_mem(&a, field_buffer(r->work));
+  KernelArgs a = hcl_kernel_args(r->kernels[kernel]);
+  hcl_arg_mem(&a, hcl_field_buffer(r->work));
   arg_factor(r, &a);
   arg_level(r, &a, n);
   return launch(r, &a, n, 2 + 5 * 2.5);
@@ -468,29 +469,29 @@ static HclStatus stage_nodes(RrbDist *r, int kernel, Nodes n) {
 
 /* One substitution stage of level k over this rank's nodes, widened by `margin` points. */
 static HclStatus stage(RrbDist *r, int kernel, int k, int margin) {
-  const DecompLocal *l = decomp_local(r->decomp);
+  const DecompLocal *l = hcl_decomp_local(r->decomp);
   return stage_nodes(r, kernel, block_nodes(r, k, l->x0, l->y0, l->nx, l->ny, margin));
 }
 
 /* The ghost exchange before a group of levels, travelling while its first stage (level k, `margin` points wide)
- * updates the nodes whose neighbours, one step away, are this rank's (halo_parts with reach 2^k), then the rest of
+ * updates the nodes whose neighbours, one step away, are this rank's (hcl_halo_parts with reach 2^k), then the rest of
  * its nodes: the frame around them, in four boxes. Each node's update reads nodes of the other class only, so the
  * split changes no bit. */
 static HclStatus exchange_behind_stage(RrbDist *r, int kernel, int k, int margin) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(r->decomp);
+  const DecompLocal *l = hcl_decomp_local(r->decomp);
   CellBox parts[HALO_PARTS_MOST];
-  halo_parts(r->work_halo, 1 << k, 0, parts);
+  hcl_halo_parts(r->work_halo, 1 << k, 0, parts);
   Nodes all = block_nodes(r, k, l->x0, l->y0, l->nx, l->ny, margin);
   Nodes in = block_nodes(r, k, l->x0 + parts[0].x0, l->y0 + parts[0].y0, parts[0].nx, parts[0].ny, 0);
   if (parts[0].nx == 0 || parts[0].ny == 0 || in.ni <= 0 || in.nj <= 0) {
-    TRY(halo_exchange(r->work_halo));
+    TRY(hcl_halo_exchange(r->work_halo));
     TRY(stage_nodes(r, kernel, all));
     goto cleanup;
   }
-  TRY(halo_begin(r->work_halo));
+  TRY(hcl_halo_begin(r->work_halo));
   TRY(stage_nodes(r, kernel, in));
-  TRY(halo_end(r->work_halo));
+  TRY(hcl_halo_end(r->work_halo));
   const Nodes frame[4] = {{k, all.i0, all.j0, all.ni, in.j0 - all.j0}, /* south, corners included */
                           {k, all.i0, in.j0 + in.nj, all.ni, all.j0 + all.nj - in.j0 - in.nj}, /* north */
                           {k, all.i0, in.j0, in.i0 - all.i0, in.nj},                           /* west */
@@ -500,7 +501,7 @@ static HclStatus exchange_behind_stage(RrbDist *r, int kernel, int k, int margin
   }
 cleanup:
   if (status != HCL_OK) {
-    halo_cancel(r->work_halo);
+    hcl_halo_cancel(r->work_halo);
   }
   return status;
 }

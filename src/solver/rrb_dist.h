@@ -29,7 +29,7 @@
 
 typedef struct RrbDist RrbDist;
 
-/* The factorization of rrb_create's depth on the whole grid. Levels are distributed while the remaining grid has
+/* The factorization of hcl_rrb_create's depth on the whole grid. Levels are distributed while the remaining grid has
  * more than coarse_nodes nodes (RRB_DIST_COARSE_NODES: the default) and the blocks are wide enough, and the coarse
  * solver has a level left to eliminate before its exact one (so the factorization is the one-rank one). Borrows rt
  * and decomp. */

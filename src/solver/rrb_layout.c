@@ -9,7 +9,7 @@
 #include "kernel.h"
 #include "program.h"
 
-HclStatus rrb_layout_create(int nx, int ny, int max_levels, int final_nodes, RrbLayout *layout) {
+HclStatus hcl_rrb_layout_create(int nx, int ny, int max_levels, int final_nodes, RrbLayout *layout) {
   HclStatus status = HCL_OK;
   memset(layout, 0, sizeof *layout);
   REQUIRE(nx >= 1 && ny >= 1, HCL_EDATA, "an RRB layout needs a grid of at least 1 x 1 points (got %d x %d)", nx, ny);
@@ -42,7 +42,7 @@ cleanup:
   return status;
 }
 
-size_t rrb_layout_index(const RrbLayout *layout, int i, int j) {
+size_t hcl_rrb_layout_index(const RrbLayout *layout, int i, int j) {
   for (int k = 0; k < layout->nlevels; k++) {
     const RrbLevelLayout *l = &layout->levels[k];
     int odd_i = i % 2, odd_j = j % 2;
@@ -67,7 +67,7 @@ struct RrbPermute {
   cl_kernel kernels[PERMUTE_KERNELS];
 };
 
-HclStatus rrb_permute_create(Runtime *rt, const RrbLayout *layout, Precision precision, RrbPermute **out) {
+HclStatus hcl_rrb_permute_create(Runtime *rt, const RrbLayout *layout, Precision precision, RrbPermute **out) {
   HclStatus status = HCL_OK;
   RrbPermute *p = NULL;
   *out = NULL;
@@ -76,19 +76,19 @@ HclStatus rrb_permute_create(Runtime *rt, const RrbLayout *layout, Precision pre
   p->layout = *layout;
   p->precision = precision;
   KernelConfig config = {.precision = precision, .wg_x = WG_X, .wg_y = WG_Y};
-  TRY(program_build_kernels(rt, "rrb", &config, permute_names, PERMUTE_KERNELS, &p->program, p->kernels));
+  TRY(hcl_program_build_kernels(rt, "rrb", &config, permute_names, PERMUTE_KERNELS, &p->program, p->kernels));
   *out = p;
   p = NULL;
 cleanup:
-  rrb_permute_destroy(&p);
+  hcl_rrb_permute_destroy(&p);
   return status;
 }
 
-void rrb_permute_destroy(RrbPermute **permute) {
+void hcl_rrb_permute_destroy(RrbPermute **permute) {
   if (!permute || !*permute) {
     return;
   }
-  program_release(&(*permute)->program, (*permute)->kernels, PERMUTE_KERNELS);
+  hcl_program_release(&(*permute)->program, (*permute)->kernels, PERMUTE_KERNELS);
   free(*permute);
   *permute = NULL;
 }
@@ -98,25 +98,26 @@ static HclStatus launch_permute(RrbPermute *p, int k, cl_mem from, cl_mem to, Fi
   HclStatus status = HCL_OK;
   int nx = p->layout.nlevels > 0 ? p->layout.levels[0].nx : p->layout.final_nx;
   int ny = p->layout.nlevels > 0 ? p->layout.levels[0].ny : p->layout.final_ny;
-  ASSERT(field_nx(natural) == nx && field_ny(natural) == ny && field_nz(natural) == 1 &&
-         field_precision(natural) == p->precision);
-  KernelArgs a = kernel_args(p->kernels[k]);
-  arg_mem(&a, from);
-  arg_mem(&a, to);
-  arg_int(&a, nx);
-  arg_int(&a, ny);
-  arg_int(&a, field_ghost(natural));
-  arg_int(&a, field_pitch(natural));
-  arg_int(&a, p->layout.nlevels);
-  TRY(kernel_launch(p->rt, &a, kernel_grid(p->rt, nx, ny, WG_X, WG_Y), 2.0 * nx * ny * precision_bytes(p->precision)));
+  ASSERT(hcl_field_nx(natural) == nx && hcl_field_ny(natural) == ny && hcl_field_nz(natural) == 1 &&
+         hcl_field_precision(natural) == p->precision);
+  KernelArgs a = hcl_kernel_args(p->kernels[k]);
+  hcl_arg_mem(&a, from);
+  hcl_arg_mem(&a, to);
+  hcl_arg_int(&a, nx);
+  hcl_arg_int(&a, ny);
+  hcl_arg_int(&a, hcl_field_ghost(natural));
+  hcl_arg_int(&a, hcl_field_pitch(natural));
+  hcl_arg_int(&a, p->layout.nlevels);
+  TRY(hcl_kernel_launch(p->rt, &a, hcl_kernel_grid(p->rt, nx, ny, WG_X, WG_Y),
+                        2.0 * nx * ny * hcl_precision_bytes(p->precision)));
 cleanup:
   return status;
 }
 
-HclStatus rrb_to_layout(RrbPermute *permute, Field *natural, cl_mem layout) {
-  return launch_permute(permute, PERMUTE_TO, field_buffer(natural), layout, natural);
+HclStatus hcl_rrb_to_layout(RrbPermute *permute, Field *natural, cl_mem layout) {
+  return launch_permute(permute, PERMUTE_TO, hcl_field_buffer(natural), layout, natural);
 }
 
-HclStatus rrb_from_layout(RrbPermute *permute, cl_mem layout, Field *natural) {
-  return launch_permute(permute, PERMUTE_FROM, layout, field_buffer(natural), natural);
+HclStatus hcl_rrb_from_layout(RrbPermute *permute, cl_mem layout, Field *natural) {
+  return launch_permute(permute, PERMUTE_FROM, layout, hcl_field_buffer(natural), natural);
 }

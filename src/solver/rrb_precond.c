@@ -14,11 +14,11 @@ enum { L_B, L_X, L_B1, L_VECTORS };
 
 typedef struct {
   RrbDepth depth;
-  bool in_float; /* the factorization in float under a double system (rrb_precond_create_mixed) */
+  bool in_float; /* the factorization in float under a double system (hcl_rrb_precond_create_mixed) */
   /* one rank */
   Rrb *rrb;
   RrbPermute *permute;
-  VecSpace *red; /* the red places [rrb_red_first, count) of the layout */
+  VecSpace *red; /* the red places [hcl_rrb_red_first, count) of the layout */
   cl_mem layout[L_VECTORS];
   Vec *b1, *x1;
   Operator *schur; /* S1 on the red places */
@@ -37,22 +37,22 @@ static void destroy(void *ctx) {
   if (!p) {
     return;
   }
-  vec_destroy(&p->b1);
-  vec_destroy(&p->x1);
-  vec_destroy(&p->residual);
-  vec_destroy(&p->r_float);
-  vec_destroy(&p->z_float);
-  operator_destroy(&p->copy);
-  precond_destroy(&p->m1);
-  operator_destroy(&p->schur);
+  hcl_vec_destroy(&p->b1);
+  hcl_vec_destroy(&p->x1);
+  hcl_vec_destroy(&p->residual);
+  hcl_vec_destroy(&p->r_float);
+  hcl_vec_destroy(&p->z_float);
+  hcl_operator_destroy(&p->copy);
+  hcl_precond_destroy(&p->m1);
+  hcl_operator_destroy(&p->schur);
   for (int v = 0; v < L_VECTORS; v++) {
     if (p->layout[v]) {
       clReleaseMemObject(p->layout[v]);
     }
   }
-  vspace_destroy(&p->red);
-  rrb_permute_destroy(&p->permute);
-  rrb_destroy(&p->rrb);
+  hcl_vspace_destroy(&p->red);
+  hcl_rrb_permute_destroy(&p->permute);
+  hcl_rrb_destroy(&p->rrb);
   rrb_dist_destroy(&p->dist);
   free(p);
 }
@@ -60,13 +60,13 @@ static void destroy(void *ctx) {
 /* ---- S1 and M1 on the red places ---- */
 
 static HclStatus schur_apply(void *ctx, Vec *x, Vec *y) {
-  return rrb_schur_apply(ctx, vec_buffer(x), vec_buffer(y));
+  return hcl_rrb_schur_apply(ctx, hcl_vec_buffer(x), hcl_vec_buffer(y));
 }
 
 static const OperatorOps SCHUR_OPS = {.name = "the first Schur complement of RRB", .apply = schur_apply};
 
 static HclStatus m1_apply(void *ctx, Vec *r, Vec *z) {
-  return rrb_apply(ctx, vec_buffer(r), vec_buffer(z));
+  return hcl_rrb_apply(ctx, hcl_vec_buffer(r), hcl_vec_buffer(z));
 }
 
 static const PrecondOps M1_OPS = {.name = "rrb", .apply = m1_apply};
@@ -76,30 +76,31 @@ static const PrecondOps M1_OPS = {.name = "rrb", .apply = m1_apply};
 /* The one-rank factorization of the operator's block, its layout copies, the red places' vectors, S1 and M1. */
 static HclStatus create_one_rank(RrbPc *p, Operator *op) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(stencil5_decomp(op));
-  Runtime *rt = stencil5_runtime(op);
-  Precision precision = vspace_precision(operator_space(op));
-  TRY(rrb_create(rt, l->nx, l->ny, precision, p->depth, &p->rrb));
-  const RrbLayout *layout = rrb_vector_layout(p->rrb);
-  TRY(rrb_permute_create(rt, layout, precision, &p->permute));
-  TRY(vspace_create_range(rt, stencil5_decomp(op), precision, layout->count, rrb_red_first(p->rrb), layout->count,
-                          &p->red));
+  const DecompLocal *l = hcl_decomp_local(hcl_stencil5_decomp(op));
+  Runtime *rt = hcl_stencil5_runtime(op);
+  Precision precision = hcl_vspace_precision(hcl_operator_space(op));
+  TRY(hcl_rrb_create(rt, l->nx, l->ny, precision, p->depth, &p->rrb));
+  const RrbLayout *layout = hcl_rrb_vector_layout(p->rrb);
+  TRY(hcl_rrb_permute_create(rt, layout, precision, &p->permute));
+  TRY(hcl_vspace_create_range(rt, hcl_stencil5_decomp(op), precision, layout->count, hcl_rrb_red_first(p->rrb),
+                              layout->count, &p->red));
   for (int v = 0; v < L_VECTORS; v++) {
-    TRY(runtime_buffer(rt, layout->count * precision_bytes(precision), "RRB layout vector", &p->layout[v]));
+    TRY(hcl_runtime_buffer(rt, layout->count * hcl_precision_bytes(precision), "RRB layout vector", &p->layout[v]));
   }
-  TRY(vec_wrap_buffer(p->red, p->layout[L_B1], &p->b1));
-  TRY(vec_wrap_buffer(p->red, p->layout[L_X], &p->x1));
-  TRY(operator_create(&SCHUR_OPS, p->rrb, p->red, true, &p->schur));
-  TRY(precond_create(&M1_OPS, p->rrb, true, &p->m1));
+  TRY(hcl_vec_wrap_buffer(p->red, p->layout[L_B1], &p->b1));
+  TRY(hcl_vec_wrap_buffer(p->red, p->layout[L_X], &p->x1));
+  TRY(hcl_operator_create(&SCHUR_OPS, p->rrb, p->red, true, &p->schur));
+  TRY(hcl_precond_create(&M1_OPS, p->rrb, true, &p->m1));
 cleanup:
   return status;
 }
 
 static HclStatus create_distributed(RrbPc *p, Operator *op) {
   HclStatus status = HCL_OK;
-  Precision precision = p->in_float ? PRECISION_SINGLE : vspace_precision(operator_space(op));
-  TRY(rrb_dist_create(stencil5_runtime(op), stencil5_decomp(op), precision, p->depth, RRB_DIST_COARSE_NODES, &p->dist));
-  TRY(vec_create(operator_space(op), "RRB presolve residual", &p->residual));
+  Precision precision = p->in_float ? PRECISION_SINGLE : hcl_vspace_precision(hcl_operator_space(op));
+  TRY(rrb_dist_create(hcl_stencil5_runtime(op), hcl_stencil5_decomp(op), precision, p->depth, RRB_DIST_COARSE_NODES,
+                      &p->dist));
+  TRY(hcl_vec_create(hcl_operator_space(op), "RRB presolve residual", &p->residual));
 cleanup:
   return status;
 }
@@ -107,9 +108,9 @@ cleanup:
 /* In float: the float copy of the operator's matrix, r and z. */
 static HclStatus create_float_copy(RrbPc *p, Operator *op) {
   HclStatus status = HCL_OK;
-  TRY(stencil5_create(stencil5_runtime(op), stencil5_decomp(op), PRECISION_SINGLE, &p->copy));
-  TRY(vec_create(operator_space(p->copy), "RRB residual in float", &p->r_float));
-  TRY(vec_create(operator_space(p->copy), "RRB correction in float", &p->z_float));
+  TRY(hcl_stencil5_create(hcl_stencil5_runtime(op), hcl_stencil5_decomp(op), PRECISION_SINGLE, &p->copy));
+  TRY(hcl_vec_create(hcl_operator_space(p->copy), "RRB residual in float", &p->r_float));
+  TRY(hcl_vec_create(hcl_operator_space(p->copy), "RRB correction in float", &p->z_float));
 cleanup:
   return status;
 }
@@ -119,11 +120,11 @@ cleanup:
 static HclStatus factor_matrix(RrbPc *p, Operator *op, Field *matrix[3]) {
   HclStatus status = HCL_OK;
   if (!p->in_float) {
-    TRY(stencil5_fields(op, matrix));
+    TRY(hcl_stencil5_fields(op, matrix));
     goto cleanup;
   }
-  TRY(stencil5_convert_matrix(p->copy, op));
-  TRY(stencil5_fields(p->copy, matrix));
+  TRY(hcl_stencil5_convert_matrix(p->copy, op));
+  TRY(hcl_stencil5_fields(p->copy, matrix));
 cleanup:
   return status;
 }
@@ -132,10 +133,11 @@ static HclStatus setup(void *ctx, Operator *op) {
   HclStatus status = HCL_OK;
   RrbPc *p = ctx;
   Field *matrix[3];
-  TRY(stencil5_fields(op, matrix)); /* a 5-point operator, or HCL_EDATA naming it */
+  TRY(hcl_stencil5_fields(op, matrix)); /* a 5-point operator, or HCL_EDATA naming it */
   if (!p->rrb && !p->dist) {
-    const DecompLocal *l = decomp_local(stencil5_decomp(op));
-    p->in_float = p->in_float && vspace_precision(operator_space(op)) == PRECISION_DOUBLE; /* a float system: as is */
+    const DecompLocal *l = hcl_decomp_local(hcl_stencil5_decomp(op));
+    p->in_float =
+        p->in_float && hcl_vspace_precision(hcl_operator_space(op)) == PRECISION_DOUBLE; /* a float system: as is */
     if (p->in_float) {
       TRY(create_float_copy(p, op));
     }
@@ -144,7 +146,7 @@ static HclStatus setup(void *ctx, Operator *op) {
   TRY(factor_matrix(p, op, matrix));
   p->op = op;
   if (p->rrb) {
-    TRY(rrb_setup(p->rrb, matrix[0], matrix[1], matrix[2]));
+    TRY(hcl_rrb_setup(p->rrb, matrix[0], matrix[1], matrix[2]));
   } else {
     TRY(rrb_dist_setup(p->dist, matrix[0], matrix[1], matrix[2]));
   }
@@ -160,14 +162,14 @@ static HclStatus apply(void *ctx, Vec *r, Vec *z) {
   RrbPc *p = ctx;
   ASSERT(p->dist != NULL); /* one rank iterates on the Schur complement, with M1 */
   if (p->in_float) {
-    TRY(vec_convert(p->r_float, r));
-    TRY(rrb_dist_apply(p->dist, vec_field(p->r_float), vec_field(p->z_float)));
-    vec_touch(p->z_float);
-    TRY(vec_convert(z, p->z_float));
+    TRY(hcl_vec_convert(p->r_float, r));
+    TRY(rrb_dist_apply(p->dist, hcl_vec_field(p->r_float), hcl_vec_field(p->z_float)));
+    hcl_vec_touch(p->z_float);
+    TRY(hcl_vec_convert(z, p->z_float));
     goto cleanup;
   }
-  TRY(rrb_dist_apply(p->dist, vec_field(r), vec_field(z)));
-  vec_touch(z);
+  TRY(rrb_dist_apply(p->dist, hcl_vec_field(r), hcl_vec_field(z)));
+  hcl_vec_touch(z);
 cleanup:
   return status;
 }
@@ -176,13 +178,13 @@ static HclStatus presolve(void *ctx, KrylovSystem *system) {
   HclStatus status = HCL_OK;
   RrbPc *p = ctx;
   if (p->dist) { /* the black rows satisfied: CG on the whole system is then the Schur complement's */
-    TRY(operator_residual(system->op, system->b, system->x, p->residual, NULL));
-    TRY(stencil5_black_jacobi(system->op, system->x, p->residual));
+    TRY(hcl_operator_residual(system->op, system->b, system->x, p->residual, NULL));
+    TRY(hcl_stencil5_black_jacobi(system->op, system->x, p->residual));
     goto cleanup;
   }
-  TRY(rrb_to_layout(p->permute, vec_field(system->b), p->layout[L_B]));
-  TRY(rrb_to_layout(p->permute, vec_field(system->x), p->layout[L_X]));
-  TRY(rrb_schur_rhs(p->rrb, p->layout[L_B], p->layout[L_B1]));
+  TRY(hcl_rrb_to_layout(p->permute, hcl_vec_field(system->b), p->layout[L_B]));
+  TRY(hcl_rrb_to_layout(p->permute, hcl_vec_field(system->x), p->layout[L_X]));
+  TRY(hcl_rrb_schur_rhs(p->rrb, p->layout[L_B], p->layout[L_B1]));
   *system = (KrylovSystem){p->schur, p->m1, p->b1, p->x1};
 cleanup:
   return status;
@@ -193,9 +195,9 @@ static HclStatus postsolve(void *ctx, Vec *b, Vec *x) {
   RrbPc *p = ctx;
   (void)b;
   if (p->rrb) { /* the black nodes from the red, exactly, and x back */
-    TRY(rrb_recover_black(p->rrb, p->layout[L_B], p->layout[L_X]));
-    TRY(rrb_from_layout(p->permute, p->layout[L_X], vec_field(x)));
-    vec_touch(x);
+    TRY(hcl_rrb_recover_black(p->rrb, p->layout[L_B], p->layout[L_X]));
+    TRY(hcl_rrb_from_layout(p->permute, p->layout[L_X], hcl_vec_field(x)));
+    hcl_vec_touch(x);
   }
 cleanup:
   return status;
@@ -204,29 +206,29 @@ cleanup:
 static const PrecondOps OPS = {
     .name = "rrb", .setup = setup, .apply = apply, .presolve = presolve, .postsolve = postsolve, .destroy = destroy};
 
-HclStatus rrb_precond_create(RrbDepth depth, Precond **out) {
+HclStatus hcl_rrb_precond_create(RrbDepth depth, Precond **out) {
   HclStatus status = HCL_OK;
   RrbPc *p = NULL;
   *out = NULL;
   TRY_ALLOC(p, 1);
   p->depth = depth;
-  TRY(precond_create(&OPS, p, true, out));
+  TRY(hcl_precond_create(&OPS, p, true, out));
 cleanup:
   return status;
 }
 
-HclStatus rrb_precond_create_mixed(RrbDepth depth, Precond **out) {
+HclStatus hcl_rrb_precond_create_mixed(RrbDepth depth, Precond **out) {
   HclStatus status = HCL_OK;
   RrbPc *p = NULL;
   *out = NULL;
   TRY_ALLOC(p, 1);
   p->depth = depth;
   p->in_float = true;
-  TRY(precond_create(&OPS, p, true, out));
+  TRY(hcl_precond_create(&OPS, p, true, out));
 cleanup:
   return status;
 }
 
-Rrb *rrb_precond_factor(Precond *pc) {
-  return precond_ops(pc) == &OPS ? ((RrbPc *)precond_context(pc))->rrb : NULL;
+Rrb *hcl_rrb_precond_factor(Precond *pc) {
+  return hcl_precond_ops(pc) == &OPS ? ((RrbPc *)hcl_precond_context(pc))->rrb : NULL;
 }

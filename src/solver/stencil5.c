@@ -30,15 +30,15 @@ static void destroy(void *ctx) {
   if (!s) {
     return;
   }
-  program_release(&s->program, s->kernels, NKERNELS);
+  hcl_program_release(&s->program, s->kernels, NKERNELS);
   for (int f = 0; f < 3; f++) {
-    vec_destroy(&s->matrix_vecs[f]);
+    hcl_vec_destroy(&s->matrix_vecs[f]);
   }
-  halo_destroy(&s->matrix_halo);
-  field_destroy(&s->centre);
-  field_destroy(&s->east);
-  field_destroy(&s->north);
-  vspace_destroy(&s->space);
+  hcl_halo_destroy(&s->matrix_halo);
+  hcl_field_destroy(&s->centre);
+  hcl_field_destroy(&s->east);
+  hcl_field_destroy(&s->north);
+  hcl_vspace_destroy(&s->space);
   free(s);
 }
 
@@ -46,8 +46,8 @@ static HclStatus setup(void *ctx) {
   HclStatus status = HCL_OK;
   Stencil5 *s = ctx;
   double smallest = 0;
-  TRY(halo_exchange(s->matrix_halo));
-  TRY(reduce_min(vspace_reducer(s->space), field_span(s->centre), &smallest));
+  TRY(hcl_halo_exchange(s->matrix_halo));
+  TRY(hcl_reduce_min(hcl_vspace_reducer(s->space), hcl_field_span(s->centre), &smallest));
   REQUIRE(smallest > 0, HCL_EDATA,
           "the matrix has a centre coefficient of %g: a symmetric positive definite matrix has every one positive",
           smallest);
@@ -57,31 +57,31 @@ cleanup:
 
 /* The place of point (0, 0) in the fields (stencil5.cl). */
 static int origin_of(const Stencil5 *s) {
-  return s->ghost * (field_pitch(s->centre) + 1);
+  return s->ghost * (hcl_field_pitch(s->centre) + 1);
 }
 
 /* Kernel k with the stencil and vectors (x first) as its arguments, while x's ghosts travel (vec.h). */
 static HclStatus launch(Stencil5 *s, int k, Vec *const *vectors, int nvectors) {
-  const DecompLocal *l = decomp_local(s->decomp);
-  KernelArgs a = kernel_args(s->kernels[k]);
-  arg_mem(&a, field_buffer(s->centre));
-  arg_mem(&a, field_buffer(s->east));
-  arg_mem(&a, field_buffer(s->north));
+  const DecompLocal *l = hcl_decomp_local(s->decomp);
+  KernelArgs a = hcl_kernel_args(s->kernels[k]);
+  hcl_arg_mem(&a, hcl_field_buffer(s->centre));
+  hcl_arg_mem(&a, hcl_field_buffer(s->east));
+  hcl_arg_mem(&a, hcl_field_buffer(s->north));
   for (int v = 0; v < nvectors; v++) {
-    arg_mem(&a, vec_buffer(vectors[v]));
+    hcl_arg_mem(&a, hcl_vec_buffer(vectors[v]));
   }
-  arg_int(&a, l->nx);
-  arg_int(&a, l->ny);
-  arg_int(&a, field_pitch(s->centre));
-  arg_int(&a, origin_of(s));
-  BoxKernel launch = {s->rt, a, WG_X, WG_Y, (3.0 + nvectors) * precision_bytes(s->precision)};
-  return vec_ghosts_behind(vectors[0], 1, halo_launch_box, &launch);
+  hcl_arg_int(&a, l->nx);
+  hcl_arg_int(&a, l->ny);
+  hcl_arg_int(&a, hcl_field_pitch(s->centre));
+  hcl_arg_int(&a, origin_of(s));
+  BoxKernel launch = {s->rt, a, WG_X, WG_Y, (3.0 + nvectors) * hcl_precision_bytes(s->precision)};
+  return hcl_vec_ghosts_behind(vectors[0], 1, hcl_halo_launch_box, &launch);
 }
 
 static HclStatus apply(void *ctx, Vec *x, Vec *y) {
   HclStatus status = HCL_OK;
   TRY(launch(ctx, K_APPLY, (Vec *[]){x, y}, 2));
-  vec_touch(y);
+  hcl_vec_touch(y);
 cleanup:
   return status;
 }
@@ -90,14 +90,14 @@ static HclStatus residual(void *ctx, Vec *b, Vec *x, Vec *r) {
   HclStatus status = HCL_OK;
   ASSERT(b != NULL);
   TRY(launch(ctx, K_RESIDUAL, (Vec *[]){x, b, r}, 3));
-  vec_touch(r);
+  hcl_vec_touch(r);
 cleanup:
   return status;
 }
 
 static HclStatus diagonal(void *ctx, Vec *d) {
   Stencil5 *s = ctx;
-  return vec_copy(d, s->matrix_vecs[0]);
+  return hcl_vec_copy(d, s->matrix_vecs[0]);
 }
 
 static const OperatorOps OPS = {.name = "the 5-point stencil",
@@ -109,14 +109,15 @@ static const OperatorOps OPS = {.name = "the 5-point stencil",
 
 static HclStatus make_field(Stencil5 *s, const char *name, Field **f) {
   FieldSpec spec = {.name = name, .nz = 1, .ghost = s->ghost, .precision = s->precision};
-  return field_create(s->rt, s->decomp, &spec, f);
+  return hcl_field_create(s->rt, s->decomp, &spec, f);
 }
 
-HclStatus stencil5_create(Runtime *rt, const Decomp *decomp, Precision precision, Operator **out) {
-  return stencil5_create_ghosted(rt, decomp, precision, 1, out);
+HclStatus hcl_stencil5_create(Runtime *rt, const Decomp *decomp, Precision precision, Operator **out) {
+  return hcl_stencil5_create_ghosted(rt, decomp, precision, 1, out);
 }
 
-HclStatus stencil5_create_ghosted(Runtime *rt, const Decomp *decomp, Precision precision, int ghost, Operator **out) {
+HclStatus hcl_stencil5_create_ghosted(Runtime *rt, const Decomp *decomp, Precision precision, int ghost,
+                                      Operator **out) {
   HclStatus status = HCL_OK;
   Stencil5 *s = NULL;
   *out = NULL;
@@ -126,20 +127,20 @@ HclStatus stencil5_create_ghosted(Runtime *rt, const Decomp *decomp, Precision p
   s->precision = precision;
   s->ghost = ghost;
   FieldSpec spec = {.nz = 1, .ghost = ghost, .precision = precision};
-  TRY(vspace_create_fields(rt, decomp, &spec, &s->space));
+  TRY(hcl_vspace_create_fields(rt, decomp, &spec, &s->space));
   TRY(make_field(s, "centre", &s->centre));
   TRY(make_field(s, "east", &s->east));
   TRY(make_field(s, "north", &s->north));
   Field *matrix[] = {s->centre, s->east, s->north};
   for (int f = 0; f < 3; f++) {
-    TRY(vec_wrap_field(s->space, matrix[f], &s->matrix_vecs[f]));
+    TRY(hcl_vec_wrap_field(s->space, matrix[f], &s->matrix_vecs[f]));
   }
-  TRY(halo_create(matrix, 3, &s->matrix_halo));
+  TRY(hcl_halo_create(matrix, 3, &s->matrix_halo));
   KernelConfig config = {.precision = precision, .stencil_radius = 1, .wg_x = WG_X, .wg_y = WG_Y};
-  TRY(program_build_kernels(rt, "stencil5", &config, kernel_names, NKERNELS, &s->program, s->kernels));
-  Stencil5 *owned = s; /* operator_create takes it, also when it fails */
+  TRY(hcl_program_build_kernels(rt, "stencil5", &config, kernel_names, NKERNELS, &s->program, s->kernels));
+  Stencil5 *owned = s; /* hcl_operator_create takes it, also when it fails */
   s = NULL;
-  TRY(operator_create(&OPS, owned, owned->space, true, out));
+  TRY(hcl_operator_create(&OPS, owned, owned->space, true, out));
 cleanup:
   destroy(s);
   return status;
@@ -147,14 +148,14 @@ cleanup:
 
 /* The context of a 5-point operator, or NULL. */
 static Stencil5 *stencil_of(Operator *op) {
-  return operator_ops(op) == &OPS ? operator_context(op) : NULL;
+  return hcl_operator_ops(op) == &OPS ? hcl_operator_context(op) : NULL;
 }
 
-HclStatus stencil5_fields(Operator *op, Field *fields[3]) {
+HclStatus hcl_stencil5_fields(Operator *op, Field *fields[3]) {
   HclStatus status = HCL_OK;
   Stencil5 *s = stencil_of(op);
   REQUIRE(s != NULL, HCL_EDATA, "%s is not a 5-point stencil operator, whose coefficients this needs",
-          operator_name(op));
+          hcl_operator_name(op));
   fields[0] = s->centre;
   fields[1] = s->east;
   fields[2] = s->north;
@@ -162,39 +163,39 @@ cleanup:
   return status;
 }
 
-Runtime *stencil5_runtime(Operator *op) {
+Runtime *hcl_stencil5_runtime(Operator *op) {
   return stencil_of(op)->rt;
 }
 
-const Decomp *stencil5_decomp(Operator *op) {
+const Decomp *hcl_stencil5_decomp(Operator *op) {
   return stencil_of(op)->decomp;
 }
 
-HclStatus stencil5_black_jacobi(Operator *op, Vec *x, Vec *r) {
+HclStatus hcl_stencil5_black_jacobi(Operator *op, Vec *x, Vec *r) {
   Stencil5 *s = stencil_of(op);
-  const DecompLocal *l = decomp_local(s->decomp);
-  KernelArgs a = kernel_args(s->kernels[K_BLACK_JACOBI]);
-  arg_mem(&a, vec_buffer(x));
-  arg_mem(&a, vec_buffer(r));
-  arg_mem(&a, field_buffer(s->centre));
-  arg_int(&a, l->nx);
-  arg_int(&a, l->ny);
-  arg_int(&a, field_pitch(s->centre));
-  arg_int(&a, origin_of(s));
-  arg_int(&a, (l->x0 + l->y0) & 1);
-  vec_touch(x);
-  return kernel_launch(s->rt, &a, kernel_grid(s->rt, l->nx, l->ny, WG_X, WG_Y),
-                       4.0 * l->nx * l->ny * precision_bytes(s->precision));
+  const DecompLocal *l = hcl_decomp_local(s->decomp);
+  KernelArgs a = hcl_kernel_args(s->kernels[K_BLACK_JACOBI]);
+  hcl_arg_mem(&a, hcl_vec_buffer(x));
+  hcl_arg_mem(&a, hcl_vec_buffer(r));
+  hcl_arg_mem(&a, hcl_field_buffer(s->centre));
+  hcl_arg_int(&a, l->nx);
+  hcl_arg_int(&a, l->ny);
+  hcl_arg_int(&a, hcl_field_pitch(s->centre));
+  hcl_arg_int(&a, origin_of(s));
+  hcl_arg_int(&a, (l->x0 + l->y0) & 1);
+  hcl_vec_touch(x);
+  return hcl_kernel_launch(s->rt, &a, hcl_kernel_grid(s->rt, l->nx, l->ny, WG_X, WG_Y),
+                           4.0 * l->nx * l->ny * hcl_precision_bytes(s->precision));
 }
 
-HclStatus stencil5_convert_matrix(Operator *to, Operator *from) {
+HclStatus hcl_stencil5_convert_matrix(Operator *to, Operator *from) {
   HclStatus status = HCL_OK;
   Stencil5 *t = stencil_of(to), *f = stencil_of(from);
   ASSERT(t && f && t->decomp == f->decomp);
   for (int k = 0; k < 3; k++) {
-    TRY(vec_convert(t->matrix_vecs[k], f->matrix_vecs[k]));
+    TRY(hcl_vec_convert(t->matrix_vecs[k], f->matrix_vecs[k]));
   }
-  TRY(operator_setup(to));
+  TRY(hcl_operator_setup(to));
 cleanup:
   return status;
 }

@@ -44,7 +44,7 @@ struct Vec {
   VecSpace *space;
   Field *field; /* field vectors */
   bool owns_field;
-  Halo *halo; /* made at the first vec_ghosts */
+  Halo *halo; /* made at the first hcl_vec_ghosts */
   bool ghosts_current;
   cl_mem buffer; /* range vectors */
   bool owns_buffer;
@@ -59,7 +59,7 @@ static HclStatus build(VecSpace *s) {
     pointers[op] = names[op];
   }
   KernelConfig config = {.precision = s->precision, .wg_x = WG_X, .wg_y = WG_Y};
-  TRY(program_build_kernels(s->rt, "blas1", &config, pointers, OPS, &s->program, s->kernels));
+  TRY(hcl_program_build_kernels(s->rt, "blas1", &config, pointers, OPS, &s->program, s->kernels));
 cleanup:
   return status;
 }
@@ -71,33 +71,33 @@ static HclStatus create_space(Runtime *rt, const Decomp *decomp, Precision preci
   s->rt = rt;
   s->decomp = decomp;
   s->precision = precision;
-  TRY(reducer_create(rt, decomp, &s->reducer));
+  TRY(hcl_reducer_create(rt, decomp, &s->reducer));
   *out = s;
   s = NULL;
 cleanup:
-  vspace_destroy(&s);
+  hcl_vspace_destroy(&s);
   return status;
 }
 
-HclStatus vspace_create_fields(Runtime *rt, const Decomp *decomp, const FieldSpec *spec, VecSpace **out) {
+HclStatus hcl_vspace_create_fields(Runtime *rt, const Decomp *decomp, const FieldSpec *spec, VecSpace **out) {
   HclStatus status = HCL_OK;
   VecSpace *s = NULL;
   *out = NULL;
   TRY(create_space(rt, decomp, spec->precision, &s));
   s->spec = *spec;
   s->spec.name = NULL;
-  const DecompSpec *g = decomp_spec(decomp);
+  const DecompSpec *g = hcl_decomp_spec(decomp);
   s->global_count = (double)g->nx * g->ny * spec->nz;
   TRY(build(s));
   *out = s;
   s = NULL;
 cleanup:
-  vspace_destroy(&s);
+  hcl_vspace_destroy(&s);
   return status;
 }
 
-HclStatus vspace_create_range(Runtime *rt, const Decomp *decomp, Precision precision, size_t count, size_t first,
-                              size_t end, VecSpace **out) {
+HclStatus hcl_vspace_create_range(Runtime *rt, const Decomp *decomp, Precision precision, size_t count, size_t first,
+                                  size_t end, VecSpace **out) {
   HclStatus status = HCL_OK;
   VecSpace *s = NULL;
   *out = NULL;
@@ -112,84 +112,85 @@ HclStatus vspace_create_range(Runtime *rt, const Decomp *decomp, Precision preci
   *out = s;
   s = NULL;
 cleanup:
-  vspace_destroy(&s);
+  hcl_vspace_destroy(&s);
   return status;
 }
 
-void vspace_destroy(VecSpace **space) {
+void hcl_vspace_destroy(VecSpace **space) {
   if (!space || !*space) {
     return;
   }
   VecSpace *s = *space;
-  program_release(&s->program, s->kernels, OPS);
+  hcl_program_release(&s->program, s->kernels, OPS);
   for (int p = 0; p < 2; p++) {
-    program_release(&s->convert_program[p], s->convert_kernels[p], CONVERTS);
+    hcl_program_release(&s->convert_program[p], s->convert_kernels[p], CONVERTS);
   }
-  reducer_destroy(&s->reducer);
+  hcl_reducer_destroy(&s->reducer);
   free(s);
   *space = NULL;
 }
 
-void vspace_set_ghost_fill(VecSpace *space, VecGhostFill fill, void *ctx, int sides) {
+void hcl_vspace_set_ghost_fill(VecSpace *space, VecGhostFill fill, void *ctx, int sides) {
   space->ghost_fill = fill;
   space->ghost_ctx = ctx;
   space->ghost_fill_sides = sides;
 }
 
-Precision vspace_precision(const VecSpace *space) {
+Precision hcl_vspace_precision(const VecSpace *space) {
   return space->precision;
 }
 
-bool vspace_is_range(const VecSpace *space) {
+bool hcl_vspace_is_range(const VecSpace *space) {
   return space->range;
 }
 
-double vspace_global_count(const VecSpace *space) {
+double hcl_vspace_global_count(const VecSpace *space) {
   return space->global_count;
 }
 
-Reducer *vspace_reducer(VecSpace *space) {
+Reducer *hcl_vspace_reducer(VecSpace *space) {
   return space->reducer;
 }
 
-Runtime *vspace_runtime(const VecSpace *space) {
+Runtime *hcl_vspace_runtime(const VecSpace *space) {
   return space->rt;
 }
 
 /* ---- vectors ---- */
 
-HclStatus vec_create(VecSpace *space, const char *name, Vec **out) {
+HclStatus hcl_vec_create(VecSpace *space, const char *name, Vec **out) {
   HclStatus status = HCL_OK;
   Vec *v = NULL;
   *out = NULL;
   TRY_ALLOC(v, 1);
   v->space = space;
   if (space->range) {
-    TRY(runtime_buffer(space->rt, space->count * precision_bytes(space->precision), name, &v->buffer));
+    TRY(hcl_runtime_buffer(space->rt, space->count * hcl_precision_bytes(space->precision), name, &v->buffer));
     v->owns_buffer = true;
   } else {
     FieldSpec spec = space->spec;
     spec.name = name;
-    TRY(field_create(space->rt, space->decomp, &spec, &v->field));
+    TRY(hcl_field_create(space->rt, space->decomp, &spec, &v->field));
     v->owns_field = true;
   }
   *out = v;
   v = NULL;
 cleanup:
-  vec_destroy(&v);
+  hcl_vec_destroy(&v);
   return status;
 }
 
-HclStatus vec_wrap_field(VecSpace *space, Field *field, Vec **out) {
+HclStatus hcl_vec_wrap_field(VecSpace *space, Field *field, Vec **out) {
   HclStatus status = HCL_OK;
   Vec *v = NULL;
   *out = NULL;
-  REQUIRE(!space->range && field_decomp(field) == space->decomp && field_nz(field) == space->spec.nz &&
-              field_ghost(field) == space->spec.ghost && field_precision(field) == space->precision,
+  REQUIRE(!space->range && hcl_field_decomp(field) == space->decomp && hcl_field_nz(field) == space->spec.nz &&
+              hcl_field_ghost(field) == space->spec.ghost && hcl_field_precision(field) == space->precision,
           HCL_EINTERNAL,
           "field '%s' (%d planes, ghost %d, %s) is not of the vector space (%d planes, ghost %d, %s) (please report)",
-          field_name(field), field_nz(field), field_ghost(field), precision_name(field_precision(field)),
-          space->spec.nz, space->spec.ghost, precision_name(space->precision));
+          hcl_field_name(field), hcl_field_nz(field), hcl_field_ghost(field),
+          hcl_precision_name(hcl_field_precision(field)), space->spec.nz, space->spec.ghost,
+          hcl_precision_name(space->precision));
   TRY_ALLOC(v, 1);
   v->space = space;
   v->field = field;
@@ -198,7 +199,7 @@ cleanup:
   return status;
 }
 
-HclStatus vec_wrap_buffer(VecSpace *space, cl_mem buffer, Vec **out) {
+HclStatus hcl_vec_wrap_buffer(VecSpace *space, cl_mem buffer, Vec **out) {
   HclStatus status = HCL_OK;
   Vec *v = NULL;
   *out = NULL;
@@ -211,14 +212,14 @@ cleanup:
   return status;
 }
 
-void vec_destroy(Vec **vec) {
+void hcl_vec_destroy(Vec **vec) {
   if (!vec || !*vec) {
     return;
   }
   Vec *v = *vec;
-  halo_destroy(&v->halo);
+  hcl_halo_destroy(&v->halo);
   if (v->owns_field) {
-    field_destroy(&v->field);
+    hcl_field_destroy(&v->field);
   }
   if (v->owns_buffer && v->buffer) {
     clReleaseMemObject(v->buffer);
@@ -227,27 +228,27 @@ void vec_destroy(Vec **vec) {
   *vec = NULL;
 }
 
-VecSpace *vec_space(const Vec *v) {
+VecSpace *hcl_vec_space(const Vec *v) {
   return v->space;
 }
 
-Field *vec_field(const Vec *v) {
+Field *hcl_vec_field(const Vec *v) {
   return v->field;
 }
 
-cl_mem vec_buffer(const Vec *v) {
-  return v->field ? field_buffer(v->field) : v->buffer;
+cl_mem hcl_vec_buffer(const Vec *v) {
+  return v->field ? hcl_field_buffer(v->field) : v->buffer;
 }
 
-Span vec_span(const Vec *v) {
+Span hcl_vec_span(const Vec *v) {
   const VecSpace *s = v->space;
-  return v->field ? field_span(v->field) : span_range(v->buffer, s->precision, s->first, s->end);
+  return v->field ? hcl_field_span(v->field) : hcl_span_range(v->buffer, s->precision, s->first, s->end);
 }
 
 static HclStatus make_halo(Vec *v) {
   HclStatus status = HCL_OK;
   if (!v->halo) {
-    TRY(halo_create(&v->field, 1, &v->halo));
+    TRY(hcl_halo_create(&v->field, 1, &v->halo));
   }
 cleanup:
   return status;
@@ -265,22 +266,22 @@ cleanup:
   return status;
 }
 
-HclStatus vec_ghosts(Vec *v) {
+HclStatus hcl_vec_ghosts(Vec *v) {
   HclStatus status = HCL_OK;
   if (!v->field || v->ghosts_current) {
     goto cleanup;
   }
   TRY(make_halo(v));
-  TRY(halo_exchange(v->halo));
+  TRY(hcl_halo_exchange(v->halo));
   TRY(fill_after_exchange(v));
 cleanup:
   return status;
 }
 
-HclStatus vec_ghosts_behind(Vec *v, int reach, CellBoxLaunch launch, void *context) {
+HclStatus hcl_vec_ghosts_behind(Vec *v, int reach, CellBoxLaunch launch, void *context) {
   HclStatus status = HCL_OK;
   ASSERT(v->field);
-  const DecompLocal *l = decomp_local(field_decomp(v->field));
+  const DecompLocal *l = hcl_decomp_local(hcl_field_decomp(v->field));
   if (v->ghosts_current) {
     TRY(launch(context, (CellBox){0, 0, l->nx, l->ny}));
     goto cleanup;
@@ -290,12 +291,12 @@ HclStatus vec_ghosts_behind(Vec *v, int reach, CellBoxLaunch launch, void *conte
                      .late_sides = v->space->ghost_fill ? v->space->ghost_fill_sides : 0,
                      .then = fill_after_exchange,
                      .then_context = v};
-  TRY(halo_overlap(v->halo, how, launch, context));
+  TRY(hcl_halo_overlap(v->halo, how, launch, context));
 cleanup:
   return status;
 }
 
-void vec_touch(Vec *v) {
+void hcl_vec_touch(Vec *v) {
   v->ghosts_current = false;
 }
 
@@ -305,32 +306,32 @@ void vec_touch(Vec *v) {
  * scalars. */
 static HclStatus launch(Op op, Vec *const *vectors, int nvectors, const double *scalars, int nscalars) {
   const VecSpace *s = vectors[0]->space;
-  KernelArgs a = kernel_args(s->kernels[op]);
+  KernelArgs a = hcl_kernel_args(s->kernels[op]);
   for (int v = 0; v < nvectors; v++) {
-    arg_mem(&a, vec_buffer(vectors[v]));
+    hcl_arg_mem(&a, hcl_vec_buffer(vectors[v]));
   }
   for (int c = 0; c < nscalars; c++) {
-    arg_real(&a, s->precision, scalars[c]);
+    hcl_arg_real(&a, s->precision, scalars[c]);
   }
   vectors[0]->ghosts_current = false;
   if (op == OP_AXPY_PAIR) {
     vectors[2]->ghosts_current = false;
   }
-  Span span = vec_span(vectors[0]);
-  double bytes =
-      (double)(op_reads[op] + op_writes[op]) * (double)span_count(&span) * (double)precision_bytes(s->precision);
+  Span span = hcl_vec_span(vectors[0]);
+  double bytes = (double)(op_reads[op] + op_writes[op]) * (double)hcl_span_count(&span) *
+                 (double)hcl_precision_bytes(s->precision);
   if (s->range) {
-    arg_uint(&a, s->first);
-    arg_uint(&a, s->end);
-    return kernel_launch(s->rt, &a, kernel_range(s->rt, s->end - s->first, WG_RANGE), bytes);
+    hcl_arg_uint(&a, s->first);
+    hcl_arg_uint(&a, s->end);
+    return hcl_kernel_launch(s->rt, &a, hcl_kernel_range(s->rt, s->end - s->first, WG_RANGE), bytes);
   }
-  arg_int(&a, (int)span.nx);
-  arg_int(&a, (int)span.ny);
-  arg_int(&a, (int)span.nz);
-  arg_ulong(&a, span.base);
-  arg_int(&a, (int)span.pitch);
-  arg_ulong(&a, span.plane);
-  return kernel_launch(s->rt, &a, kernel_grid(s->rt, (int)span.nx, (int)span.ny, WG_X, WG_Y), bytes);
+  hcl_arg_int(&a, (int)span.nx);
+  hcl_arg_int(&a, (int)span.ny);
+  hcl_arg_int(&a, (int)span.nz);
+  hcl_arg_ulong(&a, span.base);
+  hcl_arg_int(&a, (int)span.pitch);
+  hcl_arg_ulong(&a, span.plane);
+  return hcl_kernel_launch(s->rt, &a, hcl_kernel_grid(s->rt, (int)span.nx, (int)span.ny, WG_X, WG_Y), bytes);
 }
 
 /* Two vectors of one operation must share its space. */
@@ -351,14 +352,14 @@ cleanup:
   return status;
 }
 
-HclStatus vec_set(Vec *y, double value) {
+HclStatus hcl_vec_set(Vec *y, double value) {
   return update(OP_SET, (Vec *[]){y}, 1, (double[]){value}, 1);
 }
 
-HclStatus vec_copy(Vec *y, Vec *x) {
+HclStatus hcl_vec_copy(Vec *y, Vec *x) {
   HclStatus status = HCL_OK;
   const VecSpace *s = y->space;
-  size_t bytes = precision_bytes(s->precision), offset = 0, length = 0;
+  size_t bytes = hcl_precision_bytes(s->precision), offset = 0, length = 0;
   TRY(check_space((Vec *[]){y, x}, 2));
   if (y == x) {
     goto cleanup;
@@ -367,42 +368,42 @@ HclStatus vec_copy(Vec *y, Vec *x) {
     offset = s->first * bytes;
     length = (s->end - s->first) * bytes;
   } else { /* the whole field, ghosts included: one copy, and y's ghosts are then as current as x's */
-    length = field_count(y->field) * bytes;
+    length = hcl_field_count(y->field) * bytes;
   }
   if (length > 0) {
-    TRY_CL(
-        clEnqueueCopyBuffer(runtime_queue(s->rt), vec_buffer(x), vec_buffer(y), offset, offset, length, 0, NULL, NULL));
+    TRY_CL(clEnqueueCopyBuffer(hcl_runtime_queue(s->rt), hcl_vec_buffer(x), hcl_vec_buffer(y), offset, offset, length,
+                               0, NULL, NULL));
   }
   y->ghosts_current = x->ghosts_current;
 cleanup:
   return status;
 }
 
-HclStatus vec_scale(Vec *y, double a) {
+HclStatus hcl_vec_scale(Vec *y, double a) {
   return update(OP_SCALE, (Vec *[]){y}, 1, (double[]){a}, 1);
 }
 
-HclStatus vec_axpy(Vec *y, double a, Vec *x) {
+HclStatus hcl_vec_axpy(Vec *y, double a, Vec *x) {
   return update(OP_AXPY, (Vec *[]){y, x}, 2, (double[]){a}, 1);
 }
 
-HclStatus vec_aypx(Vec *y, double b, Vec *x) {
+HclStatus hcl_vec_aypx(Vec *y, double b, Vec *x) {
   return update(OP_AYPX, (Vec *[]){y, x}, 2, (double[]){b}, 1);
 }
 
-HclStatus vec_axpby(Vec *y, double a, Vec *x, double b) {
+HclStatus hcl_vec_axpby(Vec *y, double a, Vec *x, double b) {
   return update(OP_AXPBY, (Vec *[]){y, x}, 2, (double[]){a, b}, 2);
 }
 
-HclStatus vec_waxpby(Vec *w, double a, Vec *x, double b, Vec *y) {
+HclStatus hcl_vec_waxpby(Vec *w, double a, Vec *x, double b, Vec *y) {
   return update(OP_WAXPBY, (Vec *[]){w, x, y}, 3, (double[]){a, b}, 2);
 }
 
-HclStatus vec_axpy_pair(Vec *y, double a, Vec *x, Vec *v, double b, Vec *u) {
+HclStatus hcl_vec_axpy_pair(Vec *y, double a, Vec *x, Vec *v, double b, Vec *u) {
   return update(OP_AXPY_PAIR, (Vec *[]){y, x, v, u}, 4, (double[]){a, b}, 2);
 }
 
-HclStatus vec_divide(Vec *z, Vec *x, Vec *y) {
+HclStatus hcl_vec_divide(Vec *z, Vec *x, Vec *y) {
   return update(OP_DIVIDE, (Vec *[]){z, x, y}, 3, NULL, 0);
 }
 
@@ -411,12 +412,12 @@ static HclStatus convert_kernel(VecSpace *s, Precision p, int which, cl_kernel *
   HclStatus status = HCL_OK;
   if (!s->convert_program[p]) {
     char defines[32];
-    snprintf(defines, sizeof defines, "-DXREAL=%s", precision_name(p));
+    snprintf(defines, sizeof defines, "-DXREAL=%s", hcl_precision_name(p));
     KernelConfig config = {.precision = s->precision, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
-    HclStatus built = program_build_kernels(s->rt, "blas1", &config, convert_names, CONVERTS, &s->convert_program[p],
-                                            s->convert_kernels[p]);
+    HclStatus built = hcl_program_build_kernels(s->rt, "blas1", &config, convert_names, CONVERTS,
+                                                &s->convert_program[p], s->convert_kernels[p]);
     if (built != HCL_OK) {
-      program_release(&s->convert_program[p], s->convert_kernels[p], CONVERTS);
+      hcl_program_release(&s->convert_program[p], s->convert_kernels[p], CONVERTS);
       TRY(built);
     }
   }
@@ -430,74 +431,74 @@ static HclStatus convert(int which, Vec *y, Vec *x, const double *a) {
   VecSpace *s = y->space;
   cl_kernel kernel = NULL;
   ASSERT(y->field && x->field);
-  Span ys = vec_span(y), xs = vec_span(x);
-  ASSERT(ys.nx == xs.nx && ys.ny == xs.ny && ys.nz == xs.nz && field_decomp(x->field) == s->decomp);
+  Span ys = hcl_vec_span(y), xs = hcl_vec_span(x);
+  ASSERT(ys.nx == xs.nx && ys.ny == xs.ny && ys.nz == xs.nz && hcl_field_decomp(x->field) == s->decomp);
   TRY(convert_kernel(s, xs.precision, which, &kernel));
-  KernelArgs args = kernel_args(kernel);
-  arg_mem(&args, ys.buffer);
-  arg_mem(&args, xs.buffer);
+  KernelArgs args = hcl_kernel_args(kernel);
+  hcl_arg_mem(&args, ys.buffer);
+  hcl_arg_mem(&args, xs.buffer);
   if (a) {
-    arg_real(&args, s->precision, *a);
+    hcl_arg_real(&args, s->precision, *a);
   }
-  arg_int(&args, (int)ys.nx);
-  arg_int(&args, (int)ys.ny);
-  arg_int(&args, (int)ys.nz);
-  arg_ulong(&args, ys.base);
-  arg_int(&args, (int)ys.pitch);
-  arg_ulong(&args, ys.plane);
-  arg_ulong(&args, xs.base);
-  arg_int(&args, (int)xs.pitch);
-  arg_ulong(&args, xs.plane);
+  hcl_arg_int(&args, (int)ys.nx);
+  hcl_arg_int(&args, (int)ys.ny);
+  hcl_arg_int(&args, (int)ys.nz);
+  hcl_arg_ulong(&args, ys.base);
+  hcl_arg_int(&args, (int)ys.pitch);
+  hcl_arg_ulong(&args, ys.plane);
+  hcl_arg_ulong(&args, xs.base);
+  hcl_arg_int(&args, (int)xs.pitch);
+  hcl_arg_ulong(&args, xs.plane);
   y->ghosts_current = false;
-  double bytes = (double)span_count(&ys) *
-                 ((a ? 2.0 : 1.0) * (double)precision_bytes(ys.precision) + (double)precision_bytes(xs.precision));
-  TRY(kernel_launch(s->rt, &args, kernel_grid(s->rt, (int)ys.nx, (int)ys.ny, WG_X, WG_Y), bytes));
+  double bytes = (double)hcl_span_count(&ys) * ((a ? 2.0 : 1.0) * (double)hcl_precision_bytes(ys.precision) +
+                                                (double)hcl_precision_bytes(xs.precision));
+  TRY(hcl_kernel_launch(s->rt, &args, hcl_kernel_grid(s->rt, (int)ys.nx, (int)ys.ny, WG_X, WG_Y), bytes));
 cleanup:
   return status;
 }
 
-HclStatus vec_convert(Vec *y, Vec *x) {
+HclStatus hcl_vec_convert(Vec *y, Vec *x) {
   return convert(CONVERT_COPY, y, x, NULL);
 }
 
-HclStatus vec_axpy_convert(Vec *y, double a, Vec *x) {
+HclStatus hcl_vec_axpy_convert(Vec *y, double a, Vec *x) {
   return convert(CONVERT_AXPY, y, x, &a);
 }
 
 /* ---- reductions ---- */
 
-HclStatus vec_dot(Vec *x, Vec *y, double *result) {
+HclStatus hcl_vec_dot(Vec *x, Vec *y, double *result) {
   HclStatus status = HCL_OK;
   TRY(check_space((Vec *[]){x, y}, 2));
-  TRY(reduce_dot(x->space->reducer, vec_span(x), vec_span(y), result));
+  TRY(hcl_reduce_dot(x->space->reducer, hcl_vec_span(x), hcl_vec_span(y), result));
 cleanup:
   return status;
 }
 
-HclStatus vec_dot2(Vec *a, Vec *b, Vec *c, double result[2]) {
+HclStatus hcl_vec_dot2(Vec *a, Vec *b, Vec *c, double result[2]) {
   HclStatus status = HCL_OK;
   TRY(check_space((Vec *[]){a, b, c}, 3));
-  TRY(reduce_dot2(a->space->reducer, vec_span(a), vec_span(b), vec_span(c), result));
+  TRY(hcl_reduce_dot2(a->space->reducer, hcl_vec_span(a), hcl_vec_span(b), hcl_vec_span(c), result));
 cleanup:
   return status;
 }
 
-HclStatus vec_dot3_start(Vec *a, Vec *b, Vec *c) {
+HclStatus hcl_vec_dot3_start(Vec *a, Vec *b, Vec *c) {
   HclStatus status = HCL_OK;
   TRY(check_space((Vec *[]){a, b, c}, 3));
-  TRY(reduce_dot3_start(a->space->reducer, vec_span(a), vec_span(b), vec_span(c)));
+  TRY(hcl_reduce_dot3_start(a->space->reducer, hcl_vec_span(a), hcl_vec_span(b), hcl_vec_span(c)));
 cleanup:
   return status;
 }
 
-HclStatus vec_dot3_wait(VecSpace *space, double result[3]) {
-  return reduce_dot3_wait(space->reducer, result);
+HclStatus hcl_vec_dot3_wait(VecSpace *space, double result[3]) {
+  return hcl_reduce_dot3_wait(space->reducer, result);
 }
 
-HclStatus vec_norm(Vec *x, double *result) {
+HclStatus hcl_vec_norm(Vec *x, double *result) {
   HclStatus status = HCL_OK;
   double squares = 0;
-  TRY(vec_dot(x, x, &squares));
+  TRY(hcl_vec_dot(x, x, &squares));
   *result = sqrt(squares);
 cleanup:
   return status;

@@ -41,8 +41,8 @@ struct Swe {
   SweConfig config;
   Field *zeta[2], *u[2], *v[2]; /* u and v carry their faces' wet flags (-0: dry; kernels_cl/swe.cl) */
   Field *depth, *speed;
-  Field *good[SWE_STATE_FIELDS];         /* swe_checkpoint's copy of the state, created on first use */
-  Field *maxima[SWE_MAXIMA_FIELDS];      /* swe_enable_maxima's accumulators; NULL without */
+  Field *good[SWE_STATE_FIELDS];         /* hcl_swe_checkpoint's copy of the state, created on first use */
+  Field *maxima[SWE_MAXIMA_FIELDS];      /* hcl_swe_enable_maxima's accumulators; NULL without */
   Field *maxima_good[SWE_MAXIMA_FIELDS]; /* and their copy at the checkpoint */
   int current;                           /* which copy holds the present state */
   bool has_level_sides;                  /* a side on which zeta_boundary sets the level */
@@ -57,19 +57,19 @@ struct Swe {
   cl_kernel kernels[NKERNELS];
 };
 
-/* The fields swe_create makes: zeta, u, v twice, depth and the wave speed, and swe_checkpoint's copy of the state;
+/* The fields hcl_swe_create makes: zeta, u, v twice, depth and the wave speed, and hcl_swe_checkpoint's copy of the state;
  * all with GHOST layers. */
 enum { SOLVER_FIELDS = 2 * SWE_STATE_FIELDS + 2 + SWE_STATE_FIELDS };
 
-double swe_device_bytes(int nx, int ny, Precision precision, SweScheme scheme, double *largest_field) {
-  *largest_field = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST) * (double)precision_bytes(precision);
+double hcl_swe_device_bytes(int nx, int ny, Precision precision, SweScheme scheme, double *largest_field) {
+  *largest_field = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST) * (double)hcl_precision_bytes(precision);
   double implicit = scheme == SWE_SCHEME_IMPLICIT ? swe_implicit_bytes(nx, ny, precision) : 0;
   return SOLVER_FIELDS * *largest_field + implicit;
 }
 
 static HclStatus make_field(Swe *s, const char *name, Field **f) {
   FieldSpec spec = {.name = name, .nz = 1, .ghost = GHOST, .precision = s->config.precision};
-  return field_create(s->rt, s->decomp, &spec, f);
+  return hcl_field_create(s->rt, s->decomp, &spec, f);
 }
 
 /* What the step must move per cell-update: zeta, u and v read and written once, the bed read once; and what its
@@ -83,15 +83,15 @@ static void choose_step(Swe *s) {
   const char *step = getenv("HYDROCL_SWE_STEP");
   s->fused = step && strcmp(step, "fused") == 0   ? true
              : step && strcmp(step, "split") == 0 ? false
-                                                  : !runtime_exact_grid(runtime_device(s->rt));
+                                                  : !hcl_runtime_exact_grid(hcl_runtime_device(s->rt));
   int w = 32, h = 8;
   const char *given = getenv("HYDROCL_SWE_TILE");
   if (given && (sscanf(given, "%dx%d", &w, &h) != 2 || w < 1 || h < 1)) {
-    log_warn("HYDROCL_SWE_TILE=%s is not WxH with W, H >= 1: the step takes 32 x 8", given);
+    hcl_log_warn("HYDROCL_SWE_TILE=%s is not WxH with W, H >= 1: the step takes 32 x 8", given);
     w = 32;
     h = 8;
   }
-  size_t most = runtime_device(s->rt)->max_work_group_size;
+  size_t most = hcl_runtime_device(s->rt)->max_work_group_size;
   while ((size_t)w * (size_t)h > most && h > 1) {
     h /= 2;
   }
@@ -103,11 +103,11 @@ static void choose_step(Swe *s) {
 static HclStatus mark_dry(Field *f) {
   HclStatus status = HCL_OK;
   double *all = NULL;
-  TRY_ALLOC(all, field_count(f));
-  for (size_t p = 0; p < field_count(f); p++) {
+  TRY_ALLOC(all, hcl_field_count(f));
+  for (size_t p = 0; p < hcl_field_count(f); p++) {
     all[p] = -0.0;
   }
-  TRY(field_write_ghosted(f, all));
+  TRY(hcl_field_write_ghosted(f, all));
 cleanup:
   free(all);
   return status;
@@ -117,21 +117,21 @@ static HclStatus make_halos(Swe *s) {
   HclStatus status = HCL_OK;
   for (int c = 0; c < 2; c++) {
     Field *state[] = {s->zeta[c], s->u[c], s->v[c]};
-    TRY(halo_create(state, SWE_STATE_FIELDS, &s->halo_state[c]));
+    TRY(hcl_halo_create(state, SWE_STATE_FIELDS, &s->halo_state[c]));
   }
   Field *all[] = {s->zeta[0], s->u[0], s->v[0], s->depth};
-  TRY(halo_create(all, SWE_STATE_FIELDS + 1, &s->halo_all));
+  TRY(hcl_halo_create(all, SWE_STATE_FIELDS + 1, &s->halo_all));
 cleanup:
   return status;
 }
 
-HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config, Swe **out) {
+HclStatus hcl_swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config, Swe **out) {
   HclStatus status = HCL_OK;
   Swe *s = NULL;
   *out = NULL;
-  REQUIRE(config->precision == PRECISION_SINGLE || runtime_device(rt)->fp64, HCL_ENODEVICE,
+  REQUIRE(config->precision == PRECISION_SINGLE || hcl_runtime_device(rt)->fp64, HCL_ENODEVICE,
           "device '%s' has no fp64 for a double-precision run; use --precision single",
-          runtime_device(rt)->device_name);
+          hcl_runtime_device(rt)->device_name);
   TRY_ALLOC(s, 1);
   s->rt = rt;
   s->decomp = decomp;
@@ -151,7 +151,7 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
   TRY(make_field(s, "depth", &s->depth));
   TRY(make_field(s, "wave_speed", &s->speed));
   TRY(make_halos(s));
-  TRY(reducer_create(rt, decomp, &s->reducer));
+  TRY(hcl_reducer_create(rt, decomp, &s->reducer));
   char physics[64]; /* the kernels are built for the case's friction law and advection form (kernels_cl/swe.cl) */
   snprintf(physics, sizeof physics, "-DFRICTION=%d -DMOMENTUM_ADVECTION=%d", (int)config->friction,
            config->advection == SWE_ADVECTION_MOMENTUM);
@@ -161,7 +161,8 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
   memcpy(names, explicit_kernel_names, sizeof explicit_kernel_names);
   memcpy(names + EXPLICIT_KERNELS, swe_implicit_kernel_names, sizeof swe_implicit_kernel_names);
   bool implicit = config->scheme == SWE_SCHEME_IMPLICIT;
-  TRY(program_build_kernels(rt, "swe", &kc, names, implicit ? NKERNELS : EXPLICIT_KERNELS, &s->program, s->kernels));
+  TRY(hcl_program_build_kernels(rt, "swe", &kc, names, implicit ? NKERNELS : EXPLICIT_KERNELS, &s->program,
+                                s->kernels));
   if (implicit) {
     SweState state[2];
     for (int c = 0; c < 2; c++) {
@@ -172,34 +173,34 @@ HclStatus swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *config,
   *out = s;
   s = NULL;
 cleanup:
-  swe_destroy(&s);
+  hcl_swe_destroy(&s);
   return status;
 }
 
-void swe_destroy(Swe **swe) {
+void hcl_swe_destroy(Swe **swe) {
   if (!swe || !*swe) {
     return;
   }
   Swe *s = *swe;
   swe_implicit_destroy(&s->implicit);
-  program_release(&s->program, s->kernels, NKERNELS);
-  reducer_destroy(&s->reducer);
+  hcl_program_release(&s->program, s->kernels, NKERNELS);
+  hcl_reducer_destroy(&s->reducer);
   for (int c = 0; c < 2; c++) {
-    halo_destroy(&s->halo_state[c]);
-    field_destroy(&s->zeta[c]);
-    field_destroy(&s->u[c]);
-    field_destroy(&s->v[c]);
+    hcl_halo_destroy(&s->halo_state[c]);
+    hcl_field_destroy(&s->zeta[c]);
+    hcl_field_destroy(&s->u[c]);
+    hcl_field_destroy(&s->v[c]);
   }
-  halo_destroy(&s->halo_all);
+  hcl_halo_destroy(&s->halo_all);
   for (int f = 0; f < SWE_STATE_FIELDS; f++) {
-    field_destroy(&s->good[f]);
+    hcl_field_destroy(&s->good[f]);
   }
   for (int f = 0; f < SWE_MAXIMA_FIELDS; f++) {
-    field_destroy(&s->maxima[f]);
-    field_destroy(&s->maxima_good[f]);
+    hcl_field_destroy(&s->maxima[f]);
+    hcl_field_destroy(&s->maxima_good[f]);
   }
-  field_destroy(&s->depth);
-  field_destroy(&s->speed);
+  hcl_field_destroy(&s->depth);
+  hcl_field_destroy(&s->speed);
   free(s);
   *swe = NULL;
 }
@@ -209,7 +210,7 @@ void swe_destroy(Swe **swe) {
 static HclStatus settle(Swe *s) {
   Halo *pending = s->state_in_flight;
   s->state_in_flight = NULL;
-  return pending ? halo_end(pending) : HCL_OK;
+  return pending ? hcl_halo_end(pending) : HCL_OK;
 }
 
 /* Writes the owned values of the state into copy 0 and fills every ghost layer. */
@@ -217,11 +218,11 @@ static HclStatus write_state(Swe *s, const double *depth, const double *const st
   HclStatus status = HCL_OK;
   Field *fields[SWE_STATE_FIELDS] = {s->zeta[0], s->u[0], s->v[0]};
   s->current = 0;
-  TRY(field_write_owned(s->depth, depth));
+  TRY(hcl_field_write_owned(s->depth, depth));
   for (int f = 0; f < SWE_STATE_FIELDS; f++) {
-    TRY(field_write_owned(fields[f], state[f]));
+    TRY(hcl_field_write_owned(fields[f], state[f]));
   }
-  TRY(halo_exchange(s->halo_all));
+  TRY(hcl_halo_exchange(s->halo_all));
 cleanup:
   return status;
 }
@@ -231,10 +232,10 @@ static double wet_velocity(const double *given, size_t p) {
   return given ? given[p] + 0.0 : 0.0;
 }
 
-HclStatus swe_set_state(Swe *s, const double *depth, const double *zeta, const double *u, const double *v) {
+HclStatus hcl_swe_set_state(Swe *s, const double *depth, const double *zeta, const double *u, const double *v) {
   HclStatus status = HCL_OK;
   double *level = NULL, *u_wet = NULL, *v_wet = NULL;
-  size_t n = (size_t)field_nx(s->depth) * field_ny(s->depth);
+  size_t n = (size_t)hcl_field_nx(s->depth) * hcl_field_ny(s->depth);
   TRY(settle(s));
   TRY_ALLOC(level, n);
   TRY_ALLOC(u_wet, n);
@@ -253,26 +254,26 @@ cleanup:
   return status;
 }
 
-HclStatus swe_sync_state(Swe *s) {
+HclStatus hcl_swe_sync_state(Swe *s) {
   HclStatus status = HCL_OK;
   TRY(settle(s));
   Field *state[SWE_STATE_FIELDS];
-  swe_state_fields(s, state);
+  hcl_swe_state_fields(s, state);
   Halo *halo = NULL;
-  TRY(halo_create(state, SWE_STATE_FIELDS, &halo));
-  TRY(halo_exchange(halo));
+  TRY(hcl_halo_create(state, SWE_STATE_FIELDS, &halo));
+  TRY(hcl_halo_exchange(halo));
 cleanup:
-  halo_destroy(&halo);
+  hcl_halo_destroy(&halo);
   return status;
 }
 
-void swe_state_fields(Swe *s, Field *fields[SWE_STATE_FIELDS]) {
+void hcl_swe_state_fields(Swe *s, Field *fields[SWE_STATE_FIELDS]) {
   int c = s->current;
   Field *state[SWE_STATE_FIELDS] = {s->zeta[c], s->u[c], s->v[c]};
   memcpy(fields, state, sizeof state);
 }
 
-void swe_set_levels(Swe *s, const double level[SWE_SIDES]) {
+void hcl_swe_set_levels(Swe *s, const double level[SWE_SIDES]) {
   memcpy(s->levels, level, sizeof s->levels);
 }
 
@@ -290,22 +291,22 @@ typedef struct {
 
 static HclStatus launch_owned(const SweLaunch *c) {
   Swe *s = c->swe;
-  const DecompLocal *l = decomp_local(s->decomp);
-  KernelArgs a = kernel_args(s->kernels[c->kernel]);
+  const DecompLocal *l = hcl_decomp_local(s->decomp);
+  KernelArgs a = hcl_kernel_args(s->kernels[c->kernel]);
   for (int i = 0; i < c->nfields; i++) {
-    arg_mem(&a, field_buffer(c->fields[i]));
+    hcl_arg_mem(&a, hcl_field_buffer(c->fields[i]));
   }
-  swe_arg_common(&a, s->decomp, &s->config, field_pitch(s->depth), c->dt);
+  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), c->dt);
   if (c->kernel == KERNEL_SPEED || c->kernel == KERNEL_CENTRE) {
-    arg_int(&a, c->last_flag);
+    hcl_arg_int(&a, c->last_flag);
   }
   if (c->kernel == KERNEL_BOUNDARY) { /* 1D over the edge cells, few: the driver chooses the work-groups */
     swe_arg_sides(&a, s->decomp, &s->config, s->levels, true);
-    return kernel_launch(s->rt, &a, kernel_box(1, 2 * (size_t)l->nx + 2 * (size_t)l->ny, 1, 1), 0.0);
+    return hcl_kernel_launch(s->rt, &a, hcl_kernel_box(1, 2 * (size_t)l->nx + 2 * (size_t)l->ny, 1, 1), 0.0);
   }
-  KernelShape shape = kernel_grid(s->rt, l->nx, l->ny, WG_X, WG_Y);
-  double bytes = c->reals_per_cell * (double)l->nx * l->ny * (double)precision_bytes(s->config.precision);
-  return kernel_launch(s->rt, &a, shape, bytes);
+  KernelShape shape = hcl_kernel_grid(s->rt, l->nx, l->ny, WG_X, WG_Y);
+  double bytes = c->reals_per_cell * (double)l->nx * l->ny * (double)hcl_precision_bytes(s->config.precision);
+  return hcl_kernel_launch(s->rt, &a, shape, bytes);
 }
 
 static HclStatus launch_speed(Swe *s, int k, Field *const *fields, int nfields, double dt, double reals_per_cell,
@@ -341,37 +342,37 @@ static HclStatus launch_step(void *context, CellBox box) {
   const StepLaunch *k = context;
   Swe *s = k->swe;
   const int w = s->tile[0], h = s->tile[1], c = k->c, n = k->n;
-  const size_t real = precision_bytes(s->config.precision);
+  const size_t real = hcl_precision_bytes(s->config.precision);
   bool sielecki = s->config.ordering == SWE_ORDERING_SIELECKI;
-  KernelArgs a = kernel_args(s->kernels[sielecki ? KERNEL_SIELECKI : KERNEL_HANSEN]);
+  KernelArgs a = hcl_kernel_args(s->kernels[sielecki ? KERNEL_SIELECKI : KERNEL_HANSEN]);
   Field *fields[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->u[n], s->v[n], s->zeta[n]};
   for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
-    arg_mem(&a, field_buffer(fields[f]));
+    hcl_arg_mem(&a, hcl_field_buffer(fields[f]));
   }
-  arg_local(&a, (size_t)(w + 1) * (size_t)(h + (sielecki ? 2 : 0)) * real); /* u_tile */
-  arg_local(&a, (size_t)w * (size_t)(h + 1) * real);                        /* v_tile */
-  arg_int(&a, box.x0 + box.nx);
-  arg_int(&a, box.y0 + box.ny);
-  swe_arg_common(&a, s->decomp, &s->config, field_pitch(s->depth), k->dt);
+  hcl_arg_local(&a, (size_t)(w + 1) * (size_t)(h + (sielecki ? 2 : 0)) * real); /* u_tile */
+  hcl_arg_local(&a, (size_t)w * (size_t)(h + 1) * real);                        /* v_tile */
+  hcl_arg_int(&a, box.x0 + box.nx);
+  hcl_arg_int(&a, box.y0 + box.ny);
+  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), k->dt);
   KernelShape shape = {.dims = 2,
                        .offset = {(size_t)box.x0, (size_t)box.y0},
                        .global = {round_up(box.nx, w), round_up(box.ny, h)},
                        .local = {(size_t)w, (size_t)h},
                        .has_local = true};
   double bytes = STEP_REALS * (double)box.nx * box.ny * (double)real;
-  return kernel_launch(s->rt, &a, shape, bytes);
+  return hcl_kernel_launch(s->rt, &a, shape, bytes);
 }
 
 /* The step over the owned cells: while the last step's state exchange (pending, or NULL) ends, over the cells that
- * read no ghost of it first, then over the strips along the sides (halo_parts). */
+ * read no ghost of it first, then over the strips along the sides (hcl_halo_parts). */
 static HclStatus launch_step_behind(Swe *s, Halo *pending, StepLaunch *step) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(s->decomp);
+  const DecompLocal *l = hcl_decomp_local(s->decomp);
   CellBox parts[HALO_PARTS_MOST] = {{0, 0, 0, 0}, {0, 0, l->nx, l->ny}};
-  int n = pending ? halo_parts(pending, step_reach(s), 0, parts) : 2;
+  int n = pending ? hcl_halo_parts(pending, step_reach(s), 0, parts) : 2;
   for (int k = 0; k < n; k++) {
     if (k == 1 && pending) {
-      TRY(halo_end(pending));
+      TRY(hcl_halo_end(pending));
     }
     if (parts[k].nx > 0 && parts[k].ny > 0) {
       TRY(launch_step(step, parts[k]));
@@ -384,18 +385,18 @@ cleanup:
 /* A momentum kernel of the three-kernel step (CPUs) over the faces (i_first, j_first) .. (i_end - 1, j_end - 1),
  * reading zeta, depth, the velocities of its transverse means and its own, and writing new. */
 static HclStatus launch_face_kernel(Swe *s, int kernel, const CellBox faces, Field *const fields[5], double dt) {
-  KernelArgs a = kernel_args(s->kernels[kernel]);
+  KernelArgs a = hcl_kernel_args(s->kernels[kernel]);
   for (int f = 0; f < 5; f++) {
-    arg_mem(&a, field_buffer(fields[f]));
+    hcl_arg_mem(&a, hcl_field_buffer(fields[f]));
   }
-  arg_int(&a, faces.x0);
-  arg_int(&a, faces.y0);
-  arg_int(&a, faces.x0 + faces.nx);
-  arg_int(&a, faces.y0 + faces.ny);
-  swe_arg_common(&a, s->decomp, &s->config, field_pitch(s->depth), dt);
-  KernelShape shape = kernel_grid(s->rt, faces.nx, faces.ny, WG_X, WG_Y);
-  double bytes = SPLIT_REALS / 3.0 * faces.nx * faces.ny * (double)precision_bytes(s->config.precision);
-  return kernel_launch(s->rt, &a, shape, bytes);
+  hcl_arg_int(&a, faces.x0);
+  hcl_arg_int(&a, faces.y0);
+  hcl_arg_int(&a, faces.x0 + faces.nx);
+  hcl_arg_int(&a, faces.y0 + faces.ny);
+  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), dt);
+  KernelShape shape = hcl_kernel_grid(s->rt, faces.nx, faces.ny, WG_X, WG_Y);
+  double bytes = SPLIT_REALS / 3.0 * faces.nx * faces.ny * (double)hcl_precision_bytes(s->config.precision);
+  return hcl_kernel_launch(s->rt, &a, shape, bytes);
 }
 
 /* The step as u_step, v_step and zeta_step (CPUs: kernels_cl/swe.cl says why), the state's exchange ended first. The
@@ -403,10 +404,10 @@ static HclStatus launch_face_kernel(Swe *s, int kernel, const CellBox faces, Fie
  * the south rim, as the tiles of step_hansen and step_sielecki compute them. */
 static HclStatus split_step(Swe *s, Halo *pending, int c, int n, double dt) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(s->decomp);
+  const DecompLocal *l = hcl_decomp_local(s->decomp);
   bool sielecki = s->config.ordering == SWE_ORDERING_SIELECKI;
   if (pending) {
-    TRY(halo_end(pending));
+    TRY(hcl_halo_end(pending));
   }
   Field *u_fields[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->u[n]};
   Field *v_fields[] = {s->zeta[c], s->depth, sielecki ? s->u[n] : s->u[c], s->v[c], s->v[n]};
@@ -419,15 +420,15 @@ cleanup:
   return status;
 }
 
-/* Starts the exchange of the new state, left in flight for the next step to hide behind its interior (halo_parts)
+/* Starts the exchange of the new state, left in flight for the next step to hide behind its interior (hcl_halo_parts)
  * where there is one, else completed here. */
 static HclStatus exchange_state(Swe *s, Halo *halo) {
   CellBox parts[HALO_PARTS_MOST];
-  halo_parts(halo, step_reach(s), 0, parts);
+  hcl_halo_parts(halo, step_reach(s), 0, parts);
   if (parts[0].nx == 0 || parts[0].ny == 0) {
-    return halo_exchange(halo);
+    return hcl_halo_exchange(halo);
   }
-  HclStatus status = halo_begin(halo);
+  HclStatus status = hcl_halo_begin(halo);
   s->state_in_flight = status == HCL_OK ? halo : NULL;
   return status;
 }
@@ -437,7 +438,7 @@ static HclStatus exchange_state(Swe *s, Halo *halo) {
  * the new state's exchange travels while the next step computes the cells away from other ranks (settle ends it
  * for everything else). The fields are the same bits as exchanging first: the kernel writes only what it does not
  * read. */
-HclStatus swe_step(Swe *s, double dt) {
+HclStatus hcl_swe_step(Swe *s, double dt) {
   HclStatus status = HCL_OK;
   int c = s->current, n = 1 - c;
   Halo *pending = s->state_in_flight;
@@ -462,42 +463,42 @@ HclStatus swe_step(Swe *s, double dt) {
   s->current = n;
 cleanup:
   if (status != HCL_OK && pending) {
-    halo_cancel(pending);
+    hcl_halo_cancel(pending);
   }
   return status;
 }
 
-SweStepShape swe_step_shape(const Swe *s) {
+SweStepShape hcl_swe_step_shape(const Swe *s) {
   return (SweStepShape){s->fused, s->tile[0], s->tile[1], s->fused ? STEP_REALS : SPLIT_REALS};
 }
 
-HclStatus swe_settle(Swe *s) {
+HclStatus hcl_swe_settle(Swe *s) {
   return settle(s);
 }
 
-Field *swe_zeta(Swe *s) {
+Field *hcl_swe_zeta(Swe *s) {
   return s->zeta[s->current];
 }
 
-Field *swe_u(Swe *s) {
+Field *hcl_swe_u(Swe *s) {
   return s->u[s->current];
 }
 
-Field *swe_v(Swe *s) {
+Field *hcl_swe_v(Swe *s) {
   return s->v[s->current];
 }
 
-Field *swe_depth(Swe *s) {
+Field *hcl_swe_depth(Swe *s) {
   return s->depth;
 }
 
-HclStatus swe_volume(Swe *s, double *volume) {
+HclStatus hcl_swe_volume(Swe *s, double *volume) {
   HclStatus status = HCL_OK;
   TRY(settle(s));
   double sum_zeta = 0, sum_depth = 0;
   /* Dry cells hold zeta = -depth, so sum(zeta + depth) is the sum of the total depths. */
-  TRY(reduce_sum(s->reducer, field_span(s->zeta[s->current]), &sum_zeta));
-  TRY(reduce_sum(s->reducer, field_span(s->depth), &sum_depth));
+  TRY(hcl_reduce_sum(s->reducer, hcl_field_span(s->zeta[s->current]), &sum_zeta));
+  TRY(hcl_reduce_sum(s->reducer, hcl_field_span(s->depth), &sum_depth));
   *volume = (sum_zeta + sum_depth) * s->config.dx * s->config.dy;
 cleanup:
   return status;
@@ -510,31 +511,31 @@ static HclStatus max_speed(Swe *s, bool with_waves, double *speed) {
   int c = s->current;
   Field *args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], s->speed};
   TRY(launch_speed(s, KERNEL_SPEED, args, 5, 0.0, 5.0, with_waves));
-  TRY(reduce_max(s->reducer, field_span(s->speed), speed));
+  TRY(hcl_reduce_max(s->reducer, hcl_field_span(s->speed), speed));
 cleanup:
   return status;
 }
 
-HclStatus swe_max_wave_speed(Swe *s, double *speed) {
+HclStatus hcl_swe_max_wave_speed(Swe *s, double *speed) {
   return max_speed(s, true, speed);
 }
 
-HclStatus swe_max_flow_speed(Swe *s, double *speed) {
+HclStatus hcl_swe_max_flow_speed(Swe *s, double *speed) {
   return max_speed(s, false, speed);
 }
 
-HclStatus swe_set_preconditioner(Swe *s, Precond *pc) {
+HclStatus hcl_swe_set_preconditioner(Swe *s, Precond *pc) {
   HclStatus status = HCL_OK;
   REQUIRE(s->implicit != NULL, HCL_EINTERNAL, "the explicit scheme has no level system to precondition");
   TRY(swe_implicit_set_precond(s->implicit, pc));
   pc = NULL;
 cleanup:
-  precond_destroy(&pc);
+  hcl_precond_destroy(&pc);
   return status;
 }
 
-KrylovOptions swe_krylov_defaults(void) {
-  KrylovOptions o = krylov_options_default();
+KrylovOptions hcl_swe_krylov_defaults(void) {
+  KrylovOptions o = hcl_krylov_options_default();
   o.norm = KRYLOV_NORM_M;
   o.rtol = 1e-5;
   o.atol = 0;
@@ -542,21 +543,21 @@ KrylovOptions swe_krylov_defaults(void) {
   return o;
 }
 
-SweSolveStats swe_solve_stats(const Swe *s) {
+SweSolveStats hcl_swe_solve_stats(const Swe *s) {
   return s->implicit ? swe_implicit_stats(s->implicit) : (SweSolveStats){0};
 }
 
-HclStatus swe_last_residual(Swe *s, double *relative) {
+HclStatus hcl_swe_last_residual(Swe *s, double *relative) {
   *relative = NAN;
   return s->implicit ? swe_implicit_last_residual(s->implicit, relative) : HCL_OK;
 }
 
-HclStatus swe_centre_fields(Swe *s, Field *out[SWE_CENTRE_FIELDS], bool mask_dry) {
+HclStatus hcl_swe_centre_fields(Swe *s, Field *out[SWE_CENTRE_FIELDS], bool mask_dry) {
   HclStatus status = HCL_OK;
   TRY(settle(s));
   int c = s->current;
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
-    ASSERT(field_ghost(out[f]) == 0 && field_precision(out[f]) == s->config.precision);
+    ASSERT(hcl_field_ghost(out[f]) == 0 && hcl_field_precision(out[f]) == s->config.precision);
   }
   Field *args[] = {s->zeta[c], s->depth, s->u[c], s->v[c], out[0], out[1], out[2], out[3], out[4]};
   TRY(launch_speed(s, KERNEL_CENTRE, args, 9, 0.0, 9.0, mask_dry));
@@ -568,15 +569,15 @@ cleanup:
 static HclStatus copy_fields(Swe *s, Field *const *from, Field *const *to, int n) {
   HclStatus status = HCL_OK;
   for (int f = 0; f < n; f++) {
-    size_t bytes = field_count(from[f]) * precision_bytes(s->config.precision);
-    TRY_CL(clEnqueueCopyBuffer(runtime_queue(s->rt), field_buffer(from[f]), field_buffer(to[f]), 0, 0, bytes, 0, NULL,
-                               NULL));
+    size_t bytes = hcl_field_count(from[f]) * hcl_precision_bytes(s->config.precision);
+    TRY_CL(clEnqueueCopyBuffer(hcl_runtime_queue(s->rt), hcl_field_buffer(from[f]), hcl_field_buffer(to[f]), 0, 0,
+                               bytes, 0, NULL, NULL));
   }
 cleanup:
   return status;
 }
 
-HclStatus swe_checkpoint(Swe *s) {
+HclStatus hcl_swe_checkpoint(Swe *s) {
   HclStatus status = HCL_OK;
   TRY(settle(s));
   static const char *const names[SWE_STATE_FIELDS] = {"zeta_good", "u_good", "v_good"};
@@ -587,7 +588,7 @@ HclStatus swe_checkpoint(Swe *s) {
   for (int f = 0; s->maxima[0] && f < SWE_MAXIMA_FIELDS && !s->maxima_good[f]; f++) {
     TRY(make_field(s, "maxima_good", &s->maxima_good[f]));
   }
-  swe_state_fields(s, state);
+  hcl_swe_state_fields(s, state);
   TRY(copy_fields(s, state, s->good, SWE_STATE_FIELDS));
   if (s->maxima[0]) {
     TRY(copy_fields(s, s->maxima, s->maxima_good, SWE_MAXIMA_FIELDS));
@@ -596,12 +597,12 @@ cleanup:
   return status;
 }
 
-HclStatus swe_rollback(Swe *s) {
+HclStatus hcl_swe_rollback(Swe *s) {
   HclStatus status = HCL_OK;
   TRY(settle(s));
   Field *state[SWE_STATE_FIELDS];
   ASSERT(s->good[0] != NULL);
-  swe_state_fields(s, state);
+  hcl_swe_state_fields(s, state);
   TRY(copy_fields(s, s->good, state, SWE_STATE_FIELDS));
   if (s->maxima_good[0]) {
     TRY(copy_fields(s, s->maxima_good, s->maxima, SWE_MAXIMA_FIELDS));
@@ -615,19 +616,19 @@ cleanup:
 /* Sets the owned cells of f to value (the start of a fold). */
 static HclStatus fill_field(Field *f, double value) {
   HclStatus status = HCL_OK;
-  size_t n = (size_t)field_nx(f) * field_ny(f);
+  size_t n = (size_t)hcl_field_nx(f) * hcl_field_ny(f);
   double *host = NULL;
   TRY_ALLOC(host, n);
   for (size_t p = 0; p < n; p++) {
     host[p] = value;
   }
-  TRY(field_write_owned(f, host));
+  TRY(hcl_field_write_owned(f, host));
 cleanup:
   free(host);
   return status;
 }
 
-HclStatus swe_enable_maxima(Swe *s) {
+HclStatus hcl_swe_enable_maxima(Swe *s) {
   HclStatus status = HCL_OK;
   TRY(settle(s));
   static const char *const names[SWE_MAXIMA_FIELDS] = {"zeta_max", "h_max", "speed_max", "t_wet"};
@@ -640,27 +641,27 @@ cleanup:
   return status;
 }
 
-void swe_maxima_fields(Swe *s, Field *fields[SWE_MAXIMA_FIELDS]) {
+void hcl_swe_maxima_fields(Swe *s, Field *fields[SWE_MAXIMA_FIELDS]) {
   memcpy(fields, s->maxima, sizeof s->maxima);
 }
 
 /* Launches a maxima kernel on fields with the common arguments, and t for the accumulation. */
 static HclStatus launch_maxima(Swe *s, int k, Field *const *fields, int nfields, double t) {
-  const DecompLocal *l = decomp_local(s->decomp);
-  KernelArgs a = kernel_args(s->kernels[k]);
+  const DecompLocal *l = hcl_decomp_local(s->decomp);
+  KernelArgs a = hcl_kernel_args(s->kernels[k]);
   for (int i = 0; i < nfields; i++) {
-    arg_mem(&a, field_buffer(fields[i]));
+    hcl_arg_mem(&a, hcl_field_buffer(fields[i]));
   }
-  swe_arg_common(&a, s->decomp, &s->config, field_pitch(s->depth), 0.0);
+  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), 0.0);
   if (k == KERNEL_MAXIMA) {
-    arg_real(&a, s->config.precision, t);
+    hcl_arg_real(&a, s->config.precision, t);
   }
-  KernelShape shape = kernel_grid_rows(s->rt, l->nx, l->ny, WG_X, WG_Y, 1);
-  double bytes = (double)nfields * l->nx * l->ny * (double)precision_bytes(s->config.precision);
-  return kernel_launch(s->rt, &a, shape, bytes);
+  KernelShape shape = hcl_kernel_grid_rows(s->rt, l->nx, l->ny, WG_X, WG_Y, 1);
+  double bytes = (double)nfields * l->nx * l->ny * (double)hcl_precision_bytes(s->config.precision);
+  return hcl_kernel_launch(s->rt, &a, shape, bytes);
 }
 
-HclStatus swe_accumulate_maxima(Swe *s, double t) {
+HclStatus hcl_swe_accumulate_maxima(Swe *s, double t) {
   HclStatus status = HCL_OK;
   TRY(settle(s)); /* the cell-centred speed reads u and v west and south */
   int c = s->current;
@@ -670,11 +671,11 @@ cleanup:
   return status;
 }
 
-HclStatus swe_maxima_output(Swe *s, Field *out[SWE_MAXIMA_FIELDS]) {
+HclStatus hcl_swe_maxima_output(Swe *s, Field *out[SWE_MAXIMA_FIELDS]) {
   HclStatus status = HCL_OK;
   TRY(settle(s));
   for (int f = 0; f < SWE_MAXIMA_FIELDS; f++) {
-    ASSERT(field_ghost(out[f]) == 0 && field_precision(out[f]) == s->config.precision);
+    ASSERT(hcl_field_ghost(out[f]) == 0 && hcl_field_precision(out[f]) == s->config.precision);
   }
   Field *args[] = {s->maxima[0], s->maxima[1], s->maxima[2], s->maxima[3], out[0], out[1], out[2], out[3]};
   TRY(launch_maxima(s, KERNEL_MAXIMA_OUTPUT, args, 8, 0.0));

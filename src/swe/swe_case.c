@@ -127,17 +127,17 @@ static const CaseKey swe_case_keys[] = {
 };
 HclStatus swe_case_schema(CaseSchema *schema) {
   HclStatus status = HCL_OK;
-  KrylovOptions defaults = swe_krylov_defaults();
-  TRY(case_schema_add(schema, "", swe_case_keys, (int)(sizeof swe_case_keys / sizeof swe_case_keys[0])));
-  TRY(krylov_add_keys(schema, SWE_SOLVER_PREFIX, &defaults));
-  TRY(stencil5_add_precond_keys(schema, SWE_SOLVER_PREFIX));
+  KrylovOptions defaults = hcl_swe_krylov_defaults();
+  TRY(hcl_case_schema_add(schema, "", swe_case_keys, (int)(sizeof swe_case_keys / sizeof swe_case_keys[0])));
+  TRY(hcl_krylov_add_keys(schema, SWE_SOLVER_PREFIX, &defaults));
+  TRY(hcl_stencil5_add_precond_keys(schema, SWE_SOLVER_PREFIX));
 cleanup:
   return status;
 }
 
 static HclStatus choice_index(const Case *c, const char *key, const char *const *words, int nwords, int *out) {
   HclStatus status = HCL_OK;
-  const char *value = case_string(c, key);
+  const char *value = hcl_case_string(c, key);
   for (int w = 0; w < nwords; w++) {
     if (strcmp(value, words[w]) == 0) {
       *out = w;
@@ -152,7 +152,7 @@ cleanup:
 /* Parses "amplitude period phase; ..." (m, s, degrees) into signal. */
 static HclStatus parse_constituents(const Case *c, const char *key, SweLevelSignal *signal) {
   HclStatus status = HCL_OK;
-  const char *text = case_string(c, key);
+  const char *text = hcl_case_string(c, key);
   while (*text) {
     double a, period, phase;
     int used = 0;
@@ -163,33 +163,36 @@ static HclStatus parse_constituents(const Case *c, const char *key, SweLevelSign
       break;
     }
     REQUIRE(sscanf(text, "%lf %lf %lf%n", &a, &period, &phase, &used) == 3, HCL_EDATA,
-            "%s: %s must be 'amplitude period phase; ...' in m, s and degrees (got '%s')", case_origin(c, key), key,
-            case_string(c, key));
+            "%s: %s must be 'amplitude period phase; ...' in m, s and degrees (got '%s')", hcl_case_origin(c, key), key,
+            hcl_case_string(c, key));
     REQUIRE(period > 0 && isfinite(a) && isfinite(phase), HCL_EDATA,
-            "%s: %s: a constituent's period must be > 0 s (got '%s')", case_origin(c, key), key, case_string(c, key));
+            "%s: %s: a constituent's period must be > 0 s (got '%s')", hcl_case_origin(c, key), key,
+            hcl_case_string(c, key));
     REQUIRE(signal->nconstituents < SWE_MAX_CONSTITUENTS, HCL_EDATA, "%s: %s has more than %d constituents",
-            case_origin(c, key), key, SWE_MAX_CONSTITUENTS);
+            hcl_case_origin(c, key), key, SWE_MAX_CONSTITUENTS);
     signal->amplitude[signal->nconstituents] = a;
     signal->period[signal->nconstituents] = period;
     signal->phase[signal->nconstituents] = phase * PI / 180;
     signal->nconstituents++;
     text += used;
     REQUIRE(*text == '\0' || *text == ';' || *text == ' ', HCL_EDATA,
-            "%s: %s must be 'amplitude period phase; ...' (got '%s')", case_origin(c, key), key, case_string(c, key));
+            "%s: %s must be 'amplitude period phase; ...' (got '%s')", hcl_case_origin(c, key), key,
+            hcl_case_string(c, key));
   }
 cleanup:
   return status;
 }
 
 static bool given(const Case *c, const char *key) {
-  return strcmp(case_origin(c, key), "default") != 0;
+  return strcmp(hcl_case_origin(c, key), "default") != 0;
 }
 
 /* Whether a side's signal key holds something other than its default (a template writes the defaults out). */
 static bool set_apart_from_default(const Case *c, const char *key) {
   const char *suffix = strrchr(key, '_');
-  return strcmp(suffix, "_level") == 0 ? case_real(c, key) != 0
-                                       : (strcmp(suffix, "_file") == 0 ? case_file(c, key) : case_string(c, key))[0];
+  return strcmp(suffix, "_level") == 0
+             ? hcl_case_real(c, key) != 0
+             : (strcmp(suffix, "_file") == 0 ? hcl_case_file(c, key) : hcl_case_string(c, key))[0];
 }
 
 /* The signal keys of a side must fit its kind: none set on a wall or periodic side, not both a file and a tide,
@@ -206,14 +209,15 @@ static HclStatus check_side_keys(const Case *c, const char *side, const char *ki
                       : set_apart_from_default(c, file) ? file
                                                         : NULL;
   REQUIRE(is_level || stray == NULL, HCL_EDATA, "%s: %s is given but boundary.%s is %s (set boundary.%s: level)",
-          stray ? case_origin(c, stray) : "", stray ? stray : "", side, kind, side);
+          stray ? hcl_case_origin(c, stray) : "", stray ? stray : "", side, kind, side);
   REQUIRE(!(set_apart_from_default(c, tide) && set_apart_from_default(c, file)), HCL_EDATA,
-          "%s: %s and %s are both given; a side takes its level from one of them", case_origin(c, file), tide, file);
+          "%s: %s and %s are both given; a side takes its level from one of them", hcl_case_origin(c, file), tide,
+          file);
   REQUIRE(strcmp(kind, "level") != 0 || !(set_apart_from_default(c, level) && set_apart_from_default(c, file)),
           HCL_EDATA,
           "%s: %s and %s are both given; on a level side the file holds the whole level (add the mean to "
           "its values, or use %s with a tide)",
-          case_origin(c, file), level, file, level);
+          hcl_case_origin(c, file), level, file, level);
   REQUIRE(strcmp(kind, "weak-level") != 0 || given(c, level), HCL_EDATA,
           "boundary.%s is weak-level but %s is not given: set it to the still-water level the incoming signal is "
           "measured from",
@@ -226,11 +230,11 @@ cleanup:
  * spin-up, a quiet end), but more often a file that does not cover the run, so rank 0 says so. */
 static void warn_short_series(const Case *c, const char *key, const SweLevelSignal *signal) {
   double first = signal->series_times[0], last = signal->series_times[signal->series_count - 1];
-  double t_end = case_real(c, "time.end");
-  if (par_rank() == 0 && (first > 0 || last < t_end)) {
-    log_warn("%s: the series of %s covers %g s to %g s of a run from 0 s to %g s; its %s level is held beyond that",
-             case_origin(c, key), case_file(c, key), first, last, t_end,
-             first > 0 && last < t_end ? "first and last" : (first > 0 ? "first" : "last"));
+  double t_end = hcl_case_real(c, "time.end");
+  if (hcl_par_rank() == 0 && (first > 0 || last < t_end)) {
+    hcl_log_warn("%s: the series of %s covers %g s to %g s of a run from 0 s to %g s; its %s level is held beyond that",
+                 hcl_case_origin(c, key), hcl_case_file(c, key), first, last, t_end,
+                 first > 0 && last < t_end ? "first and last" : (first > 0 ? "first" : "last"));
   }
 }
 
@@ -249,8 +253,8 @@ static HclStatus read_sides(const Case *c, SweSetup *setup) {
     int a = 2 * axis, b = a + 1;
     REQUIRE((kind[a] == 1) == (kind[b] == 1), HCL_EDATA,
             "%s: boundary.%s is %s but boundary.%s is %s: periodic sides come in pairs",
-            case_origin(c, kind[a] == 1 ? (axis ? "boundary.south" : "boundary.west")
-                                        : (axis ? "boundary.north" : "boundary.east")),
+            hcl_case_origin(c, kind[a] == 1 ? (axis ? "boundary.south" : "boundary.west")
+                                            : (axis ? "boundary.north" : "boundary.east")),
             names[a], kinds[kind[a]], names[b], kinds[kind[b]]);
   }
   setup->grid.periodic_x = kind[SWE_WEST] == 1;
@@ -264,14 +268,14 @@ static HclStatus read_sides(const Case *c, SweSetup *setup) {
                                 : kind[side] == 3 ? SWE_SIDE_WEAK_LEVEL
                                                   : SWE_SIDE_WALL;
     snprintf(key, sizeof key, "boundary.%s_level", names[side]);
-    signal->mean = case_real(c, key);
+    signal->mean = hcl_case_real(c, key);
     setup->config.reference_level[side] = signal->mean;
     snprintf(key, sizeof key, "boundary.%s_tide", names[side]);
     TRY(parse_constituents(c, key, signal));
     snprintf(key, sizeof key, "boundary.%s_file", names[side]);
-    if (kind[side] >= 2 && case_file(c, key)[0]) {
-      TRY(input_read_series(case_file(c, key), setup->start, "m", &signal->series_times, &signal->series_levels,
-                            &signal->series_count));
+    if (kind[side] >= 2 && hcl_case_file(c, key)[0]) {
+      TRY(hcl_input_read_series(hcl_case_file(c, key), setup->start, "m", &signal->series_times, &signal->series_levels,
+                                &signal->series_count));
       warn_short_series(c, key, signal);
     }
   }
@@ -286,7 +290,7 @@ static void read_placement(const Case *c, const char *section, double *height, d
   const char *names[] = {"height", "x", "y", "width"};
   for (int k = 0; k < 4; k++) {
     snprintf(key, sizeof key, "%s.%s", section, names[k]);
-    *values[k] = case_real(c, key);
+    *values[k] = hcl_case_real(c, key);
   }
 }
 
@@ -297,7 +301,7 @@ static HclStatus read_bed(const Case *c, SweSetup *setup) {
   int shape = 0;
   TRY(choice_index(c, "bed.shape", shapes, 5, &shape));
   bed->shape = (BedShape)shape;
-  bed->depth = case_real(c, "bed.depth");
+  bed->depth = hcl_case_real(c, "bed.depth");
   read_placement(c, "bed", &bed->height, &bed->x, &bed->y, &bed->width);
   if (bed->shape != BED_FILE) {
     goto cleanup;
@@ -319,16 +323,16 @@ static HclStatus read_initial(const Case *c, SweSetup *setup) {
   int shape = 0;
   TRY(choice_index(c, "initial.shape", shapes, 4, &shape));
   in->shape = (InitialShape)shape;
-  in->level = case_real(c, "initial.level");
+  in->level = hcl_case_real(c, "initial.level");
   read_placement(c, "initial", &in->height, &in->x, &in->y, &in->width);
-  in->level_beyond = case_real(c, "initial.level_beyond");
-  double x_end = setup->x0 + case_real(c, "grid.lx");
+  in->level_beyond = hcl_case_real(c, "initial.level_beyond");
+  double x_end = setup->x0 + hcl_case_real(c, "grid.lx");
   REQUIRE(in->shape != INITIAL_DAM || (in->x > setup->x0 && in->x < x_end), HCL_EDATA,
-          "%s: initial.x = %g m puts the dam outside the domain (%g to %g m)", case_origin(c, "initial.x"), in->x,
+          "%s: initial.x = %g m puts the dam outside the domain (%g to %g m)", hcl_case_origin(c, "initial.x"), in->x,
           setup->x0, x_end);
   REQUIRE(in->shape != INITIAL_THACKER || setup->bed.shape == BED_PARABOLOID, HCL_EDATA,
-          "%s: initial.shape thacker needs bed.shape paraboloid (got %s)", case_origin(c, "initial.shape"),
-          case_string(c, "bed.shape"));
+          "%s: initial.shape thacker needs bed.shape paraboloid (got %s)", hcl_case_origin(c, "initial.shape"),
+          hcl_case_string(c, "bed.shape"));
 cleanup:
   return status;
 }
@@ -338,24 +342,25 @@ static HclStatus read_physics(const Case *c, Precision precision, SweSetup *setu
   static const char *const frictions[] = {"none", "chezy", "manning"};
   SweConfig *config = &setup->config;
   int friction = 0;
-  config->dx = case_real(c, "grid.lx") / (double)setup->grid.nx;
-  config->dy = case_real(c, "grid.ly") / (double)setup->grid.ny;
-  config->g = case_real(c, "physics.g");
-  config->dry_depth = case_real(c, "physics.dry_depth");
+  config->dx = hcl_case_real(c, "grid.lx") / (double)setup->grid.nx;
+  config->dy = hcl_case_real(c, "grid.ly") / (double)setup->grid.ny;
+  config->g = hcl_case_real(c, "physics.g");
+  config->dry_depth = hcl_case_real(c, "physics.dry_depth");
   config->advection =
-      strcmp(case_string(c, "physics.advection"), "energy") == 0 ? SWE_ADVECTION_ENERGY : SWE_ADVECTION_MOMENTUM;
+      strcmp(hcl_case_string(c, "physics.advection"), "energy") == 0 ? SWE_ADVECTION_ENERGY : SWE_ADVECTION_MOMENTUM;
   config->ordering =
-      strcmp(case_string(c, "physics.ordering"), "hansen") == 0 ? SWE_ORDERING_HANSEN : SWE_ORDERING_SIELECKI;
+      strcmp(hcl_case_string(c, "physics.ordering"), "hansen") == 0 ? SWE_ORDERING_HANSEN : SWE_ORDERING_SIELECKI;
   TRY(choice_index(c, "physics.friction", frictions, 3, &friction));
   config->friction = (SweFriction)friction;
   config->friction_coefficient =
-      friction == SWE_FRICTION_MANNING ? case_real(c, "physics.manning") : case_real(c, "physics.chezy");
+      friction == SWE_FRICTION_MANNING ? hcl_case_real(c, "physics.manning") : hcl_case_real(c, "physics.chezy");
   config->precision = precision;
-  config->scheme = strcmp(case_string(c, "time.scheme"), "implicit") == 0 ? SWE_SCHEME_IMPLICIT : SWE_SCHEME_EXPLICIT;
-  config->theta = case_real(c, "time.theta");
+  config->scheme =
+      strcmp(hcl_case_string(c, "time.scheme"), "implicit") == 0 ? SWE_SCHEME_IMPLICIT : SWE_SCHEME_EXPLICIT;
+  config->theta = hcl_case_real(c, "time.theta");
   TRY(config->scheme == SWE_SCHEME_IMPLICIT
-          ? stencil5_cg_options_from_case(c, SWE_SOLVER_PREFIX, "the level system", &config->krylov)
-          : krylov_options_from_case(c, SWE_SOLVER_PREFIX, &config->krylov));
+          ? hcl_stencil5_cg_options_from_case(c, SWE_SOLVER_PREFIX, "the level system", &config->krylov)
+          : hcl_krylov_options_from_case(c, SWE_SOLVER_PREFIX, &config->krylov));
 cleanup:
   return status;
 }
@@ -393,19 +398,16 @@ static const RunKeyUse CHOICE_KEYS[] = {
 HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setup) {
   HclStatus status = HCL_OK;
   memset(setup, 0, sizeof *setup);
-  setup->grid.nx = (int)case_int(c, "grid.nx");
-  setup->grid.ny = (int)case_int(c, "grid.ny");
-  setup->grid.px = (int)case_int(c, "grid.px");
-  setup->grid.py = (int)case_int(c, "grid.py");
-  setup->x0 = case_real(c, "grid.x0");
-  setup->y0 = case_real(c, "grid.y0");
+  setup->grid = run_read_grid(c);
+  setup->x0 = hcl_case_real(c, "grid.x0");
+  setup->y0 = hcl_case_real(c, "grid.y0");
   TRY(run_read_crs(c, "grid.crs", &setup->crs));
-  setup->t_end = case_real(c, "time.end");
+  setup->t_end = hcl_case_real(c, "time.end");
   TRY(run_time_units(c, "time.start", &setup->start, setup->time_units, sizeof setup->time_units));
-  setup->dt_fixed = case_real(c, "time.dt");
-  setup->cfl = case_real(c, "time.cfl");
-  setup->wave_cfl = case_real(c, "time.wave_cfl");
-  setup->check_interval = (int)case_int(c, "time.check_interval");
+  setup->dt_fixed = hcl_case_real(c, "time.dt");
+  setup->cfl = hcl_case_real(c, "time.cfl");
+  setup->wave_cfl = hcl_case_real(c, "time.wave_cfl");
+  setup->check_interval = (int)hcl_case_int(c, "time.check_interval");
   TRY(read_physics(c, precision, setup));
   TRY(read_sides(c, setup));
   TRY(read_bed(c, setup));
@@ -421,13 +423,13 @@ void swe_setup_free(SweSetup *setup) {
     free(setup->signals[side].series_levels);
   }
   free(setup->bed.values);
-  crs_destroy(&setup->crs);
+  hcl_crs_destroy(&setup->crs);
   memset(setup, 0, sizeof *setup);
 }
 
 double swe_level_at(const SweLevelSignal *signal, double t) {
   if (signal->series_count > 0) {
-    return input_series_at(signal->series_times, signal->series_levels, signal->series_count, t);
+    return hcl_input_series_at(signal->series_times, signal->series_levels, signal->series_count, t);
   }
   double level = signal->mean;
   for (int k = 0; k < signal->nconstituents; k++) {
@@ -483,7 +485,7 @@ static double initial_level(const SweSetup *s, double x, double y) {
 }
 
 void swe_initial_state(const SweSetup *s, const Decomp *decomp, double *depth, double *zeta, double *u, double *v) {
-  const DecompLocal *l = decomp_local(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
   double dx = s->config.dx, dy = s->config.dy;
   double thacker_v = 0;
   if (s->initial.shape == INITIAL_THACKER) {

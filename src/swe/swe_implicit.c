@@ -60,7 +60,7 @@ double swe_implicit_bytes(int nx, int ny, Precision precision) {
   double ghost2 = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST), ghost1 = (double)(nx + 2) * (ny + 2);
   double exact = fmin((double)nx * ny, RRB_EXACT_MAX);
   double reals = (FACE_FIELDS + 1) * ghost2 + 5 * ghost1 + RRB_CG_PLANES * (double)nx * ny + 2 * exact * exact;
-  return reals * (double)precision_bytes(precision);
+  return reals * (double)hcl_precision_bytes(precision);
 }
 
 void swe_implicit_destroy(SweImplicit **implicit) {
@@ -68,28 +68,28 @@ void swe_implicit_destroy(SweImplicit **implicit) {
     return;
   }
   SweImplicit *s = *implicit;
-  krylov_destroy(&s->krylov);
-  vec_destroy(&s->rhs_vec);
-  vec_destroy(&s->x_vec);
-  field_destroy(&s->rhs);
-  field_destroy(&s->x);
-  operator_destroy(&s->op);
-  reducer_destroy(&s->reducer);
-  halo_destroy(&s->faces_halo);
-  halo_destroy(&s->h_new_halo);
-  halo_destroy(&s->next_halo[0]);
-  halo_destroy(&s->next_halo[1]);
+  hcl_krylov_destroy(&s->krylov);
+  hcl_vec_destroy(&s->rhs_vec);
+  hcl_vec_destroy(&s->x_vec);
+  hcl_field_destroy(&s->rhs);
+  hcl_field_destroy(&s->x);
+  hcl_operator_destroy(&s->op);
+  hcl_reducer_destroy(&s->reducer);
+  hcl_halo_destroy(&s->faces_halo);
+  hcl_halo_destroy(&s->h_new_halo);
+  hcl_halo_destroy(&s->next_halo[0]);
+  hcl_halo_destroy(&s->next_halo[1]);
   for (int f = 0; f < FACE_FIELDS; f++) {
-    field_destroy(&s->faces[f]);
+    hcl_field_destroy(&s->faces[f]);
   }
-  field_destroy(&s->h_new);
+  hcl_field_destroy(&s->h_new);
   free(s);
   *implicit = NULL;
 }
 
 static HclStatus make_field(SweImplicit *s, const char *name, int ghost, Field **f) {
   FieldSpec spec = {.name = name, .nz = 1, .ghost = ghost, .precision = s->config.precision};
-  return field_create(s->rt, s->decomp, &spec, f);
+  return hcl_field_create(s->rt, s->decomp, &spec, f);
 }
 
 static HclStatus make_fields(SweImplicit *s) {
@@ -100,12 +100,12 @@ static HclStatus make_fields(SweImplicit *s) {
     TRY(make_field(s, names[f], GHOST, &s->faces[f]));
   }
   TRY(make_field(s, "depth_next", GHOST, &s->h_new));
-  TRY(halo_create(s->faces, FACE_FIELDS, &s->faces_halo));
-  TRY(halo_create(&s->h_new, 1, &s->h_new_halo));
+  TRY(hcl_halo_create(s->faces, FACE_FIELDS, &s->faces_halo));
+  TRY(hcl_halo_create(&s->h_new, 1, &s->h_new_halo));
   for (int c = 0; c < 2; c++) {
     const SweState *st = &s->state[c];
     Field *next[] = {st->zeta, st->u, st->v};
-    TRY(halo_create(next, 3, &s->next_halo[c]));
+    TRY(hcl_halo_create(next, 3, &s->next_halo[c]));
   }
 cleanup:
   return status;
@@ -115,16 +115,16 @@ cleanup:
 static HclStatus make_solver(SweImplicit *s) {
   HclStatus status = HCL_OK;
   Precond *pc = NULL;
-  TRY(stencil5_create(s->rt, s->decomp, s->config.precision, &s->op));
-  TRY(stencil5_fields(s->op, s->matrix));
+  TRY(hcl_stencil5_create(s->rt, s->decomp, s->config.precision, &s->op));
+  TRY(hcl_stencil5_fields(s->op, s->matrix));
   TRY(make_field(s, "level_change_rhs", 1, &s->rhs));
   TRY(make_field(s, "level_change", 1, &s->x));
-  TRY(vec_wrap_field(operator_space(s->op), s->rhs, &s->rhs_vec));
-  TRY(vec_wrap_field(operator_space(s->op), s->x, &s->x_vec));
-  TRY(krylov_create(&s->config.krylov, &s->krylov));
-  krylov_set_operator(s->krylov, s->op);
-  TRY(rrb_precond_create(RRB_DEPTH_DEFAULT, &pc));
-  krylov_set_precond(s->krylov, pc);
+  TRY(hcl_vec_wrap_field(hcl_operator_space(s->op), s->rhs, &s->rhs_vec));
+  TRY(hcl_vec_wrap_field(hcl_operator_space(s->op), s->x, &s->x_vec));
+  TRY(hcl_krylov_create(&s->config.krylov, &s->krylov));
+  hcl_krylov_set_operator(s->krylov, s->op);
+  TRY(hcl_rrb_precond_create(RRB_DEPTH_DEFAULT, &pc));
+  hcl_krylov_set_precond(s->krylov, pc);
 cleanup:
   return status;
 }
@@ -133,7 +133,7 @@ HclStatus swe_implicit_create(Runtime *rt, const Decomp *decomp, const SweConfig
                               Field *depth, const cl_kernel kernels[SWE_IMPLICIT_KERNELS], SweImplicit **out) {
   HclStatus status = HCL_OK;
   SweImplicit *s = NULL;
-  const DecompSpec *g = decomp_spec(decomp);
+  const DecompSpec *g = hcl_decomp_spec(decomp);
   *out = NULL;
   REQUIRE(!g->periodic_x && !g->periodic_y, HCL_EDATA,
           "the implicit scheme has no periodic sides (its level system is solved on the grid as it lies); use "
@@ -142,10 +142,10 @@ HclStatus swe_implicit_create(Runtime *rt, const Decomp *decomp, const SweConfig
           "theta = %g: the implicit scheme is stable for 0.5 <= theta <= 1 (0.5 second order in time, 1 first "
           "order and most damping)",
           config->theta);
-  REQUIRE(krylov_method_is_cg(config->krylov.method), HCL_EDATA,
+  REQUIRE(hcl_krylov_method_is_cg(config->krylov.method), HCL_EDATA,
           "%smethod = %s: the level system is symmetric positive definite and solved by CG (set %smethod: cg or "
           "pipecg)",
-          config->krylov.prefix, krylov_method_name(config->krylov.method), config->krylov.prefix);
+          config->krylov.prefix, hcl_krylov_method_name(config->krylov.method), config->krylov.prefix);
   TRY_ALLOC(s, 1);
   s->rt = rt;
   s->decomp = decomp;
@@ -157,7 +157,7 @@ HclStatus swe_implicit_create(Runtime *rt, const Decomp *decomp, const SweConfig
     s->kernels[k] = kernels[k];
   }
   TRY(make_fields(s));
-  TRY(reducer_create(rt, decomp, &s->reducer));
+  TRY(hcl_reducer_create(rt, decomp, &s->reducer));
   TRY(make_solver(s));
   *out = s;
   s = NULL;
@@ -167,7 +167,7 @@ cleanup:
 }
 
 HclStatus swe_implicit_set_precond(SweImplicit *s, Precond *pc) {
-  krylov_set_precond(s->krylov, pc);
+  hcl_krylov_set_precond(s->krylov, pc);
   return HCL_OK;
 }
 
@@ -177,7 +177,7 @@ SweSolveStats swe_implicit_stats(const SweImplicit *s) {
 
 HclStatus swe_implicit_last_residual(SweImplicit *s, double *relative) {
   *relative = NAN;
-  return s->solved ? krylov_relative_residual(s->krylov, s->rhs_vec, s->x_vec, relative) : HCL_OK;
+  return s->solved ? hcl_krylov_relative_residual(s->krylov, s->rhs_vec, s->x_vec, relative) : HCL_OK;
 }
 
 /* ---- the kernels ---- */
@@ -189,27 +189,27 @@ typedef struct {
 } Launch;
 
 static Launch launch_begin(SweImplicit *s, int k, Field *const *fields, int nfields) {
-  Launch l = {s, kernel_args(s->kernels[k])};
+  Launch l = {s, hcl_kernel_args(s->kernels[k])};
   for (int f = 0; f < nfields; f++) {
-    arg_mem(&l.a, field_buffer(fields[f]));
+    hcl_arg_mem(&l.a, hcl_field_buffer(fields[f]));
   }
   return l;
 }
 
 static HclStatus launch_end(Launch *l, double reals_per_cell) {
-  const DecompLocal *d = decomp_local(l->s->decomp);
-  KernelShape shape = kernel_grid(l->s->rt, d->nx, d->ny, WG_X, WG_Y);
-  double bytes = reals_per_cell * (double)d->nx * d->ny * (double)precision_bytes(l->s->config.precision);
-  return kernel_launch(l->s->rt, &l->a, shape, bytes);
+  const DecompLocal *d = hcl_decomp_local(l->s->decomp);
+  KernelShape shape = hcl_kernel_grid(l->s->rt, d->nx, d->ny, WG_X, WG_Y);
+  double bytes = reals_per_cell * (double)d->nx * d->ny * (double)hcl_precision_bytes(l->s->config.precision);
+  return hcl_kernel_launch(l->s->rt, &l->a, shape, bytes);
 }
 
 /* The arguments after the buffers: the common ones for a step of dt, theta, and (with_pitch) the matrix's pitch. */
 static void arg_scheme(Launch *l, double dt, bool with_pitch) {
   SweImplicit *s = l->s;
-  swe_arg_common(&l->a, s->decomp, &s->config, field_pitch(s->depth), dt);
-  arg_real(&l->a, s->config.precision, s->config.theta);
+  swe_arg_common(&l->a, s->decomp, &s->config, hcl_field_pitch(s->depth), dt);
+  hcl_arg_real(&l->a, s->config.precision, s->config.theta);
   if (with_pitch) {
-    arg_int(&l->a, field_pitch(s->x));
+    hcl_arg_int(&l->a, hcl_field_pitch(s->x));
   }
 }
 
@@ -232,8 +232,8 @@ static HclStatus assemble(SweImplicit *s, const SweState *now, double dt, const 
   arg_scheme(&l, dt, true);
   swe_arg_sides(&l.a, s->decomp, &s->config, levels, true);
   TRY(launch_end(&l, 15));
-  vec_touch(s->rhs_vec);
-  vec_touch(s->x_vec);
+  hcl_vec_touch(s->rhs_vec);
+  hcl_vec_touch(s->x_vec);
 cleanup:
   return status;
 }
@@ -242,7 +242,7 @@ cleanup:
 static HclStatus update(SweImplicit *s, const SweState *now, const SweState *next, double dt,
                         const double levels[SWE_SIDES]) {
   HclStatus status = HCL_OK;
-  TRY(vec_ghosts(s->x_vec));
+  TRY(hcl_vec_ghosts(s->x_vec));
   Field *fields[] = {now->zeta,    s->depth,     now->u,       now->v,       s->faces[PU],
                      s->faces[PV], s->faces[RU], s->faces[RV], s->faces[HU], s->faces[HV],
                      s->x,         next->u,      next->v,      next->zeta,   s->h_new};
@@ -257,12 +257,12 @@ cleanup:
 /* dry_negative_faces, then the faces' ghosts. */
 static HclStatus dry_negative(SweImplicit *s) {
   HclStatus status = HCL_OK;
-  TRY(halo_exchange(s->h_new_halo));
+  TRY(hcl_halo_exchange(s->h_new_halo));
   Field *fields[] = {s->h_new, s->faces[PU], s->faces[PV], s->faces[RU], s->faces[RV], s->faces[HU], s->faces[HV]};
   Launch l = launch_begin(s, SWE_K_DRY_NEGATIVE, fields, 7);
-  swe_arg_common(&l.a, s->decomp, &s->config, field_pitch(s->depth), 0.0);
+  swe_arg_common(&l.a, s->decomp, &s->config, hcl_field_pitch(s->depth), 0.0);
   TRY(launch_end(&l, 7));
-  TRY(halo_exchange(s->faces_halo));
+  TRY(hcl_halo_exchange(s->faces_halo));
 cleanup:
   return status;
 }
@@ -276,14 +276,14 @@ static HclStatus solve_and_update(SweImplicit *s, const SweState *now, const Swe
   KrylovResult result;
   double shallowest = 0;
   TRY(assemble(s, now, dt, levels));
-  TRY(krylov_setup(s->krylov));
-  TRY(krylov_solve(s->krylov, s->rhs_vec, s->x_vec, &result));
+  TRY(hcl_krylov_setup(s->krylov));
+  TRY(hcl_krylov_solve(s->krylov, s->rhs_vec, s->x_vec, &result));
   s->stats.solves++;
   s->stats.iterations += result.iterations;
   s->stats.last = result;
   s->solved = true;
   TRY(update(s, now, next, dt, levels));
-  TRY(reduce_min(s->reducer, field_span(s->h_new), &shallowest));
+  TRY(hcl_reduce_min(s->reducer, hcl_field_span(s->h_new), &shallowest));
   *negative = shallowest < 0;
 cleanup:
   return status;
@@ -295,7 +295,7 @@ HclStatus swe_implicit_step(SweImplicit *s, int current, double dt, const double
   bool negative = true;
   s->stats = (SweSolveStats){0};
   TRY(predict(s, now, dt));
-  TRY(halo_exchange(s->faces_halo));
+  TRY(hcl_halo_exchange(s->faces_halo));
   TRY(solve_and_update(s, now, next, dt, levels, &negative));
   while (negative) {
     REQUIRE(s->stats.solves < MAX_SOLVES, HCL_EDIVERGED,
@@ -305,7 +305,7 @@ HclStatus swe_implicit_step(SweImplicit *s, int current, double dt, const double
     TRY(dry_negative(s));
     TRY(solve_and_update(s, now, next, dt, levels, &negative));
   }
-  TRY(halo_exchange(s->next_halo[1 - current]));
+  TRY(hcl_halo_exchange(s->next_halo[1 - current]));
 cleanup:
   return status;
 }

@@ -41,7 +41,7 @@ SweSolveStats swe_implicit_stats(const SweImplicit *implicit);
 /* ||b - A x|| / ||b|| of the last level solve, recomputed (NAN before the first). Collective. */
 HclStatus swe_implicit_last_residual(SweImplicit *implicit, double *relative);
 
-/* The device bytes swe_implicit_create and its first step add on an nx x ny block (swe_device_bytes). */
+/* The device bytes swe_implicit_create and its first step add on an nx x ny block (hcl_swe_device_bytes). */
 double swe_implicit_bytes(int nx, int ny, Precision precision);
 
 #endif

@@ -5,27 +5,27 @@
 #include <string.h>
 
 void swe_arg_common(KernelArgs *a, const Decomp *decomp, const SweConfig *c, int pitch, double dt) {
-  const DecompLocal *l = decomp_local(decomp);
-  const DecompSpec *g = decomp_spec(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
+  const DecompSpec *g = hcl_decomp_spec(decomp);
   int ints[9] = {l->nx, l->ny, pitch, l->x0, l->y0, g->nx, g->ny, !g->periodic_x, !g->periodic_y};
   double reals[6] = {dt, c->dx, c->dy, c->g, c->dry_depth, c->friction_coefficient};
   for (int i = 0; i < 9; i++) {
-    arg_int(a, ints[i]);
+    hcl_arg_int(a, ints[i]);
   }
   for (int i = 0; i < 6; i++) {
-    arg_real(a, c->precision, reals[i]);
+    hcl_arg_real(a, c->precision, reals[i]);
   }
 }
 
 void swe_arg_sides(KernelArgs *a, const Decomp *decomp, const SweConfig *config, const double levels[SWE_SIDES],
                    bool with_values) {
-  const DecompSpec *g = decomp_spec(decomp);
+  const DecompSpec *g = hcl_decomp_spec(decomp);
   bool periodic[SWE_SIDES] = {g->periodic_x, g->periodic_x, g->periodic_y, g->periodic_y};
   cl_int4 types;
   for (int side = 0; side < SWE_SIDES; side++) {
     types.s[side] = periodic[side] ? SWE_SIDE_WALL : (cl_int)config->sides[side];
   }
-  arg_bytes(a, sizeof types, &types);
+  hcl_arg_bytes(a, sizeof types, &types);
   if (!with_values) {
     return;
   }
@@ -33,15 +33,15 @@ void swe_arg_sides(KernelArgs *a, const Decomp *decomp, const SweConfig *config,
     cl_double4 level, reference;
     memcpy(level.s, levels, sizeof level.s);
     memcpy(reference.s, config->reference_level, sizeof reference.s);
-    arg_bytes(a, sizeof level, &level);
-    arg_bytes(a, sizeof reference, &reference);
+    hcl_arg_bytes(a, sizeof level, &level);
+    hcl_arg_bytes(a, sizeof reference, &reference);
   } else {
     cl_float4 level, reference;
     for (int side = 0; side < SWE_SIDES; side++) {
       level.s[side] = (float)levels[side];
       reference.s[side] = (float)config->reference_level[side];
     }
-    arg_bytes(a, sizeof level, &level);
-    arg_bytes(a, sizeof reference, &reference);
+    hcl_arg_bytes(a, sizeof level, &level);
+    hcl_arg_bytes(a, sizeof reference, &reference);
   }
 }

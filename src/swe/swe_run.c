@@ -21,7 +21,7 @@
 
 enum { PATH_SIZE = 1024 };
 
-/* Map variables: zeta from the solver, the rest from swe_centre_fields in its order. CF standard names: the level
+/* Map variables: zeta from the solver, the rest from hcl_swe_centre_fields in its order. CF standard names: the level
  * of a river, lake or sea over an arbitrary datum; velocities along the grid axes, which need not point east. */
 /* zeta, u and v are missing where a cell is dry (output.mask_dry); at a gauge where any cell it is interpolated
  * from is dry, and its wet flag is then 0. */
@@ -36,7 +36,7 @@ enum { MAP_VARIABLES = 5, HISTORY_VARIABLES = 5 }; /* gauges record all of them 
 /* The bed level, once a file: the model's depth (positive down from the reference datum) as a height on zeta's
  * datum, so that zeta - zb is the water depth of a wet cell. */
 static const OutputVariable bed_variable = {"zb", "altitude", "bed level above the reference datum", "m", NULL, false};
-/* output.maxima: over the run so far, in map.nc on (y, x), rewritten with every frame (swe_maxima_output's order);
+/* output.maxima: over the run so far, in map.nc on (y, x), rewritten with every frame (hcl_swe_maxima_output's order);
  * missing where a cell was never wet. t_wet's units are the output's time units (maxima_variables). */
 static const OutputVariable maxima_output_variables[SWE_MAXIMA_FIELDS] = {
     {"zeta_max", NULL, "maximum water level above the reference over the run", "m", NULL, true},
@@ -119,22 +119,22 @@ static void host_state_free(HostState *h) {
 /* Fills *h and sets r->max_depth, the deepest bed over all ranks. Collective. */
 static HclStatus host_initial_state(SweRun *r, HostState *h) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(r->run.decomp);
+  const DecompLocal *l = hcl_decomp_local(r->run.decomp);
   h->n = (size_t)l->nx * l->ny;
   h->depth = malloc(h->n * sizeof *h->depth);
   h->zeta = malloc(h->n * sizeof *h->zeta);
   h->u = malloc(h->n * sizeof *h->u);
   h->v = malloc(h->n * sizeof *h->v);
   bool allocated = h->depth && h->zeta && h->u && h->v; /* agreed before anything collective */
-  TRY(par_agree(
-      allocated ? HCL_OK
-                : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot allocate the initial state of %zu cells", h->n)));
+  TRY(hcl_par_agree(allocated ? HCL_OK
+                              : hcl_status_set(HCL_ENOMEM, __FILE__, __LINE__,
+                                               "cannot allocate the initial state of %zu cells", h->n)));
   swe_initial_state(&r->setup, r->run.decomp, h->depth, h->zeta, h->u, h->v);
   r->max_depth = -HUGE_VAL;
   for (size_t p = 0; p < h->n; p++) {
     r->max_depth = fmax(r->max_depth, h->depth[p]);
   }
-  TRY(par_max_double(&r->max_depth));
+  TRY(hcl_par_max_double(&r->max_depth));
 cleanup:
   return status;
 }
@@ -143,7 +143,7 @@ static HclStatus set_initial_state(SweRun *r) {
   HclStatus status = HCL_OK;
   HostState h = {0};
   TRY(host_initial_state(r, &h));
-  TRY(swe_set_state(r->swe, h.depth, h.zeta, h.u, h.v));
+  TRY(hcl_swe_set_state(r->swe, h.depth, h.zeta, h.u, h.v));
 cleanup:
   host_state_free(&h);
   return status;
@@ -156,8 +156,8 @@ static bool implicit_scheme(const SweRun *r) {
 /* The CFL-limited step: explicit, cfl on the fastest signal; implicit, cfl on the flow and wave_cfl on the signal. */
 static double cfl_limited_step(const SweRun *r, Speeds speeds) {
   const SweSetup *s = &r->setup;
-  double wave_step = cfl_step(&s->config, implicit_scheme(r) ? s->wave_cfl : s->cfl, signal_speed(r, speeds.wave));
-  return implicit_scheme(r) ? fmin(wave_step, cfl_step(&s->config, s->cfl, speeds.flow)) : wave_step;
+  double hcl_wave_step = cfl_step(&s->config, implicit_scheme(r) ? s->wave_cfl : s->cfl, signal_speed(r, speeds.wave));
+  return implicit_scheme(r) ? fmin(hcl_wave_step, cfl_step(&s->config, s->cfl, speeds.flow)) : hcl_wave_step;
 }
 
 /* No shallow-water signal comes near this speed (sqrt(g h) is 330 m/s over 11 km of ocean): a state that holds
@@ -176,9 +176,9 @@ static void describe_start(const SweRun *r, char *text, size_t size) {
   const char *separator = ": ";
   int used = snprintf(text, size, "the bed and initial keys");
   for (size_t k = 0; k < sizeof keys / sizeof keys[0] && used > 0 && (size_t)used < size; k++) {
-    if (!case_at_default(r->run.c, keys[k])) {
+    if (!hcl_case_at_default(r->run.c, keys[k])) {
       used += snprintf(text + used, size - (size_t)used, "%s%s = %s (%s)", separator, keys[k],
-                       case_string(r->run.c, keys[k]), case_origin(r->run.c, keys[k]));
+                       hcl_case_string(r->run.c, keys[k]), hcl_case_origin(r->run.c, keys[k]));
       separator = "; ";
     }
   }
@@ -206,7 +206,7 @@ static HclStatus choose_step_for(SweRun *r, Speeds speeds, bool keep_cfl_step) {
   REQUIRE(r->setup.dt_fixed <= limit, HCL_EDATA,
           "%s: time.dt = %g s breaks the %s limit of the starting state: %.4g s (%s = %.4g m/s, dx = %g m, dy = %g "
           "m); set time.dt below %.4g s or 0 for a CFL-limited step",
-          case_origin(r->run.c, "time.dt"), r->setup.dt_fixed, implicit ? "advective" : "CFL", limit,
+          hcl_case_origin(r->run.c, "time.dt"), r->setup.dt_fixed, implicit ? "advective" : "CFL", limit,
           implicit ? "fastest flow |u|" : "fastest signal |u| + sqrt(g h)", speed, config->dx, config->dy, limit);
   if (r->setup.dt_fixed > 0) {
     r->dt_cfl = r->setup.dt_fixed;
@@ -221,9 +221,9 @@ cleanup:
 static HclStatus measure_speeds(SweRun *r, Speeds *speeds) {
   HclStatus status = HCL_OK;
   speeds->flow = 0;
-  TRY(swe_max_wave_speed(r->swe, &speeds->wave));
+  TRY(hcl_swe_max_wave_speed(r->swe, &speeds->wave));
   if (implicit_scheme(r)) {
-    TRY(swe_max_flow_speed(r->swe, &speeds->flow));
+    TRY(hcl_swe_max_flow_speed(r->swe, &speeds->flow));
   }
 cleanup:
   return status;
@@ -239,13 +239,13 @@ cleanup:
   return status;
 }
 
-/* The device memory the run needs on this rank: the solver's (swe_device_bytes), the output's cell-centred
+/* The device memory the run needs on this rank: the solver's (hcl_swe_device_bytes), the output's cell-centred
  * fields, which have no ghosts, and the maxima's accumulators, their checkpoint and output; and the largest field. */
 static double device_bytes(const RunContext *run, double *largest_field) {
   const SweRun *r = swe_run_of(run);
-  const DecompLocal *l = decomp_local(run->decomp);
-  double solver = swe_device_bytes(l->nx, l->ny, run->request->precision, r->setup.config.scheme, largest_field);
-  double plain = (double)l->nx * l->ny * (double)precision_bytes(run->request->precision);
+  const DecompLocal *l = hcl_decomp_local(run->decomp);
+  double solver = hcl_swe_device_bytes(l->nx, l->ny, run->request->precision, r->setup.config.scheme, largest_field);
+  double plain = (double)l->nx * l->ny * (double)hcl_precision_bytes(run->request->precision);
   double maxima = r->maxima ? SWE_MAXIMA_FIELDS * (2 * *largest_field + plain) : 0;
   return solver + SWE_CENTRE_FIELDS * plain + maxima;
 }
@@ -255,7 +255,7 @@ static HclStatus read_case(RunContext *run) {
   SweRun *r = swe_run_of(run);
   r->residual = NAN;
   TRY(swe_setup_from_case(run->c, run->request->precision, &r->setup));
-  r->maxima = case_bool(run->c, "output.maxima");
+  r->maxima = hcl_case_bool(run->c, "output.maxima");
   memcpy(r->maxima_variables, maxima_output_variables, sizeof r->maxima_variables);
   r->maxima_variables[SWE_MAXIMA_FIELDS - 1].units = r->setup.time_units;
   run->grid = &r->setup.grid;
@@ -268,22 +268,22 @@ cleanup:
 static HclStatus open_model(RunContext *run) {
   HclStatus status = HCL_OK;
   SweRun *r = swe_run_of(run);
-  TRY(swe_create(run->rt, run->decomp, &r->setup.config, &r->swe));
+  TRY(hcl_swe_create(run->rt, run->decomp, &r->setup.config, &r->swe));
   if (implicit_scheme(r)) {
     Precond *pc = NULL;
-    TRY(stencil5_precond_from_case(run->c, SWE_SOLVER_PREFIX, &pc));
-    TRY(swe_set_preconditioner(r->swe, pc));
+    TRY(hcl_stencil5_precond_from_case(run->c, SWE_SOLVER_PREFIX, &pc));
+    TRY(hcl_swe_set_preconditioner(r->swe, pc));
   }
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
     FieldSpec spec = {.name = map_variables[f].name, .nz = 1, .ghost = 0, .precision = run->request->precision};
-    TRY(field_create(run->rt, run->decomp, &spec, &r->centre[f]));
+    TRY(hcl_field_create(run->rt, run->decomp, &spec, &r->centre[f]));
   }
   for (int f = 0; r->maxima && f < SWE_MAXIMA_FIELDS; f++) {
     FieldSpec spec = {.name = r->maxima_variables[f].name, .nz = 1, .ghost = 0, .precision = run->request->precision};
-    TRY(field_create(run->rt, run->decomp, &spec, &r->maxima_out[f]));
+    TRY(hcl_field_create(run->rt, run->decomp, &spec, &r->maxima_out[f]));
   }
   if (r->maxima) {
-    TRY(swe_enable_maxima(r->swe));
+    TRY(hcl_swe_enable_maxima(r->swe));
   }
   TRY(set_initial_state(r));
 cleanup:
@@ -293,18 +293,18 @@ cleanup:
 static void close_model(RunContext *run) {
   SweRun *r = swe_run_of(run);
   for (int f = 0; f < SWE_CENTRE_FIELDS; f++) {
-    field_destroy(&r->centre[f]);
+    hcl_field_destroy(&r->centre[f]);
   }
   for (int f = 0; f < SWE_MAXIMA_FIELDS; f++) {
-    field_destroy(&r->maxima_out[f]);
+    hcl_field_destroy(&r->maxima_out[f]);
   }
-  swe_destroy(&r->swe);
+  hcl_swe_destroy(&r->swe);
   swe_setup_free(&r->setup);
 }
 
 /* ---- restarts ------------------------------------------------------------------------------------------------ */
 
-/* The state as the model holds it (swe_state_fields): levels and face velocities on the staggered grid, each
+/* The state as the model holds it (hcl_swe_state_fields): levels and face velocities on the staggered grid, each
  * velocity carrying its face's wet flag (-0: dry); nothing masked. */
 static const OutputVariable state_variables[SWE_STATE_FIELDS + SWE_MAXIMA_FIELDS] = {
     {"zeta", "water_surface_height_above_reference_datum", "water level above the reference (the bed level where dry)",
@@ -313,7 +313,7 @@ static const OutputVariable state_variables[SWE_STATE_FIELDS + SWE_MAXIMA_FIELDS
      NULL, false},
     {"v", "sea_water_y_velocity", "y velocity at the cell's face towards +y (-0: the face is dry or a wall)", "m s-1",
      NULL, false},
-    /* output.maxima's accumulators (swe_maxima_fields): -3.4e38, 0, 0 and -1 where a cell was never wet */
+    /* output.maxima's accumulators (hcl_swe_maxima_fields): -3.4e38, 0, 0 and -1 where a cell was never wet */
     {"zeta_max", NULL, "maximum water level above the reference so far (-3.4e38: never wet)", "m", NULL, false},
     {"h_max", NULL, "maximum water depth so far", "m", NULL, false},
     {"speed_max", NULL, "maximum cell-centred current speed so far", "m s-1", NULL, false},
@@ -324,10 +324,10 @@ enum { RESTART_FIELDS = SWE_STATE_FIELDS + SWE_MAXIMA_FIELDS };
 /* The fields a restart holds: the state, then the maxima where the run keeps them; all of them required. */
 static int restart_fields(RunContext *run, Field **fields, OutputVariable *variables, int *required) {
   SweRun *r = swe_run_of(run);
-  swe_state_fields(r->swe, fields);
+  hcl_swe_state_fields(r->swe, fields);
   *required = SWE_STATE_FIELDS;
   if (r->maxima) {
-    swe_maxima_fields(r->swe, fields + SWE_STATE_FIELDS);
+    hcl_swe_maxima_fields(r->swe, fields + SWE_STATE_FIELDS);
     *required = RESTART_FIELDS;
   }
   memcpy(variables, state_variables, sizeof state_variables);
@@ -342,7 +342,7 @@ static int restart_scalars(const RunContext *run, RestartScalar *scalars, int *r
 }
 
 static Field *bed(RunContext *run) {
-  return swe_depth(swe_run_of(run)->swe);
+  return hcl_swe_depth(swe_run_of(run)->swe);
 }
 
 static HclStatus resume(RunContext *run, const char *path, const RestartScalar *scalars) {
@@ -350,7 +350,7 @@ static HclStatus resume(RunContext *run, const char *path, const RestartScalar *
   snprintf(r->restarted_from, sizeof r->restarted_from, "%s", path);
   r->keep_cfl_step = true;
   r->dt_cfl = scalars[2].value;
-  return swe_sync_state(r->swe);
+  return hcl_swe_sync_state(r->swe);
 }
 
 /* The time step of the starting state (a continued run keeps the restart's CFL step), and the maxima of a fresh
@@ -360,7 +360,7 @@ static HclStatus start(RunContext *run) {
   SweRun *r = swe_run_of(run);
   TRY(choose_step(r, run->request->restart != NULL));
   if (!run->request->restart && r->maxima) {
-    TRY(swe_accumulate_maxima(r->swe, 0));
+    TRY(hcl_swe_accumulate_maxima(r->swe, 0));
   }
 cleanup:
   return status;
@@ -385,15 +385,15 @@ static void outputs_of(const RunContext *run, RunOutputs *outputs, SeriesLayout 
 
 /* The bed level in the map file and at the gauges. */
 static HclStatus write_bed(RunContext *run) {
-  return run_write_static(run, &bed_variable, swe_depth(swe_run_of(run)->swe), -1);
+  return run_write_static(run, &bed_variable, hcl_swe_depth(swe_run_of(run)->swe), -1);
 }
 
 /* The maxima so far in the map file, replacing the last frame's: after the last frame they are the run's. */
 static HclStatus write_maxima(SweRun *r) {
   HclStatus status = HCL_OK;
-  TRY(swe_maxima_output(r->swe, r->maxima_out));
+  TRY(hcl_swe_maxima_output(r->swe, r->maxima_out));
   for (int f = 0; f < SWE_MAXIMA_FIELDS; f++) {
-    TRY(map_write_static(r->run.files.map, &r->maxima_variables[f], r->maxima_out[f], 1));
+    TRY(hcl_map_write_static(r->run.files.map, &r->maxima_variables[f], r->maxima_out[f], 1));
   }
 cleanup:
   return status;
@@ -407,15 +407,15 @@ static HclStatus write_output(RunContext *run, bool map_due, bool history_due) {
   if (!map_due && !history_due) {
     return HCL_OK;
   }
-  TRY(swe_centre_fields(r->swe, r->centre, case_bool(run->c, "output.mask_dry")));
+  TRY(hcl_swe_centre_fields(r->swe, r->centre, hcl_case_bool(run->c, "output.mask_dry")));
   if (map_due) {
-    TRY(map_write(run->files.map, run->tl.t, r->centre));
+    TRY(hcl_map_write(run->files.map, run->tl.t, r->centre));
   }
   if (map_due && r->maxima) {
     TRY(write_maxima(r));
   }
   if (history_due) {
-    TRY(history_write(run->files.history, run->tl.t, r->centre));
+    TRY(hcl_history_write(run->files.history, run->tl.t, r->centre));
   }
 cleanup:
   return status;
@@ -426,10 +426,10 @@ cleanup:
 /* Logs where the water level went bad on this rank: its first NaN, else its largest level if absurd. Best
  * effort: it never fails, so every rank goes on to write the last good state. */
 static void locate_divergence(SweRun *r) {
-  const DecompLocal *l = decomp_local(r->run.decomp);
+  const DecompLocal *l = hcl_decomp_local(r->run.decomp);
   size_t n = (size_t)l->nx * l->ny, worst = 0;
   double *zeta = malloc(n * sizeof *zeta);
-  if (!zeta || field_read_owned(swe_zeta(r->swe), zeta) != HCL_OK) {
+  if (!zeta || hcl_field_read_owned(hcl_swe_zeta(r->swe), zeta) != HCL_OK) {
     free(zeta);
     return;
   }
@@ -442,9 +442,9 @@ static void locate_divergence(SweRun *r) {
     double x = r->setup.x0 + (l->x0 + (double)(worst % (size_t)l->nx) + 0.5) * r->setup.config.dx;
     double y = r->setup.y0 + (l->y0 + (double)(worst / (size_t)l->nx) + 0.5) * r->setup.config.dy;
     if (isfinite(zeta[worst])) {
-      log_error("water level %g m at x = %.6g m, y = %.6g m", zeta[worst], x, y);
+      hcl_log_error("water level %g m at x = %.6g m, y = %.6g m", zeta[worst], x, y);
     } else { /* a user reads no "nan" */
-      log_error("the water level overflowed (it is no longer a number) at x = %.6g m, y = %.6g m", x, y);
+      hcl_log_error("the water level overflowed (it is no longer a number) at x = %.6g m, y = %.6g m", x, y);
     }
   }
   free(zeta);
@@ -454,9 +454,9 @@ static void locate_divergence(SweRun *r) {
 static HclStatus stop_diverged(SweRun *r, double speed) {
   locate_divergence(r);
   if (isfinite(speed)) {
-    log_error("the fastest signal |u| + sqrt(g h) is %g m/s", speed);
+    hcl_log_error("the fastest signal |u| + sqrt(g h) is %g m/s", speed);
   } else { /* a user reads no "nan" */
-    log_error("the state overflowed (its fastest signal |u| + sqrt(g h) is no longer a number)");
+    hcl_log_error("the state overflowed (its fastest signal |u| + sqrt(g h) is no longer a number)");
   }
   return run_stop_at_good(&r->run, HCL_EDIVERGED, false,
                           "the run diverged (check the boundary data, lower time.cfl or time.dt, or raise "
@@ -476,8 +476,8 @@ static HclStatus check_state(RunContext *run, bool save) {
   if (!save) { /* the CFL step stays the one the uninterrupted run goes on with */
     goto cleanup;
   }
-  TRY(swe_checkpoint(r->swe));
-  TRY(swe_last_residual(r->swe, &r->residual));
+  TRY(hcl_swe_checkpoint(r->swe));
+  TRY(hcl_swe_last_residual(r->swe, &r->residual));
   if (r->setup.dt_fixed == 0 && !r->keep_cfl_step) {
     r->dt_cfl = cfl_limited_step(r, speeds);
   }
@@ -487,7 +487,7 @@ cleanup:
 }
 
 static HclStatus rollback(RunContext *run) {
-  return swe_rollback(swe_run_of(run)->swe);
+  return hcl_swe_rollback(swe_run_of(run)->swe);
 }
 
 /* One step: as long as the CFL step allows, shrunk evenly so the next event falls exactly on a step. An implicit
@@ -503,18 +503,18 @@ static HclStatus advance(RunContext *run, TimelineDue *due) {
   for (int side = 0; side < SWE_SIDES; side++) {
     levels[side] = swe_level_at(&r->setup.signals[side], run->tl.t + run->dt);
   }
-  swe_set_levels(r->swe, levels);
-  HclStatus stepped = swe_step(r->swe, run->dt);
+  hcl_swe_set_levels(r->swe, levels);
+  HclStatus stepped = hcl_swe_step(r->swe, run->dt);
   if (stepped == HCL_ENOTCONVERGED || stepped == HCL_EDIVERGED) {
-    log_error("%s", status_message());
-    status_clear();
+    hcl_log_error("%s", hcl_status_message());
+    hcl_status_clear();
     TRY(run_stop_at_good(run, stepped, true, "the step failed"));
   }
   TRY(stepped);
   if (r->maxima) {
-    TRY(swe_accumulate_maxima(r->swe, t_next));
+    TRY(hcl_swe_accumulate_maxima(r->swe, t_next));
   }
-  SweSolveStats stats = swe_solve_stats(r->swe);
+  SweSolveStats stats = hcl_swe_solve_stats(r->swe);
   r->solves += stats.solves;
   r->iterations += stats.iterations;
   *due = timeline_advance(&run->tl, t_next);
@@ -551,8 +551,8 @@ static HclStatus preview(RunContext *run) {
   Speeds *speeds = &r->start_speeds;
   speeds->wave = swe_initial_speed(&r->setup, initial.depth, initial.zeta, initial.u, initial.v, initial.n, true);
   speeds->flow = swe_initial_speed(&r->setup, initial.depth, initial.zeta, initial.u, initial.v, initial.n, false);
-  TRY(par_max_double(&speeds->wave));
-  TRY(par_max_double(&speeds->flow));
+  TRY(hcl_par_max_double(&speeds->wave));
+  TRY(hcl_par_max_double(&speeds->flow));
   TRY(choose_step_for(r, *speeds, false));
 cleanup:
   host_state_free(&initial);
@@ -574,7 +574,7 @@ static void print_case(const RunContext *run, FILE *out) {
     fprintf(out,
             "scheme: implicit, theta %g, level system by CG + %s; gravity-wave Courant number %.3g at the "
             "start (the explicit scheme's limit: 1)\n",
-            r->setup.config.theta, stencil5_precond_name(run->c, SWE_SOLVER_PREFIX), courant);
+            r->setup.config.theta, hcl_stencil5_precond_name(run->c, SWE_SOLVER_PREFIX), courant);
   }
 }
 

@@ -17,7 +17,7 @@ enum { COLUMNS_MAX = 16, PATH_MAX_CHARS = 4096 };
 
 /* ---- CSV ---- */
 
-/* A CSV file read line by line (lines of any length: input_read_line): its header's columns, then one row at a
+/* A CSV file read line by line (lines of any length: hcl_input_read_line): its header's columns, then one row at a
  * time. */
 typedef struct {
   const char *path;
@@ -46,7 +46,7 @@ static char *trim(char *s) {
 static HclStatus csv_next(Csv *csv, bool *more) {
   HclStatus status = HCL_OK;
   for (;;) {
-    TRY(input_read_line(csv->f, csv->path, &csv->line, more));
+    TRY(hcl_input_read_line(csv->f, csv->path, &csv->line, more));
     if (!*more) {
       break;
     }
@@ -89,7 +89,7 @@ static HclStatus csv_open(Csv *csv, const char *path) {
   bool more = false;
   memset(csv, 0, sizeof *csv);
   csv->path = path;
-  TRY(input_open(path, &csv->f));
+  TRY(hcl_input_open(path, &csv->f));
   TRY(csv_next(csv, &more));
   REQUIRE(more, HCL_EDATA, "%s: empty: a header line naming the columns is expected", path);
   REQUIRE(csv->ncells <= COLUMNS_MAX, HCL_EDATA, "%s:%d: a header of %d columns; ship files have at most %d", path,
@@ -113,7 +113,7 @@ static void csv_close(Csv *csv) {
     fclose(csv->f);
   }
   csv->f = NULL;
-  input_line_free(&csv->line);
+  hcl_input_line_free(&csv->line);
   free(csv->header_text);
   csv->header_text = NULL;
 }
@@ -327,7 +327,7 @@ static HclStatus read_row_track(const Csv *csv, const char *name, ShipTrack *tra
   REQUIRE(snprintf(path, sizeof path, "%.*s%s", folder, csv->path, name) < (int)sizeof path, HCL_EDATA,
           "%s:%d: track path too long", csv->path, csv->line.number);
   snprintf(named_by, sizeof named_by, "%s:%d: track", csv->path, csv->line.number);
-  TRY(input_check_file(path, named_by, name));
+  TRY(hcl_input_check_file(path, named_by, name));
   TRY(ship_track_read(path, track));
 cleanup:
   return status;

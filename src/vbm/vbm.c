@@ -55,15 +55,15 @@ struct Vbm {
   VbmConfig config;
   Level level[2];                /* level[current] holds n, the other n - 1 (and receives n + 1) */
   Level scratch;                 /* the start-up step's intermediate stage */
-  Field *good[VBM_STATE_FIELDS]; /* vbm_checkpoint's copy of the state, made on first use */
+  Field *good[VBM_STATE_FIELDS]; /* hcl_vbm_checkpoint's copy of the state, made on first use */
   bool good_started;
   int good_current;
   int64_t good_step;
-  Field *extremes[VBM_MAXIMA_FIELDS];      /* vbm_enable_maxima's zeta_max, zeta_min; NULL without */
+  Field *extremes[VBM_MAXIMA_FIELDS];      /* hcl_vbm_enable_maxima's zeta_max, zeta_min; NULL without */
   Field *extremes_good[VBM_MAXIMA_FIELDS]; /* and their checkpoint */
   int current;
   int64_t step; /* of the present level: the start's is 0 */
-  bool started; /* a step was taken since vbm_set_state: the next is leapfrog */
+  bool started; /* a step was taken since hcl_vbm_set_state: the next is leapfrog */
   double dt;    /* of the leapfrog steps */
   Field *depth, *u_current, *v_current, *energy;
   Field *hd_east, *hd_north;       /* h D of each cell's east and north faces (vbm_coefficients) */
@@ -71,7 +71,7 @@ struct Vbm {
   Field *pressure;                 /* the ships' Ps over the density (vbm_pressure) */
   CellBox pressed;                 /* where pressure was last made nonzero, in this block's cells (nx 0: nowhere) */
   Field *zeta_target, *phi_target; /* what the sponges relax towards: the incident waves in theirs, else 0 */
-  VbmWave *waves;                  /* vbm_set_incident's, nwaves of them entering at side `incident_side` */
+  VbmWave *waves;                  /* hcl_vbm_set_incident's, nwaves of them entering at side `incident_side` */
   int nwaves, incident_side;
   double incident_ramp;
   cl_mem waves_table;              /* WAVE_REALS REALs per wave, rewritten before every stage */
@@ -81,8 +81,8 @@ struct Vbm {
   Vec *last_psi; /* the last solve's solution (one of psi_vec; unchanged until the next solve), NULL before it */
   Krylov *krylov;
   VbmSolveStats stats;
-  bool timed;     /* vbm_set_timed: the stats' seconds by part, each part waited for */
-  bool assembled; /* the psi system's matrix and preconditioner are set up (vbm_set_state) */
+  bool timed;     /* hcl_vbm_set_timed: the stats' seconds by part, each part waited for */
+  bool assembled; /* the psi system's matrix and preconditioner are set up (hcl_vbm_set_state) */
   int nships;
   VbmShipsAt ships_at;
   void *ships_ctx;
@@ -92,8 +92,8 @@ struct Vbm {
   cl_kernel kernels[NKERNELS];
 };
 
-KrylovOptions vbm_krylov_defaults(void) {
-  KrylovOptions o = krylov_options_default();
+KrylovOptions hcl_vbm_krylov_defaults(void) {
+  KrylovOptions o = hcl_krylov_options_default();
   o.norm = KRYLOV_NORM_2;
   o.rtol = 1e-5;
   o.atol = 0;
@@ -110,20 +110,20 @@ static const double RRB_CG_PLANES = 5 + 5 + 1 + 3 + 0.75 + 3 + 4;
  * the sponges' rates, the ships' pressure and the sponges' targets; the maxima and their checkpoint. */
 enum { GHOSTED_FIELDS = 6 + 2 + VBM_STATE_FIELDS + 1 + 2 + 1 + 2 + 1 + 4 + 3, MAXIMA_FIELDS = 2 * VBM_MAXIMA_FIELDS };
 
-double vbm_device_bytes(int nx, int ny, Precision precision, bool maxima, double *largest_field) {
+double hcl_vbm_device_bytes(int nx, int ny, Precision precision, bool maxima, double *largest_field) {
   double ghosted = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST);
   double exact = fmin((double)nx * ny, RRB_EXACT_MAX);
-  *largest_field = ghosted * (double)precision_bytes(precision);
+  *largest_field = ghosted * (double)hcl_precision_bytes(precision);
   double fields = GHOSTED_FIELDS + (maxima ? MAXIMA_FIELDS : 0);
   double reals = fields * ghosted + RRB_CG_PLANES * (double)nx * ny + 2 * exact * exact;
-  return reals * (double)precision_bytes(precision);
+  return reals * (double)hcl_precision_bytes(precision);
 }
 
 /* ---- creation ---- */
 
 static HclStatus make_field(Vbm *v, const char *name, Field **f) {
   FieldSpec spec = {.name = name, .nz = 1, .ghost = GHOST, .precision = v->config.precision};
-  return field_create(v->rt, v->decomp, &spec, f);
+  return hcl_field_create(v->rt, v->decomp, &spec, f);
 }
 
 static HclStatus make_level(Vbm *v, Level *l, const char *zeta_name, const char *phi_name) {
@@ -131,34 +131,34 @@ static HclStatus make_level(Vbm *v, Level *l, const char *zeta_name, const char 
   TRY(make_field(v, zeta_name, &l->zeta));
   TRY(make_field(v, phi_name, &l->phi));
   Field *both[] = {l->zeta, l->phi};
-  TRY(halo_create(both, 2, &l->halo));
+  TRY(hcl_halo_create(both, 2, &l->halo));
 cleanup:
   return status;
 }
 
 static void free_level(Level *l) {
-  halo_destroy(&l->halo);
-  field_destroy(&l->zeta);
-  field_destroy(&l->phi);
+  hcl_halo_destroy(&l->halo);
+  hcl_field_destroy(&l->zeta);
+  hcl_field_destroy(&l->phi);
 }
 
 /* The psi system: the 5-point operator, its right-hand side and psi as its vectors, CG with RRB. */
 static HclStatus make_solver(Vbm *v) {
   HclStatus status = HCL_OK;
   Precond *pc = NULL;
-  TRY(stencil5_create(v->rt, v->decomp, v->config.precision, &v->op));
-  TRY(stencil5_fields(v->op, v->matrix));
+  TRY(hcl_stencil5_create(v->rt, v->decomp, v->config.precision, &v->op));
+  TRY(hcl_stencil5_fields(v->op, v->matrix));
   TRY(make_field(v, "psi_rhs", &v->rhs));
   TRY(make_field(v, "psi_even", &v->psi[0]));
   TRY(make_field(v, "psi_odd", &v->psi[1]));
-  TRY(vec_wrap_field(operator_space(v->op), v->rhs, &v->rhs_vec));
+  TRY(hcl_vec_wrap_field(hcl_operator_space(v->op), v->rhs, &v->rhs_vec));
   for (int c = 0; c < 2; c++) {
-    TRY(vec_wrap_field(operator_space(v->op), v->psi[c], &v->psi_vec[c]));
+    TRY(hcl_vec_wrap_field(hcl_operator_space(v->op), v->psi[c], &v->psi_vec[c]));
   }
-  TRY(krylov_create(&v->config.krylov, &v->krylov));
-  krylov_set_operator(v->krylov, v->op);
-  TRY(rrb_precond_create(RRB_DEPTH_DEFAULT, &pc));
-  krylov_set_precond(v->krylov, pc);
+  TRY(hcl_krylov_create(&v->config.krylov, &v->krylov));
+  hcl_krylov_set_operator(v->krylov, v->op);
+  TRY(hcl_rrb_precond_create(RRB_DEPTH_DEFAULT, &pc));
+  hcl_krylov_set_precond(v->krylov, pc);
 cleanup:
   return status;
 }
@@ -188,85 +188,85 @@ static HclStatus make_kernels(Vbm *v) {
   HclStatus status = HCL_OK;
   cl_int err = CL_SUCCESS;
   KernelConfig kc = {.precision = v->config.precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y};
-  TRY(program_build_kernels(v->rt, "vbm", &kc, kernel_names, NKERNELS, &v->program, v->kernels));
-  size_t bytes = (size_t)VBM_SHIPS_MAX * SHIP_REALS * precision_bytes(v->config.precision);
-  v->ships = clCreateBuffer(runtime_context(v->rt), CL_MEM_READ_ONLY, bytes, NULL, &err);
+  TRY(hcl_program_build_kernels(v->rt, "vbm", &kc, kernel_names, NKERNELS, &v->program, v->kernels));
+  size_t bytes = (size_t)VBM_SHIPS_MAX * SHIP_REALS * hcl_precision_bytes(v->config.precision);
+  v->ships = clCreateBuffer(hcl_runtime_context(v->rt), CL_MEM_READ_ONLY, bytes, NULL, &err);
   TRY_CL(err);
-  bytes = (size_t)VBM_WAVES_MAX * WAVE_REALS * precision_bytes(v->config.precision);
-  v->waves_table = clCreateBuffer(runtime_context(v->rt), CL_MEM_READ_ONLY, bytes, NULL, &err);
+  bytes = (size_t)VBM_WAVES_MAX * WAVE_REALS * hcl_precision_bytes(v->config.precision);
+  v->waves_table = clCreateBuffer(hcl_runtime_context(v->rt), CL_MEM_READ_ONLY, bytes, NULL, &err);
   TRY_CL(err);
 cleanup:
   return status;
 }
 
-HclStatus vbm_create(Runtime *rt, const Decomp *decomp, const VbmConfig *config, Vbm **out) {
+HclStatus hcl_vbm_create(Runtime *rt, const Decomp *decomp, const VbmConfig *config, Vbm **out) {
   HclStatus status = HCL_OK;
   Vbm *v = NULL;
-  const DecompSpec *g = decomp_spec(decomp);
+  const DecompSpec *g = hcl_decomp_spec(decomp);
   *out = NULL;
   REQUIRE(!g->periodic_x && !g->periodic_y, HCL_EDATA,
           "the variational Boussinesq model has no periodic sides: its sides are walls or sponges");
-  REQUIRE(config->precision == PRECISION_SINGLE || runtime_device(rt)->fp64, HCL_ENODEVICE,
+  REQUIRE(config->precision == PRECISION_SINGLE || hcl_runtime_device(rt)->fp64, HCL_ENODEVICE,
           "device '%s' has no fp64 for a double-precision run; use --precision single",
-          runtime_device(rt)->device_name);
-  REQUIRE(krylov_method_is_cg(config->krylov.method), HCL_EDATA,
+          hcl_runtime_device(rt)->device_name);
+  REQUIRE(hcl_krylov_method_is_cg(config->krylov.method), HCL_EDATA,
           "%smethod = %s: the psi system is symmetric positive definite and solved by CG (set %smethod: cg or "
           "pipecg)",
-          config->krylov.prefix, krylov_method_name(config->krylov.method), config->krylov.prefix);
+          config->krylov.prefix, hcl_krylov_method_name(config->krylov.method), config->krylov.prefix);
   TRY_ALLOC(v, 1);
   v->rt = rt;
   v->decomp = decomp;
   v->config = *config;
   TRY(make_fields(v));
   TRY(make_solver(v));
-  TRY(reducer_create(rt, decomp, &v->reducer));
+  TRY(hcl_reducer_create(rt, decomp, &v->reducer));
   TRY(make_kernels(v));
   *out = v;
   v = NULL;
 cleanup:
-  vbm_destroy(&v);
+  hcl_vbm_destroy(&v);
   return status;
 }
 
-void vbm_destroy(Vbm **vbm) {
+void hcl_vbm_destroy(Vbm **vbm) {
   if (!vbm || !*vbm) {
     return;
   }
   Vbm *v = *vbm;
-  program_release(&v->program, v->kernels, NKERNELS);
+  hcl_program_release(&v->program, v->kernels, NKERNELS);
   if (v->ships) {
     clReleaseMemObject(v->ships);
   }
-  reducer_destroy(&v->reducer);
-  krylov_destroy(&v->krylov);
-  vec_destroy(&v->rhs_vec);
-  vec_destroy(&v->psi_vec[0]);
-  vec_destroy(&v->psi_vec[1]);
-  field_destroy(&v->rhs);
-  field_destroy(&v->psi[0]);
-  field_destroy(&v->psi[1]);
-  operator_destroy(&v->op);
+  hcl_reducer_destroy(&v->reducer);
+  hcl_krylov_destroy(&v->krylov);
+  hcl_vec_destroy(&v->rhs_vec);
+  hcl_vec_destroy(&v->psi_vec[0]);
+  hcl_vec_destroy(&v->psi_vec[1]);
+  hcl_field_destroy(&v->rhs);
+  hcl_field_destroy(&v->psi[0]);
+  hcl_field_destroy(&v->psi[1]);
+  hcl_operator_destroy(&v->op);
   for (int c = 0; c < 2; c++) {
     free_level(&v->level[c]);
   }
   free_level(&v->scratch);
   for (int f = 0; f < VBM_STATE_FIELDS; f++) {
-    field_destroy(&v->good[f]);
+    hcl_field_destroy(&v->good[f]);
   }
   for (int f = 0; f < VBM_MAXIMA_FIELDS; f++) {
-    field_destroy(&v->extremes[f]);
-    field_destroy(&v->extremes_good[f]);
+    hcl_field_destroy(&v->extremes[f]);
+    hcl_field_destroy(&v->extremes_good[f]);
   }
-  field_destroy(&v->depth);
-  field_destroy(&v->u_current);
-  field_destroy(&v->v_current);
-  field_destroy(&v->energy);
-  field_destroy(&v->hd_east);
-  field_destroy(&v->hd_north);
-  field_destroy(&v->sponge);
-  field_destroy(&v->pressure);
-  field_destroy(&v->zeta_target);
-  field_destroy(&v->phi_target);
+  hcl_field_destroy(&v->depth);
+  hcl_field_destroy(&v->u_current);
+  hcl_field_destroy(&v->v_current);
+  hcl_field_destroy(&v->energy);
+  hcl_field_destroy(&v->hd_east);
+  hcl_field_destroy(&v->hd_north);
+  hcl_field_destroy(&v->sponge);
+  hcl_field_destroy(&v->pressure);
+  hcl_field_destroy(&v->zeta_target);
+  hcl_field_destroy(&v->phi_target);
   free(v->waves);
   if (v->waves_table) {
     clReleaseMemObject(v->waves_table);
@@ -275,27 +275,27 @@ void vbm_destroy(Vbm **vbm) {
   *vbm = NULL;
 }
 
-HclStatus vbm_set_preconditioner(Vbm *v, Precond *pc) {
-  krylov_set_precond(v->krylov, pc);
-  return v->assembled ? krylov_setup(v->krylov) : HCL_OK; /* else vbm_set_state sets it up */
+HclStatus hcl_vbm_set_preconditioner(Vbm *v, Precond *pc) {
+  hcl_krylov_set_precond(v->krylov, pc);
+  return v->assembled ? hcl_krylov_setup(v->krylov) : HCL_OK; /* else hcl_vbm_set_state sets it up */
 }
 
 /* ---- the kernels ---- */
 
 /* The arguments every kernel takes after its buffers and scalars. */
 static void arg_grid(KernelArgs *a, const Vbm *v) {
-  const DecompLocal *d = decomp_local(v->decomp);
-  arg_int(a, d->nx);
-  arg_int(a, d->ny);
-  arg_int(a, field_pitch(v->depth));
-  arg_real(a, v->config.precision, v->config.dx);
-  arg_real(a, v->config.precision, v->config.dy);
+  const DecompLocal *d = hcl_decomp_local(v->decomp);
+  hcl_arg_int(a, d->nx);
+  hcl_arg_int(a, d->ny);
+  hcl_arg_int(a, hcl_field_pitch(v->depth));
+  hcl_arg_real(a, v->config.precision, v->config.dx);
+  hcl_arg_real(a, v->config.precision, v->config.dy);
 }
 
 static HclStatus launch(Vbm *v, KernelArgs *a, double reals_per_cell) {
-  const DecompLocal *d = decomp_local(v->decomp);
-  double bytes = reals_per_cell * (double)d->nx * d->ny * (double)precision_bytes(v->config.precision);
-  return kernel_launch(v->rt, a, kernel_grid(v->rt, d->nx, d->ny, WG_X, WG_Y), bytes);
+  const DecompLocal *d = hcl_decomp_local(v->decomp);
+  double bytes = reals_per_cell * (double)d->nx * d->ny * (double)hcl_precision_bytes(v->config.precision);
+  return hcl_kernel_launch(v->rt, a, hcl_kernel_grid(v->rt, d->nx, d->ny, WG_X, WG_Y), bytes);
 }
 
 /* The faces' h D and the psi system's matrix from the depth (its ghosts exchanged), their ghosts, and the
@@ -303,35 +303,35 @@ static HclStatus launch(Vbm *v, KernelArgs *a, double reals_per_cell) {
 static HclStatus assemble_coefficients(Vbm *v) {
   HclStatus status = HCL_OK;
   Halo *halo = NULL;
-  KernelArgs a = kernel_args(v->kernels[KERNEL_COEFFICIENTS]);
-  arg_mem(&a, field_buffer(v->depth));
-  arg_mem(&a, field_buffer(v->hd_east));
-  arg_mem(&a, field_buffer(v->hd_north));
+  KernelArgs a = hcl_kernel_args(v->kernels[KERNEL_COEFFICIENTS]);
+  hcl_arg_mem(&a, hcl_field_buffer(v->depth));
+  hcl_arg_mem(&a, hcl_field_buffer(v->hd_east));
+  hcl_arg_mem(&a, hcl_field_buffer(v->hd_north));
   for (int m = 0; m < 3; m++) {
-    arg_mem(&a, field_buffer(v->matrix[m]));
+    hcl_arg_mem(&a, hcl_field_buffer(v->matrix[m]));
   }
   arg_grid(&a, v);
-  arg_real(&a, v->config.precision, v->config.kappa);
+  hcl_arg_real(&a, v->config.precision, v->config.kappa);
   TRY(launch(v, &a, 6));
   Field *faces[] = {v->hd_east, v->hd_north};
-  TRY(halo_create(faces, 2, &halo));
-  TRY(halo_exchange(halo));
-  TRY(krylov_setup(v->krylov));
+  TRY(hcl_halo_create(faces, 2, &halo));
+  TRY(hcl_halo_exchange(halo));
+  TRY(hcl_krylov_setup(v->krylov));
   v->assembled = true;
 cleanup:
-  halo_destroy(&halo);
+  hcl_halo_destroy(&halo);
   return status;
 }
 
-/* With timing on (vbm_set_timed), waits for what was enqueued and adds the wall time since *since to
+/* With timing on (hcl_vbm_set_timed), waits for what was enqueued and adds the wall time since *since to
  * stats.seconds[part]; *since becomes now. */
 static HclStatus time_part(Vbm *v, VbmPart part, double *since) {
   HclStatus status = HCL_OK;
   if (!v->timed) {
     return HCL_OK;
   }
-  TRY(runtime_finish(v->rt));
-  double now = progress_now();
+  TRY(hcl_runtime_finish(v->rt));
+  double now = hcl_progress_now();
   v->stats.seconds[part] += now - *since;
   *since = now;
 cleanup:
@@ -344,22 +344,22 @@ static HclStatus solve_psi(Vbm *v, const Level *l, int parity, bool extrapolate)
   HclStatus status = HCL_OK;
   KrylovResult result;
   Vec *psi = v->psi_vec[parity];
-  double since = progress_now();
+  double since = hcl_progress_now();
   if (extrapolate) {
-    TRY(vec_axpby(psi, 2, v->psi_vec[1 - parity], -1));
+    TRY(hcl_vec_axpby(psi, 2, v->psi_vec[1 - parity], -1));
   }
-  KernelArgs a = kernel_args(v->kernels[KERNEL_RHS]);
-  arg_mem(&a, field_buffer(v->hd_east));
-  arg_mem(&a, field_buffer(v->hd_north));
-  arg_mem(&a, field_buffer(l->phi));
-  arg_mem(&a, field_buffer(v->rhs));
+  KernelArgs a = hcl_kernel_args(v->kernels[KERNEL_RHS]);
+  hcl_arg_mem(&a, hcl_field_buffer(v->hd_east));
+  hcl_arg_mem(&a, hcl_field_buffer(v->hd_north));
+  hcl_arg_mem(&a, hcl_field_buffer(l->phi));
+  hcl_arg_mem(&a, hcl_field_buffer(v->rhs));
   arg_grid(&a, v);
   TRY(launch(v, &a, 4));
-  vec_touch(v->rhs_vec);
+  hcl_vec_touch(v->rhs_vec);
   TRY(time_part(v, VBM_PART_RHS, &since));
-  TRY(krylov_solve(v->krylov, v->rhs_vec, psi, &result));
+  TRY(hcl_krylov_solve(v->krylov, v->rhs_vec, psi, &result));
   v->last_psi = psi;
-  TRY(vec_ghosts(psi));
+  TRY(hcl_vec_ghosts(psi));
   TRY(time_part(v, VBM_PART_SOLVE, &since));
   v->stats.solves++;
   v->stats.iterations += result.iterations;
@@ -384,7 +384,7 @@ static CellBox box_union(CellBox a, CellBox b) {
 /* The cells of this block (its own indices) that hold the ships' hulls: each hull's bounding box, a cell wider,
  * clipped to the block; their union (nx 0: none). */
 static CellBox hull_box(const Vbm *v, const VbmShip *ships) {
-  const DecompLocal *l = decomp_local(v->decomp);
+  const DecompLocal *l = hcl_decomp_local(v->decomp);
   const VbmConfig *c = &v->config;
   CellBox all = {0};
   for (int s = 0; s < v->nships; s++) {
@@ -417,8 +417,8 @@ static HclStatus write_table(Vbm *v, cl_mem buffer, const double *table, size_t 
     }
     host = single;
   }
-  TRY_CL(clEnqueueWriteBuffer(runtime_queue(v->rt), buffer, CL_TRUE, 0, n * precision_bytes(v->config.precision), host,
-                              0, NULL, NULL));
+  TRY_CL(clEnqueueWriteBuffer(hcl_runtime_queue(v->rt), buffer, CL_TRUE, 0,
+                              n * hcl_precision_bytes(v->config.precision), host, 0, NULL, NULL));
 cleanup:
   return status;
 }
@@ -426,16 +426,16 @@ cleanup:
 /* Launches kernel args a (its own arguments set) over box, a box of this block's cells, adding what every box
  * kernel takes after them: the box's end, the grid, the block's first global cell and the grid's corner. */
 static HclStatus launch_box(Vbm *v, KernelArgs *a, CellBox box, double reals_per_cell) {
-  const DecompLocal *l = decomp_local(v->decomp);
-  arg_int(a, box.x0 + box.nx);
-  arg_int(a, box.y0 + box.ny);
+  const DecompLocal *l = hcl_decomp_local(v->decomp);
+  hcl_arg_int(a, box.x0 + box.nx);
+  hcl_arg_int(a, box.y0 + box.ny);
   arg_grid(a, v);
-  arg_int(a, l->x0);
-  arg_int(a, l->y0);
-  arg_real(a, v->config.precision, v->config.x0);
-  arg_real(a, v->config.precision, v->config.y0);
-  double bytes = reals_per_cell * box.nx * box.ny * (double)precision_bytes(v->config.precision);
-  return kernel_launch(v->rt, a, kernel_grid_at(v->rt, box.x0, box.y0, box.nx, box.ny, WG_X, WG_Y, 1), bytes);
+  hcl_arg_int(a, l->x0);
+  hcl_arg_int(a, l->y0);
+  hcl_arg_real(a, v->config.precision, v->config.x0);
+  hcl_arg_real(a, v->config.precision, v->config.y0);
+  double bytes = reals_per_cell * box.nx * box.ny * (double)hcl_precision_bytes(v->config.precision);
+  return hcl_kernel_launch(v->rt, a, hcl_kernel_grid_at(v->rt, box.x0, box.y0, box.nx, box.ny, WG_X, WG_Y, 1), bytes);
 }
 
 /* The ships at time t into the device's table (the write blocks: its host copy lives on this call's stack; one
@@ -465,10 +465,10 @@ static HclStatus place_ships(Vbm *v, double t) {
   if (box.nx == 0 || box.ny == 0) {
     return HCL_OK;
   }
-  KernelArgs a = kernel_args(v->kernels[KERNEL_PRESSURE]);
-  arg_mem(&a, field_buffer(v->pressure));
-  arg_mem(&a, v->ships);
-  arg_int(&a, v->nships);
+  KernelArgs a = hcl_kernel_args(v->kernels[KERNEL_PRESSURE]);
+  hcl_arg_mem(&a, hcl_field_buffer(v->pressure));
+  hcl_arg_mem(&a, v->ships);
+  hcl_arg_int(&a, v->nships);
   TRY(launch_box(v, &a, box, 1));
 cleanup:
   return status;
@@ -476,8 +476,8 @@ cleanup:
 
 /* The cells of this block in the sponge of `side` (nx 0: none). */
 static CellBox sponge_box(const Vbm *v, int side) {
-  const DecompLocal *l = decomp_local(v->decomp);
-  const DecompSpec *g = decomp_spec(v->decomp);
+  const DecompLocal *l = hcl_decomp_local(v->decomp);
+  const DecompSpec *g = hcl_decomp_spec(v->decomp);
   int width = v->config.sponge[side];
   int x0 = 0, x1 = g->nx, y0 = 0, y1 = g->ny; /* global, [x0, x1) x [y0, y1) */
   if (side == VBM_WEST || side == VBM_EAST) {
@@ -518,17 +518,17 @@ static HclStatus place_incident(Vbm *v, double t) {
   if (box.nx == 0) {
     return HCL_OK;
   }
-  KernelArgs a = kernel_args(v->kernels[KERNEL_INCIDENT]);
-  arg_mem(&a, field_buffer(v->zeta_target));
-  arg_mem(&a, field_buffer(v->phi_target));
-  arg_mem(&a, v->waves_table);
-  arg_int(&a, v->nwaves);
+  KernelArgs a = hcl_kernel_args(v->kernels[KERNEL_INCIDENT]);
+  hcl_arg_mem(&a, hcl_field_buffer(v->zeta_target));
+  hcl_arg_mem(&a, hcl_field_buffer(v->phi_target));
+  hcl_arg_mem(&a, v->waves_table);
+  hcl_arg_int(&a, v->nwaves);
   TRY(launch_box(v, &a, box, 2));
 cleanup:
   return status;
 }
 
-HclStatus vbm_set_incident(Vbm *v, int side, const VbmWave *waves, int count, double ramp) {
+HclStatus hcl_vbm_set_incident(Vbm *v, int side, const VbmWave *waves, int count, double ramp) {
   HclStatus status = HCL_OK;
   REQUIRE(side >= 0 && side < VBM_SIDES && v->config.sponge[side] > 0, HCL_EDATA,
           "incident waves enter through a sponge: the side they enter at has none");
@@ -554,31 +554,31 @@ typedef struct {
 static HclStatus update(Vbm *v, const Level *base, const Level *src, Field *psi, double t, double dt, Stage stage) {
   HclStatus status = HCL_OK;
   Precision p = v->config.precision;
-  double since = progress_now();
+  double since = hcl_progress_now();
   TRY(place_ships(v, t));
   TRY(place_incident(v, t));
-  KernelArgs a = kernel_args(v->kernels[KERNEL_UPDATE]);
-  arg_mem(&a, field_buffer(base->zeta));
-  arg_mem(&a, field_buffer(base->phi));
-  arg_mem(&a, field_buffer(src->zeta));
-  arg_mem(&a, field_buffer(src->phi));
-  arg_mem(&a, field_buffer(psi));
-  arg_mem(&a, field_buffer(v->depth));
-  arg_mem(&a, field_buffer(v->hd_east));
-  arg_mem(&a, field_buffer(v->hd_north));
-  arg_mem(&a, field_buffer(v->u_current));
-  arg_mem(&a, field_buffer(v->v_current));
-  arg_mem(&a, field_buffer(v->sponge));
-  arg_mem(&a, field_buffer(v->pressure));
-  arg_mem(&a, field_buffer(v->zeta_target));
-  arg_mem(&a, field_buffer(v->phi_target));
-  arg_real(&a, p, stage.alpha);
-  arg_real(&a, p, stage.beta);
-  arg_real(&a, p, stage.gamma * dt);
-  arg_real(&a, p, v->config.g);
+  KernelArgs a = hcl_kernel_args(v->kernels[KERNEL_UPDATE]);
+  hcl_arg_mem(&a, hcl_field_buffer(base->zeta));
+  hcl_arg_mem(&a, hcl_field_buffer(base->phi));
+  hcl_arg_mem(&a, hcl_field_buffer(src->zeta));
+  hcl_arg_mem(&a, hcl_field_buffer(src->phi));
+  hcl_arg_mem(&a, hcl_field_buffer(psi));
+  hcl_arg_mem(&a, hcl_field_buffer(v->depth));
+  hcl_arg_mem(&a, hcl_field_buffer(v->hd_east));
+  hcl_arg_mem(&a, hcl_field_buffer(v->hd_north));
+  hcl_arg_mem(&a, hcl_field_buffer(v->u_current));
+  hcl_arg_mem(&a, hcl_field_buffer(v->v_current));
+  hcl_arg_mem(&a, hcl_field_buffer(v->sponge));
+  hcl_arg_mem(&a, hcl_field_buffer(v->pressure));
+  hcl_arg_mem(&a, hcl_field_buffer(v->zeta_target));
+  hcl_arg_mem(&a, hcl_field_buffer(v->phi_target));
+  hcl_arg_real(&a, p, stage.alpha);
+  hcl_arg_real(&a, p, stage.beta);
+  hcl_arg_real(&a, p, stage.gamma * dt);
+  hcl_arg_real(&a, p, v->config.g);
   arg_grid(&a, v);
   TRY(launch(v, &a, stage.alpha != 0 ? 16 : 14));
-  TRY(halo_exchange(base->halo));
+  TRY(hcl_halo_exchange(base->halo));
   TRY(time_part(v, VBM_PART_UPDATE, &since));
 cleanup:
   return status;
@@ -587,19 +587,19 @@ cleanup:
 /* ---- state and steps ---- */
 
 static HclStatus write_owned_or_zero(Field *f, const double *values) {
-  return values ? field_write_owned(f, values) : field_zero(f);
+  return values ? hcl_field_write_owned(f, values) : hcl_field_zero(f);
 }
 
 /* values with land (depth <= 0) set to 0, into f: the model holds no water and no potential there. */
 static HclStatus write_wet(Field *f, const double *values, const double *depth) {
   HclStatus status = HCL_OK;
-  size_t n = (size_t)field_nx(f) * field_ny(f);
+  size_t n = (size_t)hcl_field_nx(f) * hcl_field_ny(f);
   double *wet = NULL;
   TRY_ALLOC(wet, n);
   for (size_t p = 0; p < n; p++) {
     wet[p] = depth[p] > 0 ? values[p] : 0;
   }
-  TRY(field_write_owned(f, wet));
+  TRY(hcl_field_write_owned(f, wet));
 cleanup:
   free(wet);
   return status;
@@ -610,8 +610,8 @@ cleanup:
  * four sides'. */
 static HclStatus sponge_rates(Vbm *v) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(v->decomp);
-  const DecompSpec *g = decomp_spec(v->decomp);
+  const DecompLocal *l = hcl_decomp_local(v->decomp);
+  const DecompSpec *g = hcl_decomp_spec(v->decomp);
   double *rate = NULL;
   TRY_ALLOC(rate, (size_t)l->nx * l->ny);
   for (int j = 0; j < l->ny; j++) {
@@ -627,7 +627,7 @@ static HclStatus sponge_rates(Vbm *v) {
       rate[(size_t)j * l->nx + i] = most;
     }
   }
-  TRY(field_write_owned(v->sponge, rate));
+  TRY(hcl_field_write_owned(v->sponge, rate));
 cleanup:
   free(rate);
   return status;
@@ -637,19 +637,19 @@ cleanup:
 static HclStatus set_statics(Vbm *v, const double *depth, const double *u_current, const double *v_current) {
   HclStatus status = HCL_OK;
   Halo *halo = NULL;
-  TRY(field_write_owned(v->depth, depth));
+  TRY(hcl_field_write_owned(v->depth, depth));
   TRY(write_owned_or_zero(v->u_current, u_current));
   TRY(write_owned_or_zero(v->v_current, v_current));
   Field *statics[] = {v->depth, v->u_current, v->v_current};
-  TRY(halo_create(statics, 3, &halo));
-  TRY(halo_exchange(halo));
+  TRY(hcl_halo_create(statics, 3, &halo));
+  TRY(hcl_halo_exchange(halo));
 cleanup:
-  halo_destroy(&halo);
+  hcl_halo_destroy(&halo);
   return status;
 }
 
-HclStatus vbm_set_state(Vbm *v, const double *depth, const double *zeta, const double *phi, const double *u_current,
-                        const double *v_current) {
+HclStatus hcl_vbm_set_state(Vbm *v, const double *depth, const double *zeta, const double *phi, const double *u_current,
+                            const double *v_current) {
   HclStatus status = HCL_OK;
   Level *now = &v->level[0];
   v->current = 0;
@@ -659,17 +659,17 @@ HclStatus vbm_set_state(Vbm *v, const double *depth, const double *zeta, const d
   TRY(sponge_rates(v));
   TRY(write_wet(now->zeta, zeta, depth));
   TRY(write_wet(now->phi, phi, depth));
-  TRY(halo_exchange(now->halo));
+  TRY(hcl_halo_exchange(now->halo));
   for (int c = 0; c < 2; c++) {
-    TRY(field_zero(v->psi[c]));
-    vec_touch(v->psi_vec[c]);
+    TRY(hcl_field_zero(v->psi[c]));
+    hcl_vec_touch(v->psi_vec[c]);
   }
   TRY(assemble_coefficients(v));
 cleanup:
   return status;
 }
 
-HclStatus vbm_set_ships(Vbm *v, int count, VbmShipsAt at, void *ctx) {
+HclStatus hcl_vbm_set_ships(Vbm *v, int count, VbmShipsAt at, void *ctx) {
   HclStatus status = HCL_OK;
   REQUIRE(count >= 0 && count <= VBM_SHIPS_MAX && (count == 0 || at), HCL_EDATA,
           "%d ships: the model takes 0 to %d, with a function that places them", count, VBM_SHIPS_MAX);
@@ -682,8 +682,9 @@ cleanup:
 
 static HclStatus copy_field(Vbm *v, Field *from, Field *to) {
   HclStatus status = HCL_OK;
-  size_t bytes = field_count(from) * precision_bytes(v->config.precision);
-  TRY_CL(clEnqueueCopyBuffer(runtime_queue(v->rt), field_buffer(from), field_buffer(to), 0, 0, bytes, 0, NULL, NULL));
+  size_t bytes = hcl_field_count(from) * hcl_precision_bytes(v->config.precision);
+  TRY_CL(clEnqueueCopyBuffer(hcl_runtime_queue(v->rt), hcl_field_buffer(from), hcl_field_buffer(to), 0, 0, bytes, 0,
+                             NULL, NULL));
 cleanup:
   return status;
 }
@@ -706,7 +707,7 @@ static HclStatus start_up(Vbm *v, double t, double dt) {
   TRY(solve_psi(v, q0, 0, false));
   TRY(update(v, stage, q0, v->psi[0], t, dt, (Stage){.alpha = 0, .beta = 1, .gamma = 1}));
   TRY(copy_level(v, q0, q1));
-  TRY(vec_copy(v->psi_vec[1], v->psi_vec[0]));
+  TRY(hcl_vec_copy(v->psi_vec[1], v->psi_vec[0]));
   TRY(solve_psi(v, stage, 1, false));
   TRY(update(v, q1, stage, v->psi[1], t + dt, dt, (Stage){.alpha = 0.5, .beta = 0.5, .gamma = 0.5}));
   v->current = 1;
@@ -715,7 +716,7 @@ cleanup:
   return status;
 }
 
-HclStatus vbm_step(Vbm *v, double t, double dt) {
+HclStatus hcl_vbm_step(Vbm *v, double t, double dt) {
   HclStatus status = HCL_OK;
   v->stats = (VbmSolveStats){0};
   if (!v->started) {
@@ -736,33 +737,33 @@ cleanup:
   return status;
 }
 
-VbmSolveStats vbm_solve_stats(const Vbm *v) {
+VbmSolveStats hcl_vbm_solve_stats(const Vbm *v) {
   return v->stats;
 }
 
-HclStatus vbm_last_residual(Vbm *v, double *relative) {
+HclStatus hcl_vbm_last_residual(Vbm *v, double *relative) {
   *relative = NAN;
-  return v->last_psi ? krylov_relative_residual(v->krylov, v->rhs_vec, v->last_psi, relative) : HCL_OK;
+  return v->last_psi ? hcl_krylov_relative_residual(v->krylov, v->rhs_vec, v->last_psi, relative) : HCL_OK;
 }
 
-void vbm_set_timed(Vbm *v, bool timed) {
+void hcl_vbm_set_timed(Vbm *v, bool timed) {
   v->timed = timed;
 }
 
-Field *vbm_zeta(Vbm *v) {
+Field *hcl_vbm_zeta(Vbm *v) {
   return v->level[v->current].zeta;
 }
-Field *vbm_phi(Vbm *v) {
+Field *hcl_vbm_phi(Vbm *v) {
   return v->level[v->current].phi;
 }
-Field *vbm_psi(Vbm *v) {
+Field *hcl_vbm_psi(Vbm *v) {
   return v->psi[v->started ? 1 - v->current : v->current];
 }
-Field *vbm_depth(Vbm *v) {
+Field *hcl_vbm_depth(Vbm *v) {
   return v->depth;
 }
 
-void vbm_state_fields(Vbm *v, Field *fields[VBM_STATE_FIELDS]) {
+void hcl_vbm_state_fields(Vbm *v, Field *fields[VBM_STATE_FIELDS]) {
   fields[0] = v->level[0].zeta;
   fields[1] = v->level[0].phi;
   fields[2] = v->level[1].zeta;
@@ -771,15 +772,15 @@ void vbm_state_fields(Vbm *v, Field *fields[VBM_STATE_FIELDS]) {
   fields[5] = v->psi[1];
 }
 
-HclStatus vbm_sync_state(Vbm *v, double dt, int64_t step) {
+HclStatus hcl_vbm_sync_state(Vbm *v, double dt, int64_t step) {
   HclStatus status = HCL_OK;
   v->current = (int)(step & 1);
   v->step = step;
-  TRY(halo_exchange(v->level[0].halo));
-  TRY(halo_exchange(v->level[1].halo));
+  TRY(hcl_halo_exchange(v->level[0].halo));
+  TRY(hcl_halo_exchange(v->level[1].halo));
   for (int c = 0; c < 2; c++) {
-    vec_touch(v->psi_vec[c]);
-    TRY(vec_ghosts(v->psi_vec[c]));
+    hcl_vec_touch(v->psi_vec[c]);
+    TRY(hcl_vec_ghosts(v->psi_vec[c]));
   }
   v->started = true;
   v->dt = dt;
@@ -787,9 +788,9 @@ cleanup:
   return status;
 }
 
-/* The checkpoint: copies of the state's fields (vbm_state_fields), which of the levels is the present one and
+/* The checkpoint: copies of the state's fields (hcl_vbm_state_fields), which of the levels is the present one and
  * whether the leapfrog has started; the copies made on first use. */
-HclStatus vbm_checkpoint(Vbm *v) {
+HclStatus hcl_vbm_checkpoint(Vbm *v) {
   HclStatus status = HCL_OK;
   static const char *const names[VBM_STATE_FIELDS] = {"zeta_even_good", "phi_even_good", "zeta_odd_good",
                                                       "phi_odd_good",   "psi_even_good", "psi_odd_good"};
@@ -797,7 +798,7 @@ HclStatus vbm_checkpoint(Vbm *v) {
   for (int f = 0; f < VBM_STATE_FIELDS && !v->good[f]; f++) {
     TRY(make_field(v, names[f], &v->good[f]));
   }
-  vbm_state_fields(v, state);
+  hcl_vbm_state_fields(v, state);
   for (int f = 0; f < VBM_STATE_FIELDS; f++) {
     TRY(copy_field(v, state[f], v->good[f]));
   }
@@ -814,11 +815,11 @@ cleanup:
   return status;
 }
 
-HclStatus vbm_rollback(Vbm *v) {
+HclStatus hcl_vbm_rollback(Vbm *v) {
   HclStatus status = HCL_OK;
   Field *state[VBM_STATE_FIELDS];
   ASSERT(v->good[0] != NULL);
-  vbm_state_fields(v, state);
+  hcl_vbm_state_fields(v, state);
   for (int f = 0; f < VBM_STATE_FIELDS; f++) {
     TRY(copy_field(v, v->good[f], state[f]));
   }
@@ -828,76 +829,76 @@ HclStatus vbm_rollback(Vbm *v) {
   v->started = v->good_started;
   v->current = v->good_current;
   v->step = v->good_step;
-  vec_touch(v->psi_vec[0]);
-  vec_touch(v->psi_vec[1]);
+  hcl_vec_touch(v->psi_vec[0]);
+  hcl_vec_touch(v->psi_vec[1]);
 cleanup:
   return status;
 }
 
-HclStatus vbm_enable_maxima(Vbm *v) {
+HclStatus hcl_vbm_enable_maxima(Vbm *v) {
   HclStatus status = HCL_OK;
   static const char *const names[VBM_MAXIMA_FIELDS] = {"zeta_max", "zeta_min"};
   for (int f = 0; f < VBM_MAXIMA_FIELDS; f++) {
     TRY(make_field(v, names[f], &v->extremes[f]));
-    TRY(copy_field(v, vbm_zeta(v), v->extremes[f]));
+    TRY(copy_field(v, hcl_vbm_zeta(v), v->extremes[f]));
   }
 cleanup:
   return status;
 }
 
-HclStatus vbm_accumulate_maxima(Vbm *v) {
-  KernelArgs a = kernel_args(v->kernels[KERNEL_EXTREMES]);
-  arg_mem(&a, field_buffer(vbm_zeta(v)));
-  arg_mem(&a, field_buffer(v->extremes[0]));
-  arg_mem(&a, field_buffer(v->extremes[1]));
+HclStatus hcl_vbm_accumulate_maxima(Vbm *v) {
+  KernelArgs a = hcl_kernel_args(v->kernels[KERNEL_EXTREMES]);
+  hcl_arg_mem(&a, hcl_field_buffer(hcl_vbm_zeta(v)));
+  hcl_arg_mem(&a, hcl_field_buffer(v->extremes[0]));
+  hcl_arg_mem(&a, hcl_field_buffer(v->extremes[1]));
   arg_grid(&a, v);
   return launch(v, &a, 5);
 }
 
-void vbm_maxima_fields(Vbm *v, Field *fields[VBM_MAXIMA_FIELDS]) {
+void hcl_vbm_maxima_fields(Vbm *v, Field *fields[VBM_MAXIMA_FIELDS]) {
   fields[0] = v->extremes[0];
   fields[1] = v->extremes[1];
 }
 
-HclStatus vbm_surface_rms(Vbm *v, double *rms) {
+HclStatus hcl_vbm_surface_rms(Vbm *v, double *rms) {
   HclStatus status = HCL_OK;
   double sum = 0;
-  const DecompSpec *g = decomp_spec(v->decomp);
-  TRY(reduce_dot(v->reducer, field_span(vbm_zeta(v)), field_span(vbm_zeta(v)), &sum));
+  const DecompSpec *g = hcl_decomp_spec(v->decomp);
+  TRY(hcl_reduce_dot(v->reducer, hcl_field_span(hcl_vbm_zeta(v)), hcl_field_span(hcl_vbm_zeta(v)), &sum));
   *rms = sqrt(sum / ((double)g->nx * g->ny));
 cleanup:
   return status;
 }
 
-HclStatus vbm_volume(Vbm *v, double *volume) {
+HclStatus hcl_vbm_volume(Vbm *v, double *volume) {
   HclStatus status = HCL_OK;
   double sum = 0;
-  TRY(reduce_sum(v->reducer, field_span(vbm_zeta(v)), &sum));
+  TRY(hcl_reduce_sum(v->reducer, hcl_field_span(hcl_vbm_zeta(v)), &sum));
   *volume = sum * v->config.dx * v->config.dy;
 cleanup:
   return status;
 }
 
-HclStatus vbm_energy(Vbm *v, double *energy) {
+HclStatus hcl_vbm_energy(Vbm *v, double *energy) {
   HclStatus status = HCL_OK;
   double sum = 0;
   int solved = v->started ? 1 - v->current : v->current; /* the level psi was last solved for */
   const Level *now = &v->level[solved];
-  KernelArgs a = kernel_args(v->kernels[KERNEL_ENERGY]);
-  arg_mem(&a, field_buffer(now->zeta));
-  arg_mem(&a, field_buffer(now->phi));
-  arg_mem(&a, field_buffer(v->psi[solved]));
-  arg_mem(&a, field_buffer(v->depth));
-  arg_mem(&a, field_buffer(v->hd_east));
-  arg_mem(&a, field_buffer(v->hd_north));
+  KernelArgs a = hcl_kernel_args(v->kernels[KERNEL_ENERGY]);
+  hcl_arg_mem(&a, hcl_field_buffer(now->zeta));
+  hcl_arg_mem(&a, hcl_field_buffer(now->phi));
+  hcl_arg_mem(&a, hcl_field_buffer(v->psi[solved]));
+  hcl_arg_mem(&a, hcl_field_buffer(v->depth));
+  hcl_arg_mem(&a, hcl_field_buffer(v->hd_east));
+  hcl_arg_mem(&a, hcl_field_buffer(v->hd_north));
   for (int m = 0; m < 3; m++) {
-    arg_mem(&a, field_buffer(v->matrix[m]));
+    hcl_arg_mem(&a, hcl_field_buffer(v->matrix[m]));
   }
-  arg_mem(&a, field_buffer(v->energy));
-  arg_real(&a, v->config.precision, v->config.g);
+  hcl_arg_mem(&a, hcl_field_buffer(v->energy));
+  hcl_arg_real(&a, v->config.precision, v->config.g);
   arg_grid(&a, v);
   TRY(launch(v, &a, 10));
-  TRY(reduce_sum(v->reducer, field_span(v->energy), &sum));
+  TRY(hcl_reduce_sum(v->reducer, hcl_field_span(v->energy), &sum));
   *energy = sum * v->config.dx * v->config.dy;
 cleanup:
   return status;
@@ -924,29 +925,29 @@ static void shape_at(double h, double kappa, double *hd, double *m, double *n) {
   }
 }
 
-double vbm_omega(double g, double h, double kappa, double k) {
+double hcl_vbm_omega(double g, double h, double kappa, double k) {
   double hd, m, n;
   shape_at(h, kappa, &hd, &m, &n);
   return sqrt(g * k * k * (h - hd * hd * k * k / (m + n * k * k)));
 }
 
-double vbm_phase_speed(double g, double h, double kappa, double k) {
-  return k > 0 ? vbm_omega(g, h, kappa, k) / k : sqrt(g * h);
+double hcl_vbm_phase_speed(double g, double h, double kappa, double k) {
+  return k > 0 ? hcl_vbm_omega(g, h, kappa, k) / k : sqrt(g * h);
 }
 
-double vbm_wavenumber(double g, double h, double kappa, double omega) {
+double hcl_vbm_wavenumber(double g, double h, double kappa, double omega) {
   double lo = 0, hi = 1;
-  while (vbm_omega(g, h, kappa, hi) < omega && hi < 1e12) { /* omega grows with k without bound */
+  while (hcl_vbm_omega(g, h, kappa, hi) < omega && hi < 1e12) { /* omega grows with k without bound */
     hi *= 2;
   }
   for (int it = 0; it < 200 && hi - lo > 1e-15 * hi; it++) {
     double mid = (lo + hi) / 2;
-    (vbm_omega(g, h, kappa, mid) < omega ? (lo = mid) : (hi = mid));
+    (hcl_vbm_omega(g, h, kappa, mid) < omega ? (lo = mid) : (hi = mid));
   }
   return (lo + hi) / 2;
 }
 
-double vbm_stable_step(double g, double h_max, double kappa, double dx, double dy, double u_max, double v_max) {
+double hcl_vbm_stable_step(double g, double h_max, double kappa, double dx, double dy, double u_max, double v_max) {
   double k_max = sqrt(4 / (dx * dx) + 4 / (dy * dy));
-  return 1 / (vbm_omega(g, h_max, kappa, k_max) + fabs(u_max) / dx + fabs(v_max) / dy);
+  return 1 / (hcl_vbm_omega(g, h_max, kappa, k_max) + fabs(u_max) / dx + fabs(v_max) / dy);
 }

@@ -121,10 +121,10 @@ static const CaseKey vbm_case_keys[] = {
 
 HclStatus vbm_case_schema(CaseSchema *schema) {
   HclStatus status = HCL_OK;
-  KrylovOptions defaults = vbm_krylov_defaults();
-  TRY(case_schema_add(schema, "", vbm_case_keys, (int)(sizeof vbm_case_keys / sizeof vbm_case_keys[0])));
-  TRY(krylov_add_keys(schema, VBM_SOLVER_PREFIX, &defaults));
-  TRY(stencil5_add_precond_keys(schema, VBM_SOLVER_PREFIX));
+  KrylovOptions defaults = hcl_vbm_krylov_defaults();
+  TRY(hcl_case_schema_add(schema, "", vbm_case_keys, (int)(sizeof vbm_case_keys / sizeof vbm_case_keys[0])));
+  TRY(hcl_krylov_add_keys(schema, VBM_SOLVER_PREFIX, &defaults));
+  TRY(hcl_stencil5_add_precond_keys(schema, VBM_SOLVER_PREFIX));
 cleanup:
   return status;
 }
@@ -158,29 +158,29 @@ static InputAxes cell_axes(const VbmSetup *setup) {
 static HclStatus read_bed(const Case *c, VbmSetup *setup) {
   HclStatus status = HCL_OK;
   size_t n = (size_t)setup->grid.nx * setup->grid.ny;
-  setup->depth = case_real(c, "bed.depth");
+  setup->depth = hcl_case_real(c, "bed.depth");
   setup->max_depth = setup->depth;
   InputAxes cells = cell_axes(setup);
-  if (strcmp(case_string(c, "bed.shape"), "file") == 0) {
+  if (strcmp(hcl_case_string(c, "bed.shape"), "file") == 0) {
     TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &cells, &setup->bed_values));
     setup->max_depth = global_max(setup->bed_values, n, false);
   }
   const char *key = setup->bed_values ? "bed.file" : "bed.depth";
   REQUIRE(setup->max_depth > 0, HCL_EDATA, "%s: the depth is nowhere above 0 m: the grid holds no water",
-          case_origin(c, key));
+          hcl_case_origin(c, key));
   REQUIRE(setup->max_depth <= VBM_DEPTH_MAX, HCL_EDATA, "%s: bed.file holds a depth of %g m; depths are at most %g m",
-          case_origin(c, key), setup->max_depth, VBM_DEPTH_MAX); /* bed.depth's range is the schema's */
+          hcl_case_origin(c, key), setup->max_depth, VBM_DEPTH_MAX); /* bed.depth's range is the schema's */
   double cell = fmin(setup->config.dx, setup->config.dy);
   REQUIRE(setup->max_depth <= DEPTH_CELLS_MAX * cell, HCL_EDATA,
           "%s: the depth of %g m (%s) is %.3g cells of %g m (grid.lx / grid.nx, grid.ly / grid.ny): the psi system "
           "loses its diagonal to rounding beyond %g cells; use depths of at most %g m or larger cells",
-          case_origin(c, key), setup->max_depth, key, setup->max_depth / cell, cell, DEPTH_CELLS_MAX,
+          hcl_case_origin(c, key), setup->max_depth, key, setup->max_depth / cell, cell, DEPTH_CELLS_MAX,
           DEPTH_CELLS_MAX * cell);
-  const char *land = case_file(c, "land.file");
+  const char *land = hcl_case_file(c, "land.file");
   if (land[0]) {
-    const char *variable = case_string(c, "land.variable");
+    const char *variable = hcl_case_string(c, "land.variable");
     TRY_ALLOC(setup->land, n);
-    TRY(input_read_grid(land, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, &cells, setup->land));
+    TRY(hcl_input_read_grid(land, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, &cells, setup->land));
   }
 cleanup:
   return status;
@@ -189,10 +189,10 @@ cleanup:
 static HclStatus read_current(const Case *c, VbmSetup *setup) {
   HclStatus status = HCL_OK;
   static const char *const names[2] = {"u", "v"};
-  const char *path = case_file(c, "current.file");
+  const char *path = hcl_case_file(c, "current.file");
   size_t n = (size_t)setup->grid.nx * setup->grid.ny;
-  setup->current[0] = case_real(c, "current.u");
-  setup->current[1] = case_real(c, "current.v");
+  setup->current[0] = hcl_case_real(c, "current.u");
+  setup->current[1] = hcl_case_real(c, "current.v");
   for (int k = 0; k < 2; k++) {
     setup->max_current[k] = fabs(setup->current[k]);
   }
@@ -201,15 +201,15 @@ static HclStatus read_current(const Case *c, VbmSetup *setup) {
   }
   size_t length = strlen(path);
   REQUIRE(length > 3 && strcmp(path + length - 3, ".nc") == 0, HCL_EDATA,
-          "%s: current.file must be a netCDF file with variables u and v (got '%s')", case_origin(c, "current.file"),
-          path);
+          "%s: current.file must be a netCDF file with variables u and v (got '%s')",
+          hcl_case_origin(c, "current.file"), path);
   REQUIRE(setup->current[0] == 0 && setup->current[1] == 0, HCL_EDATA,
           "%s: current.u or current.v is given beside current.file; the current comes from one of them",
-          case_origin(c, setup->current[0] != 0 ? "current.u" : "current.v"));
+          hcl_case_origin(c, setup->current[0] != 0 ? "current.u" : "current.v"));
   InputAxes cells = cell_axes(setup);
   for (int k = 0; k < 2; k++) {
     TRY_ALLOC(setup->current_values[k], n);
-    TRY(input_read_grid(path, names[k], setup->grid.nx, setup->grid.ny, &cells, setup->current_values[k]));
+    TRY(hcl_input_read_grid(path, names[k], setup->grid.nx, setup->grid.ny, &cells, setup->current_values[k]));
     setup->max_current[k] = global_max(setup->current_values[k], n, true);
   }
 cleanup:
@@ -222,10 +222,10 @@ static HclStatus read_sides(const Case *c, VbmSetup *setup) {
   HclStatus status = HCL_OK;
   static const char *const keys[VBM_SIDES] = {"boundary.west", "boundary.east", "boundary.south", "boundary.north"};
   VbmConfig *config = &setup->config;
-  double width = case_real(c, "boundary.sponge_width");
-  config->sponge_strength = case_real(c, "boundary.sponge_strength");
+  double width = hcl_case_real(c, "boundary.sponge_width");
+  config->sponge_strength = hcl_case_real(c, "boundary.sponge_strength");
   for (int side = 0; side < VBM_SIDES; side++) {
-    if (case_choice(c, keys[side]) == 0) {
+    if (hcl_case_choice(c, keys[side]) == 0) {
       continue;
     }
     double spacing = side < VBM_SOUTH ? config->dx : config->dy;
@@ -233,7 +233,7 @@ static HclStatus read_sides(const Case *c, VbmSetup *setup) {
     REQUIRE(cells >= 2 && 2 * cells <= across, HCL_EDATA,
             "%s: %s is a sponge %g m wide (boundary.sponge_width), %d cells of %g m: a sponge needs at least 2 "
             "cells and at most half the grid (%d)",
-            case_origin(c, "boundary.sponge_width"), keys[side], width, cells, spacing, across / 2);
+            hcl_case_origin(c, "boundary.sponge_width"), keys[side], width, cells, spacing, across / 2);
     config->sponge[side] = cells;
   }
 cleanup:
@@ -247,18 +247,18 @@ static HclStatus read_ship_keys(const Case *c, ShipSpec *ship) {
   HclStatus status = HCL_OK;
   memset(ship, 0, sizeof *ship);
   snprintf(ship->name, sizeof ship->name, "ship");
-  snprintf(ship->origin, sizeof ship->origin, "%s", case_origin(c, "ship.length"));
-  ship->length = case_real(c, "ship.length");
-  ship->beam = case_real(c, "ship.beam");
-  ship->draft = case_real(c, "ship.draft");
+  snprintf(ship->origin, sizeof ship->origin, "%s", hcl_case_origin(c, "ship.length"));
+  ship->length = hcl_case_real(c, "ship.length");
+  ship->beam = hcl_case_real(c, "ship.beam");
+  ship->draft = hcl_case_real(c, "ship.draft");
   REQUIRE(ship->beam > 0, HCL_EDATA, "%s: ship.length is given, ship.beam must be > 0 m too (got %g)",
-          case_origin(c, "ship.beam"), ship->beam);
-  const char *track = case_file(c, "ship.track");
+          hcl_case_origin(c, "ship.beam"), ship->beam);
+  const char *track = hcl_case_file(c, "ship.track");
   if (track[0]) {
     TRY(ship_track_read(track, &ship->track));
   } else {
-    ship->track = ship_track_straight(case_real(c, "ship.x"), case_real(c, "ship.y"), case_real(c, "ship.heading"),
-                                      case_real(c, "ship.speed"));
+    ship->track = ship_track_straight(hcl_case_real(c, "ship.x"), hcl_case_real(c, "ship.y"),
+                                      hcl_case_real(c, "ship.heading"), hcl_case_real(c, "ship.speed"));
   }
 cleanup:
   return status;
@@ -268,11 +268,11 @@ static HclStatus read_ships(const Case *c, VbmSetup *setup) {
   HclStatus status = HCL_OK;
   ShipSpec *fleet = NULL;
   int nfleet = 0;
-  const char *path = case_file(c, "ships.file");
+  const char *path = hcl_case_file(c, "ships.file");
   if (path[0]) {
     TRY(ships_read_csv(path, &fleet, &nfleet));
   }
-  bool one = case_real(c, "ship.length") > 0;
+  bool one = hcl_case_real(c, "ship.length") > 0;
   int total = nfleet + (one ? 1 : 0);
   REQUIRE(total <= VBM_SHIPS_MAX, HCL_EDATA, "%s: %d ships; the model takes at most %d", path, total, VBM_SHIPS_MAX);
   TRY_ALLOC(setup->ships, total + 1);
@@ -284,9 +284,9 @@ static HclStatus read_ships(const Case *c, VbmSetup *setup) {
     setup->ships[setup->nships++] = fleet[s];
   }
   nfleet = 0; /* their tracks moved into setup->ships: only the array is freed below */
-  double x_last = setup->x0 + case_real(c, "grid.lx"), y_last = setup->y0 + case_real(c, "grid.ly");
+  double x_last = setup->x0 + hcl_case_real(c, "grid.lx"), y_last = setup->y0 + hcl_case_real(c, "grid.ly");
   TRY(ships_check(setup->ships, setup->nships, setup->x0, x_last, setup->y0, y_last));
-  setup->ship_ramp = case_real(c, "ships.ramp");
+  setup->ship_ramp = hcl_case_real(c, "ships.ramp");
 cleanup:
   ships_free(fleet, nfleet);
   return status;
@@ -331,7 +331,7 @@ static HclStatus read_incident(const Case *c, VbmSetup *setup) {
   HclStatus status = HCL_OK;
   static const double inward[VBM_SIDES] = {0, 180, 90, 270}; /* degrees from +x */
   IrregularWave sea = {0};
-  int side = case_choice(c, "waves.side") - 1;
+  int side = hcl_case_choice(c, "waves.side") - 1;
   setup->incident_side = side;
   if (side < 0) {
     return HCL_OK;
@@ -340,53 +340,53 @@ static HclStatus read_incident(const Case *c, VbmSetup *setup) {
   REQUIRE(config->sponge[side] > 0, HCL_EDATA,
           "%s: waves.side is %s, which is a wall: waves enter through a sponge "
           "(set boundary.%s: sponge)",
-          case_origin(c, "waves.side"), case_string(c, "waves.side"), case_string(c, "waves.side"));
-  double depth = case_real(c, "waves.depth");
+          hcl_case_origin(c, "waves.side"), hcl_case_string(c, "waves.side"), hcl_case_string(c, "waves.side"));
+  double depth = hcl_case_real(c, "waves.depth");
   depth = depth > 0 ? depth : side_depth(setup, side, config->sponge[side]);
   REQUIRE(depth > 0, HCL_EDATA, "%s: the sponge of waves.side holds no water to make waves in",
-          case_origin(c, "waves.side"));
-  double direction = (inward[side] + case_real(c, "waves.angle")) * PI / 180;
-  setup->incident_ramp = case_real(c, "waves.ramp");
-  if (case_choice(c, "waves.incident") == 0) {
-    double height = case_real(c, "waves.height"), period = case_real(c, "waves.period");
+          hcl_case_origin(c, "waves.side"));
+  double direction = (inward[side] + hcl_case_real(c, "waves.angle")) * PI / 180;
+  setup->incident_ramp = hcl_case_real(c, "waves.ramp");
+  if (hcl_case_choice(c, "waves.incident") == 0) {
+    double height = hcl_case_real(c, "waves.height"), period = hcl_case_real(c, "waves.period");
     REQUIRE(height > 0 && period > 0, HCL_EDATA,
             "%s: a regular wave needs waves.height and waves.period > 0 (got "
             "%g m, %g s)",
-            case_origin(c, height > 0 ? "waves.period" : "waves.height"), height, period);
+            hcl_case_origin(c, height > 0 ? "waves.period" : "waves.height"), height, period);
     TRY_ALLOC(setup->waves, 1);
     double w = 2 * PI / period;
     setup->waves[0] = (VbmWave){.amplitude = height / 2,
                                 .omega = w,
-                                .k = vbm_wavenumber(config->g, depth, config->kappa, w),
+                                .k = hcl_vbm_wavenumber(config->g, depth, config->kappa, w),
                                 .direction = direction};
     setup->nwaves = 1;
     goto cleanup;
   }
-  IrregularWaveSpec spec = waves_irregular_spec_default();
-  spec.spectrum = case_choice(c, "waves.spectrum") == 0 ? WAVES_JONSWAP : WAVES_PIERSON_MOSKOWITZ;
+  IrregularWaveSpec spec = hcl_waves_irregular_spec_default();
+  spec.spectrum = hcl_case_choice(c, "waves.spectrum") == 0 ? WAVES_JONSWAP : WAVES_PIERSON_MOSKOWITZ;
   spec.g = config->g;
   spec.depth = depth;
-  spec.hs = case_real(c, "waves.hs");
-  spec.tp = case_real(c, "waves.tp");
-  spec.gamma = case_real(c, "waves.gamma");
+  spec.hs = hcl_case_real(c, "waves.hs");
+  spec.tp = hcl_case_real(c, "waves.tp");
+  spec.gamma = hcl_case_real(c, "waves.gamma");
   spec.direction = direction;
-  spec.components = (int)case_int(c, "waves.components");
-  spec.seed = (uint64_t)case_int(c, "waves.seed");
+  spec.components = (int)hcl_case_int(c, "waves.components");
+  spec.seed = (uint64_t)hcl_case_int(c, "waves.seed");
   REQUIRE(spec.hs > 0 && spec.tp > 0, HCL_EDATA,
           "%s: an irregular sea needs waves.hs and waves.tp > 0 (got %g m, %g s)",
-          case_origin(c, spec.hs > 0 ? "waves.tp" : "waves.hs"), spec.hs, spec.tp);
-  TRY(waves_irregular_create(&spec, &sea));
+          hcl_case_origin(c, spec.hs > 0 ? "waves.tp" : "waves.hs"), spec.hs, spec.tp);
+  TRY(hcl_waves_irregular_create(&spec, &sea));
   TRY_ALLOC(setup->waves, sea.components);
   for (int w = 0; w < sea.components; w++) {
     setup->waves[w] = (VbmWave){.amplitude = sea.amplitude[w],
                                 .omega = sea.omega[w],
-                                .k = vbm_wavenumber(config->g, depth, config->kappa, sea.omega[w]),
+                                .k = hcl_vbm_wavenumber(config->g, depth, config->kappa, sea.omega[w]),
                                 .direction = direction,
                                 .phase = sea.phase[w]};
   }
   setup->nwaves = sea.components;
 cleanup:
-  waves_irregular_free(&sea);
+  hcl_waves_irregular_free(&sea);
   return status;
 }
 
@@ -403,17 +403,17 @@ static bool whole_steps(double interval, double dt) {
 static HclStatus choose_step(const Case *c, VbmSetup *setup) {
   HclStatus status = HCL_OK;
   const VbmConfig *config = &setup->config;
-  double limit = vbm_stable_step(config->g, setup->max_depth, config->kappa, config->dx, config->dy,
-                                 setup->max_current[0], setup->max_current[1]);
-  double given = case_real(c, "time.dt"), frame = case_real(c, "output.interval");
-  REQUIRE(
-      given<limit, HCL_EDATA,
-            "%s: time.dt = %g s breaks leapfrog's stability limit %.4g s (the grid's shortest waves over %g m of "
-            "water%s); set it below, or 0 for the largest time.cfl allows",
-            case_origin(c, "time.dt"), given, limit, setup->max_depth, setup->max_current[0] + setup->max_current[1]> 0
-          ? ", with the current"
-          : "");
-  setup->cfl = case_real(c, "time.cfl");
+  double limit = hcl_vbm_stable_step(config->g, setup->max_depth, config->kappa, config->dx, config->dy,
+                                     setup->max_current[0], setup->max_current[1]);
+  double given = hcl_case_real(c, "time.dt"), frame = hcl_case_real(c, "output.interval");
+  REQUIRE(given<limit, HCL_EDATA,
+                "%s: time.dt = %g s breaks leapfrog's stability limit %.4g s (the grid's shortest waves over %g m of "
+                "water%s); set it below, or 0 for the largest time.cfl allows",
+                hcl_case_origin(c, "time.dt"), given, limit, setup->max_depth,
+                setup->max_current[0] + setup->max_current[1]> 0
+              ? ", with the current"
+              : "");
+  setup->cfl = hcl_case_real(c, "time.cfl");
   setup->dt = given;
   if (given == 0) {
     double base = frame > 0 ? frame : setup->t_end;
@@ -421,10 +421,10 @@ static HclStatus choose_step(const Case *c, VbmSetup *setup) {
   }
   const char *keys[] = {"output.interval", "output.history_interval", "restart.interval", "time.end"};
   for (int k = 0; k < 4; k++) {
-    double interval = case_real(c, keys[k]);
+    double interval = hcl_case_real(c, keys[k]);
     REQUIRE(interval == 0 || whole_steps(interval, setup->dt), HCL_EDATA,
             "%s: %s = %g s is not a whole number of steps of %g s (leapfrog's step is fixed); make it %g s or %g s",
-            case_origin(c, keys[k]), keys[k], interval, setup->dt, floor(interval / setup->dt) * setup->dt,
+            hcl_case_origin(c, keys[k]), keys[k], interval, setup->dt, floor(interval / setup->dt) * setup->dt,
             ceil(interval / setup->dt) * setup->dt);
   }
 cleanup:
@@ -450,38 +450,35 @@ static const RunKeyUse CHOICE_KEYS[] = {
 HclStatus vbm_setup_from_case(const Case *c, Precision precision, VbmSetup *setup) {
   HclStatus status = HCL_OK;
   memset(setup, 0, sizeof *setup);
-  setup->grid.nx = (int)case_int(c, "grid.nx");
-  setup->grid.ny = (int)case_int(c, "grid.ny");
-  setup->grid.px = (int)case_int(c, "grid.px");
-  setup->grid.py = (int)case_int(c, "grid.py");
-  setup->x0 = case_real(c, "grid.x0");
-  setup->y0 = case_real(c, "grid.y0");
+  setup->grid = run_read_grid(c);
+  setup->x0 = hcl_case_real(c, "grid.x0");
+  setup->y0 = hcl_case_real(c, "grid.y0");
   TRY(run_read_crs(c, "grid.crs", &setup->crs));
   VbmConfig *config = &setup->config;
-  config->dx = case_real(c, "grid.lx") / (double)setup->grid.nx;
-  config->dy = case_real(c, "grid.ly") / (double)setup->grid.ny;
+  config->dx = hcl_case_real(c, "grid.lx") / (double)setup->grid.nx;
+  config->dy = hcl_case_real(c, "grid.ly") / (double)setup->grid.ny;
   config->x0 = setup->x0;
   config->y0 = setup->y0;
-  config->g = case_real(c, "physics.g");
-  config->kappa = case_choice(c, "physics.shape") == 1 ? case_real(c, "physics.kappa") : 0;
-  REQUIRE(case_choice(c, "physics.shape") == 0 || config->kappa > 0, HCL_EDATA,
+  config->g = hcl_case_real(c, "physics.g");
+  config->kappa = hcl_case_choice(c, "physics.shape") == 1 ? hcl_case_real(c, "physics.kappa") : 0;
+  REQUIRE(hcl_case_choice(c, "physics.shape") == 0 || config->kappa > 0, HCL_EDATA,
           "%s: physics.shape is cosh and needs physics.kappa > 0 1/m (the wavenumber where the dispersion is exact)",
-          case_origin(c, "physics.shape"));
+          hcl_case_origin(c, "physics.shape"));
   config->precision = precision;
-  TRY(stencil5_cg_options_from_case(c, VBM_SOLVER_PREFIX, "the psi system", &config->krylov));
-  setup->t_end = case_real(c, "time.end");
+  TRY(hcl_stencil5_cg_options_from_case(c, VBM_SOLVER_PREFIX, "the psi system", &config->krylov));
+  setup->t_end = hcl_case_real(c, "time.end");
   TRY(run_time_units(c, "time.start", &setup->start, setup->time_units, sizeof setup->time_units));
-  setup->check_interval = (int)case_int(c, "time.check_interval");
+  setup->check_interval = (int)hcl_case_int(c, "time.check_interval");
   TRY(read_bed(c, setup));
   TRY(read_current(c, setup));
   TRY(read_sides(c, setup));
   TRY(read_ships(c, setup));
   TRY(read_incident(c, setup));
-  setup->initial = case_choice(c, "initial.shape") == 1 ? VBM_INITIAL_GAUSSIAN : VBM_INITIAL_FLAT;
-  setup->initial_height = case_real(c, "initial.height");
-  setup->initial_x = case_real(c, "initial.x");
-  setup->initial_y = case_real(c, "initial.y");
-  setup->initial_width = case_real(c, "initial.width");
+  setup->initial = hcl_case_choice(c, "initial.shape") == 1 ? VBM_INITIAL_GAUSSIAN : VBM_INITIAL_FLAT;
+  setup->initial_height = hcl_case_real(c, "initial.height");
+  setup->initial_x = hcl_case_real(c, "initial.x");
+  setup->initial_y = hcl_case_real(c, "initial.y");
+  setup->initial_width = hcl_case_real(c, "initial.width");
   TRY(choose_step(c, setup));
   run_warn_unused_keys(c, CHOICE_KEYS, (int)(sizeof CHOICE_KEYS / sizeof CHOICE_KEYS[0]));
 cleanup:
@@ -495,13 +492,13 @@ void vbm_setup_free(VbmSetup *setup) {
   free(setup->current_values[1]);
   ships_free(setup->ships, setup->nships);
   free(setup->waves);
-  crs_destroy(&setup->crs);
+  hcl_crs_destroy(&setup->crs);
   memset(setup, 0, sizeof *setup);
 }
 
 void vbm_initial_state(const VbmSetup *setup, const Decomp *decomp, double *depth, double *zeta, double *phi, double *u,
                        double *v) {
-  const DecompLocal *l = decomp_local(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
   const VbmConfig *config = &setup->config;
   for (int j = 0; j < l->ny; j++) {
     for (int i = 0; i < l->nx; i++) {

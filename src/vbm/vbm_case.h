@@ -34,7 +34,7 @@ typedef struct {
   int nships;
   double ship_ramp;  /* s: the ships' pressure rises over it from 0 */
   int incident_side; /* VBM_WEST .. VBM_NORTH, or -1: no incident waves */
-  VbmWave *waves;    /* the incident waves (vbm_set_incident), nwaves of them */
+  VbmWave *waves;    /* the incident waves (hcl_vbm_set_incident), nwaves of them */
   int nwaves;
   double incident_ramp;  /* s */
   double t_end, dt, cfl; /* dt: the step (fixed: given, or the largest stable one cfl allows that lands on events) */

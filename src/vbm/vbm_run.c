@@ -32,7 +32,7 @@ static const OutputVariable maxima_variables[VBM_MAXIMA_FIELDS] = {
     {"zeta_max", NULL, "highest surface elevation over the run (0 on land)", "m", NULL, false},
     {"zeta_min", NULL, "lowest surface elevation over the run (0 on land)", "m", NULL, false},
 };
-/* A restart: the leapfrog's two levels by their steps' parity and psi (vbm_state_fields), then the maxima where
+/* A restart: the leapfrog's two levels by their steps' parity and psi (hcl_vbm_state_fields), then the maxima where
  * kept. */
 static const OutputVariable state_variables[VBM_STATE_FIELDS + VBM_MAXIMA_FIELDS] = {
     {"zeta_even", NULL, "surface elevation at the last even step", "m", NULL, false},
@@ -86,7 +86,7 @@ static void host_state_free(HostState *h) {
 
 static HclStatus host_initial_state(VbmRun *r, HostState *h) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(r->run.decomp);
+  const DecompLocal *l = hcl_decomp_local(r->run.decomp);
   h->n = (size_t)l->nx * l->ny;
   double **arrays[] = {&h->depth, &h->zeta, &h->phi, &h->u, &h->v};
   bool allocated = true;
@@ -94,17 +94,17 @@ static HclStatus host_initial_state(VbmRun *r, HostState *h) {
     *arrays[a] = malloc(h->n * sizeof **arrays[a]);
     allocated = allocated && *arrays[a];
   }
-  TRY(par_agree(
-      allocated ? HCL_OK
-                : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot allocate the initial state of %zu cells", h->n)));
+  TRY(hcl_par_agree(allocated ? HCL_OK
+                              : hcl_status_set(HCL_ENOMEM, __FILE__, __LINE__,
+                                               "cannot allocate the initial state of %zu cells", h->n)));
   vbm_initial_state(&r->setup, r->run.decomp, h->depth, h->zeta, h->phi, h->u, h->v);
 cleanup:
   return status;
 }
 
 static double device_bytes(const RunContext *run, double *largest_field) {
-  const DecompLocal *l = decomp_local(run->decomp);
-  return vbm_device_bytes(l->nx, l->ny, run->request->precision, vbm_run_of(run)->maxima, largest_field);
+  const DecompLocal *l = hcl_decomp_local(run->decomp);
+  return hcl_vbm_device_bytes(l->nx, l->ny, run->request->precision, vbm_run_of(run)->maxima, largest_field);
 }
 
 static HclStatus read_case(RunContext *run) {
@@ -112,7 +112,7 @@ static HclStatus read_case(RunContext *run) {
   VbmRun *r = vbm_run_of(run);
   r->residual = NAN;
   TRY(vbm_setup_from_case(run->c, run->request->precision, &r->setup));
-  r->maxima = case_bool(run->c, "output.maxima");
+  r->maxima = hcl_case_bool(run->c, "output.maxima");
   run->grid = &r->setup.grid;
   run->t_end = r->setup.t_end;
   run->check_interval = r->setup.check_interval;
@@ -125,17 +125,17 @@ static HclStatus open_model(RunContext *run) {
   VbmRun *r = vbm_run_of(run);
   HostState h = {0};
   Precond *pc = NULL;
-  TRY(vbm_create(run->rt, run->decomp, &r->setup.config, &r->vbm));
+  TRY(hcl_vbm_create(run->rt, run->decomp, &r->setup.config, &r->vbm));
   TRY(host_initial_state(r, &h));
-  TRY(stencil5_precond_from_case(run->c, VBM_SOLVER_PREFIX, &pc));
-  TRY(vbm_set_preconditioner(r->vbm, pc)); /* which owns it from here on */
-  TRY(vbm_set_state(r->vbm, h.depth, h.zeta, h.phi, h.u, h.v));
-  TRY(vbm_set_ships(r->vbm, r->setup.nships, vbm_setup_place_ships, &r->setup));
+  TRY(hcl_stencil5_precond_from_case(run->c, VBM_SOLVER_PREFIX, &pc));
+  TRY(hcl_vbm_set_preconditioner(r->vbm, pc)); /* which owns it from here on */
+  TRY(hcl_vbm_set_state(r->vbm, h.depth, h.zeta, h.phi, h.u, h.v));
+  TRY(hcl_vbm_set_ships(r->vbm, r->setup.nships, vbm_setup_place_ships, &r->setup));
   if (r->setup.nwaves > 0) {
-    TRY(vbm_set_incident(r->vbm, r->setup.incident_side, r->setup.waves, r->setup.nwaves, r->setup.incident_ramp));
+    TRY(hcl_vbm_set_incident(r->vbm, r->setup.incident_side, r->setup.waves, r->setup.nwaves, r->setup.incident_ramp));
   }
   if (r->maxima) {
-    TRY(vbm_enable_maxima(r->vbm));
+    TRY(hcl_vbm_enable_maxima(r->vbm));
   }
 cleanup:
   host_state_free(&h);
@@ -144,7 +144,7 @@ cleanup:
 
 static void close_model(RunContext *run) {
   VbmRun *r = vbm_run_of(run);
-  vbm_destroy(&r->vbm);
+  hcl_vbm_destroy(&r->vbm);
   vbm_setup_free(&r->setup);
 }
 
@@ -152,10 +152,10 @@ static void close_model(RunContext *run) {
 
 static int restart_fields(RunContext *run, Field **fields, OutputVariable *variables, int *required) {
   VbmRun *r = vbm_run_of(run);
-  vbm_state_fields(r->vbm, fields);
+  hcl_vbm_state_fields(r->vbm, fields);
   *required = VBM_STATE_FIELDS;
   if (r->maxima) {
-    vbm_maxima_fields(r->vbm, fields + VBM_STATE_FIELDS);
+    hcl_vbm_maxima_fields(r->vbm, fields + VBM_STATE_FIELDS);
     *required = RESTART_FIELDS;
   }
   memcpy(variables, state_variables, sizeof state_variables);
@@ -169,7 +169,7 @@ static int restart_scalars(const RunContext *run, RestartScalar *scalars, int *r
 }
 
 static Field *bed(RunContext *run) {
-  return vbm_depth(vbm_run_of(run)->vbm);
+  return hcl_vbm_depth(vbm_run_of(run)->vbm);
 }
 
 /* Both levels, psi and the maxima are read; the step must be this case's. */
@@ -181,7 +181,7 @@ static HclStatus resume(RunContext *run, const char *path, const RestartScalar *
           "%s was written with a step of %.10g s and this case's is %.10g s: leapfrog continues only at its own step "
           "(set time.dt: %.10g)",
           path, dt, r->setup.dt, dt);
-  TRY(vbm_sync_state(r->vbm, r->setup.dt, (int64_t)scalars[1].value));
+  TRY(hcl_vbm_sync_state(r->vbm, r->setup.dt, (int64_t)scalars[1].value));
 cleanup:
   return status;
 }
@@ -203,25 +203,25 @@ static void outputs_of(const RunContext *run, RunOutputs *outputs, SeriesLayout 
 }
 
 static HclStatus write_depth(RunContext *run) {
-  return run_write_static(run, &depth_variable, vbm_depth(vbm_run_of(run)->vbm), 1);
+  return run_write_static(run, &depth_variable, hcl_vbm_depth(vbm_run_of(run)->vbm), 1);
 }
 
 static HclStatus write_output(RunContext *run, bool map_due, bool history_due) {
   HclStatus status = HCL_OK;
   VbmRun *r = vbm_run_of(run);
-  Field *fields[MAP_VARIABLES] = {vbm_zeta(r->vbm), vbm_phi(r->vbm)};
+  Field *fields[MAP_VARIABLES] = {hcl_vbm_zeta(r->vbm), hcl_vbm_phi(r->vbm)};
   if (map_due) {
-    TRY(map_write(run->files.map, run->tl.t, fields));
+    TRY(hcl_map_write(run->files.map, run->tl.t, fields));
   }
   if (map_due && r->maxima) {
     Field *maxima[VBM_MAXIMA_FIELDS];
-    vbm_maxima_fields(r->vbm, maxima);
+    hcl_vbm_maxima_fields(r->vbm, maxima);
     for (int f = 0; f < VBM_MAXIMA_FIELDS; f++) {
-      TRY(map_write_static(run->files.map, &maxima_variables[f], maxima[f], 1));
+      TRY(hcl_map_write_static(run->files.map, &maxima_variables[f], maxima[f], 1));
     }
   }
   if (history_due && run->files.history) {
-    TRY(history_write(run->files.history, run->tl.t, fields));
+    TRY(hcl_history_write(run->files.history, run->tl.t, fields));
   }
 cleanup:
   return status;
@@ -232,10 +232,10 @@ cleanup:
 /* Logs where the surface went bad on this rank: its first NaN, else its largest elevation. Best effort: it never
  * fails, so every rank goes on to write the last good state. */
 static void locate_divergence(VbmRun *r) {
-  const DecompLocal *l = decomp_local(r->run.decomp);
+  const DecompLocal *l = hcl_decomp_local(r->run.decomp);
   size_t n = (size_t)l->nx * l->ny, worst = 0;
   double *zeta = malloc(n * sizeof *zeta);
-  if (!zeta || field_read_owned(vbm_zeta(r->vbm), zeta) != HCL_OK) {
+  if (!zeta || hcl_field_read_owned(hcl_vbm_zeta(r->vbm), zeta) != HCL_OK) {
     free(zeta);
     return;
   }
@@ -246,7 +246,7 @@ static void locate_divergence(VbmRun *r) {
   }
   double x = r->setup.x0 + (l->x0 + (double)(worst % (size_t)l->nx) + 0.5) * r->setup.config.dx;
   double y = r->setup.y0 + (l->y0 + (double)(worst / (size_t)l->nx) + 0.5) * r->setup.config.dy;
-  log_error("surface elevation %g m at x = %.6g m, y = %.6g m", zeta[worst], x, y);
+  hcl_log_error("surface elevation %g m at x = %.6g m, y = %.6g m", zeta[worst], x, y);
   free(zeta);
 }
 
@@ -257,23 +257,23 @@ static HclStatus check_state(RunContext *run, bool save) {
   HclStatus status = HCL_OK;
   VbmRun *r = vbm_run_of(run);
   double rms = 0;
-  TRY(vbm_surface_rms(r->vbm, &rms));
+  TRY(hcl_vbm_surface_rms(r->vbm, &rms));
   if (!(rms <= DIVERGED_RMS)) { /* NaN compares false */
-    log_error("the surface's root mean square is %g m", rms);
+    hcl_log_error("the surface's root mean square is %g m", rms);
     locate_divergence(r);
     TRY(run_stop_at_good(run, HCL_EDIVERGED, false,
                          "the run diverged (lower time.dt or time.cfl; with a current, check its speed)"));
   }
   if (save) {
-    TRY(vbm_checkpoint(r->vbm));
-    TRY(vbm_last_residual(r->vbm, &r->residual));
+    TRY(hcl_vbm_checkpoint(r->vbm));
+    TRY(hcl_vbm_last_residual(r->vbm, &r->residual));
   }
 cleanup:
   return status;
 }
 
 static HclStatus rollback(RunContext *run) {
-  return vbm_rollback(vbm_run_of(run)->vbm);
+  return hcl_vbm_rollback(vbm_run_of(run)->vbm);
 }
 
 /* --realtime: waits until the wall clock reaches the simulated time t, or counts the frame late. */
@@ -289,9 +289,9 @@ static void keep_real_time(VbmRun *r, double t) {
     nanosleep(&pause, NULL);
   } else if (-ahead > r->setup.dt) {
     if (r->late_frames++ == 0) {
-      log_warn("realtime: the frame at t = %g s ended %.3g s after its deadline: the model runs slower than the "
-               "wall clock (a coarser grid, a longer time.dt or a faster device would keep up)",
-               t, -ahead);
+      hcl_log_warn("realtime: the frame at t = %g s ended %.3g s after its deadline: the model runs slower than the "
+                   "wall clock (a coarser grid, a longer time.dt or a faster device would keep up)",
+                   t, -ahead);
     }
     r->worst_lateness = fmax(r->worst_lateness, -ahead);
   }
@@ -303,17 +303,17 @@ static HclStatus advance(RunContext *run, TimelineDue *due) {
   double t_next;
   run->dt = timeline_step(&run->tl, r->setup.dt, &t_next);
   ASSERT(fabs(run->dt - r->setup.dt) <= 1e-6 * r->setup.dt); /* every event a whole number of steps (vbm_case.c) */
-  HclStatus stepped = vbm_step(r->vbm, run->tl.t, r->setup.dt);
+  HclStatus stepped = hcl_vbm_step(r->vbm, run->tl.t, r->setup.dt);
   if (stepped == HCL_ENOTCONVERGED) {
-    log_error("%s", status_message());
-    status_clear();
+    hcl_log_error("%s", hcl_status_message());
+    hcl_status_clear();
     TRY(run_stop_at_good(run, stepped, true, "the psi system did not converge"));
   }
   TRY(stepped);
   if (r->maxima) {
-    TRY(vbm_accumulate_maxima(r->vbm));
+    TRY(hcl_vbm_accumulate_maxima(r->vbm));
   }
-  r->iterations += vbm_solve_stats(r->vbm).iterations;
+  r->iterations += hcl_vbm_solve_stats(r->vbm).iterations;
   if (run->request->realtime) {
     keep_real_time(r, t_next);
   }
@@ -337,8 +337,8 @@ static void describe(const RunContext *run, char *extra, size_t size) {
 static void finish(RunContext *run) {
   const VbmRun *r = vbm_run_of(run);
   if (run->request->realtime) {
-    log_info("realtime: %lld of %lld frames ended after their deadline (the latest by %.3g s)",
-             (long long)r->late_frames, (long long)(run->tl.step - run->first_step), r->worst_lateness);
+    hcl_log_info("realtime: %lld of %lld frames ended after their deadline (the latest by %.3g s)",
+                 (long long)r->late_frames, (long long)(run->tl.step - run->first_step), r->worst_lateness);
   }
 }
 
@@ -347,11 +347,11 @@ static void finish(RunContext *run) {
 static HclStatus check_start(RunContext *run) {
   HclStatus status = HCL_OK;
   double rms = 0;
-  TRY(vbm_surface_rms(vbm_run_of(run)->vbm, &rms));
+  TRY(hcl_vbm_surface_rms(vbm_run_of(run)->vbm, &rms));
   REQUIRE(rms <= DIVERGED_RMS, HCL_EDATA,
           "%s: the starting surface's root mean square is %g m, beyond the %g m at which a run counts as diverged "
           "(check initial.height, or the restart)",
-          case_origin(run->c, "initial.height"), rms, DIVERGED_RMS);
+          hcl_case_origin(run->c, "initial.height"), rms, DIVERGED_RMS);
 cleanup:
   return status;
 }
@@ -361,15 +361,15 @@ cleanup:
 static void print_case(const RunContext *run, FILE *out) {
   const VbmSetup *s = &vbm_run_of(run)->setup;
   const DecompSpec *g = run->grid;
-  double limit = vbm_stable_step(s->config.g, s->max_depth, s->config.kappa, s->config.dx, s->config.dy,
-                                 s->max_current[0], s->max_current[1]);
+  double limit = hcl_vbm_stable_step(s->config.g, s->max_depth, s->config.kappa, s->config.dx, s->config.dy,
+                                     s->max_current[0], s->max_current[1]);
   fprintf(out, "grid: %d x %d cells of %g x %g m, %d x %d ranks; depth up to %g m\n", g->nx, g->ny, s->config.dx,
           s->config.dy, g->px, g->py, s->max_depth);
   run_print_crs(s->crs, out);
   fprintf(out, "time step: %.6g s (%.3g of leapfrog's limit %.4g s), %.0f steps to t = %g s\n", s->dt, s->dt / limit,
           limit, round(s->t_end / s->dt), s->t_end);
   fprintf(out, "ships: %d; incident waves: %d; psi system by CG + %s\n", s->nships, s->nwaves,
-          stencil5_precond_name(run->c, VBM_SOLVER_PREFIX));
+          hcl_stencil5_precond_name(run->c, VBM_SOLVER_PREFIX));
 }
 
 static HclStatus vbm_case_check(const Case *c) {

@@ -30,7 +30,7 @@ static void regressors(double omega, int harmonics, double t, double *x) {
   }
 }
 
-HclStatus harmonics_fit(const double *t, const double *y, int n, double omega, int harmonics, Harmonics *out) {
+HclStatus hcl_harmonics_fit(const double *t, const double *y, int n, double omega, int harmonics, Harmonics *out) {
   HclStatus status = HCL_OK;
   double R[COLUMNS_MAX][COLUMNS_MAX], z[COLUMNS_MAX], x[COLUMNS_MAX], c[COLUMNS_MAX];
   memset(out, 0, sizeof *out);
@@ -99,7 +99,7 @@ cleanup:
   return status;
 }
 
-int harmonics_window(const double *t, int n, double omega, double periods) {
+int hcl_harmonics_window(const double *t, int n, double omega, double periods) {
   if (n < 2 || !(omega > 0) || !(periods > 0)) {
     return -1;
   }
@@ -114,7 +114,7 @@ int harmonics_window(const double *t, int n, double omega, double periods) {
   return first;
 }
 
-double harmonics_eval(const Harmonics *fit, double t) {
+double hcl_harmonics_eval(const Harmonics *fit, double t) {
   double x[COLUMNS_MAX], sum = fit->mean;
   regressors(fit->omega, fit->harmonics, t, x);
   for (int n = 1; n <= fit->harmonics; n++) {

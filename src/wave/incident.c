@@ -24,7 +24,7 @@ static HclStatus allocate(int components, WaveIncident *out) {
   TRY_ALLOC(out->phi_amplitude, components);
 cleanup:
   if (status != HCL_OK) {
-    wave_incident_free(out);
+    hcl_wave_incident_free(out);
   }
   return status;
 }
@@ -33,12 +33,12 @@ cleanup:
  * even about the crest): F(theta) = sum_m P_m sin(m theta), P_m = (2 / M) sum_n F(theta_n) sin(m theta_n) over M
  * equidistant samples (exact for a trigonometric polynomial of degree below M / 2). Terms from the last above
  * 1e-13 of the largest are kept; eta's harmonics are the wave's E_j. */
-HclStatus wave_incident_regular(const RegularWave *wave, double direction, double x_origin, WaveIncident *out) {
+HclStatus hcl_wave_incident_regular(const RegularWave *wave, double direction, double x_origin, WaveIncident *out) {
   HclStatus status = HCL_OK;
   double F[SAMPLES], P[WAVE_INCIDENT_MODES_MAX], largest = 0;
   for (int n = 0; n < SAMPLES; n++) {
     double x = 2 * PI * n / SAMPLES / wave->k;
-    F[n] = waves_phi(wave, x, 0) - wave->current_euler * x;
+    F[n] = hcl_waves_phi(wave, x, 0) - wave->current_euler * x;
   }
   int modes = 0;
   for (int m = 1; m < WAVE_INCIDENT_MODES_MAX; m++) {
@@ -72,7 +72,7 @@ cleanup:
   return status;
 }
 
-HclStatus wave_incident_irregular(const IrregularWave *wave, WaveIncident *out) {
+HclStatus hcl_wave_incident_irregular(const IrregularWave *wave, WaveIncident *out) {
   HclStatus status = HCL_OK;
   TRY(allocate(wave->components, out));
   for (int c = 0; c < wave->components; c++) {
@@ -87,7 +87,7 @@ cleanup:
   return status;
 }
 
-void wave_incident_free(WaveIncident *incident) {
+void hcl_wave_incident_free(WaveIncident *incident) {
   if (!incident) {
     return;
   }
@@ -104,7 +104,7 @@ static double psi(const WaveIncident *w, int c, double x, double y, double t) {
   return w->kx[c] * x + w->ky[c] * y - w->omega[c] * t + w->phase[c];
 }
 
-double wave_incident_eta(const WaveIncident *incident, double x, double y, double t) {
+double hcl_wave_incident_eta(const WaveIncident *incident, double x, double y, double t) {
   double eta = 0;
   for (int c = 0; c < incident->components; c++) {
     eta += incident->eta_amplitude[c] * cos(psi(incident, c, x, y, t));
@@ -112,7 +112,7 @@ double wave_incident_eta(const WaveIncident *incident, double x, double y, doubl
   return eta;
 }
 
-double wave_incident_phi(const WaveIncident *incident, double x, double y, double t) {
+double hcl_wave_incident_phi(const WaveIncident *incident, double x, double y, double t) {
   double phi = incident->current_x * x + incident->current_y * y + incident->potential_rate * t;
   for (int c = 0; c < incident->components; c++) {
     phi += incident->phi_amplitude[c] * sin(psi(incident, c, x, y, t));

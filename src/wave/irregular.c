@@ -10,7 +10,7 @@
 
 #define PI 3.14159265358979323846
 
-IrregularWaveSpec waves_irregular_spec_default(void) {
+IrregularWaveSpec hcl_waves_irregular_spec_default(void) {
   return (IrregularWaveSpec){.spectrum = WAVES_JONSWAP,
                              .g = 9.81,
                              .gamma = 3.3,
@@ -84,7 +84,7 @@ cleanup:
   return status;
 }
 
-HclStatus waves_irregular_create(const IrregularWaveSpec *spec, IrregularWave *out) {
+HclStatus hcl_waves_irregular_create(const IrregularWaveSpec *spec, IrregularWave *out) {
   HclStatus status = HCL_OK;
   IrregularWave wave = {
       .components = spec->components, .g = spec->g, .depth = spec->depth, .direction = spec->direction};
@@ -102,17 +102,17 @@ HclStatus waves_irregular_create(const IrregularWaveSpec *spec, IrregularWave *o
     double f = spec->band_low * fp + (i + 0.5) * df;
     wave.omega[i] = 2 * PI * f;
     wave.amplitude[i] = sqrt(2 * spectral_density(spec, normalisation, f) * df);
-    TRY(waves_solve_dispersion(spec->g, spec->depth, 1 / f, 0, &wave.k[i]));
+    TRY(hcl_waves_solve_dispersion(spec->g, spec->depth, 1 / f, 0, &wave.k[i]));
     wave.phase[i] = 2 * PI * (double)(splitmix64(&state) >> 11) * 0x1.0p-53; /* 53 random bits: [0, 2 pi) */
   }
   *out = wave;
   wave = (IrregularWave){0};
 cleanup:
-  waves_irregular_free(&wave);
+  hcl_waves_irregular_free(&wave);
   return status;
 }
 
-void waves_irregular_free(IrregularWave *wave) {
+void hcl_waves_irregular_free(IrregularWave *wave) {
   if (!wave) {
     return;
   }
@@ -123,7 +123,7 @@ void waves_irregular_free(IrregularWave *wave) {
   wave->omega = wave->amplitude = wave->k = wave->phase = NULL;
 }
 
-double waves_irregular_eta(const IrregularWave *wave, double x, double y, double t) {
+double hcl_waves_irregular_eta(const IrregularWave *wave, double x, double y, double t) {
   double along = x * cos(wave->direction) + y * sin(wave->direction), eta = 0;
   for (int i = 0; i < wave->components; i++) {
     eta += wave->amplitude[i] * cos(wave->k[i] * along - wave->omega[i] * t + wave->phase[i]);
@@ -131,7 +131,7 @@ double waves_irregular_eta(const IrregularWave *wave, double x, double y, double
   return eta;
 }
 
-double waves_irregular_phi(const IrregularWave *wave, double x, double y, double t) {
+double hcl_waves_irregular_phi(const IrregularWave *wave, double x, double y, double t) {
   double along = x * cos(wave->direction) + y * sin(wave->direction), phi = 0;
   for (int i = 0; i < wave->components; i++) {
     phi +=

@@ -19,7 +19,7 @@ static double intrinsic_frequency(double g, double depth, double k, double *grou
 /* f(k) = omega - k U - sigma(k) is convex (sigma is concave) and f(0) = omega > 0; its tangent at 0,
  * omega - (U + sqrt(g h)) k, lies below it, so Newton's method from that tangent's root rises monotonically
  * to the smaller root of f, or finds f' >= 0 with f > 0 where f has no root (the wave is blocked). */
-HclStatus waves_solve_dispersion(double g, double depth, double period, double current, double *k) {
+HclStatus hcl_waves_solve_dispersion(double g, double depth, double period, double current, double *k) {
   HclStatus status = HCL_OK;
   REQUIRE(g > 0 && isfinite(g), HCL_EDATA, "waves.g = %g m/s^2: must be > 0", g);
   REQUIRE(depth > 0 && isfinite(depth), HCL_EDATA, "waves.depth = %g m: must be > 0", depth);
@@ -53,7 +53,7 @@ cleanup:
   return status;
 }
 
-double waves_breaking_height(double depth, double length) {
+double hcl_waves_breaking_height(double depth, double length) {
   double r = length / depth; /* Fenton (1990) eq. 32 */
   return depth * (0.141063 * r + 0.0095721 * r * r + 0.0077829 * r * r * r) /
          (1 + 0.0788340 * r + 0.0317567 * r * r + 0.0093407 * r * r * r);
@@ -94,7 +94,7 @@ static double phase(const RegularWave *wave, double x, double t) {
   return wave->k * (x - wave->celerity * t);
 }
 
-double waves_eta(const RegularWave *wave, double x, double t) {
+double hcl_waves_eta(const RegularWave *wave, double x, double t) {
   double theta = phase(wave, x, t), eta = 0;
   double cos_j = 1, sin_j = 0, cos1 = cos(theta), sin1 = sin(theta);
   for (int j = 1; j <= wave->modes; j++) {
@@ -106,13 +106,13 @@ double waves_eta(const RegularWave *wave, double x, double t) {
   return eta;
 }
 
-double waves_phi(const RegularWave *wave, double x, double t) {
-  double z = wave->kind == WAVES_LINEAR ? 0 : waves_eta(wave, x, t);
+double hcl_waves_phi(const RegularWave *wave, double x, double t) {
+  double z = wave->kind == WAVES_LINEAR ? 0 : hcl_waves_eta(wave, x, t);
   Series s = sum_series(wave, phase(wave, x, t), z);
   return wave->current_euler * x + s.phi + wave->potential_rate * t;
 }
 
-void waves_velocity(const RegularWave *wave, double x, double z, double t, double *u, double *w) {
+void hcl_waves_velocity(const RegularWave *wave, double x, double z, double t, double *u, double *w) {
   Series s = sum_series(wave, phase(wave, x, t), z);
   *u = wave->current_euler + s.u;
   *w = s.w;
@@ -120,9 +120,9 @@ void waves_velocity(const RegularWave *wave, double x, double z, double t, doubl
 
 /* Bernoulli in the frame of the wave; a linear wave keeps the first-order part, Ubar (u - c_E), of
  * -(u - c)^2 / 2. */
-double waves_pressure(const RegularWave *wave, double x, double z, double t) {
+double hcl_waves_pressure(const RegularWave *wave, double x, double z, double t) {
   double u, w, ubar = wave->celerity - wave->current_euler;
-  waves_velocity(wave, x, z, t, &u, &w);
+  hcl_waves_velocity(wave, x, z, t, &u, &w);
   if (wave->kind == WAVES_LINEAR) {
     return ubar * (u - wave->current_euler);
   }
@@ -130,7 +130,7 @@ double waves_pressure(const RegularWave *wave, double x, double z, double t) {
   return wave->bernoulli - wave->g * wave->depth - (relative * relative + w * w) / 2;
 }
 
-double waves_stream(const RegularWave *wave, double x, double z, double t) {
+double hcl_waves_stream(const RegularWave *wave, double x, double z, double t) {
   Series s = sum_series(wave, phase(wave, x, t), z);
   return -(wave->celerity - wave->current_euler) * (z + wave->depth) + s.psi;
 }

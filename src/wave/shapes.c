@@ -4,9 +4,9 @@
 
 #include <math.h>
 
-const double WAVE_BAR_GAUGES[WAVE_BAR_NGAUGES] = {4.0, 10.5, 12.5, 13.5, 14.5, 15.7, 17.3, 19.0, 21.0};
+const double HCL_WAVE_BAR_GAUGES[WAVE_BAR_NGAUGES] = {4.0, 10.5, 12.5, 13.5, 14.5, 15.7, 17.3, 19.0, 21.0};
 
-double wave_bar_depth(double x) {
+double hcl_wave_bar_depth(double x) {
   if (x <= 6 || x >= 17) {
     return 0.4;
   }
@@ -16,7 +16,7 @@ double wave_bar_depth(double x) {
   return x <= 14 ? 0.1 : 0.1 + (x - 14) / 10;
 }
 
-double wave_whalin_depth(double x, double y) {
+double hcl_wave_whalin_depth(double x, double y) {
   double G = sqrt(fmax(y * (WAVE_WHALIN_WIDTH - y), 0));
   if (x <= 10.67 - G) {
     return 0.4572;

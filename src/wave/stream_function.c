@@ -22,7 +22,7 @@
 /* Newton stops at a largest residual of TOLERANCE (units of g and l; the residuals' rounding is 1e-15). */
 static const double TOLERANCE = 1e-12;
 
-RegularWaveSpec waves_regular_spec_default(void) {
+RegularWaveSpec hcl_waves_regular_spec_default(void) {
   return (RegularWaveSpec){
       .g = 9.81, .criterion = WAVES_CURRENT_EULERIAN, .modes = WAVES_MODES_DEFAULT, .max_iterations = 40};
 }
@@ -44,7 +44,7 @@ cleanup:
 /* For a given period, length is that of the wave solved at `height` (a height step's, up to spec->height). */
 static HclStatus check_breaking(const RegularWaveSpec *spec, double height, double length) {
   HclStatus status = HCL_OK;
-  double highest = waves_breaking_height(spec->depth, length);
+  double highest = hcl_waves_breaking_height(spec->depth, length);
   if (spec->length > 0) {
     REQUIRE(height <= highest, HCL_EDATA,
             "waves.height = %g m is past the breaking limit H_max = %g m of a wave %g m long in depth %g m "
@@ -66,7 +66,7 @@ static HclStatus linear_wave(const RegularWaveSpec *spec, RegularWave *out) {
   RegularWave wave = {.kind = WAVES_LINEAR, .modes = 1, .g = spec->g, .depth = spec->depth, .height = spec->height};
   TRY(check_spec(spec));
   if (spec->period > 0) {
-    TRY(waves_solve_dispersion(spec->g, spec->depth, spec->period, spec->current, &wave.k));
+    TRY(hcl_waves_solve_dispersion(spec->g, spec->depth, spec->period, spec->current, &wave.k));
   } else {
     wave.k = 2 * PI / spec->length;
   }
@@ -86,7 +86,7 @@ cleanup:
   return status;
 }
 
-HclStatus waves_solve_linear(const RegularWaveSpec *spec, RegularWave *out) {
+HclStatus hcl_waves_solve_linear(const RegularWaveSpec *spec, RegularWave *out) {
   HclStatus status = HCL_OK;
   RegularWave wave;
   memset(out, 0, sizeof *out);
@@ -390,7 +390,7 @@ static HclStatus check_solver_settings(const RegularWaveSpec *spec, double k) {
           "<= H_max)",
           spec->height, spec->period > 0 ? "waves.period" : "waves.length",
           spec->period > 0 ? spec->period : spec->length, spec->period > 0 ? "s" : "m", spec->depth, length,
-          waves_breaking_height(spec->depth, length));
+          hcl_waves_breaking_height(spec->depth, length));
   REQUIRE(exponent <= CONDITIONING_LIMIT, HCL_EDATA,
           "waves.modes = %d is too many for a wave this steep: N k H = %.1f > %.0f makes the stream-function "
           "equations singular in double precision (allowed here: %d to %d)",
@@ -409,7 +409,7 @@ static int height_steps(const RegularWaveSpec *spec, const RegularWave *linear) 
   if (spec->height_steps > 0) {
     return spec->height_steps;
   }
-  double ratio = fmin(spec->height / waves_breaking_height(spec->depth, linear->length), 1.2);
+  double ratio = fmin(spec->height / hcl_waves_breaking_height(spec->depth, linear->length), 1.2);
   double ursell = spec->height * linear->length * linear->length / (spec->depth * spec->depth * spec->depth);
   return (int)fmin(WAVES_STEPS_MAX, fmax(1 + (int)(10 * ratio * ratio), ceil(ursell / 50)));
 }
@@ -450,7 +450,7 @@ cleanup:
   return status;
 }
 
-HclStatus waves_solve_stream(const RegularWaveSpec *spec, RegularWave *out) {
+HclStatus hcl_waves_solve_stream(const RegularWaveSpec *spec, RegularWave *out) {
   HclStatus status = HCL_OK;
   RegularWave linear;
   Work work = {0};
@@ -462,7 +462,7 @@ HclStatus waves_solve_stream(const RegularWaveSpec *spec, RegularWave *out) {
     TRY(check_breaking(spec, spec->height, spec->length));
   }
   double scale = fmin(spec->depth, 1 / linear.k), residual = 0;
-  double linear_ratio = spec->height / waves_breaking_height(spec->depth, linear.length);
+  double linear_ratio = spec->height / hcl_waves_breaking_height(spec->depth, linear.length);
   Problem p = problem_new(spec, scale);
   int n = p.unknowns, steps = height_steps(spec, &linear), iterations = 0;
   Solved solved[2] = {{0, 0}, {0, 0}};
@@ -492,7 +492,7 @@ HclStatus waves_solve_stream(const RegularWaveSpec *spec, RegularWave *out) {
     length = 2 * PI * scale / z[0];
     TRY(check_breaking(spec, height, length));
     solved[0] = solved[1];
-    solved[1] = (Solved){height, height / waves_breaking_height(spec->depth, length)};
+    solved[1] = (Solved){height, height / hcl_waves_breaking_height(spec->depth, length)};
   }
   solution_to_wave(&p, z, spec, scale, out);
   out->iterations = iterations;

@@ -42,13 +42,13 @@ struct Wave {
   Pair y, stage[2], acc;
   Field *h, *still, *weight, *generate, *area; /* h mirrored; still: eta = 0 for the linear operator */
   Field *grid;                                 /* a curvilinear grid's planes (GRID_PLANES), else NULL */
-  Field *eta_max, *eta_min;                    /* eta's extremes since wave_track_extremes, else NULL */
+  Field *eta_max, *eta_min;                    /* eta's extremes since hcl_wave_track_extremes, else NULL */
   Field *scratch[2];
   Mirror *mirror;
   Reducer *reducer;
   cl_mem d1, components;
   cl_mem smoothing; /* the Savitzky-Golay weights along x, then along y (config.filter_interval > 0) */
-  long steps;       /* taken since wave_create, for the filter's interval */
+  long steps;       /* taken since hcl_wave_create, for the filter's interval */
   int ncomponents;
   double current_x, current_y, potential_rate; /* of the incident wave */
   Field *history[WAVE_EXTRAPOLATION_MAX];      /* Phi at history_time[m], newest at `newest` */
@@ -59,12 +59,13 @@ struct Wave {
   cl_kernel kernels[NKERNELS];
 };
 
-WaveConfig wave_config_default(void) {
-  return (WaveConfig){.laplace = laplace_config_default(), .g = 9.81, .equations = WAVE_NONLINEAR, .extrapolation = 2};
+WaveConfig hcl_wave_config_default(void) {
+  return (WaveConfig){
+      .laplace = hcl_laplace_config_default(), .g = 9.81, .equations = WAVE_NONLINEAR, .extrapolation = 2};
 }
 
-double wave_step_limit(const WaveConfig *c, const DecompSpec *grid, double deepest) {
-  double k2 = c->laplace.map ? mapping_largest_wavenumber2(c->laplace.map, grid->nx, grid->ny)
+double hcl_wave_step_limit(const WaveConfig *c, const DecompSpec *grid, double deepest) {
+  double k2 = c->laplace.map ? hcl_mapping_largest_wavenumber2(c->laplace.map, grid->nx, grid->ny)
                              : (grid->nx > 1 ? 1 / (c->laplace.dx * c->laplace.dx) : 0) +
                                    (grid->ny > 1 ? 1 / (c->laplace.dy * c->laplace.dy) : 0);
   double k = PI * sqrt(k2), omega = sqrt(c->g * k * tanh(k * deepest));
@@ -193,7 +194,7 @@ static double cell(int i, int n, double d, bool periodic) {
 
 static HclStatus make_field(Wave *W, const char *name, int planes, Field **out) {
   FieldSpec spec = {.name = name, .nz = planes, .ghost = W->radius, .precision = W->precision};
-  return field_create(W->rt, W->decomp, &spec, out);
+  return hcl_field_create(W->rt, W->decomp, &spec, out);
 }
 
 /* A curvilinear grid's planes: the metric terms of the model's order, the points' positions, into W->grid, and the
@@ -201,26 +202,26 @@ static HclStatus make_field(Wave *W, const char *name, int planes, Field **out) 
 static HclStatus make_grid(Wave *W, double **host) {
   HclStatus status = HCL_OK;
   const Mapping *map = W->config.laplace.map;
-  const DecompLocal *l = decomp_local(W->decomp);
+  const DecompLocal *l = hcl_decomp_local(W->decomp);
   size_t n = (size_t)l->nx * l->ny;
   TRY(make_field(W, "wave_grid", GRID_PLANES, &W->grid));
-  TRY(mapping_write_metrics(map, W->config.laplace.order, 1, 1, W->grid, 0));
+  TRY(hcl_mapping_write_metrics(map, W->config.laplace.order, 1, 1, W->grid, 0));
   TRY_ALLOC(*host, n * GRID_PLANES);
-  TRY(field_read_owned(W->grid, *host));
+  TRY(hcl_field_read_owned(W->grid, *host));
   for (int j = 0; j < l->ny; j++) {
     for (int i = 0; i < l->nx; i++) {
       size_t at = (size_t)j * l->nx + i;
       map->point(map->ctx, l->x0 + i, l->y0 + j, &(*host)[GRID_X * n + at], &(*host)[GRID_Y * n + at]);
     }
   }
-  TRY(field_write_owned(W->grid, *host));
+  TRY(hcl_field_write_owned(W->grid, *host));
 cleanup:
   return status;
 }
 
 /* The position of owned point (i, j): the map's, or (x0 + i dx, y0 + j dy); grid is make_grid's host copy. */
 static void point_position(const Wave *W, const double *grid, int i, int j, double *x, double *y) {
-  const DecompLocal *l = decomp_local(W->decomp);
+  const DecompLocal *l = hcl_decomp_local(W->decomp);
   size_t n = (size_t)l->nx * l->ny, at = (size_t)j * l->nx + i;
   *x = grid ? grid[GRID_X * n + at] : W->config.x0 + (l->x0 + i) * W->config.laplace.dx;
   *y = grid ? grid[GRID_Y * n + at] : W->config.y0 + (l->y0 + j) * W->config.laplace.dy;
@@ -231,8 +232,8 @@ static void point_position(const Wave *W, const double *grid, int i, int j, doub
  * spacing: the trapezoidal rule in the index directions). */
 static HclStatus make_point_fields(Wave *W) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(W->decomp);
-  const DecompSpec *g = decomp_spec(W->decomp);
+  const DecompLocal *l = hcl_decomp_local(W->decomp);
+  const DecompSpec *g = hcl_decomp_spec(W->decomp);
   size_t n = (size_t)l->nx * l->ny;
   double *weight = NULL, *generate = NULL, *area = NULL, *grid = NULL;
   TRY_ALLOC(weight, n);
@@ -264,9 +265,9 @@ static HclStatus make_point_fields(Wave *W) {
           jacobian * cell(l->x0 + i, g->nx, dx, g->periodic_x) * cell(l->y0 + j, g->ny, dy, g->periodic_y);
     }
   }
-  TRY(field_write_owned(W->weight, weight));
-  TRY(field_write_owned(W->generate, generate));
-  TRY(field_write_owned(W->area, area));
+  TRY(hcl_field_write_owned(W->weight, weight));
+  TRY(hcl_field_write_owned(W->generate, generate));
+  TRY(hcl_field_write_owned(W->area, area));
 cleanup:
   free(weight);
   free(generate);
@@ -279,34 +280,34 @@ static HclStatus make_pair(Wave *W, const char *eta, const char *phi, Pair *p) {
   HclStatus status = HCL_OK;
   TRY(make_field(W, eta, 1, &p->eta));
   TRY(make_field(W, phi, 1, &p->phi));
-  TRY(halo_create((Field *[]){p->eta, p->phi}, 2, &p->halo));
+  TRY(hcl_halo_create((Field *[]){p->eta, p->phi}, 2, &p->halo));
 cleanup:
   return status;
 }
 
 static void pair_destroy(Pair *p) {
-  halo_destroy(&p->halo);
-  field_destroy(&p->eta);
-  field_destroy(&p->phi);
+  hcl_halo_destroy(&p->halo);
+  hcl_field_destroy(&p->eta);
+  hcl_field_destroy(&p->phi);
 }
 
 /* The centred first-derivative weights along x and y, scaled (zero along a direction of one point); on a
  * curvilinear grid along the index directions, unscaled. */
 static HclStatus make_stencils(Wave *W) {
   HclStatus status = HCL_OK;
-  const DecompSpec *g = decomp_spec(W->decomp);
+  const DecompSpec *g = hcl_decomp_spec(W->decomp);
   int w = W->width;
   double d1[2 * FD_WIDTH_MAX], offsets[FD_WIDTH_MAX], weights[2 * FD_WIDTH_MAX];
   for (int m = 0; m < w; m++) {
     offsets[m] = m - W->radius;
   }
-  TRY(fd_weights(0, offsets, w, 1, weights));
+  TRY(hcl_fd_weights(0, offsets, w, 1, weights));
   for (int m = 0; m < w; m++) {
     bool mapped = W->config.laplace.map != NULL;
     d1[m] = g->nx > 1 ? weights[w + m] / (mapped ? 1 : W->config.laplace.dx) : 0;
     d1[w + m] = g->ny > 1 ? weights[w + m] / (mapped ? 1 : W->config.laplace.dy) : 0;
   }
-  TRY(runtime_upload_reals(W->rt, W->precision, d1, 2 * (size_t)w, "wave derivative weights", &W->d1));
+  TRY(hcl_runtime_upload_reals(W->rt, W->precision, d1, 2 * (size_t)w, "wave derivative weights", &W->d1));
 cleanup:
   return status;
 }
@@ -347,7 +348,7 @@ static void savitzky_golay(int r, int p, double *c) {
  * far) and of the highest degree that still smooths, width - 3; the identity along a direction of one point. */
 static HclStatus make_smoothing(Wave *W) {
   HclStatus status = HCL_OK;
-  const DecompSpec *g = decomp_spec(W->decomp);
+  const DecompSpec *g = hcl_decomp_spec(W->decomp);
   int w = W->width;
   double c[FD_WIDTH_MAX], weights[2 * FD_WIDTH_MAX];
   savitzky_golay(W->radius, w - 3, c);
@@ -355,17 +356,17 @@ static HclStatus make_smoothing(Wave *W) {
     weights[m] = g->nx > 1 ? c[m] : m == W->radius;
     weights[w + m] = g->ny > 1 ? c[m] : m == W->radius;
   }
-  TRY(runtime_upload_reals(W->rt, W->precision, weights, 2 * (size_t)w, "wave smoothing weights", &W->smoothing));
+  TRY(hcl_runtime_upload_reals(W->rt, W->precision, weights, 2 * (size_t)w, "wave smoothing weights", &W->smoothing));
 cleanup:
   return status;
 }
 
 /* The kernels for the model's precision, order and equations; the column velocities read the Laplace solver's own
- * sigma stencils (laplace_sigma_stencils), whose first nodes are a build constant as in laplace.cl. */
+ * sigma stencils (hcl_laplace_sigma_stencils), whose first nodes are a build constant as in laplace.cl. */
 static HclStatus build(Wave *W) {
   HclStatus status = HCL_OK;
   char defines[2048];
-  const int *first = laplace_sigma_stencil_first(W->laplace);
+  const int *first = hcl_laplace_sigma_stencil_first(W->laplace);
   int at =
       snprintf(defines, sizeof defines, "-DRADIUS=%d -DWIDTH=%d -DVWIDTH=%d -DNZ=%d -DLINEAR=%d%s -DVFIRST=", W->radius,
                W->width, W->config.laplace.order + 2, W->config.laplace.nz, W->config.equations == WAVE_LINEAR,
@@ -376,7 +377,7 @@ static HclStatus build(Wave *W) {
   ASSERT(at < (int)sizeof defines);
   KernelConfig config = {
       .precision = W->precision, .stencil_radius = W->radius, .wg_x = WG_X, .wg_y = WG_Y, .defines = defines};
-  TRY(program_build_kernels(W->rt, "wave", &config, kernel_names, NKERNELS, &W->program, W->kernels));
+  TRY(hcl_program_build_kernels(W->rt, "wave", &config, kernel_names, NKERNELS, &W->program, W->kernels));
 cleanup:
   return status;
 }
@@ -401,20 +402,20 @@ static HclStatus make_fields(Wave *W, const double *h) {
     static const char *const names[WAVE_EXTRAPOLATION_MAX] = {"Phi_history_0", "Phi_history_1", "Phi_history_2"};
     TRY(make_field(W, names[m], W->config.laplace.nz + 1, &W->history[m]));
   }
-  TRY(halo_create(&W->h, 1, &h_halo));
-  TRY(field_write_owned(W->h, h));
-  TRY(mirror_exchange(W->mirror, h_halo, W->h));
+  TRY(hcl_halo_create(&W->h, 1, &h_halo));
+  TRY(hcl_field_write_owned(W->h, h));
+  TRY(hcl_mirror_exchange(W->mirror, h_halo, W->h));
   TRY(make_point_fields(W));
 cleanup:
-  halo_destroy(&h_halo);
+  hcl_halo_destroy(&h_halo);
   return status;
 }
 
-HclStatus wave_create(Runtime *rt, const Decomp *decomp, const WaveConfig *config, const double *h, Wave **out) {
+HclStatus hcl_wave_create(Runtime *rt, const Decomp *decomp, const WaveConfig *config, const double *h, Wave **out) {
   HclStatus status = HCL_OK;
   Wave *W = NULL;
   *out = NULL;
-  TRY(check_config(config, decomp_spec(decomp)));
+  TRY(check_config(config, hcl_decomp_spec(decomp)));
   TRY_ALLOC(W, 1);
   W->rt = rt;
   W->decomp = decomp;
@@ -422,9 +423,9 @@ HclStatus wave_create(Runtime *rt, const Decomp *decomp, const WaveConfig *confi
   W->precision = config->laplace.precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE;
   W->radius = config->laplace.order / 2;
   W->width = config->laplace.order + 1;
-  TRY(laplace_create(rt, decomp, &config->laplace, h, &W->laplace));
-  TRY(mirror_create(rt, &W->mirror));
-  TRY(reducer_create(rt, decomp, &W->reducer));
+  TRY(hcl_laplace_create(rt, decomp, &config->laplace, h, &W->laplace));
+  TRY(hcl_mirror_create(rt, &W->mirror));
+  TRY(hcl_reducer_create(rt, decomp, &W->reducer));
   TRY(build(W));
   TRY(make_stencils(W));
   if (config->filter_interval > 0) {
@@ -434,11 +435,11 @@ HclStatus wave_create(Runtime *rt, const Decomp *decomp, const WaveConfig *confi
   *out = W;
   W = NULL;
 cleanup:
-  wave_destroy(&W);
+  hcl_wave_destroy(&W);
   return status;
 }
 
-void wave_destroy(Wave **wave) {
+void hcl_wave_destroy(Wave **wave) {
   if (!wave || !*wave) {
     return;
   }
@@ -450,10 +451,10 @@ void wave_destroy(Wave **wave) {
   Field *fields[] = {W->h,    W->still,   W->weight,  W->generate,   W->area,
                      W->grid, W->eta_max, W->eta_min, W->scratch[0], W->scratch[1]};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
-    field_destroy(&fields[f]);
+    hcl_field_destroy(&fields[f]);
   }
   for (int m = 0; m < WAVE_EXTRAPOLATION_MAX; m++) {
-    field_destroy(&W->history[m]);
+    hcl_field_destroy(&W->history[m]);
   }
   cl_mem buffers[] = {W->d1, W->components, W->smoothing};
   for (size_t b = 0; b < sizeof buffers / sizeof *buffers; b++) {
@@ -461,15 +462,15 @@ void wave_destroy(Wave **wave) {
       clReleaseMemObject(buffers[b]);
     }
   }
-  program_release(&W->program, W->kernels, NKERNELS);
-  reducer_destroy(&W->reducer);
-  mirror_destroy(&W->mirror);
-  laplace_destroy(&W->laplace);
+  hcl_program_release(&W->program, W->kernels, NKERNELS);
+  hcl_reducer_destroy(&W->reducer);
+  hcl_mirror_destroy(&W->mirror);
+  hcl_laplace_destroy(&W->laplace);
   free(W);
   *wave = NULL;
 }
 
-HclStatus wave_set_incident(Wave *W, const WaveIncident *incident) {
+HclStatus hcl_wave_set_incident(Wave *W, const WaveIncident *incident) {
   HclStatus status = HCL_OK;
   double *table = NULL;
   if (W->components) {
@@ -493,7 +494,7 @@ HclStatus wave_set_incident(Wave *W, const WaveIncident *incident) {
     k[4] = incident->eta_amplitude[c];
     k[5] = incident->phi_amplitude[c];
   }
-  TRY(runtime_upload_reals(W->rt, W->precision, table, 6 * n, "incident wave components", &W->components));
+  TRY(hcl_runtime_upload_reals(W->rt, W->precision, table, 6 * n, "incident wave components", &W->components));
   W->ncomponents = incident->components;
   W->current_x = incident->current_x;
   W->current_y = incident->current_y;
@@ -503,19 +504,19 @@ cleanup:
   return status;
 }
 
-HclStatus wave_set_state(Wave *W, double t, const double *eta, const double *phi) {
+HclStatus hcl_wave_set_state(Wave *W, double t, const double *eta, const double *phi) {
   HclStatus status = HCL_OK;
-  TRY(field_write_owned(W->y.eta, eta));
-  TRY(field_write_owned(W->y.phi, phi));
+  TRY(hcl_field_write_owned(W->y.eta, eta));
+  TRY(hcl_field_write_owned(W->y.phi, phi));
   W->t = t;
   W->history_count = 0;
 cleanup:
   return status;
 }
 
-int wave_solver_memory(Wave *W, Field **fields, double *scalars) {
+int hcl_wave_solver_memory(Wave *W, Field **fields, double *scalars) {
   int n = W->config.extrapolation > 1 ? W->config.extrapolation : 0;
-  fields[0] = laplace_potential(W->laplace);
+  fields[0] = hcl_laplace_potential(W->laplace);
   for (int m = 0; m < n; m++) {
     fields[1 + m] = W->history[m];
   }
@@ -527,7 +528,7 @@ int wave_solver_memory(Wave *W, Field **fields, double *scalars) {
   return 1 + n;
 }
 
-HclStatus wave_restore_solver_memory(Wave *W, const double *scalars) {
+HclStatus hcl_wave_restore_solver_memory(Wave *W, const double *scalars) {
   HclStatus status = HCL_OK;
   int n = W->config.extrapolation > 1 ? W->config.extrapolation : 0;
   REQUIRE(scalars[0] >= 0 && scalars[0] <= n && scalars[1] >= 0 && (n == 0 || scalars[1] < n) &&
@@ -547,37 +548,37 @@ cleanup:
 
 /* The launch shape of a kernel over the owned points. */
 static KernelShape owned_grid(const Wave *W) {
-  const DecompLocal *l = decomp_local(W->decomp);
-  return kernel_grid(W->rt, l->nx, l->ny, WG_X, WG_Y);
+  const DecompLocal *l = hcl_decomp_local(W->decomp);
+  return hcl_kernel_grid(W->rt, l->nx, l->ny, WG_X, WG_Y);
 }
 
 static double points(const Wave *W) {
-  return (double)decomp_local(W->decomp)->nx * decomp_local(W->decomp)->ny;
+  return (double)hcl_decomp_local(W->decomp)->nx * hcl_decomp_local(W->decomp)->ny;
 }
 
 static double real_bytes(const Wave *W) {
-  return (double)precision_bytes(W->precision);
+  return (double)hcl_precision_bytes(W->precision);
 }
 
 /* A curvilinear grid's planes and their stride (wave.cl's GRID_PARAMS); nothing on a Cartesian grid. */
 static void arg_grid(KernelArgs *a, const Wave *W) {
   if (W->grid) {
-    arg_mem(a, field_buffer(W->grid));
-    arg_ulong(a, (size_t)field_pitch(W->grid) * field_rows(W->grid));
+    hcl_arg_mem(a, hcl_field_buffer(W->grid));
+    hcl_arg_ulong(a, (size_t)hcl_field_pitch(W->grid) * hcl_field_rows(W->grid));
   }
 }
 
 static void arg_shape(KernelArgs *a, const Wave *W) {
-  arg_int(a, decomp_local(W->decomp)->nx);
-  arg_int(a, decomp_local(W->decomp)->ny);
-  arg_int(a, field_pitch(W->y.eta));
+  hcl_arg_int(a, hcl_decomp_local(W->decomp)->nx);
+  hcl_arg_int(a, hcl_decomp_local(W->decomp)->ny);
+  hcl_arg_int(a, hcl_field_pitch(W->y.eta));
 }
 
 /* The walls' mirror images in a pair's ghosts, once its exchange (other ranks, periodic sides) has ended. */
 static HclStatus mirror_pair(Wave *W, Pair *p) {
   HclStatus status = HCL_OK;
-  TRY(mirror_fill(W->mirror, p->eta));
-  TRY(mirror_fill(W->mirror, p->phi));
+  TRY(hcl_mirror_fill(W->mirror, p->eta));
+  TRY(hcl_mirror_fill(W->mirror, p->phi));
 cleanup:
   return status;
 }
@@ -585,7 +586,7 @@ cleanup:
 /* The ghosts of a pair valid: other ranks and periodic sides, then the walls. */
 static HclStatus exchange(Wave *W, Pair *p) {
   HclStatus status = HCL_OK;
-  TRY(halo_exchange(p->halo));
+  TRY(hcl_halo_exchange(p->halo));
   TRY(mirror_pair(W, p));
 cleanup:
   return status;
@@ -605,10 +606,10 @@ static HclStatus remember(Wave *W, double t) {
     W->history_count = W->history_count < n ? W->history_count + 1 : n;
   }
   W->history_time[W->newest] = t;
-  Field *phi3 = laplace_potential(W->laplace);
-  size_t bytes = field_count(phi3) * precision_bytes(W->precision);
-  TRY_CL(clEnqueueCopyBuffer(runtime_queue(W->rt), field_buffer(phi3), field_buffer(W->history[W->newest]), 0, 0, bytes,
-                             0, NULL, NULL));
+  Field *phi3 = hcl_laplace_potential(W->laplace);
+  size_t bytes = hcl_field_count(phi3) * hcl_precision_bytes(W->precision);
+  TRY_CL(clEnqueueCopyBuffer(hcl_runtime_queue(W->rt), hcl_field_buffer(phi3), hcl_field_buffer(W->history[W->newest]),
+                             0, 0, bytes, 0, NULL, NULL));
 cleanup:
   return status;
 }
@@ -633,29 +634,29 @@ static HclStatus extrapolate(Wave *W, double t) {
       }
     }
   }
-  Field *phi3 = laplace_potential(W->laplace);
-  size_t count = field_count(phi3), global = (count + 255) / 256 * 256;
-  KernelArgs a = kernel_args(W->kernels[K_LAGRANGE]);
-  arg_mem(&a, field_buffer(phi3));
+  Field *phi3 = hcl_laplace_potential(W->laplace);
+  size_t count = hcl_field_count(phi3), global = (count + 255) / 256 * 256;
+  KernelArgs a = hcl_kernel_args(W->kernels[K_LAGRANGE]);
+  hcl_arg_mem(&a, hcl_field_buffer(phi3));
   for (int m = 0; m < WAVE_EXTRAPOLATION_MAX; m++) {
-    arg_mem(&a, field_buffer(W->history[slot[m < n ? m : 0]]));
+    hcl_arg_mem(&a, hcl_field_buffer(W->history[slot[m < n ? m : 0]]));
   }
   for (int m = 0; m < WAVE_EXTRAPOLATION_MAX; m++) {
-    arg_real(&a, W->precision, m < n ? coefficient[m] : 0);
+    hcl_arg_real(&a, W->precision, m < n ? coefficient[m] : 0);
   }
-  arg_int(&a, n);
-  arg_ulong(&a, count);
-  TRY(kernel_launch(W->rt, &a, kernel_box(1, global, 1, 1), (n + 1.0) * count * real_bytes(W)));
+  hcl_arg_int(&a, n);
+  hcl_arg_ulong(&a, count);
+  TRY(hcl_kernel_launch(W->rt, &a, hcl_kernel_box(1, global, 1, 1), (n + 1.0) * count * real_bytes(W)));
 cleanup:
   return status;
 }
 
-/* Solves the Laplace problem of the state p at time t from the extrapolated guess; w in laplace_w. */
+/* Solves the Laplace problem of the state p at time t from the extrapolated guess; w in hcl_laplace_w. */
 static HclStatus solve(Wave *W, Pair *p, double t, int *iterations) {
   HclStatus status = HCL_OK;
   LaplaceResult result;
   TRY(extrapolate(W, t));
-  TRY(laplace_solve(W->laplace, W->still ? W->still : p->eta, p->phi, &result));
+  TRY(hcl_laplace_solve(W->laplace, W->still ? W->still : p->eta, p->phi, &result));
   TRY(remember(W, t));
   *iterations += result.iterations;
 cleanup:
@@ -665,29 +666,29 @@ cleanup:
 /* ---- time stepping ---- */
 
 static HclStatus stage(Wave *W, Pair *in, Pair *next, double g, double b_dt, double a_dt, int kind) {
-  KernelArgs a = kernel_args(W->kernels[K_STAGE]);
-  arg_mem(&a, field_buffer(in->eta));
-  arg_mem(&a, field_buffer(in->phi));
-  arg_mem(&a, field_buffer(laplace_w(W->laplace)));
-  arg_mem(&a, field_buffer(W->y.eta));
-  arg_mem(&a, field_buffer(W->y.phi));
-  arg_mem(&a, field_buffer(W->acc.eta));
-  arg_mem(&a, field_buffer(W->acc.phi));
-  arg_mem(&a, field_buffer(next->eta));
-  arg_mem(&a, field_buffer(next->phi));
+  KernelArgs a = hcl_kernel_args(W->kernels[K_STAGE]);
+  hcl_arg_mem(&a, hcl_field_buffer(in->eta));
+  hcl_arg_mem(&a, hcl_field_buffer(in->phi));
+  hcl_arg_mem(&a, hcl_field_buffer(hcl_laplace_w(W->laplace)));
+  hcl_arg_mem(&a, hcl_field_buffer(W->y.eta));
+  hcl_arg_mem(&a, hcl_field_buffer(W->y.phi));
+  hcl_arg_mem(&a, hcl_field_buffer(W->acc.eta));
+  hcl_arg_mem(&a, hcl_field_buffer(W->acc.phi));
+  hcl_arg_mem(&a, hcl_field_buffer(next->eta));
+  hcl_arg_mem(&a, hcl_field_buffer(next->phi));
   arg_shape(&a, W);
-  arg_real(&a, W->precision, g);
-  arg_real(&a, W->precision, b_dt);
-  arg_real(&a, W->precision, a_dt);
-  arg_int(&a, kind);
-  arg_mem(&a, W->d1);
+  hcl_arg_real(&a, W->precision, g);
+  hcl_arg_real(&a, W->precision, b_dt);
+  hcl_arg_real(&a, W->precision, a_dt);
+  hcl_arg_int(&a, kind);
+  hcl_arg_mem(&a, W->d1);
   arg_grid(&a, W);
   double reads = W->config.equations == WAVE_LINEAR ? 2 : 2 + 2 * W->width; /* the stage state and w */
-  return kernel_launch(W->rt, &a, owned_grid(W),
-                       points(W) * real_bytes(W) *
-                           (reads + (kind == 2   ? 4
-                                     : kind == 1 ? 8
-                                                 : 6)));
+  return hcl_kernel_launch(W->rt, &a, owned_grid(W),
+                           points(W) * real_bytes(W) *
+                               (reads + (kind == 2   ? 4
+                                         : kind == 1 ? 8
+                                                     : 6)));
 }
 
 /* (1 - cos(pi t / T_ramp)) / 2 while t < T_ramp, then 1. */
@@ -697,43 +698,43 @@ static double ramp(const Wave *W, double t) {
 }
 
 static HclStatus relax(Wave *W) {
-  const DecompLocal *l = decomp_local(W->decomp);
+  const DecompLocal *l = hcl_decomp_local(W->decomp);
   const WaveConfig *c = &W->config;
-  KernelArgs a = kernel_args(W->kernels[K_RELAX]);
-  arg_mem(&a, field_buffer(W->y.eta));
-  arg_mem(&a, field_buffer(W->y.phi));
-  arg_mem(&a, field_buffer(W->weight));
-  arg_mem(&a, field_buffer(W->generate));
+  KernelArgs a = hcl_kernel_args(W->kernels[K_RELAX]);
+  hcl_arg_mem(&a, hcl_field_buffer(W->y.eta));
+  hcl_arg_mem(&a, hcl_field_buffer(W->y.phi));
+  hcl_arg_mem(&a, hcl_field_buffer(W->weight));
+  hcl_arg_mem(&a, hcl_field_buffer(W->generate));
   arg_shape(&a, W);
-  arg_int(&a, l->x0);
-  arg_int(&a, l->y0);
+  hcl_arg_int(&a, l->x0);
+  hcl_arg_int(&a, l->y0);
   double reals[] = {c->x0, c->y0, c->laplace.dx, c->laplace.dy, W->t, ramp(W, W->t)};
   for (size_t r = 0; r < sizeof reals / sizeof *reals; r++) {
-    arg_real(&a, W->precision, reals[r]);
+    hcl_arg_real(&a, W->precision, reals[r]);
   }
-  arg_mem(&a, W->components ? W->components : W->d1);
-  arg_int(&a, W->ncomponents);
-  arg_real(&a, W->precision, W->current_x);
-  arg_real(&a, W->precision, W->current_y);
-  arg_real(&a, W->precision, W->potential_rate);
+  hcl_arg_mem(&a, W->components ? W->components : W->d1);
+  hcl_arg_int(&a, W->ncomponents);
+  hcl_arg_real(&a, W->precision, W->current_x);
+  hcl_arg_real(&a, W->precision, W->current_y);
+  hcl_arg_real(&a, W->precision, W->potential_rate);
   arg_grid(&a, W);
-  return kernel_launch(W->rt, &a, owned_grid(W), points(W) * real_bytes(W));
+  return hcl_kernel_launch(W->rt, &a, owned_grid(W), points(W) * real_bytes(W));
 }
 
 /* out = the filter's weights along one direction (0: x, 1: y) applied to in, eta and phi. */
 static HclStatus smooth_along(Wave *W, Pair *in, Pair *out, int direction) {
-  KernelArgs a = kernel_args(W->kernels[K_SMOOTH]);
-  arg_mem(&a, field_buffer(in->eta));
-  arg_mem(&a, field_buffer(in->phi));
-  arg_mem(&a, field_buffer(out->eta));
-  arg_mem(&a, field_buffer(out->phi));
+  KernelArgs a = hcl_kernel_args(W->kernels[K_SMOOTH]);
+  hcl_arg_mem(&a, hcl_field_buffer(in->eta));
+  hcl_arg_mem(&a, hcl_field_buffer(in->phi));
+  hcl_arg_mem(&a, hcl_field_buffer(out->eta));
+  hcl_arg_mem(&a, hcl_field_buffer(out->phi));
   arg_shape(&a, W);
-  arg_int(&a, direction);
-  arg_mem(&a, W->smoothing);
-  return kernel_launch(W->rt, &a, owned_grid(W), 4 * points(W) * real_bytes(W));
+  hcl_arg_int(&a, direction);
+  hcl_arg_mem(&a, W->smoothing);
+  return hcl_kernel_launch(W->rt, &a, owned_grid(W), 4 * points(W) * real_bytes(W));
 }
 
-HclStatus wave_filter(Wave *W) {
+HclStatus hcl_wave_filter(Wave *W) {
   HclStatus status = HCL_OK;
   ASSERT(W->smoothing);
   TRY(exchange(W, &W->y));
@@ -746,20 +747,20 @@ cleanup:
 
 /* eta_max = max(eta_max, eta), eta_min = min(eta_min, eta). */
 static HclStatus update_extremes(Wave *W) {
-  KernelArgs a = kernel_args(W->kernels[K_EXTREMES]);
-  arg_mem(&a, field_buffer(W->y.eta));
-  arg_mem(&a, field_buffer(W->eta_max));
-  arg_mem(&a, field_buffer(W->eta_min));
+  KernelArgs a = hcl_kernel_args(W->kernels[K_EXTREMES]);
+  hcl_arg_mem(&a, hcl_field_buffer(W->y.eta));
+  hcl_arg_mem(&a, hcl_field_buffer(W->eta_max));
+  hcl_arg_mem(&a, hcl_field_buffer(W->eta_min));
   arg_shape(&a, W);
-  return kernel_launch(W->rt, &a, owned_grid(W), 5 * points(W) * real_bytes(W));
+  return hcl_kernel_launch(W->rt, &a, owned_grid(W), 5 * points(W) * real_bytes(W));
 }
 
 /* Seconds since *since, after waiting for the queue when timing; moves *since on. */
 static HclStatus lap(Wave *W, bool timing, double *since, double *into) {
   HclStatus status = HCL_OK;
   if (timing) {
-    TRY(runtime_finish(W->rt));
-    double now = progress_now();
+    TRY(hcl_runtime_finish(W->rt));
+    double now = hcl_progress_now();
     *into += now - *since;
     *since = now;
   }
@@ -770,18 +771,18 @@ cleanup:
 /* ERK4: stage s solves at t + c_s dt for the state it was given, then (stage kernel) adds b_s dt k_s to the sum and
  * forms the next stage's state y + a_s dt k_s; the last stage writes y. States alternate between two buffers. The
  * state's ghosts travel while the Laplace problem is solved, which reads the state but not its ghosts. */
-HclStatus wave_step(Wave *W, double dt, bool timing, WaveStepStats *stats) {
+HclStatus hcl_wave_step(Wave *W, double dt, bool timing, WaveStepStats *stats) {
   static const double c[4] = {0, 0.5, 0.5, 1}, a[4] = {0.5, 0.5, 1, 0}, b[4] = {1. / 6, 1. / 3, 1. / 3, 1. / 6};
   HclStatus status = HCL_OK;
   WaveStepStats s = {.solves = 4};
-  double since = progress_now();
+  double since = hcl_progress_now();
   Pair *in = &W->y;
   for (int k = 0; k < 4; k++) {
     Pair *next = &W->stage[k % 2];
-    TRY(halo_begin(in->halo));
+    TRY(hcl_halo_begin(in->halo));
     TRY(solve(W, in, W->t + c[k] * dt, &s.iterations));
     TRY(lap(W, timing, &since, &s.solve_seconds));
-    TRY(halo_end(in->halo));
+    TRY(hcl_halo_end(in->halo));
     TRY(mirror_pair(W, in));
     TRY(stage(W, in, next, W->config.g, b[k] * dt, a[k] * dt, k == 0 ? 0 : k == 3 ? 2 : 1));
     TRY(lap(W, timing, &since, &s.rates_seconds));
@@ -794,14 +795,14 @@ HclStatus wave_step(Wave *W, double dt, bool timing, WaveStepStats *stats) {
   }
   W->steps++;
   if (W->config.filter_interval > 0 && W->steps % W->config.filter_interval == 0) {
-    TRY(wave_filter(W));
+    TRY(hcl_wave_filter(W));
   }
   if (W->eta_max) {
     TRY(update_extremes(W));
   }
 cleanup:
   if (status != HCL_OK) {
-    halo_cancel(in->halo);
+    hcl_halo_cancel(in->halo);
   }
   if (stats) {
     *stats = s;
@@ -809,46 +810,47 @@ cleanup:
   return status;
 }
 
-double wave_time(const Wave *W) {
+double hcl_wave_time(const Wave *W) {
   return W->t;
 }
 
-Field *wave_eta(Wave *W) {
+Field *hcl_wave_eta(Wave *W) {
   return W->y.eta;
 }
 
-Field *wave_phi(Wave *W) {
+Field *hcl_wave_phi(Wave *W) {
   return W->y.phi;
 }
 
-Field *wave_depth(Wave *W) {
+Field *hcl_wave_depth(Wave *W) {
   return W->h;
 }
 
-HclStatus wave_track_extremes(Wave *W) {
+HclStatus hcl_wave_track_extremes(Wave *W) {
   HclStatus status = HCL_OK;
   if (!W->eta_max) {
     TRY(make_field(W, "eta_max", 1, &W->eta_max));
     TRY(make_field(W, "eta_min", 1, &W->eta_min));
   }
-  size_t bytes = field_count(W->y.eta) * precision_bytes(W->precision); /* the same layout: copied on the device */
-  TRY_CL(clEnqueueCopyBuffer(runtime_queue(W->rt), field_buffer(W->y.eta), field_buffer(W->eta_max), 0, 0, bytes, 0,
-                             NULL, NULL));
-  TRY_CL(clEnqueueCopyBuffer(runtime_queue(W->rt), field_buffer(W->y.eta), field_buffer(W->eta_min), 0, 0, bytes, 0,
-                             NULL, NULL));
+  size_t bytes =
+      hcl_field_count(W->y.eta) * hcl_precision_bytes(W->precision); /* the same layout: copied on the device */
+  TRY_CL(clEnqueueCopyBuffer(hcl_runtime_queue(W->rt), hcl_field_buffer(W->y.eta), hcl_field_buffer(W->eta_max), 0, 0,
+                             bytes, 0, NULL, NULL));
+  TRY_CL(clEnqueueCopyBuffer(hcl_runtime_queue(W->rt), hcl_field_buffer(W->y.eta), hcl_field_buffer(W->eta_min), 0, 0,
+                             bytes, 0, NULL, NULL));
 cleanup:
   return status;
 }
 
-Field *wave_eta_max(Wave *W) {
+Field *hcl_wave_eta_max(Wave *W) {
   return W->eta_max;
 }
 
-Field *wave_eta_min(Wave *W) {
+Field *hcl_wave_eta_min(Wave *W) {
   return W->eta_min;
 }
 
-Laplace *wave_laplace(Wave *W) {
+Laplace *hcl_wave_laplace(Wave *W) {
   return W->laplace;
 }
 
@@ -857,15 +859,15 @@ Laplace *wave_laplace(Wave *W) {
 /* The first owned point of this rank where eta or phi is not finite or |eta| > factor h, on the host. */
 static HclStatus find_bad_point(Wave *W, double factor, char *where, size_t size) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(W->decomp);
+  const DecompLocal *l = hcl_decomp_local(W->decomp);
   size_t n = (size_t)l->nx * l->ny;
   double *eta = NULL, *phi = NULL, *h = NULL;
   TRY_ALLOC(eta, n);
   TRY_ALLOC(phi, n);
   TRY_ALLOC(h, n);
-  TRY(field_read_owned(W->y.eta, eta));
-  TRY(field_read_owned(W->y.phi, phi));
-  TRY(field_read_owned(W->h, h));
+  TRY(hcl_field_read_owned(W->y.eta, eta));
+  TRY(hcl_field_read_owned(W->y.phi, phi));
+  TRY(hcl_field_read_owned(W->h, h));
   where[0] = '\0';
   for (size_t p = 0; p < n; p++) {
     if (!isfinite(eta[p]) || !isfinite(phi[p]) || fabs(eta[p]) > factor * h[p]) {
@@ -886,17 +888,17 @@ cleanup:
   return status;
 }
 
-HclStatus wave_check(Wave *W, double factor) {
+HclStatus hcl_wave_check(Wave *W, double factor) {
   HclStatus status = HCL_OK;
-  KernelArgs a = kernel_args(W->kernels[K_GUARD]);
-  arg_mem(&a, field_buffer(W->scratch[0]));
-  arg_mem(&a, field_buffer(W->y.eta));
-  arg_mem(&a, field_buffer(W->y.phi));
-  arg_mem(&a, field_buffer(W->h));
+  KernelArgs a = hcl_kernel_args(W->kernels[K_GUARD]);
+  hcl_arg_mem(&a, hcl_field_buffer(W->scratch[0]));
+  hcl_arg_mem(&a, hcl_field_buffer(W->y.eta));
+  hcl_arg_mem(&a, hcl_field_buffer(W->y.phi));
+  hcl_arg_mem(&a, hcl_field_buffer(W->h));
   arg_shape(&a, W);
-  TRY(kernel_launch(W->rt, &a, owned_grid(W), 4 * points(W) * real_bytes(W)));
+  TRY(hcl_kernel_launch(W->rt, &a, owned_grid(W), 4 * points(W) * real_bytes(W)));
   double largest = 0;
-  TRY(reduce_max(W->reducer, field_span(W->scratch[0]), &largest));
+  TRY(hcl_reduce_max(W->reducer, hcl_field_span(W->scratch[0]), &largest));
   if (largest <= factor) {
     goto cleanup;
   }
@@ -911,8 +913,8 @@ cleanup:
   return status;
 }
 
-HclStatus wave_volume(Wave *W, double *volume) {
-  return reduce_dot(W->reducer, field_span(W->y.eta), field_span(W->area), volume);
+HclStatus hcl_wave_volume(Wave *W, double *volume) {
+  return hcl_reduce_dot(W->reducer, hcl_field_span(W->y.eta), hcl_field_span(W->area), volume);
 }
 
 /* Solves for the present state (the next step's first solve then starts from its solution). */
@@ -921,32 +923,32 @@ static HclStatus solve_present(Wave *W) {
   return solve(W, &W->y, W->t, &iterations);
 }
 
-HclStatus wave_energy(Wave *W, double *potential, double *kinetic) {
+HclStatus hcl_wave_energy(Wave *W, double *potential, double *kinetic) {
   HclStatus status = HCL_OK;
   TRY(solve_present(W));
   TRY(exchange(W, &W->y));
-  KernelArgs a = kernel_args(W->kernels[K_ENERGY_INTEGRANDS]);
-  arg_mem(&a, field_buffer(W->scratch[0]));
-  arg_mem(&a, field_buffer(W->scratch[1]));
-  arg_mem(&a, field_buffer(W->area));
-  arg_mem(&a, field_buffer(W->y.eta));
-  arg_mem(&a, field_buffer(W->y.phi));
-  arg_mem(&a, field_buffer(laplace_w(W->laplace)));
+  KernelArgs a = hcl_kernel_args(W->kernels[K_ENERGY_INTEGRANDS]);
+  hcl_arg_mem(&a, hcl_field_buffer(W->scratch[0]));
+  hcl_arg_mem(&a, hcl_field_buffer(W->scratch[1]));
+  hcl_arg_mem(&a, hcl_field_buffer(W->area));
+  hcl_arg_mem(&a, hcl_field_buffer(W->y.eta));
+  hcl_arg_mem(&a, hcl_field_buffer(W->y.phi));
+  hcl_arg_mem(&a, hcl_field_buffer(hcl_laplace_w(W->laplace)));
   arg_shape(&a, W);
-  arg_real(&a, W->precision, W->config.g);
-  arg_mem(&a, W->d1);
+  hcl_arg_real(&a, W->precision, W->config.g);
+  hcl_arg_mem(&a, W->d1);
   arg_grid(&a, W);
-  TRY(kernel_launch(W->rt, &a, owned_grid(W), (5 + 2 * W->width) * points(W) * real_bytes(W)));
+  TRY(hcl_kernel_launch(W->rt, &a, owned_grid(W), (5 + 2 * W->width) * points(W) * real_bytes(W)));
   double eta_squares = 0, flux = 0;
-  TRY(reduce_dot(W->reducer, field_span(W->y.eta), field_span(W->scratch[1]), &eta_squares));
-  TRY(reduce_dot(W->reducer, field_span(W->y.phi), field_span(W->scratch[0]), &flux));
+  TRY(hcl_reduce_dot(W->reducer, hcl_field_span(W->y.eta), hcl_field_span(W->scratch[1]), &eta_squares));
+  TRY(hcl_reduce_dot(W->reducer, hcl_field_span(W->y.phi), hcl_field_span(W->scratch[0]), &flux));
   *potential = 0.5 * W->config.g * eta_squares;
   *kinetic = 0.5 * flux;
 cleanup:
   return status;
 }
 
-HclStatus wave_column_velocities(Wave *W, int ncolumns, const int *columns, double *out) {
+HclStatus hcl_wave_column_velocities(Wave *W, int ncolumns, const int *columns, double *out) {
   HclStatus status = HCL_OK;
   int nz = W->config.laplace.nz;
   cl_mem cols = NULL, values = NULL;
@@ -960,31 +962,31 @@ HclStatus wave_column_velocities(Wave *W, int ncolumns, const int *columns, doub
   for (int c = 0; c < 2 * ncolumns; c++) {
     host_cols[c] = columns[c];
   }
-  size_t count = (size_t)ncolumns * nz * 4, bytes = count * precision_bytes(W->precision);
-  TRY(runtime_buffer(W->rt, sizeof(cl_int) * 2 * ncolumns, "kinematics columns", &cols));
-  TRY(runtime_buffer(W->rt, bytes, "kinematics values", &values));
-  cl_command_queue q = runtime_queue(W->rt);
+  size_t count = (size_t)ncolumns * nz * 4, bytes = count * hcl_precision_bytes(W->precision);
+  TRY(hcl_runtime_buffer(W->rt, sizeof(cl_int) * 2 * ncolumns, "kinematics columns", &cols));
+  TRY(hcl_runtime_buffer(W->rt, bytes, "kinematics values", &values));
+  cl_command_queue q = hcl_runtime_queue(W->rt);
   TRY_CL(clEnqueueWriteBuffer(q, cols, CL_TRUE, 0, sizeof(cl_int) * 2 * ncolumns, host_cols, 0, NULL, NULL));
-  Field *phi3 = laplace_potential(W->laplace), *eta = W->still ? W->still : W->y.eta;
-  KernelArgs a = kernel_args(W->kernels[K_COLUMN_VELOCITY]);
-  arg_mem(&a, values);
-  arg_mem(&a, cols);
-  arg_int(&a, ncolumns);
-  arg_mem(&a, field_buffer(phi3));
-  arg_mem(&a, field_buffer(eta));
-  arg_mem(&a, field_buffer(W->h));
-  arg_int(&a, field_pitch(phi3));
-  arg_ulong(&a, (size_t)field_pitch(phi3) * field_rows(phi3));
-  arg_mem(&a, W->d1);
-  arg_mem(&a, laplace_sigma_stencils(W->laplace));
+  Field *phi3 = hcl_laplace_potential(W->laplace), *eta = W->still ? W->still : W->y.eta;
+  KernelArgs a = hcl_kernel_args(W->kernels[K_COLUMN_VELOCITY]);
+  hcl_arg_mem(&a, values);
+  hcl_arg_mem(&a, cols);
+  hcl_arg_int(&a, ncolumns);
+  hcl_arg_mem(&a, hcl_field_buffer(phi3));
+  hcl_arg_mem(&a, hcl_field_buffer(eta));
+  hcl_arg_mem(&a, hcl_field_buffer(W->h));
+  hcl_arg_int(&a, hcl_field_pitch(phi3));
+  hcl_arg_ulong(&a, (size_t)hcl_field_pitch(phi3) * hcl_field_rows(phi3));
+  hcl_arg_mem(&a, W->d1);
+  hcl_arg_mem(&a, hcl_laplace_sigma_stencils(W->laplace));
   arg_grid(&a, W);
-  TRY(kernel_launch(W->rt, &a, kernel_box(2, (size_t)ncolumns, (size_t)nz, 1), (double)bytes));
-  if (precision_bytes(W->precision) == sizeof(double)) {
-    TRY(runtime_read(W->rt, values, 0, bytes, out));
+  TRY(hcl_kernel_launch(W->rt, &a, hcl_kernel_box(2, (size_t)ncolumns, (size_t)nz, 1), (double)bytes));
+  if (hcl_precision_bytes(W->precision) == sizeof(double)) {
+    TRY(hcl_runtime_read(W->rt, values, 0, bytes, out));
   } else {
     float *single = NULL;
     TRY_ALLOC(single, count);
-    HclStatus read = runtime_read(W->rt, values, 0, bytes, single);
+    HclStatus read = hcl_runtime_read(W->rt, values, 0, bytes, single);
     for (size_t v = 0; read == HCL_OK && v < count; v++) {
       out[v] = single[v];
     }
@@ -1002,15 +1004,15 @@ cleanup:
   return status;
 }
 
-double wave_device_bytes(const Wave *W) {
-  double bytes = laplace_device_bytes(W->laplace);
+double hcl_wave_device_bytes(const Wave *W) {
+  double bytes = hcl_laplace_device_bytes(W->laplace);
   Field *fields[] = {
       W->y.eta,      W->y.phi,      W->stage[0].eta, W->stage[0].phi, W->stage[1].eta, W->stage[1].phi, W->acc.eta,
       W->acc.phi,    W->h,          W->still,        W->weight,       W->generate,     W->area,         W->scratch[0],
       W->scratch[1], W->history[0], W->history[1],   W->history[2],   W->grid,         W->eta_max,      W->eta_min};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
     if (fields[f]) {
-      bytes += (double)field_count(fields[f]) * precision_bytes(field_precision(fields[f]));
+      bytes += (double)hcl_field_count(fields[f]) * hcl_precision_bytes(hcl_field_precision(fields[f]));
     }
   }
   return bytes;

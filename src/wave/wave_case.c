@@ -162,10 +162,10 @@ static const int wave_case_nkeys = (int)(sizeof wave_case_keys / sizeof wave_cas
 
 HclStatus wave_case_schema(CaseSchema *schema) {
   HclStatus status = HCL_OK;
-  LaplaceConfig defaults = laplace_config_default();
+  LaplaceConfig defaults = hcl_laplace_config_default();
   defaults.prefix = defaults.krylov.prefix = "solver.";
-  TRY(case_schema_add(schema, "", wave_case_keys, wave_case_nkeys));
-  TRY(laplace_add_keys(schema, "solver.", &defaults));
+  TRY(hcl_case_schema_add(schema, "", wave_case_keys, wave_case_nkeys));
+  TRY(hcl_laplace_add_keys(schema, "solver.", &defaults));
 cleanup:
   return status;
 }
@@ -182,29 +182,29 @@ static HclStatus read_rectangle(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
   DecompSpec *g = &s->grid;
   WaveGeometry *geo = &s->geometry;
-  REQUIRE(case_real(c, "grid.lx") > 0 || g->nx == 1, HCL_EDATA, "%s: grid.lx must be > 0 when grid.nx = %d > 1",
-          case_origin(c, "grid.lx"), g->nx);
-  REQUIRE(g->ny == 1 || case_real(c, "grid.ly") > 0, HCL_EDATA, "%s: grid.ly must be > 0 when grid.ny = %d > 1",
-          case_origin(c, "grid.ly"), g->ny);
-  double dx = spacing(g->nx, case_real(c, "grid.lx"), g->periodic_x);
-  double dy = spacing(g->ny, case_real(c, "grid.ly"), g->periodic_y);
+  REQUIRE(hcl_case_real(c, "grid.lx") > 0 || g->nx == 1, HCL_EDATA, "%s: grid.lx must be > 0 when grid.nx = %d > 1",
+          hcl_case_origin(c, "grid.lx"), g->nx);
+  REQUIRE(g->ny == 1 || hcl_case_real(c, "grid.ly") > 0, HCL_EDATA, "%s: grid.ly must be > 0 when grid.ny = %d > 1",
+          hcl_case_origin(c, "grid.ly"), g->ny);
+  double dx = spacing(g->nx, hcl_case_real(c, "grid.lx"), g->periodic_x);
+  double dy = spacing(g->ny, hcl_case_real(c, "grid.ly"), g->periodic_y);
   s->config.laplace.dx = dx > 0 ? dx : dy; /* a direction of one point takes no differences: any spacing */
   s->config.laplace.dy = dy > 0 ? dy : dx;
   if (geo->type == WAVE_GRID_MAPPED) {
     REQUIRE(g->nx > 1 && g->ny > 1, HCL_EDATA, "%s: grid.type mapped needs points in both directions (nx %d, ny %d)",
-            case_origin(c, "grid.type"), g->nx, g->ny);
-    REQUIRE(case_real(c, "grid.stretch") + case_real(c, "grid.skew") < 1, HCL_EDATA,
-            "%s: grid.stretch + grid.skew = %g: the map folds unless their sum is below 1", case_origin(c, "grid.skew"),
-            case_real(c, "grid.stretch") + case_real(c, "grid.skew"));
+            hcl_case_origin(c, "grid.type"), g->nx, g->ny);
+    REQUIRE(hcl_case_real(c, "grid.stretch") + hcl_case_real(c, "grid.skew") < 1, HCL_EDATA,
+            "%s: grid.stretch + grid.skew = %g: the map folds unless their sum is below 1",
+            hcl_case_origin(c, "grid.skew"), hcl_case_real(c, "grid.stretch") + hcl_case_real(c, "grid.skew"));
     geo->rectangle = (MappingRectangle){.x0 = s->config.x0,
                                         .y0 = s->config.y0,
                                         .lx = g->periodic_x ? g->nx * dx : (g->nx - 1) * dx,
                                         .ly = g->periodic_y ? g->ny * dy : (g->ny - 1) * dy,
                                         .dx = dx,
                                         .dy = dy,
-                                        .stretch = case_real(c, "grid.stretch"),
-                                        .skew = case_real(c, "grid.skew")};
-    geo->map = (Mapping){mapping_rectangle_point, &geo->rectangle, "mapped rectangle"};
+                                        .stretch = hcl_case_real(c, "grid.stretch"),
+                                        .skew = hcl_case_real(c, "grid.skew")};
+    geo->map = (Mapping){hcl_mapping_rectangle_point, &geo->rectangle, "mapped rectangle"};
   }
 cleanup:
   return status;
@@ -215,34 +215,34 @@ static HclStatus read_polar(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
   DecompSpec *g = &s->grid;
   WaveGeometry *geo = &s->geometry;
-  double a = case_real(c, "grid.radius"), R = case_real(c, "grid.outer_radius");
+  double a = hcl_case_real(c, "grid.radius"), R = hcl_case_real(c, "grid.outer_radius");
   REQUIRE(a > 0 && R > a, HCL_EDATA,
           "%s: grid.type polar needs 0 < grid.radius < grid.outer_radius (got radius %g m, outer_radius %g m)",
-          case_origin(c, "grid.radius"), a, R);
+          hcl_case_origin(c, "grid.radius"), a, R);
   REQUIRE(g->nx >= 3 && g->ny >= 8, HCL_EDATA,
           "%s: grid.type polar needs at least 3 points along the radius (grid.nx = %d) and 8 around (grid.ny = %d)",
-          case_origin(c, "grid.nx"), g->nx, g->ny);
-  REQUIRE(!g->periodic_x && (g->periodic_y || case_at_default(c, "grid.periodic_y")), HCL_EDATA,
+          hcl_case_origin(c, "grid.nx"), g->nx, g->ny);
+  REQUIRE(!g->periodic_x && (g->periodic_y || hcl_case_at_default(c, "grid.periodic_y")), HCL_EDATA,
           "%s: a polar grid is periodic around the cylinder (j) and walled along the radius (i): leave "
           "grid.periodic_x and grid.periodic_y out",
-          case_origin(c, g->periodic_x ? "grid.periodic_x" : "grid.periodic_y"));
+          hcl_case_origin(c, g->periodic_x ? "grid.periodic_x" : "grid.periodic_y"));
   g->periodic_y = true;
   geo->polar = (MappingPolar){.cx = s->config.x0,
                               .cy = s->config.y0,
                               .radius = a,
                               .outer = R,
-                              .stretching = case_choice(c, "grid.radial") == 0 ? log(R / a) : 0,
+                              .stretching = hcl_case_choice(c, "grid.radial") == 0 ? log(R / a) : 0,
                               .nr = g->nx,
                               .ntheta = g->ny};
   /* the stencils reach order / 2 points inside the cylinder's wall: the formula must stay at r > 0 there (the
    * solver's keys are read after the grid's) */
-  double inner = mapping_polar_radius(&geo->polar, -(double)case_int(c, "solver.order") / 2);
+  double inner = hcl_mapping_polar_radius(&geo->polar, -(double)hcl_case_int(c, "solver.order") / 2);
   REQUIRE(inner > 0, HCL_EDATA,
           "%s: the polar grid's first radial spacing, %g m, is too wide for the cylinder of radius %g m: the "
           "stencils reach past its centre; use more points along the radius (grid.nx) or grid.radial geometric",
-          case_origin(c, "grid.nx"), mapping_polar_radius(&geo->polar, 1) - a, a);
-  geo->map = (Mapping){mapping_polar_point, &geo->polar, "polar grid"};
-  s->config.laplace.dx = mapping_polar_radius(&geo->polar, 1) - a; /* nominal: the spacings at the cylinder */
+          hcl_case_origin(c, "grid.nx"), hcl_mapping_polar_radius(&geo->polar, 1) - a, a);
+  geo->map = (Mapping){hcl_mapping_polar_point, &geo->polar, "polar grid"};
+  s->config.laplace.dx = hcl_mapping_polar_radius(&geo->polar, 1) - a; /* nominal: the spacings at the cylinder */
   s->config.laplace.dy = 2 * PI * a / g->ny;
 cleanup:
   return status;
@@ -252,15 +252,15 @@ cleanup:
 static HclStatus read_points(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
   WaveGeometry *geo = &s->geometry;
-  const char *path = case_file(c, "grid.file"),
-             *given[2] = {case_string(c, "grid.x_variable"), case_string(c, "grid.y_variable")};
+  const char *path = hcl_case_file(c, "grid.file"),
+             *given[2] = {hcl_case_string(c, "grid.x_variable"), hcl_case_string(c, "grid.y_variable")};
   const char *usual[2][2] = {{"x", "x_rho"}, {"y", "y_rho"}};
   char found[2][INPUT_NAME_SIZE];
   int nx[2], ny[2];
   double **values[2] = {&geo->x, &geo->y};
-  REQUIRE(path[0], HCL_EDATA, "%s: grid.type is file but grid.file is not given", case_origin(c, "grid.type"));
+  REQUIRE(path[0], HCL_EDATA, "%s: grid.type is file but grid.file is not given", hcl_case_origin(c, "grid.type"));
   for (int a = 0; a < 2; a++) {
-    TRY(input_grid_shape(path, given[a][0] ? &given[a] : usual[a], given[a][0] ? 1 : 2, &nx[a], &ny[a], found[a]));
+    TRY(hcl_input_grid_shape(path, given[a][0] ? &given[a] : usual[a], given[a][0] ? 1 : 2, &nx[a], &ny[a], found[a]));
   }
   REQUIRE(nx[0] == nx[1] && ny[0] == ny[1], HCL_EDATA, "%s: %s is %d x %d but %s is %d x %d (j, i)", path, found[0],
           ny[0], nx[0], found[1], ny[1], nx[1]);
@@ -274,7 +274,7 @@ static HclStatus read_points(const Case *c, WaveSetup *s) {
           path, ny[0], nx[0], bytes / 1e9, memory / 1e9);
   for (int a = 0; a < 2; a++) {
     TRY_ALLOC(*values[a], (size_t)nx[0] * ny[0]);
-    TRY(input_read_grid(path, found[a], nx[0], ny[0], NULL, *values[a])); /* the coordinates themselves */
+    TRY(hcl_input_read_grid(path, found[a], nx[0], ny[0], NULL, *values[a])); /* the coordinates themselves */
   }
   s->grid.nx = nx[0];
   s->grid.ny = ny[0];
@@ -296,7 +296,7 @@ static HclStatus check_points(const Case *c, const WaveSetup *s) {
     REQUIRE(fabs(geo->x[p]) <= COORDINATE_MAX && fabs(geo->y[p]) <= COORDINATE_MAX, HCL_EDATA,
             "%s: point (%zu, %zu) of the grid is at x = %g m, y = %g m: the points' coordinates are metres within "
             "+-%g m",
-            case_origin(c, "grid.file"), p % (size_t)s->grid.nx, p / (size_t)s->grid.nx, geo->x[p], geo->y[p],
+            hcl_case_origin(c, "grid.file"), p % (size_t)s->grid.nx, p / (size_t)s->grid.nx, geo->x[p], geo->y[p],
             COORDINATE_MAX);
   }
 cleanup:
@@ -360,13 +360,13 @@ static HclStatus check_cells(const Case *c, const WaveSetup *s) {
   REQUIRE(clockwise < cells_x * cells_y, HCL_EDATA,
           "%s: every cell of the grid turns clockwise: j must run anticlockwise from i; reverse one direction of the "
           "file's points",
-          case_origin(c, "grid.file"));
+          hcl_case_origin(c, "grid.file"));
   bool closing = (g->periodic_x && first_i == g->nx - 1) || (g->periodic_y && first_j == g->ny - 1);
   FAIL(
       HCL_EDATA,
       "%s: %ld of the grid's %ld cells fold, turn clockwise or have no area; the first, the cell from point (%ld, %ld) "
       "at x = %g m, y = %g m, %s%s",
-      case_origin(c, "grid.file"), bad, cells_x * cells_y, first_i, first_j, x, y, what[first],
+      hcl_case_origin(c, "grid.file"), bad, cells_x * cells_y, first_i, first_j, x, y, what[first],
       closing ? ": it closes a periodic direction, whose last point must not repeat its first" : "");
 cleanup:
   return status;
@@ -411,17 +411,19 @@ static void warn_smoothness(const Case *c, const WaveSetup *s) {
     }
   }
   double x, y;
-  if (worst_ratio > 1.3 && par_rank() == 0) {
+  if (worst_ratio > 1.3 && hcl_par_rank() == 0) {
     map->point(map->ctx, ratio_at[0], ratio_at[1], &x, &y);
-    log_warn("%s: the grid's spacing changes by a factor %.3g from one cell to the next at point (%ld, %ld), x = %g m, "
-             "y = %g m: the finite differences lose accuracy where it changes by more than 30%%",
-             case_origin(c, "grid.file"), worst_ratio, ratio_at[0], ratio_at[1], x, y);
+    hcl_log_warn(
+        "%s: the grid's spacing changes by a factor %.3g from one cell to the next at point (%ld, %ld), x = %g m, "
+        "y = %g m: the finite differences lose accuracy where it changes by more than 30%%",
+        hcl_case_origin(c, "grid.file"), worst_ratio, ratio_at[0], ratio_at[1], x, y);
   }
-  if (worst_angle > 5 && par_rank() == 0) {
+  if (worst_angle > 5 && hcl_par_rank() == 0) {
     map->point(map->ctx, angle_at[0], angle_at[1], &x, &y);
-    log_warn("%s: a grid line meets a wall %.3g degrees from square at point (%ld, %ld), x = %g m, y = %g m: no flux "
-             "holds along the grid line there, not along the wall's normal",
-             case_origin(c, "grid.file"), worst_angle, angle_at[0], angle_at[1], x, y);
+    hcl_log_warn(
+        "%s: a grid line meets a wall %.3g degrees from square at point (%ld, %ld), x = %g m, y = %g m: no flux "
+        "holds along the grid line there, not along the wall's normal",
+        hcl_case_origin(c, "grid.file"), worst_angle, angle_at[0], angle_at[1], x, y);
   }
 }
 
@@ -430,18 +432,18 @@ static HclStatus read_file_grid(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
   DecompSpec *g = &s->grid;
   WaveGeometry *geo = &s->geometry;
-  int order = (int)case_int(c, "solver.order"), least = order + 1;
+  int order = (int)hcl_case_int(c, "solver.order"), least = order + 1;
   TRY(read_points(c, s));
   REQUIRE(g->nx >= least && g->ny >= least, HCL_EDATA,
           "%s: the grid of grid.file is %d x %d points; the stencils of order %d need at least %d along each direction",
-          case_origin(c, "grid.file"), g->nx, g->ny, order, least);
+          hcl_case_origin(c, "grid.file"), g->nx, g->ny, order, least);
   TRY(check_points(c, s));
   geo->table = (MappingTable){g->nx, g->ny, g->periodic_x, g->periodic_y, order, geo->x, geo->y};
-  geo->map = (Mapping){mapping_table_point, &geo->table, geo->name};
+  geo->map = (Mapping){hcl_mapping_table_point, &geo->table, geo->name};
   TRY(check_cells(c, s));
   warn_smoothness(c, s);
   double sums[2];
-  mapping_spacing_sums(&geo->map, 0, 0, g->nx, g->ny, sums);
+  hcl_mapping_spacing_sums(&geo->map, 0, 0, g->nx, g->ny, sums);
   s->config.laplace.dx = sums[0] / ((double)g->nx * g->ny); /* nominal: the mean spacings */
   s->config.laplace.dy = sums[1] / ((double)g->nx * g->ny);
   s->config.x0 = geo->x[0];
@@ -453,26 +455,26 @@ cleanup:
 static HclStatus read_grid(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
   DecompSpec *g = &s->grid;
-  g->nx = (int)case_int(c, "grid.nx");
-  g->ny = (int)case_int(c, "grid.ny");
-  g->px = (int)case_int(c, "grid.px");
-  g->py = (int)case_int(c, "grid.py");
-  g->periodic_x = case_bool(c, "grid.periodic_x");
-  g->periodic_y = case_bool(c, "grid.periodic_y");
-  s->geometry.type = (WaveGridType)case_choice(c, "grid.type");
-  s->config.x0 = case_real(c, "grid.x0");
-  s->config.y0 = case_real(c, "grid.y0");
+  g->nx = (int)hcl_case_int(c, "grid.nx");
+  g->ny = (int)hcl_case_int(c, "grid.ny");
+  g->px = (int)hcl_case_int(c, "grid.px");
+  g->py = (int)hcl_case_int(c, "grid.py");
+  g->periodic_x = hcl_case_bool(c, "grid.periodic_x");
+  g->periodic_y = hcl_case_bool(c, "grid.periodic_y");
+  s->geometry.type = (WaveGridType)hcl_case_choice(c, "grid.type");
+  s->config.x0 = hcl_case_real(c, "grid.x0");
+  s->config.y0 = hcl_case_real(c, "grid.y0");
   if (s->geometry.type == WAVE_GRID_FILE) {
     TRY(read_file_grid(c, s));
     goto cleanup;
   }
   REQUIRE(g->nx >= 1 && g->ny >= 1, HCL_EDATA, "%s: grid.%s is required (the points along %s), at least 1",
-          case_origin(c, g->nx < 1 ? "grid.nx" : "grid.ny"), g->nx < 1 ? "nx" : "ny", g->nx < 1 ? "x" : "y");
+          hcl_case_origin(c, g->nx < 1 ? "grid.nx" : "grid.ny"), g->nx < 1 ? "nx" : "ny", g->nx < 1 ? "x" : "y");
   REQUIRE(g->nx > 1 || g->ny > 1, HCL_EDATA, "%s: grid.nx and grid.ny are both 1: a wave needs a direction to travel",
-          case_origin(c, "grid.nx"));
+          hcl_case_origin(c, "grid.nx"));
   REQUIRE(!(g->periodic_x && g->nx == 1) && !(g->periodic_y && g->ny == 1), HCL_EDATA,
           "%s: a direction of one point cannot be periodic (grid.periodic_x %s with nx %d, periodic_y %s with ny %d)",
-          case_origin(c, g->periodic_x && g->nx == 1 ? "grid.periodic_x" : "grid.periodic_y"),
+          hcl_case_origin(c, g->periodic_x && g->nx == 1 ? "grid.periodic_x" : "grid.periodic_y"),
           g->periodic_x ? "true" : "false", g->nx, g->periodic_y ? "true" : "false", g->ny);
   if (s->geometry.type == WAVE_GRID_POLAR) {
     TRY(read_polar(c, s));
@@ -490,7 +492,7 @@ static void attach_map(WaveSetup *s) {
 
 /* The Laplace solver's keys under solver.: its module reads and checks them (laplace.h). */
 static HclStatus read_solver(const Case *c, const LaplacePrecision *precision, WaveSetup *s) {
-  return laplace_config_from_case(c, "solver.", precision, s->grid.nx, s->grid.ny, &s->config.laplace);
+  return hcl_laplace_config_from_case(c, "solver.", precision, s->grid.nx, s->grid.ny, &s->config.laplace);
 }
 
 /* ---- bed ---- */
@@ -510,9 +512,9 @@ double wave_setup_depth(const WaveSetup *s, int gi, int gj) {
   wave_setup_point(s, gi, gj, &x, &y);
   switch (bed->shape) {
   case WAVE_BED_BAR:
-    return wave_bar_depth(x - bed->x);
+    return hcl_wave_bar_depth(x - bed->x);
   case WAVE_BED_WHALIN:
-    return wave_whalin_depth(x - bed->x, y - bed->y);
+    return hcl_wave_whalin_depth(x - bed->x, y - bed->y);
   case WAVE_BED_FILE:
     return bed->values[(size_t)gj * s->grid.nx + gi];
   case WAVE_BED_FLAT:
@@ -524,10 +526,10 @@ double wave_setup_depth(const WaveSetup *s, int gi, int gj) {
 static HclStatus read_bed(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
   WaveBed *bed = &s->bed;
-  bed->shape = (WaveBedShape)case_choice(c, "bed.shape");
-  bed->depth = case_real(c, "bed.depth");
-  bed->x = case_real(c, "bed.x");
-  bed->y = case_real(c, "bed.y");
+  bed->shape = (WaveBedShape)hcl_case_choice(c, "bed.shape");
+  bed->depth = hcl_case_real(c, "bed.depth");
+  bed->x = hcl_case_real(c, "bed.x");
+  bed->y = hcl_case_real(c, "bed.y");
   if (bed->shape == WAVE_BED_FILE) {
     /* A Cartesian grid's points are x0 + i dx; a mapped, polar or file grid's are curvilinear, unchecked. */
     InputAxes points = {.x0 = s->config.x0,
@@ -669,16 +671,16 @@ static HclStatus check_ring(const Case *c, int n, const char *text, const WaveZo
   HclStatus status = HCL_OK;
   const char *key = "relaxation.zones";
   REQUIRE(isfinite(z->cx) && isfinite(z->cy), HCL_EDATA,
-          "%s: %s: ring %d ('%s') needs its centre, 'about X Y', on a grid that is not polar", case_origin(c, key), key,
-          n, text);
+          "%s: %s: ring %d ('%s') needs its centre, 'about X Y', on a grid that is not polar", hcl_case_origin(c, key),
+          key, n, text);
   REQUIRE(z->r0 >= 0 && z->r1 > z->r0, HCL_EDATA,
-          "%s: %s: ring %d ('%s') is empty: it needs 0 <= FROM < TO (got %g to %g m)", case_origin(c, key), key, n,
+          "%s: %s: ring %d ('%s') is empty: it needs 0 <= FROM < TO (got %g to %g m)", hcl_case_origin(c, key), key, n,
           text, z->r0, z->r1);
 cleanup:
   return status;
 }
 
-/* A zone's box against the domain (half a spacing of slack, as wave_create allows) and its ramp not empty. */
+/* A zone's box against the domain (half a spacing of slack, as hcl_wave_create allows) and its ramp not empty. */
 static HclStatus check_zone(const Case *c, const WaveSetup *s, int n, const char *text, const WaveZone *z) {
   HclStatus status = HCL_OK;
   const char *key = "relaxation.zones";
@@ -689,17 +691,17 @@ static HclStatus check_zone(const Case *c, const WaveSetup *s, int n, const char
   } else {
     bool along_x = z->inward == WAVE_INWARD_PLUS_X || z->inward == WAVE_INWARD_MINUS_X;
     REQUIRE(along_x ? z->x1 > z->x0 && z->y1 >= z->y0 : z->y1 > z->y0 && z->x1 >= z->x0, HCL_EDATA,
-            "%s: %s: zone %d ('%s') is empty: FROM must lie below TO (x %g to %g m, y %g to %g m)", case_origin(c, key),
-            key, n, text, z->x0, z->x1, z->y0, z->y1);
+            "%s: %s: zone %d ('%s') is empty: FROM must lie below TO (x %g to %g m, y %g to %g m)",
+            hcl_case_origin(c, key), key, n, text, z->x0, z->x1, z->y0, z->y1);
     REQUIRE(z->x0 >= box[0] - sx && z->x1 <= box[1] + sx && z->y0 >= box[2] - sy && z->y1 <= box[3] + sy, HCL_EDATA,
             "%s: %s: zone %d ('%s') covers x %g to %g m, y %g to %g m, outside the domain's grid points, x %g to %g "
             "m, y %g to %g m",
-            case_origin(c, key), key, n, text, z->x0, z->x1, z->y0, z->y1, box[0], box[1], box[2], box[3]);
+            hcl_case_origin(c, key), key, n, text, z->x0, z->x1, z->y0, z->y1, box[0], box[1], box[2], box[3]);
   }
   REQUIRE(z->shape == WAVE_SHAPE_POLYNOMIAL || (z->power > 0 && z->power <= 100), HCL_EDATA,
           "%s: %s: zone %d ('%s'): the exponential shape's power must be > 0 and at most 100 (got %g; OceanWave3D "
           "uses 3.5)",
-          case_origin(c, key), key, n, text, z->power);
+          hcl_case_origin(c, key), key, n, text, z->power);
 cleanup:
   return status;
 }
@@ -708,7 +710,7 @@ static HclStatus read_zones(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
   const char *key = "relaxation.zones";
   char text[512];
-  const char *cursor = case_string(c, key);
+  const char *cursor = hcl_case_string(c, key);
   WaveConfig *config = &s->config;
   while (*cursor) {
     cursor += strspn(cursor, " \t");
@@ -721,7 +723,7 @@ static HclStatus read_zones(const Case *c, WaveSetup *s) {
     if (!text[0]) {
       continue;
     }
-    REQUIRE(config->nzones < WAVE_ZONES_MAX, HCL_EDATA, "%s: %s holds more than %d zones", case_origin(c, key), key,
+    REQUIRE(config->nzones < WAVE_ZONES_MAX, HCL_EDATA, "%s: %s holds more than %d zones", hcl_case_origin(c, key), key,
             WAVE_ZONES_MAX);
     WaveZone *z = &config->zones[config->nzones];
     REQUIRE(parse_zone(text, s, z), HCL_EDATA,
@@ -729,7 +731,7 @@ static HclStatus read_zones(const Case *c, WaveSetup *s) {
             "[exponential [POWER]|polynomial]', the direction along the axis and the extent across on the other "
             "(e.g. 'generate x 0 3 +x'), or 'generate|absorb ring FROM TO [about X Y] [exponential [POWER]|"
             "polynomial]'",
-            case_origin(c, key), key, config->nzones + 1, text);
+            hcl_case_origin(c, key), key, config->nzones + 1, text);
     TRY(check_zone(c, s, config->nzones + 1, text, z));
     config->nzones++;
   }
@@ -765,8 +767,8 @@ static void nearest_point(const WaveSetup *s, double x, double y, int *gi, int *
 /* The depth the incident wave is computed for: waves.depth, else at the grid point nearest the middle of the first
  * generation zone (a ring's: on its +x side), else the deepest point. */
 static double incident_depth(const Case *c, const WaveSetup *s) {
-  if (case_real(c, "waves.depth") > 0) {
-    return case_real(c, "waves.depth");
+  if (hcl_case_real(c, "waves.depth") > 0) {
+    return hcl_case_real(c, "waves.depth");
   }
   for (int n = 0; n < s->config.nzones; n++) {
     const WaveZone *z = &s->config.zones[n];
@@ -791,31 +793,31 @@ static double incident_depth(const Case *c, const WaveSetup *s) {
  * height. */
 static HclStatus explain_wave(const Case *c, HclStatus status, const char *key) {
   char message[1200];
-  snprintf(message, sizeof message, "%s", status_message());
-  status_clear();
-  return status_set(status, __FILE__, __LINE__, "%s: waves.incident = %s: %s", case_origin(c, key),
-                    case_string(c, "waves.incident"), message);
+  snprintf(message, sizeof message, "%s", hcl_status_message());
+  hcl_status_clear();
+  return hcl_status_set(status, __FILE__, __LINE__, "%s: waves.incident = %s: %s", hcl_case_origin(c, key),
+                        hcl_case_string(c, "waves.incident"), message);
 }
 
 static HclStatus solve_regular(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
-  RegularWaveSpec spec = waves_regular_spec_default();
+  RegularWaveSpec spec = hcl_waves_regular_spec_default();
   spec.g = s->config.g;
   spec.depth = s->incident_depth;
-  spec.height = case_real(c, "waves.height");
-  spec.period = case_real(c, "waves.period");
-  spec.length = case_real(c, "waves.length");
-  spec.criterion = case_choice(c, "waves.criterion") == 0 ? WAVES_CURRENT_EULERIAN : WAVES_CURRENT_STOKES;
-  spec.current = case_real(c, "waves.current");
-  spec.modes = (int)case_int(c, "waves.modes");
-  status = s->incident_kind == WAVE_INCIDENT_STREAM ? waves_solve_stream(&spec, &s->regular)
-                                                    : waves_solve_linear(&spec, &s->regular);
+  spec.height = hcl_case_real(c, "waves.height");
+  spec.period = hcl_case_real(c, "waves.period");
+  spec.length = hcl_case_real(c, "waves.length");
+  spec.criterion = hcl_case_choice(c, "waves.criterion") == 0 ? WAVES_CURRENT_EULERIAN : WAVES_CURRENT_STOKES;
+  spec.current = hcl_case_real(c, "waves.current");
+  spec.modes = (int)hcl_case_int(c, "waves.modes");
+  status = s->incident_kind == WAVE_INCIDENT_STREAM ? hcl_waves_solve_stream(&spec, &s->regular)
+                                                    : hcl_waves_solve_linear(&spec, &s->regular);
   if (status != HCL_OK) {
     status = explain_wave(c, status, "waves.height");
     goto cleanup;
   }
-  TRY(wave_incident_regular(&s->regular, case_real(c, "waves.direction") * PI / 180, case_real(c, "waves.x_origin"),
-                            &s->incident));
+  TRY(hcl_wave_incident_regular(&s->regular, hcl_case_real(c, "waves.direction") * PI / 180,
+                                hcl_case_real(c, "waves.x_origin"), &s->incident));
   s->celerity = s->regular.celerity;
 cleanup:
   return status;
@@ -823,26 +825,26 @@ cleanup:
 
 static HclStatus solve_irregular(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
-  IrregularWaveSpec spec = waves_irregular_spec_default();
-  spec.spectrum = case_choice(c, "waves.spectrum") == 0 ? WAVES_JONSWAP : WAVES_PIERSON_MOSKOWITZ;
+  IrregularWaveSpec spec = hcl_waves_irregular_spec_default();
+  spec.spectrum = hcl_case_choice(c, "waves.spectrum") == 0 ? WAVES_JONSWAP : WAVES_PIERSON_MOSKOWITZ;
   spec.g = s->config.g;
   spec.depth = s->incident_depth;
-  spec.hs = case_real(c, "waves.hs");
-  spec.tp = case_real(c, "waves.tp");
-  spec.gamma = case_real(c, "waves.gamma");
-  spec.direction = case_real(c, "waves.direction") * PI / 180;
-  spec.components = (int)case_int(c, "waves.components");
-  spec.seed = (uint64_t)case_int(c, "waves.seed");
+  spec.hs = hcl_case_real(c, "waves.hs");
+  spec.tp = hcl_case_real(c, "waves.tp");
+  spec.gamma = hcl_case_real(c, "waves.gamma");
+  spec.direction = hcl_case_real(c, "waves.direction") * PI / 180;
+  spec.components = (int)hcl_case_int(c, "waves.components");
+  spec.seed = (uint64_t)hcl_case_int(c, "waves.seed");
   double k = 0;
-  status = waves_irregular_create(&spec, &s->irregular);
+  status = hcl_waves_irregular_create(&spec, &s->irregular);
   if (status == HCL_OK) {
-    status = waves_solve_dispersion(spec.g, spec.depth, spec.tp, 0, &k);
+    status = hcl_waves_solve_dispersion(spec.g, spec.depth, spec.tp, 0, &k);
   }
   if (status != HCL_OK) {
     status = explain_wave(c, status, "waves.hs");
     goto cleanup;
   }
-  TRY(wave_incident_irregular(&s->irregular, &s->incident));
+  TRY(hcl_wave_incident_irregular(&s->irregular, &s->incident));
   s->celerity = 2 * PI / spec.tp / k;
 cleanup:
   return status;
@@ -850,8 +852,8 @@ cleanup:
 
 static HclStatus read_incident(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
-  s->incident_kind = (WaveIncidentKind)case_choice(c, "waves.incident");
-  s->config.ramp_time = case_real(c, "waves.ramp_time");
+  s->incident_kind = (WaveIncidentKind)hcl_case_choice(c, "waves.incident");
+  s->config.ramp_time = hcl_case_real(c, "waves.ramp_time");
   if (s->incident_kind == WAVE_INCIDENT_NONE) {
     goto cleanup;
   }
@@ -865,10 +867,10 @@ static HclStatus read_incident(const Case *c, WaveSetup *s) {
   for (int n = 0; n < s->config.nzones; n++) {
     generates = generates || s->config.zones[n].kind == WAVE_ZONE_GENERATE;
   }
-  if (!generates && par_rank() == 0 && case_choice(c, "initial.shape") != WAVE_INITIAL_WAVE) {
-    log_warn("%s: waves.incident is %s but relaxation.zones has no generation zone and initial.shape is not wave: "
-             "the incident wave is not used",
-             case_origin(c, "waves.incident"), case_string(c, "waves.incident"));
+  if (!generates && hcl_par_rank() == 0 && hcl_case_choice(c, "initial.shape") != WAVE_INITIAL_WAVE) {
+    hcl_log_warn("%s: waves.incident is %s but relaxation.zones has no generation zone and initial.shape is not wave: "
+                 "the incident wave is not used",
+                 hcl_case_origin(c, "waves.incident"), hcl_case_string(c, "waves.incident"));
   }
 cleanup:
   return status;
@@ -879,28 +881,28 @@ cleanup:
 static HclStatus read_initial(const Case *c, WaveSetup *s) {
   HclStatus status = HCL_OK;
   WaveInitial *in = &s->initial;
-  in->shape = (WaveInitialShape)case_choice(c, "initial.shape");
-  in->amplitude = case_real(c, "initial.amplitude");
-  in->mx = (int)case_int(c, "initial.mx");
-  in->my = (int)case_int(c, "initial.my");
-  in->height = case_real(c, "initial.height");
-  in->x = case_real(c, "initial.x");
-  in->y = case_real(c, "initial.y");
-  in->width = case_real(c, "initial.width");
+  in->shape = (WaveInitialShape)hcl_case_choice(c, "initial.shape");
+  in->amplitude = hcl_case_real(c, "initial.amplitude");
+  in->mx = (int)hcl_case_int(c, "initial.mx");
+  in->my = (int)hcl_case_int(c, "initial.my");
+  in->height = hcl_case_real(c, "initial.height");
+  in->x = hcl_case_real(c, "initial.x");
+  in->y = hcl_case_real(c, "initial.y");
+  in->width = hcl_case_real(c, "initial.width");
   if (in->shape == WAVE_INITIAL_STANDING) {
     REQUIRE(s->geometry.type != WAVE_GRID_POLAR, HCL_EDATA,
             "%s: initial.shape standing is a mode of the rectangle of grid.lx x grid.ly: not for a polar grid",
-            case_origin(c, "initial.shape"));
+            hcl_case_origin(c, "initial.shape"));
     REQUIRE(s->grid.nx > 1 || in->mx == 0, HCL_EDATA, "%s: initial.mx = %d but grid.nx is 1: nothing varies along x",
-            case_origin(c, "initial.mx"), in->mx);
+            hcl_case_origin(c, "initial.mx"), in->mx);
     REQUIRE(s->grid.ny > 1 || in->my == 0, HCL_EDATA, "%s: initial.my = %d but grid.ny is 1: nothing varies along y",
-            case_origin(c, "initial.my"), in->my);
+            hcl_case_origin(c, "initial.my"), in->my);
   }
   REQUIRE(in->shape != WAVE_INITIAL_WAVE || s->incident_kind != WAVE_INCIDENT_NONE, HCL_EDATA,
-          "%s: initial.shape is wave but waves.incident is none: choose the wave", case_origin(c, "initial.shape"));
+          "%s: initial.shape is wave but waves.incident is none: choose the wave", hcl_case_origin(c, "initial.shape"));
   REQUIRE(in->shape != WAVE_INITIAL_WAVE || s->config.ramp_time == 0, HCL_EDATA,
           "%s: initial.shape is wave, in full from t = 0, but waves.ramp_time = %g s would fade it in: set it to 0",
-          case_origin(c, "waves.ramp_time"), s->config.ramp_time);
+          hcl_case_origin(c, "waves.ramp_time"), s->config.ramp_time);
 cleanup:
   return status;
 }
@@ -928,8 +930,8 @@ static void initial_point(const WaveSetup *s, int gi, int gj, double *eta, doubl
     *eta = in->height * exp(-(dx * dx + dy * dy) / (2 * in->width * in->width));
     break;
   case WAVE_INITIAL_WAVE:
-    *eta = wave_incident_eta(&s->incident, x, y, 0);
-    *phi = wave_incident_phi(&s->incident, x, y, 0);
+    *eta = hcl_wave_incident_eta(&s->incident, x, y, 0);
+    *phi = hcl_wave_incident_phi(&s->incident, x, y, 0);
     break;
   case WAVE_INITIAL_STILL:
     break;
@@ -937,7 +939,7 @@ static void initial_point(const WaveSetup *s, int gi, int gj, double *eta, doubl
 }
 
 void wave_initial_state(const WaveSetup *s, const Decomp *decomp, double *h, double *eta, double *phi) {
-  const DecompLocal *l = decomp_local(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
   for (int j = 0; j < l->ny; j++) {
     for (int i = 0; i < l->nx; i++) {
       size_t p = (size_t)j * l->nx + i;
@@ -950,7 +952,7 @@ void wave_initial_state(const WaveSetup *s, const Decomp *decomp, double *h, dou
 HclStatus wave_check_initial(const Case *c, const WaveSetup *s, const Decomp *decomp, const double *h,
                              const double *eta) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(decomp);
+  const DecompLocal *l = hcl_decomp_local(decomp);
   for (int j = 0; j < l->ny; j++) {
     for (int i = 0; i < l->nx; i++) {
       size_t p = (size_t)j * l->nx + i;
@@ -959,11 +961,12 @@ HclStatus wave_check_initial(const Case *c, const WaveSetup *s, const Decomp *de
       REQUIRE(h[p] > 0 && isfinite(h[p]), HCL_EDATA,
               "%s: the still-water depth is %g m at point (%d, %d), x = %g m, y = %g m: the potential-flow model "
               "needs water everywhere (h > 0)",
-              case_origin(c, "bed.shape"), h[p], l->x0 + i, l->y0 + j, x, y);
+              hcl_case_origin(c, "bed.shape"), h[p], l->x0 + i, l->y0 + j, x, y);
       REQUIRE(fabs(eta[p]) <= s->guard_factor * h[p] && eta[p] > -h[p], HCL_EDATA,
               "%s: initial.shape %s puts eta = %g m at x = %g m, y = %g m, where the depth is %g m: allowed |eta| <= "
               "time.guard_factor (%g) times the depth, and above the bed",
-              case_origin(c, "initial.shape"), case_string(c, "initial.shape"), eta[p], x, y, h[p], s->guard_factor);
+              hcl_case_origin(c, "initial.shape"), hcl_case_string(c, "initial.shape"), eta[p], x, y, h[p],
+              s->guard_factor);
     }
   }
 cleanup:
@@ -1015,21 +1018,21 @@ static const RunKeyUse CHOICE_KEYS[] = {
 };
 
 static void read_time(const Case *c, WaveSetup *s) {
-  s->t_end = case_real(c, "time.end");
-  s->dt_fixed = case_real(c, "time.dt");
-  s->courant = case_real(c, "time.courant");
-  s->check_interval = (int)case_int(c, "time.check_interval");
-  s->guard_factor = case_real(c, "time.guard_factor");
-  s->config.extrapolation = (int)case_int(c, "time.extrapolation");
+  s->t_end = hcl_case_real(c, "time.end");
+  s->dt_fixed = hcl_case_real(c, "time.dt");
+  s->courant = hcl_case_real(c, "time.courant");
+  s->check_interval = (int)hcl_case_int(c, "time.check_interval");
+  s->guard_factor = hcl_case_real(c, "time.guard_factor");
+  s->config.extrapolation = (int)hcl_case_int(c, "time.extrapolation");
 }
 
 HclStatus wave_setup_from_case(const Case *c, const LaplacePrecision *precision, WaveSetup *s) {
   HclStatus status = HCL_OK;
   memset(s, 0, sizeof *s);
-  s->config = wave_config_default();
-  s->config.g = case_real(c, "physics.g");
-  s->config.equations = case_choice(c, "physics.equations") == 0 ? WAVE_NONLINEAR : WAVE_LINEAR;
-  s->config.filter_interval = (int)case_int(c, "physics.filter_interval");
+  s->config = hcl_wave_config_default();
+  s->config.g = hcl_case_real(c, "physics.g");
+  s->config.equations = hcl_case_choice(c, "physics.equations") == 0 ? WAVE_NONLINEAR : WAVE_LINEAR;
+  s->config.filter_interval = (int)hcl_case_int(c, "physics.filter_interval");
   read_time(c, s);
   TRY(run_time_units(c, "time.start", &s->start, s->time_units, sizeof s->time_units));
   TRY(read_grid(c, s));
@@ -1049,8 +1052,8 @@ void wave_setup_free(WaveSetup *s) {
   free(s->bed.values);
   free(s->geometry.x);
   free(s->geometry.y);
-  waves_irregular_free(&s->irregular);
-  wave_incident_free(&s->incident);
-  crs_destroy(&s->crs);
+  hcl_waves_irregular_free(&s->irregular);
+  hcl_wave_incident_free(&s->incident);
+  hcl_crs_destroy(&s->crs);
   memset(s, 0, sizeof *s);
 }

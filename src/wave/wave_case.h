@@ -14,7 +14,7 @@
 #include "wave.h"
 #include "waves.h"
 
-/* The model's keys, and the Laplace solver's under solver. (laplace_add_keys). */
+/* The model's keys, and the Laplace solver's under solver. (hcl_laplace_add_keys). */
 HclStatus wave_case_schema(CaseSchema *schema);
 
 /* The still-water depth: flat, the submerged bar or Whalin's shoal (wave_shapes.h) placed with their origin at

@@ -6,7 +6,7 @@
  * gauge, kinematics and restart fields, and progress lines with the iterations per Laplace solve.
  *
  * A continued run restarts from eta, phi, the time and the step, and from what the next Laplace solves start from
- * (wave_solver_memory: Phi and the solutions its first guesses are extrapolated through), so it takes the steps of an
+ * (hcl_wave_solver_memory: Phi and the solutions its first guesses are extrapolated through), so it takes the steps of an
  * uninterrupted run bit for bit; from a restart without that memory its first guesses start afresh and it agrees to
  * the solver's tolerance. */
 #include <math.h>
@@ -23,7 +23,7 @@
 static const double PI = 3.14159265358979323846;
 
 /* The fields of the run: the state, eta and phi, written every map frame (gauges record eta), then eta's extremes
- * from output.extremes_start on (wave_track_extremes: after every step), rewritten in the map file and at the
+ * from output.extremes_start on (hcl_wave_track_extremes: after every step), rewritten in the map file and at the
  * gauges with every frame and sample (the maximum elevation map, the run-up along a body); a restart holds all four.
  * eta is the free surface's height above the still water level, the reference datum of the model. */
 static const OutputVariable state_variables[] = {
@@ -41,7 +41,7 @@ static const OutputVariable *const map_variables = state_variables, *const extre
 static const OutputVariable depth_variable = {
     "depth", "sea_floor_depth_below_geoid", "still-water depth below the still water level", "m", NULL, false};
 
-/* The kinematics lines' profiles (wave_column_velocities: z, u, v, w at the sigma points) and the scalars of every
+/* The kinematics lines' profiles (hcl_wave_column_velocities: z, u, v, w at the sigma points) and the scalars of every
  * sample. */
 static const OutputVariable profile_variables[] = {
     {"z", NULL, "height of the sigma point above the still water level", "m", NULL, false},
@@ -74,7 +74,7 @@ typedef struct {
   double *line_depths; /* [nlines]: the still-water depth at each */
   int nlines;
   double dt_max;              /* the step the case asks for */
-  double step_limit;          /* ERK4's stability limit (wave_step_limit) */
+  double step_limit;          /* ERK4's stability limit (hcl_wave_step_limit) */
   double deepest;             /* the deepest still water [m] */
   size_t n;                   /* this rank's points */
   double *h, *eta, *phi;      /* the initial state, then the last good state (host) */
@@ -107,7 +107,7 @@ static int wall_points(const WaveSetup *s, Wall wall, int *points) {
 
 /* The wall output.runup names (auto|none|west|east|south|north); auto is a polar grid's cylinder, its west side. */
 static Wall runup_wall(const WaveRun *r) {
-  int choice = case_choice(r->run.c, "output.runup");
+  int choice = hcl_case_choice(r->run.c, "output.runup");
   return choice > 0 ? (Wall)(choice - 1) : r->setup.geometry.type == WAVE_GRID_POLAR ? WALL_WEST : WALL_NONE;
 }
 
@@ -129,7 +129,7 @@ static HclStatus add_runup_gauges(WaveRun *r) {
     Gauge *g = &r->run.gauges[r->run.ngauges++];
     memset(g, 0, sizeof *g);
     snprintf(g->name, sizeof g->name, "runup_%04d", k);
-    snprintf(g->origin, sizeof g->origin, "%s", case_origin(r->run.c, "output.runup"));
+    snprintf(g->origin, sizeof g->origin, "%s", hcl_case_origin(r->run.c, "output.runup"));
     wave_setup_point(&r->setup, points[2 * k], points[2 * k + 1], &g->x, &g->y);
   }
 cleanup:
@@ -149,9 +149,9 @@ static HclStatus locate_point(const WaveRun *r, const NamedPoint *p, const char 
     *fi = g->nx == 1 ? 0 : (p->x - s->config.x0) / s->config.laplace.dx;
     *fj = g->ny == 1 ? 0 : (p->y - s->config.y0) / s->config.laplace.dy;
   } else {
-    REQUIRE(mapping_locate(&s->geometry.map, g->nx, g->ny, g->periodic_x, g->periodic_y, p->x, p->y, fi, fj), HCL_EDATA,
-            "%s: %s '%s' at (%g, %g) m lies outside the %s (no cell of it holds the point)", p->origin, what, p->name,
-            p->x, p->y, s->geometry.map.name);
+    REQUIRE(hcl_mapping_locate(&s->geometry.map, g->nx, g->ny, g->periodic_x, g->periodic_y, p->x, p->y, fi, fj),
+            HCL_EDATA, "%s: %s '%s' at (%g, %g) m lies outside the %s (no cell of it holds the point)", p->origin, what,
+            p->name, p->x, p->y, s->geometry.map.name);
   }
 cleanup:
   return status;
@@ -195,22 +195,22 @@ cleanup:
  * Collective. */
 static HclStatus host_initial_state(WaveRun *r) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(r->run.decomp);
+  const DecompLocal *l = hcl_decomp_local(r->run.decomp);
   r->n = (size_t)l->nx * l->ny;
   r->h = malloc(r->n * sizeof *r->h);
   r->eta = malloc(r->n * sizeof *r->eta);
   r->phi = malloc(r->n * sizeof *r->phi);
   bool allocated = r->h && r->eta && r->phi; /* agreed before anything collective */
-  TRY(par_agree(
-      allocated ? HCL_OK
-                : status_set(HCL_ENOMEM, __FILE__, __LINE__, "cannot allocate the initial state of %zu points", r->n)));
+  TRY(hcl_par_agree(allocated ? HCL_OK
+                              : hcl_status_set(HCL_ENOMEM, __FILE__, __LINE__,
+                                               "cannot allocate the initial state of %zu points", r->n)));
   wave_initial_state(&r->setup, r->run.decomp, r->h, r->eta, r->phi);
-  TRY(par_agree(wave_check_initial(r->run.c, &r->setup, r->run.decomp, r->h, r->eta)));
+  TRY(hcl_par_agree(wave_check_initial(r->run.c, &r->setup, r->run.decomp, r->h, r->eta)));
   r->deepest = 0;
   for (size_t p = 0; p < r->n; p++) {
     r->deepest = fmax(r->deepest, r->h[p]);
   }
-  TRY(par_max_double(&r->deepest));
+  TRY(hcl_par_max_double(&r->deepest));
 cleanup:
   return status;
 }
@@ -248,8 +248,8 @@ static double orbital_speed(const WaveRun *r) {
     return 0.5 * w->height * (2 * PI / w->period) / tanh(w->k * w->depth);
   }
   if (s->incident_kind == WAVE_INCIDENT_IRREGULAR) {
-    double omega = 2 * PI / case_real(r->run.c, "waves.tp"), k = omega / s->celerity;
-    return 0.5 * case_real(r->run.c, "waves.hs") * omega / tanh(k * s->incident_depth);
+    double omega = 2 * PI / hcl_case_real(r->run.c, "waves.tp"), k = omega / s->celerity;
+    return 0.5 * hcl_case_real(r->run.c, "waves.hs") * omega / tanh(k * s->incident_depth);
   }
   return 0;
 }
@@ -260,35 +260,37 @@ static double orbital_speed(const WaveRun *r) {
  * 4 mm cells u dt / dx = 0.91 went unstable after 9 s, 0.45 ran; at 8 mm cells 0.45 ran. */
 static void warn_advection(const WaveRun *r, double dx) {
   double courant = orbital_speed(r) * r->dt_max / dx;
-  if (r->setup.config.equations == WAVE_NONLINEAR && courant > 0.5 && par_rank() == 0) {
-    log_warn("%s: the incident wave's surface velocity, %.3g m/s, crosses %.2g of the smallest spacing (%.3g m) in a "
-             "step of %.4g s; the nonlinear surface conditions may go unstable above about 0.5 (near a body the "
-             "velocity can double): a step of %.3g s keeps it at 0.5",
-             case_origin(r->run.c, r->setup.dt_fixed > 0 ? "time.dt" : "time.courant"), orbital_speed(r), courant, dx,
-             r->dt_max, 0.5 * dx / orbital_speed(r));
+  if (r->setup.config.equations == WAVE_NONLINEAR && courant > 0.5 && hcl_par_rank() == 0) {
+    hcl_log_warn(
+        "%s: the incident wave's surface velocity, %.3g m/s, crosses %.2g of the smallest spacing (%.3g m) in a "
+        "step of %.4g s; the nonlinear surface conditions may go unstable above about 0.5 (near a body the "
+        "velocity can double): a step of %.3g s keeps it at 0.5",
+        hcl_case_origin(r->run.c, r->setup.dt_fixed > 0 ? "time.dt" : "time.courant"), orbital_speed(r), courant, dx,
+        r->dt_max, 0.5 * dx / orbital_speed(r));
   }
 }
 
 /* The step: time.dt, or from the Courant number, Cr = c dt / min(dx, dy); either at most ERK4's stability limit for
- * the linearized surface conditions on this grid (wave_step_limit), else refused. */
+ * the linearized surface conditions on this grid (hcl_wave_step_limit), else refused. */
 static HclStatus choose_step(WaveRun *r) {
   HclStatus status = HCL_OK;
   const WaveSetup *s = &r->setup;
-  r->step_limit = wave_step_limit(&s->config, &s->grid, r->deepest);
+  r->step_limit = hcl_wave_step_limit(&s->config, &s->grid, r->deepest);
   double c = courant_speed(r), dx = least_spacing(s);
   if (s->dt_fixed > 0) {
     REQUIRE(s->dt_fixed <= r->step_limit, HCL_EDATA,
             "%s: time.dt = %g s is above the stability limit of ERK4 on this grid, %.4g s (the shortest wave the "
             "grid holds, 2 spacings long, in %g m of water); allowed 0 < time.dt <= %.4g s, or 0 for a step from "
             "time.courant",
-            case_origin(r->run.c, "time.dt"), s->dt_fixed, r->step_limit, r->deepest, r->step_limit);
+            hcl_case_origin(r->run.c, "time.dt"), s->dt_fixed, r->step_limit, r->deepest, r->step_limit);
     r->dt_max = s->dt_fixed;
   } else {
     r->dt_max = s->courant * dx / c;
     REQUIRE(r->dt_max <= r->step_limit, HCL_EDATA,
             "%s: time.courant = %g gives dt = %.4g s (c = %.4g m/s, spacing %g m), above the stability limit of ERK4 "
             "on this grid, %.4g s; allowed time.courant <= %.4g",
-            case_origin(r->run.c, "time.courant"), s->courant, r->dt_max, c, dx, r->step_limit, r->step_limit * c / dx);
+            hcl_case_origin(r->run.c, "time.courant"), s->courant, r->dt_max, c, dx, r->step_limit,
+            r->step_limit * c / dx);
   }
   warn_advection(r, dx);
 cleanup:
@@ -301,7 +303,7 @@ cleanup:
  * solutions the first guess is extrapolated from. *largest: the 3D potential. */
 static double device_bytes(const RunContext *run, double *largest) {
   const WaveConfig *c = &wave_run_of(run)->setup.config;
-  const DecompLocal *l = decomp_local(run->decomp);
+  const DecompLocal *l = hcl_decomp_local(run->decomp);
   int ghost = c->laplace.order / 2;
   double plane = (double)(l->nx + 2 * ghost) * (l->ny + 2 * ghost);
   double per_unknown = c->laplace.precision == LAPLACE_DOUBLE ? 57 : c->laplace.precision == LAPLACE_SINGLE ? 29 : 39;
@@ -324,7 +326,7 @@ static HclStatus read_case(RunContext *run) {
                            : request->precision == PRECISION_SINGLE ? LAPLACE_SINGLE
                                                                     : LAPLACE_DOUBLE;
   TRY(wave_setup_from_case(run->c, request->precision_given ? &given : NULL, &r->setup));
-  r->extremes_start = case_real(run->c, "output.extremes_start");
+  r->extremes_start = hcl_case_real(run->c, "output.extremes_start");
   run->grid = &r->setup.grid;
   run->t_end = r->setup.t_end;
   run->check_interval = r->setup.check_interval;
@@ -333,16 +335,16 @@ cleanup:
   return status;
 }
 
-/* The value of a (this rank's points, row by row, as field_read_owned) at every kinematics line, from the rank that
+/* The value of a (this rank's points, row by row, as hcl_field_read_owned) at every kinematics line, from the rank that
  * owns its point: out[line]. Collective. */
 static HclStatus line_values(const WaveRun *r, const double *a, double *out) {
-  const DecompLocal *l = decomp_local(r->run.decomp);
+  const DecompLocal *l = hcl_decomp_local(r->run.decomp);
   for (int k = 0; k < r->nlines; k++) {
     int i = r->line_points[2 * k] - l->x0, j = r->line_points[2 * k + 1] - l->y0;
     bool owned = i >= 0 && i < l->nx && j >= 0 && j < l->ny;
     out[k] = owned ? a[(size_t)j * l->nx + i] : 0.0; /* one owner: the sum over the ranks is exact */
   }
-  return par_sum_doubles(out, r->nlines);
+  return hcl_par_sum_doubles(out, r->nlines);
 }
 
 /* The kinematics lines and their depths, the initial state on the host and the step. Collective. */
@@ -361,21 +363,21 @@ cleanup:
 static HclStatus open_model(RunContext *run) {
   HclStatus status = HCL_OK;
   WaveRun *r = wave_run_of(run);
-  TRY(wave_create(run->rt, run->decomp, &r->setup.config, r->h, &r->wave));
-  log_verbose("device memory: %.4g MB on rank 0 (estimated %.4g MB)", wave_device_bytes(r->wave) / 1e6,
-              device_bytes(run, &(double){0}) / 1e6);
+  TRY(hcl_wave_create(run->rt, run->decomp, &r->setup.config, r->h, &r->wave));
+  hcl_log_verbose("device memory: %.4g MB on rank 0 (estimated %.4g MB)", hcl_wave_device_bytes(r->wave) / 1e6,
+                  device_bytes(run, &(double){0}) / 1e6);
   if (r->setup.incident.components > 0) {
-    TRY(wave_set_incident(r->wave, &r->setup.incident));
+    TRY(hcl_wave_set_incident(r->wave, &r->setup.incident));
   }
-  TRY(wave_set_state(r->wave, 0, r->eta, r->phi));
-  TRY(wave_track_extremes(r->wave)); /* a continued run's restart overwrites them */
+  TRY(hcl_wave_set_state(r->wave, 0, r->eta, r->phi));
+  TRY(hcl_wave_track_extremes(r->wave)); /* a continued run's restart overwrites them */
 cleanup:
   return status;
 }
 
 static void close_model(RunContext *run) {
   WaveRun *r = wave_run_of(run);
-  wave_destroy(&r->wave);
+  hcl_wave_destroy(&r->wave);
   free(r->lines);
   free(r->line_points);
   free(r->line_depths);
@@ -387,7 +389,7 @@ static void close_model(RunContext *run) {
 
 /* ---- restarts ------------------------------------------------------------------------------------------------ */
 
-/* The Laplace solver's memory in a restart (wave_solver_memory), named as its fields are. */
+/* The Laplace solver's memory in a restart (hcl_wave_solver_memory), named as its fields are. */
 static const OutputVariable solver_variables[WAVE_SOLVER_FIELDS_MAX] = {
     {"Phi", NULL, "velocity potential at the sigma points: the last Laplace solve's solution", "m2 s-1", NULL, false},
     {"Phi_history_0", NULL, "a remembered Laplace solution that first guesses are extrapolated through", "m2 s-1", NULL,
@@ -409,8 +411,9 @@ static const RestartScalar solver_scalars[WAVE_SOLVER_SCALARS] = {
 static int restart_fields(RunContext *run, Field **fields, OutputVariable *variables, int *required) {
   Wave *wave = wave_run_of(run)->wave;
   double memory[WAVE_SOLVER_SCALARS];
-  Field *state[RESTART_FIELDS] = {wave_eta(wave), wave_phi(wave), wave_eta_max(wave), wave_eta_min(wave)};
-  int nsolver = wave_solver_memory(wave, fields + RESTART_FIELDS, memory);
+  Field *state[RESTART_FIELDS] = {hcl_wave_eta(wave), hcl_wave_phi(wave), hcl_wave_eta_max(wave),
+                                  hcl_wave_eta_min(wave)};
+  int nsolver = hcl_wave_solver_memory(wave, fields + RESTART_FIELDS, memory);
   memcpy(fields, state, sizeof state);
   memcpy(variables, state_variables, sizeof state_variables);
   memcpy(variables + RESTART_FIELDS, solver_variables, (size_t)nsolver * sizeof *solver_variables);
@@ -422,7 +425,7 @@ static int restart_fields(RunContext *run, Field **fields, OutputVariable *varia
 static int restart_scalars(const RunContext *run, RestartScalar *scalars, int *required) {
   Field *fields[WAVE_SOLVER_FIELDS_MAX];
   double memory[WAVE_SOLVER_SCALARS];
-  wave_solver_memory(wave_run_of(run)->wave, fields, memory);
+  hcl_wave_solver_memory(wave_run_of(run)->wave, fields, memory);
   for (int i = 0; i < WAVE_SOLVER_SCALARS; i++) {
     scalars[i] = solver_scalars[i];
     scalars[i].value = memory[i];
@@ -432,7 +435,7 @@ static int restart_scalars(const RunContext *run, RestartScalar *scalars, int *r
 }
 
 static Field *bed(RunContext *run) {
-  return wave_depth(wave_run_of(run)->wave);
+  return hcl_wave_depth(wave_run_of(run)->wave);
 }
 
 /* The Laplace solver's memory from the restart at path, where it holds one of this case's time.extrapolation (an
@@ -444,7 +447,7 @@ static HclStatus read_solver_memory(WaveRun *r, const char *path) {
   const char *names[WAVE_SOLVER_FIELDS_MAX + WAVE_SOLVER_SCALARS + 1];
   RestartScalar scalars[WAVE_SOLVER_SCALARS];
   bool holds = false;
-  int nfields = wave_solver_memory(r->wave, fields, memory), nnames = 0;
+  int nfields = hcl_wave_solver_memory(r->wave, fields, memory), nnames = 0;
   for (int i = 0; i < nfields; i++) {
     names[nnames++] = solver_variables[i].name;
   }
@@ -455,22 +458,23 @@ static HclStatus read_solver_memory(WaveRun *r, const char *path) {
   if (nfields < WAVE_SOLVER_FIELDS_MAX) { /* none beyond this case's: another extrapolation's memory does not fit */
     names[nnames++] = solver_variables[nfields].name;
   }
-  TRY(restart_holds(path, names, nnames - (nfields < WAVE_SOLVER_FIELDS_MAX ? 1 : 0), &holds));
+  TRY(hcl_restart_holds(path, names, nnames - (nfields < WAVE_SOLVER_FIELDS_MAX ? 1 : 0), &holds));
   bool more = false;
   if (holds && nfields < WAVE_SOLVER_FIELDS_MAX) {
-    TRY(restart_holds(path, &names[nnames - 1], 1, &more));
+    TRY(hcl_restart_holds(path, &names[nnames - 1], 1, &more));
   }
   if (!holds || more) {
-    log_verbose("%s holds no Laplace solver memory for time.extrapolation = %d: the first guesses start afresh, and "
-                "the run agrees with an uninterrupted one to the solver's tolerance",
-                path, (int)case_int(r->run.c, "time.extrapolation"));
+    hcl_log_verbose(
+        "%s holds no Laplace solver memory for time.extrapolation = %d: the first guesses start afresh, and "
+        "the run agrees with an uninterrupted one to the solver's tolerance",
+        path, (int)hcl_case_int(r->run.c, "time.extrapolation"));
     goto cleanup;
   }
-  TRY(restart_read(path, fields, nfields, scalars, WAVE_SOLVER_SCALARS));
+  TRY(hcl_restart_read(path, fields, nfields, scalars, WAVE_SOLVER_SCALARS));
   for (int i = 0; i < WAVE_SOLVER_SCALARS; i++) {
     memory[i] = scalars[i].value;
   }
-  TRY(wave_restore_solver_memory(r->wave, memory));
+  TRY(hcl_wave_restore_solver_memory(r->wave, memory));
 cleanup:
   return status;
 }
@@ -479,9 +483,9 @@ cleanup:
 static HclStatus resume(RunContext *run, const char *path, const RestartScalar *scalars) {
   HclStatus status = HCL_OK;
   WaveRun *r = wave_run_of(run);
-  TRY(field_read_owned(wave_eta(r->wave), r->eta));
-  TRY(field_read_owned(wave_phi(r->wave), r->phi));
-  TRY(wave_set_state(r->wave, scalars[0].value, r->eta, r->phi));
+  TRY(hcl_field_read_owned(hcl_wave_eta(r->wave), r->eta));
+  TRY(hcl_field_read_owned(hcl_wave_phi(r->wave), r->phi));
+  TRY(hcl_wave_set_state(r->wave, scalars[0].value, r->eta, r->phi));
   TRY(read_solver_memory(r, path));
 cleanup:
   return status;
@@ -492,7 +496,7 @@ cleanup:
 /* Where the files place the grid points (Cartesian or curvilinear), and what they say of themselves. */
 static RunFrame frame_of(const RunContext *run) {
   const WaveSetup *s = &wave_run_of(run)->setup;
-  return (RunFrame){.title = case_string(run->c, "model.title"),
+  return (RunFrame){.title = hcl_case_string(run->c, "model.title"),
                     .source = run->source,
                     .time_units = s->time_units,
                     .x0 = s->config.x0,
@@ -518,7 +522,7 @@ static void outputs_of(const RunContext *run, RunOutputs *outputs, SeriesLayout 
                            .nstation_constants = 1,
                            .constant_values = r->line_depths,
                            .scalars = scalar_variables,
-                           .nscalars = case_bool(run->c, "output.energy") ? SCALAR_VARIABLES : 1};
+                           .nscalars = hcl_case_bool(run->c, "output.energy") ? SCALAR_VARIABLES : 1};
   *outputs = (RunOutputs){.variables = map_variables,
                           .nmap = MAP_VARIABLES,
                           .nhistory = HISTORY_VARIABLES,
@@ -528,13 +532,13 @@ static void outputs_of(const RunContext *run, RunOutputs *outputs, SeriesLayout 
 }
 
 static HclStatus write_depth(RunContext *run) {
-  return map_write_static(run->files.map, &depth_variable, wave_depth(wave_run_of(run)->wave), 1);
+  return hcl_map_write_static(run->files.map, &depth_variable, hcl_wave_depth(wave_run_of(run)->wave), 1);
 }
 /* z, u, v, w at the sigma points of every kinematics line, gathered from the ranks that own them:
  * values[line][node][4]. Collective (one Laplace solve for the present state). */
 static HclStatus line_velocities(WaveRun *r, double *values) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(r->run.decomp);
+  const DecompLocal *l = hcl_decomp_local(r->run.decomp);
   int nz = r->setup.config.laplace.nz, ncolumns = 0, *columns = NULL, *owner = NULL;
   double *mine = NULL;
   TRY_ALLOC(columns, 2 * (size_t)r->nlines + 1);
@@ -548,12 +552,12 @@ static HclStatus line_velocities(WaveRun *r, double *values) {
       owner[ncolumns++] = k;
     }
   }
-  TRY(wave_column_velocities(r->wave, ncolumns, columns, mine));
+  TRY(hcl_wave_column_velocities(r->wave, ncolumns, columns, mine));
   memset(values, 0, sizeof *values * (size_t)r->nlines * nz * 4);
   for (int c = 0; c < ncolumns; c++) { /* each line has one owner: the sum over the ranks is exact */
     memcpy(values + (size_t)owner[c] * nz * 4, mine + (size_t)c * nz * 4, sizeof *values * nz * 4);
   }
-  TRY(par_sum_doubles(values, r->nlines * nz * 4));
+  TRY(hcl_par_sum_doubles(values, r->nlines * nz * 4));
 cleanup:
   free(columns);
   free(owner);
@@ -568,9 +572,9 @@ static HclStatus write_series(WaveRun *r) {
   int nz = r->setup.config.laplace.nz;
   size_t per_line = (size_t)nz * 4;
   double scalars[SCALAR_VARIABLES] = {0}, *values = NULL, *profiles = NULL, *surface = NULL;
-  TRY(wave_volume(r->wave, &scalars[0]));
-  if (case_bool(r->run.c, "output.energy")) {
-    TRY(wave_energy(r->wave, &scalars[1], &scalars[2]));
+  TRY(hcl_wave_volume(r->wave, &scalars[0]));
+  if (hcl_case_bool(r->run.c, "output.energy")) {
+    TRY(hcl_wave_energy(r->wave, &scalars[1], &scalars[2]));
   }
   TRY_ALLOC(values, per_line * r->nlines + 1);
   TRY_ALLOC(profiles, per_line * r->nlines + 1);
@@ -587,7 +591,7 @@ static HclStatus write_series(WaveRun *r) {
     }
   }
   SeriesSample sample = {.profiles = profiles, .station_values = surface, .scalars = scalars};
-  TRY(series_write(r->run.files.series, r->run.tl.t, &sample));
+  TRY(hcl_series_write(r->run.files.series, r->run.tl.t, &sample));
 cleanup:
   free(values);
   free(profiles);
@@ -599,18 +603,18 @@ cleanup:
 static HclStatus write_output(RunContext *run, bool map_due, bool history_due) {
   HclStatus status = HCL_OK;
   WaveRun *r = wave_run_of(run);
-  Field *fields[MAP_VARIABLES] = {wave_eta(r->wave), wave_phi(r->wave)};
-  Field *extremes[2] = {wave_eta_max(r->wave), wave_eta_min(r->wave)};
+  Field *fields[MAP_VARIABLES] = {hcl_wave_eta(r->wave), hcl_wave_phi(r->wave)};
+  Field *extremes[2] = {hcl_wave_eta_max(r->wave), hcl_wave_eta_min(r->wave)};
   if (map_due) {
-    TRY(map_write(r->run.files.map, r->run.tl.t, fields));
+    TRY(hcl_map_write(r->run.files.map, r->run.tl.t, fields));
     for (int e = 0; e < 2; e++) {
-      TRY(map_write_static(r->run.files.map, &extreme_variables[e], extremes[e], 1));
+      TRY(hcl_map_write_static(r->run.files.map, &extreme_variables[e], extremes[e], 1));
     }
   }
   if (history_due && r->run.files.history) {
-    TRY(history_write(r->run.files.history, r->run.tl.t, fields));
+    TRY(hcl_history_write(r->run.files.history, r->run.tl.t, fields));
     for (int e = 0; e < 2; e++) {
-      TRY(history_write_static(r->run.files.history, &extreme_variables[e], extremes[e], 1));
+      TRY(hcl_history_write_static(r->run.files.history, &extreme_variables[e], extremes[e], 1));
     }
   }
   if (history_due) {
@@ -625,7 +629,7 @@ cleanup:
 /* The state as the last good one (on the host). */
 static HclStatus rollback(RunContext *run) {
   WaveRun *r = wave_run_of(run);
-  return wave_set_state(r->wave, run->t_good, r->eta, r->phi);
+  return hcl_wave_set_state(r->wave, run->t_good, r->eta, r->phi);
 }
 
 /* The run failed (the guard, or a Laplace solve that failed: a water column that vanished, or no convergence):
@@ -633,24 +637,24 @@ static HclStatus rollback(RunContext *run) {
  * state. */
 static HclStatus stop_failed(RunContext *run, HclStatus code, bool during_step) {
   char why[1200];
-  snprintf(why, sizeof why, "%s", status_message());
-  status_clear();
+  snprintf(why, sizeof why, "%s", hcl_status_message());
+  hcl_status_clear();
   return run_stop_at_good(run, code, during_step, why);
 }
 
-/* Every check_interval steps and before anything is written: the guard (wave_check), and with save the state as the
+/* Every check_interval steps and before anything is written: the guard (hcl_wave_check), and with save the state as the
  * last good one. */
 static HclStatus check_state(RunContext *run, bool save) {
   HclStatus status = HCL_OK;
   WaveRun *r = wave_run_of(run);
-  HclStatus guard = wave_check(r->wave, r->setup.guard_factor);
+  HclStatus guard = hcl_wave_check(r->wave, r->setup.guard_factor);
   if (guard == HCL_EDIVERGED) {
     TRY(stop_failed(run, HCL_EDIVERGED, false));
   }
   TRY(guard);
   if (save) {
-    TRY(field_read_owned(wave_eta(r->wave), r->eta));
-    TRY(field_read_owned(wave_phi(r->wave), r->phi));
+    TRY(hcl_field_read_owned(hcl_wave_eta(r->wave), r->eta));
+    TRY(hcl_field_read_owned(hcl_wave_phi(r->wave), r->phi));
   }
 cleanup:
   return status;
@@ -666,7 +670,7 @@ static HclStatus advance(RunContext *run, TimelineDue *due) {
   WaveStepStats stats = {0};
   run->dt = timeline_step(&run->tl, r->dt_max, &t_next);
   ASSERT(run->dt > 0); /* events lie strictly after t (schedule_start, schedule_due) */
-  HclStatus stepped = wave_step(r->wave, run->dt, false, &stats);
+  HclStatus stepped = hcl_wave_step(r->wave, run->dt, false, &stats);
   if (stepped == HCL_EDATA || stepped == HCL_ENOTCONVERGED) {
     TRY(stop_failed(run, stepped == HCL_EDATA ? HCL_EDIVERGED : stepped, true));
   }
@@ -674,7 +678,7 @@ static HclStatus advance(RunContext *run, TimelineDue *due) {
   r->iterations += stats.iterations;
   r->solves += stats.solves;
   if (run->tl.t < r->extremes_start && t_next >= r->extremes_start) { /* from here on: forget the start-up's */
-    TRY(wave_track_extremes(r->wave));
+    TRY(hcl_wave_track_extremes(r->wave));
   }
   *due = timeline_advance(&run->tl, t_next);
 cleanup:
@@ -712,8 +716,8 @@ static void print_geometry(const WaveRun *r, FILE *out) {
     fprintf(out,
             "grid: %d x %d points from %s, x %g to %g m, y %g to %g m, mean spacing %.4g m along i and %.4g m along j, "
             "depth up to %g m; %d x %d ranks\n",
-            g->nx, g->ny, case_file(r->run.c, "grid.file"), box[0], box[1], box[2], box[3], l->dx, l->dy, r->deepest,
-            g->px, g->py);
+            g->nx, g->ny, hcl_case_file(r->run.c, "grid.file"), box[0], box[1], box[2], box[3], l->dx, l->dy,
+            r->deepest, g->px, g->py);
     return;
   }
   fprintf(out, "grid: %s%d x %d points of %g x %g m, x %g to %g m, y %g to %g m%s, depth up to %g m; %d x %d ranks\n",
@@ -749,10 +753,10 @@ static void print_waves(const WaveRun *r, FILE *out) {
             "incident wave: %s, H = %g m, T = %.4g s in h = %g m: k = %.5g 1/m, L = %.5g m, c = %.5g m/s, kh = %.3g, "
             "H / H_max = %.3g\n",
             s->incident_kind == WAVE_INCIDENT_STREAM ? "stream function" : "linear", w->height, w->period, w->depth,
-            w->k, w->length, w->celerity, w->k * w->depth, w->height / waves_breaking_height(w->depth, w->length));
+            w->k, w->length, w->celerity, w->k * w->depth, w->height / hcl_waves_breaking_height(w->depth, w->length));
   } else if (s->incident_kind == WAVE_INCIDENT_IRREGULAR) {
     fprintf(out, "incident wave: irregular, Hs = %g m, Tp = %g s in h = %g m, %d components; c at Tp = %.5g m/s\n",
-            case_real(r->run.c, "waves.hs"), case_real(r->run.c, "waves.tp"), s->incident_depth,
+            hcl_case_real(r->run.c, "waves.hs"), hcl_case_real(r->run.c, "waves.tp"), s->incident_depth,
             s->irregular.components, s->celerity);
   } else {
     fprintf(out, "incident wave: none\n");
@@ -792,7 +796,7 @@ static void print_case(const RunContext *run, FILE *out) {
 /* Mixed and double precision solve in double. */
 static bool wave_needs_fp64(const Case *c, const RunRequest *request) {
   return request->precision_given ? request->precision == PRECISION_DOUBLE /* mixed: double */
-                                  : strcmp(case_string(c, "solver.precision"), "single") != 0;
+                                  : strcmp(hcl_case_string(c, "solver.precision"), "single") != 0;
 }
 
 static HclStatus wave_case_check(const Case *c) {

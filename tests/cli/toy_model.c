@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* toy_model.c: the hydrocl command with one model more, added as a program adds its own: this file and one
- * registry line (model_register in main). The toy is decay, d zeta / dt = -zeta / tau, by explicit Euler,
+ * registry line (hcl_model_register in main). The toy is decay, d zeta / dt = -zeta / tau, by explicit Euler,
  * zeta(n + 1) = (1 - dt / tau) zeta(n), from zeta(0) = x + 2 y at the cell centres: after n steps exactly
  * (1 - dt / tau)^n (x + 2 y) up to rounding. Everything else a run does (validate's printout, the timeline, map,
  * history and restart files, continuing with --restart, signals, the divergence guard's stop at the last good state)
@@ -38,31 +38,28 @@ static ToyRun *toy_of(const RunContext *run) {
 }
 
 static HclStatus toy_schema(CaseSchema *schema) {
-  return case_schema_add(schema, "", toy_keys, (int)(sizeof toy_keys / sizeof toy_keys[0]));
+  return hcl_case_schema_add(schema, "", toy_keys, (int)(sizeof toy_keys / sizeof toy_keys[0]));
 }
 
 static HclStatus read_case(RunContext *run) {
   HclStatus status = HCL_OK;
   ToyRun *r = toy_of(run);
   double start;
-  r->grid = (DecompSpec){.nx = (int)case_int(run->c, "grid.nx"),
-                         .ny = (int)case_int(run->c, "grid.ny"),
-                         .px = (int)case_int(run->c, "grid.px"),
-                         .py = (int)case_int(run->c, "grid.py")};
-  r->dx = case_real(run->c, "grid.dx");
-  r->dt = case_real(run->c, "time.dt");
-  r->tau = case_real(run->c, "physics.tau");
+  r->grid = run_read_grid(run->c);
+  r->dx = hcl_case_real(run->c, "grid.dx");
+  r->dt = hcl_case_real(run->c, "time.dt");
+  r->tau = hcl_case_real(run->c, "physics.tau");
   TRY(run_time_units(run->c, "time.start", &start, r->time_units, sizeof r->time_units));
   run->grid = &r->grid;
-  run->t_end = case_real(run->c, "time.end");
-  run->check_interval = (int)case_int(run->c, "time.check_interval");
+  run->t_end = hcl_case_real(run->c, "time.end");
+  run->check_interval = (int)hcl_case_int(run->c, "time.check_interval");
 cleanup:
   return status;
 }
 
 static double device_bytes(const RunContext *run, double *largest_field) {
-  const DecompLocal *l = decomp_local(run->decomp);
-  *largest_field = (double)l->nx * l->ny * (double)precision_bytes(run->request->precision);
+  const DecompLocal *l = hcl_decomp_local(run->decomp);
+  *largest_field = (double)l->nx * l->ny * (double)hcl_precision_bytes(run->request->precision);
   return 2 * *largest_field;
 }
 
@@ -80,20 +77,20 @@ static void outputs_of(const RunContext *run, RunOutputs *outputs, SeriesLayout 
 static HclStatus open_model(RunContext *run) {
   HclStatus status = HCL_OK;
   ToyRun *r = toy_of(run);
-  const DecompLocal *l = decomp_local(run->decomp);
+  const DecompLocal *l = hcl_decomp_local(run->decomp);
   double *initial = NULL;
   FieldSpec spec = {.name = "zeta", .nz = 1, .ghost = 0, .precision = run->request->precision};
-  TRY(vspace_create_fields(run->rt, run->decomp, &spec, &r->space));
-  TRY(field_create(run->rt, run->decomp, &spec, &r->zeta));
-  TRY(vec_wrap_field(r->space, r->zeta, &r->state));
-  TRY(vec_create(r->space, "zeta_good", &r->good));
+  TRY(hcl_vspace_create_fields(run->rt, run->decomp, &spec, &r->space));
+  TRY(hcl_field_create(run->rt, run->decomp, &spec, &r->zeta));
+  TRY(hcl_vec_wrap_field(r->space, r->zeta, &r->state));
+  TRY(hcl_vec_create(r->space, "zeta_good", &r->good));
   TRY_ALLOC(initial, (size_t)l->nx * l->ny);
   for (int j = 0; j < l->ny; j++) {
     for (int i = 0; i < l->nx; i++) {
       initial[(size_t)j * l->nx + i] = (l->x0 + i + 0.5) * r->dx + 2 * (l->y0 + j + 0.5) * r->dx;
     }
   }
-  TRY(field_write_owned(r->zeta, initial));
+  TRY(hcl_field_write_owned(r->zeta, initial));
 cleanup:
   free(initial);
   return status;
@@ -101,10 +98,10 @@ cleanup:
 
 static void close_model(RunContext *run) {
   ToyRun *r = toy_of(run);
-  vec_destroy(&r->good);
-  vec_destroy(&r->state);
-  field_destroy(&r->zeta);
-  vspace_destroy(&r->space);
+  hcl_vec_destroy(&r->good);
+  hcl_vec_destroy(&r->state);
+  hcl_field_destroy(&r->zeta);
+  hcl_vspace_destroy(&r->space);
 }
 
 static void print_case(const RunContext *run, FILE *out) {
@@ -122,10 +119,10 @@ static HclStatus write_output(RunContext *run, bool map_due, bool history_due) {
   HclStatus status = HCL_OK;
   Field *fields[] = {toy_of(run)->zeta};
   if (map_due) {
-    TRY(map_write(run->files.map, run->tl.t, fields));
+    TRY(hcl_map_write(run->files.map, run->tl.t, fields));
   }
   if (history_due && run->files.history) {
-    TRY(history_write(run->files.history, run->tl.t, fields));
+    TRY(hcl_history_write(run->files.history, run->tl.t, fields));
   }
 cleanup:
   return status;
@@ -136,7 +133,7 @@ static HclStatus advance(RunContext *run, TimelineDue *due) {
   ToyRun *r = toy_of(run);
   double t_next;
   run->dt = timeline_step(&run->tl, r->dt, &t_next);
-  TRY(vec_scale(r->state, 1 - run->dt / r->tau));
+  TRY(hcl_vec_scale(r->state, 1 - run->dt / r->tau));
   *due = timeline_advance(&run->tl, t_next);
 cleanup:
   return status;
@@ -147,13 +144,13 @@ static HclStatus check_state(RunContext *run, bool save) {
   HclStatus status = HCL_OK;
   ToyRun *r = toy_of(run);
   double norm;
-  TRY(vec_norm(r->state, &norm));
+  TRY(hcl_vec_norm(r->state, &norm));
   double bound = 3 * r->dx * sqrt((double)r->grid.nx * r->grid.ny) * (r->grid.nx + r->grid.ny);
   if (!(norm <= bound)) {
     TRY(run_stop_at_good(run, HCL_EDIVERGED, false, "the toy diverged (time.dt above 2 physics.tau)"));
   }
   if (save) {
-    TRY(vec_copy(r->good, r->state));
+    TRY(hcl_vec_copy(r->good, r->state));
   }
 cleanup:
   return status;
@@ -161,7 +158,7 @@ cleanup:
 
 static HclStatus rollback(RunContext *run) {
   ToyRun *r = toy_of(run);
-  return vec_copy(r->state, r->good);
+  return hcl_vec_copy(r->state, r->good);
 }
 
 static const ModelOps toy_ops = {
@@ -190,7 +187,7 @@ static const Model toy_model = {
 };
 
 int main(int argc, char **argv) {
-  if (model_register(&toy_model) != HCL_OK) {
+  if (hcl_model_register(&toy_model) != HCL_OK) {
     return 70;
   }
   return cli_main(argc, argv);

@@ -40,11 +40,11 @@ static HclStatus write_outputs(const char *folder) {
   Gauge gauges[2] = {{.name = "g1", .x = 55, .y = 35, .origin = "sample"},
                      {.name = "g2", .x = 105, .y = 65, .origin = "sample"}};
   TRY(test_open_runtime(false, &rt));
-  TRY(decomp_create(&grid, &decomp));
-  TRY(field_create(rt, decomp, &fs, &zeta));
-  TRY(map_create(decomp, &spec, &var, 1, &map));
+  TRY(hcl_decomp_create(&grid, &decomp));
+  TRY(hcl_field_create(rt, decomp, &fs, &zeta));
+  TRY(hcl_map_create(decomp, &spec, &var, 1, &map));
   spec.path = history_path;
-  TRY(history_create(rt, decomp, &spec, gauges, 2, &var, 1, &history));
+  TRY(hcl_history_create(rt, decomp, &spec, gauges, 2, &var, 1, &history));
   TRY_ALLOC(host, NX * NY);
   for (int frame = 0; frame < FRAMES; frame++) {
     double t = 60.0 * frame;
@@ -53,17 +53,17 @@ static HclStatus write_outputs(const char *folder) {
         host[j * NX + i] = 0.01 * (5 + 10 * i) - 0.02 * (5 + 10 * j) + 0.001 * t;
       }
     }
-    TRY(field_write_owned(zeta, host));
-    TRY(map_write(map, t, &zeta));
-    TRY(history_write(history, t, &zeta));
+    TRY(hcl_field_write_owned(zeta, host));
+    TRY(hcl_map_write(map, t, &zeta));
+    TRY(hcl_history_write(history, t, &zeta));
   }
 cleanup:
   free(host);
-  history_close(&history);
-  map_close(&map);
-  field_destroy(&zeta);
-  decomp_destroy(&decomp);
-  runtime_destroy(&rt);
+  hcl_history_close(&history);
+  hcl_map_close(&map);
+  hcl_field_destroy(&zeta);
+  hcl_decomp_destroy(&decomp);
+  hcl_runtime_destroy(&rt);
   return status;
 }
 
@@ -72,13 +72,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s DIR\n", argv[0]);
     return 64;
   }
-  HclStatus status = par_init(&argc, &argv);
+  HclStatus status = hcl_par_init(&argc, &argv);
   if (status == HCL_OK) {
     status = write_outputs(argv[1]);
   }
   if (status != HCL_OK) {
-    fprintf(stderr, "write_sample_output: %s\n", status_message());
+    fprintf(stderr, "write_sample_output: %s\n", hcl_status_message());
   }
-  par_finalize();
-  return status_exit_code(status);
+  hcl_par_finalize();
+  return hcl_status_exit_code(status);
 }

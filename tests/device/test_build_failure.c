@@ -49,9 +49,9 @@ int main(int argc, char **argv) {
   Runtime *rt = NULL;
   cl_program program = NULL;
   KernelConfig config = {.precision = PRECISION_SINGLE, .wg_x = 64, .wg_y = 1, .defines = "-DVEC=4"};
-  TAP_OK(device_list(&devices, &count) == HCL_OK &&
-             device_select(devices, count, "auto", &needs, 0, 1, &chosen, &shared) == HCL_OK,
-         "a device: %s", status_message());
+  TAP_OK(hcl_device_list(&devices, &count) == HCL_OK &&
+             hcl_device_select(devices, count, "auto", &needs, 0, 1, &chosen, &shared) == HCL_OK,
+         "a device: %s", hcl_status_message());
   if (chosen < 0) {
     return tap_done();
   }
@@ -69,11 +69,11 @@ int main(int argc, char **argv) {
   write_file(dir, "bandwidth.cl", bandwidth ? bandwidth : "");
 
   RuntimeOptions from_folder = {.kernel_dir = dir};
-  status_clear();
-  TAP_OK(runtime_create(dev, &from_folder, &rt) == HCL_OK, "runtime reading kernels from %s", dir);
-  status_clear();
-  TAP_OK(program_build(rt, "bandwidth", &config, &program) == HCL_OK, "a faithful copy of kernels_cl builds: %s",
-         status_message());
+  hcl_status_clear();
+  TAP_OK(hcl_runtime_create(dev, &from_folder, &rt) == HCL_OK, "runtime reading kernels from %s", dir);
+  hcl_status_clear();
+  TAP_OK(hcl_program_build(rt, "bandwidth", &config, &program) == HCL_OK, "a faithful copy of kernels_cl builds: %s",
+         hcl_status_message());
   if (program) {
     clReleaseProgram(program);
     program = NULL;
@@ -81,10 +81,10 @@ int main(int argc, char **argv) {
 
   /* Line 3 of bandwidth.cl has the error; #line directives must make the log say so. */
   write_file(dir, "bandwidth.cl", "/* broken on purpose */\n\n__kernel void copy(__global float *x) { x[0] = ; }\n");
-  status_clear();
-  HclStatus s = program_build(rt, "bandwidth", &config, &program);
-  const char *m = status_message();
-  TAP_OK(s == HCL_EBUILD, "a syntax error is a build failure (%s)", status_name(s));
+  hcl_status_clear();
+  HclStatus s = hcl_program_build(rt, "bandwidth", &config, &program);
+  const char *m = hcl_status_message();
+  TAP_OK(s == HCL_EBUILD, "a syntax error is a build failure (%s)", hcl_status_name(s));
   TAP_OK(tap_contains(m, dev->device_name), "the message names the device");
   TAP_OK(tap_contains(m, "options: -cl-std=CL1.2") && tap_contains(m, "-DVEC=4"), "and the full option string");
   /* PoCL honours the #line directives ("bandwidth.cl:3:"); NVIDIA numbers the whole program ("<kernel>:26:"),
@@ -100,20 +100,20 @@ int main(int argc, char **argv) {
 
   snprintf(path, sizeof path, "%s/bandwidth.cl", dir);
   unlink(path);
-  status_clear();
-  s = program_build(rt, "bandwidth", &config, &program);
-  TAP_OK(s == HCL_ENOINPUT && tap_contains(status_message(), "bandwidth.cl"), "a missing source is missing input: %s",
-         status_message());
-  runtime_destroy(&rt);
+  hcl_status_clear();
+  s = hcl_program_build(rt, "bandwidth", &config, &program);
+  TAP_OK(s == HCL_ENOINPUT && tap_contains(hcl_status_message(), "bandwidth.cl"),
+         "a missing source is missing input: %s", hcl_status_message());
+  hcl_runtime_destroy(&rt);
 
   snprintf(path, sizeof path, "%s/common.clh", dir);
   unlink(path);
   rmdir(dir);
   RuntimeOptions missing = {.kernel_dir = dir};
-  status_clear();
-  s = runtime_create(dev, &missing, &rt);
-  TAP_OK(s == HCL_ENOINPUT && tap_contains(status_message(), dir) && rt == NULL,
-         "a missing kernel folder is refused before any build: %s", status_message());
+  hcl_status_clear();
+  s = hcl_runtime_create(dev, &missing, &rt);
+  TAP_OK(s == HCL_ENOINPUT && tap_contains(hcl_status_message(), dir) && rt == NULL,
+         "a missing kernel folder is refused before any build: %s", hcl_status_message());
   free(common);
   free(bandwidth);
   free(devices);

@@ -39,7 +39,7 @@ static HclStatus solve_error(Runtime *rt, const LaplaceProblem *p, LaplaceConfig
   LpSetup s;
   LaplaceResult result;
   TRY(lp_setup(rt, p, c, true, &s));
-  TRY(laplace_solve(s.laplace, s.eta, s.phi, &result));
+  TRY(hcl_laplace_solve(s.laplace, s.eta, s.phi, &result));
   *iterations = result.iterations;
   TRY(lp_solution_error(&s, error));
 cleanup:
@@ -60,7 +60,7 @@ cleanup:
 /* A double-precision solver of the given order to a relative residual of 1e-11: the residual's rounding is 1e-16
  * of terms 1/dx^2 = 1e3 times values of 3, some 1e-13 of the solution's size. */
 static LaplaceConfig precise(int order, int nz) {
-  LaplaceConfig c = laplace_config_default();
+  LaplaceConfig c = hcl_laplace_config_default();
   c.order = order;
   c.nz = nz;
   c.precision = LAPLACE_DOUBLE;
@@ -92,8 +92,8 @@ static void convergence(Runtime *rt, int order) {
     }
   }
   if (st != HCL_OK) {
-    TAP_OK(false, "order %d manufactured solution: %s", order, status_message());
-    status_clear();
+    TAP_OK(false, "order %d manufactured solution: %s", order, hcl_status_message());
+    hcl_status_clear();
     return;
   }
   double slope_truncation = test_fitted_order(h_truncation, truncation, LEVELS);
@@ -118,8 +118,8 @@ static void periodic(Runtime *rt) {
   }
   double slope = st == HCL_OK ? test_fitted_order(h, error, LEVELS) : 0;
   TAP_OK(st == HCL_OK && slope >= 3.8, "periodic sides, order 4: Phi converges at order %.2f (error %.2e at 64^2) %s",
-         slope, error[LEVELS - 1], status_message());
-  status_clear();
+         slope, error[LEVELS - 1], hcl_status_message());
+  hcl_status_clear();
 }
 
 /* The same discrete problem (order 6, 33^3) solved by defect correction in double, mixed and single precision and by
@@ -153,8 +153,8 @@ static void variants(Runtime *rt) {
     }
     TAP_OK(st == HCL_OK && fabs(error - reference) <= cases[v].tolerance,
            "%s: error %.3e against double's %.3e (within %.0e) in %d iterations %s", cases[v].name, error, reference,
-           cases[v].tolerance, iterations, status_message());
-    status_clear();
+           cases[v].tolerance, iterations, hcl_status_message());
+    hcl_status_clear();
   }
 }
 
@@ -169,9 +169,9 @@ static HclStatus dispersion_error(Runtime *rt, double kh, int nz, LaplaceSigma s
   LaplaceConfig c = precise(6, nz);
   c.sigma = sigma;
   TRY(lp_setup(rt, &p, c, false, &s));
-  TRY(laplace_solve(s.laplace, s.eta, s.phi, &result));
+  TRY(hcl_laplace_solve(s.laplace, s.eta, s.phi, &result));
   TRY_ALLOC(w, p.nx);
-  TRY(field_read_owned(laplace_w(s.laplace), w));
+  TRY(hcl_field_read_owned(hcl_laplace_w(s.laplace), w));
   double largest = 0;
   for (int i = 0; i < p.nx; i++) {
     largest = fmax(largest, fabs(s.phi_host[i]));
@@ -207,8 +207,8 @@ static void linear_waves(Runtime *rt) {
     bool falling = (error[1] < error[0] || error[0] < 1e-6) && (error[2] < error[1] || error[1] < 1e-6);
     TAP_OK(st == HCL_OK && error[1] < 0.02 && falling,
            "kh = %.2f: w against k tanh(kh) phi off by %.2e, %.2e, %.2e at nz = 7, 9, 17 (%.2e clustered at 9) %s",
-           khs[w], error[0], error[1], error[2], clustered, status_message());
-    status_clear();
+           khs[w], error[0], error[1], error[2], clustered, hcl_status_message());
+    hcl_status_clear();
   }
 }
 
@@ -218,10 +218,10 @@ static HclStatus hump_solve(Runtime *rt, int n, int nz, double dx, LaplaceConfig
   HclStatus status = HCL_OK;
   WaveHumpSolver s = {0};
   c.nz = nz;
-  TRY(wave_hump_solver_open(rt, &(DecompSpec){.nx = n, .ny = n}, dx, &c, &s));
-  TRY(laplace_solve(s.laplace, s.eta, s.phi, result));
+  TRY(hcl_wave_hump_solver_open(rt, &(DecompSpec){.nx = n, .ny = n}, dx, &c, &s));
+  TRY(hcl_laplace_solve(s.laplace, s.eta, s.phi, result));
 cleanup:
-  wave_hump_solver_close(&s);
+  hcl_wave_hump_solver_close(&s);
   return status;
 }
 
@@ -234,7 +234,7 @@ static void multigrid_quality(Runtime *rt) {
   int iterations[SIZES], fewest = 1 << 30, most = 0;
   HclStatus st = HCL_OK;
   for (int r = 0; r < SIZES && st == HCL_OK; r++) {
-    LaplaceConfig c = laplace_config_default();
+    LaplaceConfig c = hcl_laplace_config_default();
     c.krylov.atol = 0;
     LaplaceResult result;
     st = hump_solve(rt, sizes[r], 9, 0.125, c, &result);
@@ -244,8 +244,8 @@ static void multigrid_quality(Runtime *rt) {
   }
   TAP_OK(st == HCL_OK && most - fewest <= 1,
          "multigrid: %d, %d, %d, %d iterations to 1e-6 at 65^2, 129^2, 257^2, 513^2 x 9 %s", iterations[0],
-         iterations[1], iterations[2], iterations[3], status_message());
-  status_clear();
+         iterations[1], iterations[2], iterations[3], hcl_status_message());
+  hcl_status_clear();
 }
 
 /* The hump at n^2 x 9 solved to rtol 1e-8 with the V-cycle's coarse levels in one launch or level by level: the
@@ -254,19 +254,19 @@ static HclStatus tail_solve(Runtime *rt, int n, LaplacePrecision precision, MgTa
                             LaplaceResult *result, long *launches) {
   HclStatus status = HCL_OK;
   WaveHumpSolver s = {0};
-  LaplaceConfig c = laplace_config_default();
+  LaplaceConfig c = hcl_laplace_config_default();
   c.precision = precision;
   c.krylov.rtol = 1e-8;
   c.krylov.atol = 0;
   c.mg.tail = tail;
-  TRY(wave_hump_solver_open(rt, &(DecompSpec){.nx = n, .ny = n}, 0.125, &c, &s));
-  long before = runtime_counts(rt).launches;
-  TRY(laplace_solve(s.laplace, s.eta, s.phi, result));
-  *launches = runtime_counts(rt).launches - before;
+  TRY(hcl_wave_hump_solver_open(rt, &(DecompSpec){.nx = n, .ny = n}, 0.125, &c, &s));
+  long before = hcl_runtime_counts(rt).launches;
+  TRY(hcl_laplace_solve(s.laplace, s.eta, s.phi, result));
+  *launches = hcl_runtime_counts(rt).launches - before;
   TRY_ALLOC(*w, (size_t)n * n);
-  TRY(field_read_owned(laplace_w(s.laplace), *w));
+  TRY(hcl_field_read_owned(hcl_laplace_w(s.laplace), *w));
 cleanup:
-  wave_hump_solver_close(&s);
+  hcl_wave_hump_solver_close(&s);
   return status;
 }
 
@@ -299,8 +299,8 @@ static void one_launch_tail(Runtime *rt) {
            "%s: the coarse levels in one launch: %d iterations, %ld launches, w within %.1e of its largest against "
            "level by level's %d iterations, %ld launches %s",
            cases[k].name, result[0].iterations, launches[0], largest > 0 ? difference / largest : difference,
-           result[1].iterations, launches[1], status_message());
-    status_clear();
+           result[1].iterations, launches[1], hcl_status_message());
+    hcl_status_clear();
     free(w[0]);
     free(w[1]);
   }
@@ -324,9 +324,9 @@ static void refusals(Runtime *rt) {
     LaplaceConfig c = precise(cases[k].order, cases[k].nz);
     c.mg.levels = cases[k].levels;
     HclStatus st = lp_setup(rt, &p, c, false, &s);
-    TAP_OK(st == cases[k].want && tap_contains(status_message(), cases[k].says), "%s refused: %s", cases[k].what,
-           status_message());
-    status_clear();
+    TAP_OK(st == cases[k].want && tap_contains(hcl_status_message(), cases[k].says), "%s refused: %s", cases[k].what,
+           hcl_status_message());
+    hcl_status_clear();
     lp_setup_free(&s);
   }
   /* a dry point in h */
@@ -339,42 +339,43 @@ static void refusals(Runtime *rt) {
   }
   LaplaceConfig c = precise(6, 9);
   c.dx = c.dy = 0.1;
-  HclStatus st = decomp_create(&spec, &decomp);
+  HclStatus st = hcl_decomp_create(&spec, &decomp);
   if (st == HCL_OK) {
-    st = laplace_create(rt, decomp, &c, h, &laplace);
+    st = hcl_laplace_create(rt, decomp, &c, h, &laplace);
   }
-  TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "(3, 5)"), "a depth of 0 refused: %s", status_message());
-  status_clear();
-  laplace_destroy(&laplace);
-  decomp_destroy(&decomp);
+  TAP_OK(st == HCL_EDATA && tap_contains(hcl_status_message(), "(3, 5)"), "a depth of 0 refused: %s",
+         hcl_status_message());
+  hcl_status_clear();
+  hcl_laplace_destroy(&laplace);
+  hcl_decomp_destroy(&decomp);
   /* a surface below the bottom at solve time, and too few iterations */
   LpSetup s;
   st = lp_setup(rt, &p, precise(6, 9), true, &s);
   LaplaceResult result;
   if (st == HCL_OK) {
     s.eta_host[40] = -2;
-    st = field_write_owned(s.eta, s.eta_host);
+    st = hcl_field_write_owned(s.eta, s.eta_host);
   }
-  st = st == HCL_OK ? laplace_solve(s.laplace, s.eta, s.phi, &result) : st;
-  TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "eta + h"), "a dry column at solve time refused: %s",
-         status_message());
-  status_clear();
+  st = st == HCL_OK ? hcl_laplace_solve(s.laplace, s.eta, s.phi, &result) : st;
+  TAP_OK(st == HCL_EDATA && tap_contains(hcl_status_message(), "eta + h"), "a dry column at solve time refused: %s",
+         hcl_status_message());
+  hcl_status_clear();
   lp_setup_free(&s);
   c = precise(6, 9);
   c.krylov.max_iterations = 3;
   st = lp_setup(rt, &p, c, true, &s);
-  st = st == HCL_OK ? laplace_solve(s.laplace, s.eta, s.phi, &result) : st;
-  TAP_OK(st == HCL_ENOTCONVERGED && tap_contains(status_message(), "after 3 iterations") &&
-             tap_contains(status_message(), "laplace.levels") && result.iterations == 3 && !result.converged,
-         "a solve short of iterations: %s", status_message());
-  status_clear();
+  st = st == HCL_OK ? hcl_laplace_solve(s.laplace, s.eta, s.phi, &result) : st;
+  TAP_OK(st == HCL_ENOTCONVERGED && tap_contains(hcl_status_message(), "after 3 iterations") &&
+             tap_contains(hcl_status_message(), "laplace.levels") && result.iterations == 3 && !result.converged,
+         "a solve short of iterations: %s", hcl_status_message());
+  hcl_status_clear();
   lp_setup_free(&s);
 }
 
 int main(void) {
   Runtime *rt = NULL;
-  if (par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
-    TAP_OK(false, "a device with fp64: %s", status_message());
+  if (hcl_par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
+    TAP_OK(false, "a device with fp64: %s", hcl_status_message());
     return tap_done();
   }
   for (int order = 2; order <= 6; order += 2) {
@@ -386,7 +387,7 @@ int main(void) {
   multigrid_quality(rt);
   one_launch_tail(rt);
   refusals(rt);
-  runtime_destroy(&rt);
-  par_finalize();
+  hcl_runtime_destroy(&rt);
+  hcl_par_finalize();
   return tap_done();
 }

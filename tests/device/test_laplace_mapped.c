@@ -58,7 +58,7 @@ static LaplaceProblem mapped_problem(int n, bool periodic, SquareMap *map, Mappi
 }
 
 static LaplaceConfig precise(int order, int nz) {
-  LaplaceConfig c = laplace_config_default();
+  LaplaceConfig c = hcl_laplace_config_default();
   c.order = order;
   c.nz = nz;
   c.precision = LAPLACE_DOUBLE;
@@ -82,7 +82,7 @@ static HclStatus solution(Runtime *rt, const LaplaceProblem *p, LaplaceConfig c,
   LpSetup s;
   LaplaceResult result;
   TRY(lp_setup(rt, p, c, true, &s));
-  TRY(laplace_solve(s.laplace, s.eta, s.phi, &result));
+  TRY(hcl_laplace_solve(s.laplace, s.eta, s.phi, &result));
   *iterations = result.iterations;
   TRY(lp_solution_error(&s, error));
 cleanup:
@@ -115,8 +115,8 @@ static void convergence(Runtime *rt, int order) {
     }
   }
   if (st != HCL_OK) {
-    TAP_OK(false, "order %d on the skewed map: %s", order, status_message());
-    status_clear();
+    TAP_OK(false, "order %d on the skewed map: %s", order, hcl_status_message());
+    hcl_status_clear();
     return;
   }
   double slope_truncation = test_fitted_order(h_truncation, e_truncation, LEVELS);
@@ -146,8 +146,8 @@ static void periodic(Runtime *rt) {
   }
   double slope = st == HCL_OK ? test_fitted_order(h, error, LEVELS) : 0;
   TAP_OK(st == HCL_OK && slope >= 3.7, "skewed map, periodic, order 4: Phi converges at order %.2f (%.2e at 64^2) %s",
-         slope, error[LEVELS - 1], status_message());
-  status_clear();
+         slope, error[LEVELS - 1], hcl_status_message());
+  hcl_status_clear();
 }
 
 /* The residual of the exact potential on the identity map against the Cartesian grid's: the same operator, its
@@ -166,9 +166,9 @@ static void identity(Runtime *rt) {
   st = st == HCL_OK ? lp_setup(rt, &mapped, precise(6, 9), true, &b) : st;
   for (int k = 0; k < 2 && st == HCL_OK; k++) {
     LpSetup *s = k ? &b : &a;
-    st = laplace_set_potential(s->laplace, s->exact);
-    st = st == HCL_OK ? laplace_compute_residual(s->laplace, s->eta, s->phi) : st;
-    st = st == HCL_OK ? field_read_owned(laplace_residual(s->laplace), k ? rb : ra) : st;
+    st = hcl_laplace_set_potential(s->laplace, s->exact);
+    st = st == HCL_OK ? hcl_laplace_compute_residual(s->laplace, s->eta, s->phi) : st;
+    st = st == HCL_OK ? hcl_field_read_owned(hcl_laplace_residual(s->laplace), k ? rb : ra) : st;
   }
   for (size_t k = 0; k < n && st == HCL_OK; k++) {
     largest = fmax(largest, fabs(ra[k]));
@@ -176,8 +176,8 @@ static void identity(Runtime *rt) {
   }
   TAP_OK(st == HCL_OK && difference < 1e-10 && largest > 1e-6,
          "the identity map's residual is the Cartesian one's: they differ by %.2e (the truncation error %.2e) %s",
-         difference, largest, status_message());
-  status_clear();
+         difference, largest, hcl_status_message());
+  hcl_status_clear();
   lp_setup_free(&a);
   lp_setup_free(&b);
   free(ra);
@@ -203,8 +203,8 @@ static void iterations(Runtime *rt) {
   }
   TAP_OK(st == HCL_OK && count[1] <= count[0] + 2 && count[2] <= 3 * count[0],
          "defect correction with the V-cycle, 65^2 x 9: %d iterations Cartesian, %d stretched, %d skewed %s", count[0],
-         count[1], count[2], status_message());
-  status_clear();
+         count[1], count[2], hcl_status_message());
+  hcl_status_clear();
 }
 
 static void folded(Runtime *rt) {
@@ -213,17 +213,17 @@ static void folded(Runtime *rt) {
   LaplaceProblem p = mapped_problem(33, false, &map, &mapping);
   LpSetup s;
   HclStatus st = lp_setup(rt, &p, precise(4, 9), true, &s);
-  TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "the test's square map: the map folds") &&
-             tap_contains(status_message(), "at point ("),
-         "a folded map refused: %s", status_message());
-  status_clear();
+  TAP_OK(st == HCL_EDATA && tap_contains(hcl_status_message(), "the test's square map: the map folds") &&
+             tap_contains(hcl_status_message(), "at point ("),
+         "a folded map refused: %s", hcl_status_message());
+  hcl_status_clear();
   lp_setup_free(&s);
 }
 
 int main(void) {
   Runtime *rt = NULL;
-  if (par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
-    TAP_OK(false, "a device with fp64: %s", status_message());
+  if (hcl_par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
+    TAP_OK(false, "a device with fp64: %s", hcl_status_message());
     return tap_done();
   }
   identity(rt);
@@ -233,7 +233,7 @@ int main(void) {
   periodic(rt);
   iterations(rt);
   folded(rt);
-  runtime_destroy(&rt);
-  par_finalize();
+  hcl_runtime_destroy(&rt);
+  hcl_par_finalize();
   return tap_done();
 }

@@ -37,10 +37,10 @@ typedef struct {
 } System;
 
 static void system_free(System *s) {
-  vec_destroy(&s->b);
-  vec_destroy(&s->x);
-  operator_destroy(&s->op);
-  decomp_destroy(&s->decomp);
+  hcl_vec_destroy(&s->b);
+  hcl_vec_destroy(&s->x);
+  hcl_operator_destroy(&s->op);
+  hcl_decomp_destroy(&s->decomp);
 }
 
 /* The operator of st on the device, b from rhs (NULL: none), x = 0. */
@@ -49,16 +49,16 @@ static HclStatus system_create(Runtime *rt, const Stencil5 *st, const double *rh
   Field *matrix[3];
   DecompSpec spec = {.nx = st->nx, .ny = st->ny};
   memset(s, 0, sizeof *s);
-  TRY(decomp_create(&spec, &s->decomp));
-  TRY(stencil5_create(rt, s->decomp, PRECISION_DOUBLE, &s->op));
-  TRY(stencil5_fields(s->op, matrix));
+  TRY(hcl_decomp_create(&spec, &s->decomp));
+  TRY(hcl_stencil5_create(rt, s->decomp, PRECISION_DOUBLE, &s->op));
+  TRY(hcl_stencil5_fields(s->op, matrix));
   TRY(test_write_block(matrix[0], st->c, st->nx));
   TRY(test_write_block(matrix[1], st->east, st->nx));
   TRY(test_write_block(matrix[2], st->north, st->nx));
-  TRY(vec_create(operator_space(s->op), "b", &s->b));
-  TRY(vec_create(operator_space(s->op), "x", &s->x));
+  TRY(hcl_vec_create(hcl_operator_space(s->op), "b", &s->b));
+  TRY(hcl_vec_create(hcl_operator_space(s->op), "x", &s->x));
   if (rhs) {
-    TRY(test_write_block(vec_field(s->b), rhs, st->nx));
+    TRY(test_write_block(hcl_vec_field(s->b), rhs, st->nx));
   }
 cleanup:
   return status;
@@ -73,7 +73,7 @@ static HclStatus random_vector(Vec *v, int n, unsigned long long seed) {
   for (int p = 0; p < n; p++) {
     values[p] = test_uniform(&seed) - 0.5;
   }
-  TRY(field_write_owned(vec_field(v), values));
+  TRY(hcl_field_write_owned(hcl_vec_field(v), values));
 cleanup:
   free(values);
   return status;
@@ -88,35 +88,35 @@ static HclStatus symmetry(Runtime *rt, const Stencil5 *st, double dots[4], int *
   Vec *mu = NULL, *mv = NULL;
   double norm = 0;
   TRY(system_create(rt, st, NULL, &s));
-  TRY(operator_setup(s.op));
-  TRY(mg5_precond_create(&(Mg5Options){0}, &pc));
-  TRY(precond_setup(pc, s.op));
-  TRY(mg5_precond_create(&(Mg5Options){.level_by_level = true}, &by_level));
-  TRY(precond_setup(by_level, s.op));
-  TRY(vec_create(operator_space(s.op), "M^-1 u", &mu));
-  TRY(vec_create(operator_space(s.op), "M^-1 v", &mv));
+  TRY(hcl_operator_setup(s.op));
+  TRY(hcl_mg5_precond_create(&(Mg5Options){0}, &pc));
+  TRY(hcl_precond_setup(pc, s.op));
+  TRY(hcl_mg5_precond_create(&(Mg5Options){.level_by_level = true}, &by_level));
+  TRY(hcl_precond_setup(by_level, s.op));
+  TRY(hcl_vec_create(hcl_operator_space(s.op), "M^-1 u", &mu));
+  TRY(hcl_vec_create(hcl_operator_space(s.op), "M^-1 v", &mv));
   TRY(random_vector(s.b, st->nx * st->ny, 7));
   TRY(random_vector(s.x, st->nx * st->ny, 11));
-  TRY(precond_apply(pc, s.b, mu));
-  TRY(precond_apply(pc, s.x, mv));
-  TRY(vec_dot(mu, s.x, &dots[0]));
-  TRY(vec_dot(s.b, mv, &dots[1]));
-  TRY(vec_dot(mu, s.b, &dots[2]));
-  TRY(precond_apply(by_level, s.b, mv));
-  TRY(vec_norm(mu, &norm));
-  TRY(vec_axpy(mv, -1, mu));
-  TRY(vec_norm(mv, &dots[3]));
+  TRY(hcl_precond_apply(pc, s.b, mu));
+  TRY(hcl_precond_apply(pc, s.x, mv));
+  TRY(hcl_vec_dot(mu, s.x, &dots[0]));
+  TRY(hcl_vec_dot(s.b, mv, &dots[1]));
+  TRY(hcl_vec_dot(mu, s.b, &dots[2]));
+  TRY(hcl_precond_apply(by_level, s.b, mv));
+  TRY(hcl_vec_norm(mu, &norm));
+  TRY(hcl_vec_axpy(mv, -1, mu));
+  TRY(hcl_vec_norm(mv, &dots[3]));
   dots[3] /= norm;
-  *levels = mg5_levels(pc);
+  *levels = hcl_mg5_levels(pc);
   for (int l = 0; l < *levels && l < 8; l++) {
     int nx = 0, ny = 0;
-    mg5_level_shape(pc, l, &nx, &ny, &halves[l]);
+    hcl_mg5_level_shape(pc, l, &nx, &ny, &halves[l]);
   }
 cleanup:
-  vec_destroy(&mu);
-  vec_destroy(&mv);
-  precond_destroy(&pc);
-  precond_destroy(&by_level);
+  hcl_vec_destroy(&mu);
+  hcl_vec_destroy(&mv);
+  hcl_precond_destroy(&pc);
+  hcl_precond_destroy(&by_level);
   system_free(&s);
   return status;
 }
@@ -133,12 +133,12 @@ static void check_symmetry(Runtime *rt) {
     int halves[8] = {0}, levels = 0;
     stencil_alloc(61, 47, &st);
     test_islands_stencil(&st, cases[k].ax, cases[k].ay, 1e-3, true, 300 + k);
-    status_clear();
+    hcl_status_clear();
     HclStatus s = symmetry(rt, &st, dots, halves, &levels);
     double asymmetry = fabs(dots[0] - dots[1]) / fabs(dots[0]);
     TAP_OK(s == HCL_OK && asymmetry < 1e-12 && dots[2] > 0,
            "61 x 47 random with islands, %s: <M^-1 u, v> - <u, M^-1 v> = %.1e relative, <M^-1 u, u> = %.3g %s",
-           cases[k].what, asymmetry, dots[2], status_message());
+           cases[k].what, asymmetry, dots[2], hcl_status_message());
     bool rule = cases[k].first >= 0 ? halves[0] == cases[k].first && halves[1] == cases[k].first
                                     : halves[1] != halves[0] && halves[2] == halves[0];
     TAP_OK(s == HCL_OK && dots[3] < 1e-13, "%s: the coarse levels in one launch and level by level: %.1e apart",
@@ -190,8 +190,8 @@ static void make_problem(Problem problem, int n, Stencil5 *st, double *b) {
     tidal_flat(n, st, b);
     return;
   }
-  PoissonDomain domain = poisson_domain(n, n);
-  poisson_block(&domain, 0, 0, n, n, st->c, st->east, st->north, b);
+  PoissonDomain domain = hcl_poisson_domain(n, n);
+  hcl_poisson_block(&domain, 0, 0, n, n, st->c, st->east, st->north, b);
   if (problem == ANISOTROPIC) { /* -(u_xx + 1e-3 u_yy) = f */
     for (int p = 0; p < n * n; p++) {
       st->c[p] = 2 + 2e-3;
@@ -210,19 +210,19 @@ static HclStatus solve(Runtime *rt, const Stencil5 *st, const double *b, const M
   Precond *pc = NULL;
   KrylovResult r;
   TRY(system_create(rt, st, b, &s));
-  KrylovOptions options = krylov_options_default();
+  KrylovOptions options = hcl_krylov_options_default();
   options.rtol = rtol;
   options.max_iterations = MAX_ITERATIONS;
-  TRY(krylov_create(&options, &ks));
-  TRY(mg5_precond_create(levels, &pc));
-  krylov_set_precond(ks, pc);
-  krylov_set_operator(ks, s.op);
-  TRY(krylov_setup(ks));
-  TRY(krylov_solve(ks, s.b, s.x, &r));
-  TRY(krylov_relative_residual(ks, s.b, s.x, true_residual));
+  TRY(hcl_krylov_create(&options, &ks));
+  TRY(hcl_mg5_precond_create(levels, &pc));
+  hcl_krylov_set_precond(ks, pc);
+  hcl_krylov_set_operator(ks, s.op);
+  TRY(hcl_krylov_setup(ks));
+  TRY(hcl_krylov_solve(ks, s.b, s.x, &r));
+  TRY(hcl_krylov_relative_residual(ks, s.b, s.x, true_residual));
   *iterations = r.iterations;
 cleanup:
-  krylov_destroy(&ks);
+  hcl_krylov_destroy(&ks);
   system_free(&s);
   return status;
 }
@@ -239,7 +239,7 @@ static void check_refinement(Runtime *rt, Problem problem) {
     double *b = calloc((size_t)n * n, sizeof *b);
     stencil_alloc(n, n, &st);
     make_problem(problem, n, &st, b);
-    status_clear();
+    hcl_status_clear();
     HclStatus s = solve(rt, &st, b, &(Mg5Options){0}, 1e-8, &iterations, &residual);
     solved = solved && s == HCL_OK && residual <= 1e-8;
     flat = flat && (k == 0 || iterations <= previous + 2);
@@ -247,7 +247,7 @@ static void check_refinement(Runtime *rt, Problem problem) {
     most = iterations > most ? iterations : most;
     snprintf(counts + strlen(counts), sizeof counts - strlen(counts), " %d", iterations);
     if (s != HCL_OK) {
-      tap_note("%d^2: %s", n, status_message());
+      tap_note("%d^2: %s", n, hcl_status_message());
     }
     stencil_free(&st);
     free(b);
@@ -266,14 +266,14 @@ static void check_mixed(Runtime *rt) {
     int iterations[2] = {0};
     double residual[2] = {1, 1};
     make_problem(problem, n, &st, b);
-    status_clear();
+    hcl_status_clear();
     HclStatus s = solve(rt, &st, b, &(Mg5Options){0}, 1e-10, &iterations[0], &residual[0]);
     Mg5Options in_float = {.own_precision = true, .precision = PRECISION_SINGLE};
     s = s == HCL_OK ? solve(rt, &st, b, &in_float, 1e-10, &iterations[1], &residual[1]) : s;
     TAP_OK(s == HCL_OK && residual[1] <= 1e-10 && abs(iterations[1] - iterations[0]) <= 1,
            "%s %d^2, the V-cycle in float under double CG: ||b - Ax|| / ||b|| = %.2e after %d iterations (double: "
            "%.2e after %d) %s",
-           PROBLEM_NAMES[problem], n, residual[1], iterations[1], residual[0], iterations[0], status_message());
+           PROBLEM_NAMES[problem], n, residual[1], iterations[1], residual[0], iterations[0], hcl_status_message());
   }
   stencil_free(&st);
   free(b);
@@ -281,16 +281,16 @@ static void check_mixed(Runtime *rt) {
 
 int main(void) {
   Runtime *rt = NULL;
-  HclStatus s = par_init(NULL, NULL);
+  HclStatus s = hcl_par_init(NULL, NULL);
   s = s == HCL_OK ? test_open_runtime(true, &rt) : s;
-  if (TAP_OK(s == HCL_OK, "a device with fp64 %s", status_message())) {
+  if (TAP_OK(s == HCL_OK, "a device with fp64 %s", hcl_status_message())) {
     check_symmetry(rt);
     for (Problem problem = POISSON; problem <= TIDAL_FLAT; problem++) {
       check_refinement(rt, problem);
     }
     check_mixed(rt);
   }
-  runtime_destroy(&rt);
-  par_finalize();
+  hcl_runtime_destroy(&rt);
+  hcl_par_finalize();
   return tap_done();
 }

@@ -47,17 +47,17 @@ static HclStatus device_open(Runtime *rt, const Stencil5 *s, Precision precision
    * ulps at most; float: the same at float's epsilon, times the growth of rounding through the levels. */
   d->tolerance = precision == PRECISION_DOUBLE ? 1e-11 : 2e-4;
   DecompSpec spec = {.nx = s->nx, .ny = s->ny};
-  TRY(decomp_create(&spec, &d->decomp));
+  TRY(hcl_decomp_create(&spec, &d->decomp));
   const double *values[3] = {s->c, s->east, s->north};
   for (int f = 0; f < 3; f++) {
     FieldSpec fs = {.name = "matrix", .nz = 1, .ghost = 1, .precision = precision};
-    TRY(field_create(rt, d->decomp, &fs, &d->matrix[f]));
-    TRY(field_write_owned(d->matrix[f], values[f]));
+    TRY(hcl_field_create(rt, d->decomp, &fs, &d->matrix[f]));
+    TRY(hcl_field_write_owned(d->matrix[f], values[f]));
   }
-  TRY(rrb_create(rt, s->nx, s->ny, precision, depth, &d->rrb));
-  d->layout = rrb_vector_layout(d->rrb);
-  TRY(runtime_buffer(rt, d->layout->count * precision_bytes(precision), "a", &d->a));
-  TRY(runtime_buffer(rt, d->layout->count * precision_bytes(precision), "b", &d->b));
+  TRY(hcl_rrb_create(rt, s->nx, s->ny, precision, depth, &d->rrb));
+  d->layout = hcl_rrb_vector_layout(d->rrb);
+  TRY(hcl_runtime_buffer(rt, d->layout->count * hcl_precision_bytes(precision), "a", &d->a));
+  TRY(hcl_runtime_buffer(rt, d->layout->count * hcl_precision_bytes(precision), "b", &d->b));
 cleanup:
   return status;
 }
@@ -69,25 +69,25 @@ static void device_close(Device *d) {
   if (d->b) {
     clReleaseMemObject(d->b);
   }
-  rrb_destroy(&d->rrb);
+  hcl_rrb_destroy(&d->rrb);
   for (int f = 0; f < 3; f++) {
-    field_destroy(&d->matrix[f]);
+    hcl_field_destroy(&d->matrix[f]);
   }
-  decomp_destroy(&d->decomp);
+  hcl_decomp_destroy(&d->decomp);
 }
 
 /* Writes the natural-order host vector v into buffer in the layout (or reads it back). */
 static HclStatus transfer(Device *d, cl_mem buffer, double *v, bool to_device) {
   HclStatus status = HCL_OK;
-  size_t n = d->layout->count, bytes = precision_bytes(d->precision);
+  size_t n = d->layout->count, bytes = hcl_precision_bytes(d->precision);
   char *stored = NULL;
   TRY_ALLOC(stored, n * bytes);
   if (!to_device) {
-    TRY_CL(clEnqueueReadBuffer(runtime_queue(d->rt), buffer, CL_TRUE, 0, n * bytes, stored, 0, NULL, NULL));
+    TRY_CL(clEnqueueReadBuffer(hcl_runtime_queue(d->rt), buffer, CL_TRUE, 0, n * bytes, stored, 0, NULL, NULL));
   }
   for (int j = 0; j < d->s->ny; j++) {
     for (int i = 0; i < d->s->nx; i++) {
-      size_t at = rrb_layout_index(d->layout, i, j), p = (size_t)j * d->s->nx + i;
+      size_t at = hcl_rrb_layout_index(d->layout, i, j), p = (size_t)j * d->s->nx + i;
       if (d->precision == PRECISION_DOUBLE && to_device) {
         ((double *)stored)[at] = v[p];
       } else if (to_device) {
@@ -98,7 +98,7 @@ static HclStatus transfer(Device *d, cl_mem buffer, double *v, bool to_device) {
     }
   }
   if (to_device) {
-    TRY_CL(clEnqueueWriteBuffer(runtime_queue(d->rt), buffer, CL_TRUE, 0, n * bytes, stored, 0, NULL, NULL));
+    TRY_CL(clEnqueueWriteBuffer(hcl_runtime_queue(d->rt), buffer, CL_TRUE, 0, n * bytes, stored, 0, NULL, NULL));
   }
 cleanup:
   free(stored);
@@ -159,26 +159,27 @@ static void check_system(Runtime *rt, const Stencil5 *s, Precision precision, Rr
     r2[k] = is_red(s, k) ? test_uniform(&seed) - 0.5 : 0;
   }
   int eliminated = 0;
-  status_clear();
-  depth = rrb_depth_on(rt, precision, depth); /* the host factorizes to the exact level the device holds */
-  HclStatus st = rrb_depth_levels(s->nx, s->ny, depth, &eliminated);
+  hcl_status_clear();
+  depth = hcl_rrb_depth_on(rt, precision, depth); /* the host factorizes to the exact level the device holds */
+  HclStatus st = hcl_rrb_depth_levels(s->nx, s->ny, depth, &eliminated);
   bool host_ok = st == HCL_OK && reference_factor(s, eliminated + 1, 1, &f, &why);
   st = st == HCL_OK ? device_open(rt, s, precision, depth, &d) : st;
-  st = st == HCL_OK ? rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
-  if (!TAP_OK(host_ok && st == HCL_OK, "%s, %s: set up (%d levels) %s %s", what, precision_name(precision),
-              d.rrb ? rrb_factor_layout(d.rrb)->nlevels : -1, host_ok ? "" : why, status_message())) {
+  st = st == HCL_OK ? hcl_rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
+  if (!TAP_OK(host_ok && st == HCL_OK, "%s, %s: set up (%d levels) %s %s", what, hcl_precision_name(precision),
+              d.rrb ? hcl_rrb_factor_layout(d.rrb)->nlevels : -1, host_ok ? "" : why, hcl_status_message())) {
     goto done;
   }
   /* M1^-1 */
   reference_apply(&f, r, host);
   st = transfer(&d, d.a, r, true);
-  st = st == HCL_OK ? rrb_apply(d.rrb, d.a, d.b) : st;
+  st = st == HCL_OK ? hcl_rrb_apply(d.rrb, d.a, d.b) : st;
   st = st == HCL_OK ? transfer(&d, d.b, got, false) : st;
   double e = difference(s, got, host, true);
-  TAP_OK(st == HCL_OK && e <= d.tolerance, "%s, %s: M1^-1 r as the host's (%.2e)", what, precision_name(precision), e);
+  TAP_OK(st == HCL_OK && e <= d.tolerance, "%s, %s: M1^-1 r as the host's (%.2e)", what, hcl_precision_name(precision),
+         e);
   /* Symmetric and positive: r2^T M1^-1 r = r^T M1^-1 r2, r^T M1^-1 r > 0. */
   st = st == HCL_OK ? transfer(&d, d.a, r2, true) : st;
-  st = st == HCL_OK ? rrb_apply(d.rrb, d.a, d.b) : st;
+  st = st == HCL_OK ? hcl_rrb_apply(d.rrb, d.a, d.b) : st;
   st = st == HCL_OK ? transfer(&d, d.b, got2, false) : st;
   double r2mr = 0, rmr2 = 0, rmr = 0, scale = 0;
   for (size_t k = 0; k < n; k++) {
@@ -190,15 +191,15 @@ static void check_system(Runtime *rt, const Stencil5 *s, Precision precision, Rr
     }
   }
   TAP_OK(st == HCL_OK && fabs(r2mr - rmr2) <= d.tolerance * scale && rmr > 0,
-         "%s, %s: M1^-1 symmetric (%.2e of %.2e) and positive (%.3e)", what, precision_name(precision),
+         "%s, %s: M1^-1 symmetric (%.2e of %.2e) and positive (%.3e)", what, hcl_precision_name(precision),
          fabs(r2mr - rmr2), scale, rmr);
   /* S1 p */
   host_schur(s, r, host);
   st = st == HCL_OK ? transfer(&d, d.a, r, true) : st;
-  st = st == HCL_OK ? rrb_schur_apply(d.rrb, d.a, d.b) : st;
+  st = st == HCL_OK ? hcl_rrb_schur_apply(d.rrb, d.a, d.b) : st;
   st = st == HCL_OK ? transfer(&d, d.b, got, false) : st;
   e = difference(s, got, host, true);
-  TAP_OK(st == HCL_OK && e <= d.tolerance, "%s, %s: S1 p as the host's (%.2e)", what, precision_name(precision), e);
+  TAP_OK(st == HCL_OK && e <= d.tolerance, "%s, %s: S1 p as the host's (%.2e)", what, hcl_precision_name(precision), e);
   /* The Schur right-hand side b_r - S_rb D_b^-1 b_b, and x_b = D_b^-1 (b_b - S_br x_r), for a full b. */
   for (size_t k = 0; k < n; k++) {
     r2[k] = test_uniform(&seed) - 0.5;
@@ -215,7 +216,7 @@ static void check_system(Runtime *rt, const Stencil5 *s, Precision precision, Rr
     }
   }
   st = st == HCL_OK ? transfer(&d, d.a, r2, true) : st;
-  st = st == HCL_OK ? rrb_schur_rhs(d.rrb, d.a, d.b) : st;
+  st = st == HCL_OK ? hcl_rrb_schur_rhs(d.rrb, d.a, d.b) : st;
   st = st == HCL_OK ? transfer(&d, d.b, got, false) : st;
   e = difference(s, got, host, true);
   for (size_t k = 0; k < n; k++) {
@@ -223,12 +224,12 @@ static void check_system(Runtime *rt, const Stencil5 *s, Precision precision, Rr
     got[k] = is_red(s, k) ? r[k] : 0;
   }
   st = st == HCL_OK ? transfer(&d, d.b, got, true) : st;
-  st = st == HCL_OK ? rrb_recover_black(d.rrb, d.a, d.b) : st;
+  st = st == HCL_OK ? hcl_rrb_recover_black(d.rrb, d.a, d.b) : st;
   st = st == HCL_OK ? transfer(&d, d.b, got, false) : st;
   double e_black = difference(s, got, host, false);
   TAP_OK(st == HCL_OK && e <= d.tolerance && (e_black <= d.tolerance || n == 1),
          "%s, %s: Schur right-hand side (%.2e) and black recovery (%.2e) as the host's %s", what,
-         precision_name(precision), e, e_black, status_message());
+         hcl_precision_name(precision), e, e_black, hcl_status_message());
 done:
   device_close(&d);
   reference_free(&f);
@@ -246,16 +247,16 @@ static void check_exact(Runtime *rt) {
   stencil_alloc(2, 2, &s);
   test_islands_stencil(&s, 1, 1, 0.1, false, 11);
   double p[4] = {0.3, 0, 0, -0.7}, back[4] = {0};
-  status_clear();
+  hcl_status_clear();
   HclStatus st = device_open(rt, &s, PRECISION_DOUBLE, RRB_DEPTH_DEFAULT, &d);
-  st = st == HCL_OK ? rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
+  st = st == HCL_OK ? hcl_rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
   st = st == HCL_OK ? transfer(&d, d.a, p, true) : st;
-  st = st == HCL_OK ? rrb_schur_apply(d.rrb, d.a, d.b) : st;
-  st = st == HCL_OK ? rrb_apply(d.rrb, d.b, d.a) : st;
+  st = st == HCL_OK ? hcl_rrb_schur_apply(d.rrb, d.a, d.b) : st;
+  st = st == HCL_OK ? hcl_rrb_apply(d.rrb, d.b, d.a) : st;
   st = st == HCL_OK ? transfer(&d, d.a, back, false) : st;
   /* O(1) entries through two eliminations: rounding only. */
   double e = fmax(fabs(back[0] - p[0]), fabs(back[3] - p[3]));
-  TAP_OK(st == HCL_OK && e < 1e-14, "2 x 2: M1 = S1 exactly, M1^-1 S1 p = p (%.2e) %s", e, status_message());
+  TAP_OK(st == HCL_OK && e < 1e-14, "2 x 2: M1 = S1 exactly, M1^-1 S1 p = p (%.2e) %s", e, hcl_status_message());
   device_close(&d);
   stencil_free(&s);
 }
@@ -268,20 +269,20 @@ static void check_refusals(Runtime *rt) {
   stencil_alloc(9, 7, &s);
   test_islands_stencil(&s, 1, 1, 0.1, false, 12);
   s.c[3 * 9 + 4] = -1; /* i + j = 7: black */
-  status_clear();
+  hcl_status_clear();
   HclStatus st = device_open(rt, &s, PRECISION_DOUBLE, RRB_DEPTH_DEFAULT, &d);
-  st = st == HCL_OK ? rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
-  TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "level 1 of") &&
-             tap_contains(status_message(), "not symmetric positive definite"),
-         "a negative centre is refused: %s", status_message());
+  st = st == HCL_OK ? hcl_rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
+  TAP_OK(st == HCL_EDATA && tap_contains(hcl_status_message(), "level 1 of") &&
+             tap_contains(hcl_status_message(), "not symmetric positive definite"),
+         "a negative centre is refused: %s", hcl_status_message());
   device_close(&d);
   test_islands_stencil(&s, 1, 1, 0.1, false, 13);
   s.c[3 * 9 + 3] = 0.5; /* red, centre below its couplings' pull through the black nodes */
-  status_clear();
+  hcl_status_clear();
   st = device_open(rt, &s, PRECISION_DOUBLE, RRB_DEPTH_DEFAULT, &d);
-  st = st == HCL_OK ? rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
-  TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "pivot that is not positive"),
-         "an indefinite Schur complement is refused: %s", status_message());
+  st = st == HCL_OK ? hcl_rrb_setup(d.rrb, d.matrix[0], d.matrix[1], d.matrix[2]) : st;
+  TAP_OK(st == HCL_EDATA && tap_contains(hcl_status_message(), "pivot that is not positive"),
+         "an indefinite Schur complement is refused: %s", hcl_status_message());
   device_close(&d);
   stencil_free(&s);
 }
@@ -296,19 +297,19 @@ static void check_depth_refusals(Runtime *rt) {
                                 "ask for at least 4 levels"};
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     Rrb *rrb = NULL;
-    status_clear();
-    HclStatus st = rrb_create(rt, 127, 127, PRECISION_DOUBLE, bad[k], &rrb);
-    TAP_OK(st == HCL_EDATA && rrb == NULL && tap_contains(status_message(), expect[k]),
+    hcl_status_clear();
+    HclStatus st = hcl_rrb_create(rt, 127, 127, PRECISION_DOUBLE, bad[k], &rrb);
+    TAP_OK(st == HCL_EDATA && rrb == NULL && tap_contains(hcl_status_message(), expect[k]),
            "RRB levels %d, exact level %d on 127 x 127 refused: %s", bad[k].levels, bad[k].exact_nodes,
-           status_message());
+           hcl_status_message());
   }
 }
 
 int main(void) {
   Runtime *rt = NULL;
-  HclStatus s = par_init(NULL, NULL);
+  HclStatus s = hcl_par_init(NULL, NULL);
   s = s == HCL_OK ? test_open_runtime(true, &rt) : s;
-  if (TAP_OK(s == HCL_OK, "a device with fp64 %s", status_message())) {
+  if (TAP_OK(s == HCL_OK, "a device with fp64 %s", hcl_status_message())) {
     const int shapes[][2] = {{1, 1}, {2, 2}, {1, 17}, {17, 1}, {13, 9}, {31, 29}, {64, 64}, {97, 89}, {200, 3}};
     /* The default (the largest exact level); RRB to one node; a chosen RRB-4 (the level count binds); a small exact
      * level. The last levels' shapes cover both numberings of the exact level (row by row when nx <= ny) and
@@ -340,8 +341,8 @@ int main(void) {
     Stencil5 model;
     stencil_alloc(127, 127, &model);
     double *rhs = calloc(127 * 127, sizeof *rhs);
-    PoissonDomain domain = poisson_domain(127, 127);
-    poisson_block(&domain, 0, 0, 127, 127, model.c, model.east, model.north, rhs);
+    PoissonDomain domain = hcl_poisson_domain(127, 127);
+    hcl_poisson_block(&domain, 0, 0, 127, 127, model.c, model.east, model.north, rhs);
     check_system(rt, &model, PRECISION_DOUBLE, depths[0], "model problem 127^2");
     check_system(rt, &model, PRECISION_SINGLE, depths[0], "model problem 127^2");
     check_system(rt, &model, PRECISION_SINGLE, depths[3], "model problem 127^2, exact level up to 16 nodes");
@@ -351,7 +352,7 @@ int main(void) {
     check_refusals(rt);
     check_depth_refusals(rt);
   }
-  runtime_destroy(&rt);
-  par_finalize();
+  hcl_runtime_destroy(&rt);
+  hcl_par_finalize();
   return tap_done();
 }

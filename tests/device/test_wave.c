@@ -4,7 +4,7 @@
  *   the dispersion relation, eta against the analytic solution over 5 periods, volume conserved;
  * - the nonlinear model at small amplitude against the same solution, energy nearly constant;
  * - the incident-wave forms (host) against waves.h, and relaxation: a zone's outer edge takes the target exactly;
- * - the Savitzky-Golay filter (wave_filter): the grid's shortest wave damped by the 7-point quartic filter's response
+ * - the Savitzky-Golay filter (hcl_wave_filter): the grid's shortest wave damped by the 7-point quartic filter's response
  *   in each direction, a quartic surface passing unchanged where the stencil stays inside the walls;
  * - bad input: zones, extrapolation, g; the stability guard names the point. */
 #include <math.h>
@@ -25,8 +25,8 @@ typedef struct {
 } Basin;
 
 static void basin_free(Basin *b) {
-  wave_destroy(&b->wave);
-  decomp_destroy(&b->decomp);
+  hcl_wave_destroy(&b->wave);
+  hcl_decomp_destroy(&b->decomp);
   free(b->h);
   free(b->eta);
   free(b->phi);
@@ -38,8 +38,8 @@ static HclStatus basin_create(Runtime *rt, int nx, int ny, double depth, const W
   HclStatus status = HCL_OK;
   memset(b, 0, sizeof *b);
   DecompSpec spec = {.nx = nx, .ny = ny};
-  TRY(decomp_create(&spec, &b->decomp));
-  const DecompLocal *l = decomp_local(b->decomp);
+  TRY(hcl_decomp_create(&spec, &b->decomp));
+  const DecompLocal *l = hcl_decomp_local(b->decomp);
   b->n = (size_t)l->nx * l->ny;
   TRY_ALLOC(b->h, b->n);
   TRY_ALLOC(b->eta, b->n);
@@ -47,14 +47,14 @@ static HclStatus basin_create(Runtime *rt, int nx, int ny, double depth, const W
   for (size_t p = 0; p < b->n; p++) {
     b->h[p] = depth;
   }
-  TRY(wave_create(rt, b->decomp, c, b->h, &b->wave));
+  TRY(hcl_wave_create(rt, b->decomp, c, b->h, &b->wave));
 cleanup:
   return status;
 }
 
 /* The standing wave's spatial shape at owned point p. */
 static double mode(const Basin *b, const WaveConfig *c, double kx, double ky, size_t p) {
-  const DecompLocal *l = decomp_local(b->decomp);
+  const DecompLocal *l = hcl_decomp_local(b->decomp);
   int i = l->x0 + (int)(p % l->nx), j = l->y0 + (int)(p / l->nx);
   double x = i * c->laplace.dx, y = j * c->laplace.dy;
   if (c->laplace.map) {
@@ -75,16 +75,16 @@ static HclStatus discrete_frequency(Basin *b, const WaveConfig *c, double kx, do
     b->eta[p] = 0;
     b->phi[p] = mode(b, c, kx, ky, p);
   }
-  TRY(wave_set_state(b->wave, 0, b->eta, b->phi));
+  TRY(hcl_wave_set_state(b->wave, 0, b->eta, b->phi));
   double potential, kinetic;
-  TRY(wave_energy(b->wave, &potential, &kinetic)); /* a solve at the present state */
-  TRY(field_read_owned(laplace_w(wave_laplace(b->wave)), w));
+  TRY(hcl_wave_energy(b->wave, &potential, &kinetic)); /* a solve at the present state */
+  TRY(hcl_field_read_owned(hcl_laplace_w(hcl_wave_laplace(b->wave)), w));
   double sums[2] = {0, 0};
   for (size_t p = 0; p < b->n; p++) {
     sums[0] += w[p] * b->phi[p];
     sums[1] += b->phi[p] * b->phi[p];
   }
-  TRY(par_sum_doubles(sums, 2));
+  TRY(hcl_par_sum_doubles(sums, 2));
   *omega = sqrt(c->g * sums[0] / sums[1]);
 cleanup:
   free(w);
@@ -109,28 +109,28 @@ static HclStatus run_standing(Basin *b, const WaveConfig *c, double kx, double k
     b->eta[p] = A * mode(b, c, kx, ky, p);
     b->phi[p] = 0;
   }
-  TRY(wave_set_state(b->wave, 0, b->eta, b->phi));
-  TRY(wave_energy(b->wave, &p0, &k0));
+  TRY(hcl_wave_set_state(b->wave, 0, b->eta, b->phi));
+  TRY(hcl_wave_energy(b->wave, &p0, &k0));
   e0 = p0 + k0;
   for (int period = 1; period <= periods; period++) {
     for (int s = 0; s < per_period; s++) {
       WaveStepStats stats;
-      TRY(wave_step(b->wave, dt, false, &stats));
+      TRY(hcl_wave_step(b->wave, dt, false, &stats));
       r->iterations += stats.iterations;
       r->solves += stats.solves;
       double volume = 0;
-      TRY(wave_volume(b->wave, &volume));
+      TRY(hcl_wave_volume(b->wave, &volume));
       r->volume_drift = fmax(r->volume_drift, fabs(volume) / (A * area));
     }
-    TRY(field_read_owned(wave_eta(b->wave), b->eta));
-    double t = wave_time(b->wave);
+    TRY(hcl_field_read_owned(hcl_wave_eta(b->wave), b->eta));
+    double t = hcl_wave_time(b->wave);
     for (size_t p = 0; p < b->n; p++) {
       double exact = A * mode(b, c, kx, ky, p) * cos(omega * t);
       r->worst = fmax(r->worst, fabs(b->eta[p] - exact) / A);
     }
   }
   double p1, k1;
-  TRY(wave_energy(b->wave, &p1, &k1));
+  TRY(hcl_wave_energy(b->wave, &p1, &k1));
   r->energy_drift = fabs((p1 + k1) / e0 - 1);
 cleanup:
   return status;
@@ -142,10 +142,10 @@ cleanup:
  * at up to 21 degrees from square). */
 static void standing(Runtime *rt, WaveEquations equations, double A, bool mapped) {
   const double h = 0.5, kx = PI, ky = PI, k = hypot(kx, ky);
-  WaveConfig c = wave_config_default();
+  WaveConfig c = hcl_wave_config_default();
   c.laplace.dx = c.laplace.dy = 1.0 / 16;
   MappingRectangle map = {.lx = 2, .ly = 1, .dx = 1.0 / 16, .dy = 1.0 / 16, .stretch = 0.15, .skew = 0.15};
-  Mapping mapping = {mapping_rectangle_point, &map, "the test's rectangle map"};
+  Mapping mapping = {hcl_mapping_rectangle_point, &map, "the test's rectangle map"};
   c.laplace.map = mapped ? &mapping : NULL;
   c.equations = equations;
   char name[64];
@@ -160,8 +160,8 @@ static void standing(Runtime *rt, WaveEquations equations, double A, bool mapped
    * eigenvalue is within 1e-4 of k tanh(kh) (test_laplace measures the same operator's error on linear waves). */
   TAP_OK(st == HCL_OK && fabs(omega_d / omega - 1) < 1e-4,
          "%s standing wave: discrete frequency %.8f, dispersion relation %.8f rad/s %s", name, omega_d, omega,
-         status_message());
-  status_clear();
+         hcl_status_message());
+  hcl_status_clear();
   StandingResult r = {0};
   const int periods = 5, per_period = 32;
   if (st == HCL_OK) {
@@ -174,8 +174,8 @@ static void standing(Runtime *rt, WaveEquations equations, double A, bool mapped
   double allowed = 2 * phase + (equations == WAVE_LINEAR ? 0 : 10 * k * A);
   TAP_OK(st == HCL_OK && r.worst < allowed,
          "%s standing wave: eta within %.2e of A after %d periods (allowed %.2e), %.2f iterations per solve %s", name,
-         r.worst, periods, allowed, r.solves ? (double)r.iterations / r.solves : 0, status_message());
-  status_clear();
+         r.worst, periods, allowed, r.solves ? (double)r.iterations / r.solves : 0, hcl_status_message());
+  hcl_status_clear();
   /* The mode integrates to zero under the trapezoidal rule, and on a flat bed between walls every cosine mode is an
    * eigenvector of the linear scheme, so the linear run keeps the volume to rounding (the solver's error holds no
    * mean but through the V-cycle's rounding: 3e-12 measured). The nonlinear terms' discrete sums are not exactly
@@ -196,21 +196,21 @@ static void standing(Runtime *rt, WaveEquations equations, double A, bool mapped
 /* The device's form of a stream-function wave (harmonics of eta, sine series of the surface potential) and of an
  * irregular sea against waves.h's own evaluation, on the host, at points over two wavelengths and a period. */
 static void incident_forms(void) {
-  RegularWaveSpec spec = waves_regular_spec_default();
+  RegularWaveSpec spec = hcl_waves_regular_spec_default();
   spec.depth = 1;
   spec.height = 0.1;
   spec.period = 2;
   RegularWave regular;
   WaveIncident form = {0};
   double worst_eta = 0, worst_phi = 0;
-  HclStatus st = waves_solve_stream(&spec, &regular);
+  HclStatus st = hcl_waves_solve_stream(&spec, &regular);
   if (st == HCL_OK) {
-    st = wave_incident_regular(&regular, 0, 0.3, &form);
+    st = hcl_wave_incident_regular(&regular, 0, 0.3, &form);
   }
   for (int n = 0; st == HCL_OK && n < 200; n++) {
     double x = 0.3 + n * 2 * regular.length / 200, t = n * regular.period / 200;
-    worst_eta = fmax(worst_eta, fabs(wave_incident_eta(&form, x, 0.7, t) - waves_eta(&regular, x - 0.3, t)));
-    worst_phi = fmax(worst_phi, fabs(wave_incident_phi(&form, x, 0.7, t) - waves_phi(&regular, x - 0.3, t) -
+    worst_eta = fmax(worst_eta, fabs(hcl_wave_incident_eta(&form, x, 0.7, t) - hcl_waves_eta(&regular, x - 0.3, t)));
+    worst_phi = fmax(worst_phi, fabs(hcl_wave_incident_phi(&form, x, 0.7, t) - hcl_waves_phi(&regular, x - 0.3, t) -
                                      regular.current_euler * 0.3));
   }
   /* The same Fourier series summed in another order (eta), and the surface potential's sine series from 256
@@ -218,38 +218,40 @@ static void incident_forms(void) {
   double phi_scale = regular.B[1];
   TAP_OK(st == HCL_OK && worst_eta < 1e-13 * spec.height && worst_phi < 1e-11 * phi_scale,
          "stream-function wave as device components (%d): eta within %.1e m, phi within %.1e m^2/s of waves.h %s",
-         form.components, worst_eta, worst_phi, status_message());
-  status_clear();
-  wave_incident_free(&form);
-  IrregularWaveSpec sea = waves_irregular_spec_default();
+         form.components, worst_eta, worst_phi, hcl_status_message());
+  hcl_status_clear();
+  hcl_wave_incident_free(&form);
+  IrregularWaveSpec sea = hcl_waves_irregular_spec_default();
   sea.depth = 20;
   sea.hs = 2;
   sea.tp = 8;
   sea.direction = 0.4;
   IrregularWave irregular = {0};
   worst_eta = worst_phi = 0;
-  st = waves_irregular_create(&sea, &irregular);
+  st = hcl_waves_irregular_create(&sea, &irregular);
   if (st == HCL_OK) {
-    st = wave_incident_irregular(&irregular, &form);
+    st = hcl_wave_incident_irregular(&irregular, &form);
   }
   for (int n = 0; st == HCL_OK && n < 50; n++) {
     double x = 7.0 * n, y = 3.0 * n, t = 0.9 * n;
-    worst_eta = fmax(worst_eta, fabs(wave_incident_eta(&form, x, y, t) - waves_irregular_eta(&irregular, x, y, t)));
-    worst_phi = fmax(worst_phi, fabs(wave_incident_phi(&form, x, y, t) - waves_irregular_phi(&irregular, x, y, t)));
+    worst_eta =
+        fmax(worst_eta, fabs(hcl_wave_incident_eta(&form, x, y, t) - hcl_waves_irregular_eta(&irregular, x, y, t)));
+    worst_phi =
+        fmax(worst_phi, fabs(hcl_wave_incident_phi(&form, x, y, t) - hcl_waves_irregular_phi(&irregular, x, y, t)));
   }
   TAP_OK(st == HCL_OK && worst_eta < 1e-12 && worst_phi < 1e-11,
          "irregular sea as device components: eta within %.1e m, phi within %.1e m^2/s %s", worst_eta, worst_phi,
-         status_message());
-  status_clear();
-  wave_incident_free(&form);
-  waves_irregular_free(&irregular);
+         hcl_status_message());
+  hcl_status_clear();
+  hcl_wave_incident_free(&form);
+  hcl_waves_irregular_free(&irregular);
 }
 
 /* A flume (ny = 1) with a generation zone at the west and an absorption zone at the east, both with the cubic
  * weight, whose outer edges hold weight 0: after one step eta and phi there are the targets, the incident wave at
  * t = dt (times the ramp) and rest (eta 0, phi the ramp times A t), to rounding. */
 static void relaxation_edges(Runtime *rt) {
-  WaveConfig c = wave_config_default();
+  WaveConfig c = hcl_wave_config_default();
   c.laplace.dx = c.laplace.dy = 0.05;
   c.laplace.precision = LAPLACE_DOUBLE;
   c.ramp_time = 1;
@@ -262,7 +264,7 @@ static void relaxation_edges(Runtime *rt) {
                           .inward = WAVE_INWARD_MINUS_X,
                           .shape = WAVE_SHAPE_EXPONENTIAL,
                           .power = 3.5};
-  RegularWaveSpec spec = waves_regular_spec_default();
+  RegularWaveSpec spec = hcl_waves_regular_spec_default();
   spec.depth = 0.5;
   spec.height = 0.05;
   spec.length = 1;
@@ -271,9 +273,9 @@ static void relaxation_edges(Runtime *rt) {
   Basin b;
   double dt = 0.02, ramp = 0.5 * (1 - cos(PI * dt / c.ramp_time));
   double eta_west = NAN, phi_west = NAN, phi_east = NAN, eta_east = NAN;
-  HclStatus st = waves_solve_stream(&spec, &regular);
+  HclStatus st = hcl_waves_solve_stream(&spec, &regular);
   if (st == HCL_OK) {
-    st = wave_incident_regular(&regular, 0, 0, &form);
+    st = hcl_wave_incident_regular(&regular, 0, 0, &form);
   }
   if (st == HCL_OK) {
     st = basin_create(rt, 41, 1, 0.5, &c, &b);
@@ -281,20 +283,20 @@ static void relaxation_edges(Runtime *rt) {
   if (st == HCL_OK) {
     memset(b.eta, 0, sizeof *b.eta * b.n);
     memset(b.phi, 0, sizeof *b.phi * b.n);
-    st = wave_set_state(b.wave, 0, b.eta, b.phi);
+    st = hcl_wave_set_state(b.wave, 0, b.eta, b.phi);
   }
   if (st == HCL_OK) {
-    st = wave_set_incident(b.wave, &form);
+    st = hcl_wave_set_incident(b.wave, &form);
   }
   if (st == HCL_OK) {
-    st = wave_step(b.wave, dt, false, NULL);
+    st = hcl_wave_step(b.wave, dt, false, NULL);
   }
-  if (st == HCL_OK && (st = field_read_owned(wave_eta(b.wave), b.eta)) == HCL_OK) {
-    st = field_read_owned(wave_phi(b.wave), b.phi);
+  if (st == HCL_OK && (st = hcl_field_read_owned(hcl_wave_eta(b.wave), b.eta)) == HCL_OK) {
+    st = hcl_field_read_owned(hcl_wave_phi(b.wave), b.phi);
   }
   if (st == HCL_OK) {
-    eta_west = b.eta[0] - ramp * wave_incident_eta(&form, 0, 0, dt);
-    phi_west = b.phi[0] - ramp * wave_incident_phi(&form, 0, 0, dt);
+    eta_west = b.eta[0] - ramp * hcl_wave_incident_eta(&form, 0, 0, dt);
+    phi_west = b.phi[0] - ramp * hcl_wave_incident_phi(&form, 0, 0, dt);
     eta_east = b.eta[40];
     phi_east = b.phi[40] - ramp * form.potential_rate * dt;
   }
@@ -302,24 +304,24 @@ static void relaxation_edges(Runtime *rt) {
              fabs(phi_east) < 1e-15,
          "relaxation: the generation zone's outer edge holds the incident wave (off by %.1e m, %.1e m^2/s), the "
          "absorption zone's rest (%.1e m, %.1e m^2/s) %s",
-         eta_west, phi_west, eta_east, phi_east, status_message());
-  status_clear();
-  wave_incident_free(&form);
+         eta_west, phi_west, eta_east, phi_east, hcl_status_message());
+  hcl_status_clear();
+  hcl_wave_incident_free(&form);
   basin_free(&b);
 }
 
-/* wave_filter at order 6: 7 points, degree 4, weights (5, -30, 75, 131, 75, -30, 5) / 231, whose response to the
+/* hcl_wave_filter at order 6: 7 points, degree 4, weights (5, -30, 75, 131, 75, -30, 5) / 231, whose response to the
  * wave two spacings long is -89/231. A checkerboard, which the walls' mirror images continue exactly, comes out
  * multiplied by (89/231)^2 everywhere; a quartic passes to rounding where the stencil holds no ghost. */
 static void filter(Runtime *rt) {
-  WaveConfig c = wave_config_default();
+  WaveConfig c = hcl_wave_config_default();
   c.laplace.dx = c.laplace.dy = 0.05;
   c.laplace.precision = LAPLACE_DOUBLE;
   c.filter_interval = 1;
   Basin b;
   double checker = 0, quartic = 0, expected = (89.0 / 231) * (89.0 / 231);
   HclStatus st = basin_create(rt, 33, 17, 0.5, &c, &b);
-  const DecompLocal *l = b.decomp ? decomp_local(b.decomp) : NULL;
+  const DecompLocal *l = b.decomp ? hcl_decomp_local(b.decomp) : NULL;
   for (int pass = 0; pass < 2 && st == HCL_OK; pass++) {
     for (size_t p = 0; p < b.n; p++) {
       int i = l->x0 + (int)(p % l->nx), j = l->y0 + (int)(p / l->nx);
@@ -331,11 +333,11 @@ static void filter(Runtime *rt) {
     st = before ? HCL_OK : HCL_ENOMEM;
     if (st == HCL_OK) {
       memcpy(before, b.eta, sizeof *before * b.n);
-      st = wave_set_state(b.wave, 0, b.eta, b.phi);
+      st = hcl_wave_set_state(b.wave, 0, b.eta, b.phi);
     }
-    if (st == HCL_OK && (st = wave_filter(b.wave)) == HCL_OK &&
-        (st = field_read_owned(wave_eta(b.wave), b.eta)) == HCL_OK) {
-      st = field_read_owned(wave_phi(b.wave), b.phi);
+    if (st == HCL_OK && (st = hcl_wave_filter(b.wave)) == HCL_OK &&
+        (st = hcl_field_read_owned(hcl_wave_eta(b.wave), b.eta)) == HCL_OK) {
+      st = hcl_field_read_owned(hcl_wave_phi(b.wave), b.phi);
     }
     for (size_t p = 0; st == HCL_OK && p < b.n; p++) {
       int i = l->x0 + (int)(p % l->nx), j = l->y0 + (int)(p / l->nx);
@@ -352,14 +354,14 @@ static void filter(Runtime *rt) {
   TAP_OK(st == HCL_OK && checker < 1e-13,
          "filter: a checkerboard comes out times (89/231)^2 at every point (off by "
          "%.1e) %s",
-         checker, status_message());
+         checker, hcl_status_message());
   TAP_OK(st == HCL_OK && quartic < 1e-13, "filter: a quartic surface passes unchanged away from the walls (%.1e of it)",
          quartic);
-  status_clear();
+  hcl_status_clear();
   basin_free(&b);
 }
 
-/* Bad settings refused by wave_create with the key and the value. */
+/* Bad settings refused by hcl_wave_create with the key and the value. */
 static void refusals(Runtime *rt) {
   struct {
     const char *what, *says;
@@ -404,7 +406,7 @@ static void refusals(Runtime *rt) {
       {"g = 0", "physics.g = 0", {.x1 = 1, .y1 = 1}, 3, 0},
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-    WaveConfig c = wave_config_default();
+    WaveConfig c = hcl_wave_config_default();
     c.laplace.dx = c.laplace.dy = 1.0 / 16;
     c.nzones = 1;
     c.zones[0] = cases[k].zone;
@@ -412,16 +414,16 @@ static void refusals(Runtime *rt) {
     c.g = cases[k].g;
     Basin b;
     HclStatus st = basin_create(rt, 33, 17, 0.5, &c, &b);
-    TAP_OK(st == HCL_EDATA && tap_contains(status_message(), cases[k].says), "%s refused: %s", cases[k].what,
-           status_message());
-    status_clear();
+    TAP_OK(st == HCL_EDATA && tap_contains(hcl_status_message(), cases[k].says), "%s refused: %s", cases[k].what,
+           hcl_status_message());
+    hcl_status_clear();
     basin_free(&b);
   }
 }
 
 /* The guard: a NaN in phi, and an eta above the depth, stop with the time and the point. */
 static void guard(Runtime *rt) {
-  WaveConfig c = wave_config_default();
+  WaveConfig c = hcl_wave_config_default();
   c.laplace.dx = c.laplace.dy = 1.0 / 16;
   Basin b;
   HclStatus st = basin_create(rt, 33, 17, 0.5, &c, &b);
@@ -429,33 +431,33 @@ static void guard(Runtime *rt) {
     memset(b.eta, 0, sizeof *b.eta * b.n);
     memset(b.phi, 0, sizeof *b.phi * b.n);
     b.phi[5 * 33 + 7] = NAN;
-    st = wave_set_state(b.wave, 1.25, b.eta, b.phi);
+    st = hcl_wave_set_state(b.wave, 1.25, b.eta, b.phi);
   }
   if (st == HCL_OK) {
-    st = wave_check(b.wave, 1);
+    st = hcl_wave_check(b.wave, 1);
   }
-  TAP_OK(st == HCL_EDIVERGED && tap_contains(status_message(), "t = 1.25 s") &&
-             tap_contains(status_message(), "point (7, 5)"),
-         "a NaN in phi stops the run: %s", status_message());
-  status_clear();
+  TAP_OK(st == HCL_EDIVERGED && tap_contains(hcl_status_message(), "t = 1.25 s") &&
+             tap_contains(hcl_status_message(), "point (7, 5)"),
+         "a NaN in phi stops the run: %s", hcl_status_message());
+  hcl_status_clear();
   if (b.wave) {
     b.phi[5 * 33 + 7] = 0;
     b.eta[16 * 33 + 32] = 0.6;
-    st = wave_set_state(b.wave, 2, b.eta, b.phi);
+    st = hcl_wave_set_state(b.wave, 2, b.eta, b.phi);
     if (st == HCL_OK) {
-      st = wave_check(b.wave, 1);
+      st = hcl_wave_check(b.wave, 1);
     }
   }
-  TAP_OK(st == HCL_EDIVERGED && tap_contains(status_message(), "point (32, 16)"),
-         "eta of 0.6 m over 0.5 m of water stops the run: %s", status_message());
-  status_clear();
+  TAP_OK(st == HCL_EDIVERGED && tap_contains(hcl_status_message(), "point (32, 16)"),
+         "eta of 0.6 m over 0.5 m of water stops the run: %s", hcl_status_message());
+  hcl_status_clear();
   basin_free(&b);
 }
 
 int main(void) {
   Runtime *rt = NULL;
-  if (par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
-    TAP_OK(false, "a device with fp64: %s", status_message());
+  if (hcl_par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
+    TAP_OK(false, "a device with fp64: %s", hcl_status_message());
     return tap_done();
   }
   standing(rt, WAVE_LINEAR, 1e-3, false);
@@ -467,7 +469,7 @@ int main(void) {
   filter(rt);
   refusals(rt);
   guard(rt);
-  runtime_destroy(&rt);
-  par_finalize();
+  hcl_runtime_destroy(&rt);
+  hcl_par_finalize();
   return tap_done();
 }

@@ -3,7 +3,7 @@
  * model, on the test device: the Gaussian hump (wave_hump.h) evolving under ERK4 in a closed 65 x 65 x 9 basin, at
  * dsigma/dx = 4, 2, 1, 0.5 and K = 1, 3 and max restrictions, each solve to the paper's rtol 1e-4 and atol 1e-5 on
  * the residual's 2-norm, time step of Courant number 0.5; the average defect-correction iterations per solve are at
- * most the paper's plus one (issue 8). The paper's numbers are WAVE_HUMP_TABLE4 (wave_hump.c, shared with `hydrocl
+ * most the paper's plus one (issue 8). The paper's numbers are HCL_WAVE_HUMP_TABLE4 (wave_hump.c, shared with `hydrocl
  * bench wave-table4`).
  *
  * Size and length: the paper's counts are the same from 257^2 to 1025^2 (its criterion is on the 2-norm, which
@@ -23,30 +23,30 @@
 enum { N = 65, STEPS = 16 };
 
 static void entry(Runtime *rt, const WaveHumpPaperEntry *paper) {
-  WaveConfig c = wave_hump_table4_config(N, paper->aspect, paper->levels, WAVE_HUMP_TWO_NORM);
+  WaveConfig c = hcl_wave_hump_table4_config(N, paper->aspect, paper->levels, WAVE_HUMP_TWO_NORM);
   WaveHumpAverage a = {0};
-  HclStatus st = wave_hump_average(rt, N, &c, STEPS, &a);
+  HclStatus st = hcl_wave_hump_average(rt, N, &c, STEPS, &a);
   char k[16];
   snprintf(k, sizeof k, paper->levels == MG_LEVELS_MOST ? "max (%d)" : "%d", a.levels - 1);
   /* The issue's criterion: at most one iteration per solve above the paper's average. */
   bool pass = st == HCL_OK && a.iterations <= paper->iterations + 1;
   TAP_OK(pass, "K = %s, dsigma/dx = %g: %.2f iterations per solve over %d solves, the paper's %.2f + 1 %s", k,
-         paper->aspect, a.iterations, a.solves, paper->iterations, status_message());
-  status_clear();
+         paper->aspect, a.iterations, a.solves, paper->iterations, hcl_status_message());
+  hcl_status_clear();
 }
 
 int main(void) {
   Runtime *rt = NULL;
-  if (par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
-    TAP_OK(false, "a device with fp64: %s", status_message());
+  if (hcl_par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
+    TAP_OK(false, "a device with fp64: %s", hcl_status_message());
     return tap_done();
   }
   for (int row = 0; row < WAVE_HUMP_TABLE4_ROWS; row++) {
-    if (WAVE_HUMP_TABLE4[row].levels != 5) {
-      entry(rt, &WAVE_HUMP_TABLE4[row]);
+    if (HCL_WAVE_HUMP_TABLE4[row].levels != 5) {
+      entry(rt, &HCL_WAVE_HUMP_TABLE4[row]);
     }
   }
-  runtime_destroy(&rt);
-  par_finalize();
+  hcl_runtime_destroy(&rt);
+  hcl_par_finalize();
   return tap_done();
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_casefile.c: libFuzzer target of the case-file reader (casefile.h) and the models' checks of a case, as
- * `hydrocl validate` runs them short of a device: the bytes are a case file, read by case_peek (model.name) and then
- * against every registered model's schema (model.h) with case_load and case_finish; a finished case goes through
+ * `hydrocl validate` runs them short of a device: the bytes are a case file, read by hcl_case_peek (model.name) and then
+ * against every registered model's schema (model.h) with hcl_case_load and hcl_case_finish; a finished case goes through
  * the model's check (its setup from the case short of a device: the cross-checks, tides, relaxation zones, incident waves, ships and their tracks, sponges, the time step, the bed,
  * series and gauge files it names) and run_read_points. A refusal is a pass. Checked besides
- * the sanitizers: case_to_yaml of a finished case loads back as the same case (casefile.h says so; the output files
+ * the sanitizers: hcl_case_to_yaml of a finished case loads back as the same case (casefile.h says so; the output files
  * keep it as hydrocl_case).
  *
  * The scratch folder holds small inputs a case may name (the corpus' cases do): bed.csv (4 x 3), gauges.csv,
@@ -32,22 +32,22 @@ static void check_same_case(const Case *a, const Case *b, const CaseKey *keys, i
     bool same = true;
     switch (keys[i].type) {
     case CASE_INT:
-      same = case_int(a, key) == case_int(b, key);
+      same = hcl_case_int(a, key) == hcl_case_int(b, key);
       break;
     case CASE_REAL:
-      same = case_real(a, key) == case_real(b, key);
+      same = hcl_case_real(a, key) == hcl_case_real(b, key);
       break;
     case CASE_BOOL:
-      same = case_bool(a, key) == case_bool(b, key);
+      same = hcl_case_bool(a, key) == hcl_case_bool(b, key);
       break;
     case CASE_STRING:
     case CASE_CHOICE:
     case CASE_FILE:
-      same = strcmp(case_string(a, key), case_string(b, key)) == 0;
+      same = strcmp(hcl_case_string(a, key), hcl_case_string(b, key)) == 0;
       break;
     case CASE_POINTS: {
       int na = 0, nb = 0;
-      const NamedPoint *pa = case_points(a, key, &na), *pb = case_points(b, key, &nb);
+      const NamedPoint *pa = hcl_case_points(a, key, &na), *pb = hcl_case_points(b, key, &nb);
       same = na == nb;
       for (int k = 0; same && k < na; k++) {
         same = strcmp(pa[k].name, pb[k].name) == 0 && pa[k].x == pb[k].x && pa[k].y == pb[k].y;
@@ -55,26 +55,26 @@ static void check_same_case(const Case *a, const Case *b, const CaseKey *keys, i
       break;
     }
     }
-    FUZZ_CHECK(same, "%s differs after case_to_yaml and case_load (from %s); the YAML:\n%s", key, case_origin(a, key),
-               yaml);
+    FUZZ_CHECK(same, "%s differs after hcl_case_to_yaml and hcl_case_load (from %s); the YAML:\n%s", key,
+               hcl_case_origin(a, key), yaml);
   }
 }
 
-/* case_to_yaml of c, loaded and finished again, is the same case. */
+/* hcl_case_to_yaml of c, loaded and finished again, is the same case. */
 static void check_round_trip(const Case *c, const CaseKey *keys, int nkeys) {
   char *yaml = NULL;
   Case *again = NULL;
-  HclStatus status = case_to_yaml(c, &yaml);
-  FUZZ_CHECK(status == HCL_OK, "case_to_yaml: %s", status_message());
+  HclStatus status = hcl_case_to_yaml(c, &yaml);
+  FUZZ_CHECK(status == HCL_OK, "hcl_case_to_yaml: %s", hcl_status_message());
   const char *path = fuzz_write("round-trip.yml", (const uint8_t *)yaml, strlen(yaml));
-  status = case_load(keys, nkeys, path, &again);
+  status = hcl_case_load(keys, nkeys, path, &again);
   if (status == HCL_OK) {
-    status = case_finish(again);
+    status = hcl_case_finish(again);
   }
-  FUZZ_CHECK(status == HCL_OK, "the case's YAML does not load back: %s\n%s", status_message(), yaml);
+  FUZZ_CHECK(status == HCL_OK, "the case's YAML does not load back: %s\n%s", hcl_status_message(), yaml);
   check_same_case(c, again, keys, nkeys, yaml);
   unlink(path); /* a case that names it finds it never there: every input runs alike */
-  case_destroy(&again);
+  hcl_case_destroy(&again);
   free(yaml);
 }
 
@@ -83,19 +83,19 @@ static void load_as(const char *path, const Model *model) {
   Case *c = NULL;
   NamedPoint *points = NULL;
   int npoints = 0;
-  FUZZ_CHECK(case_schema_create(&schema) == HCL_OK && model_schema(model, schema) == HCL_OK, "%s's schema: %s",
-             model->name, status_message());
-  const CaseKey *keys = case_schema_keys(schema);
-  int nkeys = case_schema_count(schema);
-  HclStatus status = case_load(keys, nkeys, path, &c);
+  FUZZ_CHECK(hcl_case_schema_create(&schema) == HCL_OK && hcl_model_schema(model, schema) == HCL_OK, "%s's schema: %s",
+             model->name, hcl_status_message());
+  const CaseKey *keys = hcl_case_schema_keys(schema);
+  int nkeys = hcl_case_schema_count(schema);
+  HclStatus status = hcl_case_load(keys, nkeys, path, &c);
   if (status == HCL_OK) {
-    case_adopt_schema(c, schema); /* the case owns it from here; keys stay valid while it lives */
+    hcl_case_adopt_schema(c, schema); /* the case owns it from here; keys stay valid while it lives */
     schema = NULL;
-    status = case_finish(c);
+    status = hcl_case_finish(c);
   }
   if (status == HCL_OK) {
     check_round_trip(c, keys, nkeys);
-    if ((double)case_int(c, "grid.nx") * (double)case_int(c, "grid.ny") <= SETUP_POINTS_MAX) {
+    if ((double)hcl_case_int(c, "grid.nx") * (double)hcl_case_int(c, "grid.ny") <= SETUP_POINTS_MAX) {
       status = model->check ? model->check(c) : HCL_OK;
     }
   }
@@ -104,8 +104,8 @@ static void load_as(const char *path, const Model *model) {
   }
   fuzz_accept(status);
   free(points);
-  case_destroy(&c);
-  case_schema_destroy(&schema);
+  hcl_case_destroy(&c);
+  hcl_case_schema_destroy(&schema);
 }
 
 static const char bed_csv[] = "# 4 x 3 depths\n1,1,1,1\n2, 2, 2, 2\n3 3 3 3\n";
@@ -129,9 +129,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = fuzz_write("case.yml", data, size);
   char name[128], origin[320];
-  fuzz_accept(case_peek(path, "model.name", name, sizeof name, origin, sizeof origin));
-  for (int m = 0; m < model_count(); m++) {
-    load_as(path, model_at(m));
+  fuzz_accept(hcl_case_peek(path, "model.name", name, sizeof name, origin, sizeof origin));
+  for (int m = 0; m < hcl_model_count(); m++) {
+    load_as(path, hcl_model_at(m));
   }
   return 0;
 }

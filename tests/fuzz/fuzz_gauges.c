@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_gauges.c: libFuzzer target of the gauge (points) file reader: the bytes are output.gauge_file, a CSV
- * 'name,x,y', read by gauges_read_csv (history.h) and by run_read_points (run.h) for a fixed shallow-water case
+ * 'name,x,y', read by hcl_gauges_read_csv (history.h) and by run_read_points (run.h) for a fixed shallow-water case
  * whose output.gauges list two gauges of its own (the merge and the check of names given twice). A refusal is a
  * pass. Checked besides the sanitizers: accepted gauges have a name of 1 to GAUGE_NAME_MAX - 1 characters and finite
  * coordinates, come one a line from lines of the file (their origin names them), and run_read_points accepts no
@@ -29,15 +29,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   CaseSchema *schema = NULL;
   fuzz_write("gauges.csv", (const uint8_t *)"A,1,1\n", 6);
   const char *path = fuzz_write("case.yml", (const uint8_t *)case_yml, strlen(case_yml));
-  HclStatus status = case_schema_create(&schema);
-  status = status == HCL_OK ? model_schema(model_find("shallow-water"), schema) : status;
-  status =
-      status == HCL_OK ? case_load(case_schema_keys(schema), case_schema_count(schema), path, &fixed_case) : status;
+  HclStatus status = hcl_case_schema_create(&schema);
+  status = status == HCL_OK ? hcl_model_schema(hcl_model_find("shallow-water"), schema) : status;
+  status = status == HCL_OK
+               ? hcl_case_load(hcl_case_schema_keys(schema), hcl_case_schema_count(schema), path, &fixed_case)
+               : status;
   if (status == HCL_OK) {
-    case_adopt_schema(fixed_case, schema);
-    status = case_finish(fixed_case);
+    hcl_case_adopt_schema(fixed_case, schema);
+    status = hcl_case_finish(fixed_case);
   }
-  FUZZ_CHECK(status == HCL_OK, "the fixed case: %s", status_message());
+  FUZZ_CHECK(status == HCL_OK, "the fixed case: %s", hcl_status_message());
   return 0;
 }
 
@@ -63,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = fuzz_write("gauges.csv", data, size);
   Gauge *gauges = NULL;
   int n = 0;
-  HclStatus status = gauges_read_csv(path, &gauges, &n);
+  HclStatus status = hcl_gauges_read_csv(path, &gauges, &n);
   if (status == HCL_OK) {
     int lines = count_lines(data, size);
     check_gauges(gauges, n);

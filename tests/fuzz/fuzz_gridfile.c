@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_gridfile.c: structure-aware libFuzzer target of the potential-flow model's curvilinear grid file (grid.type
- * file: wave_case.c's read_points, check_points, check_cells and warn_smoothness over input_grid_shape and
- * input_read_grid). As in fuzz_netcdf, raw bytes into nc_open would fuzz netCDF-C and HDF5, so the bytes describe a
+ * file: wave_case.c's read_points, check_points, check_cells and warn_smoothness over hcl_input_grid_shape and
+ * hcl_input_read_grid). As in fuzz_netcdf, raw bytes into nc_open would fuzz netCDF-C and HDF5, so the bytes describe a
  * small file instead, which netCDF-C writes ("grid.nc" in the scratch folder), and the case that names it:
  *
  *   dimensions   (eta_rho, xi_rho) or (y, x), each of 1 to 12 points
@@ -153,16 +153,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
            "solver: {order: %d}\nbed: {depth: 1}\ntime: {end: 1, dt: 0.1}\n",
            periodic_x ? "true" : "false", periodic_y ? "true" : "false",
            names == 2 ? ", x_variable: lon, y_variable: lat" : "", orders[fuzz_take(&b, COUNT(orders))]);
-  const char *case_path = fuzz_write("case.yml", (const uint8_t *)yaml, strlen(yaml));
+  const char *hcl_case_path = fuzz_write("case.yml", (const uint8_t *)yaml, strlen(yaml));
   CaseSchema *schema = NULL;
   Case *c = NULL;
-  FUZZ_CHECK(case_schema_create(&schema) == HCL_OK && model_schema(model_find("potential-flow"), schema) == HCL_OK,
-             "the schema: %s", status_message());
-  HclStatus status = case_load(case_schema_keys(schema), case_schema_count(schema), case_path, &c);
-  FUZZ_CHECK(status == HCL_OK, "the fixed case does not load: %s\n%s", status_message(), yaml);
-  case_adopt_schema(c, schema);
-  status = case_finish(c);
-  FUZZ_CHECK(status == HCL_OK, "the fixed case does not finish: %s\n%s", status_message(), yaml);
+  FUZZ_CHECK(hcl_case_schema_create(&schema) == HCL_OK &&
+                 hcl_model_schema(hcl_model_find("potential-flow"), schema) == HCL_OK,
+             "the schema: %s", hcl_status_message());
+  HclStatus status = hcl_case_load(hcl_case_schema_keys(schema), hcl_case_schema_count(schema), hcl_case_path, &c);
+  FUZZ_CHECK(status == HCL_OK, "the fixed case does not load: %s\n%s", hcl_status_message(), yaml);
+  hcl_case_adopt_schema(c, schema);
+  status = hcl_case_finish(c);
+  FUZZ_CHECK(status == HCL_OK, "the fixed case does not finish: %s\n%s", hcl_status_message(), yaml);
   WaveSetup setup;
   status = wave_setup_from_case(c, NULL, &setup);
   if (status == HCL_OK) {
@@ -175,6 +176,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   fuzz_accept(status);
   wave_setup_free(&setup);
-  case_destroy(&c);
+  hcl_case_destroy(&c);
   return 0;
 }

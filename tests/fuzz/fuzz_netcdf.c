@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fuzz_netcdf.c: structure-aware libFuzzer target of the netCDF readers of inputs.h (input_read_series: a
- * boundary's series; input_read_grid: bed.file). Raw bytes into nc_open would fuzz netCDF-C and HDF5, not hydrocl,
+/* fuzz_netcdf.c: structure-aware libFuzzer target of the netCDF readers of inputs.h (hcl_input_read_series: a
+ * boundary's series; hcl_input_read_grid: bed.file). Raw bytes into nc_open would fuzz netCDF-C and HDF5, not hydrocl,
  * so the bytes here describe a small file instead, which netCDF-C writes ("in.nc" in the scratch folder) before both
  * readers read it:
  *
@@ -327,7 +327,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* The series reader, its times counted from 2000-01-01 or from 1970. */
   double *t = NULL, *v = NULL;
   int n = 0;
-  HclStatus status = input_read_series(path, fuzz_bool(&b) ? 946684800.0 : 0.0, "m", &t, &v, &n);
+  HclStatus status = hcl_input_read_series(path, fuzz_bool(&b) ? 946684800.0 : 0.0, "m", &t, &v, &n);
   if (status == HCL_OK) {
     check_series(t, v, n);
   }

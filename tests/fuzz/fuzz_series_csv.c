@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_series_csv.c: libFuzzer target of the CSV readers of inputs.h: the bytes are a file "series.csv" read by
- * input_read_series (a boundary's 'time,value' series) and then by input_read_grid as a grid of the shape its
+ * hcl_input_read_series (a boundary's 'time,value' series) and then by hcl_input_read_grid as a grid of the shape its
  * first data line and its count of data lines suggest (bed.file, a CSV of ny lines of nx numbers). A refusal is a
  * pass. Checked besides the sanitizers: an accepted series has finite, strictly increasing times and finite values
- * (inputs.h), and input_series_at stays within the least and greatest sample; an accepted grid is finite. */
+ * (inputs.h), and hcl_input_series_at stays within the least and greatest sample; an accepted grid is finite. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ static void check_series(const double *t, const double *v, int n) {
   }
   double probes[] = {t[0] - 1, t[0], t[n - 1], t[n - 1] + 1, t[n / 2], 0.5 * t[n / 2] + 0.5 * t[(n - 1) / 2]};
   for (size_t p = 0; p < sizeof probes / sizeof probes[0]; p++) {
-    double at = input_series_at(t, v, n, probes[p]);
+    double at = hcl_input_series_at(t, v, n, probes[p]);
     double lo = v[0], hi = v[0];
     for (int k = 1; k < n; k++) {
       lo = fmin(lo, v[k]);
@@ -30,7 +30,7 @@ static void check_series(const double *t, const double *v, int n) {
     }
     /* Linear interpolation between two finite samples; the weights' rounding may leave it an ulp outside. */
     FUZZ_CHECK(!isfinite(at) || (at >= lo - 1e-12 * fabs(lo) && at <= hi + 1e-12 * fabs(hi)),
-               "input_series_at(%g) = %g outside the samples' %g to %g", probes[p], at, lo, hi);
+               "hcl_input_series_at(%g) = %g outside the samples' %g to %g", probes[p], at, lo, hi);
   }
 }
 
@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = fuzz_write("series.csv", data, size);
   double *t = NULL, *v = NULL;
   int n = 0;
-  HclStatus status = input_read_series(path, 0, "m", &t, &v, &n);
+  HclStatus status = hcl_input_read_series(path, 0, "m", &t, &v, &n);
   if (status == HCL_OK) {
     check_series(t, v, n);
   }

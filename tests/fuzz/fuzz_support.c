@@ -43,7 +43,7 @@ const char *fuzz_dir(void) {
       fprintf(stderr, "fuzz: scratch folder %s (kept)\n", scratch);
     } else {
       atexit(remove_scratch);
-      log_setup(LOG_QUIET, 0, 1); /* the warnings of accepted inputs would drown libFuzzer's lines */
+      hcl_log_setup(LOG_QUIET, 0, 1); /* the warnings of accepted inputs would drown libFuzzer's lines */
     }
   }
   return scratch;
@@ -72,14 +72,15 @@ const char *fuzz_write(const char *name, const uint8_t *data, size_t size) {
 }
 
 void fuzz_accept(HclStatus status) {
-  if (status != HCL_OK && !status_message()[0]) {
-    fprintf(stderr, "fuzz: %s returned without a message (status.h: every failure records one)\n", status_name(status));
+  if (status != HCL_OK && !hcl_status_message()[0]) {
+    fprintf(stderr, "fuzz: %s returned without a message (status.h: every failure records one)\n",
+            hcl_status_name(status));
     abort();
   }
   if (getenv("FUZZ_VERBOSE")) {
-    fprintf(stderr, "fuzz: %s%s%s\n", status_name(status), status == HCL_OK ? "" : ": ", status_message());
+    fprintf(stderr, "fuzz: %s%s%s\n", hcl_status_name(status), status == HCL_OK ? "" : ": ", hcl_status_message());
   }
-  status_clear();
+  hcl_status_clear();
 }
 
 void fuzz_check(bool cond, const char *text, const char *file, int line, const char *fmt, ...) {
@@ -119,7 +120,7 @@ void fuzz_raw(FuzzBytes *b, void *out, size_t n) {
 void fuzz_read_grid(const char *path, const char *variable, int nx, int ny) {
   double *grid = calloc((size_t)nx * ny, sizeof *grid);
   FUZZ_CHECK(grid != NULL, "%d x %d values", nx, ny);
-  HclStatus status = input_read_grid(path, variable, nx, ny, NULL, grid);
+  HclStatus status = hcl_input_read_grid(path, variable, nx, ny, NULL, grid);
   for (size_t p = 0; status == HCL_OK && p < (size_t)nx * ny; p++) {
     FUZZ_CHECK(isfinite(grid[p]), "grid value %zu is %g", p, grid[p]);
   }

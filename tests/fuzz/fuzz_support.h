@@ -28,7 +28,7 @@ void fuzz_accept(HclStatus status);
 void fuzz_check(bool cond, const char *text, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
-/* Reads the grid at path (input_read_grid: variable, or NULL for the file's only 2D one) as nx x ny values: a refusal
+/* Reads the grid at path (hcl_input_read_grid: variable, or NULL for the file's only 2D one) as nx x ny values: a refusal
  * with its message, or values that are all finite, as inputs.h promises. */
 void fuzz_read_grid(const char *path, const char *variable, int nx, int ny);
 

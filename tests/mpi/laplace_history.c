@@ -22,8 +22,8 @@ int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "dc";
   MappingRectangle rectangle = {.lx = 2, .ly = 1.5, .dx = 2.0 / 32, .dy = 1.5 / 24, .stretch = 0.15, .skew = 0.15};
   MappingPolar polar = {.cx = 1, .cy = 0.75, .radius = 0.2, .outer = 0.7, .stretching = 1, .nr = 33, .ntheta = 64};
-  Mapping skewed_map = {mapping_rectangle_point, &rectangle, "the skewed rectangle"};
-  Mapping polar_map = {mapping_polar_point, &polar, "the O-grid"};
+  Mapping skewed_map = {hcl_mapping_rectangle_point, &rectangle, "the skewed rectangle"};
+  Mapping polar_map = {hcl_mapping_polar_point, &polar, "the O-grid"};
   if (strcmp(mode, "skewed") == 0) {
     p.map = &skewed_map;
   } else if (strcmp(mode, "polar") == 0) {
@@ -32,22 +32,22 @@ int main(int argc, char **argv) {
     p.periodic_y = true;
   }
   TRY(test_start_runtime(&argc, &argv, true, &rt));
-  LaplaceConfig c = laplace_config_default();
+  LaplaceConfig c = hcl_laplace_config_default();
   c.precision = LAPLACE_DOUBLE;
   c.krylov.rtol = 1e-10;
   c.krylov.atol = 0;
   c.krylov.method = strcmp(mode, "gmres") == 0 ? KRYLOV_GMRES : KRYLOV_DC;
   TRY(lp_setup(rt, &p, c, true, &setup));
-  TRY(laplace_solve(setup.laplace, setup.eta, setup.phi, &result));
-  for (int k = 0; par_rank() == 0 && k <= result.iterations; k++) {
+  TRY(hcl_laplace_solve(setup.laplace, setup.eta, setup.phi, &result));
+  for (int k = 0; hcl_par_rank() == 0 && k <= result.iterations; k++) {
     printf("%.17g\n", result.history[k]);
   }
 cleanup:
   if (status != HCL_OK) {
-    fprintf(stderr, "laplace_history: %s\n", status_message());
+    fprintf(stderr, "laplace_history: %s\n", hcl_status_message());
   }
   lp_setup_free(&setup);
-  runtime_destroy(&rt);
-  par_finalize();
+  hcl_runtime_destroy(&rt);
+  hcl_par_finalize();
   return status == HCL_OK ? 0 : 1;
 }

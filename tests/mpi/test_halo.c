@@ -31,20 +31,20 @@ static double value(int gx, int gy, int k, int which) {
 static HclStatus fill(Field *f, int which) {
   HclStatus status = HCL_OK;
   double *host = NULL;
-  const DecompLocal *l = decomp_local(field_decomp(f));
-  int g = field_ghost(f), pitch = field_pitch(f), rows = field_rows(f);
-  TRY_ALLOC(host, field_count(f));
-  for (size_t i = 0; i < field_count(f); i++) {
+  const DecompLocal *l = hcl_decomp_local(hcl_field_decomp(f));
+  int g = hcl_field_ghost(f), pitch = hcl_field_pitch(f), rows = hcl_field_rows(f);
+  TRY_ALLOC(host, hcl_field_count(f));
+  for (size_t i = 0; i < hcl_field_count(f); i++) {
     host[i] = SENTINEL;
   }
-  for (int k = 0; k < field_nz(f); k++) {
-    for (int j = 0; j < field_ny(f); j++) {
-      for (int i = 0; i < field_nx(f); i++) {
+  for (int k = 0; k < hcl_field_nz(f); k++) {
+    for (int j = 0; j < hcl_field_ny(f); j++) {
+      for (int i = 0; i < hcl_field_nx(f); i++) {
         host[((size_t)k * rows + j + g) * pitch + i + g] = value(l->x0 + i, l->y0 + j, k, which);
       }
     }
   }
-  TRY(field_write_ghosted(f, host));
+  TRY(hcl_field_write_ghosted(f, host));
 cleanup:
   free(host);
   return status;
@@ -54,12 +54,12 @@ cleanup:
 static HclStatus count_wrong(Field *f, const Grid *grid, int which, long *wrong) {
   HclStatus status = HCL_OK;
   double *host = NULL;
-  const DecompLocal *l = decomp_local(field_decomp(f));
-  int g = field_ghost(f), pitch = field_pitch(f), rows = field_rows(f);
-  TRY_ALLOC(host, field_count(f));
-  TRY(field_read_ghosted(f, host));
+  const DecompLocal *l = hcl_decomp_local(hcl_field_decomp(f));
+  int g = hcl_field_ghost(f), pitch = hcl_field_pitch(f), rows = hcl_field_rows(f);
+  TRY_ALLOC(host, hcl_field_count(f));
+  TRY(hcl_field_read_ghosted(f, host));
   *wrong = 0;
-  for (int k = 0; k < field_nz(f); k++) {
+  for (int k = 0; k < hcl_field_nz(f); k++) {
     for (int j = 0; j < rows; j++) {
       for (int i = 0; i < pitch; i++) {
         int gx = l->x0 + i - g, gy = l->y0 + j - g;
@@ -89,28 +89,28 @@ static void check(Runtime *rt, const Grid *grid, const Shape *shapes, int nshape
   char label[160];
   int used =
       snprintf(label, sizeof label, "%dx%d %s%s ranks %d%s:", grid->nx, grid->ny, grid->periodic_x ? "periodic-x " : "",
-               grid->periodic_y ? "periodic-y" : "", par_size(), split ? " begin/end" : "");
+               grid->periodic_y ? "periodic-y" : "", hcl_par_size(), split ? " begin/end" : "");
   for (int s = 0; s < nshapes; s++) {
     used += snprintf(label + used, sizeof label - (size_t)used, " [nz %d g %d %s]", shapes[s].nz, shapes[s].ghost,
-                     precision_name(shapes[s].precision));
+                     hcl_precision_name(shapes[s].precision));
   }
   DecompSpec spec = {.nx = grid->nx, .ny = grid->ny, .periodic_x = grid->periodic_x, .periodic_y = grid->periodic_y};
-  status_clear();
-  HclStatus s = decomp_create(&spec, &decomp);
+  hcl_status_clear();
+  HclStatus s = hcl_decomp_create(&spec, &decomp);
   for (int i = 0; i < nshapes && s == HCL_OK; i++) {
     FieldSpec fs = {.name = "f", .nz = shapes[i].nz, .ghost = shapes[i].ghost, .precision = shapes[i].precision};
-    s = field_create(rt, decomp, &fs, &fields[i]);
+    s = hcl_field_create(rt, decomp, &fs, &fields[i]);
     if (s == HCL_OK) {
       s = fill(fields[i], i);
     }
   }
   if (s == HCL_OK) {
-    s = halo_create(fields, nshapes, &halo);
+    s = hcl_halo_create(fields, nshapes, &halo);
   }
   for (int repeat = 0; repeat < 2 && s == HCL_OK; repeat++) { /* twice: buffers are reused correctly */
-    s = split ? halo_begin(halo) : halo_exchange(halo);
+    s = split ? hcl_halo_begin(halo) : hcl_halo_exchange(halo);
     if (s == HCL_OK && split) {
-      s = halo_end(halo);
+      s = hcl_halo_end(halo);
     }
   }
   for (int i = 0; i < nshapes && s == HCL_OK; i++) {
@@ -119,30 +119,30 @@ static void check(Runtime *rt, const Grid *grid, const Shape *shapes, int nshape
     wrong_total += wrong;
   }
   TAP_OK(all_ranks(s == HCL_OK && wrong_total == 0), "%s every ghost and owned point right (%ld wrong here) %s", label,
-         wrong_total, status_message());
-  halo_destroy(&halo);
+         wrong_total, hcl_status_message());
+  hcl_halo_destroy(&halo);
   for (int i = 0; i < nshapes; i++) {
-    field_destroy(&fields[i]);
+    hcl_field_destroy(&fields[i]);
   }
-  decomp_destroy(&decomp);
+  hcl_decomp_destroy(&decomp);
 }
 
 /* A 2D double field of ghost width 1 on the decomposition spec, and its halo; what was made is kept for the caller
  * to destroy, also on failure. */
 static HclStatus one_field_halo(Runtime *rt, const DecompSpec *spec, Decomp **decomp, Field **f, Halo **halo) {
   FieldSpec fs = {.name = "f", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
-  status_clear();
-  HclStatus s = decomp_create(spec, decomp);
+  hcl_status_clear();
+  HclStatus s = hcl_decomp_create(spec, decomp);
   if (s == HCL_OK) {
-    s = field_create(rt, *decomp, &fs, f);
+    s = hcl_field_create(rt, *decomp, &fs, f);
   }
   if (s == HCL_OK) {
-    s = halo_create(f, 1, halo);
+    s = hcl_halo_create(f, 1, halo);
   }
   return s;
 }
 
-/* halo_parts (the suite runs with HYDROCL_OVERLAP_CELLS=0): the parts cover every owned cell once; no interior cell
+/* hcl_halo_parts (the suite runs with HYDROCL_OVERLAP_CELLS=0): the parts cover every owned cell once; no interior cell
  * lies within reach of a side whose ghosts come from another rank or of a late side; with other ranks and room the
  * interior is not empty, and with none it is. */
 static void check_parts(Runtime *rt, const Grid *grid, int reach, int late_sides) {
@@ -154,9 +154,9 @@ static void check_parts(Runtime *rt, const Grid *grid, int reach, int late_sides
   bool right = s == HCL_OK;
   long cells = 0, interior = 0;
   if (right) {
-    const DecompLocal *l = decomp_local(decomp);
+    const DecompLocal *l = hcl_decomp_local(decomp);
     CellBox parts[HALO_PARTS_MOST];
-    int n = halo_parts(halo, reach, late_sides, parts);
+    int n = hcl_halo_parts(halo, reach, late_sides, parts);
     int *covered = calloc((size_t)l->nx * l->ny, sizeof *covered);
     for (int k = 0; k < n; k++) {
       for (int j = parts[k].y0; j < parts[k].y0 + parts[k].ny; j++) {
@@ -188,11 +188,11 @@ static void check_parts(Runtime *rt, const Grid *grid, int reach, int late_sides
   TAP_OK(all_ranks(right),
          "%dx%d%s%s, %d ranks, reach %d, late sides %d: the parts cover the block once, the interior "
          "(%ld cells here) reads no late ghost %s",
-         grid->nx, grid->ny, grid->periodic_x ? " periodic-x" : "", grid->periodic_y ? " periodic-y" : "", par_size(),
-         reach, late_sides, interior, status_message());
-  halo_destroy(&halo);
-  field_destroy(&f);
-  decomp_destroy(&decomp);
+         grid->nx, grid->ny, grid->periodic_x ? " periodic-x" : "", grid->periodic_y ? " periodic-y" : "",
+         hcl_par_size(), reach, late_sides, interior, hcl_status_message());
+  hcl_halo_destroy(&halo);
+  hcl_field_destroy(&f);
+  hcl_decomp_destroy(&decomp);
 }
 
 /* Regression: a check failing on the last rank only (it owns 2 columns, the others 3, ghost width 3) used to let the
@@ -200,21 +200,21 @@ static void check_parts(Runtime *rt, const Grid *grid, int reach, int late_sides
 static void check_one_rank_failing(Runtime *rt) {
   Decomp *decomp = NULL;
   Field *f = NULL;
-  int last = par_size() - 1;
-  DecompSpec spec = {.nx = 3 * par_size() - 1, .ny = 9, .px = par_size(), .py = 1};
+  int last = hcl_par_size() - 1;
+  DecompSpec spec = {.nx = 3 * hcl_par_size() - 1, .ny = 9, .px = hcl_par_size(), .py = 1};
   FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 3, .precision = PRECISION_DOUBLE};
   char want[64];
   snprintf(want, sizeof want, "rank %d failed: rank %d owns 2 x 9", last, last);
-  status_clear();
-  HclStatus s = decomp_create(&spec, &decomp);
+  hcl_status_clear();
+  HclStatus s = hcl_decomp_create(&spec, &decomp);
   if (s == HCL_OK) {
-    s = field_create(rt, decomp, &fs, &f);
+    s = hcl_field_create(rt, decomp, &fs, &f);
   }
   TAP_OK(all_ranks(s == HCL_EDATA && f == NULL &&
-                   tap_contains(status_message(), par_rank() == last ? "ghost width 3" : want)),
-         "a ghost width above the last rank's width fails on every rank: %s", status_message());
-  field_destroy(&f);
-  decomp_destroy(&decomp);
+                   tap_contains(hcl_status_message(), hcl_par_rank() == last ? "ghost width 3" : want)),
+         "a ghost width above the last rank's width fails on every rank: %s", hcl_status_message());
+  hcl_field_destroy(&f);
+  hcl_decomp_destroy(&decomp);
 }
 
 /* Creates a runtime on dev (this device, described otherwise), a decomposition of spec and field fs on them; the
@@ -222,13 +222,13 @@ static void check_one_rank_failing(Runtime *rt) {
 static HclStatus field_on(const DeviceInfo *dev, const DecompSpec *spec, const FieldSpec *fs, Runtime **narrow,
                           Decomp **decomp, Field **f) {
   RuntimeOptions options = {0};
-  status_clear();
-  HclStatus s = runtime_create(dev, &options, narrow);
+  hcl_status_clear();
+  HclStatus s = hcl_runtime_create(dev, &options, narrow);
   if (s == HCL_OK) {
-    s = decomp_create(spec, decomp);
+    s = hcl_decomp_create(spec, decomp);
   }
   if (s == HCL_OK) {
-    s = field_create(*narrow, *decomp, fs, f);
+    s = hcl_field_create(*narrow, *decomp, fs, f);
   }
   return s;
 }
@@ -238,22 +238,22 @@ static void check_no_fp64(Runtime *rt) {
   Runtime *narrow = NULL;
   Decomp *decomp = NULL;
   Field *f = NULL;
-  DeviceInfo dev = *runtime_device(rt);
+  DeviceInfo dev = *hcl_runtime_device(rt);
   DecompSpec spec = {.nx = 12, .ny = 10};
   FieldSpec fs = {.name = "phi", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
   dev.fp64 = false;
   HclStatus s = field_on(&dev, &spec, &fs, &narrow, &decomp, &f);
-  TAP_OK(all_ranks(s == HCL_ENODEVICE && tap_contains(status_message(), dev.device_name) &&
-                   tap_contains(status_message(), "--precision single")),
-         "a double field on a device without fp64 is refused: %s", status_message());
-  field_destroy(&f);
+  TAP_OK(all_ranks(s == HCL_ENODEVICE && tap_contains(hcl_status_message(), dev.device_name) &&
+                   tap_contains(hcl_status_message(), "--precision single")),
+         "a double field on a device without fp64 is refused: %s", hcl_status_message());
+  hcl_field_destroy(&f);
   fs.precision = PRECISION_SINGLE;
-  status_clear();
-  s = decomp ? field_create(narrow, decomp, &fs, &f) : HCL_EINTERNAL;
-  TAP_OK(all_ranks(s == HCL_OK), "a single field on it is made %s", status_message());
-  field_destroy(&f);
-  decomp_destroy(&decomp);
-  runtime_destroy(&narrow);
+  hcl_status_clear();
+  s = decomp ? hcl_field_create(narrow, decomp, &fs, &f) : HCL_EINTERNAL;
+  TAP_OK(all_ranks(s == HCL_OK), "a single field on it is made %s", hcl_status_message());
+  hcl_field_destroy(&f);
+  hcl_decomp_destroy(&decomp);
+  hcl_runtime_destroy(&narrow);
 }
 
 /* A field larger than the device's largest buffer (this device, described as allowing 4096 bytes) is refused with
@@ -262,31 +262,31 @@ static void check_max_allocation(Runtime *rt) {
   Runtime *narrow = NULL;
   Decomp *decomp = NULL;
   Field *f = NULL;
-  DeviceInfo dev = *runtime_device(rt);
+  DeviceInfo dev = *hcl_runtime_device(rt);
   DecompSpec spec = {.nx = 100, .ny = 100}; /* at least 50 x 25 cells, 5 kB in float, on each of up to 4 ranks */
   FieldSpec fs = {.name = "phi", .nz = 1, .ghost = 1, .precision = PRECISION_SINGLE};
   dev.max_alloc_bytes = 4096;
   HclStatus s = field_on(&dev, &spec, &fs, &narrow, &decomp, &f);
-  TAP_OK(all_ranks(s == HCL_ENODEVICE && tap_contains(status_message(), "allows 4096 in one buffer") &&
-                   tap_contains(status_message(), "use more ranks")),
-         "a field beyond the largest buffer is refused: %s", status_message());
-  field_destroy(&f);
-  decomp_destroy(&decomp);
-  runtime_destroy(&narrow);
+  TAP_OK(all_ranks(s == HCL_ENODEVICE && tap_contains(hcl_status_message(), "allows 4096 in one buffer") &&
+                   tap_contains(hcl_status_message(), "use more ranks")),
+         "a field beyond the largest buffer is refused: %s", hcl_status_message());
+  hcl_field_destroy(&f);
+  hcl_decomp_destroy(&decomp);
+  hcl_runtime_destroy(&narrow);
 }
 
 /* Regression: px (or py) not dividing the ranks was an MPI error; it is bad input naming px, py and the ranks. */
 static void check_process_grid(void) {
   Decomp *decomp = NULL;
-  int size = par_size();
+  int size = hcl_par_size();
   DecompSpec spec = {.nx = 40, .ny = 40, .px = size + 1};
   char want[96];
   snprintf(want, sizeof want, "px = %d, py = 0 cannot split %d ranks", size + 1, size);
-  status_clear();
-  HclStatus s = decomp_create(&spec, &decomp);
-  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), want)),
-         "a px that does not divide the ranks is bad input: %s", status_message());
-  decomp_destroy(&decomp);
+  hcl_status_clear();
+  HclStatus s = hcl_decomp_create(&spec, &decomp);
+  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(hcl_status_message(), want)),
+         "a px that does not divide the ranks is bad input: %s", hcl_status_message());
+  hcl_decomp_destroy(&decomp);
   /* Automatic: the split with the shortest halo for the grid's shape. A 400 x 4 strip goes into columns of ranks
    * (MPI_Dims_create's 1 x 4 would leave ranks without a row at 4 ranks, and a 100-point halo at 2); a square goes
    * into rows (equal halos: more ranks in y) until 2 x 2 is shorter. */
@@ -294,11 +294,11 @@ static void check_process_grid(void) {
   DecompSpec grids[2] = {{.nx = 400, .ny = 4}, {.nx = 40, .ny = 40}};
   int px[2] = {0, 0}, py[2] = {0, 0};
   for (int k = 0; k < 2; k++) {
-    if (decomp_create(&grids[k], &decomp) == HCL_OK) {
-      px[k] = decomp_spec(decomp)->px;
-      py[k] = decomp_spec(decomp)->py;
+    if (hcl_decomp_create(&grids[k], &decomp) == HCL_OK) {
+      px[k] = hcl_decomp_spec(decomp)->px;
+      py[k] = hcl_decomp_spec(decomp)->py;
     }
-    decomp_destroy(&decomp);
+    hcl_decomp_destroy(&decomp);
   }
   TAP_OK(all_ranks(size <= 4 && px[0] == size && py[0] == 1 && px[1] == square_px[size] && py[1] == square_py[size]),
          "automatic process grids: %d x %d on the 400 x 4 strip, %d x %d on the 40 x 40 square", px[0], py[0], px[1],
@@ -306,9 +306,9 @@ static void check_process_grid(void) {
 }
 
 #ifdef HYDROCL_HAVE_MPI
-/* Regression (two ranks): a halo destroyed after halo_begin left its receive posted into freed memory, where a later
+/* Regression (two ranks): a halo destroyed after hcl_halo_begin left its receive posted into freed memory, where a later
  * message landed. Rank 1 begins and destroys; rank 0 then exchanges on the same halo (its send is posted in
- * halo_end). The message must stay unreceived on rank 1, for it to find with MPI_Iprobe, instead of vanishing into a
+ * hcl_halo_end). The message must stay unreceived on rank 1, for it to find with MPI_Iprobe, instead of vanishing into a
  * stale request; rank 1 then answers it with a message of the same size and tag, which completes rank 0's
  * exchange. */
 static void check_destroy_in_flight(Runtime *rt) {
@@ -318,42 +318,42 @@ static void check_destroy_in_flight(Runtime *rt) {
   int found = 0;
   DecompSpec spec = {.nx = 8, .ny = 4, .px = 2, .py = 1};
   HclStatus s = one_field_halo(rt, &spec, &decomp, &f, &halo);
-  if (all_ranks(s == HCL_OK) && par_rank() == 1) {
-    s = halo_begin(halo);
-    halo_destroy(&halo);
+  if (all_ranks(s == HCL_OK) && hcl_par_rank() == 1) {
+    s = hcl_halo_begin(halo);
+    hcl_halo_destroy(&halo);
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  if (s == HCL_OK && par_rank() == 0) {
-    s = halo_exchange(halo); /* its send does not depend on rank 1's, which may have been cancelled */
-    halo_destroy(&halo);
+  if (s == HCL_OK && hcl_par_rank() == 0) {
+    s = hcl_halo_exchange(halo); /* its send does not depend on rank 1's, which may have been cancelled */
+    hcl_halo_destroy(&halo);
   }
-  for (int tries = 0; s == HCL_OK && par_rank() == 1 && !found && tries < 5000; tries++) {
+  for (int tries = 0; s == HCL_OK && hcl_par_rank() == 1 && !found && tries < 5000; tries++) {
     MPI_Status probe;
-    MPI_Iprobe(0, MPI_ANY_TAG, par_comm_mpi(decomp_comm(decomp)), &found, &probe);
+    MPI_Iprobe(0, MPI_ANY_TAG, hcl_par_comm_mpi(hcl_decomp_comm(decomp)), &found, &probe);
     if (found) {
       int bytes = 0;
       MPI_Get_count(&probe, MPI_BYTE, &bytes);
       char *drain = calloc((size_t)bytes + 1, 1);
-      MPI_Recv(drain, bytes, MPI_BYTE, 0, probe.MPI_TAG, par_comm_mpi(decomp_comm(decomp)), MPI_STATUS_IGNORE);
-      MPI_Send(drain, bytes, MPI_BYTE, 0, probe.MPI_TAG, par_comm_mpi(decomp_comm(decomp)));
+      MPI_Recv(drain, bytes, MPI_BYTE, 0, probe.MPI_TAG, hcl_par_comm_mpi(hcl_decomp_comm(decomp)), MPI_STATUS_IGNORE);
+      MPI_Send(drain, bytes, MPI_BYTE, 0, probe.MPI_TAG, hcl_par_comm_mpi(hcl_decomp_comm(decomp)));
       free(drain);
     } else {
       nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
     }
   }
-  TAP_OK(all_ranks(s == HCL_OK && (par_rank() != 1 || found)), "a halo destroyed in flight leaves no receive posted %s",
-         status_message());
-  halo_destroy(&halo);
-  field_destroy(&f);
-  decomp_destroy(&decomp);
+  TAP_OK(all_ranks(s == HCL_OK && (hcl_par_rank() != 1 || found)),
+         "a halo destroyed in flight leaves no receive posted %s", hcl_status_message());
+  hcl_halo_destroy(&halo);
+  hcl_field_destroy(&f);
+  hcl_decomp_destroy(&decomp);
 }
 #endif
 
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
   HclStatus s = test_start_runtime(&argc, &argv, true, &rt);
-  if (!TAP_OK(all_ranks(s == HCL_OK), "runtime on every rank %s", status_message())) {
-    par_finalize();
+  if (!TAP_OK(all_ranks(s == HCL_OK), "runtime on every rank %s", hcl_status_message())) {
+    hcl_par_finalize();
     return tap_done();
   }
   const Grid closed = {23, 17, false, false}, px = {23, 17, true, false}, py = {19, 29, false, true};
@@ -379,32 +379,32 @@ int main(int argc, char **argv) {
   }
 
   /* Too many ranks for the ghost width: refused with the numbers, not a wrong exchange. */
-  if (par_size() >= 2) {
+  if (hcl_par_size() >= 2) {
     Decomp *decomp = NULL;
     Field *f = NULL;
-    DecompSpec spec = {.nx = 3 * par_size(), .ny = 3 * par_size(), .px = par_size(), .py = 1};
+    DecompSpec spec = {.nx = 3 * hcl_par_size(), .ny = 3 * hcl_par_size(), .px = hcl_par_size(), .py = 1};
     FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 4, .precision = PRECISION_DOUBLE};
-    status_clear();
-    s = decomp_create(&spec, &decomp);
+    hcl_status_clear();
+    s = hcl_decomp_create(&spec, &decomp);
     if (s == HCL_OK) {
-      s = field_create(rt, decomp, &fs, &f);
+      s = hcl_field_create(rt, decomp, &fs, &f);
     }
-    TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), "ghost width 4")),
-           "a ghost width above the owned width is refused: %s", status_message());
-    field_destroy(&f);
-    decomp_destroy(&decomp);
+    TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(hcl_status_message(), "ghost width 4")),
+           "a ghost width above the owned width is refused: %s", hcl_status_message());
+    hcl_field_destroy(&f);
+    hcl_decomp_destroy(&decomp);
     check_one_rank_failing(rt);
   }
   check_no_fp64(rt);
   check_max_allocation(rt);
   check_process_grid();
 #ifdef HYDROCL_HAVE_MPI
-  if (par_size() == 2) {
+  if (hcl_par_size() == 2) {
     check_destroy_in_flight(rt);
   }
 #endif
-  runtime_destroy(&rt);
+  hcl_runtime_destroy(&rt);
   int result = tap_done();
-  par_finalize();
+  hcl_par_finalize();
   return result;
 }

@@ -26,14 +26,14 @@ static double linear(double x, double y, int frame, int var) {
 static HclStatus fill(Field *f, int frame, int var) {
   HclStatus status = HCL_OK;
   double *host = NULL;
-  const DecompLocal *l = decomp_local(field_decomp(f));
-  TRY_ALLOC(host, (size_t)field_nx(f) * field_ny(f));
-  for (int j = 0; j < field_ny(f); j++) {
-    for (int i = 0; i < field_nx(f); i++) {
-      host[(size_t)j * field_nx(f) + i] = linear(X0 + (l->x0 + i) * DX, Y0 + (l->y0 + j) * DY, frame, var);
+  const DecompLocal *l = hcl_decomp_local(hcl_field_decomp(f));
+  TRY_ALLOC(host, (size_t)hcl_field_nx(f) * hcl_field_ny(f));
+  for (int j = 0; j < hcl_field_ny(f); j++) {
+    for (int i = 0; i < hcl_field_nx(f); i++) {
+      host[(size_t)j * hcl_field_nx(f) + i] = linear(X0 + (l->x0 + i) * DX, Y0 + (l->y0 + j) * DY, frame, var);
     }
   }
-  TRY(field_write_owned(f, host));
+  TRY(hcl_field_write_owned(f, host));
 cleanup:
   free(host);
   return status;
@@ -58,20 +58,20 @@ static Gauge gauge_at(const char *name, int index, double x, double y) {
  * first of the next, at every block boundary; where both directions are split, one more across four blocks.
  * Returns how many it added. */
 static int add_boundary_gauges(const Decomp *decomp, Gauge *gauges, int *ngauges) {
-  const DecompSpec *g = decomp_spec(decomp);
+  const DecompSpec *g = hcl_decomp_spec(decomp);
   int x0, y0, nx, ny, added = 0;
   for (int cy = 1; cy < g->py && *ngauges < MAX_GAUGES; cy++) {
-    decomp_block_of(decomp, cy * g->px, &x0, &y0, &nx, &ny);
+    hcl_decomp_block_of(decomp, cy * g->px, &x0, &y0, &nx, &ny);
     gauges[(*ngauges)++] = gauge_at("rows", cy, X0 + 7.3 * DX, Y0 + (y0 - 0.5) * DY);
     added++;
   }
   for (int cx = 1; cx < g->px && *ngauges < MAX_GAUGES; cx++) {
-    decomp_block_of(decomp, cx, &x0, &y0, &nx, &ny);
+    hcl_decomp_block_of(decomp, cx, &x0, &y0, &nx, &ny);
     gauges[(*ngauges)++] = gauge_at("columns", cx, X0 + (x0 - 0.25) * DX, Y0 + 3.6 * DY);
     added++;
   }
   if (g->px > 1 && g->py > 1 && *ngauges < MAX_GAUGES) {
-    decomp_block_of(decomp, g->px + 1, &x0, &y0, &nx, &ny);
+    hcl_decomp_block_of(decomp, g->px + 1, &x0, &y0, &nx, &ny);
     gauges[(*ngauges)++] = gauge_at("blocks", 4, X0 + (x0 - 0.5) * DX, Y0 + (y0 - 0.5) * DY);
     added++;
   }
@@ -83,11 +83,11 @@ static void check_long_name(const char *csv) {
   Gauge *gauges = NULL;
   int ngauges = 0;
   write_text(csv, "name,x,y\nharbour_entrance_north_pier_tide_gauge_installed_in_1987_by_the_port,1,2\n");
-  status_clear();
-  HclStatus s = gauges_read_csv(csv, &gauges, &ngauges);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), ".csv:2: gauge name 'harbour_entrance_nor...'") &&
-             tap_contains(status_message(), "is longer than 63 characters"),
-         "a gauge name over 63 characters is refused as such: %s", status_message());
+  hcl_status_clear();
+  HclStatus s = hcl_gauges_read_csv(csv, &gauges, &ngauges);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), ".csv:2: gauge name 'harbour_entrance_nor...'") &&
+             tap_contains(hcl_status_message(), "is longer than 63 characters"),
+         "a gauge name over 63 characters is refused as such: %s", hcl_status_message());
   free(gauges);
 }
 
@@ -98,15 +98,16 @@ static void check_failed_setup_removes_file(Runtime *rt, const Decomp *decomp, O
   OutputVariable bad = {"bad/name", NULL, "a name netCDF refuses", "m", NULL, false};
   OutputVariable good = {"zeta", NULL, "water level", "m", NULL, false};
   spec.overwrite = false;
-  status_clear();
-  HclStatus s = history_create(rt, decomp, &spec, gauges, 1, &bad, 1, &history);
-  bool gone = par_rank() != 0 || access(spec.path, F_OK) != 0;
-  TAP_OK(all_ranks(s == HCL_EIO && history == NULL && gone), "a failed set-up leaves no file: %s", status_message());
-  status_clear();
-  s = history_create(rt, decomp, &spec, gauges, 1, &good, 1, &history);
-  TAP_OK(all_ranks(s == HCL_OK), "so the next one needs no --overwrite %s", status_message());
-  history_close(&history);
-  if (par_rank() == 0) {
+  hcl_status_clear();
+  HclStatus s = hcl_history_create(rt, decomp, &spec, gauges, 1, &bad, 1, &history);
+  bool gone = hcl_par_rank() != 0 || access(spec.path, F_OK) != 0;
+  TAP_OK(all_ranks(s == HCL_EIO && history == NULL && gone), "a failed set-up leaves no file: %s",
+         hcl_status_message());
+  hcl_status_clear();
+  s = hcl_history_create(rt, decomp, &spec, gauges, 1, &good, 1, &history);
+  TAP_OK(all_ranks(s == HCL_OK), "so the next one needs no --overwrite %s", hcl_status_message());
+  hcl_history_close(&history);
+  if (hcl_par_rank() == 0) {
     unlink(spec.path);
   }
 }
@@ -115,7 +116,7 @@ static void check_failed_setup_removes_file(Runtime *rt, const Decomp *decomp, O
 static HclStatus write_one_frame(HistoryFile *history, Field *f) {
   HclStatus status = HCL_OK;
   TRY(fill(f, 0, 0));
-  TRY(history_write(history, 0.0, &f));
+  TRY(hcl_history_write(history, 0.0, &f));
 cleanup:
   return status;
 }
@@ -135,36 +136,36 @@ static void check_failed_build(Runtime *rt, const Decomp *decomp, OutputSpec spe
   snprintf(command, sizeof command,
            "rm -rf %s && cp -r %s %s && sed -i 's/void gather_points(/void gather_points_gone(/' %s/sample.cl", folder,
            kernels, folder, folder);
-  RuntimeOptions options = {.kernel_dir = par_rank() == 0 ? folder : kernels};
+  RuntimeOptions options = {.kernel_dir = hcl_par_rank() == 0 ? folder : kernels};
   spec.overwrite = true;
-  status_clear();
-  HclStatus s = par_rank() != 0 || system(command) == 0 ? HCL_OK : HCL_EIO;
+  hcl_status_clear();
+  HclStatus s = hcl_par_rank() != 0 || system(command) == 0 ? HCL_OK : HCL_EIO;
   if (s == HCL_OK) {
-    s = runtime_create(runtime_device(rt), &options, &own);
+    s = hcl_runtime_create(hcl_runtime_device(rt), &options, &own);
   }
   if (all_ranks(s == HCL_OK)) {
-    s = field_create(own, decomp, &fs, &f);
+    s = hcl_field_create(own, decomp, &fs, &f);
   }
   if (s == HCL_OK) {
-    s = history_create(own, decomp, &spec, &origin, 1, &var, 1, &history);
+    s = hcl_history_create(own, decomp, &spec, &origin, 1, &var, 1, &history);
   }
-  TAP_OK(all_ranks(s == HCL_OK), "a history on a broken sample.cl on rank 0 %s", status_message());
-  status_clear();
+  TAP_OK(all_ranks(s == HCL_OK), "a history on a broken sample.cl on rank 0 %s", hcl_status_message());
+  hcl_status_clear();
   s = history ? write_one_frame(history, f) : HCL_EINTERNAL;
-  TAP_OK(all_ranks(s == HCL_EINTERNAL && tap_contains(status_message(), "'gather_points' not found") &&
-                   (par_rank() == 0 || tap_contains(status_message(), "rank 0 failed"))),
-         "a kernel missing on rank 0 fails every rank: %s", status_message());
+  TAP_OK(all_ranks(s == HCL_EINTERNAL && tap_contains(hcl_status_message(), "'gather_points' not found") &&
+                   (hcl_par_rank() == 0 || tap_contains(hcl_status_message(), "rank 0 failed"))),
+         "a kernel missing on rank 0 fails every rank: %s", hcl_status_message());
   snprintf(command, sizeof command, "cp %s/sample.cl %s/sample.cl", kernels, folder);
-  status_clear();
-  s = par_rank() != 0 || system(command) == 0 ? HCL_OK : HCL_EIO;
+  hcl_status_clear();
+  s = hcl_par_rank() != 0 || system(command) == 0 ? HCL_OK : HCL_EIO;
   if (history && s == HCL_OK) {
     s = write_one_frame(history, f);
   }
-  TAP_OK(all_ranks(s == HCL_OK), "with the kernel back the build is retried %s", status_message());
-  history_close(&history);
-  field_destroy(&f);
-  runtime_destroy(&own);
-  if (par_rank() == 0) {
+  TAP_OK(all_ranks(s == HCL_OK), "with the kernel back the build is retried %s", hcl_status_message());
+  hcl_history_close(&history);
+  hcl_field_destroy(&f);
+  hcl_runtime_destroy(&own);
+  if (hcl_par_rank() == 0) {
     unlink(spec.path);
     snprintf(command, sizeof command, "rm -rf %s", folder);
     if (system(command) != 0) {
@@ -182,26 +183,26 @@ int main(int argc, char **argv) {
   int ngauges = 0;
   HclStatus s = test_start(&argc, &argv, NULL, NULL);
   char path[256] = "", csv[300] = "";
-  if (par_rank() == 0) {
-    snprintf(path, sizeof path, "/tmp/hydrocl-history-%d-%d.nc", (int)getpid(), par_size());
+  if (hcl_par_rank() == 0) {
+    snprintf(path, sizeof path, "/tmp/hydrocl-history-%d-%d.nc", (int)getpid(), hcl_par_size());
   }
 #ifdef HYDROCL_HAVE_MPI
   MPI_Bcast(path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD);
 #endif
-  snprintf(csv, sizeof csv, "%s.%d.csv", path, par_rank());
+  snprintf(csv, sizeof csv, "%s.%d.csv", path, hcl_par_rank());
   /* inside a cell; on a grid point; the last point (domain corner); the middle; the first point. */
   write_text(csv, "name,x,y\n# a comment\ncell,17.5,8.75\npoint,105,42.5\ncorner,305,82.5\nmiddle,155,40\n"
                   "origin,5,2.5\n");
-  status_clear();
-  s = gauges_read_csv(csv, &gauges, &ngauges);
+  hcl_status_clear();
+  s = hcl_gauges_read_csv(csv, &gauges, &ngauges);
   TAP_OK(s == HCL_OK && ngauges == NGAUGES && strcmp(gauges[3].name, "middle") == 0 && gauges[3].x == 155.0,
-         "the gauge CSV reads %d gauges %s", ngauges, status_message());
+         "the gauge CSV reads %d gauges %s", ngauges, hcl_status_message());
   DecompSpec grid = {.nx = NX, .ny = NY};
   if (s == HCL_OK) {
     s = test_open_runtime(false, &rt);
   }
   if (s == HCL_OK) {
-    s = decomp_create(&grid, &decomp);
+    s = hcl_decomp_create(&grid, &decomp);
   }
   if (s == HCL_OK) {
     Gauge *more = realloc(gauges, MAX_GAUGES * sizeof *gauges);
@@ -210,11 +211,11 @@ int main(int argc, char **argv) {
   }
   if (s == HCL_OK) {
     int added = add_boundary_gauges(decomp, gauges, &ngauges);
-    TAP_OK(par_size() == 1 || added > 0, "%d gauges between the points of two ranks", added);
+    TAP_OK(hcl_par_size() == 1 || added > 0, "%d gauges between the points of two ranks", added);
   }
   for (int v = 0; v < 2 && s == HCL_OK; v++) {
     FieldSpec fs = {.name = "f", .nz = 1, .ghost = v + 1, .precision = v ? PRECISION_SINGLE : PRECISION_DOUBLE};
-    s = field_create(rt, decomp, &fs, &fields[v]);
+    s = hcl_field_create(rt, decomp, &fs, &fields[v]);
   }
   OutputSpec spec = {.path = path,
                      .title = "gauges",
@@ -230,7 +231,7 @@ int main(int argc, char **argv) {
   OutputVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL, false},
                             {"u", NULL, "velocity in x", "m s-1", NULL, false}};
   if (s == HCL_OK) {
-    s = history_create(rt, decomp, &spec, gauges, ngauges, vars, 2, &history);
+    s = hcl_history_create(rt, decomp, &spec, gauges, ngauges, vars, 2, &history);
   }
   for (int t = 0; t < FRAMES && s == HCL_OK; t++) {
     s = fill(fields[0], t, 0);
@@ -238,14 +239,14 @@ int main(int argc, char **argv) {
       s = fill(fields[1], t, 1);
     }
     if (s == HCL_OK) {
-      s = history_write(history, 60.0 * t, fields);
+      s = hcl_history_write(history, 60.0 * t, fields);
     }
   }
-  TAP_OK(all_ranks(s == HCL_OK), "%d frames of %d gauges on %d ranks %s", FRAMES, ngauges, par_size(),
-         status_message());
-  history_close(&history);
+  TAP_OK(all_ranks(s == HCL_OK), "%d frames of %d gauges on %d ranks %s", FRAMES, ngauges, hcl_par_size(),
+         hcl_status_message());
+  hcl_history_close(&history);
 
-  if (par_rank() == 0 && s == HCL_OK) {
+  if (hcl_par_rank() == 0 && s == HCL_OK) {
     int ncid = -1, var = -1;
     char names[MAX_GAUGES][GAUGE_NAME_MAX];
     char feature[32] = "";
@@ -280,13 +281,13 @@ int main(int argc, char **argv) {
   Gauge outside = {.name = "far", .x = 1000.0, .y = 10.0};
   snprintf(outside.origin, sizeof outside.origin, "case.yml:9:5");
   spec.overwrite = true;
-  status_clear();
-  s = history_create(rt, decomp, &spec, &outside, 1, vars, 1, &history);
-  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), "case.yml:9:5: gauge 'far'") &&
-                   tap_contains(status_message(), "outside the grid")),
-         "a gauge outside the grid is refused: %s", status_message());
-  history_close(&history);
-  if (par_rank() == 0) {
+  hcl_status_clear();
+  s = hcl_history_create(rt, decomp, &spec, &outside, 1, vars, 1, &history);
+  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(hcl_status_message(), "case.yml:9:5: gauge 'far'") &&
+                   tap_contains(hcl_status_message(), "outside the grid")),
+         "a gauge outside the grid is refused: %s", hcl_status_message());
+  hcl_history_close(&history);
+  if (hcl_par_rank() == 0) {
     unlink(path);
   }
 
@@ -296,10 +297,10 @@ int main(int argc, char **argv) {
   write_text(csv, "a,1,2\nb,3\n");
   free(gauges);
   gauges = NULL;
-  status_clear();
-  s = gauges_read_csv(csv, &gauges, &ngauges);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), ".csv:2: expected 'name,x,y'"),
-         "a short CSV line is refused with file:line: %s", status_message());
+  hcl_status_clear();
+  s = hcl_gauges_read_csv(csv, &gauges, &ngauges);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), ".csv:2: expected 'name,x,y'"),
+         "a short CSV line is refused with file:line: %s", hcl_status_message());
   /* Issue 27, fuzz_gauges: a line longer than the reader's 1024-byte buffer was read as two lines, two gauges. */
   char *long_line = malloc(2100);
   if (long_line) {
@@ -309,18 +310,18 @@ int main(int argc, char **argv) {
   }
   free(gauges);
   gauges = NULL;
-  status_clear();
-  s = gauges_read_csv(csv, &gauges, &ngauges);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), ".csv:2: expected 'name,x,y'"),
-         "a line of 2000 characters is one line, refused as a whole: %s", status_message());
+  hcl_status_clear();
+  s = hcl_gauges_read_csv(csv, &gauges, &ngauges);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), ".csv:2: expected 'name,x,y'"),
+         "a line of 2000 characters is one line, refused as a whole: %s", hcl_status_message());
   unlink(csv);
   free(gauges);
   for (int v = 0; v < 2; v++) {
-    field_destroy(&fields[v]);
+    hcl_field_destroy(&fields[v]);
   }
-  decomp_destroy(&decomp);
-  runtime_destroy(&rt);
+  hcl_decomp_destroy(&decomp);
+  hcl_runtime_destroy(&rt);
   int result = tap_done();
-  par_finalize();
+  hcl_par_finalize();
   return result;
 }

@@ -29,14 +29,14 @@ static double value(int gx, int gy, int frame, int var) {
 static HclStatus fill(Field *f, int frame, int var) {
   HclStatus status = HCL_OK;
   double *host = NULL;
-  const DecompLocal *l = decomp_local(field_decomp(f));
-  TRY_ALLOC(host, (size_t)field_nx(f) * field_ny(f));
-  for (int j = 0; j < field_ny(f); j++) {
-    for (int i = 0; i < field_nx(f); i++) {
-      host[(size_t)j * field_nx(f) + i] = value(l->x0 + i, l->y0 + j, frame, var);
+  const DecompLocal *l = hcl_decomp_local(hcl_field_decomp(f));
+  TRY_ALLOC(host, (size_t)hcl_field_nx(f) * hcl_field_ny(f));
+  for (int j = 0; j < hcl_field_ny(f); j++) {
+    for (int i = 0; i < hcl_field_nx(f); i++) {
+      host[(size_t)j * hcl_field_nx(f) + i] = value(l->x0 + i, l->y0 + j, frame, var);
     }
   }
-  TRY(field_write_owned(f, host));
+  TRY(hcl_field_write_owned(f, host));
 cleanup:
   free(host);
   return status;
@@ -108,15 +108,15 @@ static void check_failed_setup_removes_file(const Decomp *decomp, OutputSpec spe
   OutputVariable bad = {"bad/name", NULL, "a name netCDF refuses", "m", NULL, false};
   OutputVariable good = {"zeta", NULL, "water level", "m", NULL, false};
   spec.overwrite = false;
-  status_clear();
-  HclStatus s = map_create(decomp, &spec, &bad, 1, &map);
-  bool gone = par_rank() != 0 || access(spec.path, F_OK) != 0;
-  TAP_OK(all_ranks(s == HCL_EIO && map == NULL && gone), "a failed set-up leaves no file: %s", status_message());
-  status_clear();
-  s = map_create(decomp, &spec, &good, 1, &map);
-  TAP_OK(all_ranks(s == HCL_OK), "so the next one needs no --overwrite %s", status_message());
-  map_close(&map);
-  if (par_rank() == 0) {
+  hcl_status_clear();
+  HclStatus s = hcl_map_create(decomp, &spec, &bad, 1, &map);
+  bool gone = hcl_par_rank() != 0 || access(spec.path, F_OK) != 0;
+  TAP_OK(all_ranks(s == HCL_EIO && map == NULL && gone), "a failed set-up leaves no file: %s", hcl_status_message());
+  hcl_status_clear();
+  s = hcl_map_create(decomp, &spec, &good, 1, &map);
+  TAP_OK(all_ranks(s == HCL_OK), "so the next one needs no --overwrite %s", hcl_status_message());
+  hcl_map_close(&map);
+  if (hcl_par_rank() == 0) {
     unlink(spec.path);
   }
 }
@@ -126,16 +126,16 @@ static HclStatus write_frames(const Decomp *decomp, const OutputSpec *spec, cons
                               Field *fields[2]) {
   HclStatus status = HCL_OK;
   MapFile *map = NULL;
-  TRY(map_create(decomp, spec, vars, 2, &map));
-  ASSERT(map_collective(map) == (par_size() > 1 && spec->parallel_write && nc_has_parallel()));
+  TRY(hcl_map_create(decomp, spec, vars, 2, &map));
+  ASSERT(hcl_map_collective(map) == (hcl_par_size() > 1 && spec->parallel_write && nc_has_parallel()));
   for (int t = 0; t < FRAMES; t++) {
     TRY(fill(fields[0], t, 0));
     TRY(fill(fields[1], t, 1));
-    TRY(map_write(map, 10.0 * t, fields));
+    TRY(hcl_map_write(map, 10.0 * t, fields));
   }
-  ASSERT(map_frames(map) == FRAMES);
+  ASSERT(hcl_map_frames(map) == FRAMES);
 cleanup:
-  map_close(&map);
+  hcl_map_close(&map);
   return status;
 }
 
@@ -170,8 +170,8 @@ int main(int argc, char **argv) {
   MapFile *map = NULL;
   HclStatus s = test_start(&argc, &argv, NULL, NULL);
   char path[256] = "";
-  if (par_rank() == 0) {
-    snprintf(path, sizeof path, "/tmp/hydrocl-map-%d-%d.nc", (int)getpid(), par_size());
+  if (hcl_par_rank() == 0) {
+    snprintf(path, sizeof path, "/tmp/hydrocl-map-%d-%d.nc", (int)getpid(), hcl_par_size());
   }
 #ifdef HYDROCL_HAVE_MPI
   MPI_Bcast(path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD);
@@ -181,11 +181,11 @@ int main(int argc, char **argv) {
     s = test_open_runtime(false, &rt);
   }
   if (s == HCL_OK) {
-    s = decomp_create(&grid, &decomp);
+    s = hcl_decomp_create(&grid, &decomp);
   }
   for (int v = 0; v < 2 && s == HCL_OK; v++) {
     FieldSpec fs = {.name = v ? "flag" : "zeta", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
-    s = field_create(rt, decomp, &fs, &fields[v]);
+    s = hcl_field_create(rt, decomp, &fs, &fields[v]);
   }
   OutputSpec spec = {.path = path,
                      .title = "test map",
@@ -208,39 +208,39 @@ int main(int argc, char **argv) {
     way.parallel_write = parallel;
     way.path = parallel ? path : gathered;
     s = write_frames(decomp, &way, vars, fields);
-    bool collective = par_size() > 1 && parallel && nc_has_parallel();
-    TAP_OK(all_ranks(s == HCL_OK), "%d frames written on %d ranks, %s %s", FRAMES, par_size(),
-           collective ? "every rank its block" : "gathered to rank 0", status_message());
-    if (par_rank() == 0) {
+    bool collective = hcl_par_size() > 1 && parallel && nc_has_parallel();
+    TAP_OK(all_ranks(s == HCL_OK), "%d frames written on %d ranks, %s %s", FRAMES, hcl_par_size(),
+           collective ? "every rank its block" : "gathered to rank 0", hcl_status_message());
+    if (hcl_par_rank() == 0) {
       check_file(way.path);
     }
   }
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     TAP_OK(same_data(gathered, path), "the file written block by block holds the bits of the gathered one");
     unlink(gathered);
   }
-  status_clear();
+  hcl_status_clear();
   spec.parallel_write = true; /* the refusals below, collectively where every rank opens the file */
-  s = map_create(decomp, &spec, vars, 2, &map);
+  s = hcl_map_create(decomp, &spec, vars, 2, &map);
   /* Rank 0 owns the file and says why; the others learn that rank 0 failed. */
   TAP_OK(all_ranks(s == HCL_ECANTCREAT && map == NULL &&
-                   (par_rank() != 0 || tap_contains(status_message(), "--overwrite"))),
-         "an existing file is refused without --overwrite: %s", status_message());
+                   (hcl_par_rank() != 0 || tap_contains(hcl_status_message(), "--overwrite"))),
+         "an existing file is refused without --overwrite: %s", hcl_status_message());
   spec.overwrite = true;
-  status_clear();
-  s = map_create(decomp, &spec, vars, 2, &map);
-  TAP_OK(all_ranks(s == HCL_OK), "and replaced with it %s", status_message());
-  map_close(&map);
-  if (par_rank() == 0) {
+  hcl_status_clear();
+  s = hcl_map_create(decomp, &spec, vars, 2, &map);
+  TAP_OK(all_ranks(s == HCL_OK), "and replaced with it %s", hcl_status_message());
+  hcl_map_close(&map);
+  if (hcl_par_rank() == 0) {
     unlink(path);
   }
   check_failed_setup_removes_file(decomp, spec);
   for (int v = 0; v < 2; v++) {
-    field_destroy(&fields[v]);
+    hcl_field_destroy(&fields[v]);
   }
-  decomp_destroy(&decomp);
-  runtime_destroy(&rt);
+  hcl_decomp_destroy(&decomp);
+  hcl_runtime_destroy(&rt);
   int result = tap_done();
-  par_finalize();
+  hcl_par_finalize();
   return result;
 }

@@ -2,9 +2,9 @@
 /* test_reduce.c: global sum, min, max and dot product on any number of ranks (meson: 1, 2 and 4) against a host
  * computation over the whole grid, in float and double fields, on a small grid and on one wide and tall enough for
  * the kernel's strided loops to take several passes; every rank gets the same bits; a repeated reduction gives the
- * same bits; the fused two dot products (reduce_dot2) equal two reduce_dot calls to the bit; NaN reaches min and max;
+ * same bits; the fused two dot products (hcl_reduce_dot2) equal two hcl_reduce_dot calls to the bit; NaN reaches min and max;
  * a kernel build failing on rank 0 alone fails every rank and is retried. The dot products over ranges of plain
- * buffers (span_range) over ranges whose start, length and end fall anywhere against the work-groups, the chunks and CPUs' runs of four, exactly against a host sum.
+ * buffers (hcl_span_range) over ranges whose start, length and end fall anywhere against the work-groups, the chunks and CPUs' runs of four, exactly against a host sum.
  * Usage: test_reduce KERNELS_CL_DIR */
 #include <math.h>
 #include <stdlib.h>
@@ -31,16 +31,16 @@ static double stored(Precision p, double v) {
 static HclStatus fill(Field *f, double scale) {
   HclStatus status = HCL_OK;
   double *host = NULL;
-  const DecompLocal *l = decomp_local(field_decomp(f));
-  TRY_ALLOC(host, (size_t)field_nx(f) * field_ny(f) * field_nz(f));
-  for (int k = 0; k < field_nz(f); k++) {
-    for (int j = 0; j < field_ny(f); j++) {
-      for (int i = 0; i < field_nx(f); i++) {
-        host[((size_t)k * field_ny(f) + j) * field_nx(f) + i] = scale * value(l->x0 + i, l->y0 + j, k);
+  const DecompLocal *l = hcl_decomp_local(hcl_field_decomp(f));
+  TRY_ALLOC(host, (size_t)hcl_field_nx(f) * hcl_field_ny(f) * hcl_field_nz(f));
+  for (int k = 0; k < hcl_field_nz(f); k++) {
+    for (int j = 0; j < hcl_field_ny(f); j++) {
+      for (int i = 0; i < hcl_field_nx(f); i++) {
+        host[((size_t)k * hcl_field_ny(f) + j) * hcl_field_nx(f) + i] = scale * value(l->x0 + i, l->y0 + j, k);
       }
     }
   }
-  TRY(field_write_owned(f, host));
+  TRY(hcl_field_write_owned(f, host));
 cleanup:
   free(host);
   return status;
@@ -62,10 +62,10 @@ static void check(Runtime *rt, Reducer *reducer, const Decomp *decomp, int nz, P
   Field *a = NULL, *b = NULL;
   double sum = 0, min = 0, max = 0, dot = 0, again = 0, aa = 0, fused[2] = {0, 0};
   FieldSpec spec = {.name = "a", .nz = nz, .ghost = 2, .precision = p};
-  status_clear();
-  HclStatus s = field_create(rt, decomp, &spec, &a);
+  hcl_status_clear();
+  HclStatus s = hcl_field_create(rt, decomp, &spec, &a);
   if (s == HCL_OK) {
-    s = field_create(rt, decomp, &spec, &b);
+    s = hcl_field_create(rt, decomp, &spec, &b);
   }
   if (s == HCL_OK) {
     s = fill(a, 1.0);
@@ -74,28 +74,28 @@ static void check(Runtime *rt, Reducer *reducer, const Decomp *decomp, int nz, P
     s = fill(b, -2.0);
   }
   if (s == HCL_OK) {
-    s = reduce_sum(reducer, field_span(a), &sum);
+    s = hcl_reduce_sum(reducer, hcl_field_span(a), &sum);
   }
   if (s == HCL_OK) {
-    s = reduce_min(reducer, field_span(a), &min);
+    s = hcl_reduce_min(reducer, hcl_field_span(a), &min);
   }
   if (s == HCL_OK) {
-    s = reduce_max(reducer, field_span(a), &max);
+    s = hcl_reduce_max(reducer, hcl_field_span(a), &max);
   }
   if (s == HCL_OK) {
-    s = reduce_dot(reducer, field_span(a), field_span(b), &dot);
+    s = hcl_reduce_dot(reducer, hcl_field_span(a), hcl_field_span(b), &dot);
   }
   if (s == HCL_OK) {
-    s = reduce_sum(reducer, field_span(a), &again);
+    s = hcl_reduce_sum(reducer, hcl_field_span(a), &again);
   }
   if (s == HCL_OK) {
-    s = reduce_dot(reducer, field_span(a), field_span(a), &aa);
+    s = hcl_reduce_dot(reducer, hcl_field_span(a), hcl_field_span(a), &aa);
   }
   if (s == HCL_OK) {
-    s = reduce_dot2(reducer, field_span(a), field_span(b), field_span(a), fused);
+    s = hcl_reduce_dot2(reducer, hcl_field_span(a), hcl_field_span(b), hcl_field_span(a), fused);
   }
   double want_sum = 0, want_min = INFINITY, want_max = -INFINITY, want_dot = 0, abs_sum = 0;
-  const DecompSpec *grid = decomp_spec(decomp);
+  const DecompSpec *grid = hcl_decomp_spec(decomp);
   for (int k = 0; k < nz; k++) {
     for (int j = 0; j < grid->ny; j++) {
       for (int i = 0; i < grid->nx; i++) {
@@ -113,8 +113,8 @@ static void check(Runtime *rt, Reducer *reducer, const Decomp *decomp, int nz, P
    * without fp64 would need 1e-5). */
   double tol = 512 * 2.2e-16 * abs_sum;
   char name[64];
-  snprintf(name, sizeof name, "%dx%d %s", grid->nx, grid->ny, precision_name(p));
-  TAP_OK(all_ranks(s == HCL_OK), "nz %d %s: reductions ran %s", nz, name, status_message());
+  snprintf(name, sizeof name, "%dx%d %s", grid->nx, grid->ny, hcl_precision_name(p));
+  TAP_OK(all_ranks(s == HCL_OK), "nz %d %s: reductions ran %s", nz, name, hcl_status_message());
   TAP_OK(all_ranks(fabs(sum - want_sum) <= tol), "nz %d %s: sum %.17g vs host %.17g", nz, name, sum, want_sum);
   TAP_OK(all_ranks(min == want_min && max == want_max), "nz %d %s: min %g and max %g exact", nz, name, min, max);
   TAP_OK(all_ranks(fabs(dot - want_dot) <= 2 * tol * 2.0), "nz %d %s: dot %.17g vs host %.17g", nz, name, dot,
@@ -124,28 +124,28 @@ static void check(Runtime *rt, Reducer *reducer, const Decomp *decomp, int nz, P
   TAP_OK(all_ranks(fused[0] == dot && fused[1] == aa),
          "nz %d %s: the fused a.b and a.a are reduce_dot's to the bit (%.17g %.17g against %.17g %.17g)", nz, name,
          fused[0], fused[1], dot, aa);
-  field_destroy(&a);
-  field_destroy(&b);
+  hcl_field_destroy(&a);
+  hcl_field_destroy(&b);
 }
 
 /* The small grid's checks on a grid of nx x ny with px = 1, so every rank's rows are nx wide. */
 static void check_grid(Runtime *rt, int nx, int ny) {
   Decomp *decomp = NULL;
   Reducer *reducer = NULL;
-  DecompSpec spec = {.nx = nx, .ny = ny, .px = 1, .py = par_size()};
-  status_clear();
-  HclStatus s = decomp_create(&spec, &decomp);
+  DecompSpec spec = {.nx = nx, .ny = ny, .px = 1, .py = hcl_par_size()};
+  hcl_status_clear();
+  HclStatus s = hcl_decomp_create(&spec, &decomp);
   if (s == HCL_OK) {
-    s = reducer_create(rt, decomp, &reducer);
+    s = hcl_reducer_create(rt, decomp, &reducer);
   }
-  if (TAP_OK(all_ranks(s == HCL_OK), "%dx%d set-up %s", nx, ny, status_message())) {
+  if (TAP_OK(all_ranks(s == HCL_OK), "%dx%d set-up %s", nx, ny, hcl_status_message())) {
     for (int p = 0; p < 2; p++) {
       check(rt, reducer, decomp, 1, p ? PRECISION_DOUBLE : PRECISION_SINGLE);
       check(rt, reducer, decomp, 3, p ? PRECISION_DOUBLE : PRECISION_SINGLE);
     }
   }
-  reducer_destroy(&reducer);
-  decomp_destroy(&decomp);
+  hcl_reducer_destroy(&reducer);
+  hcl_decomp_destroy(&decomp);
 }
 
 /* dot(a, a) of a field of rt filled by fill(a, 1). */
@@ -153,15 +153,15 @@ static HclStatus filled_dot(Runtime *rt, Reducer *reducer, const Decomp *decomp,
   HclStatus status = HCL_OK;
   Field *a = NULL;
   FieldSpec spec = {.name = "a", .nz = 2, .ghost = 1, .precision = PRECISION_DOUBLE};
-  TRY(field_create(rt, decomp, &spec, &a));
+  TRY(hcl_field_create(rt, decomp, &spec, &a));
   TRY(fill(a, 1.0));
-  TRY(reduce_dot(reducer, field_span(a), field_span(a), dot));
+  TRY(hcl_reduce_dot(reducer, hcl_field_span(a), hcl_field_span(a), dot));
 cleanup:
-  field_destroy(&a);
+  hcl_field_destroy(&a);
   return status;
 }
 
-/* Regression: rank 0 reads kernels from a copy whose reduce.cl lacks reduce_dot. That used to leave the other ranks
+/* Regression: rank 0 reads kernels from a copy whose reduce.cl lacks hcl_reduce_dot. That used to leave the other ranks
  * waiting in the exchange, and a program without that kernel cached on rank 0. Every rank must fail, and once the
  * kernel is back the build is retried and gives the same bits as the intact runtime. */
 static void check_failed_build(Runtime *rt, Reducer *reducer, const Decomp *decomp, const char *kernels) {
@@ -174,31 +174,31 @@ static void check_failed_build(Runtime *rt, Reducer *reducer, const Decomp *deco
       command, sizeof command,
       "rm -rf %s && cp -r %s %s && sed -i 's/REDUCE_KERNEL(reduce_dot,/REDUCE_KERNEL(reduce_dot_gone,/' %s/reduce.cl",
       folder, kernels, folder, folder);
-  bool copied = par_rank() != 0 || system(command) == 0;
-  RuntimeOptions options = {.kernel_dir = par_rank() == 0 ? folder : kernels};
-  status_clear();
+  bool copied = hcl_par_rank() != 0 || system(command) == 0;
+  RuntimeOptions options = {.kernel_dir = hcl_par_rank() == 0 ? folder : kernels};
+  hcl_status_clear();
   HclStatus s = copied ? filled_dot(rt, reducer, decomp, &want) : HCL_EIO;
   if (s == HCL_OK) {
-    s = runtime_create(runtime_device(rt), &options, &own);
+    s = hcl_runtime_create(hcl_runtime_device(rt), &options, &own);
   }
   if (s == HCL_OK) {
-    s = reducer_create(own, decomp, &own_reducer);
+    s = hcl_reducer_create(own, decomp, &own_reducer);
   }
-  TAP_OK(all_ranks(s == HCL_OK), "runtimes with a broken reduce.cl on rank 0 %s", status_message());
-  status_clear();
+  TAP_OK(all_ranks(s == HCL_OK), "runtimes with a broken reduce.cl on rank 0 %s", hcl_status_message());
+  hcl_status_clear();
   s = own_reducer ? filled_dot(own, own_reducer, decomp, &first) : HCL_EINTERNAL;
-  TAP_OK(all_ranks(s == HCL_EINTERNAL && tap_contains(status_message(), "'reduce_dot' not found") &&
-                   (par_rank() == 0 || tap_contains(status_message(), "rank 0 failed"))),
-         "a kernel missing on rank 0 fails every rank: %s", status_message());
+  TAP_OK(all_ranks(s == HCL_EINTERNAL && tap_contains(hcl_status_message(), "'reduce_dot' not found") &&
+                   (hcl_par_rank() == 0 || tap_contains(hcl_status_message(), "rank 0 failed"))),
+         "a kernel missing on rank 0 fails every rank: %s", hcl_status_message());
   snprintf(command, sizeof command, "cp %s/reduce.cl %s/reduce.cl", kernels, folder);
-  copied = par_rank() != 0 || system(command) == 0;
-  status_clear();
+  copied = hcl_par_rank() != 0 || system(command) == 0;
+  hcl_status_clear();
   s = copied && own_reducer ? filled_dot(own, own_reducer, decomp, &again) : HCL_EINTERNAL;
   TAP_OK(all_ranks(s == HCL_OK && again == want), "with the kernel back the build is retried: %.17g vs %.17g %s", again,
-         want, status_message());
-  reducer_destroy(&own_reducer);
-  runtime_destroy(&own);
-  if (par_rank() == 0) {
+         want, hcl_status_message());
+  hcl_reducer_destroy(&own_reducer);
+  hcl_runtime_destroy(&own);
+  if (hcl_par_rank() == 0) {
     snprintf(command, sizeof command, "rm -rf %s", folder);
     if (system(command) != 0) {
       tap_note("could not remove %s", folder);
@@ -212,8 +212,8 @@ static double range_value(int which, size_t k) {
   return (double)((int)((k * (2 + (size_t)which) + 3 * (size_t)which) % 5) - 2);
 }
 
-/* reduce_dot(a, b) and reduce_dot2(a, b, c) over the ranges [first, end) of buffers of `end` REALs, the same on every
- * rank, against par_size() times the host's sums. */
+/* hcl_reduce_dot(a, b) and hcl_reduce_dot2(a, b, c) over the ranges [first, end) of buffers of `end` REALs, the same on every
+ * rank, against hcl_par_size() times the host's sums. */
 static void check_range(Runtime *rt, Reducer *reducer, Precision p, size_t first, size_t end) {
   HclStatus s = HCL_OK;
   cl_mem buffers[3] = {NULL, NULL, NULL};
@@ -224,31 +224,32 @@ static void check_range(Runtime *rt, Reducer *reducer, Precision p, size_t first
     for (size_t k = 0; k < end; k++) {
       values[k] = range_value(which, k);
     }
-    s = runtime_upload_reals(rt, p, values, end, "test range", &buffers[which]);
+    s = hcl_runtime_upload_reals(rt, p, values, end, "test range", &buffers[which]);
   }
   for (size_t k = first; k < end; k++) {
     expect[0] += range_value(0, k) * range_value(1, k);
     expect[1] += range_value(0, k) * range_value(2, k);
   }
   if (s == HCL_OK) {
-    s = reduce_dot(reducer, span_range(buffers[0], p, first, end), span_range(buffers[1], p, first, end), &one);
+    s = hcl_reduce_dot(reducer, hcl_span_range(buffers[0], p, first, end), hcl_span_range(buffers[1], p, first, end),
+                       &one);
   }
   if (s == HCL_OK) {
-    s = reduce_dot2(reducer, span_range(buffers[0], p, first, end), span_range(buffers[1], p, first, end),
-                    span_range(buffers[2], p, first, end), two);
+    s = hcl_reduce_dot2(reducer, hcl_span_range(buffers[0], p, first, end), hcl_span_range(buffers[1], p, first, end),
+                        hcl_span_range(buffers[2], p, first, end), two);
   }
-  double ranks = (double)par_size();
+  double ranks = (double)hcl_par_size();
   TAP_OK(
       all_ranks(s == HCL_OK && one == ranks * expect[0] && two[0] == ranks * expect[0] && two[1] == ranks * expect[1]),
-      "range dot products over [%zu, %zu) in %s: %g, %g and %g, expected %g and %g %s", first, end, precision_name(p),
-      one, two[0], two[1], ranks * expect[0], ranks * expect[1], status_message());
+      "range dot products over [%zu, %zu) in %s: %g, %g and %g, expected %g and %g %s", first, end,
+      hcl_precision_name(p), one, two[0], two[1], ranks * expect[0], ranks * expect[1], hcl_status_message());
   for (int which = 0; which < 3; which++) {
     if (buffers[which]) {
       clReleaseMemObject(buffers[which]);
     }
   }
   free(values);
-  status_clear();
+  hcl_status_clear();
 }
 
 int main(int argc, char **argv) {
@@ -258,13 +259,13 @@ int main(int argc, char **argv) {
   HclStatus s = test_start_runtime(&argc, &argv, true, &rt);
   DecompSpec spec = {.nx = NX, .ny = NY};
   if (s == HCL_OK) {
-    s = decomp_create(&spec, &decomp);
+    s = hcl_decomp_create(&spec, &decomp);
   }
   if (s == HCL_OK) {
-    s = reducer_create(rt, decomp, &reducer);
+    s = hcl_reducer_create(rt, decomp, &reducer);
   }
-  if (TAP_OK(all_ranks(s == HCL_OK && argc == 2), "set-up on %d ranks, kernels in %s %s", par_size(),
-             argc == 2 ? argv[1] : "(missing argument)", status_message())) {
+  if (TAP_OK(all_ranks(s == HCL_OK && argc == 2), "set-up on %d ranks, kernels in %s %s", hcl_par_size(),
+             argc == 2 ? argv[1] : "(missing argument)", hcl_status_message())) {
     for (int p = 0; p < 2; p++) {
       check(rt, reducer, decomp, 1, p ? PRECISION_DOUBLE : PRECISION_SINGLE);
       check(rt, reducer, decomp, 3, p ? PRECISION_DOUBLE : PRECISION_SINGLE);
@@ -273,25 +274,25 @@ int main(int argc, char **argv) {
     Field *f = NULL;
     FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
     double *host = NULL, min = 0, max = 0;
-    status_clear();
-    s = field_create(rt, decomp, &fs, &f);
+    hcl_status_clear();
+    s = hcl_field_create(rt, decomp, &fs, &f);
     if (s == HCL_OK) {
-      host = calloc((size_t)field_nx(f) * field_ny(f), sizeof *host);
+      host = calloc((size_t)hcl_field_nx(f) * hcl_field_ny(f), sizeof *host);
       s = host ? HCL_OK : HCL_ENOMEM;
     }
     if (s == HCL_OK) {
-      host[0] = par_rank() == par_size() - 1 ? NAN : 0.0;
-      s = field_write_owned(f, host);
+      host[0] = hcl_par_rank() == hcl_par_size() - 1 ? NAN : 0.0;
+      s = hcl_field_write_owned(f, host);
     }
     if (s == HCL_OK) {
-      s = reduce_min(reducer, field_span(f), &min);
+      s = hcl_reduce_min(reducer, hcl_field_span(f), &min);
     }
     if (s == HCL_OK) {
-      s = reduce_max(reducer, field_span(f), &max);
+      s = hcl_reduce_max(reducer, hcl_field_span(f), &max);
     }
     TAP_OK(all_ranks(s == HCL_OK && isnan(min) && isnan(max)), "a NaN anywhere reaches min and max everywhere");
     free(host);
-    field_destroy(&f);
+    hcl_field_destroy(&f);
     check_grid(rt, WIDE_NX, WIDE_NY);
     /* Empty, one place, starts and ends off every multiple (4, 64, 256, the chunks), and long enough for many
      * chunks and runs; the last: RRB's 2048^2 red places, where the first starts past the black ones. */
@@ -304,10 +305,10 @@ int main(int argc, char **argv) {
     }
     check_failed_build(rt, reducer, decomp, argv[1]);
   }
-  reducer_destroy(&reducer);
-  decomp_destroy(&decomp);
-  runtime_destroy(&rt);
+  hcl_reducer_destroy(&reducer);
+  hcl_decomp_destroy(&decomp);
+  hcl_runtime_destroy(&rt);
   int result = tap_done();
-  par_finalize();
+  hcl_par_finalize();
   return result;
 }

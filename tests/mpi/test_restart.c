@@ -56,8 +56,8 @@ static HclStatus make_fields_of(Runtime *rt, const Decomp *decomp, int nz, Field
   HclStatus status = HCL_OK;
   FieldSpec zeta = {.name = "zeta", .nz = 1, .ghost = 2, .precision = PRECISION_SINGLE};
   FieldSpec phi = {.name = "phi", .nz = nz, .ghost = 1, .precision = PRECISION_DOUBLE};
-  TRY(field_create(rt, decomp, &zeta, &fields[0]));
-  TRY(field_create(rt, decomp, &phi, &fields[1]));
+  TRY(hcl_field_create(rt, decomp, &zeta, &fields[0]));
+  TRY(hcl_field_create(rt, decomp, &phi, &fields[1]));
 cleanup:
   return status;
 }
@@ -73,19 +73,19 @@ static HclStatus fill_or_check(Field *const fields[2], bool write, long *wrong) 
   *wrong = 0;
   for (int w = 0; w < 2; w++) {
     Field *f = fields[w];
-    const DecompLocal *l = decomp_local(field_decomp(f));
-    size_t n = (size_t)field_nz(f) * field_ny(f) * field_nx(f);
+    const DecompLocal *l = hcl_decomp_local(hcl_field_decomp(f));
+    size_t n = (size_t)hcl_field_nz(f) * hcl_field_ny(f) * hcl_field_nx(f);
     free(host);
     host = NULL;
     TRY_ALLOC(host, n);
     if (!write) {
-      TRY(field_read_owned(f, host));
+      TRY(hcl_field_read_owned(f, host));
     }
-    for (int k = 0; k < field_nz(f); k++) {
-      for (int j = 0; j < field_ny(f); j++) {
-        for (int i = 0; i < field_nx(f); i++) {
-          double *v = &host[((size_t)k * field_ny(f) + j) * field_nx(f) + i];
-          double want = held(field_precision(f), value(l->x0 + i, l->y0 + j, k, w));
+    for (int k = 0; k < hcl_field_nz(f); k++) {
+      for (int j = 0; j < hcl_field_ny(f); j++) {
+        for (int i = 0; i < hcl_field_nx(f); i++) {
+          double *v = &host[((size_t)k * hcl_field_ny(f) + j) * hcl_field_nx(f) + i];
+          double want = held(hcl_field_precision(f), value(l->x0 + i, l->y0 + j, k, w));
           if (write) {
             *v = want;
           } else {
@@ -95,7 +95,7 @@ static HclStatus fill_or_check(Field *const fields[2], bool write, long *wrong) 
       }
     }
     if (write) {
-      TRY(field_write_owned(f, host));
+      TRY(hcl_field_write_owned(f, host));
     }
   }
 cleanup:
@@ -104,8 +104,8 @@ cleanup:
 }
 
 static void destroy_fields(Field *fields[2]) {
-  field_destroy(&fields[0]);
-  field_destroy(&fields[1]);
+  hcl_field_destroy(&fields[0]);
+  hcl_field_destroy(&fields[1]);
 }
 
 /* Whether text attribute name of var (NC_GLOBAL or a variable's name) is want. */
@@ -199,29 +199,29 @@ static void check_leftover_later_step(Runtime *rt, const char *parent) {
   RestartScalar scalars[1] = {{.name = "time", .value = 1.0}};
   snprintf(folder, sizeof folder, "%s/leftover", parent);
   RestartSpec spec = spec_of(folder, 1);
-  status_clear();
-  HclStatus s = par_rank() != 0 || mkdir(folder, 0700) == 0 ? HCL_OK : HCL_EIO;
+  hcl_status_clear();
+  HclStatus s = hcl_par_rank() != 0 || mkdir(folder, 0700) == 0 ? HCL_OK : HCL_EIO;
   if (all_ranks(s == HCL_OK)) {
-    s = decomp_create(&split, &decomp);
+    s = hcl_decomp_create(&split, &decomp);
   }
   if (s == HCL_OK) {
     s = make_fields(rt, decomp, fields);
   }
   int64_t steps[3] = {100, 10, 20};
   for (int i = 0; i < 3 && s == HCL_OK; i++) {
-    s = restart_write(&spec, steps[i], fields, 2, scalars, 1, NULL, 0);
-    if (i > 0 && par_rank() == 0) {
+    s = hcl_restart_write(&spec, steps[i], fields, 2, scalars, 1, NULL, 0);
+    if (i > 0 && hcl_par_rank() == 0) {
       folder_listing(folder, listing[i - 1], sizeof listing[0]);
     }
   }
-  TAP_OK(all_ranks(s == HCL_OK), "restarts 100, 10, 20 written with keep 1 %s", status_message());
-  if (par_rank() == 0) {
+  TAP_OK(all_ranks(s == HCL_OK), "restarts 100, 10, 20 written with keep 1 %s", hcl_status_message());
+  if (hcl_par_rank() == 0) {
     TAP_OK(strcmp(listing[0], "restart-10.nc restart-100.nc") == 0, "step 10 is kept next to a leftover step 100: '%s'",
            listing[0]);
     TAP_OK(strcmp(listing[1], "restart-100.nc restart-20.nc") == 0, "step 20 replaces step 10 only: '%s'", listing[1]);
   }
   destroy_fields(fields);
-  decomp_destroy(&decomp);
+  hcl_decomp_destroy(&decomp);
 }
 
 /* Regression: a restart of other planes, or with a value stored as an array, was read anyway (a netCDF error, or
@@ -233,26 +233,26 @@ static void check_wrong_shapes(Runtime *rt, const char *path) {
   RestartScalar time[1] = {{.name = "time"}}, array[1] = {{.name = "zeta"}};
   char want[96];
   snprintf(want, sizeof want, "has %d planes (nz_phi) of field 'phi', the case has %d", NZ, NZ + 1);
-  status_clear();
-  HclStatus s = decomp_create(&split, &decomp);
+  hcl_status_clear();
+  HclStatus s = hcl_decomp_create(&split, &decomp);
   if (s == HCL_OK) {
     s = make_fields_of(rt, decomp, NZ + 1, fields);
   }
   if (s == HCL_OK) {
-    s = restart_read(path, fields, 2, time, 1);
+    s = hcl_restart_read(path, fields, 2, time, 1);
   }
-  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), want)), "a restart of other planes is refused: %s",
-         status_message());
+  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(hcl_status_message(), want)),
+         "a restart of other planes is refused: %s", hcl_status_message());
   destroy_fields(fields);
-  status_clear();
+  hcl_status_clear();
   s = make_fields(rt, decomp, fields);
   if (s == HCL_OK) {
-    s = restart_read(path, fields, 0, array, 1);
+    s = hcl_restart_read(path, fields, 0, array, 1);
   }
-  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), "holds 'zeta' as an array of 2 dimensions")),
-         "a value stored as an array is refused: %s", status_message());
+  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(hcl_status_message(), "holds 'zeta' as an array of 2 dimensions")),
+         "a value stored as an array is refused: %s", hcl_status_message());
   destroy_fields(fields);
-  decomp_destroy(&decomp);
+  hcl_decomp_destroy(&decomp);
 }
 
 int main(int argc, char **argv) {
@@ -260,9 +260,9 @@ int main(int argc, char **argv) {
   Decomp *decomp = NULL;
   Field *fields[2] = {NULL};
   HclStatus s = test_start(&argc, &argv, NULL, NULL);
-  int size = par_size();
+  int size = hcl_par_size();
   char folder[256] = "/tmp/hydrocl-restart-XXXXXX", latest[4200] = "", path[4200] = "";
-  if (par_rank() == 0 && !mkdtemp(folder)) {
+  if (hcl_par_rank() == 0 && !mkdtemp(folder)) {
     folder[0] = '\0';
   }
 #ifdef HYDROCL_HAVE_MPI
@@ -273,7 +273,7 @@ int main(int argc, char **argv) {
   }
   DecompSpec split = {.nx = NX, .ny = NY, .px = size, .py = 1};
   if (s == HCL_OK) {
-    s = decomp_create(&split, &decomp);
+    s = hcl_decomp_create(&split, &decomp);
   }
   if (s == HCL_OK) {
     s = make_fields(rt, decomp, fields);
@@ -285,19 +285,19 @@ int main(int argc, char **argv) {
   RestartSpec spec = spec_of(folder, 2);
   RestartScalar scalars[2] = {{"time", 123.456789012345, "time", NULL}, {"dt", 0.1, "time step", "s"}};
   for (int step = 10; step <= 30 && s == HCL_OK; step += 10) {
-    s = restart_write(&spec, step, fields, 2, scalars, 2, path, sizeof path);
+    s = hcl_restart_write(&spec, step, fields, 2, scalars, 2, path, sizeof path);
   }
-  TAP_OK(all_ranks(s == HCL_OK), "three restarts written from %d x 1 ranks %s", size, status_message());
+  TAP_OK(all_ranks(s == HCL_OK), "three restarts written from %d x 1 ranks %s", size, hcl_status_message());
   destroy_fields(fields);
-  decomp_destroy(&decomp);
-  if (par_rank() == 0) {
+  hcl_decomp_destroy(&decomp);
+  if (hcl_par_rank() == 0) {
     char listing[2048];
     folder_listing(folder, listing, sizeof listing);
     TAP_OK(strcmp(listing, "restart-20.nc restart-30.nc") == 0, "the newest two are kept, nothing else: '%s'", listing);
     TAP_OK(check_file_contents(path, 30) == 0, "the file holds the global fields exactly and describes them");
   }
-  status_clear();
-  s = restart_latest(folder, "restart", latest, sizeof latest);
+  hcl_status_clear();
+  s = hcl_restart_latest(folder, "restart", latest, sizeof latest);
   TAP_OK(s == HCL_OK && strcmp(latest, path) == 0, "the latest restart is %s", latest);
 
   /* Read into other splits of the same ranks: 1 x size, and 2 x size/2 where size is even. */
@@ -305,46 +305,46 @@ int main(int argc, char **argv) {
   for (int t = 0; t < 2; t++) {
     DecompSpec other = {.nx = NX, .ny = NY, .px = layouts[t][0], .py = layouts[t][1]};
     RestartScalar back[2] = {{.name = "time"}, {.name = "dt"}};
-    status_clear();
-    s = decomp_create(&other, &decomp);
+    hcl_status_clear();
+    s = hcl_decomp_create(&other, &decomp);
     if (s == HCL_OK) {
       s = make_fields(rt, decomp, fields);
     }
     if (s == HCL_OK) {
-      s = restart_read(latest, fields, 2, back, 2);
+      s = hcl_restart_read(latest, fields, 2, back, 2);
     }
     if (s == HCL_OK) {
       s = fill_or_check(fields, false, &wrong);
     }
     TAP_OK(all_ranks(s == HCL_OK && wrong == 0 && back[0].value == scalars[0].value && back[1].value == 0.1),
            "read back bitwise into a %d x %d split (%ld wrong) %s", layouts[t][0], layouts[t][1], wrong,
-           status_message());
+           hcl_status_message());
     destroy_fields(fields);
-    decomp_destroy(&decomp);
+    hcl_decomp_destroy(&decomp);
   }
 
   DecompSpec wider = {.nx = NX + 1, .ny = NY};
   RestartScalar none[1] = {{.name = "time"}};
-  status_clear();
-  s = decomp_create(&wider, &decomp);
+  hcl_status_clear();
+  s = hcl_decomp_create(&wider, &decomp);
   if (s == HCL_OK) {
     s = make_fields(rt, decomp, fields);
   }
   if (s == HCL_OK) {
-    s = restart_read(latest, fields, 2, none, 1);
+    s = hcl_restart_read(latest, fields, 2, none, 1);
   }
-  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), "points in x")),
-         "a restart of another grid is refused: %s", status_message());
-  status_clear();
+  TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(hcl_status_message(), "points in x")),
+         "a restart of another grid is refused: %s", hcl_status_message());
+  hcl_status_clear();
   snprintf(path, sizeof path, "%s/restart-99.nc", folder);
-  s = restart_read(path, fields, 2, none, 1);
-  TAP_OK(all_ranks(s == HCL_ENOINPUT), "a missing restart is missing input: %s", status_message());
+  s = hcl_restart_read(path, fields, 2, none, 1);
+  TAP_OK(all_ranks(s == HCL_ENOINPUT), "a missing restart is missing input: %s", hcl_status_message());
   destroy_fields(fields);
-  decomp_destroy(&decomp);
+  hcl_decomp_destroy(&decomp);
   check_wrong_shapes(rt, latest);
   check_leftover_later_step(rt, folder);
-  runtime_destroy(&rt);
-  if (par_rank() == 0) {
+  hcl_runtime_destroy(&rt);
+  if (hcl_par_rank() == 0) {
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf %s", folder);
     if (system(cmd) != 0) {
@@ -352,6 +352,6 @@ int main(int argc, char **argv) {
     }
   }
   int result = tap_done();
-  par_finalize();
+  hcl_par_finalize();
   return result;
 }

@@ -34,10 +34,10 @@ static HclStatus device_apply(Runtime *rt, const Stencil5 *s, RrbDepth depth, in
   const double *values[4] = {s->c, s->east, s->north, r};
   const char *names[5] = {"centre", "east", "north", "r", "z"};
   DecompSpec spec = {.nx = s->nx, .ny = s->ny};
-  TRY(decomp_create(&spec, &decomp));
+  TRY(hcl_decomp_create(&spec, &decomp));
   for (int f = 0; f < 5; f++) {
     FieldSpec fs = {.name = names[f], .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
-    TRY(field_create(rt, decomp, &fs, &fields[f]));
+    TRY(hcl_field_create(rt, decomp, &fs, &fields[f]));
     if (f < 4) {
       TRY(test_write_block(fields[f], values[f], s->nx));
     }
@@ -47,13 +47,13 @@ static HclStatus device_apply(Runtime *rt, const Stencil5 *s, RrbDepth depth, in
   TRY(rrb_dist_setup(rrb, fields[0], fields[1], fields[2]));
   TRY(rrb_dist_apply(rrb, fields[3], fields[4]));
   *exchanges = rrb_dist_exchanges(rrb);
-  TRY(field_gather(fields[4], z));
+  TRY(hcl_field_gather(fields[4], z));
 cleanup:
   rrb_dist_destroy(&rrb);
   for (int f = 0; f < 5; f++) {
-    field_destroy(&fields[f]);
+    hcl_field_destroy(&fields[f]);
   }
-  decomp_destroy(&decomp);
+  hcl_decomp_destroy(&decomp);
   return status;
 }
 
@@ -65,8 +65,8 @@ static void check_system(Runtime *rt, const Stencil5 *s, RrbDepth depth, const c
   size_t n = (size_t)s->nx * s->ny;
   double *r = malloc(n * sizeof *r), *host = malloc(n * sizeof *host), *device = calloc(n, sizeof *device);
   int eliminated = 0;
-  depth = rrb_depth_on(rt, PRECISION_DOUBLE, depth); /* the host factorizes to the exact level the device holds */
-  bool factored = rrb_depth_levels(s->nx, s->ny, depth, &eliminated) == HCL_OK &&
+  depth = hcl_rrb_depth_on(rt, PRECISION_DOUBLE, depth); /* the host factorizes to the exact level the device holds */
+  bool factored = hcl_rrb_depth_levels(s->nx, s->ny, depth, &eliminated) == HCL_OK &&
                   reference_factor(s, eliminated + 1, 1, &factor, &why);
   const int coarse_nodes[2] = {1, RRB_DIST_COARSE_NODES};
   for (int split = 0; split < 2; split++) {
@@ -77,7 +77,7 @@ static void check_system(Runtime *rt, const Stencil5 *s, RrbDepth depth, const c
       reference_apply(&factor, r, host);
     }
     int levels = -1, exchanges = -1;
-    status_clear();
+    hcl_status_clear();
     HclStatus st = device_apply(rt, s, depth, coarse_nodes[split], r, device, &levels, &exchanges);
     double worst = 0, scale = 0;
     for (size_t p = 0; p < n; p++) {
@@ -86,7 +86,7 @@ static void check_system(Runtime *rt, const Stencil5 *s, RrbDepth depth, const c
     }
     /* The same operations in another order (the pivots' inverses, the Schur complement's terms): rounding, grown
      * by the factor's condition (the centres' margins down to 1e-3): 1e-10 of the largest value. */
-    bool close = par_rank() != 0 || worst <= 1e-10 * scale;
+    bool close = hcl_par_rank() != 0 || worst <= 1e-10 * scale;
     /* Levels share an exchange while their reads fit the ghost width 2^K (rrb_dist.c; level by level it was 2 K):
      * K = 1 one each way; K = 2 two each way (levels 0 and 1 reach 6 > 4 points); K = 3 forward {0, 1} (reach 6 of
      * 8), {2}, backward {2}, {1, 0}; K = 4 {0, 1, 2} (14 of 16), {3} and back; K = 5 {0 .. 3} (30 of 32), {4}. */
@@ -95,7 +95,7 @@ static void check_system(Runtime *rt, const Stencil5 *s, RrbDepth depth, const c
     TAP_OK(all_ranks(factored && st == HCL_OK && close && counted),
            "%s %d x %d, RRB-%d, %d ranks, %d levels distributed in %d exchanges: M^-1 r %.1e from the host's (of %.1e) "
            "%s",
-           what, s->nx, s->ny, eliminated + 1, par_size(), levels, exchanges, worst, scale, status_message());
+           what, s->nx, s->ny, eliminated + 1, hcl_par_size(), levels, exchanges, worst, scale, hcl_status_message());
   }
   if (factored) {
     reference_free(&factor);
@@ -108,12 +108,12 @@ static void check_system(Runtime *rt, const Stencil5 *s, RrbDepth depth, const c
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
   HclStatus s = test_start_runtime(&argc, &argv, true, &rt);
-  if (TAP_OK(all_ranks(s == HCL_OK && argc == 2), "set-up on %d ranks %s", par_size(), status_message())) {
+  if (TAP_OK(all_ranks(s == HCL_OK && argc == 2), "set-up on %d ranks %s", hcl_par_size(), hcl_status_message())) {
     Stencil5 st;
     stencil_alloc(64, 64, &st);
     double *b = malloc(64 * 64 * sizeof *b);
-    PoissonDomain domain = poisson_domain(64, 64);
-    poisson_block(&domain, 0, 0, 64, 64, st.c, st.east, st.north, b);
+    PoissonDomain domain = hcl_poisson_domain(64, 64);
+    hcl_poisson_block(&domain, 0, 0, 64, 64, st.c, st.east, st.north, b);
     check_system(rt, &st, RRB_DEPTH_DEFAULT, "model problem");
     check_system(rt, &st, (RrbDepth){.levels = 0, .exact_nodes = 1}, "model problem, to one node");
     check_system(rt, &st, (RrbDepth){.levels = 3, .exact_nodes = RRB_EXACT_MAX}, "model problem, chosen");
@@ -132,15 +132,15 @@ int main(int argc, char **argv) {
     st.east[5 * 16 + 6] = -4 * st.c[5 * 16 + 6];
     double *r = calloc(256, sizeof *r), *z = calloc(256, sizeof *z);
     int levels = 0, exchanges = 0;
-    status_clear();
+    hcl_status_clear();
     s = device_apply(rt, &st, RRB_DEPTH_DEFAULT, 1, r, z, &levels, &exchanges);
-    TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(status_message(), "pivot that is not positive")),
-           "a matrix that is not positive definite is refused: %s", status_message());
+    TAP_OK(all_ranks(s == HCL_EDATA && tap_contains(hcl_status_message(), "pivot that is not positive")),
+           "a matrix that is not positive definite is refused: %s", hcl_status_message());
     free(r);
     free(z);
     stencil_free(&st);
   }
-  runtime_destroy(&rt);
-  par_finalize();
+  hcl_runtime_destroy(&rt);
+  hcl_par_finalize();
   return tap_done();
 }

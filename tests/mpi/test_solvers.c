@@ -77,12 +77,12 @@ typedef struct {
 } System;
 
 static void system_free(System *s) {
-  vec_destroy(&s->b);
-  vec_destroy(&s->x);
-  field_destroy(&s->bf);
-  field_destroy(&s->xf);
-  operator_destroy(&s->op);
-  decomp_destroy(&s->decomp);
+  hcl_vec_destroy(&s->b);
+  hcl_vec_destroy(&s->x);
+  hcl_field_destroy(&s->bf);
+  hcl_field_destroy(&s->xf);
+  hcl_operator_destroy(&s->op);
+  hcl_decomp_destroy(&s->decomp);
 }
 
 static HclStatus system_create(Runtime *rt, const Stencil5 *st, const double *b, System *s) {
@@ -91,14 +91,14 @@ static HclStatus system_create(Runtime *rt, const Stencil5 *st, const double *b,
   DecompSpec spec = {.nx = st->nx, .ny = st->ny};
   FieldSpec fs = {.name = "b", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
   memset(s, 0, sizeof *s);
-  TRY(decomp_create(&spec, &s->decomp));
-  TRY(stencil5_create(rt, s->decomp, PRECISION_DOUBLE, &s->op));
-  TRY(field_create(rt, s->decomp, &fs, &s->bf));
+  TRY(hcl_decomp_create(&spec, &s->decomp));
+  TRY(hcl_stencil5_create(rt, s->decomp, PRECISION_DOUBLE, &s->op));
+  TRY(hcl_field_create(rt, s->decomp, &fs, &s->bf));
   fs.name = "x";
-  TRY(field_create(rt, s->decomp, &fs, &s->xf));
-  TRY(vec_wrap_field(operator_space(s->op), s->bf, &s->b));
-  TRY(vec_wrap_field(operator_space(s->op), s->xf, &s->x));
-  TRY(stencil5_fields(s->op, matrix));
+  TRY(hcl_field_create(rt, s->decomp, &fs, &s->xf));
+  TRY(hcl_vec_wrap_field(hcl_operator_space(s->op), s->bf, &s->b));
+  TRY(hcl_vec_wrap_field(hcl_operator_space(s->op), s->xf, &s->x));
+  TRY(hcl_stencil5_fields(s->op, matrix));
   TRY(test_write_block(matrix[0], st->c, st->nx));
   TRY(test_write_block(matrix[1], st->east, st->nx));
   TRY(test_write_block(matrix[2], st->north, st->nx));
@@ -124,25 +124,26 @@ static const char *pipecg_note(KrylovMethod method, const Outcome *o, int cg) {
 static HclStatus make_solver(System *s, KrylovMethod method, PcKind pc, KrylovNorm norm, double rtol, Krylov **out) {
   HclStatus status = HCL_OK;
   Precond *p = NULL;
-  KrylovOptions options = krylov_options_default();
+  KrylovOptions options = hcl_krylov_options_default();
   options.method = method;
   options.norm = norm;
   options.rtol = rtol;
   options.max_iterations = MAX_ITERATIONS;
   options.restart = 30;
-  TRY(pc == PC_RRB         ? rrb_precond_create(RRB_DEPTH_DEFAULT, &p)
-      : pc == PC_RRB_FLOAT ? rrb_precond_create_mixed(RRB_DEPTH_DEFAULT, &p)
-      : pc == PC_MG        ? mg5_precond_create(&(Mg5Options){0}, &p)
-      : pc == PC_MG_FLOAT  ? mg5_precond_create(&(Mg5Options){.own_precision = true, .precision = PRECISION_SINGLE}, &p)
-      : pc == PC_JACOBI    ? precond_jacobi(&p)
-                           : precond_none(&p));
-  TRY(krylov_create(&options, out));
-  krylov_set_precond(*out, p);
+  TRY(pc == PC_RRB         ? hcl_rrb_precond_create(RRB_DEPTH_DEFAULT, &p)
+      : pc == PC_RRB_FLOAT ? hcl_rrb_precond_create_mixed(RRB_DEPTH_DEFAULT, &p)
+      : pc == PC_MG        ? hcl_mg5_precond_create(&(Mg5Options){0}, &p)
+      : pc == PC_MG_FLOAT
+          ? hcl_mg5_precond_create(&(Mg5Options){.own_precision = true, .precision = PRECISION_SINGLE}, &p)
+      : pc == PC_JACOBI ? hcl_precond_jacobi(&p)
+                        : hcl_precond_none(&p));
+  TRY(hcl_krylov_create(&options, out));
+  hcl_krylov_set_precond(*out, p);
   p = NULL;
-  krylov_set_operator(*out, s->op);
-  TRY(krylov_setup(*out));
+  hcl_krylov_set_operator(*out, s->op);
+  TRY(hcl_krylov_setup(*out));
 cleanup:
-  precond_destroy(&p);
+  hcl_precond_destroy(&p);
   return status;
 }
 
@@ -152,17 +153,17 @@ static HclStatus solve(System *s, KrylovMethod method, PcKind pc, KrylovNorm nor
   HclStatus status = HCL_OK;
   Krylov *ks = NULL;
   KrylovResult r;
-  TRY(vec_set(s->x, 0));
+  TRY(hcl_vec_set(s->x, 0));
   TRY(make_solver(s, method, pc, norm, rtol, &ks));
-  TRY(krylov_solve(ks, s->b, s->x, &r));
+  TRY(hcl_krylov_solve(ks, s->b, s->x, &r));
   *result = (Outcome){r.iterations, r.converged, r.restarts};
-  TRY(field_gather(s->xf, x_global));
+  TRY(hcl_field_gather(s->xf, x_global));
   if (warm) {
-    TRY(krylov_solve(ks, s->b, s->x, &r));
+    TRY(hcl_krylov_solve(ks, s->b, s->x, &r));
     *warm = (Outcome){r.iterations, r.converged, r.restarts};
   }
 cleanup:
-  krylov_destroy(&ks);
+  hcl_krylov_destroy(&ks);
   return status;
 }
 
@@ -180,22 +181,22 @@ static int halvings(int n) {
 static void check_hierarchy(System *s) {
   Precond *p = NULL;
   int nx = 0, ny = 0, halves = 0;
-  status_clear();
-  HclStatus st_ = mg5_precond_create(&(Mg5Options){0}, &p);
-  st_ = st_ == HCL_OK ? precond_setup(p, s->op) : st_;
-  int levels = st_ == HCL_OK ? mg5_levels(p) : 0;
+  hcl_status_clear();
+  HclStatus st_ = hcl_mg5_precond_create(&(Mg5Options){0}, &p);
+  st_ = st_ == HCL_OK ? hcl_precond_setup(p, s->op) : st_;
+  int levels = st_ == HCL_OK ? hcl_mg5_levels(p) : 0;
   if (levels > 0) {
-    mg5_level_shape(p, levels - 1, &nx, &ny, &halves);
+    hcl_mg5_level_shape(p, levels - 1, &nx, &ny, &halves);
   }
   TAP_OK(all_ranks(st_ == HCL_OK && levels == 1 + 2 * halvings(N) && nx == 1 && ny == 1),
-         "the multigrid on %d ranks: %d levels (the whole %d^2 grid's %d), the coarsest %d x %d %s", par_size(), levels,
-         N, 1 + 2 * halvings(N), nx, ny, status_message());
-  precond_destroy(&p);
+         "the multigrid on %d ranks: %d levels (the whole %d^2 grid's %d), the coarsest %d x %d %s", hcl_par_size(),
+         levels, N, 1 + 2 * halvings(N), nx, ny, hcl_status_message());
+  hcl_precond_destroy(&p);
 }
 
-/* A check on the gathered solution, which only rank 0 holds (field_gather). */
+/* A check on the gathered solution, which only rank 0 holds (hcl_field_gather). */
 static bool on_rank0(bool pass) {
-  return par_rank() != 0 || pass;
+  return hcl_par_rank() != 0 || pass;
 }
 
 static double relative_difference(const double *a, const double *b, size_t n) {
@@ -215,19 +216,19 @@ static HclStatus apply_multigrid(System *s, const char *wide, int *ghost, double
   Vec *z = NULL;
   setenv("HYDROCL_MG_WIDE", wide, 1);
   setenv("HYDROCL_MG_GATHER_POINTS", "4096", 1); /* four levels split at 255^2, not only the finest */
-  TRY(mg5_precond_create(&(Mg5Options){0}, &p));
-  TRY(operator_setup(s->op)); /* the matrix's ghosts, as krylov_setup exchanges them */
-  TRY(precond_setup(p, s->op));
-  *ghost = mg5_level_ghost(p, 0);
-  TRY(vec_create(operator_space(s->op), "z", &z));
-  vec_touch(s->b); /* written through its field: its ghosts are not current */
-  TRY(precond_apply(p, s->b, z));
-  TRY(field_gather(vec_field(z), z_global));
+  TRY(hcl_mg5_precond_create(&(Mg5Options){0}, &p));
+  TRY(hcl_operator_setup(s->op)); /* the matrix's ghosts, as hcl_krylov_setup exchanges them */
+  TRY(hcl_precond_setup(p, s->op));
+  *ghost = hcl_mg5_level_ghost(p, 0);
+  TRY(hcl_vec_create(hcl_operator_space(s->op), "z", &z));
+  hcl_vec_touch(s->b); /* written through its field: its ghosts are not current */
+  TRY(hcl_precond_apply(p, s->b, z));
+  TRY(hcl_field_gather(hcl_vec_field(z), z_global));
 cleanup:
   unsetenv("HYDROCL_MG_WIDE");
   unsetenv("HYDROCL_MG_GATHER_POINTS");
-  vec_destroy(&z);
-  precond_destroy(&p);
+  hcl_vec_destroy(&z);
+  hcl_precond_destroy(&p);
   return status;
 }
 
@@ -240,18 +241,18 @@ static void wide_cycle(Runtime *rt) {
   System s = {0};
   stencil_alloc(M, M, &st);
   double *b = malloc(M * M * sizeof *b), *wide = calloc(M * M, sizeof *wide), *plain = calloc(M * M, sizeof *plain);
-  PoissonDomain domain = poisson_domain(M, M);
-  poisson_block(&domain, 0, 0, M, M, st.c, st.east, st.north, b);
+  PoissonDomain domain = hcl_poisson_domain(M, M);
+  hcl_poisson_block(&domain, 0, 0, M, M, st.c, st.east, st.north, b);
   int wide_ghost = 0, plain_ghost = 0;
-  status_clear();
+  hcl_status_clear();
   HclStatus st_ = system_create(rt, &st, b, &s);
   st_ = st_ == HCL_OK ? apply_multigrid(&s, "1", &wide_ghost, wide) : st_;
   st_ = st_ == HCL_OK ? apply_multigrid(&s, "0", &plain_ghost, plain) : st_;
   bool same = memcmp(wide, plain, M * M * sizeof *wide) == 0;
-  TAP_OK(all_ranks(st_ == HCL_OK && (par_size() == 1 || wide_ghost > 1) && plain_ghost == 1 && on_rank0(same)),
+  TAP_OK(all_ranks(st_ == HCL_OK && (hcl_par_size() == 1 || wide_ghost > 1) && plain_ghost == 1 && on_rank0(same)),
          "the multigrid's communication-avoiding cycle on %d ranks (finest ghosts %d): the plain cycle's bits (%.2e "
          "apart) %s",
-         par_size(), wide_ghost, relative_difference(wide, plain, M * M), status_message());
+         hcl_par_size(), wide_ghost, relative_difference(wide, plain, M * M), hcl_status_message());
   system_free(&s);
   stencil_free(&st);
   free(b);
@@ -273,16 +274,16 @@ static void model_problem(Runtime *rt) {
   stencil_alloc(N, N, &st);
   double *b = malloc(N * N * sizeof *b), *host = calloc(N * N, sizeof *host), *pcg_host = calloc(N * N, sizeof *host),
          *device = calloc(N * N, sizeof *device);
-  PoissonDomain domain = poisson_domain(N, N);
-  poisson_block(&domain, 0, 0, N, N, st.c, st.east, st.north, b);
+  PoissonDomain domain = hcl_poisson_domain(N, N);
+  hcl_poisson_block(&domain, 0, 0, N, N, st.c, st.east, st.north, b);
   int host_cg = reference_pcg(&st, NULL, b, host, 1e-10, MAX_ITERATIONS), eliminated = 0;
   bool factored =
-      rrb_depth_levels(N, N, rrb_depth_on(rt, PRECISION_DOUBLE, RRB_DEPTH_DEFAULT), &eliminated) == HCL_OK &&
+      hcl_rrb_depth_levels(N, N, hcl_rrb_depth_on(rt, PRECISION_DOUBLE, RRB_DEPTH_DEFAULT), &eliminated) == HCL_OK &&
       reference_factor(&st, eliminated + 1, 1, &factor, &why);
   int host_rrb = factored ? reference_pcg(&st, &factor, b, pcg_host, 1e-10, 1000) : -1;
-  status_clear();
+  hcl_status_clear();
   HclStatus made = system_create(rt, &st, b, &s);
-  TAP_OK(all_ranks(made == HCL_OK && factored), "model problem %d^2 on the device %s", N, status_message());
+  TAP_OK(all_ranks(made == HCL_OK && factored), "model problem %d^2 on the device %s", N, hcl_status_message());
   int cg_iterations[PCS] = {0};
   for (size_t m = 0; made == HCL_OK && m < sizeof METHODS / sizeof METHODS[0]; m++) {
     for (int pc = 0; pc < PCS; pc++) {
@@ -290,7 +291,7 @@ static void model_problem(Runtime *rt) {
         continue;
       }
       Outcome result = {0};
-      status_clear();
+      hcl_status_clear();
       HclStatus st_ = solve(&s, METHODS[m], (PcKind)pc, KRYLOV_NORM_2, 1e-10, device, &result, NULL);
       double difference = relative_difference(device, host, N * N);
       cg_iterations[pc] = METHODS[m] == KRYLOV_CG ? result.iterations : cg_iterations[pc];
@@ -299,24 +300,24 @@ static void model_problem(Runtime *rt) {
           (METHODS[m] != KRYLOV_PIPECG || abs(result.iterations - cg_iterations[pc]) <= PIPECG_EXTRA_ITERATIONS);
       TAP_OK(all_ranks(st_ == HCL_OK && result.converged && count_ok && on_rank0(difference < 1e-8)),
              "model problem, %s with %s: %d iterations%s%s, %.2e from the host's solution %s",
-             krylov_method_name(METHODS[m]), PC_NAMES[pc], result.iterations,
+             hcl_krylov_method_name(METHODS[m]), PC_NAMES[pc], result.iterations,
              pipecg_note(METHODS[m], &result, cg_iterations[pc]),
              METHODS[m] == KRYLOV_CG && pc == PC_NONE ? " (the host's CG: see the count)" : "", difference,
-             status_message());
+             hcl_status_message());
     }
   }
   Outcome rrb = {0}, warm = {0};
-  status_clear();
+  hcl_status_clear();
   HclStatus st_ = made == HCL_OK ? solve(&s, KRYLOV_CG, PC_RRB, KRYLOV_NORM_M, 1e-10, device, &rrb, NULL) : made;
   TAP_OK(all_ranks(st_ == HCL_OK && abs(rrb.iterations - host_rrb) <= 1 &&
                    on_rank0(relative_difference(device, pcg_host, N * N) < 1e-9)),
-         "RRB-CG in the M-norm, %d ranks: %d iterations (the host's RRB-PCG %d) %s", par_size(), rrb.iterations,
-         host_rrb, status_message());
+         "RRB-CG in the M-norm, %d ranks: %d iterations (the host's RRB-PCG %d) %s", hcl_par_size(), rrb.iterations,
+         host_rrb, hcl_status_message());
   /* The host's solution is 3.4e-6 from the exact one at this h (tests/unit/test_rrb_reference.c): O(h^2). */
   double h = 1.0 / (N + 1), error = 0;
   for (int j = 0; j < N; j++) {
     for (int i = 0; i < N; i++) {
-      error = fmax(error, fabs(device[j * N + i] - poisson_exact(&domain, (i + 1) * h, (j + 1) * h)));
+      error = fmax(error, fabs(device[j * N + i] - hcl_poisson_exact(&domain, (i + 1) * h, (j + 1) * h)));
     }
   }
   TAP_OK(all_ranks(st_ == HCL_OK && on_rank0(error < 4e-6)), "and %.2e from the exact solution", error);
@@ -324,7 +325,7 @@ static void model_problem(Runtime *rt) {
    * does (1e-10 of ||b||), its rounding (1e-7 of z) perturbing the directions by no more than an iteration. */
   for (int pc = PC_RRB; made == HCL_OK && pc <= PC_MG; pc++) {
     Outcome in_double = {0}, in_float = {0};
-    status_clear();
+    hcl_status_clear();
     st_ = solve(&s, KRYLOV_CG, (PcKind)pc, KRYLOV_NORM_2, 1e-10, device, &in_double, NULL);
     st_ = st_ == HCL_OK
               ? solve(&s, KRYLOV_CG, (PcKind)(pc + PCS - PC_RRB), KRYLOV_NORM_2, 1e-10, device, &in_float, NULL)
@@ -333,16 +334,16 @@ static void model_problem(Runtime *rt) {
     TAP_OK(all_ranks(st_ == HCL_OK && in_float.converged && abs(in_float.iterations - in_double.iterations) <= 1 &&
                      on_rank0(difference < 1e-8)),
            "CG with %s: %d iterations (in double %d), %.2e from the host's solution %s", PC_NAMES[pc + PCS - PC_RRB],
-           in_float.iterations, in_double.iterations, difference, status_message());
+           in_float.iterations, in_double.iterations, difference, hcl_status_message());
   }
   check_hierarchy(&s);
   /* The M-norm criterion is relative to the first residual, so a warm start gains nothing by it: the 2-norm. */
   for (int pc = 0; made == HCL_OK && pc < PCS; pc++) {
-    status_clear();
+    hcl_status_clear();
     st_ = solve(&s, KRYLOV_CG, (PcKind)pc, KRYLOV_NORM_2, 1e-10, device, &rrb, &warm);
     TAP_OK(all_ranks(st_ == HCL_OK && warm.iterations == 0 && warm.converged),
            "CG with %s: a warm start from the solution takes %d iterations %s", PC_NAMES[pc], warm.iterations,
-           status_message());
+           hcl_status_message());
   }
   system_free(&s);
   if (factored) {
@@ -380,7 +381,7 @@ static void random_systems(Runtime *rt) {
       reference_free(&exact);
     }
     System s;
-    status_clear();
+    hcl_status_clear();
     HclStatus made = system_create(rt, &st, b, &s);
     int cg_iterations[PCS] = {0};
     for (size_t m = 0; made == HCL_OK && m < sizeof METHODS / sizeof METHODS[0]; m++) {
@@ -389,7 +390,7 @@ static void random_systems(Runtime *rt) {
           continue;
         }
         Outcome result = {0};
-        status_clear();
+        hcl_status_clear();
         HclStatus st_ = solve(&s, METHODS[m], (PcKind)pc, KRYLOV_NORM_2, 1e-12, device, &result, NULL);
         double difference = relative_difference(device, direct, RX * RY);
         if (METHODS[m] == KRYLOV_CG) {
@@ -400,8 +401,9 @@ static void random_systems(Runtime *rt) {
                                      : abs(result.iterations - cg_iterations[pc]) <= PIPECG_EXTRA_ITERATIONS);
         TAP_OK(all_ranks(factored && st_ == HCL_OK && result.converged && count_ok && on_rank0(difference < 1e-7)),
                "random %d x %d system with islands%s, %s with %s: %d iterations%s, %.2e from the direct solution %s",
-               RX, RY, anisotropic ? ", 1000:1 anisotropic" : "", krylov_method_name(METHODS[m]), PC_NAMES[pc],
-               result.iterations, pipecg_note(METHODS[m], &result, cg_iterations[pc]), difference, status_message());
+               RX, RY, anisotropic ? ", 1000:1 anisotropic" : "", hcl_krylov_method_name(METHODS[m]), PC_NAMES[pc],
+               result.iterations, pipecg_note(METHODS[m], &result, cg_iterations[pc]), difference,
+               hcl_status_message());
       }
     }
     TAP_OK(all_ranks(made == HCL_OK && cg_iterations[PC_MG] < cg_iterations[PC_JACOBI] &&
@@ -415,27 +417,27 @@ static void random_systems(Runtime *rt) {
   st.c[5 * RX + 7] = -0.5;
   System s;
   Outcome result;
-  status_clear();
+  hcl_status_clear();
   HclStatus st_ = system_create(rt, &st, b, &s);
   st_ = st_ == HCL_OK ? solve(&s, KRYLOV_CG, PC_NONE, KRYLOV_NORM_2, 1e-12, device, &result, NULL) : st_;
-  TAP_OK(all_ranks(st_ == HCL_EDATA && tap_contains(status_message(), "centre coefficient")),
-         "a negative centre is refused: %s", status_message());
+  TAP_OK(all_ranks(st_ == HCL_EDATA && tap_contains(hcl_status_message(), "centre coefficient")),
+         "a negative centre is refused: %s", hcl_status_message());
   /* Too few iterations: not converged, with the keys to change. */
-  status_clear();
+  hcl_status_clear();
   system_free(&s);
   st.c[5 * RX + 7] = 4;
   Krylov *ks = NULL;
   KrylovResult r;
   st_ = system_create(rt, &st, b, &s);
   st_ = st_ == HCL_OK ? make_solver(&s, KRYLOV_CG, PC_NONE, KRYLOV_NORM_2, 1e-12, &ks) : st_;
-  st_ = st_ == HCL_OK ? krylov_set_tolerances(ks, 1e-12, 0, 3) : st_;
-  st_ = st_ == HCL_OK ? krylov_solve(ks, s.b, s.x, &r) : st_;
+  st_ = st_ == HCL_OK ? hcl_krylov_set_tolerances(ks, 1e-12, 0, 3) : st_;
+  st_ = st_ == HCL_OK ? hcl_krylov_solve(ks, s.b, s.x, &r) : st_;
   TAP_OK(all_ranks(st_ == HCL_ENOTCONVERGED && r.iterations == 3 && !r.converged &&
-                   tap_contains(status_message(), "after 3 iterations") &&
-                   tap_contains(status_message(), "solver.max_iterations")),
-         "a solve short of iterations: %s", status_message());
-  status_clear();
-  krylov_destroy(&ks);
+                   tap_contains(hcl_status_message(), "after 3 iterations") &&
+                   tap_contains(hcl_status_message(), "solver.max_iterations")),
+         "a solve short of iterations: %s", hcl_status_message());
+  hcl_status_clear();
+  hcl_krylov_destroy(&ks);
   system_free(&s);
   stencil_free(&st);
   free(b);
@@ -449,17 +451,17 @@ static void random_systems(Runtime *rt) {
 static HclStatus two_solver_case(const char *const *sets, int nsets, CaseSchema **schema, Case **c) {
   HclStatus status = HCL_OK;
   const char *const prefixes[] = {"pressure.", "wave."};
-  KrylovOptions defaults = krylov_options_default();
-  TRY(case_schema_create(schema));
+  KrylovOptions defaults = hcl_krylov_options_default();
+  TRY(hcl_case_schema_create(schema));
   for (int k = 0; k < 2; k++) {
-    TRY(krylov_add_keys(*schema, prefixes[k], &defaults));
-    TRY(stencil5_add_precond_keys(*schema, prefixes[k]));
+    TRY(hcl_krylov_add_keys(*schema, prefixes[k], &defaults));
+    TRY(hcl_stencil5_add_precond_keys(*schema, prefixes[k]));
   }
-  TRY(case_create_empty(case_schema_keys(*schema), case_schema_count(*schema), c));
+  TRY(hcl_case_create_empty(hcl_case_schema_keys(*schema), hcl_case_schema_count(*schema), c));
   for (int s = 0; s < nsets; s++) {
-    TRY(case_set(*c, sets[s]));
+    TRY(hcl_case_set(*c, sets[s]));
   }
-  TRY(case_finish(*c));
+  TRY(hcl_case_finish(*c));
 cleanup:
   return status;
 }
@@ -481,10 +483,10 @@ static void solvers_from_case(Runtime *rt) {
   System s;
   stencil_alloc(N, N, &st);
   double *b = malloc(N * N * sizeof *b), *host = calloc(N * N, sizeof *host), *device = calloc(N * N, sizeof *device);
-  PoissonDomain domain = poisson_domain(N, N);
-  poisson_block(&domain, 0, 0, N, N, st.c, st.east, st.north, b);
+  PoissonDomain domain = hcl_poisson_domain(N, N);
+  hcl_poisson_block(&domain, 0, 0, N, N, st.c, st.east, st.north, b);
   reference_pcg(&st, NULL, b, host, 1e-10, MAX_ITERATIONS);
-  status_clear();
+  hcl_status_clear();
   HclStatus made = two_solver_case(sets, 6, &schema, &c);
   made = made == HCL_OK ? system_create(rt, &st, b, &s) : made;
   for (int k = 0; k < 2 && made == HCL_OK; k++) {
@@ -492,42 +494,42 @@ static void solvers_from_case(Runtime *rt) {
     Precond *pc = NULL;
     KrylovOptions options;
     KrylovResult r = {0};
-    status_clear();
-    HclStatus st_ = krylov_options_from_case(c, prefixes[k], &options);
-    st_ = st_ == HCL_OK ? stencil5_precond_from_case(c, prefixes[k], &pc) : st_;
-    st_ = st_ == HCL_OK ? krylov_create(&options, &ks) : st_;
-    const char *pc_name = pc ? precond_name(pc) : "";
+    hcl_status_clear();
+    HclStatus st_ = hcl_krylov_options_from_case(c, prefixes[k], &options);
+    st_ = st_ == HCL_OK ? hcl_stencil5_precond_from_case(c, prefixes[k], &pc) : st_;
+    st_ = st_ == HCL_OK ? hcl_krylov_create(&options, &ks) : st_;
+    const char *pc_name = pc ? hcl_precond_name(pc) : "";
     if (ks) {
-      krylov_set_precond(ks, pc);
+      hcl_krylov_set_precond(ks, pc);
       pc = NULL;
-      krylov_set_operator(ks, s.op);
+      hcl_krylov_set_operator(ks, s.op);
     }
-    st_ = st_ == HCL_OK ? vec_set(s.x, 0) : st_;
-    st_ = st_ == HCL_OK ? krylov_setup(ks) : st_;
-    st_ = st_ == HCL_OK ? krylov_solve(ks, s.b, s.x, &r) : st_;
-    st_ = st_ == HCL_OK ? field_gather(s.xf, device) : st_;
+    st_ = st_ == HCL_OK ? hcl_vec_set(s.x, 0) : st_;
+    st_ = st_ == HCL_OK ? hcl_krylov_setup(ks) : st_;
+    st_ = st_ == HCL_OK ? hcl_krylov_solve(ks, s.b, s.x, &r) : st_;
+    st_ = st_ == HCL_OK ? hcl_field_gather(s.xf, device) : st_;
     double difference = relative_difference(device, host, N * N);
     TAP_OK(all_ranks(st_ == HCL_OK && r.converged && options.method == (k ? KRYLOV_GMRES : KRYLOV_CG) &&
                      strcmp(pc_name, k ? "mg" : "jacobi") == 0 && on_rank0(difference < 1e-8)),
            "from the case's %s keys: %s with %s, %d iterations, %.2e from the host's solution %s", prefixes[k],
-           krylov_method_name(options.method), pc_name, r.iterations, difference, status_message());
-    precond_destroy(&pc);
-    krylov_destroy(&ks);
+           hcl_krylov_method_name(options.method), pc_name, r.iterations, difference, hcl_status_message());
+    hcl_precond_destroy(&pc);
+    hcl_krylov_destroy(&ks);
   }
   system_free(&s);
-  case_destroy(&c);
-  case_schema_destroy(&schema);
+  hcl_case_destroy(&c);
+  hcl_case_schema_destroy(&schema);
   static const char *const never[] = {"wave.rtol=0", "wave.atol=0"};
   KrylovOptions options;
-  status_clear();
+  hcl_status_clear();
   HclStatus st_ = two_solver_case(never, 2, &schema, &c);
-  st_ = st_ == HCL_OK ? krylov_options_from_case(c, "wave.", &options) : st_;
+  st_ = st_ == HCL_OK ? hcl_krylov_options_from_case(c, "wave.", &options) : st_;
   TAP_OK(all_ranks(st_ == HCL_EDATA &&
-                   tap_contains(status_message(), "--set wave.rtol=0: wave.rtol = 0 and wave.atol = 0")),
-         "a stopping rule that never stops is refused: %s", status_message());
-  status_clear();
-  case_destroy(&c);
-  case_schema_destroy(&schema);
+                   tap_contains(hcl_status_message(), "--set wave.rtol=0: wave.rtol = 0 and wave.atol = 0")),
+         "a stopping rule that never stops is refused: %s", hcl_status_message());
+  hcl_status_clear();
+  hcl_case_destroy(&c);
+  hcl_case_schema_destroy(&schema);
   stencil_free(&st);
   free(b);
   free(host);
@@ -545,7 +547,7 @@ static HclStatus laplace_solve_with(Runtime *rt, KrylovMethod method, LaplacePre
   LaplaceProblem p = {.nx = 33, .ny = 25, .lx = 2, .ly = 1.5, .h0 = 1, .a_h = 0.1, .a_eta = 0.05, .waves = 1};
   LpSetup setup = {0};
   LaplaceResult result;
-  LaplaceConfig c = laplace_config_default();
+  LaplaceConfig c = hcl_laplace_config_default();
   c.precision = LAPLACE_DOUBLE;
   c.preconditioner = pc;
   c.krylov.method = method;
@@ -554,11 +556,11 @@ static HclStatus laplace_solve_with(Runtime *rt, KrylovMethod method, LaplacePre
   c.krylov.atol = 0;
   c.krylov.max_iterations = 500;
   TRY(lp_setup(rt, &p, c, true, &setup));
-  TRY(laplace_solve(setup.laplace, setup.eta, setup.phi, &result));
+  TRY(hcl_laplace_solve(setup.laplace, setup.eta, setup.phi, &result));
   *iterations = result.iterations;
-  TRY(field_read_owned(laplace_potential(setup.laplace), phi));
+  TRY(hcl_field_read_owned(hcl_laplace_potential(setup.laplace), phi));
   TRY(lp_solution_error(&setup, error));
-  TRY(par_max_double(error));
+  TRY(hcl_par_max_double(error));
 cleanup:
   lp_setup_free(&setup);
   return status;
@@ -581,21 +583,21 @@ static void laplace_operator(Runtime *rt) {
     phi[k] = calloc(COUNT, sizeof *phi[k]);
     double error = 0;
     int iterations = 0;
-    status_clear();
+    hcl_status_clear();
     HclStatus st = laplace_solve_with(rt, cases[k].method, cases[k].pc, phi[k], &error, &iterations);
     double difference = k ? relative_difference(phi[k], phi[0], COUNT) : 0;
     TAP_OK(all_ranks(st == HCL_OK && error < 1e-3 && difference < 1e-8),
            "sigma-Laplace, %s: %d iterations, %.2e from the exact potential, %.2e from defect correction's %s",
-           cases[k].name, iterations, error, difference, status_message());
+           cases[k].name, iterations, error, difference, hcl_status_message());
   }
   double error = 0;
   int iterations = 0;
-  status_clear();
+  hcl_status_clear();
   HclStatus st = laplace_solve_with(rt, KRYLOV_CG, LAPLACE_MG, phi[0], &error, &iterations);
-  TAP_OK(all_ranks(st == HCL_EDATA && tap_contains(status_message(), "laplace.method = cg") &&
-                   tap_contains(status_message(), "gmres or dc")),
-         "CG on the sigma-Laplace operator is refused: %s", status_message());
-  status_clear();
+  TAP_OK(all_ranks(st == HCL_EDATA && tap_contains(hcl_status_message(), "laplace.method = cg") &&
+                   tap_contains(hcl_status_message(), "gmres or dc")),
+         "CG on the sigma-Laplace operator is refused: %s", hcl_status_message());
+  hcl_status_clear();
   for (int k = 0; k < CASES; k++) {
     free(phi[k]);
   }
@@ -610,20 +612,20 @@ int main(int argc, char **argv) {
     if (!devices[d].fp64) {
       continue;
     }
-    status_clear();
-    HclStatus made = par_agree(runtime_create(&devices[d], &(RuntimeOptions){0}, &rt));
-    if (TAP_OK(all_ranks(made == HCL_OK), "device '%s' on %d ranks %s", devices[d].device_name, par_size(),
-               status_message())) {
+    hcl_status_clear();
+    HclStatus made = hcl_par_agree(hcl_runtime_create(&devices[d], &(RuntimeOptions){0}, &rt));
+    if (TAP_OK(all_ranks(made == HCL_OK), "device '%s' on %d ranks %s", devices[d].device_name, hcl_par_size(),
+               hcl_status_message())) {
       model_problem(rt);
       random_systems(rt);
       solvers_from_case(rt);
       laplace_operator(rt);
       wide_cycle(rt);
     }
-    runtime_destroy(&rt);
+    hcl_runtime_destroy(&rt);
   }
-  TAP_OK(s == HCL_OK, "devices listed %s", status_message());
+  TAP_OK(s == HCL_OK, "devices listed %s", hcl_status_message());
   free(devices);
-  par_finalize();
+  hcl_par_finalize();
   return tap_done();
 }

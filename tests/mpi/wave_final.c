@@ -36,17 +36,17 @@ static void initial_state(const DecompLocal *l, double dx, const Mapping *map, d
 
 static HclStatus incident(Wave *wave) {
   HclStatus status = HCL_OK;
-  RegularWaveSpec spec = waves_regular_spec_default();
+  RegularWaveSpec spec = hcl_waves_regular_spec_default();
   spec.depth = 0.5;
   spec.height = 0.03;
   spec.length = 1;
   RegularWave regular;
   WaveIncident form = {0};
-  TRY(waves_solve_stream(&spec, &regular));
-  TRY(wave_incident_regular(&regular, 0, 0, &form));
-  TRY(wave_set_incident(wave, &form));
+  TRY(hcl_waves_solve_stream(&spec, &regular));
+  TRY(hcl_wave_incident_regular(&regular, 0, 0, &form));
+  TRY(hcl_wave_set_incident(wave, &form));
 cleanup:
-  wave_incident_free(&form);
+  hcl_wave_incident_free(&form);
   return status;
 }
 
@@ -56,22 +56,22 @@ int main(int argc, char **argv) {
   Decomp *decomp = NULL;
   Wave *wave = NULL;
   double *h = NULL, *eta = NULL, *phi = NULL, *global = NULL;
-  TRY(par_init(&argc, &argv));
+  TRY(hcl_par_init(&argc, &argv));
   bool skewed = argc == 4 && strcmp(argv[3], "skewed") == 0, polar = argc == 4 && strcmp(argv[3], "polar") == 0;
   REQUIRE(argc == 3 || skewed || polar, HCL_EUSAGE, "usage: wave_final double|mixed RTOL [skewed|polar]");
   TRY(test_open_runtime(true, &rt));
   DecompSpec spec = {.nx = NX, .ny = NY, .periodic_y = polar};
-  TRY(decomp_create(&spec, &decomp));
-  const DecompLocal *l = decomp_local(decomp);
-  WaveConfig c = wave_config_default();
+  TRY(hcl_decomp_create(&spec, &decomp));
+  const DecompLocal *l = hcl_decomp_local(decomp);
+  WaveConfig c = hcl_wave_config_default();
   c.laplace.dx = c.laplace.dy = 1.0 / 16;
   c.laplace.precision = strcmp(argv[1], "double") == 0 ? LAPLACE_DOUBLE : LAPLACE_MIXED;
   c.laplace.krylov.rtol = atof(argv[2]);
   MappingRectangle rectangle = {.lx = 2, .ly = 1.5, .dx = 1.0 / 16, .dy = 1.0 / 16, .stretch = 0.15, .skew = 0.15};
   MappingPolar ring = {
       .cx = 1, .cy = 0.75, .radius = 0.15, .outer = 0.75, .stretching = log(5.0), .nr = NX, .ntheta = NY};
-  Mapping map = skewed ? (Mapping){mapping_rectangle_point, &rectangle, "the skewed rectangle"}
-                       : (Mapping){mapping_polar_point, &ring, "the O-grid"};
+  Mapping map = skewed ? (Mapping){hcl_mapping_rectangle_point, &rectangle, "the skewed rectangle"}
+                       : (Mapping){hcl_mapping_polar_point, &ring, "the O-grid"};
   c.laplace.map = argc == 4 ? &map : NULL;
   c.laplace.krylov.atol = 0;
   c.ramp_time = 0.5;
@@ -108,34 +108,34 @@ int main(int argc, char **argv) {
   TRY_ALLOC(phi, n);
   TRY_ALLOC(global, (size_t)NX * NY);
   initial_state(l, c.laplace.dx, c.laplace.map, h, eta, phi);
-  TRY(wave_create(rt, decomp, &c, h, &wave));
+  TRY(hcl_wave_create(rt, decomp, &c, h, &wave));
   TRY(incident(wave));
-  TRY(wave_set_state(wave, 0, eta, phi));
+  TRY(hcl_wave_set_state(wave, 0, eta, phi));
   int iterations = 0;
   for (int s = 0; s < STEPS; s++) {
     WaveStepStats stats;
-    TRY(wave_step(wave, 0.02, false, &stats));
+    TRY(hcl_wave_step(wave, 0.02, false, &stats));
     iterations += stats.iterations;
   }
-  TRY(wave_check(wave, 1));
-  TRY(field_gather(wave_eta(wave), global));
-  for (int p = 0; par_rank() == 0 && p < NX * NY; p++) {
+  TRY(hcl_wave_check(wave, 1));
+  TRY(hcl_field_gather(hcl_wave_eta(wave), global));
+  for (int p = 0; hcl_par_rank() == 0 && p < NX * NY; p++) {
     printf("%.17g\n", global[p]);
   }
-  if (par_rank() == 0) {
+  if (hcl_par_rank() == 0) {
     printf("iterations %d\n", iterations);
   }
 cleanup:
   if (status != HCL_OK) {
-    fprintf(stderr, "wave_final: %s\n", status_message());
+    fprintf(stderr, "wave_final: %s\n", hcl_status_message());
   }
-  wave_destroy(&wave);
-  decomp_destroy(&decomp);
-  runtime_destroy(&rt);
+  hcl_wave_destroy(&wave);
+  hcl_decomp_destroy(&decomp);
+  hcl_runtime_destroy(&rt);
   free(h);
   free(eta);
   free(phi);
   free(global);
-  par_finalize();
+  hcl_par_finalize();
   return status == HCL_OK ? 0 : 1;
 }

@@ -26,8 +26,8 @@ typedef struct {
 } Model;
 
 static void model_free(Model *m) {
-  swe_destroy(&m->swe);
-  decomp_destroy(&m->decomp);
+  hcl_swe_destroy(&m->swe);
+  hcl_decomp_destroy(&m->decomp);
   free(m->depth);
   free(m->zeta);
 }
@@ -42,8 +42,8 @@ static HclStatus model_create(Runtime *rt, int nx, int ny, double dx, SweConfig 
   m->nx = nx;
   m->ny = ny;
   config.dx = config.dy = dx;
-  TRY(decomp_create(&grid, &m->decomp));
-  const DecompLocal *l = decomp_local(m->decomp);
+  TRY(hcl_decomp_create(&grid, &m->decomp));
+  const DecompLocal *l = hcl_decomp_local(m->decomp);
   TRY_ALLOC(m->depth, (size_t)l->nx * l->ny);
   TRY_ALLOC(m->zeta, (size_t)l->nx * l->ny);
   for (int j = 0; j < l->ny; j++) {
@@ -53,8 +53,8 @@ static HclStatus model_create(Runtime *rt, int nx, int ny, double dx, SweConfig 
       m->zeta[(size_t)j * l->nx + i] = level(x, y);
     }
   }
-  TRY(swe_create(rt, m->decomp, &config, &m->swe));
-  TRY(swe_set_state(m->swe, m->depth, m->zeta, NULL, NULL));
+  TRY(hcl_swe_create(rt, m->decomp, &config, &m->swe));
+  TRY(hcl_swe_set_state(m->swe, m->depth, m->zeta, NULL, NULL));
 cleanup:
   return status;
 }
@@ -91,43 +91,43 @@ static void lake_at_rest(Runtime *rt, Precision p, SweAdvection a, SweOrdering o
   Model m;
   double max_u = 1, max_v = 1, min_u = 1, min_v = 1;
   double *before = NULL, *after = NULL;
-  status_clear();
+  hcl_status_clear();
   HclStatus s = model_create(rt, 40, 40, 5.0, config_for(p, a, o), basin_bed, still_water, &m);
-  size_t n = (size_t)field_nx(swe_zeta(m.swe)) * field_ny(swe_zeta(m.swe));
+  size_t n = (size_t)hcl_field_nx(hcl_swe_zeta(m.swe)) * hcl_field_ny(hcl_swe_zeta(m.swe));
   before = calloc(n, sizeof *before);
   after = calloc(n, sizeof *after);
   if (s == HCL_OK) {
-    s = field_read_owned(swe_zeta(m.swe), before);
+    s = hcl_field_read_owned(hcl_swe_zeta(m.swe), before);
   }
   for (int step = 0; step < 100 && s == HCL_OK; step++) {
-    s = swe_step(m.swe, 0.5);
+    s = hcl_swe_step(m.swe, 0.5);
   }
   Reducer *r = NULL;
   if (s == HCL_OK) {
-    s = reducer_create(rt, m.decomp, &r);
+    s = hcl_reducer_create(rt, m.decomp, &r);
   }
   if (s == HCL_OK) {
-    s = reduce_max(r, field_span(swe_u(m.swe)), &max_u);
+    s = hcl_reduce_max(r, hcl_field_span(hcl_swe_u(m.swe)), &max_u);
   }
   if (s == HCL_OK) {
-    s = reduce_min(r, field_span(swe_u(m.swe)), &min_u);
+    s = hcl_reduce_min(r, hcl_field_span(hcl_swe_u(m.swe)), &min_u);
   }
   if (s == HCL_OK) {
-    s = reduce_max(r, field_span(swe_v(m.swe)), &max_v);
+    s = hcl_reduce_max(r, hcl_field_span(hcl_swe_v(m.swe)), &max_v);
   }
   if (s == HCL_OK) {
-    s = reduce_min(r, field_span(swe_v(m.swe)), &min_v);
+    s = hcl_reduce_min(r, hcl_field_span(hcl_swe_v(m.swe)), &min_v);
   }
   if (s == HCL_OK) {
-    s = field_read_owned(swe_zeta(m.swe), after);
+    s = hcl_field_read_owned(hcl_swe_zeta(m.swe), after);
   }
   bool level_kept = s == HCL_OK && memcmp(before, after, n * sizeof *before) == 0;
   TAP_OK(all_ranks(s == HCL_OK && max_u == 0 && min_u == 0 && max_v == 0 && min_v == 0 && level_kept),
          "lake at rest with a dry island, %s, %s advection, %s: u, v exactly 0 and the level unchanged after 100 "
          "steps %s",
-         precision_name(p), a == SWE_ADVECTION_MOMENTUM ? "momentum" : "energy-head",
-         o == SWE_ORDERING_HANSEN ? "Hansen" : "Sielecki", status_message());
-  reducer_destroy(&r);
+         hcl_precision_name(p), a == SWE_ADVECTION_MOMENTUM ? "momentum" : "energy-head",
+         o == SWE_ORDERING_HANSEN ? "Hansen" : "Sielecki", hcl_status_message());
+  hcl_reducer_destroy(&r);
   free(before);
   free(after);
   model_free(&m);
@@ -138,26 +138,26 @@ static void drop_island_volume(Runtime *rt, SweOrdering o) {
   double v0 = 0, v1 = 0, min_h = 0, worst_min_h = INFINITY;
   Reducer *r = NULL;
   Field *h = NULL;
-  status_clear();
+  hcl_status_clear();
   HclStatus s =
       model_create(rt, 80, 80, 2.5, config_for(PRECISION_DOUBLE, SWE_ADVECTION_ENERGY, o), basin_bed, drop, &m);
   if (s == HCL_OK) {
-    s = swe_volume(m.swe, &v0);
+    s = hcl_swe_volume(m.swe, &v0);
   }
   if (s == HCL_OK) {
-    s = reducer_create(rt, m.decomp, &r);
+    s = hcl_reducer_create(rt, m.decomp, &r);
   }
   FieldSpec hs = {.name = "h", .nz = 1, .ghost = 0, .precision = PRECISION_DOUBLE};
   if (s == HCL_OK) {
-    s = field_create(rt, m.decomp, &hs, &h);
+    s = hcl_field_create(rt, m.decomp, &hs, &h);
   }
-  size_t n = (size_t)field_nx(swe_zeta(m.swe)) * field_ny(swe_zeta(m.swe));
+  size_t n = (size_t)hcl_field_nx(hcl_swe_zeta(m.swe)) * hcl_field_ny(hcl_swe_zeta(m.swe));
   double *zeta = calloc(n, sizeof *zeta);
   /* 400 steps of 0.1 s (the thesis' dt; CFL number about 0.13 at 2.5 m) while the drop runs up the island. */
   for (int step = 1; step <= 400 && s == HCL_OK; step++) {
-    s = swe_step(m.swe, 0.1);
+    s = hcl_swe_step(m.swe, 0.1);
     if (s == HCL_OK && step % 50 == 0) {
-      s = field_read_owned(swe_zeta(m.swe), zeta);
+      s = hcl_field_read_owned(hcl_swe_zeta(m.swe), zeta);
       min_h = INFINITY;
       for (size_t p = 0; p < n; p++) {
         min_h = fmin(min_h, zeta[p] + m.depth[p]);
@@ -167,13 +167,13 @@ static void drop_island_volume(Runtime *rt, SweOrdering o) {
   }
   double max_u = 0, min_v = 0;
   if (s == HCL_OK) {
-    s = swe_volume(m.swe, &v1);
+    s = hcl_swe_volume(m.swe, &v1);
   }
   if (s == HCL_OK) {
-    s = reduce_max(r, field_span(swe_u(m.swe)), &max_u);
+    s = hcl_reduce_max(r, hcl_field_span(hcl_swe_u(m.swe)), &max_u);
   }
   if (s == HCL_OK) {
-    s = reduce_min(r, field_span(swe_v(m.swe)), &min_v);
+    s = hcl_reduce_min(r, hcl_field_span(hcl_swe_v(m.swe)), &min_v);
   }
   /* The drop spreads: by 40 s its ring has crossed the basin, so the flow is far from rest everywhere. */
   TAP_OK(all_ranks(s == HCL_OK && max_u > 1e-3 && min_v < -1e-3),
@@ -186,8 +186,8 @@ static void drop_island_volume(Runtime *rt, SweOrdering o) {
   /* Rounding can leave a dry cell's depth at -1e-17 around zero; anything worse is a negative depth. */
   TAP_OK(all_ranks(s == HCL_OK && worst_min_h >= -1e-12), "no negative depth (smallest %.3g m)", worst_min_h);
   free(zeta);
-  field_destroy(&h);
-  reducer_destroy(&r);
+  hcl_field_destroy(&h);
+  hcl_reducer_destroy(&r);
   model_free(&m);
 }
 
@@ -208,19 +208,19 @@ static double ritter_error(Runtime *rt, int nx, HclStatus *s) {
   SweConfig c = config_for(PRECISION_DOUBLE, SWE_ADVECTION_MOMENTUM, SWE_ORDERING_SIELECKI);
   c.friction = SWE_FRICTION_NONE;
   c.dry_depth = 1e-6;
-  status_clear();
+  hcl_status_clear();
   *s = model_create(rt, nx, 4, dx, c, ritter_bed, ritter_level, &m);
   int steps = (int)ceil(t_end / (0.25 * dx / sqrt(GRAVITY * RITTER_H0)));
   double dt = t_end / steps;
   for (int k = 0; k < steps && *s == HCL_OK; k++) {
-    *s = swe_step(m.swe, dt);
+    *s = hcl_swe_step(m.swe, dt);
   }
-  size_t n = (size_t)field_nx(swe_zeta(m.swe)) * field_ny(swe_zeta(m.swe));
+  size_t n = (size_t)hcl_field_nx(hcl_swe_zeta(m.swe)) * hcl_field_ny(hcl_swe_zeta(m.swe));
   double *zeta = calloc(n, sizeof *zeta);
   if (*s == HCL_OK) {
-    *s = field_read_owned(swe_zeta(m.swe), zeta);
+    *s = hcl_field_read_owned(hcl_swe_zeta(m.swe), zeta);
   }
-  const DecompLocal *l = decomp_local(m.decomp);
+  const DecompLocal *l = hcl_decomp_local(m.decomp);
   for (int i = 0; *s == HCL_OK && i < l->nx; i++) { /* L1 error of the depth along the first owned row */
     double x = (l->x0 + i + 0.5) * dx;
     error += fabs(zeta[i] - ritter_depth(RITTER_H0, RITTER_LENGTH / 2, x, t_end)) * dx;
@@ -233,8 +233,8 @@ static double ritter_error(Runtime *rt, int nx, HclStatus *s) {
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
   HclStatus s = test_start_runtime(&argc, &argv, true, &rt);
-  if (!TAP_OK(all_ranks(s == HCL_OK), "runtime %s", status_message())) {
-    par_finalize();
+  if (!TAP_OK(all_ranks(s == HCL_OK), "runtime %s", hcl_status_message())) {
+    hcl_par_finalize();
     return tap_done();
   }
   for (int p = 0; p < 2; p++) {
@@ -246,7 +246,7 @@ int main(int argc, char **argv) {
   }
   drop_island_volume(rt, SWE_ORDERING_SIELECKI);
   drop_island_volume(rt, SWE_ORDERING_HANSEN);
-  if (par_size() == 1) { /* the L1 sum below is over this rank's cells */
+  if (hcl_par_size() == 1) { /* the L1 sum below is over this rank's cells */
     double errors[3];
     int sizes[3] = {100, 200, 400};
     bool ran = true;
@@ -260,10 +260,10 @@ int main(int argc, char **argv) {
     TAP_OK(ran && errors[1] < errors[0] / 1.4 && errors[2] < errors[1] / 1.4 &&
                errors[2] < 0.02 * RITTER_H0 * RITTER_LENGTH / 2,
            "Ritter dam break converges to the analytic depth (L1 %.3g, %.3g, %.3g) %s", errors[0], errors[1], errors[2],
-           status_message());
+           hcl_status_message());
   }
-  runtime_destroy(&rt);
+  hcl_runtime_destroy(&rt);
   int result = tap_done();
-  par_finalize();
+  hcl_par_finalize();
   return result;
 }

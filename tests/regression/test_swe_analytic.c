@@ -43,8 +43,8 @@ typedef struct {
 } Sim;
 
 static void sim_free(Sim *sim) {
-  swe_destroy(&sim->swe);
-  decomp_destroy(&sim->decomp);
+  hcl_swe_destroy(&sim->swe);
+  hcl_decomp_destroy(&sim->decomp);
   free(sim->host);
   sim->host = NULL;
 }
@@ -56,8 +56,8 @@ static HclStatus sim_create(Runtime *rt, int nx, int ny, double dx, SweConfig co
   DecompSpec grid = {.nx = nx, .ny = ny};
   memset(sim, 0, sizeof *sim);
   sim->dx = config.dx = config.dy = dx;
-  TRY(decomp_create(&grid, &sim->decomp));
-  const DecompLocal *l = decomp_local(sim->decomp);
+  TRY(hcl_decomp_create(&grid, &sim->decomp));
+  const DecompLocal *l = hcl_decomp_local(sim->decomp);
   sim->nx = l->nx;
   sim->ny = l->ny;
   size_t n = (size_t)l->nx * l->ny;
@@ -76,17 +76,17 @@ static HclStatus sim_create(Runtime *rt, int nx, int ny, double dx, SweConfig co
       sim->v[p] = init(ctx, INIT_V, x, y + dx / 2);
     }
   }
-  TRY(swe_create(rt, sim->decomp, &config, &sim->swe));
-  TRY(swe_set_state(sim->swe, sim->depth, sim->zeta, sim->u, sim->v));
+  TRY(hcl_swe_create(rt, sim->decomp, &config, &sim->swe));
+  TRY(hcl_swe_set_state(sim->swe, sim->depth, sim->zeta, sim->u, sim->v));
 cleanup:
   return status;
 }
 
 static HclStatus sim_read(Sim *sim) {
   HclStatus status = HCL_OK;
-  TRY(field_read_owned(swe_zeta(sim->swe), sim->zeta));
-  TRY(field_read_owned(swe_u(sim->swe), sim->u));
-  TRY(field_read_owned(swe_v(sim->swe), sim->v));
+  TRY(hcl_field_read_owned(hcl_swe_zeta(sim->swe), sim->zeta));
+  TRY(hcl_field_read_owned(hcl_swe_u(sim->swe), sim->u));
+  TRY(hcl_field_read_owned(hcl_swe_v(sim->swe), sim->v));
 cleanup:
   return status;
 }
@@ -139,7 +139,7 @@ static HclStatus stoker_run(Runtime *rt, const Stoker *s, int nx, double courant
   double tail = s->x_dam + (s->u_m - sqrt(GRAVITY * s->h_m)) * t_end, front = s->x_dam + s->shock * t_end;
   TRY(sim_create(rt, nx, 4, dx, frictionless(1e-6), stoker_init, s, &sim));
   for (int k = 0; k < steps; k++) {
-    TRY(swe_step(sim.swe, t_end / steps));
+    TRY(hcl_swe_step(sim.swe, t_end / steps));
   }
   TRY(sim_read(&sim));
   memset(r, 0, sizeof *r);
@@ -177,7 +177,7 @@ static void stoker_dam_break(Runtime *rt) {
   TAP_OK(fabs(residual) < 1e-10 * ghl * ghl * ghl && s.h_m > s.h_right && s.h_m < s.h_left,
          "Stoker reference: h_m %.10f m, u_m %.10f m/s, shock %.10f m/s (SWASHES residual %.1e)", s.h_m, s.u_m, s.shock,
          residual);
-  status_clear();
+  hcl_status_clear();
   for (int k = 0; k < GRIDS && st == HCL_OK; k++) {
     st = stoker_run(rt, &s, sizes[k], courant[k], t_end, &refined[k]);
     if (st == HCL_OK) {
@@ -205,7 +205,7 @@ static void stoker_dam_break(Runtime *rt) {
   TAP_OK(falls && refined[GRIDS - 1].error < 0.01 * refined[GRIDS - 1].reference,
          "Stoker dam break converges as dx and the Courant number fall (L1 %.3e, %.3e, %.3e, %.3e m^2; order %.2f) %s",
          refined[0].error, refined[1].error, refined[2].error, refined[3].error,
-         log(refined[0].error / refined[GRIDS - 1].error) / log(8.0), status_message());
+         log(refined[0].error / refined[GRIDS - 1].error) / log(8.0), hcl_status_message());
   /* At the default Courant number 0.5 the middle state is what the O(Courant) defect above leaves: within 5%
    * of h_m on every grid (3% measured), a guard against anything making it worse. */
   bool near = st == HCL_OK;
@@ -275,18 +275,18 @@ static HclStatus thacker_run(Runtime *rt, const Thacker *th, double length, int 
   Thacker start = *th;
   start.dt = period / steps;
   TRY(sim_create(rt, n, n, dx, frictionless(1e-4), thacker_init, &start, &sim));
-  TRY(swe_volume(sim.swe, &v0));
+  TRY(hcl_swe_volume(sim.swe, &v0));
   r->min_depth = INFINITY;
   for (int k = 1; k <= steps; k++) {
-    TRY(swe_step(sim.swe, period / steps));
+    TRY(hcl_swe_step(sim.swe, period / steps));
     if (k % 10 == 0 || k == steps) {
-      TRY(field_read_owned(swe_zeta(sim.swe), sim.zeta));
+      TRY(hcl_field_read_owned(hcl_swe_zeta(sim.swe), sim.zeta));
       for (int p = 0; p < n * n; p++) {
         r->min_depth = fmin(r->min_depth, sim.zeta[p] + sim.depth[p]);
       }
     }
   }
-  TRY(swe_volume(sim.swe, &v1));
+  TRY(hcl_swe_volume(sim.swe, &v1));
   TRY(sim_read(&sim));
   r->drift = fabs(v1 - v0) / v0;
   /* After one period the exact state is the initial one. */
@@ -331,7 +331,7 @@ static void thacker_planar(Runtime *rt) {
   const int sizes[GRIDS] = {40, 80, 160, 320};
   ThackerResult r[GRIDS] = {{0}};
   HclStatus st = HCL_OK;
-  status_clear();
+  hcl_status_clear();
   for (int k = 0; k < GRIDS && st == HCL_OK; k++) {
     st = thacker_run(rt, &th, length, sizes[k], &r[k]);
     tap_note("Thacker planar surface, %d x %d cells (dx %.4g m), one period: depth L1 %.4e (relative), velocity "
@@ -354,7 +354,7 @@ static void thacker_planar(Runtime *rt) {
   }
   TAP_OK(depth_falls && r[GRIDS - 1].depth_error < 0.04,
          "Thacker depth converges (relative L1 %.3e, %.3e, %.3e, %.3e) %s", r[0].depth_error, r[1].depth_error,
-         r[2].depth_error, r[3].depth_error, status_message());
+         r[2].depth_error, r[3].depth_error, hcl_status_message());
   TAP_OK(speed_falls && r[GRIDS - 1].speed_error < 0.04,
          "Thacker velocity converges (mean error %.3e, %.3e, %.3e, %.3e of eta w)", r[0].speed_error, r[1].speed_error,
          r[2].speed_error, r[3].speed_error);
@@ -444,12 +444,12 @@ static HclStatus tide_run(Runtime *rt, const Tide *td, int periods, double *ampl
   TRY(sim_create(rt, td->nx, 4, td->dx, config, tide_init, td, &sim));
   for (int k = 1; k <= periods * td->per_period; k++) {
     double t = k * td->dt, level[SWE_SIDES] = {td->amplitude * cos(td->omega * t), 0, 0, 0};
-    swe_set_levels(sim.swe, level);
-    TRY(swe_step(sim.swe, td->dt));
+    hcl_swe_set_levels(sim.swe, level);
+    TRY(hcl_swe_step(sim.swe, td->dt));
     if (k <= (periods - 1) * td->per_period) {
       continue;
     }
-    TRY(field_read_owned(swe_zeta(sim.swe), sim.zeta));
+    TRY(hcl_field_read_owned(hcl_swe_zeta(sim.swe), sim.zeta));
     double c = cos(td->omega * t), s = sin(td->omega * t);
     norm_cos += c * c;
     norm_sin += s * s;
@@ -503,7 +503,7 @@ static void linear_tide(Runtime *rt) {
   double complex *z = calloc(sizes[GRIDS - 1], sizeof *z);
   HclStatus st = amplitude && z ? HCL_OK : HCL_ENOMEM;
   bool amp_bound = true, phase_bound = true, wall_bound = true, open_bound = true;
-  status_clear();
+  hcl_status_clear();
   for (int g = 0; g < GRIDS && st == HCL_OK; g++) {
     tide_grid(&td, sizes[g]);
     dx[g] = td.dx;
@@ -542,7 +542,7 @@ static void linear_tide(Runtime *rt) {
   TAP_OK(st == HCL_OK && amp_bound && order > 1.8,
          "linear tide: amplitude at four stations second order (errors %.2e, %.2e, %.2e, %.2e a < 0.5 (k dx)^2 a; "
          "fitted order %.2f) %s",
-         amp_error[0], amp_error[1], amp_error[2], amp_error[3], order, status_message());
+         amp_error[0], amp_error[1], amp_error[2], amp_error[3], order, hcl_status_message());
   TAP_OK(st == HCL_OK && phase_bound, "linear tide: phase at four stations (errors %.1e, %.1e, %.1e, %.1e rad)",
          phase_error[0], phase_error[1], phase_error[2], phase_error[3]);
   TAP_OK(st == HCL_OK && wall_bound, "the wall reflects the tide fully (%.5f, %.5f, %.5f, %.5f)", wall[0], wall[1],
@@ -555,23 +555,23 @@ static void linear_tide(Runtime *rt) {
 
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
-  HclStatus s = par_init(&argc, &argv);
+  HclStatus s = hcl_par_init(&argc, &argv);
   if (s == HCL_OK) {
     s = test_open_runtime(true, &rt);
   }
-  if (!TAP_OK(all_ranks(s == HCL_OK), "runtime %s", status_message())) {
-    par_finalize();
+  if (!TAP_OK(all_ranks(s == HCL_OK), "runtime %s", hcl_status_message())) {
+    hcl_par_finalize();
     return tap_done();
   }
-  if (par_size() == 1) {
+  if (hcl_par_size() == 1) {
     stoker_dam_break(rt);
     thacker_planar(rt);
     linear_tide(rt);
   } else {
     tap_note("the analytic comparisons sum errors over one rank's cells: run on one rank");
   }
-  runtime_destroy(&rt);
+  hcl_runtime_destroy(&rt);
   int result = tap_done();
-  par_finalize();
+  hcl_par_finalize();
   return result;
 }

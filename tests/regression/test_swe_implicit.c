@@ -10,7 +10,7 @@
  * - Thacker's planar surface in a paraboloid (wetting and drying), Ritter's dam break on a dry bed and Stoker's on
  *   a wet one, at the Courant numbers the advective limit allows (their flows are as fast as their waves);
  * - convergence in time on a smooth standing wave: second order at theta = 0.5, first at theta = 1;
- * - the device memory validate reports (swe_device_bytes) against the buffers made. */
+ * - the device memory validate reports (hcl_swe_device_bytes) against the buffers made. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +38,8 @@ typedef struct {
 } Model;
 
 static void model_free(Model *m) {
-  swe_destroy(&m->swe);
-  decomp_destroy(&m->decomp);
+  hcl_swe_destroy(&m->swe);
+  hcl_decomp_destroy(&m->decomp);
   free(m->depth);
   free(m->zeta);
   memset(m, 0, sizeof *m);
@@ -55,7 +55,7 @@ static HclStatus model_create(Runtime *rt, int nx, int ny, double dx, SweConfig 
   m->ny = ny;
   m->dx = config.dx = config.dy = dx;
   size_t n = (size_t)nx * ny;
-  TRY(decomp_create(&grid, &m->decomp));
+  TRY(hcl_decomp_create(&grid, &m->decomp));
   TRY_ALLOC(m->depth, n);
   TRY_ALLOC(m->zeta, n);
   TRY_ALLOC(u, n);
@@ -70,8 +70,8 @@ static HclStatus model_create(Runtime *rt, int nx, int ny, double dx, SweConfig 
       v[p] = state(ctx, AT_V, x, y + dx / 2);
     }
   }
-  TRY(swe_create(rt, m->decomp, &config, &m->swe));
-  TRY(swe_set_state(m->swe, m->depth, m->zeta, u, v));
+  TRY(hcl_swe_create(rt, m->decomp, &config, &m->swe));
+  TRY(hcl_swe_set_state(m->swe, m->depth, m->zeta, u, v));
 cleanup:
   free(u);
   free(v);
@@ -79,23 +79,23 @@ cleanup:
 }
 
 /* steps steps of dt, the water-level sides at levels(t) when given. */
-static HclStatus model_run(Model *m, int steps, double dt, void (*levels)(const void *ctx, double t, double *out),
-                           const void *ctx) {
+static HclStatus hcl_model_run(Model *m, int steps, double dt, void (*levels)(const void *ctx, double t, double *out),
+                               const void *ctx) {
   HclStatus status = HCL_OK;
   for (int k = 0; k < steps; k++) {
     if (levels) {
       double level[SWE_SIDES] = {0};
       levels(ctx, (k + 1) * dt, level);
-      swe_set_levels(m->swe, level);
+      hcl_swe_set_levels(m->swe, level);
     }
-    TRY(swe_step(m->swe, dt));
+    TRY(hcl_swe_step(m->swe, dt));
   }
 cleanup:
   return status;
 }
 
 static HclStatus model_read(Model *m) {
-  return field_read_owned(swe_zeta(m->swe), m->zeta);
+  return hcl_field_read_owned(hcl_swe_zeta(m->swe), m->zeta);
 }
 
 /* The implicit scheme, frictionless unless changed, momentum-conservative advection, CG + RRB to a relative
@@ -109,7 +109,7 @@ static SweConfig implicit_config(Precision precision, double theta) {
                  .precision = precision,
                  .scheme = SWE_SCHEME_IMPLICIT,
                  .theta = theta,
-                 .krylov = krylov_options_default()};
+                 .krylov = hcl_krylov_options_default()};
   c.krylov.norm = KRYLOV_NORM_M;
   c.krylov.rtol = precision == PRECISION_DOUBLE ? 1e-10 : 1e-5;
   c.krylov.max_iterations = 500;
@@ -150,34 +150,34 @@ static void lake_at_rest(Runtime *rt, Precision precision) {
   c.friction = SWE_FRICTION_CHEZY;
   c.friction_coefficient = 60;
   double dt = courant_step(20, sqrt(GRAVITY), 200.0 / nx);
-  status_clear();
+  hcl_status_clear();
   HclStatus s = model_create(rt, nx, nx, 200.0 / nx, c, basin, &still, &m);
   size_t n = (size_t)nx * nx;
   before = calloc(n, sizeof *before);
   u = calloc(n, sizeof *u);
   if (s == HCL_OK) {
-    s = field_read_owned(swe_zeta(m.swe), before);
+    s = hcl_field_read_owned(hcl_swe_zeta(m.swe), before);
   }
   if (s == HCL_OK) {
-    s = model_run(&m, 50, dt, NULL, NULL);
+    s = hcl_model_run(&m, 50, dt, NULL, NULL);
   }
   if (s == HCL_OK) {
     s = model_read(&m);
   }
   double largest_u = 0;
   for (int f = 0; f < 2 && s == HCL_OK; f++) {
-    s = field_read_owned(f == 0 ? swe_u(m.swe) : swe_v(m.swe), u);
+    s = hcl_field_read_owned(f == 0 ? hcl_swe_u(m.swe) : hcl_swe_v(m.swe), u);
     for (size_t p = 0; p < n; p++) {
       largest_u = fmax(largest_u, fabs(u[p]));
     }
   }
-  SweSolveStats stats = s == HCL_OK ? swe_solve_stats(m.swe) : (SweSolveStats){0};
+  SweSolveStats stats = s == HCL_OK ? hcl_swe_solve_stats(m.swe) : (SweSolveStats){0};
   /* At rest the level system's right-hand side is 0 exactly (the change's form: no level times (1 + sum a) minus
    * its neighbours to round), and so is every predictor, also at the island's shore, where the faces are dry. */
   TAP_OK(s == HCL_OK && largest_u == 0 && memcmp(before, m.zeta, n * sizeof *before) == 0 && stats.iterations == 0,
          "lake at rest with a dry island, %s, Courant 20: u, v exactly 0, the level unchanged after 50 steps, %d CG "
          "iterations in the last step %s",
-         precision_name(precision), stats.iterations, status_message());
+         hcl_precision_name(precision), stats.iterations, hcl_status_message());
   free(before);
   free(u);
   model_free(&m);
@@ -199,14 +199,14 @@ static double smallest_depth(const Model *m) {
 static HclStatus implicit_steps(Model *m, int steps, double dt, double *v0, double *v1, int *iterations,
                                 double *smallest) {
   HclStatus status = HCL_OK;
-  TRY(swe_volume(m->swe, v0));
+  TRY(hcl_swe_volume(m->swe, v0));
   for (int step = 0; step < steps; step++) {
-    TRY(model_run(m, 1, dt, NULL, NULL));
-    *iterations += swe_solve_stats(m->swe).iterations;
+    TRY(hcl_model_run(m, 1, dt, NULL, NULL));
+    *iterations += hcl_swe_solve_stats(m->swe).iterations;
     TRY(model_read(m));
     *smallest = fmin(*smallest, smallest_depth(m));
   }
-  TRY(swe_volume(m->swe, v1));
+  TRY(hcl_swe_volume(m->swe, v1));
 cleanup:
   return status;
 }
@@ -219,7 +219,7 @@ static void pipelined_against(Runtime *rt, const Model *cg, SweConfig c, Basin *
   double v0 = 0, v1 = 0, largest = 0, smallest = INFINITY;
   int iterations = 0;
   c.krylov.method = KRYLOV_PIPECG;
-  status_clear();
+  hcl_status_clear();
   HclStatus s = model_create(rt, cg->nx, cg->ny, cg->dx, c, basin, drop, &m);
   if (s == HCL_OK) {
     s = implicit_steps(&m, steps, dt, &v0, &v1, &iterations, &smallest);
@@ -233,7 +233,7 @@ static void pipelined_against(Runtime *rt, const Model *cg, SweConfig c, Basin *
   TAP_OK(s == HCL_OK && largest < 1e-8 && fabs(v1 - v0) / v0 < 1e-12 && iterations <= cg_iterations + 2 * steps,
          "test case 1 at 10 x by pipelined CG: levels within %.2e m (< 1e-8) of CG's, volume drift %.2e, %d "
          "iterations (CG %d) %s",
-         largest, fabs(v1 - v0) / v0, iterations, cg_iterations, status_message());
+         largest, fabs(v1 - v0) / v0, iterations, cg_iterations, hcl_status_message());
   model_free(&m);
 }
 
@@ -247,15 +247,15 @@ static void drop_and_island(Runtime *rt) {
   explicit_c.friction = SWE_FRICTION_CHEZY;
   explicit_c.friction_coefficient = 60;
   Model reference;
-  status_clear();
+  hcl_status_clear();
   HclStatus s = model_create(rt, nx, nx, dx, explicit_c, basin, &drop, &reference);
   if (s == HCL_OK) {
-    s = model_run(&reference, (int)lround(t_end / dt_explicit), dt_explicit, NULL, NULL);
+    s = hcl_model_run(&reference, (int)lround(t_end / dt_explicit), dt_explicit, NULL, NULL);
   }
   if (s == HCL_OK) {
     s = model_read(&reference);
   }
-  TAP_OK(s == HCL_OK, "test case 1, explicit reference to t = %g s %s", t_end, status_message());
+  TAP_OK(s == HCL_OK, "test case 1, explicit reference to t = %g s %s", t_end, hcl_status_message());
   static const int ratios[] = {10, 50, 100};
   for (int k = 0; k < 3 && s == HCL_OK; k++) {
     Model m;
@@ -284,7 +284,7 @@ static void drop_and_island(Runtime *rt) {
      * tolerance; only the rounding of each cell's update remains. */
     double drift = fabs(v1 - v0) / v0;
     TAP_OK(s == HCL_OK && drift < 1e-12, "test case 1 at %d x: volume drifts by %.2e relative (< 1e-12) %s", ratios[k],
-           drift, status_message());
+           drift, hcl_status_message());
     /* The step is solved again until no depth is negative: 0 exactly is the least. */
     TAP_OK(s == HCL_OK && smallest >= 0, "test case 1 at %d x: no negative depth (smallest %.3g m)", ratios[k],
            smallest);
@@ -349,15 +349,15 @@ static void linear_tide(Runtime *rt) {
     double period = 2 * PI / td.omega;
     int per_period = (int)ceil(period / courant_step(courants[n], c, dx));
     double dt = period / per_period, sine = 0, cosine = 0, boundary_miss = 0;
-    status_clear();
+    hcl_status_clear();
     HclStatus s = model_create(rt, nx, 3, dx, cfg, tide_state, &td, &m);
     /* The closed end's harmonic at w over three periods: a free oscillation of the channel (its quarter-wave
      * period 4 L / c = 2020 s) projects onto it by a few percent of its own size at most. */
     for (int step = 1; step <= 3 * per_period && s == HCL_OK; step++) {
       double level[SWE_SIDES] = {0};
       tide_levels(&td, step * dt, level);
-      swe_set_levels(m.swe, level);
-      s = swe_step(m.swe, dt);
+      hcl_swe_set_levels(m.swe, level);
+      s = hcl_swe_step(m.swe, dt);
       if (s == HCL_OK) {
         s = model_read(&m);
       }
@@ -378,7 +378,7 @@ static void linear_tide(Runtime *rt) {
            "linear tide at Courant %g: the west cells hold the tide exactly (%.3g m off)", courants[n], boundary_miss);
     TAP_OK(s == HCL_OK && fabs(ratio - exact) < 0.005 * exact && fabs(phase) < 0.005,
            "linear tide at Courant %g: closed-end amplitude and phase within 0.5%% and 0.005 rad of the analytic %s",
-           courants[n], status_message());
+           courants[n], hcl_status_message());
     model_free(&m);
   }
 }
@@ -404,7 +404,7 @@ static double hump_left(Runtime *rt, SweSide side, double courant, HclStatus *s)
   double dt = courant_step(courant, sqrt(GRAVITY * 10), dx);
   *s = model_create(rt, nx, 3, dx, c, hump_state, NULL, &m);
   if (*s == HCL_OK) {
-    *s = model_run(&m, (int)ceil(4040 / dt), dt, NULL, NULL);
+    *s = hcl_model_run(&m, (int)ceil(4040 / dt), dt, NULL, NULL);
   }
   if (*s == HCL_OK) {
     *s = model_read(&m);
@@ -420,7 +420,7 @@ static void weak_sides(Runtime *rt) {
   static const double courants[] = {1, 5, 20};
   for (int k = 0; k < 3; k++) {
     HclStatus s = HCL_OK;
-    status_clear();
+    hcl_status_clear();
     double walls = hump_left(rt, SWE_SIDE_WALL, courants[k], &s);
     double weak = s == HCL_OK ? hump_left(rt, SWE_SIDE_WEAK_LEVEL, courants[k], &s) : NAN;
     tap_note("a hump's waves after crossing the channel twice at Courant %g: largest level %.3e m between walls, "
@@ -432,7 +432,7 @@ static void weak_sides(Runtime *rt) {
      * 2% of an outgoing wave. */
     TAP_OK(s == HCL_OK && walls > 4e-3 && weak < 1e-4,
            "weakly reflecting sides at Courant %g let the waves out (%.3g m left, %.3g m between walls) %s",
-           courants[k], weak, walls, status_message());
+           courants[k], weak, walls, hcl_status_message());
   }
 }
 
@@ -476,7 +476,7 @@ static double thacker_error(Runtime *rt, double courant, HclStatus *s) {
   double error = 0, water = 0;
   *s = model_create(rt, n, n, dx, c, thacker_state, &th, &m);
   if (*s == HCL_OK) {
-    *s = model_run(&m, steps, period / steps, NULL, NULL);
+    *s = hcl_model_run(&m, steps, period / steps, NULL, NULL);
   }
   if (*s == HCL_OK) {
     *s = model_read(&m);
@@ -501,10 +501,11 @@ static void thacker(Runtime *rt) {
    * explicit scheme's 6.3% at 80 cells and 3.8% at 160 (test_swe_analytic); at 1.25 (advective Courant 0.51) 27%
    * and at 1.5 63%: the explicit advection's accuracy limit (README). Courant 1 is tested, bounded at 8%. */
   HclStatus s = HCL_OK;
-  status_clear();
+  hcl_status_clear();
   double error = thacker_error(rt, 1.0, &s);
   tap_note("Thacker planar surface at Courant 1, one period: depth L1 %.4e of the volume", error);
-  TAP_OK(s == HCL_OK && error < 0.08, "Thacker at Courant 1: depth error %.3g below 0.08 %s", error, status_message());
+  TAP_OK(s == HCL_OK && error < 0.08, "Thacker at Courant 1: depth error %.3g below 0.08 %s", error,
+         hcl_status_message());
 }
 
 /* ---- dam breaks ---- */
@@ -532,7 +533,7 @@ static double dam_error(Runtime *rt, const Stoker *s, double t_end, double coura
   c.dry_depth = 1e-6;
   *status = model_create(rt, nx, 4, dx, c, dam_state, s, &m);
   if (*status == HCL_OK) {
-    *status = model_run(&m, steps, t_end / steps, NULL, NULL);
+    *status = hcl_model_run(&m, steps, t_end / steps, NULL, NULL);
   }
   if (*status == HCL_OK) {
     *status = model_read(&m);
@@ -556,7 +557,7 @@ static void dam_breaks(Runtime *rt) {
   static const double courants[] = {0.5, 1};
   for (int k = 0; k < 2; k++) {
     HclStatus s = HCL_OK;
-    status_clear();
+    hcl_status_clear();
     double e_stoker = dam_error(rt, &stoker, 8.0, courants[k], &s);
     double e_ritter = s == HCL_OK ? dam_error(rt, &ritter, 4.0, courants[k], &s) : NAN;
     tap_note("dam breaks at Courant %g, 400 cells: L1 depth error Stoker %.4e m^2, Ritter %.4e m^2", courants[k],
@@ -568,36 +569,36 @@ static void dam_breaks(Runtime *rt) {
     double bound = courants[k] < 1 ? 1.0 : 2.5;
     TAP_OK(s == HCL_OK && e_stoker < bound && e_ritter < bound,
            "dam breaks at Courant %g: L1 depth errors %.3g (Stoker), %.3g (Ritter) below %g m^2 %s", courants[k],
-           e_stoker, e_ritter, bound, status_message());
+           e_stoker, e_ritter, bound, hcl_status_message());
   }
 }
 
 /* ---- device memory ---- */
 
-/* swe_device_bytes against the buffers a model makes through its first step and checkpoint (runtime_buffer_bytes;
+/* hcl_swe_device_bytes against the buffers a model makes through its first step and checkpoint (hcl_runtime_buffer_bytes;
  * the reducers' partial sums and the halos' staging buffers are made elsewhere and are not in either). */
 static void device_memory(Runtime *rt, Precision precision) {
   Model m;
   Basin drop = {0.1};
   int nx = 256;
-  double largest, before = runtime_buffer_bytes(rt);
-  status_clear();
+  double largest, before = hcl_runtime_buffer_bytes(rt);
+  hcl_status_clear();
   HclStatus s = model_create(rt, nx, nx, 200.0 / nx, implicit_config(precision, 0.55), basin, &drop, &m);
   if (s == HCL_OK) {
-    s = model_run(&m, 1, 1.0, NULL, NULL);
+    s = hcl_model_run(&m, 1, 1.0, NULL, NULL);
   }
   if (s == HCL_OK) {
-    s = swe_checkpoint(m.swe);
+    s = hcl_swe_checkpoint(m.swe);
   }
-  double made = runtime_buffer_bytes(rt) - before;
-  double estimate = swe_device_bytes(nx, nx, precision, SWE_SCHEME_IMPLICIT, &largest);
+  double made = hcl_runtime_buffer_bytes(rt) - before;
+  double estimate = hcl_swe_device_bytes(nx, nx, precision, SWE_SCHEME_IMPLICIT, &largest);
   double cells = (double)nx * nx;
-  tap_note("implicit model, %s, %d x %d: %.1f bytes per cell made, %.1f estimated", precision_name(precision), nx, nx,
-           made / cells, estimate / cells);
+  tap_note("implicit model, %s, %d x %d: %.1f bytes per cell made, %.1f estimated", hcl_precision_name(precision), nx,
+           nx, made / cells, estimate / cells);
   /* The estimate leaves out only RRB's level table and pivot flag, a few hundred bytes: within 1%. */
   TAP_OK(s == HCL_OK && fabs(made - estimate) < 0.01 * made,
-         "implicit model, %s: swe_device_bytes within 1%% of the buffers made %s", precision_name(precision),
-         status_message());
+         "implicit model, %s: hcl_swe_device_bytes within 1%% of the buffers made %s", hcl_precision_name(precision),
+         hcl_status_message());
   model_free(&m);
 }
 
@@ -617,14 +618,14 @@ static void time_convergence(Runtime *rt, double theta, double order) {
   double dx = 1000.0 / nx, t_end = 100, dt0 = 5; /* Courant 5 at the coarsest */
   double *reference = NULL, errors[3] = {0};
   HclStatus s = HCL_OK;
-  status_clear();
+  hcl_status_clear();
   reference = calloc((size_t)nx * 3, sizeof *reference);
   for (int k = -1; k < refinements && s == HCL_OK; k++) {
     Model m;
     int per = k < 0 ? fine : 1 << k;
     s = model_create(rt, nx, 3, dx, implicit_config(PRECISION_DOUBLE, theta), standing_state, NULL, &m);
     if (s == HCL_OK) {
-      s = model_run(&m, (int)lround(t_end / dt0) * per, dt0 / per, NULL, NULL);
+      s = hcl_model_run(&m, (int)lround(t_end / dt0) * per, dt0 / per, NULL, NULL);
     }
     if (s == HCL_OK) {
       s = model_read(&m);
@@ -646,15 +647,15 @@ static void time_convergence(Runtime *rt, double theta, double order) {
   double expected = pow(2, order);
   TAP_OK(s == HCL_OK && fabs(r1 - expected) < 0.25 * expected && fabs(r2 - expected) < 0.25 * expected,
          "theta %g: order %g in time (error ratios %.2f, %.2f, expected %.0f) %s", theta, order, r1, r2, expected,
-         status_message());
+         hcl_status_message());
   free(reference);
 }
 
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
   HclStatus s = test_start_runtime(&argc, &argv, true, &rt);
-  if (!TAP_OK(s == HCL_OK, "runtime %s", status_message())) {
-    par_finalize();
+  if (!TAP_OK(s == HCL_OK, "runtime %s", hcl_status_message())) {
+    hcl_par_finalize();
     return tap_done();
   }
   lake_at_rest(rt, PRECISION_SINGLE);
@@ -668,8 +669,8 @@ int main(int argc, char **argv) {
   device_memory(rt, PRECISION_DOUBLE);
   time_convergence(rt, 0.5, 2);
   time_convergence(rt, 1.0, 1);
-  runtime_destroy(&rt);
+  hcl_runtime_destroy(&rt);
   int result = tap_done();
-  par_finalize();
+  hcl_par_finalize();
   return result;
 }

@@ -28,8 +28,8 @@ typedef struct {
 } Sim;
 
 static void sim_free(Sim *sim) {
-  vbm_destroy(&sim->vbm);
-  decomp_destroy(&sim->decomp);
+  hcl_vbm_destroy(&sim->vbm);
+  hcl_decomp_destroy(&sim->decomp);
   free(sim->depth);
   free(sim->zeta);
   free(sim->phi);
@@ -37,7 +37,7 @@ static void sim_free(Sim *sim) {
 
 /* Tight solves: the energy and frequency checks measure the time stepping, not CG's tolerance. */
 static VbmConfig config_for(double dx) {
-  VbmConfig c = {.dx = dx, .dy = dx, .g = GRAVITY, .precision = PRECISION_DOUBLE, .krylov = vbm_krylov_defaults()};
+  VbmConfig c = {.dx = dx, .dy = dx, .g = GRAVITY, .precision = PRECISION_DOUBLE, .krylov = hcl_vbm_krylov_defaults()};
   c.krylov.norm = KRYLOV_NORM_2;
   c.krylov.rtol = 1e-11;
   return c;
@@ -52,17 +52,17 @@ static HclStatus sim_create(Runtime *rt, int nx, int ny, const VbmConfig *config
   sim->ny = ny;
   sim->dx = config->dx;
   size_t n = (size_t)nx * ny;
-  TRY(decomp_create(&grid, &sim->decomp));
+  TRY(hcl_decomp_create(&grid, &sim->decomp));
   TRY_ALLOC(sim->depth, n);
   TRY_ALLOC(sim->zeta, n);
   TRY_ALLOC(sim->phi, n);
-  TRY(vbm_create(rt, sim->decomp, config, &sim->vbm));
+  TRY(hcl_vbm_create(rt, sim->decomp, config, &sim->vbm));
 cleanup:
   return status;
 }
 
 static HclStatus sim_start(Sim *sim) {
-  return vbm_set_state(sim->vbm, sim->depth, sim->zeta, sim->phi, NULL, NULL);
+  return hcl_vbm_set_state(sim->vbm, sim->depth, sim->zeta, sim->phi, NULL, NULL);
 }
 
 /* ---- dispersion ---- */
@@ -100,7 +100,7 @@ static double measure_frequency(const double *z, int n, double dt, double guess)
 /* The standing wave cos(k x) cos(w t), k = 2 pi / L (the second mode of a basin L long: cell-centred cosines are
  * eigenvectors of the 5-point Laplacian with walls), depth kh / k, 64 cells a basin. On the grid every operator of
  * eqs. 1a-1c is the same Laplacian, whose eigenvalue for this mode is lambda = (4 / dx^2) sin^2(k dx / 2): the
- * discrete frequency is vbm_omega at sqrt(lambda), and leapfrog turns w into asin(w dt) / dt. */
+ * discrete frequency is hcl_vbm_omega at sqrt(lambda), and leapfrog turns w into asin(w dt) / dt. */
 static void standing_wave(Runtime *rt, double kh) {
   enum { NX = 64, NY = 3, PERIODS = 10 };
   const double length = 64, dx = length / NX, k = 2 * PI / length, h = kh / k, amplitude = 0.01;
@@ -108,9 +108,9 @@ static void standing_wave(Runtime *rt, double kh) {
   double *series = NULL;
   HclStatus status = HCL_OK;
   double k_grid = 2 / dx * sin(k * dx / 2);
-  double w_grid = vbm_omega(GRAVITY, h, 0, k_grid);
+  double w_grid = hcl_vbm_omega(GRAVITY, h, 0, k_grid);
   /* w dt = 0.1 for the standing wave, and within half the stability limit of the grid's shortest waves. */
-  double dt = fmin(0.1 / w_grid, 0.5 * vbm_stable_step(GRAVITY, h, 0, dx, dx, 0, 0));
+  double dt = fmin(0.1 / w_grid, 0.5 * hcl_vbm_stable_step(GRAVITY, h, 0, dx, dx, 0, 0));
   double w_leapfrog = asin(w_grid * dt) / dt;
   int steps = (int)ceil(PERIODS * 2 * PI / (w_leapfrog * dt));
   VbmConfig config = config_for(dx);
@@ -128,13 +128,13 @@ static void standing_wave(Runtime *rt, double kh) {
   series[0] = sim.zeta[0];
   double peak = 0;
   for (int s = 1; s <= steps; s++) {
-    TRY(vbm_step(sim.vbm, (s - 1) * dt, dt));
-    TRY(field_read_owned(vbm_zeta(sim.vbm), sim.zeta));
+    TRY(hcl_vbm_step(sim.vbm, (s - 1) * dt, dt));
+    TRY(hcl_field_read_owned(hcl_vbm_zeta(sim.vbm), sim.zeta));
     series[s] = sim.zeta[0];
     peak = fmax(peak, fabs(series[s]));
   }
   double w = measure_frequency(series, steps + 1, dt, w_leapfrog);
-  double c_vbm = vbm_phase_speed(GRAVITY, h, 0, k), c_airy = sqrt(GRAVITY * tanh(kh) / k);
+  double c_vbm = hcl_vbm_phase_speed(GRAVITY, h, 0, k), c_airy = sqrt(GRAVITY * tanh(kh) / k);
   tap_note("k h = %.2f: w measured %.8f rad/s, discrete VBM %.8f (error %.1e); phase speed of the VBM %.5f m/s, "
            "Airy's %.5f (VBM / Airy - 1 = %+.2e); grid and leapfrog against the continuous VBM %+.2e",
            kh, w, w_leapfrog, w / w_leapfrog - 1, c_vbm, c_airy, c_vbm / c_airy - 1, w_leapfrog / (c_vbm * k) - 1);
@@ -147,7 +147,7 @@ static void standing_wave(Runtime *rt, double kh) {
   TAP_OK(peak < initial * (1 + 5e-4) && peak > initial * (1 - 1.5e-3),
          "k h = %.2f: amplitude kept over %d periods (%.6f against %.6f)", kh, PERIODS, peak, initial);
 cleanup:
-  TAP_OK(status == HCL_OK, "k h = %.2f: run %s", kh, status ? status_message() : "");
+  TAP_OK(status == HCL_OK, "k h = %.2f: run %s", kh, status ? hcl_status_message() : "");
   free(series);
   sim_free(&sim);
 }
@@ -178,20 +178,20 @@ static void conservation(Runtime *rt) {
     }
   }
   TRY(sim_start(&sim));
-  double dt = 0.1 * vbm_stable_step(GRAVITY, h_max, 0, dx, dx, 0, 0);
+  double dt = 0.1 * hcl_vbm_stable_step(GRAVITY, h_max, 0, dx, dx, 0, 0);
   double volume0, energy0, volume, energy, worst_volume = 0, worst_energy = 0;
-  TRY(vbm_volume(sim.vbm, &volume0));
+  TRY(hcl_vbm_volume(sim.vbm, &volume0));
   double mean_first = 0, mean_last = 0;
   int first = 0, last = 0;
-  TRY(vbm_step(sim.vbm, 0, dt)); /* energy from the first level with its psi */
-  TRY(vbm_energy(sim.vbm, &energy0));
+  TRY(hcl_vbm_step(sim.vbm, 0, dt)); /* energy from the first level with its psi */
+  TRY(hcl_vbm_energy(sim.vbm, &energy0));
   for (int s = 1; s < STEPS; s++) {
-    TRY(vbm_step(sim.vbm, s * dt, dt));
+    TRY(hcl_vbm_step(sim.vbm, s * dt, dt));
     if (s % EVERY) {
       continue;
     }
-    TRY(vbm_volume(sim.vbm, &volume));
-    TRY(vbm_energy(sim.vbm, &energy));
+    TRY(hcl_vbm_volume(sim.vbm, &volume));
+    TRY(hcl_vbm_energy(sim.vbm, &energy));
     worst_volume = fmax(worst_volume, fabs(volume - volume0));
     worst_energy = fmax(worst_energy, fabs(energy / energy0 - 1));
     if (s <= STEPS / 4) {
@@ -213,7 +213,7 @@ static void conservation(Runtime *rt) {
   TAP_OK(worst_energy < 1e-3, "energy within 1e-3 of its start (%.1e)", worst_energy);
   TAP_OK(fabs(drift) < 1e-4, "no energy drift (%+.1e)", drift);
 cleanup:
-  TAP_OK(status == HCL_OK, "conservation run %s", status ? status_message() : "");
+  TAP_OK(status == HCL_OK, "conservation run %s", status ? hcl_status_message() : "");
   sim_free(&sim);
 }
 
@@ -263,13 +263,13 @@ static void ship_at_rest(Runtime *rt) {
     displaced += draft * hull_shape(&at.ship, x, y) * dx * dx;
   }
   TRY(sim_start(&sim));
-  TRY(vbm_set_ships(sim.vbm, 1, ship_at_rest_place, &at));
-  double dt = 0.5 * vbm_stable_step(GRAVITY, depth, 0, dx, dx, 0, 0);
+  TRY(hcl_vbm_set_ships(sim.vbm, 1, ship_at_rest_place, &at));
+  double dt = 0.5 * hcl_vbm_stable_step(GRAVITY, depth, 0, dx, dx, 0, 0);
   int steps = (int)ceil(t_end / dt);
   for (int s = 0; s < steps; s++) {
-    TRY(vbm_step(sim.vbm, s * dt, dt));
+    TRY(hcl_vbm_step(sim.vbm, s * dt, dt));
   }
-  TRY(field_read_owned(vbm_zeta(sim.vbm), sim.zeta));
+  TRY(hcl_field_read_owned(hcl_vbm_zeta(sim.vbm), sim.zeta));
   double volume = 0;
   for (size_t p = 0; p < (size_t)NX * NY; p++) {
     double x = (p % NX + 0.5) * dx, y = (p / NX + 0.5) * dx;
@@ -283,7 +283,7 @@ static void ship_at_rest(Runtime *rt) {
   TAP_OK(worst < 1e-4 * draft, "the depression is -Ps / g within 1e-4 of the draft");
   TAP_OK(fabs(-volume / displaced - 1) < 1e-4, "its volume is the displaced volume within 1e-4");
 cleanup:
-  TAP_OK(status == HCL_OK, "ship at rest run %s", status ? status_message() : "");
+  TAP_OK(status == HCL_OK, "ship at rest run %s", status ? hcl_status_message() : "");
   sim_free(&sim);
 }
 
@@ -308,7 +308,7 @@ static void fit_sinusoid(const double *z, int n, double t0, double dt, double w,
 /* A regular wave of 0.1 m height and 6 s period made by the west sponge of a 1000 m channel 10 m deep (cells of
  * 2.5 m, 19 a wavelength), absorbed by the east one: in the middle, over the last 10 of 50 periods, its amplitude is
  * the one asked for and its wave number the model's on this grid: k with (2 / dx) sin(k dx / 2) the root of
- * vbm_omega at sin(w dt) / dt (the grid's Laplacian and leapfrog's frequency). */
+ * hcl_vbm_omega at sin(w dt) / dt (the grid's Laplacian and leapfrog's frequency). */
 static void incident_wave(Runtime *rt) {
   enum { NX = 400, NY = 4, PERIODS = 50, FIT = 10 };
   const double dx = 2.5, depth = 10, period = 6, height = 0.1, dt = 0.05;
@@ -326,16 +326,16 @@ static void incident_wave(Runtime *rt) {
     sim.zeta[p] = sim.phi[p] = 0;
   }
   TRY(sim_start(&sim));
-  VbmWave wave = {.amplitude = height / 2, .omega = w, .k = vbm_wavenumber(GRAVITY, depth, 0, w)};
-  TRY(vbm_set_incident(sim.vbm, VBM_WEST, &wave, 1, 2 * period));
+  VbmWave wave = {.amplitude = height / 2, .omega = w, .k = hcl_vbm_wavenumber(GRAVITY, depth, 0, w)};
+  TRY(hcl_vbm_set_incident(sim.vbm, VBM_WEST, &wave, 1, 2 * period));
   int steps = (int)lround(PERIODS * period / dt), fitted = (int)lround(FIT * period / dt);
   TRY_ALLOC(series[0], fitted);
   TRY_ALLOC(series[1], fitted);
   for (int s = 0; s < steps; s++) {
-    TRY(vbm_step(sim.vbm, s * dt, dt));
+    TRY(hcl_vbm_step(sim.vbm, s * dt, dt));
     int k = s + 1 - (steps - fitted);
     if (k >= 0) {
-      TRY(field_read_owned(vbm_zeta(sim.vbm), sim.zeta));
+      TRY(hcl_field_read_owned(hcl_vbm_zeta(sim.vbm), sim.zeta));
       for (int g = 0; g < 2; g++) {
         series[g][k] = sim.zeta[NX + (int)(gauge[g] / dx)];
       }
@@ -346,7 +346,7 @@ static void incident_wave(Runtime *rt) {
     fit_sinusoid(series[g], fitted, t0, dt, w, &amplitude[g], &phase[g]);
   }
   double k_measured = remainder(phase[1] - phase[0], 2 * PI) / (gauge[1] - gauge[0]);
-  double k_grid = vbm_wavenumber(GRAVITY, depth, 0, sin(w * dt) / dt);
+  double k_grid = hcl_vbm_wavenumber(GRAVITY, depth, 0, sin(w * dt) / dt);
   double k_expected = 2 / dx * asin(k_grid * dx / 2);
   tap_note("incident wave: amplitude %.5f and %.5f m (asked %.5f), wave number %.5f 1/m (the model's on this grid "
            "%.5f, continuous %.5f)",
@@ -359,7 +359,7 @@ static void incident_wave(Runtime *rt) {
    * continuous one. */
   TAP_OK(fabs(k_measured / k_expected - 1) < 0.005, "and the model's wave number on the grid within 0.5%%");
 cleanup:
-  TAP_OK(status == HCL_OK, "incident wave run %s", status ? status_message() : "");
+  TAP_OK(status == HCL_OK, "incident wave run %s", status ? hcl_status_message() : "");
   free(series[0]);
   free(series[1]);
   sim_free(&sim);
@@ -396,7 +396,7 @@ static HclStatus towed_run(Runtime *rt, double dx, double x0, double speed, doub
   size_t n = (size_t)nx * ny;
   Towed towed = {.x = x0, .speed = speed};
   VbmConfig config = config_for(dx);
-  config.krylov = vbm_krylov_defaults();
+  config.krylov = hcl_vbm_krylov_defaults();
   config.sponge[VBM_WEST] = config.sponge[VBM_EAST] = config.sponge[VBM_NORTH] = sponge;
   config.sponge_strength = 1;
   TRY(sim_create(rt, nx, ny, &config, &sim));
@@ -407,13 +407,13 @@ static HclStatus towed_run(Runtime *rt, double dx, double x0, double speed, doub
     sim.zeta[p] = sim.phi[p] = v[p] = 0;
     u[p] = current;
   }
-  TRY(vbm_set_state(sim.vbm, sim.depth, sim.zeta, sim.phi, u, v));
-  TRY(vbm_set_ships(sim.vbm, 1, towed_place, &towed));
-  int steps = (int)ceil(TOWED_END / (0.5 * vbm_stable_step(GRAVITY, 10, 0, dx, dx, TOWED_SPEED, 0)));
+  TRY(hcl_vbm_set_state(sim.vbm, sim.depth, sim.zeta, sim.phi, u, v));
+  TRY(hcl_vbm_set_ships(sim.vbm, 1, towed_place, &towed));
+  int steps = (int)ceil(TOWED_END / (0.5 * hcl_vbm_stable_step(GRAVITY, 10, 0, dx, dx, TOWED_SPEED, 0)));
   for (int s = 0; s < steps; s++) {
-    TRY(vbm_step(sim.vbm, s * TOWED_END / steps, TOWED_END / steps));
+    TRY(hcl_vbm_step(sim.vbm, s * TOWED_END / steps, TOWED_END / steps));
   }
-  TRY(field_read_owned(vbm_zeta(sim.vbm), zeta));
+  TRY(hcl_field_read_owned(hcl_vbm_zeta(sim.vbm), zeta));
 cleanup:
   free(u);
   free(v);
@@ -470,7 +470,7 @@ static void current(Runtime *rt) {
   TAP_OK(1 - correlation[1] < (1 - correlation[0]) / 4, "and the difference falls under refinement (%.4f to %.4f)",
          1 - correlation[0], 1 - correlation[1]);
 cleanup:
-  TAP_OK(status == HCL_OK, "current runs %s", status ? status_message() : "");
+  TAP_OK(status == HCL_OK, "current runs %s", status ? hcl_status_message() : "");
   free(sailing);
   free(held);
 }
@@ -484,7 +484,7 @@ cleanup:
  * has that phase speed. */
 static double ray_angle(double h, double kappa, bool airy, double u, double psi) {
   double c = u * cos(psi), lo = 1e-9, hi = 1e6;
-  double (*speed)(double, double, double, double) = vbm_phase_speed;
+  double (*speed)(double, double, double, double) = hcl_vbm_phase_speed;
   if (airy ? c >= sqrt(GRAVITY * h) : c >= sqrt(GRAVITY * h) || c <= speed(GRAVITY, h, kappa, hi)) {
     return 0;
   }
@@ -493,8 +493,8 @@ static double ray_angle(double h, double kappa, bool airy, double u, double psi)
     (c_mid > c ? (lo = mid) : (hi = mid));
   }
   double k = sqrt(lo * hi), dk = 1e-6 * k;
-  double w_plus = airy ? sqrt(GRAVITY * (k + dk) * tanh((k + dk) * h)) : vbm_omega(GRAVITY, h, kappa, k + dk);
-  double w_minus = airy ? sqrt(GRAVITY * (k - dk) * tanh((k - dk) * h)) : vbm_omega(GRAVITY, h, kappa, k - dk);
+  double w_plus = airy ? sqrt(GRAVITY * (k + dk) * tanh((k + dk) * h)) : hcl_vbm_omega(GRAVITY, h, kappa, k + dk);
+  double w_minus = airy ? sqrt(GRAVITY * (k - dk) * tanh((k - dk) * h)) : hcl_vbm_omega(GRAVITY, h, kappa, k - dk);
   double n = (w_plus - w_minus) / (2 * dk) / c;
   return atan2(n * cos(psi) * sin(psi), 1 - n * cos(psi) * cos(psi));
 }
@@ -565,7 +565,7 @@ static void ship_wake(Runtime *rt, double froude, double kappa) {
   HclStatus status = HCL_OK;
   double *x_edge = NULL, *y_edge = NULL;
   VbmConfig config = config_for(dx);
-  config.krylov = vbm_krylov_defaults();
+  config.krylov = hcl_vbm_krylov_defaults();
   config.kappa = kappa;
   config.sponge[VBM_WEST] = config.sponge[VBM_EAST] = config.sponge[VBM_NORTH] = (int)(sponge / dx);
   config.sponge_strength = 1;
@@ -579,13 +579,13 @@ static void ship_wake(Runtime *rt, double froude, double kappa) {
       .ship = {.x = nx * dx - sponge - length, .y = 0, .length = length, .beam = beam, .peak = GRAVITY * 0.5},
       .speed = speed,
       .ramp = length / speed};
-  TRY(vbm_set_ships(sim.vbm, 1, moving_ship_place, &at));
-  double dt = 0.5 * vbm_stable_step(GRAVITY, depth, kappa, dx, dx, 0, 0), t_end = (run + length) / speed;
+  TRY(hcl_vbm_set_ships(sim.vbm, 1, moving_ship_place, &at));
+  double dt = 0.5 * hcl_vbm_stable_step(GRAVITY, depth, kappa, dx, dx, 0, 0), t_end = (run + length) / speed;
   int steps = (int)ceil(t_end / dt);
   for (int s = 0; s < steps; s++) {
-    TRY(vbm_step(sim.vbm, s * dt, dt));
+    TRY(hcl_vbm_step(sim.vbm, s * dt, dt));
   }
-  TRY(field_read_owned(vbm_zeta(sim.vbm), sim.zeta));
+  TRY(hcl_field_read_owned(hcl_vbm_zeta(sim.vbm), sim.zeta));
   double x_ship = at.ship.x - speed * steps * dt;
   TRY_ALLOC(x_edge, nx);
   TRY_ALLOC(y_edge, nx);
@@ -616,7 +616,7 @@ static void ship_wake(Runtime *rt, double froude, double kappa) {
   TAP_OK(fabs(measured - airy) < 1, "Fr %.2f: and Airy's %.2f (%s) within a degree", froude, airy,
          subcritical ? "Havelock's finite-depth Kelvin wake" : "Havelock's arcsin(sqrt(g h) / U)");
 cleanup:
-  TAP_OK(status == HCL_OK, "wake run %s", status ? status_message() : "");
+  TAP_OK(status == HCL_OK, "wake run %s", status ? hcl_status_message() : "");
   free(x_edge);
   free(y_edge);
   sim_free(&sim);
@@ -629,8 +629,8 @@ static void deep_water_limits(void) {
   double least = 1;
   for (double kh = 0.01; kh < 50; kh += 0.01) {
     double dk = 1e-6 * kh;
-    least = fmin(least, (vbm_omega(GRAVITY, 1, 0, kh + dk) - vbm_omega(GRAVITY, 1, 0, kh - dk)) / (2 * dk) /
-                            vbm_phase_speed(GRAVITY, 1, 0, kh));
+    least = fmin(least, (hcl_vbm_omega(GRAVITY, 1, 0, kh + dk) - hcl_vbm_omega(GRAVITY, 1, 0, kh - dk)) / (2 * dk) /
+                            hcl_vbm_phase_speed(GRAVITY, 1, 0, kh));
   }
   TAP_OK(least > 0.575 && least < 0.6, "the parabolic shape's group over phase speed never falls below %.3f", least);
   double speed = 0.5 * sqrt(GRAVITY * 12), angle = wake_half_angle(12, 1.5 * GRAVITY / (speed * speed), false, speed);
@@ -639,24 +639,24 @@ static void deep_water_limits(void) {
 
 int main(int argc, char **argv) {
   Runtime *rt = NULL;
-  HclStatus s = par_init(&argc, &argv);
+  HclStatus s = hcl_par_init(&argc, &argv);
   if (s == HCL_OK) {
     s = test_open_runtime(true, &rt);
   }
-  if (!TAP_OK(all_ranks(s == HCL_OK), "runtime %s", status_message())) {
-    par_finalize();
+  if (!TAP_OK(all_ranks(s == HCL_OK), "runtime %s", hcl_status_message())) {
+    hcl_par_finalize();
     return tap_done();
   }
   /* The model's range as vbm.h states it: the continuous VBM's phase speed against Airy's. */
   const double range[][2] = {{2.3, 0.01}, {3.8, 0.05}, {4.9, 0.1}};
   for (int r = 0; r < 3; r++) {
-    double kh = range[r][0], ratio = vbm_phase_speed(GRAVITY, kh, 0, 1) / sqrt(GRAVITY * tanh(kh));
+    double kh = range[r][0], ratio = hcl_vbm_phase_speed(GRAVITY, kh, 0, 1) / sqrt(GRAVITY * tanh(kh));
     TAP_OK(ratio - 1 > 0 && ratio - 1 < range[r][1],
            "k h = %.1f: the VBM's phase speed %.2f%% above Airy's (at most "
            "%.0f%%)",
            kh, 100 * (ratio - 1), 100 * range[r][1]);
   }
-  if (par_size() == 1) {
+  if (hcl_par_size() == 1) {
     const double kh[] = {0.1, 0.5, 1, 2, 3};
     for (size_t k = 0; k < sizeof kh / sizeof kh[0]; k++) {
       standing_wave(rt, kh[k]);
@@ -674,8 +674,8 @@ int main(int argc, char **argv) {
   } else {
     tap_note("the checks sum over one rank's cells: run on one rank");
   }
-  runtime_destroy(&rt);
+  hcl_runtime_destroy(&rt);
   int result = tap_done();
-  par_finalize();
+  hcl_par_finalize();
   return result;
 }

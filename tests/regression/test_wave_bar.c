@@ -6,17 +6,17 @@
  * free waves, so that behind the bar the record at a gauge holds first, second and third harmonics of
  * comparable size, each travelling at its own speed.
  *
- * The flume: x from -4 m to 32.8 m, the still-water depth wave_bar_depth(x) (0.4 m, the bar's crest 0.1 m
+ * The flume: x from -4 m to 32.8 m, the still-water depth hcl_wave_bar_depth(x) (0.4 m, the bar's crest 0.1 m
  * deep from x = 12 to 14 m), ny = 1. A generation zone over x < 0 (one wavelength: L = 3.72 m) relaxes
  * towards the incident stream-function wave (waves.h; H = 0.02 m, T = 2.01 s in 0.4 m: H / L = 0.0054, k h =
  * 0.68, its bound second harmonic 5.5% of the first), which also absorbs what the bar reflects; an absorption
  * zone from x = 25 m (two wavelengths); a start-up ramp of two periods. The gauges of the experiment
- * (WAVE_BAR_GAUGES, x = 4 to 21 m).
+ * (HCL_WAVE_BAR_GAUGES, x = 4 to 21 m).
  *
  * Resolution: dx = 0.05 m: 74 points per wavelength of the first harmonic in 0.4 m, 40 on the crest (L = 2.0
  * m), 29 for the free second harmonic behind the bar (L = 1.47 m) and 14 for the free third (0.70 m); 9 sigma
  * points (the free third harmonic has k h = 3.6 behind the bar), 6th order; ERK4 at 40 steps per period (dt =
- * 0.050 s, Courant number 1.9 in 0.4 m; the stability limit of wave_step_limit is 0.114 s). ERK4 damps the
+ * 0.050 s, Courant number 1.9 in 0.4 m; the stability limit of hcl_wave_step_limit is 0.114 s). ERK4 damps the
  * free third harmonic by (3 omega dt)^6 / 144 = 7.5e-5 per step, under 2% over its 10 s from the bar to the
  * last gauge. Measured on this case, halving dx to 0.04 m changes the amplitudes at the gauges by under 1%
  * (first, second harmonics) and 2% (third); 0.08 m leaves the third 15% low. 18 periods: the waves reach the
@@ -61,32 +61,32 @@ static const struct {
 static double bar_depth(double x, double y, const void *ctx) {
   (void)y;
   (void)ctx;
-  return wave_bar_depth(x);
+  return hcl_wave_bar_depth(x);
 }
 
 int main(void) {
   Runtime *rt = NULL;
   HclStatus st = HCL_OK;
   Tank t = {0};
-  if (par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
-    TAP_OK(false, "a device with fp64: %s", status_message());
+  if (hcl_par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
+    TAP_OK(false, "a device with fp64: %s", hcl_status_message());
     return tap_done();
   }
-  RegularWaveSpec spec = waves_regular_spec_default();
+  RegularWaveSpec spec = hcl_waves_regular_spec_default();
   spec.depth = 0.4;
   spec.height = 0.02;
   spec.period = 2.01;
   RegularWave w;
-  st = waves_solve_stream(&spec, &w);
+  st = hcl_waves_solve_stream(&spec, &w);
   TankSpec ts = {.nx = (int)lround((X_END - X_START) / DX) + 1, .ny = 1, .depth = bar_depth};
-  ts.config = wave_config_default();
+  ts.config = hcl_wave_config_default();
   ts.config.laplace.dx = ts.config.laplace.dy = DX;
   ts.config.x0 = X_START;
   ts.config.ramp_time = 2 * spec.period;
   tank_flume_zones(&ts.config, X_START, 0, ABSORB_FROM, X_END, 0, 0);
   TankGauge gauges[WAVE_BAR_NGAUGES];
   for (int g = 0; g < WAVE_BAR_NGAUGES; g++) {
-    gauges[g] = (TankGauge){WAVE_BAR_GAUGES[g], 0};
+    gauges[g] = (TankGauge){HCL_WAVE_BAR_GAUGES[g], 0};
   }
   if (st == HCL_OK) {
     st = tank_create(rt, &ts, WAVE_BAR_NGAUGES, gauges, &t);
@@ -102,8 +102,8 @@ int main(void) {
     st = tank_run(&t, dt, STEPS_PER_PERIOD, 1);
   }
   TAP_OK(st == HCL_OK, "submerged bar: %d points, %d periods at %d steps, %.2f iterations per solve, %.1f s %s", ts.nx,
-         PERIODS, STEPS_PER_PERIOD, t.solves ? (double)t.iterations / t.solves : 0, t.seconds, status_message());
-  status_clear();
+         PERIODS, STEPS_PER_PERIOD, t.solves ? (double)t.iterations / t.solves : 0, t.seconds, hcl_status_message());
+  hcl_status_clear();
   Harmonics fits[WAVE_BAR_NGAUGES];
   for (int g = 0; g < WAVE_BAR_NGAUGES && st == HCL_OK; g++) {
     st = tank_harmonics(&t, g, omega, ANALYSED, HARMONICS, &fits[g]);
@@ -114,7 +114,7 @@ int main(void) {
     st = tank_reflection(&t, 0.5, 5.5, omega, 1, w.k, ANALYSED, &incident1, &reflected1);
   }
   if (st != HCL_OK) {
-    TAP_OK(false, "submerged bar: the analysis %s", status_message());
+    TAP_OK(false, "submerged bar: the analysis %s", hcl_status_message());
     goto done;
   }
   tap_note("harmonic amplitudes over the last %d periods (m), T = %.2f s, H = %.3f m:", ANALYSED, spec.period,
@@ -122,9 +122,9 @@ int main(void) {
   tap_note("    x      h      A1        A2        A3        A4      A2/A1  A3/A1   mean      rms residual");
   for (int g = 0; g < WAVE_BAR_NGAUGES; g++) {
     const Harmonics *f = &fits[g];
-    tap_note("%5.1f  %5.3f  %.6f  %.6f  %.6f  %.6f  %.3f  %.3f  %+.1e  %.1e", gauges[g].x, wave_bar_depth(gauges[g].x),
-             f->amplitude[1], f->amplitude[2], f->amplitude[3], f->amplitude[4], f->amplitude[2] / f->amplitude[1],
-             f->amplitude[3] / f->amplitude[1], f->mean, f->rms_residual);
+    tap_note("%5.1f  %5.3f  %.6f  %.6f  %.6f  %.6f  %.3f  %.3f  %+.1e  %.1e", gauges[g].x,
+             hcl_wave_bar_depth(gauges[g].x), f->amplitude[1], f->amplitude[2], f->amplitude[3], f->amplitude[4],
+             f->amplitude[2] / f->amplitude[1], f->amplitude[3] / f->amplitude[1], f->mean, f->rms_residual);
   }
   const Harmonics *at4 = &fits[0];
   /* The bar reflects a few per cent (long-wave reflection off its slopes); the generation zone absorbs it. */
@@ -143,7 +143,7 @@ int main(void) {
   /* Shoaling onto the bar, x = 10.5 m (h = 0.175 m): linear theory conserves the energy flux, A c_g = const,
    * so A_1 = E_1 sqrt(c_g(0.4) / c_g(h)); the reflection (R) and the energy passed to the harmonics (A_2^2 /
    * A_1^2 = 3% of it there) move it by a few per cent: 6% allowed. */
-  double cg_deep = tank_group_velocity(w.g, 0.4, omega), h105 = wave_bar_depth(10.5);
+  double cg_deep = tank_group_velocity(w.g, 0.4, omega), h105 = hcl_wave_bar_depth(10.5);
   double shoaled = w.E[1] * sqrt(cg_deep / tank_group_velocity(w.g, h105, omega));
   TAP_OK(tap_close(fits[1].amplitude[1], shoaled, 0.06, 0),
          "submerged bar, x = 10.5 m: the first harmonic shoals to %.5f m, linear shoaling %.5f m (%+.1f%%)",
@@ -206,7 +206,7 @@ int main(void) {
   }
 done:
   tank_free(&t);
-  runtime_destroy(&rt);
-  par_finalize();
+  hcl_runtime_destroy(&rt);
+  hcl_par_finalize();
   return tap_done();
 }

@@ -6,7 +6,7 @@
  * wave, kh = 2.77).
  *
  * Set-up: the linear model (eta_t = w, phi_t = -g eta), a wave of height 1 cm from -x; the conformal O-grid
- * (mapping_polar_point, geometric stretching: square cells from the cylinder, where they are 11 mm, to the outer
+ * (hcl_mapping_polar_point, geometric stretching: square cells from the cylinder, where they are 11 mm, to the outer
  * edge 4 wavelengths away) with 96 points in angle; a relaxation ring 2.5 wavelengths wide at the outer edge whose
  * target is the incident wave, so it makes the incident wave and absorbs the scattered one; sixth order, 9
  * cosine-clustered sigma points, at least 32 steps per period (more where the smallest cells' step limit asks), the
@@ -74,27 +74,27 @@ static HclStatus diffraction(Runtime *rt, double ka, int periods, Diffraction *d
   memset(d, 0, sizeof *d);
   d->ka = ka;
   double k = ka / RADIUS, length = 2 * PI / k, outer = RADIUS + 4 * length;
-  RegularWaveSpec spec = waves_regular_spec_default();
+  RegularWaveSpec spec = hcl_waves_regular_spec_default();
   RegularWave linear;
   spec.depth = DEPTH;
   spec.height = HEIGHT;
   spec.length = length;
-  TRY(waves_solve_linear(&spec, &linear));
-  TRY(wave_incident_regular(&linear, 0, 0, &incident));
+  TRY(hcl_waves_solve_linear(&spec, &linear));
+  TRY(hcl_wave_incident_regular(&linear, 0, 0, &incident));
   /* the conformal O-grid: nr - 1 = ln(outer / radius) ntheta / (2 pi), odd nr for the multigrid's halving */
   double stretching = log(outer / RADIUS);
   int nr = 2 * (int)lround(0.5 * stretching * NTHETA / (2 * PI)) + 1;
   MappingPolar polar = {.radius = RADIUS, .outer = outer, .stretching = stretching, .nr = nr, .ntheta = NTHETA};
-  Mapping map = {mapping_polar_point, &polar, "the cylinder's O-grid"};
+  Mapping map = {hcl_mapping_polar_point, &polar, "the cylinder's O-grid"};
   DecompSpec grid = {.nx = nr, .ny = NTHETA / 2 + 1}; /* theta = 0 .. pi at the O-grid's spacing */
-  TRY(decomp_create(&grid, &decomp));
-  const DecompLocal *l = decomp_local(decomp);
+  TRY(hcl_decomp_create(&grid, &decomp));
+  const DecompLocal *l = hcl_decomp_local(decomp);
   size_t n = (size_t)l->nx * l->ny;
   TRY_ALLOC(h, n);
   for (size_t p = 0; p < n; p++) {
     h[p] = DEPTH;
   }
-  WaveConfig c = wave_config_default();
+  WaveConfig c = hcl_wave_config_default();
   c.equations = WAVE_LINEAR;
   c.laplace.map = &map;
   c.laplace.nz = NZ;
@@ -108,10 +108,10 @@ static HclStatus diffraction(Runtime *rt, double ka, int periods, Diffraction *d
                           .r1 = outer,
                           .shape = WAVE_SHAPE_EXPONENTIAL,
                           .power = 3.5};
-  TRY(wave_create(rt, decomp, &c, h, &wave));
-  TRY(wave_set_incident(wave, &incident));
+  TRY(hcl_wave_create(rt, decomp, &c, h, &wave));
+  TRY(hcl_wave_set_incident(wave, &incident));
   /* steps per period: a multiple of 8, within 90% of the step limit */
-  int per_period = 8 * (int)ceil(linear.period / (0.9 * wave_step_limit(&c, &grid, DEPTH)) / 8);
+  int per_period = 8 * (int)ceil(linear.period / (0.9 * hcl_wave_step_limit(&c, &grid, DEPTH)) / 8);
   per_period = per_period < MIN_STEPS_PER_PERIOD ? MIN_STEPS_PER_PERIOD : per_period;
   double dt = linear.period / per_period;
   int fit_steps = FIT_PERIODS * per_period, first_fit = (periods - FIT_PERIODS) * per_period;
@@ -120,11 +120,11 @@ static HclStatus diffraction(Runtime *rt, double ka, int periods, Diffraction *d
   long iterations = 0, solves = 0;
   for (int s = 1; s <= periods * per_period; s++) {
     WaveStepStats stats;
-    TRY(wave_step(wave, dt, false, &stats));
+    TRY(hcl_wave_step(wave, dt, false, &stats));
     iterations += stats.iterations;
     solves += stats.solves;
     if (s > first_fit) {
-      TRY(field_read_owned(wave_eta(wave), record + (size_t)(s - first_fit - 1) * n));
+      TRY(hcl_field_read_owned(hcl_wave_eta(wave), record + (size_t)(s - first_fit - 1) * n));
     }
   }
   d->iterations = (double)iterations / solves;
@@ -145,10 +145,10 @@ static HclStatus diffraction(Runtime *rt, double ka, int periods, Diffraction *d
   const double radii[2] = {2 * RADIUS, 4 * RADIUS};
   for (int q = 0; q < 2; q++) {
     int i = 0;
-    while (i + 1 < nr && mapping_polar_radius(&polar, i) < radii[q]) {
+    while (i + 1 < nr && hcl_mapping_polar_radius(&polar, i) < radii[q]) {
       i++;
     }
-    double r = mapping_polar_radius(&polar, i);
+    double r = hcl_mapping_polar_radius(&polar, i);
     for (int j = 0; j <= NTHETA / 2; j += NTHETA / 4) {
       double theta = 2 * PI * j / NTHETA, got = harmonic(record + (size_t)j * l->nx + i, fit_steps, n, dt, omega) / A;
       double exact = mf_amplitude(k, RADIUS, r, theta);
@@ -158,9 +158,9 @@ static HclStatus diffraction(Runtime *rt, double ka, int periods, Diffraction *d
     }
   }
 cleanup:
-  wave_destroy(&wave);
-  decomp_destroy(&decomp);
-  wave_incident_free(&incident);
+  hcl_wave_destroy(&wave);
+  hcl_decomp_destroy(&decomp);
+  hcl_wave_incident_free(&incident);
   free(h);
   free(eta);
   free(record);
@@ -169,8 +169,8 @@ cleanup:
 
 int main(void) {
   Runtime *rt = NULL;
-  if (par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
-    TAP_OK(false, "a device with fp64: %s", status_message());
+  if (hcl_par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
+    TAP_OK(false, "a device with fp64: %s", hcl_status_message());
     return tap_done();
   }
   const double kas[2] = {0.374, 1.0};
@@ -179,8 +179,8 @@ int main(void) {
     Diffraction d;
     HclStatus st = diffraction(rt, kas[q], periods[q], &d);
     TAP_OK(st == HCL_OK, "cylinder ka = %.3f: %.2f iterations per solve, %d steps per period %s", kas[q], d.iterations,
-           d.per_period, status_message());
-    status_clear();
+           d.per_period, hcl_status_message());
+    hcl_status_clear();
     /* The bound: 3% at every angle. */
     TAP_OK(st == HCL_OK && d.worst_runup < 0.03,
            "cylinder ka = %.3f: run-up within %.2f%% of MacCamy-Fuchs at every angle (upstream %.4f A, MF %.4f A)",
@@ -188,7 +188,7 @@ int main(void) {
     TAP_OK(st == HCL_OK && d.worst_field < 0.03, "cylinder ka = %.3f: the field within %.2f%% of MacCamy-Fuchs:%s",
            kas[q], 100 * d.worst_field, d.report);
   }
-  runtime_destroy(&rt);
-  par_finalize();
+  hcl_runtime_destroy(&rt);
+  hcl_par_finalize();
   return tap_done();
 }

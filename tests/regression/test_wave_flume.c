@@ -92,15 +92,15 @@ static HclStatus run_flume(Runtime *rt, bool linear, int periods, Flume *f) {
   f->periods = periods;
   f->analysed = 4;
   const double L = 2 * PI, h = DEPTH;
-  RegularWaveSpec spec = waves_regular_spec_default();
+  RegularWaveSpec spec = hcl_waves_regular_spec_default();
   spec.depth = h;
   spec.length = L;
-  spec.height = 0.4 * waves_breaking_height(h, L);
+  spec.height = 0.4 * hcl_waves_breaking_height(h, L);
   spec.criterion = WAVES_CURRENT_STOKES;
-  TRY(linear ? waves_solve_linear(&spec, &f->wave) : waves_solve_stream(&spec, &f->wave));
+  TRY(linear ? hcl_waves_solve_linear(&spec, &f->wave) : hcl_waves_solve_stream(&spec, &f->wave));
   const RegularWave *w = &f->wave;
   TankSpec ts = {.nx = 7 * PPW + 1, .ny = 1, .depth = flat, .depth_ctx = &DEPTH};
-  ts.config = wave_config_default();
+  ts.config = hcl_wave_config_default();
   ts.config.laplace.dx = ts.config.laplace.dy = L / PPW;
   ts.config.equations = linear ? WAVE_LINEAR : WAVE_NONLINEAR;
   ts.config.ramp_time = 2 * w->period;
@@ -121,7 +121,7 @@ static HclStatus run_flume(Runtime *rt, bool linear, int periods, Flume *f) {
     for (int s = 0; s < STEPS_PER_PERIOD; s++) {
       TRY(tank_run(&t, dt, 1, 1));
       double volume;
-      TRY(wave_volume(t.wave, &volume));
+      TRY(hcl_wave_volume(t.wave, &volume));
       f->volume_max = fmax(f->volume_max, fabs(volume));
       period_sum += volume;
     }
@@ -148,7 +148,7 @@ static HclStatus run_flume(Runtime *rt, bool linear, int periods, Flume *f) {
     double x = gauges[g].x, tau = (fit.phase[1] - w->k * x) / omega, top = -1e30, bottom = 1e30;
     for (int m = 0; m < 400; m++) {
       double tm = t.times[t.nsamples - 1] - m * w->period / 400;
-      double measured = harmonics_eval(&fit, tm) - fit.mean;
+      double measured = hcl_harmonics_eval(&fit, tm) - fit.mean;
       f->shape_error[g] = fmax(f->shape_error[g], fabs(measured - design_eta(w, x, tm - tau)) / w->height);
       top = fmax(top, measured);
       bottom = fmin(bottom, measured);
@@ -267,27 +267,27 @@ static void periodic(Runtime *rt) {
   const int periods = 20;
   Tank t = {0};
   double worst = 0, omega_d = 0, drift = 0;
-  RegularWaveSpec spec = waves_regular_spec_default();
+  RegularWaveSpec spec = hcl_waves_regular_spec_default();
   spec.depth = h;
   spec.length = L;
-  spec.height = 0.4 * waves_breaking_height(h, L);
+  spec.height = 0.4 * hcl_waves_breaking_height(h, L);
   RegularWave w;
-  TRY(waves_solve_stream(&spec, &w));
+  TRY(hcl_waves_solve_stream(&spec, &w));
   TankSpec ts = {.nx = 2 * PPW, .ny = 1, .periodic_x = true, .depth = flat, .depth_ctx = &DEPTH};
-  ts.config = wave_config_default();
+  ts.config = hcl_wave_config_default();
   ts.config.laplace.dx = ts.config.laplace.dy = L / PPW;
   TRY(tank_create(rt, &ts, 0, NULL, &t));
   TRY(tank_discrete_frequency(&t, w.k, &omega_d));
   drift = fabs(omega_d / sqrt(ts.config.g * w.k * tanh(w.k * h)) - 1);
   for (int i = 0; i < ts.nx; i++) {
-    t.eta[i] = waves_eta(&w, tank_x(&t, i), 0);
-    t.phi[i] = waves_phi(&w, tank_x(&t, i), 0);
+    t.eta[i] = hcl_waves_eta(&w, tank_x(&t, i), 0);
+    t.phi[i] = hcl_waves_phi(&w, tank_x(&t, i), 0);
   }
-  TRY(wave_set_state(t.wave, 0, t.eta, t.phi));
+  TRY(hcl_wave_set_state(t.wave, 0, t.eta, t.phi));
   TRY(tank_run(&t, w.period / STEPS_PER_PERIOD, periods * STEPS_PER_PERIOD, 0));
   TRY(tank_read(&t));
   for (int i = 0; i < ts.nx; i++) {
-    worst = fmax(worst, fabs(t.eta[i] - waves_eta(&w, tank_x(&t, i), wave_time(t.wave))) / w.height);
+    worst = fmax(worst, fabs(t.eta[i] - hcl_waves_eta(&w, tank_x(&t, i), hcl_wave_time(t.wave))) / w.height);
   }
 cleanup:;
   /* The discrete wave moves at a slightly different speed from the exact one, so the error is a phase lag
@@ -300,15 +300,15 @@ cleanup:;
   TAP_OK(status == HCL_OK && worst < allowed,
          "stream-function wave, periodic domain: after %d periods max |eta - eta_SF| = %.2e H (allowed %.2e H: the "
          "grid's linear frequency error %.1e), %.1f s %s",
-         periods, worst, allowed, drift, t.seconds, status_message());
-  status_clear();
+         periods, worst, allowed, drift, t.seconds, hcl_status_message());
+  hcl_status_clear();
   tank_free(&t);
 }
 
 int main(void) {
   Runtime *rt = NULL;
-  if (par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
-    TAP_OK(false, "a device with fp64: %s", status_message());
+  if (hcl_par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
+    TAP_OK(false, "a device with fp64: %s", hcl_status_message());
     return tap_done();
   }
   periodic(rt);
@@ -320,13 +320,13 @@ int main(void) {
            "%s wave tank: H = %.4f m, L = %.4f m, T = %.4f s, %d periods at %d steps, %.2f "
            "iterations per solve, %.1f s %s",
            linear ? "linear" : "stream-function", f.wave.height, f.wave.length, f.wave.period, periods,
-           STEPS_PER_PERIOD, f.iterations, f.seconds, status_message());
-    status_clear();
+           STEPS_PER_PERIOD, f.iterations, f.seconds, hcl_status_message());
+    hcl_status_clear();
     if (st == HCL_OK) {
       check_flume(&f);
     }
   }
-  runtime_destroy(&rt);
-  par_finalize();
+  hcl_runtime_destroy(&rt);
+  hcl_par_finalize();
   return tap_done();
 }

@@ -9,7 +9,7 @@
  * The basin: half of it, y from the side wall (y = 0) to the centreline (y = 3.048 m), which is a wall: the
  * model's walls are planes of mirror symmetry, so the centreline is the symmetric basin's. x from -4 m to 32
  * m. The grid of the issue's benchmark, 257 x 17 x 7 (dx = 0.141 m, dy = 0.191 m, 7 sigma points), 6th order;
- * ERK4 at 32 steps per period (Courant number 0.87 in the deep part; wave_step_limit allows 0.17 s, dt is
+ * ERK4 at 32 steps per period (Courant number 0.87 in the deep part; hcl_wave_step_limit allows 0.17 s, dt is
  * 0.0625 s). A generation zone over x < 0 (one wavelength, L = 3.91 m in 0.4572 m) relaxing towards the
  * stream-function wave (waves.h; its bound second harmonic is 3% of the first), an absorption zone from x =
  * 26 m (2.6 wavelengths on the shelf), a start-up ramp of two periods. 18 periods: the first harmonic reaches
@@ -39,25 +39,25 @@ static const double X_START = -4, X_END = 32, ABSORB_FROM = 26, CENTRE = WAVE_WH
 
 static double whalin_depth(double x, double y, const void *ctx) {
   (void)ctx;
-  return wave_whalin_depth(x, y);
+  return hcl_wave_whalin_depth(x, y);
 }
 
 int main(void) {
   Runtime *rt = NULL;
   Tank t = {0};
   double *series = NULL;
-  if (par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
-    TAP_OK(false, "a device with fp64: %s", status_message());
+  if (hcl_par_init(NULL, NULL) != HCL_OK || test_open_runtime(true, &rt) != HCL_OK) {
+    TAP_OK(false, "a device with fp64: %s", hcl_status_message());
     return tap_done();
   }
-  RegularWaveSpec spec = waves_regular_spec_default();
+  RegularWaveSpec spec = hcl_waves_regular_spec_default();
   spec.depth = 0.4572;
   spec.height = 0.015;
   spec.period = 2;
   RegularWave w;
-  HclStatus st = waves_solve_stream(&spec, &w);
+  HclStatus st = hcl_waves_solve_stream(&spec, &w);
   TankSpec ts = {.nx = NX, .ny = NY, .depth = whalin_depth};
-  ts.config = wave_config_default();
+  ts.config = hcl_wave_config_default();
   ts.config.laplace.dx = (X_END - X_START) / (NX - 1);
   ts.config.laplace.dy = CENTRE / (NY - 1);
   ts.config.laplace.nz = NZ;
@@ -81,8 +81,9 @@ int main(void) {
   }
   TAP_OK(st == HCL_OK,
          "Whalin's shoal: %d x %d x %d points, %d periods at %d steps, %.2f iterations per solve, %.1f s %s", NX, NY,
-         NZ, PERIODS, STEPS_PER_PERIOD, t.solves ? (double)t.iterations / t.solves : 0, t.seconds, status_message());
-  status_clear();
+         NZ, PERIODS, STEPS_PER_PERIOD, t.solves ? (double)t.iterations / t.solves : 0, t.seconds,
+         hcl_status_message());
+  hcl_status_clear();
   int steps = PERIODS * STEPS_PER_PERIOD;
   tap_note("wall time %.3f s per step (with the gauge and centreline reads); the issue's 1283 steps would take %.0f s "
            "(target: under 60 s on a 2-core CPU through PoCL)",
@@ -91,7 +92,7 @@ int main(void) {
     goto done;
   }
   /* The harmonics at every centreline point. */
-  int kept = t.nsamples - t.row_first, first = harmonics_window(t.times + t.row_first, kept, omega, ANALYSED);
+  int kept = t.nsamples - t.row_first, first = hcl_harmonics_window(t.times + t.row_first, kept, omega, ANALYSED);
   static double A[NX][HARMONICS + 1];
   series = malloc(sizeof *series * (kept > 0 ? kept : 1));
   if (first < 0 || !series) {
@@ -103,7 +104,7 @@ int main(void) {
       series[s] = t.rows[(size_t)s * NX + i];
     }
     Harmonics fit;
-    st = harmonics_fit(t.times + t.row_first + first, series + first, kept - first, omega, HARMONICS, &fit);
+    st = hcl_harmonics_fit(t.times + t.row_first + first, series + first, kept - first, omega, HARMONICS, &fit);
     for (int n = 1; n <= HARMONICS; n++) {
       A[i][n] = fit.amplitude[n];
     }
@@ -116,8 +117,8 @@ int main(void) {
   for (int i = 0; i < NX; i++) {
     double x = tank_x(&t, i);
     if (x >= next - 1e-9) {
-      tap_note("%6.2f  %.4f  %.6f  %.6f  %.6f  %.3f  %.3f", x, wave_whalin_depth(x, CENTRE), A[i][1], A[i][2], A[i][3],
-               A[i][1] / w.E[1], A[i][2] / w.E[1]);
+      tap_note("%6.2f  %.4f  %.6f  %.6f  %.6f  %.3f  %.3f", x, hcl_wave_whalin_depth(x, CENTRE), A[i][1], A[i][2],
+               A[i][3], A[i][1] / w.E[1], A[i][2] / w.E[1]);
       next += 1;
     }
   }
@@ -183,7 +184,7 @@ int main(void) {
 done:
   free(series);
   tank_free(&t);
-  runtime_destroy(&rt);
-  par_finalize();
+  hcl_runtime_destroy(&rt);
+  hcl_par_finalize();
   return tap_done();
 }

@@ -15,8 +15,8 @@ HclStatus tank_create(Runtime *rt, const TankSpec *spec, int ngauges, const Tank
   memset(t, 0, sizeof *t);
   t->spec = *spec;
   DecompSpec grid = {.nx = spec->nx, .ny = spec->ny, .periodic_x = spec->periodic_x};
-  TRY(decomp_create(&grid, &t->decomp));
-  const DecompLocal *l = decomp_local(t->decomp);
+  TRY(hcl_decomp_create(&grid, &t->decomp));
+  const DecompLocal *l = hcl_decomp_local(t->decomp);
   REQUIRE(l->nx == spec->nx && l->ny == spec->ny, HCL_EDATA, "the wave tank runs on one rank");
   t->n = (size_t)spec->nx * spec->ny;
   TRY_ALLOC(t->h, t->n);
@@ -31,14 +31,14 @@ HclStatus tank_create(Runtime *rt, const TankSpec *spec, int ngauges, const Tank
   t->ngauges = ngauges;
   TRY_ALLOC(t->gauges, ngauges > 0 ? ngauges : 1);
   memcpy(t->gauges, gauges, sizeof *gauges * ngauges);
-  TRY(wave_create(rt, t->decomp, &spec->config, t->h, &t->wave));
+  TRY(hcl_wave_create(rt, t->decomp, &spec->config, t->h, &t->wave));
 cleanup:
   return status;
 }
 
 void tank_free(Tank *t) {
-  wave_destroy(&t->wave);
-  decomp_destroy(&t->decomp);
+  hcl_wave_destroy(&t->wave);
+  hcl_decomp_destroy(&t->decomp);
   free(t->h);
   free(t->eta);
   free(t->phi);
@@ -80,10 +80,10 @@ void tank_flume_zones(WaveConfig *c, double gen0, double gen1, double abs0, doub
 HclStatus tank_set_regular(Tank *t, const RegularWave *wave) {
   HclStatus status = HCL_OK;
   WaveIncident incident = {0};
-  TRY(wave_incident_regular(wave, 0, 0, &incident));
-  TRY(wave_set_incident(t->wave, &incident));
+  TRY(hcl_wave_incident_regular(wave, 0, 0, &incident));
+  TRY(hcl_wave_set_incident(t->wave, &incident));
 cleanup:
-  wave_incident_free(&incident);
+  hcl_wave_incident_free(&incident);
   return status;
 }
 
@@ -95,10 +95,10 @@ HclStatus tank_discrete_frequency(Tank *t, double k, double *omega_d) {
     t->eta[p] = 0;
     t->phi[p] = cos(k * (tank_x(t, (int)(p % t->spec.nx)) - t->spec.config.x0));
   }
-  TRY(wave_set_state(t->wave, 0, t->eta, t->phi));
+  TRY(hcl_wave_set_state(t->wave, 0, t->eta, t->phi));
   double potential, kinetic;
-  TRY(wave_energy(t->wave, &potential, &kinetic)); /* a solve at the present state */
-  TRY(field_read_owned(laplace_w(wave_laplace(t->wave)), w));
+  TRY(hcl_wave_energy(t->wave, &potential, &kinetic)); /* a solve at the present state */
+  TRY(hcl_field_read_owned(hcl_laplace_w(hcl_wave_laplace(t->wave)), w));
   *omega_d = sqrt(t->spec.config.g * w[0] / t->phi[0]);
 cleanup:
   free(w);
@@ -107,8 +107,8 @@ cleanup:
 
 HclStatus tank_read(Tank *t) {
   HclStatus status = HCL_OK;
-  TRY(field_read_owned(wave_eta(t->wave), t->eta));
-  TRY(field_read_owned(wave_phi(t->wave), t->phi));
+  TRY(hcl_field_read_owned(hcl_wave_eta(t->wave), t->eta));
+  TRY(hcl_field_read_owned(hcl_wave_phi(t->wave), t->phi));
 cleanup:
   return status;
 }
@@ -157,8 +157,8 @@ HclStatus tank_sample(Tank *t) {
     }
     t->capacity = capacity;
   }
-  TRY(field_read_owned(wave_eta(t->wave), t->eta));
-  t->times[t->nsamples] = wave_time(t->wave);
+  TRY(hcl_field_read_owned(hcl_wave_eta(t->wave), t->eta));
+  t->times[t->nsamples] = hcl_wave_time(t->wave);
   for (int g = 0; g < t->ngauges; g++) {
     t->record[(size_t)t->nsamples * t->ngauges + g] = tank_eta_at(t, t->gauges[g].x, t->gauges[g].y);
   }
@@ -174,22 +174,22 @@ cleanup:
 
 HclStatus tank_run(Tank *t, double dt, int steps, int sample_every) {
   HclStatus status = HCL_OK;
-  double start = progress_now();
+  double start = hcl_progress_now();
   for (int s = 1; s <= steps; s++) {
     WaveStepStats stats;
-    TRY(wave_step(t->wave, dt, false, &stats));
+    TRY(hcl_wave_step(t->wave, dt, false, &stats));
     t->steps++;
     t->iterations += stats.iterations;
     t->solves += stats.solves;
     if (s % 50 == 0 || s == steps) {
-      TRY(wave_check(t->wave, 1.0));
+      TRY(hcl_wave_check(t->wave, 1.0));
     }
     if (sample_every > 0 && s % sample_every == 0) {
       TRY(tank_sample(t));
     }
   }
 cleanup:
-  t->seconds += progress_now() - start;
+  t->seconds += hcl_progress_now() - start;
   return status;
 }
 
@@ -204,12 +204,12 @@ double *tank_series(const Tank *t, int g) {
 HclStatus tank_harmonics(const Tank *t, int g, double omega, double periods, int harmonics, Harmonics *fit) {
   HclStatus status = HCL_OK;
   double *series = NULL;
-  int first = harmonics_window(t->times, t->nsamples, omega, periods);
+  int first = hcl_harmonics_window(t->times, t->nsamples, omega, periods);
   REQUIRE(first >= 0, HCL_EDATA, "gauge %d: the record of %d samples is shorter than %g periods", g, t->nsamples,
           periods);
   series = tank_series(t, g);
   REQUIRE(series, HCL_ENOMEM, "a gauge series of %d samples", t->nsamples);
-  TRY(harmonics_fit(t->times + first, series + first, t->nsamples - first, omega, harmonics, fit));
+  TRY(hcl_harmonics_fit(t->times + first, series + first, t->nsamples - first, omega, harmonics, fit));
 cleanup:
   free(series);
   return status;
@@ -266,7 +266,7 @@ HclStatus tank_reflection(const Tank *t, double x0, double x1, double omega, int
   int kept = t->nsamples - t->row_first, nx = t->spec.nx;
   double *series = NULL, A[4][4] = {{0}}, b[4] = {0}, c[4];
   REQUIRE(t->row >= 0 && kept > 0, HCL_EDATA, "no row kept for the reflection analysis");
-  int first = harmonics_window(t->times + t->row_first, kept, omega, periods);
+  int first = hcl_harmonics_window(t->times + t->row_first, kept, omega, periods);
   REQUIRE(first >= 0, HCL_EDATA, "the row record of %d samples is shorter than %g periods", kept, periods);
   TRY_ALLOC(series, kept);
   int points = 0;
@@ -279,7 +279,7 @@ HclStatus tank_reflection(const Tank *t, double x0, double x1, double omega, int
       series[s] = t->rows[(size_t)s * nx + i];
     }
     Harmonics fit;
-    TRY(harmonics_fit(t->times + t->row_first + first, series + first, kept - first, omega, n + 2, &fit));
+    TRY(hcl_harmonics_fit(t->times + t->row_first + first, series + first, kept - first, omega, n + 2, &fit));
     /* C = I e^{i kn x} + R e^{-i kn x}, I = Ir + i Ii, R = Rr + i Ri: the real and imaginary parts are rows.
      */
     double cs = cos(kn * x), sn = sin(kn * x);
@@ -304,8 +304,8 @@ cleanup:
 
 double tank_group_velocity(double g, double h, double omega) {
   double k = 0;
-  if (waves_solve_dispersion(g, h, 2 * PI / omega, 0, &k) != HCL_OK) {
-    status_clear();
+  if (hcl_waves_solve_dispersion(g, h, 2 * PI / omega, 0, &k) != HCL_OK) {
+    hcl_status_clear();
     return NAN;
   }
   return 0.5 * omega / k * (1 + 2 * k * h / sinh(2 * k * h));

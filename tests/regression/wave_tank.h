@@ -72,7 +72,7 @@ double tank_eta_at(const Tank *tank, double x, double y);
 HclStatus tank_sample(Tank *tank);
 
 /* Advances `steps` steps of dt, sampling the gauges after every `sample_every` steps (0: never) and checking
- * the state (wave_check, |eta| < depth) every 50 steps. */
+ * the state (hcl_wave_check, |eta| < depth) every 50 steps. */
 HclStatus tank_run(Tank *tank, double dt, int steps, int sample_every);
 
 /* The harmonic analysis of gauge g's record over its last `periods` periods of 2 pi / omega. */
@@ -93,7 +93,7 @@ HclStatus tank_reflection(const Tank *tank, double x0, double x1, double omega, 
                           double *incident, double *reflected);
 
 /* Linear wave theory: the group velocity of angular frequency omega in depth h (k from
- * waves_solve_dispersion). */
+ * hcl_waves_solve_dispersion). */
 double tank_group_velocity(double g, double h, double omega);
 
 #endif

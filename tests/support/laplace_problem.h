@@ -113,10 +113,10 @@ typedef struct {
 } LpSetup;
 
 static inline void lp_setup_free(LpSetup *s) {
-  laplace_destroy(&s->laplace);
-  field_destroy(&s->eta);
-  field_destroy(&s->phi);
-  decomp_destroy(&s->decomp);
+  hcl_laplace_destroy(&s->laplace);
+  hcl_field_destroy(&s->eta);
+  hcl_field_destroy(&s->phi);
+  hcl_decomp_destroy(&s->decomp);
   free(s->h);
   free(s->eta_host);
   free(s->phi_host);
@@ -130,8 +130,8 @@ static inline HclStatus lp_setup(Runtime *rt, const LaplaceProblem *p, LaplaceCo
   HclStatus status = HCL_OK;
   memset(s, 0, sizeof *s);
   DecompSpec spec = {.nx = p->nx, .ny = p->ny, .periodic_x = p->periodic, .periodic_y = p->periodic || p->periodic_y};
-  TRY(decomp_create(&spec, &s->decomp));
-  const DecompLocal *l = decomp_local(s->decomp);
+  TRY(hcl_decomp_create(&spec, &s->decomp));
+  const DecompLocal *l = hcl_decomp_local(s->decomp);
   size_t plane = (size_t)l->nx * l->ny;
   s->nz = c.nz;
   c.dx = lp_dx(p);
@@ -143,18 +143,18 @@ static inline HclStatus lp_setup(Runtime *rt, const LaplaceProblem *p, LaplaceCo
   TRY_ALLOC(s->exact, plane * (c.nz + 1));
   TRY_ALLOC(s->source, plane * (c.nz + 1));
   lp_fill(p, (double[]){0, 1}, 1, l->x0, l->y0, l->nx, l->ny, s->h, NULL, NULL, NULL, NULL);
-  TRY(laplace_create(rt, s->decomp, &c, s->h, &s->laplace));
-  lp_fill(p, laplace_sigma(s->laplace), c.nz, l->x0, l->y0, l->nx, l->ny, NULL, s->eta_host, s->phi_host, s->exact,
+  TRY(hcl_laplace_create(rt, s->decomp, &c, s->h, &s->laplace));
+  lp_fill(p, hcl_laplace_sigma(s->laplace), c.nz, l->x0, l->y0, l->nx, l->ny, NULL, s->eta_host, s->phi_host, s->exact,
           s->source);
   Precision outer = c.precision == LAPLACE_SINGLE ? PRECISION_SINGLE : PRECISION_DOUBLE;
   FieldSpec fs = {.name = "eta", .nz = 1, .ghost = 0, .precision = outer};
-  TRY(field_create(rt, s->decomp, &fs, &s->eta));
+  TRY(hcl_field_create(rt, s->decomp, &fs, &s->eta));
   fs.name = "phi";
-  TRY(field_create(rt, s->decomp, &fs, &s->phi));
-  TRY(field_write_owned(s->eta, s->eta_host));
-  TRY(field_write_owned(s->phi, s->phi_host));
+  TRY(hcl_field_create(rt, s->decomp, &fs, &s->phi));
+  TRY(hcl_field_write_owned(s->eta, s->eta_host));
+  TRY(hcl_field_write_owned(s->phi, s->phi_host));
   if (with_source) {
-    TRY(laplace_set_source(s->laplace, s->source));
+    TRY(hcl_laplace_set_source(s->laplace, s->source));
   }
 cleanup:
   return status;
@@ -163,11 +163,11 @@ cleanup:
 /* Largest |Phi - exact| over the nodes from sigma_0 to the surface, and largest |exact| there. */
 static inline HclStatus lp_solution_error(LpSetup *s, double *error) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(s->decomp);
+  const DecompLocal *l = hcl_decomp_local(s->decomp);
   size_t plane = (size_t)l->nx * l->ny, n = plane * (s->nz + 1);
   double *got = NULL;
   TRY_ALLOC(got, n);
-  TRY(field_read_owned(laplace_potential(s->laplace), got));
+  TRY(hcl_field_read_owned(hcl_laplace_potential(s->laplace), got));
   *error = 0;
   for (size_t k = plane; k < n; k++) {
     *error = fmax(*error, fabs(got[k] - s->exact[k]));
@@ -180,13 +180,13 @@ cleanup:
 /* Largest |b - A Phi_exact| over all rows. */
 static inline HclStatus lp_truncation_error(LpSetup *s, double *error) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(s->decomp);
+  const DecompLocal *l = hcl_decomp_local(s->decomp);
   size_t n = (size_t)l->nx * l->ny * (s->nz + 1);
   double *res = NULL;
   TRY_ALLOC(res, n);
-  TRY(laplace_set_potential(s->laplace, s->exact));
-  TRY(laplace_compute_residual(s->laplace, s->eta, s->phi));
-  TRY(field_read_owned(laplace_residual(s->laplace), res));
+  TRY(hcl_laplace_set_potential(s->laplace, s->exact));
+  TRY(hcl_laplace_compute_residual(s->laplace, s->eta, s->phi));
+  TRY(hcl_field_read_owned(hcl_laplace_residual(s->laplace), res));
   *error = 0;
   for (size_t k = 0; k < n; k++) {
     *error = fmax(*error, fabs(res[k]));

@@ -19,24 +19,24 @@ static inline HclStatus test_open_runtime(bool need_fp64, Runtime **rt) {
   DeviceNeeds needs = {.fp64 = need_fp64};
   const char *selector = getenv("HYDROCL_DEVICE");
   RuntimeOptions options = {0};
-  TRY(device_list(&devices, &count));
-  TRY(device_select(devices, count, selector ? selector : "auto", &needs, par_node_rank(), par_node_size(), &chosen,
-                    &shared));
-  TRY(runtime_create(&devices[chosen], &options, rt));
+  TRY(hcl_device_list(&devices, &count));
+  TRY(hcl_device_select(devices, count, selector ? selector : "auto", &needs, hcl_par_node_rank(), hcl_par_node_size(),
+                        &chosen, &shared));
+  TRY(hcl_runtime_create(&devices[chosen], &options, rt));
 cleanup:
   free(devices);
   return status;
 }
 
-/* The start of an MPI test: MPI (par_init), rank 0 alone writing to stdout (TAP), and the devices (caller frees;
+/* The start of an MPI test: MPI (hcl_par_init), rank 0 alone writing to stdout (TAP), and the devices (caller frees;
  * NULL devices: none wanted). Collective. */
 static inline HclStatus test_start(int *argc, char ***argv, DeviceInfo **devices, int *count) {
-  HclStatus status = par_init(argc, argv);
-  if (par_rank() != 0) {
+  HclStatus status = hcl_par_init(argc, argv);
+  if (hcl_par_rank() != 0) {
     (void)!freopen("/dev/null", "w", stdout);
   }
   if (status == HCL_OK && devices) {
-    status = par_agree(device_list(devices, count));
+    status = hcl_par_agree(hcl_device_list(devices, count));
   }
   return status;
 }
@@ -45,7 +45,7 @@ static inline HclStatus test_start(int *argc, char ***argv, DeviceInfo **devices
 static inline HclStatus test_start_runtime(int *argc, char ***argv, bool need_fp64, Runtime **rt) {
   HclStatus status = test_start(argc, argv, NULL, NULL);
   if (status == HCL_OK) {
-    status = par_agree(test_open_runtime(need_fp64, rt));
+    status = hcl_par_agree(test_open_runtime(need_fp64, rt));
   }
   return status;
 }
@@ -53,7 +53,7 @@ static inline HclStatus test_start_runtime(int *argc, char ***argv, bool need_fp
 /* Copies this rank's block of the global array (global_nx wide, x fastest) into the owned points of f. */
 static inline HclStatus test_write_block(Field *f, const double *global, int global_nx) {
   HclStatus status = HCL_OK;
-  const DecompLocal *l = decomp_local(field_decomp(f));
+  const DecompLocal *l = hcl_decomp_local(hcl_field_decomp(f));
   double *block = NULL;
   TRY_ALLOC(block, (size_t)l->nx * l->ny);
   for (int j = 0; j < l->ny; j++) {
@@ -61,7 +61,7 @@ static inline HclStatus test_write_block(Field *f, const double *global, int glo
       block[j * l->nx + i] = global[(size_t)(l->y0 + j) * global_nx + l->x0 + i];
     }
   }
-  TRY(field_write_owned(f, block));
+  TRY(hcl_field_write_owned(f, block));
 cleanup:
   free(block);
   return status;

@@ -52,17 +52,17 @@ static const char *write_case(const char *name, const char *text) {
 
 /* Loads text against keys, applies set (or NULL) and finishes; returns the status; *c is the case on success. */
 static HclStatus load_with(const CaseKey *keys, int nkeys, const char *text, const char *set, Case **c) {
-  status_clear();
+  hcl_status_clear();
   *c = NULL;
-  HclStatus s = case_load(keys, nkeys, write_case("case.yml", text), c);
+  HclStatus s = hcl_case_load(keys, nkeys, write_case("case.yml", text), c);
   if (s == HCL_OK && set) {
-    s = case_set(*c, set);
+    s = hcl_case_set(*c, set);
   }
   if (s == HCL_OK) {
-    s = case_finish(*c);
+    s = hcl_case_finish(*c);
   }
   if (s != HCL_OK) {
-    case_destroy(c);
+    hcl_case_destroy(c);
   }
   return s;
 }
@@ -77,13 +77,13 @@ static bool same_values(const CaseKey *keys, int nkeys, const Case *a, const Cas
   for (int i = 0; i < nkeys; i++) {
     const char *key = keys[i].key;
     int na = 0, nb = 0;
-    const NamedPoint *pa = case_points(a, key, &na), *pb = case_points(b, key, &nb);
-    same = same && strcmp(case_string(a, key), case_string(b, key)) == 0 && na == nb;
+    const NamedPoint *pa = hcl_case_points(a, key, &na), *pb = hcl_case_points(b, key, &nb);
+    same = same && strcmp(hcl_case_string(a, key), hcl_case_string(b, key)) == 0 && na == nb;
     for (int p = 0; same && p < na; p++) {
       same = strcmp(pa[p].name, pb[p].name) == 0 && pa[p].x == pb[p].x && pa[p].y == pb[p].y;
     }
     if (!same) {
-      tap_note("%s differs: '%s' and '%s'", key, case_string(a, key), case_string(b, key));
+      tap_note("%s differs: '%s' and '%s'", key, hcl_case_string(a, key), hcl_case_string(b, key));
       return false;
     }
   }
@@ -98,7 +98,7 @@ static int occurrences(const char *text, const char *part) {
   return n;
 }
 
-/* case_to_yaml must load back as the same case whatever the strings hold and however the table orders its keys;
+/* hcl_case_to_yaml must load back as the same case whatever the strings hold and however the table orders its keys;
  * so must the template. */
 static void test_yaml_round_trip(void) {
   Case *c = NULL, *again = NULL;
@@ -107,17 +107,17 @@ static void test_yaml_round_trip(void) {
                           "title: \"It's 'quoted'\"\nsteps: 7\ngrid:\n  note: \"two\\nlines\\tand a tab\"\n"
                           "output:\n  name: \"a: b # c\"\n  gauges:\n    - {name: \"O'Brien\", x: 1.5, y: -2}\n",
                           NULL, &c);
-  TAP_OK(s == HCL_OK, "a case with quotes, line breaks and loose keys loads %s", status_message());
+  TAP_OK(s == HCL_OK, "a case with quotes, line breaks and loose keys loads %s", hcl_status_message());
   if (s == HCL_OK) {
-    TAP_OK(case_to_yaml(c, &yaml) == HCL_OK, "its effective case is written");
+    TAP_OK(hcl_case_to_yaml(c, &yaml) == HCL_OK, "its effective case is written");
     s = load_with(loose_schema, NLOOSE, yaml ? yaml : "", NULL, &again);
     bool same = s == HCL_OK && same_values(loose_schema, NLOOSE, c, again);
-    TAP_OK(same, "and loads back with the same values %s\n%s", status_message(), same || !yaml ? "" : yaml);
+    TAP_OK(same, "and loads back with the same values %s\n%s", hcl_status_message(), same || !yaml ? "" : yaml);
     bool once = yaml && occurrences(yaml, "grid:") == 1 && occurrences(yaml, "output:") == 1;
     TAP_OK(once, "each section is written once though the table interleaves them\n%s", once || !yaml ? "" : yaml);
   }
-  case_destroy(&again);
-  case_destroy(&c);
+  hcl_case_destroy(&again);
+  hcl_case_destroy(&c);
   free(yaml);
   yaml = NULL;
 
@@ -129,26 +129,26 @@ static void test_yaml_round_trip(void) {
                 "output:\n  gauges: [{name: \"\\u2029\", x: 1, y: 2}]\n",
                 NULL, &c);
   TAP_OK(s == HCL_OK, "a case with Unicode line breaks, characters YAML does not print and spaced numbers loads %s",
-         status_message());
+         hcl_status_message());
   if (s == HCL_OK) {
-    s = case_to_yaml(c, &yaml);
+    s = hcl_case_to_yaml(c, &yaml);
     s = s == HCL_OK ? load_with(loose_schema, NLOOSE, yaml, NULL, &again) : s;
     bool same = s == HCL_OK && same_values(loose_schema, NLOOSE, c, again);
-    TAP_OK(same, "and loads back with the same values %s\n%s", status_message(), same || !yaml ? "" : yaml);
+    TAP_OK(same, "and loads back with the same values %s\n%s", hcl_status_message(), same || !yaml ? "" : yaml);
   }
-  case_destroy(&again);
-  case_destroy(&c);
+  hcl_case_destroy(&again);
+  hcl_case_destroy(&c);
   free(yaml);
 
   char *text = NULL;
   size_t size = 0;
   FILE *f = open_memstream(&text, &size);
-  case_write_template(loose_schema, NLOOSE, "loose model", f);
+  hcl_case_write_template(loose_schema, NLOOSE, "loose model", f);
   fclose(f);
   s = load_with(loose_schema, NLOOSE, text, NULL, &c);
-  bool loads = s == HCL_OK && case_int(c, "steps") == 5 && occurrences(text, "output:") == 1;
-  TAP_OK(loads, "the template of such a table loads as its defaults %s\n%s", status_message(), loads ? "" : text);
-  case_destroy(&c);
+  bool loads = s == HCL_OK && hcl_case_int(c, "steps") == 5 && occurrences(text, "output:") == 1;
+  TAP_OK(loads, "the template of such a table loads as its defaults %s\n%s", hcl_status_message(), loads ? "" : text);
+  hcl_case_destroy(&c);
   free(text);
 }
 
@@ -161,9 +161,9 @@ static void test_case_file_kinds(void) {
   memset(text + n, 'x', 5000);
   snprintf(text + n + 5000, 6000 - (size_t)n - 5000, "\tend\"\ngrid:\n  nx: 10\n");
   HclStatus s = load(text, NULL, &c);
-  TAP_OK(s == HCL_OK && c && case_int(c, "grid.nx") == 10 && strlen(case_string(c, "output.title")) == 5004,
-         "a 5000-character title holding a tab loads %s", status_message());
-  case_destroy(&c);
+  TAP_OK(s == HCL_OK && c && hcl_case_int(c, "grid.nx") == 10 && strlen(hcl_case_string(c, "output.title")) == 5004,
+         "a 5000-character title holding a tab loads %s", hcl_status_message());
+  hcl_case_destroy(&c);
   free(text);
   /* issue 27, 7: nesting beyond a case file's few levels is refused before the parser (whose time grows with the
    * square of the depth) sees it; brackets inside a quoted title are text */
@@ -174,14 +174,14 @@ static void test_case_file_kinds(void) {
   memset(text + n + deep, ']', deep);
   text[n + 2 * deep] = '\0';
   s = load(text, NULL, &c);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "case.yml:2:75: lists or maps nested deeper than 64"),
-         "100000 nested lists are refused at once: %s", status_message());
-  case_destroy(&c);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "case.yml:2:75: lists or maps nested deeper than 64"),
+         "100000 nested lists are refused at once: %s", hcl_status_message());
+  hcl_case_destroy(&c);
   s = load(
       "output:\n  title: \"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"\ngrid:\n  nx: 10\n",
       NULL, &c);
-  TAP_OK(s == HCL_OK, "brackets in a quoted title are text %s", status_message());
-  case_destroy(&c);
+  TAP_OK(s == HCL_OK, "brackets in a quoted title are text %s", hcl_status_message());
+  hcl_case_destroy(&c);
   free(text);
   text = malloc(400 * 410);
   size_t used = 0;
@@ -189,19 +189,19 @@ static void test_case_file_kinds(void) {
     used += (size_t)snprintf(text + used, 410, "%*sa%d:\n", k, "", k);
   }
   s = load(text, NULL, &c);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "case.yml:258: indented 257 columns"),
-         "400 levels of block nesting are refused: %s", status_message());
-  case_destroy(&c);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "case.yml:258: indented 257 columns"),
+         "400 levels of block nesting are refused: %s", hcl_status_message());
+  hcl_case_destroy(&c);
   free(text);
-  status_clear();
-  s = case_load(schema, NKEYS, folder, &c);
-  TAP_OK(s == HCL_ENOINPUT && tap_contains(status_message(), "is a folder, not a case file"), "a folder: %s",
-         status_message());
-  status_clear();
-  s = case_load(schema, NKEYS, "/dev/zero", &c);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "/dev/zero: holds a NUL byte"), "/dev/zero: %s",
-         status_message());
-  case_destroy(&c);
+  hcl_status_clear();
+  s = hcl_case_load(schema, NKEYS, folder, &c);
+  TAP_OK(s == HCL_ENOINPUT && tap_contains(hcl_status_message(), "is a folder, not a case file"), "a folder: %s",
+         hcl_status_message());
+  hcl_status_clear();
+  s = hcl_case_load(schema, NKEYS, "/dev/zero", &c);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "/dev/zero: holds a NUL byte"), "/dev/zero: %s",
+         hcl_status_message());
+  hcl_case_destroy(&c);
 }
 
 /* Many unknown keys against a large schema: the first CASE_MISTAKES_SHOWN are named with file:line and a hint (the
@@ -223,13 +223,14 @@ static void test_many_unknown_keys(void) {
   }
   Case *c = NULL;
   HclStatus s = load_with(big, SCHEMA_KEYS, text, NULL, &c);
-  TAP_OK(s == HCL_EDATA &&
-             tap_contains(status_message(), "case.yml:2:3: unknown key 'section3.unknown_0'; 'hydrocl defaults") &&
-             tap_contains(status_message(), "case.yml:21:3: unknown key 'section3.unknown_19'; 'hydrocl defaults") &&
-             tap_contains(status_message(), "... and 49980 more mistakes in the case"),
-         "%d unknown keys against %d: the first 20 named with a hint, the rest counted\n%s", UNKNOWN, SCHEMA_KEYS,
-         status_message());
-  case_destroy(&c);
+  TAP_OK(
+      s == HCL_EDATA &&
+          tap_contains(hcl_status_message(), "case.yml:2:3: unknown key 'section3.unknown_0'; 'hydrocl defaults") &&
+          tap_contains(hcl_status_message(), "case.yml:21:3: unknown key 'section3.unknown_19'; 'hydrocl defaults") &&
+          tap_contains(hcl_status_message(), "... and 49980 more mistakes in the case"),
+      "%d unknown keys against %d: the first 20 named with a hint, the rest counted\n%s", UNKNOWN, SCHEMA_KEYS,
+      hcl_status_message());
+  hcl_case_destroy(&c);
   free(text);
 }
 
@@ -237,9 +238,9 @@ static void test_many_unknown_keys(void) {
 static void mistake(const char *what, const char *text, const char *set, const char *part1, const char *part2) {
   Case *c = NULL;
   HclStatus s = load(text, set, &c);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), part1) && tap_contains(status_message(), part2), "%s: %s",
-         what, status_message());
-  case_destroy(&c);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), part1) && tap_contains(hcl_status_message(), part2),
+         "%s: %s", what, hcl_status_message());
+  hcl_case_destroy(&c);
 }
 
 int main(void) {
@@ -251,58 +252,59 @@ int main(void) {
   HclStatus s = load("grid:\n  nx: 200\n  dx: 2.5\n  west: periodic\noutput:\n  title: 'Drop island'\n"
                      "  compress: false\nbed:\n  file: bed.csv\n",
                      "grid.ny=77", &c);
-  TAP_OK(s == HCL_OK, "a good case loads: %s", status_message());
+  TAP_OK(s == HCL_OK, "a good case loads: %s", hcl_status_message());
   if (c) {
-    TAP_OK(case_int(c, "grid.nx") == 200 && case_int(c, "grid.ny") == 77, "integers, one from --set");
-    TAP_OK(case_real(c, "grid.dx") == 2.5 && case_real(c, "output.interval") == 60.0, "reals, one from the default");
-    TAP_OK(strcmp(case_string(c, "grid.west"), "periodic") == 0 && !case_bool(c, "output.compress"),
+    TAP_OK(hcl_case_int(c, "grid.nx") == 200 && hcl_case_int(c, "grid.ny") == 77, "integers, one from --set");
+    TAP_OK(hcl_case_real(c, "grid.dx") == 2.5 && hcl_case_real(c, "output.interval") == 60.0,
+           "reals, one from the default");
+    TAP_OK(strcmp(hcl_case_string(c, "grid.west"), "periodic") == 0 && !hcl_case_bool(c, "output.compress"),
            "choices and booleans");
-    TAP_OK(strcmp(case_string(c, "output.title"), "Drop island") == 0, "quoted strings");
-    TAP_OK(tap_contains(case_file(c, "bed.file"), folder) && tap_contains(case_file(c, "bed.file"), "bed.csv"),
-           "files resolve against the case folder: %s", case_file(c, "bed.file"));
-    TAP_OK(tap_contains(case_origin(c, "grid.nx"), "case.yml:2:7") &&
-               tap_contains(case_origin(c, "grid.dx"), "case.yml:3:7") &&
-               strcmp(case_origin(c, "grid.ny"), "--set grid.ny=77") == 0 &&
-               strcmp(case_origin(c, "output.interval"), "default") == 0,
-           "origins say where each value came from: %s", case_origin(c, "grid.nx"));
+    TAP_OK(strcmp(hcl_case_string(c, "output.title"), "Drop island") == 0, "quoted strings");
+    TAP_OK(tap_contains(hcl_case_file(c, "bed.file"), folder) && tap_contains(hcl_case_file(c, "bed.file"), "bed.csv"),
+           "files resolve against the case folder: %s", hcl_case_file(c, "bed.file"));
+    TAP_OK(tap_contains(hcl_case_origin(c, "grid.nx"), "case.yml:2:7") &&
+               tap_contains(hcl_case_origin(c, "grid.dx"), "case.yml:3:7") &&
+               strcmp(hcl_case_origin(c, "grid.ny"), "--set grid.ny=77") == 0 &&
+               strcmp(hcl_case_origin(c, "output.interval"), "default") == 0,
+           "origins say where each value came from: %s", hcl_case_origin(c, "grid.nx"));
     char *yaml = NULL;
-    TAP_OK(case_to_yaml(c, &yaml) == HCL_OK && tap_contains(yaml, "grid:\n  nx: 200\n") &&
+    TAP_OK(hcl_case_to_yaml(c, &yaml) == HCL_OK && tap_contains(yaml, "grid:\n  nx: 200\n") &&
                tap_contains(yaml, "  ny: 77\n") && tap_contains(yaml, "  interval: 60\n"),
            "the effective case as YAML");
     Case *again = NULL;
     s = load(yaml ? yaml : "", NULL, &again);
-    TAP_OK(s == HCL_OK && case_int(again, "grid.ny") == 77 &&
-               strcmp(case_string(again, "output.title"), "Drop island") == 0,
-           "the effective case loads back as the same case %s", status_message());
-    case_destroy(&again);
+    TAP_OK(s == HCL_OK && hcl_case_int(again, "grid.ny") == 77 &&
+               strcmp(hcl_case_string(again, "output.title"), "Drop island") == 0,
+           "the effective case loads back as the same case %s", hcl_status_message());
+    hcl_case_destroy(&again);
     free(yaml);
   }
-  case_destroy(&c);
+  hcl_case_destroy(&c);
 
   s = load("grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: 100.5, y: 50}\n    - name: P2\n"
            "      x: -3\n      y: 1e3\n",
            NULL, &c);
   int npoints = 0;
-  const NamedPoint *points = s == HCL_OK ? case_points(c, "output.gauges", &npoints) : NULL;
+  const NamedPoint *points = s == HCL_OK ? hcl_case_points(c, "output.gauges", &npoints) : NULL;
   TAP_OK(s == HCL_OK && npoints == 2 && strcmp(points[0].name, "P1") == 0 && points[0].x == 100.5 &&
              points[1].y == 1000 && tap_contains(points[1].origin, "case.yml:6:7"),
-         "points in flow and block style, with their origins %s", status_message());
+         "points in flow and block style, with their origins %s", hcl_status_message());
   if (s == HCL_OK) {
     char *yaml = NULL;
     Case *again = NULL;
-    TAP_OK(case_to_yaml(c, &yaml) == HCL_OK && tap_contains(yaml, "gauges: [{name: 'P1', x: 100.5, y: 50}, "),
+    TAP_OK(hcl_case_to_yaml(c, &yaml) == HCL_OK && tap_contains(yaml, "gauges: [{name: 'P1', x: 100.5, y: 50}, "),
            "points in the effective case");
     s = load(yaml ? yaml : "", NULL, &again);
     int n2 = 0;
-    const NamedPoint *p2 = s == HCL_OK ? case_points(again, "output.gauges", &n2) : NULL;
+    const NamedPoint *p2 = s == HCL_OK ? hcl_case_points(again, "output.gauges", &n2) : NULL;
     TAP_OK(s == HCL_OK && n2 == 2 && p2[1].x == -3, "and loaded back");
-    case_destroy(&again);
+    hcl_case_destroy(&again);
     free(yaml);
   }
-  case_destroy(&c);
+  hcl_case_destroy(&c);
   s = load("grid:\n  nx: 10\n", NULL, &c);
-  TAP_OK(s == HCL_OK && case_points(c, "output.gauges", &npoints) == NULL && npoints == 0, "no points by default");
-  case_destroy(&c);
+  TAP_OK(s == HCL_OK && hcl_case_points(c, "output.gauges", &npoints) == NULL && npoints == 0, "no points by default");
+  hcl_case_destroy(&c);
   mistake("a point without y", "grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: 1}\n", NULL,
           "case.yml:5:7: a point of output.gauges needs name, x and y", "");
   mistake("a point with an unknown field", "grid:\n  nx: 10\noutput:\n  gauges:\n    - {name: P1, x: 1, y: 2, z: 3}\n",
@@ -360,48 +362,50 @@ int main(void) {
   mistake("a NUL byte in a point's name", "grid:\n  nx: 10\noutput:\n  gauges: [{name: \"P\\u0000\", x: 1, y: 2}]\n",
           NULL, "case.yml:4:19: a value of a point holds a NUL byte", "after 'P'");
   char value[64], origin[320];
-  status_clear();
-  s = case_peek(write_case("case.yml", "model:\n  name: [shallow-water]\n"), "model.name", value, sizeof value, origin,
-                sizeof origin);
+  hcl_status_clear();
+  s = hcl_case_peek(write_case("case.yml", "model:\n  name: [shallow-water]\n"), "model.name", value, sizeof value,
+                    origin, sizeof origin);
   TAP_OK(s == HCL_EDATA &&
-             tap_contains(status_message(), "case.yml:2:9: model.name must be a single value, not a list"),
-         "case_peek of a list: %s", status_message());
-  status_clear();
-  s = case_peek(write_case("case.yml", "model: shallow-water\n"), "model.name", value, sizeof value, origin,
-                sizeof origin);
+             tap_contains(hcl_status_message(), "case.yml:2:9: model.name must be a single value, not a list"),
+         "hcl_case_peek of a list: %s", hcl_status_message());
+  hcl_status_clear();
+  s = hcl_case_peek(write_case("case.yml", "model: shallow-water\n"), "model.name", value, sizeof value, origin,
+                    sizeof origin);
   TAP_OK(s == HCL_EDATA &&
-             tap_contains(status_message(), "case.yml:1:8: 'model' is a section holding model.name, not a "
-                                            "value"),
-         "case_peek of a section given a value: %s", status_message());
-  status_clear();
-  s = case_peek(write_case("case.yml", "model:\n  name: \"shallow-water\\0\"\n"), "model.name", value, sizeof value,
-                origin, sizeof origin);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "case.yml:2:9: model.name holds a NUL byte"),
-         "case_peek of a value with a NUL byte: %s", status_message());
-  status_clear();
-  s = case_peek(write_case("case.yml", "grid: {nx: 3}\n"), "model.name", value, sizeof value, origin, sizeof origin);
-  TAP_OK(s == HCL_OK && value[0] == '\0', "case_peek of a key not given: '' %s", status_message());
+             tap_contains(hcl_status_message(), "case.yml:1:8: 'model' is a section holding model.name, not a "
+                                                "value"),
+         "hcl_case_peek of a section given a value: %s", hcl_status_message());
+  hcl_status_clear();
+  s = hcl_case_peek(write_case("case.yml", "model:\n  name: \"shallow-water\\0\"\n"), "model.name", value, sizeof value,
+                    origin, sizeof origin);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "case.yml:2:9: model.name holds a NUL byte"),
+         "hcl_case_peek of a value with a NUL byte: %s", hcl_status_message());
+  hcl_status_clear();
+  s = hcl_case_peek(write_case("case.yml", "grid: {nx: 3}\n"), "model.name", value, sizeof value, origin,
+                    sizeof origin);
+  TAP_OK(s == HCL_OK && value[0] == '\0', "hcl_case_peek of a key not given: '' %s", hcl_status_message());
   test_case_file_kinds();
   test_many_unknown_keys();
 
   test_yaml_round_trip();
 
-  status_clear();
-  s = case_load(schema, NKEYS, "/nonexistent/case.yml", &c);
-  TAP_OK(s == HCL_ENOINPUT && tap_contains(status_message(), "/nonexistent/case.yml"),
-         "a missing case file is missing input: %s", status_message());
+  hcl_status_clear();
+  s = hcl_case_load(schema, NKEYS, "/nonexistent/case.yml", &c);
+  TAP_OK(s == HCL_ENOINPUT && tap_contains(hcl_status_message(), "/nonexistent/case.yml"),
+         "a missing case file is missing input: %s", hcl_status_message());
 
   char *text = NULL;
   size_t size = 0;
   FILE *f = open_memstream(&text, &size);
-  case_write_template(schema, NKEYS, "test model", f);
+  hcl_case_write_template(schema, NKEYS, "test model", f);
   fclose(f);
   TAP_OK(tap_contains(text, "# nx: (required)") && tap_contains(text, "[m]; range 1e-06 to 1000000") &&
              tap_contains(text, "one of closed|periodic|level"),
          "the template lists required keys, units, ranges and choices");
   s = load(text, "grid.nx=5", &c);
-  TAP_OK(s == HCL_OK && case_int(c, "grid.ny") == 50, "the template loads as a case of defaults %s", status_message());
-  case_destroy(&c);
+  TAP_OK(s == HCL_OK && hcl_case_int(c, "grid.ny") == 50, "the template loads as a case of defaults %s",
+         hcl_status_message());
+  hcl_case_destroy(&c);
   free(text);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf %s", folder);

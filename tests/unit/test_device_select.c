@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test_device_select.c: the --device rules on made-up machines (device_select is pure, so no OpenCL needed), and
- * device_describe through a made-up clGetDeviceInfo that fails one query. */
+/* test_device_select.c: the --device rules on made-up machines (hcl_device_select is pure, so no OpenCL needed), and
+ * hcl_device_describe through a made-up clGetDeviceInfo that fails one query. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,14 +91,14 @@ static void described_node(DeviceInfo devs[2], cl_device_info fail) {
   devs[1].platform_index = 1;
   snprintf(devs[1].platform_name, sizeof devs[1].platform_name, "NVIDIA CUDA");
   failing_param = fail;
-  device_describe(fake_query, NULL, &devs[1]);
+  hcl_device_describe(fake_query, NULL, &devs[1]);
 }
 
 static int pick(const DeviceInfo *devs, int n, const char *selector, DeviceNeeds needs, HclStatus *s) {
   int chosen = -1;
   bool shared = false;
-  status_clear();
-  *s = device_select(devs, n, selector, &needs, 0, 1, &chosen, &shared);
+  hcl_status_clear();
+  *s = hcl_device_select(devs, n, selector, &needs, 0, 1, &chosen, &shared);
   return chosen;
 }
 
@@ -121,10 +121,10 @@ int main(void) {
 
   pick(node, 2, "no-such-device", none, &s);
   TAP_OK(s == HCL_EUSAGE, "an unmatched string is a usage error");
-  TAP_OK(tap_contains(status_message(), "no-such-device") && tap_contains(status_message(), "1:0 NVIDIA H100"),
-         "its message names the string and lists the devices: %s", status_message());
+  TAP_OK(tap_contains(hcl_status_message(), "no-such-device") && tap_contains(hcl_status_message(), "1:0 NVIDIA H100"),
+         "its message names the string and lists the devices: %s", hcl_status_message());
   pick(node, 2, "1:x", none, &s);
-  TAP_OK(s == HCL_EUSAGE && tap_contains(status_message(), "P:D"), "a malformed P:D is a usage error");
+  TAP_OK(s == HCL_EUSAGE && tap_contains(hcl_status_message(), "P:D"), "a malformed P:D is a usage error");
   pick(node, 2, "3:0", none, &s);
   TAP_OK(s == HCL_EUSAGE, "an index beyond the machine is a usage error");
 
@@ -132,11 +132,12 @@ int main(void) {
   DeviceInfo gamer[2];
   nvidia_node(gamer);
   snprintf(gamer[1].device_name, sizeof gamer[1].device_name, "NVIDIA GeForce RTX 4090");
-  TAP_OK(pick(gamer, 2, "4090", none, &s) == 1 && s == HCL_OK, "'4090' matches the device name %s", status_message());
+  TAP_OK(pick(gamer, 2, "4090", none, &s) == 1 && s == HCL_OK, "'4090' matches the device name %s",
+         hcl_status_message());
   TAP_OK(pick(gamer, 2, "0:0", none, &s) == 0, "while the whole string '0:0' is still P:D");
   pick(gamer, 2, "1:0x", none, &s);
-  TAP_OK(s == HCL_EUSAGE && tap_contains(status_message(), "P:D"), "'1:0x' is no P:D and matches no name: %s",
-         status_message());
+  TAP_OK(s == HCL_EUSAGE && tap_contains(hcl_status_message(), "P:D"), "'1:0x' is no P:D and matches no name: %s",
+         hcl_status_message());
 
   /* Checks: fp64, memory, OpenCL C version. */
   DeviceInfo gaming[2];
@@ -145,31 +146,33 @@ int main(void) {
   TAP_OK(pick(gaming, 2, "auto", fp64, &s) == 0, "auto falls back to the PoCL CPU when the GPU lacks fp64");
   TAP_OK(pick(gaming, 2, "auto", none, &s) == 1, "without an fp64 need the GPU is taken");
   pick(gaming, 2, "gpu", fp64, &s);
-  TAP_OK(s == HCL_ENODEVICE && tap_contains(status_message(), "fp64") &&
-             tap_contains(status_message(), "--precision single"),
-         "a GPU without fp64 is refused for double with the fix: %s", status_message());
+  TAP_OK(s == HCL_ENODEVICE && tap_contains(hcl_status_message(), "fp64") &&
+             tap_contains(hcl_status_message(), "--precision single"),
+         "a GPU without fp64 is refused for double with the fix: %s", hcl_status_message());
   DeviceNeeds huge = {.global_bytes = 100 * GiB};
   TAP_OK(pick(node, 2, "auto", huge, &s) == 0, "a job larger than the GPU goes to the larger CPU device");
   pick(node, 2, "gpu", huge, &s);
-  TAP_OK(s == HCL_ENODEVICE && tap_contains(status_message(), "global memory"), "and gpu refuses it: %s",
-         status_message());
+  TAP_OK(s == HCL_ENODEVICE && tap_contains(hcl_status_message(), "global memory"), "and gpu refuses it: %s",
+         hcl_status_message());
   DeviceNeeds big_buffer = {.alloc_bytes = 30 * GiB};
   pick(node, 2, "gpu", big_buffer, &s);
-  TAP_OK(s == HCL_ENODEVICE && tap_contains(status_message(), "MAX_MEM_ALLOC"), "a buffer above max alloc is refused");
+  TAP_OK(s == HCL_ENODEVICE && tap_contains(hcl_status_message(), "MAX_MEM_ALLOC"),
+         "a buffer above max alloc is refused");
   DeviceInfo old[2];
   nvidia_node(old);
   old[1].opencl_c_minor = 1;
   snprintf(old[1].opencl_c_version, sizeof old[1].opencl_c_version, "OpenCL C 1.1");
   TAP_OK(pick(old, 2, "auto", none, &s) == 0, "an OpenCL C 1.1 GPU is passed over");
   pick(old, 2, "gpu", none, &s);
-  TAP_OK(s == HCL_ENODEVICE && tap_contains(status_message(), "1.2"), "and refused by name: %s", status_message());
+  TAP_OK(s == HCL_ENODEVICE && tap_contains(hcl_status_message(), "1.2"), "and refused by name: %s",
+         hcl_status_message());
 
   /* A device that fails a query is listed as refused, with the query and the fix; the others stay usable. */
   DeviceInfo described[2];
   described_node(described, 0);
   TAP_OK(!described[1].refused[0] && described[1].fp64 && described[1].type == DEVICE_TYPE_GPU &&
              described[1].global_mem_bytes == 8 * GiB && strcmp(described[1].device_name, "Made-up GPU") == 0,
-         "device_describe reads every property through its query: %s", described[1].refused);
+         "hcl_device_describe reads every property through its query: %s", described[1].refused);
   TAP_OK(pick(described, 2, "auto", fp64, &s) == 1, "and the described GPU is picked");
   TAP_OK(strcmp(described[1].opencl_version, "OpenCL 3.0 Made-up") == 0 && described[1].subgroups &&
              !described[1].command_buffer && !described[1].device_enqueue,
@@ -182,8 +185,8 @@ int main(void) {
          "a failing query refuses the device with its name and error: %s", described[1].refused);
   TAP_OK(pick(described, 2, "auto", none, &s) == 0 && s == HCL_OK, "auto passes it over for the CPU");
   pick(described, 2, "1:0", none, &s);
-  TAP_OK(s == HCL_ENODEVICE && tap_contains(status_message(), "CL_DEVICE_GLOBAL_MEM_SIZE"),
-         "and asking for it says why it is refused: %s", status_message());
+  TAP_OK(s == HCL_ENODEVICE && tap_contains(hcl_status_message(), "CL_DEVICE_GLOBAL_MEM_SIZE"),
+         "and asking for it says why it is refused: %s", hcl_status_message());
   described_node(described, CL_DEVICE_DOUBLE_FP_CONFIG);
   TAP_OK(!described[1].refused[0] && !described[1].fp64, "a failing fp64 query means no fp64, not a refusal");
   TAP_OK(pick(described, 2, "auto", none, &s) == 1 && pick(described, 2, "auto", fp64, &s) == 0,
@@ -209,13 +212,13 @@ int main(void) {
   int chosen[3];
   bool shared[3];
   for (int r = 0; r < 3; r++) {
-    device_select(two_gpu, 3, "auto", &none, r, 3, &chosen[r], &shared[r]);
+    hcl_device_select(two_gpu, 3, "auto", &none, r, 3, &chosen[r], &shared[r]);
   }
   TAP_OK(chosen[0] == 1 && chosen[1] == 2 && chosen[2] == 1, "ranks 0, 1, 2 take GPUs 1:0, 1:1, 1:0");
   TAP_OK(shared[0] && shared[2], "three ranks on two GPUs are flagged as sharing");
-  device_select(two_gpu, 3, "auto", &none, 1, 2, &chosen[1], &shared[1]);
+  hcl_device_select(two_gpu, 3, "auto", &none, 1, 2, &chosen[1], &shared[1]);
   TAP_OK(!shared[1], "two ranks on two GPUs do not share");
-  device_select(node, 2, "cpu", &none, 1, 2, &chosen[1], &shared[1]);
+  hcl_device_select(node, 2, "cpu", &none, 1, 2, &chosen[1], &shared[1]);
   TAP_OK(chosen[1] == 0 && !shared[1], "ranks sharing the CPU device are not flagged");
   return tap_done();
 }

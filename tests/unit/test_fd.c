@@ -24,11 +24,11 @@ static void grid(int n, bool stretched, double *x) {
 static void classic_formulas(void) {
   const double x3[3] = {-1, 0, 1}, x5[5] = {-2, -1, 0, 1, 2};
   double w3[9], w5[15];
-  HclStatus st = fd_weights(0, x3, 3, 2, w3);
+  HclStatus st = hcl_fd_weights(0, x3, 3, 2, w3);
   TAP_OK(st == HCL_OK && w3[3] == -0.5 && w3[4] == 0 && w3[5] == 0.5 && w3[6] == 1 && w3[7] == -2 && w3[8] == 1,
          "3 points: f' = (f1 - f-1) / 2, f'' = f-1 - 2 f0 + f1 (%g %g %g; %g %g %g)", w3[3], w3[4], w3[5], w3[6], w3[7],
          w3[8]);
-  st = fd_weights(0, x5, 5, 2, w5);
+  st = hcl_fd_weights(0, x5, 5, 2, w5);
   const double d1[5] = {1.0 / 12, -2.0 / 3, 0, 2.0 / 3, -1.0 / 12},
                d2[5] = {-1.0 / 12, 4.0 / 3, -2.5, 4.0 / 3, -1.0 / 12};
   double worst = 0;
@@ -45,7 +45,7 @@ static void polynomials(int order, bool stretched) {
   double x[N], f[N];
   FdStencils s;
   grid(N, stretched, x);
-  HclStatus st = fd_stencils_create(x, N, order, &s);
+  HclStatus st = hcl_fd_stencils_create(x, N, order, &s);
   double worst = 0;
   for (int d = 0; st == HCL_OK && d <= order; d++) {
     for (int i = 0; i < N; i++) {
@@ -70,7 +70,7 @@ static void polynomials(int order, bool stretched) {
   TAP_OK(st == HCL_OK && worst < 1e-11,
          "order %d, %s grid: f' and f'' of every polynomial of degree <= %d exact at every point (%.1e of the terms)",
          order, stretched ? "stretched" : "uniform", order, worst);
-  fd_stencils_free(&s);
+  hcl_fd_stencils_free(&s);
 }
 
 /* On a uniform grid of n points, the largest error of f' and f'' for f = sin(k x + 0.3) over the interior points (centred stencils) and over the
@@ -82,7 +82,7 @@ static void errors(int n, int order, double interior[2], double edge[2]) {
   for (int i = 0; i < n; i++) {
     f[i] = sin(WAVENUMBER * x[i] + 0.3);
   }
-  fd_stencils_create(x, n, order, &s);
+  hcl_fd_stencils_create(x, n, order, &s);
   interior[0] = interior[1] = edge[0] = edge[1] = 0;
   for (int i = 0; i < n; i++) {
     double got1 = 0, got2 = 0;
@@ -96,7 +96,7 @@ static void errors(int n, int order, double interior[2], double edge[2]) {
     into[0] = fmax(into[0], e1);
     into[1] = fmax(into[1], e2);
   }
-  fd_stencils_free(&s);
+  hcl_fd_stencils_free(&s);
   free(x);
   free(f);
 }
@@ -128,18 +128,18 @@ static void convergence(int order) {
 static void refusals(void) {
   double x[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8}, bad[5] = {0, 1, 1, 2, 3};
   FdStencils s;
-  HclStatus st = fd_stencils_create(x, 9, 3, &s);
-  TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "allowed are 2, 4, 6 and 8"), "order 3 refused: %s",
-         status_message());
-  status_clear();
-  st = fd_stencils_create(x, 9, 8, &s);
-  TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "need 10"), "9 points for order 8 refused: %s",
-         status_message());
-  status_clear();
-  st = fd_stencils_create(bad, 5, 2, &s);
-  TAP_OK(st == HCL_EDATA && tap_contains(status_message(), "not increasing"), "a repeated point refused: %s",
-         status_message());
-  status_clear();
+  HclStatus st = hcl_fd_stencils_create(x, 9, 3, &s);
+  TAP_OK(st == HCL_EDATA && tap_contains(hcl_status_message(), "allowed are 2, 4, 6 and 8"), "order 3 refused: %s",
+         hcl_status_message());
+  hcl_status_clear();
+  st = hcl_fd_stencils_create(x, 9, 8, &s);
+  TAP_OK(st == HCL_EDATA && tap_contains(hcl_status_message(), "need 10"), "9 points for order 8 refused: %s",
+         hcl_status_message());
+  hcl_status_clear();
+  st = hcl_fd_stencils_create(bad, 5, 2, &s);
+  TAP_OK(st == HCL_EDATA && tap_contains(hcl_status_message(), "not increasing"), "a repeated point refused: %s",
+         hcl_status_message());
+  hcl_status_clear();
 }
 
 int main(void) {

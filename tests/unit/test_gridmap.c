@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test_gridmap.c: the host geometry of curvilinear grids (gridmap.h). mapping_locate finds the fractional index of
+/* test_gridmap.c: the host geometry of curvilinear grids (gridmap.h). hcl_mapping_locate finds the fractional index of
  * any point of the polar O-grid and of the mapped rectangle: the bilinear image of a fractional index (i + s, j + t)
  * locates back to it to 1e-9 (Newton's method to rounding; the tolerance allows for the cells' 1e-3 to 10 m size),
  * the closing cell of the periodic angle included; points inside the cylinder and beyond the outer edge are not
- * found. mapping_table_point continues a table of points beyond its walls by extrapolation along the grid lines:
+ * found. hcl_mapping_table_point continues a table of points beyond its walls by extrapolation along the grid lines:
  * exact for a grid whose points are polynomials of the index up to the degree (to rounding, 1e-12 of the extent), and
  * for the geometric O-grid close to the polar formula's own continuation (its truncation error). */
 #include <math.h>
@@ -32,7 +32,7 @@ static double round_trip(const Mapping *map, int nx, int ny, bool periodic_y, in
     for (long i = 0; i < nx - 1; i += 2) {
       double s = 0.1 + 0.8 * ((i * 7 + j * 3) % 11) / 10.0, t = 0.05 + 0.9 * ((i * 5 + j) % 13) / 12.0, x, y, fi, fj;
       bilinear(map, i, j, s, t, &x, &y);
-      if (!mapping_locate(map, nx, ny, false, periodic_y, x, y, &fi, &fj)) {
+      if (!hcl_mapping_locate(map, nx, ny, false, periodic_y, x, y, &fi, &fj)) {
         (*lost)++;
         continue;
       }
@@ -50,7 +50,7 @@ static void locate_polar(void) {
                         .stretching = log(11.0825 / 0.1625),
                         .nr = 45,
                         .ntheta = 64};
-  Mapping map = {mapping_polar_point, &polar, "polar grid"};
+  Mapping map = {hcl_mapping_polar_point, &polar, "polar grid"};
   int lost;
   double worst = round_trip(&map, 45, 64, true, &lost);
   TAP_OK(lost == 0 && worst < 1e-9,
@@ -58,18 +58,18 @@ static void locate_polar(void) {
          "to its index (worst %.2g, %d lost)",
          worst, lost);
   double fi, fj;
-  bool inside = mapping_locate(&map, 45, 64, false, true, 1.05, -2, &fi, &fj);
-  bool beyond = mapping_locate(&map, 45, 64, false, true, 1 + 12, -2, &fi, &fj);
+  bool inside = hcl_mapping_locate(&map, 45, 64, false, true, 1.05, -2, &fi, &fj);
+  bool beyond = hcl_mapping_locate(&map, 45, 64, false, true, 1 + 12, -2, &fi, &fj);
   TAP_OK(!inside && !beyond, "a point inside the cylinder and one beyond the outer edge are not found");
-  bool wall = mapping_locate(&map, 45, 64, false, true, 1 + 0.1625 * cos(2 * PI * 63 / 64),
-                             -2 + 0.1625 * sin(2 * PI * 63 / 64), &fi, &fj);
+  bool wall = hcl_mapping_locate(&map, 45, 64, false, true, 1 + 0.1625 * cos(2 * PI * 63 / 64),
+                                 -2 + 0.1625 * sin(2 * PI * 63 / 64), &fi, &fj);
   TAP_OK(wall && fabs(fi) < 1e-9 && fabs(fj - 63) < 1e-9, "a point of the wall is its own index (%g, %g)", fi, fj);
 }
 
 static void locate_rectangle(void) {
   MappingRectangle rect = {
       .x0 = -3, .y0 = 5, .lx = 2, .ly = 1, .dx = 2.0 / 32, .dy = 1.0 / 16, .stretch = 0.1, .skew = 0.15};
-  Mapping map = {mapping_rectangle_point, &rect, "mapped rectangle"};
+  Mapping map = {hcl_mapping_rectangle_point, &rect, "mapped rectangle"};
   int lost;
   double worst = round_trip(&map, 33, 17, false, &lost);
   TAP_OK(lost == 0 && worst < 1e-9, "mapped rectangle: every cell's points locate back (worst %.2g, %d lost)", worst,
@@ -115,7 +115,7 @@ static void table_extension(void) {
   for (long j = -4; j < NY + 4; j++) {
     for (long i = -4; i < NX + 4; i++) {
       double tx, ty, ex, ey;
-      mapping_table_point(&table, i, j, &tx, &ty);
+      hcl_mapping_table_point(&table, i, j, &tx, &ty);
       polynomial_point(NULL, i, j, &ex, &ey);
       worst = fmax(worst, hypot(tx - ex, ty - ey));
       largest = fmax(largest, hypot(ex, ey));
@@ -130,18 +130,18 @@ static void table_extension(void) {
 
   MappingPolar polar = {
       .radius = 0.1625, .outer = 11.0825, .stretching = log(11.0825 / 0.1625), .nr = 23, .ntheta = 32};
-  Mapping ring = {mapping_polar_point, &polar, "polar grid"};
+  Mapping ring = {hcl_mapping_polar_point, &polar, "polar grid"};
   double *px = malloc(sizeof *px * 23 * 32), *py = malloc(sizeof *py * 23 * 32);
   tabulate(&ring, 23, 32, px, py);
   MappingTable o_grid = {23, 32, false, true, 6, px, py};
   double inner = 0, seam = 0;
   for (long k = 1; k <= 3; k++) { /* three points inside the wall, against the formula's own continuation */
     double tx, ty, ex, ey;
-    mapping_table_point(&o_grid, -k, 5, &tx, &ty);
-    mapping_polar_point(&polar, -k, 5, &ex, &ey);
-    inner = fmax(inner, hypot(tx - ex, ty - ey) / (mapping_polar_radius(&polar, 1) - polar.radius));
-    mapping_table_point(&o_grid, 4, 32 + k - 1, &tx, &ty);
-    mapping_polar_point(&polar, 4, k - 1, &ex, &ey);
+    hcl_mapping_table_point(&o_grid, -k, 5, &tx, &ty);
+    hcl_mapping_polar_point(&polar, -k, 5, &ex, &ey);
+    inner = fmax(inner, hypot(tx - ex, ty - ey) / (hcl_mapping_polar_radius(&polar, 1) - polar.radius));
+    hcl_mapping_table_point(&o_grid, 4, 32 + k - 1, &tx, &ty);
+    hcl_mapping_polar_point(&polar, 4, k - 1, &ex, &ey);
     seam = fmax(seam, hypot(tx - ex, ty - ey));
   }
   /* geometric radii extrapolated by a sixth-degree polynomial: the error is the 7th difference of a q^i, q = 1.21,

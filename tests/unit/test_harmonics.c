@@ -64,16 +64,16 @@ static void whole_periods(void) {
     y[k] = signal(t[k], 4);
   }
   Harmonics fit;
-  HclStatus st = harmonics_fit(t, y, n, OMEGA, 4, &fit);
+  HclStatus st = hcl_harmonics_fit(t, y, n, OMEGA, 4, &fit);
   double phase_error, worst = worst_error(&fit, 4, &phase_error);
   TAP_OK(st == HCL_OK && worst < 1e-14 && phase_error < 1e-11 && fit.rms_residual < 1e-15,
          "whole periods: amplitudes within %.1e m, phases within %.1e rad, residual %.1e %s", worst, phase_error,
-         fit.rms_residual, status_message());
+         fit.rms_residual, hcl_status_message());
   double eval_error = 0;
   for (int k = 0; k < n; k += 7) {
-    eval_error = fmax(eval_error, fabs(harmonics_eval(&fit, t[k]) - y[k]));
+    eval_error = fmax(eval_error, fabs(hcl_harmonics_eval(&fit, t[k]) - y[k]));
   }
-  TAP_OK(eval_error < 1e-15, "harmonics_eval reproduces the record within %.1e m", eval_error);
+  TAP_OK(eval_error < 1e-15, "hcl_harmonics_eval reproduces the record within %.1e m", eval_error);
 }
 
 /* 5.37 periods sampled at jittered times (a Fourier transform would leak here): still exact to rounding; the
@@ -86,11 +86,11 @@ static void partial_record(void) {
     y[n++] = signal(tk, 4);
   }
   Harmonics fit;
-  HclStatus st = harmonics_fit(t, y, n, OMEGA, 4, &fit);
+  HclStatus st = hcl_harmonics_fit(t, y, n, OMEGA, 4, &fit);
   double phase_error, worst = worst_error(&fit, 4, &phase_error);
   TAP_OK(st == HCL_OK && worst < 1e-13 && phase_error < 1e-10,
          "5.37 periods, %d uneven samples: amplitudes within %.1e m, phases within %.1e rad %s", n, worst, phase_error,
-         status_message());
+         hcl_status_message());
 }
 
 /* A fourth harmonic in the record, three fitted, whole periods of equidistant samples: the fourth is
@@ -103,11 +103,11 @@ static void higher_harmonic_left_out(void) {
     y[k] = signal(t[k], 4);
   }
   Harmonics fit;
-  HclStatus st = harmonics_fit(t, y, n, OMEGA, 3, &fit);
+  HclStatus st = hcl_harmonics_fit(t, y, n, OMEGA, 3, &fit);
   double phase_error, worst = worst_error(&fit, 3, &phase_error);
   TAP_OK(st == HCL_OK && worst < 1e-14 && tap_close(fit.rms_residual, AMPLITUDE[4] / sqrt(2), 1e-12, 0),
          "a harmonic above those fitted: no leakage (%.1e m), residual %.6e m = A_4 / sqrt(2) %s", worst,
-         fit.rms_residual, status_message());
+         fit.rms_residual, hcl_status_message());
 }
 
 /* Gaussian noise of sigma = 2 mm (a fifth of the first harmonic) over 20 periods of 50 samples (M = 1000):
@@ -124,7 +124,7 @@ static void noise(void) {
     y[k] = signal(t[k], 4) + sigma * normal();
   }
   Harmonics fit;
-  HclStatus st = harmonics_fit(t, y, n, OMEGA, 4, &fit);
+  HclStatus st = hcl_harmonics_fit(t, y, n, OMEGA, 4, &fit);
   double se = sigma * sqrt(2.0 / n), worst = fabs(fit.mean - MEAN) / (sigma / sqrt(n));
   for (int h = 1; h <= 4; h++) {
     worst = fmax(worst, fabs(fit.amplitude[h] - AMPLITUDE[h]) / se);
@@ -133,7 +133,7 @@ static void noise(void) {
   TAP_OK(st == HCL_OK && worst < 5 && tap_close(fit.rms_residual, rms_expected, 5 / sqrt(2.0 * n), 0),
          "noise of sigma %.3f m: the largest error %.2f standard errors (%.1e m each), residual %.5f m (expected "
          "%.5f) %s",
-         sigma, worst, se, fit.rms_residual, rms_expected, status_message());
+         sigma, worst, se, fit.rms_residual, rms_expected, hcl_status_message());
   /* The first harmonic's phase: standard error se / A_1 = 8.9e-3 rad. */
   double d = fabs(remainder(fit.phase[1] - PHASE[1], 2 * PI));
   TAP_OK(d < 5 * se / AMPLITUDE[1], "noise: the first harmonic's phase within %.2e rad (5 standard errors %.2e)", d,
@@ -146,15 +146,15 @@ static void window(void) {
   for (int k = 0; k <= 10 * 40 + 13; k++) {
     t[n++] = 0.7 + k * 2.01 / 40;
   }
-  int first = harmonics_window(t, n, OMEGA, 3);
+  int first = hcl_harmonics_window(t, n, OMEGA, 3);
   TAP_OK(first == n - 1 - 3 * 40, "the last 3 whole periods start at sample %d (expected %d)", first, n - 1 - 3 * 40);
-  TAP_OK(harmonics_window(t, n, OMEGA, 11) == -1 && harmonics_window(t, n, OMEGA, (n - 1) / 40.0) == 0,
+  TAP_OK(hcl_harmonics_window(t, n, OMEGA, 11) == -1 && hcl_harmonics_window(t, n, OMEGA, (n - 1) / 40.0) == 0,
          "a window longer than the record: -1; as long as it: 0");
 }
 
 static void refusal(HclStatus got, const char *part, const char *what) {
-  TAP_OK(got == HCL_EDATA && tap_contains(status_message(), part), "%s refused: %s", what, status_message());
-  status_clear();
+  TAP_OK(got == HCL_EDATA && tap_contains(hcl_status_message(), part), "%s refused: %s", what, hcl_status_message());
+  hcl_status_clear();
 }
 
 static void refusals(void) {
@@ -164,13 +164,13 @@ static void refusals(void) {
     y[k] = signal(t[k], 1);
   }
   Harmonics fit;
-  refusal(harmonics_fit(t, y, 64, 0, 2, &fit), "omega = 0", "omega 0");
-  refusal(harmonics_fit(t, y, 64, OMEGA, 0, &fit), "0 harmonics", "no harmonics");
-  refusal(harmonics_fit(t, y, 64, OMEGA, HARMONICS_MAX + 1, &fit), "harmonics", "too many harmonics");
-  refusal(harmonics_fit(t, y, 4, OMEGA, 2, &fit), "4 samples for 2 harmonics", "too few samples");
-  refusal(harmonics_fit(t, y, 64, OMEGA, 2, &fit), "rank deficient", "two samples per period");
+  refusal(hcl_harmonics_fit(t, y, 64, 0, 2, &fit), "omega = 0", "omega 0");
+  refusal(hcl_harmonics_fit(t, y, 64, OMEGA, 0, &fit), "0 harmonics", "no harmonics");
+  refusal(hcl_harmonics_fit(t, y, 64, OMEGA, HARMONICS_MAX + 1, &fit), "harmonics", "too many harmonics");
+  refusal(hcl_harmonics_fit(t, y, 4, OMEGA, 2, &fit), "4 samples for 2 harmonics", "too few samples");
+  refusal(hcl_harmonics_fit(t, y, 64, OMEGA, 2, &fit), "rank deficient", "two samples per period");
   y[5] = NAN;
-  refusal(harmonics_fit(t, y, 64, OMEGA, 1, &fit), "sample 5 is not finite", "a NaN sample");
+  refusal(hcl_harmonics_fit(t, y, 64, OMEGA, 1, &fit), "sample 5 is not finite", "a NaN sample");
 }
 
 int main(void) {

@@ -30,16 +30,16 @@ static const char *write_file(const char *name, const char *text) {
 }
 
 static HclStatus grid(const char *path, const char *variable, int nx, int ny, double *values) {
-  status_clear();
-  return input_read_grid(path, variable, nx, ny, NULL, values);
+  hcl_status_clear();
+  return hcl_input_read_grid(path, variable, nx, ny, NULL, values);
 }
 
 static HclStatus series(const char *path, double **t, double **v, int *n) {
-  status_clear();
+  hcl_status_clear();
   free(*t);
   free(*v);
   *t = *v = NULL;
-  return input_read_series(path, START, "m", t, v, n);
+  return hcl_input_read_series(path, START, "m", t, v, n);
 }
 
 /* Dates against values from Python's datetime (calendar.timegm). */
@@ -60,7 +60,7 @@ static void test_dates(void) {
   bool all = true;
   for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
     double seconds = NAN;
-    all = all && input_parse_date(good[k].text, &seconds) && seconds == good[k].seconds;
+    all = all && hcl_input_parse_date(good[k].text, &seconds) && seconds == good[k].seconds;
   }
   TAP_OK(all, "dates parse to their seconds since 1970 (leap days, before 1970, 'T', 'Z', ' UTC', UTC offsets)");
   const char *const bad[] = {"2023-02-29",
@@ -79,7 +79,7 @@ static void test_dates(void) {
   bool none = true;
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     double seconds = 0;
-    none = none && !input_parse_date(bad[k], &seconds);
+    none = none && !hcl_input_parse_date(bad[k], &seconds);
   }
   TAP_OK(none, "days that do not exist, offsets beyond +-14:00 or of other forms, and other forms are refused");
   /* Issue 27, fuzz_casefile: time.start '2000-01-01 00:00:nan' parsed to NaN seconds, and run_time_units cast NaN to
@@ -89,7 +89,7 @@ static void test_dates(void) {
   none = true;
   for (size_t k = 0; k < sizeof not_times / sizeof not_times[0]; k++) {
     double seconds = 0;
-    none = none && !input_parse_date(not_times[k], &seconds);
+    none = none && !hcl_input_parse_date(not_times[k], &seconds);
   }
   TAP_OK(none, "a time whose seconds are not a number from 0 to 61, or whose hour or minute is negative, is refused");
 }
@@ -158,17 +158,18 @@ static void test_netcdf_series(void) {
   int n = 0;
   HclStatus s = series(write_series_nc("tide.nc", "hours", hours, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_OK && n == 3 && t[1] == 1800 && t[2] == 7200 && v[1] == 2.5 && v[2] == -0.25,
-         "a netCDF series reads its times in hours as seconds %s", status_message());
+         "a netCDF series reads its times in hours as seconds %s", hcl_status_message());
   s = series(write_series_nc("since.nc", "seconds since 2000-01-01 00:00:00", hours, levels, 3), &t, &v, &n);
-  TAP_OK(s == HCL_OK && n == 3 && t[1] == 0.5, "seconds since the model's reference %s", status_message());
+  TAP_OK(s == HCL_OK && n == 3 && t[1] == 0.5, "seconds since the model's reference %s", hcl_status_message());
   s = series(write_series_nc("dated.nc", "hours since 2000-01-01 06:00", hours, levels, 3), &t, &v, &n);
   TAP_OK(s == HCL_OK && n == 3 && t[0] == 21600 && t[2] == 28800,
-         "a series dated since another time lines up with the run's start (6 h later: +21600 s) %s", status_message());
+         "a series dated since another time lines up with the run's start (6 h later: +21600 s) %s",
+         hcl_status_message());
   s = series(write_series_nc("epoch.nc", "days since 1999-12-31", hours, levels, 3), &t, &v, &n);
-  TAP_OK(s == HCL_OK && t[0] == -86400 && t[1] == -43200, "one that starts before it, too %s", status_message());
+  TAP_OK(s == HCL_OK && t[0] == -86400 && t[1] == -43200, "one that starts before it, too %s", hcl_status_message());
   s = series(write_series_nc("baddate.nc", "hours since yesterday", hours, levels, 3), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "are not units UDUNITS-2 reads"),
-         "an unreadable date is refused: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "are not units UDUNITS-2 reads"),
+         "an unreadable date is refused: %s", hcl_status_message());
   /* Issue 32, 3: every form UDUNITS-2 reads (an ISO 8601 origin with its zone, symbols, singular names, any unit
    * of time), and a unit that is not a time refused. */
   static const struct {
@@ -183,38 +184,39 @@ static void test_netcdf_series(void) {
   for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
     s = series(write_series_nc("forms.nc", forms[f].units, hours, levels, 3), &t, &v, &n);
     TAP_OK(s == HCL_OK && n == 3 && t[0] == 0 && t[1] == forms[f].t1, "time units '%s': t = %g s, want %g %s",
-           forms[f].units, s == HCL_OK ? t[1] : NAN, forms[f].t1, status_message());
+           forms[f].units, s == HCL_OK ? t[1] : NAN, forms[f].t1, hcl_status_message());
   }
   s = series(write_series_nc_calendar("proleptic.nc", "hours", "proleptic_gregorian", hours, levels, 3), &t, &v, &n);
-  TAP_OK(s == HCL_OK && t[1] == 1800, "the proleptic Gregorian calendar is the standard one %s", status_message());
+  TAP_OK(s == HCL_OK && t[1] == 1800, "the proleptic Gregorian calendar is the standard one %s", hcl_status_message());
   s = series(write_series_nc_calendar("360.nc", "days since 2000-01-01", "360_day", hours, levels, 3), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "calendar is '360_day'"),
-         "a 360-day calendar is refused with what to do: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "calendar is '360_day'"),
+         "a 360-day calendar is refused with what to do: %s", hcl_status_message());
   static const char *const no_dates[] = {"seconds since 2000-13-45", "seconds since 2023-02-29",
                                          "days since 2000-1-32"};
   for (size_t d = 0; d < sizeof no_dates / sizeof no_dates[0]; d++) {
     s = series(write_series_nc("nodate.nc", no_dates[d], hours, levels, 3), &t, &v, &n);
-    TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "count from a date that does not exist"),
-           "time units '%s' are refused: %s", no_dates[d], status_message());
+    TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "count from a date that does not exist"),
+           "time units '%s' are refused: %s", no_dates[d], hcl_status_message());
   }
   s = series(write_series_nc("metres.nc", "metres", hours, levels, 3), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "are not a time"), "a unit that is not a time is refused: %s",
-         status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "are not a time"),
+         "a unit that is not a time is refused: %s", hcl_status_message());
   s = series(write_series_nc("bare.nc", NULL, hours, levels, 3), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "has no units"), "times without units: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "has no units"), "times without units: %s",
+         hcl_status_message());
   s = series(write_series_nc("back.nc", "s", back, levels, 3), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "time 1 s at index 2 does not follow 2 s"),
-         "decreasing times: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "time 1 s at index 2 does not follow 2 s"),
+         "decreasing times: %s", hcl_status_message());
   s = series(write_series_nc("gap.nc", "s", hours, gap, 3), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "'level' is missing (missing_value) at t = 0.5 s"),
-         "a missing sample: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "'level' is missing (missing_value) at t = 0.5 s"),
+         "a missing sample: %s", hcl_status_message());
   const double nan[3] = {1, NAN, 2}, inf[3] = {1, 2, INFINITY};
   s = series(write_series_nc("nan.nc", "s", hours, nan, 3), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "'level' is nan at t = 0.5 s; a series needs finite"),
-         "a NaN sample (issue 27, 3): %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "'level' is nan at t = 0.5 s; a series needs finite"),
+         "a NaN sample (issue 27, 3): %s", hcl_status_message());
   s = series(write_series_nc("inf.nc", "s", hours, inf, 3), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "'level' is inf at t = 2 s"), "an infinite one: %s",
-         status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "'level' is inf at t = 2 s"), "an infinite one: %s",
+         hcl_status_message());
   free(t);
   free(v);
 }
@@ -273,17 +275,17 @@ static void test_netcdf_shapes_and_types(void) {
   double *t = NULL, *v = NULL;
   int n = 0;
   HclStatus s = series(write_bounds_time_nc("bounds.nc"), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "the time coordinate 'time' has 2 dimensions"),
-         "a 2D time coordinate is refused, not overflowed: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "the time coordinate 'time' has 2 dimensions"),
+         "a 2D time coordinate is refused, not overflowed: %s", hcl_status_message());
   s = series(write_wrong_type_nc("text.nc", "text"), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "variable 'level' (the series) holds text, not numbers"),
-         "a char series: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "variable 'level' (the series) holds text, not numbers"),
+         "a char series: %s", hcl_status_message());
   s = series(write_wrong_type_nc("scale.nc", "scale"), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "attribute scale_factor of 'level' must be one number"),
-         "a text scale_factor: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "attribute scale_factor of 'level' must be one number"),
+         "a text scale_factor: %s", hcl_status_message());
   s = series(write_wrong_type_nc("units.nc", "units"), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "the time coordinate's units must be text"),
-         "numeric units: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "the time coordinate's units must be text"),
+         "numeric units: %s", hcl_status_message());
   free(t);
   free(v);
 }
@@ -298,38 +300,39 @@ static void test_netcdf_conventions(void) {
   HclStatus s =
       grid(write_level_nc("packed.nc", NC_SHORT, packed, 2, scale_offset, scale_offset_values), NULL, 3, 2, g);
   TAP_OK(s == HCL_OK && g[0] == -2.0 && g[1] == -1.75 && g[3] == -3.0 && g[5] == 23.0,
-         "scale_factor and add_offset unpack a short grid %s", status_message());
+         "scale_factor and add_offset unpack a short grid %s", hcl_status_message());
   s = grid(write_level_nc("chars.nc", NC_CHAR, NULL, 0, NULL, NULL), NULL, 3, 2, g); /* issue 27, 12 */
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "variable 'level' (the grid) holds text, not numbers"),
-         "a char grid is bad input, named: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "variable 'level' (the grid) holds text, not numbers"),
+         "a char grid is bad input, named: %s", hcl_status_message());
 
   const double gap[6] = {1, 2, 3, 4, 5, -999};
   const char *const fill[] = {"_FillValue"};
   const double fill_value[] = {-999};
   s = grid(write_level_nc("fill.nc", NC_DOUBLE, gap, 1, fill, fill_value), NULL, 3, 2, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "fill.nc: variable 'level'") &&
-             tap_contains(status_message(), "_FillValue") && tap_contains(status_message(), "y=1, x=2") &&
-             tap_contains(status_message(), "fill the gaps"),
-         "a _FillValue point is refused with file, variable, index and fix: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "fill.nc: variable 'level'") &&
+             tap_contains(hcl_status_message(), "_FillValue") && tap_contains(hcl_status_message(), "y=1, x=2") &&
+             tap_contains(hcl_status_message(), "fill the gaps"),
+         "a _FillValue point is refused with file, variable, index and fix: %s", hcl_status_message());
 
   const double packed_gap[6] = {0, 1, -32767, 3, 4, 5};
   const char *const packed_fill[] = {"scale_factor", "_FillValue"};
   const double packed_fill_values[] = {0.5, -32767};
   s = grid(write_level_nc("packed_fill.nc", NC_SHORT, packed_gap, 2, packed_fill, packed_fill_values), NULL, 3, 2, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "y=0, x=2"),
-         "a packed grid's fill is found before unpacking: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "y=0, x=2"),
+         "a packed grid's fill is found before unpacking: %s", hcl_status_message());
 
   const double hole[6] = {1, 1e20, 3, 4, 5, 6};
   const char *const missing[] = {"missing_value"};
   const double missing_value[] = {1e20};
   s = grid(write_level_nc("missing.nc", NC_FLOAT, hole, 1, missing, missing_value), NULL, 3, 2, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "missing_value") &&
-             tap_contains(status_message(), "y=0, x=1"),
-         "a missing_value point is refused: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "missing_value") &&
+             tap_contains(hcl_status_message(), "y=0, x=1"),
+         "a missing_value point is refused: %s", hcl_status_message());
 
   s = grid(write_level_nc("unwritten.nc", NC_FLOAT, NULL, 0, NULL, NULL), NULL, 3, 2, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "_FillValue") && tap_contains(status_message(), "y=0, x=0"),
-         "points never written hold the default fill and are refused: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "_FillValue") &&
+             tap_contains(hcl_status_message(), "y=0, x=0"),
+         "points never written hold the default fill and are refused: %s", hcl_status_message());
 }
 
 /* A 3 x 3 grid file: variable depth over dimensions dims (in its order), raw values in that order; where coords[d]
@@ -373,37 +376,39 @@ static void test_netcdf_orientation(void) {
   }
   const char *yx[2] = {"y", "x"}, *xy[2] = {"x", "y"}, *ab[2] = {"a", "b"}, *none[2] = {NULL, NULL};
   const double *no_coords[2] = {NULL, NULL};
-  status_clear();
-  HclStatus s = input_read_grid(write_grid_nc("xy.nc", xy, no_coords, none, transposed), NULL, 3, 3, &cells, got);
+  hcl_status_clear();
+  HclStatus s = hcl_input_read_grid(write_grid_nc("xy.nc", xy, no_coords, none, transposed), NULL, 3, 3, &cells, got);
   TAP_OK(s == HCL_OK && memcmp(got, want, sizeof want) == 0, "depth(x, y) is read transposed onto (y, x) %s",
-         status_message());
+         hcl_status_message());
   const double *raster[2] = {down, up};
-  s = input_read_grid(write_grid_nc("northup.nc", yx, raster, none, north_up), NULL, 3, 3, &cells, got);
+  s = hcl_input_read_grid(write_grid_nc("northup.nc", yx, raster, none, north_up), NULL, 3, 3, &cells, got);
   TAP_OK(s == HCL_OK && memcmp(got, want, sizeof want) == 0,
-         "a north-up raster (y decreasing) is flipped onto the model's y %s", status_message());
+         "a north-up raster (y decreasing) is flipped onto the model's y %s", hcl_status_message());
   const char *named[2] = {"northing_index", "easting_index"}, *by_axis[2] = {"X", "Y"};
   const double *along[2] = {up, up};
   const char *swapped[2] = {named[1], named[0]};
-  s = input_read_grid(write_grid_nc("axis.nc", swapped, along, by_axis, transposed), NULL, 3, 3, &cells, got);
+  s = hcl_input_read_grid(write_grid_nc("axis.nc", swapped, along, by_axis, transposed), NULL, 3, 3, &cells, got);
   TAP_OK(s == HCL_OK && memcmp(got, want, sizeof want) == 0,
-         "coordinate variables' axis attributes say which dimension is x whatever their names %s", status_message());
+         "coordinate variables' axis attributes say which dimension is x whatever their names %s",
+         hcl_status_message());
   const double *elsewhere[2] = {up, away};
-  status_clear();
-  s = input_read_grid(write_grid_nc("away.nc", yx, elsewhere, none, want), NULL, 3, 3, &cells, got);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "away.nc: variable 'depth': its coordinate 'x' runs 100.5 to "
-                                                          "102.5, the model grid's x 0.5 to 2.5 (the test's cells)"),
-         "a grid covering another area is refused: %s", status_message());
+  hcl_status_clear();
+  s = hcl_input_read_grid(write_grid_nc("away.nc", yx, elsewhere, none, want), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_EDATA &&
+             tap_contains(hcl_status_message(), "away.nc: variable 'depth': its coordinate 'x' runs 100.5 to "
+                                                "102.5, the model grid's x 0.5 to 2.5 (the test's cells)"),
+         "a grid covering another area is refused: %s", hcl_status_message());
   const double half[3] = {0, 1, 2};
   const double *shifted[2] = {half, up};
-  status_clear();
-  s = input_read_grid(write_grid_nc("corners.nc", yx, shifted, none, want), NULL, 3, 3, &cells, got);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "'y'[0] is 0 where 0.5 is expected (within 0.01)"),
-         "corners given for cell centres, half a cell off, are refused: %s", status_message());
-  status_clear();
-  s = input_read_grid(write_grid_nc("ab.nc", ab, no_coords, none, want), NULL, 3, 3, &cells, got);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "dimensions 'a' and 'b', which do not say which is x"),
-         "dimensions that do not say which is x are refused: %s", status_message());
-  s = input_read_grid(write_grid_nc("ab.nc", ab, no_coords, none, want), NULL, 3, 3, NULL, got);
+  hcl_status_clear();
+  s = hcl_input_read_grid(write_grid_nc("corners.nc", yx, shifted, none, want), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "'y'[0] is 0 where 0.5 is expected (within 0.01)"),
+         "corners given for cell centres, half a cell off, are refused: %s", hcl_status_message());
+  hcl_status_clear();
+  s = hcl_input_read_grid(write_grid_nc("ab.nc", ab, no_coords, none, want), NULL, 3, 3, &cells, got);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "dimensions 'a' and 'b', which do not say which is x"),
+         "dimensions that do not say which is x are refused: %s", hcl_status_message());
+  s = hcl_input_read_grid(write_grid_nc("ab.nc", ab, no_coords, none, want), NULL, 3, 3, NULL, got);
   TAP_OK(s == HCL_EDATA, "whether the model's points are known or not");
 }
 
@@ -414,20 +419,22 @@ static void test_csv_units(void) {
   int n = 0;
   HclStatus s = series(write_file("units.csv", "time [h],level [cm]\n0,100\n1,150\n"), &t, &v, &n);
   TAP_OK(s == HCL_OK && n == 2 && t[1] == 3600 && fabs(v[1] - 1.5) < 1e-15 && fabs(v[0] - 1) < 1e-15,
-         "'time [h],level [cm]' reads hours and centimetres as seconds and metres %s", status_message());
+         "'time [h],level [cm]' reads hours and centimetres as seconds and metres %s", hcl_status_message());
   s = series(write_file("since.csv", "# dated\ntime [hours since 1999-12-31 23:00:00], level [m]\n0,1\n2,2\n"), &t, &v,
              &n);
   TAP_OK(s == HCL_OK && n == 2 && t[0] == -3600 && t[1] == 3600, "a time column in hours since a date %s",
-         status_message());
+         hcl_status_message());
   s = series(write_file("unknown.csv", "time,level [blargh]\n0,1\n"), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "unknown.csv:1: column 2: 'blargh' is not a unit"),
-         "an unknown unit: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "unknown.csv:1: column 2: 'blargh' is not a unit"),
+         "an unknown unit: %s", hcl_status_message());
   s = series(write_file("dimension.csv", "time [m],level\n0,1\n"), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "dimension.csv:1: column 1: time units 'm' are not a time"),
-         "a time column in metres: %s", status_message());
+  TAP_OK(s == HCL_EDATA &&
+             tap_contains(hcl_status_message(), "dimension.csv:1: column 1: time units 'm' are not a time"),
+         "a time column in metres: %s", hcl_status_message());
   s = series(write_file("notlevel.csv", "time,level [s]\n0,1\n"), &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "notlevel.csv:1: column 2: unit 's' does not convert to m"),
-         "a level in seconds: %s", status_message());
+  TAP_OK(s == HCL_EDATA &&
+             tap_contains(hcl_status_message(), "notlevel.csv:1: column 2: unit 's' does not convert to m"),
+         "a level in seconds: %s", hcl_status_message());
   free(t);
   free(v);
 }
@@ -439,17 +446,19 @@ static void test_not_files(void) {
   double *t = NULL, *v = NULL, g[6];
   int n = 0;
   HclStatus s = series(folder, &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "is a folder"), "a folder as a series: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "is a folder"), "a folder as a series: %s",
+         hcl_status_message());
   s = grid(folder, NULL, 3, 2, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "is a folder"), "a folder as a grid: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "is a folder"), "a folder as a grid: %s",
+         hcl_status_message());
   s = grid("/dev/zero", NULL, 3, 2, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "it is a device"), "/dev/zero as a grid: %s",
-         status_message());
-  status_clear();
-  s = input_check_file("/dev/null", "case.yml:3:9: bed.file", NULL);
-  TAP_OK(s == HCL_EDATA &&
-             tap_contains(status_message(), "case.yml:3:9: bed.file names '/dev/null', which is not a readable file"),
-         "a device named by an input: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "it is a device"), "/dev/zero as a grid: %s",
+         hcl_status_message());
+  hcl_status_clear();
+  s = hcl_input_check_file("/dev/null", "case.yml:3:9: bed.file", NULL);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(),
+                                        "case.yml:3:9: bed.file names '/dev/null', which is not a readable file"),
+         "a device named by an input: %s", hcl_status_message());
   char path[600];
   snprintf(path, sizeof path, "%s/huge.csv", folder);
   FILE *f = fopen(path, "w");
@@ -461,8 +470,8 @@ static void test_not_files(void) {
   }
   fclose(f);
   s = series(path, &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "huge.csv:2: a line longer than 16 MiB"),
-         "a line of 17 MiB: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "huge.csv:2: a line longer than 16 MiB"),
+         "a line of 17 MiB: %s", hcl_status_message());
   unlink(path);
   free(t);
   free(v);
@@ -472,26 +481,26 @@ static void test_not_files(void) {
 static void test_gauges(void) {
   Gauge *gauges = NULL;
   int n = 0;
-  status_clear();
-  HclStatus s = gauges_read_csv(write_file("g1.csv", "# harbour gauges\nname,x,y\nG1,10,20\n"), &gauges, &n);
+  hcl_status_clear();
+  HclStatus s = hcl_gauges_read_csv(write_file("g1.csv", "# harbour gauges\nname,x,y\nG1,10,20\n"), &gauges, &n);
   TAP_OK(s == HCL_OK && n == 1 && strcmp(gauges[0].name, "G1") == 0 && gauges[0].y == 20,
-         "a gauge file's header after a comment %s", status_message());
+         "a gauge file's header after a comment %s", hcl_status_message());
   free(gauges);
   gauges = NULL;
-  s = gauges_read_csv(write_file("g2.csv", "name,x [km],y [km]\n a ,1.5,2\n"), &gauges, &n);
+  s = hcl_gauges_read_csv(write_file("g2.csv", "name,x [km],y [km]\n a ,1.5,2\n"), &gauges, &n);
   TAP_OK(s == HCL_OK && n == 1 && strcmp(gauges[0].name, "a") == 0 && gauges[0].x == 1500 && gauges[0].y == 2000,
          "'x [km]' in the header, the name's blanks dropped ('%s', %g) %s", s ? "" : gauges[0].name,
-         s ? 0 : gauges[0].x, status_message());
+         s ? 0 : gauges[0].x, hcl_status_message());
   free(gauges);
   gauges = NULL;
-  status_clear();
-  s = gauges_read_csv(write_file("g3.csv", "name,x [s],y\na,1,2\n"), &gauges, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "g3.csv:1: column 2: unit 's' does not convert to m"),
-         "x in seconds: %s", status_message());
-  status_clear();
-  s = gauges_read_csv(write_file("g4.csv", "name,x,y\n ,1,2\n"), &gauges, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "g4.csv:2: expected 'name,x,y'"),
-         "a gauge without a name: %s", status_message());
+  hcl_status_clear();
+  s = hcl_gauges_read_csv(write_file("g3.csv", "name,x [s],y\na,1,2\n"), &gauges, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "g3.csv:1: column 2: unit 's' does not convert to m"),
+         "x in seconds: %s", hcl_status_message());
+  hcl_status_clear();
+  s = hcl_gauges_read_csv(write_file("g4.csv", "name,x,y\n ,1,2\n"), &gauges, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "g4.csv:2: expected 'name,x,y'"),
+         "a gauge without a name: %s", hcl_status_message());
   free(gauges);
 }
 
@@ -502,16 +511,16 @@ int main(void) {
   double g[6] = {0};
   HclStatus s = grid(write_file("bed.csv", "# bed level, m\n1, 2, 3\n4 5 6.5\n"), NULL, 3, 2, g);
   TAP_OK(s == HCL_OK && g[0] == 1 && g[2] == 3 && g[3] == 4 && g[5] == 6.5,
-         "a CSV grid reads row by row, commas or spaces %s", status_message());
+         "a CSV grid reads row by row, commas or spaces %s", hcl_status_message());
   s = grid(write_file("short.csv", "1,2,3\n4,5\n"), NULL, 3, 2, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "short.csv:2: 2 values, the grid has 3 points in x"),
-         "a short row: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "short.csv:2: 2 values, the grid has 3 points in x"),
+         "a short row: %s", hcl_status_message());
   s = grid(write_file("rows.csv", "1,2,3\n"), NULL, 3, 2, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "1 rows, the grid has 2 points in y"), "too few rows: %s",
-         status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "1 rows, the grid has 2 points in y"), "too few rows: %s",
+         hcl_status_message());
   s = grid(write_file("text.csv", "1,2,x\n4,5,6\n"), NULL, 3, 2, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "text.csv:1: not a list of numbers"), "not numbers: %s",
-         status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "text.csv:1: not a list of numbers"), "not numbers: %s",
+         hcl_status_message());
   s = grid("/nonexistent/bed.csv", NULL, 3, 2, g);
   TAP_OK(s == HCL_ENOINPUT, "a missing grid file is missing input");
 
@@ -529,13 +538,13 @@ int main(void) {
   nc_close(ncid);
   s = grid(path, NULL, 3, 2, g);
   TAP_OK(s == HCL_OK && memcmp(g, want, sizeof want) == 0, "a netCDF grid reads exactly (its only 2D variable) %s",
-         status_message());
+         hcl_status_message());
   s = grid(path, "bed", 2, 3, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "'bed' is 2 x 3 (y, x), the grid is 3 x 2"),
-         "a netCDF grid of the wrong shape: %s", status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "'bed' is 2 x 3 (y, x), the grid is 3 x 2"),
+         "a netCDF grid of the wrong shape: %s", hcl_status_message());
   s = grid(path, "depth", 3, 2, g);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "no variable 'depth'"), "a missing variable: %s",
-         status_message());
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "no variable 'depth'"), "a missing variable: %s",
+         hcl_status_message());
   test_netcdf_conventions();
   test_netcdf_series();
   test_netcdf_shapes_and_types();
@@ -548,54 +557,54 @@ int main(void) {
 
   double *t = NULL, *v = NULL;
   int n = 0;
-  status_clear();
-  s = input_read_series(write_file("tide.csv", "time,level\n0,1.0\n3600, 2.0\n7200,1.5\n"), START, "m", &t, &v, &n);
-  TAP_OK(s == HCL_OK && n == 3 && t[1] == 3600 && v[2] == 1.5, "a time series with a header %s", status_message());
+  hcl_status_clear();
+  s = hcl_input_read_series(write_file("tide.csv", "time,level\n0,1.0\n3600, 2.0\n7200,1.5\n"), START, "m", &t, &v, &n);
+  TAP_OK(s == HCL_OK && n == 3 && t[1] == 3600 && v[2] == 1.5, "a time series with a header %s", hcl_status_message());
   if (s == HCL_OK) {
-    TAP_OK(input_series_at(t, v, n, 1800) == 1.5 && input_series_at(t, v, n, 5400) == 1.75,
+    TAP_OK(hcl_input_series_at(t, v, n, 1800) == 1.5 && hcl_input_series_at(t, v, n, 5400) == 1.75,
            "linear interpolation between samples");
-    TAP_OK(input_series_at(t, v, n, -10) == 1.0 && input_series_at(t, v, n, 1e9) == 1.5,
+    TAP_OK(hcl_input_series_at(t, v, n, -10) == 1.0 && hcl_input_series_at(t, v, n, 1e9) == 1.5,
            "held constant beyond the ends");
   }
   free(t);
   free(v);
   /* Issue 32, 3: ISO 8601 times (UTC), with 'T' or a blank, 'Z' or none, before the run's start too. */
-  s = input_read_series(write_file("dated.csv", "time,level\n1999-12-31T23:00:00Z,1\n2000-01-01 00:10,2\n"
-                                                "2000-01-01T01:00:30,3\n"),
-                        START, "m", &t, &v, &n);
+  s = hcl_input_read_series(write_file("dated.csv", "time,level\n1999-12-31T23:00:00Z,1\n2000-01-01 00:10,2\n"
+                                                    "2000-01-01T01:00:30,3\n"),
+                            START, "m", &t, &v, &n);
   TAP_OK(s == HCL_OK && n == 3 && t[0] == -3600 && t[1] == 600 && t[2] == 3630 && v[2] == 3,
-         "a CSV series with ISO 8601 times lines up with the run's start %s", status_message());
+         "a CSV series with ISO 8601 times lines up with the run's start %s", hcl_status_message());
   free(t);
   free(v);
-  s = input_read_series(write_file("baddated.csv", "time,level\n2000-02-30T00:00:00,1\n"), START, "m", &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "baddated.csv:2: expected 'time,value'"),
-         "a date that does not exist is refused with the line: %s", status_message());
-  status_clear();
-  s = input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), START, "m", &t,
-                        &v, &n);
-  TAP_OK(s == HCL_OK && n == 2 && v[1] == 2, "a header after comments and blank lines %s", status_message());
+  s = hcl_input_read_series(write_file("baddated.csv", "time,level\n2000-02-30T00:00:00,1\n"), START, "m", &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "baddated.csv:2: expected 'time,value'"),
+         "a date that does not exist is refused with the line: %s", hcl_status_message());
+  hcl_status_clear();
+  s = hcl_input_read_series(write_file("noted.csv", "# tide gauge, levels in m\n\ntime,level\n0,1\n60,2\n"), START, "m",
+                            &t, &v, &n);
+  TAP_OK(s == HCL_OK && n == 2 && v[1] == 2, "a header after comments and blank lines %s", hcl_status_message());
   free(t);
   free(v);
-  status_clear();
-  s = input_read_series(write_file("late.csv", "# levels\n0,1\ntime,level\n60,2\n"), START, "m", &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "late.csv:3: expected 'time,value'"),
-         "a header after the first sample is refused: %s", status_message());
-  status_clear();
-  s = input_read_series(write_file("back.csv", "0,1\n60,2\n30,3\n"), START, "m", &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "back.csv:3: time 30 s does not follow 60 s"),
-         "times must increase: %s", status_message());
-  status_clear();
-  s = input_read_series(write_file("one.csv", "0,1\n60\n"), START, "m", &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "one.csv:2: expected 'time,value'"), "a short line: %s",
-         status_message());
-  status_clear(); /* issue 27, 9: a malformed first row is data, not a header */
-  s = input_read_series(write_file("malformed.csv", "0,abc\n60,2\n"), START, "m", &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "malformed.csv:1: expected 'time,value'"),
-         "a malformed first row without a header is refused, not skipped: %s", status_message());
-  status_clear(); /* issue 27, 3 */
-  s = input_read_series(write_file("nan.csv", "time,level\n0,1\n60,nan\n"), START, "m", &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "nan.csv:3: time 60 s, value nan: both must be finite"),
-         "a NaN sample: %s", status_message());
+  hcl_status_clear();
+  s = hcl_input_read_series(write_file("late.csv", "# levels\n0,1\ntime,level\n60,2\n"), START, "m", &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "late.csv:3: expected 'time,value'"),
+         "a header after the first sample is refused: %s", hcl_status_message());
+  hcl_status_clear();
+  s = hcl_input_read_series(write_file("back.csv", "0,1\n60,2\n30,3\n"), START, "m", &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "back.csv:3: time 30 s does not follow 60 s"),
+         "times must increase: %s", hcl_status_message());
+  hcl_status_clear();
+  s = hcl_input_read_series(write_file("one.csv", "0,1\n60\n"), START, "m", &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "one.csv:2: expected 'time,value'"), "a short line: %s",
+         hcl_status_message());
+  hcl_status_clear(); /* issue 27, 9: a malformed first row is data, not a header */
+  s = hcl_input_read_series(write_file("malformed.csv", "0,abc\n60,2\n"), START, "m", &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "malformed.csv:1: expected 'time,value'"),
+         "a malformed first row without a header is refused, not skipped: %s", hcl_status_message());
+  hcl_status_clear(); /* issue 27, 3 */
+  s = hcl_input_read_series(write_file("nan.csv", "time,level\n0,1\n60,nan\n"), START, "m", &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "nan.csv:3: time 60 s, value nan: both must be finite"),
+         "a NaN sample: %s", hcl_status_message());
   char *long_comment = malloc(5000); /* issue 27, 8: lines of any length, the line numbers right after them */
   memset(long_comment, 'x', 4998);
   long_comment[0] = '#';
@@ -604,10 +613,10 @@ int main(void) {
   char text[5100];
   snprintf(text, sizeof text, "%s0,1\n60\n", long_comment);
   free(long_comment);
-  status_clear();
-  s = input_read_series(write_file("long.csv", text), START, "m", &t, &v, &n);
-  TAP_OK(s == HCL_EDATA && tap_contains(status_message(), "long.csv:3: expected 'time,value'"),
-         "a 5000-character comment line counts as one line: %s", status_message());
+  hcl_status_clear();
+  s = hcl_input_read_series(write_file("long.csv", text), START, "m", &t, &v, &n);
+  TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "long.csv:3: expected 'time,value'"),
+         "a 5000-character comment line counts as one line: %s", hcl_status_message());
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf %s", folder);
   if (system(cmd) != 0) {

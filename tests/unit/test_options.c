@@ -9,7 +9,7 @@
 #include "../support/tap.h"
 
 static HclStatus parse(CliOptions *o, int argc, const char **argv) {
-  status_clear();
+  hcl_status_clear();
   return cli_parse(argc, (char **)argv, o);
 }
 
@@ -20,7 +20,7 @@ int main(void) {
   char options[512];
   KernelConfig config = {
       .precision = PRECISION_DOUBLE, .stencil_radius = 3, .wg_x = 32, .wg_y = 8, .defines = "-DVEC=2"};
-  program_options(&dev, &config, options, sizeof options);
+  hcl_program_options(&dev, &config, options, sizeof options);
   TAP_OK(tap_contains(options, "-DREAL=double") && tap_contains(options, "-DREAL_IS_DOUBLE=1"),
          "double precision reaches the kernels: %s", options);
   TAP_OK(tap_contains(options, "-DSTENCIL_RADIUS=3") && tap_contains(options, "-DWG_X=32") &&
@@ -30,7 +30,7 @@ int main(void) {
   TAP_OK(!tap_contains(options, "fast-relaxed"), "no -cl-fast-relaxed-math by default");
   config.precision = PRECISION_SINGLE;
   dev.fp64 = false;
-  program_options(&dev, &config, options, sizeof options);
+  hcl_program_options(&dev, &config, options, sizeof options);
   TAP_OK(tap_contains(options, "-DREAL=float") && tap_contains(options, "-DHCL_FP64=0"),
          "single precision on a device without fp64: %s", options);
 
@@ -46,30 +46,30 @@ int main(void) {
   TAP_OK(parse(&o, 4, a2) == HCL_OK && strcmp(o.device, "1:0") == 0, "--device beats HYDROCL_DEVICE");
   unsetenv("HYDROCL_DEVICE");
   const char *a3[] = {"hydrocl", "bench", "bandwidth", "--size", "12Q"};
-  TAP_OK(parse(&o, 5, a3) == HCL_EUSAGE && tap_contains(status_message(), "12Q"), "a bad --size is a usage error");
+  TAP_OK(parse(&o, 5, a3) == HCL_EUSAGE && tap_contains(hcl_status_message(), "12Q"), "a bad --size is a usage error");
   const char *a4[] = {"hydrocl", "--precision", "half", "info"};
-  TAP_OK(parse(&o, 4, a4) == HCL_EUSAGE && tap_contains(status_message(), "single, double"),
-         "an unknown precision lists the allowed ones: %s", status_message());
+  TAP_OK(parse(&o, 4, a4) == HCL_EUSAGE && tap_contains(hcl_status_message(), "single, double"),
+         "an unknown precision lists the allowed ones: %s", hcl_status_message());
   const char *a5[] = {"hydrocl", "--frobnicate", "info"};
-  TAP_OK(parse(&o, 3, a5) == HCL_EUSAGE && tap_contains(status_message(), "--frobnicate"),
+  TAP_OK(parse(&o, 3, a5) == HCL_EUSAGE && tap_contains(hcl_status_message(), "--frobnicate"),
          "an unknown option is named");
   const char *a6[] = {"hydrocl", "info", "--size", "3"};
   TAP_OK(parse(&o, 4, a6) == HCL_OK, "parsing accepts any known option");
-  status_clear();
-  TAP_OK(cli_require_only(&o, OPT_DEVICE | OPT_JSON) == HCL_EUSAGE && tap_contains(status_message(), "--size"),
-         "a command refuses an option it does not use: %s", status_message());
+  hcl_status_clear();
+  TAP_OK(cli_require_only(&o, OPT_DEVICE | OPT_JSON) == HCL_EUSAGE && tap_contains(hcl_status_message(), "--size"),
+         "a command refuses an option it does not use: %s", hcl_status_message());
   const char *a7[] = {"hydrocl"};
   TAP_OK(parse(&o, 1, a7) == HCL_EUSAGE, "no command is a usage error");
 
   JsonObject j;
-  json_begin(&j);
-  json_string(&j, "name", "quote\" back\\ tab\t");
-  json_number(&j, "x", 0.5);
-  json_integer(&j, "n", -3);
-  json_bool(&j, "b", true);
-  json_number(&j, "nan", 0.0 / 0.0);
-  TAP_OK(strcmp(json_end(&j), "{\"name\":\"quote\\\" back\\\\ tab\\u0009\",\"x\":0.5,\"n\":-3,\"b\":true,"
-                              "\"nan\":null}") == 0,
+  hcl_json_begin(&j);
+  hcl_json_string(&j, "name", "quote\" back\\ tab\t");
+  hcl_json_number(&j, "x", 0.5);
+  hcl_json_integer(&j, "n", -3);
+  hcl_json_bool(&j, "b", true);
+  hcl_json_number(&j, "nan", 0.0 / 0.0);
+  TAP_OK(strcmp(hcl_json_end(&j), "{\"name\":\"quote\\\" back\\\\ tab\\u0009\",\"x\":0.5,\"n\":-3,\"b\":true,"
+                                  "\"nan\":null}") == 0,
          "JSON escapes strings and writes NaN as null: %s", j.text);
   return tap_done();
 }

@@ -14,20 +14,20 @@
 /* Every check of one grid and its limits; reports one line. */
 static void check_grid(int nx, int ny, int max_levels, int final_nodes) {
   RrbLayout layout;
-  HclStatus s = rrb_layout_create(nx, ny, max_levels, final_nodes, &layout);
+  HclStatus s = hcl_rrb_layout_create(nx, ny, max_levels, final_nodes, &layout);
   size_t n = (size_t)nx * ny;
   unsigned char *used = calloc(n, 1);
   bool bijective = s == HCL_OK && layout.count == n, unit_stride = true, red_tail = true;
   size_t red_start = layout.nlevels > 0 ? layout.levels[0].offset[RRB_R1] : 0;
   for (int j = 0; j < ny && bijective; j++) {
     for (int i = 0; i < nx; i++) {
-      size_t at = rrb_layout_index(&layout, i, j);
+      size_t at = hcl_rrb_layout_index(&layout, i, j);
       bijective = bijective && at < n && !used[at];
       if (at < n) {
         used[at] = 1;
       }
       if (i + 2 < nx && layout.nlevels > 0 && (i % 2 || j % 2)) { /* eliminated at level 1: same group as i + 2 */
-        unit_stride = unit_stride && rrb_layout_index(&layout, i + 2, j) == at + 1;
+        unit_stride = unit_stride && hcl_rrb_layout_index(&layout, i + 2, j) == at + 1;
       }
       bool red = (i + j) % 2 == 0;
       red_tail = red_tail && (layout.nlevels == 0 || red == (at >= red_start));
@@ -63,14 +63,15 @@ int main(void) {
     check_grid(shapes[k][0], shapes[k][1], shapes[k][2], shapes[k][3]);
   }
   RrbLayout layout;
-  HclStatus s = rrb_layout_create(1024, 1024, 99, 1, &layout);
+  HclStatus s = hcl_rrb_layout_create(1024, 1024, 99, 1, &layout);
   TAP_OK(s == HCL_OK && layout.nlevels + 1 == 11 && layout.final_nx == 1,
          "1024 x 1024 down to one point: %d levels with the last (the paper's kmax = 11)", layout.nlevels + 1);
-  status_clear();
-  s = rrb_layout_create(0, 5, 99, 1, &layout);
-  TAP_OK(s == HCL_EDATA && strstr(status_message(), "0 x 5") != NULL, "an empty grid is refused: %s", status_message());
-  status_clear();
-  s = rrb_layout_create(5, 5, 99, 0, &layout);
-  TAP_OK(s == HCL_EDATA, "final_nodes 0 is refused: %s", status_message());
+  hcl_status_clear();
+  s = hcl_rrb_layout_create(0, 5, 99, 1, &layout);
+  TAP_OK(s == HCL_EDATA && strstr(hcl_status_message(), "0 x 5") != NULL, "an empty grid is refused: %s",
+         hcl_status_message());
+  hcl_status_clear();
+  s = hcl_rrb_layout_create(5, 5, 99, 0, &layout);
+  TAP_OK(s == HCL_EDATA, "final_nodes 0 is refused: %s", hcl_status_message());
   return tap_done();
 }

@@ -209,12 +209,12 @@ static double model_problem_on(int nx, int ny, bool preconditioned, int final_no
   Stencil5 s;
   RrbFactor f;
   const char *why = "";
-  PoissonDomain domain = poisson_domain(nx, ny);
+  PoissonDomain domain = hcl_poisson_domain(nx, ny);
   double h = domain.h;
   size_t n = (size_t)nx * ny;
   stencil_alloc(nx, ny, &s);
   double *b = malloc(n * sizeof *b), *x = calloc(n, sizeof *x);
-  poisson_block(&domain, 0, 0, nx, ny, s.c, s.east, s.north, b);
+  hcl_poisson_block(&domain, 0, 0, nx, ny, s.c, s.east, s.north, b);
   bool ok = !preconditioned || reference_factor(&s, 99, final_nodes, &f, &why);
   *iterations = ok ? reference_pcg(&s, preconditioned ? &f : NULL, b, x, 1e-5, 10000) : -1;
   double *again = calloc(n, sizeof *again);
@@ -225,7 +225,7 @@ static double model_problem_on(int nx, int ny, bool preconditioned, int final_no
   for (int j = 0; j < ny; j++) {
     for (int i = 0; i < nx; i++) {
       double xx = (i + 1) * h, yy = (j + 1) * h;
-      error = fmax(error, fabs(again[(size_t)j * nx + i] - poisson_exact(&domain, xx, yy)));
+      error = fmax(error, fabs(again[(size_t)j * nx + i] - hcl_poisson_exact(&domain, xx, yy)));
     }
   }
   if (preconditioned && ok) {

@@ -43,7 +43,7 @@ static void waypoints(void) {
   ShipTrack t;
   const char *path = write_file("waypoints.csv", "# a two-leg track\nx,y,speed\n0,0,5\n100,0,3\n\n100,60,1\n");
   HclStatus s = ship_track_read(path, &t);
-  TAP_OK(s == HCL_OK && t.kind == TRACK_WAYPOINTS && t.count == 3, "waypoints read %s", s ? status_message() : "");
+  TAP_OK(s == HCL_OK && t.kind == TRACK_WAYPOINTS && t.count == 3, "waypoints read %s", s ? hcl_status_message() : "");
   if (s) {
     return;
   }
@@ -63,7 +63,7 @@ static void series(void) {
   const char *path = write_file("series.csv", "time,x,y,heading\n0,0,0,170\n10,10,0,-170\n");
   HclStatus s = ship_track_read(path, &t);
   TAP_OK(s == HCL_OK && t.kind == TRACK_SERIES && t.heading_at, "series with headings read %s",
-         s ? status_message() : "");
+         s ? hcl_status_message() : "");
   if (s == HCL_OK) {
     double x, y, h;
     ship_track_at(&t, 5, &x, &y, &h);
@@ -89,7 +89,7 @@ static void fleet(void) {
                                              "ferry,80,14,3,10,20,0,6,\n"
                                              "tug,25,8,2.5,,,,,fleet-track.csv\n");
   HclStatus s = ships_read_csv(path, &ships, &count);
-  TAP_OK(s == HCL_OK && count == 2, "a fleet of two read %s", s ? status_message() : "");
+  TAP_OK(s == HCL_OK && count == 2, "a fleet of two read %s", s ? hcl_status_message() : "");
   if (s == HCL_OK) {
     TAP_OK(strcmp(ships[0].name, "ferry") == 0 && ships[0].track.kind == TRACK_STRAIGHT && near(ships[0].length, 80),
            "the ferry on a straight track");
@@ -108,7 +108,7 @@ static void long_line(void) {
   ShipTrack t;
   HclStatus s = ship_track_read(write_file("long.csv", text), &t);
   TAP_OK(s == HCL_OK && t.count == 2 && near(t.px[1], 100), "a 4100-character comment stays a comment (%d points) %s",
-         t.count, s ? status_message() : "");
+         t.count, s ? hcl_status_message() : "");
   if (s == HCL_OK) {
     ship_track_free(&t);
   }
@@ -120,15 +120,17 @@ static void not_files(void) {
   ShipTrack t;
   ShipSpec *ships = NULL;
   int count = 0;
-  status_clear();
+  hcl_status_clear();
   HclStatus s = ship_track_read(folder, &t);
-  TAP_OK(s == HCL_EDATA && strstr(status_message(), "is a folder"), "a folder as a track: %s", status_message());
-  status_clear();
+  TAP_OK(s == HCL_EDATA && strstr(hcl_status_message(), "is a folder"), "a folder as a track: %s",
+         hcl_status_message());
+  hcl_status_clear();
   s = ships_read_csv(write_file("zero.csv", "name,length,beam,draft,x,y,heading,speed,track\n"
                                             "a,10,2,1,,,,,/dev/zero\n"),
                      &ships, &count);
-  TAP_OK(s == HCL_EDATA && strstr(status_message(), "zero.csv:2: track") && strstr(status_message(), "a device"),
-         "/dev/zero as a fleet's track: %s", status_message());
+  TAP_OK(s == HCL_EDATA && strstr(hcl_status_message(), "zero.csv:2: track") &&
+             strstr(hcl_status_message(), "a device"),
+         "/dev/zero as a fleet's track: %s", hcl_status_message());
 }
 
 /* ships_check: names unique, every ship's start and track points inside the domain, each named by its origin. */
@@ -140,24 +142,24 @@ static void checks(void) {
   ships[0].track = ship_track_straight(10, 10, 0, 1);
   ships[1] = ships[0];
   snprintf(ships[1].origin, sizeof ships[1].origin, "f.csv:3");
-  status_clear();
+  hcl_status_clear();
   HclStatus s = ships_check(ships, 2, 0, 100, 0, 50);
-  TAP_OK(s == HCL_EDATA && strstr(status_message(), "f.csv:3: ship 'a' is named twice (first at f.csv:2)"),
-         "two ships of one name: %s", status_message());
+  TAP_OK(s == HCL_EDATA && strstr(hcl_status_message(), "f.csv:3: ship 'a' is named twice (first at f.csv:2)"),
+         "two ships of one name: %s", hcl_status_message());
   snprintf(ships[1].name, sizeof ships[1].name, "b");
   TAP_OK(ships_check(ships, 2, 0, 100, 0, 50) == HCL_OK, "two ships of two names inside the domain");
   ships[1].track = ship_track_straight(10, 60, 0, 1);
-  status_clear();
+  hcl_status_clear();
   s = ships_check(ships, 2, 0, 100, 0, 50);
-  TAP_OK(s == HCL_EDATA && strstr(status_message(), "f.csv:3: ship 'b' starts at (10, 60) m, outside the domain"),
-         "a ship starting outside the domain: %s", status_message());
+  TAP_OK(s == HCL_EDATA && strstr(hcl_status_message(), "f.csv:3: ship 'b' starts at (10, 60) m, outside the domain"),
+         "a ship starting outside the domain: %s", hcl_status_message());
 }
 
 /* Each mistake: the status and a part of its message. */
 static void refused(const char *name, const char *text, bool is_fleet, const char *expected) {
   const char *path = write_file(name, text);
   HclStatus s;
-  status_clear();
+  hcl_status_clear();
   if (is_fleet) {
     ShipSpec *ships;
     int count;
@@ -166,7 +168,8 @@ static void refused(const char *name, const char *text, bool is_fleet, const cha
     ShipTrack t;
     s = ship_track_read(path, &t);
   }
-  TAP_OK(s == HCL_EDATA && strstr(status_message(), expected), "%s refused: '%s'", name, s ? status_message() : "");
+  TAP_OK(s == HCL_EDATA && strstr(hcl_status_message(), expected), "%s refused: '%s'", name,
+         s ? hcl_status_message() : "");
 }
 
 int main(void) {

@@ -31,31 +31,31 @@ cleanup:
 }
 
 int main(void) {
-  status_clear();
+  hcl_status_clear();
   TAP_OK(outer(5) == HCL_OK && cleanups == 2, "success runs every cleanup once");
-  TAP_OK(status_message()[0] == '\0', "success records no message");
+  TAP_OK(hcl_status_message()[0] == '\0', "success records no message");
 
   HclStatus s = outer(1);
-  TAP_OK(s == HCL_EDATA, "REQUIRE failure propagates its code through TRY (got %s)", status_name(s));
-  TAP_OK(strcmp(status_message(), "grid.nx must be >= 3 (got 1)") == 0, "message has the key and value: '%s'",
-         status_message());
-  TAP_OK(tap_contains(status_origin(), "test_status.c:"), "origin names the file: '%s'", status_origin());
+  TAP_OK(s == HCL_EDATA, "REQUIRE failure propagates its code through TRY (got %s)", hcl_status_name(s));
+  TAP_OK(strcmp(hcl_status_message(), "grid.nx must be >= 3 (got 1)") == 0, "message has the key and value: '%s'",
+         hcl_status_message());
+  TAP_OK(tap_contains(hcl_status_origin(), "test_status.c:"), "origin names the file: '%s'", hcl_status_origin());
   TAP_OK(cleanups == 4, "cleanup ran on the failure path in both functions");
-  status_set(HCL_EIO, __FILE__, __LINE__, "a consequence");
-  TAP_OK(tap_contains(status_message(), "grid.nx"), "the first message is kept");
-  status_clear();
-  TAP_OK(status_message()[0] == '\0', "status_clear forgets the message");
+  hcl_status_set(HCL_EIO, __FILE__, __LINE__, "a consequence");
+  TAP_OK(tap_contains(hcl_status_message(), "grid.nx"), "the first message is kept");
+  hcl_status_clear();
+  TAP_OK(hcl_status_message()[0] == '\0', "hcl_status_clear forgets the message");
 
-  TAP_OK(status_exit_code(HCL_OK) == 0, "ok exits 0");
-  TAP_OK(status_exit_code(HCL_EUSAGE) == 64, "usage exits 64 (EX_USAGE)");
-  TAP_OK(status_exit_code(HCL_EDATA) == 65, "bad data exits 65 (EX_DATAERR)");
-  TAP_OK(status_exit_code(HCL_ENOINPUT) == 66, "missing input exits 66 (EX_NOINPUT)");
-  TAP_OK(status_exit_code(HCL_ENODEVICE) == 69, "no device exits 69 (EX_UNAVAILABLE)");
-  TAP_OK(status_exit_code(HCL_EBUILD) == 70, "kernel build failure exits 70 (EX_SOFTWARE)");
-  TAP_OK(status_exit_code(HCL_EIO) == 74, "I/O error exits 74 (EX_IOERR)");
+  TAP_OK(hcl_status_exit_code(HCL_OK) == 0, "ok exits 0");
+  TAP_OK(hcl_status_exit_code(HCL_EUSAGE) == 64, "usage exits 64 (EX_USAGE)");
+  TAP_OK(hcl_status_exit_code(HCL_EDATA) == 65, "bad data exits 65 (EX_DATAERR)");
+  TAP_OK(hcl_status_exit_code(HCL_ENOINPUT) == 66, "missing input exits 66 (EX_NOINPUT)");
+  TAP_OK(hcl_status_exit_code(HCL_ENODEVICE) == 69, "no device exits 69 (EX_UNAVAILABLE)");
+  TAP_OK(hcl_status_exit_code(HCL_EBUILD) == 70, "kernel build failure exits 70 (EX_SOFTWARE)");
+  TAP_OK(hcl_status_exit_code(HCL_EIO) == 74, "I/O error exits 74 (EX_IOERR)");
   bool named = true;
   for (int c = 0; c < HCL_STATUS_COUNT; c++) {
-    named = named && strncmp(status_name((HclStatus)c), "HCL_", 4) == 0 && status_summary((HclStatus)c)[0];
+    named = named && strncmp(hcl_status_name((HclStatus)c), "HCL_", 4) == 0 && hcl_status_summary((HclStatus)c)[0];
   }
   TAP_OK(named, "every status has a name and a summary");
   return tap_done();

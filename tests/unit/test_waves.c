@@ -16,7 +16,7 @@
 #define G 9.81
 
 static RegularWaveSpec regular(double depth, double height, double period, double length) {
-  RegularWaveSpec spec = waves_regular_spec_default();
+  RegularWaveSpec spec = hcl_waves_regular_spec_default();
   spec.depth = depth;
   spec.height = height;
   spec.period = period;
@@ -25,9 +25,9 @@ static RegularWaveSpec regular(double depth, double height, double period, doubl
 }
 
 static void expect_refusal(HclStatus got, HclStatus want, const char *part, const char *what) {
-  TAP_OK(got == want && tap_contains(status_message(), part), "%s refused (%s): %s", what, status_name(got),
-         status_message());
-  status_clear();
+  TAP_OK(got == want && tap_contains(hcl_status_message(), part), "%s refused (%s): %s", what, hcl_status_name(got),
+         hcl_status_message());
+  hcl_status_clear();
 }
 
 /* H / L = 1e-4, h = 2 m, T = 3 s (k h = 1.1): the stream-function wave's k and c differ from linear
@@ -37,25 +37,25 @@ static void expect_refusal(HclStatus got, HclStatus want, const char *part, cons
  * 2e-3 of it is allowed. */
 static void small_waves_are_linear(void) {
   double k_linear;
-  HclStatus st = waves_solve_dispersion(G, 2, 3, 0, &k_linear);
+  HclStatus st = hcl_waves_solve_dispersion(G, 2, 3, 0, &k_linear);
   double length = 2 * PI / k_linear, celerity = 2 * PI / 3 / k_linear;
   for (int given_period = 0; given_period < 2; given_period++) {
     RegularWaveSpec spec = regular(2, 1e-4 * length, given_period ? 3 : 0, given_period ? 0 : length);
     RegularWave stream, linear;
-    st = st ? st : waves_solve_stream(&spec, &stream);
-    st = st ? st : waves_solve_linear(&spec, &linear);
+    st = st ? st : hcl_waves_solve_stream(&spec, &stream);
+    st = st ? st : hcl_waves_solve_linear(&spec, &linear);
     TAP_OK(st == HCL_OK && tap_close(stream.k, k_linear, 1e-6, 0) && tap_close(stream.celerity, celerity, 1e-6, 0),
            "H/L = 1e-4, %s given: k and c of the stream function are linear theory's (relative %.1e, %.1e)",
            given_period ? "T" : "L", fabs(stream.k / k_linear - 1), fabs(stream.celerity / celerity - 1));
     double a = spec.height / 2, omega = 2 * PI / 3, worst = 0;
     for (int i = 0; st == HCL_OK && i < 7; i++) {
       double x = 0.37 * i * length, t = 0.21 * i, z = -0.3 * i, us, ws, ul, wl;
-      waves_velocity(&stream, x, z, t, &us, &ws);
-      waves_velocity(&linear, x, z, t, &ul, &wl);
-      double deviations[5] = {(waves_eta(&stream, x, t) - waves_eta(&linear, x, t)) / a,
-                              (waves_phi(&stream, x, t) - waves_phi(&linear, x, t)) / (G * a / omega),
+      hcl_waves_velocity(&stream, x, z, t, &us, &ws);
+      hcl_waves_velocity(&linear, x, z, t, &ul, &wl);
+      double deviations[5] = {(hcl_waves_eta(&stream, x, t) - hcl_waves_eta(&linear, x, t)) / a,
+                              (hcl_waves_phi(&stream, x, t) - hcl_waves_phi(&linear, x, t)) / (G * a / omega),
                               (us - ul) / (a * omega / tanh(k_linear * 2)), (ws - wl) / (a * omega),
-                              (waves_pressure(&stream, x, z, t) - waves_pressure(&linear, x, z, t)) / (G * a)};
+                              (hcl_waves_pressure(&stream, x, z, t) - hcl_waves_pressure(&linear, x, z, t)) / (G * a)};
       for (int q = 0; q < 5; q++) {
         worst = fmax(worst, fabs(deviations[q]));
       }
@@ -75,7 +75,7 @@ static void linear_waves(void) {
     RegularWaveSpec spec = regular(5, 0.5, 4, 0);
     spec.current = currents[i];
     RegularWave wave;
-    HclStatus st = waves_solve_linear(&spec, &wave);
+    HclStatus st = hcl_waves_solve_linear(&spec, &wave);
     double omega = 2 * PI / 4, intrinsic = omega - wave.k * currents[i];
     double dispersion = intrinsic * intrinsic / (G * wave.k * tanh(wave.k * 5)) - 1;
     TAP_OK(st == HCL_OK && fabs(dispersion) < 1e-13 && tap_close(wave.period, 4, 1e-13, 0) &&
@@ -86,9 +86,9 @@ static void linear_waves(void) {
   }
   RegularWave wave;
   RegularWaveSpec spec = regular(5, 0.5, 4, 0);
-  HclStatus st = waves_solve_linear(&spec, &wave);
-  double x = 3.1, t = 0.7, eta = waves_eta(&wave, x, t);
-  double surface = waves_pressure(&wave, x, 0, t), bed = waves_pressure(&wave, x, -5, t);
+  HclStatus st = hcl_waves_solve_linear(&spec, &wave);
+  double x = 3.1, t = 0.7, eta = hcl_waves_eta(&wave, x, t);
+  double surface = hcl_waves_pressure(&wave, x, 0, t), bed = hcl_waves_pressure(&wave, x, -5, t);
   TAP_OK(st == HCL_OK && tap_close(surface, G * eta, 1e-13, 1e-15) &&
              tap_close(bed, G * eta / cosh(wave.k * 5), 1e-13, 1e-15),
          "linear wave: p_d = g eta at z = 0 (%.6f, %.6f) and g eta / cosh(k h) at the bed", surface, G * eta);
@@ -111,7 +111,7 @@ static void stokes_wave_speed(void) {
     double h = 10, k = kh[i] / h, length = 2 * PI / k, height = 0.04 * length, eps = k * height / 2;
     RegularWaveSpec spec = regular(h, height, 0, length);
     RegularWave wave;
-    HclStatus st = waves_solve_stream(&spec, &wave);
+    HclStatus st = hcl_waves_solve_stream(&spec, &wave);
     double t = tanh(k * h), s = 1 / cosh(2 * k * h), scale = sqrt(G / k);
     double c0 = sqrt(t), c2 = c0 * (2 + 7 * s * s) / (4 * (1 - s) * (1 - s));
     double c4 =
@@ -133,10 +133,10 @@ static void stokes_wave_speed(void) {
  * (j k dz)^4 / 180 of each mode, 1e-10 for the fifth with k h = 1 and dz = h / 400). */
 static double flux_below_surface(const RegularWave *wave, double x, double t) {
   enum { INTERVALS = 400 };
-  double top = waves_eta(wave, x, t), dz = (top + wave->depth) / INTERVALS, sum = 0;
+  double top = hcl_waves_eta(wave, x, t), dz = (top + wave->depth) / INTERVALS, sum = 0;
   for (int i = 0; i <= INTERVALS; i++) {
     double u, w;
-    waves_velocity(wave, x, -wave->depth + i * dz, t, &u, &w);
+    hcl_waves_velocity(wave, x, -wave->depth + i * dz, t, &u, &w);
     sum += (i == 0 || i == INTERVALS ? 1 : i % 2 ? 4 : 2) * (u - wave->celerity);
   }
   return sum * dz / 3;
@@ -149,20 +149,21 @@ static double flux_below_surface(const RegularWave *wave, double x, double t) {
  * allowed. */
 static void surface_conditions_between_nodes(void) {
   double h = 10, length = 60;
-  RegularWaveSpec spec = regular(h, 0.5 * waves_breaking_height(h, length), 0, length);
+  RegularWaveSpec spec = regular(h, 0.5 * hcl_waves_breaking_height(h, length), 0, length);
   RegularWave wave;
-  HclStatus st = waves_solve_stream(&spec, &wave);
+  HclStatus st = hcl_waves_solve_stream(&spec, &wave);
   double t = 0.37 * wave.period, kinematic = 0, flux = 0, dynamic = 0;
   for (int i = 0; st == HCL_OK && i < 2 * spec.modes; i++) {
-    double x = (i + 0.5) * length / (2 * spec.modes) + wave.celerity * t, eta = waves_eta(&wave, x, t), u, w;
-    waves_velocity(&wave, x, eta, t, &u, &w);
-    kinematic = fmax(kinematic, fabs(waves_stream(&wave, x, eta, t) + wave.volume_flux));
+    double x = (i + 0.5) * length / (2 * spec.modes) + wave.celerity * t, eta = hcl_waves_eta(&wave, x, t), u, w;
+    hcl_waves_velocity(&wave, x, eta, t, &u, &w);
+    kinematic = fmax(kinematic, fabs(hcl_waves_stream(&wave, x, eta, t) + wave.volume_flux));
     flux = fmax(flux, fabs(flux_below_surface(&wave, x, t) + wave.volume_flux));
     double bernoulli = ((u - wave.celerity) * (u - wave.celerity) + w * w) / 2 + G * (eta + h);
     dynamic = fmax(dynamic, fabs(bernoulli - wave.bernoulli));
   }
   /* The cosine interpolant passes through the nodes: crest (node 0) to trough (node N) is H to rounding. */
-  double crest = wave.celerity * t, height = waves_eta(&wave, crest, t) - waves_eta(&wave, crest + length / 2, t);
+  double crest = wave.celerity * t,
+         height = hcl_waves_eta(&wave, crest, t) - hcl_waves_eta(&wave, crest + length / 2, t);
   TAP_OK(st == HCL_OK && tap_close(height, spec.height, 1e-13, 0), "crest to trough: %.15f m (H = %.15f m)", height,
          spec.height);
   double flux_scale = wave.celerity * spec.height, energy_scale = G * spec.height;
@@ -180,13 +181,13 @@ static double central(double (*f)(double), double s, double d) {
 static const RegularWave *current_wave;
 static double at_x, at_t;
 static double eta_of_x(double x) {
-  return waves_eta(current_wave, x, at_t);
+  return hcl_waves_eta(current_wave, x, at_t);
 }
 static double eta_of_t(double t) {
-  return waves_eta(current_wave, at_x, t);
+  return hcl_waves_eta(current_wave, at_x, t);
 }
 static double phi_of_t(double t) {
-  return waves_phi(current_wave, at_x, t);
+  return hcl_waves_phi(current_wave, at_x, t);
 }
 
 /* The wave model's surface conditions in the fixed frame, on a wave riding a current given by its mass
@@ -200,14 +201,14 @@ static void fixed_frame_conditions(void) {
   spec.criterion = WAVES_CURRENT_STOKES;
   spec.current = 0.3;
   RegularWave wave;
-  HclStatus st = waves_solve_stream(&spec, &wave);
+  HclStatus st = hcl_waves_solve_stream(&spec, &wave);
   current_wave = &wave;
   double kinematic = 0, dynamic = 0, dx = wave.length / 1000, dt = wave.period / 1000;
   for (int i = 0; st == HCL_OK && i < 9; i++) {
     at_x = 13.7 * i - 20;
     at_t = 1.3 * i;
     double eta = eta_of_x(at_x), eta_x = central(eta_of_x, at_x, dx), u, w;
-    waves_velocity(&wave, at_x, eta, at_t, &u, &w);
+    hcl_waves_velocity(&wave, at_x, eta, at_t, &u, &w);
     kinematic = fmax(kinematic, fabs(central(eta_of_t, at_t, dt) - (w - u * eta_x)));
     double phi_t = -G * eta - (u * u + w * w) / 2 + w * (w - u * eta_x);
     dynamic = fmax(dynamic, fabs(central(phi_of_t, at_t, dt) - phi_t));
@@ -239,7 +240,7 @@ static void fenton_program(void) {
     RegularWaveSpec spec = regular(1, fenton_input[i][0], fenton_input[i][1], fenton_input[i][2]);
     spec.g = 1;
     RegularWave wave;
-    HclStatus st = waves_solve_stream(&spec, &wave);
+    HclStatus st = hcl_waves_solve_stream(&spec, &wave);
     double got[6] = {wave.celerity, wave.period, wave.length, wave.bernoulli, wave.volume_flux, wave.current_stokes};
     double worst = 0, worst_series = 0;
     for (int q = 0; q < 6; q++) {
@@ -263,11 +264,12 @@ static void fenton_program(void) {
   }
   /* Fenton's output also prints the highest wave of the length (eq. 32) to 3 decimals; L/d = 9.7556 is from
    * his program's output in erdc/proteus, nonlinearWaves/Solution.res. */
-  TAP_OK(fabs(waves_breaking_height(1, 8) - 0.678) < 5e-4 && fabs(waves_breaking_height(1, 1.6526) - 0.234) < 5e-4 &&
-             fabs(waves_breaking_height(1, 9.7556) - 0.707) < 5e-4,
+  TAP_OK(fabs(hcl_waves_breaking_height(1, 8) - 0.678) < 5e-4 &&
+             fabs(hcl_waves_breaking_height(1, 1.6526) - 0.234) < 5e-4 &&
+             fabs(hcl_waves_breaking_height(1, 9.7556) - 0.707) < 5e-4,
          "the highest wave H_max/d of L/d = 8, 1.6526, 9.7556: %.4f, %.4f, %.4f (Fenton's program: 0.678, "
          "0.234, 0.707)",
-         waves_breaking_height(1, 8), waves_breaking_height(1, 1.6526), waves_breaking_height(1, 9.7556));
+         hcl_waves_breaking_height(1, 8), hcl_waves_breaking_height(1, 1.6526), hcl_waves_breaking_height(1, 9.7556));
 }
 
 /* For a given period a nonlinear wave is longer than the linear one, the more so the higher it is; in deep
@@ -276,12 +278,12 @@ static void fenton_program(void) {
 static void longer_than_linear(void) {
   RegularWave linear, wave;
   RegularWaveSpec spec = regular(20, 1, 8, 0);
-  HclStatus st = waves_solve_linear(&spec, &linear);
+  HclStatus st = hcl_waves_solve_linear(&spec, &linear);
   double previous = linear.length, lengths[4];
   bool longer = st == HCL_OK;
   for (int i = 0; i < 4 && st == HCL_OK; i++) {
     spec.height = 1.5 * (i + 1);
-    st = waves_solve_stream(&spec, &wave);
+    st = hcl_waves_solve_stream(&spec, &wave);
     lengths[i] = wave.length;
     longer = longer && st == HCL_OK && wave.length > previous;
     previous = wave.length;
@@ -289,9 +291,9 @@ static void longer_than_linear(void) {
   TAP_OK(longer, "T = 8 s, h = 20 m: L = %.3f m (linear), then %.3f, %.3f, %.3f, %.3f m for H = 1.5, 3, 4.5, 6 m",
          linear.length, lengths[0], lengths[1], lengths[2], lengths[3]);
   spec = regular(200, 1, 5, 0);
-  st = waves_solve_linear(&spec, &linear);
+  st = hcl_waves_solve_linear(&spec, &linear);
   spec.height = 0.02 * linear.length;
-  st = st ? st : waves_solve_stream(&spec, &wave);
+  st = st ? st : hcl_waves_solve_stream(&spec, &wave);
   double eps = wave.k * spec.height / 2, predicted = 1 + eps * eps + pow(eps, 4) / 2;
   double stretch = wave.length / linear.length;
   TAP_OK(st == HCL_OK && fabs(stretch - predicted) < 1e-6,
@@ -302,49 +304,50 @@ static void longer_than_linear(void) {
 static void regular_refusals(void) {
   RegularWave wave;
   RegularWaveSpec spec = regular(0, 1, 5, 0);
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.depth = 0", "depth 0");
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.depth = 0", "depth 0");
   spec = regular(10, -1, 5, 0);
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.height = -1", "height -1");
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.height = -1", "height -1");
   spec = regular(10, 1, 5, 40);
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "give one of them", "both period and length");
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA, "give one of them", "both period and length");
   spec = regular(10, 1, 0, 0);
-  expect_refusal(waves_solve_linear(&spec, &wave), HCL_EDATA, "give one of them", "neither period nor length");
+  expect_refusal(hcl_waves_solve_linear(&spec, &wave), HCL_EDATA, "give one of them", "neither period nor length");
   spec = regular(10, 1, -5, 0);
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.period = -5", "period -5");
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.period = -5", "period -5");
   spec = regular(10, 1, 5, 0);
   spec.modes = WAVES_MODES_MAX + 1;
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "allowed 4 to 64", "65 modes");
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA, "allowed 4 to 64", "65 modes");
   spec.modes = 3;
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "allowed 4 to 64", "3 modes");
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA, "allowed 4 to 64", "3 modes");
   spec = regular(50, 6, 0, 50); /* deep and steep: N k H = 48 */
   spec.modes = 64;
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "too many for a wave this steep", "64 modes, k H = 0.75");
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA, "too many for a wave this steep",
+                 "64 modes, k H = 0.75");
   /* issue 49: so steep that no number of modes is allowed ("allowed here: 4 to 0"): far past breaking */
   spec = regular(10, 10, 1, 0);
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA,
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA,
                  "waves.height = 10 m is past the breaking limit for waves.period = 1 s in depth 10 m: the wave is "
                  "about 1.561 m long (linear theory) and the highest wave of that length is H_max = 0.22 m",
                  "H = 10 m, T = 1 s");
   spec = regular(10, 10, 0, 1.5);
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "past the breaking limit for waves.length = 1.5 m",
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA, "past the breaking limit for waves.length = 1.5 m",
                  "H = 10 m, L = 1.5 m");
   spec = regular(10, 1, 5, 0);
   spec.height_steps = WAVES_STEPS_MAX + 1;
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.height_steps = 101", "101 height steps");
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA, "waves.height_steps = 101", "101 height steps");
   spec = regular(10, 1, 5, 0);
   spec.current = -6;
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "blocked", "T = 5 s against a 6 m/s current");
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA, "blocked", "T = 5 s against a 6 m/s current");
   /* Past the highest wave: given a length, before any solve; given a period, from the steps' lengths. */
-  spec = regular(10, 1.02 * waves_breaking_height(10, 50), 0, 50);
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "past the breaking limit H_max",
+  spec = regular(10, 1.02 * hcl_waves_breaking_height(10, 50), 0, 50);
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA, "past the breaking limit H_max",
                  "H = 1.02 H_max, L given");
-  expect_refusal(waves_solve_linear(&spec, &wave), HCL_EDATA, "past the breaking limit", "linear, H = 1.02 H_max");
+  expect_refusal(hcl_waves_solve_linear(&spec, &wave), HCL_EDATA, "past the breaking limit", "linear, H = 1.02 H_max");
   spec = regular(1, 0.26, 3 / sqrt(G), 0); /* the H/d = 0.2 case above is 86% of the highest: 0.26 is 108% */
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_EDATA, "past the breaking limit for waves.period",
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_EDATA, "past the breaking limit for waves.period",
                  "H/d = 0.26, T sqrt(g/d) = 3");
   spec = regular(1, 0.2, 3 / sqrt(G), 0);
   spec.max_iterations = 1;
-  expect_refusal(waves_solve_stream(&spec, &wave), HCL_ENOTCONVERGED, "largest residual", "one Newton iteration");
+  expect_refusal(hcl_waves_solve_stream(&spec, &wave), HCL_ENOTCONVERGED, "largest residual", "one Newton iteration");
 }
 
 /* Hs = 4 sqrt(m0) of the discretised spectrum, m0 = sum a_i^2 / 2 (waves.h). */
@@ -357,7 +360,7 @@ static double discretised_hs(const IrregularWave *wave) {
 }
 
 static IrregularWaveSpec sea(WavesSpectrum spectrum, double gamma, int components, double low, double high) {
-  IrregularWaveSpec spec = waves_irregular_spec_default();
+  IrregularWaveSpec spec = hcl_waves_irregular_spec_default();
   spec.spectrum = spectrum;
   spec.depth = 30;
   spec.hs = 2;
@@ -377,23 +380,23 @@ static IrregularWaveSpec sea(WavesSpectrum spectrum, double gamma, int component
 static void spectra(void) {
   IrregularWave pm = {0}, jonswap = {0}, wide = {0};
   IrregularWaveSpec spec = sea(WAVES_PIERSON_MOSKOWITZ, 1, 200, 0.5, 4);
-  HclStatus st = waves_irregular_create(&spec, &pm);
+  HclStatus st = hcl_waves_irregular_create(&spec, &pm);
   double band = exp(-1.25 / pow(4, 4)) - exp(-1.25 / pow(0.5, 4)), want = 2 * sqrt(band);
   TAP_OK(st == HCL_OK && tap_close(discretised_hs(&pm), want, 1e-6, 0),
          "Pierson-Moskowitz, Hs = 2 m, 200 components on [0.5, 4] f_p: Hs = %.8f m, the band's share %.8f m",
          discretised_hs(&pm), want);
   spec = sea(WAVES_JONSWAP, 3.3, 200, 0.5, 4);
-  st = st ? st : waves_irregular_create(&spec, &jonswap);
+  st = st ? st : hcl_waves_irregular_create(&spec, &jonswap);
   double hs = discretised_hs(&jonswap);
   TAP_OK(st == HCL_OK && hs <= 2 && hs > 2 * (1 - 0.0025),
          "JONSWAP gamma = 3.3, 200 components on [0.5, 4] f_p: Hs = %.6f m (at most 0.24%% low)", hs);
   spec = sea(WAVES_JONSWAP, 3.3, 4000, 0.3, 10);
-  st = st ? st : waves_irregular_create(&spec, &wide);
+  st = st ? st : hcl_waves_irregular_create(&spec, &wide);
   TAP_OK(st == HCL_OK && tap_close(discretised_hs(&wide), 2, 1e-4, 0),
          "JONSWAP gamma = 3.3, 4000 components on [0.3, 10] f_p: Hs = %.7f m", discretised_hs(&wide));
-  waves_irregular_free(&jonswap);
+  hcl_waves_irregular_free(&jonswap);
   spec = sea(WAVES_JONSWAP, 1, 200, 0.5, 4);
-  st = st ? st : waves_irregular_create(&spec, &jonswap);
+  st = st ? st : hcl_waves_irregular_create(&spec, &jonswap);
   double worst = 0;
   for (int i = 0; st == HCL_OK && i < 200; i++) {
     worst = fmax(worst, fabs(jonswap.amplitude[i] / pm.amplitude[i] - 1));
@@ -402,9 +405,9 @@ static void spectra(void) {
   /* J(1) = 1 by the rule on a constant: the amplitudes equal to rounding. */
   TAP_OK(st == HCL_OK && worst < 1e-14,
          "JONSWAP with gamma = 1 is Pierson-Moskowitz: amplitudes, phases and k agree to %.1e", worst);
-  waves_irregular_free(&pm);
-  waves_irregular_free(&jonswap);
-  waves_irregular_free(&wide);
+  hcl_waves_irregular_free(&pm);
+  hcl_waves_irregular_free(&jonswap);
+  hcl_waves_irregular_free(&wide);
 }
 
 /* The phases: the same seed gives the same bits; another seed others; and the first phase of seed 1234567 is
@@ -414,12 +417,12 @@ static void phases(void) {
   IrregularWave first = {0}, again = {0}, other = {0}, reference = {0};
   IrregularWaveSpec spec = sea(WAVES_JONSWAP, 3.3, 64, 0.5, 4);
   spec.seed = 42;
-  HclStatus st = waves_irregular_create(&spec, &first);
-  st = st ? st : waves_irregular_create(&spec, &again);
+  HclStatus st = hcl_waves_irregular_create(&spec, &first);
+  st = st ? st : hcl_waves_irregular_create(&spec, &again);
   spec.seed = 43;
-  st = st ? st : waves_irregular_create(&spec, &other);
+  st = st ? st : hcl_waves_irregular_create(&spec, &other);
   spec.seed = 1234567;
-  st = st ? st : waves_irregular_create(&spec, &reference);
+  st = st ? st : hcl_waves_irregular_create(&spec, &reference);
   bool same = st == HCL_OK, differ = false;
   for (int i = 0; st == HCL_OK && i < 64; i++) {
     same = same && memcmp(&first.phase[i], &again.phase[i], sizeof(double)) == 0;
@@ -430,16 +433,16 @@ static void phases(void) {
          "phases: seed 42 twice bitwise equal, seed 43 different, seed 1234567 starts at splitmix64's "
          "reference value (%.15f rad)",
          reference.phase[0]);
-  waves_irregular_free(&first);
-  waves_irregular_free(&again);
-  waves_irregular_free(&other);
-  waves_irregular_free(&reference);
+  hcl_waves_irregular_free(&first);
+  hcl_waves_irregular_free(&again);
+  hcl_waves_irregular_free(&other);
+  hcl_waves_irregular_free(&reference);
 }
 
 static const IrregularWave *current_sea;
 static double at_y;
 static double sea_phi_of_t(double t) {
-  return waves_irregular_phi(current_sea, at_x, at_y, t);
+  return hcl_waves_irregular_phi(current_sea, at_x, at_y, t);
 }
 
 /* The linear surface condition eta = -phi_t / g (fourth-order difference in t, step 1e-3 s: the error is
@@ -449,41 +452,42 @@ static void irregular_surface(void) {
   IrregularWave wave = {0}, along_x = {0};
   IrregularWaveSpec spec = sea(WAVES_JONSWAP, 3.3, 100, 0.5, 4);
   spec.direction = 0.6;
-  HclStatus st = waves_irregular_create(&spec, &wave);
+  HclStatus st = hcl_waves_irregular_create(&spec, &wave);
   spec.direction = 0;
-  st = st ? st : waves_irregular_create(&spec, &along_x);
+  st = st ? st : hcl_waves_irregular_create(&spec, &along_x);
   current_sea = &wave;
   double condition = 0, direction = 0;
   for (int i = 0; st == HCL_OK && i < 10; i++) {
     at_x = 7.3 * i;
     at_y = -4.1 * i;
     at_t = 2.9 * i;
-    double eta = waves_irregular_eta(&wave, at_x, at_y, at_t);
+    double eta = hcl_waves_irregular_eta(&wave, at_x, at_y, at_t);
     condition = fmax(condition, fabs(eta + central(sea_phi_of_t, at_t, 1e-3) / G));
     double along = at_x * cos(0.6) + at_y * sin(0.6);
-    direction = fmax(direction, fabs(eta - waves_irregular_eta(&along_x, along, 0, at_t)));
+    direction = fmax(direction, fabs(eta - hcl_waves_irregular_eta(&along_x, along, 0, at_t)));
   }
   TAP_OK(st == HCL_OK && condition < 1e-8 && direction < 1e-12,
          "irregular sea, Hs = 2 m: eta = -phi_t / g to %.1e m, travelling towards theta = 0.6 to %.1e m", condition,
          direction);
-  waves_irregular_free(&wave);
-  waves_irregular_free(&along_x);
+  hcl_waves_irregular_free(&wave);
+  hcl_waves_irregular_free(&along_x);
 }
 
 static void irregular_refusals(void) {
   IrregularWave wave = {0};
   IrregularWaveSpec spec = sea(WAVES_JONSWAP, 3.3, 100, 0.5, 4);
   spec.hs = 0;
-  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.hs = 0", "Hs 0");
+  expect_refusal(hcl_waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.hs = 0", "Hs 0");
   spec = sea(WAVES_JONSWAP, 0.5, 100, 0.5, 4);
-  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.gamma = 0.5: allowed 1 to 10", "gamma 0.5");
+  expect_refusal(hcl_waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.gamma = 0.5: allowed 1 to 10",
+                 "gamma 0.5");
   spec = sea(WAVES_JONSWAP, 3.3, 0, 0.5, 4);
-  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.components = 0", "no components");
+  expect_refusal(hcl_waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.components = 0", "no components");
   spec = sea(WAVES_PIERSON_MOSKOWITZ, 1, 100, 1.2, 4);
-  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "0 < band_low < 1 < band_high", "band above f_p");
+  expect_refusal(hcl_waves_irregular_create(&spec, &wave), HCL_EDATA, "0 < band_low < 1 < band_high", "band above f_p");
   spec = sea(WAVES_PIERSON_MOSKOWITZ, 1, 100, 0.5, 4);
   spec.tp = -1;
-  expect_refusal(waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.tp = -1", "Tp -1");
+  expect_refusal(hcl_waves_irregular_create(&spec, &wave), HCL_EDATA, "waves.tp = -1", "Tp -1");
   TAP_OK(wave.omega == NULL && wave.amplitude == NULL, "a refused sea holds nothing to free");
 }
 
