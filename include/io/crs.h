@@ -22,6 +22,7 @@ typedef struct {
 } CrsParameter;
 
 typedef struct {
+  char *definition;              /* as grid.crs gave it: "EPSG:32631", or a WKT */
   char *wkt;                     /* WKT1 (GDAL's dialect, which every netCDF reader knows), else WKT2 */
   char epsg[32];                 /* "EPSG:32631"; empty when the CRS has no EPSG code */
   char name[CRS_NAME_MAX];       /* "WGS 84 / UTM zone 31N" */
@@ -40,5 +41,11 @@ HclStatus hcl_crs_create(const char *text, const char *origin, Crs **out);
 /* "EPSG:32631 (WGS 84 / UTM zone 31N), CF transverse_mercator", for validate. */
 void hcl_crs_describe(const Crs *crs, char *out, size_t size);
 void hcl_crs_destroy(Crs **crs); /* NULL-safe */
+
+/* Points given in WGS 84 longitude and latitude (degrees; EPSG:4326) projected into crs, as PROJ transforms them
+ * (through the datum shift PROJ knows for the pair): x[i], y[i] in metres. HCL_EDATA naming `what` ("ships.csv:4")
+ * for a point PROJ cannot project. */
+HclStatus hcl_crs_from_lonlat(const Crs *crs, int n, const double *lon, const double *lat, double *x, double *y,
+                              const char *what);
 
 #endif

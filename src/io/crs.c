@@ -2,6 +2,7 @@
 /* crs.c: grid.crs through PROJ, mapped to CF's grid mappings (see crs.h). */
 #include "crs.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,6 +262,8 @@ HclStatus hcl_crs_create(const char *text, const char *origin, Crs **out) {
   REQUIRE(ctx != NULL, HCL_ENOMEM, "cannot start PROJ");
   proj_log_level(ctx, PJ_LOG_NONE); /* its reasons come back in the message */
   TRY_ALLOC(crs, 1);
+  crs->definition = strdup(text);
+  REQUIRE(crs->definition != NULL, HCL_ENOMEM, "cannot hold grid.crs");
   TRY(read_crs(ctx, text, origin, crs));
   *out = crs;
   crs = NULL;
@@ -289,10 +292,52 @@ void hcl_crs_describe(const Crs *crs, char *out, size_t size) {
   }
 }
 
+HclStatus hcl_crs_from_lonlat(const Crs *crs, int n, const double *lon, const double *lat, double *x, double *y,
+                              const char *what) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_PROJ
+  PJ_CONTEXT *ctx = proj_context_create();
+  PJ *given = NULL, *transform = NULL;
+  REQUIRE(ctx != NULL, HCL_ENOMEM, "cannot start PROJ");
+  proj_log_level(ctx, PJ_LOG_NONE);
+  given = proj_create_crs_to_crs(ctx, "EPSG:4326", crs->definition, NULL);
+  transform = given ? proj_normalize_for_visualization(ctx, given) : NULL; /* longitude first, as given here */
+  REQUIRE(transform != NULL, HCL_EDATA, "%s: PROJ cannot transform WGS 84 longitude and latitude into %s: %s", what,
+          crs->name, proj_context_errno_string(ctx, proj_context_errno(ctx)));
+  for (int i = 0; i < n; i++) {
+    PJ_COORD c = proj_trans(transform, PJ_FWD, proj_coord(lon[i], lat[i], 0, 0));
+    REQUIRE(isfinite(c.xy.x) && isfinite(c.xy.y), HCL_EDATA,
+            "%s: longitude %g, latitude %g degrees cannot be projected into %s (%s)", what, lon[i], lat[i], crs->name,
+            proj_context_errno_string(ctx, proj_context_errno(ctx)));
+    x[i] = c.xy.x;
+    y[i] = c.xy.y;
+  }
+cleanup:
+  proj_destroy(transform);
+  proj_destroy(given);
+  if (ctx) {
+    proj_context_destroy(ctx);
+  }
+#else
+  (void)n;
+  (void)lon;
+  (void)lat;
+  (void)x;
+  (void)y;
+  FAIL(HCL_EUSAGE,
+       "%s: longitude and latitude need PROJ to project them into %s, and this hydrocl was built without "
+       "it; install libproj-dev and rebuild (meson setup --reconfigure build)",
+       what, crs->name);
+cleanup:
+#endif
+  return status;
+}
+
 void hcl_crs_destroy(Crs **crs) {
   if (!crs || !*crs) {
     return;
   }
+  free((*crs)->definition);
   free((*crs)->wkt);
   free(*crs);
   *crs = NULL;

@@ -2,6 +2,7 @@
 /* harness.c: `hydrocl run` and `hydrocl validate` of every model, over its ModelOps (see harness.h). */
 #include "harness.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,30 @@ static HclStatus read_restart(RunContext *run) {
   run->first_step = run->tl.step;
 cleanup:
   return status;
+}
+
+void run_log_worst(RunContext *run, Field *field, const char *what) {
+  const DecompLocal *l = hcl_decomp_local(run->decomp);
+  size_t n = (size_t)l->nx * l->ny, worst = 0;
+  double *values = malloc(n * sizeof *values);
+  if (!values || hcl_field_read_owned(field, values) != HCL_OK) {
+    free(values);
+    return;
+  }
+  for (size_t p = 0; p < n && isfinite(values[worst]); p++) {
+    if (!isfinite(values[p]) || fabs(values[p]) > fabs(values[worst])) {
+      worst = p;
+    }
+  }
+  RunFrame frame = run->model->ops->frame(run);
+  double x = frame.x0 + (double)(l->x0 + (int)(worst % (size_t)l->nx)) * frame.dx;
+  double y = frame.y0 + (double)(l->y0 + (int)(worst / (size_t)l->nx)) * frame.dy;
+  if (isfinite(values[worst])) {
+    hcl_log_error("%s %g m at x = %.6g m, y = %.6g m", what, values[worst], x, y);
+  } else { /* a user reads no "nan" */
+    hcl_log_error("the %s overflowed (it is no longer a number) at x = %.6g m, y = %.6g m", what, x, y);
+  }
+  free(values);
 }
 
 HclStatus run_stop_at_good(RunContext *run, HclStatus failed, bool during_step, const char *what) {

@@ -114,6 +114,11 @@ struct ModelOps {
  * (what: "the run diverged"), when, and where the last good state is. Collective. */
 HclStatus run_stop_at_good(RunContext *run, HclStatus failed, bool during_step, const char *what);
 
+/* Logs where field (what: "water level", in m) went bad on this rank: its first NaN, else its largest magnitude, at
+ * the frame's coordinates of that point. Best effort: it never fails, so every rank goes on to write the last good
+ * state. */
+void run_log_worst(RunContext *run, Field *field, const char *what);
+
 /* A field that does not change with time (the bed), scaled by `scale`, written once into map.nc and, where the run
  * has gauges, into history.nc at them: write_static's helper. Collective. */
 HclStatus run_write_static(RunContext *run, const OutputVariable *variable, Field *field, double scale);

@@ -14,6 +14,7 @@
 #include "par.h"
 #include "run.h"
 #include "stencil5_precond.h"
+#include "tides.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -41,7 +42,8 @@ static const double PI = 3.14159265358979323846;
        CASE_UNBOUNDED,                                                                                                 \
        NULL,                                                                                                           \
        "tidal constituents added to the mean: 'amplitude period phase; ...' in m, s and degrees, each "                \
-       "amplitude cos(2 pi t / period - phase)"},                                                                      \
+       "amplitude cos(2 pi t / period - phase), or by name, 'M2 1.0 30; S2 0.3 60' (amplitude and phase; the "         \
+       "standard constituents' periods; no nodal corrections: amplitude and phase as at time.start)"},                 \
   {                                                                                                                    \
     "boundary." side "_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,                                                 \
         "a time series used instead of mean and tide: CSV 'time,level' (s, m), or netCDF level(time)"                  \
@@ -150,21 +152,40 @@ cleanup:
 }
 
 /* Parses "amplitude period phase; ..." (m, s, degrees) into signal. */
+/* One constituent of a tide key at text: 'NAME amplitude phase' (a named constituent, tides.h: its own period) or
+ * 'amplitude period phase'; *used: the characters read, 0 when it is neither. */
+static void parse_constituent(const char *text, double *a, double *period, double *phase, int *used,
+                              const TideConstituent **named) {
+  char name[16];
+  *used = 0;
+  *named = NULL;
+  if (sscanf(text, "%15[A-Za-z0-9] %lf %lf%n", name, a, phase, used) == 3 && (*named = hcl_tide_constituent(name))) {
+    *period = hcl_tide_period(*named);
+  } else if (sscanf(text, "%lf %lf %lf%n", a, period, phase, used) != 3) {
+    *used = 0;
+  }
+}
+
+/* Parses "amplitude period phase; ..." (m, s, degrees), or a named constituent's "NAME amplitude phase", into
+ * signal. */
 static HclStatus parse_constituents(const Case *c, const char *key, SweLevelSignal *signal) {
   HclStatus status = HCL_OK;
   const char *text = hcl_case_string(c, key);
   while (*text) {
     double a, period, phase;
     int used = 0;
+    const TideConstituent *named;
     while (*text == ' ' || *text == ';') {
       text++;
     }
     if (!*text) {
       break;
     }
-    REQUIRE(sscanf(text, "%lf %lf %lf%n", &a, &period, &phase, &used) == 3, HCL_EDATA,
-            "%s: %s must be 'amplitude period phase; ...' in m, s and degrees (got '%s')", hcl_case_origin(c, key), key,
-            hcl_case_string(c, key));
+    parse_constituent(text, &a, &period, &phase, &used, &named);
+    REQUIRE(used > 0, HCL_EDATA,
+            "%s: %s must be 'amplitude period phase; ...' in m, s and degrees, or 'NAME amplitude phase; ...' with "
+            "NAME one of %s (got '%s')",
+            hcl_case_origin(c, key), key, hcl_tide_names(), hcl_case_string(c, key));
     REQUIRE(period > 0 && isfinite(a) && isfinite(phase), HCL_EDATA,
             "%s: %s: a constituent's period must be > 0 s (got '%s')", hcl_case_origin(c, key), key,
             hcl_case_string(c, key));
@@ -176,8 +197,8 @@ static HclStatus parse_constituents(const Case *c, const char *key, SweLevelSign
     signal->nconstituents++;
     text += used;
     REQUIRE(*text == '\0' || *text == ';' || *text == ' ', HCL_EDATA,
-            "%s: %s must be 'amplitude period phase; ...' (got '%s')", hcl_case_origin(c, key), key,
-            hcl_case_string(c, key));
+            "%s: %s must be 'amplitude period phase; ...' or 'NAME amplitude phase; ...' (got '%s')",
+            hcl_case_origin(c, key), key, hcl_case_string(c, key));
   }
 cleanup:
   return status;

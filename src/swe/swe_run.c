@@ -423,36 +423,9 @@ cleanup:
 
 /* ---- the time loop ------------------------------------------------------------------------------------------- */
 
-/* Logs where the water level went bad on this rank: its first NaN, else its largest level if absurd. Best
- * effort: it never fails, so every rank goes on to write the last good state. */
-static void locate_divergence(SweRun *r) {
-  const DecompLocal *l = hcl_decomp_local(r->run.decomp);
-  size_t n = (size_t)l->nx * l->ny, worst = 0;
-  double *zeta = malloc(n * sizeof *zeta);
-  if (!zeta || hcl_field_read_owned(hcl_swe_zeta(r->swe), zeta) != HCL_OK) {
-    free(zeta);
-    return;
-  }
-  for (size_t p = 0; p < n && isfinite(zeta[worst]); p++) {
-    if (!isfinite(zeta[p]) || fabs(zeta[p]) > fabs(zeta[worst])) {
-      worst = p;
-    }
-  }
-  if (!(fabs(zeta[worst]) < 1e4)) {
-    double x = r->setup.x0 + (l->x0 + (double)(worst % (size_t)l->nx) + 0.5) * r->setup.config.dx;
-    double y = r->setup.y0 + (l->y0 + (double)(worst / (size_t)l->nx) + 0.5) * r->setup.config.dy;
-    if (isfinite(zeta[worst])) {
-      hcl_log_error("water level %g m at x = %.6g m, y = %.6g m", zeta[worst], x, y);
-    } else { /* a user reads no "nan" */
-      hcl_log_error("the water level overflowed (it is no longer a number) at x = %.6g m, y = %.6g m", x, y);
-    }
-  }
-  free(zeta);
-}
-
 /* The run diverged between the last checkpoint and now: where and how fast, then the stop at the last good state. */
 static HclStatus stop_diverged(SweRun *r, double speed) {
-  locate_divergence(r);
+  run_log_worst(&r->run, hcl_swe_zeta(r->swe), "water level");
   if (isfinite(speed)) {
     hcl_log_error("the fastest signal |u| + sqrt(g h) is %g m/s", speed);
   } else { /* a user reads no "nan" */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "inputs.h"
+#include "textlist.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -144,6 +145,27 @@ cleanup:
   return status;
 }
 
+/* Cell c of the present row as a time: seconds from the run's start, or an ISO 8601 date and time placed by start
+ * (seconds since 1970, time.start). */
+static HclStatus csv_time(const Csv *csv, int c, double start, double *t) {
+  HclStatus status = HCL_OK;
+  char *end = NULL;
+  double date;
+  REQUIRE(c < csv->ncells, HCL_EDATA, "%s:%d: %d columns, %d expected", csv->path, csv->line.number, csv->ncells,
+          csv->ncolumns);
+  *t = strtod(csv->cells[c], &end);
+  if (end != csv->cells[c] && *end == '\0' && isfinite(*t)) {
+    return HCL_OK;
+  }
+  REQUIRE(hcl_input_parse_date(csv->cells[c], &date), HCL_EDATA,
+          "%s:%d: %s must be seconds from the run's start or an ISO 8601 date and time ('2023-06-01T12:00:00Z', "
+          "'2023-06-01 14:00:00+02:00') (got '%s')",
+          csv->path, csv->line.number, csv->header[c], csv->cells[c]);
+  *t = date - start;
+cleanup:
+  return status;
+}
+
 /* ---- tracks ---- */
 
 ShipTrack ship_track_straight(double x, double y, double heading_degrees, double speed) {
@@ -214,55 +236,136 @@ cleanup:
   return status;
 }
 
-/* time,x,y[,heading]: strictly increasing times; headings unwrapped so that interpolation turns the short way. */
-static HclStatus read_series(Csv *csv, ShipTrack *track, bool with_heading) {
+/* Headings unwrapped so that interpolation turns the short way: heading_at[k] within pi of heading_at[k - 1]. */
+static void unwrap_headings(ShipTrack *track) {
+  for (int k = 1; track->heading_at && k < track->count; k++) {
+    track->heading_at[k] -= 2 * PI * round((track->heading_at[k] - track->heading_at[k - 1]) / (2 * PI));
+  }
+}
+
+/* The columns of a series: time, the position (x, y in the grid; or latitude and longitude) and the heading (in the
+ * grid, counter-clockwise from +x; or the course over ground, clockwise from north), -1 where absent. */
+typedef struct {
+  int time, x, y, heading;
+  bool geographic;
+} SeriesColumns;
+
+/* A series header's columns by name, in any order: time,x,y[,heading] or time,lat,lon[,course|cog]. */
+static bool series_columns(const Csv *csv, SeriesColumns *columns) {
+  *columns = (SeriesColumns){-1, -1, -1, -1, false};
+  int grid = 0, geographic = 0;
+  for (int c = 0; c < csv->ncolumns; c++) {
+    const char *name = csv->header[c];
+    int *slot = strcmp(name, "time") == 0                                     ? &columns->time
+                : strcmp(name, "x") == 0 || strcmp(name, "lon") == 0          ? &columns->x
+                : strcmp(name, "y") == 0 || strcmp(name, "lat") == 0          ? &columns->y
+                : strcmp(name, "heading") == 0 || strcmp(name, "course") == 0 ? &columns->heading
+                : strcmp(name, "cog") == 0                                    ? &columns->heading
+                                                                              : NULL;
+    if (!slot || *slot >= 0) {
+      return false;
+    }
+    *slot = c;
+    grid += strcmp(name, "x") == 0 || strcmp(name, "y") == 0 || strcmp(name, "heading") == 0;
+    geographic +=
+        strcmp(name, "lat") == 0 || strcmp(name, "lon") == 0 || strcmp(name, "course") == 0 || strcmp(name, "cog") == 0;
+  }
+  columns->geographic = geographic > 0;
+  return columns->time >= 0 && columns->x >= 0 && columns->y >= 0 && (grid == 0 || geographic == 0);
+}
+
+/* Latitudes and longitudes (px: longitude, py: latitude, degrees) and courses (heading_at, degrees clockwise from
+ * north) projected into the grid's CRS: the positions, and each heading as the direction in the grid towards a
+ * point 1e-5 degrees (a metre) along the course. */
+static HclStatus project_series(const Csv *csv, const Crs *crs, ShipTrack *track) {
+  HclStatus status = HCL_OK;
+  int n = track->count;
+  double *ahead_lon = NULL, *ahead_lat = NULL, *ahead_x = NULL, *ahead_y = NULL;
+  REQUIRE(crs != NULL, HCL_EDATA,
+          "%s: a track in latitude and longitude needs grid.crs, the grid's projected CRS, to place it on the grid",
+          csv->path);
+  if (track->heading_at) {
+    TRY_ALLOC(ahead_lon, n);
+    TRY_ALLOC(ahead_lat, n);
+    TRY_ALLOC(ahead_x, n);
+    TRY_ALLOC(ahead_y, n);
+    for (int k = 0; k < n; k++) {
+      double course = track->heading_at[k] * PI / 180, step = 1e-5;
+      ahead_lat[k] = track->py[k] + step * cos(course);
+      ahead_lon[k] = track->px[k] + step * sin(course) / cos(track->py[k] * PI / 180);
+    }
+    TRY(hcl_crs_from_lonlat(crs, n, ahead_lon, ahead_lat, ahead_x, ahead_y, csv->path));
+  }
+  TRY(hcl_crs_from_lonlat(crs, n, track->px, track->py, track->px, track->py, csv->path));
+  for (int k = 0; track->heading_at && k < n; k++) {
+    track->heading_at[k] = atan2(ahead_y[k] - track->py[k], ahead_x[k] - track->px[k]);
+  }
+cleanup:
+  free(ahead_lon);
+  free(ahead_lat);
+  free(ahead_x);
+  free(ahead_y);
+  return status;
+}
+
+/* A series: strictly increasing times; positions in the grid or projected from latitude and longitude. */
+static HclStatus read_series(Csv *csv, const TrackFrame *frame, const SeriesColumns *columns, ShipTrack *track) {
   HclStatus status = HCL_OK;
   int capacity = 0;
-  bool more = false;
+  bool more = false, with_heading = columns->heading >= 0;
+  char names[256] = "";
+  for (int c = 0; c < csv->ncolumns; c++) {
+    hcl_textlist_append(names, sizeof names, c, csv->ncolumns, ",", ",", "%s", csv->header[c]);
+  }
   for (;;) {
-    TRY(csv_row(csv, with_heading ? "time,x,y,heading" : "time,x,y", &more));
+    TRY(csv_row(csv, names, &more));
     if (!more) {
       break;
     }
     TRY(grow(track, &capacity, with_heading));
     int k = track->count;
-    TRY(csv_number(csv, 0, &track->t[k]));
-    TRY(csv_number(csv, 1, &track->px[k]));
-    TRY(csv_number(csv, 2, &track->py[k]));
+    TRY(csv_time(csv, columns->time, frame->start, &track->t[k]));
+    TRY(csv_number(csv, columns->x, &track->px[k]));
+    TRY(csv_number(csv, columns->y, &track->py[k]));
     REQUIRE(k == 0 || track->t[k] > track->t[k - 1], HCL_EDATA,
             "%s:%d: time %g s does not follow the last one (%g s): times must increase", csv->path, csv->line.number,
             track->t[k], k ? track->t[k - 1] : 0);
+    REQUIRE(!columns->geographic || (fabs(track->py[k]) <= 90 && fabs(track->px[k]) <= 360), HCL_EDATA,
+            "%s:%d: latitude %g and longitude %g are not degrees (latitude within -90 to 90)", csv->path,
+            csv->line.number, track->py[k], track->px[k]);
     if (with_heading) {
-      double h;
-      TRY(csv_number(csv, 3, &h));
-      h *= PI / 180;
-      if (k > 0) {
-        h -= 2 * PI * round((h - track->heading_at[k - 1]) / (2 * PI));
+      TRY(csv_number(csv, columns->heading, &track->heading_at[k]));
+      if (!columns->geographic) {
+        track->heading_at[k] *= PI / 180;
       }
-      track->heading_at[k] = h;
     }
     track->count++;
   }
   REQUIRE(track->count >= 1, HCL_EDATA, "%s: a series track needs at least one point", csv->path);
+  if (columns->geographic) {
+    TRY(project_series(csv, frame->crs, track));
+  }
+  unwrap_headings(track);
 cleanup:
   return status;
 }
 
-HclStatus ship_track_read(const char *path, ShipTrack *track) {
+HclStatus ship_track_read(const char *path, const TrackFrame *frame, ShipTrack *track) {
   HclStatus status = HCL_OK;
   Csv csv;
+  SeriesColumns columns;
   memset(track, 0, sizeof *track);
   TRY(csv_open(&csv, path));
   if (csv_header_is(&csv, "x,y,speed")) {
     track->kind = TRACK_WAYPOINTS;
     TRY(read_waypoints(&csv, track));
-  } else if (csv_header_is(&csv, "time,x,y") || csv_header_is(&csv, "time,x,y,heading")) {
+  } else if (series_columns(&csv, &columns)) {
     track->kind = TRACK_SERIES;
-    TRY(read_series(&csv, track, csv.ncolumns == 4));
+    TRY(read_series(&csv, frame, &columns, track));
   } else {
     FAIL(HCL_EDATA,
-         "%s:%d: the header must be 'x,y,speed' (waypoints) or 'time,x,y' or 'time,x,y,heading' (a series) (got "
-         "'%s%s%s...')",
+         "%s:%d: the header must be 'x,y,speed' (waypoints), 'time,x,y[,heading]' or 'time,lat,lon[,course]' (a "
+         "series, its columns in any order; course also as cog) (got '%s%s%s...')",
          path, csv.line.number, csv.header[0], csv.ncolumns > 1 ? "," : "", csv.ncolumns > 1 ? csv.header[1] : "");
   }
 cleanup:
@@ -319,7 +422,7 @@ void ship_track_at(const ShipTrack *track, double t, double *x, double *y, doubl
 static const char *const FLEET_COLUMNS = "name,length,beam,draft,x,y,heading,speed,track";
 
 /* The track file named in a fleet's row, relative to the fleet file's folder, checked as every input path is. */
-static HclStatus read_row_track(const Csv *csv, const char *name, ShipTrack *track) {
+static HclStatus read_row_track(const Csv *csv, const char *name, const TrackFrame *frame, ShipTrack *track) {
   HclStatus status = HCL_OK;
   char path[PATH_MAX_CHARS], named_by[PATH_MAX_CHARS + 32];
   const char *slash = strrchr(csv->path, '/');
@@ -328,12 +431,12 @@ static HclStatus read_row_track(const Csv *csv, const char *name, ShipTrack *tra
           "%s:%d: track path too long", csv->path, csv->line.number);
   snprintf(named_by, sizeof named_by, "%s:%d: track", csv->path, csv->line.number);
   TRY(hcl_input_check_file(path, named_by, name));
-  TRY(ship_track_read(path, track));
+  TRY(ship_track_read(path, frame, track));
 cleanup:
   return status;
 }
 
-static HclStatus read_fleet_row(const Csv *csv, ShipSpec *ship) {
+static HclStatus read_fleet_row(const Csv *csv, const TrackFrame *frame, ShipSpec *ship) {
   HclStatus status = HCL_OK;
   double x, y, heading, speed;
   const char *name = csv->cells[0];
@@ -350,7 +453,7 @@ static HclStatus read_fleet_row(const Csv *csv, ShipSpec *ship) {
           "%s:%d: length and beam must be > 0 m and draft >= 0 m (got %g, %g, %g)", csv->path, csv->line.number,
           ship->length, ship->beam, ship->draft);
   if (csv->cells[8][0]) {
-    TRY(read_row_track(csv, csv->cells[8], &ship->track));
+    TRY(read_row_track(csv, csv->cells[8], frame, &ship->track));
   } else {
     TRY(csv_number(csv, 4, &x));
     TRY(csv_number(csv, 5, &y));
@@ -362,7 +465,7 @@ cleanup:
   return status;
 }
 
-HclStatus ships_read_csv(const char *path, ShipSpec **ships, int *count) {
+HclStatus ships_read_csv(const char *path, const TrackFrame *frame, ShipSpec **ships, int *count) {
   HclStatus status = HCL_OK;
   Csv csv;
   int capacity = 0;
@@ -383,7 +486,7 @@ HclStatus ships_read_csv(const char *path, ShipSpec **ships, int *count) {
       REQUIRE(bigger, HCL_ENOMEM, "cannot allocate %d ships", capacity);
       *ships = bigger;
     }
-    TRY(read_fleet_row(&csv, &(*ships)[*count]));
+    TRY(read_fleet_row(&csv, frame, &(*ships)[*count]));
     (*count)++;
   }
 cleanup:

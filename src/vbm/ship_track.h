@@ -9,6 +9,11 @@
  *                                     at its start (m, m, m/s); it stops at the last point
  *   series:     time,x,y[,heading]    linear interpolation in time (s, m, m, degrees), held beyond the ends; without
  *                                     a heading the ship points where it moves
+ *               time,lat,lon[,course] the same as an AIS record gives it: WGS 84 latitude and longitude (degrees, in
+ *                                     either order), projected into the grid's CRS (grid.crs, which it needs), and
+ *                                     the course over ground (degrees clockwise from north, or cog)
+ *               The time is seconds from the run's start or an ISO 8601 date and time (UTC or at the offset it
+ *               names), placed by time.start.
  *   fleet:      name,length,beam,draft,x,y,heading,speed,track
  *               one ship a line: its hull (m), and either a straight track from (x, y) along heading (degrees) at
  *               speed (m/s), or track naming a waypoint or series file (relative to the fleet file's folder; x, y,
@@ -17,6 +22,7 @@
 #ifndef HYDROCL_SHIP_TRACK_H
 #define HYDROCL_SHIP_TRACK_H
 
+#include "crs.h"
 #include "status.h"
 
 typedef enum { TRACK_STRAIGHT, TRACK_WAYPOINTS, TRACK_SERIES } TrackKind;
@@ -37,16 +43,23 @@ typedef struct {
   ShipTrack track;
 } ShipSpec;
 
+/* Where a track file's times and places are set: the calendar time of t = 0 (seconds since 1970, time.start) and
+ * the grid's CRS (NULL: none, so no latitude and longitude). Borrowed. */
+typedef struct {
+  double start;
+  const Crs *crs;
+} TrackFrame;
+
 /* A straight track. */
 ShipTrack ship_track_straight(double x, double y, double heading_degrees, double speed);
 /* A waypoint or series track from path, the kind read from its header. */
-HclStatus ship_track_read(const char *path, ShipTrack *track);
+HclStatus ship_track_read(const char *path, const TrackFrame *frame, ShipTrack *track);
 void ship_track_free(ShipTrack *track);
 /* Position (m) and heading (radians) at time t (s). */
 void ship_track_at(const ShipTrack *track, double t, double *x, double *y, double *heading);
 
-/* The ships of a fleet file. Caller frees with ships_free. */
-HclStatus ships_read_csv(const char *path, ShipSpec **ships, int *count);
+/* The ships of a fleet file, their track files read in frame. Caller frees with ships_free. */
+HclStatus ships_read_csv(const char *path, const TrackFrame *frame, ShipSpec **ships, int *count);
 void ships_free(ShipSpec *ships, int count);
 /* Refuses two ships of one name, and a ship whose straight track starts, or any of whose track points lies, outside
  * x_first..x_last, y_first..y_last (m), naming each by its origin. */

@@ -104,7 +104,8 @@ static const CaseKey vbm_case_keys[] = {
      "straight track: heading, counter-clockwise from +x"},
     {"ship.speed", CASE_REAL, "m/s", "0", -1e3, 1e3, NULL, "straight track: speed"},
     {"ship.track", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
-     "a track instead of the straight line: CSV 'x,y,speed' waypoints or a 'time,x,y[,heading]' series"},
+     "a track instead of the straight line: CSV 'x,y,speed' waypoints, a 'time,x,y[,heading]' series, or an AIS-like "
+     "'time,lat,lon[,course]' series in WGS 84 degrees (needs grid.crs); times in seconds or ISO 8601"},
     {"ships.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
      "more ships: CSV 'name,length,beam,draft,x,y,heading,speed,track' (track: '' for a straight line, or a "
      "waypoint or series file)"},
@@ -243,7 +244,7 @@ cleanup:
 /* ---- ships ---- */
 
 /* The ship of the ship.* keys, when ship.length is given. */
-static HclStatus read_ship_keys(const Case *c, ShipSpec *ship) {
+static HclStatus read_ship_keys(const Case *c, const TrackFrame *frame, ShipSpec *ship) {
   HclStatus status = HCL_OK;
   memset(ship, 0, sizeof *ship);
   snprintf(ship->name, sizeof ship->name, "ship");
@@ -255,7 +256,7 @@ static HclStatus read_ship_keys(const Case *c, ShipSpec *ship) {
           hcl_case_origin(c, "ship.beam"), ship->beam);
   const char *track = hcl_case_file(c, "ship.track");
   if (track[0]) {
-    TRY(ship_track_read(track, &ship->track));
+    TRY(ship_track_read(track, frame, &ship->track));
   } else {
     ship->track = ship_track_straight(hcl_case_real(c, "ship.x"), hcl_case_real(c, "ship.y"),
                                       hcl_case_real(c, "ship.heading"), hcl_case_real(c, "ship.speed"));
@@ -269,15 +270,16 @@ static HclStatus read_ships(const Case *c, VbmSetup *setup) {
   ShipSpec *fleet = NULL;
   int nfleet = 0;
   const char *path = hcl_case_file(c, "ships.file");
+  TrackFrame frame = {.start = setup->start, .crs = setup->crs};
   if (path[0]) {
-    TRY(ships_read_csv(path, &fleet, &nfleet));
+    TRY(ships_read_csv(path, &frame, &fleet, &nfleet));
   }
   bool one = hcl_case_real(c, "ship.length") > 0;
   int total = nfleet + (one ? 1 : 0);
   REQUIRE(total <= VBM_SHIPS_MAX, HCL_EDATA, "%s: %d ships; the model takes at most %d", path, total, VBM_SHIPS_MAX);
   TRY_ALLOC(setup->ships, total + 1);
   if (one) {
-    TRY(read_ship_keys(c, &setup->ships[0]));
+    TRY(read_ship_keys(c, &frame, &setup->ships[0]));
     setup->nships = 1;
   }
   for (int s = 0; s < nfleet; s++) {

@@ -229,27 +229,6 @@ cleanup:
 
 /* ---- the time loop ------------------------------------------------------------------------------------------- */
 
-/* Logs where the surface went bad on this rank: its first NaN, else its largest elevation. Best effort: it never
- * fails, so every rank goes on to write the last good state. */
-static void locate_divergence(VbmRun *r) {
-  const DecompLocal *l = hcl_decomp_local(r->run.decomp);
-  size_t n = (size_t)l->nx * l->ny, worst = 0;
-  double *zeta = malloc(n * sizeof *zeta);
-  if (!zeta || hcl_field_read_owned(hcl_vbm_zeta(r->vbm), zeta) != HCL_OK) {
-    free(zeta);
-    return;
-  }
-  for (size_t p = 0; p < n && isfinite(zeta[worst]); p++) {
-    if (!isfinite(zeta[p]) || fabs(zeta[p]) > fabs(zeta[worst])) {
-      worst = p;
-    }
-  }
-  double x = r->setup.x0 + (l->x0 + (double)(worst % (size_t)l->nx) + 0.5) * r->setup.config.dx;
-  double y = r->setup.y0 + (l->y0 + (double)(worst / (size_t)l->nx) + 0.5) * r->setup.config.dy;
-  hcl_log_error("surface elevation %g m at x = %.6g m, y = %.6g m", zeta[worst], x, y);
-  free(zeta);
-}
-
 /* A linear model's surface that reaches this far from still water has blown up. */
 static const double DIVERGED_RMS = 1e3;
 
@@ -260,7 +239,7 @@ static HclStatus check_state(RunContext *run, bool save) {
   TRY(hcl_vbm_surface_rms(r->vbm, &rms));
   if (!(rms <= DIVERGED_RMS)) { /* NaN compares false */
     hcl_log_error("the surface's root mean square is %g m", rms);
-    locate_divergence(r);
+    run_log_worst(run, hcl_vbm_zeta(r->vbm), "surface elevation");
     TRY(run_stop_at_good(run, HCL_EDIVERGED, false,
                          "the run diverged (lower time.dt or time.cfl; with a current, check its speed)"));
   }

@@ -96,6 +96,27 @@ bad_input "model.name given as a list" "name-list.yml:5:9: model.name must be a 
   "$dir/name-list.yml"
 bad_input "a malformed tide" "amplitude period phase" "$case_file" --set boundary.west=level \
   --set boundary.west_tide="1 two 3"
+bad_input "an unknown constituent" "NAME one of M2, S2, N2" "$case_file" --set boundary.west=level \
+  --set boundary.west_tide="X9 1 0"
+# Named constituents are their periods (tides.h: 3600 x 360 / speed s, which Python's repr carries to the bit): the
+# same run as the constituents written as 'amplitude period phase'.
+periods=$(python3 -c 'print(" ".join(repr(3600.0 * 360.0 / s) for s in (28.9841042, 15.0410686)))')
+read -r m2 k1 <<<"$periods"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 --set boundary.west=level \
+  --set boundary.west_tide="M2 0.3 30; k1 0.1 200" -o "$dir/tide-named"
+run_capture "$hydrocl" run "$case_file" "${small[@]}" --set time.end=2 --set boundary.west=level \
+  --set boundary.west_tide="0.3 $m2 30; 0.1 $k1 200" -o "$dir/tide-periods"
+ok "named tidal constituents give the run of their periods bit for bit" /usr/bin/python3 "$ncsame" \
+  "$dir/tide-named/map.nc" "$dir/tide-periods/map.nc"
+# A level side imposes its level on its cells: at t = 2 s, 0.3 cos(2 pi 2 / T_M2 - 30 deg) + 0.1 cos(2 pi 2 / T_K1 -
+# 200 deg), to the map's float32 (1e-8 here) and the model's float arithmetic (1e-7): 1e-6.
+ok "and the tide is there: the west cells hold the constituents' sum" /usr/bin/python3 -c '
+import math, sys, netCDF4, numpy
+level = sum(a * math.cos(2 * math.pi * 2 / (3600.0 * 360.0 / s) - math.radians(phase))
+            for a, s, phase in ((0.3, 28.9841042, 30), (0.1, 15.0410686, 200)))
+with netCDF4.Dataset(sys.argv[1]) as m:
+    west = m["zeta"][-1, :, 0]
+assert numpy.abs(west - level).max() < 1e-6, (west, level)' "$dir/tide-named/map.nc"
 bad_input "one periodic side" "come in pairs" "$case_file" --set boundary.west=periodic
 bad_input "a tide on a wall" "is given but boundary.west is wall" "$case_file" --set boundary.west_tide="1 100 0"
 # Every mistake of a case in one pass (issue 32, 5): one in the file, two by --set, one required key missing.

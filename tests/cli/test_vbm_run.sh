@@ -82,6 +82,27 @@ run_capture "$hydrocl" run "$kelvin" "${small[@]}" --set time.dt=0.1 -o "$dir/sp
 ok "a restart continued at another step is refused (65)" test "$rc" = 65 -a \
   -n "$(grep "leapfrog continues only at its own step" <<<"$err")"
 
+# ---- a ship track as AIS records it: ISO times, WGS 84 latitude and longitude, on a grid in UTM zone 31N ----
+# The same track in the grid's x and y, projected by tests/cli/utm.py (Kruger's series, within 0.2 um of PROJ), gives
+# the same run: the maps agree to their float32 storage (1e-7 of the largest values, one rounding step), 1e-6.
+utm_grid=(--set grid.crs=EPSG:32631 --set grid.x0=464000 --set grid.y0=5760800 --set time.start=2023-06-01
+  --set output.gauges=[])
+printf 'time,lat,lon\n2023-06-01T00:00:00Z,52.0,2.5\n2023-06-01T02:00:20+02:00,52.0,2.497666\n' >"$dir/ais.csv"
+$py -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import utm
+print("time,x,y")
+for t, lat, lon in ((0, 52.0, 2.5), (20, 52.0, 2.497666)):
+    print("%g,%r,%r" % ((t,) + utm.project(lat, lon, 31)))' "$root/tests/cli" >"$dir/utm.csv"
+run_capture "$hydrocl" run "$kelvin" "${small[@]}" "${utm_grid[@]}" --set ship.track="$dir/ais.csv" -o "$dir/ais" -q
+ok "a track in latitude and longitude with ISO times runs" equals "$rc" 0
+run_capture "$hydrocl" run "$kelvin" "${small[@]}" "${utm_grid[@]}" --set ship.track="$dir/utm.csv" -o "$dir/utm" -q
+ok "and gives the run of the same track in the grid's x and y" $py "$root/tests/cli/ncsame.py" --tolerance 1e-6 \
+  "$dir/ais/map.nc" "$dir/utm/map.nc" zeta phi
+bad_input "a track in latitude and longitude on a grid without a CRS" "needs grid.crs" "$kelvin" "${small[@]}" \
+  --set ship.track="$dir/ais.csv"
+
 # ---- a current from a file ----
 $py -c '
 import sys, netCDF4

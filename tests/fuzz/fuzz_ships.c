@@ -19,6 +19,8 @@
 #include "fuzz_support.h"
 #include "ship_track.h"
 
+/* Times in seconds from t = 0, no grid CRS. */
+static const TrackFrame NO_FRAME = {0, NULL};
 static const char separator[] = "\n--- track\n";
 
 static bool moderate(double value, double bound) {
@@ -56,7 +58,7 @@ static void check_track(const ShipTrack *track, const char *what) {
 
 static void read_track(const char *path) {
   ShipTrack track = {0};
-  HclStatus status = ship_track_read(path, &track);
+  HclStatus status = ship_track_read(path, &NO_FRAME, &track);
   if (status == HCL_OK) {
     check_track(&track, "the track");
   }
@@ -79,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   read_track(track);
   ShipSpec *ships = NULL;
   int count = 0;
-  HclStatus status = ships_read_csv(fleet, &ships, &count);
+  HclStatus status = ships_read_csv(fleet, &NO_FRAME, &ships, &count);
   if (status == HCL_OK) {
     for (int s = 0; s < count; s++) {
       size_t length = strnlen(ships[s].name, SHIP_NAME_MAX);

@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs.h"
 #include "ship_track.h"
 #include "../support/tap.h"
 
 static const double PI = 3.14159265358979323846;
+/* Times in seconds from t = 0, no grid CRS. */
+static const TrackFrame NO_FRAME = {0, NULL};
 
 static char folder[] = "/tmp/test_ship_track_XXXXXX";
 
@@ -42,7 +45,7 @@ static void straight(void) {
 static void waypoints(void) {
   ShipTrack t;
   const char *path = write_file("waypoints.csv", "# a two-leg track\nx,y,speed\n0,0,5\n100,0,3\n\n100,60,1\n");
-  HclStatus s = ship_track_read(path, &t);
+  HclStatus s = ship_track_read(path, &NO_FRAME, &t);
   TAP_OK(s == HCL_OK && t.kind == TRACK_WAYPOINTS && t.count == 3, "waypoints read %s", s ? hcl_status_message() : "");
   if (s) {
     return;
@@ -61,7 +64,7 @@ static void waypoints(void) {
 static void series(void) {
   ShipTrack t;
   const char *path = write_file("series.csv", "time,x,y,heading\n0,0,0,170\n10,10,0,-170\n");
-  HclStatus s = ship_track_read(path, &t);
+  HclStatus s = ship_track_read(path, &NO_FRAME, &t);
   TAP_OK(s == HCL_OK && t.kind == TRACK_SERIES && t.heading_at, "series with headings read %s",
          s ? hcl_status_message() : "");
   if (s == HCL_OK) {
@@ -72,13 +75,52 @@ static void series(void) {
     ship_track_free(&t);
   }
   path = write_file("motion.csv", "time,x,y\n0,0,0\n10,0,-20\n");
-  s = ship_track_read(path, &t);
+  s = ship_track_read(path, &NO_FRAME, &t);
   if (TAP_OK(s == HCL_OK && !t.heading_at, "series without headings read")) {
     double x, y, h;
     ship_track_at(&t, 2.5, &x, &y, &h);
     TAP_OK(near(y, -5) && near(h, -PI / 2), "pointing where it moves (%g deg)", h * 180 / PI);
     ship_track_free(&t);
   }
+}
+
+/* An AIS-like series in WGS 84 latitude and longitude with ISO times and courses, on UTM zone 31N (EPSG:32631),
+ * at points whose projection is known exactly: the central meridian (3 E) on the equator is (500000, 0) by the
+ * false easting, and 3 degrees east of it on the equator 833978.557 m (Karney 2011, and tests/cli/utm.py); there
+ * the grid's north is true north and its east true east (no meridian convergence on the equator or the central
+ * meridian), so courses 0 and 90 are headings of 90 and 0 degrees. 1 mm and 1e-6 rad hold PROJ's rounding and the
+ * course's 1e-5-degree step. */
+static void geographic(void) {
+  ShipTrack t;
+  Crs *crs = NULL;
+  double start = 0;
+  HclStatus s = hcl_crs_create("EPSG:32631", "test", &crs);
+  TAP_OK(s == HCL_OK && hcl_input_parse_date("2023-06-01 00:00:00", &start), "UTM zone 31N and the start %s",
+         s ? hcl_status_message() : "");
+  if (s) {
+    return;
+  }
+  TrackFrame frame = {start, crs};
+  const char *path = write_file("ais.csv", "time,lat,lon,cog\n2023-06-01T00:00:00Z,0,3,0\n"
+                                           "2023-06-01 02:01:40+02:00,0,6,90\n");
+  s = ship_track_read(path, &frame, &t);
+  if (TAP_OK(s == HCL_OK && t.kind == TRACK_SERIES && t.count == 2, "a track in latitude and longitude read %s",
+             s ? hcl_status_message() : "")) {
+    TAP_OK(near(t.t[0], 0) && near(t.t[1], 100), "ISO times, one at an offset, from time.start (%g, %g s)", t.t[0],
+           t.t[1]);
+    TAP_OK(fabs(t.px[0] - 500000) < 1e-3 && fabs(t.py[0]) < 1e-3 && fabs(t.px[1] - 833978.557) < 1e-3 &&
+               fabs(t.py[1]) < 1e-3,
+           "projected into the grid's CRS: (%.4f, %.4f), (%.4f, %.4f) m", t.px[0], t.py[0], t.px[1], t.py[1]);
+    TAP_OK(fabs(t.heading_at[0] - PI / 2) < 1e-6 && fabs(t.heading_at[1]) < 1e-6,
+           "courses over ground 0 and 90 are headings +y and +x (%.8f, %.8f rad)", t.heading_at[0], t.heading_at[1]);
+    ship_track_free(&t);
+  }
+  frame.crs = NULL;
+  s = ship_track_read(path, &frame, &t);
+  TAP_OK(s == HCL_EDATA && strstr(hcl_status_message(), "needs grid.crs"),
+         "latitude and longitude without grid.crs are refused: %s", hcl_status_message());
+  hcl_status_clear();
+  hcl_crs_destroy(&crs);
 }
 
 static void fleet(void) {
@@ -88,7 +130,7 @@ static void fleet(void) {
   const char *path = write_file("fleet.csv", "name,length,beam,draft,x,y,heading,speed,track\n"
                                              "ferry,80,14,3,10,20,0,6,\n"
                                              "tug,25,8,2.5,,,,,fleet-track.csv\n");
-  HclStatus s = ships_read_csv(path, &ships, &count);
+  HclStatus s = ships_read_csv(path, &NO_FRAME, &ships, &count);
   TAP_OK(s == HCL_OK && count == 2, "a fleet of two read %s", s ? hcl_status_message() : "");
   if (s == HCL_OK) {
     TAP_OK(strcmp(ships[0].name, "ferry") == 0 && ships[0].track.kind == TRACK_STRAIGHT && near(ships[0].length, 80),
@@ -106,7 +148,7 @@ static void long_line(void) {
   memset(text + n, 'a', 4094);
   snprintf(text + n + 4094, sizeof text - (size_t)n - 4094, "500,0,1\n100,0,3\n");
   ShipTrack t;
-  HclStatus s = ship_track_read(write_file("long.csv", text), &t);
+  HclStatus s = ship_track_read(write_file("long.csv", text), &NO_FRAME, &t);
   TAP_OK(s == HCL_OK && t.count == 2 && near(t.px[1], 100), "a 4100-character comment stays a comment (%d points) %s",
          t.count, s ? hcl_status_message() : "");
   if (s == HCL_OK) {
@@ -121,13 +163,13 @@ static void not_files(void) {
   ShipSpec *ships = NULL;
   int count = 0;
   hcl_status_clear();
-  HclStatus s = ship_track_read(folder, &t);
+  HclStatus s = ship_track_read(folder, &NO_FRAME, &t);
   TAP_OK(s == HCL_EDATA && strstr(hcl_status_message(), "is a folder"), "a folder as a track: %s",
          hcl_status_message());
   hcl_status_clear();
   s = ships_read_csv(write_file("zero.csv", "name,length,beam,draft,x,y,heading,speed,track\n"
                                             "a,10,2,1,,,,,/dev/zero\n"),
-                     &ships, &count);
+                     &NO_FRAME, &ships, &count);
   TAP_OK(s == HCL_EDATA && strstr(hcl_status_message(), "zero.csv:2: track") &&
              strstr(hcl_status_message(), "a device"),
          "/dev/zero as a fleet's track: %s", hcl_status_message());
@@ -163,10 +205,10 @@ static void refused(const char *name, const char *text, bool is_fleet, const cha
   if (is_fleet) {
     ShipSpec *ships;
     int count;
-    s = ships_read_csv(path, &ships, &count);
+    s = ships_read_csv(path, &NO_FRAME, &ships, &count);
   } else {
     ShipTrack t;
-    s = ship_track_read(path, &t);
+    s = ship_track_read(path, &NO_FRAME, &t);
   }
   TAP_OK(s == HCL_EDATA && strstr(hcl_status_message(), expected), "%s refused: '%s'", name,
          s ? hcl_status_message() : "");
@@ -180,6 +222,7 @@ int main(void) {
   straight();
   waypoints();
   series();
+  geographic();
   fleet();
   long_line();
   not_files();
@@ -188,6 +231,9 @@ int main(void) {
   refused("backwards.csv", "time,x,y\n0,0,0\n5,1,1\n5,2,2\n", false,
           "backwards.csv:4: time 5 s does not follow the last one");
   refused("number.csv", "x,y,speed\n0,0,fast\n", false, "number.csv:2: speed must be a number (got 'fast')");
+  refused("pole.csv", "time,lat,lon\n0,95,3\n", false, "pole.csv:2: latitude 95 and longitude 3 are not degrees");
+  refused("mixed.csv", "time,x,lat\n0,0,0\n", false, "mixed.csv:1: the header must be");
+  refused("when.csv", "time,x,y\nnoon,0,0\n", false, "when.csv:2: time must be seconds from the run's start or an ISO");
   refused("still.csv", "x,y,speed\n0,0,0\n1,1,1\n", false, "still.csv:2: speed must be > 0 m/s");
   refused("one.csv", "x,y,speed\n0,0,1\n", false, "a waypoint track needs at least two points");
   refused("beam.csv", "name,length,beam,draft,x,y,heading,speed,track\nx,10,0,1,0,0,0,0,\n", true,
