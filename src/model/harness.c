@@ -111,6 +111,8 @@ static void start_timeline(RunContext *run) {
 static HclStatus open_host(RunContext *run) {
   HclStatus status = HCL_OK;
   const ModelOps *ops = run->model->ops;
+  run->t_end = hcl_case_real(run->c, "time.end");
+  run->check_interval = (int)hcl_case_int(run->c, "time.check_interval");
   TRY(ops->read_case(run));
   snprintf(run->source, sizeof run->source, "hydrocl %s (%s), %s, %s", HYDROCL_VERSION, HYDROCL_GIT,
            hcl_runtime_device(run->rt)->device_name,

@@ -26,10 +26,10 @@ struct RunContext {
   Runtime *rt;
   /* Set by the model's read_case: */
   const DecompSpec *grid; /* the global grid and the process grid (grid.px, grid.py) */
-  double t_end;           /* s */
-  int check_interval;     /* steps between the divergence guard's checks (and before every output) */
   const char *precision;  /* the arithmetic as the files' source names it; NULL: --precision's */
   /* The harness's: */
+  double t_end;       /* time.end, s */
+  int check_interval; /* time.check_interval: steps between the divergence guard's checks (and before every output) */
   Decomp *decomp;
   Gauge *gauges;
   int ngauges;
@@ -53,7 +53,7 @@ struct ModelOps {
   const char *check_interval; /* time.check_interval's default */
 
   /* ---- the host side: run and validate ---- */
-  /* The case's set-up, and run->grid, t_end, check_interval (and precision where the model names its own). */
+  /* The case's set-up, and run->grid (and precision where the model names its own). */
   HclStatus (*read_case)(RunContext *run);
   /* The device memory of this rank's block before anything is allocated, and its largest field. */
   double (*device_bytes)(const RunContext *run, double *largest_field);

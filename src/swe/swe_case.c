@@ -428,7 +428,6 @@ HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setu
   setup->dt_fixed = hcl_case_real(c, "time.dt");
   setup->cfl = hcl_case_real(c, "time.cfl");
   setup->wave_cfl = hcl_case_real(c, "time.wave_cfl");
-  setup->check_interval = (int)hcl_case_int(c, "time.check_interval");
   TRY(read_physics(c, precision, setup));
   TRY(read_sides(c, setup));
   TRY(read_bed(c, setup));

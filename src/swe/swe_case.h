@@ -51,7 +51,6 @@ typedef struct {
   double wave_cfl;             /* implicit, CFL-limited: the gravity-wave Courant number's bound */
   double start;                /* the calendar time of t = 0, seconds since 1970-01-01 UTC (time.start) */
   char time_units[64];         /* "seconds since 2000-01-01 00:00:00": output times */
-  int check_interval;          /* steps between CFL updates, divergence checks and checkpoints */
 } SweSetup;
 
 /* Reads and cross-checks the case (sides, signals, bed file, Thacker needs a paraboloid...). Every mistake is

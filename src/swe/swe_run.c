@@ -259,8 +259,6 @@ static HclStatus read_case(RunContext *run) {
   memcpy(r->maxima_variables, maxima_output_variables, sizeof r->maxima_variables);
   r->maxima_variables[SWE_MAXIMA_FIELDS - 1].units = r->setup.time_units;
   run->grid = &r->setup.grid;
-  run->t_end = r->setup.t_end;
-  run->check_interval = r->setup.check_interval;
 cleanup:
   return status;
 }

@@ -470,7 +470,6 @@ HclStatus vbm_setup_from_case(const Case *c, Precision precision, VbmSetup *setu
   TRY(hcl_stencil5_cg_options_from_case(c, VBM_SOLVER_PREFIX, "the psi system", &config->krylov));
   setup->t_end = hcl_case_real(c, "time.end");
   TRY(run_time_units(c, "time.start", &setup->start, setup->time_units, sizeof setup->time_units));
-  setup->check_interval = (int)hcl_case_int(c, "time.check_interval");
   TRY(read_bed(c, setup));
   TRY(read_current(c, setup));
   TRY(read_sides(c, setup));

@@ -40,7 +40,6 @@ typedef struct {
   double t_end, dt, cfl; /* dt: the step (fixed: given, or the largest stable one cfl allows that lands on events) */
   double start;
   char time_units[64];
-  int check_interval;
 } VbmSetup;
 
 /* Reads and cross-checks the case; every mistake is HCL_EDATA naming the key. Caller frees with vbm_setup_free. */

@@ -114,8 +114,6 @@ static HclStatus read_case(RunContext *run) {
   TRY(vbm_setup_from_case(run->c, run->request->precision, &r->setup));
   r->maxima = hcl_case_bool(run->c, "output.maxima");
   run->grid = &r->setup.grid;
-  run->t_end = r->setup.t_end;
-  run->check_interval = r->setup.check_interval;
 cleanup:
   return status;
 }

@@ -1021,7 +1021,6 @@ static void read_time(const Case *c, WaveSetup *s) {
   s->t_end = hcl_case_real(c, "time.end");
   s->dt_fixed = hcl_case_real(c, "time.dt");
   s->courant = hcl_case_real(c, "time.courant");
-  s->check_interval = (int)hcl_case_int(c, "time.check_interval");
   s->guard_factor = hcl_case_real(c, "time.guard_factor");
   s->config.extrapolation = (int)hcl_case_int(c, "time.extrapolation");
 }

@@ -69,7 +69,6 @@ typedef struct {
   double celerity;         /* of the incident wave (an irregular sea's at its peak period) [m/s]; 0 without one */
   double t_end, dt_fixed, courant; /* dt_fixed 0: from the Courant number */
   double guard_factor;             /* the stability guard's |eta| / h */
-  int check_interval;              /* steps between guard checks and saves of the last good state */
   double start;                    /* the calendar time of t = 0, seconds since 1970-01-01 UTC (time.start) */
   char time_units[64];             /* "seconds since 2000-01-01 00:00:00": output times */
 } WaveSetup;

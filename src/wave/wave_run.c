@@ -328,8 +328,6 @@ static HclStatus read_case(RunContext *run) {
   TRY(wave_setup_from_case(run->c, request->precision_given ? &given : NULL, &r->setup));
   r->extremes_start = hcl_case_real(run->c, "output.extremes_start");
   run->grid = &r->setup.grid;
-  run->t_end = r->setup.t_end;
-  run->check_interval = r->setup.check_interval;
   run->precision = precision_word(r->setup.config.laplace.precision);
 cleanup:
   return status;

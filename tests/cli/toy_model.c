@@ -51,8 +51,6 @@ static HclStatus read_case(RunContext *run) {
   r->tau = hcl_case_real(run->c, "physics.tau");
   TRY(run_time_units(run->c, "time.start", &start, r->time_units, sizeof r->time_units));
   run->grid = &r->grid;
-  run->t_end = hcl_case_real(run->c, "time.end");
-  run->check_interval = (int)hcl_case_int(run->c, "time.check_interval");
 cleanup:
   return status;
 }
