@@ -123,14 +123,14 @@ static HclStatus run_side(const BenchRequest *request, int side) {
   }
   TRY(fill_fields(fields, decomp, side));
   OutputSpec spec = {.path = path, /* rank 0's names the file (hcl_map_create) */
+                     .frame = {.title = "hydrocl bench output",
+                               .source = "hydrocl bench",
+                               .time_units = "seconds since 2000-01-01 00:00:00",
+                               .dx = 1,
+                               .dy = 1},
                      .overwrite = true,
-                     .title = "hydrocl bench output",
-                     .source = "hydrocl bench",
                      .history = "hydrocl bench output",
-                     .case_yaml = "",
-                     .time_units = "seconds since 2000-01-01 00:00:00",
-                     .dx = 1,
-                     .dy = 1};
+                     .case_yaml = ""};
   for (int parallel = 0; parallel < 2; parallel++) {
     bool collective = false;
     double seconds = 0, file_bytes = 0;

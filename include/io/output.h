@@ -9,22 +9,28 @@
 #include "gridmap.h"
 #include "status.h"
 
+/* Where a run's files place their values and what they say of themselves, the same in every file a run writes (map,
+ * history, series and restart files). All borrowed. */
 typedef struct {
-  const char *path;
-  bool overwrite;         /* replace an existing file; otherwise an existing file is HCL_ECANTCREAT */
   const char *title;      /* global attributes */
   const char *source;     /* "hydrocl 0.1.0 (git), device, precision" */
-  const char *history;    /* the command line */
-  const char *case_yaml;  /* the effective case */
   const char *time_units; /* "seconds since 2000-01-01 00:00:00" */
   double x0, dx, y0, dy;  /* x of global column i is x0 + i dx, in metres; likewise y */
   const Mapping *map;     /* a curvilinear grid: point (i, j) at map's (x, y) instead (x0, dx, y0, dy unused);
-                             borrowed. NULL: Cartesian */
+                             NULL: Cartesian */
   const char *points;     /* what the coordinates locate, for their long_name; NULL: "cell centre" */
   const Crs *crs;         /* the grid's coordinate reference system (grid.crs): every file gets the grid mapping
                              variable crs and every data variable its grid_mapping; NULL: local Cartesian metres */
-  bool double_precision;  /* store data as double instead of float32 */
-  bool resume;            /* a continued run: reopen an existing file of the same grid and variables instead of
+} OutputFrame;
+
+typedef struct {
+  const char *path;
+  bool overwrite; /* replace an existing file; otherwise an existing file is HCL_ECANTCREAT */
+  OutputFrame frame;
+  const char *history;   /* global attributes: the command line */
+  const char *case_yaml; /* the effective case */
+  bool double_precision; /* store data as double instead of float32 */
+  bool resume;           /* a continued run: reopen an existing file of the same grid and variables instead of
                               creating one; frames after resume_time (from a run that went on past the restart it
                               continues from) are overwritten, the caller having taken away those they would not
                               (nc_output_trim, run.c) */

@@ -24,17 +24,11 @@ typedef struct {
   const char *folder;  /* existing folder */
   const char *prefix;  /* "restart" */
   int keep;            /* how many restarts to keep, newest first (at least 1) */
-  const char *source;  /* global attribute: version, device, precision */
-  const char *title;   /* global attribute: the case's title */
+  OutputFrame frame;   /* title, source, the units of the scalar "time", the grid points' coordinates, the CRS */
   const char *history; /* global attribute: the command line that wrote it (output.h) */
   /* What the fields are, for the file's metadata: fields[i] describes field i (its name is the field's); a flag
    * (flag_meanings) is stored as bytes. */
   const OutputVariable *fields;
-  const char *time_units; /* the units of the scalar "time": "seconds since 2000-01-01 00:00:00" */
-  double x0, dx, y0, dy;  /* the coordinates of the grid points (OutputSpec) */
-  const Mapping *map;     /* or a curvilinear grid's (OutputSpec); NULL: Cartesian */
-  const char *points;     /* what they locate, for their long_name; NULL: "cell centre" */
-  const Crs *crs;         /* the grid's CRS (OutputSpec); NULL: local Cartesian */
   /* The output files (synced by the caller) that get a checkpoint of the restart's step (checkpoint.h) once the
    * restart is on disk under its temporary name and before it is renamed into place, so that a restart is never
    * without them; the checkpoints of other steps go once it is in place. */

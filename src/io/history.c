@@ -195,15 +195,15 @@ cleanup:
 static HclStatus locate_gauge(const OutputSpec *spec, const DecompSpec *g, const Gauge *gauge, int *i0, int *j0,
                               double *wx, double *wy) {
   HclStatus status = HCL_OK;
-  if (!spec->map) {
-    TRY(locate(gauge, gauge->x, spec->x0, spec->dx, g->nx, "x", i0, wx));
-    TRY(locate(gauge, gauge->y, spec->y0, spec->dy, g->ny, "y", j0, wy));
+  if (!spec->frame.map) {
+    TRY(locate(gauge, gauge->x, spec->frame.x0, spec->frame.dx, g->nx, "x", i0, wx));
+    TRY(locate(gauge, gauge->y, spec->frame.y0, spec->frame.dy, g->ny, "y", j0, wy));
     goto cleanup;
   }
   double fi, fj;
-  REQUIRE(hcl_mapping_locate(spec->map, g->nx, g->ny, g->periodic_x, g->periodic_y, gauge->x, gauge->y, &fi, &fj),
+  REQUIRE(hcl_mapping_locate(spec->frame.map, g->nx, g->ny, g->periodic_x, g->periodic_y, gauge->x, gauge->y, &fi, &fj),
           HCL_EDATA, "%s: gauge '%s' at (%g, %g) m lies outside the %s", gauge->origin, gauge->name, gauge->x, gauge->y,
-          spec->map->name);
+          spec->frame.map->name);
   *i0 = (int)floor(fi);
   *j0 = (int)floor(fj);
   *i0 = *i0 > g->nx - 2 && !g->periodic_x ? g->nx - 2 : *i0;
@@ -259,8 +259,8 @@ static HclStatus define_file(HistoryFile *h, const OutputSpec *spec, const Gauge
   TRY_NC(NC_TEXT_ATT(h->ncid, var_y, "units", "m"), h->path);
   TRY_NC(NC_TEXT_ATT(h->ncid, var_y, "standard_name", "projection_y_coordinate"), h->path);
   TRY(nc_output_time(h->ncid, spec, dim_time, &h->time_var));
-  if (spec->crs) {
-    TRY(nc_output_crs(h->ncid, h->path, spec->crs));
+  if (spec->frame.crs) {
+    TRY(nc_output_crs(h->ncid, h->path, spec->frame.crs));
   }
   /* Time first, the record dimension, so that NCO's ncrcat joins files along it (CF 1.8 H.2.1 allows either order).
    * Chunks of every station over many samples (up to 16384 values, 64 KiB in float32): one sample per chunk, the

@@ -46,8 +46,8 @@ static HclStatus define_file(MapFile *m, const OutputVariable *vars, int nvars) 
   TRY_NC(nc_def_dim(m->ncid, "time", NC_UNLIMITED, &dim_t), m->path);
   TRY(nc_output_time(m->ncid, spec, dim_t, &m->time_var));
   TRY(nc_output_define_grid(m->ncid, spec, g->ny, g->nx, &grid));
-  if (spec->crs) {
-    TRY(nc_output_crs(m->ncid, m->path, spec->crs));
+  if (spec->frame.crs) {
+    TRY(nc_output_crs(m->ncid, m->path, spec->frame.crs));
   }
   int dims[3] = {dim_t, grid.dims[0], grid.dims[1]};
   /* A frame in chunks of whole rows, up to 2^20 values (4 MiB in float): a whole frame of a large grid would be one
@@ -58,7 +58,7 @@ static HclStatus define_file(MapFile *m, const OutputVariable *vars, int nvars) 
     TRY(nc_output_variable(m->ncid, spec, &vars[i], 3, dims, &m->vars[i]));
     TRY_NC(nc_def_var_chunking(m->ncid, m->vars[i], NC_CHUNKED, chunks), m->path);
     TRY_NC(nc_def_var_deflate(m->ncid, m->vars[i], 1, 1, 1), m->path);
-    if (spec->map) {
+    if (spec->frame.map) {
       TRY_NC(NC_TEXT_ATT(m->ncid, m->vars[i], "coordinates", "y x"), m->path);
     }
   }
@@ -85,17 +85,18 @@ static HclStatus open_file(MapFile *m, const OutputVariable *vars, int nvars) {
 /* m->spec: spec with rank 0's texts (the command line's time and the device name may differ between ranks). */
 static HclStatus agree_on_spec(MapFile *m, const OutputSpec *spec) {
   HclStatus status = HCL_OK;
-  const char *mine[TEXTS] = {spec->path, spec->title, spec->source, spec->history, spec->case_yaml, spec->time_units};
+  const char *mine[TEXTS] = {spec->path,    spec->frame.title, spec->frame.source,
+                             spec->history, spec->case_yaml,   spec->frame.time_units};
   for (int t = 0; t < TEXTS; t++) {
     TRY(hcl_par_broadcast_text(mine[t], &m->texts[t]));
   }
   m->spec = *spec;
   m->spec.path = m->path = m->texts[0];
-  m->spec.title = m->texts[1];
-  m->spec.source = m->texts[2];
+  m->spec.frame.title = m->texts[1];
+  m->spec.frame.source = m->texts[2];
   m->spec.history = m->texts[3];
   m->spec.case_yaml = m->texts[4];
-  m->spec.time_units = m->texts[5];
+  m->spec.frame.time_units = m->texts[5];
   m->collective = spec->parallel_write && nc_output_can_write_collectively() && hcl_par_size() > 1;
   m->spec.collective = m->collective ? hcl_decomp_comm(m->decomp) : NULL;
   m->writer = m->collective || hcl_par_rank() == 0;
@@ -240,7 +241,7 @@ HclStatus hcl_map_write_static(MapFile *m, const OutputVariable *var, Field *f, 
     for (size_t p = 0; p < n; p++) {
       values[p] *= scale;
     }
-    local = nc_output_static(m->ncid, &m->spec, var, dims, 2, m->spec.map ? "y x" : NULL, &part, values, narrow);
+    local = nc_output_static(m->ncid, &m->spec, var, dims, 2, m->spec.frame.map ? "y x" : NULL, &part, values, narrow);
   }
   TRY(conclude(m, local));
 #else

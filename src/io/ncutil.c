@@ -393,8 +393,8 @@ cleanup:
 HclStatus nc_output_globals(int ncid, const OutputSpec *spec, const char *feature_type) {
   HclStatus status = HCL_OK;
   TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "Conventions", "CF-1.8"), spec->path);
-  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "title", spec->title), spec->path);
-  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "source", spec->source), spec->path);
+  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "title", spec->frame.title), spec->path);
+  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "source", spec->frame.source), spec->path);
   TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "history", spec->history), spec->path);
   TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "hydrocl_case", spec->case_yaml), spec->path);
   if (feature_type) {
@@ -436,8 +436,8 @@ cleanup:
 }
 
 void nc_output_grid_dims(const OutputSpec *spec, const char *names[2]) {
-  names[0] = spec->map ? "gamma" : "y";
-  names[1] = spec->map ? "xi" : "x";
+  names[0] = spec->frame.map ? "gamma" : "y";
+  names[1] = spec->frame.map ? "xi" : "x";
 }
 
 /* A curvilinear grid's index variable along dimension dim: the grid's own index, what xi and gamma count. */
@@ -456,16 +456,16 @@ HclStatus nc_output_define_grid(int ncid, const OutputSpec *spec, int ny, int nx
   nc_output_grid_dims(spec, names);
   TRY_NC(nc_def_dim(ncid, names[0], (size_t)ny, &grid->dims[0]), spec->path);
   TRY_NC(nc_def_dim(ncid, names[1], (size_t)nx, &grid->dims[1]), spec->path);
-  if (spec->map) {
+  if (spec->frame.map) {
     TRY(define_index(ncid, spec->path, "gamma", grid->dims[0], "grid index j (the second index direction)",
                      &grid->index[0]));
     TRY(define_index(ncid, spec->path, "xi", grid->dims[1], "grid index i (the first index direction)",
                      &grid->index[1]));
-    TRY(nc_output_axis(ncid, spec->path, "y", 2, grid->dims, spec->points, spec->crs, &grid->vars[0]));
-    TRY(nc_output_axis(ncid, spec->path, "x", 2, grid->dims, spec->points, spec->crs, &grid->vars[1]));
+    TRY(nc_output_axis(ncid, spec->path, "y", 2, grid->dims, spec->frame.points, spec->frame.crs, &grid->vars[0]));
+    TRY(nc_output_axis(ncid, spec->path, "x", 2, grid->dims, spec->frame.points, spec->frame.crs, &grid->vars[1]));
   } else {
-    TRY(nc_output_axis(ncid, spec->path, "y", 1, &grid->dims[0], spec->points, spec->crs, &grid->vars[0]));
-    TRY(nc_output_axis(ncid, spec->path, "x", 1, &grid->dims[1], spec->points, spec->crs, &grid->vars[1]));
+    TRY(nc_output_axis(ncid, spec->path, "y", 1, &grid->dims[0], spec->frame.points, spec->frame.crs, &grid->vars[0]));
+    TRY(nc_output_axis(ncid, spec->path, "x", 1, &grid->dims[1], spec->frame.points, spec->frame.crs, &grid->vars[1]));
   }
 cleanup:
   return status;
@@ -481,7 +481,7 @@ static HclStatus write_mapped_grid(int ncid, const OutputSpec *spec, int ny, int
   TRY_ALLOC(y, n);
   TRY_ALLOC(index, (size_t)(nx > ny ? nx : ny));
   for (size_t p = 0; p < n; p++) {
-    spec->map->point(spec->map->ctx, (long)(p % (size_t)nx), (long)(p / (size_t)nx), &x[p], &y[p]);
+    spec->frame.map->point(spec->frame.map->ctx, (long)(p % (size_t)nx), (long)(p / (size_t)nx), &x[p], &y[p]);
   }
   for (int k = 0; k < (nx > ny ? nx : ny); k++) {
     index[k] = k;
@@ -499,11 +499,11 @@ cleanup:
 
 HclStatus nc_output_write_grid(int ncid, const OutputSpec *spec, int ny, int nx, const NcGrid *grid) {
   HclStatus status = HCL_OK;
-  if (spec->map) {
+  if (spec->frame.map) {
     TRY(write_mapped_grid(ncid, spec, ny, nx, grid));
   } else {
-    TRY(nc_output_axis_values(ncid, spec->path, grid->vars[0], spec->y0, spec->dy, ny));
-    TRY(nc_output_axis_values(ncid, spec->path, grid->vars[1], spec->x0, spec->dx, nx));
+    TRY(nc_output_axis_values(ncid, spec->path, grid->vars[0], spec->frame.y0, spec->frame.dy, ny));
+    TRY(nc_output_axis_values(ncid, spec->path, grid->vars[1], spec->frame.x0, spec->frame.dx, nx));
   }
 cleanup:
   return status;
@@ -536,7 +536,7 @@ cleanup:
 HclStatus nc_output_time(int ncid, const OutputSpec *spec, int dim, int *var) {
   HclStatus status = HCL_OK;
   TRY_NC(nc_def_var(ncid, "time", NC_DOUBLE, 1, &dim, var), spec->path);
-  TRY_NC(NC_TEXT_ATT(ncid, *var, "units", spec->time_units), spec->path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "units", spec->frame.time_units), spec->path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", "time"), spec->path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "axis", "T"), spec->path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "calendar", "standard"), spec->path);

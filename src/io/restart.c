@@ -128,7 +128,11 @@ static HclStatus define_scalar(int ncid, const char *path, const RestartSpec *sp
   bool is_time = strcmp(scalar->name, "time") == 0;
   TRY_NC(nc_def_var(ncid, scalar->name, NC_DOUBLE, 0, NULL, var), path);
   TRY_NC(NC_TEXT_ATT(ncid, *var, "long_name", scalar->long_name ? scalar->long_name : scalar->name), path);
-  TRY_NC(NC_TEXT_ATT(ncid, *var, "units", is_time ? spec->time_units : scalar->units ? scalar->units : "1"), path);
+  TRY_NC(NC_TEXT_ATT(ncid, *var, "units",
+                     is_time         ? spec->frame.time_units
+                     : scalar->units ? scalar->units
+                                     : "1"),
+         path);
   if (is_time) {
     TRY_NC(NC_TEXT_ATT(ncid, *var, "standard_name", "time"), path);
     TRY_NC(NC_TEXT_ATT(ncid, *var, "calendar", "standard"), path);
@@ -180,10 +184,10 @@ cleanup:
 static HclStatus define_globals(int ncid, const char *path, const RestartSpec *spec, const char *checksum) {
   HclStatus status = HCL_OK;
   char title[512];
-  snprintf(title, sizeof title, "hydrocl restart: %s", spec->title);
+  snprintf(title, sizeof title, "hydrocl restart: %s", spec->frame.title);
   TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "Conventions", "CF-1.8"), path);
   TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "title", title), path);
-  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "source", spec->source), path);
+  TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "source", spec->frame.source), path);
   if (spec->history) {
     TRY_NC(NC_TEXT_ATT(ncid, NC_GLOBAL, "history", spec->history), path);
   }
@@ -207,14 +211,7 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, const cha
   HclStatus status = HCL_OK;
   int ncid = -1, step_var;
   NcGrid grid;
-  OutputSpec where = {.path = path,
-                      .x0 = spec->x0,
-                      .dx = spec->dx,
-                      .y0 = spec->y0,
-                      .dy = spec->dy,
-                      .map = spec->map,
-                      .points = spec->points,
-                      .crs = spec->crs};
+  OutputSpec where = {.path = path, .frame = spec->frame}; /* the grid's coordinates, as the output files have them */
   const DecompSpec *g = hcl_decomp_spec(hcl_field_decomp(fields[0]));
   int *vars = NULL;
   float *scratch = NULL;
@@ -224,8 +221,8 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, const cha
   int err = nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid);
   REQUIRE(err == NC_NOERR, HCL_ECANTCREAT, "cannot create restart '%s': %s", path, nc_reason(err, errno, path));
   TRY(nc_output_define_grid(ncid, &where, g->ny, g->nx, &grid));
-  if (spec->crs) {
-    TRY(nc_output_crs(ncid, path, spec->crs));
+  if (spec->frame.crs) {
+    TRY(nc_output_crs(ncid, path, spec->frame.crs));
   }
   for (int i = 0; i < nfields; i++) {
     TRY(define_field(ncid, path, fields[i], &spec->fields[i], grid.dims, &vars[i]));
@@ -236,7 +233,7 @@ static HclStatus write_file(const char *path, const RestartSpec *spec, const cha
     TRY(define_scalar(ncid, path, spec, &scalars[i], &vars[nfields + i]));
     if (strcmp(scalars[i].name, "time") == 0) { /* the instant the fields hold: their scalar coordinate */
       for (int f = 0; f < nfields; f++) {
-        TRY_NC(NC_TEXT_ATT(ncid, vars[f], "coordinates", spec->map ? "time y x" : "time"), path);
+        TRY_NC(NC_TEXT_ATT(ncid, vars[f], "coordinates", spec->frame.map ? "time y x" : "time"), path);
       }
     }
   }
@@ -550,18 +547,18 @@ static HclStatus compare_grid(int ncid, const char *path, const RestartSpec *spe
                               size_t size) {
   HclStatus status = HCL_OK;
   int var_x, var_y, ndims = 0;
-  size_t n = spec->map ? (size_t)nx * ny : (size_t)(nx > ny ? nx : ny);
+  size_t n = spec->frame.map ? (size_t)nx * ny : (size_t)(nx > ny ? nx : ny);
   double *x = NULL, *y = NULL;
   if (nc_inq_varid(ncid, "x", &var_x) != NC_NOERR || nc_inq_varid(ncid, "y", &var_y) != NC_NOERR ||
-      nc_inq_varndims(ncid, var_x, &ndims) != NC_NOERR || ndims != (spec->map ? 2 : 1)) {
-    add_difference(differences, size, "its grid is %s, this case's %s", spec->map ? "Cartesian" : "curvilinear",
-                   spec->map ? "curvilinear" : "Cartesian");
+      nc_inq_varndims(ncid, var_x, &ndims) != NC_NOERR || ndims != (spec->frame.map ? 2 : 1)) {
+    add_difference(differences, size, "its grid is %s, this case's %s", spec->frame.map ? "Cartesian" : "curvilinear",
+                   spec->frame.map ? "curvilinear" : "Cartesian");
     goto cleanup;
   }
   int dims[2];
   size_t nx_file = 0, ny_file = 0;
   TRY_NC(nc_inq_vardimid(ncid, var_x, dims), path); /* x(gamma, xi) on a curvilinear grid, x(x) and y(y) else */
-  if (spec->map) {
+  if (spec->frame.map) {
     TRY_NC(nc_inq_dimlen(ncid, dims[0], &ny_file), path);
     TRY_NC(nc_inq_dimlen(ncid, dims[1], &nx_file), path);
   } else {
@@ -578,14 +575,14 @@ static HclStatus compare_grid(int ncid, const char *path, const RestartSpec *spe
   TRY_ALLOC(y, n);
   TRY_NC(nc_get_var_double(ncid, var_x, x), path);
   TRY_NC(nc_get_var_double(ncid, var_y, y), path);
-  double scale = fabs(spec->dx) + fabs(spec->dy);
-  for (size_t p = 0; p < (spec->map ? n : (size_t)nx + ny); p++) {
-    long i = spec->map ? (long)(p % (size_t)nx) : p < (size_t)nx ? (long)p : 0;
-    long j = spec->map ? (long)(p / (size_t)nx) : p < (size_t)nx ? 0 : (long)(p - (size_t)nx);
-    double want_x = spec->x0 + (double)i * spec->dx, want_y = spec->y0 + (double)j * spec->dy;
-    double got_x = spec->map ? x[p] : x[i], got_y = spec->map ? y[p] : y[j];
-    if (spec->map) {
-      spec->map->point(spec->map->ctx, i, j, &want_x, &want_y);
+  double scale = fabs(spec->frame.dx) + fabs(spec->frame.dy);
+  for (size_t p = 0; p < (spec->frame.map ? n : (size_t)nx + ny); p++) {
+    long i = spec->frame.map ? (long)(p % (size_t)nx) : p < (size_t)nx ? (long)p : 0;
+    long j = spec->frame.map ? (long)(p / (size_t)nx) : p < (size_t)nx ? 0 : (long)(p - (size_t)nx);
+    double want_x = spec->frame.x0 + (double)i * spec->frame.dx, want_y = spec->frame.y0 + (double)j * spec->frame.dy;
+    double got_x = spec->frame.map ? x[p] : x[i], got_y = spec->frame.map ? y[p] : y[j];
+    if (spec->frame.map) {
+      spec->frame.map->point(spec->frame.map->ctx, i, j, &want_x, &want_y);
       scale = fabs(want_x) + fabs(want_y) + 1;
     }
     if (fabs(got_x - want_x) > 1e-9 * scale || fabs(got_y - want_y) > 1e-9 * scale) {

@@ -155,8 +155,8 @@ static HclStatus define_file(SeriesFile *s, const OutputSpec *spec, const Series
   s->created = true;
   TRY_NC(nc_def_dim(s->ncid, "time", NC_UNLIMITED, &dim_time), s->path);
   TRY(nc_output_time(s->ncid, spec, dim_time, &s->time_var));
-  if (spec->crs && s->nstations > 0) {
-    TRY(nc_output_crs(s->ncid, s->path, spec->crs));
+  if (spec->frame.crs && s->nstations > 0) {
+    TRY(nc_output_crs(s->ncid, s->path, spec->frame.crs));
   }
   if (s->nstations > 0) {
     TRY_NC(nc_def_dim(s->ncid, "station", (size_t)s->nstations, &dim_station), s->path);

@@ -75,7 +75,7 @@ cleanup:
  * and by validate. */
 static HclStatus read_frame_gauges(RunContext *run) {
   HclStatus status = HCL_OK;
-  RunFrame frame = run->model->ops->frame(run);
+  OutputFrame frame = run->model->ops->frame(run);
   double x_last = frame.x0 + (run->grid->nx - 1) * frame.dx, y_last = frame.y0 + (run->grid->ny - 1) * frame.dy;
   const char *box = frame.points ? "the grid points" : "the cell centres";
   TRY(run_read_points(run->c, "output.gauges", "output.gauge_file", &run->gauges, &run->ngauges));
@@ -153,7 +153,7 @@ static void run_destroy(RunContext *run) {
 
 static RestartSpec restart_spec(RunContext *run, const OutputVariable *fields) {
   const ModelOps *ops = run->model->ops;
-  RunFrame frame = ops->frame(run);
+  OutputFrame frame = ops->frame(run);
   return run_restart_spec(&frame, fields, ops->bed ? ops->bed(run) : NULL);
 }
 
@@ -218,7 +218,7 @@ void run_log_worst(RunContext *run, Field *field, const char *what) {
       worst = p;
     }
   }
-  RunFrame frame = run->model->ops->frame(run);
+  OutputFrame frame = run->model->ops->frame(run);
   double x = frame.x0 + (double)(l->x0 + (int)(worst % (size_t)l->nx)) * frame.dx;
   double y = frame.y0 + (double)(l->y0 + (int)(worst / (size_t)l->nx)) * frame.dy;
   if (isfinite(values[worst])) {
@@ -249,7 +249,7 @@ cleanup:
 static HclStatus open_output(RunContext *run) {
   HclStatus status = HCL_OK;
   const ModelOps *ops = run->model->ops;
-  RunFrame frame = ops->frame(run);
+  OutputFrame frame = ops->frame(run);
   OutputSpec base = run_output_spec(&frame, run->c);
   SeriesLayout series;
   RunOutputs outputs = outputs_of(run, &series);

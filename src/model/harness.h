@@ -63,7 +63,7 @@ struct ModelOps {
   /* What the host still needs before the timeline (the initial state, the step), or NULL. Collective. */
   HclStatus (*prepare)(RunContext *run);
   /* Where the files place their values and what they say of themselves. */
-  RunFrame (*frame)(const RunContext *run);
+  OutputFrame (*frame)(const RunContext *run);
   /* What the files hold but the gauges (the harness's); series is room for the layout of a series file, which
    * outputs may point to. */
   void (*outputs)(const RunContext *run, RunOutputs *outputs, SeriesLayout *series);

@@ -635,44 +635,24 @@ static const char *run_precision(const RunRequest *q) {
   return q->mixed ? "mixed" : q->precision == PRECISION_DOUBLE ? "double" : "single";
 }
 
-RunFrame run_cell_frame(const Case *c, const char *source, const char *time_units, double x0, double y0, double dx,
-                        double dy, const Crs *crs) {
-  return (RunFrame){.title = hcl_case_string(c, "model.title"),
-                    .source = source,
-                    .time_units = time_units,
-                    .x0 = x0 + dx / 2,
-                    .dx = dx,
-                    .y0 = y0 + dy / 2,
-                    .dy = dy,
-                    .crs = crs};
+OutputFrame run_cell_frame(const Case *c, const char *source, const char *time_units, double x0, double y0, double dx,
+                           double dy, const Crs *crs) {
+  return (OutputFrame){.title = hcl_case_string(c, "model.title"),
+                       .source = source,
+                       .time_units = time_units,
+                       .x0 = x0 + dx / 2,
+                       .dx = dx,
+                       .y0 = y0 + dy / 2,
+                       .dy = dy,
+                       .crs = crs};
 }
 
-RestartSpec run_restart_spec(const RunFrame *frame, const OutputVariable *fields, Field *bed) {
-  return (RestartSpec){.source = frame->source,
-                       .title = frame->title,
-                       .fields = fields,
-                       .time_units = frame->time_units,
-                       .x0 = frame->x0,
-                       .dx = frame->dx,
-                       .y0 = frame->y0,
-                       .dy = frame->dy,
-                       .map = frame->map,
-                       .points = frame->points,
-                       .crs = frame->crs,
-                       .bed = bed};
+RestartSpec run_restart_spec(const OutputFrame *frame, const OutputVariable *fields, Field *bed) {
+  return (RestartSpec){.frame = *frame, .fields = fields, .bed = bed};
 }
 
-OutputSpec run_output_spec(const RunFrame *frame, const Case *c) {
-  return (OutputSpec){.title = frame->title,
-                      .source = frame->source,
-                      .time_units = frame->time_units,
-                      .x0 = frame->x0,
-                      .dx = frame->dx,
-                      .y0 = frame->y0,
-                      .dy = frame->dy,
-                      .map = frame->map,
-                      .points = frame->points,
-                      .crs = frame->crs,
+OutputSpec run_output_spec(const OutputFrame *frame, const Case *c) {
+  return (OutputSpec){.frame = *frame,
                       .double_precision = hcl_case_bool(c, "output.double"),
                       .parallel_write = hcl_case_bool(c, "output.parallel_write")};
 }

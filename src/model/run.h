@@ -79,26 +79,15 @@ HclStatus run_claim_restarts(const RunRequest *request, const char *prefix, int6
  * and is HCL_ECANTCREAT without it. Nothing for a continued run. Collective. */
 HclStatus run_remove_stale(const RunRequest *request, const char *path);
 
-/* Where a run's files place its values and what they say of themselves: title and source, time units, the grid
- * points' coordinates (x0 + i dx, y0 + j dy in metres, or a curvilinear map's) and what they locate (NULL: "cell
- * centre"), the CRS (NULL: local Cartesian). A model describes its grid once and takes its restarts' and output
- * files' metadata from it. All borrowed. */
-typedef struct {
-  const char *title, *source, *time_units;
-  double x0, dx, y0, dy;
-  const Mapping *map;
-  const char *points;
-  const Crs *crs;
-} RunFrame;
 /* The frame of a grid of cells of dx x dy whose south-west corner is (x0, y0): its points are the cells' centres;
  * the title is c's model.title. */
-RunFrame run_cell_frame(const Case *c, const char *source, const char *time_units, double x0, double y0, double dx,
-                        double dy, const Crs *crs);
+OutputFrame run_cell_frame(const Case *c, const char *source, const char *time_units, double x0, double y0, double dx,
+                           double dy, const Crs *crs);
 /* A restart's metadata in frame: what its fields are (NULL: set by the caller) and the bed a continued run must
  * share. */
-RestartSpec run_restart_spec(const RunFrame *frame, const OutputVariable *fields, Field *bed);
+RestartSpec run_restart_spec(const OutputFrame *frame, const OutputVariable *fields, Field *bed);
 /* The output files' metadata in frame, stored as output.double and output.parallel_write of c say. */
-OutputSpec run_output_spec(const RunFrame *frame, const Case *c);
+OutputSpec run_output_spec(const OutputFrame *frame, const Case *c);
 
 /* A run's output files in the output folder: map.nc, history.nc (with gauges) and a series file (seriesfile.h) for
  * a model that writes one. */

@@ -187,7 +187,7 @@ cleanup:
 /* ---- output -------------------------------------------------------------------------------------------------- */
 
 /* Where the files place the cells' centres, and what they say of themselves. */
-static RunFrame frame_of(const RunContext *run) {
+static OutputFrame frame_of(const RunContext *run) {
   const VbmSetup *s = &vbm_run_of(run)->setup;
   return run_cell_frame(run->c, run->source, s->time_units, s->x0, s->y0, s->config.dx, s->config.dy, s->crs);
 }

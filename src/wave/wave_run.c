@@ -492,18 +492,18 @@ cleanup:
 /* ---- output -------------------------------------------------------------------------------------------------- */
 
 /* Where the files place the grid points (Cartesian or curvilinear), and what they say of themselves. */
-static RunFrame frame_of(const RunContext *run) {
+static OutputFrame frame_of(const RunContext *run) {
   const WaveSetup *s = &wave_run_of(run)->setup;
-  return (RunFrame){.title = hcl_case_string(run->c, "model.title"),
-                    .source = run->source,
-                    .time_units = s->time_units,
-                    .x0 = s->config.x0,
-                    .dx = s->config.laplace.dx,
-                    .y0 = s->config.y0,
-                    .dy = s->config.laplace.dy,
-                    .map = s->config.laplace.map,
-                    .points = "grid point",
-                    .crs = s->crs};
+  return (OutputFrame){.title = hcl_case_string(run->c, "model.title"),
+                       .source = run->source,
+                       .time_units = s->time_units,
+                       .x0 = s->config.x0,
+                       .dx = s->config.laplace.dx,
+                       .y0 = s->config.y0,
+                       .dy = s->config.laplace.dy,
+                       .map = s->config.laplace.map,
+                       .points = "grid point",
+                       .crs = s->crs};
 }
 
 /* What the run's files hold: the map, the gauges, and kinematics.nc's lines with their depths and the scalars. */

@@ -61,7 +61,7 @@ static double device_bytes(const RunContext *run, double *largest_field) {
   return 2 * *largest_field;
 }
 
-static RunFrame frame_of(const RunContext *run) {
+static OutputFrame frame_of(const RunContext *run) {
   const ToyRun *r = toy_of(run);
   return run_cell_frame(run->c, run->source, r->time_units, 0, 0, r->dx, r->dx, NULL);
 }

@@ -26,16 +26,16 @@ static HclStatus write_outputs(const char *folder) {
   DecompSpec grid = {.nx = NX, .ny = NY};
   FieldSpec fs = {.name = "zeta", .nz = 1, .ghost = 1, .precision = PRECISION_DOUBLE};
   OutputSpec spec = {.path = map_path,
+                     .frame = {.title = "sample",
+                               .source = "write_sample_output",
+                               .time_units = "seconds since 2000-01-01 00:00:00",
+                               .x0 = 5,
+                               .dx = 10,
+                               .y0 = 5,
+                               .dy = 10},
                      .overwrite = true,
-                     .title = "sample",
-                     .source = "write_sample_output",
                      .history = "write_sample_output",
-                     .case_yaml = "",
-                     .time_units = "seconds since 2000-01-01 00:00:00",
-                     .x0 = 5,
-                     .dx = 10,
-                     .y0 = 5,
-                     .dy = 10};
+                     .case_yaml = ""};
   OutputVariable var = {"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL, false};
   Gauge gauges[2] = {{.name = "g1", .x = 55, .y = 35, .origin = "sample"},
                      {.name = "g2", .x = 105, .y = 65, .origin = "sample"}};

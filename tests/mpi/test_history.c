@@ -218,15 +218,15 @@ int main(int argc, char **argv) {
     s = hcl_field_create(rt, decomp, &fs, &fields[v]);
   }
   OutputSpec spec = {.path = path,
-                     .title = "gauges",
-                     .source = "test",
+                     .frame = {.title = "gauges",
+                               .source = "test",
+                               .time_units = "seconds since 2000-01-01 00:00:00",
+                               .x0 = X0,
+                               .dx = DX,
+                               .y0 = Y0,
+                               .dy = DY},
                      .history = "test_history",
                      .case_yaml = "",
-                     .time_units = "seconds since 2000-01-01 00:00:00",
-                     .x0 = X0,
-                     .dx = DX,
-                     .y0 = Y0,
-                     .dy = DY,
                      .double_precision = true};
   OutputVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL, false},
                             {"u", NULL, "velocity in x", "m s-1", NULL, false}};

@@ -188,15 +188,15 @@ int main(int argc, char **argv) {
     s = hcl_field_create(rt, decomp, &fs, &fields[v]);
   }
   OutputSpec spec = {.path = path,
-                     .title = "test map",
-                     .source = "hydrocl test",
+                     .frame = {.title = "test map",
+                               .source = "hydrocl test",
+                               .time_units = "seconds since 2000-01-01 00:00:00",
+                               .x0 = 0.25,
+                               .dx = 0.5,
+                               .y0 = 0.25,
+                               .dy = 0.5},
                      .history = "test_mapfile",
-                     .case_yaml = "grid:\n  nx: 29\n",
-                     .time_units = "seconds since 2000-01-01 00:00:00",
-                     .x0 = 0.25,
-                     .dx = 0.5,
-                     .y0 = 0.25,
-                     .dy = 0.5};
+                     .case_yaml = "grid:\n  nx: 29\n"};
   OutputVariable vars[2] = {{"zeta", "sea_surface_height_above_geoid", "water level", "m", NULL, false},
                             {"flag", NULL, "a second variable", "1", NULL, false}};
   /* Gathered to rank 0, then written by every rank, each its own block (where netCDF-C has parallel I/O and there

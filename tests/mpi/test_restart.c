@@ -24,14 +24,14 @@ static const OutputVariable described[2] = {
     {"zeta", "water_surface_height_above_reference_datum", "water level", "m", NULL, false},
     {"phi", NULL, "velocity potential", "m2 s-1", NULL, false},
 };
-static const RestartSpec described_grid = {.source = "test",
-                                           .title = "restart test",
-                                           .fields = described,
-                                           .time_units = "seconds since 2000-01-01 00:00:00",
-                                           .x0 = 0.5,
-                                           .dx = 2,
-                                           .y0 = -1,
-                                           .dy = 0.25};
+static const RestartSpec described_grid = {.frame = {.source = "test",
+                                                     .title = "restart test",
+                                                     .time_units = "seconds since 2000-01-01 00:00:00",
+                                                     .x0 = 0.5,
+                                                     .dx = 2,
+                                                     .y0 = -1,
+                                                     .dy = 0.25},
+                                           .fields = described};
 
 /* A spec writing into folder, keeping keep. */
 static RestartSpec spec_of(const char *folder, int keep) {
