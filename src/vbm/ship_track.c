@@ -344,6 +344,7 @@ static HclStatus read_series(Csv *csv, const TrackFrame *frame, const SeriesColu
   REQUIRE(track->count >= 1, HCL_EDATA, "%s: a series track needs at least one point", csv->path);
   if (columns->geographic) {
     TRY(project_series(csv, frame->crs, track));
+    track->geographic = true;
   }
   unwrap_headings(track);
 cleanup:
@@ -374,6 +375,22 @@ cleanup:
     ship_track_free(track);
   }
   return status;
+}
+
+void ship_track_describe(const ShipTrack *track, char *text, size_t size) {
+  switch (track->kind) {
+  case TRACK_STRAIGHT:
+    snprintf(text, size, "straight from (%g, %g) m, heading %g degrees at %g m/s", track->x, track->y,
+             track->heading * 180 / PI, track->speed);
+    break;
+  case TRACK_WAYPOINTS:
+    snprintf(text, size, "%d waypoints, the last reached at t = %g s", track->count, track->t[track->count - 1]);
+    break;
+  case TRACK_SERIES:
+    snprintf(text, size, "series of %d points from t = %g to %g s%s", track->count, track->t[0],
+             track->t[track->count - 1], track->geographic ? ", projected from WGS 84 latitude and longitude" : "");
+    break;
+  }
 }
 
 /* The index k with t[k] <= t < t[k + 1], for t within the track's times. */

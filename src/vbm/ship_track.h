@@ -22,6 +22,9 @@
 #ifndef HYDROCL_SHIP_TRACK_H
 #define HYDROCL_SHIP_TRACK_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "crs.h"
 #include "status.h"
 
@@ -33,7 +36,12 @@ typedef struct {
   int count;                   /* waypoints, series: their points */
   double *t, *px, *py;         /* the time each point is reached (waypoints: from the legs' speeds), s; where, m */
   double *heading_at;          /* series with a heading column: radians, unwrapped; NULL otherwise */
+  bool geographic;             /* series: projected from WGS 84 latitude and longitude */
 } ShipTrack;
+
+/* One line on a track for validate: "straight from (1850, 400) m, heading 180 degrees at 8 m/s", "series of 12
+ * points from t = 0 to 600 s, projected from WGS 84 latitude and longitude", "4 waypoints, reached by t = 310 s". */
+void ship_track_describe(const ShipTrack *track, char *text, size_t size);
 
 enum { SHIP_NAME_MAX = 64, SHIP_ORIGIN_MAX = 4200 };
 typedef struct {

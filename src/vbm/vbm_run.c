@@ -347,6 +347,12 @@ static void print_case(const RunContext *run, FILE *out) {
           limit, round(s->t_end / s->dt), s->t_end);
   fprintf(out, "ships: %d; incident waves: %d; psi system by CG + %s\n", s->nships, s->nwaves,
           hcl_stencil5_precond_name(run->c, VBM_SOLVER_PREFIX));
+  for (int k = 0; k < s->nships; k++) {
+    char track[256];
+    ship_track_describe(&s->ships[k].track, track, sizeof track);
+    fprintf(out, "ship '%s' (%s): %g x %g m, draft %g m; %s\n", s->ships[k].name, s->ships[k].origin,
+            s->ships[k].length, s->ships[k].beam, s->ships[k].draft, track);
+  }
 }
 
 static HclStatus vbm_case_check(const Case *c) {

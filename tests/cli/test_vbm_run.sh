@@ -35,6 +35,8 @@ run_capture "$hydrocl" validate "$kelvin"
 ok "validate ship-kelvin.yml exits 0" equals "$rc" 0
 ok "and prints the fixed step against leapfrog's limit" contains "$out" \
   "time step: 0.1 s (0.518 of leapfrog's limit 0.1932 s), 2000 steps to t = 200 s"
+ok "and the ship, its hull and its track" contains "$out" \
+  "60 x 12 m, draft 2 m; straight from (1850, 400) m, heading 180 degrees at 8 m/s"
 run_capture "$hydrocl" validate "$kelvin" --set time.dt=0
 ok "time.dt 0 takes the largest step time.cfl allows that lands on output.interval" contains "$out" \
   "time step: 0.0961538 s"
@@ -95,6 +97,9 @@ import utm
 print("time,x,y")
 for t, lat, lon in ((0, 52.0, 2.5), (20, 52.0, 2.497666)):
     print("%g,%r,%r" % ((t,) + utm.project(lat, lon, 31)))' "$root/tests/cli" >"$dir/utm.csv"
+run_capture "$hydrocl" validate "$kelvin" "${small[@]}" "${utm_grid[@]}" --set ship.track="$dir/ais.csv"
+ok "validate says the track was projected" contains "$out" \
+  "series of 2 points from t = 0 to 20 s, projected from WGS 84 latitude and longitude"
 run_capture "$hydrocl" run "$kelvin" "${small[@]}" "${utm_grid[@]}" --set ship.track="$dir/ais.csv" -o "$dir/ais" -q
 ok "a track in latitude and longitude with ISO times runs" equals "$rc" 0
 run_capture "$hydrocl" run "$kelvin" "${small[@]}" "${utm_grid[@]}" --set ship.track="$dir/utm.csv" -o "$dir/utm" -q
