@@ -262,6 +262,18 @@ cleanup:
   return status;
 }
 
+HclStatus run_write_sample(RunContext *run, Field *const *fields, bool map_due, bool history_due) {
+  HclStatus status = HCL_OK;
+  if (map_due) {
+    TRY(hcl_map_write(run->files.map, run->tl.t, fields));
+  }
+  if (history_due && run->files.history) {
+    TRY(hcl_history_write(run->files.history, run->tl.t, fields));
+  }
+cleanup:
+  return status;
+}
+
 HclStatus run_write_static(RunContext *run, const OutputVariable *variable, Field *field, double scale) {
   HclStatus status = HCL_OK;
   TRY(hcl_map_write_static(run->files.map, variable, field, scale));

@@ -119,6 +119,10 @@ HclStatus run_stop_at_good(RunContext *run, HclStatus failed, bool during_step, 
  * state. */
 void run_log_worst(RunContext *run, Field *field, const char *what);
 
+/* The present state's fields as a map frame (map_due) and a sample at the gauges (history_due, where the run has
+ * gauges): write's helper, fields in the order of RunOutputs' variables. Collective. */
+HclStatus run_write_sample(RunContext *run, Field *const *fields, bool map_due, bool history_due);
+
 /* A field that does not change with time (the bed), scaled by `scale`, written once into map.nc and, where the run
  * has gauges, into history.nc at them: write_static's helper. Collective. */
 HclStatus run_write_static(RunContext *run, const OutputVariable *variable, Field *field, double scale);

@@ -406,14 +406,9 @@ static HclStatus write_output(RunContext *run, bool map_due, bool history_due) {
     return HCL_OK;
   }
   TRY(hcl_swe_centre_fields(r->swe, r->centre, hcl_case_bool(run->c, "output.mask_dry")));
-  if (map_due) {
-    TRY(hcl_map_write(run->files.map, run->tl.t, r->centre));
-  }
+  TRY(run_write_sample(run, r->centre, map_due, history_due));
   if (map_due && r->maxima) {
     TRY(write_maxima(r));
-  }
-  if (history_due) {
-    TRY(hcl_history_write(run->files.history, run->tl.t, r->centre));
   }
 cleanup:
   return status;

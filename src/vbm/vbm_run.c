@@ -208,18 +208,13 @@ static HclStatus write_output(RunContext *run, bool map_due, bool history_due) {
   HclStatus status = HCL_OK;
   VbmRun *r = vbm_run_of(run);
   Field *fields[MAP_VARIABLES] = {hcl_vbm_zeta(r->vbm), hcl_vbm_phi(r->vbm)};
-  if (map_due) {
-    TRY(hcl_map_write(run->files.map, run->tl.t, fields));
-  }
+  TRY(run_write_sample(run, fields, map_due, history_due));
   if (map_due && r->maxima) {
     Field *maxima[VBM_MAXIMA_FIELDS];
     hcl_vbm_maxima_fields(r->vbm, maxima);
     for (int f = 0; f < VBM_MAXIMA_FIELDS; f++) {
       TRY(hcl_map_write_static(run->files.map, &maxima_variables[f], maxima[f], 1));
     }
-  }
-  if (history_due && run->files.history) {
-    TRY(hcl_history_write(run->files.history, run->tl.t, fields));
   }
 cleanup:
   return status;

@@ -603,16 +603,15 @@ static HclStatus write_output(RunContext *run, bool map_due, bool history_due) {
   WaveRun *r = wave_run_of(run);
   Field *fields[MAP_VARIABLES] = {hcl_wave_eta(r->wave), hcl_wave_phi(r->wave)};
   Field *extremes[2] = {hcl_wave_eta_max(r->wave), hcl_wave_eta_min(r->wave)};
+  TRY(run_write_sample(run, fields, map_due, history_due));
   if (map_due) {
-    TRY(hcl_map_write(r->run.files.map, r->run.tl.t, fields));
     for (int e = 0; e < 2; e++) {
-      TRY(hcl_map_write_static(r->run.files.map, &extreme_variables[e], extremes[e], 1));
+      TRY(hcl_map_write_static(run->files.map, &extreme_variables[e], extremes[e], 1));
     }
   }
-  if (history_due && r->run.files.history) {
-    TRY(hcl_history_write(r->run.files.history, r->run.tl.t, fields));
+  if (history_due && run->files.history) {
     for (int e = 0; e < 2; e++) {
-      TRY(hcl_history_write_static(r->run.files.history, &extreme_variables[e], extremes[e], 1));
+      TRY(hcl_history_write_static(run->files.history, &extreme_variables[e], extremes[e], 1));
     }
   }
   if (history_due) {

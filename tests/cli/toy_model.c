@@ -114,16 +114,8 @@ static int restart_fields(RunContext *run, Field **fields, OutputVariable *varia
 }
 
 static HclStatus write_output(RunContext *run, bool map_due, bool history_due) {
-  HclStatus status = HCL_OK;
   Field *fields[] = {toy_of(run)->zeta};
-  if (map_due) {
-    TRY(hcl_map_write(run->files.map, run->tl.t, fields));
-  }
-  if (history_due && run->files.history) {
-    TRY(hcl_history_write(run->files.history, run->tl.t, fields));
-  }
-cleanup:
-  return status;
+  return run_write_sample(run, fields, map_due, history_due);
 }
 
 static HclStatus advance(RunContext *run, TimelineDue *due) {
