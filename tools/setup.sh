@@ -4,7 +4,7 @@
 # Works on Debian 12 and Ubuntu 24.04; nothing is vendored or downloaded at build time.
 
 hydrocl_packages="gcc meson ninja-build pkg-config python3 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
-  clinfo libopenmpi-dev openmpi-bin libnetcdf-dev libudunits2-dev libyaml-dev libproj-dev python3-netcdf4 python3-matplotlib
+  clinfo libopenmpi-dev openmpi-bin libnetcdf-dev libudunits2-dev libyaml-dev libproj-dev libgdal-dev python3-netcdf4 python3-matplotlib
   python3-xarray clang-format"
 # Parallel netCDF-4 (HDF5 over MPI-IO): the map file written by every rank, each its own block.
 hydrocl_packages="$hydrocl_packages libnetcdf-mpi-dev"

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "crs.h"
 #include "inputfile.h" /* hcl_input_check_file */
 #include "status.h"
 
@@ -28,24 +29,52 @@ typedef struct {
 HclStatus hcl_input_read_line(FILE *f, const char *path, InputLine *line, bool *more);
 void hcl_input_line_free(InputLine *line);
 
-/* Where a model's grid points are, for a grid file's coordinates to be checked against: point (i, j) at x = x0 + i
- * dx, y = y0 + j dy (m); keys says which case keys set them, for messages ("cells of grid.x0, grid.lx, grid.nx"). */
+/* How a grid file's values are carried onto the model's points when they do not lie on them (a raster, through
+ * GDAL): levels (bed, water level, roughness) bilinearly, or as the average of the pixels in a cell where the grid is
+ * coarser than the raster; classes and masks (land) by the nearest pixel, never mixed. */
+typedef enum { INPUT_LEVELS, INPUT_CLASSES } InputSampling;
+
+/* Where a model's grid points are, for a grid file's coordinates to be checked against or a raster warped onto:
+ * point (i, j) at x = x0 + i dx, y = y0 + j dy (m) in crs (grid.crs; NULL: local metres); keys says which case keys
+ * set them, for messages ("cells of grid.x0, grid.lx, grid.nx"). */
 typedef struct {
   double x0, dx, y0, dy;
   const char *keys;
+  const Crs *crs;
+  InputSampling sampling;
 } InputAxes;
 
-/* Reads the global nx x ny grid into values[ny][nx] (x fastest). A ".nc" file holds variable (NULL takes its only
- * 2D variable), unpacked by its scale_factor and add_offset; a point holding its _FillValue (or the default fill of
- * a point never written) or a missing_value is HCL_EDATA naming the first. Its dimensions say which way it runs:
- * their coordinate variables' axis, standard_name or units attribute (CF), else their names (y, lat, latitude,
- * northing, j, nj, row, eta_rho; x, lon, ...), one known settling the other; (x, y) is transposed, and a file whose
- * dimensions say neither is HCL_EDATA. With axes (NULL: a curvilinear grid, no check), coordinate variables must
- * hold the model's points, within 1% of the spacing, either way round: backwards (a north-up raster) is flipped,
- * anything else HCL_EDATA naming the file, variable, coordinate and the values expected and found. Any other file is
- * CSV with ny lines of nx numbers, line j holding row y = j. */
+/* What a grid file was and how it reached the grid, for validate: "GeoTIFF, 400 x 300 pixels of 5 x 5 m, EPSG:28992
+ * (Amersfoort / RD New), x 1e5 to 1.02e5 m, y ...; reprojected onto the grid, bilinear". */
+enum { INPUT_SOURCE_SIZE = 768 };
+typedef struct {
+  char text[INPUT_SOURCE_SIZE];
+} InputSource;
+
+/* Reads the global nx x ny grid into values[ny][nx] (x fastest), and what the file was into *source (NULL: not
+ * wanted).
+ *
+ * A ".nc" file holds variable (NULL takes its only 2D variable), unpacked by its scale_factor and add_offset; a point
+ * holding its _FillValue (or the default fill of a point never written) or a missing_value is HCL_EDATA naming the
+ * first. Its dimensions say which way it runs: their coordinate variables' axis, standard_name or units attribute
+ * (CF), else their names (y, lat, latitude, northing, j, nj, row, eta_rho; x, lon, ...), one known settling the
+ * other; (x, y) is transposed, and a file whose dimensions say neither is HCL_EDATA. With axes (NULL: a curvilinear
+ * grid, no check), coordinate variables must hold the model's points, within 1% of the spacing, either way round:
+ * backwards (a north-up raster) is flipped. A file of another shape or on other points is, in a build with GDAL, a
+ * raster like any other (below); without GDAL it is HCL_EDATA naming the file, variable, coordinate and the values
+ * expected and found.
+ *
+ * A ".csv" or ".txt" file is CSV with ny lines of nx numbers, line j holding row y = j.
+ *
+ * Any other file is a raster GDAL reads (GeoTIFF, ESRI ASCII grid, VRT, ...; needs axes, and a build with GDAL, else
+ * HCL_EUSAGE naming the build option), placed by its own georeferencing: warped from its CRS into axes->crs (a raster
+ * without a CRS is taken to be in the grid's; without grid.crs, a projected raster's coordinates are the grid's and a
+ * geographic one is refused), north-up or south-up alike, and sampled at the points as axes->sampling says (GDAL's
+ * warper, its error threshold 0: every point transformed exactly). A raster whose extent does not hold every point is
+ * HCL_EDATA naming the file and both extents; a point where the raster holds nodata is HCL_EDATA naming the first and
+ * how many (the rule: a grid needs a value at every point; fill the raster's gaps first). */
 HclStatus hcl_input_read_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
-                              double *values);
+                              double *values, InputSource *source);
 
 enum { INPUT_NAME_SIZE = 257 }; /* a netCDF name and its NUL */
 

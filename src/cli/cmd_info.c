@@ -15,12 +15,12 @@ static double gib(uint64_t bytes) {
 }
 
 static void print_table(const DeviceInfo *devices, int count, int chosen, const CliOptions *o) {
-  printf("hydrocl %s (%s), default precision %s, mpi %s, netcdf %s, proj %s\n", HYDROCL_VERSION, HYDROCL_GIT,
+  printf("hydrocl %s (%s), default precision %s, mpi %s, netcdf %s, proj %s, gdal %s\n", HYDROCL_VERSION, HYDROCL_GIT,
          hcl_precision_name(hcl_precision_default()), hcl_par_have_mpi() ? "yes" : "no",
          HYDROCL_HAVE_NETCDF_PARALLEL_IO ? "yes (parallel I/O)"
          : HYDROCL_HAVE_NETCDF           ? "yes"
                                          : "no",
-         HYDROCL_HAVE_PROJ_LIBRARY ? "yes" : "no");
+         HYDROCL_HAVE_PROJ_LIBRARY ? "yes" : "no", HYDROCL_HAVE_GDAL_LIBRARY ? "yes" : "no");
   printf("  %-7s %-5s %-7s %-40s %10s %10s %5s %5s %-9s %s\n", "device", "type", "vendor", "name", "global",
          "max-alloc", "CUs", "fp64", "OpenCL C", "driver");
   for (int i = 0; i < count; i++) {

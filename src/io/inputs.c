@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ncutil.h"
+#include "raster.h"
 
 #ifdef HYDROCL_HAVE_NETCDF
 #include <netcdf_filter.h>
@@ -298,10 +299,17 @@ typedef struct {
   size_t len[2]; /* their lengths */
 } GridLayout;
 
+/* Set where a netCDF grid does not lie on the model's points (another shape, or other coordinates), for
+ * hcl_input_read_grid to warp it through GDAL instead; where a reader is given none, such a file is refused. */
+typedef struct {
+  bool off;
+} OffPoints;
+
 /* The axes of the variable's two dimensions, from coordinate variables and names (dimension_axis): one known
- * settles the other; none known, or both the same, is refused. */
-static HclStatus grid_layout(int ncid, int var, const char *path, const char *name, int nx, int ny,
-                             GridLayout *layout) {
+ * settles the other; none known, or both the same, is refused; another shape than the grid's too, unless off is
+ * given (it is set). */
+static HclStatus grid_layout(int ncid, int var, const char *path, const char *name, int nx, int ny, GridLayout *layout,
+                             OffPoints *off) {
   HclStatus status = HCL_OK;
   char dim_names[2][NC_MAX_NAME + 1];
   GridAxis axis[2];
@@ -321,18 +329,24 @@ static HclStatus grid_layout(int ncid, int var, const char *path, const char *na
           dim_names[0], dim_names[1], axis[0] == AXIS_X ? "x" : "y");
   layout->y_dim = axis[0] == AXIS_Y || axis[1] == AXIS_X ? 0 : 1;
   size_t along_y = layout->len[layout->y_dim], along_x = layout->len[1 - layout->y_dim];
-  REQUIRE(along_y == (size_t)ny && along_x == (size_t)nx, HCL_EDATA,
-          "%s: variable '%s' is %zu x %zu (y, x), the grid is %d x %d (y along '%s', x along '%s')", path, name,
-          along_y, along_x, ny, nx, dim_names[layout->y_dim], dim_names[1 - layout->y_dim]);
+  bool same_shape = along_y == (size_t)ny && along_x == (size_t)nx;
+  if (!same_shape && off) {
+    off->off = true;
+    goto cleanup;
+  }
+  REQUIRE(same_shape, HCL_EDATA,
+          "%s: variable '%s' is %zu x %zu (y, x), the grid is %d x %d (y along '%s', x along '%s')%s", path, name,
+          along_y, along_x, ny, nx, dim_names[layout->y_dim], dim_names[1 - layout->y_dim], raster_hint());
 cleanup:
   return status;
 }
 
 /* Checks the coordinate variable of the dimension along axis a (0: x, 1: y) against the model's points, first +
  * k step, and sets layout->flip[a] where they run backwards. Without a coordinate variable the dimension is taken
- * as the model's, first to last. Tolerance: 1% of the spacing, and the rounding of a float coordinate. */
+ * as the model's, first to last. Tolerance: 1% of the spacing, and the rounding of a float coordinate. Other points
+ * are refused, unless off is given (it is set). */
 static HclStatus check_coordinate(int ncid, const char *path, const char *name, int a, double first, double step,
-                                  const char *keys, GridLayout *layout) {
+                                  const char *keys, GridLayout *layout, OffPoints *off) {
   HclStatus status = HCL_OK;
   int dim = layout->dims[a == 1 ? layout->y_dim : 1 - layout->y_dim];
   int var = coordinate_variable(ncid, dim);
@@ -353,11 +367,16 @@ static HclStatus check_coordinate(int ncid, const char *path, const char *name, 
   for (size_t k = 0; k < n; k++) {
     double expected = first + (double)(layout->flip[a] ? n - 1 - k : k) * step;
     double tolerance = fmax(0.01 * fabs(step), (type == NC_FLOAT ? 4 * 1.2e-7 : 4 * 2.3e-16) * fabs(expected));
-    REQUIRE(fabs(found[k] - expected) <= tolerance, HCL_EDATA,
+    bool on_point = fabs(found[k] - expected) <= tolerance;
+    if (!on_point && off) {
+      off->off = true;
+      goto cleanup;
+    }
+    REQUIRE(on_point, HCL_EDATA,
             "%s: variable '%s': its coordinate '%s' runs %g to %g, the model grid's %s %g to %g (%s): '%s'[%zu] is %g "
-            "where %g is expected (within %g); give the grid on the model's points",
+            "where %g is expected (within %g); give the grid on the model's points%s",
             path, name, coordinate, found[0], found[n - 1], a ? "y" : "x", layout->flip[a] ? last : first,
-            layout->flip[a] ? first : last, keys, coordinate, k, found[k], expected, tolerance);
+            layout->flip[a] ? first : last, keys, coordinate, k, found[k], expected, tolerance, raster_hint());
   }
 cleanup:
   free(found);
@@ -472,11 +491,12 @@ static void place_values(const GridLayout *layout, const double *raw, int nx, in
   }
 }
 
+/* Reads a netCDF grid on the model's points into values; one that is not on them sets *off (where given) and reads
+ * nothing. name: the variable's. */
 static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
-                                  double *values) {
+                                  double *values, char name[NC_MAX_NAME + 1], OffPoints *off) {
   HclStatus status = HCL_OK;
   int ncid = -1, var = -1;
-  char name[NC_MAX_NAME + 1] = "";
   MissingMarks marks = {0};
   GridLayout layout;
   double *raw = NULL;
@@ -485,10 +505,13 @@ static HclStatus read_netcdf_grid(const char *path, const char *variable, int nx
   REQUIRE(err == NC_NOERR, err == ENOENT ? HCL_ENOINPUT : HCL_EDATA, "cannot open grid file '%s': %s", path,
           nc_strerror(err));
   TRY(find_grid_variable(ncid, path, variable, &var, name));
-  TRY(grid_layout(ncid, var, path, name, nx, ny, &layout));
-  if (axes) {
-    TRY(check_coordinate(ncid, path, name, 0, axes->x0, axes->dx, axes->keys, &layout));
-    TRY(check_coordinate(ncid, path, name, 1, axes->y0, axes->dy, axes->keys, &layout));
+  TRY(grid_layout(ncid, var, path, name, nx, ny, &layout, off));
+  for (int a = 0; axes && a < 2 && !(off && off->off); a++) {
+    TRY(check_coordinate(ncid, path, name, a, a ? axes->y0 : axes->x0, a ? axes->dy : axes->dx, axes->keys, &layout,
+                         off));
+  }
+  if (off && off->off) {
+    goto cleanup;
   }
   TRY(missing_marks_read(ncid, var, path, &marks));
   if (layout.y_dim == 0 && !layout.flip[0] && !layout.flip[1]) {
@@ -842,18 +865,41 @@ cleanup:
   return status;
 }
 
+/* A netCDF grid on the model's points, or else (with axes, in a build with GDAL) warped onto them. */
+static HclStatus read_netcdf_or_raster(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
+                                       double *values, InputSource *source) {
+  HclStatus status = HCL_OK;
+#ifdef HYDROCL_HAVE_NETCDF
+  char name[NC_MAX_NAME + 1] = "";
+  OffPoints off = {false};
+  TRY(read_netcdf_grid(path, variable, nx, ny, axes, values, name, axes && raster_available() ? &off : NULL));
+  if (off.off && !raster_georeferenced(path, name)) { /* no raster either: refused for not lying on the points */
+    TRY(read_netcdf_grid(path, variable, nx, ny, axes, values, name, NULL));
+  } else if (off.off) {
+    TRY(raster_read(path, name, nx, ny, axes, values, source));
+  } else if (source) {
+    snprintf(source->text, sizeof source->text, "netCDF variable '%s' on the grid's points", name);
+  }
+#else
+  (void)variable, (void)nx, (void)ny, (void)axes, (void)values, (void)source;
+  FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read '%s'; give the grid as CSV", path);
+#endif
+cleanup:
+  return status;
+}
+
 HclStatus hcl_input_read_grid(const char *path, const char *variable, int nx, int ny, const InputAxes *axes,
-                              double *values) {
+                              double *values, InputSource *source) {
   HclStatus status = HCL_OK;
   if (has_extension(path, ".nc")) {
-#ifdef HYDROCL_HAVE_NETCDF
-    TRY(read_netcdf_grid(path, variable, nx, ny, axes, values));
-#else
-    (void)variable, (void)axes;
-    FAIL(HCL_EUSAGE, "this hydrocl was built without netCDF, so it cannot read '%s'; give the grid as CSV", path);
-#endif
-  } else {
+    TRY(read_netcdf_or_raster(path, variable, nx, ny, axes, values, source));
+  } else if (has_extension(path, ".csv") || has_extension(path, ".txt")) {
     TRY(read_csv_grid(path, nx, ny, values));
+    if (source) {
+      snprintf(source->text, sizeof source->text, "CSV, %d x %d values on the grid's points", nx, ny);
+    }
+  } else {
+    TRY(raster_read(path, variable, nx, ny, axes, values, source));
   }
 cleanup:
   return status;

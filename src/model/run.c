@@ -34,6 +34,13 @@ void run_print_crs(const Crs *crs, FILE *out) {
   fprintf(out, "coordinates: %s\n", text);
 }
 
+void run_print_source(const Case *c, const char *key, const InputSource *source, FILE *out) {
+  const char *path = hcl_case_string(c, key);
+  if (path[0]) {
+    fprintf(out, "%s: %s: %s\n", key, path, source->text);
+  }
+}
+
 HclStatus run_time_units(const Case *c, const char *key, double *start, char *units, size_t size) {
   HclStatus status = HCL_OK;
   const char *text = hcl_case_string(c, key);
@@ -61,14 +68,15 @@ void run_warn_unused_keys(const Case *c, const RunKeyUse *uses, int count) {
   }
 }
 
-HclStatus run_read_bed_file(const Case *c, int nx, int ny, const InputAxes *axes, double **values) {
+HclStatus run_read_bed_file(const Case *c, int nx, int ny, const InputAxes *axes, double **values,
+                            InputSource *source) {
   HclStatus status = HCL_OK;
   const char *path = hcl_case_file(c, "bed.file");
   const char *variable = hcl_case_string(c, "bed.variable");
   size_t n = (size_t)nx * ny;
   REQUIRE(path[0], HCL_EDATA, "%s: bed.shape is file but bed.file is not given", hcl_case_origin(c, "bed.shape"));
   TRY_ALLOC(*values, n);
-  TRY(hcl_input_read_grid(path, variable[0] ? variable : NULL, nx, ny, axes, *values));
+  TRY(hcl_input_read_grid(path, variable[0] ? variable : NULL, nx, ny, axes, *values, source));
   double sign = strcmp(hcl_case_string(c, "bed.positive"), "up") == 0 ? -1 : 1;
   for (size_t p = 0; p < n; p++) {
     REQUIRE(isfinite((*values)[p]), HCL_EDATA, "%s: bed value %zu (x %zu, y %zu) is not a number", path, p,

@@ -45,9 +45,14 @@ typedef struct {
 void run_warn_unused_keys(const Case *c, const RunKeyUse *uses, int count);
 
 /* The depths (positive down) of bed.file (bed.variable, bed.positive; inputs.h), a grid of nx x ny values, when
- * bed.shape is file; a netCDF file's coordinates checked against axes (NULL: a curvilinear grid). HCL_EDATA naming
- * the key when bed.file is not given, the value that is not a number. Caller frees *values. */
-HclStatus run_read_bed_file(const Case *c, int nx, int ny, const InputAxes *axes, double **values);
+ * bed.shape is file; a netCDF file's coordinates checked against axes, a raster warped onto them (NULL: a
+ * curvilinear grid), and what the file was into *source. HCL_EDATA naming the key when bed.file is not given, the
+ * value that is not a number. Caller frees *values. */
+HclStatus run_read_bed_file(const Case *c, int nx, int ny, const InputAxes *axes, double **values, InputSource *source);
+
+/* "bed.file: dem.tif: GeoTIFF raster, ...", validate's line for a grid file that key named (none where it names
+ * none). */
+void run_print_source(const Case *c, const char *key, const InputSource *source, FILE *out);
 
 /* The points of points_key and, when file_key is not NULL and names a file, of that CSV 'name,x,y'
  * (hcl_gauges_read_csv). Caller frees *points. */

@@ -76,7 +76,8 @@ static const CaseKey swe_case_keys[] = {
     {"bed.width", CASE_REAL, "m", "1", 1e-9, HUGE_VAL, NULL,
      "gaussian: standard deviation; ramp: length of the rise; paraboloid: radius where the bed meets the reference"},
     {"bed.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
-     "file: a netCDF (dims y, x) or CSV (ny lines of nx numbers) grid at the cell centres"},
+     "file: a raster (GeoTIFF, ESRI ASCII grid, VRT, netCDF; warped from its CRS onto the cells) or a netCDF (dims "
+     "y, x) or CSV (ny lines of nx numbers) grid at the cell centres"},
     {"bed.variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "file: the netCDF variable ('': its only 2D one)"},
     {"bed.positive", CASE_CHOICE, "", "down", CASE_UNBOUNDED, "down|up",
      "file: down when it holds depths below the reference, up when it holds bed elevations"},
@@ -331,8 +332,10 @@ static HclStatus read_bed(const Case *c, SweSetup *setup) {
                      .dx = setup->config.dx,
                      .y0 = setup->y0 + setup->config.dy / 2,
                      .dy = setup->config.dy,
-                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y"};
-  TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &cells, &bed->values));
+                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y",
+                     .crs = setup->crs,
+                     .sampling = INPUT_LEVELS};
+  TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &cells, &bed->values, &bed->source));
 cleanup:
   return status;
 }

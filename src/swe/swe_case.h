@@ -9,6 +9,7 @@
 #include "casefile.h"
 #include "crs.h"
 #include "decomp.h"
+#include "inputs.h"
 #include "swe.h"
 
 /* The model's keys, the implicit scheme's level solver's under this prefix (krylov.h, stencil5_precond.h). */
@@ -33,6 +34,7 @@ typedef struct {
   BedShape shape;
   double depth, height, x, y, width;
   double *values; /* BED_FILE: the global grid of depths, ny rows of nx */
+  InputSource source; /* file: what bed.file was */
 } SweBed;
 typedef struct {
   InitialShape shape;

@@ -531,6 +531,7 @@ static void print_case(const RunContext *run, FILE *out) {
   fprintf(out, "grid: %d x %d cells of %g x %g m, %d x %d ranks\n", g->nx, g->ny, r->setup.config.dx,
           r->setup.config.dy, g->px, g->py);
   run_print_crs(r->setup.crs, out);
+  run_print_source(run->c, "bed.file", &r->setup.bed.source, out);
   fprintf(out, "time step: %s %.4g s (CFL %g at the start), about %.0f steps to t = %g s\n",
           r->setup.dt_fixed > 0 ? "fixed" : "CFL-limited, at first", r->dt_cfl, r->setup.cfl,
           ceil(r->setup.t_end / r->dt_cfl), r->setup.t_end);

@@ -42,12 +42,14 @@ static const CaseKey vbm_case_keys[] = {
     {"bed.depth", CASE_REAL, "m", "10", -HUGE_VAL, VBM_DEPTH_MAX, NULL,
      "still-water depth (positive down; <= 0: land)"},
     {"bed.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
-     "file: a netCDF (dims y, x) or CSV (ny lines of nx numbers) grid of depths at the cell centres; <= 0: land"},
+     "file: a raster (GeoTIFF, ESRI ASCII grid, VRT, netCDF; warped from its CRS onto the cells) or a netCDF (dims "
+     "y, x) or CSV (ny lines of nx numbers) grid of depths at the cell centres; <= 0: land"},
     {"bed.variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "file: the netCDF variable ('': its only 2D one)"},
     {"bed.positive", CASE_CHOICE, "", "down", CASE_UNBOUNDED, "down|up",
      "file: down when it holds depths below the still water, up when it holds bed elevations"},
     {"land.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
-     "a mask of land (quays, islands, breakwaters) at the cell centres, netCDF or CSV as bed.file: nonzero is land; "
+     "a mask of land (quays, islands, breakwaters) at the cell centres, a file as bed.file (a raster's nearest "
+     "pixel): nonzero is land; "
      "'': land only where the depth is <= 0"},
     {"land.variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "the mask's netCDF variable ('': its only 2D one)"},
     {"current.u", CASE_REAL, "m/s", "0", -100, 100, NULL, "a uniform current's x component"},
@@ -146,14 +148,16 @@ static double global_max(const double *values, size_t n, bool absolute) {
  * epsilon. Deeper is no model of waves either: beyond a few cells every wave the grid holds is a deep-water one. */
 static const double DEPTH_CELLS_MAX = 1e6;
 
-/* Where a grid file's values must lie: the model's cell centres. */
-static InputAxes cell_axes(const VbmSetup *setup) {
+/* Where a grid file's values must lie: the model's cell centres; how a raster's are sampled onto them. */
+static InputAxes cell_axes(const VbmSetup *setup, InputSampling sampling) {
   const VbmConfig *config = &setup->config;
   return (InputAxes){.x0 = setup->x0 + config->dx / 2,
                      .dx = config->dx,
                      .y0 = setup->y0 + config->dy / 2,
                      .dy = config->dy,
-                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y"};
+                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y",
+                     .crs = setup->crs,
+                     .sampling = sampling};
 }
 
 static HclStatus read_bed(const Case *c, VbmSetup *setup) {
@@ -161,9 +165,9 @@ static HclStatus read_bed(const Case *c, VbmSetup *setup) {
   size_t n = (size_t)setup->grid.nx * setup->grid.ny;
   setup->depth = hcl_case_real(c, "bed.depth");
   setup->max_depth = setup->depth;
-  InputAxes cells = cell_axes(setup);
+  InputAxes cells = cell_axes(setup, INPUT_LEVELS);
   if (strcmp(hcl_case_string(c, "bed.shape"), "file") == 0) {
-    TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &cells, &setup->bed_values));
+    TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &cells, &setup->bed_values, &setup->bed_source));
     setup->max_depth = global_max(setup->bed_values, n, false);
   }
   const char *key = setup->bed_values ? "bed.file" : "bed.depth";
@@ -181,7 +185,9 @@ static HclStatus read_bed(const Case *c, VbmSetup *setup) {
   if (land[0]) {
     const char *variable = hcl_case_string(c, "land.variable");
     TRY_ALLOC(setup->land, n);
-    TRY(hcl_input_read_grid(land, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, &cells, setup->land));
+    InputAxes land_cells = cell_axes(setup, INPUT_CLASSES);
+    TRY(hcl_input_read_grid(land, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, &land_cells,
+                            setup->land, &setup->land_source));
   }
 cleanup:
   return status;
@@ -207,10 +213,11 @@ static HclStatus read_current(const Case *c, VbmSetup *setup) {
   REQUIRE(setup->current[0] == 0 && setup->current[1] == 0, HCL_EDATA,
           "%s: current.u or current.v is given beside current.file; the current comes from one of them",
           hcl_case_origin(c, setup->current[0] != 0 ? "current.u" : "current.v"));
-  InputAxes cells = cell_axes(setup);
+  InputAxes cells = cell_axes(setup, INPUT_LEVELS);
   for (int k = 0; k < 2; k++) {
     TRY_ALLOC(setup->current_values[k], n);
-    TRY(hcl_input_read_grid(path, names[k], setup->grid.nx, setup->grid.ny, &cells, setup->current_values[k]));
+    TRY(hcl_input_read_grid(path, names[k], setup->grid.nx, setup->grid.ny, &cells, setup->current_values[k],
+                            &setup->current_source));
     setup->max_current[k] = global_max(setup->current_values[k], n, true);
   }
 cleanup:

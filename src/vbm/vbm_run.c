@@ -338,6 +338,9 @@ static void print_case(const RunContext *run, FILE *out) {
   fprintf(out, "grid: %d x %d cells of %g x %g m, %d x %d ranks; depth up to %g m\n", g->nx, g->ny, s->config.dx,
           s->config.dy, g->px, g->py, s->max_depth);
   run_print_crs(s->crs, out);
+  run_print_source(run->c, "bed.file", &s->bed_source, out);
+  run_print_source(run->c, "land.file", &s->land_source, out);
+  run_print_source(run->c, "current.file", &s->current_source, out);
   fprintf(out, "time step: %.6g s (%.3g of leapfrog's limit %.4g s), %.0f steps to t = %g s\n", s->dt, s->dt / limit,
           limit, round(s->t_end / s->dt), s->t_end);
   fprintf(out, "ships: %d; incident waves: %d; psi system by CG + %s\n", s->nships, s->nwaves,

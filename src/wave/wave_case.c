@@ -81,7 +81,8 @@ static const CaseKey wave_case_keys[] = {
     {"bed.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL,
      "whalin: y of the basin's side wall (its centreline lies 3.048 m beyond)"},
     {"bed.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
-     "file: a netCDF (dims y, x) or CSV (ny lines of nx numbers) grid of the still-water depth at the grid points"},
+     "file: the still-water depth at the grid points: a raster (GeoTIFF, ESRI ASCII grid, VRT, netCDF; warped onto a "
+     "Cartesian grid) or a netCDF (dims y, x) or CSV (ny lines of nx numbers) grid"},
     {"bed.variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "file: the netCDF variable ('': its only 2D one)"},
     {"bed.positive", CASE_CHOICE, "", "down", CASE_UNBOUNDED, "down|up",
      "file: down when it holds depths below the still water, up when it holds bed elevations"},
@@ -274,7 +275,7 @@ static HclStatus read_points(const Case *c, WaveSetup *s) {
           path, ny[0], nx[0], bytes / 1e9, memory / 1e9);
   for (int a = 0; a < 2; a++) {
     TRY_ALLOC(*values[a], (size_t)nx[0] * ny[0]);
-    TRY(hcl_input_read_grid(path, found[a], nx[0], ny[0], NULL, *values[a])); /* the coordinates themselves */
+    TRY(hcl_input_read_grid(path, found[a], nx[0], ny[0], NULL, *values[a], NULL)); /* the coordinates themselves */
   }
   s->grid.nx = nx[0];
   s->grid.ny = ny[0];
@@ -536,9 +537,11 @@ static HclStatus read_bed(const Case *c, WaveSetup *s) {
                         .dx = s->config.laplace.dx,
                         .y0 = s->config.y0,
                         .dy = s->config.laplace.dy,
-                        .keys = "points x0 + i dx of grid.x0, grid.lx, grid.nx and so in y"};
+                        .keys = "points x0 + i dx of grid.x0, grid.lx, grid.nx and so in y",
+                        .crs = s->crs,
+                        .sampling = INPUT_LEVELS};
     bool cartesian = s->geometry.type == WAVE_GRID_CARTESIAN;
-    TRY(run_read_bed_file(c, s->grid.nx, s->grid.ny, cartesian ? &points : NULL, &bed->values));
+    TRY(run_read_bed_file(c, s->grid.nx, s->grid.ny, cartesian ? &points : NULL, &bed->values, &bed->source));
   }
 cleanup:
   return status;

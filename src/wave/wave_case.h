@@ -10,6 +10,7 @@
 #include "casefile.h"
 #include "crs.h"
 #include "decomp.h"
+#include "inputs.h"
 #include "precision.h"
 #include "wave.h"
 #include "waves.h"
@@ -45,6 +46,7 @@ typedef struct {
   WaveBedShape shape;
   double depth, x, y; /* flat: depth [m]; bar, whalin: where the shape's origin lies [m] */
   double *values;     /* file: the global grid of depths, ny rows of nx (owned) */
+  InputSource source; /* file: what bed.file was */
 } WaveBed;
 
 typedef struct {

@@ -727,6 +727,7 @@ static void print_grid(const WaveRun *r, FILE *out) {
   const LaplaceConfig *l = &s->config.laplace;
   print_geometry(r, out);
   run_print_crs(s->crs, out);
+  run_print_source(r->run.c, "bed.file", &s->bed.source, out);
   char method[32] = "defect correction";
   if (l->krylov.method == KRYLOV_GMRES) {
     snprintf(method, sizeof method, "GMRES(%d)", l->krylov.restart);

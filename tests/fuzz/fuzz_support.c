@@ -120,7 +120,7 @@ void fuzz_raw(FuzzBytes *b, void *out, size_t n) {
 void fuzz_read_grid(const char *path, const char *variable, int nx, int ny) {
   double *grid = calloc((size_t)nx * ny, sizeof *grid);
   FUZZ_CHECK(grid != NULL, "%d x %d values", nx, ny);
-  HclStatus status = hcl_input_read_grid(path, variable, nx, ny, NULL, grid);
+  HclStatus status = hcl_input_read_grid(path, variable, nx, ny, NULL, grid, NULL);
   for (size_t p = 0; status == HCL_OK && p < (size_t)nx * ny; p++) {
     FUZZ_CHECK(isfinite(grid[p]), "grid value %zu is %g", p, grid[p]);
   }

@@ -31,7 +31,7 @@ static const char *write_file(const char *name, const char *text) {
 
 static HclStatus grid(const char *path, const char *variable, int nx, int ny, double *values) {
   hcl_status_clear();
-  return hcl_input_read_grid(path, variable, nx, ny, NULL, values);
+  return hcl_input_read_grid(path, variable, nx, ny, NULL, values, NULL);
 }
 
 static HclStatus series(const char *path, double **t, double **v, int *n) {
@@ -377,23 +377,24 @@ static void test_netcdf_orientation(void) {
   const char *yx[2] = {"y", "x"}, *xy[2] = {"x", "y"}, *ab[2] = {"a", "b"}, *none[2] = {NULL, NULL};
   const double *no_coords[2] = {NULL, NULL};
   hcl_status_clear();
-  HclStatus s = hcl_input_read_grid(write_grid_nc("xy.nc", xy, no_coords, none, transposed), NULL, 3, 3, &cells, got);
+  HclStatus s =
+      hcl_input_read_grid(write_grid_nc("xy.nc", xy, no_coords, none, transposed), NULL, 3, 3, &cells, got, NULL);
   TAP_OK(s == HCL_OK && memcmp(got, want, sizeof want) == 0, "depth(x, y) is read transposed onto (y, x) %s",
          hcl_status_message());
   const double *raster[2] = {down, up};
-  s = hcl_input_read_grid(write_grid_nc("northup.nc", yx, raster, none, north_up), NULL, 3, 3, &cells, got);
+  s = hcl_input_read_grid(write_grid_nc("northup.nc", yx, raster, none, north_up), NULL, 3, 3, &cells, got, NULL);
   TAP_OK(s == HCL_OK && memcmp(got, want, sizeof want) == 0,
          "a north-up raster (y decreasing) is flipped onto the model's y %s", hcl_status_message());
   const char *named[2] = {"northing_index", "easting_index"}, *by_axis[2] = {"X", "Y"};
   const double *along[2] = {up, up};
   const char *swapped[2] = {named[1], named[0]};
-  s = hcl_input_read_grid(write_grid_nc("axis.nc", swapped, along, by_axis, transposed), NULL, 3, 3, &cells, got);
+  s = hcl_input_read_grid(write_grid_nc("axis.nc", swapped, along, by_axis, transposed), NULL, 3, 3, &cells, got, NULL);
   TAP_OK(s == HCL_OK && memcmp(got, want, sizeof want) == 0,
          "coordinate variables' axis attributes say which dimension is x whatever their names %s",
          hcl_status_message());
   const double *elsewhere[2] = {up, away};
   hcl_status_clear();
-  s = hcl_input_read_grid(write_grid_nc("away.nc", yx, elsewhere, none, want), NULL, 3, 3, &cells, got);
+  s = hcl_input_read_grid(write_grid_nc("away.nc", yx, elsewhere, none, want), NULL, 3, 3, &cells, got, NULL);
   TAP_OK(s == HCL_EDATA &&
              tap_contains(hcl_status_message(), "away.nc: variable 'depth': its coordinate 'x' runs 100.5 to "
                                                 "102.5, the model grid's x 0.5 to 2.5 (the test's cells)"),
@@ -401,14 +402,14 @@ static void test_netcdf_orientation(void) {
   const double half[3] = {0, 1, 2};
   const double *shifted[2] = {half, up};
   hcl_status_clear();
-  s = hcl_input_read_grid(write_grid_nc("corners.nc", yx, shifted, none, want), NULL, 3, 3, &cells, got);
+  s = hcl_input_read_grid(write_grid_nc("corners.nc", yx, shifted, none, want), NULL, 3, 3, &cells, got, NULL);
   TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "'y'[0] is 0 where 0.5 is expected (within 0.01)"),
          "corners given for cell centres, half a cell off, are refused: %s", hcl_status_message());
   hcl_status_clear();
-  s = hcl_input_read_grid(write_grid_nc("ab.nc", ab, no_coords, none, want), NULL, 3, 3, &cells, got);
+  s = hcl_input_read_grid(write_grid_nc("ab.nc", ab, no_coords, none, want), NULL, 3, 3, &cells, got, NULL);
   TAP_OK(s == HCL_EDATA && tap_contains(hcl_status_message(), "dimensions 'a' and 'b', which do not say which is x"),
          "dimensions that do not say which is x are refused: %s", hcl_status_message());
-  s = hcl_input_read_grid(write_grid_nc("ab.nc", ab, no_coords, none, want), NULL, 3, 3, NULL, got);
+  s = hcl_input_read_grid(write_grid_nc("ab.nc", ab, no_coords, none, want), NULL, 3, 3, NULL, got, NULL);
   TAP_OK(s == HCL_EDATA, "whether the model's points are known or not");
 }
 
