@@ -12,7 +12,7 @@
  *   in flux form, so volume is conserved to rounding; on CPUs as u_step, v_step, zeta_step), zeta_boundary (the
  *   water-level sides), wave_speed (|velocity| + sqrt(g h), for the CFL limit and the divergence guard),
  *   centre_fields (cell-centred output, a dry cell's level and velocity NaN unless mask_dry is 0), accumulate_maxima
- *   and maxima_output (output.maxima); the implicit scheme's face_predict, level_assemble, level_update and
+ *   and maxima_output (output.maxima), add_water (rain and point sources, before a step); the implicit scheme's face_predict, level_assemble, level_update and
  *   dry_negative_faces (the last section).
  * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 3: second-order upwind cross terms reach two faces, and
  *   the Sielecki step's rim one more), FRICTION (FRICTION_NONE, FRICTION_CHEZY, FRICTION_MANNING) and
@@ -580,6 +580,22 @@ __kernel void accumulate_maxima(__global const REAL *restrict zeta, __global con
   AT(h_max, i, j) = fmax(AT(h_max, i, j), h);
   AT(speed_max, i, j) = fmax(AT(speed_max, i, j), sqrt(uc * uc + vc * vc));
   AT(t_wet, i, j) = AT(t_wet, i, j) < 0 ? t : AT(t_wet, i, j);
+}
+
+/* Water added before a step (rain, point sources and sinks: the continuity equation's source term, taken apart from
+ * the step): a depth dz on cell (cell_i, cell_j), or on every owned cell where cell_i < 0. A dry cell fills from its
+ * bed; a sink (dz < 0) takes at most the water there, down to the bed. The volume added is dz dx dy a cell, to the
+ * rounding of the level. */
+__kernel void add_water(__global REAL *restrict zeta, __global const REAL *restrict depth, GRID_ARGS, PHYSICS_ARGS,
+                        const REAL dz, const int cell_i, const int cell_j) {
+  const int i = cell_i < 0 ? (int)get_global_id(0) : cell_i, j = cell_i < 0 ? (int)get_global_id(1) : cell_j;
+  if (OUTSIDE(i, j)) {
+    return;
+  }
+  const REAL bed = -AT(depth, i, j);
+  const REAL level = AT(zeta, i, j) > bed ? AT(zeta, i, j) : bed;
+  const REAL raised = level + dz;
+  AT(zeta, i, j) = raised > bed ? raised : bed;
 }
 
 /* The maxima as output, cell-centred without ghosts: NaN (missing in the files) where a cell was never wet. */

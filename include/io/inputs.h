@@ -111,5 +111,7 @@ bool hcl_input_parse_date(const char *text, double *seconds);
 
 /* Linear interpolation of the series at t, held constant beyond its ends. */
 double hcl_input_series_at(const double *times, const double *values, int count, double t);
+/* The integral of that interpolation from t0 to t1 (t0 <= t1), exact. */
+double hcl_input_series_integral(const double *times, const double *values, int count, double t0, double t1);
 
 #endif

@@ -5,7 +5,7 @@
  * limit), and semi-implicit, the level gradient and the continuity fluxes taken at theta, a symmetric positive
  * definite 5-point system for the new levels solved each step by CG with the RRB preconditioner (stencil5.h,
  * krylov.h, rrb_precond.h; thesis section 6.4). Sides are closed walls, periodic (explicit only), or water-level
- * boundaries; physics only, no I/O. Collective calls: hcl_swe_create, hcl_swe_set_state, hcl_swe_step, hcl_swe_volume,
+ * boundaries; physics only, no I/O. Collective calls: hcl_swe_create, hcl_swe_set_state, hcl_swe_step, hcl_swe_add_water, hcl_swe_volume,
  * hcl_swe_max_wave_speed, hcl_swe_centre_fields. */
 #ifndef HYDROCL_SWE_H
 #define HYDROCL_SWE_H
@@ -81,6 +81,15 @@ void hcl_swe_set_levels(Swe *swe, const double level[SWE_SIDES]);
  * behind its interior: every function here that reads ghosts or exchanges ends it first, and hcl_swe_settle ends it for
  * code that reads the ghosts through hcl_swe_zeta, hcl_swe_u or hcl_swe_v (owned values are final when hcl_swe_step returns). */
 HclStatus hcl_swe_step(Swe *swe, double dt);
+/* Water added to the state before the next step (the continuity equation's sources, taken apart from the step): a
+ * depth dz (m) on every cell (rain over the step), and points[k].dz on global cell (gi, gj) (a discharge Q over the
+ * step, Q dt / (dx dy); a sink is negative). A dry cell fills from its bed; a sink takes at most the water there. Adds
+ * dz dx dy a cell to the volume, to the rounding of the level, and exchanges the level's ghosts. Collective. */
+typedef struct {
+  int gi, gj;
+  double dz;
+} SweWater;
+HclStatus hcl_swe_add_water(Swe *swe, double dz, const SweWater *points, int count);
 HclStatus hcl_swe_settle(Swe *swe);
 
 /* How the explicit step runs: in one kernel (GPUs; the work-group a tile of tile_x x tile_y cells) or in three (CPUs;

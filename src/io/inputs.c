@@ -1228,6 +1228,27 @@ double hcl_input_series_at(const double *times, const double *values, int count,
   return (1.0 - w) * values[lo] + w * values[hi];
 }
 
+double hcl_input_series_integral(const double *times, const double *values, int count, double t0, double t1) {
+  /* The trapezoids between t0, the samples inside (t0, t1) and t1: exact for the piecewise-linear series, which is
+   * constant beyond its ends. */
+  double sum = 0, t = t0, value = hcl_input_series_at(times, values, count, t0);
+  int first = 0, last = count; /* bisection to the first sample after t0: long series stay cheap */
+  while (first < last) {
+    int mid = (first + last) / 2;
+    if (times[mid] <= t0) {
+      first = mid + 1;
+    } else {
+      last = mid;
+    }
+  }
+  for (int k = first; k < count && times[k] < t1; k++) {
+    sum += 0.5 * (value + values[k]) * (times[k] - t);
+    t = times[k];
+    value = values[k];
+  }
+  return sum + 0.5 * (value + hcl_input_series_at(times, values, count, t1)) * (t1 - t);
+}
+
 /* Days from 1970-01-01 to year-month-day in the proleptic Gregorian calendar (H. Hinnant's days_from_civil). */
 static long days_from_civil(long year, long month, long day) {
   year -= month <= 2;

@@ -27,12 +27,13 @@ enum {
   KERNEL_CENTRE,
   KERNEL_MAXIMA,
   KERNEL_MAXIMA_OUTPUT,
+  KERNEL_ADD_WATER,
   EXPLICIT_KERNELS
 };
 enum { NKERNELS = EXPLICIT_KERNELS + SWE_IMPLICIT_KERNELS }; /* the implicit scheme's follow (swe_implicit.h) */
 static const char *const explicit_kernel_names[EXPLICIT_KERNELS] = {
-    "step_hansen",   "step_sielecki",     "u_step",       "v_step", "zeta_step", "zeta_boundary", "wave_speed",
-    "centre_fields", "accumulate_maxima", "maxima_output"};
+    "step_hansen",   "step_sielecki",     "u_step",        "v_step",   "zeta_step", "zeta_boundary", "wave_speed",
+    "centre_fields", "accumulate_maxima", "maxima_output", "add_water"};
 
 /* Two copies of each prognostic field: one holds step n, the other receives n + 1. */
 struct Swe {
@@ -50,6 +51,7 @@ struct Swe {
   bool fused;                            /* the explicit step in one kernel, else three (choose_step) */
   int tile[2];                           /* the one kernel's work-group */
   Halo *halo_state[2], *halo_all;
+  Halo *halo_zeta[2];    /* the level alone, after water is added; made on first use */
   Halo *state_in_flight; /* the last step's exchange of the new state, ended by the next step or settle */
   Reducer *reducer;
   SweImplicit *implicit; /* the implicit scheme's step, NULL for the explicit scheme */
@@ -187,6 +189,7 @@ void hcl_swe_destroy(Swe **swe) {
   hcl_reducer_destroy(&s->reducer);
   for (int c = 0; c < 2; c++) {
     hcl_halo_destroy(&s->halo_state[c]);
+    hcl_halo_destroy(&s->halo_zeta[c]);
     hcl_field_destroy(&s->zeta[c]);
     hcl_field_destroy(&s->u[c]);
     hcl_field_destroy(&s->v[c]);
@@ -470,6 +473,43 @@ cleanup:
 
 SweStepShape hcl_swe_step_shape(const Swe *s) {
   return (SweStepShape){s->fused, s->tile[0], s->tile[1], s->fused ? STEP_REALS : SPLIT_REALS};
+}
+
+/* add_water on global cell (gi, gj) where this rank owns it, or on every owned cell (gi < 0). */
+static HclStatus launch_add_water(Swe *s, double dz, int gi, int gj) {
+  const DecompLocal *l = hcl_decomp_local(s->decomp);
+  int i = gi < 0 ? -1 : gi - l->x0, j = gi < 0 ? -1 : gj - l->y0;
+  if (gi >= 0 && (i < 0 || i >= l->nx || j < 0 || j >= l->ny)) {
+    return HCL_OK;
+  }
+  KernelArgs a = hcl_kernel_args(s->kernels[KERNEL_ADD_WATER]);
+  hcl_arg_mem(&a, hcl_field_buffer(s->zeta[s->current]));
+  hcl_arg_mem(&a, hcl_field_buffer(s->depth));
+  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), 0.0);
+  hcl_arg_real(&a, s->config.precision, dz);
+  hcl_arg_int(&a, i);
+  hcl_arg_int(&a, j);
+  KernelShape shape = gi < 0 ? hcl_kernel_grid(s->rt, l->nx, l->ny, WG_X, WG_Y) : hcl_kernel_box(1, 1, 1, 1);
+  double cells = gi < 0 ? (double)l->nx * l->ny : 1;
+  return hcl_kernel_launch(s->rt, &a, shape, 3 * cells * hcl_precision_bytes(s->config.precision));
+}
+
+HclStatus hcl_swe_add_water(Swe *s, double dz, const SweWater *points, int count) {
+  HclStatus status = HCL_OK;
+  int c = s->current;
+  TRY(settle(s));
+  if (dz != 0) {
+    TRY(launch_add_water(s, dz, -1, -1));
+  }
+  for (int k = 0; k < count; k++) {
+    TRY(launch_add_water(s, points[k].dz, points[k].gi, points[k].gj));
+  }
+  if (!s->halo_zeta[c]) {
+    TRY(hcl_halo_create(&s->zeta[c], 1, &s->halo_zeta[c]));
+  }
+  TRY(hcl_halo_exchange(s->halo_zeta[c]));
+cleanup:
+  return status;
 }
 
 HclStatus hcl_swe_settle(Swe *s) {

@@ -81,7 +81,7 @@ static const CaseKey swe_case_keys[] = {
     {"bed.variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "file: the netCDF variable ('': its only 2D one)"},
     {"bed.positive", CASE_CHOICE, "", "down", CASE_UNBOUNDED, "down|up",
      "file: down when it holds depths below the reference, up when it holds bed elevations"},
-    {"initial.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|gaussian|dam|thacker",
+    {"initial.shape", CASE_CHOICE, "", "flat", CASE_UNBOUNDED, "flat|gaussian|dam|thacker|file",
      "flat: level; gaussian: level + height exp(-r^2 / (2 width^2)) around (x, y); dam: level west of x, "
      "level_beyond east of it; thacker: Thacker's planar surface of amplitude height in a paraboloid bed"},
     {"initial.level", CASE_REAL, "m", "0", SWE_LEVEL_RANGE, NULL,
@@ -91,6 +91,22 @@ static const CaseKey swe_case_keys[] = {
     {"initial.y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "gaussian: centre y"},
     {"initial.width", CASE_REAL, "m", "1", 1e-9, HUGE_VAL, NULL, "gaussian: standard deviation"},
     {"initial.level_beyond", CASE_REAL, "m", "0", SWE_LEVEL_RANGE, NULL, "dam: water level east of the dam"},
+    {"initial.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
+     "file: the water level above the reference at the cell centres, a file as bed.file (a raster, netCDF or CSV)"},
+    {"initial.variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL, "file: the netCDF variable ('': its only 2D one)"},
+    {"initial.fill", CASE_CHOICE, "", "everywhere", CASE_UNBOUNDED, "everywhere|from_boundary|from_point",
+     "which cells below the initial level start wet: everywhere; from_boundary: those connected to a level side "
+     "through cells below it, so that land behind a dike stays dry; from_point: those connected so to (fill_x, "
+     "fill_y)"},
+    {"initial.fill_x", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "from_point: x of the seed"},
+    {"initial.fill_y", CASE_REAL, "m", "0", CASE_UNBOUNDED, NULL, "from_point: y of the seed"},
+    {"rain.rate", CASE_REAL, "mm/h", "0", 0, 1e4, NULL, "rain on every cell, constant"},
+    {"rain.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
+     "rain on every cell as a series instead: CSV 'time,rain' (s or ISO 8601 dates, mm/h; a header may give other "
+     "units, 'time [h],rain [mm/day]'), or netCDF rain(time)"},
+    {"sources.file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
+     "point sources and sinks: CSV rows 'name,x,y,discharge' (m, m, m^3/s; negative: a sink, which takes at most the "
+     "water there), the discharge a number or a series file ('time,discharge', relative to this file)"},
     {"physics.g", CASE_REAL, "m/s^2", "9.81", 1e-3, 100, NULL, "gravitational acceleration"},
     {"physics.dry_depth", CASE_REAL, "m", "0.001", 1e-9, 10, NULL,
      "a face dries when its upwinded water depth falls below this, and floods again above it"},
@@ -316,6 +332,17 @@ static void read_placement(const Case *c, const char *section, double *height, d
   }
 }
 
+/* Where a grid file's values must lie: the cell centres. */
+static InputAxes cell_axes(const SweSetup *setup) {
+  return (InputAxes){.x0 = setup->x0 + setup->config.dx / 2,
+                     .dx = setup->config.dx,
+                     .y0 = setup->y0 + setup->config.dy / 2,
+                     .dy = setup->config.dy,
+                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y",
+                     .crs = setup->crs,
+                     .sampling = INPUT_LEVELS};
+}
+
 static HclStatus read_bed(const Case *c, SweSetup *setup) {
   HclStatus status = HCL_OK;
   static const char *const shapes[] = {"flat", "gaussian", "ramp", "paraboloid", "file"};
@@ -328,24 +355,38 @@ static HclStatus read_bed(const Case *c, SweSetup *setup) {
   if (bed->shape != BED_FILE) {
     goto cleanup;
   }
-  InputAxes cells = {.x0 = setup->x0 + setup->config.dx / 2,
-                     .dx = setup->config.dx,
-                     .y0 = setup->y0 + setup->config.dy / 2,
-                     .dy = setup->config.dy,
-                     .keys = "cell centres, x0 + (i + 0.5) lx / nx of grid.x0, grid.lx, grid.nx and so in y",
-                     .crs = setup->crs,
-                     .sampling = INPUT_LEVELS};
+  InputAxes cells = cell_axes(setup);
   TRY(run_read_bed_file(c, setup->grid.nx, setup->grid.ny, &cells, &bed->values, &bed->source));
+cleanup:
+  return status;
+}
+
+static HclStatus read_initial_file(const Case *c, SweSetup *setup) {
+  HclStatus status = HCL_OK;
+  SweInitial *in = &setup->initial;
+  const char *path = hcl_case_file(c, "initial.file");
+  const char *variable = hcl_case_string(c, "initial.variable");
+  InputAxes cells = cell_axes(setup);
+  REQUIRE(path[0], HCL_EDATA, "%s: initial.shape is file but initial.file is not given",
+          hcl_case_origin(c, "initial.shape"));
+  TRY_ALLOC(in->values, (size_t)setup->grid.nx * setup->grid.ny);
+  TRY(hcl_input_read_grid(path, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, &cells, in->values,
+                          &in->source));
 cleanup:
   return status;
 }
 
 static HclStatus read_initial(const Case *c, SweSetup *setup) {
   HclStatus status = HCL_OK;
-  static const char *const shapes[] = {"flat", "gaussian", "dam", "thacker"};
+  static const char *const shapes[] = {"flat", "gaussian", "dam", "thacker", "file"};
+  static const char *const fills[] = {"everywhere", "from_boundary", "from_point"};
   SweInitial *in = &setup->initial;
-  int shape = 0;
-  TRY(choice_index(c, "initial.shape", shapes, 4, &shape));
+  int shape = 0, fill = 0;
+  TRY(choice_index(c, "initial.shape", shapes, 5, &shape));
+  TRY(choice_index(c, "initial.fill", fills, 3, &fill));
+  in->fill = (InitialFill)fill;
+  in->fill_x = hcl_case_real(c, "initial.fill_x");
+  in->fill_y = hcl_case_real(c, "initial.fill_y");
   in->shape = (InitialShape)shape;
   in->level = hcl_case_real(c, "initial.level");
   read_placement(c, "initial", &in->height, &in->x, &in->y, &in->width);
@@ -357,6 +398,9 @@ static HclStatus read_initial(const Case *c, SweSetup *setup) {
   REQUIRE(in->shape != INITIAL_THACKER || setup->bed.shape == BED_PARABOLOID, HCL_EDATA,
           "%s: initial.shape thacker needs bed.shape paraboloid (got %s)", hcl_case_origin(c, "initial.shape"),
           hcl_case_string(c, "bed.shape"));
+  if (in->shape == INITIAL_FILE) {
+    TRY(read_initial_file(c, setup));
+  }
 cleanup:
   return status;
 }
@@ -402,6 +446,10 @@ static const RunKeyUse CHOICE_KEYS[] = {
     {"bed.file", "bed.shape", "file"},
     {"bed.variable", "bed.shape", "file"},
     {"initial.height", "initial.shape", "gaussian|thacker"},
+    {"initial.file", "initial.shape", "file"},
+    {"initial.variable", "initial.shape", "file"},
+    {"initial.fill_x", "initial.fill", "from_point"},
+    {"initial.fill_y", "initial.fill", "from_point"},
     {"initial.x", "initial.shape", "gaussian|dam"},
     {"initial.y", "initial.shape", "gaussian"},
     {"initial.width", "initial.shape", "gaussian"},
@@ -419,6 +467,8 @@ static const RunKeyUse CHOICE_KEYS[] = {
     {SWE_SOLVER_PREFIX "rrb_exact", "time.scheme", "implicit"},
 };
 
+static HclStatus fill_initial(const Case *c, SweSetup *setup);
+
 HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setup) {
   HclStatus status = HCL_OK;
   memset(setup, 0, sizeof *setup);
@@ -435,6 +485,10 @@ HclStatus swe_setup_from_case(const Case *c, Precision precision, SweSetup *setu
   TRY(read_sides(c, setup));
   TRY(read_bed(c, setup));
   TRY(read_initial(c, setup));
+  TRY(fill_initial(c, setup));
+  SweForcingGrid cells = {setup->grid.nx,   setup->grid.ny,   setup->x0,   setup->y0,
+                          setup->config.dx, setup->config.dy, setup->start};
+  TRY(swe_forcing_read(c, &cells, &setup->forcing));
   run_warn_unused_keys(c, CHOICE_KEYS, (int)(sizeof CHOICE_KEYS / sizeof CHOICE_KEYS[0]));
 cleanup:
   return status;
@@ -446,6 +500,9 @@ void swe_setup_free(SweSetup *setup) {
     free(setup->signals[side].series_levels);
   }
   free(setup->bed.values);
+  free(setup->initial.values);
+  free(setup->initial.filled);
+  swe_forcing_free(&setup->forcing);
   hcl_crs_destroy(&setup->crs);
   memset(setup, 0, sizeof *setup);
 }
@@ -492,9 +549,11 @@ static double thacker_level(const SweSetup *s, double x) {
   return eta * bed->depth / (bed->width * bed->width) * (2 * (x - bed->x) - eta);
 }
 
-static double initial_level(const SweSetup *s, double x, double y) {
+static double initial_level(const SweSetup *s, int gi, int gj, double x, double y) {
   const SweInitial *in = &s->initial;
   switch (in->shape) {
+  case INITIAL_FILE:
+    return in->values[(size_t)gj * s->grid.nx + gi];
   case INITIAL_GAUSSIAN:
     return in->level + in->height * gaussian(x, y, in->x, in->y, in->width);
   case INITIAL_DAM:
@@ -505,6 +564,117 @@ static double initial_level(const SweSetup *s, double x, double y) {
     break;
   }
   return in->level;
+}
+
+/* Whether the initial level lies above the bed of global cell (gi, gj): water there, if the fill reaches it. */
+static bool below_level(const SweSetup *s, int gi, int gj) {
+  double x = s->x0 + (gi + 0.5) * s->config.dx, y = s->y0 + (gj + 0.5) * s->config.dy;
+  return initial_level(s, gi, gj, x, y) + bed_depth(&s->bed, s->grid.nx, gi, gj, x, y) > 0;
+}
+
+/* A growing stack of global cell indices. */
+typedef struct {
+  size_t *cells, count, capacity;
+} CellStack;
+
+static HclStatus push_cell(CellStack *stack, size_t cell) {
+  HclStatus status = HCL_OK;
+  if (stack->count == stack->capacity) {
+    size_t larger = stack->capacity ? 2 * stack->capacity : 4096;
+    size_t *bigger = realloc(stack->cells, larger * sizeof *bigger);
+    REQUIRE(bigger != NULL, HCL_ENOMEM, "cannot hold %zu cells for initial.fill", larger);
+    stack->cells = bigger;
+    stack->capacity = larger;
+  }
+  stack->cells[stack->count++] = cell;
+cleanup:
+  return status;
+}
+
+/* Marks global cell (gi, gj) filled and pushes it, where the level lies above its bed and it is not yet marked; a
+ * periodic axis wraps. */
+static HclStatus reach(const SweSetup *s, int gi, int gj, CellStack *stack) {
+  const DecompSpec *g = &s->grid;
+  gi = g->periodic_x ? (gi + g->nx) % g->nx : gi;
+  gj = g->periodic_y ? (gj + g->ny) % g->ny : gj;
+  if (gi < 0 || gi >= g->nx || gj < 0 || gj >= g->ny) {
+    return HCL_OK;
+  }
+  size_t cell = (size_t)gj * g->nx + gi;
+  if (s->initial.filled[cell] || !below_level(s, gi, gj)) {
+    return HCL_OK;
+  }
+  s->initial.filled[cell] = 1;
+  return push_cell(stack, cell);
+}
+
+/* The seeds of the fill: every cell of the outermost column (row) of a level side, or the cell holding the point. */
+static HclStatus seed(const Case *c, SweSetup *s, CellStack *stack) {
+  HclStatus status = HCL_OK;
+  const DecompSpec *g = &s->grid;
+  if (s->initial.fill == FILL_FROM_POINT) {
+    int gi = (int)floor((s->initial.fill_x - s->x0) / s->config.dx);
+    int gj = (int)floor((s->initial.fill_y - s->y0) / s->config.dy);
+    REQUIRE(gi >= 0 && gi < g->nx && gj >= 0 && gj < g->ny, HCL_EDATA,
+            "%s: initial.fill_x, initial.fill_y = (%g, %g) m lie outside the grid",
+            hcl_case_origin(c, "initial.fill_x"), s->initial.fill_x, s->initial.fill_y);
+    REQUIRE(below_level(s, gi, gj), HCL_EDATA,
+            "%s: initial.fill_x, initial.fill_y = (%g, %g) m lie in a cell whose bed is above the initial level: the "
+            "seed must be under water",
+            hcl_case_origin(c, "initial.fill_x"), s->initial.fill_x, s->initial.fill_y);
+    return reach(s, gi, gj, stack);
+  }
+  bool any = false;
+  for (int side = 0; side < SWE_SIDES; side++) {
+    bool periodic = side < SWE_SOUTH ? g->periodic_x : g->periodic_y;
+    if (periodic || s->config.sides[side] == SWE_SIDE_WALL) {
+      continue;
+    }
+    any = true;
+    int length = side < SWE_SOUTH ? g->ny : g->nx;
+    for (int k = 0; k < length; k++) {
+      int gi = side == SWE_WEST ? 0 : side == SWE_EAST ? g->nx - 1 : k;
+      int gj = side == SWE_SOUTH ? 0 : side == SWE_NORTH ? g->ny - 1 : k;
+      TRY(reach(s, gi, gj, stack));
+    }
+  }
+  REQUIRE(any, HCL_EDATA, "%s: initial.fill from_boundary fills from level sides, and every side is a wall or periodic",
+          hcl_case_origin(c, "initial.fill"));
+cleanup:
+  return status;
+}
+
+/* The cells the initial level fills (initial.fill): from the seeds through the four neighbours of each cell whose
+ * bed lies below the level (h > 0, the solver's rule for a wet cell), as water reaching them would; the rest start
+ * dry at their bed. Every rank marks the global grid, the same way. */
+static HclStatus fill_initial(const Case *c, SweSetup *setup) {
+  HclStatus status = HCL_OK;
+  SweInitial *in = &setup->initial;
+  CellStack stack = {0};
+  if (in->fill == FILL_EVERYWHERE) {
+    return HCL_OK;
+  }
+  int nx = setup->grid.nx;
+  TRY_ALLOC(in->filled, (size_t)nx * setup->grid.ny);
+  memset(in->filled, 0, (size_t)nx * setup->grid.ny);
+  TRY(seed(c, setup, &stack));
+  while (stack.count > 0) {
+    size_t cell = stack.cells[--stack.count];
+    int gi = (int)(cell % (size_t)nx), gj = (int)(cell / (size_t)nx);
+    TRY(reach(setup, gi - 1, gj, &stack));
+    TRY(reach(setup, gi + 1, gj, &stack));
+    TRY(reach(setup, gi, gj - 1, &stack));
+    TRY(reach(setup, gi, gj + 1, &stack));
+  }
+  for (int gj = 0; gj < setup->grid.ny; gj++) {
+    for (int gi = 0; gi < nx; gi++) {
+      in->filled_count += in->filled[(size_t)gj * nx + gi];
+      in->below_count += below_level(setup, gi, gj);
+    }
+  }
+cleanup:
+  free(stack.cells);
+  return status;
 }
 
 void swe_initial_state(const SweSetup *s, const Decomp *decomp, double *depth, double *zeta, double *u, double *v) {
@@ -520,7 +690,10 @@ void swe_initial_state(const SweSetup *s, const Decomp *decomp, double *depth, d
       double x = s->x0 + (gi + 0.5) * dx, y = s->y0 + (gj + 0.5) * dy;
       size_t p = (size_t)j * l->nx + i;
       depth[p] = bed_depth(&s->bed, s->grid.nx, gi, gj, x, y);
-      zeta[p] = initial_level(s, x, y);
+      zeta[p] = initial_level(s, gi, gj, x, y);
+      if (s->initial.filled && !s->initial.filled[(size_t)gj * s->grid.nx + gi]) {
+        zeta[p] = -depth[p]; /* below the level but cut off from where it comes from: dry, at the bed */
+      }
       u[p] = 0;
       v[p] = thacker_v;
     }

@@ -11,6 +11,7 @@
 #include "decomp.h"
 #include "inputs.h"
 #include "swe.h"
+#include "swe_forcing.h"
 
 /* The model's keys, the implicit scheme's level solver's under this prefix (krylov.h, stencil5_precond.h). */
 #define SWE_SOLVER_PREFIX "solver."
@@ -29,16 +30,26 @@ typedef struct {
 
 /* Analytic shapes of the bed (depth below the reference level, positive down) and of the initial water level. */
 typedef enum { BED_FLAT, BED_GAUSSIAN, BED_RAMP, BED_PARABOLOID, BED_FILE } BedShape;
-typedef enum { INITIAL_FLAT, INITIAL_GAUSSIAN, INITIAL_DAM, INITIAL_THACKER } InitialShape;
+typedef enum { INITIAL_FLAT, INITIAL_GAUSSIAN, INITIAL_DAM, INITIAL_THACKER, INITIAL_FILE } InitialShape;
+/* Which cells below the initial level start wet: all of them, or only those connected to a level side or to a
+ * point through cells below it (land behind a dike stays dry). */
+typedef enum { FILL_EVERYWHERE, FILL_FROM_BOUNDARY, FILL_FROM_POINT } InitialFill;
 typedef struct {
   BedShape shape;
   double depth, height, x, y, width;
-  double *values; /* BED_FILE: the global grid of depths, ny rows of nx */
+  double *values;     /* BED_FILE: the global grid of depths, ny rows of nx */
   InputSource source; /* file: what bed.file was */
 } SweBed;
 typedef struct {
   InitialShape shape;
   double level, height, x, y, width, level_beyond;
+  double *values;     /* INITIAL_FILE: the global grid of levels, ny rows of nx */
+  InputSource source; /* file: what initial.file was */
+  InitialFill fill;
+  double fill_x, fill_y; /* FILL_FROM_POINT: the seed */
+  unsigned char *filled; /* fill other than everywhere: the global grid, nonzero where the level fills the cell */
+  size_t filled_count;   /* how many cells it fills */
+  size_t below_count;    /* how many cells lie below the level, filled or not */
 } SweInitial;
 
 typedef struct {
@@ -49,6 +60,7 @@ typedef struct {
   SweLevelSignal signals[SWE_SIDES];
   SweBed bed;
   SweInitial initial;
+  SweForcing forcing;          /* rain and point sources */
   double t_end, dt_fixed, cfl; /* dt_fixed 0: CFL-limited (implicit: cfl on the advective speed) */
   double wave_cfl;             /* implicit, CFL-limited: the gravity-wave Courant number's bound */
   double start;                /* the calendar time of t = 0, seconds since 1970-01-01 UTC (time.start) */

@@ -168,7 +168,8 @@ static const double DIVERGED_SPEED = 1e5;
  * bed and initial keys that are set (with where), the bed file's path among them. */
 static void describe_start(const SweRun *r, char *text, size_t size) {
   static const char *const keys[] = {"bed.shape",     "bed.depth",     "bed.height",     "bed.file",
-                                     "initial.shape", "initial.level", "initial.height", "initial.level_beyond"};
+                                     "initial.shape", "initial.level", "initial.height", "initial.level_beyond",
+                                     "initial.file",  "initial.fill"};
   if (r->restarted_from[0]) {
     snprintf(text, size, "restart '%s'; continue from an earlier restart or start afresh", r->restarted_from);
     return;
@@ -470,6 +471,7 @@ static HclStatus advance(RunContext *run, TimelineDue *due) {
     levels[side] = swe_level_at(&r->setup.signals[side], run->tl.t + run->dt);
   }
   hcl_swe_set_levels(r->swe, levels);
+  TRY(swe_forcing_apply(&r->setup.forcing, r->swe, r->setup.config.dx, r->setup.config.dy, run->tl.t, run->dt));
   HclStatus stepped = hcl_swe_step(r->swe, run->dt);
   if (stepped == HCL_ENOTCONVERGED || stepped == HCL_EDIVERGED) {
     hcl_log_error("%s", hcl_status_message());
@@ -532,6 +534,14 @@ static void print_case(const RunContext *run, FILE *out) {
           r->setup.config.dy, g->px, g->py);
   run_print_crs(r->setup.crs, out);
   run_print_source(run->c, "bed.file", &r->setup.bed.source, out);
+  run_print_source(run->c, "initial.file", &r->setup.initial.source, out);
+  swe_forcing_print(&r->setup.forcing, out);
+  const SweInitial *in = &r->setup.initial;
+  if (in->fill != FILL_EVERYWHERE) {
+    fprintf(
+        out, "initial fill: %s, %zu of the %zu cells below the initial level start wet; %zu cut off from it stay dry\n",
+        hcl_case_string(run->c, "initial.fill"), in->filled_count, in->below_count, in->below_count - in->filled_count);
+  }
   fprintf(out, "time step: %s %.4g s (CFL %g at the start), about %.0f steps to t = %g s\n",
           r->setup.dt_fixed > 0 ? "fixed" : "CFL-limited, at first", r->dt_cfl, r->setup.cfl,
           ceil(r->setup.t_end / r->dt_cfl), r->setup.t_end);

@@ -31,6 +31,8 @@ runs=(
   "harbour harbour --set time.end=10 --set output.interval=5 --set restart.interval=5"
   "lake-at-rest lake-at-rest --set time.end=20 --set output.interval=10 --set restart.interval=10"
   "mapped-basin mapped-basin --set time.end=0.2407472 --set output.interval=0.1203736 --set restart.interval=0.1203736"
+  "polder-breach polder-breach --set time.end=600 --set output.interval=300 --set restart.interval=300
+   --set rain.rate=20"
   "ship-kelvin ship-kelvin --set time.end=2 --set output.interval=1 --set restart.interval=1"
   "ship-kelvin-maxima ship-kelvin --set time.end=2 --set output.interval=1 --set restart.interval=1
    --set output.maxima=true"
