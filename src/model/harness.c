@@ -118,6 +118,7 @@ static HclStatus open_host(RunContext *run) {
            hcl_runtime_device(run->rt)->device_name,
            run->precision ? run->precision : hcl_precision_name(run->request->precision));
   TRY(run_create_decomp(run->c, run->grid, &run->decomp));
+  run->grid = hcl_decomp_spec(run->decomp); /* the same grid, with the process grid chosen */
   double largest_field, needed = ops->device_bytes(run, &largest_field);
   TRY(run_check_device_memory(run->rt, run->decomp, needed, largest_field, ops->point));
   TRY(ops->read_gauges ? ops->read_gauges(run) : read_frame_gauges(run));

@@ -25,7 +25,7 @@ struct RunContext {
   const RunRequest *request;
   Runtime *rt;
   /* Set by the model's read_case: */
-  const DecompSpec *grid; /* the global grid and the process grid (grid.px, grid.py) */
+  const DecompSpec *grid; /* the global grid and the process grid (grid.px, grid.py; chosen once decomposed) */
   const char *precision;  /* the arithmetic as the files' source names it; NULL: --precision's */
   /* The harness's: */
   double t_end;       /* time.end, s */

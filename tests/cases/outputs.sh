@@ -27,6 +27,7 @@ runs=(
   "drop-island drop-island --set time.end=4 --set output.interval=2 --set restart.interval=2"
   "drop-island-maxima drop-island --set time.end=4 --set output.interval=2 --set restart.interval=2
    --set output.maxima=true"
+  "fairway-ais fairway-ais --set time.end=2 --set output.interval=1 --set restart.interval=1"
   "gaussian-hump gaussian-hump --set time.end=0.2 --set output.interval=0.1 --set restart.interval=0.1"
   "harbour harbour --set time.end=10 --set output.interval=5 --set restart.interval=5"
   "lake-at-rest lake-at-rest --set time.end=20 --set output.interval=10 --set restart.interval=10"
