@@ -15,7 +15,8 @@
  *   and maxima_output (output.maxima), add_water (rain and point sources, before a step); the implicit scheme's face_predict, level_assemble, level_update and
  *   dry_negative_faces (the last section).
  * Macros: REAL (common.clh), STENCIL_RADIUS (the ghost width, 3: second-order upwind cross terms reach two faces, and
- *   the Sielecki step's rim one more), FRICTION (FRICTION_NONE, FRICTION_CHEZY, FRICTION_MANNING) and
+ *   the Sielecki step's rim one more), FRICTION (FRICTION_NONE, FRICTION_CHEZY, FRICTION_MANNING), FRICTION_MAP (1:
+ *   the coefficient varies by cell, FACE_COEFFICIENT) and
  *   MOMENTUM_ADVECTION (1: momentum-conserving, 0: energy-head) from the case, fixed for a run: the kernels carry no
  *   code for the other choices.
  * Branch-free: every update computes its value whatever the flags and selects at the end (a ? b : c on values
@@ -34,7 +35,8 @@
   const int nx, const int ny, const int pitch, const int x0, const int y0, const int global_nx, const int global_ny,   \
       const int closed_x, const int closed_y
 #define PHYSICS_ARGS                                                                                                   \
-  const REAL dt, const REAL dx, const REAL dy, const REAL g, const REAL dry_depth, const REAL friction_coefficient
+  const REAL dt, const REAL dx, const REAL dy, const REAL g, const REAL dry_depth, const REAL friction_coefficient,     \
+      __global const REAL *restrict friction_map
 
 #define FRICTION_NONE 0 /* SweFriction in swe.h */
 #define FRICTION_CHEZY 1
@@ -48,6 +50,14 @@ INLINE REAL upwind_depth(const REAL w, const REAL zeta_a, const REAL depth_a, co
   const REAL still = (zeta_a > zeta_b ? zeta_a : zeta_b) + (depth_a < depth_b ? depth_a : depth_b);
   return w > 0 ? zeta_a + depth_a : (w < 0 ? zeta_b + depth_b : still);
 }
+
+/* The friction law's coefficient at the face between cells (i, j) and (i2, j2): friction_coefficient, or with
+ * FRICTION_MAP (a roughness map: physics.friction_file) the mean of the two cells' coefficients in friction_map. */
+#if FRICTION_MAP
+#define FACE_COEFFICIENT(i, j, i2, j2) ((AT(friction_map, i, j) + AT(friction_map, i2, j2)) / 2)
+#else
+#define FACE_COEFFICIENT(i, j, i2, j2) friction_coefficient
+#endif
 
 /* Bed-friction coefficient cf of cf |u| / h: g / C^2 (Chezy) or g n^2 / h^(1/3) (Manning). */
 INLINE REAL friction_factor(const REAL coefficient, const REAL g, const REAL h) {
@@ -110,7 +120,7 @@ INLINE REAL momentum_update(const REAL w, const REAL slope, const REAL along_sca
 
 /* The names of the GRID_ARGS and PHYSICS_ARGS parameters, to pass them on. */
 #define GRID_PARAMS nx, ny, pitch, x0, y0, global_nx, global_ny, closed_x, closed_y
-#define PHYSICS_PARAMS dt, dx, dy, g, dry_depth, friction_coefficient
+#define PHYSICS_PARAMS dt, dx, dy, g, dry_depth, friction_coefficient, friction_map
 
 /* The wet flag of a face travels in its velocity (no flag arrays: the step reads and writes zeta, u and v only): a
  * dry face, and a wall, holds -0; a wet face any other value, its zero being +0. The flag is the one the face's last
@@ -173,7 +183,7 @@ INLINE FaceTerms u_terms(const int i, const int j, __global const REAL *restrict
   const REAL w_s1 = AT(u, i, j - 1), w_s2 = AT(u, i, j - 2), w_n1 = AT(u, i, j + 1), w_n2 = AT(u, i, j + 2);
   t.cross = cross_upwind(w, v_south, v_north, w_s1, w_s2, wet_flag(w_s1), wet_flag(w_s2), w_n1, w_n2, wet_flag(w_n1),
                          wet_flag(w_n2), rdy);
-  t.friction = friction_factor(friction_coefficient, g, h_mean) * sqrt(w * w + v_mean * v_mean);
+  t.friction = friction_factor(FACE_COEFFICIENT(i, j, i + 1, j), g, h_mean) * sqrt(w * w + v_mean * v_mean);
   t.slope = g * (zb - za) * rdx;
   return t;
 }
@@ -208,7 +218,7 @@ INLINE FaceTerms v_terms(const int i, const int j, __global const REAL *restrict
   const REAL w_w1 = AT(v, i - 1, j), w_w2 = AT(v, i - 2, j), w_e1 = AT(v, i + 1, j), w_e2 = AT(v, i + 2, j);
   t.cross = cross_upwind(w, u_west, u_east, w_w1, w_w2, wet_flag(w_w1), wet_flag(w_w2), w_e1, w_e2, wet_flag(w_e1),
                          wet_flag(w_e2), rdx);
-  t.friction = friction_factor(friction_coefficient, g, h_mean) * sqrt(w * w + u_mean * u_mean);
+  t.friction = friction_factor(FACE_COEFFICIENT(i, j, i, j + 1), g, h_mean) * sqrt(w * w + u_mean * u_mean);
   t.slope = g * (zb - za) * rdy;
   return t;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* csv.h: the comma-separated text inputs' rows: lines of fields separated by commas, '#' comments and blank lines
- * skipped, each field without the blanks around it; a field read as a number or a name with its file:line:column in
- * any refusal (HCL_EDATA). A missing file is HCL_ENOINPUT (hcl_input_open). */
+/* csv.h: the one reader of hydrocl's comma-separated inputs (ship tracks and fleets, point sources): lines of any
+ * length (hcl_input_read_line), '#' comments and blank lines skipped, cells split at commas without the blanks around
+ * them, a header naming the columns where the file has one; a cell read as a number or a time, and every refusal
+ * HCL_EDATA naming file:line and the column (by the header's name where there is one). A missing file is
+ * HCL_ENOINPUT. */
 #ifndef HYDROCL_CSV_H
 #define HYDROCL_CSV_H
 
@@ -11,30 +13,41 @@
 #include "inputs.h"
 #include "status.h"
 
-enum { CSV_FIELDS_MAX = 64 };
+enum { CSV_COLUMNS_MAX = 16 };
 
 typedef struct {
   const char *path;
   FILE *f;
-  InputLine line;               /* the row's text, split in place */
-  char *fields[CSV_FIELDS_MAX]; /* the row's fields, trimmed, into line.text */
-  int count;
-} CsvReader;
+  InputLine line;
+  char *cells[CSV_COLUMNS_MAX]; /* the present row's cells, into line */
+  int ncells;                   /* every cell of the row, those past CSV_COLUMNS_MAX too (hcl_csv_row refuses) */
+  char *header_text;            /* owned: a copy of the header's line, which header[] points into */
+  char *header[CSV_COLUMNS_MAX];
+  int ncolumns; /* the header's columns; 0: none */
+} Csv;
 
-/* Opens path; start it zeroed. */
-HclStatus hcl_csv_open(const char *path, CsvReader *r);
-/* The next row that is neither blank nor a comment into r->fields; *more is false at the end of the file. A row of
- * more than CSV_FIELDS_MAX fields is refused. */
-HclStatus hcl_csv_next(CsvReader *r, bool *more);
-/* Whether field column (0-based) of the row reads whole as a finite number. */
-bool hcl_csv_is_number(const CsvReader *r, int column, double *value);
-/* Field column as a finite number into *value; else HCL_EDATA naming file:line:column, what it is ("x") and the
- * field. */
-HclStatus hcl_csv_number(const CsvReader *r, int column, const char *what, double *value);
-/* Requires the row to have count fields (HCL_EDATA naming file:line and what a row holds: "name,x,y,discharge"). */
-HclStatus hcl_csv_require_fields(const CsvReader *r, int count, const char *row);
-/* "file:line" of the row, for messages that come later. */
-void hcl_csv_origin(const CsvReader *r, char *origin, size_t size);
-void hcl_csv_close(CsvReader *r);
+/* Opens path for its rows (hcl_csv_next), without a header unless hcl_csv_take_header makes a row one. */
+HclStatus hcl_csv_open(const char *path, Csv *csv);
+/* Opens path and reads its header, the first row, which must name at most CSV_COLUMNS_MAX columns. */
+HclStatus hcl_csv_open_header(const char *path, Csv *csv);
+/* The present row becomes the header (a file whose header is optional: the caller has seen it is one). */
+HclStatus hcl_csv_take_header(Csv *csv);
+/* The next row that is neither blank nor a comment; *more is false at the end of the file. */
+HclStatus hcl_csv_next(Csv *csv, bool *more);
+/* The next row, refused unless it has as many cells as the header has columns (columns: the header's text, for the
+ * message). */
+HclStatus hcl_csv_row(Csv *csv, const char *columns, bool *more);
+/* Whether the header is exactly the names in columns ("x,y,speed"). */
+bool hcl_csv_header_is(const Csv *csv, const char *columns);
+/* Whether cell c of the row reads whole as a finite number (into *value). */
+bool hcl_csv_is_number(const Csv *csv, int c, double *value);
+/* Cell c as a finite number; refused naming file:line and the column. */
+HclStatus hcl_csv_number(const Csv *csv, int c, double *value);
+/* Cell c as a time: seconds from the run's start, or an ISO 8601 date and time (hcl_input_parse_date) placed by
+ * start (seconds since 1970, time.start). */
+HclStatus hcl_csv_time(const Csv *csv, int c, double start, double *t);
+/* "file:line" of the present row, for messages that come later. */
+void hcl_csv_origin(const Csv *csv, char *origin, size_t size);
+void hcl_csv_close(Csv *csv);
 
 #endif

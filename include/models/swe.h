@@ -37,6 +37,7 @@ typedef struct {
                            zeta (the implicit scheme predicts u and v together) */
   SweFriction friction;
   double friction_coefficient;       /* Chezy C (m^0.5/s) or Manning n (s/m^(1/3)) */
+  bool friction_map;                 /* the coefficient varies by cell instead: hcl_swe_set_friction gives it */
   SweSide sides[SWE_SIDES];          /* ignored on periodic sides (the decomposition's flags) */
   double reference_level[SWE_SIDES]; /* still-water level of a weakly reflecting side, m */
   Precision precision;
@@ -71,6 +72,9 @@ void hcl_swe_destroy(Swe **swe);
  * Cells with zeta below the bed are set dry at the bed (h = 0). NULL u or v means at rest. */
 HclStatus hcl_swe_set_state(Swe *swe, const double *depth, const double *zeta, const double *u, const double *v);
 
+/* The friction coefficient of each owned cell (host array of ny rows of nx; the friction law's, config's
+ * friction_coefficient unused) where config.friction_map is set: a face takes the mean of its two cells'. Collective. */
+HclStatus hcl_swe_set_friction(Swe *swe, const double *coefficients);
 /* The levels (m) the water-level sides take at the end of the next step, west, east, south, north; unused
  * entries are ignored. */
 void hcl_swe_set_levels(Swe *swe, const double level[SWE_SIDES]);

@@ -1,89 +1,177 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* csv.c: comma-separated rows (see csv.h). */
+/* csv.c: comma-separated inputs (see csv.h). */
 #include "csv.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-HclStatus hcl_csv_open(const char *path, CsvReader *r) {
-  memset(r, 0, sizeof *r);
-  r->path = path;
-  return hcl_input_open(path, &r->f);
+static char *trim(char *s) {
+  while (isspace((unsigned char)*s)) {
+    s++;
+  }
+  char *end = s + strlen(s);
+  while (end > s && isspace((unsigned char)end[-1])) {
+    *--end = '\0';
+  }
+  return s;
 }
 
-/* text without the blanks at its ends, in place. */
-static char *trimmed(char *text) {
-  text += strspn(text, " \t");
-  size_t n = strlen(text);
-  while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t')) {
-    text[--n] = '\0';
+HclStatus hcl_csv_open(const char *path, Csv *csv) {
+  memset(csv, 0, sizeof *csv);
+  csv->path = path;
+  return hcl_input_open(path, &csv->f);
+}
+
+HclStatus hcl_csv_next(Csv *csv, bool *more) {
+  HclStatus status = HCL_OK;
+  for (;;) {
+    TRY(hcl_input_read_line(csv->f, csv->path, &csv->line, more));
+    if (!*more) {
+      break;
+    }
+    char *line = trim(csv->line.text);
+    if (!*line || *line == '#') {
+      continue;
+    }
+    csv->ncells = 0;
+    for (char *cell = line; cell;) {
+      char *comma = strchr(cell, ',');
+      if (comma) {
+        *comma = '\0';
+      }
+      if (csv->ncells < CSV_COLUMNS_MAX) {
+        csv->cells[csv->ncells] = trim(cell);
+      }
+      csv->ncells++;
+      cell = comma ? comma + 1 : NULL;
+    }
+    break;
   }
+cleanup:
+  return status;
+}
+
+HclStatus hcl_csv_take_header(Csv *csv) {
+  HclStatus status = HCL_OK;
+  REQUIRE(csv->ncells <= CSV_COLUMNS_MAX, HCL_EDATA, "%s:%d: a header of %d columns; at most %d are read", csv->path,
+          csv->line.number, csv->ncells, CSV_COLUMNS_MAX);
+  /* The header's cells point into the line, which the next line replaces: a copy of the line keeps them. */
+  const char *last = csv->cells[csv->ncells - 1];
+  size_t length = (size_t)(last - csv->line.text) + strlen(last); /* through the last cell: commas are NULs now */
+  free(csv->header_text);
+  csv->header_text = malloc(length + 1);
+  REQUIRE(csv->header_text != NULL, HCL_ENOMEM, "%s: cannot copy the header", csv->path);
+  memcpy(csv->header_text, csv->line.text, length + 1);
+  for (int c = 0; c < csv->ncells; c++) {
+    csv->header[c] = csv->header_text + (csv->cells[c] - csv->line.text);
+  }
+  csv->ncolumns = csv->ncells;
+cleanup:
+  return status;
+}
+
+HclStatus hcl_csv_open_header(const char *path, Csv *csv) {
+  HclStatus status = HCL_OK;
+  bool more = false;
+  TRY(hcl_csv_open(path, csv));
+  TRY(hcl_csv_next(csv, &more));
+  REQUIRE(more, HCL_EDATA, "%s: empty: a header line naming the columns is expected", path);
+  TRY(hcl_csv_take_header(csv));
+cleanup:
+  return status;
+}
+
+HclStatus hcl_csv_row(Csv *csv, const char *columns, bool *more) {
+  HclStatus status = HCL_OK;
+  TRY(hcl_csv_next(csv, more));
+  REQUIRE(!*more || csv->ncells == csv->ncolumns, HCL_EDATA,
+          "%s:%d: %d columns, %d expected (%s, as the header); a comment is a line of its own, starting with '#'",
+          csv->path, csv->line.number, csv->ncells, csv->ncolumns, columns);
+cleanup:
+  return status;
+}
+
+bool hcl_csv_header_is(const Csv *csv, const char *columns) {
+  char copy[256];
+  snprintf(copy, sizeof copy, "%s", columns);
+  int c = 0;
+  for (char *name = strtok(copy, ","); name; name = strtok(NULL, ","), c++) {
+    if (c >= csv->ncolumns || strcmp(csv->header[c], name) != 0) {
+      return false;
+    }
+  }
+  return c == csv->ncolumns;
+}
+
+/* "x" (the header's name of column c) or "column 3". */
+static const char *column_name(const Csv *csv, int c, char *text, size_t size) {
+  if (c < csv->ncolumns) {
+    return csv->header[c];
+  }
+  snprintf(text, size, "column %d", c + 1);
   return text;
 }
 
-HclStatus hcl_csv_next(CsvReader *r, bool *more) {
+/* Refuses a row without cell c. */
+static HclStatus require_cell(const Csv *csv, int c) {
   HclStatus status = HCL_OK;
-  r->count = 0;
-  for (;;) {
-    TRY(hcl_input_read_line(r->f, r->path, &r->line, more));
-    if (!*more) {
-      goto cleanup;
-    }
-    const char *text = r->line.text + strspn(r->line.text, " \t");
-    if (text[0] != '#' && text[0] != '\0') {
-      break;
-    }
-  }
-  for (char *cursor = r->line.text;;) {
-    char *comma = strchr(cursor, ',');
-    REQUIRE(r->count < CSV_FIELDS_MAX, HCL_EDATA, "%s:%d: more than %d fields", r->path, r->line.number,
-            CSV_FIELDS_MAX);
-    if (comma) {
-      *comma = '\0';
-    }
-    r->fields[r->count++] = trimmed(cursor);
-    if (!comma) {
-      break;
-    }
-    cursor = comma + 1;
-  }
+  REQUIRE(c < csv->ncells && c<CSV_COLUMNS_MAX, HCL_EDATA, "%s:%d: %d columns, %d expected", csv->path,
+                               csv->line.number, csv->ncells, csv->ncolumns>
+                                 c
+              ? csv->ncolumns
+              : c + 1);
 cleanup:
   return status;
 }
 
-bool hcl_csv_is_number(const CsvReader *r, int column, double *value) {
-  if (column >= r->count || !r->fields[column][0]) {
+bool hcl_csv_is_number(const Csv *csv, int c, double *value) {
+  char *end = NULL;
+  if (c >= csv->ncells || c >= CSV_COLUMNS_MAX) {
     return false;
   }
-  char *end = NULL;
-  *value = strtod(r->fields[column], &end);
-  return *end == '\0' && isfinite(*value);
+  *value = strtod(csv->cells[c], &end);
+  return end != csv->cells[c] && *end == '\0' && isfinite(*value);
 }
 
-HclStatus hcl_csv_number(const CsvReader *r, int column, const char *what, double *value) {
+HclStatus hcl_csv_number(const Csv *csv, int c, double *value) {
   HclStatus status = HCL_OK;
-  REQUIRE(hcl_csv_is_number(r, column, value), HCL_EDATA, "%s:%d: column %d: %s must be a finite number (got '%s')",
-          r->path, r->line.number, column + 1, what, column < r->count ? r->fields[column] : "");
+  char name[32];
+  TRY(require_cell(csv, c));
+  REQUIRE(hcl_csv_is_number(csv, c, value), HCL_EDATA, "%s:%d: %s must be a number (got '%s')", csv->path,
+          csv->line.number, column_name(csv, c, name, sizeof name), csv->cells[c]);
 cleanup:
   return status;
 }
 
-HclStatus hcl_csv_require_fields(const CsvReader *r, int count, const char *row) {
+HclStatus hcl_csv_time(const Csv *csv, int c, double start, double *t) {
   HclStatus status = HCL_OK;
-  REQUIRE(r->count == count, HCL_EDATA, "%s:%d: %d fields where a row is '%s'", r->path, r->line.number, r->count, row);
-cleanup:
-  return status;
-}
-
-void hcl_csv_origin(const CsvReader *r, char *origin, size_t size) {
-  snprintf(origin, size, "%s:%d", r->path, r->line.number);
-}
-
-void hcl_csv_close(CsvReader *r) {
-  hcl_input_line_free(&r->line);
-  if (r->f) {
-    fclose(r->f);
+  char name[32];
+  double date;
+  TRY(require_cell(csv, c));
+  if (hcl_csv_is_number(csv, c, t)) {
+    return HCL_OK;
   }
-  memset(r, 0, sizeof *r);
+  REQUIRE(hcl_input_parse_date(csv->cells[c], &date), HCL_EDATA,
+          "%s:%d: %s must be seconds from the run's start or an ISO 8601 date and time ('2023-06-01T12:00:00Z', "
+          "'2023-06-01 14:00:00+02:00') (got '%s')",
+          csv->path, csv->line.number, column_name(csv, c, name, sizeof name), csv->cells[c]);
+  *t = date - start;
+cleanup:
+  return status;
+}
+
+void hcl_csv_origin(const Csv *csv, char *origin, size_t size) {
+  snprintf(origin, size, "%s:%d", csv->path, csv->line.number);
+}
+
+void hcl_csv_close(Csv *csv) {
+  if (csv->f) {
+    fclose(csv->f);
+  }
+  csv->f = NULL;
+  hcl_input_line_free(&csv->line);
+  free(csv->header_text);
+  csv->header_text = NULL;
 }

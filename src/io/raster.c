@@ -380,8 +380,8 @@ HclStatus raster_read(const char *path, const char *variable, int nx, int ny, co
   (void)variable, (void)nx, (void)ny, (void)axes, (void)values, (void)source;
   HclStatus status = HCL_OK;
   FAIL(HCL_EUSAGE,
-       "%s: is neither netCDF on the grid's points (.nc) nor CSV (.csv, .txt); rasters (GeoTIFF, ESRI ASCII grid, "
-       "VRT, ...) need a build with GDAL: install libgdal-dev and configure with -Dgdal=enabled",
+       "'%s' is neither netCDF on the grid's points (.nc) nor CSV (.csv, .txt): a raster (GeoTIFF, ESRI ASCII grid, "
+       "VRT, ...) needs a build with GDAL: install libgdal-dev and configure with -Dgdal=enabled",
        path);
 cleanup:
   return status;

@@ -42,6 +42,7 @@ struct Swe {
   SweConfig config;
   Field *zeta[2], *u[2], *v[2]; /* u and v carry their faces' wet flags (-0: dry; kernels_cl/swe.cl) */
   Field *depth, *speed;
+  Field *friction_map;                   /* config.friction_map: the cells' friction coefficients; NULL without */
   Field *good[SWE_STATE_FIELDS];         /* hcl_swe_checkpoint's copy of the state, created on first use */
   Field *maxima[SWE_MAXIMA_FIELDS];      /* hcl_swe_enable_maxima's accumulators; NULL without */
   Field *maxima_good[SWE_MAXIMA_FIELDS]; /* and their copy at the checkpoint */
@@ -67,6 +68,11 @@ double hcl_swe_device_bytes(int nx, int ny, Precision precision, SweScheme schem
   *largest_field = (double)(nx + 2 * GHOST) * (ny + 2 * GHOST) * (double)hcl_precision_bytes(precision);
   double implicit = scheme == SWE_SCHEME_IMPLICIT ? swe_implicit_bytes(nx, ny, precision) : 0;
   return SOLVER_FIELDS * *largest_field + implicit;
+}
+
+/* The field the kernels' friction_map argument names: the map, or where there is none any field (never read). */
+static Field *friction_field(const Swe *s) {
+  return s->friction_map ? s->friction_map : s->depth;
 }
 
 static HclStatus make_field(Swe *s, const char *name, Field **f) {
@@ -152,11 +158,14 @@ HclStatus hcl_swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *con
   }
   TRY(make_field(s, "depth", &s->depth));
   TRY(make_field(s, "wave_speed", &s->speed));
+  if (config->friction_map) {
+    TRY(make_field(s, "friction_map", &s->friction_map));
+  }
   TRY(make_halos(s));
   TRY(hcl_reducer_create(rt, decomp, &s->reducer));
-  char physics[64]; /* the kernels are built for the case's friction law and advection form (kernels_cl/swe.cl) */
-  snprintf(physics, sizeof physics, "-DFRICTION=%d -DMOMENTUM_ADVECTION=%d", (int)config->friction,
-           config->advection == SWE_ADVECTION_MOMENTUM);
+  char physics[96]; /* the kernels are built for the case's friction law and advection form (kernels_cl/swe.cl) */
+  snprintf(physics, sizeof physics, "-DFRICTION=%d -DFRICTION_MAP=%d -DMOMENTUM_ADVECTION=%d", (int)config->friction,
+           config->friction_map, config->advection == SWE_ADVECTION_MOMENTUM);
   KernelConfig kc = {
       .precision = config->precision, .stencil_radius = GHOST, .wg_x = WG_X, .wg_y = WG_Y, .defines = physics};
   const char *names[NKERNELS];
@@ -170,7 +179,8 @@ HclStatus hcl_swe_create(Runtime *rt, const Decomp *decomp, const SweConfig *con
     for (int c = 0; c < 2; c++) {
       state[c] = (SweState){s->zeta[c], s->u[c], s->v[c]};
     }
-    TRY(swe_implicit_create(rt, decomp, config, state, s->depth, s->kernels + EXPLICIT_KERNELS, &s->implicit));
+    TRY(swe_implicit_create(rt, decomp, config, state, s->depth, friction_field(s), s->kernels + EXPLICIT_KERNELS,
+                            &s->implicit));
   }
   *out = s;
   s = NULL;
@@ -204,6 +214,7 @@ void hcl_swe_destroy(Swe **swe) {
   }
   hcl_field_destroy(&s->depth);
   hcl_field_destroy(&s->speed);
+  hcl_field_destroy(&s->friction_map);
   free(s);
   *swe = NULL;
 }
@@ -257,6 +268,18 @@ cleanup:
   return status;
 }
 
+HclStatus hcl_swe_set_friction(Swe *s, const double *coefficients) {
+  HclStatus status = HCL_OK;
+  Halo *halo = NULL;
+  REQUIRE(s->friction_map != NULL, HCL_EINTERNAL, "hcl_swe_set_friction on a solver made without a friction map");
+  TRY(hcl_field_write_owned(s->friction_map, coefficients));
+  TRY(hcl_halo_create(&s->friction_map, 1, &halo)); /* a face on a rank's edge takes its neighbour's cell */
+  TRY(hcl_halo_exchange(halo));
+cleanup:
+  hcl_halo_destroy(&halo);
+  return status;
+}
+
 HclStatus hcl_swe_sync_state(Swe *s) {
   HclStatus status = HCL_OK;
   TRY(settle(s));
@@ -299,7 +322,7 @@ static HclStatus launch_owned(const SweLaunch *c) {
   for (int i = 0; i < c->nfields; i++) {
     hcl_arg_mem(&a, hcl_field_buffer(c->fields[i]));
   }
-  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), c->dt);
+  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), c->dt, friction_field(s));
   if (c->kernel == KERNEL_SPEED || c->kernel == KERNEL_CENTRE) {
     hcl_arg_int(&a, c->last_flag);
   }
@@ -356,7 +379,7 @@ static HclStatus launch_step(void *context, CellBox box) {
   hcl_arg_local(&a, (size_t)w * (size_t)(h + 1) * real);                        /* v_tile */
   hcl_arg_int(&a, box.x0 + box.nx);
   hcl_arg_int(&a, box.y0 + box.ny);
-  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), k->dt);
+  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), k->dt, friction_field(s));
   KernelShape shape = {.dims = 2,
                        .offset = {(size_t)box.x0, (size_t)box.y0},
                        .global = {round_up(box.nx, w), round_up(box.ny, h)},
@@ -396,7 +419,7 @@ static HclStatus launch_face_kernel(Swe *s, int kernel, const CellBox faces, Fie
   hcl_arg_int(&a, faces.y0);
   hcl_arg_int(&a, faces.x0 + faces.nx);
   hcl_arg_int(&a, faces.y0 + faces.ny);
-  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), dt);
+  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), dt, friction_field(s));
   KernelShape shape = hcl_kernel_grid(s->rt, faces.nx, faces.ny, WG_X, WG_Y);
   double bytes = SPLIT_REALS / 3.0 * faces.nx * faces.ny * (double)hcl_precision_bytes(s->config.precision);
   return hcl_kernel_launch(s->rt, &a, shape, bytes);
@@ -485,7 +508,7 @@ static HclStatus launch_add_water(Swe *s, double dz, int gi, int gj) {
   KernelArgs a = hcl_kernel_args(s->kernels[KERNEL_ADD_WATER]);
   hcl_arg_mem(&a, hcl_field_buffer(s->zeta[s->current]));
   hcl_arg_mem(&a, hcl_field_buffer(s->depth));
-  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), 0.0);
+  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), 0.0, friction_field(s));
   hcl_arg_real(&a, s->config.precision, dz);
   hcl_arg_int(&a, i);
   hcl_arg_int(&a, j);
@@ -692,7 +715,7 @@ static HclStatus launch_maxima(Swe *s, int k, Field *const *fields, int nfields,
   for (int i = 0; i < nfields; i++) {
     hcl_arg_mem(&a, hcl_field_buffer(fields[i]));
   }
-  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), 0.0);
+  swe_arg_common(&a, s->decomp, &s->config, hcl_field_pitch(s->depth), 0.0, friction_field(s));
   if (k == KERNEL_MAXIMA) {
     hcl_arg_real(&a, s->config.precision, t);
   }

@@ -116,6 +116,11 @@ static const CaseKey swe_case_keys[] = {
     {"physics.ordering", CASE_CHOICE, "", "sielecki", CASE_UNBOUNDED, "sielecki|hansen",
      "sielecki: u, then v with the new u, then zeta; hansen: u and v together, then zeta"},
     {"physics.friction", CASE_CHOICE, "", "chezy", CASE_UNBOUNDED, "none|chezy|manning", "bed friction law"},
+    {"physics.friction_file", CASE_FILE, "", "", CASE_UNBOUNDED, NULL,
+     "a roughness map instead of physics.chezy or physics.manning: the law's coefficient at every cell centre, a file "
+     "as bed.file (a raster, netCDF or CSV); a face takes the mean of its two cells'"},
+    {"physics.friction_variable", CASE_STRING, "", "", CASE_UNBOUNDED, NULL,
+     "friction_file: the netCDF variable ('': its only 2D one)"},
     {"physics.chezy", CASE_REAL, "m^0.5/s", "65", 1, 1000, NULL, "Chezy coefficient C"},
     {"physics.manning", CASE_REAL, "s/m^(1/3)", "0.025", 1e-4, 1, NULL, "Manning coefficient n"},
     SIDE_KEYS("west"),
@@ -405,6 +410,34 @@ cleanup:
   return status;
 }
 
+/* physics.friction_file: every cell's coefficient of the friction law, which must be chezy or manning, positive. */
+static HclStatus read_friction_map(const Case *c, SweSetup *setup) {
+  HclStatus status = HCL_OK;
+  const char *path = hcl_case_file(c, "physics.friction_file");
+  const char *variable = hcl_case_string(c, "physics.friction_variable");
+  size_t n = (size_t)setup->grid.nx * setup->grid.ny;
+  InputAxes cells = cell_axes(setup);
+  if (!path[0]) {
+    goto cleanup;
+  }
+  REQUIRE(setup->config.friction != SWE_FRICTION_NONE, HCL_EDATA,
+          "%s: physics.friction_file gives a roughness map, and physics.friction is none: set it to chezy or manning, "
+          "the law the map's values are coefficients of",
+          hcl_case_origin(c, "physics.friction_file"));
+  TRY_ALLOC(setup->friction_values, n);
+  TRY(hcl_input_read_grid(path, variable[0] ? variable : NULL, setup->grid.nx, setup->grid.ny, &cells,
+                          setup->friction_values, &setup->friction_source));
+  for (size_t p = 0; p < n; p++) {
+    REQUIRE(setup->friction_values[p] > 0, HCL_EDATA,
+            "%s: the %s coefficient at cell %zu, %zu is %g; a friction coefficient is positive", path,
+            hcl_case_string(c, "physics.friction"), p % (size_t)setup->grid.nx, p / (size_t)setup->grid.nx,
+            setup->friction_values[p]);
+  }
+  setup->config.friction_map = true;
+cleanup:
+  return status;
+}
+
 static HclStatus read_physics(const Case *c, Precision precision, SweSetup *setup) {
   HclStatus status = HCL_OK;
   static const char *const frictions[] = {"none", "chezy", "manning"};
@@ -422,6 +455,7 @@ static HclStatus read_physics(const Case *c, Precision precision, SweSetup *setu
   config->friction = (SweFriction)friction;
   config->friction_coefficient =
       friction == SWE_FRICTION_MANNING ? hcl_case_real(c, "physics.manning") : hcl_case_real(c, "physics.chezy");
+  TRY(read_friction_map(c, setup));
   config->precision = precision;
   config->scheme =
       strcmp(hcl_case_string(c, "time.scheme"), "implicit") == 0 ? SWE_SCHEME_IMPLICIT : SWE_SCHEME_EXPLICIT;
@@ -502,6 +536,7 @@ void swe_setup_free(SweSetup *setup) {
   free(setup->bed.values);
   free(setup->initial.values);
   free(setup->initial.filled);
+  free(setup->friction_values);
   swe_forcing_free(&setup->forcing);
   hcl_crs_destroy(&setup->crs);
   memset(setup, 0, sizeof *setup);
@@ -675,6 +710,14 @@ static HclStatus fill_initial(const Case *c, SweSetup *setup) {
 cleanup:
   free(stack.cells);
   return status;
+}
+
+void swe_local_block(const SweSetup *setup, const Decomp *decomp, const double *values, double *block) {
+  const DecompLocal *l = hcl_decomp_local(decomp);
+  for (int j = 0; j < l->ny; j++) {
+    memcpy(block + (size_t)j * l->nx, values + (size_t)(l->y0 + j) * setup->grid.nx + l->x0,
+           (size_t)l->nx * sizeof *block);
+  }
 }
 
 void swe_initial_state(const SweSetup *s, const Decomp *decomp, double *depth, double *zeta, double *u, double *v) {

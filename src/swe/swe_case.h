@@ -60,7 +60,9 @@ typedef struct {
   SweLevelSignal signals[SWE_SIDES];
   SweBed bed;
   SweInitial initial;
-  SweForcing forcing;          /* rain and point sources */
+  SweForcing forcing;      /* rain and point sources */
+  double *friction_values; /* physics.friction_file: the global grid of the friction law's coefficients; NULL: none */
+  InputSource friction_source;
   double t_end, dt_fixed, cfl; /* dt_fixed 0: CFL-limited (implicit: cfl on the advective speed) */
   double wave_cfl;             /* implicit, CFL-limited: the gravity-wave Courant number's bound */
   double start;                /* the calendar time of t = 0, seconds since 1970-01-01 UTC (time.start) */
@@ -74,6 +76,9 @@ void swe_setup_free(SweSetup *setup);
 
 /* The level of side at time t (seconds since the start). */
 double swe_level_at(const SweLevelSignal *signal, double t);
+
+/* This rank's block (owned values, ny rows of nx) of the global grid `values` of the setup's grid. */
+void swe_local_block(const SweSetup *setup, const Decomp *decomp, const double *values, double *block);
 
 /* The initial state of this rank's block (owned values, ny rows of nx, x fastest): depth (positive down), zeta,
  * and face velocities u (east faces), v (north faces). Arrays are caller-allocated. */

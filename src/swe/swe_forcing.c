@@ -56,15 +56,15 @@ cleanup:
 }
 
 /* A source's discharge: a number (m^3/s) or a series file named relative to the sources file's folder. */
-static HclStatus read_discharge(const CsvReader *r, const char *folder, double start, SweRate *discharge) {
+static HclStatus read_discharge(const Csv *csv, const char *folder, double start, SweRate *discharge) {
   HclStatus status = HCL_OK;
   char path[4096];
-  if (hcl_csv_is_number(r, 3, &discharge->constant)) {
+  if (hcl_csv_is_number(csv, 3, &discharge->constant)) {
     goto cleanup;
   }
-  const char *name = r->fields[3];
-  REQUIRE(name[0], HCL_EDATA, "%s:%d: column 4: the discharge is empty: give m^3/s or a series file", r->path,
-          r->line.number);
+  const char *name = csv->cells[3];
+  REQUIRE(name[0], HCL_EDATA, "%s:%d: the discharge is empty: give m^3/s or a series file", csv->path,
+          csv->line.number);
   snprintf(path, sizeof path, "%s%s%s", name[0] == '/' ? "" : folder, name[0] == '/' ? "" : "/", name);
   TRY(read_rate_series(path, start, "m3/s", 1.0, discharge));
 cleanup:
@@ -101,39 +101,48 @@ cleanup:
   return status;
 }
 
+/* One row of sources.file into source. */
+static HclStatus read_source(const Csv *csv, const char *folder, const SweForcingGrid *grid, const SweForcing *f,
+                             SwePointSource *source) {
+  HclStatus status = HCL_OK;
+  REQUIRE(csv->ncells == 4, HCL_EDATA, "%s:%d: %d columns where a row is 'name,x,y,discharge'", csv->path,
+          csv->line.number, csv->ncells);
+  REQUIRE(csv->cells[0][0] && strlen(csv->cells[0]) < SWE_SOURCE_NAME_MAX, HCL_EDATA,
+          "%s:%d: a source's name has 1 to %d characters (got '%s')", csv->path, csv->line.number,
+          SWE_SOURCE_NAME_MAX - 1, csv->cells[0]);
+  snprintf(source->name, sizeof source->name, "%s", csv->cells[0]);
+  hcl_csv_origin(csv, source->origin, sizeof source->origin);
+  TRY(hcl_csv_number(csv, 1, &source->x));
+  TRY(hcl_csv_number(csv, 2, &source->y));
+  TRY(place(grid, f, source));
+  TRY(read_discharge(csv, folder, grid->start, &source->discharge));
+cleanup:
+  return status;
+}
+
 /* sources.file: 'name,x,y,discharge' rows, a header first where its x is no number. */
 static HclStatus read_sources(const char *path, const SweForcingGrid *grid, SweForcing *f) {
   HclStatus status = HCL_OK;
-  CsvReader r;
+  Csv csv = {0};
   SwePointSource source;
-  bool more = false, first = true;
+  bool more = false;
   int capacity = 0;
+  double x = 0;
   char *copy = strdup(path);
+  memset(&source, 0, sizeof source);
   REQUIRE(copy != NULL, HCL_ENOMEM, "cannot copy '%s'", path);
   const char *folder = dirname(copy);
-  TRY(hcl_csv_open(path, &r));
-  for (;;) {
-    TRY(hcl_csv_next(&r, &more));
+  TRY(hcl_csv_open(path, &csv));
+  for (bool first = true;; first = false) {
+    TRY(hcl_csv_next(&csv, &more));
     if (!more) {
       break;
     }
-    double x = 0;
-    if (first && r.count > 1 && !hcl_csv_is_number(&r, 1, &x)) { /* the header */
-      first = false;
+    if (first && csv.ncells > 1 && !hcl_csv_is_number(&csv, 1, &x)) {
+      TRY(hcl_csv_take_header(&csv));
       continue;
     }
-    first = false;
-    memset(&source, 0, sizeof source);
-    TRY(hcl_csv_require_fields(&r, 4, "name,x,y,discharge"));
-    REQUIRE(r.fields[0][0] && strlen(r.fields[0]) < SWE_SOURCE_NAME_MAX, HCL_EDATA,
-            "%s:%d: column 1: a source's name has 1 to %d characters (got '%s')", path, r.line.number,
-            SWE_SOURCE_NAME_MAX - 1, r.fields[0]);
-    snprintf(source.name, sizeof source.name, "%s", r.fields[0]);
-    hcl_csv_origin(&r, source.origin, sizeof source.origin);
-    TRY(hcl_csv_number(&r, 1, "x (m)", &source.x));
-    TRY(hcl_csv_number(&r, 2, "y (m)", &source.y));
-    TRY(place(grid, f, &source));
-    TRY(read_discharge(&r, folder, grid->start, &source.discharge));
+    TRY(read_source(&csv, folder, grid, f, &source));
     TRY(add_source(f, &capacity, &source));
     memset(&source, 0, sizeof source); /* the list owns its series now */
   }
@@ -141,7 +150,7 @@ static HclStatus read_sources(const char *path, const SweForcingGrid *grid, SweF
   TRY_ALLOC(f->water, f->nsources);
 cleanup:
   rate_free(&source.discharge);
-  hcl_csv_close(&r);
+  hcl_csv_close(&csv);
   free(copy);
   return status;
 }

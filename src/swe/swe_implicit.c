@@ -36,6 +36,7 @@ struct SweImplicit {
   SweConfig config;
   SweState state[2];
   Field *depth;
+  Field *friction_map;       /* the kernels' friction_map argument (swe_arg_common) */
   Field *faces[FACE_FIELDS]; /* the predictors p, responses r and flux depths h of the u and v faces */
   Field *h_new;              /* the total depth at n + 1, for the drying check */
   Halo *faces_halo, *h_new_halo, *next_halo[2];
@@ -130,7 +131,8 @@ cleanup:
 }
 
 HclStatus swe_implicit_create(Runtime *rt, const Decomp *decomp, const SweConfig *config, const SweState state[2],
-                              Field *depth, const cl_kernel kernels[SWE_IMPLICIT_KERNELS], SweImplicit **out) {
+                              Field *depth, Field *friction_map, const cl_kernel kernels[SWE_IMPLICIT_KERNELS],
+                              SweImplicit **out) {
   HclStatus status = HCL_OK;
   SweImplicit *s = NULL;
   const DecompSpec *g = hcl_decomp_spec(decomp);
@@ -153,6 +155,7 @@ HclStatus swe_implicit_create(Runtime *rt, const Decomp *decomp, const SweConfig
   s->state[0] = state[0];
   s->state[1] = state[1];
   s->depth = depth;
+  s->friction_map = friction_map;
   for (int k = 0; k < SWE_IMPLICIT_KERNELS; k++) {
     s->kernels[k] = kernels[k];
   }
@@ -206,7 +209,7 @@ static HclStatus launch_end(Launch *l, double reals_per_cell) {
 /* The arguments after the buffers: the common ones for a step of dt, theta, and (with_pitch) the matrix's pitch. */
 static void arg_scheme(Launch *l, double dt, bool with_pitch) {
   SweImplicit *s = l->s;
-  swe_arg_common(&l->a, s->decomp, &s->config, hcl_field_pitch(s->depth), dt);
+  swe_arg_common(&l->a, s->decomp, &s->config, hcl_field_pitch(s->depth), dt, s->friction_map);
   hcl_arg_real(&l->a, s->config.precision, s->config.theta);
   if (with_pitch) {
     hcl_arg_int(&l->a, hcl_field_pitch(s->x));
@@ -260,7 +263,7 @@ static HclStatus dry_negative(SweImplicit *s) {
   TRY(hcl_halo_exchange(s->h_new_halo));
   Field *fields[] = {s->h_new, s->faces[PU], s->faces[PV], s->faces[RU], s->faces[RV], s->faces[HU], s->faces[HV]};
   Launch l = launch_begin(s, SWE_K_DRY_NEGATIVE, fields, 7);
-  swe_arg_common(&l.a, s->decomp, &s->config, hcl_field_pitch(s->depth), 0.0);
+  swe_arg_common(&l.a, s->decomp, &s->config, hcl_field_pitch(s->depth), 0.0, s->friction_map);
   TRY(launch_end(&l, 7));
   TRY(hcl_halo_exchange(s->faces_halo));
 cleanup:

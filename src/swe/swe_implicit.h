@@ -29,9 +29,11 @@ extern const char *const swe_implicit_kernel_names[SWE_IMPLICIT_KERNELS];
 
 typedef struct SweImplicit SweImplicit;
 
-/* Borrows everything it is given: the two copies of the state, the bed depth, the kernels (built by swe.c). */
+/* Borrows everything it is given: the two copies of the state, the bed depth, the friction map (or any field where
+ * config->friction_map is false), the kernels (built by swe.c). */
 HclStatus swe_implicit_create(Runtime *rt, const Decomp *decomp, const SweConfig *config, const SweState state[2],
-                              Field *depth, const cl_kernel kernels[SWE_IMPLICIT_KERNELS], SweImplicit **out);
+                              Field *depth, Field *friction_map, const cl_kernel kernels[SWE_IMPLICIT_KERNELS],
+                              SweImplicit **out);
 void swe_implicit_destroy(SweImplicit **implicit);
 HclStatus swe_implicit_set_precond(SweImplicit *implicit, Precond *pc);
 

@@ -4,7 +4,8 @@
 
 #include <string.h>
 
-void swe_arg_common(KernelArgs *a, const Decomp *decomp, const SweConfig *c, int pitch, double dt) {
+void swe_arg_common(KernelArgs *a, const Decomp *decomp, const SweConfig *c, int pitch, double dt,
+                    const Field *friction_map) {
   const DecompLocal *l = hcl_decomp_local(decomp);
   const DecompSpec *g = hcl_decomp_spec(decomp);
   int ints[9] = {l->nx, l->ny, pitch, l->x0, l->y0, g->nx, g->ny, !g->periodic_x, !g->periodic_y};
@@ -15,6 +16,7 @@ void swe_arg_common(KernelArgs *a, const Decomp *decomp, const SweConfig *c, int
   for (int i = 0; i < 6; i++) {
     hcl_arg_real(a, c->precision, reals[i]);
   }
+  hcl_arg_mem(a, hcl_field_buffer(friction_map));
 }
 
 void swe_arg_sides(KernelArgs *a, const Decomp *decomp, const SweConfig *config, const double levels[SWE_SIDES],

@@ -248,7 +248,8 @@ static double device_bytes(const RunContext *run, double *largest_field) {
   double solver = hcl_swe_device_bytes(l->nx, l->ny, run->request->precision, r->setup.config.scheme, largest_field);
   double plain = (double)l->nx * l->ny * (double)hcl_precision_bytes(run->request->precision);
   double maxima = r->maxima ? SWE_MAXIMA_FIELDS * (2 * *largest_field + plain) : 0;
-  return solver + SWE_CENTRE_FIELDS * plain + maxima;
+  double friction_map = r->setup.friction_values ? *largest_field : 0; /* hcl_swe_set_friction's field */
+  return solver + SWE_CENTRE_FIELDS * plain + maxima + friction_map;
 }
 
 static HclStatus read_case(RunContext *run) {
@@ -264,10 +265,27 @@ cleanup:
   return status;
 }
 
+/* physics.friction_file's coefficients on this rank's cells. */
+static HclStatus set_friction_map(SweRun *r) {
+  HclStatus status = HCL_OK;
+  const DecompLocal *l = hcl_decomp_local(r->run.decomp);
+  double *block = NULL;
+  if (!r->setup.friction_values) {
+    goto cleanup;
+  }
+  TRY_ALLOC(block, (size_t)l->nx * l->ny);
+  swe_local_block(&r->setup, r->run.decomp, r->setup.friction_values, block);
+  TRY(hcl_swe_set_friction(r->swe, block));
+cleanup:
+  free(block);
+  return status;
+}
+
 static HclStatus open_model(RunContext *run) {
   HclStatus status = HCL_OK;
   SweRun *r = swe_run_of(run);
   TRY(hcl_swe_create(run->rt, run->decomp, &r->setup.config, &r->swe));
+  TRY(set_friction_map(r));
   if (implicit_scheme(r)) {
     Precond *pc = NULL;
     TRY(hcl_stencil5_precond_from_case(run->c, SWE_SOLVER_PREFIX, &pc));
@@ -534,6 +552,7 @@ static void print_case(const RunContext *run, FILE *out) {
           r->setup.config.dy, g->px, g->py);
   run_print_crs(r->setup.crs, out);
   run_print_source(run->c, "bed.file", &r->setup.bed.source, out);
+  run_print_source(run->c, "physics.friction_file", &r->setup.friction_source, out);
   run_print_source(run->c, "initial.file", &r->setup.initial.source, out);
   swe_forcing_print(&r->setup.forcing, out);
   const SweInitial *in = &r->setup.initial;

@@ -9,162 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "inputs.h"
 #include "textlist.h"
 
 static const double PI = 3.14159265358979323846;
 
-enum { COLUMNS_MAX = 16, PATH_MAX_CHARS = 4096 };
-
-/* ---- CSV ---- */
-
-/* A CSV file read line by line (lines of any length: hcl_input_read_line): its header's columns, then one row at a
- * time. */
-typedef struct {
-  const char *path;
-  FILE *f;
-  InputLine line;
-  char *cells[COLUMNS_MAX];
-  int ncells; /* every cell of the row, those past COLUMNS_MAX too (a row of too many is refused) */
-  char *header_text;
-  char *header[COLUMNS_MAX];
-  int ncolumns;
-} Csv;
-
-static char *trim(char *s) {
-  while (isspace((unsigned char)*s)) {
-    s++;
-  }
-  char *end = s + strlen(s);
-  while (end > s && isspace((unsigned char)end[-1])) {
-    *--end = '\0';
-  }
-  return s;
-}
-
-/* The next line that is not blank or a comment, split at its commas into *more = true; false at the end of the
- * file. */
-static HclStatus csv_next(Csv *csv, bool *more) {
-  HclStatus status = HCL_OK;
-  for (;;) {
-    TRY(hcl_input_read_line(csv->f, csv->path, &csv->line, more));
-    if (!*more) {
-      break;
-    }
-    char *line = trim(csv->line.text);
-    if (!*line || *line == '#') {
-      continue;
-    }
-    csv->ncells = 0;
-    for (char *cell = line; cell;) {
-      char *comma = strchr(cell, ',');
-      if (comma) {
-        *comma = '\0';
-      }
-      if (csv->ncells < COLUMNS_MAX) {
-        csv->cells[csv->ncells] = trim(cell);
-      }
-      csv->ncells++;
-      cell = comma ? comma + 1 : NULL;
-    }
-    break;
-  }
-cleanup:
-  return status;
-}
-
-/* The next row, refused unless it has as many cells as the header has columns (columns: the header's text, for
- * the message); *more false at the end of the file. */
-static HclStatus csv_row(Csv *csv, const char *columns, bool *more) {
-  HclStatus status = HCL_OK;
-  TRY(csv_next(csv, more));
-  REQUIRE(!*more || csv->ncells == csv->ncolumns, HCL_EDATA,
-          "%s:%d: %d columns, %d expected (%s, as the header); a comment is a line of its own, starting with '#'",
-          csv->path, csv->line.number, csv->ncells, csv->ncolumns, columns);
-cleanup:
-  return status;
-}
-
-static HclStatus csv_open(Csv *csv, const char *path) {
-  HclStatus status = HCL_OK;
-  bool more = false;
-  memset(csv, 0, sizeof *csv);
-  csv->path = path;
-  TRY(hcl_input_open(path, &csv->f));
-  TRY(csv_next(csv, &more));
-  REQUIRE(more, HCL_EDATA, "%s: empty: a header line naming the columns is expected", path);
-  REQUIRE(csv->ncells <= COLUMNS_MAX, HCL_EDATA, "%s:%d: a header of %d columns; ship files have at most %d", path,
-          csv->line.number, csv->ncells, COLUMNS_MAX);
-  /* The header's cells point into the line, which the next line replaces: a copy of the line keeps them. */
-  const char *last = csv->cells[csv->ncells - 1];
-  size_t length = (size_t)(last - csv->line.text) + strlen(last); /* through the last cell: commas are NULs now */
-  csv->header_text = malloc(length + 1);
-  REQUIRE(csv->header_text != NULL, HCL_ENOMEM, "%s: cannot copy the header", path);
-  memcpy(csv->header_text, csv->line.text, length + 1);
-  for (int c = 0; c < csv->ncells; c++) {
-    csv->header[c] = csv->header_text + (csv->cells[c] - csv->line.text);
-  }
-  csv->ncolumns = csv->ncells;
-cleanup:
-  return status;
-}
-
-static void csv_close(Csv *csv) {
-  if (csv->f) {
-    fclose(csv->f);
-  }
-  csv->f = NULL;
-  hcl_input_line_free(&csv->line);
-  free(csv->header_text);
-  csv->header_text = NULL;
-}
-
-/* Whether the header is exactly the names in `columns` ("x,y,speed"). */
-static bool csv_header_is(const Csv *csv, const char *columns) {
-  char copy[256];
-  snprintf(copy, sizeof copy, "%s", columns);
-  int c = 0;
-  for (char *name = strtok(copy, ","); name; name = strtok(NULL, ","), c++) {
-    if (c >= csv->ncolumns || strcmp(csv->header[c], name) != 0) {
-      return false;
-    }
-  }
-  return c == csv->ncolumns;
-}
-
-/* Cell c of the present row as a finite number. */
-static HclStatus csv_number(const Csv *csv, int c, double *value) {
-  HclStatus status = HCL_OK;
-  char *end = NULL;
-  REQUIRE(c < csv->ncells, HCL_EDATA, "%s:%d: %d columns, %d expected (%s, ...)", csv->path, csv->line.number,
-          csv->ncells, csv->ncolumns, csv->header[0]);
-  *value = strtod(csv->cells[c], &end);
-  REQUIRE(end != csv->cells[c] && *end == '\0' && isfinite(*value), HCL_EDATA, "%s:%d: %s must be a number (got '%s')",
-          csv->path, csv->line.number, csv->header[c], csv->cells[c]);
-cleanup:
-  return status;
-}
-
-/* Cell c of the present row as a time: seconds from the run's start, or an ISO 8601 date and time placed by start
- * (seconds since 1970, time.start). */
-static HclStatus csv_time(const Csv *csv, int c, double start, double *t) {
-  HclStatus status = HCL_OK;
-  char *end = NULL;
-  double date;
-  REQUIRE(c < csv->ncells, HCL_EDATA, "%s:%d: %d columns, %d expected", csv->path, csv->line.number, csv->ncells,
-          csv->ncolumns);
-  *t = strtod(csv->cells[c], &end);
-  if (end != csv->cells[c] && *end == '\0' && isfinite(*t)) {
-    return HCL_OK;
-  }
-  REQUIRE(hcl_input_parse_date(csv->cells[c], &date), HCL_EDATA,
-          "%s:%d: %s must be seconds from the run's start or an ISO 8601 date and time ('2023-06-01T12:00:00Z', "
-          "'2023-06-01 14:00:00+02:00') (got '%s')",
-          csv->path, csv->line.number, csv->header[c], csv->cells[c]);
-  *t = date - start;
-cleanup:
-  return status;
-}
+enum { PATH_MAX_CHARS = 4096 };
 
 /* ---- tracks ---- */
 
@@ -205,15 +56,15 @@ static HclStatus read_waypoints(Csv *csv, ShipTrack *track) {
   double speed = 0;
   bool more = false;
   for (;;) {
-    TRY(csv_row(csv, "x,y,speed", &more));
+    TRY(hcl_csv_row(csv, "x,y,speed", &more));
     if (!more) {
       break;
     }
     double x, y, leg_speed;
     TRY(grow(track, &capacity, false));
-    TRY(csv_number(csv, 0, &x));
-    TRY(csv_number(csv, 1, &y));
-    TRY(csv_number(csv, 2, &leg_speed));
+    TRY(hcl_csv_number(csv, 0, &x));
+    TRY(hcl_csv_number(csv, 1, &y));
+    TRY(hcl_csv_number(csv, 2, &leg_speed));
     int k = track->count;
     if (k == 0) {
       track->t[0] = 0;
@@ -318,15 +169,15 @@ static HclStatus read_series(Csv *csv, const TrackFrame *frame, const SeriesColu
     hcl_textlist_append(names, sizeof names, c, csv->ncolumns, ",", ",", "%s", csv->header[c]);
   }
   for (;;) {
-    TRY(csv_row(csv, names, &more));
+    TRY(hcl_csv_row(csv, names, &more));
     if (!more) {
       break;
     }
     TRY(grow(track, &capacity, with_heading));
     int k = track->count;
-    TRY(csv_time(csv, columns->time, frame->start, &track->t[k]));
-    TRY(csv_number(csv, columns->x, &track->px[k]));
-    TRY(csv_number(csv, columns->y, &track->py[k]));
+    TRY(hcl_csv_time(csv, columns->time, frame->start, &track->t[k]));
+    TRY(hcl_csv_number(csv, columns->x, &track->px[k]));
+    TRY(hcl_csv_number(csv, columns->y, &track->py[k]));
     REQUIRE(k == 0 || track->t[k] > track->t[k - 1], HCL_EDATA,
             "%s:%d: time %g s does not follow the last one (%g s): times must increase", csv->path, csv->line.number,
             track->t[k], k ? track->t[k - 1] : 0);
@@ -334,7 +185,7 @@ static HclStatus read_series(Csv *csv, const TrackFrame *frame, const SeriesColu
             "%s:%d: latitude %g and longitude %g are not degrees (latitude within -90 to 90)", csv->path,
             csv->line.number, track->py[k], track->px[k]);
     if (with_heading) {
-      TRY(csv_number(csv, columns->heading, &track->heading_at[k]));
+      TRY(hcl_csv_number(csv, columns->heading, &track->heading_at[k]));
       if (!columns->geographic) {
         track->heading_at[k] *= PI / 180;
       }
@@ -353,11 +204,11 @@ cleanup:
 
 HclStatus ship_track_read(const char *path, const TrackFrame *frame, ShipTrack *track) {
   HclStatus status = HCL_OK;
-  Csv csv;
+  Csv csv = {0};
   SeriesColumns columns;
   memset(track, 0, sizeof *track);
-  TRY(csv_open(&csv, path));
-  if (csv_header_is(&csv, "x,y,speed")) {
+  TRY(hcl_csv_open_header(path, &csv));
+  if (hcl_csv_header_is(&csv, "x,y,speed")) {
     track->kind = TRACK_WAYPOINTS;
     TRY(read_waypoints(&csv, track));
   } else if (series_columns(&csv, &columns)) {
@@ -370,7 +221,7 @@ HclStatus ship_track_read(const char *path, const TrackFrame *frame, ShipTrack *
          path, csv.line.number, csv.header[0], csv.ncolumns > 1 ? "," : "", csv.ncolumns > 1 ? csv.header[1] : "");
   }
 cleanup:
-  csv_close(&csv);
+  hcl_csv_close(&csv);
   if (status) {
     ship_track_free(track);
   }
@@ -463,19 +314,19 @@ static HclStatus read_fleet_row(const Csv *csv, const TrackFrame *frame, ShipSpe
           csv->line.number, SHIP_NAME_MAX - 1, name);
   snprintf(ship->name, sizeof ship->name, "%s", name);
   snprintf(ship->origin, sizeof ship->origin, "%s:%d", csv->path, csv->line.number);
-  TRY(csv_number(csv, 1, &ship->length));
-  TRY(csv_number(csv, 2, &ship->beam));
-  TRY(csv_number(csv, 3, &ship->draft));
+  TRY(hcl_csv_number(csv, 1, &ship->length));
+  TRY(hcl_csv_number(csv, 2, &ship->beam));
+  TRY(hcl_csv_number(csv, 3, &ship->draft));
   REQUIRE(ship->length > 0 && ship->beam > 0 && ship->draft >= 0, HCL_EDATA,
           "%s:%d: length and beam must be > 0 m and draft >= 0 m (got %g, %g, %g)", csv->path, csv->line.number,
           ship->length, ship->beam, ship->draft);
   if (csv->cells[8][0]) {
     TRY(read_row_track(csv, csv->cells[8], frame, &ship->track));
   } else {
-    TRY(csv_number(csv, 4, &x));
-    TRY(csv_number(csv, 5, &y));
-    TRY(csv_number(csv, 6, &heading));
-    TRY(csv_number(csv, 7, &speed));
+    TRY(hcl_csv_number(csv, 4, &x));
+    TRY(hcl_csv_number(csv, 5, &y));
+    TRY(hcl_csv_number(csv, 6, &heading));
+    TRY(hcl_csv_number(csv, 7, &speed));
     ship->track = ship_track_straight(x, y, heading, speed);
   }
 cleanup:
@@ -484,16 +335,16 @@ cleanup:
 
 HclStatus ships_read_csv(const char *path, const TrackFrame *frame, ShipSpec **ships, int *count) {
   HclStatus status = HCL_OK;
-  Csv csv;
+  Csv csv = {0};
   int capacity = 0;
   bool more = false;
   *ships = NULL;
   *count = 0;
-  TRY(csv_open(&csv, path));
-  REQUIRE(csv_header_is(&csv, FLEET_COLUMNS), HCL_EDATA, "%s:%d: the header must be '%s'", path, csv.line.number,
+  TRY(hcl_csv_open_header(path, &csv));
+  REQUIRE(hcl_csv_header_is(&csv, FLEET_COLUMNS), HCL_EDATA, "%s:%d: the header must be '%s'", path, csv.line.number,
           FLEET_COLUMNS);
   for (;;) {
-    TRY(csv_row(&csv, FLEET_COLUMNS, &more));
+    TRY(hcl_csv_row(&csv, FLEET_COLUMNS, &more));
     if (!more) {
       break;
     }
@@ -507,7 +358,7 @@ HclStatus ships_read_csv(const char *path, const TrackFrame *frame, ShipSpec **s
     (*count)++;
   }
 cleanup:
-  csv_close(&csv);
+  hcl_csv_close(&csv);
   if (status) {
     ships_free(*ships, *count);
     *ships = NULL;

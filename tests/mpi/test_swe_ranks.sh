@@ -4,8 +4,9 @@
 # series (one device kind; the decomposition changes only who computes a cell, never what it computes). Two cases: the thesis' test
 # case 1 (closed walls, wetting and drying around the island) on an uneven 46 x 38 grid, and a channel that is
 # periodic in x with a tidal level on the south side and a weakly reflecting north side, so every boundary kind
-# crosses rank boundaries; rain falls on it and two point sources, one across the periodic seam, add and take water
-# (added on each owner's cells, the levels' ghosts then exchanged). The implicit scheme's island on 1, 2 and 4 ranks agrees to its solver's tolerance.
+# crosses rank boundaries; rain falls on it, two point sources, one across the periodic seam, add and take water
+# (added on each owner's cells, the levels' ghosts then exchanged), and its friction varies from cell to cell (a
+# roughness map, each face the mean of its cells'). The implicit scheme's island on 1, 2 and 4 ranks agrees to its solver's tolerance.
 # The map file on several ranks (written collectively where netCDF-C has parallel I/O) holds the bits of one rank's,
 # and a disk without room for the next frame stops every rank of a collective writer with 74.
 # Usage: test_swe_ranks.sh MPIRUN HYDROCL SOURCE_ROOT FULLFS_LIBRARY (tests/support/fullfs.c)
@@ -28,8 +29,10 @@ channel=(--set grid.nx=40 --set grid.ny=30 --set grid.lx=400 --set grid.ly=300 -
   --set initial.level=0 --set boundary.west=periodic --set boundary.east=periodic --set boundary.south=level
   --set boundary.south_tide="0.5 60 0" --set boundary.north=weak-level --set boundary.north_level=0 --set time.end=20 --set output.interval=0
   --set output.gauges=[] --set restart.interval=0 --set output.maxima=true --set rain.rate=30
-  --set sources.file="$dir/sources.csv")
+  --set sources.file="$dir/sources.csv" --set physics.friction_file="$dir/chezy.csv")
 printf "name,x,y,discharge\ninflow,205,145,0.2\nseam,2,100,-0.05\n" >"$dir/sources.csv"
+/usr/bin/python3 -c 'print("\n".join(",".join(str(40 + (3 * i + 7 * j) % 31) for i in range(40)) for j in range(30)))' \
+  >"$dir/chezy.csv" # a Chezy coefficient of 40 to 70 varying from cell to cell
 
 last_restart() { ls "$1"/restart-*.nc | sort -t- -k2 -n | tail -1; }
 
