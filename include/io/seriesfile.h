@@ -3,7 +3,8 @@
  * timeSeriesProfile, orthogonal multidimensional layout (CF 1.8 appendix H.5.1): data(time, station, node) with the
  * station's station_name (cf_role timeseries_id), x and y, and the nodes' heights z(time, station, node), which move
  * with the free surface), values at the stations (data(time, station)) and constants of each station
- * (data(station)), and scalars of the whole domain (data(time)). Time comes first, the record dimension, so that
+ * (data(station)), and scalars of the whole domain (data(time)); without profiles (nodes 0) a CF timeSeries of the
+ * stations, which may move (a ship's track). Time comes first, the record dimension, so that
  * NCO's ncrcat joins files. The wave model writes its kinematics, volume
  * and energy here. Rank 0 writes what the caller holds there; every sample ends with nc_sync, so a killed run leaves
  * a readable file. All calls are collective. */
@@ -27,6 +28,8 @@ typedef struct {
   const double *constant_values; /* [nstation_constants][nstations] */
   const OutputVariable *scalars;
   int nscalars;
+  bool moving; /* the stations move (ships): their x and y are where they were at t = 0, and the station series say
+                  where they are (no fixed coordinates attached) */
 } SeriesLayout;
 
 typedef struct SeriesFile SeriesFile;

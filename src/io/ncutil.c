@@ -546,7 +546,11 @@ cleanup:
 }
 
 nc_type nc_output_type(const OutputVariable *v, bool double_precision) {
-  return v->flag_meanings ? NC_BYTE : double_precision ? NC_DOUBLE : NC_FLOAT;
+  /* A coordinate (a moving ship's place) in double whatever output.double says: float32 holds a UTM northing to
+   * 0.5 m. */
+  bool coordinate = v->standard_name && (strcmp(v->standard_name, "projection_x_coordinate") == 0 ||
+                                         strcmp(v->standard_name, "projection_y_coordinate") == 0);
+  return v->flag_meanings ? NC_BYTE : double_precision || coordinate ? NC_DOUBLE : NC_FLOAT;
 }
 
 HclStatus nc_output_put(int ncid, int var, const char *path, nc_type type, const size_t *start, const size_t *count,

@@ -13,6 +13,7 @@ struct SeriesFile {
   char *path;
   int ncid, time_var, frames;
   int nstations, nodes, nprofiles, nstation_series, nscalars;
+  bool moving; /* SeriesLayout's */
   bool double_precision;
   int *vars; /* profiles, station series, then scalars */
   bool created;
@@ -26,6 +27,7 @@ struct SeriesFile {
 static HclStatus define_stations(SeriesFile *s, int dim_station, int dim_strlen, int var[3]) {
   HclStatus status = HCL_OK;
   static const char *const axes[] = {"x", "y"};
+  static const char *const at_start[] = {"x at t = 0", "y at t = 0"};
   static const char *const names[] = {"projection_x_coordinate", "projection_y_coordinate"};
   int name_dims[2] = {dim_station, dim_strlen};
   TRY_NC(nc_def_var(s->ncid, "station_name", NC_CHAR, 2, name_dims, &var[0]), s->path);
@@ -36,6 +38,9 @@ static HclStatus define_stations(SeriesFile *s, int dim_station, int dim_strlen,
     TRY_NC(nc_def_var(s->ncid, axes[a], NC_DOUBLE, 1, &dim_station, &var[1 + a]), s->path);
     TRY_NC(NC_TEXT_ATT(s->ncid, var[1 + a], "units", "m"), s->path);
     TRY_NC(NC_TEXT_ATT(s->ncid, var[1 + a], "standard_name", names[a]), s->path);
+    if (s->moving) {
+      TRY_NC(NC_TEXT_ATT(s->ncid, var[1 + a], "long_name", at_start[a]), s->path);
+    }
   }
 cleanup:
   return status;
@@ -121,7 +126,7 @@ static HclStatus define_station_series(SeriesFile *s, const OutputSpec *spec, co
     TRY(nc_output_variable(s->ncid, spec, &layout->station_series[v], 2, dims, var));
     TRY_NC(nc_def_var_chunking(s->ncid, *var, NC_CHUNKED, chunks), s->path);
     TRY_NC(nc_def_var_deflate(s->ncid, *var, 1, 1, 1), s->path);
-    TRY_NC(NC_TEXT_ATT(s->ncid, *var, "coordinates", "x y station_name"), s->path);
+    TRY_NC(NC_TEXT_ATT(s->ncid, *var, "coordinates", s->moving ? "station_name" : "x y station_name"), s->path);
   }
 cleanup:
   return status;
@@ -161,20 +166,26 @@ static HclStatus define_file(SeriesFile *s, const OutputSpec *spec, const Series
   if (s->nstations > 0) {
     TRY_NC(nc_def_dim(s->ncid, "station", (size_t)s->nstations, &dim_station), s->path);
     TRY_NC(nc_def_dim(s->ncid, "name_strlen", NAMED_POINT_NAME_MAX, &dim_strlen), s->path);
-    TRY_NC(nc_def_dim(s->ncid, "node", (size_t)s->nodes, &dim_node), s->path);
-    TRY(define_node(s, dim_node, &node_var));
+    if (s->nodes > 0) {
+      TRY_NC(nc_def_dim(s->ncid, "node", (size_t)s->nodes, &dim_node), s->path);
+      TRY(define_node(s, dim_node, &node_var));
+    }
     TRY(define_stations(s, dim_station, dim_strlen, station_vars));
-    TRY(define_profiles(s, spec, layout, (int[]){dim_time, dim_station, dim_node}));
+    if (s->nodes > 0) {
+      TRY(define_profiles(s, spec, layout, (int[]){dim_time, dim_station, dim_node}));
+    }
     TRY(define_station_series(s, spec, layout, (int[]){dim_time, dim_station}));
   }
   for (int v = 0; v < s->nscalars; v++) {
     int *var = &s->vars[s->nprofiles + s->nstation_series + v];
     TRY(nc_output_variable(s->ncid, spec, &layout->scalars[v], 1, &dim_time, var));
   }
-  TRY(nc_output_globals(s->ncid, spec, s->nstations > 0 ? "timeSeriesProfile" : NULL));
+  TRY(nc_output_globals(s->ncid, spec, s->nstations == 0 ? NULL : s->nodes > 0 ? "timeSeriesProfile" : "timeSeries"));
   TRY_NC(nc_enddef(s->ncid), s->path);
   if (s->nstations > 0) {
     TRY(write_stations(s, layout->stations, station_vars));
+  }
+  if (node_var >= 0) {
     TRY(write_node(s, node_var));
   }
   TRY_NC(nc_sync(s->ncid), s->path);
@@ -200,8 +211,11 @@ static HclStatus open_file(SeriesFile *s, const OutputSpec *spec, const SeriesLa
       memcpy(vars + s->nprofiles, layout->station_series, sizeof *vars * s->nstation_series);
     if (s->nscalars > 0)
       memcpy(vars + s->nprofiles + s->nstation_series, layout->scalars, sizeof *vars * s->nscalars);
-    TRY(nc_output_reopen(spec, dims, lengths, s->nstations > 0 ? 2 : 0, vars, nvars, &s->ncid, &s->time_var, s->vars,
-                         &s->frames));
+    TRY(nc_output_reopen(spec, dims, lengths,
+                         s->nstations == 0 ? 0
+                         : s->nodes > 0    ? 2
+                                           : 1,
+                         vars, nvars, &s->ncid, &s->time_var, s->vars, &s->frames));
   }
   if (s->nstations > 0) {
     TRY(write_station_constants(s, layout));
@@ -241,6 +255,7 @@ static HclStatus create_local(const OutputSpec *spec, const SeriesLayout *layout
   s->ncid = -1;
   s->nstations = layout->nstations;
   s->nodes = layout->nodes;
+  s->moving = layout->moving;
   s->nprofiles = layout->nstations > 0 ? layout->nprofiles : 0;
   s->nstation_series = layout->nstations > 0 ? layout->nstation_series : 0;
   s->nscalars = layout->nscalars;

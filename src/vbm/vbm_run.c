@@ -56,6 +56,8 @@ typedef struct {
   int64_t late_frames;        /* --realtime: frames that ended after their deadline */
   double worst_lateness;      /* s */
   double residual;            /* the last psi solve's true relative residual at the last check (NAN: none) */
+  NamedPoint *ship_points;    /* ships.nc's stations: each ship's name and its place at t = 0 */
+  double *ship_sizes;         /* ships.nc's constants: [length, beam, draft][ship] */
 } VbmRun;
 
 /* The run state a ModelOps function gets (its RunContext comes first). */
@@ -107,6 +109,43 @@ static double device_bytes(const RunContext *run, double *largest_field) {
   return hcl_vbm_device_bytes(l->nx, l->ny, run->request->precision, vbm_run_of(run)->maxima, largest_field);
 }
 
+/* ships.nc: each ship's track as the run sails it, sampled at the history times: its centre, heading and speed, with
+ * its length, beam and draft, the stations named by the ships (at their places at t = 0). */
+static const OutputVariable ship_series_variables[] = {
+    {"ship_x", "projection_x_coordinate", "x of the ship's centre (in double, as every coordinate)", "m", NULL, false},
+    {"ship_y", "projection_y_coordinate", "y of the ship's centre (in double, as every coordinate)", "m", NULL, false},
+    {"ship_heading", NULL, "the ship's heading, counter-clockwise from the grid's x axis", "degree", NULL, false},
+    {"ship_speed", NULL, "the ship's speed over the ground", "m s-1", NULL, false},
+};
+enum { SHIP_SERIES = 4 };
+static const OutputVariable ship_size_variables[] = {
+    {"ship_length", NULL, "length of the ship's pressure pulse (the hull)", "m", NULL, false},
+    {"ship_beam", NULL, "beam of the ship's pressure pulse", "m", NULL, false},
+    {"ship_draft", NULL, "the ship's draft", "m", NULL, false},
+};
+enum { SHIP_SIZES = 3 };
+
+/* ships.nc's stations and constants, from the setup's ships. */
+static HclStatus prepare_ships(VbmRun *r) {
+  HclStatus status = HCL_OK;
+  int n = r->setup.nships;
+  TRY_ALLOC(r->ship_points, n + 1);
+  TRY_ALLOC(r->ship_sizes, (size_t)SHIP_SIZES * n + 1);
+  for (int k = 0; k < n; k++) {
+    const ShipSpec *ship = &r->setup.ships[k];
+    double heading = 0;
+    snprintf(r->ship_points[k].name, sizeof r->ship_points[k].name, "%s", ship->name);
+    snprintf(r->ship_points[k].origin, sizeof r->ship_points[k].origin, "%.300s", ship->origin);
+    ship_track_at(&ship->track, 0, &r->ship_points[k].x, &r->ship_points[k].y, &heading);
+    double sizes[SHIP_SIZES] = {ship->length, ship->beam, ship->draft};
+    for (int v = 0; v < SHIP_SIZES; v++) {
+      r->ship_sizes[(size_t)v * n + k] = sizes[v];
+    }
+  }
+cleanup:
+  return status;
+}
+
 static HclStatus read_case(RunContext *run) {
   HclStatus status = HCL_OK;
   VbmRun *r = vbm_run_of(run);
@@ -114,6 +153,7 @@ static HclStatus read_case(RunContext *run) {
   TRY(vbm_setup_from_case(run->c, run->request->precision, &r->setup));
   r->maxima = hcl_case_bool(run->c, "output.maxima");
   run->grid = &r->setup.grid;
+  TRY(prepare_ships(r));
 cleanup:
   return status;
 }
@@ -144,6 +184,8 @@ static void close_model(RunContext *run) {
   VbmRun *r = vbm_run_of(run);
   hcl_vbm_destroy(&r->vbm);
   vbm_setup_free(&r->setup);
+  free(r->ship_points);
+  free(r->ship_sizes);
 }
 
 /* ---- restarts ------------------------------------------------------------------------------------------------ */
@@ -193,11 +235,49 @@ static OutputFrame frame_of(const RunContext *run) {
 }
 
 static void outputs_of(const RunContext *run, RunOutputs *outputs, SeriesLayout *series) {
-  (void)series;
+  const VbmRun *r = vbm_run_of(run);
+  *series = (SeriesLayout){.stations = r->ship_points,
+                           .nstations = r->setup.nships,
+                           .station_series = ship_series_variables,
+                           .nstation_series = SHIP_SERIES,
+                           .station_constants = ship_size_variables,
+                           .nstation_constants = SHIP_SIZES,
+                           .constant_values = r->ship_sizes,
+                           .moving = true};
   *outputs = (RunOutputs){.variables = map_variables,
                           .nmap = MAP_VARIABLES,
                           .nhistory = HISTORY_VARIABLES,
-                          .restart_fields = vbm_run_of(run)->maxima ? RESTART_FIELDS : VBM_STATE_FIELDS};
+                          .series_name = r->setup.nships > 0 ? "ships.nc" : NULL,
+                          .series = series,
+                          .restart_fields = r->maxima ? RESTART_FIELDS : VBM_STATE_FIELDS};
+}
+
+/* One sample of ships.nc at time t: [x, y, heading, speed][ship]. The speed is the larger of the track's over the half
+ * second before t and the half second after (exact on a leg of constant speed, and at a track's first and last
+ * point, where the ship waits before its start and after its end). */
+static HclStatus write_ships(VbmRun *r, double t) {
+  HclStatus status = HCL_OK;
+  static const double HALF_SPAN = 0.5; /* s */
+  int n = r->setup.nships;
+  double *values = NULL;
+  TRY_ALLOC(values, (size_t)SHIP_SERIES * n + 1);
+  for (int k = 0; k < n; k++) {
+    const ShipTrack *track = &r->setup.ships[k].track;
+    double x, y, heading, before[3], after[3];
+    ship_track_at(track, t, &x, &y, &heading);
+    ship_track_at(track, t - HALF_SPAN, &before[0], &before[1], &before[2]);
+    ship_track_at(track, t + HALF_SPAN, &after[0], &after[1], &after[2]);
+    double speed = fmax(hypot(x - before[0], y - before[1]), hypot(after[0] - x, after[1] - y)) / HALF_SPAN;
+    double sample[SHIP_SERIES] = {x, y, fmod(heading * 180 / 3.14159265358979323846 + 360, 360), speed};
+    for (int v = 0; v < SHIP_SERIES; v++) {
+      values[(size_t)v * n + k] = sample[v];
+    }
+  }
+  SeriesSample ships = {.station_values = values};
+  TRY(hcl_series_write(r->run.files.series, t, &ships));
+cleanup:
+  free(values);
+  return status;
 }
 
 static HclStatus write_depth(RunContext *run) {
@@ -209,6 +289,9 @@ static HclStatus write_output(RunContext *run, bool map_due, bool history_due) {
   VbmRun *r = vbm_run_of(run);
   Field *fields[MAP_VARIABLES] = {hcl_vbm_zeta(r->vbm), hcl_vbm_phi(r->vbm)};
   TRY(run_write_sample(run, fields, map_due, history_due));
+  if (history_due && run->files.series) {
+    TRY(write_ships(r, run->tl.t));
+  }
   if (map_due && r->maxima) {
     Field *maxima[VBM_MAXIMA_FIELDS];
     hcl_vbm_maxima_fields(r->vbm, maxima);

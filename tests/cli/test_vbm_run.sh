@@ -105,6 +105,25 @@ ok "a track in latitude and longitude with ISO times runs" equals "$rc" 0
 run_capture "$hydrocl" run "$kelvin" "${small[@]}" "${utm_grid[@]}" --set ship.track="$dir/utm.csv" -o "$dir/utm" -q
 ok "and gives the run of the same track in the grid's x and y" $py "$root/tests/cli/ncsame.py" --tolerance 1e-6 \
   "$dir/ais/map.nc" "$dir/utm/map.nc" zeta phi
+# ships.nc: the ship's centre, heading and speed at every sample, its track's as projected by utm.py (0.2 um from
+# PROJ, and the same linear interpolation in time: 1e-6 m), the heading its leg's direction counter-clockwise from x
+# and the speed its leg's length over 20 s (float32 storage: 1e-6 relative).
+ok "ships.nc holds the ship's track as sailed: place, heading and speed" $py -c '
+import math, sys, netCDF4, numpy
+sys.path.insert(0, sys.argv[2])
+import utm
+d = netCDF4.Dataset(sys.argv[1] + "/ships.nc")
+assert d.featureType == "timeSeries" and d["ship_x"].dtype == numpy.float64, (d.featureType, d["ship_x"].dtype)
+(x0, y0), (x1, y1) = utm.project(52.0, 2.5, 31), utm.project(52.0, 2.497666, 31)
+leg = math.hypot(x1 - x0, y1 - y0)
+for k, t in enumerate(d["time"][:]):
+    w = min(t / 20, 1)
+    x, y = d["ship_x"][k, 0], d["ship_y"][k, 0]
+    assert abs(x - (x0 + w * (x1 - x0))) < 1e-6 and abs(y - (y0 + w * (y1 - y0))) < 1e-6, (t, x, y)
+    heading = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360
+    assert abs(d["ship_heading"][k, 0] - heading) < 1e-3, (t, d["ship_heading"][k, 0], heading)
+    assert abs(d["ship_speed"][k, 0] - leg / 20) <= 1e-6 * leg / 20, (t, d["ship_speed"][k, 0], leg / 20)
+assert list(d["time"][:]) == [0, 10, 20], d["time"][:]' "$dir/ais" "$root/tests/cli"
 bad_input "a track in latitude and longitude on a grid without a CRS" "needs grid.crs" "$kelvin" "${small[@]}" \
   --set ship.track="$dir/ais.csv"
 
