@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* csv.h: the one reader of hydrocl's comma-separated inputs (ship tracks and fleets, point sources): lines of any
+/* csv.h: the one reader of hydrocl's comma-separated inputs (gauges, ship tracks and fleets, point sources): lines of any
  * length (hcl_input_read_line), '#' comments and blank lines skipped, cells split at commas without the blanks around
  * them, a header naming the columns where the file has one; a cell read as a number or a time, and every refusal
  * HCL_EDATA naming file:line and the column (by the header's name where there is one). A missing file is
@@ -46,6 +46,9 @@ HclStatus hcl_csv_number(const Csv *csv, int c, double *value);
 /* Cell c as a time: seconds from the run's start, or an ISO 8601 date and time (hcl_input_parse_date) placed by
  * start (seconds since 1970, time.start). */
 HclStatus hcl_csv_time(const Csv *csv, int c, double start, double *t);
+/* Header column c split into its name and the unit in brackets after it ("x [km]": "x" and "km"; "" without one);
+ * brackets not closed at the end, or empty, are refused naming file:line:column. */
+HclStatus hcl_csv_header_unit(const Csv *csv, int c, char *name, size_t name_size, char *unit, size_t unit_size);
 /* "file:line" of the present row, for messages that come later. */
 void hcl_csv_origin(const Csv *csv, char *origin, size_t size);
 void hcl_csv_close(Csv *csv);

@@ -162,6 +162,33 @@ cleanup:
   return status;
 }
 
+HclStatus hcl_csv_header_unit(const Csv *csv, int c, char *name, size_t name_size, char *unit, size_t unit_size) {
+  HclStatus status = HCL_OK;
+  const char *text = csv->header[c], *open = strchr(text, '[');
+  size_t length = open ? (size_t)(open - text) : strlen(text);
+  while (length > 0 && isspace((unsigned char)text[length - 1])) {
+    length--;
+  }
+  snprintf(name, name_size, "%.*s", (int)length, text);
+  unit[0] = '\0';
+  if (!open) {
+    goto cleanup;
+  }
+  const char *close = strchr(open, ']');
+  REQUIRE(close != NULL && close[1] == '\0', HCL_EDATA,
+          "%s:%d: column %d of the header: a unit goes in brackets at the end, '%s [km]'", csv->path, csv->line.number,
+          c + 1, name);
+  const char *first = open + 1 + strspn(open + 1, " \t");
+  size_t unit_length = (size_t)(close - first);
+  while (unit_length > 0 && isspace((unsigned char)first[unit_length - 1])) {
+    unit_length--;
+  }
+  REQUIRE(unit_length > 0, HCL_EDATA, "%s:%d: column %d has an empty unit '[]'", csv->path, csv->line.number, c + 1);
+  snprintf(unit, unit_size, "%.*s", (int)unit_length, first);
+cleanup:
+  return status;
+}
+
 void hcl_csv_origin(const Csv *csv, char *origin, size_t size) {
   snprintf(origin, size, "%s:%d", csv->path, csv->line.number);
 }

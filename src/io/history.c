@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "clerror.h"
+#include "csv.h"
 #include "inputs.h"
 #include "kernel.h"
 #include "ncutil.h"
@@ -43,87 +44,66 @@ struct HistoryFile {
   cl_mem index, values;
 };
 
-/* The header of a gauge file, "name,x,y" or with units, "name,x [km],y [km]": true with each coordinate's
- * conversion to metres where line is one (its first field is "name"), false for a gauge's line. */
-static HclStatus read_gauge_header(const char *path, const InputLine *line, bool *header, double scale[2],
-                                   double offset[2]) {
+/* A gauge file's header, "name,x,y" or with units, "name,x [km],y [km]": each coordinate's conversion to metres. */
+static HclStatus gauge_header(const Csv *csv, double scale[2], double offset[2]) {
   HclStatus status = HCL_OK;
   static const char *const names[3] = {"name", "x", "y"};
-  char *copy = strdup(line->text), *fields[4] = {NULL};
-  int count = 0;
-  REQUIRE(copy != NULL, HCL_ENOMEM, "%s:%d: cannot copy a line", path, line->number);
-  for (char *cursor = copy; cursor; count++) {
-    char *comma = strchr(cursor, ',');
-    if (comma) {
-      *comma = '\0';
-    }
-    if (count < 4) {
-      fields[count] = cursor;
-    }
-    cursor = comma ? comma + 1 : NULL;
-  }
-  char *first = fields[0] + strspn(fields[0], " \t");
-  *header = strncmp(first, "name", 4) == 0 && strspn(first + 4, " \t") == strlen(first + 4);
-  if (!*header) {
-    goto cleanup;
-  }
-  REQUIRE(count == 3, HCL_EDATA,
-          "%s:%d: the header has %d columns; a gauge file's are 'name,x,y' (x and y in m, or "
-          "with a unit, 'x [km]')",
-          path, line->number, count);
+  char name[64], unit[64];
+  REQUIRE(csv->ncolumns == 3, HCL_EDATA,
+          "%s:%d: the header has %d columns; a gauge file's are 'name,x,y' (x and y in m, or with a unit, 'x [km]')",
+          csv->path, csv->line.number, csv->ncolumns);
   for (int k = 1; k < 3; k++) {
-    char *name = fields[k] + strspn(fields[k], " \t"), *open = strchr(name, '[');
-    char *end = open ? open : name + strlen(name);
-    while (end > name && (end[-1] == ' ' || end[-1] == '\t')) {
-      end--;
+    TRY(hcl_csv_header_unit(csv, k, name, sizeof name, unit, sizeof unit));
+    REQUIRE(strcmp(name, names[k]) == 0, HCL_EDATA,
+            "%s:%d: column %d of the header is '%s'; a gauge file's are "
+            "'name,x,y'",
+            csv->path, csv->line.number, k + 1, name);
+    if (unit[0]) {
+      TRY(hcl_input_unit_scale(csv->path, csv->line.number, k + 1, unit, "m", &scale[k - 1], &offset[k - 1]));
     }
-    REQUIRE((size_t)(end - name) == 1 && *name == names[k][0], HCL_EDATA,
-            "%s:%d: column %d of the header is '%.*s'; a gauge file's are 'name,x,y'", path, line->number, k + 1,
-            (int)(end - name), name);
-    if (!open) {
-      continue;
-    }
-    char *close = strchr(open, ']');
-    REQUIRE(close != NULL && strspn(close + 1, " \t") == strlen(close + 1), HCL_EDATA,
-            "%s:%d: column %d of the header: a unit goes in brackets at the end, 'x [km]'", path, line->number, k + 1);
-    *close = '\0';
-    char *unit = open + 1 + strspn(open + 1, " \t");
-    for (char *tail = unit + strlen(unit); tail > unit && (tail[-1] == ' ' || tail[-1] == '\t');) {
-      *--tail = '\0';
-    }
-    REQUIRE(unit[0], HCL_EDATA, "%s:%d: column %d has an empty unit '[]'", path, line->number, k + 1);
-    TRY(hcl_input_unit_scale(path, line->number, k + 1, unit, "m", &scale[k - 1], &offset[k - 1]));
   }
 cleanup:
-  free(copy);
+  return status;
+}
+
+/* One row into g: its name (without the blanks around it: "a " and "a" are one gauge) and x, y converted to m. */
+static HclStatus gauge_row(const Csv *csv, const double scale[2], const double offset[2], Gauge *g) {
+  HclStatus status = HCL_OK;
+  memset(g, 0, sizeof *g);
+  REQUIRE(csv->ncells == 3 && csv->cells[0][0], HCL_EDATA,
+          "%s:%d: expected 'name,x,y': a name, then x and y in %s (got %d columns%s)", csv->path, csv->line.number,
+          scale[0] == 1 && offset[0] == 0 && scale[1] == 1 && offset[1] == 0 ? "metres" : "the header's units",
+          csv->ncells, csv->ncells > 0 && !csv->cells[0][0] ? ", the name empty" : "");
+  REQUIRE(strlen(csv->cells[0]) < GAUGE_NAME_MAX, HCL_EDATA,
+          "%s:%d: gauge name '%.20s...' is longer than %d characters", csv->path, csv->line.number, csv->cells[0],
+          GAUGE_NAME_MAX - 1);
+  snprintf(g->name, sizeof g->name, "%s", csv->cells[0]);
+  TRY(hcl_csv_number(csv, 1, &g->x));
+  TRY(hcl_csv_number(csv, 2, &g->y));
+  g->x = g->x * scale[0] + offset[0];
+  g->y = g->y * scale[1] + offset[1];
+  hcl_csv_origin(csv, g->origin, sizeof g->origin);
+cleanup:
   return status;
 }
 
 HclStatus hcl_gauges_read_csv(const char *path, Gauge **gauges, int *count) {
   HclStatus status = HCL_OK;
-  FILE *f = NULL;
+  Csv csv = {0};
   Gauge *list = NULL;
   int n = 0, capacity = 0;
-  InputLine line = {0}; /* lines of any length: a fixed buffer split a long line into two, read as two gauges */
-  bool more = false, first = true;
+  bool more = false;
   double scale[2] = {1, 1}, offset[2] = {0, 0};
-  TRY(hcl_input_open(path, &f));
-  for (;;) {
-    TRY(hcl_input_read_line(f, path, &line, &more));
+  TRY(hcl_csv_open(path, &csv));
+  for (bool first = true;; first = false) {
+    TRY(hcl_csv_next(&csv, &more));
     if (!more) {
       break;
     }
-    const char *text = line.text + strspn(line.text, " \t");
-    if (text[0] == '#' || text[0] == '\0') {
+    if (first && strcmp(csv.cells[0], "name") == 0) { /* the first row may be the header */
+      TRY(hcl_csv_take_header(&csv));
+      TRY(gauge_header(&csv, scale, offset));
       continue;
-    }
-    if (first) { /* the first line that is neither blank nor a comment may be the header */
-      bool header = false;
-      first = false;
-      TRY(read_gauge_header(path, &line, &header, scale, offset));
-      if (header) {
-        continue;
-      }
     }
     if (n == capacity) {
       capacity = capacity ? 2 * capacity : 16;
@@ -131,29 +111,7 @@ HclStatus hcl_gauges_read_csv(const char *path, Gauge **gauges, int *count) {
       REQUIRE(bigger != NULL, HCL_ENOMEM, "cannot hold %d gauges", capacity);
       list = bigger;
     }
-    Gauge *g = &list[n];
-    memset(g, 0, sizeof *g);
-    /* The name without the blanks around it: "a " and "a" are one gauge. */
-    size_t name_length = strcspn(text, ",");
-    while (name_length > 0 && (text[name_length - 1] == ' ' || text[name_length - 1] == '\t')) {
-      name_length--;
-    }
-    REQUIRE(name_length < GAUGE_NAME_MAX, HCL_EDATA, "%s:%d: gauge name '%.20s...' is longer than %d characters", path,
-            line.number, text, GAUGE_NAME_MAX - 1);
-    REQUIRE(name_length > 0 && text[name_length + strspn(text + name_length, " \t")] == ',', HCL_EDATA,
-            "%s:%d: expected 'name,x,y': a name, then x and y in metres (got '%s')", path, line.number, line.text);
-    memcpy(g->name, text, name_length);
-    g->name[name_length] = '\0';
-    int consumed = 0;
-    const char *numbers = strchr(text, ',') + 1;
-    REQUIRE(sscanf(numbers, " %lf , %lf %n", &g->x, &g->y, &consumed) == 2 && numbers[consumed] == '\0' &&
-                isfinite(g->x) && isfinite(g->y),
-            HCL_EDATA, "%s:%d: expected 'name,x,y' with x and y in %s (got '%s')", path, line.number,
-            scale[0] == 1 && offset[0] == 0 && scale[1] == 1 && offset[1] == 0 ? "metres" : "the header's units",
-            line.text);
-    g->x = g->x * scale[0] + offset[0];
-    g->y = g->y * scale[1] + offset[1];
-    snprintf(g->origin, sizeof g->origin, "%s:%d", path, line.number);
+    TRY(gauge_row(&csv, scale, offset, &list[n]));
     n++;
   }
   REQUIRE(n > 0, HCL_EDATA, "%s: no gauges (expected lines 'name,x,y')", path);
@@ -161,10 +119,7 @@ HclStatus hcl_gauges_read_csv(const char *path, Gauge **gauges, int *count) {
   *count = n;
   list = NULL;
 cleanup:
-  if (f) {
-    fclose(f);
-  }
-  hcl_input_line_free(&line);
+  hcl_csv_close(&csv);
   free(list);
   return status;
 }
