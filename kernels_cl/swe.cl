@@ -35,7 +35,7 @@
   const int nx, const int ny, const int pitch, const int x0, const int y0, const int global_nx, const int global_ny,   \
       const int closed_x, const int closed_y
 #define PHYSICS_ARGS                                                                                                   \
-  const REAL dt, const REAL dx, const REAL dy, const REAL g, const REAL dry_depth, const REAL friction_coefficient,     \
+  const REAL dt, const REAL dx, const REAL dy, const REAL g, const REAL dry_depth, const REAL friction_coefficient,    \
       __global const REAL *restrict friction_map
 
 #define FRICTION_NONE 0 /* SweFriction in swe.h */

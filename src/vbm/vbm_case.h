@@ -26,10 +26,11 @@ typedef struct {
   double depth;                     /* bed.shape flat: the still-water depth, m */
   double *bed_values;               /* bed.shape file: the global grid of depths (ny rows of nx); NULL otherwise */
   double *land;                     /* land.file: the global grid, nonzero on land; NULL: none */
-  InputSource bed_source, land_source, current_source; /* what bed.file, land.file and current.file were */
   double current[2];                /* uniform current, m/s */
   double *current_values[2];        /* current.file: the global grids of u and v; NULL otherwise */
   double max_depth, max_current[2]; /* over the grid: the stable step's */
+  /* What bed.file, land.file and current.file were, for validate. */
+  InputSource bed_source, land_source, current_source;
   VbmInitialShape initial;
   double initial_height, initial_x, initial_y, initial_width;
   ShipSpec *ships;
